@@ -1,0 +1,34 @@
+// Shapes of LinkUp API answers, shared by the Worker (which builds them) and the screens (which read them).
+export interface Me {
+  id: string;
+  nickname: string;
+  phone: string | null;
+  authMode: "anonymous" | "verified";
+  role: "user" | "admin";
+  tier: "free" | "premium" | "enterprise";
+  locationText: string | null;
+  hasLocation: boolean;
+  interests: string[];
+  onboardingCompleted: boolean;
+  settings: {
+    language: string;
+    quietStart: string;
+    quietEnd: string;
+    networkRange: string;
+    powerSaving: string;
+    autoDelete: string;
+    meshNetworking: boolean;
+    pushEnabled: boolean;
+    anonymousMode: boolean;
+  };
+  createdAt: string;
+}
+
+export interface PublicStats {
+  users: number;
+  messagesToday: number;
+  activeConnections: number;
+  areaRooms: number;
+  emergencyBroadcasts: number;
+  marketCities: number;
+}

@@ -1,0 +1,59 @@
+// Business constants of the spec (part 1 §9, part 2 §9). Screens and servers read them from here.
+
+export const PRODUCT = "LinkUp";
+export const STORAGE_PREFIX = "linkup";
+export const MOBILE_MAX_WIDTH = 768;
+export const COOKIE_CONSENT_VERSION = "1.0";
+export const COOKIE_CONSENT_COOKIE = "linkup-cookies-accepted";
+
+export const TIERS = ["free", "premium", "enterprise"] as const;
+export type Tier = (typeof TIERS)[number];
+
+export const PRICES_NGN = {
+  premium: { monthly: 2500, yearly: 25000 },
+  enterprise: { monthly: 15000, yearly: 150000 },
+} as const;
+export const TRIAL_DAYS = 7;
+
+/** Per user per day (spec part 1 §5); voice is per month. null means unlimited. */
+export const TIER_LIMITS: Record<Tier, { aiCommands: number | null; translations: number | null; voiceMessages: number | null; analytics: boolean }> = {
+  free: { aiCommands: 10, translations: 5, voiceMessages: 0, analytics: false },
+  premium: { aiCommands: null, translations: null, voiceMessages: 50, analytics: true },
+  enterprise: { aiCommands: null, translations: null, voiceMessages: null, analytics: true },
+};
+
+export const TOAST = {
+  limit: 1,
+  removeDelayMs: 1_000_000,
+  durationMs: 5000,
+  swipeThresholdPx: 50,
+  hotkey: "F8",
+  viewportMaxWidthPx: 420,
+} as const;
+
+export const SUPPORT_HOURS = [
+  { days: "Monday to Friday", hours: "8:00-20:00 WAT" },
+  { days: "Saturday", hours: "9:00-18:00" },
+  { days: "Sunday", hours: "10:00-16:00" },
+] as const;
+
+export const EMERGENCY_NUMBERS = ["112", "199"] as const;
+
+export const SETTINGS_OPTIONS = {
+  languages: [
+    "english", "spanish", "french", "german", "portuguese", "arabic", "chinese", "japanese", "russian",
+    "hindi", "hausa", "igbo", "yoruba", "swahili", "amharic", "zulu", "xhosa", "afrikaans",
+  ],
+  networkRange: ["auto", "short", "medium", "long"],
+  powerSaving: ["performance", "balanced", "battery"],
+  autoDelete: ["never", "1hour", "1day", "1week", "1month"],
+} as const;
+
+export const TRANSLATION_LANGUAGES = ["English", "Hausa", "Igbo", "Yoruba", "Swahili", "French", "Arabic"] as const;
+
+export const QUICK_REPLIES = ["Hello", "Got it", "Share location", "Emergency", "Amazing", "Thank you"] as const;
+
+/** Badges show '99+' above 99. */
+export function badgeText(count: number): string {
+  return count > 99 ? "99+" : String(count);
+}

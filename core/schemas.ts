@@ -1,0 +1,32 @@
+// zod schemas for every JSON body and query the API takes. Unknown fields are stripped; wrong types refused.
+import { z } from "zod";
+import { SETTINGS_OPTIONS } from "./constants";
+
+const time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Use HH:MM");
+
+export const UpdateMeSchema = z.object({
+  nickname: z.string().trim().min(1).max(40).optional(),
+  locationText: z.string().trim().max(120).nullable().optional(),
+  interests: z.array(z.string().trim().min(1).max(40)).max(20).optional(),
+  language: z.enum(SETTINGS_OPTIONS.languages).optional(),
+  quietStart: time.optional(),
+  quietEnd: time.optional(),
+  networkRange: z.enum(SETTINGS_OPTIONS.networkRange).optional(),
+  powerSaving: z.enum(SETTINGS_OPTIONS.powerSaving).optional(),
+  autoDelete: z.enum(SETTINGS_OPTIONS.autoDelete).optional(),
+  meshNetworking: z.boolean().optional(),
+  pushEnabled: z.boolean().optional(),
+  anonymousMode: z.boolean().optional(),
+  onboardingCompleted: z.boolean().optional(),
+});
+export type UpdateMe = z.infer<typeof UpdateMeSchema>;
+
+export const LocationSchema = z.object({
+  latitude: z.number().min(-90).max(90),
+  longitude: z.number().min(-180).max(180),
+});
+
+export const OutboxQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });
+
+/** The JSON error envelope of every non-OK API answer. */
+export const ErrorEnvelopeSchema = z.object({ error: z.string() }).passthrough();

@@ -1,0 +1,29 @@
+import { createClient } from "@libsql/client/web";
+import { drizzle as drizzleD1 } from "drizzle-orm/d1";
+import { drizzle as drizzleLibsql } from "drizzle-orm/libsql/web";
+import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
+import * as schema from "./schema";
+
+export { schema };
+
+/** The one database type every query module takes: D1 in the Worker by default, libSQL when configured. */
+export type Db = BaseSQLiteDatabase<"async", unknown, typeof schema>;
+
+export interface DbEnv {
+  DB: D1Database;
+  DATABASE_URL?: string;
+  DATABASE_AUTH_TOKEN?: string;
+}
+
+/** D1 by default; `DATABASE_URL` (libsql://… or https://…) switches to libSQL/Turso over HTTP. */
+export function createDb(env: DbEnv): Db {
+  if (env.DATABASE_URL) {
+    const client = createClient({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN || undefined });
+    return drizzleLibsql(client, { schema }) as unknown as Db;
+  }
+  return drizzleD1(env.DB, { schema }) as unknown as Db;
+}
+
+export function dbDriver(env: DbEnv): "d1" | "libsql" {
+  return env.DATABASE_URL ? "libsql" : "d1";
+}

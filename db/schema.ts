@@ -1,0 +1,398 @@
+// One drizzle schema for D1 and libSQL. snake_case columns; names the admin console queries are fixed by the
+// spec: users(created_at, subscription_tier), messages(sent_at), mesh_connections(is_active),
+// emergency_broadcasts(broadcasted_at).
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const now = sql`(unixepoch() * 1000)`;
+const createdAt = () => integer("created_at", { mode: "timestamp_ms" }).notNull().default(now);
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    nickname: text("nickname").notNull(),
+    phone: text("phone"),
+    authMode: text("auth_mode", { enum: ["anonymous", "verified"] }).notNull().default("anonymous"),
+    role: text("role", { enum: ["user", "admin"] }).notNull().default("user"),
+    // Mirror of the active subscription, kept for the admin console's queries; billing updates it.
+    subscriptionTier: text("subscription_tier", { enum: ["free", "premium", "enterprise"] })
+      .notNull()
+      .default("free"),
+    locationText: text("location_text"),
+    latitude: real("latitude"),
+    longitude: real("longitude"),
+    geohash: text("geohash"),
+    locationUpdatedAt: integer("location_updated_at", { mode: "timestamp_ms" }),
+    interests: text("interests", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    language: text("language").notNull().default("english"),
+    quietStart: text("quiet_start").notNull().default("22:00"),
+    quietEnd: text("quiet_end").notNull().default("07:00"),
+    networkRange: text("network_range").notNull().default("auto"),
+    powerSaving: text("power_saving").notNull().default("balanced"),
+    autoDelete: text("auto_delete").notNull().default("never"),
+    meshNetworking: integer("mesh_networking", { mode: "boolean" }).notNull().default(true),
+    pushEnabled: integer("push_enabled", { mode: "boolean" }).notNull().default(true),
+    anonymousMode: integer("anonymous_mode", { mode: "boolean" }).notNull().default(false),
+    onboardingCompletedAt: integer("onboarding_completed_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
+  },
+  (t) => [uniqueIndex("users_phone_unique").on(t.phone), index("users_geohash_idx").on(t.geohash)],
+);
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    // HMAC of the opaque cookie token: a stolen database row cannot be replayed as a cookie.
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+export const verifications = sqliteTable(
+  "verifications",
+  {
+    id: text("id").primaryKey(),
+    phone: text("phone").notNull(),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    codeHash: text("code_hash").notNull(),
+    channel: text("channel", { enum: ["whatsapp", "sms"] }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    ip: text("ip"),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    consumedAt: integer("consumed_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("verifications_phone_idx").on(t.phone, t.createdAt), index("verifications_ip_idx").on(t.ip, t.createdAt)],
+);
+
+export const subscriptions = sqliteTable(
+  "subscriptions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tier: text("tier", { enum: ["premium", "enterprise"] }).notNull(),
+    status: text("status").notNull(),
+    stripeCustomerId: text("stripe_customer_id"),
+    stripeSubscriptionId: text("stripe_subscription_id"),
+    currentPeriodEnd: integer("current_period_end", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
+  },
+  (t) => [index("subscriptions_user_idx").on(t.userId), uniqueIndex("subscriptions_stripe_unique").on(t.stripeSubscriptionId)],
+);
+
+export const stripeEvents = sqliteTable("stripe_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  receivedAt: integer("received_at", { mode: "timestamp_ms" }).notNull().default(now),
+});
+
+export const rooms = sqliteTable("rooms", {
+  // nearby:<geohash-5>, group:<id> or dm:<a>:<b> (DESIGN.md §5).
+  id: text("id").primaryKey(),
+  kind: text("kind", { enum: ["nearby", "group", "dm"] }).notNull(),
+  name: text("name").notNull(),
+  createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+});
+
+export const roomMembers = sqliteTable(
+  "room_members",
+  {
+    roomId: text("room_id")
+      .notNull()
+      .references(() => rooms.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["member", "owner"] }).notNull().default("member"),
+    joinedAt: integer("joined_at", { mode: "timestamp_ms" }).notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.roomId, t.userId] }), index("room_members_user_idx").on(t.userId)],
+);
+
+export const deviceKeys = sqliteTable(
+  "device_keys",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    deviceId: text("device_id").notNull(),
+    // Public X25519 key, base64url. Private keys never leave the browser.
+    publicKey: text("public_key").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.deviceId] })],
+);
+
+export const messages = sqliteTable(
+  "messages",
+  {
+    // Envelope id: the same id on every device and in the room's storage.
+    id: text("id").primaryKey(),
+    roomId: text("room_id").notNull(),
+    senderId: text("sender_id").notNull(),
+    type: text("type").notNull(),
+    isEncrypted: integer("is_encrypted", { mode: "boolean" }).notNull().default(false),
+    // Plain text only for public area rooms; private rooms keep ciphertext here and nothing else.
+    body: text("body"),
+    ciphertext: text("ciphertext"),
+    iv: text("iv"),
+    hopCount: integer("hop_count").notNull().default(0),
+    priority: text("priority", { enum: ["normal", "high"] }).notNull().default("normal"),
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }).notNull().default(now),
+  },
+  (t) => [index("messages_room_idx").on(t.roomId, t.sentAt), index("messages_sent_idx").on(t.sentAt)],
+);
+
+export const meshConnections = sqliteTable(
+  "mesh_connections",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    roomId: text("room_id").notNull(),
+    transport: text("transport").notNull().default("relay"),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    connectedAt: integer("connected_at", { mode: "timestamp_ms" }).notNull().default(now),
+    disconnectedAt: integer("disconnected_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("mesh_connections_active_idx").on(t.isActive, t.roomId)],
+);
+
+export const emergencyBroadcasts = sqliteTable(
+  "emergency_broadcasts",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    clientRequestId: text("client_request_id").notNull(),
+    channel: text("channel", { enum: ["web", "ussd", "whatsapp"] }).notNull(),
+    emergencyType: text("emergency_type").notNull(),
+    message: text("message").notNull(),
+    latitude: real("latitude"),
+    longitude: real("longitude"),
+    locationText: text("location_text"),
+    geohash: text("geohash"),
+    status: text("status", { enum: ["active", "resolved"] }).notNull().default("active"),
+    // What each channel reached, and which failed: { room, push, contacts, failed: [...] }.
+    reached: text("reached", { mode: "json" }).$type<Record<string, unknown>>(),
+    broadcastedAt: integer("broadcasted_at", { mode: "timestamp_ms" }).notNull().default(now),
+    resolvedAt: integer("resolved_at", { mode: "timestamp_ms" }),
+    resolvedBy: text("resolved_by"),
+  },
+  (t) => [
+    uniqueIndex("emergency_client_request_unique").on(t.userId, t.clientRequestId),
+    index("emergency_geohash_idx").on(t.geohash, t.status),
+  ],
+);
+
+export const emergencyContacts = sqliteTable(
+  "emergency_contacts",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    phone: text("phone").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("emergency_contacts_user_idx").on(t.userId)],
+);
+
+export const pushSubscriptions = sqliteTable(
+  "push_subscriptions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    endpoint: text("endpoint").notNull(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("push_endpoint_unique").on(t.endpoint), index("push_user_idx").on(t.userId)],
+);
+
+export const notifications = sqliteTable(
+  "notifications",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    type: text("type", { enum: ["message", "emergency", "system", "ai", "security", "market"] }).notNull(),
+    title: text("title").notNull(),
+    content: text("content").notNull(),
+    priority: text("priority", { enum: ["critical", "high", "medium", "low"] }).notNull().default("medium"),
+    isRead: integer("is_read", { mode: "boolean" }).notNull().default(false),
+    actionRequired: integer("action_required", { mode: "boolean" }).notNull().default(false),
+    source: text("source").notNull().default("system"),
+    url: text("url"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("notifications_user_idx").on(t.userId, t.createdAt)],
+);
+
+export const notificationPrefs = sqliteTable("notification_prefs", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  messages: integer("messages", { mode: "boolean" }).notNull().default(true),
+  emergencyAlerts: integer("emergency_alerts", { mode: "boolean" }).notNull().default(true),
+  systemUpdates: integer("system_updates", { mode: "boolean" }).notNull().default(true),
+  aiInsights: integer("ai_insights", { mode: "boolean" }).notNull().default(true),
+  securityAlerts: integer("security_alerts", { mode: "boolean" }).notNull().default(true),
+  marketUpdates: integer("market_updates", { mode: "boolean" }).notNull().default(false),
+  quietHours: integer("quiet_hours", { mode: "boolean" }).notNull().default(false),
+  quietStart: text("quiet_start").notNull().default("22:00"),
+  quietEnd: text("quiet_end").notNull().default("07:00"),
+});
+
+export const usageDaily = sqliteTable(
+  "usage_daily",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // YYYY-MM-DD (UTC): a new date starts a new count, so no reset job is needed.
+    date: text("date").notNull(),
+    aiCommands: integer("ai_commands").notNull().default(0),
+    translations: integer("translations").notNull().default(0),
+    messagesCount: integer("messages_count").notNull().default(0),
+    voiceMessages: integer("voice_messages").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.date] })],
+);
+
+export const supportTickets = sqliteTable("support_tickets", {
+  id: text("id").primaryKey(),
+  userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+  phone: text("phone"),
+  message: text("message").notNull(),
+  category: text("category").notNull(),
+  status: text("status", { enum: ["open", "closed"] }).notNull().default("open"),
+  createdAt: createdAt(),
+});
+
+export const rewards = sqliteTable("rewards", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  totalPoints: integer("total_points").notNull().default(0),
+  streak: integer("streak").notNull().default(0),
+  lastBonusDate: text("last_bonus_date"),
+  achievements: text("achievements", { mode: "json" }).$type<Record<string, number>>().notNull().default(sql`'{}'`),
+});
+
+export const files = sqliteTable(
+  "files",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["file", "voice"] }).notNull().default("file"),
+    name: text("name").notNull(),
+    size: integer("size").notNull(),
+    mime: text("mime").notNull(),
+    r2Key: text("r2_key").notNull(),
+    encryptionLevel: text("encryption_level", { enum: ["premium", "standard"] }).notNull().default("standard"),
+    downloadCount: integer("download_count").notNull().default(0),
+    transcript: text("transcript"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("files_owner_idx").on(t.ownerId)],
+);
+
+export const marketPrices = sqliteTable(
+  "market_prices",
+  {
+    id: text("id").primaryKey(),
+    commodity: text("commodity").notNull(),
+    market: text("market").notNull(),
+    city: text("city").notNull(),
+    unit: text("unit").notNull(),
+    priceNgn: integer("price_ngn").notNull(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
+  },
+  (t) => [index("market_prices_commodity_idx").on(t.commodity, t.city)],
+);
+
+export const faqEntries = sqliteTable("faq_entries", {
+  id: text("id").primaryKey(),
+  question: text("question").notNull(),
+  answer: text("answer").notNull(),
+  category: text("category").notNull(),
+  popular: integer("popular", { mode: "boolean" }).notNull().default(false),
+  tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+});
+
+export const blogArticles = sqliteTable("blog_articles", {
+  id: text("id").primaryKey(),
+  title: text("title").notNull(),
+  description: text("description").notNull(),
+  content: text("content").notNull(),
+  author: text("author").notNull(),
+  date: text("date").notNull(),
+  readTime: text("read_time").notNull(),
+  category: text("category").notNull(),
+  tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+  featured: integer("featured", { mode: "boolean" }).notNull().default(false),
+});
+
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: text("id").primaryKey(),
+    actorId: text("actor_id"),
+    action: text("action").notNull(),
+    target: text("target"),
+    detail: text("detail", { mode: "json" }).$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("audit_log_created_idx").on(t.createdAt)],
+);
+
+export const outboundMessages = sqliteTable(
+  "outbound_messages",
+  {
+    id: text("id").primaryKey(),
+    to: text("to").notNull(),
+    channel: text("channel", { enum: ["whatsapp", "sms"] }).notNull(),
+    body: text("body").notNull(),
+    // stored: kept in the dev outbox (no Twilio); queued → sent | failed with Twilio.
+    status: text("status", { enum: ["stored", "queued", "sent", "failed"] }).notNull(),
+    providerId: text("provider_id"),
+    attempts: integer("attempts").notNull().default(0),
+    error: text("error"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("outbound_created_idx").on(t.createdAt)],
+);
+
+// Per-phone state of the feature-phone channels (WhatsApp, USSD): opt-out, language, last shared place.
+export const phoneChannels = sqliteTable("phone_channels", {
+  phone: text("phone").primaryKey(),
+  optedOut: integer("opted_out", { mode: "boolean" }).notNull().default(false),
+  language: text("language").notNull().default("english"),
+  latitude: real("latitude"),
+  longitude: real("longitude"),
+  locationText: text("location_text"),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
+});
+
+export type User = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;

@@ -1,0 +1,19 @@
+import { cloudflare } from "@cloudflare/vite-plugin";
+import { reactRouter } from "@react-router/dev/vite";
+import { defineConfig } from "vite";
+
+export default defineConfig({
+  plugins: [
+    cloudflare({
+      viteEnvironment: { name: "ssr" },
+      // No account, no network: bindings that only exist remotely (Workers AI) fall back to local stand-ins.
+      remoteBindings: false,
+      // Browser tests and benchmarks keep their own local state beside the developer's.
+      persistState: process.env.LINKUP_STATE_DIR ? { path: process.env.LINKUP_STATE_DIR } : true,
+    }),
+    reactRouter(),
+  ],
+  publicDir: "web/public",
+  server: { port: Number(process.env.PORT ?? 5173), strictPort: false },
+  preview: { port: Number(process.env.PORT ?? 4173) },
+});

@@ -1,0 +1,74 @@
+// Toasts per spec part 1 §9: one at a time, 5 s by default, swipe right 50 px to dismiss, F8 focuses them.
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
+import { TOAST } from "../../../core/constants";
+
+export interface ToastInput {
+  title: string;
+  description?: string;
+  variant?: "default" | "destructive" | "success";
+  durationMs?: number;
+}
+interface ToastItem extends ToastInput {
+  id: number;
+}
+
+const ToastContext = createContext<(t: ToastInput) => void>(() => {});
+export const useToast = () => useContext(ToastContext);
+
+let nextId = 1;
+
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [toasts, setToasts] = useState<ToastItem[]>([]);
+  const viewport = useRef<HTMLOListElement>(null);
+  // One at a time: a new toast replaces the current one.
+  const toast = useCallback((t: ToastInput) => setToasts((list) => [{ ...t, id: nextId++ }, ...list].slice(0, TOAST.limit)), []);
+  const dismiss = useCallback((id: number) => setToasts((list) => list.filter((t) => t.id !== id)), []);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === TOAST.hotkey) viewport.current?.focus();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  return (
+    <ToastContext.Provider value={toast}>
+      {children}
+      <ol ref={viewport} tabIndex={-1} className="toast-viewport" aria-label={`Notifications (${TOAST.hotkey})`} style={{ maxWidth: TOAST.viewportMaxWidthPx }}>
+        {toasts.map((t) => (
+          <Toast key={t.id} toast={t} onDismiss={() => dismiss(t.id)} />
+        ))}
+      </ol>
+    </ToastContext.Provider>
+  );
+}
+
+function Toast({ toast, onDismiss }: { toast: ToastItem; onDismiss: () => void }) {
+  const startX = useRef<number | null>(null);
+  useEffect(() => {
+    const timer = setTimeout(onDismiss, toast.durationMs ?? TOAST.durationMs);
+    return () => clearTimeout(timer);
+  }, [toast, onDismiss]);
+  return (
+    <li
+      className={`toast toast-${toast.variant ?? "default"}`}
+      role={toast.variant === "destructive" ? "alert" : "status"}
+      onPointerDown={(e) => {
+        startX.current = e.clientX;
+      }}
+      onPointerUp={(e) => {
+        if (startX.current !== null && e.clientX - startX.current > TOAST.swipeThresholdPx) onDismiss();
+        startX.current = null;
+      }}
+    >
+      <div>
+        <p className="toast-title">{toast.title}</p>
+        {toast.description ? <p className="toast-description">{toast.description}</p> : null}
+      </div>
+      <button type="button" className="toast-close" aria-label="Close notification" onClick={onDismiss}>
+        ×
+      </button>
+    </li>
+  );
+}

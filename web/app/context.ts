@@ -1,0 +1,19 @@
+import { createContext } from "react-router";
+
+/** Public configuration the Worker hands to screens (an allowlist: no secrets). */
+export interface PublicEnv {
+  SUPPORT_PHONE: string;
+  STRIPE_PUBLISHABLE_KEY: string;
+  VAPID_PUBLIC_KEY: string;
+  DEV_OUTBOX: boolean;
+}
+
+/** What the Worker puts in every loader's and action's context. */
+export interface AppContext {
+  env: PublicEnv;
+  /** Calls LinkUp's own API in-process, with the visitor's cookies. */
+  api: (path: string, init?: RequestInit) => Promise<Response>;
+  waitUntil: (promise: Promise<unknown>) => void;
+}
+
+export const appContext = createContext<AppContext>();

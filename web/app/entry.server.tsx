@@ -1,0 +1,22 @@
+import { isbot } from "isbot";
+import { renderToReadableStream } from "react-dom/server";
+import type { EntryContext } from "react-router";
+import { ServerRouter } from "react-router";
+
+export const streamTimeout = 5_000;
+
+export default async function handleRequest(request: Request, status: number, headers: Headers, routerContext: EntryContext) {
+  let shellRendered = false;
+  const body = await renderToReadableStream(<ServerRouter context={routerContext} url={request.url} />, {
+    onError(error: unknown) {
+      status = 500;
+      // Errors after the shell are streamed to the error boundary; log the rest.
+      if (shellRendered) console.error(error);
+    },
+  });
+  shellRendered = true;
+  // Bots and no-JS clients get the whole document at once.
+  if (isbot(request.headers.get("user-agent") || "") || routerContext.isSpaMode) await body.allReady;
+  headers.set("Content-Type", "text/html; charset=utf-8");
+  return new Response(body, { headers, status });
+}

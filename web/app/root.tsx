@@ -1,0 +1,111 @@
+import { useEffect } from "react";
+import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from "react-router";
+import { COOKIE_CONSENT_COOKIE } from "../../core/constants";
+import { isMobileUserAgent, readCookie } from "../../core/device";
+import type { Route } from "./+types/root";
+import { BottomNav, Header, StatusBar } from "./components/shell";
+import { ToastProvider } from "./components/toast";
+import type { Me } from "../../core/api-types";
+import { apiGet, publicEnvOf } from "./lib/api.server";
+import "./styles.css";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "icon", href: "/icon.svg", type: "image/svg+xml" },
+  { rel: "apple-touch-icon", href: "/icon-192.png" },
+];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const cookie = request.headers.get("cookie");
+  const [me, stats] = await Promise.all([
+    apiGet<{ user: Me }>(context, "/api/me"),
+    apiGet<{ activeConnections: number }>(context, "/api/stats/public"),
+  ]);
+  return {
+    user: me?.user ?? null,
+    cookiesAccepted: readCookie(cookie, COOKIE_CONSENT_COOKIE) === "true",
+    mobileUserAgent: isMobileUserAgent(request.headers.get("user-agent")),
+    env: publicEnvOf(context),
+    badges: { unread: 0, meshConnections: stats?.activeConnections ?? 0 },
+  };
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>;
+export const useRootData = () => useRouteLoaderData<RootData>("root");
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0f766e" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+function useServiceWorker(enabled: boolean) {
+  useEffect(() => {
+    // The offline worker is registered once cookies (and with them offline storage) are accepted.
+    if (enabled && "serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch((e) => console.warn("sw", e));
+  }, [enabled]);
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  useServiceWorker(loaderData.cookiesAccepted);
+  return (
+    <ToastProvider>
+      <Header />
+      <StatusBar />
+      <main className="main">
+        <Outlet />
+      </main>
+      <BottomNav unread={loaderData.badges.unread} meshConnections={loaderData.badges.meshConnections} />
+    </ToastProvider>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const root = useRouteLoaderData<RootData>("root");
+  const location = useLocation();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  if (!notFound) console.error(error);
+  return (
+    <>
+      <Header />
+      <main className="main">
+        {notFound ? (
+          <section className="card center">
+            <h1>404 Page Not Found</h1>
+            <p>The page you are looking for does not exist or has moved.</p>
+            <Link to="/" className="btn btn-primary">
+              Return to Home
+            </Link>
+          </section>
+        ) : (
+          <section className="card center" role="alert">
+            <h1>Oops! Something went wrong</h1>
+            <p>Your data is safe and the mesh is still running. If this keeps happening, call support on {root?.env.SUPPORT_PHONE ?? "our support line"}.</p>
+            <div className="row">
+              {/* Following the link reloads the screen, which clears the error, with or without JavaScript. */}
+              <a href={location.pathname + location.search} className="btn btn-primary">
+                Try Again
+              </a>
+              <Link to="/" className="btn btn-ghost" reloadDocument>
+                Return to Home
+              </Link>
+            </div>
+          </section>
+        )}
+      </main>
+    </>
+  );
+}

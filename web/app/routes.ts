@@ -1,0 +1,8 @@
+import { index, type RouteConfig, route } from "@react-router/dev/routes";
+
+export default [
+  index("routes/home.tsx"),
+  route("consent", "routes/consent.tsx"),
+  route("dev/outbox", "routes/dev.outbox.tsx"),
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

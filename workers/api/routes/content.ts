@@ -1,0 +1,18 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { findMarketPrices, listBlogArticles, listFaq } from "../../../db/queries/content";
+import { publicStats } from "../../../db/queries/stats";
+import type { AppBindings } from "../../env";
+import { parseWith } from "../../errors";
+
+const MarketQuerySchema = z.object({ commodity: z.string().trim().max(60).optional(), place: z.string().trim().max(60).optional() });
+
+export const content = new Hono<AppBindings>()
+  .get("/stats/public", async (c) => c.json(await publicStats(c.var.db)))
+  .get("/content/faq", async (c) => c.json({ items: await listFaq(c.var.db) }))
+  .get("/content/blog", async (c) => c.json({ articles: await listBlogArticles(c.var.db) }))
+  .get("/market/prices", async (c) => {
+    const q = parseWith(MarketQuerySchema, c.req.query());
+    const prices = await findMarketPrices(c.var.db, q);
+    return c.json({ prices: prices.map((p) => ({ ...p, updatedAt: p.updatedAt.toISOString() })) });
+  });

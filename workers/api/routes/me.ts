@@ -1,0 +1,37 @@
+import { Hono } from "hono";
+import { LocationSchema, UpdateMeSchema } from "../../../core/schemas";
+import { encodeGeohash } from "../../../core/geohash";
+import { createUser, updateUser } from "../../../db/queries/users";
+import { users } from "../../../db/schema";
+import { eq } from "drizzle-orm";
+import { toMe } from "../../auth/me";
+import { endSession, requireUser, startSession } from "../../auth/session";
+import type { AppBindings } from "../../env";
+import { parseJson } from "../../errors";
+
+export const me = new Hono<AppBindings>()
+  .get("/me", (c) => c.json({ user: toMe(requireUser(c)) }))
+  .patch("/me", async (c) => {
+    const user = requireUser(c);
+    const patch = await parseJson(c, UpdateMeSchema);
+    const updated = await updateUser(c.var.db, user.id, patch);
+    return c.json({ user: toMe(updated ?? user) });
+  })
+  .put("/me/location", async (c) => {
+    const user = requireUser(c);
+    const { latitude, longitude } = await parseJson(c, LocationSchema);
+    const geohash = encodeGeohash(latitude, longitude);
+    await c.var.db.update(users).set({ latitude, longitude, geohash, locationUpdatedAt: new Date() }).where(eq(users.id, user.id));
+    return c.json({ geohash, room: `nearby:${geohash}` });
+  })
+  .post("/auth/anonymous", async (c) => {
+    // Already signed in: keep that identity rather than orphaning it.
+    if (c.var.user) return c.json({ user: toMe(c.var.user) });
+    const user = await createUser(c.var.db);
+    await startSession(c, user.id);
+    return c.json({ user: toMe(user) }, 201);
+  })
+  .post("/auth/logout", async (c) => {
+    await endSession(c);
+    return c.json({ ok: true });
+  });

@@ -1,0 +1,96 @@
+// Opaque session cookies (DESIGN.md §4): the browser holds a random token; the database holds only its HMAC.
+import type { Context, MiddlewareHandler } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { createDb } from "../../db";
+import { deleteSession, findSessionUser, insertSession } from "../../db/queries/sessions";
+import type { User } from "../../db/schema";
+import { newId, toBase64Url } from "../../core/ids";
+import type { AppBindings, AppEnv } from "../env";
+import { ApiError } from "../errors";
+
+export const SESSION_COOKIE = "linkup_session";
+export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
+
+async function hmac(secret: string, token: string): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(token))));
+}
+
+export function sessionHash(env: AppEnv, token: string): Promise<string> {
+  return hmac(env.SESSION_SECRET ?? "", token);
+}
+
+function isSecureRequest(c: Context): boolean {
+  return new URL(c.req.url).protocol === "https:";
+}
+
+/** Starts a session for the user and sets the cookie on the answer. */
+export async function startSession(c: Context<AppBindings>, userId: string): Promise<void> {
+  const token = newId(32);
+  const id = await sessionHash(c.env, token);
+  await insertSession(c.var.db, { id, userId, expiresAt: new Date(Date.now() + SESSION_TTL_MS), userAgent: c.req.header("user-agent")?.slice(0, 200) });
+  setCookie(c, SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: "Lax",
+    secure: isSecureRequest(c),
+    path: "/",
+    maxAge: SESSION_TTL_MS / 1000,
+  });
+  c.set("sessionHash", id);
+  c.set("user", null);
+}
+
+export async function endSession(c: Context<AppBindings>): Promise<void> {
+  if (c.var.sessionHash) await deleteSession(c.var.db, c.var.sessionHash);
+  deleteCookie(c, SESSION_COOKIE, { path: "/", secure: isSecureRequest(c) });
+  c.set("user", null);
+  c.set("sessionHash", null);
+}
+
+/** Puts the database and the signed-in user (or null) on every request. */
+export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
+  const db = createDb(c.env);
+  c.set("db", db);
+  c.set("user", null);
+  c.set("sessionHash", null);
+  const token = getCookie(c, SESSION_COOKIE);
+  if (token && token.length <= 64) {
+    const hash = await sessionHash(c.env, token);
+    const user = await findSessionUser(db, hash);
+    if (user) {
+      c.set("user", user);
+      c.set("sessionHash", hash);
+    }
+  }
+  await next();
+};
+
+/** Mutating requests from a foreign Origin are refused (cookies are SameSite=Lax; this closes the rest). */
+export const checkOrigin: MiddlewareHandler<AppBindings> = async (c, next) => {
+  if (!["GET", "HEAD", "OPTIONS"].includes(c.req.method)) {
+    const origin = c.req.header("origin");
+    const own = new URL(c.req.url).origin;
+    const allowed = new Set([own, c.env.APP_URL && new URL(c.env.APP_URL).origin].filter(Boolean));
+    if (origin && !allowed.has(origin)) throw new ApiError(403, "Cross-origin request refused");
+  }
+  await next();
+};
+
+// Permission guards (epic-stack `requireUser` style): every check on the server goes through these.
+export function requireUser(c: Context<AppBindings>): User {
+  const user = c.var.user;
+  if (!user) throw new ApiError(401, "Sign in required");
+  return user;
+}
+
+export function requireVerified(c: Context<AppBindings>): User {
+  const user = requireUser(c);
+  if (user.authMode !== "verified") throw new ApiError(403, "This feature requires phone verification", { code: "verification_required" });
+  return user;
+}
+
+export function requireAdmin(c: Context<AppBindings>): User {
+  const user = requireVerified(c);
+  if (user.role !== "admin") throw new ApiError(403, "Admin access required");
+  return user;
+}

@@ -1,0 +1,66 @@
+// WhatsApp and SMS through Twilio's REST API (DESIGN.md §9). Every message is recorded in outbound_messages;
+// with no Twilio credentials the record is the delivery: the dev outbox shows it.
+import type { Db } from "../../db";
+import { type OutboundChannel, recordOutbound, updateOutbound } from "../../db/queries/outbox";
+import { type AppEnv, twilioConfigured } from "../env";
+
+export interface SendResult {
+  id: string;
+  status: "stored" | "sent" | "failed";
+  error?: string;
+}
+
+const MAX_ATTEMPTS = 3;
+
+export async function sendMessage(
+  env: AppEnv,
+  db: Db,
+  msg: { to: string; channel: OutboundChannel; body: string },
+  opts: { sleep?: (ms: number) => Promise<void> } = {},
+): Promise<SendResult> {
+  if (!twilioConfigured(env)) {
+    const row = await recordOutbound(db, { ...msg, status: "stored" });
+    return { id: row.id, status: "stored" };
+  }
+  const row = await recordOutbound(db, { ...msg, status: "queued" });
+  const from = msg.channel === "whatsapp" ? env.TWILIO_WHATSAPP_FROM : env.TWILIO_SMS_FROM;
+  if (!from) {
+    const error = `No Twilio sender configured for ${msg.channel}`;
+    await updateOutbound(db, row.id, { status: "failed", error });
+    return { id: row.id, status: "failed", error };
+  }
+  const prefix = msg.channel === "whatsapp" ? "whatsapp:" : "";
+  const form = new URLSearchParams({ To: `${prefix}${msg.to}`, From: from.startsWith(prefix) ? from : `${prefix}${from}`, Body: msg.body });
+  const base = env.TWILIO_API_BASE ?? "https://api.twilio.com";
+  const url = `${base}/2010-04-01/Accounts/${env.TWILIO_ACCOUNT_SID}/Messages.json`;
+  const sleep = opts.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
+  let error = "";
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    try {
+      const res = await fetch(url, {
+        method: "POST",
+        headers: {
+          authorization: `Basic ${btoa(`${env.TWILIO_ACCOUNT_SID}:${env.TWILIO_AUTH_TOKEN}`)}`,
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: form,
+      });
+      if (res.ok) {
+        const body = (await res.json().catch(() => ({}))) as { sid?: string };
+        await updateOutbound(db, row.id, { status: "sent", providerId: body.sid ?? null, attempts: attempt, error: null });
+        return { id: row.id, status: "sent" };
+      }
+      error = `Twilio answered ${res.status}`;
+      // 4xx will not get better by retrying (bad number, opted out); 5xx and 429 might.
+      if (res.status < 500 && res.status !== 429) {
+        await updateOutbound(db, row.id, { status: "failed", attempts: attempt, error: `${error}: ${(await res.text()).slice(0, 300)}` });
+        return { id: row.id, status: "failed", error };
+      }
+    } catch (e) {
+      error = e instanceof Error ? e.message : String(e);
+    }
+    if (attempt < MAX_ATTEMPTS) await sleep(250 * 2 ** attempt);
+  }
+  await updateOutbound(db, row.id, { status: "failed", attempts: MAX_ATTEMPTS, error });
+  return { id: row.id, status: "failed", error };
+}
