@@ -16,7 +16,10 @@ export const PRICES_NGN = {
 export const TRIAL_DAYS = 7;
 
 /** Per user per day (spec part 1 §5); voice is per month. null means unlimited. */
-export const TIER_LIMITS: Record<Tier, { aiCommands: number | null; translations: number | null; voiceMessages: number | null; analytics: boolean }> = {
+export const TIER_LIMITS: Record<
+  Tier,
+  { aiCommands: number | null; translations: number | null; voiceMessages: number | null; analytics: boolean }
+> = {
   free: { aiCommands: 10, translations: 5, voiceMessages: 0, analytics: false },
   premium: { aiCommands: null, translations: null, voiceMessages: 50, analytics: true },
   enterprise: { aiCommands: null, translations: null, voiceMessages: null, analytics: true },
@@ -41,8 +44,24 @@ export const EMERGENCY_NUMBERS = ["112", "199"] as const;
 
 export const SETTINGS_OPTIONS = {
   languages: [
-    "english", "spanish", "french", "german", "portuguese", "arabic", "chinese", "japanese", "russian",
-    "hindi", "hausa", "igbo", "yoruba", "swahili", "amharic", "zulu", "xhosa", "afrikaans",
+    "english",
+    "spanish",
+    "french",
+    "german",
+    "portuguese",
+    "arabic",
+    "chinese",
+    "japanese",
+    "russian",
+    "hindi",
+    "hausa",
+    "igbo",
+    "yoruba",
+    "swahili",
+    "amharic",
+    "zulu",
+    "xhosa",
+    "afrikaans",
   ],
   networkRange: ["auto", "short", "medium", "long"],
   powerSaving: ["performance", "balanced", "battery"],

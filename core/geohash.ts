@@ -2,26 +2,50 @@ const BASE32 = "0123456789bcdefghjkmnpqrstuvwxyz";
 
 /** Standard geohash; precision 5 is a cell of about 5 km, the size of a nearby room (DESIGN.md §5). */
 export function encodeGeohash(latitude: number, longitude: number, precision = 5): string {
-  let latMin = -90, latMax = 90, lonMin = -180, lonMax = 180;
-  let hash = "", bit = 0, ch = 0, even = true;
+  let latMin = -90,
+    latMax = 90,
+    lonMin = -180,
+    lonMax = 180;
+  let hash = "",
+    bit = 0,
+    ch = 0,
+    even = true;
   while (hash.length < precision) {
     if (even) {
       const mid = (lonMin + lonMax) / 2;
-      if (longitude >= mid) { ch = (ch << 1) | 1; lonMin = mid; } else { ch <<= 1; lonMax = mid; }
+      if (longitude >= mid) {
+        ch = (ch << 1) | 1;
+        lonMin = mid;
+      } else {
+        ch <<= 1;
+        lonMax = mid;
+      }
     } else {
       const mid = (latMin + latMax) / 2;
-      if (latitude >= mid) { ch = (ch << 1) | 1; latMin = mid; } else { ch <<= 1; latMax = mid; }
+      if (latitude >= mid) {
+        ch = (ch << 1) | 1;
+        latMin = mid;
+      } else {
+        ch <<= 1;
+        latMax = mid;
+      }
     }
     even = !even;
-    if (++bit === 5) { hash += BASE32[ch]; bit = 0; ch = 0; }
+    if (++bit === 5) {
+      hash += BASE32[ch];
+      bit = 0;
+      ch = 0;
+    }
   }
   return hash;
 }
 
 /** Great-circle distance in metres. */
 export function distanceMetres(a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number {
-  const R = 6_371_000, rad = Math.PI / 180;
-  const dLat = (b.latitude - a.latitude) * rad, dLon = (b.longitude - a.longitude) * rad;
+  const R = 6_371_000,
+    rad = Math.PI / 180;
+  const dLat = (b.latitude - a.latitude) * rad,
+    dLon = (b.longitude - a.longitude) * rad;
   const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2;
   return 2 * R * Math.asin(Math.sqrt(h));
 }

@@ -59,7 +59,10 @@ export async function apiRequest<T = unknown>(method: string, url: string, body?
 }
 
 /** Default data load: GET with retries per the rules above; `on401: 'null'` turns a 401 into null. */
-export async function queryJson<T>(url: string, opts: { on401?: "null" | "throw"; fetcher?: typeof fetch; sleep?: (ms: number) => Promise<void> } = {}): Promise<T | null> {
+export async function queryJson<T>(
+  url: string,
+  opts: { on401?: "null" | "throw"; fetcher?: typeof fetch; sleep?: (ms: number) => Promise<void> } = {},
+): Promise<T | null> {
   const sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   for (let failures = 0; ; failures++) {
     try {

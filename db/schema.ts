@@ -13,8 +13,12 @@ export const users = sqliteTable(
     id: text("id").primaryKey(),
     nickname: text("nickname").notNull(),
     phone: text("phone"),
-    authMode: text("auth_mode", { enum: ["anonymous", "verified"] }).notNull().default("anonymous"),
-    role: text("role", { enum: ["user", "admin"] }).notNull().default("user"),
+    authMode: text("auth_mode", { enum: ["anonymous", "verified"] })
+      .notNull()
+      .default("anonymous"),
+    role: text("role", { enum: ["user", "admin"] })
+      .notNull()
+      .default("user"),
     // Mirror of the active subscription, kept for the admin console's queries; billing updates it.
     subscriptionTier: text("subscription_tier", { enum: ["free", "premium", "enterprise"] })
       .notNull()
@@ -115,7 +119,9 @@ export const roomMembers = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    role: text("role", { enum: ["member", "owner"] }).notNull().default("member"),
+    role: text("role", { enum: ["member", "owner"] })
+      .notNull()
+      .default("member"),
     joinedAt: integer("joined_at", { mode: "timestamp_ms" }).notNull().default(now),
   },
   (t) => [primaryKey({ columns: [t.roomId, t.userId] }), index("room_members_user_idx").on(t.userId)],
@@ -149,7 +155,9 @@ export const messages = sqliteTable(
     ciphertext: text("ciphertext"),
     iv: text("iv"),
     hopCount: integer("hop_count").notNull().default(0),
-    priority: text("priority", { enum: ["normal", "high"] }).notNull().default("normal"),
+    priority: text("priority", { enum: ["normal", "high"] })
+      .notNull()
+      .default("normal"),
     sentAt: integer("sent_at", { mode: "timestamp_ms" }).notNull().default(now),
   },
   (t) => [index("messages_room_idx").on(t.roomId, t.sentAt), index("messages_sent_idx").on(t.sentAt)],
@@ -184,7 +192,9 @@ export const emergencyBroadcasts = sqliteTable(
     longitude: real("longitude"),
     locationText: text("location_text"),
     geohash: text("geohash"),
-    status: text("status", { enum: ["active", "resolved"] }).notNull().default("active"),
+    status: text("status", { enum: ["active", "resolved"] })
+      .notNull()
+      .default("active"),
     // What each channel reached, and which failed: { room, push, contacts, failed: [...] }.
     reached: text("reached", { mode: "json" }).$type<Record<string, unknown>>(),
     broadcastedAt: integer("broadcasted_at", { mode: "timestamp_ms" }).notNull().default(now),
@@ -236,7 +246,9 @@ export const notifications = sqliteTable(
     type: text("type", { enum: ["message", "emergency", "system", "ai", "security", "market"] }).notNull(),
     title: text("title").notNull(),
     content: text("content").notNull(),
-    priority: text("priority", { enum: ["critical", "high", "medium", "low"] }).notNull().default("medium"),
+    priority: text("priority", { enum: ["critical", "high", "medium", "low"] })
+      .notNull()
+      .default("medium"),
     isRead: integer("is_read", { mode: "boolean" }).notNull().default(false),
     actionRequired: integer("action_required", { mode: "boolean" }).notNull().default(false),
     source: text("source").notNull().default("system"),
@@ -283,7 +295,9 @@ export const supportTickets = sqliteTable("support_tickets", {
   phone: text("phone"),
   message: text("message").notNull(),
   category: text("category").notNull(),
-  status: text("status", { enum: ["open", "closed"] }).notNull().default("open"),
+  status: text("status", { enum: ["open", "closed"] })
+    .notNull()
+    .default("open"),
   createdAt: createdAt(),
 });
 
@@ -304,12 +318,16 @@ export const files = sqliteTable(
     ownerId: text("owner_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["file", "voice"] }).notNull().default("file"),
+    kind: text("kind", { enum: ["file", "voice"] })
+      .notNull()
+      .default("file"),
     name: text("name").notNull(),
     size: integer("size").notNull(),
     mime: text("mime").notNull(),
     r2Key: text("r2_key").notNull(),
-    encryptionLevel: text("encryption_level", { enum: ["premium", "standard"] }).notNull().default("standard"),
+    encryptionLevel: text("encryption_level", { enum: ["premium", "standard"] })
+      .notNull()
+      .default("standard"),
     downloadCount: integer("download_count").notNull().default(0),
     transcript: text("transcript"),
     createdAt: createdAt(),

@@ -24,7 +24,7 @@ export async function ensureDevVars(file = ".dev.vars") {
   };
   const lines = source.split("\n").map((line) => {
     const m = /^([A-Z_]+)=(.*)$/.exec(line);
-    if (!m || m[2] !== "" || !(m[1] in generated)) return line;
+    if (m?.[2] !== "" || !(m[1] in generated)) return line;
     // VAPID keys only make sense as a pair: fill both or neither.
     return `${m[1]}=${generated[m[1]]}`;
   });

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { z } from "zod";
+import type { z } from "zod";
 
 /** A refusal the client should see: its message goes out as `{ error }`, with any extra fields. */
 export class ApiError extends Error {

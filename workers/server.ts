@@ -3,6 +3,7 @@
 import { Hono } from "hono";
 import { api } from "./api";
 import { type AppEnv, checkSecrets } from "./env";
+import { notFound } from "./errors";
 import { rooms } from "./rooms/socket";
 import { ussd } from "./ussd";
 import { whatsapp } from "./whatsapp";
@@ -19,6 +20,8 @@ export function createServer(pages: PageHandler) {
   app.route("/webhooks/whatsapp", whatsapp);
   app.route("/ussd", ussd);
   app.route("/ws/rooms", rooms);
+  // Unknown paths under the Hono apps are JSON 404s, never a page.
+  for (const prefix of ["/api/*", "/webhooks/*", "/ussd/*", "/ws/*"]) app.all(prefix, notFound);
   app.all("*", (c) => pages(c.req.raw, c.env, c.executionCtx as ExecutionContext));
   return app;
 }

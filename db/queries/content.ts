@@ -28,4 +28,3 @@ export async function listCommodities(db: Db) {
   const rows = await db.selectDistinct({ commodity: marketPrices.commodity }).from(marketPrices).orderBy(asc(marketPrices.commodity)).all();
   return rows.map((r) => r.commodity);
 }
-

@@ -11,7 +11,10 @@ export async function publicStats(db: Db, now = Date.now()) {
     db.select({ n: count() }).from(meshConnections).where(eq(meshConnections.isActive, true)).get(),
     db.select({ n: count() }).from(rooms).where(eq(rooms.kind, "nearby")).get(),
     db.select({ n: count() }).from(emergencyBroadcasts).get(),
-    db.select({ n: sql<number>`count(distinct ${marketPrices.city})` }).from(marketPrices).get(),
+    db
+      .select({ n: sql<number>`count(distinct ${marketPrices.city})` })
+      .from(marketPrices)
+      .get(),
   ]);
   return {
     users: u?.n ?? 0,

@@ -93,7 +93,10 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         ) : (
           <section className="card center" role="alert">
             <h1>Oops! Something went wrong</h1>
-            <p>Your data is safe and the mesh is still running. If this keeps happening, call support on {root?.env.SUPPORT_PHONE ?? "our support line"}.</p>
+            <p>
+              Your data is safe and the mesh is still running. If this keeps happening, call support on{" "}
+              {root?.env.SUPPORT_PHONE ?? "our support line"}.
+            </p>
             <div className="row">
               {/* Following the link reloads the screen, which clears the error, with or without JavaScript. */}
               <a href={location.pathname + location.search} className="btn btn-primary">

@@ -4,12 +4,20 @@ const VERSION = "linkup-v1";
 const SHELL = ["/", "/manifest.webmanifest", "/icon.svg"];
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(VERSION).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+  event.waitUntil(
+    caches
+      .open(VERSION)
+      .then((cache) => cache.addAll(SHELL))
+      .then(() => self.skipWaiting()),
+  );
 });
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(
-    caches.keys().then((keys) => Promise.all(keys.filter((k) => k !== VERSION).map((k) => caches.delete(k)))).then(() => self.clients.claim()),
+    caches
+      .keys()
+      .then((keys) => Promise.all(keys.filter((k) => k !== VERSION).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim()),
   );
 });
 
@@ -21,7 +29,13 @@ self.addEventListener("fetch", (event) => {
   if (url.pathname.startsWith("/assets/")) {
     event.respondWith(
       caches.match(event.request).then(
-        (hit) => hit || fetch(event.request).then((res) => { const copy = res.clone(); caches.open(VERSION).then((c) => c.put(event.request, copy)); return res; }),
+        (hit) =>
+          hit ||
+          fetch(event.request).then((res) => {
+            const copy = res.clone();
+            caches.open(VERSION).then((c) => c.put(event.request, copy));
+            return res;
+          }),
       ),
     );
     return;
@@ -29,7 +43,13 @@ self.addEventListener("fetch", (event) => {
   if (event.request.mode === "navigate") {
     event.respondWith(
       fetch(event.request)
-        .then((res) => { if (res.ok) { const copy = res.clone(); caches.open(VERSION).then((c) => c.put(event.request, copy)); } return res; })
+        .then((res) => {
+          if (res.ok) {
+            const copy = res.clone();
+            caches.open(VERSION).then((c) => c.put(event.request, copy));
+          }
+          return res;
+        })
         .catch(() => caches.match(event.request).then((hit) => hit || caches.match("/"))),
     );
   }

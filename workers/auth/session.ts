@@ -28,7 +28,12 @@ function isSecureRequest(c: Context): boolean {
 export async function startSession(c: Context<AppBindings>, userId: string): Promise<void> {
   const token = newId(32);
   const id = await sessionHash(c.env, token);
-  await insertSession(c.var.db, { id, userId, expiresAt: new Date(Date.now() + SESSION_TTL_MS), userAgent: c.req.header("user-agent")?.slice(0, 200) });
+  await insertSession(c.var.db, {
+    id,
+    userId,
+    expiresAt: new Date(Date.now() + SESSION_TTL_MS),
+    userAgent: c.req.header("user-agent")?.slice(0, 200),
+  });
   setCookie(c, SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: "Lax",

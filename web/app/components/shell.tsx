@@ -89,7 +89,10 @@ export function StatusBar() {
       getBattery?: () => Promise<{ level: number }>;
       connection?: { downlink?: number };
     };
-    nav.getBattery?.().then((b) => setBattery(Math.round(b.level * 100))).catch(() => {});
+    nav
+      .getBattery?.()
+      .then((b) => setBattery(Math.round(b.level * 100)))
+      .catch(() => {});
     // Downlink in Mb/s mapped to a percentage: 10 Mb/s or more reads as full signal.
     if (nav.connection?.downlink !== undefined) setSignal(Math.min(100, Math.round(nav.connection.downlink * 10)));
     return () => {
@@ -122,8 +125,9 @@ export function BottomNav({ unread, meshConnections }: { unread: number; meshCon
         <NavLink key={i.to} to={i.to} className="bottom-item">
           <span>{i.label}</span>
           {i.badge > 0 ? (
-            <span className="badge" aria-label={`${i.badge} ${i.label === "Chat" ? "unread" : "connections"}`}>
+            <span className="badge">
               {badgeText(i.badge)}
+              <span className="sr-only">{i.label === "Chat" ? " unread" : " connections"}</span>
             </span>
           ) : null}
         </NavLink>

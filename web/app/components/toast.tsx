@@ -35,7 +35,13 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={toast}>
       {children}
-      <ol ref={viewport} tabIndex={-1} className="toast-viewport" aria-label={`Notifications (${TOAST.hotkey})`} style={{ maxWidth: TOAST.viewportMaxWidthPx }}>
+      <ol
+        ref={viewport}
+        tabIndex={-1}
+        className="toast-viewport"
+        aria-label={`Notifications (${TOAST.hotkey})`}
+        style={{ maxWidth: TOAST.viewportMaxWidthPx }}
+      >
         {toasts.map((t) => (
           <Toast key={t.id} toast={t} onDismiss={() => dismiss(t.id)} />
         ))}

@@ -41,19 +41,58 @@ const FEATURE_TILES = [
 ];
 
 const PREMIUM_TEASERS = [
-  { id: "ai-smart-replies", icon: "✨", title: "AI Smart Replies", description: "Unlimited AI commands and suggested replies.", value: "Save time on every chat" },
-  { id: "emergency-sos", icon: "🚨", title: "Priority Emergency SOS", description: "Priority routing for your alerts and 24/7 emergency support.", value: "Help arrives faster" },
-  { id: "voice-transcription", icon: "🎙️", title: "Voice Transcription", description: "50 voice messages a month, transcribed.", value: "Speak instead of typing" },
-  { id: "multi-language", icon: "🌍", title: "Unlimited Translation", description: "Hausa, Igbo, Yoruba, Swahili, French, Arabic and English.", value: "Talk across languages" },
-  { id: "analytics-dashboard", icon: "📊", title: "Analytics Dashboard", description: "See how your community network is doing.", value: "Know your network" },
-  { id: "extended-range", icon: "📡", title: "Extended Range", description: "Wider area rooms for your community.", value: "Reach more people" },
+  {
+    id: "ai-smart-replies",
+    icon: "✨",
+    title: "AI Smart Replies",
+    description: "Unlimited AI commands and suggested replies.",
+    value: "Save time on every chat",
+  },
+  {
+    id: "emergency-sos",
+    icon: "🚨",
+    title: "Priority Emergency SOS",
+    description: "Priority routing for your alerts and 24/7 emergency support.",
+    value: "Help arrives faster",
+  },
+  {
+    id: "voice-transcription",
+    icon: "🎙️",
+    title: "Voice Transcription",
+    description: "50 voice messages a month, transcribed.",
+    value: "Speak instead of typing",
+  },
+  {
+    id: "multi-language",
+    icon: "🌍",
+    title: "Unlimited Translation",
+    description: "Hausa, Igbo, Yoruba, Swahili, French, Arabic and English.",
+    value: "Talk across languages",
+  },
+  {
+    id: "analytics-dashboard",
+    icon: "📊",
+    title: "Analytics Dashboard",
+    description: "See how your community network is doing.",
+    value: "Know your network",
+  },
+  {
+    id: "extended-range",
+    icon: "📡",
+    title: "Extended Range",
+    description: "Wider area rooms for your community.",
+    value: "Reach more people",
+  },
 ];
 
 function CookieGate() {
   return (
     <section className="card center welcome" aria-labelledby="welcome-title">
       <h1 id="welcome-title">Welcome to LinkUp</h1>
-      <p>Community chat for Nigeria and Africa that keeps working on poor networks. LinkUp uses cookies and offline storage on this device so your chats work without a connection.</p>
+      <p>
+        Community chat for Nigeria and Africa that keeps working on poor networks. LinkUp uses cookies and offline storage on this device so
+        your chats work without a connection.
+      </p>
       <Form method="post" action="/consent" reloadDocument>
         <input type="hidden" name="redirectTo" value="/" />
         <button type="submit" className="btn btn-primary btn-lg" onClick={rememberConsent}>
@@ -195,7 +234,10 @@ function DesktopLanding({ stats, onboarded, phone, error }: { stats: PublicStats
     <div className="landing-desktop">
       <section className="hero">
         <h1>Chat with your community, even when the network is poor</h1>
-        <p>Nearby rooms, private encrypted chats, an AI helper that speaks your language and an SOS that reaches people by every channel at once.</p>
+        <p>
+          Nearby rooms, private encrypted chats, an AI helper that speaks your language and an SOS that reaches people by every channel at
+          once.
+        </p>
         <div className="row">
           <Link to={startChatHref(onboarded)} className="btn btn-primary btn-lg">
             Start Mesh Chat Now
@@ -268,7 +310,8 @@ function MobileLanding({ stats, onboarded }: { stats: PublicStats; onboarded: bo
       <section className="card mesh-card" aria-labelledby="mesh-active">
         <h1 id="mesh-active">Mesh Active</h1>
         <p>
-          <strong>{stats.activeConnections.toLocaleString("en-NG")}</strong> {stats.activeConnections === 1 ? "person" : "people"} connected now
+          <strong>{stats.activeConnections.toLocaleString("en-NG")}</strong> {stats.activeConnections === 1 ? "person" : "people"} connected
+          now
         </p>
         <Link to={startChatHref(onboarded)} className="btn btn-primary btn-lg">
           Start Mesh Chat
@@ -288,7 +331,8 @@ function MobileLanding({ stats, onboarded }: { stats: PublicStats; onboarded: bo
       <section className="card" aria-labelledby="premium-available">
         <h2 id="premium-available">Premium Available</h2>
         <p>
-          Unlimited AI, translation and voice messages. ₦{PRICES_NGN.premium.monthly.toLocaleString("en-NG")}/month, {TRIAL_DAYS}-day free trial.
+          Unlimited AI, translation and voice messages. ₦{PRICES_NGN.premium.monthly.toLocaleString("en-NG")}/month, {TRIAL_DAYS}-day free
+          trial.
         </p>
         <Link to="/pricing" className="btn btn-primary">
           Upgrade

@@ -23,5 +23,8 @@ export const health = new Hono<AppBindings>().get("/", async (c) => {
     }
   }
   const ok = database === "ok" && rooms === "ok";
-  return c.json({ status: ok ? "ok" : "degraded", database: { status: database, driver: dbDriver(c.env) }, rooms, services: servicesStatus(c.env) }, ok ? 200 : 503);
+  return c.json(
+    { status: ok ? "ok" : "degraded", database: { status: database, driver: dbDriver(c.env) }, rooms, services: servicesStatus(c.env) },
+    ok ? 200 : 503,
+  );
 });

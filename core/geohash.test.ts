@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { distanceMetres, encodeGeohash } from "./geohash";
+
+describe("geohash", () => {
+  it("matches known cells", () => {
+    expect(encodeGeohash(57.64911, 10.40744, 11)).toBe("u4pruydqqvj");
+    expect(encodeGeohash(-25.382708, -49.265506, 8)).toBe("6gkzwgjz");
+  });
+  it("puts two places a street apart in the same 5-character room", () => {
+    expect(encodeGeohash(6.5244, 3.3792)).toBe(encodeGeohash(6.5252, 3.3801));
+  });
+  it("measures distance in metres", () => {
+    const lagosToIbadan = distanceMetres({ latitude: 6.5244, longitude: 3.3792 }, { latitude: 7.3775, longitude: 3.947 });
+    // About 114 km as the crow flies.
+    expect(lagosToIbadan / 1000).toBeGreaterThan(110);
+    expect(lagosToIbadan / 1000).toBeLessThan(118);
+  });
+});

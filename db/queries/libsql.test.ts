@@ -1,0 +1,21 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createClient } from "@libsql/client";
+import { drizzle } from "drizzle-orm/libsql";
+import { migrate } from "drizzle-orm/libsql/migrator";
+import { beforeAll } from "vitest";
+import type { Db } from "../index";
+import * as schema from "../schema";
+import { querySuite } from "./query-suite";
+
+let db: Db;
+beforeAll(async () => {
+  // A real libSQL database in a file, migrated with the same migrations as D1.
+  const file = join(mkdtempSync(join(tmpdir(), "linkup-libsql-")), "test.db");
+  const instance = drizzle(createClient({ url: `file:${file}` }), { schema });
+  await migrate(instance, { migrationsFolder: "db/migrations" });
+  db = instance as unknown as Db;
+});
+
+querySuite("libSQL", () => db);

@@ -1,0 +1,78 @@
+// One suite for the query modules, run on both drivers: libSQL in Node (db/queries/libsql.test.ts) and D1 in
+// workerd (db/queries/d1.worker.test.ts). Each test makes its own rows.
+import { describe, expect, it } from "vitest";
+import type { Db } from "../index";
+import { findMarketPrices, listBlogArticles, listCommodities, listFaq } from "./content";
+import { listOutbound, recordOutbound, updateOutbound } from "./outbox";
+import { deleteSession, findSessionUser, insertSession, moveSession } from "./sessions";
+import { publicStats } from "./stats";
+import { createUser, findUserById, findUserByPhone, updateUser } from "./users";
+
+export function querySuite(driver: string, getDb: () => Db) {
+  describe(`query modules on ${driver}`, () => {
+    it("creates, finds and updates users", async () => {
+      const db = getDb();
+      const phone = `+234${Math.floor(Math.random() * 1e10)}`;
+      const user = await createUser(db, { phone });
+      expect(user).toMatchObject({
+        authMode: "anonymous",
+        role: "user",
+        subscriptionTier: "free",
+        language: "english",
+        quietStart: "22:00",
+      });
+      expect((await findUserByPhone(db, phone))?.id).toBe(user.id);
+      const updated = await updateUser(db, user.id, {
+        nickname: "Chidi",
+        interests: ["farming"],
+        meshNetworking: false,
+        onboardingCompleted: true,
+      });
+      expect(updated).toMatchObject({ nickname: "Chidi", interests: ["farming"], meshNetworking: false });
+      expect(updated?.onboardingCompletedAt).toBeInstanceOf(Date);
+      expect((await findUserById(db, user.id))?.nickname).toBe("Chidi");
+    });
+
+    it("keeps sessions until they expire or end, and moves them between users", async () => {
+      const db = getDb();
+      const a = await createUser(db);
+      const b = await createUser(db);
+      const id = `hash-${Math.random()}`;
+      await insertSession(db, { id, userId: a.id, expiresAt: new Date(Date.now() + 60_000) });
+      expect((await findSessionUser(db, id))?.id).toBe(a.id);
+      expect(await findSessionUser(db, id, new Date(Date.now() + 120_000))).toBeUndefined();
+      await moveSession(db, id, b.id);
+      expect((await findSessionUser(db, id))?.id).toBe(b.id);
+      await deleteSession(db, id);
+      expect(await findSessionUser(db, id)).toBeUndefined();
+    });
+
+    it("records outbound messages newest first with their outcome", async () => {
+      const db = getDb();
+      const first = await recordOutbound(db, { to: "+2348000000001", channel: "sms", body: "one", status: "queued" });
+      await recordOutbound(db, { to: "+2348000000002", channel: "whatsapp", body: "two", status: "stored" });
+      await updateOutbound(db, first.id, { status: "sent", providerId: "SM1", attempts: 1 });
+      const rows = await listOutbound(db, 10);
+      expect(rows[0].body).toBe("two");
+      expect(rows.find((r) => r.id === first.id)?.status).toBe("sent");
+    });
+
+    it("serves the seeded content", async () => {
+      const db = getDb();
+      expect(await listCommodities(db)).toContain("Maize");
+      const lagosRice = await findMarketPrices(db, { commodity: "rice", place: "lagos" });
+      expect(lagosRice.map((p) => p.market)).toEqual(["Mile 12 Market", "Mile 12 Market"]);
+      expect((await listFaq(db)).length).toBeGreaterThanOrEqual(12);
+      expect((await listBlogArticles(db)).filter((a) => a.featured)).toHaveLength(2);
+    });
+
+    it("counts live figures", async () => {
+      const db = getDb();
+      const before = await publicStats(db);
+      await createUser(db);
+      const after = await publicStats(db);
+      expect(after.users).toBe(before.users + 1);
+      expect(after.marketCities).toBe(6);
+    });
+  });
+}

@@ -1,0 +1,118 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createDb } from "../../db";
+import { listOutbound } from "../../db/queries/outbox";
+import { sendMessage } from "../../workers/services/messaging";
+import { anonymousSession, call } from "./helpers";
+
+describe("GET /api/health", () => {
+  it("reports the database, the room binding and configured services without secrets", async () => {
+    const res = await call("/api/health");
+    expect(res.status).toBe(200);
+    const body = await res.json<Record<string, unknown>>();
+    expect(body).toMatchObject({ status: "ok", database: { status: "ok", driver: "d1" }, rooms: "ok" });
+    expect(body.services).toMatchObject({ twilio: false, stripe: false, workersAi: false });
+    expect(JSON.stringify(body)).not.toContain("test-session-secret");
+    expect(JSON.stringify(body)).not.toContain("test-twilio-auth-token");
+  });
+});
+
+describe("errors", () => {
+  it("answers unknown API paths with a JSON 404", async () => {
+    const res = await call("/api/nothing-here");
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: "Not found" });
+  });
+
+  it("answers the channels not built yet with a JSON 501", async () => {
+    for (const path of ["/webhooks/whatsapp", "/ussd"]) {
+      const res = await call(path, { method: "POST", body: "text=" });
+      expect(res.status).toBe(501);
+      expect(await res.json()).toHaveProperty("error");
+    }
+  });
+
+  it("refuses a malformed JSON body with 400 and keeps stored data", async () => {
+    const { cookie } = await anonymousSession();
+    const before = await (await call("/api/me", { cookie })).json<{ user: { nickname: string } }>();
+    const res = await call("/api/me", { method: "PATCH", cookie, body: "{nickname:", headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: "Malformed JSON body" });
+    const after = await (await call("/api/me", { cookie })).json<{ user: { nickname: string } }>();
+    expect(after.user.nickname).toBe(before.user.nickname);
+  });
+
+  it("refuses wrong types and ignores unknown fields", async () => {
+    const { cookie } = await anonymousSession();
+    const bad = await call("/api/me", { method: "PATCH", cookie, json: { meshNetworking: "yes" } });
+    expect(bad.status).toBe(400);
+    expect((await bad.json<{ error: string }>()).error).toContain("meshNetworking");
+    const ok = await call("/api/me", { method: "PATCH", cookie, json: { nickname: "Ada", isAdmin: true, role: "admin" } });
+    expect(ok.status).toBe(200);
+    const { user } = await ok.json<{ user: { nickname: string; role: string } }>();
+    expect(user).toMatchObject({ nickname: "Ada", role: "user" });
+  });
+
+  it("refuses a mutating request from a foreign Origin", async () => {
+    const res = await call("/api/auth/anonymous", { method: "POST", headers: { origin: "https://evil.example" } });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ error: "Cross-origin request refused" });
+  });
+});
+
+describe("sessions", () => {
+  it("sets an opaque HttpOnly SameSite=Lax cookie and stores only its hash", async () => {
+    const res = await call("/api/auth/anonymous", { method: "POST" });
+    expect(res.status).toBe(201);
+    const setCookie = res.headers.getSetCookie()[0];
+    expect(setCookie).toMatch(/^linkup_session=[A-Za-z0-9_-]{43};/);
+    expect(setCookie).toContain("HttpOnly");
+    expect(setCookie).toContain("SameSite=Lax");
+    const token = setCookie.split(";")[0].split("=")[1];
+    const rows = await env.DB.prepare("select id from sessions").all<{ id: string }>();
+    expect(rows.results.length).toBeGreaterThan(0);
+    expect(rows.results.map((r) => r.id)).not.toContain(token);
+  });
+
+  it("reports the user on /api/me, and 401 without a session or after sign-out", async () => {
+    expect((await call("/api/me")).status).toBe(401);
+    const { cookie, user } = await anonymousSession();
+    const me = await (await call("/api/me", { cookie })).json<{ user: Record<string, unknown> }>();
+    expect(me.user).toMatchObject({ id: user.id, authMode: "anonymous", role: "user", tier: "free" });
+    expect((await call("/api/auth/logout", { method: "POST", cookie })).status).toBe(200);
+    expect((await call("/api/me", { cookie })).status).toBe(401);
+  });
+
+  it("ignores a forged cookie", async () => {
+    expect((await call("/api/me", { cookie: "linkup_session=forged-token-value" })).status).toBe(401);
+  });
+});
+
+describe("dev outbox", () => {
+  it("keeps every outgoing message, newest first, while Twilio is not configured", async () => {
+    const db = createDb(env);
+    await sendMessage(env, db, { to: "+2348011111111", channel: "sms", body: "first" });
+    await sendMessage(env, db, { to: "+2348022222222", channel: "whatsapp", body: "second" });
+    const res = await call("/api/dev/outbox");
+    expect(res.status).toBe(200);
+    const { messages } = await res.json<{ messages: { to: string; channel: string; body: string; createdAt: string }[] }>();
+    expect(messages.slice(0, 2).map((m) => m.body)).toEqual(["second", "first"]);
+    expect(messages[0]).toMatchObject({ to: "+2348022222222", channel: "whatsapp" });
+    expect(Date.parse(messages[0].createdAt)).not.toBeNaN();
+    expect((await listOutbound(db)).every((m) => m.status === "stored")).toBe(true);
+  });
+});
+
+describe("seed", () => {
+  it("ships market prices, FAQ entries and blog articles", async () => {
+    const prices = await (await call("/api/market/prices?commodity=rice&place=kano")).json<{
+      prices: { city: string; priceNgn: number }[];
+    }>();
+    expect(prices.prices.length).toBeGreaterThan(0);
+    expect(prices.prices.every((p) => p.city === "Kano" && p.priceNgn > 0)).toBe(true);
+    const faq = await (await call("/api/content/faq")).json<{ items: { category: string }[] }>();
+    expect(new Set(faq.items.map((f) => f.category))).toEqual(new Set(["bluetooth", "mesh", "ai", "mobile", "emergency", "support"]));
+    const blog = await (await call("/api/content/blog")).json<{ articles: unknown[] }>();
+    expect(blog.articles).toHaveLength(6);
+  });
+});
