@@ -8,7 +8,7 @@ describe("client request conventions", () => {
   it("turns a non-OK answer into 'status: body', or the status text when the body is empty", async () => {
     await expect(apiRequest("GET", "/x", undefined, respond(429, '{"error":"Too many"}'))).rejects.toThrow('429: {"error":"Too many"}');
     await expect(apiRequest("GET", "/x", undefined, respond(502, "", "Bad Gateway"))).rejects.toThrow("502: Bad Gateway");
-    const err = await apiRequest("GET", "/x", undefined, respond(400, '{"error":"Invalid"}')).catch((e) => e);
+    const err = (await apiRequest("GET", "/x", undefined, respond(400, `{"error":"Invalid"}`)).catch((e: unknown) => e)) as HttpError;
     expect(err).toBeInstanceOf(HttpError);
     expect(err.errorText).toBe("Invalid");
   });
