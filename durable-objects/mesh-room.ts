@@ -1,6 +1,7 @@
 // MeshRoom: one Durable Object per room. Relays envelopes between the room's sockets (hibernation API).
 // History, resume, receipts and presence grow in the mesh-chat issue.
 import { DurableObject } from "cloudflare:workers";
+import type { Envelope } from "../core/envelope";
 
 interface Attachment {
   userId: string;
@@ -24,6 +25,17 @@ export class MeshRoom extends DurableObject<Env> {
   /** Relays each frame to every other socket of the room. */
   async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
     for (const other of this.ctx.getWebSockets()) if (other !== ws) other.send(message);
+  }
+
+  /**
+   * Server-side delivery (SOS, system notices, assistant replies): stores and relays an envelope as if a
+   * member had sent it. Answers how many sockets it reached. The SOS and assistant modules call this.
+   */
+  async deliver(envelope: Envelope): Promise<{ delivered: number }> {
+    const frame = JSON.stringify({ type: "envelope", envelope });
+    const sockets = this.ctx.getWebSockets();
+    for (const ws of sockets) ws.send(frame);
+    return { delivered: sockets.length };
   }
 
   async webSocketClose(ws: WebSocket, code: number): Promise<void> {

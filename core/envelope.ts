@@ -1,0 +1,37 @@
+// The message envelope (DESIGN.md §5): the one shape every transport carries, on every device and in rooms.
+import { z } from "zod";
+
+export const ENVELOPE_TYPES = ["text", "emergency", "system", "ai", "receipt", "presence", "key"] as const;
+export const MAX_FRAME_BYTES = 64 * 1024;
+
+export const EnvelopeSchema = z.object({
+  id: z.string().min(8).max(64),
+  room: z.string().min(3).max(200),
+  senderId: z.string().min(1).max(64),
+  senderName: z.string().max(60).optional(),
+  timestamp: z.number().int().nonnegative(),
+  type: z.enum(ENVELOPE_TYPES),
+  ttl: z.number().int().min(0).max(16),
+  meshRoute: z.array(z.string().max(60)).max(16),
+  isEncrypted: z.boolean(),
+  priority: z.enum(["normal", "high"]).default("normal"),
+  // Plain text for public area rooms; ciphertext and iv (base64url) for private rooms.
+  content: z.union([
+    z.object({ text: z.string().max(8000) }),
+    z.object({ ciphertext: z.string().max(60000), iv: z.string().max(64), keyId: z.string().max(128).optional() }),
+  ]),
+  meta: z.record(z.string(), z.unknown()).optional(),
+});
+export type Envelope = z.infer<typeof EnvelopeSchema>;
+
+/** Room ids: nearby:<geohash-5>, group:<id>, dm:<a>:<b> with the two user ids sorted. */
+export function dmRoomId(a: string, b: string): string {
+  return `dm:${[a, b].sort().join(":")}`;
+}
+export function nearbyRoomId(geohash5: string): string {
+  return `nearby:${geohash5.slice(0, 5)}`;
+}
+export function roomKind(roomId: string): "nearby" | "group" | "dm" | null {
+  const kind = roomId.split(":")[0];
+  return kind === "nearby" || kind === "group" || kind === "dm" ? kind : null;
+}
