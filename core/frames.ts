@@ -1,0 +1,156 @@
+// The WebSocket frame protocol of /ws/rooms/:id, shared by the MeshRoom Durable Object and the client mesh
+// node. Every frame is one JSON text message with a `type`. Frames are checked with these schemas on both
+// sides; the room answers a bad frame with an `error` frame and never closes the socket for it.
+//
+// Sequence numbers: the room gives each stored envelope a `seq` (1, 2, 3... per room, never reused). A client
+// remembers the highest seq it has seen and sends it as the resume cursor after every (re)connect; the room
+// answers with every stored envelope after it (resume-batch frames, then one resume-done).
+import { z } from "zod";
+import { EnvelopeSchema, MAX_FRAME_BYTES } from "./envelope";
+
+export { MAX_FRAME_BYTES };
+
+/** Most envelope ids one receipt frame may carry. */
+export const MAX_RECEIPT_IDS = 200;
+/** Envelopes per resume-batch frame (a batch of full envelopes stays far below the frame limit of peers). */
+export const RESUME_BATCH_SIZE = 50;
+
+const envelopeId = z.string().min(8).max(64);
+export const ReceiptStatusSchema = z.enum(["delivered", "read"]);
+export type ReceiptStatus = z.infer<typeof ReceiptStatusSchema>;
+
+// ---------------------------------------------------------------- client → server
+
+export const ClientFrameSchema = z.discriminatedUnion("type", [
+  /** Store and relay one envelope. The room answers `ack` (also for a resend of an id it already has). */
+  z.object({ type: z.literal("send"), envelope: EnvelopeSchema }),
+  /** Everything stored after `cursor` (the highest seq the client has; 0 = all history the room keeps). */
+  z.object({ type: z.literal("resume"), cursor: z.number().int().nonnegative() }),
+  /** The reader's device has (`delivered`) or opened (`read`) these envelopes; relayed to their senders. */
+  z.object({
+    type: z.literal("receipt"),
+    status: ReceiptStatusSchema,
+    ids: z.array(envelopeId).min(1).max(MAX_RECEIPT_IDS),
+  }),
+  /** Keep-alive; answered with `pong` (and, if `presence` is true, a fresh `presence` frame). */
+  z.object({ type: z.literal("ping"), at: z.number().optional(), presence: z.boolean().optional() }),
+  /** Typing indicator; relayed to the other sockets as `typing`, never stored. */
+  z.object({ type: z.literal("typing"), active: z.boolean() }),
+]);
+export type ClientFrame = z.infer<typeof ClientFrameSchema>;
+
+// ---------------------------------------------------------------- server → client
+
+export const ERROR_CODES = [
+  "malformed", // not JSON, or not a valid frame
+  "too_large", // over MAX_FRAME_BYTES
+  "rate_limited", // too many frames; retryAfterMs says when to try again
+  "forbidden", // envelope for another room or another sender
+  "plaintext_refused", // plain text in a private room, or ciphertext in a public room
+  "internal", // the room could not store the envelope; resend later
+] as const;
+export type FrameErrorCode = (typeof ERROR_CODES)[number];
+
+export const PresenceMemberSchema = z.object({
+  userId: z.string(),
+  nickname: z.string(),
+  /** Sockets (devices/tabs) of this user in the room. */
+  nodes: z.number().int().nonnegative(),
+});
+export type PresenceMember = z.infer<typeof PresenceMemberSchema>;
+
+export const StoredEnvelopeSchema = z.object({ seq: z.number().int().positive(), envelope: EnvelopeSchema });
+export type StoredEnvelope = z.infer<typeof StoredEnvelopeSchema>;
+
+export const ServerFrameSchema = z.discriminatedUnion("type", [
+  /** First frame after connecting: who the room thinks you are and its latest seq. */
+  z.object({
+    type: z.literal("hello"),
+    room: z.string(),
+    userId: z.string(),
+    latestSeq: z.number().int().nonnegative(),
+    encrypted: z.boolean(),
+  }),
+  /** The envelope `id` is stored (status `sent`). `duplicate` when the room already had it. */
+  z.object({
+    type: z.literal("ack"),
+    id: envelopeId,
+    status: z.literal("sent"),
+    seq: z.number().int().positive(),
+    duplicate: z.boolean().optional(),
+  }),
+  /** A live envelope from another member (or from the server: SOS, assistant, system). */
+  z.object({ type: z.literal("envelope"), seq: z.number().int().positive(), envelope: EnvelopeSchema }),
+  /** Part of the answer to `resume`, oldest first. */
+  z.object({ type: z.literal("resume-batch"), items: z.array(StoredEnvelopeSchema) }),
+  /**
+   * End of the answer to `resume`: `cursor` is the room's latest seq. `receipts` are the latest statuses
+   * of the asking user's own recent envelopes, so a sender that was away still sees delivered/read.
+   */
+  z.object({
+    type: z.literal("resume-done"),
+    cursor: z.number().int().nonnegative(),
+    receipts: z.array(z.object({ id: envelopeId, status: ReceiptStatusSchema, by: z.string() })),
+  }),
+  /** Another member's device has / opened envelopes you sent. */
+  z.object({
+    type: z.literal("receipt"),
+    status: ReceiptStatusSchema,
+    ids: z.array(envelopeId),
+    by: z.string(),
+    at: z.number(),
+  }),
+  /** Who is present; `nodes` counts connected sockets (devices and tabs) in the room. Sent on every change. */
+  z.object({ type: z.literal("presence"), nodes: z.number().int().nonnegative(), members: z.array(PresenceMemberSchema) }),
+  z.object({ type: z.literal("typing"), userId: z.string(), nickname: z.string(), active: z.boolean() }),
+  z.object({ type: z.literal("pong"), at: z.number().optional() }),
+  /** Something was wrong with a frame; the socket stays open. `id` names the envelope when known. */
+  z.object({
+    type: z.literal("error"),
+    code: z.enum(ERROR_CODES),
+    message: z.string(),
+    id: z.string().optional(),
+    retryAfterMs: z.number().int().nonnegative().optional(),
+  }),
+]);
+export type ServerFrame = z.infer<typeof ServerFrameSchema>;
+
+export type ParsedFrame<T> = { ok: true; frame: T } | { ok: false; code: "malformed" | "too_large"; message: string };
+
+/** UTF-8 size of a frame as it travels. */
+export function frameBytes(raw: string | ArrayBuffer): number {
+  return typeof raw === "string" ? new TextEncoder().encode(raw).byteLength : raw.byteLength;
+}
+
+/** Checks size, JSON and shape of one incoming client frame (the room calls this for every message). */
+export function parseClientFrame(raw: string | ArrayBuffer): ParsedFrame<ClientFrame> {
+  return parseFrame(ClientFrameSchema, raw);
+}
+
+/** Checks one incoming server frame (the client calls this for every message). */
+export function parseServerFrame(raw: string | ArrayBuffer): ParsedFrame<ServerFrame> {
+  return parseFrame(ServerFrameSchema, raw);
+}
+
+function parseFrame<T>(schema: z.ZodType<T>, raw: string | ArrayBuffer): ParsedFrame<T> {
+  // Cheap check first: a UTF-16 string never has more UTF-8 bytes than 3 per code unit.
+  if ((typeof raw === "string" ? raw.length : raw.byteLength) > MAX_FRAME_BYTES || frameBytes(raw) > MAX_FRAME_BYTES)
+    return { ok: false, code: "too_large", message: `Frames may be at most ${MAX_FRAME_BYTES} bytes` };
+  let json: unknown;
+  try {
+    json = JSON.parse(typeof raw === "string" ? raw : new TextDecoder().decode(raw));
+  } catch {
+    return { ok: false, code: "malformed", message: "Frame is not valid JSON" };
+  }
+  const result = schema.safeParse(json);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    return { ok: false, code: "malformed", message: `Invalid frame: ${issue?.path.join(".") || "frame"} ${issue?.message ?? ""}`.trim() };
+  }
+  return { ok: true, frame: result.data };
+}
+
+/** Serialises a frame (typed, so both sides only send what the protocol allows). */
+export function encodeFrame(frame: ClientFrame | ServerFrame): string {
+  return JSON.stringify(frame);
+}
