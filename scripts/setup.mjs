@@ -36,7 +36,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await ensureDevVars();
   console.log("✓ .dev.vars ready (local secrets generated where empty)");
   if (!process.argv.includes("--no-migrate")) {
-    execFileSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local"], {
+    execFileSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "-c", "wrangler.toml"], {
       stdio: "inherit",
       env: { ...process.env, CI: "true" },
     });

@@ -1,0 +1,106 @@
+import { acceptCookies, expect, MOBILE_UA, test } from "./fixtures";
+
+test("the cookie gate shows only the welcome card until features are enabled, then the landing", async ({ page }) => {
+  await page.goto("/");
+  const enable = page.getByRole("button", { name: "Enable Mobile Features" });
+  await expect(enable).toBeVisible();
+  await expect(page.getByRole("link", { name: "Start Mesh Chat Now" })).toHaveCount(0);
+  await enable.click();
+  await expect(page.getByRole("link", { name: "Start Mesh Chat Now" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Premium Features Preview" })).toBeVisible();
+  // Live figures from the database, not invented numbers.
+  const users = await (await page.request.get("/api/stats/public")).json();
+  await expect(page.getByText("People on LinkUp")).toBeVisible();
+  await expect(page.locator(".stat").first()).toContainText(users.users.toLocaleString("en-NG"));
+  // Consent registers the offline worker.
+  await expect
+    .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.scriptURL ?? ""))
+    .toContain("/sw.js");
+});
+
+test("the desktop landing has its signup form, store buttons and explore strip", async ({ page, context, baseURL }) => {
+  await acceptCookies(context, baseURL!);
+  await page.goto("/");
+  for (const name of ["Name", "Phone", "Email", "Location"]) await expect(page.getByRole("textbox", { name, exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Enter LinkUp Platform" })).toBeVisible();
+  await expect(page.getByRole("link", { name: /App Store/ })).toBeVisible();
+  await expect(page.getByRole("link", { name: /Google Play/ })).toBeVisible();
+  const explore = page.getByRole("navigation", { name: "Explore" });
+  for (const name of ["Features", "Mobile Demo", "Pricing", "API Docs", "Rewards", "Support"])
+    await expect(explore.getByRole("link", { name })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Upgrade to Premium" })).toHaveAttribute("href", "/subscribe?plan=premium");
+});
+
+test("the landing signup starts a session with the profile and opens the chat", async ({ page, context, baseURL }) => {
+  await acceptCookies(context, baseURL!);
+  await page.goto("/");
+  await page.getByRole("textbox", { name: "Name", exact: true }).fill("Amaka");
+  await page.getByRole("textbox", { name: "Phone", exact: true }).fill("08030000001");
+  await page.getByRole("textbox", { name: "Email", exact: true }).fill("amaka@example.com");
+  await page.getByRole("textbox", { name: "Location", exact: true }).fill("Enugu");
+  await page.getByRole("button", { name: "Enter LinkUp Platform" }).click();
+  await expect(page).toHaveURL(/\/(chat|onboarding)/);
+  const me = await (await page.request.get("/api/me")).json();
+  expect(me.user).toMatchObject({ nickname: "Amaka", locationText: "Enugu", authMode: "anonymous" });
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, userAgent: MOBILE_UA, isMobile: true, hasTouch: true });
+
+  test("the mobile landing shows the mesh card, tiles and premium card", async ({ page, context, baseURL }) => {
+    await acceptCookies(context, baseURL!);
+    await page.goto("/");
+    await expect(page.getByRole("heading", { name: "Mesh Active" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Start Mesh Chat" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Premium Available" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Upgrade" })).toHaveAttribute("href", "/pricing");
+    await expect(page.getByRole("link", { name: "Support" })).toHaveAttribute("href", "/customer-service");
+    // The desktop hero is not sent to a mobile user agent at all.
+    await expect(page.getByRole("link", { name: "Start Mesh Chat Now" })).toHaveCount(0);
+    await expect(page.getByRole("navigation", { name: "Bottom navigation" })).toBeVisible();
+  });
+
+  test("the mobile menu opens and its links work", async ({ page, context, baseURL }) => {
+    await acceptCookies(context, baseURL!);
+    await page.goto("/");
+    await page.getByLabel("Menu").click();
+    const menu = page.getByRole("navigation", { name: "Mobile" });
+    await expect(menu).toBeVisible();
+    for (const name of ["Chat", "Mobile Demo", "FAQ", "Smart Notifications", "SOS", "Settings", "AI Support", "Blog"]) {
+      await expect(menu.getByRole("link", { name, exact: true })).toBeVisible();
+    }
+    await menu.getByRole("link", { name: "Join Free" }).click();
+    await expect(page).toHaveURL(/\/signup$/);
+  });
+});
+
+test("a narrow desktop window switches to the mobile landing at 768 px", async ({ page, context, baseURL }) => {
+  await acceptCookies(context, baseURL!);
+  await page.setViewportSize({ width: 768, height: 900 });
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: "Mesh Active" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Start Mesh Chat Now" })).toBeHidden();
+  await page.setViewportSize({ width: 1024, height: 900 });
+  await expect(page.getByRole("link", { name: "Start Mesh Chat Now" })).toBeVisible();
+});
+
+test.describe("unknown pages", () => {
+  test.use({ allowedConsoleErrors: [/404/] });
+  test("show '404 Page Not Found' with status 404", async ({ page }) => {
+    const res = await page.goto("/this/does/not/exist");
+    expect(res?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "404 Page Not Found" })).toBeVisible();
+    await page.getByRole("link", { name: "Return to Home" }).click();
+    await expect(page).toHaveURL(/\/$/);
+  });
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+  test("the landing renders and the cookie gate works by form post", async ({ page }) => {
+    await page.goto("/");
+    await page.getByRole("button", { name: "Enable Mobile Features" }).click();
+    await expect(page.getByRole("link", { name: "Start Mesh Chat Now" })).toBeVisible();
+    await expect(page.getByText("People on LinkUp")).toBeVisible();
+  });
+});

@@ -1,0 +1,89 @@
+// Builds the Worker into its own folder and serves it locally in workerd with a fresh migrated database.
+// Used by the browser tests and the benchmarks: `const server = await serveBuilt(); … await server.stop()`.
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { ensureDevVars } from "../scripts/setup.mjs";
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+export async function serveBuilt({ name = "e2e", vars = {}, quiet = true } = {}) {
+  await ensureDevVars();
+  const dir = join(".wrangler", name, String(process.pid));
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const buildDir = join(dir, "build");
+  const state = join(dir, "state");
+  const env = { ...process.env, CI: "true", LINKUP_BUILD_DIR: buildDir, WRANGLER_SEND_METRICS: "false" };
+  execFileSync("npx", ["react-router", "build"], { env, stdio: quiet ? "ignore" : "inherit" });
+  execFileSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "-c", "wrangler.toml", "--persist-to", state], {
+    env,
+    stdio: quiet ? "ignore" : "inherit",
+  });
+  const port = await freePort();
+  const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const child = spawn(
+    "npx",
+    [
+      "wrangler",
+      "dev",
+      "-c",
+      join(buildDir, "server", "wrangler.json"),
+      "--local",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--persist-to",
+      state,
+      "--show-interactive-dev-session=false",
+      "--var",
+      `APP_URL:http://127.0.0.1:${port}`,
+      ...varArgs,
+    ],
+    { env, stdio: ["ignore", "pipe", "pipe"], detached: true },
+  );
+  let log = "";
+  child.stdout.on("data", (d) => (log += d));
+  child.stderr.on("data", (d) => (log += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {}
+    if (child.exitCode !== null || Date.now() > deadline) {
+      try {
+        process.kill(-child.pid);
+      } catch {}
+      throw new Error(`The built Worker did not start:\n${log.slice(-3000)}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    port,
+    dir,
+    get log() {
+      return log;
+    },
+    async stop() {
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {}
+      await new Promise((r) => setTimeout(r, 300));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
