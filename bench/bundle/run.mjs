@@ -1,0 +1,60 @@
+// bench/bundle: the gzipped JavaScript each screen loads first (module preloads + entry scripts), measured from
+// the production build served by the real Worker. Writes the "bundle" section of bench/README.md.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { serveBuilt } from "../../tests/serve-built.mjs";
+import { writeSection } from "../readme.mjs";
+
+// Budgets in KiB (issue 2); screens without a budget of their own are reported against the landing's.
+const SCREENS = [
+  { path: "/", name: "landing", budget: 130 },
+  { path: "/chat", name: "chat", budget: 150 },
+  { path: "/onboarding", name: "onboarding", budget: 130 },
+  { path: "/settings", name: "settings", budget: 130 },
+  { path: "/emergency", name: "emergency", budget: 130 },
+  { path: "/notifications", name: "notifications", budget: 130 },
+  { path: "/ai-features", name: "ai-features", budget: 130 },
+];
+
+const server = await serveBuilt({ name: "bench-bundle" });
+const rows = [];
+try {
+  const clientDir = join(server.dir, "build", "client");
+  for (const screen of SCREENS) {
+    // Signed-in visitors with cookies accepted see the full screen, not a gate.
+    const cookie = "linkup-cookies-accepted=true";
+    const res = await fetch(server.url + screen.path, { headers: { cookie }, redirect: "manual" });
+    if (res.status !== 200) {
+      rows.push({ ...screen, status: res.status });
+      continue;
+    }
+    const html = await res.text();
+    const srcs = new Set([...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]));
+    for (const m of html.matchAll(/import\("([^"]+\.js)"\)|from "([^"]+\.js)"|<script type="module"[^>]*src="([^"]+)"/g)) srcs.add(m[1] ?? m[2] ?? m[3]);
+    let raw = 0;
+    let gz = 0;
+    for (const src of srcs) {
+      if (!src.startsWith("/assets/")) continue;
+      const bytes = readFileSync(join(clientDir, src));
+      raw += bytes.length;
+      gz += gzipSync(bytes, { level: 9 }).length;
+    }
+    rows.push({ ...screen, status: 200, files: srcs.size, raw, gz });
+  }
+} finally {
+  await server.stop();
+}
+
+const kib = (n) => (n / 1024).toFixed(1);
+const table = [
+  "| screen | files | JS (KiB) | gzipped (KiB) | budget (KiB) | within |",
+  "|---|---|---|---|---|---|",
+  ...rows.map((r) =>
+    r.status === 200
+      ? `| ${r.name} (${r.path}) | ${r.files} | ${kib(r.raw)} | ${kib(r.gz)} | ${r.budget} | ${r.gz / 1024 <= r.budget ? "yes" : "**no**"} |`
+      : `| ${r.name} (${r.path}) | – | – | – | ${r.budget} | answered ${r.status} |`,
+  ),
+];
+console.log(table.join("\n"));
+writeSection("bundle", `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench -- bundle\` (production build, gzip level 9, the JS a first visit loads: entry, module preloads and route modules).\n\n${table.join("\n")}`);
