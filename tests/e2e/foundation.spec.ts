@@ -104,3 +104,24 @@ test.describe("without JavaScript", () => {
     await expect(page.getByText("People on LinkUp")).toBeVisible();
   });
 });
+
+test("the floating Upgrade button and the first promo arrive on schedule and a dismissed promo stays away", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  await acceptCookies(context, baseURL!);
+  await page.clock.install();
+  await page.goto("/");
+  await expect(page.getByRole("link", { name: "Upgrade", exact: true })).toHaveCount(0);
+  await page.clock.runFor(5_000);
+  await expect(page.getByRole("link", { name: "Upgrade", exact: true })).toHaveAttribute("href", /^tel:/);
+  await page.clock.runFor(5_000);
+  const promo = page.getByRole("complementary", { name: "Try Premium free for 7 days" });
+  await expect(promo).toBeVisible();
+  await promo.getByRole("button", { name: "Dismiss" }).click();
+  await expect(promo).toHaveCount(0);
+  await page.reload();
+  await page.clock.runFor(12_000);
+  await expect(page.getByRole("complementary", { name: "Try Premium free for 7 days" })).toHaveCount(0);
+});

@@ -116,3 +116,13 @@ describe("seed", () => {
     expect(blog.articles).toHaveLength(6);
   });
 });
+
+describe("dev outbox with Twilio configured", () => {
+  it("does not exist", async () => {
+    const { api } = await import("../../workers/api");
+    const configured = { ...env, TWILIO_ACCOUNT_SID: "AC123", TWILIO_AUTH_TOKEN: "secret", TWILIO_SMS_FROM: "+15550000000" };
+    const res = await api.request("/dev/outbox", {}, configured);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: "Not found" });
+  });
+});

@@ -3,6 +3,7 @@ import { Form, Link, redirect, useActionData } from "react-router";
 import type { PublicStats } from "../../../core/api-types";
 import { COOKIE_CONSENT_COOKIE, PRICES_NGN, TRIAL_DAYS } from "../../../core/constants";
 import { readCookie } from "../../../core/device";
+import { PromoNotifications } from "../features/landing/promos";
 import { useRootData } from "../root";
 import { apiGet, apiSend, cookieFrom } from "../lib/api.server";
 import type { Route } from "./+types/home";
@@ -368,6 +369,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <MobileLanding stats={loaderData.stats} onboarded={onboarded} />
       </div>
       <FloatingUpgrade phone={phone} />
+      <PromoNotifications phone={phone} />
     </>
   );
 }
