@@ -1,0 +1,1 @@
+ALTER TABLE `phone_channels` ADD `user_id` text REFERENCES users(id);
