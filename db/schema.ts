@@ -404,8 +404,6 @@ export const outboundMessages = sqliteTable(
 // Per-phone state of the feature-phone channels (WhatsApp, USSD): opt-out, language, last shared place.
 export const phoneChannels = sqliteTable("phone_channels", {
   phone: text("phone").primaryKey(),
-  // The user a phone acts as while no web user has verified that phone (then the verified user wins).
-  userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
   optedOut: integer("opted_out", { mode: "boolean" }).notNull().default(false),
   language: text("language").notNull().default("english"),
   latitude: real("latitude"),

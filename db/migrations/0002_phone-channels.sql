@@ -1,1 +1,0 @@
-ALTER TABLE `phone_channels` ADD `user_id` text REFERENCES users(id);
