@@ -4,5 +4,8 @@ export default [
   index("routes/home.tsx"),
   route("consent", "routes/consent.tsx"),
   route("dev/outbox", "routes/dev.outbox.tsx"),
+  route("blog", "routes/blog.tsx"),
+  route("faq", "routes/faq.tsx"),
+  route("pricing", "routes/pricing.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -1,0 +1,40 @@
+import { expect, test } from "./fixtures";
+
+test("the blog lists the seeded articles, featured ones with three tags", async ({ page }) => {
+  await page.goto("/blog");
+  const featured = page.getByRole("region", { name: "Featured" }).getByRole("article");
+  await expect(featured).toHaveCount(2);
+  await expect(featured.first().getByRole("list", { name: "Tags" }).getByRole("listitem")).toHaveCount(3);
+  await expect(page.getByRole("region", { name: "Latest" }).getByRole("article").first().getByRole("listitem")).toHaveCount(2);
+  await page.getByText("Read article").first().click();
+  await expect(page.getByText("By LinkUp Team").first()).toBeVisible();
+});
+
+test("the FAQ searches and filters by category, and says when nothing matches", async ({ page }) => {
+  await page.goto("/faq");
+  await expect(page.getByRole("heading", { name: "Popular questions" })).toBeVisible();
+  await page.getByRole("link", { name: "Emergency" }).click();
+  await expect(page).toHaveURL(/category=emergency/);
+  await expect(page.getByRole("heading", { name: "Popular questions" })).toHaveCount(0);
+  const answers = page.getByRole("region", { name: "Answers" });
+  await expect(answers.getByText("What happens when I press SOS?")).toBeVisible();
+  await expect(answers.getByText("How do I ask the AI assistant?")).toHaveCount(0);
+  await page.getByRole("link", { name: "All" }).click();
+  await page.getByRole("searchbox", { name: "Search questions" }).fill("hausa");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page.getByText("Which languages can the assistant translate?")).toBeVisible();
+  await page.getByRole("searchbox", { name: "Search questions" }).fill("zzzz-no-such-thing");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page.getByText("No results found")).toBeVisible();
+  await expect(page.getByText("Try adjusting your search or contact support for help")).toBeVisible();
+});
+
+test("pricing shows monthly and yearly naira prices and links to checkout", async ({ page }) => {
+  await page.goto("/pricing");
+  const premium = page.getByRole("region", { name: "Premium" });
+  await expect(premium).toContainText("₦2,500");
+  await page.getByRole("link", { name: /Yearly/ }).click();
+  await expect(premium).toContainText("₦25,000");
+  await expect(page.getByRole("region", { name: "Enterprise" })).toContainText("₦150,000");
+  await expect(premium.getByRole("link", { name: "Start Free Trial" })).toHaveAttribute("href", "/subscribe?plan=premium");
+});

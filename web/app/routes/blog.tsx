@@ -1,0 +1,91 @@
+import { Link } from "react-router";
+import { apiGet } from "../lib/api.server";
+import type { Route } from "./+types/blog";
+
+interface Article {
+  id: string;
+  title: string;
+  description: string;
+  content: string;
+  author: string;
+  date: string;
+  readTime: string;
+  category: string;
+  tags: string[];
+  featured: boolean;
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Blog — LinkUp" }];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const res = await apiGet<{ articles: Article[] }>(context, "/api/content/blog");
+  return { articles: res?.articles ?? [] };
+}
+
+function ArticleCard({ article, tags }: { article: Article; tags: number }) {
+  return (
+    <article className="card" aria-labelledby={`a-${article.id}`}>
+      <p className="muted small">
+        {article.category} · <time dateTime={article.date}>{article.date}</time> · {article.readTime}
+      </p>
+      <h3 id={`a-${article.id}`}>{article.title}</h3>
+      <p>{article.description}</p>
+      <details>
+        <summary>Read article</summary>
+        <p>{article.content}</p>
+        <p className="muted small">By {article.author}</p>
+      </details>
+      <ul className="row tags" aria-label="Tags">
+        {article.tags.slice(0, tags).map((t) => (
+          <li key={t} className="tag">
+            {t}
+          </li>
+        ))}
+      </ul>
+    </article>
+  );
+}
+
+export default function Blog({ loaderData }: Route.ComponentProps) {
+  const featured = loaderData.articles.filter((a) => a.featured);
+  const rest = loaderData.articles.filter((a) => !a.featured);
+  const half = Math.ceil(rest.length / 2);
+  return (
+    <>
+      <section className="hero">
+        <h1>LinkUp Blog</h1>
+        <p>Stories and guides from communities using LinkUp.</p>
+      </section>
+      <section aria-labelledby="featured">
+        <h2 id="featured">Featured</h2>
+        <div className="grid3">
+          {featured.map((a) => (
+            <ArticleCard key={a.id} article={a} tags={3} />
+          ))}
+        </div>
+      </section>
+      <div className="grid2 blog-lists">
+        <section aria-labelledby="latest">
+          <h2 id="latest">Latest</h2>
+          {rest.slice(0, half).map((a) => (
+            <ArticleCard key={a.id} article={a} tags={2} />
+          ))}
+        </section>
+        <section aria-labelledby="more">
+          <h2 id="more">More stories</h2>
+          {rest.slice(half).map((a) => (
+            <ArticleCard key={a.id} article={a} tags={2} />
+          ))}
+        </section>
+      </div>
+      <section className="card row">
+        <Link to="/signup" className="btn btn-primary">
+          Join LinkUp free
+        </Link>
+        <Link to="/whatsapp-demo" className="btn btn-ghost">
+          Try the WhatsApp bot
+        </Link>
+      </section>
+    </>
+  );
+}

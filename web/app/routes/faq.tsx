@@ -1,0 +1,98 @@
+import { Form, Link, useSearchParams } from "react-router";
+import { apiGet } from "../lib/api.server";
+import type { Route } from "./+types/faq";
+
+interface FaqItem {
+  id: string;
+  question: string;
+  answer: string;
+  category: string;
+  popular: boolean;
+  tags: string[];
+}
+
+const CATEGORIES = ["all", "bluetooth", "mesh", "ai", "mobile", "emergency", "support"] as const;
+
+export const meta: Route.MetaFunction = () => [{ title: "FAQ — LinkUp" }];
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const q = (url.searchParams.get("q") ?? "").trim().toLowerCase();
+  const category = url.searchParams.get("category") ?? "all";
+  const res = await apiGet<{ items: FaqItem[] }>(context, "/api/content/faq");
+  const all = res?.items ?? [];
+  // Search and filter on the server so the page works the same with or without JavaScript.
+  const items = all.filter(
+    (f) =>
+      (category === "all" || f.category === category) && (!q || [f.question, f.answer, ...f.tags].some((t) => t.toLowerCase().includes(q))),
+  );
+  return { items, popular: all.filter((f) => f.popular).slice(0, 6), q, category };
+}
+
+export default function Faq({ loaderData }: Route.ComponentProps) {
+  const [params] = useSearchParams();
+  const { items, popular, q, category } = loaderData;
+  return (
+    <>
+      <section className="hero">
+        <h1>Frequently Asked Questions</h1>
+        <Form method="get" role="search" className="row">
+          <label className="sr-only" htmlFor="faq-q">
+            Search questions
+          </label>
+          <input id="faq-q" name="q" type="search" defaultValue={q} placeholder="Search questions" />
+          <input type="hidden" name="category" value={category} />
+          <button type="submit" className="btn btn-primary">
+            Search
+          </button>
+        </Form>
+        <nav aria-label="Categories" className="row">
+          {CATEGORIES.map((c) => {
+            const next = new URLSearchParams(params);
+            next.set("category", c);
+            return (
+              <Link
+                key={c}
+                to={`?${next}`}
+                className={`btn ${c === category ? "btn-primary" : "btn-ghost"}`}
+                aria-current={c === category ? "page" : undefined}
+              >
+                {c === "all" ? "All" : c[0].toUpperCase() + c.slice(1)}
+              </Link>
+            );
+          })}
+        </nav>
+      </section>
+      {!q && category === "all" ? (
+        <section aria-labelledby="popular">
+          <h2 id="popular">Popular questions</h2>
+          <ul className="grid3 plain">
+            {popular.map((f) => (
+              <li key={f.id} className="card">
+                <a href={`#${f.id}`}>{f.question}</a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <section aria-labelledby="answers">
+        <h2 id="answers">Answers</h2>
+        {items.length === 0 ? (
+          <div className="card center">
+            <p>
+              <strong>No results found</strong>
+            </p>
+            <p>Try adjusting your search or contact support for help</p>
+          </div>
+        ) : (
+          items.map((f) => (
+            <details key={f.id} id={f.id} className="card">
+              <summary>{f.question}</summary>
+              <p>{f.answer}</p>
+            </details>
+          ))
+        )}
+      </section>
+    </>
+  );
+}
