@@ -15,6 +15,10 @@ export default defineConfig({
           ENVIRONMENT: "development",
           APP_URL: "http://localhost:5173",
           TWILIO_AUTH_TOKEN: "test-twilio-auth-token",
+          // A fixed test-only VAPID pair (never used outside tests) so Web Push runs for real in workerd.
+          VAPID_PUBLIC_KEY: "BGPLdbvdOydZ0m5QKCY1m7pxLImr7I7kQ69VeufWOTEVAGRQdi67QazQ20QV8sA6iYITdzEz7_Gr6BYlbAUU2wc",
+          VAPID_PRIVATE_KEY: "KSwj_Yb5M8AUafs4uQDSd-TmyRckeOEKdgueojP3xU0",
+          VAPID_SUBJECT: "mailto:tests@linkup.example",
           TEST_MIGRATIONS: await readD1Migrations("./db/migrations"),
         },
       },
