@@ -3,10 +3,15 @@ import { Hono } from "hono";
 import { checkOrigin, loadSession } from "../auth/session";
 import type { AppBindings } from "../env";
 import { notFound, onError } from "../errors";
+import { auth } from "./routes/auth";
+import { contacts } from "./routes/contacts";
 import { content } from "./routes/content";
 import { dev } from "./routes/dev";
+import { emergency } from "./routes/emergency";
 import { health } from "./routes/health";
 import { me } from "./routes/me";
+import { notificationsApi } from "./routes/notifications";
+import { push } from "./routes/push";
 
 export const api = new Hono<AppBindings>()
   .use(checkOrigin)
@@ -14,7 +19,12 @@ export const api = new Hono<AppBindings>()
   .route("/health", health)
   .route("/dev", dev)
   .route("/", me)
-  .route("/", content);
+  .route("/", auth)
+  .route("/", content)
+  .route("/", emergency)
+  .route("/", contacts)
+  .route("/", push)
+  .route("/", notificationsApi);
 
 api.onError(onError);
 api.notFound(notFound);

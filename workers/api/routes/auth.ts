@@ -1,0 +1,54 @@
+// POST /api/auth/register and /api/auth/verify (spec part 2 §3, §5, §8) and the pending code for the
+// code-entry screen. Anonymous start and logout live in me.ts. Thin: parse, call the identity module, answer.
+import type { Context } from "hono";
+import { Hono } from "hono";
+import { RegisterSchema, VerifySchema } from "../../../core/identity-schemas";
+import { deleteSession } from "../../../db/queries/sessions";
+import { createUser } from "../../../db/queries/users";
+import { toMe } from "../../auth/me";
+import { requireUser, startSession } from "../../auth/session";
+import type { AppBindings } from "../../env";
+import { ApiError, parseJson } from "../../errors";
+import { confirmVerification, pendingVerification, type Refusal, startVerification } from "../../identity/verification";
+
+function refusal(c: Context<AppBindings>, r: Refusal): never {
+  if (r.retryAfterSeconds) c.header("Retry-After", String(r.retryAfterSeconds));
+  const extra: Record<string, unknown> = { reason: r.reason };
+  if (r.retryAfterSeconds !== undefined) extra.retryAfterSeconds = r.retryAfterSeconds;
+  if (r.attemptsLeft !== undefined) extra.attemptsLeft = r.attemptsLeft;
+  throw new ApiError(r.status, r.error, extra);
+}
+
+export const auth = new Hono<AppBindings>()
+  .post("/auth/register", async (c) => {
+    const body = await parseJson(c, RegisterSchema);
+    let user = c.var.user;
+    if (!user) {
+      // A first visit can verify straight away: the code belongs to a fresh anonymous identity.
+      user = await createUser(c.var.db);
+      await startSession(c, user.id);
+    }
+    const result = await startVerification(c.env, c.var.db, {
+      phone: body.phoneNumber,
+      nickname: body.nickname,
+      channel: body.channel,
+      ip: c.req.header("cf-connecting-ip") ?? null,
+      userId: user.id,
+    });
+    if (!result.ok) refusal(c, result);
+    return c.json({ verification: result.verification });
+  })
+  .post("/auth/verify", async (c) => {
+    const requester = requireUser(c);
+    const body = await parseJson(c, VerifySchema);
+    const result = await confirmVerification(c.env, c.var.db, { phone: body.phoneNumber, code: body.code, userId: requester.id });
+    if (!result.ok) refusal(c, result);
+    // A proven identity gets a fresh session token; the old one (already moved on a merge) ends.
+    if (c.var.sessionHash) await deleteSession(c.var.db, c.var.sessionHash);
+    await startSession(c, result.user.id);
+    return c.json({ user: toMe(result.user), merged: result.merged });
+  })
+  .get("/auth/verification", async (c) => {
+    const user = requireUser(c);
+    return c.json({ verification: await pendingVerification(c.var.db, user.id) });
+  });

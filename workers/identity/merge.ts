@@ -1,0 +1,114 @@
+// Merging one user into another: when a phone that already belongs to someone is verified from a new
+// (usually anonymous) identity, that identity's data moves to the phone's owner and nothing is lost.
+import { type SQL, sql } from "drizzle-orm";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import type { Db } from "../../db";
+import type { User } from "../../db/schema";
+
+const TIER_RANK = { free: 0, premium: 1, enterprise: 2 } as const;
+
+/**
+ * The owner's profile wins where it has a value; empty fields are filled from the merged user.
+ * Interests are united; the higher tier and role are kept.
+ */
+export function mergedProfile(from: User, into: User) {
+  const intoHasPlace = into.latitude !== null;
+  return {
+    locationText: into.locationText ?? from.locationText,
+    latitude: intoHasPlace ? into.latitude : from.latitude,
+    longitude: intoHasPlace ? into.longitude : from.longitude,
+    geohash: intoHasPlace ? into.geohash : from.geohash,
+    locationUpdatedAt: intoHasPlace ? into.locationUpdatedAt : from.locationUpdatedAt,
+    interests: [...new Set([...into.interests, ...from.interests])].slice(0, 20),
+    onboardingCompletedAt: into.onboardingCompletedAt ?? from.onboardingCompletedAt,
+    subscriptionTier: TIER_RANK[from.subscriptionTier] > TIER_RANK[into.subscriptionTier] ? from.subscriptionTier : into.subscriptionTier,
+    role: from.role === "admin" || into.role === "admin" ? ("admin" as const) : ("user" as const),
+  };
+}
+
+/** Every statement of the merge, in order; the last one deletes the merged user. */
+function mergeStatements(from: User, into: User): SQL[] {
+  const f = from.id;
+  const t = into.id;
+  const p = mergedProfile(from, into);
+  return [
+    // Memberships: rows the owner already has stay; the rest move.
+    sql`UPDATE OR IGNORE room_members SET user_id = ${t} WHERE user_id = ${f}`,
+    sql`DELETE FROM room_members WHERE user_id = ${f}`,
+    // Device keys: this browser's key (the merged user's) is the current one for that device id.
+    sql`DELETE FROM device_keys WHERE user_id = ${t} AND device_id IN (SELECT device_id FROM device_keys WHERE user_id = ${f})`,
+    sql`UPDATE device_keys SET user_id = ${t} WHERE user_id = ${f}`,
+    // Contacts: a phone the owner already lists is not added twice.
+    sql`DELETE FROM emergency_contacts WHERE user_id = ${f} AND phone IN (SELECT phone FROM emergency_contacts WHERE user_id = ${t})`,
+    sql`UPDATE emergency_contacts SET user_id = ${t} WHERE user_id = ${f}`,
+    sql`UPDATE push_subscriptions SET user_id = ${t} WHERE user_id = ${f}`,
+    sql`UPDATE notifications SET user_id = ${t} WHERE user_id = ${f}`,
+    sql`UPDATE OR IGNORE notification_prefs SET user_id = ${t} WHERE user_id = ${f}`,
+    sql`DELETE FROM notification_prefs WHERE user_id = ${f}`,
+    // Daily usage adds up, so merging never resets a limit.
+    sql`INSERT INTO usage_daily (user_id, date, ai_commands, translations, messages_count, voice_messages)
+        SELECT ${t}, date, ai_commands, translations, messages_count, voice_messages FROM usage_daily WHERE user_id = ${f} AND true
+        ON CONFLICT (user_id, date) DO UPDATE SET
+          ai_commands = ai_commands + excluded.ai_commands,
+          translations = translations + excluded.translations,
+          messages_count = messages_count + excluded.messages_count,
+          voice_messages = voice_messages + excluded.voice_messages`,
+    sql`DELETE FROM usage_daily WHERE user_id = ${f}`,
+    sql`INSERT INTO rewards (user_id, total_points, streak, last_bonus_date, achievements)
+        SELECT ${t}, total_points, streak, last_bonus_date, achievements FROM rewards WHERE user_id = ${f} AND true
+        ON CONFLICT (user_id) DO UPDATE SET
+          total_points = total_points + excluded.total_points,
+          streak = max(streak, excluded.streak)`,
+    sql`DELETE FROM rewards WHERE user_id = ${f}`,
+    sql`UPDATE support_tickets SET user_id = ${t} WHERE user_id = ${f}`,
+    sql`UPDATE files SET owner_id = ${t} WHERE owner_id = ${f}`,
+    sql`UPDATE subscriptions SET user_id = ${t} WHERE user_id = ${f}`,
+    sql`UPDATE OR IGNORE emergency_broadcasts SET user_id = ${t} WHERE user_id = ${f}`,
+    sql`UPDATE messages SET sender_id = ${t} WHERE sender_id = ${f}`,
+    sql`UPDATE mesh_connections SET user_id = ${t} WHERE user_id = ${f}`,
+    sql`UPDATE rooms SET created_by = ${t} WHERE created_by = ${f}`,
+    sql`UPDATE verifications SET user_id = ${t} WHERE user_id = ${f}`,
+    // Every session of the merged user follows, so a browser signed in as it is now signed in as the owner.
+    sql`UPDATE sessions SET user_id = ${t} WHERE user_id = ${f}`,
+    sql`UPDATE users SET
+          location_text = ${p.locationText},
+          latitude = ${p.latitude},
+          longitude = ${p.longitude},
+          geohash = ${p.geohash},
+          location_updated_at = ${p.locationUpdatedAt?.getTime() ?? null},
+          interests = ${JSON.stringify(p.interests)},
+          onboarding_completed_at = ${p.onboardingCompletedAt?.getTime() ?? null},
+          subscription_tier = ${p.subscriptionTier},
+          role = ${p.role},
+          updated_at = ${Date.now()}
+        WHERE id = ${t}`,
+    sql`INSERT INTO audit_log (id, actor_id, action, target, detail, created_at)
+        VALUES (${crypto.randomUUID()}, ${t}, 'user.merge', ${f}, ${JSON.stringify({ from: f, into: t })}, ${Date.now()})`,
+    sql`DELETE FROM users WHERE id = ${f}`,
+  ];
+}
+
+interface D1Like {
+  prepare: (q: string) => { bind: (...v: unknown[]) => unknown };
+  batch: (s: unknown[]) => Promise<unknown>;
+}
+interface LibsqlLike {
+  batch: (s: { sql: string; args: unknown[] }[], mode: "write") => Promise<unknown>;
+}
+
+/** Moves everything of `from` to `into` and deletes `from`, in one atomic batch on D1 and on libSQL. */
+export async function mergeUsers(db: Db, from: User, into: User): Promise<void> {
+  if (from.id === into.id) return;
+  // drizzle's batch does not take raw SQL on D1, so the statements go to the driver's own batch.
+  const dialect = new SQLiteAsyncDialect();
+  const queries = mergeStatements(from, into).map((s) => dialect.sqlToQuery(s));
+  const client = (db as unknown as { $client: D1Like | LibsqlLike }).$client;
+  if ("prepare" in client) {
+    await client.batch(queries.map((q) => client.prepare(q.sql).bind(...q.params)));
+  } else {
+    await client.batch(
+      queries.map((q) => ({ sql: q.sql, args: q.params })),
+      "write",
+    );
+  }
+}

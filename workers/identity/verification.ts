@@ -1,0 +1,298 @@
+// Phone verification (spec part 2 §4–§5, §8; DESIGN.md §4): a 6-digit code over WhatsApp (default) or SMS.
+// The code is stored only as an HMAC; it lives 10 minutes, is used once and dies after 5 wrong tries. A new
+// code may be asked for after 60 s, at most 5 per phone per hour and a bounded number per IP address.
+// Confirming a phone that already belongs to someone merges the requesting user into that owner.
+import { and, desc, eq, gte, isNull, lt, sql } from "drizzle-orm";
+import {
+  IDENTITY_TEXT,
+  isSixDigitCode,
+  type PendingVerification,
+  VERIFICATION,
+  type VerificationChannel,
+} from "../../core/identity-schemas";
+import { toBase64Url } from "../../core/ids";
+import { newId } from "../../core/ids";
+import { normalizePhone } from "../../core/phone";
+import type { Db } from "../../db";
+import { findUserById, findUserByPhone } from "../../db/queries/users";
+import { type User, users, verifications } from "../../db/schema";
+import type { AppEnv } from "../env";
+import { sendMessage } from "../services/messaging";
+import { mergeUsers } from "./merge";
+
+export type Refusal = {
+  ok: false;
+  status: 400 | 429 | 502;
+  reason:
+    | "invalid_phone"
+    | "already_verified"
+    | "resend_too_soon"
+    | "phone_hourly_limit"
+    | "ip_limit"
+    | "send_failed"
+    | "code_format"
+    | "no_code"
+    | "expired"
+    | "wrong_code"
+    | "too_many_attempts";
+  error: string;
+  retryAfterSeconds?: number;
+  attemptsLeft?: number;
+};
+
+export type StartResult = { ok: true; verification: PendingVerification } | Refusal;
+export type ConfirmResult = { ok: true; user: User; merged: boolean; mergedUserId?: string } | Refusal;
+
+export interface StartInput {
+  phone: string;
+  nickname?: string;
+  channel: VerificationChannel;
+  /** The caller's address; null when unknown (local development has none), then only the phone limits apply. */
+  ip: string | null;
+  /** The requesting user: the one who becomes verified (or is merged into the phone's owner). */
+  userId: string;
+  now?: Date;
+}
+
+export interface ConfirmInput {
+  phone: string;
+  code: string;
+  /** When given, only a code this user asked for counts (the web path); WhatsApp confirms by phone alone. */
+  userId?: string;
+  now?: Date;
+}
+
+const refuse = (status: Refusal["status"], reason: Refusal["reason"], error: string, extra: Partial<Refusal> = {}): Refusal => ({
+  ok: false,
+  status,
+  reason,
+  error,
+  ...extra,
+});
+
+/** A uniformly random 6-digit code (rejection sampling keeps 000000–999999 equally likely). */
+export function generateCode(): string {
+  const buf = new Uint32Array(1);
+  const limit = 4_294_000_000; // a multiple of 1,000,000 below 2^32
+  do crypto.getRandomValues(buf);
+  while (buf[0] >= limit);
+  return String(buf[0] % 1_000_000).padStart(VERIFICATION.codeLength, "0");
+}
+
+/** HMAC of the code keyed by the server secret and bound to the verification row. */
+export async function hashCode(env: AppEnv, verificationId: string, code: string): Promise<string> {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(env.SESSION_SECRET ?? ""),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`verification:${verificationId}:${code}`));
+  return toBase64Url(new Uint8Array(mac));
+}
+
+function sameString(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/** Phones named by ADMIN_PHONES (comma-separated, any written form) become admins once verified. */
+export function isAdminPhone(env: Pick<AppEnv, "ADMIN_PHONES">, phone: string): boolean {
+  return (env.ADMIN_PHONES ?? "")
+    .split(",")
+    .map((p) => (p.trim() ? normalizePhone(p) : null))
+    .includes(phone);
+}
+
+export function codeMessage(code: string): string {
+  return `Your LinkUp verification code is ${code}. It expires in 10 minutes. Never share this code with anyone.`;
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/** Sends a new code to the phone for the requesting user, after every limit has been checked. */
+export async function startVerification(env: AppEnv, db: Db, input: StartInput): Promise<StartResult> {
+  const now = input.now ?? new Date();
+  const phone = normalizePhone(input.phone);
+  if (!phone) return refuse(400, "invalid_phone", IDENTITY_TEXT.phoneRequired);
+  // 6 to 15 digits: E.164 allows at most 15; anything shorter cannot receive a message.
+  if (!/^\+\d{6,15}$/.test(phone)) return refuse(400, "invalid_phone", "Please enter a valid phone number");
+
+  const hourAgo = new Date(now.getTime() - 3600_000);
+  if (input.ip) {
+    const [{ n }] = await db
+      .select({ n: sql<number>`count(*)` })
+      .from(verifications)
+      .where(and(eq(verifications.ip, input.ip), gte(verifications.createdAt, hourAgo)));
+    if (n >= VERIFICATION.maxCodesPerIpPerHour) {
+      return refuse(429, "ip_limit", "Too many verification codes were requested from your network. Please try again later.", {
+        retryAfterSeconds: 3600,
+      });
+    }
+  }
+
+  const recent = await db
+    .select({ createdAt: verifications.createdAt })
+    .from(verifications)
+    .where(and(eq(verifications.phone, phone), gte(verifications.createdAt, hourAgo)))
+    .orderBy(desc(verifications.createdAt))
+    .all();
+  const last = recent[0];
+  if (last && now.getTime() - last.createdAt.getTime() < VERIFICATION.resendAfterMs) {
+    const wait = seconds(last.createdAt.getTime() + VERIFICATION.resendAfterMs - now.getTime());
+    return refuse(429, "resend_too_soon", `Please wait ${wait} seconds before requesting a new code.`, { retryAfterSeconds: wait });
+  }
+  if (recent.length >= VERIFICATION.maxCodesPerPhonePerHour) {
+    const oldest = recent[recent.length - 1].createdAt.getTime();
+    const wait = seconds(oldest + 3600_000 - now.getTime());
+    return refuse(
+      429,
+      "phone_hourly_limit",
+      `Too many codes were sent to this number. Please try again in ${Math.ceil(wait / 60)} minutes.`,
+      {
+        retryAfterSeconds: wait,
+      },
+    );
+  }
+
+  const user = await findUserById(db, input.userId);
+  if (!user) return refuse(400, "invalid_phone", "Sign in required");
+  if (user.authMode === "verified" && user.phone && user.phone !== phone) {
+    return refuse(400, "already_verified", "You are already verified with another number. Sign out first to verify a different one.");
+  }
+
+  const nickname = input.nickname?.trim();
+  if (nickname)
+    await db
+      .update(users)
+      .set({ nickname: nickname.slice(0, 40), updatedAt: now })
+      .where(eq(users.id, user.id));
+
+  // Only the newest code of a phone is live: older ones end when a new one is sent.
+  await db
+    .update(verifications)
+    .set({ consumedAt: now })
+    .where(and(eq(verifications.phone, phone), isNull(verifications.consumedAt)));
+
+  const id = newId();
+  const code = generateCode();
+  const expiresAt = new Date(now.getTime() + VERIFICATION.ttlMs);
+  await db.insert(verifications).values({
+    id,
+    phone,
+    userId: user.id,
+    codeHash: await hashCode(env, id, code),
+    channel: input.channel,
+    ip: input.ip,
+    createdAt: now,
+    expiresAt,
+  });
+
+  const sent = await sendMessage(env, db, { to: phone, channel: input.channel, body: codeMessage(code) });
+  if (sent.status === "failed") {
+    // Nothing reached the phone: the attempt does not count against the caller.
+    await db.delete(verifications).where(eq(verifications.id, id));
+    return refuse(502, "send_failed", IDENTITY_TEXT.sendFailed);
+  }
+  return {
+    ok: true,
+    verification: {
+      phone,
+      channel: input.channel,
+      expiresAt: expiresAt.toISOString(),
+      resendAt: new Date(now.getTime() + VERIFICATION.resendAfterMs).toISOString(),
+    },
+  };
+}
+
+/** The live code of a user (for the code-entry screen's countdown), or null. */
+export async function pendingVerification(db: Db, userId: string, now = new Date()): Promise<PendingVerification | null> {
+  const row = await db
+    .select()
+    .from(verifications)
+    .where(and(eq(verifications.userId, userId), isNull(verifications.consumedAt), gte(verifications.expiresAt, now)))
+    .orderBy(desc(verifications.createdAt))
+    .get();
+  if (!row || row.attempts >= VERIFICATION.maxAttempts) return null;
+  return {
+    phone: row.phone,
+    channel: row.channel,
+    expiresAt: row.expiresAt.toISOString(),
+    resendAt: new Date(row.createdAt.getTime() + VERIFICATION.resendAfterMs).toISOString(),
+  };
+}
+
+/** Checks a code for a phone; on success the requesting user is verified or merged into the phone's owner. */
+export async function confirmVerification(env: AppEnv, db: Db, input: ConfirmInput): Promise<ConfirmResult> {
+  const now = input.now ?? new Date();
+  const code = input.code.trim();
+  if (!isSixDigitCode(code)) return refuse(400, "code_format", IDENTITY_TEXT.codeFormat);
+  const phone = normalizePhone(input.phone);
+  if (!phone) return refuse(400, "no_code", IDENTITY_TEXT.invalidCode);
+
+  const conditions = [eq(verifications.phone, phone), isNull(verifications.consumedAt)];
+  if (input.userId) conditions.push(eq(verifications.userId, input.userId));
+  const row = await db
+    .select()
+    .from(verifications)
+    .where(and(...conditions))
+    .orderBy(desc(verifications.createdAt))
+    .get();
+  if (!row) return refuse(400, "no_code", IDENTITY_TEXT.invalidCode);
+  if (row.expiresAt.getTime() <= now.getTime()) {
+    return refuse(400, "expired", `${IDENTITY_TEXT.invalidCode} This code has expired; please ask for a new one.`);
+  }
+
+  // Take one try atomically before comparing, so parallel guesses cannot exceed the limit.
+  const taken = await db
+    .update(verifications)
+    .set({ attempts: sql`${verifications.attempts} + 1` })
+    .where(and(eq(verifications.id, row.id), isNull(verifications.consumedAt), lt(verifications.attempts, VERIFICATION.maxAttempts)))
+    .returning({ attempts: verifications.attempts });
+  if (taken.length === 0) {
+    return refuse(429, "too_many_attempts", "Too many wrong codes. Please ask for a new verification code.", { attemptsLeft: 0 });
+  }
+  const attemptsLeft = VERIFICATION.maxAttempts - taken[0].attempts;
+  if (!sameString(await hashCode(env, row.id, code), row.codeHash)) {
+    return refuse(400, "wrong_code", IDENTITY_TEXT.invalidCode, { attemptsLeft });
+  }
+
+  const consumed = await db
+    .update(verifications)
+    .set({ consumedAt: now })
+    .where(and(eq(verifications.id, row.id), isNull(verifications.consumedAt)))
+    .returning({ id: verifications.id });
+  if (consumed.length === 0) return refuse(400, "no_code", IDENTITY_TEXT.invalidCode);
+
+  const admin = isAdminPhone(env, phone);
+  const owner = await findUserByPhone(db, phone);
+  const requester = row.userId ? await findUserById(db, row.userId) : undefined;
+
+  if (owner && requester && owner.id !== requester.id) {
+    await mergeUsers(db, requester, owner);
+    const user = await promote(db, owner.id, phone, admin, now);
+    return { ok: true, user, merged: true, mergedUserId: requester.id };
+  }
+  const target = owner ?? requester;
+  if (!target) {
+    // The requester was deleted meanwhile: the phone still proves a person, so give it an identity.
+    const [created] = await db
+      .insert(users)
+      .values({ id: newId(), nickname: `User ${phone.slice(-4)}`, phone, authMode: "verified", role: admin ? "admin" : "user" })
+      .returning();
+    return { ok: true, user: created, merged: false };
+  }
+  return { ok: true, user: await promote(db, target.id, phone, admin, now), merged: false };
+}
+
+async function promote(db: Db, userId: string, phone: string, admin: boolean, now: Date): Promise<User> {
+  const [user] = await db
+    .update(users)
+    .set({ phone, authMode: "verified", updatedAt: now, ...(admin ? { role: "admin" as const } : {}) })
+    .where(eq(users.id, userId))
+    .returning();
+  return user;
+}

@@ -1,0 +1,409 @@
+// Phone verification through the real Worker and D1: code rules, limits, the merge on verify, roles.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { VERIFICATION } from "../../core/identity-schemas";
+import { createDb } from "../../db";
+import { anonymousSession, call } from "../../tests/workers/helpers";
+import type { AppEnv } from "../env";
+import { confirmVerification, startVerification } from "./verification";
+
+const appEnv = env as unknown as AppEnv;
+const db = createDb(appEnv);
+
+let phoneSeq = 100;
+/** A fresh Nigerian number per test, in the local written form, with its normalised twin. */
+function newPhone() {
+  const local = `0803${String(4_000_000 + phoneSeq++).padStart(7, "0")}`;
+  return { local, e164: `+234${local.slice(1)}` };
+}
+
+async function latestCode(phone: string): Promise<string> {
+  const row = await env.DB.prepare('select body from outbound_messages where "to" = ? order by created_at desc, rowid desc limit 1')
+    .bind(phone)
+    .first<{ body: string }>();
+  const code = row?.body.match(/\b(\d{6})\b/)?.[1];
+  if (!code) throw new Error(`no code in the outbox for ${phone}`);
+  return code;
+}
+
+/** Moves a phone's earlier codes two minutes into the past, past the 60-second resend wait. */
+async function pastResendWait(phone: string) {
+  await env.DB.prepare("update verifications set created_at = created_at - 120000 where phone = ?").bind(phone).run();
+}
+
+function wrongCode(code: string) {
+  return String((Number(code) + 1) % 1_000_000).padStart(6, "0");
+}
+
+async function register(cookie: string | undefined, phoneNumber: string, extra: Record<string, unknown> = {}) {
+  return call("/api/auth/register", { method: "POST", cookie, json: { phoneNumber, nickname: "Chidi", ...extra } });
+}
+
+async function verify(cookie: string, phoneNumber: string, code: string) {
+  return call("/api/auth/verify", { method: "POST", cookie, json: { phoneNumber, code } });
+}
+
+const cookieOf = (res: Response) => res.headers.getSetCookie()[0]?.split(";")[0];
+
+async function me(cookie: string) {
+  const res = await call("/api/me", { cookie });
+  return { status: res.status, user: res.status === 200 ? (await res.json<{ user: Record<string, unknown> }>()).user : null };
+}
+
+/** Anonymous user verified with a phone over HTTP; returns the signed-in cookie. */
+async function verifiedUser(phone = newPhone()) {
+  const { cookie } = await anonymousSession();
+  expect((await register(cookie, phone.local)).status).toBe(200);
+  const res = await verify(cookie, phone.local, await latestCode(phone.e164));
+  expect(res.status).toBe(200);
+  return { cookie: cookieOf(res)!, phone, user: (await res.json<{ user: { id: string } }>()).user };
+}
+
+describe("POST /api/auth/register", () => {
+  it("sends a 6-digit code over WhatsApp to the normalised phone and stores only its hash", async () => {
+    const { cookie } = await anonymousSession();
+    const phone = newPhone();
+    const res = await register(cookie, phone.local);
+    expect(res.status).toBe(200);
+    const { verification } = await res.json<{ verification: { phone: string; channel: string; expiresAt: string; resendAt: string } }>();
+    expect(verification.phone).toBe(phone.e164);
+    expect(verification.channel).toBe("whatsapp");
+    expect(Date.parse(verification.expiresAt) - Date.now()).toBeGreaterThan(9 * 60_000);
+    expect(Date.parse(verification.expiresAt) - Date.now()).toBeLessThanOrEqual(10 * 60_000);
+    const out = await env.DB.prepare('select channel, body from outbound_messages where "to" = ?')
+      .bind(phone.e164)
+      .first<{ channel: string; body: string }>();
+    expect(out?.channel).toBe("whatsapp");
+    const code = await latestCode(phone.e164);
+    const rows = await env.DB.prepare("select * from verifications where phone = ?").bind(phone.e164).all();
+    expect(rows.results).toHaveLength(1);
+    expect(JSON.stringify(rows.results)).not.toContain(code);
+    // The nickname typed in the flow is the requesting user's.
+    expect((await me(cookie)).user?.nickname).toBe("Chidi");
+  });
+
+  it("sends by SMS when asked", async () => {
+    const phone = newPhone();
+    const res = await register(undefined, phone.local, { channel: "sms" });
+    expect(res.status).toBe(200);
+    const out = await env.DB.prepare('select channel from outbound_messages where "to" = ?').bind(phone.e164).first<{ channel: string }>();
+    expect(out?.channel).toBe("sms");
+  });
+
+  it("starts an anonymous session for a first visit, which then verifies", async () => {
+    const phone = newPhone();
+    const res = await register(undefined, phone.local);
+    expect(res.status).toBe(200);
+    const cookie = cookieOf(res)!;
+    expect(cookie).toMatch(/^linkup_session=/);
+    expect((await me(cookie)).user).toMatchObject({ authMode: "anonymous", nickname: "Chidi" });
+    const ok = await verify(cookie, phone.local, await latestCode(phone.e164));
+    expect(ok.status).toBe(200);
+    expect((await ok.json<{ user: { authMode: string; phone: string } }>()).user).toMatchObject({
+      authMode: "verified",
+      phone: phone.e164,
+    });
+  });
+
+  it("refuses an empty phone, a wrong channel, malformed JSON and a foreign Origin", async () => {
+    const empty = await register(undefined, "  ");
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({ error: "Please enter your phone number to continue" });
+    const channel = await register(undefined, newPhone().local, { channel: "telegram" });
+    expect(channel.status).toBe(400);
+    expect((await channel.json<{ error: string }>()).error).toContain("channel");
+    const malformed = await call("/api/auth/register", { method: "POST", body: "{phone", headers: { "content-type": "application/json" } });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toEqual({ error: "Malformed JSON body" });
+    const foreign = await call("/api/auth/register", {
+      method: "POST",
+      json: { phoneNumber: newPhone().local },
+      headers: { origin: "https://evil.example" },
+    });
+    expect(foreign.status).toBe(403);
+  });
+
+  it("refuses a new code within 60 seconds, with the wait", async () => {
+    const { cookie } = await anonymousSession();
+    const phone = newPhone();
+    expect((await register(cookie, phone.local)).status).toBe(200);
+    const again = await register(cookie, phone.local);
+    expect(again.status).toBe(429);
+    const body = await again.json<{ error: string; retryAfterSeconds: number }>();
+    expect(body.error).toMatch(/^Please wait \d+ seconds before requesting a new code\.$/);
+    expect(body.retryAfterSeconds).toBeGreaterThan(50);
+    expect(body.retryAfterSeconds).toBeLessThanOrEqual(60);
+    expect(Number(again.headers.get("retry-after"))).toBe(body.retryAfterSeconds);
+  });
+
+  it("says honestly when the code could not be sent, and lets the person try again at once", async () => {
+    const { user } = await anonymousSession();
+    const phone = newPhone();
+    // Twilio configured but unreachable: every attempt fails at the network edge.
+    const broken = {
+      ...appEnv,
+      TWILIO_ACCOUNT_SID: "AC_test",
+      TWILIO_WHATSAPP_FROM: "whatsapp:+14155238886",
+      TWILIO_API_BASE: "http://127.0.0.1:9",
+    } as AppEnv;
+    const failed = await startVerification(broken, db, { phone: phone.local, channel: "whatsapp", ip: null, userId: user.id });
+    expect(failed).toMatchObject({ ok: false, status: 502, error: "Failed to send verification code. Please try again." });
+    const retry = await startVerification(appEnv, db, { phone: phone.local, channel: "whatsapp", ip: null, userId: user.id });
+    expect(retry.ok).toBe(true);
+  });
+});
+
+describe("code rules", () => {
+  it("refuses a code that is not 6 digits with the spec's text", async () => {
+    const { cookie } = await anonymousSession();
+    const phone = newPhone();
+    await register(cookie, phone.local);
+    for (const code of ["12345", "1234567", "12a456", ""]) {
+      const res = await verify(cookie, phone.local, code);
+      expect(res.status).toBe(400);
+      expect((await res.json<{ error: string }>()).error).toBe("Please enter a 6-digit verification code");
+    }
+  });
+
+  it("verifies the session's user with the right code, once, and rotates the session", async () => {
+    const { cookie } = await anonymousSession();
+    const before = (await me(cookie)).user!;
+    const phone = newPhone();
+    await register(cookie, phone.local);
+    const code = await latestCode(phone.e164);
+    const res = await verify(cookie, phone.local, code);
+    expect(res.status).toBe(200);
+    const body = await res.json<{ user: Record<string, unknown>; merged: boolean }>();
+    expect(body).toMatchObject({ merged: false, user: { id: before.id, authMode: "verified", phone: phone.e164, role: "user" } });
+    const fresh = cookieOf(res)!;
+    expect(fresh).not.toBe(cookie);
+    expect((await me(fresh)).user).toMatchObject({ id: before.id, authMode: "verified" });
+    expect((await me(cookie)).status).toBe(401);
+    // Single use: the same code does not work twice.
+    const again = await verify(fresh, phone.local, code);
+    expect(again.status).toBe(400);
+    expect((await again.json<{ error: string }>()).error).toBe("Invalid verification code. Please try again.");
+  });
+
+  it("ends the code after 5 wrong tries, even for the right code afterwards", async () => {
+    const { cookie } = await anonymousSession();
+    const phone = newPhone();
+    await register(cookie, phone.local);
+    const code = await latestCode(phone.e164);
+    for (let i = 1; i <= VERIFICATION.maxAttempts; i++) {
+      const res = await verify(cookie, phone.local, wrongCode(code));
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: "Invalid verification code. Please try again.", attemptsLeft: 5 - i });
+    }
+    const right = await verify(cookie, phone.local, code);
+    expect(right.status).toBe(429);
+    expect((await right.json<{ reason: string }>()).reason).toBe("too_many_attempts");
+    expect((await me(cookie)).user?.authMode).toBe("anonymous");
+  });
+
+  it("accepts the right code on the fifth try", async () => {
+    const { cookie } = await anonymousSession();
+    const phone = newPhone();
+    await register(cookie, phone.local);
+    const code = await latestCode(phone.e164);
+    for (let i = 0; i < 4; i++) expect((await verify(cookie, phone.local, wrongCode(code))).status).toBe(400);
+    expect((await verify(cookie, phone.local, code)).status).toBe(200);
+  });
+
+  it("expires a code after 10 minutes (controlled clock)", async () => {
+    const t0 = new Date("2026-03-01T10:00:00Z");
+    const late = newPhone();
+    const a = await anonymousSession();
+    expect((await startVerification(appEnv, db, { phone: late.local, channel: "whatsapp", ip: null, userId: a.user.id, now: t0 })).ok).toBe(
+      true,
+    );
+    const expired = await confirmVerification(appEnv, db, {
+      phone: late.local,
+      code: await latestCode(late.e164),
+      now: new Date(t0.getTime() + VERIFICATION.ttlMs),
+    });
+    expect(expired).toMatchObject({ ok: false, status: 400, reason: "expired" });
+    expect(expired.ok || expired.error.startsWith("Invalid verification code. Please try again.")).toBe(true);
+
+    const inTime = newPhone();
+    const b = await anonymousSession();
+    await startVerification(appEnv, db, { phone: inTime.local, channel: "sms", ip: null, userId: b.user.id, now: t0 });
+    const ok = await confirmVerification(appEnv, db, {
+      phone: inTime.local,
+      code: await latestCode(inTime.e164),
+      now: new Date(t0.getTime() + VERIFICATION.ttlMs - 1000),
+    });
+    expect(ok).toMatchObject({ ok: true, merged: false });
+  });
+
+  it("only honours the newest code of a phone", async () => {
+    const t0 = new Date("2026-03-02T10:00:00Z");
+    const phone = newPhone();
+    const { user } = await anonymousSession();
+    await startVerification(appEnv, db, { phone: phone.local, channel: "whatsapp", ip: null, userId: user.id, now: t0 });
+    const first = await latestCode(phone.e164);
+    const later = new Date(t0.getTime() + 61_000);
+    expect(
+      (await startVerification(appEnv, db, { phone: phone.local, channel: "whatsapp", ip: null, userId: user.id, now: later })).ok,
+    ).toBe(true);
+    const second = await latestCode(phone.e164);
+    if (first !== second) {
+      expect(await confirmVerification(appEnv, db, { phone: phone.local, code: first, now: later })).toMatchObject({
+        ok: false,
+        status: 400,
+      });
+    }
+    expect(await confirmVerification(appEnv, db, { phone: phone.local, code: second, now: later })).toMatchObject({ ok: true });
+  });
+
+  it("sends at most 5 codes per phone per hour", async () => {
+    const t0 = new Date("2026-03-03T10:00:00Z");
+    const phone = newPhone();
+    const { user } = await anonymousSession();
+    const at = (s: number) => new Date(t0.getTime() + s * 1000);
+    for (let i = 0; i < 5; i++) {
+      const r = await startVerification(appEnv, db, {
+        phone: phone.local,
+        channel: "whatsapp",
+        ip: null,
+        userId: user.id,
+        now: at(i * 61),
+      });
+      expect(r.ok).toBe(true);
+    }
+    const sixth = await startVerification(appEnv, db, {
+      phone: phone.local,
+      channel: "whatsapp",
+      ip: null,
+      userId: user.id,
+      now: at(5 * 61),
+    });
+    expect(sixth).toMatchObject({ ok: false, status: 429, reason: "phone_hourly_limit" });
+    expect(sixth.ok ? "" : sixth.error).toMatch(/^Too many codes were sent to this number\. Please try again in \d+ minutes\.$/);
+    // An hour after the first, a code may be sent again.
+    const later = await startVerification(appEnv, db, {
+      phone: phone.local,
+      channel: "whatsapp",
+      ip: null,
+      userId: user.id,
+      now: at(3601),
+    });
+    expect(later.ok).toBe(true);
+  });
+
+  it("limits codes per IP address per hour across phones", async () => {
+    const t0 = new Date("2026-03-04T10:00:00Z");
+    const { user } = await anonymousSession();
+    const ip = "203.0.113.7";
+    for (let i = 0; i < VERIFICATION.maxCodesPerIpPerHour; i++) {
+      const r = await startVerification(appEnv, db, { phone: newPhone().local, channel: "sms", ip, userId: user.id, now: t0 });
+      expect(r.ok).toBe(true);
+    }
+    const over = await startVerification(appEnv, db, { phone: newPhone().local, channel: "sms", ip, userId: user.id, now: t0 });
+    expect(over).toMatchObject({ ok: false, status: 429, reason: "ip_limit" });
+    // Another address is not held back.
+    const other = await startVerification(appEnv, db, {
+      phone: newPhone().local,
+      channel: "sms",
+      ip: "203.0.113.8",
+      userId: user.id,
+      now: t0,
+    });
+    expect(other.ok).toBe(true);
+  });
+
+  it("keeps the live code for the code-entry screen", async () => {
+    const { cookie } = await anonymousSession();
+    expect(await (await call("/api/auth/verification", { cookie })).json()).toEqual({ verification: null });
+    const phone = newPhone();
+    await register(cookie, phone.local, { channel: "sms" });
+    const { verification } = await (await call("/api/auth/verification", { cookie })).json<{ verification: Record<string, string> }>();
+    expect(verification).toMatchObject({ phone: phone.e164, channel: "sms" });
+    expect(Date.parse(verification.resendAt) - Date.now()).toBeGreaterThan(50_000);
+  });
+
+  it("refuses a verified user asking to verify a different number", async () => {
+    const { cookie } = await verifiedUser();
+    const res = await register(cookie, newPhone().local);
+    expect(res.status).toBe(400);
+    expect((await res.json<{ error: string }>()).error).toContain("already verified");
+  });
+});
+
+describe("verifying a phone that already has an owner", () => {
+  it("moves the session to the owner and merges the anonymous user's data", async () => {
+    const owner = await verifiedUser();
+    await call("/api/me", { method: "PATCH", cookie: owner.cookie, json: { language: "hausa", quietStart: "21:00", nickname: "Ngozi" } });
+
+    // A second device starts anonymously and builds up some data.
+    const { cookie, user: anon } = await anonymousSession();
+    await call("/api/me", { method: "PATCH", cookie, json: { locationText: "Kano", interests: ["farming"] } });
+    await env.DB.batch([
+      env.DB.prepare("insert into rooms (id, kind, name) values (?, 'group', 'Farmers')").bind(`group:${anon.id}`),
+      env.DB.prepare("insert into room_members (room_id, user_id) values (?, ?)").bind(`group:${anon.id}`, anon.id),
+      env.DB.prepare("insert into device_keys (user_id, device_id, public_key) values (?, 'dev-2', 'pk-2')").bind(anon.id),
+      env.DB.prepare("insert into emergency_contacts (id, user_id, name, phone) values (?, ?, 'Mama', '+2348030000000')").bind(
+        `c-${anon.id}`,
+        anon.id,
+      ),
+    ]);
+
+    await pastResendWait(owner.phone.e164);
+    expect((await register(cookie, owner.phone.local)).status).toBe(200);
+    const res = await verify(cookie, owner.phone.local, await latestCode(owner.phone.e164));
+    expect(res.status).toBe(200);
+    const body = await res.json<{ user: Record<string, unknown>; merged: boolean }>();
+    expect(body.merged).toBe(true);
+    // The owner's identity and settings win; empty fields are filled from the anonymous user.
+    expect(body.user).toMatchObject({
+      id: owner.user.id,
+      nickname: "Ngozi",
+      authMode: "verified",
+      locationText: "Kano",
+      interests: ["farming"],
+    });
+    expect((body.user.settings as Record<string, unknown>).language).toBe("hausa");
+
+    const signedIn = (await me(cookieOf(res)!)).user!;
+    expect(signedIn.id).toBe(owner.user.id);
+    // Both devices are the same person now.
+    expect((await me(owner.cookie)).user?.id).toBe(owner.user.id);
+
+    const q = (s: string, ...b: unknown[]) =>
+      env.DB.prepare(s)
+        .bind(...b)
+        .first<{ n: number }>();
+    expect((await q("select count(*) n from room_members where user_id = ?", owner.user.id))?.n).toBe(1);
+    expect((await q("select count(*) n from device_keys where user_id = ?", owner.user.id))?.n).toBe(1);
+    expect((await q("select count(*) n from emergency_contacts where user_id = ?", owner.user.id))?.n).toBe(1);
+    expect((await q("select count(*) n from users where id = ?", anon.id))?.n).toBe(0);
+  });
+
+  it("moves every session of the requester when the code is confirmed by phone alone (WhatsApp)", async () => {
+    const owner = await verifiedUser();
+    const { cookie } = await anonymousSession();
+    await pastResendWait(owner.phone.e164);
+    expect((await register(cookie, owner.phone.local)).status).toBe(200);
+    const result = await confirmVerification(appEnv, db, { phone: owner.phone.e164, code: await latestCode(owner.phone.e164) });
+    expect(result).toMatchObject({ ok: true, merged: true });
+    // The web session that asked for the code is now the owner's, without doing anything.
+    expect((await me(cookie)).user).toMatchObject({ id: owner.user.id, authMode: "verified" });
+  });
+});
+
+describe("roles", () => {
+  it("makes a phone listed in ADMIN_PHONES an admin when verified, in any written form", async () => {
+    const phone = newPhone();
+    const { cookie, user } = await anonymousSession();
+    const adminEnv = { ...appEnv, ADMIN_PHONES: ` +1 555 0100, ${phone.local.replace(/(\d{4})(\d{3})/, "$1 $2 ")}` } as AppEnv;
+    await startVerification(adminEnv, db, { phone: phone.local, channel: "whatsapp", ip: null, userId: user.id });
+    const r = await confirmVerification(adminEnv, db, { phone: phone.local, code: await latestCode(phone.e164) });
+    expect(r).toMatchObject({ ok: true, user: { role: "admin", authMode: "verified" } });
+    expect((await me(cookie)).user).toMatchObject({ role: "admin", tier: "free", authMode: "verified" });
+  });
+
+  it("keeps other verified phones as users", async () => {
+    const { user } = await verifiedUser();
+    expect(user).toMatchObject({ role: "user" });
+  });
+});
