@@ -38,3 +38,21 @@ test("pricing shows monthly and yearly naira prices and links to checkout", asyn
   await expect(page.getByRole("region", { name: "Enterprise" })).toContainText("₦150,000");
   await expect(premium.getByRole("link", { name: "Start Free Trial" })).toHaveAttribute("href", "/subscribe?plan=premium");
 });
+
+test("social good shows its pledge and switches tabs, labelling goals as goals", async ({ page }) => {
+  await page.goto("/social-good");
+  await expect(page.getByText(/Pledge: 40% of LinkUp's revenue/)).toBeVisible();
+  await expect(page.getByText(/Goal: ₦890 million/)).toBeVisible();
+  await page.getByRole("link", { name: "Programs" }).click();
+  await expect(page.getByRole("heading", { name: "Programmes we plan to fund" })).toBeVisible();
+});
+
+test("features, about and stories link where the spec says", async ({ page }) => {
+  await page.goto("/features");
+  await expect(page.getByRole("link", { name: "Try the AI features" })).toHaveAttribute("href", "/ai-features");
+  await page.goto("/testimonials");
+  await page.getByRole("link", { name: "See all features" }).click();
+  await expect(page.getByRole("heading", { name: "Platform features" })).toBeVisible();
+  await page.goto("/about");
+  await expect(page.getByRole("link", { name: "+2348000000000" })).toHaveAttribute("href", "tel:+2348000000000");
+});

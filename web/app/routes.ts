@@ -7,5 +7,9 @@ export default [
   route("blog", "routes/blog.tsx"),
   route("faq", "routes/faq.tsx"),
   route("pricing", "routes/pricing.tsx"),
+  route("features", "routes/features.tsx"),
+  route("about", "routes/about.tsx"),
+  route("social-good", "routes/social-good.tsx"),
+  route("testimonials", "routes/testimonials.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;
