@@ -1,0 +1,126 @@
+// SOS broadcasts, emergency contacts, and who is in an area.
+import { and, asc, count, desc, eq, gte, ne, or, between } from "drizzle-orm";
+import { newId } from "../../core/ids";
+import type { Db } from "../index";
+import { emergencyBroadcasts, emergencyContacts, phoneChannels, users } from "../schema";
+
+export type BroadcastRow = typeof emergencyBroadcasts.$inferSelect;
+
+/** Inserts unless this user already sent this client request id; answers the row and whether it is new. */
+export async function insertBroadcastOnce(
+  db: Db,
+  values: Omit<typeof emergencyBroadcasts.$inferInsert, "id">,
+): Promise<{ row: BroadcastRow; created: boolean }> {
+  const inserted = await db
+    .insert(emergencyBroadcasts)
+    .values({ id: newId(), ...values })
+    .onConflictDoNothing({ target: [emergencyBroadcasts.userId, emergencyBroadcasts.clientRequestId] })
+    .returning();
+  if (inserted[0]) return { row: inserted[0], created: true };
+  const existing = await db
+    .select()
+    .from(emergencyBroadcasts)
+    .where(and(eq(emergencyBroadcasts.userId, values.userId), eq(emergencyBroadcasts.clientRequestId, values.clientRequestId)))
+    .get();
+  if (!existing) throw new Error("broadcast vanished between insert and select");
+  return { row: existing, created: false };
+}
+
+export async function setReached(db: Db, id: string, reached: Record<string, unknown>) {
+  await db.update(emergencyBroadcasts).set({ reached }).where(eq(emergencyBroadcasts.id, id));
+}
+
+export async function findBroadcast(db: Db, id: string): Promise<BroadcastRow | undefined> {
+  return db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.id, id)).get();
+}
+
+export async function resolveBroadcast(db: Db, id: string, by: string): Promise<BroadcastRow | undefined> {
+  const [row] = await db
+    .update(emergencyBroadcasts)
+    .set({ status: "resolved", resolvedAt: new Date(), resolvedBy: by })
+    .where(eq(emergencyBroadcasts.id, id))
+    .returning();
+  return row;
+}
+
+/**
+ * Active broadcasts since `since` inside a lat/lon box, in the same area cell, or sent by the user
+ * (so they can always see and resolve their own).
+ */
+export async function activeBroadcastsNear(
+  db: Db,
+  opts: {
+    userId: string;
+    geohash: string | null;
+    box: { minLat: number; maxLat: number; minLon: number; maxLon: number } | null;
+    since: Date;
+  },
+) {
+  const place = [eq(emergencyBroadcasts.userId, opts.userId)];
+  if (opts.geohash) place.push(eq(emergencyBroadcasts.geohash, opts.geohash));
+  if (opts.box) {
+    const inBox = and(
+      between(emergencyBroadcasts.latitude, opts.box.minLat, opts.box.maxLat),
+      between(emergencyBroadcasts.longitude, opts.box.minLon, opts.box.maxLon),
+    );
+    if (inBox) place.push(inBox);
+  }
+  return db
+    .select({ broadcast: emergencyBroadcasts, senderName: users.nickname })
+    .from(emergencyBroadcasts)
+    .innerJoin(users, eq(users.id, emergencyBroadcasts.userId))
+    .where(and(eq(emergencyBroadcasts.status, "active"), gte(emergencyBroadcasts.broadcastedAt, opts.since), or(...place)))
+    .orderBy(desc(emergencyBroadcasts.broadcastedAt))
+    .limit(50);
+}
+
+/** Everyone whose last reported location is in this area cell, except the sender. */
+export async function userIdsInArea(db: Db, geohash: string, exceptUserId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.geohash, geohash), ne(users.id, exceptUserId)))
+    .limit(5000);
+  return rows.map((r) => r.id);
+}
+
+export async function phoneChannelLocation(db: Db, phone: string) {
+  return db.select().from(phoneChannels).where(eq(phoneChannels.phone, phone)).get();
+}
+
+// Emergency contacts.
+export type ContactRow = typeof emergencyContacts.$inferSelect;
+
+export async function listContacts(db: Db, userId: string): Promise<ContactRow[]> {
+  return db.select().from(emergencyContacts).where(eq(emergencyContacts.userId, userId)).orderBy(asc(emergencyContacts.createdAt));
+}
+
+export async function countContacts(db: Db, userId: string): Promise<number> {
+  const row = await db.select({ n: count() }).from(emergencyContacts).where(eq(emergencyContacts.userId, userId)).get();
+  return Number(row?.n ?? 0);
+}
+
+export async function insertContact(db: Db, userId: string, values: { name: string; phone: string }): Promise<ContactRow> {
+  const [row] = await db
+    .insert(emergencyContacts)
+    .values({ id: newId(), userId, ...values })
+    .returning();
+  return row;
+}
+
+export async function updateContact(db: Db, userId: string, id: string, values: { name: string; phone: string }) {
+  const [row] = await db
+    .update(emergencyContacts)
+    .set(values)
+    .where(and(eq(emergencyContacts.id, id), eq(emergencyContacts.userId, userId)))
+    .returning();
+  return row;
+}
+
+export async function deleteContact(db: Db, userId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .delete(emergencyContacts)
+    .where(and(eq(emergencyContacts.id, id), eq(emergencyContacts.userId, userId)))
+    .returning({ id: emergencyContacts.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,24 @@
+import { Hono } from "hono";
+import { EmergencyBroadcastSchema } from "../../../core/sos-schemas";
+import { requireUser } from "../../auth/session";
+import type { AppBindings } from "../../env";
+import { parseJson } from "../../errors";
+import { broadcastSos, nearbySos, resolveSos } from "../../sos";
+
+// An emergency is never behind verification or a tier: any signed-in user (anonymous too) may send one.
+export const emergency = new Hono<AppBindings>()
+  .post("/emergency/broadcast", async (c) => {
+    const user = requireUser(c);
+    const body = await parseJson(c, EmergencyBroadcastSchema);
+    const result = await broadcastSos(c.env, c.var.db, { ...body, userId: user.id, channel: "web" }, (p) => c.executionCtx.waitUntil(p));
+    return c.json(result, result.created ? 201 : 200);
+  })
+  .post("/emergency/:id/resolve", async (c) => {
+    const user = requireUser(c);
+    const row = await resolveSos(c.env, c.var.db, c.req.param("id"), user);
+    return c.json({ id: row.id, status: row.status, resolvedAt: row.resolvedAt?.toISOString() ?? null });
+  })
+  .get("/emergency/nearby", async (c) => {
+    const user = requireUser(c);
+    return c.json(await nearbySos(c.var.db, user));
+  });

@@ -1,0 +1,292 @@
+// One SOS module for every channel (web, USSD, WhatsApp): record the broadcast, put an emergency envelope in
+// the area room, notify and push to people in that area, message the sender's emergency contacts, and say
+// what was reached. Idempotent per (user, clientRequestId); one failing channel never stops the others.
+import { EMERGENCY_NUMBERS } from "../../core/constants";
+import { type Envelope, EnvelopeSchema, nearbyRoomId } from "../../core/envelope";
+import { distanceMetres, encodeGeohash } from "../../core/geohash";
+import { EMERGENCY_TYPE_LABELS, type EmergencyType, type NearbySos, type SosReached } from "../../core/sos-schemas";
+import type { Db } from "../../db";
+import {
+  activeBroadcastsNear,
+  type BroadcastRow,
+  findBroadcast,
+  insertBroadcastOnce,
+  listContacts,
+  phoneChannelLocation,
+  resolveBroadcast,
+  setReached,
+  userIdsInArea,
+} from "../../db/queries/emergency";
+import { findUserById } from "../../db/queries/users";
+import { type User, users } from "../../db/schema";
+import { eq } from "drizzle-orm";
+import type { AppEnv } from "../env";
+import { ApiError } from "../errors";
+import { notifyMany } from "../notifications";
+import { sendMessage } from "../services/messaging";
+
+export interface SosInput {
+  userId: string;
+  message: string;
+  emergencyType: string;
+  location?: { latitude: number; longitude: number };
+  locationText?: string;
+  clientRequestId: string;
+  channel: "web" | "ussd" | "whatsapp";
+}
+
+export interface SosResult {
+  id: string;
+  created: boolean;
+  reached: SosReached;
+  /** Channels that failed: "room", "push", "contacts", "notifications". */
+  failed: string[];
+  /** The area room the SOS went to, or null when no location was known. */
+  room: string | null;
+}
+
+type WaitUntil = (p: Promise<unknown>) => void;
+
+/** How long one channel may take before it counts as failed (the others are not held up by it). */
+const CHANNEL_TIMEOUT_MS = 15_000;
+/** Nearby list: active SOS within this distance, from the last day. */
+export const NEARBY_RADIUS_M = 10_000;
+const NEARBY_WINDOW_MS = 24 * 3600 * 1000;
+
+function typeLabel(t: string): string {
+  return EMERGENCY_TYPE_LABELS[t as EmergencyType] ?? t;
+}
+
+async function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      p,
+      new Promise<T>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} timed out`)), CHANNEL_TIMEOUT_MS);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function resolveLocation(db: Db, user: User, input: SosInput) {
+  if (input.location) return { ...input.location, locationText: input.locationText ?? null };
+  if (user.latitude !== null && user.longitude !== null)
+    return { latitude: user.latitude, longitude: user.longitude, locationText: input.locationText ?? user.locationText };
+  if ((input.channel === "ussd" || input.channel === "whatsapp") && user.phone) {
+    const pc = await phoneChannelLocation(db, user.phone);
+    if (pc?.latitude != null && pc.longitude != null)
+      return { latitude: pc.latitude, longitude: pc.longitude, locationText: input.locationText ?? pc.locationText };
+    if (pc?.locationText) return { latitude: null, longitude: null, locationText: input.locationText ?? pc.locationText };
+  }
+  return { latitude: null, longitude: null, locationText: input.locationText ?? user.locationText ?? null };
+}
+
+export function sosEnvelope(row: BroadcastRow, sender: Pick<User, "id" | "nickname">, room: string): Envelope {
+  return EnvelopeSchema.parse({
+    id: `sos-${row.id}`,
+    room,
+    senderId: sender.id,
+    senderName: sender.nickname,
+    timestamp: row.broadcastedAt.getTime(),
+    type: "emergency",
+    ttl: 8,
+    meshRoute: [],
+    isEncrypted: false,
+    priority: "high",
+    content: { text: `🚨 SOS — ${typeLabel(row.emergencyType)}: ${row.message}${row.locationText ? ` (${row.locationText})` : ""}` },
+    meta: {
+      sosId: row.id,
+      emergencyType: row.emergencyType,
+      channel: row.channel,
+      location: row.latitude !== null && row.longitude !== null ? { latitude: row.latitude, longitude: row.longitude } : null,
+      locationText: row.locationText,
+    },
+  });
+}
+
+function contactText(row: BroadcastRow, sender: User): string {
+  const where =
+    row.latitude !== null && row.longitude !== null
+      ? ` Location: https://maps.google.com/?q=${row.latitude.toFixed(5)},${row.longitude.toFixed(5)}${row.locationText ? ` (${row.locationText})` : ""}.`
+      : row.locationText
+        ? ` Location: ${row.locationText}.`
+        : "";
+  const phone = sender.phone ? ` (${sender.phone})` : "";
+  return `LinkUp SOS from ${sender.nickname}${phone} — ${typeLabel(row.emergencyType)}: ${row.message}.${where} Call ${EMERGENCY_NUMBERS.join(" or ")} if they need help.`;
+}
+
+/** WhatsApp first, SMS when WhatsApp fails; true when one of them took it. */
+async function messageContact(env: AppEnv, db: Db, to: string, body: string): Promise<boolean> {
+  const wa = await sendMessage(env, db, { to, channel: "whatsapp", body });
+  if (wa.status !== "failed") return true;
+  const sms = await sendMessage(env, db, { to, channel: "sms", body });
+  return sms.status !== "failed";
+}
+
+export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUntil?: WaitUntil): Promise<SosResult> {
+  const user = await findUserById(db, input.userId);
+  if (!user) throw new ApiError(404, "User not found");
+  const loc = await resolveLocation(db, user, input);
+  const geohash = loc.latitude !== null && loc.longitude !== null ? encodeGeohash(loc.latitude, loc.longitude) : null;
+  const room = geohash ? nearbyRoomId(geohash) : null;
+
+  const { row, created } = await insertBroadcastOnce(db, {
+    userId: user.id,
+    clientRequestId: input.clientRequestId,
+    channel: input.channel,
+    emergencyType: input.emergencyType,
+    message: input.message,
+    latitude: loc.latitude,
+    longitude: loc.longitude,
+    locationText: loc.locationText,
+    geohash,
+  });
+  if (!created) {
+    const prev = (row.reached ?? {}) as Partial<SosReached> & { failed?: string[] };
+    return {
+      id: row.id,
+      created: false,
+      reached: { room: prev.room ?? 0, push: prev.push ?? 0, contacts: prev.contacts ?? 0 },
+      failed: prev.failed ?? [],
+      room: row.geohash ? nearbyRoomId(row.geohash) : null,
+    };
+  }
+
+  // The sender's area is where they are now.
+  if (input.location && geohash) {
+    await db
+      .update(users)
+      .set({ latitude: loc.latitude, longitude: loc.longitude, geohash, locationUpdatedAt: new Date() })
+      .where(eq(users.id, user.id))
+      .catch((e) => console.error("sos: saving location", e));
+  }
+
+  const roomJob = async () => {
+    if (!room) return 0;
+    const stub = env.ROOMS.get(env.ROOMS.idFromName(room));
+    const { delivered } = await stub.deliver(sosEnvelope(row, user, room));
+    return delivered;
+  };
+  const areaJob = async () => {
+    if (!geohash) return null;
+    const people = await userIdsInArea(db, geohash, user.id);
+    return notifyMany(env, db, people, {
+      type: "emergency",
+      title: `SOS nearby: ${typeLabel(row.emergencyType)}`,
+      content: `${user.nickname}: ${row.message}${row.locationText ? ` (${row.locationText})` : ""}`,
+      priority: "critical",
+      url: "/emergency",
+      source: "sos",
+      actionRequired: true,
+    });
+  };
+  const contactsJob = async () => {
+    const contacts = await listContacts(db, user.id);
+    const body = contactText(row, user);
+    const results = await Promise.allSettled(contacts.map((c) => messageContact(env, db, c.phone, body)));
+    const ok = results.filter((r) => r.status === "fulfilled" && r.value).length;
+    return { ok, failed: contacts.length - ok };
+  };
+
+  const [roomR, areaR, contactsR] = await Promise.allSettled([
+    withTimeout(roomJob(), "room"),
+    withTimeout(areaJob(), "area"),
+    withTimeout(contactsJob(), "contacts"),
+  ]);
+  const reached: SosReached = { room: 0, push: 0, contacts: 0 };
+  const failed: string[] = [];
+  if (roomR.status === "fulfilled") reached.room = roomR.value;
+  else {
+    console.error("sos: room delivery failed", roomR.reason);
+    failed.push("room");
+  }
+  if (areaR.status === "fulfilled") {
+    reached.push = areaR.value?.pushed ?? 0;
+    if (areaR.value && areaR.value.pushFailed > 0) failed.push("push");
+  } else {
+    console.error("sos: area notifications failed", areaR.reason);
+    failed.push("notifications", "push");
+  }
+  if (contactsR.status === "fulfilled") {
+    reached.contacts = contactsR.value.ok;
+    if (contactsR.value.failed > 0) failed.push("contacts");
+  } else {
+    console.error("sos: contacts failed", contactsR.reason);
+    failed.push("contacts");
+  }
+
+  const save = setReached(db, row.id, { ...reached, failed, notified: areaR.status === "fulfilled" ? (areaR.value?.stored ?? 0) : 0 });
+  if (waitUntil) waitUntil(save.catch((e) => console.error("sos: saving reach", e)));
+  else await save;
+  return { id: row.id, created: true, reached, failed, room };
+}
+
+/** The sender or an admin may resolve; the area room hears that it is over. */
+export async function resolveSos(env: AppEnv, db: Db, id: string, by: User): Promise<BroadcastRow> {
+  const row = await findBroadcast(db, id);
+  if (!row) throw new ApiError(404, "Emergency broadcast not found");
+  if (row.userId !== by.id && by.role !== "admin") throw new ApiError(403, "Only the sender or an admin can resolve this SOS");
+  if (row.status === "resolved") return row;
+  const updated = (await resolveBroadcast(db, id, by.id)) ?? row;
+  if (row.geohash) {
+    const room = nearbyRoomId(row.geohash);
+    const envelope = EnvelopeSchema.parse({
+      id: `sos-resolved-${row.id}`,
+      room,
+      senderId: by.id,
+      senderName: by.nickname,
+      timestamp: Date.now(),
+      type: "system",
+      ttl: 8,
+      meshRoute: [],
+      isEncrypted: false,
+      priority: "high",
+      content: { text: `SOS resolved: ${typeLabel(row.emergencyType)} — ${row.message.slice(0, 80)}` },
+      meta: { sosId: row.id, resolved: true },
+    });
+    await env.ROOMS.get(env.ROOMS.idFromName(room))
+      .deliver(envelope)
+      .catch((e: unknown) => console.error("sos: resolve notice", e));
+  }
+  return updated;
+}
+
+/** Active SOS near the user (their last reported location), plus their own, nearest first. */
+export async function nearbySos(db: Db, viewer: User, now = Date.now()): Promise<{ items: NearbySos[]; hasLocation: boolean }> {
+  const here = viewer.latitude !== null && viewer.longitude !== null ? { latitude: viewer.latitude, longitude: viewer.longitude } : null;
+  const dLat = NEARBY_RADIUS_M / 111_320;
+  const box = here
+    ? {
+        minLat: here.latitude - dLat,
+        maxLat: here.latitude + dLat,
+        minLon: here.longitude - dLat / Math.max(0.01, Math.cos((here.latitude * Math.PI) / 180)),
+        maxLon: here.longitude + dLat / Math.max(0.01, Math.cos((here.latitude * Math.PI) / 180)),
+      }
+    : null;
+  const rows = await activeBroadcastsNear(db, { userId: viewer.id, geohash: viewer.geohash, box, since: new Date(now - NEARBY_WINDOW_MS) });
+  const items = rows
+    .map(({ broadcast: b, senderName }) => {
+      const distance =
+        here && b.latitude !== null && b.longitude !== null ? distanceMetres(here, { latitude: b.latitude, longitude: b.longitude }) : null;
+      const mine = b.userId === viewer.id;
+      return {
+        id: b.id,
+        userId: b.userId,
+        senderName: mine ? "You" : senderName,
+        mine,
+        emergencyType: b.emergencyType,
+        message: b.message,
+        locationText: b.locationText,
+        distanceMetres: distance === null ? null : Math.round(distance),
+        broadcastedAt: b.broadcastedAt.toISOString(),
+        status: b.status,
+        canResolve: mine || viewer.role === "admin",
+      } satisfies NearbySos;
+    })
+    .filter((i) => i.mine || i.distanceMetres === null || i.distanceMetres <= NEARBY_RADIUS_M)
+    .sort((a, b) => (a.distanceMetres ?? Number.MAX_SAFE_INTEGER) - (b.distanceMetres ?? Number.MAX_SAFE_INTEGER));
+  return { items, hasLocation: here !== null };
+}
