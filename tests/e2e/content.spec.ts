@@ -20,6 +20,7 @@ test("the FAQ searches and filters by category, and says when nothing matches", 
   await expect(answers.getByText("What happens when I press SOS?")).toBeVisible();
   await expect(answers.getByText("How do I ask the AI assistant?")).toHaveCount(0);
   await page.getByRole("link", { name: "All" }).click();
+  await expect(page).toHaveURL(/category=all/);
   await page.getByRole("searchbox", { name: "Search questions" }).fill("hausa");
   await page.getByRole("button", { name: "Search" }).click();
   await expect(page.getByText("Which languages can the assistant translate?")).toBeVisible();
