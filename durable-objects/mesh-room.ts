@@ -1,44 +1,383 @@
-// MeshRoom: one Durable Object per room. Relays envelopes between the room's sockets (hibernation API).
-// History, resume, receipts and presence grow in the mesh-chat issue.
+// MeshRoom: one Durable Object per room (DESIGN.md §5), WebSocket hibernation API, frame protocol in
+// core/frames.ts. The room keeps its recent envelopes in its own SQLite storage for store-and-forward and
+// resume, acknowledges each envelope once stored, relays receipts to senders and tracks presence. Message
+// metadata goes to D1 `messages`; each socket is a row in `mesh_connections`.
 import { DurableObject } from "cloudflare:workers";
-import type { Envelope } from "../core/envelope";
+import { type Envelope, EnvelopeSchema } from "../core/envelope";
+import {
+  type ClientFrame,
+  encodeFrame,
+  type FrameErrorCode,
+  type PresenceMember,
+  parseClientFrame,
+  RESUME_BATCH_SIZE,
+  type ReceiptStatus,
+  type ServerFrame,
+} from "../core/frames";
+import { newId } from "../core/ids";
+import { createDb } from "../db";
+import { closeConnection, type MessageRow, openConnection, recordMessages } from "../db/queries/rooms";
+import {
+  type Bucket,
+  batchBySize,
+  DEDUPE_MEMORY_MS,
+  EMERGENCY_RATE,
+  fullBucket,
+  isEmergency,
+  isPrivateRoom,
+  mergeReceipt,
+  normaliseEnvelope,
+  pruneBounds,
+  RESUME_BATCH_BYTES,
+  receiptsBySender,
+  refuseEnvelope,
+  refuseServerEnvelope,
+  resumeOrder,
+  SOCKET_RATE,
+  takeToken,
+} from "./mesh-logic";
 
 interface Attachment {
   userId: string;
   nickname: string;
+  roomId: string;
+  /** mesh_connections row id. */
+  connId: string;
 }
 
+/** Envelope types that are chat messages (recorded in D1 `messages`); `key` envelopes stay in the room only. */
+const MESSAGE_TYPES = new Set(["text", "emergency", "system", "ai"]);
+const PRUNE_EVERY = 100;
+
 export class MeshRoom extends DurableObject<Env> {
-  /** Health probe and WebSocket upgrades (already authenticated by the Worker). */
+  private readonly sql: SqlStorage;
+  /** Per-socket rate buckets, in memory: after hibernation a socket has been idle, so a full bucket is right. */
+  private readonly buckets = new Map<string, { normal: Bucket; urgent: Bucket }>();
+  private pendingRows: MessageRow[] = [];
+  private flushing: Promise<void> | null = null;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS envelopes (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      sender_id TEXT NOT NULL,
+      type TEXT NOT NULL,
+      priority TEXT NOT NULL,
+      stored_at INTEGER NOT NULL,
+      body TEXT
+    )`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS receipts (
+      envelope_id TEXT NOT NULL,
+      user_id TEXT NOT NULL,
+      status TEXT NOT NULL,
+      at INTEGER NOT NULL,
+      PRIMARY KEY (envelope_id, user_id)
+    )`);
+    this.sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    // A bare ping is answered without waking a hibernated room.
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
+  }
+
+  /** Health probe and WebSocket upgrades (the Worker has authenticated the user and checked membership). */
   async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
     if (url.pathname === "/health") return new Response("ok");
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return new Response("Expected WebSocket", { status: 426 });
     const userId = url.searchParams.get("user");
-    if (!userId) return new Response("Missing user", { status: 400 });
+    const roomId = url.searchParams.get("room");
+    if (!userId || !roomId) return new Response("Missing user or room", { status: 400 });
+    this.rememberRoom(roomId);
+
     const pair = new WebSocketPair();
-    this.ctx.acceptWebSocket(pair[1]);
-    pair[1].serializeAttachment({ userId, nickname: url.searchParams.get("nickname") ?? "" } satisfies Attachment);
+    const server = pair[1];
+    const attachment: Attachment = { userId, nickname: url.searchParams.get("nickname") ?? "", roomId, connId: newId() };
+    this.ctx.acceptWebSocket(server, [userId]);
+    server.serializeAttachment(attachment);
+    this.send(server, {
+      type: "hello",
+      room: roomId,
+      userId,
+      latestSeq: this.latestSeq(),
+      encrypted: isPrivateRoom(roomId),
+    });
+    this.broadcastPresence();
+    await this.d1((db) => openConnection(db, { id: attachment.connId, userId, roomId }));
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
 
-  /** Relays each frame to every other socket of the room. */
-  async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    for (const other of this.ctx.getWebSockets()) if (other !== ws) other.send(message);
-  }
-
-  /**
-   * Server-side delivery (SOS, system notices, assistant replies): stores and relays an envelope as if a
-   * member had sent it. Answers how many sockets it reached. The SOS and assistant modules call this.
-   */
-  async deliver(envelope: Envelope): Promise<{ delivered: number }> {
-    const frame = JSON.stringify({ type: "envelope", envelope });
-    const sockets = this.ctx.getWebSockets();
-    for (const ws of sockets) ws.send(frame);
-    return { delivered: sockets.length };
+  /** One frame from a member: checked, rate-limited, then handled; every refusal is an error frame. */
+  async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {
+    const me = ws.deserializeAttachment() as Attachment;
+    const parsed = parseClientFrame(raw);
+    const urgent = parsed.ok && parsed.frame.type === "send" && isEmergency(parsed.frame.envelope);
+    const limited = this.takeToken(me.connId, urgent);
+    if (limited) return this.error(ws, "rate_limited", "Too many messages. Slow down a little.", undefined, limited);
+    if (!parsed.ok) return this.error(ws, parsed.code, parsed.message);
+    await this.handle(ws, me, parsed.frame);
   }
 
   async webSocketClose(ws: WebSocket, code: number): Promise<void> {
-    ws.close(code, "closing");
+    await this.leave(ws);
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, "closing");
+    } catch {
+      // Already closed.
+    }
   }
+
+  async webSocketError(ws: WebSocket): Promise<void> {
+    await this.leave(ws);
+  }
+
+  /**
+   * Server-side delivery (SOS, system notices, assistant replies): stores and relays an envelope exactly like
+   * a member's send (deduped by id). Answers how many sockets it reached and its seq. The SOS and assistant
+   * modules call this through the ROOMS binding.
+   */
+  async deliver(input: Envelope): Promise<{ delivered: number; seq: number; duplicate: boolean }> {
+    const envelope = normaliseEnvelope(EnvelopeSchema.parse(input));
+    const refused = refuseServerEnvelope(envelope);
+    if (refused) throw new Error(refused.message);
+    this.rememberRoom(envelope.room);
+    const result = this.store(envelope, null);
+    await this.flush();
+    return result;
+  }
+
+  // ---------------------------------------------------------------- frames
+
+  private async handle(ws: WebSocket, me: Attachment, frame: ClientFrame): Promise<void> {
+    switch (frame.type) {
+      case "send": {
+        const envelope = normaliseEnvelope(frame.envelope);
+        const refused = refuseEnvelope(envelope, me);
+        if (refused) return this.error(ws, refused.code, refused.message, envelope.id);
+        let result: { seq: number; duplicate: boolean };
+        try {
+          result = this.store(envelope, ws);
+        } catch (err) {
+          console.error("MeshRoom store failed", err);
+          return this.error(ws, "internal", "The room could not store this message. It will be resent.", envelope.id);
+        }
+        this.send(ws, { type: "ack", id: envelope.id, status: "sent", seq: result.seq, ...(result.duplicate ? { duplicate: true } : {}) });
+        await this.flush();
+        return;
+      }
+      case "resume":
+        return this.resume(ws, me, frame.cursor);
+      case "receipt":
+        return this.receipt(me, frame.status, frame.ids);
+      case "ping":
+        this.send(ws, { type: "pong", at: frame.at });
+        if (frame.presence) this.send(ws, this.presenceFrame());
+        return;
+      case "typing": {
+        const out = encodeFrame({ type: "typing", userId: me.userId, nickname: me.nickname, active: frame.active });
+        for (const other of this.ctx.getWebSockets()) if (other !== ws) this.sendRaw(other, out);
+        return;
+      }
+    }
+  }
+
+  /** Stores an envelope once (by id) and relays it to every socket but its origin. */
+  private store(envelope: Envelope, origin: WebSocket | null): { delivered: number; seq: number; duplicate: boolean } {
+    const existing = this.sql.exec<{ seq: number }>("SELECT seq FROM envelopes WHERE id = ?", envelope.id).toArray()[0];
+    if (existing) return { delivered: 0, seq: existing.seq, duplicate: true };
+    const now = Date.now();
+    const body = JSON.stringify(envelope);
+    const { seq } = this.sql
+      .exec<{ seq: number }>(
+        "INSERT INTO envelopes (id, sender_id, type, priority, stored_at, body) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq",
+        envelope.id,
+        envelope.senderId,
+        envelope.type,
+        envelope.priority,
+        now,
+        body,
+      )
+      .one();
+    const frame = `{"type":"envelope","seq":${seq},"envelope":${body}}`;
+    let delivered = 0;
+    for (const ws of this.ctx.getWebSockets()) {
+      if (ws === origin) continue;
+      if (this.sendRaw(ws, frame)) delivered++;
+    }
+    if (MESSAGE_TYPES.has(envelope.type)) this.pendingRows.push(toMessageRow(envelope, now));
+    if (seq % PRUNE_EVERY === 0) this.prune(seq, now);
+    return { delivered, seq, duplicate: false };
+  }
+
+  /** Everything after the cursor (emergencies first), then resume-done with the latest seq and receipts. */
+  private resume(ws: WebSocket, me: Attachment, cursor: number): void {
+    const rows = this.sql
+      .exec<{ seq: number; body: string }>("SELECT seq, body FROM envelopes WHERE seq > ? AND body IS NOT NULL ORDER BY seq", cursor)
+      .toArray();
+    const items = resumeOrder(rows.map((r) => ({ seq: r.seq, envelope: JSON.parse(r.body) as Envelope, size: r.body.length })));
+    for (const batch of batchBySize(items, RESUME_BATCH_SIZE, RESUME_BATCH_BYTES, (i) => i.size)) {
+      this.send(ws, { type: "resume-batch", items: batch.map(({ seq, envelope }) => ({ seq, envelope })) });
+    }
+    const receiptRows = this.sql
+      .exec<{ id: string; status: ReceiptStatus; by: string }>(
+        `SELECT e.id AS id, r.status AS status, r.user_id AS by FROM envelopes e
+         JOIN receipts r ON r.envelope_id = e.id
+         WHERE e.sender_id = ? AND e.seq > ? - 1000 ORDER BY e.seq`,
+        me.userId,
+        this.latestSeq(),
+      )
+      .toArray();
+    const best = new Map<string, { id: string; status: ReceiptStatus; by: string }>();
+    for (const r of receiptRows) {
+      const current = best.get(r.id);
+      if (!current || mergeReceipt(current.status, r.status) !== current.status) best.set(r.id, { ...r });
+    }
+    this.send(ws, { type: "resume-done", cursor: this.latestSeq(), receipts: [...best.values()] });
+  }
+
+  /** Records the reader's receipts and tells each sender's sockets. */
+  private receipt(me: Attachment, status: ReceiptStatus, ids: string[]): void {
+    const rows = this.sql
+      .exec<{ id: string; senderId: string }>(
+        "SELECT id, sender_id AS senderId FROM envelopes WHERE id IN (SELECT value FROM json_each(?))",
+        JSON.stringify(ids),
+      )
+      .toArray();
+    const at = Date.now();
+    for (const row of rows) {
+      if (row.senderId === me.userId) continue;
+      this.sql.exec(
+        `INSERT INTO receipts (envelope_id, user_id, status, at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (envelope_id, user_id) DO UPDATE SET
+           status = CASE WHEN receipts.status = 'read' THEN 'read' ELSE excluded.status END, at = excluded.at`,
+        row.id,
+        me.userId,
+        status,
+        at,
+      );
+    }
+    for (const [senderId, senderIds] of receiptsBySender(rows, me.userId)) {
+      const frame = encodeFrame({ type: "receipt", status, ids: senderIds, by: me.userId, at });
+      for (const ws of this.ctx.getWebSockets(senderId)) this.sendRaw(ws, frame);
+    }
+  }
+
+  // ---------------------------------------------------------------- presence and connections
+
+  private presenceFrame(except?: WebSocket): ServerFrame {
+    const members = new Map<string, PresenceMember>();
+    let nodes = 0;
+    for (const ws of this.ctx.getWebSockets()) {
+      if (ws === except || ws.readyState > 1) continue;
+      const a = ws.deserializeAttachment() as Attachment | null;
+      if (!a) continue;
+      nodes++;
+      const m = members.get(a.userId) ?? { userId: a.userId, nickname: a.nickname, nodes: 0 };
+      m.nodes++;
+      members.set(a.userId, m);
+    }
+    return { type: "presence", nodes, members: [...members.values()] };
+  }
+
+  private broadcastPresence(except?: WebSocket): void {
+    const frame = encodeFrame(this.presenceFrame(except));
+    for (const ws of this.ctx.getWebSockets()) if (ws !== except) this.sendRaw(ws, frame);
+  }
+
+  private async leave(ws: WebSocket): Promise<void> {
+    const a = ws.deserializeAttachment() as Attachment | null;
+    this.broadcastPresence(ws);
+    if (!a) return;
+    this.buckets.delete(a.connId);
+    await this.d1((db) => closeConnection(db, a.connId));
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private takeToken(connId: string, urgent: boolean): number | 0 {
+    const now = Date.now();
+    const state = this.buckets.get(connId) ?? { normal: fullBucket(SOCKET_RATE, now), urgent: fullBucket(EMERGENCY_RATE, now) };
+    const key = urgent ? "urgent" : "normal";
+    const result = takeToken(state[key], now, urgent ? EMERGENCY_RATE : SOCKET_RATE);
+    state[key] = result.bucket;
+    this.buckets.set(connId, state);
+    return result.allowed ? 0 : result.retryAfterMs;
+  }
+
+  private latestSeq(): number {
+    return this.sql.exec<{ seq: number | null }>("SELECT MAX(seq) AS seq FROM envelopes").one().seq ?? 0;
+  }
+
+  private rememberRoom(roomId: string): void {
+    this.sql.exec("INSERT INTO meta (key, value) VALUES ('room', ?) ON CONFLICT (key) DO NOTHING", roomId);
+  }
+
+  /** Keeps at least the last 1,000 envelopes or 7 days, whichever is more; ids live on for dedupe. */
+  private prune(latestSeq: number, now: number): void {
+    const { belowSeq, before } = pruneBounds(latestSeq, now);
+    this.sql.exec("UPDATE envelopes SET body = NULL WHERE seq < ? AND stored_at < ? AND body IS NOT NULL", belowSeq, before);
+    this.sql.exec("DELETE FROM envelopes WHERE seq < ? AND stored_at < ?", belowSeq, now - DEDUPE_MEMORY_MS);
+    this.sql.exec("DELETE FROM receipts WHERE at < ?", now - DEDUPE_MEMORY_MS);
+  }
+
+  /** Writes pending `messages` rows to D1; concurrent callers share one running flush. */
+  private flush(): Promise<void> {
+    if (this.flushing) return this.flushing;
+    if (this.pendingRows.length === 0) return Promise.resolve();
+    this.flushing = (async () => {
+      try {
+        while (this.pendingRows.length > 0) {
+          const rows = this.pendingRows.splice(0, this.pendingRows.length);
+          await this.d1((db) => recordMessages(db, rows));
+        }
+      } finally {
+        this.flushing = null;
+      }
+    })();
+    return this.flushing;
+  }
+
+  /** D1 is metadata: a failure is logged and never breaks the chat. */
+  private async d1(work: (db: ReturnType<typeof createDb>) => Promise<unknown>): Promise<void> {
+    try {
+      await work(createDb(this.env));
+    } catch (err) {
+      console.error("MeshRoom D1 write failed", err);
+    }
+  }
+
+  private send(ws: WebSocket, frame: ServerFrame): void {
+    this.sendRaw(ws, encodeFrame(frame));
+  }
+
+  private sendRaw(ws: WebSocket, frame: string): boolean {
+    try {
+      ws.send(frame);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private error(ws: WebSocket, code: FrameErrorCode, message: string, id?: string, retryAfterMs?: number): void {
+    this.send(ws, { type: "error", code, message, ...(id ? { id } : {}), ...(retryAfterMs ? { retryAfterMs } : {}) });
+  }
+}
+
+/** The D1 `messages` row of an envelope: plain text only for public rooms, ciphertext only for private ones. */
+export function toMessageRow(envelope: Envelope, storedAt: number): MessageRow {
+  const sealed = "ciphertext" in envelope.content ? envelope.content : null;
+  return {
+    id: envelope.id,
+    roomId: envelope.room,
+    senderId: envelope.senderId,
+    type: envelope.type,
+    isEncrypted: envelope.isEncrypted,
+    body: sealed || isPrivateRoom(envelope.room) ? null : "text" in envelope.content ? envelope.content.text : null,
+    ciphertext: sealed?.ciphertext ?? null,
+    iv: sealed?.iv ?? null,
+    hopCount: envelope.meshRoute.length,
+    priority: envelope.priority,
+    sentAt: new Date(storedAt),
+  };
 }

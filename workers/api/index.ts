@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { checkOrigin, loadSession } from "../auth/session";
 import type { AppBindings } from "../env";
 import { notFound, onError } from "../errors";
+import { ai } from "./routes/ai";
 import { auth } from "./routes/auth";
 import { contacts } from "./routes/contacts";
 import { content } from "./routes/content";
@@ -12,11 +13,15 @@ import { health } from "./routes/health";
 import { me } from "./routes/me";
 import { notificationsApi } from "./routes/notifications";
 import { push } from "./routes/push";
+import { roomsApi } from "./routes/rooms";
+import { support } from "./routes/support";
 
 export const api = new Hono<AppBindings>()
   .use(checkOrigin)
   .use(loadSession)
   .route("/health", health)
+  .route("/ai", ai)
+  .route("/support", support)
   .route("/dev", dev)
   .route("/", me)
   .route("/", auth)
@@ -24,7 +29,8 @@ export const api = new Hono<AppBindings>()
   .route("/", emergency)
   .route("/", contacts)
   .route("/", push)
-  .route("/", notificationsApi);
+  .route("/", notificationsApi)
+  .route("/", roomsApi);
 
 api.onError(onError);
 api.notFound(notFound);

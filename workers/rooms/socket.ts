@@ -1,17 +1,24 @@
-// WebSocket upgrades for rooms: the Worker authenticates from the session cookie, then hands the socket to
-// the room's Durable Object with the user id it proved.
+// WebSocket upgrades for rooms: the Worker authenticates from the session cookie (401 otherwise), checks
+// that the user may enter the room (403 for non-members of groups and direct chats), then hands the socket
+// to the room's Durable Object with the user id it proved.
 import { Hono } from "hono";
+import { RoomIdSchema } from "../../core/rooms";
 import { loadSession } from "../auth/session";
 import type { AppBindings } from "../env";
 import { ApiError, notFound, onError } from "../errors";
+import { requireRoomAccess } from "./rooms";
 
 export const rooms = new Hono<AppBindings>().use(loadSession).get("/:id", async (c) => {
   if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new ApiError(426, "Expected a WebSocket upgrade");
   const user = c.var.user;
   if (!user) throw new ApiError(401, "Sign in required");
-  const roomId = c.req.param("id");
+  const parsed = RoomIdSchema.safeParse(c.req.param("id"));
+  if (!parsed.success) throw new ApiError(404, "Room not found");
+  const roomId = parsed.data;
+  await requireRoomAccess(c.var.db, user, roomId);
   const stub = c.env.ROOMS.get(c.env.ROOMS.idFromName(roomId));
   const url = new URL(c.req.url);
+  url.search = "";
   url.searchParams.set("room", roomId);
   url.searchParams.set("user", user.id);
   url.searchParams.set("nickname", user.nickname);

@@ -1,0 +1,61 @@
+// Room API shapes and request schemas (GET /api/rooms and friends), shared by the Worker and the screens.
+import { z } from "zod";
+
+export type RoomKind = "nearby" | "group" | "dm";
+
+export interface RoomSummary {
+  id: string;
+  kind: RoomKind;
+  /** Area name ('Ikeja area'), group name, or the other person's nickname for a direct chat. */
+  name: string;
+  /** True for groups and direct chats: end-to-end encrypted. Area rooms are public and say so. */
+  encrypted: boolean;
+  joined: boolean;
+  memberCount: number;
+  /** Epoch ms of the last message recorded for the room, or null. */
+  lastMessageAt: number | null;
+  /** For direct chats: the other person's user id. */
+  peerId?: string;
+}
+
+export interface NearbyInfo {
+  roomId: string;
+  name: string;
+  /** Where the area came from: the browser's position, or the location text of the profile. */
+  source: "position" | "location-text";
+}
+
+export interface RoomsAnswer {
+  nearby: NearbyInfo | null;
+  rooms: RoomSummary[];
+}
+
+export interface DeviceKeyInfo {
+  deviceId: string;
+  publicKey: string;
+}
+
+export interface RoomMemberInfo {
+  userId: string;
+  nickname: string;
+  role: "member" | "owner";
+  keys: DeviceKeyInfo[];
+}
+
+const userId = z.string().trim().min(1).max(64);
+
+export const CreateGroupSchema = z.object({
+  name: z.string().trim().min(1).max(60),
+  memberIds: z.array(userId).max(50).default([]),
+});
+export const OpenDmSchema = z.object({ userId });
+/** A device's X25519 public key: 32 bytes as base64url (43 characters). */
+export const PublishKeySchema = z.object({
+  deviceId: z.string().trim().min(4).max(64),
+  publicKey: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "Expected a 32-byte X25519 public key in base64url"),
+});
+/** Room ids accepted in paths: nearby:<geohash-5>, group:<id>, dm:<a>:<b>. */
+export const RoomIdSchema = z
+  .string()
+  .max(200)
+  .regex(/^(nearby:[0-9b-hjkmnp-z]{5}|group:[A-Za-z0-9_-]{8,64}|dm:[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_-]{1,64})$/, "Unknown room");

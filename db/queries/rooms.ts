@@ -1,0 +1,147 @@
+// Rooms, members, device keys, message metadata and mesh connections (DESIGN.md §5).
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "../index";
+import { deviceKeys, meshConnections, messages, roomMembers, rooms, users } from "../schema";
+
+export type RoomKind = "nearby" | "group" | "dm";
+export type RoomRow = typeof rooms.$inferSelect;
+
+/** Creates the room if it does not exist yet (its name stays the first one given). */
+export async function ensureRoom(db: Db, room: { id: string; kind: RoomKind; name: string; createdBy?: string | null }) {
+  await db
+    .insert(rooms)
+    .values({ id: room.id, kind: room.kind, name: room.name, createdBy: room.createdBy ?? null })
+    .onConflictDoNothing();
+  return (await db.select().from(rooms).where(eq(rooms.id, room.id)).get()) as RoomRow;
+}
+
+export async function findRoom(db: Db, id: string): Promise<RoomRow | undefined> {
+  return db.select().from(rooms).where(eq(rooms.id, id)).get();
+}
+
+export async function addMembers(db: Db, roomId: string, members: { userId: string; role?: "member" | "owner" }[]) {
+  if (members.length === 0) return;
+  await db
+    .insert(roomMembers)
+    .values(members.map((m) => ({ roomId, userId: m.userId, role: m.role ?? "member" })))
+    .onConflictDoNothing();
+}
+
+export async function isMember(db: Db, roomId: string, userId: string): Promise<boolean> {
+  const row = await db
+    .select({ userId: roomMembers.userId })
+    .from(roomMembers)
+    .where(and(eq(roomMembers.roomId, roomId), eq(roomMembers.userId, userId)))
+    .get();
+  return Boolean(row);
+}
+
+/** The rooms a user belongs to, newest activity first, with member counts and the last message time. */
+export async function listUserRooms(db: Db, userId: string) {
+  return db
+    .select({
+      id: rooms.id,
+      kind: rooms.kind,
+      name: rooms.name,
+      joinedAt: roomMembers.joinedAt,
+      memberCount: sql<number>`(select count(*) from room_members m where m.room_id = ${rooms.id})`,
+      lastMessageAt: sql<number | null>`(select max(sent_at) from messages where messages.room_id = ${rooms.id})`,
+    })
+    .from(roomMembers)
+    .innerJoin(rooms, eq(rooms.id, roomMembers.roomId))
+    .where(eq(roomMembers.userId, userId))
+    .orderBy(desc(sql`coalesce((select max(sent_at) from messages where messages.room_id = ${rooms.id}), ${roomMembers.joinedAt})`))
+    .all();
+}
+
+/** Members with their nicknames and published device keys (what a sender encrypts to). */
+export async function listMembers(db: Db, roomId: string) {
+  const members = await db
+    .select({ userId: roomMembers.userId, role: roomMembers.role, nickname: users.nickname, joinedAt: roomMembers.joinedAt })
+    .from(roomMembers)
+    .innerJoin(users, eq(users.id, roomMembers.userId))
+    .where(eq(roomMembers.roomId, roomId))
+    .orderBy(roomMembers.joinedAt)
+    .all();
+  const keys = members.length
+    ? await db
+        .select()
+        .from(deviceKeys)
+        .where(
+          inArray(
+            deviceKeys.userId,
+            members.map((m) => m.userId),
+          ),
+        )
+        .all()
+    : [];
+  return members.map((m) => ({
+    ...m,
+    keys: keys.filter((k) => k.userId === m.userId).map((k) => ({ deviceId: k.deviceId, publicKey: k.publicKey })),
+  }));
+}
+
+export async function findUsersByIds(db: Db, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db.select({ id: users.id, nickname: users.nickname }).from(users).where(inArray(users.id, ids)).all();
+}
+
+// ---------------------------------------------------------------- device keys
+
+/** Publishes (or replaces) the public key of one device of a user. */
+export async function upsertDeviceKey(db: Db, key: { userId: string; deviceId: string; publicKey: string }) {
+  await db
+    .insert(deviceKeys)
+    .values(key)
+    .onConflictDoUpdate({
+      target: [deviceKeys.userId, deviceKeys.deviceId],
+      set: { publicKey: key.publicKey, createdAt: new Date() },
+    });
+}
+
+export async function listDeviceKeys(db: Db, userId: string) {
+  return db
+    .select({ deviceId: deviceKeys.deviceId, publicKey: deviceKeys.publicKey, createdAt: deviceKeys.createdAt })
+    .from(deviceKeys)
+    .where(eq(deviceKeys.userId, userId))
+    .orderBy(deviceKeys.createdAt)
+    .all();
+}
+
+// ---------------------------------------------------------------- metadata written by the room
+
+export type MessageRow = typeof messages.$inferInsert;
+
+/** Records message metadata once per envelope id (a resend changes nothing). */
+export async function recordMessage(db: Db, row: MessageRow) {
+  await db.insert(messages).values(row).onConflictDoNothing();
+}
+
+/** Many rows at once (8 per statement keeps D1 under its 100 bound parameters). */
+export async function recordMessages(db: Db, rows: MessageRow[]) {
+  for (let i = 0; i < rows.length; i += 8) {
+    await db
+      .insert(messages)
+      .values(rows.slice(i, i + 8))
+      .onConflictDoNothing();
+  }
+}
+
+export async function listRoomMessages(db: Db, roomId: string, limit = 50) {
+  return db.select().from(messages).where(eq(messages.roomId, roomId)).orderBy(desc(messages.sentAt)).limit(limit).all();
+}
+
+export async function openConnection(db: Db, conn: { id: string; userId: string; roomId: string; transport?: string }) {
+  await db
+    .insert(meshConnections)
+    .values({ id: conn.id, userId: conn.userId, roomId: conn.roomId, transport: conn.transport ?? "relay", isActive: true })
+    .onConflictDoNothing();
+}
+
+export async function closeConnection(db: Db, id: string) {
+  await db.update(meshConnections).set({ isActive: false, disconnectedAt: new Date() }).where(eq(meshConnections.id, id));
+}
+
+export async function findConnection(db: Db, id: string) {
+  return db.select().from(meshConnections).where(eq(meshConnections.id, id)).get();
+}

@@ -1,0 +1,147 @@
+// Decisions of the MeshRoom as pure functions (STYLE.md: tested without the runtime): rate limits, what a
+// room accepts from a sender, retention, receipt merging and the order of a resume answer.
+import type { Envelope } from "../core/envelope";
+import { roomKind } from "../core/envelope";
+import type { FrameErrorCode, ReceiptStatus } from "../core/frames";
+
+// ---------------------------------------------------------------- rate limit (token bucket per socket)
+
+export interface Bucket {
+  tokens: number;
+  updatedAt: number;
+}
+
+export interface RateLimit {
+  /** Frames a socket may send at once. */
+  burst: number;
+  /** Frames per second refilled. */
+  perSecond: number;
+}
+
+/** Each socket: bursts of 60 frames, 20 a second sustained (typing a message a second is far below). */
+export const SOCKET_RATE: RateLimit = { burst: 60, perSecond: 20 };
+/** Emergency envelopes bypass the normal bucket but have their own small one, so SOS cannot be a flood. */
+export const EMERGENCY_RATE: RateLimit = { burst: 5, perSecond: 0.1 };
+
+export function fullBucket(limit: RateLimit, now: number): Bucket {
+  return { tokens: limit.burst, updatedAt: now };
+}
+
+/** Takes one token. Answers the new bucket and, when refused, how long until a token is back. */
+export function takeToken(bucket: Bucket, now: number, limit: RateLimit): { allowed: boolean; bucket: Bucket; retryAfterMs: number } {
+  const elapsed = Math.max(0, now - bucket.updatedAt) / 1000;
+  const tokens = Math.min(limit.burst, bucket.tokens + elapsed * limit.perSecond);
+  if (tokens >= 1) return { allowed: true, bucket: { tokens: tokens - 1, updatedAt: now }, retryAfterMs: 0 };
+  const retryAfterMs = Math.ceil(((1 - tokens) / limit.perSecond) * 1000);
+  return { allowed: false, bucket: { tokens, updatedAt: now }, retryAfterMs };
+}
+
+// ---------------------------------------------------------------- what a room accepts
+
+export function isPrivateRoom(roomId: string): boolean {
+  const kind = roomKind(roomId);
+  return kind === "group" || kind === "dm";
+}
+
+export function isEmergency(envelope: Pick<Envelope, "type" | "priority">): boolean {
+  return envelope.type === "emergency" || envelope.priority === "high";
+}
+
+/**
+ * Checks an envelope a member sends into a room. Private rooms take only ciphertext (the server never holds
+ * their plaintext); public area rooms only plain text (they say they are public, so nothing pretends to be
+ * secret there). Answers null when accepted.
+ */
+export function refuseEnvelope(
+  envelope: Envelope,
+  socket: { roomId: string; userId: string },
+): { code: FrameErrorCode; message: string } | null {
+  if (envelope.room !== socket.roomId) return { code: "forbidden", message: "This envelope belongs to another room" };
+  if (envelope.senderId !== socket.userId) return { code: "forbidden", message: "You can only send as yourself" };
+  const encrypted = "ciphertext" in envelope.content;
+  if (isPrivateRoom(socket.roomId)) {
+    if (!encrypted || !envelope.isEncrypted)
+      return { code: "plaintext_refused", message: "Private rooms accept only end-to-end encrypted messages" };
+  } else if (encrypted || envelope.isEncrypted) {
+    return { code: "plaintext_refused", message: "Area rooms are public: send plain text" };
+  }
+  return null;
+}
+
+/** Server-side envelopes (deliver RPC) follow the same content rule, without the sender check. */
+export function refuseServerEnvelope(envelope: Envelope): { code: FrameErrorCode; message: string } | null {
+  return refuseEnvelope(envelope, { roomId: envelope.room, userId: envelope.senderId });
+}
+
+/** Emergency envelopes always travel with high priority, whatever the client set. */
+export function normaliseEnvelope(envelope: Envelope): Envelope {
+  return envelope.type === "emergency" && envelope.priority !== "high" ? { ...envelope, priority: "high" } : envelope;
+}
+
+// ---------------------------------------------------------------- retention
+
+export const RETAIN_MIN_COUNT = 1000;
+export const RETAIN_MIN_MS = 7 * 24 * 3600 * 1000;
+/** Ids of pruned envelopes are kept this long more, so a late resend is still recognised as a duplicate. */
+export const DEDUPE_MEMORY_MS = 30 * 24 * 3600 * 1000;
+
+/**
+ * Which stored envelopes may lose their body: only those both outside the last RETAIN_MIN_COUNT and older
+ * than RETAIN_MIN_MS (the room keeps whichever is more). Answers the seq bound and time bound to prune below.
+ */
+export function pruneBounds(latestSeq: number, now: number): { belowSeq: number; before: number } {
+  return { belowSeq: latestSeq - RETAIN_MIN_COUNT + 1, before: now - RETAIN_MIN_MS };
+}
+
+// ---------------------------------------------------------------- receipts
+
+const RANK: Record<ReceiptStatus, number> = { delivered: 1, read: 2 };
+
+/** A receipt only moves forward: read beats delivered, and a later delivered never undoes read. */
+export function mergeReceipt(current: ReceiptStatus | null | undefined, next: ReceiptStatus): ReceiptStatus {
+  return current && RANK[current] >= RANK[next] ? current : next;
+}
+
+/** Groups receipt targets by the sender to notify, skipping the reader's own envelopes. */
+export function receiptsBySender(rows: { id: string; senderId: string }[], readerId: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const row of rows) {
+    if (row.senderId === readerId) continue;
+    const list = out.get(row.senderId) ?? [];
+    list.push(row.id);
+    out.set(row.senderId, list);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- resume order
+
+/** Emergency envelopes the client missed come first, then everything else in seq order. */
+export function resumeOrder<T extends { seq: number; envelope: Pick<Envelope, "type" | "priority"> }>(items: T[]): T[] {
+  const urgent = items.filter((i) => isEmergency(i.envelope));
+  const rest = items.filter((i) => !isEmergency(i.envelope));
+  const bySeq = (a: T, b: T) => a.seq - b.seq;
+  return [...urgent.sort(bySeq), ...rest.sort(bySeq)];
+}
+
+/** Bytes a resume-batch frame may reach before the next item starts a new frame. */
+export const RESUME_BATCH_BYTES = 256 * 1024;
+
+/** Splits into batches of at most `maxItems` items and about `maxBytes` (one item alone may exceed it). */
+export function batchBySize<T>(items: T[], maxItems: number, maxBytes: number, sizeOf: (item: T) => number): T[][] {
+  const out: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const size = sizeOf(item);
+    if (current.length > 0 && (current.length >= maxItems || bytes + size > maxBytes)) {
+      out.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(item);
+    bytes += size;
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}

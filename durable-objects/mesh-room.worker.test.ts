@@ -1,0 +1,389 @@
+// MeshRoom through the real Worker: WebSockets opened with SELF.fetch and a session cookie, the Durable Object
+// in workerd with its SQLite storage, D1 for metadata.
+import { env, evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { decryptContent, derivePairwiseKey, encryptContent, exportPublicKey, generateDeviceKeyPair } from "../core/crypto";
+import { dmRoomId } from "../core/envelope";
+import { MAX_FRAME_BYTES } from "../core/frames";
+import { newId } from "../core/ids";
+import { createDb } from "../db";
+import { findConnection, listRoomMessages } from "../db/queries/rooms";
+import { anonymousSession, call } from "../tests/workers/helpers";
+import { mustOpen, openRoom, type RoomSocket, textEnvelope } from "../tests/workers/room-socket";
+
+const GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz";
+/** A fresh area room per test (storage is shared within the file). */
+const area = () => `nearby:${Array.from({ length: 5 }, () => GEOHASH[Math.floor(Math.random() * 32)]).join("")}`;
+const stubOf = (roomId: string) => env.ROOMS.get(env.ROOMS.idFromName(roomId));
+
+async function until<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 3000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function group(owner: { cookie: string }, memberIds: string[]): Promise<string> {
+  const res = await call("/api/rooms/groups", { method: "POST", cookie: owner.cookie, json: { name: "Market women", memberIds } });
+  expect(res.status).toBe(201);
+  return (await res.json<{ room: { id: string } }>()).room.id;
+}
+
+describe("socket upgrade", () => {
+  it("refuses an upgrade without a session with 401", async () => {
+    const { status, body } = await openRoom(area());
+    expect(status).toBe(401);
+    expect(body).toEqual({ error: "Sign in required" });
+  });
+
+  it("lets any signed-in user into an area room but only members into groups and direct chats", async () => {
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const c = await anonymousSession();
+    const nearby = await openRoom(area(), c.cookie);
+    expect(nearby.status).toBe(101);
+    nearby.socket?.close();
+
+    const roomId = await group(a, [b.user.id]);
+    expect((await openRoom(roomId, c.cookie)).status).toBe(403);
+    expect((await openRoom(roomId, c.cookie)).body).toEqual({ error: "You are not a member of this room" });
+    const member = await openRoom(roomId, b.cookie);
+    expect(member.status).toBe(101);
+    member.socket?.close();
+
+    const dm = dmRoomId(a.user.id, b.user.id);
+    expect((await call("/api/rooms/dm", { method: "POST", cookie: a.cookie, json: { userId: b.user.id } })).status).toBe(201);
+    expect((await openRoom(dm, c.cookie)).status).toBe(403);
+    const ok = await openRoom(dm, b.cookie);
+    expect(ok.status).toBe(101);
+    ok.socket?.close();
+
+    expect((await openRoom("group:doesnotexist123", a.cookie)).status).toBe(404);
+    expect((await openRoom("lobby", a.cookie)).status).toBe(404);
+  });
+});
+
+describe("relay, storage and resume", () => {
+  it("acks once stored, relays to the others once, and dedupes a resent envelope", async () => {
+    const roomId = area();
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const sa = await mustOpen(roomId, a.cookie);
+    const sb = await mustOpen(roomId, b.cookie);
+    await sa.waitForType("presence", (p) => p.nodes === 2);
+    const presence = await sb.waitForType("presence", (p) => p.nodes === 2);
+    expect(presence.members.map((m) => m.userId).sort()).toEqual([a.user.id, b.user.id].sort());
+
+    const env1 = textEnvelope(roomId, a.user.id, "Rain is coming to Ikeja market");
+    sa.send({ type: "send", envelope: env1 });
+    const ack = await sa.waitForType("ack", (f) => f.id === env1.id);
+    expect(ack).toMatchObject({ status: "sent", seq: 1 });
+    expect(ack.duplicate).toBeUndefined();
+    const got = await sb.waitForType("envelope", (f) => f.envelope.id === env1.id);
+    expect(got.seq).toBe(1);
+    expect(got.envelope.content).toEqual({ text: "Rain is coming to Ikeja market" });
+
+    sa.send({ type: "send", envelope: env1 });
+    const again = await sa.waitFor(() => sa.of("ack").filter((f) => f.id === env1.id)[1]);
+    expect(again).toMatchObject({ seq: 1, duplicate: true });
+    // A later envelope arrives, and the resend was never relayed a second time.
+    const env2 = textEnvelope(roomId, a.user.id, "second");
+    sa.send({ type: "send", envelope: env2 });
+    await sb.waitForType("envelope", (f) => f.envelope.id === env2.id);
+    expect(sb.of("envelope").filter((f) => f.envelope.id === env1.id)).toHaveLength(1);
+    expect(sa.of("envelope")).toHaveLength(0);
+
+    const db = createDb(env);
+    const rows = await until(async () => {
+      const r = await listRoomMessages(db, roomId);
+      return r.length === 2 ? r : null;
+    });
+    const first = rows.find((r) => r.id === env1.id);
+    expect(first).toMatchObject({ senderId: a.user.id, body: "Rain is coming to Ikeja market", ciphertext: null, isEncrypted: false });
+    sa.close();
+    sb.close();
+  });
+
+  it("keeps envelopes across eviction and answers a resume cursor with everything missed", async () => {
+    const roomId = area();
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const sa = await mustOpen(roomId, a.cookie);
+    const texts = ["one", "two", "three"];
+    for (const text of texts) {
+      const e = textEnvelope(roomId, a.user.id, text);
+      sa.send({ type: "send", envelope: e });
+      await sa.waitForType("ack", (f) => f.id === e.id);
+    }
+    // The room is torn down with its sockets closed: only its storage survives.
+    await evictDurableObject(stubOf(roomId), { webSockets: "close" });
+
+    const sb = await mustOpen(roomId, b.cookie);
+    expect(sb.of("hello")[0]).toMatchObject({ latestSeq: 3, encrypted: false, userId: b.user.id, room: roomId });
+    sb.send({ type: "resume", cursor: 0 });
+    const done = await sb.waitForType("resume-done");
+    expect(done.cursor).toBe(3);
+    const items = sb.of("resume-batch").flatMap((f) => f.items);
+    expect(items.map((i) => i.seq)).toEqual([1, 2, 3]);
+    expect(items.map((i) => (i.envelope.content as { text: string }).text)).toEqual(texts);
+
+    sb.send({ type: "resume", cursor: 2 });
+    await sb.waitFor(() => sb.of("resume-done").length === 2);
+    expect(
+      sb
+        .of("resume-batch")
+        .flatMap((f) => f.items)
+        .slice(3)
+        .map((i) => i.seq),
+    ).toEqual([3]);
+    sb.close();
+  });
+
+  it("keeps relaying on hibernated sockets after the room is evicted", async () => {
+    const roomId = area();
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const sa = await mustOpen(roomId, a.cookie);
+    const sb = await mustOpen(roomId, b.cookie);
+    await evictDurableObject(stubOf(roomId));
+    const e = textEnvelope(roomId, a.user.id, "after eviction");
+    sa.send({ type: "send", envelope: e });
+    expect((await sa.waitForType("ack", (f) => f.id === e.id)).seq).toBe(1);
+    await sb.waitForType("envelope", (f) => f.envelope.id === e.id);
+    sa.close();
+    sb.close();
+  });
+
+  it("sends missed emergencies first on resume", async () => {
+    const roomId = area();
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const sa = await mustOpen(roomId, a.cookie);
+    const plain = textEnvelope(roomId, a.user.id, "hello");
+    const sos = textEnvelope(roomId, a.user.id, "Flooding on Herbert Macaulay Way", { type: "emergency" });
+    for (const e of [plain, sos]) {
+      sa.send({ type: "send", envelope: e });
+      await sa.waitForType("ack", (f) => f.id === e.id);
+    }
+    const sb = await mustOpen(roomId, b.cookie);
+    sb.send({ type: "resume", cursor: 0 });
+    await sb.waitForType("resume-done");
+    const items = sb.of("resume-batch").flatMap((f) => f.items);
+    expect(items.map((i) => i.envelope.id)).toEqual([sos.id, plain.id]);
+    expect(items[0].envelope.priority).toBe("high");
+    sa.close();
+    sb.close();
+  });
+
+  it("records each socket in mesh_connections, active until it closes", async () => {
+    const roomId = area();
+    const a = await anonymousSession();
+    const sa = await mustOpen(roomId, a.cookie);
+    const db = createDb(env);
+    const connId = await runInDurableObject(stubOf(roomId), (_i, state) => {
+      const [ws] = state.getWebSockets();
+      return (ws.deserializeAttachment() as { connId: string }).connId;
+    });
+    expect(await until(() => findConnection(db, connId))).toMatchObject({ userId: a.user.id, roomId, isActive: true });
+    sa.close();
+    const closed = await until(async () => {
+      const row = await findConnection(db, connId);
+      return row && !row.isActive ? row : null;
+    });
+    expect(closed.disconnectedAt).toBeInstanceOf(Date);
+  });
+});
+
+describe("receipts and presence", () => {
+  it("relays delivered and read receipts to the sender, and replays them on resume", async () => {
+    const roomId = area();
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const sa = await mustOpen(roomId, a.cookie);
+    const sb = await mustOpen(roomId, b.cookie);
+    const e = textEnvelope(roomId, a.user.id, "Are you at the clinic?");
+    sa.send({ type: "send", envelope: e });
+    await sb.waitForType("envelope", (f) => f.envelope.id === e.id);
+
+    sb.send({ type: "receipt", status: "delivered", ids: [e.id] });
+    expect(await sa.waitForType("receipt", (f) => f.status === "delivered")).toMatchObject({ ids: [e.id], by: b.user.id });
+    sb.send({ type: "receipt", status: "read", ids: [e.id] });
+    expect(await sa.waitForType("receipt", (f) => f.status === "read")).toMatchObject({ ids: [e.id], by: b.user.id });
+    // B does not get receipts for A's envelope, and a late 'delivered' never undoes 'read'.
+    sb.send({ type: "receipt", status: "delivered", ids: [e.id] });
+    await sa.waitFor(() => sa.of("receipt").length === 3);
+    expect(sb.of("receipt")).toHaveLength(0);
+
+    sa.close();
+    const back = await mustOpen(roomId, a.cookie);
+    back.send({ type: "resume", cursor: 1 });
+    const done = await back.waitForType("resume-done");
+    expect(done.receipts).toEqual([{ id: e.id, status: "read", by: b.user.id }]);
+    back.close();
+    sb.close();
+  });
+
+  it("counts nodes as sockets join and leave, and relays typing", async () => {
+    const roomId = area();
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const sa = await mustOpen(roomId, a.cookie);
+    const sa2 = await mustOpen(roomId, a.cookie);
+    const sb = await mustOpen(roomId, b.cookie);
+    const p = await sa.waitForType("presence", (f) => f.nodes === 3);
+    expect(p.members.find((m) => m.userId === a.user.id)?.nodes).toBe(2);
+    sb.send({ type: "typing", active: true });
+    expect(await sa.waitForType("typing")).toMatchObject({ userId: b.user.id, active: true });
+    sb.close();
+    await sa.waitForType("presence", (f) => f.nodes === 2 && f.members.length === 1);
+    sa2.close();
+    await sa.waitForType("presence", (f) => f.nodes === 1);
+    sa.close();
+  });
+});
+
+describe("bad frames and limits", () => {
+  async function stillWorks(s: RoomSocket, roomId: string, userId: string) {
+    const e = textEnvelope(roomId, userId, "still here");
+    s.send({ type: "send", envelope: e });
+    await s.waitForType("ack", (f) => f.id === e.id);
+    expect(s.closed).toBeNull();
+  }
+
+  it("answers malformed frames with an error frame and keeps the socket open", async () => {
+    const roomId = area();
+    const a = await anonymousSession();
+    const s = await mustOpen(roomId, a.cookie);
+    s.sendRaw("this is not json");
+    expect(await s.waitForType("error")).toMatchObject({ code: "malformed", message: "Frame is not valid JSON" });
+    s.send({ type: "send", envelope: { id: "short" } });
+    await s.waitFor(() => s.of("error").length === 2);
+    expect(s.of("error")[1].code).toBe("malformed");
+    s.send({ type: "launch-missiles" });
+    await s.waitFor(() => s.of("error").length === 3);
+    await stillWorks(s, roomId, a.user.id);
+    s.close();
+  });
+
+  it("refuses frames over 64 KiB with too_large and keeps the socket open", async () => {
+    const roomId = area();
+    const a = await anonymousSession();
+    const s = await mustOpen(roomId, a.cookie);
+    s.send({ type: "typing", active: true, pad: "x".repeat(MAX_FRAME_BYTES) });
+    expect(await s.waitForType("error")).toMatchObject({ code: "too_large" });
+    await stillWorks(s, roomId, a.user.id);
+    s.close();
+  });
+
+  it("rate-limits each socket, says when to retry, lets emergencies through, and recovers", async () => {
+    const roomId = area();
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const s = await mustOpen(roomId, a.cookie);
+    const other = await mustOpen(roomId, b.cookie);
+    for (let i = 0; i < 100; i++) s.send({ type: "ping", at: i });
+    const limited = await s.waitForType("error", (f) => f.code === "rate_limited");
+    expect(limited.retryAfterMs).toBeGreaterThan(0);
+    expect(s.of("pong").length).toBeLessThan(100);
+    expect(s.of("pong").length).toBeGreaterThanOrEqual(60);
+    // Another socket has its own budget.
+    other.send({ type: "ping", at: 1 });
+    await other.waitForType("pong");
+
+    const sos = textEnvelope(roomId, a.user.id, "Fire at Balogun market", { type: "emergency" });
+    s.send({ type: "send", envelope: sos });
+    expect((await s.waitForType("ack", (f) => f.id === sos.id)).status).toBe("sent");
+    await other.waitForType("envelope", (f) => f.envelope.id === sos.id);
+
+    await new Promise((r) => setTimeout(r, (limited.retryAfterMs ?? 100) + 100));
+    await stillWorks(s, roomId, a.user.id);
+    s.close();
+    other.close();
+  });
+
+  it("refuses envelopes for another room, from someone else, or ciphertext in a public room", async () => {
+    const roomId = area();
+    const a = await anonymousSession();
+    const s = await mustOpen(roomId, a.cookie);
+    s.send({ type: "send", envelope: textEnvelope("nearby:zzzzz", a.user.id, "x") });
+    s.send({ type: "send", envelope: textEnvelope(roomId, "someone-else", "x") });
+    s.send({
+      type: "send",
+      envelope: textEnvelope(roomId, a.user.id, "", { isEncrypted: true, content: { ciphertext: "abc", iv: "def" } }),
+    });
+    await s.waitFor(() => s.of("error").length === 3);
+    expect(s.of("error").map((e) => e.code)).toEqual(["forbidden", "forbidden", "plaintext_refused"]);
+    expect(s.of("ack")).toHaveLength(0);
+    s.close();
+  });
+});
+
+describe("private rooms hold ciphertext only", () => {
+  it("relays end-to-end encrypted envelopes that only members can read; no plaintext at rest", async () => {
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const roomId = await group(a, [b.user.id]);
+    const sa = await mustOpen(roomId, a.cookie);
+    const sb = await mustOpen(roomId, b.cookie);
+    expect(sa.of("hello")[0].encrypted).toBe(true);
+
+    const secret = "PIN for the cooperative account is 4471";
+    sa.send({ type: "send", envelope: textEnvelope(roomId, a.user.id, secret) });
+    expect(await sa.waitForType("error")).toMatchObject({ code: "plaintext_refused" });
+
+    // Real X25519 + HKDF + AES-GCM inside workerd (the same core/crypto the browser runs).
+    const ka = await generateDeviceKeyPair();
+    const kb = await generateDeviceKeyPair();
+    const key = await derivePairwiseKey(ka, await exportPublicKey(kb.publicKey), roomId);
+    const id = newId();
+    const content = await encryptContent(key, secret, `${roomId}|${id}`);
+    sa.send({ type: "send", envelope: textEnvelope(roomId, a.user.id, "", { id, isEncrypted: true, content }) });
+    await sa.waitForType("ack", (f) => f.id === id);
+    const got = await sb.waitForType("envelope", (f) => f.envelope.id === id);
+    const keyB = await derivePairwiseKey(kb, await exportPublicKey(ka.publicKey), roomId);
+    expect(await decryptContent(keyB, got.envelope.content as { ciphertext: string; iv: string }, `${roomId}|${id}`)).toBe(secret);
+
+    const stored = await runInDurableObject(stubOf(roomId), (_i, state) =>
+      state.storage.sql.exec<{ body: string }>("SELECT body FROM envelopes").toArray(),
+    );
+    expect(stored).toHaveLength(1);
+    expect(stored[0].body).toContain(content.ciphertext);
+    expect(stored[0].body).not.toContain("cooperative");
+
+    const db = createDb(env);
+    const [row] = await until(async () => {
+      const r = await listRoomMessages(db, roomId);
+      return r.length ? r : null;
+    });
+    expect(row).toMatchObject({ id, body: null, ciphertext: content.ciphertext, iv: content.iv, isEncrypted: true });
+    const all = await env.DB.prepare("SELECT * FROM messages WHERE room_id = ?").bind(roomId).all();
+    expect(JSON.stringify(all.results)).not.toContain("cooperative");
+    sa.close();
+    sb.close();
+  });
+});
+
+describe("deliver RPC (server-made envelopes)", () => {
+  it("stores and relays like a member send, once per id", async () => {
+    const roomId = area();
+    const a = await anonymousSession();
+    const s = await mustOpen(roomId, a.cookie);
+    const e = textEnvelope(roomId, "system", "Emergency alert: flooding reported near you", { type: "emergency" });
+    const first = await stubOf(roomId).deliver(e);
+    expect(first).toMatchObject({ delivered: 1, seq: 1, duplicate: false });
+    const got = await s.waitForType("envelope", (f) => f.envelope.id === e.id);
+    expect(got.envelope.priority).toBe("high");
+    expect(await stubOf(roomId).deliver(e)).toMatchObject({ delivered: 0, seq: 1, duplicate: true });
+    const b = await anonymousSession();
+    const late = await mustOpen(roomId, b.cookie);
+    late.send({ type: "resume", cursor: 0 });
+    await late.waitForType("resume-done");
+    expect(late.of("resume-batch").flatMap((f) => f.items.map((i) => i.envelope.id))).toEqual([e.id]);
+    expect(s.of("envelope")).toHaveLength(1);
+    s.close();
+    late.close();
+  });
+});

@@ -1,0 +1,102 @@
+// A test client for /ws/rooms/:id: a real WebSocket through the Worker with a session cookie, which records
+// every server frame and waits for the ones a test expects.
+import { SELF } from "cloudflare:test";
+import type { Envelope } from "../../core/envelope";
+import { type ClientFrame, parseServerFrame, type ServerFrame } from "../../core/frames";
+import { newId } from "../../core/ids";
+import { ORIGIN } from "./helpers";
+
+export class RoomSocket {
+  readonly frames: ServerFrame[] = [];
+  readonly bad: string[] = [];
+  closed: { code: number } | null = null;
+  private waiters: (() => void)[] = [];
+
+  constructor(readonly ws: WebSocket) {
+    ws.addEventListener("message", (e) => {
+      const parsed = parseServerFrame(e.data as string);
+      if (parsed.ok) this.frames.push(parsed.frame);
+      else this.bad.push(String(e.data));
+      for (const w of this.waiters.splice(0)) w();
+    });
+    ws.addEventListener("close", (e) => {
+      this.closed = { code: e.code };
+      for (const w of this.waiters.splice(0)) w();
+    });
+  }
+
+  send(frame: ClientFrame | Record<string, unknown>): void {
+    this.ws.send(JSON.stringify(frame));
+  }
+
+  sendRaw(data: string | ArrayBuffer): void {
+    this.ws.send(data);
+  }
+
+  of<T extends ServerFrame["type"]>(type: T): Extract<ServerFrame, { type: T }>[] {
+    return this.frames.filter((f): f is Extract<ServerFrame, { type: T }> => f.type === type);
+  }
+
+  /** Waits until `pick` finds something among the frames received so far (2 s by default). */
+  async waitFor<R>(pick: (frames: ServerFrame[]) => R | undefined | false, timeoutMs = 2000): Promise<R> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = pick(this.frames);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`Timed out; frames: ${JSON.stringify(this.frames).slice(0, 1500)}`);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, 50);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+  }
+
+  async waitForType<T extends ServerFrame["type"]>(type: T, where: (f: Extract<ServerFrame, { type: T }>) => boolean = () => true) {
+    return this.waitFor(() => this.of(type).find(where));
+  }
+
+  close(): void {
+    try {
+      this.ws.close(1000, "bye");
+    } catch {
+      // already closed
+    }
+  }
+}
+
+/** Opens the room socket; answers the HTTP status when the upgrade is refused. */
+export async function openRoom(roomId: string, cookie?: string): Promise<{ status: number; socket?: RoomSocket; body?: unknown }> {
+  const headers: Record<string, string> = { upgrade: "websocket" };
+  if (cookie) headers.cookie = cookie;
+  const res = await SELF.fetch(`${ORIGIN}/ws/rooms/${encodeURIComponent(roomId)}`, { headers });
+  if (res.status !== 101 || !res.webSocket) return { status: res.status, body: await res.json().catch(() => null) };
+  res.webSocket.accept();
+  const socket = new RoomSocket(res.webSocket);
+  await socket.waitForType("hello");
+  return { status: 101, socket };
+}
+
+export async function mustOpen(roomId: string, cookie: string): Promise<RoomSocket> {
+  const { status, socket, body } = await openRoom(roomId, cookie);
+  if (!socket) throw new Error(`upgrade refused: ${status} ${JSON.stringify(body)}`);
+  return socket;
+}
+
+export function textEnvelope(room: string, senderId: string, text: string, extra: Partial<Envelope> = {}): Envelope {
+  return {
+    id: newId(),
+    room,
+    senderId,
+    timestamp: Date.now(),
+    type: "text",
+    ttl: 8,
+    meshRoute: [],
+    isEncrypted: false,
+    priority: "normal",
+    content: { text },
+    ...extra,
+  };
+}

@@ -1,0 +1,128 @@
+// Room domain (DESIGN.md §5): which rooms a user has, joining the area room, creating groups, opening direct
+// chats, and who may enter a room. The API routes and the socket upgrade call these; access is decided here.
+import { dmRoomId, nearbyRoomId, roomKind } from "../../core/envelope";
+import { newId } from "../../core/ids";
+import type { NearbyInfo, RoomMemberInfo, RoomSummary, RoomsAnswer } from "../../core/rooms";
+import type { Db } from "../../db";
+import {
+  addMembers,
+  ensureRoom,
+  findRoom,
+  findUsersByIds,
+  isMember,
+  listMembers,
+  listUserRooms,
+  type RoomRow,
+} from "../../db/queries/rooms";
+import type { User } from "../../db/schema";
+import { ApiError } from "../errors";
+import { areaFromPosition, encodeArea, placeFromText } from "./places";
+
+/**
+ * The user's area room: from the position the browser reported (users.geohash), otherwise from the location
+ * text of the profile matched against the gazetteer in places.ts. Null when neither gives an area.
+ */
+export function nearbyFor(user: Pick<User, "latitude" | "longitude" | "geohash" | "locationText">): NearbyInfo | null {
+  if (user.latitude !== null && user.longitude !== null) {
+    const area = areaFromPosition(user.latitude, user.longitude);
+    return { roomId: nearbyRoomId(area.geohash), name: area.name, source: "position" };
+  }
+  if (user.geohash) return { roomId: nearbyRoomId(user.geohash), name: `Area ${user.geohash.slice(0, 5)}`, source: "position" };
+  const place = placeFromText(user.locationText);
+  if (!place) return null;
+  return { roomId: nearbyRoomId(encodeArea(place)), name: `${place.name} area`, source: "location-text" };
+}
+
+export const NO_AREA_MESSAGE = "Share your location or set your town in Settings to join your area room.";
+
+function summary(row: Pick<RoomRow, "id" | "kind" | "name">, extra: Partial<RoomSummary> = {}): RoomSummary {
+  return {
+    id: row.id,
+    kind: row.kind,
+    name: row.name,
+    encrypted: row.kind !== "nearby",
+    joined: true,
+    memberCount: 0,
+    lastMessageAt: null,
+    ...extra,
+  };
+}
+
+/** GET /api/rooms: the area room (joined or not), then groups and direct chats, latest activity first. */
+export async function roomsFor(db: Db, user: User): Promise<RoomsAnswer> {
+  const nearby = nearbyFor(user);
+  const rows = await listUserRooms(db, user.id);
+  const peers = rows.filter((r) => r.kind === "dm").map((r) => peerOf(r.id, user.id));
+  const names = new Map((await findUsersByIds(db, peers.filter(Boolean) as string[])).map((u) => [u.id, u.nickname]));
+  const rooms: RoomSummary[] = rows.map((r) => {
+    const peerId = r.kind === "dm" ? peerOf(r.id, user.id) : undefined;
+    return summary(r, {
+      name: peerId ? (names.get(peerId) ?? r.name) : r.name,
+      memberCount: Number(r.memberCount),
+      lastMessageAt: r.lastMessageAt === null ? null : Number(r.lastMessageAt),
+      ...(peerId ? { peerId } : {}),
+    });
+  });
+  // Only the current area room is listed among nearby rooms; areas the user has left behind drop out.
+  const list = rooms.filter((r) => r.kind !== "nearby" || r.id === nearby?.roomId);
+  if (nearby && !list.some((r) => r.id === nearby.roomId)) {
+    list.unshift(summary({ id: nearby.roomId, kind: "nearby", name: nearby.name }, { joined: false }));
+  }
+  list.sort((a, b) => (a.kind === "nearby" ? -1 : b.kind === "nearby" ? 1 : 0));
+  return { nearby, rooms: list };
+}
+
+/** POST /api/rooms/nearby/join: joins the user's current area room. */
+export async function joinNearby(db: Db, user: User): Promise<RoomSummary> {
+  const nearby = nearbyFor(user);
+  if (!nearby) throw new ApiError(409, NO_AREA_MESSAGE, { code: "no_area" });
+  const row = await ensureRoom(db, { id: nearby.roomId, kind: "nearby", name: nearby.name });
+  await addMembers(db, row.id, [{ userId: user.id }]);
+  return summary(row, { memberCount: (await listMembers(db, row.id)).length });
+}
+
+/** POST /api/rooms/groups: a private group owned by its creator, with the members named. */
+export async function createGroup(db: Db, user: User, input: { name: string; memberIds: string[] }): Promise<RoomSummary> {
+  const ids = [...new Set(input.memberIds.filter((id) => id !== user.id))];
+  const found = await findUsersByIds(db, ids);
+  if (found.length !== ids.length) throw new ApiError(400, "Some members do not exist", { code: "unknown_member" });
+  const row = await ensureRoom(db, { id: `group:${newId()}`, kind: "group", name: input.name, createdBy: user.id });
+  await addMembers(db, row.id, [{ userId: user.id, role: "owner" }, ...ids.map((userId) => ({ userId }))]);
+  return summary(row, { memberCount: ids.length + 1 });
+}
+
+/** POST /api/rooms/dm: the direct chat between the user and another person (the same room every time). */
+export async function openDm(db: Db, user: User, otherId: string): Promise<{ room: RoomSummary; created: boolean }> {
+  if (otherId === user.id) throw new ApiError(400, "You cannot open a direct chat with yourself");
+  const [other] = await findUsersByIds(db, [otherId]);
+  if (!other) throw new ApiError(404, "User not found");
+  const id = dmRoomId(user.id, other.id);
+  const existing = await findRoom(db, id);
+  const row = existing ?? (await ensureRoom(db, { id, kind: "dm", name: "Direct chat", createdBy: user.id }));
+  await addMembers(db, id, [{ userId: user.id }, { userId: other.id }]);
+  return { room: summary(row, { name: other.nickname, memberCount: 2, peerId: other.id }), created: !existing };
+}
+
+/**
+ * Who may enter a room (socket upgrade, member list): area rooms are public to every signed-in user; groups
+ * and direct chats only to their members. Throws 404 for an unknown private room, 403 for a non-member.
+ */
+export async function requireRoomAccess(db: Db, user: User, roomId: string): Promise<void> {
+  const kind = roomKind(roomId);
+  if (kind === "nearby") return;
+  if (kind === "dm" && !roomId.split(":").slice(1).includes(user.id)) throw new ApiError(403, "You are not a member of this room");
+  if (await isMember(db, roomId, user.id)) return;
+  if (!(await findRoom(db, roomId))) throw new ApiError(404, "Room not found");
+  throw new ApiError(403, "You are not a member of this room");
+}
+
+/** GET /api/rooms/:id/members: members with their device public keys (what senders encrypt to). */
+export async function membersOf(db: Db, user: User, roomId: string): Promise<RoomMemberInfo[]> {
+  await requireRoomAccess(db, user, roomId);
+  return (await listMembers(db, roomId)).map((m) => ({ userId: m.userId, nickname: m.nickname, role: m.role, keys: m.keys }));
+}
+
+function peerOf(roomId: string, me: string): string | undefined {
+  const [, a, b] = roomId.split(":");
+  return a === me ? b : a;
+}
