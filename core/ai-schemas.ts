@@ -1,0 +1,114 @@
+// zod schemas of the assistant's APIs (spec part 1 §7, part 2 §3 and §7) and the shapes they answer.
+import { z } from "zod";
+import { type LanguageCode, resolveLanguage } from "./ai-command";
+
+const language = z
+  .string()
+  .trim()
+  .min(1)
+  .max(40)
+  .transform((value, ctx): LanguageCode => {
+    const code = resolveLanguage(value);
+    if (!code) {
+      ctx.addIssue({ code: "custom", message: "Language must be one of English, Hausa, Igbo, Yoruba, Swahili, French, Arabic" });
+      return z.NEVER;
+    }
+    return code;
+  });
+
+const historyItem = z.union([
+  z.string().max(2000),
+  z.object({ content: z.string().max(2000).optional(), text: z.string().max(2000).optional(), isAI: z.boolean().optional() }).passthrough(),
+]);
+
+/** POST /api/ai/chat: the text after '@ai ' and the chat's context (spec part 1 §7). */
+export const AiChatRequestSchema = z.object({
+  message: z.string().trim().min(1, "Message required").max(2000),
+  userId: z.string().max(100).optional(),
+  context: z
+    .object({
+      messageHistory: z.array(historyItem).max(5).optional(),
+      userLocation: z.string().max(100).optional(),
+      meshStatus: z.string().max(40).optional(),
+    })
+    .optional(),
+});
+export type AiChatRequest = z.infer<typeof AiChatRequestSchema>;
+
+export const TranslateRequestSchema = z.object({
+  text: z.string().trim().min(1, "Text required - Please enter text to translate").max(2000),
+  targetLanguage: language,
+  sourceLanguage: language.optional(),
+});
+
+export const SmartRepliesRequestSchema = z.object({
+  message: z.string().trim().min(1, "Message required - Please enter a message to generate smart replies").max(2000),
+  context: z.union([z.string().max(2000), z.array(z.string().max(2000)).max(5)]).optional(),
+});
+
+/** Translation result (spec part 2 §3). */
+export const TranslationSchema = z.object({
+  originalText: z.string(),
+  translatedText: z.string(),
+  sourceLanguage: z.string(),
+  targetLanguage: z.string(),
+  confidence: z.number().min(0).max(1),
+});
+export type Translation = z.infer<typeof TranslationSchema>;
+
+export const SmartReplySchema = z.object({ id: z.string(), text: z.string(), confidence: z.number().min(0).max(1) });
+export type SmartReply = z.infer<typeof SmartReplySchema>;
+export const SmartRepliesResponseSchema = z.array(SmartReplySchema);
+
+export const SUPPORT_CATEGORIES = [
+  "greeting",
+  "pricing",
+  "technical",
+  "features",
+  "business",
+  "emergency",
+  "comparison",
+  "followup",
+  "error",
+] as const;
+export type SupportCategory = (typeof SUPPORT_CATEGORIES)[number];
+
+export const SupportQueryRequestSchema = z.object({
+  message: z.string().trim().min(1, "Message required").max(2000),
+  userPhone: z.string().trim().max(30).optional(),
+});
+
+export const SupportAnswerSchema = z.object({
+  response: z.string(),
+  category: z.enum(SUPPORT_CATEGORIES),
+  confidence: z.number().min(0).max(1),
+  escalateToHuman: z.boolean(),
+  followUpRequired: z.boolean(),
+  ticketId: z.string().optional(),
+});
+export type SupportAnswer = z.infer<typeof SupportAnswerSchema>;
+
+export const SupportFollowupRequestSchema = z.object({
+  originalQuery: z.string().trim().min(1).max(2000),
+  response: z.string().max(4000).default(""),
+  userPhone: z.string().trim().max(30).optional(),
+});
+
+/** The 402 body of an over-limit or premium-keyword request. */
+export const UpgradeOfferSchema = z.object({
+  error: z.string(),
+  code: z.enum(["limit_reached", "premium_feature"]),
+  upgrade: z.object({ plan: z.literal("premium"), trialDays: z.number() }),
+});
+export type UpgradeOffer = z.infer<typeof UpgradeOfferSchema>;
+
+export const AiChatResponseSchema = z.object({ message: z.string(), source: z.enum(["online", "offline"]).optional() });
+
+export const VoiceMessageResponseSchema = z.object({
+  id: z.string(),
+  transcript: z.string(),
+  source: z.enum(["online", "offline"]),
+  usedThisMonth: z.number(),
+  monthlyLimit: z.number().nullable(),
+});
+export type VoiceMessageResponse = z.infer<typeof VoiceMessageResponseSchema>;

@@ -1,0 +1,25 @@
+// /api/support: the support bot (spec part 2 §7). Open to visitors who are not signed in; escalation opens a
+// call-back ticket with the phone.
+import { Hono } from "hono";
+import { SupportFollowupRequestSchema, SupportQueryRequestSchema } from "../../../core/ai-schemas";
+import { supportFollowup, supportQuery } from "../../assistant";
+import type { AppBindings } from "../../env";
+import { parseJson } from "../../errors";
+
+export const support = new Hono<AppBindings>()
+  .post("/query", async (c) => {
+    const body = await parseJson(c, SupportQueryRequestSchema);
+    return c.json(await supportQuery(c.env, c.var.db, { message: body.message, userPhone: body.userPhone || undefined, user: c.var.user }));
+  })
+  .post("/followup", async (c) => {
+    const body = await parseJson(c, SupportFollowupRequestSchema);
+    return c.json(
+      await supportFollowup(c.var.db, {
+        originalQuery: body.originalQuery,
+        response: body.response,
+        userPhone: body.userPhone || undefined,
+        user: c.var.user,
+        supportPhone: c.env.SUPPORT_PHONE,
+      }),
+    );
+  });

@@ -1,0 +1,434 @@
+// The assistant in workerd with real D1 and R2: the '@ai' APIs, limits and their reset, 402 shapes, the
+// provider fallback (Workers AI faked at the binding edge), support and voice messages.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createDb } from "../../db";
+import { anonymousSession, call } from "../../tests/workers/helpers";
+import type { AppEnv } from "../env";
+import { runAiCommand, smartReplies, translateText } from "./index";
+import { INSTRUCT_MODEL, SPEECH_MODEL, TRANSLATION_MODEL } from "./workers-ai";
+
+const db = () => createDb(env as unknown as AppEnv);
+
+async function setUser(id: string, fields: { tier?: string; verified?: string }) {
+  if (fields.tier) await env.DB.prepare("update users set subscription_tier = ? where id = ?").bind(fields.tier, id).run();
+  if (fields.verified)
+    await env.DB.prepare("update users set auth_mode = 'verified', phone = ? where id = ?").bind(fields.verified, id).run();
+}
+
+async function chat(cookie: string, message: string) {
+  return call("/api/ai/chat", {
+    method: "POST",
+    cookie,
+    json: { message, userId: "x", context: { messageHistory: [], userLocation: "mesh-network", meshStatus: "connected" } },
+  });
+}
+
+const UPGRADE = { plan: "premium", trialDays: 7 };
+
+/** Workers AI as the binding edge sees it: records calls, answers per model or fails as told. */
+function fakeAi(behaviour: "answer" | "throw" | "hang") {
+  const calls: { model: string; input: Record<string, unknown> }[] = [];
+  const ai = {
+    async run(model: string, input: Record<string, unknown>) {
+      calls.push({ model, input });
+      if (behaviour === "throw") throw new Error("3040: Capacity temporarily exceeded");
+      if (behaviour === "hang") return new Promise(() => {});
+      if (model === TRANSLATION_MODEL) return { translated_text: "Je voudrais acheter du riz" };
+      if (model === SPEECH_MODEL) return { text: "Please bring two bags of rice tomorrow" };
+      return { response: "Abuja is the capital of Nigeria." };
+    },
+  };
+  const online = { ...(env as unknown as AppEnv), ENVIRONMENT: "production", AI: ai } as unknown as AppEnv;
+  return { env: online, calls };
+}
+
+describe("POST /api/ai/chat", () => {
+  it("translates a phrase to Hausa with the offline assistant", async () => {
+    const { cookie } = await anonymousSession();
+    const res = await chat(cookie, "translate good morning to hausa");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ message: "🌍 Hausa: Barka da safiya", source: "offline" });
+  });
+
+  it("accepts the whole message with its '@ai ' prefix", async () => {
+    const { cookie } = await anonymousSession();
+    const res = await chat(cookie, "@ai translate thank you to yoruba");
+    expect((await res.json<{ message: string }>()).message).toContain("Ẹ ṣé");
+  });
+
+  it("answers market prices from the database and emergencies with the numbers", async () => {
+    const { cookie } = await anonymousSession();
+    const market = await (await chat(cookie, "market rice lagos")).json<{ message: string }>();
+    expect(market.message).toMatch(/Rice \(local\), Mile 12 Market \(Lagos\): ₦[\d,]+ per 50kg bag/);
+    expect(market.message).not.toContain("Kano");
+    const sos = await (await chat(cookie, "emergency my brother is bleeding")).json<{ message: string }>();
+    expect(sos.message).toContain("112");
+    expect(sos.message).toContain("Press firmly on the wound");
+    const weather = await (await chat(cookie, "weather kano")).json<{ message: string }>();
+    expect(weather.message).toContain("needs a connection");
+    const unknown = await (await chat(cookie, "what is the capital of Nigeria?")).json<{ message: string }>();
+    expect(unknown.message).toContain("needs the online assistant");
+  });
+
+  it("needs a session and a message", async () => {
+    expect((await call("/api/ai/chat", { method: "POST", json: { message: "help" } })).status).toBe(401);
+    const { cookie } = await anonymousSession();
+    const res = await call("/api/ai/chat", { method: "POST", cookie, json: { message: "   " } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: "Invalid request: message: Message required" });
+  });
+
+  it("gives a free user 10 AI commands a day, then the premium offer with status 402", async () => {
+    const { cookie } = await anonymousSession();
+    for (let i = 0; i < 10; i++) expect((await chat(cookie, "help")).status).toBe(200);
+    const res = await chat(cookie, "help");
+    expect(res.status).toBe(402);
+    expect(await res.json()).toEqual({
+      error: "You've used your 10 free AI commands for today. Upgrade to Premium for unlimited AI commands — try it free for 7 days.",
+      code: "limit_reached",
+      upgrade: UPGRADE,
+    });
+  });
+
+  it("answers a free user's premium keyword with the offer, without counting it", async () => {
+    const { cookie, user } = await anonymousSession();
+    const res = await chat(cookie, "send a voice message to my group");
+    expect(res.status).toBe(402);
+    expect(await res.json()).toEqual({
+      error: "Voice message is a Premium feature. Upgrade to Premium to unlock it — try it free for 7 days.",
+      code: "premium_feature",
+      upgrade: UPGRADE,
+    });
+    const usage = await (await call("/api/ai/usage", { cookie })).json<{ aiCommands: { used: number } }>();
+    expect(usage.aiCommands.used).toBe(0);
+    await setUser(user.id, { tier: "premium" });
+    expect((await chat(cookie, "send a voice message to my group")).status).toBe(200);
+  });
+});
+
+describe("limits per tier, counted by UTC date", () => {
+  it("resets the count on a new date", async () => {
+    const { user } = await anonymousSession();
+    const day1 = new Date("2026-03-01T23:59:00Z");
+    const day2 = new Date("2026-03-02T00:00:30Z");
+    const run = (now: Date) => runAiCommand(env as unknown as AppEnv, db(), { userId: user.id, text: "help", channel: "web", now });
+    for (let i = 0; i < 10; i++) expect((await run(day1)).ok).toBe(true);
+    expect(await run(day1)).toMatchObject({ ok: false, status: 402, body: { code: "limit_reached" } });
+    expect(await run(day2)).toMatchObject({ ok: true });
+  });
+
+  it("gives a free user 5 translations a day; '@ai translate' counts one AI command and one translation", async () => {
+    const { cookie, user } = await anonymousSession();
+    const translate = (json: unknown) => call("/api/ai/translate", { method: "POST", cookie, json });
+    for (let i = 0; i < 4; i++) expect((await translate({ text: "thank you", targetLanguage: "HA" })).status).toBe(200);
+    expect((await chat(cookie, "translate good night to igbo")).status).toBe(200);
+    const sixth = await translate({ text: "thank you", targetLanguage: "hausa" });
+    expect(sixth.status).toBe(402);
+    expect(await sixth.json()).toEqual({
+      error: "You've used your 5 free translations for today. Upgrade to Premium for unlimited translation — try it free for 7 days.",
+      code: "limit_reached",
+      upgrade: UPGRADE,
+    });
+    // Translations are full; the refused '@ai translate' must not eat an AI command either.
+    expect((await chat(cookie, "translate hello to french")).status).toBe(402);
+    const usage = await (await call("/api/ai/usage", { cookie })).json<{ aiCommands: { used: number }; translations: { used: number } }>();
+    expect(usage).toMatchObject({ aiCommands: { used: 1 }, translations: { used: 5 } });
+    // Other commands still work.
+    expect((await chat(cookie, "help")).status).toBe(200);
+    await setUser(user.id, { tier: "premium" });
+    expect((await translate({ text: "thank you", targetLanguage: "sw" })).status).toBe(200);
+  });
+
+  it("is unlimited for premium and enterprise", async () => {
+    for (const tier of ["premium", "enterprise"]) {
+      const { user } = await anonymousSession();
+      await setUser(user.id, { tier });
+      for (let i = 0; i < 12; i++) {
+        const r = await runAiCommand(env as unknown as AppEnv, db(), {
+          userId: user.id,
+          text: "translate hello to swahili",
+          channel: "web",
+        });
+        expect(r).toMatchObject({ ok: true, message: "🌍 Swahili: Habari" });
+      }
+    }
+  });
+
+  it("counts a command once when a second answer is sent with countUsage false", async () => {
+    const { cookie, user } = await anonymousSession();
+    const first = await runAiCommand(env as unknown as AppEnv, db(), {
+      userId: user.id,
+      text: "market maize",
+      channel: "ussd",
+      mode: "offline",
+    });
+    const second = await runAiCommand(env as unknown as AppEnv, db(), {
+      userId: user.id,
+      text: "market maize",
+      channel: "ussd",
+      mode: "auto",
+      countUsage: false,
+    });
+    expect(first.ok && second.ok).toBe(true);
+    const usage = await (await call("/api/ai/usage", { cookie })).json<{ aiCommands: { used: number } }>();
+    expect(usage.aiCommands.used).toBe(1);
+  });
+});
+
+describe("POST /api/ai/translate", () => {
+  it("answers the spec's Translation result, with languages by name or code in any case", async () => {
+    const { cookie } = await anonymousSession();
+    const res = await call("/api/ai/translate", {
+      method: "POST",
+      cookie,
+      json: { text: "Where is the hospital?", targetLanguage: "SWAHILI" },
+    });
+    expect(await res.json()).toEqual({
+      originalText: "Where is the hospital?",
+      translatedText: "Hospitali iko wapi?",
+      sourceLanguage: "English",
+      targetLanguage: "Swahili",
+      confidence: 0.95,
+      source: "offline",
+    });
+    const fromHausa = await call("/api/ai/translate", { method: "POST", cookie, json: { text: "na gode", targetLanguage: "fr" } });
+    expect(await fromHausa.json()).toMatchObject({ translatedText: "Merci", sourceLanguage: "Hausa" });
+  });
+
+  it("refuses empty text and unknown languages with clear errors", async () => {
+    const { cookie } = await anonymousSession();
+    const empty = await call("/api/ai/translate", { method: "POST", cookie, json: { text: " ", targetLanguage: "ha" } });
+    expect(await empty.json()).toEqual({ error: "Invalid request: text: Text required - Please enter text to translate" });
+    const klingon = await call("/api/ai/translate", { method: "POST", cookie, json: { text: "hello", targetLanguage: "klingon" } });
+    expect(klingon.status).toBe(400);
+    expect((await klingon.json<{ error: string }>()).error).toContain("English, Hausa, Igbo, Yoruba, Swahili, French, Arabic");
+  });
+
+  it("says offline when a sentence is not in the phrasebook, and does not charge for it", async () => {
+    const { cookie } = await anonymousSession();
+    const res = await call("/api/ai/translate", {
+      method: "POST",
+      cookie,
+      json: { text: "The rain ruined my maize harvest", targetLanguage: "yo" },
+    });
+    expect(res.status).toBe(503);
+    expect((await res.json<{ error: string }>()).error).toContain("needs the online assistant");
+    const usage = await (await call("/api/ai/usage", { cookie })).json<{ translations: { used: number } }>();
+    expect(usage.translations.used).toBe(0);
+  });
+});
+
+describe("provider fallback (Workers AI faked at the binding)", () => {
+  it("uses Workers AI's instruct model when it answers", async () => {
+    const { user } = await anonymousSession();
+    const fake = fakeAi("answer");
+    const r = await runAiCommand(fake.env, db(), { userId: user.id, text: "what is the capital of Nigeria?", channel: "web" });
+    expect(r).toEqual({ ok: true, message: "Abuja is the capital of Nigeria.", source: "online" });
+    expect(fake.calls[0].model).toBe(INSTRUCT_MODEL);
+  });
+
+  it("falls back to the offline assistant when the binding throws", async () => {
+    const { user } = await anonymousSession();
+    const fake = fakeAi("throw");
+    const r = await runAiCommand(fake.env, db(), { userId: user.id, text: "what is the capital of Nigeria?", channel: "web" });
+    expect(fake.calls).toHaveLength(1);
+    expect(r).toMatchObject({ ok: true, source: "offline" });
+    expect(r.ok && r.message).toContain("needs the online assistant");
+  });
+
+  it("falls back to the offline assistant when the binding is too slow", async () => {
+    const { user } = await anonymousSession();
+    const fake = fakeAi("hang");
+    const started = Date.now();
+    const r = await runAiCommand(fake.env, db(), { userId: user.id, text: "hello there", channel: "web", timeoutMs: 100 });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(r).toMatchObject({ ok: true, source: "offline" });
+    expect(r.ok && r.message).toContain("I'm LIA");
+  });
+
+  it("uses m2m100 between languages it covers and the instruct model for Hausa, Igbo, Yoruba and Swahili", async () => {
+    const { user } = await anonymousSession();
+    await setUser(user.id, { tier: "premium" });
+    const fake = fakeAi("answer");
+    const fr = await translateText(fake.env, db(), { userId: user.id, text: "I would like to buy rice", target: "fr", source: "en" });
+    expect(fr).toMatchObject({
+      ok: true,
+      source: "online",
+      translation: { translatedText: "Je voudrais acheter du riz", targetLanguage: "French" },
+    });
+    expect(fake.calls.at(-1)?.model).toBe(TRANSLATION_MODEL);
+    await translateText(fake.env, db(), { userId: user.id, text: "I would like to buy rice", target: "ha", source: "en" });
+    expect(fake.calls.at(-1)?.model).toBe(INSTRUCT_MODEL);
+    expect(JSON.stringify(fake.calls.at(-1)?.input)).toContain("into Hausa");
+  });
+
+  it("never uses the binding in local development", async () => {
+    const { user } = await anonymousSession();
+    const fake = fakeAi("answer");
+    const local = { ...fake.env, ENVIRONMENT: "development" } as AppEnv;
+    const r = await runAiCommand(local, db(), { userId: user.id, text: "what is the capital of Nigeria?", channel: "web" });
+    expect(r).toMatchObject({ source: "offline" });
+    expect(fake.calls).toHaveLength(0);
+  });
+
+  it("falls back for smart replies too", async () => {
+    const out = await smartReplies(fakeAi("throw").env, { message: "Thank you so much!" });
+    expect(out.source).toBe("offline");
+    expect(out.replies.map((r) => r.text)).toEqual(["You're welcome", "Anytime!", "Happy to help"]);
+  });
+});
+
+describe("POST /api/ai/smart-replies", () => {
+  it("needs a verified phone and answers a list of { id, text, confidence }", async () => {
+    const { cookie, user } = await anonymousSession();
+    const json = { message: "Are you coming to the market tomorrow?" };
+    const refused = await call("/api/ai/smart-replies", { method: "POST", cookie, json });
+    expect(refused.status).toBe(403);
+    await setUser(user.id, { verified: "+2348030000001" });
+    const res = await call("/api/ai/smart-replies", { method: "POST", cookie, json });
+    expect(res.status).toBe(200);
+    const replies = await res.json<{ id: string; text: string; confidence: number }[]>();
+    expect(replies).toHaveLength(3);
+    expect(replies[0]).toEqual({ id: "reply-1", text: "Let me check the price", confidence: 0.8 });
+    const empty = await call("/api/ai/smart-replies", { method: "POST", cookie, json: { message: "" } });
+    expect(await empty.json()).toEqual({
+      error: "Invalid request: message: Message required - Please enter a message to generate smart replies",
+    });
+  });
+});
+
+describe("support bot", () => {
+  const ask = (json: unknown, cookie?: string) => call("/api/support/query", { method: "POST", json, cookie });
+
+  it.each([
+    ["Hello there", "greeting", false],
+    ["How much does premium cost per month?", "pricing", false],
+    ["The app is not working, bluetooth will not connect", "technical", true],
+    ["We are a company and want enterprise for our team", "business", true],
+    ["Is LinkUp better than WhatsApp?", "comparison", false],
+  ])("%j is %s", async (message, category, followUp) => {
+    const res = await ask({ message });
+    expect(res.status).toBe(200);
+    const body = await res.json<{
+      category: string;
+      confidence: number;
+      escalateToHuman: boolean;
+      followUpRequired: boolean;
+      response: string;
+    }>();
+    expect(body.category).toBe(category);
+    expect(body.followUpRequired).toBe(followUp);
+    expect(body.escalateToHuman).toBe(false);
+    expect(body.confidence).toBeGreaterThanOrEqual(0.6);
+  });
+
+  it("answers prices from the spec", async () => {
+    const body = await (await ask({ message: "what is the price of premium" })).json<{ response: string }>();
+    expect(body.response).toContain("₦2,500 a month");
+    expect(body.response).toContain("7-day free trial");
+  });
+
+  it("escalates to a human and opens a call-back ticket with the phone", async () => {
+    const res = await ask({ message: "Please call me, I want to talk to a person about my payment", userPhone: "0803 123 4567" });
+    const body = await res.json<{ escalateToHuman: boolean; ticketId: string; response: string }>();
+    expect(body.escalateToHuman).toBe(true);
+    expect(body.response).toContain("+2348031234567");
+    const ticket = await env.DB.prepare("select phone, status, category, message from support_tickets where id = ?")
+      .bind(body.ticketId)
+      .first();
+    expect(ticket).toEqual({
+      phone: "+2348031234567",
+      status: "open",
+      category: "pricing",
+      message: "Please call me, I want to talk to a person about my payment",
+    });
+  });
+
+  it("asks for a phone when escalating without one, and treats emergencies as urgent", async () => {
+    const body = await (await ask({ message: "Emergency! There was an accident near me" })).json<Record<string, unknown>>();
+    expect(body).toMatchObject({ category: "emergency", escalateToHuman: true });
+    expect(body.ticketId).toBeUndefined();
+    expect(body.response).toContain("112");
+    expect(body.response).toContain("Leave your phone number");
+  });
+
+  it("says honestly when it did not understand, with a low confidence", async () => {
+    const body = await (await ask({ message: "zxqv blorp" })).json<{ confidence: number; response: string }>();
+    expect(body.confidence).toBeLessThan(0.6);
+    expect(body.response).toContain("+2348000000000");
+  });
+
+  it("follows up, and a phone in the follow-up opens a ticket", async () => {
+    const plain = await call("/api/support/followup", {
+      method: "POST",
+      json: { originalQuery: "app not working", response: "try again" },
+    });
+    expect((await plain.json<{ followUp: string }>()).followUp).toContain("Did those steps fix it?");
+    const withPhone = await call("/api/support/followup", {
+      method: "POST",
+      json: { originalQuery: "app not working", response: "try again", userPhone: "08055555555" },
+    });
+    const body = await withPhone.json<{ followUp: string; ticketId: string }>();
+    expect(body.followUp).toContain("+2348055555555");
+    const ticket = await env.DB.prepare("select phone from support_tickets where id = ?").bind(body.ticketId).first();
+    expect(ticket).toEqual({ phone: "+2348055555555" });
+  });
+
+  it("refuses an empty message", async () => {
+    expect((await ask({ message: "" })).status).toBe(400);
+  });
+});
+
+describe("voice messages", () => {
+  const audio = new Uint8Array([26, 69, 223, 163, 1, 2, 3, 4]);
+  const send = (cookie: string) =>
+    call("/api/ai/voice", { method: "POST", cookie, body: audio, headers: { "content-type": "audio/webm" } });
+
+  it("are a premium feature for free users", async () => {
+    const { cookie } = await anonymousSession();
+    const res = await send(cookie);
+    expect(res.status).toBe(402);
+    expect(await res.json()).toMatchObject({ code: "premium_feature", upgrade: UPGRADE });
+  });
+
+  it("store the audio in R2 for premium users and count 50 a month", async () => {
+    const { cookie, user } = await anonymousSession();
+    await setUser(user.id, { tier: "premium" });
+    const res = await send(cookie);
+    expect(res.status).toBe(201);
+    const body = await res.json<{ id: string; transcript: string; source: string; usedThisMonth: number; monthlyLimit: number }>();
+    expect(body).toMatchObject({ transcript: "", source: "offline", usedThisMonth: 1, monthlyLimit: 50 });
+    const back = await call(`/api/ai/voice/${body.id}`, { cookie });
+    expect(new Uint8Array(await back.arrayBuffer())).toEqual(audio);
+    const stranger = await anonymousSession();
+    expect((await call(`/api/ai/voice/${body.id}`, { cookie: stranger.cookie })).status).toBe(404);
+
+    const month = new Date().toISOString().slice(0, 7);
+    await env.DB.prepare("insert into usage_daily (user_id, date, voice_messages) values (?, ?, 49)")
+      .bind(user.id, `${month}-01`)
+      .run()
+      .catch(async () => {
+        await env.DB.prepare("update usage_daily set voice_messages = voice_messages + 49 where user_id = ? and date = ?")
+          .bind(user.id, `${month}-01`)
+          .run();
+      });
+    const full = await send(cookie);
+    expect(full.status).toBe(402);
+    expect(await full.json()).toMatchObject({ code: "limit_reached" });
+  });
+
+  it("are transcribed by Workers AI's speech model when online", async () => {
+    const { user } = await anonymousSession();
+    await setUser(user.id, { tier: "enterprise" });
+    const fake = fakeAi("answer");
+    const { transcribeVoiceMessage } = await import("./voice");
+    const { users } = await import("../../db/schema");
+    const { eq } = await import("drizzle-orm");
+    const row = await db().select().from(users).where(eq(users.id, user.id)).get();
+    const r = await transcribeVoiceMessage(fake.env, db(), { user: row!, audio: audio.buffer, mime: "audio/webm" });
+    expect(r).toMatchObject({ ok: true, transcript: "Please bring two bags of rice tomorrow", source: "online", monthlyLimit: null });
+    expect(fake.calls[0].model).toBe(SPEECH_MODEL);
+    expect(typeof fake.calls[0].input.audio).toBe("string");
+  });
+});

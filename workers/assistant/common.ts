@@ -1,0 +1,39 @@
+// Shared by the assistant's entry points: the online provider choice, the timeout and the 402 offer.
+import { TIER_LIMITS, TRIAL_DAYS } from "../../core/constants";
+import { type AppEnv, servicesStatus } from "../env";
+import type { AssistantProvider } from "./provider";
+import type { Counter } from "./usage";
+import { type AiRunner, workersAiProvider } from "./workers-ai";
+
+/** A few seconds, then the offline assistant answers instead (DESIGN.md §6). */
+export const AI_TIMEOUT_MS = 5000;
+
+export type AiMode = "auto" | "offline";
+
+export interface UpgradeBody {
+  error: string;
+  code: "limit_reached" | "premium_feature";
+  upgrade: { plan: "premium"; trialDays: number };
+}
+export type Refusal = { ok: false; status: 402; body: UpgradeBody };
+export type AiCommandResult = { ok: true; message: string; source: "online" | "offline" } | Refusal;
+
+export function upgradeOffer(code: UpgradeBody["code"], error: string): Refusal {
+  return { ok: false, status: 402, body: { error, code, upgrade: { plan: "premium", trialDays: TRIAL_DAYS } } };
+}
+
+export const LIMIT_MESSAGES: Record<Counter, string> = {
+  aiCommands: `You've used your ${TIER_LIMITS.free.aiCommands} free AI commands for today. Upgrade to Premium for unlimited AI commands — try it free for ${TRIAL_DAYS} days.`,
+  translations: `You've used your ${TIER_LIMITS.free.translations} free translations for today. Upgrade to Premium for unlimited translation — try it free for ${TRIAL_DAYS} days.`,
+};
+
+export function premiumKeywordMessage(keyword: string): string {
+  const name = keyword.charAt(0).toUpperCase() + keyword.slice(1);
+  return `${name} is a Premium feature. Upgrade to Premium to unlock it — try it free for ${TRIAL_DAYS} days.`;
+}
+
+/** The online provider when Workers AI is usable (never in local dev), else null. */
+export function onlineProvider(env: AppEnv, mode: AiMode = "auto"): AssistantProvider | null {
+  if (mode === "offline" || !servicesStatus(env).workersAi) return null;
+  return workersAiProvider(env.AI as unknown as AiRunner);
+}

@@ -1,0 +1,215 @@
+// The assistant (DESIGN.md §6): one entry per use (an '@ai' command, translation, smart replies, support,
+// voice), with the tier limits of spec part 1 §5 applied on the server. Every channel calls these.
+import { eq } from "drizzle-orm";
+import { findPremiumKeyword, LANGUAGES, type LanguageCode, parseAiCommand } from "../../core/ai-command";
+import type { SmartReply, Translation } from "../../core/ai-schemas";
+import type { Tier } from "../../core/constants";
+import type { Db } from "../../db";
+import { type User, users } from "../../db/schema";
+import type { AppEnv } from "../env";
+import { marketAnswer } from "./market";
+import { emergencyGuidance, helpText, offlineProvider, phrasebookMiss, weatherNeedsConnection } from "./offline";
+import { detectPhraseLanguage } from "./phrasebook";
+import {
+  AI_TIMEOUT_MS,
+  type AiCommandResult,
+  type AiMode,
+  LIMIT_MESSAGES,
+  onlineProvider,
+  premiumKeywordMessage,
+  type Refusal,
+  upgradeOffer,
+} from "./common";
+import { type AssistantProvider, NeedsOnline, withFallback } from "./provider";
+import { type Counter, consume, refund } from "./usage";
+import { forecast } from "./weather";
+
+export {
+  AI_TIMEOUT_MS,
+  type AiMode,
+  type AiCommandResult,
+  LIMIT_MESSAGES,
+  onlineProvider,
+  type Refusal,
+  type UpgradeBody,
+  upgradeOffer,
+} from "./common";
+export { supportFollowup, supportQuery } from "./support";
+export { transcribeVoiceMessage, voiceAllowed, voiceAudio } from "./voice";
+
+export async function loadUser(db: Db, userId: string): Promise<User> {
+  const user = await db.select().from(users).where(eq(users.id, userId)).get();
+  if (!user) throw new Error(`assistant: unknown user ${userId}`);
+  return user;
+}
+
+function tierOf(user: User): Tier {
+  return user.subscriptionTier;
+}
+
+export interface AiCommandInput {
+  userId: string;
+  /** What follows '@ai '. */
+  text: string;
+  channel: "web" | "whatsapp" | "ussd";
+  mode?: AiMode;
+  /** false for a second answer to a command already counted (e.g. the SMS after a USSD screen). */
+  countUsage?: boolean;
+  /** Recent chat lines for context (web: the last 5 messages). */
+  history?: string[];
+  timeoutMs?: number;
+  now?: Date;
+}
+
+/**
+ * Answers one '@ai' command for a user, applying the tier's daily limits once per command: every command
+ * counts one AI command, a translation also counts one translation. Free users naming a premium keyword get
+ * the premium offer instead, uncounted.
+ */
+export async function runAiCommand(env: AppEnv, db: Db, input: AiCommandInput): Promise<AiCommandResult> {
+  const user = await loadUser(db, input.userId);
+  const tier = tierOf(user);
+  const command = parseAiCommand(input.text);
+  if (command.kind === "empty") return { ok: true, message: helpText(), source: "offline" };
+
+  if (tier === "free") {
+    const keyword = findPremiumKeyword(input.text);
+    if (keyword) return upgradeOffer("premium_feature", premiumKeywordMessage(keyword));
+  }
+  const counters: Counter[] = command.kind === "translate" ? ["aiCommands", "translations"] : ["aiCommands"];
+  if (input.countUsage !== false) {
+    const used = await consume(db, user.id, tier, counters, input.now);
+    if (!used.ok) return upgradeOffer("limit_reached", LIMIT_MESSAGES[used.full]);
+  }
+
+  const mode = input.mode ?? "auto";
+  const online = onlineProvider(env, mode);
+  const offline = offlineProvider();
+  const timeoutMs = input.timeoutMs ?? AI_TIMEOUT_MS;
+
+  switch (command.kind) {
+    case "help":
+      return { ok: true, message: helpText(), source: "offline" };
+    case "emergency":
+      // First-aid steps are vetted text, never generated: the same answer on every channel and connection.
+      return { ok: true, message: emergencyGuidance(command.situation), source: "offline" };
+    case "market":
+      return { ok: true, message: await marketAnswer(db, command.query), source: "offline" };
+    case "weather": {
+      if (!online) return { ok: true, message: weatherNeedsConnection(command.place), source: "offline" };
+      try {
+        const coords = user.latitude !== null && user.longitude !== null ? { latitude: user.latitude, longitude: user.longitude } : null;
+        return { ok: true, message: await forecast(command.place, coords, timeoutMs), source: "online" };
+      } catch (e) {
+        console.warn("assistant: forecast failed:", e instanceof Error ? e.message : e);
+        return { ok: true, message: weatherNeedsConnection(command.place), source: "offline" };
+      }
+    }
+    case "translate-usage": {
+      const why =
+        command.reason === "unknown-language"
+          ? `I can't translate to "${command.language}" yet.`
+          : command.reason === "missing-text"
+            ? "Tell me what to translate."
+            : "Tell me which language to translate to.";
+      return {
+        ok: true,
+        message: `${why} Use '@ai translate <text> to <language>' with ${Object.values(LANGUAGES).join(", ")}. For example: '@ai translate good morning to hausa'.`,
+        source: "offline",
+      };
+    }
+    case "translate": {
+      const result = await translateWith(online, offline, command.text, command.target, undefined, timeoutMs);
+      if (!result) return { ok: true, message: phrasebookMiss(command.text, command.target), source: "offline" };
+      return {
+        ok: true,
+        message: `🌍 ${LANGUAGES[command.target]}: ${result.translation.translatedText}`,
+        source: result.source,
+      };
+    }
+    case "question": {
+      const answer = await withFallback(online, offline, (p) => p.chat({ question: command.question, history: input.history }), timeoutMs);
+      return { ok: true, message: answer.value, source: answer.source };
+    }
+  }
+}
+
+/** Phrasebook first (instant and exact), then the online model, then null when nobody can translate it. */
+async function translateWith(
+  online: AssistantProvider | null,
+  offline: AssistantProvider,
+  text: string,
+  target: LanguageCode,
+  source: LanguageCode | undefined,
+  timeoutMs: number,
+): Promise<{ translation: Translation; source: "online" | "offline" } | null> {
+  const detected = source ?? detectPhraseLanguage(text) ?? undefined;
+  const shape = (out: { translatedText: string; sourceLanguage: string; confidence: number }): Translation => ({
+    originalText: text,
+    translatedText: out.translatedText,
+    sourceLanguage: out.sourceLanguage === "auto" ? "auto" : LANGUAGES[out.sourceLanguage as LanguageCode],
+    targetLanguage: LANGUAGES[target],
+    confidence: out.confidence,
+  });
+  try {
+    const hit = await offline.translate(text, target, detected);
+    return { translation: shape(hit), source: "offline" };
+  } catch (e) {
+    if (!(e instanceof NeedsOnline)) throw e;
+  }
+  if (!online) return null;
+  try {
+    const out = await withFallback(online, offline, (p) => p.translate(text, target, detected), timeoutMs);
+    return { translation: shape(out.value), source: out.source };
+  } catch (e) {
+    if (e instanceof NeedsOnline) return null;
+    throw e;
+  }
+}
+
+export type TranslateResult =
+  | { ok: true; translation: Translation; source: "online" | "offline" }
+  | Refusal
+  | { ok: false; status: 503; error: string };
+
+/** POST /api/ai/translate: counts one translation (free: 5 a day); a phrase nobody could translate is not charged. */
+export async function translateText(
+  env: AppEnv,
+  db: Db,
+  input: { userId: string; text: string; target: LanguageCode; source?: LanguageCode; mode?: AiMode; timeoutMs?: number; now?: Date },
+): Promise<TranslateResult> {
+  const user = await loadUser(db, input.userId);
+  const used = await consume(db, user.id, tierOf(user), ["translations"], input.now);
+  if (!used.ok) return upgradeOffer("limit_reached", LIMIT_MESSAGES.translations);
+  const result = await translateWith(
+    onlineProvider(env, input.mode),
+    offlineProvider(),
+    input.text,
+    input.target,
+    input.source,
+    input.timeoutMs ?? AI_TIMEOUT_MS,
+  );
+  if (!result) {
+    await refund(db, user.id, "translations", input.now);
+    return { ok: false, status: 503, error: phrasebookMiss(input.text, input.target) };
+  }
+  return { ok: true, ...result };
+}
+
+/** Smart replies for the last message of a chat (not counted: they are suggestions, not commands). */
+export async function smartReplies(
+  env: AppEnv,
+  input: { message: string; context?: string[]; mode?: AiMode; timeoutMs?: number },
+): Promise<{ replies: SmartReply[]; source: "online" | "offline" }> {
+  const out = await withFallback(
+    onlineProvider(env, input.mode),
+    offlineProvider(),
+    (p) => p.smartReplies(input.message, input.context),
+    input.timeoutMs ?? AI_TIMEOUT_MS,
+  );
+  const base = out.source === "online" ? 0.85 : 0.8;
+  return {
+    replies: out.value.slice(0, 3).map((text, i) => ({ id: `reply-${i + 1}`, text, confidence: Math.round((base - i * 0.1) * 100) / 100 })),
+    source: out.source,
+  };
+}

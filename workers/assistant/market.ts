@@ -1,0 +1,58 @@
+// '@ai market [commodity] [place]': reference prices from market_prices (dated, never live quotes).
+import { findMarketPrices, listCommodities } from "../../db/queries/content";
+import type { Db } from "../../db";
+
+const naira = (n: number) => `₦${n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
+const stem = (w: string) =>
+  w
+    .toLowerCase()
+    .replace(/[^a-z]/g, "")
+    .replace(/(es|s)$/, "");
+const MAX_LINES = 8;
+
+/** Splits the words after 'market' into the commodities they name and the place that remains. */
+export function matchCommodities(query: string, commodities: string[]): { commodities: string[]; place: string } {
+  const words = query.split(/\s+/).filter(Boolean);
+  const used = new Set<number>();
+  const matched: string[] = [];
+  for (const c of commodities) {
+    const key = stem(c.split(/[\s(]/)[0] ?? "");
+    const i = words.findIndex((w) => key.length >= 3 && stem(w) === key);
+    if (i >= 0) {
+      matched.push(c);
+      used.add(i);
+      // 'palm oil': the second word belongs to the commodity too.
+      const second = c.toLowerCase().split(/\s+/)[1];
+      if (second && !second.startsWith("(") && words[i + 1]?.toLowerCase() === second) used.add(i + 1);
+    }
+  }
+  const place = words.filter((_, i) => !used.has(i)).join(" ");
+  return { commodities: matched, place };
+}
+
+export async function marketAnswer(db: Db, query: string): Promise<string> {
+  const all = await listCommodities(db);
+  if (all.length === 0) return "I have no market prices stored yet.";
+  const { commodities, place } = matchCommodities(query, all);
+  const places = [...new Set((await findMarketPrices(db, { limit: 500 })).map((p) => p.city))];
+  if (commodities.length === 0 && !place) {
+    return `Ask for a commodity and a place, e.g. '@ai market rice lagos'. I have reference prices for ${all.join(", ")} in ${places.join(", ")}.`;
+  }
+  let rows = (
+    await Promise.all(
+      (commodities.length ? commodities : [undefined]).map((commodity) =>
+        findMarketPrices(db, { commodity, place: place || undefined, limit: 50 }),
+      ),
+    )
+  ).flat();
+  // Exact commodity names: 'rice' matched 'Rice (local)', so filter the LIKE matches back to those.
+  if (commodities.length) rows = rows.filter((r) => commodities.includes(r.commodity));
+  if (rows.length === 0) {
+    const what = commodities.length ? commodities.join(", ") : "that";
+    return `I have no prices for ${what}${place ? ` in ${place}` : ""}. I have reference prices for ${places.join(", ")}.`;
+  }
+  const lines = rows.slice(0, MAX_LINES).map((r) => `• ${r.commodity}, ${r.market} (${r.city}): ${naira(r.priceNgn)} per ${r.unit}`);
+  const newest = rows.reduce((d, r) => (r.updatedAt > d ? r.updatedAt : d), rows[0].updatedAt);
+  const more = rows.length > MAX_LINES ? `\n…and ${rows.length - MAX_LINES} more; add a place to narrow it down.` : "";
+  return `📊 Market prices (reference prices, updated ${newest.toISOString().slice(0, 10)}):\n${lines.join("\n")}${more}`;
+}

@@ -1,0 +1,327 @@
+// The offline assistant (DESIGN.md §6): answers without any network, locally, in tests and as the fallback.
+// It really answers what it can (phrasebook, first aid, SOS, help, LinkUp facts) and says plainly when a
+// question needs the online assistant.
+import { AI_SAMPLE_PROMPTS, LANGUAGES, type LanguageCode } from "../../core/ai-command";
+import type { SupportCategory } from "../../core/ai-schemas";
+import { PRICES_NGN, TRIAL_DAYS } from "../../core/constants";
+import { lookupPhrase, PHRASE_SAMPLES } from "./phrasebook";
+import { type AssistantProvider, NeedsOnline } from "./provider";
+
+const naira = (n: number) => `₦${n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
+
+export function helpText(): string {
+  return [
+    "I'm LIA, the LinkUp assistant. Start a message with '@ai ' and try:",
+    "• translate <text> to <language> (English, Hausa, Igbo, Yoruba, Swahili, French, Arabic)",
+    "• market [commodity] [place], e.g. market rice lagos",
+    "• weather [place]",
+    "• emergency <what happened>, for first aid and SOS steps",
+    "• any question",
+  ].join("\n");
+}
+
+const SOS_STEPS =
+  "Call 112 (or 199) now. Press SOS in LinkUp to alert people nearby and your emergency contacts, and share your location. Stay where it is safe.";
+
+const FIRST_AID: { words: string[]; title: string; steps: string }[] = [
+  {
+    words: ["breath", "cpr", "heart", "collapse", "no pulse", "chest pain"],
+    title: "Not breathing or chest pain",
+    steps:
+      "If they are not breathing normally, start CPR: push hard and fast in the centre of the chest (100-120 a minute, 5-6 cm deep) and do not stop until help arrives. Chest pain: keep them seated and calm, loosen tight clothing.",
+  },
+  {
+    words: ["bleed", "blood", "cut", "wound", "stab", "gunshot"],
+    title: "Bleeding",
+    steps:
+      "Press firmly on the wound with a clean cloth and keep pressing. Raise the injured part if you can. Do not remove objects stuck in the wound. Keep the person warm and lying down.",
+  },
+  {
+    words: ["burn", "scald", "fire"],
+    title: "Burns and fire",
+    steps:
+      "Get away from the fire and stay low under smoke. Cool a burn under clean running water for 20 minutes; do not use oil, butter or toothpaste. Cover it loosely with clean cloth or cling film.",
+  },
+  {
+    words: ["chok"],
+    title: "Choking",
+    steps:
+      "Ask them to cough. If they cannot, give up to 5 firm back blows between the shoulder blades, then up to 5 abdominal thrusts. Repeat until it clears or help arrives.",
+  },
+  {
+    words: ["faint", "unconscious", "passed out", "collapsed"],
+    title: "Fainting or unconscious",
+    steps:
+      "Check they are breathing. If breathing, lay them on their side (recovery position) and keep the airway open. If not breathing, start CPR. Do not give food or drink.",
+  },
+  {
+    words: ["snake", "bite", "sting"],
+    title: "Snake bite",
+    steps:
+      "Keep the person still and calm, with the bitten limb below heart level. Remove rings and tight items. Do not cut, suck or tie the wound. Get to a hospital quickly.",
+  },
+  {
+    words: ["seizure", "fit", "convuls", "epilep"],
+    title: "Seizure",
+    steps:
+      "Clear space around them and protect the head. Do not hold them down or put anything in the mouth. Time the seizure; when it stops, turn them on their side.",
+  },
+  {
+    words: ["poison", "swallow", "overdose", "chemical"],
+    title: "Poisoning",
+    steps:
+      "Do not make them vomit. Keep the container to show the doctor. If they are unconscious, put them on their side and check breathing.",
+  },
+  {
+    words: ["flood", "water rising", "drown"],
+    title: "Flood",
+    steps:
+      "Move to higher ground now. Do not walk or drive through moving water. Switch off electricity if safe. For someone drowning: throw something that floats, do not jump in unless trained.",
+  },
+  {
+    words: ["accident", "crash", "collision", "knocked"],
+    title: "Road accident",
+    steps:
+      "Make the scene safe (hazard lights, warn traffic). Do not move the injured unless there is danger such as fire. Check breathing and bleeding; press on wounds.",
+  },
+  {
+    words: ["labour", "labor", "pregnan", "birth"],
+    title: "Labour",
+    steps: "Keep her lying on her left side or in a comfortable position, keep her warm and get her to a clinic or midwife quickly.",
+  },
+];
+
+/** First-aid and SOS guidance for a situation, always with the emergency numbers. */
+export function emergencyGuidance(situation: string): string {
+  const s = situation.toLowerCase();
+  const topics = FIRST_AID.filter((t) => t.words.some((w) => s.includes(w))).slice(0, 2);
+  const lines = ["🚨 Emergency guidance", SOS_STEPS];
+  if (topics.length) for (const t of topics) lines.push(`${t.title}: ${t.steps}`);
+  else
+    lines.push(
+      "Tell me what happened for first-aid steps, e.g. '@ai emergency bleeding', 'burn', 'choking', 'unconscious', 'snake bite', 'flood' or 'accident'.",
+    );
+  return lines.join("\n");
+}
+
+export function weatherNeedsConnection(place: string): string {
+  const where = place ? ` for ${place}` : "";
+  return `The weather forecast${where} needs a connection to the forecast service, which isn't available right now. Please try again when you're online.`;
+}
+
+export function needsOnlineText(question?: string): string {
+  const about = question ? ` "${question.length > 80 ? `${question.slice(0, 77)}...` : question}"` : "";
+  return `That question${about} needs the online assistant, which isn't reachable right now. Offline I can translate common phrases, give market prices, first-aid and SOS steps, and help with LinkUp. Type '@ai help' to see how.`;
+}
+
+// LinkUp facts the offline assistant answers by keyword.
+const KNOWLEDGE: { words: string[]; answer: () => string }[] = [
+  {
+    words: ["hello", "hi", "hey", "good morning", "good afternoon", "good evening", "sannu", "ndewo", "bawo", "jambo"],
+    answer: () =>
+      "Hello! I'm LIA, the LinkUp assistant. Ask me to translate, check market prices, or help in an emergency. Type '@ai help' for examples.",
+  },
+  {
+    words: ["sos", "emergency", "alert"],
+    answer: () =>
+      "To send an SOS, press the red SOS button: LinkUp alerts people in your area, your emergency contacts and nearby phones. On a basic phone, dial the LinkUp USSD code and choose SOS. In danger, call 112 or 199.",
+  },
+  {
+    words: ["premium", "price of linkup", "subscription", "upgrade", "trial", "cost"],
+    answer: () =>
+      `Premium costs ${naira(PRICES_NGN.premium.monthly)} a month with a ${TRIAL_DAYS}-day free trial: unlimited AI commands and translation, 50 voice messages a month and analytics. Enterprise is ${naira(PRICES_NGN.enterprise.monthly)} a month.`,
+  },
+  {
+    words: ["verify", "verification", "phone number", "code"],
+    answer: () =>
+      "Verify your phone in Settings: we send a 6-digit code by WhatsApp (or SMS). Verification unlocks smart replies, file sharing and premium.",
+  },
+  {
+    words: ["language", "languages", "translate"],
+    answer: () =>
+      `I translate between ${Object.values(LANGUAGES).join(", ")}. Try '@ai translate good morning to hausa'. Offline I know common phrases; longer text needs the online assistant.`,
+  },
+  {
+    words: ["what is linkup", "about linkup", "who are you", "what can you do"],
+    answer: helpText,
+  },
+  {
+    words: ["ussd", "whatsapp", "basic phone", "feature phone"],
+    answer: () =>
+      "On a basic phone, dial the LinkUp USSD code for SOS, the assistant, market prices and translation, or message the LinkUp WhatsApp number with '@ai ' and your question.",
+  },
+];
+
+function hasWord(text: string, word: string): boolean {
+  if (word.includes(" ")) return text.includes(word);
+  return new RegExp(`(^|[^a-z])${word}([^a-z]|$)`).test(text);
+}
+
+/** An answer from what the offline assistant knows, or the honest 'needs the online assistant'. */
+export function offlineAnswer(question: string): string {
+  const q = question.toLowerCase();
+  if (FIRST_AID.some((t) => t.words.some((w) => q.includes(w))) && /(help|what do i do|first aid|injur|hurt)/.test(q)) {
+    return emergencyGuidance(question);
+  }
+  const known = KNOWLEDGE.find((k) => k.words.some((w) => hasWord(q, w)));
+  return known ? known.answer() : needsOnlineText(question);
+}
+
+const SMART_REPLY_RULES: { test: RegExp; replies: string[] }[] = [
+  { test: /(sos|emergency|help me|accident|danger|fire|bleeding|hurt)/i, replies: ["Are you safe?", "I'm on my way", "Call 112 now"] },
+  { test: /(thank|thanks|na gode|daalu|asante|merci)/i, replies: ["You're welcome", "Anytime!", "Happy to help"] },
+  {
+    test: /^(hi|hello|hey|good (morning|afternoon|evening)|sannu|ndewo|bawo|jambo)\b/i,
+    replies: ["Hello!", "Good to hear from you", "How are you?"],
+  },
+  { test: /(how are you|how far|how body)/i, replies: ["I'm fine, thank you", "All good, and you?", "Doing well"] },
+  {
+    test: /(price|market|how much|cost|sell|buy)/i,
+    replies: ["Let me check the price", "How many do you need?", "I'll send the price soon"],
+  },
+  { test: /(where are you|location|where is)/i, replies: ["Share location", "I'm nearby", "On my way"] },
+  { test: /(meet|come|tomorrow|today|tonight|later)/i, replies: ["Okay, see you then", "What time?", "I can't make it"] },
+  { test: /\?\s*$/, replies: ["Yes", "No", "Let me check"] },
+];
+
+export function offlineSmartReplies(message: string): string[] {
+  return SMART_REPLY_RULES.find((r) => r.test.test(message.trim()))?.replies ?? ["Got it", "Thank you", "Okay, talk soon"];
+}
+
+const CLASSIFY_RULES: { category: SupportCategory; words: string[] }[] = [
+  {
+    category: "emergency",
+    words: ["emergency", "sos", "urgent", "danger", "accident", "attack", "fire", "injured", "bleeding", "kidnap", "robbery"],
+  },
+  {
+    category: "pricing",
+    words: [
+      "price",
+      "pricing",
+      "cost",
+      "pay",
+      "payment",
+      "naira",
+      "₦",
+      "subscription",
+      "subscribe",
+      "premium",
+      "plan",
+      "trial",
+      "refund",
+      "billing",
+      "charge",
+      "cancel",
+    ],
+  },
+  {
+    category: "business",
+    words: [
+      "enterprise",
+      "business",
+      "company",
+      "partner",
+      "partnership",
+      "team",
+      "api",
+      "organisation",
+      "organization",
+      "ngo",
+      "bulk",
+      "reseller",
+      "invest",
+    ],
+  },
+  {
+    category: "comparison",
+    words: ["whatsapp", "telegram", "signal", "compare", "comparison", "better than", "vs", "versus", "difference", "competitor"],
+  },
+  {
+    category: "technical",
+    words: [
+      "not working",
+      "error",
+      "bug",
+      "crash",
+      "bluetooth",
+      "connect",
+      "login",
+      "log in",
+      "sign in",
+      "can't",
+      "cannot",
+      "problem",
+      "issue",
+      "slow",
+      "broken",
+      "code",
+      "install",
+      "battery",
+      "notification",
+    ],
+  },
+  {
+    category: "features",
+    words: [
+      "feature",
+      "how do i",
+      "how to",
+      "can i",
+      "translate",
+      "translation",
+      "ai",
+      "voice",
+      "file",
+      "mesh",
+      "offline",
+      "encryption",
+      "group",
+      "language",
+      "market",
+    ],
+  },
+  { category: "greeting", words: ["hello", "hi", "hey", "good morning", "good afternoon", "good evening", "greetings"] },
+];
+
+/** Keyword classification of a support message; confidence grows with the number of matching words. */
+export function classifyOffline(message: string): { category: SupportCategory; confidence: number; matched: boolean } {
+  const q = message.toLowerCase();
+  let best: { category: SupportCategory; hits: number } | null = null;
+  for (const rule of CLASSIFY_RULES) {
+    const hits = rule.words.filter((w) => hasWord(q, w) || (w.length > 4 && q.includes(w))).length;
+    if (hits > 0 && (!best || hits > best.hits)) best = { category: rule.category, hits };
+  }
+  if (!best) return { category: "features", confidence: 0.4, matched: false };
+  return { category: best.category, confidence: best.hits >= 2 ? 0.9 : 0.75, matched: true };
+}
+
+export function offlineProvider(): AssistantProvider {
+  return {
+    name: "offline",
+    async chat(input) {
+      return offlineAnswer(input.question);
+    },
+    async translate(text, target: LanguageCode, source?: LanguageCode) {
+      const hit = lookupPhrase(text, target);
+      if (!hit) throw new NeedsOnline("Translating this text");
+      return { translatedText: hit.translatedText, sourceLanguage: source ?? hit.sourceLanguage, confidence: 0.95 };
+    },
+    async smartReplies(message) {
+      return offlineSmartReplies(message);
+    },
+    async transcribe() {
+      throw new NeedsOnline("Transcribing a voice message");
+    },
+    async classify(message) {
+      const { category, confidence } = classifyOffline(message);
+      return { category, confidence };
+    },
+  };
+}
+
+export const SAMPLE_PROMPTS = AI_SAMPLE_PROMPTS;
+
+/** What the offline assistant says when a phrase is not in its book. */
+export function phrasebookMiss(text: string, target: LanguageCode): string {
+  return `I can't translate "${text}" to ${LANGUAGES[target]} offline: that needs the online assistant, which isn't reachable right now. Offline I know common phrases such as ${PHRASE_SAMPLES.map((p) => `'${p}'`).join(", ")}.`;
+}

@@ -1,0 +1,119 @@
+// The support bot (spec part 2 §3, §4, §7, §8): categorised answers, follow-ups, and escalation to a human
+// by a support ticket with the phone to call back.
+import { normalizePhone } from "../../core/phone";
+import type { SupportAnswer, SupportCategory } from "../../core/ai-schemas";
+import { PRICES_NGN, SUPPORT_HOURS, TRIAL_DAYS } from "../../core/constants";
+import { newId } from "../../core/ids";
+import type { Db } from "../../db";
+import { type User, supportTickets } from "../../db/schema";
+import type { AppEnv } from "../env";
+import { classifyOffline, offlineProvider } from "./offline";
+import { withFallback } from "./provider";
+import { type AiMode, AI_TIMEOUT_MS, onlineProvider } from "./common";
+
+const naira = (n: number) => `₦${n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
+const hours = () => SUPPORT_HOURS.map((h) => `${h.days} ${h.hours}`).join(", ");
+
+const ANSWERS: Record<Exclude<SupportCategory, "error" | "followup">, (phone: string) => string> = {
+  greeting: () => "Hello! I'm the LinkUp support assistant. Ask me about plans and prices, features, a technical problem or business use.",
+  pricing: () =>
+    `Community is free. Premium is ${naira(PRICES_NGN.premium.monthly)} a month (${naira(PRICES_NGN.premium.yearly)} a year) with a ${TRIAL_DAYS}-day free trial: unlimited AI commands and translation, 50 voice messages a month and analytics. Enterprise is ${naira(PRICES_NGN.enterprise.monthly)} a month. See /pricing to subscribe; you can cancel any time.`,
+  technical: (phone) =>
+    `Sorry you're having trouble. Please try: 1) reload the page or reopen the app, 2) check that LinkUp may use Bluetooth and location, 3) check your connection — messages wait in your outbox and send when you're back online. If it still fails, call ${phone} (${hours()}).`,
+  features: () =>
+    "LinkUp gives you nearby chat rooms, end-to-end encrypted private chats, the '@ai' assistant (translation, market prices, first aid), SOS alerts to your area and contacts, and USSD and WhatsApp access for basic phones. Premium adds unlimited AI, voice messages and analytics.",
+  business: (phone) =>
+    `For teams and organisations, Enterprise (${naira(PRICES_NGN.enterprise.monthly)} a month) adds team management, custom keys, API access and priority support. Leave your phone number and our team will call you, or call ${phone}.`,
+  emergency: (phone) =>
+    `If anyone is in danger, call 112 or 199 now and press SOS in LinkUp to alert people nearby and your contacts. Our team can also help on ${phone}; premium users have 24/7 emergency support.`,
+  comparison: () =>
+    "Unlike ordinary chat apps, LinkUp keeps working on poor networks: nearby rooms, an offline outbox, SOS to your whole area, and access from a basic phone over USSD. Private chats are end-to-end encrypted.",
+};
+
+const WANTS_HUMAN = /\b(human|person|agent|someone|somebody|representative|manager|call me|call back|callback|speak to|talk to)\b/i;
+const FOLLOW_UP: SupportCategory[] = ["technical", "business"];
+
+export async function openTicket(db: Db, input: { user: User | null; phone: string; message: string; category: SupportCategory }) {
+  const id = newId(8);
+  await db
+    .insert(supportTickets)
+    .values({ id, userId: input.user?.id ?? null, phone: input.phone, message: input.message.slice(0, 2000), category: input.category });
+  return id;
+}
+
+/** POST /api/support/query: answer, category, confidence, and whether a human should call back. */
+export async function supportQuery(
+  env: AppEnv,
+  db: Db,
+  input: { message: string; userPhone?: string; user: User | null; mode?: AiMode; timeoutMs?: number },
+): Promise<SupportAnswer> {
+  const phoneLine = env.SUPPORT_PHONE;
+  // The assistant's model is only used for signed-in visitors; anyone else gets the offline bot.
+  const online = input.user ? onlineProvider(env, input.mode) : null;
+  const timeoutMs = input.timeoutMs ?? AI_TIMEOUT_MS;
+  let { category, confidence, matched } = classifyOffline(input.message);
+  let response: string;
+  if (matched) {
+    response = ANSWERS[category as keyof typeof ANSWERS](phoneLine);
+  } else {
+    const asked = await withFallback(
+      online,
+      offlineProvider(),
+      async (p) => {
+        if (p.name === "offline") throw new Error("offline");
+        const c = await p.classify(input.message);
+        const text = await p.chat({
+          question: input.message,
+          system: `You answer customer-support questions about LinkUp. Facts: support phone ${phoneLine}; hours ${hours()}; Premium ${naira(PRICES_NGN.premium.monthly)}/month with a ${TRIAL_DAYS}-day free trial; Enterprise ${naira(PRICES_NGN.enterprise.monthly)}/month. If you are unsure, tell them to call support.`,
+        });
+        return { ...c, text };
+      },
+      timeoutMs,
+    ).catch(() => null);
+    if (asked) {
+      category = asked.value.category === "error" ? "features" : asked.value.category;
+      confidence = asked.value.confidence;
+      response = asked.value.text;
+    } else {
+      response = `I'm not sure I understood. Could you tell me a bit more — is it about prices, a feature, a technical problem or business use? You can also call our team on ${phoneLine} (${hours()}).`;
+    }
+  }
+
+  const escalateToHuman = category === "emergency" || WANTS_HUMAN.test(input.message);
+  let ticketId: string | undefined;
+  if (escalateToHuman) {
+    const phone = (input.userPhone && normalizePhone(input.userPhone)) || (input.user?.authMode === "verified" ? input.user.phone : null);
+    if (phone) {
+      ticketId = await openTicket(db, { user: input.user, phone, message: input.message, category });
+      response += `\n\nI've passed this to our support team (ticket ${ticketId}). They will call you on ${phone} during support hours.`;
+    } else {
+      response += `\n\nLeave your phone number and our team will call you back, or call ${phoneLine}.`;
+    }
+  }
+  return {
+    response,
+    category,
+    confidence,
+    escalateToHuman,
+    followUpRequired: FOLLOW_UP.includes(category),
+    ...(ticketId ? { ticketId } : {}),
+  };
+}
+
+/** POST /api/support/followup: the bot's follow-up; with a phone it opens a call-back ticket. */
+export async function supportFollowup(
+  db: Db,
+  input: { originalQuery: string; response: string; userPhone?: string; user: User | null; supportPhone: string },
+): Promise<{ followUp: string; ticketId?: string }> {
+  const phone = input.userPhone ? normalizePhone(input.userPhone) : null;
+  const { category } = classifyOffline(input.originalQuery);
+  if (phone) {
+    const ticketId = await openTicket(db, { user: input.user, phone, message: input.originalQuery, category });
+    return { followUp: `Thank you. Our support team will call you on ${phone} during support hours (ticket ${ticketId}).`, ticketId };
+  }
+  const byCategory: Partial<Record<SupportCategory, string>> = {
+    technical: "Did those steps fix it? If not, tell me what you see on the screen, or leave your phone number and we'll call you.",
+    business: `Would you like a call from our team about Enterprise? Leave your phone number, or call ${input.supportPhone}.`,
+  };
+  return { followUp: byCategory[category] ?? "Is there anything else I can help you with?" };
+}

@@ -1,0 +1,86 @@
+// Voice messages (spec part 1 §5): premium 50 a month, enterprise unlimited, free none. The audio is kept in
+// R2 (`FILES`) and transcribed by the provider; offline, the audio is kept and the transcript waits.
+import { eq } from "drizzle-orm";
+import { TIER_LIMITS, TRIAL_DAYS } from "../../core/constants";
+import { newId } from "../../core/ids";
+import type { Db } from "../../db";
+import { files, type User } from "../../db/schema";
+import type { AppEnv } from "../env";
+import { offlineProvider } from "./offline";
+import { NeedsOnline, withFallback } from "./provider";
+import { countVoiceMessage, voiceMessagesThisMonth } from "./usage";
+import { AI_TIMEOUT_MS, onlineProvider, type Refusal, upgradeOffer } from "./common";
+
+export const VOICE_MAX_BYTES = 5 * 1024 * 1024;
+export const VOICE_MIME = /^audio\/(webm|ogg|mp4|mpeg|wav|x-wav|aac|m4a)(;.*)?$/;
+
+export const VOICE_PREMIUM_MESSAGE = `Voice messages are a Premium feature. Upgrade to Premium for ${TIER_LIMITS.premium.voiceMessages} voice messages a month — try it free for ${TRIAL_DAYS} days.`;
+export const VOICE_LIMIT_MESSAGE = `You've used your ${TIER_LIMITS.premium.voiceMessages} voice messages for this month. They renew on the 1st.`;
+
+export type VoiceResult =
+  | { ok: true; id: string; transcript: string; source: "online" | "offline"; usedThisMonth: number; monthlyLimit: number | null }
+  | Refusal;
+
+/** The refusal a user gets before recording, or null when they may send a voice message now. */
+export async function voiceAllowed(db: Db, user: User, now = new Date()): Promise<Refusal | null> {
+  const limit = TIER_LIMITS[user.subscriptionTier].voiceMessages;
+  if (limit === 0) return upgradeOffer("premium_feature", VOICE_PREMIUM_MESSAGE);
+  if (limit !== null && (await voiceMessagesThisMonth(db, user.id, now)) >= limit)
+    return upgradeOffer("limit_reached", VOICE_LIMIT_MESSAGE);
+  return null;
+}
+
+export async function transcribeVoiceMessage(
+  env: AppEnv,
+  db: Db,
+  input: { user: User; audio: ArrayBuffer; mime: string; timeoutMs?: number; now?: Date },
+): Promise<VoiceResult> {
+  const refused = await voiceAllowed(db, input.user, input.now);
+  if (refused) return refused;
+  const id = newId();
+  const ext = input.mime.split(/[/;]/)[1] ?? "webm";
+  const r2Key = `voice/${input.user.id}/${id}.${ext}`;
+  await env.FILES.put(r2Key, input.audio, { httpMetadata: { contentType: input.mime } });
+  let transcript = "";
+  let source: "online" | "offline" = "offline";
+  try {
+    const out = await withFallback(
+      onlineProvider(env),
+      offlineProvider(),
+      (p) => p.transcribe(input.audio, input.mime),
+      input.timeoutMs ?? AI_TIMEOUT_MS * 3,
+    );
+    transcript = out.value;
+    source = out.source;
+  } catch (e) {
+    if (!(e instanceof NeedsOnline)) throw e;
+  }
+  await db.insert(files).values({
+    id,
+    ownerId: input.user.id,
+    kind: "voice",
+    name: `voice-message.${ext}`,
+    size: input.audio.byteLength,
+    mime: input.mime,
+    r2Key,
+    encryptionLevel: "premium",
+    transcript: transcript || null,
+  });
+  await countVoiceMessage(db, input.user.id, input.now);
+  return {
+    ok: true,
+    id,
+    transcript,
+    source,
+    usedThisMonth: await voiceMessagesThisMonth(db, input.user.id, input.now),
+    monthlyLimit: TIER_LIMITS[input.user.subscriptionTier].voiceMessages,
+  };
+}
+
+/** The owner's voice message audio, or null. */
+export async function voiceAudio(env: AppEnv, db: Db, user: User, id: string) {
+  const row = await db.select().from(files).where(eq(files.id, id)).get();
+  if (!row || row.kind !== "voice" || row.ownerId !== user.id) return null;
+  const obj = await env.FILES.get(row.r2Key);
+  return obj ? { body: obj.body, mime: row.mime } : null;
+}

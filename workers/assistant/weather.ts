@@ -1,0 +1,46 @@
+// '@ai weather [place]': a public forecast (Open-Meteo, no key) when online; offline it says it needs a connection.
+import { z } from "zod";
+import { withTimeout } from "./provider";
+
+const GeoAnswer = z.object({
+  results: z.array(z.object({ name: z.string(), latitude: z.number(), longitude: z.number(), country: z.string().optional() })).optional(),
+});
+const ForecastAnswer = z.object({
+  daily: z.object({
+    time: z.array(z.string()).min(1),
+    temperature_2m_max: z.array(z.number()).min(1),
+    temperature_2m_min: z.array(z.number()).min(1),
+    precipitation_probability_max: z.array(z.number().nullable()).min(1),
+  }),
+});
+
+export const WEATHER_API = {
+  geocode: "https://geocoding-api.open-meteo.com/v1/search",
+  forecast: "https://api.open-meteo.com/v1/forecast",
+};
+
+/** Today's forecast for a place (or the user's saved coordinates); throws when the service cannot answer. */
+export async function forecast(
+  place: string,
+  fallback: { latitude: number; longitude: number } | null,
+  timeoutMs: number,
+): Promise<string> {
+  let where: { name: string; latitude: number; longitude: number } | null = null;
+  if (place) {
+    const url = `${WEATHER_API.geocode}?count=1&name=${encodeURIComponent(place)}`;
+    const geo = GeoAnswer.parse(await (await withTimeout(fetch(url), timeoutMs)).json());
+    const hit = geo.results?.[0];
+    if (!hit) return `I couldn't find a place called ${place}. Try a town or city name, e.g. '@ai weather kano'.`;
+    where = hit;
+  } else if (fallback) {
+    where = { name: "your area", ...fallback };
+  } else {
+    return "Tell me the place, e.g. '@ai weather lagos', or share your location in the chat.";
+  }
+  const url = `${WEATHER_API.forecast}?latitude=${where.latitude}&longitude=${where.longitude}&daily=temperature_2m_max,temperature_2m_min,precipitation_probability_max&timezone=auto&forecast_days=1`;
+  const res = await withTimeout(fetch(url), timeoutMs);
+  if (!res.ok) throw new Error(`forecast service answered ${res.status}`);
+  const d = ForecastAnswer.parse(await res.json()).daily;
+  const rain = d.precipitation_probability_max[0];
+  return `🌤️ Weather for ${where.name} today (${d.time[0]}): ${Math.round(d.temperature_2m_min[0])}-${Math.round(d.temperature_2m_max[0])}°C${rain === null ? "" : `, ${rain}% chance of rain`}. Forecast by Open-Meteo.`;
+}
