@@ -31,7 +31,8 @@ try {
     }
     const html = await res.text();
     const srcs = new Set([...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]));
-    for (const m of html.matchAll(/import\("([^"]+\.js)"\)|from "([^"]+\.js)"|<script type="module"[^>]*src="([^"]+)"/g)) srcs.add(m[1] ?? m[2] ?? m[3]);
+    for (const m of html.matchAll(/import\("([^"]+\.js)"\)|from "([^"]+\.js)"|<script type="module"[^>]*src="([^"]+)"/g))
+      srcs.add(m[1] ?? m[2] ?? m[3]);
     let raw = 0;
     let gz = 0;
     for (const src of srcs) {
@@ -57,4 +58,7 @@ const table = [
   ),
 ];
 console.log(table.join("\n"));
-writeSection("bundle", `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench -- bundle\` (production build, gzip level 9, the JS a first visit loads: entry, module preloads and route modules).\n\n${table.join("\n")}`);
+writeSection(
+  "bundle",
+  `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench -- bundle\` (production build, gzip level 9, the JS a first visit loads: entry, module preloads and route modules).\n\n${table.join("\n")}`,
+);
