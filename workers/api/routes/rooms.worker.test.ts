@@ -1,0 +1,163 @@
+// Room API through the real Worker and D1.
+import { describe, expect, it } from "vitest";
+import { exportPublicKey, generateDeviceKeyPair } from "../../../core/crypto";
+import { dmRoomId } from "../../../core/envelope";
+import { encodeGeohash } from "../../../core/geohash";
+import type { RoomMemberInfo, RoomsAnswer, RoomSummary } from "../../../core/rooms";
+import { anonymousSession, call } from "../../../tests/workers/helpers";
+
+async function rooms(cookie: string): Promise<RoomsAnswer> {
+  const res = await call("/api/rooms", { cookie });
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+describe("room API access", () => {
+  it("needs a session", async () => {
+    for (const [method, path] of [
+      ["GET", "/api/rooms"],
+      ["POST", "/api/rooms/nearby/join"],
+      ["POST", "/api/rooms/groups"],
+      ["POST", "/api/rooms/dm"],
+      ["PUT", "/api/keys"],
+      ["GET", "/api/keys/someone"],
+    ]) {
+      const res = await call(path, { method, json: method === "GET" ? undefined : {} });
+      expect(res.status, `${method} ${path}`).toBe(401);
+      expect(await res.json()).toEqual({ error: "Sign in required" });
+    }
+  });
+});
+
+describe("area room", () => {
+  it("comes from the browser's position and can be joined", async () => {
+    const a = await anonymousSession();
+    expect(
+      (await call("/api/me/location", { method: "PUT", cookie: a.cookie, json: { latitude: 6.6018, longitude: 3.3515 } })).status,
+    ).toBe(200);
+    const before = await rooms(a.cookie);
+    const roomId = `nearby:${encodeGeohash(6.6018, 3.3515, 5)}`;
+    expect(before.nearby).toEqual({ roomId, name: "Ikeja area", source: "position" });
+    expect(before.rooms[0]).toMatchObject({ id: roomId, kind: "nearby", encrypted: false, joined: false });
+
+    const join = await call("/api/rooms/nearby/join", { method: "POST", cookie: a.cookie });
+    expect(join.status).toBe(200);
+    expect((await join.json<{ room: RoomSummary }>()).room).toMatchObject({ id: roomId, joined: true, memberCount: 1 });
+    const after = await rooms(a.cookie);
+    expect(after.rooms.filter((r) => r.kind === "nearby")).toEqual([expect.objectContaining({ id: roomId, joined: true })]);
+  });
+
+  it("comes from the profile's location text when there is no position, else asks for one", async () => {
+    const a = await anonymousSession();
+    expect((await rooms(a.cookie)).nearby).toBeNull();
+    const refused = await call("/api/rooms/nearby/join", { method: "POST", cookie: a.cookie });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({
+      error: "Share your location or set your town in Settings to join your area room.",
+      code: "no_area",
+    });
+
+    await call("/api/me", { method: "PATCH", cookie: a.cookie, json: { locationText: "Surulere, Lagos" } });
+    const { nearby } = await rooms(a.cookie);
+    expect(nearby).toMatchObject({ name: "Surulere area", source: "location-text" });
+    expect(nearby?.roomId).toMatch(/^nearby:[0-9b-hjkmnp-z]{5}$/);
+  });
+});
+
+describe("groups and direct chats", () => {
+  it("creates a private group that its members see and outsiders cannot inspect", async () => {
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const c = await anonymousSession();
+    const res = await call("/api/rooms/groups", {
+      method: "POST",
+      cookie: a.cookie,
+      json: { name: "Tomato sellers", memberIds: [b.user.id] },
+    });
+    expect(res.status).toBe(201);
+    const { room } = await res.json<{ room: RoomSummary }>();
+    expect(room).toMatchObject({ kind: "group", name: "Tomato sellers", encrypted: true, memberCount: 2 });
+    expect(room.id).toMatch(/^group:/);
+
+    expect((await rooms(b.cookie)).rooms.map((r) => r.id)).toContain(room.id);
+    expect((await rooms(c.cookie)).rooms.map((r) => r.id)).not.toContain(room.id);
+
+    const members = await call(`/api/rooms/${encodeURIComponent(room.id)}/members`, { cookie: b.cookie });
+    expect(members.status).toBe(200);
+    const list = (await members.json<{ members: RoomMemberInfo[] }>()).members;
+    expect(list.map((m) => [m.userId, m.role])).toEqual([
+      [a.user.id, "owner"],
+      [b.user.id, "member"],
+    ]);
+    const outsider = await call(`/api/rooms/${encodeURIComponent(room.id)}/members`, { cookie: c.cookie });
+    expect(outsider.status).toBe(403);
+    expect(await outsider.json()).toEqual({ error: "You are not a member of this room" });
+  });
+
+  it("refuses a group with unknown members or no name", async () => {
+    const a = await anonymousSession();
+    const unknown = await call("/api/rooms/groups", { method: "POST", cookie: a.cookie, json: { name: "X", memberIds: ["nobody-here"] } });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({ error: "Some members do not exist" });
+    expect((await call("/api/rooms/groups", { method: "POST", cookie: a.cookie, json: { name: " " } })).status).toBe(400);
+  });
+
+  it("opens one direct chat per pair, from either side", async () => {
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const first = await call("/api/rooms/dm", { method: "POST", cookie: a.cookie, json: { userId: b.user.id } });
+    expect(first.status).toBe(201);
+    const { room } = await first.json<{ room: RoomSummary }>();
+    expect(room).toMatchObject({
+      id: dmRoomId(a.user.id, b.user.id),
+      kind: "dm",
+      encrypted: true,
+      name: b.user.nickname,
+      peerId: b.user.id,
+    });
+    const back = await call("/api/rooms/dm", { method: "POST", cookie: b.cookie, json: { userId: a.user.id } });
+    expect(back.status).toBe(200);
+    expect((await back.json<{ room: RoomSummary }>()).room).toMatchObject({ id: room.id, name: a.user.nickname });
+    const listed = (await rooms(b.cookie)).rooms.find((r) => r.id === room.id);
+    expect(listed).toMatchObject({ kind: "dm", name: a.user.nickname, peerId: a.user.id });
+
+    const self = await call("/api/rooms/dm", { method: "POST", cookie: a.cookie, json: { userId: a.user.id } });
+    expect(self.status).toBe(400);
+    expect((await call("/api/rooms/dm", { method: "POST", cookie: a.cookie, json: { userId: "ghost" } })).status).toBe(404);
+  });
+});
+
+describe("device keys", () => {
+  it("publishes a device's public key for others to fetch, and lists it with room members", async () => {
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const publicKey = await exportPublicKey((await generateDeviceKeyPair()).publicKey);
+    const put = await call("/api/keys", { method: "PUT", cookie: a.cookie, json: { deviceId: "phone-1", publicKey } });
+    expect(put.status).toBe(200);
+    const got = await call(`/api/keys/${a.user.id}`, { cookie: b.cookie });
+    expect(await got.json()).toEqual({ userId: a.user.id, keys: [{ deviceId: "phone-1", publicKey }] });
+
+    // Replacing the key of the same device keeps one entry.
+    const next = await exportPublicKey((await generateDeviceKeyPair()).publicKey);
+    await call("/api/keys", { method: "PUT", cookie: a.cookie, json: { deviceId: "phone-1", publicKey: next } });
+    expect((await (await call(`/api/keys/${a.user.id}`, { cookie: b.cookie })).json<{ keys: unknown[] }>()).keys).toEqual([
+      { deviceId: "phone-1", publicKey: next },
+    ]);
+
+    const dm = await (await call("/api/rooms/dm", { method: "POST", cookie: b.cookie, json: { userId: a.user.id } })).json<{
+      room: RoomSummary;
+    }>();
+    const members = await (await call(`/api/rooms/${encodeURIComponent(dm.room.id)}/members`, { cookie: b.cookie })).json<{
+      members: RoomMemberInfo[];
+    }>();
+    expect(members.members.find((m) => m.userId === a.user.id)?.keys).toEqual([{ deviceId: "phone-1", publicKey: next }]);
+  });
+
+  it("refuses a key that is not a 32-byte X25519 key, and answers 404 for an unknown user", async () => {
+    const a = await anonymousSession();
+    const bad = await call("/api/keys", { method: "PUT", cookie: a.cookie, json: { deviceId: "phone-1", publicKey: "not-a-key" } });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: "Invalid request: publicKey: Expected a 32-byte X25519 public key in base64url" });
+    expect((await call("/api/keys/nobody", { cookie: a.cookie })).status).toBe(404);
+  });
+});
