@@ -1,0 +1,13 @@
+// Sections other areas add to /settings (e.g. emergency contacts from the SOS area). Each is a component
+// that loads and saves its own data through its own API. To add one: import it and append it to this list.
+import type { ComponentType } from "react";
+import type { Me } from "../../../../core/api-types";
+
+export interface SettingsSection {
+  /** Stable id, used as the section's anchor (/settings#id). */
+  id: string;
+  title: string;
+  Component: ComponentType<{ user: Me }>;
+}
+
+export const SETTINGS_SECTIONS: SettingsSection[] = [];

@@ -1,0 +1,86 @@
+// The /settings action: each tab's form becomes one PATCH /api/me; Quick Actions and sign-out are real.
+import { redirect } from "react-router";
+import { IDENTITY_TEXT } from "../../../../core/identity-schemas";
+import { apiSend } from "../../lib/api.server";
+import { formError } from "./identity.server";
+
+type Ctx = Parameters<typeof apiSend>[0];
+
+export const SETTINGS_TABS = ["profile", "premium", "network", "privacy", "notifications"] as const;
+export type SettingsTab = (typeof SETTINGS_TABS)[number];
+
+export function tabOf(url: URL): SettingsTab {
+  const tab = url.searchParams.get("tab");
+  return (SETTINGS_TABS as readonly string[]).includes(tab ?? "") ? (tab as SettingsTab) : "profile";
+}
+
+/** The defaults of spec part 1 §9 that 'Reset Settings' returns to. */
+export const SETTINGS_DEFAULTS = {
+  language: "english",
+  quietStart: "22:00",
+  quietEnd: "07:00",
+  networkRange: "auto",
+  powerSaving: "balanced",
+  autoDelete: "never",
+  meshNetworking: true,
+  pushEnabled: true,
+  anonymousMode: false,
+};
+
+const text = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
+
+/** The PATCH of one tab's form; checkboxes are absent from a form when off. */
+export function patchOf(tab: string, form: FormData): Record<string, unknown> | { error: string; field: string } {
+  switch (tab) {
+    case "profile": {
+      const nickname = text(form, "nickname");
+      if (!nickname) return { error: "nickname", field: "nickname" };
+      return { nickname, locationText: text(form, "locationText") || null, language: text(form, "language") };
+    }
+    case "network":
+      return {
+        networkRange: text(form, "networkRange"),
+        powerSaving: text(form, "powerSaving"),
+        meshNetworking: form.has("meshNetworking"),
+      };
+    case "privacy":
+      return { autoDelete: text(form, "autoDelete"), anonymousMode: form.has("anonymousMode") };
+    case "notifications":
+      return { pushEnabled: form.has("pushEnabled"), quietStart: text(form, "quietStart"), quietEnd: text(form, "quietEnd") };
+    default:
+      return {};
+  }
+}
+
+export async function settingsAction(request: Request, context: Ctx) {
+  const form = await request.formData();
+  const tab = text(form, "tab") || "profile";
+  const back = (flag: string) => `/settings?tab=${encodeURIComponent(tab)}&${flag}=1`;
+  let patch: Record<string, unknown>;
+  switch (form.get("intent")) {
+    case "save": {
+      const p = patchOf(tab, form);
+      if ("error" in p) {
+        return formError({ title: IDENTITY_TEXT.nicknameRequiredTitle, description: IDENTITY_TEXT.nicknameRequired, field: "nickname" });
+      }
+      patch = p;
+      break;
+    }
+    case "optimize-battery":
+      patch = { powerSaving: "battery" };
+      break;
+    case "reset":
+      patch = SETTINGS_DEFAULTS;
+      break;
+    case "logout": {
+      const res = await apiSend(context, "POST", "/api/auth/logout");
+      return redirect("/", { headers: res.headers });
+    }
+    default:
+      return formError({ title: "Unknown action" });
+  }
+  const res = await apiSend(context, "PATCH", "/api/me", patch);
+  if (res.status === 401) return redirect("/signup-verification");
+  if (!res.ok) return formError({ title: res.json?.error ?? "Could not save your settings. Please try again." }, res.status);
+  return redirect(back("saved"));
+}

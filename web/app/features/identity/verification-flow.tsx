@@ -1,0 +1,96 @@
+// The onboarding choice of spec part 2 §2–§4: choose (Get Verified, or start anonymously) → verify-phone →
+// code-entry ('Change number', 60-second countdown then Resend). Used by /enhanced-onboarding and
+// /signup-verification; both end in /chat.
+import { Form, Link } from "react-router";
+import type { Me } from "../../../../core/api-types";
+import type { PendingVerification } from "../../../../core/identity-schemas";
+import { CodeForm, type FormError, PhoneForm, useErrorToast } from "./verification-forms";
+
+export type FlowStep = "choose" | "verify-phone" | "code";
+
+export function flowStep(url: URL, verification: PendingVerification | null): FlowStep {
+  const step = url.searchParams.get("step");
+  if (step === "code") return verification ? "code" : "verify-phone";
+  if (step === "verify-phone") return "verify-phone";
+  return "choose";
+}
+
+export function VerificationFlow({
+  title,
+  intro,
+  path,
+  step,
+  user,
+  verification,
+  resendInSeconds,
+  error,
+}: {
+  title: string;
+  intro: string;
+  path: string;
+  step: FlowStep;
+  user: Me | null;
+  verification: PendingVerification | null;
+  resendInSeconds: number;
+  error?: FormError;
+}) {
+  useErrorToast(error);
+  if (user?.authMode === "verified") {
+    return (
+      <section className="card narrow" aria-labelledby="flow-title">
+        <h1 id="flow-title">You're verified</h1>
+        <p>
+          Your phone <strong>{user.phone}</strong> is verified. AI smart replies, customer support and premium are open to you.
+        </p>
+        <Link to="/chat" className="btn btn-primary">
+          Open Chat
+        </Link>
+      </section>
+    );
+  }
+  return (
+    <section className="card narrow" aria-labelledby="flow-title">
+      <h1 id="flow-title">{title}</h1>
+      {step === "choose" ? (
+        <>
+          <p>{intro}</p>
+          <div className="choice-grid">
+            <div className="card tile">
+              <h2>Get Verified</h2>
+              <p className="small">
+                Verify your phone by WhatsApp or SMS: AI smart replies, customer support, premium eligibility and one identity on every
+                device.
+              </p>
+              <Link to={`${path}?step=verify-phone`} className="btn btn-primary">
+                Get Verified
+              </Link>
+            </div>
+            <div className="card tile">
+              <h2>Start Anonymous</h2>
+              <p className="small">Basic features straight away with a generated nickname. No registration; you can verify later.</p>
+              <Form method="post">
+                <input type="hidden" name="intent" value="anonymous" />
+                <button type="submit" className="btn btn-ghost">
+                  Start Anonymous
+                </button>
+              </Form>
+            </div>
+          </div>
+        </>
+      ) : step === "verify-phone" ? (
+        <>
+          <h2>Verify your phone</h2>
+          <PhoneForm error={error} nickname={user?.nickname ?? ""} defaultPhone={verification?.phone ?? ""} />
+          <Link to={path} className="btn btn-ghost">
+            Back
+          </Link>
+        </>
+      ) : (
+        <>
+          <h2>Enter your code</h2>
+          <CodeForm verification={verification!} resendInSeconds={resendInSeconds} changeHref={`${path}?step=verify-phone`} error={error} />
+        </>
+      )}
+    </section>
+  );
+}

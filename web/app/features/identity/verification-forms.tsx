@@ -1,0 +1,211 @@
+// The phone and code steps shared by /onboarding, /enhanced-onboarding and /signup-verification.
+// Plain forms posting to the route's action; once JavaScript runs they get the countdown, digit-only input
+// and disabled buttons the spec asks for.
+import { useEffect, useState } from "react";
+import { Form, Link, useNavigation } from "react-router";
+import { cleanCode, type PendingVerification, VERIFICATION } from "../../../../core/identity-schemas";
+import { useToast } from "../../components/toast";
+
+/** True once React has hydrated: controls that need JavaScript to re-enable stay usable without it. */
+export function useHydrated() {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
+export interface FormError {
+  title: string;
+  description?: string;
+  field?: string;
+}
+
+/** Shows a form error as the spec's destructive toast (the inline alert covers pages without JavaScript). */
+export function useErrorToast(error: FormError | undefined) {
+  const toast = useToast();
+  useEffect(() => {
+    if (error) toast({ title: error.title, description: error.description, variant: "destructive" });
+  }, [error, toast]);
+}
+
+export function InlineError({ error }: { error?: FormError }) {
+  if (!error) return null;
+  return (
+    <p role="alert" className="error">
+      {error.title}
+      {error.description ? ` - ${error.description}` : ""}
+    </p>
+  );
+}
+
+export function Progress({ step, total }: { step: number; total: number }) {
+  const percent = Math.round(((step + 1) / total) * 100);
+  return (
+    <div className="progress-block">
+      <p className="muted small">
+        Step {step + 1} of {total} · {percent}% complete
+      </p>
+      <progress max={100} value={percent} aria-label={`Onboarding progress ${percent}%`} />
+    </div>
+  );
+}
+
+const CHANNEL_LABEL = { whatsapp: "WhatsApp", sms: "SMS" } as const;
+
+export function PhoneForm({
+  action,
+  error,
+  nickname,
+  requireNickname = false,
+  submitLabel = "Send Code",
+  defaultPhone = "",
+  disableWhenEmpty = true,
+}: {
+  action?: string;
+  error?: FormError;
+  /** Shown when the flow asks for a nickname with the phone; its default value. */
+  nickname?: string;
+  requireNickname?: boolean;
+  submitLabel?: string;
+  defaultPhone?: string;
+  /** Mobile and the verification flow disable the button on an empty phone; desktop onboarding answers with a toast. */
+  disableWhenEmpty?: boolean;
+}) {
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const [phone, setPhone] = useState(defaultPhone);
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "send-code";
+  return (
+    <Form method="post" action={action} className="form" noValidate>
+      <input type="hidden" name="intent" value="send-code" />
+      {requireNickname ? <input type="hidden" name="requireNickname" value="1" /> : null}
+      <label>
+        Phone number
+        <input
+          name="phoneNumber"
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          placeholder="0803 123 4567"
+          value={phone}
+          onChange={(e) => setPhone(e.target.value)}
+          aria-invalid={error?.field === "phoneNumber" || undefined}
+          aria-describedby="phone-hint"
+        />
+      </label>
+      <p id="phone-hint" className="muted small">
+        Nigerian numbers can start with 0; other countries with their + code.
+      </p>
+      {nickname !== undefined ? (
+        <label>
+          Nickname
+          <input
+            name="nickname"
+            defaultValue={nickname}
+            maxLength={40}
+            autoComplete="nickname"
+            aria-invalid={error?.field === "nickname" || undefined}
+          />
+        </label>
+      ) : null}
+      <fieldset className="channel">
+        <legend>Send the code by</legend>
+        <label className="inline">
+          <input type="radio" name="channel" value="whatsapp" defaultChecked /> WhatsApp
+        </label>
+        <label className="inline">
+          <input type="radio" name="channel" value="sms" /> SMS
+        </label>
+      </fieldset>
+      <InlineError error={error} />
+      <button type="submit" className="btn btn-primary" disabled={hydrated && ((disableWhenEmpty && !phone.trim()) || busy)}>
+        {busy ? "Sending..." : submitLabel}
+      </button>
+    </Form>
+  );
+}
+
+/** Seconds left until a new code may be asked for, counting down once JavaScript runs. */
+function useCountdown(initial: number) {
+  const [left, setLeft] = useState(initial);
+  useEffect(() => {
+    setLeft(initial);
+    if (initial <= 0) return;
+    const started = Date.now();
+    const timer = setInterval(() => {
+      const remaining = Math.max(0, initial - Math.floor((Date.now() - started) / 1000));
+      setLeft(remaining);
+      if (remaining === 0) clearInterval(timer);
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [initial]);
+  return left;
+}
+
+export function CodeForm({
+  verification,
+  resendInSeconds,
+  changeHref,
+  action,
+  error,
+}: {
+  verification: PendingVerification;
+  resendInSeconds: number;
+  changeHref: string;
+  action?: string;
+  error?: FormError;
+}) {
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const [code, setCode] = useState("");
+  const left = useCountdown(resendInSeconds);
+  const verifying = navigation.state !== "idle" && navigation.formData?.get("intent") === "verify";
+  return (
+    <div className="stack">
+      <p>
+        We sent a {VERIFICATION.codeLength}-digit code by {CHANNEL_LABEL[verification.channel]} to <strong>{verification.phone}</strong>. It
+        expires in 10 minutes.
+      </p>
+      <Form method="post" action={action} className="form" noValidate>
+        <input type="hidden" name="intent" value="verify" />
+        <input type="hidden" name="phoneNumber" value={verification.phone} />
+        <label>
+          Verification code
+          <input
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            pattern="[0-9]{6}"
+            value={code}
+            onChange={(e) => setCode(cleanCode(e.target.value))}
+            aria-invalid={error?.field === "code" || undefined}
+            className="code-input"
+          />
+        </label>
+        <InlineError error={error} />
+        <button type="submit" className="btn btn-primary" disabled={hydrated && (code.length !== VERIFICATION.codeLength || verifying)}>
+          {verifying ? "Verifying..." : "Verify"}
+        </button>
+      </Form>
+      <div className="row">
+        <Link to={changeHref} className="btn btn-ghost">
+          Change number
+        </Link>
+        {left > 0 ? (
+          <p className="muted small" aria-live="polite">
+            Resend code in {left}s
+          </p>
+        ) : (
+          <Form method="post" action={action}>
+            <input type="hidden" name="intent" value="send-code" />
+            <input type="hidden" name="phoneNumber" value={verification.phone} />
+            <input type="hidden" name="channel" value={verification.channel} />
+            <button type="submit" className="btn btn-ghost">
+              Resend
+            </button>
+          </Form>
+        )}
+      </div>
+    </div>
+  );
+}

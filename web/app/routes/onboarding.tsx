@@ -1,0 +1,265 @@
+// Onboarding (spec part 1 §2, §4–§5): 5 steps with a progress percent. Mobile (user agent or ≤ 768 px):
+// welcome, phone, profile, AI intro, security. Desktop: welcome, phone, profile, AI intro, mesh setup with
+// 'Try FREE for 7 Days'. The phone step is real verification; 'Skip for now' goes to /chat.
+import { useEffect, useState } from "react";
+import { Form, Link, useActionData } from "react-router";
+import { MOBILE_MAX_WIDTH, PRICES_NGN, TRIAL_DAYS } from "../../../core/constants";
+import { IDENTITY_TEXT } from "../../../core/identity-schemas";
+import { useToast } from "../components/toast";
+import {
+  formError,
+  INTERESTS,
+  loadIdentity,
+  saveProfile,
+  sendCode,
+  startAnonymous,
+  verifyCode,
+} from "../features/identity/identity.server";
+import { CodeForm, type FormError, InlineError, PhoneForm, Progress, useErrorToast } from "../features/identity/verification-forms";
+import { useRootData } from "../root";
+import type { Route } from "./+types/onboarding";
+
+const STEPS = 5;
+const DESKTOP_TITLES = ["Welcome to LinkUp", "Verify Your Phone", "Your Profile", "Meet Your AI Assistant", "Mesh Setup"];
+const MOBILE_TITLES = ["Welcome", "Your Phone", "Your Profile", "AI Assistant", "Stay Secure"];
+
+export const meta: Route.MetaFunction = () => [{ title: "Get started — LinkUp" }];
+
+function stepOf(url: URL): number {
+  const n = Number(url.searchParams.get("step") ?? "0");
+  return Number.isInteger(n) && n >= 0 && n < STEPS ? n : 0;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const identity = await loadIdentity(context);
+  return { ...identity, step: stepOf(url), changeNumber: url.searchParams.get("change") === "1" };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  switch (form.get("intent")) {
+    case "skip":
+      return startAnonymous(context, form, "/chat");
+    case "send-code":
+      return sendCode(request, context, form, "/onboarding?step=1");
+    case "verify":
+      return verifyCode(context, form, "/onboarding?step=2");
+    case "profile": {
+      const nickname = String(form.get("nickname") ?? "").trim();
+      if (!nickname) {
+        return formError({ title: IDENTITY_TEXT.nicknameRequiredTitle, description: IDENTITY_TEXT.nicknameRequired, field: "nickname" });
+      }
+      const location = String(form.get("location") ?? "").trim();
+      const interests = form
+        .getAll("interests")
+        .map(String)
+        .filter((i) => INTERESTS.includes(i));
+      return saveProfile(context, { nickname, locationText: location || null, interests }, "/onboarding?step=3");
+    }
+    case "complete":
+      return saveProfile(context, { onboardingCompleted: true }, "/chat");
+    case "trial":
+      return saveProfile(context, { onboardingCompleted: true }, "/subscribe?plan=premium");
+    default:
+      return formError({ title: "Unknown action" });
+  }
+}
+
+/** Mobile by user agent on the server; a narrow window switches once JavaScript runs. */
+function useMobile(byUserAgent: boolean) {
+  const [narrow, setNarrow] = useState(false);
+  useEffect(() => {
+    const mq = window.matchMedia(`(max-width: ${MOBILE_MAX_WIDTH}px)`);
+    const update = () => setNarrow(mq.matches);
+    update();
+    mq.addEventListener("change", update);
+    return () => mq.removeEventListener("change", update);
+  }, []);
+  return byUserAgent || narrow;
+}
+
+function Next({ to, label = "Continue" }: { to: string; label?: string }) {
+  return (
+    <Link to={to} className="btn btn-primary">
+      {label}
+    </Link>
+  );
+}
+
+export default function Onboarding({ loaderData }: Route.ComponentProps) {
+  const root = useRootData();
+  const mobile = useMobile(Boolean(root?.mobileUserAgent));
+  const toast = useToast();
+  const actionData = useActionData<{ error?: FormError }>();
+  const error = actionData?.error;
+  useErrorToast(error);
+  const { step, user, verification, resendInSeconds, changeNumber } = loaderData;
+  const titles = mobile ? MOBILE_TITLES : DESKTOP_TITLES;
+  // Finishing shows the spec's welcome toast a second later; the toast outlives the move to /chat.
+  const welcome = () => setTimeout(() => toast({ title: IDENTITY_TEXT.welcome, variant: "success" }), 1000);
+
+  return (
+    <section className={`card narrow onboarding ${mobile ? "onboarding-mobile" : "onboarding-desktop"}`} aria-labelledby="onboarding-title">
+      <Progress step={step} total={STEPS} />
+      <h1 id="onboarding-title">{titles[step]}</h1>
+
+      {step === 0 ? (
+        <>
+          <p>
+            LinkUp is community chat that keeps working on a poor network: rooms for your area, private encrypted chats, an AI helper that
+            speaks your language, and an SOS that reaches people by every channel at once.
+          </p>
+          <ul className="list">
+            <li>Chat with people nearby</li>
+            <li>Ask the AI helper with '@ai '</li>
+            <li>Send an SOS to your area and your contacts</li>
+          </ul>
+          <Next to="/onboarding?step=1" label="Get Started" />
+        </>
+      ) : null}
+
+      {step === 1 ? (
+        user?.authMode === "verified" ? (
+          <>
+            <p>
+              Your phone <strong>{user.phone}</strong> is verified.
+            </p>
+            <Next to="/onboarding?step=2" />
+          </>
+        ) : verification && !changeNumber ? (
+          <CodeForm verification={verification} resendInSeconds={resendInSeconds} changeHref="/onboarding?step=1&change=1" error={error} />
+        ) : (
+          <>
+            <p>We send a 6-digit code to your phone by WhatsApp or SMS. Verifying keeps one identity on all your devices.</p>
+            <PhoneForm
+              error={error}
+              submitLabel={mobile ? "Continue" : "Verify"}
+              defaultPhone={verification?.phone ?? ""}
+              disableWhenEmpty={mobile}
+            />
+          </>
+        )
+      ) : null}
+
+      {step === 2 ? (
+        <Form method="post" className="form" noValidate>
+          <input type="hidden" name="intent" value="profile" />
+          <label>
+            Nickname
+            <input
+              name="nickname"
+              defaultValue={user?.nickname ?? ""}
+              maxLength={40}
+              autoComplete="nickname"
+              aria-invalid={error?.field === "nickname" || undefined}
+            />
+          </label>
+          <label>
+            Location (optional)
+            <input name="location" defaultValue={user?.locationText ?? ""} maxLength={120} autoComplete="address-level2" />
+          </label>
+          <fieldset>
+            <legend>Interests</legend>
+            <div className="chips">
+              {INTERESTS.map((i) => (
+                <label key={i} className="chip">
+                  <input type="checkbox" name="interests" value={i} defaultChecked={user?.interests.includes(i)} /> {i}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <InlineError error={error} />
+          <button type="submit" className="btn btn-primary">
+            Continue
+          </button>
+        </Form>
+      ) : null}
+
+      {step === 3 ? (
+        <>
+          <p>Type '@ai ' followed by your question in any chat. For example:</p>
+          <ul className="list">
+            <li>
+              <code>@ai translate hello to Hausa</code>
+            </li>
+            <li>
+              <code>@ai market price of rice in Kano</code>
+            </li>
+            <li>
+              <code>@ai weather</code>
+            </li>
+            <li>
+              <code>@ai emergency</code> for first-aid and SOS guidance
+            </li>
+          </ul>
+          <Next to="/onboarding?step=4" />
+        </>
+      ) : null}
+
+      {step === 4 && mobile ? (
+        <>
+          <p>Private chats and groups are end-to-end encrypted (AES-256-GCM with X25519 keys); your private keys stay on this device.</p>
+          <p>
+            Public area rooms are readable by anyone in the area, and say so. Set an emergency contact in Settings so SOS reaches them too.
+          </p>
+          <Form method="post" onSubmit={welcome}>
+            <input type="hidden" name="intent" value="complete" />
+            <button type="submit" className="btn btn-primary">
+              Start Chatting
+            </button>
+          </Form>
+        </>
+      ) : null}
+
+      {step === 4 && !mobile ? (
+        <>
+          <p>
+            LinkUp connects you through the nearest relay, other LinkUp tabs on this device, and Bluetooth where your browser allows it.
+            Messages wait in an outbox while you are offline and go out when any connection comes back.
+          </p>
+          <div className="card tile">
+            <h2>Premium</h2>
+            <p>
+              Unlimited AI and translation, voice messages and analytics. ₦{PRICES_NGN.premium.monthly.toLocaleString("en-NG")} per month
+              after a {TRIAL_DAYS}-day free trial.
+            </p>
+            <Form
+              method="post"
+              onSubmit={() => {
+                try {
+                  localStorage.setItem("linkup_premium_interest", "true");
+                } catch {}
+              }}
+            >
+              <input type="hidden" name="intent" value="trial" />
+              <button type="submit" className="btn btn-primary">
+                Try FREE for 7 Days
+              </button>
+            </Form>
+          </div>
+          <Form method="post" onSubmit={welcome}>
+            <input type="hidden" name="intent" value="complete" />
+            <button type="submit" className="btn btn-ghost">
+              Start Chatting
+            </button>
+          </Form>
+        </>
+      ) : null}
+
+      <div className="row onboarding-nav">
+        {step > 0 ? (
+          <Link to={`/onboarding?step=${step - 1}`} className="btn btn-ghost">
+            Back
+          </Link>
+        ) : null}
+        <Form method="post">
+          <input type="hidden" name="intent" value="skip" />
+          <button type="submit" className="btn btn-ghost">
+            Skip for now
+          </button>
+        </Form>
+      </div>
+    </section>
+  );
+}

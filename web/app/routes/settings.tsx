@@ -1,0 +1,353 @@
+// Settings (spec part 1 §2, §3 'Settings fields', §9 defaults): five tabs, every field saved on the server
+// with PATCH /api/me, so they follow the person to another device once they sign in with their phone.
+import { useState } from "react";
+import { Form, Link, useActionData, useRevalidator } from "react-router";
+import type { Me } from "../../../core/api-types";
+import { PRICES_NGN, SETTINGS_OPTIONS, TRIAL_DAYS } from "../../../core/constants";
+import { apiRequest, HttpError } from "../../../core/http";
+import { useToast } from "../components/toast";
+import { apiGet } from "../lib/api.server";
+import { useRootData } from "../root";
+import { SETTINGS_SECTIONS } from "../features/identity/settings-sections";
+import { type SettingsTab, settingsAction, tabOf } from "../features/identity/settings.server";
+import { type FormError, InlineError, useErrorToast, useHydrated } from "../features/identity/verification-forms";
+import type { Route } from "./+types/settings";
+
+export const meta: Route.MetaFunction = () => [{ title: "Settings — LinkUp" }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const me = await apiGet<{ user: Me }>(context, "/api/me");
+  return { user: me?.user ?? null, tab: tabOf(url), saved: url.searchParams.get("saved") === "1" };
+}
+
+export function action({ request, context }: Route.ActionArgs) {
+  return settingsAction(request, context);
+}
+
+const TAB_LABELS: Record<SettingsTab, string> = {
+  profile: "Profile",
+  premium: "Premium",
+  network: "Network",
+  privacy: "Privacy",
+  notifications: "Alerts",
+};
+
+const RANGE_LABELS: Record<string, string> = { auto: "Auto", short: "Short (100m)", medium: "Medium (1km)", long: "Long (5km)" };
+const POWER_LABELS: Record<string, string> = { performance: "Performance", balanced: "Balanced", battery: "Battery saver" };
+const DELETE_LABELS: Record<string, string> = {
+  never: "Never",
+  "1hour": "After 1 hour",
+  "1day": "After 1 day",
+  "1week": "After 1 week",
+  "1month": "After 1 month",
+};
+const capital = (s: string) => s[0].toUpperCase() + s.slice(1);
+
+function Select({
+  label,
+  name,
+  value,
+  options,
+  labels,
+}: {
+  label: string;
+  name: string;
+  value: string;
+  options: readonly string[];
+  labels?: Record<string, string>;
+}) {
+  return (
+    <label>
+      {label}
+      <select name={name} defaultValue={value}>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {labels?.[o] ?? capital(o)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function Toggle({ label, name, checked, hint }: { label: string; name: string; checked: boolean; hint?: string }) {
+  return (
+    <label className="toggle">
+      <input type="checkbox" name={name} defaultChecked={checked} /> {label}
+      {hint ? <span className="muted small"> — {hint}</span> : null}
+    </label>
+  );
+}
+
+function SaveForm({ tab, children, submit }: { tab: SettingsTab; children: React.ReactNode; submit: string }) {
+  return (
+    <Form method="post" className="form" noValidate>
+      <input type="hidden" name="intent" value="save" />
+      <input type="hidden" name="tab" value={tab} />
+      {children}
+      <button type="submit" className="btn btn-primary">
+        {submit}
+      </button>
+    </Form>
+  );
+}
+
+function ProfileTab({ user, error }: { user: Me; error?: FormError }) {
+  return (
+    <SaveForm tab="profile" submit="Save Profile Changes">
+      <label>
+        Nickname
+        <input name="nickname" defaultValue={user.nickname} maxLength={40} aria-invalid={error?.field === "nickname" || undefined} />
+      </label>
+      <div className="field">
+        <span>Phone number</span>
+        {user.phone ? (
+          <p>
+            <strong>{user.phone}</strong> <span className="pill">Verified</span>
+          </p>
+        ) : (
+          <p>
+            Not verified. <Link to="/signup-verification?step=verify-phone">Verify your phone</Link> to keep your identity on every device.
+          </p>
+        )}
+      </div>
+      <label>
+        Location
+        <input name="locationText" defaultValue={user.locationText ?? ""} maxLength={120} autoComplete="address-level2" />
+      </label>
+      <Select label="Language" name="language" value={user.settings.language} options={SETTINGS_OPTIONS.languages} />
+      <InlineError error={error} />
+    </SaveForm>
+  );
+}
+
+function PremiumTab({ user, phone }: { user: Me; phone: string }) {
+  if (user.tier === "enterprise") {
+    return (
+      <div className="stack">
+        <h2>Enterprise Active</h2>
+        <p>Your organisation has every LinkUp feature, with no limits.</p>
+      </div>
+    );
+  }
+  if (user.tier === "premium") {
+    return (
+      <div className="stack">
+        <h2>Premium Active</h2>
+        <p>Unlimited AI commands and translation, 50 voice messages a month and analytics.</p>
+        <Link to="/subscribe?plan=enterprise" className="btn btn-primary">
+          Upgrade to Enterprise
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <div className="stack">
+      <h2>Go Premium</h2>
+      <p>
+        Unlimited AI commands and translation, voice messages and analytics for ₦{PRICES_NGN.premium.monthly.toLocaleString("en-NG")} per
+        month, with a {TRIAL_DAYS}-day free trial.
+      </p>
+      <div className="row">
+        <Link to="/subscribe?plan=premium" className="btn btn-primary">
+          Try FREE for 7 Days
+        </Link>
+        <a href={`tel:${phone}`} className="btn btn-ghost">
+          Call {phone}
+        </a>
+      </div>
+    </div>
+  );
+}
+
+function UpdateLocation() {
+  const hydrated = useHydrated();
+  const toast = useToast();
+  const revalidator = useRevalidator();
+  const [busy, setBusy] = useState(false);
+  const update = () => {
+    if (!navigator.geolocation) {
+      toast({ title: "Location unavailable", description: "This browser cannot share its location.", variant: "destructive" });
+      return;
+    }
+    setBusy(true);
+    navigator.geolocation.getCurrentPosition(
+      async (pos) => {
+        try {
+          await apiRequest("PUT", "/api/me/location", { latitude: pos.coords.latitude, longitude: pos.coords.longitude });
+          toast({ title: "Location Updated", description: "Your area room follows your new location.", variant: "success" });
+          revalidator.revalidate();
+        } catch (e) {
+          toast({ title: "Location not saved", description: e instanceof HttpError ? e.errorText : String(e), variant: "destructive" });
+        } finally {
+          setBusy(false);
+        }
+      },
+      (err) => {
+        setBusy(false);
+        toast({ title: "Location unavailable", description: err.message, variant: "destructive" });
+      },
+      { timeout: 15000 },
+    );
+  };
+  return (
+    <button
+      type="button"
+      className="btn btn-ghost"
+      onClick={update}
+      disabled={!hydrated || busy}
+      title={hydrated ? undefined : "Needs JavaScript"}
+    >
+      {busy ? "Locating..." : "Update Location"}
+    </button>
+  );
+}
+
+export default function Settings({ loaderData }: Route.ComponentProps) {
+  const { user, tab, saved } = loaderData;
+  const actionData = useActionData<{ error?: FormError }>();
+  const error = actionData?.error;
+  useErrorToast(error);
+  const phone = useRootData()?.env.SUPPORT_PHONE ?? "";
+  if (!user) {
+    return (
+      <section className="card narrow" aria-labelledby="settings-title">
+        <h1 id="settings-title">Settings</h1>
+        <p>Your settings are kept with your LinkUp identity. Start anonymously, or verify your phone to sign in.</p>
+        <Link to="/signup-verification" className="btn btn-primary">
+          Get Started
+        </Link>
+      </section>
+    );
+  }
+  return (
+    <div className="settings">
+      <section className="card" aria-labelledby="settings-title">
+        <h1 id="settings-title">Settings</h1>
+        <p className="muted small">
+          Signed in as <strong>{user.nickname}</strong> · {user.authMode === "verified" ? "Verified" : "Anonymous"} · {capital(user.tier)}{" "}
+          plan
+        </p>
+        <nav aria-label="Settings tabs" className="tabs">
+          {(Object.keys(TAB_LABELS) as SettingsTab[]).map((t) => (
+            <Link
+              key={t}
+              to={`/settings?tab=${t}`}
+              className={`tab ${t === tab ? "tab-active" : ""}`}
+              aria-current={t === tab ? "page" : undefined}
+            >
+              {TAB_LABELS[t]}
+            </Link>
+          ))}
+        </nav>
+        {saved ? (
+          <p role="status" className="success">
+            Settings saved
+          </p>
+        ) : null}
+        <div className="tab-panel">
+          {tab === "profile" ? <ProfileTab user={user} error={error} /> : null}
+          {tab === "premium" ? <PremiumTab user={user} phone={phone} /> : null}
+          {tab === "network" ? (
+            <SaveForm tab="network" submit="Save Network Settings">
+              <Select
+                label="Network range"
+                name="networkRange"
+                value={user.settings.networkRange}
+                options={SETTINGS_OPTIONS.networkRange}
+                labels={RANGE_LABELS}
+              />
+              <Select
+                label="Power saving"
+                name="powerSaving"
+                value={user.settings.powerSaving}
+                options={SETTINGS_OPTIONS.powerSaving}
+                labels={POWER_LABELS}
+              />
+              <Toggle label="Mesh networking" name="meshNetworking" checked={user.settings.meshNetworking} />
+            </SaveForm>
+          ) : null}
+          {tab === "privacy" ? (
+            <SaveForm tab="privacy" submit="Save Privacy Settings">
+              <Select
+                label="Message auto-delete"
+                name="autoDelete"
+                value={user.settings.autoDelete}
+                options={SETTINGS_OPTIONS.autoDelete}
+                labels={DELETE_LABELS}
+              />
+              <Toggle
+                label="Anonymous mode"
+                name="anonymousMode"
+                checked={user.settings.anonymousMode}
+                hint="others see a generated name instead of your nickname"
+              />
+            </SaveForm>
+          ) : null}
+          {tab === "notifications" ? (
+            <SaveForm tab="notifications" submit="Save Alert Settings">
+              <Toggle label="Push notifications" name="pushEnabled" checked={user.settings.pushEnabled} />
+              <fieldset>
+                <legend>Quiet hours (emergencies still come through)</legend>
+                <div className="row">
+                  <label>
+                    From
+                    <input type="time" name="quietStart" defaultValue={user.settings.quietStart} />
+                  </label>
+                  <label>
+                    To
+                    <input type="time" name="quietEnd" defaultValue={user.settings.quietEnd} />
+                  </label>
+                </div>
+              </fieldset>
+            </SaveForm>
+          ) : null}
+        </div>
+      </section>
+
+      <section className="card" aria-labelledby="quick-actions">
+        <h2 id="quick-actions">Quick Actions</h2>
+        <div className="row">
+          <Form method="post">
+            <input type="hidden" name="intent" value="optimize-battery" />
+            <input type="hidden" name="tab" value={tab} />
+            <button type="submit" className="btn btn-ghost">
+              Optimize Battery
+            </button>
+          </Form>
+          <UpdateLocation />
+          <Form method="post">
+            <input type="hidden" name="intent" value="reset" />
+            <input type="hidden" name="tab" value={tab} />
+            <button type="submit" className="btn btn-ghost">
+              Reset Settings
+            </button>
+          </Form>
+        </div>
+      </section>
+
+      {/* Sections other areas add (emergency contacts, …): see features/identity/settings-sections.tsx. */}
+      {SETTINGS_SECTIONS.length ? (
+        <ul className="settings-sections" aria-label="More settings">
+          {SETTINGS_SECTIONS.map(({ id, title, Component }) => (
+            <li key={id} id={id} className="card">
+              <h2>{title}</h2>
+              <Component user={user} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+
+      <section className="card" aria-labelledby="account">
+        <h2 id="account">Account</h2>
+        <Form method="post">
+          <input type="hidden" name="intent" value="logout" />
+          <button type="submit" className="btn btn-danger">
+            Sign Out
+          </button>
+        </Form>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import { useActionData } from "react-router";
+import { loadIdentity, verificationFlowAction } from "../features/identity/identity.server";
+import type { FormError } from "../features/identity/verification-forms";
+import { flowStep, VerificationFlow } from "../features/identity/verification-flow";
+import type { Route } from "./+types/signup-verification";
+
+export const meta: Route.MetaFunction = () => [{ title: "Join LinkUp — LinkUp" }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const identity = await loadIdentity(context);
+  return { ...identity, step: flowStep(new URL(request.url), identity.verification) };
+}
+
+export function action({ request, context }: Route.ActionArgs) {
+  return verificationFlowAction(request, context, "/signup-verification");
+}
+
+export default function Screen({ loaderData }: Route.ComponentProps) {
+  const actionData = useActionData<{ error?: FormError }>();
+  return (
+    <VerificationFlow
+      title="Join LinkUp"
+      intro="Start anonymously with basic features, or verify your phone to complete your sign-up. Returning users verify their phone to sign in."
+      path="/signup-verification"
+      step={loaderData.step}
+      user={loaderData.user}
+      verification={loaderData.verification}
+      resendInSeconds={loaderData.resendInSeconds}
+      error={actionData?.error}
+    />
+  );
+}
