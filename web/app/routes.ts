@@ -11,5 +11,10 @@ export default [
   route("about", "routes/about.tsx"),
   route("social-good", "routes/social-good.tsx"),
   route("testimonials", "routes/testimonials.tsx"),
+  route("onboarding", "routes/onboarding.tsx"),
+  route("enhanced-onboarding", "routes/enhanced-onboarding.tsx"),
+  route("signup", "routes/signup.tsx"),
+  route("signup-verification", "routes/signup-verification.tsx"),
+  route("settings", "routes/settings.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;
