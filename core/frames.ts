@@ -12,6 +12,8 @@ export { MAX_FRAME_BYTES };
 
 /** Most envelope ids one receipt frame may carry. */
 export const MAX_RECEIPT_IDS = 200;
+/** Most members a presence frame lists (its `nodes` still counts every socket). */
+export const PRESENCE_MEMBER_LIMIT = 200;
 /** Envelopes per resume-batch frame (a batch of full envelopes stays far below the frame limit of peers). */
 export const RESUME_BATCH_SIZE = 50;
 
@@ -100,7 +102,10 @@ export const ServerFrameSchema = z.discriminatedUnion("type", [
     by: z.string(),
     at: z.number(),
   }),
-  /** Who is present; `nodes` counts connected sockets (devices and tabs) in the room. Sent on every change. */
+  /**
+   * Who is present; `nodes` counts connected sockets (devices and tabs) in the room, `members` lists up to
+   * PRESENCE_MEMBER_LIMIT people. Sent to a socket when it joins, then to all after joins/leaves (debounced).
+   */
   z.object({ type: z.literal("presence"), nodes: z.number().int().nonnegative(), members: z.array(PresenceMemberSchema) }),
   z.object({ type: z.literal("typing"), userId: z.string(), nickname: z.string(), active: z.boolean() }),
   z.object({ type: z.literal("pong"), at: z.number().optional() }),

@@ -9,6 +9,7 @@ import {
   encodeFrame,
   type FrameErrorCode,
   type PresenceMember,
+  PRESENCE_MEMBER_LIMIT,
   parseClientFrame,
   RESUME_BATCH_SIZE,
   type ReceiptStatus,
@@ -48,6 +49,8 @@ interface Attachment {
 /** Envelope types that are chat messages (recorded in D1 `messages`); `key` envelopes stay in the room only. */
 const MESSAGE_TYPES = new Set(["text", "emergency", "system", "ai"]);
 const PRUNE_EVERY = 100;
+/** Joins and leaves within this window share one presence broadcast (a room of N joining is not N² frames). */
+const PRESENCE_DEBOUNCE_MS = 100;
 
 export class MeshRoom extends DurableObject<Env> {
   private readonly sql: SqlStorage;
@@ -55,6 +58,7 @@ export class MeshRoom extends DurableObject<Env> {
   private readonly buckets = new Map<string, { normal: Bucket; urgent: Bucket }>();
   private pendingRows: MessageRow[] = [];
   private flushing: Promise<void> | null = null;
+  private presenceTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -102,7 +106,8 @@ export class MeshRoom extends DurableObject<Env> {
       latestSeq: this.latestSeq(),
       encrypted: isPrivateRoom(roomId),
     });
-    this.broadcastPresence();
+    this.send(server, this.presenceFrame());
+    this.schedulePresence();
     await this.d1((db) => openConnection(db, { id: attachment.connId, userId, roomId }));
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
@@ -272,21 +277,25 @@ export class MeshRoom extends DurableObject<Env> {
       const a = ws.deserializeAttachment() as Attachment | null;
       if (!a) continue;
       nodes++;
-      const m = members.get(a.userId) ?? { userId: a.userId, nickname: a.nickname, nodes: 0 };
-      m.nodes++;
-      members.set(a.userId, m);
+      const m = members.get(a.userId);
+      if (m) m.nodes++;
+      else if (members.size < PRESENCE_MEMBER_LIMIT) members.set(a.userId, { userId: a.userId, nickname: a.nickname, nodes: 1 });
     }
     return { type: "presence", nodes, members: [...members.values()] };
   }
 
-  private broadcastPresence(except?: WebSocket): void {
-    const frame = encodeFrame(this.presenceFrame(except));
-    for (const ws of this.ctx.getWebSockets()) if (ws !== except) this.sendRaw(ws, frame);
+  private schedulePresence(): void {
+    if (this.presenceTimer) return;
+    this.presenceTimer = setTimeout(() => {
+      this.presenceTimer = null;
+      const frame = encodeFrame(this.presenceFrame());
+      for (const ws of this.ctx.getWebSockets()) if (ws.readyState === 1) this.sendRaw(ws, frame);
+    }, PRESENCE_DEBOUNCE_MS);
   }
 
   private async leave(ws: WebSocket): Promise<void> {
     const a = ws.deserializeAttachment() as Attachment | null;
-    this.broadcastPresence(ws);
+    this.schedulePresence();
     if (!a) return;
     this.buckets.delete(a.connId);
     await this.d1((db) => closeConnection(db, a.connId));
