@@ -17,16 +17,18 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const cookie = request.headers.get("cookie");
-  const [me, stats] = await Promise.all([
+  const [me, stats, notices] = await Promise.all([
     apiGet<{ user: Me }>(context, "/api/me"),
     apiGet<{ activeConnections: number }>(context, "/api/stats/public"),
+    // Unread notifications (SOS nearby, messages, security) for the bottom navigation's unread badge.
+    apiGet<{ unread: number }>(context, "/api/notifications/unread-count").catch(() => null),
   ]);
   return {
     user: me?.user ?? null,
     cookiesAccepted: readCookie(cookie, COOKIE_CONSENT_COOKIE) === "true",
     mobileUserAgent: isMobileUserAgent(request.headers.get("user-agent")),
     env: publicEnvOf(context),
-    badges: { unread: 0, meshConnections: stats?.activeConnections ?? 0 },
+    badges: { unread: notices?.unread ?? 0, meshConnections: stats?.activeConnections ?? 0 },
   };
 }
 

@@ -16,5 +16,7 @@ export default [
   route("signup", "routes/signup.tsx"),
   route("signup-verification", "routes/signup-verification.tsx"),
   route("settings", "routes/settings.tsx"),
+  route("emergency", "routes/emergency.tsx"),
+  route("notifications", "routes/notifications.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

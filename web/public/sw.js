@@ -54,3 +54,43 @@ self.addEventListener("fetch", (event) => {
     );
   }
 });
+
+// Web Push (SOS area alerts, messages, security and system notices): show the notification the server
+// encrypted for this browser; a click focuses an open LinkUp window on the right screen, or opens one.
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch {
+    data = { title: "LinkUp", body: event.data ? event.data.text() : "" };
+  }
+  const emergency = data.type === "emergency";
+  event.waitUntil(
+    self.registration.showNotification(data.title || "LinkUp", {
+      body: data.body || "",
+      tag: data.tag || undefined,
+      icon: "/icon-192.png",
+      badge: "/icon-192.png",
+      data: { url: data.url || "/notifications", id: data.id || null },
+      requireInteraction: emergency,
+      renotify: Boolean(data.tag),
+      vibrate: emergency ? [300, 100, 300, 100, 300] : undefined,
+    }),
+  );
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const target = new URL((event.notification.data && event.notification.data.url) || "/notifications", self.location.origin);
+  if (target.origin !== self.location.origin) return;
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+      for (const w of windows) {
+        if (new URL(w.url).origin === self.location.origin && "focus" in w) {
+          return w.focus().then((focused) => (focused && "navigate" in focused ? focused.navigate(target.href) : null));
+        }
+      }
+      return self.clients.openWindow(target.href);
+    }),
+  );
+});

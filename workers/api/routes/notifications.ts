@@ -9,6 +9,7 @@ import {
   type NotificationRow,
   notificationStats,
   savePrefs,
+  unreadCount,
 } from "../../../db/queries/notifications";
 import { requireUser } from "../../auth/session";
 import type { AppBindings } from "../../env";
@@ -33,6 +34,10 @@ export const notificationsApi = new Hono<AppBindings>()
     const q = parseWith(NotificationsQuerySchema, c.req.query());
     const [rows, stats] = await Promise.all([listNotifications(c.var.db, user.id, q), notificationStats(c.var.db, user.id)]);
     return c.json({ notifications: rows.map(view), stats });
+  })
+  .get("/notifications/unread-count", async (c) => {
+    const user = requireUser(c);
+    return c.json({ unread: await unreadCount(c.var.db, user.id) });
   })
   .get("/notifications/prefs", async (c) => {
     const user = requireUser(c);

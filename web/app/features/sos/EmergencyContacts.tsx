@@ -1,0 +1,102 @@
+// The user's emergency contacts: people an SOS messages by WhatsApp (SMS when WhatsApp fails).
+// Rendered on /emergency and in /settings. Forms post to the /emergency action, so they work without JS.
+import { useEffect, useRef } from "react";
+import { useFetcher, useLocation } from "react-router";
+import type { EmergencyContactView } from "../../../../core/sos-schemas";
+import { MAX_EMERGENCY_CONTACTS } from "../../../../core/sos-schemas";
+import { useToast } from "../../components/toast";
+
+interface Props {
+  /** Contacts from the page's loader; when absent they are loaded from /emergency's loader. */
+  contacts?: EmergencyContactView[];
+}
+
+export function EmergencyContacts({ contacts }: Props) {
+  const location = useLocation();
+  const loader = useFetcher<{ contacts: EmergencyContactView[] }>();
+  const saver = useFetcher<{ ok: boolean; error?: string; intent: string }>();
+  const toast = useToast();
+  const formRef = useRef<HTMLFormElement>(null);
+  const requested = useRef(false);
+
+  useEffect(() => {
+    if (contacts || requested.current) return;
+    requested.current = true;
+    loader.load("/emergency");
+  }, [contacts, loader]);
+
+  useEffect(() => {
+    if (saver.state !== "idle" || !saver.data) return;
+    if (saver.data.ok) {
+      if (saver.data.intent === "contact-add") {
+        formRef.current?.reset();
+        toast({ title: "Contact saved", description: "They will be messaged when you send an SOS.", variant: "success" });
+      }
+    } else toast({ title: "Contact not saved", description: saver.data.error, variant: "destructive" });
+  }, [saver.state, saver.data, toast]);
+
+  const list = contacts ?? loader.data?.contacts ?? [];
+  const loading = !contacts && !loader.data;
+  const back = location.pathname + location.search;
+
+  // With JS the forms go through a fetcher (no page change); without JS they post and come back here.
+  const submit = (e: React.FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const fd = new FormData(e.currentTarget);
+    fd.delete("redirectTo");
+    saver.submit(fd, { method: "post", action: "/emergency" });
+  };
+
+  return (
+    <section className="card" aria-labelledby="contacts-title">
+      <h2 id="contacts-title">Emergency contacts</h2>
+      <p className="muted small">
+        When you send an SOS, these people get a WhatsApp message (or an SMS if WhatsApp fails) with your message and location.
+      </p>
+      {loading ? (
+        <p className="muted">Loading contacts…</p>
+      ) : list.length === 0 ? (
+        <p>No emergency contacts yet.</p>
+      ) : (
+        <ul className="contact-list">
+          {list.map((c) => (
+            <li key={c.id} className="row">
+              <span>
+                <strong>{c.name}</strong> <span className="muted">{c.phone}</span>
+              </span>
+              <form method="post" action="/emergency" onSubmit={submit}>
+                <input type="hidden" name="intent" value="contact-delete" />
+                <input type="hidden" name="id" value={c.id} />
+                <input type="hidden" name="redirectTo" value={back} />
+                <button type="submit" className="btn btn-ghost" aria-label={`Remove ${c.name}`}>
+                  Remove
+                </button>
+              </form>
+            </li>
+          ))}
+        </ul>
+      )}
+      {list.length < MAX_EMERGENCY_CONTACTS ? (
+        <form ref={formRef} method="post" action="/emergency" onSubmit={submit} className="form">
+          <input type="hidden" name="intent" value="contact-add" />
+          <input type="hidden" name="redirectTo" value={back} />
+          <div className="grid2">
+            <label>
+              Contact name
+              <input name="name" required maxLength={60} autoComplete="off" />
+            </label>
+            <label>
+              Contact phone
+              <input name="phone" type="tel" required maxLength={20} placeholder="0803 123 4567" autoComplete="off" />
+            </label>
+          </div>
+          <button type="submit" className="btn" disabled={saver.state !== "idle"}>
+            Add contact
+          </button>
+        </form>
+      ) : (
+        <p className="muted small">You have the maximum of {MAX_EMERGENCY_CONTACTS} contacts.</p>
+      )}
+    </section>
+  );
+}

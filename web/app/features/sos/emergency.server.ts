@@ -1,0 +1,124 @@
+// Loader and action of /emergency (and the emergency contacts forms shown in settings). They call the API
+// in-process; the SOS itself is decided in workers/sos.
+import { data, redirect } from "react-router";
+import type { Me } from "../../../../core/api-types";
+import { newId } from "../../../../core/ids";
+import type { BroadcastAnswer, EmergencyContactView, NearbySos } from "../../../../core/sos-schemas";
+import { apiGet, apiSend, cookieFrom } from "../../lib/api.server";
+
+type Ctx = Parameters<typeof apiGet>[0];
+
+export interface EmergencyActionData {
+  intent: string;
+  ok: boolean;
+  error?: string;
+  sent?: BroadcastAnswer;
+  resolved?: string;
+}
+
+export async function loadEmergencyContacts(context: Ctx): Promise<EmergencyContactView[]> {
+  const res = await apiGet<{ contacts: EmergencyContactView[] }>(context, "/api/contacts");
+  return res?.contacts ?? [];
+}
+
+export async function loadEmergency(context: Ctx) {
+  const me = await apiGet<{ user: Me }>(context, "/api/me");
+  const [nearby, contacts] = me
+    ? await Promise.all([
+        apiGet<{ items: NearbySos[]; hasLocation: boolean }>(context, "/api/emergency/nearby"),
+        loadEmergencyContacts(context),
+      ])
+    : [null, []];
+  return {
+    user: me?.user ?? null,
+    nearby: nearby?.items ?? [],
+    hasLocation: nearby?.hasLocation ?? false,
+    contacts,
+    // One id per rendered form: a resubmission of the same form (a retry on a bad network) is the same SOS.
+    clientRequestId: newId(),
+  };
+}
+
+function safeBack(to: FormDataEntryValue | null): string | null {
+  const s = typeof to === "string" ? to : "";
+  return s.startsWith("/") && !s.startsWith("//") ? s : null;
+}
+
+function num(v: FormDataEntryValue | null): number | undefined {
+  if (typeof v !== "string" || v.trim() === "") return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** The visitor's session, or a new anonymous one (its cookie for the next in-process call, and to pass on). */
+async function ensureSession(context: Ctx) {
+  const me = await apiGet<{ user: Me }>(context, "/api/me");
+  const headers = new Headers();
+  if (me) return { cookie: {} as Record<string, string>, headers };
+  const started = await apiSend(context, "POST", "/api/auth/anonymous");
+  if (!started.ok)
+    throw data<EmergencyActionData>(
+      { intent: "session", ok: false, error: started.json?.error ?? "Could not start your session" },
+      { status: 500 },
+    );
+  for (const c of started.headers.getSetCookie()) headers.append("set-cookie", c);
+  return { cookie: cookieFrom(started.headers), headers };
+}
+
+export async function emergencyAction(request: Request, context: Ctx) {
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const back = safeBack(form.get("redirectTo"));
+
+  if (intent === "broadcast") {
+    // Anyone can send an SOS: without an identity yet, an anonymous one is started first.
+    const { cookie, headers } = await ensureSession(context);
+    const latitude = num(form.get("latitude"));
+    const longitude = num(form.get("longitude"));
+    const body = {
+      message: String(form.get("message") ?? ""),
+      emergencyType: String(form.get("emergencyType") ?? "other") || "other",
+      locationText: String(form.get("locationText") ?? "").trim() || undefined,
+      location: latitude !== undefined && longitude !== undefined ? { latitude, longitude } : undefined,
+      clientRequestId: String(form.get("clientRequestId") ?? ""),
+    };
+    const res = await apiSend<BroadcastAnswer>(context, "POST", "/api/emergency/broadcast", body, cookie);
+    if (!res.ok || !res.json)
+      return data<EmergencyActionData>(
+        { intent, ok: false, error: res.json?.error ?? "The SOS could not be sent" },
+        { status: res.status, headers },
+      );
+    return data<EmergencyActionData>({ intent, ok: true, sent: res.json }, { headers });
+  }
+
+  if (intent === "resolve") {
+    const id = String(form.get("id") ?? "");
+    const res = await apiSend(context, "POST", `/api/emergency/${encodeURIComponent(id)}/resolve`);
+    if (!res.ok)
+      return data<EmergencyActionData>({ intent, ok: false, error: res.json?.error ?? "Could not resolve" }, { status: res.status });
+    return { intent, ok: true, resolved: id } satisfies EmergencyActionData;
+  }
+
+  if (intent === "contact-add" || intent === "contact-delete") {
+    const { cookie, headers } = await ensureSession(context);
+    const res =
+      intent === "contact-add"
+        ? await apiSend(
+            context,
+            "POST",
+            "/api/contacts",
+            { name: String(form.get("name") ?? ""), phone: String(form.get("phone") ?? "") },
+            cookie,
+          )
+        : await apiSend(context, "DELETE", `/api/contacts/${encodeURIComponent(String(form.get("id") ?? ""))}`, undefined, cookie);
+    if (!res.ok)
+      return data<EmergencyActionData>(
+        { intent, ok: false, error: res.json?.error ?? "Could not save the contact" },
+        { status: res.status, headers },
+      );
+    if (back) return redirect(back, { headers });
+    return data<EmergencyActionData>({ intent, ok: true }, { headers });
+  }
+
+  return data<EmergencyActionData>({ intent, ok: false, error: "Unknown action" }, { status: 400 });
+}
