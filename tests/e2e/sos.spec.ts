@@ -1,0 +1,81 @@
+// SOS in a real browser: one user sends an SOS from /emergency with the device's location; a second user in
+// the same area sees it in their notification centre and among the active SOS nearby; the sender resolves it.
+import { acceptCookies, expect, test } from "./fixtures";
+
+// Two points about 150 m apart in Yaba, Lagos: the same ~5 km area cell.
+const SENDER = { latitude: 6.5095, longitude: 3.3711 };
+const NEIGHBOUR = { latitude: 6.5105, longitude: 3.3721 };
+
+test("an SOS from /emergency reaches a neighbour's notifications and the nearby list, and the sender resolves it", async ({
+  browser,
+  baseURL,
+}) => {
+  const url = baseURL as string;
+  const senderCtx = await browser.newContext({ permissions: ["geolocation"], geolocation: SENDER });
+  const neighbourCtx = await browser.newContext({ permissions: ["geolocation"], geolocation: NEIGHBOUR });
+  await acceptCookies(senderCtx, url);
+  await acceptCookies(neighbourCtx, url);
+
+  // The neighbour is a LinkUp user whose last reported location is in the same area.
+  const started = await neighbourCtx.request.post(`${url}/api/auth/anonymous`, { headers: { origin: url } });
+  expect(started.ok()).toBe(true);
+  const located = await neighbourCtx.request.put(`${url}/api/me/location`, { data: NEIGHBOUR, headers: { origin: url } });
+  expect(located.ok()).toBe(true);
+
+  // The sender has never used LinkUp: the SOS starts an anonymous identity by itself.
+  const page = await senderCtx.newPage();
+  await page.goto("/emergency");
+  await expect(page.getByRole("heading", { name: "Emergency mode" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Call 112" })).toHaveAttribute("href", "tel:112");
+  await expect(page.getByRole("link", { name: "Call 199" })).toHaveAttribute("href", "tel:199");
+  await expect(page.getByText(/Using your device location/)).toBeVisible();
+
+  const start = page.getByRole("button", { name: "Start Emergency Broadcast" });
+  await expect(start).toBeDisabled();
+  await page.getByLabel("Emergency type").selectOption("fire");
+  await expect(page.getByRole("heading", { name: "What to do now: Fire" })).toBeVisible();
+  await page.getByLabel("Emergency message").fill("Fire in the shop next to the pharmacy, people trapped");
+  await expect(start).toBeEnabled();
+  await start.click();
+
+  const result = page.locator(".sos-result");
+  await expect(result).toContainText("SOS sent.");
+  await expect(result).toContainText("0 emergency contacts");
+  // The sender's own SOS is listed as active, with a Resolve button.
+  const mine = page.locator(".sos-item", { hasText: "Fire in the shop next to the pharmacy" });
+  await expect(mine).toContainText("Your SOS");
+
+  // The neighbour finds it in notifications, with the unread badge, and can mark it read.
+  const other = await neighbourCtx.newPage();
+  await other.goto("/notifications");
+  const item = other.locator(".notification", { hasText: "SOS nearby: Fire" });
+  await expect(item).toContainText("Fire in the shop next to the pharmacy, people trapped");
+  await expect(other.getByRole("heading", { name: /Notifications\s*1 unread/ })).toBeVisible();
+  await expect(item.getByRole("link", { name: /Action/ })).toHaveAttribute("href", "tel:112");
+  await item.getByRole("button", { name: /Mark read/ }).click();
+  await expect(item.getByRole("button", { name: /Mark read/ })).toHaveCount(0);
+  await other.reload();
+  await expect(other.getByRole("heading", { name: /unread/ })).toHaveCount(0);
+
+  // Preferences are saved on the server, with the spec's toast.
+  const market = other.getByRole("checkbox", { name: "Market updates" });
+  await expect(market).not.toBeChecked();
+  await market.check();
+  await expect(other.getByText("Notification preferences saved successfully.")).toBeVisible();
+  await other.reload();
+  await expect(other.getByRole("checkbox", { name: "Market updates" })).toBeChecked();
+
+  // ...and among the active SOS nearby, with distance and time; only the sender (or an admin) can resolve.
+  await other.goto("/emergency");
+  const seen = other.locator(".sos-item", { hasText: "Fire in the shop next to the pharmacy" });
+  await expect(seen).toContainText(/\d+ m · just now|\d+ m · \d+ min ago/);
+  await expect(seen.getByRole("button", { name: /Resolve/ })).toHaveCount(0);
+
+  await mine.getByRole("button", { name: /Resolve/ }).click();
+  await expect(page.locator(".sos-item", { hasText: "Fire in the shop next to the pharmacy" })).toHaveCount(0);
+  await other.reload();
+  await expect(other.locator(".sos-item", { hasText: "Fire in the shop next to the pharmacy" })).toHaveCount(0);
+
+  await senderCtx.close();
+  await neighbourCtx.close();
+});
