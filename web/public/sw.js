@@ -1,15 +1,34 @@
-// LinkUp offline worker. Registered once cookies are accepted. It keeps the app shell so LinkUp opens
-// without a network; chat history and the outbox live in IndexedDB (the mesh-chat issue grows this).
-const VERSION = "linkup-v1";
-const SHELL = ["/", "/manifest.webmanifest", "/icon.svg"];
+// LinkUp offline worker. Registered once cookies are accepted. It keeps the app shell and the chat screen
+// (pages, their route data and the built assets) so LinkUp and /chat open with no network at all; chat
+// history and the outbox live in IndexedDB (web/app/mesh/db.ts), not here.
+const VERSION = "linkup-v2";
+const SHELL = ["/", "/chat", "/manifest.webmanifest", "/icon.svg", "/icon-192.png"];
+const ASSET_RE = /\/assets\/[^"'\s)]+/g;
+
+/** Caches pages and every built asset they reference (found in their HTML). */
+async function cachePages(urls) {
+  const cache = await caches.open(VERSION);
+  await Promise.all(
+    urls.map(async (url) => {
+      try {
+        const res = await fetch(url, { credentials: "same-origin" });
+        if (!res.ok) return;
+        const type = res.headers.get("content-type") || "";
+        if (type.includes("text/html")) {
+          const html = await res.clone().text();
+          const assets = [...new Set(html.match(ASSET_RE) || [])];
+          await Promise.all(assets.map((a) => cache.match(a).then((hit) => hit || cache.add(a).catch(() => {}))));
+        }
+        await cache.put(url, res);
+      } catch {
+        // Offline or refused: the next visit tries again.
+      }
+    }),
+  );
+}
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(
-    caches
-      .open(VERSION)
-      .then((cache) => cache.addAll(SHELL))
-      .then(() => self.skipWaiting()),
-  );
+  event.waitUntil(cachePages(SHELL).then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {
@@ -21,38 +40,87 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+// A page asks for itself and the assets it loaded to be kept (the first visit happens before the worker
+// controls the page, so its requests never passed through here).
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (data.type !== "cache-urls" || !Array.isArray(data.urls)) return;
+  const urls = data.urls
+    .map((u) => {
+      try {
+        return new URL(u, self.location.origin);
+      } catch {
+        return null;
+      }
+    })
+    .filter((u) => u && u.origin === self.location.origin && !u.pathname.startsWith("/api/") && !u.pathname.startsWith("/ws/"))
+    .map((u) => u.pathname + u.search);
+  const pages = urls.filter((u) => !u.startsWith("/assets/"));
+  const assets = urls.filter((u) => u.startsWith("/assets/"));
+  event.waitUntil(
+    Promise.all([
+      cachePages(pages),
+      caches
+        .open(VERSION)
+        .then((cache) => Promise.all(assets.map((a) => cache.match(a).then((hit) => hit || cache.add(a).catch(() => {}))))),
+    ]),
+  );
+});
+
+function networkFirst(request, fallbacks) {
+  return fetch(request)
+    .then((res) => {
+      if (res.ok) {
+        const copy = res.clone();
+        caches.open(VERSION).then((c) => c.put(request, copy));
+      }
+      return res;
+    })
+    .catch(async () => {
+      for (const fallback of fallbacks) {
+        const hit = await fallback();
+        if (hit) return hit;
+      }
+      return Response.error();
+    });
+}
+
 self.addEventListener("fetch", (event) => {
-  const url = new URL(event.request.url);
-  if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
-  if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/ws/")) return;
-  // Built assets are content-hashed: cache first. Pages: network first, the cached copy when offline.
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/ws/") || url.pathname === "/sw.js") return;
+  // Built assets are content-hashed: cache first.
   if (url.pathname.startsWith("/assets/")) {
     event.respondWith(
-      caches.match(event.request).then(
+      caches.match(request).then(
         (hit) =>
           hit ||
-          fetch(event.request).then((res) => {
-            const copy = res.clone();
-            caches.open(VERSION).then((c) => c.put(event.request, copy));
+          fetch(request).then((res) => {
+            if (res.ok) {
+              const copy = res.clone();
+              caches.open(VERSION).then((c) => c.put(request, copy));
+            }
             return res;
           }),
       ),
     );
     return;
   }
-  if (event.request.mode === "navigate") {
+  // Pages: network first; offline, the cached copy of the page (any query), then the shell.
+  if (request.mode === "navigate") {
     event.respondWith(
-      fetch(event.request)
-        .then((res) => {
-          if (res.ok) {
-            const copy = res.clone();
-            caches.open(VERSION).then((c) => c.put(event.request, copy));
-          }
-          return res;
-        })
-        .catch(() => caches.match(event.request).then((hit) => hit || caches.match("/"))),
+      networkFirst(request, [
+        () => caches.match(request),
+        () => caches.match(url.pathname, { ignoreSearch: true }),
+        () => caches.match(request, { ignoreSearch: true }),
+        () => caches.match("/"),
+      ]),
     );
+    return;
   }
+  // Route data (.data), the route manifest and other same-origin files: network first, cached copy offline.
+  event.respondWith(networkFirst(request, [() => caches.match(request)]));
 });
 
 // Web Push (SOS area alerts, messages, security and system notices): show the notification the server

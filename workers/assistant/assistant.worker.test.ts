@@ -48,7 +48,7 @@ describe("POST /api/ai/chat", () => {
     const { cookie } = await anonymousSession();
     const res = await chat(cookie, "translate good morning to hausa");
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ message: "🌍 Hausa: Barka da safiya", source: "offline" });
+    expect(await res.json()).toEqual({ message: "🌍 Hausa: Barka da safiya", source: "offline", usage: { aiCommands: 1 } });
   });
 
   it("accepts the whole message with its '@ai ' prefix", async () => {

@@ -1,7 +1,8 @@
 // Voice messages (spec part 1 §5): premium 50 a month, enterprise unlimited, free none. The audio is kept in
 // R2 (`FILES`) and transcribed by the provider; offline, the audio is kept and the transcript waits.
 import { eq } from "drizzle-orm";
-import { TIER_LIMITS, TRIAL_DAYS } from "../../core/constants";
+import { VOICE_PREMIUM_MESSAGE } from "../../core/ai-command";
+import { TIER_LIMITS } from "../../core/constants";
 import { newId } from "../../core/ids";
 import type { Db } from "../../db";
 import { files, type User } from "../../db/schema";
@@ -14,7 +15,7 @@ import { AI_TIMEOUT_MS, onlineProvider, type Refusal, upgradeOffer } from "./com
 export const VOICE_MAX_BYTES = 5 * 1024 * 1024;
 export const VOICE_MIME = /^audio\/(webm|ogg|mp4|mpeg|wav|x-wav|aac|m4a)(;.*)?$/;
 
-export const VOICE_PREMIUM_MESSAGE = `Voice messages are a Premium feature. Upgrade to Premium for ${TIER_LIMITS.premium.voiceMessages} voice messages a month — try it free for ${TRIAL_DAYS} days.`;
+export { VOICE_PREMIUM_MESSAGE };
 export const VOICE_LIMIT_MESSAGE = `You've used your ${TIER_LIMITS.premium.voiceMessages} voice messages for this month. They renew on the 1st.`;
 
 export type VoiceResult =

@@ -30,7 +30,9 @@ export const ai = new Hono<AppBindings>()
       history: historyLines(body.context?.messageHistory),
     });
     if (!result.ok) return c.json(result.body, result.status);
-    return c.json({ message: result.message, source: result.source });
+    // Today's count lets the chat apply the spec's upsell rule (part 1 §4) without another request.
+    const today = await readUsage(c.var.db, user.id);
+    return c.json({ message: result.message, source: result.source, usage: { aiCommands: today.aiCommands } });
   })
   .post("/translate", async (c) => {
     const user = requireUser(c);

@@ -1,0 +1,134 @@
+// The browser's zod/mini copy of the frame schemas must agree with the full schemas the room uses.
+import { describe, expect, it } from "vitest";
+import { EnvelopeSchema, MAX_FRAME_BYTES } from "./envelope";
+import { ClientFrameMiniSchema, EnvelopeMiniSchema, parseServerFrameClient, ServerFrameMiniSchema } from "./frames-client";
+import { ClientFrameSchema, MAX_RECEIPT_IDS, ServerFrameSchema } from "./frames";
+import { LocalMeshMessageSchema } from "./local-mesh";
+
+const envelope = {
+  id: "env-12345678",
+  room: "nearby:s1v0g",
+  senderId: "user-1",
+  senderName: "Ada",
+  timestamp: 1_700_000_000_000,
+  type: "text",
+  ttl: 8,
+  meshRoute: ["Ada · tab-abcd"],
+  isEncrypted: false,
+  priority: "normal",
+  content: { text: "hello" },
+};
+const encrypted = { ...envelope, room: "dm:a:b", isEncrypted: true, content: { ciphertext: "abc", iv: "def", keyId: "k.l" } };
+
+const envelopes: unknown[] = [
+  envelope,
+  encrypted,
+  { ...envelope, priority: undefined },
+  { ...envelope, meta: { location: { latitude: 1, longitude: 2 } } },
+  { ...envelope, id: "short" },
+  { ...envelope, ttl: 17 },
+  { ...envelope, ttl: 1.5 },
+  { ...envelope, timestamp: -1 },
+  { ...envelope, type: "video" },
+  { ...envelope, meshRoute: Array(17).fill("x") },
+  { ...envelope, meshRoute: ["x".repeat(61)] },
+  { ...envelope, content: { text: "x".repeat(8001) } },
+  { ...envelope, content: { ciphertext: "a", iv: "x".repeat(65) } },
+  { ...envelope, content: {} },
+  { ...envelope, senderName: "x".repeat(61) },
+  { ...envelope, isEncrypted: "no" },
+  {},
+  null,
+];
+
+const serverFrames: unknown[] = [
+  { type: "hello", room: "nearby:s1v0g", userId: "u", latestSeq: 3, encrypted: false },
+  { type: "hello", room: "r", userId: "u", latestSeq: -1, encrypted: false },
+  { type: "ack", id: envelope.id, status: "sent", seq: 1 },
+  { type: "ack", id: envelope.id, status: "sent", seq: 0 },
+  { type: "ack", id: envelope.id, status: "read", seq: 2, duplicate: true },
+  { type: "envelope", seq: 4, envelope },
+  { type: "envelope", seq: 4, envelope: { ...envelope, ttl: 99 } },
+  {
+    type: "resume-batch",
+    items: [
+      { seq: 1, envelope },
+      { seq: 2, envelope: encrypted },
+    ],
+  },
+  { type: "resume-batch", items: [{ seq: 0, envelope }] },
+  { type: "resume-done", cursor: 9, receipts: [{ id: envelope.id, status: "read", by: "u2" }] },
+  { type: "resume-done", cursor: 9, receipts: [{ id: "x", status: "read", by: "u2" }] },
+  { type: "receipt", status: "delivered", ids: [envelope.id], by: "u2", at: 5 },
+  { type: "receipt", status: "sent", ids: [envelope.id], by: "u2", at: 5 },
+  { type: "presence", nodes: 2, members: [{ userId: "u", nickname: "Ada", nodes: 2 }] },
+  { type: "presence", nodes: 2, members: [{ userId: "u", nodes: 2 }] },
+  { type: "typing", userId: "u", nickname: "Ada", active: true },
+  { type: "pong" },
+  { type: "pong", at: 3 },
+  { type: "error", code: "rate_limited", message: "slow down", retryAfterMs: 500 },
+  { type: "error", code: "teapot", message: "x" },
+  { type: "nope" },
+];
+
+const clientFrames: unknown[] = [
+  { type: "send", envelope },
+  { type: "send", envelope: { ...envelope, id: "" } },
+  { type: "resume", cursor: 0 },
+  { type: "resume", cursor: -2 },
+  { type: "receipt", status: "read", ids: [envelope.id] },
+  { type: "receipt", status: "read", ids: [] },
+  { type: "receipt", status: "read", ids: Array(MAX_RECEIPT_IDS + 1).fill(envelope.id) },
+  { type: "ping" },
+  { type: "ping", at: 1, presence: true },
+  { type: "typing", active: false },
+  { type: "typing" },
+];
+
+describe("the browser's frame schemas", () => {
+  it("accept and refuse the same envelopes as EnvelopeSchema", () => {
+    for (const e of envelopes) expect([e, EnvelopeMiniSchema.safeParse(e).success]).toEqual([e, EnvelopeSchema.safeParse(e).success]);
+    expect(EnvelopeMiniSchema.parse({ ...envelope, priority: undefined }).priority).toBe("normal");
+  });
+  it("accept and refuse the same server frames as ServerFrameSchema", () => {
+    for (const f of serverFrames)
+      expect([f, ServerFrameMiniSchema.safeParse(f).success]).toEqual([f, ServerFrameSchema.safeParse(f).success]);
+  });
+  it("accept and refuse the same client frames as ClientFrameSchema", () => {
+    for (const f of clientFrames)
+      expect([f, ClientFrameMiniSchema.safeParse(f).success]).toEqual([f, ClientFrameSchema.safeParse(f).success]);
+  });
+  it("refuse oversize and non-JSON frames", () => {
+    expect(parseServerFrameClient(JSON.stringify({ type: "pong", pad: "x".repeat(MAX_FRAME_BYTES) })).ok).toBe(false);
+    expect(parseServerFrameClient("{not json").ok).toBe(false);
+    expect(parseServerFrameClient(JSON.stringify({ type: "pong" }))).toEqual({ ok: true, frame: { type: "pong" } });
+  });
+  it("check local mesh messages between tabs", () => {
+    expect(
+      LocalMeshMessageSchema.safeParse({ kind: "hello", tab: "tab-abcd", hop: "Ada · tab-abcd", relays: ["nearby:s1v0g"], online: true })
+        .success,
+    ).toBe(true);
+    expect(
+      LocalMeshMessageSchema.safeParse({
+        kind: "relay",
+        from: "tab-abcd",
+        to: "tab-efgh",
+        room: "nearby:s1v0g",
+        frame: { type: "send", envelope },
+      }).success,
+    ).toBe(true);
+    expect(
+      LocalMeshMessageSchema.safeParse({ kind: "relay", from: "tab-abcd", to: "tab-efgh", room: "nearby:s1v0g", frame: { type: "send" } })
+        .success,
+    ).toBe(false);
+    expect(
+      LocalMeshMessageSchema.safeParse({
+        kind: "server",
+        via: "tab-abcd",
+        room: "nearby:s1v0g",
+        frame: { type: "ack", id: envelope.id, status: "sent", seq: 1 },
+      }).success,
+    ).toBe(true);
+    expect(LocalMeshMessageSchema.safeParse({ kind: "shout" }).success).toBe(false);
+  });
+});

@@ -1,0 +1,103 @@
+// The assistant's browser client: '@ai' commands, smart replies, translation, support and voice messages.
+// Types only from core (no zod in the browser bundle); the server validates everything.
+import type { SmartReply, SupportAnswer, Translation, VoiceMessageResponse } from "../../../../core/ai-schemas";
+import { HttpError, apiRequest } from "../../../../core/http";
+
+export type AssistantAnswer =
+  | { kind: "reply"; message: string; aiCommandsToday?: number }
+  | { kind: "offer"; error: string; code: string }
+  | { kind: "failed" };
+
+type Offer = { error: string; code: string };
+
+function offerOf(e: unknown): Offer | null {
+  if (!(e instanceof HttpError) || e.status !== 402) return null;
+  const body = e.json as Partial<Offer> | undefined;
+  return body && typeof body.error === "string" && typeof body.code === "string" ? { error: body.error, code: body.code } : null;
+}
+
+/**
+ * Sends the text after '@ai ' to POST /api/ai/chat (spec part 1 §7). A 402 is the premium offer; any other
+ * failure is 'failed' (the chat then shows the LIA Assistant help message).
+ */
+export async function askAssistant(text: string, history: string[] = []): Promise<AssistantAnswer> {
+  try {
+    const answer = await apiRequest<{ message: string; usage?: { aiCommands: number } }>("POST", "/api/ai/chat", {
+      message: text,
+      context: { messageHistory: history.slice(-5), userLocation: "mesh-network", meshStatus: "connected" },
+    });
+    if (!answer || typeof answer.message !== "string") return { kind: "failed" };
+    return { kind: "reply", message: answer.message, aiCommandsToday: answer.usage?.aiCommands };
+  } catch (e) {
+    const offer = offerOf(e);
+    return offer ? { kind: "offer", ...offer } : { kind: "failed" };
+  }
+}
+
+/** Smart-reply chips for a received message: [] when not available (not verified, offline, error). */
+export async function fetchSmartReplies(message: string, context: string[] = []): Promise<SmartReply[]> {
+  if (!message.trim()) return [];
+  try {
+    const replies = await apiRequest<SmartReply[]>("POST", "/api/ai/smart-replies", { message, context: context.slice(-5) });
+    return Array.isArray(replies) ? replies.filter((r) => typeof r?.text === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+export type TranslateAnswer =
+  | { kind: "ok"; translation: Translation }
+  | { kind: "offer"; error: string; code: string }
+  | { kind: "error"; error: string };
+
+export async function translate(text: string, targetLanguage: string, sourceLanguage?: string): Promise<TranslateAnswer> {
+  try {
+    const translation = await apiRequest<Translation>("POST", "/api/ai/translate", { text, targetLanguage, sourceLanguage });
+    return { kind: "ok", translation };
+  } catch (e) {
+    const offer = offerOf(e);
+    if (offer) return { kind: "offer", ...offer };
+    return { kind: "error", error: e instanceof HttpError ? e.errorText : "Translation failed. Please try again." };
+  }
+}
+
+export async function askSupport(message: string, userPhone?: string): Promise<SupportAnswer> {
+  return apiRequest<SupportAnswer>("POST", "/api/support/query", { message, userPhone: userPhone || undefined });
+}
+
+export async function supportFollowup(
+  originalQuery: string,
+  response: string,
+  userPhone?: string,
+): Promise<{ followUp: string; ticketId?: string }> {
+  return apiRequest("POST", "/api/support/followup", { originalQuery, response, userPhone: userPhone || undefined });
+}
+
+export type VoiceAnswer =
+  | { kind: "ok"; voice: VoiceMessageResponse }
+  | { kind: "offer"; error: string; code: string }
+  | { kind: "error"; error: string };
+
+/** Uploads a recording; the server stores it in R2 and transcribes it (premium: 50 a month). */
+export async function sendVoiceMessage(audio: Blob): Promise<VoiceAnswer> {
+  const res = await fetch("/api/ai/voice", {
+    method: "POST",
+    credentials: "include",
+    headers: { "content-type": audio.type || "audio/webm" },
+    body: audio,
+  });
+  const text = await res.text();
+  const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  if (res.ok) return { kind: "ok", voice: body as unknown as VoiceMessageResponse };
+  if (res.status === 402 && typeof body.error === "string") return { kind: "offer", error: body.error, code: String(body.code) };
+  return { kind: "error", error: typeof body.error === "string" ? body.error : `${res.status}: ${res.statusText}` };
+}
+
+/** Upsell in chat (spec part 1 §4): after 2 s when today's AI commands are 8 or more and a multiple of 4. */
+export function shouldShowUpsell(aiCommandsToday: number | undefined): boolean {
+  return typeof aiCommandsToday === "number" && aiCommandsToday >= 8 && aiCommandsToday % 4 === 0;
+}
+export const UPSELL_DELAY_MS = 2000;
+
+/** The chat's 'AI Translate' button prefills the input with this. */
+export const TRANSLATE_PREFILL = "@ai translate  to hausa";

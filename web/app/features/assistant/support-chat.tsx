@@ -1,0 +1,162 @@
+// The AI support chat of /support (spec part 2 §2 item 22, §4, §5, §8): Enter sends, Shift+Enter adds a line,
+// a follow-up arrives after 3 s when the bot asks for one, an escalation without a phone asks for it, and the
+// confidence badge is green from 0.8, yellow from 0.6, red below. Without JavaScript the form posts to the
+// page's action, which answers the last question.
+import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
+import type { SupportAnswer } from "../../../../core/ai-schemas";
+import { askSupport, supportFollowup } from "./client";
+
+export interface SupportMessage {
+  id: string;
+  content: string;
+  isBot: boolean;
+  timestamp: number;
+  category?: SupportAnswer["category"];
+  confidence?: number;
+  escalated?: boolean;
+}
+
+export const FOLLOW_UP_DELAY_MS = 3000;
+
+export function supportFailureMessage(phone: string): string {
+  return `I apologize for the technical difficulty. For immediate assistance, please call our support team at ${phone}. They're available to help with all questions.`;
+}
+
+export function confidenceTone(value: number): "conf-good" | "conf-warn" | "conf-bad" {
+  return value >= 0.8 ? "conf-good" : value >= 0.6 ? "conf-warn" : "conf-bad";
+}
+
+let seq = 0;
+const nextId = () => `m${Date.now()}-${seq++}`;
+
+export function SupportChat({ phone, initial }: { phone: string; initial: SupportMessage[] }) {
+  const [messages, setMessages] = useState<SupportMessage[]>(initial);
+  const [input, setInput] = useState("");
+  const [loading, setLoading] = useState(false);
+  const [askPhone, setAskPhone] = useState<{ query: string; response: string } | null>(null);
+  const [userPhone, setUserPhone] = useState("");
+  // Before hydration the form posts to the page's action, so Send must not start disabled.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const list = useRef<HTMLOListElement>(null);
+  const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
+
+  useEffect(() => () => timers.current.forEach(clearTimeout), []);
+  useEffect(() => {
+    if (messages.length > 0) list.current?.lastElementChild?.scrollIntoView({ block: "nearest" });
+  }, [messages]);
+
+  const add = (m: Omit<SupportMessage, "id" | "timestamp">) => setMessages((l) => [...l, { ...m, id: nextId(), timestamp: Date.now() }]);
+
+  async function send(e?: FormEvent) {
+    e?.preventDefault();
+    const text = input.trim();
+    if (!text || loading) return;
+    setInput("");
+    add({ content: text, isBot: false });
+    setLoading(true);
+    try {
+      const answer = await askSupport(text);
+      add({
+        content: answer.response,
+        isBot: true,
+        category: answer.category,
+        confidence: answer.confidence,
+        escalated: answer.escalateToHuman,
+      });
+      if (answer.escalateToHuman && !answer.ticketId) setAskPhone({ query: text, response: answer.response });
+      if (answer.followUpRequired) {
+        timers.current.push(
+          setTimeout(() => {
+            supportFollowup(text, answer.response)
+              .then((f) => add({ content: f.followUp, isBot: true, category: "followup", confidence: answer.confidence }))
+              .catch((err) => console.warn("support follow-up failed", err));
+          }, FOLLOW_UP_DELAY_MS),
+        );
+      }
+    } catch {
+      add({ content: supportFailureMessage(phone), isBot: true, category: "error", confidence: 0, escalated: true });
+      setAskPhone({ query: text, response: "" });
+    } finally {
+      setLoading(false);
+    }
+  }
+
+  async function requestCallBack(e: FormEvent) {
+    e.preventDefault();
+    if (!askPhone || !userPhone.trim()) return;
+    try {
+      const f = await supportFollowup(askPhone.query, askPhone.response, userPhone);
+      add({ content: f.followUp, isBot: true, category: "followup", confidence: 1, escalated: true });
+      setAskPhone(null);
+    } catch {
+      add({ content: supportFailureMessage(phone), isBot: true, category: "error", confidence: 0, escalated: true });
+    }
+  }
+
+  function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
+    if (e.key === "Enter" && !e.shiftKey) {
+      e.preventDefault();
+      void send();
+    }
+  }
+
+  return (
+    <div className="support-chat">
+      <ol ref={list} className="support-messages" aria-label="Support conversation" aria-live="polite">
+        {messages.map((m) => (
+          <li key={m.id} className={`msg ${m.isBot ? "msg-theirs msg-ai" : "msg-mine"}`}>
+            <span className="msg-sender">{m.isBot ? "🤖 LinkUp Support" : "You"}</span>
+            <span className="pre">{m.content}</span>
+            {m.isBot && typeof m.confidence === "number" && m.category ? (
+              <span className="muted small">
+                {m.category} <span className={`conf ${confidenceTone(m.confidence)}`}>{Math.round(m.confidence * 100)}% confidence</span>
+                {m.escalated ? " · passed to our team" : ""}
+              </span>
+            ) : null}
+          </li>
+        ))}
+        {loading ? (
+          <li className="msg msg-theirs msg-ai" aria-label="Support is typing">
+            Support is typing…
+          </li>
+        ) : null}
+      </ol>
+      {askPhone ? (
+        <form className="row phone-prompt" onSubmit={requestCallBack}>
+          <label>
+            Your phone number for a call back
+            <input
+              type="tel"
+              value={userPhone}
+              onChange={(e) => setUserPhone(e.target.value)}
+              placeholder="0803 123 4567"
+              autoComplete="tel"
+            />
+          </label>
+          <button type="submit" className="btn btn-primary" disabled={!userPhone.trim()}>
+            Request call back
+          </button>
+        </form>
+      ) : null}
+      <form method="post" className="support-input" onSubmit={send}>
+        <label className="sr-only" htmlFor="support-message">
+          Message to support
+        </label>
+        <textarea
+          id="support-message"
+          name="message"
+          rows={2}
+          value={input}
+          onChange={(e) => setInput(e.target.value)}
+          onKeyDown={onKeyDown}
+          placeholder="Ask about plans, features or a problem… (Enter sends, Shift+Enter for a new line)"
+          maxLength={2000}
+        />
+        <button type="submit" className="btn btn-primary" disabled={hydrated && (loading || !input.trim())}>
+          Send
+        </button>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,653 @@
+// The mesh chat screen of spec part 1 §2: header, status bar, rooms, messages, quick replies, actions, input.
+// Everything it says about the network is live: the node count comes from the room's presence, the
+// transport line from the relay socket and the local mesh, the encryption badge from the room's kind.
+import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Form, Link, useNavigate, useSearchParams } from "react-router";
+import { AI_PREFIX } from "../../../../core/ai-command";
+import { QUICK_REPLIES } from "../../../../core/constants";
+import { apiRequest } from "../../../../core/http";
+import type { RoomSummary, RoomsAnswer } from "../../../../core/rooms";
+import { useToast } from "../../components/toast";
+import type { MeshNode } from "../../mesh/node";
+import { ask, helpMessage } from "./assistant";
+import { MessageList } from "./message-list";
+import { cachedRooms, createGroup, currentPosition, fetchRooms, joinNearby, openDirectChat } from "./rooms";
+import { sendSos } from "./sos";
+import { useMeshNode, useRoom } from "./use-mesh";
+
+interface Props {
+  me: { id: string; nickname: string };
+  initialRooms: RoomsAnswer | null;
+  supportPhone: string;
+  cookiesAccepted: boolean;
+}
+
+export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: Props) {
+  const toast = useToast();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [rooms, setRooms] = useState<RoomsAnswer | null>(initialRooms);
+  const [areaProblem, setAreaProblem] = useState<string | null>(null);
+  const node = useMeshNode(me);
+
+  // Keep this screen and its assets in the offline worker's cache, so /chat opens with no network.
+  useEffect(() => {
+    navigator.serviceWorker?.ready
+      .then((reg) => {
+        const assets = performance
+          .getEntriesByType("resource")
+          .map((e) => e.name)
+          .filter((n) => n.includes("/assets/"));
+        reg.active?.postMessage({ type: "cache-urls", urls: [location.pathname + location.search, ...assets] });
+      })
+      .catch(() => {});
+  }, []);
+
+  // Rooms: the cached list at once (offline), then the area room for where the browser is.
+  useEffect(() => {
+    let cancelled = false;
+    (async () => {
+      if (!initialRooms) {
+        const cached = await cachedRooms();
+        if (cached && !cancelled) setRooms((r) => r ?? cached);
+      }
+      if (!navigator.onLine) return;
+      try {
+        const answer = await joinNearby(await currentPosition());
+        if (!cancelled) {
+          setRooms(answer);
+          setAreaProblem(null);
+        }
+      } catch {
+        if (!cancelled)
+          setAreaProblem(
+            "We could not find your area. Allow location, or add your town in Settings, to join the room for people near you.",
+          );
+        fetchRooms()
+          .then((a) => !cancelled && setRooms(a))
+          .catch(() => {});
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [initialRooms]);
+
+  const list = rooms?.rooms ?? [];
+  const areaRoomId = rooms?.nearby?.roomId ?? list.find((r) => r.kind === "nearby")?.id ?? null;
+  const roomId = params.get("room") ?? areaRoomId ?? list[0]?.id ?? null;
+  const room: RoomSummary | undefined =
+    list.find((r) => r.id === roomId) ??
+    (roomId
+      ? {
+          id: roomId,
+          kind: roomId.startsWith("dm:") ? "dm" : roomId.startsWith("group:") ? "group" : "nearby",
+          name: roomId.startsWith("nearby:") ? (rooms?.nearby?.name ?? "Your area") : "Chat",
+          encrypted: !roomId.startsWith("nearby:"),
+          joined: true,
+          memberCount: 0,
+          lastMessageAt: null,
+        }
+      : undefined);
+  const { state, messages } = useRoom(node, roomId);
+  // The area room stays open too, so SOS and presence work from any chat.
+  useRoom(node, areaRoomId);
+
+  // Whatever is on screen while the page is visible counts as read (again whenever messages arrive).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: messages.length re-runs it for new messages
+  useEffect(() => {
+    if (!node || !roomId) return;
+    node.markRead(roomId);
+    const onVisible = () => node.markRead(roomId);
+    document.addEventListener("visibilitychange", onVisible);
+    return () => document.removeEventListener("visibilitychange", onVisible);
+  }, [node, roomId, messages.length]);
+
+  const [thinking, setThinking] = useState(false);
+
+  const send = useCallback(
+    async (raw: string) => {
+      const text = raw.trim();
+      if (!text || !node || !roomId) return false;
+      if (raw.trimStart().startsWith(AI_PREFIX)) {
+        await node.addLocal(roomId, text);
+        setThinking(true);
+        const answer = await ask(text.slice(AI_PREFIX.length).trim());
+        setThinking(false);
+        if (answer.kind === "reply") await node.addLocal(roomId, answer.message, { isAI: true });
+        else if (answer.kind === "offer") await node.addLocal(roomId, answer.error, { isAI: true, meta: { offer: answer.code } });
+        else await node.addLocal(roomId, helpMessage(supportPhone), { isAI: true });
+        return true;
+      }
+      await node.send(roomId, text);
+      return true;
+    },
+    [node, roomId, supportPhone],
+  );
+
+  const shareLocation = useCallback(async () => {
+    if (!node || !roomId) return;
+    const pos = await currentPosition();
+    if (!pos) {
+      toast({
+        title: "Location unavailable",
+        description: "Allow location for LinkUp in your browser to share where you are.",
+        variant: "destructive",
+      });
+      return;
+    }
+    const { latitude, longitude } = pos.coords;
+    apiRequest("PUT", "/api/me/location", { latitude, longitude }).catch(() => {});
+    await node.send(roomId, `📍 My location: ${latitude.toFixed(5)}, ${longitude.toFixed(5)}`, {
+      meta: { location: { latitude, longitude } },
+    });
+    toast({ title: "Location shared", variant: "success" });
+  }, [node, roomId, toast]);
+
+  const [sosOpen, setSosOpen] = useState(false);
+  const confirmSos = useCallback(async () => {
+    setSosOpen(false);
+    if (!node || !areaRoomId) {
+      toast({
+        title: "No area room yet",
+        description: "Allow location so your SOS reaches people near you. In danger, call 112 or 199.",
+        variant: "destructive",
+      });
+      return;
+    }
+    const pos = await currentPosition(4000);
+    await sendSos(node, {
+      areaRoom: areaRoomId,
+      position: pos ? { latitude: pos.coords.latitude, longitude: pos.coords.longitude } : null,
+    });
+    toast({ title: "SOS sent", description: "Your emergency message went to everyone in your area room.", variant: "success" });
+  }, [node, areaRoomId, toast]);
+
+  const peers = state?.presence?.members.filter((m) => m.userId !== me.id) ?? [];
+  const [panel, setPanel] = useState<null | "people" | "info" | "group">(null);
+
+  const startDirect = async (userId: string) => {
+    try {
+      const id = await openDirectChat(userId);
+      fetchRooms()
+        .then(setRooms)
+        .catch(() => {});
+      if (id) navigate(`/chat?room=${encodeURIComponent(id)}`);
+      setPanel(null);
+    } catch (e) {
+      toast({ title: "Could not open the chat", description: e instanceof Error ? e.message : String(e), variant: "destructive" });
+    }
+  };
+
+  const isDirect = room?.kind === "dm";
+  const peerId = isDirect
+    ? (room?.peerId ??
+      roomId
+        ?.split(":")
+        .slice(1)
+        .find((id) => id !== me.id) ??
+      null)
+    : null;
+  const peerOnline = peerId ? (state?.presence?.members.some((m) => m.userId === peerId) ?? false) : false;
+  const lastFromPeer = isDirect ? messages.filter((m) => !m.mine).at(-1) : undefined;
+
+  return (
+    <section className="chat" aria-label="Mesh chat">
+      <ChatHeader
+        title={room?.name ?? "Chat"}
+        state={state}
+        node={node}
+        isDirect={isDirect}
+        statusLine={
+          isDirect
+            ? peerOnline
+              ? "Online via mesh"
+              : lastFromPeer
+                ? `Last seen ${ago(lastFromPeer.timestamp)}`
+                : "Not in this chat right now"
+            : null
+        }
+        kind={room?.kind ?? null}
+      />
+      <RoomSwitcher rooms={list} current={roomId} />
+      {areaProblem ? (
+        <p className="chat-note" role="status">
+          {areaProblem}
+        </p>
+      ) : null}
+      <div className="chat-body">
+        {roomId ? (
+          <MessageList messages={messages} loaded={state?.loaded ?? false} />
+        ) : (
+          <p className="chat-empty">Finding the room for your area…</p>
+        )}
+        {thinking ? (
+          <p className="typing" role="status">
+            AI is thinking...
+          </p>
+        ) : null}
+        {state?.typing.length ? (
+          <p className="typing" role="status">
+            {state.typing.map((t) => t.nickname).join(", ")} {state.typing.length === 1 ? "is" : "are"} typing...
+          </p>
+        ) : null}
+      </div>
+      {panel === "people" || panel === "info" ? (
+        <PeoplePanel
+          title={panel === "info" ? "Group Info" : "People here"}
+          room={room}
+          peers={peers}
+          onMessage={startDirect}
+          onClose={() => setPanel(null)}
+        />
+      ) : null}
+      {panel === "group" ? (
+        <NewGroupPanel
+          onCreated={(id) => {
+            setPanel(null);
+            fetchRooms()
+              .then(setRooms)
+              .catch(() => {});
+            navigate(`/chat?room=${encodeURIComponent(id)}`);
+          }}
+          onClose={() => setPanel(null)}
+        />
+      ) : null}
+      {sosOpen ? (
+        <div className="card sos-confirm" role="alertdialog" aria-label="Send SOS">
+          <p>
+            Send an emergency message to everyone in your area room{areaRoomId ? "" : " (no area room yet)"}? In danger, also call 112 or
+            199.
+          </p>
+          <div className="row">
+            <button type="button" className="btn btn-danger" onClick={confirmSos}>
+              Send SOS now
+            </button>
+            <button type="button" className="btn btn-ghost" onClick={() => setSosOpen(false)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      ) : null}
+      <Composer
+        disabled={!roomId}
+        isDirect={isDirect}
+        onSend={send}
+        onTyping={(active) => node && roomId && node.typing(roomId, active)}
+        onLocation={shareLocation}
+        onSos={() => setSosOpen(true)}
+        onMenu={(item) => {
+          if (item === "people") setPanel("people");
+          else if (item === "info") setPanel("info");
+          else if (item === "group") setPanel("group");
+          else if (item === "sos") setSosOpen(true);
+        }}
+      />
+      {cookiesAccepted ? null : <CookieNotice />}
+    </section>
+  );
+}
+
+function ago(ms: number) {
+  const minutes = Math.max(1, Math.round((Date.now() - ms) / 60_000));
+  return minutes < 60 ? `${minutes}m ago` : minutes < 1440 ? `${Math.round(minutes / 60)}h ago` : `${Math.round(minutes / 1440)}d ago`;
+}
+
+function ChatHeader({
+  title,
+  state,
+  node,
+  isDirect,
+  statusLine,
+  kind,
+}: {
+  title: string;
+  state: ReturnType<MeshNode["roomState"]>;
+  node: MeshNode | null;
+  isDirect: boolean;
+  statusLine: string | null;
+  kind: RoomSummary["kind"] | null;
+}) {
+  const live = state?.relay === "open";
+  const viaTab = !live && state?.viaTab;
+  const tabs = node ? node.localPeers().length : 0;
+  const nodes = state?.presence?.nodes;
+  return (
+    <>
+      <header className="chat-header">
+        <Link to="/" className="btn btn-ghost" aria-label="Back">
+          ←
+        </Link>
+        <div className="chat-title">
+          <h1>{title}</h1>
+          {statusLine ? <p className="chat-status-line">{statusLine}</p> : null}
+        </div>
+        <span className={`live-badge ${live ? "live-on" : viaTab ? "live-via" : "live-off"}`}>
+          {live ? "LIVE" : viaTab ? "VIA TAB" : "OFFLINE"}
+        </span>
+        <span className="node-count" title="Devices and tabs connected to this room right now">
+          {nodes === undefined ? "— nodes" : `${nodes} ${nodes === 1 ? "node" : "nodes"}`}
+        </span>
+      </header>
+      <div className="chat-statusbar" role="status" aria-label="Chat status">
+        <span>{live ? "Mesh Active" : viaTab ? "Mesh Active via another tab" : "Mesh offline: messages wait in the outbox"}</span>
+        <span>{live ? "Relay connected" : viaTab ? "Local mesh (no internet needed in this tab)" : "No connection"}</span>
+        {tabs > 0 ? <span>{tabs === 1 ? "1 other tab on this device" : `${tabs} other tabs on this device`}</span> : null}
+        {kind === "nearby" ? <span>Area room (about 5 km)</span> : null}
+        {kind === "dm" || kind === "group" ? (
+          <span className="e2e-badge">End-to-End Encrypted</span>
+        ) : kind ? (
+          <span className="public-badge">Public room: anyone in this area can read it</span>
+        ) : null}
+      </div>
+    </>
+  );
+}
+
+function RoomSwitcher({ rooms, current }: { rooms: RoomSummary[]; current: string | null }) {
+  if (rooms.length === 0) return null;
+  return (
+    <nav className="room-switcher" aria-label="Rooms">
+      {rooms.map((r) => (
+        <Link
+          key={r.id}
+          to={`/chat?room=${encodeURIComponent(r.id)}`}
+          className={`room-chip${r.id === current ? " room-current" : ""}`}
+          aria-current={r.id === current ? "page" : undefined}
+        >
+          {r.encrypted ? "🔒 " : "📡 "}
+          {r.name}
+        </Link>
+      ))}
+    </nav>
+  );
+}
+
+function PeoplePanel({
+  title,
+  room,
+  peers,
+  onMessage,
+  onClose,
+}: {
+  title: string;
+  room: RoomSummary | undefined;
+  peers: { userId: string; nickname: string; nodes: number }[];
+  onMessage: (userId: string) => void;
+  onClose: () => void;
+}) {
+  return (
+    <div className="card chat-panel" role="dialog" aria-label={title}>
+      <h2>{title}</h2>
+      {room ? (
+        <p>
+          {room.name}: {room.encrypted ? "private, end-to-end encrypted" : "public area room"}
+          {room.memberCount ? `, ${room.memberCount} members` : ""}.
+        </p>
+      ) : null}
+      {peers.length === 0 ? <p>Nobody else is connected to this room right now.</p> : null}
+      <ul className="people">
+        {peers.map((p) => (
+          <li key={p.userId}>
+            <span>
+              {p.nickname} <small>({p.nodes === 1 ? "1 device" : `${p.nodes} devices`})</small>
+            </span>
+            <button type="button" className="btn btn-primary" onClick={() => onMessage(p.userId)}>
+              Message {p.nickname}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <button type="button" className="btn btn-ghost" onClick={onClose}>
+        Close
+      </button>
+    </div>
+  );
+}
+
+function NewGroupPanel({ onCreated, onClose }: { onCreated: (id: string) => void; onClose: () => void }) {
+  const [name, setName] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      className="card chat-panel"
+      aria-label="New group"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        try {
+          const id = await createGroup(name.trim());
+          if (id) onCreated(id);
+        } catch (err) {
+          setError(err instanceof Error ? err.message : String(err));
+        }
+      }}
+    >
+      <h2>New private group</h2>
+      <label>
+        Group name
+        <input value={name} onChange={(e) => setName(e.target.value)} maxLength={60} required />
+      </label>
+      {error ? <p role="alert">{error}</p> : null}
+      <div className="row">
+        <button type="submit" className="btn btn-primary" disabled={!name.trim()}>
+          Create group
+        </button>
+        <button type="button" className="btn btn-ghost" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+type MenuItem = "info" | "select" | "settings" | "people" | "group" | "sos";
+
+function Composer({
+  disabled,
+  isDirect,
+  onSend,
+  onTyping,
+  onLocation,
+  onSos,
+  onMenu,
+}: {
+  disabled: boolean;
+  isDirect: boolean;
+  onSend: (text: string) => Promise<boolean>;
+  onTyping: (active: boolean) => void;
+  onLocation: () => void;
+  onSos: () => void;
+  onMenu: (item: MenuItem) => void;
+}) {
+  const toast = useToast();
+  const [text, setText] = useState("");
+  const [recording, setRecording] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const file = useRef<HTMLInputElement>(null);
+  const typingSent = useRef(0);
+  const blank = text.trim() === "";
+
+  const submit = async (e?: FormEvent) => {
+    e?.preventDefault();
+    if (blank || disabled) return;
+    const value = text;
+    setText("");
+    onTyping(false);
+    typingSent.current = 0;
+    await onSend(value);
+  };
+  const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === "Enter" && !e.shiftKey) {
+      e.preventDefault();
+      void submit();
+    }
+  };
+  const prefill = (value: string) => {
+    setText(value);
+    input.current?.focus();
+  };
+  const menu = useMemo(
+    () =>
+      [
+        ["info", "Group Info"],
+        ["select", "Select Messages"],
+        ["settings", "Mesh Settings"],
+        ["people", "Add Contact"],
+        ["group", "New Group"],
+        ["sos", "Emergency SOS"],
+      ] as const,
+    [],
+  );
+
+  return (
+    <div className="composer">
+      <div className="quick-replies" role="group" aria-label="Quick replies">
+        {QUICK_REPLIES.map((q) => (
+          <button
+            key={q}
+            type="button"
+            className="chip"
+            disabled={disabled}
+            onClick={() => (q === "Share location" ? onLocation() : void onSend(q))}
+          >
+            {q}
+          </button>
+        ))}
+      </div>
+      <div className="action-row" role="group" aria-label="Actions">
+        <button type="button" className="btn btn-ghost" onClick={() => prefill(AI_PREFIX)}>
+          AI Help
+        </button>
+        {isDirect ? (
+          <button type="button" className="btn btn-ghost" onClick={() => prefill(`${AI_PREFIX}translate  to Hausa`)}>
+            AI Translate
+          </button>
+        ) : null}
+        <button type="button" className="btn btn-ghost" onClick={() => file.current?.click()}>
+          Media
+        </button>
+        <button type="button" className="btn btn-ghost" onClick={onLocation} disabled={disabled}>
+          Location
+        </button>
+        <button type="button" className="btn btn-danger" onClick={onSos}>
+          {isDirect ? "Emergency" : "SOS"}
+        </button>
+        <details className="overflow-menu">
+          <summary className="btn btn-ghost" aria-label="More options">
+            ⋮
+          </summary>
+          <ul>
+            {menu.map(([key, label]) => (
+              <li key={key}>
+                {key === "settings" ? (
+                  <Link to="/settings?tab=network">{label}</Link>
+                ) : (
+                  <button
+                    type="button"
+                    onClick={(e) => {
+                      e.currentTarget.closest("details")?.removeAttribute("open");
+                      if (key === "select")
+                        toast({ title: "Select Messages", description: "Long-press or tap messages to copy their text." });
+                      else onMenu(key);
+                    }}
+                  >
+                    {label}
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        </details>
+      </div>
+      <form className="composer-row" onSubmit={submit}>
+        <button type="button" className="btn btn-ghost" aria-label="Attach a file" onClick={() => file.current?.click()}>
+          📎
+        </button>
+        <input
+          type="file"
+          ref={file}
+          hidden
+          onChange={(e) => {
+            const f = e.currentTarget.files?.[0];
+            e.currentTarget.value = "";
+            if (f) toast({ title: "Files go through File Sharing", description: `Open File Sharing to send ${f.name} to this chat.` });
+          }}
+        />
+        <input
+          ref={input}
+          className="composer-input"
+          aria-label="Message"
+          placeholder={disabled ? "Waiting for a room…" : "Type a message, or '@ai ' to ask the assistant"}
+          value={text}
+          maxLength={4000}
+          onChange={(e) => {
+            setText(e.target.value);
+            if (Date.now() - typingSent.current > 3000 && e.target.value.trim()) {
+              typingSent.current = Date.now();
+              onTyping(true);
+            }
+          }}
+          onKeyDown={onKey}
+        />
+        <button
+          type="button"
+          className={`btn btn-ghost${recording ? " recording" : ""}`}
+          aria-label={recording ? "Stop recording" : "Record voice message"}
+          aria-pressed={recording}
+          onClick={() => {
+            const next = !recording;
+            setRecording(next);
+            toast(
+              next
+                ? { title: "Voice Recording Started", description: "Tap again to send audio message" }
+                : { title: "Voice messages", description: "Voice messages are a Premium feature and are not sent from this chat yet." },
+            );
+          }}
+        >
+          🎤
+        </button>
+        <button type="submit" className="btn btn-primary" disabled={blank || disabled}>
+          Send
+        </button>
+      </form>
+    </div>
+  );
+}
+
+function CookieNotice() {
+  const [hidden, setHidden] = useState(false);
+  useEffect(() => {
+    if (sessionStorage.getItem("linkup-cookie-notice-dismissed") === "true") setHidden(true);
+  }, []);
+  if (hidden) return null;
+  return (
+    <div className="cookie-notice" role="region" aria-label="Cookie notice">
+      <p>LinkUp uses cookies and offline storage on this device so your chats work without a connection.</p>
+      <Form method="post" action="/consent" reloadDocument className="row">
+        <input type="hidden" name="redirectTo" value="/chat" />
+        <button
+          type="submit"
+          className="btn btn-primary"
+          onClick={() => {
+            try {
+              localStorage.setItem("linkup-cookies-accepted", "true");
+              localStorage.setItem("linkup-cookie-consent-version", "1.0");
+            } catch {}
+          }}
+        >
+          Accept
+        </button>
+        <button
+          type="button"
+          className="btn btn-ghost"
+          onClick={() => {
+            sessionStorage.setItem("linkup-cookie-notice-dismissed", "true");
+            setHidden(true);
+          }}
+        >
+          Dismiss
+        </button>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+// The message list: bubbles with sender, text, time, hop count and, for my messages, the status icon
+// (sending ◷, sent ✓, delivered ✓✓, read ✓✓ in green).
+import { useEffect, useRef } from "react";
+import type { MessageStatus, StoredMessage } from "../../mesh/db";
+
+const STATUS: Record<MessageStatus, { icon: string; label: string }> = {
+  sending: { icon: "◷", label: "Sending" },
+  sent: { icon: "✓", label: "Sent" },
+  delivered: { icon: "✓✓", label: "Delivered" },
+  read: { icon: "✓✓", label: "Read" },
+};
+
+const time = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+
+export function StatusIcon({ status }: { status: MessageStatus }) {
+  const s = STATUS[status];
+  return (
+    <span className={`msg-status msg-status-${status}`} role="img" aria-label={s.label} title={s.label}>
+      {s.icon}
+    </span>
+  );
+}
+
+export function MessageList({ messages, loaded }: { messages: StoredMessage[]; loaded: boolean }) {
+  const end = useRef<HTMLLIElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll down whenever a message arrives
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: "end" });
+  }, [messages.length]);
+  if (loaded && messages.length === 0) return <p className="chat-empty">No messages yet. Say hello to the people here.</p>;
+  return (
+    <ol className="msg-list" aria-label="Messages" aria-live="polite">
+      {messages.map((m) => (
+        <li
+          key={m.id}
+          className={`msg ${m.mine ? "msg-mine" : "msg-theirs"}${m.type === "emergency" ? " msg-emergency" : ""}${m.isAI ? " msg-ai" : ""}`}
+          data-status={m.status}
+        >
+          {!m.mine ? <span className="msg-sender">{m.isAI ? "🤖 LIA Assistant" : (m.senderName ?? "Someone")}</span> : null}
+          {m.type === "emergency" ? <strong className="msg-sos">Emergency</strong> : null}
+          <p className="msg-text">
+            {m.text ?? (m.pending ? "🔒 Encrypted message: waiting for the sender's key" : "🔒 Encrypted for another device")}
+          </p>
+          {typeof m.meta?.location === "object" && m.meta.location ? (
+            <LocationLink location={m.meta.location as { latitude: number; longitude: number }} />
+          ) : null}
+          <span className="msg-foot">
+            <time dateTime={new Date(m.timestamp).toISOString()}>{time(m.timestamp)}</time>
+            {!m.local && m.meshRoute.length > 0 ? (
+              <span className="msg-hops" title={m.meshRoute.join(" → ")}>
+                {m.meshRoute.length} {m.meshRoute.length === 1 ? "hop" : "hops"}
+              </span>
+            ) : null}
+            {m.isEncrypted ? (
+              <span role="img" aria-label="Encrypted">
+                🔒
+              </span>
+            ) : null}
+            {m.mine && m.status ? <StatusIcon status={m.status} /> : null}
+          </span>
+          {m.error ? (
+            <span className="msg-error" role="alert">
+              {m.error}
+            </span>
+          ) : null}
+        </li>
+      ))}
+      <li ref={end} aria-hidden="true" className="msg-end" />
+    </ol>
+  );
+}
+
+function LocationLink({ location }: { location: { latitude: number; longitude: number } }) {
+  const { latitude, longitude } = location;
+  if (typeof latitude !== "number" || typeof longitude !== "number") return null;
+  return (
+    <a
+      className="msg-location"
+      href={`https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=16/${latitude}/${longitude}`}
+      target="_blank"
+      rel="noreferrer"
+    >
+      Open map ({latitude.toFixed(5)}, {longitude.toFixed(5)})
+    </a>
+  );
+}

@@ -1,0 +1,29 @@
+// React access to the tab's mesh node: created after hydration (it needs IndexedDB, WebSocket and
+// BroadcastChannel), read through useSyncExternalStore so every frame re-renders what changed.
+import { useEffect, useState, useSyncExternalStore } from "react";
+import { type Me, type MeshNode, meshNode } from "../../mesh/node";
+
+export function useMeshNode(me: Me | null): MeshNode | null {
+  const [node, setNode] = useState<MeshNode | null>(null);
+  const id = me?.id;
+  const nickname = me?.nickname;
+  useEffect(() => {
+    if (id && nickname) setNode(meshNode({ id, nickname }));
+  }, [id, nickname]);
+  useSyncExternalStore(
+    node?.subscribe ?? noopSubscribe,
+    () => node?.version ?? 0,
+    () => 0,
+  );
+  return node;
+}
+
+const noopSubscribe = () => () => {};
+
+/** Opens a room on the node (history first, then the socket). */
+export function useRoom(node: MeshNode | null, room: string | null) {
+  useEffect(() => {
+    if (node && room) void node.open(room);
+  }, [node, room]);
+  return node && room ? { state: node.roomState(room), messages: node.list(room) } : { state: undefined, messages: [] };
+}

@@ -1,0 +1,107 @@
+// IndexedDB for the mesh node: chat history, the outbox of unsent envelopes, and small key-value records
+// (resume cursors, device keys, the room list). Shared by every tab of the browser; a tiny promise wrapper,
+// no library.
+import type { Envelope } from "../../../core/envelope";
+import type { ReceiptStatus } from "../../../core/frames";
+
+export type MessageStatus = "sending" | "sent" | "delivered" | "read";
+
+/** One message as the screen shows it, kept across reloads. */
+export interface StoredMessage {
+  id: string;
+  room: string;
+  senderId: string;
+  senderName?: string;
+  timestamp: number;
+  type: Envelope["type"];
+  /** Plain text (decrypted for private rooms); null while it cannot be decrypted. */
+  text: string | null;
+  mine: boolean;
+  /** Only for messages this user sent. */
+  status?: MessageStatus;
+  /** Why a message could not be sent, when the room refused it. */
+  error?: string;
+  seq?: number;
+  meshRoute: string[];
+  isEncrypted: boolean;
+  priority: "normal" | "high";
+  isAI?: boolean;
+  /** Never sent to a room (assistant questions and answers). */
+  local?: boolean;
+  /** The receipt this device has sent for someone else's message. */
+  receipt?: ReceiptStatus;
+  meta?: Record<string, unknown>;
+  /** The envelope as received, kept while it cannot be decrypted yet (a group sender key still on its way). */
+  pending?: Envelope;
+}
+
+/** An envelope waiting for a transport. Content is plain text; private rooms are encrypted when it leaves. */
+export interface OutboxItem {
+  id: string;
+  room: string;
+  envelope: Envelope;
+  createdAt: number;
+}
+
+const DB_NAME = "linkup-mesh";
+const VERSION = 1;
+let opening: Promise<IDBDatabase> | null = null;
+
+export function openDb(): Promise<IDBDatabase> {
+  opening ??= new Promise((resolve, reject) => {
+    const req = indexedDB.open(DB_NAME, VERSION);
+    req.onupgradeneeded = () => {
+      const db = req.result;
+      const messages = db.createObjectStore("messages", { keyPath: "id" });
+      messages.createIndex("room", "room");
+      const outbox = db.createObjectStore("outbox", { keyPath: "id" });
+      outbox.createIndex("room", "room");
+      db.createObjectStore("kv");
+    };
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+  return opening;
+}
+
+function done<T>(req: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
+
+async function store(name: "messages" | "outbox" | "kv", mode: IDBTransactionMode) {
+  return (await openDb()).transaction(name, mode).objectStore(name);
+}
+
+export async function putMessage(m: StoredMessage): Promise<void> {
+  await done((await store("messages", "readwrite")).put(m));
+}
+export async function getMessage(id: string): Promise<StoredMessage | undefined> {
+  return done((await store("messages", "readonly")).get(id));
+}
+export async function roomMessages(room: string): Promise<StoredMessage[]> {
+  const all = await done((await store("messages", "readonly")).index("room").getAll(room));
+  return all.sort(byTime);
+}
+export const byTime = (a: StoredMessage, b: StoredMessage) => a.timestamp - b.timestamp || (a.seq ?? 0) - (b.seq ?? 0);
+
+export async function putOutbox(item: OutboxItem): Promise<void> {
+  await done((await store("outbox", "readwrite")).put(item));
+}
+export async function deleteOutbox(id: string): Promise<void> {
+  await done((await store("outbox", "readwrite")).delete(id));
+}
+export async function outboxFor(room?: string): Promise<OutboxItem[]> {
+  const s = await store("outbox", "readonly");
+  const items = await done(room ? s.index("room").getAll(room) : s.getAll());
+  return items.sort((a, b) => a.createdAt - b.createdAt);
+}
+
+export async function kvGet<T>(key: string): Promise<T | undefined> {
+  return done((await store("kv", "readonly")).get(key));
+}
+export async function kvSet(key: string, value: unknown): Promise<void> {
+  await done((await store("kv", "readwrite")).put(value, key));
+}

@@ -1,0 +1,736 @@
+// The client mesh node: one per tab. It keeps history and the outbox in IndexedDB, talks to each room over
+// the relay WebSocket, and to the other tabs of this browser over the local mesh (BroadcastChannel): a tab
+// whose socket is down hands its frames to a tab whose socket is up, which relays them and passes the room's
+// answers back. Envelopes are deduplicated by id, carry a TTL and collect one hop per node in meshRoute.
+import type { Envelope } from "../../../core/envelope";
+import type { ClientFrame, PresenceMember, ReceiptStatus, ServerFrame } from "../../../core/frames";
+import { newId } from "../../../core/ids";
+import { LOCAL_MESH_CHANNEL, type LocalMeshMessage, LocalMeshMessageSchema } from "../../../core/local-mesh";
+import {
+  byTime,
+  deleteOutbox,
+  getMessage,
+  kvGet,
+  kvSet,
+  type MessageStatus,
+  type OutboxItem,
+  outboxFor,
+  putMessage,
+  putOutbox,
+  roomMessages,
+  type StoredMessage,
+} from "./db";
+import * as keys from "./keys";
+import { chunk, DEFAULT_TTL, dmPeer, envelopeAad, forwardEnvelope, isPrivateRoom, SeenIds, upgradeStatus } from "./logic";
+import { RelayTransport, type TransportStatus } from "./transports";
+
+export interface Me {
+  id: string;
+  nickname: string;
+}
+
+export interface RoomState {
+  room: string;
+  relay: TransportStatus;
+  /** Open relay of another tab on this device that carries this room for us. */
+  viaTab: string | null;
+  resumed: boolean;
+  cursor: number;
+  presence: { nodes: number; members: PresenceMember[] } | null;
+  typing: { userId: string; nickname: string }[];
+  encrypted: boolean;
+  loaded: boolean;
+}
+
+export interface LocalPeer {
+  tab: string;
+  hop: string;
+  relays: Set<string>;
+  online: boolean;
+  lastSeen: number;
+}
+
+export interface SendOptions {
+  type?: "text" | "emergency";
+  priority?: "normal" | "high";
+  meta?: Record<string, unknown>;
+}
+
+/** The protocol's most ids per receipt frame (MAX_RECEIPT_IDS in core/frames.ts, not imported: zod). */
+const MAX_RECEIPT_IDS = 200;
+const PEER_HEARTBEAT_MS = 3000;
+const PEER_EXPIRY_MS = 10_000;
+const RESEND_AFTER_MS = 4000;
+const TYPING_SHOWN_MS = 6000;
+const SHOWN_TYPES = new Set<Envelope["type"]>(["text", "emergency", "ai", "system"]);
+
+export class MeshNode {
+  readonly tabId = `tab-${newId(4)}`;
+  readonly hop: string;
+  private readonly rooms = new Map<string, RoomState>();
+  private readonly relays = new Map<string, RelayTransport>();
+  private readonly messages = new Map<string, Map<string, StoredMessage>>();
+  private readonly seen = new SeenIds();
+  readonly peers = new Map<string, LocalPeer>();
+  private readonly channel: BroadcastChannel | null;
+  private readonly listeners = new Set<() => void>();
+  private readonly lastSent = new Map<string, number>();
+  private readonly pendingReceipts = new Map<string, { delivered: Set<string>; read: Set<string> }>();
+  private receiptTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  private heartbeat: ReturnType<typeof setInterval>;
+  /** Live figures for /mesh-network. */
+  readonly stats = { relayedForTabs: 0, relayedByTabs: 0, forwardedToTabs: 0, received: 0, sent: 0 };
+  /** Who handed envelopes to whom (from meshRoute): "a→b" → count. */
+  readonly routes = new Map<string, number>();
+  version = 0;
+
+  constructor(readonly me: Me) {
+    this.hop = `${me.nickname.slice(0, 40)} · ${this.tabId}`;
+    this.channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(LOCAL_MESH_CHANNEL) : null;
+    if (this.channel) this.channel.onmessage = (e) => this.onLocal(e.data);
+    this.heartbeat = setInterval(() => this.tick(), PEER_HEARTBEAT_MS);
+    window.addEventListener("online", this.onConnectivity);
+    window.addEventListener("offline", this.onConnectivity);
+    window.addEventListener("pagehide", () => this.post({ kind: "bye", tab: this.tabId }));
+    this.announce();
+    keys.publishDeviceKey(me.id).catch(() => {});
+  }
+
+  // ------------------------------------------------------------------ subscription (React reads snapshots)
+
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+  private changed() {
+    this.version++;
+    for (const l of this.listeners) l();
+  }
+
+  roomState(room: string): RoomState | undefined {
+    return this.rooms.get(room);
+  }
+  /** Messages of a room, oldest first. */
+  list(room: string): StoredMessage[] {
+    return [...(this.messages.get(room)?.values() ?? [])].sort(byTime);
+  }
+  /** Tabs of this browser heard from recently (the local mesh). */
+  localPeers(): LocalPeer[] {
+    return [...this.peers.values()];
+  }
+  openRooms(): RoomState[] {
+    return [...this.rooms.values()];
+  }
+
+  // ------------------------------------------------------------------ rooms
+
+  /** Opens a room: history from IndexedDB at once, then the relay socket (resume from the saved cursor). */
+  async open(room: string): Promise<void> {
+    if (this.rooms.has(room)) return;
+    const state: RoomState = {
+      room,
+      relay: "closed",
+      viaTab: null,
+      resumed: false,
+      cursor: 0,
+      presence: null,
+      typing: [],
+      encrypted: isPrivateRoom(room),
+      loaded: false,
+    };
+    this.rooms.set(room, state);
+    const [history, cursor] = await Promise.all([roomMessages(room), kvGet<number>(`cursor:${room}`)]);
+    const map = this.messages.get(room) ?? new Map<string, StoredMessage>();
+    for (const m of history) {
+      map.set(m.id, m);
+      this.seen.add(m.id);
+    }
+    this.messages.set(room, map);
+    state.cursor = cursor ?? 0;
+    state.loaded = true;
+    this.changed();
+    const relay = new RelayTransport(room, {
+      onFrame: (frame) => this.onServerFrame(room, frame, null),
+      onStatus: (status) => this.onRelayStatus(room, status),
+      onBadFrame: (message) => console.warn("mesh: unreadable frame", message),
+    });
+    this.relays.set(room, relay);
+    this.announce();
+  }
+
+  private onRelayStatus(room: string, status: TransportStatus) {
+    const state = this.rooms.get(room);
+    if (!state) return;
+    state.relay = status;
+    if (status === "open") this.relays.get(room)?.send({ type: "resume", cursor: state.cursor });
+    else state.resumed = false;
+    this.announce();
+    this.refreshVia(room);
+    this.changed();
+  }
+
+  private onConnectivity = () => {
+    this.announce();
+    this.changed();
+  };
+
+  // ------------------------------------------------------------------ sending
+
+  /** Writes a message: stored and in the outbox at once (status sending), then sent by any transport. */
+  async send(room: string, text: string, opts: SendOptions = {}): Promise<StoredMessage> {
+    const envelope: Envelope = {
+      id: newId(),
+      room,
+      senderId: this.me.id,
+      senderName: this.me.nickname,
+      timestamp: Date.now(),
+      type: opts.type ?? "text",
+      ttl: DEFAULT_TTL,
+      meshRoute: [this.hop],
+      isEncrypted: isPrivateRoom(room),
+      priority: opts.priority ?? (opts.type === "emergency" ? "high" : "normal"),
+      content: { text },
+      meta: opts.meta,
+    };
+    const message: StoredMessage = {
+      id: envelope.id,
+      room,
+      senderId: this.me.id,
+      senderName: this.me.nickname,
+      timestamp: envelope.timestamp,
+      type: envelope.type,
+      text,
+      mine: true,
+      status: "sending",
+      meshRoute: envelope.meshRoute,
+      isEncrypted: envelope.isEncrypted,
+      priority: envelope.priority,
+      meta: opts.meta,
+    };
+    this.seen.add(envelope.id);
+    await putMessage(message);
+    await putOutbox({ id: envelope.id, room, envelope, createdAt: envelope.timestamp });
+    this.remember(message);
+    this.stats.sent++;
+    await this.flushOne({ id: envelope.id, room, envelope, createdAt: envelope.timestamp });
+    return message;
+  }
+
+  /** A message only this device sees (the assistant's questions and answers). */
+  async addLocal(room: string, text: string, opts: { isAI?: boolean; mine?: boolean; meta?: Record<string, unknown> } = {}) {
+    const message: StoredMessage = {
+      id: newId(),
+      room,
+      senderId: opts.isAI ? "ai" : this.me.id,
+      senderName: opts.isAI ? "LIA Assistant" : this.me.nickname,
+      timestamp: Date.now(),
+      type: opts.isAI ? "ai" : "text",
+      text,
+      mine: opts.mine ?? !opts.isAI,
+      meshRoute: [],
+      isEncrypted: false,
+      priority: "normal",
+      isAI: opts.isAI,
+      local: true,
+      meta: opts.meta,
+    };
+    await putMessage(message);
+    this.remember(message);
+    return message;
+  }
+
+  /** Sends every outbox item of a room (or of all rooms) that a transport can carry now. */
+  async flush(room?: string): Promise<void> {
+    for (const item of await outboxFor(room)) await this.flushOne(item);
+  }
+
+  private async flushOne(item: OutboxItem): Promise<void> {
+    const last = this.lastSent.get(item.id);
+    if (last && Date.now() - last < RESEND_AFTER_MS) return;
+    const state = this.rooms.get(item.room);
+    const relay = this.relays.get(item.room);
+    const direct = relay?.status === "open" && state?.resumed;
+    const via = direct ? null : this.peerRelaying(item.room);
+    if (!direct && !via) return;
+    let wire: Envelope;
+    try {
+      wire = await this.seal(item.envelope);
+    } catch (error) {
+      await this.setError(item.room, item.id, error instanceof Error ? error.message : String(error));
+      return;
+    }
+    const frame: ClientFrame = { type: "send", envelope: wire };
+    if (direct && relay?.send(frame)) this.lastSent.set(item.id, Date.now());
+    else if (via) {
+      this.post({ kind: "relay", from: this.tabId, to: via.tab, room: item.room, frame });
+      this.stats.relayedByTabs++;
+      this.lastSent.set(item.id, Date.now());
+    }
+  }
+
+  /** Encrypts the content of an envelope for a private room (plain rooms go as they are). */
+  private async seal(envelope: Envelope): Promise<Envelope> {
+    if (!isPrivateRoom(envelope.room) || !("text" in envelope.content)) return envelope;
+    const text = envelope.content.text;
+    const aad = envelopeAad(envelope);
+    const peer = dmPeer(envelope.room, this.me.id);
+    if (peer) {
+      const peerKey = await keys.peerPublicKey(peer);
+      if (!peerKey) throw new Error("Waiting for the other person to open LinkUp so this message can be encrypted");
+      const mine = await keys.deviceKeys();
+      const key = await keys.pairwiseKey(peerKey, envelope.room);
+      return { ...envelope, isEncrypted: true, content: await keys.encryptContent(key, text, aad, `${mine.publicKey}.${peerKey}`) };
+    }
+    const senderKey = await keys.mySenderKey(envelope.room);
+    await this.shareSenderKey(envelope.room).catch((e) => console.warn("mesh: sender key", e));
+    return { ...envelope, isEncrypted: true, content: await keys.encryptContent(senderKey.key, text, aad, senderKey.keyId) };
+  }
+
+  /** Hands my group sender key to each member who does not have it yet, wrapped under our pairwise key. */
+  private async shareSenderKey(room: string): Promise<void> {
+    const res = await fetch(`/api/rooms/${encodeURIComponent(room)}/members`, { credentials: "include" });
+    if (!res.ok) return;
+    const body = (await res.json()) as { members?: { userId?: unknown; id?: unknown }[] };
+    const ids = (body.members ?? []).map((m) => String(m.userId ?? m.id ?? "")).filter((id) => id && id !== this.me.id);
+    const shared = await keys.senderKeySharedWith(room);
+    const senderKey = await keys.mySenderKey(room);
+    const mine = await keys.deviceKeys();
+    const done: string[] = [];
+    for (const userId of ids) {
+      if (shared.has(userId)) continue;
+      const peerKey = await keys.peerPublicKey(userId);
+      if (!peerKey) continue;
+      const wrapped = await keys.wrapSenderKey(senderKey, await keys.pairwiseKey(peerKey, room));
+      const envelope: Envelope = {
+        id: newId(),
+        room,
+        senderId: this.me.id,
+        senderName: this.me.nickname,
+        timestamp: Date.now(),
+        type: "key",
+        ttl: DEFAULT_TTL,
+        meshRoute: [this.hop],
+        isEncrypted: true,
+        priority: "normal",
+        content: wrapped,
+        meta: { for: userId, from: mine.publicKey, to: peerKey },
+      };
+      const item = { id: envelope.id, room, envelope, createdAt: envelope.timestamp };
+      await putOutbox(item);
+      await this.flushOne(item);
+      done.push(userId);
+    }
+    if (done.length) await keys.markSenderKeyShared(room, done);
+  }
+
+  /** Opens an envelope's content; null when this device cannot (yet). */
+  private async open_(envelope: Envelope): Promise<string | null> {
+    if ("text" in envelope.content) return envelope.content.text;
+    const content = envelope.content;
+    try {
+      const mine = await keys.deviceKeys();
+      if (envelope.room.startsWith("dm:")) {
+        const [a, b] = (content.keyId ?? "").split(".");
+        const other = a === mine.publicKey ? b : b === mine.publicKey ? a : null;
+        if (!other) return null;
+        return await keys.decryptContent(await keys.pairwiseKey(other, envelope.room), content, envelopeAad(envelope));
+      }
+      const senderKey = content.keyId ? await keys.findSenderKey(envelope.room, content.keyId) : undefined;
+      if (!senderKey) return null;
+      return await keys.decryptContent(senderKey.key, content, envelopeAad(envelope));
+    } catch {
+      return null;
+    }
+  }
+
+  /** A `key` envelope addressed to me: keep the sender key and open messages that waited for it. */
+  private async acceptSenderKey(envelope: Envelope) {
+    const meta = envelope.meta ?? {};
+    if (meta.for !== this.me.id || typeof meta.from !== "string" || "text" in envelope.content) return;
+    const mine = await keys.deviceKeys();
+    if (meta.to !== mine.publicKey) return;
+    try {
+      const senderKey = await keys.unwrapSenderKey(envelope.content, await keys.pairwiseKey(meta.from, envelope.room));
+      await keys.storeSenderKey(envelope.room, senderKey);
+    } catch {
+      return;
+    }
+    for (const m of this.list(envelope.room)) {
+      if (!m.pending) continue;
+      const text = await this.open_(m.pending);
+      if (text !== null) await this.update({ ...m, text, pending: undefined });
+    }
+  }
+
+  // ------------------------------------------------------------------ receiving
+
+  private onServerFrame(room: string, frame: ServerFrame, viaTab: string | null) {
+    const state = this.rooms.get(room);
+    if (viaTab === null) this.forwardToTabs(room, frame);
+    switch (frame.type) {
+      case "hello":
+        if (state) state.encrypted = frame.encrypted;
+        break;
+      case "ack":
+        void this.onAck(room, frame.id, frame.seq);
+        break;
+      case "envelope":
+        void this.onEnvelope(room, frame.envelope, frame.seq);
+        break;
+      case "resume-batch":
+        void (async () => {
+          for (const item of frame.items) await this.onEnvelope(room, item.envelope, item.seq);
+        })();
+        break;
+      case "resume-done":
+        if (state && viaTab === null) {
+          state.resumed = true;
+          this.setCursor(room, frame.cursor);
+        }
+        void (async () => {
+          for (const r of frame.receipts) await this.onReceipt(room, [r.id], r.status);
+          await this.flush(room);
+          this.queueOwedReceipts(room);
+        })();
+        break;
+      case "receipt":
+        void this.onReceipt(room, frame.ids, frame.status);
+        break;
+      case "presence":
+        if (state) state.presence = { nodes: frame.nodes, members: frame.members };
+        break;
+      case "typing":
+        if (state && frame.userId !== this.me.id) this.onTyping(state, frame.userId, frame.nickname, frame.active);
+        break;
+      case "error":
+        if (
+          frame.id &&
+          (frame.code === "forbidden" || frame.code === "plaintext_refused" || frame.code === "too_large" || frame.code === "malformed")
+        ) {
+          void this.setError(room, frame.id, frame.message);
+          void deleteOutbox(frame.id);
+        } else if (frame.code === "rate_limited" || frame.code === "internal") {
+          setTimeout(() => void this.flush(room), frame.retryAfterMs ?? 2000);
+        } else console.warn("mesh: room error", frame.code, frame.message);
+        break;
+      case "pong":
+        break;
+    }
+    this.changed();
+  }
+
+  private setCursor(room: string, seq: number) {
+    const state = this.rooms.get(room);
+    if (!state || seq <= state.cursor) return;
+    state.cursor = seq;
+    void kvSet(`cursor:${room}`, seq);
+  }
+
+  private async onAck(room: string, id: string, seq: number) {
+    this.lastSent.delete(id);
+    await deleteOutbox(id);
+    const m = this.messages.get(room)?.get(id) ?? (await getMessage(id));
+    if (m?.type === "key" || !m) return;
+    await this.update({ ...m, seq, error: undefined, status: upgradeStatus(m.status, "sent") });
+  }
+
+  private async onReceipt(room: string, ids: string[], status: ReceiptStatus) {
+    for (const id of ids) {
+      const m = this.messages.get(room)?.get(id) ?? (await getMessage(id));
+      if (!m?.mine) continue;
+      const next = upgradeStatus(m.status, status);
+      if (next !== m.status) await this.update({ ...m, status: next });
+    }
+  }
+
+  private async onEnvelope(room: string, envelope: Envelope, seq: number) {
+    this.setCursor(room, seq);
+    if (envelope.room !== room || envelope.type === "receipt" || envelope.type === "presence") return;
+    this.recordRoute(envelope.meshRoute);
+    if (!this.seen.add(envelope.id)) {
+      // Already here: my own message coming back means the room has it.
+      const known = this.messages.get(room)?.get(envelope.id);
+      if (known?.mine && known.status === "sending") await this.onAck(room, envelope.id, seq);
+      return;
+    }
+    const stored = await getMessage(envelope.id);
+    if (stored) {
+      this.remember(stored);
+      if (stored.mine && stored.status === "sending") await this.onAck(room, envelope.id, seq);
+      return;
+    }
+    if (envelope.type === "key") {
+      await this.acceptSenderKey(envelope);
+      return;
+    }
+    if (!SHOWN_TYPES.has(envelope.type)) return;
+    const mine = envelope.senderId === this.me.id;
+    const text = await this.open_(envelope);
+    const message: StoredMessage = {
+      id: envelope.id,
+      room,
+      senderId: envelope.senderId,
+      senderName: envelope.senderName,
+      timestamp: envelope.timestamp,
+      type: envelope.type,
+      text,
+      mine,
+      status: mine ? "sent" : undefined,
+      seq,
+      meshRoute: envelope.meshRoute,
+      isEncrypted: envelope.isEncrypted,
+      priority: envelope.priority,
+      isAI: envelope.type === "ai" || undefined,
+      meta: envelope.meta,
+      pending: text === null && envelope.isEncrypted ? envelope : undefined,
+    };
+    this.stats.received++;
+    await this.update(message);
+    if (!mine && envelope.senderId !== "system") this.queueReceipt(room, envelope.id, "delivered");
+  }
+
+  private onTyping(state: RoomState, userId: string, nickname: string, active: boolean) {
+    state.typing = state.typing.filter((t) => t.userId !== userId);
+    clearTimeout(this.typingTimers.get(`${state.room}|${userId}`));
+    if (active) {
+      state.typing.push({ userId, nickname });
+      this.typingTimers.set(
+        `${state.room}|${userId}`,
+        setTimeout(() => {
+          state.typing = state.typing.filter((t) => t.userId !== userId);
+          this.changed();
+        }, TYPING_SHOWN_MS),
+      );
+    }
+  }
+
+  /** Tells the room I am typing (relayed live, never stored). */
+  typing(room: string, active: boolean) {
+    this.sendControl(room, { type: "typing", active });
+  }
+
+  private recordRoute(route: string[]) {
+    for (let i = 1; i < route.length; i++) {
+      const edge = `${route[i - 1]}→${route[i]}`;
+      this.routes.set(edge, (this.routes.get(edge) ?? 0) + 1);
+    }
+  }
+
+  // ------------------------------------------------------------------ receipts
+
+  /** The screen shows this room: everything others sent in it counts as read. */
+  markRead(room: string) {
+    if (typeof document !== "undefined" && document.visibilityState !== "visible") return;
+    for (const m of this.messages.get(room)?.values() ?? []) {
+      if (!m.mine && !m.local && m.receipt !== "read" && m.senderId !== "system") this.queueReceipt(room, m.id, "read");
+    }
+  }
+
+  /** Receipts this device owes (after a reconnect, or when the first attempt found no transport). */
+  private queueOwedReceipts(room: string) {
+    for (const m of this.messages.get(room)?.values() ?? []) {
+      if (!m.mine && !m.local && !m.receipt && m.senderId !== "system") this.queueReceipt(room, m.id, "delivered");
+    }
+  }
+
+  private queueReceipt(room: string, id: string, status: ReceiptStatus) {
+    let pending = this.pendingReceipts.get(room);
+    if (!pending) {
+      pending = { delivered: new Set(), read: new Set() };
+      this.pendingReceipts.set(room, pending);
+    }
+    pending[status].add(id);
+    this.receiptTimer ??= setTimeout(() => {
+      this.receiptTimer = null;
+      void this.sendReceipts();
+    }, 150);
+  }
+
+  private async sendReceipts() {
+    for (const [room, pending] of this.pendingReceipts) {
+      for (const status of ["delivered", "read"] as const) {
+        const ids = [...pending[status]];
+        for (const part of chunk(ids, MAX_RECEIPT_IDS)) {
+          if (!this.sendControl(room, { type: "receipt", status, ids: part })) continue;
+          for (const id of part) {
+            pending[status].delete(id);
+            const m = this.messages.get(room)?.get(id);
+            if (m && (m.receipt !== "read" || status === "read")) await this.update({ ...m, receipt: status }, false);
+          }
+        }
+      }
+    }
+  }
+
+  /** Sends a control frame by the room socket, or through a tab that has one; false when neither is up. */
+  private sendControl(room: string, frame: ClientFrame): boolean {
+    const relay = this.relays.get(room);
+    if (relay?.status === "open" && this.rooms.get(room)?.resumed) return relay.send(frame);
+    const via = this.peerRelaying(room);
+    if (!via) return false;
+    this.post({ kind: "relay", from: this.tabId, to: via.tab, room, frame });
+    return true;
+  }
+
+  // ------------------------------------------------------------------ local mesh (other tabs)
+
+  private post(message: LocalMeshMessage) {
+    try {
+      this.channel?.postMessage(message);
+    } catch (e) {
+      console.warn("mesh: local post failed", e);
+    }
+  }
+
+  private announce() {
+    const relays = [...this.relays.entries()].filter(([, r]) => r.status === "open").map(([room]) => room);
+    this.post({ kind: "hello", tab: this.tabId, hop: this.hop, relays, online: navigator.onLine });
+  }
+
+  private tick() {
+    this.announce();
+    const now = Date.now();
+    let dropped = false;
+    for (const [tab, peer] of this.peers) {
+      if (now - peer.lastSeen > PEER_EXPIRY_MS) {
+        this.peers.delete(tab);
+        dropped = true;
+      }
+    }
+    if (dropped) for (const room of this.rooms.keys()) this.refreshVia(room);
+    // Anything still waiting gets another chance (transports may have come back without telling us).
+    void this.flush();
+    if (dropped) this.changed();
+  }
+
+  private peerRelaying(room: string): LocalPeer | null {
+    for (const peer of this.peers.values()) if (peer.relays.has(room)) return peer;
+    return null;
+  }
+
+  private refreshVia(room: string) {
+    const state = this.rooms.get(room);
+    if (!state) return;
+    state.viaTab = state.relay === "open" ? null : (this.peerRelaying(room)?.tab ?? null);
+  }
+
+  private forwardToTabs(room: string, frame: ServerFrame) {
+    if (!this.channel || this.peers.size === 0) return;
+    if (frame.type === "resume-batch" || frame.type === "resume-done" || frame.type === "hello" || frame.type === "pong") return;
+    if (frame.type === "envelope") {
+      const forwarded = forwardEnvelope(frame.envelope, this.hop);
+      if (!forwarded) return;
+      this.stats.forwardedToTabs++;
+      this.post({ kind: "server", via: this.tabId, room, frame: { ...frame, envelope: forwarded } });
+      return;
+    }
+    this.post({ kind: "server", via: this.tabId, room, frame });
+  }
+
+  private onLocal(raw: unknown) {
+    const parsed = LocalMeshMessageSchema.safeParse(raw);
+    if (!parsed.success) return;
+    const msg = parsed.data as LocalMeshMessage;
+    switch (msg.kind) {
+      case "hello": {
+        const isNew = !this.peers.has(msg.tab);
+        const before = this.peers.get(msg.tab)?.relays;
+        this.peers.set(msg.tab, { tab: msg.tab, hop: msg.hop, relays: new Set(msg.relays), online: msg.online, lastSeen: Date.now() });
+        if (isNew) this.announce();
+        for (const room of this.rooms.keys()) this.refreshVia(room);
+        // A tab that can reach a room we cannot: hand it what we have been holding.
+        const gained = msg.relays.filter((r) => !before?.has(r) && this.relays.get(r)?.status !== "open");
+        for (const room of gained) void this.flush(room).then(() => this.queueOwedReceipts(room));
+        if (isNew || gained.length) this.changed();
+        break;
+      }
+      case "bye":
+        this.peers.delete(msg.tab);
+        for (const room of this.rooms.keys()) this.refreshVia(room);
+        this.changed();
+        break;
+      case "relay": {
+        if (msg.to !== this.tabId) return;
+        const relay = this.relays.get(msg.room);
+        if (relay?.status !== "open") return;
+        if (msg.frame.type === "send") {
+          const forwarded = forwardEnvelope(msg.frame.envelope, this.hop);
+          if (!forwarded) return;
+          this.recordRoute(forwarded.meshRoute);
+          this.stats.relayedForTabs++;
+          relay.send({ type: "send", envelope: forwarded });
+        } else relay.send(msg.frame);
+        this.changed();
+        break;
+      }
+      case "server": {
+        if (this.relays.get(msg.room)?.status === "open") return;
+        if (this.rooms.has(msg.room)) this.onServerFrame(msg.room, msg.frame, msg.via);
+        break;
+      }
+      case "changed":
+        void this.reload(msg.room, msg.ids);
+        break;
+    }
+  }
+
+  /** Another tab changed stored messages: read them again. */
+  private async reload(room: string, ids: string[]) {
+    if (!this.messages.has(room)) return;
+    for (const id of ids) {
+      const m = await getMessage(id);
+      if (m) {
+        this.seen.add(id);
+        this.remember(m);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ storage helpers
+
+  private remember(m: StoredMessage) {
+    let map = this.messages.get(m.room);
+    if (!map) {
+      map = new Map();
+      this.messages.set(m.room, map);
+    }
+    map.set(m.id, m);
+    this.changed();
+  }
+
+  private async update(m: StoredMessage, tell = true) {
+    await putMessage(m);
+    this.remember(m);
+    if (tell) this.post({ kind: "changed", room: m.room, ids: [m.id] });
+  }
+
+  private async setError(room: string, id: string, error: string) {
+    const m = this.messages.get(room)?.get(id) ?? (await getMessage(id));
+    if (m && m.error !== error) await this.update({ ...m, error });
+  }
+
+  /** Status of my message as the outbox sees it (for tests and the status line). */
+  status(room: string, id: string): MessageStatus | undefined {
+    return this.messages.get(room)?.get(id)?.status;
+  }
+
+  destroy() {
+    clearInterval(this.heartbeat);
+    for (const r of this.relays.values()) r.close();
+    this.post({ kind: "bye", tab: this.tabId });
+    this.channel?.close();
+    window.removeEventListener("online", this.onConnectivity);
+    window.removeEventListener("offline", this.onConnectivity);
+  }
+}
+
+let node: MeshNode | null = null;
+
+/** The tab's mesh node for the signed-in user (a new one if the user changed). */
+export function meshNode(me: Me): MeshNode {
+  if (node && node.me.id === me.id) return node;
+  node?.destroy();
+  node = new MeshNode(me);
+  return node;
+}

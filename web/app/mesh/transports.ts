@@ -1,0 +1,120 @@
+// The transports of the mesh node behind one interface: the relay WebSocket to the room's Durable Object and
+// the local mesh between tabs (BroadcastChannel). Web Bluetooth only scans (see bluetooth.ts): a browser
+// cannot advertise or accept a Bluetooth connection, so it cannot carry chat to another phone.
+import { encodeClientFrame, parseServerFrameClient } from "../../../core/frames-client";
+import type { ClientFrame, ServerFrame } from "../../../core/frames";
+import { backoffDelay } from "./logic";
+
+export type TransportStatus = "connecting" | "open" | "closed";
+
+export interface Transport {
+  readonly name: string;
+  readonly status: TransportStatus;
+  /** False when the frame could not leave now (the caller keeps it in the outbox). */
+  send(frame: ClientFrame): boolean;
+  close(): void;
+}
+
+export interface RelayHandlers {
+  onFrame(frame: ServerFrame): void;
+  onStatus(status: TransportStatus): void;
+  /** A frame the client could not read (logged, never fatal). */
+  onBadFrame?(message: string): void;
+}
+
+const PING_MS = 25_000;
+
+/** One room's WebSocket at /ws/rooms/:id, reconnecting with capped exponential backoff. */
+export class RelayTransport implements Transport {
+  readonly name = "relay";
+  status: TransportStatus = "closed";
+  private ws: WebSocket | null = null;
+  private attempt = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private pingTimer: ReturnType<typeof setInterval> | null = null;
+  private stopped = false;
+  private readonly onOnline = () => this.reconnectNow();
+
+  constructor(
+    readonly room: string,
+    private readonly handlers: RelayHandlers,
+  ) {
+    window.addEventListener("online", this.onOnline);
+    this.connect();
+  }
+
+  private setStatus(s: TransportStatus) {
+    if (this.status === s) return;
+    this.status = s;
+    this.handlers.onStatus(s);
+  }
+
+  private connect() {
+    if (this.stopped) return;
+    this.setStatus("connecting");
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(`${proto}//${location.host}/ws/rooms/${encodeURIComponent(this.room)}`);
+    } catch {
+      this.scheduleRetry();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.attempt = 0;
+      this.setStatus("open");
+      this.pingTimer = setInterval(() => this.send({ type: "ping", at: Date.now() }), PING_MS);
+    };
+    ws.onmessage = (e) => {
+      const parsed = parseServerFrameClient(typeof e.data === "string" ? e.data : "");
+      if (parsed.ok) this.handlers.onFrame(parsed.frame);
+      else this.handlers.onBadFrame?.(parsed.message);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.pingTimer) clearInterval(this.pingTimer);
+      this.pingTimer = null;
+      this.setStatus("closed");
+      this.scheduleRetry();
+    };
+    // An error is always followed by close, which schedules the retry.
+    ws.onerror = () => {};
+  }
+
+  private scheduleRetry() {
+    if (this.stopped || this.retryTimer) return;
+    const delay = backoffDelay(this.attempt++);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.connect();
+    }, delay);
+  }
+
+  /** The browser says the network is back: try at once instead of waiting out the backoff. */
+  reconnectNow() {
+    if (this.stopped || this.status !== "closed") return;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.attempt = 0;
+    this.connect();
+  }
+
+  send(frame: ClientFrame): boolean {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(encodeClientFrame(frame));
+    return true;
+  }
+
+  close() {
+    this.stopped = true;
+    window.removeEventListener("online", this.onOnline);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.pingTimer) clearInterval(this.pingTimer);
+    const ws = this.ws;
+    this.ws = null;
+    ws?.close(1000, "leaving");
+    this.setStatus("closed");
+  }
+}

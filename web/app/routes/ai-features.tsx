@@ -1,0 +1,252 @@
+// /ai-features (spec part 2 §2 item 13): the assistant's demos, calling the real APIs. Forms post to the action,
+// so every demo works before JavaScript arrives.
+import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
+import { AI_SAMPLE_PROMPTS, extractAiText, LANGUAGES } from "../../../core/ai-command";
+import type { SmartReply, Translation } from "../../../core/ai-schemas";
+import { PremiumOffer } from "../features/assistant/premium-offer";
+import { liaHelpMessage } from "../features/assistant/lia-help";
+import { VoiceRecorder } from "../features/assistant/voice-recorder";
+import { apiGet, apiSend } from "../lib/api.server";
+import { useRootData } from "../root";
+import type { Route } from "./+types/ai-features";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "AI Features — LinkUp" },
+  { name: "description", content: "Try LinkUp's assistant: smart replies, translation, emergency guidance and the community assistant." },
+];
+
+type Usage = {
+  tier: "free" | "premium" | "enterprise";
+  aiCommands: { used: number; limit: number | null };
+  translations: { used: number; limit: number | null };
+  voiceMessages: { usedThisMonth: number; limit: number | null };
+};
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { usage: await apiGet<Usage>(context, "/api/ai/usage") };
+}
+
+type Offer = { error: string; code: string };
+export type DemoResult =
+  | { intent: "assistant" | "emergency"; question: string; reply?: string; offer?: Offer; failed?: boolean; error?: string }
+  | { intent: "smart-replies"; replies?: SmartReply[]; error?: string; offer?: Offer }
+  | { intent: "translate"; translation?: Translation; error?: string; offer?: Offer }
+  | { intent: "start"; error?: string };
+
+const EMPTY = {
+  translate: "Text required - Please enter text to translate",
+  smartReplies: "Message required - Please enter a message to generate smart replies",
+  assistant: "Message required - Please type a question or command",
+  emergency: "Message required - Please describe the emergency",
+};
+
+export async function action({ request, context }: Route.ActionArgs): Promise<DemoResult | Response> {
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const text = String(form.get("message") ?? "").trim();
+  if (intent === "start") {
+    const started = await apiSend(context, "POST", "/api/auth/anonymous");
+    if (!started.ok) return { intent: "start", error: started.json?.error ?? "Could not start your session. Please try again." };
+    return redirect("/ai-features", { headers: started.headers });
+  }
+  if (intent === "assistant" || intent === "emergency") {
+    if (!text) return { intent, question: "", error: intent === "assistant" ? EMPTY.assistant : EMPTY.emergency };
+    const message = intent === "emergency" ? `emergency ${text}` : (extractAiText(text) ?? text);
+    const res = await apiSend<{ message: string } & Offer>(context, "POST", "/api/ai/chat", { message, userId: "web" });
+    if (res.ok && res.json) return { intent, question: text, reply: res.json.message };
+    if (res.status === 402 && res.json) return { intent, question: text, offer: { error: res.json.error, code: res.json.code } };
+    if (res.status === 400 && res.json) return { intent, question: text, error: res.json.error };
+    return { intent, question: text, failed: true };
+  }
+  if (intent === "smart-replies") {
+    if (!text) return { intent, error: EMPTY.smartReplies };
+    const res = await apiSend<SmartReply[]>(context, "POST", "/api/ai/smart-replies", { message: text });
+    if (res.ok && Array.isArray(res.json)) return { intent, replies: res.json };
+    if (res.status === 403)
+      return { intent, error: "Premium Feature - Smart replies require phone verification. Verify your phone in Settings." };
+    return { intent, error: res.json?.error ?? "Smart replies are not available right now. Please try again." };
+  }
+  if (intent === "translate") {
+    if (!text) return { intent, error: EMPTY.translate };
+    const res = await apiSend<Translation & Offer>(context, "POST", "/api/ai/translate", {
+      text,
+      targetLanguage: String(form.get("targetLanguage") ?? "ha"),
+    });
+    if (res.ok && res.json) return { intent, translation: res.json };
+    if (res.status === 402 && res.json) return { intent, offer: { error: res.json.error, code: res.json.code } };
+    return { intent, error: res.json?.error ?? "Translation failed. Please try again." };
+  }
+  throw data({ error: "Unknown demo" }, { status: 400 });
+}
+
+function Confidence({ value }: { value: number }) {
+  const tone = value >= 0.8 ? "conf-good" : value >= 0.6 ? "conf-warn" : "conf-bad";
+  return <span className={`conf ${tone}`}>{Math.round(value * 100)}% confidence</span>;
+}
+
+function useBusy(intent: string) {
+  const nav = useNavigation();
+  return nav.state !== "idle" && nav.formData?.get("intent") === intent;
+}
+
+function SubmitButton({ intent, label, busyLabel }: { intent: string; label: string; busyLabel: string }) {
+  const busy = useBusy(intent);
+  return (
+    <button type="submit" name="intent" value={intent} className="btn btn-primary" disabled={busy}>
+      {busy ? busyLabel : label}
+    </button>
+  );
+}
+
+function ErrorLine({ text }: { text?: string }) {
+  return text ? (
+    <p role="alert" className="error">
+      {text}
+    </p>
+  ) : null;
+}
+
+export default function AiFeatures({ loaderData }: Route.ComponentProps) {
+  const root = useRootData();
+  const phone = root?.env.SUPPORT_PHONE ?? "";
+  const result = useActionData<typeof action>() as DemoResult | undefined;
+  const { usage } = loaderData;
+  const r = <I extends DemoResult["intent"]>(intent: I) =>
+    result?.intent === intent ? (result as Extract<DemoResult, { intent: I }>) : undefined;
+  const assistant = r("assistant");
+  const emergency = r("emergency");
+  const smart = r("smart-replies");
+  const tr = r("translate");
+
+  if (!usage) {
+    return (
+      <section className="card center">
+        <h1>AI Features</h1>
+        <p>Try the LinkUp assistant: translation, market prices, emergency guidance and smart replies. Start free — no registration.</p>
+        <Form method="post">
+          <button type="submit" name="intent" value="start" className="btn btn-primary">
+            Start free
+          </button>
+        </Form>
+        <ErrorLine text={r("start")?.error} />
+      </section>
+    );
+  }
+
+  const limit = (n: number | null) => (n === null ? "unlimited" : String(n));
+  return (
+    <>
+      <section className="card">
+        <h1>AI Features</h1>
+        <p className="muted">
+          Today: {usage.aiCommands.used} of {limit(usage.aiCommands.limit)} AI commands and {usage.translations.used} of{" "}
+          {limit(usage.translations.limit)} translations ({usage.tier} plan).
+        </p>
+      </section>
+
+      <section className="card" aria-labelledby="assistant-title">
+        <h2 id="assistant-title">Community Assistant</h2>
+        <p className="muted">Ask anything, or use a command: {AI_SAMPLE_PROMPTS.slice(0, 3).join(" · ")}</p>
+        <Form method="post" className="form">
+          <label>
+            Ask the assistant
+            <input name="message" defaultValue="@ai " autoComplete="off" maxLength={2000} />
+          </label>
+          <SubmitButton intent="assistant" label="Ask" busyLabel="AI is thinking..." />
+        </Form>
+        <DemoAnswer result={assistant} phone={phone} />
+      </section>
+
+      <section className="card" aria-labelledby="smart-title">
+        <h2 id="smart-title">Smart Replies</h2>
+        <Form method="post" className="form">
+          <label>
+            Message you received
+            <input name="message" placeholder="Are you coming to the market tomorrow?" maxLength={2000} />
+          </label>
+          <SubmitButton intent="smart-replies" label="Generate Smart Replies" busyLabel="Generating..." />
+        </Form>
+        <ErrorLine text={smart?.error} />
+        {smart?.replies ? (
+          <ul className="quick-replies" aria-label="Suggested replies">
+            {smart.replies.map((s) => (
+              <li key={s.id} className="chip">
+                {s.text} <Confidence value={s.confidence} />
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </section>
+
+      <section className="card" aria-labelledby="translate-title">
+        <h2 id="translate-title">Translation</h2>
+        <Form method="post" className="form">
+          <label>
+            Text to translate
+            <input name="message" placeholder="Good morning" maxLength={2000} />
+          </label>
+          <label>
+            Translate to
+            <select name="targetLanguage" defaultValue="ha">
+              {Object.entries(LANGUAGES).map(([code, name]) => (
+                <option key={code} value={code}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <SubmitButton intent="translate" label="Translate" busyLabel="Translating..." />
+        </Form>
+        <ErrorLine text={tr?.error} />
+        {tr?.offer ? <PremiumOffer error={tr.offer.error} code={tr.offer.code} phone={phone} /> : null}
+        {tr?.translation ? (
+          <output className="card answer" aria-label="Translation">
+            <strong>{tr.translation.translatedText}</strong>
+            <span className="muted small">
+              {tr.translation.sourceLanguage} → {tr.translation.targetLanguage} <Confidence value={tr.translation.confidence} />
+            </span>
+          </output>
+        ) : null}
+      </section>
+
+      <section className="card" aria-labelledby="emergency-title">
+        <h2 id="emergency-title">Emergency Test</h2>
+        <p className="muted">See the first-aid and SOS steps the assistant gives. This does not send an alert; use SOS for that.</p>
+        <Form method="post" className="form">
+          <label>
+            Describe the situation
+            <input name="message" placeholder="someone is bleeding" maxLength={500} />
+          </label>
+          <SubmitButton intent="emergency" label="Get emergency guidance" busyLabel="AI is thinking..." />
+        </Form>
+        <DemoAnswer result={emergency} phone={phone} />
+      </section>
+
+      <section className="card" aria-labelledby="voice-title">
+        <h2 id="voice-title">Voice Messages</h2>
+        <p className="muted">Premium: record a voice message and get it transcribed (50 a month).</p>
+        <VoiceRecorder voiceLimit={usage.voiceMessages.limit} phone={phone} />
+      </section>
+
+      <section className="card" aria-labelledby="files-title">
+        <h2 id="files-title">File Sharing Demo</h2>
+        <p>Share photos and documents with your community, encrypted, from the file sharing screen.</p>
+        <Link to="/file-sharing" className="btn btn-ghost">
+          Open file sharing
+        </Link>
+      </section>
+    </>
+  );
+}
+
+function DemoAnswer({ result, phone }: { result?: Extract<DemoResult, { intent: "assistant" | "emergency" }>; phone: string }) {
+  if (!result) return null;
+  if (result.error) return <ErrorLine text={result.error} />;
+  if (result.offer) return <PremiumOffer error={result.offer.error} code={result.offer.code} phone={phone} />;
+  return (
+    <output className="card answer" aria-label="Assistant answer">
+      <span className="muted small">You: {result.question}</span>
+      <span className="pre">🤖 {result.failed ? liaHelpMessage(phone) : result.reply}</span>
+    </output>
+  );
+}

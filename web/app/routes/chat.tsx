@@ -1,0 +1,83 @@
+import { useEffect } from "react";
+import { data, Form, redirect, useNavigation } from "react-router";
+import type { Me } from "../../../core/api-types";
+import { nicknameFromPhone } from "../../../core/phone";
+import type { RoomsAnswer } from "../../../core/rooms";
+import { useToast } from "../components/toast";
+import { ChatScreen } from "../features/chat/chat-screen";
+import { apiGet, apiSend, cookieFrom } from "../lib/api.server";
+import { useRootData } from "../root";
+import type { Route } from "./+types/chat";
+
+export const meta: Route.MetaFunction = () => [{ title: "Mesh Chat · LinkUp" }];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const me = await apiGet<{ user: Me }>(context, "/api/me");
+  if (!me) return { user: null, rooms: null };
+  if (!me.user.onboardingCompleted) throw redirect("/onboarding");
+  let rooms: RoomsAnswer | null = null;
+  try {
+    rooms = await apiGet<RoomsAnswer>(context, "/api/rooms");
+  } catch {
+    rooms = null;
+  }
+  return { user: { id: me.user.id, nickname: me.user.nickname }, rooms };
+}
+
+/** The join form: an anonymous session named 'User ' + the phone's last 4 characters, onboarding done. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const phone = String(form.get("phone") ?? "").trim();
+  if (!phone) return data({ joined: false, error: null as string | null });
+  const started = await apiSend(context, "POST", "/api/auth/anonymous");
+  if (!started.ok)
+    return data({ joined: false, error: started.json?.error ?? "Could not connect. Please try again." }, { status: started.status });
+  const patched = await apiSend(
+    context,
+    "PATCH",
+    "/api/me",
+    { nickname: nicknameFromPhone(phone), onboardingCompleted: true },
+    cookieFrom(started.headers),
+  );
+  if (!patched.ok) return data({ joined: false, error: patched.json?.error ?? "Could not save your profile." }, { status: patched.status });
+  return data({ joined: true, error: null as string | null }, { headers: started.headers });
+}
+
+export default function Chat({ loaderData, actionData }: Route.ComponentProps) {
+  const root = useRootData();
+  const toast = useToast();
+  useEffect(() => {
+    if (actionData?.joined) toast({ title: "Connected to LinkUp Mesh!", variant: "success" });
+  }, [actionData, toast]);
+  if (!loaderData.user) return <JoinForm error={actionData?.error ?? null} />;
+  return (
+    <ChatScreen
+      key={loaderData.user.id}
+      me={loaderData.user}
+      initialRooms={loaderData.rooms}
+      supportPhone={root?.env.SUPPORT_PHONE ?? ""}
+      cookiesAccepted={root?.cookiesAccepted ?? false}
+    />
+  );
+}
+
+function JoinForm({ error }: { error: string | null }) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formAction === "/chat";
+  return (
+    <section className="card center join-mesh" aria-labelledby="join-title">
+      <h1 id="join-title">Join the mesh</h1>
+      <p>Enter your phone number to start chatting with people near you. No code needed to start.</p>
+      <Form method="post" action="/chat" className="form">
+        <label>
+          Phone number
+          <input name="phone" type="tel" autoComplete="tel" placeholder="0803 000 0000" />
+        </label>
+        {error ? <p role="alert">{error}</p> : null}
+        <button type="submit" className="btn btn-primary btn-lg" disabled={busy}>
+          {busy ? "Connecting..." : "Join Mesh Network"}
+        </button>
+      </Form>
+    </section>
+  );
+}
