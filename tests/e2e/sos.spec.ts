@@ -1,5 +1,9 @@
 // SOS in a real browser: one user sends an SOS from /emergency with the device's location; a second user in
 // the same area sees it in their notification centre and among the active SOS nearby; the sender resolves it.
+import { createECDH, randomBytes } from "node:crypto";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import ece from "http_ece";
 import { acceptCookies, expect, test } from "./fixtures";
 
 // Two points about 150 m apart in Yaba, Lagos: the same ~5 km area cell.
@@ -78,4 +82,87 @@ test("an SOS from /emergency reaches a neighbour's notifications and the nearby 
 
   await senderCtx.close();
   await neighbourCtx.close();
+});
+
+// Web Push end to end through the built Worker: a loopback HTTP server stands in for the browser's push
+// service (accepted only because the local Worker runs with ENVIRONMENT=development).
+test("an SOS pushes an encrypted, VAPID-signed alert to a neighbour's push service; an expired subscription is removed", async ({
+  playwright,
+  baseURL,
+}) => {
+  const url = baseURL as string;
+  const received: { headers: IncomingHttpHeaders; body: Buffer }[] = [];
+  let answer = 201;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks) });
+      res.statusCode = answer;
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const pushBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const area = { latitude: 9.0765, longitude: 7.3986 }; // Abuja
+    const neighbour = await playwright.request.newContext({ baseURL: url, extraHTTPHeaders: { origin: url } });
+    const sender = await playwright.request.newContext({ baseURL: url, extraHTTPHeaders: { origin: url } });
+    for (const who of [neighbour, sender]) {
+      expect((await who.post("/api/auth/anonymous")).ok()).toBe(true);
+      expect((await who.put("/api/me/location", { data: area })).ok()).toBe(true);
+    }
+    const ecdh = createECDH("prime256v1");
+    ecdh.generateKeys();
+    const auth = randomBytes(16);
+    const sub = await neighbour.post("/api/push/subscribe", {
+      data: {
+        endpoint: `${pushBase}/sub/1`,
+        keys: { p256dh: ecdh.getPublicKey().toString("base64url"), auth: auth.toString("base64url") },
+      },
+    });
+    expect(sub.status()).toBe(201);
+
+    const sos = await sender.post("/api/emergency/broadcast", {
+      data: { message: "Flood water rising on our street", emergencyType: "flood", clientRequestId: `e2e-${Date.now()}` },
+    });
+    expect(sos.status()).toBe(201);
+    expect((await sos.json()).reached.push).toBe(1);
+    expect(received).toHaveLength(1);
+
+    const payload = JSON.parse(
+      ece.decrypt(received[0].body, { version: "aes128gcm", privateKey: ecdh, authSecret: auth }).toString("utf8"),
+    );
+    expect(payload).toMatchObject({ type: "emergency", title: "SOS nearby: Flood", url: "/emergency", priority: "critical" });
+    expect(payload.body).toContain("Flood water rising on our street");
+
+    const { publicKey } = await (await neighbour.get("/api/push/vapid-public-key")).json();
+    const [, jwt, k] = /^vapid t=([^,]+), k=(.+)$/.exec(String(received[0].headers.authorization)) ?? [];
+    expect(k).toBe(publicKey);
+    const [h, c, s] = jwt.split(".");
+    const key = await crypto.subtle.importKey("raw", Buffer.from(publicKey, "base64url"), { name: "ECDSA", namedCurve: "P-256" }, false, [
+      "verify",
+    ]);
+    expect(
+      await crypto.subtle.verify(
+        { name: "ECDSA", hash: "SHA-256" },
+        key,
+        Buffer.from(s, "base64url"),
+        new TextEncoder().encode(`${h}.${c}`),
+      ),
+    ).toBe(true);
+    expect(JSON.parse(Buffer.from(c, "base64url").toString()).aud).toBe(pushBase);
+
+    // The push service now says the subscription is gone: LinkUp removes it.
+    answer = 410;
+    await sender.post("/api/emergency/broadcast", {
+      data: { message: "Still flooding", emergencyType: "flood", clientRequestId: `e2e-${Date.now()}-2` },
+    });
+    expect(received).toHaveLength(2);
+    expect(await (await neighbour.get("/api/push/status")).json()).toMatchObject({ configured: true, subscriptions: 0 });
+    await neighbour.dispose();
+    await sender.dispose();
+  } finally {
+    await new Promise<void>((r) => server.close(() => r()));
+  }
 });
