@@ -53,6 +53,9 @@ export function isSixDigitCode(input: string): boolean {
   return /^\d{6}$/.test(input);
 }
 
+/** Interests offered in the onboarding profile step. */
+export const INTERESTS = ["Farming", "Trading", "Education", "Health", "Family", "Faith", "Sports", "Music", "Technology", "Business"];
+
 /** The answer of a sent code: when it expires and when a new one may be asked for. */
 export interface PendingVerification {
   phone: string;

@@ -4,17 +4,9 @@
 import { useEffect, useState } from "react";
 import { Form, Link, useActionData } from "react-router";
 import { MOBILE_MAX_WIDTH, PRICES_NGN, TRIAL_DAYS } from "../../../core/constants";
-import { IDENTITY_TEXT } from "../../../core/identity-schemas";
+import { IDENTITY_TEXT, INTERESTS } from "../../../core/identity-schemas";
 import { useToast } from "../components/toast";
-import {
-  formError,
-  INTERESTS,
-  loadIdentity,
-  saveProfile,
-  sendCode,
-  startAnonymous,
-  verifyCode,
-} from "../features/identity/identity.server";
+import { formError, loadIdentity, saveProfile, sendCode, startAnonymous, verifyCode } from "../features/identity/identity.server";
 import { CodeForm, type FormError, InlineError, PhoneForm, Progress, useErrorToast } from "../features/identity/verification-forms";
 import { useRootData } from "../root";
 import type { Route } from "./+types/onboarding";

@@ -112,8 +112,6 @@ export async function saveProfile(context: Ctx, patch: Record<string, unknown>, 
   return redirect(to, { headers: joinHeaders(headers, res.headers) });
 }
 
-export const INTERESTS = ["Farming", "Trading", "Education", "Health", "Family", "Faith", "Sports", "Music", "Technology", "Business"];
-
 /** The action of the choose → verify-phone → code flow at `path`: every way ends in /chat. */
 export async function verificationFlowAction(request: Request, context: Ctx, path: string) {
   const form = await request.formData();
