@@ -102,19 +102,24 @@ export async function countSince(db: Db, userId: string, since: Date) {
   return Number(row?.n ?? 0);
 }
 
-// Preferences: a missing row means the spec's defaults.
+// Preferences: a missing row means the spec's defaults. Quiet hours' times live on users (the settings
+// screen edits them too), so both screens always show and use the same window.
 export async function getPrefs(db: Db, userId: string): Promise<NotificationPrefs> {
-  const row = await db.select().from(notificationPrefs).where(eq(notificationPrefs.userId, userId)).get();
-  if (!row) return { ...DEFAULT_NOTIFICATION_PREFS };
-  const { userId: _, ...prefs } = row;
-  return prefs;
+  return (await getPrefsFor(db, [userId])).get(userId) ?? { ...DEFAULT_NOTIFICATION_PREFS };
 }
 
 export async function getPrefsFor(db: Db, userIds: string[]): Promise<Map<string, NotificationPrefs>> {
   const out = new Map<string, NotificationPrefs>();
   for (const part of chunks(userIds)) {
-    const rows = await db.select().from(notificationPrefs).where(inArray(notificationPrefs.userId, part));
-    for (const { userId, ...prefs } of rows) out.set(userId, prefs);
+    const rows = await db
+      .select({ userId: users.id, prefs: notificationPrefs, quietStart: users.quietStart, quietEnd: users.quietEnd })
+      .from(users)
+      .leftJoin(notificationPrefs, eq(notificationPrefs.userId, users.id))
+      .where(inArray(users.id, part));
+    for (const r of rows) {
+      const base = r.prefs ? (({ userId: _, ...p }) => p)(r.prefs) : { ...DEFAULT_NOTIFICATION_PREFS };
+      out.set(r.userId, { ...base, quietStart: r.quietStart, quietEnd: r.quietEnd });
+    }
   }
   for (const id of userIds) if (!out.has(id)) out.set(id, { ...DEFAULT_NOTIFICATION_PREFS });
   return out;
@@ -126,6 +131,8 @@ export async function savePrefs(db: Db, userId: string, patch: Partial<Notificat
     .insert(notificationPrefs)
     .values({ userId, ...next })
     .onConflictDoUpdate({ target: notificationPrefs.userId, set: next });
+  if (patch.quietStart !== undefined || patch.quietEnd !== undefined)
+    await db.update(users).set({ quietStart: next.quietStart, quietEnd: next.quietEnd, updatedAt: new Date() }).where(eq(users.id, userId));
   return next;
 }
 

@@ -70,6 +70,14 @@ describe("notification centre", () => {
     expect(put.status).toBe(200);
     const again = (await (await call("/api/notifications/prefs", { cookie: me.cookie })).json()) as { prefs: Record<string, unknown> };
     expect(again.prefs).toMatchObject({ marketUpdates: true, quietStart: "23:30", messages: true });
+    // One quiet-hours window: the settings screen (users) and the notification centre agree.
+    const meNow = (await (await call("/api/me", { cookie: me.cookie })).json()) as { user: { settings: { quietStart: string } } };
+    expect(meNow.user.settings.quietStart).toBe("23:30");
+    await call("/api/me", { method: "PATCH", cookie: me.cookie, json: { quietEnd: "06:15" } });
+    const fromSettings = (await (await call("/api/notifications/prefs", { cookie: me.cookie })).json()) as {
+      prefs: Record<string, unknown>;
+    };
+    expect(fromSettings.prefs.quietEnd).toBe("06:15");
     const bad = await call("/api/notifications/prefs", { method: "PUT", cookie: me.cookie, json: { quietStart: "25:00" } });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toContain("Use HH:MM");
