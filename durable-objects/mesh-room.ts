@@ -59,6 +59,8 @@ export class MeshRoom extends DurableObject<Env> {
   private pendingRows: MessageRow[] = [];
   private flushing: Promise<void> | null = null;
   private presenceTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The room's sockets, read once per wake-up from the runtime and kept current on join/leave. */
+  private socketSet: Set<WebSocket> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -99,6 +101,7 @@ export class MeshRoom extends DurableObject<Env> {
     const attachment: Attachment = { userId, nickname: url.searchParams.get("nickname") ?? "", roomId, connId: newId() };
     this.ctx.acceptWebSocket(server, [userId]);
     server.serializeAttachment(attachment);
+    this.sockets().add(server);
     this.send(server, {
       type: "hello",
       room: roomId,
@@ -180,7 +183,7 @@ export class MeshRoom extends DurableObject<Env> {
         return;
       case "typing": {
         const out = encodeFrame({ type: "typing", userId: me.userId, nickname: me.nickname, active: frame.active });
-        for (const other of this.ctx.getWebSockets()) if (other !== ws) this.sendRaw(other, out);
+        for (const other of this.sockets()) if (other !== ws) this.sendRaw(other, out);
         return;
       }
     }
@@ -205,7 +208,7 @@ export class MeshRoom extends DurableObject<Env> {
       .one();
     const frame = `{"type":"envelope","seq":${seq},"envelope":${body}}`;
     let delivered = 0;
-    for (const ws of this.ctx.getWebSockets()) {
+    for (const ws of this.sockets()) {
       if (ws === origin) continue;
       if (this.sendRaw(ws, frame)) delivered++;
     }
@@ -272,7 +275,7 @@ export class MeshRoom extends DurableObject<Env> {
   private presenceFrame(except?: WebSocket): ServerFrame {
     const members = new Map<string, PresenceMember>();
     let nodes = 0;
-    for (const ws of this.ctx.getWebSockets()) {
+    for (const ws of this.sockets()) {
       if (ws === except || ws.readyState > 1) continue;
       const a = ws.deserializeAttachment() as Attachment | null;
       if (!a) continue;
@@ -289,11 +292,17 @@ export class MeshRoom extends DurableObject<Env> {
     this.presenceTimer = setTimeout(() => {
       this.presenceTimer = null;
       const frame = encodeFrame(this.presenceFrame());
-      for (const ws of this.ctx.getWebSockets()) if (ws.readyState === 1) this.sendRaw(ws, frame);
+      for (const ws of this.sockets()) if (ws.readyState === 1) this.sendRaw(ws, frame);
     }, PRESENCE_DEBOUNCE_MS);
   }
 
+  private sockets(): Set<WebSocket> {
+    this.socketSet ??= new Set(this.ctx.getWebSockets());
+    return this.socketSet;
+  }
+
   private async leave(ws: WebSocket): Promise<void> {
+    this.sockets().delete(ws);
     const a = ws.deserializeAttachment() as Attachment | null;
     this.schedulePresence();
     if (!a) return;
