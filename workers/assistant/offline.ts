@@ -198,6 +198,7 @@ const CLASSIFY_RULES: { category: SupportCategory; words: string[] }[] = [
     words: [
       "price",
       "pricing",
+      "how much",
       "cost",
       "pay",
       "payment",

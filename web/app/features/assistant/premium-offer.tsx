@@ -5,10 +5,23 @@ import { PRICES_NGN, TRIAL_DAYS } from "../../../../core/constants";
 const naira = (n: number) => `₦${n.toLocaleString("en-NG")}`;
 
 /** Shown in place of an answer when the server says limit_reached or premium_feature. */
-export function PremiumOffer({ error, code, phone, onClose }: { error: string; code?: string; phone: string; onClose?: () => void }) {
+export function PremiumOffer({
+  error,
+  code,
+  phone,
+  onClose,
+  standing = false,
+}: {
+  error: string;
+  code?: string;
+  phone: string;
+  onClose?: () => void;
+  /** A notice that is always on the page (not the answer to something just done): not announced as an alert. */
+  standing?: boolean;
+}) {
   const title = code === "limit_reached" ? "Daily limit reached" : "Premium feature";
   return (
-    <section className="card premium-offer" role="alert" aria-label="Premium offer">
+    <section className="card premium-offer" role={standing ? "region" : "alert"} aria-label="Premium offer">
       <strong>⭐ {title}</strong>
       <p>{error}</p>
       <p className="muted small">

@@ -20,7 +20,7 @@ export function VoiceRecorder({ voiceLimit, phone }: { voiceLimit: number | null
   const [sent, setSent] = useState<VoiceMessageResponse[]>([]);
   const recorder = useRef<MediaRecorder | null>(null);
 
-  if (voiceLimit === 0) return <PremiumOffer code="premium_feature" error={VOICE_PREMIUM_MESSAGE} phone={phone} />;
+  if (voiceLimit === 0) return <PremiumOffer code="premium_feature" error={VOICE_PREMIUM_MESSAGE} phone={phone} standing />;
 
   async function start() {
     if (!navigator.mediaDevices?.getUserMedia || typeof MediaRecorder === "undefined") {

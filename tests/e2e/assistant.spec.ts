@@ -1,0 +1,89 @@
+// The assistant in a real browser against the built Worker (offline assistant: no network in local runs).
+import { acceptCookies, expect, startAnonymous, test } from "./fixtures";
+
+test.describe("AI features", () => {
+  test("'@ai translate good morning to hausa' answers in Hausa, and a free user's 11th command gets the premium offer", async ({
+    page,
+    baseURL,
+  }) => {
+    await acceptCookies(page.context(), baseURL!);
+    await startAnonymous(page.request);
+    await page.goto("/ai-features");
+    const input = page.getByRole("textbox", { name: "Ask the assistant" });
+    const ask = page.getByRole("button", { name: "Ask" });
+
+    await input.fill("@ai translate good morning to hausa");
+    await ask.click();
+    await expect(page.getByRole("status", { name: "Assistant answer" })).toContainText("Hausa: Barka da safiya");
+    await expect(page.getByText("Today: 1 of 10 AI commands and 1 of 5 translations")).toBeVisible();
+
+    for (let i = 2; i <= 10; i++) {
+      await input.fill("@ai market rice lagos");
+      await ask.click();
+      await expect(page.getByText(`Today: ${i} of 10 AI commands`)).toBeVisible();
+    }
+    await expect(page.getByRole("status", { name: "Assistant answer" })).toContainText("Mile 12 Market");
+
+    await input.fill("@ai help");
+    await ask.click();
+    const offer = page.getByRole("alert", { name: "Premium offer" });
+    await expect(offer).toContainText("You've used your 10 free AI commands for today.");
+    await expect(offer.getByRole("link", { name: "Start 7-day free trial" })).toHaveAttribute("href", "/subscribe?plan=premium");
+    await expect(offer.getByRole("link", { name: /Call support on/ })).toHaveAttribute("href", /^tel:/);
+  });
+
+  test("the translation demo shows the spec's empty-input message and translates with a confidence badge", async ({ page, baseURL }) => {
+    await acceptCookies(page.context(), baseURL!);
+    await startAnonymous(page.request);
+    await page.goto("/ai-features");
+    await page.getByRole("button", { name: "Translate" }).click();
+    await expect(page.getByText("Text required - Please enter text to translate")).toBeVisible();
+    await page.getByRole("textbox", { name: "Text to translate" }).fill("thank you");
+    await page.getByRole("combobox", { name: "Translate to" }).selectOption("Swahili");
+    await page.getByRole("button", { name: "Translate" }).click();
+    const result = page.getByRole("status", { name: "Translation" });
+    await expect(result).toContainText("Asante");
+    await expect(result).toContainText("English → Swahili");
+    await expect(result.getByText("95% confidence")).toHaveClass(/conf-good/);
+  });
+
+  test("free users see the premium message for voice messages", async ({ page, baseURL }) => {
+    await acceptCookies(page.context(), baseURL!);
+    await startAnonymous(page.request);
+    await page.goto("/ai-features");
+    await expect(page.getByRole("region", { name: "Premium offer" })).toContainText("Voice messages are a Premium feature");
+    await expect(page.getByRole("button", { name: /Record voice message/ })).toHaveCount(0);
+  });
+});
+
+test.describe("support", () => {
+  test("the support bot answers with a category and confidence, and an escalation asks for a phone and opens a call-back", async ({
+    page,
+  }) => {
+    await page.goto("/support");
+    const box = page.getByRole("textbox", { name: "Message to support" });
+    await box.fill("How much is premium?");
+    await box.press("Shift+Enter");
+    await box.pressSequentially("per month");
+    await expect(box).toHaveValue("How much is premium?\nper month");
+    await box.press("Enter");
+    const conversation = page.getByRole("list", { name: "Support conversation" });
+    await expect(conversation).toContainText("₦2,500 a month");
+    await expect(conversation.getByText("90% confidence")).toHaveClass(/conf-good/);
+    await expect(box).toHaveValue("");
+
+    await box.fill("Please can a person call me back");
+    await page.getByRole("button", { name: "Send" }).click();
+    await expect(conversation).toContainText("Leave your phone number");
+    await page.getByRole("textbox", { name: "Your phone number for a call back" }).fill("0803 123 4567");
+    await page.getByRole("button", { name: "Request call back" }).click();
+    await expect(conversation).toContainText("Our support team will call you on +2348031234567");
+  });
+
+  test("customer service shows the phone, a Call button and the hours", async ({ page }) => {
+    await page.goto("/customer-service");
+    await expect(page.getByRole("link", { name: /^Call / })).toHaveAttribute("href", /^tel:\+234/);
+    await expect(page.getByText("Monday to Friday: 8:00-20:00 WAT")).toBeVisible();
+    await expect(page.getByRole("link", { name: "AI Support" })).toHaveAttribute("href", "/support");
+  });
+});
