@@ -1,0 +1,118 @@
+// Profile and settings live on the server (spec part 1 §3 'Settings fields', §9 defaults): saved with
+// PATCH /api/me, read back with GET /api/me, kept across sign-out and sign-in on another device.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { anonymousSession, call } from "../../tests/workers/helpers";
+
+type MeBody = {
+  user: {
+    id: string;
+    nickname: string;
+    tier: string;
+    role: string;
+    authMode: string;
+    locationText: string | null;
+    settings: Record<string, unknown>;
+  };
+};
+
+async function me(cookie: string) {
+  return call("/api/me", { cookie });
+}
+
+async function codeFor(phone: string) {
+  const row = await env.DB.prepare('select body from outbound_messages where "to" = ? order by created_at desc, rowid desc limit 1')
+    .bind(phone)
+    .first<{ body: string }>();
+  return row!.body.match(/\b(\d{6})\b/)![1];
+}
+
+/** Signs a browser (cookie or none) in with a phone; returns the verified session cookie. */
+async function signInWithPhone(phone: string, cookie?: string) {
+  // Earlier codes of this phone are moved past the 60-second resend wait.
+  await env.DB.prepare("update verifications set created_at = created_at - 120000 where phone = ?").bind(phone).run();
+  const reg = await call("/api/auth/register", { method: "POST", cookie, json: { phoneNumber: phone } });
+  expect(reg.status).toBe(200);
+  const session = cookie ?? reg.headers.getSetCookie()[0].split(";")[0];
+  const res = await call("/api/auth/verify", { method: "POST", cookie: session, json: { phoneNumber: phone, code: await codeFor(phone) } });
+  expect(res.status).toBe(200);
+  return res.headers.getSetCookie()[0].split(";")[0];
+}
+
+const ALL_SETTINGS = {
+  language: "yoruba",
+  quietStart: "23:15",
+  quietEnd: "06:30",
+  networkRange: "long",
+  powerSaving: "battery",
+  autoDelete: "1week",
+  meshNetworking: false,
+  pushEnabled: false,
+  anonymousMode: true,
+};
+
+describe("settings", () => {
+  it("start with the spec's defaults", async () => {
+    const { cookie } = await anonymousSession();
+    const { user } = await (await me(cookie)).json<MeBody>();
+    expect(user.settings).toEqual({
+      language: "english",
+      quietStart: "22:00",
+      quietEnd: "07:00",
+      networkRange: "auto",
+      powerSaving: "balanced",
+      autoDelete: "never",
+      meshNetworking: true,
+      pushEnabled: true,
+      anonymousMode: false,
+    });
+    expect(user).toMatchObject({ authMode: "anonymous", role: "user", tier: "free" });
+  });
+
+  it("saves every settings field and the profile on the server", async () => {
+    const { cookie } = await anonymousSession();
+    const res = await call("/api/me", { method: "PATCH", cookie, json: { nickname: "Efe", locationText: "Warri", ...ALL_SETTINGS } });
+    expect(res.status).toBe(200);
+    const { user } = await (await me(cookie)).json<MeBody>();
+    expect(user).toMatchObject({ nickname: "Efe", locationText: "Warri", settings: ALL_SETTINGS });
+  });
+
+  it("refuses values outside the spec's options", async () => {
+    const { cookie } = await anonymousSession();
+    for (const bad of [
+      { language: "klingon" },
+      { quietStart: "25:00" },
+      { networkRange: "huge" },
+      { autoDelete: "1year" },
+      { nickname: "" },
+    ]) {
+      const res = await call("/api/me", { method: "PATCH", cookie, json: bad });
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect((await res.json<{ error: string }>()).error).toMatch(/^Invalid request: /);
+    }
+  });
+
+  it("survive sign-out and sign-in with the phone on another device", async () => {
+    const phone = "+2348070001234";
+    const first = await signInWithPhone(phone);
+    await call("/api/me", { method: "PATCH", cookie: first, json: { nickname: "Halima", ...ALL_SETTINGS } });
+    const out = await call("/api/auth/logout", { method: "POST", cookie: first });
+    expect(out.status).toBe(200);
+    // Sign-out ends the session on the server: the old cookie no longer works.
+    expect((await me(first)).status).toBe(401);
+
+    const other = await anonymousSession();
+    const second = await signInWithPhone(phone, other.cookie);
+    const { user } = await (await me(second)).json<MeBody>();
+    expect(user).toMatchObject({ nickname: "Halima", authMode: "verified", settings: ALL_SETTINGS });
+  });
+
+  it("report the tier the server holds", async () => {
+    const { cookie, user } = await anonymousSession();
+    await env.DB.prepare("update users set subscription_tier = 'premium' where id = ?").bind(user.id).run();
+    expect((await (await me(cookie)).json<MeBody>()).user.tier).toBe("premium");
+    // A client cannot give itself a tier or a role.
+    await call("/api/me", { method: "PATCH", cookie, json: { tier: "enterprise", subscriptionTier: "enterprise", role: "admin" } });
+    expect((await (await me(cookie)).json<MeBody>()).user).toMatchObject({ tier: "premium", role: "user" });
+  });
+});
