@@ -166,3 +166,35 @@ test("an SOS pushes an encrypted, VAPID-signed alert to a neighbour's push servi
     await new Promise<void>((r) => server.close(() => r()));
   }
 });
+
+test("emergency contacts kept in settings get the SOS by WhatsApp (the dev outbox stands in for Twilio)", async ({ browser, baseURL }) => {
+  const url = baseURL as string;
+  const ctx = await browser.newContext({ permissions: ["geolocation"], geolocation: { latitude: 7.3775, longitude: 3.947 } });
+  await acceptCookies(ctx, url);
+  expect((await ctx.request.post(`${url}/api/auth/anonymous`, { headers: { origin: url } })).ok()).toBe(true);
+  const page = await ctx.newPage();
+  const rest = String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0");
+
+  await page.goto("/settings");
+  const section = page.locator("#emergency-contacts");
+  await expect(section.getByText("No emergency contacts yet.")).toBeVisible();
+  await section.getByLabel("Contact name").fill("Mama Ngozi");
+  await section.getByLabel("Contact phone").fill(`0803${rest}`);
+  await section.getByRole("button", { name: "Add contact" }).click();
+  await expect(section.getByText(`+234803${rest}`)).toBeVisible();
+  await expect(section.getByRole("button", { name: "Remove Mama Ngozi" })).toBeVisible();
+
+  await page.goto("/emergency");
+  await page.getByLabel("Emergency message").fill("Car crash on the expressway, two hurt");
+  await page.getByLabel("Emergency type").selectOption("accident");
+  await page.getByRole("button", { name: "Start Emergency Broadcast" }).click();
+  await expect(page.locator(".sos-result")).toContainText("1 emergency contact.");
+
+  const outbox = await ctx.request.get(`${url}/api/dev/outbox?limit=100`);
+  const { messages } = (await outbox.json()) as { messages: { to: string; channel: string; body: string }[] };
+  const sent = messages.find((m) => m.to === `+234803${rest}`);
+  expect(sent?.channel).toBe("whatsapp");
+  expect(sent?.body).toContain("Car crash on the expressway, two hurt");
+  expect(sent?.body).toContain("maps.google.com/?q=7.37750,3.94700");
+  await ctx.close();
+});

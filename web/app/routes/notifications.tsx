@@ -4,8 +4,7 @@ import { badgeText, EMERGENCY_NUMBERS } from "../../../core/constants";
 import { type NotificationPrefs, type NotificationView, PREF_LABELS, timeAgo } from "../../../core/sos-schemas";
 import { useToast } from "../components/toast";
 import { type NotificationsActionData, loadNotifications, notificationsAction } from "../features/notifications/notifications.server";
-import { usePush } from "../features/notifications/use-push";
-import { useRootData } from "../root";
+import { PushToggle } from "../features/notifications/PushToggle";
 import type { Route } from "./+types/notifications";
 
 export const meta: Route.MetaFunction = () => [{ title: "Notifications — LinkUp" }];
@@ -91,7 +90,10 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
           </div>
         </section>
       ) : null}
-      <PushCard />
+      <section className="card" aria-labelledby="push-title">
+        <h2 id="push-title">Push notifications</h2>
+        <PushToggle />
+      </section>
       {prefs ? <Preferences prefs={prefs} /> : null}
     </div>
   );
@@ -172,59 +174,6 @@ function NotificationItem({ n }: { n: NotificationView }) {
         </fetcher.Form>
       </div>
     </li>
-  );
-}
-
-function PushCard() {
-  const root = useRootData();
-  const { state, error, subscribe, unsubscribe } = usePush(root?.env.VAPID_PUBLIC_KEY ?? "");
-  const toast = useToast();
-  const text: Record<typeof state, string> = {
-    checking: "Checking this browser…",
-    unsupported: "This browser cannot receive push notifications. Alerts still appear here.",
-    unconfigured: "Push notifications are not configured on this server.",
-    denied: "Notifications are blocked for LinkUp in this browser's settings. Allow them there to get push alerts.",
-    subscribed: "Push notifications are on for this browser: SOS near you arrive even when LinkUp is closed.",
-    unsubscribed: "Get SOS alerts near you, messages and security notices even when LinkUp is closed.",
-    working: "Working…",
-  };
-  return (
-    <section className="card" aria-labelledby="push-title">
-      <h2 id="push-title">Push notifications</h2>
-      <p aria-live="polite">{text[state]}</p>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      {state === "subscribed" ? (
-        <button
-          type="button"
-          className="btn"
-          onClick={async () => {
-            if (await unsubscribe())
-              toast({ title: "Push notifications off", description: "This browser will no longer get push alerts." });
-          }}
-        >
-          Turn off push notifications
-        </button>
-      ) : state === "unsubscribed" || state === "working" ? (
-        <button
-          type="button"
-          className="btn btn-primary"
-          disabled={state === "working"}
-          onClick={async () => {
-            if (await subscribe())
-              toast({ title: "Push notifications on", description: "You will get alerts on this device.", variant: "success" });
-          }}
-        >
-          Enable push notifications
-        </button>
-      ) : null}
-      <noscript>
-        <p>Push notifications need JavaScript.</p>
-      </noscript>
-    </section>
   );
 }
 

@@ -2,6 +2,8 @@
 // that loads and saves its own data through its own API. To add one: import it and append it to this list.
 import type { ComponentType } from "react";
 import type { Me } from "../../../../core/api-types";
+import { PushSection } from "../notifications/PushToggle";
+import { EmergencyContactsSection } from "../sos/EmergencyContacts";
 
 export interface SettingsSection {
   /** Stable id, used as the section's anchor (/settings#id). */
@@ -10,4 +12,7 @@ export interface SettingsSection {
   Component: ComponentType<{ user: Me }>;
 }
 
-export const SETTINGS_SECTIONS: SettingsSection[] = [];
+export const SETTINGS_SECTIONS: SettingsSection[] = [
+  { id: "emergency-contacts", title: "Emergency contacts", Component: EmergencyContactsSection },
+  { id: "push", title: "Push notifications on this device", Component: PushSection },
+];

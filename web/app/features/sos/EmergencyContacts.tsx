@@ -9,9 +9,11 @@ import { useToast } from "../../components/toast";
 interface Props {
   /** Contacts from the page's loader; when absent they are loaded from /emergency's loader. */
   contacts?: EmergencyContactView[];
+  /** Inside a host's card and heading (the /settings sections): no card or heading of its own. */
+  bare?: boolean;
 }
 
-export function EmergencyContacts({ contacts }: Props) {
+export function EmergencyContacts({ contacts, bare = false }: Props) {
   const location = useLocation();
   const loader = useFetcher<{ contacts: EmergencyContactView[] }>();
   const saver = useFetcher<{ ok: boolean; error?: string; intent: string }>();
@@ -47,9 +49,8 @@ export function EmergencyContacts({ contacts }: Props) {
     saver.submit(fd, { method: "post", action: "/emergency" });
   };
 
-  return (
-    <section className="card" aria-labelledby="contacts-title">
-      <h2 id="contacts-title">Emergency contacts</h2>
+  const body = (
+    <>
       <p className="muted small">
         When you send an SOS, these people get a WhatsApp message (or an SMS if WhatsApp fails) with your message and location.
       </p>
@@ -97,6 +98,18 @@ export function EmergencyContacts({ contacts }: Props) {
       ) : (
         <p className="muted small">You have the maximum of {MAX_EMERGENCY_CONTACTS} contacts.</p>
       )}
+    </>
+  );
+  if (bare) return <div className="emergency-contacts">{body}</div>;
+  return (
+    <section className="card emergency-contacts" aria-labelledby="contacts-title">
+      <h2 id="contacts-title">Emergency contacts</h2>
+      {body}
     </section>
   );
+}
+
+/** The /settings section (features/identity/settings-sections.tsx). */
+export function EmergencyContactsSection() {
+  return <EmergencyContacts bare />;
 }
