@@ -100,7 +100,7 @@ function sameString(a: string, b: string): boolean {
 }
 
 /** Phones named by ADMIN_PHONES (comma-separated, any written form) become admins once verified. */
-export function isAdminPhone(env: Pick<AppEnv, "ADMIN_PHONES">, phone: string): boolean {
+export function isAdminPhone(env: { ADMIN_PHONES?: string }, phone: string): boolean {
   return (env.ADMIN_PHONES ?? "")
     .split(",")
     .map((p) => (p.trim() ? normalizePhone(p) : null))
