@@ -25,6 +25,13 @@ test("an SOS from /emergency reaches a neighbour's notifications and the nearby 
   expect(started.ok()).toBe(true);
   const located = await neighbourCtx.request.put(`${url}/api/me/location`, { data: NEIGHBOUR, headers: { origin: url } });
   expect(located.ok()).toBe(true);
+  const onboarded = await neighbourCtx.request.patch(`${url}/api/me`, { data: { onboardingCompleted: true }, headers: { origin: url } });
+  expect(onboarded.ok()).toBe(true);
+  // The neighbour has the chat open in their area room.
+  const chat = await neighbourCtx.newPage();
+  await chat.goto("/chat");
+  await expect(chat.getByText("LIVE", { exact: true })).toBeVisible();
+  await expect(chat.getByText("Public room: anyone in this area can read it")).toBeVisible();
 
   // The sender has never used LinkUp: the SOS starts an anonymous identity by itself.
   const page = await senderCtx.newPage();
@@ -48,6 +55,11 @@ test("an SOS from /emergency reaches a neighbour's notifications and the nearby 
   // The sender's own SOS is listed as active, with a Resolve button.
   const mine = page.locator(".sos-item", { hasText: "Fire in the shop next to the pharmacy" });
   await expect(mine).toContainText("Your SOS");
+
+  // The neighbour sees it arrive live in the area chat, marked as an emergency.
+  const sosBubble = chat.getByRole("listitem").filter({ hasText: "Fire in the shop next to the pharmacy, people trapped" });
+  await expect(sosBubble).toBeVisible();
+  await expect(sosBubble).toContainText("Emergency");
 
   // The neighbour finds it in notifications, with the unread badge, and can mark it read.
   const other = await neighbourCtx.newPage();
@@ -197,4 +209,45 @@ test("emergency contacts kept in settings get the SOS by WhatsApp (the dev outbo
   expect(sent?.body).toContain("Car crash on the expressway, two hurt");
   expect(sent?.body).toContain("maps.google.com/?q=7.37750,3.94700");
   await ctx.close();
+});
+
+test("the chat's SOS goes through the same pipeline: the neighbour is notified and the contact messaged", async ({ browser, baseURL }) => {
+  const url = baseURL as string;
+  const at = { latitude: 10.5105, longitude: 7.4165 }; // Kaduna
+  const people = [];
+  for (const nickname of ["Zainab", "Musa"]) {
+    const ctx = await browser.newContext({ permissions: ["geolocation"], geolocation: at });
+    await acceptCookies(ctx, url);
+    expect((await ctx.request.post(`${url}/api/auth/anonymous`, { headers: { origin: url } })).ok()).toBe(true);
+    expect(
+      (await ctx.request.patch(`${url}/api/me`, { data: { nickname, onboardingCompleted: true }, headers: { origin: url } })).ok(),
+    ).toBe(true);
+    expect((await ctx.request.put(`${url}/api/me/location`, { data: at, headers: { origin: url } })).ok()).toBe(true);
+    people.push(ctx);
+  }
+  const [senderCtx, neighbourCtx] = people;
+  const rest = String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0");
+  expect(
+    (
+      await senderCtx.request.post(`${url}/api/contacts`, { data: { name: "Baba", phone: `0805${rest}` }, headers: { origin: url } })
+    ).status(),
+  ).toBe(201);
+
+  const page = await senderCtx.newPage();
+  await page.goto("/chat");
+  await expect(page.getByText("LIVE", { exact: true })).toBeVisible();
+  await expect(page.getByText("Public room: anyone in this area can read it")).toBeVisible();
+  await page.getByRole("button", { name: "SOS", exact: true }).click();
+  await page.getByRole("button", { name: "Send SOS now" }).click();
+  await expect(page.getByRole("listitem").filter({ hasText: "SOS: I need help urgently." })).toBeVisible();
+
+  const other = await neighbourCtx.newPage();
+  await other.goto("/notifications");
+  await expect(other.locator(".notification", { hasText: "SOS nearby" })).toContainText("Zainab: 🆘 SOS: I need help urgently.");
+
+  const outbox = await senderCtx.request.get(`${url}/api/dev/outbox?limit=100`);
+  const { messages } = (await outbox.json()) as { messages: { to: string; body: string }[] };
+  expect(messages.find((m) => m.to === `+234805${rest}`)?.body).toContain("LinkUp SOS from Zainab");
+  await senderCtx.close();
+  await neighbourCtx.close();
 });

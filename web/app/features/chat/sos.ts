@@ -1,6 +1,10 @@
-// SOS from the chat: an emergency envelope (type 'emergency', priority high) into the area room through the
-// mesh node, so it waits in the outbox and leaves by any transport. The SOS area wires the full pipeline
-// (contacts, push, emergency_broadcasts) here.
+// SOS from the chat goes through the one SOS pipeline (POST /api/emergency/broadcast): the server records
+// it, puts the emergency envelope into the area room, pushes to people nearby and messages the user's
+// emergency contacts. With no network at all, the envelope goes into the area room through the mesh node
+// instead, so it waits in the outbox and leaves by any transport that comes back.
+import { apiRequest, HttpError } from "../../../../core/http";
+import { newId } from "../../../../core/ids";
+import type { BroadcastAnswer } from "../../../../core/sos-schemas";
 import type { MeshNode } from "../../mesh/node";
 
 export interface SosInput {
@@ -11,8 +15,23 @@ export interface SosInput {
 
 export const DEFAULT_SOS_TEXT = "🆘 SOS: I need help urgently.";
 
-export async function sendSos(node: MeshNode, input: SosInput) {
+export type SosOutcome = { via: "server"; answer: BroadcastAnswer } | { via: "mesh" };
+
+export async function sendSos(node: MeshNode, input: SosInput): Promise<SosOutcome> {
   const text = input.text?.trim() || DEFAULT_SOS_TEXT;
-  const meta = input.position ? { location: { latitude: input.position.latitude, longitude: input.position.longitude } } : undefined;
-  return node.send(input.areaRoom, text, { type: "emergency", priority: "high", meta });
+  const location = input.position ? { latitude: input.position.latitude, longitude: input.position.longitude } : undefined;
+  try {
+    const answer = await apiRequest<BroadcastAnswer>("POST", "/api/emergency/broadcast", {
+      message: text,
+      emergencyType: "other",
+      location,
+      clientRequestId: newId(),
+    });
+    return { via: "server", answer };
+  } catch (e) {
+    // The server refused (e.g. bad input): say so. Only a network failure falls back to the mesh.
+    if (e instanceof HttpError) throw e;
+    await node.send(input.areaRoom, text, { type: "emergency", priority: "high", meta: location ? { location } : undefined });
+    return { via: "mesh" };
+  }
 }
