@@ -532,6 +532,7 @@ export class MeshNode {
     for (const m of this.messages.get(room)?.values() ?? []) {
       if (!m.mine && !m.local && !m.receipt && m.senderId !== "system") this.queueReceipt(room, m.id, "delivered");
     }
+    this.kickReceipts();
   }
 
   private queueReceipt(room: string, id: string, status: ReceiptStatus) {
@@ -541,6 +542,11 @@ export class MeshNode {
       this.pendingReceipts.set(room, pending);
     }
     pending[status].add(id);
+    this.kickReceipts();
+  }
+
+  /** Sends queued receipts soon (batched); those without a transport stay queued for the next chance. */
+  private kickReceipts() {
     this.receiptTimer ??= setTimeout(() => {
       this.receiptTimer = null;
       void this.sendReceipts();

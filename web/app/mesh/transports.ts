@@ -34,12 +34,15 @@ export class RelayTransport implements Transport {
   private pingTimer: ReturnType<typeof setInterval> | null = null;
   private stopped = false;
   private readonly onOnline = () => this.reconnectNow();
+  /** The browser says the network is gone: drop the socket now rather than wait for a dead one to time out. */
+  private readonly onOffline = () => this.ws?.close(4000, "offline");
 
   constructor(
     readonly room: string,
     private readonly handlers: RelayHandlers,
   ) {
     window.addEventListener("online", this.onOnline);
+    window.addEventListener("offline", this.onOffline);
     this.connect();
   }
 
@@ -110,6 +113,7 @@ export class RelayTransport implements Transport {
   close() {
     this.stopped = true;
     window.removeEventListener("online", this.onOnline);
+    window.removeEventListener("offline", this.onOffline);
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.pingTimer) clearInterval(this.pingTimer);
     const ws = this.ws;

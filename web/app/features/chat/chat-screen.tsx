@@ -5,7 +5,7 @@ import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useMemo, us
 import { Form, Link, useNavigate, useSearchParams } from "react-router";
 import { AI_PREFIX } from "../../../../core/ai-command";
 import { QUICK_REPLIES } from "../../../../core/constants";
-import { apiRequest } from "../../../../core/http";
+import { apiRequest, HttpError } from "../../../../core/http";
 import type { RoomSummary, RoomsAnswer } from "../../../../core/rooms";
 import { useToast } from "../../components/toast";
 import type { MeshNode } from "../../mesh/node";
@@ -58,10 +58,11 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
           setRooms(answer);
           setAreaProblem(null);
         }
-      } catch {
+      } catch (e) {
+        // The server's words when it has them (no area known yet); otherwise the network is the problem.
         if (!cancelled)
           setAreaProblem(
-            "We could not find your area. Allow location, or add your town in Settings, to join the room for people near you.",
+            e instanceof HttpError ? e.errorText : "We could not reach LinkUp to find your area room. Your messages wait in the outbox.",
           );
         fetchRooms()
           .then((a) => !cancelled && setRooms(a))
@@ -112,7 +113,12 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
       if (raw.trimStart().startsWith(AI_PREFIX)) {
         await node.addLocal(roomId, text);
         setThinking(true);
-        const answer = await ask(text.slice(AI_PREFIX.length).trim());
+        const history = node
+          .list(roomId)
+          .filter((m) => m.text)
+          .slice(-5)
+          .map((m) => m.text ?? "");
+        const answer = await ask(text.slice(AI_PREFIX.length).trim(), history);
         setThinking(false);
         if (answer.kind === "reply") await node.addLocal(roomId, answer.message, { isAI: true });
         else if (answer.kind === "offer") await node.addLocal(roomId, answer.error, { isAI: true, meta: { offer: answer.code } });
@@ -197,7 +203,6 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
         title={room?.name ?? "Chat"}
         state={state}
         node={node}
-        isDirect={isDirect}
         statusLine={
           isDirect
             ? peerOnline
@@ -297,14 +302,12 @@ function ChatHeader({
   title,
   state,
   node,
-  isDirect,
   statusLine,
   kind,
 }: {
   title: string;
   state: ReturnType<MeshNode["roomState"]>;
   node: MeshNode | null;
-  isDirect: boolean;
   statusLine: string | null;
   kind: RoomSummary["kind"] | null;
 }) {

@@ -1,0 +1,228 @@
+// Mesh chat in a real browser: two people (two browser contexts) in one area room, through network loss and
+// reloads, and privately in a direct chat whose frames carry no plaintext.
+import type { Browser, Page } from "@playwright/test";
+import { acceptCookies, expect, test } from "./fixtures";
+
+/** A point of its own per test (about 100 km apart), so parallel tests never share an area room. */
+function place() {
+  return { latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 };
+}
+
+async function person(browser: Browser, baseURL: string, at: { latitude: number; longitude: number }, nickname: string) {
+  const context = await browser.newContext({ permissions: ["geolocation"], geolocation: at });
+  await acceptCookies(context, baseURL);
+  const started = await context.request.post(`${baseURL}/api/auth/anonymous`);
+  expect(started.ok()).toBe(true);
+  const patched = await context.request.patch(`${baseURL}/api/me`, { data: { nickname, onboardingCompleted: true } });
+  expect(patched.ok()).toBe(true);
+  const user = (await patched.json()).user as { id: string; nickname: string };
+  const page = await context.newPage();
+  return { context, page, user };
+}
+
+async function openChat(page: Page, path = "/chat") {
+  await page.goto(path);
+  await expect(page.getByText("LIVE", { exact: true })).toBeVisible();
+  await expect(page.getByRole("link", { name: /Area|area/ }).first()).toBeVisible();
+}
+
+const bubble = (page: Page, text: string) => page.getByRole("listitem").filter({ hasText: text });
+
+async function send(page: Page, text: string) {
+  await page.getByRole("textbox", { name: "Message" }).fill(text);
+  await page.getByRole("textbox", { name: "Message" }).press("Enter");
+}
+
+test("two people in one area room chat both ways; statuses go sent, delivered, read", async ({ browser, baseURL }) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Amaka");
+  const b = await person(browser, baseURL!, at, "Bello");
+  await openChat(a.page);
+  await openChat(b.page);
+
+  // The area room is public and says so; presence counts both people's sockets.
+  await expect(a.page.getByText("Public room: anyone in this area can read it")).toBeVisible();
+  await expect(a.page.getByText("End-to-End Encrypted")).toHaveCount(0);
+  await expect(a.page.getByText("2 nodes")).toBeVisible();
+
+  // Blank never sends; Send is disabled until there is text.
+  const sendButton = a.page.getByRole("button", { name: "Send" });
+  await expect(sendButton).toBeDisabled();
+  await a.page.getByRole("textbox", { name: "Message" }).fill("   ");
+  await expect(sendButton).toBeDisabled();
+  await a.page.getByRole("textbox", { name: "Message" }).press("Enter");
+  await expect(a.page.locator(".msg")).toHaveCount(0);
+
+  await send(a.page, "Hello from Amaka");
+  await expect(a.page.getByRole("textbox", { name: "Message" })).toHaveValue("");
+  const theirs = bubble(b.page, "Hello from Amaka");
+  await expect(theirs).toBeVisible();
+  await expect(theirs).toContainText("Amaka");
+  await expect(theirs).toContainText("1 hop");
+
+  // B's device has it and B has it on screen: A's message reaches read (green double tick).
+  const mine = bubble(a.page, "Hello from Amaka");
+  await expect(mine.getByRole("img", { name: "Read" })).toBeVisible();
+  await expect(mine.locator(".msg-status-read")).toHaveCSS("color", "rgb(22, 163, 74)");
+
+  // And back, with a quick reply chip.
+  await b.page.getByRole("group", { name: "Quick replies" }).getByRole("button", { name: "Thank you" }).click();
+  await expect(bubble(a.page, "Thank you")).toBeVisible();
+  await expect(bubble(b.page, "Thank you").getByRole("img", { name: "Read" })).toBeVisible();
+
+  // B on another screen: A's next message is delivered (B's device has it), and read once B opens the chat.
+  await b.page.goto("/mesh-network");
+  await send(a.page, "Are you there?");
+  const waiting = bubble(a.page, "Are you there?");
+  await expect(waiting.getByRole("img", { name: "Delivered" })).toBeVisible();
+  await b.page.goto("/chat");
+  await expect(bubble(b.page, "Are you there?")).toBeVisible();
+  await expect(waiting.getByRole("img", { name: "Read" })).toBeVisible();
+
+  // History shows on reload, from this device's storage.
+  await a.page.reload();
+  await expect(bubble(a.page, "Hello from Amaka")).toBeVisible();
+  await expect(bubble(a.page, "Thank you")).toBeVisible();
+  await a.context.close();
+  await b.context.close();
+});
+
+async function cachedForOffline(page: Page) {
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async () => {
+          const reg = await navigator.serviceWorker.getRegistration();
+          return Boolean(reg?.active && (await caches.match("/chat")));
+        }),
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+}
+
+test("a message written offline survives a reload and arrives exactly once when the network returns", async ({ browser, baseURL }) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Chidi");
+  const b = await person(browser, baseURL!, at, "Dayo");
+  await openChat(a.page);
+  await openChat(b.page);
+  await cachedForOffline(a.page);
+
+  await a.context.setOffline(true);
+  await expect(a.page.getByText("OFFLINE", { exact: true })).toBeVisible();
+  await send(a.page, "Written with no network");
+  const pending = bubble(a.page, "Written with no network");
+  await expect(pending.getByRole("img", { name: "Sending" })).toBeVisible();
+
+  // A reload with no network: the offline worker serves /chat, IndexedDB shows history and the outbox.
+  await a.page.reload();
+  await expect(a.page.getByRole("textbox", { name: "Message" })).toBeVisible();
+  await expect(bubble(a.page, "Written with no network").getByRole("img", { name: "Sending" })).toBeVisible();
+  await expect(bubble(b.page, "Written with no network")).toHaveCount(0);
+
+  await a.context.setOffline(false);
+  await expect(bubble(b.page, "Written with no network")).toHaveCount(1);
+  await expect(bubble(a.page, "Written with no network").getByRole("img", { name: "Read" })).toBeVisible();
+  // Exactly once, also after the room answers B's resume on a reload.
+  await b.page.reload();
+  await expect(bubble(b.page, "Written with no network")).toHaveCount(1);
+  await a.page.reload();
+  await expect(bubble(a.page, "Written with no network")).toHaveCount(1);
+  await a.context.close();
+  await b.context.close();
+});
+
+test("a tab without a connection chats through another tab of the same browser (local mesh)", async ({ browser, baseURL }) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Emeka");
+  const b = await person(browser, baseURL!, at, "Funke");
+  await openChat(a.page);
+  await openChat(b.page);
+
+  // A second tab of A whose relay socket never connects (its room connection is cut at the socket).
+  const cut = await a.context.newPage();
+  await cut.routeWebSocket(/\/ws\/rooms\//, (ws) => ws.close());
+  await cut.goto("/chat");
+  await expect(cut.getByText("VIA TAB", { exact: true })).toBeVisible();
+  await send(cut, "Relayed by my other tab");
+  const received = bubble(b.page, "Relayed by my other tab");
+  await expect(received).toHaveCount(1);
+  // Two hops: the cut tab, then the tab that relayed it.
+  await expect(received).toContainText("2 hops");
+  // Receipts come back through the relaying tab too.
+  await expect(bubble(cut, "Relayed by my other tab").getByRole("img", { name: "Read" })).toBeVisible();
+  // ...and the cut tab hears the room through its sibling.
+  await send(b.page, "Heard you");
+  await expect(bubble(cut, "Heard you")).toBeVisible();
+  await a.context.close();
+  await b.context.close();
+});
+
+function recordFrames(page: Page, sink: string[]) {
+  page.on("websocket", (ws) => {
+    ws.on("framesent", (f) => sink.push(String(f.payload)));
+    ws.on("framereceived", (f) => sink.push(String(f.payload)));
+  });
+}
+
+test("a direct chat is end-to-end encrypted: no plaintext in any WebSocket frame", async ({ browser, baseURL }) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Gozie");
+  const b = await person(browser, baseURL!, at, "Hauwa");
+  const frames: string[] = [];
+  recordFrames(a.page, frames);
+  recordFrames(b.page, frames);
+  await openChat(a.page);
+  await openChat(b.page);
+
+  // A opens a direct chat with B from the people in the room.
+  await a.page.getByLabel("More options").click();
+  await a.page.getByRole("button", { name: "Add Contact" }).click();
+  await a.page.getByRole("button", { name: "Message Hauwa" }).click();
+  await expect(a.page).toHaveURL(/room=dm/);
+  await expect(a.page.getByText("End-to-End Encrypted")).toBeVisible();
+  await expect(a.page.getByText("Public room: anyone in this area can read it")).toHaveCount(0);
+  const dm = new URL(a.page.url()).searchParams.get("room")!;
+  await b.page.goto(`/chat?room=${encodeURIComponent(dm)}`);
+  await expect(b.page.getByText("LIVE", { exact: true })).toBeVisible();
+  await expect(b.page.getByRole("heading", { name: "Gozie" })).toBeVisible();
+
+  const secret = "the spare key is under the blue pot 4471";
+  await send(a.page, secret);
+  await expect(bubble(b.page, secret)).toBeVisible();
+  await send(b.page, "reply: thanks, got the blue pot 9902");
+  await expect(bubble(a.page, "reply: thanks, got the blue pot 9902")).toBeVisible();
+  await expect(bubble(a.page, secret).getByRole("img", { name: "Read" })).toBeVisible();
+
+  const dmFrames = frames.filter((f) => f.includes(dm) || f.includes("ciphertext"));
+  expect(dmFrames.length).toBeGreaterThan(0);
+  for (const f of frames) {
+    expect(f).not.toContain("spare key");
+    expect(f).not.toContain("4471");
+    expect(f).not.toContain("9902");
+  }
+  await a.context.close();
+  await b.context.close();
+});
+
+test.describe("joining", () => {
+  test("the join form starts a session named after the phone and opens the chat", async ({ page, context, baseURL }) => {
+    await acceptCookies(context, baseURL!);
+    await context.grantPermissions(["geolocation"]);
+    await context.setGeolocation(place());
+    await page.goto("/chat");
+    await page.getByLabel("Phone number").fill("08031234567");
+    await page.getByRole("button", { name: "Join Mesh Network" }).click();
+    await expect(page.getByText("Connected to LinkUp Mesh!")).toBeVisible();
+    await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+    const me = (await (await page.request.get("/api/me")).json()).user;
+    expect(me).toMatchObject({ nickname: "User 4567", onboardingCompleted: true });
+  });
+
+  test("a signed-in user who has not finished onboarding is sent to /onboarding", async ({ page, context, baseURL }) => {
+    await acceptCookies(context, baseURL!);
+    expect((await page.request.post("/api/auth/anonymous")).ok()).toBe(true);
+    await page.goto("/chat");
+    await expect(page).toHaveURL(/\/onboarding/);
+  });
+});
