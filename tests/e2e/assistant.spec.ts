@@ -87,3 +87,43 @@ test.describe("support", () => {
     await expect(page.getByRole("link", { name: "AI Support" })).toHaveAttribute("href", "/support");
   });
 });
+
+test.describe("'@ai' in the chat", () => {
+  // The 11th command is answered 402 by design; Chromium logs that answer as a failed resource.
+  test.use({ allowedConsoleErrors: [/status of 402/] });
+
+  test("'@ai translate good morning to hausa' gets a Hausa answer, and a free user's 11th command gets the premium offer", async ({
+    browser,
+    baseURL,
+  }) => {
+    const at = { latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 };
+    const context = await browser.newContext({ permissions: ["geolocation"], geolocation: at });
+    await acceptCookies(context, baseURL!);
+    expect((await context.request.post(`${baseURL}/api/auth/anonymous`)).ok()).toBe(true);
+    expect((await context.request.patch(`${baseURL}/api/me`, { data: { onboardingCompleted: true } })).ok()).toBe(true);
+    const page = await context.newPage();
+    await page.goto("/chat");
+    await expect(page.getByText("LIVE", { exact: true })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Rooms" }).getByRole("link").first()).toBeVisible();
+    const box = page.getByRole("textbox", { name: "Message" });
+    const messages = page.getByRole("list", { name: "Messages" });
+
+    await box.fill("@ai translate good morning to hausa");
+    await box.press("Enter");
+    await expect(
+      messages.getByRole("listitem").filter({ hasText: "LIA Assistant" }).filter({ hasText: "Hausa: Barka da safiya" }),
+    ).toBeVisible();
+
+    for (let i = 2; i <= 10; i++) {
+      await box.fill("@ai market maize kano");
+      await box.press("Enter");
+      await expect(messages.getByRole("listitem").filter({ hasText: "LIA Assistant" }).filter({ hasText: "Dawanau Market" })).toHaveCount(
+        i - 1,
+      );
+    }
+    await box.fill("@ai how do I send an SOS?");
+    await box.press("Enter");
+    await expect(page.getByText("You've used your 10 free AI commands for today.")).toBeVisible();
+    await context.close();
+  });
+});
