@@ -26,6 +26,23 @@ export async function insertBroadcastOnce(
   return { row: existing, created: false };
 }
 
+export async function countBroadcastsSince(db: Db, userId: string, since: Date): Promise<number> {
+  const row = await db
+    .select({ n: count() })
+    .from(emergencyBroadcasts)
+    .where(and(eq(emergencyBroadcasts.userId, userId), gte(emergencyBroadcasts.broadcastedAt, since)))
+    .get();
+  return Number(row?.n ?? 0);
+}
+
+export async function findBroadcastByRequest(db: Db, userId: string, clientRequestId: string): Promise<BroadcastRow | undefined> {
+  return db
+    .select()
+    .from(emergencyBroadcasts)
+    .where(and(eq(emergencyBroadcasts.userId, userId), eq(emergencyBroadcasts.clientRequestId, clientRequestId)))
+    .get();
+}
+
 export async function setReached(db: Db, id: string, reached: Record<string, unknown>) {
   await db.update(emergencyBroadcasts).set({ reached }).where(eq(emergencyBroadcasts.id, id));
 }

@@ -9,7 +9,9 @@ import type { Db } from "../../db";
 import {
   activeBroadcastsNear,
   type BroadcastRow,
+  countBroadcastsSince,
   findBroadcast,
+  findBroadcastByRequest,
   insertBroadcastOnce,
   listContacts,
   phoneChannelLocation,
@@ -52,6 +54,7 @@ const CHANNEL_TIMEOUT_MS = 15_000;
 /** Nearby list: active SOS within this distance, from the last day. */
 export const NEARBY_RADIUS_M = 10_000;
 const NEARBY_WINDOW_MS = 24 * 3600 * 1000;
+export const MAX_SOS_PER_HOUR = 10;
 
 function typeLabel(t: string): string {
   return EMERGENCY_TYPE_LABELS[t as EmergencyType] ?? t;
@@ -133,6 +136,13 @@ export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUnt
   const geohash = loc.latitude !== null && loc.longitude !== null ? encodeGeohash(loc.latitude, loc.longitude) : null;
   const room = geohash ? nearbyRoomId(geohash) : null;
 
+  // A replay of an SOS already sent is answered below; a new one is refused only past a generous hourly cap,
+  // which keeps one account from flooding an area with alerts.
+  if (!(await findBroadcastByRequest(db, user.id, input.clientRequestId))) {
+    const recent = await countBroadcastsSince(db, user.id, new Date(Date.now() - 3600_000));
+    if (recent >= MAX_SOS_PER_HOUR)
+      throw new ApiError(429, `Too many SOS from you in the last hour. If you are in danger, call ${EMERGENCY_NUMBERS.join(" or ")}.`);
+  }
   const { row, created } = await insertBroadcastOnce(db, {
     userId: user.id,
     clientRequestId: input.clientRequestId,

@@ -10,7 +10,7 @@ import { emergencyBroadcasts, pushSubscriptions, users } from "../../db/schema";
 import { anonymousSession, call, ORIGIN } from "../../tests/workers/helpers";
 import type { AppEnv } from "../env";
 import { notify } from "../notifications";
-import { broadcastSos } from "./index";
+import { broadcastSos, MAX_SOS_PER_HOUR } from "./index";
 
 const PUSH = "https://push.test";
 interface PushHit {
@@ -404,5 +404,22 @@ describe("push subscriptions and quiet hours", () => {
     expect(await del.json()).toEqual({ ok: true, removed: true });
     const key = await call("/api/push/vapid-public-key");
     expect(await key.json()).toEqual({ publicKey: env.VAPID_PUBLIC_KEY });
+  });
+});
+
+describe("flood protection", () => {
+  it("refuses more than the hourly cap of new SOS from one user, but still answers replays", async () => {
+    const s = await anonymousSession();
+    const first = await sos(s.cookie, { clientRequestId: "replay-me-0001" });
+    expect(first.status).toBe(201);
+    for (let i = 1; i < MAX_SOS_PER_HOUR; i++) expect((await sos(s.cookie, {})).status).toBe(201);
+    const over = await sos(s.cookie, {});
+    expect(over.status).toBe(429);
+    expect((over.body as unknown as { error: string }).error).toBe(
+      "Too many SOS from you in the last hour. If you are in danger, call 112 or 199.",
+    );
+    const replay = await sos(s.cookie, { clientRequestId: "replay-me-0001" });
+    expect(replay.status).toBe(200);
+    expect(replay.body.id).toBe(first.body.id);
   });
 });
