@@ -11,7 +11,6 @@ import {
   RETAIN_MIN_MS,
   receiptsBySender,
   refuseEnvelope,
-  resumeOrder,
   SOCKET_RATE,
   takeToken,
 } from "./mesh-logic";
@@ -131,18 +130,9 @@ describe("receipts", () => {
 });
 
 describe("resume", () => {
-  it("puts emergencies first, each group in seq order", () => {
-    const item = (seq: number, type: Envelope["type"]) => ({
-      seq,
-      envelope: { type, priority: type === "emergency" ? "high" : "normal" } as const,
-    });
-    const ordered = resumeOrder([item(3, "text"), item(1, "text"), item(4, "emergency"), item(2, "emergency")]);
-    expect(ordered.map((i) => i.seq)).toEqual([2, 4, 1, 3]);
-  });
-
   it("batches by count and by size", () => {
-    expect(batchBySize([1, 2, 3, 4, 5], 2, 1000, () => 1)).toEqual([[1, 2], [3, 4], [5]]);
-    expect(batchBySize([600, 600, 100, 2000], 50, 1000, (n) => n)).toEqual([[600], [600, 100], [2000]]);
-    expect(batchBySize([], 2, 10, () => 1)).toEqual([]);
+    expect([...batchBySize([1, 2, 3, 4, 5], 2, 1000, () => 1)]).toEqual([[1, 2], [3, 4], [5]]);
+    expect([...batchBySize([600, 600, 100, 2000], 50, 1000, (n) => n)]).toEqual([[600], [600, 100], [2000]]);
+    expect([...batchBySize([], 2, 10, () => 1)]).toEqual([]);
   });
 });

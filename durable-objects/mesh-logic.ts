@@ -114,34 +114,27 @@ export function receiptsBySender(rows: { id: string; senderId: string }[], reade
   return out;
 }
 
-// ---------------------------------------------------------------- resume order
-
-/** Emergency envelopes the client missed come first, then everything else in seq order. */
-export function resumeOrder<T extends { seq: number; envelope: Pick<Envelope, "type" | "priority"> }>(items: T[]): T[] {
-  const urgent = items.filter((i) => isEmergency(i.envelope));
-  const rest = items.filter((i) => !isEmergency(i.envelope));
-  const bySeq = (a: T, b: T) => a.seq - b.seq;
-  return [...urgent.sort(bySeq), ...rest.sort(bySeq)];
-}
+// ---------------------------------------------------------------- resume batches
 
 /** Bytes a resume-batch frame may reach before the next item starts a new frame. */
 export const RESUME_BATCH_BYTES = 256 * 1024;
 
-/** Splits into batches of at most `maxItems` items and about `maxBytes` (one item alone may exceed it). */
-export function batchBySize<T>(items: T[], maxItems: number, maxBytes: number, sizeOf: (item: T) => number): T[][] {
-  const out: T[][] = [];
+/**
+ * Streams items (e.g. rows of a SQL cursor) in batches of at most `maxItems` items and about `maxBytes` (one
+ * item alone may exceed it), so a long resume never holds the whole history in memory.
+ */
+export function* batchBySize<T>(items: Iterable<T>, maxItems: number, maxBytes: number, sizeOf: (item: T) => number): Generator<T[]> {
   let current: T[] = [];
   let bytes = 0;
   for (const item of items) {
     const size = sizeOf(item);
     if (current.length > 0 && (current.length >= maxItems || bytes + size > maxBytes)) {
-      out.push(current);
+      yield current;
       current = [];
       bytes = 0;
     }
     current.push(item);
     bytes += size;
   }
-  if (current.length > 0) out.push(current);
-  return out;
+  if (current.length > 0) yield current;
 }

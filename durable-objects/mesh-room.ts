@@ -33,7 +33,6 @@ import {
   receiptsBySender,
   refuseEnvelope,
   refuseServerEnvelope,
-  resumeOrder,
   SOCKET_RATE,
   takeToken,
 } from "./mesh-logic";
@@ -219,12 +218,17 @@ export class MeshRoom extends DurableObject<Env> {
 
   /** Everything after the cursor (emergencies first), then resume-done with the latest seq and receipts. */
   private resume(ws: WebSocket, me: Attachment, cursor: number): void {
-    const rows = this.sql
-      .exec<{ seq: number; body: string }>("SELECT seq, body FROM envelopes WHERE seq > ? AND body IS NOT NULL ORDER BY seq", cursor)
-      .toArray();
-    const items = resumeOrder(rows.map((r) => ({ seq: r.seq, envelope: JSON.parse(r.body) as Envelope, size: r.body.length })));
-    for (const batch of batchBySize(items, RESUME_BATCH_SIZE, RESUME_BATCH_BYTES, (i) => i.size)) {
-      this.send(ws, { type: "resume-batch", items: batch.map(({ seq, envelope }) => ({ seq, envelope })) });
+    // Missed emergencies first, then the rest, each in seq order; rows stream from SQLite in batches.
+    const urgent = "(type = 'emergency' OR priority = 'high')";
+    for (const where of [urgent, `NOT ${urgent}`]) {
+      const rows = this.sql.exec<{ seq: number; body: string }>(
+        `SELECT seq, body FROM envelopes WHERE seq > ? AND body IS NOT NULL AND ${where} ORDER BY seq`,
+        cursor,
+      );
+      for (const batch of batchBySize(rows, RESUME_BATCH_SIZE, RESUME_BATCH_BYTES, (r) => r.body.length)) {
+        // Stored bodies are already-validated envelope JSON: spliced in, not parsed and re-serialised.
+        this.sendRaw(ws, `{"type":"resume-batch","items":[${batch.map((r) => `{"seq":${r.seq},"envelope":${r.body}}`).join(",")}]}`);
+      }
     }
     const receiptRows = this.sql
       .exec<{ id: string; status: ReceiptStatus; by: string }>(

@@ -9,6 +9,7 @@ import { newId } from "../core/ids";
 import { createDb } from "../db";
 import { findConnection, listRoomMessages } from "../db/queries/rooms";
 import { anonymousSession, call } from "../tests/workers/helpers";
+import type { MeshRoom } from "./mesh-room";
 import { mustOpen, openRoom, type RoomSocket, textEnvelope } from "../tests/workers/room-socket";
 
 const GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz";
@@ -386,4 +387,47 @@ describe("deliver RPC (server-made envelopes)", () => {
     s.close();
     late.close();
   });
+});
+
+describe("retention", () => {
+  it("keeps the last 1,000 envelopes once older ones pass 7 days, streams long resumes in batches, remembers pruned ids", async () => {
+    const roomId = area();
+    const stub = stubOf(roomId);
+    const sent: ReturnType<typeof textEnvelope>[] = [];
+    // Delivered inside the object (the same deliver() the RPC runs), without an RPC round trip each.
+    const put = (count: number) =>
+      runInDurableObject(stub, async (room: MeshRoom) => {
+        for (let i = 0; i < count; i++) {
+          const e = textEnvelope(roomId, "system", `notice ${sent.length + 1}`, { type: "system" });
+          sent.push(e);
+          await room.deliver(e);
+        }
+      });
+    // Everything is recent: nothing is pruned, however many.
+    await put(1100);
+    const stored = () =>
+      runInDurableObject(
+        stub,
+        (_i, state) => state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM envelopes WHERE body IS NOT NULL").one().n,
+      );
+    expect(await stored()).toBe(1100);
+    // Age them past 7 days; the next prune keeps only the newest 1,000.
+    await runInDurableObject(stub, (_i, state) => {
+      state.storage.sql.exec("UPDATE envelopes SET stored_at = stored_at - ?", 8 * 24 * 3600 * 1000);
+    });
+    await put(100);
+    expect(await stored()).toBe(1000);
+
+    const a = await anonymousSession();
+    const s = await mustOpen(roomId, a.cookie);
+    s.send({ type: "resume", cursor: 0 });
+    const done = await s.waitForType("resume-done");
+    expect(done.cursor).toBe(1200);
+    const batches = s.of("resume-batch");
+    expect(batches.length).toBeGreaterThanOrEqual(20);
+    const seqs = batches.flatMap((b) => b.items.map((i) => i.seq));
+    expect(seqs).toEqual(Array.from({ length: 1000 }, (_, i) => 201 + i));
+    expect(await stub.deliver(sent[0])).toMatchObject({ duplicate: true, seq: 1 });
+    s.close();
+  }, 60_000);
 });
