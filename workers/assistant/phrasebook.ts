@@ -143,9 +143,29 @@ const EN_VARIANTS: Record<string, string> = {
   "whats your name": "What is your name?",
   "i do not understand": "I don't understand",
 };
-for (const [variant, english] of Object.entries(EN_VARIANTS)) {
+// How people often type phrases of the other languages (without tone marks, or transliterated).
+const OTHER_VARIANTS: [string, string, LanguageCode][] = [
+  ["e kaaro", "Good morning", "yo"],
+  ["ekaaro", "Good morning", "yo"],
+  ["e kaasan", "Good afternoon", "yo"],
+  ["e kaale", "Good evening", "yo"],
+  ["o se", "Thank you", "yo"],
+  ["bawo", "How are you?", "yo"],
+  ["kedu", "How are you?", "ig"],
+  ["ina kwana", "Good morning", "ha"],
+  ["nagode", "Thank you", "ha"],
+  ["jambo", "Hello", "sw"],
+  ["asante sana", "Thank you", "sw"],
+  ["shukran", "Thank you", "ar"],
+  ["salam", "Hello", "ar"],
+  ["merci beaucoup", "Thank you", "fr"],
+];
+for (const [variant, english, language] of [
+  ...Object.entries(EN_VARIANTS).map(([v, e]) => [v, e, "en"] as [string, string, LanguageCode]),
+  ...OTHER_VARIANTS,
+]) {
   const entry = PHRASEBOOK.find((e) => e.en === english);
-  if (entry) INDEX.set(normalizePhrase(variant), { entry, language: "en" });
+  if (entry) INDEX.set(normalizePhrase(variant), { entry, language });
 }
 
 export interface PhraseHit {
