@@ -251,3 +251,81 @@ test("the chat's SOS goes through the same pipeline: the neighbour is notified a
   await senderCtx.close();
   await neighbourCtx.close();
 });
+
+test("the service worker shows a pushed SOS as a notification carrying the screen a click opens", async ({ browser, baseURL }) => {
+  const url = baseURL as string;
+  const ctx = await browser.newContext({ permissions: ["notifications"] });
+  await acceptCookies(ctx, url);
+  const page = await ctx.newPage();
+  await page.goto("/notifications");
+  // Registered once cookies are accepted; wait until it controls the page.
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+
+  const cdp = await ctx.newCDPSession(page);
+  const registrationId = await new Promise<string>((resolve) => {
+    cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }) => {
+      const reg = registrations.find((r: { scopeURL: string; isDeleted: boolean }) => r.scopeURL.startsWith(url) && !r.isDeleted);
+      if (reg) resolve(reg.registrationId);
+    });
+    void cdp.send("ServiceWorker.enable");
+  });
+  const payload = {
+    id: "n1",
+    type: "emergency",
+    title: "SOS nearby: Medical",
+    body: "Ada: help at the market",
+    url: "/emergency",
+    tag: "sos-n1",
+  };
+  await cdp.send("ServiceWorker.deliverPushMessage", { origin: new URL(url).origin, registrationId, data: JSON.stringify(payload) });
+
+  await expect
+    .poll(() =>
+      page.evaluate(async () => {
+        const reg = await navigator.serviceWorker.ready;
+        return (await reg.getNotifications()).map((n) => ({
+          title: n.title,
+          body: n.body,
+          url: (n.data as { url?: string }).url,
+          tag: n.tag,
+        }));
+      }),
+    )
+    .toEqual([{ title: "SOS nearby: Medical", body: "Ada: help at the market", url: "/emergency", tag: "sos-n1" }]);
+  await ctx.close();
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+  test("an SOS can be sent from /emergency and a notification marked read", async ({ browser, baseURL }) => {
+    const url = baseURL as string;
+    const at = { latitude: 12.0022, longitude: 8.592 }; // Kano
+    const ctxs = [];
+    for (let i = 0; i < 2; i++) {
+      const ctx = await browser.newContext({ javaScriptEnabled: false });
+      await acceptCookies(ctx, url);
+      expect((await ctx.request.post(`${url}/api/auth/anonymous`, { headers: { origin: url } })).ok()).toBe(true);
+      expect((await ctx.request.put(`${url}/api/me/location`, { data: at, headers: { origin: url } })).ok()).toBe(true);
+      ctxs.push(ctx);
+    }
+    const page = await ctxs[0].newPage();
+    await page.goto("/emergency");
+    await page.getByLabel("Emergency message").fill("Armed robbers on our street");
+    await page.getByLabel("Emergency type").selectOption("security");
+    await page.getByRole("button", { name: "Start Emergency Broadcast" }).click();
+    await expect(page.locator(".sos-result")).toContainText("SOS sent.");
+
+    const other = await ctxs[1].newPage();
+    await other.goto("/notifications");
+    const item = other.locator(".notification", { hasText: "SOS nearby: Security threat" });
+    await expect(item).toContainText("Armed robbers on our street");
+    await item.getByRole("button", { name: /Mark read/ }).click();
+    await expect(
+      other.locator(".notification", { hasText: "SOS nearby: Security threat" }).getByRole("button", { name: /Mark read/ }),
+    ).toHaveCount(0);
+    await other.getByRole("checkbox", { name: "Market updates" }).check();
+    await other.getByRole("button", { name: "Save settings" }).click();
+    await expect(other.getByRole("checkbox", { name: "Market updates" })).toBeChecked();
+    for (const c of ctxs) await c.close();
+  });
+});
