@@ -226,3 +226,42 @@ test.describe("joining", () => {
     await expect(page).toHaveURL(/\/onboarding/);
   });
 });
+
+test("the chat's actions: location as a message, '@ai ' asks the assistant, the cookie notice", async ({ browser, baseURL }) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Ify");
+  // This person has not accepted cookies: the chat shows the notice at the bottom.
+  await a.context.clearCookies({ name: "linkup-cookies-accepted" });
+  await openChat(a.page);
+  const notice = a.page.getByRole("region", { name: "Cookie notice" });
+  await expect(notice).toBeVisible();
+  await notice.getByRole("button", { name: "Dismiss" }).click();
+  await expect(notice).toHaveCount(0);
+  await a.page.reload();
+  await expect(a.page.getByText("LIVE", { exact: true })).toBeVisible();
+  // Dismiss lasts for the session only; Accept stores the consent cookie.
+  const again = a.page.getByRole("region", { name: "Cookie notice" });
+  await expect(again).toHaveCount(0);
+  await a.page.evaluate(() => sessionStorage.clear());
+  await a.page.reload();
+  await a.page.getByRole("region", { name: "Cookie notice" }).getByRole("button", { name: "Accept" }).click();
+  await expect(a.page.getByText("LIVE", { exact: true })).toBeVisible();
+  await expect(a.page.getByRole("region", { name: "Cookie notice" })).toHaveCount(0);
+  expect((await a.context.cookies()).find((c) => c.name === "linkup-cookies-accepted")?.value).toBe("true");
+
+  // Location shares the real position as a message, and reports it to the server.
+  await a.page.getByRole("group", { name: "Actions" }).getByRole("button", { name: "Location" }).click();
+  const shared = bubble(a.page, "My location");
+  await expect(shared).toContainText(at.latitude.toFixed(5));
+  await expect(shared.getByRole("link", { name: /Open map/ })).toBeVisible();
+  expect((await (await a.page.request.get("/api/me")).json()).user.hasLocation).toBe(true);
+
+  // '@ai ' goes to the assistant: the thinking line, then an answer from LIA.
+  await a.page.getByRole("button", { name: "AI Help" }).click();
+  await expect(a.page.getByRole("textbox", { name: "Message" })).toHaveValue("@ai ");
+  await a.page.getByRole("textbox", { name: "Message" }).fill("@ai help");
+  await a.page.getByRole("button", { name: "Send" }).click();
+  await expect(a.page.locator(".msg-ai")).toHaveCount(1, { timeout: 15_000 });
+  await expect(a.page.locator(".msg-ai")).toContainText("LIA Assistant");
+  await a.context.close();
+});

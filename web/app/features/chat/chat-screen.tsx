@@ -4,11 +4,14 @@
 import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Form, Link, useNavigate, useSearchParams } from "react-router";
 import { AI_PREFIX } from "../../../../core/ai-command";
-import { QUICK_REPLIES } from "../../../../core/constants";
+import { QUICK_REPLIES, TIER_LIMITS, type Tier } from "../../../../core/constants";
 import { apiRequest, HttpError } from "../../../../core/http";
 import type { RoomSummary, RoomsAnswer } from "../../../../core/rooms";
 import { useToast } from "../../components/toast";
 import type { MeshNode } from "../../mesh/node";
+import { ChatUpsell, PremiumOffer } from "../assistant/premium-offer";
+import { SmartReplyChips } from "../assistant/smart-replies";
+import { VoiceRecorder } from "../assistant/voice-recorder";
 import { ask, helpMessage } from "./assistant";
 import { MessageList } from "./message-list";
 import { cachedRooms, createGroup, currentPosition, fetchRooms, joinNearby, openDirectChat } from "./rooms";
@@ -16,7 +19,7 @@ import { sendSos } from "./sos";
 import { useMeshNode, useRoom } from "./use-mesh";
 
 interface Props {
-  me: { id: string; nickname: string };
+  me: { id: string; nickname: string; tier: Tier };
   initialRooms: RoomsAnswer | null;
   supportPhone: string;
   cookiesAccepted: boolean;
@@ -105,6 +108,8 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
   }, [node, roomId, messages.length]);
 
   const [thinking, setThinking] = useState(false);
+  const [offer, setOffer] = useState<{ error: string; code: string } | null>(null);
+  const [aiCommandsToday, setAiCommandsToday] = useState<number | undefined>(undefined);
 
   const send = useCallback(
     async (raw: string) => {
@@ -120,9 +125,13 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
           .map((m) => m.text ?? "");
         const answer = await ask(text.slice(AI_PREFIX.length).trim(), history);
         setThinking(false);
-        if (answer.kind === "reply") await node.addLocal(roomId, answer.message, { isAI: true });
-        else if (answer.kind === "offer") await node.addLocal(roomId, answer.error, { isAI: true, meta: { offer: answer.code } });
-        else await node.addLocal(roomId, helpMessage(supportPhone), { isAI: true });
+        if (answer.kind === "reply") {
+          await node.addLocal(roomId, answer.message, { isAI: true });
+          setAiCommandsToday(answer.aiCommandsToday);
+        } else if (answer.kind === "offer") {
+          await node.addLocal(roomId, answer.error, { isAI: true, meta: { offer: answer.code } });
+          setOffer({ error: answer.error, code: answer.code });
+        } else await node.addLocal(roomId, helpMessage(supportPhone), { isAI: true });
         return true;
       }
       await node.send(roomId, text);
@@ -162,11 +171,27 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
       return;
     }
     const pos = await currentPosition(4000);
-    await sendSos(node, {
-      areaRoom: areaRoomId,
-      position: pos ? { latitude: pos.coords.latitude, longitude: pos.coords.longitude } : null,
-    });
-    toast({ title: "SOS sent", description: "Your emergency message went to everyone in your area room.", variant: "success" });
+    try {
+      const outcome = await sendSos(node, {
+        areaRoom: areaRoomId,
+        position: pos ? { latitude: pos.coords.latitude, longitude: pos.coords.longitude } : null,
+      });
+      if (outcome.via === "server") {
+        const { room, push, contacts } = outcome.answer.reached;
+        toast({
+          title: "SOS sent",
+          description: `Reached ${room} ${room === 1 ? "device" : "devices"} in your area room, ${push} by push and ${contacts} emergency ${contacts === 1 ? "contact" : "contacts"}.`,
+          variant: "success",
+        });
+      } else {
+        toast({
+          title: "SOS waiting for a connection",
+          description: "No network: your SOS is in the outbox and goes out as soon as any connection returns. In danger, call 112 or 199.",
+        });
+      }
+    } catch (e) {
+      toast({ title: "SOS not sent", description: e instanceof HttpError ? e.errorText : String(e), variant: "destructive" });
+    }
   }, [node, areaRoomId, toast]);
 
   const peers = state?.presence?.members.filter((m) => m.userId !== me.id) ?? [];
@@ -195,7 +220,12 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
       null)
     : null;
   const peerOnline = peerId ? (state?.presence?.members.some((m) => m.userId === peerId) ?? false) : false;
-  const lastFromPeer = isDirect ? messages.filter((m) => !m.mine).at(-1) : undefined;
+  const lastReceived = messages.filter((m) => !m.mine && !m.isAI && m.text && m.type === "text").at(-1);
+  const lastFromPeer = isDirect ? lastReceived : undefined;
+  const context = messages
+    .filter((m) => m.text)
+    .slice(-5)
+    .map((m) => m.text ?? "");
 
   return (
     <section className="chat" aria-label="Mesh chat">
@@ -237,6 +267,8 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
           </p>
         ) : null}
       </div>
+      {offer ? <PremiumOffer error={offer.error} code={offer.code} phone={supportPhone} onClose={() => setOffer(null)} /> : null}
+      <ChatUpsell aiCommandsToday={aiCommandsToday} phone={supportPhone} />
       {panel === "people" || panel === "info" ? (
         <PeoplePanel
           title={panel === "info" ? "Group Info" : "People here"}
@@ -275,6 +307,10 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
         </div>
       ) : null}
       <Composer
+        lastReceived={lastReceived?.text ?? null}
+        context={context}
+        voiceLimit={TIER_LIMITS[me.tier]?.voiceMessages ?? 0}
+        supportPhone={supportPhone}
         disabled={!roomId}
         isDirect={isDirect}
         onSend={send}
@@ -446,6 +482,10 @@ function NewGroupPanel({ onCreated, onClose }: { onCreated: (id: string) => void
 type MenuItem = "info" | "select" | "settings" | "people" | "group" | "sos";
 
 function Composer({
+  lastReceived,
+  context,
+  voiceLimit,
+  supportPhone,
   disabled,
   isDirect,
   onSend,
@@ -454,6 +494,10 @@ function Composer({
   onSos,
   onMenu,
 }: {
+  lastReceived: string | null;
+  context: string[];
+  voiceLimit: number | null;
+  supportPhone: string;
   disabled: boolean;
   isDirect: boolean;
   onSend: (text: string) => Promise<boolean>;
@@ -504,6 +548,7 @@ function Composer({
 
   return (
     <div className="composer">
+      <SmartReplyChips message={lastReceived} context={context} onPick={(t) => void onSend(t)} />
       <div className="quick-replies" role="group" aria-label="Quick replies">
         {QUICK_REPLIES.map((q) => (
           <button
@@ -595,17 +640,9 @@ function Composer({
         <button
           type="button"
           className={`btn btn-ghost${recording ? " recording" : ""}`}
-          aria-label={recording ? "Stop recording" : "Record voice message"}
+          aria-label="Voice message"
           aria-pressed={recording}
-          onClick={() => {
-            const next = !recording;
-            setRecording(next);
-            toast(
-              next
-                ? { title: "Voice Recording Started", description: "Tap again to send audio message" }
-                : { title: "Voice messages", description: "Voice messages are a Premium feature and are not sent from this chat yet." },
-            );
-          }}
+          onClick={() => setRecording(!recording)}
         >
           🎤
         </button>
@@ -613,6 +650,7 @@ function Composer({
           Send
         </button>
       </form>
+      {recording ? <VoiceRecorder voiceLimit={voiceLimit} phone={supportPhone} /> : null}
     </div>
   );
 }
