@@ -127,3 +127,23 @@ test.describe("'@ai' in the chat", () => {
     await context.close();
   });
 });
+
+test.describe("before JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the support chat and the assistant demo work as plain forms", async ({ page, baseURL }) => {
+    await page.goto("/support");
+    await page.getByRole("textbox", { name: "Message to support" }).fill("Is LinkUp better than WhatsApp?");
+    await page.getByRole("button", { name: "Send" }).click();
+    const conversation = page.getByRole("list", { name: "Support conversation" });
+    await expect(conversation).toContainText("Is LinkUp better than WhatsApp?");
+    await expect(conversation).toContainText("keeps working on poor networks");
+
+    await acceptCookies(page.context(), baseURL!);
+    await page.goto("/ai-features");
+    await page.getByRole("button", { name: "Start free" }).click();
+    await page.getByRole("textbox", { name: "Ask the assistant" }).fill("@ai translate where is the hospital to igbo");
+    await page.getByRole("button", { name: "Ask" }).click();
+    await expect(page.getByRole("status", { name: "Assistant answer" })).toContainText("Igbo: Ebee ka ụlọ ọgwụ dị?");
+  });
+});
