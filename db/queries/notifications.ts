@@ -3,7 +3,7 @@ import { and, count, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import { newId } from "../../core/ids";
 import { DEFAULT_NOTIFICATION_PREFS, type NotificationPrefs } from "../../core/sos-schemas";
 import type { Db } from "../index";
-import { notificationPrefs, notifications, pushSubscriptions, users } from "../schema";
+import { meshConnections, notificationPrefs, notifications, pushSubscriptions, users } from "../schema";
 
 export type NotificationRow = typeof notifications.$inferSelect;
 export type NewNotification = Omit<typeof notifications.$inferInsert, "id" | "userId">;
@@ -183,4 +183,15 @@ export async function pushTargetsFor(db: Db, userIds: string[]): Promise<PushSub
     out.push(...rows);
   }
   return out;
+}
+
+/** Whether the user has any open relay connection (a socket in any room) right now. */
+export async function hasOpenConnection(db: Db, userId: string): Promise<boolean> {
+  const row = await db
+    .select({ id: meshConnections.id })
+    .from(meshConnections)
+    .where(and(eq(meshConnections.userId, userId), eq(meshConnections.isActive, true)))
+    .limit(1)
+    .get();
+  return Boolean(row);
 }

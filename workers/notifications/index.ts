@@ -11,6 +11,7 @@ import type { Db } from "../../db";
 import {
   deletePushEndpoint,
   getPrefsFor,
+  hasOpenConnection,
   insertNotifications,
   type NotificationRow,
   type PushSubscriptionRow,
@@ -194,4 +195,19 @@ export async function notifyDirectMessage(
     },
     waitUntil,
   );
+}
+
+/**
+ * For the mesh room: call for each other member of a `dm:` room when an envelope is stored. Pushes (and
+ * stores a notification) only when that member has no open connection anywhere; answers whether it did.
+ */
+export async function notifyDirectMessageIfOffline(
+  env: AppEnv,
+  db: Db,
+  input: { recipientId: string; senderName: string; roomId: string },
+  waitUntil?: WaitUntil,
+): Promise<boolean> {
+  if (await hasOpenConnection(db, input.recipientId)) return false;
+  await notifyDirectMessage(env, db, input, waitUntil);
+  return true;
 }

@@ -1,10 +1,12 @@
 // The notification centre and emergency contacts through the real API (workerd, D1).
 import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../db";
 import { anonymousSession, call } from "../../tests/workers/helpers";
 import type { AppEnv } from "../env";
-import { notify, notifyDirectMessage } from "./index";
+import { meshConnections } from "../../db/schema";
+import { notify, notifyDirectMessage, notifyDirectMessageIfOffline } from "./index";
 
 const db = createDb(env);
 
@@ -88,6 +90,19 @@ describe("notification centre", () => {
     await notifyDirectMessage(env as AppEnv, db, { recipientId: me.user.id, senderName: "Calm Baobab", roomId: "dm:a:b" });
     const [n] = (await list(me.cookie)).notifications;
     expect(n).toMatchObject({ type: "message", title: "New message from Calm Baobab", url: "/chat?room=dm%3Aa%3Ab" });
+  });
+});
+
+describe("direct messages", () => {
+  it("notify only a recipient with no open connection", async () => {
+    const me = await anonymousSession();
+    await db.insert(meshConnections).values({ id: `c-${me.user.id}`, userId: me.user.id, roomId: "nearby:s14mh" });
+    const input = { recipientId: me.user.id, senderName: "Kind Falcon", roomId: "dm:x:y" };
+    expect(await notifyDirectMessageIfOffline(env as AppEnv, db, input)).toBe(false);
+    expect((await list(me.cookie)).notifications).toHaveLength(0);
+    await db.update(meshConnections).set({ isActive: false, disconnectedAt: new Date() }).where(eq(meshConnections.userId, me.user.id));
+    expect(await notifyDirectMessageIfOffline(env as AppEnv, db, input)).toBe(true);
+    expect((await list(me.cookie)).notifications.map((n) => n.title)).toEqual(["New message from Kind Falcon"]);
   });
 });
 
