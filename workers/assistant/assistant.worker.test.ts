@@ -375,6 +375,17 @@ describe("support bot", () => {
     expect(ticket).toEqual({ phone: "+2348055555555" });
   });
 
+  it("keeps at most 3 open call-back tickets a day for one phone", async () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 5; i++) {
+      const body = await (await ask({ message: `please call me back ${i}`, userPhone: "08077777777" })).json<{ ticketId: string }>();
+      ids.add(body.ticketId);
+    }
+    expect(ids.size).toBe(3);
+    const count = await env.DB.prepare("select count(*) as n from support_tickets where phone = '+2348077777777'").first<{ n: number }>();
+    expect(count?.n).toBe(3);
+  });
+
   it("refuses an empty message", async () => {
     expect((await ask({ message: "" })).status).toBe(400);
   });

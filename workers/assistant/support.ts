@@ -1,5 +1,6 @@
 // The support bot (spec part 2 §3, §4, §7, §8): categorised answers, follow-ups, and escalation to a human
 // by a support ticket with the phone to call back.
+import { and, desc, eq, gte } from "drizzle-orm";
 import { normalizePhone } from "../../core/phone";
 import type { SupportAnswer, SupportCategory } from "../../core/ai-schemas";
 import { PRICES_NGN, SUPPORT_HOURS, TRIAL_DAYS } from "../../core/constants";
@@ -33,7 +34,19 @@ const ANSWERS: Record<Exclude<SupportCategory, "error" | "followup">, (phone: st
 const WANTS_HUMAN = /\b(human|person|agent|someone|somebody|representative|manager|call me|call back|callback|speak to|talk to)\b/i;
 const FOLLOW_UP: SupportCategory[] = ["technical", "business"];
 
+/** Open call-back tickets one phone may have a day: enough for a real problem, not a way to flood the queue. */
+export const TICKETS_PER_PHONE_PER_DAY = 3;
+
 export async function openTicket(db: Db, input: { user: User | null; phone: string; message: string; category: SupportCategory }) {
+  const since = new Date(Date.now() - 24 * 3600 * 1000);
+  const recent = await db
+    .select({ id: supportTickets.id })
+    .from(supportTickets)
+    .where(and(eq(supportTickets.phone, input.phone), eq(supportTickets.status, "open"), gte(supportTickets.createdAt, since)))
+    .orderBy(desc(supportTickets.createdAt))
+    .all();
+  // Already waiting for a call back: keep the newest ticket rather than queue the same phone again and again.
+  if (recent.length >= TICKETS_PER_PHONE_PER_DAY) return recent[0].id;
   const id = newId(8);
   await db
     .insert(supportTickets)

@@ -48,9 +48,12 @@ export function workersAiProvider(ai: AiRunner): AssistantProvider {
   const instruct = async (system: string, user: string, history: string[] = [], maxTokens = 400) =>
     textOf(
       await ai.run(INSTRUCT_MODEL, {
+        // Recent chat lines go into the system turn as context: they are other people's words, not the user's turns.
         messages: [
-          { role: "system", content: system },
-          ...history.map((h) => ({ role: "user", content: h })),
+          {
+            role: "system",
+            content: history.length ? `${system}\nRecent chat messages, oldest first:\n${history.map((h) => `- ${h}`).join("\n")}` : system,
+          },
           { role: "user", content: user },
         ],
         max_tokens: maxTokens,
