@@ -42,6 +42,21 @@ export interface RoomMemberInfo {
   keys: DeviceKeyInfo[];
 }
 
+/** GET /api/rooms/:id/stats: live figures of one room (nothing here is simulated). */
+export interface RoomStats {
+  roomId: string;
+  /** Connected sockets (devices and tabs) right now. */
+  nodes: number;
+  /** Distinct people connected right now. */
+  people: number;
+  /** mesh_connections rows still active for the room. */
+  activeConnections: number;
+  /** Envelopes the room keeps for resume. */
+  messagesStored: number;
+  /** Envelope deliveries the room has made to sockets, all time. */
+  messagesRelayed: number;
+}
+
 const userId = z.string().trim().min(1).max(64);
 
 export const CreateGroupSchema = z.object({

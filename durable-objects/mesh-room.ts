@@ -153,6 +153,20 @@ export class MeshRoom extends DurableObject<Env> {
     return result;
   }
 
+  /** Live figures for /mesh-network: sockets and people present, envelopes kept, deliveries made to sockets. */
+  async stats(): Promise<{ nodes: number; people: number; latestSeq: number; stored: number; relayed: number }> {
+    const presence = this.presenceFrame() as Extract<ServerFrame, { type: "presence" }>;
+    const stored = this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM envelopes WHERE body IS NOT NULL").one().n;
+    const relayed = this.sql.exec<{ v: string }>("SELECT value AS v FROM meta WHERE key = 'relayed'").toArray()[0];
+    return {
+      nodes: presence.nodes,
+      people: presence.members.length,
+      latestSeq: this.latestSeq(),
+      stored,
+      relayed: Number(relayed?.v ?? 0),
+    };
+  }
+
   // ---------------------------------------------------------------- frames
 
   private async handle(ws: WebSocket, me: Attachment, frame: ClientFrame): Promise<void> {
@@ -211,6 +225,10 @@ export class MeshRoom extends DurableObject<Env> {
       if (ws === origin) continue;
       if (this.sendRaw(ws, frame)) delivered++;
     }
+    this.sql.exec(
+      "INSERT INTO meta (key, value) VALUES ('relayed', ?) ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value",
+      delivered,
+    );
     if (MESSAGE_TYPES.has(envelope.type)) this.pendingRows.push(toMessageRow(envelope, now));
     if (seq % PRUNE_EVERY === 0) this.prune(seq, now);
     return { delivered, seq, duplicate: false };

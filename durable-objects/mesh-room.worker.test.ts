@@ -246,6 +246,32 @@ describe("receipts and presence", () => {
   });
 });
 
+describe("room stats", () => {
+  it("reports live nodes, people, active connections, stored and relayed messages; private rooms to members only", async () => {
+    const roomId = area();
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const sa = await mustOpen(roomId, a.cookie);
+    const sa2 = await mustOpen(roomId, a.cookie);
+    const sb = await mustOpen(roomId, b.cookie);
+    const e = textEnvelope(roomId, a.user.id, "hi all");
+    sa.send({ type: "send", envelope: e });
+    await sb.waitForType("envelope", (f) => f.envelope.id === e.id);
+    await sa2.waitForType("envelope", (f) => f.envelope.id === e.id);
+    const stats = await until(async () => {
+      const res = await call(`/api/rooms/${encodeURIComponent(roomId)}/stats`, { cookie: b.cookie });
+      const body = await res.json<Record<string, number>>();
+      return body.activeConnections === 3 ? body : null;
+    });
+    expect(stats).toEqual({ roomId, nodes: 3, people: 2, activeConnections: 3, messagesStored: 1, messagesRelayed: 2 });
+
+    const groupId = await group(a, []);
+    const outsider = await call(`/api/rooms/${encodeURIComponent(groupId)}/stats`, { cookie: b.cookie });
+    expect(outsider.status).toBe(403);
+    for (const s of [sa, sa2, sb]) s.close();
+  });
+});
+
 describe("bad frames and limits", () => {
   async function stillWorks(s: RoomSocket, roomId: string, userId: string) {
     const e = textEnvelope(roomId, userId, "still here");

@@ -61,7 +61,8 @@ export async function listMembers(db: Db, roomId: string) {
     .from(roomMembers)
     .innerJoin(users, eq(users.id, roomMembers.userId))
     .where(eq(roomMembers.roomId, roomId))
-    .orderBy(roomMembers.joinedAt)
+    // Owner first, then by joining order (members added together tie on time: then by id, stable).
+    .orderBy(sql`case when ${roomMembers.role} = 'owner' then 0 else 1 end`, roomMembers.joinedAt, roomMembers.userId)
     .all();
   const keys = members.length
     ? await db
@@ -140,6 +141,15 @@ export async function openConnection(db: Db, conn: { id: string; userId: string;
 
 export async function closeConnection(db: Db, id: string) {
   await db.update(meshConnections).set({ isActive: false, disconnectedAt: new Date() }).where(eq(meshConnections.id, id));
+}
+
+export async function countActiveConnections(db: Db, roomId: string): Promise<number> {
+  const row = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(meshConnections)
+    .where(and(eq(meshConnections.roomId, roomId), eq(meshConnections.isActive, true)))
+    .get();
+  return Number(row?.n ?? 0);
 }
 
 export async function findConnection(db: Db, id: string) {

@@ -2,10 +2,11 @@
 // chats, and who may enter a room. The API routes and the socket upgrade call these; access is decided here.
 import { dmRoomId, nearbyRoomId, roomKind } from "../../core/envelope";
 import { newId } from "../../core/ids";
-import type { NearbyInfo, RoomMemberInfo, RoomSummary, RoomsAnswer } from "../../core/rooms";
+import type { NearbyInfo, RoomMemberInfo, RoomStats, RoomSummary, RoomsAnswer } from "../../core/rooms";
 import type { Db } from "../../db";
 import {
   addMembers,
+  countActiveConnections,
   ensureRoom,
   findRoom,
   findUsersByIds,
@@ -120,6 +121,20 @@ export async function requireRoomAccess(db: Db, user: User, roomId: string): Pro
 export async function membersOf(db: Db, user: User, roomId: string): Promise<RoomMemberInfo[]> {
   await requireRoomAccess(db, user, roomId);
   return (await listMembers(db, roomId)).map((m) => ({ userId: m.userId, nickname: m.nickname, role: m.role, keys: m.keys }));
+}
+
+/** GET /api/rooms/:id/stats: the room's own live figures plus its active connections in D1. */
+export async function roomStats(env: Pick<Env, "ROOMS">, db: Db, user: User, roomId: string): Promise<RoomStats> {
+  await requireRoomAccess(db, user, roomId);
+  const live = await env.ROOMS.get(env.ROOMS.idFromName(roomId)).stats();
+  return {
+    roomId,
+    nodes: live.nodes,
+    people: live.people,
+    activeConnections: await countActiveConnections(db, roomId),
+    messagesStored: live.stored,
+    messagesRelayed: live.relayed,
+  };
 }
 
 function peerOf(roomId: string, me: string): string | undefined {

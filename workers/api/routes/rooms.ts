@@ -6,7 +6,7 @@ import { findUsersByIds, listDeviceKeys, upsertDeviceKey } from "../../../db/que
 import { requireUser } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { ApiError, parseJson } from "../../errors";
-import { createGroup, joinNearby, membersOf, openDm, roomsFor } from "../../rooms/rooms";
+import { createGroup, joinNearby, membersOf, openDm, roomStats, roomsFor } from "../../rooms/rooms";
 
 export const roomsApi = new Hono<AppBindings>()
   .get("/rooms", async (c) => c.json(await roomsFor(c.var.db, requireUser(c))))
@@ -27,6 +27,12 @@ export const roomsApi = new Hono<AppBindings>()
     const parsed = RoomIdSchema.safeParse(c.req.param("id"));
     if (!parsed.success) throw new ApiError(404, "Room not found");
     return c.json({ members: await membersOf(c.var.db, user, parsed.data) });
+  })
+  .get("/rooms/:id/stats", async (c) => {
+    const user = requireUser(c);
+    const parsed = RoomIdSchema.safeParse(c.req.param("id"));
+    if (!parsed.success) throw new ApiError(404, "Room not found");
+    return c.json(await roomStats(c.env, c.var.db, user, parsed.data));
   })
   .put("/keys", async (c) => {
     const user = requireUser(c);
