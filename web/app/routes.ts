@@ -21,5 +21,8 @@ export default [
   route("settings", "routes/settings.tsx"),
   route("emergency", "routes/emergency.tsx"),
   route("notifications", "routes/notifications.tsx"),
+  route("ai-features", "routes/ai-features.tsx"),
+  route("support", "routes/support.tsx"),
+  route("customer-service", "routes/customer-service.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

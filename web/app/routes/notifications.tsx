@@ -40,11 +40,11 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
   return (
     <div className="notifications">
       <section className="card">
-        <div className="row header-row">
+        <div className="list-head">
           <h1>
             Notifications{" "}
             {unread > 0 ? (
-              <span className="badge">
+              <span className="count-badge">
                 {badgeText(unread)}
                 <span className="sr-only"> unread</span>
               </span>
@@ -203,7 +203,7 @@ function Preferences({ prefs }: { prefs: NotificationPrefs }) {
           </label>
         ))}
         <p className="small muted">Quiet hours hold back every push except emergencies (times in WAT).</p>
-        <div className="grid2">
+        <div className="pair">
           <label>
             Quiet hours start
             <input type="time" name="quietStart" defaultValue={prefs.quietStart} required />

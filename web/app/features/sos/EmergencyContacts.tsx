@@ -81,7 +81,7 @@ export function EmergencyContacts({ contacts, bare = false }: Props) {
         <form ref={formRef} method="post" action="/emergency" onSubmit={submit} className="form">
           <input type="hidden" name="intent" value="contact-add" />
           <input type="hidden" name="redirectTo" value={back} />
-          <div className="grid2">
+          <div className="pair">
             <label>
               Contact name
               <input name="name" required maxLength={60} autoComplete="off" />
