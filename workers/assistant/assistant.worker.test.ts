@@ -155,6 +155,14 @@ describe("limits per tier, counted by UTC date", () => {
     }
   });
 
+  it("keeps USSD answers within one 182-character screen for help and a market in one place", async () => {
+    const { user } = await anonymousSession();
+    for (const text of ["help", "market maize kano", "market rice lagos"]) {
+      const r = await runAiCommand(env as unknown as AppEnv, db(), { userId: user.id, text, channel: "ussd", mode: "offline" });
+      expect(r.ok && r.message.length, text).toBeLessThanOrEqual(182);
+    }
+  });
+
   it("counts a command once when a second answer is sent with countUsage false", async () => {
     const { cookie, user } = await anonymousSession();
     const first = await runAiCommand(env as unknown as AppEnv, db(), {

@@ -30,7 +30,8 @@ export function matchCommodities(query: string, commodities: string[]): { commod
   return { commodities: matched, place };
 }
 
-export async function marketAnswer(db: Db, query: string): Promise<string> {
+/** `maxLines` keeps a USSD screen (182 characters) readable; chat and SMS show more. */
+export async function marketAnswer(db: Db, query: string, maxLines = MAX_LINES): Promise<string> {
   const all = await listCommodities(db);
   if (all.length === 0) return "I have no market prices stored yet.";
   const { commodities, place } = matchCommodities(query, all);
@@ -51,8 +52,8 @@ export async function marketAnswer(db: Db, query: string): Promise<string> {
     const what = commodities.length ? commodities.join(", ") : "that";
     return `I have no prices for ${what}${place ? ` in ${place}` : ""}. I have reference prices for ${places.join(", ")}.`;
   }
-  const lines = rows.slice(0, MAX_LINES).map((r) => `• ${r.commodity}, ${r.market} (${r.city}): ${naira(r.priceNgn)} per ${r.unit}`);
+  const lines = rows.slice(0, maxLines).map((r) => `• ${r.commodity}, ${r.market} (${r.city}): ${naira(r.priceNgn)} per ${r.unit}`);
   const newest = rows.reduce((d, r) => (r.updatedAt > d ? r.updatedAt : d), rows[0].updatedAt);
-  const more = rows.length > MAX_LINES ? `\n…and ${rows.length - MAX_LINES} more; add a place to narrow it down.` : "";
+  const more = rows.length > maxLines ? `\n…and ${rows.length - maxLines} more; add a place to narrow it down.` : "";
   return `📊 Market prices (reference prices, updated ${newest.toISOString().slice(0, 10)}):\n${lines.join("\n")}${more}`;
 }

@@ -9,7 +9,9 @@ import { type AssistantProvider, NeedsOnline } from "./provider";
 
 const naira = (n: number) => `₦${n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
 
-export function helpText(): string {
+export function helpText(channel: "web" | "whatsapp" | "ussd" = "web"): string {
+  if (channel === "ussd")
+    return "Ask: translate <text> to <language>, market <item> <place>, weather <place>, emergency <what happened>, or any question.";
   return [
     "I'm LIA, the LinkUp assistant. Start a message with '@ai ' and try:",
     "• translate <text> to <language> (English, Hausa, Igbo, Yoruba, Swahili, French, Arabic)",
@@ -143,7 +145,7 @@ const KNOWLEDGE: { words: string[]; answer: () => string }[] = [
   },
   {
     words: ["what is linkup", "about linkup", "who are you", "what can you do"],
-    answer: helpText,
+    answer: () => helpText(),
   },
   {
     words: ["ussd", "whatsapp", "basic phone", "feature phone"],
