@@ -10,11 +10,16 @@ import { EnvelopeSchema, MAX_FRAME_BYTES } from "./envelope";
 
 export { MAX_FRAME_BYTES };
 
+/**
+ * Most bytes an envelope's JSON may take, so that every server frame carrying it (envelope, resume-batch)
+ * stays within MAX_FRAME_BYTES too. A bigger envelope is refused with `too_large`.
+ */
+export const MAX_ENVELOPE_BYTES = MAX_FRAME_BYTES - 1024;
 /** Most envelope ids one receipt frame may carry. */
 export const MAX_RECEIPT_IDS = 200;
 /** Most members a presence frame lists (its `nodes` still counts every socket). */
 export const PRESENCE_MEMBER_LIMIT = 200;
-/** Envelopes per resume-batch frame (a batch of full envelopes stays far below the frame limit of peers). */
+/** Envelopes per resume-batch frame at most (each frame also stays within MAX_FRAME_BYTES). */
 export const RESUME_BATCH_SIZE = 50;
 
 const envelopeId = z.string().min(8).max(64);
@@ -45,7 +50,7 @@ export type ClientFrame = z.infer<typeof ClientFrameSchema>;
 
 export const ERROR_CODES = [
   "malformed", // not JSON, or not a valid frame
-  "too_large", // over MAX_FRAME_BYTES
+  "too_large", // frame over MAX_FRAME_BYTES, or envelope over MAX_ENVELOPE_BYTES
   "rate_limited", // too many frames; retryAfterMs says when to try again
   "forbidden", // envelope for another room or another sender
   "plaintext_refused", // plain text in a private room, or ciphertext in a public room

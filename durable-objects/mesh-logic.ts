@@ -2,7 +2,7 @@
 // room accepts from a sender, retention, receipt merging and the order of a resume answer.
 import type { Envelope } from "../core/envelope";
 import { roomKind } from "../core/envelope";
-import type { FrameErrorCode, ReceiptStatus } from "../core/frames";
+import { type FrameErrorCode, MAX_FRAME_BYTES, type ReceiptStatus } from "../core/frames";
 
 // ---------------------------------------------------------------- rate limit (token bucket per socket)
 
@@ -116,8 +116,10 @@ export function receiptsBySender(rows: { id: string; senderId: string }[], reade
 
 // ---------------------------------------------------------------- resume batches
 
-/** Bytes a resume-batch frame may reach before the next item starts a new frame. */
-export const RESUME_BATCH_BYTES = 256 * 1024;
+/** Bytes of items a resume-batch frame may carry: with its own wrapping it stays within MAX_FRAME_BYTES. */
+export const RESUME_BATCH_BYTES = MAX_FRAME_BYTES - 128;
+/** Bytes each item adds around its envelope: {"seq":N,"envelope":…}, plus the comma. */
+export const RESUME_ITEM_OVERHEAD = 40;
 
 /**
  * Streams items (e.g. rows of a SQL cursor) in batches of at most `maxItems` items and about `maxBytes` (one

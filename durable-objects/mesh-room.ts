@@ -10,6 +10,7 @@ import {
   type FrameErrorCode,
   type PresenceMember,
   PRESENCE_MEMBER_LIMIT,
+  MAX_ENVELOPE_BYTES,
   parseClientFrame,
   RESUME_BATCH_SIZE,
   type ReceiptStatus,
@@ -30,6 +31,7 @@ import {
   normaliseEnvelope,
   pruneBounds,
   RESUME_BATCH_BYTES,
+  RESUME_ITEM_OVERHEAD,
   receiptsBySender,
   refuseEnvelope,
   refuseServerEnvelope,
@@ -48,6 +50,7 @@ interface Attachment {
 /** Envelope types that are chat messages (recorded in D1 `messages`); `key` envelopes stay in the room only. */
 const MESSAGE_TYPES = new Set(["text", "emergency", "system", "ai"]);
 const PRUNE_EVERY = 100;
+const utf8 = new TextEncoder();
 /** Joins and leaves within this window share one presence broadcast (a room of N joining is not N² frames). */
 const PRESENCE_DEBOUNCE_MS = 100;
 
@@ -179,6 +182,7 @@ export class MeshRoom extends DurableObject<Env> {
         try {
           result = this.store(envelope, ws);
         } catch (err) {
+          if (err instanceof TooLarge) return this.error(ws, "too_large", err.message, envelope.id);
           console.error("MeshRoom store failed", err);
           return this.error(ws, "internal", "The room could not store this message. It will be resent.", envelope.id);
         }
@@ -208,6 +212,7 @@ export class MeshRoom extends DurableObject<Env> {
     if (existing) return { delivered: 0, seq: existing.seq, duplicate: true };
     const now = Date.now();
     const body = JSON.stringify(envelope);
+    if (utf8.encode(body).byteLength > MAX_ENVELOPE_BYTES) throw new TooLarge();
     const { seq } = this.sql
       .exec<{ seq: number }>(
         "INSERT INTO envelopes (id, sender_id, type, priority, stored_at, body) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq",
@@ -243,7 +248,8 @@ export class MeshRoom extends DurableObject<Env> {
         `SELECT seq, body FROM envelopes WHERE seq > ? AND body IS NOT NULL AND ${where} ORDER BY seq`,
         cursor,
       );
-      for (const batch of batchBySize(rows, RESUME_BATCH_SIZE, RESUME_BATCH_BYTES, (r) => r.body.length)) {
+      const size = (r: { body: string }) => utf8.encode(r.body).byteLength + RESUME_ITEM_OVERHEAD;
+      for (const batch of batchBySize(rows, RESUME_BATCH_SIZE, RESUME_BATCH_BYTES, size)) {
         // Stored bodies are already-validated envelope JSON: spliced in, not parsed and re-serialised.
         this.sendRaw(ws, `{"type":"resume-batch","items":[${batch.map((r) => `{"seq":${r.seq},"envelope":${r.body}}`).join(",")}]}`);
       }
@@ -401,6 +407,12 @@ export class MeshRoom extends DurableObject<Env> {
 
   private error(ws: WebSocket, code: FrameErrorCode, message: string, id?: string, retryAfterMs?: number): void {
     this.send(ws, { type: "error", code, message, ...(id ? { id } : {}), ...(retryAfterMs ? { retryAfterMs } : {}) });
+  }
+}
+
+class TooLarge extends Error {
+  constructor() {
+    super(`Messages may be at most ${MAX_ENVELOPE_BYTES} bytes`);
   }
 }
 

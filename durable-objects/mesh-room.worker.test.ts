@@ -305,6 +305,34 @@ describe("bad frames and limits", () => {
     s.close();
   });
 
+  it("refuses an envelope too big to relay within the frame limit, and keeps every resume frame within it", async () => {
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const roomId = await group(a, [b.user.id]);
+    const s = await mustOpen(roomId, a.cookie);
+    const sealed = (n: number, extra: Partial<ReturnType<typeof textEnvelope>> = {}) =>
+      textEnvelope(roomId, a.user.id, "", { isEncrypted: true, content: { ciphertext: "A".repeat(n), iv: "iv-0123456789ab" }, ...extra });
+    const huge = sealed(60_000, { meta: { pad: "x".repeat(4_400) } });
+    const frame = JSON.stringify({ type: "send", envelope: huge });
+    expect(new TextEncoder().encode(frame).byteLength).toBeLessThan(MAX_FRAME_BYTES);
+    s.sendRaw(frame);
+    expect(await s.waitForType("error")).toMatchObject({ code: "too_large", id: huge.id });
+
+    const big = [sealed(50_000), sealed(50_000), sealed(20_000), sealed(20_000)];
+    for (const e of big) {
+      s.send({ type: "send", envelope: e });
+      await s.waitForType("ack", (f) => f.id === e.id);
+    }
+    const late = await mustOpen(roomId, b.cookie);
+    late.send({ type: "resume", cursor: 0 });
+    await late.waitForType("resume-done");
+    expect(late.of("resume-batch").flatMap((f) => f.items.map((i) => i.envelope.id))).toEqual(big.map((e) => e.id));
+    expect(late.of("resume-batch").length).toBe(3);
+    expect(Math.max(...late.sizes)).toBeLessThanOrEqual(MAX_FRAME_BYTES);
+    s.close();
+    late.close();
+  });
+
   it("rate-limits each socket, says when to retry, lets emergencies through, and recovers", async () => {
     const roomId = area();
     const a = await anonymousSession();

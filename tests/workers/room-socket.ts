@@ -9,11 +9,14 @@ import { ORIGIN } from "./helpers";
 export class RoomSocket {
   readonly frames: ServerFrame[] = [];
   readonly bad: string[] = [];
+  /** UTF-8 size of every frame received, in order. */
+  readonly sizes: number[] = [];
   closed: { code: number } | null = null;
   private waiters: (() => void)[] = [];
 
   constructor(readonly ws: WebSocket) {
     ws.addEventListener("message", (e) => {
+      this.sizes.push(new TextEncoder().encode(e.data as string).byteLength);
       const parsed = parseServerFrame(e.data as string);
       if (parsed.ok) this.frames.push(parsed.frame);
       else this.bad.push(String(e.data));
