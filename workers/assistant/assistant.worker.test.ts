@@ -27,13 +27,14 @@ async function chat(cookie: string, message: string) {
 const UPGRADE = { plan: "premium", trialDays: 7 };
 
 /** Workers AI as the binding edge sees it: records calls, answers per model or fails as told. */
-function fakeAi(behaviour: "answer" | "throw" | "hang") {
+function fakeAi(behaviour: "answer" | "throw" | "hang" | "garbage") {
   const calls: { model: string; input: Record<string, unknown> }[] = [];
   const ai = {
     async run(model: string, input: Record<string, unknown>) {
       calls.push({ model, input });
       if (behaviour === "throw") throw new Error("3040: Capacity temporarily exceeded");
       if (behaviour === "hang") return new Promise(() => {});
+      if (behaviour === "garbage") return { result: { text: 42 } };
       if (model === TRANSLATION_MODEL) return { translated_text: "Je voudrais acheter du riz" };
       if (model === SPEECH_MODEL) return { text: "Please bring two bags of rice tomorrow" };
       return { response: "Abuja is the capital of Nigeria." };
@@ -253,6 +254,15 @@ describe("provider fallback (Workers AI faked at the binding)", () => {
     expect(Date.now() - started).toBeLessThan(2000);
     expect(r).toMatchObject({ ok: true, source: "offline" });
     expect(r.ok && r.message).toContain("I'm LIA");
+  });
+
+  it("falls back when the binding answers in an unexpected shape", async () => {
+    const { user } = await anonymousSession();
+    const fake = fakeAi("garbage");
+    const r = await runAiCommand(fake.env, db(), { userId: user.id, text: "how do I send an SOS?", channel: "web" });
+    expect(fake.calls).toHaveLength(1);
+    expect(r).toMatchObject({ ok: true, source: "offline" });
+    expect(r.ok && r.message).toContain("press the red SOS button");
   });
 
   it("uses m2m100 between languages it covers and the instruct model for Hausa, Igbo, Yoruba and Swahili", async () => {
