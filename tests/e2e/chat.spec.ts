@@ -265,3 +265,80 @@ test("the chat's actions: location as a message, '@ai ' asks the assistant, the 
   await expect(a.page.locator(".msg-ai")).toContainText("LIA Assistant");
   await a.context.close();
 });
+
+test("a private group: members read each other through sender keys; the room only relays ciphertext", async ({ browser, baseURL }) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Jide");
+  const b = await person(browser, baseURL!, at, "Kemi");
+  const frames: string[] = [];
+  recordFrames(a.page, frames);
+  recordFrames(b.page, frames);
+  await openChat(a.page);
+  await openChat(b.page);
+  await expect(a.page.getByText("2 nodes")).toBeVisible();
+
+  await a.page.getByLabel("More options").click();
+  await a.page.getByRole("button", { name: "New Group" }).click();
+  const form = a.page.getByRole("form", { name: "New group" });
+  await form.getByLabel("Group name").fill("Market women");
+  await form.getByRole("checkbox", { name: "Kemi" }).check();
+  await form.getByRole("button", { name: "Create group" }).click();
+  await expect(a.page).toHaveURL(/room=group/);
+  await expect(a.page.getByRole("heading", { name: "Market women" })).toBeVisible();
+  await expect(a.page.getByText("End-to-End Encrypted")).toBeVisible();
+  const group = new URL(a.page.url()).searchParams.get("room")!;
+
+  // Kemi finds the group in her room list.
+  await b.page.reload();
+  await b.page
+    .getByRole("navigation", { name: "Rooms" })
+    .getByRole("link", { name: /Market women/ })
+    .click();
+  await expect(b.page).toHaveURL(new RegExp(`room=${encodeURIComponent(group)}`));
+  await expect(b.page.getByText("LIVE", { exact: true })).toBeVisible();
+
+  await send(a.page, "tomatoes are 4800 naira a basket today");
+  await expect(bubble(b.page, "tomatoes are 4800 naira a basket today")).toBeVisible();
+  await send(b.page, "thanks, pepper is 3100");
+  await expect(bubble(a.page, "thanks, pepper is 3100")).toBeVisible();
+  for (const f of frames) {
+    expect(f).not.toContain("4800");
+    expect(f).not.toContain("3100");
+  }
+  expect(frames.some((f) => f.includes(group) && f.includes("ciphertext"))).toBe(true);
+  await a.context.close();
+  await b.context.close();
+});
+
+test("/mesh-network lists people in the area room, this device's tabs and live figures; /bluetooth-advanced is honest", async ({
+  browser,
+  baseURL,
+}) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Lami");
+  const b = await person(browser, baseURL!, at, "Musa");
+  await openChat(b.page);
+  await a.page.goto("/mesh-network");
+  const nearby = a.page.getByRole("list", { name: "People nearby" });
+  await expect(nearby.getByRole("button", { name: "Message Musa" })).toBeVisible();
+  await expect(a.page.getByText("distance not shared")).toBeVisible();
+  await expect(a.page.getByText("What a browser cannot do:")).toBeVisible();
+
+  // A second tab of the same browser shows up on the local mesh.
+  const second = await a.context.newPage();
+  await second.goto("/chat");
+  await expect(a.page.getByRole("list", { name: "Tabs on this device" }).getByText(/Lami · tab-/)).toBeVisible();
+
+  await a.page.getByRole("tab", { name: "Stats" }).click();
+  await expect(a.page.getByText("Nodes in your area room")).toBeVisible();
+  const nodes = a.page.locator(".stat", { hasText: "Nodes in your area room" }).locator("dd");
+  await expect(nodes).toHaveText("3");
+  await a.page.getByRole("tab", { name: "Network Map" }).click();
+  await expect(a.page.getByText(/LinkUp relay for the area room/)).toBeVisible();
+
+  await a.page.goto("/bluetooth-advanced");
+  await expect(a.page.getByRole("heading", { name: "Bluetooth and the LinkUp mesh" })).toBeVisible();
+  await expect(a.page.getByText(/cannot send chat messages over Bluetooth/)).toBeVisible();
+  await a.context.close();
+  await b.context.close();
+});

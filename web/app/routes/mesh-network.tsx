@@ -1,9 +1,8 @@
-import { useEffect, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import type { Me } from "../../../core/api-types";
 import type { RoomsAnswer } from "../../../core/rooms";
 import { BluetoothPanel } from "../features/chat/bluetooth-panel";
-import { cachedRooms, fetchRooms, openDirectChat } from "../features/chat/rooms";
+import { openDirectChat, useAreaRooms } from "../features/chat/rooms";
 import { useMeshNode, useRoom } from "../features/chat/use-mesh";
 import { apiGet } from "../lib/api.server";
 import type { MeshNode } from "../mesh/node";
@@ -28,14 +27,7 @@ export default function MeshNetwork({ loaderData }: Route.ComponentProps) {
   const [params, setParams] = useSearchParams();
   const tab = TABS.find((t) => t.id === params.get("tab"))?.id ?? "nearby";
   const node = useMeshNode(loaderData.user);
-  const [rooms, setRooms] = useState<RoomsAnswer | null>(loaderData.rooms);
-  useEffect(() => {
-    if (!loaderData.user || rooms) return;
-    cachedRooms().then((c) => c && setRooms((r) => r ?? c));
-    fetchRooms()
-      .then(setRooms)
-      .catch(() => {});
-  }, [loaderData.user, rooms]);
+  const { rooms, areaProblem } = useAreaRooms(loaderData.rooms);
   const areaRoom = rooms?.nearby?.roomId ?? rooms?.rooms.find((r) => r.kind === "nearby")?.id ?? null;
   const { state } = useRoom(node, areaRoom);
 
@@ -67,6 +59,11 @@ export default function MeshNetwork({ loaderData }: Route.ComponentProps) {
             Join the mesh to see who is near you. <Link to="/chat">Open the chat</Link>
           </p>
         </section>
+      ) : null}
+      {areaProblem && loaderData.user ? (
+        <p className="card" role="status">
+          {areaProblem}
+        </p>
       ) : null}
       {tab === "nearby" && loaderData.user ? (
         <Nearby node={node} me={loaderData.user.id} areaName={rooms?.nearby?.name ?? null} state={state} />

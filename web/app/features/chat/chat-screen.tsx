@@ -14,7 +14,7 @@ import { SmartReplyChips } from "../assistant/smart-replies";
 import { VoiceRecorder } from "../assistant/voice-recorder";
 import { ask, helpMessage } from "./assistant";
 import { MessageList } from "./message-list";
-import { cachedRooms, createGroup, currentPosition, fetchRooms, joinNearby, openDirectChat } from "./rooms";
+import { createGroup, currentPosition, fetchRooms, openDirectChat, useAreaRooms } from "./rooms";
 import { sendSos } from "./sos";
 import { useMeshNode, useRoom } from "./use-mesh";
 
@@ -29,8 +29,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
   const toast = useToast();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const [rooms, setRooms] = useState<RoomsAnswer | null>(initialRooms);
-  const [areaProblem, setAreaProblem] = useState<string | null>(null);
+  const { rooms, setRooms, areaProblem } = useAreaRooms(initialRooms);
   const node = useMeshNode(me);
 
   // Keep this screen and its assets in the offline worker's cache, so /chat opens with no network.
@@ -45,37 +44,6 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
       })
       .catch(() => {});
   }, []);
-
-  // Rooms: the cached list at once (offline), then the area room for where the browser is.
-  useEffect(() => {
-    let cancelled = false;
-    (async () => {
-      if (!initialRooms) {
-        const cached = await cachedRooms();
-        if (cached && !cancelled) setRooms((r) => r ?? cached);
-      }
-      if (!navigator.onLine) return;
-      try {
-        const answer = await joinNearby(await currentPosition());
-        if (!cancelled) {
-          setRooms(answer);
-          setAreaProblem(null);
-        }
-      } catch (e) {
-        // The server's words when it has them (no area known yet); otherwise the network is the problem.
-        if (!cancelled)
-          setAreaProblem(
-            e instanceof HttpError ? e.errorText : "We could not reach LinkUp to find your area room. Your messages wait in the outbox.",
-          );
-        fetchRooms()
-          .then((a) => !cancelled && setRooms(a))
-          .catch(() => {});
-      }
-    })();
-    return () => {
-      cancelled = true;
-    };
-  }, [initialRooms]);
 
   const list = rooms?.rooms ?? [];
   const areaRoomId = rooms?.nearby?.roomId ?? list.find((r) => r.kind === "nearby")?.id ?? null;
@@ -280,6 +248,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
       ) : null}
       {panel === "group" ? (
         <NewGroupPanel
+          people={peers}
           onCreated={(id) => {
             setPanel(null);
             fetchRooms()
@@ -444,8 +413,17 @@ function PeoplePanel({
   );
 }
 
-function NewGroupPanel({ onCreated, onClose }: { onCreated: (id: string) => void; onClose: () => void }) {
+function NewGroupPanel({
+  people,
+  onCreated,
+  onClose,
+}: {
+  people: { userId: string; nickname: string }[];
+  onCreated: (id: string) => void;
+  onClose: () => void;
+}) {
   const [name, setName] = useState("");
+  const [members, setMembers] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
   return (
     <form
@@ -454,18 +432,36 @@ function NewGroupPanel({ onCreated, onClose }: { onCreated: (id: string) => void
       onSubmit={async (e) => {
         e.preventDefault();
         try {
-          const id = await createGroup(name.trim());
+          const id = await createGroup(name.trim(), members);
           if (id) onCreated(id);
         } catch (err) {
-          setError(err instanceof Error ? err.message : String(err));
+          setError(err instanceof HttpError ? err.errorText : String(err));
         }
       }}
     >
       <h2>New private group</h2>
+      <p>Groups are end-to-end encrypted: only the members' devices can read them.</p>
       <label>
         Group name
         <input value={name} onChange={(e) => setName(e.target.value)} maxLength={60} required />
       </label>
+      {people.length ? (
+        <fieldset>
+          <legend>Add people who are here now</legend>
+          {people.map((p) => (
+            <label key={p.userId}>
+              <input
+                type="checkbox"
+                checked={members.includes(p.userId)}
+                onChange={(e) => setMembers((list) => (e.target.checked ? [...list, p.userId] : list.filter((id) => id !== p.userId)))}
+              />{" "}
+              {p.nickname}
+            </label>
+          ))}
+        </fieldset>
+      ) : (
+        <p>Nobody else is in this room right now; you can start the group and share it later.</p>
+      )}
       {error ? <p role="alert">{error}</p> : null}
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={!name.trim()}>
@@ -618,7 +614,11 @@ function Composer({
           onChange={(e) => {
             const f = e.currentTarget.files?.[0];
             e.currentTarget.value = "";
-            if (f) toast({ title: "Files go through File Sharing", description: `Open File Sharing to send ${f.name} to this chat.` });
+            if (f)
+              toast({
+                title: "Files are not sent in chat yet",
+                description: `${f.name} was not sent: chat carries text, locations and SOS for now.`,
+              });
           }}
         />
         <input

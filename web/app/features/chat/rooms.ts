@@ -1,6 +1,7 @@
 // The room list on the client: GET /api/rooms, joining the area room from the browser's position, direct
 // chats and groups. The last answer is kept in IndexedDB so /chat lists rooms with no network at all.
-import { apiRequest } from "../../../../core/http";
+import { useEffect, useState } from "react";
+import { apiRequest, HttpError } from "../../../../core/http";
 import type { RoomSummary, RoomsAnswer } from "../../../../core/rooms";
 import { kvGet, kvSet } from "../../mesh/db";
 
@@ -39,4 +40,42 @@ export async function openDirectChat(userId: string): Promise<string> {
 export async function createGroup(name: string, memberIds: string[] = []): Promise<string> {
   const answer = await apiRequest<{ room?: RoomSummary; id?: string; roomId?: string }>("POST", "/api/rooms/groups", { name, memberIds });
   return answer.room?.id ?? answer.roomId ?? answer.id ?? "";
+}
+
+/**
+ * The user's rooms on a screen: the cached list at once (offline), then the area room for where the browser
+ * is (position reported, area room joined). `areaProblem` says why there is no area room, in the server's words.
+ */
+export function useAreaRooms(initialRooms: RoomsAnswer | null) {
+  const [rooms, setRooms] = useState<RoomsAnswer | null>(initialRooms);
+  const [areaProblem, setAreaProblem] = useState<string | null>(null);
+  useEffect(() => {
+    let cancelled = false;
+    (async () => {
+      if (!initialRooms) {
+        const cached = await cachedRooms();
+        if (cached && !cancelled) setRooms((r) => r ?? cached);
+      }
+      if (!navigator.onLine) return;
+      try {
+        const answer = await joinNearby(await currentPosition());
+        if (!cancelled) {
+          setRooms(answer);
+          setAreaProblem(null);
+        }
+      } catch (e) {
+        if (!cancelled)
+          setAreaProblem(
+            e instanceof HttpError ? e.errorText : "We could not reach LinkUp to find your area room. Your messages wait in the outbox.",
+          );
+        fetchRooms()
+          .then((a) => !cancelled && setRooms(a))
+          .catch(() => {});
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [initialRooms]);
+  return { rooms, setRooms, areaProblem };
 }
