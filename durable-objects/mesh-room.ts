@@ -18,7 +18,7 @@ import {
 } from "../core/frames";
 import { newId } from "../core/ids";
 import { createDb } from "../db";
-import { closeConnection, type MessageRow, openConnection, recordMessages } from "../db/queries/rooms";
+import { closeConnection, closeRoomConnections, type MessageRow, openConnection, recordMessages } from "../db/queries/rooms";
 import {
   type Bucket,
   batchBySize,
@@ -98,6 +98,8 @@ export class MeshRoom extends DurableObject<Env> {
     if (!userId || !roomId) return new Response("Missing user or room", { status: 400 });
     this.rememberRoom(roomId);
 
+    // An empty room may have been torn down with its sockets (no close events): no older row can be active.
+    if (this.sockets().size === 0) await this.d1((db) => closeRoomConnections(db, roomId));
     const pair = new WebSocketPair();
     const server = pair[1];
     const attachment: Attachment = { userId, nickname: url.searchParams.get("nickname") ?? "", roomId, connId: newId() };

@@ -7,7 +7,7 @@ import { dmRoomId } from "../core/envelope";
 import { MAX_FRAME_BYTES } from "../core/frames";
 import { newId } from "../core/ids";
 import { createDb } from "../db";
-import { findConnection, listRoomMessages } from "../db/queries/rooms";
+import { countActiveConnections, findConnection, listRoomMessages } from "../db/queries/rooms";
 import { anonymousSession, call } from "../tests/workers/helpers";
 import type { MeshRoom } from "./mesh-room";
 import { mustOpen, openRoom, type RoomSocket, textEnvelope } from "../tests/workers/room-socket";
@@ -195,6 +195,24 @@ describe("relay, storage and resume", () => {
       return row && !row.isActive ? row : null;
     });
     expect(closed.disconnectedAt).toBeInstanceOf(Date);
+  });
+
+  it("closes the rows of sockets lost when the room was torn down without close events", async () => {
+    const roomId = area();
+    const a = await anonymousSession();
+    const sa = await mustOpen(roomId, a.cookie);
+    const db = createDb(env);
+    const connId = await runInDurableObject(stubOf(roomId), (_i, state) => {
+      const [ws] = state.getWebSockets();
+      return (ws.deserializeAttachment() as { connId: string }).connId;
+    });
+    await until(() => findConnection(db, connId));
+    await evictDurableObject(stubOf(roomId), { webSockets: "close" });
+    const again = await mustOpen(roomId, a.cookie);
+    expect((await findConnection(db, connId))?.isActive).toBe(false);
+    expect(await countActiveConnections(db, roomId)).toBe(1);
+    sa.close();
+    again.close();
   });
 });
 

@@ -143,6 +143,14 @@ export async function closeConnection(db: Db, id: string) {
   await db.update(meshConnections).set({ isActive: false, disconnectedAt: new Date() }).where(eq(meshConnections.id, id));
 }
 
+/** Marks every connection of a room closed (the room restarted with no sockets: none can still be open). */
+export async function closeRoomConnections(db: Db, roomId: string) {
+  await db
+    .update(meshConnections)
+    .set({ isActive: false, disconnectedAt: new Date() })
+    .where(and(eq(meshConnections.roomId, roomId), eq(meshConnections.isActive, true)));
+}
+
 export async function countActiveConnections(db: Db, roomId: string): Promise<number> {
   const row = await db
     .select({ n: sql<number>`count(*)` })
