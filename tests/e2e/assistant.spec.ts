@@ -123,7 +123,12 @@ test.describe("'@ai' in the chat", () => {
     }
     await box.fill("@ai how do I send an SOS?");
     await box.press("Enter");
-    await expect(page.getByText("You've used your 10 free AI commands for today.")).toBeVisible();
+    await expect(messages.getByRole("listitem").filter({ hasText: "LIA Assistant" }).last()).toContainText(
+      "You've used your 10 free AI commands for today.",
+    );
+    const offer = page.getByRole("alert", { name: "Premium offer" });
+    await expect(offer).toContainText("Daily limit reached");
+    await expect(offer.getByRole("link", { name: "Start 7-day free trial" })).toHaveAttribute("href", "/subscribe?plan=premium");
     await context.close();
   });
 });
