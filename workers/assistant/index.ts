@@ -70,7 +70,9 @@ export async function runAiCommand(env: AppEnv, db: Db, input: AiCommandInput): 
   const user = await loadUser(db, input.userId);
   const tier = tierOf(user);
   const command = parseAiCommand(input.text);
-  if (command.kind === "empty") return { ok: true, message: helpText(input.channel), source: "offline" };
+  // The instant USSD answer must fit one screen; the fuller 'auto' answer (sent by SMS) may be longer.
+  const screen = input.channel === "ussd" && input.mode === "offline" ? "ussd" : "web";
+  if (command.kind === "empty") return { ok: true, message: helpText(screen), source: "offline" };
 
   if (tier === "free") {
     const keyword = findPremiumKeyword(input.text);
@@ -89,12 +91,12 @@ export async function runAiCommand(env: AppEnv, db: Db, input: AiCommandInput): 
 
   switch (command.kind) {
     case "help":
-      return { ok: true, message: helpText(input.channel), source: "offline" };
+      return { ok: true, message: helpText(screen), source: "offline" };
     case "emergency":
       // First-aid steps are vetted text, never generated: the same answer on every channel and connection.
       return { ok: true, message: emergencyGuidance(command.situation), source: "offline" };
     case "market":
-      return { ok: true, message: await marketAnswer(db, command.query, input.channel === "ussd" ? 2 : undefined), source: "offline" };
+      return { ok: true, message: await marketAnswer(db, command.query, screen === "ussd" ? 2 : undefined), source: "offline" };
     case "weather": {
       if (!online) return { ok: true, message: weatherNeedsConnection(command.place), source: "offline" };
       try {
