@@ -28,8 +28,10 @@ async function me(page: Page): Promise<Record<string, unknown> | null> {
   });
 }
 
-// Refused form posts (empty phone, empty nickname) answer 400, which the browser logs as a failed load.
-const REFUSALS = [/status of 400/];
+// Refused form posts (empty phone, empty nickname) answer 400, which the browser logs as a failed load; the
+// chat screen asks for the area room of a user with no location yet, answered 409 until one is shared.
+// One pattern only: Playwright reads a two-element array as a fixture tuple.
+const REFUSALS = [/status of (400|409)/];
 
 test.describe("desktop", () => {
   test.use({ allowedConsoleErrors: REFUSALS });
@@ -97,7 +99,13 @@ test.describe("desktop", () => {
 });
 
 test.describe("on a phone", () => {
-  test.use({ viewport: { width: 390, height: 844 }, userAgent: MOBILE_UA, isMobile: true, hasTouch: true });
+  test.use({
+    viewport: { width: 390, height: 844 },
+    userAgent: MOBILE_UA,
+    isMobile: true,
+    hasTouch: true,
+    allowedConsoleErrors: REFUSALS,
+  });
 
   test("a mobile user gets the compact flow and can skip onboarding straight into /chat", async ({ page, context, baseURL }) => {
     await acceptCookies(context, baseURL!);
@@ -118,85 +126,88 @@ test.describe("on a phone", () => {
   });
 });
 
-test("settings are saved on the server: they survive a reload, and a new browser after signing in with the phone", async ({
-  page,
-  context,
-  baseURL,
-  browser,
-}) => {
-  // The second sign-in waits out the spec's 60-second resend rule for the same phone.
-  test.setTimeout(150_000);
-  await acceptCookies(context, baseURL!);
-  const phone = newPhone();
+test.describe("settings", () => {
+  test.use({ allowedConsoleErrors: REFUSALS });
+  test("settings are saved on the server: they survive a reload, and a new browser after signing in with the phone", async ({
+    page,
+    context,
+    baseURL,
+    browser,
+  }) => {
+    // The second sign-in waits out the spec's 60-second resend rule for the same phone.
+    test.setTimeout(150_000);
+    await acceptCookies(context, baseURL!);
+    const phone = newPhone();
 
-  await page.goto("/signup-verification");
-  await page.getByRole("link", { name: "Get Verified" }).click();
-  await page.getByRole("textbox", { name: "Phone number" }).fill(phone.local);
-  await page.getByRole("textbox", { name: "Nickname" }).fill("Bisi");
-  await page.getByRole("radio", { name: "SMS" }).check();
-  await page.getByRole("button", { name: "Send Code" }).click();
-  await expect(page.getByText(`by SMS to ${phone.e164}`)).toBeVisible();
-  await page.getByRole("textbox", { name: "Verification code" }).fill(await codeFor(page.request, phone.e164));
-  await page.getByRole("button", { name: "Verify" }).click();
-  await expect(page).toHaveURL(/\/chat$/);
-  const sentAt = Date.now();
+    await page.goto("/signup-verification");
+    await page.getByRole("link", { name: "Get Verified" }).click();
+    await page.getByRole("textbox", { name: "Phone number" }).fill(phone.local);
+    await page.getByRole("textbox", { name: "Nickname" }).fill("Bisi");
+    await page.getByRole("radio", { name: "SMS" }).check();
+    await page.getByRole("button", { name: "Send Code" }).click();
+    await expect(page.getByText(`by SMS to ${phone.e164}`)).toBeVisible();
+    await page.getByRole("textbox", { name: "Verification code" }).fill(await codeFor(page.request, phone.e164));
+    await page.getByRole("button", { name: "Verify" }).click();
+    await expect(page).toHaveURL(/\/chat$/);
+    const sentAt = Date.now();
 
-  await page.goto("/settings");
-  await expect(page.getByText(phone.e164)).toBeVisible();
-  await page.getByRole("textbox", { name: "Location" }).fill("Abeokuta");
-  await page.getByRole("combobox", { name: "Language" }).selectOption("yoruba");
-  await page.getByRole("button", { name: "Save Profile Changes" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Settings saved" })).toBeVisible();
+    await page.goto("/settings");
+    await expect(page.getByText(phone.e164)).toBeVisible();
+    await page.getByRole("textbox", { name: "Location" }).fill("Abeokuta");
+    await page.getByRole("combobox", { name: "Language" }).selectOption("yoruba");
+    await page.getByRole("button", { name: "Save Profile Changes" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Settings saved" })).toBeVisible();
 
-  await page.getByRole("navigation", { name: "Settings tabs" }).getByRole("link", { name: "Network" }).click();
-  await page.getByRole("combobox", { name: "Network range" }).selectOption("long");
-  await page.getByRole("checkbox", { name: "Mesh networking" }).uncheck();
-  await page.getByRole("button", { name: "Save Network Settings" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Settings saved" })).toBeVisible();
+    await page.getByRole("navigation", { name: "Settings tabs" }).getByRole("link", { name: "Network" }).click();
+    await page.getByRole("combobox", { name: "Network range" }).selectOption("long");
+    await page.getByRole("checkbox", { name: "Mesh networking" }).uncheck();
+    await page.getByRole("button", { name: "Save Network Settings" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Settings saved" })).toBeVisible();
 
-  await page.getByRole("navigation", { name: "Settings tabs" }).getByRole("link", { name: "Alerts" }).click();
-  await page.getByLabel("From", { exact: true }).fill("23:30");
-  await page.getByRole("button", { name: "Save Alert Settings" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Settings saved" })).toBeVisible();
+    await page.getByRole("navigation", { name: "Settings tabs" }).getByRole("link", { name: "Alerts" }).click();
+    await page.getByLabel("From", { exact: true }).fill("23:30");
+    await page.getByRole("button", { name: "Save Alert Settings" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Settings saved" })).toBeVisible();
 
-  await page.reload();
-  await expect(page.getByLabel("From", { exact: true })).toHaveValue("23:30");
-  await page.getByRole("navigation", { name: "Settings tabs" }).getByRole("link", { name: "Network" }).click();
-  await expect(page.getByRole("combobox", { name: "Network range" })).toHaveValue("long");
-  await expect(page.getByRole("checkbox", { name: "Mesh networking" })).not.toBeChecked();
+    await page.reload();
+    await expect(page.getByLabel("From", { exact: true })).toHaveValue("23:30");
+    await page.getByRole("navigation", { name: "Settings tabs" }).getByRole("link", { name: "Network" }).click();
+    await expect(page.getByRole("combobox", { name: "Network range" })).toHaveValue("long");
+    await expect(page.getByRole("checkbox", { name: "Mesh networking" })).not.toBeChecked();
 
-  // Another browser: a new anonymous start, then the same phone signs it in to the same identity.
-  const other = await browser.newContext();
-  try {
-    await acceptCookies(other, baseURL!);
-    const second = await other.newPage();
-    await second.goto("/signup-verification?step=verify-phone");
-    const wait = 61_000 - (Date.now() - sentAt);
-    if (wait > 0) await second.waitForTimeout(wait);
-    await second.getByRole("textbox", { name: "Phone number" }).fill(phone.local);
-    await second.getByRole("button", { name: "Send Code" }).click();
-    await expect(second.getByText(`to ${phone.e164}`)).toBeVisible();
-    await second.getByRole("textbox", { name: "Verification code" }).fill(await codeFor(second.request, phone.e164));
-    await second.getByRole("button", { name: "Verify" }).click();
-    await expect(second).toHaveURL(/\/chat$/);
+    // Another browser: a new anonymous start, then the same phone signs it in to the same identity.
+    const other = await browser.newContext();
+    try {
+      await acceptCookies(other, baseURL!);
+      const second = await other.newPage();
+      await second.goto("/signup-verification?step=verify-phone");
+      const wait = 61_000 - (Date.now() - sentAt);
+      if (wait > 0) await second.waitForTimeout(wait);
+      await second.getByRole("textbox", { name: "Phone number" }).fill(phone.local);
+      await second.getByRole("button", { name: "Send Code" }).click();
+      await expect(second.getByText(`to ${phone.e164}`)).toBeVisible();
+      await second.getByRole("textbox", { name: "Verification code" }).fill(await codeFor(second.request, phone.e164));
+      await second.getByRole("button", { name: "Verify" }).click();
+      await expect(second).toHaveURL(/\/chat$/);
 
-    await second.goto("/settings");
-    await expect(second.getByRole("textbox", { name: "Nickname" })).toHaveValue("Bisi");
-    await expect(second.getByRole("textbox", { name: "Location" })).toHaveValue("Abeokuta");
-    await expect(second.getByRole("combobox", { name: "Language" })).toHaveValue("yoruba");
-    await second.getByRole("navigation", { name: "Settings tabs" }).getByRole("link", { name: "Network" }).click();
-    await expect(second.getByRole("combobox", { name: "Network range" })).toHaveValue("long");
-    await expect(second.getByRole("checkbox", { name: "Mesh networking" })).not.toBeChecked();
+      await second.goto("/settings");
+      await expect(second.getByRole("textbox", { name: "Nickname" })).toHaveValue("Bisi");
+      await expect(second.getByRole("textbox", { name: "Location" })).toHaveValue("Abeokuta");
+      await expect(second.getByRole("combobox", { name: "Language" })).toHaveValue("yoruba");
+      await second.getByRole("navigation", { name: "Settings tabs" }).getByRole("link", { name: "Network" }).click();
+      await expect(second.getByRole("combobox", { name: "Network range" })).toHaveValue("long");
+      await expect(second.getByRole("checkbox", { name: "Mesh networking" })).not.toBeChecked();
 
-    // Sign out ends the session on the server.
-    await second.getByRole("button", { name: "Sign Out" }).click();
-    await expect(second).toHaveURL(/\/$/);
-    expect(await me(second)).toBeNull();
-    // The first browser is still signed in.
-    expect(await me(page)).toMatchObject({ phone: phone.e164, authMode: "verified" });
-  } finally {
-    await other.close();
-  }
+      // Sign out ends the session on the server.
+      await second.getByRole("button", { name: "Sign Out" }).click();
+      await expect(second).toHaveURL(/\/$/);
+      expect(await me(second)).toBeNull();
+      // The first browser is still signed in.
+      expect(await me(page)).toMatchObject({ phone: phone.e164, authMode: "verified" });
+    } finally {
+      await other.close();
+    }
+  });
 });
 
 test.describe("without JavaScript", () => {

@@ -108,6 +108,9 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
             <li>Send an SOS to your area and your contacts</li>
           </ul>
           <Next to="/onboarding?step=1" label="Get Started" />
+          <p className="muted small">
+            Prefer to choose? <Link to="/enhanced-onboarding">Start anonymously or get verified</Link>
+          </p>
         </>
       ) : null}
 

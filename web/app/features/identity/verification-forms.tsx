@@ -3,7 +3,7 @@
 // and disabled buttons the spec asks for.
 import { useEffect, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
-import { cleanCode, type PendingVerification, VERIFICATION } from "../../../../core/identity-schemas";
+import { cleanCode, IDENTITY_TEXT, type PendingVerification, VERIFICATION } from "../../../../core/identity-schemas";
 import { useToast } from "../../components/toast";
 
 /** True once React has hydrated: controls that need JavaScript to re-enable stay usable without it. */
@@ -182,6 +182,7 @@ export function CodeForm({
             className="code-input"
           />
         </label>
+        {code.length > 0 && code.length < VERIFICATION.codeLength ? <p className="muted small">{IDENTITY_TEXT.codeFormat}</p> : null}
         <InlineError error={error} />
         <button type="submit" className="btn btn-primary" disabled={hydrated && (code.length !== VERIFICATION.codeLength || verifying)}>
           {verifying ? "Verifying..." : "Verify"}
