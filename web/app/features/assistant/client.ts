@@ -98,6 +98,3 @@ export function shouldShowUpsell(aiCommandsToday: number | undefined): boolean {
   return typeof aiCommandsToday === "number" && aiCommandsToday >= 8 && aiCommandsToday % 4 === 0;
 }
 export const UPSELL_DELAY_MS = 2000;
-
-/** The chat's 'AI Translate' button prefills the input with this. */
-export const TRANSLATE_PREFILL = "@ai translate  to hausa";
