@@ -49,6 +49,8 @@ export interface RoomStats {
   nodes: number;
   /** Distinct people connected right now. */
   people: number;
+  /** Who is connected (as the presence frame lists them, at most 200). */
+  present: { userId: string; nickname: string; nodes: number }[];
   /** mesh_connections rows still active for the room. */
   activeConnections: number;
   /** Envelopes the room keeps for resume. */

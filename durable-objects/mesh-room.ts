@@ -159,13 +159,14 @@ export class MeshRoom extends DurableObject<Env> {
   }
 
   /** Live figures for /mesh-network: sockets and people present, envelopes kept, deliveries made to sockets. */
-  async stats(): Promise<{ nodes: number; people: number; latestSeq: number; stored: number; relayed: number }> {
+  async stats(): Promise<{ nodes: number; people: number; present: PresenceMember[]; latestSeq: number; stored: number; relayed: number }> {
     const presence = this.presenceFrame() as Extract<ServerFrame, { type: "presence" }>;
     const stored = this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM envelopes WHERE body IS NOT NULL").one().n;
     const relayed = this.sql.exec<{ v: string }>("SELECT value AS v FROM meta WHERE key = 'relayed'").toArray()[0];
     return {
       nodes: presence.nodes,
       people: presence.members.length,
+      present: presence.members,
       latestSeq: this.latestSeq(),
       stored,
       relayed: Number(relayed?.v ?? 0),

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { decryptContent, derivePairwiseKey, encryptContent, exportPublicKey, generateDeviceKeyPair } from "../core/crypto";
 import { dmRoomId } from "../core/envelope";
 import { MAX_FRAME_BYTES } from "../core/frames";
+import type { RoomStats } from "../core/rooms";
 import { newId } from "../core/ids";
 import { createDb } from "../db";
 import { countActiveConnections, findConnection, listRoomMessages } from "../db/queries/rooms";
@@ -278,10 +279,16 @@ describe("room stats", () => {
     await sa2.waitForType("envelope", (f) => f.envelope.id === e.id);
     const stats = await until(async () => {
       const res = await call(`/api/rooms/${encodeURIComponent(roomId)}/stats`, { cookie: b.cookie });
-      const body = await res.json<Record<string, number>>();
+      const body = await res.json<RoomStats>();
       return body.activeConnections === 3 ? body : null;
     });
-    expect(stats).toEqual({ roomId, nodes: 3, people: 2, activeConnections: 3, messagesStored: 1, messagesRelayed: 2 });
+    expect(stats).toMatchObject({ roomId, nodes: 3, people: 2, activeConnections: 3, messagesStored: 1, messagesRelayed: 2 });
+    expect(stats.present).toEqual(
+      expect.arrayContaining([
+        { userId: a.user.id, nickname: a.user.nickname, nodes: 2 },
+        { userId: b.user.id, nickname: b.user.nickname, nodes: 1 },
+      ]),
+    );
 
     const groupId = await group(a, []);
     const outsider = await call(`/api/rooms/${encodeURIComponent(groupId)}/stats`, { cookie: b.cookie });

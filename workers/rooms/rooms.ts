@@ -131,6 +131,7 @@ export async function roomStats(env: Pick<Env, "ROOMS">, db: Db, user: User, roo
     roomId,
     nodes: live.nodes,
     people: live.people,
+    present: live.present,
     activeConnections: await countActiveConnections(db, roomId),
     messagesStored: live.stored,
     messagesRelayed: live.relayed,
