@@ -1,5 +1,5 @@
 // SOS broadcasts, emergency contacts, and who is in an area.
-import { and, asc, count, desc, eq, gte, ne, or, between } from "drizzle-orm";
+import { and, asc, between, count, desc, eq, gte, inArray, ne, or } from "drizzle-orm";
 import { newId } from "../../core/ids";
 import type { Db } from "../index";
 import { emergencyBroadcasts, emergencyContacts, phoneChannels, users } from "../schema";
@@ -98,6 +98,16 @@ export async function userIdsInArea(db: Db, geohash: string, exceptUserId: strin
     .from(users)
     .where(and(eq(users.geohash, geohash), ne(users.id, exceptUserId)))
     .limit(5000);
+  return rows.map((r) => r.id);
+}
+
+/** LinkUp users who own these phones (verified phones are unique on users). */
+export async function userIdsByPhones(db: Db, phones: string[]): Promise<string[]> {
+  if (phones.length === 0) return [];
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(inArray(users.phone, phones.slice(0, 90)));
   return rows.map((r) => r.id);
 }
 

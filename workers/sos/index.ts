@@ -17,6 +17,7 @@ import {
   phoneChannelLocation,
   resolveBroadcast,
   setReached,
+  userIdsByPhones,
   userIdsInArea,
 } from "../../db/queries/emergency";
 import { findUserById } from "../../db/queries/users";
@@ -180,21 +181,38 @@ export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUnt
     const { delivered } = await stub.deliver(sosEnvelope(row, user, room));
     return delivered;
   };
+  const contacts = await listContacts(db, user.id).catch((e) => {
+    console.error("sos: loading contacts", e);
+    return null;
+  });
   const areaJob = async () => {
-    if (!geohash) return null;
-    const people = await userIdsInArea(db, geohash, user.id);
-    return notifyMany(env, db, people, {
-      type: "emergency",
-      title: `SOS nearby: ${typeLabel(row.emergencyType)}`,
+    const inArea = geohash ? await userIdsInArea(db, geohash, user.id) : [];
+    // Contacts who use LinkUp are alerted in the app too, wherever they are.
+    const area = new Set(inArea);
+    const contactUsers = (
+      contacts
+        ? await userIdsByPhones(
+            db,
+            contacts.map((c) => c.phone),
+          )
+        : []
+    ).filter((id) => id !== user.id && !area.has(id));
+    const alert = {
+      type: "emergency" as const,
       content: `${user.nickname}: ${row.message}${row.locationText ? ` (${row.locationText})` : ""}`,
-      priority: "critical",
+      priority: "critical" as const,
       url: "/emergency",
       source: "sos",
       actionRequired: true,
-    });
+    };
+    const [near, known] = await Promise.all([
+      notifyMany(env, db, inArea, { ...alert, title: `SOS nearby: ${typeLabel(row.emergencyType)}` }),
+      notifyMany(env, db, contactUsers, { ...alert, title: `SOS from ${user.nickname}: ${typeLabel(row.emergencyType)}` }),
+    ]);
+    return { stored: near.stored + known.stored, pushed: near.pushed + known.pushed, pushFailed: near.pushFailed + known.pushFailed };
   };
   const contactsJob = async () => {
-    const contacts = await listContacts(db, user.id);
+    if (!contacts) throw new Error("contacts could not be loaded");
     const body = contactText(row, user);
     const results = await Promise.allSettled(contacts.map((c) => messageContact(env, db, c.phone, body)));
     const ok = results.filter((r) => r.status === "fulfilled" && r.value).length;

@@ -269,6 +269,19 @@ describe("SOS broadcast", () => {
     expect(sent.map((s) => s.to)).toEqual(["whatsapp:+2348030000004", "+2348030000004"]);
   });
 
+  it("an emergency contact who uses LinkUp is alerted in the app and by push, wherever they are", async () => {
+    const sender = await userAt(6.5244, 3.3792); // Lagos
+    const contact = await userAt(9.0765, 7.3986); // Abuja, far from the sender
+    await db.update(users).set({ phone: "+2348037770001", authMode: "verified" }).where(eq(users.id, contact.user.id));
+    await subscribe(contact.cookie, "/contact-user");
+    await addContact(sender.cookie, "Cousin", "08037770001");
+    const { body } = await sos(sender.cookie, { location: { latitude: 6.5244, longitude: 3.3792 } });
+    expect(body.reached.contacts).toBe(1);
+    expect(pushes.map((p) => p.path)).toContain("/contact-user");
+    const list = (await (await call("/api/notifications", { cookie: contact.cookie })).json()) as { notifications: { title: string }[] };
+    expect(list.notifications[0].title).toBe(`SOS from ${sender.user.nickname}: Medical`);
+  });
+
   it("uses the user's last reported location when the SOS has none", async () => {
     const sender = await userAt(6.4531, 3.3958);
     const { status, body } = await sos(sender.cookie, {});
