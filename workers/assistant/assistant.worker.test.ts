@@ -447,6 +447,28 @@ describe("voice messages", () => {
     expect(await full.json()).toMatchObject({ code: "limit_reached" });
   });
 
+  it("refuse what is not audio, and empty recordings", async () => {
+    const { cookie, user } = await anonymousSession();
+    await setUser(user.id, { tier: "premium" });
+    const text = await call("/api/ai/voice", { method: "POST", cookie, body: "hello", headers: { "content-type": "text/plain" } });
+    expect(text.status).toBe(415);
+    expect(await text.json()).toEqual({ error: "Send the recording as audio (webm, ogg, mp4, mpeg or wav)" });
+    const empty = await call("/api/ai/voice", {
+      method: "POST",
+      cookie,
+      body: new Uint8Array(),
+      headers: { "content-type": "audio/webm" },
+    });
+    expect(empty.status).toBe(400);
+    const usage = await (await call("/api/ai/usage", { cookie })).json();
+    expect(usage).toEqual({
+      tier: "premium",
+      aiCommands: { used: 0, limit: null },
+      translations: { used: 0, limit: null },
+      voiceMessages: { usedThisMonth: 0, limit: 50 },
+    });
+  });
+
   it("are transcribed by Workers AI's speech model when online", async () => {
     const { user } = await anonymousSession();
     await setUser(user.id, { tier: "enterprise" });
