@@ -1,6 +1,6 @@
 // Phone verification through the real Worker and D1: code rules, limits, the merge on verify, roles.
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { VERIFICATION } from "../../core/identity-schemas";
 import { createDb } from "../../db";
 import { anonymousSession, call } from "../../tests/workers/helpers";
@@ -9,6 +9,15 @@ import { confirmVerification, startVerification } from "./verification";
 
 const appEnv = env as unknown as AppEnv;
 const db = createDb(appEnv);
+const twilioEnv = {
+  ...appEnv,
+  TWILIO_ACCOUNT_SID: "AC_test",
+  TWILIO_WHATSAPP_FROM: "whatsapp:+14155238886",
+  TWILIO_SMS_FROM: "+14155238887",
+  TWILIO_API_BASE: "https://twilio.test",
+} as AppEnv;
+
+afterEach(() => vi.restoreAllMocks());
 
 let phoneSeq = 100;
 /** A fresh Nigerian number per test, in the local written form, with its normalised twin. */
@@ -136,18 +145,41 @@ describe("POST /api/auth/register", () => {
     expect(Number(again.headers.get("retry-after"))).toBe(body.retryAfterSeconds);
   });
 
+  it("sends through Twilio's REST API when it is configured", async () => {
+    const { user } = await anonymousSession();
+    const phone = newPhone();
+    const sent: { url: string; auth: string | null; form: URLSearchParams }[] = [];
+    // Twilio is faked only at the outbound fetch edge.
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      sent.push({
+        url: String(input),
+        auth: new Headers(init?.headers).get("authorization"),
+        form: new URLSearchParams(String(init?.body)),
+      });
+      return Response.json({ sid: "SM123" }, { status: 201 });
+    });
+    const r = await startVerification(twilioEnv, db, { phone: phone.local, channel: "whatsapp", ip: null, userId: user.id });
+    expect(r.ok).toBe(true);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].url).toBe("https://twilio.test/2010-04-01/Accounts/AC_test/Messages.json");
+    expect(sent[0].auth).toBe(`Basic ${btoa("AC_test:test-twilio-auth-token")}`);
+    expect(sent[0].form.get("To")).toBe(`whatsapp:${phone.e164}`);
+    expect(sent[0].form.get("From")).toBe("whatsapp:+14155238886");
+    const code = sent[0].form.get("Body")?.match(/\b(\d{6})\b/)?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+    expect(await confirmVerification(twilioEnv, db, { phone: phone.e164, code: code! })).toMatchObject({ ok: true });
+  });
+
   it("says honestly when the code could not be sent, and lets the person try again at once", async () => {
     const { user } = await anonymousSession();
     const phone = newPhone();
-    // Twilio configured but unreachable: every attempt fails at the network edge.
-    const broken = {
-      ...appEnv,
-      TWILIO_ACCOUNT_SID: "AC_test",
-      TWILIO_WHATSAPP_FROM: "whatsapp:+14155238886",
-      TWILIO_API_BASE: "http://127.0.0.1:9",
-    } as AppEnv;
-    const failed = await startVerification(broken, db, { phone: phone.local, channel: "whatsapp", ip: null, userId: user.id });
+    // Twilio refuses the message (e.g. a number it cannot reach): nothing arrives.
+    vi.spyOn(globalThis, "fetch").mockImplementation(async () =>
+      Response.json({ code: 21211, message: "Invalid 'To' Phone Number" }, { status: 400 }),
+    );
+    const failed = await startVerification(twilioEnv, db, { phone: phone.local, channel: "sms", ip: null, userId: user.id });
     expect(failed).toMatchObject({ ok: false, status: 502, error: "Failed to send verification code. Please try again." });
+    vi.restoreAllMocks();
     const retry = await startVerification(appEnv, db, { phone: phone.local, channel: "whatsapp", ip: null, userId: user.id });
     expect(retry.ok).toBe(true);
   });
