@@ -1,8 +1,44 @@
-// The Africa's Talking USSD callback. Its menus arrive with the feature-phone issue; until then it says so.
+// POST /ussd: the Africa's Talking USSD callback (DESIGN.md §7). Answers text/plain 'CON …' or 'END …'.
 import { Hono } from "hono";
-import type { AppBindings } from "../env";
-import { notFound, onError } from "../errors";
+import { UssdRequestSchema } from "../../core/ussd-schemas";
+import { createDb } from "../../db";
+import { channelPhone } from "../channels";
+import type { AppBindings, AppEnv } from "../env";
+import { ApiError, notFound, onError, parseWith } from "../errors";
+import { answerUssd } from "./session";
 
-export const ussd = new Hono<AppBindings>().post("/", (c) => c.json({ error: "USSD menu is not available yet" }, 501));
+function sameSecret(a: string, b: string): boolean {
+  const x = new TextEncoder().encode(a);
+  const y = new TextEncoder().encode(b);
+  let diff = x.length ^ y.length;
+  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
+  return diff === 0;
+}
+
+/**
+ * With USSD_SHARED_SECRET set, the gateway must send it: as `?secret=` on the callback URL (Africa's Talking
+ * cannot add headers) or as an `X-USSD-Secret` header.
+ */
+function checkSecret(env: AppEnv, req: Request): void {
+  const expected = env.USSD_SHARED_SECRET;
+  if (!expected) return;
+  const given = req.headers.get("x-ussd-secret") ?? new URL(req.url).searchParams.get("secret") ?? "";
+  if (!sameSecret(given, expected)) throw new ApiError(403, "USSD request refused: missing or wrong shared secret");
+}
+
+export const ussd = new Hono<AppBindings>().post("/", async (c) => {
+  checkSecret(c.env, c.req.raw);
+  let form: Record<string, unknown>;
+  try {
+    form = await c.req.parseBody();
+  } catch {
+    throw new ApiError(400, "Malformed form body");
+  }
+  const input = parseWith(UssdRequestSchema, form);
+  const phone = channelPhone(input.phoneNumber);
+  if (!phone) throw new ApiError(400, "Invalid request: phoneNumber must be a phone number");
+  const screen = await answerUssd(c.env, createDb(c.env), input, phone, (p) => c.executionCtx.waitUntil(p));
+  return c.body(screen, 200, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" });
+});
 ussd.onError(onError);
 ussd.notFound(notFound);

@@ -1,0 +1,342 @@
+// Every word the USSD menu and the WhatsApp bot say, in the five channel languages. Written without
+// diacritics on purpose: USSD screens and SMS travel in the GSM 7-bit alphabet, which has no ẹ, ọ, ṣ, ɗ or ƙ.
+
+export const CHANNEL_LANGUAGES = ["english", "hausa", "yoruba", "igbo", "pidgin"] as const;
+export type ChannelLanguage = (typeof CHANNEL_LANGUAGES)[number];
+
+/** How each language names itself on the language screen and in WhatsApp's LANG answer. */
+export const CHANNEL_LANGUAGE_NAMES: Record<ChannelLanguage, string> = {
+  english: "English",
+  hausa: "Hausa",
+  yoruba: "Yoruba",
+  igbo: "Igbo",
+  pidgin: "Pidgin",
+};
+
+/** A channel language from what a person types: 'Hausa', 'ha', 'naija', 'pcm' … ; null when not offered. */
+export function resolveChannelLanguage(input: string | null | undefined): ChannelLanguage | null {
+  const key = (input ?? "").trim().toLowerCase();
+  if (!key) return null;
+  const aliases: Record<string, ChannelLanguage> = {
+    en: "english",
+    eng: "english",
+    english: "english",
+    ha: "hausa",
+    hausa: "hausa",
+    yo: "yoruba",
+    yoruba: "yoruba",
+    yorùbá: "yoruba",
+    ig: "igbo",
+    igbo: "igbo",
+    pidgin: "pidgin",
+    "nigerian pidgin": "pidgin",
+    "pidgin english": "pidgin",
+    naija: "pidgin",
+    pcm: "pidgin",
+  };
+  return aliases[key] ?? null;
+}
+
+export const EMERGENCY_CHOICES = ["medical", "fire", "security", "accident", "flood", "other"] as const;
+export type EmergencyChoice = (typeof EMERGENCY_CHOICES)[number];
+
+export interface ChannelTexts {
+  menu: { sos: string; ask: string; market: string; translate: string; account: string; exit: string };
+  back: string;
+  more: string;
+  invalid: string;
+  empty: string;
+  sosTypePrompt: string;
+  types: Record<EmergencyChoice, string>;
+  sosPlacePrompt: string;
+  skip: string;
+  /** {place} */
+  lastPlace: string;
+  /** {type} {place} */
+  sosConfirm: string;
+  sendNow: string;
+  /** {people} {contacts} */
+  sosSent: string;
+  /** When the counts are not in yet: the SOS goes on in the background. */
+  sosSentPending: string;
+  askPrompt: string;
+  smsFollows: string;
+  marketPick: string;
+  /** {c} */
+  marketPlacePrompt: string;
+  /** {c} {p} */
+  marketNone: string;
+  translateTextPrompt: string;
+  translateLangPrompt: string;
+  account: string;
+  phone: string;
+  tier: string;
+  verified: string;
+  notVerified: string;
+  verifyOption: string;
+  languageOption: string;
+  verifyPrompt: string;
+  verifyDone: string;
+  languagePrompt: string;
+  languageSaved: string;
+  goodbye: string;
+  busy: string;
+  tiers: { free: string; premium: string; enterprise: string };
+}
+
+const english: ChannelTexts = {
+  menu: { sos: "Send SOS", ask: "Ask assistant", market: "Market prices", translate: "Translate", account: "My account", exit: "Exit" },
+  back: "Back",
+  more: "More",
+  invalid: "Invalid choice, try again.",
+  empty: "Please type an answer.",
+  sosTypePrompt: "Type of emergency:",
+  types: { medical: "Medical", fire: "Fire", security: "Security", accident: "Accident", flood: "Flood", other: "Other" },
+  sosPlacePrompt: "Where are you? Type town, street or landmark.",
+  skip: "Skip",
+  lastPlace: "Use last place: {place}",
+  sosConfirm: "Send {type} SOS{place}? People nearby and your contacts will be alerted.",
+  sendNow: "Send now",
+  sosSent: "SOS sent. Reached {people} people nearby and {contacts} contacts. Call 112 or 199 now.",
+  sosSentPending: "SOS sent. People nearby and your contacts are being alerted. Call 112 or 199 now.",
+  askPrompt: "Type your question:",
+  smsFollows: "Full answer by SMS.",
+  marketPick: "Market prices. Choose:",
+  marketPlacePrompt: "{c}: type town or market, or 1 for all places.",
+  marketNone: "No prices found for {c} in {p}.",
+  translateTextPrompt: "Type the text to translate:",
+  translateLangPrompt: "Translate to:",
+  account: "My account",
+  phone: "Phone",
+  tier: "Tier",
+  verified: "Verified for web",
+  notVerified: "Not verified for web",
+  verifyOption: "Verify phone for web",
+  languageOption: "Language",
+  verifyPrompt: "Ask for a code on the LinkUp web app with this phone number, then type the 6-digit code here:",
+  verifyDone: "Phone verified. Sign in on the LinkUp web app with this number.",
+  languagePrompt: "Choose language:",
+  languageSaved: "Language saved.",
+  goodbye: "Thank you for using LinkUp. Stay safe.",
+  busy: "Service busy. Please try again.",
+  tiers: { free: "Free", premium: "Premium", enterprise: "Enterprise" },
+};
+
+const hausa: ChannelTexts = {
+  menu: { sos: "Aika SOS", ask: "Tambayi mataimaki", market: "Farashin kasuwa", translate: "Fassara", account: "Asusuna", exit: "Fita" },
+  back: "Koma",
+  more: "Kari",
+  invalid: "Zabi ba daidai ba, sake gwadawa.",
+  empty: "Da fatan a rubuta amsa.",
+  sosTypePrompt: "Irin gaggawa:",
+  types: { medical: "Lafiya", fire: "Gobara", security: "Tsaro", accident: "Hatsari", flood: "Ambaliya", other: "Wani" },
+  sosPlacePrompt: "Ina kake? Rubuta gari, titi ko sananne wuri.",
+  skip: "Tsallake",
+  lastPlace: "Wurin karshe: {place}",
+  sosConfirm: "Aika SOS na {type}{place}? Za a sanar da mutanen kusa da abokan huldarka.",
+  sendNow: "Aika yanzu",
+  sosSent: "An aika SOS. Ya kai ga mutane {people} na kusa da abokan hulda {contacts}. Kira 112 ko 199 yanzu.",
+  sosSentPending: "An aika SOS. Ana sanar da mutanen kusa da abokan huldarka. Kira 112 ko 199 yanzu.",
+  askPrompt: "Rubuta tambayarka:",
+  smsFollows: "Cikakkiyar amsa ta SMS.",
+  marketPick: "Farashin kasuwa. Zabi:",
+  marketPlacePrompt: "{c}: rubuta gari ko kasuwa, ko 1 don duka.",
+  marketNone: "Babu farashin {c} a {p}.",
+  translateTextPrompt: "Rubuta abin da za a fassara:",
+  translateLangPrompt: "Fassara zuwa:",
+  account: "Asusuna",
+  phone: "Waya",
+  tier: "Mataki",
+  verified: "An tabbatar don yanar gizo",
+  notVerified: "Ba a tabbatar ba tukuna",
+  verifyOption: "Tabbatar da waya",
+  languageOption: "Harshe",
+  verifyPrompt: "Nemi lamba a LinkUp na yanar gizo da wannan waya, sannan rubuta lambar mai lamba 6 a nan:",
+  verifyDone: "An tabbatar da wayarka. Shiga LinkUp na yanar gizo da wannan lamba.",
+  languagePrompt: "Zabi harshe:",
+  languageSaved: "An ajiye harshe.",
+  goodbye: "Mun gode da amfani da LinkUp. A zauna lafiya.",
+  busy: "Ana aiki sosai. Sake gwadawa.",
+  tiers: { free: "Kyauta", premium: "Premium", enterprise: "Enterprise" },
+};
+
+const yoruba: ChannelTexts = {
+  menu: { sos: "Fi SOS ranse", ask: "Bi oluranlowo", market: "Owo oja", translate: "Tumo ede", account: "Akanti mi", exit: "Jade" },
+  back: "Pada",
+  more: "Siwaju",
+  invalid: "Asayan ko to, tun gbiyanju.",
+  empty: "Jowo ko idahun.",
+  sosTypePrompt: "Iru pajawiri:",
+  types: { medical: "Ilera", fire: "Ina", security: "Aabo", accident: "Ijamba", flood: "Omiyale", other: "Omiiran" },
+  sosPlacePrompt: "Nibo lo wa? Ko ilu, opopona tabi ami-ile.",
+  skip: "Fo o",
+  lastPlace: "Ibi to koja: {place}",
+  sosConfirm: "Fi SOS {type} ranse{place}? A o so fun awon to wa nitosi ati awon olubasoro re.",
+  sendNow: "Fi ranse bayi",
+  sosSent: "SOS ti lo. O de odo eniyan {people} nitosi ati olubasoro {contacts}. Pe 112 tabi 199 bayi.",
+  sosSentPending: "SOS ti lo. A n so fun awon to wa nitosi ati olubasoro re. Pe 112 tabi 199 bayi.",
+  askPrompt: "Ko ibeere re:",
+  smsFollows: "Idahun kikun nipa SMS.",
+  marketPick: "Owo oja. Yan:",
+  marketPlacePrompt: "{c}: ko ilu tabi oja, tabi 1 fun gbogbo.",
+  marketNone: "Ko si owo {c} ni {p}.",
+  translateTextPrompt: "Ko oro ti o fe tumo:",
+  translateLangPrompt: "Tumo si:",
+  account: "Akanti mi",
+  phone: "Foonu",
+  tier: "Ipele",
+  verified: "A ti jerisi fun web",
+  notVerified: "A ko tii jerisi fun web",
+  verifyOption: "Jerisi foonu fun web",
+  languageOption: "Ede",
+  verifyPrompt: "Beere koodu lori LinkUp web pelu nomba foonu yii, leyin naa ko koodu oninomba 6 nibi:",
+  verifyDone: "A ti jerisi foonu re. Wole si LinkUp web pelu nomba yii.",
+  languagePrompt: "Yan ede:",
+  languageSaved: "A ti fi ede pamo.",
+  goodbye: "E se fun lilo LinkUp. E ku aabo.",
+  busy: "Ero n sise lowo. Tun gbiyanju.",
+  tiers: { free: "Ofe", premium: "Premium", enterprise: "Enterprise" },
+};
+
+const igbo: ChannelTexts = {
+  menu: { sos: "Ziga SOS", ask: "Juo onye enyemaka", market: "Onu ahia", translate: "Tughari asusu", account: "Akaunti m", exit: "Puo" },
+  back: "Laghachi",
+  more: "Ndi ozo",
+  invalid: "Nhoro ezighi ezi, nwaa ozo.",
+  empty: "Biko dee aziza.",
+  sosTypePrompt: "Udi mberede:",
+  types: { medical: "Ahuike", fire: "Oku", security: "Nchekwa", accident: "Ihe mberede uzo", flood: "Idei mmiri", other: "Ozo" },
+  sosPlacePrompt: "Ebee ka i no? Dee obodo, okporo uzo ma o bu ebe a ma ama.",
+  skip: "Wufe",
+  lastPlace: "Ebe ikpeazu: {place}",
+  sosConfirm: "Ziga SOS {type}{place}? A ga-agwa ndi no nso na ndi enyi gi.",
+  sendNow: "Ziga ugbu a",
+  sosSent: "E zigara SOS. O ruru mmadu {people} no nso na ndi enyi {contacts}. Kpoo 112 ma o bu 199 ugbu a.",
+  sosSentPending: "E zigara SOS. A na-agwa ndi no nso na ndi enyi gi. Kpoo 112 ma o bu 199 ugbu a.",
+  askPrompt: "Dee ajuju gi:",
+  smsFollows: "Aziza zuru oke site na SMS.",
+  marketPick: "Onu ahia. Hoputa:",
+  marketPlacePrompt: "{c}: dee obodo ma o bu ahia, ma o bu 1 maka ha nile.",
+  marketNone: "Enweghi onu {c} na {p}.",
+  translateTextPrompt: "Dee ihe i choro itughari:",
+  translateLangPrompt: "Tughari gaa na:",
+  account: "Akaunti m",
+  phone: "Ekwenti",
+  tier: "Ogo",
+  verified: "Akwadoro maka web",
+  notVerified: "Akwadobeghi maka web",
+  verifyOption: "Kwado ekwenti maka web",
+  languageOption: "Asusu",
+  verifyPrompt: "Rio koodu na LinkUp web ji nomba ekwenti a, wee dee koodu onu ogugu 6 ebe a:",
+  verifyDone: "Akwadoro ekwenti gi. Banye na LinkUp web ji nomba a.",
+  languagePrompt: "Hoputa asusu:",
+  languageSaved: "Echekwara asusu.",
+  goodbye: "Daalu maka iji LinkUp. Nodu na nchekwa.",
+  busy: "Oru di ukwuu ugbu a. Nwaa ozo.",
+  tiers: { free: "Efu", premium: "Premium", enterprise: "Enterprise" },
+};
+
+const pidgin: ChannelTexts = {
+  menu: { sos: "Send SOS", ask: "Ask di helper", market: "Market price", translate: "Translate", account: "My account", exit: "Comot" },
+  back: "Go back",
+  more: "More",
+  invalid: "Dat choice no correct, try again.",
+  empty: "Abeg type answer.",
+  sosTypePrompt: "Wetin happen?",
+  types: { medical: "Sickness/wound", fire: "Fire", security: "Thief/wahala", accident: "Accident", flood: "Flood", other: "Oda tin" },
+  sosPlacePrompt: "Where you dey? Type town, street or landmark.",
+  skip: "Skip",
+  lastPlace: "Last place: {place}",
+  sosConfirm: "Make we send {type} SOS{place}? People wey dey near and your contacts go hear.",
+  sendNow: "Send am now",
+  sosSent: "SOS don go. E reach {people} people wey dey near and {contacts} contacts. Call 112 or 199 now now.",
+  sosSentPending: "SOS don go. We dey tell people wey dey near and your contacts. Call 112 or 199 now now.",
+  askPrompt: "Type your question:",
+  smsFollows: "Full answer go come by SMS.",
+  marketPick: "Market price. Choose:",
+  marketPlacePrompt: "{c}: type town or market, or 1 for everywhere.",
+  marketNone: "No price for {c} for {p}.",
+  translateTextPrompt: "Type wetin you wan translate:",
+  translateLangPrompt: "Translate am to:",
+  account: "My account",
+  phone: "Phone",
+  tier: "Level",
+  verified: "E don verify for web",
+  notVerified: "E never verify for web",
+  verifyOption: "Verify phone for web",
+  languageOption: "Language",
+  verifyPrompt: "Ask for code for LinkUp web wit dis phone number, den type di 6-digit code for here:",
+  verifyDone: "Your phone don verify. Sign in for LinkUp web wit dis number.",
+  languagePrompt: "Choose language:",
+  languageSaved: "Language don save.",
+  goodbye: "Tank you for using LinkUp. Stay safe.",
+  busy: "System busy. Abeg try again.",
+  tiers: { free: "Free", premium: "Premium", enterprise: "Enterprise" },
+};
+
+export const CHANNEL_TEXTS: Record<ChannelLanguage, ChannelTexts> = { english, hausa, yoruba, igbo, pidgin };
+
+export function channelTexts(language: string | null | undefined): ChannelTexts {
+  return CHANNEL_TEXTS[(resolveChannelLanguage(language) ?? "english") as ChannelLanguage];
+}
+
+/** Fills {name} placeholders. */
+export function fill(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
+}
+
+// GSM 03.38 basic character set plus its extension table (each extension character costs two septets).
+const GSM_BASIC =
+  "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà";
+const GSM_EXTENDED = "^{}\\[~]|€";
+
+/** Septets a text takes in GSM 7-bit, or null when a character is outside the alphabet. */
+export function gsmLength(text: string): number | null {
+  let n = 0;
+  for (const ch of text) {
+    if (GSM_BASIC.includes(ch)) n += 1;
+    else if (GSM_EXTENDED.includes(ch)) n += 2;
+    else return null;
+  }
+  return n;
+}
+
+const REPLACEMENTS: Record<string, string> = {
+  "‘": "'",
+  "’": "'",
+  "“": '"',
+  "”": '"',
+  "–": "-",
+  "—": "-",
+  "…": "...",
+  "₦": "N",
+  "•": "-",
+  "\t": " ",
+};
+
+/** Makes any text safe for GSM 7-bit: curly quotes straightened, accents dropped, ₦ as N, the rest (emoji) removed. */
+export function toGsm(text: string): string {
+  let out = "";
+  for (const raw of text) {
+    const ch = REPLACEMENTS[raw] ?? raw;
+    // Accents go first, so a Yoruba word loses all its tone marks rather than only the ones GSM lacks.
+    const plain = ch.normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+    if (plain && gsmLength(plain) !== null) out += plain;
+    else if (gsmLength(ch) !== null) out += ch;
+  }
+  return out;
+}
+
+/** Cuts a text to at most `max` GSM septets, ending on a word with '..' when it had to cut. */
+export function clipGsm(text: string, max: number): string {
+  const safe = toGsm(text);
+  if ((gsmLength(safe) ?? Number.POSITIVE_INFINITY) <= max) return safe;
+  let out = "";
+  for (const ch of safe) {
+    if ((gsmLength(out + ch) ?? 0) > max - 2) break;
+    out += ch;
+  }
+  const space = out.lastIndexOf(" ");
+  if (space > max / 2) out = out.slice(0, space);
+  return `${out.trimEnd()}..`;
+}

@@ -1,0 +1,92 @@
+// What USSD and WhatsApp share about a phone (DESIGN.md §7): who the caller is, whether they opted out,
+// their language and the last place they shared, kept in phone_channels.
+//
+// The caller's phone is the identity. A phone nobody has used before gets a user carrying that phone (not yet
+// verified for the web); when a web visitor later verifies the same phone, identity/verification merges the
+// web visitor into this user, so USSD, WhatsApp and the web are one person with one history and one tier.
+import { eq, sql } from "drizzle-orm";
+import { normalizePhone } from "../../core/phone";
+import { type ChannelLanguage, resolveChannelLanguage } from "../../core/ussd-texts";
+import type { Db } from "../../db";
+import { createUser, findUserByPhone } from "../../db/queries/users";
+import { phoneChannels, type User } from "../../db/schema";
+
+export interface PhoneChannel {
+  phone: string;
+  optedOut: boolean;
+  language: ChannelLanguage;
+  latitude: number | null;
+  longitude: number | null;
+  locationText: string | null;
+}
+
+/** The channel state of a phone; defaults (English, opted in, no place) when it has none yet. */
+export async function getPhoneChannel(db: Db, phone: string): Promise<PhoneChannel> {
+  const row = await db.select().from(phoneChannels).where(eq(phoneChannels.phone, phone)).get();
+  return {
+    phone,
+    optedOut: row?.optedOut ?? false,
+    language: resolveChannelLanguage(row?.language) ?? "english",
+    latitude: row?.latitude ?? null,
+    longitude: row?.longitude ?? null,
+    locationText: row?.locationText ?? null,
+  };
+}
+
+type Patch = Partial<Pick<typeof phoneChannels.$inferInsert, "optedOut" | "language" | "latitude" | "longitude" | "locationText">>;
+
+async function upsert(db: Db, phone: string, patch: Patch): Promise<void> {
+  await db
+    .insert(phoneChannels)
+    .values({ phone, ...patch })
+    .onConflictDoUpdate({ target: phoneChannels.phone, set: { ...patch, updatedAt: sql`(unixepoch() * 1000)` } });
+}
+
+/** STOP and START: an opted-out phone gets nothing from us until it says START. */
+export function setOptedOut(db: Db, phone: string, optedOut: boolean): Promise<void> {
+  return upsert(db, phone, { optedOut });
+}
+
+export function setChannelLanguage(db: Db, phone: string, language: ChannelLanguage): Promise<void> {
+  return upsert(db, phone, { language });
+}
+
+/** The last place a phone shared: coordinates (WhatsApp location) and/or words (USSD). Replaces the old one. */
+export function setChannelLocation(
+  db: Db,
+  phone: string,
+  place: { latitude: number | null; longitude: number | null; locationText: string | null },
+): Promise<void> {
+  const located = place.latitude != null && place.longitude != null;
+  return upsert(db, phone, {
+    latitude: located ? place.latitude : null,
+    longitude: located ? place.longitude : null,
+    locationText: place.locationText,
+  });
+}
+
+/** A short label of a phone's last place, for a menu line; null when none is known. */
+export function lastPlaceLabel(pc: PhoneChannel): string | null {
+  if (pc.locationText) return pc.locationText;
+  if (pc.latitude != null && pc.longitude != null) return `${pc.latitude.toFixed(3)},${pc.longitude.toFixed(3)}`;
+  return null;
+}
+
+/** Normalises a channel's phone ('whatsapp:+234…', '+234…', '0803…'): null when it has no digits. */
+export function channelPhone(raw: string): string | null {
+  return normalizePhone(raw.replace(/^whatsapp:/i, ""));
+}
+
+/** The user a phone acts as: the one holding that phone, else a new user for it. */
+export async function userForPhone(db: Db, phone: string): Promise<User> {
+  const existing = await findUserByPhone(db, phone);
+  if (existing) return existing;
+  try {
+    return await createUser(db, { phone, nickname: `User ${phone.slice(-4)}` });
+  } catch (e) {
+    // Two first requests from one phone at once: the other one created it.
+    const raced = await findUserByPhone(db, phone);
+    if (raced) return raced;
+    throw e;
+  }
+}

@@ -1,0 +1,156 @@
+// One USSD request: find the caller's screen from the pure menu (core/ussd-menu.ts), run the action the last
+// answer asked for through the same modules as the web (sos, assistant, identity, market prices), and answer
+// within well under a second. Anything slow (the online assistant, SMS) goes to waitUntil.
+import { LANGUAGES } from "../../core/ai-command";
+import type { Tier } from "../../core/constants";
+import {
+  answerScreen,
+  end,
+  marketScreen,
+  parseUssd,
+  renderScreen,
+  sosSentScreen,
+  splitAnswers,
+  type UssdAction,
+} from "../../core/ussd-menu";
+import { findPlace } from "../../core/ussd-places";
+import type { UssdRequest } from "../../core/ussd-schemas";
+import { CHANNEL_TEXTS, type ChannelTexts, channelTexts } from "../../core/ussd-texts";
+import type { Db } from "../../db";
+import { findMarketPrices, listCommodities } from "../../db/queries/content";
+import { runAiCommand } from "../assistant";
+import { getPhoneChannel, lastPlaceLabel, type PhoneChannel, setChannelLanguage, setChannelLocation, userForPhone } from "../channels";
+import { type AppEnv, servicesStatus } from "../env";
+import { confirmVerification } from "../identity/verification";
+import { sendMessage } from "../services/messaging";
+import { broadcastSos } from "../sos";
+
+type WaitUntil = (p: Promise<unknown>) => void;
+
+/** How long the SOS screen waits for the counts before it answers without them (the SOS goes on). */
+export const SOS_SCREEN_BUDGET_MS = 2500;
+/** What an SOS from a basic phone says in the area room (the caller types no message on USSD). */
+export const USSD_SOS_MESSAGE = "Help needed now (sent by USSD from a basic phone)";
+
+export async function answerUssd(env: AppEnv, db: Db, input: UssdRequest, phone: string, waitUntil: WaitUntil): Promise<string> {
+  // The market menu is the only one that needs the commodity list; other sessions skip the query.
+  const commodities = splitAnswers(input.text).includes("3") ? await listCommodities(db) : [];
+  const outcome = parseUssd(input.text, { commodities });
+  const channel = await getPhoneChannel(db, phone);
+  let t = channelTexts(channel.language);
+
+  if (outcome.kind === "screen") {
+    if (outcome.setLanguage) {
+      await setChannelLanguage(db, phone, outcome.setLanguage);
+      t = CHANNEL_TEXTS[outcome.setLanguage];
+    }
+    let account: { phone: string; tier: Tier; verified: boolean } = { phone, tier: "free", verified: false };
+    if (outcome.state.node === "account") {
+      const user = await userForPhone(db, phone);
+      account = { phone, tier: user.subscriptionTier, verified: user.authMode === "verified" };
+    }
+    return renderScreen(outcome, t, { commodities, lastPlace: lastPlaceLabel(channel), account });
+  }
+  return runAction(env, db, { action: outcome.action, input, phone, channel, t, waitUntil });
+}
+
+interface ActionContext {
+  action: UssdAction;
+  input: UssdRequest;
+  phone: string;
+  channel: PhoneChannel;
+  t: ChannelTexts;
+  waitUntil: WaitUntil;
+}
+
+async function runAction(env: AppEnv, db: Db, ctx: ActionContext): Promise<string> {
+  const { action, phone, t } = ctx;
+  switch (action.kind) {
+    case "exit":
+      return end(t.goodbye);
+    case "sos":
+      return sendSos(env, db, ctx, action);
+    case "ask":
+      return assistantAnswer(env, db, ctx, action.question);
+    case "translate":
+      return assistantAnswer(env, db, ctx, `translate ${action.text} to ${LANGUAGES[action.target]}`);
+    case "market": {
+      const rows = await findMarketPrices(db, { commodity: action.commodity, place: action.place ?? undefined, limit: 8 });
+      return marketScreen(t, action.commodity, action.place, rows);
+    }
+    case "verify": {
+      const result = await confirmVerification(env, db, { phone, code: action.code });
+      if (result.ok) return end(t.verifyDone);
+      return end(result.error);
+    }
+  }
+}
+
+async function sendSos(env: AppEnv, db: Db, ctx: ActionContext, action: Extract<UssdAction, { kind: "sos" }>): Promise<string> {
+  const { phone, channel, t, waitUntil } = ctx;
+  const user = await userForPhone(db, phone);
+  let location: { latitude: number; longitude: number } | undefined;
+  let locationText: string | undefined;
+  if (action.place) {
+    // The place the caller typed: located when it names a known town or district, else kept as words.
+    const known = findPlace(action.place);
+    locationText = action.place;
+    if (known) location = { latitude: known.latitude, longitude: known.longitude };
+    waitUntil(
+      setChannelLocation(db, phone, { latitude: known?.latitude ?? null, longitude: known?.longitude ?? null, locationText }).catch((e) =>
+        console.error("ussd: saving place", e),
+      ),
+    );
+  } else if (channel.latitude != null && channel.longitude != null) {
+    location = { latitude: channel.latitude, longitude: channel.longitude };
+    locationText = channel.locationText ?? undefined;
+  }
+  const sos = broadcastSos(
+    env,
+    db,
+    {
+      userId: user.id,
+      message: USSD_SOS_MESSAGE,
+      emergencyType: action.emergencyType,
+      location,
+      locationText,
+      // One SOS per USSD session, however often the gateway repeats the last request.
+      clientRequestId: `ussd-${ctx.input.sessionId}`.slice(0, 64),
+      channel: "ussd",
+    },
+    waitUntil,
+  );
+  waitUntil(sos.catch((e) => console.error("ussd: sos failed", e)));
+  try {
+    const result = await Promise.race([sos, new Promise<null>((r) => setTimeout(() => r(null), SOS_SCREEN_BUDGET_MS))]);
+    return result ? sosSentScreen(t, result.reached) : end(t.sosSentPending);
+  } catch {
+    return end(`${t.busy} 112 / 199`);
+  }
+}
+
+/**
+ * The offline assistant answers on screen at once (and counts the command once). When the answer is longer
+ * than a screen it follows in full by SMS; with Workers AI configured, the online answer follows by SMS.
+ */
+async function assistantAnswer(env: AppEnv, db: Db, ctx: ActionContext, text: string): Promise<string> {
+  const { phone, t, waitUntil } = ctx;
+  const user = await userForPhone(db, phone);
+  const quick = await runAiCommand(env, db, { userId: user.id, text, channel: "ussd", mode: "offline" });
+  if (!quick.ok) return end(quick.body.error);
+  const online = servicesStatus(env).workersAi;
+  const { screen, needsSms } = answerScreen(t, quick.message, online);
+  if (online || needsSms) {
+    waitUntil(
+      (async () => {
+        let body = quick.message;
+        if (online) {
+          const full = await runAiCommand(env, db, { userId: user.id, text, channel: "ussd", mode: "auto", countUsage: false });
+          if (full.ok) body = full.message;
+        }
+        await sendMessage(env, db, { to: phone, channel: "sms", body });
+      })().catch((e) => console.error("ussd: answer by SMS", e)),
+    );
+  }
+  return screen;
+}

@@ -1,0 +1,259 @@
+// The USSD callback end to end in workerd: real D1, the real MeshRoom over a WebSocket, the real assistant,
+// SOS and verification modules. Requests are Africa's Talking's form posts.
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { encodeGeohash } from "../../core/geohash";
+import { newId } from "../../core/ids";
+import { findPlace } from "../../core/ussd-places";
+import { createDb } from "../../db";
+import { listCommodities } from "../../db/queries/content";
+import { emergencyBroadcasts, emergencyContacts, users } from "../../db/schema";
+import { anonymousSession, call, ORIGIN } from "../../tests/workers/helpers";
+import { userForPhone } from "../channels";
+import type { AppEnv } from "../env";
+import { ussd } from "./index";
+
+const db = createDb(env);
+let phoneCounter = 0;
+/** A fresh caller per test: storage is shared within this file. */
+const newPhone = () => `+23480${String(Date.now() % 1e6).padStart(6, "0")}${String(phoneCounter++).padStart(2, "0")}`;
+
+async function dial(phoneNumber: string, text: string, sessionId = `ATUid_${newId(8)}`) {
+  const res = await SELF.fetch(`${ORIGIN}/ussd`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ sessionId, serviceCode: "*384*1234#", phoneNumber, networkCode: "62130", text }),
+  });
+  return { status: res.status, type: res.headers.get("content-type"), body: await res.text() };
+}
+
+async function outboxTo(phone: string) {
+  const res = await call("/api/dev/outbox?limit=200");
+  const { messages } = (await res.json()) as { messages: { to: string; channel: string; body: string }[] };
+  return messages.filter((m) => m.to === phone);
+}
+
+const waitFor = async (check: () => boolean | Promise<boolean>, ms = 3000) => {
+  const end = Date.now() + ms;
+  while (!(await check()) && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+};
+
+describe("POST /ussd", () => {
+  it("opens with the main menu as text/plain CON", async () => {
+    const res = await dial(newPhone(), "");
+    expect(res.status).toBe(200);
+    expect(res.type).toContain("text/plain");
+    expect(res.body).toBe("CON LinkUp\n1 Send SOS\n2 Ask assistant\n3 Market prices\n4 Translate\n5 My account\n0 Exit");
+  });
+
+  it("repeats a screen with a short error on an invalid or empty answer", async () => {
+    const phone = newPhone();
+    expect((await dial(phone, "8")).body).toMatch(/^CON Invalid choice, try again\. LinkUp\n1 Send SOS/);
+    expect((await dial(phone, "1*")).body).toMatch(/^CON Please type an answer\. Type of emergency:/);
+    expect((await dial(phone, "1*00")).body).toMatch(/^CON LinkUp\n/);
+  });
+
+  it("refuses a malformed callback with a JSON 400", async () => {
+    const res = await SELF.fetch(`${ORIGIN}/ussd`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ sessionId: "s1", text: "" }),
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json<{ error: string }>()).error).toContain("phoneNumber");
+  });
+
+  it("exits with END", async () => {
+    expect((await dial(newPhone(), "0")).body).toBe("END Thank you for using LinkUp. Stay safe.");
+  });
+});
+
+describe("USSD SOS", () => {
+  it("reaches the area room and the caller's contacts, and says how many plus 112/199", async () => {
+    const phone = newPhone();
+    const ikeja = findPlace("Ikeja");
+    if (!ikeja) throw new Error("Ikeja missing");
+    const room = `nearby:${encodeGeohash(ikeja.latitude, ikeja.longitude)}`;
+    // A neighbour in the Ikeja area room, and one emergency contact of the caller.
+    const neighbour = await anonymousSession();
+    await call("/api/me/location", {
+      method: "PUT",
+      cookie: neighbour.cookie,
+      json: { latitude: ikeja.latitude, longitude: ikeja.longitude },
+    });
+    const socket = await SELF.fetch(`${ORIGIN}/ws/rooms/${encodeURIComponent(room)}`, {
+      headers: { upgrade: "websocket", cookie: neighbour.cookie },
+    });
+    expect(socket.status).toBe(101);
+    const ws = socket.webSocket as WebSocket;
+    const envelopes: { envelope: { type: string; content: { text?: string }; senderId: string } }[] = [];
+    ws.accept();
+    ws.addEventListener("message", (e) => {
+      const frame = JSON.parse(String(e.data));
+      if (frame.type === "envelope") envelopes.push(frame);
+    });
+    const caller = await userForPhone(db, phone);
+    await db.insert(emergencyContacts).values({ id: newId(), userId: caller.id, name: "Mama", phone: "+2348099990001" });
+
+    const sessionId = `ATUid_${newId(8)}`;
+    expect((await dial(phone, "1", sessionId)).body).toContain("1 Medical");
+    expect((await dial(phone, "1*1", sessionId)).body).toMatch(/^CON Where are you\?/);
+    expect((await dial(phone, "1*1*Ikeja under bridge", sessionId)).body).toContain("Send Medical SOS (Ikeja under bridge)?");
+    const done = await dial(phone, "1*1*Ikeja under bridge*1", sessionId);
+    expect(done.body).toBe("END SOS sent. Reached 1 people nearby and 1 contacts. Call 112 or 199 now.");
+
+    await waitFor(() => envelopes.length > 0);
+    expect(envelopes[0].envelope).toMatchObject({ type: "emergency", senderId: caller.id });
+    expect(envelopes[0].envelope.content.text).toContain("Ikeja under bridge");
+    ws.close();
+    const contactMessages = await outboxTo("+2348099990001");
+    expect(contactMessages.length).toBeGreaterThan(0);
+    expect(contactMessages[0].body).toMatch(/SOS|emergency/i);
+
+    // The gateway repeating the last request does not send a second SOS.
+    expect((await dial(phone, "1*1*Ikeja under bridge*1", sessionId)).body).toMatch(/^END SOS sent\./);
+    const rows = await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, caller.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ channel: "ussd", emergencyType: "medical", locationText: "Ikeja under bridge" });
+    expect(rows[0].geohash).toBe(room.slice("nearby:".length));
+  });
+
+  it("uses the last place known for the phone when the caller skips the place", async () => {
+    const phone = newPhone();
+    await dial(phone, "1*2*Kano city*1");
+    const skip = await dial(phone, "1*3");
+    expect(skip.body).toContain("1 Use last place: Kano city");
+    expect((await dial(phone, "1*3*1")).body).toContain("Send Security SOS (Kano city)?");
+    const sessionId = `ATUid_${newId(8)}`;
+    expect((await dial(phone, "1*3*1*1", sessionId)).body).toMatch(
+      /^END SOS sent\. Reached 0 people nearby and 0 contacts\. Call 112 or 199/,
+    );
+    const user = await userForPhone(db, phone);
+    const rows = await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id));
+    const latest = rows.find((r) => r.clientRequestId === `ussd-${sessionId}`);
+    expect(latest).toMatchObject({ emergencyType: "security", locationText: "Kano city" });
+    const kano = findPlace("Kano");
+    expect(latest?.geohash).toBe(encodeGeohash(kano?.latitude ?? 0, kano?.longitude ?? 0));
+  });
+});
+
+describe("USSD assistant, prices and translation", () => {
+  it("answers a question on screen and sends the full answer by SMS when it is longer", async () => {
+    const phone = newPhone();
+    const res = await dial(phone, "2*emergency someone is bleeding badly");
+    expect(res.body).toMatch(/^END /);
+    expect(res.body.length).toBeLessThanOrEqual(182);
+    if (res.body.endsWith("Full answer by SMS.")) {
+      await waitFor(async () => (await outboxTo(phone)).length > 0);
+      const sms = await outboxTo(phone);
+      expect(sms[0]).toMatchObject({ channel: "sms" });
+      expect(sms[0].body.length).toBeGreaterThan(178);
+    } else {
+      expect(await outboxTo(phone)).toHaveLength(0);
+    }
+  });
+
+  it("counts USSD questions against the free tier like the web, then offers Premium", async () => {
+    const phone = newPhone();
+    for (let i = 0; i < 10; i++) expect((await dial(phone, "2*help")).body).toMatch(/^END /);
+    const over = await dial(phone, "2*help");
+    expect(over.body).toMatch(/^END You've used your 10 free AI commands for today\. Upgrade to Premium/);
+    // A premium user is not limited.
+    const user = await userForPhone(db, phone);
+    await db.update(users).set({ subscriptionTier: "premium" }).where(eq(users.id, user.id));
+    expect((await dial(phone, "2*help")).body).not.toContain("Upgrade");
+  });
+
+  it("shows market prices for a commodity and place from the database", async () => {
+    const commodities = await listCommodities(db);
+    const index = commodities.indexOf("Rice (local)");
+    const page = Math.floor(index / 7);
+    const path = [...Array(page).fill("9"), String((index % 7) + 1)].join("*");
+    expect((await dial(newPhone(), `3*${path}`)).body).toBe("CON Rice (local): type town or market, or 1 for all places.\n00 Back");
+    expect((await dial(newPhone(), `3*${path}*Kano`)).body).toBe("END Rice (local), 50kg bag:\nDawanau Market N70,200");
+    const all = await dial(newPhone(), `3*${path}*1`);
+    expect(all.body).toMatch(/^END Rice \(local\), 50kg bag:\n/);
+    expect(all.body).toContain("Kano N70,200");
+    expect((await dial(newPhone(), `3*${path}*Timbuktu`)).body).toBe("END No prices found for Rice (local) in Timbuktu.");
+  });
+
+  it("translates typed text into the chosen language", async () => {
+    const res = await dial(newPhone(), "4*good morning*2");
+    expect(res.body).toBe("END Hausa: Barka da safiya");
+  });
+});
+
+describe("USSD account", () => {
+  it("shows tier and verification, and remembers the chosen language for the phone", async () => {
+    const phone = newPhone();
+    expect((await dial(phone, "5")).body).toBe(
+      `CON My account\nPhone: ${phone}\nTier: Free\nNot verified for web\n1 Verify phone for web\n2 Language\n00 Back`,
+    );
+    const saved = await dial(phone, "5*2*5");
+    expect(saved.body).toMatch(/^CON Language don save\. LinkUp\n1 Send SOS\n2 Ask di helper/);
+    // A new session from the same phone is in Pidgin; another phone is not.
+    expect((await dial(phone, "")).body).toContain("0 Comot");
+    expect((await dial(newPhone(), "")).body).toContain("0 Exit");
+    expect((await dial(phone, "5*2*1")).body).toMatch(/^CON Language saved\. LinkUp/);
+  });
+
+  it("completes a web verification with the code typed on the phone, making web and USSD one user", async () => {
+    const phone = newPhone();
+    // The caller used USSD before (a user holds the phone); then asks for a code on the web.
+    const channelUser = await userForPhone(db, phone);
+    const web = await anonymousSession();
+    const reg = await call("/api/auth/register", { method: "POST", cookie: web.cookie, json: { phoneNumber: phone, channel: "sms" } });
+    expect(reg.status).toBe(200);
+    const code = /\b(\d{6})\b/.exec((await outboxTo(phone))[0]?.body ?? "")?.[1];
+    expect(code).toBeDefined();
+
+    expect((await dial(phone, "5*1*000000")).body).toBe("END Invalid verification code. Please try again.");
+    expect((await dial(phone, `5*1*${code}`)).body).toBe("END Phone verified. Sign in on the LinkUp web app with this number.");
+    // The web visitor is now the phone's user, verified.
+    const me = await (await call("/api/me", { cookie: web.cookie })).json<{ user: { id: string; authMode: string } }>();
+    expect(me.user).toMatchObject({ id: channelUser.id, authMode: "verified" });
+    expect((await dial(phone, "5")).body).toContain("Verified for web");
+  });
+});
+
+describe("USSD shared secret", () => {
+  const form = (phoneNumber: string) =>
+    new URLSearchParams({ sessionId: "s-secret", serviceCode: "*384#", phoneNumber, networkCode: "62130", text: "1" });
+
+  it("refuses requests without the secret when USSD_SHARED_SECRET is set, before any work", async () => {
+    const withSecret = { ...env, USSD_SHARED_SECRET: "s3cret-value" } as AppEnv;
+    const phone = newPhone();
+    for (const url of ["http://x/", "http://x/?secret=wrong"]) {
+      const ctx = createExecutionContext();
+      const res = await ussd.fetch(
+        new Request(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form(phone) }),
+        withSecret,
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+      expect(res.status).toBe(403);
+      expect((await res.json<{ error: string }>()).error).toMatch(/secret/);
+    }
+    expect(await db.select().from(users).where(eq(users.phone, phone))).toHaveLength(0);
+
+    for (const req of [
+      new Request("http://x/?secret=s3cret-value", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: form(phone),
+      }),
+      new Request("http://x/", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", "x-ussd-secret": "s3cret-value" },
+        body: form(phone),
+      }),
+    ]) {
+      const ctx = createExecutionContext();
+      const ok = await ussd.fetch(req, withSecret, ctx);
+      await waitOnExecutionContext(ctx);
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toContain("1 Medical");
+    }
+  });
+});
