@@ -469,6 +469,27 @@ describe("voice messages", () => {
     });
   });
 
+  it("recorded offline are listed and can be transcribed later, once the online assistant answers", async () => {
+    const { cookie, user } = await anonymousSession();
+    await setUser(user.id, { tier: "premium" });
+    const { id } = await (await send(cookie)).json<{ id: string }>();
+    const list = await (await call("/api/ai/voice", { cookie })).json<{ messages: { id: string; transcript: string }[] }>();
+    expect(list.messages).toEqual([expect.objectContaining({ id, transcript: "" })]);
+    const offline = await call(`/api/ai/voice/${id}/transcribe`, { method: "POST", cookie });
+    expect(offline.status).toBe(503);
+
+    const { users } = await import("../../db/schema");
+    const { eq } = await import("drizzle-orm");
+    const { retranscribe } = await import("./voice");
+    const row = await db().select().from(users).where(eq(users.id, user.id)).get();
+    const fake = fakeAi("answer");
+    expect(await retranscribe(fake.env, db(), row!, id)).toEqual({ found: true, transcript: "Please bring two bags of rice tomorrow" });
+    const after = await (await call("/api/ai/voice", { cookie })).json<{ messages: { transcript: string }[] }>();
+    expect(after.messages[0].transcript).toBe("Please bring two bags of rice tomorrow");
+    const usage = await (await call("/api/ai/usage", { cookie })).json<{ voiceMessages: { usedThisMonth: number } }>();
+    expect(usage.voiceMessages.usedThisMonth).toBe(1);
+  });
+
   it("are transcribed by Workers AI's speech model when online", async () => {
     const { user } = await anonymousSession();
     await setUser(user.id, { tier: "enterprise" });

@@ -5,7 +5,7 @@ import { AI_SAMPLE_PROMPTS, extractAiText, LANGUAGES } from "../../../core/ai-co
 import type { SmartReply, Translation } from "../../../core/ai-schemas";
 import { PremiumOffer } from "../features/assistant/premium-offer";
 import { liaHelpMessage } from "../features/assistant/lia-help";
-import { VoiceRecorder } from "../features/assistant/voice-recorder";
+import { type VoiceItem, VoiceRecorder } from "../features/assistant/voice-recorder";
 import { apiGet, apiSend } from "../lib/api.server";
 import { useRootData } from "../root";
 import type { Route } from "./+types/ai-features";
@@ -23,7 +23,9 @@ type Usage = {
 };
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { usage: await apiGet<Usage>(context, "/api/ai/usage") };
+  const usage = await apiGet<Usage>(context, "/api/ai/usage");
+  const voice = usage && usage.voiceMessages.limit !== 0 ? await apiGet<{ messages: VoiceItem[] }>(context, "/api/ai/voice") : null;
+  return { usage, voiceMessages: voice?.messages ?? [] };
 }
 
 type Offer = { error: string; code: string };
@@ -225,7 +227,7 @@ export default function AiFeatures({ loaderData }: Route.ComponentProps) {
       <section className="card" aria-labelledby="voice-title">
         <h2 id="voice-title">Voice Messages</h2>
         <p className="muted">Premium: record a voice message and get it transcribed (50 a month).</p>
-        <VoiceRecorder voiceLimit={usage.voiceMessages.limit} phone={phone} />
+        <VoiceRecorder voiceLimit={usage.voiceMessages.limit} phone={phone} initial={loaderData.voiceMessages} />
       </section>
 
       <section className="card" aria-labelledby="files-title">

@@ -5,7 +5,7 @@ import { AiChatRequestSchema, SmartRepliesRequestSchema, TranslateRequestSchema 
 import { TIER_LIMITS } from "../../../core/constants";
 import { runAiCommand, smartReplies, transcribeVoiceMessage, translateText, voiceAllowed, voiceAudio } from "../../assistant";
 import { readUsage, voiceMessagesThisMonth } from "../../assistant/usage";
-import { VOICE_MAX_BYTES, VOICE_MIME } from "../../assistant/voice";
+import { listVoiceMessages, retranscribe, VOICE_MAX_BYTES, VOICE_MIME } from "../../assistant/voice";
 import { requireUser, requireVerified } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { ApiError, parseJson } from "../../errors";
@@ -82,6 +82,17 @@ export const ai = new Hono<AppBindings>()
     if (!result.ok) return c.json(result.body, 402);
     const { ok: _ok, ...answer } = result;
     return c.json(answer, 201);
+  })
+  .get("/voice", async (c) => {
+    const user = requireUser(c);
+    return c.json({ messages: await listVoiceMessages(c.var.db, user) });
+  })
+  .post("/voice/:id/transcribe", async (c) => {
+    const user = requireUser(c);
+    const result = await retranscribe(c.env, c.var.db, user, c.req.param("id"));
+    if (!result.found) throw new ApiError(404, "Voice message not found");
+    if (result.transcript === null) throw new ApiError(503, "Transcription needs the online assistant, which isn't reachable right now.");
+    return c.json({ id: c.req.param("id"), transcript: result.transcript });
   })
   .get("/voice/:id", async (c) => {
     const user = requireUser(c);

@@ -98,3 +98,13 @@ export function shouldShowUpsell(aiCommandsToday: number | undefined): boolean {
   return typeof aiCommandsToday === "number" && aiCommandsToday >= 8 && aiCommandsToday % 4 === 0;
 }
 export const UPSELL_DELAY_MS = 2000;
+
+/** Asks again for the transcript of a voice message recorded while the online assistant was unreachable. */
+export async function retryTranscript(id: string): Promise<string | null> {
+  try {
+    const answer = await apiRequest<{ transcript: string }>("POST", `/api/ai/voice/${encodeURIComponent(id)}/transcribe`);
+    return answer.transcript || null;
+  } catch {
+    return null;
+  }
+}

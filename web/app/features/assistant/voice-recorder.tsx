@@ -4,12 +4,28 @@ import { useState } from "react";
 import { VOICE_PREMIUM_MESSAGE } from "../../../../core/ai-command";
 import type { VoiceMessageResponse } from "../../../../core/ai-schemas";
 import { useToast } from "../../components/toast";
+import { retryTranscript } from "./client";
 import { PremiumOffer } from "./premium-offer";
 import { useVoiceMessage, type VoiceOutcome } from "./use-voice-message";
 
-export function VoiceRecorder({ voiceLimit, phone }: { voiceLimit: number | null; phone: string }) {
+export type VoiceItem = Pick<VoiceMessageResponse, "id" | "transcript"> & Partial<VoiceMessageResponse>;
+
+export function VoiceRecorder({ voiceLimit, phone, initial = [] }: { voiceLimit: number | null; phone: string; initial?: VoiceItem[] }) {
   const toast = useToast();
-  const [sent, setSent] = useState<VoiceMessageResponse[]>([]);
+  const [sent, setSent] = useState<VoiceItem[]>(initial);
+  const [retrying, setRetrying] = useState<string | null>(null);
+  async function retry(id: string) {
+    setRetrying(id);
+    const transcript = await retryTranscript(id);
+    setRetrying(null);
+    if (transcript) setSent((list) => list.map((v) => (v.id === id ? { ...v, transcript } : v)));
+    else
+      toast({
+        title: "Not yet",
+        description: "Transcription needs the online assistant, which isn't reachable right now.",
+        variant: "destructive",
+      });
+  }
   const [problem, setProblem] = useState<Exclude<VoiceOutcome, { kind: "sent" }> | null>(null);
   const voice = useVoiceMessage((outcome) => {
     if (outcome.kind === "sent") {
