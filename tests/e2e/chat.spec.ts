@@ -342,3 +342,17 @@ test("/mesh-network lists people in the area room, this device's tabs and live f
   await a.context.close();
   await b.context.close();
 });
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+  test("the join form still starts a session and shows the chat with its rooms", async ({ page, context, baseURL }) => {
+    await acceptCookies(context, baseURL!);
+    await page.goto("/chat");
+    await page.getByLabel("Phone number").fill("+2348030009876");
+    await page.getByRole("button", { name: "Join Mesh Network" }).click();
+    await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+    await expect(page.getByText("Live chat needs JavaScript")).toBeVisible();
+    const me = (await (await page.request.get("/api/me")).json()).user;
+    expect(me).toMatchObject({ nickname: "User 9876", onboardingCompleted: true });
+  });
+});

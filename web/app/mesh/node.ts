@@ -75,6 +75,7 @@ export class MeshNode {
   private readonly channel: BroadcastChannel | null;
   private readonly listeners = new Set<() => void>();
   private readonly lastSent = new Map<string, number>();
+  private readonly chains = new Map<string, Promise<void>>();
   private readonly pendingReceipts = new Map<string, { delivered: Set<string>; read: Set<string> }>();
   private receiptTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -373,29 +374,28 @@ export class MeshNode {
         if (state) state.encrypted = frame.encrypted;
         break;
       case "ack":
-        void this.onAck(room, frame.id, frame.seq);
+        this.inOrder(room, () => this.onAck(room, frame.id, frame.seq));
         break;
       case "envelope":
-        void this.onEnvelope(room, frame.envelope, frame.seq);
+        this.inOrder(room, () => this.onEnvelope(room, frame.envelope, frame.seq));
         break;
       case "resume-batch":
-        void (async () => {
+        this.inOrder(room, async () => {
           for (const item of frame.items) await this.onEnvelope(room, item.envelope, item.seq);
-        })();
+        });
         break;
       case "resume-done":
-        if (state && viaTab === null) {
-          state.resumed = true;
-          this.setCursor(room, frame.cursor);
-        }
-        void (async () => {
+        if (state && viaTab === null) state.resumed = true;
+        this.inOrder(room, async () => {
+          // Only now, with every missed envelope stored, does the cursor move past them.
+          if (viaTab === null) this.setCursor(room, frame.cursor);
           for (const r of frame.receipts) await this.onReceipt(room, [r.id], r.status);
           await this.flush(room);
           this.queueOwedReceipts(room);
-        })();
+        });
         break;
       case "receipt":
-        void this.onReceipt(room, frame.ids, frame.status);
+        this.inOrder(room, () => this.onReceipt(room, frame.ids, frame.status));
         break;
       case "presence":
         if (state) state.presence = { nodes: frame.nodes, members: frame.members };
@@ -418,6 +418,12 @@ export class MeshNode {
         break;
     }
     this.changed();
+  }
+
+  /** Frames of one room are handled one after another, in the order the room sent them. */
+  private inOrder(room: string, task: () => Promise<void>) {
+    const next = (this.chains.get(room) ?? Promise.resolve()).then(task).catch((e) => console.warn("mesh: frame", e));
+    this.chains.set(room, next);
   }
 
   private setCursor(room: string, seq: number) {
@@ -445,7 +451,12 @@ export class MeshNode {
   }
 
   private async onEnvelope(room: string, envelope: Envelope, seq: number) {
+    await this.receive(room, envelope, seq);
+    // After the envelope is stored: a reload never resumes past something it did not keep.
     this.setCursor(room, seq);
+  }
+
+  private async receive(room: string, envelope: Envelope, seq: number) {
     if (envelope.room !== room || envelope.type === "receipt" || envelope.type === "presence") return;
     this.recordRoute(envelope.meshRoute);
     if (!this.seen.add(envelope.id)) {

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation, useSearchParams } from "react-router";
 import type { Me } from "../../../core/api-types";
 import { nicknameFromPhone } from "../../../core/phone";
 import type { RoomsAnswer } from "../../../core/rooms";
@@ -28,10 +28,9 @@ export async function loader({ context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const phone = String(form.get("phone") ?? "").trim();
-  if (!phone) return data({ joined: false, error: null as string | null });
+  if (!phone) return data({ error: null as string | null });
   const started = await apiSend(context, "POST", "/api/auth/anonymous");
-  if (!started.ok)
-    return data({ joined: false, error: started.json?.error ?? "Could not connect. Please try again." }, { status: started.status });
+  if (!started.ok) return data({ error: started.json?.error ?? "Could not connect. Please try again." }, { status: started.status });
   const patched = await apiSend(
     context,
     "PATCH",
@@ -39,16 +38,27 @@ export async function action({ request, context }: Route.ActionArgs) {
     { nickname: nicknameFromPhone(phone), onboardingCompleted: true },
     cookieFrom(started.headers),
   );
-  if (!patched.ok) return data({ joined: false, error: patched.json?.error ?? "Could not save your profile." }, { status: patched.status });
-  return data({ joined: true, error: null as string | null }, { headers: started.headers });
+  if (!patched.ok) return data({ error: patched.json?.error ?? "Could not save your profile." }, { status: patched.status });
+  // A redirect, so the next request carries the new session cookie (with or without JavaScript).
+  throw redirect("/chat?joined=1", { headers: started.headers });
 }
 
 export default function Chat({ loaderData, actionData }: Route.ComponentProps) {
   const root = useRootData();
   const toast = useToast();
+  const [params, setParams] = useSearchParams();
+  const joined = params.get("joined") === "1";
   useEffect(() => {
-    if (actionData?.joined) toast({ title: "Connected to LinkUp Mesh!", variant: "success" });
-  }, [actionData, toast]);
+    if (!joined) return;
+    toast({ title: "Connected to LinkUp Mesh!", variant: "success" });
+    setParams(
+      (p) => {
+        p.delete("joined");
+        return p;
+      },
+      { replace: true },
+    );
+  }, [joined, toast, setParams]);
   if (!loaderData.user) return <JoinForm error={actionData?.error ?? null} />;
   return (
     <ChatScreen

@@ -31,6 +31,9 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
   const [params] = useSearchParams();
   const { rooms, setRooms, areaProblem } = useAreaRooms(initialRooms);
   const node = useMeshNode(me);
+  // Until the page's JavaScript runs (or when it never does), say why the chat is not live.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
 
   // Keep this screen and its assets in the offline worker's cache, so /chat opens with no network.
   useEffect(() => {
@@ -213,6 +216,9 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
         kind={room?.kind ?? null}
       />
       <RoomSwitcher rooms={list} current={roomId} />
+      {hydrated ? null : (
+        <p className="chat-note">Live chat needs JavaScript: this browser keeps and sends your messages, even without a network.</p>
+      )}
       {areaProblem ? (
         <p className="chat-note" role="status">
           {areaProblem}
@@ -563,7 +569,7 @@ function Composer({
           AI Help
         </button>
         {isDirect ? (
-          <button type="button" className="btn btn-ghost" onClick={() => prefill(`${AI_PREFIX}translate  to Hausa`)}>
+          <button type="button" className="btn btn-ghost" onClick={() => prefill(`${AI_PREFIX}translate `)}>
             AI Translate
           </button>
         ) : null}
