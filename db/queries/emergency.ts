@@ -101,6 +101,11 @@ export async function userIdsInArea(db: Db, geohash: string, exceptUserId: strin
   return rows.map((r) => r.id);
 }
 
+export async function countUsersInArea(db: Db, geohash: string): Promise<number> {
+  const row = await db.select({ n: count() }).from(users).where(eq(users.geohash, geohash)).get();
+  return Number(row?.n ?? 0);
+}
+
 /** LinkUp users who own these phones (verified phones are unique on users). */
 export async function userIdsByPhones(db: Db, phones: string[]): Promise<string[]> {
   if (phones.length === 0) return [];

@@ -277,6 +277,12 @@ test("the service worker shows a pushed SOS as a notification carrying the scree
     url: "/emergency",
     tag: "sos-n1",
   };
+  // Open pages are told, so their lists and badges refresh.
+  await page.evaluate(() => {
+    const w = window as unknown as { pushes: unknown[] };
+    w.pushes = [];
+    navigator.serviceWorker.addEventListener("message", (e) => w.pushes.push(e.data));
+  });
   await cdp.send("ServiceWorker.deliverPushMessage", { origin: new URL(url).origin, registrationId, data: JSON.stringify(payload) });
 
   await expect
@@ -292,6 +298,7 @@ test("the service worker shows a pushed SOS as a notification carrying the scree
       }),
     )
     .toEqual([{ title: "SOS nearby: Medical", body: "Ada: help at the market", url: "/emergency", tag: "sos-n1" }]);
+  expect(await page.evaluate(() => (window as unknown as { pushes: { type: string }[] }).pushes.map((p) => p.type))).toEqual(["push"]);
   await ctx.close();
 });
 

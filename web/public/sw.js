@@ -133,23 +133,30 @@ self.addEventListener("push", (event) => {
     data = { title: "LinkUp", body: event.data ? event.data.text() : "" };
   }
   const emergency = data.type === "emergency";
+  // Open LinkUp pages refresh their lists and badges.
+  const tellPages = self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+    for (const w of windows) w.postMessage({ type: "push", notification: data });
+  });
   event.waitUntil(
-    self.registration.showNotification(data.title || "LinkUp", {
-      body: data.body || "",
-      tag: data.tag || undefined,
-      icon: "/icon-192.png",
-      badge: "/icon-192.png",
-      data: { url: data.url || "/notifications", id: data.id || null },
-      requireInteraction: emergency,
-      renotify: Boolean(data.tag),
-      vibrate: emergency ? [300, 100, 300, 100, 300] : undefined,
-    }),
+    Promise.all([
+      tellPages,
+      self.registration.showNotification(data.title || "LinkUp", {
+        body: data.body || "",
+        tag: data.tag || undefined,
+        icon: "/icon-192.png",
+        badge: "/icon-192.png",
+        data: { url: data.url || "/notifications", id: data.id || null },
+        requireInteraction: emergency,
+        renotify: Boolean(data.tag),
+        vibrate: emergency ? [300, 100, 300, 100, 300] : undefined,
+      }),
+    ]),
   );
 });
 
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
-  const target = new URL((event.notification.data && event.notification.data.url) || "/notifications", self.location.origin);
+  const target = new URL(event.notification.data?.url || "/notifications", self.location.origin);
   if (target.origin !== self.location.origin) return;
   event.waitUntil(
     self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {

@@ -10,6 +10,7 @@ import {
   activeBroadcastsNear,
   type BroadcastRow,
   countBroadcastsSince,
+  countUsersInArea,
   findBroadcast,
   findBroadcastByRequest,
   insertBroadcastOnce,
@@ -283,7 +284,11 @@ export async function resolveSos(env: AppEnv, db: Db, id: string, by: User): Pro
 }
 
 /** Active SOS near the user (their last reported location), plus their own, nearest first. */
-export async function nearbySos(db: Db, viewer: User, now = Date.now()): Promise<{ items: NearbySos[]; hasLocation: boolean }> {
+export async function nearbySos(
+  db: Db,
+  viewer: User,
+  now = Date.now(),
+): Promise<{ items: NearbySos[]; hasLocation: boolean; areaUsers: number }> {
   const here = viewer.latitude !== null && viewer.longitude !== null ? { latitude: viewer.latitude, longitude: viewer.longitude } : null;
   const dLat = NEARBY_RADIUS_M / 111_320;
   const box = here
@@ -316,5 +321,7 @@ export async function nearbySos(db: Db, viewer: User, now = Date.now()): Promise
     })
     .filter((i) => i.mine || i.distanceMetres === null || i.distanceMetres <= NEARBY_RADIUS_M)
     .sort((a, b) => (a.distanceMetres ?? Number.MAX_SAFE_INTEGER) - (b.distanceMetres ?? Number.MAX_SAFE_INTEGER));
-  return { items, hasLocation: here !== null };
+  // A live figure: LinkUp users whose last reported location is in the viewer's area cell (them included).
+  const areaUsers = viewer.geohash ? await countUsersInArea(db, viewer.geohash) : 0;
+  return { items, hasLocation: here !== null, areaUsers };
 }

@@ -166,7 +166,9 @@ describe("SOS broadcast", () => {
     // The neighbour sees it as active SOS nearby, with its distance.
     const nearby = (await (await call("/api/emergency/nearby", { cookie: neighbour.cookie })).json()) as {
       items: { id: string; distanceMetres: number; canResolve: boolean; mine: boolean }[];
+      areaUsers: number;
     };
+    expect(nearby.areaUsers).toBe(2);
     const item = nearby.items.find((i) => i.id === body.id);
     expect(item).toMatchObject({ mine: false, canResolve: false });
     expect(item?.distanceMetres).toBeGreaterThan(50);

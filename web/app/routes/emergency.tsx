@@ -38,7 +38,7 @@ function reachSummary(a: NonNullable<EmergencyActionData["sent"]>): string {
 }
 
 export default function Emergency({ loaderData }: Route.ComponentProps) {
-  const { user, nearby, hasLocation, contacts, clientRequestId } = loaderData;
+  const { user, nearby, hasLocation, areaUsers, contacts, clientRequestId } = loaderData;
   const actionData = useActionData<EmergencyActionData>();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
@@ -178,6 +178,13 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
 
       <section className="card" aria-labelledby="nearby-title">
         <h2 id="nearby-title">Active SOS nearby</h2>
+        {user && hasLocation ? (
+          <p className="small muted">
+            {areaUsers === 1
+              ? "You are the only LinkUp user whose last reported location is in this area (about 5 km)."
+              : `${areaUsers} LinkUp users last reported a location in this area (about 5 km); an SOS here alerts them.`}
+          </p>
+        ) : null}
         {!user ? (
           <p className="muted">Start LinkUp (send an SOS or join the chat) to see alerts near you.</p>
         ) : nearby.length === 0 ? (

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Form, Link, useFetcher } from "react-router";
+import { Form, Link, useFetcher, useRevalidator } from "react-router";
 import { badgeText, EMERGENCY_NUMBERS } from "../../../core/constants";
 import { type NotificationPrefs, type NotificationView, PREF_LABELS, timeAgo } from "../../../core/sos-schemas";
 import { useToast } from "../components/toast";
@@ -23,8 +23,30 @@ const TOASTS = {
   settings: { title: "Settings Updated", description: "Notification preferences saved successfully.", variant: "success" as const },
 };
 
+const REFRESH_MS = 30_000;
+
+/** New notifications appear without a reload: on a push (the service worker tells open pages) and every 30 s. */
+function useLiveRefresh() {
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    const refresh = () => {
+      if (document.visibilityState === "visible" && revalidator.state === "idle") revalidator.revalidate();
+    };
+    const timer = setInterval(refresh, REFRESH_MS);
+    const onMessage = (e: MessageEvent) => {
+      if ((e.data as { type?: string } | null)?.type === "push") refresh();
+    };
+    navigator.serviceWorker?.addEventListener("message", onMessage);
+    return () => {
+      clearInterval(timer);
+      navigator.serviceWorker?.removeEventListener("message", onMessage);
+    };
+  }, [revalidator]);
+}
+
 export default function Notifications({ loaderData }: Route.ComponentProps) {
   const { user, notifications, stats, prefs } = loaderData;
+  useLiveRefresh();
   if (!user) {
     return (
       <section className="card">

@@ -25,7 +25,7 @@ export async function loadEmergency(context: Ctx) {
   const me = await apiGet<{ user: Me }>(context, "/api/me");
   const [nearby, contacts] = me
     ? await Promise.all([
-        apiGet<{ items: NearbySos[]; hasLocation: boolean }>(context, "/api/emergency/nearby"),
+        apiGet<{ items: NearbySos[]; hasLocation: boolean; areaUsers: number }>(context, "/api/emergency/nearby"),
         loadEmergencyContacts(context),
       ])
     : [null, []];
@@ -33,6 +33,7 @@ export async function loadEmergency(context: Ctx) {
     user: me?.user ?? null,
     nearby: nearby?.items ?? [],
     hasLocation: nearby?.hasLocation ?? false,
+    areaUsers: nearby?.areaUsers ?? 0,
     contacts,
     // One id per rendered form: a resubmission of the same form (a retry on a bad network) is the same SOS.
     clientRequestId: newId(),
