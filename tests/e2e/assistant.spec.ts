@@ -80,6 +80,35 @@ test.describe("support", () => {
     await expect(conversation).toContainText("Our support team will call you on +2348031234567");
   });
 
+  test("a technical question gets a follow-up after 3 s", async ({ page }) => {
+    await page.goto("/support");
+    const box = page.getByRole("textbox", { name: "Message to support" });
+    await box.fill("The app is not working, bluetooth will not connect");
+    await box.press("Enter");
+    const conversation = page.getByRole("list", { name: "Support conversation" });
+    await expect(conversation).toContainText("Sorry you're having trouble.");
+    await expect(conversation).not.toContainText("Did those steps fix it?");
+    await expect(conversation).toContainText("Did those steps fix it?", { timeout: 6000 });
+  });
+
+  test.describe("when the support service cannot be reached", () => {
+    test.use({ allowedConsoleErrors: [/ERR_FAILED|Failed to load resource/] });
+
+    test("the bot apologises with the phone number and asks for a phone to call back", async ({ page }) => {
+      await page.goto("/support");
+      await page.route("**/api/support/query", (route) => route.abort("failed"));
+      const box = page.getByRole("textbox", { name: "Message to support" });
+      await box.fill("Hello?");
+      await box.press("Enter");
+      const conversation = page.getByRole("list", { name: "Support conversation" });
+      await expect(conversation).toContainText(
+        "I apologize for the technical difficulty. For immediate assistance, please call our support team at +2348000000000. They're available to help with all questions.",
+      );
+      await expect(conversation.getByText("0% confidence")).toHaveClass(/conf-bad/);
+      await expect(page.getByRole("textbox", { name: "Your phone number for a call back" })).toBeVisible();
+    });
+  });
+
   test("customer service shows the phone, a Call button and the hours", async ({ page }) => {
     await page.goto("/customer-service");
     await expect(page.getByRole("link", { name: /^Call / })).toHaveAttribute("href", /^tel:\+234/);
