@@ -158,14 +158,22 @@ self.addEventListener("notificationclick", (event) => {
   event.notification.close();
   const target = new URL(event.notification.data?.url || "/notifications", self.location.origin);
   if (target.origin !== self.location.origin) return;
+  // Opening a notification reads it: mark it so in the notification centre too.
+  const id = event.notification.data?.id;
+  const markRead = id
+    ? fetch(`/api/notifications/${encodeURIComponent(id)}/read`, { method: "POST", credentials: "same-origin" }).catch(() => {})
+    : Promise.resolve();
   event.waitUntil(
-    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
-      for (const w of windows) {
-        if (new URL(w.url).origin === self.location.origin && "focus" in w) {
-          return w.focus().then((focused) => (focused && "navigate" in focused ? focused.navigate(target.href) : null));
+    Promise.all([
+      markRead,
+      self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+        for (const w of windows) {
+          if (new URL(w.url).origin === self.location.origin && "focus" in w) {
+            return w.focus().then((focused) => (focused && "navigate" in focused ? focused.navigate(target.href) : null));
+          }
         }
-      }
-      return self.clients.openWindow(target.href);
-    }),
+        return self.clients.openWindow(target.href);
+      }),
+    ]),
   );
 });
