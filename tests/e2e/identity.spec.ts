@@ -1,7 +1,7 @@
 // Identity journeys in a real browser: desktop onboarding with phone verification (code read from the dev
 // outbox), a mobile user skipping onboarding, and settings that live on the server.
 import type { APIRequestContext, Page } from "@playwright/test";
-import { acceptCookies, expect, latestOutboxMessage, MOBILE_UA, test } from "./fixtures";
+import { acceptCookies, expect, latestOutboxMessage, MOBILE_UA, startAnonymous, test } from "./fixtures";
 
 /** A fresh Nigerian mobile number per test: local form and the normalised form the outbox uses. */
 function newPhone() {
@@ -232,5 +232,29 @@ test.describe("without JavaScript", () => {
     await expect(page).toHaveURL(/\/chat$/);
     const res = await page.request.get("/api/me");
     expect((await res.json()).user).toMatchObject({ authMode: "verified", phone: phone.e164 });
+  });
+  test("settings save, quick actions and sign-out work by form posts alone", async ({ page, context, baseURL }) => {
+    await acceptCookies(context, baseURL!);
+    await startAnonymous(page.request);
+    await page.goto("/settings?tab=privacy");
+    await page.getByRole("combobox", { name: "Message auto-delete" }).selectOption("1day");
+    await page.getByRole("checkbox", { name: /Anonymous mode/ }).check();
+    await page.getByRole("button", { name: "Save Privacy Settings" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Settings saved" })).toBeVisible();
+    await expect(page.getByRole("combobox", { name: "Message auto-delete" })).toHaveValue("1day");
+    await expect(page.getByRole("checkbox", { name: /Anonymous mode/ })).toBeChecked();
+
+    await page.getByRole("button", { name: "Optimize Battery" }).click();
+    await page.goto("/settings?tab=network");
+    await expect(page.getByRole("combobox", { name: "Power saving" })).toHaveValue("battery");
+
+    await page.getByRole("button", { name: "Reset Settings" }).click();
+    await expect(page.getByRole("combobox", { name: "Power saving" })).toHaveValue("balanced");
+    const user = (await (await page.request.get("/api/me")).json()).user;
+    expect(user.settings).toMatchObject({ autoDelete: "never", anonymousMode: false, powerSaving: "balanced", language: "english" });
+
+    await page.getByRole("button", { name: "Sign Out" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    expect((await page.request.get("/api/me")).status()).toBe(401);
   });
 });
