@@ -190,14 +190,8 @@ export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUnt
     const inArea = geohash ? await userIdsInArea(db, geohash, user.id) : [];
     // Contacts who use LinkUp are alerted in the app too, wherever they are.
     const area = new Set(inArea);
-    const contactUsers = (
-      contacts
-        ? await userIdsByPhones(
-            db,
-            contacts.map((c) => c.phone),
-          )
-        : []
-    ).filter((id) => id !== user.id && !area.has(id));
+    const phones = contacts?.map((c) => c.phone) ?? [];
+    const contactUsers = (await userIdsByPhones(db, phones)).filter((id) => id !== user.id && !area.has(id));
     const alert = {
       type: "emergency" as const,
       content: `${user.nickname}: ${row.message}${row.locationText ? ` (${row.locationText})` : ""}`,
