@@ -53,7 +53,7 @@ export async function marketAnswer(db: Db, query: string, maxLines = MAX_LINES):
     return `I have no prices for ${what}${place ? ` in ${place}` : ""}. I have reference prices for ${places.join(", ")}.`;
   }
   const lines = rows.slice(0, maxLines).map((r) => `• ${r.commodity}, ${r.market} (${r.city}): ${naira(r.priceNgn)} per ${r.unit}`);
-  const newest = rows.reduce((d, r) => (r.updatedAt > d ? r.updatedAt : d), rows[0].updatedAt);
+  const newest = new Date(Math.max(...rows.map((r) => r.updatedAt.getTime())));
   const more = rows.length > maxLines ? `\n…and ${rows.length - maxLines} more; add a place to narrow it down.` : "";
   return `📊 Market prices (reference prices, updated ${newest.toISOString().slice(0, 10)}):\n${lines.join("\n")}${more}`;
 }

@@ -81,7 +81,7 @@ export async function transcribeVoiceMessage(
 /** The owner's voice message audio, or null. */
 export async function voiceAudio(env: AppEnv, db: Db, user: User, id: string) {
   const row = await db.select().from(files).where(eq(files.id, id)).get();
-  if (!row || row.kind !== "voice" || row.ownerId !== user.id) return null;
+  if (row?.kind !== "voice" || row.ownerId !== user.id) return null;
   const obj = await env.FILES.get(row.r2Key);
   return obj ? { body: obj.body, mime: row.mime } : null;
 }

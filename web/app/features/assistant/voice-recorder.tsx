@@ -63,13 +63,22 @@ export function VoiceRecorder({ voiceLimit, phone, initial = [] }: { voiceLimit:
             <li key={v.id} className="card">
               {/* biome-ignore lint/a11y/useMediaCaption: the transcript below is the caption */}
               <audio controls src={`/api/ai/voice/${v.id}`} aria-label="Voice message" />
-              <p>
-                {v.transcript ? `“${v.transcript}”` : "Saved. Transcription needs the online assistant, which isn't reachable right now."}
-              </p>
-              <p className="muted small">
-                {v.usedThisMonth}
-                {v.monthlyLimit === null ? "" : ` of ${v.monthlyLimit}`} voice messages this month
-              </p>
+              {v.transcript ? (
+                <p>“{v.transcript}”</p>
+              ) : (
+                <p>
+                  Saved. Transcription needs the online assistant, which isn't reachable right now.{" "}
+                  <button type="button" className="btn btn-ghost" onClick={() => retry(v.id)} disabled={retrying === v.id}>
+                    {retrying === v.id ? "Transcribing…" : "Transcribe now"}
+                  </button>
+                </p>
+              )}
+              {typeof v.usedThisMonth === "number" ? (
+                <p className="muted small">
+                  {v.usedThisMonth}
+                  {v.monthlyLimit === null || v.monthlyLimit === undefined ? "" : ` of ${v.monthlyLimit}`} voice messages this month
+                </p>
+              ) : null}
             </li>
           ))}
         </ul>
