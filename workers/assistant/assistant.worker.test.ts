@@ -63,6 +63,12 @@ describe("POST /api/ai/chat", () => {
     const market = await (await chat(cookie, "market rice lagos")).json<{ message: string }>();
     expect(market.message).toMatch(/Rice \(local\), Mile 12 Market \(Lagos\): ₦[\d,]+ per 50kg bag/);
     expect(market.message).not.toContain("Kano");
+    const loose = await (await chat(cookie, "market maize in kano please")).json<{ message: string }>();
+    expect(loose.message).toMatch(/Maize, Dawanau Market \(Kano\): ₦[\d,]+ per 100kg bag/);
+    const byMarket = await (await chat(cookie, "market yam bodija")).json<{ message: string }>();
+    expect(byMarket.message).toContain("Yam, Bodija Market (Ibadan)");
+    const nowhere = await (await chat(cookie, "market rice timbuktu")).json<{ message: string }>();
+    expect(nowhere.message).toContain("I have no prices for Rice (foreign), Rice (local) in timbuktu");
     const sos = await (await chat(cookie, "emergency my brother is bleeding")).json<{ message: string }>();
     expect(sos.message).toContain("112");
     expect(sos.message).toContain("Press firmly on the wound");

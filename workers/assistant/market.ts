@@ -34,8 +34,15 @@ export function matchCommodities(query: string, commodities: string[]): { commod
 export async function marketAnswer(db: Db, query: string, maxLines = MAX_LINES): Promise<string> {
   const all = await listCommodities(db);
   if (all.length === 0) return "I have no market prices stored yet.";
-  const { commodities, place } = matchCommodities(query, all);
-  const places = [...new Set((await findMarketPrices(db, { limit: 500 })).map((p) => p.city))];
+  const { commodities, place: rest } = matchCommodities(query, all);
+  const known = await findMarketPrices(db, { limit: 500 });
+  const places = [...new Set(known.map((p) => p.city))];
+  // 'in lagos please' or 'mile 12 market': pick out a known city or market; otherwise keep what was typed.
+  const lower = rest.toLowerCase();
+  const place =
+    places.find((c) => lower.includes(c.toLowerCase())) ??
+    known.map((p) => p.market).find((m) => lower.includes(m.toLowerCase().replace(/ market$/, ""))) ??
+    rest.replace(/^(in|at|for)\s+/i, "");
   if (commodities.length === 0 && !place) {
     return `Ask for a commodity and a place, e.g. '@ai market rice lagos'. I have reference prices for ${all.join(", ")} in ${places.join(", ")}.`;
   }
