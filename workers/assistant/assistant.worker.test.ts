@@ -243,6 +243,14 @@ describe("provider fallback (Workers AI faked at the binding)", () => {
     expect(fake.calls[0].model).toBe(INSTRUCT_MODEL);
   });
 
+  it("answers a first-aid question with the vetted guidance even when online", async () => {
+    const { user } = await anonymousSession();
+    const fake = fakeAi("answer");
+    const r = await runAiCommand(fake.env, db(), { userId: user.id, text: "my friend is choking what should I do", channel: "web" });
+    expect(fake.calls).toHaveLength(0);
+    expect(r.ok && r.message).toContain("give up to 5 firm back blows");
+  });
+
   it("falls back to the offline assistant when the binding throws", async () => {
     const { user } = await anonymousSession();
     const fake = fakeAi("throw");

@@ -8,7 +8,7 @@ import type { Db } from "../../db";
 import { type User, users } from "../../db/schema";
 import type { AppEnv } from "../env";
 import { marketAnswer } from "./market";
-import { emergencyGuidance, helpText, offlineProvider, phrasebookMiss, weatherNeedsConnection } from "./offline";
+import { emergencyGuidance, helpText, isFirstAidQuestion, offlineProvider, phrasebookMiss, weatherNeedsConnection } from "./offline";
 import { detectPhraseLanguage } from "./phrasebook";
 import {
   AI_TIMEOUT_MS,
@@ -130,6 +130,8 @@ export async function runAiCommand(env: AppEnv, db: Db, input: AiCommandInput): 
       };
     }
     case "question": {
+      // First aid is never left to a generated answer, online or not.
+      if (isFirstAidQuestion(command.question)) return { ok: true, message: emergencyGuidance(command.question), source: "offline" };
       const answer = await withFallback(online, offline, (p) => p.chat({ question: command.question, history: input.history }), timeoutMs);
       return { ok: true, message: answer.value, source: answer.source };
     }

@@ -160,11 +160,15 @@ function hasWord(text: string, word: string): boolean {
 }
 
 /** An answer from what the offline assistant knows, or the honest 'needs the online assistant'. */
+/** A question asking for help with a first-aid situation: answered with the vetted guidance on every connection. */
+export function isFirstAidQuestion(question: string): boolean {
+  const q = question.toLowerCase();
+  return FIRST_AID.some((t) => t.words.some((w) => q.includes(w))) && /(help|what (do|should|can) i do|first aid|injur|hurt)/.test(q);
+}
+
 export function offlineAnswer(question: string): string {
   const q = question.toLowerCase();
-  if (FIRST_AID.some((t) => t.words.some((w) => q.includes(w))) && /(help|what do i do|first aid|injur|hurt)/.test(q)) {
-    return emergencyGuidance(question);
-  }
+  if (isFirstAidQuestion(question)) return emergencyGuidance(question);
   const known = KNOWLEDGE.find((k) => k.words.some((w) => hasWord(q, w)));
   return known ? known.answer() : needsOnlineText(question);
 }
