@@ -63,6 +63,7 @@ export class MeshRoom extends DurableObject<Env> {
   private presenceTimer: ReturnType<typeof setTimeout> | null = null;
   /** The room's sockets, read once per wake-up from the runtime and kept current on join/leave. */
   private socketSet: Set<WebSocket> | null = null;
+  private staleRowsClosed: Promise<void> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -98,8 +99,10 @@ export class MeshRoom extends DurableObject<Env> {
     if (!userId || !roomId) return new Response("Missing user or room", { status: 400 });
     this.rememberRoom(roomId);
 
-    // An empty room may have been torn down with its sockets (no close events): no older row can be active.
-    if (this.sockets().size === 0) await this.d1((db) => closeRoomConnections(db, roomId));
+    // Woken with no sockets, the room may have been torn down with them (no close events): no older row can be
+    // active. Done once per instance, and every upgrade waits for it, so it never closes a row opened after it.
+    this.staleRowsClosed ??= this.sockets().size === 0 ? this.d1((db) => closeRoomConnections(db, roomId)) : Promise.resolve();
+    await this.staleRowsClosed;
     const pair = new WebSocketPair();
     const server = pair[1];
     const attachment: Attachment = { userId, nickname: url.searchParams.get("nickname") ?? "", roomId, connId: newId() };
