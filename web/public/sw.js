@@ -12,7 +12,8 @@ async function cachePages(urls) {
     urls.map(async (url) => {
       try {
         const res = await fetch(url, { credentials: "same-origin" });
-        if (!res.ok) return;
+        // A redirected answer (e.g. /chat sending a new visitor to /onboarding) cannot stand in for the page.
+        if (!res.ok || res.redirected) return;
         const type = res.headers.get("content-type") || "";
         if (type.includes("text/html")) {
           const html = await res.clone().text();
@@ -70,7 +71,7 @@ self.addEventListener("message", (event) => {
 function networkFirst(request, fallbacks) {
   return fetch(request)
     .then((res) => {
-      if (res.ok) {
+      if (res.ok && !res.redirected) {
         const copy = res.clone();
         caches.open(VERSION).then((c) => c.put(request, copy));
       }

@@ -1,0 +1,122 @@
+// The relay transport's reconnect behaviour, with a stand-in WebSocket and fake timers (no browser needed).
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { RelayTransport, type TransportStatus } from "./transports";
+
+class FakeSocket {
+  static OPEN = 1;
+  static all: FakeSocket[] = [];
+  readyState = 0;
+  sent: string[] = [];
+  onopen: (() => void) | null = null;
+  onclose: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  onmessage: ((e: { data: unknown }) => void) | null = null;
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this);
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.();
+  }
+  fail() {
+    this.readyState = 3;
+    this.onerror?.();
+    this.onclose?.();
+  }
+  send(data: string) {
+    this.sent.push(data);
+  }
+  close() {
+    this.fail();
+  }
+}
+
+const listeners = new Map<string, () => void>();
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  FakeSocket.all = [];
+  listeners.clear();
+  vi.stubGlobal("WebSocket", FakeSocket);
+  vi.stubGlobal("location", { protocol: "https:", host: "linkup.example" });
+  vi.stubGlobal("window", {
+    addEventListener: (type: string, fn: () => void) => listeners.set(type, fn),
+    removeEventListener: (type: string) => listeners.delete(type),
+  });
+  vi.spyOn(Math, "random").mockReturnValue(1);
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+function relay() {
+  const statuses: TransportStatus[] = [];
+  const frames: unknown[] = [];
+  const t = new RelayTransport("nearby:s1v0g", { onFrame: (f) => frames.push(f), onStatus: (s) => statuses.push(s) });
+  return { t, statuses, frames };
+}
+
+describe("the relay transport", () => {
+  it("connects to the room's socket and passes valid frames on, never invalid ones", () => {
+    const { t, frames, statuses } = relay();
+    const ws = FakeSocket.all[0]!;
+    expect(ws.url).toBe("wss://linkup.example/ws/rooms/nearby%3As1v0g");
+    ws.open();
+    expect(t.status).toBe("open");
+    expect(statuses).toEqual(["connecting", "open"]);
+    ws.onmessage?.({ data: JSON.stringify({ type: "pong" }) });
+    ws.onmessage?.({ data: JSON.stringify({ type: "pong", at: "soon" }) });
+    ws.onmessage?.({ data: "{oops" });
+    expect(frames).toEqual([{ type: "pong" }]);
+    expect(t.send({ type: "resume", cursor: 4 })).toBe(true);
+    expect(ws.sent).toEqual(['{"type":"resume","cursor":4}']);
+    t.close();
+  });
+
+  it("retries with doubling delays capped at 30 s, and starts over once a connection opens", () => {
+    const { t } = relay();
+    const delays: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      const before = FakeSocket.all.length;
+      FakeSocket.all.at(-1)!.fail();
+      let waited = 0;
+      while (FakeSocket.all.length === before) {
+        vi.advanceTimersByTime(100);
+        waited += 100;
+      }
+      delays.push(waited);
+    }
+    expect(delays).toEqual([500, 1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
+    expect(t.send({ type: "ping" })).toBe(false);
+    FakeSocket.all.at(-1)!.open();
+    FakeSocket.all.at(-1)!.fail();
+    const before = FakeSocket.all.length;
+    vi.advanceTimersByTime(500);
+    expect(FakeSocket.all.length).toBe(before + 1);
+    t.close();
+  });
+
+  it("drops the socket when the browser goes offline and reconnects at once when it is back", () => {
+    const { t } = relay();
+    FakeSocket.all[0]!.open();
+    listeners.get("offline")?.();
+    expect(t.status).toBe("closed");
+    // Offline: attempts keep failing and the backoff grows...
+    for (let i = 0; i < 5; i++) {
+      vi.advanceTimersByTime(30_000);
+      FakeSocket.all.at(-1)!.fail();
+    }
+    const before = FakeSocket.all.length;
+    // ...but the 'online' event does not wait it out.
+    listeners.get("online")?.();
+    expect(FakeSocket.all.length).toBe(before + 1);
+    FakeSocket.all.at(-1)!.open();
+    expect(t.status).toBe("open");
+    t.close();
+    expect(t.status).toBe("closed");
+    vi.advanceTimersByTime(60_000);
+    expect(FakeSocket.all.at(-1)!.readyState).toBe(3);
+  });
+});
