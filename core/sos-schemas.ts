@@ -1,18 +1,8 @@
 // Inputs and answers of SOS, emergency contacts, web push and the notification centre (DESIGN.md §8).
 import { z } from "zod";
+import { EMERGENCY_TYPES, SOS_MESSAGE_MAX } from "./sos";
 
-export const EMERGENCY_TYPES = ["medical", "fire", "security", "accident", "flood", "other"] as const;
-export type EmergencyType = (typeof EMERGENCY_TYPES)[number];
-export const EMERGENCY_TYPE_LABELS: Record<EmergencyType, string> = {
-  medical: "Medical",
-  fire: "Fire",
-  security: "Security threat",
-  accident: "Accident",
-  flood: "Flood",
-  other: "Other",
-};
-
-export const SOS_MESSAGE_MAX = 500;
+export * from "./sos";
 
 const Coordinates = z.object({
   latitude: z.number().min(-90).max(90),
@@ -29,16 +19,6 @@ export const EmergencyBroadcastSchema = z.object({
 });
 export type EmergencyBroadcastInput = z.infer<typeof EmergencyBroadcastSchema>;
 
-/** Forms post strings; this turns an /emergency form into the broadcast body. */
-export const EmergencyFormSchema = z.object({
-  message: z.string(),
-  emergencyType: z.string().optional(),
-  latitude: z.string().optional(),
-  longitude: z.string().optional(),
-  locationText: z.string().optional(),
-  clientRequestId: z.string(),
-});
-
 export const ContactSchema = z.object({
   name: z.string().trim().min(1, "Name is required").max(60),
   phone: z
@@ -48,7 +28,6 @@ export const ContactSchema = z.object({
     .max(20)
     .regex(/^\+?[\d\s()-]+$/, "Enter a phone number"),
 });
-export const MAX_EMERGENCY_CONTACTS = 10;
 
 /** The browser's PushSubscription.toJSON(). */
 export const PushSubscribeSchema = z.object({
@@ -63,26 +42,7 @@ export const PushSubscribeSchema = z.object({
 export type PushSubscribeInput = z.infer<typeof PushSubscribeSchema>;
 export const PushUnsubscribeSchema = z.object({ endpoint: z.string().url().max(1000) });
 
-export const NOTIFICATION_TYPES = ["message", "emergency", "system", "ai", "security", "market"] as const;
-export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
-export const NOTIFICATION_PRIORITIES = ["critical", "high", "medium", "low"] as const;
-export type NotificationPriority = (typeof NOTIFICATION_PRIORITIES)[number];
-
 const time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Use HH:MM");
-
-/** Spec part 2 §3: marketUpdates and quietHours default off, the rest on; quiet 22:00 to 07:00. */
-export const DEFAULT_NOTIFICATION_PREFS = {
-  messages: true,
-  emergencyAlerts: true,
-  systemUpdates: true,
-  aiInsights: true,
-  securityAlerts: true,
-  marketUpdates: false,
-  quietHours: false,
-  quietStart: "22:00",
-  quietEnd: "07:00",
-};
-export type NotificationPrefs = typeof DEFAULT_NOTIFICATION_PREFS;
 
 export const NotificationPrefsSchema = z.object({
   messages: z.boolean().optional(),
@@ -96,26 +56,6 @@ export const NotificationPrefsSchema = z.object({
   quietEnd: time.optional(),
 });
 
-export const PREF_LABELS: Record<Exclude<keyof NotificationPrefs, "quietStart" | "quietEnd">, string> = {
-  messages: "Messages",
-  emergencyAlerts: "Emergency alerts",
-  systemUpdates: "System updates",
-  aiInsights: "AI insights",
-  securityAlerts: "Security alerts",
-  marketUpdates: "Market updates",
-  quietHours: "Quiet hours",
-};
-
-/** Which preference switches each notification type on or off. */
-export const PREF_FOR_TYPE: Record<NotificationType, keyof NotificationPrefs> = {
-  message: "messages",
-  emergency: "emergencyAlerts",
-  system: "systemUpdates",
-  ai: "aiInsights",
-  security: "securityAlerts",
-  market: "marketUpdates",
-};
-
 export const NotificationsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(100),
   unread: z
@@ -123,80 +63,3 @@ export const NotificationsQuerySchema = z.object({
     .optional()
     .transform((v) => Boolean(v)),
 });
-
-// Answers.
-export interface SosReached {
-  room: number;
-  push: number;
-  contacts: number;
-}
-export interface BroadcastAnswer {
-  id: string;
-  created: boolean;
-  reached: SosReached;
-  failed: string[];
-  room: string | null;
-}
-export interface NearbySos {
-  id: string;
-  userId: string;
-  senderName: string;
-  mine: boolean;
-  emergencyType: string;
-  message: string;
-  locationText: string | null;
-  distanceMetres: number | null;
-  broadcastedAt: string;
-  status: "active" | "resolved";
-  canResolve: boolean;
-}
-export interface EmergencyContactView {
-  id: string;
-  name: string;
-  phone: string;
-}
-export interface NotificationView {
-  id: string;
-  type: NotificationType;
-  title: string;
-  content: string;
-  priority: NotificationPriority;
-  isRead: boolean;
-  actionRequired: boolean;
-  source: string;
-  url: string | null;
-  timestamp: string;
-}
-export interface NotificationStats {
-  total: number;
-  unread: number;
-  emergency: number;
-  today: number;
-}
-
-/** Quiet hours in Nigeria's time (WAT, UTC+1, no daylight saving); a window may cross midnight. */
-export function inQuietHours(prefs: Pick<NotificationPrefs, "quietHours" | "quietStart" | "quietEnd">, now: Date = new Date()): boolean {
-  if (!prefs.quietHours) return false;
-  const wat = new Date(now.getTime() + 3600_000);
-  const minutes = wat.getUTCHours() * 60 + wat.getUTCMinutes();
-  const toMin = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
-  const start = toMin(prefs.quietStart);
-  const end = toMin(prefs.quietEnd);
-  if (start === end) return false;
-  return start < end ? minutes >= start && minutes < end : minutes >= start || minutes < end;
-}
-
-/** "350 m", "2.4 km" */
-export function formatDistance(metres: number | null): string {
-  if (metres === null) return "distance unknown";
-  return metres < 1000 ? `${Math.round(metres / 10) * 10} m` : `${(metres / 1000).toFixed(1)} km`;
-}
-
-/** "just now", "5 min ago", "3 h ago", else a date. */
-export function timeAgo(iso: string, now: number = Date.now()): string {
-  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (s < 60) return "just now";
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  return new Date(iso).toLocaleDateString("en-NG");
-}

@@ -1,14 +1,7 @@
 import { useEffect, useState } from "react";
 import { Form, useActionData, useNavigation, useRevalidator } from "react-router";
 import { EMERGENCY_NUMBERS } from "../../../core/constants";
-import {
-  EMERGENCY_TYPE_LABELS,
-  EMERGENCY_TYPES,
-  type EmergencyType,
-  formatDistance,
-  SOS_MESSAGE_MAX,
-  timeAgo,
-} from "../../../core/sos-schemas";
+import { EMERGENCY_TYPE_LABELS, EMERGENCY_TYPES, type EmergencyType, formatDistance, SOS_MESSAGE_MAX, timeAgo } from "../../../core/sos";
 import { useToast } from "../components/toast";
 import { EmergencyContacts } from "../features/sos/EmergencyContacts";
 import { type EmergencyActionData, emergencyAction, loadEmergency } from "../features/sos/emergency.server";

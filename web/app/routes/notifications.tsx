@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useFetcher, useRevalidator } from "react-router";
 import { badgeText, EMERGENCY_NUMBERS } from "../../../core/constants";
-import { type NotificationPrefs, type NotificationView, PREF_LABELS, timeAgo } from "../../../core/sos-schemas";
+import { type NotificationPrefs, type NotificationView, PREF_LABELS, timeAgo } from "../../../core/sos";
 import { useToast } from "../components/toast";
 import { type NotificationsActionData, loadNotifications, notificationsAction } from "../features/notifications/notifications.server";
 import { PushToggle } from "../features/notifications/PushToggle";

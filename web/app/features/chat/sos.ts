@@ -4,7 +4,7 @@
 // instead, so it waits in the outbox and leaves by any transport that comes back.
 import { apiRequest, HttpError } from "../../../../core/http";
 import { newId } from "../../../../core/ids";
-import type { BroadcastAnswer } from "../../../../core/sos-schemas";
+import type { BroadcastAnswer } from "../../../../core/sos";
 import type { MeshNode } from "../../mesh/node";
 
 export interface SosInput {

@@ -1,7 +1,7 @@
 // Loader and action of /notifications: the notification centre, preferences and their saving.
 import { data } from "react-router";
 import type { Me } from "../../../../core/api-types";
-import { type NotificationPrefs, type NotificationStats, type NotificationView, PREF_LABELS } from "../../../../core/sos-schemas";
+import { type NotificationPrefs, type NotificationStats, type NotificationView, PREF_LABELS } from "../../../../core/sos";
 import { apiGet, apiSend } from "../../lib/api.server";
 
 type Ctx = Parameters<typeof apiGet>[0];

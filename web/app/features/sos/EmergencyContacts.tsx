@@ -2,8 +2,8 @@
 // Rendered on /emergency and in /settings. Forms post to the /emergency action, so they work without JS.
 import { useEffect, useRef } from "react";
 import { useFetcher, useLocation } from "react-router";
-import type { EmergencyContactView } from "../../../../core/sos-schemas";
-import { MAX_EMERGENCY_CONTACTS } from "../../../../core/sos-schemas";
+import type { EmergencyContactView } from "../../../../core/sos";
+import { MAX_EMERGENCY_CONTACTS } from "../../../../core/sos";
 import { useToast } from "../../components/toast";
 
 interface Props {

@@ -3,7 +3,7 @@
 import { data, redirect } from "react-router";
 import type { Me } from "../../../../core/api-types";
 import { newId } from "../../../../core/ids";
-import type { BroadcastAnswer, EmergencyContactView, NearbySos } from "../../../../core/sos-schemas";
+import type { BroadcastAnswer, EmergencyContactView, NearbySos } from "../../../../core/sos";
 import { apiGet, apiSend, cookieFrom } from "../../lib/api.server";
 
 type Ctx = Parameters<typeof apiGet>[0];

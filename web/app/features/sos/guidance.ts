@@ -1,5 +1,5 @@
 // What to do while help is on the way, per emergency type. Plain first-aid and safety basics.
-import type { EmergencyType } from "../../../../core/sos-schemas";
+import type { EmergencyType } from "../../../../core/sos";
 
 export const GUIDANCE: Record<EmergencyType, string[]> = {
   medical: [
