@@ -28,10 +28,10 @@ async function me(page: Page): Promise<Record<string, unknown> | null> {
   });
 }
 
-// Refused form posts (empty phone, empty nickname) answer 400, which the browser logs as a failed load; the
+// Refused form posts (empty phone, empty nickname, a code too soon) answer 400 or 429, which the browser logs as a failed load; the
 // chat screen asks for the area room of a user with no location yet, answered 409 until one is shared.
 // One pattern only: Playwright reads a two-element array as a fixture tuple.
-const REFUSALS = [/status of (400|409)/];
+const REFUSALS = [/status of (400|409|429)/];
 
 test.describe("desktop", () => {
   test.use({ allowedConsoleErrors: REFUSALS });
@@ -42,6 +42,8 @@ test.describe("desktop", () => {
   }) => {
     await acceptCookies(context, baseURL!);
     const phone = newPhone();
+    // The page's clock runs normally; the resend countdown is skipped ahead below.
+    await page.clock.install();
     await page.goto("/signup");
     await page.getByRole("link", { name: "Join Free Now" }).click();
     await expect(page).toHaveURL(/\/onboarding$/);
@@ -59,6 +61,10 @@ test.describe("desktop", () => {
     await page.getByRole("button", { name: "Verify" }).click();
     await expect(page.getByText(`to ${phone.e164}`)).toBeVisible();
     await expect(page.getByText(/Resend code in \d+s/)).toBeVisible();
+    await expect(page.getByRole("button", { name: "Resend" })).toHaveCount(0);
+    // After the 60-second countdown, Resend appears.
+    await page.clock.fastForward(61_000);
+    await expect(page.getByRole("button", { name: "Resend" })).toBeVisible();
     const code = await codeFor(page.request, phone.e164);
 
     // Verify stays disabled until exactly 6 digits are typed; letters are dropped.
@@ -124,6 +130,17 @@ test.describe("on a phone", () => {
     await expect(page).toHaveURL(/\/chat$/);
     expect(await me(page)).toMatchObject({ authMode: "anonymous", onboardingCompleted: true });
   });
+
+  test("the onboarding choice starts anonymously straight into /chat", async ({ page, context, baseURL }) => {
+    await acceptCookies(context, baseURL!);
+    await page.goto("/enhanced-onboarding");
+    await expect(page.getByRole("link", { name: "Get Verified" })).toHaveAttribute("href", "/enhanced-onboarding?step=verify-phone");
+    await page.getByRole("button", { name: "Start Anonymous" }).click();
+    await expect(page).toHaveURL(/\/chat$/);
+    const user = await me(page);
+    expect(user).toMatchObject({ authMode: "anonymous", phone: null, onboardingCompleted: true });
+    expect(String(user?.nickname)).toMatch(/^\w+ \w+ \d{4}$/);
+  });
 });
 
 test.describe("settings", () => {
@@ -181,9 +198,17 @@ test.describe("settings", () => {
       await acceptCookies(other, baseURL!);
       const second = await other.newPage();
       await second.goto("/signup-verification?step=verify-phone");
+      await second.getByRole("textbox", { name: "Phone number" }).fill(phone.local);
+      await second.getByRole("button", { name: "Send Code" }).click();
+      // Within 60 seconds of the last code the server refuses a new one, and says how long to wait.
+      await expect(
+        second
+          .getByRole("alert")
+          .filter({ hasText: /Please wait \d+ seconds before requesting a new code\./ })
+          .first(),
+      ).toBeVisible();
       const wait = 61_000 - (Date.now() - sentAt);
       if (wait > 0) await second.waitForTimeout(wait);
-      await second.getByRole("textbox", { name: "Phone number" }).fill(phone.local);
       await second.getByRole("button", { name: "Send Code" }).click();
       await expect(second.getByText(`to ${phone.e164}`)).toBeVisible();
       await second.getByRole("textbox", { name: "Verification code" }).fill(await codeFor(second.request, phone.e164));
@@ -243,6 +268,11 @@ test.describe("without JavaScript", () => {
     await expect(page.getByRole("status").filter({ hasText: "Settings saved" })).toBeVisible();
     await expect(page.getByRole("combobox", { name: "Message auto-delete" })).toHaveValue("1day");
     await expect(page.getByRole("checkbox", { name: /Anonymous mode/ })).toBeChecked();
+
+    await page.goto("/settings?tab=premium");
+    // A free user is offered Premium; the tier comes from the server.
+    await expect(page.getByRole("heading", { name: "Go Premium" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Try FREE for 7 Days" })).toHaveAttribute("href", "/subscribe?plan=premium");
 
     await page.getByRole("button", { name: "Optimize Battery" }).click();
     await page.goto("/settings?tab=network");
