@@ -22,6 +22,7 @@ export type PushOutcome =
 
 const enc = new TextEncoder();
 const RECORD_SIZE = 4096;
+const PUSH_TIMEOUT_MS = 8000;
 
 function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
@@ -146,7 +147,8 @@ export async function sendPush(env: AppEnv, target: PushTarget, payload: unknown
       urgency: opts.urgency ?? "normal",
     };
     if (opts.topic) headers.topic = opts.topic;
-    const res = await fetch(target.endpoint, { method: "POST", headers, body });
+    // A push service that hangs must not hold up the rest of a fan-out.
+    const res = await fetch(target.endpoint, { method: "POST", headers, body, signal: AbortSignal.timeout(PUSH_TIMEOUT_MS) });
     if (res.ok) return { ok: true, status: res.status };
     const text = await res.text().catch(() => "");
     return {
