@@ -24,12 +24,17 @@ describe("errors", () => {
     expect(await res.json()).toEqual({ error: "Not found" });
   });
 
-  it("answers the channels not built yet with a JSON 501", async () => {
-    for (const path of ["/webhooks/whatsapp", "/ussd"]) {
-      const res = await call(path, { method: "POST", body: "text=" });
-      expect(res.status).toBe(501);
-      expect(await res.json()).toHaveProperty("error");
-    }
+  it("answers the phone channels: USSD with a text/plain screen, an unsigned WhatsApp webhook with 403", async () => {
+    const ussd = await call("/ussd", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "sessionId=f1&serviceCode=*384%23&phoneNumber=%2B2348000000001&text=",
+    });
+    expect(ussd.status).toBe(200);
+    expect(await ussd.text()).toMatch(/^CON LinkUp\n/);
+    const whatsapp = await call("/webhooks/whatsapp", { method: "POST", body: "From=whatsapp%3A%2B2348000000001&Body=HELP" });
+    expect(whatsapp.status).toBe(403);
+    expect(await whatsapp.json()).toHaveProperty("error");
   });
 
   it("refuses a malformed JSON body with 400 and keeps stored data", async () => {

@@ -1,0 +1,160 @@
+// What the WhatsApp bot says, in the five channel languages. Command words (HELP, SOS, LANG, STOP, START,
+// @ai) stay the same in every language so they can be typed from any phone.
+import { CHANNEL_LANGUAGE_NAMES, CHANNEL_LANGUAGES, type ChannelLanguage, fill } from "./ussd-texts";
+
+export interface WhatsAppTexts {
+  help: string;
+  stopped: string;
+  started: string;
+  /** {lang} */
+  langSet: string;
+  /** {langs} */
+  langList: string;
+  sosNeedsLocation: string;
+  sosAck: string;
+  /** {people} {contacts} */
+  sosSent: string;
+  /** {error} */
+  sosFailed: string;
+  locationSaved: string;
+  media: string;
+  other: string;
+  verified: string;
+  thinking: string;
+}
+
+const english: WhatsAppTexts = {
+  help: [
+    "LinkUp on WhatsApp:",
+    "• @ai <question> – ask the assistant (e.g. @ai translate good morning to hausa, @ai market rice kano)",
+    "• SOS <what happened> – alert people near you (share your location first)",
+    "• 6-digit code – verify your phone for the LinkUp web app",
+    "• LANG <English|Hausa|Yoruba|Igbo|Pidgin> – my language",
+    "• STOP / START – stop or resume messages",
+    "In danger? Call 112 or 199.",
+  ].join("\n"),
+  stopped: "You will get no more messages from LinkUp. Send START to come back.",
+  started: "Welcome back to LinkUp. Send HELP to see what I can do.",
+  langSet: "Language set: {lang}.",
+  langList: "Send LANG and one of: {langs}.",
+  sosNeedsLocation:
+    "To send an SOS I need your location: tap 📎 → Location → Send your current location, then send SOS again. In danger now? Call 112 or 199.",
+  sosAck: "🚨 Sending your SOS now. In danger? Call 112 or 199.",
+  sosSent: "✅ SOS sent. Reached {people} people nearby and {contacts} contacts. Call 112 or 199 if you have not.",
+  sosFailed: "We could not send your SOS: {error} Call 112 or 199 now.",
+  locationSaved: "📍 Location saved. Send SOS and a few words to alert people near you.",
+  media: "I can read text messages and locations, not files or voice notes yet. Send HELP for the commands.",
+  other: "I did not understand. Send @ai and your question (e.g. @ai market rice kano), SOS in an emergency, or HELP.",
+  verified: "✅ Your phone is verified. Go back to LinkUp in your browser to carry on.",
+  thinking: "🤖 Thinking… the answer follows in a moment.",
+};
+
+const hausa: WhatsAppTexts = {
+  help: [
+    "LinkUp a WhatsApp:",
+    "• @ai <tambaya> – tambayi mataimaki (misali @ai market rice kano)",
+    "• SOS <abin da ya faru> – sanar da mutanen kusa (aika wurinka da farko)",
+    "• Lamba mai lamba 6 – tabbatar da wayarka don LinkUp na yanar gizo",
+    "• LANG <English|Hausa|Yoruba|Igbo|Pidgin> – harshe",
+    "• STOP / START – dakatar ko ci gaba da sakonni",
+    "Kana cikin hadari? Kira 112 ko 199.",
+  ].join("\n"),
+  stopped: "Ba za ka sake samun sako daga LinkUp ba. Aika START don dawowa.",
+  started: "Barka da dawowa LinkUp. Aika HELP don ganin abin da zan iya yi.",
+  langSet: "An saita harshe: {lang}.",
+  langList: "Aika LANG da daya daga cikin: {langs}.",
+  sosNeedsLocation:
+    "Don aika SOS ina bukatar wurinka: danna 📎 → Location → aika wurinka na yanzu, sannan ka sake aika SOS. Kana cikin hadari? Kira 112 ko 199.",
+  sosAck: "🚨 Ana aika SOS dinka yanzu. Kana cikin hadari? Kira 112 ko 199.",
+  sosSent: "✅ An aika SOS. Ya kai ga mutane {people} na kusa da abokan hulda {contacts}. Kira 112 ko 199 idan ba ka yi ba.",
+  sosFailed: "Ba mu iya aika SOS dinka ba: {error} Kira 112 ko 199 yanzu.",
+  locationSaved: "📍 An ajiye wurinka. Aika SOS da 'yan kalmomi don sanar da mutanen kusa.",
+  media: "Ina karanta sakonnin rubutu da wuri kawai, ba fayiloli ko sakon murya ba tukuna. Aika HELP.",
+  other: "Ban gane ba. Aika @ai da tambayarka, SOS idan akwai gaggawa, ko HELP.",
+  verified: "✅ An tabbatar da wayarka. Koma LinkUp a burauzarka don ci gaba.",
+  thinking: "🤖 Ina tunani… amsar na zuwa nan ba da jimawa ba.",
+};
+
+const yoruba: WhatsAppTexts = {
+  help: [
+    "LinkUp lori WhatsApp:",
+    "• @ai <ibeere> – bi oluranlowo (apere @ai market rice kano)",
+    "• SOS <ohun to sele> – so fun awon to wa nitosi (fi ipo re ranse ni akoko)",
+    "• Koodu oninomba 6 – jerisi foonu re fun LinkUp web",
+    "• LANG <English|Hausa|Yoruba|Igbo|Pidgin> – ede",
+    "• STOP / START – da awon ifiranse duro tabi bere pada",
+    "Ewu? Pe 112 tabi 199.",
+  ].join("\n"),
+  stopped: "O ko ni gba ifiranse kankan lati LinkUp mo. Fi START ranse lati pada.",
+  started: "E kaabo pada si LinkUp. Fi HELP ranse lati ri ohun ti mo le se.",
+  langSet: "A ti yan ede: {lang}.",
+  langList: "Fi LANG ranse pelu okan ninu: {langs}.",
+  sosNeedsLocation:
+    "Lati fi SOS ranse, mo nilo ipo re: te 📎 → Location → fi ipo re lowolowo ranse, leyin naa fi SOS ranse lekan si. Ewu? Pe 112 tabi 199.",
+  sosAck: "🚨 A n fi SOS re ranse bayi. Ewu? Pe 112 tabi 199.",
+  sosSent: "✅ SOS ti lo. O de odo eniyan {people} nitosi ati olubasoro {contacts}. Pe 112 tabi 199 ti o ko ba ti pe.",
+  sosFailed: "A ko le fi SOS re ranse: {error} Pe 112 tabi 199 bayi.",
+  locationSaved: "📍 A ti fi ipo re pamo. Fi SOS ati oro die ranse lati so fun awon to wa nitosi.",
+  media: "Mo le ka ifiranse oro ati ipo nikan, ki i se faili tabi ohun. Fi HELP ranse.",
+  other: "Ko ye mi. Fi @ai ati ibeere re ranse, SOS ni pajawiri, tabi HELP.",
+  verified: "✅ A ti jerisi foonu re. Pada si LinkUp ninu burausa re lati tesiwaju.",
+  thinking: "🤖 Mo n ronu… idahun n bo laipe.",
+};
+
+const igbo: WhatsAppTexts = {
+  help: [
+    "LinkUp na WhatsApp:",
+    "• @ai <ajuju> – juo onye enyemaka (dika @ai market rice kano)",
+    "• SOS <ihe mere> – gwa ndi no nso (zitere ebe i no mbu)",
+    "• Koodu onu ogugu 6 – kwado ekwenti gi maka LinkUp web",
+    "• LANG <English|Hausa|Yoruba|Igbo|Pidgin> – asusu",
+    "• STOP / START – kwusi ma o bu malite ozi ozo",
+    "No na nsogbu? Kpoo 112 ma o bu 199.",
+  ].join("\n"),
+  stopped: "I gaghi enweta ozi ozo site na LinkUp. Ziga START ka i laghachi.",
+  started: "Nnoo ozo na LinkUp. Ziga HELP ka i hu ihe m nwere ike ime.",
+  langSet: "Edoziri asusu: {lang}.",
+  langList: "Ziga LANG na otu n'ime: {langs}.",
+  sosNeedsLocation:
+    "Iji ziga SOS, achoro m ebe i no: pia 📎 → Location → ziga ebe i no ugbu a, wee ziga SOS ozo. No na nsogbu? Kpoo 112 ma o bu 199.",
+  sosAck: "🚨 A na-ezipu SOS gi ugbu a. No na nsogbu? Kpoo 112 ma o bu 199.",
+  sosSent: "✅ E zigara SOS. O ruru mmadu {people} no nso na ndi enyi {contacts}. Kpoo 112 ma o bu 199 ma i kpobeghi.",
+  sosFailed: "Anyi enweghi ike iziga SOS gi: {error} Kpoo 112 ma o bu 199 ugbu a.",
+  locationSaved: "📍 Echekwara ebe i no. Ziga SOS na okwu ole na ole iji gwa ndi no nso.",
+  media: "Ana m agu ozi ederede na ebe i no naani, o bughi faili ma o bu olu. Ziga HELP.",
+  other: "Aghotaghi m. Ziga @ai na ajuju gi, SOS n'oge mberede, ma o bu HELP.",
+  verified: "✅ Akwadoro ekwenti gi. Laghachi na LinkUp n'ihe nchogha gi ka i gaa n'ihu.",
+  thinking: "🤖 Ana m eche… aziza na-abia n'oge na-adighi anya.",
+};
+
+const pidgin: WhatsAppTexts = {
+  help: [
+    "LinkUp for WhatsApp:",
+    "• @ai <question> – ask di helper (like @ai market rice kano)",
+    "• SOS <wetin happen> – tell people wey dey near you (send your location first)",
+    "• 6-digit code – verify your phone for LinkUp web",
+    "• LANG <English|Hausa|Yoruba|Igbo|Pidgin> – language",
+    "• STOP / START – stop or start messages again",
+    "Wahala dey? Call 112 or 199.",
+  ].join("\n"),
+  stopped: "You no go get any message from LinkUp again. Send START to come back.",
+  started: "Welcome back to LinkUp. Send HELP to see wetin I fit do.",
+  langSet: "Language don set: {lang}.",
+  langList: "Send LANG plus one of: {langs}.",
+  sosNeedsLocation:
+    "To send SOS I need your location: press 📎 → Location → send your current location, den send SOS again. Wahala dey now? Call 112 or 199.",
+  sosAck: "🚨 We dey send your SOS now. Wahala dey? Call 112 or 199.",
+  sosSent: "✅ SOS don go. E reach {people} people wey dey near and {contacts} contacts. Call 112 or 199 if you never call.",
+  sosFailed: "We no fit send your SOS: {error} Call 112 or 199 now now.",
+  locationSaved: "📍 Your location don save. Send SOS plus small words to tell people wey dey near you.",
+  media: "I fit read text and location only, no be file or voice note yet. Send HELP.",
+  other: "I no understand. Send @ai plus your question, SOS for emergency, or HELP.",
+  verified: "✅ Your phone don verify. Go back to LinkUp for your browser make you continue.",
+  thinking: "🤖 I dey think… answer dey come small time.",
+};
+
+export const WHATSAPP_TEXTS: Record<ChannelLanguage, WhatsAppTexts> = { english, hausa, yoruba, igbo, pidgin };
+
+export function langListText(t: WhatsAppTexts): string {
+  return fill(t.langList, { langs: CHANNEL_LANGUAGES.map((l) => CHANNEL_LANGUAGE_NAMES[l]).join(", ") });
+}

@@ -1,0 +1,132 @@
+// One WhatsApp message, already proven to come from Twilio: the bot's answer (sent back as TwiML), or null
+// to stay silent. Slow work (an SOS reaching everyone, the online assistant) is acknowledged at once and its
+// result sent afterwards through the Twilio REST API from waitUntil.
+import { newId } from "../../core/ids";
+import { parseWhatsAppCommand, type WhatsAppWebhook } from "../../core/whatsapp-schemas";
+import { langListText, WHATSAPP_TEXTS, type WhatsAppTexts } from "../../core/whatsapp-texts";
+import { CHANNEL_LANGUAGE_NAMES, fill } from "../../core/ussd-texts";
+import type { Db } from "../../db";
+import { runAiCommand } from "../assistant";
+import { channelPhone, getPhoneChannel, setChannelLanguage, setChannelLocation, setOptedOut, userForPhone } from "../channels";
+import { type AppEnv, servicesStatus } from "../env";
+import { ApiError } from "../errors";
+import { confirmVerification } from "../identity/verification";
+import { sendMessage } from "../services/messaging";
+import { broadcastSos } from "../sos";
+
+type WaitUntil = (p: Promise<unknown>) => void;
+
+/** What an SOS from WhatsApp says when the sender typed nothing after 'SOS'. */
+export const WHATSAPP_SOS_MESSAGE = "Help needed now (sent by WhatsApp)";
+
+const TYPE_WORDS: [string, RegExp][] = [
+  ["fire", /\b(fire|burning|gobara|ina|oku)\b/i],
+  ["flood", /\b(flood|flooding|ambaliya|omiyale)\b/i],
+  ["accident", /\b(accident|crash|collision|hatsari|ijamba)\b/i],
+  ["security", /\b(robbery|robbers|thief|thieves|kidnap\w*|attack\w*|gun\w*|armed)\b/i],
+  ["medical", /\b(bleeding|unconscious|collapsed|fainted|injured|sick|labour|labor|heart|breathing|medical|doctor)\b/i],
+];
+
+/** The SOS type a few typed words suggest; 'other' when none does. */
+export function guessEmergencyType(message: string): string {
+  return TYPE_WORDS.find(([, re]) => re.test(message))?.[0] ?? "other";
+}
+
+/** Sends a later answer unless the phone opted out meanwhile. */
+async function sendLater(env: AppEnv, db: Db, phone: string, body: string): Promise<void> {
+  if ((await getPhoneChannel(db, phone)).optedOut) return;
+  await sendMessage(env, db, { to: phone, channel: "whatsapp", body });
+}
+
+export async function handleWhatsApp(env: AppEnv, db: Db, msg: WhatsAppWebhook, waitUntil: WaitUntil): Promise<string | null> {
+  const phone = channelPhone(msg.From);
+  if (!phone) throw new ApiError(400, "Invalid request: From must be whatsapp:+<number>");
+  const channel = await getPhoneChannel(db, phone);
+  const command = parseWhatsAppCommand(msg);
+  const t: WhatsAppTexts = WHATSAPP_TEXTS[channel.language];
+
+  // An opted-out phone gets nothing and nothing is done for it, until it says START.
+  if (channel.optedOut && command.kind !== "start") return null;
+
+  switch (command.kind) {
+    case "stop":
+      await setOptedOut(db, phone, true);
+      return t.stopped;
+    case "start":
+      await setOptedOut(db, phone, false);
+      return t.started;
+    case "help":
+      return t.help;
+    case "media":
+      return t.media;
+    case "other":
+      return t.other;
+    case "lang": {
+      if (!command.language) return langListText(t);
+      await setChannelLanguage(db, phone, command.language);
+      return fill(WHATSAPP_TEXTS[command.language].langSet, { lang: CHANNEL_LANGUAGE_NAMES[command.language] });
+    }
+    case "location":
+      await setChannelLocation(db, phone, { latitude: command.latitude, longitude: command.longitude, locationText: command.label });
+      return t.locationSaved;
+    case "code": {
+      // A code typed on the web's verification screen, sent from the phone it was for, proves that phone.
+      const result = await confirmVerification(env, db, { phone, code: command.code });
+      return result.ok ? t.verified : result.error;
+    }
+    case "ai": {
+      const user = await userForPhone(db, phone);
+      const input = { userId: user.id, text: command.text, channel: "whatsapp" as const };
+      if (!servicesStatus(env).workersAi) {
+        // Only the offline assistant: it answers at once, in this reply.
+        const result = await runAiCommand(env, db, { ...input, mode: "offline" });
+        return result.ok ? result.message : result.body.error;
+      }
+      waitUntil(
+        (async () => {
+          const result = await runAiCommand(env, db, input);
+          await sendLater(env, db, phone, result.ok ? result.message : result.body.error);
+        })().catch((e) => console.error("whatsapp: assistant answer", e)),
+      );
+      return t.thinking;
+    }
+    case "sos": {
+      const user = await userForPhone(db, phone);
+      const location =
+        channel.latitude != null && channel.longitude != null
+          ? { latitude: channel.latitude, longitude: channel.longitude }
+          : user.latitude != null && user.longitude != null
+            ? { latitude: user.latitude, longitude: user.longitude }
+            : null;
+      if (!location) return t.sosNeedsLocation;
+      const message = command.message || WHATSAPP_SOS_MESSAGE;
+      waitUntil(
+        (async () => {
+          try {
+            const result = await broadcastSos(
+              env,
+              db,
+              {
+                userId: user.id,
+                message: message.slice(0, 500),
+                emergencyType: guessEmergencyType(message),
+                location,
+                locationText: channel.locationText ?? undefined,
+                // Twilio retries a webhook it got no answer to: the message id keeps that to one SOS.
+                clientRequestId: `wa-${msg.MessageSid ?? newId()}`.slice(0, 64),
+                channel: "whatsapp",
+              },
+              waitUntil,
+            );
+            const r = result.reached;
+            await sendLater(env, db, phone, fill(t.sosSent, { people: Math.max(r.room, r.push), contacts: r.contacts }));
+          } catch (e) {
+            console.error("whatsapp: sos", e);
+            await sendLater(env, db, phone, fill(t.sosFailed, { error: e instanceof ApiError ? e.message : "" }).replace(":  ", ". "));
+          }
+        })(),
+      );
+      return t.sosAck;
+    }
+  }
+}

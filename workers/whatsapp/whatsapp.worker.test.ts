@@ -1,0 +1,249 @@
+// The WhatsApp webhook end to end in workerd: real D1, the real assistant, SOS and verification modules.
+// Requests are signed the way Twilio signs them (core/whatsapp-signature.ts, checked against Twilio's own
+// helper in core/whatsapp-signature.test.ts); Twilio's REST API is faked only at the outbound fetch edge.
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { encodeGeohash } from "../../core/geohash";
+import { newId } from "../../core/ids";
+import { paramsFromForm, twilioSignature } from "../../core/whatsapp-signature";
+import { createDb } from "../../db";
+import { emergencyBroadcasts, outboundMessages, phoneChannels, usageDaily, users } from "../../db/schema";
+import { anonymousSession, call, ORIGIN } from "../../tests/workers/helpers";
+import { userForPhone } from "../channels";
+import type { AppEnv } from "../env";
+import { createServer } from "../server";
+
+const db = createDb(env);
+const TOKEN = "test-twilio-auth-token";
+const URL_ = `${ORIGIN}/webhooks/whatsapp`;
+let n = 0;
+const newPhone = () => `+23481${String(Date.now() % 1e6).padStart(6, "0")}${String(n++).padStart(2, "0")}`;
+
+function fields(phone: string, extra: Record<string, string>) {
+  return new URLSearchParams({
+    MessageSid: `SM${newId(12)}`,
+    AccountSid: "AC00000000000000000000000000000000",
+    From: `whatsapp:${phone}`,
+    To: "whatsapp:+14155238886",
+    NumMedia: "0",
+    Body: "",
+    ...extra,
+  });
+}
+
+async function signed(form: URLSearchParams, url = URL_) {
+  return twilioSignature(TOKEN, url, paramsFromForm(form));
+}
+
+async function send(phone: string, extra: Record<string, string>) {
+  const form = fields(phone, extra);
+  const res = await SELF.fetch(URL_, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": await signed(form) },
+    body: form,
+  });
+  const xml = await res.text();
+  const reply = /<Message>([\s\S]*)<\/Message>/.exec(xml)?.[1] ?? null;
+  return {
+    status: res.status,
+    type: res.headers.get("content-type"),
+    xml,
+    reply: reply?.replace(/&apos;/g, "'").replace(/&amp;/g, "&") ?? null,
+  };
+}
+
+async function outboxTo(phone: string) {
+  const res = await call("/api/dev/outbox?limit=200");
+  const { messages } = (await res.json()) as { messages: { to: string; channel: string; body: string }[] };
+  return messages.filter((m) => m.to === phone);
+}
+
+const waitFor = async (check: () => Promise<boolean>, ms = 3000) => {
+  const end = Date.now() + ms;
+  while (!(await check()) && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+};
+
+const channelRow = (phone: string) => db.select().from(phoneChannels).where(eq(phoneChannels.phone, phone)).get();
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("X-Twilio-Signature", () => {
+  it("accepts a signed request and answers TwiML", async () => {
+    const res = await send(newPhone(), { Body: "HELP" });
+    expect(res.status).toBe(200);
+    expect(res.type).toContain("text/xml");
+    expect(res.xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?><Response><Message>LinkUp on WhatsApp:/);
+  });
+
+  it("refuses a missing signature, a tampered body and a signature for another URL, with no side effect", async () => {
+    const phone = newPhone();
+    const stop = fields(phone, { Body: "STOP" });
+    const attempts: { body: URLSearchParams; signature?: string }[] = [
+      { body: stop },
+      { body: stop, signature: await signed(fields(phone, { Body: "HELP" })) },
+      { body: stop, signature: await signed(stop, "https://evil.example/webhooks/whatsapp") },
+      { body: fields(phone, { Body: "123456" }), signature: "not-a-signature" },
+    ];
+    // Tampered: signed as sent, then one field changed.
+    const original = fields(phone, { Body: "hello" });
+    const sig = await signed(original);
+    original.set("Body", "STOP");
+    attempts.push({ body: original, signature: sig });
+    for (const a of attempts) {
+      const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" };
+      if (a.signature) headers["x-twilio-signature"] = a.signature;
+      const res = await SELF.fetch(URL_, { method: "POST", headers, body: a.body });
+      expect(res.status).toBe(403);
+      expect(await res.json()).toEqual({ error: "Invalid or missing Twilio signature" });
+    }
+    expect(await channelRow(phone)).toBeUndefined();
+    expect(await db.select().from(users).where(eq(users.phone, phone))).toHaveLength(0);
+  });
+});
+
+describe("commands", () => {
+  it("STOP opts out and is obeyed until START", async () => {
+    const phone = newPhone();
+    expect((await send(phone, { Body: "stop" })).reply).toBe("You will get no more messages from LinkUp. Send START to come back.");
+    expect((await channelRow(phone))?.optedOut).toBe(true);
+    for (const Body of ["HELP", "@ai help", "SOS fire", "LANG hausa"]) {
+      const res = await send(phone, { Body });
+      expect(res.status).toBe(200);
+      expect(res.xml).toBe('<?xml version="1.0" encoding="UTF-8"?><Response/>');
+    }
+    // Nothing was done for it: no AI use counted, no language change, no SOS.
+    const user = await db.select().from(users).where(eq(users.phone, phone)).get();
+    if (user) {
+      expect(await db.select().from(usageDaily).where(eq(usageDaily.userId, user.id))).toHaveLength(0);
+      expect(await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id))).toHaveLength(0);
+    }
+    expect((await channelRow(phone))?.language).toBe("english");
+    expect((await send(phone, { Body: "START" })).reply).toBe("Welcome back to LinkUp. Send HELP to see what I can do.");
+    expect((await send(phone, { Body: "help" })).reply).toContain("LinkUp on WhatsApp:");
+  });
+
+  it("LANG sets the language the bot answers in", async () => {
+    const phone = newPhone();
+    expect((await send(phone, { Body: "LANG klingon" })).reply).toBe("Send LANG and one of: English, Hausa, Yoruba, Igbo, Pidgin.");
+    expect((await send(phone, { Body: "lang Hausa" })).reply).toBe("An saita harshe: Hausa.");
+    expect((await send(phone, { Body: "HELP" })).reply).toMatch(/^LinkUp a WhatsApp:/);
+    expect((await send(phone, { Body: "LANG pidgin" })).reply).toBe("Language don set: Pidgin.");
+  });
+
+  it("@ai answers with the same assistant as the web, counted per phone with the free tier's limit", async () => {
+    const phone = newPhone();
+    expect((await send(phone, { Body: "@ai translate good morning to hausa" })).reply).toBe("🌍 Hausa: Barka da safiya");
+    for (let i = 0; i < 9; i++) expect((await send(phone, { Body: "@ai help" })).status).toBe(200);
+    expect((await send(phone, { Body: "@ai help" })).reply).toMatch(/^You've used your 10 free AI commands for today\. Upgrade to Premium/);
+  });
+
+  it("tells what it can do for media and unknown text", async () => {
+    const phone = newPhone();
+    expect(
+      (await send(phone, { NumMedia: "1", MediaContentType0: "audio/ogg", MediaUrl0: "https://api.twilio.com/media/1" })).reply,
+    ).toMatch(/^I can read text messages and locations/);
+    expect((await send(phone, { Body: "hello there" })).reply).toMatch(/^I did not understand\. Send @ai/);
+  });
+
+  it("refuses a signed but malformed message with 400", async () => {
+    const form = new URLSearchParams({ From: "+2348000000000", Body: "HELP" });
+    const res = await SELF.fetch(URL_, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": await signed(form) },
+      body: form,
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json<{ error: string }>()).error).toContain("From");
+  });
+
+  it("a 6-digit code from the phone completes the web verification", async () => {
+    const phone = newPhone();
+    const web = await anonymousSession();
+    const reg = await call("/api/auth/register", { method: "POST", cookie: web.cookie, json: { phoneNumber: phone, channel: "whatsapp" } });
+    expect(reg.status).toBe(200);
+    const code = /\b(\d{6})\b/.exec((await outboxTo(phone))[0]?.body ?? "")?.[1] ?? "";
+    expect(code).toMatch(/^\d{6}$/);
+    expect((await send(phone, { Body: "000000" })).reply).toBe("Invalid verification code. Please try again.");
+    expect((await send(phone, { Body: code })).reply).toBe("✅ Your phone is verified. Go back to LinkUp in your browser to carry on.");
+    const me = await (await call("/api/me", { cookie: web.cookie })).json<{ user: { authMode: string } }>();
+    expect(me.user.authMode).toBe("verified");
+  });
+});
+
+describe("SOS over WhatsApp", () => {
+  it("asks for a location first, then sends with the last shared one and reports the reach afterwards", async () => {
+    const phone = newPhone();
+    expect((await send(phone, { Body: "SOS" })).reply).toMatch(/^To send an SOS I need your location/);
+    expect((await send(phone, { Latitude: "9.0765", Longitude: "7.3986", Address: "Wuse Market, Abuja" })).reply).toBe(
+      "📍 Location saved. Send SOS and a few words to alert people near you.",
+    );
+    const ack = await send(phone, { Body: "SOS fire in the market" });
+    expect(ack.reply).toBe("🚨 Sending your SOS now. In danger? Call 112 or 199.");
+
+    await waitFor(async () => (await outboxTo(phone)).some((m) => m.body.startsWith("✅ SOS sent")));
+    const later = (await outboxTo(phone)).find((m) => m.body.startsWith("✅ SOS sent"));
+    expect(later).toMatchObject({ channel: "whatsapp" });
+    expect(later?.body).toMatch(/Reached \d+ people nearby and 0 contacts/);
+    const user = await userForPhone(db, phone);
+    const [row] = await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id));
+    expect(row).toMatchObject({
+      channel: "whatsapp",
+      emergencyType: "fire",
+      message: "fire in the market",
+      locationText: "Wuse Market, Abuja",
+      geohash: encodeGeohash(9.0765, 7.3986),
+    });
+  });
+
+  it("sends the later answer through Twilio's REST API, retrying after a 503", async () => {
+    const phone = newPhone();
+    const twilioEnv = {
+      ...env,
+      TWILIO_ACCOUNT_SID: "AC11111111111111111111111111111111",
+      TWILIO_WHATSAPP_FROM: "+14155238886",
+      TWILIO_API_BASE: "http://twilio.loopback",
+    } as AppEnv;
+    const hits: { url: string; auth: string | null; body: URLSearchParams }[] = [];
+    const realFetch = globalThis.fetch;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const req = new Request(input, init);
+      if (!req.url.startsWith("http://twilio.loopback/")) return realFetch(input, init);
+      hits.push({
+        url: req.url,
+        auth: req.headers.get("authorization"),
+        body: new URLSearchParams(new TextDecoder().decode(await req.arrayBuffer())),
+      });
+      if (hits.length === 1) return new Response("busy", { status: 503 });
+      return Response.json({ sid: "SM_loopback_1" }, { status: 201 });
+    });
+    const post = async (extra: Record<string, string>) => {
+      const form = fields(phone, extra);
+      const url = "https://linkup.example/webhooks/whatsapp";
+      const ctx = createExecutionContext();
+      // The whole server (as the test entry builds it), with this test's Twilio configuration.
+      const res = await createServer(async () => new Response("page")).fetch(
+        new Request(url, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": await signed(form, url) },
+          body: form,
+        }),
+        twilioEnv,
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+      return res;
+    };
+    expect((await post({ Latitude: "6.5", Longitude: "3.35" })).status).toBe(200);
+    expect((await post({ Body: "SOS" })).status).toBe(200);
+
+    expect(hits).toHaveLength(2);
+    expect(hits[0].url).toBe("http://twilio.loopback/2010-04-01/Accounts/AC11111111111111111111111111111111/Messages.json");
+    expect(hits[1].auth).toBe(`Basic ${btoa(`AC11111111111111111111111111111111:${TOKEN}`)}`);
+    expect(hits[1].body.get("To")).toBe(`whatsapp:${phone}`);
+    expect(hits[1].body.get("From")).toBe("whatsapp:+14155238886");
+    expect(hits[1].body.get("Body")).toMatch(/^✅ SOS sent\./);
+    const [out] = await db.select().from(outboundMessages).where(eq(outboundMessages.to, phone));
+    expect(out).toMatchObject({ channel: "whatsapp", status: "sent", attempts: 2, providerId: "SM_loopback_1" });
+  });
+});
