@@ -70,8 +70,9 @@ export async function runAiCommand(env: AppEnv, db: Db, input: AiCommandInput): 
   const user = await loadUser(db, input.userId);
   const tier = tierOf(user);
   const command = parseAiCommand(input.text);
-  // The instant USSD answer must fit one screen; the fuller 'auto' answer (sent by SMS) may be longer.
-  const screen = input.channel === "ussd" && input.mode === "offline" ? "ussd" : "web";
+  // USSD users pick the assistant from a menu, so its help speaks of commands without the '@ai ' prefix.
+  // Long answers are the USSD channel's to split: the screen shows the start, the SMS the whole answer.
+  const screen = input.channel === "ussd" ? "ussd" : "web";
   if (command.kind === "empty") return { ok: true, message: helpText(screen), source: "offline" };
 
   if (tier === "free") {
@@ -96,7 +97,7 @@ export async function runAiCommand(env: AppEnv, db: Db, input: AiCommandInput): 
       // First-aid steps are vetted text, never generated: the same answer on every channel and connection.
       return { ok: true, message: emergencyGuidance(command.situation), source: "offline" };
     case "market":
-      return { ok: true, message: await marketAnswer(db, command.query, screen === "ussd" ? 2 : undefined), source: "offline" };
+      return { ok: true, message: await marketAnswer(db, command.query), source: "offline" };
     case "weather": {
       if (!online) return { ok: true, message: weatherNeedsConnection(command.place), source: "offline" };
       try {

@@ -30,7 +30,7 @@ export function matchCommodities(query: string, commodities: string[]): { commod
   return { commodities: matched, place };
 }
 
-/** `maxLines` keeps a USSD screen (182 characters) readable; chat and SMS show more. */
+/** Prices for the commodities and place named in `query`, at most `maxLines` lines. */
 export async function marketAnswer(db: Db, query: string, maxLines = MAX_LINES): Promise<string> {
   const all = await listCommodities(db);
   if (all.length === 0) return "I have no market prices stored yet.";
