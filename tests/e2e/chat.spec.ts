@@ -256,6 +256,16 @@ test("the chat's actions: location as a message, '@ai ' asks the assistant, the 
   await expect(shared.getByRole("link", { name: /Open map/ })).toBeVisible();
   expect((await (await a.page.request.get("/api/me")).json()).user.hasLocation).toBe(true);
 
+  // Select Messages: delete the location message from this device only.
+  await a.page.getByLabel("More options").click();
+  await a.page.getByRole("button", { name: "Select Messages" }).click();
+  await shared.getByRole("checkbox", { name: "Select message" }).check();
+  await a.page.getByRole("toolbar", { name: "Selected messages" }).getByRole("button", { name: "Delete from this device" }).click();
+  await expect(bubble(a.page, "My location")).toHaveCount(0);
+  await a.page.reload();
+  await expect(a.page.getByText("LIVE", { exact: true })).toBeVisible();
+  await expect(bubble(a.page, "My location")).toHaveCount(0);
+
   // '@ai ' goes to the assistant: the thinking line, then an answer from LIA.
   await a.page.getByRole("button", { name: "AI Help" }).click();
   await expect(a.page.getByRole("textbox", { name: "Message" })).toHaveValue("@ai ");
@@ -306,6 +316,15 @@ test("a private group: members read each other through sender keys; the room onl
     expect(f).not.toContain("3100");
   }
   expect(frames.some((f) => f.includes(group) && f.includes("ciphertext"))).toBe(true);
+
+  // Group Info lists the members from the server.
+  await a.page.getByLabel("More options").click();
+  await a.page.getByRole("button", { name: "Group Info" }).click();
+  const info = a.page.getByRole("dialog", { name: "Group Info" });
+  await expect(info).toContainText("private and end-to-end encrypted");
+  const members = info.getByRole("list", { name: "Members" });
+  await expect(members).toContainText("Jide (you)");
+  await expect(members.getByRole("button", { name: "Message Kemi" })).toBeVisible();
   await a.context.close();
   await b.context.close();
 });

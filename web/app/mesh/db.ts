@@ -78,6 +78,9 @@ async function store(name: "messages" | "outbox" | "kv", mode: IDBTransactionMod
 export async function putMessage(m: StoredMessage): Promise<void> {
   await done((await store("messages", "readwrite")).put(m));
 }
+export async function deleteMessage(id: string): Promise<void> {
+  await done((await store("messages", "readwrite")).delete(id));
+}
 export async function getMessage(id: string): Promise<StoredMessage | undefined> {
   return done((await store("messages", "readonly")).get(id));
 }

@@ -8,6 +8,7 @@ import { newId } from "../../../core/ids";
 import { LOCAL_MESH_CHANNEL, type LocalMeshMessage, LocalMeshMessageSchema } from "../../../core/local-mesh";
 import {
   byTime,
+  deleteMessage,
   deleteOutbox,
   getMessage,
   kvGet,
@@ -76,6 +77,7 @@ export class MeshNode {
   private readonly listeners = new Set<() => void>();
   private readonly lastSent = new Map<string, number>();
   private readonly chains = new Map<string, Promise<void>>();
+  private readonly forgotten = new Set<string>();
   private readonly pendingReceipts = new Map<string, { delivered: Set<string>; read: Set<string> }>();
   private receiptTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -141,7 +143,12 @@ export class MeshNode {
       loaded: false,
     };
     this.rooms.set(room, state);
-    const [history, cursor] = await Promise.all([roomMessages(room), kvGet<number>(`cursor:${room}`)]);
+    const [history, cursor, forgotten] = await Promise.all([
+      roomMessages(room),
+      kvGet<number>(`cursor:${room}`),
+      kvGet<string[]>(`forgotten:${room}`),
+    ]);
+    for (const id of forgotten ?? []) this.forgotten.add(id);
     const map = this.messages.get(room) ?? new Map<string, StoredMessage>();
     for (const m of history) {
       map.set(m.id, m);
@@ -457,6 +464,7 @@ export class MeshNode {
   }
 
   private async receive(room: string, envelope: Envelope, seq: number) {
+    if (this.forgotten.has(envelope.id)) return;
     if (envelope.room !== room || envelope.type === "receipt" || envelope.type === "presence") return;
     this.recordRoute(envelope.meshRoute);
     if (!this.seen.add(envelope.id)) {
@@ -692,7 +700,7 @@ export class MeshNode {
     }
   }
 
-  /** Another tab changed stored messages: read them again. */
+  /** Another tab changed stored messages: read them again (gone ones were deleted there). */
   private async reload(room: string, ids: string[]) {
     if (!this.messages.has(room)) return;
     for (const id of ids) {
@@ -700,8 +708,22 @@ export class MeshNode {
       if (m) {
         this.seen.add(id);
         this.remember(m);
-      }
+      } else if (this.messages.get(room)?.delete(id)) this.changed();
     }
+  }
+
+  /** Deletes messages from this device only (the room and other people keep theirs). */
+  async forget(room: string, ids: string[]) {
+    // Remembered, so the room's resume does not bring them back.
+    const gone = [...((await kvGet<string[]>(`forgotten:${room}`)) ?? []), ...ids].slice(-2000);
+    await kvSet(`forgotten:${room}`, gone);
+    for (const id of ids) {
+      this.forgotten.add(id);
+      await deleteMessage(id);
+      this.messages.get(room)?.delete(id);
+    }
+    this.post({ kind: "changed", room, ids });
+    this.changed();
   }
 
   // ------------------------------------------------------------------ storage helpers

@@ -6,7 +6,7 @@ import { Form, Link, useNavigate, useSearchParams } from "react-router";
 import { AI_PREFIX } from "../../../../core/ai-command";
 import { QUICK_REPLIES, TIER_LIMITS, type Tier } from "../../../../core/constants";
 import { apiRequest, HttpError } from "../../../../core/http";
-import type { RoomSummary, RoomsAnswer } from "../../../../core/rooms";
+import type { RoomMemberInfo, RoomSummary, RoomsAnswer } from "../../../../core/rooms";
 import { useToast } from "../../components/toast";
 import type { MeshNode } from "../../mesh/node";
 import { ChatUpsell, PremiumOffer } from "../assistant/premium-offer";
@@ -167,6 +167,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
 
   const peers = state?.presence?.members.filter((m) => m.userId !== me.id) ?? [];
   const [panel, setPanel] = useState<null | "people" | "info" | "group">(null);
+  const [selected, setSelected] = useState<Set<string> | null>(null);
 
   const startDirect = async (userId: string) => {
     try {
@@ -226,7 +227,18 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
       ) : null}
       <div className="chat-body">
         {roomId ? (
-          <MessageList messages={messages} loaded={state?.loaded ?? false} />
+          <MessageList
+            messages={messages}
+            loaded={state?.loaded ?? false}
+            selected={selected}
+            onToggle={(id) =>
+              setSelected((set) => {
+                const next = new Set(set);
+                if (!next.delete(id)) next.add(id);
+                return next;
+              })
+            }
+          />
         ) : (
           <p className="chat-empty">Finding the room for your area…</p>
         )}
@@ -241,13 +253,54 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
           </p>
         ) : null}
       </div>
+      {selected ? (
+        <div className="card row" role="toolbar" aria-label="Selected messages">
+          <span>{selected.size} selected</span>
+          <button
+            type="button"
+            className="btn btn-ghost"
+            disabled={selected.size === 0}
+            onClick={async () => {
+              const text = messages
+                .filter((m) => selected.has(m.id) && m.text)
+                .map((m) => `${m.mine ? me.nickname : (m.senderName ?? "Someone")}: ${m.text}`)
+                .join("\n");
+              try {
+                await navigator.clipboard.writeText(text);
+                toast({ title: "Copied", description: `${selected.size} ${selected.size === 1 ? "message" : "messages"} copied.` });
+              } catch {
+                toast({ title: "Could not copy", description: "This browser did not allow copying.", variant: "destructive" });
+              }
+            }}
+          >
+            Copy
+          </button>
+          <button
+            type="button"
+            className="btn btn-ghost"
+            disabled={selected.size === 0 || !node || !roomId}
+            onClick={async () => {
+              if (node && roomId) await node.forget(roomId, [...selected]);
+              setSelected(null);
+            }}
+          >
+            Delete from this device
+          </button>
+          <button type="button" className="btn btn-ghost" onClick={() => setSelected(null)}>
+            Done
+          </button>
+        </div>
+      ) : null}
       {offer ? <PremiumOffer error={offer.error} code={offer.code} phone={supportPhone} onClose={() => setOffer(null)} /> : null}
       <ChatUpsell aiCommandsToday={aiCommandsToday} phone={supportPhone} />
-      {panel === "people" || panel === "info" ? (
-        <PeoplePanel
-          title={panel === "info" ? "Group Info" : "People here"}
+      {panel === "people" ? (
+        <PeoplePanel title="People here" room={room} peers={peers} onMessage={startDirect} onClose={() => setPanel(null)} />
+      ) : null}
+      {panel === "info" && room ? (
+        <GroupInfo
           room={room}
-          peers={peers}
+          me={me.id}
+          online={new Set(peers.map((p) => p.userId))}
           onMessage={startDirect}
           onClose={() => setPanel(null)}
         />
@@ -297,6 +350,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
           else if (item === "info") setPanel("info");
           else if (item === "group") setPanel("group");
           else if (item === "sos") setSosOpen(true);
+          else if (item === "select") setSelected(new Set());
         }}
       />
       {cookiesAccepted ? null : <CookieNotice />}
@@ -412,6 +466,67 @@ function PeoplePanel({
           </li>
         ))}
       </ul>
+      <button type="button" className="btn btn-ghost" onClick={onClose}>
+        Close
+      </button>
+    </div>
+  );
+}
+
+/** Group Info: the room's members from the server (private rooms), who is connected now, and what kind of room it is. */
+function GroupInfo({
+  room,
+  me,
+  online,
+  onMessage,
+  onClose,
+}: {
+  room: RoomSummary;
+  me: string;
+  online: Set<string>;
+  onMessage: (userId: string) => void;
+  onClose: () => void;
+}) {
+  const [members, setMembers] = useState<RoomMemberInfo[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    apiRequest<{ members: RoomMemberInfo[] }>("GET", `/api/rooms/${encodeURIComponent(room.id)}/members`)
+      .then((a) => setMembers(a.members))
+      .catch((e) => setError(e instanceof HttpError ? e.errorText : "Members cannot be listed without a connection."));
+  }, [room.id]);
+  return (
+    <div className="card chat-panel" role="dialog" aria-label="Group Info">
+      <h2>Group Info</h2>
+      <p>
+        {room.name}:{" "}
+        {room.encrypted
+          ? "private and end-to-end encrypted; only members' devices can read it"
+          : "a public area room; anyone in this area can read it"}
+        .
+      </p>
+      {error ? <p role="status">{error}</p> : null}
+      {members ? (
+        <ul className="people" aria-label="Members">
+          {members.map((m) => (
+            <li key={m.userId}>
+              <span>
+                {m.nickname}
+                {m.userId === me ? " (you)" : ""}{" "}
+                <small>
+                  {[m.role === "owner" ? "owner" : null, online.has(m.userId) ? "connected now" : null].filter(Boolean).join(", ")}
+                </small>
+              </span>
+              {m.userId !== me && room.kind !== "dm" ? (
+                <button type="button" className="btn btn-ghost" onClick={() => onMessage(m.userId)}>
+                  Message {m.nickname}
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : error ? null : (
+        <p>Loading members…</p>
+      )}
       <button type="button" className="btn btn-ghost" onClick={onClose}>
         Close
       </button>
@@ -596,9 +711,7 @@ function Composer({
                     type="button"
                     onClick={(e) => {
                       e.currentTarget.closest("details")?.removeAttribute("open");
-                      if (key === "select")
-                        toast({ title: "Select Messages", description: "Long-press or tap messages to copy their text." });
-                      else onMenu(key);
+                      onMenu(key);
                     }}
                   >
                     {label}

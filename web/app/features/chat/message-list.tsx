@@ -21,7 +21,18 @@ export function StatusIcon({ status }: { status: MessageStatus }) {
   );
 }
 
-export function MessageList({ messages, loaded }: { messages: StoredMessage[]; loaded: boolean }) {
+export function MessageList({
+  messages,
+  loaded,
+  selected,
+  onToggle,
+}: {
+  messages: StoredMessage[];
+  loaded: boolean;
+  /** When set, the list is in selection mode with a checkbox per message. */
+  selected?: Set<string> | null;
+  onToggle?: (id: string) => void;
+}) {
   const end = useRef<HTMLLIElement>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll down whenever a message arrives
   useEffect(() => {
@@ -36,6 +47,11 @@ export function MessageList({ messages, loaded }: { messages: StoredMessage[]; l
           className={`msg ${m.mine ? "msg-mine" : "msg-theirs"}${m.type === "emergency" ? " msg-emergency" : ""}${m.isAI ? " msg-ai" : ""}`}
           data-status={m.status}
         >
+          {selected ? (
+            <label className="msg-select">
+              <input type="checkbox" checked={selected.has(m.id)} onChange={() => onToggle?.(m.id)} /> Select message
+            </label>
+          ) : null}
           {!m.mine ? <span className="msg-sender">{m.isAI ? "🤖 LIA Assistant" : (m.senderName ?? "Someone")}</span> : null}
           {m.type === "emergency" ? <strong className="msg-sos">Emergency</strong> : null}
           <p className="msg-text">
