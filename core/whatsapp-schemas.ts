@@ -81,3 +81,24 @@ export function twiml(message: string | null): string {
   const head = '<?xml version="1.0" encoding="UTF-8"?>';
   return message === null ? `${head}<Response/>` : `${head}<Response><Message>${escapeXml(message)}</Message></Response>`;
 }
+
+/** The messages of a TwiML answer, unescaped (empty when the bot stayed silent). */
+export function twimlMessages(xml: string): string[] {
+  const unescape = (s: string) =>
+    s.replace(/&(lt|gt|amp|apos|quot);/g, (_, e: string) => ({ lt: "<", gt: ">", amp: "&", apos: "'", quot: '"' })[e] ?? "");
+  return [...xml.matchAll(/<Message>([\s\S]*?)<\/Message>/g)].map((m) => unescape(m[1]));
+}
+
+/** The /whatsapp-demo form: a message (or a shared location) from a phone number, as a person would send it. */
+export const WhatsAppDemoFormSchema = z.object({
+  phone: z
+    .string()
+    .trim()
+    .regex(/^\+?[\d\s()-]{7,20}$/, "Enter a phone number"),
+  intent: z.enum(["send", "location"]).default("send"),
+  body: z.string().max(1000).default(""),
+  quick: z.string().max(200).optional(),
+  latitude: z.coerce.number().min(-90).max(90).optional(),
+  longitude: z.coerce.number().min(-180).max(180).optional(),
+  place: z.string().trim().max(120).optional(),
+});

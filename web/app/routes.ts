@@ -24,5 +24,6 @@ export default [
   route("ai-features", "routes/ai-features.tsx"),
   route("support", "routes/support.tsx"),
   route("customer-service", "routes/customer-service.tsx"),
+  route("whatsapp-demo", "routes/whatsapp-demo.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;
