@@ -84,9 +84,9 @@ export function twiml(message: string | null): string {
 
 /** The messages of a TwiML answer, unescaped (empty when the bot stayed silent). */
 export function twimlMessages(xml: string): string[] {
-  const unescape = (s: string) =>
+  const unescapeXml = (s: string) =>
     s.replace(/&(lt|gt|amp|apos|quot);/g, (_, e: string) => ({ lt: "<", gt: ">", amp: "&", apos: "'", quot: '"' })[e] ?? "");
-  return [...xml.matchAll(/<Message>([\s\S]*?)<\/Message>/g)].map((m) => unescape(m[1]));
+  return [...xml.matchAll(/<Message>([\s\S]*?)<\/Message>/g)].map((m) => unescapeXml(m[1]));
 }
 
 /** The /whatsapp-demo form: a message (or a shared location) from a phone number, as a person would send it. */
