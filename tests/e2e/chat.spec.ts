@@ -106,6 +106,8 @@ test("a message written offline survives a reload and arrives exactly once when 
   const b = await person(browser, baseURL!, at, "Dayo");
   await openChat(a.page);
   await openChat(b.page);
+  await send(b.page, "Before the network went");
+  await expect(bubble(a.page, "Before the network went")).toBeVisible();
   await cachedForOffline(a.page);
 
   await a.context.setOffline(true);
@@ -115,8 +117,10 @@ test("a message written offline survives a reload and arrives exactly once when 
   await expect(pending.getByRole("img", { name: "Sending" })).toBeVisible();
 
   // A reload with no network: the offline worker serves /chat, IndexedDB shows history and the outbox.
-  await a.page.reload();
+  const offlinePage = await a.page.reload();
+  expect(offlinePage?.fromServiceWorker()).toBe(true);
   await expect(a.page.getByRole("textbox", { name: "Message" })).toBeVisible();
+  await expect(bubble(a.page, "Before the network went")).toBeVisible();
   await expect(bubble(a.page, "Written with no network").getByRole("img", { name: "Sending" })).toBeVisible();
   await expect(bubble(b.page, "Written with no network")).toHaveCount(0);
 
