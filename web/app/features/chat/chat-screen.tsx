@@ -1,7 +1,7 @@
 // The mesh chat screen of spec part 1 §2: header, status bar, rooms, messages, quick replies, actions, input.
 // Everything it says about the network is live: the node count comes from the room's presence, the
 // transport line from the relay socket and the local mesh, the encryption badge from the room's kind.
-import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type FormEvent, type KeyboardEvent, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Form, Link, useNavigate, useSearchParams } from "react-router";
 import { AI_PREFIX } from "../../../../core/ai-command";
 import { QUICK_REPLIES, TIER_LIMITS, type Tier } from "../../../../core/constants";
@@ -9,10 +9,7 @@ import { apiRequest, HttpError } from "../../../../core/http";
 import type { RoomMemberInfo, RoomSummary, RoomsAnswer } from "../../../../core/rooms";
 import { useToast } from "../../components/toast";
 import type { MeshNode } from "../../mesh/node";
-import { ChatUpsell, PremiumOffer } from "../assistant/premium-offer";
-import { SmartReplyChips } from "../assistant/smart-replies";
-import { VoiceRecorder } from "../assistant/voice-recorder";
-import { ask, helpMessage } from "./assistant";
+import { ask, ChatUpsell, helpMessage, PremiumOffer, SmartReplyChips, VoiceRecorder } from "./assistant";
 import { MessageList } from "./message-list";
 import { createGroup, currentPosition, fetchRooms, openDirectChat, useAreaRooms } from "./rooms";
 import { sendSos } from "./sos";
@@ -291,8 +288,10 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
           </button>
         </div>
       ) : null}
-      {offer ? <PremiumOffer error={offer.error} code={offer.code} phone={supportPhone} onClose={() => setOffer(null)} /> : null}
-      <ChatUpsell aiCommandsToday={aiCommandsToday} phone={supportPhone} />
+      <Suspense fallback={null}>
+        {offer ? <PremiumOffer error={offer.error} code={offer.code} phone={supportPhone} onClose={() => setOffer(null)} /> : null}
+        {aiCommandsToday !== undefined ? <ChatUpsell aiCommandsToday={aiCommandsToday} phone={supportPhone} /> : null}
+      </Suspense>
       {panel === "people" ? (
         <PeoplePanel title="People here" room={room} peers={peers} onMessage={startDirect} onClose={() => setPanel(null)} />
       ) : null}
@@ -665,7 +664,11 @@ function Composer({
 
   return (
     <div className="composer">
-      <SmartReplyChips message={lastReceived} context={context} onPick={(t) => void onSend(t)} />
+      {lastReceived ? (
+        <Suspense fallback={null}>
+          <SmartReplyChips message={lastReceived} context={context} onPick={(t) => void onSend(t)} />
+        </Suspense>
+      ) : null}
       <div className="quick-replies" role="group" aria-label="Quick replies">
         {QUICK_REPLIES.map((q) => (
           <button
@@ -769,7 +772,11 @@ function Composer({
           Send
         </button>
       </form>
-      {recording ? <VoiceRecorder voiceLimit={voiceLimit} phone={supportPhone} /> : null}
+      {recording ? (
+        <Suspense fallback={<p>Loading the voice recorder…</p>}>
+          <VoiceRecorder voiceLimit={voiceLimit} phone={supportPhone} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }
