@@ -17,8 +17,12 @@ const server = createServer((request, env, ctx) => {
       const headers = new Headers(init?.headers);
       const cookie = request.headers.get("cookie");
       if (cookie && !headers.has("cookie")) headers.set("cookie", cookie);
-      const ua = request.headers.get("user-agent");
-      if (ua) headers.set("user-agent", ua);
+      // The visitor's own headers travel with the call, so the API's Origin and rate-limit checks apply to
+      // page actions exactly as to browser requests.
+      for (const name of ["user-agent", "origin", "cf-connecting-ip"]) {
+        const value = request.headers.get(name);
+        if (value && !headers.has(name)) headers.set(name, value);
+      }
       const url = new URL(path, request.url);
       return Promise.resolve(server.fetch(new Request(url, { ...init, headers }), env, ctx));
     },

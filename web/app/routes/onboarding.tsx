@@ -34,7 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "skip":
       return startAnonymous(context, form, "/chat");
     case "send-code":
-      return sendCode(request, context, form, "/onboarding?step=1");
+      return sendCode(context, form, "/onboarding?step=1");
     case "verify":
       return verifyCode(context, form, "/onboarding?step=2");
     case "profile": {

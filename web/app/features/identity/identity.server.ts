@@ -22,11 +22,6 @@ export async function loadIdentity(context: Ctx) {
   return { user: me?.user ?? null, verification, resendInSeconds };
 }
 
-function clientIpHeaders(request: Request): Record<string, string> {
-  const ip = request.headers.get("cf-connecting-ip");
-  return ip ? { "cf-connecting-ip": ip } : {};
-}
-
 /** Merges Set-Cookie headers of several API answers into one set for the redirect. */
 function joinHeaders(...all: Headers[]): Headers {
   const out = new Headers();
@@ -55,7 +50,7 @@ export async function startAnonymous(context: Ctx, form: FormData, to: string) {
 }
 
 /** Sends a code: POST /api/auth/register. Answers with a redirect to the code step, or the form error. */
-export async function sendCode(request: Request, context: Ctx, form: FormData, codeStepUrl: string) {
+export async function sendCode(context: Ctx, form: FormData, codeStepUrl: string) {
   const phoneNumber = String(form.get("phoneNumber") ?? "").trim();
   const nickname = String(form.get("nickname") ?? "").trim();
   const channelRaw = String(form.get("channel") ?? "whatsapp");
@@ -65,13 +60,11 @@ export async function sendCode(request: Request, context: Ctx, form: FormData, c
   if (form.get("requireNickname") === "1" && !nickname) {
     return formError({ title: IDENTITY_TEXT.nicknameRequiredTitle, description: IDENTITY_TEXT.nicknameRequired, field: "nickname" });
   }
-  const res = await apiSend<{ verification: PendingVerification }>(
-    context,
-    "POST",
-    "/api/auth/register",
-    { phoneNumber, channel, ...(nickname ? { nickname } : {}) },
-    clientIpHeaders(request),
-  );
+  const res = await apiSend<{ verification: PendingVerification }>(context, "POST", "/api/auth/register", {
+    phoneNumber,
+    channel,
+    ...(nickname ? { nickname } : {}),
+  });
   if (!res.ok) {
     const message = res.json?.error ?? IDENTITY_TEXT.sendFailed;
     // Refusals with their own reason keep it; anything else is the spec's send failure.
@@ -119,7 +112,7 @@ export async function verificationFlowAction(request: Request, context: Ctx, pat
     case "anonymous":
       return startAnonymous(context, form, "/chat");
     case "send-code":
-      return sendCode(request, context, form, `${path}?step=code`);
+      return sendCode(context, form, `${path}?step=code`);
     case "verify":
       return verifyCode(context, form, "/chat", { onboardingCompleted: true });
     default:
