@@ -53,6 +53,9 @@ test("two people in one area room chat both ways; statuses go sent, delivered, r
   await a.page.getByRole("textbox", { name: "Message" }).press("Enter");
   await expect(a.page.locator(".msg")).toHaveCount(0);
 
+  // Typing shows on the other side before anything is sent.
+  await a.page.getByRole("textbox", { name: "Message" }).fill("Hello from");
+  await expect(b.page.getByText("Amaka is typing...")).toBeVisible();
   await send(a.page, "Hello from Amaka");
   await expect(a.page.getByRole("textbox", { name: "Message" })).toHaveValue("");
   const theirs = bubble(b.page, "Hello from Amaka");
