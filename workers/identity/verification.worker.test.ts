@@ -211,6 +211,9 @@ describe("code rules", () => {
     expect(fresh).not.toBe(cookie);
     expect((await me(fresh)).user).toMatchObject({ id: before.id, authMode: "verified" });
     expect((await me(cookie)).status).toBe(401);
+    // The verified sign-in is a security event in the user's notification centre.
+    const centre = await (await call("/api/notifications", { cookie: fresh })).json<{ notifications: { type: string; title: string }[] }>();
+    expect(centre.notifications[0]).toMatchObject({ type: "security", title: "Phone verified" });
     // Single use: the same code does not work twice.
     const again = await verify(fresh, phone.local, code);
     expect(again.status).toBe(400);
