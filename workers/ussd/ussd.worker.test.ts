@@ -8,7 +8,7 @@ import { newId } from "../../core/ids";
 import { findPlace } from "../../core/ussd-places";
 import { createDb } from "../../db";
 import { listCommodities } from "../../db/queries/content";
-import { emergencyBroadcasts, emergencyContacts, users } from "../../db/schema";
+import { emergencyBroadcasts, emergencyContacts, usageDaily, users } from "../../db/schema";
 import { anonymousSession, call, ORIGIN } from "../../tests/workers/helpers";
 import { userForPhone } from "../channels";
 import type { AppEnv } from "../env";
@@ -152,6 +152,36 @@ describe("USSD assistant, prices and translation", () => {
     } else {
       expect(await outboxTo(phone)).toHaveLength(0);
     }
+  });
+
+  it("with the online assistant configured, answers offline on screen and sends the online answer by SMS", async () => {
+    const phone = newPhone();
+    const onlineEnv = {
+      ...env,
+      ENVIRONMENT: "production",
+      AI: { run: async () => ({ response: "Plant maize when the rains are steady, usually April to May in the south." }) },
+    } as unknown as AppEnv;
+    const ctx = createExecutionContext();
+    const res = await ussd.fetch(
+      new Request("http://x/", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ sessionId: `ATUid_${newId(8)}`, phoneNumber: phone, text: "2*when should I plant maize?" }),
+      }),
+      onlineEnv,
+      ctx,
+    );
+    const screen = await res.text();
+    expect(screen).toMatch(/^END .* Full answer by SMS\.$/s);
+    await waitOnExecutionContext(ctx);
+    const sms = await outboxTo(phone);
+    expect(sms).toEqual([
+      expect.objectContaining({ channel: "sms", body: "Plant maize when the rains are steady, usually April to May in the south." }),
+    ]);
+    // One question, counted once.
+    const user = await userForPhone(db, phone);
+    const [usage] = await db.select().from(usageDaily).where(eq(usageDaily.userId, user.id));
+    expect(usage.aiCommands).toBe(1);
   });
 
   it("counts USSD questions against the free tier like the web, then offers Premium", async () => {

@@ -246,4 +246,30 @@ describe("SOS over WhatsApp", () => {
     const [out] = await db.select().from(outboundMessages).where(eq(outboundMessages.to, phone));
     expect(out).toMatchObject({ channel: "whatsapp", status: "sent", attempts: 2, providerId: "SM_loopback_1" });
   });
+
+  it("with the online assistant configured, acknowledges an @ai question at once and sends the answer afterwards", async () => {
+    const phone = newPhone();
+    const onlineEnv = {
+      ...env,
+      ENVIRONMENT: "production",
+      // Workers AI faked at the binding's edge: the assistant's real provider code runs on its answer.
+      AI: { run: async () => ({ response: "Plant maize when the rains are steady, usually April to May in the south." }) },
+    } as unknown as AppEnv;
+    const form = fields(phone, { Body: "@ai when should I plant maize?" });
+    const url = "https://linkup.example/webhooks/whatsapp";
+    const ctx = createExecutionContext();
+    const res = await createServer(async () => new Response("page")).fetch(
+      new Request(url, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": await signed(form, url) },
+        body: form,
+      }),
+      onlineEnv,
+      ctx,
+    );
+    expect(await res.text()).toContain("<Message>🤖 Thinking… the answer follows in a moment.</Message>");
+    await waitOnExecutionContext(ctx);
+    const [out] = await db.select().from(outboundMessages).where(eq(outboundMessages.to, phone));
+    expect(out).toMatchObject({ channel: "whatsapp", body: "Plant maize when the rains are steady, usually April to May in the south." });
+  });
 });
