@@ -78,6 +78,14 @@ async function store(name: "messages" | "outbox" | "kv", mode: IDBTransactionMod
 export async function putMessage(m: StoredMessage): Promise<void> {
   await done((await store("messages", "readwrite")).put(m));
 }
+/** Keeps the newest `keep` messages of a room on this device (phones have little storage). */
+export async function pruneRoom(room: string, keep: number): Promise<StoredMessage[]> {
+  const all = await roomMessages(room);
+  if (all.length <= keep) return all;
+  const s = await store("messages", "readwrite");
+  for (const m of all.slice(0, all.length - keep)) s.delete(m.id);
+  return all.slice(-keep);
+}
 export async function deleteMessage(id: string): Promise<void> {
   await done((await store("messages", "readwrite")).delete(id));
 }

@@ -17,8 +17,8 @@ import {
   type OutboxItem,
   outboxFor,
   putMessage,
+  pruneRoom,
   putOutbox,
-  roomMessages,
   type StoredMessage,
 } from "./db";
 import * as keys from "./keys";
@@ -59,6 +59,8 @@ export interface SendOptions {
 
 /** The protocol's most ids per receipt frame (MAX_RECEIPT_IDS in core/frames.ts, not imported: zod). */
 const MAX_RECEIPT_IDS = 200;
+/** Messages kept per room on this device (the room itself keeps at least 1,000 or 7 days). */
+const HISTORY_KEPT = 2000;
 const PEER_HEARTBEAT_MS = 3000;
 const PEER_EXPIRY_MS = 10_000;
 const RESEND_AFTER_MS = 4000;
@@ -144,7 +146,7 @@ export class MeshNode {
     };
     this.rooms.set(room, state);
     const [history, cursor, forgotten] = await Promise.all([
-      roomMessages(room),
+      pruneRoom(room, HISTORY_KEPT),
       kvGet<number>(`cursor:${room}`),
       kvGet<string[]>(`forgotten:${room}`),
     ]);

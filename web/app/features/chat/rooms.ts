@@ -1,6 +1,6 @@
 // The room list on the client: GET /api/rooms, joining the area room from the browser's position, direct
 // chats and groups. The last answer is kept in IndexedDB so /chat lists rooms with no network at all.
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { apiRequest, HttpError } from "../../../../core/http";
 import type { RoomSummary, RoomsAnswer } from "../../../../core/rooms";
 import { kvGet, kvSet } from "../../mesh/db";
@@ -49,13 +49,19 @@ export async function createGroup(name: string, memberIds: string[] = []): Promi
 export function useAreaRooms(initialRooms: RoomsAnswer | null) {
   const [rooms, setRooms] = useState<RoomsAnswer | null>(initialRooms);
   const [areaProblem, setAreaProblem] = useState<string | null>(null);
+  // A fresh list from the loader (after a navigation) replaces ours.
   useEffect(() => {
+    if (initialRooms) setRooms(initialRooms);
+  }, [initialRooms]);
+  // Once per screen: find the area room for where the browser is now.
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
     let cancelled = false;
     (async () => {
-      if (!initialRooms) {
-        const cached = await cachedRooms();
-        if (cached && !cancelled) setRooms((r) => r ?? cached);
-      }
+      const cached = await cachedRooms();
+      if (cached && !cancelled) setRooms((r) => r ?? cached);
       if (!navigator.onLine) return;
       try {
         const answer = await joinNearby(await currentPosition());
@@ -76,6 +82,6 @@ export function useAreaRooms(initialRooms: RoomsAnswer | null) {
     return () => {
       cancelled = true;
     };
-  }, [initialRooms]);
+  }, []);
   return { rooms, setRooms, areaProblem };
 }
