@@ -107,7 +107,9 @@ export async function deleteOutbox(id: string): Promise<void> {
 export async function outboxFor(room?: string): Promise<OutboxItem[]> {
   const s = await store("outbox", "readonly");
   const items = await done(room ? s.index("room").getAll(room) : s.getAll());
-  return items.sort((a, b) => a.createdAt - b.createdAt);
+  // Emergency envelopes (priority high) leave first, then everything in the order it was written.
+  const rank = (i: OutboxItem) => (i.envelope.priority === "high" ? 0 : 1);
+  return items.sort((a, b) => rank(a) - rank(b) || a.createdAt - b.createdAt);
 }
 
 export async function kvGet<T>(key: string): Promise<T | undefined> {
