@@ -132,12 +132,15 @@ async function sendSos(env: AppEnv, db: Db, ctx: ActionContext, action: Extract<
 /**
  * The offline assistant answers on screen at once (and counts the command once). When the answer is longer
  * than a screen it follows in full by SMS; with Workers AI configured, the online answer follows by SMS.
+ * Phones that opted out (STOP on WhatsApp) get no SMS.
  */
 async function assistantAnswer(env: AppEnv, db: Db, ctx: ActionContext, text: string): Promise<string> {
   const { phone, t, waitUntil } = ctx;
   const user = await userForPhone(db, phone);
   const quick = await runAiCommand(env, db, { userId: user.id, text, channel: "ussd", mode: "offline" });
   if (!quick.ok) return end(quick.body.error);
+  // A phone that sent STOP gets no SMS either: the screen shows what fits and promises nothing more.
+  if (ctx.channel.optedOut) return end(quick.message);
   const online = servicesStatus(env).workersAi;
   const { screen, needsSms } = answerScreen(t, quick.message, online);
   if (online || needsSms) {

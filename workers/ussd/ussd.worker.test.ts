@@ -10,7 +10,7 @@ import { createDb } from "../../db";
 import { listCommodities } from "../../db/queries/content";
 import { emergencyBroadcasts, emergencyContacts, usageDaily, users } from "../../db/schema";
 import { anonymousSession, call, ORIGIN } from "../../tests/workers/helpers";
-import { userForPhone } from "../channels";
+import { setOptedOut, userForPhone } from "../channels";
 import type { AppEnv } from "../env";
 import { ussd } from "./index";
 
@@ -141,17 +141,20 @@ describe("USSD SOS", () => {
 describe("USSD assistant, prices and translation", () => {
   it("answers a question on screen and sends the full answer by SMS when it is longer", async () => {
     const phone = newPhone();
+    // First-aid guidance is longer than one screen.
     const res = await dial(phone, "2*emergency someone is bleeding badly");
-    expect(res.body).toMatch(/^END /);
+    expect(res.body).toMatch(/^END .*Full answer by SMS\.$/s);
     expect(res.body.length).toBeLessThanOrEqual(182);
-    if (res.body.endsWith("Full answer by SMS.")) {
-      await waitFor(async () => (await outboxTo(phone)).length > 0);
-      const sms = await outboxTo(phone);
-      expect(sms[0]).toMatchObject({ channel: "sms" });
-      expect(sms[0].body.length).toBeGreaterThan(178);
-    } else {
-      expect(await outboxTo(phone)).toHaveLength(0);
-    }
+    await waitFor(async () => (await outboxTo(phone)).length > 0);
+    const sms = await outboxTo(phone);
+    expect(sms).toHaveLength(1);
+    expect(sms[0].channel).toBe("sms");
+    expect(sms[0].body).toContain("Bleeding");
+    expect(sms[0].body.length).toBeGreaterThan(178);
+    // A short answer stays on screen alone.
+    const other = newPhone();
+    const short = await dial(other, "2*help");
+    expect(short.body).not.toContain("Full answer by SMS");
   });
 
   it("with the online assistant configured, answers offline on screen and sends the online answer by SMS", async () => {
@@ -182,6 +185,16 @@ describe("USSD assistant, prices and translation", () => {
     const user = await userForPhone(db, phone);
     const [usage] = await db.select().from(usageDaily).where(eq(usageDaily.userId, user.id));
     expect(usage.aiCommands).toBe(1);
+  });
+
+  it("sends no SMS to a phone that opted out, and says nothing about one", async () => {
+    const phone = newPhone();
+    await setOptedOut(db, phone, true);
+    const res = await dial(phone, "2*emergency someone is bleeding badly");
+    expect(res.body).toMatch(/^END /);
+    expect(res.body).not.toContain("SMS");
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await outboxTo(phone)).toHaveLength(0);
   });
 
   it("counts USSD questions against the free tier like the web, then offers Premium", async () => {
