@@ -409,6 +409,8 @@ export const phoneChannels = sqliteTable("phone_channels", {
   latitude: real("latitude"),
   longitude: real("longitude"),
   locationText: text("location_text"),
+  // An SOS asked for before any location was shared: sent as soon as a location arrives (WhatsApp).
+  pendingSos: text("pending_sos", { mode: "json" }).$type<{ message: string; requestId: string; at: number }>(),
   updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
 });
 

@@ -1,0 +1,1 @@
+ALTER TABLE `phone_channels` ADD `pending_sos` text;
