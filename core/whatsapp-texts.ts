@@ -38,7 +38,7 @@ const english: WhatsAppTexts = {
   langSet: "Language set: {lang}.",
   langList: "Send LANG and one of: {langs}.",
   sosNeedsLocation:
-    "To send an SOS I need your location: tap 📎 → Location → Send your current location, then send SOS again. In danger now? Call 112 or 199.",
+    "To send your SOS I need your location: tap 📎 → Location → Send your current location. Your SOS goes out as soon as it arrives. In danger now? Call 112 or 199.",
   sosAck: "🚨 Sending your SOS now. In danger? Call 112 or 199.",
   sosSent: "✅ SOS sent. Reached {people} people nearby and {contacts} contacts. Call 112 or 199 if you have not.",
   sosFailed: "We could not send your SOS: {error} Call 112 or 199 now.",
@@ -64,7 +64,7 @@ const hausa: WhatsAppTexts = {
   langSet: "An saita harshe: {lang}.",
   langList: "Aika LANG da daya daga cikin: {langs}.",
   sosNeedsLocation:
-    "Don aika SOS ina bukatar wurinka: danna 📎 → Location → aika wurinka na yanzu, sannan ka sake aika SOS. Kana cikin hadari? Kira 112 ko 199.",
+    "Don aika SOS dinka ina bukatar wurinka: danna 📎 → Location → aika wurinka na yanzu. SOS dinka zai tafi da zarar ya iso. Kana cikin hadari? Kira 112 ko 199.",
   sosAck: "🚨 Ana aika SOS dinka yanzu. Kana cikin hadari? Kira 112 ko 199.",
   sosSent: "✅ An aika SOS. Ya kai ga mutane {people} na kusa da abokan hulda {contacts}. Kira 112 ko 199 idan ba ka yi ba.",
   sosFailed: "Ba mu iya aika SOS dinka ba: {error} Kira 112 ko 199 yanzu.",
@@ -90,7 +90,7 @@ const yoruba: WhatsAppTexts = {
   langSet: "A ti yan ede: {lang}.",
   langList: "Fi LANG ranse pelu okan ninu: {langs}.",
   sosNeedsLocation:
-    "Lati fi SOS ranse, mo nilo ipo re: te 📎 → Location → fi ipo re lowolowo ranse, leyin naa fi SOS ranse lekan si. Ewu? Pe 112 tabi 199.",
+    "Lati fi SOS re ranse, mo nilo ipo re: te 📎 → Location → fi ipo re lowolowo ranse. SOS re yoo lo ni kete ti o ba de. Ewu? Pe 112 tabi 199.",
   sosAck: "🚨 A n fi SOS re ranse bayi. Ewu? Pe 112 tabi 199.",
   sosSent: "✅ SOS ti lo. O de odo eniyan {people} nitosi ati olubasoro {contacts}. Pe 112 tabi 199 ti o ko ba ti pe.",
   sosFailed: "A ko le fi SOS re ranse: {error} Pe 112 tabi 199 bayi.",
@@ -116,7 +116,7 @@ const igbo: WhatsAppTexts = {
   langSet: "Edoziri asusu: {lang}.",
   langList: "Ziga LANG na otu n'ime: {langs}.",
   sosNeedsLocation:
-    "Iji ziga SOS, achoro m ebe i no: pia 📎 → Location → ziga ebe i no ugbu a, wee ziga SOS ozo. No na nsogbu? Kpoo 112 ma o bu 199.",
+    "Iji ziga SOS gi, achoro m ebe i no: pia 📎 → Location → ziga ebe i no ugbu a. SOS gi ga-apu ozugbo o rutere. No na nsogbu? Kpoo 112 ma o bu 199.",
   sosAck: "🚨 A na-ezipu SOS gi ugbu a. No na nsogbu? Kpoo 112 ma o bu 199.",
   sosSent: "✅ E zigara SOS. O ruru mmadu {people} no nso na ndi enyi {contacts}. Kpoo 112 ma o bu 199 ma i kpobeghi.",
   sosFailed: "Anyi enweghi ike iziga SOS gi: {error} Kpoo 112 ma o bu 199 ugbu a.",
@@ -142,7 +142,7 @@ const pidgin: WhatsAppTexts = {
   langSet: "Language don set: {lang}.",
   langList: "Send LANG plus one of: {langs}.",
   sosNeedsLocation:
-    "To send SOS I need your location: press 📎 → Location → send your current location, den send SOS again. Wahala dey now? Call 112 or 199.",
+    "To send your SOS I need your location: press 📎 → Location → send your current location. Your SOS go comot as e land. Wahala dey now? Call 112 or 199.",
   sosAck: "🚨 We dey send your SOS now. Wahala dey? Call 112 or 199.",
   sosSent: "✅ SOS don go. E reach {people} people wey dey near and {contacts} contacts. Call 112 or 199 if you never call.",
   sosFailed: "We no fit send your SOS: {error} Call 112 or 199 now now.",

@@ -18,6 +18,8 @@ export interface PhoneChannel {
   latitude: number | null;
   longitude: number | null;
   locationText: string | null;
+  /** A WhatsApp SOS waiting for a location, if any. */
+  pendingSos: { message: string; requestId: string; at: number } | null;
 }
 
 /** The channel state of a phone; defaults (English, opted in, no place) when it has none yet. */
@@ -30,10 +32,13 @@ export async function getPhoneChannel(db: Db, phone: string): Promise<PhoneChann
     latitude: row?.latitude ?? null,
     longitude: row?.longitude ?? null,
     locationText: row?.locationText ?? null,
+    pendingSos: row?.pendingSos ?? null,
   };
 }
 
-type Patch = Partial<Pick<typeof phoneChannels.$inferInsert, "optedOut" | "language" | "latitude" | "longitude" | "locationText">>;
+type Patch = Partial<
+  Pick<typeof phoneChannels.$inferInsert, "optedOut" | "language" | "latitude" | "longitude" | "locationText" | "pendingSos">
+>;
 
 async function upsert(db: Db, phone: string, patch: Patch): Promise<void> {
   await db
@@ -49,6 +54,11 @@ export function setOptedOut(db: Db, phone: string, optedOut: boolean): Promise<v
 
 export function setChannelLanguage(db: Db, phone: string, language: ChannelLanguage): Promise<void> {
   return upsert(db, phone, { language });
+}
+
+/** Keeps (or with null, clears) an SOS that waits for the phone's location. */
+export function setPendingSos(db: Db, phone: string, pending: PhoneChannel["pendingSos"]): Promise<void> {
+  return upsert(db, phone, { pendingSos: pending });
 }
 
 /** The last place a phone shared: coordinates (WhatsApp location) and/or words (USSD). Replaces the old one. */

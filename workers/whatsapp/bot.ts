@@ -7,7 +7,15 @@ import { langListText, WHATSAPP_TEXTS, type WhatsAppTexts } from "../../core/wha
 import { CHANNEL_LANGUAGE_NAMES, fill } from "../../core/ussd-texts";
 import type { Db } from "../../db";
 import { runAiCommand } from "../assistant";
-import { channelPhone, getPhoneChannel, setChannelLanguage, setChannelLocation, setOptedOut, userForPhone } from "../channels";
+import {
+  channelPhone,
+  getPhoneChannel,
+  setChannelLanguage,
+  setChannelLocation,
+  setOptedOut,
+  setPendingSos,
+  userForPhone,
+} from "../channels";
 import { type AppEnv, servicesStatus } from "../env";
 import { ApiError } from "../errors";
 import { confirmVerification } from "../identity/verification";
@@ -30,6 +38,49 @@ const TYPE_WORDS: [string, RegExp][] = [
 /** The SOS type a few typed words suggest; 'other' when none does. */
 export function guessEmergencyType(message: string): string {
   return TYPE_WORDS.find(([, re]) => re.test(message))?.[0] ?? "other";
+}
+
+/** How long an SOS sent before any location waits for one. */
+export const PENDING_SOS_MS = 15 * 60 * 1000;
+
+interface SosRequest {
+  phone: string;
+  userId: string;
+  message: string;
+  requestId: string;
+  location: { latitude: number; longitude: number };
+  locationText: string | null;
+  t: WhatsAppTexts;
+}
+
+/** The SOS runs after the answer: the sos module reaches everyone, then the sender hears how many. */
+function startSos(env: AppEnv, db: Db, r: SosRequest, waitUntil: WaitUntil): void {
+  waitUntil(
+    (async () => {
+      try {
+        const result = await broadcastSos(
+          env,
+          db,
+          {
+            userId: r.userId,
+            message: r.message.slice(0, 500),
+            emergencyType: guessEmergencyType(r.message),
+            location: r.location,
+            locationText: r.locationText ?? undefined,
+            // Twilio retries a webhook it got no answer to: the message id keeps that to one SOS.
+            clientRequestId: r.requestId,
+            channel: "whatsapp",
+          },
+          waitUntil,
+        );
+        const reached = result.reached;
+        await sendLater(env, db, r.phone, fill(r.t.sosSent, { people: Math.max(reached.room, reached.push), contacts: reached.contacts }));
+      } catch (e) {
+        console.error("whatsapp: sos", e);
+        await sendLater(env, db, r.phone, fill(r.t.sosFailed, { error: e instanceof ApiError ? e.message : "" }).replace(":  ", ". "));
+      }
+    })(),
+  );
 }
 
 /** Sends a later answer unless the phone opted out meanwhile. */
@@ -66,9 +117,22 @@ export async function handleWhatsApp(env: AppEnv, db: Db, msg: WhatsAppWebhook, 
       await setChannelLanguage(db, phone, command.language);
       return fill(WHATSAPP_TEXTS[command.language].langSet, { lang: CHANNEL_LANGUAGE_NAMES[command.language] });
     }
-    case "location":
+    case "location": {
       await setChannelLocation(db, phone, { latitude: command.latitude, longitude: command.longitude, locationText: command.label });
-      return t.locationSaved;
+      const pending = channel.pendingSos;
+      if (!pending) return t.locationSaved;
+      await setPendingSos(db, phone, null);
+      if (Date.now() - pending.at > PENDING_SOS_MS) return t.locationSaved;
+      const user = await userForPhone(db, phone);
+      const location = { latitude: command.latitude, longitude: command.longitude };
+      startSos(
+        env,
+        db,
+        { phone, userId: user.id, message: pending.message, requestId: pending.requestId, location, locationText: command.label, t },
+        waitUntil,
+      );
+      return t.sosAck;
+    }
     case "code": {
       // A code typed on the web's verification screen, sent from the phone it was for, proves that phone.
       const result = await confirmVerification(env, db, { phone, code: command.code });
@@ -98,34 +162,14 @@ export async function handleWhatsApp(env: AppEnv, db: Db, msg: WhatsAppWebhook, 
           : user.latitude != null && user.longitude != null
             ? { latitude: user.latitude, longitude: user.longitude }
             : null;
-      if (!location) return t.sosNeedsLocation;
+      const requestId = `wa-${msg.MessageSid ?? newId()}`.slice(0, 64);
       const message = command.message || WHATSAPP_SOS_MESSAGE;
-      waitUntil(
-        (async () => {
-          try {
-            const result = await broadcastSos(
-              env,
-              db,
-              {
-                userId: user.id,
-                message: message.slice(0, 500),
-                emergencyType: guessEmergencyType(message),
-                location,
-                locationText: channel.locationText ?? undefined,
-                // Twilio retries a webhook it got no answer to: the message id keeps that to one SOS.
-                clientRequestId: `wa-${msg.MessageSid ?? newId()}`.slice(0, 64),
-                channel: "whatsapp",
-              },
-              waitUntil,
-            );
-            const r = result.reached;
-            await sendLater(env, db, phone, fill(t.sosSent, { people: Math.max(r.room, r.push), contacts: r.contacts }));
-          } catch (e) {
-            console.error("whatsapp: sos", e);
-            await sendLater(env, db, phone, fill(t.sosFailed, { error: e instanceof ApiError ? e.message : "" }).replace(":  ", ". "));
-          }
-        })(),
-      );
+      if (!location) {
+        // Kept until a location arrives (within PENDING_SOS_MS), then sent at once.
+        await setPendingSos(db, phone, { message, requestId, at: Date.now() });
+        return t.sosNeedsLocation;
+      }
+      startSos(env, db, { phone, userId: user.id, message, requestId, location, locationText: channel.locationText, t }, waitUntil);
       return t.sosAck;
     }
   }

@@ -172,20 +172,19 @@ describe("commands", () => {
 });
 
 describe("SOS over WhatsApp", () => {
-  it("asks for a location first, then sends with the last shared one and reports the reach afterwards", async () => {
+  it("asks for a location first, sends the SOS when it arrives, and reports the reach afterwards", async () => {
     const phone = newPhone();
-    expect((await send(phone, { Body: "SOS" })).reply).toMatch(/^To send an SOS I need your location/);
-    expect((await send(phone, { Latitude: "9.0765", Longitude: "7.3986", Address: "Wuse Market, Abuja" })).reply).toBe(
-      "📍 Location saved. Send SOS and a few words to alert people near you.",
-    );
-    const ack = await send(phone, { Body: "SOS fire in the market" });
-    expect(ack.reply).toBe("🚨 Sending your SOS now. In danger? Call 112 or 199.");
+    expect((await send(phone, { Body: "SOS fire in the market" })).reply).toMatch(/^To send your SOS I need your location/);
+    const user = await userForPhone(db, phone);
+    expect(await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id))).toHaveLength(0);
 
+    // Sharing the location sends the waiting SOS at once.
+    const shared = await send(phone, { Latitude: "9.0765", Longitude: "7.3986", Address: "Wuse Market, Abuja" });
+    expect(shared.reply).toBe("🚨 Sending your SOS now. In danger? Call 112 or 199.");
     await waitFor(async () => (await outboxTo(phone)).some((m) => m.body.startsWith("✅ SOS sent")));
     const later = (await outboxTo(phone)).find((m) => m.body.startsWith("✅ SOS sent"));
     expect(later).toMatchObject({ channel: "whatsapp" });
     expect(later?.body).toMatch(/Reached \d+ people nearby and 0 contacts/);
-    const user = await userForPhone(db, phone);
     const [row] = await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id));
     expect(row).toMatchObject({
       channel: "whatsapp",
@@ -194,6 +193,15 @@ describe("SOS over WhatsApp", () => {
       locationText: "Wuse Market, Abuja",
       geohash: encodeGeohash(9.0765, 7.3986),
     });
+    // The waiting SOS went once: another location only saves the place.
+    expect((await send(phone, { Latitude: "9.08", Longitude: "7.40" })).reply).toBe(
+      "📍 Location saved. Send SOS and a few words to alert people near you.",
+    );
+    // With a shared location, SOS goes at once.
+    expect((await send(phone, { Body: "SOS robbers at the gate" })).reply).toBe("🚨 Sending your SOS now. In danger? Call 112 or 199.");
+    await waitFor(async () => (await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id))).length === 2);
+    const rows = await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id));
+    expect(rows.map((r) => r.emergencyType).sort()).toEqual(["fire", "security"]);
   });
 
   it("sends the later answer through Twilio's REST API, retrying after a 503", async () => {
