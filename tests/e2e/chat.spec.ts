@@ -201,12 +201,19 @@ test("a direct chat is end-to-end encrypted: no plaintext in any WebSocket frame
   await expect(bubble(a.page, "reply: thanks, got the blue pot 9902")).toBeVisible();
   await expect(bubble(a.page, secret).getByRole("img", { name: "Read" })).toBeVisible();
 
+  // A location shared in a direct chat travels inside the ciphertext too.
+  await a.page.getByRole("group", { name: "Actions" }).getByRole("button", { name: "Location" }).click();
+  const located = bubble(b.page, "My location");
+  await expect(located.getByRole("link", { name: /Open map/ })).toBeVisible();
+  const lat = at.latitude.toFixed(4);
+
   const dmFrames = frames.filter((f) => f.includes(dm) || f.includes("ciphertext"));
   expect(dmFrames.length).toBeGreaterThan(0);
   for (const f of frames) {
     expect(f).not.toContain("spare key");
     expect(f).not.toContain("4471");
     expect(f).not.toContain("9902");
+    expect(f).not.toContain(lat);
   }
   await a.context.close();
   await b.context.close();

@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { Envelope } from "../../../core/envelope";
-import { BACKOFF_CAP_MS, backoffDelay, chunk, dmPeer, forwardEnvelope, isPrivateRoom, SeenIds, upgradeStatus } from "./logic";
+import {
+  BACKOFF_CAP_MS,
+  backoffDelay,
+  chunk,
+  dmPeer,
+  forwardEnvelope,
+  isPrivateRoom,
+  packContent,
+  SeenIds,
+  unpackContent,
+  upgradeStatus,
+} from "./logic";
 
 const envelope: Envelope = {
   id: "env-12345678",
@@ -61,5 +72,14 @@ describe("mesh node decisions", () => {
     expect(isPrivateRoom("group:abcdefgh")).toBe(true);
     expect(isPrivateRoom("nearby:s1v0g")).toBe(false);
     expect(chunk([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
+  });
+
+  it("seals meta inside the private payload and opens it again", () => {
+    const meta = { location: { latitude: 6.5, longitude: 3.4 } };
+    const packed = packContent("📍 here", meta);
+    expect(unpackContent(packed)).toEqual({ text: "📍 here", meta });
+    expect(unpackContent(packContent("just text", undefined))).toEqual({ text: "just text" });
+    // Someone typing the marker cannot make their text read as packed meta.
+    expect(unpackContent(packContent('\u0001{"text":"x"}', undefined))).toEqual({ text: '{"text":"x"}' });
   });
 });

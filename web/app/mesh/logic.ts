@@ -77,3 +77,22 @@ export function isPrivateRoom(room: string): boolean {
 export function envelopeAad(envelope: Pick<Envelope, "room" | "id">): string {
   return `${envelope.room}|${envelope.id}`;
 }
+
+/** Marks a sealed payload that carries meta beside the text (a control character no one types). */
+const PACKED = "\u0001";
+
+/** The plaintext a private envelope encrypts: the text alone, or text and meta together. */
+export function packContent(text: string, meta: Record<string, unknown> | undefined): string {
+  return meta ? `${PACKED}${JSON.stringify({ text, meta })}` : text.replaceAll(PACKED, "");
+}
+
+export function unpackContent(plain: string): { text: string; meta?: Record<string, unknown> } {
+  if (!plain.startsWith(PACKED)) return { text: plain };
+  try {
+    const parsed = JSON.parse(plain.slice(1)) as { text?: unknown; meta?: unknown };
+    const meta = parsed.meta && typeof parsed.meta === "object" ? (parsed.meta as Record<string, unknown>) : undefined;
+    return { text: typeof parsed.text === "string" ? parsed.text : "", meta };
+  } catch {
+    return { text: plain.slice(1) };
+  }
+}

@@ -22,7 +22,18 @@ import {
   type StoredMessage,
 } from "./db";
 import * as keys from "./keys";
-import { chunk, DEFAULT_TTL, dmPeer, envelopeAad, forwardEnvelope, isPrivateRoom, SeenIds, upgradeStatus } from "./logic";
+import {
+  chunk,
+  DEFAULT_TTL,
+  dmPeer,
+  envelopeAad,
+  forwardEnvelope,
+  isPrivateRoom,
+  packContent,
+  SeenIds,
+  unpackContent,
+  upgradeStatus,
+} from "./logic";
 import { RelayTransport, type TransportStatus } from "./transports";
 
 export interface Me {
@@ -282,7 +293,9 @@ export class MeshNode {
   /** Encrypts the content of an envelope for a private room (plain rooms go as they are). */
   private async seal(envelope: Envelope): Promise<Envelope> {
     if (!isPrivateRoom(envelope.room) || !("text" in envelope.content)) return envelope;
-    const text = envelope.content.text;
+    // Meta (a shared location...) is content too: it travels inside the ciphertext, never beside it.
+    const text = packContent(envelope.content.text, envelope.meta);
+    envelope = { ...envelope, meta: undefined };
     const aad = envelopeAad(envelope);
     const peer = dmPeer(envelope.room, this.me.id);
     if (peer) {
@@ -334,8 +347,14 @@ export class MeshNode {
     if (done.length) await keys.markSenderKeyShared(room, done);
   }
 
-  /** Opens an envelope's content; null when this device cannot (yet). */
-  private async open_(envelope: Envelope): Promise<string | null> {
+  /** Opens an envelope's content (text and any meta sealed with it); null when this device cannot (yet). */
+  private async open_(envelope: Envelope): Promise<{ text: string; meta?: Record<string, unknown> } | null> {
+    if ("text" in envelope.content) return { text: envelope.content.text, meta: envelope.meta };
+    const plain = await this.decrypt(envelope);
+    return plain === null ? null : unpackContent(plain);
+  }
+
+  private async decrypt(envelope: Envelope): Promise<string | null> {
     if ("text" in envelope.content) return envelope.content.text;
     const content = envelope.content;
     try {
@@ -368,8 +387,8 @@ export class MeshNode {
     }
     for (const m of this.list(envelope.room)) {
       if (!m.pending) continue;
-      const text = await this.open_(m.pending);
-      if (text !== null) await this.update({ ...m, text, pending: undefined });
+      const opened = await this.open_(m.pending);
+      if (opened) await this.update({ ...m, text: opened.text, meta: opened.meta, pending: undefined });
     }
   }
 
@@ -487,7 +506,8 @@ export class MeshNode {
     }
     if (!SHOWN_TYPES.has(envelope.type)) return;
     const mine = envelope.senderId === this.me.id;
-    const text = await this.open_(envelope);
+    const opened = await this.open_(envelope);
+    const text = opened?.text ?? null;
     const message: StoredMessage = {
       id: envelope.id,
       room,
@@ -503,8 +523,8 @@ export class MeshNode {
       isEncrypted: envelope.isEncrypted,
       priority: envelope.priority,
       isAI: envelope.type === "ai" || undefined,
-      meta: envelope.meta,
-      pending: text === null && envelope.isEncrypted ? envelope : undefined,
+      meta: opened?.meta,
+      pending: opened === null && envelope.isEncrypted ? envelope : undefined,
     };
     this.stats.received++;
     await this.update(message);
