@@ -21,6 +21,7 @@ import { findMarketPrices, listCommodities } from "../../db/queries/content";
 import { runAiCommand } from "../assistant";
 import { getPhoneChannel, lastPlaceLabel, type PhoneChannel, setChannelLanguage, setChannelLocation, userForPhone } from "../channels";
 import { type AppEnv, servicesStatus } from "../env";
+import { ApiError } from "../errors";
 import { confirmVerification } from "../identity/verification";
 import { sendMessage } from "../services/messaging";
 import { broadcastSos } from "../sos";
@@ -120,12 +121,20 @@ async function sendSos(env: AppEnv, db: Db, ctx: ActionContext, action: Extract<
     },
     waitUntil,
   );
-  waitUntil(sos.catch((e) => console.error("ussd: sos failed", e)));
+  waitUntil(
+    sos.catch((e) => {
+      if (!(e instanceof ApiError)) console.error("ussd: sos failed", e);
+    }),
+  );
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const result = await Promise.race([sos, new Promise<null>((r) => setTimeout(() => r(null), SOS_SCREEN_BUDGET_MS))]);
+    const result = await Promise.race([sos, new Promise<null>((r) => (timer = setTimeout(() => r(null), SOS_SCREEN_BUDGET_MS)))]);
     return result ? sosSentScreen(t, result.reached) : end(t.sosSentPending);
-  } catch {
-    return end(`${t.busy} 112 / 199`);
+  } catch (e) {
+    // A refusal the sos module explains (e.g. too many SOS in an hour) is shown as it says it.
+    return end(e instanceof ApiError ? e.message : `${t.busy} 112 / 199`);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -136,6 +136,11 @@ describe("USSD SOS", () => {
     const kano = findPlace("Kano");
     expect(latest?.geohash).toBe(encodeGeohash(kano?.latitude ?? 0, kano?.longitude ?? 0));
   });
+  it("shows the sos module's refusal after too many SOS in an hour", async () => {
+    const phone = newPhone();
+    for (let i = 0; i < 10; i++) expect((await dial(phone, "1*6*1*1")).body).toMatch(/^END SOS sent\./);
+    expect((await dial(phone, "1*6*1*1")).body).toBe("END Too many SOS from you in the last hour. If you are in danger, call 112 or 199.");
+  });
 });
 
 describe("USSD assistant, prices and translation", () => {
