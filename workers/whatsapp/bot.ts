@@ -76,7 +76,7 @@ function startSos(env: AppEnv, db: Db, r: SosRequest, waitUntil: WaitUntil): voi
         const reached = result.reached;
         await sendLater(env, db, r.phone, fill(r.t.sosSent, { people: Math.max(reached.room, reached.push), contacts: reached.contacts }));
       } catch (e) {
-        console.error("whatsapp: sos", e);
+        if (!(e instanceof ApiError)) console.error("whatsapp: sos", e);
         await sendLater(env, db, r.phone, fill(r.t.sosFailed, { error: e instanceof ApiError ? e.message : "" }).replace(":  ", ". "));
       }
     })(),
