@@ -190,12 +190,19 @@ test("a direct chat is end-to-end encrypted: no plaintext in any WebSocket frame
   await expect(a.page.getByText("End-to-End Encrypted")).toBeVisible();
   await expect(a.page.getByText("Public room: anyone in this area can read it")).toHaveCount(0);
   const dm = new URL(a.page.url()).searchParams.get("room")!;
-  await b.page.goto(`/chat?room=${encodeURIComponent(dm)}`);
-  await expect(b.page.getByText("LIVE", { exact: true })).toBeVisible();
-  await expect(b.page.getByRole("heading", { name: "Gozie" })).toBeVisible();
+  await expect(a.page.getByText("LIVE", { exact: true })).toBeVisible();
 
+  // Hauwa stays in the area room: the direct chat's message reaches her device (delivered), unread.
+  await b.page.reload();
+  await expect(b.page.getByText("LIVE", { exact: true })).toBeVisible();
   const secret = "the spare key is under the blue pot 4471";
   await send(a.page, secret);
+  await expect(bubble(a.page, secret).getByRole("img", { name: "Delivered" })).toBeVisible();
+  const chip = b.page.getByRole("navigation", { name: "Rooms" }).getByRole("link", { name: /Gozie/ });
+  await expect(chip).toContainText("1 unread");
+  await chip.click();
+  await expect(b.page).toHaveURL(new RegExp(`room=${encodeURIComponent(dm)}`));
+  await expect(b.page.getByRole("heading", { name: "Gozie" })).toBeVisible();
   await expect(bubble(b.page, secret)).toBeVisible();
   await send(b.page, "reply: thanks, got the blue pot 9902");
   await expect(bubble(a.page, "reply: thanks, got the blue pot 9902")).toBeVisible();

@@ -131,6 +131,13 @@ export class MeshNode {
   list(room: string): StoredMessage[] {
     return [...(this.messages.get(room)?.values() ?? [])].sort(byTime);
   }
+  /** Messages from others in a room not yet read on this device. */
+  unread(room: string): number {
+    let n = 0;
+    for (const m of this.messages.get(room)?.values() ?? [])
+      if (!m.mine && !m.local && m.receipt !== "read" && m.senderId !== "system") n++;
+    return n;
+  }
   /** Tabs of this browser heard from recently (the local mesh). */
   localPeers(): LocalPeer[] {
     return [...this.peers.values()];

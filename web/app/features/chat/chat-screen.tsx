@@ -4,7 +4,7 @@
 import { type FormEvent, type KeyboardEvent, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Form, Link, useNavigate, useSearchParams } from "react-router";
 import { AI_PREFIX } from "../../../../core/ai-command";
-import { QUICK_REPLIES, TIER_LIMITS, type Tier } from "../../../../core/constants";
+import { badgeText, QUICK_REPLIES, TIER_LIMITS, type Tier } from "../../../../core/constants";
 import { apiRequest, HttpError } from "../../../../core/http";
 import type { RoomMemberInfo, RoomSummary, RoomsAnswer } from "../../../../core/rooms";
 import { useToast } from "../../components/toast";
@@ -14,6 +14,10 @@ import { MessageList } from "./message-list";
 import { createGroup, currentPosition, fetchRooms, openDirectChat, useAreaRooms } from "./rooms";
 import { sendSos } from "./sos";
 import { useMeshNode, useRoom } from "./use-mesh";
+
+/** Rooms kept connected at once besides the one on screen (one socket each). */
+const OPEN_ROOMS = 8;
+const ROOMS_REFRESH_MS = 30_000;
 
 interface Props {
   me: { id: string; nickname: string; tier: Tier };
@@ -62,8 +66,27 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
         }
       : undefined);
   const { state, messages } = useRoom(node, roomId);
-  // The area room stays open too, so SOS and presence work from any chat.
+  // The area room stays open too, so SOS and presence work from any chat; so do the user's other recent
+  // rooms, so their messages arrive (and show as delivered to their senders) while another room is on screen.
   useRoom(node, areaRoomId);
+  const roomIds = list
+    .slice(0, OPEN_ROOMS)
+    .map((r) => r.id)
+    .join(" ");
+  useEffect(() => {
+    if (!node || !roomIds) return;
+    for (const id of roomIds.split(" ")) void node.open(id);
+  }, [node, roomIds]);
+  // New direct chats and groups appear without a reload (the spec's 30 s refresh for mesh data).
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (navigator.onLine && document.visibilityState === "visible")
+        fetchRooms()
+          .then(setRooms)
+          .catch(() => {});
+    }, ROOMS_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [setRooms]);
 
   // Whatever is on screen while the page is visible counts as read (again whenever messages arrive).
   // biome-ignore lint/correctness/useExhaustiveDependencies: messages.length re-runs it for new messages
@@ -213,7 +236,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
         }
         kind={room?.kind ?? null}
       />
-      <RoomSwitcher rooms={list} current={roomId} />
+      <RoomSwitcher rooms={list} current={roomId} unread={(id) => node?.unread(id) ?? 0} />
       {hydrated ? null : (
         <p className="chat-note">Live chat needs JavaScript: this browser keeps and sends your messages, even without a network.</p>
       )}
@@ -411,7 +434,7 @@ function ChatHeader({
   );
 }
 
-function RoomSwitcher({ rooms, current }: { rooms: RoomSummary[]; current: string | null }) {
+function RoomSwitcher({ rooms, current, unread }: { rooms: RoomSummary[]; current: string | null; unread: (id: string) => number }) {
   if (rooms.length === 0) return null;
   return (
     <nav className="room-switcher" aria-label="Rooms">
@@ -424,6 +447,12 @@ function RoomSwitcher({ rooms, current }: { rooms: RoomSummary[]; current: strin
         >
           {r.encrypted ? "🔒 " : "📡 "}
           {r.name}
+          {r.id !== current && unread(r.id) > 0 ? (
+            <span className="room-unread">
+              {badgeText(unread(r.id))}
+              <span className="sr-only"> unread</span>
+            </span>
+          ) : null}
         </Link>
       ))}
     </nav>
