@@ -28,8 +28,11 @@ import { broadcastSos } from "../sos";
 
 type WaitUntil = (p: Promise<unknown>) => void;
 
-/** How long the SOS screen waits for the counts before it answers without them (the SOS goes on). */
-export const SOS_SCREEN_BUDGET_MS = 2500;
+/**
+ * How long the SOS screen waits for the reach counts. Past it the screen says the SOS is on its way, the
+ * broadcast finishes in waitUntil and the counts follow by SMS: slow channels never hold the screen.
+ */
+export const SOS_SCREEN_BUDGET_MS = 800;
 /** What an SOS from a basic phone says in the area room (the caller types no message on USSD). */
 export const USSD_SOS_MESSAGE = "Help needed now (sent by USSD from a basic phone)";
 
@@ -129,7 +132,16 @@ async function sendSos(env: AppEnv, db: Db, ctx: ActionContext, action: Extract<
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const result = await Promise.race([sos, new Promise<null>((r) => (timer = setTimeout(() => r(null), SOS_SCREEN_BUDGET_MS)))]);
-    return result ? sosSentScreen(t, result.reached) : end(t.sosSentPending);
+    if (result) return sosSentScreen(t, result.reached);
+    // The screen did not wait for slow channels (SMS to contacts, push): the counts follow by SMS.
+    if (!channel.optedOut) {
+      waitUntil(
+        sos
+          .then((done) => sendMessage(env, db, { to: phone, channel: "sms", body: sosSentScreen(t, done.reached).slice("END ".length) }))
+          .catch(() => undefined),
+      );
+    }
+    return end(t.sosSentPending);
   } catch (e) {
     // A refusal the sos module explains (e.g. too many SOS in an hour) is shown as it says it.
     return end(e instanceof ApiError ? e.message : `${t.busy} 112 / 199`);

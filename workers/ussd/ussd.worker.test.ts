@@ -2,7 +2,7 @@
 // SOS and verification modules. Requests are Africa's Talking's form posts.
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { encodeGeohash } from "../../core/geohash";
 import { newId } from "../../core/ids";
 import { findPlace } from "../../core/ussd-places";
@@ -15,6 +15,7 @@ import type { AppEnv } from "../env";
 import { ussd } from "./index";
 
 const db = createDb(env);
+afterEach(() => vi.restoreAllMocks());
 let phoneCounter = 0;
 /** A fresh caller per test: storage is shared within this file. */
 const newPhone = () => `+23480${String(Date.now() % 1e6).padStart(6, "0")}${String(phoneCounter++).padStart(2, "0")}`;
@@ -136,6 +137,46 @@ describe("USSD SOS", () => {
     const kano = findPlace("Kano");
     expect(latest?.geohash).toBe(encodeGeohash(kano?.latitude ?? 0, kano?.longitude ?? 0));
   });
+  it("does not hold the screen for slow channels: the SOS goes on and its counts follow by SMS", async () => {
+    const phone = newPhone();
+    const caller = await userForPhone(db, phone);
+    await db.insert(emergencyContacts).values({ id: newId(), userId: caller.id, name: "Uncle", phone: "+2348099990002" });
+    // Twilio configured, and slow: its stand-in answers each message after 1.2 s.
+    const twilioEnv = {
+      ...env,
+      TWILIO_ACCOUNT_SID: "AC22222222222222222222222222222222",
+      TWILIO_SMS_FROM: "+15005550006",
+      TWILIO_WHATSAPP_FROM: "+14155238886",
+      TWILIO_API_BASE: "http://twilio.loopback",
+    } as AppEnv;
+    const sent: URLSearchParams[] = [];
+    const realFetch = globalThis.fetch;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const req = new Request(input, init);
+      if (!req.url.startsWith("http://twilio.loopback/")) return realFetch(input, init);
+      sent.push(new URLSearchParams(new TextDecoder().decode(await req.arrayBuffer())));
+      await new Promise((r) => setTimeout(r, 1200));
+      return Response.json({ sid: `SM${sent.length}` }, { status: 201 });
+    });
+    const ctx = createExecutionContext();
+    const started = Date.now();
+    const res = await ussd.fetch(
+      new Request("http://x/", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ sessionId: `ATUid_${newId(8)}`, phoneNumber: phone, text: "1*2*Jos*1" }),
+      }),
+      twilioEnv,
+      ctx,
+    );
+    expect(await res.text()).toBe("END SOS sent. People nearby and your contacts are being alerted. Call 112 or 199 now.");
+    expect(Date.now() - started).toBeLessThan(1200);
+    await waitOnExecutionContext(ctx);
+    // The contact was alerted, then the caller got the counts by SMS.
+    expect(sent.map((f) => f.get("To"))).toEqual(["whatsapp:+2348099990002", phone]);
+    expect(sent[1].get("Body")).toBe("SOS sent. Reached 0 people nearby and 1 contacts. Call 112 or 199 now.");
+  });
+
   it("shows the sos module's refusal after too many SOS in an hour", async () => {
     const phone = newPhone();
     for (let i = 0; i < 10; i++) expect((await dial(phone, "1*6*1*1")).body).toMatch(/^END SOS sent\./);
