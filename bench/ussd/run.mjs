@@ -10,7 +10,18 @@ const SESSIONS = Number(process.env.USSD_SESSIONS ?? 1000);
 const WARMUP = 20;
 const CONCURRENCY = Number(process.env.USSD_CONCURRENCY ?? 1);
 // Places callers type, spread so each area room gets a realistic handful of SOS, not all of them.
-const PLACES = ["Ikeja", "Yaba market", "Kano city", "Wuse, Abuja", "Ibadan Bodija", "Port Harcourt", "Onitsha main market", "Jos", "Enugu", "Aba"];
+const PLACES = [
+  "Ikeja",
+  "Yaba market",
+  "Kano city",
+  "Wuse, Abuja",
+  "Ibadan Bodija",
+  "Port Harcourt",
+  "Onitsha main market",
+  "Jos",
+  "Enugu",
+  "Aba",
+];
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 const stats = (xs) => {

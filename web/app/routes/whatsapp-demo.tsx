@@ -19,7 +19,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 const COMMANDS: [string, string][] = [
   ["@ai <question>", "Ask the assistant: '@ai translate good morning to hausa', '@ai market rice kano', '@ai weather kano'."],
   ["Share a location", "Tap 📎 → Location. LinkUp keeps your last shared place for an SOS."],
-  ["SOS <what happened>", "Alerts people near your shared location and your emergency contacts, then tells you how many were reached. Without a location yet, it asks for one and sends as soon as it arrives."],
+  [
+    "SOS <what happened>",
+    "Alerts people near your shared location and your emergency contacts, then tells you how many were reached. Without a location yet, it asks for one and sends as soon as it arrives.",
+  ],
   ["6-digit code", "Verifies your phone for the LinkUp web app: send the code LinkUp sent you from the same phone."],
   ["LANG <language>", "English, Hausa, Yoruba, Igbo or Pidgin."],
   ["STOP / START", "STOP ends all messages from LinkUp until you send START."],
