@@ -43,13 +43,29 @@ export interface OutboxItem {
   createdAt: number;
 }
 
-const DB_NAME = "linkup-mesh";
 const VERSION = 1;
-let opening: Promise<IDBDatabase> | null = null;
+const databases = new Map<string, Promise<IDBDatabase>>();
+let currentUser: string | null = null;
+
+/**
+ * Whose storage to use: each user of a shared browser has a database of their own, so a second person
+ * signing in on the same phone never sees the first one's chats (or their decrypted private messages).
+ */
+export function selectDbUser(userId: string) {
+  currentUser = userId;
+}
+
+export function currentDbUser(): string | null {
+  return currentUser;
+}
 
 export function openDb(): Promise<IDBDatabase> {
-  opening ??= new Promise((resolve, reject) => {
-    const req = indexedDB.open(DB_NAME, VERSION);
+  const user = currentUser;
+  if (!user) return Promise.reject(new Error("No signed-in user for the chat storage"));
+  let opening = databases.get(user);
+  if (opening) return opening;
+  opening = new Promise((resolve, reject) => {
+    const req = indexedDB.open(`linkup-mesh-${user}`, VERSION);
     req.onupgradeneeded = () => {
       const db = req.result;
       const messages = db.createObjectStore("messages", { keyPath: "id" });
@@ -61,6 +77,7 @@ export function openDb(): Promise<IDBDatabase> {
     req.onsuccess = () => resolve(req.result);
     req.onerror = () => reject(req.error);
   });
+  databases.set(user, opening);
   return opening;
 }
 

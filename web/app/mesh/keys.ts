@@ -14,7 +14,7 @@ import {
   wrapSenderKey,
 } from "../../../core/crypto";
 import { newId } from "../../../core/ids";
-import { kvGet, kvSet } from "./db";
+import { currentDbUser, kvGet, kvSet } from "./db";
 
 interface DeviceKeys {
   deviceId: string;
@@ -23,11 +23,14 @@ interface DeviceKeys {
   publishedFor?: string;
 }
 
-let device: Promise<DeviceKeys> | null = null;
+const devices = new Map<string, Promise<DeviceKeys>>();
 
-/** This browser's device key pair, created on first use. */
+/** This browser's device key pair for the signed-in user, created on first use. */
 export function deviceKeys(): Promise<DeviceKeys> {
-  device ??= (async () => {
+  const user = currentDbUser() ?? "";
+  let device = devices.get(user);
+  if (device) return device;
+  device = (async () => {
     const stored = await kvGet<DeviceKeys>("deviceKeys");
     if (stored) return stored;
     const pair = await generateDeviceKeyPair(false);
@@ -35,6 +38,7 @@ export function deviceKeys(): Promise<DeviceKeys> {
     await kvSet("deviceKeys", keys);
     return keys;
   })();
+  devices.set(user, device);
   return device;
 }
 
@@ -76,7 +80,7 @@ const pairwiseCache = new Map<string, Promise<CryptoKey>>();
 
 /** The AES key this device shares with a peer's key, bound to one room. */
 export async function pairwiseKey(peerKey: string, room: string): Promise<CryptoKey> {
-  const cacheKey = `${room}|${peerKey}`;
+  const cacheKey = `${currentDbUser()}|${room}|${peerKey}`;
   let key = pairwiseCache.get(cacheKey);
   if (!key) {
     key = deviceKeys().then((d) => derivePairwiseKey(d.pair, peerKey, room));

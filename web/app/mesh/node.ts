@@ -20,6 +20,7 @@ import {
   pruneRoom,
   putOutbox,
   type StoredMessage,
+  selectDbUser,
 } from "./db";
 import * as keys from "./keys";
 import {
@@ -102,6 +103,7 @@ export class MeshNode {
   version = 0;
 
   constructor(readonly me: Me) {
+    selectDbUser(me.id);
     this.hop = `${me.nickname.slice(0, 40)} · ${this.tabId}`;
     this.channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(LOCAL_MESH_CHANNEL) : null;
     if (this.channel) this.channel.onmessage = (e) => this.onLocal(e.data);

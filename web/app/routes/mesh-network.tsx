@@ -27,7 +27,7 @@ export default function MeshNetwork({ loaderData }: Route.ComponentProps) {
   const [params, setParams] = useSearchParams();
   const tab = TABS.find((t) => t.id === params.get("tab"))?.id ?? "nearby";
   const node = useMeshNode(loaderData.user);
-  const { rooms, areaProblem } = useAreaRooms(loaderData.rooms);
+  const { rooms, areaProblem } = useAreaRooms(loaderData.user?.id ?? null, loaderData.rooms);
   const areaRoom = rooms?.nearby?.roomId ?? rooms?.rooms.find((r) => r.kind === "nearby")?.id ?? null;
   const { state } = useRoom(node, areaRoom);
 

@@ -30,7 +30,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
   const toast = useToast();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const { rooms, setRooms, areaProblem } = useAreaRooms(initialRooms);
+  const { rooms, setRooms, areaProblem } = useAreaRooms(me.id, initialRooms);
   const node = useMeshNode(me);
   // Until the page's JavaScript runs (or when it never does), say why the chat is not live.
   const [hydrated, setHydrated] = useState(false);

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from "react";
 import { apiRequest, HttpError } from "../../../../core/http";
 import type { RoomSummary, RoomsAnswer } from "../../../../core/rooms";
-import { kvGet, kvSet } from "../../mesh/db";
+import { kvGet, kvSet, selectDbUser } from "../../mesh/db";
 
 export async function cachedRooms(): Promise<RoomsAnswer | null> {
   return (await kvGet<RoomsAnswer>("rooms")) ?? null;
@@ -46,7 +46,7 @@ export async function createGroup(name: string, memberIds: string[] = []): Promi
  * The user's rooms on a screen: the cached list at once (offline), then the area room for where the browser
  * is (position reported, area room joined). `areaProblem` says why there is no area room, in the server's words.
  */
-export function useAreaRooms(initialRooms: RoomsAnswer | null) {
+export function useAreaRooms(userId: string | null, initialRooms: RoomsAnswer | null) {
   const [rooms, setRooms] = useState<RoomsAnswer | null>(initialRooms);
   const [areaProblem, setAreaProblem] = useState<string | null>(null);
   // A fresh list from the loader (after a navigation) replaces ours.
@@ -56,8 +56,9 @@ export function useAreaRooms(initialRooms: RoomsAnswer | null) {
   // Once per screen: find the area room for where the browser is now.
   const started = useRef(false);
   useEffect(() => {
-    if (started.current) return;
+    if (started.current || !userId) return;
     started.current = true;
+    selectDbUser(userId);
     let cancelled = false;
     (async () => {
       const cached = await cachedRooms();
@@ -82,6 +83,6 @@ export function useAreaRooms(initialRooms: RoomsAnswer | null) {
     return () => {
       cancelled = true;
     };
-  }, []);
+  }, [userId]);
   return { rooms, setRooms, areaProblem };
 }
