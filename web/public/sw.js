@@ -45,6 +45,21 @@ self.addEventListener("activate", (event) => {
 // controls the page, so its requests never passed through here).
 self.addEventListener("message", (event) => {
   const data = event.data || {};
+  // On sign-out: forget cached pages and route data (they carry the signed-in person's screen); keep assets.
+  if (data.type === "clear-pages") {
+    event.waitUntil(
+      caches
+        .open(VERSION)
+        .then((cache) =>
+          cache
+            .keys()
+            .then((requests) =>
+              Promise.all(requests.filter((r) => !new URL(r.url).pathname.startsWith("/assets/")).map((r) => cache.delete(r))),
+            ),
+        ),
+    );
+    return;
+  }
   if (data.type !== "cache-urls" || !Array.isArray(data.urls)) return;
   const urls = data.urls
     .map((u) => {
