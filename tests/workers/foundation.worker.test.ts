@@ -131,3 +131,21 @@ describe("dev outbox with Twilio configured", () => {
     expect(await res.json()).toEqual({ error: "Not found" });
   });
 });
+
+describe("opt-out", () => {
+  it("sends nothing unasked to a phone that sent STOP, but still sends a code it requested", async () => {
+    const db = createDb(env);
+    const phone = "+2348099990000";
+    await env.DB.prepare("insert into phone_channels (phone, opted_out) values (?, 1)").bind(phone).run();
+    const alert = await sendMessage(env, db, { to: phone, channel: "whatsapp", body: "SOS from a neighbour" });
+    expect(alert).toMatchObject({ status: "failed", error: "Recipient opted out (STOP)" });
+    const code = await sendMessage(env, db, { to: phone, channel: "sms", body: "Your code is 123456" }, { requestedByRecipient: true });
+    expect(code.status).toBe("stored");
+    const { messages } = await (await call("/api/dev/outbox")).json<{ messages: { to: string; body: string; status: string }[] }>();
+    const mine = messages.filter((m) => m.to === phone);
+    expect(mine.map((m) => [m.body, m.status])).toEqual([
+      ["Your code is 123456", "stored"],
+      ["SOS from a neighbour", "failed"],
+    ]);
+  });
+});

@@ -191,7 +191,7 @@ export async function startVerification(env: AppEnv, db: Db, input: StartInput):
     expiresAt,
   });
 
-  const sent = await sendMessage(env, db, { to: phone, channel: input.channel, body: codeMessage(code) });
+  const sent = await sendMessage(env, db, { to: phone, channel: input.channel, body: codeMessage(code) }, { requestedByRecipient: true });
   if (sent.status === "failed") {
     // Nothing reached the phone: the attempt does not count against the caller.
     await db.delete(verifications).where(eq(verifications.id, id));

@@ -1,7 +1,9 @@
 // WhatsApp and SMS through Twilio's REST API (DESIGN.md §9). Every message is recorded in outbound_messages;
 // with no Twilio credentials the record is the delivery: the dev outbox shows it.
+import { eq } from "drizzle-orm";
 import type { Db } from "../../db";
 import { type OutboundChannel, recordOutbound, updateOutbound } from "../../db/queries/outbox";
+import { phoneChannels } from "../../db/schema";
 import { type AppEnv, twilioConfigured } from "../env";
 
 export interface SendResult {
@@ -16,8 +18,15 @@ export async function sendMessage(
   env: AppEnv,
   db: Db,
   msg: { to: string; channel: OutboundChannel; body: string },
-  opts: { sleep?: (ms: number) => Promise<void> } = {},
+  opts: { sleep?: (ms: number) => Promise<void>; requestedByRecipient?: boolean } = {},
 ): Promise<SendResult> {
+  // A phone that sent STOP gets nothing it did not ask for this moment (a verification code it requested
+  // is the one exception). The refusal is recorded like any other outcome, so callers can fall back.
+  if (!opts.requestedByRecipient && (await optedOut(db, msg.to))) {
+    const row = await recordOutbound(db, { ...msg, status: "failed" });
+    await updateOutbound(db, row.id, { status: "failed", error: "Recipient opted out (STOP)" });
+    return { id: row.id, status: "failed", error: "Recipient opted out (STOP)" };
+  }
   if (!twilioConfigured(env)) {
     const row = await recordOutbound(db, { ...msg, status: "stored" });
     return { id: row.id, status: "stored" };
@@ -63,4 +72,9 @@ export async function sendMessage(
   }
   await updateOutbound(db, row.id, { status: "failed", attempts: MAX_ATTEMPTS, error });
   return { id: row.id, status: "failed", error };
+}
+
+async function optedOut(db: Db, phone: string): Promise<boolean> {
+  const row = await db.select({ optedOut: phoneChannels.optedOut }).from(phoneChannels).where(eq(phoneChannels.phone, phone)).get();
+  return row?.optedOut ?? false;
 }

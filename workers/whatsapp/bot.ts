@@ -83,9 +83,8 @@ function startSos(env: AppEnv, db: Db, r: SosRequest, waitUntil: WaitUntil): voi
   );
 }
 
-/** Sends a later answer unless the phone opted out meanwhile. */
+/** Sends a later answer (the messaging adapter drops it if the phone opted out meanwhile). */
 async function sendLater(env: AppEnv, db: Db, phone: string, body: string): Promise<void> {
-  if ((await getPhoneChannel(db, phone)).optedOut) return;
   await sendMessage(env, db, { to: phone, channel: "whatsapp", body });
 }
 

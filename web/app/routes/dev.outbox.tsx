@@ -34,6 +34,7 @@ export default function DevOutbox({ loaderData }: Route.ComponentProps) {
               <th>To</th>
               <th>Channel</th>
               <th>Message</th>
+              <th>Status</th>
               <th>Sent</th>
             </tr>
           </thead>
@@ -43,6 +44,7 @@ export default function DevOutbox({ loaderData }: Route.ComponentProps) {
                 <td>{m.to}</td>
                 <td>{m.channel === "whatsapp" ? "WhatsApp" : "SMS"}</td>
                 <td className="pre">{m.body}</td>
+                <td>{m.status}</td>
                 <td>
                   <time dateTime={m.createdAt}>{new Date(m.createdAt).toLocaleString("en-NG")}</time>
                 </td>
