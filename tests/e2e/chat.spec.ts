@@ -8,6 +8,23 @@ function place() {
   return { latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 };
 }
 
+// A console error in any page of these tests fails the test (as the fixtures do for `page`), except the
+// network failures that going offline on purpose produces.
+const EXPECTED_OFFLINE_ERRORS = [/ERR_INTERNET_DISCONNECTED/, /net::ERR_FAILED/, /WebSocket connection to .* failed/];
+const consoleErrors: string[] = [];
+test.beforeEach(() => {
+  consoleErrors.length = 0;
+});
+test.afterEach(() => {
+  expect(consoleErrors, "console errors during the test").toEqual([]);
+});
+function watchConsole(page: Page) {
+  page.on("console", (m) => {
+    if (m.type() === "error" && !EXPECTED_OFFLINE_ERRORS.some((re) => re.test(m.text()))) consoleErrors.push(m.text());
+  });
+  page.on("pageerror", (e) => consoleErrors.push(e.message));
+}
+
 async function person(browser: Browser, baseURL: string, at: { latitude: number; longitude: number }, nickname: string) {
   const context = await browser.newContext({ permissions: ["geolocation"], geolocation: at });
   await acceptCookies(context, baseURL);
@@ -16,6 +33,7 @@ async function person(browser: Browser, baseURL: string, at: { latitude: number;
   const patched = await context.request.patch(`${baseURL}/api/me`, { data: { nickname, onboardingCompleted: true } });
   expect(patched.ok()).toBe(true);
   const user = (await patched.json()).user as { id: string; nickname: string };
+  context.on("page", watchConsole);
   const page = await context.newPage();
   return { context, page, user };
 }

@@ -35,7 +35,7 @@ export class RelayTransport implements Transport {
   private stopped = false;
   private readonly onOnline = () => this.reconnectNow();
   /** The browser says the network is gone: drop the socket now rather than wait for a dead one to time out. */
-  private readonly onOffline = () => this.ws?.close(4000, "offline");
+  private readonly onOffline = () => this.drop();
 
   constructor(
     readonly room: string,
@@ -84,6 +84,24 @@ export class RelayTransport implements Transport {
     };
     // An error is always followed by close, which schedules the retry.
     ws.onerror = () => {};
+  }
+
+  /**
+   * Gives the socket up at once: with the network gone its closing handshake may never finish, and until
+   * then frames would be written into a dead connection instead of kept in the outbox.
+   */
+  private drop() {
+    const ws = this.ws;
+    if (!ws) return;
+    this.ws = null;
+    ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+    if (this.pingTimer) clearInterval(this.pingTimer);
+    this.pingTimer = null;
+    try {
+      ws.close(4000, "offline");
+    } catch {}
+    this.setStatus("closed");
+    this.scheduleRetry();
   }
 
   private scheduleRetry() {

@@ -21,7 +21,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   } catch {
     rooms = null;
   }
-  return { user: { id: me.user.id, nickname: me.user.nickname, tier: me.user.tier }, rooms };
+  return { user: { id: me.user.id, nickname: me.user.nickname, tier: me.user.tier, verified: me.user.authMode === "verified" }, rooms };
 }
 
 /** The join form: an anonymous session named 'User ' + the phone's last 4 characters, onboarding done. */

@@ -1,17 +1,23 @@
 // The mesh chat screen of spec part 1 §2: header, status bar, rooms, messages, quick replies, actions, input.
 // Everything it says about the network is live: the node count comes from the room's presence, the
 // transport line from the relay socket and the local mesh, the encryption badge from the room's kind.
-import { type FormEvent, type KeyboardEvent, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Form, Link, useNavigate, useSearchParams } from "react-router";
 import { AI_PREFIX } from "../../../../core/ai-command";
 import { badgeText, QUICK_REPLIES, TIER_LIMITS, type Tier } from "../../../../core/constants";
 import { apiRequest, HttpError } from "../../../../core/http";
-import type { RoomMemberInfo, RoomSummary, RoomsAnswer } from "../../../../core/rooms";
+import type { RoomSummary, RoomsAnswer } from "../../../../core/rooms";
 import { useToast } from "../../components/toast";
 import type { MeshNode } from "../../mesh/node";
 import { ask, ChatUpsell, helpMessage, PremiumOffer, SmartReplyChips, VoiceRecorder } from "./assistant";
+import { lazyPart } from "./lazy-part";
+
+const needsConnection = <p className="chat-note">This needs a connection.</p>;
+const PeoplePanel = lazyPart(() => import("./panels").then((m) => m.PeoplePanel), needsConnection);
+const GroupInfo = lazyPart(() => import("./panels").then((m) => m.GroupInfo), needsConnection);
+const NewGroupPanel = lazyPart(() => import("./panels").then((m) => m.NewGroupPanel), needsConnection);
 import { MessageList } from "./message-list";
-import { createGroup, currentPosition, fetchRooms, openDirectChat, useAreaRooms } from "./rooms";
+import { currentPosition, fetchRooms, openDirectChat, useAreaRooms } from "./rooms";
 import { sendSos } from "./sos";
 import { useMeshNode, useRoom } from "./use-mesh";
 
@@ -20,7 +26,7 @@ const OPEN_ROOMS = 8;
 const ROOMS_REFRESH_MS = 30_000;
 
 interface Props {
-  me: { id: string; nickname: string; tier: Tier };
+  me: { id: string; nickname: string; tier: Tier; verified: boolean };
   initialRooms: RoomsAnswer | null;
   supportPhone: string;
   cookiesAccepted: boolean;
@@ -311,10 +317,8 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
           </button>
         </div>
       ) : null}
-      <Suspense fallback={null}>
-        {offer ? <PremiumOffer error={offer.error} code={offer.code} phone={supportPhone} onClose={() => setOffer(null)} /> : null}
-        {aiCommandsToday !== undefined ? <ChatUpsell aiCommandsToday={aiCommandsToday} phone={supportPhone} /> : null}
-      </Suspense>
+      {offer ? <PremiumOffer error={offer.error} code={offer.code} phone={supportPhone} onClose={() => setOffer(null)} /> : null}
+      {aiCommandsToday !== undefined ? <ChatUpsell aiCommandsToday={aiCommandsToday} phone={supportPhone} /> : null}
       {panel === "people" ? (
         <PeoplePanel title="People here" room={room} peers={peers} onMessage={startDirect} onClose={() => setPanel(null)} />
       ) : null}
@@ -357,7 +361,8 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
         </div>
       ) : null}
       <Composer
-        lastReceived={lastReceived?.text ?? null}
+        // Smart replies are a verified users' feature (spec part 2 §1): others are not asked to fetch them.
+        lastReceived={me.verified ? (lastReceived?.text ?? null) : null}
         context={context}
         voiceLimit={TIER_LIMITS[me.tier]?.voiceMessages ?? 0}
         supportPhone={supportPhone}
@@ -459,171 +464,6 @@ function RoomSwitcher({ rooms, current, unread }: { rooms: RoomSummary[]; curren
   );
 }
 
-function PeoplePanel({
-  title,
-  room,
-  peers,
-  onMessage,
-  onClose,
-}: {
-  title: string;
-  room: RoomSummary | undefined;
-  peers: { userId: string; nickname: string; nodes: number }[];
-  onMessage: (userId: string) => void;
-  onClose: () => void;
-}) {
-  return (
-    <div className="card chat-panel" role="dialog" aria-label={title}>
-      <h2>{title}</h2>
-      {room ? (
-        <p>
-          {room.name}: {room.encrypted ? "private, end-to-end encrypted" : "public area room"}
-          {room.memberCount ? `, ${room.memberCount} members` : ""}.
-        </p>
-      ) : null}
-      {peers.length === 0 ? <p>Nobody else is connected to this room right now.</p> : null}
-      <ul className="people">
-        {peers.map((p) => (
-          <li key={p.userId}>
-            <span>
-              {p.nickname} <small>({p.nodes === 1 ? "1 device" : `${p.nodes} devices`})</small>
-            </span>
-            <button type="button" className="btn btn-primary" onClick={() => onMessage(p.userId)}>
-              Message {p.nickname}
-            </button>
-          </li>
-        ))}
-      </ul>
-      <button type="button" className="btn btn-ghost" onClick={onClose}>
-        Close
-      </button>
-    </div>
-  );
-}
-
-/** Group Info: the room's members from the server (private rooms), who is connected now, and what kind of room it is. */
-function GroupInfo({
-  room,
-  me,
-  online,
-  onMessage,
-  onClose,
-}: {
-  room: RoomSummary;
-  me: string;
-  online: Set<string>;
-  onMessage: (userId: string) => void;
-  onClose: () => void;
-}) {
-  const [members, setMembers] = useState<RoomMemberInfo[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    apiRequest<{ members: RoomMemberInfo[] }>("GET", `/api/rooms/${encodeURIComponent(room.id)}/members`)
-      .then((a) => setMembers(a.members))
-      .catch((e) => setError(e instanceof HttpError ? e.errorText : "Members cannot be listed without a connection."));
-  }, [room.id]);
-  return (
-    <div className="card chat-panel" role="dialog" aria-label="Group Info">
-      <h2>Group Info</h2>
-      <p>
-        {room.name}:{" "}
-        {room.encrypted
-          ? "private and end-to-end encrypted; only members' devices can read it"
-          : "a public area room; anyone in this area can read it"}
-        .
-      </p>
-      {error ? <p role="status">{error}</p> : null}
-      {members ? (
-        <ul className="people" aria-label="Members">
-          {members.map((m) => (
-            <li key={m.userId}>
-              <span>
-                {m.nickname}
-                {m.userId === me ? " (you)" : ""}{" "}
-                <small>
-                  {[m.role === "owner" ? "owner" : null, online.has(m.userId) ? "connected now" : null].filter(Boolean).join(", ")}
-                </small>
-              </span>
-              {m.userId !== me && room.kind !== "dm" ? (
-                <button type="button" className="btn btn-ghost" onClick={() => onMessage(m.userId)}>
-                  Message {m.nickname}
-                </button>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      ) : error ? null : (
-        <p>Loading members…</p>
-      )}
-      <button type="button" className="btn btn-ghost" onClick={onClose}>
-        Close
-      </button>
-    </div>
-  );
-}
-
-function NewGroupPanel({
-  people,
-  onCreated,
-  onClose,
-}: {
-  people: { userId: string; nickname: string }[];
-  onCreated: (id: string) => void;
-  onClose: () => void;
-}) {
-  const [name, setName] = useState("");
-  const [members, setMembers] = useState<string[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  return (
-    <form
-      className="card chat-panel"
-      aria-label="New group"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        try {
-          const id = await createGroup(name.trim(), members);
-          if (id) onCreated(id);
-        } catch (err) {
-          setError(err instanceof HttpError ? err.errorText : String(err));
-        }
-      }}
-    >
-      <h2>New private group</h2>
-      <p>Groups are end-to-end encrypted: only the members' devices can read them.</p>
-      <label>
-        Group name
-        <input value={name} onChange={(e) => setName(e.target.value)} maxLength={60} required />
-      </label>
-      {people.length ? (
-        <fieldset>
-          <legend>Add people who are here now</legend>
-          {people.map((p) => (
-            <label key={p.userId}>
-              <input
-                type="checkbox"
-                checked={members.includes(p.userId)}
-                onChange={(e) => setMembers((list) => (e.target.checked ? [...list, p.userId] : list.filter((id) => id !== p.userId)))}
-              />{" "}
-              {p.nickname}
-            </label>
-          ))}
-        </fieldset>
-      ) : (
-        <p>Nobody else is in this room right now; you can start the group and share it later.</p>
-      )}
-      {error ? <p role="alert">{error}</p> : null}
-      <div className="row">
-        <button type="submit" className="btn btn-primary" disabled={!name.trim()}>
-          Create group
-        </button>
-        <button type="button" className="btn btn-ghost" onClick={onClose}>
-          Cancel
-        </button>
-      </div>
-    </form>
-  );
-}
-
 type MenuItem = "info" | "select" | "settings" | "people" | "group" | "sos";
 
 function Composer({
@@ -693,11 +533,7 @@ function Composer({
 
   return (
     <div className="composer">
-      {lastReceived ? (
-        <Suspense fallback={null}>
-          <SmartReplyChips message={lastReceived} context={context} onPick={(t) => void onSend(t)} />
-        </Suspense>
-      ) : null}
+      {lastReceived ? <SmartReplyChips message={lastReceived} context={context} onPick={(t) => void onSend(t)} /> : null}
       <div className="quick-replies" role="group" aria-label="Quick replies">
         {QUICK_REPLIES.map((q) => (
           <button
@@ -801,11 +637,7 @@ function Composer({
           Send
         </button>
       </form>
-      {recording ? (
-        <Suspense fallback={<p>Loading the voice recorder…</p>}>
-          <VoiceRecorder voiceLimit={voiceLimit} phone={supportPhone} />
-        </Suspense>
-      ) : null}
+      {recording ? <VoiceRecorder voiceLimit={voiceLimit} phone={supportPhone} /> : null}
     </div>
   );
 }
