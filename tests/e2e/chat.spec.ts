@@ -244,6 +244,28 @@ test("a direct chat is end-to-end encrypted: no plaintext in any WebSocket frame
   await b.context.close();
 });
 
+test("/mobile-demo shows live devices in the area, and its AI commands open the chat with the command typed", async ({
+  browser,
+  baseURL,
+}) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Ngozi");
+  const b = await person(browser, baseURL!, at, "Olu");
+  await openChat(b.page);
+  await a.page.goto("/mobile-demo");
+  await expect(a.page.locator(".stat", { hasText: "Connected devices in your area room" }).locator("dd")).toHaveText("2");
+  await a.page.getByRole("tab", { name: "Mesh" }).click();
+  await a.page.getByRole("button", { name: "Scan for Devices" }).click();
+  await expect(a.page.getByRole("button", { name: "Scanning..." })).toBeDisabled();
+  await expect(a.page.getByRole("button", { name: "Scan for Devices" })).toBeEnabled({ timeout: 6000 });
+  await expect(a.page.getByRole("list", { name: "Devices" })).toContainText("Olu");
+  await a.page.getByRole("tab", { name: "AI Features" }).click();
+  await a.page.getByRole("link", { name: "Try market in chat" }).click();
+  await expect(a.page.getByRole("textbox", { name: "Message" })).toHaveValue("@ai market rice Lagos");
+  await a.context.close();
+  await b.context.close();
+});
+
 test.describe("joining", () => {
   test("the join form starts a session named after the phone and opens the chat", async ({ page, context, baseURL }) => {
     await acceptCookies(context, baseURL!);

@@ -14,6 +14,7 @@ export default [
   route("chat", "routes/chat.tsx"),
   route("mesh-network", "routes/mesh-network.tsx"),
   route("bluetooth-advanced", "routes/bluetooth-advanced.tsx"),
+  route("mobile-demo", "routes/mobile-demo.tsx"),
   route("onboarding", "routes/onboarding.tsx"),
   route("enhanced-onboarding", "routes/enhanced-onboarding.tsx"),
   route("signup", "routes/signup.tsx"),

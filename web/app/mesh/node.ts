@@ -555,6 +555,11 @@ export class MeshNode {
     }
   }
 
+  /** Asks the room for a fresh presence list (a ping with presence). */
+  refreshPresence(room: string | null) {
+    if (room) this.sendControl(room, { type: "ping", at: Date.now(), presence: true });
+  }
+
   /** Tells the room I am typing (relayed live, never stored). */
   typing(room: string, active: boolean) {
     this.sendControl(room, { type: "typing", active });

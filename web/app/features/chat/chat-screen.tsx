@@ -361,6 +361,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
         </div>
       ) : null}
       <Composer
+        initialDraft={params.get("draft")}
         // Smart replies are a verified users' feature (spec part 2 §1): others are not asked to fetch them.
         lastReceived={me.verified ? (lastReceived?.text ?? null) : null}
         context={context}
@@ -467,6 +468,7 @@ function RoomSwitcher({ rooms, current, unread }: { rooms: RoomSummary[]; curren
 type MenuItem = "info" | "select" | "settings" | "people" | "group" | "sos";
 
 function Composer({
+  initialDraft,
   lastReceived,
   context,
   voiceLimit,
@@ -479,6 +481,8 @@ function Composer({
   onSos,
   onMenu,
 }: {
+  /** Text to start with (links such as /chat?draft=@ai%20market put a command in the box). */
+  initialDraft: string | null;
   lastReceived: string | null;
   context: string[];
   voiceLimit: number | null;
@@ -492,7 +496,7 @@ function Composer({
   onMenu: (item: MenuItem) => void;
 }) {
   const toast = useToast();
-  const [text, setText] = useState("");
+  const [text, setText] = useState(initialDraft?.slice(0, 4000) ?? "");
   const [recording, setRecording] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const file = useRef<HTMLInputElement>(null);
