@@ -358,6 +358,12 @@ test("a private group: members read each other through sender keys; the room onl
   await expect(a.page.getByRole("heading", { name: "Market women" })).toBeVisible();
   await expect(a.page.getByText("End-to-End Encrypted")).toBeVisible();
   const group = new URL(a.page.url()).searchParams.get("room")!;
+  await expect(a.page.getByText("LIVE", { exact: true })).toBeVisible();
+
+  // Kemi's device is not in the group room yet: the room has the message (sent), her device does not.
+  await send(a.page, "first note before Kemi looks");
+  const first = bubble(a.page, "first note before Kemi looks");
+  await expect(first.getByRole("img", { name: "Sent" })).toBeVisible();
 
   // Kemi finds the group in her room list.
   await b.page.reload();
@@ -368,6 +374,8 @@ test("a private group: members read each other through sender keys; the room onl
   await expect(b.page).toHaveURL(new RegExp(`room=${encodeURIComponent(group)}`));
   await expect(b.page.getByText("LIVE", { exact: true })).toBeVisible();
 
+  await expect(bubble(b.page, "first note before Kemi looks")).toBeVisible();
+  await expect(first.getByRole("img", { name: "Read" })).toBeVisible();
   await send(a.page, "tomatoes are 4800 naira a basket today");
   await expect(bubble(b.page, "tomatoes are 4800 naira a basket today")).toBeVisible();
   await send(b.page, "thanks, pepper is 3100");
