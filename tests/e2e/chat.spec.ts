@@ -226,6 +226,21 @@ test("a direct chat is end-to-end encrypted: no plaintext in any WebSocket frame
   await expect(bubble(a.page, "reply: thanks, got the blue pot 9902")).toBeVisible();
   await expect(bubble(a.page, secret).getByRole("img", { name: "Read" })).toBeVisible();
 
+  // Hauwa opens LinkUp in a second browser (a second device, with a key of its own). What was sealed before
+  // it existed stays closed to it; what is sent from now on opens on both of her devices.
+  const second = await browser.newContext({ permissions: ["geolocation"], geolocation: at });
+  await second.addCookies(await b.context.cookies());
+  second.on("page", watchConsole);
+  const b2 = await second.newPage();
+  recordFrames(b2, frames);
+  await b2.goto(`/chat?room=${encodeURIComponent(dm)}`);
+  await expect(b2.getByText("LIVE", { exact: true })).toBeVisible();
+  await expect(b2.getByText("Encrypted for another device").first()).toBeVisible();
+  await expect.poll(async () => ((await (await a.page.request.get(`/api/keys/${b.user.id}`)).json()).keys as unknown[]).length).toBe(2);
+  await send(a.page, "second secret 5513 for both devices");
+  await expect(bubble(b2, "second secret 5513 for both devices")).toBeVisible();
+  await expect(bubble(b.page, "second secret 5513 for both devices")).toBeVisible();
+
   // A location shared in a direct chat travels inside the ciphertext too.
   await a.page.getByRole("group", { name: "Actions" }).getByRole("button", { name: "Location" }).click();
   const located = bubble(b.page, "My location");
@@ -238,10 +253,12 @@ test("a direct chat is end-to-end encrypted: no plaintext in any WebSocket frame
     expect(f).not.toContain("spare key");
     expect(f).not.toContain("4471");
     expect(f).not.toContain("9902");
+    expect(f).not.toContain("5513");
     expect(f).not.toContain(lat);
   }
   await a.context.close();
   await b.context.close();
+  await second.close();
 });
 
 test("/mobile-demo shows live devices in the area, and its AI commands open the chat with the command typed", async ({

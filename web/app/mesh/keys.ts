@@ -57,23 +57,34 @@ export async function publishDeviceKey(userId: string): Promise<void> {
   await kvSet("deviceKeys", keys);
 }
 
-/** The newest published public key of a user (kept in IndexedDB so private rooms still work offline). */
-export async function peerPublicKey(userId: string): Promise<string | null> {
+/** Most devices of one person a direct message is sealed for (the newest ones). */
+const MAX_DEVICES = 8;
+
+/**
+ * The published public keys of a user's devices, newest last (kept in IndexedDB so private rooms still work
+ * offline with the keys seen last).
+ */
+export async function userPublicKeys(userId: string): Promise<string[]> {
   try {
     const res = await fetch(`/api/keys/${encodeURIComponent(userId)}`, { credentials: "include" });
     if (res.ok) {
-      const body = (await res.json()) as { keys?: { publicKey?: unknown }[]; publicKey?: unknown };
-      const list = Array.isArray(body.keys) ? body.keys : [body];
-      const key = list.map((k) => k.publicKey).findLast((k): k is string => typeof k === "string" && k.length > 0);
-      if (key) {
-        await kvSet(`peerKey:${userId}`, key);
-        return key;
-      }
+      const body = (await res.json()) as { keys?: { publicKey?: unknown }[] };
+      const keys = (Array.isArray(body.keys) ? body.keys : [])
+        .map((k) => k.publicKey)
+        .filter((k): k is string => typeof k === "string" && /^[A-Za-z0-9_-]{43}$/.test(k))
+        .slice(-MAX_DEVICES);
+      await kvSet(`userKeys:${userId}`, keys);
+      return keys;
     }
   } catch {
-    // Offline: fall back to the key seen last.
+    // Offline: the keys seen last.
   }
-  return (await kvGet<string>(`peerKey:${userId}`)) ?? null;
+  return (await kvGet<string[]>(`userKeys:${userId}`)) ?? [];
+}
+
+/** The newest published public key of a user. */
+export async function peerPublicKey(userId: string): Promise<string | null> {
+  return (await userPublicKeys(userId)).at(-1) ?? null;
 }
 
 const pairwiseCache = new Map<string, Promise<CryptoKey>>();
@@ -116,4 +127,4 @@ export async function markSenderKeyShared(room: string, userIds: string[]): Prom
   await kvSet(`senderKey:shared:${room}`, [...set]);
 }
 
-export { decryptContent, type EncryptedContent, encryptContent, unwrapSenderKey, wrapSenderKey };
+export { decryptContent, type EncryptedContent, encryptContent, generateSenderKey, unwrapSenderKey, wrapSenderKey };

@@ -308,11 +308,24 @@ export class MeshNode {
     const aad = envelopeAad(envelope);
     const peer = dmPeer(envelope.room, this.me.id);
     if (peer) {
-      const peerKey = await keys.peerPublicKey(peer);
-      if (!peerKey) throw new Error("Waiting for the other person to open LinkUp so this message can be encrypted");
-      const mine = await keys.deviceKeys();
-      const key = await keys.pairwiseKey(peerKey, envelope.room);
-      return { ...envelope, isEncrypted: true, content: await keys.encryptContent(key, text, aad, `${mine.publicKey}.${peerKey}`) };
+      // A fresh key for this one message, handed to every device of both people (each under the pairwise key
+      // of that device and this one), so each of their phones and browsers can read it.
+      const [theirs, ours, mine] = await Promise.all([keys.userPublicKeys(peer), keys.userPublicKeys(this.me.id), keys.deviceKeys()]);
+      if (theirs.length === 0) throw new Error("Waiting for the other person to open LinkUp so this message can be encrypted");
+      const messageKey = await keys.generateSenderKey();
+      const devices = [...new Set([...theirs, ...ours, mine.publicKey])];
+      const wrapped = await Promise.all(
+        devices.map(async (to) => {
+          const w = await keys.wrapSenderKey(messageKey, await keys.pairwiseKey(to, envelope.room));
+          return { to, ciphertext: w.ciphertext, iv: w.iv };
+        }),
+      );
+      return {
+        ...envelope,
+        isEncrypted: true,
+        content: await keys.encryptContent(messageKey.key, text, aad, `m:${messageKey.keyId}`),
+        meta: { e2e: { from: mine.publicKey, keyId: messageKey.keyId, keys: wrapped } },
+      };
     }
     const senderKey = await keys.mySenderKey(envelope.room);
     await this.shareSenderKey(envelope.room).catch((e) => console.warn("mesh: sender key", e));
@@ -369,10 +382,10 @@ export class MeshNode {
     try {
       const mine = await keys.deviceKeys();
       if (envelope.room.startsWith("dm:")) {
-        const [a, b] = (content.keyId ?? "").split(".");
-        const other = a === mine.publicKey ? b : b === mine.publicKey ? a : null;
-        if (!other) return null;
-        return await keys.decryptContent(await keys.pairwiseKey(other, envelope.room), content, envelopeAad(envelope));
+        const sealed = sealedFor(envelope.meta, mine.publicKey);
+        if (!sealed) return null;
+        const messageKey = await keys.unwrapSenderKey(sealed.wrapped, await keys.pairwiseKey(sealed.from, envelope.room));
+        return await keys.decryptContent(messageKey.key, content, envelopeAad(envelope));
       }
       const senderKey = content.keyId ? await keys.findSenderKey(envelope.room, content.keyId) : undefined;
       if (!senderKey) return null;
@@ -533,7 +546,8 @@ export class MeshNode {
       priority: envelope.priority,
       isAI: envelope.type === "ai" || undefined,
       meta: opened?.meta,
-      pending: opened === null && envelope.isEncrypted ? envelope : undefined,
+      // Group messages may wait for their sender key; a direct message this device cannot open never will.
+      pending: opened === null && envelope.room.startsWith("group:") ? envelope : undefined,
     };
     this.stats.received++;
     await this.update(message);
@@ -798,6 +812,15 @@ export class MeshNode {
     window.removeEventListener("online", this.onConnectivity);
     window.removeEventListener("offline", this.onConnectivity);
   }
+}
+
+/** This device's wrapped message key in a direct message's meta, if the sender sealed one for it. */
+function sealedFor(meta: Record<string, unknown> | undefined, myPublicKey: string) {
+  const e2e = meta?.e2e as { from?: unknown; keyId?: unknown; keys?: unknown } | undefined;
+  if (!e2e || typeof e2e.from !== "string" || typeof e2e.keyId !== "string" || !Array.isArray(e2e.keys)) return null;
+  const entry = (e2e.keys as { to?: unknown; ciphertext?: unknown; iv?: unknown }[]).find((k) => k?.to === myPublicKey);
+  if (!entry || typeof entry.ciphertext !== "string" || typeof entry.iv !== "string") return null;
+  return { from: e2e.from, wrapped: { ciphertext: entry.ciphertext, iv: entry.iv, keyId: e2e.keyId } };
 }
 
 let node: MeshNode | null = null;
