@@ -117,13 +117,13 @@ export async function findSenderKey(room: string, keyId: string): Promise<Sender
   if (mine?.keyId === keyId) return mine;
   return kvGet<SenderKey>(`senderKey:${room}:${keyId}`);
 }
-/** Which members already hold my sender key for a room. */
+/** Which member devices (`userId:publicKey`) already hold my sender key for a room. */
 export async function senderKeySharedWith(room: string): Promise<Set<string>> {
   return new Set((await kvGet<string[]>(`senderKey:shared:${room}`)) ?? []);
 }
-export async function markSenderKeyShared(room: string, userIds: string[]): Promise<void> {
+export async function markSenderKeyShared(room: string, devices: string[]): Promise<void> {
   const set = await senderKeySharedWith(room);
-  for (const id of userIds) set.add(id);
+  for (const id of devices) set.add(id);
   await kvSet(`senderKey:shared:${room}`, [...set]);
 }
 

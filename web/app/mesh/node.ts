@@ -74,6 +74,7 @@ const MAX_RECEIPT_IDS = 200;
 /** Messages kept per room on this device (the room itself keeps at least 1,000 or 7 days). */
 const HISTORY_KEPT = 2000;
 const PEER_HEARTBEAT_MS = 3000;
+const KEY_SHARE_EVERY_MS = 10_000;
 const PEER_EXPIRY_MS = 10_000;
 const RESEND_AFTER_MS = 4000;
 const TYPING_SHOWN_MS = 6000;
@@ -92,6 +93,7 @@ export class MeshNode {
   private readonly lastSent = new Map<string, number>();
   private readonly chains = new Map<string, Promise<void>>();
   private readonly forgotten = new Set<string>();
+  private readonly lastKeyShare = new Map<string, number>();
   private readonly pendingReceipts = new Map<string, { delivered: Set<string>; read: Set<string> }>();
   private receiptTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -336,35 +338,39 @@ export class MeshNode {
   private async shareSenderKey(room: string): Promise<void> {
     const res = await fetch(`/api/rooms/${encodeURIComponent(room)}/members`, { credentials: "include" });
     if (!res.ok) return;
-    const body = (await res.json()) as { members?: { userId?: unknown; id?: unknown }[] };
-    const ids = (body.members ?? []).map((m) => String(m.userId ?? m.id ?? "")).filter((id) => id && id !== this.me.id);
+    const body = (await res.json()) as { members?: { userId?: unknown; keys?: { publicKey?: unknown }[] }[] };
     const shared = await keys.senderKeySharedWith(room);
     const senderKey = await keys.mySenderKey(room);
     const mine = await keys.deviceKeys();
     const done: string[] = [];
-    for (const userId of ids) {
-      if (shared.has(userId)) continue;
-      const peerKey = await keys.peerPublicKey(userId);
-      if (!peerKey) continue;
-      const wrapped = await keys.wrapSenderKey(senderKey, await keys.pairwiseKey(peerKey, room));
-      const envelope: Envelope = {
-        id: newId(),
-        room,
-        senderId: this.me.id,
-        senderName: this.me.nickname,
-        timestamp: Date.now(),
-        type: "key",
-        ttl: DEFAULT_TTL,
-        meshRoute: [this.hop],
-        isEncrypted: true,
-        priority: "normal",
-        content: wrapped,
-        meta: { for: userId, from: mine.publicKey, to: peerKey },
-      };
-      const item = { id: envelope.id, room, envelope, createdAt: envelope.timestamp };
-      await putOutbox(item);
-      await this.flushOne(item);
-      done.push(userId);
+    // Every device of every member (my own other devices too), each under its own pairwise key.
+    for (const member of body.members ?? []) {
+      if (typeof member.userId !== "string") continue;
+      const userId = member.userId;
+      const devices = (member.keys ?? []).map((k) => k.publicKey).filter((k): k is string => typeof k === "string" && k !== mine.publicKey);
+      for (const to of devices.slice(-8)) {
+        const mark = `${userId}:${to}`;
+        if (shared.has(mark)) continue;
+        const wrapped = await keys.wrapSenderKey(senderKey, await keys.pairwiseKey(to, room));
+        const envelope: Envelope = {
+          id: newId(),
+          room,
+          senderId: this.me.id,
+          senderName: this.me.nickname,
+          timestamp: Date.now(),
+          type: "key",
+          ttl: DEFAULT_TTL,
+          meshRoute: [this.hop],
+          isEncrypted: true,
+          priority: "normal",
+          content: wrapped,
+          meta: { for: userId, from: mine.publicKey, to },
+        };
+        const item = { id: envelope.id, room, envelope, createdAt: envelope.timestamp };
+        await putOutbox(item);
+        await this.flushOne(item);
+        done.push(mark);
+      }
     }
     if (done.length) await keys.markSenderKeyShared(room, done);
   }
@@ -449,6 +455,11 @@ export class MeshNode {
         break;
       case "presence":
         if (state) state.presence = { nodes: frame.nodes, members: frame.members };
+        // Someone (or a new device) arrived in a group: hand them my sender key, so my messages open for them.
+        if (room.startsWith("group:") && Date.now() - (this.lastKeyShare.get(room) ?? 0) > KEY_SHARE_EVERY_MS) {
+          this.lastKeyShare.set(room, Date.now());
+          this.inOrder(room, () => this.shareSenderKey(room).catch((e) => console.warn("mesh: sender key", e)));
+        }
         break;
       case "typing":
         if (state && frame.userId !== this.me.id) this.onTyping(state, frame.userId, frame.nickname, frame.active);
