@@ -3,7 +3,7 @@
 // resume, acknowledges each envelope once stored, relays receipts to senders and tracks presence. Message
 // metadata goes to D1 `messages`; each socket is a row in `mesh_connections`.
 import { DurableObject } from "cloudflare:workers";
-import { type Envelope, EnvelopeSchema } from "../core/envelope";
+import { type Envelope, EnvelopeSchema, roomKind } from "../core/envelope";
 import {
   type ClientFrame,
   encodeFrame,
@@ -19,6 +19,7 @@ import {
 import { newId } from "../core/ids";
 import { createDb } from "../db";
 import { closeConnection, closeRoomConnections, type MessageRow, openConnection, recordMessages } from "../db/queries/rooms";
+import { notifyDirectMessageIfOffline } from "../workers/notifications";
 import {
   type Bucket,
   batchBySize,
@@ -107,6 +108,8 @@ export class MeshRoom extends DurableObject<Env> {
     const server = pair[1];
     const attachment: Attachment = { userId, nickname: url.searchParams.get("nickname") ?? "", roomId, connId: newId() };
     this.ctx.acceptWebSocket(server, [userId]);
+    // Back in the direct chat: the next message while away may push again.
+    this.sql.exec("DELETE FROM meta WHERE key = ?", dmPushKey(userId));
     server.serializeAttachment(attachment);
     this.sockets().add(server);
     this.send(server, {
@@ -194,6 +197,7 @@ export class MeshRoom extends DurableObject<Env> {
         }
         this.send(ws, { type: "ack", id: envelope.id, status: "sent", seq: result.seq, ...(result.duplicate ? { duplicate: true } : {}) });
         await this.flush();
+        if (!result.duplicate) this.pushDirectMessage(envelope, me);
         return;
       }
       case "resume":
@@ -302,6 +306,30 @@ export class MeshRoom extends DurableObject<Env> {
       const frame = encodeFrame({ type: "receipt", status, ids: senderIds, by: me.userId, at });
       for (const ws of this.ctx.getWebSockets(senderId)) this.sendRaw(ws, frame);
     }
+  }
+
+  /**
+   * A direct message for someone not in this chat: one push ('New message from …', never the text) until
+   * they come back to it, and only when they have no LinkUp connection open at all (the notifications
+   * module checks that and their preferences and quiet hours).
+   */
+  private pushDirectMessage(envelope: Envelope, me: Attachment): void {
+    if (roomKind(envelope.room) !== "dm" || !MESSAGE_TYPES.has(envelope.type)) return;
+    const recipientId = envelope.room
+      .split(":")
+      .slice(1)
+      .find((id) => id !== me.userId);
+    if (!recipientId || this.ctx.getWebSockets(recipientId).length > 0) return;
+    const key = dmPushKey(recipientId);
+    if (this.sql.exec("SELECT 1 FROM meta WHERE key = ?", key).toArray().length > 0) return;
+    this.sql.exec("INSERT INTO meta (key, value) VALUES (?, ?)", key, String(Date.now()));
+    const input = { recipientId, senderName: me.nickname || "Someone", roomId: envelope.room };
+    this.ctx.waitUntil(
+      this.d1(async (db) => {
+        // Online elsewhere: not pushed, so a later message while they are away still may be.
+        if (!(await notifyDirectMessageIfOffline(this.env, db, input))) this.sql.exec("DELETE FROM meta WHERE key = ?", key);
+      }),
+    );
   }
 
   // ---------------------------------------------------------------- presence and connections
@@ -415,6 +443,8 @@ export class MeshRoom extends DurableObject<Env> {
     this.send(ws, { type: "error", code, message, ...(id ? { id } : {}), ...(retryAfterMs ? { retryAfterMs } : {}) });
   }
 }
+
+const dmPushKey = (userId: string) => `dm-pushed:${userId}`;
 
 class TooLarge extends Error {
   constructor() {

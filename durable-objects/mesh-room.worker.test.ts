@@ -446,6 +446,68 @@ describe("private rooms hold ciphertext only", () => {
   });
 });
 
+describe("direct message push", () => {
+  const sealed = (roomId: string, senderId: string) =>
+    textEnvelope(roomId, senderId, "", { isEncrypted: true, content: { ciphertext: "c2VhbGVk", iv: "aXZpdml2aXZpdml2" } });
+  const titles = async (cookie: string) =>
+    (await (await call("/api/notifications", { cookie })).json<{ notifications: { title: string; content: string }[] }>()).notifications;
+
+  it("tells a person away from LinkUp once, naming the sender but not the text, and again after they came back", async () => {
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const dm = dmRoomId(a.user.id, b.user.id);
+    expect((await call("/api/rooms/dm", { method: "POST", cookie: a.cookie, json: { userId: b.user.id } })).status).toBe(201);
+    const sa = await mustOpen(dm, a.cookie);
+    for (const _ of [1, 2]) {
+      const envelope = sealed(dm, a.user.id);
+      sa.send({ type: "send", envelope });
+      await sa.waitForType("ack", (f) => f.id === envelope.id);
+    }
+    const first = await until(async () => {
+      const list = await titles(b.cookie);
+      return list.length ? list : null;
+    });
+    expect(first).toEqual([
+      expect.objectContaining({
+        title: `New message from ${a.user.nickname}`,
+        content: "You have a new encrypted message. Open LinkUp to read it.",
+      }),
+    ]);
+
+    // B opens the chat and leaves; the next message while away is told again.
+    const sb = await mustOpen(dm, b.cookie);
+    sb.close();
+    await until(
+      async () => !(await env.DB.prepare("SELECT 1 FROM mesh_connections WHERE user_id = ? AND is_active = 1").bind(b.user.id).first()),
+    );
+    const later = sealed(dm, a.user.id);
+    sa.send({ type: "send", envelope: later });
+    await sa.waitForType("ack", (f) => f.id === later.id);
+    await until(async () => (await titles(b.cookie)).length === 2);
+    sa.close();
+  });
+
+  it("does not push to someone with LinkUp open, in this chat or elsewhere", async () => {
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const dm = dmRoomId(a.user.id, b.user.id);
+    expect((await call("/api/rooms/dm", { method: "POST", cookie: a.cookie, json: { userId: b.user.id } })).status).toBe(201);
+    const sa = await mustOpen(dm, a.cookie);
+    const elsewhere = await mustOpen(area(), b.cookie);
+    const envelope = sealed(dm, a.user.id);
+    sa.send({ type: "send", envelope });
+    await sa.waitForType("ack", (f) => f.id === envelope.id);
+    // A message the room has stored and relayed after it, so the push decision for the first has been made.
+    const inChat = await mustOpen(dm, b.cookie);
+    const next = sealed(dm, a.user.id);
+    sa.send({ type: "send", envelope: next });
+    await inChat.waitForType("envelope", (f) => f.envelope.id === next.id);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await titles(b.cookie)).toEqual([]);
+    for (const s of [sa, elsewhere, inChat]) s.close();
+  });
+});
+
 describe("deliver RPC (server-made envelopes)", () => {
   it("stores and relays like a member send, once per id", async () => {
     const roomId = area();
