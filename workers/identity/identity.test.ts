@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cleanCode, isSixDigitCode } from "../../core/identity-schemas";
+import { cleanCode, isSixDigitCode } from "../../core/identity";
 import type { Db } from "../../db";
 import { createUser } from "../../db/queries/users";
 import * as schema from "../../db/schema";

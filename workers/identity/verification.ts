@@ -3,13 +3,7 @@
 // code may be asked for after 60 s, at most 5 per phone per hour and a bounded number per IP address.
 // Confirming a phone that already belongs to someone merges the requesting user into that owner.
 import { and, desc, eq, gte, isNull, lt, sql } from "drizzle-orm";
-import {
-  IDENTITY_TEXT,
-  isSixDigitCode,
-  type PendingVerification,
-  VERIFICATION,
-  type VerificationChannel,
-} from "../../core/identity-schemas";
+import { IDENTITY_TEXT, isSixDigitCode, type PendingVerification, VERIFICATION, type VerificationChannel } from "../../core/identity";
 import { toBase64Url } from "../../core/ids";
 import { newId } from "../../core/ids";
 import { normalizePhone } from "../../core/phone";

@@ -1,7 +1,7 @@
 // Phone verification through the real Worker and D1: code rules, limits, the merge on verify, roles.
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { VERIFICATION } from "../../core/identity-schemas";
+import { VERIFICATION } from "../../core/identity";
 import { createDb } from "../../db";
 import { anonymousSession, call } from "../../tests/workers/helpers";
 import type { AppEnv } from "../env";

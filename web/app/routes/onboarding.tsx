@@ -4,7 +4,7 @@
 import { useEffect, useState } from "react";
 import { Form, Link, useActionData } from "react-router";
 import { MOBILE_MAX_WIDTH, PRICES_NGN, TRIAL_DAYS } from "../../../core/constants";
-import { IDENTITY_TEXT, INTERESTS } from "../../../core/identity-schemas";
+import { IDENTITY_TEXT, INTERESTS } from "../../../core/identity";
 import { useToast } from "../components/toast";
 import { formError, loadIdentity, saveProfile, sendCode, startAnonymous, verifyCode } from "../features/identity/identity.server";
 import { CodeForm, type FormError, InlineError, PhoneForm, Progress, useErrorToast } from "../features/identity/verification-forms";

@@ -1,6 +1,6 @@
 // The /settings action: each tab's form becomes one PATCH /api/me; Quick Actions and sign-out are real.
 import { redirect } from "react-router";
-import { IDENTITY_TEXT } from "../../../../core/identity-schemas";
+import { IDENTITY_TEXT } from "../../../../core/identity";
 import { apiSend } from "../../lib/api.server";
 import { formError } from "./identity.server";
 

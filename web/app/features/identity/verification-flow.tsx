@@ -3,7 +3,7 @@
 // /signup-verification; both end in /chat.
 import { Form, Link } from "react-router";
 import type { Me } from "../../../../core/api-types";
-import type { PendingVerification } from "../../../../core/identity-schemas";
+import type { PendingVerification } from "../../../../core/identity";
 import { CodeForm, type FormError, PhoneForm, useErrorToast } from "./verification-forms";
 
 export type FlowStep = "choose" | "verify-phone" | "code";

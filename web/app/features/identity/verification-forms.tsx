@@ -3,7 +3,7 @@
 // and disabled buttons the spec asks for.
 import { useEffect, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
-import { cleanCode, IDENTITY_TEXT, type PendingVerification, VERIFICATION } from "../../../../core/identity-schemas";
+import { cleanCode, IDENTITY_TEXT, type PendingVerification, VERIFICATION } from "../../../../core/identity";
 import { useToast } from "../../components/toast";
 
 /** True once React has hydrated: controls that need JavaScript to re-enable stay usable without it. */
