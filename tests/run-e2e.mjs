@@ -22,7 +22,7 @@ let status = 1;
 try {
   const result = spawnSync("npx", ["playwright", "test", "-c", "tests/e2e/playwright.config.ts", ...process.argv.slice(2)], {
     stdio: "inherit",
-    env: { ...process.env, E2E_BASE_URL: server.url, CHROMIUM_PATH: chromium },
+    env: { ...process.env, E2E_BASE_URL: server.url, E2E_STATE_DIR: server.state, CHROMIUM_PATH: chromium },
   });
   status = result.status ?? 1;
   if (status !== 0) console.error(`Worker log (last lines):\n${server.log.slice(-2000)}`);

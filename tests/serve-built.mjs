@@ -75,6 +75,8 @@ export async function serveBuilt({ name = "e2e", vars = {}, quiet = true } = {})
     url,
     port,
     dir,
+    /** The --persist-to folder: local D1 and Durable Object storage. */
+    state,
     get log() {
       return log;
     },

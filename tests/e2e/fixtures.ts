@@ -1,4 +1,7 @@
 // Browser-test fixtures (epic-stack style): a console.error fails the test; helpers for cookies and users.
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { createClient } from "@libsql/client";
 import { type APIRequestContext, type BrowserContext, test as base, expect } from "@playwright/test";
 
 export const MOBILE_UA =
@@ -46,4 +49,23 @@ export async function latestOutboxMessage(request: APIRequestContext, phone: str
   expect(res.ok()).toBe(true);
   const { messages } = (await res.json()) as { messages: { to: string; body: string }[] };
   return messages.find((m) => m.to === phone)?.body;
+}
+
+/**
+ * Makes a user premium straight in the served Worker's local D1 file (payments have no screen to do it yet).
+ * The tier still comes from the server: the pages read it from the database like any other.
+ */
+export async function setTier(userId: string, tier: "free" | "premium" | "enterprise") {
+  const state = process.env.E2E_STATE_DIR;
+  if (!state) throw new Error("E2E_STATE_DIR is not set: run the browser tests with `npm run test:e2e`");
+  const dir = join(state, "v3", "d1", "miniflare-D1DatabaseObject");
+  const file = readdirSync(dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
+  if (!file) throw new Error(`No local D1 database in ${dir}`);
+  const db = createClient({ url: `file:${join(dir, file)}` });
+  try {
+    const result = await db.execute({ sql: "UPDATE users SET subscription_tier = ? WHERE id = ?", args: [tier, userId] });
+    expect(result.rowsAffected).toBe(1);
+  } finally {
+    db.close();
+  }
 }
