@@ -95,6 +95,26 @@ test.describe("unknown pages", () => {
   });
 });
 
+test.describe("a screen that fails to load", () => {
+  test.use({ allowedConsoleErrors: [/status of 500|the screen failed to load/] });
+  test("shows 'Oops! Something went wrong'; Try Again loads the screen once the server answers", async ({ page, context, baseURL }) => {
+    await acceptCookies(context, baseURL!);
+    await page.goto("/");
+    // The server fails the screen's data while navigating (as a crashed loader would).
+    await page.route("**/ai-features.data*", (route) => route.fulfill({ status: 500, contentType: "text/plain", body: "boom" }));
+    await page.getByRole("banner").getByRole("link", { name: "AI Features" }).first().click();
+    await expect(page.getByRole("heading", { name: "Oops! Something went wrong" })).toBeVisible();
+    await expect(page.getByText("boom")).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Return to Home" })).toHaveAttribute("href", "/");
+
+    await page.unroute("**/ai-features.data*");
+    await page.getByRole("link", { name: "Try Again" }).click();
+    await expect(page).toHaveURL(/\/ai-features$/);
+    await expect(page.getByRole("heading", { name: "Oops! Something went wrong" })).toHaveCount(0);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  });
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
   test("the landing renders and the cookie gate works by form post", async ({ page }) => {
