@@ -9,7 +9,6 @@ import { performance } from "node:perf_hooks";
 import WebSocket from "ws";
 import { serveBuilt } from "../../tests/serve-built.mjs";
 import { writeSection } from "../readme.mjs";
-import { serveApi } from "./serve-api.mjs";
 
 const LOAD_AT_START = loadavg()[0];
 const SIZES = (process.env.SIZES ?? "10,100,1000").split(",").map(Number);
@@ -169,17 +168,8 @@ async function startPlain() {
   return { port, stop: () => child.kill("SIGTERM") };
 }
 
-// The production build served by wrangler dev; if the build fails (a screen broken elsewhere), the same Worker
-// server without pages, so the relay is still measured — the README says which one ran.
-let served = "the production build (`react-router build`) served by `wrangler dev --local`";
-let server;
-try {
-  server = await serveBuilt({ name: "bench-relay" });
-} catch (err) {
-  console.warn(`Build failed (${String(err.message).split("\n")[0]}); serving the Worker without pages instead.`);
-  served = "the Worker server without pages (tests/workers/entry.ts; the full build failed in this run) served by `wrangler dev --local`";
-  server = await serveApi();
-}
+const served = "the production build (`react-router build`) served by `wrangler dev --local`";
+const server = await serveBuilt({ name: "bench-relay" });
 const plain = await startPlain();
 const results = [];
 let failed = false;

@@ -1,7 +1,8 @@
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { Link, useNavigate } from "react-router";
 import type { Me } from "../../../core/api-types";
 import type { RoomsAnswer } from "../../../core/rooms";
 import { BluetoothPanel } from "../features/chat/bluetooth-panel";
+import { TabLinks, useQueryTab } from "../components/tabs";
 import { openDirectChat, useAreaRooms } from "../features/chat/rooms";
 import { useMeshNode, useRoom } from "../features/chat/use-mesh";
 import { apiGet } from "../lib/api.server";
@@ -24,8 +25,7 @@ const TABS = [
 ] as const;
 
 export default function MeshNetwork({ loaderData }: Route.ComponentProps) {
-  const [params, setParams] = useSearchParams();
-  const tab = TABS.find((t) => t.id === params.get("tab"))?.id ?? "nearby";
+  const [tab, setTab] = useQueryTab(TABS);
   const node = useMeshNode(loaderData.user);
   const { rooms, areaProblem } = useAreaRooms(loaderData.user?.id ?? null, loaderData.rooms);
   const areaRoom = rooms?.nearby?.roomId ?? rooms?.rooms.find((r) => r.kind === "nearby")?.id ?? null;
@@ -35,23 +35,7 @@ export default function MeshNetwork({ loaderData }: Route.ComponentProps) {
     <div className="stack">
       <section className="card">
         <h1>Mesh Network</h1>
-        <div role="tablist" aria-label="Mesh network views" className="row">
-          {TABS.map((t) => (
-            <Link
-              key={t.id}
-              role="tab"
-              aria-selected={tab === t.id}
-              to={`?tab=${t.id}`}
-              className={`btn ${tab === t.id ? "btn-primary" : "btn-ghost"}`}
-              onClick={(e) => {
-                e.preventDefault();
-                setParams({ tab: t.id }, { replace: true });
-              }}
-            >
-              {t.label}
-            </Link>
-          ))}
-        </div>
+        <TabLinks tabs={TABS} current={tab} label="Mesh network views" onSelect={setTab} />
       </section>
       {!loaderData.user ? (
         <section className="card">

@@ -1,7 +1,8 @@
 import { useState } from "react";
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
 import type { Me } from "../../../core/api-types";
 import type { RoomsAnswer } from "../../../core/rooms";
+import { TabLinks, useQueryTab } from "../components/tabs";
 import { useAreaRooms } from "../features/chat/rooms";
 import { useMeshNode, useRoom } from "../features/chat/use-mesh";
 import { apiGet } from "../lib/api.server";
@@ -32,8 +33,7 @@ const AI_COMMANDS = [
 
 /** The mobile demo of spec part 1 §2, on live data: this phone's area room and local mesh, not simulated devices. */
 export default function MobileDemo({ loaderData }: Route.ComponentProps) {
-  const [params, setParams] = useSearchParams();
-  const tab = TABS.find((t) => t.id === params.get("tab"))?.id ?? "overview";
+  const [tab, setTab] = useQueryTab(TABS);
   const user = loaderData.user;
   const node = useMeshNode(user);
   const { rooms } = useAreaRooms(user?.id ?? null, loaderData.rooms);
@@ -59,23 +59,7 @@ export default function MobileDemo({ loaderData }: Route.ComponentProps) {
       <section className="card">
         <h1>LinkUp on your phone</h1>
         <p>Live from this device: your area room and the other LinkUp tabs here. Nothing on this page is simulated.</p>
-        <div role="tablist" aria-label="Mobile demo" className="row">
-          {TABS.map((t) => (
-            <Link
-              key={t.id}
-              role="tab"
-              aria-selected={tab === t.id}
-              to={`?tab=${t.id}`}
-              className={`btn ${tab === t.id ? "btn-primary" : "btn-ghost"}`}
-              onClick={(e) => {
-                e.preventDefault();
-                setParams({ tab: t.id }, { replace: true });
-              }}
-            >
-              {t.label}
-            </Link>
-          ))}
-        </div>
+        <TabLinks tabs={TABS} current={tab} label="Mobile demo" onSelect={setTab} />
       </section>
       {!user ? (
         <section className="card">
