@@ -438,6 +438,10 @@ test("/mesh-network lists people in the area room, this device's tabs and live f
   await expect(a.page.getByText("Nodes in your area room")).toBeVisible();
   const nodes = a.page.locator(".stat", { hasText: "Nodes in your area room" }).locator("dd");
   await expect(nodes).toHaveText("3");
+  // The room's own figures: two people (Lami with two tabs, Musa), three active connections.
+  const figure = (label: string) => a.page.getByLabel("Area room figures").locator(".stat", { hasText: label }).locator("dd");
+  await expect(figure("People connected")).toHaveText("2");
+  await expect(figure("Active connections")).toHaveText("3");
   await a.page.getByRole("tab", { name: "Network Map" }).click();
   await expect(a.page.getByText(/LinkUp relay for the area room/)).toBeVisible();
 

@@ -1,6 +1,8 @@
+import { useEffect, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { Me } from "../../../core/api-types";
-import type { RoomsAnswer } from "../../../core/rooms";
+import { apiRequest } from "../../../core/http";
+import type { RoomStats, RoomsAnswer } from "../../../core/rooms";
 import { BluetoothPanel } from "../features/chat/bluetooth-panel";
 import { TabLinks, useQueryTab } from "../components/tabs";
 import { openDirectChat, useAreaRooms } from "../features/chat/rooms";
@@ -53,7 +55,7 @@ export default function MeshNetwork({ loaderData }: Route.ComponentProps) {
         <Nearby node={node} me={loaderData.user.id} areaName={rooms?.nearby?.name ?? null} state={state} />
       ) : null}
       {tab === "map" && loaderData.user ? <NetworkMap node={node} /> : null}
-      {tab === "stats" && loaderData.user ? <Stats node={node} state={state} /> : null}
+      {tab === "stats" && loaderData.user ? <Stats node={node} state={state} areaRoom={areaRoom} /> : null}
       {tab === "nearby" ? <BluetoothPanel /> : null}
     </div>
   );
@@ -156,7 +158,28 @@ function NetworkMap({ node }: { node: MeshNode | null }) {
   );
 }
 
-function Stats({ node, state }: { node: MeshNode | null; state: ReturnType<MeshNode["roomState"]> }) {
+/** The area room's own figures from its Durable Object, refreshed every 10 s while the tab is open. */
+function useRoomStats(roomId: string | null): RoomStats | null {
+  const [stats, setStats] = useState<RoomStats | null>(null);
+  useEffect(() => {
+    if (!roomId) return;
+    let live = true;
+    const load = () =>
+      apiRequest<RoomStats>("GET", `/api/rooms/${encodeURIComponent(roomId)}/stats`)
+        .then((s) => live && setStats(s))
+        .catch(() => {});
+    load();
+    const timer = setInterval(load, 10_000);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [roomId]);
+  return stats;
+}
+
+function Stats({ node, state, areaRoom }: { node: MeshNode | null; state: ReturnType<MeshNode["roomState"]>; areaRoom: string | null }) {
+  const room = useRoomStats(areaRoom);
   if (!node) return <section className="card">Starting the mesh node…</section>;
   const openRelays = node.openRooms().filter((r) => r.relay === "open").length;
   const figures = [
@@ -165,6 +188,12 @@ function Stats({ node, state }: { node: MeshNode | null; state: ReturnType<MeshN
     { label: "Messages relayed by this tab", value: String(node.stats.relayedForTabs + node.stats.forwardedToTabs) },
     { label: "Messages received", value: String(node.stats.received) },
     { label: "Messages sent", value: String(node.stats.sent) },
+  ];
+  const roomFigures = [
+    { label: "People connected", value: room ? String(room.people) : "—" },
+    { label: "Active connections", value: room ? String(room.activeConnections) : "—" },
+    { label: "Messages the room keeps", value: room ? String(room.messagesStored) : "—" },
+    { label: "Messages relayed by the room", value: room ? String(room.messagesRelayed) : "—" },
   ];
   return (
     <section className="card" aria-labelledby="stats-title">
@@ -177,7 +206,17 @@ function Stats({ node, state }: { node: MeshNode | null; state: ReturnType<MeshN
           </div>
         ))}
       </dl>
-      <p>Counted since this tab opened.</p>
+      <p className="muted small">Counted since this tab opened.</p>
+      <h3>Your area room</h3>
+      <dl className="grid2" aria-label="Area room figures">
+        {roomFigures.map((f) => (
+          <div key={f.label} className="stat">
+            <dt>{f.label}</dt>
+            <dd>{f.value}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="muted small">From the room itself, all time; refreshed every 10 seconds.</p>
     </section>
   );
 }
