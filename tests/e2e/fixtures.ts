@@ -63,6 +63,8 @@ export async function setTier(userId: string, tier: "free" | "premium" | "enterp
   if (!file) throw new Error(`No local D1 database in ${dir}`);
   const db = createClient({ url: `file:${join(dir, file)}` });
   try {
+    // workerd holds the file too: wait out its short write locks instead of failing on SQLITE_BUSY.
+    await db.execute("PRAGMA busy_timeout = 10000");
     const result = await db.execute({ sql: "UPDATE users SET subscription_tier = ? WHERE id = ?", args: [tier, userId] });
     expect(result.rowsAffected).toBe(1);
   } finally {
