@@ -158,9 +158,13 @@ function NetworkMap({ node }: { node: MeshNode | null }) {
   );
 }
 
-/** The area room's own figures from its Durable Object, refreshed every 10 s while the tab is open. */
-function useRoomStats(roomId: string | null): RoomStats | null {
+/**
+ * The area room's own figures from its Durable Object: fetched again whenever presence changes (someone
+ * joins or leaves) and every 10 s for the message counts, while the tab is open.
+ */
+function useRoomStats(roomId: string | null, presenceNodes: number | undefined): RoomStats | null {
   const [stats, setStats] = useState<RoomStats | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: presenceNodes is the signal to fetch again
   useEffect(() => {
     if (!roomId) return;
     let live = true;
@@ -174,12 +178,12 @@ function useRoomStats(roomId: string | null): RoomStats | null {
       live = false;
       clearInterval(timer);
     };
-  }, [roomId]);
+  }, [roomId, presenceNodes]);
   return stats;
 }
 
 function Stats({ node, state, areaRoom }: { node: MeshNode | null; state: ReturnType<MeshNode["roomState"]>; areaRoom: string | null }) {
-  const room = useRoomStats(areaRoom);
+  const room = useRoomStats(areaRoom, state?.presence?.nodes);
   if (!node) return <section className="card">Starting the mesh node…</section>;
   const openRelays = node.openRooms().filter((r) => r.relay === "open").length;
   const figures = [
@@ -216,7 +220,7 @@ function Stats({ node, state, areaRoom }: { node: MeshNode | null; state: Return
           </div>
         ))}
       </dl>
-      <p className="muted small">From the room itself, all time; refreshed every 10 seconds.</p>
+      <p className="muted small">From the room itself, all time; refreshed as people come and go, and every 10 seconds.</p>
     </section>
   );
 }
