@@ -42,6 +42,19 @@ export const SUPPORT_HOURS = [
 
 export const EMERGENCY_NUMBERS = ["112", "199"] as const;
 
+/** The defaults of spec part 1 §9 (new users start with them; 'Reset Settings' returns to them). */
+export const SETTINGS_DEFAULTS = {
+  language: "english",
+  quietStart: "22:00",
+  quietEnd: "07:00",
+  networkRange: "auto",
+  powerSaving: "balanced",
+  autoDelete: "never",
+  meshNetworking: true,
+  pushEnabled: true,
+  anonymousMode: false,
+};
+
 export const SETTINGS_OPTIONS = {
   languages: [
     "english",

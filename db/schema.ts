@@ -3,6 +3,8 @@
 // emergency_broadcasts(broadcasted_at).
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { SETTINGS_DEFAULTS } from "../core/constants";
+import { DEFAULT_NOTIFICATION_PREFS } from "../core/sos";
 
 const now = sql`(unixepoch() * 1000)`;
 const createdAt = () => integer("created_at", { mode: "timestamp_ms" }).notNull().default(now);
@@ -29,15 +31,15 @@ export const users = sqliteTable(
     geohash: text("geohash"),
     locationUpdatedAt: integer("location_updated_at", { mode: "timestamp_ms" }),
     interests: text("interests", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
-    language: text("language").notNull().default("english"),
-    quietStart: text("quiet_start").notNull().default("22:00"),
-    quietEnd: text("quiet_end").notNull().default("07:00"),
-    networkRange: text("network_range").notNull().default("auto"),
-    powerSaving: text("power_saving").notNull().default("balanced"),
-    autoDelete: text("auto_delete").notNull().default("never"),
-    meshNetworking: integer("mesh_networking", { mode: "boolean" }).notNull().default(true),
-    pushEnabled: integer("push_enabled", { mode: "boolean" }).notNull().default(true),
-    anonymousMode: integer("anonymous_mode", { mode: "boolean" }).notNull().default(false),
+    language: text("language").notNull().default(SETTINGS_DEFAULTS.language),
+    quietStart: text("quiet_start").notNull().default(SETTINGS_DEFAULTS.quietStart),
+    quietEnd: text("quiet_end").notNull().default(SETTINGS_DEFAULTS.quietEnd),
+    networkRange: text("network_range").notNull().default(SETTINGS_DEFAULTS.networkRange),
+    powerSaving: text("power_saving").notNull().default(SETTINGS_DEFAULTS.powerSaving),
+    autoDelete: text("auto_delete").notNull().default(SETTINGS_DEFAULTS.autoDelete),
+    meshNetworking: integer("mesh_networking", { mode: "boolean" }).notNull().default(SETTINGS_DEFAULTS.meshNetworking),
+    pushEnabled: integer("push_enabled", { mode: "boolean" }).notNull().default(SETTINGS_DEFAULTS.pushEnabled),
+    anonymousMode: integer("anonymous_mode", { mode: "boolean" }).notNull().default(SETTINGS_DEFAULTS.anonymousMode),
     onboardingCompletedAt: integer("onboarding_completed_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
@@ -262,15 +264,15 @@ export const notificationPrefs = sqliteTable("notification_prefs", {
   userId: text("user_id")
     .primaryKey()
     .references(() => users.id, { onDelete: "cascade" }),
-  messages: integer("messages", { mode: "boolean" }).notNull().default(true),
-  emergencyAlerts: integer("emergency_alerts", { mode: "boolean" }).notNull().default(true),
-  systemUpdates: integer("system_updates", { mode: "boolean" }).notNull().default(true),
-  aiInsights: integer("ai_insights", { mode: "boolean" }).notNull().default(true),
-  securityAlerts: integer("security_alerts", { mode: "boolean" }).notNull().default(true),
-  marketUpdates: integer("market_updates", { mode: "boolean" }).notNull().default(false),
-  quietHours: integer("quiet_hours", { mode: "boolean" }).notNull().default(false),
-  quietStart: text("quiet_start").notNull().default("22:00"),
-  quietEnd: text("quiet_end").notNull().default("07:00"),
+  messages: integer("messages", { mode: "boolean" }).notNull().default(DEFAULT_NOTIFICATION_PREFS.messages),
+  emergencyAlerts: integer("emergency_alerts", { mode: "boolean" }).notNull().default(DEFAULT_NOTIFICATION_PREFS.emergencyAlerts),
+  systemUpdates: integer("system_updates", { mode: "boolean" }).notNull().default(DEFAULT_NOTIFICATION_PREFS.systemUpdates),
+  aiInsights: integer("ai_insights", { mode: "boolean" }).notNull().default(DEFAULT_NOTIFICATION_PREFS.aiInsights),
+  securityAlerts: integer("security_alerts", { mode: "boolean" }).notNull().default(DEFAULT_NOTIFICATION_PREFS.securityAlerts),
+  marketUpdates: integer("market_updates", { mode: "boolean" }).notNull().default(DEFAULT_NOTIFICATION_PREFS.marketUpdates),
+  quietHours: integer("quiet_hours", { mode: "boolean" }).notNull().default(DEFAULT_NOTIFICATION_PREFS.quietHours),
+  quietStart: text("quiet_start").notNull().default(DEFAULT_NOTIFICATION_PREFS.quietStart),
+  quietEnd: text("quiet_end").notNull().default(DEFAULT_NOTIFICATION_PREFS.quietEnd),
 });
 
 export const usageDaily = sqliteTable(

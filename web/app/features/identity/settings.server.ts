@@ -1,5 +1,6 @@
 // The /settings action: each tab's form becomes one PATCH /api/me; Quick Actions and sign-out are real.
 import { redirect } from "react-router";
+import { SETTINGS_DEFAULTS } from "../../../../core/constants";
 import { IDENTITY_TEXT } from "../../../../core/identity";
 import { apiSend } from "../../lib/api.server";
 import { formError } from "./identity.server";
@@ -13,19 +14,6 @@ export function tabOf(url: URL): SettingsTab {
   const tab = url.searchParams.get("tab");
   return (SETTINGS_TABS as readonly string[]).includes(tab ?? "") ? (tab as SettingsTab) : "profile";
 }
-
-/** The defaults of spec part 1 §9 that 'Reset Settings' returns to. */
-export const SETTINGS_DEFAULTS = {
-  language: "english",
-  quietStart: "22:00",
-  quietEnd: "07:00",
-  networkRange: "auto",
-  powerSaving: "balanced",
-  autoDelete: "never",
-  meshNetworking: true,
-  pushEnabled: true,
-  anonymousMode: false,
-};
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
 
