@@ -10,7 +10,7 @@ import {
   USSD_MAX_CHARS,
   type UssdOutcome,
 } from "./ussd-menu";
-import { findPlace } from "./ussd-places";
+import { placeFromText } from "./places";
 import { CHANNEL_LANGUAGES, CHANNEL_TEXTS, clipGsm, gsmLength, resolveChannelLanguage, toGsm } from "./ussd-texts";
 
 const COMMODITIES = [
@@ -321,10 +321,10 @@ describe("GSM text and places", () => {
   });
 
   it("finds the most specific known place in what a caller types", () => {
-    expect(findPlace("near ikeja under bridge")?.name).toBe("Ikeja");
-    expect(findPlace("Victoria Island, Lagos")?.name).toBe("Victoria Island");
-    expect(findPlace("PORT HARCOURT")?.name).toBe("Port Harcourt");
-    expect(findPlace("my village")).toBeNull();
-    expect(findPlace("Kanopy street")).toBeNull();
+    expect(placeFromText("near ikeja under bridge")?.name).toBe("Ikeja");
+    expect(placeFromText("Victoria Island, Lagos")?.name).toBe("Victoria Island");
+    expect(placeFromText("PORT HARCOURT")?.name).toBe("Port Harcourt");
+    expect(placeFromText("my village")).toBeNull();
+    expect(placeFromText("Kanopy street")).toBeNull();
   });
 });

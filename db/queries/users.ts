@@ -29,7 +29,7 @@ export async function findUserByPhone(db: Db, phone: string): Promise<User | und
   return db.select().from(users).where(eq(users.phone, phone)).get();
 }
 
-export async function updateUser(db: Db, id: string, patch: UpdateMe): Promise<User | undefined> {
+export async function updateUser(db: Db, id: string, patch: UpdateMe & { geohash?: string | null }): Promise<User | undefined> {
   const { onboardingCompleted, ...fields } = patch;
   const values: Partial<typeof users.$inferInsert> = { ...fields, updatedAt: new Date() };
   if (onboardingCompleted !== undefined) values.onboardingCompletedAt = onboardingCompleted ? new Date() : null;

@@ -2,6 +2,7 @@
 // chats, and who may enter a room. The API routes and the socket upgrade call these; access is decided here.
 import { dmRoomId, nearbyRoomId, roomKind } from "../../core/envelope";
 import { newId } from "../../core/ids";
+import { resolveArea } from "../../core/places";
 import type { NearbyInfo, RoomMemberInfo, RoomStats, RoomSummary, RoomsAnswer } from "../../core/rooms";
 import type { Db } from "../../db";
 import {
@@ -17,21 +18,23 @@ import {
 } from "../../db/queries/rooms";
 import type { User } from "../../db/schema";
 import { ApiError } from "../errors";
-import { areaFromPosition, encodeArea, placeFromText } from "./places";
+
+/** The user's area room, by the one precedence every channel uses (core/places.ts `resolveArea`). */
+export function nearbyFor(user: Pick<User, "latitude" | "longitude" | "geohash" | "locationText">): NearbyInfo | null {
+  const area = resolveArea(user);
+  return area ? { roomId: nearbyRoomId(area.geohash), name: area.name, source: area.source } : null;
+}
 
 /**
- * The user's area room: from the position the browser reported (users.geohash), otherwise from the location
- * text of the profile matched against the gazetteer in places.ts. Null when neither gives an area.
+ * A town typed in the profile places a person without a shared position in that town's area (users.geohash),
+ * so area SOS alerts and counts reach them as they reach people who shared a position.
  */
-export function nearbyFor(user: Pick<User, "latitude" | "longitude" | "geohash" | "locationText">): NearbyInfo | null {
-  if (user.latitude !== null && user.longitude !== null) {
-    const area = areaFromPosition(user.latitude, user.longitude);
-    return { roomId: nearbyRoomId(area.geohash), name: area.name, source: "position" };
-  }
-  if (user.geohash) return { roomId: nearbyRoomId(user.geohash), name: `Area ${user.geohash.slice(0, 5)}`, source: "position" };
-  const place = placeFromText(user.locationText);
-  if (!place) return null;
-  return { roomId: nearbyRoomId(encodeArea(place)), name: `${place.name} area`, source: "location-text" };
+export function withTownArea<P extends { locationText?: string | null }>(
+  user: Pick<User, "latitude" | "longitude">,
+  patch: P,
+): P & { geohash?: string | null } {
+  if (patch.locationText === undefined || user.latitude !== null) return patch;
+  return { ...patch, geohash: resolveArea({ locationText: patch.locationText })?.geohash ?? null };
 }
 
 export const NO_AREA_MESSAGE = "Share your location or set your town in Settings to join your area room.";

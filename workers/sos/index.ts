@@ -3,7 +3,8 @@
 // what was reached. Idempotent per (user, clientRequestId); one failing channel never stops the others.
 import { EMERGENCY_NUMBERS } from "../../core/constants";
 import { type Envelope, EnvelopeSchema, nearbyRoomId } from "../../core/envelope";
-import { distanceMetres, encodeGeohash } from "../../core/geohash";
+import { distanceMetres } from "../../core/geohash";
+import { placeFromText, resolveArea } from "../../core/places";
 import { EMERGENCY_TYPE_LABELS, type EmergencyType, type NearbySos, type SosReached } from "../../core/sos-schemas";
 import type { Db } from "../../db";
 import {
@@ -76,8 +77,14 @@ async function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
   }
 }
 
+/**
+ * Where an SOS comes from, most precise first: the position sent with it, a place typed with it, the sender's
+ * position, the phone channel's last place (USSD, WhatsApp), the profile's town. The area room then follows from
+ * `resolveArea`, the same rule rooms use (docs/decisions/009-one-place-one-room.md).
+ */
 async function resolveLocation(db: Db, user: User, input: SosInput) {
   if (input.location) return { ...input.location, locationText: input.locationText ?? null };
+  if (input.locationText && placeFromText(input.locationText)) return { latitude: null, longitude: null, locationText: input.locationText };
   if (user.latitude !== null && user.longitude !== null)
     return { latitude: user.latitude, longitude: user.longitude, locationText: input.locationText ?? user.locationText };
   if ((input.channel === "ussd" || input.channel === "whatsapp") && user.phone) {
@@ -135,7 +142,7 @@ export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUnt
   const user = await findUserById(db, input.userId);
   if (!user) throw new ApiError(404, "User not found");
   const loc = await resolveLocation(db, user, input);
-  const geohash = loc.latitude !== null && loc.longitude !== null ? encodeGeohash(loc.latitude, loc.longitude) : null;
+  const geohash = resolveArea(loc)?.geohash ?? null;
   const room = geohash ? nearbyRoomId(geohash) : null;
 
   // A replay of an SOS already sent is answered below; a new one is refused only past a generous hourly cap,

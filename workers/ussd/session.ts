@@ -13,7 +13,6 @@ import {
   splitAnswers,
   type UssdAction,
 } from "../../core/ussd-menu";
-import { findPlace } from "../../core/ussd-places";
 import type { UssdRequest } from "../../core/ussd-schemas";
 import { CHANNEL_TEXTS, type ChannelTexts, channelTexts } from "../../core/ussd-texts";
 import type { Db } from "../../db";
@@ -96,14 +95,10 @@ async function sendSos(env: AppEnv, db: Db, ctx: ActionContext, action: Extract<
   let location: { latitude: number; longitude: number } | undefined;
   let locationText: string | undefined;
   if (action.place) {
-    // The place the caller typed: located when it names a known town or district, else kept as words.
-    const known = findPlace(action.place);
+    // The place the caller typed, kept as words: the SOS finds its area room from them (core/places.ts).
     locationText = action.place;
-    if (known) location = { latitude: known.latitude, longitude: known.longitude };
     waitUntil(
-      setChannelLocation(db, phone, { latitude: known?.latitude ?? null, longitude: known?.longitude ?? null, locationText }).catch((e) =>
-        console.error("ussd: saving place", e),
-      ),
+      setChannelLocation(db, phone, { latitude: null, longitude: null, locationText }).catch((e) => console.error("ussd: saving place", e)),
     );
   } else if (channel.latitude != null && channel.longitude != null) {
     location = { latitude: channel.latitude, longitude: channel.longitude };

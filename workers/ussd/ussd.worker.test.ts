@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { encodeGeohash } from "../../core/geohash";
 import { newId } from "../../core/ids";
-import { findPlace } from "../../core/ussd-places";
+import { placeFromText } from "../../core/places";
 import { createDb } from "../../db";
 import { listCommodities } from "../../db/queries/content";
 import { emergencyBroadcasts, emergencyContacts, usageDaily, users } from "../../db/schema";
@@ -73,15 +73,15 @@ describe("POST /ussd", () => {
 describe("USSD SOS", () => {
   it("reaches the area room and the caller's contacts, and says how many plus 112/199", async () => {
     const phone = newPhone();
-    const ikeja = findPlace("Ikeja");
+    const ikeja = placeFromText("Ikeja");
     if (!ikeja) throw new Error("Ikeja missing");
-    const room = `nearby:${encodeGeohash(ikeja.latitude, ikeja.longitude)}`;
+    const room = `nearby:${encodeGeohash(ikeja.lat, ikeja.lon)}`;
     // A neighbour in the Ikeja area room, and one emergency contact of the caller.
     const neighbour = await anonymousSession();
     await call("/api/me/location", {
       method: "PUT",
       cookie: neighbour.cookie,
-      json: { latitude: ikeja.latitude, longitude: ikeja.longitude },
+      json: { latitude: ikeja.lat, longitude: ikeja.lon },
     });
     const socket = await SELF.fetch(`${ORIGIN}/ws/rooms/${encodeURIComponent(room)}`, {
       headers: { upgrade: "websocket", cookie: neighbour.cookie },
@@ -134,8 +134,8 @@ describe("USSD SOS", () => {
     const rows = await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id));
     const latest = rows.find((r) => r.clientRequestId === `ussd-${sessionId}`);
     expect(latest).toMatchObject({ emergencyType: "security", locationText: "Kano city" });
-    const kano = findPlace("Kano");
-    expect(latest?.geohash).toBe(encodeGeohash(kano?.latitude ?? 0, kano?.longitude ?? 0));
+    const kano = placeFromText("Kano");
+    expect(latest?.geohash).toBe(encodeGeohash(kano?.lat ?? 0, kano?.lon ?? 0));
   });
   it("does not hold the screen for slow channels: the SOS goes on and its counts follow by SMS", async () => {
     const phone = newPhone();

@@ -1,6 +1,7 @@
 // One WhatsApp message, already proven to come from Twilio: the bot's answer (sent back as TwiML), or null
 // to stay silent. Slow work (an SOS reaching everyone, the online assistant) is acknowledged at once and its
 // result sent afterwards through the Twilio REST API from waitUntil.
+import { placeFromText } from "../../core/places";
 import { newId } from "../../core/ids";
 import { parseWhatsAppCommand, type WhatsAppWebhook } from "../../core/whatsapp-schemas";
 import { langListText, WHATSAPP_TEXTS, type WhatsAppTexts } from "../../core/whatsapp-texts";
@@ -48,7 +49,7 @@ interface SosRequest {
   userId: string;
   message: string;
   requestId: string;
-  location: { latitude: number; longitude: number };
+  location?: { latitude: number; longitude: number };
   locationText: string | null;
   t: WhatsAppTexts;
 }
@@ -163,12 +164,16 @@ export async function handleWhatsApp(env: AppEnv, db: Db, msg: WhatsAppWebhook, 
             : null;
       const requestId = `wa-${msg.MessageSid ?? newId()}`.slice(0, 64);
       const message = command.message || WHATSAPP_SOS_MESSAGE;
-      if (!location) {
+      // Without a shared position, a known town named in the SOS, kept for the phone or in the profile gives
+      // the area room (the same rule as every channel: core/places.ts).
+      const town = [command.message, channel.locationText, user.locationText].find((text) => placeFromText(text));
+      if (!location && !town) {
         // Kept until a location arrives (within PENDING_SOS_MS), then sent at once.
         await setPendingSos(db, phone, { message, requestId, at: Date.now() });
         return t.sosNeedsLocation;
       }
-      startSos(env, db, { phone, userId: user.id, message, requestId, location, locationText: channel.locationText, t }, waitUntil);
+      const locationText = location ? channel.locationText : (town ?? null);
+      startSos(env, db, { phone, userId: user.id, message, requestId, location: location ?? undefined, locationText, t }, waitUntil);
       return t.sosAck;
     }
   }

@@ -5,6 +5,7 @@ import { createUser, updateUser } from "../../../db/queries/users";
 import { users } from "../../../db/schema";
 import { eq } from "drizzle-orm";
 import { toMe } from "../../auth/me";
+import { withTownArea } from "../../rooms/rooms";
 import { endSession, requireUser, startSession } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { parseJson } from "../../errors";
@@ -14,7 +15,7 @@ export const me = new Hono<AppBindings>()
   .patch("/me", async (c) => {
     const user = requireUser(c);
     const patch = await parseJson(c, UpdateMeSchema);
-    const updated = await updateUser(c.var.db, user.id, patch);
+    const updated = await updateUser(c.var.db, user.id, withTownArea(user, patch));
     return c.json({ user: toMe(updated ?? user) });
   })
   .put("/me/location", async (c) => {

@@ -1,9 +1,8 @@
-// Where a user's area room is when the browser gives no position: the profile's location text is matched
-// against a small gazetteer of towns and cities (Nigeria first, then other African cities the product serves)
-// and the town's centre gives the geohash. No outside geocoder is called, so nothing leaves the Worker and the
-// answer is the same every time. Text that names no known place gives no area room: the user is asked to share
-// their position instead.
-import { distanceMetres, encodeGeohash } from "../../core/geohash";
+// The one gazetteer of LinkUp (docs/decisions/009-one-place-one-room.md): towns and districts people name, with
+// the coordinates of their centre. Rooms, SOS, USSD and WhatsApp all resolve a place through `resolveArea`, so
+// the same town lands in the same area room whatever the channel. No outside geocoder is called: nothing leaves
+// the Worker and the answer is the same every time. Approximate to about 1 km.
+import { distanceMetres, encodeGeohash } from "./geohash";
 
 export interface Place {
   name: string;
@@ -24,7 +23,7 @@ export const PLACES: Place[] = [
   { name: "Kano", lat: 12.0022, lon: 8.592 },
   { name: "Ibadan", lat: 7.3775, lon: 3.947 },
   { name: "Port Harcourt", lat: 4.8156, lon: 7.0498, aliases: ["ph", "portharcourt"] },
-  { name: "Benin City", lat: 6.335, lon: 5.6037 },
+  { name: "Benin City", lat: 6.335, lon: 5.6037, aliases: ["benin"] },
   { name: "Kaduna", lat: 10.5105, lon: 7.4165 },
   { name: "Enugu", lat: 6.4584, lon: 7.5464 },
   { name: "Onitsha", lat: 6.1498, lon: 6.7857 },
@@ -50,6 +49,35 @@ export const PLACES: Place[] = [
   { name: "Ado-Ekiti", lat: 7.6211, lon: 5.2214, aliases: ["ado ekiti"] },
   { name: "Katsina", lat: 12.9908, lon: 7.6018 },
   { name: "Gombe", lat: 10.2897, lon: 11.1673 },
+  { name: "Ajah", lat: 6.4672, lon: 3.5717 },
+  { name: "Oshodi", lat: 6.5568, lon: 3.3436 },
+  { name: "Mushin", lat: 6.5273, lon: 3.3414 },
+  { name: "Apapa", lat: 6.4489, lon: 3.3592 },
+  { name: "Agege", lat: 6.6194, lon: 3.3209 },
+  { name: "Festac", lat: 6.4667, lon: 3.2833 },
+  { name: "Badagry", lat: 6.4157, lon: 2.8813 },
+  { name: "Ota", lat: 6.6804, lon: 3.2356 },
+  { name: "Sagamu", lat: 6.8322, lon: 3.6319 },
+  { name: "Oyo", lat: 7.8526, lon: 3.9312 },
+  { name: "Ogbomoso", lat: 8.1337, lon: 4.2407 },
+  { name: "Ile-Ife", lat: 7.4905, lon: 4.5521 },
+  { name: "Garki", lat: 9.0333, lon: 7.4893 },
+  { name: "Wuse", lat: 9.0699, lon: 7.4796 },
+  { name: "Maitama", lat: 9.0882, lon: 7.4934 },
+  { name: "Kubwa", lat: 9.1548, lon: 7.3226 },
+  { name: "Nyanya", lat: 9.0167, lon: 7.5667 },
+  { name: "Birnin Kebbi", lat: 12.4539, lon: 4.1975 },
+  { name: "Gusau", lat: 12.1628, lon: 6.6614 },
+  { name: "Dutse", lat: 11.7564, lon: 9.3389 },
+  { name: "Damaturu", lat: 11.747, lon: 11.9608 },
+  { name: "Jalingo", lat: 8.8937, lon: 11.3596 },
+  { name: "Lafia", lat: 8.4939, lon: 8.5153 },
+  { name: "Nsukka", lat: 6.8567, lon: 7.3958 },
+  { name: "Awka", lat: 6.2104, lon: 7.0741 },
+  { name: "Nnewi", lat: 6.0199, lon: 6.9172 },
+  { name: "Abakaliki", lat: 6.3249, lon: 8.1137 },
+  { name: "Umuahia", lat: 5.532, lon: 7.486 },
+  { name: "Yenagoa", lat: 4.9267, lon: 6.2676 },
   { name: "Accra", lat: 5.6037, lon: -0.187 },
   { name: "Kumasi", lat: 6.6885, lon: -1.6244 },
   { name: "Nairobi", lat: -1.2921, lon: 36.8219 },
@@ -80,7 +108,7 @@ function normalise(text: string): string {
     .trim()} `;
 }
 
-/** The place a location text names; the longest matching name wins ('Victoria Island, Lagos' → Victoria Island). */
+/** The place a text names; the longest matching name wins ('Victoria Island, Lagos' → Victoria Island). */
 export function placeFromText(text: string | null | undefined): Place | null {
   if (!text?.trim()) return null;
   const hay = normalise(text);
@@ -94,7 +122,16 @@ export function placeFromText(text: string | null | undefined): Place | null {
   return best?.place ?? null;
 }
 
-/** The nearest known place within 30 km of a position, to name an area room. */
+/** Known places whose name starts with what a person has typed so far (for a town field's suggestions). */
+export function suggestPlaces(prefix: string, limit = 6): string[] {
+  const p = normalise(prefix).trim();
+  if (!p) return [];
+  return PLACES.filter((place) => [place.name, ...(place.aliases ?? [])].some((n) => normalise(n).trim().startsWith(p)))
+    .map((place) => place.name)
+    .slice(0, limit);
+}
+
+/** The nearest known place within 30 km of a position, to name an area. */
 export function nearestPlace(lat: number, lon: number, withinMetres = 30_000): Place | null {
   let best: { place: Place; d: number } | null = null;
   for (const place of PLACES) {
@@ -104,14 +141,46 @@ export function nearestPlace(lat: number, lon: number, withinMetres = 30_000): P
   return best?.place ?? null;
 }
 
-/** Area of a position: geohash-5 cell and a readable name. */
-export function areaFromPosition(lat: number, lon: number): { geohash: string; name: string } {
+export interface Area {
+  /** Geohash-5 cell (about 5 km): the area room is `nearby:<geohash>`. */
+  geohash: string;
+  name: string;
+  source: "position" | "location-text";
+}
+
+/** Area of a position: its geohash-5 cell, named after the nearest known place. */
+export function areaFromPosition(lat: number, lon: number): Area {
   const geohash = encodeGeohash(lat, lon, 5);
   const place = nearestPlace(lat, lon);
-  return { geohash, name: place ? `${place.name} area` : `Area ${geohash}` };
+  return { geohash, name: place ? `${place.name} area` : `Area ${geohash}`, source: "position" };
 }
 
 /** Geohash-5 cell of a place's centre. */
 export function encodeArea(place: Place): string {
   return encodeGeohash(place.lat, place.lon, 5);
+}
+
+export interface AreaInput {
+  latitude?: number | null;
+  longitude?: number | null;
+  /** A geohash already stored for a position (no coordinates kept). */
+  geohash?: string | null;
+  locationText?: string | null;
+}
+
+/**
+ * The area for whatever is known of a person's whereabouts, by one precedence for every channel: a position
+ * first, then a stored geohash, then a town or district named in text. Null when none of them gives an area.
+ */
+export function resolveArea(input: AreaInput): Area | null {
+  if (input.latitude != null && input.longitude != null) return areaFromPosition(input.latitude, input.longitude);
+  const place = placeFromText(input.locationText);
+  if (input.geohash) {
+    const geohash = input.geohash.slice(0, 5);
+    // A cell stored for the named town keeps the town's name.
+    if (place && encodeArea(place) === geohash) return { geohash, name: `${place.name} area`, source: "location-text" };
+    return { geohash, name: `Area ${geohash}`, source: "position" };
+  }
+  if (!place) return null;
+  return { geohash: encodeArea(place), name: `${place.name} area`, source: "location-text" };
 }

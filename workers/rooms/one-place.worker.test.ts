@@ -1,0 +1,95 @@
+// One place, one room (docs/decisions/009-one-place-one-room.md): a town named on the web, typed on USSD,
+// written in a WhatsApp SOS or kept in a profile without GPS lands in the same area room on every channel.
+import { SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { newId } from "../../core/ids";
+import { paramsFromForm, twilioSignature } from "../../core/whatsapp-signature";
+import { anonymousSession, call, ORIGIN } from "../../tests/workers/helpers";
+
+let n = 0;
+const newPhone = () => `+23490${String(Date.now() % 1e6).padStart(6, "0")}${String(n++).padStart(2, "0")}`;
+
+async function townsperson(town: string) {
+  const s = await anonymousSession();
+  expect((await call("/api/me", { method: "PATCH", cookie: s.cookie, json: { locationText: town } })).status).toBe(200);
+  const rooms = (await (await call("/api/rooms", { cookie: s.cookie })).json()) as { nearby: { roomId: string; name: string } | null };
+  return { ...s, nearby: rooms.nearby };
+}
+
+async function listen(cookie: string, room: string) {
+  const res = await SELF.fetch(`${ORIGIN}/ws/rooms/${encodeURIComponent(room)}`, { headers: { upgrade: "websocket", cookie } });
+  expect(res.status).toBe(101);
+  const ws = res.webSocket as WebSocket;
+  const sos: { senderId: string; content: { text?: string } }[] = [];
+  ws.accept();
+  ws.addEventListener("message", (e) => {
+    const frame = JSON.parse(String(e.data));
+    if (frame.type === "envelope" && frame.envelope.type === "emergency") sos.push(frame.envelope);
+  });
+  return { ws, sos };
+}
+
+const waitFor = async (check: () => boolean, ms = 4000) => {
+  const end = Date.now() + ms;
+  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+};
+
+describe("one town, one area room on every channel", () => {
+  it("web profile, USSD, WhatsApp and a web SOS without GPS all meet in the Lagos room", async () => {
+    const listener = await townsperson("Lagos");
+    expect(listener.nearby?.name).toBe("Lagos area");
+    const room = listener.nearby?.roomId as string;
+    // Another spelling of the same town on the web gives the same room.
+    expect((await townsperson("Lagos Island")).nearby?.roomId).toBe(room);
+    const { ws, sos } = await listen(listener.cookie, room);
+
+    // USSD: the caller types the town at the 'Where are you?' step.
+    const ussdPhone = newPhone();
+    const sessionId = `ATUid_${newId(8)}`;
+    for (const text of ["1", "1*1", "1*1*Lagos", "1*1*Lagos*1"]) {
+      const res = await SELF.fetch(`${ORIGIN}/ussd`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ sessionId, serviceCode: "*384*1234#", phoneNumber: ussdPhone, networkCode: "62130", text }),
+      });
+      expect(res.status).toBe(200);
+    }
+    await waitFor(() => sos.length >= 1);
+    expect(sos).toHaveLength(1);
+
+    // WhatsApp: an SOS naming the town, with no location shared.
+    const form = new URLSearchParams({
+      MessageSid: `SM${newId(12)}`,
+      AccountSid: "AC00000000000000000000000000000000",
+      From: `whatsapp:${newPhone()}`,
+      To: "whatsapp:+14155238886",
+      NumMedia: "0",
+      Body: "SOS fire near Lagos market",
+    });
+    const url = `${ORIGIN}/webhooks/whatsapp`;
+    const wa = await SELF.fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        "x-twilio-signature": await twilioSignature("test-twilio-auth-token", url, paramsFromForm(form)),
+      },
+      body: form,
+    });
+    expect(wa.status).toBe(200);
+    await waitFor(() => sos.length >= 2);
+    expect(sos).toHaveLength(2);
+
+    // The web: a person whose profile says Lagos sends an SOS with no GPS.
+    const sender = await townsperson("Lagos");
+    const web = await call("/api/emergency/broadcast", {
+      method: "POST",
+      cookie: sender.cookie,
+      json: { message: "Help, flood in my street", emergencyType: "flood", clientRequestId: newId() },
+    });
+    expect(web.status).toBeLessThan(300);
+    expect(((await web.json()) as { room: string | null }).room).toBe(room);
+    await waitFor(() => sos.length >= 3);
+    expect(sos.map((e) => e.senderId)).toContain(sender.user.id);
+    ws.close();
+  });
+});
