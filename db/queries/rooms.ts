@@ -57,7 +57,13 @@ export async function listUserRooms(db: Db, userId: string) {
 /** Members with their nicknames and published device keys (what a sender encrypts to). */
 export async function listMembers(db: Db, roomId: string) {
   const members = await db
-    .select({ userId: roomMembers.userId, role: roomMembers.role, nickname: users.nickname, joinedAt: roomMembers.joinedAt })
+    .select({
+      userId: roomMembers.userId,
+      role: roomMembers.role,
+      nickname: users.nickname,
+      anonymousMode: users.anonymousMode,
+      joinedAt: roomMembers.joinedAt,
+    })
     .from(roomMembers)
     .innerJoin(users, eq(users.id, roomMembers.userId))
     .where(eq(roomMembers.roomId, roomId))

@@ -183,6 +183,29 @@ test("a tab without a connection chats through another tab of the same browser (
   await b.context.close();
 });
 
+test("with 'Mesh networking' off in Settings, a tab stays off the local mesh", async ({ browser, baseURL }) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Ngozi");
+  await openChat(a.page);
+  await a.page.goto("/settings?tab=network");
+  await a.page.getByRole("checkbox", { name: /Mesh networking/ }).uncheck();
+  await a.page.getByRole("button", { name: "Save Network Settings" }).click();
+  await expect(a.page.getByRole("status").filter({ hasText: "Settings saved" })).toBeVisible();
+  await openChat(a.page);
+
+  // The same cut tab as above: with the setting off, no sibling tab carries it, so it says it is offline.
+  const cut = await a.context.newPage();
+  await cut.routeWebSocket(/\/ws\/rooms\//, (ws) => ws.close());
+  await cut.goto("/chat");
+  await expect(cut.getByText("OFFLINE", { exact: true })).toBeVisible();
+  await expect(a.page.getByText("LIVE", { exact: true })).toBeVisible();
+  // Tabs find each other within two heartbeats (3 s each) when the local mesh is on; give it longer.
+  await cut.waitForTimeout(8000);
+  await expect(cut.getByText("VIA TAB", { exact: true })).toHaveCount(0);
+  await expect(cut.getByText("OFFLINE", { exact: true })).toBeVisible();
+  await a.context.close();
+});
+
 function recordFrames(page: Page, sink: string[]) {
   page.on("websocket", (ws) => {
     ws.on("framesent", (f) => sink.push(String(f.payload)));

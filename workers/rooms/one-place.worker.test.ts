@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { newId } from "../../core/ids";
 import { paramsFromForm, twilioSignature } from "../../core/whatsapp-signature";
 import { anonymousSession, call, ORIGIN } from "../../tests/workers/helpers";
+import { mustOpen } from "../../tests/workers/room-socket";
 
 let n = 0;
 const newPhone = () => `+23490${String(Date.now() % 1e6).padStart(6, "0")}${String(n++).padStart(2, "0")}`;
@@ -91,5 +92,27 @@ describe("one town, one area room on every channel", () => {
     await waitFor(() => sos.length >= 3);
     expect(sos.map((e) => e.senderId)).toContain(sender.user.id);
     ws.close();
+  });
+});
+
+describe("anonymous mode", () => {
+  it("shows a generated name instead of the nickname in area rooms", async () => {
+    const hidden = await townsperson("Kano");
+    const room = hidden.nearby?.roomId as string;
+    await call("/api/me", { method: "PATCH", cookie: hidden.cookie, json: { nickname: "Hauwa Real Name", anonymousMode: true } });
+    const other = await townsperson("Kano");
+    const seen = await mustOpen(room, other.cookie);
+    const own = await mustOpen(room, hidden.cookie);
+    const presence = await seen.waitForType("presence", (f) => f.members.some((m) => m.userId === hidden.user.id));
+    const shown = presence.members.find((m) => m.userId === hidden.user.id)?.nickname;
+    expect(shown).toMatch(/^Anonymous [0-9A-Z]{1,4}$/);
+    await call("/api/rooms/nearby/join", { method: "POST", cookie: hidden.cookie });
+    const members = (await (await call(`/api/rooms/${encodeURIComponent(room)}/members`, { cookie: other.cookie })).json()) as {
+      members: { userId: string; nickname: string }[];
+    };
+    expect(JSON.stringify(members)).not.toContain("Hauwa Real Name");
+
+    seen.close();
+    own.close();
   });
 });

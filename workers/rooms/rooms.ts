@@ -37,6 +37,17 @@ export function withTownArea<P extends { locationText?: string | null }>(
   return { ...patch, geohash: resolveArea({ locationText: patch.locationText })?.geohash ?? null };
 }
 
+/**
+ * The name others see in a room. Anonymous mode hides the nickname in public area rooms behind a name made from
+ * the user id (stable, so a conversation stays readable); groups and direct chats are among people who know them.
+ */
+export function shownName(user: Pick<User, "id" | "nickname" | "anonymousMode">, roomId: string): string {
+  if (!user.anonymousMode || roomKind(roomId) !== "nearby") return user.nickname;
+  let h = 2166136261;
+  for (const ch of user.id) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
+  return `Anonymous ${h.toString(36).slice(0, 4).toUpperCase()}`;
+}
+
 export const NO_AREA_MESSAGE = "Share your location or set your town in Settings to join your area room.";
 
 function summary(row: Pick<RoomRow, "id" | "kind" | "name">, extra: Partial<RoomSummary> = {}): RoomSummary {
@@ -123,7 +134,12 @@ export async function requireRoomAccess(db: Db, user: User, roomId: string): Pro
 /** GET /api/rooms/:id/members: members with their device public keys (what senders encrypt to). */
 export async function membersOf(db: Db, user: User, roomId: string): Promise<RoomMemberInfo[]> {
   await requireRoomAccess(db, user, roomId);
-  return (await listMembers(db, roomId)).map((m) => ({ userId: m.userId, nickname: m.nickname, role: m.role, keys: m.keys }));
+  return (await listMembers(db, roomId)).map((m) => ({
+    userId: m.userId,
+    nickname: shownName({ id: m.userId, nickname: m.nickname, anonymousMode: m.anonymousMode }, roomId),
+    role: m.role,
+    keys: m.keys,
+  }));
 }
 
 /** GET /api/rooms/:id/stats: the room's own live figures plus its active connections in D1. */

@@ -6,7 +6,7 @@ import { RoomIdSchema } from "../../core/rooms";
 import { loadSession } from "../auth/session";
 import type { AppBindings } from "../env";
 import { ApiError, notFound, onError } from "../errors";
-import { requireRoomAccess } from "./rooms";
+import { requireRoomAccess, shownName } from "./rooms";
 
 export const rooms = new Hono<AppBindings>().use(loadSession).get("/:id", async (c) => {
   if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new ApiError(426, "Expected a WebSocket upgrade");
@@ -21,7 +21,7 @@ export const rooms = new Hono<AppBindings>().use(loadSession).get("/:id", async 
   url.search = "";
   url.searchParams.set("room", roomId);
   url.searchParams.set("user", user.id);
-  url.searchParams.set("nickname", user.nickname);
+  url.searchParams.set("nickname", shownName(user, roomId));
   return stub.fetch(new Request(url, c.req.raw));
 });
 rooms.onError(onError);

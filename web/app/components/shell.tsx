@@ -17,9 +17,7 @@ const MOBILE_MENU = [
   { to: "/mobile-demo", label: "Mobile Demo" },
   { to: "/pricing", label: "Premium" },
   { to: "/ai-features", label: "AI Features" },
-  { to: "/machine-learning", label: "Machine Learning" },
   { to: "/faq", label: "FAQ" },
-  { to: "/gamification", label: "Rewards" },
   { to: "/notifications", label: "Smart Notifications" },
   { to: "/features", label: "Features" },
   { to: "/about", label: "About" },
@@ -27,7 +25,6 @@ const MOBILE_MENU = [
   { to: "/testimonials", label: "Stories" },
   { to: "/emergency", label: "SOS" },
   { to: "/mesh-network", label: "Network" },
-  { to: "/security", label: "Security" },
   { to: "/settings", label: "Settings" },
   { to: "/support", label: "AI Support" },
   { to: "/blog", label: "Blog" },
@@ -116,7 +113,8 @@ export function BottomNav({ unread, meshConnections }: { unread: number; meshCon
     { to: "/chat", label: "Chat", badge: unread },
     { to: "/mesh-network", label: "Mesh", badge: meshConnections },
     { to: "/ai-features", label: "AI", badge: 0 },
-    { to: "/security-settings", label: "Security", badge: 0 },
+    // Until the security centre exists, the fourth tab is the notification centre (its own way in).
+    { to: "/notifications", label: "Alerts", badge: 0 },
     { to: "/settings", label: "Settings", badge: 0 },
   ];
   return (

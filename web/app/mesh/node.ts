@@ -40,6 +40,8 @@ import { RelayTransport, type TransportStatus } from "./transports";
 export interface Me {
   id: string;
   nickname: string;
+  /** The 'Mesh networking' setting: false keeps this tab off the local mesh (relay only). */
+  localMesh?: boolean;
 }
 
 export interface RoomState {
@@ -107,7 +109,7 @@ export class MeshNode {
   constructor(readonly me: Me) {
     selectDbUser(me.id);
     this.hop = `${me.nickname.slice(0, 40)} · ${this.tabId}`;
-    this.channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(LOCAL_MESH_CHANNEL) : null;
+    this.channel = me.localMesh !== false && typeof BroadcastChannel === "function" ? new BroadcastChannel(LOCAL_MESH_CHANNEL) : null;
     if (this.channel) this.channel.onmessage = (e) => this.onLocal(e.data);
     this.heartbeat = setInterval(() => this.tick(), PEER_HEARTBEAT_MS);
     window.addEventListener("online", this.onConnectivity);
@@ -838,7 +840,7 @@ let node: MeshNode | null = null;
 
 /** The tab's mesh node for the signed-in user (a new one if the user changed). */
 export function meshNode(me: Me): MeshNode {
-  if (node && node.me.id === me.id) return node;
+  if (node && node.me.id === me.id && node.me.localMesh === me.localMesh) return node;
   node?.destroy();
   node = new MeshNode(me);
   return node;

@@ -1,6 +1,6 @@
 // /ai-features (spec part 2 §2 item 13): the assistant's demos, calling the real APIs. Forms post to the action,
 // so every demo works before JavaScript arrives.
-import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
+import { data, Form, redirect, useActionData, useNavigation } from "react-router";
 import { AI_SAMPLE_PROMPTS, extractAiText, LANGUAGES } from "../../../core/ai-command";
 import type { SmartReply, Translation } from "../../../core/ai-schemas";
 import { PremiumOffer } from "../features/assistant/premium-offer";
@@ -228,14 +228,6 @@ export default function AiFeatures({ loaderData }: Route.ComponentProps) {
         <h2 id="voice-title">Voice Messages</h2>
         <p className="muted">Premium: record a voice message and get it transcribed (50 a month).</p>
         <VoiceRecorder voiceLimit={usage.voiceMessages.limit} phone={phone} initial={loaderData.voiceMessages} />
-      </section>
-
-      <section className="card" aria-labelledby="files-title">
-        <h2 id="files-title">File Sharing Demo</h2>
-        <p>Share photos and documents with your community, encrypted, from the file sharing screen.</p>
-        <Link to="/file-sharing" className="btn btn-ghost">
-          Open file sharing
-        </Link>
       </section>
     </>
   );

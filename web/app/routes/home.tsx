@@ -3,6 +3,7 @@ import { Form, Link, redirect, useActionData } from "react-router";
 import type { PublicStats } from "../../../core/api-types";
 import { COOKIE_CONSENT_COOKIE, PRICES_NGN, TRIAL_DAYS } from "../../../core/constants";
 import { readCookie } from "../../../core/device";
+import { PLACES } from "../../../core/places";
 import { PromoNotifications } from "../features/landing/promos";
 import { useRootData } from "../root";
 import { apiGet, apiSend, cookieFrom } from "../lib/api.server";
@@ -230,7 +231,19 @@ function FloatingUpgrade({ phone }: { phone: string }) {
   );
 }
 
-function DesktopLanding({ stats, onboarded, phone, error }: { stats: PublicStats; onboarded: boolean; phone: string; error?: string }) {
+function DesktopLanding({
+  stats,
+  onboarded,
+  signedIn,
+  phone,
+  error,
+}: {
+  stats: PublicStats;
+  onboarded: boolean;
+  signedIn: boolean;
+  phone: string;
+  error?: string;
+}) {
   return (
     <div className="landing-desktop">
       <section className="hero">
@@ -242,12 +255,6 @@ function DesktopLanding({ stats, onboarded, phone, error }: { stats: PublicStats
         <div className="row">
           <Link to={startChatHref(onboarded)} className="btn btn-primary btn-lg">
             Start Mesh Chat Now
-          </Link>
-          <Link to="/qr-install" className="btn btn-ghost" aria-label="App Store: install LinkUp on iPhone">
-            App Store
-          </Link>
-          <Link to="/qr-install" className="btn btn-ghost" aria-label="Google Play: install LinkUp on Android">
-            Google Play
           </Link>
         </div>
         <div className="row">
@@ -263,42 +270,43 @@ function DesktopLanding({ stats, onboarded, phone, error }: { stats: PublicStats
         </div>
       </section>
       <Stats stats={stats} />
-      <section className="card" aria-labelledby="signup-title">
-        <h2 id="signup-title">Join LinkUp</h2>
-        <Form method="post" className="form">
-          <label>
-            Name
-            <input name="name" required autoComplete="name" />
-          </label>
-          <label>
-            Phone
-            <input name="phone" type="tel" required autoComplete="tel" />
-          </label>
-          <label>
-            Email
-            <input name="email" type="email" required autoComplete="email" />
-          </label>
-          <label>
-            Location
-            <input name="location" required autoComplete="address-level2" />
-          </label>
-          {error ? (
-            <p role="alert" className="error">
-              {error}
+      {signedIn ? null : (
+        <section className="card" aria-labelledby="signup-title">
+          <h2 id="signup-title">Join LinkUp</h2>
+          {/* Only what LinkUp uses: the name others see and the town that picks the area room. */}
+          <Form method="post" className="form">
+            <label>
+              Name
+              <input name="name" required maxLength={40} autoComplete="nickname" />
+            </label>
+            <label>
+              Town
+              <input name="location" list="landing-towns" maxLength={120} autoComplete="address-level2" aria-describedby="town-hint" />
+            </label>
+            <datalist id="landing-towns">
+              {PLACES.map((p) => (
+                <option key={p.name} value={p.name} />
+              ))}
+            </datalist>
+            <p id="town-hint" className="muted small">
+              Your town puts you in its area room. You can verify your phone later, for SOS contacts and private chats.
             </p>
-          ) : null}
-          <button type="submit" className="btn btn-primary">
-            Enter LinkUp Platform
-          </button>
-        </Form>
-      </section>
+            {error ? (
+              <p role="alert" className="error">
+                {error}
+              </p>
+            ) : null}
+            <button type="submit" className="btn btn-primary">
+              Enter LinkUp Platform
+            </button>
+          </Form>
+        </section>
+      )}
       <PremiumPreview phone={phone} />
       <nav aria-label="Explore" className="row explore">
         <Link to="/features">Features</Link>
         <Link to="/mobile-demo">Mobile Demo</Link>
         <Link to="/pricing">Pricing</Link>
-        <Link to="/api-docs">API Docs</Link>
-        <Link to="/gamification">Rewards</Link>
         <Link to="/support">Support</Link>
       </nav>
     </div>
@@ -364,7 +372,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   return (
     <>
       {/* A mobile user agent gets only the mobile landing; other browsers switch at 768 px with CSS. */}
-      {root.mobileUserAgent ? null : <DesktopLanding stats={loaderData.stats} onboarded={onboarded} phone={phone} error={error} />}
+      {root.mobileUserAgent ? null : (
+        <DesktopLanding stats={loaderData.stats} onboarded={onboarded} signedIn={Boolean(root.user)} phone={phone} error={error} />
+      )}
       <div className={root.mobileUserAgent ? "" : "only-narrow"}>
         <MobileLanding stats={loaderData.stats} onboarded={onboarded} />
       </div>

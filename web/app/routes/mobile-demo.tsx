@@ -151,9 +151,7 @@ export default function MobileDemo({ loaderData }: Route.ComponentProps) {
             <li>Encryption: direct chats and groups are end-to-end encrypted (X25519, AES-256-GCM); area rooms are public.</li>
             <li>Private keys: kept in this browser, never sent to LinkUp.</li>
             <li>Phone: {user?.verified ? "verified" : user ? "not verified yet" : "not signed in"}.</li>
-            <li>
-              Other protections (two-factor, biometric lock, panic mode) are set in <Link to="/security-settings">Security settings</Link>.
-            </li>
+            <li>Two-factor, a biometric lock and panic mode are not offered yet.</li>
           </ul>
         </section>
       ) : null}

@@ -18,8 +18,6 @@ export function action({ request, context }: Route.ActionArgs) {
 }
 
 const TOASTS = {
-  emergency: { title: "Emergency Response", description: "Emergency services contacted. Stay safe!", variant: "destructive" as const },
-  ai: { title: "AI Feature", description: "Network optimization applied successfully!", variant: "success" as const },
   settings: { title: "Settings Updated", description: "Notification preferences saved successfully.", variant: "success" as const },
 };
 
@@ -123,7 +121,6 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
 
 function NotificationItem({ n }: { n: NotificationView }) {
   const fetcher = useFetcher<NotificationsActionData>();
-  const toast = useToast();
   const deleting = fetcher.state !== "idle" && fetcher.formData?.get("intent") === "delete";
   const read = n.isRead || (fetcher.formData?.get("intent") === "read" && fetcher.state !== "idle");
   if (deleting) return null;
@@ -150,28 +147,11 @@ function NotificationItem({ n }: { n: NotificationView }) {
       <div className="row">
         {showAction ? (
           n.type === "emergency" ? (
-            // The real emergency response: the phone's dialer with the national emergency number.
-            <a
-              href={`tel:${EMERGENCY_NUMBERS[0]}`}
-              className="btn btn-danger"
-              onClick={() => {
-                markRead();
-                toast(TOASTS.emergency);
-              }}
-            >
-              Action<span className="sr-only">: call {EMERGENCY_NUMBERS[0]}</span>
+            // The real emergency response: the phone's dialer with the national emergency number. It opens the
+            // dialer and says so; it does not claim that anyone was contacted.
+            <a href={`tel:${EMERGENCY_NUMBERS[0]}`} className="btn btn-danger" onClick={markRead}>
+              Call {EMERGENCY_NUMBERS[0]}
             </a>
-          ) : n.type === "ai" ? (
-            <button
-              type="button"
-              className="btn"
-              onClick={() => {
-                markRead();
-                toast(TOASTS.ai);
-              }}
-            >
-              Action
-            </button>
           ) : (
             <Link to={n.url ?? "/notifications"} className="btn" onClick={markRead}>
               Action

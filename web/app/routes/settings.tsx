@@ -4,6 +4,7 @@ import { useState } from "react";
 import { Form, Link, useActionData, useRevalidator } from "react-router";
 import type { Me } from "../../../core/api-types";
 import { PRICES_NGN, SETTINGS_OPTIONS, TRIAL_DAYS } from "../../../core/constants";
+import { PLACES } from "../../../core/places";
 import { apiRequest, HttpError } from "../../../core/http";
 import { useToast } from "../components/toast";
 import { apiGet } from "../lib/api.server";
@@ -33,15 +34,6 @@ const TAB_LABELS: Record<SettingsTab, string> = {
   notifications: "Alerts",
 };
 
-const RANGE_LABELS: Record<string, string> = { auto: "Auto", short: "Short (100m)", medium: "Medium (1km)", long: "Long (5km)" };
-const POWER_LABELS: Record<string, string> = { performance: "Performance", balanced: "Balanced", battery: "Battery saver" };
-const DELETE_LABELS: Record<string, string> = {
-  never: "Never",
-  "1hour": "After 1 hour",
-  "1day": "After 1 day",
-  "1week": "After 1 week",
-  "1month": "After 1 month",
-};
 const capital = (s: string) => s[0].toUpperCase() + s.slice(1);
 
 function Select({
@@ -50,23 +42,31 @@ function Select({
   value,
   options,
   labels,
+  hint,
 }: {
   label: string;
   name: string;
   value: string;
   options: readonly string[];
   labels?: Record<string, string>;
+  hint?: string;
 }) {
+  const hintId = hint ? `${name}-hint` : undefined;
   return (
     <label>
       {label}
-      <select name={name} defaultValue={value}>
+      <select name={name} defaultValue={value} aria-describedby={hintId}>
         {options.map((o) => (
           <option key={o} value={o}>
             {labels?.[o] ?? capital(o)}
           </option>
         ))}
       </select>
+      {hint ? (
+        <span id={hintId} className="muted small">
+          {hint}
+        </span>
+      ) : null}
     </label>
   );
 }
@@ -114,9 +114,26 @@ function ProfileTab({ user, error }: { user: Me; error?: FormError }) {
       </div>
       <label>
         Location
-        <input name="locationText" defaultValue={user.locationText ?? ""} maxLength={120} autoComplete="address-level2" />
+        <input
+          name="locationText"
+          defaultValue={user.locationText ?? ""}
+          maxLength={120}
+          autoComplete="address-level2"
+          list="settings-towns"
+        />
       </label>
-      <Select label="Language" name="language" value={user.settings.language} options={SETTINGS_OPTIONS.languages} />
+      <datalist id="settings-towns">
+        {PLACES.map((p) => (
+          <option key={p.name} value={p.name} />
+        ))}
+      </datalist>
+      <Select
+        label="Language"
+        name="language"
+        value={user.settings.language}
+        options={SETTINGS_OPTIONS.languages}
+        hint="LinkUp's screens are in English for now; the other languages are on the way."
+      />
       <InlineError error={error} />
     </SaveForm>
   );
@@ -251,38 +268,23 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           {tab === "premium" ? <PremiumTab user={user} phone={phone} /> : null}
           {tab === "network" ? (
             <SaveForm tab="network" submit="Save Network Settings">
-              <Select
-                label="Network range"
-                name="networkRange"
-                value={user.settings.networkRange}
-                options={SETTINGS_OPTIONS.networkRange}
-                labels={RANGE_LABELS}
+              <Toggle
+                label="Mesh networking"
+                name="meshNetworking"
+                checked={user.settings.meshNetworking}
+                hint="your LinkUp tabs on this device pass messages to each other when the network drops"
               />
-              <Select
-                label="Power saving"
-                name="powerSaving"
-                value={user.settings.powerSaving}
-                options={SETTINGS_OPTIONS.powerSaving}
-                labels={POWER_LABELS}
-              />
-              <Toggle label="Mesh networking" name="meshNetworking" checked={user.settings.meshNetworking} />
             </SaveForm>
           ) : null}
           {tab === "privacy" ? (
             <SaveForm tab="privacy" submit="Save Privacy Settings">
-              <Select
-                label="Message auto-delete"
-                name="autoDelete"
-                value={user.settings.autoDelete}
-                options={SETTINGS_OPTIONS.autoDelete}
-                labels={DELETE_LABELS}
-              />
               <Toggle
                 label="Anonymous mode"
                 name="anonymousMode"
                 checked={user.settings.anonymousMode}
-                hint="others see a generated name instead of your nickname"
+                hint="people in area rooms see a generated name instead of your nickname"
               />
+              <p className="muted small">Disappearing messages are not offered yet.</p>
             </SaveForm>
           ) : null}
           {tab === "notifications" ? (
@@ -309,13 +311,6 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
       <section className="card" aria-labelledby="quick-actions">
         <h2 id="quick-actions">Quick Actions</h2>
         <div className="row">
-          <Form method="post">
-            <input type="hidden" name="intent" value="optimize-battery" />
-            <input type="hidden" name="tab" value={tab} />
-            <button type="submit" className="btn btn-ghost">
-              Optimize Battery
-            </button>
-          </Form>
           <UpdateLocation />
           <Form method="post">
             <input type="hidden" name="intent" value="reset" />

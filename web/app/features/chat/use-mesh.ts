@@ -2,14 +2,17 @@
 // BroadcastChannel), read through useSyncExternalStore so every frame re-renders what changed.
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { type Me, type MeshNode, meshNode } from "../../mesh/node";
+import { useRootData } from "../../root";
 
 export function useMeshNode(me: Me | null): MeshNode | null {
   const [node, setNode] = useState<MeshNode | null>(null);
   const id = me?.id;
   const nickname = me?.nickname;
+  // The saved 'Mesh networking' setting decides whether this tab joins the local mesh at all.
+  const localMesh = useRootData()?.user?.settings.meshNetworking ?? true;
   useEffect(() => {
-    if (id && nickname) setNode(meshNode({ id, nickname }));
-  }, [id, nickname]);
+    if (id && nickname) setNode(meshNode({ id, nickname, localMesh }));
+  }, [id, nickname, localMesh]);
   useSyncExternalStore(
     node?.subscribe ?? noopSubscribe,
     () => node?.version ?? 0,

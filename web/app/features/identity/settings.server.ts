@@ -26,13 +26,9 @@ export function patchOf(tab: string, form: FormData): Record<string, unknown> | 
       return { nickname, locationText: text(form, "locationText") || null, language: text(form, "language") };
     }
     case "network":
-      return {
-        networkRange: text(form, "networkRange"),
-        powerSaving: text(form, "powerSaving"),
-        meshNetworking: form.has("meshNetworking"),
-      };
+      return { meshNetworking: form.has("meshNetworking") };
     case "privacy":
-      return { autoDelete: text(form, "autoDelete"), anonymousMode: form.has("anonymousMode") };
+      return { anonymousMode: form.has("anonymousMode") };
     case "notifications":
       return { pushEnabled: form.has("pushEnabled"), quietStart: text(form, "quietStart"), quietEnd: text(form, "quietEnd") };
     default:
@@ -54,9 +50,6 @@ export async function settingsAction(request: Request, context: Ctx) {
       patch = p;
       break;
     }
-    case "optimize-battery":
-      patch = { powerSaving: "battery" };
-      break;
     case "reset":
       patch = SETTINGS_DEFAULTS;
       break;
