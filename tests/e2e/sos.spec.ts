@@ -67,7 +67,7 @@ test("an SOS from /emergency reaches a neighbour's notifications and the nearby 
   const item = other.locator(".notification", { hasText: "SOS nearby: Fire" });
   await expect(item).toContainText("Fire in the shop next to the pharmacy, people trapped");
   await expect(other.getByRole("heading", { name: /Notifications\s*1 unread/ })).toBeVisible();
-  await expect(item.getByRole("link", { name: /Action/ })).toHaveAttribute("href", "tel:112");
+  await expect(item.getByRole("link", { name: "Call 112" })).toHaveAttribute("href", "tel:112");
   await item.getByRole("button", { name: /Mark read/ }).click();
   await expect(item.getByRole("button", { name: /Mark read/ })).toHaveCount(0);
   await other.reload();
