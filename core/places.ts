@@ -4,6 +4,9 @@
 // the Worker and the answer is the same every time. Approximate to about 1 km.
 import { distanceMetres, encodeGeohash } from "./geohash";
 
+/** What the server answers (409) when neither a position nor a known town gives an area room. */
+export const NO_AREA_MESSAGE = "Share your location or set your town in Settings to join your area room.";
+
 export interface Place {
   name: string;
   lat: number;

@@ -13,7 +13,7 @@ test("the cookie gate shows only the welcome card until features are enabled, th
   // Other tests add people meanwhile: the figure shown lies between the counts read around the page load.
   await expect(page.getByText("People on LinkUp")).toBeVisible();
   const after = (await (await page.request.get("/api/stats/public")).json()).users as number;
-  const shown = Number((await page.locator(".stat strong").first().innerText()).replace(/\D/g, ""));
+  const shown = Number(((await page.locator(".stat strong").first().textContent()) ?? "").replace(/\D/g, ""));
   expect(shown).toBeGreaterThanOrEqual(before);
   expect(shown).toBeLessThanOrEqual(after);
   // Consent registers the offline worker.

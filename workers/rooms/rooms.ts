@@ -2,7 +2,7 @@
 // chats, and who may enter a room. The API routes and the socket upgrade call these; access is decided here.
 import { dmRoomId, nearbyRoomId, roomKind } from "../../core/envelope";
 import { newId } from "../../core/ids";
-import { resolveArea } from "../../core/places";
+import { NO_AREA_MESSAGE, resolveArea } from "../../core/places";
 import type { NearbyInfo, RoomMemberInfo, RoomStats, RoomSummary, RoomsAnswer } from "../../core/rooms";
 import type { Db } from "../../db";
 import {
@@ -47,8 +47,6 @@ export function shownName(user: Pick<User, "id" | "nickname" | "anonymousMode">,
   for (const ch of user.id) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
   return `Anonymous ${h.toString(36).slice(0, 4).toUpperCase()}`;
 }
-
-export const NO_AREA_MESSAGE = "Share your location or set your town in Settings to join your area room.";
 
 function summary(row: Pick<RoomRow, "id" | "kind" | "name">, extra: Partial<RoomSummary> = {}): RoomSummary {
   return {

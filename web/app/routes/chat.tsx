@@ -4,6 +4,7 @@ import type { Me } from "../../../core/api-types";
 import { nicknameFromPhone } from "../../../core/phone";
 import type { RoomsAnswer } from "../../../core/rooms";
 import { useToast } from "../components/toast";
+import { UNKNOWN_TOWN } from "../features/chat/area-chooser";
 import { ChatScreen } from "../features/chat/chat-screen";
 import { apiGet, apiSend, cookieFrom } from "../lib/api.server";
 import { useRootData } from "../root";
@@ -27,6 +28,15 @@ export async function loader({ context }: Route.LoaderArgs) {
 /** The join form: an anonymous session named 'User ' + the phone's last 4 characters, onboarding done. */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
+  // The area chooser's town form, posted without JavaScript.
+  if (form.get("intent") === "set-town") {
+    const town = String(form.get("town") ?? "").trim();
+    const saved = await apiSend(context, "PATCH", "/api/me", { locationText: town || null });
+    if (!saved.ok) return data({ error: saved.json?.error ?? "Could not save your town." }, { status: saved.status });
+    const joined = await apiSend(context, "POST", "/api/rooms/nearby/join");
+    if (joined.status === 409) return data({ error: UNKNOWN_TOWN }, { status: 409 });
+    throw redirect("/chat");
+  }
   const phone = String(form.get("phone") ?? "").trim();
   if (!phone) return data({ error: null as string | null });
   const started = await apiSend(context, "POST", "/api/auth/anonymous");

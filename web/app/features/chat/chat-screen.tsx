@@ -1,6 +1,7 @@
 // The mesh chat screen of spec part 1 §2: header, status bar, rooms, messages, quick replies, actions, input.
 // Everything it says about the network is live: the node count comes from the room's presence, the
 // transport line from the relay socket and the local mesh, the encryption badge from the room's kind.
+import { AreaChooser } from "./area-chooser";
 import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Form, Link, useNavigate, useSearchParams } from "react-router";
 import { AI_PREFIX } from "../../../../core/ai-command";
@@ -71,6 +72,8 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
           lastMessageAt: null,
         }
       : undefined);
+  // No area known (location denied, no town): ask for one here rather than wait for what cannot come.
+  const needsArea = !areaRoomId && (areaProblem !== null || rooms?.nearby === null);
   const { state, messages } = useRoom(node, roomId);
   // The area room stays open too, so SOS and presence work from any chat; so do the user's other recent
   // rooms, so their messages arrive (and show as delivered to their senders) while another room is on screen.
@@ -246,11 +249,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
       {hydrated ? null : (
         <p className="chat-note">Live chat needs JavaScript: this browser keeps and sends your messages, even without a network.</p>
       )}
-      {areaProblem ? (
-        <p className="chat-note" role="status">
-          {areaProblem}
-        </p>
-      ) : null}
+      {needsArea ? <AreaChooser problem={areaProblem} onJoined={setRooms} /> : null}
       <div className="chat-body">
         {roomId ? (
           <MessageList
@@ -265,7 +264,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
               })
             }
           />
-        ) : (
+        ) : needsArea ? null : (
           <p className="chat-empty">Finding the room for your area…</p>
         )}
         {thinking ? (

@@ -2,6 +2,7 @@
 // chats and groups. The last answer is kept in IndexedDB so /chat lists rooms with no network at all.
 import { useEffect, useRef, useState } from "react";
 import { apiRequest, HttpError } from "../../../../core/http";
+import { NO_AREA_MESSAGE } from "../../../../core/places";
 import type { RoomSummary, RoomsAnswer } from "../../../../core/rooms";
 import { kvGet, kvSet, selectDbUser } from "../../mesh/db";
 
@@ -23,11 +24,16 @@ export function currentPosition(timeoutMs = 8000): Promise<GeolocationPosition |
   });
 }
 
-/** Reports the position (PUT /api/me/location) when given, then joins the area room for it. */
+/**
+ * Reports the position (PUT /api/me/location) when given, then joins the area room for it. When LinkUp knows no
+ * area for the person the answer's `nearby` is null and nothing is joined (no request the server would refuse).
+ */
 export async function joinNearby(position: GeolocationPosition | null): Promise<RoomsAnswer> {
   if (position) {
     await apiRequest("PUT", "/api/me/location", { latitude: position.coords.latitude, longitude: position.coords.longitude });
   }
+  const answer = await fetchRooms();
+  if (!answer.nearby || answer.rooms.some((r) => r.id === answer.nearby?.roomId && r.joined)) return answer;
   await apiRequest("POST", "/api/rooms/nearby/join");
   return fetchRooms();
 }
@@ -68,7 +74,7 @@ export function useAreaRooms(userId: string | null, initialRooms: RoomsAnswer | 
         const answer = await joinNearby(await currentPosition());
         if (!cancelled) {
           setRooms(answer);
-          setAreaProblem(null);
+          setAreaProblem(answer.nearby ? null : NO_AREA_MESSAGE);
         }
       } catch (e) {
         if (!cancelled)

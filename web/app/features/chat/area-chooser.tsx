@@ -1,0 +1,71 @@
+// Nobody waits on a screen that cannot change by itself: when LinkUp does not know where a person is (location
+// denied, onboarding skipped, no town), the chat asks, right there, for a position or a town, and joins the
+// area room the moment one is given. The town form posts to /chat's action, so it works before JavaScript too.
+import { useState } from "react";
+import { useActionData, useFetcher } from "react-router";
+import { HttpError } from "../../../../core/http";
+import { NO_AREA_MESSAGE, PLACES } from "../../../../core/places";
+import type { RoomsAnswer } from "../../../../core/rooms";
+import { currentPosition, joinNearby } from "./rooms";
+
+export const UNKNOWN_TOWN = "LinkUp does not know that town yet. Pick one from the list, or share your location.";
+
+export function AreaChooser({ problem, onJoined }: { problem: string | null; onJoined: (rooms: RoomsAnswer) => void }) {
+  const [busy, setBusy] = useState<"location" | null>(null);
+  // The town form posts to /chat's action (with or without JavaScript), which saves the town and joins its
+  // room, then reloads the chat's rooms; it answers with the error to show when the town is unknown.
+  const fetcher = useFetcher<{ error?: string | null }>();
+  const posted = useActionData<{ error?: string | null }>()?.error ?? null;
+  const [error, setError] = useState<string | null>(null);
+  const shownError = error ?? fetcher.data?.error ?? posted;
+  const choosing = fetcher.state !== "idle";
+
+  const shareLocation = async () => {
+    setBusy("location");
+    setError(null);
+    try {
+      const position = await currentPosition(15_000);
+      if (!position) {
+        setError("This browser did not give LinkUp your location. Type your town instead.");
+        return;
+      }
+      const answer = await joinNearby(position);
+      onJoined(answer);
+      if (!answer.nearby) setError(NO_AREA_MESSAGE);
+    } catch (e) {
+      setError(e instanceof HttpError ? e.errorText : "Could not reach LinkUp. Try again when you have a connection.");
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <section className="card area-chooser" aria-labelledby="area-chooser-title">
+      <h2 id="area-chooser-title">Choose your area</h2>
+      <p>{problem ?? "Share your location or set your town to join your area room."}</p>
+      <button type="button" className="btn btn-primary" onClick={shareLocation} disabled={busy !== null}>
+        {busy === "location" ? "Locating..." : "Share my location"}
+      </button>
+      <fetcher.Form method="post" action="/chat" className="form" onSubmit={() => setError(null)}>
+        <input type="hidden" name="intent" value="set-town" />
+        <label>
+          Your town
+          <input name="town" list="area-towns" required maxLength={120} autoComplete="address-level2" />
+        </label>
+        <datalist id="area-towns">
+          {PLACES.map((p) => (
+            <option key={p.name} value={p.name} />
+          ))}
+        </datalist>
+        <button type="submit" className="btn" disabled={busy !== null || choosing}>
+          {choosing ? "Joining..." : "Join this town's room"}
+        </button>
+      </fetcher.Form>
+      {shownError ? (
+        <p role="alert" className="error">
+          {shownError}
+        </p>
+      ) : null}
+    </section>
+  );
+}
