@@ -85,3 +85,17 @@ test("pages carry the security headers, run their scripts under the nonce policy
   expect(asset.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
   expect(asset.headers()["x-content-type-options"]).toBe("nosniff");
 });
+
+test("POST /consent from a cross-site form sends the browser back only to a path on this site", async ({ request }) => {
+  for (const redirectTo of ["/\\evil.example", "//evil.example", "https://evil.example/", "/\t/evil.example"]) {
+    const res = await request.post("/consent", {
+      form: { redirectTo },
+      headers: { origin: "https://evil.example" },
+      maxRedirects: 0,
+    });
+    expect(res.status(), redirectTo).toBe(302);
+    expect(res.headers().location, redirectTo).toBe("/");
+  }
+  const home = await request.post("/consent", { form: { redirectTo: "/faq?q=mesh" }, maxRedirects: 0 });
+  expect(home.headers().location).toBe("/faq?q=mesh");
+});
