@@ -6,7 +6,7 @@ export function safeRedirectPath(value: unknown, fallback = "/"): string {
   if (typeof value !== "string" || value.length === 0 || value.length > 2048) return fallback;
   if (!value.startsWith("/") || value.startsWith("//")) return fallback;
   // Backslashes count as slashes in browsers; control characters (tab, newline, NUL…) are stripped by them.
-  if (value.includes("\\") || /[\u0000-\u001f\u007f]/.test(value)) return fallback;
+  if (value.includes("\\") || [...value].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)) return fallback;
   // Whatever parses to another origin (a scheme smuggled in by encoding tricks) falls back too.
   const base = "https://linkup.invalid";
   try {
