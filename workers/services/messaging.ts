@@ -46,7 +46,7 @@ export async function sendMessage(
   }
   const prefix = msg.channel === "whatsapp" ? "whatsapp:" : "";
   const form = new URLSearchParams({ To: `${prefix}${msg.to}`, From: from.startsWith(prefix) ? from : `${prefix}${from}`, Body: msg.body });
-  const base = env.TWILIO_API_BASE ?? "https://api.twilio.com";
+  const base = env.TWILIO_API_BASE || "https://api.twilio.com";
   const url = `${base}/2010-04-01/Accounts/${env.TWILIO_ACCOUNT_SID}/Messages.json`;
   const sleep = opts.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
   let error = "";
