@@ -1,6 +1,27 @@
 // Worker integration tests: run inside workerd with real D1, Durable Objects and R2 (DESIGN.md, STYLE.md).
+import { readFileSync } from "node:fs";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+
+// wrangler also loads the developer's .dev.vars; each optional secret is blanked here so nothing in it (a
+// DATABASE_URL of a real Turso database, real Twilio or Stripe keys) can reach a test. Tests that need a
+// service set it on their own bindings, faked at its HTTP edge.
+const BLANKED = {
+  DATABASE_URL: "",
+  DATABASE_AUTH_TOKEN: "",
+  TWILIO_ACCOUNT_SID: "",
+  TWILIO_WHATSAPP_FROM: "",
+  TWILIO_SMS_FROM: "",
+  TWILIO_API_BASE: "",
+  STRIPE_SECRET_KEY: "",
+  STRIPE_WEBHOOK_SECRET: "",
+  USSD_SHARED_SECRET: "",
+  ADMIN_PHONES: "",
+};
+// Every name .dev.vars may hold, so a test can prove none of them leaks through unset.
+const devVarNames = readFileSync(".dev.vars.example", "utf8")
+  .split("\n")
+  .flatMap((line) => /^([A-Z_]+)=/.exec(line)?.[1] ?? []);
 
 export default defineConfig({
   plugins: [
@@ -11,6 +32,7 @@ export default defineConfig({
       remoteBindings: false,
       miniflare: {
         bindings: {
+          ...BLANKED,
           SESSION_SECRET: "test-session-secret-0123456789abcdef",
           ENVIRONMENT: "development",
           APP_URL: "http://localhost:5173",
@@ -20,6 +42,7 @@ export default defineConfig({
           VAPID_PRIVATE_KEY: "KSwj_Yb5M8AUafs4uQDSd-TmyRckeOEKdgueojP3xU0",
           VAPID_SUBJECT: "mailto:tests@linkup.example",
           TEST_MIGRATIONS: await readD1Migrations("./db/migrations"),
+          TEST_DEV_VAR_NAMES: devVarNames,
         },
       },
     })),

@@ -19,6 +19,7 @@ export const IDENTITY_TEXT = {
   codeFormat: "Please enter a 6-digit verification code",
   invalidCode: "Invalid verification code. Please try again.",
   sendFailed: "Failed to send verification code. Please try again.",
+  messagingUnavailable: "Phone verification is not available right now: this server cannot send WhatsApp or SMS messages yet.",
   phoneRequiredTitle: "Phone Required",
   phoneRequired: "Please enter your phone number to continue",
   nicknameRequiredTitle: "Nickname Required",

@@ -22,7 +22,8 @@ let status = 1;
 try {
   const result = spawnSync("npx", ["playwright", "test", "-c", "tests/e2e/playwright.config.ts", ...process.argv.slice(2)], {
     stdio: "inherit",
-    env: { ...process.env, E2E_BASE_URL: server.url, E2E_STATE_DIR: server.state, CHROMIUM_PATH: chromium },
+    // E2E_BUILD_DIR lets a test serve the same build a second time with other variables (tests/e2e/production.spec.ts).
+    env: { ...process.env, E2E_BASE_URL: server.url, E2E_STATE_DIR: server.state, E2E_BUILD_DIR: server.buildDir, CHROMIUM_PATH: chromium },
   });
   status = result.status ?? 1;
   if (status !== 0) console.error(`Worker log (last lines):\n${server.log.slice(-2000)}`);

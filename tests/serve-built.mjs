@@ -1,7 +1,7 @@
 // Builds the Worker into its own folder and serves it locally in workerd with a fresh migrated database.
 // Used by the browser tests and the benchmarks: `const server = await serveBuilt(); … await server.stop()`.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { ensureDevVars } from "../scripts/setup.mjs";
@@ -17,7 +17,12 @@ async function freePort() {
   });
 }
 
-export async function serveBuilt({ name = "e2e", vars = {}, quiet = true } = {}) {
+/**
+ * `fromBuild` serves a copy of an existing build instead of building again; `unsetVars` removes names from the
+ * local variables the build carries (its `.dev.vars`, written from ours), e.g. ENVIRONMENT to serve it the way
+ * production runs it. The browser tests' server keeps ENVIRONMENT=development: they read the dev outbox.
+ */
+export async function serveBuilt({ name = "e2e", vars = {}, quiet = true, fromBuild, unsetVars = [] } = {}) {
   await ensureDevVars();
   const dir = join(".wrangler", name, String(process.pid));
   rmSync(dir, { recursive: true, force: true });
@@ -25,7 +30,15 @@ export async function serveBuilt({ name = "e2e", vars = {}, quiet = true } = {})
   const buildDir = join(dir, "build");
   const state = join(dir, "state");
   const env = { ...process.env, CI: "true", LINKUP_BUILD_DIR: buildDir, WRANGLER_SEND_METRICS: "false" };
-  execFileSync("npx", ["react-router", "build"], { env, stdio: quiet ? "ignore" : "inherit" });
+  if (fromBuild) cpSync(fromBuild, buildDir, { recursive: true });
+  else execFileSync("npx", ["react-router", "build"], { env, stdio: quiet ? "ignore" : "inherit" });
+  const devVars = join(buildDir, "server", ".dev.vars");
+  if (unsetVars.length && existsSync(devVars)) {
+    const kept = readFileSync(devVars, "utf8")
+      .split("\n")
+      .filter((line) => !unsetVars.some((v) => line.startsWith(`${v}=`)));
+    writeFileSync(devVars, kept.join("\n"));
+  }
   execFileSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "-c", "wrangler.toml", "--persist-to", state], {
     env,
     stdio: quiet ? "ignore" : "inherit",
@@ -75,6 +88,7 @@ export async function serveBuilt({ name = "e2e", vars = {}, quiet = true } = {})
     url,
     port,
     dir,
+    buildDir,
     /** The --persist-to folder: local D1 and Durable Object storage. */
     state,
     get log() {

@@ -8,7 +8,7 @@ export { MeshRoom } from "../durable-objects/mesh-room";
 
 const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
 
-const server = createServer((request, env, ctx) => {
+const server = createServer((request, env, ctx, nonce) => {
   const context = new RouterContextProvider();
   context.set(appContext, {
     env: publicEnv(env),
@@ -27,6 +27,7 @@ const server = createServer((request, env, ctx) => {
       return Promise.resolve(server.fetch(new Request(url, { ...init, headers }), env, ctx));
     },
     waitUntil: (p) => ctx.waitUntil(p),
+    nonce,
   });
   return requestHandler(request, context);
 });

@@ -2,16 +2,23 @@
 // through Hono; everything else to the React Router pages.
 import { Hono } from "hono";
 import { api } from "./api";
+import { discardUnreadBodies, limitBodies } from "./body";
 import { type AppEnv, checkSecrets } from "./env";
 import { notFound } from "./errors";
+import { type NonceVariables, securityHeaders } from "./headers";
 import { rooms } from "./rooms/socket";
 import { ussd } from "./ussd";
 import { whatsapp } from "./whatsapp";
 
-export type PageHandler = (request: Request, env: AppEnv, ctx: ExecutionContext) => Promise<Response>;
+/** Renders a page; `nonce` is the one the Content-Security-Policy of this answer allows inline scripts by. */
+export type PageHandler = (request: Request, env: AppEnv, ctx: ExecutionContext, nonce: string) => Promise<Response>;
 
 export function createServer(pages: PageHandler) {
-  const app = new Hono<{ Bindings: AppEnv }>();
+  const app = new Hono<{ Bindings: AppEnv } & NonceVariables>();
+  app.use(securityHeaders);
+  // Next: every body a handler left unread is drained, so a refusal never breaks the next request.
+  app.use(discardUnreadBodies);
+  app.use(limitBodies);
   app.use(async (c, next) => {
     checkSecrets(c.env);
     await next();
@@ -22,6 +29,6 @@ export function createServer(pages: PageHandler) {
   app.route("/ws/rooms", rooms);
   // Unknown paths under the Hono apps are JSON 404s, never a page.
   for (const prefix of ["/api/*", "/webhooks/*", "/ussd/*", "/ws/*"]) app.all(prefix, notFound);
-  app.all("*", (c) => pages(c.req.raw, c.env, c.executionCtx as ExecutionContext));
+  app.all("*", (c) => pages(c.req.raw, c.env, c.executionCtx as ExecutionContext, c.var.nonce));
   return app;
 }

@@ -23,3 +23,28 @@ export async function anonymousSession(): Promise<{ cookie: string; user: { id: 
   const { user } = (await res.json()) as { user: { id: string; nickname: string } };
   return { cookie, user };
 }
+
+/**
+ * Twilio configured and faked at its HTTP edge (outbound fetch), for tests that run outside development where
+ * the dev outbox does not exist. Answers every message with 201; `sent` holds what Twilio would have sent.
+ */
+export function fakeTwilio(spyOn: (fetchImpl: typeof fetch) => void) {
+  const base = "http://twilio.loopback";
+  const sent: { to: string; body: string }[] = [];
+  const realFetch = globalThis.fetch;
+  spyOn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const req = new Request(input, init);
+    if (!req.url.startsWith(`${base}/`)) return realFetch(input, init);
+    const form = new URLSearchParams(await req.text());
+    sent.push({ to: form.get("To") ?? "", body: form.get("Body") ?? "" });
+    return Response.json({ sid: `SM_fake_${sent.length}` }, { status: 201 });
+  });
+  const bindings = {
+    TWILIO_ACCOUNT_SID: "AC22222222222222222222222222222222",
+    TWILIO_AUTH_TOKEN: "test-twilio-auth-token",
+    TWILIO_WHATSAPP_FROM: "+14155238886",
+    TWILIO_SMS_FROM: "+14155238887",
+    TWILIO_API_BASE: base,
+  };
+  return { bindings, sent };
+}

@@ -14,6 +14,8 @@ export interface AppContext {
   /** Calls LinkUp's own API in-process, with the visitor's cookies. */
   api: (path: string, init?: RequestInit) => Promise<Response>;
   waitUntil: (promise: Promise<unknown>) => void;
+  /** The Content-Security-Policy nonce of this answer: React Router's inline scripts carry it. */
+  nonce: string;
 }
 
 export const appContext = createContext<AppContext>();

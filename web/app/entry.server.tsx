@@ -1,13 +1,23 @@
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
-import type { EntryContext } from "react-router";
+import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
+import { appContext } from "./context";
 
 export const streamTimeout = 5_000;
 
-export default async function handleRequest(request: Request, status: number, headers: Headers, routerContext: EntryContext) {
+export default async function handleRequest(
+  request: Request,
+  status: number,
+  headers: Headers,
+  routerContext: EntryContext,
+  loadContext: RouterContextProvider,
+) {
   let shellRendered = false;
-  const body = await renderToReadableStream(<ServerRouter context={routerContext} url={request.url} />, {
+  // The Worker's Content-Security-Policy allows inline scripts only with this answer's nonce.
+  const { nonce } = loadContext.get(appContext);
+  const body = await renderToReadableStream(<ServerRouter context={routerContext} url={request.url} nonce={nonce} />, {
+    nonce,
     onError(error: unknown) {
       status = 500;
       // Errors after the shell are streamed to the error boundary; log the rest.

@@ -70,16 +70,37 @@ export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
   await next();
 };
 
-/** Mutating requests from a foreign Origin are refused (cookies are SameSite=Lax; this closes the rest). */
+/** Whether an Origin header names this site (the request's own origin or APP_URL's). */
+export function sameSiteOrigin(c: Context<AppBindings>, origin: string): boolean {
+  const own = new URL(c.req.url).origin;
+  return origin === own || Boolean(c.env.APP_URL && origin === new URL(c.env.APP_URL).origin);
+}
+
+// Content types a cross-site HTML form (or a no-cors fetch) can send without a CORS preflight.
+const SIMPLE_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data", "text/plain"];
+
+/**
+ * Mutating requests need a same-site Origin, or, without any Origin (non-browser clients), a content type no
+ * cross-site form can send: JSON or the route's own media type. A foreign Origin is always refused.
+ * Cookies are SameSite=Lax; this closes the rest (docs/decisions/020a-production-is-not-development.md).
+ */
 export const checkOrigin: MiddlewareHandler<AppBindings> = async (c, next) => {
   if (!["GET", "HEAD", "OPTIONS"].includes(c.req.method)) {
     const origin = c.req.header("origin");
-    const own = new URL(c.req.url).origin;
-    const allowed = new Set([own, c.env.APP_URL && new URL(c.env.APP_URL).origin].filter(Boolean));
-    if (origin && !allowed.has(origin)) throw new ApiError(403, "Cross-origin request refused");
+    if (origin !== undefined && !sameSiteOrigin(c, origin)) throw new ApiError(403, "Cross-origin request refused");
+    const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
+    if (origin === undefined && SIMPLE_TYPES.includes(type)) {
+      throw new ApiError(415, "Send JSON (Content-Type: application/json) or call from the LinkUp site");
+    }
   }
   await next();
 };
+
+/** WebSocket upgrades from a browser always carry an Origin: another site's page may not open our rooms. */
+export function checkSocketOrigin(c: Context<AppBindings>): void {
+  const origin = c.req.header("origin");
+  if (origin !== undefined && !sameSiteOrigin(c, origin)) throw new ApiError(403, "Cross-origin WebSocket refused");
+}
 
 // Permission guards (epic-stack `requireUser` style): every check on the server goes through these.
 export function requireUser(c: Context<AppBindings>): User {

@@ -16,7 +16,8 @@ import type { AppEnv } from "../env";
 import { mergedProfile, mergeUsers } from "./merge";
 import { codeMessage, confirmVerification, generateCode, isAdminPhone, startVerification } from "./verification";
 
-const env = { SESSION_SECRET: "unit-test-secret-0123456789" } as AppEnv;
+// Development: codes land in the dev outbox (outbound_messages), where the test reads them.
+const env = { SESSION_SECRET: "unit-test-secret-0123456789", ENVIRONMENT: "development" } as AppEnv;
 let db: Db;
 
 beforeAll(async () => {

@@ -10,14 +10,15 @@ import { normalizePhone } from "../../core/phone";
 import type { Db } from "../../db";
 import { findUserById, findUserByPhone } from "../../db/queries/users";
 import { type User, users, verifications } from "../../db/schema";
-import type { AppEnv } from "../env";
+import { type AppEnv, messagingAvailable } from "../env";
 import { sendMessage } from "../services/messaging";
 import { mergeUsers } from "./merge";
 
 export type Refusal = {
   ok: false;
-  status: 400 | 429 | 502;
+  status: 400 | 429 | 502 | 503;
   reason:
+    | "messaging_unavailable"
     | "invalid_phone"
     | "already_verified"
     | "resend_too_soon"
@@ -110,6 +111,8 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 /** Sends a new code to the phone for the requesting user, after every limit has been checked. */
 export async function startVerification(env: AppEnv, db: Db, input: StartInput): Promise<StartResult> {
   const now = input.now ?? new Date();
+  // Outside development without Twilio no code could reach the phone: say so instead of storing one.
+  if (!messagingAvailable(env)) return refuse(503, "messaging_unavailable", IDENTITY_TEXT.messagingUnavailable);
   const phone = normalizePhone(input.phone);
   if (!phone) return refuse(400, "invalid_phone", IDENTITY_TEXT.phoneRequired);
   // 6 to 15 digits: E.164 allows at most 15; anything shorter cannot receive a message.

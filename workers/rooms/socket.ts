@@ -3,13 +3,14 @@
 // to the room's Durable Object with the user id it proved.
 import { Hono } from "hono";
 import { RoomIdSchema } from "../../core/rooms";
-import { loadSession } from "../auth/session";
+import { checkSocketOrigin, loadSession } from "../auth/session";
 import type { AppBindings } from "../env";
 import { ApiError, notFound, onError } from "../errors";
 import { requireRoomAccess, shownName } from "./rooms";
 
 export const rooms = new Hono<AppBindings>().use(loadSession).get("/:id", async (c) => {
   if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new ApiError(426, "Expected a WebSocket upgrade");
+  checkSocketOrigin(c);
   const user = c.var.user;
   if (!user) throw new ApiError(401, "Sign in required");
   const parsed = RoomIdSchema.safeParse(c.req.param("id"));

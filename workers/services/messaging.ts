@@ -1,18 +1,23 @@
 // WhatsApp and SMS through Twilio's REST API (DESIGN.md §9). Every message is recorded in outbound_messages;
-// with no Twilio credentials the record is the delivery: the dev outbox shows it.
+// in development with no Twilio credentials the record is the delivery: the dev outbox shows it. Anywhere else
+// without Twilio nothing is recorded or sent: the caller hears `unavailable` and refuses clearly.
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db";
 import { type OutboundChannel, recordOutbound, updateOutbound } from "../../db/queries/outbox";
 import { phoneChannels } from "../../db/schema";
-import { type AppEnv, twilioConfigured } from "../env";
+import { type AppEnv, devOutboxEnabled, messagingAvailable } from "../env";
 
 export interface SendResult {
   id: string;
   status: "stored" | "sent" | "failed";
   error?: string;
+  /** Set when nothing can carry messages here (production without Twilio): the feature should refuse. */
+  unavailable?: true;
 }
 
 const MAX_ATTEMPTS = 3;
+
+export const MESSAGING_UNAVAILABLE = "WhatsApp and SMS are not configured on this server";
 
 export async function sendMessage(
   env: AppEnv,
@@ -20,6 +25,7 @@ export async function sendMessage(
   msg: { to: string; channel: OutboundChannel; body: string },
   opts: { sleep?: (ms: number) => Promise<void>; requestedByRecipient?: boolean } = {},
 ): Promise<SendResult> {
+  if (!messagingAvailable(env)) return { id: "", status: "failed", error: MESSAGING_UNAVAILABLE, unavailable: true };
   // A phone that sent STOP gets nothing it did not ask for this moment (a verification code it requested
   // is the one exception). The refusal is recorded like any other outcome, so callers can fall back.
   if (!opts.requestedByRecipient && (await optedOut(db, msg.to))) {
@@ -27,7 +33,7 @@ export async function sendMessage(
     await updateOutbound(db, row.id, { status: "failed", error: "Recipient opted out (STOP)" });
     return { id: row.id, status: "failed", error: "Recipient opted out (STOP)" };
   }
-  if (!twilioConfigured(env)) {
+  if (devOutboxEnabled(env)) {
     const row = await recordOutbound(db, { ...msg, status: "stored" });
     return { id: row.id, status: "stored" };
   }
@@ -40,7 +46,7 @@ export async function sendMessage(
   }
   const prefix = msg.channel === "whatsapp" ? "whatsapp:" : "";
   const form = new URLSearchParams({ To: `${prefix}${msg.to}`, From: from.startsWith(prefix) ? from : `${prefix}${from}`, Body: msg.body });
-  const base = env.TWILIO_API_BASE ?? "https://api.twilio.com";
+  const base = env.TWILIO_API_BASE || "https://api.twilio.com";
   const url = `${base}/2010-04-01/Accounts/${env.TWILIO_ACCOUNT_SID}/Messages.json`;
   const sleep = opts.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
   let error = "";

@@ -128,4 +128,38 @@ describe("web push", () => {
     expect(endpointAllowed({ ENVIRONMENT: undefined }, "http://push.example.com/p")).toBe(false);
     expect(endpointAllowed({ ENVIRONMENT: undefined }, "https://fcm.googleapis.com/fcm/send/x")).toBe(true);
   });
+
+  it("outside development accepts only https endpoints on public host names", () => {
+    const production = { ENVIRONMENT: undefined };
+    for (const ok of [
+      "https://fcm.googleapis.com/fcm/send/x",
+      "https://updates.push.services.mozilla.com/wpush/v2/x",
+      "https://web.push.apple.com/x",
+    ])
+      expect(endpointAllowed(production, ok), ok).toBe(true);
+    for (const bad of [
+      "https://169.254.169.254/latest/meta-data/",
+      "https://10.0.0.5/p",
+      "https://192.168.1.1/p",
+      "https://2130706433/p", // 127.0.0.1 written as one number
+      "https://0x7f.1/p",
+      "https://[::1]/p",
+      "https://[fd00::1]/p",
+      "https://[::ffff:169.254.169.254]/p",
+      "https://localhost/p",
+      "https://push.localhost/p",
+      "https://printer.local/p",
+      "https://metadata.google.internal/p",
+      "https://router.home.arpa/p",
+      "https://intranet/p",
+      "https://user:pass@fcm.googleapis.com/p",
+      "http://fcm.googleapis.com/p",
+      "ftp://fcm.googleapis.com/p",
+      "not a url",
+    ])
+      expect(endpointAllowed(production, bad), bad).toBe(false);
+    // In development the same rules hold, except that a local receiver on loopback stands in for a push service.
+    expect(endpointAllowed({ ENVIRONMENT: "development" }, "https://127.0.0.1:9999/p")).toBe(true);
+    expect(endpointAllowed({ ENVIRONMENT: "development" }, "https://169.254.169.254/p")).toBe(false);
+  });
 });

@@ -1,7 +1,7 @@
 // Web Push on WebCrypto, so it runs in workerd: VAPID (RFC 8292) signs who is sending, aes128gcm (RFC 8188)
 // with the Web Push key schedule (RFC 8291) encrypts the payload for one browser.
 import { fromBase64Url, toBase64Url } from "../../core/ids";
-import type { AppEnv } from "../env";
+import { type AppEnv, isDevelopment } from "../env";
 
 export interface PushTarget {
   endpoint: string;
@@ -38,11 +38,36 @@ export function vapidConfigured(env: AppEnv): boolean {
   return Boolean(env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY);
 }
 
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+// Names that never lead to a public push service: private and special-use domains (RFC 6761, 6762, 8375).
+const PRIVATE_SUFFIXES = [
+  ".localhost",
+  ".local",
+  ".internal",
+  ".intranet",
+  ".lan",
+  ".home",
+  ".corp",
+  ".home.arpa",
+  ".arpa",
+  ".test",
+  ".invalid",
+  ".example",
+];
+
+/** A public DNS name: not an IP literal (v4 or v6), has a dot, and is not in a private or special-use domain. */
+export function publicHostName(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, "");
+  if (host.startsWith("[") || /^[\d.]+$/.test(host)) return false;
+  if (!host.includes(".") || host === "localhost") return false;
+  return !PRIVATE_SUFFIXES.some((suffix) => host.endsWith(suffix));
+}
 
 /**
- * Push endpoints must be https. Only in local development a loopback http endpoint is accepted, so a local
- * receiver can stand in for a browser's push service; production never posts to plain http or loopback.
+ * Push endpoints are https URLs on public host names: never an IP literal, loopback, a private range or an
+ * internal name, so a subscription cannot point the Worker at a cloud metadata address or an intranet host.
+ * Only in local development a loopback endpoint (http or https) is accepted, so a local receiver can stand in
+ * for a browser's push service.
  */
 export function endpointAllowed(env: { ENVIRONMENT?: string }, endpoint: string): boolean {
   let url: URL;
@@ -51,9 +76,8 @@ export function endpointAllowed(env: { ENVIRONMENT?: string }, endpoint: string)
   } catch {
     return false;
   }
-  const dev = env.ENVIRONMENT === "development";
-  if (url.protocol === "https:") return dev || !LOOPBACK.has(url.hostname);
-  return url.protocol === "http:" && dev && LOOPBACK.has(url.hostname);
+  if (isDevelopment(env) && LOOPBACK.has(url.hostname) && (url.protocol === "http:" || url.protocol === "https:")) return true;
+  return url.protocol === "https:" && !url.username && !url.password && publicHostName(url.hostname);
 }
 
 async function hkdf(salt: Uint8Array<ArrayBuffer>, ikm: Uint8Array<ArrayBuffer>, info: Uint8Array<ArrayBuffer>, bytes: number) {

@@ -12,7 +12,8 @@ import type { AppEnv } from "../env";
 import { notify } from "../notifications";
 import { broadcastSos, MAX_SOS_PER_HOUR } from "./index";
 
-const PUSH = "https://push.test";
+// A real push service host name (public names only are accepted); every request to it is answered by the fake below.
+const PUSH = "https://updates.push.services.mozilla.com";
 interface PushHit {
   path: string;
   headers: Headers;

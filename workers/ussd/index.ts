@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { UssdRequestSchema } from "../../core/ussd-schemas";
 import { createDb } from "../../db";
 import { channelPhone } from "../channels";
-import type { AppBindings, AppEnv } from "../env";
+import { type AppBindings, type AppEnv, isDevelopment } from "../env";
 import { ApiError, notFound, onError, parseWith } from "../errors";
 import { answerUssd } from "./session";
 
@@ -16,14 +16,22 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 /**
- * With USSD_SHARED_SECRET set, the gateway must send it: as `?secret=` on the callback URL (Africa's Talking
- * cannot add headers) or as an `X-USSD-Secret` header.
+ * The gateway must send USSD_SHARED_SECRET: as `?secret=` on the callback URL (Africa's Talking cannot add
+ * headers) or as an `X-USSD-Secret` header. Without the secret configured, only development answers: anyone
+ * else could speak as any phone number (docs/decisions/020a-production-is-not-development.md).
  */
 function checkSecret(env: AppEnv, req: Request): void {
   const expected = env.USSD_SHARED_SECRET;
-  if (!expected) return;
+  if (!expected) {
+    if (isDevelopment(env)) return;
+    console.warn("ussd: request refused, USSD_SHARED_SECRET is not set");
+    throw new ApiError(403, "USSD is not configured on this server");
+  }
   const given = req.headers.get("x-ussd-secret") ?? new URL(req.url).searchParams.get("secret") ?? "";
-  if (!sameSecret(given, expected)) throw new ApiError(403, "USSD request refused: missing or wrong shared secret");
+  if (!sameSecret(given, expected)) {
+    console.warn("ussd: request refused, missing or wrong shared secret");
+    throw new ApiError(403, "USSD request refused: missing or wrong shared secret");
+  }
 }
 
 export const ussd = new Hono<AppBindings>().post("/", async (c) => {

@@ -9,7 +9,7 @@ import { placeFromText } from "../../core/places";
 import { createDb } from "../../db";
 import { listCommodities } from "../../db/queries/content";
 import { emergencyBroadcasts, emergencyContacts, usageDaily, users } from "../../db/schema";
-import { anonymousSession, call, ORIGIN } from "../../tests/workers/helpers";
+import { anonymousSession, call, fakeTwilio, ORIGIN } from "../../tests/workers/helpers";
 import { setOptedOut, userForPhone } from "../channels";
 import type { AppEnv } from "../env";
 import { ussd } from "./index";
@@ -205,14 +205,18 @@ describe("USSD assistant, prices and translation", () => {
 
   it("with the online assistant configured, answers offline on screen and sends the online answer by SMS", async () => {
     const phone = newPhone();
+    // Outside development the SMS goes through Twilio (faked at its HTTP edge) and the gateway sends the secret.
+    const twilio = fakeTwilio((impl) => vi.spyOn(globalThis, "fetch").mockImplementation(impl));
     const onlineEnv = {
       ...env,
+      ...twilio.bindings,
+      USSD_SHARED_SECRET: "ussd-test-secret",
       ENVIRONMENT: "production",
       AI: { run: async () => ({ response: "Plant maize when the rains are steady, usually April to May in the south." }) },
     } as unknown as AppEnv;
     const ctx = createExecutionContext();
     const res = await ussd.fetch(
-      new Request("http://x/", {
+      new Request("http://x/?secret=ussd-test-secret", {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({ sessionId: `ATUid_${newId(8)}`, phoneNumber: phone, text: "2*when should I plant maize?" }),

@@ -9,7 +9,7 @@ import { newId } from "../../core/ids";
 import { paramsFromForm, twilioSignature } from "../../core/whatsapp-signature";
 import { createDb } from "../../db";
 import { emergencyBroadcasts, outboundMessages, phoneChannels, usageDaily, users } from "../../db/schema";
-import { anonymousSession, call, ORIGIN } from "../../tests/workers/helpers";
+import { anonymousSession, call, fakeTwilio, ORIGIN } from "../../tests/workers/helpers";
 import { userForPhone } from "../channels";
 import type { AppEnv } from "../env";
 import { createServer } from "../server";
@@ -257,8 +257,11 @@ describe("SOS over WhatsApp", () => {
 
   it("with the online assistant configured, acknowledges an @ai question at once and sends the answer afterwards", async () => {
     const phone = newPhone();
+    // Outside development the later answer goes through Twilio, faked at its HTTP edge.
+    const twilio = fakeTwilio((impl) => vi.spyOn(globalThis, "fetch").mockImplementation(impl));
     const onlineEnv = {
       ...env,
+      ...twilio.bindings,
       ENVIRONMENT: "production",
       // Workers AI faked at the binding's edge: the assistant's real provider code runs on its answer.
       AI: { run: async () => ({ response: "Plant maize when the rains are steady, usually April to May in the south." }) },
@@ -279,5 +282,8 @@ describe("SOS over WhatsApp", () => {
     await waitOnExecutionContext(ctx);
     const [out] = await db.select().from(outboundMessages).where(eq(outboundMessages.to, phone));
     expect(out).toMatchObject({ channel: "whatsapp", body: "Plant maize when the rains are steady, usually April to May in the south." });
+    expect(twilio.sent).toEqual([
+      { to: `whatsapp:${phone}`, body: "Plant maize when the rains are steady, usually April to May in the south." },
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { dbDriver } from "../../../db";
-import { type AppBindings, servicesStatus } from "../../env";
+import { type AppBindings, isDevelopment, missingConfig, servicesStatus } from "../../env";
 
 export const health = new Hono<AppBindings>().get("/", async (c) => {
   let database: "ok" | "error" = "ok";
@@ -22,9 +22,19 @@ export const health = new Hono<AppBindings>().get("/", async (c) => {
       rooms = "error";
     }
   }
-  const ok = database === "ok" && rooms === "ok";
+  const working = database === "ok" && rooms === "ok";
+  // Missing settings are named (never their values). In development local stand-ins cover them; elsewhere
+  // their features refuse, so the Worker is degraded but up: 200, while a broken database or room is 503.
+  const missing = missingConfig(c.env);
+  const complete = isDevelopment(c.env) || missing.length === 0;
   return c.json(
-    { status: ok ? "ok" : "degraded", database: { status: database, driver: dbDriver(c.env) }, rooms, services: servicesStatus(c.env) },
-    ok ? 200 : 503,
+    {
+      status: working && complete ? "ok" : "degraded",
+      database: { status: database, driver: dbDriver(c.env) },
+      rooms,
+      services: servicesStatus(c.env),
+      missing,
+    },
+    working ? 200 : 503,
   );
 });

@@ -69,7 +69,7 @@ export async function sendCode(context: Ctx, form: FormData, codeStepUrl: string
     const message = res.json?.error ?? IDENTITY_TEXT.sendFailed;
     // Refusals with their own reason keep it; anything else is the spec's send failure.
     return formError(
-      { title: res.status === 429 || res.status === 400 ? message : IDENTITY_TEXT.sendFailed, field: "phoneNumber" },
+      { title: [400, 429, 503].includes(res.status) ? message : IDENTITY_TEXT.sendFailed, field: "phoneNumber" },
       res.status,
     );
   }

@@ -3,6 +3,7 @@
 import { data, redirect } from "react-router";
 import type { Me } from "../../../../core/api-types";
 import { newId } from "../../../../core/ids";
+import { safeRedirectPath } from "../../../../core/redirect";
 import type { BroadcastAnswer, EmergencyContactView, NearbySos } from "../../../../core/sos";
 import { apiGet, apiSend, cookieFrom } from "../../lib/api.server";
 
@@ -40,11 +41,6 @@ export async function loadEmergency(context: Ctx) {
   };
 }
 
-function safeBack(to: FormDataEntryValue | null): string | null {
-  const s = typeof to === "string" ? to : "";
-  return s.startsWith("/") && !s.startsWith("//") ? s : null;
-}
-
 function num(v: FormDataEntryValue | null): number | undefined {
   if (typeof v !== "string" || v.trim() === "") return undefined;
   const n = Number(v);
@@ -69,7 +65,8 @@ async function ensureSession(context: Ctx) {
 export async function emergencyAction(request: Request, context: Ctx) {
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
-  const back = safeBack(form.get("redirectTo"));
+  // Only a path on this site; anything else answers in place instead of redirecting.
+  const back = safeRedirectPath(form.get("redirectTo"), "") || null;
 
   if (intent === "broadcast") {
     // Anyone can send an SOS: without an identity yet, an anonymous one is started first.

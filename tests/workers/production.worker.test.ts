@@ -1,0 +1,107 @@
+// The same server with ENVIRONMENT other than "development": no local stand-in answers, and a feature whose
+// outside service is missing refuses clearly (docs/decisions/020a-production-is-not-development.md).
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createDb } from "../../db";
+import { listOutbound } from "../../db/queries/outbox";
+import type { AppEnv } from "../../workers/env";
+import { createServer } from "../../workers/server";
+import { sendMessage } from "../../workers/services/messaging";
+import { ORIGIN } from "./helpers";
+
+afterEach(() => vi.restoreAllMocks());
+
+// As wrangler hands a deployed Worker its bindings: ENVIRONMENT unset, Twilio, Stripe and USSD not configured.
+const production = { ...(env as unknown as AppEnv), ENVIRONMENT: undefined } as unknown as AppEnv;
+const server = createServer(async () => new Response("page", { headers: { "x-linkup-page": "1" } }));
+
+async function request(path: string, init: RequestInit = {}, bindings: AppEnv = production) {
+  const ctx = createExecutionContext();
+  const res = await server.fetch(new Request(`${ORIGIN}${path}`, init), bindings, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+async function anonymousCookie(): Promise<string> {
+  const res = await request("/api/auth/anonymous", { method: "POST" });
+  expect(res.status).toBe(201);
+  return res.headers.getSetCookie()[0].split(";")[0];
+}
+
+describe("production without Twilio", () => {
+  it("has no dev outbox", async () => {
+    const res = await request("/api/dev/outbox");
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: "Not found" });
+  });
+
+  it("answers phone verification with 503 messaging_unavailable and stores no code", async () => {
+    const cookie = await anonymousCookie();
+    const res = await request("/api/auth/register", {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: JSON.stringify({ phoneNumber: "+2348031234567", channel: "whatsapp" }),
+    });
+    expect(res.status).toBe(503);
+    const body = await res.json<{ code: string; error: string }>();
+    expect(body.code).toBe("messaging_unavailable");
+    expect(body.error).toMatch(/not available/);
+    const codes = await env.DB.prepare("select count(*) as n from verifications where phone = ?")
+      .bind("+2348031234567")
+      .first<{ n: number }>();
+    expect(codes?.n).toBe(0);
+  });
+
+  it("refuses to send WhatsApp or SMS instead of keeping them in the outbox", async () => {
+    const db = createDb(production);
+    const before = (await listOutbound(db, 500)).length;
+    const sent = await sendMessage(production, db, { to: "+2348037654321", channel: "sms", body: "SOS from a neighbour" });
+    expect(sent).toMatchObject({ status: "failed", unavailable: true });
+    expect((await listOutbound(db, 500)).length).toBe(before);
+  });
+
+  it("reports degraded health naming what is missing, never values", async () => {
+    const res = await request("/api/health");
+    expect(res.status).toBe(200);
+    const body = await res.json<{ status: string; missing: string[] }>();
+    expect(body.status).toBe("degraded");
+    expect(body.missing).toEqual(expect.arrayContaining(["TWILIO_ACCOUNT_SID", "STRIPE_SECRET_KEY", "USSD_SHARED_SECRET"]));
+    expect(body.missing).not.toContain("TWILIO_AUTH_TOKEN");
+    expect(JSON.stringify(body)).not.toContain("test-twilio-auth-token");
+    expect(JSON.stringify(body)).not.toContain("test-session-secret");
+  });
+});
+
+describe("production USSD callback", () => {
+  const form = () =>
+    new URLSearchParams({ sessionId: "prod-1", serviceCode: "*384#", phoneNumber: "+2348030009999", networkCode: "62130", text: "" });
+
+  it("refuses every request, and logs it, while USSD_SHARED_SECRET is not set", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const res = await request("/ussd", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form() });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ error: "USSD is not configured on this server" });
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining("USSD_SHARED_SECRET is not set"));
+    const users = await env.DB.prepare("select count(*) as n from users where phone = ?").bind("+2348030009999").first<{ n: number }>();
+    expect(users?.n).toBe(0);
+  });
+
+  it("answers with the secret once it is set, and refuses without it", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const configured = { ...production, USSD_SHARED_SECRET: "prod-ussd-secret-0123" } as AppEnv;
+    const headers = { "content-type": "application/x-www-form-urlencoded" };
+    const refused = await request("/ussd", { method: "POST", headers, body: form() }, configured);
+    expect(refused.status).toBe(403);
+    const ok = await request("/ussd?secret=prod-ussd-secret-0123", { method: "POST", headers, body: form() }, configured);
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toMatch(/^CON LinkUp\n/);
+  });
+});
+
+describe("development", () => {
+  it("keeps the stand-ins: the dev outbox answers and health is ok", async () => {
+    expect((await request("/api/dev/outbox", {}, env as unknown as AppEnv)).status).toBe(200);
+    const health = await (await request("/api/health", {}, env as unknown as AppEnv)).json<{ status: string }>();
+    expect(health.status).toBe("ok");
+  });
+});
