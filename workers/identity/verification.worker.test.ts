@@ -416,6 +416,14 @@ describe("verifying a phone that already has an owner", () => {
     expect((await q("select count(*) n from device_keys where user_id = ?", owner.user.id))?.n).toBe(1);
     expect((await q("select count(*) n from emergency_contacts where user_id = ?", owner.user.id))?.n).toBe(1);
     expect((await q("select count(*) n from users where id = ?", anon.id))?.n).toBe(0);
+    // The account heard of the new sign-in.
+    const notes = await env.DB.prepare("select title, content from notifications where user_id = ? and type = 'security'")
+      .bind(owner.user.id)
+      .all<{ title: string; content: string }>();
+    expect(notes.results).toContainEqual({
+      title: "New sign-in to your account",
+      content: `A browser on the LinkUp web app signed in with ${owner.phone.e164}. If this was not you, call support.`,
+    });
   });
 
   it("never verifies a session with a code another session asked for", async () => {
