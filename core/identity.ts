@@ -21,6 +21,8 @@ export const IDENTITY_TEXT = {
   sendFailed: "Failed to send verification code. Please try again.",
   phoneRequiredTitle: "Phone Required",
   phoneRequired: "Please enter your phone number to continue",
+  // The spec has no format check (part 1 §103); this is the one message for a number we cannot message.
+  phoneInvalid: "Please enter a valid phone number",
   nicknameRequiredTitle: "Nickname Required",
   nicknameRequired: "Please enter a nickname for your profile",
   welcome: "Welcome to LinkUp",
@@ -44,4 +46,9 @@ export interface PendingVerification {
   channel: VerificationChannel;
   expiresAt: string;
   resendAt: string;
+}
+
+/** 'User ' plus the last 4 characters of the phone as entered: the chat join form's nickname rule. */
+export function nicknameFromPhone(phone: string): string {
+  return `User ${phone.trim().slice(-4)}`;
 }

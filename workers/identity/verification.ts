@@ -9,7 +9,7 @@ import { and, desc, eq, gt, gte, inArray, isNull, lt, sql } from "drizzle-orm";
 import { IDENTITY_TEXT, isSixDigitCode, type PendingVerification, VERIFICATION, type VerificationChannel } from "../../core/identity";
 import { toBase64Url } from "../../core/ids";
 import { newId } from "../../core/ids";
-import { normalizePhone } from "../../core/phone";
+import { normalizePhone, parsePhone } from "../../core/phone";
 import type { Db } from "../../db";
 import { findUserById, findUserByPhone } from "../../db/queries/users";
 import { phoneChannels, type User, users, verifications } from "../../db/schema";
@@ -120,10 +120,9 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 /** Sends a new code to the phone for the requesting user, after every limit has been checked. */
 export async function startVerification(env: AppEnv, db: Db, input: StartInput): Promise<StartResult> {
   const now = input.now ?? new Date();
-  const phone = normalizePhone(input.phone);
-  if (!phone) return refuse(400, "invalid_phone", IDENTITY_TEXT.phoneRequired);
-  // 6 to 15 digits: E.164 allows at most 15; anything shorter cannot receive a message.
-  if (!/^\+\d{6,15}$/.test(phone)) return refuse(400, "invalid_phone", "Please enter a valid phone number");
+  const parsed = parsePhone(input.phone);
+  if (!parsed.ok) return refuse(400, "invalid_phone", parsed.reason === "empty" ? IDENTITY_TEXT.phoneRequired : IDENTITY_TEXT.phoneInvalid);
+  const phone = parsed.phone;
 
   const hourAgo = new Date(now.getTime() - 3600_000);
   if (input.ip) {

@@ -479,6 +479,43 @@ describe("someone else asking for a person's phone", () => {
   });
 });
 
+describe("one phone, one account", () => {
+  it("normalises every written form to the one number and never makes a second account for it", async () => {
+    const phone = newPhone();
+    const rest = phone.e164.slice(4); // the 10 digits after +234
+    const first = await verifiedUser(phone);
+    for (const written of [
+      `+234 ${phone.local}`,
+      `234${rest}`,
+      rest,
+      `(${phone.local.slice(0, 4)}) ${phone.local.slice(4, 7)}-${phone.local.slice(7)}`,
+    ]) {
+      const { cookie } = await anonymousSession();
+      await pastResendWait(phone.e164);
+      const reg = await register(cookie, written);
+      expect(reg.status).toBe(200);
+      expect((await reg.json<{ verification: { phone: string } }>()).verification.phone).toBe(phone.e164);
+      const res = await verify(cookie, written, await latestCode(phone.e164));
+      expect(res.status).toBe(200);
+      expect((await res.json<{ user: { id: string } }>()).user.id).toBe(first.user.id);
+    }
+    const { n } = (await env.DB.prepare("select count(*) n from users where phone = ?").bind(phone.e164).first<{ n: number }>())!;
+    expect(n).toBe(1);
+  });
+
+  it.each([
+    ["80312345678", "11 digits without the leading 0"],
+    ["0803 123 4567 ext 12", "an extension"],
+    ["0803-CALL-ME", "letters"],
+    ["080312345", "too short"],
+  ])("refuses %s (%s) with one clear message", async (phoneNumber) => {
+    const { cookie } = await anonymousSession();
+    const res = await register(cookie, phoneNumber);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "Please enter a valid phone number", reason: "invalid_phone" });
+  });
+});
+
 describe("roles", () => {
   it("makes a phone listed in ADMIN_PHONES an admin when verified, in any written form", async () => {
     const phone = newPhone();

@@ -18,7 +18,8 @@ const db = createDb(env);
 afterEach(() => vi.restoreAllMocks());
 let phoneCounter = 0;
 /** A fresh caller per test: storage is shared within this file. */
-const newPhone = () => `+23480${String(Date.now() % 1e6).padStart(6, "0")}${String(phoneCounter++).padStart(2, "0")}`;
+// 0803 is a mobile range throughout (core/phone.ts accepts only valid mobile numbers).
+const newPhone = () => `+234803${String(Date.now() % 1e5).padStart(5, "0")}${String(phoneCounter++).padStart(2, "0")}`;
 
 async function dial(phoneNumber: string, text: string, sessionId = `ATUid_${newId(8)}`) {
   const res = await SELF.fetch(`${ORIGIN}/ussd`, {

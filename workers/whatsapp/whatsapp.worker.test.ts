@@ -18,7 +18,8 @@ const db = createDb(env);
 const TOKEN = "test-twilio-auth-token";
 const URL_ = `${ORIGIN}/webhooks/whatsapp`;
 let n = 0;
-const newPhone = () => `+23481${String(Date.now() % 1e6).padStart(6, "0")}${String(n++).padStart(2, "0")}`;
+// 0813 is a mobile range throughout (core/phone.ts accepts only valid mobile numbers).
+const newPhone = () => `+234813${String(Date.now() % 1e5).padStart(5, "0")}${String(n++).padStart(2, "0")}`;
 
 function fields(phone: string, extra: Record<string, string>) {
   return new URLSearchParams({
