@@ -421,3 +421,16 @@ export const phoneChannels = sqliteTable("phone_channels", {
 
 export type User = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
+
+// Counters per client address (anonymous session starts, anonymous AI use), for limits a new anonymous
+// session must not reset. The address is stored only as an HMAC (workers/limits).
+export const addressCounters = sqliteTable(
+  "address_counters",
+  {
+    key: text("key").notNull(),
+    window: text("window").notNull(),
+    count: integer("count").notNull().default(0),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.window] }), index("address_counters_expires_idx").on(t.expiresAt)],
+);

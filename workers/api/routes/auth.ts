@@ -9,6 +9,7 @@ import { toMe } from "../../auth/me";
 import { requireUser, startSession } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { ApiError, parseJson } from "../../errors";
+import { requireAnonymousStartAllowed } from "../../limits";
 import { notify } from "../../notifications";
 import { confirmVerification, notifyNewSignIn, pendingVerification, type Refusal, startVerification } from "../../identity/verification";
 
@@ -26,6 +27,7 @@ export const auth = new Hono<AppBindings>()
     let user = c.var.user;
     if (!user) {
       // A first visit can verify straight away: the code belongs to a fresh anonymous identity.
+      await requireAnonymousStartAllowed(c);
       user = await createUser(c.var.db);
       await startSession(c, user.id);
     }

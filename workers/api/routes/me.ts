@@ -8,6 +8,7 @@ import { toMe } from "../../auth/me";
 import { endSession, requireUser, startSession } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { parseJson } from "../../errors";
+import { requireAnonymousStartAllowed } from "../../limits";
 
 export const me = new Hono<AppBindings>()
   .get("/me", (c) => c.json({ user: toMe(requireUser(c)) }))
@@ -27,6 +28,7 @@ export const me = new Hono<AppBindings>()
   .post("/auth/anonymous", async (c) => {
     // Already signed in: keep that identity rather than orphaning it.
     if (c.var.user) return c.json({ user: toMe(c.var.user) });
+    await requireAnonymousStartAllowed(c);
     const user = await createUser(c.var.db);
     await startSession(c, user.id);
     return c.json({ user: toMe(user) }, 201);
