@@ -9,7 +9,7 @@ import { toMe } from "../../auth/me";
 import { requireUser, startSession } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { ApiError, parseJson } from "../../errors";
-import { requireAnonymousStartAllowed } from "../../limits";
+import { clientAddress, requireAnonymousStartAllowed } from "../../limits";
 import { notify } from "../../notifications";
 import { confirmVerification, notifyNewSignIn, pendingVerification, type Refusal, startVerification } from "../../identity/verification";
 
@@ -35,7 +35,7 @@ export const auth = new Hono<AppBindings>()
       phone: body.phoneNumber,
       nickname: body.nickname,
       channel: body.channel,
-      ip: c.req.header("cf-connecting-ip") ?? null,
+      ip: clientAddress(c.env, c.req.header("cf-connecting-ip")),
       userId: user.id,
     });
     if (!result.ok) refusal(c, result);
