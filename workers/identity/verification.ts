@@ -302,6 +302,9 @@ async function promote(db: Db, userId: string, phone: string, admin: boolean, no
   return user;
 }
 
+/** How many of a phone's live codes (one per requester at most) a reply from the phone is compared with. */
+const PHONE_SIDE_CANDIDATES = 10;
+
 /** Where a phone proved itself by replying a code: the phone channels, never a browser. */
 export type PhoneChannelKind = "whatsapp" | "ussd";
 
@@ -331,7 +334,7 @@ export async function confirmPhoneChannel(
       ),
     )
     .orderBy(desc(verifications.createdAt))
-    .limit(VERIFICATION.maxCodesPerPhonePerHour)
+    .limit(PHONE_SIDE_CANDIDATES)
     .all();
   if (live.length === 0) return refuse(400, "no_code", IDENTITY_TEXT.invalidCode);
   let match = false;
