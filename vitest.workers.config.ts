@@ -41,6 +41,10 @@ export default defineConfig({
           VAPID_PUBLIC_KEY: "BGPLdbvdOydZ0m5QKCY1m7pxLImr7I7kQ69VeufWOTEVAGRQdi67QazQ20QV8sA6iYITdzEz7_Gr6BYlbAUU2wc",
           VAPID_PRIVATE_KEY: "KSwj_Yb5M8AUafs4uQDSd-TmyRckeOEKdgueojP3xU0",
           VAPID_SUBJECT: "mailto:tests@linkup.example",
+          // Small limits per client address so their tests stay short (workers/limits); requests without
+          // CF-Connecting-IP, as most tests send, are not limited in development.
+          ANON_SESSIONS_PER_ADDRESS_PER_HOUR: "5",
+          ANON_AI_PER_ADDRESS_PER_DAY: "12",
           TEST_MIGRATIONS: await readD1Migrations("./db/migrations"),
           TEST_DEV_VAR_NAMES: devVarNames,
         },

@@ -22,6 +22,8 @@ export const IDENTITY_TEXT = {
   messagingUnavailable: "Phone verification is not available right now: this server cannot send WhatsApp or SMS messages yet.",
   phoneRequiredTitle: "Phone Required",
   phoneRequired: "Please enter your phone number to continue",
+  // The spec has no format check (part 1 §103); this is the one message for a number we cannot message.
+  phoneInvalid: "Please enter a valid phone number",
   nicknameRequiredTitle: "Nickname Required",
   nicknameRequired: "Please enter a nickname for your profile",
   welcome: "Welcome to LinkUp",
@@ -45,4 +47,9 @@ export interface PendingVerification {
   channel: VerificationChannel;
   expiresAt: string;
   resendAt: string;
+}
+
+/** 'User ' plus the last 4 characters of the phone as entered: the chat join form's nickname rule. */
+export function nicknameFromPhone(phone: string): string {
+  return `User ${phone.trim().slice(-4)}`;
 }

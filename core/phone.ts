@@ -1,16 +1,36 @@
+// One strict phone parser for every channel (issue 11): libphonenumber-js with its mobile-only metadata,
+// Nigeria as the default region. Every number LinkUp keeps receives WhatsApp or SMS messages, so only valid
+// mobile numbers are accepted, always in E.164. The spec's looser rule (part 2 §5: keep the digits, a leading
+// 0 becomes +234, 10 digits get +234) still holds for every valid Nigerian number; what it turned into
+// garbage ('+80312345678' from 11 digits without the 0) is refused instead.
+// Server-side only: screens import nothing from here, so the metadata stays out of the browser bundle.
+import { parsePhoneNumberWithError } from "libphonenumber-js/mobile";
+
+export const DEFAULT_PHONE_REGION = "NG";
+
+export type PhoneParse = { ok: true; phone: string } | { ok: false; reason: "empty" | "invalid" };
+
 /**
- * Phone normalisation of spec part 2 §5, shared by every channel: keep the digits; a leading 0 becomes +234
- * and the rest; a 10-digit number gets +234; otherwise a + is added. Returns null when no digits remain.
+ * Parses what a person typed (or a gateway sent) into E.164: '+234 0803…', '0803…', '234803…', '803…' and
+ * '00234…' are one number. Letters (so extensions too), wrong lengths and non-mobile numbers are invalid.
  */
-export function normalizePhone(input: string): string | null {
-  const digits = input.replace(/\D/g, "");
-  if (!digits) return null;
-  if (digits.startsWith("0")) return `+234${digits.slice(1)}`;
-  if (digits.length === 10) return `+234${digits}`;
-  return `+${digits}`;
+export function parsePhone(input: string): PhoneParse {
+  const text = input.trim();
+  if (!/\d/.test(text)) return { ok: false, reason: text ? "invalid" : "empty" };
+  if (!/^[+\d\s().\-/]+$/.test(text)) return { ok: false, reason: "invalid" };
+  // '00' is how many people write the international prefix; no Nigerian national number starts with it.
+  const international = text.replace(/^00(?=[1-9])/, "+");
+  try {
+    const parsed = parsePhoneNumberWithError(international, { defaultCountry: DEFAULT_PHONE_REGION, extract: false });
+    if (parsed.ext || !parsed.isValid()) return { ok: false, reason: "invalid" };
+    return { ok: true, phone: parsed.number };
+  } catch {
+    return { ok: false, reason: "invalid" };
+  }
 }
 
-/** 'User ' plus the last 4 characters of the phone as entered: the chat join form's nickname rule. */
-export function nicknameFromPhone(phone: string): string {
-  return `User ${phone.trim().slice(-4)}`;
+/** The E.164 form of a phone, or null when it is empty or not a valid mobile number. */
+export function normalizePhone(input: string): string | null {
+  const r = parsePhone(input);
+  return r.ok ? r.phone : null;
 }

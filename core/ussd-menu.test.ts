@@ -106,7 +106,7 @@ describe("USSD menu paths", () => {
 
   it("shows the account with tier and verification, verifies a code and saves a language", () => {
     expect(show("5")).toBe(
-      "CON My account\nPhone: +2348031234567\nTier: Enterprise\nNot verified for web\n1 Verify phone for web\n2 Language\n00 Back",
+      "CON My account\nPhone: +2348031234567\nTier: Enterprise\nNot verified for web\n1 Confirm phone with code\n2 Language\n00 Back",
     );
     expect(renderScreen(screen("5"), en, screenData({ account: { phone: "+234803", tier: "free", verified: true } }))).toContain(
       "Tier: Free\nVerified for web",

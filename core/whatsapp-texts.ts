@@ -28,7 +28,7 @@ const english: WhatsAppTexts = {
     "LinkUp on WhatsApp:",
     "• @ai <question> – ask the assistant (e.g. @ai translate good morning to hausa, @ai market rice kano)",
     "• SOS <what happened> – alert people near you (share your location first)",
-    "• 6-digit code – verify your phone for the LinkUp web app",
+    "• 6-digit code – link this number to LinkUp (to sign in on the web, type it in your browser)",
     "• LANG <English|Hausa|Yoruba|Igbo|Pidgin> – my language",
     "• STOP / START – stop or resume messages",
     "In danger? Call 112 or 199.",
@@ -45,7 +45,8 @@ const english: WhatsAppTexts = {
   locationSaved: "📍 Location saved. Send SOS and a few words to alert people near you.",
   media: "I can read text messages and locations, not files or voice notes yet. Send HELP for the commands.",
   other: "I did not understand. Send @ai and your question (e.g. @ai market rice kano), SOS in an emergency, or HELP.",
-  verified: "✅ Your phone is verified. Go back to LinkUp in your browser to carry on.",
+  verified:
+    "✅ This WhatsApp number is now linked to LinkUp. Nobody was signed in on the web: the code works there only in the browser that asked for it. If you did not ask for a code, ignore it.",
   thinking: "🤖 Thinking… the answer follows in a moment.",
 };
 
@@ -54,7 +55,7 @@ const hausa: WhatsAppTexts = {
     "LinkUp a WhatsApp:",
     "• @ai <tambaya> – tambayi mataimaki (misali @ai market rice kano)",
     "• SOS <abin da ya faru> – sanar da mutanen kusa (aika wurinka da farko)",
-    "• Lamba mai lamba 6 – tabbatar da wayarka don LinkUp na yanar gizo",
+    "• Lamba mai lamba 6 – hada wannan lamba da LinkUp (don shiga yanar gizo, rubuta ta a burauzarka)",
     "• LANG <English|Hausa|Yoruba|Igbo|Pidgin> – harshe",
     "• STOP / START – dakatar ko ci gaba da sakonni",
     "Kana cikin hadari? Kira 112 ko 199.",
@@ -71,7 +72,8 @@ const hausa: WhatsAppTexts = {
   locationSaved: "📍 An ajiye wurinka. Aika SOS da 'yan kalmomi don sanar da mutanen kusa.",
   media: "Ina karanta sakonnin rubutu da wuri kawai, ba fayiloli ko sakon murya ba tukuna. Aika HELP.",
   other: "Ban gane ba. Aika @ai da tambayarka, SOS idan akwai gaggawa, ko HELP.",
-  verified: "✅ An tabbatar da wayarka. Koma LinkUp a burauzarka don ci gaba.",
+  verified:
+    "✅ An hada wannan lambar WhatsApp da LinkUp. Ba a shigar da kowa a yanar gizo ba: lambar tana aiki ne kawai a burauzar da ta nema. Idan ba kai ka nema ba, ka yi watsi da ita.",
   thinking: "🤖 Ina tunani… amsar na zuwa nan ba da jimawa ba.",
 };
 
@@ -80,7 +82,7 @@ const yoruba: WhatsAppTexts = {
     "LinkUp lori WhatsApp:",
     "• @ai <ibeere> – bi oluranlowo (apere @ai market rice kano)",
     "• SOS <ohun to sele> – so fun awon to wa nitosi (fi ipo re ranse ni akoko)",
-    "• Koodu oninomba 6 – jerisi foonu re fun LinkUp web",
+    "• Koodu oninomba 6 – so nomba yii mo LinkUp (lati wole lori web, ko o sinu burausa re)",
     "• LANG <English|Hausa|Yoruba|Igbo|Pidgin> – ede",
     "• STOP / START – da awon ifiranse duro tabi bere pada",
     "Ewu? Pe 112 tabi 199.",
@@ -97,7 +99,8 @@ const yoruba: WhatsAppTexts = {
   locationSaved: "📍 A ti fi ipo re pamo. Fi SOS ati oro die ranse lati so fun awon to wa nitosi.",
   media: "Mo le ka ifiranse oro ati ipo nikan, ki i se faili tabi ohun. Fi HELP ranse.",
   other: "Ko ye mi. Fi @ai ati ibeere re ranse, SOS ni pajawiri, tabi HELP.",
-  verified: "✅ A ti jerisi foonu re. Pada si LinkUp ninu burausa re lati tesiwaju.",
+  verified:
+    "✅ A ti so nomba WhatsApp yii mo LinkUp. Ko si eni ti o wole lori web: koodu n sise nikan ninu burausa ti o beere fun un. Ti kii ba se iwo lo beere, ma bikita.",
   thinking: "🤖 Mo n ronu… idahun n bo laipe.",
 };
 
@@ -106,7 +109,7 @@ const igbo: WhatsAppTexts = {
     "LinkUp na WhatsApp:",
     "• @ai <ajuju> – juo onye enyemaka (dika @ai market rice kano)",
     "• SOS <ihe mere> – gwa ndi no nso (zitere ebe i no mbu)",
-    "• Koodu onu ogugu 6 – kwado ekwenti gi maka LinkUp web",
+    "• Koodu onu ogugu 6 – jikota nomba a na LinkUp (iji banye na web, dee ya na ihe nchogha gi)",
     "• LANG <English|Hausa|Yoruba|Igbo|Pidgin> – asusu",
     "• STOP / START – kwusi ma o bu malite ozi ozo",
     "No na nsogbu? Kpoo 112 ma o bu 199.",
@@ -123,7 +126,8 @@ const igbo: WhatsAppTexts = {
   locationSaved: "📍 Echekwara ebe i no. Ziga SOS na okwu ole na ole iji gwa ndi no nso.",
   media: "Ana m agu ozi ederede na ebe i no naani, o bughi faili ma o bu olu. Ziga HELP.",
   other: "Aghotaghi m. Ziga @ai na ajuju gi, SOS n'oge mberede, ma o bu HELP.",
-  verified: "✅ Akwadoro ekwenti gi. Laghachi na LinkUp n'ihe nchogha gi ka i gaa n'ihu.",
+  verified:
+    "✅ Ejikotala nomba WhatsApp a na LinkUp. Onweghi onye banyere na web: koodu na-aru naani na ihe nchogha nke rioro ya. O buru na obughi gi rioro ya, hapu ya.",
   thinking: "🤖 Ana m eche… aziza na-abia n'oge na-adighi anya.",
 };
 
@@ -132,7 +136,7 @@ const pidgin: WhatsAppTexts = {
     "LinkUp for WhatsApp:",
     "• @ai <question> – ask di helper (like @ai market rice kano)",
     "• SOS <wetin happen> – tell people wey dey near you (send your location first)",
-    "• 6-digit code – verify your phone for LinkUp web",
+    "• 6-digit code – link dis number to LinkUp (to sign in for web, type am for your browser)",
     "• LANG <English|Hausa|Yoruba|Igbo|Pidgin> – language",
     "• STOP / START – stop or start messages again",
     "Wahala dey? Call 112 or 199.",
@@ -149,7 +153,8 @@ const pidgin: WhatsAppTexts = {
   locationSaved: "📍 Your location don save. Send SOS plus small words to tell people wey dey near you.",
   media: "I fit read text and location only, no be file or voice note yet. Send HELP.",
   other: "I no understand. Send @ai plus your question, SOS for emergency, or HELP.",
-  verified: "✅ Your phone don verify. Go back to LinkUp for your browser make you continue.",
+  verified:
+    "✅ Dis WhatsApp number don link to LinkUp. Nobody sign in for web: di code dey work only for di browser wey ask for am. If no be you ask, ignore am.",
   thinking: "🤖 I dey think… answer dey come small time.",
 };
 

@@ -413,8 +413,24 @@ export const phoneChannels = sqliteTable("phone_channels", {
   locationText: text("location_text"),
   // An SOS asked for before any location was shared: sent as soon as a location arrives (WhatsApp).
   pendingSos: text("pending_sos", { mode: "json" }).$type<{ message: string; requestId: string; at: number }>(),
+  // When this phone last proved itself on WhatsApp or USSD by replying a code sent to it: it links the phone
+  // channel only, never a web session (docs/decisions/020b-a-code-proves-the-browser-that-typed-it.md).
+  confirmedAt: integer("confirmed_at", { mode: "timestamp_ms" }),
   updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
 });
 
 export type User = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
+
+// Counters per client address (anonymous session starts, anonymous AI use), for limits a new anonymous
+// session must not reset. The address is stored only as an HMAC (workers/limits).
+export const addressCounters = sqliteTable(
+  "address_counters",
+  {
+    key: text("key").notNull(),
+    window: text("window").notNull(),
+    count: integer("count").notNull().default(0),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.window] }), index("address_counters_expires_idx").on(t.expiresAt)],
+);

@@ -36,7 +36,7 @@ const sos = [];
 const errors = [];
 try {
   async function session(i, record) {
-    const phone = `+23470${String(i).padStart(8, "0")}`;
+    const phone = `+234703${String(i).padStart(7, "0")}`;
     const sessionId = `ATUid_bench_${process.pid}_${i}`;
     const place = PLACES[i % PLACES.length];
     const steps = ["", "1", "1*1", `1*1*${place}`, `1*1*${place}*1`];

@@ -2,6 +2,7 @@
 // workerd (db/queries/d1.worker.test.ts). Each test makes its own rows.
 import { describe, expect, it } from "vitest";
 import type { Db } from "../index";
+import { messages, usageDaily } from "../schema";
 import { findMarketPrices, listBlogArticles, listCommodities, listFaq } from "./content";
 import { listOutbound, recordOutbound, updateOutbound } from "./outbox";
 import { deleteSession, findSessionUser, insertSession, moveSession } from "./sessions";
@@ -66,12 +67,20 @@ export function querySuite(driver: string, getDb: () => Db) {
       expect((await listBlogArticles(db)).filter((a) => a.featured)).toHaveLength(2);
     });
 
-    it("counts live figures", async () => {
+    it("counts live figures: only people who did something, never a bare session", async () => {
       const db = getDb();
       const before = await publicStats(db);
       await createUser(db);
+      await createUser(db);
+      expect((await publicStats(db)).users).toBe(before.users);
+      await createUser(db, { phone: `+23480399${String(Date.now() % 100000).padStart(5, "0")}`, authMode: "verified" });
+      const talker = await createUser(db);
+      await db.insert(usageDaily).values({ userId: talker.id, date: "2026-05-01", aiCommands: 1 });
+      const writer = await createUser(db);
+      await db.insert(messages).values({ id: `m-${writer.id}`, roomId: "nearby:s1abc", senderId: writer.id, type: "text", body: "hi" });
+      await db.insert(messages).values({ id: `m2-${writer.id}`, roomId: "nearby:s1abc", senderId: writer.id, type: "text", body: "again" });
       const after = await publicStats(db);
-      expect(after.users).toBe(before.users + 1);
+      expect(after.users).toBe(before.users + 3);
       expect(after.marketCities).toBe(6);
     });
   });

@@ -1,12 +1,26 @@
 import { count, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../index";
-import { emergencyBroadcasts, marketPrices, meshConnections, messages, rooms, users } from "../schema";
+import { emergencyBroadcasts, marketPrices, meshConnections, messages, rooms, usageDaily, users } from "../schema";
 
-/** Live figures for public screens: never invented numbers (spec README). */
+/** Live figures for public screens: never invented numbers (spec README), never bare sessions (issue 11). */
 export async function publicStats(db: Db, now = Date.now()) {
   const dayAgo = new Date(now - 24 * 3600 * 1000);
   const [u, m, c, r, e, markets] = await Promise.all([
-    db.select({ n: count() }).from(users).get(),
+    // People who did something: verified a phone or reached us by WhatsApp/USSD, sent a message, sent an
+    // SOS or used the assistant. A bare anonymous session (a bot, a visit) is not a person on LinkUp.
+    db
+      .select({ n: count() })
+      .from(users)
+      .where(
+        sql`${users.id} in (
+          select ${users.id} from ${users} where ${users.authMode} = 'verified' or ${users.phone} is not null
+          union select ${messages.senderId} from ${messages}
+          union select ${emergencyBroadcasts.userId} from ${emergencyBroadcasts}
+          union select ${usageDaily.userId} from ${usageDaily}
+            where ${usageDaily.aiCommands} + ${usageDaily.translations} + ${usageDaily.messagesCount} + ${usageDaily.voiceMessages} > 0
+        )`,
+      )
+      .get(),
     db.select({ n: count() }).from(messages).where(gt(messages.sentAt, dayAgo)).get(),
     db.select({ n: count() }).from(meshConnections).where(eq(meshConnections.isActive, true)).get(),
     db.select({ n: count() }).from(rooms).where(eq(rooms.kind, "nearby")).get(),

@@ -3,7 +3,7 @@
 import { expect, test } from "./fixtures";
 
 test("chats with the WhatsApp bot locally: HELP, a question, a shared location and an SOS with its later report", async ({ page }) => {
-  const phone = `+23480${String(Date.now()).slice(-8)}`;
+  const phone = `+234803${String(Date.now()).slice(-7)}`;
   await page.goto("/whatsapp-demo");
   await expect(page.getByRole("heading", { name: "LinkUp on WhatsApp" })).toBeVisible();
   await expect(page.getByRole("cell", { name: "SOS <what happened>" })).toBeVisible();

@@ -28,11 +28,11 @@ describe("errors", () => {
     const ussd = await call("/ussd", {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: "sessionId=f1&serviceCode=*384%23&phoneNumber=%2B2348000000001&text=",
+      body: "sessionId=f1&serviceCode=*384%23&phoneNumber=%2B2348030000001&text=",
     });
     expect(ussd.status).toBe(200);
     expect(await ussd.text()).toMatch(/^CON LinkUp\n/);
-    const whatsapp = await call("/webhooks/whatsapp", { method: "POST", body: "From=whatsapp%3A%2B2348000000001&Body=HELP" });
+    const whatsapp = await call("/webhooks/whatsapp", { method: "POST", body: "From=whatsapp%3A%2B2348030000001&Body=HELP" });
     expect(whatsapp.status).toBe(403);
     expect(await whatsapp.json()).toHaveProperty("error");
   });

@@ -21,6 +21,7 @@ import {
   upgradeOffer,
 } from "./common";
 import { type AssistantProvider, NeedsOnline, withFallback } from "./provider";
+import { ANON_AI_BUDGET_SPENT, takeAddressToken } from "../limits";
 import { type Counter, consume, refund } from "./usage";
 import { forecast } from "./weather";
 
@@ -55,6 +56,8 @@ export interface AiCommandInput {
   mode?: AiMode;
   /** false for a second answer to a command already counted (e.g. the SMS after a USSD screen). */
   countUsage?: boolean;
+  /** The web caller's address: anonymous visitors share its daily AI budget across sessions (workers/limits). */
+  address?: string | null;
   /** Recent chat lines for context (web: the last 5 messages). */
   history?: string[];
   timeoutMs?: number;
@@ -83,6 +86,12 @@ export async function runAiCommand(env: AppEnv, db: Db, input: AiCommandInput): 
   if (input.countUsage !== false) {
     const used = await consume(db, user.id, tier, counters, input.now);
     if (!used.ok) return upgradeOffer("limit_reached", LIMIT_MESSAGES[used.full]);
+    // A new anonymous session would otherwise bring a fresh free allowance: the address keeps a daily budget.
+    const anonymous = tier === "free" && user.authMode !== "verified";
+    if (anonymous && !(await takeAddressToken(env, db, "anonAi", input.address ?? null, input.now)).ok) {
+      for (const c of counters) await refund(db, user.id, c, input.now);
+      return upgradeOffer("limit_reached", ANON_AI_BUDGET_SPENT);
+    }
   }
 
   const mode = input.mode ?? "auto";

@@ -48,16 +48,16 @@ describe("helpers", () => {
   });
 
   it("reads ADMIN_PHONES in any written form", () => {
-    const e = { ADMIN_PHONES: "0803 111 2222, +44 20 7946 0958,," };
+    const e = { ADMIN_PHONES: "0803 111 2222, +44 7911 123456,," };
     expect(isAdminPhone(e, "+2348031112222")).toBe(true);
-    expect(isAdminPhone(e, "+442079460958")).toBe(true);
+    expect(isAdminPhone(e, "+447911123456")).toBe(true);
     expect(isAdminPhone(e, "+2348031112223")).toBe(false);
     expect(isAdminPhone({ ADMIN_PHONES: undefined }, "+2348031112222")).toBe(false);
   });
 
-  it("says in the message how long the code lives", () => {
+  it("says in the message what the code is for, how long it lives, and to ignore it if this was not you", () => {
     expect(codeMessage("042917")).toBe(
-      "Your LinkUp verification code is 042917. It expires in 10 minutes. Never share this code with anyone.",
+      "Your LinkUp verification code is 042917. It signs in only the browser where you asked for it, on the LinkUp web app, and expires in 10 minutes. Never share this code with anyone. If this was not you, ignore this message.",
     );
   });
 });
@@ -104,7 +104,12 @@ describe("verification and merge on libSQL", () => {
     const owner = await createUser(db, { nickname: "Owner" });
     const r1 = await startVerification(env, db, { phone: "08035550000", channel: "sms", ip: null, userId: owner.id, now: t0 });
     expect(r1.ok).toBe(true);
-    const ok1 = await confirmVerification(env, db, { phone: "+2348035550000", code: await lastCode("+2348035550000"), now: t0 });
+    const ok1 = await confirmVerification(env, db, {
+      phone: "+2348035550000",
+      code: await lastCode("+2348035550000"),
+      userId: owner.id,
+      now: t0,
+    });
     expect(ok1).toMatchObject({ ok: true, merged: false, user: { id: owner.id, authMode: "verified", phone: "+2348035550000" } });
 
     const anon = await createUser(db, { locationText: "Jos" });
@@ -118,7 +123,12 @@ describe("verification and merge on libSQL", () => {
 
     const t1 = new Date(t0.getTime() + 120_000);
     await startVerification(env, db, { phone: "0803 555 0000", channel: "whatsapp", ip: null, userId: anon.id, now: t1 });
-    const ok2 = await confirmVerification(env, db, { phone: "08035550000", code: await lastCode("+2348035550000"), now: t1 });
+    const ok2 = await confirmVerification(env, db, {
+      phone: "08035550000",
+      code: await lastCode("+2348035550000"),
+      userId: anon.id,
+      now: t1,
+    });
     expect(ok2).toMatchObject({
       ok: true,
       merged: true,

@@ -1,16 +1,21 @@
 // Phone verification (spec part 2 §4–§5, §8; DESIGN.md §4): a 6-digit code over WhatsApp (default) or SMS.
 // The code is stored only as an HMAC; it lives 10 minutes, is used once and dies after 5 wrong tries. A new
-// code may be asked for after 60 s, at most 5 per phone per hour and a bounded number per IP address.
+// code may be asked for after 60 s, at most 5 per phone per hour and a bounded number per IP address; those
+// limits, and which code is live, are kept per requester, so nobody else can spend or cancel a person's code.
+// A code signs in only the web session that asked for it; typed on the phone (WhatsApp, USSD) it links that
+// phone channel and nothing else (docs/decisions/020b-a-code-proves-the-browser-that-typed-it.md).
 // Confirming a phone that already belongs to someone merges the requesting user into that owner.
-import { and, desc, eq, gte, isNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gt, gte, inArray, isNull, lt, sql } from "drizzle-orm";
 import { IDENTITY_TEXT, isSixDigitCode, type PendingVerification, VERIFICATION, type VerificationChannel } from "../../core/identity";
 import { toBase64Url } from "../../core/ids";
 import { newId } from "../../core/ids";
-import { normalizePhone } from "../../core/phone";
+import { normalizePhone, parsePhone } from "../../core/phone";
 import type { Db } from "../../db";
 import { findUserById, findUserByPhone } from "../../db/queries/users";
-import { type User, users, verifications } from "../../db/schema";
+import { phoneChannels, type User, users, verifications } from "../../db/schema";
+import { userForPhone } from "../channels";
 import { type AppEnv, messagingAvailable } from "../env";
+import { notify } from "../notifications";
 import { sendMessage } from "../services/messaging";
 import { mergeUsers } from "./merge";
 
@@ -37,6 +42,7 @@ export type Refusal = {
 
 export type StartResult = { ok: true; verification: PendingVerification } | Refusal;
 export type ConfirmResult = { ok: true; user: User; merged: boolean; mergedUserId?: string } | Refusal;
+export type PhoneConfirmResult = { ok: true; user: User } | Refusal;
 
 export interface StartInput {
   phone: string;
@@ -52,8 +58,8 @@ export interface StartInput {
 export interface ConfirmInput {
   phone: string;
   code: string;
-  /** When given, only a code this user asked for counts (the web path); WhatsApp confirms by phone alone. */
-  userId?: string;
+  /** The session's user: only a code this user asked for counts. */
+  userId: string;
   now?: Date;
 }
 
@@ -102,8 +108,12 @@ export function isAdminPhone(env: { ADMIN_PHONES?: string }, phone: string): boo
     .includes(phone);
 }
 
+/**
+ * The code message: what the code is for and where it works, so someone who did not ask knows to ignore it
+ * (the spec has no wording for it; "Never share this code" is the usual warning, kept).
+ */
 export function codeMessage(code: string): string {
-  return `Your LinkUp verification code is ${code}. It expires in 10 minutes. Never share this code with anyone.`;
+  return `Your LinkUp verification code is ${code}. It signs in only the browser where you asked for it, on the LinkUp web app, and expires in 10 minutes. Never share this code with anyone. If this was not you, ignore this message.`;
 }
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
@@ -113,10 +123,9 @@ export async function startVerification(env: AppEnv, db: Db, input: StartInput):
   const now = input.now ?? new Date();
   // Outside development without Twilio no code could reach the phone: say so instead of storing one.
   if (!messagingAvailable(env)) return refuse(503, "messaging_unavailable", IDENTITY_TEXT.messagingUnavailable);
-  const phone = normalizePhone(input.phone);
-  if (!phone) return refuse(400, "invalid_phone", IDENTITY_TEXT.phoneRequired);
-  // 6 to 15 digits: E.164 allows at most 15; anything shorter cannot receive a message.
-  if (!/^\+\d{6,15}$/.test(phone)) return refuse(400, "invalid_phone", "Please enter a valid phone number");
+  const parsed = parsePhone(input.phone);
+  if (!parsed.ok) return refuse(400, "invalid_phone", parsed.reason === "empty" ? IDENTITY_TEXT.phoneRequired : IDENTITY_TEXT.phoneInvalid);
+  const phone = parsed.phone;
 
   const hourAgo = new Date(now.getTime() - 3600_000);
   if (input.ip) {
@@ -131,10 +140,11 @@ export async function startVerification(env: AppEnv, db: Db, input: StartInput):
     }
   }
 
+  // Per phone and requester: someone else asking for this phone spends none of this person's codes.
   const recent = await db
     .select({ createdAt: verifications.createdAt })
     .from(verifications)
-    .where(and(eq(verifications.phone, phone), gte(verifications.createdAt, hourAgo)))
+    .where(and(eq(verifications.phone, phone), eq(verifications.userId, input.userId), gte(verifications.createdAt, hourAgo)))
     .orderBy(desc(verifications.createdAt))
     .all();
   const last = recent[0];
@@ -168,11 +178,11 @@ export async function startVerification(env: AppEnv, db: Db, input: StartInput):
       .set({ nickname: nickname.slice(0, 40), updatedAt: now })
       .where(eq(users.id, user.id));
 
-  // Only the newest code of a phone is live: older ones end when a new one is sent.
+  // Only the requester's newest code for a phone is live: their older ones end; other people's stay live.
   await db
     .update(verifications)
     .set({ consumedAt: now })
-    .where(and(eq(verifications.phone, phone), isNull(verifications.consumedAt)));
+    .where(and(eq(verifications.phone, phone), eq(verifications.userId, user.id), isNull(verifications.consumedAt)));
 
   const id = newId();
   const code = generateCode();
@@ -222,7 +232,10 @@ export async function pendingVerification(db: Db, userId: string, now = new Date
   };
 }
 
-/** Checks a code for a phone; on success the requesting user is verified or merged into the phone's owner. */
+/**
+ * Checks a code typed into a web session; on success that session's user is verified or merged into the
+ * phone's owner. Only a code this same user asked for counts.
+ */
 export async function confirmVerification(env: AppEnv, db: Db, input: ConfirmInput): Promise<ConfirmResult> {
   const now = input.now ?? new Date();
   const code = input.code.trim();
@@ -230,12 +243,10 @@ export async function confirmVerification(env: AppEnv, db: Db, input: ConfirmInp
   const phone = normalizePhone(input.phone);
   if (!phone) return refuse(400, "no_code", IDENTITY_TEXT.invalidCode);
 
-  const conditions = [eq(verifications.phone, phone), isNull(verifications.consumedAt)];
-  if (input.userId) conditions.push(eq(verifications.userId, input.userId));
   const row = await db
     .select()
     .from(verifications)
-    .where(and(...conditions))
+    .where(and(eq(verifications.phone, phone), eq(verifications.userId, input.userId), isNull(verifications.consumedAt)))
     .orderBy(desc(verifications.createdAt))
     .get();
   if (!row) return refuse(400, "no_code", IDENTITY_TEXT.invalidCode);
@@ -292,4 +303,88 @@ async function promote(db: Db, userId: string, phone: string, admin: boolean, no
     .where(eq(users.id, userId))
     .returning();
   return user;
+}
+
+/** How many of a phone's live codes (one per requester at most) a reply from the phone is compared with. */
+const PHONE_SIDE_CANDIDATES = 10;
+
+/** Where a phone proved itself by replying a code: the phone channels, never a browser. */
+export type PhoneChannelKind = "whatsapp" | "ussd";
+
+/**
+ * A code typed on the phone it was sent to (a WhatsApp reply, the USSD verify menu). The gateway already
+ * vouches for the phone, so this only records that the phone's channel is confirmed and tells the phone's
+ * user; it verifies no web session and leaves the code live for the browser that asked for it. Wrong tries
+ * count against the phone's live codes like web tries do.
+ */
+export async function confirmPhoneChannel(
+  env: AppEnv,
+  db: Db,
+  input: { phone: string; code: string; channel: PhoneChannelKind; waitUntil: (p: Promise<unknown>) => void; now?: Date },
+): Promise<PhoneConfirmResult> {
+  const now = input.now ?? new Date();
+  const code = input.code.trim();
+  if (!isSixDigitCode(code)) return refuse(400, "code_format", IDENTITY_TEXT.codeFormat);
+  const live = await db
+    .select()
+    .from(verifications)
+    .where(
+      and(
+        eq(verifications.phone, input.phone),
+        isNull(verifications.consumedAt),
+        gt(verifications.expiresAt, now),
+        lt(verifications.attempts, VERIFICATION.maxAttempts),
+      ),
+    )
+    .orderBy(desc(verifications.createdAt))
+    .limit(PHONE_SIDE_CANDIDATES)
+    .all();
+  if (live.length === 0) return refuse(400, "no_code", IDENTITY_TEXT.invalidCode);
+  let match = false;
+  for (const row of live) if (sameString(await hashCode(env, row.id, code), row.codeHash)) match = true;
+  if (!match) {
+    await db
+      .update(verifications)
+      .set({ attempts: sql`${verifications.attempts} + 1` })
+      .where(
+        inArray(
+          verifications.id,
+          live.map((r) => r.id),
+        ),
+      );
+    return refuse(400, "wrong_code", IDENTITY_TEXT.invalidCode);
+  }
+  const user = await userForPhone(db, input.phone);
+  await db
+    .insert(phoneChannels)
+    .values({ phone: input.phone, confirmedAt: now })
+    .onConflictDoUpdate({ target: phoneChannels.phone, set: { confirmedAt: now, updatedAt: now } });
+  await notifyNewSignIn(env, db, user.id, { via: input.channel, phone: input.phone }, input.waitUntil);
+  return { ok: true, user };
+}
+
+const SIGN_IN_VIA = { web: "A browser on the LinkUp web app", whatsapp: "WhatsApp", ussd: "A USSD session" } as const;
+
+/** The security notice every sign-in path sends to the account it signed into (push where subscribed). */
+export function notifyNewSignIn(
+  env: AppEnv,
+  db: Db,
+  userId: string,
+  signIn: { via: keyof typeof SIGN_IN_VIA; phone: string },
+  waitUntil: (p: Promise<unknown>) => void,
+) {
+  return notify(
+    env,
+    db,
+    userId,
+    {
+      type: "security",
+      title: "New sign-in to your account",
+      content: `${SIGN_IN_VIA[signIn.via]} signed in with ${signIn.phone}. If this was not you, call support.`,
+      priority: "high",
+      url: "/settings",
+      source: "identity",
+    },
+    waitUntil,
+  );
 }

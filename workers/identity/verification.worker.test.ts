@@ -167,7 +167,7 @@ describe("POST /api/auth/register", () => {
     expect(sent[0].form.get("From")).toBe("whatsapp:+14155238886");
     const code = sent[0].form.get("Body")?.match(/\b(\d{6})\b/)?.[1];
     expect(code).toMatch(/^\d{6}$/);
-    expect(await confirmVerification(twilioEnv, db, { phone: phone.e164, code: code! })).toMatchObject({ ok: true });
+    expect(await confirmVerification(twilioEnv, db, { phone: phone.e164, code: code!, userId: user.id })).toMatchObject({ ok: true });
   });
 
   it("says honestly when the code could not be sent, and lets the person try again at once", async () => {
@@ -255,6 +255,7 @@ describe("code rules", () => {
     const expired = await confirmVerification(appEnv, db, {
       phone: late.local,
       code: await latestCode(late.e164),
+      userId: a.user.id,
       now: new Date(t0.getTime() + VERIFICATION.ttlMs),
     });
     expect(expired).toMatchObject({ ok: false, status: 400, reason: "expired" });
@@ -266,6 +267,7 @@ describe("code rules", () => {
     const ok = await confirmVerification(appEnv, db, {
       phone: inTime.local,
       code: await latestCode(inTime.e164),
+      userId: b.user.id,
       now: new Date(t0.getTime() + VERIFICATION.ttlMs - 1000),
     });
     expect(ok).toMatchObject({ ok: true, merged: false });
@@ -283,15 +285,17 @@ describe("code rules", () => {
     ).toBe(true);
     const second = await latestCode(phone.e164);
     if (first !== second) {
-      expect(await confirmVerification(appEnv, db, { phone: phone.local, code: first, now: later })).toMatchObject({
+      expect(await confirmVerification(appEnv, db, { phone: phone.local, code: first, userId: user.id, now: later })).toMatchObject({
         ok: false,
         status: 400,
       });
     }
-    expect(await confirmVerification(appEnv, db, { phone: phone.local, code: second, now: later })).toMatchObject({ ok: true });
+    expect(await confirmVerification(appEnv, db, { phone: phone.local, code: second, userId: user.id, now: later })).toMatchObject({
+      ok: true,
+    });
   });
 
-  it("sends at most 5 codes per phone per hour", async () => {
+  it("sends at most 5 codes per phone per hour to one requester", async () => {
     const t0 = new Date("2026-03-03T10:00:00Z");
     const phone = newPhone();
     const { user } = await anonymousSession();
@@ -412,17 +416,103 @@ describe("verifying a phone that already has an owner", () => {
     expect((await q("select count(*) n from device_keys where user_id = ?", owner.user.id))?.n).toBe(1);
     expect((await q("select count(*) n from emergency_contacts where user_id = ?", owner.user.id))?.n).toBe(1);
     expect((await q("select count(*) n from users where id = ?", anon.id))?.n).toBe(0);
+    // The account heard of the new sign-in.
+    const notes = await env.DB.prepare("select title, content from notifications where user_id = ? and type = 'security'")
+      .bind(owner.user.id)
+      .all<{ title: string; content: string }>();
+    expect(notes.results).toContainEqual({
+      title: "New sign-in to your account",
+      content: `A browser on the LinkUp web app signed in with ${owner.phone.e164}. If this was not you, call support.`,
+    });
   });
 
-  it("moves every session of the requester when the code is confirmed by phone alone (WhatsApp)", async () => {
+  it("never verifies a session with a code another session asked for", async () => {
     const owner = await verifiedUser();
-    const { cookie } = await anonymousSession();
+    const attacker = await anonymousSession();
     await pastResendWait(owner.phone.e164);
-    expect((await register(cookie, owner.phone.local)).status).toBe(200);
-    const result = await confirmVerification(appEnv, db, { phone: owner.phone.e164, code: await latestCode(owner.phone.e164) });
-    expect(result).toMatchObject({ ok: true, merged: true });
-    // The web session that asked for the code is now the owner's, without doing anything.
-    expect((await me(cookie)).user).toMatchObject({ id: owner.user.id, authMode: "verified" });
+    expect((await register(attacker.cookie, owner.phone.local)).status).toBe(200);
+    const code = await latestCode(owner.phone.e164);
+    // Whoever learns the code cannot use it from another browser.
+    const other = await anonymousSession();
+    const res = await verify(other.cookie, owner.phone.local, code);
+    expect(res.status).toBe(400);
+    expect((await res.json<{ error: string }>()).error).toBe("Invalid verification code. Please try again.");
+    expect((await me(other.cookie)).user).toMatchObject({ id: other.user.id, authMode: "anonymous" });
+  });
+});
+
+describe("someone else asking for a person's phone", () => {
+  it("neither cancels the person's live code nor spends their hourly limit", async () => {
+    const t0 = new Date("2026-03-05T10:00:00Z");
+    const at = (s: number) => new Date(t0.getTime() + s * 1000);
+    const phone = newPhone();
+    const person = await anonymousSession();
+    const start = (userId: string, s: number) =>
+      startVerification(appEnv, db, { phone: phone.local, channel: "whatsapp", ip: null, userId, now: at(s) });
+    expect((await start(person.user.id, 0)).ok).toBe(true);
+    const code = await latestCode(phone.e164);
+
+    // Another session asks for the same number as often as its own limit allows, right after.
+    const other = await anonymousSession();
+    for (let i = 0; i < VERIFICATION.maxCodesPerPhonePerHour; i++) expect((await start(other.user.id, 1 + i * 61)).ok).toBe(true);
+    expect(await start(other.user.id, 1 + 5 * 61)).toMatchObject({ ok: false, reason: "phone_hourly_limit" });
+
+    // The person's code still works, and they can still ask for new ones.
+    expect(await confirmVerification(appEnv, db, { phone: phone.local, code, userId: person.user.id, now: at(330) })).toMatchObject({
+      ok: true,
+      user: { id: person.user.id },
+    });
+    const again = await anonymousSession();
+    expect((await start(again.user.id, 331)).ok).toBe(true);
+  });
+
+  it("does not make the person wait for the 60-second resend of someone else's request", async () => {
+    const phone = newPhone();
+    const other = await anonymousSession();
+    expect((await register(other.cookie, phone.local)).status).toBe(200);
+    const person = await anonymousSession();
+    expect((await register(person.cookie, phone.local)).status).toBe(200);
+    // Each session still waits for its own resend.
+    const res = await register(person.cookie, phone.local);
+    expect(res.status).toBe(429);
+    expect((await res.json<{ reason: string }>()).reason).toBe("resend_too_soon");
+  });
+});
+
+describe("one phone, one account", () => {
+  it("normalises every written form to the one number and never makes a second account for it", async () => {
+    const phone = newPhone();
+    const rest = phone.e164.slice(4); // the 10 digits after +234
+    const first = await verifiedUser(phone);
+    for (const written of [
+      `+234 ${phone.local}`,
+      `234${rest}`,
+      rest,
+      `(${phone.local.slice(0, 4)}) ${phone.local.slice(4, 7)}-${phone.local.slice(7)}`,
+    ]) {
+      const { cookie } = await anonymousSession();
+      await pastResendWait(phone.e164);
+      const reg = await register(cookie, written);
+      expect(reg.status).toBe(200);
+      expect((await reg.json<{ verification: { phone: string } }>()).verification.phone).toBe(phone.e164);
+      const res = await verify(cookie, written, await latestCode(phone.e164));
+      expect(res.status).toBe(200);
+      expect((await res.json<{ user: { id: string } }>()).user.id).toBe(first.user.id);
+    }
+    const { n } = (await env.DB.prepare("select count(*) n from users where phone = ?").bind(phone.e164).first<{ n: number }>())!;
+    expect(n).toBe(1);
+  });
+
+  it.each([
+    ["80312345678", "11 digits without the leading 0"],
+    ["0803 123 4567 ext 12", "an extension"],
+    ["0803-CALL-ME", "letters"],
+    ["080312345", "too short"],
+  ])("refuses %s (%s) with one clear message", async (phoneNumber) => {
+    const { cookie } = await anonymousSession();
+    const res = await register(cookie, phoneNumber);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "Please enter a valid phone number", reason: "invalid_phone" });
   });
 });
 
@@ -432,7 +522,7 @@ describe("roles", () => {
     const { cookie, user } = await anonymousSession();
     const adminEnv = { ...appEnv, ADMIN_PHONES: ` +1 555 0100, ${phone.local.replace(/(\d{4})(\d{3})/, "$1 $2 ")}` } as AppEnv;
     await startVerification(adminEnv, db, { phone: phone.local, channel: "whatsapp", ip: null, userId: user.id });
-    const r = await confirmVerification(adminEnv, db, { phone: phone.local, code: await latestCode(phone.e164) });
+    const r = await confirmVerification(adminEnv, db, { phone: phone.local, code: await latestCode(phone.e164), userId: user.id });
     expect(r).toMatchObject({ ok: true, user: { role: "admin", authMode: "verified" } });
     expect((await me(cookie)).user).toMatchObject({ role: "admin", tier: "free", authMode: "verified" });
   });

@@ -21,7 +21,7 @@ import { runAiCommand } from "../assistant";
 import { getPhoneChannel, lastPlaceLabel, type PhoneChannel, setChannelLanguage, setChannelLocation, userForPhone } from "../channels";
 import { type AppEnv, servicesStatus } from "../env";
 import { ApiError } from "../errors";
-import { confirmVerification } from "../identity/verification";
+import { confirmPhoneChannel } from "../identity/verification";
 import { sendMessage } from "../services/messaging";
 import { broadcastSos } from "../sos";
 
@@ -82,7 +82,8 @@ async function runAction(env: AppEnv, db: Db, ctx: ActionContext): Promise<strin
       return marketScreen(t, action.commodity, action.place, rows);
     }
     case "verify": {
-      const result = await confirmVerification(env, db, { phone, code: action.code });
+      // Links this phone's USSD channel only, never a web session (docs/decisions/020b-a-code-proves-the-browser-that-typed-it.md).
+      const result = await confirmPhoneChannel(env, db, { phone, code: action.code, channel: "ussd", waitUntil: ctx.waitUntil });
       if (result.ok) return end(t.verifyDone);
       return end(result.error);
     }

@@ -18,7 +18,8 @@ const db = createDb(env);
 afterEach(() => vi.restoreAllMocks());
 let phoneCounter = 0;
 /** A fresh caller per test: storage is shared within this file. */
-const newPhone = () => `+23480${String(Date.now() % 1e6).padStart(6, "0")}${String(phoneCounter++).padStart(2, "0")}`;
+// 0803 is a mobile range throughout (core/phone.ts accepts only valid mobile numbers).
+const newPhone = () => `+234803${String(Date.now() % 1e5).padStart(5, "0")}${String(phoneCounter++).padStart(2, "0")}`;
 
 async function dial(phoneNumber: string, text: string, sessionId = `ATUid_${newId(8)}`) {
   const res = await SELF.fetch(`${ORIGIN}/ussd`, {
@@ -281,7 +282,7 @@ describe("USSD account", () => {
   it("shows tier and verification, and remembers the chosen language for the phone", async () => {
     const phone = newPhone();
     expect((await dial(phone, "5")).body).toBe(
-      `CON My account\nPhone: ${phone}\nTier: Free\nNot verified for web\n1 Verify phone for web\n2 Language\n00 Back`,
+      `CON My account\nPhone: ${phone}\nTier: Free\nNot verified for web\n1 Confirm phone with code\n2 Language\n00 Back`,
     );
     const saved = await dial(phone, "5*2*5");
     expect(saved.body).toMatch(/^CON Language don save\. LinkUp\n1 Send SOS\n2 Ask di helper/);
@@ -291,22 +292,32 @@ describe("USSD account", () => {
     expect((await dial(phone, "5*2*1")).body).toMatch(/^CON Language saved\. LinkUp/);
   });
 
-  it("completes a web verification with the code typed on the phone, making web and USSD one user", async () => {
+  it("a code typed on USSD confirms the phone's channel and signs in no web session", async () => {
     const phone = newPhone();
-    // The caller used USSD before (a user holds the phone); then asks for a code on the web.
     const channelUser = await userForPhone(db, phone);
+    // Someone on the web asks for a code for this phone.
     const web = await anonymousSession();
     const reg = await call("/api/auth/register", { method: "POST", cookie: web.cookie, json: { phoneNumber: phone, channel: "sms" } });
     expect(reg.status).toBe(200);
     const code = /\b(\d{6})\b/.exec((await outboxTo(phone))[0]?.body ?? "")?.[1];
     expect(code).toBeDefined();
 
+    expect((await dial(phone, "5*1")).body).toBe("CON Type the 6-digit code LinkUp sent to this phone:\n00 Back");
     expect((await dial(phone, "5*1*000000")).body).toBe("END Invalid verification code. Please try again.");
-    expect((await dial(phone, `5*1*${code}`)).body).toBe("END Phone verified. Sign in on the LinkUp web app with this number.");
-    // The web visitor is now the phone's user, verified.
+    expect((await dial(phone, `5*1*${code}`)).body).toBe(
+      "END Phone confirmed for LinkUp on USSD. Nobody was signed in on the web: the code works there only in the browser that asked for it.",
+    );
+    // The web visitor is not the phone's user and is not verified; the phone's user hears of the sign-in.
     const me = await (await call("/api/me", { cookie: web.cookie })).json<{ user: { id: string; authMode: string } }>();
-    expect(me.user).toMatchObject({ id: channelUser.id, authMode: "verified" });
-    expect((await dial(phone, "5")).body).toContain("Verified for web");
+    expect(me.user).toMatchObject({ id: web.user.id, authMode: "anonymous" });
+    const notes = await env.DB.prepare("select title, content from notifications where user_id = ?")
+      .bind(channelUser.id)
+      .all<{ title: string; content: string }>();
+    expect(notes.results).toContainEqual({
+      title: "New sign-in to your account",
+      content: `A USSD session signed in with ${phone}. If this was not you, call support.`,
+    });
+    expect((await dial(phone, "5")).body).toContain("Not verified for web");
   });
 });
 

@@ -19,7 +19,7 @@ import {
 } from "../channels";
 import { type AppEnv, servicesStatus } from "../env";
 import { ApiError } from "../errors";
-import { confirmVerification } from "../identity/verification";
+import { confirmPhoneChannel } from "../identity/verification";
 import { sendMessage } from "../services/messaging";
 import { broadcastSos } from "../sos";
 
@@ -134,8 +134,9 @@ export async function handleWhatsApp(env: AppEnv, db: Db, msg: WhatsAppWebhook, 
       return t.sosAck;
     }
     case "code": {
-      // A code typed on the web's verification screen, sent from the phone it was for, proves that phone.
-      const result = await confirmVerification(env, db, { phone, code: command.code });
+      // A code replied from the phone links this WhatsApp number only; it never signs in the web session that
+      // asked for it (docs/decisions/020b-a-code-proves-the-browser-that-typed-it.md).
+      const result = await confirmPhoneChannel(env, db, { phone, code: command.code, channel: "whatsapp", waitUntil });
       return result.ok ? t.verified : result.error;
     }
     case "ai": {

@@ -18,7 +18,8 @@ const db = createDb(env);
 const TOKEN = "test-twilio-auth-token";
 const URL_ = `${ORIGIN}/webhooks/whatsapp`;
 let n = 0;
-const newPhone = () => `+23481${String(Date.now() % 1e6).padStart(6, "0")}${String(n++).padStart(2, "0")}`;
+// 0813 is a mobile range throughout (core/phone.ts accepts only valid mobile numbers).
+const newPhone = () => `+234813${String(Date.now() % 1e5).padStart(5, "0")}${String(n++).padStart(2, "0")}`;
 
 function fields(phone: string, extra: Record<string, string>) {
   return new URLSearchParams({
@@ -157,17 +158,63 @@ describe("commands", () => {
     expect((await res.json<{ error: string }>()).error).toContain("From");
   });
 
-  it("a 6-digit code from the phone completes the web verification", async () => {
+  it("a code replied from the phone links only the WhatsApp number: the browser that asked must type it", async () => {
     const phone = newPhone();
     const web = await anonymousSession();
     const reg = await call("/api/auth/register", { method: "POST", cookie: web.cookie, json: { phoneNumber: phone, channel: "whatsapp" } });
     expect(reg.status).toBe(200);
-    const code = /\b(\d{6})\b/.exec((await outboxTo(phone))[0]?.body ?? "")?.[1] ?? "";
-    expect(code).toMatch(/^\d{6}$/);
+    const message = (await outboxTo(phone))[0]?.body ?? "";
+    expect(message).toContain("signs in only the browser where you asked for it");
+    expect(message).toContain("If this was not you, ignore this message.");
+    const code = /\b(\d{6})\b/.exec(message)?.[1] ?? "";
     expect((await send(phone, { Body: "000000" })).reply).toBe("Invalid verification code. Please try again.");
-    expect((await send(phone, { Body: code })).reply).toBe("✅ Your phone is verified. Go back to LinkUp in your browser to carry on.");
-    const me = await (await call("/api/me", { cookie: web.cookie })).json<{ user: { authMode: string } }>();
-    expect(me.user.authMode).toBe("verified");
+    expect((await send(phone, { Body: code })).reply).toMatch(
+      /^✅ This WhatsApp number is now linked to LinkUp\. Nobody was signed in on the web/,
+    );
+    const row = await db.select().from(phoneChannels).where(eq(phoneChannels.phone, phone)).get();
+    expect(row?.confirmedAt).toBeInstanceOf(Date);
+    // The browser is still anonymous until the code is typed there.
+    const before = await (await call("/api/me", { cookie: web.cookie })).json<{ user: { authMode: string } }>();
+    expect(before.user.authMode).toBe("anonymous");
+    const verified = await call("/api/auth/verify", { method: "POST", cookie: web.cookie, json: { phoneNumber: phone, code } });
+    expect(verified.status).toBe(200);
+    expect((await verified.json<{ user: { authMode: string } }>()).user.authMode).toBe("verified");
+  });
+
+  it("an attacker who asks a code for someone's number is not signed in when that person replies it on WhatsApp", async () => {
+    const phone = newPhone();
+    // The victim has a verified account with this phone.
+    const victim = await anonymousSession();
+    await call("/api/auth/register", { method: "POST", cookie: victim.cookie, json: { phoneNumber: phone } });
+    const victimCode = /\b(\d{6})\b/.exec((await outboxTo(phone))[0]?.body ?? "")?.[1] ?? "";
+    const victimRes = await call("/api/auth/verify", {
+      method: "POST",
+      cookie: victim.cookie,
+      json: { phoneNumber: phone, code: victimCode },
+    });
+    expect(victimRes.status).toBe(200);
+    const victimCookie = victimRes.headers.getSetCookie()[0]?.split(";")[0] ?? "";
+    const victimId = (await victimRes.json<{ user: { id: string } }>()).user.id;
+
+    const attacker = await anonymousSession();
+    const reg = await call("/api/auth/register", { method: "POST", cookie: attacker.cookie, json: { phoneNumber: phone } });
+    expect(reg.status).toBe(200);
+    const code = /\b(\d{6})\b/.exec((await outboxTo(phone))[0]?.body ?? "")?.[1] ?? "";
+    // The victim innocently replies with the code.
+    expect((await send(phone, { Body: code })).reply).toMatch(/^✅ This WhatsApp number is now linked to LinkUp/);
+
+    const me = await call("/api/me", { cookie: attacker.cookie });
+    const attackerNow = await me.json<{ user: { id: string; authMode: string; phone: string | null } }>();
+    expect(attackerNow.user).toMatchObject({ id: attacker.user.id, authMode: "anonymous", phone: null });
+    expect(attackerNow.user.id).not.toBe(victimId);
+    // The victim's account is untouched, and it hears of the WhatsApp sign-in.
+    const centre = await (await call("/api/notifications", { cookie: victimCookie })).json<{
+      notifications: { title: string; content: string }[];
+    }>();
+    expect(centre.notifications.find((x) => x.title === "New sign-in to your account")?.content).toBe(
+      `WhatsApp signed in with ${phone}. If this was not you, call support.`,
+    );
+    expect((await call("/api/me", { cookie: victimCookie })).status).toBe(200);
   });
 });
 

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { data, Form, redirect, useNavigation, useSearchParams } from "react-router";
 import type { Me } from "../../../core/api-types";
-import { nicknameFromPhone } from "../../../core/phone";
+import { nicknameFromPhone } from "../../../core/identity";
 import type { RoomsAnswer } from "../../../core/rooms";
 import { useToast } from "../components/toast";
 import { UNKNOWN_TOWN } from "../features/chat/area-chooser";

@@ -9,6 +9,7 @@ import { listVoiceMessages, retranscribe, VOICE_MAX_BYTES, VOICE_MIME } from "..
 import { requireUser, requireVerified } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { ApiError, parseJson } from "../../errors";
+import { clientAddress } from "../../limits";
 
 function historyLines(history: unknown[] | undefined): string[] {
   return (history ?? [])
@@ -27,6 +28,7 @@ export const ai = new Hono<AppBindings>()
       userId: user.id,
       text,
       channel: "web",
+      address: clientAddress(c.env, c.req.header("cf-connecting-ip")),
       history: historyLines(body.context?.messageHistory),
     });
     if (!result.ok) return c.json(result.body, result.status);

@@ -9,8 +9,9 @@ import { toMe } from "../../auth/me";
 import { requireUser, startSession } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { ApiError, parseJson } from "../../errors";
+import { clientAddress, requireAnonymousStartAllowed } from "../../limits";
 import { notify } from "../../notifications";
-import { confirmVerification, pendingVerification, type Refusal, startVerification } from "../../identity/verification";
+import { confirmVerification, notifyNewSignIn, pendingVerification, type Refusal, startVerification } from "../../identity/verification";
 
 function refusal(c: Context<AppBindings>, r: Refusal): never {
   if (r.retryAfterSeconds) c.header("Retry-After", String(r.retryAfterSeconds));
@@ -28,6 +29,7 @@ export const auth = new Hono<AppBindings>()
     let user = c.var.user;
     if (!user) {
       // A first visit can verify straight away: the code belongs to a fresh anonymous identity.
+      await requireAnonymousStartAllowed(c);
       user = await createUser(c.var.db);
       await startSession(c, user.id);
     }
@@ -35,7 +37,7 @@ export const auth = new Hono<AppBindings>()
       phone: body.phoneNumber,
       nickname: body.nickname,
       channel: body.channel,
-      ip: c.req.header("cf-connecting-ip") ?? null,
+      ip: clientAddress(c.env, c.req.header("cf-connecting-ip")),
       userId: user.id,
     });
     if (!result.ok) refusal(c, result);
@@ -49,23 +51,25 @@ export const auth = new Hono<AppBindings>()
     // A proven identity gets a fresh session token; the old one (already moved on a merge) ends.
     if (c.var.sessionHash) await deleteSession(c.var.db, c.var.sessionHash);
     await startSession(c, result.user.id);
-    // A security event: the owner hears of every verified sign-in, by push where they subscribed.
-    await notify(
-      c.env,
-      c.var.db,
-      result.user.id,
-      {
-        type: "security",
-        title: result.merged ? "New sign-in to your account" : "Phone verified",
-        content: result.merged
-          ? `A device signed in with ${body.phoneNumber}. If this was not you, call support.`
-          : `${result.user.phone} is now verified on LinkUp.`,
-        priority: "high",
-        url: "/settings",
-        source: "identity",
-      },
-      (p) => c.executionCtx.waitUntil(p),
-    );
+    // A security event: signing into an existing account is a new sign-in; a first proof is a phone verified.
+    const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
+    if (result.merged)
+      await notifyNewSignIn(c.env, c.var.db, result.user.id, { via: "web", phone: result.user.phone ?? body.phoneNumber }, waitUntil);
+    else
+      await notify(
+        c.env,
+        c.var.db,
+        result.user.id,
+        {
+          type: "security",
+          title: "Phone verified",
+          content: `${result.user.phone} is now verified on LinkUp.`,
+          priority: "high",
+          url: "/settings",
+          source: "identity",
+        },
+        waitUntil,
+      );
     return c.json({ user: toMe(result.user), merged: result.merged });
   })
   .get("/auth/verification", async (c) => {

@@ -9,6 +9,7 @@ import { withTownArea } from "../../rooms/rooms";
 import { endSession, requireUser, startSession } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { parseJson } from "../../errors";
+import { requireAnonymousStartAllowed } from "../../limits";
 
 export const me = new Hono<AppBindings>()
   .get("/me", (c) => c.json({ user: toMe(requireUser(c)) }))
@@ -28,6 +29,7 @@ export const me = new Hono<AppBindings>()
   .post("/auth/anonymous", async (c) => {
     // Already signed in: keep that identity rather than orphaning it.
     if (c.var.user) return c.json({ user: toMe(c.var.user) });
+    await requireAnonymousStartAllowed(c);
     const user = await createUser(c.var.db);
     await startSession(c, user.id);
     return c.json({ user: toMe(user) }, 201);

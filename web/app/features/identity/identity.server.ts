@@ -2,8 +2,7 @@
 // same /api endpoints a script would (in-process, with the visitor's cookies). Works without JavaScript.
 import { data, redirect } from "react-router";
 import type { Me } from "../../../../core/api-types";
-import { IDENTITY_TEXT, type PendingVerification, VERIFICATION_CHANNELS } from "../../../../core/identity";
-import { nicknameFromPhone } from "../../../../core/phone";
+import { IDENTITY_TEXT, nicknameFromPhone, type PendingVerification, VERIFICATION_CHANNELS } from "../../../../core/identity";
 import { apiGet, apiSend, cookieFrom } from "../../lib/api.server";
 import type { FormError } from "./verification-forms";
 

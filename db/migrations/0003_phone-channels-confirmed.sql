@@ -1,0 +1,1 @@
+ALTER TABLE `phone_channels` ADD `confirmed_at` integer;

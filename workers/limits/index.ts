@@ -1,0 +1,101 @@
+// Limits per client address (issue 11): how many anonymous sessions one address may start in an hour, and how
+// many AI commands anonymous visitors from one address may use in a day, so starting a new anonymous session
+// resets neither. Counted in D1 (address_counters) with fixed windows, keyed by an HMAC of the address; see
+// docs/decisions/021b-limits-per-client-address.md for why not Cloudflare's rate-limiting binding.
+import { and, eq, lt, sql } from "drizzle-orm";
+import type { Context } from "hono";
+import type { Db } from "../../db";
+import { addressCounters } from "../../db/schema";
+import { sessionHash } from "../auth/session";
+import type { AppBindings, AppEnv } from "../env";
+import { ApiError } from "../errors";
+
+const HOUR_MS = 3600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Each limit: its window and default, and the var that overrides it (wrangler.toml [vars]). */
+export const ADDRESS_LIMITS = {
+  anonSession: { windowMs: HOUR_MS, defaultLimit: 60, variable: "ANON_SESSIONS_PER_ADDRESS_PER_HOUR" },
+  anonAi: { windowMs: DAY_MS, defaultLimit: 30, variable: "ANON_AI_PER_ADDRESS_PER_DAY" },
+} as const;
+
+export type AddressLimit = keyof typeof ADDRESS_LIMITS;
+
+export function addressLimit(env: AppEnv, kind: AddressLimit): number {
+  const { variable, defaultLimit } = ADDRESS_LIMITS[kind];
+  const raw: string | undefined = env[variable];
+  const n = raw && /^\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN;
+  return Number.isSafeInteger(n) ? n : defaultLimit;
+}
+
+/**
+ * The caller's address. Cloudflare sets CF-Connecting-IP on every request it forwards; without it (only a
+ * local run) development applies no address limit, and anywhere else all such callers share one budget.
+ */
+export function clientAddress(env: AppEnv, header: string | null | undefined): string | null {
+  const ip = header?.trim();
+  if (ip) return ip;
+  return env.ENVIRONMENT === "development" ? null : "unknown";
+}
+
+async function counterKey(env: AppEnv, kind: AddressLimit, address: string, now: Date) {
+  const { windowMs } = ADDRESS_LIMITS[kind];
+  const start = Math.floor(now.getTime() / windowMs) * windowMs;
+  return {
+    key: `${kind}:${await sessionHash(env, `address:${address}`)}`,
+    window: new Date(start).toISOString(),
+    expiresAt: new Date(start + windowMs),
+  };
+}
+
+export type AddressTake = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+/** Counts one use for the address if it is still under its limit in this window (one atomic upsert). */
+export async function takeAddressToken(
+  env: AppEnv,
+  db: Db,
+  kind: AddressLimit,
+  address: string | null,
+  now = new Date(),
+): Promise<AddressTake> {
+  if (!address) return { ok: true };
+  const limit = addressLimit(env, kind);
+  const { key, window, expiresAt } = await counterKey(env, kind, address, now);
+  const refused = { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((expiresAt.getTime() - now.getTime()) / 1000)) } as const;
+  if (limit <= 0) return refused;
+  const rows = await db
+    .insert(addressCounters)
+    .values({ key, window, count: 1, expiresAt })
+    .onConflictDoUpdate({
+      target: [addressCounters.key, addressCounters.window],
+      set: { count: sql`${addressCounters.count} + 1` },
+      setWhere: lt(addressCounters.count, limit),
+    })
+    .returning({ count: addressCounters.count });
+  // Windows that ended are of no use; the index on expires_at keeps this cheap.
+  await db.delete(addressCounters).where(lt(addressCounters.expiresAt, now));
+  return rows.length > 0 ? { ok: true } : refused;
+}
+
+/** Gives one use back (the per-person limit refused the request after the address counted it). */
+export async function giveBackAddressToken(env: AppEnv, db: Db, kind: AddressLimit, address: string | null, now = new Date()) {
+  if (!address) return;
+  const { key, window } = await counterKey(env, kind, address, now);
+  await db
+    .update(addressCounters)
+    .set({ count: sql`max(${addressCounters.count} - 1, 0)` })
+    .where(and(eq(addressCounters.key, key), eq(addressCounters.window, window)));
+}
+
+export const ANON_AI_BUDGET_SPENT =
+  "Anonymous visitors from your network have used today's free AI commands. Verify your phone number to get your own daily AI commands, or upgrade to Premium for unlimited AI commands.";
+
+export const TOO_MANY_SESSIONS = "Too many new sessions were started from your network. Please try again later.";
+
+/** Guard before creating an anonymous user: 429 with Retry-After once the caller's address used its hour. */
+export async function requireAnonymousStartAllowed(c: Context<AppBindings>): Promise<void> {
+  const taken = await takeAddressToken(c.env, c.var.db, "anonSession", clientAddress(c.env, c.req.header("cf-connecting-ip")));
+  if (taken.ok) return;
+  c.header("Retry-After", String(taken.retryAfterSeconds));
+  throw new ApiError(429, TOO_MANY_SESSIONS, { retryAfterSeconds: taken.retryAfterSeconds });
+}
