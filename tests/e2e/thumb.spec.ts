@@ -36,6 +36,19 @@ test.describe("on a phone", () => {
     });
   }
 
+  test("the header and bottom navigation use SVG icons with accessible names, not emoji", async ({ page, context, baseURL }) => {
+    await acceptCookies(context, baseURL!);
+    await page.goto("/");
+    const nav = page.getByRole("navigation", { name: "Bottom navigation" });
+    for (const name of ["Chat", "Mesh", "AI", "Security", "Settings"]) {
+      const link = nav.getByRole("link", { name, exact: true });
+      await expect(link.locator("svg[aria-hidden='true']")).toHaveCount(1);
+    }
+    await expect(page.locator(".site-header summary[aria-label='Menu'] svg")).toHaveCount(1);
+    const text = await page.locator(".site-header, .bottom-nav").allTextContents();
+    expect(text.join(" ")).not.toMatch(/\p{Extended_Pictographic}|[☰◉]/u);
+  });
+
   test("a live room on a phone: 44 × 44 px targets, readable message meta, an SOS card whose map link passes axe", async ({
     browser,
     baseURL,
