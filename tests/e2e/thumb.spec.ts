@@ -47,6 +47,10 @@ test.describe("on a phone", () => {
     await expect(page.locator(".site-header summary[aria-label='Menu'] svg")).toHaveCount(1);
     const text = await page.locator(".site-header, .bottom-nav").allTextContents();
     expect(text.join(" ")).not.toMatch(/\p{Extended_Pictographic}|[☰◉]/u);
+    // The landing's feature tiles too: emoji show as empty boxes on phones without an emoji font.
+    const tiles = await page.locator(".icon").allTextContents();
+    expect(tiles.join("")).toBe("");
+    expect(await page.locator(".icon svg").count()).toBeGreaterThan(0);
   });
 
   test("a live room on a phone: 44 × 44 px targets, readable message meta, an SOS card whose map link passes axe", async ({
