@@ -19,6 +19,7 @@ export function helpText(channel: "web" | "whatsapp" | "ussd" = "web"): string {
     "• weather [place]",
     "• emergency <what happened>, for first aid and SOS steps",
     "• any question",
+    "Your own words work too, in English or Pidgin: 'price of rice', 'how much be garri for kano', 'how do I say thank you in yoruba', 'weather tomorrow'. With no place named I use your area.",
   ].join("\n");
 }
 

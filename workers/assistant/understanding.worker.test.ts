@@ -111,5 +111,6 @@ describe("the free daily limit counts only real answers", () => {
     const help = await ask(cookie, "@ai help");
     expect(help.status).toBe(200);
     expect(help.body.message).toContain("I'm LIA, the LinkUp assistant.");
+    expect(help.body.message).toContain("Your own words work too, in English or Pidgin");
   });
 });
