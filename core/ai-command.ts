@@ -1,6 +1,7 @@
 // The '@ai ' grammar (spec part 1 §5, DESIGN.md §6), shared by web chat, WhatsApp and USSD:
 //   @ai translate <text> to <language>   @ai market [commodity] [place]   @ai weather [place]
 //   @ai emergency <situation>            @ai help                         @ai <any question>
+// and the natural ways people ask for the same in English and Nigerian Pidgin (see `understand` below).
 
 /** The prefix, with its trailing space: '@ai' alone or '@aimee' is an ordinary message. */
 export const AI_PREFIX = "@ai ";
@@ -44,7 +45,7 @@ export type AiCommand =
   | { kind: "translate"; text: string; target: LanguageCode }
   | { kind: "translate-usage"; reason: "missing-target" | "unknown-language" | "missing-text"; language?: string }
   | { kind: "market"; query: string }
-  | { kind: "weather"; place: string }
+  | { kind: "weather"; place: string; day?: "tomorrow" }
   | { kind: "emergency"; situation: string }
   | { kind: "help" }
   | { kind: "question"; question: string }
@@ -64,7 +65,7 @@ export function parseAiCommand(input: string): AiCommand {
   const text = input.trim().replace(/\s+/g, " ");
   if (!text) return { kind: "empty" };
   const [first = "", ...restWords] = text.split(" ");
-  const keyword = first.toLowerCase().replace(/[:,]$/, "");
+  const keyword = first.toLowerCase().replace(/[:,?!.]$/, "");
   const rest = restWords.join(" ").trim();
 
   switch (keyword) {
@@ -74,19 +75,119 @@ export function parseAiCommand(input: string): AiCommand {
     case "markets":
     case "price":
     case "prices":
-      return { kind: "market", query: rest.replace(TRAILING_PUNCTUATION, "") };
+      return { kind: "market", query: marketQuery(rest) };
     case "weather":
     case "forecast":
-      return { kind: "weather", place: rest.replace(/^(in|for|at)\s+/i, "").replace(TRAILING_PUNCTUATION, "") };
+      return weatherCommand(rest);
     case "emergency":
     case "sos":
       return { kind: "emergency", situation: rest };
     case "help":
       if (!rest || rest === "?") return { kind: "help" };
-      return { kind: "question", question: text };
-    default:
-      return { kind: "question", question: text };
+      break;
   }
+  return understand(text) ?? { kind: "question", question: text };
+}
+
+// Natural wording (English and Nigerian Pidgin) for the commands, tried when no keyword starts the message.
+// Order matters: a translation request may quote any words, and an emergency outranks weather and prices
+// ('fire for market', 'flood after the rain').
+
+const HELP_PHRASES =
+  /^(help|help me|menu|commands?|options|what can you do|what (can|do) you (know|do)|what can i ask( you)?|how (do i|to|can i) use (you|this|lia|the assistant)|wetin (you|u) (fit|sabi|dey) (do|help with)?|wetin (you|u) sabi|abeg help|\?)$/;
+
+// Pidgin: 'wetin' is what, 'dey' is -ing / is, 'for' is in or at, 'pikin' a child.
+const SAY_PREFIX =
+  /^(?:how (?:do|can|would|should) (?:i|you|we|one|people) say|how (?:to|i go|we go|dem dey|una dey|person go|you go|dem) (?:say|talk)|how (?:do|can) (?:i|you) (?:say|write|tell someone)|say|what(?:'s| is) the (?:word|phrase) for)\s+(.+?)\s+(?:in|for|into)\s+(\S+)$/i;
+const WHAT_IS_IN = /^(?:what|wetin)(?:'s| is| be| na)?\s+(.+?)\s+(?:in|for)\s+(\S+)$/i;
+const LANGUAGE_FOR = /^(\S+)\s+(?:word\s+)?for\s+(.+)$/i;
+const MEANING =
+  /^(?:what does|wetin|what is the meaning of|meaning of|what do(?:es)? .+? mean by)\s+(.+?)(?:\s+(?:mean|means|mean for english|mean in english))?$/i;
+
+/** Strips quotes around a phrase: 'say "thank you" in hausa'. */
+const unquote = (s: string) =>
+  s
+    .trim()
+    .replace(/^["'“‘](.*)["'”’]$/, "$1")
+    .trim();
+
+function understandTranslate(text: string): AiCommand | null {
+  const say = SAY_PREFIX.exec(text) ?? WHAT_IS_IN.exec(text);
+  if (say) {
+    const target = resolveLanguage(say[2]);
+    if (target && unquote(say[1])) return { kind: "translate", text: unquote(say[1]), target };
+  }
+  const languageFor = LANGUAGE_FOR.exec(text);
+  if (languageFor) {
+    const target = resolveLanguage(languageFor[1]);
+    if (target && unquote(languageFor[2])) return { kind: "translate", text: unquote(languageFor[2]), target };
+  }
+  if (/\bmean(s)?$/i.test(text) || /^(what is the )?meaning of\b/i.test(text)) {
+    const meaning = MEANING.exec(text);
+    if (meaning && unquote(meaning[1])) return { kind: "translate", text: unquote(meaning[1]), target: "en" };
+  }
+  return null;
+}
+
+/**
+ * Words that describe an emergency in progress, in English and Pidgin: such a message gets the vetted
+ * first-aid and SOS steps at once, whatever the rest of the sentence says.
+ */
+const SITUATION =
+  /\b(bleed\w*|blood|faint\w*|unconscious|pass(ed)? out|collaps\w*|chok\w*|burn(s|t|ed|ing)?|scald\w*|fire|accident|crash(ed)?|knocked down|snake|bitten|seizure|convuls\w*|epilep\w*|poison\w*|overdose|swallow(ed)? (kerosene|bleach|poison|chemical|battery|medicine|drugs)|drown\w*|flood\w*|not breathing|no (dey )?breath\w*|stop(ped)? breathing|chest pain|heart attack|labou?r|dey born|stab(bed)?|gunshot|shot|wound(ed)?|injur\w*|electrocut\w*|first aid)\b/i;
+
+const WEATHER_WORDS = /\b(weather|forecast|rain\w*|temperature|sunny|cloudy|harmattan|sun go shine)\b/i;
+const DAY_WORDS = /\b(tomorrow|tmrw|tmr|tomorow|tumoro|tomoro|tomorrow morning|next day)\b/i;
+const WEATHER_FILLER = new Set(
+  "what what's whats wetin how hows how's is be the weather forecast will it go going to rain raining rainy rainfall fall temperature sunny cloudy harmattan sun shine hot cold like today tomorrow tmrw tmr tomorow tumoro tomoro tonight now morning afternoon evening next day for in at around of a e dey di na please pls abeg tell me check there here this my area side".split(
+    " ",
+  ),
+);
+
+function weatherCommand(rest: string): AiCommand {
+  const tomorrow = DAY_WORDS.test(rest);
+  const place = rest
+    .replace(TRAILING_PUNCTUATION, "")
+    .split(" ")
+    .filter((w) => w && !WEATHER_FILLER.has(w.toLowerCase().replace(/[?,.!]/g, "")))
+    .join(" ")
+    .replace(/[?,.!]+$/, "");
+  return tomorrow ? { kind: "weather", place, day: "tomorrow" } : { kind: "weather", place };
+}
+
+// Price wording; a question about LinkUp's own price is a question, answered from what LinkUp knows.
+const PRICE_WORDS = /\b(price|prices|pricing|cost|costs|how much|hw much|market|sell(ing)?|buy(ing)?)\b/i;
+const ABOUT_LINKUP = /\b(premium|subscription|plan|linkup|upgrade|trial|enterprise|lia|app|data|sms|voice)\b/i;
+const MARKET_FILLER = new Set(
+  "what what's whats wetin how is are be na dey the a an of for in at price prices pricing cost costs much market markets bag bags basket baskets tuber tubers current currently today now this week please pls abeg tell me i want to know check sell selling sold buy buying una dem them e di rate per does do go and how's".split(
+    " ",
+  ),
+);
+
+/** The words of a price request that name things and places: 'what is the price of rice in kano' → 'rice kano'. */
+export function marketQuery(rest: string): string {
+  return rest
+    .replace(TRAILING_PUNCTUATION, "")
+    .split(" ")
+    .map((w) => w.replace(/[?,!]/g, ""))
+    .filter((w) => w && !MARKET_FILLER.has(w.toLowerCase()))
+    .join(" ");
+}
+
+function understand(text: string): AiCommand | null {
+  const bare = text.replace(TRAILING_PUNCTUATION, "");
+  const lower = bare
+    .toLowerCase()
+    .replace(/^(please|pls|abeg|lia)[,\s]+/, "")
+    .trim();
+  if (HELP_PHRASES.test(lower)) return { kind: "help" };
+  const cleaned = bare.replace(/^(please|pls|abeg|lia)[,\s]+/i, "");
+  const translation = understandTranslate(cleaned);
+  if (translation) return translation;
+  if (SITUATION.test(lower)) return { kind: "emergency", situation: cleaned };
+  if (WEATHER_WORDS.test(lower)) return weatherCommand(cleaned);
+  if (PRICE_WORDS.test(lower) && !ABOUT_LINKUP.test(lower)) return { kind: "market", query: marketQuery(cleaned) };
+  return null;
 }
 
 function parseTranslate(rest: string): AiCommand {

@@ -24,7 +24,8 @@ test.describe("AI features", () => {
     }
     await expect(page.getByRole("status", { name: "Assistant answer" })).toContainText("Mile 12 Market");
 
-    await input.fill("@ai help");
+    // Help is never counted nor refused; the eleventh real command gets the offer.
+    await input.fill("@ai market maize kano");
     await ask.click();
     const offer = page.getByRole("alert", { name: "Premium offer" });
     await expect(offer).toContainText("You've used your 10 free AI commands for today.");

@@ -88,8 +88,8 @@ describe("POST /api/ai/chat", () => {
 
   it("gives a free user 10 AI commands a day, then the premium offer with status 402", async () => {
     const { cookie } = await anonymousSession();
-    for (let i = 0; i < 10; i++) expect((await chat(cookie, "help")).status).toBe(200);
-    const res = await chat(cookie, "help");
+    for (let i = 0; i < 10; i++) expect((await chat(cookie, "market maize")).status).toBe(200);
+    const res = await chat(cookie, "market maize");
     expect(res.status).toBe(402);
     expect(await res.json()).toEqual({
       error: "You've used your 10 free AI commands for today. Upgrade to Premium for unlimited AI commands — try it free for 7 days.",
@@ -119,7 +119,7 @@ describe("limits per tier, counted by UTC date", () => {
     const { user } = await anonymousSession();
     const day1 = new Date("2026-03-01T23:59:00Z");
     const day2 = new Date("2026-03-02T00:00:30Z");
-    const run = (now: Date) => runAiCommand(env as unknown as AppEnv, db(), { userId: user.id, text: "help", channel: "web", now });
+    const run = (now: Date) => runAiCommand(env as unknown as AppEnv, db(), { userId: user.id, text: "market maize", channel: "web", now });
     for (let i = 0; i < 10; i++) expect((await run(day1)).ok).toBe(true);
     expect(await run(day1)).toMatchObject({ ok: false, status: 402, body: { code: "limit_reached" } });
     expect(await run(day2)).toMatchObject({ ok: true });
@@ -238,7 +238,7 @@ describe("provider fallback (Workers AI faked at the binding)", () => {
     const { user } = await anonymousSession();
     const fake = fakeAi("answer");
     const r = await runAiCommand(fake.env, db(), { userId: user.id, text: "what is the capital of Nigeria?", channel: "web" });
-    expect(r).toEqual({ ok: true, message: "Abuja is the capital of Nigeria.", source: "online" });
+    expect(r).toEqual({ ok: true, message: "Abuja is the capital of Nigeria.", source: "online", counted: true });
     expect(fake.calls[0].model).toBe(INSTRUCT_MODEL);
   });
 

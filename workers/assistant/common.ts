@@ -16,7 +16,8 @@ export interface UpgradeBody {
   upgrade: { plan: "premium"; trialDays: number };
 }
 export type Refusal = { ok: false; status: 402; body: UpgradeBody };
-export type AiCommandResult = { ok: true; message: string; source: "online" | "offline" } | Refusal;
+/** `counted`: whether this answer used the day's allowance (help and 'needs the online assistant' do not). */
+export type AiCommandResult = { ok: true; message: string; source: "online" | "offline"; counted?: boolean } | Refusal;
 
 export function upgradeOffer(code: UpgradeBody["code"], error: string): Refusal {
   return { ok: false, status: 402, body: { error, code, upgrade: { plan: "premium", trialDays: TRIAL_DAYS } } };

@@ -1,14 +1,23 @@
 // The assistant (DESIGN.md §6): one entry per use (an '@ai' command, translation, smart replies, support,
 // voice), with the tier limits of spec part 1 §5 applied on the server. Every channel calls these.
 import { eq } from "drizzle-orm";
-import { findPremiumKeyword, LANGUAGES, type LanguageCode, parseAiCommand } from "../../core/ai-command";
+import { type AiCommand, findPremiumKeyword, LANGUAGES, type LanguageCode, parseAiCommand } from "../../core/ai-command";
 import type { SmartReply, Translation } from "../../core/ai-schemas";
 import type { Tier } from "../../core/constants";
 import type { Db } from "../../db";
 import { type User, users } from "../../db/schema";
 import type { AppEnv } from "../env";
 import { marketAnswer } from "./market";
-import { emergencyGuidance, helpText, isFirstAidQuestion, offlineProvider, phrasebookMiss, weatherNeedsConnection } from "./offline";
+import { type AreaHint, askerArea } from "./area";
+import {
+  emergencyGuidance,
+  helpText,
+  isFirstAidQuestion,
+  knowsOffline,
+  offlineProvider,
+  phrasebookMiss,
+  weatherNeedsConnection,
+} from "./offline";
 import { detectPhraseLanguage } from "./phrasebook";
 import {
   AI_TIMEOUT_MS,
@@ -62,12 +71,14 @@ export interface AiCommandInput {
   history?: string[];
   timeoutMs?: number;
   now?: Date;
+  /** Where the channel knows the person is (WhatsApp location, USSD town); the profile's area otherwise. */
+  area?: AreaHint;
 }
 
 /**
- * Answers one '@ai' command for a user, applying the tier's daily limits once per command: every command
- * counts one AI command, a translation also counts one translation. Free users naming a premium keyword get
- * the premium offer instead, uncounted.
+ * Answers one '@ai' command for a user, applying the tier's daily limits once per command: every answered
+ * command counts one AI command, a translation also counts one translation. Help, usage hints, the premium
+ * offer and answers that only say the online assistant is needed count nothing (docs/decisions/020g-assistant-wording-area-and-counting.md).
  */
 export async function runAiCommand(env: AppEnv, db: Db, input: AiCommandInput): Promise<AiCommandResult> {
   const user = await loadUser(db, input.userId);
@@ -76,7 +87,8 @@ export async function runAiCommand(env: AppEnv, db: Db, input: AiCommandInput): 
   // USSD users pick the assistant from a menu, so its help speaks of commands without the '@ai ' prefix.
   // Long answers are the USSD channel's to split: the screen shows the start, the SMS the whole answer.
   const screen = input.channel === "ussd" ? "ussd" : "web";
-  if (command.kind === "empty") return { ok: true, message: helpText(screen), source: "offline" };
+  if (command.kind === "empty" || command.kind === "help") return { ok: true, message: helpText(screen), source: "offline" };
+  if (command.kind === "translate-usage") return { ok: true, message: translateUsage(command), source: "offline" };
 
   if (tier === "free") {
     const keyword = findPremiumKeyword(input.text);
@@ -94,56 +106,61 @@ export async function runAiCommand(env: AppEnv, db: Db, input: AiCommandInput): 
     }
   }
 
+  const answer = await answerCommand(env, db, user, command, input);
+  const counted = input.countUsage !== false && answer.counts;
+  if (!answer.counts && input.countUsage !== false) for (const c of counters) await refund(db, user.id, c, input.now);
+  return { ok: true, message: answer.message, source: answer.source, counted };
+}
+
+type Answer = { message: string; source: "online" | "offline"; counts: boolean };
+type CountedCommand = Exclude<AiCommand, { kind: "empty" | "help" | "translate-usage" }>;
+
+function translateUsage(command: Extract<AiCommand, { kind: "translate-usage" }>): string {
+  const why =
+    command.reason === "unknown-language"
+      ? `I can't translate to "${command.language}" yet.`
+      : command.reason === "missing-text"
+        ? "Tell me what to translate."
+        : "Tell me which language to translate to.";
+  return `${why} Use '@ai translate <text> to <language>' with ${Object.values(LANGUAGES).join(", ")}. For example: '@ai translate good morning to hausa'.`;
+}
+
+async function answerCommand(env: AppEnv, db: Db, user: User, command: CountedCommand, input: AiCommandInput): Promise<Answer> {
   const mode = input.mode ?? "auto";
   const online = onlineProvider(env, mode);
   const offline = offlineProvider();
   const timeoutMs = input.timeoutMs ?? AI_TIMEOUT_MS;
+  const area = askerArea(input.area, user);
 
   switch (command.kind) {
-    case "help":
-      return { ok: true, message: helpText(screen), source: "offline" };
     case "emergency":
       // First-aid steps are vetted text, never generated: the same answer on every channel and connection.
-      return { ok: true, message: emergencyGuidance(command.situation), source: "offline" };
+      return { message: emergencyGuidance(command.situation), source: "offline", counts: true };
     case "market":
-      return { ok: true, message: await marketAnswer(db, command.query), source: "offline" };
+      return { message: await marketAnswer(db, command.query, area), source: "offline", counts: true };
     case "weather": {
-      if (!online) return { ok: true, message: weatherNeedsConnection(command.place), source: "offline" };
+      const named = command.place || area?.name || "";
+      if (!online) return { message: weatherNeedsConnection(named, command.day), source: "offline", counts: false };
       try {
-        const coords = user.latitude !== null && user.longitude !== null ? { latitude: user.latitude, longitude: user.longitude } : null;
-        return { ok: true, message: await forecast(command.place, coords, timeoutMs), source: "online" };
+        const message = await forecast(command.place, area, timeoutMs, command.day ?? "today");
+        return { message, source: "online", counts: true };
       } catch (e) {
         console.warn("assistant: forecast failed:", e instanceof Error ? e.message : e);
-        return { ok: true, message: weatherNeedsConnection(command.place), source: "offline" };
+        return { message: weatherNeedsConnection(named, command.day), source: "offline", counts: false };
       }
-    }
-    case "translate-usage": {
-      const why =
-        command.reason === "unknown-language"
-          ? `I can't translate to "${command.language}" yet.`
-          : command.reason === "missing-text"
-            ? "Tell me what to translate."
-            : "Tell me which language to translate to.";
-      return {
-        ok: true,
-        message: `${why} Use '@ai translate <text> to <language>' with ${Object.values(LANGUAGES).join(", ")}. For example: '@ai translate good morning to hausa'.`,
-        source: "offline",
-      };
     }
     case "translate": {
       const result = await translateWith(online, offline, command.text, command.target, undefined, timeoutMs);
-      if (!result) return { ok: true, message: phrasebookMiss(command.text, command.target), source: "offline" };
-      return {
-        ok: true,
-        message: `🌍 ${LANGUAGES[command.target]}: ${result.translation.translatedText}`,
-        source: result.source,
-      };
+      if (!result) return { message: phrasebookMiss(command.text, command.target), source: "offline", counts: false };
+      return { message: `🌍 ${LANGUAGES[command.target]}: ${result.translation.translatedText}`, source: result.source, counts: true };
     }
     case "question": {
       // First aid is never left to a generated answer, online or not.
-      if (isFirstAidQuestion(command.question)) return { ok: true, message: emergencyGuidance(command.question), source: "offline" };
+      if (isFirstAidQuestion(command.question)) return { message: emergencyGuidance(command.question), source: "offline", counts: true };
       const answer = await withFallback(online, offline, (p) => p.chat({ question: command.question, history: input.history }), timeoutMs);
-      return { ok: true, message: answer.value, source: answer.source };
+      // The offline 'needs the online assistant' reply answers nothing, so it costs nothing.
+      const counts = answer.source === "online" || knowsOffline(command.question);
+      return { message: answer.value, source: answer.source, counts };
     }
   }
 }

@@ -93,6 +93,26 @@ describe("weather when online (Open-Meteo faked at fetch)", () => {
     expect(urls[1]).toContain("latitude=12&longitude=8.5");
   });
 
+  it("gives tomorrow's forecast for the asker's own area when no place is named", async () => {
+    const urls: string[] = [];
+    vi.stubGlobal("fetch", async (url: string) => {
+      urls.push(url);
+      return Response.json({
+        daily: {
+          time: ["2026-11-23", "2026-11-24"],
+          temperature_2m_max: [33.4, 31.2],
+          temperature_2m_min: [19.6, 21.4],
+          precipitation_probability_max: [10, 60],
+        },
+      });
+    });
+    expect(await forecast("", { name: "Ikeja", latitude: 6.6, longitude: 3.35 }, 1000, "tomorrow")).toBe(
+      "🌤️ Weather for Ikeja tomorrow (2026-11-24): 21-31°C, 60% chance of rain. Forecast by Open-Meteo.",
+    );
+    expect(urls).toHaveLength(1);
+    expect(urls[0]).toContain("forecast_days=2");
+  });
+
   it("says when it cannot find the place", async () => {
     vi.stubGlobal("fetch", async () => Response.json({}));
     expect(await forecast("nowhereville", null, 1000)).toContain("couldn't find a place called nowhereville");

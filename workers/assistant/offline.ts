@@ -19,6 +19,7 @@ export function helpText(channel: "web" | "whatsapp" | "ussd" = "web"): string {
     "• weather [place]",
     "• emergency <what happened>, for first aid and SOS steps",
     "• any question",
+    "Your own words work too, in English or Pidgin: 'price of rice', 'how much be garri for kano', 'how do I say thank you in yoruba', 'weather tomorrow'. With no place named I use your area.",
   ].join("\n");
 }
 
@@ -87,7 +88,7 @@ const FIRST_AID: { words: string[]; title: string; steps: string }[] = [
       "Make the scene safe (hazard lights, warn traffic). Do not move the injured unless there is danger such as fire. Check breathing and bleeding; press on wounds.",
   },
   {
-    words: ["labour", "labor", "pregnan", "birth"],
+    words: ["labour", "labor", "pregnan", "birth", "dey born"],
     title: "Labour",
     steps: "Keep her lying on her left side or in a comfortable position, keep her warm and get her to a clinic or midwife quickly.",
   },
@@ -106,8 +107,8 @@ export function emergencyGuidance(situation: string): string {
   return lines.join("\n");
 }
 
-export function weatherNeedsConnection(place: string): string {
-  const where = place ? ` for ${place}` : "";
+export function weatherNeedsConnection(place: string, day?: "tomorrow"): string {
+  const where = `${place ? ` for ${place}` : ""}${day ? ` ${day}` : ""}`;
   return `The weather forecast${where} needs a connection to the forecast service, which isn't available right now. Please try again when you're online.`;
 }
 
@@ -159,13 +160,19 @@ function hasWord(text: string, word: string): boolean {
   return new RegExp(`(^|[^a-z])${word}([^a-z]|$)`).test(text);
 }
 
-/** An answer from what the offline assistant knows, or the honest 'needs the online assistant'. */
 /** A question asking for help with a first-aid situation: answered with the vetted guidance on every connection. */
 export function isFirstAidQuestion(question: string): boolean {
   const q = question.toLowerCase();
   return FIRST_AID.some((t) => t.words.some((w) => q.includes(w))) && /(help|what (do|should|can) i do|first aid|injur|hurt)/.test(q);
 }
 
+/** Whether the offline assistant has a real answer to a question (else it says it needs the online one). */
+export function knowsOffline(question: string): boolean {
+  const q = question.toLowerCase();
+  return isFirstAidQuestion(question) || KNOWLEDGE.some((k) => k.words.some((w) => hasWord(q, w)));
+}
+
+/** An answer from what the offline assistant knows, or the honest 'needs the online assistant'. */
 export function offlineAnswer(question: string): string {
   const q = question.toLowerCase();
   if (isFirstAidQuestion(question)) return emergencyGuidance(question);

@@ -19,11 +19,12 @@ export const WEATHER_API = {
   forecast: "https://api.open-meteo.com/v1/forecast",
 };
 
-/** Today's forecast for a place (or the user's saved coordinates); throws when the service cannot answer. */
+/** Today's or tomorrow's forecast for a place (or the asker's area); throws when the service cannot answer. */
 export async function forecast(
   place: string,
-  fallback: { latitude: number; longitude: number } | null,
+  fallback: { name?: string; latitude: number; longitude: number } | null,
   timeoutMs: number,
+  day: "today" | "tomorrow" = "today",
 ): Promise<string> {
   let where: { name: string; latitude: number; longitude: number } | null = null;
   if (place) {
@@ -33,14 +34,15 @@ export async function forecast(
     if (!hit) return `I couldn't find a place called ${place}. Try a town or city name, e.g. '@ai weather kano'.`;
     where = hit;
   } else if (fallback) {
-    where = { name: "your area", ...fallback };
+    where = { ...fallback, name: fallback.name ?? "your area" };
   } else {
     return "Tell me the place, e.g. '@ai weather lagos', or share your location in the chat.";
   }
-  const url = `${WEATHER_API.forecast}?latitude=${where.latitude}&longitude=${where.longitude}&daily=temperature_2m_max,temperature_2m_min,precipitation_probability_max&timezone=auto&forecast_days=1`;
+  const url = `${WEATHER_API.forecast}?latitude=${where.latitude}&longitude=${where.longitude}&daily=temperature_2m_max,temperature_2m_min,precipitation_probability_max&timezone=auto&forecast_days=${day === "tomorrow" ? 2 : 1}`;
   const res = await withTimeout(fetch(url), timeoutMs);
   if (!res.ok) throw new Error(`forecast service answered ${res.status}`);
   const d = ForecastAnswer.parse(await res.json()).daily;
-  const rain = d.precipitation_probability_max[0];
-  return `🌤️ Weather for ${where.name} today (${d.time[0]}): ${Math.round(d.temperature_2m_min[0])}-${Math.round(d.temperature_2m_max[0])}°C${rain === null ? "" : `, ${rain}% chance of rain`}. Forecast by Open-Meteo.`;
+  const i = day === "tomorrow" && d.time.length > 1 ? 1 : 0;
+  const rain = d.precipitation_probability_max[i] ?? null;
+  return `🌤️ Weather for ${where.name} ${i ? "tomorrow" : "today"} (${d.time[i]}): ${Math.round(d.temperature_2m_min[i] ?? 0)}-${Math.round(d.temperature_2m_max[i] ?? 0)}°C${rain === null ? "" : `, ${rain}% chance of rain`}. Forecast by Open-Meteo.`;
 }

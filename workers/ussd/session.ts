@@ -154,7 +154,9 @@ async function sendSos(env: AppEnv, db: Db, ctx: ActionContext, action: Extract<
 async function assistantAnswer(env: AppEnv, db: Db, ctx: ActionContext, text: string): Promise<string> {
   const { phone, t, waitUntil } = ctx;
   const user = await userForPhone(db, phone);
-  const quick = await runAiCommand(env, db, { userId: user.id, text, channel: "ussd", mode: "offline" });
+  // The town typed for an earlier SOS or price check is where the caller is, when no place is named.
+  const area = { latitude: ctx.channel.latitude, longitude: ctx.channel.longitude, text: ctx.channel.locationText };
+  const quick = await runAiCommand(env, db, { userId: user.id, text, channel: "ussd", mode: "offline", area });
   if (!quick.ok) return end(quick.body.error);
   // A phone that sent STOP gets no SMS either: the screen shows what fits and promises nothing more.
   if (ctx.channel.optedOut) return end(quick.message);
@@ -165,7 +167,15 @@ async function assistantAnswer(env: AppEnv, db: Db, ctx: ActionContext, text: st
       (async () => {
         let body = quick.message;
         if (online) {
-          const full = await runAiCommand(env, db, { userId: user.id, text, channel: "ussd", mode: "auto", countUsage: false });
+          const full = await runAiCommand(env, db, {
+            userId: user.id,
+            text,
+            channel: "ussd",
+            mode: "auto",
+            // Counted once: here only when the screen's offline answer was not (it said the online one was needed).
+            countUsage: !quick.counted,
+            area,
+          });
           if (full.ok) body = full.message;
         }
         await sendMessage(env, db, { to: phone, channel: "sms", body });

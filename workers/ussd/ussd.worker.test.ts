@@ -250,13 +250,13 @@ describe("USSD assistant, prices and translation", () => {
 
   it("counts USSD questions against the free tier like the web, then offers Premium", async () => {
     const phone = newPhone();
-    for (let i = 0; i < 10; i++) expect((await dial(phone, "2*help")).body).toMatch(/^END /);
-    const over = await dial(phone, "2*help");
+    for (let i = 0; i < 10; i++) expect((await dial(phone, "2*market maize")).body).toMatch(/^END /);
+    const over = await dial(phone, "2*market maize");
     expect(over.body).toMatch(/^END You've used your 10 free AI commands for today\. Upgrade to Premium/);
     // A premium user is not limited.
     const user = await userForPhone(db, phone);
     await db.update(users).set({ subscriptionTier: "premium" }).where(eq(users.id, user.id));
-    expect((await dial(phone, "2*help")).body).not.toContain("Upgrade");
+    expect((await dial(phone, "2*market maize")).body).not.toContain("Upgrade");
   });
 
   it("shows market prices for a commodity and place from the database", async () => {

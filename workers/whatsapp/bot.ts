@@ -141,7 +141,9 @@ export async function handleWhatsApp(env: AppEnv, db: Db, msg: WhatsAppWebhook, 
     }
     case "ai": {
       const user = await userForPhone(db, phone);
-      const input = { userId: user.id, text: command.text, channel: "whatsapp" as const };
+      // A location shared in this chat says where the person is when a command names no place.
+      const area = { latitude: channel.latitude, longitude: channel.longitude, text: channel.locationText };
+      const input = { userId: user.id, text: command.text, channel: "whatsapp" as const, area };
       if (!servicesStatus(env).workersAi) {
         // Only the offline assistant: it answers at once, in this reply.
         const result = await runAiCommand(env, db, { ...input, mode: "offline" });

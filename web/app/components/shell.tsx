@@ -1,4 +1,5 @@
 // The app shell of spec part 1 §2: header, mobile menu, top status bar and bottom navigation.
+import { Bell, Bot, type LucideIcon, Menu, MessageCircle, Radio, Settings, Shield, Siren, Waypoints } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link, NavLink } from "react-router";
 import { badgeText } from "../../../core/constants";
@@ -36,7 +37,7 @@ export function Header() {
     <header className="site-header">
       <div className="header-row">
         <Link to="/" className="logo" aria-label="LinkUp home">
-          <span aria-hidden="true">◉</span> LinkUp
+          <Radio aria-hidden="true" size={22} /> LinkUp
         </Link>
         <nav className="desktop-nav" aria-label="Main">
           {DESKTOP_LINKS.map((l) => (
@@ -54,7 +55,7 @@ export function Header() {
         {/* A <details> menu opens without JavaScript; React keeps its state once hydrated. */}
         <details className="mobile-menu" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
           <summary className="btn btn-ghost" aria-label="Menu">
-            ☰
+            <Menu aria-hidden="true" size={22} />
           </summary>
           <nav aria-label="Mobile" className="mobile-grid">
             {MOBILE_MENU.map((l) => (
@@ -108,6 +109,23 @@ export function StatusBar() {
   );
 }
 
+// SVG icons (lucide, one import per icon so the bundle keeps only these) instead of emoji, which depend on the
+// phone's fonts. They are decorative: each link is named by its text label.
+const NAV_ICONS: Record<string, LucideIcon> = {
+  "/chat": MessageCircle,
+  "/mesh-network": Waypoints,
+  "/ai-features": Bot,
+  "/security-settings": Shield,
+  "/settings": Settings,
+  "/notifications": Bell,
+  "/emergency": Siren,
+};
+
+function NavIcon({ to }: { to: string }) {
+  const Icon = NAV_ICONS[to];
+  return Icon ? <Icon aria-hidden="true" size={20} /> : null;
+}
+
 export function BottomNav({ unread, meshConnections }: { unread: number; meshConnections: number }) {
   const items = [
     { to: "/chat", label: "Chat", badge: unread },
@@ -121,6 +139,7 @@ export function BottomNav({ unread, meshConnections }: { unread: number; meshCon
     <nav className="bottom-nav" aria-label="Bottom navigation">
       {items.map((i) => (
         <NavLink key={i.to} to={i.to} className="bottom-item">
+          <NavIcon to={i.to} />
           <span>{i.label}</span>
           {i.badge > 0 ? (
             <span className="badge">

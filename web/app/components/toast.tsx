@@ -35,17 +35,14 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={toast}>
       {children}
-      <ol
-        ref={viewport}
-        tabIndex={-1}
-        className="toast-viewport"
-        aria-label={`Notifications (${TOAST.hotkey})`}
-        style={{ maxWidth: TOAST.viewportMaxWidthPx }}
-      >
-        {toasts.map((t) => (
-          <Toast key={t.id} toast={t} onDismiss={() => dismiss(t.id)} />
-        ))}
-      </ol>
+      {/* A labelled region, so toasts sit inside a landmark like the rest of the page (axe 'region'). */}
+      <section aria-label={`Notifications (${TOAST.hotkey})`}>
+        <ol ref={viewport} tabIndex={-1} className="toast-viewport" style={{ maxWidth: TOAST.viewportMaxWidthPx }}>
+          {toasts.map((t) => (
+            <Toast key={t.id} toast={t} onDismiss={() => dismiss(t.id)} />
+          ))}
+        </ol>
+      </section>
     </ToastContext.Provider>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { Bot, ChartColumn, Languages, Lock, MessageCircle, Mic, RadioTower, Siren, Sparkles } from "lucide-react";
 import { Form, Link, redirect, useActionData } from "react-router";
 import type { PublicStats } from "../../../core/api-types";
 import { COOKIE_CONSENT_COOKIE, PRICES_NGN, TRIAL_DAYS } from "../../../core/constants";
@@ -36,51 +37,51 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 const FEATURE_TILES = [
-  { icon: "💬", title: "Nearby chat", text: "Rooms for your area that keep working on a weak network." },
-  { icon: "🤖", title: "AI helper", text: "Type '@ai ' for translation, market prices and answers." },
-  { icon: "🆘", title: "SOS", text: "One alert to your area, your contacts and nearby phones." },
-  { icon: "🔒", title: "Private chats", text: "End-to-end encrypted direct chats and groups." },
+  { icon: <MessageCircle size={28} />, title: "Nearby chat", text: "Rooms for your area that keep working on a weak network." },
+  { icon: <Bot size={28} />, title: "AI helper", text: "Type '@ai ' for translation, market prices and answers." },
+  { icon: <Siren size={28} />, title: "SOS", text: "One alert to your area, your contacts and nearby phones." },
+  { icon: <Lock size={28} />, title: "Private chats", text: "End-to-end encrypted direct chats and groups." },
 ];
 
 const PREMIUM_TEASERS = [
   {
     id: "ai-smart-replies",
-    icon: "✨",
+    icon: <Sparkles size={28} />,
     title: "AI Smart Replies",
     description: "Unlimited AI commands and suggested replies.",
     value: "Save time on every chat",
   },
   {
     id: "emergency-sos",
-    icon: "🚨",
+    icon: <Siren size={28} />,
     title: "Priority Emergency SOS",
     description: "Priority routing for your alerts and 24/7 emergency support.",
     value: "Help arrives faster",
   },
   {
     id: "voice-transcription",
-    icon: "🎙️",
+    icon: <Mic size={28} />,
     title: "Voice Transcription",
     description: "50 voice messages a month, transcribed.",
     value: "Speak instead of typing",
   },
   {
     id: "multi-language",
-    icon: "🌍",
+    icon: <Languages size={28} />,
     title: "Unlimited Translation",
     description: "Hausa, Igbo, Yoruba, Swahili, French, Arabic and English.",
     value: "Talk across languages",
   },
   {
     id: "analytics-dashboard",
-    icon: "📊",
+    icon: <ChartColumn size={28} />,
     title: "Analytics Dashboard",
     description: "See how your community network is doing.",
     value: "Know your network",
   },
   {
     id: "extended-range",
-    icon: "📡",
+    icon: <RadioTower size={28} />,
     title: "Extended Range",
     description: "Wider area rooms for your community.",
     value: "Reach more people",

@@ -1,5 +1,6 @@
 // The message list: bubbles with sender, text, time, hop count and, for my messages, the status icon
 // (sending ◷, sent ✓, delivered ✓✓, read ✓✓ in green).
+import { Bot, Lock } from "lucide-react";
 import { useEffect, useRef } from "react";
 import type { MessageStatus, StoredMessage } from "../../mesh/db";
 
@@ -52,7 +53,17 @@ export function MessageList({
               <input type="checkbox" checked={selected.has(m.id)} onChange={() => onToggle?.(m.id)} /> Select message
             </label>
           ) : null}
-          {!m.mine ? <span className="msg-sender">{m.isAI ? "🤖 LIA Assistant" : (m.senderName ?? "Someone")}</span> : null}
+          {!m.mine ? (
+            <span className="msg-sender">
+              {m.isAI ? (
+                <>
+                  <Bot size={14} /> LIA Assistant
+                </>
+              ) : (
+                (m.senderName ?? "Someone")
+              )}
+            </span>
+          ) : null}
           {m.type === "emergency" ? <strong className="msg-sos">Emergency</strong> : null}
           <p className="msg-text">
             {m.text ?? (m.pending ? "🔒 Encrypted message: waiting for the sender's key" : "🔒 Encrypted for another device")}
@@ -67,11 +78,7 @@ export function MessageList({
                 {m.meshRoute.length} {m.meshRoute.length === 1 ? "hop" : "hops"}
               </span>
             ) : null}
-            {m.isEncrypted ? (
-              <span role="img" aria-label="Encrypted">
-                🔒
-              </span>
-            ) : null}
+            {m.isEncrypted ? <Lock role="img" aria-label="Encrypted" size={12} /> : null}
             {m.mine && m.status ? <StatusIcon status={m.status} /> : null}
           </span>
           {m.error ? (

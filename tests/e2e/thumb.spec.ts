@@ -1,0 +1,139 @@
+// "Made for a thumb" (issue 12): the main screens pass axe with no serious or moderate violations, controls
+// are big enough to hit with a thumb, and no page scrolls sideways on a 360 px phone.
+import { createRequire } from "node:module";
+import type { Page } from "@playwright/test";
+import routes from "../../web/app/routes";
+import { acceptCookies, expect, MOBILE_UA, startAnonymous, test } from "./fixtures";
+
+const require = createRequire(import.meta.url);
+const AXE = require.resolve("axe-core/axe.min.js");
+
+type AxeResult = { violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] };
+
+async function axeViolations(page: Page) {
+  await page.addScriptTag({ path: AXE });
+  const result = await page.evaluate(
+    () =>
+      (window as unknown as { axe: { run: (o: object) => Promise<AxeResult> } }).axe.run({
+        resultTypes: ["violations"],
+      }) as Promise<AxeResult>,
+  );
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "moderate" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, userAgent: MOBILE_UA, isMobile: true, hasTouch: true });
+
+  for (const path of ["/", "/chat", "/emergency", "/onboarding", "/settings", "/pricing", "/notifications"]) {
+    test(`axe finds no serious or moderate violations on ${path}`, async ({ page, context, baseURL }) => {
+      await acceptCookies(context, baseURL!);
+      await startAnonymous(page.request);
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      expect(await axeViolations(page)).toEqual([]);
+    });
+  }
+
+  test("the header and bottom navigation use SVG icons with accessible names, not emoji", async ({ page, context, baseURL }) => {
+    await acceptCookies(context, baseURL!);
+    await page.goto("/");
+    const nav = page.getByRole("navigation", { name: "Bottom navigation" });
+    for (const name of ["Chat", "Mesh", "AI", "Security", "Settings"]) {
+      const link = nav.getByRole("link", { name, exact: true });
+      await expect(link.locator("svg[aria-hidden='true']")).toHaveCount(1);
+    }
+    await expect(page.locator(".site-header summary[aria-label='Menu'] svg")).toHaveCount(1);
+    const text = await page.locator(".site-header, .bottom-nav").allTextContents();
+    expect(text.join(" ")).not.toMatch(/\p{Extended_Pictographic}|[☰◉]/u);
+    // The landing's feature tiles too: emoji show as empty boxes on phones without an emoji font.
+    const tiles = await page.locator(".icon").allTextContents();
+    expect(tiles.join("")).toBe("");
+    expect(await page.locator(".icon svg").count()).toBeGreaterThan(0);
+  });
+
+  test("a live room on a phone: 44 × 44 px targets, readable message meta, an SOS card whose map link passes axe", async ({
+    browser,
+    baseURL,
+  }) => {
+    const url = baseURL!;
+    // Somewhere in Nigeria, away from other tests' rooms; both people share the ~5 km area cell.
+    const at = { latitude: 9 + Math.random(), longitude: 5 + Math.random() };
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      userAgent: MOBILE_UA,
+      isMobile: true,
+      hasTouch: true,
+      permissions: ["geolocation"],
+      geolocation: at,
+    });
+    await acceptCookies(context, url);
+    const headers = { origin: url };
+    expect((await context.request.post(`${url}/api/auth/anonymous`, { headers })).ok()).toBe(true);
+    expect((await context.request.put(`${url}/api/me/location`, { data: at, headers })).ok()).toBe(true);
+    expect((await context.request.patch(`${url}/api/me`, { data: { onboardingCompleted: true }, headers })).ok()).toBe(true);
+    const page = await context.newPage();
+    await page.goto("/chat");
+    await expect(page.getByText("LIVE", { exact: true })).toBeVisible();
+    await page.getByRole("textbox", { name: "Message" }).fill("Good morning everyone");
+    await page.getByRole("textbox", { name: "Message" }).press("Enter");
+
+    // A neighbour's SOS arrives as a card with a map link.
+    const neighbour = await browser.newContext();
+    expect((await neighbour.request.post(`${url}/api/auth/anonymous`, { headers })).ok()).toBe(true);
+    const sos = await neighbour.request.post(`${url}/api/emergency/broadcast`, {
+      headers,
+      data: { message: "Flood water rising on our street", emergencyType: "flood", location: at, clientRequestId: `thumb-${Date.now()}` },
+    });
+    expect(sos.ok()).toBe(true);
+    const card = page.getByRole("listitem").filter({ hasText: "Flood water rising on our street" });
+    await expect(card.locator(".msg-location")).toBeVisible();
+    await neighbour.close();
+
+    const small = await page.evaluate(() =>
+      [
+        ...document.querySelectorAll(
+          "nav[aria-label='Bottom navigation'] a, .site-header a, .site-header summary, .chat-header a, .chat-header button, .chip",
+        ),
+      ]
+        .filter((el) => (el as HTMLElement).offsetParent !== null)
+        .map((el) => ({ el: `${el.tagName} ${el.getAttribute("aria-label") ?? el.textContent?.trim()}`, box: el.getBoundingClientRect() }))
+        .filter(({ box }) => box.width < 44 || box.height < 44)
+        .map(({ el, box }) => `${el}: ${Math.round(box.width)}×${Math.round(box.height)}`),
+    );
+    expect(small).toEqual([]);
+    const metaSizes = await page
+      .locator(".msg-foot, .msg-sender")
+      .evaluateAll((els) => els.map((el) => Number.parseFloat(getComputedStyle(el).fontSize)));
+    expect(metaSizes.length).toBeGreaterThan(0);
+    for (const size of metaSizes) expect(size).toBeGreaterThanOrEqual(12);
+    // Contrast of the card, its map link and the meta text, measured by axe on the live page.
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  });
+});
+
+test.describe("at 360 px wide", () => {
+  test.use({ viewport: { width: 360, height: 740 }, userAgent: MOBILE_UA, isMobile: true, hasTouch: true });
+
+  // Every route of web/app/routes.ts (the catch-all as an unknown path), signed in as a newcomer.
+  const paths = routes.map((r) => (r.index ? "/" : r.path === "*" ? "/no-such-page" : `/${r.path}`));
+
+  // A newcomer without an area gets 409 from the area room (the chat offers a choice); the unknown path is a 404.
+  test.use({ allowedConsoleErrors: [/status of (409 \(Conflict\)|404 \(Not Found\))/] });
+
+  test("no page scrolls sideways", async ({ page, context, baseURL }) => {
+    test.setTimeout(180_000);
+    await acceptCookies(context, baseURL!);
+    await startAnonymous(page.request);
+    const wide: string[] = [];
+    for (const path of paths) {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      const width = await page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0);
+      if (width > 360) wide.push(`${path}: ${width}px`);
+    }
+    expect(wide).toEqual([]);
+  });
+});

@@ -1,0 +1,116 @@
+// The assistant as people use it (issue 12): natural wording answered, the asker's own area used when no
+// place is named, and only real answers counted against the free daily limit.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createDb } from "../../db";
+import { anonymousSession, call } from "../../tests/workers/helpers";
+import type { AppEnv } from "../env";
+import { runAiCommand } from "./index";
+
+const db = () => createDb(env as unknown as AppEnv);
+
+async function setTown(id: string, town: string) {
+  await env.DB.prepare("update users set location_text = ? where id = ?").bind(town, id).run();
+}
+
+async function ask(cookie: string, message: string) {
+  const res = await call("/api/ai/chat", { method: "POST", cookie, json: { message } });
+  return { status: res.status, body: await res.json<{ message: string; error?: string; usage?: { aiCommands: number } }>() };
+}
+
+async function used(cookie: string) {
+  return (await call("/api/ai/usage", { cookie })).json<{ aiCommands: { used: number }; translations: { used: number } }>();
+}
+
+/** The price lines of a market answer, without its dated header. */
+const priceLines = (message: string) => message.split("\n").filter((l) => l.startsWith("• "));
+
+describe("the assistant understands people", () => {
+  it("answers price questions in plain English and Pidgin", async () => {
+    const { cookie } = await anonymousSession();
+    const rice = await ask(cookie, "@ai price of rice");
+    expect(rice.status).toBe(200);
+    expect(priceLines(rice.body.message)[0]).toBe("• Rice (foreign), Wuse Market (Abuja): ₦95,700 per 50kg bag");
+    const garri = await ask(cookie, "@ai wetin be price of garri");
+    expect(priceLines(garri.body.message)).toContain("• Garri (white), Dawanau Market (Kano): ₦34,200 per 50kg bag");
+    const kano = await ask(cookie, "@ai how much be rice for kano");
+    expect(priceLines(kano.body.message)).toEqual([
+      "• Rice (foreign), Dawanau Market (Kano): ₦82,800 per 50kg bag",
+      "• Rice (local), Dawanau Market (Kano): ₦70,200 per 50kg bag",
+    ]);
+  });
+
+  it("uses the person's own town when no place is named, nearest market first", async () => {
+    const { cookie, user } = await anonymousSession();
+    await setTown(user.id, "Bodija, Ibadan");
+    const prices = await ask(cookie, "@ai what is the price of rice");
+    expect(priceLines(prices.body.message).slice(0, 2)).toEqual([
+      "• Rice (foreign), Bodija Market (Ibadan): ₦92,000 per 50kg bag",
+      "• Rice (local), Bodija Market (Ibadan): ₦78,000 per 50kg bag",
+    ]);
+
+    await setTown(user.id, "Ikeja");
+    const market = await ask(cookie, "@ai market");
+    expect(market.body.message).toMatch(/^📊 Market prices \(nearest market to Ikeja: Lagos\)/);
+    expect(priceLines(market.body.message).every((l) => l.includes("(Lagos)"))).toBe(true);
+    expect((await ask(cookie, "@ai will it rain tomorrow?")).body.message).toContain(
+      "The weather forecast for Ikeja tomorrow needs a connection",
+    );
+  });
+
+  it("uses the position a channel passes (a WhatsApp location near Kano)", async () => {
+    const { user } = await anonymousSession();
+    const r = await runAiCommand(env as unknown as AppEnv, db(), {
+      userId: user.id,
+      text: "how much for tomatoes",
+      channel: "whatsapp",
+      area: { latitude: 12.01, longitude: 8.55 },
+    });
+    expect(r.ok && priceLines(r.message)[0]).toBe("• Tomatoes, Dawanau Market (Kano): ₦25,200 per basket");
+  });
+
+  it("translates, gives first aid and weather from natural wording", async () => {
+    const { cookie } = await anonymousSession();
+    expect((await ask(cookie, "@ai how do I say thank you in yoruba")).body.message).toBe("🌍 Yoruba: Ẹ ṣé");
+    expect((await ask(cookie, "@ai hausa for good night")).body.message).toBe("🌍 Hausa: Sai da safe");
+    const bleed = (await ask(cookie, "@ai my friend dey bleed")).body.message;
+    expect(bleed).toContain("Call 112 (or 199) now.");
+    expect(bleed).toContain("Bleeding: Press firmly on the wound");
+    expect((await ask(cookie, "@ai weather for ibadan tomorrow")).body.message).toBe(
+      "The weather forecast for ibadan tomorrow needs a connection to the forecast service, which isn't available right now. Please try again when you're online.",
+    );
+  });
+});
+
+describe("the free daily limit counts only real answers", () => {
+  it("does not count help, usage hints, refusals or 'needs the online assistant'", async () => {
+    const { cookie } = await anonymousSession();
+    const uncounted = [
+      "@ai help",
+      "@ai what can you do",
+      "@ai translate hello to klingon",
+      "@ai translate hello",
+      "@ai who won the match yesterday?",
+      "@ai translate my goats escaped again to hausa",
+      "@ai weather kano",
+      "@ai send a voice message to my group",
+    ];
+    for (const message of uncounted) await ask(cookie, message);
+    expect(await used(cookie)).toMatchObject({ aiCommands: { used: 0 }, translations: { used: 0 } });
+
+    const counted = await ask(cookie, "@ai market maize");
+    expect(counted.body.usage).toEqual({ aiCommands: 1 });
+    await ask(cookie, "@ai translate thank you to igbo");
+    expect(await used(cookie)).toMatchObject({ aiCommands: { used: 2 }, translations: { used: 1 } });
+  });
+
+  it("still answers help once the day's commands are used up", async () => {
+    const { cookie } = await anonymousSession();
+    for (let i = 0; i < 10; i++) expect((await ask(cookie, "@ai market rice")).status).toBe(200);
+    expect((await ask(cookie, "@ai market rice")).status).toBe(402);
+    const help = await ask(cookie, "@ai help");
+    expect(help.status).toBe(200);
+    expect(help.body.message).toContain("I'm LIA, the LinkUp assistant.");
+    expect(help.body.message).toContain("Your own words work too, in English or Pidgin");
+  });
+});
