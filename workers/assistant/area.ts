@@ -1,7 +1,7 @@
 // The asker's own area, for commands that name no place ('@ai market rice', '@ai weather tomorrow'): the
 // position or town the channel knows (a WhatsApp location, a town typed on USSD), else the profile's.
 import type { User } from "../../db/schema";
-import { nearestPlace, placeFromText } from "../rooms/places";
+import { nearestPlace, placeFromText } from "../../core/places";
 import type { Area } from "./market";
 
 /** What a channel knows of where the person is; any part may be missing. */

@@ -2,7 +2,7 @@
 import { findMarketPrices, listCommodities } from "../../db/queries/content";
 import { distanceMetres } from "../../core/geohash";
 import type { Db } from "../../db";
-import { placeFromText } from "../rooms/places";
+import { placeFromText } from "../../core/places";
 
 const naira = (n: number) => `₦${n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
 const stem = (w: string) =>
