@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Envelope } from "../core/envelope";
+import { type Envelope, MAX_META_BYTES } from "../core/envelope";
 import {
   batchBySize,
   EMERGENCY_RATE,
@@ -11,7 +11,9 @@ import {
   RETAIN_MIN_MS,
   receiptsBySender,
   refuseEnvelope,
+  refuseServerEnvelope,
   SOCKET_RATE,
+  stampMemberEnvelope,
   takeToken,
 } from "./mesh-logic";
 
@@ -88,6 +90,28 @@ describe("what a room accepts", () => {
   it("refuses another room's envelope and sending as someone else", () => {
     expect(refuseEnvelope({ ...base, room: "group:other00000" }, socket)?.code).toBe("forbidden");
     expect(refuseEnvelope({ ...base, senderId: "u2" }, socket)?.code).toBe("forbidden");
+  });
+
+  it("takes only person-to-person kinds from members; the server's own envelopes may be of any kind", () => {
+    for (const type of ["ai", "system", "emergency"] as const) {
+      expect(refuseEnvelope({ ...base, type }, socket)?.code).toBe("forbidden");
+      expect(refuseServerEnvelope({ ...base, type })).toBeNull();
+    }
+    for (const type of ["text", "key"] as const) expect(refuseEnvelope({ ...base, type }, socket)).toBeNull();
+  });
+
+  it("refuses meta over MAX_META_BYTES (counted in UTF-8) with too_large", () => {
+    const meta = (n: number, ch = "x") => ({ p: ch.repeat(n) });
+    const overhead = JSON.stringify(meta(0)).length;
+    expect(refuseEnvelope({ ...base, meta: meta(MAX_META_BYTES - overhead) }, socket)).toBeNull();
+    expect(refuseEnvelope({ ...base, meta: meta(MAX_META_BYTES - overhead + 1) }, socket)?.code).toBe("too_large");
+    // Two bytes a character in UTF-8: half as many fit.
+    expect(refuseEnvelope({ ...base, meta: meta(MAX_META_BYTES / 2, "é") }, socket)?.code).toBe("too_large");
+  });
+
+  it("stamps the server's name for the sender and normal priority on a member's envelope", () => {
+    const stamped = stampMemberEnvelope({ ...base, senderName: "LinkUp Support", priority: "high" }, { nickname: "Ada" });
+    expect(stamped).toMatchObject({ senderName: "Ada", priority: "normal", senderId: base.senderId, content: base.content });
   });
 
   it("sends emergencies with high priority", () => {

@@ -1,7 +1,7 @@
 // Decisions of the MeshRoom as pure functions (STYLE.md: tested without the runtime): rate limits, what a
 // room accepts from a sender, retention, receipt merging and the order of a resume answer.
 import type { Envelope } from "../core/envelope";
-import { roomKind } from "../core/envelope";
+import { CLIENT_ENVELOPE_TYPES, MAX_META_BYTES, roomKind } from "../core/envelope";
 import { type FrameErrorCode, MAX_FRAME_BYTES, type ReceiptStatus } from "../core/frames";
 
 // ---------------------------------------------------------------- rate limit (token bucket per socket)
@@ -47,10 +47,12 @@ export function isEmergency(envelope: Pick<Envelope, "type" | "priority">): bool
   return envelope.type === "emergency" || envelope.priority === "high";
 }
 
+const CLIENT_TYPES = new Set<string>(CLIENT_ENVELOPE_TYPES);
+const utf8 = new TextEncoder();
+
 /**
- * Checks an envelope a member sends into a room. Private rooms take only ciphertext (the server never holds
- * their plaintext); public area rooms only plain text (they say they are public, so nothing pretends to be
- * secret there). Answers null when accepted.
+ * Checks an envelope a member sends into a room: only person-to-person kinds, as themselves, into the room
+ * they are in, with a small `meta`, and content that fits the room (contentRule). Answers null when accepted.
  */
 export function refuseEnvelope(
   envelope: Envelope,
@@ -58,8 +60,20 @@ export function refuseEnvelope(
 ): { code: FrameErrorCode; message: string } | null {
   if (envelope.room !== socket.roomId) return { code: "forbidden", message: "This envelope belongs to another room" };
   if (envelope.senderId !== socket.userId) return { code: "forbidden", message: "You can only send as yourself" };
+  if (!CLIENT_TYPES.has(envelope.type))
+    return { code: "forbidden", message: "Emergency, system and assistant messages come only from LinkUp itself" };
+  if (envelope.meta && utf8.encode(JSON.stringify(envelope.meta)).byteLength > MAX_META_BYTES)
+    return { code: "too_large", message: `Message details (meta) may be at most ${MAX_META_BYTES} bytes` };
+  return contentRule(envelope);
+}
+
+/**
+ * Private rooms take only ciphertext (the server never holds their plaintext); public area rooms only plain
+ * text (they say they are public, so nothing pretends to be secret there).
+ */
+function contentRule(envelope: Envelope): { code: FrameErrorCode; message: string } | null {
   const encrypted = "ciphertext" in envelope.content;
-  if (isPrivateRoom(socket.roomId)) {
+  if (isPrivateRoom(envelope.room)) {
     if (!encrypted || !envelope.isEncrypted)
       return { code: "plaintext_refused", message: "Private rooms accept only end-to-end encrypted messages" };
   } else if (encrypted || envelope.isEncrypted) {
@@ -68,9 +82,17 @@ export function refuseEnvelope(
   return null;
 }
 
-/** Server-side envelopes (deliver RPC) follow the same content rule, without the sender check. */
+/** Server-side envelopes (deliver RPC) may be of any kind; they follow the same content rule. */
 export function refuseServerEnvelope(envelope: Envelope): { code: FrameErrorCode; message: string } | null {
-  return refuseEnvelope(envelope, { roomId: envelope.room, userId: envelope.senderId });
+  return contentRule(envelope);
+}
+
+/**
+ * A member's envelope as the room stores it: the sender's name is the one the server knows (whatever the
+ * client wrote), and only the server's own envelopes travel with high priority.
+ */
+export function stampMemberEnvelope(envelope: Envelope, sender: { nickname: string }): Envelope {
+  return { ...envelope, senderName: sender.nickname.slice(0, 60) || undefined, priority: "normal" };
 }
 
 /** Emergency envelopes always travel with high priority, whatever the client set. */

@@ -37,6 +37,7 @@ import {
   refuseEnvelope,
   refuseServerEnvelope,
   SOCKET_RATE,
+  stampMemberEnvelope,
   takeToken,
 } from "./mesh-logic";
 
@@ -184,9 +185,9 @@ export class MeshRoom extends DurableObject<Env> {
   private async handle(ws: WebSocket, me: Attachment, frame: ClientFrame): Promise<void> {
     switch (frame.type) {
       case "send": {
-        const envelope = normaliseEnvelope(frame.envelope);
-        const refused = refuseEnvelope(envelope, me);
-        if (refused) return this.error(ws, refused.code, refused.message, envelope.id);
+        const refused = refuseEnvelope(frame.envelope, me);
+        if (refused) return this.error(ws, refused.code, refused.message, frame.envelope.id);
+        const envelope = stampMemberEnvelope(frame.envelope, me);
         let result: { seq: number; duplicate: boolean };
         try {
           result = this.store(envelope, ws);

@@ -3,7 +3,7 @@
 import { env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { decryptContent, derivePairwiseKey, encryptContent, exportPublicKey, generateDeviceKeyPair } from "../core/crypto";
-import { dmRoomId } from "../core/envelope";
+import { dmRoomId, MAX_META_BYTES } from "../core/envelope";
 import { MAX_FRAME_BYTES } from "../core/frames";
 import type { RoomStats } from "../core/rooms";
 import { newId } from "../core/ids";
@@ -165,11 +165,11 @@ describe("relay, storage and resume", () => {
     const b = await anonymousSession();
     const sa = await mustOpen(roomId, a.cookie);
     const plain = textEnvelope(roomId, a.user.id, "hello");
+    sa.send({ type: "send", envelope: plain });
+    await sa.waitForType("ack", (f) => f.id === plain.id);
+    // An SOS comes from the SOS module (deliver RPC), never from a member's socket.
     const sos = textEnvelope(roomId, a.user.id, "Flooding on Herbert Macaulay Way", { type: "emergency" });
-    for (const e of [plain, sos]) {
-      sa.send({ type: "send", envelope: e });
-      await sa.waitForType("ack", (f) => f.id === e.id);
-    }
+    await stubOf(roomId).deliver(sos);
     const sb = await mustOpen(roomId, b.cookie);
     sb.send({ type: "resume", cursor: 0 });
     await sb.waitForType("resume-done");
@@ -337,7 +337,12 @@ describe("bad frames and limits", () => {
     const s = await mustOpen(roomId, a.cookie);
     const sealed = (n: number, extra: Partial<ReturnType<typeof textEnvelope>> = {}) =>
       textEnvelope(roomId, a.user.id, "", { isEncrypted: true, content: { ciphertext: "A".repeat(n), iv: "iv-0123456789ab" }, ...extra });
-    const huge = sealed(60_000, { meta: { pad: "x".repeat(4_400) } });
+    // Within every field's limit (meta too), yet too big to relay inside a frame with its wrapping.
+    const huge = sealed(60_000, {
+      meta: { pad: "x".repeat(3_900) },
+      meshRoute: Array.from({ length: 16 }, () => "r".repeat(60)),
+      content: { ciphertext: "A".repeat(60_000), iv: "iv-0123456789ab", keyId: "k".repeat(128) },
+    });
     const frame = JSON.stringify({ type: "send", envelope: huge });
     expect(new TextEncoder().encode(frame).byteLength).toBeLessThan(MAX_FRAME_BYTES);
     s.sendRaw(frame);
@@ -358,7 +363,7 @@ describe("bad frames and limits", () => {
     late.close();
   });
 
-  it("rate-limits each socket, says when to retry, lets emergencies through, and recovers", async () => {
+  it("rate-limits each socket, says when to retry, still relays an SOS, and recovers", async () => {
     const roomId = area();
     const a = await anonymousSession();
     const b = await anonymousSession();
@@ -373,10 +378,11 @@ describe("bad frames and limits", () => {
     other.send({ type: "ping", at: 1 });
     await other.waitForType("pong");
 
+    // An SOS (from the SOS module) still reaches the limited socket and the others.
     const sos = textEnvelope(roomId, a.user.id, "Fire at Balogun market", { type: "emergency" });
-    s.send({ type: "send", envelope: sos });
-    expect((await s.waitForType("ack", (f) => f.id === sos.id)).status).toBe("sent");
+    await stubOf(roomId).deliver(sos);
     await other.waitForType("envelope", (f) => f.envelope.id === sos.id);
+    await s.waitForType("envelope", (f) => f.envelope.id === sos.id);
 
     await new Promise((r) => setTimeout(r, (limited.retryAfterMs ?? 100) + 100));
     await stillWorks(s, roomId, a.user.id);
@@ -398,6 +404,80 @@ describe("bad frames and limits", () => {
     expect(s.of("error").map((e) => e.code)).toEqual(["forbidden", "forbidden", "plaintext_refused"]);
     expect(s.of("ack")).toHaveLength(0);
     s.close();
+  });
+});
+
+describe("the server decides who says what", () => {
+  it("refuses assistant, system and emergency envelopes from a member's socket; nobody receives them", async () => {
+    const roomId = area();
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const sa = await mustOpen(roomId, a.cookie);
+    const sb = await mustOpen(roomId, b.cookie);
+    const forged = (["ai", "system", "emergency"] as const).map((type) =>
+      textEnvelope(roomId, a.user.id, "Your account is locked, send your code", {
+        type,
+        senderName: type === "ai" ? "LIA Assistant" : "LinkUp Support",
+        priority: "high",
+      }),
+    );
+    for (const e of forged) sa.send({ type: "send", envelope: e });
+    await sa.waitFor(() => sa.of("error").length === 3);
+    expect(sa.of("error")).toEqual(
+      forged.map((e) => ({
+        type: "error",
+        code: "forbidden",
+        id: e.id,
+        message: "Emergency, system and assistant messages come only from LinkUp itself",
+      })),
+    );
+    expect(sa.of("ack")).toHaveLength(0);
+    // A text after them reaches b, and none of the forged ones did, live or on resume.
+    const ok = textEnvelope(roomId, a.user.id, "just me");
+    sa.send({ type: "send", envelope: ok });
+    await sb.waitForType("envelope", (f) => f.envelope.id === ok.id);
+    expect(sb.of("envelope").map((f) => f.envelope.id)).toEqual([ok.id]);
+    sb.send({ type: "resume", cursor: 0 });
+    await sb.waitForType("resume-done");
+    expect(sb.of("resume-batch").flatMap((f) => f.items.map((i) => i.envelope.id))).toEqual([ok.id]);
+    sa.close();
+    sb.close();
+  });
+
+  it("replaces a forged sender name with the one the server knows, and keeps member messages at normal priority", async () => {
+    const roomId = area();
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const sa = await mustOpen(roomId, a.cookie);
+    const sb = await mustOpen(roomId, b.cookie);
+    const e = textEnvelope(roomId, a.user.id, "Please verify at my link", { senderName: "LinkUp Support", priority: "high" });
+    sa.send({ type: "send", envelope: e });
+    const got = await sb.waitForType("envelope", (f) => f.envelope.id === e.id);
+    expect(got.envelope.senderName).toBe(a.user.nickname);
+    expect(got.envelope.priority).toBe("normal");
+    sb.send({ type: "resume", cursor: 0 });
+    await sb.waitForType("resume-done");
+    expect(sb.of("resume-batch")[0].items[0].envelope.senderName).toBe(a.user.nickname);
+    sa.close();
+    sb.close();
+  });
+
+  it("refuses meta over 4 KiB with too_large and relays meta within it", async () => {
+    const roomId = area();
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const sa = await mustOpen(roomId, a.cookie);
+    const sb = await mustOpen(roomId, b.cookie);
+    const big = textEnvelope(roomId, a.user.id, "see meta", { meta: { pad: "x".repeat(MAX_META_BYTES) } });
+    sa.send({ type: "send", envelope: big });
+    expect(await sa.waitForType("error")).toMatchObject({ code: "too_large", id: big.id });
+    const small = textEnvelope(roomId, a.user.id, "📍 here", { meta: { location: { latitude: 6.45, longitude: 3.39 } } });
+    sa.send({ type: "send", envelope: small });
+    const got = await sb.waitForType("envelope", (f) => f.envelope.id === small.id);
+    expect(got.envelope.meta).toEqual({ location: { latitude: 6.45, longitude: 3.39 } });
+    expect(sb.of("envelope")).toHaveLength(1);
+    sa.close();
+    sb.close();
   });
 });
 

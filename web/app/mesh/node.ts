@@ -4,6 +4,7 @@
 // answers back. Envelopes are deduplicated by id, carry a TTL and collect one hop per node in meshRoute.
 import type { Envelope } from "../../../core/envelope";
 import type { ClientFrame, PresenceMember, ReceiptStatus, ServerFrame } from "../../../core/frames";
+import { apiRequest, HttpError } from "../../../core/http";
 import { newId } from "../../../core/ids";
 import { LOCAL_MESH_CHANNEL, type LocalMeshMessage, LocalMeshMessageSchema } from "../../../core/local-mesh";
 import {
@@ -280,6 +281,7 @@ export class MeshNode {
   private async flushOne(item: OutboxItem): Promise<void> {
     const last = this.lastSent.get(item.id);
     if (last && Date.now() - last < RESEND_AFTER_MS) return;
+    if (item.envelope.type === "emergency") return this.flushSos(item);
     const state = this.rooms.get(item.room);
     const relay = this.relays.get(item.room);
     const direct = relay?.status === "open" && state?.resumed;
@@ -299,6 +301,33 @@ export class MeshNode {
       this.stats.relayedByTabs++;
       this.lastSent.set(item.id, Date.now());
     }
+  }
+
+  /**
+   * An SOS written without a connection leaves through the server's SOS pipeline once there is one: rooms
+   * take emergency envelopes only from it (docs/decisions/020c-who-says-what-in-a-room.md). The envelope id is
+   * the request id, so a retry never raises a second alert.
+   */
+  private async flushSos(item: OutboxItem): Promise<void> {
+    this.lastSent.set(item.id, Date.now());
+    const { content, meta } = item.envelope;
+    try {
+      await apiRequest("POST", "/api/emergency/broadcast", {
+        message: "text" in content ? content.text : "",
+        emergencyType: "other",
+        location: meta?.location ?? undefined,
+        clientRequestId: item.id,
+      });
+    } catch (error) {
+      // Still no connection: it waits in the outbox. A refusal is shown on the message.
+      if (!(error instanceof HttpError)) return;
+      await deleteOutbox(item.id);
+      await this.setError(item.room, item.id, error.message);
+      return;
+    }
+    await deleteOutbox(item.id);
+    // The room brings the alert back as the server's envelope; this local draft gives way to it.
+    await this.forget(item.room, [item.id]);
   }
 
   /** Encrypts the content of an envelope for a private room (plain rooms go as they are). */
