@@ -10,7 +10,9 @@ import { newId } from "../core/ids";
 import { createDb } from "../db";
 import { countActiveConnections, findConnection, listRoomMessages } from "../db/queries/rooms";
 import { anonymousSession, call } from "../tests/workers/helpers";
+import { CLOSE_REPLACED as CLIENT_CLOSE_REPLACED } from "../web/app/mesh/transports";
 import type { MeshRoom } from "./mesh-room";
+import { MAX_SOCKETS_PER_PERSON, PERSON_RATE, RESUME_MAX_BYTES } from "./mesh-logic";
 import { mustOpen, openRoom, type RoomSocket, textEnvelope } from "../tests/workers/room-socket";
 
 const GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz";
@@ -363,31 +365,96 @@ describe("bad frames and limits", () => {
     late.close();
   });
 
-  it("rate-limits each socket, says when to retry, still relays an SOS, and recovers", async () => {
+  it("rate-limits each person over all their sockets, says when to retry, still relays an SOS, and recovers", async () => {
     const roomId = area();
     const a = await anonymousSession();
     const b = await anonymousSession();
-    const s = await mustOpen(roomId, a.cookie);
+    // One person on four sockets shares one budget: 4 × 40 pings get at most the burst (plus a little refill).
+    const mine = [
+      await mustOpen(roomId, a.cookie),
+      await mustOpen(roomId, a.cookie),
+      await mustOpen(roomId, a.cookie),
+      await mustOpen(roomId, a.cookie),
+    ];
     const other = await mustOpen(roomId, b.cookie);
-    for (let i = 0; i < 100; i++) s.send({ type: "ping", at: i });
-    const limited = await s.waitForType("error", (f) => f.code === "rate_limited");
-    expect(limited.retryAfterMs).toBeGreaterThan(0);
-    expect(s.of("pong").length).toBeLessThan(100);
-    expect(s.of("pong").length).toBeGreaterThanOrEqual(60);
-    // Another socket has its own budget.
+    for (let i = 0; i < 40; i++) for (const s of mine) s.send({ type: "ping", at: i });
+    await Promise.all(mine.map((s) => s.waitFor(() => s.of("pong").length + s.of("error").length === 40)));
+    const pongs = mine.reduce((n, s) => n + s.of("pong").length, 0);
+    expect(pongs).toBeGreaterThanOrEqual(PERSON_RATE.burst);
+    expect(pongs).toBeLessThan(100);
+    const limited = mine.flatMap((s) => s.of("error")).find((f) => f.code === "rate_limited");
+    expect(limited?.retryAfterMs).toBeGreaterThan(0);
+    expect(limited?.message).toBe("Too many messages. Slow down a little.");
+    // Another person has their own budget.
     other.send({ type: "ping", at: 1 });
     await other.waitForType("pong");
 
-    // An SOS (from the SOS module) still reaches the limited socket and the others.
+    // An SOS (from the SOS module) still reaches the limited person and the others.
     const sos = textEnvelope(roomId, a.user.id, "Fire at Balogun market", { type: "emergency" });
     await stubOf(roomId).deliver(sos);
     await other.waitForType("envelope", (f) => f.envelope.id === sos.id);
-    await s.waitForType("envelope", (f) => f.envelope.id === sos.id);
+    await mine[0].waitForType("envelope", (f) => f.envelope.id === sos.id);
 
-    await new Promise((r) => setTimeout(r, (limited.retryAfterMs ?? 100) + 100));
-    await stillWorks(s, roomId, a.user.id);
+    await new Promise((r) => setTimeout(r, (limited?.retryAfterMs ?? 100) + 100));
+    await stillWorks(mine[0], roomId, a.user.id);
+    for (const s of [...mine, other]) s.close();
+  });
+
+  it("keeps at most 4 sockets per person in a room: a fifth replaces the oldest", async () => {
+    const roomId = area();
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const sockets: RoomSocket[] = [];
+    for (let i = 0; i < MAX_SOCKETS_PER_PERSON; i++) sockets.push(await mustOpen(roomId, a.cookie));
+    const bs = await mustOpen(roomId, b.cookie);
+    const newest = await mustOpen(roomId, a.cookie);
+    await sockets[0].waitFor(() => sockets[0].closed);
+    expect(sockets[0].closed?.code).toBe(CLIENT_CLOSE_REPLACED);
+    expect(sockets.slice(1).map((s) => s.closed)).toEqual([null, null, null]);
+    const presence = await bs.waitForType("presence", (p) => p.nodes === MAX_SOCKETS_PER_PERSON + 1);
+    expect(presence.members.find((m) => m.userId === a.user.id)?.nodes).toBe(MAX_SOCKETS_PER_PERSON);
+    const db = createDb(env);
+    expect(await until(async () => (await countActiveConnections(db, roomId)) === MAX_SOCKETS_PER_PERSON + 1)).toBe(true);
+    await stillWorks(newest, roomId, a.user.id);
+    for (const s of [...sockets, bs, newest]) s.close();
+  });
+
+  it("answers one resume with at most 256 KiB and the cursor to continue from; resumes are rate-limited per person", async () => {
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const roomId = await group(a, [b.user.id]);
+    const stub = stubOf(roomId);
+    const sealed = () =>
+      textEnvelope(roomId, a.user.id, "", { isEncrypted: true, content: { ciphertext: "A".repeat(50_000), iv: "iv-0123456789ab" } });
+    const sent = Array.from({ length: 12 }, sealed);
+    await runInDurableObject(stub, async (room: MeshRoom) => {
+      for (const e of sent) await room.deliver(e);
+    });
+    const s = await mustOpen(roomId, b.cookie);
+    s.send({ type: "resume", cursor: 0 });
+    const first = await s.waitForType("resume-done");
+    expect(first.more).toBe(true);
+    const bytes = s.sizes.slice(2).reduce((n, x) => n + x, 0);
+    expect(bytes).toBeLessThanOrEqual(RESUME_MAX_BYTES + MAX_FRAME_BYTES);
+    const got = () => s.of("resume-batch").flatMap((f) => f.items.map((i) => i.seq));
+    expect(first.cursor).toBe(Math.max(...got()));
+    expect(got().length).toBeLessThan(sent.length);
+    // Continuing from each cursor brings the rest, each once, until an answer without `more`.
+    let done = first;
+    while (done.more) {
+      const n = s.of("resume-done").length;
+      s.send({ type: "resume", cursor: done.cursor });
+      done = await s.waitFor(() => s.of("resume-done")[n]);
+    }
+    expect(done.cursor).toBe(sent.length);
+    expect(got()).toEqual(Array.from({ length: sent.length }, (_, i) => i + 1));
+
+    // A flood of resumes is refused past the person's budget, with when to try again.
+    for (let i = 0; i < 12; i++) s.send({ type: "resume", cursor: sent.length });
+    const limited = await s.waitForType("error", (f) => f.code === "rate_limited");
+    expect(limited.message).toBe("Too many catch-ups at once. Trying again shortly.");
+    expect(limited.retryAfterMs).toBeGreaterThan(0);
     s.close();
-    other.close();
   });
 
   it("refuses envelopes for another room, from someone else, or ciphertext in a public room", async () => {

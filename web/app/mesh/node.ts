@@ -94,6 +94,11 @@ export class MeshNode {
   private readonly lastSent = new Map<string, number>();
   private readonly chains = new Map<string, Promise<void>>();
   private readonly forgotten = new Set<string>();
+  /**
+   * Rooms catching up: from the first resume until a resume-done without `more`. Meanwhile only resume-done
+   * moves the cursor (an emergency sent first, or a live envelope, must not skip what is still to come).
+   */
+  private readonly resuming = new Set<string>();
   private readonly lastKeyShare = new Map<string, number>();
   private readonly pendingReceipts = new Map<string, { delivered: Set<string>; read: Set<string> }>();
   private receiptTimer: ReturnType<typeof setTimeout> | null = null;
@@ -196,8 +201,11 @@ export class MeshNode {
     const state = this.rooms.get(room);
     if (!state) return;
     state.relay = status;
-    if (status === "open") this.relays.get(room)?.send({ type: "resume", cursor: state.cursor });
-    else state.resumed = false;
+    if (status === "open") this.resume(room);
+    else {
+      state.resumed = false;
+      this.resuming.delete(room);
+    }
     this.announce();
     this.refreshVia(room);
     this.changed();
@@ -451,6 +459,13 @@ export class MeshNode {
 
   // ------------------------------------------------------------------ receiving
 
+  /** Asks the room for what this device missed after its cursor (again, while answers say there is more). */
+  private resume(room: string) {
+    const state = this.rooms.get(room);
+    if (!state || !this.relays.get(room)?.send({ type: "resume", cursor: state.cursor })) return;
+    this.resuming.add(room);
+  }
+
   private onServerFrame(room: string, frame: ServerFrame, viaTab: string | null) {
     const state = this.rooms.get(room);
     if (viaTab === null) this.forwardToTabs(room, frame);
@@ -473,7 +488,12 @@ export class MeshNode {
         if (state && viaTab === null) state.resumed = true;
         this.inOrder(room, async () => {
           // Only now, with every missed envelope stored, does the cursor move past them.
-          if (viaTab === null) this.setCursor(room, frame.cursor);
+          if (viaTab === null) {
+            if (!frame.more) this.resuming.delete(room);
+            this.setCursor(room, frame.cursor);
+          }
+          // One answer carries a bounded number of bytes: the rest comes by resuming from the new cursor.
+          if (viaTab === null && frame.more) this.resume(room);
           for (const r of frame.receipts) await this.onReceipt(room, [r.id], r.status);
           await this.flush(room);
           this.queueOwedReceipts(room);
@@ -501,7 +521,12 @@ export class MeshNode {
           void this.setError(room, frame.id, frame.message);
           void deleteOutbox(frame.id);
         } else if (frame.code === "rate_limited" || frame.code === "internal") {
-          setTimeout(() => void this.flush(room), frame.retryAfterMs ?? 2000);
+          // The room limits resumes too: one still unanswered is asked again after the wait.
+          const resumeAgain = viaTab === null && this.resuming.has(room);
+          setTimeout(() => {
+            if (resumeAgain && this.resuming.has(room)) this.resume(room);
+            void this.flush(room);
+          }, frame.retryAfterMs ?? 2000);
         } else console.warn("mesh: room error", frame.code, frame.message);
         break;
       case "pong":
@@ -543,7 +568,7 @@ export class MeshNode {
   private async onEnvelope(room: string, envelope: Envelope, seq: number) {
     await this.receive(room, envelope, seq);
     // After the envelope is stored: a reload never resumes past something it did not keep.
-    this.setCursor(room, seq);
+    if (!this.resuming.has(room)) this.setCursor(room, seq);
   }
 
   private async receive(room: string, envelope: Envelope, seq: number) {
