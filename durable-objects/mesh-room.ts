@@ -38,6 +38,7 @@ import {
   planResume,
   RESUME_RATE,
   socketsToReplace,
+  CLOSE_NOT_MEMBER,
   CLOSE_REPLACED,
   stampMemberEnvelope,
   takeToken,
@@ -180,6 +181,23 @@ export class MeshRoom extends DurableObject<Env> {
     const result = this.store(envelope, null);
     await this.flush();
     return result;
+  }
+
+  /**
+   * Closes a person's sockets here (they left the group, or were blocked in this direct chat). The Worker
+   * checks membership on every upgrade, so they cannot come back in.
+   */
+  async expel(userId: string): Promise<number> {
+    const open = this.ctx.getWebSockets(userId);
+    for (const ws of open) {
+      try {
+        ws.close(CLOSE_NOT_MEMBER, "No longer in this room");
+      } catch {
+        // Already closing.
+      }
+      await this.leave(ws);
+    }
+    return open.length;
   }
 
   /** Live figures for /mesh-network: sockets and people present, envelopes kept, deliveries made to sockets. */

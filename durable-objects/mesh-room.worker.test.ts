@@ -36,6 +36,19 @@ async function group(owner: { cookie: string }, memberIds: string[]): Promise<st
   return (await res.json<{ room: { id: string } }>()).room.id;
 }
 
+/** A group whose invited people have all accepted. */
+async function groupOf(owner: { cookie: string }, members: { cookie: string; user: { id: string } }[]): Promise<string> {
+  const roomId = await group(
+    owner,
+    members.map((m) => m.user.id),
+  );
+  for (const m of members) {
+    const res = await call(`/api/rooms/invitations/${encodeURIComponent(roomId)}/accept`, { method: "POST", cookie: m.cookie });
+    expect(res.status).toBe(200);
+  }
+  return roomId;
+}
+
 describe("socket upgrade", () => {
   it("refuses an upgrade without a session with 401", async () => {
     const { status, body } = await openRoom(area());
@@ -51,7 +64,7 @@ describe("socket upgrade", () => {
     expect(nearby.status).toBe(101);
     nearby.socket?.close();
 
-    const roomId = await group(a, [b.user.id]);
+    const roomId = await groupOf(a, [b]);
     expect((await openRoom(roomId, c.cookie)).status).toBe(403);
     expect((await openRoom(roomId, c.cookie)).body).toEqual({ error: "You are not a member of this room" });
     const member = await openRoom(roomId, b.cookie);
@@ -335,7 +348,7 @@ describe("bad frames and limits", () => {
   it("refuses an envelope too big to relay within the frame limit, and keeps every resume frame within it", async () => {
     const a = await anonymousSession();
     const b = await anonymousSession();
-    const roomId = await group(a, [b.user.id]);
+    const roomId = await groupOf(a, [b]);
     const s = await mustOpen(roomId, a.cookie);
     const sealed = (n: number, extra: Partial<ReturnType<typeof textEnvelope>> = {}) =>
       textEnvelope(roomId, a.user.id, "", { isEncrypted: true, content: { ciphertext: "A".repeat(n), iv: "iv-0123456789ab" }, ...extra });
@@ -422,7 +435,7 @@ describe("bad frames and limits", () => {
   it("answers one resume with at most 256 KiB and the cursor to continue from; resumes are rate-limited per person", async () => {
     const a = await anonymousSession();
     const b = await anonymousSession();
-    const roomId = await group(a, [b.user.id]);
+    const roomId = await groupOf(a, [b]);
     const stub = stubOf(roomId);
     const sealed = () =>
       textEnvelope(roomId, a.user.id, "", { isEncrypted: true, content: { ciphertext: "A".repeat(50_000), iv: "iv-0123456789ab" } });
@@ -552,7 +565,7 @@ describe("private rooms hold ciphertext only", () => {
   it("relays end-to-end encrypted envelopes that only members can read; no plaintext at rest", async () => {
     const a = await anonymousSession();
     const b = await anonymousSession();
-    const roomId = await group(a, [b.user.id]);
+    const roomId = await groupOf(a, [b]);
     const sa = await mustOpen(roomId, a.cookie);
     const sb = await mustOpen(roomId, b.cookie);
     expect(sa.of("hello")[0].encrypted).toBe(true);

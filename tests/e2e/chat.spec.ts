@@ -354,7 +354,10 @@ test("the chat's actions: location as a message, '@ai ' asks the assistant, the 
   await a.context.close();
 });
 
-test("a private group: members read each other through sender keys; the room only relays ciphertext", async ({ browser, baseURL }) => {
+test("a private group: the invited person accepts, then members read each other through sender keys; the room only relays ciphertext", async ({
+  browser,
+  baseURL,
+}) => {
   const at = place();
   const a = await person(browser, baseURL!, at, "Jide");
   const b = await person(browser, baseURL!, at, "Kemi");
@@ -382,13 +385,16 @@ test("a private group: members read each other through sender keys; the room onl
   const first = bubble(a.page, "first note before Kemi looks");
   await expect(first.getByRole("img", { name: "Sent" })).toBeVisible();
 
-  // Kemi finds the group in her room list.
+  // Kemi is invited, not added: the group is not among her rooms until she accepts.
   await b.page.reload();
-  await b.page
-    .getByRole("navigation", { name: "Rooms" })
-    .getByRole("link", { name: /Market women/ })
-    .click();
+  const invitations = b.page.getByRole("list", { name: "Group invitations" });
+  await expect(invitations).toContainText("Jide invited you to Market women");
+  await expect(b.page.getByRole("navigation", { name: "Rooms" }).getByRole("link", { name: /Market women/ })).toHaveCount(0);
+  await invitations.getByRole("button", { name: "Accept invitation to Market women" }).click();
   await expect(b.page).toHaveURL(new RegExp(`room=${encodeURIComponent(group)}`));
+  await expect(b.page.getByRole("heading", { name: "Market women" })).toBeVisible();
+  await expect(b.page.getByRole("list", { name: "Group invitations" })).toHaveCount(0);
+  await expect(b.page.getByRole("navigation", { name: "Rooms" }).getByRole("link", { name: /Market women/ })).toBeVisible();
   await expect(b.page.getByText("LIVE", { exact: true })).toBeVisible();
 
   await expect(bubble(b.page, "first note before Kemi looks")).toBeVisible();

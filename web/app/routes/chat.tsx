@@ -5,6 +5,7 @@ import { nicknameFromPhone } from "../../../core/phone";
 import type { RoomsAnswer } from "../../../core/rooms";
 import { useToast } from "../components/toast";
 import { ChatScreen } from "../features/chat/chat-screen";
+import { membershipAction } from "../features/chat/membership.server";
 import { apiGet, apiSend, cookieFrom } from "../lib/api.server";
 import { useRootData } from "../root";
 import type { Route } from "./+types/chat";
@@ -24,9 +25,14 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { user: { id: me.user.id, nickname: me.user.nickname, tier: me.user.tier, verified: me.user.authMode === "verified" }, rooms };
 }
 
-/** The join form: an anonymous session named 'User ' + the phone's last 4 characters, onboarding done. */
+/**
+ * The join form: an anonymous session named 'User ' + the phone's last 4 characters, onboarding done. Forms
+ * with an `intent` are the chat's membership actions (invitations, leaving a group, blocking).
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  if (intent) return membershipAction(context, intent, form);
   const phone = String(form.get("phone") ?? "").trim();
   if (!phone) return data({ error: null as string | null });
   const started = await apiSend(context, "POST", "/api/auth/anonymous");
@@ -67,6 +73,7 @@ export default function Chat({ loaderData, actionData }: Route.ComponentProps) {
       initialRooms={loaderData.rooms}
       supportPhone={root?.env.SUPPORT_PHONE ?? ""}
       cookiesAccepted={root?.cookiesAccepted ?? false}
+      actionError={actionData?.error ?? null}
     />
   );
 }
