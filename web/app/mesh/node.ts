@@ -100,6 +100,7 @@ export class MeshNode {
    */
   private readonly resuming = new Set<string>();
   private readonly lastKeyShare = new Map<string, number>();
+  private readonly presenceSeen = new Map<string, Set<string>>();
   private readonly pendingReceipts = new Map<string, { delivered: Set<string>; read: Set<string> }>();
   private receiptTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -505,7 +506,11 @@ export class MeshNode {
       case "presence":
         if (state) state.presence = { nodes: frame.nodes, members: frame.members };
         // Someone (or a new device) arrived in a group: hand them my sender key, so my messages open for them.
-        if (room.startsWith("group:") && Date.now() - (this.lastKeyShare.get(room) ?? 0) > KEY_SHARE_EVERY_MS) {
+        // A person not seen here before (just accepted an invitation) gets it at once; others at most every 10 s.
+        if (
+          room.startsWith("group:") &&
+          (this.newInPresence(room, frame.members) || Date.now() - (this.lastKeyShare.get(room) ?? 0) > KEY_SHARE_EVERY_MS)
+        ) {
           this.lastKeyShare.set(room, Date.now());
           this.inOrder(room, () => this.shareSenderKey(room).catch((e) => console.warn("mesh: sender key", e)));
         }
@@ -533,6 +538,19 @@ export class MeshNode {
         break;
     }
     this.changed();
+  }
+
+  /** Whether the presence lists someone this tab has not seen in the room before (and remembers them). */
+  private newInPresence(room: string, members: PresenceMember[]): boolean {
+    const seen = this.presenceSeen.get(room) ?? new Set<string>();
+    this.presenceSeen.set(room, seen);
+    let fresh = false;
+    for (const m of members) {
+      if (seen.has(m.userId)) continue;
+      seen.add(m.userId);
+      fresh = true;
+    }
+    return fresh;
   }
 
   /** Frames of one room are handled one after another, in the order the room sent them. */

@@ -1,6 +1,6 @@
 // The relay transport's reconnect behaviour, with a stand-in WebSocket and fake timers (no browser needed).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { CLOSE_REPLACED, RelayTransport, type TransportStatus } from "./transports";
+import { CLOSE_NOT_MEMBER, CLOSE_REPLACED, RelayTransport, type TransportStatus } from "./transports";
 
 class FakeSocket {
   static OPEN = 1;
@@ -107,6 +107,15 @@ describe("the relay transport", () => {
     vi.advanceTimersByTime(100);
     expect(FakeSocket.all).toHaveLength(2);
     t.close();
+  });
+
+  it("stops trying once the room says the person is no longer let in", () => {
+    const { t } = relay();
+    FakeSocket.all[0]!.open();
+    FakeSocket.all[0]!.fail(CLOSE_NOT_MEMBER);
+    vi.advanceTimersByTime(120_000);
+    expect(FakeSocket.all).toHaveLength(1);
+    expect(t.status).toBe("closed");
   });
 
   it("drops the socket when the browser goes offline and reconnects at once when it is back", () => {

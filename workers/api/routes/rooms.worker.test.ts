@@ -4,7 +4,7 @@ import { exportPublicKey, generateDeviceKeyPair } from "../../../core/crypto";
 import { dmRoomId } from "../../../core/envelope";
 import { encodeGeohash } from "../../../core/geohash";
 import { MAX_DEVICE_KEYS, type RoomMemberInfo, type RoomsAnswer, type RoomSummary } from "../../../core/rooms";
-import { CLOSE_NOT_MEMBER } from "../../../durable-objects/mesh-logic";
+import { CLOSE_NOT_MEMBER } from "../../../web/app/mesh/transports";
 import { anonymousSession, call } from "../../../tests/workers/helpers";
 import { mustOpen, openRoom } from "../../../tests/workers/room-socket";
 
