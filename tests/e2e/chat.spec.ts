@@ -190,6 +190,65 @@ function recordFrames(page: Page, sink: string[]) {
   });
 }
 
+test("someone back after a long absence gets the whole history, though the room answers a resume in bounded parts", async ({
+  browser,
+  baseURL,
+}) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Tunde");
+  await openChat(a.page);
+  const roomId = (await (await a.page.request.get("/api/rooms")).json()).nearby.roomId as string;
+  // About 320 KB of long notes in the area room, more than one resume answer carries (256 KiB).
+  const count = 40;
+  const acked = await a.page.evaluate(
+    async ({ roomId, userId, count }) => {
+      const ws = new WebSocket(`${location.origin.replace("http", "ws")}/ws/rooms/${encodeURIComponent(roomId)}`);
+      await new Promise((r) => ws.addEventListener("open", r, { once: true }));
+      const ids = new Set<string>();
+      const done = new Promise<number>((resolve) =>
+        ws.addEventListener("message", (e) => {
+          const f = JSON.parse(String(e.data));
+          if (f.type === "ack") ids.add(f.id);
+          if (ids.size === count) resolve(ids.size);
+        }),
+      );
+      for (let i = 0; i < count; i++) {
+        const envelope = {
+          id: `long-note-${i}-${crypto.randomUUID()}`,
+          room: roomId,
+          senderId: userId,
+          timestamp: Date.now(),
+          type: "text",
+          ttl: 8,
+          meshRoute: [],
+          isEncrypted: false,
+          priority: "normal",
+          content: { text: `long note ${i}: ${"market report ".repeat(560)}` },
+        };
+        ws.send(JSON.stringify({ type: "send", envelope }));
+      }
+      const n = await done;
+      ws.close();
+      return n;
+    },
+    { roomId, userId: a.user.id, count },
+  );
+  expect(acked).toBe(count);
+
+  const b = await person(browser, baseURL!, at, "Ngozi");
+  const frames: string[] = [];
+  recordFrames(b.page, frames);
+  await openChat(b.page);
+  await expect(bubble(b.page, "long note 0:")).toBeVisible();
+  await expect(bubble(b.page, `long note ${count - 1}:`)).toBeVisible();
+  await expect(b.page.getByRole("listitem").filter({ hasText: /long note \d+:/ })).toHaveCount(count);
+  // It came in more than one answer: the first said there was more, and the client asked again.
+  expect(frames.some((f) => f.startsWith('{"type":"resume-done"') && f.includes('"more":true'))).toBe(true);
+  expect(frames.filter((f) => f.startsWith('{"type":"resume"')).length).toBeGreaterThan(1);
+  await a.context.close();
+  await b.context.close();
+});
+
 test("a direct chat is end-to-end encrypted: no plaintext in any WebSocket frame", async ({ browser, baseURL }) => {
   const at = place();
   const a = await person(browser, baseURL!, at, "Gozie");
