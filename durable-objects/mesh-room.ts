@@ -408,7 +408,9 @@ export class MeshRoom extends DurableObject<Env> {
   }
 
   private async leave(ws: WebSocket): Promise<void> {
-    if (!this.sockets().delete(ws)) return;
+    // Also for a socket already gone from the set (replaced or expelled, then its close event): the D1
+    // update is idempotent, and after a wake-up the set may never have held it.
+    this.sockets().delete(ws);
     const a = ws.deserializeAttachment() as Attachment | null;
     this.schedulePresence();
     if (!a) return;
