@@ -157,6 +157,31 @@ test("a message written offline survives a reload and arrives exactly once when 
   await b.context.close();
 });
 
+test("an SOS pressed with no network goes out through the SOS pipeline once the network returns", async ({ browser, baseURL }) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Emeka");
+  const b = await person(browser, baseURL!, at, "Funmi");
+  await openChat(a.page);
+  await openChat(b.page);
+
+  await a.context.setOffline(true);
+  await expect(a.page.getByText("OFFLINE", { exact: true })).toBeVisible();
+  await a.page.getByRole("group", { name: "Actions" }).getByRole("button", { name: "SOS" }).click();
+  await a.page.getByRole("alertdialog", { name: "Send SOS" }).getByRole("button", { name: "Send SOS now" }).click();
+  await expect(a.page.getByText("SOS waiting for a connection")).toBeVisible();
+  await expect(bubble(a.page, "I need help urgently").getByRole("img", { name: "Sending" })).toBeVisible();
+
+  await a.context.setOffline(false);
+  // Rooms take emergencies only from the server: both see the SOS module's alert, once, marked Emergency.
+  const alert = (page: Page) => bubble(page, "SOS — Other: 🆘 SOS: I need help urgently.");
+  await expect(alert(b.page)).toHaveCount(1);
+  await expect(alert(b.page)).toContainText("Emergency");
+  await expect(alert(a.page)).toHaveCount(1);
+  await expect(bubble(a.page, "I need help urgently")).toHaveCount(1);
+  await a.context.close();
+  await b.context.close();
+});
+
 test("a tab without a connection chats through another tab of the same browser (local mesh)", async ({ browser, baseURL }) => {
   const at = place();
   const a = await person(browser, baseURL!, at, "Emeka");
