@@ -57,6 +57,10 @@ interface Attachment {
 /** Envelope types that are chat messages (recorded in D1 `messages`); `key` envelopes stay in the room only. */
 const MESSAGE_TYPES = new Set(["text", "emergency", "system", "ai"]);
 const PRUNE_EVERY = 100;
+/** People whose rate buckets the room keeps before dropping idle ones. */
+const MAX_BUCKETS = 5000;
+/** Idle this long, a person's buckets are full again (RESUME_RATE refills slowest: 8 at 0.25/s). */
+const BUCKET_REFILLED_MS = (RESUME_RATE.burst / RESUME_RATE.perSecond) * 1000;
 const utf8 = new TextEncoder();
 /** Joins and leaves within this window share one presence broadcast (a room of N joining is not N² frames). */
 const PRESENCE_DEBOUNCE_MS = 100;
@@ -442,6 +446,10 @@ export class MeshRoom extends DurableObject<Env> {
     const result = takeToken(state[kind], now, kind === "frames" ? PERSON_RATE : RESUME_RATE);
     state[kind] = result.bucket;
     this.buckets.set(userId, state);
+    // A busy area room meets many people: buckets idle long enough to be full again are dropped.
+    if (this.buckets.size > MAX_BUCKETS)
+      for (const [id, b] of this.buckets)
+        if (now - Math.max(b.frames.updatedAt, b.resumes.updatedAt) > BUCKET_REFILLED_MS) this.buckets.delete(id);
     return result.allowed ? 0 : result.retryAfterMs;
   }
 
