@@ -438,7 +438,7 @@ test("the chat's actions: location as a message, '@ai ' asks the assistant, the 
   await a.context.close();
 });
 
-test("a private group: the invited person accepts, then members read each other through sender keys; the room only relays ciphertext", async ({
+test("a private group: the invited person accepts, members read each other through sender keys, the room only relays ciphertext, and a member leaves", async ({
   browser,
   baseURL,
 }) => {
@@ -501,6 +501,11 @@ test("a private group: the invited person accepts, then members read each other 
   const members = info.getByRole("list", { name: "Members" });
   await expect(members).toContainText("Jide (you)");
   await expect(members.getByRole("button", { name: "Message Kemi" })).toBeVisible();
+
+  // Anyone can leave: Kemi's list no longer has the group.
+  await b.page.getByRole("button", { name: "Leave group Market women" }).click();
+  await expect(b.page).toHaveURL(/\/chat$/);
+  await expect(b.page.getByRole("navigation", { name: "Rooms" }).getByRole("link", { name: /Market women/ })).toHaveCount(0);
   await a.context.close();
   await b.context.close();
 });
