@@ -3,6 +3,17 @@ import { z } from "zod";
 
 export const ENVELOPE_TYPES = ["text", "emergency", "system", "ai", "receipt", "presence", "key"] as const;
 export const MAX_FRAME_BYTES = 64 * 1024;
+/**
+ * Kinds a member's device may send into a room. `emergency`, `system` and `ai` envelopes speak for LinkUp (an
+ * SOS, a notice, the assistant), so only the server modules that own them put them in a room (MeshRoom's
+ * `deliver` RPC, which no socket can reach). docs/decisions/020c-who-says-what-in-a-room.md
+ */
+export const CLIENT_ENVELOPE_TYPES = ["text", "receipt", "presence", "key"] as const satisfies readonly (typeof ENVELOPE_TYPES)[number][];
+/**
+ * Most UTF-8 bytes of a member envelope's `meta` (JSON). Enough for a direct message's wrapped keys for
+ * both people's devices (10 each at most) or a shared location; not a second body.
+ */
+export const MAX_META_BYTES = 4 * 1024;
 
 export const EnvelopeSchema = z.object({
   id: z.string().min(8).max(64),

@@ -58,6 +58,8 @@ const serverFrames: unknown[] = [
   },
   { type: "resume-batch", items: [{ seq: 0, envelope }] },
   { type: "resume-done", cursor: 9, receipts: [{ id: envelope.id, status: "read", by: "u2" }] },
+  { type: "resume-done", cursor: 9, receipts: [], more: true },
+  { type: "resume-done", cursor: 9, receipts: [], more: "yes" },
   { type: "resume-done", cursor: 9, receipts: [{ id: "x", status: "read", by: "u2" }] },
   { type: "receipt", status: "delivered", ids: [envelope.id], by: "u2", at: 5 },
   { type: "receipt", status: "sent", ids: [envelope.id], by: "u2", at: 5 },

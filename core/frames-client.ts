@@ -52,6 +52,7 @@ export const ServerFrameMiniSchema = z.discriminatedUnion("type", [
     type: z.literal("resume-done"),
     cursor: int(0),
     receipts: z.array(z.object({ id: envelopeId, status: receiptStatus, by: z.string() })),
+    more: z.optional(z.boolean()),
   }),
   z.object({ type: z.literal("receipt"), status: receiptStatus, ids: z.array(envelopeId), by: z.string(), at: z.number() }),
   z.object({ type: z.literal("presence"), nodes: int(0), members: z.array(member) }),

@@ -91,13 +91,16 @@ export const ServerFrameSchema = z.discriminatedUnion("type", [
   /** Part of the answer to `resume`, oldest first. */
   z.object({ type: z.literal("resume-batch"), items: z.array(StoredEnvelopeSchema) }),
   /**
-   * End of the answer to `resume`: `cursor` is the room's latest seq. `receipts` are the latest statuses
+   * End of the answer to `resume`: `cursor` is the room's latest seq, or with `more` the seq up to which this
+   * answer went (one answer carries at most about 256 KiB). `receipts` are the latest statuses
    * of the asking user's own recent envelopes, so a sender that was away still sees delivered/read.
    */
   z.object({
     type: z.literal("resume-done"),
     cursor: z.number().int().nonnegative(),
     receipts: z.array(z.object({ id: envelopeId, status: ReceiptStatusSchema, by: z.string() })),
+    /** The answer stopped at its byte bound: resume again from `cursor` for the rest. */
+    more: z.boolean().optional(),
   }),
   /** Another member's device has / opened envelopes you sent. */
   z.object({

@@ -28,6 +28,10 @@ export interface NearbyInfo {
 export interface RoomsAnswer {
   nearby: NearbyInfo | null;
   rooms: RoomSummary[];
+  /** Groups the person was asked into: not rooms of theirs until they accept. */
+  invitations?: InvitationInfo[];
+  /** People the person has blocked. */
+  blocked?: BlockedInfo[];
 }
 
 export interface DeviceKeyInfo {
@@ -59,6 +63,27 @@ export interface RoomStats {
   messagesRelayed: number;
 }
 
+/**
+ * Device keys one person may have published; a new device replaces the longest unseen one. Keeps a direct
+ * message's wrapped keys (one per device of both people) within the envelope's meta limit.
+ */
+export const MAX_DEVICE_KEYS = 10;
+
+/** GET /api/rooms/invitations: groups a person was asked into and has not answered yet. */
+export interface InvitationInfo {
+  roomId: string;
+  name: string;
+  invitedBy: string | null;
+  invitedByName: string | null;
+  createdAt: number;
+}
+
+/** GET /api/blocks: people this person has blocked. */
+export interface BlockedInfo {
+  userId: string;
+  nickname: string;
+}
+
 const userId = z.string().trim().min(1).max(64);
 
 export const CreateGroupSchema = z.object({
@@ -66,6 +91,8 @@ export const CreateGroupSchema = z.object({
   memberIds: z.array(userId).max(50).default([]),
 });
 export const OpenDmSchema = z.object({ userId });
+export const InviteSchema = z.object({ userIds: z.array(userId).min(1).max(50) });
+export const BlockSchema = z.object({ userId });
 /** A device's X25519 public key: 32 bytes as base64url (43 characters). */
 export const PublishKeySchema = z.object({
   deviceId: z.string().trim().min(4).max(64),

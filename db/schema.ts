@@ -129,6 +129,38 @@ export const roomMembers = sqliteTable(
   (t) => [primaryKey({ columns: [t.roomId, t.userId] }), index("room_members_user_idx").on(t.userId)],
 );
 
+// A person asked into a group: not a member (no access, nothing received) until they accept
+// (docs/decisions/022c-group-membership-and-blocks.md).
+export const roomInvitations = sqliteTable(
+  "room_invitations",
+  {
+    roomId: text("room_id")
+      .notNull()
+      .references(() => rooms.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    invitedBy: text("invited_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.roomId, t.userId] }), index("room_invitations_user_idx").on(t.userId)],
+);
+
+// blocker_id blocked blocked_id: no direct chat or group invitation from them to the blocker.
+export const userBlocks = sqliteTable(
+  "user_blocks",
+  {
+    blockerId: text("blocker_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    blockedId: text("blocked_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] })],
+);
+
 export const deviceKeys = sqliteTable(
   "device_keys",
   {

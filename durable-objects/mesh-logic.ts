@@ -1,10 +1,10 @@
 // Decisions of the MeshRoom as pure functions (STYLE.md: tested without the runtime): rate limits, what a
 // room accepts from a sender, retention, receipt merging and the order of a resume answer.
 import type { Envelope } from "../core/envelope";
-import { roomKind } from "../core/envelope";
+import { CLIENT_ENVELOPE_TYPES, MAX_META_BYTES, roomKind } from "../core/envelope";
 import { type FrameErrorCode, MAX_FRAME_BYTES, type ReceiptStatus } from "../core/frames";
 
-// ---------------------------------------------------------------- rate limit (token bucket per socket)
+// ---------------------------------------------------------------- rate limits (token buckets per person)
 
 export interface Bucket {
   tokens: number;
@@ -12,16 +12,34 @@ export interface Bucket {
 }
 
 export interface RateLimit {
-  /** Frames a socket may send at once. */
+  /** Frames a person may send at once. */
   burst: number;
   /** Frames per second refilled. */
   perSecond: number;
 }
 
-/** Each socket: bursts of 60 frames, 20 a second sustained (typing a message a second is far below). */
-export const SOCKET_RATE: RateLimit = { burst: 60, perSecond: 20 };
-/** Emergency envelopes bypass the normal bucket but have their own small one, so SOS cannot be a flood. */
-export const EMERGENCY_RATE: RateLimit = { burst: 5, perSecond: 0.1 };
+/**
+ * Each person in a room, over all their sockets: bursts of 60 frames, 20 a second sustained (typing a message a
+ * second is far below). Per person, so ten sockets never make ten budgets (docs/decisions/021c-room-limits.md).
+ */
+export const PERSON_RATE: RateLimit = { burst: 60, perSecond: 20 };
+/** Resumes per person in a room: a reconnect storm's worth at once, then one every 4 s. */
+export const RESUME_RATE: RateLimit = { burst: 8, perSecond: 0.25 };
+/** Sockets one person may hold in one room (tabs and devices); a newer one replaces the oldest. */
+export const MAX_SOCKETS_PER_PERSON = 4;
+/** Close code of a socket replaced by a newer one of the same person (4000–4999: the application's own). */
+export const CLOSE_REPLACED = 4008;
+/** Close code of a socket whose person is no longer let in (left the group, blocked in a direct chat). */
+export const CLOSE_NOT_MEMBER = 4003;
+
+/**
+ * Which of a person's open sockets to close so that a new one fits within MAX_SOCKETS_PER_PERSON: the oldest.
+ * The newest wins because on a flaky network the old ones are the likeliest to be dead already.
+ */
+export function socketsToReplace<T extends { openedAt: number }>(open: T[], max = MAX_SOCKETS_PER_PERSON): T[] {
+  const excess = open.length - (max - 1);
+  return excess > 0 ? [...open].sort((a, b) => a.openedAt - b.openedAt).slice(0, excess) : [];
+}
 
 export function fullBucket(limit: RateLimit, now: number): Bucket {
   return { tokens: limit.burst, updatedAt: now };
@@ -47,10 +65,12 @@ export function isEmergency(envelope: Pick<Envelope, "type" | "priority">): bool
   return envelope.type === "emergency" || envelope.priority === "high";
 }
 
+const CLIENT_TYPES = new Set<string>(CLIENT_ENVELOPE_TYPES);
+const utf8 = new TextEncoder();
+
 /**
- * Checks an envelope a member sends into a room. Private rooms take only ciphertext (the server never holds
- * their plaintext); public area rooms only plain text (they say they are public, so nothing pretends to be
- * secret there). Answers null when accepted.
+ * Checks an envelope a member sends into a room: only person-to-person kinds, as themselves, into the room
+ * they are in, with a small `meta`, and content that fits the room (contentRule). Answers null when accepted.
  */
 export function refuseEnvelope(
   envelope: Envelope,
@@ -58,8 +78,20 @@ export function refuseEnvelope(
 ): { code: FrameErrorCode; message: string } | null {
   if (envelope.room !== socket.roomId) return { code: "forbidden", message: "This envelope belongs to another room" };
   if (envelope.senderId !== socket.userId) return { code: "forbidden", message: "You can only send as yourself" };
+  if (!CLIENT_TYPES.has(envelope.type))
+    return { code: "forbidden", message: "Emergency, system and assistant messages come only from LinkUp itself" };
+  if (envelope.meta && utf8.encode(JSON.stringify(envelope.meta)).byteLength > MAX_META_BYTES)
+    return { code: "too_large", message: `Message details (meta) may be at most ${MAX_META_BYTES} bytes` };
+  return contentRule(envelope);
+}
+
+/**
+ * Private rooms take only ciphertext (the server never holds their plaintext); public area rooms only plain
+ * text (they say they are public, so nothing pretends to be secret there).
+ */
+function contentRule(envelope: Envelope): { code: FrameErrorCode; message: string } | null {
   const encrypted = "ciphertext" in envelope.content;
-  if (isPrivateRoom(socket.roomId)) {
+  if (isPrivateRoom(envelope.room)) {
     if (!encrypted || !envelope.isEncrypted)
       return { code: "plaintext_refused", message: "Private rooms accept only end-to-end encrypted messages" };
   } else if (encrypted || envelope.isEncrypted) {
@@ -68,9 +100,17 @@ export function refuseEnvelope(
   return null;
 }
 
-/** Server-side envelopes (deliver RPC) follow the same content rule, without the sender check. */
+/** Server-side envelopes (deliver RPC) may be of any kind; they follow the same content rule. */
 export function refuseServerEnvelope(envelope: Envelope): { code: FrameErrorCode; message: string } | null {
-  return refuseEnvelope(envelope, { roomId: envelope.room, userId: envelope.senderId });
+  return contentRule(envelope);
+}
+
+/**
+ * A member's envelope as the room stores it: the sender's name is the one the server knows (whatever the
+ * client wrote), and only the server's own envelopes travel with high priority.
+ */
+export function stampMemberEnvelope(envelope: Envelope, sender: { nickname: string }): Envelope {
+  return { ...envelope, senderName: sender.nickname.slice(0, 60) || undefined, priority: "normal" };
 }
 
 /** Emergency envelopes always travel with high priority, whatever the client set. */
@@ -139,4 +179,46 @@ export function* batchBySize<T>(items: Iterable<T>, maxItems: number, maxBytes: 
     bytes += size;
   }
   if (current.length > 0) yield current;
+}
+
+/** Bytes one resume answer carries at most (about): the client asks again from the cursor it got for more. */
+export const RESUME_MAX_BYTES = 256 * 1024;
+
+/**
+ * What one resume answer carries, within about `budget` bytes: missed emergencies first (up to half the
+ * budget), then everything else in seq order (`all` is every item after the client's cursor, in seq order,
+ * emergencies included: those already sent are skipped). `cursor` is the seq up to which the client now has
+ * everything, from which its next resume continues (null: nothing was left); `more` says whether anything is
+ * left. At least one item is always sent, so a client always progresses; an emergency after the cursor may
+ * come again with the next answer, and clients dedupe by envelope id.
+ */
+export function planResume<T extends { seq: number }>(
+  urgent: Iterable<T>,
+  all: Iterable<T>,
+  sizeOf: (item: T) => number,
+  budget = RESUME_MAX_BYTES,
+): { items: T[]; cursor: number | null; more: boolean } {
+  const items: T[] = [];
+  const sent = new Set<number>();
+  let bytes = 0;
+  for (const item of urgent) {
+    const size = sizeOf(item);
+    if (bytes + size > budget / 2 && items.length > 0) break;
+    items.push(item);
+    sent.add(item.seq);
+    bytes += size;
+  }
+  let cursor: number | null = null;
+  for (const item of all) {
+    if (sent.has(item.seq)) {
+      cursor = item.seq;
+      continue;
+    }
+    const size = sizeOf(item);
+    if (cursor !== null && bytes + size > budget) return { items, cursor, more: true };
+    items.push(item);
+    bytes += size;
+    cursor = item.seq;
+  }
+  return { items, cursor, more: false };
 }

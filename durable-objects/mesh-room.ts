@@ -24,9 +24,7 @@ import {
   type Bucket,
   batchBySize,
   DEDUPE_MEMORY_MS,
-  EMERGENCY_RATE,
   fullBucket,
-  isEmergency,
   isPrivateRoom,
   mergeReceipt,
   normaliseEnvelope,
@@ -36,7 +34,13 @@ import {
   receiptsBySender,
   refuseEnvelope,
   refuseServerEnvelope,
-  SOCKET_RATE,
+  PERSON_RATE,
+  planResume,
+  RESUME_RATE,
+  socketsToReplace,
+  CLOSE_NOT_MEMBER,
+  CLOSE_REPLACED,
+  stampMemberEnvelope,
   takeToken,
 } from "./mesh-logic";
 
@@ -46,19 +50,28 @@ interface Attachment {
   roomId: string;
   /** mesh_connections row id. */
   connId: string;
+  /** When the socket joined (ms), so the oldest of a person's sockets is the one replaced. */
+  openedAt: number;
 }
 
 /** Envelope types that are chat messages (recorded in D1 `messages`); `key` envelopes stay in the room only. */
 const MESSAGE_TYPES = new Set(["text", "emergency", "system", "ai"]);
 const PRUNE_EVERY = 100;
+/** People whose rate buckets the room keeps before dropping idle ones. */
+const MAX_BUCKETS = 5000;
+/** Idle this long, a person's buckets are full again (RESUME_RATE refills slowest: 8 at 0.25/s). */
+const BUCKET_REFILLED_MS = (RESUME_RATE.burst / RESUME_RATE.perSecond) * 1000;
 const utf8 = new TextEncoder();
 /** Joins and leaves within this window share one presence broadcast (a room of N joining is not N² frames). */
 const PRESENCE_DEBOUNCE_MS = 100;
 
 export class MeshRoom extends DurableObject<Env> {
   private readonly sql: SqlStorage;
-  /** Per-socket rate buckets, in memory: after hibernation a socket has been idle, so a full bucket is right. */
-  private readonly buckets = new Map<string, { normal: Bucket; urgent: Bucket }>();
+  /**
+   * Rate buckets per person (all their sockets share them), in memory: after hibernation everyone has been
+   * idle, so a full bucket is right. Kept after a person leaves, so reconnecting never refills them.
+   */
+  private readonly buckets = new Map<string, { frames: Bucket; resumes: Bucket }>();
   private pendingRows: MessageRow[] = [];
   private flushing: Promise<void> | null = null;
   private presenceTimer: ReturnType<typeof setTimeout> | null = null;
@@ -106,7 +119,14 @@ export class MeshRoom extends DurableObject<Env> {
     await this.staleRowsClosed;
     const pair = new WebSocketPair();
     const server = pair[1];
-    const attachment: Attachment = { userId, nickname: url.searchParams.get("nickname") ?? "", roomId, connId: newId() };
+    const attachment: Attachment = {
+      userId,
+      nickname: url.searchParams.get("nickname") ?? "",
+      roomId,
+      connId: newId(),
+      openedAt: Date.now(),
+    };
+    await this.replaceOldestSockets(userId);
     this.ctx.acceptWebSocket(server, [userId]);
     // Back in the direct chat: the next message while away may push again.
     this.sql.exec("DELETE FROM meta WHERE key = ?", dmPushKey(userId));
@@ -129,9 +149,12 @@ export class MeshRoom extends DurableObject<Env> {
   async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {
     const me = ws.deserializeAttachment() as Attachment;
     const parsed = parseClientFrame(raw);
-    const urgent = parsed.ok && parsed.frame.type === "send" && isEmergency(parsed.frame.envelope);
-    const limited = this.takeToken(me.connId, urgent);
+    const limited = this.takeToken(me.userId, "frames");
     if (limited) return this.error(ws, "rate_limited", "Too many messages. Slow down a little.", undefined, limited);
+    if (parsed.ok && parsed.frame.type === "resume") {
+      const wait = this.takeToken(me.userId, "resumes");
+      if (wait) return this.error(ws, "rate_limited", "Too many catch-ups at once. Trying again shortly.", undefined, wait);
+    }
     if (!parsed.ok) return this.error(ws, parsed.code, parsed.message);
     await this.handle(ws, me, parsed.frame);
   }
@@ -164,6 +187,23 @@ export class MeshRoom extends DurableObject<Env> {
     return result;
   }
 
+  /**
+   * Closes a person's sockets here (they left the group, or were blocked in this direct chat). The Worker
+   * checks membership on every upgrade, so they cannot come back in.
+   */
+  async expel(userId: string): Promise<number> {
+    const open = this.ctx.getWebSockets(userId);
+    for (const ws of open) {
+      try {
+        ws.close(CLOSE_NOT_MEMBER, "No longer in this room");
+      } catch {
+        // Already closing.
+      }
+      await this.leave(ws);
+    }
+    return open.length;
+  }
+
   /** Live figures for /mesh-network: sockets and people present, envelopes kept, deliveries made to sockets. */
   async stats(): Promise<{ nodes: number; people: number; present: PresenceMember[]; latestSeq: number; stored: number; relayed: number }> {
     const presence = this.presenceFrame() as Extract<ServerFrame, { type: "presence" }>;
@@ -184,9 +224,9 @@ export class MeshRoom extends DurableObject<Env> {
   private async handle(ws: WebSocket, me: Attachment, frame: ClientFrame): Promise<void> {
     switch (frame.type) {
       case "send": {
-        const envelope = normaliseEnvelope(frame.envelope);
-        const refused = refuseEnvelope(envelope, me);
-        if (refused) return this.error(ws, refused.code, refused.message, envelope.id);
+        const refused = refuseEnvelope(frame.envelope, me);
+        if (refused) return this.error(ws, refused.code, refused.message, frame.envelope.id);
+        const envelope = stampMemberEnvelope(frame.envelope, me);
         let result: { seq: number; duplicate: boolean };
         try {
           result = this.store(envelope, ws);
@@ -249,20 +289,23 @@ export class MeshRoom extends DurableObject<Env> {
     return { delivered, seq, duplicate: false };
   }
 
-  /** Everything after the cursor (emergencies first), then resume-done with the latest seq and receipts. */
+  /**
+   * What was missed after the cursor (emergencies first), at most RESUME_MAX_BYTES of it, then resume-done with
+   * the cursor to continue from (`more` when the client should resume again) and the user's receipts.
+   */
   private resume(ws: WebSocket, me: Attachment, cursor: number): void {
-    // Missed emergencies first, then the rest, each in seq order; rows stream from SQLite in batches.
     const urgent = "(type = 'emergency' OR priority = 'high')";
-    for (const where of [urgent, `NOT ${urgent}`]) {
-      const rows = this.sql.exec<{ seq: number; body: string }>(
+    const rows = (where: string) =>
+      this.sql.exec<{ seq: number; body: string }>(
         `SELECT seq, body FROM envelopes WHERE seq > ? AND body IS NOT NULL AND ${where} ORDER BY seq`,
         cursor,
       );
-      const size = (r: { body: string }) => utf8.encode(r.body).byteLength + RESUME_ITEM_OVERHEAD;
-      for (const batch of batchBySize(rows, RESUME_BATCH_SIZE, RESUME_BATCH_BYTES, size)) {
-        // Stored bodies are already-validated envelope JSON: spliced in, not parsed and re-serialised.
-        this.sendRaw(ws, `{"type":"resume-batch","items":[${batch.map((r) => `{"seq":${r.seq},"envelope":${r.body}}`).join(",")}]}`);
-      }
+    const size = (r: { body: string }) => utf8.encode(r.body).byteLength + RESUME_ITEM_OVERHEAD;
+    // Rows stream from SQLite; only what fits in one answer is held.
+    const plan = planResume(rows(urgent), rows("1"), size);
+    for (const batch of batchBySize(plan.items, RESUME_BATCH_SIZE, RESUME_BATCH_BYTES, size)) {
+      // Stored bodies are already-validated envelope JSON: spliced in, not parsed and re-serialised.
+      this.sendRaw(ws, `{"type":"resume-batch","items":[${batch.map((r) => `{"seq":${r.seq},"envelope":${r.body}}`).join(",")}]}`);
     }
     const receiptRows = this.sql
       .exec<{ id: string; status: ReceiptStatus; by: string }>(
@@ -278,7 +321,12 @@ export class MeshRoom extends DurableObject<Env> {
       const current = best.get(r.id);
       if (!current || mergeReceipt(current.status, r.status) !== current.status) best.set(r.id, { ...r });
     }
-    this.send(ws, { type: "resume-done", cursor: this.latestSeq(), receipts: [...best.values()] });
+    this.send(ws, {
+      type: "resume-done",
+      cursor: plan.more && plan.cursor !== null ? plan.cursor : this.latestSeq(),
+      receipts: [...best.values()],
+      ...(plan.more ? { more: true } : {}),
+    });
   }
 
   /** Records the reader's receipts and tells each sender's sockets. */
@@ -364,23 +412,44 @@ export class MeshRoom extends DurableObject<Env> {
   }
 
   private async leave(ws: WebSocket): Promise<void> {
+    // Also for a socket already gone from the set (replaced or expelled, then its close event): the D1
+    // update is idempotent, and after a wake-up the set may never have held it.
     this.sockets().delete(ws);
     const a = ws.deserializeAttachment() as Attachment | null;
     this.schedulePresence();
     if (!a) return;
-    this.buckets.delete(a.connId);
     await this.d1((db) => closeConnection(db, a.connId));
+  }
+
+  /** Makes room for one more socket of this person: their oldest beyond MAX_SOCKETS_PER_PERSON are closed. */
+  private async replaceOldestSockets(userId: string): Promise<void> {
+    const open = this.ctx
+      .getWebSockets(userId)
+      .filter((ws) => ws.readyState <= 1)
+      .map((ws) => ({ ws, openedAt: (ws.deserializeAttachment() as Attachment | null)?.openedAt ?? 0 }));
+    for (const { ws } of socketsToReplace(open)) {
+      try {
+        ws.close(CLOSE_REPLACED, "Replaced by a newer connection");
+      } catch {
+        // Already closing.
+      }
+      await this.leave(ws);
+    }
   }
 
   // ---------------------------------------------------------------- helpers
 
-  private takeToken(connId: string, urgent: boolean): number | 0 {
+  /** Takes one token of the person's bucket; answers 0, or the milliseconds to wait when refused. */
+  private takeToken(userId: string, kind: "frames" | "resumes"): number {
     const now = Date.now();
-    const state = this.buckets.get(connId) ?? { normal: fullBucket(SOCKET_RATE, now), urgent: fullBucket(EMERGENCY_RATE, now) };
-    const key = urgent ? "urgent" : "normal";
-    const result = takeToken(state[key], now, urgent ? EMERGENCY_RATE : SOCKET_RATE);
-    state[key] = result.bucket;
-    this.buckets.set(connId, state);
+    const state = this.buckets.get(userId) ?? { frames: fullBucket(PERSON_RATE, now), resumes: fullBucket(RESUME_RATE, now) };
+    const result = takeToken(state[kind], now, kind === "frames" ? PERSON_RATE : RESUME_RATE);
+    state[kind] = result.bucket;
+    this.buckets.set(userId, state);
+    // A busy area room meets many people: buckets idle long enough to be full again are dropped.
+    if (this.buckets.size > MAX_BUCKETS)
+      for (const [id, b] of this.buckets)
+        if (now - Math.max(b.frames.updatedAt, b.resumes.updatedAt) > BUCKET_REFILLED_MS) this.buckets.delete(id);
     return result.allowed ? 0 : result.retryAfterMs;
   }
 

@@ -3,14 +3,16 @@
 import { env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { decryptContent, derivePairwiseKey, encryptContent, exportPublicKey, generateDeviceKeyPair } from "../core/crypto";
-import { dmRoomId } from "../core/envelope";
+import { dmRoomId, MAX_META_BYTES } from "../core/envelope";
 import { MAX_FRAME_BYTES } from "../core/frames";
 import type { RoomStats } from "../core/rooms";
 import { newId } from "../core/ids";
 import { createDb } from "../db";
 import { countActiveConnections, findConnection, listRoomMessages } from "../db/queries/rooms";
 import { anonymousSession, call } from "../tests/workers/helpers";
+import { CLOSE_REPLACED as CLIENT_CLOSE_REPLACED } from "../web/app/mesh/transports";
 import type { MeshRoom } from "./mesh-room";
+import { MAX_SOCKETS_PER_PERSON, PERSON_RATE, RESUME_MAX_BYTES } from "./mesh-logic";
 import { mustOpen, openRoom, type RoomSocket, textEnvelope } from "../tests/workers/room-socket";
 
 const GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz";
@@ -34,6 +36,19 @@ async function group(owner: { cookie: string }, memberIds: string[]): Promise<st
   return (await res.json<{ room: { id: string } }>()).room.id;
 }
 
+/** A group whose invited people have all accepted. */
+async function groupOf(owner: { cookie: string }, members: { cookie: string; user: { id: string } }[]): Promise<string> {
+  const roomId = await group(
+    owner,
+    members.map((m) => m.user.id),
+  );
+  for (const m of members) {
+    const res = await call(`/api/rooms/invitations/${encodeURIComponent(roomId)}/accept`, { method: "POST", cookie: m.cookie });
+    expect(res.status).toBe(200);
+  }
+  return roomId;
+}
+
 describe("socket upgrade", () => {
   it("refuses an upgrade without a session with 401", async () => {
     const { status, body } = await openRoom(area());
@@ -49,7 +64,7 @@ describe("socket upgrade", () => {
     expect(nearby.status).toBe(101);
     nearby.socket?.close();
 
-    const roomId = await group(a, [b.user.id]);
+    const roomId = await groupOf(a, [b]);
     expect((await openRoom(roomId, c.cookie)).status).toBe(403);
     expect((await openRoom(roomId, c.cookie)).body).toEqual({ error: "You are not a member of this room" });
     const member = await openRoom(roomId, b.cookie);
@@ -165,11 +180,11 @@ describe("relay, storage and resume", () => {
     const b = await anonymousSession();
     const sa = await mustOpen(roomId, a.cookie);
     const plain = textEnvelope(roomId, a.user.id, "hello");
+    sa.send({ type: "send", envelope: plain });
+    await sa.waitForType("ack", (f) => f.id === plain.id);
+    // An SOS comes from the SOS module (deliver RPC), never from a member's socket.
     const sos = textEnvelope(roomId, a.user.id, "Flooding on Herbert Macaulay Way", { type: "emergency" });
-    for (const e of [plain, sos]) {
-      sa.send({ type: "send", envelope: e });
-      await sa.waitForType("ack", (f) => f.id === e.id);
-    }
+    await stubOf(roomId).deliver(sos);
     const sb = await mustOpen(roomId, b.cookie);
     sb.send({ type: "resume", cursor: 0 });
     await sb.waitForType("resume-done");
@@ -333,11 +348,16 @@ describe("bad frames and limits", () => {
   it("refuses an envelope too big to relay within the frame limit, and keeps every resume frame within it", async () => {
     const a = await anonymousSession();
     const b = await anonymousSession();
-    const roomId = await group(a, [b.user.id]);
+    const roomId = await groupOf(a, [b]);
     const s = await mustOpen(roomId, a.cookie);
     const sealed = (n: number, extra: Partial<ReturnType<typeof textEnvelope>> = {}) =>
       textEnvelope(roomId, a.user.id, "", { isEncrypted: true, content: { ciphertext: "A".repeat(n), iv: "iv-0123456789ab" }, ...extra });
-    const huge = sealed(60_000, { meta: { pad: "x".repeat(4_400) } });
+    // Within every field's limit (meta too), yet too big to relay inside a frame with its wrapping.
+    const huge = sealed(60_000, {
+      meta: { pad: "x".repeat(3_900) },
+      meshRoute: Array.from({ length: 16 }, () => "r".repeat(60)),
+      content: { ciphertext: "A".repeat(60_000), iv: "iv-0123456789ab", keyId: "k".repeat(128) },
+    });
     const frame = JSON.stringify({ type: "send", envelope: huge });
     expect(new TextEncoder().encode(frame).byteLength).toBeLessThan(MAX_FRAME_BYTES);
     s.sendRaw(frame);
@@ -358,30 +378,96 @@ describe("bad frames and limits", () => {
     late.close();
   });
 
-  it("rate-limits each socket, says when to retry, lets emergencies through, and recovers", async () => {
+  it("rate-limits each person over all their sockets, says when to retry, still relays an SOS, and recovers", async () => {
     const roomId = area();
     const a = await anonymousSession();
     const b = await anonymousSession();
-    const s = await mustOpen(roomId, a.cookie);
+    // One person on four sockets shares one budget: 4 × 40 pings get at most the burst (plus a little refill).
+    const mine = [
+      await mustOpen(roomId, a.cookie),
+      await mustOpen(roomId, a.cookie),
+      await mustOpen(roomId, a.cookie),
+      await mustOpen(roomId, a.cookie),
+    ];
     const other = await mustOpen(roomId, b.cookie);
-    for (let i = 0; i < 100; i++) s.send({ type: "ping", at: i });
-    const limited = await s.waitForType("error", (f) => f.code === "rate_limited");
-    expect(limited.retryAfterMs).toBeGreaterThan(0);
-    expect(s.of("pong").length).toBeLessThan(100);
-    expect(s.of("pong").length).toBeGreaterThanOrEqual(60);
-    // Another socket has its own budget.
+    for (let i = 0; i < 40; i++) for (const s of mine) s.send({ type: "ping", at: i });
+    await Promise.all(mine.map((s) => s.waitFor(() => s.of("pong").length + s.of("error").length === 40)));
+    const pongs = mine.reduce((n, s) => n + s.of("pong").length, 0);
+    expect(pongs).toBeGreaterThanOrEqual(PERSON_RATE.burst);
+    expect(pongs).toBeLessThan(100);
+    const limited = mine.flatMap((s) => s.of("error")).find((f) => f.code === "rate_limited");
+    expect(limited?.retryAfterMs).toBeGreaterThan(0);
+    expect(limited?.message).toBe("Too many messages. Slow down a little.");
+    // Another person has their own budget.
     other.send({ type: "ping", at: 1 });
     await other.waitForType("pong");
 
+    // An SOS (from the SOS module) still reaches the limited person and the others.
     const sos = textEnvelope(roomId, a.user.id, "Fire at Balogun market", { type: "emergency" });
-    s.send({ type: "send", envelope: sos });
-    expect((await s.waitForType("ack", (f) => f.id === sos.id)).status).toBe("sent");
+    await stubOf(roomId).deliver(sos);
     await other.waitForType("envelope", (f) => f.envelope.id === sos.id);
+    await mine[0].waitForType("envelope", (f) => f.envelope.id === sos.id);
 
-    await new Promise((r) => setTimeout(r, (limited.retryAfterMs ?? 100) + 100));
-    await stillWorks(s, roomId, a.user.id);
+    await new Promise((r) => setTimeout(r, (limited?.retryAfterMs ?? 100) + 100));
+    await stillWorks(mine[0], roomId, a.user.id);
+    for (const s of [...mine, other]) s.close();
+  });
+
+  it("keeps at most 4 sockets per person in a room: a fifth replaces the oldest", async () => {
+    const roomId = area();
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const sockets: RoomSocket[] = [];
+    for (let i = 0; i < MAX_SOCKETS_PER_PERSON; i++) sockets.push(await mustOpen(roomId, a.cookie));
+    const bs = await mustOpen(roomId, b.cookie);
+    const newest = await mustOpen(roomId, a.cookie);
+    await sockets[0].waitFor(() => sockets[0].closed);
+    expect(sockets[0].closed?.code).toBe(CLIENT_CLOSE_REPLACED);
+    expect(sockets.slice(1).map((s) => s.closed)).toEqual([null, null, null]);
+    const presence = await bs.waitForType("presence", (p) => p.nodes === MAX_SOCKETS_PER_PERSON + 1);
+    expect(presence.members.find((m) => m.userId === a.user.id)?.nodes).toBe(MAX_SOCKETS_PER_PERSON);
+    const db = createDb(env);
+    expect(await until(async () => (await countActiveConnections(db, roomId)) === MAX_SOCKETS_PER_PERSON + 1)).toBe(true);
+    await stillWorks(newest, roomId, a.user.id);
+    for (const s of [...sockets, bs, newest]) s.close();
+  });
+
+  it("answers one resume with at most 256 KiB and the cursor to continue from; resumes are rate-limited per person", async () => {
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const roomId = await groupOf(a, [b]);
+    const stub = stubOf(roomId);
+    const sealed = () =>
+      textEnvelope(roomId, a.user.id, "", { isEncrypted: true, content: { ciphertext: "A".repeat(50_000), iv: "iv-0123456789ab" } });
+    const sent = Array.from({ length: 12 }, sealed);
+    await runInDurableObject(stub, async (room: MeshRoom) => {
+      for (const e of sent) await room.deliver(e);
+    });
+    const s = await mustOpen(roomId, b.cookie);
+    s.send({ type: "resume", cursor: 0 });
+    const first = await s.waitForType("resume-done");
+    expect(first.more).toBe(true);
+    const bytes = s.sizes.slice(2).reduce((n, x) => n + x, 0);
+    expect(bytes).toBeLessThanOrEqual(RESUME_MAX_BYTES + MAX_FRAME_BYTES);
+    const got = () => s.of("resume-batch").flatMap((f) => f.items.map((i) => i.seq));
+    expect(first.cursor).toBe(Math.max(...got()));
+    expect(got().length).toBeLessThan(sent.length);
+    // Continuing from each cursor brings the rest, each once, until an answer without `more`.
+    let done = first;
+    while (done.more) {
+      const n = s.of("resume-done").length;
+      s.send({ type: "resume", cursor: done.cursor });
+      done = await s.waitFor(() => s.of("resume-done")[n]);
+    }
+    expect(done.cursor).toBe(sent.length);
+    expect(got()).toEqual(Array.from({ length: sent.length }, (_, i) => i + 1));
+
+    // A flood of resumes is refused past the person's budget, with when to try again.
+    for (let i = 0; i < 12; i++) s.send({ type: "resume", cursor: sent.length });
+    const limited = await s.waitForType("error", (f) => f.code === "rate_limited");
+    expect(limited.message).toBe("Too many catch-ups at once. Trying again shortly.");
+    expect(limited.retryAfterMs).toBeGreaterThan(0);
     s.close();
-    other.close();
   });
 
   it("refuses envelopes for another room, from someone else, or ciphertext in a public room", async () => {
@@ -401,11 +487,85 @@ describe("bad frames and limits", () => {
   });
 });
 
+describe("the server decides who says what", () => {
+  it("refuses assistant, system and emergency envelopes from a member's socket; nobody receives them", async () => {
+    const roomId = area();
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const sa = await mustOpen(roomId, a.cookie);
+    const sb = await mustOpen(roomId, b.cookie);
+    const forged = (["ai", "system", "emergency"] as const).map((type) =>
+      textEnvelope(roomId, a.user.id, "Your account is locked, send your code", {
+        type,
+        senderName: type === "ai" ? "LIA Assistant" : "LinkUp Support",
+        priority: "high",
+      }),
+    );
+    for (const e of forged) sa.send({ type: "send", envelope: e });
+    await sa.waitFor(() => sa.of("error").length === 3);
+    expect(sa.of("error")).toEqual(
+      forged.map((e) => ({
+        type: "error",
+        code: "forbidden",
+        id: e.id,
+        message: "Emergency, system and assistant messages come only from LinkUp itself",
+      })),
+    );
+    expect(sa.of("ack")).toHaveLength(0);
+    // A text after them reaches b, and none of the forged ones did, live or on resume.
+    const ok = textEnvelope(roomId, a.user.id, "just me");
+    sa.send({ type: "send", envelope: ok });
+    await sb.waitForType("envelope", (f) => f.envelope.id === ok.id);
+    expect(sb.of("envelope").map((f) => f.envelope.id)).toEqual([ok.id]);
+    sb.send({ type: "resume", cursor: 0 });
+    await sb.waitForType("resume-done");
+    expect(sb.of("resume-batch").flatMap((f) => f.items.map((i) => i.envelope.id))).toEqual([ok.id]);
+    sa.close();
+    sb.close();
+  });
+
+  it("replaces a forged sender name with the one the server knows, and keeps member messages at normal priority", async () => {
+    const roomId = area();
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const sa = await mustOpen(roomId, a.cookie);
+    const sb = await mustOpen(roomId, b.cookie);
+    const e = textEnvelope(roomId, a.user.id, "Please verify at my link", { senderName: "LinkUp Support", priority: "high" });
+    sa.send({ type: "send", envelope: e });
+    const got = await sb.waitForType("envelope", (f) => f.envelope.id === e.id);
+    expect(got.envelope.senderName).toBe(a.user.nickname);
+    expect(got.envelope.priority).toBe("normal");
+    sb.send({ type: "resume", cursor: 0 });
+    await sb.waitForType("resume-done");
+    expect(sb.of("resume-batch")[0].items[0].envelope.senderName).toBe(a.user.nickname);
+    sa.close();
+    sb.close();
+  });
+
+  it("refuses meta over 4 KiB with too_large and relays meta within it", async () => {
+    const roomId = area();
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const sa = await mustOpen(roomId, a.cookie);
+    const sb = await mustOpen(roomId, b.cookie);
+    const big = textEnvelope(roomId, a.user.id, "see meta", { meta: { pad: "x".repeat(MAX_META_BYTES) } });
+    sa.send({ type: "send", envelope: big });
+    expect(await sa.waitForType("error")).toMatchObject({ code: "too_large", id: big.id });
+    const small = textEnvelope(roomId, a.user.id, "📍 here", { meta: { location: { latitude: 6.45, longitude: 3.39 } } });
+    sa.send({ type: "send", envelope: small });
+    const got = await sb.waitForType("envelope", (f) => f.envelope.id === small.id);
+    expect(got.envelope.meta).toEqual({ location: { latitude: 6.45, longitude: 3.39 } });
+    expect(sb.of("envelope")).toHaveLength(1);
+    sa.close();
+    sb.close();
+  });
+});
+
 describe("private rooms hold ciphertext only", () => {
   it("relays end-to-end encrypted envelopes that only members can read; no plaintext at rest", async () => {
     const a = await anonymousSession();
     const b = await anonymousSession();
-    const roomId = await group(a, [b.user.id]);
+    const roomId = await groupOf(a, [b]);
     const sa = await mustOpen(roomId, a.cookie);
     const sb = await mustOpen(roomId, b.cookie);
     expect(sa.of("hello")[0].encrypted).toBe(true);

@@ -7,6 +7,7 @@ import { drizzle } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
 import { beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../core/ids";
+import { MAX_DEVICE_KEYS } from "../../core/rooms";
 import type { Db } from "../index";
 import * as schema from "../schema";
 import {
@@ -47,8 +48,8 @@ describe("room queries on libSQL", () => {
     expect(await isMember(db, id, b.id)).toBe(true);
     expect(await isMember(db, id, "nobody")).toBe(false);
 
-    await upsertDeviceKey(db, { userId: b.id, deviceId: "d1", publicKey: "k1" });
-    await upsertDeviceKey(db, { userId: b.id, deviceId: "d1", publicKey: "k2" });
+    await upsertDeviceKey(db, { userId: b.id, deviceId: "d1", publicKey: "k1" }, MAX_DEVICE_KEYS);
+    await upsertDeviceKey(db, { userId: b.id, deviceId: "d1", publicKey: "k2" }, MAX_DEVICE_KEYS);
     expect((await listDeviceKeys(db, b.id)).map((k) => k.publicKey)).toEqual(["k2"]);
 
     const members = await listMembers(db, id);
@@ -58,6 +59,21 @@ describe("room queries on libSQL", () => {
     ]);
     const rooms = await listUserRooms(db, b.id);
     expect(rooms).toEqual([expect.objectContaining({ id, kind: "group", name: "Farmers", memberCount: 2, lastMessageAt: null })]);
+  });
+
+  it("keeps at most MAX_DEVICE_KEYS keys per person, always the one just published", async () => {
+    const a = await createUser(db);
+    for (let i = 0; i < MAX_DEVICE_KEYS + 3; i++)
+      await upsertDeviceKey(db, { userId: a.id, deviceId: `d${i}`, publicKey: `k${i}` }, MAX_DEVICE_KEYS);
+    const keys = await listDeviceKeys(db, a.id);
+    expect(keys).toHaveLength(MAX_DEVICE_KEYS);
+    expect(keys.map((k) => k.deviceId)).toContain(`d${MAX_DEVICE_KEYS + 2}`);
+    // A device that lost its key comes back: it publishes again and is kept.
+    const gone = Array.from({ length: MAX_DEVICE_KEYS + 3 }, (_, i) => `d${i}`).find((d) => !keys.some((k) => k.deviceId === d));
+    await upsertDeviceKey(db, { userId: a.id, deviceId: gone ?? "d0", publicKey: "back" }, MAX_DEVICE_KEYS);
+    const after = await listDeviceKeys(db, a.id);
+    expect(after).toHaveLength(MAX_DEVICE_KEYS);
+    expect(after.find((k) => k.deviceId === gone)?.publicKey).toBe("back");
   });
 
   it("records message metadata once per envelope id and orders rooms by activity", async () => {

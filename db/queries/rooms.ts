@@ -1,7 +1,7 @@
 // Rooms, members, device keys, message metadata and mesh connections (DESIGN.md §5).
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../index";
-import { deviceKeys, meshConnections, messages, roomMembers, rooms, users } from "../schema";
+import { deviceKeys, meshConnections, messages, roomInvitations, roomMembers, rooms, userBlocks, users } from "../schema";
 
 export type RoomKind = "nearby" | "group" | "dm";
 export type RoomRow = typeof rooms.$inferSelect;
@@ -25,6 +25,28 @@ export async function addMembers(db: Db, roomId: string, members: { userId: stri
     .insert(roomMembers)
     .values(members.map((m) => ({ roomId, userId: m.userId, role: m.role ?? "member" })))
     .onConflictDoNothing();
+}
+
+/** Removes a member; if the group's owner left, the longest-standing member becomes owner. */
+export async function removeMember(db: Db, roomId: string, userId: string) {
+  await db.delete(roomMembers).where(and(eq(roomMembers.roomId, roomId), eq(roomMembers.userId, userId)));
+  const owner = await db
+    .select({ userId: roomMembers.userId })
+    .from(roomMembers)
+    .where(and(eq(roomMembers.roomId, roomId), eq(roomMembers.role, "owner")))
+    .get();
+  if (owner) return;
+  const next = await db
+    .select({ userId: roomMembers.userId })
+    .from(roomMembers)
+    .where(eq(roomMembers.roomId, roomId))
+    .orderBy(roomMembers.joinedAt, roomMembers.userId)
+    .get();
+  if (next)
+    await db
+      .update(roomMembers)
+      .set({ role: "owner" })
+      .where(and(eq(roomMembers.roomId, roomId), eq(roomMembers.userId, next.userId)));
 }
 
 export async function isMember(db: Db, roomId: string, userId: string): Promise<boolean> {
@@ -93,17 +115,107 @@ export async function findUsersByIds(db: Db, ids: string[]) {
   return db.select({ id: users.id, nickname: users.nickname }).from(users).where(inArray(users.id, ids)).all();
 }
 
+/** Which of these people are members of the room. */
+export async function membersAmong(db: Db, roomId: string, userIds: string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .select({ userId: roomMembers.userId })
+    .from(roomMembers)
+    .where(and(eq(roomMembers.roomId, roomId), inArray(roomMembers.userId, userIds)))
+    .all();
+  return new Set(rows.map((r) => r.userId));
+}
+
+// ---------------------------------------------------------------- invitations
+
+export async function addInvitations(db: Db, roomId: string, invitedBy: string, userIds: string[]) {
+  if (userIds.length === 0) return;
+  await db
+    .insert(roomInvitations)
+    .values(userIds.map((userId) => ({ roomId, userId, invitedBy })))
+    .onConflictDoNothing();
+}
+
+/** A person's open invitations, newest first, with the group's name and who asked. */
+export async function listInvitations(db: Db, userId: string) {
+  return db
+    .select({
+      roomId: roomInvitations.roomId,
+      name: rooms.name,
+      invitedBy: roomInvitations.invitedBy,
+      invitedByName: users.nickname,
+      createdAt: roomInvitations.createdAt,
+    })
+    .from(roomInvitations)
+    .innerJoin(rooms, eq(rooms.id, roomInvitations.roomId))
+    .leftJoin(users, eq(users.id, roomInvitations.invitedBy))
+    .where(eq(roomInvitations.userId, userId))
+    .orderBy(desc(roomInvitations.createdAt))
+    .all();
+}
+
+/** Deletes one invitation; answers whether there was one. */
+export async function takeInvitation(db: Db, roomId: string, userId: string): Promise<boolean> {
+  const rows = await db
+    .delete(roomInvitations)
+    .where(and(eq(roomInvitations.roomId, roomId), eq(roomInvitations.userId, userId)))
+    .returning({ roomId: roomInvitations.roomId });
+  return rows.length > 0;
+}
+
+// ---------------------------------------------------------------- blocks
+
+export async function addBlock(db: Db, blockerId: string, blockedId: string) {
+  await db.insert(userBlocks).values({ blockerId, blockedId }).onConflictDoNothing();
+}
+
+export async function removeBlock(db: Db, blockerId: string, blockedId: string) {
+  await db.delete(userBlocks).where(and(eq(userBlocks.blockerId, blockerId), eq(userBlocks.blockedId, blockedId)));
+}
+
+/** The people a person has blocked, with their nicknames, newest first. */
+export async function listBlocked(db: Db, blockerId: string) {
+  return db
+    .select({ userId: userBlocks.blockedId, nickname: users.nickname, createdAt: userBlocks.createdAt })
+    .from(userBlocks)
+    .innerJoin(users, eq(users.id, userBlocks.blockedId))
+    .where(eq(userBlocks.blockerId, blockerId))
+    .orderBy(desc(userBlocks.createdAt))
+    .all();
+}
+
+/** Which of `userIds` have blocked `blockedId`. */
+export async function blockersAmong(db: Db, blockedId: string, userIds: string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .select({ blockerId: userBlocks.blockerId })
+    .from(userBlocks)
+    .where(and(eq(userBlocks.blockedId, blockedId), inArray(userBlocks.blockerId, userIds)))
+    .all();
+  return new Set(rows.map((r) => r.blockerId));
+}
+
 // ---------------------------------------------------------------- device keys
 
-/** Publishes (or replaces) the public key of one device of a user. */
-export async function upsertDeviceKey(db: Db, key: { userId: string; deviceId: string; publicKey: string }) {
+/**
+ * Publishes (or replaces) the public key of one device of a user, then keeps only their `keep` most recently
+ * published keys (each device republishes when it opens the chat, so the oldest is the longest unseen).
+ */
+export async function upsertDeviceKey(db: Db, key: { userId: string; deviceId: string; publicKey: string }, keep: number) {
   await db
     .insert(deviceKeys)
-    .values(key)
+    .values({ ...key, createdAt: new Date() })
     .onConflictDoUpdate({
       target: [deviceKeys.userId, deviceKeys.deviceId],
       set: { publicKey: key.publicKey, createdAt: new Date() },
     });
+  const newest = db
+    .select({ deviceId: deviceKeys.deviceId })
+    .from(deviceKeys)
+    .where(eq(deviceKeys.userId, key.userId))
+    .orderBy(desc(deviceKeys.createdAt), sql`${deviceKeys.deviceId} = ${key.deviceId} desc`)
+    .limit(keep);
+  await db.delete(deviceKeys).where(and(eq(deviceKeys.userId, key.userId), notInArray(deviceKeys.deviceId, newest)));
 }
 
 export async function listDeviceKeys(db: Db, userId: string) {

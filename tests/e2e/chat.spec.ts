@@ -157,6 +157,31 @@ test("a message written offline survives a reload and arrives exactly once when 
   await b.context.close();
 });
 
+test("an SOS pressed with no network goes out through the SOS pipeline once the network returns", async ({ browser, baseURL }) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Emeka");
+  const b = await person(browser, baseURL!, at, "Funmi");
+  await openChat(a.page);
+  await openChat(b.page);
+
+  await a.context.setOffline(true);
+  await expect(a.page.getByText("OFFLINE", { exact: true })).toBeVisible();
+  await a.page.getByRole("group", { name: "Actions" }).getByRole("button", { name: "SOS" }).click();
+  await a.page.getByRole("alertdialog", { name: "Send SOS" }).getByRole("button", { name: "Send SOS now" }).click();
+  await expect(a.page.getByText("SOS waiting for a connection")).toBeVisible();
+  await expect(bubble(a.page, "I need help urgently").getByRole("img", { name: "Sending" })).toBeVisible();
+
+  await a.context.setOffline(false);
+  // Rooms take emergencies only from the server: both see the SOS module's alert, once, marked Emergency.
+  const alert = (page: Page) => bubble(page, "SOS — Other: 🆘 SOS: I need help urgently.");
+  await expect(alert(b.page)).toHaveCount(1);
+  await expect(alert(b.page)).toContainText("Emergency");
+  await expect(alert(a.page)).toHaveCount(1);
+  await expect(bubble(a.page, "I need help urgently")).toHaveCount(1);
+  await a.context.close();
+  await b.context.close();
+});
+
 test("a tab without a connection chats through another tab of the same browser (local mesh)", async ({ browser, baseURL }) => {
   const at = place();
   const a = await person(browser, baseURL!, at, "Emeka");
@@ -212,6 +237,65 @@ function recordFrames(page: Page, sink: string[]) {
     ws.on("framereceived", (f) => sink.push(String(f.payload)));
   });
 }
+
+test("someone back after a long absence gets the whole history, though the room answers a resume in bounded parts", async ({
+  browser,
+  baseURL,
+}) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Tunde");
+  await openChat(a.page);
+  const roomId = (await (await a.page.request.get("/api/rooms")).json()).nearby.roomId as string;
+  // About 320 KB of long notes in the area room, more than one resume answer carries (256 KiB).
+  const count = 40;
+  const acked = await a.page.evaluate(
+    async ({ roomId, userId, count }) => {
+      const ws = new WebSocket(`${location.origin.replace("http", "ws")}/ws/rooms/${encodeURIComponent(roomId)}`);
+      await new Promise((r) => ws.addEventListener("open", r, { once: true }));
+      const ids = new Set<string>();
+      const done = new Promise<number>((resolve) =>
+        ws.addEventListener("message", (e) => {
+          const f = JSON.parse(String(e.data));
+          if (f.type === "ack") ids.add(f.id);
+          if (ids.size === count) resolve(ids.size);
+        }),
+      );
+      for (let i = 0; i < count; i++) {
+        const envelope = {
+          id: `long-note-${i}-${crypto.randomUUID()}`,
+          room: roomId,
+          senderId: userId,
+          timestamp: Date.now(),
+          type: "text",
+          ttl: 8,
+          meshRoute: [],
+          isEncrypted: false,
+          priority: "normal",
+          content: { text: `long note ${i}: ${"market report ".repeat(560)}` },
+        };
+        ws.send(JSON.stringify({ type: "send", envelope }));
+      }
+      const n = await done;
+      ws.close();
+      return n;
+    },
+    { roomId, userId: a.user.id, count },
+  );
+  expect(acked).toBe(count);
+
+  const b = await person(browser, baseURL!, at, "Ngozi");
+  const frames: string[] = [];
+  recordFrames(b.page, frames);
+  await openChat(b.page);
+  await expect(bubble(b.page, "long note 0:")).toBeVisible();
+  await expect(bubble(b.page, `long note ${count - 1}:`)).toBeVisible();
+  await expect(b.page.getByRole("listitem").filter({ hasText: /long note \d+:/ })).toHaveCount(count);
+  // It came in more than one answer: the first said there was more, and the client asked again.
+  expect(frames.some((f) => f.startsWith('{"type":"resume-done"') && f.includes('"more":true'))).toBe(true);
+  expect(frames.filter((f) => f.startsWith('{"type":"resume"')).length).toBeGreaterThan(1);
+  await a.context.close();
+  await b.context.close();
+});
 
 test("a direct chat is end-to-end encrypted: no plaintext in any WebSocket frame", async ({ browser, baseURL }) => {
   const at = place();
@@ -377,7 +461,10 @@ test("the chat's actions: location as a message, '@ai ' asks the assistant, the 
   await a.context.close();
 });
 
-test("a private group: members read each other through sender keys; the room only relays ciphertext", async ({ browser, baseURL }) => {
+test("a private group: the invited person accepts, members read each other through sender keys, the room only relays ciphertext, and a member leaves", async ({
+  browser,
+  baseURL,
+}) => {
   const at = place();
   const a = await person(browser, baseURL!, at, "Jide");
   const b = await person(browser, baseURL!, at, "Kemi");
@@ -405,13 +492,16 @@ test("a private group: members read each other through sender keys; the room onl
   const first = bubble(a.page, "first note before Kemi looks");
   await expect(first.getByRole("img", { name: "Sent" })).toBeVisible();
 
-  // Kemi finds the group in her room list.
+  // Kemi is invited, not added: the group is not among her rooms until she accepts.
   await b.page.reload();
-  await b.page
-    .getByRole("navigation", { name: "Rooms" })
-    .getByRole("link", { name: /Market women/ })
-    .click();
+  const invitations = b.page.getByRole("list", { name: "Group invitations" });
+  await expect(invitations).toContainText("Jide invited you to Market women");
+  await expect(b.page.getByRole("navigation", { name: "Rooms" }).getByRole("link", { name: /Market women/ })).toHaveCount(0);
+  await invitations.getByRole("button", { name: "Accept invitation to Market women" }).click();
   await expect(b.page).toHaveURL(new RegExp(`room=${encodeURIComponent(group)}`));
+  await expect(b.page.getByRole("heading", { name: "Market women" })).toBeVisible();
+  await expect(b.page.getByRole("list", { name: "Group invitations" })).toHaveCount(0);
+  await expect(b.page.getByRole("navigation", { name: "Rooms" }).getByRole("link", { name: /Market women/ })).toBeVisible();
   await expect(b.page.getByText("LIVE", { exact: true })).toBeVisible();
 
   await expect(bubble(b.page, "first note before Kemi looks")).toBeVisible();
@@ -434,6 +524,11 @@ test("a private group: members read each other through sender keys; the room onl
   const members = info.getByRole("list", { name: "Members" });
   await expect(members).toContainText("Jide (you)");
   await expect(members.getByRole("button", { name: "Message Kemi" })).toBeVisible();
+
+  // Anyone can leave: Kemi's list no longer has the group.
+  await b.page.getByRole("button", { name: "Leave group Market women" }).click();
+  await expect(b.page).toHaveURL(/\/chat$/);
+  await expect(b.page.getByRole("navigation", { name: "Rooms" }).getByRole("link", { name: /Market women/ })).toHaveCount(0);
   await a.context.close();
   await b.context.close();
 });

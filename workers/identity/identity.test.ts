@@ -145,6 +145,36 @@ describe("verification and merge on libSQL", () => {
     expect(await db.select().from(schema.users).where(eq(schema.users.id, anon.id)).all()).toEqual([]);
   });
 
+  it("moves invitations and blocks to the owner, drops a block between the two, and keeps at most 10 device keys", async () => {
+    const owner = await createUser(db, { nickname: "Owner" });
+    const anon = await createUser(db);
+    const other = await createUser(db);
+    const groupId = `group:${owner.id}`;
+    await db.insert(schema.rooms).values({ id: groupId, kind: "group", name: "Farmers", createdBy: other.id });
+    await db.insert(schema.roomInvitations).values({ roomId: groupId, userId: anon.id, invitedBy: other.id });
+    await db.insert(schema.userBlocks).values([
+      { blockerId: anon.id, blockedId: other.id },
+      { blockerId: owner.id, blockedId: anon.id },
+    ]);
+    const at = (i: number) => new Date(Date.UTC(2026, 4, 1, 8, 0, i));
+    await db
+      .insert(schema.deviceKeys)
+      .values([
+        ...Array.from({ length: 6 }, (_, i) => ({ userId: owner.id, deviceId: `o${i}`, publicKey: `o${i}`, createdAt: at(i) })),
+        ...Array.from({ length: 6 }, (_, i) => ({ userId: anon.id, deviceId: `a${i}`, publicKey: `a${i}`, createdAt: at(10 + i) })),
+      ]);
+    await mergeUsers(db, anon, owner);
+
+    const invitations = await db.select().from(schema.roomInvitations).where(eq(schema.roomInvitations.roomId, groupId)).all();
+    expect(invitations.map((i) => i.userId)).toEqual([owner.id]);
+    const blocks = await db.select().from(schema.userBlocks).all();
+    expect(blocks.filter((b) => [owner.id, anon.id].includes(b.blockerId)).map((b) => [b.blockerId, b.blockedId])).toEqual([
+      [owner.id, other.id],
+    ]);
+    const keys = await db.select().from(schema.deviceKeys).where(eq(schema.deviceKeys.userId, owner.id)).all();
+    expect(keys.map((k) => k.deviceId).sort()).toEqual(["a0", "a1", "a2", "a3", "a4", "a5", "o2", "o3", "o4", "o5"]);
+  });
+
   it("does nothing when asked to merge a user into itself", async () => {
     const u = await createUser(db);
     await mergeUsers(db, u, u);

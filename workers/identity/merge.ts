@@ -2,6 +2,7 @@
 // (usually anonymous) identity, that identity's data moves to the phone's owner and nothing is lost.
 import { type SQL, sql } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import { MAX_DEVICE_KEYS } from "../../core/rooms";
 import type { Db } from "../../db";
 import type { User } from "../../db/schema";
 
@@ -35,9 +36,20 @@ function mergeStatements(from: User, into: User): SQL[] {
     // Memberships: rows the owner already has stay; the rest move.
     sql`UPDATE OR IGNORE room_members SET user_id = ${t} WHERE user_id = ${f}`,
     sql`DELETE FROM room_members WHERE user_id = ${f}`,
+    // Invitations and blocks move too; none to a group the owner is in, nobody blocks themselves.
+    sql`UPDATE OR IGNORE room_invitations SET user_id = ${t} WHERE user_id = ${f}`,
+    sql`DELETE FROM room_invitations WHERE user_id = ${f}
+        OR (user_id = ${t} AND room_id IN (SELECT room_id FROM room_members WHERE user_id = ${t}))`,
+    sql`UPDATE room_invitations SET invited_by = ${t} WHERE invited_by = ${f}`,
+    sql`UPDATE OR IGNORE user_blocks SET blocker_id = ${t} WHERE blocker_id = ${f}`,
+    sql`UPDATE OR IGNORE user_blocks SET blocked_id = ${t} WHERE blocked_id = ${f}`,
+    sql`DELETE FROM user_blocks WHERE blocker_id = ${f} OR blocked_id = ${f} OR blocker_id = blocked_id`,
     // Device keys: this browser's key (the merged user's) is the current one for that device id.
     sql`DELETE FROM device_keys WHERE user_id = ${t} AND device_id IN (SELECT device_id FROM device_keys WHERE user_id = ${f})`,
     sql`UPDATE device_keys SET user_id = ${t} WHERE user_id = ${f}`,
+    // Still at most MAX_DEVICE_KEYS, the most recently published (docs/decisions/022c-group-membership-and-blocks.md).
+    sql`DELETE FROM device_keys WHERE user_id = ${t} AND device_id NOT IN
+        (SELECT device_id FROM device_keys WHERE user_id = ${t} ORDER BY created_at DESC LIMIT ${MAX_DEVICE_KEYS})`,
     // Contacts: a phone the owner already lists is not added twice.
     sql`DELETE FROM emergency_contacts WHERE user_id = ${f} AND phone IN (SELECT phone FROM emergency_contacts WHERE user_id = ${t})`,
     sql`UPDATE emergency_contacts SET user_id = ${t} WHERE user_id = ${f}`,

@@ -18,6 +18,7 @@ import {
 } from "../../db/queries/rooms";
 import type { User } from "../../db/schema";
 import { ApiError } from "../errors";
+import { blockedBy, invitationsFor, inviteToGroup, requireNotBlockedBy } from "./membership";
 
 /** The user's area room, by the one precedence every channel uses (core/places.ts `resolveArea`). */
 export function nearbyFor(user: Pick<User, "latitude" | "longitude" | "geohash" | "locationText">): NearbyInfo | null {
@@ -82,7 +83,8 @@ export async function roomsFor(db: Db, user: User): Promise<RoomsAnswer> {
     list.unshift(summary({ id: nearby.roomId, kind: "nearby", name: nearby.name }, { joined: false }));
   }
   list.sort((a, b) => (a.kind === "nearby" ? -1 : b.kind === "nearby" ? 1 : 0));
-  return { nearby, rooms: list };
+  const [invitations, blocked] = await Promise.all([invitationsFor(db, user), blockedBy(db, user)]);
+  return { nearby, rooms: list, invitations, blocked };
 }
 
 /** POST /api/rooms/nearby/join: joins the user's current area room. */
@@ -94,14 +96,18 @@ export async function joinNearby(db: Db, user: User): Promise<RoomSummary> {
   return summary(row, { memberCount: (await listMembers(db, row.id)).length });
 }
 
-/** POST /api/rooms/groups: a private group owned by its creator, with the members named. */
+/**
+ * POST /api/rooms/groups: a private group owned by its creator. The people named are invited, not added:
+ * they become members only when they accept (membership.ts).
+ */
 export async function createGroup(db: Db, user: User, input: { name: string; memberIds: string[] }): Promise<RoomSummary> {
   const ids = [...new Set(input.memberIds.filter((id) => id !== user.id))];
   const found = await findUsersByIds(db, ids);
   if (found.length !== ids.length) throw new ApiError(400, "Some members do not exist", { code: "unknown_member" });
   const row = await ensureRoom(db, { id: `group:${newId()}`, kind: "group", name: input.name, createdBy: user.id });
-  await addMembers(db, row.id, [{ userId: user.id, role: "owner" }, ...ids.map((userId) => ({ userId }))]);
-  return summary(row, { memberCount: ids.length + 1 });
+  await addMembers(db, row.id, [{ userId: user.id, role: "owner" }]);
+  await inviteToGroup(db, user, row.id, ids);
+  return summary(row, { memberCount: 1 });
 }
 
 /** POST /api/rooms/dm: the direct chat between the user and another person (the same room every time). */
@@ -109,6 +115,7 @@ export async function openDm(db: Db, user: User, otherId: string): Promise<{ roo
   if (otherId === user.id) throw new ApiError(400, "You cannot open a direct chat with yourself");
   const [other] = await findUsersByIds(db, [otherId]);
   if (!other) throw new ApiError(404, "User not found");
+  await requireNotBlockedBy(db, user.id, other.id);
   const id = dmRoomId(user.id, other.id);
   const existing = await findRoom(db, id);
   const row = existing ?? (await ensureRoom(db, { id, kind: "dm", name: "Direct chat", createdBy: user.id }));
@@ -123,7 +130,11 @@ export async function openDm(db: Db, user: User, otherId: string): Promise<{ roo
 export async function requireRoomAccess(db: Db, user: User, roomId: string): Promise<void> {
   const kind = roomKind(roomId);
   if (kind === "nearby") return;
-  if (kind === "dm" && !roomId.split(":").slice(1).includes(user.id)) throw new ApiError(403, "You are not a member of this room");
+  if (kind === "dm") {
+    const peerId = peerOf(roomId, user.id);
+    if (!peerId || !roomId.split(":").slice(1).includes(user.id)) throw new ApiError(403, "You are not a member of this room");
+    await requireNotBlockedBy(db, user.id, peerId);
+  }
   if (await isMember(db, roomId, user.id)) return;
   if (!(await findRoom(db, roomId))) throw new ApiError(404, "Room not found");
   throw new ApiError(403, "You are not a member of this room");

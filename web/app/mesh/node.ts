@@ -4,6 +4,7 @@
 // answers back. Envelopes are deduplicated by id, carry a TTL and collect one hop per node in meshRoute.
 import type { Envelope } from "../../../core/envelope";
 import type { ClientFrame, PresenceMember, ReceiptStatus, ServerFrame } from "../../../core/frames";
+import { apiRequest, HttpError } from "../../../core/http";
 import { newId } from "../../../core/ids";
 import { LOCAL_MESH_CHANNEL, type LocalMeshMessage, LocalMeshMessageSchema } from "../../../core/local-mesh";
 import {
@@ -95,7 +96,13 @@ export class MeshNode {
   private readonly lastSent = new Map<string, number>();
   private readonly chains = new Map<string, Promise<void>>();
   private readonly forgotten = new Set<string>();
+  /**
+   * Rooms catching up: from the first resume until a resume-done without `more`. Meanwhile only resume-done
+   * moves the cursor (an emergency sent first, or a live envelope, must not skip what is still to come).
+   */
+  private readonly resuming = new Set<string>();
   private readonly lastKeyShare = new Map<string, number>();
+  private readonly presenceSeen = new Map<string, Set<string>>();
   private readonly pendingReceipts = new Map<string, { delivered: Set<string>; read: Set<string> }>();
   private receiptTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -197,8 +204,11 @@ export class MeshNode {
     const state = this.rooms.get(room);
     if (!state) return;
     state.relay = status;
-    if (status === "open") this.relays.get(room)?.send({ type: "resume", cursor: state.cursor });
-    else state.resumed = false;
+    if (status === "open") this.resume(room);
+    else {
+      state.resumed = false;
+      this.resuming.delete(room);
+    }
     this.announce();
     this.refreshVia(room);
     this.changed();
@@ -282,6 +292,7 @@ export class MeshNode {
   private async flushOne(item: OutboxItem): Promise<void> {
     const last = this.lastSent.get(item.id);
     if (last && Date.now() - last < RESEND_AFTER_MS) return;
+    if (item.envelope.type === "emergency") return this.flushSos(item);
     const state = this.rooms.get(item.room);
     const relay = this.relays.get(item.room);
     const direct = relay?.status === "open" && state?.resumed;
@@ -301,6 +312,33 @@ export class MeshNode {
       this.stats.relayedByTabs++;
       this.lastSent.set(item.id, Date.now());
     }
+  }
+
+  /**
+   * An SOS written without a connection leaves through the server's SOS pipeline once there is one: rooms
+   * take emergency envelopes only from it (docs/decisions/020c-who-says-what-in-a-room.md). The envelope id is
+   * the request id, so a retry never raises a second alert.
+   */
+  private async flushSos(item: OutboxItem): Promise<void> {
+    this.lastSent.set(item.id, Date.now());
+    const { content, meta } = item.envelope;
+    try {
+      await apiRequest("POST", "/api/emergency/broadcast", {
+        message: "text" in content ? content.text : "",
+        emergencyType: "other",
+        location: meta?.location ?? undefined,
+        clientRequestId: item.id,
+      });
+    } catch (error) {
+      // Still no connection: it waits in the outbox. A refusal is shown on the message.
+      if (!(error instanceof HttpError)) return;
+      await deleteOutbox(item.id);
+      await this.setError(item.room, item.id, error.message);
+      return;
+    }
+    await deleteOutbox(item.id);
+    // The room brings the alert back as the server's envelope; this local draft gives way to it.
+    await this.forget(item.room, [item.id]);
   }
 
   /** Encrypts the content of an envelope for a private room (plain rooms go as they are). */
@@ -424,6 +462,13 @@ export class MeshNode {
 
   // ------------------------------------------------------------------ receiving
 
+  /** Asks the room for what this device missed after its cursor (again, while answers say there is more). */
+  private resume(room: string) {
+    const state = this.rooms.get(room);
+    if (!state || !this.relays.get(room)?.send({ type: "resume", cursor: state.cursor })) return;
+    this.resuming.add(room);
+  }
+
   private onServerFrame(room: string, frame: ServerFrame, viaTab: string | null) {
     const state = this.rooms.get(room);
     if (viaTab === null) this.forwardToTabs(room, frame);
@@ -446,7 +491,12 @@ export class MeshNode {
         if (state && viaTab === null) state.resumed = true;
         this.inOrder(room, async () => {
           // Only now, with every missed envelope stored, does the cursor move past them.
-          if (viaTab === null) this.setCursor(room, frame.cursor);
+          if (viaTab === null) {
+            if (!frame.more) this.resuming.delete(room);
+            this.setCursor(room, frame.cursor);
+          }
+          // One answer carries a bounded number of bytes: the rest comes by resuming from the new cursor.
+          if (viaTab === null && frame.more) this.resume(room);
           for (const r of frame.receipts) await this.onReceipt(room, [r.id], r.status);
           await this.flush(room);
           this.queueOwedReceipts(room);
@@ -458,7 +508,11 @@ export class MeshNode {
       case "presence":
         if (state) state.presence = { nodes: frame.nodes, members: frame.members };
         // Someone (or a new device) arrived in a group: hand them my sender key, so my messages open for them.
-        if (room.startsWith("group:") && Date.now() - (this.lastKeyShare.get(room) ?? 0) > KEY_SHARE_EVERY_MS) {
+        // A person not seen here before (just accepted an invitation) gets it at once; others at most every 10 s.
+        if (
+          room.startsWith("group:") &&
+          (this.newInPresence(room, frame.members) || Date.now() - (this.lastKeyShare.get(room) ?? 0) > KEY_SHARE_EVERY_MS)
+        ) {
           this.lastKeyShare.set(room, Date.now());
           this.inOrder(room, () => this.shareSenderKey(room).catch((e) => console.warn("mesh: sender key", e)));
         }
@@ -474,13 +528,31 @@ export class MeshNode {
           void this.setError(room, frame.id, frame.message);
           void deleteOutbox(frame.id);
         } else if (frame.code === "rate_limited" || frame.code === "internal") {
-          setTimeout(() => void this.flush(room), frame.retryAfterMs ?? 2000);
+          // The room limits resumes too: one still unanswered is asked again after the wait.
+          const resumeAgain = viaTab === null && this.resuming.has(room);
+          setTimeout(() => {
+            if (resumeAgain && this.resuming.has(room)) this.resume(room);
+            void this.flush(room);
+          }, frame.retryAfterMs ?? 2000);
         } else console.warn("mesh: room error", frame.code, frame.message);
         break;
       case "pong":
         break;
     }
     this.changed();
+  }
+
+  /** Whether the presence lists someone this tab has not seen in the room before (and remembers them). */
+  private newInPresence(room: string, members: PresenceMember[]): boolean {
+    const seen = this.presenceSeen.get(room) ?? new Set<string>();
+    this.presenceSeen.set(room, seen);
+    let fresh = false;
+    for (const m of members) {
+      if (seen.has(m.userId)) continue;
+      seen.add(m.userId);
+      fresh = true;
+    }
+    return fresh;
   }
 
   /** Frames of one room are handled one after another, in the order the room sent them. */
@@ -516,7 +588,7 @@ export class MeshNode {
   private async onEnvelope(room: string, envelope: Envelope, seq: number) {
     await this.receive(room, envelope, seq);
     // After the envelope is stored: a reload never resumes past something it did not keep.
-    this.setCursor(room, seq);
+    if (!this.resuming.has(room)) this.setCursor(room, seq);
   }
 
   private async receive(room: string, envelope: Envelope, seq: number) {

@@ -1,6 +1,6 @@
 // The relay transport's reconnect behaviour, with a stand-in WebSocket and fake timers (no browser needed).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { RelayTransport, type TransportStatus } from "./transports";
+import { CLOSE_NOT_MEMBER, CLOSE_REPLACED, RelayTransport, type TransportStatus } from "./transports";
 
 class FakeSocket {
   static OPEN = 1;
@@ -8,7 +8,7 @@ class FakeSocket {
   readyState = 0;
   sent: string[] = [];
   onopen: (() => void) | null = null;
-  onclose: (() => void) | null = null;
+  onclose: ((e: { code: number }) => void) | null = null;
   onerror: (() => void) | null = null;
   onmessage: ((e: { data: unknown }) => void) | null = null;
   constructor(readonly url: string) {
@@ -18,10 +18,10 @@ class FakeSocket {
     this.readyState = 1;
     this.onopen?.();
   }
-  fail() {
+  fail(code = 1006) {
     this.readyState = 3;
     this.onerror?.();
-    this.onclose?.();
+    this.onclose?.({ code });
   }
   send(data: string) {
     this.sent.push(data);
@@ -96,6 +96,26 @@ describe("the relay transport", () => {
     vi.advanceTimersByTime(500);
     expect(FakeSocket.all.length).toBe(before + 1);
     t.close();
+  });
+
+  it("waits the longest backoff after the room replaced it with a newer socket of the same person", () => {
+    const { t } = relay();
+    FakeSocket.all[0]!.open();
+    FakeSocket.all[0]!.fail(CLOSE_REPLACED);
+    vi.advanceTimersByTime(29_900);
+    expect(FakeSocket.all).toHaveLength(1);
+    vi.advanceTimersByTime(100);
+    expect(FakeSocket.all).toHaveLength(2);
+    t.close();
+  });
+
+  it("stops trying once the room says the person is no longer let in", () => {
+    const { t } = relay();
+    FakeSocket.all[0]!.open();
+    FakeSocket.all[0]!.fail(CLOSE_NOT_MEMBER);
+    vi.advanceTimersByTime(120_000);
+    expect(FakeSocket.all).toHaveLength(1);
+    expect(t.status).toBe("closed");
   });
 
   it("drops the socket when the browser goes offline and reconnects at once when it is back", () => {

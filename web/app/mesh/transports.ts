@@ -23,6 +23,12 @@ export interface RelayHandlers {
 }
 
 const PING_MS = 25_000;
+/** Close code of a socket the room replaced (CLOSE_REPLACED in durable-objects/mesh-logic.ts). */
+export const CLOSE_REPLACED = 4008;
+/** Close code of a socket whose person is no longer let in (CLOSE_NOT_MEMBER in durable-objects/mesh-logic.ts). */
+export const CLOSE_NOT_MEMBER = 4003;
+/** Backoff attempt to continue from after being replaced: the 30 s cap. */
+const REPLACED_BACKOFF_ATTEMPT = 6;
 
 /** One room's WebSocket at /ws/rooms/:id, reconnecting with capped exponential backoff. */
 export class RelayTransport implements Transport {
@@ -74,9 +80,14 @@ export class RelayTransport implements Transport {
       if (parsed.ok) this.handlers.onFrame(parsed.frame);
       else this.handlers.onBadFrame?.(parsed.message);
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      // Replaced by a newer socket of the same person (more tabs than the room allows): wait long before
+      // trying again, so tabs do not keep replacing each other; meanwhile the local mesh carries this tab.
+      if (e.code === CLOSE_REPLACED) this.attempt = Math.max(this.attempt, REPLACED_BACKOFF_ATTEMPT);
+      // No longer let in (left the group, blocked): trying again would only be refused. A reload starts over.
+      if (e.code === CLOSE_NOT_MEMBER) this.stopped = true;
       if (this.pingTimer) clearInterval(this.pingTimer);
       this.pingTimer = null;
       this.setStatus("closed");

@@ -6,6 +6,7 @@ import type { RoomsAnswer } from "../../../core/rooms";
 import { useToast } from "../components/toast";
 import { UNKNOWN_TOWN } from "../features/chat/area-chooser";
 import { ChatScreen } from "../features/chat/chat-screen";
+import { membershipAction } from "../features/chat/membership.server";
 import { apiGet, apiSend, cookieFrom } from "../lib/api.server";
 import { useRootData } from "../root";
 import type { Route } from "./+types/chat";
@@ -25,10 +26,13 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { user: { id: me.user.id, nickname: me.user.nickname, tier: me.user.tier, verified: me.user.authMode === "verified" }, rooms };
 }
 
-/** The join form: an anonymous session named 'User ' + the phone's last 4 characters, onboarding done. */
+/**
+ * The join form: an anonymous session named 'User ' + the phone's last 4 characters, onboarding done. Forms
+ * with an `intent` are the chat's membership actions (invitations, leaving a group, blocking).
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
-  // The area chooser's town form, posted without JavaScript.
+  // The area chooser's town form.
   if (form.get("intent") === "set-town") {
     const town = String(form.get("town") ?? "").trim();
     const saved = await apiSend(context, "PATCH", "/api/me", { locationText: town || null });
@@ -37,6 +41,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (joined.status === 409) return data({ error: UNKNOWN_TOWN }, { status: 409 });
     throw redirect("/chat");
   }
+  const intent = String(form.get("intent") ?? "");
+  if (intent) return membershipAction(context, intent, form);
   const phone = String(form.get("phone") ?? "").trim();
   if (!phone) return data({ error: null as string | null });
   const started = await apiSend(context, "POST", "/api/auth/anonymous");
@@ -77,6 +83,7 @@ export default function Chat({ loaderData, actionData }: Route.ComponentProps) {
       initialRooms={loaderData.rooms}
       supportPhone={root?.env.SUPPORT_PHONE ?? ""}
       cookiesAccepted={root?.cookiesAccepted ?? false}
+      actionError={actionData?.error ?? null}
     />
   );
 }

@@ -1,12 +1,37 @@
 // Room API (DESIGN.md §5): the user's rooms, the area room, private groups, direct chats, members, and the
 // device public keys that end-to-end encryption needs.
 import { Hono } from "hono";
-import { CreateGroupSchema, OpenDmSchema, PublishKeySchema, RoomIdSchema } from "../../../core/rooms";
+import {
+  BlockSchema,
+  CreateGroupSchema,
+  InviteSchema,
+  MAX_DEVICE_KEYS,
+  OpenDmSchema,
+  PublishKeySchema,
+  RoomIdSchema,
+} from "../../../core/rooms";
 import { findUsersByIds, listDeviceKeys, upsertDeviceKey } from "../../../db/queries/rooms";
 import { requireUser } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { ApiError, parseJson } from "../../errors";
+import {
+  acceptInvitation,
+  blockedBy,
+  blockPerson,
+  declineInvitation,
+  invitationsFor,
+  inviteToGroup,
+  leaveGroup,
+  unblockPerson,
+} from "../../rooms/membership";
 import { createGroup, joinNearby, membersOf, openDm, roomStats, roomsFor } from "../../rooms/rooms";
+
+/** The room id of a path, or 404. */
+function roomParam(id: string | undefined): string {
+  const parsed = RoomIdSchema.safeParse(id);
+  if (!parsed.success) throw new ApiError(404, "Room not found");
+  return parsed.data;
+}
 
 export const roomsApi = new Hono<AppBindings>()
   .get("/rooms", async (c) => c.json(await roomsFor(c.var.db, requireUser(c))))
@@ -21,6 +46,38 @@ export const roomsApi = new Hono<AppBindings>()
     const { userId } = await parseJson(c, OpenDmSchema);
     const { room, created } = await openDm(c.var.db, user, userId);
     return c.json({ room }, created ? 201 : 200);
+  })
+  .get("/rooms/invitations", async (c) => c.json({ invitations: await invitationsFor(c.var.db, requireUser(c)) }))
+  .post("/rooms/invitations/:id/accept", async (c) => {
+    const user = requireUser(c);
+    return c.json({ room: await acceptInvitation(c.var.db, user, roomParam(c.req.param("id"))) });
+  })
+  .post("/rooms/invitations/:id/decline", async (c) => {
+    const user = requireUser(c);
+    await declineInvitation(c.var.db, user, roomParam(c.req.param("id")));
+    return c.json({ ok: true });
+  })
+  .post("/rooms/:id/invitations", async (c) => {
+    const user = requireUser(c);
+    const roomId = roomParam(c.req.param("id"));
+    const { userIds } = await parseJson(c, InviteSchema);
+    return c.json(await inviteToGroup(c.var.db, user, roomId, userIds), 201);
+  })
+  .post("/rooms/:id/leave", async (c) => {
+    const user = requireUser(c);
+    await leaveGroup(c.env, c.var.db, user, roomParam(c.req.param("id")));
+    return c.json({ ok: true });
+  })
+  .get("/blocks", async (c) => c.json({ blocked: await blockedBy(c.var.db, requireUser(c)) }))
+  .post("/blocks", async (c) => {
+    const user = requireUser(c);
+    const { userId } = await parseJson(c, BlockSchema);
+    return c.json({ blocked: await blockPerson(c.env, c.var.db, user, userId) }, 201);
+  })
+  .delete("/blocks/:userId", async (c) => {
+    const user = requireUser(c);
+    await unblockPerson(c.var.db, user, c.req.param("userId"));
+    return c.json({ ok: true });
   })
   .get("/rooms/:id/members", async (c) => {
     const user = requireUser(c);
@@ -37,7 +94,7 @@ export const roomsApi = new Hono<AppBindings>()
   .put("/keys", async (c) => {
     const user = requireUser(c);
     const key = await parseJson(c, PublishKeySchema);
-    await upsertDeviceKey(c.var.db, { userId: user.id, ...key });
+    await upsertDeviceKey(c.var.db, { userId: user.id, ...key }, MAX_DEVICE_KEYS);
     return c.json({ ok: true, userId: user.id, deviceId: key.deviceId });
   })
   .get("/keys/:userId", async (c) => {

@@ -17,6 +17,7 @@ const needsConnection = <p className="chat-note">This needs a connection.</p>;
 const PeoplePanel = lazyPart(() => import("./panels").then((m) => m.PeoplePanel), needsConnection);
 const GroupInfo = lazyPart(() => import("./panels").then((m) => m.GroupInfo), needsConnection);
 const NewGroupPanel = lazyPart(() => import("./panels").then((m) => m.NewGroupPanel), needsConnection);
+import { Invitations, MembershipActions } from "./membership";
 import { MessageList } from "./message-list";
 import { currentPosition, fetchRooms, openDirectChat, useAreaRooms } from "./rooms";
 import { sendSos } from "./sos";
@@ -31,9 +32,11 @@ interface Props {
   initialRooms: RoomsAnswer | null;
   supportPhone: string;
   cookiesAccepted: boolean;
+  /** Why the last membership form (accept, leave, block…) failed, in the server's words. */
+  actionError?: string | null;
 }
 
-export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: Props) {
+export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, actionError }: Props) {
   const toast = useToast();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -245,7 +248,14 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
         }
         kind={room?.kind ?? null}
       />
+      <Invitations invitations={rooms?.invitations ?? []} />
       <RoomSwitcher rooms={list} current={roomId} unread={(id) => node?.unread(id) ?? 0} />
+      {room ? <MembershipActions room={room} blocked={rooms?.blocked ?? []} /> : null}
+      {actionError ? (
+        <p className="chat-note" role="alert">
+          {actionError}
+        </p>
+      ) : null}
       {hydrated ? null : (
         <p className="chat-note">Live chat needs JavaScript: this browser keeps and sends your messages, even without a network.</p>
       )}

@@ -141,7 +141,7 @@ export function NewGroupPanel({
       </label>
       {people.length ? (
         <fieldset>
-          <legend>Add people who are here now</legend>
+          <legend>Invite people who are here now (they join when they accept)</legend>
           {people.map((p) => (
             <label key={p.userId}>
               <input

@@ -1,7 +1,7 @@
 // SOS from the chat goes through the one SOS pipeline (POST /api/emergency/broadcast): the server records
 // it, puts the emergency envelope into the area room, pushes to people nearby and messages the user's
-// emergency contacts. With no network at all, the envelope goes into the area room through the mesh node
-// instead, so it waits in the outbox and leaves by any transport that comes back.
+// emergency contacts. With no network at all, the SOS waits in the mesh node's outbox (kept across reloads)
+// and goes to the same pipeline once a connection is back: rooms take emergencies only from the server.
 import { apiRequest, HttpError } from "../../../../core/http";
 import { newId } from "../../../../core/ids";
 import type { BroadcastAnswer } from "../../../../core/sos";

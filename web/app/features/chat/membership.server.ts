@@ -1,0 +1,25 @@
+// The /chat action's membership forms (membership.tsx): each calls one room API and goes back to the chat.
+import { data, redirect } from "react-router";
+import { apiSend } from "../../lib/api.server";
+
+type Ctx = Parameters<typeof apiSend>[0];
+
+const chatOf = (roomId?: string) => (roomId ? `/chat?room=${encodeURIComponent(roomId)}` : "/chat");
+
+export async function membershipAction(context: Ctx, intent: string, form: FormData) {
+  const roomId = String(form.get("roomId") ?? "");
+  const userId = String(form.get("userId") ?? "");
+  const room = encodeURIComponent(roomId);
+  const call = {
+    accept: () => apiSend(context, "POST", `/api/rooms/invitations/${room}/accept`),
+    decline: () => apiSend(context, "POST", `/api/rooms/invitations/${room}/decline`),
+    leave: () => apiSend(context, "POST", `/api/rooms/${room}/leave`),
+    block: () => apiSend(context, "POST", "/api/blocks", { userId }),
+    unblock: () => apiSend(context, "DELETE", `/api/blocks/${encodeURIComponent(userId)}`),
+  }[intent];
+  if (!call) return data({ error: "Unknown action" as string | null }, { status: 400 });
+  const res = await call();
+  if (!res.ok) return data({ error: res.json?.error ?? "Could not do that. Please try again." }, { status: res.status });
+  // Accepted: into the group. Left or declined: back to the chat. Blocked or unblocked: the same direct chat.
+  throw redirect(intent === "accept" || intent === "block" || intent === "unblock" ? chatOf(roomId) : chatOf());
+}

@@ -1,0 +1,69 @@
+// Group invitations to accept or decline, leaving a group, blocking a person (docs/decisions/022c-...). Plain
+// forms posted to /chat (routes/chat.tsx), so they work before and without JavaScript.
+import { Form } from "react-router";
+import type { BlockedInfo, InvitationInfo, RoomSummary } from "../../../../core/rooms";
+
+function Intent({ intent, roomId, userId }: { intent: string; roomId?: string; userId?: string }) {
+  return (
+    <>
+      <input type="hidden" name="intent" value={intent} />
+      {roomId ? <input type="hidden" name="roomId" value={roomId} /> : null}
+      {userId ? <input type="hidden" name="userId" value={userId} /> : null}
+    </>
+  );
+}
+
+/** Groups the person was asked into: they join only by accepting. */
+export function Invitations({ invitations }: { invitations: InvitationInfo[] }) {
+  if (invitations.length === 0) return null;
+  return (
+    <section className="card invitations" aria-labelledby="invitations-title">
+      <h2 id="invitations-title">Invitations</h2>
+      <ul aria-label="Group invitations">
+        {invitations.map((i) => (
+          <li key={i.roomId} className="row">
+            <span>
+              {i.invitedByName ? `${i.invitedByName} invited you to ` : "You are invited to "}
+              <strong>{i.name}</strong>
+            </span>
+            <Form method="post" action="/chat">
+              <Intent intent="accept" roomId={i.roomId} />
+              <button type="submit" className="btn btn-primary" aria-label={`Accept invitation to ${i.name}`}>
+                Accept
+              </button>
+            </Form>
+            <Form method="post" action="/chat">
+              <Intent intent="decline" roomId={i.roomId} />
+              <button type="submit" className="btn btn-ghost" aria-label={`Decline invitation to ${i.name}`}>
+                Decline
+              </button>
+            </Form>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Leave a group; block or unblock the other person of a direct chat. */
+export function MembershipActions({ room, blocked }: { room: RoomSummary; blocked: BlockedInfo[] }) {
+  if (room.kind === "group")
+    return (
+      <Form method="post" action="/chat" className="membership-actions">
+        <Intent intent="leave" roomId={room.id} />
+        <button type="submit" className="btn btn-ghost" aria-label={`Leave group ${room.name}`}>
+          Leave group
+        </button>
+      </Form>
+    );
+  if (room.kind !== "dm" || !room.peerId) return null;
+  const isBlocked = blocked.some((b) => b.userId === room.peerId);
+  return (
+    <Form method="post" action="/chat" className="membership-actions">
+      <Intent intent={isBlocked ? "unblock" : "block"} roomId={room.id} userId={room.peerId} />
+      <button type="submit" className="btn btn-ghost" aria-label={`${isBlocked ? "Unblock" : "Block"} ${room.name}`}>
+        {isBlocked ? "Unblock" : "Block"}
+      </button>
+    </Form>
+  );
+}
