@@ -17,6 +17,8 @@ const PeoplePanel = lazyPart(() => import("./panels").then((m) => m.PeoplePanel)
 const GroupInfo = lazyPart(() => import("./panels").then((m) => m.GroupInfo), needsConnection);
 const NewGroupPanel = lazyPart(() => import("./panels").then((m) => m.NewGroupPanel), needsConnection);
 import { MessageList } from "./message-list";
+import { OnDeviceReplyChips } from "./on-device-reply-chips";
+import { assistantContext, hasPrivateAiConsent, isPrivateRoomId, PRIVATE_AI_NOTICE, rememberPrivateAiConsent } from "./private-assistant";
 import { currentPosition, fetchRooms, openDirectChat, useAreaRooms } from "./rooms";
 import { sendSos } from "./sos";
 import { useMeshNode, useRoom } from "./use-mesh";
@@ -105,6 +107,8 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
   }, [node, roomId, messages.length]);
 
   const [thinking, setThinking] = useState(false);
+  /** An '@ai' question from a private chat, held until the person agrees that it leaves the device. */
+  const [aiConsent, setAiConsent] = useState<string | null>(null);
   const [offer, setOffer] = useState<{ error: string; code: string } | null>(null);
   const [aiCommandsToday, setAiCommandsToday] = useState<number | undefined>(undefined);
 
@@ -113,14 +117,14 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
       const text = raw.trim();
       if (!text || !node || !roomId) return false;
       if (raw.trimStart().startsWith(AI_PREFIX)) {
+        // In a private chat the question leaves the device only once the person has agreed to that.
+        if (isPrivateRoomId(roomId) && !hasPrivateAiConsent(me.id)) {
+          setAiConsent(raw);
+          return false;
+        }
         await node.addLocal(roomId, text);
         setThinking(true);
-        const history = node
-          .list(roomId)
-          .filter((m) => m.text)
-          .slice(-5)
-          .map((m) => m.text ?? "");
-        const answer = await ask(text.slice(AI_PREFIX.length).trim(), history);
+        const answer = await ask(text.slice(AI_PREFIX.length).trim(), assistantContext(roomId, node.list(roomId)));
         setThinking(false);
         if (answer.kind === "reply") {
           await node.addLocal(roomId, answer.message, { isAI: true });
@@ -134,7 +138,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
       await node.send(roomId, text);
       return true;
     },
-    [node, roomId, supportPhone],
+    [node, roomId, supportPhone, me.id],
   );
 
   const shareLocation = useCallback(async () => {
@@ -344,6 +348,28 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
           onClose={() => setPanel(null)}
         />
       ) : null}
+      {aiConsent !== null ? (
+        <div className="card" role="alertdialog" aria-label="Ask the assistant from a private chat">
+          <p>{PRIVATE_AI_NOTICE}</p>
+          <div className="row">
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() => {
+                const question = aiConsent;
+                rememberPrivateAiConsent(me.id);
+                setAiConsent(null);
+                void send(question);
+              }}
+            >
+              Send to assistant
+            </button>
+            <button type="button" className="btn btn-ghost" onClick={() => setAiConsent(null)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      ) : null}
       {sosOpen ? (
         <div className="card sos-confirm" role="alertdialog" aria-label="Send SOS">
           <p>
@@ -365,6 +391,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted }: 
         // Smart replies are a verified users' feature (spec part 2 §1): others are not asked to fetch them.
         lastReceived={me.verified ? (lastReceived?.text ?? null) : null}
         context={context}
+        privateRoom={roomId ? isPrivateRoomId(roomId) : false}
         voiceLimit={TIER_LIMITS[me.tier]?.voiceMessages ?? 0}
         supportPhone={supportPhone}
         disabled={!roomId}
@@ -471,6 +498,7 @@ function Composer({
   initialDraft,
   lastReceived,
   context,
+  privateRoom,
   voiceLimit,
   supportPhone,
   disabled,
@@ -485,6 +513,8 @@ function Composer({
   initialDraft: string | null;
   lastReceived: string | null;
   context: string[];
+  /** Private rooms get smart replies computed on this device; nothing of theirs goes to the server. */
+  privateRoom: boolean;
   voiceLimit: number | null;
   supportPhone: string;
   disabled: boolean;
@@ -537,7 +567,13 @@ function Composer({
 
   return (
     <div className="composer">
-      {lastReceived ? <SmartReplyChips message={lastReceived} context={context} onPick={(t) => void onSend(t)} /> : null}
+      {lastReceived ? (
+        privateRoom ? (
+          <OnDeviceReplyChips message={lastReceived} onPick={(t) => void onSend(t)} />
+        ) : (
+          <SmartReplyChips message={lastReceived} context={context} onPick={(t) => void onSend(t)} />
+        )
+      ) : null}
       <div className="quick-replies" role="group" aria-label="Quick replies">
         {QUICK_REPLIES.map((q) => (
           <button

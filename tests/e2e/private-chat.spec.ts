@@ -1,0 +1,109 @@
+// End-to-end privacy in a real browser (issue 20, docs/protocol.md §1): nothing readable from a private chat
+// leaves the device, neither in the room's frames nor in any HTTP request (smart replies, '@ai').
+import type { APIRequestContext, Browser, Page } from "@playwright/test";
+import { acceptCookies, expect, latestOutboxMessage, test } from "./fixtures";
+
+function place() {
+  return { latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 };
+}
+
+async function person(browser: Browser, baseURL: string, at: { latitude: number; longitude: number }, nickname: string) {
+  const context = await browser.newContext({ permissions: ["geolocation"], geolocation: at });
+  await acceptCookies(context, baseURL);
+  expect((await context.request.post(`${baseURL}/api/auth/anonymous`)).ok()).toBe(true);
+  const patched = await context.request.patch(`${baseURL}/api/me`, { data: { nickname, onboardingCompleted: true } });
+  expect(patched.ok()).toBe(true);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  return { context, page, errors, user: (await patched.json()).user as { id: string; nickname: string } };
+}
+
+/** Verifies the phone of the context's user with the code the dev outbox holds (smart replies need it). */
+async function verify(request: APIRequestContext, nickname: string) {
+  const phone = `+234816${String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0")}`;
+  expect((await request.post("/api/auth/register", { data: { phoneNumber: phone, nickname } })).ok()).toBe(true);
+  let code: string | undefined;
+  await expect
+    .poll(async () => {
+      code = (await latestOutboxMessage(request, phone))?.match(/\b(\d{6})\b/)?.[1];
+      return code;
+    })
+    .toBeTruthy();
+  expect((await request.post("/api/auth/verify", { data: { phoneNumber: phone, code } })).ok()).toBe(true);
+}
+
+async function openChat(page: Page, path = "/chat") {
+  await page.goto(path);
+  await expect(page.getByText("LIVE", { exact: true })).toBeVisible();
+}
+
+async function send(page: Page, text: string) {
+  await page.getByRole("textbox", { name: "Message" }).fill(text);
+  await page.getByRole("textbox", { name: "Message" }).press("Enter");
+}
+
+const bubble = (page: Page, text: string) => page.getByRole("listitem").filter({ hasText: text });
+
+test("a private chat's words never leave the device: on-device smart replies, '@ai' sends only its own text after a notice", async ({
+  browser,
+  baseURL,
+}) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Ngozi");
+  const b = await person(browser, baseURL!, at, "Tunde");
+  await verify(a.context.request, "Ngozi");
+  // Every HTTP request the verified person's browser makes, with its body.
+  const requests: { url: string; body: string }[] = [];
+  a.page.on("request", (r) => requests.push({ url: r.url(), body: r.postData() ?? "" }));
+  await openChat(a.page);
+  await openChat(b.page);
+
+  await a.page.getByLabel("More options").click();
+  await a.page.getByRole("button", { name: "Add Contact" }).click();
+  await a.page.getByRole("button", { name: "Message Tunde" }).click();
+  await expect(a.page).toHaveURL(/room=dm/);
+  const dm = new URL(a.page.url()).searchParams.get("room")!;
+  await expect(a.page.getByText("LIVE", { exact: true })).toBeVisible();
+  await send(a.page, "are you there");
+  await b.page.goto(`/chat?room=${encodeURIComponent(dm)}`);
+  await expect(bubble(b.page, "are you there")).toBeVisible();
+
+  const secret = "Can you bring the 7781 cash to Balogun gate?";
+  await send(b.page, secret);
+  await expect(bubble(a.page, secret)).toBeVisible();
+  // Smart replies still show, computed on the device.
+  const chips = a.page.getByRole("group", { name: "Smart replies" });
+  await expect(chips.getByRole("button", { name: "Smart reply: Yes" })).toBeVisible();
+
+  // '@ai' in a private chat: the person is told once what leaves the device, and may cancel.
+  await send(a.page, "@ai translate good morning to yoruba");
+  const notice = a.page.getByRole("alertdialog", { name: "Ask the assistant from a private chat" });
+  await expect(notice).toContainText("the text after '@ai' leaves this device");
+  await notice.getByRole("button", { name: "Cancel" }).click();
+  await expect(notice).toHaveCount(0);
+  expect(requests.filter((r) => r.url.includes("/api/ai/"))).toEqual([]);
+  await send(a.page, "@ai translate good morning to yoruba");
+  await notice.getByRole("button", { name: "Send to assistant" }).click();
+  await expect(a.page.locator(".msg-ai")).toHaveCount(1, { timeout: 15_000 });
+  // Remembered: the next question goes without asking again.
+  await send(a.page, "@ai help");
+  await expect(a.page.locator(".msg-ai")).toHaveCount(2, { timeout: 15_000 });
+  await expect(notice).toHaveCount(0);
+
+  const toAssistant = requests.filter((r) => r.url.includes("/api/ai/chat"));
+  expect(toAssistant).toHaveLength(2);
+  expect(JSON.parse(toAssistant[0]!.body).message).toBe("translate good morning to yoruba");
+  expect(JSON.parse(toAssistant[0]!.body).context.messageHistory).toEqual([]);
+  expect(requests.filter((r) => r.url.includes("/api/ai/smart-replies"))).toEqual([]);
+  for (const r of requests) {
+    expect(r.body).not.toContain("7781");
+    expect(r.body).not.toContain("Balogun");
+    expect(r.body).not.toContain("are you there");
+  }
+  expect(a.errors).toEqual([]);
+  expect(b.errors).toEqual([]);
+  await a.context.close();
+  await b.context.close();
+});
