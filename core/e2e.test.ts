@@ -16,6 +16,8 @@ class MemoryStore implements KeyValueStore {
   }
 }
 
+const e2eOf = (e: Envelope) => e.meta?.e2e as { keys: { to: string }[]; for: string; counter: number };
+
 /** The server as an attacker sees it: it owns the key directory and every envelope on the way. */
 class MaliciousRelay {
   readonly published = new Map<string, DeviceRecord[]>();
@@ -89,7 +91,7 @@ describe("direct messages", () => {
     // Or she names Alice's real device keys in the header: the signature is not Alice's.
     const named = relay.rewrite(envelope, (e) => {
       e.senderId = "alice";
-      Object.assign(e.meta?.e2e as object, { device: alice.secrets.record.signingKey, dh: alice.secrets.record.publicKey });
+      Object.assign(e2eOf(e), { device: alice.secrets.record.signingKey, dh: alice.secrets.record.publicKey });
     });
     expect(await bob.session.open(named)).toEqual({ ok: false, reason: "bad-signature" });
   });
@@ -112,7 +114,7 @@ describe("direct messages", () => {
         if ("keyId" in e.content) e.content.keyId = "other-key-id";
       },
       (e) => {
-        (e.meta?.e2e as { counter: number }).counter += 1;
+        e2eOf(e).counter += 1;
       },
     ];
     for (const change of rewrites)
@@ -145,13 +147,13 @@ describe("direct messages", () => {
     relay.publish(ghost.record);
     const { envelope, changes } = await alice.session.sealDirect(draft(room, "alice"), "the plan", "bob");
     expect(changes).toEqual([{ userId: "bob", deviceId: "ghost-device", kind: "new-device" }]);
-    expect((envelope.meta?.e2e as { keys: { to: string }[] }).keys.map((k) => k.to)).toContain(ghost.record.publicKey);
+    expect(e2eOf(envelope).keys.map((k) => k.to)).toContain(ghost.record.publicKey);
     // A record whose signature does not check (a key swapped in) is never sealed to.
     const other = await createDevice("bob", "unsigned");
     relay.publish({ ...other.record, publicKey: ghost.record.publicKey.replace(/^./, (c) => (c === "A" ? "B" : "A")) });
     const next = await alice.session.sealDirect(draft(room, "alice"), "more", "bob");
     expect(next.changes).toEqual([]);
-    expect((next.envelope.meta?.e2e as { keys: { to: string }[] }).keys).toHaveLength(3);
+    expect(e2eOf(next.envelope).keys).toHaveLength(3);
     // An existing device id with another identity key is a key change.
     relay.published.set(
       "bob",
@@ -219,12 +221,12 @@ describe("groups", () => {
     const { alice, bob, carol } = await group();
     const handout = await alice.session.prepareGroup(room, ["bob", "carol"], base("alice"));
     await deliverKeys(handout.envelopes, bob, carol);
-    const forBob = handout.envelopes.find((e) => (e.meta?.e2e as { for: string }).for === "bob")!;
+    const forBob = handout.envelopes.find((e) => e2eOf(e).for === "bob")!;
     // The relay replays Alice's handout: the stored key stays as it was.
     expect(await bob.session.acceptSenderKey(forBob)).toEqual({ ok: false, reason: "key-overwrite" });
     // Carol hands Bob a key under Alice's key id and Alice's name.
     const carolsKeys = await carol.session.prepareGroup(room, ["alice", "bob"], base("carol"));
-    const carolToBob = carolsKeys.envelopes.find((e) => (e.meta?.e2e as { for: string }).for === "bob")!;
+    const carolToBob = carolsKeys.envelopes.find((e) => e2eOf(e).for === "bob")!;
     const asAlice = relay.rewrite(carolToBob, (e) => {
       e.senderId = "alice";
       if ("keyId" in e.content) e.content.keyId = (forBob.content as { keyId: string }).keyId;
@@ -247,7 +249,7 @@ describe("groups", () => {
     expect(await carol.session.open(structuredClone(before))).toMatchObject({ ok: true });
     // Carol leaves: Alice's next handout is a new sender key, for Bob only.
     const after = await alice.session.prepareGroup(room, ["bob"], base("alice"));
-    expect(after.envelopes.map((e) => (e.meta?.e2e as { for: string }).for)).toEqual(["bob"]);
+    expect(after.envelopes.map((e) => e2eOf(e).for)).toEqual(["bob"]);
     await deliverKeys(after.envelopes, bob, carol);
     const secret = await alice.session.sealGroup(draft(room, "alice"), "after carol left");
     expect(await carol.session.open(secret)).toEqual({ ok: false, reason: "no-key" });
