@@ -1,11 +1,11 @@
 // Room API (DESIGN.md §5): the user's rooms, the area room, private groups, direct chats, members, and the
 // device public keys that end-to-end encryption needs.
 import { Hono } from "hono";
-import { CreateGroupSchema, OpenDmSchema, PublishKeySchema, RoomIdSchema } from "../../../core/rooms";
-import { findUsersByIds, listDeviceKeys, upsertDeviceKey } from "../../../db/queries/rooms";
+import { CreateGroupSchema, DeviceIdSchema, OpenDmSchema, PublishKeySchema, RoomIdSchema } from "../../../core/rooms";
 import { requireUser } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { ApiError, parseJson } from "../../errors";
+import { deviceKeysOf, publishDeviceKey, revokeDeviceKey } from "../../rooms/device-keys";
 import { createGroup, joinNearby, membersOf, openDm, roomStats, roomsFor } from "../../rooms/rooms";
 
 export const roomsApi = new Hono<AppBindings>()
@@ -37,14 +37,19 @@ export const roomsApi = new Hono<AppBindings>()
   .put("/keys", async (c) => {
     const user = requireUser(c);
     const key = await parseJson(c, PublishKeySchema);
-    await upsertDeviceKey(c.var.db, { userId: user.id, ...key });
+    await publishDeviceKey(c.var.db, user.id, key);
     return c.json({ ok: true, userId: user.id, deviceId: key.deviceId });
   })
   .get("/keys/:userId", async (c) => {
     requireUser(c);
     const userId = c.req.param("userId");
-    const [found] = await findUsersByIds(c.var.db, [userId]);
-    if (!found) throw new ApiError(404, "User not found");
-    const keys = await listDeviceKeys(c.var.db, userId);
-    return c.json({ userId, keys: keys.map((k) => ({ deviceId: k.deviceId, publicKey: k.publicKey })) });
+    return c.json({ userId, keys: await deviceKeysOf(c.var.db, userId) });
+  })
+  // Sign-out: this device's key is withdrawn, so no one seals messages or sender keys to it any more.
+  .delete("/keys/:deviceId", async (c) => {
+    const user = requireUser(c);
+    const deviceId = DeviceIdSchema.safeParse(c.req.param("deviceId"));
+    if (!deviceId.success) throw new ApiError(404, "Device not found");
+    await revokeDeviceKey(c.var.db, user.id, deviceId.data);
+    return c.json({ ok: true });
   });
