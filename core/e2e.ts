@@ -362,7 +362,8 @@ export class E2eSession {
    * or changed since last time: the caller shows them in the chat (they are sealed to, but never silently).
    */
   async sealDirect(envelope: Envelope, text: string, peerId: string): Promise<{ envelope: Envelope; changes: TrustChange[] }> {
-    const [theirs, ours] = await Promise.all([this.trustedDevices(peerId), this.trustedDevices(this.userId)]);
+    // Sealing always asks for the newest lists: a device added a moment ago should be able to read this.
+    const [theirs, ours] = await Promise.all([this.trustedDevices(peerId, true), this.trustedDevices(this.userId, true)]);
     if (theirs.devices.length === 0) throw new Error("Waiting for the other person to open LinkUp so this message can be encrypted");
     const meta = { device: this.me.record.signingKey, dh: this.me.record.publicKey, counter: await this.nextCounter(envelope.room) };
     const keyId = newId(12);
@@ -491,7 +492,7 @@ export class E2eSession {
     const devices: DeviceRecord[] = [];
     const changes: TrustChange[] = [];
     for (const userId of new Set([...memberIds, this.userId])) {
-      const trusted = await this.trustedDevices(userId);
+      const trusted = await this.trustedDevices(userId, true);
       devices.push(...trusted.devices.filter((d) => d.signingKey !== this.me.record.signingKey));
       changes.push(...trusted.changes);
     }

@@ -55,7 +55,7 @@ export function MessageList({
           {!m.mine ? <span className="msg-sender">{m.isAI ? "🤖 LIA Assistant" : (m.senderName ?? "Someone")}</span> : null}
           {m.type === "emergency" ? <strong className="msg-sos">Emergency</strong> : null}
           <p className="msg-text">
-            {m.text ?? (m.pending ? "🔒 Encrypted message: waiting for the sender's key" : "🔒 Encrypted for another device")}
+            {m.text ?? (m.pending ? "Encrypted message: waiting for the sender's key" : "Encrypted for another device")}
           </p>
           {typeof m.meta?.location === "object" && m.meta.location ? (
             <LocationLink location={m.meta.location as { latitude: number; longitude: number }} />
