@@ -1,6 +1,7 @@
 // End-to-end privacy in a real browser (issue 20, docs/protocol.md §1): nothing readable from a private chat
 // leaves the device, neither in the room's frames nor in any HTTP request (smart replies, '@ai').
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
+import { createDevice } from "../../core/e2e";
 import { acceptCookies, expect, latestOutboxMessage, test } from "./fixtures";
 
 function place() {
@@ -32,6 +33,25 @@ async function verify(request: APIRequestContext, nickname: string) {
     })
     .toBeTruthy();
   expect((await request.post("/api/auth/verify", { data: { phoneNumber: phone, code } })).ok()).toBe(true);
+}
+
+async function openDm(a: Page, peerNickname: string): Promise<string> {
+  await a.getByLabel("More options").click();
+  await a.getByRole("button", { name: "Add Contact" }).click();
+  await a.getByRole("button", { name: `Message ${peerNickname}` }).click();
+  await expect(a).toHaveURL(/room=dm/);
+  await expect(a.getByText("LIVE", { exact: true })).toBeVisible();
+  return new URL(a.url()).searchParams.get("room")!;
+}
+
+async function safetyNumber(page: Page): Promise<string> {
+  await page.getByLabel("More options").click();
+  await page.getByRole("button", { name: "Group Info" }).click();
+  const code = page.getByRole("region", { name: "Safety number" }).locator("code");
+  await expect(code).toHaveText(/^(\d{5} ){11}\d{5}$/);
+  const digits = (await code.textContent()) ?? "";
+  await page.getByRole("dialog", { name: "Group Info" }).getByRole("button", { name: "Close" }).click();
+  return digits;
 }
 
 async function openChat(page: Page, path = "/chat") {
@@ -102,6 +122,46 @@ test("a private chat's words never leave the device: on-device smart replies, '@
     expect(r.body).not.toContain("Balogun");
     expect(r.body).not.toContain("are you there");
   }
+  expect(a.errors).toEqual([]);
+  expect(b.errors).toEqual([]);
+  await a.context.close();
+  await b.context.close();
+});
+
+test("both people see the same safety number; a device added to a contact is shown in the chat before the next message", async ({
+  browser,
+  baseURL,
+}) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Chidi");
+  const b = await person(browser, baseURL!, at, "Aisha");
+  await openChat(a.page);
+  await openChat(b.page);
+  const dm = await openDm(a.page, "Aisha");
+  await send(a.page, "first hello");
+  await b.page.goto(`/chat?room=${encodeURIComponent(dm)}`);
+  await expect(bubble(b.page, "first hello")).toBeVisible();
+  await expect(bubble(b.page, "first hello").getByRole("img", { name: "Encrypted" })).toBeVisible();
+  await send(b.page, "hello back");
+  await expect(bubble(a.page, "hello back")).toBeVisible();
+
+  const seenByA = await safetyNumber(a.page);
+  expect(await safetyNumber(b.page)).toBe(seenByA);
+
+  // A device appears in Aisha's list that Chidi's browser has not seen (the server could add one like it).
+  const ghost = await createDevice(b.user.id, "ghost-device");
+  const { userId: _, ...record } = ghost.record;
+  expect((await b.context.request.put(`${baseURL}/api/keys`, { data: record })).ok()).toBe(true);
+  await send(a.page, "the meeting point is the old mill");
+  const notice = a.page.getByRole("listitem").filter({ hasText: "has a new device that now receives this chat" });
+  await expect(notice).toBeVisible();
+  const items = await a.page.getByRole("list", { name: "Messages" }).getByRole("listitem").allTextContents();
+  const noticeAt = items.findIndex((t) => t.includes("has a new device"));
+  const messageAt = items.findIndex((t) => t.includes("the meeting point is the old mill"));
+  expect(noticeAt).toBeGreaterThanOrEqual(0);
+  expect(noticeAt).toBeLessThan(messageAt);
+  // The safety number moves with it: comparing again would show the difference.
+  expect(await safetyNumber(a.page)).not.toBe(seenByA);
   expect(a.errors).toEqual([]);
   expect(b.errors).toEqual([]);
   await a.context.close();

@@ -92,10 +92,11 @@ export function session(): Promise<E2eSession> {
 /** The safety number of this person and a contact, from the identity keys pinned on this device. */
 export async function safetyNumberWith(peerId: string): Promise<string> {
   const [{ safetyNumber }, s] = await Promise.all([e2e(), session()]);
-  await s.trustedDevices(peerId);
-  await s.trustedDevices(s.me.record.userId);
-  return safetyNumber(
-    { userId: s.me.record.userId, keys: await s.pinnedKeys(s.me.record.userId) },
-    { userId: peerId, keys: await s.pinnedKeys(peerId) },
-  );
+  // From the pins alone: asking for fresh lists here would pin a change without the chat showing it.
+  const keysOf = async (userId: string) => {
+    if ((await s.pinnedKeys(userId)).length === 0) await s.trustedDevices(userId);
+    return s.pinnedKeys(userId);
+  };
+  const me = s.me.record.userId;
+  return safetyNumber({ userId: me, keys: await keysOf(me) }, { userId: peerId, keys: await keysOf(peerId) });
 }
