@@ -167,3 +167,28 @@ test("both people see the same safety number; a device added to a contact is sho
   await a.context.close();
   await b.context.close();
 });
+
+test("signing out withdraws this device's key on the server and deletes the chats and keys kept in the browser", async ({
+  browser,
+  baseURL,
+}) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Efe");
+  const b = await person(browser, baseURL!, at, "Obi");
+  await openChat(a.page);
+  const published = async () =>
+    ((await (await b.context.request.get(`${baseURL}/api/keys/${a.user.id}`)).json()) as { keys: unknown[] }).keys.length;
+  await expect.poll(published).toBe(1);
+  await expect
+    .poll(() => a.page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name)))
+    .toContain(`linkup-mesh-${a.user.id}`);
+
+  await a.page.goto("/settings");
+  await a.page.getByRole("button", { name: "Sign Out" }).click();
+  await expect(a.page).toHaveURL(/\/$/);
+  expect(await published()).toBe(0);
+  await expect.poll(() => a.page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name))).toEqual([]);
+  expect(a.errors).toEqual([]);
+  await a.context.close();
+  await b.context.close();
+});
