@@ -301,6 +301,9 @@ export class MeshNode {
     // Meta (a shared location...) is content too: it travels inside the ciphertext, never beside it.
     const text = packContent(envelope.content.text, envelope.meta);
     envelope = { ...envelope, meta: undefined };
+    // Receivers accept only devices they can find published: this one should be before its first message
+    // (offline, with only another tab's relay, it was published on an earlier visit).
+    await keys.publishDeviceKey(this.me.id).catch(() => {});
     const session = await keys.session();
     const peer = dmPeer(envelope.room, this.me.id);
     if (peer) {
@@ -352,7 +355,7 @@ export class MeshNode {
   private async showNewMembers(room: string, memberIds: string[], at: number) {
     const known = await kvGet<string[]>(`members:${room}`);
     const added = known ? memberIds.filter((id) => !known.includes(id) && id !== this.me.id) : [];
-    if (!known || added.length) await kvSet(`members:${room}`, memberIds);
+    if (known?.join(" ") !== memberIds.join(" ")) await kvSet(`members:${room}`, memberIds);
     for (const id of added) await this.notice(room, `${this.names.get(id) ?? "Someone"} now receives the messages of this group.`, at);
   }
 
