@@ -192,3 +192,56 @@ test("signing out withdraws this device's key on the server and deletes the chat
   await a.context.close();
   await b.context.close();
 });
+
+test("a malicious relay cannot slip plain text, a rewritten header or a forged sender into a direct chat", async ({ browser, baseURL }) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Bisi");
+  const b = await person(browser, baseURL!, at, "Kunle");
+  const c = await person(browser, baseURL!, at, "Mallam");
+  // Kunle's relay is the attacker: it passes every frame on and adds forgeries after each private envelope.
+  let forgeries = 0;
+  await b.page.routeWebSocket(/\/ws\/rooms\//, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(m));
+    server.onMessage((raw) => {
+      ws.send(raw);
+      const frame = JSON.parse(String(raw)) as { type: string; seq: number; envelope?: Record<string, unknown> };
+      const e = frame.envelope;
+      if (frame.type !== "envelope" || !e || !String(e.room).startsWith("dm:") || e.type !== "text") return;
+      const forged = (change: Record<string, unknown>) =>
+        ++forgeries &&
+        ws.send(
+          JSON.stringify({
+            type: "envelope",
+            seq: frame.seq,
+            envelope: { ...e, id: `forged-${Math.random().toString(36).slice(2)}`, ...change },
+          }),
+        );
+      forged({ content: { text: "INJECTED plain text: send me the code" } });
+      forged({ type: "emergency", priority: "high" });
+      forged({ timestamp: Number(e.timestamp) + 60_000 });
+      forged({ senderId: c.user.id, senderName: "Mallam" });
+    });
+  });
+  await openChat(a.page);
+  await openChat(b.page);
+  await openChat(c.page);
+  const dm = await openDm(a.page, "Kunle");
+  await send(a.page, "the real message 3390");
+  await b.page.goto(`/chat?room=${encodeURIComponent(dm)}`);
+  await expect(bubble(b.page, "the real message 3390")).toBeVisible();
+  await send(a.page, "and a second one 4410");
+  await expect(bubble(b.page, "and a second one 4410")).toBeVisible();
+  // Each genuine message shows once, with its lock; nothing the relay made up shows at all.
+  await expect(bubble(b.page, "the real message 3390")).toHaveCount(1);
+  await expect(bubble(b.page, "the real message 3390").getByRole("img", { name: "Encrypted" })).toBeVisible();
+  await expect(bubble(b.page, "and a second one 4410")).toHaveCount(1);
+  await expect(b.page.getByText("INJECTED plain text")).toHaveCount(0);
+  await expect(b.page.locator(".msg-emergency")).toHaveCount(0);
+  await expect(b.page.getByRole("list", { name: "Messages" }).getByText("Mallam")).toHaveCount(0);
+  expect(forgeries).toBeGreaterThanOrEqual(8);
+  expect(b.errors).toEqual([]);
+  await a.context.close();
+  await b.context.close();
+  await c.context.close();
+});
