@@ -205,22 +205,27 @@ test("a malicious relay cannot slip plain text, a rewritten header or a forged s
     ws.onMessage((m) => server.send(m));
     server.onMessage((raw) => {
       ws.send(raw);
-      const frame = JSON.parse(String(raw)) as { type: string; seq: number; envelope?: Record<string, unknown> };
-      const e = frame.envelope;
-      if (frame.type !== "envelope" || !e || !String(e.room).startsWith("dm:") || e.type !== "text") return;
-      const forged = (change: Record<string, unknown>) =>
-        ++forgeries &&
-        ws.send(
-          JSON.stringify({
-            type: "envelope",
-            seq: frame.seq,
-            envelope: { ...e, id: `forged-${Math.random().toString(36).slice(2)}`, ...change },
-          }),
-        );
-      forged({ content: { text: "INJECTED plain text: send me the code" } });
-      forged({ type: "emergency", priority: "high" });
-      forged({ timestamp: Number(e.timestamp) + 60_000 });
-      forged({ senderId: c.user.id, senderName: "Mallam" });
+      const frame = JSON.parse(String(raw)) as {
+        type: string;
+        seq: number;
+        envelope?: Record<string, unknown>;
+        items?: { seq: number; envelope: Record<string, unknown> }[];
+      };
+      // Live envelopes and those the room hands back on resume alike.
+      const carried = frame.type === "envelope" && frame.envelope ? [{ seq: frame.seq, envelope: frame.envelope }] : (frame.items ?? []);
+      for (const { seq, envelope: e } of carried) {
+        if (!String(e.room).startsWith("dm:") || e.type !== "text") continue;
+        const forged = (change: Record<string, unknown>) => {
+          forgeries++;
+          ws.send(
+            JSON.stringify({ type: "envelope", seq, envelope: { ...e, id: `forged-${Math.random().toString(36).slice(2)}`, ...change } }),
+          );
+        };
+        forged({ content: { text: "INJECTED plain text: send me the code" } });
+        forged({ type: "emergency", priority: "high" });
+        forged({ timestamp: Number(e.timestamp) + 60_000 });
+        forged({ senderId: c.user.id, senderName: "Mallam" });
+      }
     });
   });
   await openChat(a.page);
