@@ -37,6 +37,9 @@ export interface RoomsAnswer {
 export interface DeviceKeyInfo {
   deviceId: string;
   publicKey: string;
+  /** Ed25519 identity key and record signature (docs/protocol.md §2); absent for devices that never signed. */
+  signingKey?: string;
+  signature?: string;
 }
 
 export interface RoomMemberInfo {
@@ -93,11 +96,24 @@ export const CreateGroupSchema = z.object({
 export const OpenDmSchema = z.object({ userId });
 export const InviteSchema = z.object({ userIds: z.array(userId).min(1).max(50) });
 export const BlockSchema = z.object({ userId });
-/** A device's X25519 public key: 32 bytes as base64url (43 characters). */
+/**
+ * A device's X25519 public key: 32 bytes as base64url (43 characters); with its Ed25519 identity key and the
+ * signature of the device record (docs/protocol.md §2), which clients require before they trust a device.
+ */
 export const PublishKeySchema = z.object({
   deviceId: z.string().trim().min(4).max(64),
   publicKey: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "Expected a 32-byte X25519 public key in base64url"),
+  signingKey: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, "Expected a 32-byte Ed25519 public key in base64url")
+    .optional(),
+  signature: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{86}$/, "Expected a 64-byte Ed25519 signature in base64url")
+    .optional(),
 });
+export type PublishKeyInput = z.infer<typeof PublishKeySchema>;
+export const DeviceIdSchema = z.string().trim().min(4).max(64);
 /** Room ids accepted in paths: nearby:<geohash-5>, group:<id>, dm:<a>:<b>. */
 export const RoomIdSchema = z
   .string()

@@ -170,6 +170,10 @@ export const deviceKeys = sqliteTable(
     deviceId: text("device_id").notNull(),
     // Public X25519 key, base64url. Private keys never leave the browser.
     publicKey: text("public_key").notNull(),
+    // The device's Ed25519 identity key and its signature over the record (docs/protocol.md §2); clients
+    // ignore records without them, so the server cannot add a device of its own unnoticed.
+    signingKey: text("signing_key"),
+    signature: text("signature"),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.deviceId] })],

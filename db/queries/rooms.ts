@@ -106,7 +106,7 @@ export async function listMembers(db: Db, roomId: string) {
     : [];
   return members.map((m) => ({
     ...m,
-    keys: keys.filter((k) => k.userId === m.userId).map((k) => ({ deviceId: k.deviceId, publicKey: k.publicKey })),
+    keys: keys.filter((k) => k.userId === m.userId).map(deviceKeyInfo),
   }));
 }
 
@@ -201,13 +201,18 @@ export async function blockersAmong(db: Db, blockedId: string, userIds: string[]
  * Publishes (or replaces) the public key of one device of a user, then keeps only their `keep` most recently
  * published keys (each device republishes when it opens the chat, so the oldest is the longest unseen).
  */
-export async function upsertDeviceKey(db: Db, key: { userId: string; deviceId: string; publicKey: string }, keep: number) {
+export async function upsertDeviceKey(
+  db: Db,
+  key: { userId: string; deviceId: string; publicKey: string; signingKey?: string | null; signature?: string | null },
+  keep: number,
+) {
+  const signed = { signingKey: key.signingKey ?? null, signature: key.signature ?? null };
   await db
     .insert(deviceKeys)
-    .values({ ...key, createdAt: new Date() })
+    .values({ ...key, ...signed, createdAt: new Date() })
     .onConflictDoUpdate({
       target: [deviceKeys.userId, deviceKeys.deviceId],
-      set: { publicKey: key.publicKey, createdAt: new Date() },
+      set: { publicKey: key.publicKey, ...signed, createdAt: new Date() },
     });
   const newest = db
     .select({ deviceId: deviceKeys.deviceId })
@@ -218,9 +223,31 @@ export async function upsertDeviceKey(db: Db, key: { userId: string; deviceId: s
   await db.delete(deviceKeys).where(and(eq(deviceKeys.userId, key.userId), notInArray(deviceKeys.deviceId, newest)));
 }
 
+/** Removes one device's key (the device signed out): no one seals to it any more. */
+export async function deleteDeviceKey(db: Db, userId: string, deviceId: string) {
+  const gone = await db
+    .delete(deviceKeys)
+    .where(and(eq(deviceKeys.userId, userId), eq(deviceKeys.deviceId, deviceId)))
+    .returning({ deviceId: deviceKeys.deviceId });
+  return gone.length > 0;
+}
+
+/** A device's published key as the API hands it out (the signed fields only where the device signed). */
+export function deviceKeyInfo(k: { deviceId: string; publicKey: string; signingKey?: string | null; signature?: string | null }) {
+  return k.signingKey && k.signature
+    ? { deviceId: k.deviceId, publicKey: k.publicKey, signingKey: k.signingKey, signature: k.signature }
+    : { deviceId: k.deviceId, publicKey: k.publicKey };
+}
+
 export async function listDeviceKeys(db: Db, userId: string) {
   return db
-    .select({ deviceId: deviceKeys.deviceId, publicKey: deviceKeys.publicKey, createdAt: deviceKeys.createdAt })
+    .select({
+      deviceId: deviceKeys.deviceId,
+      publicKey: deviceKeys.publicKey,
+      signingKey: deviceKeys.signingKey,
+      signature: deviceKeys.signature,
+      createdAt: deviceKeys.createdAt,
+    })
     .from(deviceKeys)
     .where(eq(deviceKeys.userId, userId))
     .orderBy(deviceKeys.createdAt)

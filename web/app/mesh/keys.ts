@@ -1,130 +1,102 @@
-// Device keys and room keys of this browser for end-to-end encrypted rooms (core/crypto.ts does the maths).
-// The X25519 private key is generated non-extractable and kept in IndexedDB (CryptoKey objects are stored
-// as they are); only the public key leaves the browser, through PUT /api/keys.
-import {
-  decryptContent,
-  derivePairwiseKey,
-  type EncryptedContent,
-  encryptContent,
-  exportPublicKey,
-  generateDeviceKeyPair,
-  generateSenderKey,
-  type SenderKey,
-  unwrapSenderKey,
-  wrapSenderKey,
-} from "../../../core/crypto";
+// This browser's keys for private rooms (the protocol is core/e2e.ts, docs/protocol.md). The X25519 and
+// Ed25519 private keys are generated non-extractable and kept in IndexedDB (CryptoKey objects are stored as
+// they are); only the signed device record leaves the browser, through PUT /api/keys. The protocol module is
+// loaded on first use, so area-room-only visits never download it.
+import type { DeviceSecrets, E2eSession } from "../../../core/e2e";
 import { newId } from "../../../core/ids";
 import { currentDbUser, kvGet, kvSet } from "./db";
 
-interface DeviceKeys {
-  deviceId: string;
-  pair: CryptoKeyPair;
-  publicKey: string;
+const e2e = () => import("../../../core/e2e");
+
+interface StoredDevice {
+  secrets: DeviceSecrets;
   publishedFor?: string;
 }
 
-const devices = new Map<string, Promise<DeviceKeys>>();
+const devices = new Map<string, Promise<StoredDevice>>();
 
-/** This browser's device key pair for the signed-in user, created on first use. */
-export function deviceKeys(): Promise<DeviceKeys> {
-  const user = currentDbUser() ?? "";
-  let device = devices.get(user);
-  if (device) return device;
-  device = (async () => {
-    const stored = await kvGet<DeviceKeys>("deviceKeys");
-    if (stored) return stored;
-    const pair = await generateDeviceKeyPair(false);
-    const keys: DeviceKeys = { deviceId: newId(12), pair, publicKey: await exportPublicKey(pair.publicKey) };
-    await kvSet("deviceKeys", keys);
-    return keys;
+/** This browser's device for the signed-in user, created on first use (and re-signed if the user id changed). */
+function device(userId: string): Promise<StoredDevice> {
+  let found = devices.get(userId);
+  if (found) return found;
+  found = (async () => {
+    const { createDevice, signDeviceRecord } = await e2e();
+    const stored = await kvGet<StoredDevice>("device:v2");
+    if (stored && stored.secrets.record.userId === userId) return stored;
+    const secrets = stored
+      ? // A phone verification merged this browser into another account: same keys, record for the new id.
+        { ...stored.secrets, record: await signDeviceRecord(stored.secrets.signing, { ...stored.secrets.record, userId }) }
+      : await createDevice(userId, newId(12));
+    const next: StoredDevice = { secrets };
+    await kvSet("device:v2", next);
+    return next;
   })();
-  devices.set(user, device);
-  return device;
+  devices.set(userId, found);
+  return found;
 }
 
-/** Publishes this device's public key for the signed-in user (once per user and device). */
+/** Publishes this device's signed record for the signed-in user (once per user and device). */
 export async function publishDeviceKey(userId: string): Promise<void> {
-  const keys = await deviceKeys();
-  if (keys.publishedFor === userId) return;
+  const stored = await device(userId);
+  if (stored.publishedFor === userId) return;
+  const { userId: _, ...record } = stored.secrets.record;
   const res = await fetch("/api/keys", {
     method: "PUT",
     credentials: "include",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ deviceId: keys.deviceId, publicKey: keys.publicKey }),
+    body: JSON.stringify(record),
   });
   if (!res.ok) throw new Error(`${res.status}: could not publish the device key`);
-  keys.publishedFor = userId;
-  await kvSet("deviceKeys", keys);
+  stored.publishedFor = userId;
+  await kvSet("device:v2", stored);
 }
 
-/** Most devices of one person a direct message is sealed for (the newest ones). */
-const MAX_DEVICES = 8;
-
-/**
- * The published public keys of a user's devices, newest last (kept in IndexedDB so private rooms still work
- * offline with the keys seen last).
- */
-export async function userPublicKeys(userId: string): Promise<string[]> {
-  try {
-    const res = await fetch(`/api/keys/${encodeURIComponent(userId)}`, { credentials: "include" });
-    if (res.ok) {
-      const body = (await res.json()) as { keys?: { publicKey?: unknown }[] };
-      const keys = (Array.isArray(body.keys) ? body.keys : [])
-        .map((k) => k.publicKey)
-        .filter((k): k is string => typeof k === "string" && /^[A-Za-z0-9_-]{43}$/.test(k))
-        .slice(-MAX_DEVICES);
-      await kvSet(`userKeys:${userId}`, keys);
-      return keys;
-    }
-  } catch {
-    // Offline: the keys seen last.
-  }
-  return (await kvGet<string[]>(`userKeys:${userId}`)) ?? [];
+/** Withdraws this device's key on the server (sign-out): no one seals to it any more. */
+export async function revokeDeviceKey(): Promise<void> {
+  const stored = await kvGet<StoredDevice>("device:v2");
+  if (!stored) return;
+  await fetch(`/api/keys/${encodeURIComponent(stored.secrets.record.deviceId)}`, { method: "DELETE", credentials: "include" });
 }
 
-/** The newest published public key of a user. */
-export async function peerPublicKey(userId: string): Promise<string | null> {
-  return (await userPublicKeys(userId)).at(-1) ?? null;
+/** Published device records are asked again after this long (or at once when a sender's device is unknown). */
+const DIRECTORY_TTL_MS = 30_000;
+const directoryCache = new Map<string, { at: number; records: unknown[] }>();
+
+async function publishedDevices(userId: string, fresh = false): Promise<unknown[]> {
+  const cached = directoryCache.get(userId);
+  if (cached && !fresh && Date.now() - cached.at < DIRECTORY_TTL_MS) return cached.records;
+  const res = await fetch(`/api/keys/${encodeURIComponent(userId)}`, { credentials: "include" });
+  if (!res.ok) throw new Error(`${res.status}: no device keys`);
+  const body = (await res.json()) as { keys?: unknown };
+  // The server's answer names the person once; each record is checked against that id (core/e2e.ts).
+  const records = (Array.isArray(body.keys) ? body.keys : []).map((k) => ({ ...(k as object), userId }));
+  directoryCache.set(userId, { at: Date.now(), records });
+  return records;
 }
 
-const pairwiseCache = new Map<string, Promise<CryptoKey>>();
+const sessions = new Map<string, Promise<E2eSession>>();
 
-/** The AES key this device shares with a peer's key, bound to one room. */
-export async function pairwiseKey(peerKey: string, room: string): Promise<CryptoKey> {
-  const cacheKey = `${currentDbUser()}|${room}|${peerKey}`;
-  let key = pairwiseCache.get(cacheKey);
-  if (!key) {
-    key = deviceKeys().then((d) => derivePairwiseKey(d.pair, peerKey, room));
-    pairwiseCache.set(cacheKey, key);
-  }
-  return key;
-}
-
-/** My sender key for a group, created once and kept. */
-export async function mySenderKey(room: string): Promise<SenderKey> {
-  const stored = await kvGet<SenderKey>(`senderKey:mine:${room}`);
-  if (stored) return stored;
-  const key = await generateSenderKey();
-  await kvSet(`senderKey:mine:${room}`, key);
-  return key;
+/** The protocol session of this device for the signed-in user. */
+export function session(): Promise<E2eSession> {
+  const user = currentDbUser() ?? "";
+  let found = sessions.get(user);
+  if (found) return found;
+  found = (async () => {
+    const [{ E2eSession }, stored] = await Promise.all([e2e(), device(user)]);
+    return new E2eSession(stored.secrets, { get: kvGet, set: kvSet }, { devices: publishedDevices });
+  })();
+  sessions.set(user, found);
+  return found;
 }
 
-export async function storeSenderKey(room: string, key: SenderKey): Promise<void> {
-  await kvSet(`senderKey:${room}:${key.keyId}`, key);
+/** The safety number of this person and a contact, from the identity keys pinned on this device. */
+export async function safetyNumberWith(peerId: string): Promise<string> {
+  const [{ safetyNumber }, s] = await Promise.all([e2e(), session()]);
+  // From the pins alone: asking for fresh lists here would pin a change without the chat showing it.
+  const keysOf = async (userId: string) => {
+    if ((await s.pinnedKeys(userId)).length === 0) await s.trustedDevices(userId);
+    return s.pinnedKeys(userId);
+  };
+  const me = s.me.record.userId;
+  return safetyNumber({ userId: me, keys: await keysOf(me) }, { userId: peerId, keys: await keysOf(peerId) });
 }
-export async function findSenderKey(room: string, keyId: string): Promise<SenderKey | undefined> {
-  const mine = await kvGet<SenderKey>(`senderKey:mine:${room}`);
-  if (mine?.keyId === keyId) return mine;
-  return kvGet<SenderKey>(`senderKey:${room}:${keyId}`);
-}
-/** Which member devices (`userId:publicKey`) already hold my sender key for a room. */
-export async function senderKeySharedWith(room: string): Promise<Set<string>> {
-  return new Set((await kvGet<string[]>(`senderKey:shared:${room}`)) ?? []);
-}
-export async function markSenderKeyShared(room: string, devices: string[]): Promise<void> {
-  const set = await senderKeySharedWith(room);
-  for (const id of devices) set.add(id);
-  await kvSet(`senderKey:shared:${room}`, [...set]);
-}
-
-export { decryptContent, type EncryptedContent, encryptContent, generateSenderKey, unwrapSenderKey, wrapSenderKey };

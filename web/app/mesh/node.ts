@@ -24,18 +24,7 @@ import {
   selectDbUser,
 } from "./db";
 import * as keys from "./keys";
-import {
-  chunk,
-  DEFAULT_TTL,
-  dmPeer,
-  envelopeAad,
-  forwardEnvelope,
-  isPrivateRoom,
-  packContent,
-  SeenIds,
-  unpackContent,
-  upgradeStatus,
-} from "./logic";
+import { chunk, DEFAULT_TTL, dmPeer, forwardEnvelope, isPrivateRoom, packContent, SeenIds, unpackContent, upgradeStatus } from "./logic";
 import { RelayTransport, type TransportStatus } from "./transports";
 
 export interface Me {
@@ -103,6 +92,8 @@ export class MeshNode {
   private readonly resuming = new Set<string>();
   private readonly lastKeyShare = new Map<string, number>();
   private readonly presenceSeen = new Map<string, Set<string>>();
+  /** Nicknames of group members (for security notices). */
+  private readonly names = new Map<string, string>();
   private readonly pendingReceipts = new Map<string, { delivered: Set<string>; read: Set<string> }>();
   private receiptTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -341,122 +332,134 @@ export class MeshNode {
     await this.forget(item.room, [item.id]);
   }
 
-  /** Encrypts the content of an envelope for a private room (plain rooms go as they are). */
+  /**
+   * Encrypts the content of an envelope for a private room (plain rooms go as they are), with the protocol of
+   * core/e2e.ts. Devices that appeared or changed since last time are shown in the chat before this message.
+   */
   private async seal(envelope: Envelope): Promise<Envelope> {
     if (!isPrivateRoom(envelope.room) || !("text" in envelope.content)) return envelope;
     // Meta (a shared location...) is content too: it travels inside the ciphertext, never beside it.
     const text = packContent(envelope.content.text, envelope.meta);
     envelope = { ...envelope, meta: undefined };
-    const aad = envelopeAad(envelope);
+    // Receivers accept only devices they can find published: this one should be before its first message
+    // (offline, with only another tab's relay, it was published on an earlier visit).
+    await keys.publishDeviceKey(this.me.id).catch(() => {});
+    const session = await keys.session();
     const peer = dmPeer(envelope.room, this.me.id);
     if (peer) {
-      // A fresh key for this one message, handed to every device of both people (each under the pairwise key
-      // of that device and this one), so each of their phones and browsers can read it.
-      const [theirs, ours, mine] = await Promise.all([keys.userPublicKeys(peer), keys.userPublicKeys(this.me.id), keys.deviceKeys()]);
-      if (theirs.length === 0) throw new Error("Waiting for the other person to open LinkUp so this message can be encrypted");
-      const messageKey = await keys.generateSenderKey();
-      const devices = [...new Set([...theirs, ...ours, mine.publicKey])];
-      const wrapped = await Promise.all(
-        devices.map(async (to) => {
-          const w = await keys.wrapSenderKey(messageKey, await keys.pairwiseKey(to, envelope.room));
-          return { to, ciphertext: w.ciphertext, iv: w.iv };
-        }),
-      );
-      return {
-        ...envelope,
-        isEncrypted: true,
-        content: await keys.encryptContent(messageKey.key, text, aad, `m:${messageKey.keyId}`),
-        meta: { e2e: { from: mine.publicKey, keyId: messageKey.keyId, keys: wrapped } },
-      };
+      const sealed = await session.sealDirect(envelope, text, peer);
+      await this.showChanges(envelope.room, sealed.changes, envelope.timestamp - 1);
+      return sealed.envelope;
     }
-    const senderKey = await keys.mySenderKey(envelope.room);
-    await this.shareSenderKey(envelope.room).catch((e) => console.warn("mesh: sender key", e));
-    return { ...envelope, isEncrypted: true, content: await keys.encryptContent(senderKey.key, text, aad, senderKey.keyId) };
+    await this.shareSenderKey(envelope.room, envelope.timestamp - 1);
+    return session.sealGroup(envelope, text);
   }
 
-  /** Hands my group sender key to each member who does not have it yet, wrapped under our pairwise key. */
-  private async shareSenderKey(room: string): Promise<void> {
+  /**
+   * Hands my group sender key to every trusted device of the members that lacks it, wrapped per device. The
+   * protocol makes a new key whenever members or their devices change, so whoever left cannot read on.
+   */
+  private async shareSenderKey(room: string, noticeAt = Date.now()): Promise<void> {
     const res = await fetch(`/api/rooms/${encodeURIComponent(room)}/members`, { credentials: "include" });
-    if (!res.ok) return;
-    const body = (await res.json()) as { members?: { userId?: unknown; keys?: { publicKey?: unknown }[] }[] };
-    const shared = await keys.senderKeySharedWith(room);
-    const senderKey = await keys.mySenderKey(room);
-    const mine = await keys.deviceKeys();
-    const done: string[] = [];
-    // Every device of every member (my own other devices too), each under its own pairwise key.
-    for (const member of body.members ?? []) {
-      if (typeof member.userId !== "string") continue;
-      const userId = member.userId;
-      const devices = (member.keys ?? []).map((k) => k.publicKey).filter((k): k is string => typeof k === "string" && k !== mine.publicKey);
-      for (const to of devices.slice(-8)) {
-        const mark = `${userId}:${to}`;
-        if (shared.has(mark)) continue;
-        const wrapped = await keys.wrapSenderKey(senderKey, await keys.pairwiseKey(to, room));
-        const envelope: Envelope = {
-          id: newId(),
-          room,
-          senderId: this.me.id,
-          senderName: this.me.nickname,
-          timestamp: Date.now(),
-          type: "key",
-          ttl: DEFAULT_TTL,
-          meshRoute: [this.hop],
-          isEncrypted: true,
-          priority: "normal",
-          content: wrapped,
-          meta: { for: userId, from: mine.publicKey, to },
-        };
-        const item = { id: envelope.id, room, envelope, createdAt: envelope.timestamp };
-        await putOutbox(item);
-        await this.flushOne(item);
-        done.push(mark);
-      }
-    }
-    if (done.length) await keys.markSenderKeyShared(room, done);
-  }
-
-  /** Opens an envelope's content (text and any meta sealed with it); null when this device cannot (yet). */
-  private async open_(envelope: Envelope): Promise<{ text: string; meta?: Record<string, unknown> } | null> {
-    if ("text" in envelope.content) return { text: envelope.content.text, meta: envelope.meta };
-    const plain = await this.decrypt(envelope);
-    return plain === null ? null : unpackContent(plain);
-  }
-
-  private async decrypt(envelope: Envelope): Promise<string | null> {
-    if ("text" in envelope.content) return envelope.content.text;
-    const content = envelope.content;
-    try {
-      const mine = await keys.deviceKeys();
-      if (envelope.room.startsWith("dm:")) {
-        const sealed = sealedFor(envelope.meta, mine.publicKey);
-        if (!sealed) return null;
-        const messageKey = await keys.unwrapSenderKey(sealed.wrapped, await keys.pairwiseKey(sealed.from, envelope.room));
-        return await keys.decryptContent(messageKey.key, content, envelopeAad(envelope));
-      }
-      const senderKey = content.keyId ? await keys.findSenderKey(envelope.room, content.keyId) : undefined;
-      if (!senderKey) return null;
-      return await keys.decryptContent(senderKey.key, content, envelopeAad(envelope));
-    } catch {
-      return null;
+    if (!res.ok) throw new Error("Could not check the group's members, so this message waits");
+    const body = (await res.json()) as { members?: { userId?: unknown; nickname?: unknown }[] };
+    const members = (body.members ?? []).filter((m): m is { userId: string; nickname: unknown } => typeof m.userId === "string");
+    for (const m of members) if (typeof m.nickname === "string") this.names.set(m.userId, m.nickname);
+    await this.showNewMembers(
+      room,
+      members.map((m) => m.userId),
+      noticeAt,
+    );
+    const session = await keys.session();
+    const { envelopes, changes } = await session.prepareGroup(
+      room,
+      members.map((m) => m.userId),
+      {
+        senderId: this.me.id,
+        senderName: this.me.nickname,
+        timestamp: Date.now(),
+        ttl: DEFAULT_TTL,
+        meshRoute: [this.hop],
+        priority: "normal",
+      },
+    );
+    await this.showChanges(room, changes, noticeAt);
+    for (const envelope of envelopes) {
+      const item = { id: envelope.id, room, envelope, createdAt: envelope.timestamp };
+      await putOutbox(item);
+      await this.flushOne(item);
     }
   }
 
-  /** A `key` envelope addressed to me: keep the sender key and open messages that waited for it. */
+  /** People who joined a group since this device last looked: said in the chat (they read what follows). */
+  private async showNewMembers(room: string, memberIds: string[], at: number) {
+    const known = await kvGet<string[]>(`members:${room}`);
+    const added = known ? memberIds.filter((id) => !known.includes(id) && id !== this.me.id) : [];
+    if (known?.join(" ") !== memberIds.join(" ")) await kvSet(`members:${room}`, memberIds);
+    for (const id of added) await this.notice(room, `${this.names.get(id) ?? "Someone"} now receives the messages of this group.`, at);
+  }
+
+  /** Says in the chat that a contact's devices changed (a new device, or a device with a new key). */
+  private async showChanges(room: string, changes: { userId: string; kind: "new-device" | "key-changed" }[], at: number) {
+    for (const c of new Set(changes.map((c) => `${c.userId}|${c.kind}`))) {
+      const [userId, kind] = c.split("|");
+      const who =
+        userId === this.me.id ? "Your account" : (this.names.get(userId ?? "") ?? this.nameIn(room, userId ?? "") ?? "This contact");
+      const what =
+        kind === "new-device"
+          ? `${who} has a new device that now receives this chat. If you did not expect it, compare safety numbers in the chat's info.`
+          : `${who}'s security key changed. If you did not expect it, compare safety numbers in the chat's info.`;
+      await this.notice(room, what, at);
+    }
+  }
+
+  private nameIn(room: string, userId: string): string | undefined {
+    return this.list(room).findLast((m) => m.senderId === userId && m.senderName)?.senderName;
+  }
+
+  /** A security notice in a chat, on this device only. */
+  private async notice(room: string, text: string, at: number) {
+    const message: StoredMessage = {
+      id: newId(),
+      room,
+      senderId: "system",
+      senderName: "Security",
+      timestamp: at,
+      type: "system",
+      text,
+      mine: false,
+      meshRoute: [],
+      isEncrypted: false,
+      priority: "normal",
+      local: true,
+    };
+    await putMessage(message);
+    this.remember(message);
+  }
+
+  /**
+   * Opens an envelope's content (text and any meta sealed with it). Private rooms accept only what the
+   * protocol authenticates: plain text there, a forged sender, a rewritten header or a replay is refused.
+   */
+  private async open_(envelope: Envelope): Promise<{ text: string; meta?: Record<string, unknown> } | { refused: string } | null> {
+    if (!isPrivateRoom(envelope.room)) return "text" in envelope.content ? { text: envelope.content.text, meta: envelope.meta } : null;
+    const opened = await (await keys.session()).open(envelope);
+    if (opened.changes?.length) await this.showChanges(envelope.room, opened.changes, envelope.timestamp - 1);
+    if (opened.ok) return unpackContent(opened.text);
+    if (opened.reason === "no-key" || opened.reason === "not-for-this-device") return null;
+    return { refused: opened.reason };
+  }
+
+  /** A `key` envelope addressed to this device: keep the sender key and open messages that waited for it. */
   private async acceptSenderKey(envelope: Envelope) {
-    const meta = envelope.meta ?? {};
-    if (meta.for !== this.me.id || typeof meta.from !== "string" || "text" in envelope.content) return;
-    const mine = await keys.deviceKeys();
-    if (meta.to !== mine.publicKey) return;
-    try {
-      const senderKey = await keys.unwrapSenderKey(envelope.content, await keys.pairwiseKey(meta.from, envelope.room));
-      await keys.storeSenderKey(envelope.room, senderKey);
-    } catch {
-      return;
-    }
+    const accepted = await (await keys.session()).acceptSenderKey(envelope);
+    if (!accepted.ok) return;
+    await this.showChanges(envelope.room, accepted.changes, envelope.timestamp);
     for (const m of this.list(envelope.room)) {
       if (!m.pending) continue;
       const opened = await this.open_(m.pending);
-      if (opened) await this.update({ ...m, text: opened.text, meta: opened.meta, pending: undefined });
+      if (opened && "text" in opened)
+        await this.update({ ...m, text: opened.text, meta: opened.meta, isEncrypted: true, pending: undefined });
     }
   }
 
@@ -613,7 +616,13 @@ export class MeshNode {
     }
     if (!SHOWN_TYPES.has(envelope.type)) return;
     const mine = envelope.senderId === this.me.id;
-    const opened = await this.open_(envelope);
+    const result = await this.open_(envelope);
+    if (result && "refused" in result) {
+      // Forged, rewritten, replayed or plain text in a private room: never shown, never acknowledged.
+      console.warn("mesh: refused a private envelope", result.refused);
+      return;
+    }
+    const opened = result;
     const text = opened?.text ?? null;
     const message: StoredMessage = {
       id: envelope.id,
@@ -627,7 +636,8 @@ export class MeshNode {
       status: mine ? "sent" : undefined,
       seq,
       meshRoute: envelope.meshRoute,
-      isEncrypted: envelope.isEncrypted,
+      // The lock shows only for what this device decrypted and authenticated, never for a flag on the wire.
+      isEncrypted: isPrivateRoom(room) && opened !== null,
       priority: envelope.priority,
       isAI: envelope.type === "ai" || undefined,
       meta: opened?.meta,
@@ -897,15 +907,6 @@ export class MeshNode {
     window.removeEventListener("online", this.onConnectivity);
     window.removeEventListener("offline", this.onConnectivity);
   }
-}
-
-/** This device's wrapped message key in a direct message's meta, if the sender sealed one for it. */
-function sealedFor(meta: Record<string, unknown> | undefined, myPublicKey: string) {
-  const e2e = meta?.e2e as { from?: unknown; keyId?: unknown; keys?: unknown } | undefined;
-  if (!e2e || typeof e2e.from !== "string" || typeof e2e.keyId !== "string" || !Array.isArray(e2e.keys)) return null;
-  const entry = (e2e.keys as { to?: unknown; ciphertext?: unknown; iv?: unknown }[]).find((k) => k?.to === myPublicKey);
-  if (!entry || typeof entry.ciphertext !== "string" || typeof entry.iv !== "string") return null;
-  return { from: e2e.from, wrapped: { ciphertext: entry.ciphertext, iv: entry.iv, keyId: e2e.keyId } };
 }
 
 let node: MeshNode | null = null;

@@ -336,7 +336,18 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
 
       <section className="card" aria-labelledby="account">
         <h2 id="account">Account</h2>
-        <Form method="post">
+        <Form
+          method="post"
+          onSubmit={(e) => {
+            // With JavaScript: withdraw this device's key and delete its data before the session ends.
+            e.preventDefault();
+            const form = e.currentTarget;
+            import("../mesh/sign-out")
+              .then((m) => m.forgetThisDevice(user.id))
+              .catch(() => {})
+              .finally(() => form.submit());
+          }}
+        >
           <input type="hidden" name="intent" value="logout" />
           <button type="submit" className="btn btn-danger">
             Sign Out

@@ -4,13 +4,12 @@ import { Hono } from "hono";
 import {
   BlockSchema,
   CreateGroupSchema,
+  DeviceIdSchema,
   InviteSchema,
-  MAX_DEVICE_KEYS,
   OpenDmSchema,
   PublishKeySchema,
   RoomIdSchema,
 } from "../../../core/rooms";
-import { findUsersByIds, listDeviceKeys, upsertDeviceKey } from "../../../db/queries/rooms";
 import { requireUser } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { ApiError, parseJson } from "../../errors";
@@ -24,6 +23,7 @@ import {
   leaveGroup,
   unblockPerson,
 } from "../../rooms/membership";
+import { deviceKeysOf, publishDeviceKey, revokeDeviceKey } from "../../rooms/device-keys";
 import { createGroup, joinNearby, membersOf, openDm, roomStats, roomsFor } from "../../rooms/rooms";
 
 /** The room id of a path, or 404. */
@@ -94,14 +94,19 @@ export const roomsApi = new Hono<AppBindings>()
   .put("/keys", async (c) => {
     const user = requireUser(c);
     const key = await parseJson(c, PublishKeySchema);
-    await upsertDeviceKey(c.var.db, { userId: user.id, ...key }, MAX_DEVICE_KEYS);
+    await publishDeviceKey(c.var.db, user.id, key);
     return c.json({ ok: true, userId: user.id, deviceId: key.deviceId });
   })
   .get("/keys/:userId", async (c) => {
     requireUser(c);
     const userId = c.req.param("userId");
-    const [found] = await findUsersByIds(c.var.db, [userId]);
-    if (!found) throw new ApiError(404, "User not found");
-    const keys = await listDeviceKeys(c.var.db, userId);
-    return c.json({ userId, keys: keys.map((k) => ({ deviceId: k.deviceId, publicKey: k.publicKey })) });
+    return c.json({ userId, keys: await deviceKeysOf(c.var.db, userId) });
+  })
+  // Sign-out: this device's key is withdrawn, so no one seals messages or sender keys to it any more.
+  .delete("/keys/:deviceId", async (c) => {
+    const user = requireUser(c);
+    const deviceId = DeviceIdSchema.safeParse(c.req.param("deviceId"));
+    if (!deviceId.success) throw new ApiError(404, "Device not found");
+    await revokeDeviceKey(c.var.db, user.id, deviceId.data);
+    return c.json({ ok: true });
   });

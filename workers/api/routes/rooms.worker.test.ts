@@ -1,6 +1,7 @@
 // Room API through the real Worker and D1.
 import { describe, expect, it } from "vitest";
 import { exportPublicKey, generateDeviceKeyPair } from "../../../core/crypto";
+import { createDevice, signDeviceRecord } from "../../../core/e2e";
 import { dmRoomId } from "../../../core/envelope";
 import { encodeGeohash } from "../../../core/geohash";
 import { MAX_DEVICE_KEYS, type RoomMemberInfo, type RoomsAnswer, type RoomSummary } from "../../../core/rooms";
@@ -314,5 +315,29 @@ describe("device keys", () => {
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ error: "Invalid request: publicKey: Expected a 32-byte X25519 public key in base64url" });
     expect((await call("/api/keys/nobody", { cookie: a.cookie })).status).toBe(404);
+  });
+
+  it("keeps a device's signed record as published, refuses a signature that does not match, and revokes a device", async () => {
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const device = await createDevice(a.user.id, "phone-2");
+    const { userId: _, ...record } = device.record;
+    expect((await call("/api/keys", { method: "PUT", cookie: a.cookie, json: record })).status).toBe(200);
+    const got = await (await call(`/api/keys/${a.user.id}`, { cookie: b.cookie })).json<{ keys: unknown[] }>();
+    expect(got.keys).toEqual([record]);
+
+    // A record signed for someone else (or with its keys swapped) is refused.
+    const forB = await signDeviceRecord(device.signing, { ...device.record, userId: b.user.id, deviceId: "phone-3" });
+    const { userId: __, ...foreign } = forB;
+    const refused = await call("/api/keys", { method: "PUT", cookie: a.cookie, json: foreign });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ error: "The device record's signature does not match its keys and user" });
+    const halfSigned = await call("/api/keys", { method: "PUT", cookie: a.cookie, json: { ...record, signature: undefined } });
+    expect(halfSigned.status).toBe(400);
+
+    // Signing out withdraws the device: others no longer see it; someone else cannot withdraw it.
+    expect((await call("/api/keys/phone-2", { method: "DELETE", cookie: b.cookie })).status).toBe(404);
+    expect((await call("/api/keys/phone-2", { method: "DELETE", cookie: a.cookie })).status).toBe(200);
+    expect((await (await call(`/api/keys/${a.user.id}`, { cookie: b.cookie })).json<{ keys: unknown[] }>()).keys).toEqual([]);
   });
 });

@@ -19,6 +19,8 @@ const GroupInfo = lazyPart(() => import("./panels").then((m) => m.GroupInfo), ne
 const NewGroupPanel = lazyPart(() => import("./panels").then((m) => m.NewGroupPanel), needsConnection);
 import { Invitations, MembershipActions } from "./membership";
 import { MessageList } from "./message-list";
+import { OnDeviceReplyChips } from "./on-device-reply-chips";
+import { assistantContext, hasPrivateAiConsent, isPrivateRoomId, PRIVATE_AI_NOTICE, rememberPrivateAiConsent } from "./private-assistant";
 import { currentPosition, fetchRooms, openDirectChat, useAreaRooms } from "./rooms";
 import { sendSos } from "./sos";
 import { useMeshNode, useRoom } from "./use-mesh";
@@ -111,6 +113,8 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
   }, [node, roomId, messages.length]);
 
   const [thinking, setThinking] = useState(false);
+  /** An '@ai' question from a private chat, held until the person agrees that it leaves the device. */
+  const [aiConsent, setAiConsent] = useState<string | null>(null);
   const [offer, setOffer] = useState<{ error: string; code: string } | null>(null);
   const [aiCommandsToday, setAiCommandsToday] = useState<number | undefined>(undefined);
 
@@ -119,14 +123,14 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       const text = raw.trim();
       if (!text || !node || !roomId) return false;
       if (raw.trimStart().startsWith(AI_PREFIX)) {
+        // In a private chat the question leaves the device only once the person has agreed to that.
+        if (isPrivateRoomId(roomId) && !hasPrivateAiConsent(me.id)) {
+          setAiConsent(raw);
+          return false;
+        }
         await node.addLocal(roomId, text);
         setThinking(true);
-        const history = node
-          .list(roomId)
-          .filter((m) => m.text)
-          .slice(-5)
-          .map((m) => m.text ?? "");
-        const answer = await ask(text.slice(AI_PREFIX.length).trim(), history);
+        const answer = await ask(text.slice(AI_PREFIX.length).trim(), assistantContext(roomId, node.list(roomId)));
         setThinking(false);
         if (answer.kind === "reply") {
           await node.addLocal(roomId, answer.message, { isAI: true });
@@ -140,7 +144,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       await node.send(roomId, text);
       return true;
     },
-    [node, roomId, supportPhone],
+    [node, roomId, supportPhone, me.id],
   );
 
   const shareLocation = useCallback(async () => {
@@ -353,6 +357,28 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
           onClose={() => setPanel(null)}
         />
       ) : null}
+      {aiConsent !== null ? (
+        <div className="card" role="alertdialog" aria-label="Ask the assistant from a private chat">
+          <p>{PRIVATE_AI_NOTICE}</p>
+          <div className="row">
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() => {
+                const question = aiConsent;
+                rememberPrivateAiConsent(me.id);
+                setAiConsent(null);
+                void send(question);
+              }}
+            >
+              Send to assistant
+            </button>
+            <button type="button" className="btn btn-ghost" onClick={() => setAiConsent(null)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      ) : null}
       {sosOpen ? (
         <div className="card sos-confirm" role="alertdialog" aria-label="Send SOS">
           <p>
@@ -374,6 +400,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
         // Smart replies are a verified users' feature (spec part 2 §1): others are not asked to fetch them.
         lastReceived={me.verified ? (lastReceived?.text ?? null) : null}
         context={context}
+        privateRoom={roomId ? isPrivateRoomId(roomId) : false}
         voiceLimit={TIER_LIMITS[me.tier]?.voiceMessages ?? 0}
         supportPhone={supportPhone}
         disabled={!roomId}
@@ -480,6 +507,7 @@ function Composer({
   initialDraft,
   lastReceived,
   context,
+  privateRoom,
   voiceLimit,
   supportPhone,
   disabled,
@@ -494,6 +522,8 @@ function Composer({
   initialDraft: string | null;
   lastReceived: string | null;
   context: string[];
+  /** Private rooms get smart replies computed on this device; nothing of theirs goes to the server. */
+  privateRoom: boolean;
   voiceLimit: number | null;
   supportPhone: string;
   disabled: boolean;
@@ -546,7 +576,13 @@ function Composer({
 
   return (
     <div className="composer">
-      {lastReceived ? <SmartReplyChips message={lastReceived} context={context} onPick={(t) => void onSend(t)} /> : null}
+      {lastReceived ? (
+        privateRoom ? (
+          <OnDeviceReplyChips message={lastReceived} onPick={(t) => void onSend(t)} />
+        ) : (
+          <SmartReplyChips message={lastReceived} context={context} onPick={(t) => void onSend(t)} />
+        )
+      ) : null}
       <div className="quick-replies" role="group" aria-label="Quick replies">
         {QUICK_REPLIES.map((q) => (
           <button

@@ -66,7 +66,7 @@ export function MessageList({
           ) : null}
           {m.type === "emergency" ? <strong className="msg-sos">Emergency</strong> : null}
           <p className="msg-text">
-            {m.text ?? (m.pending ? "🔒 Encrypted message: waiting for the sender's key" : "🔒 Encrypted for another device")}
+            {m.text ?? (m.pending ? "Encrypted message: waiting for the sender's key" : "Encrypted for another device")}
           </p>
           {typeof m.meta?.location === "object" && m.meta.location ? (
             <LocationLink location={m.meta.location as { latitude: number; longitude: number }} />

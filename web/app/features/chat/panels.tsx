@@ -100,10 +100,45 @@ export function GroupInfo({
       ) : error ? null : (
         <p>Loading members…</p>
       )}
+      {room.kind === "dm" && members ? <SafetyNumber peerId={members.find((m) => m.userId !== me)?.userId ?? null} /> : null}
       <button type="button" className="btn btn-ghost" onClick={onClose}>
         Close
       </button>
     </div>
+  );
+}
+
+/**
+ * The safety number of a direct chat (docs/protocol.md §5): computed on this device from the identity keys it
+ * pinned for both people. The same digits on both phones mean no one sits in between.
+ */
+function SafetyNumber({ peerId }: { peerId: string | null }) {
+  const [digits, setDigits] = useState<string | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    if (!peerId) return;
+    import("../../mesh/keys")
+      .then((k) => k.safetyNumberWith(peerId))
+      .then(setDigits)
+      .catch(() => setFailed(true));
+  }, [peerId]);
+  if (!peerId) return null;
+  return (
+    <section aria-label="Safety number">
+      <h3>Safety number</h3>
+      {digits ? (
+        <>
+          <p className="safety-number">
+            <code>{digits}</code>
+          </p>
+          <p>Compare these digits with the other person's screen, in person or on a call. If they match, your chat is private.</p>
+        </>
+      ) : (
+        <p>
+          {failed ? "The safety number needs both people's keys: open the chat once with a connection." : "Computing the safety number…"}
+        </p>
+      )}
+    </section>
   );
 }
 

@@ -55,7 +55,10 @@ export async function settingsAction(request: Request, context: Ctx) {
       break;
     case "logout": {
       const res = await apiSend(context, "POST", "/api/auth/logout");
-      return redirect("/", { headers: res.headers });
+      const headers = new Headers(res.headers);
+      // The browser drops this site's stored chats, keys and cached pages, with or without JavaScript.
+      headers.set("Clear-Site-Data", '"cache", "storage"');
+      return redirect("/", { headers });
     }
     default:
       return formError({ title: "Unknown action" });

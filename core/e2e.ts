@@ -1,0 +1,574 @@
+// The end-to-end protocol of private rooms, version 2 (docs/protocol.md). It holds against the server: the
+// relay may drop, delay, reorder, rewrite and replay envelopes, and publish any key it likes, but it cannot
+// read a private message, speak as someone else, replay an old message or slip a device of its own into a
+// conversation unnoticed. WebCrypto only (Ed25519, X25519, HKDF, HMAC, AES-256-GCM): browsers, Node, workerd.
+//
+// - Each device has an X25519 key (key agreement) and an Ed25519 identity key that signs its device record
+//   {userId, deviceId, X25519 key, identity key}. Records are published through the server; clients use only
+//   records whose signature checks, and pin each contact's identity keys on first use (a new or changed one is
+//   reported, so the chat says so before anything is sealed to it).
+// - Every private envelope carries a canonical header (version, room, id, sender, sender's identity and X25519
+//   keys, time, type, key id, per-sender counter). The header is the AES-GCM additional data and the HKDF info
+//   of the content key, and the sender's identity key signs header and ciphertext.
+// - Direct messages: a fresh message key per message, wrapped for each trusted device of both people under
+//   the pairwise X25519 key of that device and the sender's device.
+// - Groups: a sender key per (member, device) as a hash chain (message key = HMAC(chain, 0x01), next chain =
+//   HMAC(chain, 0x02)), handed out wrapped per device; a new one whenever the recipients change.
+import { derivePairwiseKey } from "./crypto";
+import type { Envelope } from "./envelope";
+import { fromBase64Url, newId, toBase64Url } from "./ids";
+
+export const E2E_VERSION = 2;
+const enc = new TextEncoder();
+const SALT = enc.encode("linkup-e2e-v2");
+/** How far a group chain may be moved forward for one message (keys skipped on the way are kept). */
+const MAX_SKIP = 2000;
+/** Direct-message counters remembered per sender device, to refuse replays. */
+const SEEN_WINDOW = 2000;
+const B64 = /^[A-Za-z0-9_-]+$/;
+
+// ------------------------------------------------------------------ device records
+
+export interface DeviceRecord {
+  userId: string;
+  deviceId: string;
+  /** X25519 public key (base64url, 32 bytes). */
+  publicKey: string;
+  /** Ed25519 identity public key (base64url, 32 bytes). */
+  signingKey: string;
+  /** Ed25519 signature of the record by signingKey (base64url, 64 bytes). */
+  signature: string;
+}
+
+/** One device's own keys. The private halves are non-extractable CryptoKeys (kept in IndexedDB). */
+export interface DeviceSecrets {
+  dh: CryptoKeyPair;
+  signing: CryptoKeyPair;
+  record: DeviceRecord;
+}
+
+const recordBytes = (r: Omit<DeviceRecord, "signature">) =>
+  enc.encode(JSON.stringify(["linkup-device", E2E_VERSION, r.userId, r.deviceId, r.publicKey, r.signingKey]));
+
+async function raw(key: CryptoKey): Promise<string> {
+  return toBase64Url(new Uint8Array(await crypto.subtle.exportKey("raw", key)));
+}
+
+/** A new device: X25519 and Ed25519 key pairs and the record that binds them to the user. */
+export async function createDevice(userId: string, deviceId = newId(12), extractable = false): Promise<DeviceSecrets> {
+  const dh = (await crypto.subtle.generateKey({ name: "X25519" }, extractable, ["deriveBits"])) as CryptoKeyPair;
+  const signing = (await crypto.subtle.generateKey({ name: "Ed25519" }, extractable, ["sign", "verify"])) as CryptoKeyPair;
+  return {
+    dh,
+    signing,
+    record: await signDeviceRecord(signing, {
+      userId,
+      deviceId,
+      publicKey: await raw(dh.publicKey),
+      signingKey: await raw(signing.publicKey),
+    }),
+  };
+}
+
+/** Signs a device record (again, e.g. when the account's id changed after a phone verification merged it). */
+export async function signDeviceRecord(signing: CryptoKeyPair, r: Omit<DeviceRecord, "signature">): Promise<DeviceRecord> {
+  const sig = await crypto.subtle.sign({ name: "Ed25519" }, signing.privateKey, recordBytes(r));
+  return {
+    userId: r.userId,
+    deviceId: r.deviceId,
+    publicKey: r.publicKey,
+    signingKey: r.signingKey,
+    signature: toBase64Url(new Uint8Array(sig)),
+  };
+}
+
+async function verifySig(signingKey: string, signature: string, data: Uint8Array<ArrayBuffer>): Promise<boolean> {
+  try {
+    const key = await crypto.subtle.importKey("raw", fromBase64Url(signingKey), { name: "Ed25519" }, false, ["verify"]);
+    return await crypto.subtle.verify({ name: "Ed25519" }, key, fromBase64Url(signature), data);
+  } catch {
+    return false;
+  }
+}
+
+/** True when the record is well formed, names `userId` and is signed by its own identity key. */
+export async function verifyDeviceRecord(r: Partial<DeviceRecord>, userId?: string): Promise<boolean> {
+  if (typeof r.userId !== "string" || typeof r.deviceId !== "string") return false;
+  if (userId !== undefined && r.userId !== userId) return false;
+  for (const k of [r.publicKey, r.signingKey]) if (typeof k !== "string" || k.length !== 43 || !B64.test(k)) return false;
+  if (typeof r.signature !== "string" || r.signature.length !== 86 || !B64.test(r.signature)) return false;
+  return verifySig(r.signingKey as string, r.signature, recordBytes(r as DeviceRecord));
+}
+
+// ------------------------------------------------------------------ header, keys, signatures
+
+/** The fields of an envelope that the protocol authenticates (docs/protocol.md §3). */
+export interface Header {
+  room: string;
+  id: string;
+  senderId: string;
+  device: string;
+  dh: string;
+  timestamp: number;
+  type: string;
+  keyId: string;
+  counter: number;
+}
+
+/** The header as one canonical string: the same fields in the same order on every side. */
+export function canonicalHeader(h: Header): string {
+  return JSON.stringify([E2E_VERSION, h.room, h.id, h.senderId, h.device, h.dh, h.timestamp, h.type, h.keyId, h.counter]);
+}
+
+/** What rides beside the ciphertext in `meta.e2e` (the rest of the header is the envelope itself). */
+export interface E2eMeta {
+  v: number;
+  device: string;
+  dh: string;
+  counter: number;
+  sig: string;
+  /** Direct messages: the message key wrapped for each recipient device (by its X25519 key). */
+  keys?: { to: string; ciphertext: string; iv: string }[];
+  /** Sender-key handouts: the recipient device (X25519 key) and person. */
+  to?: string;
+  for?: string;
+}
+
+function readMeta(envelope: Envelope): E2eMeta | null {
+  const m = envelope.meta?.e2e as Partial<E2eMeta> | undefined;
+  if (!m || m.v !== E2E_VERSION || typeof m.device !== "string" || typeof m.dh !== "string" || typeof m.sig !== "string") return null;
+  if (typeof m.counter !== "number" || !Number.isSafeInteger(m.counter) || m.counter < 0) return null;
+  if (m.keys !== undefined && !Array.isArray(m.keys)) return null;
+  return m as E2eMeta;
+}
+
+function headerOf(envelope: Envelope, meta: Pick<E2eMeta, "device" | "dh" | "counter">, keyId: string): Header {
+  return {
+    room: envelope.room,
+    id: envelope.id,
+    senderId: envelope.senderId,
+    device: meta.device,
+    dh: meta.dh,
+    timestamp: envelope.timestamp,
+    type: envelope.type,
+    keyId,
+    counter: meta.counter,
+  };
+}
+
+const signedBytes = (header: string, iv: string, ciphertext: string, extra = "") =>
+  enc.encode(JSON.stringify([header, iv, ciphertext, extra]));
+
+/** The AES-GCM key of one message: HKDF over its message key, with the header as info. */
+async function contentKey(messageKey: Uint8Array<ArrayBuffer>, header: string): Promise<CryptoKey> {
+  const ikm = await crypto.subtle.importKey("raw", messageKey, "HKDF", false, ["deriveKey"]);
+  return crypto.subtle.deriveKey(
+    { name: "HKDF", hash: "SHA-256", salt: SALT, info: enc.encode(`msg|${header}`) },
+    ikm,
+    { name: "AES-GCM", length: 256 },
+    false,
+    ["encrypt", "decrypt"],
+  );
+}
+
+async function seal(key: CryptoKey, plain: string, aad: string) {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const data = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: enc.encode(aad) }, key, enc.encode(plain));
+  return { ciphertext: toBase64Url(new Uint8Array(data)), iv: toBase64Url(iv) };
+}
+
+async function unseal(key: CryptoKey, sealed: { ciphertext: string; iv: string }, aad: string): Promise<string> {
+  const plain = await crypto.subtle.decrypt(
+    { name: "AES-GCM", iv: fromBase64Url(sealed.iv), additionalData: enc.encode(aad) },
+    key,
+    fromBase64Url(sealed.ciphertext),
+  );
+  return new TextDecoder().decode(plain);
+}
+
+async function hmac(key: Uint8Array<ArrayBuffer>, byte: number): Promise<Uint8Array<ArrayBuffer>> {
+  const k = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", k, new Uint8Array([byte])));
+}
+
+/** One step of a sender-key chain: this message's key and the chain key of the next message. */
+export async function chainStep(
+  chainKey: Uint8Array<ArrayBuffer>,
+): Promise<{ messageKey: Uint8Array<ArrayBuffer>; next: Uint8Array<ArrayBuffer> }> {
+  return { messageKey: await hmac(chainKey, 0x01), next: await hmac(chainKey, 0x02) };
+}
+
+// ------------------------------------------------------------------ safety numbers
+
+async function fingerprint(userId: string, keys: string[]): Promise<Uint8Array> {
+  // Like Signal's numeric fingerprint (version, identity keys, user id, SHA-512, 30 bytes), over every pinned
+  // device key of the person. One hash, not 5200 rounds: 6 groups of 5 digits already leave ~100 bits to
+  // search, and phones compute it in the chat.
+  const input = enc.encode(JSON.stringify(["linkup-safety", E2E_VERSION, userId, [...keys].sort()]));
+  return new Uint8Array(await crypto.subtle.digest("SHA-512", input)).slice(0, 30);
+}
+
+function digits(bytes: Uint8Array): string {
+  const out: string[] = [];
+  for (let i = 0; i < 30; i += 5) {
+    let n = 0;
+    for (let j = 0; j < 5; j++) n = n * 256 + (bytes[i + j] ?? 0);
+    out.push(String(n % 100000).padStart(5, "0"));
+  }
+  return out.join(" ");
+}
+
+/**
+ * The 60-digit safety number of two people (12 groups of 5): the same on both sides, and different as soon
+ * as either person's pinned identity keys differ. Compared in person, it proves no one sits in between.
+ */
+export async function safetyNumber(a: { userId: string; keys: string[] }, b: { userId: string; keys: string[] }): Promise<string> {
+  const [first, second] = a.userId < b.userId ? [a, b] : [b, a];
+  return `${digits(await fingerprint(first.userId, first.keys))} ${digits(await fingerprint(second.userId, second.keys))}`;
+}
+
+// ------------------------------------------------------------------ the session of one device
+
+/** Where the session keeps its state (IndexedDB in the browser, a Map in tests). */
+export interface KeyValueStore {
+  get<T>(key: string): Promise<T | undefined>;
+  set(key: string, value: unknown): Promise<void>;
+}
+
+/** The published device records of a person, as the server hands them out (not trusted as they are). */
+export interface Directory {
+  /** `fresh` asks past any cache (a sender's device we do not know yet may have just been published). */
+  devices(userId: string, fresh?: boolean): Promise<unknown[]>;
+}
+
+/** A contact's device that was not there (or had another identity key) when we last looked. */
+export interface TrustChange {
+  userId: string;
+  deviceId: string;
+  kind: "new-device" | "key-changed";
+}
+
+export type OpenFailure =
+  | "plaintext" // plain text in a private room
+  | "malformed"
+  | "unknown-device" // the sending device is not a signed device of the sender
+  | "bad-signature" // header or ciphertext changed, or signed by someone else
+  | "replay" // a counter (message) this device already opened
+  | "no-key" // a group message whose sender key has not arrived (yet)
+  | "not-for-this-device"
+  | "key-overwrite" // a second sender key under a (sender, device, key id) we already hold
+  | "undecryptable";
+
+export type OpenResult = { ok: true; text: string } | { ok: false; reason: OpenFailure };
+
+interface ChainState {
+  chainKey: string;
+  counter: number;
+  /** Keys of messages skipped on the way (out-of-order arrival), by counter. */
+  skipped: Record<string, string>;
+}
+
+interface MySenderKey extends ChainState {
+  keyId: string;
+  /** The devices (`userId/deviceId/signingKey`) this key was made for; any change makes a new key. */
+  recipients: string[];
+  given: string[];
+}
+
+type Pins = Record<string, string>;
+
+export class E2eSession {
+  constructor(
+    readonly me: DeviceSecrets,
+    private readonly store: KeyValueStore,
+    private readonly directory: Directory,
+  ) {}
+
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  /** Runs tasks on the same state one after another (a chain step must never be taken twice). */
+  private serial<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const run = (this.queues.get(key) ?? Promise.resolve()).then(task, task);
+    this.queues.set(
+      key,
+      run.catch(() => {}),
+    );
+    return run;
+  }
+
+  private get userId() {
+    return this.me.record.userId;
+  }
+
+  /**
+   * A person's devices this device may seal to and accept from: published records with a valid signature.
+   * Identity keys are pinned on first use; later new or changed devices are pinned too but reported, so
+   * the chat shows the change before the next message is sealed.
+   */
+  async trustedDevices(userId: string, fresh = false): Promise<{ devices: DeviceRecord[]; changes: TrustChange[] }> {
+    return this.serial(`pins:${userId}`, () => this.trust(userId, fresh));
+  }
+
+  private async trust(userId: string, fresh: boolean): Promise<{ devices: DeviceRecord[]; changes: TrustChange[] }> {
+    let published: unknown[] | undefined;
+    try {
+      published = await this.directory.devices(userId, fresh);
+    } catch {
+      published = await this.store.get<unknown[]>(`e2e:devices:${userId}`);
+    }
+    const devices: DeviceRecord[] = [];
+    for (const r of published ?? [])
+      if (r && typeof r === "object" && (await verifyDeviceRecord(r as DeviceRecord, userId))) devices.push(r as DeviceRecord);
+    await this.store.set(`e2e:devices:${userId}`, devices);
+    const pins = await this.store.get<Pins>(`e2e:pins:${userId}`);
+    const changes: TrustChange[] = [];
+    const next: Pins = { ...pins };
+    for (const d of devices) {
+      if (pins && d.signingKey !== this.me.record.signingKey) {
+        if (!(d.deviceId in pins)) changes.push({ userId, deviceId: d.deviceId, kind: "new-device" });
+        else if (pins[d.deviceId] !== d.signingKey) changes.push({ userId, deviceId: d.deviceId, kind: "key-changed" });
+      }
+      next[d.deviceId] = d.signingKey;
+    }
+    if (!pins || changes.length) await this.store.set(`e2e:pins:${userId}`, next);
+    return { devices, changes };
+  }
+
+  /** The identity keys pinned for a person (what the safety number is computed from). */
+  async pinnedKeys(userId: string): Promise<string[]> {
+    return Object.values((await this.store.get<Pins>(`e2e:pins:${userId}`)) ?? {}).sort();
+  }
+
+  private nextCounter(room: string): Promise<number> {
+    const key = `e2e:counter:${room}`;
+    return this.serial(key, async () => {
+      const n = (await this.store.get<number>(key)) ?? 0;
+      await this.store.set(key, n + 1);
+      return n;
+    });
+  }
+
+  private async sign(header: string, iv: string, ciphertext: string, extra = ""): Promise<string> {
+    const sig = await crypto.subtle.sign({ name: "Ed25519" }, this.me.signing.privateKey, signedBytes(header, iv, ciphertext, extra));
+    return toBase64Url(new Uint8Array(sig));
+  }
+
+  private pairwise(peerDh: string, room: string) {
+    return derivePairwiseKey(this.me.dh, peerDh, `v2|${room}`);
+  }
+
+  /**
+   * Seals a direct message to every trusted device of both people. `changes` lists devices that appeared
+   * or changed since last time: the caller shows them in the chat (they are sealed to, but never silently).
+   */
+  async sealDirect(envelope: Envelope, text: string, peerId: string): Promise<{ envelope: Envelope; changes: TrustChange[] }> {
+    // Sealing always asks for the newest lists: a device added a moment ago should be able to read this.
+    const [theirs, ours] = await Promise.all([this.trustedDevices(peerId, true), this.trustedDevices(this.userId, true)]);
+    if (theirs.devices.length === 0) throw new Error("Waiting for the other person to open LinkUp so this message can be encrypted");
+    const meta = { device: this.me.record.signingKey, dh: this.me.record.publicKey, counter: await this.nextCounter(envelope.room) };
+    const keyId = newId(12);
+    const header = canonicalHeader(headerOf(envelope, meta, keyId));
+    const messageKey = crypto.getRandomValues(new Uint8Array(32));
+    const content = await seal(await contentKey(messageKey, header), text, header);
+    const recipients = [...new Set([...theirs.devices, ...ours.devices].map((d) => d.publicKey).concat(this.me.record.publicKey))];
+    const keys = await Promise.all(
+      recipients.map(async (to) => ({
+        to,
+        ...(await seal(await this.pairwise(to, envelope.room), toBase64Url(messageKey), `${header}|to|${to}`)),
+      })),
+    );
+    const sig = await this.sign(header, content.iv, content.ciphertext);
+    return {
+      envelope: { ...envelope, isEncrypted: true, content: { ...content, keyId }, meta: { e2e: { v: E2E_VERSION, ...meta, sig, keys } } },
+      changes: [...theirs.changes, ...ours.changes],
+    };
+  }
+
+  /** Checks who sent an envelope: a trusted device of its sender, whose signature covers header and bytes. */
+  private async authenticate(
+    envelope: Envelope,
+  ): Promise<
+    | { ok: true; meta: E2eMeta; header: string; content: { ciphertext: string; iv: string; keyId: string }; changes: TrustChange[] }
+    | { ok: false; reason: OpenFailure }
+  > {
+    if ("text" in envelope.content) return { ok: false, reason: "plaintext" };
+    const meta = readMeta(envelope);
+    const keyId = envelope.content.keyId;
+    if (!meta || !keyId) return { ok: false, reason: "malformed" };
+    const sentBy = (devices: DeviceRecord[]) => devices.some((d) => d.signingKey === meta.device && d.publicKey === meta.dh);
+    let { devices, changes } = await this.trustedDevices(envelope.senderId);
+    if (!sentBy(devices)) ({ devices, changes } = await this.trustedDevices(envelope.senderId, true));
+    if (!sentBy(devices)) return { ok: false, reason: "unknown-device" };
+    const header = canonicalHeader(headerOf(envelope, meta, keyId));
+    const extra = envelope.type === "key" ? `${meta.to}|${meta.for}` : "";
+    if (!(await verifySig(meta.device, meta.sig, signedBytes(header, envelope.content.iv, envelope.content.ciphertext, extra))))
+      return { ok: false, reason: "bad-signature" };
+    return { ok: true, meta, header, content: { ...envelope.content, keyId }, changes };
+  }
+
+  /** Opens a private message (direct or group) after checking its sender, signature and counter. */
+  async open(envelope: Envelope): Promise<OpenResult & { changes?: TrustChange[] }> {
+    const auth = await this.authenticate(envelope);
+    if (!auth.ok) return auth;
+    const { meta, header, content } = auth;
+    try {
+      if (envelope.room.startsWith("dm:")) {
+        const seenKey = `e2e:seen:${envelope.room}|${envelope.senderId}|${meta.device}`;
+        const seen = (await this.store.get<number[]>(seenKey)) ?? [];
+        if (seen.includes(meta.counter) || (seen.length >= SEEN_WINDOW && meta.counter < Math.min(...seen)))
+          return { ok: false, reason: "replay" };
+        const wrap = meta.keys?.find((k) => k?.to === this.me.record.publicKey);
+        if (!wrap || typeof wrap.ciphertext !== "string" || typeof wrap.iv !== "string")
+          return { ok: false, reason: "not-for-this-device" };
+        const messageKey = fromBase64Url(
+          await unseal(await this.pairwise(meta.dh, envelope.room), wrap, `${header}|to|${this.me.record.publicKey}`),
+        );
+        const text = await unseal(await contentKey(messageKey, header), content, header);
+        await this.store.set(seenKey, [...seen, meta.counter].slice(-SEEN_WINDOW));
+        return { ok: true, text, changes: auth.changes };
+      }
+      const messageKey = await this.groupMessageKey(`${envelope.room}|${envelope.senderId}|${meta.device}|${content.keyId}`, meta.counter);
+      if (typeof messageKey === "string") return { ok: false, reason: messageKey };
+      return { ok: true, text: await unseal(await contentKey(messageKey, header), content, header), changes: auth.changes };
+    } catch {
+      return { ok: false, reason: "undecryptable" };
+    }
+  }
+
+  /** The key of message `counter` of one sender key; each key opens one message only. */
+  private groupMessageKey(id: string, counter: number): Promise<Uint8Array<ArrayBuffer> | "no-key" | "replay" | "malformed"> {
+    return this.serial(`sk:${id}`, () => this.chainKeyFor(id, counter));
+  }
+
+  private async chainKeyFor(id: string, counter: number): Promise<Uint8Array<ArrayBuffer> | "no-key" | "replay" | "malformed"> {
+    const state = await this.store.get<ChainState>(`e2e:sk:${id}`);
+    if (!state) return "no-key";
+    if (counter < state.counter) {
+      const skipped = state.skipped[counter];
+      if (!skipped) return "replay";
+      const { [counter]: _used, ...rest } = state.skipped;
+      await this.store.set(`e2e:sk:${id}`, { ...state, skipped: rest });
+      return fromBase64Url(skipped);
+    }
+    if (counter - state.counter > MAX_SKIP) return "malformed";
+    let chain = fromBase64Url(state.chainKey);
+    const skipped = { ...state.skipped };
+    for (let n = state.counter; n < counter; n++) {
+      const step = await chainStep(chain);
+      skipped[n] = toBase64Url(step.messageKey);
+      chain = step.next;
+    }
+    const step = await chainStep(chain);
+    const kept = Object.keys(skipped)
+      .map(Number)
+      .sort((a, b) => a - b)
+      .slice(-MAX_SKIP);
+    await this.store.set(`e2e:sk:${id}`, {
+      chainKey: toBase64Url(step.next),
+      counter: counter + 1,
+      skipped: Object.fromEntries(kept.map((n) => [n, skipped[n]])),
+    } satisfies ChainState);
+    return step.messageKey;
+  }
+
+  /**
+   * Makes sure every trusted device of the group's members holds my current sender key. A new key (new
+   * chain) is made whenever the set of recipient devices differs from the one the current key was made for,
+   * so a removed member or device cannot read what follows. Returns the `key` envelopes to send.
+   */
+  prepareGroup(
+    room: string,
+    memberIds: string[],
+    base: Omit<Envelope, "id" | "type" | "content" | "meta" | "room" | "isEncrypted">,
+  ): Promise<{ envelopes: Envelope[]; changes: TrustChange[] }> {
+    return this.serial(`mine:${room}`, () => this.handOut(room, memberIds, base));
+  }
+
+  private async handOut(
+    room: string,
+    memberIds: string[],
+    base: Omit<Envelope, "id" | "type" | "content" | "meta" | "room" | "isEncrypted">,
+  ): Promise<{ envelopes: Envelope[]; changes: TrustChange[] }> {
+    const devices: DeviceRecord[] = [];
+    const changes: TrustChange[] = [];
+    for (const userId of new Set([...memberIds, this.userId])) {
+      const trusted = await this.trustedDevices(userId, true);
+      devices.push(...trusted.devices.filter((d) => d.signingKey !== this.me.record.signingKey));
+      changes.push(...trusted.changes);
+    }
+    const recipients = devices.map((d) => `${d.userId}/${d.deviceId}/${d.signingKey}`).sort();
+    let mine = await this.store.get<MySenderKey>(`e2e:mine:${room}`);
+    if (!mine || mine.recipients.join(" ") !== recipients.join(" ")) {
+      mine = {
+        keyId: newId(12),
+        chainKey: toBase64Url(crypto.getRandomValues(new Uint8Array(32))),
+        counter: 0,
+        skipped: {},
+        recipients,
+        given: [],
+      };
+    }
+    const envelopes: Envelope[] = [];
+    for (const d of devices) {
+      const mark = `${d.userId}/${d.deviceId}/${d.signingKey}`;
+      if (mine.given.includes(mark)) continue;
+      const envelope: Envelope = { ...base, id: newId(), room, type: "key", isEncrypted: true, content: { text: "" } };
+      const meta = {
+        device: this.me.record.signingKey,
+        dh: this.me.record.publicKey,
+        counter: mine.counter,
+        to: d.publicKey,
+        for: d.userId,
+      };
+      const header = canonicalHeader(headerOf(envelope, meta, mine.keyId));
+      const payload = JSON.stringify({ keyId: mine.keyId, chainKey: mine.chainKey, counter: mine.counter });
+      const content = await seal(await this.pairwise(d.publicKey, room), payload, `${header}|to|${d.publicKey}`);
+      const sig = await this.sign(header, content.iv, content.ciphertext, `${d.publicKey}|${d.userId}`);
+      envelopes.push({ ...envelope, content: { ...content, keyId: mine.keyId }, meta: { e2e: { v: E2E_VERSION, ...meta, sig } } });
+      mine.given.push(mark);
+    }
+    await this.store.set(`e2e:mine:${room}`, mine);
+    return { envelopes, changes };
+  }
+
+  /** Seals a group message with my current sender key, moving its chain one step (the old step is gone). */
+  sealGroup(envelope: Envelope, text: string): Promise<Envelope> {
+    return this.serial(`mine:${envelope.room}`, () => this.sealWithChain(envelope, text));
+  }
+
+  private async sealWithChain(envelope: Envelope, text: string): Promise<Envelope> {
+    const mine = await this.store.get<MySenderKey>(`e2e:mine:${envelope.room}`);
+    if (!mine) throw new Error("No sender key for this group yet");
+    const step = await chainStep(fromBase64Url(mine.chainKey));
+    const meta = { device: this.me.record.signingKey, dh: this.me.record.publicKey, counter: mine.counter };
+    await this.store.set(`e2e:mine:${envelope.room}`, { ...mine, chainKey: toBase64Url(step.next), counter: mine.counter + 1 });
+    const header = canonicalHeader(headerOf(envelope, meta, mine.keyId));
+    const content = await seal(await contentKey(step.messageKey, header), text, header);
+    const sig = await this.sign(header, content.iv, content.ciphertext);
+    return { ...envelope, isEncrypted: true, content: { ...content, keyId: mine.keyId }, meta: { e2e: { v: E2E_VERSION, ...meta, sig } } };
+  }
+
+  /** Keeps a sender key handed to this device, stored by (sender, device, key id); never overwritten. */
+  async acceptSenderKey(envelope: Envelope): Promise<{ ok: true; changes: TrustChange[] } | { ok: false; reason: OpenFailure }> {
+    if (envelope.type !== "key") return { ok: false, reason: "malformed" };
+    const auth = await this.authenticate(envelope);
+    if (!auth.ok) return auth;
+    const { meta, header, content } = auth;
+    if (meta.to !== this.me.record.publicKey || meta.for !== this.userId) return { ok: false, reason: "not-for-this-device" };
+    const id = `${envelope.room}|${envelope.senderId}|${meta.device}|${content.keyId}`;
+    return this.serial(`sk:${id}`, async () => {
+      if (await this.store.get(`e2e:sk:${id}`)) return { ok: false, reason: "key-overwrite" } as const;
+      try {
+        const payload = JSON.parse(
+          await unseal(await this.pairwise(meta.dh, envelope.room), content, `${header}|to|${meta.to}`),
+        ) as Partial<ChainState & { keyId: string }>;
+        if (payload.keyId !== content.keyId || typeof payload.chainKey !== "string" || payload.counter !== meta.counter)
+          return { ok: false, reason: "malformed" } as const;
+        await this.store.set(`e2e:sk:${id}`, { chainKey: payload.chainKey, counter: payload.counter, skipped: {} } satisfies ChainState);
+        return { ok: true, changes: auth.changes } as const;
+      } catch {
+        return { ok: false, reason: "undecryptable" } as const;
+      }
+    });
+  }
+}

@@ -1,0 +1,2 @@
+ALTER TABLE `device_keys` ADD `signing_key` text;--> statement-breakpoint
+ALTER TABLE `device_keys` ADD `signature` text;

@@ -1,0 +1,252 @@
+// End-to-end privacy in a real browser (issue 20, docs/protocol.md §1): nothing readable from a private chat
+// leaves the device, neither in the room's frames nor in any HTTP request (smart replies, '@ai').
+import type { APIRequestContext, Browser, Page } from "@playwright/test";
+import { createDevice } from "../../core/e2e";
+import { acceptCookies, expect, latestOutboxMessage, test } from "./fixtures";
+
+function place() {
+  return { latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 };
+}
+
+async function person(browser: Browser, baseURL: string, at: { latitude: number; longitude: number }, nickname: string) {
+  const context = await browser.newContext({ permissions: ["geolocation"], geolocation: at });
+  await acceptCookies(context, baseURL);
+  expect((await context.request.post(`${baseURL}/api/auth/anonymous`)).ok()).toBe(true);
+  const patched = await context.request.patch(`${baseURL}/api/me`, { data: { nickname, onboardingCompleted: true } });
+  expect(patched.ok()).toBe(true);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  return { context, page, errors, user: (await patched.json()).user as { id: string; nickname: string } };
+}
+
+/** Verifies the phone of the context's user with the code the dev outbox holds (smart replies need it). */
+async function verify(request: APIRequestContext, nickname: string) {
+  const phone = `+234816${String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0")}`;
+  expect((await request.post("/api/auth/register", { data: { phoneNumber: phone, nickname } })).ok()).toBe(true);
+  let code: string | undefined;
+  await expect
+    .poll(async () => {
+      code = (await latestOutboxMessage(request, phone))?.match(/\b(\d{6})\b/)?.[1];
+      return code;
+    })
+    .toBeTruthy();
+  expect((await request.post("/api/auth/verify", { data: { phoneNumber: phone, code } })).ok()).toBe(true);
+}
+
+async function openDm(a: Page, peerNickname: string): Promise<string> {
+  await a.getByLabel("More options").click();
+  await a.getByRole("button", { name: "Add Contact" }).click();
+  await a.getByRole("button", { name: `Message ${peerNickname}` }).click();
+  await expect(a).toHaveURL(/room=dm/);
+  await expect(a.getByText("LIVE", { exact: true })).toBeVisible();
+  return new URL(a.url()).searchParams.get("room")!;
+}
+
+async function safetyNumber(page: Page): Promise<string> {
+  await page.getByLabel("More options").click();
+  await page.getByRole("button", { name: "Group Info" }).click();
+  const code = page.getByRole("region", { name: "Safety number" }).locator("code");
+  await expect(code).toHaveText(/^(\d{5} ){11}\d{5}$/);
+  const digits = (await code.textContent()) ?? "";
+  await page.getByRole("dialog", { name: "Group Info" }).getByRole("button", { name: "Close" }).click();
+  return digits;
+}
+
+async function openChat(page: Page, path = "/chat") {
+  await page.goto(path);
+  await expect(page.getByText("LIVE", { exact: true })).toBeVisible();
+}
+
+async function send(page: Page, text: string) {
+  await page.getByRole("textbox", { name: "Message" }).fill(text);
+  await page.getByRole("textbox", { name: "Message" }).press("Enter");
+}
+
+const bubble = (page: Page, text: string) => page.getByRole("listitem").filter({ hasText: text });
+
+test("a private chat's words never leave the device: on-device smart replies, '@ai' sends only its own text after a notice", async ({
+  browser,
+  baseURL,
+}) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Ngozi");
+  const b = await person(browser, baseURL!, at, "Tunde");
+  await verify(a.context.request, "Ngozi");
+  // Every HTTP request the verified person's browser makes, with its body.
+  const requests: { url: string; body: string }[] = [];
+  a.page.on("request", (r) => requests.push({ url: r.url(), body: r.postData() ?? "" }));
+  await openChat(a.page);
+  await openChat(b.page);
+
+  await a.page.getByLabel("More options").click();
+  await a.page.getByRole("button", { name: "Add Contact" }).click();
+  await a.page.getByRole("button", { name: "Message Tunde" }).click();
+  await expect(a.page).toHaveURL(/room=dm/);
+  const dm = new URL(a.page.url()).searchParams.get("room")!;
+  await expect(a.page.getByText("LIVE", { exact: true })).toBeVisible();
+  await send(a.page, "are you there");
+  await b.page.goto(`/chat?room=${encodeURIComponent(dm)}`);
+  await expect(bubble(b.page, "are you there")).toBeVisible();
+
+  const secret = "Can you bring the 7781 cash to Balogun gate?";
+  await send(b.page, secret);
+  await expect(bubble(a.page, secret)).toBeVisible();
+  // Smart replies still show, computed on the device.
+  const chips = a.page.getByRole("group", { name: "Smart replies" });
+  await expect(chips.getByRole("button", { name: "Smart reply: Yes" })).toBeVisible();
+
+  // '@ai' in a private chat: the person is told once what leaves the device, and may cancel.
+  await send(a.page, "@ai translate good morning to yoruba");
+  const notice = a.page.getByRole("alertdialog", { name: "Ask the assistant from a private chat" });
+  await expect(notice).toContainText("the text after '@ai' leaves this device");
+  await notice.getByRole("button", { name: "Cancel" }).click();
+  await expect(notice).toHaveCount(0);
+  expect(requests.filter((r) => r.url.includes("/api/ai/"))).toEqual([]);
+  await send(a.page, "@ai translate good morning to yoruba");
+  await notice.getByRole("button", { name: "Send to assistant" }).click();
+  await expect(a.page.locator(".msg-ai")).toHaveCount(1, { timeout: 15_000 });
+  // Remembered: the next question goes without asking again.
+  await send(a.page, "@ai help");
+  await expect(a.page.locator(".msg-ai")).toHaveCount(2, { timeout: 15_000 });
+  await expect(notice).toHaveCount(0);
+
+  const toAssistant = requests.filter((r) => r.url.includes("/api/ai/chat"));
+  expect(toAssistant).toHaveLength(2);
+  expect(JSON.parse(toAssistant[0]!.body).message).toBe("translate good morning to yoruba");
+  expect(JSON.parse(toAssistant[0]!.body).context.messageHistory).toEqual([]);
+  expect(requests.filter((r) => r.url.includes("/api/ai/smart-replies"))).toEqual([]);
+  for (const r of requests) {
+    expect(r.body).not.toContain("7781");
+    expect(r.body).not.toContain("Balogun");
+    expect(r.body).not.toContain("are you there");
+  }
+  expect(a.errors).toEqual([]);
+  expect(b.errors).toEqual([]);
+  await a.context.close();
+  await b.context.close();
+});
+
+test("both people see the same safety number; a device added to a contact is shown in the chat before the next message", async ({
+  browser,
+  baseURL,
+}) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Chidi");
+  const b = await person(browser, baseURL!, at, "Aisha");
+  await openChat(a.page);
+  await openChat(b.page);
+  const dm = await openDm(a.page, "Aisha");
+  await send(a.page, "first hello");
+  await b.page.goto(`/chat?room=${encodeURIComponent(dm)}`);
+  await expect(bubble(b.page, "first hello")).toBeVisible();
+  await expect(bubble(b.page, "first hello").getByRole("img", { name: "Encrypted" })).toBeVisible();
+  await send(b.page, "hello back");
+  await expect(bubble(a.page, "hello back")).toBeVisible();
+
+  const seenByA = await safetyNumber(a.page);
+  expect(await safetyNumber(b.page)).toBe(seenByA);
+
+  // A device appears in Aisha's list that Chidi's browser has not seen (the server could add one like it).
+  const ghost = await createDevice(b.user.id, "ghost-device");
+  const { userId: _, ...record } = ghost.record;
+  expect((await b.context.request.put(`${baseURL}/api/keys`, { data: record })).ok()).toBe(true);
+  await send(a.page, "the meeting point is the old mill");
+  const notice = a.page.getByRole("listitem").filter({ hasText: "has a new device that now receives this chat" });
+  await expect(notice).toBeVisible();
+  const items = await a.page.getByRole("list", { name: "Messages" }).getByRole("listitem").allTextContents();
+  const noticeAt = items.findIndex((t) => t.includes("has a new device"));
+  const messageAt = items.findIndex((t) => t.includes("the meeting point is the old mill"));
+  expect(noticeAt).toBeGreaterThanOrEqual(0);
+  expect(noticeAt).toBeLessThan(messageAt);
+  // The safety number moves with it: comparing again would show the difference.
+  expect(await safetyNumber(a.page)).not.toBe(seenByA);
+  expect(a.errors).toEqual([]);
+  expect(b.errors).toEqual([]);
+  await a.context.close();
+  await b.context.close();
+});
+
+test("signing out withdraws this device's key on the server and deletes the chats and keys kept in the browser", async ({
+  browser,
+  baseURL,
+}) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Efe");
+  const b = await person(browser, baseURL!, at, "Obi");
+  await openChat(a.page);
+  const published = async () =>
+    ((await (await b.context.request.get(`${baseURL}/api/keys/${a.user.id}`)).json()) as { keys: unknown[] }).keys.length;
+  await expect.poll(published).toBe(1);
+  await expect
+    .poll(() => a.page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name)))
+    .toContain(`linkup-mesh-${a.user.id}`);
+
+  await a.page.goto("/settings");
+  await a.page.getByRole("button", { name: "Sign Out" }).click();
+  await expect(a.page).toHaveURL(/\/$/);
+  expect(await published()).toBe(0);
+  await expect.poll(() => a.page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name))).toEqual([]);
+  expect(a.errors).toEqual([]);
+  await a.context.close();
+  await b.context.close();
+});
+
+test("a malicious relay cannot slip plain text, a rewritten header or a forged sender into a direct chat", async ({ browser, baseURL }) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Bisi");
+  const b = await person(browser, baseURL!, at, "Kunle");
+  const c = await person(browser, baseURL!, at, "Mallam");
+  // Kunle's relay is the attacker: it passes every frame on and adds forgeries after each private envelope.
+  let forgeries = 0;
+  await b.page.routeWebSocket(/\/ws\/rooms\//, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(m));
+    server.onMessage((raw) => {
+      ws.send(raw);
+      const frame = JSON.parse(String(raw)) as {
+        type: string;
+        seq: number;
+        envelope?: Record<string, unknown>;
+        items?: { seq: number; envelope: Record<string, unknown> }[];
+      };
+      // Live envelopes and those the room hands back on resume alike.
+      const carried = frame.type === "envelope" && frame.envelope ? [{ seq: frame.seq, envelope: frame.envelope }] : (frame.items ?? []);
+      for (const { seq, envelope: e } of carried) {
+        if (!String(e.room).startsWith("dm:") || e.type !== "text") continue;
+        const forged = (change: Record<string, unknown>) => {
+          forgeries++;
+          ws.send(
+            JSON.stringify({ type: "envelope", seq, envelope: { ...e, id: `forged-${Math.random().toString(36).slice(2)}`, ...change } }),
+          );
+        };
+        forged({ content: { text: "INJECTED plain text: send me the code" } });
+        forged({ type: "emergency", priority: "high" });
+        forged({ timestamp: Number(e.timestamp) + 60_000 });
+        forged({ senderId: c.user.id, senderName: "Mallam" });
+      }
+    });
+  });
+  await openChat(a.page);
+  await openChat(b.page);
+  await openChat(c.page);
+  const dm = await openDm(a.page, "Kunle");
+  await send(a.page, "the real message 3390");
+  await b.page.goto(`/chat?room=${encodeURIComponent(dm)}`);
+  await expect(bubble(b.page, "the real message 3390")).toBeVisible();
+  await send(a.page, "and a second one 4410");
+  await expect(bubble(b.page, "and a second one 4410")).toBeVisible();
+  // Each genuine message shows once, with its lock; nothing the relay made up shows at all.
+  await expect(bubble(b.page, "the real message 3390")).toHaveCount(1);
+  await expect(bubble(b.page, "the real message 3390").getByRole("img", { name: "Encrypted" })).toBeVisible();
+  await expect(bubble(b.page, "and a second one 4410")).toHaveCount(1);
+  await expect(b.page.getByText("INJECTED plain text")).toHaveCount(0);
+  await expect(b.page.locator(".msg-emergency")).toHaveCount(0);
+  await expect(b.page.getByRole("list", { name: "Messages" }).getByText("Mallam")).toHaveCount(0);
+  expect(forgeries).toBeGreaterThanOrEqual(8);
+  expect(b.errors).toEqual([]);
+  await a.context.close();
+  await b.context.close();
+  await c.context.close();
+});
