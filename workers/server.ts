@@ -2,6 +2,7 @@
 // through Hono; everything else to the React Router pages.
 import { Hono } from "hono";
 import { api } from "./api";
+import { stripeWebhook } from "./billing/webhook";
 import { type AppEnv, checkSecrets } from "./env";
 import { notFound } from "./errors";
 import { rooms } from "./rooms/socket";
@@ -18,6 +19,7 @@ export function createServer(pages: PageHandler) {
   });
   app.route("/api", api);
   app.route("/webhooks/whatsapp", whatsapp);
+  app.route("/webhooks/stripe", stripeWebhook);
   app.route("/ussd", ussd);
   app.route("/ws/rooms", rooms);
   // Unknown paths under the Hono apps are JSON 404s, never a page.
