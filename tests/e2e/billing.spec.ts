@@ -1,0 +1,99 @@
+// Checkout in a real browser with the local payment stand-in (development without Stripe): from /pricing
+// through the test payment form to /chat?subscription=success, with the tier read back from the server.
+import type { Page } from "@playwright/test";
+import { acceptCookies, expect, latestOutboxMessage, startAnonymous, test } from "./fixtures";
+
+// The decline answers 402 and a chat without a shared location asks for its area room (409): the browser
+// logs both as failed loads.
+test.use({ allowedConsoleErrors: [/status of (402|409)/], viewport: { width: 360, height: 780 } });
+
+/** A verified person (phone code read from the dev outbox) who finished onboarding, signed in in this page. */
+async function verifiedPerson(page: Page, baseURL: string) {
+  await acceptCookies(page.context(), baseURL);
+  await startAnonymous(page.request);
+  const rest = String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0");
+  const phone = { local: `0817${rest}`, e164: `+234817${rest}` };
+  const headers = { origin: baseURL };
+  expect((await page.request.post("/api/auth/register", { data: { phoneNumber: phone.local, nickname: "Ngozi" }, headers })).ok()).toBe(
+    true,
+  );
+  let code: string | undefined;
+  await expect
+    .poll(async () => {
+      code = (await latestOutboxMessage(page.request, phone.e164))?.match(/\b(\d{6})\b/)?.[1];
+      return code;
+    })
+    .toBeTruthy();
+  expect((await page.request.post("/api/auth/verify", { data: { phoneNumber: phone.local, code }, headers })).ok()).toBe(true);
+  expect((await page.request.patch("/api/me", { data: { onboardingCompleted: true }, headers })).ok()).toBe(true);
+  return phone;
+}
+
+async function tierFromServer(page: Page) {
+  return page.evaluate(async () => ((await (await fetch("/api/me")).json()) as { user: { tier: string } }).user.tier);
+}
+
+test("a verified person pays for Premium from /pricing with the test card and lands in chat as Premium", async ({ page, baseURL }) => {
+  await verifiedPerson(page, baseURL!);
+  await page.goto("/pricing");
+  await page.getByRole("region", { name: "Premium" }).getByRole("link", { name: "Start Free Trial" }).click();
+  await expect(page).toHaveURL(/\/subscribe\?plan=premium$/);
+  await expect(page.getByRole("heading", { name: "Subscribe to LinkUp Premium" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Order summary" })).toContainText("₦2,500 / month");
+  await expect(page.getByRole("region", { name: "Need help?" })).toContainText("+2348000000000");
+
+  // Changing the plan or the period asks for a new payment session for that price.
+  await page
+    .getByRole("navigation", { name: "Billing period" })
+    .getByRole("link", { name: /Yearly/ })
+    .click();
+  await expect(page.getByRole("region", { name: "Order summary" })).toContainText("₦25,000 / year");
+  await page.getByRole("navigation", { name: "Billing period" }).getByRole("link", { name: "Monthly" }).click();
+
+  const form = page.getByRole("form", { name: "Test payment" });
+  await expect(form).toContainText("Test mode: no real payment");
+  await form.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await form.getByRole("button", { name: "Pay ₦2,500" }).click();
+
+  await expect(page).toHaveURL(/\/chat\?subscription=success$/);
+  await expect(page.getByRole("status").filter({ hasText: "LinkUp Premium is active" })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Notifications (F8)" })).toContainText(
+    "Welcome to LinkUp Premium! Your subscription is now active.",
+  );
+  expect(await tierFromServer(page)).toBe("premium");
+  // Nothing sticks out of a 360 px phone screen on the way.
+  await page.goto("/subscribe?plan=premium");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await expect(page.getByRole("region", { name: "Payment" })).toContainText("You already have LinkUp Premium");
+});
+
+test("the decline card shows the 'Payment Failed' toast and leaves the person on Community", async ({ page, baseURL }) => {
+  const phone = await verifiedPerson(page, baseURL!);
+  await page.goto("/subscribe?plan=enterprise");
+  await expect(page.getByRole("heading", { name: "Subscribe to LinkUp Enterprise" })).toBeVisible();
+  const form = page.getByRole("form", { name: "Test payment" });
+  await form.getByLabel("Card number").fill("4000 0000 0000 0002");
+  await form.getByRole("button", { name: "Pay ₦15,000" }).click();
+  const toast = page.getByRole("list", { name: "Notifications (F8)" }).getByRole("alert").filter({ hasText: "Payment Failed" });
+  await expect(toast).toContainText("Your card was declined.");
+  await expect(page).toHaveURL(/\/subscribe\?plan=enterprise$/);
+  expect(await tierFromServer(page)).toBe("free");
+  await expect.poll(async () => latestOutboxMessage(page.request, phone.e164)).toContain("Payment failed");
+});
+
+test("the free trial needs no card and starts from /subscribe", async ({ page, baseURL }) => {
+  await verifiedPerson(page, baseURL!);
+  await page.goto("/subscribe?plan=premium");
+  await page.getByRole("region", { name: "Try Premium free for 7 days" }).getByRole("button", { name: "Start Free Trial" }).click();
+  await expect(page).toHaveURL(/\/chat\?subscription=trial$/);
+  await expect(page.getByRole("status").filter({ hasText: "Your LinkUp Premium trial is active." })).toBeVisible();
+  expect(await tierFromServer(page)).toBe("premium");
+});
+
+test("an anonymous visitor is asked to verify their phone before paying", async ({ page, baseURL }) => {
+  await acceptCookies(page.context(), baseURL!);
+  await startAnonymous(page.request);
+  await page.goto("/subscribe?plan=premium");
+  await expect(page.getByRole("region", { name: "Payment" }).getByRole("link", { name: "Verify your phone" })).toBeVisible();
+  await expect(page.getByRole("form", { name: "Test payment" })).toHaveCount(0);
+});
