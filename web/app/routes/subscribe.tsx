@@ -1,6 +1,6 @@
 // /subscribe?plan=premium|enterprise (spec part 2 #9, #10): plan picker, monthly or yearly, the payment form,
 // order summary, help card and a back button. Works without JavaScript for the local payment stand-in.
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { Form, Link, useActionData, useFetcher, useNavigate } from "react-router";
 import { PAYMENT_TEXTS, PLAN_NAMES, type PaidTier, naira, planPrice, type BillingInterval } from "../../../core/billing";
 import { SUPPORT_HOURS, TRIAL_DAYS } from "../../../core/constants";
@@ -81,10 +81,12 @@ function LocalPaymentForm({
   fetcher,
   session,
   amount,
+  card,
 }: {
   fetcher: ReturnType<typeof useFetcher>;
   session: SessionResult;
   amount: string;
+  card: [string, (v: string) => void];
 }) {
   const busy = fetcher.state !== "idle";
   return (
@@ -98,7 +100,16 @@ function LocalPaymentForm({
       <input type="hidden" name="clientSecret" value={session.clientSecret} />
       <label>
         Card number
-        <input name="cardNumber" inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" required maxLength={23} />
+        <input
+          name="cardNumber"
+          inputMode="numeric"
+          autoComplete="cc-number"
+          placeholder="4242 4242 4242 4242"
+          required
+          maxLength={23}
+          value={card[0]}
+          onChange={(e) => card[1](e.target.value)}
+        />
       </label>
       {session.paymentError ? (
         <p role="alert" className="error">
@@ -121,16 +132,25 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
   const actionData = useActionData<SessionResult>();
   const amount = naira(planPrice(plan, interval));
   const canPay = Boolean(user?.verified && price && !status?.isActive && provider !== "unconfigured");
-  // The session of the plan shown: changing the plan asks for a new one.
+  // Payment sessions by price: changing the plan asks for a new one, and a late answer for another plan
+  // never replaces the form being filled in.
+  const [sessions, setSessions] = useState<Record<string, SessionResult>>({});
+  // Kept here so what was typed survives the form being re-rendered for a fresh session.
+  const card = useState("");
+  useEffect(() => {
+    const d = fetcher.data;
+    if (d?.priceId) setSessions((s) => (s[d.priceId as string] === d ? s : { ...s, [d.priceId as string]: d }));
+  }, [fetcher.data]);
   const latest = fetcher.data ?? actionData;
-  const session = latest && latest.priceId === price?.priceId ? latest : undefined;
-  const starting = fetcher.state !== "idle" && fetcher.formData?.get("intent") === "start";
+  const session = price ? [fetcher.data, sessions[price.priceId], actionData].find((d) => d?.priceId === price.priceId) : undefined;
+  const startingFor =
+    fetcher.state !== "idle" && fetcher.formData?.get("intent") === "start" ? String(fetcher.formData.get("priceId")) : null;
 
   useEffect(() => {
-    if (!hydrated || !canPay || !price || starting) return;
+    if (!hydrated || !canPay || !price || startingFor === price.priceId) return;
     if (session?.clientSecret || session?.error) return;
     fetcher.submit({ intent: "start", priceId: price.priceId }, { method: "post" });
-  }, [hydrated, canPay, price, session, starting, fetcher]);
+  }, [hydrated, canPay, price, session, startingFor, fetcher]);
 
   useEffect(() => {
     if (latest?.error) toast({ title: latest.error.title, description: latest.error.description, variant: "destructive" });
@@ -171,7 +191,7 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
           <p>Card payment needs JavaScript. Please enable it, or call {phone} to pay by phone.</p>
         )
       ) : (
-        <LocalPaymentForm fetcher={fetcher} session={session} amount={amount} />
+        <LocalPaymentForm fetcher={fetcher} session={session} amount={amount} card={card} />
       );
   } else if (session?.error) {
     payment = (
