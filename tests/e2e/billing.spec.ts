@@ -1,32 +1,17 @@
 // Checkout in a real browser with the local payment stand-in (development without Stripe): from /pricing
 // through the test payment form to /chat?subscription=success, with the tier read back from the server.
 import type { Page } from "@playwright/test";
-import { acceptCookies, expect, latestOutboxMessage, startAnonymous, test } from "./fixtures";
+import { acceptCookies, expect, latestOutboxMessage, startAnonymous, test, verifyFreshPhone } from "./fixtures";
 
 // The decline answers 402 and a chat without a shared location asks for its area room (409): the browser
 // logs both as failed loads.
 test.use({ allowedConsoleErrors: [/status of (402|409)/], viewport: { width: 360, height: 780 } });
 
-/** A verified person (phone code read from the dev outbox) who finished onboarding, signed in in this page. */
+/** A verified person who finished onboarding, signed in in this page. */
 async function verifiedPerson(page: Page, baseURL: string) {
   await acceptCookies(page.context(), baseURL);
   await startAnonymous(page.request);
-  const rest = String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0");
-  const phone = { local: `0817${rest}`, e164: `+234817${rest}` };
-  const headers = { origin: baseURL };
-  expect((await page.request.post("/api/auth/register", { data: { phoneNumber: phone.local, nickname: "Ngozi" }, headers })).ok()).toBe(
-    true,
-  );
-  let code: string | undefined;
-  await expect
-    .poll(async () => {
-      code = (await latestOutboxMessage(page.request, phone.e164))?.match(/\b(\d{6})\b/)?.[1];
-      return code;
-    })
-    .toBeTruthy();
-  expect((await page.request.post("/api/auth/verify", { data: { phoneNumber: phone.local, code }, headers })).ok()).toBe(true);
-  expect((await page.request.patch("/api/me", { data: { onboardingCompleted: true }, headers })).ok()).toBe(true);
-  return phone;
+  return (await verifyFreshPhone(page.request, baseURL)).phone;
 }
 
 async function tierFromServer(page: Page) {
