@@ -7,7 +7,7 @@ import { LOCAL_TEST_CARDS } from "../../core/billing";
 import { createDb } from "../../db";
 import { anonymousSession, call } from "../../tests/workers/helpers";
 import type { AppEnv } from "../env";
-import { createSubscription, runBillingClock } from ".";
+import { billingHealth, createSubscription, handleStripeWebhook, runBillingClock } from ".";
 import { webhookSecret } from "./config";
 
 const appEnv = env as unknown as AppEnv;
@@ -160,7 +160,12 @@ describe("POST /api/create-subscription", () => {
   it("makes one Stripe customer per person (our user id in its metadata) and an incomplete subscription", async () => {
     const u = await verifiedUser();
     const user = (await db.query.users.findFirst({ where: (t, { eq }) => eq(t.id, u.id) }))!;
-    const stripeEnv = { ...appEnv, STRIPE_SECRET_KEY: "sk_test_linkup" } as AppEnv;
+    const stripeEnv = {
+      ...appEnv,
+      STRIPE_SECRET_KEY: "sk_test_linkup",
+      STRIPE_WEBHOOK_SECRET: "whsec_test",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_linkup",
+    } as AppEnv;
     const sent: { url: string; body: URLSearchParams; auth: string | null }[] = [];
     let n = 0;
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {

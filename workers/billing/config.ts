@@ -13,10 +13,22 @@ export function billingMode(env: AppEnv): BillingMode {
   return env.ENVIRONMENT === "development" ? "local" : "unconfigured";
 }
 
-/** For /api/health: whether billing can take real or local payments, and which. */
-export function billingHealth(env: AppEnv): { mode: BillingMode; ready: boolean } {
+/** Stripe needs all three: the key to create subscriptions, the webhook secret to learn they were paid and
+ * the publishable key for the Payment Element. Missing ones are named (never their values). */
+export function missingStripeConfig(env: AppEnv): string[] {
+  const missing: string[] = [];
+  if (!env.STRIPE_WEBHOOK_SECRET) missing.push("STRIPE_WEBHOOK_SECRET");
+  if (!env.STRIPE_PUBLISHABLE_KEY) missing.push("STRIPE_PUBLISHABLE_KEY");
+  return missing;
+}
+
+/** For /api/health: whether billing can take real or local payments, which, and what is missing. */
+export function billingHealth(env: AppEnv): { mode: BillingMode; ready: boolean; missing: string[] } {
   const mode = billingMode(env);
-  return { mode, ready: mode === "local" || (mode === "stripe" && Boolean(env.STRIPE_WEBHOOK_SECRET)) };
+  if (mode === "local") return { mode, ready: true, missing: [] };
+  if (mode === "unconfigured") return { mode, ready: false, missing: ["STRIPE_SECRET_KEY"] };
+  const missing = missingStripeConfig(env);
+  return { mode, ready: missing.length === 0, missing };
 }
 
 export interface PlanPrice {

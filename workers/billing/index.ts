@@ -22,7 +22,7 @@ import type { User } from "../../db/schema";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { stripeProvider } from "../services/stripe";
-import { billingMode, findPrice, priceCatalog } from "./config";
+import { billingMode, findPrice, missingStripeConfig, priceCatalog } from "./config";
 import { applySubscription } from "./events";
 import { localProvider } from "./local";
 import { NOTICES, tellPerson } from "./notices";
@@ -38,7 +38,11 @@ const NOT_CONFIGURED = "Payments are not configured";
 
 export function billingProvider(env: AppEnv, db: Db): BillingProvider {
   const mode = billingMode(env);
-  if (mode === "stripe") return stripeProvider(env.STRIPE_SECRET_KEY as string);
+  if (mode === "stripe") {
+    // A subscription nobody could pay for, or whose payment we would never hear of, is refused up front.
+    if (missingStripeConfig(env).length > 0) throw new ApiError(503, NOT_CONFIGURED);
+    return stripeProvider(env.STRIPE_SECRET_KEY as string);
+  }
   if (mode === "local") return localProvider(env, db);
   throw new ApiError(503, NOT_CONFIGURED);
 }
