@@ -1,7 +1,7 @@
 // Checkout in a real browser with the local payment stand-in (development without Stripe): from /pricing
 // through the test payment form to /chat?subscription=success, with the tier read back from the server.
 import type { Page } from "@playwright/test";
-import { acceptCookies, expect, latestOutboxMessage, startAnonymous, test, verifyFreshPhone } from "./fixtures";
+import { acceptCookies, expect, latestOutboxMessage, payForPremium, startAnonymous, test, verifyFreshPhone } from "./fixtures";
 
 // The decline answers 402 and a chat without a shared location asks for its area room (409): the browser
 // logs both as failed loads.
@@ -81,4 +81,29 @@ test("an anonymous visitor is asked to verify their phone before paying", async 
   await page.goto("/subscribe?plan=premium");
   await expect(page.getByRole("region", { name: "Payment" }).getByRole("link", { name: "Verify your phone" })).toBeVisible();
   await expect(page.getByRole("form", { name: "Test payment" })).toHaveCount(0);
+});
+
+test("from the settings Premium tab a person cancels and resumes, upgrades at once and downgrades at the next cycle", async ({
+  page,
+  baseURL,
+}) => {
+  await acceptCookies(page.context(), baseURL!);
+  await startAnonymous(page.request);
+  await payForPremium(page.request, baseURL!);
+  await page.goto("/settings?tab=premium");
+  const panel = page.getByRole("heading", { name: "Premium Active" }).locator("..");
+  await expect(panel).toContainText("Next billing:");
+  await panel.getByRole("button", { name: "Cancel subscription" }).click();
+  await expect(panel).toContainText("Cancelled: your plan stays until the end of the period you paid for.");
+  expect(await tierFromServer(page)).toBe("premium");
+  await panel.getByRole("button", { name: "Resume subscription" }).click();
+  await expect(panel.getByRole("button", { name: "Cancel subscription" })).toBeVisible();
+
+  await panel.getByRole("button", { name: "Upgrade to Enterprise" }).click();
+  const enterprise = page.getByRole("heading", { name: "Enterprise Active" }).locator("..");
+  await expect(enterprise).toBeVisible();
+  expect(await tierFromServer(page)).toBe("enterprise");
+  await enterprise.getByRole("button", { name: "Downgrade to Premium" }).click();
+  await expect(enterprise).toContainText("Changes to Premium at the next billing cycle.");
+  expect(await tierFromServer(page)).toBe("enterprise");
 });
