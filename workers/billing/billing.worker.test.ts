@@ -477,3 +477,33 @@ describe("complimentary tier (staff)", () => {
     expect(await tierOf(person.cookie)).toBe("free");
   });
 });
+
+describe("Premium's priority support queue", () => {
+  it("staff see open call-back requests of paying people first, then the oldest", async () => {
+    const admin = await verifiedUser();
+    await env.DB.prepare("update users set role = 'admin' where id = ?").bind(admin.id).run();
+    const free = await verifiedUser();
+    const paying = await payingUser();
+    const old = Date.now() - 3600_000;
+    await env.DB.prepare(
+      "insert into support_tickets (id, user_id, phone, message, category, created_at) values (?, ?, ?, ?, 'technical', ?)",
+    )
+      .bind("t-free", free.id, free.phone, "My messages do not send", old)
+      .run();
+    // Left by phone only (the support bot's call-back form), matched to the paying account that owns the phone.
+    await env.DB.prepare(
+      "insert into support_tickets (id, user_id, phone, message, category, created_at) values (?, null, ?, ?, 'technical', ?)",
+    )
+      .bind("t-paid", paying.phone, "Please call me back", Date.now())
+      .run();
+    expect((await call("/api/support/tickets", { cookie: free.cookie })).status).toBe(403);
+    const res = await call("/api/support/tickets", { cookie: admin.cookie });
+    expect(res.status).toBe(200);
+    const { tickets } = await res.json<{ tickets: { id: string; priority: boolean; tier: string }[] }>();
+    const ours = tickets.filter((t) => t.id === "t-free" || t.id === "t-paid");
+    expect(ours.map((t) => [t.id, t.tier, t.priority])).toEqual([
+      ["t-paid", "premium", true],
+      ["t-free", "free", false],
+    ]);
+  });
+});

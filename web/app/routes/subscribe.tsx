@@ -198,6 +198,7 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
       <Form method="post" className="form">
         <p role="alert" className="error">
           {session.error.title} - {session.error.description}
+          {session.error.reason ? ` (${session.error.reason})` : ""}
         </p>
         <input type="hidden" name="intent" value="start" />
         <input type="hidden" name="priceId" value={price.priceId} />

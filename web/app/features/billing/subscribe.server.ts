@@ -47,7 +47,7 @@ export type SessionResult = {
   clientSecret?: string;
   provider?: string;
   paymentError?: string;
-  error?: { title: string; description?: string };
+  error?: { title: string; description?: string; reason?: string };
 };
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
@@ -60,9 +60,9 @@ export async function subscribeAction(request: Request, context: Ctx) {
       const res = await apiSend<{ clientSecret: string; provider: string }>(context, "POST", "/api/create-subscription", { priceId });
       if (res.status === 401) throw redirect("/signup-verification");
       if (!res.ok || !res.json) {
-        // The spec's setup failure toast; the server's reason goes with it when there is one.
+        // The spec's setup failure toast; the server's reason is shown beside it on the page.
         return data<SessionResult>(
-          { priceId, error: { title: PAYMENT_TEXTS.initErrorTitle, description: res.json?.error ?? PAYMENT_TEXTS.initErrorBody } },
+          { priceId, error: { title: PAYMENT_TEXTS.initErrorTitle, description: PAYMENT_TEXTS.initErrorBody, reason: res.json?.error } },
           { status: res.status },
         );
       }
