@@ -107,3 +107,22 @@ test("from the settings Premium tab a person cancels and resumes, upgrades at on
   await expect(enterprise).toContainText("Changes to Premium at the next billing cycle.");
   expect(await tierFromServer(page)).toBe("enterprise");
 });
+
+test.describe("before JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+  test("checkout works as plain forms: continue to payment, pay with the test card, land in chat as Premium", async ({ page, baseURL }) => {
+    await verifiedPerson(page, baseURL!);
+    await page.goto("/subscribe?plan=premium&billing=yearly");
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    const form = page.getByRole("form", { name: "Test payment" });
+    await form.getByLabel("Card number").fill("4000 0000 0000 0002");
+    await form.getByRole("button", { name: "Pay ₦25,000" }).click();
+    await expect(page.getByRole("region", { name: "Payment" }).getByRole("alert")).toContainText(
+      "Payment Failed - Your card was declined.",
+    );
+    await page.getByRole("form", { name: "Test payment" }).getByLabel("Card number").fill("4242 4242 4242 4242");
+    await page.getByRole("form", { name: "Test payment" }).getByRole("button", { name: "Pay ₦25,000" }).click();
+    await expect(page).toHaveURL(/\/chat\?subscription=success$/);
+    await expect(page.getByRole("status").filter({ hasText: "LinkUp Premium is active" })).toBeVisible();
+  });
+});
