@@ -208,6 +208,13 @@ describe("POST /api/create-subscription", () => {
       status: 503,
       message: "Payments are not configured",
     });
+    // A Stripe key alone is not enough: without the webhook secret nobody would ever become Premium.
+    const keyOnly = { ...production, STRIPE_SECRET_KEY: "sk_test_linkup", STRIPE_PUBLISHABLE_KEY: "pk_test_linkup" } as AppEnv;
+    await expect(createSubscription(keyOnly, db, user, "price_premium_monthly")).rejects.toMatchObject({ status: 503 });
+    expect(billingHealth(keyOnly)).toEqual({ mode: "stripe", ready: false, missing: ["STRIPE_WEBHOOK_SECRET"] });
+    expect(billingHealth(production)).toEqual({ mode: "unconfigured", ready: false, missing: ["STRIPE_SECRET_KEY"] });
+    const webhook = await handleStripeWebhook(production, db, "{}", "t=1,v1=00");
+    expect(webhook.status).toBe(503);
   });
 });
 
