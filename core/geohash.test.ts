@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { distanceMetres, encodeGeohash } from "./geohash";
+import { distanceMetres, encodeGeohash, neighbourhoodCells } from "./geohash";
 
 describe("geohash", () => {
   it("matches known cells", () => {
@@ -14,5 +14,22 @@ describe("geohash", () => {
     // About 114 km as the crow flies.
     expect(lagosToIbadan / 1000).toBeGreaterThan(110);
     expect(lagosToIbadan / 1000).toBeLessThan(118);
+  });
+  it("a neighbourhood reaches about 10 km in every direction, not 30", () => {
+    const lagos = { latitude: 6.5244, longitude: 3.3792 };
+    const cells = neighbourhoodCells(lagos.latitude, lagos.longitude);
+    expect(cells).toHaveLength(25);
+    expect(cells).toContain(encodeGeohash(lagos.latitude, lagos.longitude));
+    for (const [dLat, dLon] of [
+      [0.08, 0],
+      [-0.08, 0],
+      [0, 0.08],
+      [0, -0.08],
+    ]) {
+      const near = { latitude: lagos.latitude + dLat, longitude: lagos.longitude + dLon };
+      expect(distanceMetres(lagos, near)).toBeLessThan(10_000);
+      expect(cells).toContain(encodeGeohash(near.latitude, near.longitude));
+    }
+    expect(cells).not.toContain(encodeGeohash(lagos.latitude + 0.27, lagos.longitude));
   });
 });

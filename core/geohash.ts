@@ -49,3 +49,23 @@ export function distanceMetres(a: { latitude: number; longitude: number }, b: { 
   const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2;
   return 2 * R * Math.asin(Math.sqrt(h));
 }
+
+// Height and width in degrees of a precision-5 cell (2^12 latitude and 2^13 longitude divisions).
+const CELL5_LAT = 180 / 2 ** 12;
+const CELL5_LON = 360 / 2 ** 13;
+
+/**
+ * The precision-5 cells within two cells of a point's own (5 × 5 cells, about 25 km across), so everyone
+ * within about 10 km is included wherever the point sits in its cell (Premium's extended range).
+ */
+export function neighbourhoodCells(latitude: number, longitude: number): string[] {
+  const cells = new Set<string>();
+  for (const dLat of [-2, -1, 0, 1, 2]) {
+    for (const dLon of [-2, -1, 0, 1, 2]) {
+      const lat = Math.max(-90, Math.min(89.999999, latitude + dLat * CELL5_LAT));
+      const lon = ((longitude + dLon * CELL5_LON + 540) % 360) - 180;
+      cells.add(encodeGeohash(lat, lon));
+    }
+  }
+  return [...cells];
+}

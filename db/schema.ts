@@ -25,6 +25,9 @@ export const users = sqliteTable(
     subscriptionTier: text("subscription_tier", { enum: ["free", "premium", "enterprise"] })
       .notNull()
       .default("free"),
+    // When the current tier lapses by the clock (trial, grace period, complimentary end): the session check
+    // recomputes the tier once this passes, so no request is served on an expired entitlement.
+    tierExpiresAt: integer("tier_expires_at", { mode: "timestamp_ms" }),
     locationText: text("location_text"),
     latitude: real("latitude"),
     longitude: real("longitude"),
@@ -87,10 +90,27 @@ export const subscriptions = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     tier: text("tier", { enum: ["premium", "enterprise"] }).notNull(),
+    // Stripe's subscription status (incomplete, trialing, active, past_due, canceled, unpaid…).
     status: text("status").notNull(),
+    // stripe: paid through the provider (or its local stand-in); trial: the card-less 7-day trial;
+    // complimentary: granted by staff with an end date (docs/decisions/020f-billing.md).
+    source: text("source", { enum: ["stripe", "trial", "complimentary"] })
+      .notNull()
+      .default("stripe"),
     stripeCustomerId: text("stripe_customer_id"),
     stripeSubscriptionId: text("stripe_subscription_id"),
+    priceId: text("price_id"),
+    // A downgrade waits for the next billing cycle: the price to switch to at renewal.
+    pendingPriceId: text("pending_price_id"),
     currentPeriodEnd: integer("current_period_end", { mode: "timestamp_ms" }),
+    trialEndsAt: integer("trial_ends_at", { mode: "timestamp_ms" }),
+    cancelAtPeriodEnd: integer("cancel_at_period_end", { mode: "boolean" }).notNull().default(false),
+    // After a failed renewal the person keeps the tier until then.
+    graceEndsAt: integer("grace_ends_at", { mode: "timestamp_ms" }),
+    // `created` (ms) of the newest provider event applied: older events never move the record back.
+    lastEventAt: integer("last_event_at", { mode: "timestamp_ms" }),
+    reminderSentAt: integer("reminder_sent_at", { mode: "timestamp_ms" }),
+    endedNoticeAt: integer("ended_notice_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
   },
@@ -101,6 +121,22 @@ export const stripeEvents = sqliteTable("stripe_events", {
   id: text("id").primaryKey(),
   type: text("type").notNull(),
   receivedAt: integer("received_at", { mode: "timestamp_ms" }).notNull().default(now),
+});
+
+/** One provider customer per person; the customer's metadata holds our user id too. */
+export const billingCustomers = sqliteTable("billing_customers", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  customerId: text("customer_id").notNull().unique(),
+  createdAt: createdAt(),
+});
+
+/** The free trial is once per verified phone number, whichever account the phone ends up on. */
+export const trialClaims = sqliteTable("trial_claims", {
+  phone: text("phone").primaryKey(),
+  userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
 });
 
 export const rooms = sqliteTable("rooms", {

@@ -2,6 +2,8 @@
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { appContext } from "../web/app/context";
 import { createServer } from "./server";
+import { createDb } from "../db";
+import { runBillingClock } from "./billing";
 import { publicEnv } from "./env";
 
 export { MeshRoom } from "../durable-objects/mesh-room";
@@ -32,4 +34,8 @@ const server = createServer((request, env, ctx, nonce) => {
   return requestHandler(request, context);
 });
 
-export default { fetch: server.fetch } satisfies ExportedHandler<Env>;
+export default {
+  fetch: server.fetch,
+  // The billing clock: trial reminders and endings by the server's time (docs/decisions/020f-billing.md).
+  scheduled: (_controller, env, ctx) => ctx.waitUntil(runBillingClock(env, createDb(env))),
+} satisfies ExportedHandler<Env>;

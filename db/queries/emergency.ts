@@ -101,6 +101,16 @@ export async function userIdsInArea(db: Db, geohash: string, exceptUserId: strin
   return rows.map((r) => r.id);
 }
 
+/** People whose last location is in any of these cells (a premium sender's extended range). */
+export async function userIdsInAreas(db: Db, geohashes: string[], exceptUserId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inArray(users.geohash, geohashes.slice(0, 25)), ne(users.id, exceptUserId)))
+    .limit(5000);
+  return rows.map((r) => r.id);
+}
+
 export async function countUsersInArea(db: Db, geohash: string): Promise<number> {
   const row = await db.select({ n: count() }).from(users).where(eq(users.geohash, geohash)).get();
   return Number(row?.n ?? 0);

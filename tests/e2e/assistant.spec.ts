@@ -1,5 +1,5 @@
 // The assistant in a real browser against the built Worker (offline assistant: no network in local runs).
-import { acceptCookies, expect, setTier, startAnonymous, test } from "./fixtures";
+import { acceptCookies, expect, payForPremium, startAnonymous, test } from "./fixtures";
 
 test.describe("AI features", () => {
   test("'@ai translate good morning to hausa' answers in Hausa, and a free user's 11th command gets the premium offer", async ({
@@ -59,8 +59,8 @@ test.describe("AI features", () => {
 
 test("a premium user records a voice message with the microphone; it is stored, playable and counted", async ({ page, baseURL }) => {
   await acceptCookies(page.context(), baseURL!);
-  const user = await startAnonymous(page.request);
-  await setTier(user.id, "premium");
+  await startAnonymous(page.request);
+  await payForPremium(page.request, baseURL!);
   await page.goto("/ai-features");
   const record = page.getByRole("button", { name: /Record voice message/ });
   await record.click();

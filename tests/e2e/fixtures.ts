@@ -1,7 +1,4 @@
 // Browser-test fixtures (epic-stack style): a console.error fails the test; helpers for cookies and users.
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
-import { createClient } from "@libsql/client";
 import { type APIRequestContext, type BrowserContext, test as base, expect } from "@playwright/test";
 
 export const MOBILE_UA =
@@ -51,23 +48,36 @@ export async function latestOutboxMessage(request: APIRequestContext, phone: str
   return messages.find((m) => m.to === phone)?.body;
 }
 
+/** Verifies a fresh phone for the signed-in user of `request` (code read from the dev outbox) and finishes onboarding. */
+export async function verifyFreshPhone(request: APIRequestContext, baseURL: string) {
+  const rest = String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0");
+  const phone = { local: `0817${rest}`, e164: `+234817${rest}` };
+  const headers = { origin: baseURL };
+  expect((await request.post("/api/auth/register", { data: { phoneNumber: phone.local, nickname: "Ngozi" }, headers })).ok()).toBe(true);
+  let code: string | undefined;
+  await expect
+    .poll(async () => {
+      code = (await latestOutboxMessage(request, phone.e164))?.match(/\b(\d{6})\b/)?.[1];
+      return code;
+    })
+    .toBeTruthy();
+  const verified = await request.post("/api/auth/verify", { data: { phoneNumber: phone.local, code }, headers });
+  expect(verified.ok()).toBe(true);
+  expect((await request.patch("/api/me", { data: { onboardingCompleted: true }, headers })).ok()).toBe(true);
+  return { phone, user: (await verified.json()).user as { id: string; nickname: string } };
+}
+
 /**
- * Makes a user premium straight in the served Worker's local D1 file (payments have no screen to do it yet).
- * The tier still comes from the server: the pages read it from the database like any other.
+ * Makes the signed-in user Premium the way a person does: a verified phone, then checkout paid with the local
+ * payment stand-in's success card (the same webhook path as Stripe's events).
  */
-export async function setTier(userId: string, tier: "free" | "premium" | "enterprise") {
-  const state = process.env.E2E_STATE_DIR;
-  if (!state) throw new Error("E2E_STATE_DIR is not set: run the browser tests with `npm run test:e2e`");
-  const dir = join(state, "v3", "d1", "miniflare-D1DatabaseObject");
-  const file = readdirSync(dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
-  if (!file) throw new Error(`No local D1 database in ${dir}`);
-  const db = createClient({ url: `file:${join(dir, file)}` });
-  try {
-    // workerd holds the file too: wait out its short write locks instead of failing on SQLITE_BUSY.
-    await db.execute("PRAGMA busy_timeout = 10000");
-    const result = await db.execute({ sql: "UPDATE users SET subscription_tier = ? WHERE id = ?", args: [tier, userId] });
-    expect(result.rowsAffected).toBe(1);
-  } finally {
-    db.close();
-  }
+export async function payForPremium(request: APIRequestContext, baseURL: string) {
+  const person = await verifyFreshPhone(request, baseURL);
+  const headers = { origin: baseURL };
+  const session = await request.post("/api/create-subscription", { data: { priceId: "price_premium_monthly" }, headers });
+  expect(session.ok()).toBe(true);
+  const { clientSecret } = (await session.json()) as { clientSecret: string };
+  const paid = await request.post("/api/dev/payments/confirm", { data: { clientSecret, cardNumber: "4242424242424242" }, headers });
+  expect(paid.ok()).toBe(true);
+  return person;
 }

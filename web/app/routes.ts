@@ -7,6 +7,7 @@ export default [
   route("blog", "routes/blog.tsx"),
   route("faq", "routes/faq.tsx"),
   route("pricing", "routes/pricing.tsx"),
+  route("subscribe", "routes/subscribe.tsx"),
   route("features", "routes/features.tsx"),
   route("about", "routes/about.tsx"),
   route("social-good", "routes/social-good.tsx"),

@@ -5,6 +5,7 @@ import type { AppBindings } from "../env";
 import { notFound, onError } from "../errors";
 import { ai } from "./routes/ai";
 import { auth } from "./routes/auth";
+import { billing } from "./routes/billing";
 import { contacts } from "./routes/contacts";
 import { content } from "./routes/content";
 import { dev } from "./routes/dev";
@@ -25,6 +26,7 @@ export const api = new Hono<AppBindings>()
   .route("/dev", dev)
   .route("/", me)
   .route("/", auth)
+  .route("/", billing)
   .route("/", content)
   .route("/", emergency)
   .route("/", contacts)

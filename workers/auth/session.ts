@@ -5,6 +5,7 @@ import { createDb } from "../../db";
 import { deleteSession, findSessionUser, insertSession } from "../../db/queries/sessions";
 import type { User } from "../../db/schema";
 import { newId, toBase64Url } from "../../core/ids";
+import { refreshIfLapsed } from "../billing";
 import type { AppBindings, AppEnv } from "../env";
 import { ApiError } from "../errors";
 
@@ -63,7 +64,8 @@ export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
     const hash = await sessionHash(c.env, token);
     const user = await findSessionUser(db, hash);
     if (user) {
-      c.set("user", user);
+      // A trial, grace period or grant that ran out by the clock ends before this request is served.
+      c.set("user", await refreshIfLapsed(db, user));
       c.set("sessionHash", hash);
     }
   }

@@ -3,7 +3,7 @@
 // what was reached. Idempotent per (user, clientRequestId); one failing channel never stops the others.
 import { EMERGENCY_NUMBERS } from "../../core/constants";
 import { type Envelope, EnvelopeSchema, nearbyRoomId } from "../../core/envelope";
-import { distanceMetres } from "../../core/geohash";
+import { distanceMetres, neighbourhoodCells } from "../../core/geohash";
 import { placeFromText, resolveArea } from "../../core/places";
 import { EMERGENCY_TYPE_LABELS, type EmergencyType, type NearbySos, type SosReached } from "../../core/sos-schemas";
 import type { Db } from "../../db";
@@ -21,6 +21,7 @@ import {
   setReached,
   userIdsByPhones,
   userIdsInArea,
+  userIdsInAreas,
 } from "../../db/queries/emergency";
 import { findUserById } from "../../db/queries/users";
 import { type User, users } from "../../db/schema";
@@ -194,7 +195,13 @@ export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUnt
     return null;
   });
   const areaJob = async () => {
-    const inArea = geohash ? await userIdsInArea(db, geohash, user.id) : [];
+    // Premium's extended range: a paying sender's SOS also reaches the neighbouring cells (about 10 km).
+    const extended = user.subscriptionTier !== "free" && loc.latitude !== null && loc.longitude !== null;
+    const inArea = !geohash
+      ? []
+      : extended
+        ? await userIdsInAreas(db, neighbourhoodCells(loc.latitude as number, loc.longitude as number), user.id)
+        : await userIdsInArea(db, geohash, user.id);
     // Contacts who use LinkUp are alerted in the app too, wherever they are.
     const area = new Set(inArea);
     const phones = contacts?.map((c) => c.phone) ?? [];

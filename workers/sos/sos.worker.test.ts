@@ -285,6 +285,23 @@ describe("SOS broadcast", () => {
     expect(list.notifications[0].title).toBe(`SOS from ${sender.user.nickname}: Medical`);
   });
 
+  it("a Premium sender's SOS also reaches the neighbouring areas (about 10 km); a free sender's stays in its own", async () => {
+    const here = { latitude: 6.5244, longitude: 3.3792 };
+    const neighbour = await userAt(here.latitude + 0.06, here.longitude); // about 6.7 km north, another cell
+    expect(encodeGeohash(here.latitude + 0.06, here.longitude)).not.toBe(encodeGeohash(here.latitude, here.longitude));
+    const far = await userAt(here.latitude + 0.3, here.longitude); // about 33 km away
+    await subscribe(neighbour.cookie, "/neighbour");
+    await subscribe(far.cookie, "/far");
+    const free = await userAt(here.latitude, here.longitude);
+    await sos(free.cookie, { location: here });
+    expect(pushes.map((p) => p.path)).not.toContain("/neighbour");
+    const premium = await userAt(here.latitude, here.longitude);
+    await db.update(users).set({ subscriptionTier: "premium" }).where(eq(users.id, premium.user.id));
+    await sos(premium.cookie, { location: here });
+    expect(pushes.map((p) => p.path)).toContain("/neighbour");
+    expect(pushes.map((p) => p.path)).not.toContain("/far");
+  });
+
   it("uses the user's last reported location when the SOS has none", async () => {
     const sender = await userAt(6.4531, 3.3958);
     const { status, body } = await sos(sender.cookie, {});

@@ -1,6 +1,7 @@
 import { useEffect } from "react";
-import { data, Form, redirect, useNavigation, useSearchParams } from "react-router";
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import type { Me } from "../../../core/api-types";
+import { PAYMENT_TEXTS } from "../../../core/billing";
 import { nicknameFromPhone } from "../../../core/identity";
 import type { RoomsAnswer } from "../../../core/rooms";
 import { useToast } from "../components/toast";
@@ -75,16 +76,40 @@ export default function Chat({ loaderData, actionData }: Route.ComponentProps) {
       { replace: true },
     );
   }, [joined, toast, setParams]);
+  const subscription = params.get("subscription");
+  const paidTier = loaderData.user && loaderData.user.tier !== "free" ? loaderData.user.tier : null;
+  useEffect(() => {
+    if (subscription === "success" && paidTier)
+      toast({ title: PAYMENT_TEXTS.successTitle, description: PAYMENT_TEXTS.successBody, variant: "success" });
+  }, [subscription, paidTier, toast]);
   if (!loaderData.user) return <JoinForm error={actionData?.error ?? null} />;
   return (
-    <ChatScreen
-      key={loaderData.user.id}
-      me={loaderData.user}
-      initialRooms={loaderData.rooms}
-      supportPhone={root?.env.SUPPORT_PHONE ?? ""}
-      cookiesAccepted={root?.cookiesAccepted ?? false}
-      actionError={actionData?.error ?? null}
-    />
+    <>
+      {subscription ? <SubscriptionBanner kind={subscription} tier={paidTier} /> : null}
+      <ChatScreen
+        key={loaderData.user.id}
+        me={loaderData.user}
+        initialRooms={loaderData.rooms}
+        supportPhone={root?.env.SUPPORT_PHONE ?? ""}
+        cookiesAccepted={root?.cookiesAccepted ?? false}
+        actionError={actionData?.error ?? null}
+      />
+    </>
+  );
+}
+
+/** After checkout or the trial: the tier as the server has it now (a payment may take a moment to confirm). */
+function SubscriptionBanner({ kind, tier }: { kind: string; tier: string | null }) {
+  const name = tier === "enterprise" ? "Enterprise" : "Premium";
+  return (
+    <p role="status" className={tier ? "success" : "muted"}>
+      {tier
+        ? kind === "trial"
+          ? `Your LinkUp ${name} trial is active.`
+          : `LinkUp ${name} is active. Thank you!`
+        : "We are confirming your payment. Premium appears here as soon as it is confirmed; reload in a moment."}{" "}
+      <Link to="/settings?tab=premium">Manage your plan</Link>
+    </p>
   );
 }
 

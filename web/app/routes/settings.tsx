@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { Form, Link, useActionData, useRevalidator } from "react-router";
 import type { Me } from "../../../core/api-types";
+import type { SubscriptionStatus } from "../../../core/billing";
 import { PRICES_NGN, SETTINGS_OPTIONS, TRIAL_DAYS } from "../../../core/constants";
 import { PLACES } from "../../../core/places";
 import { apiRequest, HttpError } from "../../../core/http";
@@ -19,7 +20,9 @@ export const meta: Route.MetaFunction = () => [{ title: "Settings — LinkUp" }]
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const me = await apiGet<{ user: Me }>(context, "/api/me");
-  return { user: me?.user ?? null, tab: tabOf(url), saved: url.searchParams.get("saved") === "1" };
+  const tab = tabOf(url);
+  const plan = me && tab === "premium" ? await apiGet<SubscriptionStatus>(context, "/api/subscription/status") : null;
+  return { user: me?.user ?? null, tab, plan, saved: url.searchParams.get("saved") === "1" };
 }
 
 export function action({ request, context }: Route.ActionArgs) {
@@ -139,12 +142,71 @@ function ProfileTab({ user, error }: { user: Me; error?: FormError }) {
   );
 }
 
-function PremiumTab({ user, phone }: { user: Me; phone: string }) {
+function PlanButton({ intent, label, fields = {} }: { intent: string; label: string; fields?: Record<string, string> }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="tab" value="premium" />
+      {Object.entries(fields).map(([k, v]) => (
+        <input key={k} type="hidden" name={k} value={v} />
+      ))}
+      <button type="submit" className="btn btn-ghost">
+        {label}
+      </button>
+    </Form>
+  );
+}
+
+const day = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleDateString("en-NG", { day: "numeric", month: "long", year: "numeric" }) : "";
+
+/** What the server says of the person's plan, and what they can do with it (cancel, resume, change). */
+function PlanDetails({ plan }: { plan: SubscriptionStatus }) {
+  const paid = plan.source === "stripe";
+  return (
+    <div className="stack">
+      {plan.source === "trial" ? <p>Free trial until {day(plan.trialEndsAt)}. No card on file: it simply ends.</p> : null}
+      {plan.source === "complimentary" ? <p>Complimentary plan from LinkUp staff.</p> : null}
+      {paid && plan.status === "past_due" ? (
+        <p role="alert" className="error">
+          Your last payment failed. You keep your plan until {day(plan.graceEndsAt)}; we will try your card again.
+        </p>
+      ) : null}
+      {paid && plan.cancelAtPeriodEnd ? <p>Cancelled: your plan stays until the end of the period you paid for.</p> : null}
+      {paid && plan.nextBilling ? (
+        <p>
+          Next billing: {day(plan.nextBilling)} ({plan.interval === "yearly" ? "yearly" : "monthly"})
+        </p>
+      ) : null}
+      {plan.pendingTier ? <p>Changes to {capital(plan.pendingTier)} at the next billing cycle.</p> : null}
+      {paid ? (
+        <div className="row">
+          {plan.cancelAtPeriodEnd ? (
+            <PlanButton intent="plan-resume" label="Resume subscription" />
+          ) : (
+            <PlanButton intent="plan-cancel" label="Cancel subscription" />
+          )}
+          {plan.tier === "enterprise" && !plan.pendingTier ? (
+            <PlanButton
+              intent="plan-change"
+              label="Downgrade to Premium"
+              fields={{ tier: "premium", interval: plan.interval ?? "monthly" }}
+            />
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function PremiumTab({ user, phone, plan }: { user: Me; phone: string; plan: SubscriptionStatus | null }) {
+  const paid = plan?.source === "stripe";
   if (user.tier === "enterprise") {
     return (
       <div className="stack">
         <h2>Enterprise Active</h2>
         <p>Your organisation has every LinkUp feature, with no limits.</p>
+        {plan ? <PlanDetails plan={plan} /> : null}
       </div>
     );
   }
@@ -153,9 +215,18 @@ function PremiumTab({ user, phone }: { user: Me; phone: string }) {
       <div className="stack">
         <h2>Premium Active</h2>
         <p>Unlimited AI commands and translation, 50 voice messages a month and analytics.</p>
-        <Link to="/subscribe?plan=enterprise" className="btn btn-primary">
-          Upgrade to Enterprise
-        </Link>
+        {plan ? <PlanDetails plan={plan} /> : null}
+        {paid ? (
+          <PlanButton
+            intent="plan-change"
+            label="Upgrade to Enterprise"
+            fields={{ tier: "enterprise", interval: plan?.interval ?? "monthly" }}
+          />
+        ) : (
+          <Link to="/subscribe?plan=enterprise" className="btn btn-primary">
+            Upgrade to Enterprise
+          </Link>
+        )}
       </div>
     );
   }
@@ -166,6 +237,7 @@ function PremiumTab({ user, phone }: { user: Me; phone: string }) {
         Unlimited AI commands and translation, voice messages and analytics for ₦{PRICES_NGN.premium.monthly.toLocaleString("en-NG")} per
         month, with a {TRIAL_DAYS}-day free trial.
       </p>
+      {plan && plan.status !== "none" && plan.source === "stripe" ? <p className="muted">Your last subscription has ended.</p> : null}
       <div className="row">
         <Link to="/subscribe?plan=premium" className="btn btn-primary">
           Try FREE for 7 Days
@@ -222,7 +294,7 @@ function UpdateLocation() {
 }
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
-  const { user, tab, saved } = loaderData;
+  const { user, tab, saved, plan } = loaderData;
   const actionData = useActionData<{ error?: FormError }>();
   const error = actionData?.error;
   useErrorToast(error);
@@ -265,7 +337,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
         ) : null}
         <div className="tab-panel">
           {tab === "profile" ? <ProfileTab user={user} error={error} /> : null}
-          {tab === "premium" ? <PremiumTab user={user} phone={phone} /> : null}
+          {tab === "premium" ? <PremiumTab user={user} phone={phone} plan={plan} /> : null}
           {tab === "network" ? (
             <SaveForm tab="network" submit="Save Network Settings">
               <Toggle

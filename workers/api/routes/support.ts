@@ -3,10 +3,25 @@
 import { Hono } from "hono";
 import { SupportFollowupRequestSchema, SupportQueryRequestSchema } from "../../../core/ai-schemas";
 import { supportFollowup, supportQuery } from "../../assistant";
+import { staffSupportQueue } from "../../../db/queries/support";
+import { requireAdmin } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { parseJson } from "../../errors";
 
 export const support = new Hono<AppBindings>()
+  // Staff's call-back queue: paying people first (Premium's priority support, docs/decisions/020f-billing.md).
+  .get("/tickets", async (c) => {
+    requireAdmin(c);
+    const rows = await staffSupportQueue(c.var.db);
+    return c.json({
+      tickets: rows.map((r) => ({
+        ...r,
+        tier: r.tier ?? "free",
+        priority: Number(r.priority) === 1,
+        createdAt: r.createdAt.toISOString(),
+      })),
+    });
+  })
   .post("/query", async (c) => {
     const body = await parseJson(c, SupportQueryRequestSchema);
     return c.json(await supportQuery(c.env, c.var.db, { message: body.message, userPhone: body.userPhone || undefined, user: c.var.user }));

@@ -3,6 +3,7 @@ import { redirect } from "react-router";
 import { SETTINGS_DEFAULTS } from "../../../../core/constants";
 import { IDENTITY_TEXT } from "../../../../core/identity";
 import { apiSend } from "../../lib/api.server";
+import { PLAN_INTENTS, planAction } from "../billing/plan.server";
 import { formError } from "./identity.server";
 
 type Ctx = Parameters<typeof apiSend>[0];
@@ -41,7 +42,9 @@ export async function settingsAction(request: Request, context: Ctx) {
   const tab = text(form, "tab") || "profile";
   const back = (flag: string) => `/settings?tab=${encodeURIComponent(tab)}&${flag}=1`;
   let patch: Record<string, unknown>;
-  switch (form.get("intent")) {
+  const intent = String(form.get("intent") ?? "");
+  if ((PLAN_INTENTS as readonly string[]).includes(intent)) return planAction(intent, form, context);
+  switch (intent) {
     case "save": {
       const p = patchOf(tab, form);
       if ("error" in p) {

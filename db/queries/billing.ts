@@ -1,0 +1,119 @@
+// Subscriptions, provider customers, processed provider events and trial claims.
+import { and, desc, eq, isNull, lte, ne, sql } from "drizzle-orm";
+import { newId } from "../../core/ids";
+import type { Db } from "../index";
+import { auditLog, billingCustomers, stripeEvents, subscriptions, trialClaims, users } from "../schema";
+
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+export type NewSubscription = typeof subscriptions.$inferInsert;
+
+export function subscriptionsOf(db: Db, userId: string): Promise<SubscriptionRow[]> {
+  return db.select().from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(desc(subscriptions.createdAt));
+}
+
+export function findByProviderId(db: Db, providerId: string): Promise<SubscriptionRow | undefined> {
+  return db.select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, providerId)).get();
+}
+
+export async function insertSubscription(db: Db, values: Omit<NewSubscription, "id">): Promise<SubscriptionRow> {
+  const [row] = await db
+    .insert(subscriptions)
+    .values({ id: newId(), ...values })
+    .returning();
+  return row;
+}
+
+export async function updateSubscription(db: Db, id: string, patch: Partial<NewSubscription>): Promise<SubscriptionRow> {
+  const [row] = await db
+    .update(subscriptions)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(eq(subscriptions.id, id))
+    .returning();
+  return row;
+}
+
+export async function customerOf(db: Db, userId: string): Promise<string | undefined> {
+  const row = await db.select().from(billingCustomers).where(eq(billingCustomers.userId, userId)).get();
+  return row?.customerId;
+}
+
+export async function userOfCustomer(db: Db, customerId: string): Promise<string | undefined> {
+  const row = await db.select().from(billingCustomers).where(eq(billingCustomers.customerId, customerId)).get();
+  return row?.userId;
+}
+
+/** Records the person's customer; when two requests raced, the first one recorded wins. */
+export async function saveCustomer(db: Db, userId: string, customerId: string): Promise<string> {
+  await db.insert(billingCustomers).values({ userId, customerId }).onConflictDoNothing();
+  return (await customerOf(db, userId)) ?? customerId;
+}
+
+/** True when the event id is new (and now recorded); false for a replay. */
+export async function claimEvent(db: Db, id: string, type: string): Promise<boolean> {
+  const rows = await db.insert(stripeEvents).values({ id, type }).onConflictDoNothing().returning({ id: stripeEvents.id });
+  return rows.length === 1;
+}
+
+/** Undoes `claimEvent` when applying failed, so the provider's retry is applied. */
+export async function releaseEvent(db: Db, id: string): Promise<void> {
+  await db.delete(stripeEvents).where(eq(stripeEvents.id, id));
+}
+
+/** True when this phone had no trial yet (and now has one). */
+export async function claimTrial(db: Db, phone: string, userId: string): Promise<boolean> {
+  const rows = await db.insert(trialClaims).values({ phone, userId }).onConflictDoNothing().returning({ phone: trialClaims.phone });
+  return rows.length === 1;
+}
+
+export async function trialClaimed(db: Db, phone: string): Promise<boolean> {
+  return Boolean(await db.select().from(trialClaims).where(eq(trialClaims.phone, phone)).get());
+}
+
+export async function setUserTier(db: Db, userId: string, tier: "free" | "premium" | "enterprise", expiresAt: Date | null) {
+  await db.update(users).set({ subscriptionTier: tier, tierExpiresAt: expiresAt, updatedAt: new Date() }).where(eq(users.id, userId));
+}
+
+/** Users whose tier lapses by the clock at or before `now`. */
+export async function usersWithLapsedTier(db: Db, now: Date, limit = 200): Promise<string[]> {
+  const rows = await db.select({ id: users.id }).from(users).where(lte(users.tierExpiresAt, now)).limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/** Trials ending within `withinMs` whose reminder has not gone out. */
+export function trialsToRemind(db: Db, now: Date, withinMs: number, limit = 200): Promise<SubscriptionRow[]> {
+  return db
+    .select()
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.source, "trial"),
+        eq(subscriptions.status, "trialing"),
+        isNull(subscriptions.reminderSentAt),
+        lte(subscriptions.trialEndsAt, new Date(now.getTime() + withinMs)),
+      ),
+    )
+    .limit(limit);
+}
+
+/** Clock-bounded subscriptions that have ended and whose person was not told yet. */
+export function endedWithoutNotice(db: Db, now: Date, limit = 200): Promise<SubscriptionRow[]> {
+  return db
+    .select()
+    .from(subscriptions)
+    .where(
+      and(
+        isNull(subscriptions.endedNoticeAt),
+        ne(subscriptions.status, "canceled"),
+        sql`(
+          (${subscriptions.source} = 'trial' and ${subscriptions.trialEndsAt} <= ${now.getTime()})
+          or (${subscriptions.source} = 'complimentary' and ${subscriptions.currentPeriodEnd} <= ${now.getTime()})
+          or (${subscriptions.source} = 'stripe' and ${subscriptions.status} = 'past_due' and ${subscriptions.graceEndsAt} <= ${now.getTime()})
+        )`,
+      ),
+    )
+    .limit(limit);
+}
+
+export async function audit(db: Db, entry: { actorId: string; action: string; target: string; detail: Record<string, unknown> }) {
+  await db.insert(auditLog).values({ id: newId(), ...entry });
+}

@@ -1,0 +1,79 @@
+// Which payment provider serves this deployment, its prices and its webhook secret.
+import { type BillingInterval, INTERVALS, PAID_TIERS, type PaidTier, planPrice } from "../../core/billing";
+import type { AppEnv } from "../env";
+
+export type BillingMode = "stripe" | "local" | "unconfigured";
+
+/**
+ * Stripe when its secret key is set; the local stand-in only in development without a key; otherwise
+ * billing refuses (a production deploy without the key must not take "payments" that are not real).
+ */
+export function billingMode(env: AppEnv): BillingMode {
+  if (env.STRIPE_SECRET_KEY) return "stripe";
+  return env.ENVIRONMENT === "development" ? "local" : "unconfigured";
+}
+
+/** Stripe needs all three: the key to create subscriptions, the webhook secret to learn they were paid and
+ * the publishable key for the Payment Element. Missing ones are named (never their values). */
+export function missingStripeConfig(env: AppEnv): string[] {
+  const missing: string[] = [];
+  if (!env.STRIPE_WEBHOOK_SECRET) missing.push("STRIPE_WEBHOOK_SECRET");
+  if (!env.STRIPE_PUBLISHABLE_KEY) missing.push("STRIPE_PUBLISHABLE_KEY");
+  return missing;
+}
+
+/** For /api/health: whether billing can take real or local payments, which, and what is missing. */
+export function billingHealth(env: AppEnv): { mode: BillingMode; ready: boolean; missing: string[] } {
+  const mode = billingMode(env);
+  if (mode === "local") return { mode, ready: true, missing: [] };
+  if (mode === "unconfigured") return { mode, ready: false, missing: ["STRIPE_SECRET_KEY"] };
+  const missing = missingStripeConfig(env);
+  return { mode, ready: missing.length === 0, missing };
+}
+
+export interface PlanPrice {
+  priceId: string;
+  tier: PaidTier;
+  interval: BillingInterval;
+  amountNgn: number;
+}
+
+const PRICE_VARS = {
+  premium: { monthly: "STRIPE_PRICE_PREMIUM_MONTHLY", yearly: "STRIPE_PRICE_PREMIUM_YEARLY" },
+  enterprise: { monthly: "STRIPE_PRICE_ENTERPRISE_MONTHLY", yearly: "STRIPE_PRICE_ENTERPRISE_YEARLY" },
+} as const;
+
+/** The configured Stripe Prices (wrangler.toml vars); amounts are ours (core), ids are configuration. */
+export function priceCatalog(env: AppEnv): PlanPrice[] {
+  const vars = env as unknown as Record<string, string | undefined>;
+  return PAID_TIERS.flatMap((tier) =>
+    INTERVALS.flatMap((interval) => {
+      const priceId = vars[PRICE_VARS[tier][interval]];
+      return priceId ? [{ priceId, tier, interval, amountNgn: planPrice(tier, interval) }] : [];
+    }),
+  );
+}
+
+export function findPrice(env: AppEnv, priceId: string | null | undefined): PlanPrice | undefined {
+  return priceCatalog(env).find((p) => p.priceId === priceId);
+}
+
+const LOCAL_SECRET_LABEL = "linkup-local-stripe-webhook";
+
+/**
+ * The secret webhooks are signed with: Stripe's endpoint secret, or locally one derived from SESSION_SECRET
+ * (never present outside development, and private to this machine like the session secret).
+ */
+export async function webhookSecret(env: AppEnv): Promise<string | null> {
+  const mode = billingMode(env);
+  if (mode === "stripe") return env.STRIPE_WEBHOOK_SECRET || null;
+  if (mode === "unconfigured") return null;
+  if (env.STRIPE_WEBHOOK_SECRET) return env.STRIPE_WEBHOOK_SECRET;
+  return `whsec_local_${await hmacHex(env.SESSION_SECRET ?? "", LOCAL_SECRET_LABEL)}`;
+}
+
+export async function hmacHex(secret: string, text: string): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(text)));
+  return [...mac].map((b) => b.toString(16).padStart(2, "0")).join("");
+}

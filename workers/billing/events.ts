@@ -1,0 +1,218 @@
+// Stripe webhook events → subscription records → the person's tier (docs/decisions/020f-billing.md).
+// Each event is applied once; an event older than what a record already reflects never moves it back.
+import { addDays } from "./time";
+import { GRACE_DAYS, type PaidTier } from "../../core/billing";
+import {
+  type StripeEventInput,
+  StripeEventSchema,
+  type StripeInvoice,
+  StripeInvoiceSchema,
+  type StripeSubscription,
+  StripeSubscriptionSchema,
+} from "../../core/billing-schemas";
+import type { Db } from "../../db";
+import {
+  claimEvent,
+  findByProviderId,
+  insertSubscription,
+  releaseEvent,
+  type SubscriptionRow,
+  updateSubscription,
+  userOfCustomer,
+} from "../../db/queries/billing";
+import type { AppEnv } from "../env";
+import { verifyStripeSignature } from "../services/stripe";
+import { findPrice, webhookSecret } from "./config";
+import { NOTICES, tellPerson } from "./notices";
+import { refreshTier } from "./tier";
+
+export type WebhookOutcome = { status: 200 | 400 | 500 | 503; body: { received?: true; duplicate?: true; ignored?: true; error?: string } };
+
+/** The one webhook handler: Stripe's own requests and the local stand-in's signed events both come here. */
+export async function handleStripeWebhook(
+  env: AppEnv,
+  db: Db,
+  body: string,
+  signature: string | null,
+  now = new Date(),
+): Promise<WebhookOutcome> {
+  const secret = await webhookSecret(env);
+  if (!secret) return { status: 503, body: { error: "Payments are not configured" } };
+  if (!signature) return { status: 400, body: { error: "Missing Stripe-Signature header" } };
+  let raw: unknown;
+  try {
+    raw = await verifyStripeSignature(body, signature, secret);
+  } catch {
+    return { status: 400, body: { error: "Invalid webhook signature" } };
+  }
+  const parsed = StripeEventSchema.safeParse(raw);
+  if (!parsed.success) return { status: 400, body: { error: "Malformed event" } };
+  const event = parsed.data;
+  if (!(await claimEvent(db, event.id, event.type))) return { status: 200, body: { received: true, duplicate: true } };
+  try {
+    const applied = await applyEvent(env, db, event, now);
+    return { status: 200, body: applied ? { received: true } : { received: true, ignored: true } };
+  } catch (e) {
+    // Not recorded as processed: Stripe retries it.
+    await releaseEvent(db, event.id);
+    if (e instanceof MalformedObject) return { status: 400, body: { error: e.message } };
+    console.error("stripe webhook: applying failed", event.type, event.id, e);
+    return { status: 500, body: { error: "Could not apply the event" } };
+  }
+}
+
+class MalformedObject extends Error {}
+
+function parseObject<T>(
+  schema: { safeParse: (v: unknown) => { success: true; data: T } | { success: false } },
+  value: unknown,
+  what: string,
+): T {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new MalformedObject(`Malformed ${what} in event`);
+  return r.data;
+}
+
+async function applyEvent(env: AppEnv, db: Db, event: StripeEventInput, now: Date): Promise<boolean> {
+  const createdAt = new Date(event.created * 1000);
+  switch (event.type) {
+    case "customer.subscription.created":
+    case "customer.subscription.updated":
+    case "customer.subscription.deleted":
+      return applySubscription(env, db, parseObject(StripeSubscriptionSchema, event.data.object, "subscription"), createdAt, now);
+    case "customer.subscription.trial_will_end":
+      return trialWillEnd(env, db, parseObject(StripeSubscriptionSchema, event.data.object, "subscription"));
+    case "invoice.paid":
+      return invoicePaid(env, db, parseObject(StripeInvoiceSchema, event.data.object, "invoice"), createdAt, now);
+    case "invoice.payment_failed":
+      return invoiceFailed(env, db, parseObject(StripeInvoiceSchema, event.data.object, "invoice"), now);
+    default:
+      // Acknowledged so Stripe does not retry, and otherwise ignored.
+      return false;
+  }
+}
+
+// Where a subscription is in its life: at the same `created` second, an event never moves it to an earlier stage.
+const STAGE: Record<string, number> = {
+  incomplete: 0,
+  incomplete_expired: 3,
+  trialing: 1,
+  active: 2,
+  past_due: 2,
+  unpaid: 2,
+  paused: 2,
+  canceled: 3,
+};
+const stage = (status: string) => STAGE[status] ?? 2;
+
+async function userFor(db: Db, sub: { customer: string; metadata?: Record<string, string> }): Promise<string | undefined> {
+  return (await userOfCustomer(db, sub.customer)) ?? sub.metadata?.userId;
+}
+
+/** Applies a subscription object seen at `seenAt` (an event's `created`, or now for the provider's own answer). */
+export async function applySubscription(env: AppEnv, db: Db, sub: StripeSubscription, seenAt: Date, now = new Date()): Promise<boolean> {
+  const item = sub.items.data[0];
+  const price = findPrice(env, item.price.id);
+  if (!price) {
+    console.error("stripe webhook: subscription with an unknown price", sub.id, item.price.id);
+    return false;
+  }
+  const periodEnd = item.current_period_end ? new Date(item.current_period_end * 1000) : null;
+  const row = await findByProviderId(db, sub.id);
+  if (row) {
+    if (row.lastEventAt && seenAt < row.lastEventAt) return false;
+    if (row.lastEventAt && seenAt.getTime() === row.lastEventAt.getTime() && stage(sub.status) < stage(row.status)) return false;
+    // Stripe never brings a canceled subscription back; a late 'updated' must not either.
+    if (row.status === "canceled" && sub.status !== "canceled") return false;
+  }
+  const userId = row?.userId ?? (await userFor(db, sub));
+  if (!userId) {
+    console.error("stripe webhook: subscription of an unknown customer", sub.id);
+    return false;
+  }
+  // A downgrade keeps the higher tier until the period it was paid for is over.
+  let tier: PaidTier = price.tier;
+  let pendingPriceId: string | null = null;
+  if (row?.pendingPriceId === price.priceId && row.currentPeriodEnd && periodEnd && periodEnd <= row.currentPeriodEnd) {
+    tier = row.tier;
+    pendingPriceId = row.pendingPriceId;
+  }
+  const values = {
+    tier,
+    status: sub.status,
+    priceId: price.priceId,
+    pendingPriceId,
+    currentPeriodEnd: periodEnd,
+    cancelAtPeriodEnd: sub.cancel_at_period_end,
+    trialEndsAt: sub.trial_end ? new Date(sub.trial_end * 1000) : null,
+    graceEndsAt: sub.status === "past_due" ? (row?.graceEndsAt ?? addDays(now, GRACE_DAYS)) : null,
+    lastEventAt: seenAt,
+  };
+  const wasEntitled = row && (row.status === "active" || row.status === "trialing" || row.status === "past_due");
+  if (row) await updateSubscription(db, row.id, values);
+  else await insertSubscription(db, { ...values, userId, source: "stripe", stripeCustomerId: sub.customer, stripeSubscriptionId: sub.id });
+  await refreshTier(db, userId, now);
+  if (sub.status === "canceled" && wasEntitled && row) {
+    await updateSubscription(db, row.id, { endedNoticeAt: now });
+    await tellPerson(env, db, userId, NOTICES.ended(row.tier, "canceled"));
+  }
+  return true;
+}
+
+function invoiceSubscriptionId(inv: StripeInvoice): string | undefined {
+  return inv.parent?.subscription_details?.subscription;
+}
+
+// Stripe amounts are in the currency's minor unit (kobo for NGN).
+const toNaira = (minor: number) => Math.round(minor / 100);
+
+async function invoicePaid(env: AppEnv, db: Db, inv: StripeInvoice, createdAt: Date, now: Date): Promise<boolean> {
+  const subId = invoiceSubscriptionId(inv);
+  const row = subId ? await findByProviderId(db, subId) : undefined;
+  const userId = row?.userId ?? (await userOfCustomer(db, inv.customer));
+  if (!userId) return false;
+  let tier: PaidTier = row?.tier ?? "premium";
+  let until = row?.currentPeriodEnd ?? null;
+  if (row && row.status !== "canceled") {
+    const lineEnd = Math.max(0, ...(inv.lines?.data ?? []).map((l) => l.period?.end ?? 0));
+    if (lineEnd && (!until || lineEnd * 1000 > until.getTime())) until = new Date(lineEnd * 1000);
+    const lastEventAt = row.lastEventAt && row.lastEventAt > createdAt ? row.lastEventAt : createdAt;
+    const status = ["incomplete", "past_due", "unpaid"].includes(row.status) ? "active" : row.status;
+    const updated = await updateSubscription(db, row.id, {
+      status,
+      graceEndsAt: null,
+      currentPeriodEnd: until,
+      lastEventAt,
+      endedNoticeAt: null,
+    });
+    tier = updated.tier;
+    await refreshTier(db, userId, now);
+  }
+  if (inv.amount_paid > 0) await tellPerson(env, db, userId, NOTICES.receipt(tier, toNaira(inv.amount_paid), until));
+  return true;
+}
+
+async function invoiceFailed(env: AppEnv, db: Db, inv: StripeInvoice, now: Date): Promise<boolean> {
+  const subId = invoiceSubscriptionId(inv);
+  const row = subId ? await findByProviderId(db, subId) : undefined;
+  const userId = row?.userId ?? (await userOfCustomer(db, inv.customer));
+  if (!userId) return false;
+  const amount = toNaira(inv.amount_due);
+  if (!row || row.status === "incomplete" || row.status === "canceled") {
+    await tellPerson(env, db, userId, NOTICES.failedFirst(row?.tier ?? "premium", amount));
+    return true;
+  }
+  const graceEndsAt: Date = row.graceEndsAt ?? addDays(now, GRACE_DAYS);
+  const updated: SubscriptionRow = await updateSubscription(db, row.id, { status: "past_due", graceEndsAt });
+  await refreshTier(db, userId, now);
+  await tellPerson(env, db, userId, NOTICES.failedWithGrace(updated.tier, amount, graceEndsAt));
+  return true;
+}
+
+async function trialWillEnd(env: AppEnv, db: Db, sub: StripeSubscription): Promise<boolean> {
+  const row = await findByProviderId(db, sub.id);
+  const userId = row?.userId ?? (await userFor(db, sub));
+  if (!userId || !sub.trial_end) return false;
+  await tellPerson(env, db, userId, NOTICES.trialEndingSoon(new Date(sub.trial_end * 1000)));
+  return true;
+}

@@ -1,0 +1,215 @@
+// Billing domain (docs/decisions/020f-billing.md): checkout, the subscription's status, the card-less trial,
+// cancel/resume, plan changes, complimentary grants and the clock that ends what has run out.
+import { type BillingInterval, PLAN_NAMES, type PaidTier, type SubscriptionStatus, TRIAL_MS, TRIAL_REMINDER_MS } from "../../core/billing";
+import { StripeSubscriptionSchema } from "../../core/billing-schemas";
+import type { Db } from "../../db";
+import {
+  audit,
+  claimTrial,
+  customerOf,
+  endedWithoutNotice,
+  insertSubscription,
+  saveCustomer,
+  type SubscriptionRow,
+  subscriptionsOf,
+  trialClaimed,
+  trialsToRemind,
+  updateSubscription,
+  usersWithLapsedTier,
+} from "../../db/queries/billing";
+import { findUserById } from "../../db/queries/users";
+import type { User } from "../../db/schema";
+import type { AppEnv } from "../env";
+import { ApiError } from "../errors";
+import { stripeProvider } from "../services/stripe";
+import { billingMode, findPrice, missingStripeConfig, priceCatalog } from "./config";
+import { applySubscription } from "./events";
+import { localProvider } from "./local";
+import { NOTICES, tellPerson } from "./notices";
+import type { BillingProvider } from "./provider";
+import { effectiveTier, entitlement, refreshTier } from "./tier";
+
+export { billingHealth, billingMode, priceCatalog } from "./config";
+export { handleStripeWebhook } from "./events";
+export { confirmLocalPayment } from "./local";
+export { refreshTier } from "./tier";
+
+const NOT_CONFIGURED = "Payments are not configured";
+
+export function billingProvider(env: AppEnv, db: Db): BillingProvider {
+  const mode = billingMode(env);
+  if (mode === "stripe") {
+    // A subscription nobody could pay for, or whose payment we would never hear of, is refused up front.
+    if (missingStripeConfig(env).length > 0) throw new ApiError(503, NOT_CONFIGURED);
+    return stripeProvider(env.STRIPE_SECRET_KEY as string);
+  }
+  if (mode === "local") return localProvider(env, db);
+  throw new ApiError(503, NOT_CONFIGURED);
+}
+
+// The provider's own answer is applied at once (with event-second precision, so the webhook for the same
+// change, or a later one in the same second, is not mistaken for an older event).
+const asSeen = (now: Date) => new Date(Math.floor(now.getTime() / 1000) * 1000);
+
+async function applyAnswer(env: AppEnv, db: Db, object: unknown, now: Date) {
+  const parsed = StripeSubscriptionSchema.safeParse(object);
+  if (!parsed.success) throw new ApiError(502, "The payment provider answered with an unexpected subscription");
+  await applySubscription(env, db, parsed.data, asSeen(now), now);
+}
+
+/** The paid subscription the person manages (the one giving their tier, or their latest). */
+function managedSubscription(rows: SubscriptionRow[], now: Date): SubscriptionRow | undefined {
+  return rows.find((r) => r.source === "stripe" && entitlement(r, now));
+}
+
+/** POST /api/create-subscription: one customer per person, an incomplete subscription, its payment secret. */
+export async function createSubscription(env: AppEnv, db: Db, user: User, priceId: string, now = new Date()) {
+  const price = findPrice(env, priceId);
+  if (!price) throw new ApiError(400, "Unknown price");
+  const provider = billingProvider(env, db);
+  if (managedSubscription(await subscriptionsOf(db, user.id), now)) {
+    throw new ApiError(409, "You already have a subscription. Change your plan in Settings.");
+  }
+  let customerId = await customerOf(db, user.id);
+  if (!customerId) {
+    customerId = await saveCustomer(
+      db,
+      user.id,
+      await provider.createCustomer({ userId: user.id, phone: user.phone, nickname: user.nickname }),
+    );
+  }
+  const { object, clientSecret } = await provider.createSubscription({ userId: user.id, customerId, priceId: price.priceId });
+  await applyAnswer(env, db, object, now);
+  return { clientSecret, provider: provider.name };
+}
+
+export async function subscriptionStatus(env: AppEnv, db: Db, user: User, now = new Date()): Promise<SubscriptionStatus> {
+  const rows = await subscriptionsOf(db, user.id);
+  const { tier, row } = effectiveTier(rows, now);
+  const shown = row ?? rows.find((r) => r.source === "stripe" && r.status !== "incomplete");
+  const price = findPrice(env, shown?.priceId);
+  const pending = shown?.pendingPriceId ? findPrice(env, shown.pendingPriceId) : undefined;
+  const trialAvailable = user.authMode === "verified" && Boolean(user.phone) && !(await trialClaimed(db, user.phone as string));
+  const nextBilling = shown?.source === "stripe" && row && !shown.cancelAtPeriodEnd ? shown.currentPeriodEnd : null;
+  return {
+    isActive: tier !== "free",
+    tier,
+    status: shown?.status ?? "none",
+    nextBilling: nextBilling?.toISOString() ?? null,
+    trialEndsAt: shown?.trialEndsAt?.toISOString() ?? null,
+    cancelAtPeriodEnd: shown?.cancelAtPeriodEnd ?? false,
+    source: shown?.source ?? null,
+    interval: price?.interval ?? null,
+    graceEndsAt: shown?.status === "past_due" ? (shown.graceEndsAt?.toISOString() ?? null) : null,
+    pendingTier: pending?.tier ?? null,
+    trialAvailable,
+  };
+}
+
+/** The 7-day trial: no card, once per verified phone number, ended by the server's clock. */
+export async function startTrial(env: AppEnv, db: Db, user: User, now = new Date()) {
+  if (user.authMode !== "verified" || !user.phone)
+    throw new ApiError(403, "This feature requires phone verification", { code: "verification_required" });
+  if (effectiveTier(await subscriptionsOf(db, user.id), now).tier !== "free") throw new ApiError(409, "You already have Premium");
+  if (!(await claimTrial(db, user.phone, user.id))) throw new ApiError(409, "The free trial has already been used for this phone number");
+  const trialEndsAt = new Date(now.getTime() + TRIAL_MS);
+  await insertSubscription(db, { userId: user.id, tier: "premium", status: "trialing", source: "trial", trialEndsAt, lastEventAt: now });
+  await refreshTier(db, user.id, now);
+  await tellPerson(env, db, user.id, NOTICES.trialStarted(trialEndsAt));
+  return subscriptionStatus(env, db, (await refreshedUser(db, user)) ?? user, now);
+}
+
+function refreshedUser(db: Db, user: User): Promise<User | undefined> {
+  return findUserById(db, user.id);
+}
+
+async function requireManaged(db: Db, user: User, now: Date): Promise<SubscriptionRow> {
+  const row = managedSubscription(await subscriptionsOf(db, user.id), now);
+  if (!row?.stripeSubscriptionId) throw new ApiError(409, "You have no paid subscription to change");
+  return row;
+}
+
+/** Cancel at the period's end (Premium stays until then) or resume a cancellation. */
+export async function setCancelAtPeriodEnd(env: AppEnv, db: Db, user: User, cancel: boolean, now = new Date()) {
+  const row = await requireManaged(db, user, now);
+  const provider = billingProvider(env, db);
+  await applyAnswer(env, db, await provider.setCancelAtPeriodEnd(row.stripeSubscriptionId as string, cancel), now);
+  return subscriptionStatus(env, db, user, now);
+}
+
+const RANK: Record<PaidTier, number> = { premium: 1, enterprise: 2 };
+
+/** Upgrades take effect at once (the difference charged now); downgrades at the next billing cycle. */
+export async function changePlan(env: AppEnv, db: Db, user: User, tier: PaidTier, interval: BillingInterval, now = new Date()) {
+  const row = await requireManaged(db, user, now);
+  const price = priceCatalog(env).find((p) => p.tier === tier && p.interval === interval);
+  if (!price) throw new ApiError(400, "Unknown price");
+  const current = findPrice(env, row.priceId);
+  if (price.priceId === row.priceId) throw new ApiError(409, `You are already on ${PLAN_NAMES[tier]}`);
+  const upgrade = RANK[tier] > RANK[row.tier] || (tier === row.tier && price.amountNgn > (current?.amountNgn ?? 0));
+  const provider = billingProvider(env, db);
+  if (!upgrade) await updateSubscription(db, row.id, { pendingPriceId: price.priceId });
+  await applyAnswer(env, db, await provider.changePrice(row.stripeSubscriptionId as string, price.priceId, upgrade), now);
+  return subscriptionStatus(env, db, user, now);
+}
+
+/** Staff grant a tier until a date (Premium by phone, spec part 1 §1); recorded in the audit log. */
+export async function grantComplimentary(
+  env: AppEnv,
+  db: Db,
+  admin: User,
+  input: { user: User; tier: PaidTier; endsAt: Date; reason: string },
+  now = new Date(),
+) {
+  const row = await insertSubscription(db, {
+    userId: input.user.id,
+    tier: input.tier,
+    status: "active",
+    source: "complimentary",
+    currentPeriodEnd: input.endsAt,
+    lastEventAt: now,
+  });
+  await audit(db, {
+    actorId: admin.id,
+    action: "billing.complimentary_granted",
+    target: input.user.id,
+    detail: { subscriptionId: row.id, tier: input.tier, endsAt: input.endsAt.toISOString(), reason: input.reason },
+  });
+  const tier = await refreshTier(db, input.user.id, now);
+  await tellPerson(env, db, input.user.id, {
+    title: `LinkUp ${PLAN_NAMES[input.tier]} is yours`,
+    content: `LinkUp staff gave you ${PLAN_NAMES[input.tier]} until ${input.endsAt.toISOString().slice(0, 10)}.`,
+  });
+  return { id: row.id, userId: input.user.id, tier: input.tier, endsAt: input.endsAt.toISOString(), effectiveTier: tier };
+}
+
+/** Re-checks a person whose tier lapses by the clock; called when a session is loaded. */
+export async function refreshIfLapsed(db: Db, user: User, now = new Date()): Promise<User> {
+  if (!user.tierExpiresAt || user.tierExpiresAt > now) return user;
+  const tier = await refreshTier(db, user.id, now);
+  return (await refreshedUser(db, user)) ?? { ...user, subscriptionTier: tier };
+}
+
+/**
+ * The billing clock (Cron trigger): reminds trials ending within a day, ends what ran out (trials, grace
+ * periods, complimentary grants) and tells each person once.
+ */
+export async function runBillingClock(env: AppEnv, db: Db, now = new Date()) {
+  let reminded = 0;
+  let ended = 0;
+  for (const row of await trialsToRemind(db, now, TRIAL_REMINDER_MS)) {
+    if (!row.trialEndsAt || row.trialEndsAt <= now) continue;
+    await updateSubscription(db, row.id, { reminderSentAt: now });
+    await tellPerson(env, db, row.userId, NOTICES.trialEndingSoon(row.trialEndsAt));
+    reminded++;
+  }
+  for (const row of await endedWithoutNotice(db, now)) {
+    await updateSubscription(db, row.id, { endedNoticeAt: now, ...(row.source === "trial" ? { status: "ended" } : {}) });
+    await refreshTier(db, row.userId, now);
+    const why = row.source === "trial" ? "trial" : row.source === "complimentary" ? "complimentary" : "grace";
+    await tellPerson(env, db, row.userId, NOTICES.ended(row.tier, why));
+    ended++;
+  }
+  for (const userId of await usersWithLapsedTier(db, now)) await refreshTier(db, userId, now);
+  return { reminded, ended };
+}

@@ -1,0 +1,79 @@
+// Stripe adapter (DESIGN.md §9): the official SDK on workerd's fetch and WebCrypto. Only this file talks to
+// Stripe's API; the billing domain sees the `BillingProvider` interface.
+import Stripe from "stripe";
+import type { BillingProvider } from "../billing/provider";
+import { ApiError } from "../errors";
+
+/** Stripe's client on the Worker's fetch, looked up per call so tests can fake the network edge. */
+export function stripeClient(secretKey: string, opts: { host?: string } = {}): Stripe {
+  return new Stripe(secretKey, {
+    httpClient: Stripe.createFetchHttpClient((input, init) => fetch(input, init)),
+    maxNetworkRetries: 1,
+    ...(opts.host ? { host: opts.host, protocol: "https" as const } : {}),
+  });
+}
+
+const cryptoProvider = Stripe.createSubtleCryptoProvider();
+
+/** Checks the `Stripe-Signature` header with Stripe's own SDK; throws on a missing, wrong or stale signature. */
+export async function verifyStripeSignature(body: string, signature: string, secret: string): Promise<unknown> {
+  return Stripe.webhooks.constructEventAsync(body, signature, secret, undefined, cryptoProvider);
+}
+
+/** Signs a payload the way Stripe does (used by the local stand-in to post its events through the handler). */
+export function signStripePayload(payload: string, secret: string): Promise<string> {
+  return Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret, cryptoProvider });
+}
+
+async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof Stripe.errors.StripeError) {
+      console.error(`stripe: ${what} failed`, e.type, e.code, e.message);
+      throw new ApiError(e.type === "StripeCardError" ? 402 : 502, e.message || "The payment provider refused the request");
+    }
+    throw e;
+  }
+}
+
+export function stripeProvider(secretKey: string, opts: { host?: string } = {}): BillingProvider {
+  const stripe = stripeClient(secretKey, opts);
+  return {
+    name: "stripe",
+    createCustomer: ({ userId, phone, nickname }) =>
+      call("customer", async () => {
+        const customer = await stripe.customers.create(
+          { name: nickname, phone: phone ?? undefined, metadata: { userId } },
+          // A double click never makes two customers for one person.
+          { idempotencyKey: `customer-${userId}` },
+        );
+        return customer.id;
+      }),
+    createSubscription: ({ userId, customerId, priceId }) =>
+      call("subscription", async () => {
+        const sub = await stripe.subscriptions.create({
+          customer: customerId,
+          items: [{ price: priceId }],
+          payment_behavior: "default_incomplete",
+          payment_settings: { save_default_payment_method: "on_subscription" },
+          metadata: { userId },
+          expand: ["latest_invoice.confirmation_secret"],
+        });
+        const invoice = sub.latest_invoice;
+        const clientSecret = typeof invoice === "object" ? invoice?.confirmation_secret?.client_secret : undefined;
+        if (!clientSecret) throw new ApiError(502, "The payment provider gave no payment session");
+        return { object: sub, clientSecret };
+      }),
+    setCancelAtPeriodEnd: (id, cancel) => call("cancel", () => stripe.subscriptions.update(id, { cancel_at_period_end: cancel })),
+    changePrice: (id, priceId, prorate) =>
+      call("change price", async () => {
+        const sub = await stripe.subscriptions.retrieve(id);
+        const item = sub.items.data[0];
+        return stripe.subscriptions.update(id, {
+          items: [{ id: item.id, price: priceId }],
+          proration_behavior: prorate ? "always_invoice" : "none",
+        });
+      }),
+  };
+}
