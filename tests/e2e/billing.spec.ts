@@ -42,7 +42,7 @@ test("a verified person pays for Premium from /pricing with the test card and la
 
   await expect(page).toHaveURL(/\/chat\?subscription=success$/);
   await expect(page.getByRole("status").filter({ hasText: "LinkUp Premium is active" })).toBeVisible();
-  await expect(page.getByRole("list", { name: "Notifications (F8)" })).toContainText(
+  await expect(page.getByRole("region", { name: "Notifications (F8)" })).toContainText(
     "Welcome to LinkUp Premium! Your subscription is now active.",
   );
   expect(await tierFromServer(page)).toBe("premium");
@@ -59,7 +59,7 @@ test("the decline card shows the 'Payment Failed' toast and leaves the person on
   const form = page.getByRole("form", { name: "Test payment" });
   await form.getByLabel("Card number").fill("4000 0000 0000 0002");
   await form.getByRole("button", { name: "Pay ₦15,000" }).click();
-  const toast = page.getByRole("list", { name: "Notifications (F8)" }).getByRole("alert").filter({ hasText: "Payment Failed" });
+  const toast = page.getByRole("region", { name: "Notifications (F8)" }).getByRole("alert").filter({ hasText: "Payment Failed" });
   await expect(toast).toContainText("Your card was declined.");
   await expect(page).toHaveURL(/\/subscribe\?plan=enterprise$/);
   expect(await tierFromServer(page)).toBe("free");

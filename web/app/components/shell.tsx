@@ -1,5 +1,5 @@
 // The app shell of spec part 1 §2: header, mobile menu, top status bar and bottom navigation.
-import { Bell, Bot, type LucideIcon, Menu, MessageCircle, Radio, Settings, Shield, Siren, Waypoints } from "lucide-react";
+import { Bell, Bot, type LucideIcon, Menu, MessageCircle, Radio, Settings, Siren, Waypoints } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link, NavLink } from "react-router";
 import { badgeText } from "../../../core/constants";
@@ -115,7 +115,6 @@ const NAV_ICONS: Record<string, LucideIcon> = {
   "/chat": MessageCircle,
   "/mesh-network": Waypoints,
   "/ai-features": Bot,
-  "/security-settings": Shield,
   "/settings": Settings,
   "/notifications": Bell,
   "/emergency": Siren,
