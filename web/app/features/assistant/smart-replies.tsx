@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { SmartReply } from "../../../../core/ai-schemas";
 import { fetchSmartReplies } from "./client";
+import { ReplyChips } from "./reply-chips";
 
 export function SmartReplyChips({
   message,
@@ -24,14 +25,5 @@ export function SmartReplyChips({
       live = false;
     };
   }, [message]);
-  if (replies.length === 0) return null;
-  return (
-    <div className="quick-replies smart-replies" role="group" aria-label="Smart replies">
-      {replies.map((r) => (
-        <button key={r.id} type="button" className="chip" onClick={() => onPick(r.text)} aria-label={`Smart reply: ${r.text}`}>
-          ✨ {r.text}
-        </button>
-      ))}
-    </div>
-  );
+  return <ReplyChips replies={replies} onPick={onPick} />;
 }
