@@ -1,4 +1,4 @@
-// Worker integration tests: run inside workerd with real D1, Durable Objects and R2 (DESIGN.md, STYLE.md).
+// Worker integration tests: run inside workerd with real D1, Durable Objects and R2 (docs/architecture.md §12).
 import { readFileSync } from "node:fs";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";

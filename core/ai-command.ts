@@ -1,4 +1,4 @@
-// The '@ai ' grammar (spec part 1 §5, DESIGN.md §6), shared by web chat, WhatsApp and USSD:
+// The '@ai ' grammar (spec part 1 §5, docs/architecture.md §6), shared by web chat, WhatsApp and USSD:
 //   @ai translate <text> to <language>   @ai market [commodity] [place]   @ai weather [place]
 //   @ai emergency <situation>            @ai help                         @ai <any question>
 // and the natural ways people ask for the same in English and Nigerian Pidgin (see `understand` below).

@@ -1,4 +1,4 @@
-// End-to-end encryption for private rooms (DESIGN.md §5) on WebCrypto only: X25519 key agreement,
+// End-to-end encryption for private rooms (docs/architecture.md §5) on WebCrypto only: X25519 key agreement,
 // HKDF-SHA-256, AES-256-GCM. Runs in browsers (Chromium has X25519), Node 24 and workerd; the server never
 // calls decrypt — it only stores and relays what this module produced.
 //

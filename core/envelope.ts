@@ -1,4 +1,4 @@
-// The message envelope (DESIGN.md §5): the one shape every transport carries, on every device and in rooms.
+// The message envelope (docs/architecture.md §5): the one shape every transport carries, on every device and in rooms.
 import { z } from "zod";
 
 export const ENVELOPE_TYPES = ["text", "emergency", "system", "ai", "receipt", "presence", "key"] as const;

@@ -1,6 +1,6 @@
 const BASE32 = "0123456789bcdefghjkmnpqrstuvwxyz";
 
-/** Standard geohash; precision 5 is a cell of about 5 km, the size of a nearby room (DESIGN.md §5). */
+/** Standard geohash; precision 5 is a cell of about 5 km, the size of a nearby room (docs/architecture.md §5). */
 export function encodeGeohash(latitude: number, longitude: number, precision = 5): string {
   let latMin = -90,
     latMax = 90,

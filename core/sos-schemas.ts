@@ -1,4 +1,4 @@
-// Inputs and answers of SOS, emergency contacts, web push and the notification centre (DESIGN.md §8).
+// Inputs and answers of SOS, emergency contacts, web push and the notification centre (docs/architecture.md §8).
 import { z } from "zod";
 import { EMERGENCY_TYPES, SOS_MESSAGE_MAX } from "./sos";
 

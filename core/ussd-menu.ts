@@ -1,4 +1,4 @@
-// The USSD menu as pure functions (DESIGN.md §7). Africa's Talking sends every answer of the session so far
+// The USSD menu as pure functions (docs/architecture.md §7). Africa's Talking sends every answer of the session so far
 // joined by '*'; `parseUssd` replays them from the main menu to find where the caller is, and `renderScreen`
 // draws that screen. Nothing here touches the database: the Worker runs the action `parseUssd` returns.
 //   '00' goes back one screen; answers are trimmed; an invalid or empty answer keeps the caller on the same

@@ -1,4 +1,4 @@
-// The Africa's Talking USSD callback (DESIGN.md §7): a form post answered with text/plain 'CON …' or 'END …'.
+// The Africa's Talking USSD callback (docs/architecture.md §7): a form post answered with text/plain 'CON …' or 'END …'.
 import { z } from "zod";
 
 export const UssdRequestSchema = z.object({

@@ -1,4 +1,4 @@
-// The Twilio WhatsApp webhook (DESIGN.md §7): its form fields, the bot's commands and its TwiML answers.
+// The Twilio WhatsApp webhook (docs/architecture.md §7): its form fields, the bot's commands and its TwiML answers.
 import { z } from "zod";
 import { extractAiText } from "./ai-command";
 import { type ChannelLanguage, resolveChannelLanguage } from "./ussd-texts";

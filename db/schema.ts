@@ -140,7 +140,7 @@ export const trialClaims = sqliteTable("trial_claims", {
 });
 
 export const rooms = sqliteTable("rooms", {
-  // nearby:<geohash-5>, group:<id> or dm:<a>:<b> (DESIGN.md §5).
+  // nearby:<geohash-5>, group:<id> or dm:<a>:<b> (docs/architecture.md §5).
   id: text("id").primaryKey(),
   kind: text("kind", { enum: ["nearby", "group", "dm"] }).notNull(),
   name: text("name").notNull(),

@@ -1,4 +1,4 @@
-// Decisions of the MeshRoom as pure functions (STYLE.md: tested without the runtime): rate limits, what a
+// Decisions of the MeshRoom as pure functions (tested without the runtime): rate limits, what a
 // room accepts from a sender, retention, receipt merging and the order of a resume answer.
 import type { Envelope } from "../core/envelope";
 import { CLIENT_ENVELOPE_TYPES, MAX_META_BYTES, roomKind } from "../core/envelope";

@@ -1,4 +1,4 @@
-// MeshRoom: one Durable Object per room (DESIGN.md §5), WebSocket hibernation API, frame protocol in
+// MeshRoom: one Durable Object per room (docs/architecture.md §5), WebSocket hibernation API, frame protocol in
 // core/frames.ts. The room keeps its recent envelopes in its own SQLite storage for store-and-forward and
 // resume, acknowledges each envelope once stored, relays receipts to senders and tracks presence. Message
 // metadata goes to D1 `messages`; each socket is a row in `mesh_connections`.

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Db } from "../db";
 import type { User } from "../db/schema";
 
-/** Secrets and optional settings: `.dev.vars` locally, `wrangler secret` in production (DESIGN.md §11). */
+/** Secrets and optional settings: `.dev.vars` locally, `wrangler secret` in production (docs/architecture.md §11). */
 export interface Secrets {
   SESSION_SECRET?: string;
   VAPID_PUBLIC_KEY?: string;

@@ -1,4 +1,4 @@
-// Routes every request of the one Worker (DESIGN.md §1): /api, /webhooks/whatsapp, /ussd, /ws/rooms/:id
+// Routes every request of the one Worker (docs/architecture.md §1): /api, /webhooks/whatsapp, /ussd, /ws/rooms/:id
 // through Hono; everything else to the React Router pages.
 import { Hono } from "hono";
 import { api } from "./api";

@@ -1,4 +1,4 @@
-// Rooms, members, device keys, message metadata and mesh connections (DESIGN.md §5).
+// Rooms, members, device keys, message metadata and mesh connections (docs/architecture.md §5).
 import { and, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../index";
 import { deviceKeys, meshConnections, messages, roomInvitations, roomMembers, rooms, userBlocks, users } from "../schema";

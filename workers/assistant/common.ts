@@ -5,7 +5,7 @@ import type { AssistantProvider } from "./provider";
 import type { Counter } from "./usage";
 import { type AiRunner, workersAiProvider } from "./workers-ai";
 
-/** A few seconds, then the offline assistant answers instead (DESIGN.md §6). */
+/** A few seconds, then the offline assistant answers instead (docs/architecture.md §6). */
 export const AI_TIMEOUT_MS = 5000;
 
 export type AiMode = "auto" | "offline";

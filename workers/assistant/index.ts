@@ -1,4 +1,4 @@
-// The assistant (DESIGN.md §6): one entry per use (an '@ai' command, translation, smart replies, support,
+// The assistant (docs/architecture.md §6): one entry per use (an '@ai' command, translation, smart replies, support,
 // voice), with the tier limits of spec part 1 §5 applied on the server. Every channel calls these.
 import { eq } from "drizzle-orm";
 import { type AiCommand, findPremiumKeyword, LANGUAGES, type LanguageCode, parseAiCommand } from "../../core/ai-command";

@@ -1,4 +1,4 @@
-// The offline assistant (DESIGN.md §6): answers without any network, locally, in tests and as the fallback.
+// The offline assistant (docs/architecture.md §6): answers without any network, locally, in tests and as the fallback.
 // It really answers what it can (phrasebook, first aid, SOS, help, LinkUp facts) and says plainly when a
 // question needs the online assistant.
 import { AI_SAMPLE_PROMPTS, LANGUAGES, type LanguageCode } from "../../core/ai-command";

@@ -1,4 +1,4 @@
-// The assistant's provider interface (DESIGN.md §6): Workers AI in production, the offline assistant locally
+// The assistant's provider interface (docs/architecture.md §6): Workers AI in production, the offline assistant locally
 // and whenever the binding fails or is slow.
 import type { LanguageCode } from "../../core/ai-command";
 import type { SupportCategory } from "../../core/ai-schemas";

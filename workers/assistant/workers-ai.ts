@@ -1,4 +1,4 @@
-// Workers AI through the `AI` binding (DESIGN.md §6, docs/decisions/005-assistant-models.md).
+// Workers AI through the `AI` binding (docs/architecture.md §6, docs/decisions/005-assistant-models.md).
 import { z } from "zod";
 import { LANGUAGES, type LanguageCode } from "../../core/ai-command";
 import { SUPPORT_CATEGORIES, type SupportCategory } from "../../core/ai-schemas";

@@ -1,4 +1,4 @@
-// Opaque session cookies (DESIGN.md §4): the browser holds a random token; the database holds only its HMAC.
+// Opaque session cookies (docs/architecture.md §4): the browser holds a random token; the database holds only its HMAC.
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createDb } from "../../db";

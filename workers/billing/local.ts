@@ -1,4 +1,4 @@
-// The local payment stand-in (DESIGN.md §9), present only when ENVIRONMENT=development and no Stripe key:
+// The local payment stand-in (docs/architecture.md §9), present only when ENVIRONMENT=development and no Stripe key:
 // it plays Stripe's part by building Stripe-shaped objects and events, signing them with the local webhook
 // secret through Stripe's SDK and handing them to the same webhook handler Stripe's requests reach.
 import { LOCAL_DECLINE_MESSAGE, LOCAL_TEST_CARDS } from "../../core/billing";

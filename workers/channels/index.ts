@@ -1,4 +1,4 @@
-// What USSD and WhatsApp share about a phone (DESIGN.md §7): who the caller is, whether they opted out,
+// What USSD and WhatsApp share about a phone (docs/architecture.md §7): who the caller is, whether they opted out,
 // their language and the last place they shared, kept in phone_channels.
 //
 // The caller's phone is the identity. A phone nobody has used before gets a user carrying that phone (not yet

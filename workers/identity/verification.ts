@@ -1,4 +1,4 @@
-// Phone verification (spec part 2 §4–§5, §8; DESIGN.md §4): a 6-digit code over WhatsApp (default) or SMS.
+// Phone verification (spec part 2 §4–§5, §8; docs/architecture.md §4): a 6-digit code over WhatsApp (default) or SMS.
 // The code is stored only as an HMAC; it lives 10 minutes, is used once and dies after 5 wrong tries. A new
 // code may be asked for after 60 s, at most 5 per phone per hour and a bounded number per IP address; those
 // limits, and which code is live, are kept per requester, so nobody else can spend or cancel a person's code.

@@ -1,5 +1,5 @@
 // The notification centre's one way in: store the notification and push it to the user's browsers,
-// respecting their preferences and quiet hours (DESIGN.md §8). Emergencies are never held back by quiet hours.
+// respecting their preferences and quiet hours (docs/architecture.md §8). Emergencies are never held back by quiet hours.
 import {
   inQuietHours,
   type NotificationPrefs,

@@ -1,4 +1,4 @@
-// Room domain (DESIGN.md §5): which rooms a user has, joining the area room, creating groups, opening direct
+// Room domain (docs/architecture.md §5): which rooms a user has, joining the area room, creating groups, opening direct
 // chats, and who may enter a room. The API routes and the socket upgrade call these; access is decided here.
 import { dmRoomId, nearbyRoomId, roomKind } from "../../core/envelope";
 import { newId } from "../../core/ids";

@@ -1,4 +1,4 @@
-// WhatsApp and SMS through Twilio's REST API (DESIGN.md §9). Every message is recorded in outbound_messages;
+// WhatsApp and SMS through Twilio's REST API (docs/architecture.md §9). Every message is recorded in outbound_messages;
 // in development with no Twilio credentials the record is the delivery: the dev outbox shows it. Anywhere else
 // without Twilio nothing is recorded or sent: the caller hears `unavailable` and refuses clearly.
 import { eq } from "drizzle-orm";

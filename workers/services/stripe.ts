@@ -1,4 +1,4 @@
-// Stripe adapter (DESIGN.md §9): the official SDK on workerd's fetch and WebCrypto. Only this file talks to
+// Stripe adapter (docs/architecture.md §9): the official SDK on workerd's fetch and WebCrypto. Only this file talks to
 // Stripe's API; the billing domain sees the `BillingProvider` interface.
 import Stripe from "stripe";
 import type { BillingProvider } from "../billing/provider";

@@ -1,4 +1,4 @@
-// POST /ussd: the Africa's Talking USSD callback (DESIGN.md §7). Answers text/plain 'CON …' or 'END …'.
+// POST /ussd: the Africa's Talking USSD callback (docs/architecture.md §7). Answers text/plain 'CON …' or 'END …'.
 import { Hono } from "hono";
 import { UssdRequestSchema } from "../../core/ussd-schemas";
 import { createDb } from "../../db";

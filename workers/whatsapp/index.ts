@@ -1,4 +1,4 @@
-// POST /webhooks/whatsapp: the Twilio WhatsApp webhook (DESIGN.md §7). The X-Twilio-Signature is checked
+// POST /webhooks/whatsapp: the Twilio WhatsApp webhook (docs/architecture.md §7). The X-Twilio-Signature is checked
 // before anything else: an unsigned or wrongly signed request is refused with 403 and nothing is read or done.
 import { Hono } from "hono";
 import { twiml, WhatsAppWebhookSchema } from "../../core/whatsapp-schemas";

@@ -1,4 +1,4 @@
-// Room API (DESIGN.md §5): the user's rooms, the area room, private groups, direct chats, members, and the
+// Room API (docs/architecture.md §5): the user's rooms, the area room, private groups, direct chats, members, and the
 // device public keys that end-to-end encryption needs.
 import { Hono } from "hono";
 import {
