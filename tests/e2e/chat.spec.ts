@@ -242,6 +242,8 @@ test("someone back after a long absence gets the whole history, though the room 
   browser,
   baseURL,
 }) => {
+  // 320 KB through the room twice over: slower than the other chat tests on a busy machine.
+  test.setTimeout(90_000);
   const at = place();
   const a = await person(browser, baseURL!, at, "Tunde");
   await openChat(a.page);
