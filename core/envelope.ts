@@ -6,7 +6,7 @@ export const MAX_FRAME_BYTES = 64 * 1024;
 /**
  * Kinds a member's device may send into a room. `emergency`, `system` and `ai` envelopes speak for LinkUp (an
  * SOS, a notice, the assistant), so only the server modules that own them put them in a room (MeshRoom's
- * `deliver` RPC, which no socket can reach). docs/decisions/020c-who-says-what-in-a-room.md
+ * `deliver` RPC, which no socket can reach). docs/decisions/013-who-says-what-in-a-room.md
  */
 export const CLIENT_ENVELOPE_TYPES = ["text", "receipt", "presence", "key"] as const satisfies readonly (typeof ENVELOPE_TYPES)[number][];
 /**

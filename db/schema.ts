@@ -166,7 +166,7 @@ export const roomMembers = sqliteTable(
 );
 
 // A person asked into a group: not a member (no access, nothing received) until they accept
-// (docs/decisions/022c-group-membership-and-blocks.md).
+// (docs/decisions/015-group-membership-and-blocks.md).
 export const roomInvitations = sqliteTable(
   "room_invitations",
   {
@@ -486,7 +486,7 @@ export const phoneChannels = sqliteTable("phone_channels", {
   // An SOS asked for before any location was shared: sent as soon as a location arrives (WhatsApp).
   pendingSos: text("pending_sos", { mode: "json" }).$type<{ message: string; requestId: string; at: number }>(),
   // When this phone last proved itself on WhatsApp or USSD by replying a code sent to it: it links the phone
-  // channel only, never a web session (docs/decisions/020b-a-code-proves-the-browser-that-typed-it.md).
+  // channel only, never a web session (docs/decisions/011-a-code-proves-the-browser-that-typed-it.md).
   confirmedAt: integer("confirmed_at", { mode: "timestamp_ms" }),
   updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
 });

@@ -20,7 +20,7 @@ export interface RateLimit {
 
 /**
  * Each person in a room, over all their sockets: bursts of 60 frames, 20 a second sustained (typing a message a
- * second is far below). Per person, so ten sockets never make ten budgets (docs/decisions/021c-room-limits.md).
+ * second is far below). Per person, so ten sockets never make ten budgets (docs/decisions/014-room-limits.md).
  */
 export const PERSON_RATE: RateLimit = { burst: 60, perSecond: 20 };
 /** Resumes per person in a room: a reconnect storm's worth at once, then one every 4 s. */

@@ -1,5 +1,5 @@
 // Request bodies: every one is read under a size limit fitting its route, and every one a handler left unread
-// is drained or cancelled before the answer goes out (docs/decisions/020a-production-is-not-development.md).
+// is drained or cancelled before the answer goes out (docs/decisions/010-production-is-not-development.md).
 import type { Context, MiddlewareHandler } from "hono";
 import { VOICE_MAX_BYTES } from "./assistant/voice";
 

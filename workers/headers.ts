@@ -1,5 +1,5 @@
 // Security headers on every answer of the Worker: pages, APIs, webhooks and anything else it serves
-// (docs/decisions/020a-production-is-not-development.md). Built assets get the same fixed headers from
+// (docs/decisions/010-production-is-not-development.md). Built assets get the same fixed headers from
 // web/public/_headers, since the platform serves them without running the Worker.
 import type { MiddlewareHandler } from "hono";
 import { toBase64Url } from "../core/ids";

@@ -194,7 +194,7 @@ test.describe("settings", () => {
       const second = await other.newPage();
       await second.goto("/signup-verification?step=verify-phone");
       await second.getByRole("textbox", { name: "Phone number" }).fill(phone.local);
-      // The first browser's code does not make this one wait: the resend rule is per browser (decision 020b).
+      // The first browser's code does not make this one wait: the resend rule is per browser (decision 011).
       await second.getByRole("button", { name: "Send Code" }).click();
       await expect(second.getByText(`to ${phone.e164}`)).toBeVisible();
       await second.getByRole("textbox", { name: "Verification code" }).fill(await codeFor(second.request, phone.e164));

@@ -1,5 +1,5 @@
 // The production build served locally the way production runs it: ENVIRONMENT unset, Twilio not configured.
-// No development convenience may show (docs/decisions/020a-production-is-not-development.md).
+// No development convenience may show (docs/decisions/010-production-is-not-development.md).
 import { serveBuilt } from "../serve-built.mjs";
 import { expect, test } from "./fixtures";
 

@@ -1,5 +1,5 @@
 // The same server with ENVIRONMENT other than "development": no local stand-in answers, and a feature whose
-// outside service is missing refuses clearly (docs/decisions/020a-production-is-not-development.md).
+// outside service is missing refuses clearly (docs/decisions/010-production-is-not-development.md).
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createDb } from "../../db";

@@ -78,7 +78,7 @@ export interface AiCommandInput {
 /**
  * Answers one '@ai' command for a user, applying the tier's daily limits once per command: every answered
  * command counts one AI command, a translation also counts one translation. Help, usage hints, the premium
- * offer and answers that only say the online assistant is needed count nothing (docs/decisions/020g-assistant-wording-area-and-counting.md).
+ * offer and answers that only say the online assistant is needed count nothing (docs/decisions/016-assistant-wording-area-and-counting.md).
  */
 export async function runAiCommand(env: AppEnv, db: Db, input: AiCommandInput): Promise<AiCommandResult> {
   const user = await loadUser(db, input.userId);

@@ -84,7 +84,7 @@ const SIMPLE_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"
 /**
  * Mutating requests need a same-site Origin, or, without any Origin (non-browser clients), a content type no
  * cross-site form can send: JSON or the route's own media type. A foreign Origin is always refused.
- * Cookies are SameSite=Lax; this closes the rest (docs/decisions/020a-production-is-not-development.md).
+ * Cookies are SameSite=Lax; this closes the rest (docs/decisions/010-production-is-not-development.md).
  */
 export const checkOrigin: MiddlewareHandler<AppBindings> = async (c, next) => {
   if (!["GET", "HEAD", "OPTIONS"].includes(c.req.method)) {

@@ -47,7 +47,7 @@ function mergeStatements(from: User, into: User): SQL[] {
     // Device keys: this browser's key (the merged user's) is the current one for that device id.
     sql`DELETE FROM device_keys WHERE user_id = ${t} AND device_id IN (SELECT device_id FROM device_keys WHERE user_id = ${f})`,
     sql`UPDATE device_keys SET user_id = ${t} WHERE user_id = ${f}`,
-    // Still at most MAX_DEVICE_KEYS, the most recently published (docs/decisions/022c-group-membership-and-blocks.md).
+    // Still at most MAX_DEVICE_KEYS, the most recently published (docs/decisions/015-group-membership-and-blocks.md).
     sql`DELETE FROM device_keys WHERE user_id = ${t} AND device_id NOT IN
         (SELECT device_id FROM device_keys WHERE user_id = ${t} ORDER BY created_at DESC LIMIT ${MAX_DEVICE_KEYS})`,
     // Contacts: a phone the owner already lists is not added twice.

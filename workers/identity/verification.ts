@@ -3,7 +3,7 @@
 // code may be asked for after 60 s, at most 5 per phone per hour and a bounded number per IP address; those
 // limits, and which code is live, are kept per requester, so nobody else can spend or cancel a person's code.
 // A code signs in only the web session that asked for it; typed on the phone (WhatsApp, USSD) it links that
-// phone channel and nothing else (docs/decisions/020b-a-code-proves-the-browser-that-typed-it.md).
+// phone channel and nothing else (docs/decisions/011-a-code-proves-the-browser-that-typed-it.md).
 // Confirming a phone that already belongs to someone merges the requesting user into that owner.
 import { and, desc, eq, gt, gte, inArray, isNull, lt, sql } from "drizzle-orm";
 import { IDENTITY_TEXT, isSixDigitCode, type PendingVerification, VERIFICATION, type VerificationChannel } from "../../core/identity";

@@ -1,7 +1,7 @@
 // Limits per client address (issue 11): how many anonymous sessions one address may start in an hour, and how
 // many AI commands anonymous visitors from one address may use in a day, so starting a new anonymous session
 // resets neither. Counted in D1 (address_counters) with fixed windows, keyed by an HMAC of the address; see
-// docs/decisions/021b-limits-per-client-address.md for why not Cloudflare's rate-limiting binding.
+// docs/decisions/012-limits-per-client-address.md for why not Cloudflare's rate-limiting binding.
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import type { Db } from "../../db";

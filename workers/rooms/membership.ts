@@ -1,4 +1,4 @@
-// Group membership and blocks (docs/decisions/022c-group-membership-and-blocks.md): nobody is in a group
+// Group membership and blocks (docs/decisions/015-group-membership-and-blocks.md): nobody is in a group
 // without accepting an invitation, anyone can leave a group, anyone can block a person. The API routes call
 // these; the room's Durable Object is told to close the sockets of someone who is no longer let in.
 import { dmRoomId, roomKind } from "../../core/envelope";

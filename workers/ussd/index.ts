@@ -18,7 +18,7 @@ function sameSecret(a: string, b: string): boolean {
 /**
  * The gateway must send USSD_SHARED_SECRET: as `?secret=` on the callback URL (Africa's Talking cannot add
  * headers) or as an `X-USSD-Secret` header. Without the secret configured, only development answers: anyone
- * else could speak as any phone number (docs/decisions/020a-production-is-not-development.md).
+ * else could speak as any phone number (docs/decisions/010-production-is-not-development.md).
  */
 function checkSecret(env: AppEnv, req: Request): void {
   const expected = env.USSD_SHARED_SECRET;

@@ -82,7 +82,7 @@ async function runAction(env: AppEnv, db: Db, ctx: ActionContext): Promise<strin
       return marketScreen(t, action.commodity, action.place, rows);
     }
     case "verify": {
-      // Links this phone's USSD channel only, never a web session (docs/decisions/020b-a-code-proves-the-browser-that-typed-it.md).
+      // Links this phone's USSD channel only, never a web session (docs/decisions/011-a-code-proves-the-browser-that-typed-it.md).
       const result = await confirmPhoneChannel(env, db, { phone, code: action.code, channel: "ussd", waitUntil: ctx.waitUntil });
       if (result.ok) return end(t.verifyDone);
       return end(result.error);

@@ -135,7 +135,7 @@ export async function handleWhatsApp(env: AppEnv, db: Db, msg: WhatsAppWebhook, 
     }
     case "code": {
       // A code replied from the phone links this WhatsApp number only; it never signs in the web session that
-      // asked for it (docs/decisions/020b-a-code-proves-the-browser-that-typed-it.md).
+      // asked for it (docs/decisions/011-a-code-proves-the-browser-that-typed-it.md).
       const result = await confirmPhoneChannel(env, db, { phone, code: command.code, channel: "whatsapp", waitUntil });
       return result.ok ? t.verified : result.error;
     }

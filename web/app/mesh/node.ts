@@ -307,7 +307,7 @@ export class MeshNode {
 
   /**
    * An SOS written without a connection leaves through the server's SOS pipeline once there is one: rooms
-   * take emergency envelopes only from it (docs/decisions/020c-who-says-what-in-a-room.md). The envelope id is
+   * take emergency envelopes only from it (docs/decisions/013-who-says-what-in-a-room.md). The envelope id is
    * the request id, so a retry never raises a second alert.
    */
   private async flushSos(item: OutboxItem): Promise<void> {

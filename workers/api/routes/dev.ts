@@ -6,7 +6,7 @@ import { ApiError, parseWith } from "../../errors";
 
 /**
  * The dev outbox exists only in development while Twilio is not configured: then it is where codes and alerts
- * "arrive". Anywhere else it would hand every verification code to anyone (docs/decisions/020a-production-is-not-development.md).
+ * "arrive". Anywhere else it would hand every verification code to anyone (docs/decisions/010-production-is-not-development.md).
  */
 export const dev = new Hono<AppBindings>().get("/outbox", async (c) => {
   if (!devOutboxEnabled(c.env)) throw new ApiError(404, "Not found");

@@ -1,4 +1,4 @@
-// Group invitations to accept or decline, leaving a group, blocking a person (docs/decisions/022c-...). Plain
+// Group invitations to accept or decline, leaving a group, blocking a person (docs/decisions/015-...). Plain
 // forms posted to /chat (routes/chat.tsx), so they work before and without JavaScript.
 import { Form } from "react-router";
 import type { BlockedInfo, InvitationInfo, RoomSummary } from "../../../../core/rooms";
