@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Db } from "../db";
 import type { User } from "../db/schema";
+import { billingRequirements } from "./billing/config";
 
 /** Secrets and optional settings: `.dev.vars` locally, `wrangler secret` in production (DESIGN.md §11). */
 export interface Secrets {
@@ -102,8 +103,7 @@ export function missingConfig(env: AppEnv): string[] {
   if (!env.TWILIO_ACCOUNT_SID) missing.push("TWILIO_ACCOUNT_SID");
   if (!env.TWILIO_AUTH_TOKEN) missing.push("TWILIO_AUTH_TOKEN");
   if (!env.TWILIO_WHATSAPP_FROM && !env.TWILIO_SMS_FROM) missing.push("TWILIO_WHATSAPP_FROM or TWILIO_SMS_FROM");
-  if (!env.STRIPE_SECRET_KEY) missing.push("STRIPE_SECRET_KEY");
-  if (!env.STRIPE_WEBHOOK_SECRET) missing.push("STRIPE_WEBHOOK_SECRET");
+  missing.push(...billingRequirements(env));
   if (!env.VAPID_PUBLIC_KEY) missing.push("VAPID_PUBLIC_KEY");
   if (!env.VAPID_PRIVATE_KEY) missing.push("VAPID_PRIVATE_KEY");
   if (!env.USSD_SHARED_SECRET) missing.push("USSD_SHARED_SECRET");

@@ -22,6 +22,13 @@ export function missingStripeConfig(env: AppEnv): string[] {
   return missing;
 }
 
+/** What the configured provider needs before it can take real payments, by name; development's stand-in
+ * covers these locally, which is why only billingHealth (not this list) knows about the stand-in. */
+export function billingRequirements(env: AppEnv): string[] {
+  if (!env.STRIPE_SECRET_KEY) return ["STRIPE_SECRET_KEY", ...(env.STRIPE_WEBHOOK_SECRET ? [] : ["STRIPE_WEBHOOK_SECRET"])];
+  return missingStripeConfig(env);
+}
+
 /** For /api/health: whether billing can take real or local payments, which, and what is missing. */
 export function billingHealth(env: AppEnv): { mode: BillingMode; ready: boolean; missing: string[] } {
   const mode = billingMode(env);
