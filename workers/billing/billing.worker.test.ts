@@ -157,6 +157,20 @@ describe("POST /api/create-subscription", () => {
     expect(missing.status).toBe(400);
   });
 
+  it("lets one person start only CHECKOUTS_PER_PERSON_PER_HOUR payment sessions an hour; others are not held up", async () => {
+    const u = await verifiedUser();
+    const checkout = (cookie: string) =>
+      call("/api/create-subscription", { method: "POST", cookie, json: { priceId: "price_premium_monthly" } });
+    const limit = Number(appEnv.CHECKOUTS_PER_PERSON_PER_HOUR);
+    for (let i = 0; i < limit; i++) expect((await checkout(u.cookie)).status).toBe(200);
+    const refused = await checkout(u.cookie);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ error: "Too many payment attempts. Please try again later." });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    const other = await verifiedUser();
+    expect((await checkout(other.cookie)).status).toBe(200);
+  });
+
   it("makes one Stripe customer per person (our user id in its metadata) and an incomplete subscription", async () => {
     const u = await verifiedUser();
     const user = (await db.query.users.findFirst({ where: (t, { eq }) => eq(t.id, u.id) }))!;
