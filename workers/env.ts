@@ -17,6 +17,8 @@ export interface Secrets {
   TWILIO_API_BASE?: string;
   STRIPE_SECRET_KEY?: string;
   STRIPE_WEBHOOK_SECRET?: string;
+  /** Paystack's secret key: calls its API and signs its webhooks (used when BILLING_PROVIDER=paystack). */
+  PAYSTACK_SECRET_KEY?: string;
   DATABASE_URL?: string;
   DATABASE_AUTH_TOKEN?: string;
   ADMIN_PHONES?: string;
@@ -85,6 +87,7 @@ export function servicesStatus(env: AppEnv) {
   return {
     twilio: twilioConfigured(env),
     stripe: Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET),
+    paystack: Boolean(env.PAYSTACK_SECRET_KEY),
     // Locally the AI binding would reach Cloudflare over the network, so development uses the offline assistant.
     workersAi: Boolean(env.AI) && !isDevelopment(env),
     webPush: Boolean(env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY),
