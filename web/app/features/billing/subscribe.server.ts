@@ -27,7 +27,7 @@ export async function subscribeLoader(request: Request, context: Ctx) {
   const interval = parseInterval(url.searchParams.get("billing"));
   const [me, catalog] = await Promise.all([
     apiGet<{ user: Me }>(context, "/api/me"),
-    apiGet<{ provider: "stripe" | "local" | "unconfigured"; plans: PlanPriceView[] }>(context, "/api/subscription/plans"),
+    apiGet<{ provider: "stripe" | "paystack" | "local" | "unconfigured"; plans: PlanPriceView[] }>(context, "/api/subscription/plans"),
   ]);
   const status = me ? await apiGet<SubscriptionStatus>(context, "/api/subscription/status") : null;
   const price = catalog?.plans.find((p) => p.tier === plan && p.interval === interval) ?? null;
