@@ -9,8 +9,8 @@ import { anonymousSession, call } from "../../tests/workers/helpers";
 import type { AppEnv } from "../env";
 import { createServer } from "../server";
 import { signPaystackPayload } from "../services/paystack";
-import { billingHealth, createSubscription, handleStripeWebhook, runBillingClock } from ".";
-import { webhookSecret } from "./config";
+import { billingHealth, confirmLocalPayment, createSubscription, handleStripeWebhook, runBillingClock } from ".";
+import { paystackSigningKey, webhookSecret } from "./config";
 
 const appEnv = env as unknown as AppEnv;
 const db = createDb(appEnv);
@@ -656,6 +656,32 @@ describe("Paystack (BILLING_PROVIDER=paystack)", () => {
     expect(await tierOf(u.cookie)).toBe("free");
     const stripeEnv = { ...paystackEnv, BILLING_PROVIDER: "" } as unknown as AppEnv;
     expect((await post(body, signature, stripeEnv)).status).toBe(503);
+  });
+
+  it("in development without a key, the local stand-in pays with Paystack-shaped events through the Paystack handler", async () => {
+    const localPaystack = { ...appEnv, BILLING_PROVIDER: "paystack" } as unknown as AppEnv;
+    const u = await verifiedUser();
+    const user = (await db.query.users.findFirst({ where: (t, { eq }) => eq(t.id, u.id) }))!;
+    const session = await createSubscription(localPaystack, db, user, "price_premium_monthly");
+    expect(session.provider).toBe("local");
+    const before = await env.DB.prepare("select count(*) as n from stripe_events where id like 'paystack_%'").first<{ n: number }>();
+    expect(
+      await confirmLocalPayment(localPaystack, db, { userId: u.id, clientSecret: session.clientSecret, cardNumber: "4242424242424242" }),
+    ).toEqual({
+      ok: true,
+    });
+    expect(await tierOf(u.cookie)).toBe("premium");
+    expect((await notificationsOf(u.id)).some((n) => n.content.includes("2,500"))).toBe(true);
+    // Both of its events (charge.success, subscription.create) went through the Paystack handler.
+    const after = await env.DB.prepare("select count(*) as n from stripe_events where id like 'paystack_%'").first<{ n: number }>();
+    expect((after?.n ?? 0) - (before?.n ?? 0)).toBe(2);
+    // A request signed with the local key is refused once this is not development.
+    const body = JSON.stringify({ event: "subscription.create", data: subscriptionData("SUB_L", "CUS_L", "active") });
+    const localKey = (await paystackSigningKey(localPaystack)) as string;
+    expect(
+      (await post(body, await signPaystackPayload(body, localKey), { ...localPaystack, ENVIRONMENT: undefined } as unknown as AppEnv))
+        .status,
+    ).toBe(503);
   });
 
   it("names what Paystack still needs in /api/health", async () => {

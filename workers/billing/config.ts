@@ -103,6 +103,18 @@ export async function webhookSecret(env: AppEnv): Promise<string | null> {
   return `whsec_local_${await hmacHex(env.SESSION_SECRET ?? "", LOCAL_SECRET_LABEL)}`;
 }
 
+/**
+ * The key Paystack's webhooks are signed with: its secret key, or in development's stand-in (Paystack chosen,
+ * no key) one derived from SESSION_SECRET, like the Stripe stand-in's webhook secret.
+ */
+export async function paystackSigningKey(env: AppEnv): Promise<string | null> {
+  if (billingProviderName(env) !== "paystack") return null;
+  const mode = billingMode(env);
+  if (mode === "paystack") return env.PAYSTACK_SECRET_KEY || null;
+  if (mode === "local") return `sk_local_${await hmacHex(env.SESSION_SECRET ?? "", "linkup-local-paystack-key")}`;
+  return null;
+}
+
 export async function hmacHex(secret: string, text: string): Promise<string> {
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(text)));

@@ -23,7 +23,7 @@ import {
 import type { AppEnv } from "../env";
 import { translatePaystackEvent, verifyPaystackSignature } from "../services/paystack";
 import { verifyStripeSignature } from "../services/stripe";
-import { billingMode, findPrice, webhookSecret } from "./config";
+import { findPrice, paystackSigningKey, webhookSecret } from "./config";
 import { NOTICES, tellPerson } from "./notices";
 import { refreshTier } from "./tier";
 
@@ -63,10 +63,10 @@ export async function handlePaystackWebhook(
   signature: string | null,
   now = new Date(),
 ): Promise<WebhookOutcome> {
-  if (billingMode(env) !== "paystack" || !env.PAYSTACK_SECRET_KEY) return { status: 503, body: { error: "Payments are not configured" } };
+  const key = await paystackSigningKey(env);
+  if (!key) return { status: 503, body: { error: "Payments are not configured" } };
   if (!signature) return { status: 400, body: { error: "Missing x-paystack-signature header" } };
-  if (!(await verifyPaystackSignature(body, signature, env.PAYSTACK_SECRET_KEY)))
-    return { status: 400, body: { error: "Invalid webhook signature" } };
+  if (!(await verifyPaystackSignature(body, signature, key))) return { status: 400, body: { error: "Invalid webhook signature" } };
   let raw: unknown;
   try {
     raw = JSON.parse(body);
