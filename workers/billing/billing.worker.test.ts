@@ -614,7 +614,7 @@ describe("Paystack (BILLING_PROVIDER=paystack)", () => {
   it("follows signed events once: subscription.create makes Premium, a receipt per charge, a failed invoice's grace, disable ends it", async () => {
     const u = await checkout();
     expect(await tierOf(u.cookie)).toBe("free");
-    const created = await paystackEvent("subscription.create", subscriptionData("SUB_1" + u.id.slice(0, 6), u.customer, "active"));
+    const created = await paystackEvent("subscription.create", subscriptionData(`SUB_1${u.id.slice(0, 6)}`, u.customer, "active"));
     expect(created.status).toBe(200);
     expect(await tierOf(u.cookie)).toBe("premium");
     const charge = {
@@ -627,7 +627,7 @@ describe("Paystack (BILLING_PROVIDER=paystack)", () => {
     // The same delivery again is recognised and not applied twice: one receipt.
     expect(await (await paystackEvent("charge.success", charge)).json()).toEqual({ received: true, duplicate: true });
     expect((await notificationsOf(u.id)).filter((n) => n.content.includes("2,500"))).toHaveLength(1);
-    const sub = "SUB_1" + u.id.slice(0, 6);
+    const sub = `SUB_1${u.id.slice(0, 6)}`;
     const failed = await paystackEvent("invoice.payment_failed", {
       invoice_code: "INV_1",
       amount: 250000,
