@@ -115,7 +115,8 @@ export const faqSeed = [
     category: "support",
     popular: false,
     question: "When can I reach support?",
-    answer: "Monday to Friday 8:00-20:00 WAT, Saturday 9:00-18:00 and Sunday 10:00-16:00. Premium users get 24/7 emergency support.",
+    answer:
+      "Monday to Friday 8:00-20:00 WAT, Saturday 9:00-18:00 and Sunday 10:00-16:00. Premium users' call-back requests are answered first.",
     tags: ["support", "hours"],
   },
   {

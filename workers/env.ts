@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Db } from "../db";
 import type { User } from "../db/schema";
+import { billingRequirements } from "./billing/config";
 
 /** Secrets and optional settings: `.dev.vars` locally, `wrangler secret` in production (docs/architecture.md §11). */
 export interface Secrets {
@@ -16,6 +17,8 @@ export interface Secrets {
   TWILIO_API_BASE?: string;
   STRIPE_SECRET_KEY?: string;
   STRIPE_WEBHOOK_SECRET?: string;
+  /** Paystack's secret key: calls its API and signs its webhooks (used when BILLING_PROVIDER=paystack). */
+  PAYSTACK_SECRET_KEY?: string;
   DATABASE_URL?: string;
   DATABASE_AUTH_TOKEN?: string;
   ADMIN_PHONES?: string;
@@ -84,6 +87,7 @@ export function servicesStatus(env: AppEnv) {
   return {
     twilio: twilioConfigured(env),
     stripe: Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET),
+    paystack: Boolean(env.PAYSTACK_SECRET_KEY),
     // Locally the AI binding would reach Cloudflare over the network, so development uses the offline assistant.
     workersAi: Boolean(env.AI) && !isDevelopment(env),
     webPush: Boolean(env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY),
@@ -102,8 +106,7 @@ export function missingConfig(env: AppEnv): string[] {
   if (!env.TWILIO_ACCOUNT_SID) missing.push("TWILIO_ACCOUNT_SID");
   if (!env.TWILIO_AUTH_TOKEN) missing.push("TWILIO_AUTH_TOKEN");
   if (!env.TWILIO_WHATSAPP_FROM && !env.TWILIO_SMS_FROM) missing.push("TWILIO_WHATSAPP_FROM or TWILIO_SMS_FROM");
-  if (!env.STRIPE_SECRET_KEY) missing.push("STRIPE_SECRET_KEY");
-  if (!env.STRIPE_WEBHOOK_SECRET) missing.push("STRIPE_WEBHOOK_SECRET");
+  missing.push(...billingRequirements(env));
   if (!env.VAPID_PUBLIC_KEY) missing.push("VAPID_PUBLIC_KEY");
   if (!env.VAPID_PRIVATE_KEY) missing.push("VAPID_PRIVATE_KEY");
   if (!env.USSD_SHARED_SECRET) missing.push("USSD_SHARED_SECRET");

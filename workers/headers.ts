@@ -27,7 +27,8 @@ export function contentSecurityPolicy(nonce: string, https: boolean): string {
     "manifest-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    // Paystack's checkout is its own page: the subscribe form is redirected there (docs/decisions/020f-billing.md).
+    "form-action 'self' https://checkout.paystack.com",
     "frame-ancestors 'none'",
     ...(https ? ["upgrade-insecure-requests"] : []),
   ].join("; ");

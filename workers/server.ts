@@ -3,7 +3,7 @@
 import { Hono } from "hono";
 import { api } from "./api";
 import { discardUnreadBodies, limitBodies } from "./body";
-import { stripeWebhook } from "./billing/webhook";
+import { paystackWebhook, stripeWebhook } from "./billing/webhook";
 import { type AppEnv, checkSecrets } from "./env";
 import { notFound } from "./errors";
 import { type NonceVariables, securityHeaders } from "./headers";
@@ -27,6 +27,7 @@ export function createServer(pages: PageHandler) {
   app.route("/api", api);
   app.route("/webhooks/whatsapp", whatsapp);
   app.route("/webhooks/stripe", stripeWebhook);
+  app.route("/webhooks/paystack", paystackWebhook);
   app.route("/ussd", ussd);
   app.route("/ws/rooms", rooms);
   // Unknown paths under the Hono apps are JSON 404s, never a page.

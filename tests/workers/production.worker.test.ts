@@ -67,6 +67,18 @@ describe("production without Twilio", () => {
     expect(body.status).toBe("degraded");
     expect(body.missing).toEqual(expect.arrayContaining(["TWILIO_ACCOUNT_SID", "STRIPE_SECRET_KEY", "USSD_SHARED_SECRET"]));
     expect(body.missing).not.toContain("TWILIO_AUTH_TOKEN");
+    // Billing by name, like the other services: no provider configured, so it cannot take payments.
+    expect((body as unknown as { billing: unknown }).billing).toEqual({
+      mode: "unconfigured",
+      ready: false,
+      missing: ["STRIPE_SECRET_KEY"],
+    });
+    const halfStripe = { ...production, STRIPE_SECRET_KEY: "sk_live_x", STRIPE_PUBLISHABLE_KEY: "pk_live_x" } as AppEnv;
+    const half = await (await request("/api/health", {}, halfStripe)).json<{ billing: unknown; missing: string[] }>();
+    expect(half.billing).toEqual({ mode: "stripe", ready: false, missing: ["STRIPE_WEBHOOK_SECRET"] });
+    expect(half.missing).toContain("STRIPE_WEBHOOK_SECRET");
+    expect(half.missing).not.toContain("STRIPE_SECRET_KEY");
+    expect(JSON.stringify(half)).not.toContain("sk_live_x");
     expect(JSON.stringify(body)).not.toContain("test-twilio-auth-token");
     expect(JSON.stringify(body)).not.toContain("test-session-secret");
   });
@@ -101,7 +113,8 @@ describe("production USSD callback", () => {
 describe("development", () => {
   it("keeps the stand-ins: the dev outbox answers and health is ok", async () => {
     expect((await request("/api/dev/outbox", {}, env as unknown as AppEnv)).status).toBe(200);
-    const health = await (await request("/api/health", {}, env as unknown as AppEnv)).json<{ status: string }>();
+    const health = await (await request("/api/health", {}, env as unknown as AppEnv)).json<{ status: string; billing: unknown }>();
     expect(health.status).toBe("ok");
+    expect(health.billing).toEqual({ mode: "local", ready: true, missing: [] });
   });
 });

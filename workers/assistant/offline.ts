@@ -132,7 +132,7 @@ const KNOWLEDGE: { words: string[]; answer: () => string }[] = [
   {
     words: ["premium", "price of linkup", "subscription", "upgrade", "trial", "cost"],
     answer: () =>
-      `Premium costs ${naira(PRICES_NGN.premium.monthly)} a month with a ${TRIAL_DAYS}-day free trial: unlimited AI commands and translation, 50 voice messages a month and analytics. Enterprise is ${naira(PRICES_NGN.enterprise.monthly)} a month.`,
+      `Premium costs ${naira(PRICES_NGN.premium.monthly)} a month with a ${TRIAL_DAYS}-day free trial: unlimited AI commands and translation, 50 voice messages a month and an SOS that reaches about 10 km. Enterprise is ${naira(PRICES_NGN.enterprise.monthly)} a month.`,
   },
   {
     words: ["verify", "verification", "phone number", "code"],

@@ -18,15 +18,15 @@ const hours = () => SUPPORT_HOURS.map((h) => `${h.days} ${h.hours}`).join(", ");
 const ANSWERS: Record<Exclude<SupportCategory, "error" | "followup">, (phone: string) => string> = {
   greeting: () => "Hello! I'm the LinkUp support assistant. Ask me about plans and prices, features, a technical problem or business use.",
   pricing: () =>
-    `Community is free. Premium is ${naira(PRICES_NGN.premium.monthly)} a month (${naira(PRICES_NGN.premium.yearly)} a year) with a ${TRIAL_DAYS}-day free trial: unlimited AI commands and translation, 50 voice messages a month and analytics. Enterprise is ${naira(PRICES_NGN.enterprise.monthly)} a month. See /pricing to subscribe; you can cancel any time.`,
+    `Community is free. Premium is ${naira(PRICES_NGN.premium.monthly)} a month (${naira(PRICES_NGN.premium.yearly)} a year) with a ${TRIAL_DAYS}-day free trial: unlimited AI commands and translation, 50 voice messages a month, an SOS that reaches about 10 km around you and support call-backs first. Enterprise is ${naira(PRICES_NGN.enterprise.monthly)} a month. See /pricing to subscribe; you can cancel any time.`,
   technical: (phone) =>
     `Sorry you're having trouble. Please try: 1) reload the page or reopen the app, 2) check that LinkUp may use Bluetooth and location, 3) check your connection — messages wait in your outbox and send when you're back online. If it still fails, call ${phone} (${hours()}).`,
   features: () =>
-    "LinkUp gives you nearby chat rooms, end-to-end encrypted private chats, the '@ai' assistant (translation, market prices, first aid), SOS alerts to your area and contacts, and USSD and WhatsApp access for basic phones. Premium adds unlimited AI, voice messages and analytics.",
+    "LinkUp gives you nearby chat rooms, end-to-end encrypted private chats, the '@ai' assistant (translation, market prices, first aid), SOS alerts to your area and contacts, and USSD and WhatsApp access for basic phones. Premium adds unlimited AI, voice messages and an SOS that reaches about 10 km.",
   business: (phone) =>
     `For teams and organisations, Enterprise (${naira(PRICES_NGN.enterprise.monthly)} a month) adds team management, custom keys, API access and priority support. Leave your phone number and our team will call you, or call ${phone}.`,
   emergency: (phone) =>
-    `If anyone is in danger, call 112 or 199 now and press SOS in LinkUp to alert people nearby and your contacts. Our team can also help on ${phone}; premium users have 24/7 emergency support.`,
+    `If anyone is in danger, call 112 or 199 now and press SOS in LinkUp to alert people nearby and your contacts. Our team can also help on ${phone}.`,
   comparison: () =>
     "Unlike ordinary chat apps, LinkUp keeps working on poor networks: nearby rooms, an offline outbox, SOS to your whole area, and access from a basic phone over USSD. Private chats are end-to-end encrypted.",
 };

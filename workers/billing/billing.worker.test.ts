@@ -1,14 +1,16 @@
 // Billing through the real Worker and D1: checkout, Stripe webhooks signed with Stripe's SDK test helper
 // through the real handler, the trial and the clock. Stripe's API is faked only at the fetch edge.
-import { env } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import Stripe from "stripe";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LOCAL_TEST_CARDS } from "../../core/billing";
 import { createDb } from "../../db";
 import { anonymousSession, call } from "../../tests/workers/helpers";
 import type { AppEnv } from "../env";
-import { billingHealth, createSubscription, handleStripeWebhook, runBillingClock } from ".";
-import { webhookSecret } from "./config";
+import { createServer } from "../server";
+import { signPaystackPayload } from "../services/paystack";
+import { billingHealth, confirmLocalPayment, createSubscription, handleStripeWebhook, runBillingClock } from ".";
+import { paystackSigningKey, webhookSecret } from "./config";
 
 const appEnv = env as unknown as AppEnv;
 const db = createDb(appEnv);
@@ -155,6 +157,20 @@ describe("POST /api/create-subscription", () => {
     expect(await unknown.json()).toEqual({ error: "Unknown price" });
     const missing = await call("/api/create-subscription", { method: "POST", cookie: u.cookie, json: {} });
     expect(missing.status).toBe(400);
+  });
+
+  it("lets one person start only CHECKOUTS_PER_PERSON_PER_HOUR payment sessions an hour; others are not held up", async () => {
+    const u = await verifiedUser();
+    const checkout = (cookie: string) =>
+      call("/api/create-subscription", { method: "POST", cookie, json: { priceId: "price_premium_monthly" } });
+    const limit = Number(appEnv.CHECKOUTS_PER_PERSON_PER_HOUR);
+    for (let i = 0; i < limit; i++) expect((await checkout(u.cookie)).status).toBe(200);
+    const refused = await checkout(u.cookie);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ error: "Too many payment attempts. Please try again later." });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    const other = await verifiedUser();
+    expect((await checkout(other.cookie)).status).toBe(200);
   });
 
   it("makes one Stripe customer per person (our user id in its metadata) and an incomplete subscription", async () => {
@@ -512,5 +528,174 @@ describe("Premium's priority support queue", () => {
       ["t-paid", "premium", true],
       ["t-free", "free", false],
     ]);
+  });
+});
+
+describe("Paystack (BILLING_PROVIDER=paystack)", () => {
+  const PAYSTACK_KEY = "sk_test_paystack_linkup";
+  const paystackEnv = {
+    ...appEnv,
+    ENVIRONMENT: undefined,
+    BILLING_PROVIDER: "paystack",
+    PAYSTACK_SECRET_KEY: PAYSTACK_KEY,
+    PAYSTACK_PLAN_PREMIUM_MONTHLY: "PLN_premium_m",
+    PAYSTACK_PLAN_PREMIUM_YEARLY: "PLN_premium_y",
+    PAYSTACK_PLAN_ENTERPRISE_MONTHLY: "PLN_enterprise_m",
+    PAYSTACK_PLAN_ENTERPRISE_YEARLY: "PLN_enterprise_y",
+  } as unknown as AppEnv;
+  const server = createServer(async () => new Response("page"));
+
+  async function post(body: string, signature: string | null, bindings: AppEnv = paystackEnv) {
+    const ctx = createExecutionContext();
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (signature !== null) headers["x-paystack-signature"] = signature;
+    const res = await server.fetch(
+      new Request("http://localhost:5173/webhooks/paystack", { method: "POST", body, headers }),
+      bindings,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    return res;
+  }
+  async function paystackEvent(event: string, data: unknown) {
+    const body = JSON.stringify({ event, data });
+    return post(body, await signPaystackPayload(body, PAYSTACK_KEY));
+  }
+  const subscriptionData = (code: string, customer: string, status: string, plan = "PLN_premium_m") => ({
+    subscription_code: code,
+    status,
+    next_payment_date: new Date(Date.now() + 30 * DAY).toISOString(),
+    plan: { plan_code: plan },
+    customer: { customer_code: customer },
+  });
+
+  /** A verified person with a Paystack customer and a checkout started (Paystack faked at fetch). */
+  async function checkout() {
+    const u = await verifiedUser();
+    const user = (await db.query.users.findFirst({ where: (t, { eq }) => eq(t.id, u.id) }))!;
+    const customer = `CUS_${u.id.slice(0, 8)}`;
+    const sent: { url: string; method: string; body: Record<string, unknown>; auth: string | null }[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
+      sent.push({ url, method: init?.method ?? "GET", body, auth: new Headers(init?.headers).get("authorization") });
+      if (url === "https://api.paystack.co/customer")
+        return Response.json({ status: true, data: { customer_code: customer, email: body.email } });
+      if (url === "https://api.paystack.co/transaction/initialize")
+        return Response.json({
+          status: true,
+          data: { authorization_url: "https://checkout.paystack.com/abc123", access_code: "abc123", reference: `ref_${u.id.slice(0, 8)}` },
+        });
+      return Response.json({ status: false, message: "Not faked" }, { status: 404 });
+    });
+    const session = await createSubscription(paystackEnv, db, user, "PLN_premium_m");
+    vi.restoreAllMocks();
+    return { ...u, customer, session, sent };
+  }
+
+  it("checks out with a Paystack customer and a transaction for the plan, in kobo, back to /chat", async () => {
+    const { session, sent, customer, id } = await checkout();
+    expect(session).toEqual({ clientSecret: "abc123", provider: "paystack", redirectUrl: "https://checkout.paystack.com/abc123" });
+    expect(sent.map((s) => s.url)).toEqual(["https://api.paystack.co/customer", "https://api.paystack.co/transaction/initialize"]);
+    expect(sent.every((s) => s.auth === `Bearer ${PAYSTACK_KEY}`)).toBe(true);
+    expect(sent[0].body).toMatchObject({ metadata: { userId: id } });
+    expect(sent[1].body).toMatchObject({
+      email: sent[0].body.email,
+      plan: "PLN_premium_m",
+      amount: "250000",
+      currency: "NGN",
+      callback_url: "http://localhost:5173/chat?subscription=success",
+    });
+    expect(customer).toMatch(/^CUS_/);
+    const user = (await db.query.users.findFirst({ where: (t, { eq }) => eq(t.id, id) }))!;
+    await expect(createSubscription(paystackEnv, db, user, "price_premium_monthly")).rejects.toMatchObject({ status: 400 });
+  });
+
+  it("follows signed events once: subscription.create makes Premium, a receipt per charge, a failed invoice's grace, disable ends it", async () => {
+    const u = await checkout();
+    expect(await tierOf(u.cookie)).toBe("free");
+    const created = await paystackEvent("subscription.create", subscriptionData(`SUB_1${u.id.slice(0, 6)}`, u.customer, "active"));
+    expect(created.status).toBe(200);
+    expect(await tierOf(u.cookie)).toBe("premium");
+    const charge = {
+      reference: `ref_${u.id.slice(0, 8)}`,
+      amount: 250000,
+      customer: { customer_code: u.customer },
+      paid_at: new Date().toISOString(),
+    };
+    expect(await (await paystackEvent("charge.success", charge)).json()).toEqual({ received: true });
+    // The same delivery again is recognised and not applied twice: one receipt.
+    expect(await (await paystackEvent("charge.success", charge)).json()).toEqual({ received: true, duplicate: true });
+    expect((await notificationsOf(u.id)).filter((n) => n.content.includes("2,500"))).toHaveLength(1);
+    const sub = `SUB_1${u.id.slice(0, 6)}`;
+    const failed = await paystackEvent("invoice.payment_failed", {
+      invoice_code: "INV_1",
+      amount: 250000,
+      subscription: { subscription_code: sub },
+      customer: { customer_code: u.customer },
+    });
+    expect(failed.status).toBe(200);
+    expect(await status(u.cookie)).toMatchObject({ tier: "premium", status: "past_due" });
+    expect((await status(u.cookie)).graceEndsAt).toBeTruthy();
+    await paystackEvent("subscription.disable", subscriptionData(sub, u.customer, "complete"));
+    expect(await tierOf(u.cookie)).toBe("free");
+    // Unknown events are acknowledged and ignored.
+    expect(await (await paystackEvent("transfer.success", { id: 1 })).json()).toEqual({ received: true, ignored: true });
+  });
+
+  it("refuses unsigned, tampered and malformed webhooks, and refuses all when Paystack is not the provider", async () => {
+    const u = await checkout();
+    const body = JSON.stringify({ event: "subscription.create", data: subscriptionData("SUB_X", u.customer, "active") });
+    const signature = await signPaystackPayload(body, PAYSTACK_KEY);
+    expect((await post(body, null)).status).toBe(400);
+    expect((await post(body.replace("SUB_X", "SUB_Y"), signature)).status).toBe(400);
+    expect((await post(body, await signPaystackPayload(body, "sk_test_other"))).status).toBe(400);
+    const malformed = JSON.stringify({ event: "subscription.create", data: { subscription_code: "SUB_Z" } });
+    const bad = await post(malformed, await signPaystackPayload(malformed, PAYSTACK_KEY));
+    expect(bad.status).toBe(400);
+    expect(await tierOf(u.cookie)).toBe("free");
+    const stripeEnv = { ...paystackEnv, BILLING_PROVIDER: "" } as unknown as AppEnv;
+    expect((await post(body, signature, stripeEnv)).status).toBe(503);
+  });
+
+  it("in development without a key, the local stand-in pays with Paystack-shaped events through the Paystack handler", async () => {
+    const localPaystack = { ...appEnv, BILLING_PROVIDER: "paystack" } as unknown as AppEnv;
+    const u = await verifiedUser();
+    const user = (await db.query.users.findFirst({ where: (t, { eq }) => eq(t.id, u.id) }))!;
+    const session = await createSubscription(localPaystack, db, user, "price_premium_monthly");
+    expect(session.provider).toBe("local");
+    const before = await env.DB.prepare("select count(*) as n from stripe_events where id like 'paystack_%'").first<{ n: number }>();
+    expect(
+      await confirmLocalPayment(localPaystack, db, { userId: u.id, clientSecret: session.clientSecret, cardNumber: "4242424242424242" }),
+    ).toEqual({
+      ok: true,
+    });
+    expect(await tierOf(u.cookie)).toBe("premium");
+    expect((await notificationsOf(u.id)).some((n) => n.content.includes("2,500"))).toBe(true);
+    // Both of its events (charge.success, subscription.create) went through the Paystack handler.
+    const after = await env.DB.prepare("select count(*) as n from stripe_events where id like 'paystack_%'").first<{ n: number }>();
+    expect((after?.n ?? 0) - (before?.n ?? 0)).toBe(2);
+    // A request signed with the local key is refused once this is not development.
+    const body = JSON.stringify({ event: "subscription.create", data: subscriptionData("SUB_L", "CUS_L", "active") });
+    const localKey = (await paystackSigningKey(localPaystack)) as string;
+    expect(
+      (await post(body, await signPaystackPayload(body, localKey), { ...localPaystack, ENVIRONMENT: undefined } as unknown as AppEnv))
+        .status,
+    ).toBe(503);
+  });
+
+  it("names what Paystack still needs in /api/health", async () => {
+    const noPlans = { ...paystackEnv, PAYSTACK_PLAN_ENTERPRISE_YEARLY: "" } as unknown as AppEnv;
+    expect(billingHealth(noPlans)).toEqual({ mode: "paystack", ready: false, missing: ["PAYSTACK_PLAN_ENTERPRISE_YEARLY"] });
+    expect(billingHealth(paystackEnv)).toEqual({ mode: "paystack", ready: true, missing: [] });
+    const noKey = { ...paystackEnv, PAYSTACK_SECRET_KEY: "" } as unknown as AppEnv;
+    expect(billingHealth(noKey)).toEqual({ mode: "unconfigured", ready: false, missing: ["PAYSTACK_SECRET_KEY"] });
+    const ctx = createExecutionContext();
+    const res = await server.fetch(new Request("http://localhost:5173/api/health"), noKey, ctx);
+    await waitOnExecutionContext(ctx);
+    const body = await res.json<{ missing: string[]; billing: { mode: string } }>();
+    expect(body.missing).toContain("PAYSTACK_SECRET_KEY");
+    expect(body.missing).not.toContain("STRIPE_SECRET_KEY");
+    expect(body.billing.mode).toBe("unconfigured");
   });
 });

@@ -21,8 +21,9 @@ import {
   userOfCustomer,
 } from "../../db/queries/billing";
 import type { AppEnv } from "../env";
+import { translatePaystackEvent, verifyPaystackSignature } from "../services/paystack";
 import { verifyStripeSignature } from "../services/stripe";
-import { findPrice, webhookSecret } from "./config";
+import { findPrice, paystackSigningKey, webhookSecret } from "./config";
 import { NOTICES, tellPerson } from "./notices";
 import { refreshTier } from "./tier";
 
@@ -47,7 +48,41 @@ export async function handleStripeWebhook(
   }
   const parsed = StripeEventSchema.safeParse(raw);
   if (!parsed.success) return { status: 400, body: { error: "Malformed event" } };
-  const event = parsed.data;
+  return applyOnce(env, db, parsed.data, now);
+}
+
+/**
+ * POST /webhooks/paystack: `x-paystack-signature` is the HMAC-SHA512 of the raw body under the secret key.
+ * Paystack's events carry no id, so the body's digest is the id a replay is known by; each event becomes the
+ * Stripe-shaped event it means (workers/services/paystack.ts) and goes through the same path as Stripe's.
+ */
+export async function handlePaystackWebhook(
+  env: AppEnv,
+  db: Db,
+  body: string,
+  signature: string | null,
+  now = new Date(),
+): Promise<WebhookOutcome> {
+  const key = await paystackSigningKey(env);
+  if (!key) return { status: 503, body: { error: "Payments are not configured" } };
+  if (!signature) return { status: 400, body: { error: "Missing x-paystack-signature header" } };
+  if (!(await verifyPaystackSignature(body, signature, key))) return { status: 400, body: { error: "Invalid webhook signature" } };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(body);
+  } catch {
+    return { status: 400, body: { error: "Malformed event" } };
+  }
+  const meant = translatePaystackEvent(raw);
+  if (meant === "malformed") return { status: 400, body: { error: "Malformed event" } };
+  if (!meant) return { status: 200, body: { received: true, ignored: true } };
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body)));
+  const id = `paystack_${[...digest].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+  // Paystack's events have no creation time of their own: the moment they arrive is when they are seen.
+  return applyOnce(env, db, { id, type: meant.type, created: Math.floor(now.getTime() / 1000), data: { object: meant.object } }, now);
+}
+
+async function applyOnce(env: AppEnv, db: Db, event: StripeEventInput, now: Date): Promise<WebhookOutcome> {
   if (!(await claimEvent(db, event.id, event.type))) return { status: 200, body: { received: true, duplicate: true } };
   try {
     const applied = await applyEvent(env, db, event, now);
@@ -56,7 +91,7 @@ export async function handleStripeWebhook(
     // Not recorded as processed: Stripe retries it.
     await releaseEvent(db, event.id);
     if (e instanceof MalformedObject) return { status: 400, body: { error: e.message } };
-    console.error("stripe webhook: applying failed", event.type, event.id, e);
+    console.error("billing webhook: applying failed", event.type, event.id, e);
     return { status: 500, body: { error: "Could not apply the event" } };
   }
 }

@@ -21,8 +21,9 @@ import { findUserById } from "../../db/queries/users";
 import type { User } from "../../db/schema";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
+import { paystackProvider } from "../services/paystack";
 import { stripeProvider } from "../services/stripe";
-import { billingMode, findPrice, missingStripeConfig, priceCatalog } from "./config";
+import { billingMode, findPrice, missingPaystackConfig, missingStripeConfig, priceCatalog } from "./config";
 import { applySubscription } from "./events";
 import { localProvider } from "./local";
 import { NOTICES, tellPerson } from "./notices";
@@ -30,7 +31,7 @@ import type { BillingProvider } from "./provider";
 import { effectiveTier, entitlement, refreshTier } from "./tier";
 
 export { billingHealth, billingMode, priceCatalog } from "./config";
-export { handleStripeWebhook } from "./events";
+export { handlePaystackWebhook, handleStripeWebhook } from "./events";
 export { confirmLocalPayment } from "./local";
 export { refreshTier } from "./tier";
 
@@ -42,6 +43,13 @@ export function billingProvider(env: AppEnv, db: Db): BillingProvider {
     // A subscription nobody could pay for, or whose payment we would never hear of, is refused up front.
     if (missingStripeConfig(env).length > 0) throw new ApiError(503, NOT_CONFIGURED);
     return stripeProvider(env.STRIPE_SECRET_KEY as string);
+  }
+  if (mode === "paystack") {
+    if (missingPaystackConfig(env).length > 0) throw new ApiError(503, NOT_CONFIGURED);
+    return paystackProvider(env.PAYSTACK_SECRET_KEY as string, {
+      amountOf: (planCode) => findPrice(env, planCode)?.amountNgn,
+      callbackUrl: new URL("/chat?subscription=success", env.APP_URL).toString(),
+    });
   }
   if (mode === "local") return localProvider(env, db);
   throw new ApiError(503, NOT_CONFIGURED);
@@ -78,9 +86,10 @@ export async function createSubscription(env: AppEnv, db: Db, user: User, priceI
       await provider.createCustomer({ userId: user.id, phone: user.phone, nickname: user.nickname }),
     );
   }
-  const { object, clientSecret } = await provider.createSubscription({ userId: user.id, customerId, priceId: price.priceId });
+  const { object, clientSecret, redirectUrl } = await provider.createSubscription({ userId: user.id, customerId, priceId: price.priceId });
   await applyAnswer(env, db, object, now);
-  return { clientSecret, provider: provider.name };
+  // Paystack's checkout is its own page: the browser goes to redirectUrl and comes back to the callback.
+  return { clientSecret, provider: provider.name, ...(redirectUrl ? { redirectUrl } : {}) };
 }
 
 export async function subscriptionStatus(env: AppEnv, db: Db, user: User, now = new Date()): Promise<SubscriptionStatus> {

@@ -1,15 +1,17 @@
-// The local payment stand-in (docs/architecture.md §9), present only when ENVIRONMENT=development and no Stripe key:
+// The local payment stand-in (docs/architecture.md §9), present only when ENVIRONMENT=development and no provider key:
 // it plays Stripe's part by building Stripe-shaped objects and events, signing them with the local webhook
-// secret through Stripe's SDK and handing them to the same webhook handler Stripe's requests reach.
+// secret through Stripe's SDK and handing them to the same webhook handler Stripe's requests reach. With
+// BILLING_PROVIDER=paystack the payment's events are Paystack's instead, signed and handled as Paystack's.
 import { LOCAL_DECLINE_MESSAGE, LOCAL_TEST_CARDS } from "../../core/billing";
 import { newId } from "../../core/ids";
 import type { Db } from "../../db";
 import { findByProviderId, type SubscriptionRow } from "../../db/queries/billing";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
+import { signPaystackPayload } from "../services/paystack";
 import { signStripePayload } from "../services/stripe";
-import { findPrice, hmacHex, type PlanPrice, webhookSecret } from "./config";
-import { handleStripeWebhook } from "./events";
+import { billingProviderName, findPrice, hmacHex, type PlanPrice, paystackSigningKey, webhookSecret } from "./config";
+import { handlePaystackWebhook, handleStripeWebhook } from "./events";
 import type { BillingProvider } from "./provider";
 import { addDays } from "./time";
 
@@ -80,6 +82,15 @@ async function emit(env: AppEnv, db: Db, type: string, object: unknown, now: Dat
   });
   const outcome = await handleStripeWebhook(env, db, body, await signStripePayload(body, secret), now);
   if (outcome.status !== 200) throw new Error(`local webhook ${type} answered ${outcome.status}: ${outcome.body.error}`);
+}
+
+/** Development with Paystack chosen: Paystack-shaped events, signed as Paystack signs, through its handler. */
+async function emitPaystack(env: AppEnv, db: Db, event: string, data: unknown, now: Date): Promise<void> {
+  const key = await paystackSigningKey(env);
+  if (!key) throw new ApiError(503, "Payments are not configured");
+  const body = JSON.stringify({ event, data });
+  const outcome = await handlePaystackWebhook(env, db, body, await signPaystackPayload(body, key), now);
+  if (outcome.status !== 200) throw new Error(`local webhook ${event} answered ${outcome.status}: ${outcome.body.error}`);
 }
 
 async function secretTag(env: AppEnv, subscriptionId: string): Promise<string> {
@@ -164,7 +175,19 @@ export async function confirmLocalPayment(
   if (row.status !== "incomplete") throw new ApiError(409, "This payment session is already complete");
   const price = findPrice(env, row.priceId);
   if (!price) throw new ApiError(400, "Unknown payment session");
+  const paystack = billingProviderName(env) === "paystack";
+  const customer = { customer_code: row.stripeCustomerId };
   if (input.cardNumber === LOCAL_TEST_CARDS.decline) {
+    if (paystack) {
+      const failed = {
+        invoice_code: `INV_local_${newId(12)}`,
+        amount: price.amountNgn * 100,
+        subscription: { subscription_code: m[1] },
+        customer,
+      };
+      await emitPaystack(env, db, "invoice.payment_failed", failed, now);
+      return { ok: false, message: LOCAL_DECLINE_MESSAGE };
+    }
     await emit(env, db, "invoice.payment_failed", invoiceObject(row, price.amountNgn, null, false), now);
     return { ok: false, message: LOCAL_DECLINE_MESSAGE };
   }
@@ -172,6 +195,19 @@ export async function confirmLocalPayment(
     throw new ApiError(400, "Test mode: use the card 4242 4242 4242 4242, or 4000 0000 0000 0002 to see a decline");
   }
   const end = periodEnd(now, price);
+  if (paystack) {
+    const charge = { reference: `T_local_${newId(12)}`, amount: price.amountNgn * 100, customer, paid_at: now.toISOString() };
+    await emitPaystack(env, db, "charge.success", charge, now);
+    const subscription = {
+      subscription_code: m[1],
+      status: "active",
+      next_payment_date: end.toISOString(),
+      plan: { plan_code: price.priceId },
+      customer,
+    };
+    await emitPaystack(env, db, "subscription.create", subscription, now);
+    return { ok: true };
+  }
   await emit(env, db, "invoice.paid", invoiceObject(row, price.amountNgn, end), now);
   await emit(env, db, "customer.subscription.updated", fromRow(row, { status: "active", periodEnd: end }), now);
   return { ok: true };

@@ -17,6 +17,8 @@ const DAY_MS = 24 * HOUR_MS;
 export const ADDRESS_LIMITS = {
   anonSession: { windowMs: HOUR_MS, defaultLimit: 60, variable: "ANON_SESSIONS_PER_ADDRESS_PER_HOUR" },
   anonAi: { windowMs: DAY_MS, defaultLimit: 30, variable: "ANON_AI_PER_ADDRESS_PER_DAY" },
+  // Counted per person (the "address" is `person:<user id>`): each checkout calls the payment provider.
+  checkout: { windowMs: HOUR_MS, defaultLimit: 10, variable: "CHECKOUTS_PER_PERSON_PER_HOUR" },
 } as const;
 
 export type AddressLimit = keyof typeof ADDRESS_LIMITS;
@@ -98,4 +100,14 @@ export async function requireAnonymousStartAllowed(c: Context<AppBindings>): Pro
   if (taken.ok) return;
   c.header("Retry-After", String(taken.retryAfterSeconds));
   throw new ApiError(429, TOO_MANY_SESSIONS, { retryAfterSeconds: taken.retryAfterSeconds });
+}
+
+export const TOO_MANY_CHECKOUTS = "Too many payment attempts. Please try again later.";
+
+/** Guard before a payment session: 429 with Retry-After once the person started their hour's checkouts. */
+export async function requireCheckoutAllowed(c: Context<AppBindings>, userId: string): Promise<void> {
+  const taken = await takeAddressToken(c.env, c.var.db, "checkout", `person:${userId}`);
+  if (taken.ok) return;
+  c.header("Retry-After", String(taken.retryAfterSeconds));
+  throw new ApiError(429, TOO_MANY_CHECKOUTS, { retryAfterSeconds: taken.retryAfterSeconds });
 }

@@ -54,9 +54,9 @@ const PREMIUM_TEASERS = [
   {
     id: "emergency-sos",
     icon: <Siren size={28} />,
-    title: "Priority Emergency SOS",
-    description: "Priority routing for your alerts and 24/7 emergency support.",
-    value: "Help arrives faster",
+    title: "Wider Emergency SOS",
+    description: "Your SOS reaches everyone about 10 km around you, not only your own area.",
+    value: "More people can help",
   },
   {
     id: "voice-transcription",
@@ -76,15 +76,15 @@ const PREMIUM_TEASERS = [
     id: "analytics-dashboard",
     icon: <ChartColumn size={28} />,
     title: "Analytics Dashboard",
-    description: "See how your community network is doing.",
+    description: "Coming soon: see how your community network is doing.",
     value: "Know your network",
   },
   {
     id: "extended-range",
     icon: <RadioTower size={28} />,
     title: "Extended Range",
-    description: "Wider area rooms for your community.",
-    value: "Reach more people",
+    description: "Your SOS alerts reach the neighbouring areas too, about 10 km.",
+    value: "Reach more people in an emergency",
   },
 ];
 

@@ -216,7 +216,7 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
           <div className="card tile">
             <h2>Premium</h2>
             <p>
-              Unlimited AI and translation, voice messages and analytics. ₦{PRICES_NGN.premium.monthly.toLocaleString("en-NG")} per month
+              Unlimited AI and translation, voice messages and a wider SOS. ₦{PRICES_NGN.premium.monthly.toLocaleString("en-NG")} per month
               after a {TRIAL_DAYS}-day free trial.
             </p>
             <Form

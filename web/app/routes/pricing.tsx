@@ -12,13 +12,7 @@ const PLANS = [
     name: "Community",
     prices: { monthly: 0, yearly: 0 },
     description: "Everything a community needs to stay connected.",
-    features: [
-      "Unlimited mesh chat",
-      "SOS to your area and contacts",
-      "10 AI commands a day",
-      "5 translations a day",
-      "5 nearby connections, 50 messages a day",
-    ],
+    features: ["Unlimited mesh chat", "SOS to your area and contacts", "10 AI commands a day", "5 translations a day"],
     cta: { label: "Start Free", to: "/signup" },
   },
   {
@@ -29,9 +23,10 @@ const PLANS = [
     features: [
       "Unlimited AI commands and translation",
       "50 voice messages a month, transcribed",
-      "Priority SOS routing and 24/7 emergency support",
-      "Analytics",
-      "50 file transfers a month, files up to 100MB",
+      "SOS reaches about 10 km around you, not only your area",
+      "Support call-backs first in the queue",
+      "Coming soon: personal analytics",
+      "Coming soon: 50 file transfers a month, files up to 100MB",
     ],
     cta: { label: "Start Free Trial", to: "/subscribe?plan=premium" },
   },

@@ -214,7 +214,9 @@ function PremiumTab({ user, phone, plan }: { user: Me; phone: string; plan: Subs
     return (
       <div className="stack">
         <h2>Premium Active</h2>
-        <p>Unlimited AI commands and translation, 50 voice messages a month and analytics.</p>
+        <p>
+          Unlimited AI commands and translation, 50 voice messages a month, an SOS that reaches about 10 km and support call-backs first.
+        </p>
         {plan ? <PlanDetails plan={plan} /> : null}
         {paid ? (
           <PlanButton
@@ -234,7 +236,7 @@ function PremiumTab({ user, phone, plan }: { user: Me; phone: string; plan: Subs
     <div className="stack">
       <h2>Go Premium</h2>
       <p>
-        Unlimited AI commands and translation, voice messages and analytics for ₦{PRICES_NGN.premium.monthly.toLocaleString("en-NG")} per
+        Unlimited AI commands and translation, voice messages and a wider SOS for ₦{PRICES_NGN.premium.monthly.toLocaleString("en-NG")} per
         month, with a {TRIAL_DAYS}-day free trial.
       </p>
       {plan && plan.status !== "none" && plan.source === "stripe" ? <p className="muted">Your last subscription has ended.</p> : null}

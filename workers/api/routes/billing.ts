@@ -16,6 +16,7 @@ import {
   subscriptionStatus,
 } from "../../billing";
 import type { AppBindings } from "../../env";
+import { requireCheckoutAllowed } from "../../limits";
 import { ApiError, parseJson } from "../../errors";
 
 export const billing = new Hono<AppBindings>()
@@ -23,6 +24,7 @@ export const billing = new Hono<AppBindings>()
   .post("/create-subscription", async (c) => {
     const user = requireVerified(c);
     const { priceId } = await parseJson(c, CreateSubscriptionSchema);
+    await requireCheckoutAllowed(c, user.id);
     return c.json(await createSubscription(c.env, c.var.db, user, priceId));
   })
   .get("/subscription/status", async (c) => c.json(await subscriptionStatus(c.env, c.var.db, requireUser(c))))

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { dbDriver } from "../../../db";
+import { billingHealth } from "../../billing/config";
 import { type AppBindings, isDevelopment, missingConfig, servicesStatus } from "../../env";
 
 export const health = new Hono<AppBindings>().get("/", async (c) => {
@@ -33,6 +34,8 @@ export const health = new Hono<AppBindings>().get("/", async (c) => {
       database: { status: database, driver: dbDriver(c.env) },
       rooms,
       services: servicesStatus(c.env),
+      // Which provider takes payments (or the development stand-in) and what it still needs, by name.
+      billing: billingHealth(c.env),
       missing,
     },
     working ? 200 : 503,

@@ -26,7 +26,7 @@ export function PremiumOffer({
       <p>{error}</p>
       <p className="muted small">
         Premium: {naira(PRICES_NGN.premium.monthly)} per month, {TRIAL_DAYS}-day free trial. Unlimited AI commands and translation, 50 voice
-        messages a month, analytics.
+        messages a month, a wider SOS.
       </p>
       <div className="row">
         <a className="btn btn-primary" href="/subscribe?plan=premium">

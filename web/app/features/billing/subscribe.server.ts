@@ -27,7 +27,7 @@ export async function subscribeLoader(request: Request, context: Ctx) {
   const interval = parseInterval(url.searchParams.get("billing"));
   const [me, catalog] = await Promise.all([
     apiGet<{ user: Me }>(context, "/api/me"),
-    apiGet<{ provider: "stripe" | "local" | "unconfigured"; plans: PlanPriceView[] }>(context, "/api/subscription/plans"),
+    apiGet<{ provider: "stripe" | "paystack" | "local" | "unconfigured"; plans: PlanPriceView[] }>(context, "/api/subscription/plans"),
   ]);
   const status = me ? await apiGet<SubscriptionStatus>(context, "/api/subscription/status") : null;
   const price = catalog?.plans.find((p) => p.tier === plan && p.interval === interval) ?? null;
@@ -57,7 +57,14 @@ export async function subscribeAction(request: Request, context: Ctx) {
   const priceId = text(form, "priceId");
   switch (form.get("intent")) {
     case "start": {
-      const res = await apiSend<{ clientSecret: string; provider: string }>(context, "POST", "/api/create-subscription", { priceId });
+      const res = await apiSend<{ clientSecret: string; provider: string; redirectUrl?: string }>(
+        context,
+        "POST",
+        "/api/create-subscription",
+        {
+          priceId,
+        },
+      );
       if (res.status === 401) throw redirect("/signup-verification");
       if (!res.ok || !res.json) {
         // The spec's setup failure toast; the server's reason is shown beside it on the page.
@@ -66,6 +73,8 @@ export async function subscribeAction(request: Request, context: Ctx) {
           { status: res.status },
         );
       }
+      // Paystack takes the payment on its own checkout page and sends the person back to /chat?subscription=success.
+      if (res.json.redirectUrl) throw redirect(res.json.redirectUrl);
       return data<SessionResult>({ priceId, clientSecret: res.json.clientSecret, provider: res.json.provider });
     }
     case "pay": {

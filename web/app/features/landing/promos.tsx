@@ -46,7 +46,7 @@ export const PROMOS: Promo[] = [
     id: "upgrade",
     type: "upgrade",
     title: "Go Premium for ₦2,500/month",
-    message: "Priority SOS routing and 24/7 emergency support.",
+    message: "Your SOS reaches about 10 km around you, and support calls you back first.",
     action: "Upgrade Now",
     urgency: "medium",
     showAfter: 90,
