@@ -16,13 +16,16 @@ export function newNonce(): string {
 export function contentSecurityPolicy(nonce: string, https: boolean): string {
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'`,
+    // Stripe.js (the Payment Element on /subscribe) loads from js.stripe.com, talks to api.stripe.com and draws
+    // its card fields in frames from Stripe (docs/decisions/020f-billing.md).
+    `script-src 'self' 'nonce-${nonce}' https://js.stripe.com`,
     "style-src 'self'",
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "media-src 'self' blob:",
     "font-src 'self'",
-    "connect-src 'self'",
+    "connect-src 'self' https://api.stripe.com",
+    "frame-src https://js.stripe.com https://hooks.stripe.com",
     "worker-src 'self'",
     "manifest-src 'self'",
     "object-src 'none'",
