@@ -173,7 +173,14 @@ export async function grantComplimentary(
     actorId: admin.id,
     action: "billing.complimentary_granted",
     target: input.user.id,
-    detail: { subscriptionId: row.id, tier: input.tier, endsAt: input.endsAt.toISOString(), reason: input.reason },
+    detail: {
+      subscriptionId: row.id,
+      tier: input.tier,
+      endsAt: input.endsAt.toISOString(),
+      reason: input.reason,
+      before: { tier: input.user.subscriptionTier },
+      after: { tier: input.tier, endsAt: input.endsAt.toISOString() },
+    },
   });
   const tier = await refreshTier(db, input.user.id, now);
   await tellPerson(env, db, input.user.id, {

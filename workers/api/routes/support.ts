@@ -4,14 +4,14 @@ import { Hono } from "hono";
 import { SupportFollowupRequestSchema, SupportQueryRequestSchema } from "../../../core/ai-schemas";
 import { supportFollowup, supportQuery } from "../../assistant";
 import { staffSupportQueue } from "../../../db/queries/support";
-import { requireAdmin } from "../../auth/session";
+import { requireStaff } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { parseJson } from "../../errors";
 
 export const support = new Hono<AppBindings>()
   // Staff's call-back queue: paying people first (Premium's priority support, docs/decisions/020f-billing.md).
   .get("/tickets", async (c) => {
-    requireAdmin(c);
+    requireStaff(c);
     const rows = await staffSupportQueue(c.var.db);
     return c.json({
       tickets: rows.map((r) => ({
