@@ -6,3 +6,32 @@ export const SetRoleSchema = z.object({ role: z.enum(["user", "staff"]) });
 
 /** Find a person by phone (any written form) or by a piece of the nickname. */
 export const FindPeopleQuerySchema = z.object({ q: z.string().trim().min(2).max(64) });
+
+/** The console's one statement (POST /api/admin/sql, spec part 2: field `query`). */
+export const ConsoleQuerySchema = z.object({ query: z.string().min(1).max(2000) });
+
+/** The spec's quick queries, over the tables it names (users, messages, mesh_connections, emergency_broadcasts). */
+export const QUICK_QUERIES = [
+  {
+    id: "new-users",
+    label: "New users in the last 24 hours",
+    query: "SELECT count(*) AS new_users FROM users WHERE created_at > (unixepoch() - 86400) * 1000",
+  },
+  {
+    id: "tiers",
+    label: "People by tier",
+    query: "SELECT subscription_tier, count(*) AS people FROM users GROUP BY subscription_tier ORDER BY people DESC",
+  },
+  {
+    id: "messages-today",
+    label: "Messages in the last 24 hours",
+    query: "SELECT count(*) AS messages FROM messages WHERE sent_at > (unixepoch() - 86400) * 1000",
+  },
+  { id: "mesh-active", label: "Active mesh connections", query: "SELECT count(*) AS active FROM mesh_connections WHERE is_active = 1" },
+  {
+    id: "sos-week",
+    label: "SOS broadcasts in the last 7 days",
+    query:
+      "SELECT date(broadcasted_at / 1000, 'unixepoch') AS day, count(*) AS broadcasts FROM emergency_broadcasts WHERE broadcasted_at > (unixepoch() - 7 * 86400) * 1000 GROUP BY day ORDER BY day DESC",
+  },
+] as const;
