@@ -27,5 +27,6 @@ export default [
   route("support", "routes/support.tsx"),
   route("customer-service", "routes/customer-service.tsx"),
   route("whatsapp-demo", "routes/whatsapp-demo.tsx"),
+  route("database-admin", "routes/database-admin.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;
