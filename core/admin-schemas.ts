@@ -35,3 +35,6 @@ export const QUICK_QUERIES = [
       "SELECT date(broadcasted_at / 1000, 'unixepoch') AS day, count(*) AS broadcasts FROM emergency_broadcasts WHERE broadcasted_at > (unixepoch() - 7 * 86400) * 1000 GROUP BY day ORDER BY day DESC",
   },
 ] as const;
+
+/** Staff answer a call-back ticket; `close` ends it in the same step. */
+export const TicketReplySchema = z.object({ message: z.string().trim().min(1).max(1000), close: z.boolean().default(false) });

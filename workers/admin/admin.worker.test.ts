@@ -115,3 +115,48 @@ describe("roles: staff run the desk, admins run everything", () => {
     });
   });
 });
+
+describe("support tickets at the desk", () => {
+  it("staff reply: the person reads it in the notification centre and by WhatsApp (dev outbox); close ends it, audited", async () => {
+    const admin = await adminUser();
+    const helper = await verifiedUser("Helper");
+    await call(`/api/admin/people/${helper.id}/role`, { method: "POST", cookie: admin.cookie, json: { role: "staff" } });
+    const person = await verifiedUser("Ngozi");
+    // Left by phone only through the support bot's call-back form: matched to the account owning the phone.
+    await env.DB.prepare(
+      "insert into support_tickets (id, user_id, phone, message, category) values ('t-1', null, ?, 'Call me back', 'technical')",
+    )
+      .bind(person.phone)
+      .run();
+    const reply = { message: "We fixed your account, try again now." };
+    expect((await call("/api/support/tickets/t-1/reply", { method: "POST", cookie: person.cookie, json: reply })).status).toBe(403);
+    expect((await call("/api/support/tickets/nope/reply", { method: "POST", cookie: helper.cookie, json: reply })).status).toBe(404);
+    expect((await call("/api/support/tickets/t-1/reply", { method: "POST", cookie: helper.cookie, json: { message: " " } })).status).toBe(
+      400,
+    );
+
+    const res = await call("/api/support/tickets/t-1/reply", { method: "POST", cookie: helper.cookie, json: reply });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: "open", delivered: { notification: true, whatsapp: true } });
+    const { notifications } = await (await call("/api/notifications", { cookie: person.cookie })).json<{
+      notifications: { title: string; content: string }[];
+    }>();
+    expect(notifications).toContainEqual(expect.objectContaining({ title: "LinkUp support replied", content: reply.message }));
+    const outbox = await env.DB.prepare(
+      'select channel, body from outbound_messages where "to" = ? order by created_at desc, rowid desc limit 1',
+    )
+      .bind(person.phone)
+      .first<{ channel: string; body: string }>();
+    expect(outbox).toEqual({ channel: "whatsapp", body: `LinkUp support: ${reply.message}` });
+    expect(await auditOf("t-1", "support.ticket_replied")).toMatchObject({ actor_id: helper.id, detail: { reply: reply.message } });
+
+    const closed = await call("/api/support/tickets/t-1/close", { method: "POST", cookie: helper.cookie });
+    expect(await closed.json()).toEqual({ id: "t-1", status: "closed" });
+    const queue = await (await call("/api/support/tickets", { cookie: helper.cookie })).json<{ tickets: { id: string }[] }>();
+    expect(queue.tickets.map((t) => t.id)).not.toContain("t-1");
+    expect(await auditOf("t-1", "support.ticket_closed")).toMatchObject({
+      detail: { before: { status: "open" }, after: { status: "closed" } },
+    });
+    expect((await call("/api/support/tickets/t-1/reply", { method: "POST", cookie: helper.cookie, json: reply })).status).toBe(409);
+  });
+});
