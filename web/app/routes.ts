@@ -28,5 +28,6 @@ export default [
   route("customer-service", "routes/customer-service.tsx"),
   route("whatsapp-demo", "routes/whatsapp-demo.tsx"),
   route("database-admin", "routes/database-admin.tsx"),
+  route("staff-desk", "routes/staff-desk.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -45,6 +45,9 @@ export default function DatabaseAdmin({ loaderData, actionData }: Route.Componen
         <h1>
           Database Admin <span className="tag">Admin Access</span>
         </h1>
+        <p>
+          <Link to="/staff-desk">Staff Desk</Link>
+        </p>
         <TabLinks tabs={TABS} current={current} label="Dashboard sections" onSelect={setTab} />
       </section>
       {current === "overview" && stats ? (
