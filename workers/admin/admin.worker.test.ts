@@ -97,7 +97,7 @@ describe("roles: staff run the desk, admins run everything", () => {
     });
   });
 
-  it("staff grant a complimentary tier by phone; the audit holds the tier before and after", async () => {
+  it("staff grant a complimentary tier by phone and end it early; the audit holds the tier before and after", async () => {
     const admin = await adminUser();
     const helper = await verifiedUser("Helper");
     await call(`/api/admin/people/${helper.id}/role`, { method: "POST", cookie: admin.cookie, json: { role: "staff" } });
@@ -113,6 +113,18 @@ describe("roles: staff run the desk, admins run everything", () => {
       actor_id: helper.id,
       detail: { before: { tier: "free" }, after: { tier: "premium", endsAt } },
     });
+    const me = async () => (await (await call("/api/me", { cookie: person.cookie })).json<{ user: { tier: string } }>()).user.tier;
+    expect(await me()).toBe("premium");
+    const end = `/api/admin/subscriptions/complimentary/${person.id}/end`;
+    expect((await call(end, { method: "POST", cookie: person.cookie })).status).toBe(403);
+    const ended = await call(end, { method: "POST", cookie: helper.cookie });
+    expect(ended.status).toBe(200);
+    expect(await me()).toBe("free");
+    expect(await auditOf(person.id, "billing.complimentary_ended")).toMatchObject({
+      actor_id: helper.id,
+      detail: { before: { tier: "premium" }, after: { tier: "free" } },
+    });
+    expect((await call(end, { method: "POST", cookie: helper.cookie })).status).toBe(409);
   });
 });
 

@@ -190,6 +190,24 @@ export async function grantComplimentary(
   return { id: row.id, userId: input.user.id, tier: input.tier, endsAt: input.endsAt.toISOString(), effectiveTier: tier };
 }
 
+/** Staff end a person's complimentary grants now (a mistaken or withdrawn grant); audited, and the person is told. */
+export async function endComplimentary(env: AppEnv, db: Db, staff: User, user: User, now = new Date()) {
+  const grants = (await subscriptionsOf(db, user.id)).filter(
+    (r) => r.source === "complimentary" && r.status === "active" && (!r.currentPeriodEnd || r.currentPeriodEnd > now),
+  );
+  if (grants.length === 0) throw new ApiError(409, "This person has no complimentary tier to end");
+  for (const row of grants) await updateSubscription(db, row.id, { status: "ended", currentPeriodEnd: now, endedNoticeAt: now });
+  const tier = await refreshTier(db, user.id, now);
+  await audit(db, {
+    actorId: staff.id,
+    action: "billing.complimentary_ended",
+    target: user.id,
+    detail: { subscriptionIds: grants.map((g) => g.id), before: { tier: user.subscriptionTier }, after: { tier } },
+  });
+  await tellPerson(env, db, user.id, NOTICES.ended(grants[0].tier, "complimentary"));
+  return { userId: user.id, effectiveTier: tier };
+}
+
 /** Re-checks a person whose tier lapses by the clock; called when a session is loaded. */
 export async function refreshIfLapsed(db: Db, user: User, now = new Date()): Promise<User> {
   if (!user.tierExpiresAt || user.tierExpiresAt > now) return user;

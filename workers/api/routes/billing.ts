@@ -9,6 +9,7 @@ import {
   changePlan,
   confirmLocalPayment,
   createSubscription,
+  endComplimentary,
   grantComplimentary,
   priceCatalog,
   setCancelAtPeriodEnd,
@@ -55,4 +56,10 @@ export const billing = new Hono<AppBindings>()
       reason: body.reason,
     });
     return c.json({ grant }, 201);
+  })
+  .post("/admin/subscriptions/complimentary/:userId/end", async (c) => {
+    const staff = requireStaff(c);
+    const user = await findUserById(c.var.db, c.req.param("userId"));
+    if (!user) throw new ApiError(404, "User not found");
+    return c.json(await endComplimentary(c.env, c.var.db, staff, user));
   });
