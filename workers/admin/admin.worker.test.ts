@@ -172,3 +172,26 @@ describe("support tickets at the desk", () => {
     expect((await call("/api/support/tickets/t-1/reply", { method: "POST", cookie: helper.cookie, json: reply })).status).toBe(409);
   });
 });
+
+describe("SOS at the desk", () => {
+  it("staff resolve someone's SOS (audited); another person may not", async () => {
+    const admin = await adminUser();
+    const helper = await verifiedUser("Helper");
+    await call(`/api/admin/people/${helper.id}/role`, { method: "POST", cookie: admin.cookie, json: { role: "staff" } });
+    const sender = await anonymousSession();
+    const other = await verifiedUser();
+    const sent = await call("/api/emergency/broadcast", {
+      method: "POST",
+      cookie: sender.cookie,
+      json: { message: "Flooding on our street", emergencyType: "other", clientRequestId: crypto.randomUUID() },
+    });
+    expect(sent.status).toBe(201);
+    const { id } = await sent.json<{ id: string }>();
+    expect((await call(`/api/emergency/${id}/resolve`, { method: "POST", cookie: other.cookie })).status).toBe(403);
+    expect((await call(`/api/emergency/${id}/resolve`, { method: "POST", cookie: helper.cookie })).status).toBe(200);
+    expect(await auditOf(id, "sos.resolved")).toMatchObject({
+      actor_id: helper.id,
+      detail: { before: { status: "active" }, after: { status: "resolved" } },
+    });
+  });
+});
