@@ -4,7 +4,7 @@ export interface Me {
   nickname: string;
   phone: string | null;
   authMode: "anonymous" | "verified";
-  role: "user" | "admin";
+  role: "user" | "staff" | "admin";
   tier: "free" | "premium" | "enterprise";
   locationText: string | null;
   hasLocation: boolean;

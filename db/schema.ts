@@ -18,7 +18,8 @@ export const users = sqliteTable(
     authMode: text("auth_mode", { enum: ["anonymous", "verified"] })
       .notNull()
       .default("anonymous"),
-    role: text("role", { enum: ["user", "admin"] })
+    // staff run the support desk; admins run everything (docs/decisions/020h-staff-and-admins.md).
+    role: text("role", { enum: ["user", "staff", "admin"] })
       .notNull()
       .default("user"),
     // Mirror of the active subscription, kept for the admin console's queries; billing updates it.

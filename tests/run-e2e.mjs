@@ -17,7 +17,9 @@ if (!chromium) {
   process.exit(0);
 }
 
-const server = await serveBuilt({ name: "e2e" });
+// One phone the browser tests verify as an admin (tests/e2e/admin.spec.ts), the way ADMIN_PHONES makes admins.
+const E2E_ADMIN_PHONE = "+2348099990001";
+const server = await serveBuilt({ name: "e2e", vars: { ADMIN_PHONES: E2E_ADMIN_PHONE } });
 let status = 1;
 try {
   const result = spawnSync("npx", ["playwright", "test", "-c", "tests/e2e/playwright.config.ts", ...process.argv.slice(2)], {

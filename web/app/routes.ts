@@ -27,5 +27,7 @@ export default [
   route("support", "routes/support.tsx"),
   route("customer-service", "routes/customer-service.tsx"),
   route("whatsapp-demo", "routes/whatsapp-demo.tsx"),
+  route("database-admin", "routes/database-admin.tsx"),
+  route("staff-desk", "routes/staff-desk.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

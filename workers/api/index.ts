@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { checkOrigin, loadSession } from "../auth/session";
 import type { AppBindings } from "../env";
 import { notFound, onError } from "../errors";
+import { adminApi } from "./routes/admin";
 import { ai } from "./routes/ai";
 import { auth } from "./routes/auth";
 import { billing } from "./routes/billing";
@@ -22,6 +23,7 @@ export const api = new Hono<AppBindings>()
   .use(loadSession)
   .route("/health", health)
   .route("/ai", ai)
+  .route("/admin", adminApi)
   .route("/support", support)
   .route("/dev", dev)
   .route("/", me)

@@ -117,6 +117,13 @@ export function requireVerified(c: Context<AppBindings>): User {
   return user;
 }
 
+/** Staff (the support desk) or an admin. */
+export function requireStaff(c: Context<AppBindings>): User {
+  const user = requireVerified(c);
+  if (user.role !== "staff" && user.role !== "admin") throw new ApiError(403, "Staff access required");
+  return user;
+}
+
 export function requireAdmin(c: Context<AppBindings>): User {
   const user = requireVerified(c);
   if (user.role !== "admin") throw new ApiError(403, "Admin access required");

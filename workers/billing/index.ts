@@ -182,7 +182,14 @@ export async function grantComplimentary(
     actorId: admin.id,
     action: "billing.complimentary_granted",
     target: input.user.id,
-    detail: { subscriptionId: row.id, tier: input.tier, endsAt: input.endsAt.toISOString(), reason: input.reason },
+    detail: {
+      subscriptionId: row.id,
+      tier: input.tier,
+      endsAt: input.endsAt.toISOString(),
+      reason: input.reason,
+      before: { tier: input.user.subscriptionTier },
+      after: { tier: input.tier, endsAt: input.endsAt.toISOString() },
+    },
   });
   const tier = await refreshTier(db, input.user.id, now);
   await tellPerson(env, db, input.user.id, {
@@ -190,6 +197,24 @@ export async function grantComplimentary(
     content: `LinkUp staff gave you ${PLAN_NAMES[input.tier]} until ${input.endsAt.toISOString().slice(0, 10)}.`,
   });
   return { id: row.id, userId: input.user.id, tier: input.tier, endsAt: input.endsAt.toISOString(), effectiveTier: tier };
+}
+
+/** Staff end a person's complimentary grants now (a mistaken or withdrawn grant); audited, and the person is told. */
+export async function endComplimentary(env: AppEnv, db: Db, staff: User, user: User, now = new Date()) {
+  const grants = (await subscriptionsOf(db, user.id)).filter(
+    (r) => r.source === "complimentary" && r.status === "active" && (!r.currentPeriodEnd || r.currentPeriodEnd > now),
+  );
+  if (grants.length === 0) throw new ApiError(409, "This person has no complimentary tier to end");
+  for (const row of grants) await updateSubscription(db, row.id, { status: "ended", currentPeriodEnd: now, endedNoticeAt: now });
+  const tier = await refreshTier(db, user.id, now);
+  await audit(db, {
+    actorId: staff.id,
+    action: "billing.complimentary_ended",
+    target: user.id,
+    detail: { subscriptionIds: grants.map((g) => g.id), before: { tier: user.subscriptionTier }, after: { tier } },
+  });
+  await tellPerson(env, db, user.id, NOTICES.ended(grants[0].tier, "complimentary"));
+  return { userId: user.id, effectiveTier: tier };
 }
 
 /** Re-checks a person whose tier lapses by the clock; called when a session is loaded. */

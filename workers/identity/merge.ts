@@ -7,6 +7,7 @@ import type { Db } from "../../db";
 import type { User } from "../../db/schema";
 
 const TIER_RANK = { free: 0, premium: 1, enterprise: 2 } as const;
+const ROLE_RANK: Record<User["role"], number> = { user: 0, staff: 1, admin: 2 };
 
 /**
  * The owner's profile wins where it has a value; empty fields are filled from the merged user.
@@ -23,7 +24,7 @@ export function mergedProfile(from: User, into: User) {
     interests: [...new Set([...into.interests, ...from.interests])].slice(0, 20),
     onboardingCompletedAt: into.onboardingCompletedAt ?? from.onboardingCompletedAt,
     subscriptionTier: TIER_RANK[from.subscriptionTier] > TIER_RANK[into.subscriptionTier] ? from.subscriptionTier : into.subscriptionTier,
-    role: from.role === "admin" || into.role === "admin" ? ("admin" as const) : ("user" as const),
+    role: ROLE_RANK[from.role] > ROLE_RANK[into.role] ? from.role : into.role,
   };
 }
 

@@ -30,6 +30,7 @@ import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { notifyMany } from "../notifications";
 import { sendMessage } from "../services/messaging";
+import { auditAction } from "../admin";
 
 export interface SosInput {
   userId: string;
@@ -261,13 +262,15 @@ export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUnt
   return { id: row.id, created: true, reached, failed, room };
 }
 
-/** The sender or an admin may resolve; the area room hears that it is over. */
+/** The sender, staff or an admin may resolve (staff's resolves are audited); the area room hears that it is over. */
 export async function resolveSos(env: AppEnv, db: Db, id: string, by: User): Promise<BroadcastRow> {
   const row = await findBroadcast(db, id);
   if (!row) throw new ApiError(404, "Emergency broadcast not found");
-  if (row.userId !== by.id && by.role !== "admin") throw new ApiError(403, "Only the sender or an admin can resolve this SOS");
+  const staff = by.role === "admin" || by.role === "staff";
+  if (row.userId !== by.id && !staff) throw new ApiError(403, "Only the sender or LinkUp staff can resolve this SOS");
   if (row.status === "resolved") return row;
   const updated = (await resolveBroadcast(db, id, by.id)) ?? row;
+  if (row.userId !== by.id) await auditAction(db, by, "sos.resolved", row.id, { status: row.status }, { status: "resolved" });
   if (row.geohash) {
     const room = nearbyRoomId(row.geohash);
     const envelope = EnvelopeSchema.parse({
@@ -324,7 +327,7 @@ export async function nearbySos(
         distanceMetres: distance === null ? null : Math.round(distance),
         broadcastedAt: b.broadcastedAt.toISOString(),
         status: b.status,
-        canResolve: mine || viewer.role === "admin",
+        canResolve: mine || viewer.role === "admin" || viewer.role === "staff",
       } satisfies NearbySos;
     })
     .filter((i) => i.mine || i.distanceMetres === null || i.distanceMetres <= NEARBY_RADIUS_M)

@@ -334,7 +334,7 @@ describe("resolving an SOS", () => {
     const { body } = await sos(sender.cookie, { location: { latitude: 10.5105, longitude: 7.4165 } });
     const byOther = await call(`/api/emergency/${body.id}/resolve`, { method: "POST", cookie: other.cookie });
     expect(byOther.status).toBe(403);
-    expect(((await byOther.json()) as { error: string }).error).toBe("Only the sender or an admin can resolve this SOS");
+    expect(((await byOther.json()) as { error: string }).error).toBe("Only the sender or LinkUp staff can resolve this SOS");
 
     const bySender = await call(`/api/emergency/${body.id}/resolve`, { method: "POST", cookie: sender.cookie });
     expect(bySender.status).toBe(200);

@@ -115,6 +115,17 @@ function ProfileTab({ user, error }: { user: Me; error?: FormError }) {
           </p>
         )}
       </div>
+      {/* The role comes from the server's /api/me; the dashboard's own API guards decide again. */}
+      {user.role === "staff" || user.role === "admin" ? (
+        <p>
+          <Link to="/staff-desk">Staff Desk</Link> — find a person, answer support tickets.
+        </p>
+      ) : null}
+      {user.role === "admin" ? (
+        <p>
+          <Link to="/database-admin">Database Admin</Link> — system health, counts and the SQL console (Admin Access).
+        </p>
+      ) : null}
       <label>
         Location
         <input

@@ -3,12 +3,13 @@
 import { Hono } from "hono";
 import { ChangePlanSchema, CreateSubscriptionSchema, GrantComplimentarySchema, LocalConfirmSchema } from "../../../core/billing-schemas";
 import { findUserById } from "../../../db/queries/users";
-import { requireAdmin, requireUser, requireVerified } from "../../auth/session";
+import { requireStaff, requireUser, requireVerified } from "../../auth/session";
 import {
   billingMode,
   changePlan,
   confirmLocalPayment,
   createSubscription,
+  endComplimentary,
   grantComplimentary,
   priceCatalog,
   setCancelAtPeriodEnd,
@@ -45,15 +46,22 @@ export const billing = new Hono<AppBindings>()
     return result.ok ? c.json({ ok: true }) : c.json({ error: result.message, code: "card_declined" }, 402);
   })
   .post("/admin/subscriptions/complimentary", async (c) => {
-    const admin = requireAdmin(c);
+    // "Premium activated by phoning support": the support desk grants it (staff or admin).
+    const staff = requireStaff(c);
     const body = await parseJson(c, GrantComplimentarySchema);
     const user = await findUserById(c.var.db, body.userId);
     if (!user) throw new ApiError(404, "User not found");
-    const grant = await grantComplimentary(c.env, c.var.db, admin, {
+    const grant = await grantComplimentary(c.env, c.var.db, staff, {
       user,
       tier: body.tier,
       endsAt: new Date(body.endsAt),
       reason: body.reason,
     });
     return c.json({ grant }, 201);
+  })
+  .post("/admin/subscriptions/complimentary/:userId/end", async (c) => {
+    const staff = requireStaff(c);
+    const user = await findUserById(c.var.db, c.req.param("userId"));
+    if (!user) throw new ApiError(404, "User not found");
+    return c.json(await endComplimentary(c.env, c.var.db, staff, user));
   });

@@ -4,14 +4,16 @@ import { Hono } from "hono";
 import { SupportFollowupRequestSchema, SupportQueryRequestSchema } from "../../../core/ai-schemas";
 import { supportFollowup, supportQuery } from "../../assistant";
 import { staffSupportQueue } from "../../../db/queries/support";
-import { requireAdmin } from "../../auth/session";
+import { requireStaff } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { parseJson } from "../../errors";
+import { TicketReplySchema } from "../../../core/admin-schemas";
+import { closeTicket, replyToTicket } from "../../admin/tickets";
 
 export const support = new Hono<AppBindings>()
   // Staff's call-back queue: paying people first (Premium's priority support, docs/decisions/020f-billing.md).
   .get("/tickets", async (c) => {
-    requireAdmin(c);
+    requireStaff(c);
     const rows = await staffSupportQueue(c.var.db);
     return c.json({
       tickets: rows.map((r) => ({
@@ -22,6 +24,12 @@ export const support = new Hono<AppBindings>()
       })),
     });
   })
+  .post("/tickets/:id/reply", async (c) => {
+    const staff = requireStaff(c);
+    const body = await parseJson(c, TicketReplySchema);
+    return c.json(await replyToTicket(c.env, c.var.db, staff, c.req.param("id"), body));
+  })
+  .post("/tickets/:id/close", async (c) => c.json(await closeTicket(c.var.db, requireStaff(c), c.req.param("id"))))
   .post("/query", async (c) => {
     const body = await parseJson(c, SupportQueryRequestSchema);
     return c.json(await supportQuery(c.env, c.var.db, { message: body.message, userPhone: body.userPhone || undefined, user: c.var.user }));

@@ -1,0 +1,40 @@
+// Inputs of the staff desk and the admin console (spec part 2, admin dashboard).
+import { z } from "zod";
+
+/** An admin makes someone staff or takes it back; admin itself comes only from ADMIN_PHONES. */
+export const SetRoleSchema = z.object({ role: z.enum(["user", "staff"]) });
+
+/** Find a person by phone (any written form) or by a piece of the nickname. */
+export const FindPeopleQuerySchema = z.object({ q: z.string().trim().min(2).max(64) });
+
+/** The console's one statement (POST /api/admin/sql, spec part 2: field `query`). */
+export const ConsoleQuerySchema = z.object({ query: z.string().min(1).max(2000) });
+
+/** The spec's quick queries, over the tables it names (users, messages, mesh_connections, emergency_broadcasts). */
+export const QUICK_QUERIES = [
+  {
+    id: "new-users",
+    label: "New users in the last 24 hours",
+    query: "SELECT count(*) AS new_users FROM users WHERE created_at > (unixepoch() - 86400) * 1000",
+  },
+  {
+    id: "tiers",
+    label: "People by tier",
+    query: "SELECT subscription_tier, count(*) AS people FROM users GROUP BY subscription_tier ORDER BY people DESC",
+  },
+  {
+    id: "messages-today",
+    label: "Messages in the last 24 hours",
+    query: "SELECT count(*) AS messages FROM messages WHERE sent_at > (unixepoch() - 86400) * 1000",
+  },
+  { id: "mesh-active", label: "Active mesh connections", query: "SELECT count(*) AS active FROM mesh_connections WHERE is_active = 1" },
+  {
+    id: "sos-week",
+    label: "SOS broadcasts in the last 7 days",
+    query:
+      "SELECT date(broadcasted_at / 1000, 'unixepoch') AS day, count(*) AS broadcasts FROM emergency_broadcasts WHERE broadcasted_at > (unixepoch() - 7 * 86400) * 1000 GROUP BY day ORDER BY day DESC",
+  },
+] as const;
+
+/** Staff answer a call-back ticket; `close` ends it in the same step. */
+export const TicketReplySchema = z.object({ message: z.string().trim().min(1).max(1000), close: z.boolean().default(false) });

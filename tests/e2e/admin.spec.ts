@@ -1,0 +1,107 @@
+// An admin made by ADMIN_PHONES (tests/run-e2e.mjs) runs the database dashboard; others get a clear refusal.
+import type { APIRequestContext } from "@playwright/test";
+import { expect, latestOutboxMessage, startAnonymous, test, verifyFreshPhone } from "./fixtures";
+
+const ADMIN = { local: "08099990001", e164: "+2348099990001" };
+
+/** Signs `request` in as the admin ADMIN_PHONES names (the code read from the dev outbox). */
+async function signInAsAdmin(request: APIRequestContext, baseURL: string) {
+  await startAnonymous(request);
+  const headers = { origin: baseURL };
+  expect((await request.post("/api/auth/register", { data: { phoneNumber: ADMIN.local, nickname: "Boss" }, headers })).ok()).toBe(true);
+  let code: string | undefined;
+  await expect.poll(async () => (code = (await latestOutboxMessage(request, ADMIN.e164))?.match(/\b(\d{6})\b/)?.[1])).toBeTruthy();
+  expect((await request.post("/api/auth/verify", { data: { phoneNumber: ADMIN.local, code }, headers })).ok()).toBe(true);
+}
+
+test.describe("a person", () => {
+  // The refused page load itself is reported by Chromium as a console error.
+  test.use({ allowedConsoleErrors: [/403/] });
+
+  test("who is not an admin gets a 403 page with a clear message and no admin link in settings", async ({ page, baseURL }) => {
+    await startAnonymous(page.request);
+    await verifyFreshPhone(page.request, baseURL as string);
+    const res = await page.goto("/database-admin");
+    expect(res?.status()).toBe(403);
+    await expect(page.getByRole("heading", { name: "Admin Access Required" })).toBeVisible();
+    await expect(page.getByRole("alert")).toContainText("only for LinkUp admins");
+    await page.goto("/settings");
+    await expect(page.getByRole("link", { name: "Database Admin" })).toHaveCount(0);
+  });
+});
+
+test.describe("the admin", () => {
+  // Both tests verify the one admin phone: a code proves the browser that asked for it, so they take turns.
+  test.describe.configure({ mode: "serial" });
+  test.use({ javaScriptEnabled: false });
+
+  test("verified through ADMIN_PHONES, opens the dashboard from settings, sees health and runs the console without JavaScript", async ({
+    page,
+    baseURL,
+  }) => {
+    await startAnonymous(page.request);
+    const headers = { origin: baseURL as string };
+    expect((await page.request.post("/api/auth/register", { data: { phoneNumber: ADMIN.local, nickname: "Boss" }, headers })).ok()).toBe(
+      true,
+    );
+    let code: string | undefined;
+    await expect.poll(async () => (code = (await latestOutboxMessage(page.request, ADMIN.e164))?.match(/\b(\d{6})\b/)?.[1])).toBeTruthy();
+    expect((await page.request.post("/api/auth/verify", { data: { phoneNumber: ADMIN.local, code }, headers })).ok()).toBe(true);
+
+    await page.goto("/settings");
+    await page.getByRole("link", { name: "Database Admin" }).click();
+    await expect(page.getByRole("heading", { name: /Database Admin/ })).toBeVisible();
+    await expect(page.getByText("Admin Access")).toBeVisible();
+    await expect(page.getByText("Total users")).toBeVisible();
+
+    await page.getByRole("tab", { name: "System Health" }).click();
+    await expect(page.getByRole("list", { name: "System health" })).toContainText("Database: healthy");
+
+    await page.getByRole("tab", { name: "SQL Console" }).click();
+    await page.getByRole("button", { name: "People by tier" }).click();
+    await expect(page.getByRole("status", { name: "Query result" })).toContainText("subscription_tier");
+
+    await page
+      .getByLabel("Query", { exact: true })
+      .fill("select nickname, phone from users where phone is not null limit 1; delete from users");
+    await page.getByRole("button", { name: "Run query" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Only one statement at a time" })).toBeVisible();
+
+    await page.getByLabel("Query", { exact: true }).fill(`select nickname, phone from users where role = 'admin'`);
+    await page.getByRole("button", { name: "Run query" }).click();
+    await expect(page.getByRole("status", { name: "Query result" })).toContainText("1 row");
+    await expect(page.getByRole("cell", { name: /001$/ })).toHaveText(/^\+•+001$/);
+  });
+
+  test("uses the staff desk: finds a person who asked for a call-back and answers the ticket, which reaches their WhatsApp", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    const personContext = await browser.newContext({ baseURL });
+    const person = await verifyFreshPhone(personContext.request, baseURL as string);
+    const asked = await personContext.request.post("/api/support/followup", {
+      data: { originalQuery: "My messages do not send", response: "", userPhone: person.phone.local },
+      headers: { origin: baseURL as string },
+    });
+    expect(asked.ok()).toBe(true);
+
+    await signInAsAdmin(page.request, baseURL as string);
+    await page.goto("/settings");
+    await page.getByRole("link", { name: "Staff Desk" }).click();
+    await expect(page.getByRole("heading", { name: "Staff Desk" })).toBeVisible();
+    await page.getByLabel("Phone or nickname").fill(person.phone.local);
+    await page.getByRole("button", { name: "Find" }).click();
+    await expect(page.getByRole("list", { name: "People found" })).toContainText(`${person.phone.e164} · verified · free`);
+    await expect(page.getByRole("list", { name: "People found" })).toContainText("1 open tickets");
+
+    const ticket = page.getByRole("listitem").filter({ hasText: "My messages do not send" });
+    await ticket.getByRole("textbox").fill("Please update the app and try again.");
+    await ticket.getByRole("checkbox", { name: "Close after replying" }).check();
+    await ticket.getByRole("button", { name: /^Send reply to / }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Reply sent" })).toBeVisible();
+    await expect(page.getByRole("listitem").filter({ hasText: "My messages do not send" })).toHaveCount(0);
+    expect(await latestOutboxMessage(page.request, person.phone.e164)).toBe("LinkUp support: Please update the app and try again.");
+    await personContext.close();
+  });
+});

@@ -1,0 +1,61 @@
+// Loader and action of /staff-desk: staff and admins, decided by the API's guards (docs/decisions/020h-staff-and-admins.md).
+import { data } from "react-router";
+import type { Me } from "../../../../core/api-types";
+import { apiGet, apiSend } from "../../lib/api.server";
+
+type Ctx = Parameters<typeof apiGet>[0];
+
+export interface DeskPerson {
+  id: string;
+  nickname: string;
+  phone: string | null;
+  role: string;
+  tier: string;
+  tierExpiresAt: string | null;
+  verified: boolean;
+  sessions: number;
+  openSos: number;
+  openTickets: number;
+}
+export interface DeskTicket {
+  id: string;
+  phone: string | null;
+  message: string;
+  category: string;
+  createdAt: string;
+  nickname: string | null;
+  tier: string;
+  priority: boolean;
+}
+export interface DeskActionData {
+  ok: boolean;
+  ticketId: string;
+  message: string;
+}
+
+export async function loadStaffDesk(request: Request, context: Ctx) {
+  const me = await apiGet<{ user: Me }>(context, "/api/me");
+  if (!me) throw data({ message: "Sign in with a staff phone to open the staff desk." }, { status: 401 });
+  if (me.user.role !== "staff" && me.user.role !== "admin") {
+    throw data({ message: "Staff access required. The staff desk is only for LinkUp support staff." }, { status: 403 });
+  }
+  const q = new URL(request.url).searchParams.get("q")?.trim() ?? "";
+  const [tickets, people] = await Promise.all([
+    apiGet<{ tickets: DeskTicket[] }>(context, "/api/support/tickets"),
+    q.length >= 2 ? apiGet<{ people: DeskPerson[] }>(context, `/api/admin/people?q=${encodeURIComponent(q)}`) : null,
+  ]);
+  return { q, tickets: tickets?.tickets ?? [], people: people?.people ?? null, isAdmin: me.user.role === "admin" };
+}
+
+export async function staffDeskAction(request: Request, context: Ctx): Promise<DeskActionData> {
+  const form = await request.formData();
+  const ticketId = String(form.get("ticketId") ?? "");
+  const id = encodeURIComponent(ticketId);
+  if (form.get("intent") === "close") {
+    const res = await apiSend(context, "POST", `/api/support/tickets/${id}/close`);
+    return { ok: res.ok, ticketId, message: res.ok ? "Ticket closed" : (res.json?.error ?? "Not closed") };
+  }
+  const body = { message: String(form.get("message") ?? ""), close: form.get("close") === "on" };
+  const res = await apiSend(context, "POST", `/api/support/tickets/${id}/reply`, body);
+  return { ok: res.ok, ticketId, message: res.ok ? "Reply sent" : (res.json?.error ?? "Reply not sent") };
+}

@@ -1,0 +1,126 @@
+import { Form, isRouteErrorResponse, Link } from "react-router";
+import { type DeskActionData, type DeskTicket, loadStaffDesk, staffDeskAction } from "../features/admin/staff-desk.server";
+import type { Route } from "./+types/staff-desk";
+
+export const meta: Route.MetaFunction = () => [{ title: "Staff Desk — LinkUp" }];
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  return loadStaffDesk(request, context);
+}
+
+export function action({ request, context }: Route.ActionArgs) {
+  return staffDeskAction(request, context);
+}
+
+export default function StaffDesk({ loaderData, actionData }: Route.ComponentProps) {
+  const { q, tickets, people, isAdmin } = loaderData;
+  return (
+    <div className="staff-desk">
+      <section className="card">
+        <h1>Staff Desk</h1>
+        {isAdmin ? (
+          <p>
+            <Link to="/database-admin">Database Admin</Link>
+          </p>
+        ) : null}
+        <Form method="get" className="form" role="search" aria-label="Find a person">
+          <label htmlFor="desk-q">Phone or nickname</label>
+          <input id="desk-q" name="q" defaultValue={q} minLength={2} maxLength={64} required />
+          <button type="submit" className="btn btn-primary">
+            Find
+          </button>
+        </Form>
+        {people ? (
+          people.length === 0 ? (
+            <p role="status">Nobody matches “{q}”.</p>
+          ) : (
+            <ul aria-label="People found">
+              {people.map((p) => (
+                <li key={p.id}>
+                  <strong>{p.nickname}</strong> {p.phone ?? "no phone"} · {p.verified ? "verified" : "not verified"} · {p.tier}
+                  {p.tierExpiresAt ? ` until ${p.tierExpiresAt.slice(0, 10)}` : ""} · role {p.role} · {p.sessions} sessions · {p.openSos}{" "}
+                  open SOS · {p.openTickets} open tickets
+                </li>
+              ))}
+            </ul>
+          )
+        ) : null}
+      </section>
+      <section className="card" aria-labelledby="queue-title">
+        <h2 id="queue-title">Support tickets</h2>
+        <p className="small muted">Premium and Enterprise first, then the oldest.</p>
+        {tickets.length === 0 ? (
+          <p>No open tickets.</p>
+        ) : (
+          <ul aria-label="Ticket queue">
+            {tickets.map((t) => (
+              <TicketItem key={t.id} t={t} answer={actionData?.ticketId === t.id ? actionData : undefined} />
+            ))}
+          </ul>
+        )}
+        {actionData && !tickets.some((t) => t.id === actionData.ticketId) ? (
+          <p role="status" className={actionData.ok ? "success" : "error"}>
+            {actionData.message}
+          </p>
+        ) : null}
+      </section>
+    </div>
+  );
+}
+
+function TicketItem({ t, answer }: { t: DeskTicket; answer?: DeskActionData }) {
+  const who = t.nickname ?? t.phone ?? "Unknown";
+  return (
+    <li className="ticket">
+      <p>
+        <strong>{who}</strong> {t.priority ? <span className="tag">{t.tier}</span> : null} <span className="tag">{t.category}</span>{" "}
+        <time dateTime={t.createdAt}>{t.createdAt.slice(0, 16).replace("T", " ")}</time>
+      </p>
+      <p>{t.message}</p>
+      <Form method="post" className="form">
+        <input type="hidden" name="ticketId" value={t.id} />
+        <label htmlFor={`reply-${t.id}`}>Reply to {who}</label>
+        <textarea id={`reply-${t.id}`} name="message" rows={2} maxLength={1000} required />
+        <label>
+          <input type="checkbox" name="close" /> Close after replying
+        </label>
+        <button type="submit" className="btn btn-primary" aria-label={`Send reply to ${who}`}>
+          Send reply
+        </button>
+      </Form>
+      <Form method="post">
+        <input type="hidden" name="ticketId" value={t.id} />
+        <input type="hidden" name="intent" value="close" />
+        <button type="submit" className="btn btn-ghost" aria-label={`Close ticket from ${who}`}>
+          Close
+        </button>
+      </Form>
+      {answer ? (
+        <p role="status" className={answer.ok ? "success" : "error"}>
+          {answer.message}
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const message =
+    isRouteErrorResponse(error) && typeof error.data?.message === "string" ? error.data.message : "The staff desk could not be loaded.";
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return (
+    <section className="card">
+      <h1>{status === 403 ? "Staff Access Required" : status === 401 ? "Sign In Required" : "Staff Desk"}</h1>
+      <p role="alert">{message}</p>
+      {status === 401 ? (
+        <Link to="/signup-verification?step=verify-phone" className="btn btn-primary">
+          Verify your phone
+        </Link>
+      ) : (
+        <Link to="/" className="btn">
+          Back to LinkUp
+        </Link>
+      )}
+    </section>
+  );
+}

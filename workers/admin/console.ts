@@ -1,0 +1,132 @@
+// /database-admin's data: stats, system health from real checks, and the safe SQL console
+// (docs/decisions/020h-staff-and-admins.md).
+import { count, eq, gt, sql } from "drizzle-orm";
+import { checkConsoleSql, maskPhones } from "../../core/sql-guard";
+import type { Db } from "../../db";
+import { emergencyBroadcasts, meshConnections, messages, sessions, type User, users } from "../../db/schema";
+import { billingHealth } from "../billing/config";
+import type { AppEnv } from "../env";
+import { ApiError } from "../errors";
+import { auditAction } from ".";
+
+export const CONSOLE_ROW_CAP = 100;
+export const CONSOLE_TIME_LIMIT_MS = 5000;
+const SLOW_MS = 1000;
+
+// Set on the first health check: Workers freeze the clock while the module loads.
+let isolateStartedAt: number | undefined;
+
+type Health = "healthy" | "warning" | "error";
+
+/** The spec's admin stats, counted from the tables. */
+export async function adminStats(db: Db, now = Date.now()) {
+  const since = new Date(now - 24 * 3600 * 1000);
+  const n = (q: Promise<{ n: number } | undefined>) => q.then((r) => r?.n ?? 0);
+  const [totalUsers, activeUsers, totalMessages, mesh, sos, premiumUsers, enterpriseUsers] = await Promise.all([
+    n(db.select({ n: count() }).from(users).get()),
+    n(
+      db
+        .select({ n: sql<number>`count(distinct ${sessions.userId})` })
+        .from(sessions)
+        .where(gt(sessions.expiresAt, new Date(now)))
+        .get(),
+    ),
+    n(db.select({ n: count() }).from(messages).get()),
+    n(db.select({ n: count() }).from(meshConnections).where(eq(meshConnections.isActive, true)).get()),
+    n(db.select({ n: count() }).from(emergencyBroadcasts).where(gt(emergencyBroadcasts.broadcastedAt, since)).get()),
+    n(db.select({ n: count() }).from(users).where(eq(users.subscriptionTier, "premium")).get()),
+    n(db.select({ n: count() }).from(users).where(eq(users.subscriptionTier, "enterprise")).get()),
+  ]);
+  return { totalUsers, activeUsers, totalMessages, meshConnections: mesh, emergencyBroadcasts: sos, premiumUsers, enterpriseUsers };
+}
+
+async function timed(check: () => Promise<boolean>): Promise<Health> {
+  const start = Date.now();
+  try {
+    if (!(await check())) return "error";
+    return Date.now() - start > SLOW_MS ? "warning" : "healthy";
+  } catch (e) {
+    console.error("admin health", e);
+    return "error";
+  }
+}
+
+/**
+ * System health per the spec, each from a real check: the database answers, the edge cache takes and returns a
+ * probe, a room Durable Object answers, payments are configured (warning when only the local stand-in runs).
+ */
+export async function systemHealth(env: AppEnv, db: Db) {
+  isolateStartedAt ??= Date.now();
+  const [database, cache, websocket] = await Promise.all([
+    timed(async () => {
+      await db.run(sql`select 1`);
+      return true;
+    }),
+    timed(async () => {
+      if (typeof caches === "undefined") return false;
+      // workerd's edge cache; the DOM lib's CacheStorage type does not name it.
+      const edge = (caches as unknown as { default: Cache }).default;
+      const probe = new Request("https://linkup.internal/admin-health-probe");
+      await edge.put(probe, new Response("ok", { headers: { "cache-control": "max-age=60" } }));
+      await edge.match(probe);
+      return true;
+    }),
+    timed(async () => {
+      if (!env.ROOMS) return false;
+      return (await env.ROOMS.get(env.ROOMS.idFromName("health")).fetch("https://room/health")).ok;
+    }),
+  ]);
+  const billing = billingHealth(env);
+  const stripe: Health = !billing.ready ? "error" : billing.mode === "local" ? "warning" : "healthy";
+  // A Worker isolate has no disk and no process memory figure to report: uptime is this isolate's, and the
+  // other two are named as not applicable rather than invented.
+  return {
+    database,
+    cache,
+    websocket,
+    stripe,
+    payments: billing,
+    uptime: Math.round((Date.now() - isolateStartedAt) / 1000),
+    memoryUsage: null,
+    diskUsage: null,
+  };
+}
+
+/** Runs one checked read-only statement with a row cap and a time limit; phone numbers masked; always audited. */
+export async function runConsoleQuery(db: Db, admin: User, query: string) {
+  const verdict = checkConsoleSql(query);
+  if (!verdict.ok) {
+    await auditAction(db, admin, "admin.sql_refused", "sql", null, null, { query, reason: verdict.reason });
+    throw new ApiError(400, verdict.reason);
+  }
+  const capped = `SELECT * FROM (${verdict.sql}) LIMIT ${CONSOLE_ROW_CAP + 1}`;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const started = Date.now();
+  try {
+    const rows = await Promise.race([
+      db.all<Record<string, unknown>>(sql.raw(capped)),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new ApiError(504, `The query took longer than ${CONSOLE_TIME_LIMIT_MS / 1000} seconds`)),
+          CONSOLE_TIME_LIMIT_MS,
+        );
+      }),
+    ]);
+    const truncated = rows.length > CONSOLE_ROW_CAP;
+    const shown = rows.slice(0, CONSOLE_ROW_CAP).map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, maskPhones(v)])));
+    await auditAction(db, admin, "admin.sql_run", "sql", null, { rows: shown.length, truncated }, { query });
+    return { rows: shown, rowCount: shown.length, truncated, rowCap: CONSOLE_ROW_CAP, ms: Date.now() - started };
+  } catch (e) {
+    // SQLite's own reason (no such column, syntax) helps the admin; never a stack trace.
+    const reason =
+      e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message).replace(/^D1_ERROR:\s*/, "").slice(0, 200) : "";
+    const message = e instanceof ApiError ? e.message : `The database refused the query${reason ? `: ${reason}` : ""}`;
+    await auditAction(db, admin, "admin.sql_failed", "sql", null, null, {
+      query,
+      error: e instanceof Error ? e.message.slice(0, 300) : "unknown",
+    });
+    throw e instanceof ApiError ? e : new ApiError(400, message);
+  } finally {
+    clearTimeout(timer);
+  }
+}

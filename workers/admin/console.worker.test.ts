@@ -1,0 +1,111 @@
+// The admin console through the real Worker and D1: refusals and tricks, the row cap, masked phones, the audit.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { anonymousSession, call } from "../../tests/workers/helpers";
+
+let phoneSeq = 200;
+async function verifiedUser(nickname = "Ada") {
+  const local = `0807${String(5_000_000 + phoneSeq++).padStart(7, "0")}`;
+  const e164 = `+234${local.slice(1)}`;
+  const { cookie } = await anonymousSession();
+  expect((await call("/api/auth/register", { method: "POST", cookie, json: { phoneNumber: local, nickname } })).status).toBe(200);
+  const row = await env.DB.prepare('select body from outbound_messages where "to" = ? order by created_at desc, rowid desc limit 1')
+    .bind(e164)
+    .first<{ body: string }>();
+  const code = row?.body.match(/\b(\d{6})\b/)?.[1];
+  const res = await call("/api/auth/verify", { method: "POST", cookie, json: { phoneNumber: local, code } });
+  expect(res.status).toBe(200);
+  const signed = res.headers.getSetCookie()[0]?.split(";")[0] ?? cookie;
+  const { user } = await res.json<{ user: { id: string } }>();
+  return { cookie: signed, phone: e164, id: user.id };
+}
+
+async function adminUser() {
+  const admin = await verifiedUser("Boss");
+  await env.DB.prepare("update users set role = 'admin' where id = ?").bind(admin.id).run();
+  return admin;
+}
+
+const sqlAs = (cookie: string, query: string) => call("/api/admin/sql", { method: "POST", cookie, json: { query } });
+const userCount = async () => (await env.DB.prepare("select count(*) as n from users").first<{ n: number }>())?.n;
+
+describe("/api/admin console", () => {
+  it("is for admins only: staff and people are refused, and nothing runs", async () => {
+    const admin = await adminUser();
+    const staff = await verifiedUser("Helper");
+    await call(`/api/admin/people/${staff.id}/role`, { method: "POST", cookie: admin.cookie, json: { role: "staff" } });
+    expect((await call("/api/admin/sql", { method: "POST", json: { query: "select 1" } })).status).toBe(401);
+    for (const path of ["/api/admin/stats", "/api/admin/health", "/api/admin/quick-queries"]) {
+      expect((await call(path)).status).toBe(401);
+      expect((await call(path, { cookie: staff.cookie })).status).toBe(403);
+    }
+    const res = await sqlAs(staff.cookie, "select 1");
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ error: "Admin access required" });
+  });
+
+  it("refuses writes, PRAGMA, ATTACH, several statements and comment tricks; the table is untouched and each refusal audited", async () => {
+    const admin = await adminUser();
+    const before = await userCount();
+    const tricks = [
+      "delete from users",
+      "PRAGMA writable_schema = 1",
+      "ATTACH DATABASE ':memory:' AS x",
+      "select 1; delete from users",
+      "select 1 -- harmless\n; delete from users",
+      "select 1 /* ; */; drop table users",
+      "with gone as (select id from users) delete from users where id in gone",
+      "select 1; ",
+    ];
+    for (const query of tricks.slice(0, -1)) {
+      const res = await sqlAs(admin.cookie, query);
+      expect(res.status, query).toBe(400);
+      expect(Object.keys(await res.json<object>())).toEqual(["error"]);
+    }
+    expect((await sqlAs(admin.cookie, tricks.at(-1) as string)).status).toBe(200);
+    expect(await userCount()).toBe(before);
+    const refused = await env.DB.prepare("select count(*) as n from audit_log where actor_id = ? and action = 'admin.sql_refused'")
+      .bind(admin.id)
+      .first<{ n: number }>();
+    expect(refused?.n).toBe(tricks.length - 1);
+  });
+
+  it("runs a SELECT with phones masked, caps the rows, answers SQLite's reason for a bad query, and audits what it ran", async () => {
+    const admin = await adminUser();
+    const person = await verifiedUser("Chidi");
+    const res = await sqlAs(admin.cookie, `SELECT nickname, phone FROM users WHERE id = '${person.id}'`);
+    expect(res.status).toBe(200);
+    const body = await res.json<{ rows: { nickname: string; phone: string }[]; truncated: boolean }>();
+    expect(body.rows).toEqual([{ nickname: "Chidi", phone: `+${"•".repeat(10)}${person.phone.slice(-3)}` }]);
+    expect(JSON.stringify(body)).not.toContain(person.phone.slice(1));
+    expect((await sqlAs(admin.cookie, `select hex(phone) from users`)).status).toBe(400);
+
+    const many = await sqlAs(
+      admin.cookie,
+      "with n(x) as (values (1),(2),(3),(4),(5),(6),(7),(8),(9),(10)) select a.x, b.x, c.x from n a, n b, n c",
+    );
+    const capped = await many.json<{ rows: unknown[]; truncated: boolean; rowCap: number }>();
+    expect(capped).toMatchObject({ truncated: true, rowCap: 100 });
+    expect(capped.rows).toHaveLength(100);
+
+    const bad = await sqlAs(admin.cookie, "select nope from users");
+    expect(bad.status).toBe(400);
+    expect((await bad.json<{ error: string }>()).error).toMatch(/^The database refused the query: .*no such column: nope/);
+
+    const log = await env.DB.prepare("select detail from audit_log where actor_id = ? and action = 'admin.sql_run' order by created_at")
+      .bind(admin.id)
+      .all<{ detail: string }>();
+    expect(log.results.map((r) => JSON.parse(r.detail).query)[0]).toBe(`SELECT nickname, phone FROM users WHERE id = '${person.id}'`);
+  });
+
+  it("health comes from real checks; stats count the tables; the quick queries run", async () => {
+    const admin = await adminUser();
+    const health = await (await call("/api/admin/health", { cookie: admin.cookie })).json<Record<string, unknown>>();
+    // The test Worker runs development without Stripe: the local stand-in is a warning, not healthy.
+    expect(health).toMatchObject({ database: "healthy", cache: "healthy", websocket: "healthy", stripe: "warning" });
+    const stats = await (await call("/api/admin/stats", { cookie: admin.cookie })).json<{ totalUsers: number }>();
+    expect(stats.totalUsers).toBe(await userCount());
+    const { queries } = await (await call("/api/admin/quick-queries", { cookie: admin.cookie })).json<{ queries: { query: string }[] }>();
+    for (const q of queries) expect((await sqlAs(admin.cookie, q.query)).status, q.query).toBe(200);
+  });
+});
