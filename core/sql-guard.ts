@@ -1,4 +1,4 @@
-// The admin SQL console's guard (docs/decisions/020h-staff-and-admins.md): one read-only SELECT/WITH statement,
+// The admin SQL console's guard (docs/decisions/019-staff-and-admins.md): one read-only SELECT/WITH statement,
 // decided by tokenising the text the way SQLite does, so strings, quoted names and comments cannot hide a second
 // statement or a write. Anything this tokenizer is unsure of is refused.
 

@@ -18,7 +18,7 @@ export const users = sqliteTable(
     authMode: text("auth_mode", { enum: ["anonymous", "verified"] })
       .notNull()
       .default("anonymous"),
-    // staff run the support desk; admins run everything (docs/decisions/020h-staff-and-admins.md).
+    // staff run the support desk; admins run everything (docs/decisions/019-staff-and-admins.md).
     role: text("role", { enum: ["user", "staff", "admin"] })
       .notNull()
       .default("user"),

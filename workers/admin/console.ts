@@ -1,5 +1,5 @@
 // /database-admin's data: stats, system health from real checks, and the safe SQL console
-// (docs/decisions/020h-staff-and-admins.md).
+// (docs/decisions/019-staff-and-admins.md).
 import { count, eq, gt, sql } from "drizzle-orm";
 import { checkConsoleSql, maskPhones } from "../../core/sql-guard";
 import type { Db } from "../../db";

@@ -1,5 +1,5 @@
 // The staff desk and admin roles (spec part 2, admin dashboard). Every staff or admin action is written to
-// audit_log with who, what, when (created_at), and the before and after (docs/decisions/020h-staff-and-admins.md).
+// audit_log with who, what, when (created_at), and the before and after (docs/decisions/019-staff-and-admins.md).
 import { and, count, eq, gt, inArray, like, or } from "drizzle-orm";
 import { normalizePhone } from "../../core/phone";
 import type { Db } from "../../db";

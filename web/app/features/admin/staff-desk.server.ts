@@ -1,4 +1,4 @@
-// Loader and action of /staff-desk: staff and admins, decided by the API's guards (docs/decisions/020h-staff-and-admins.md).
+// Loader and action of /staff-desk: staff and admins, decided by the API's guards (docs/decisions/019-staff-and-admins.md).
 import { data } from "react-router";
 import type { Me } from "../../../../core/api-types";
 import { apiGet, apiSend } from "../../lib/api.server";
