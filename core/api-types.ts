@@ -32,3 +32,14 @@ export interface PublicStats {
   emergencyBroadcasts: number;
   marketCities: number;
 }
+
+/** One signed-in session of the person, as the sessions list of /security-settings shows it. */
+export interface SessionView {
+  /** A reference that names the session without being (or revealing) its cookie or stored hash. */
+  ref: string;
+  device: string;
+  userAgent: string | null;
+  current: boolean;
+  createdAt: string;
+  lastUsedAt: string;
+}

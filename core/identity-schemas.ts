@@ -18,3 +18,6 @@ export const VerifySchema = z.object({
   code: z.string().max(20),
 });
 export type VerifyInput = z.infer<typeof VerifySchema>;
+
+/** The reference of one session in the sessions list (GET /api/security/sessions). */
+export const SessionRefSchema = z.string().regex(/^[A-Za-z0-9_-]{22}$/, "not a session reference");

@@ -60,6 +60,8 @@ export const sessions = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     userAgent: text("user_agent"),
     createdAt: createdAt(),
+    // Refreshed at most every few minutes (workers/auth/session.ts), for the sessions list of /security-settings.
+    lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],

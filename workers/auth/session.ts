@@ -2,7 +2,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createDb } from "../../db";
-import { deleteSession, findSessionUser, insertSession } from "../../db/queries/sessions";
+import { deleteSession, findSession, insertSession, touchSession } from "../../db/queries/sessions";
 import type { User } from "../../db/schema";
 import { newId, toBase64Url } from "../../core/ids";
 import { refreshIfLapsed } from "../billing";
@@ -11,6 +11,8 @@ import { ApiError } from "../errors";
 
 export const SESSION_COOKIE = "linkup_session";
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
+// "Last used" in the sessions list is this precise; it keeps session reads from writing on every request.
+const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
 
 async function hmac(secret: string, token: string): Promise<string> {
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
@@ -33,6 +35,7 @@ export async function startSession(c: Context<AppBindings>, userId: string): Pro
     id,
     userId,
     expiresAt: new Date(Date.now() + SESSION_TTL_MS),
+    lastUsedAt: new Date(),
     userAgent: c.req.header("user-agent")?.slice(0, 200),
   });
   setCookie(c, SESSION_COOKIE, token, {
@@ -62,10 +65,14 @@ export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
   const token = getCookie(c, SESSION_COOKIE);
   if (token && token.length <= 64) {
     const hash = await sessionHash(c.env, token);
-    const user = await findSessionUser(db, hash);
-    if (user) {
+    const session = await findSession(db, hash);
+    if (session) {
+      const now = new Date();
+      if (!session.lastUsedAt || now.getTime() - session.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
+        await touchSession(db, hash, now, new Date(now.getTime() - TOUCH_INTERVAL_MS));
+      }
       // A trial, grace period or grant that ran out by the clock ends before this request is served.
-      c.set("user", await refreshIfLapsed(db, user));
+      c.set("user", await refreshIfLapsed(db, session.user));
       c.set("sessionHash", hash);
     }
   }
