@@ -65,7 +65,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
   useServiceWorker(loaderData.cookiesAccepted);
   return (
     <ToastProvider>
-      <Header />
+      <Header unread={loaderData.badges.unread} />
       <StatusBar />
       <main className="main">
         <Outlet />

@@ -23,6 +23,8 @@ export default [
   route("settings", "routes/settings.tsx"),
   route("emergency", "routes/emergency.tsx"),
   route("notifications", "routes/notifications.tsx"),
+  route("security", "routes/security.tsx"),
+  route("security-settings", "routes/security-settings.tsx"),
   route("ai-features", "routes/ai-features.tsx"),
   route("support", "routes/support.tsx"),
   route("customer-service", "routes/customer-service.tsx"),

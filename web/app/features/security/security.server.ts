@@ -1,0 +1,49 @@
+// Server side of /security-settings: each form posts here and becomes one call of the security API
+// (in-process, with the visitor's cookies, docs/decisions/001-loaders-call-the-api-in-process.md).
+import { redirect } from "react-router";
+import type { Me, SessionView } from "../../../../core/api-types";
+import { apiGet, apiSend } from "../../lib/api.server";
+import { formError } from "../identity/identity.server";
+
+type Ctx = Parameters<typeof apiGet>[0];
+
+export const SECURITY_TABS = ["authentication", "biometric", "emergency", "platform"] as const;
+export type SecurityTab = (typeof SECURITY_TABS)[number];
+
+export function securityTabOf(url: URL): SecurityTab {
+  const tab = url.searchParams.get("tab");
+  return (SECURITY_TABS as readonly string[]).includes(tab ?? "") ? (tab as SecurityTab) : "authentication";
+}
+
+export async function loadSecurity(request: Request, context: Ctx) {
+  const url = new URL(request.url);
+  const tab = securityTabOf(url);
+  const me = await apiGet<{ user: Me }>(context, "/api/me");
+  if (!me) return { user: null, tab, sessions: [] as SessionView[], notice: null };
+  const sessions =
+    tab === "authentication" ? ((await apiGet<{ sessions: SessionView[] }>(context, "/api/security/sessions"))?.sessions ?? []) : [];
+  return { user: me.user, tab, sessions, notice: url.searchParams.get("done") };
+}
+
+const back = (tab: SecurityTab, done: string) => redirect(`/security-settings?tab=${tab}&done=${done}`);
+
+export async function securityAction(request: Request, context: Ctx) {
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  switch (intent) {
+    case "end-session": {
+      const res = await apiSend(context, "DELETE", `/api/security/sessions/${encodeURIComponent(String(form.get("ref") ?? ""))}`);
+      if (res.status === 401) return redirect("/signup-verification");
+      if (!res.ok) return formError({ title: res.json?.error ?? "Could not sign that session out. Please try again." }, res.status);
+      return back("authentication", "session-ended");
+    }
+    case "end-others": {
+      const res = await apiSend(context, "POST", "/api/security/sessions/sign-out-others", {});
+      if (res.status === 401) return redirect("/signup-verification");
+      if (!res.ok) return formError({ title: res.json?.error ?? "Could not sign the other sessions out. Please try again." }, res.status);
+      return back("authentication", "others-ended");
+    }
+    default:
+      return formError({ title: "Unknown action" });
+  }
+}
