@@ -43,3 +43,10 @@ export interface SessionView {
   createdAt: string;
   lastUsedAt: string;
 }
+
+/** Two-factor authentication as /security-settings shows it; `setup` only while enrolment awaits its code. */
+export interface TwoFactorView {
+  enabled: boolean;
+  backupCodesLeft: number;
+  setup: { secret: string; otpauthUrl: string; qrSvg: string } | null;
+}

@@ -21,3 +21,6 @@ export type VerifyInput = z.infer<typeof VerifySchema>;
 
 /** The reference of one session in the sessions list (GET /api/security/sessions). */
 export const SessionRefSchema = z.string().regex(/^[A-Za-z0-9_-]{22}$/, "not a session reference");
+
+/** A code from the authenticator app (6 digits) or a backup code (xxxxx-xxxxx), as typed. */
+export const TwoFactorCodeSchema = z.object({ code: z.string().trim().min(1, "Enter the code").max(20) });

@@ -4,25 +4,26 @@ import { sessions, users } from "../schema";
 
 export async function insertSession(
   db: Db,
-  values: { id: string; userId: string; expiresAt: Date; lastUsedAt?: Date; userAgent?: string | null },
+  values: { id: string; userId: string; expiresAt: Date; lastUsedAt?: Date; userAgent?: string | null; secondFactorPending?: boolean },
 ) {
   await db.insert(sessions).values(values);
 }
 
 /** The user of a live session (by its stored hash), or undefined. */
 export async function findSessionUser(db: Db, idHash: string, now = new Date()) {
-  return (await findSession(db, idHash, now))?.user;
+  const session = await findSession(db, idHash, now);
+  return session && !session.secondFactorPending ? session.user : undefined;
 }
 
 /** A live session with its user and when it was last used, or undefined. */
 export async function findSession(db: Db, idHash: string, now = new Date()) {
   const row = await db
-    .select({ user: users, expiresAt: sessions.expiresAt, lastUsedAt: sessions.lastUsedAt })
+    .select({ user: users, lastUsedAt: sessions.lastUsedAt, secondFactorPending: sessions.secondFactorPending })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, idHash), gt(sessions.expiresAt, now)))
     .get();
-  return row ? { user: row.user, lastUsedAt: row.lastUsedAt } : undefined;
+  return row ?? undefined;
 }
 
 export async function deleteSession(db: Db, idHash: string) {
@@ -47,7 +48,7 @@ export function listUserSessions(db: Db, userId: string, now = new Date()) {
   return db
     .select({ id: sessions.id, userAgent: sessions.userAgent, createdAt: sessions.createdAt, lastUsedAt: sessions.lastUsedAt })
     .from(sessions)
-    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now), eq(sessions.secondFactorPending, false)))
     .orderBy(desc(sessions.lastUsedAt), desc(sessions.createdAt))
     .all();
 }

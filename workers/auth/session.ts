@@ -28,7 +28,7 @@ function isSecureRequest(c: Context): boolean {
 }
 
 /** Starts a session for the user and sets the cookie on the answer. */
-export async function startSession(c: Context<AppBindings>, userId: string): Promise<void> {
+export async function startSession(c: Context<AppBindings>, userId: string, opts: { secondFactorPending?: boolean } = {}): Promise<void> {
   const token = newId(32);
   const id = await sessionHash(c.env, token);
   await insertSession(c.var.db, {
@@ -36,6 +36,7 @@ export async function startSession(c: Context<AppBindings>, userId: string): Pro
     userId,
     expiresAt: new Date(Date.now() + SESSION_TTL_MS),
     lastUsedAt: new Date(),
+    secondFactorPending: opts.secondFactorPending ?? false,
     userAgent: c.req.header("user-agent")?.slice(0, 200),
   });
   setCookie(c, SESSION_COOKIE, token, {
@@ -47,6 +48,7 @@ export async function startSession(c: Context<AppBindings>, userId: string): Pro
   });
   c.set("sessionHash", id);
   c.set("user", null);
+  c.set("pendingSecondFactorUserId", opts.secondFactorPending ? userId : null);
 }
 
 export async function endSession(c: Context<AppBindings>): Promise<void> {
@@ -54,6 +56,7 @@ export async function endSession(c: Context<AppBindings>): Promise<void> {
   deleteCookie(c, SESSION_COOKIE, { path: "/", secure: isSecureRequest(c) });
   c.set("user", null);
   c.set("sessionHash", null);
+  c.set("pendingSecondFactorUserId", null);
 }
 
 /** Puts the database and the signed-in user (or null) on every request. */
@@ -62,11 +65,16 @@ export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
   c.set("db", db);
   c.set("user", null);
   c.set("sessionHash", null);
+  c.set("pendingSecondFactorUserId", null);
   const token = getCookie(c, SESSION_COOKIE);
   if (token && token.length <= 64) {
     const hash = await sessionHash(c.env, token);
     const session = await findSession(db, hash);
-    if (session) {
+    if (session?.secondFactorPending) {
+      // Phone proven, second factor owed: this session may only prove it (or sign out).
+      c.set("pendingSecondFactorUserId", session.user.id);
+      c.set("sessionHash", hash);
+    } else if (session) {
       const now = new Date();
       if (!session.lastUsedAt || now.getTime() - session.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
         await touchSession(db, hash, now, new Date(now.getTime() - TOUCH_INTERVAL_MS));

@@ -1,11 +1,41 @@
-// The security centre's API (spec part 1 §founder story and security): sessions and devices.
+// The security centre's API (spec part 1 §founder story and security): sessions and devices, two-factor.
 // Thin: who is asking, parse, one domain call, the answer.
 import { Hono } from "hono";
-import { SessionRefSchema } from "../../../core/identity-schemas";
-import { endSession, requireUser } from "../../auth/session";
+import type { Context } from "hono";
+import { SessionRefSchema, TwoFactorCodeSchema } from "../../../core/identity-schemas";
+import type { User } from "../../../db/schema";
+import { endSession, requireUser, requireVerified } from "../../auth/session";
 import type { AppBindings } from "../../env";
-import { ApiError, parseWith } from "../../errors";
+import { ApiError, parseJson, parseWith } from "../../errors";
 import { endOtherSessions, endSessionByRef, sessionsOf } from "../../identity/sessions";
+import {
+  disableTwoFactor,
+  enableTwoFactor,
+  startTwoFactor,
+  type TwoFactorRefusal,
+  twoFactorError,
+  twoFactorView,
+} from "../../identity/two-factor";
+import { notify } from "../../notifications";
+
+// The name the authenticator app lists the account under.
+const accountLabel = (user: User) => user.phone ?? user.nickname;
+
+function refuse(c: Context<AppBindings>, r: TwoFactorRefusal): never {
+  if (r.retryAfterSeconds) c.header("Retry-After", String(r.retryAfterSeconds));
+  throw twoFactorError(r);
+}
+
+/** A security notice for a second-factor change (security events, spec part 2). */
+function notifyChange(c: Context<AppBindings>, user: User, title: string, content: string) {
+  return notify(
+    c.env,
+    c.var.db,
+    user.id,
+    { type: "security", title, content, priority: "high", url: "/security-settings", source: "identity" },
+    (p) => c.executionCtx.waitUntil(p),
+  );
+}
 
 export const security = new Hono<AppBindings>()
   .get("/security/sessions", async (c) => {
@@ -26,4 +56,41 @@ export const security = new Hono<AppBindings>()
     const user = requireUser(c);
     const ended = await endOtherSessions(c.var.db, user.id, c.var.sessionHash ?? "");
     return c.json({ ok: true, ended });
+  })
+  .get("/security/two-factor", async (c) => {
+    const user = requireUser(c);
+    return c.json(await twoFactorView(c.var.db, user.id, accountLabel(user)));
+  })
+  // Two-factor guards a phone sign-in, so it needs a verified phone (spec part 2 access table: verified).
+  .post("/security/two-factor/setup", async (c) => {
+    const user = requireVerified(c);
+    const started = await startTwoFactor(c.var.db, user.id, accountLabel(user));
+    if ("ok" in started) refuse(c, started);
+    return c.json(started);
+  })
+  .post("/security/two-factor/enable", async (c) => {
+    const user = requireVerified(c);
+    const { code } = await parseJson(c, TwoFactorCodeSchema);
+    const result = await enableTwoFactor(c.env, c.var.db, user.id, code);
+    if (!result.ok) refuse(c, result);
+    await notifyChange(
+      c,
+      user,
+      "Two-factor authentication enabled",
+      "Each new sign-in to your account now asks for a code from your authenticator app.",
+    );
+    return c.json({ enabled: true, backupCodes: result.backupCodes });
+  })
+  .post("/security/two-factor/disable", async (c) => {
+    const user = requireVerified(c);
+    const { code } = await parseJson(c, TwoFactorCodeSchema);
+    const result = await disableTwoFactor(c.env, c.var.db, user.id, code);
+    if (!result.ok) refuse(c, result);
+    await notifyChange(
+      c,
+      user,
+      "Two-factor authentication turned off",
+      "Sign-ins to your account no longer ask for a code from an authenticator app.",
+    );
+    return c.json({ enabled: false });
   });
