@@ -1,6 +1,7 @@
 // The security centre in a real browser (issue 15): the bottom navigation's fourth tab, the notification
 // bell in the header, and sessions and devices signed out from another browser, without JavaScript.
 import type { APIRequestContext } from "@playwright/test";
+import * as OTPAuth from "otpauth";
 import { acceptCookies, expect, latestOutboxMessage, MOBILE_UA, test, verifyFreshPhone } from "./fixtures";
 
 /** Signs the context of `request` in with an already verified phone (a second browser of the same person). */
@@ -80,4 +81,60 @@ test("a person signs another browser out from the sessions list, then all the ot
   expect((await phone2.request.get("/api/me")).status()).toBe(401);
   expect((await desk.request.get("/api/me")).status()).toBe(200);
   for (const c of [desk, phone1, phone2]) await c.close();
+});
+
+// A wrong code in the forms answers 400, which the browser logs as a failed load.
+test.describe("two-factor", () => {
+  test.use({ allowedConsoleErrors: [/status of 400/] });
+  test("a person turns on two-factor with the QR code's secret, keeps backup codes, and signs in on a new phone with one", async ({
+    page,
+    context,
+    browser,
+    baseURL,
+  }) => {
+    await acceptCookies(context, baseURL!);
+    const { phone } = await verifyFreshPhone(context.request, baseURL!);
+    await page.goto("/security-settings");
+    await page.getByRole("button", { name: "Set Up Two-Factor" }).click();
+    await expect(page.getByRole("img", { name: "QR code for your authenticator app" })).toBeVisible();
+    const secret = (await page.locator("code.secret").textContent())!.trim();
+    const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 });
+    const codeBox = page.getByRole("textbox", { name: "6-digit code from the app" });
+    await expect(codeBox).toHaveAttribute("maxlength", "6");
+    await codeBox.fill("000000");
+    await page.getByRole("button", { name: "Verify and Enable" }).click();
+    await expect(page.getByText("Invalid code. Please try again.").first()).toBeVisible();
+    await page.getByRole("textbox", { name: "6-digit code from the app" }).fill(totp.generate());
+    await page.getByRole("button", { name: "Verify and Enable" }).click();
+    await expect(page.getByRole("heading", { name: /Two-factor authentication\s*Enabled/ })).toBeVisible();
+    await expect(page.getByRole("region", { name: "Notifications (F8)" })).toContainText("2FA Enabled");
+    const codes = await page.getByRole("list", { name: "Backup codes" }).getByRole("listitem").allTextContents();
+    expect(codes).toHaveLength(10);
+    await page.getByRole("link", { name: "I have saved my codes" }).click();
+    await expect(page.getByText("Backup codes left: 10.")).toBeVisible();
+    await expect(page.getByRole("list", { name: "Backup codes" })).toHaveCount(0);
+
+    // A new phone: the phone code leads to the second step, and a backup code signs it in.
+    const other = await browser.newContext({ userAgent: MOBILE_UA });
+    await acceptCookies(other, baseURL!);
+    const second = await other.newPage();
+    await second.goto("/signup-verification?step=verify-phone");
+    await second.getByRole("textbox", { name: "Phone number" }).fill(phone.local);
+    await second.getByRole("button", { name: "Send Code" }).click();
+    await expect(second.getByText(`to ${phone.e164}`)).toBeVisible();
+    await second
+      .getByRole("textbox", { name: "Verification code" })
+      .fill((await latestOutboxMessage(other.request, phone.e164))!.match(/\b(\d{6})\b/)![1]);
+    await second.getByRole("button", { name: "Verify" }).click();
+    await expect(second).toHaveURL(/\/two-factor\?next=%2Fchat$/);
+    expect((await other.request.get("/api/me")).status()).toBe(401);
+    await second.getByRole("textbox", { name: "Authentication code" }).fill(codes[0].trim());
+    await second.getByRole("button", { name: "Verify" }).click();
+    await expect(second).toHaveURL(/\/chat$/);
+    expect((await other.request.get("/api/me")).status()).toBe(200);
+    await other.close();
+
+    await page.reload();
+    await expect(page.getByText("Backup codes left: 9.")).toBeVisible();
+  });
 });

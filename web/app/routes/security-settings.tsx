@@ -1,7 +1,9 @@
 // Security settings (spec part 1 §founder story and security): tabs authentication, biometric, emergency,
 // platform. Every control changes state on the server or on this device; none exists only as a toast.
+import { useEffect } from "react";
 import { Form, Link, useActionData } from "react-router";
-import type { SessionView } from "../../../core/api-types";
+import type { Me, SessionView, TwoFactorView } from "../../../core/api-types";
+import { useToast } from "../components/toast";
 import { timeAgo } from "../../../core/sos";
 import { type SecurityTab, loadSecurity, securityAction } from "../features/security/security.server";
 import { type FormError, InlineError, useErrorToast } from "../features/identity/verification-forms";
@@ -27,7 +29,115 @@ const TAB_LABELS: Record<SecurityTab, string> = {
 const NOTICES: Record<string, string> = {
   "session-ended": "That session is signed out.",
   "others-ended": "All other sessions are signed out.",
+  "two-factor-off": "Two-factor authentication is off.",
 };
+
+function CodeForm({ intent, submit, error }: { intent: string; submit: string; error?: FormError }) {
+  return (
+    <Form method="post" className="form">
+      <input type="hidden" name="intent" value={intent} />
+      <label>
+        {intent === "two-factor-enable" ? "6-digit code from the app" : "Code from the app, or a backup code"}
+        <input
+          name="code"
+          autoComplete="one-time-code"
+          inputMode={intent === "two-factor-enable" ? "numeric" : undefined}
+          maxLength={intent === "two-factor-enable" ? 6 : 11}
+          required
+          aria-invalid={error?.field === "code" || undefined}
+        />
+      </label>
+      <button type="submit" className={`btn ${intent === "two-factor-enable" ? "btn-primary" : "btn-danger"}`}>
+        {submit}
+      </button>
+    </Form>
+  );
+}
+
+function TwoFactor({
+  user,
+  state,
+  backupCodes,
+  error,
+}: {
+  user: Me;
+  state: TwoFactorView | null;
+  backupCodes?: string[];
+  error?: FormError;
+}) {
+  const toast = useToast();
+  useEffect(() => {
+    if (backupCodes)
+      toast({ title: "2FA Enabled", description: "Two-factor authentication has been successfully activated.", variant: "success" });
+  }, [backupCodes, toast]);
+  let body: React.ReactNode;
+  if (user.authMode !== "verified") {
+    body = (
+      <p>
+        Two-factor authentication protects a sign-in with your phone. <Link to="/signup-verification">Verify your phone</Link> first.
+      </p>
+    );
+  } else if (backupCodes) {
+    body = (
+      <div>
+        <p role="status" className="success">
+          Two-factor authentication has been successfully activated.
+        </p>
+        <p>
+          <strong>Save these backup codes now.</strong> Each works once if you lose your phone; they will not be shown again.
+        </p>
+        <ul className="backup-codes" aria-label="Backup codes">
+          {backupCodes.map((c) => (
+            <li key={c}>
+              <code>{c}</code>
+            </li>
+          ))}
+        </ul>
+        <Link to="/security-settings?tab=authentication" className="btn">
+          I have saved my codes
+        </Link>
+      </div>
+    );
+  } else if (state?.enabled) {
+    body = (
+      <div>
+        <p className="muted small">
+          Each new sign-in asks for a code from your authenticator app. Backup codes left: {state.backupCodesLeft}.
+        </p>
+        <CodeForm intent="two-factor-disable" submit="Turn Off Two-Factor" error={error} />
+      </div>
+    );
+  } else if (state?.setup) {
+    body = (
+      <div>
+        <p>Scan this QR code with an authenticator app, or type the secret into it, then enter the 6-digit code it shows.</p>
+        {/* The SVG is made on the server by the qrcode library; as an image it can run no script. */}
+        <img className="qr" src={`data:image/svg+xml,${encodeURIComponent(state.setup.qrSvg)}`} alt="QR code for your authenticator app" />
+        <p>
+          Secret: <code className="secret">{state.setup.secret}</code>
+        </p>
+        <CodeForm intent="two-factor-enable" submit="Verify and Enable" error={error} />
+      </div>
+    );
+  } else {
+    body = (
+      <Form method="post">
+        <input type="hidden" name="intent" value="two-factor-setup" />
+        <button type="submit" className="btn btn-primary">
+          Set Up Two-Factor
+        </button>
+      </Form>
+    );
+  }
+  return (
+    <section aria-labelledby="two-factor-title">
+      <h2 id="two-factor-title">
+        Two-factor authentication {state?.enabled || backupCodes ? <span className="pill">Enabled</span> : null}
+      </h2>
+      {body}
+    </section>
+  );
+}
 
 function Sessions({ sessions }: { sessions: SessionView[] }) {
   const others = sessions.filter((s) => !s.current).length;
@@ -68,8 +178,9 @@ function Sessions({ sessions }: { sessions: SessionView[] }) {
 }
 
 export default function SecuritySettings({ loaderData }: Route.ComponentProps) {
-  const { user, tab, sessions, notice } = loaderData;
-  const error = useActionData<{ error?: FormError }>()?.error;
+  const { user, tab, sessions, twoFactor, notice } = loaderData;
+  const actionData = useActionData<{ error?: FormError; backupCodes?: string[] }>();
+  const error = actionData?.error;
   useErrorToast(error);
   if (!user) {
     return (
@@ -105,7 +216,12 @@ export default function SecuritySettings({ loaderData }: Route.ComponentProps) {
         ) : null}
         <InlineError error={error} />
         <div className="tab-panel">
-          {tab === "authentication" ? <Sessions sessions={sessions} /> : null}
+          {tab === "authentication" ? (
+            <>
+              <TwoFactor user={user} state={twoFactor} backupCodes={actionData?.backupCodes} error={error} />
+              <Sessions sessions={sessions} />
+            </>
+          ) : null}
           {tab === "biometric" ? <p>Passkeys and the app lock are not offered yet.</p> : null}
           {tab === "emergency" ? <p>Panic mode is not offered yet.</p> : null}
           {tab === "platform" ? <p>Stealth mode is not offered yet.</p> : null}

@@ -1,7 +1,7 @@
 // Server side of /security-settings: each form posts here and becomes one call of the security API
 // (in-process, with the visitor's cookies, docs/decisions/001-loaders-call-the-api-in-process.md).
-import { redirect } from "react-router";
-import type { Me, SessionView } from "../../../../core/api-types";
+import { data, redirect } from "react-router";
+import type { Me, SessionView, TwoFactorView } from "../../../../core/api-types";
 import { apiGet, apiSend } from "../../lib/api.server";
 import { formError } from "../identity/identity.server";
 
@@ -19,10 +19,13 @@ export async function loadSecurity(request: Request, context: Ctx) {
   const url = new URL(request.url);
   const tab = securityTabOf(url);
   const me = await apiGet<{ user: Me }>(context, "/api/me");
-  if (!me) return { user: null, tab, sessions: [] as SessionView[], notice: null };
-  const sessions =
-    tab === "authentication" ? ((await apiGet<{ sessions: SessionView[] }>(context, "/api/security/sessions"))?.sessions ?? []) : [];
-  return { user: me.user, tab, sessions, notice: url.searchParams.get("done") };
+  if (!me) return { user: null, tab, sessions: [] as SessionView[], twoFactor: null, notice: null };
+  const auth = tab === "authentication";
+  const [sessions, twoFactor] = await Promise.all([
+    auth ? apiGet<{ sessions: SessionView[] }>(context, "/api/security/sessions") : null,
+    auth ? apiGet<TwoFactorView>(context, "/api/security/two-factor") : null,
+  ]);
+  return { user: me.user, tab, sessions: sessions?.sessions ?? [], twoFactor, notice: url.searchParams.get("done") };
 }
 
 const back = (tab: SecurityTab, done: string) => redirect(`/security-settings?tab=${tab}&done=${done}`);
@@ -42,6 +45,31 @@ export async function securityAction(request: Request, context: Ctx) {
       if (res.status === 401) return redirect("/signup-verification");
       if (!res.ok) return formError({ title: res.json?.error ?? "Could not sign the other sessions out. Please try again." }, res.status);
       return back("authentication", "others-ended");
+    }
+    case "two-factor-setup": {
+      const res = await apiSend(context, "POST", "/api/security/two-factor/setup", {});
+      if (!res.ok) return formError({ title: res.json?.error ?? "Could not start two-factor set-up. Please try again." }, res.status);
+      return redirect("/security-settings?tab=authentication#two-factor-title");
+    }
+    case "two-factor-enable":
+    case "two-factor-disable": {
+      const on = intent === "two-factor-enable";
+      const res = await apiSend<{ backupCodes?: string[]; attemptsLeft?: number }>(
+        context,
+        "POST",
+        `/api/security/two-factor/${on ? "enable" : "disable"}`,
+        {
+          code: String(form.get("code") ?? ""),
+        },
+      );
+      if (!res.ok) {
+        const left = res.json?.attemptsLeft;
+        const description = typeof left === "number" && left > 0 ? `${left} ${left === 1 ? "try" : "tries"} left.` : undefined;
+        return formError({ title: res.json?.error ?? "Invalid code. Please try again.", description, field: "code" }, res.status);
+      }
+      // Backup codes are shown this once, in the answer to the form; they are not kept anywhere readable.
+      if (on) return data({ backupCodes: res.json?.backupCodes ?? [] });
+      return back("authentication", "two-factor-off");
     }
     default:
       return formError({ title: "Unknown action" });
