@@ -2,7 +2,9 @@
 // Thin: who is asking, parse, one domain call, the answer.
 import { Hono } from "hono";
 import type { Context } from "hono";
-import { SessionRefSchema, TwoFactorCodeSchema } from "../../../core/identity-schemas";
+import { PANIC_SOS_MESSAGE, PanicSchema, SessionRefSchema, TwoFactorCodeSchema } from "../../../core/identity-schemas";
+import { newId } from "../../../core/ids";
+import { broadcastSos } from "../../sos";
 import type { User } from "../../../db/schema";
 import { endSession, requireUser, requireVerified } from "../../auth/session";
 import type { AppBindings } from "../../env";
@@ -56,6 +58,30 @@ export const security = new Hono<AppBindings>()
     const user = requireUser(c);
     const ended = await endOtherSessions(c.var.db, user.id, c.var.sessionHash ?? "");
     return c.json({ ok: true, ended });
+  })
+  // Panic mode: this browser's session ends at once (its stored data is wiped by the page and by the
+  // Clear-Site-Data header of the screen's answer); the preset SOS goes out first when asked for.
+  .post("/security/panic", async (c) => {
+    const user = requireUser(c);
+    const body = await parseJson(c, PanicSchema);
+    const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
+    const sos = body.sendSos
+      ? await broadcastSos(
+          c.env,
+          c.var.db,
+          {
+            userId: user.id,
+            message: PANIC_SOS_MESSAGE,
+            emergencyType: "other",
+            clientRequestId: body.clientRequestId ?? newId(),
+            channel: "web",
+          },
+          waitUntil,
+        )
+      : null;
+    await notifyChange(c, user, "Panic mode used", "A browser used panic mode: its LinkUp data was wiped and it was signed out.");
+    await endSession(c);
+    return c.json({ ok: true, sos: sos ? { id: sos.id, reached: sos.reached } : null });
   })
   .get("/security/two-factor", async (c) => {
     const user = requireUser(c);
