@@ -138,3 +138,41 @@ test.describe("two-factor", () => {
     await expect(page.getByText("Backup codes left: 9.")).toBeVisible();
   });
 });
+
+test("panic mode leaves no LinkUp data in the browser and signs it out", async ({ page, context, baseURL }) => {
+  await acceptCookies(context, baseURL!);
+  const { user } = await verifyFreshPhone(context.request, baseURL!);
+  await page.goto("/security-settings?tab=emergency");
+  // What a chat leaves behind: the mesh database (history, outbox, keys), saved pages, stored flags.
+  await page.evaluate(async (userId) => {
+    await new Promise<void>((resolve, reject) => {
+      const req = indexedDB.open(`linkup-mesh-${userId}`, 1);
+      req.onupgradeneeded = () => req.result.createObjectStore("outbox");
+      req.onsuccess = () => {
+        const tx = req.result.transaction("outbox", "readwrite");
+        tx.objectStore("outbox").put({ text: "unsent" }, "m1");
+        tx.oncomplete = () => {
+          req.result.close();
+          resolve();
+        };
+      };
+      req.onerror = () => reject(req.error);
+    });
+    await (await caches.open("linkup-pages")).put("/chat", new Response("cached chat"));
+    localStorage.setItem("linkup-premium-interest", "true");
+  }, user.id);
+
+  await page.getByRole("button", { name: "Wipe This Device Now" }).click();
+  await expect(page).toHaveURL(`${baseURL}/`);
+  await expect
+    .poll(() =>
+      page.evaluate(async () => ({
+        databases: (await indexedDB.databases()).map((d) => d.name).filter((n) => n?.startsWith("linkup")),
+        caches: await caches.keys(),
+        local: Object.keys(localStorage).filter((k) => k.startsWith("linkup-") && k !== "linkup-cookies-accepted"),
+      })),
+    )
+    .toEqual({ databases: [], caches: [], local: [] });
+  // The same cookie jar as the page: the session it held is gone.
+  expect((await context.request.get("/api/me")).status()).toBe(401);
+});

@@ -4,6 +4,7 @@ import { useEffect } from "react";
 import { Form, Link, useActionData } from "react-router";
 import type { Me, SessionView, TwoFactorView } from "../../../core/api-types";
 import { useToast } from "../components/toast";
+import { PANIC_SOS_MESSAGE } from "../../../core/identity-schemas";
 import { timeAgo } from "../../../core/sos";
 import { type SecurityTab, loadSecurity, securityAction } from "../features/security/security.server";
 import { type FormError, InlineError, useErrorToast } from "../features/identity/verification-forms";
@@ -139,6 +140,39 @@ function TwoFactor({
   );
 }
 
+/** Panic mode: wipes this browser's LinkUp data (here, then by Clear-Site-Data on the answer) and signs it out. */
+function Panic({ userId, requestId }: { userId: string; requestId: string }) {
+  return (
+    <section aria-labelledby="panic-title">
+      <h2 id="panic-title">Panic mode</h2>
+      <p>
+        One press wipes LinkUp from this browser — chats, keys, unsent messages and saved pages — and signs it out on the server. Use it if
+        your phone may be taken.
+      </p>
+      <Form
+        method="post"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const form = e.currentTarget;
+          import("../mesh/sign-out")
+            .then((m) => m.forgetThisDevice(userId))
+            .catch(() => {})
+            .finally(() => form.submit());
+        }}
+      >
+        <input type="hidden" name="intent" value="panic" />
+        <input type="hidden" name="clientRequestId" value={requestId} />
+        <label className="toggle">
+          <input type="checkbox" name="sendSos" /> Also send an SOS: “{PANIC_SOS_MESSAGE}”
+        </label>
+        <button type="submit" className="btn btn-danger">
+          Wipe This Device Now
+        </button>
+      </Form>
+    </section>
+  );
+}
+
 function Sessions({ sessions }: { sessions: SessionView[] }) {
   const others = sessions.filter((s) => !s.current).length;
   return (
@@ -178,7 +212,7 @@ function Sessions({ sessions }: { sessions: SessionView[] }) {
 }
 
 export default function SecuritySettings({ loaderData }: Route.ComponentProps) {
-  const { user, tab, sessions, twoFactor, notice } = loaderData;
+  const { user, tab, sessions, twoFactor, panicRequestId, notice } = loaderData;
   const actionData = useActionData<{ error?: FormError; backupCodes?: string[] }>();
   const error = actionData?.error;
   useErrorToast(error);
@@ -223,7 +257,7 @@ export default function SecuritySettings({ loaderData }: Route.ComponentProps) {
             </>
           ) : null}
           {tab === "biometric" ? <p>Passkeys and the app lock are not offered yet.</p> : null}
-          {tab === "emergency" ? <p>Panic mode is not offered yet.</p> : null}
+          {tab === "emergency" && panicRequestId ? <Panic userId={user.id} requestId={panicRequestId} /> : null}
           {tab === "platform" ? <p>Stealth mode is not offered yet.</p> : null}
         </div>
       </section>

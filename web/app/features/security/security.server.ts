@@ -2,6 +2,7 @@
 // (in-process, with the visitor's cookies, docs/decisions/001-loaders-call-the-api-in-process.md).
 import { data, redirect } from "react-router";
 import type { Me, SessionView, TwoFactorView } from "../../../../core/api-types";
+import { newId } from "../../../../core/ids";
 import { apiGet, apiSend } from "../../lib/api.server";
 import { formError } from "../identity/identity.server";
 
@@ -19,13 +20,15 @@ export async function loadSecurity(request: Request, context: Ctx) {
   const url = new URL(request.url);
   const tab = securityTabOf(url);
   const me = await apiGet<{ user: Me }>(context, "/api/me");
-  if (!me) return { user: null, tab, sessions: [] as SessionView[], twoFactor: null, notice: null };
+  if (!me) return { user: null, tab, sessions: [] as SessionView[], twoFactor: null, panicRequestId: null, notice: null };
   const auth = tab === "authentication";
   const [sessions, twoFactor] = await Promise.all([
     auth ? apiGet<{ sessions: SessionView[] }>(context, "/api/security/sessions") : null,
     auth ? apiGet<TwoFactorView>(context, "/api/security/two-factor") : null,
   ]);
-  return { user: me.user, tab, sessions: sessions?.sessions ?? [], twoFactor, notice: url.searchParams.get("done") };
+  // The panic SOS's idempotency key, made once per screen so a resubmitted form never alerts twice.
+  const panicRequestId = tab === "emergency" ? `panic-${newId(12)}` : null;
+  return { user: me.user, tab, sessions: sessions?.sessions ?? [], twoFactor, panicRequestId, notice: url.searchParams.get("done") };
 }
 
 const back = (tab: SecurityTab, done: string) => redirect(`/security-settings?tab=${tab}&done=${done}`);
@@ -45,6 +48,17 @@ export async function securityAction(request: Request, context: Ctx) {
       if (res.status === 401) return redirect("/signup-verification");
       if (!res.ok) return formError({ title: res.json?.error ?? "Could not sign the other sessions out. Please try again." }, res.status);
       return back("authentication", "others-ended");
+    }
+    case "panic": {
+      const res = await apiSend(context, "POST", "/api/security/panic", {
+        sendSos: form.has("sendSos"),
+        clientRequestId: String(form.get("clientRequestId") ?? "") || undefined,
+      });
+      if (!res.ok && res.status !== 401) return formError({ title: res.json?.error ?? "Panic mode failed. Please try again." }, res.status);
+      const headers = new Headers(res.headers);
+      // The browser drops this site's stored chats, keys and cached pages, with or without JavaScript.
+      headers.set("Clear-Site-Data", '"cache", "storage"');
+      return redirect("/", { headers });
     }
     case "two-factor-setup": {
       const res = await apiSend(context, "POST", "/api/security/two-factor/setup", {});
