@@ -20,6 +20,7 @@ export interface Me {
     meshNetworking: boolean;
     pushEnabled: boolean;
     anonymousMode: boolean;
+    stealthMode: boolean;
   };
   createdAt: string;
 }

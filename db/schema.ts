@@ -43,6 +43,7 @@ export const users = sqliteTable(
     meshNetworking: integer("mesh_networking", { mode: "boolean" }).notNull().default(SETTINGS_DEFAULTS.meshNetworking),
     pushEnabled: integer("push_enabled", { mode: "boolean" }).notNull().default(SETTINGS_DEFAULTS.pushEnabled),
     anonymousMode: integer("anonymous_mode", { mode: "boolean" }).notNull().default(SETTINGS_DEFAULTS.anonymousMode),
+    stealthMode: integer("stealth_mode", { mode: "boolean" }).notNull().default(SETTINGS_DEFAULTS.stealthMode),
     onboardingCompletedAt: integer("onboarding_completed_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),

@@ -31,6 +31,8 @@ const NOTICES: Record<string, string> = {
   "session-ended": "That session is signed out.",
   "others-ended": "All other sessions are signed out.",
   "two-factor-off": "Two-factor authentication is off.",
+  "stealth-on": "Stealth mode is on.",
+  "stealth-off": "Stealth mode is off.",
 };
 
 function CodeForm({ intent, submit, error }: { intent: string; submit: string; error?: FormError }) {
@@ -173,6 +175,22 @@ function Panic({ userId, requestId }: { userId: string; requestId: string }) {
   );
 }
 
+/** Stealth mode: a neutral tab title and icon, and notifications on the lock screen without their content. */
+function Stealth({ on }: { on: boolean }) {
+  return (
+    <section aria-labelledby="stealth-title">
+      <h2 id="stealth-title">Stealth mode {on ? <span className="pill">Active</span> : null}</h2>
+      <p>The browser tab shows a plain “Notes” title and icon, and notifications say only that something arrived.</p>
+      <Form method="post">
+        <input type="hidden" name="intent" value={on ? "stealth-off" : "stealth-on"} />
+        <button type="submit" className={`btn ${on ? "btn-ghost" : "btn-primary"}`}>
+          {on ? "Turn Off Stealth Mode" : "Turn On Stealth Mode"}
+        </button>
+      </Form>
+    </section>
+  );
+}
+
 function Sessions({ sessions }: { sessions: SessionView[] }) {
   const others = sessions.filter((s) => !s.current).length;
   return (
@@ -258,7 +276,7 @@ export default function SecuritySettings({ loaderData }: Route.ComponentProps) {
           ) : null}
           {tab === "biometric" ? <p>Passkeys and the app lock are not offered yet.</p> : null}
           {tab === "emergency" && panicRequestId ? <Panic userId={user.id} requestId={panicRequestId} /> : null}
-          {tab === "platform" ? <p>Stealth mode is not offered yet.</p> : null}
+          {tab === "platform" ? <Stealth on={user.settings.stealthMode} /> : null}
         </div>
       </section>
     </div>

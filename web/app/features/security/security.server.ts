@@ -60,6 +60,13 @@ export async function securityAction(request: Request, context: Ctx) {
       headers.set("Clear-Site-Data", '"cache", "storage"');
       return redirect("/", { headers });
     }
+    case "stealth-on":
+    case "stealth-off": {
+      const res = await apiSend(context, "PATCH", "/api/me", { stealthMode: intent === "stealth-on" });
+      if (res.status === 401) return redirect("/signup-verification");
+      if (!res.ok) return formError({ title: res.json?.error ?? "Could not save. Please try again." }, res.status);
+      return back("platform", intent);
+    }
     case "two-factor-setup": {
       const res = await apiSend(context, "POST", "/api/security/two-factor/setup", {});
       if (!res.ok) return formError({ title: res.json?.error ?? "Could not start two-factor set-up. Please try again." }, res.status);

@@ -1,0 +1,1 @@
+ALTER TABLE `users` ADD `stealth_mode` integer DEFAULT false NOT NULL;
