@@ -2,7 +2,7 @@
 // bell in the header, and sessions and devices signed out from another browser, without JavaScript.
 import type { APIRequestContext } from "@playwright/test";
 import * as OTPAuth from "otpauth";
-import { acceptCookies, expect, latestOutboxMessage, MOBILE_UA, test, verifyFreshPhone } from "./fixtures";
+import { acceptCookies, expect, latestOutboxMessage, MOBILE_UA, startAnonymous, test, verifyFreshPhone } from "./fixtures";
 
 /** Signs the context of `request` in with an already verified phone (a second browser of the same person). */
 async function signInAgain(request: APIRequestContext, baseURL: string, phone: { local: string; e164: string }) {
@@ -175,4 +175,22 @@ test("panic mode leaves no LinkUp data in the browser and signs it out", async (
     .toEqual({ databases: [], caches: [], local: [] });
   // The same cookie jar as the page: the session it held is gone.
   expect((await context.request.get("/api/me")).status()).toBe(401);
+});
+
+test("stealth mode gives the tab a neutral title and icon until it is turned off", async ({ page, context, baseURL }) => {
+  await acceptCookies(context, baseURL!);
+  await startAnonymous(context.request);
+  await page.goto("/security-settings?tab=platform");
+  await expect(page).toHaveTitle("Security Settings — LinkUp");
+  await page.getByRole("button", { name: "Turn On Stealth Mode" }).click();
+  await expect(page.getByRole("heading", { name: /Stealth mode\s*Active/ })).toBeVisible();
+  await expect(page).toHaveTitle("Notes");
+  await expect(page.locator("link[rel='icon']")).toHaveAttribute("href", "/stealth-icon.svg");
+  await page.goto("/chat");
+  await expect(page).toHaveTitle("Notes");
+  await page.goto("/security-settings?tab=platform");
+  await page.getByRole("button", { name: "Turn Off Stealth Mode" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Stealth mode is off." })).toBeVisible();
+  await expect(page).toHaveTitle("Security Settings — LinkUp");
+  await expect(page.locator("link[rel='icon']")).toHaveAttribute("href", "/icon.svg");
 });
