@@ -20,6 +20,7 @@ export interface Me {
     meshNetworking: boolean;
     pushEnabled: boolean;
     anonymousMode: boolean;
+    stealthMode: boolean;
   };
   createdAt: string;
 }
@@ -31,4 +32,22 @@ export interface PublicStats {
   areaRooms: number;
   emergencyBroadcasts: number;
   marketCities: number;
+}
+
+/** One signed-in session of the person, as the sessions list of /security-settings shows it. */
+export interface SessionView {
+  /** A reference that names the session without being (or revealing) its cookie or stored hash. */
+  ref: string;
+  device: string;
+  userAgent: string | null;
+  current: boolean;
+  createdAt: string;
+  lastUsedAt: string;
+}
+
+/** Two-factor authentication as /security-settings shows it; `setup` only while enrolment awaits its code. */
+export interface TwoFactorView {
+  enabled: boolean;
+  backupCodesLeft: number;
+  setup: { secret: string; otpauthUrl: string; qrSvg: string } | null;
 }

@@ -53,6 +53,8 @@ export const SETTINGS_DEFAULTS = {
   meshNetworking: true,
   pushEnabled: true,
   anonymousMode: false,
+  // Stealth mode: a neutral title and icon, and push notifications without their content.
+  stealthMode: false,
 };
 
 export const SETTINGS_OPTIONS = {

@@ -18,3 +18,19 @@ export const VerifySchema = z.object({
   code: z.string().max(20),
 });
 export type VerifyInput = z.infer<typeof VerifySchema>;
+
+/** The reference of one session in the sessions list (GET /api/security/sessions). */
+export const SessionRefSchema = z.string().regex(/^[A-Za-z0-9_-]{22}$/, "not a session reference");
+
+/** A code from the authenticator app (6 digits) or a backup code (xxxxx-xxxxx), as typed. */
+export const TwoFactorCodeSchema = z.object({ code: z.string().trim().min(1, "Enter the code").max(20) });
+
+/** Panic mode (POST /api/security/panic): end this session, optionally sending the preset SOS first. */
+export const PanicSchema = z.object({
+  sendSos: z.boolean().default(false),
+  // Idempotency key of the SOS, as for /api/emergency/broadcast: a retried panic never alerts twice.
+  clientRequestId: z.string().trim().min(8).max(64).optional(),
+});
+
+/** The preset SOS panic mode sends (the person's saved location, if any, goes with it). */
+export const PANIC_SOS_MESSAGE = "I need help. This SOS was sent by LinkUp panic mode.";

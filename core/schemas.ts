@@ -17,6 +17,7 @@ export const UpdateMeSchema = z.object({
   meshNetworking: z.boolean().optional(),
   pushEnabled: z.boolean().optional(),
   anonymousMode: z.boolean().optional(),
+  stealthMode: z.boolean().optional(),
   onboardingCompleted: z.boolean().optional(),
 });
 export type UpdateMe = z.infer<typeof UpdateMeSchema>;

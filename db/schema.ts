@@ -44,6 +44,7 @@ export const users = sqliteTable(
     meshNetworking: integer("mesh_networking", { mode: "boolean" }).notNull().default(SETTINGS_DEFAULTS.meshNetworking),
     pushEnabled: integer("push_enabled", { mode: "boolean" }).notNull().default(SETTINGS_DEFAULTS.pushEnabled),
     anonymousMode: integer("anonymous_mode", { mode: "boolean" }).notNull().default(SETTINGS_DEFAULTS.anonymousMode),
+    stealthMode: integer("stealth_mode", { mode: "boolean" }).notNull().default(SETTINGS_DEFAULTS.stealthMode),
     onboardingCompletedAt: integer("onboarding_completed_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
@@ -61,9 +62,42 @@ export const sessions = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     userAgent: text("user_agent"),
     createdAt: createdAt(),
+    // Refreshed at most every few minutes (workers/auth/session.ts), for the sessions list of /security-settings.
+    lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
+    // A sign-in whose phone code was right but whose second factor is still owed: signed in to nothing yet.
+    secondFactorPending: integer("second_factor_pending", { mode: "boolean" }).notNull().default(false),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+// Two-factor authentication with an authenticator app (RFC 6238). The secret must be readable to check codes;
+// it is on only once enabledAt is set (a code from the app confirmed it).
+export const twoFactor = sqliteTable("two_factor", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  secret: text("secret").notNull(),
+  enabledAt: integer("enabled_at", { mode: "timestamp_ms" }),
+  // The last accepted 30-second step: a code is good once, even inside its window.
+  lastStep: integer("last_step"),
+  failedAttempts: integer("failed_attempts").notNull().default(0),
+  lockedUntil: integer("locked_until", { mode: "timestamp_ms" }),
+  createdAt: createdAt(),
+});
+
+export const backupCodes = sqliteTable(
+  "backup_codes",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: integer("used_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("backup_codes_user_idx").on(t.userId)],
 );
 
 export const verifications = sqliteTable(

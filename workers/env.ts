@@ -31,7 +31,13 @@ export type AppEnv = Env & Secrets;
 
 export type AppBindings = {
   Bindings: AppEnv;
-  Variables: { db: Db; user: User | null; sessionHash: string | null };
+  Variables: {
+    db: Db;
+    user: User | null;
+    sessionHash: string | null;
+    /** The account a session signs in to once its second factor is proven (workers/identity/two-factor.ts). */
+    pendingSecondFactorUserId: string | null;
+  };
 };
 
 // The typed configuration, checked once per set of bindings: SESSION_SECRET is required everywhere; optional

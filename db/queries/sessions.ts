@@ -1,20 +1,29 @@
-import { and, eq, gt } from "drizzle-orm";
+import { and, desc, eq, gt, lt, ne, or, isNull } from "drizzle-orm";
 import type { Db } from "../index";
 import { sessions, users } from "../schema";
 
-export async function insertSession(db: Db, values: { id: string; userId: string; expiresAt: Date; userAgent?: string | null }) {
+export async function insertSession(
+  db: Db,
+  values: { id: string; userId: string; expiresAt: Date; lastUsedAt?: Date; userAgent?: string | null; secondFactorPending?: boolean },
+) {
   await db.insert(sessions).values(values);
 }
 
 /** The user of a live session (by its stored hash), or undefined. */
 export async function findSessionUser(db: Db, idHash: string, now = new Date()) {
+  const session = await findSession(db, idHash, now);
+  return session && !session.secondFactorPending ? session.user : undefined;
+}
+
+/** A live session with its user and when it was last used, or undefined. */
+export async function findSession(db: Db, idHash: string, now = new Date()) {
   const row = await db
-    .select({ user: users, expiresAt: sessions.expiresAt })
+    .select({ user: users, lastUsedAt: sessions.lastUsedAt, secondFactorPending: sessions.secondFactorPending })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, idHash), gt(sessions.expiresAt, now)))
     .get();
-  return row?.user;
+  return row ?? undefined;
 }
 
 export async function deleteSession(db: Db, idHash: string) {
@@ -24,4 +33,40 @@ export async function deleteSession(db: Db, idHash: string) {
 /** Moves a session to another user (sign-in on verification of an already-known phone). */
 export async function moveSession(db: Db, idHash: string, userId: string) {
   await db.update(sessions).set({ userId }).where(eq(sessions.id, idHash));
+}
+
+/** Marks a session used now, unless it was marked after `since` (keeps writes to one per interval). */
+export async function touchSession(db: Db, idHash: string, now: Date, since: Date) {
+  await db
+    .update(sessions)
+    .set({ lastUsedAt: now })
+    .where(and(eq(sessions.id, idHash), or(isNull(sessions.lastUsedAt), lt(sessions.lastUsedAt, since))));
+}
+
+/** A user's live sessions, most recently used first. */
+export function listUserSessions(db: Db, userId: string, now = new Date()) {
+  return db
+    .select({ id: sessions.id, userAgent: sessions.userAgent, createdAt: sessions.createdAt, lastUsedAt: sessions.lastUsedAt })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now), eq(sessions.secondFactorPending, false)))
+    .orderBy(desc(sessions.lastUsedAt), desc(sessions.createdAt))
+    .all();
+}
+
+/** Ends one of the user's sessions (never another user's); whether it existed. */
+export async function deleteUserSession(db: Db, userId: string, idHash: string) {
+  const gone = await db
+    .delete(sessions)
+    .where(and(eq(sessions.id, idHash), eq(sessions.userId, userId)))
+    .returning({ id: sessions.id });
+  return gone.length > 0;
+}
+
+/** Ends every session of the user except the one named; how many ended. */
+export async function deleteOtherSessions(db: Db, userId: string, keepIdHash: string) {
+  const gone = await db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), ne(sessions.id, keepIdHash)))
+    .returning({ id: sessions.id });
+  return gone.length;
 }

@@ -28,7 +28,17 @@ async function axeViolations(page: Page) {
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 }, userAgent: MOBILE_UA, isMobile: true, hasTouch: true });
 
-  for (const path of ["/", "/chat", "/emergency", "/onboarding", "/settings", "/pricing", "/notifications"]) {
+  for (const path of [
+    "/",
+    "/chat",
+    "/emergency",
+    "/onboarding",
+    "/settings",
+    "/pricing",
+    "/notifications",
+    "/security-settings",
+    "/security",
+  ]) {
     test(`axe finds no serious or moderate violations on ${path}`, async ({ page, context, baseURL }) => {
       await acceptCookies(context, baseURL!);
       await startAnonymous(page.request);
@@ -42,12 +52,18 @@ test.describe("on a phone", () => {
     await acceptCookies(context, baseURL!);
     await page.goto("/");
     const nav = page.getByRole("navigation", { name: "Bottom navigation" });
-    for (const name of ["Chat", "Mesh", "AI", "Alerts", "Settings"]) {
+    for (const name of ["Chat", "Mesh", "AI", "Security", "Settings"]) {
       // A badge may follow the label in the link's name ('Mesh 3 connections').
       const link = nav.getByRole("link", { name: new RegExp(`^${name}\\b`) });
       await expect(link.locator("svg[aria-hidden='true']")).toHaveCount(1);
     }
     await expect(page.locator(".site-header summary[aria-label='Menu'] svg")).toHaveCount(1);
+    await expect(
+      page
+        .locator(".site-header")
+        .getByRole("link", { name: /^Notifications/ })
+        .locator("svg[aria-hidden='true']"),
+    ).toHaveCount(1);
     const text = await page.locator(".site-header, .bottom-nav").allTextContents();
     expect(text.join(" ")).not.toMatch(/\p{Extended_Pictographic}|[☰◉]/u);
     // The landing's feature tiles too: emoji show as empty boxes on phones without an emoji font.

@@ -9,11 +9,8 @@ import type { Me } from "../../core/api-types";
 import { apiGet, publicEnvOf } from "./lib/api.server";
 import "./styles.css";
 
-export const links: Route.LinksFunction = () => [
-  { rel: "manifest", href: "/manifest.webmanifest" },
-  { rel: "icon", href: "/icon.svg", type: "image/svg+xml" },
-  { rel: "apple-touch-icon", href: "/icon-192.png" },
-];
+// The manifest and icons are in Layout: stealth mode (a person's setting) swaps them for neutral ones.
+export const STEALTH_TITLE = "Notes";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const cookie = request.headers.get("cookie");
@@ -36,13 +33,26 @@ export type RootData = Awaited<ReturnType<typeof loader>>;
 export const useRootData = () => useRouteLoaderData<RootData>("root");
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const stealth = useRouteLoaderData<RootData>("root")?.user?.settings.stealthMode ?? false;
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#0f766e" />
-        <Meta />
+        <meta name="theme-color" content={stealth ? "#6b7280" : "#0f766e"} />
+        {stealth ? (
+          <>
+            <title>{STEALTH_TITLE}</title>
+            <link rel="icon" href="/stealth-icon.svg" type="image/svg+xml" />
+          </>
+        ) : (
+          <>
+            <Meta />
+            <link rel="manifest" href="/manifest.webmanifest" />
+            <link rel="icon" href="/icon.svg" type="image/svg+xml" />
+            <link rel="apple-touch-icon" href="/icon-192.png" />
+          </>
+        )}
         <Links />
       </head>
       <body>
@@ -65,7 +75,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
   useServiceWorker(loaderData.cookiesAccepted);
   return (
     <ToastProvider>
-      <Header />
+      <Header unread={loaderData.badges.unread} />
       <StatusBar />
       <main className="main">
         <Outlet />

@@ -16,6 +16,7 @@ import { me } from "./routes/me";
 import { notificationsApi } from "./routes/notifications";
 import { push } from "./routes/push";
 import { roomsApi } from "./routes/rooms";
+import { security } from "./routes/security";
 import { support } from "./routes/support";
 
 export const api = new Hono<AppBindings>()
@@ -34,7 +35,8 @@ export const api = new Hono<AppBindings>()
   .route("/", contacts)
   .route("/", push)
   .route("/", notificationsApi)
-  .route("/", roomsApi);
+  .route("/", roomsApi)
+  .route("/", security);
 
 api.onError(onError);
 api.notFound(notFound);

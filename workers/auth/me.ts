@@ -24,6 +24,7 @@ export function toMe(user: User): Me {
       meshNetworking: user.meshNetworking,
       pushEnabled: user.pushEnabled,
       anonymousMode: user.anonymousMode,
+      stealthMode: user.stealthMode,
     },
     createdAt: user.createdAt.toISOString(),
   };

@@ -2,7 +2,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createDb } from "../../db";
-import { deleteSession, findSessionUser, insertSession } from "../../db/queries/sessions";
+import { deleteSession, findSession, insertSession, touchSession } from "../../db/queries/sessions";
 import type { User } from "../../db/schema";
 import { newId, toBase64Url } from "../../core/ids";
 import { refreshIfLapsed } from "../billing";
@@ -11,6 +11,8 @@ import { ApiError } from "../errors";
 
 export const SESSION_COOKIE = "linkup_session";
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
+// "Last used" in the sessions list is this precise; it keeps session reads from writing on every request.
+const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
 
 async function hmac(secret: string, token: string): Promise<string> {
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
@@ -26,13 +28,15 @@ function isSecureRequest(c: Context): boolean {
 }
 
 /** Starts a session for the user and sets the cookie on the answer. */
-export async function startSession(c: Context<AppBindings>, userId: string): Promise<void> {
+export async function startSession(c: Context<AppBindings>, userId: string, opts: { secondFactorPending?: boolean } = {}): Promise<void> {
   const token = newId(32);
   const id = await sessionHash(c.env, token);
   await insertSession(c.var.db, {
     id,
     userId,
     expiresAt: new Date(Date.now() + SESSION_TTL_MS),
+    lastUsedAt: new Date(),
+    secondFactorPending: opts.secondFactorPending ?? false,
     userAgent: c.req.header("user-agent")?.slice(0, 200),
   });
   setCookie(c, SESSION_COOKIE, token, {
@@ -44,6 +48,7 @@ export async function startSession(c: Context<AppBindings>, userId: string): Pro
   });
   c.set("sessionHash", id);
   c.set("user", null);
+  c.set("pendingSecondFactorUserId", opts.secondFactorPending ? userId : null);
 }
 
 export async function endSession(c: Context<AppBindings>): Promise<void> {
@@ -51,6 +56,7 @@ export async function endSession(c: Context<AppBindings>): Promise<void> {
   deleteCookie(c, SESSION_COOKIE, { path: "/", secure: isSecureRequest(c) });
   c.set("user", null);
   c.set("sessionHash", null);
+  c.set("pendingSecondFactorUserId", null);
 }
 
 /** Puts the database and the signed-in user (or null) on every request. */
@@ -59,13 +65,22 @@ export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
   c.set("db", db);
   c.set("user", null);
   c.set("sessionHash", null);
+  c.set("pendingSecondFactorUserId", null);
   const token = getCookie(c, SESSION_COOKIE);
   if (token && token.length <= 64) {
     const hash = await sessionHash(c.env, token);
-    const user = await findSessionUser(db, hash);
-    if (user) {
+    const session = await findSession(db, hash);
+    if (session?.secondFactorPending) {
+      // Phone proven, second factor owed: this session may only prove it (or sign out).
+      c.set("pendingSecondFactorUserId", session.user.id);
+      c.set("sessionHash", hash);
+    } else if (session) {
+      const now = new Date();
+      if (!session.lastUsedAt || now.getTime() - session.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
+        await touchSession(db, hash, now, new Date(now.getTime() - TOUCH_INTERVAL_MS));
+      }
       // A trial, grace period or grant that ran out by the clock ends before this request is served.
-      c.set("user", await refreshIfLapsed(db, user));
+      c.set("user", await refreshIfLapsed(db, session.user));
       c.set("sessionHash", hash);
     }
   }

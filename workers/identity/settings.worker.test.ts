@@ -49,6 +49,7 @@ const ALL_SETTINGS = {
   meshNetworking: false,
   pushEnabled: false,
   anonymousMode: true,
+  stealthMode: true,
 };
 
 describe("settings", () => {
@@ -65,6 +66,7 @@ describe("settings", () => {
       meshNetworking: true,
       pushEnabled: true,
       anonymousMode: false,
+      stealthMode: false,
     });
     expect(user).toMatchObject({ authMode: "anonymous", role: "user", tier: "free" });
   });

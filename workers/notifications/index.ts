@@ -7,7 +7,9 @@ import {
   type NotificationType,
   PREF_FOR_TYPE,
 } from "../../core/sos-schemas";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db";
+import { users } from "../../db/schema";
 import {
   deletePushEndpoint,
   getPrefsFor,
@@ -57,6 +59,34 @@ export function pushPayload(row: Pick<NotificationRow, "id" | "type" | "title" |
     // One emergency per tag replaces, never stacks; other types group by type.
     tag: row.type === "emergency" ? `sos-${row.id}` : `linkup-${row.type}`,
   };
+}
+
+/** What a lock screen shows in stealth mode: that something came, never what or from whom. */
+export function stealthPayload(row: Pick<NotificationRow, "id" | "type" | "priority">) {
+  return {
+    id: row.id,
+    type: "system" as NotificationRow["type"],
+    title: "New notification",
+    body: "Open the app to read it.",
+    url: "/notifications",
+    priority: row.priority,
+    tag: row.type === "emergency" ? `n-${row.id}` : "n",
+  };
+}
+
+/** The push payload for a person: neutral when their stealth mode is on. */
+export function payloadFor(row: Parameters<typeof pushPayload>[0], stealth: boolean) {
+  return stealth ? stealthPayload(row) : pushPayload(row);
+}
+
+async function stealthUsers(db: Db, userIds: string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inArray(users.id, userIds), eq(users.stealthMode, true)))
+    .all();
+  return new Set(rows.map((r) => r.id));
 }
 
 /** Pushes to many subscriptions with a little parallelism; removes the ones the push service says are gone. */
@@ -124,12 +154,13 @@ async function push(env: AppEnv, db: Db, { rows, prefs }: Stored, now: Date) {
   }
   const byUser = new Map(rows.map((r) => [r.userId, r]));
   const subs = await pushTargetsFor(db, [...pushUsers]);
+  const stealth = await stealthUsers(db, [...pushUsers]);
   const sent = await pushToSubscriptions(
     env,
     db,
     subs.map((sub) => {
       const row = byUser.get(sub.userId) as NotificationRow;
-      return { sub, payload: pushPayload(row), urgent: row.type === "emergency" || row.priority === "critical" };
+      return { sub, payload: payloadFor(row, stealth.has(sub.userId)), urgent: row.type === "emergency" || row.priority === "critical" };
     }),
   );
   return { ...out, pushed: sent.pushed, pushFailed: sent.failed, removed: sent.removed };

@@ -1,5 +1,5 @@
 // The app shell of spec part 1 §2: header, mobile menu, top status bar and bottom navigation.
-import { Bell, Bot, type LucideIcon, Menu, MessageCircle, Radio, Settings, Siren, Waypoints } from "lucide-react";
+import { Bell, Bot, type LucideIcon, Menu, MessageCircle, Radio, Settings, ShieldCheck, Siren, Waypoints } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link, NavLink } from "react-router";
 import { badgeText } from "../../../core/constants";
@@ -26,12 +26,29 @@ const MOBILE_MENU = [
   { to: "/testimonials", label: "Stories" },
   { to: "/emergency", label: "SOS" },
   { to: "/mesh-network", label: "Network" },
+  { to: "/security", label: "Security" },
   { to: "/settings", label: "Settings" },
   { to: "/support", label: "AI Support" },
   { to: "/blog", label: "Blog" },
 ];
 
-export function Header() {
+/** The notification centre's way in, now that the bottom navigation's fourth tab is the security centre. */
+function BellLink({ unread }: { unread: number }) {
+  return (
+    <Link to="/notifications" className="btn btn-ghost bell-link">
+      <Bell aria-hidden="true" size={20} />
+      <span className="sr-only">Notifications</span>
+      {unread > 0 ? (
+        <span className="badge">
+          {badgeText(unread)}
+          <span className="sr-only"> unread</span>
+        </span>
+      ) : null}
+    </Link>
+  );
+}
+
+export function Header({ unread = 0 }: { unread?: number }) {
   const [open, setOpen] = useState(false);
   return (
     <header className="site-header">
@@ -52,6 +69,7 @@ export function Header() {
             Join Free
           </Link>
         </nav>
+        <BellLink unread={unread} />
         {/* A <details> menu opens without JavaScript; React keeps its state once hydrated. */}
         <details className="mobile-menu" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
           <summary className="btn btn-ghost" aria-label="Menu">
@@ -116,7 +134,7 @@ const NAV_ICONS: Record<string, LucideIcon> = {
   "/mesh-network": Waypoints,
   "/ai-features": Bot,
   "/settings": Settings,
-  "/notifications": Bell,
+  "/security-settings": ShieldCheck,
   "/emergency": Siren,
 };
 
@@ -130,8 +148,7 @@ export function BottomNav({ unread, meshConnections }: { unread: number; meshCon
     { to: "/chat", label: "Chat", badge: unread },
     { to: "/mesh-network", label: "Mesh", badge: meshConnections },
     { to: "/ai-features", label: "AI", badge: 0 },
-    // Until the security centre exists, the fourth tab is the notification centre (its own way in).
-    { to: "/notifications", label: "Alerts", badge: 0 },
+    { to: "/security-settings", label: "Security", badge: 0 },
     { to: "/settings", label: "Settings", badge: 0 },
   ];
   return (

@@ -2,7 +2,7 @@
 // code-entry screen. Anonymous start and logout live in me.ts. Thin: parse, call the identity module, answer.
 import type { Context } from "hono";
 import { Hono } from "hono";
-import { RegisterSchema, VerifySchema } from "../../../core/identity-schemas";
+import { RegisterSchema, TwoFactorCodeSchema, VerifySchema } from "../../../core/identity-schemas";
 import { deleteSession } from "../../../db/queries/sessions";
 import { createUser } from "../../../db/queries/users";
 import { toMe } from "../../auth/me";
@@ -11,7 +11,9 @@ import type { AppBindings } from "../../env";
 import { ApiError, parseJson } from "../../errors";
 import { clientAddress, requireAnonymousStartAllowed } from "../../limits";
 import { notify } from "../../notifications";
+import { isTwoFactorOn, proveSecondFactor, twoFactorError } from "../../identity/two-factor";
 import { confirmVerification, notifyNewSignIn, pendingVerification, type Refusal, startVerification } from "../../identity/verification";
+import { findUserById } from "../../../db/queries/users";
 
 function refusal(c: Context<AppBindings>, r: Refusal): never {
   if (r.retryAfterSeconds) c.header("Retry-After", String(r.retryAfterSeconds));
@@ -50,7 +52,9 @@ export const auth = new Hono<AppBindings>()
     if (!result.ok) refusal(c, result);
     // A proven identity gets a fresh session token; the old one (already moved on a merge) ends.
     if (c.var.sessionHash) await deleteSession(c.var.db, c.var.sessionHash);
-    await startSession(c, result.user.id);
+    // With two-factor on, the phone code is only the first step: the session signs in once a second code is proven.
+    const secondFactorRequired = await isTwoFactorOn(c.var.db, result.user.id);
+    await startSession(c, result.user.id, { secondFactorPending: secondFactorRequired });
     // A security event: signing into an existing account is a new sign-in; a first proof is a phone verified.
     const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
     if (result.merged)
@@ -70,7 +74,24 @@ export const auth = new Hono<AppBindings>()
         },
         waitUntil,
       );
+    if (secondFactorRequired) return c.json({ secondFactorRequired: true, merged: result.merged });
     return c.json({ user: toMe(result.user), merged: result.merged });
+  })
+  .post("/auth/second-factor", async (c) => {
+    const userId = c.var.pendingSecondFactorUserId;
+    if (!userId) throw new ApiError(400, "No sign-in is waiting for a second code");
+    const { code } = await parseJson(c, TwoFactorCodeSchema);
+    const result = await proveSecondFactor(c.env, c.var.db, userId, code);
+    if (!result.ok) {
+      if (result.retryAfterSeconds) c.header("Retry-After", String(result.retryAfterSeconds));
+      throw twoFactorError(result);
+    }
+    // A fresh token for the full session; the half-signed-in one ends.
+    if (c.var.sessionHash) await deleteSession(c.var.db, c.var.sessionHash);
+    await startSession(c, userId);
+    const user = await findUserById(c.var.db, userId);
+    if (!user) throw new ApiError(401, "Sign in required");
+    return c.json({ user: toMe(user), usedBackupCode: result.usedBackup });
   })
   .get("/auth/verification", async (c) => {
     const user = requireUser(c);

@@ -79,10 +79,15 @@ export async function sendCode(context: Ctx, form: FormData, codeStepUrl: string
 export async function verifyCode(context: Ctx, form: FormData, nextUrl: string, then?: Record<string, unknown>) {
   const phoneNumber = String(form.get("phoneNumber") ?? "");
   const code = String(form.get("code") ?? "").trim();
-  const res = await apiSend<{ user: Me; merged: boolean; attemptsLeft?: number }>(context, "POST", "/api/auth/verify", {
-    phoneNumber,
-    code,
-  });
+  const res = await apiSend<{ user?: Me; merged: boolean; attemptsLeft?: number; secondFactorRequired?: boolean }>(
+    context,
+    "POST",
+    "/api/auth/verify",
+    {
+      phoneNumber,
+      code,
+    },
+  );
   if (!res.ok) {
     const description =
       typeof res.json?.attemptsLeft === "number" && res.json.attemptsLeft > 0
@@ -90,6 +95,8 @@ export async function verifyCode(context: Ctx, form: FormData, nextUrl: string, 
         : undefined;
     return formError({ title: res.json?.error ?? IDENTITY_TEXT.invalidCode, description, field: "code" }, res.status);
   }
+  // Two-factor on: the phone code was the first step; the authenticator's code comes next.
+  if (res.json?.secondFactorRequired) return redirect(`/two-factor?next=${encodeURIComponent(nextUrl)}`, { headers: res.headers });
   // The verified session's cookie is new: later calls of this action must carry it.
   if (then) await apiSend(context, "PATCH", "/api/me", then, cookieFrom(res.headers));
   return redirect(nextUrl, { headers: res.headers });

@@ -1,0 +1,53 @@
+// The second step of a sign-in to an account with two-factor on: a code from the authenticator app or a
+// backup code (docs/decisions/020-two-factor.md). Reached from the phone-code step; works without JavaScript.
+import { Form, Link, redirect, useActionData } from "react-router";
+import { safeRedirectPath } from "../../../core/redirect";
+import { formError } from "../features/identity/identity.server";
+import { type FormError, InlineError, useErrorToast } from "../features/identity/verification-forms";
+import { apiSend } from "../lib/api.server";
+import type { Route } from "./+types/two-factor";
+
+export const meta: Route.MetaFunction = () => [{ title: "Two-Factor Authentication — LinkUp" }];
+
+export function loader({ request }: Route.LoaderArgs) {
+  return { next: safeRedirectPath(new URL(request.url).searchParams.get("next"), "/chat") };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const next = safeRedirectPath(form.get("next"), "/chat");
+  const res = await apiSend<{ attemptsLeft?: number }>(context, "POST", "/api/auth/second-factor", {
+    code: String(form.get("code") ?? ""),
+  });
+  if (!res.ok) {
+    const left = res.json?.attemptsLeft;
+    const description = typeof left === "number" && left > 0 ? `${left} ${left === 1 ? "try" : "tries"} left.` : undefined;
+    return formError({ title: res.json?.error ?? "Invalid code. Please try again.", description, field: "code" }, res.status);
+  }
+  return redirect(next, { headers: res.headers });
+}
+
+export default function TwoFactor({ loaderData }: Route.ComponentProps) {
+  const error = useActionData<{ error?: FormError }>()?.error;
+  useErrorToast(error);
+  return (
+    <section className="card narrow" aria-labelledby="two-factor-title">
+      <h1 id="two-factor-title">Two-Factor Authentication</h1>
+      <p>Your phone is confirmed. Enter the 6-digit code from your authenticator app, or one of your backup codes.</p>
+      <Form method="post" className="form">
+        <input type="hidden" name="next" value={loaderData.next} />
+        <label>
+          Authentication code
+          <input name="code" autoComplete="one-time-code" maxLength={11} required aria-invalid={error?.field === "code" || undefined} />
+        </label>
+        <InlineError error={error} />
+        <button type="submit" className="btn btn-primary">
+          Verify
+        </button>
+      </Form>
+      <p className="muted small">
+        Lost your phone and your backup codes? <Link to="/support">Ask support</Link>.
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,194 @@
+// Two-factor authentication with an authenticator app (TOTP, RFC 6238, through `otpauth`) and single-use
+// backup codes. See docs/decisions/020-two-factor.md for the rules on steps, lock-outs and backup codes.
+import { and, eq, isNull } from "drizzle-orm";
+import * as OTPAuth from "otpauth";
+import QRCode from "qrcode";
+import type { TwoFactorView } from "../../core/api-types";
+import { newId, toBase64Url } from "../../core/ids";
+import type { Db } from "../../db";
+import { backupCodes, twoFactor } from "../../db/schema";
+import type { AppEnv } from "../env";
+import { ApiError } from "../errors";
+
+export const TWO_FACTOR = {
+  digits: 6,
+  periodSeconds: 30,
+  // One step either side: a phone clock 30 s off still works.
+  window: 1,
+  backupCodes: 10,
+  // Like the phone codes (core/identity.ts VERIFICATION.maxAttempts): five wrong codes, then a pause.
+  maxFailures: 5,
+  lockMs: 15 * 60 * 1000,
+} as const;
+
+export const TWO_FACTOR_TEXT = {
+  invalidCode: "Invalid code. Please try again.",
+  locked: "Too many wrong codes. Please try again later.",
+  notSetUp: "Two-factor authentication is not set up",
+  alreadyOn: "Two-factor authentication is already on",
+  notOn: "Two-factor authentication is not on",
+} as const;
+
+export type TwoFactorRefusal = { ok: false; status: 400 | 409 | 429; error: string; attemptsLeft?: number; retryAfterSeconds?: number };
+
+/** The refusal as the API's JSON error (with attemptsLeft or retryAfterSeconds where known). */
+export function twoFactorError(r: TwoFactorRefusal): ApiError {
+  const extra: Record<string, unknown> = {};
+  if (r.attemptsLeft !== undefined) extra.attemptsLeft = r.attemptsLeft;
+  if (r.retryAfterSeconds !== undefined) extra.retryAfterSeconds = r.retryAfterSeconds;
+  return new ApiError(r.status, r.error, extra);
+}
+
+function totpOf(secret: string, label: string) {
+  return new OTPAuth.TOTP({
+    issuer: "LinkUp",
+    label,
+    algorithm: "SHA1",
+    digits: TWO_FACTOR.digits,
+    period: TWO_FACTOR.periodSeconds,
+    secret: OTPAuth.Secret.fromBase32(secret),
+  });
+}
+
+const BACKUP_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
+
+function newBackupCode(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(10));
+  const chars = [...bytes].map((b) => BACKUP_ALPHABET[b % BACKUP_ALPHABET.length]).join("");
+  return `${chars.slice(0, 5)}-${chars.slice(5)}`;
+}
+
+const normalBackup = (code: string) => code.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+async function hashBackup(env: AppEnv, userId: string, code: string): Promise<string> {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(env.SESSION_SECRET ?? ""),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`backup:${userId}:${normalBackup(code)}`));
+  return toBase64Url(new Uint8Array(mac));
+}
+
+function rowOf(db: Db, userId: string) {
+  return db.select().from(twoFactor).where(eq(twoFactor.userId, userId)).get();
+}
+
+export async function isTwoFactorOn(db: Db, userId: string): Promise<boolean> {
+  return Boolean((await rowOf(db, userId))?.enabledAt);
+}
+
+async function setupOf(secret: string, label: string) {
+  const otpauthUrl = totpOf(secret, label).toString();
+  const qrSvg = await QRCode.toString(otpauthUrl, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
+  return { secret, otpauthUrl, qrSvg };
+}
+
+export async function twoFactorView(db: Db, userId: string, label: string): Promise<TwoFactorView> {
+  const row = await rowOf(db, userId);
+  const left = await db
+    .select({ id: backupCodes.id })
+    .from(backupCodes)
+    .where(and(eq(backupCodes.userId, userId), isNull(backupCodes.usedAt)))
+    .all();
+  return {
+    enabled: Boolean(row?.enabledAt),
+    backupCodesLeft: row?.enabledAt ? left.length : 0,
+    setup: row && !row.enabledAt ? await setupOf(row.secret, label) : null,
+  };
+}
+
+/** Starts (or restarts) enrolment with a fresh secret; on only after `enableTwoFactor` confirms a code. */
+export async function startTwoFactor(db: Db, userId: string, label: string): Promise<TwoFactorView | TwoFactorRefusal> {
+  const row = await rowOf(db, userId);
+  if (row?.enabledAt) return { ok: false, status: 409, error: TWO_FACTOR_TEXT.alreadyOn };
+  const secret = new OTPAuth.Secret({ size: 20 }).base32;
+  await db
+    .insert(twoFactor)
+    .values({ userId, secret })
+    .onConflictDoUpdate({ target: twoFactor.userId, set: { secret, lastStep: null, failedAttempts: 0, lockedUntil: null } });
+  return { enabled: false, backupCodesLeft: 0, setup: await setupOf(secret, label) };
+}
+
+/**
+ * Checks a code against the person's authenticator (or, once on, an unused backup code, which is then spent).
+ * Wrong codes count; the fifth locks the second factor for a while, whatever session asks.
+ */
+async function checkCode(
+  env: AppEnv,
+  db: Db,
+  userId: string,
+  code: string,
+  now: Date,
+): Promise<{ ok: true; usedBackup: boolean } | TwoFactorRefusal> {
+  const row = await rowOf(db, userId);
+  if (!row) return { ok: false, status: 400, error: TWO_FACTOR_TEXT.notSetUp };
+  if (row.lockedUntil && row.lockedUntil > now) {
+    const wait = Math.ceil((row.lockedUntil.getTime() - now.getTime()) / 1000);
+    return { ok: false, status: 429, error: TWO_FACTOR_TEXT.locked, retryAfterSeconds: wait };
+  }
+  const typed = code.trim();
+  if (/^\d{6}$/.test(typed)) {
+    const delta = totpOf(row.secret, userId).validate({ token: typed, timestamp: now.getTime(), window: TWO_FACTOR.window });
+    const step = Math.floor(now.getTime() / 1000 / TWO_FACTOR.periodSeconds) + (delta ?? 0);
+    if (delta !== null && (row.lastStep === null || step > row.lastStep)) {
+      await db.update(twoFactor).set({ lastStep: step, failedAttempts: 0 }).where(eq(twoFactor.userId, userId));
+      return { ok: true, usedBackup: false };
+    }
+  } else if (row.enabledAt && normalBackup(typed).length === 10) {
+    const spent = await db
+      .update(backupCodes)
+      .set({ usedAt: now })
+      .where(
+        and(eq(backupCodes.userId, userId), eq(backupCodes.codeHash, await hashBackup(env, userId, typed)), isNull(backupCodes.usedAt)),
+      )
+      .returning({ id: backupCodes.id });
+    if (spent.length > 0) {
+      await db.update(twoFactor).set({ failedAttempts: 0 }).where(eq(twoFactor.userId, userId));
+      return { ok: true, usedBackup: true };
+    }
+  }
+  const failures = row.failedAttempts + 1;
+  if (failures >= TWO_FACTOR.maxFailures) {
+    await db
+      .update(twoFactor)
+      .set({ failedAttempts: 0, lockedUntil: new Date(now.getTime() + TWO_FACTOR.lockMs) })
+      .where(eq(twoFactor.userId, userId));
+    return { ok: false, status: 429, error: TWO_FACTOR_TEXT.locked, retryAfterSeconds: TWO_FACTOR.lockMs / 1000 };
+  }
+  await db.update(twoFactor).set({ failedAttempts: failures }).where(eq(twoFactor.userId, userId));
+  return { ok: false, status: 400, error: TWO_FACTOR_TEXT.invalidCode, attemptsLeft: TWO_FACTOR.maxFailures - failures };
+}
+
+/** Confirms enrolment with a code from the app; answers the 10 backup codes, shown this once. */
+export async function enableTwoFactor(env: AppEnv, db: Db, userId: string, code: string, now = new Date()) {
+  const row = await rowOf(db, userId);
+  if (row?.enabledAt) return { ok: false, status: 409, error: TWO_FACTOR_TEXT.alreadyOn } as TwoFactorRefusal;
+  const checked = await checkCode(env, db, userId, code, now);
+  if (!checked.ok) return checked;
+  const codes = Array.from({ length: TWO_FACTOR.backupCodes }, newBackupCode);
+  await db.delete(backupCodes).where(eq(backupCodes.userId, userId));
+  await db
+    .insert(backupCodes)
+    .values(await Promise.all(codes.map(async (c) => ({ id: newId(), userId, codeHash: await hashBackup(env, userId, c) }))));
+  await db.update(twoFactor).set({ enabledAt: now }).where(eq(twoFactor.userId, userId));
+  return { ok: true as const, backupCodes: codes };
+}
+
+/** Turns two-factor off; it takes a current code (or a backup code), so a borrowed session alone cannot. */
+export async function disableTwoFactor(env: AppEnv, db: Db, userId: string, code: string, now = new Date()) {
+  if (!(await isTwoFactorOn(db, userId))) return { ok: false, status: 409, error: TWO_FACTOR_TEXT.notOn } as TwoFactorRefusal;
+  const checked = await checkCode(env, db, userId, code, now);
+  if (!checked.ok) return checked;
+  await db.delete(backupCodes).where(eq(backupCodes.userId, userId));
+  await db.delete(twoFactor).where(eq(twoFactor.userId, userId));
+  return { ok: true as const };
+}
+
+/** The second step of a sign-in to an account with two-factor on. */
+export async function proveSecondFactor(env: AppEnv, db: Db, userId: string, code: string, now = new Date()) {
+  if (!(await isTwoFactorOn(db, userId))) return { ok: true as const, usedBackup: false };
+  return checkCode(env, db, userId, code, now);
+}

@@ -1,0 +1,135 @@
+// Two-factor authentication (issue 15): TOTP checked against RFC 6238's own test vectors at their times,
+// single-use codes and backup codes, a lock after five wrong codes, and the second step of every new sign-in.
+import { env } from "cloudflare:test";
+import * as OTPAuth from "otpauth";
+import { describe, expect, it } from "vitest";
+import { createDb } from "../../db";
+import { createUser } from "../../db/queries/users";
+import { twoFactor } from "../../db/schema";
+import { anonymousSession, call } from "../../tests/workers/helpers";
+import { enableTwoFactor, proveSecondFactor } from "./two-factor";
+
+// RFC 6238 appendix B: the SHA-1 secret "12345678901234567890"; the 6-digit ends of its 8-digit answers.
+const RFC_SECRET = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ";
+const AT_59 = new Date(59_000);
+const AT_1111111109 = new Date(1_111_111_109_000);
+
+async function userWithRfcSecret() {
+  const db = createDb(env);
+  const user = await createUser(db);
+  await db.insert(twoFactor).values({ userId: user.id, secret: RFC_SECRET });
+  return { db, user };
+}
+
+async function codeFor(phone: string) {
+  const row = await env.DB.prepare('select body from outbound_messages where "to" = ? order by created_at desc, rowid desc limit 1')
+    .bind(phone)
+    .first<{ body: string }>();
+  return row!.body.match(/\b(\d{6})\b/)![1];
+}
+
+/** A fresh browser signs in with the phone; its cookie and the verify answer. */
+async function signIn(phone: string) {
+  await env.DB.prepare("update verifications set created_at = created_at - 120000 where phone = ?").bind(phone).run();
+  const reg = await call("/api/auth/register", { method: "POST", json: { phoneNumber: phone } });
+  expect(reg.status).toBe(200);
+  const anon = reg.headers.getSetCookie()[0].split(";")[0];
+  const res = await call("/api/auth/verify", { method: "POST", cookie: anon, json: { phoneNumber: phone, code: await codeFor(phone) } });
+  expect(res.status).toBe(200);
+  return { cookie: res.headers.getSetCookie()[0].split(";")[0], body: await res.json<Record<string, unknown>>() };
+}
+
+const totpNow = (secret: string) => new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
+
+describe("two-factor codes (RFC 6238)", () => {
+  it("accept the RFC's codes at its times, each once, and give 10 backup codes on enabling", async () => {
+    const { db, user } = await userWithRfcSecret();
+    const enabled = await enableTwoFactor(env, db, user.id, "287082", AT_59);
+    expect(enabled.ok).toBe(true);
+    if (!enabled.ok) return;
+    expect(enabled.backupCodes).toHaveLength(10);
+    expect(new Set(enabled.backupCodes).size).toBe(10);
+    // The same code again, in the same 30 seconds, is refused: a watched code cannot be replayed.
+    expect(await proveSecondFactor(env, db, user.id, "287082", AT_59)).toMatchObject({ ok: false, status: 400 });
+    expect(await proveSecondFactor(env, db, user.id, "081804", AT_1111111109)).toEqual({ ok: true, usedBackup: false });
+    expect(await proveSecondFactor(env, db, user.id, "081805", AT_1111111109)).toMatchObject({ ok: false, status: 400, attemptsLeft: 4 });
+  });
+
+  it("refuse a code from outside the one-step window", async () => {
+    const { db, user } = await userWithRfcSecret();
+    expect(await enableTwoFactor(env, db, user.id, "287082", new Date(59_000 + 120_000))).toMatchObject({ ok: false, status: 400 });
+  });
+
+  it("spend each backup code once", async () => {
+    const { db, user } = await userWithRfcSecret();
+    const enabled = await enableTwoFactor(env, db, user.id, "287082", AT_59);
+    if (!enabled.ok) throw new Error("not enabled");
+    const [first] = enabled.backupCodes;
+    expect(await proveSecondFactor(env, db, user.id, first.toUpperCase(), AT_1111111109)).toEqual({ ok: true, usedBackup: true });
+    expect(await proveSecondFactor(env, db, user.id, first, AT_1111111109)).toMatchObject({ ok: false, status: 400 });
+    const stored = await env.DB.prepare("select code_hash from backup_codes where user_id = ?").bind(user.id).all<{ code_hash: string }>();
+    expect(stored.results).toHaveLength(10);
+    for (const r of stored.results) for (const c of enabled.backupCodes) expect(r.code_hash).not.toContain(c.replace("-", ""));
+  });
+
+  it("lock after five wrong codes, even against the right one", async () => {
+    const { db, user } = await userWithRfcSecret();
+    await enableTwoFactor(env, db, user.id, "287082", AT_59);
+    for (let i = 0; i < 4; i++) expect(await proveSecondFactor(env, db, user.id, "000000", AT_1111111109)).toMatchObject({ status: 400 });
+    expect(await proveSecondFactor(env, db, user.id, "000000", AT_1111111109)).toMatchObject({ status: 429, retryAfterSeconds: 900 });
+    expect(await proveSecondFactor(env, db, user.id, "081804", AT_1111111109)).toMatchObject({ ok: false, status: 429 });
+  });
+});
+
+describe("two-factor through the API", () => {
+  it("enrols with a QR code and secret, is on only after a code, and asks for a second code at the next sign-in", async () => {
+    const phone = "+2348030000201";
+    const { cookie } = await signIn(phone);
+    const setup = await call("/api/security/two-factor/setup", { method: "POST", cookie, json: {} });
+    expect(setup.status).toBe(200);
+    const { setup: s } = await setup.json<{ setup: { secret: string; otpauthUrl: string; qrSvg: string } }>();
+    expect(s.qrSvg.startsWith("<svg")).toBe(true);
+    expect(s.otpauthUrl).toContain(`secret=${s.secret}`);
+    // Not on yet: a sign-in now needs only the phone code.
+    expect((await signIn(phone)).body.user).toBeTruthy();
+
+    const wrong = await call("/api/security/two-factor/enable", { method: "POST", cookie, json: { code: "123456" } });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toEqual({ error: "Invalid code. Please try again.", attemptsLeft: 4 });
+    const on = await call("/api/security/two-factor/enable", { method: "POST", cookie, json: { code: totpNow(s.secret) } });
+    const { backupCodes } = await on.json<{ backupCodes: string[] }>();
+    expect(backupCodes).toHaveLength(10);
+    expect(await (await call("/api/security/two-factor", { cookie })).json()).toEqual({ enabled: true, backupCodesLeft: 10, setup: null });
+
+    // A new sign-in: the phone code alone signs in to nothing.
+    const next = await signIn(phone);
+    expect(next.body).toEqual({ secondFactorRequired: true, merged: true });
+    expect((await call("/api/me", { cookie: next.cookie })).status).toBe(401);
+    expect((await call("/api/security/sessions", { cookie: next.cookie })).status).toBe(401);
+    const bad = await call("/api/auth/second-factor", { method: "POST", cookie: next.cookie, json: { code: "000000" } });
+    expect(bad.status).toBe(400);
+    const good = await call("/api/auth/second-factor", { method: "POST", cookie: next.cookie, json: { code: backupCodes[0] } });
+    expect(good.status).toBe(200);
+    const full = good.headers.getSetCookie()[0].split(";")[0];
+    expect((await call("/api/me", { cookie: full })).status).toBe(200);
+    expect((await (await call("/api/security/two-factor", { cookie: full })).json<{ backupCodesLeft: number }>()).backupCodesLeft).toBe(9);
+    // The half-signed-in token is gone.
+    expect((await call("/api/auth/second-factor", { method: "POST", cookie: next.cookie, json: { code: backupCodes[1] } })).status).toBe(
+      400,
+    );
+
+    // Turning it off takes a code too.
+    expect((await call("/api/security/two-factor/disable", { method: "POST", cookie: full, json: { code: "000000" } })).status).toBe(400);
+    const off = await call("/api/security/two-factor/disable", { method: "POST", cookie: full, json: { code: backupCodes[2] } });
+    expect(await off.json()).toEqual({ enabled: false });
+    expect((await signIn(phone)).body.user).toBeTruthy();
+  });
+
+  it("needs a verified phone to set up, and refuses a second-factor call with no sign-in waiting", async () => {
+    const { cookie } = await anonymousSession();
+    const res = await call("/api/security/two-factor/setup", { method: "POST", cookie, json: {} });
+    expect(res.status).toBe(403);
+    const none = await call("/api/auth/second-factor", { method: "POST", cookie, json: { code: "123456" } });
+    expect(await none.json()).toEqual({ error: "No sign-in is waiting for a second code" });
+  });
+});
