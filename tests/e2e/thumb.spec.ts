@@ -43,7 +43,7 @@ test.describe("on a phone", () => {
     await page.goto("/");
     const nav = page.getByRole("navigation", { name: "Bottom navigation" });
     for (const name of ["Chat", "Mesh", "AI", "Alerts", "Settings"]) {
-      // A badge may follow the label in the link's name ('Mesh 3 connections').
+      // A badge may follow the label in the link's name ('Mesh 2 people here').
       const link = nav.getByRole("link", { name: new RegExp(`^${name}\\b`) });
       await expect(link.locator("svg[aria-hidden='true']")).toHaveCount(1);
     }

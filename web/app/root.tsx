@@ -3,7 +3,7 @@ import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestora
 import { COOKIE_CONSENT_COOKIE } from "../../core/constants";
 import { isMobileUserAgent, readCookie } from "../../core/device";
 import type { Route } from "./+types/root";
-import { BottomNav, Header, StatusBar } from "./components/shell";
+import { DeviceShell, Header } from "./components/shell";
 import { ToastProvider } from "./components/toast";
 import type { Me } from "../../core/api-types";
 import { apiGet, publicEnvOf } from "./lib/api.server";
@@ -17,10 +17,9 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const cookie = request.headers.get("cookie");
-  const [me, stats, notices] = await Promise.all([
+  const [me, notices] = await Promise.all([
     apiGet<{ user: Me }>(context, "/api/me"),
-    apiGet<{ activeConnections: number }>(context, "/api/stats/public"),
-    // Unread notifications (SOS nearby, messages, security) for the bottom navigation's unread badge.
+    // Unread notifications (SOS nearby, messages, security) for the Alerts tab's badge.
     apiGet<{ unread: number }>(context, "/api/notifications/unread-count").catch(() => null),
   ]);
   return {
@@ -28,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     cookiesAccepted: readCookie(cookie, COOKIE_CONSENT_COOKIE) === "true",
     mobileUserAgent: isMobileUserAgent(request.headers.get("user-agent")),
     env: publicEnvOf(context),
-    badges: { unread: notices?.unread ?? 0, meshConnections: stats?.activeConnections ?? 0 },
+    notificationsUnread: notices?.unread ?? 0,
   };
 }
 
@@ -66,11 +65,11 @@ export default function App({ loaderData }: Route.ComponentProps) {
   return (
     <ToastProvider>
       <Header />
-      <StatusBar />
-      <main className="main">
-        <Outlet />
-      </main>
-      <BottomNav unread={loaderData.badges.unread} meshConnections={loaderData.badges.meshConnections} />
+      <DeviceShell userId={loaderData.user?.id ?? null} notifications={loaderData.notificationsUnread}>
+        <main className="main">
+          <Outlet />
+        </main>
+      </DeviceShell>
     </ToastProvider>
   );
 }

@@ -102,6 +102,12 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
     return () => clearInterval(timer);
   }, [setRooms]);
 
+  // The status strip and the Mesh badge speak of the room on screen.
+  useEffect(() => {
+    node?.focus(roomId);
+    return () => node?.focus(null);
+  }, [node, roomId]);
+
   // Whatever is on screen while the page is visible counts as read (again whenever messages arrive).
   // biome-ignore lint/correctness/useExhaustiveDependencies: messages.length re-runs it for new messages
   useEffect(() => {
