@@ -401,6 +401,8 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
           </div>
         </div>
       ) : null}
+      {/* In the flow above the composer, never over the message box. */}
+      {cookiesAccepted ? null : <CookieNotice />}
       <Composer
         initialDraft={params.get("draft")}
         // Smart replies are a verified users' feature (spec part 2 §1): others are not asked to fetch them.
@@ -423,7 +425,6 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
           else if (item === "select") setSelected(new Set());
         }}
       />
-      {cookiesAccepted ? null : <CookieNotice />}
     </section>
   );
 }
