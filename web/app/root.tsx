@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from "react-router";
-import { COOKIE_CONSENT_COOKIE } from "../../core/constants";
+import { COOKIE_CONSENT_COOKIE, COOKIE_CONSENT_DECLINED } from "../../core/constants";
 import { isMobileUserAgent, readCookie } from "../../core/device";
 import type { Route } from "./+types/root";
 import { DeviceShell, Header } from "./components/shell";
@@ -25,6 +25,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     user: me?.user ?? null,
     cookiesAccepted: readCookie(cookie, COOKIE_CONSENT_COOKIE) === "true",
+    /** Accepted or declined: either way the landing's gate has had its answer. */
+    cookieChoiceMade: ["true", COOKIE_CONSENT_DECLINED].includes(readCookie(cookie, COOKIE_CONSENT_COOKIE) ?? ""),
     mobileUserAgent: isMobileUserAgent(request.headers.get("user-agent")),
     env: publicEnvOf(context),
     notificationsUnread: notices?.unread ?? 0,
