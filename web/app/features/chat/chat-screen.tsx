@@ -153,24 +153,37 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
     [node, roomId, supportPhone, me.id],
   );
 
-  const shareLocation = useCallback(async () => {
-    if (!node || !roomId) return;
-    const pos = await currentPosition();
-    if (!pos) {
-      toast({
-        title: "Location unavailable",
-        description: "Allow location for LinkUp in your browser to share where you are.",
-        variant: "destructive",
+  // Location is never shared with one tap: a confirmation says who will see it, and offers the area's name
+  // instead of the exact coordinates.
+  const [locationOpen, setLocationOpen] = useState(false);
+  const areaName = rooms?.nearby?.name ?? null;
+  const shareLocation = useCallback(
+    async (exact: boolean) => {
+      setLocationOpen(false);
+      if (!node || !roomId) return;
+      if (!exact && areaName) {
+        await node.send(roomId, `📍 I am near: ${areaName}`);
+        toast({ title: "Area shared", variant: "success" });
+        return;
+      }
+      const pos = await currentPosition();
+      if (!pos) {
+        toast({
+          title: "Location unavailable",
+          description: "Allow location for LinkUp in your browser to share where you are.",
+          variant: "destructive",
+        });
+        return;
+      }
+      const { latitude, longitude } = pos.coords;
+      apiRequest("PUT", "/api/me/location", { latitude, longitude }).catch(() => {});
+      await node.send(roomId, `📍 My location: ${latitude.toFixed(5)}, ${longitude.toFixed(5)}`, {
+        meta: { location: { latitude, longitude } },
       });
-      return;
-    }
-    const { latitude, longitude } = pos.coords;
-    apiRequest("PUT", "/api/me/location", { latitude, longitude }).catch(() => {});
-    await node.send(roomId, `📍 My location: ${latitude.toFixed(5)}, ${longitude.toFixed(5)}`, {
-      meta: { location: { latitude, longitude } },
-    });
-    toast({ title: "Location shared", variant: "success" });
-  }, [node, roomId, toast]);
+      toast({ title: "Location shared", variant: "success" });
+    },
+    [node, roomId, areaName, toast],
+  );
 
   const [sosOpen, setSosOpen] = useState(false);
   const confirmSos = useCallback(async () => {
@@ -385,6 +398,30 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
           </div>
         </div>
       ) : null}
+      {locationOpen ? (
+        <div className="card" role="alertdialog" aria-label="Share your location">
+          <p>
+            {room?.kind === "nearby"
+              ? `Everyone near you can read this room: anyone in ${room.name} (about 5 km) will see what you share.`
+              : room?.kind === "dm"
+                ? `Only ${room.name} will see it (end-to-end encrypted).`
+                : "Only the members of this group will see it (end-to-end encrypted)."}
+          </p>
+          <div className="row">
+            {areaName ? (
+              <button type="button" className="btn btn-primary" onClick={() => void shareLocation(false)}>
+                Share the area name ({areaName})
+              </button>
+            ) : null}
+            <button type="button" className="btn btn-ghost" onClick={() => void shareLocation(true)}>
+              Share my exact location
+            </button>
+            <button type="button" className="btn btn-ghost" onClick={() => setLocationOpen(false)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      ) : null}
       {sosOpen ? (
         <div className="card sos-confirm" role="alertdialog" aria-label="Send SOS">
           <p>
@@ -415,7 +452,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
         isDirect={isDirect}
         onSend={send}
         onTyping={(active) => node && roomId && node.typing(roomId, active)}
-        onLocation={shareLocation}
+        onLocation={() => setLocationOpen(true)}
         onSos={() => setSosOpen(true)}
         onMenu={(item) => {
           if (item === "people") setPanel("people");
@@ -597,7 +634,9 @@ function Composer({
             type="button"
             className="chip"
             disabled={disabled}
-            onClick={() => (q === "Share location" ? onLocation() : void onSend(q))}
+            // 'Share location' and 'Emergency' open their confirmations: one tap never shares a position or
+            // posts a bare word that looks like an SOS and is not one.
+            onClick={() => (q === "Share location" ? onLocation() : q === "Emergency" ? onSos() : void onSend(q))}
           >
             {q}
           </button>
