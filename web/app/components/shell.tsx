@@ -1,6 +1,6 @@
 // The app shell of spec part 1 §2: header, mobile menu, top status bar and bottom navigation.
 import { Bell, Bot, type LucideIcon, Menu, MessageCircle, Radio, Settings, Siren, Waypoints } from "lucide-react";
-import { type ReactNode, useEffect, useState, useSyncExternalStore } from "react";
+import { type ReactNode, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { Link, NavLink } from "react-router";
 import { badgeText } from "../../../core/constants";
 import { selectDbUser, storedUnread } from "../mesh/db";
@@ -204,8 +204,10 @@ export function BottomNav({ unread, people, notifications }: { unread: number; p
     { to: "/notifications", label: "Alerts", badge: notifications, unit: ["unread notification", "unread notifications"] },
     { to: "/settings", label: "Settings", badge: 0, unit: ["", ""] },
   ];
+  const nav = useRef<HTMLElement>(null);
+  useViewportInsets(nav);
   return (
-    <nav className="bottom-nav" aria-label="Bottom navigation">
+    <nav className="bottom-nav" aria-label="Bottom navigation" ref={nav}>
       {items.map((i) => (
         <NavLink key={i.to} to={i.to} className="bottom-item">
           <NavIcon to={i.to} />
@@ -220,4 +222,33 @@ export function BottomNav({ unread, people, notifications }: { unread: number; p
       ))}
     </nav>
   );
+}
+
+/**
+ * Publishes, as CSS variables on <html>, how much of the bottom of the window is taken: by the bottom navigation
+ * (0 where it is hidden) and by the on-screen keyboard (the layout viewport's part that visualViewport does
+ * not show). The chat's composer sits above whichever is higher.
+ */
+function useViewportInsets(nav: React.RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    const root = document.documentElement;
+    const update = () => {
+      root.style.setProperty("--bottom-nav-height", `${nav.current?.offsetHeight ?? 0}px`);
+      const vv = window.visualViewport;
+      const keyboard = vv ? Math.max(0, window.innerHeight - vv.height - vv.offsetTop) : 0;
+      root.style.setProperty("--keyboard-inset", `${Math.round(keyboard)}px`);
+    };
+    update();
+    const observer = typeof ResizeObserver === "function" ? new ResizeObserver(update) : null;
+    if (nav.current) observer?.observe(nav.current);
+    window.addEventListener("resize", update);
+    window.visualViewport?.addEventListener("resize", update);
+    window.visualViewport?.addEventListener("scroll", update);
+    return () => {
+      observer?.disconnect();
+      window.removeEventListener("resize", update);
+      window.visualViewport?.removeEventListener("resize", update);
+      window.visualViewport?.removeEventListener("scroll", update);
+    };
+  }, [nav]);
 }
