@@ -114,3 +114,33 @@ test("badges count what their tab shows: unread chat messages, the room's people
   await a.context.close();
   await b.context.close();
 });
+
+test("a private chat starts from a sender's name or the people list, and an online person is not called absent", async ({
+  browser,
+  baseURL,
+}) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Efe");
+  const b = await person(browser, baseURL!, at, "Funmi");
+  await openChat(a.page);
+  await openChat(b.page);
+  await send(b.page, "Anyone selling yam?");
+
+  // The people list is one tap away: the header's node count.
+  await a.page.getByRole("button", { name: /^People here: 2 nodes/ }).click();
+  const people = a.page.getByRole("dialog", { name: "People here" });
+  await expect(people.getByRole("button", { name: "Message Funmi" })).toBeVisible();
+  await people.getByRole("button", { name: "Close" }).click();
+
+  // Tapping a sender's name offers a private chat with them.
+  const bubble = a.page.getByRole("listitem").filter({ hasText: "Anyone selling yam?" });
+  await bubble.getByRole("button", { name: "Funmi" }).click();
+  await bubble.getByRole("button", { name: "Message Funmi" }).click();
+  await expect(a.page).toHaveURL(/room=dm%3A/);
+  await expect(a.page.getByRole("heading", { level: 1, name: "Funmi" })).toBeVisible();
+  // Funmi is still in the area room, not in this chat: she is online, not absent.
+  await expect(a.page.getByText("Online nearby (in your area room)")).toBeVisible();
+  await expect(a.page.getByText("Not in this chat right now")).toHaveCount(0);
+  await a.context.close();
+  await b.context.close();
+});

@@ -247,6 +247,9 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       null)
     : null;
   const peerOnline = peerId ? (state?.presence?.members.some((m) => m.userId === peerId) ?? false) : false;
+  // Someone online in the area room is online, even if this private chat is not open on their screen.
+  const areaState = areaRoomId ? node?.roomState(areaRoomId) : undefined;
+  const peerNearby = peerId ? (areaState?.presence?.members.some((m) => m.userId === peerId) ?? false) : false;
   const lastReceived = messages.filter((m) => !m.mine && !m.isAI && m.text && m.type === "text").at(-1);
   const lastFromPeer = isDirect ? lastReceived : undefined;
   const context = messages
@@ -264,12 +267,15 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
           isDirect
             ? peerOnline
               ? "Online via mesh"
-              : lastFromPeer
-                ? `Last seen ${ago(lastFromPeer.timestamp)}`
-                : "Not in this chat right now"
+              : peerNearby
+                ? "Online nearby (in your area room)"
+                : lastFromPeer
+                  ? `Last seen ${ago(lastFromPeer.timestamp)}`
+                  : "Not in this chat right now"
             : null
         }
         kind={room?.kind ?? null}
+        onPeople={() => setPanel("people")}
       />
       <Invitations invitations={rooms?.invitations ?? []} />
       <RoomSwitcher rooms={list} current={roomId} unread={(id) => node?.unread(id) ?? 0} />
@@ -288,6 +294,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
           <MessageList
             messages={messages}
             loaded={state?.loaded ?? false}
+            onMessage={isDirect ? undefined : (userId) => void startDirect(userId)}
             selected={selected}
             onToggle={(id) =>
               setSelected((set) => {
@@ -477,7 +484,9 @@ function ChatHeader({
   node,
   statusLine,
   kind,
+  onPeople,
 }: {
+  onPeople: () => void;
   title: string;
   state: ReturnType<MeshNode["roomState"]>;
   node: MeshNode | null;
@@ -501,9 +510,16 @@ function ChatHeader({
         <span className={`live-badge ${live ? "live-on" : viaTab ? "live-via" : "live-off"}`}>
           {live ? "LIVE" : viaTab ? "VIA TAB" : "OFFLINE"}
         </span>
-        <span className="node-count" title="Devices and tabs connected to this room right now">
+        {/* The node count opens the people list: the plain way to start a private chat with someone here. */}
+        <button
+          type="button"
+          className="btn btn-ghost node-count"
+          title="Devices and tabs connected to this room right now"
+          aria-label={`People here: ${nodes === undefined ? "unknown" : nodes} ${nodes === 1 ? "node" : "nodes"}`}
+          onClick={onPeople}
+        >
           {nodes === undefined ? "— nodes" : `${nodes} ${nodes === 1 ? "node" : "nodes"}`}
-        </span>
+        </button>
       </header>
       <div className="chat-statusbar" role="status" aria-label="Chat status">
         <span>{live ? "Mesh Active" : viaTab ? "Mesh Active via another tab" : "Mesh offline: messages wait in the outbox"}</span>
