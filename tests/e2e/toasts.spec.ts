@@ -52,7 +52,7 @@ test.describe("on a small phone", () => {
   test.use({ viewport: { width: 360, height: 640 }, userAgent: MOBILE_UA, isMobile: true, hasTouch: true });
 
   /** The message box can be tapped: the element at its centre is the box itself, nothing laid over it. */
-  async function reachable(page: Page, box: Locator) {
+  async function reachable(box: Locator) {
     await box.scrollIntoViewIfNeeded();
     return box.evaluate((el) => {
       const r = el.getBoundingClientRect();
@@ -79,13 +79,13 @@ test.describe("on a small phone", () => {
     await expect(page.getByText("LIVE", { exact: true })).toBeVisible();
     await expect(page.getByRole("region", { name: "Cookie notice" })).toBeVisible();
     const box = page.getByRole("textbox", { name: "Message" });
-    expect(await reachable(page, box)).toBe(true);
+    expect(await reachable(box)).toBe(true);
     // A toast (a file picked, which chat does not send yet) shows without covering it either.
     await page
       .locator(".composer input[type='file']")
       .setInputFiles({ name: "note.txt", mimeType: "text/plain", buffer: Buffer.from("hi") });
     await expect(toasts(page).getByText("Files are not sent in chat yet")).toBeVisible();
-    expect(await reachable(page, box)).toBe(true);
+    expect(await reachable(box)).toBe(true);
     await context.close();
   });
 });
