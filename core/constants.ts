@@ -5,6 +5,8 @@ export const STORAGE_PREFIX = "linkup";
 export const MOBILE_MAX_WIDTH = 768;
 export const COOKIE_CONSENT_VERSION = "1.0";
 export const COOKIE_CONSENT_COOKIE = "linkup-cookies-accepted";
+/** The consent cookie's value when the person chose to use LinkUp without its offline features. */
+export const COOKIE_CONSENT_DECLINED = "declined";
 
 export const TIERS = ["free", "premium", "enterprise"] as const;
 export type Tier = (typeof TIERS)[number];

@@ -352,6 +352,7 @@ test("a direct chat is end-to-end encrypted: no plaintext in any WebSocket frame
 
   // A location shared in a direct chat travels inside the ciphertext too.
   await a.page.getByRole("group", { name: "Actions" }).getByRole("button", { name: "Location" }).click();
+  await a.page.getByRole("alertdialog", { name: "Share your location" }).getByRole("button", { name: "Share my exact location" }).click();
   const located = bubble(b.page, "My location");
   await expect(located.getByRole("link", { name: /Open map/ })).toBeVisible();
   const lat = at.latitude.toFixed(4);
@@ -436,8 +437,18 @@ test("the chat's actions: location as a message, '@ai ' asks the assistant, the 
   await expect(a.page.getByRole("region", { name: "Cookie notice" })).toHaveCount(0);
   expect((await a.context.cookies()).find((c) => c.name === "linkup-cookies-accepted")?.value).toBe("true");
 
-  // Location shares the real position as a message, and reports it to the server.
+  // Location asks first, says who will see it, and offers the area's name instead of the coordinates.
   await a.page.getByRole("group", { name: "Actions" }).getByRole("button", { name: "Location" }).click();
+  const confirm = a.page.getByRole("alertdialog", { name: "Share your location" });
+  await expect(confirm).toContainText("Everyone near you can read this room");
+  await confirm.getByRole("button", { name: /^Share the area name/ }).click();
+  const area = bubble(a.page, "I am near:");
+  await expect(area).toBeVisible();
+  await expect(area).not.toContainText(at.latitude.toFixed(3));
+  await expect(area.getByRole("link", { name: /Open map/ })).toHaveCount(0);
+  // The exact position only when chosen: then it is a message, and reported to the server.
+  await a.page.getByRole("group", { name: "Actions" }).getByRole("button", { name: "Location" }).click();
+  await confirm.getByRole("button", { name: "Share my exact location" }).click();
   const shared = bubble(a.page, "My location");
   await expect(shared).toContainText(at.latitude.toFixed(5));
   await expect(shared.getByRole("link", { name: /Open map/ })).toBeVisible();
@@ -452,6 +463,15 @@ test("the chat's actions: location as a message, '@ai ' asks the assistant, the 
   await a.page.reload();
   await expect(a.page.getByText("LIVE", { exact: true })).toBeVisible();
   await expect(bubble(a.page, "My location")).toHaveCount(0);
+
+  // The 'Emergency' quick reply opens the SOS confirmation; it posts nothing by itself.
+  await a.page.getByRole("group", { name: "Quick replies" }).getByRole("button", { name: "Emergency" }).click();
+  const sos = a.page.getByRole("alertdialog", { name: "Send SOS" });
+  await expect(sos).toBeVisible();
+  await sos.getByRole("button", { name: "Cancel" }).click();
+  await expect(sos).toHaveCount(0);
+  await expect(a.page.getByRole("listitem").filter({ hasText: /^Emergency$/ })).toHaveCount(0);
+  await expect(a.page.locator(".msg").filter({ hasText: "Emergency" })).toHaveCount(0);
 
   // '@ai ' goes to the assistant: the thinking line, then an answer from LIA.
   await a.page.getByRole("button", { name: "AI Help" }).click();

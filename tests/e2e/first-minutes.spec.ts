@@ -42,6 +42,38 @@ test.describe("a newcomer", () => {
   });
 });
 
+test.describe("declining the offline features", () => {
+  test.use({ allowedConsoleErrors: [/status of 409/] });
+
+  test("the cookie gate can be declined and LinkUp still works; only the offline worker waits", async ({ page, context }) => {
+    await page.goto("/");
+    await page.getByRole("button", { name: "Continue without offline features" }).click();
+    // Past the gate: the landing itself, and the chat works.
+    await expect(page.getByRole("button", { name: "Enable Mobile Features" })).toHaveCount(0);
+    expect((await context.cookies()).find((c) => c.name === "linkup-cookies-accepted")?.value).toBe("declined");
+    await page.getByRole("link", { name: "Start Mesh Chat" }).click();
+    await page.getByRole("button", { name: "Skip for now" }).click();
+    const chooser = page.getByRole("region", { name: "Choose your area" });
+    await chooser.getByRole("combobox", { name: "Your town" }).fill("Jos");
+    await chooser.getByRole("button", { name: "Join this town's room" }).click();
+    await expect(page.getByText("LIVE", { exact: true })).toBeVisible();
+    await page.getByRole("textbox", { name: "Message" }).fill("Hello from Jos");
+    await page.getByRole("textbox", { name: "Message" }).press("Enter");
+    await expect(
+      page
+        .getByRole("listitem")
+        .filter({ hasText: "Hello from Jos" })
+        .getByRole("img", { name: /Sent|Delivered|Read/ }),
+    ).toBeVisible();
+    // No offline worker was registered without a yes; the chat's notice still offers one.
+    expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);
+    await expect(page.getByRole("region", { name: "Cookie notice" }).getByRole("button", { name: "Accept" })).toBeVisible();
+    // The landing does not ask again.
+    await page.goto("/");
+    await expect(page.getByRole("button", { name: "Continue without offline features" })).toHaveCount(0);
+  });
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 

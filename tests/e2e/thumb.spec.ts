@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Page } from "@playwright/test";
 import routes from "../../web/app/routes";
-import { acceptCookies, expect, MOBILE_UA, startAnonymous, test } from "./fixtures";
+import { acceptCookies, expect, MOBILE_UA, startAnonymous, test, verifyFreshPhone } from "./fixtures";
 
 const require = createRequire(import.meta.url);
 const AXE = require.resolve("axe-core/axe.min.js");
@@ -53,7 +53,7 @@ test.describe("on a phone", () => {
     await page.goto("/");
     const nav = page.getByRole("navigation", { name: "Bottom navigation" });
     for (const name of ["Chat", "Mesh", "AI", "Security", "Settings"]) {
-      // A badge may follow the label in the link's name ('Mesh 3 connections').
+      // A badge may follow the label in the link's name ('Mesh 2 people here').
       const link = nav.getByRole("link", { name: new RegExp(`^${name}\\b`) });
       await expect(link.locator("svg[aria-hidden='true']")).toHaveCount(1);
     }
@@ -154,5 +154,56 @@ test.describe("at 360 px wide", () => {
       if (width > 360) wide.push(`${path}: ${width}px`);
     }
     expect(wide).toEqual([]);
+  });
+});
+
+test.describe("at 360 × 640", () => {
+  test("the message box stays in sight above the bottom navigation after an AI reply and smart-reply chips", async ({
+    browser,
+    baseURL,
+  }) => {
+    const url = baseURL!;
+    const at = { latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 };
+    const phone = { viewport: { width: 360, height: 640 }, userAgent: MOBILE_UA, isMobile: true, hasTouch: true };
+    const context = await browser.newContext({ ...phone, permissions: ["geolocation"], geolocation: at });
+    await acceptCookies(context, url);
+    const headers = { origin: url };
+    // Smart replies are for verified people.
+    await verifyFreshPhone(context.request, url);
+    expect((await context.request.put(`${url}/api/me/location`, { data: at, headers })).ok()).toBe(true);
+    const page = await context.newPage();
+    await page.goto("/chat");
+    await expect(page.getByText("LIVE", { exact: true })).toBeVisible();
+
+    // A neighbour writes: smart-reply chips appear under the list.
+    const neighbour = await browser.newContext({ ...phone, permissions: ["geolocation"], geolocation: at });
+    await acceptCookies(neighbour, url);
+    expect((await neighbour.request.post(`${url}/api/auth/anonymous`, { headers })).ok()).toBe(true);
+    expect((await neighbour.request.patch(`${url}/api/me`, { data: { onboardingCompleted: true }, headers })).ok()).toBe(true);
+    const other = await neighbour.newPage();
+    await other.goto("/chat");
+    await expect(other.getByText("LIVE", { exact: true })).toBeVisible();
+    await other.getByRole("textbox", { name: "Message" }).fill("Is the market open today?");
+    await other.getByRole("textbox", { name: "Message" }).press("Enter");
+    await expect(page.getByRole("group", { name: "Smart replies" }).getByRole("button").first()).toBeVisible();
+
+    // An AI question and its answer.
+    const box = page.getByRole("textbox", { name: "Message" });
+    await box.fill("@ai help");
+    await box.press("Enter");
+    await expect(page.locator(".msg-ai")).toHaveCount(1, { timeout: 15_000 });
+
+    // Without any scrolling: the box is inside the window and nothing (the navigation) lies over it.
+    const seen = await box.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return { inside: r.top >= 0 && r.bottom <= window.innerHeight, onTop: hit === el };
+    });
+    expect(seen).toEqual({ inside: true, onTop: true });
+    // The list scrolls by itself, so the page does not have to.
+    const list = await page.locator(".chat-body").evaluate((el) => getComputedStyle(el).overflowY);
+    expect(list).toBe("auto");
+    await neighbour.close();
+    await context.close();
   });
 });

@@ -1,9 +1,9 @@
 import { useEffect } from "react";
 import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from "react-router";
-import { COOKIE_CONSENT_COOKIE } from "../../core/constants";
+import { COOKIE_CONSENT_COOKIE, COOKIE_CONSENT_DECLINED } from "../../core/constants";
 import { isMobileUserAgent, readCookie } from "../../core/device";
 import type { Route } from "./+types/root";
-import { BottomNav, Header, StatusBar } from "./components/shell";
+import { DeviceShell, Header } from "./components/shell";
 import { ToastProvider } from "./components/toast";
 import type { Me } from "../../core/api-types";
 import { apiGet, publicEnvOf } from "./lib/api.server";
@@ -14,18 +14,19 @@ export const STEALTH_TITLE = "Notes";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const cookie = request.headers.get("cookie");
-  const [me, stats, notices] = await Promise.all([
+  const [me, notices] = await Promise.all([
     apiGet<{ user: Me }>(context, "/api/me"),
-    apiGet<{ activeConnections: number }>(context, "/api/stats/public"),
-    // Unread notifications (SOS nearby, messages, security) for the bottom navigation's unread badge.
+    // Unread notifications (SOS nearby, messages, security) for the Alerts tab's badge.
     apiGet<{ unread: number }>(context, "/api/notifications/unread-count").catch(() => null),
   ]);
   return {
     user: me?.user ?? null,
     cookiesAccepted: readCookie(cookie, COOKIE_CONSENT_COOKIE) === "true",
+    /** Accepted or declined: either way the landing's gate has had its answer. */
+    cookieChoiceMade: ["true", COOKIE_CONSENT_DECLINED].includes(readCookie(cookie, COOKIE_CONSENT_COOKIE) ?? ""),
     mobileUserAgent: isMobileUserAgent(request.headers.get("user-agent")),
     env: publicEnvOf(context),
-    badges: { unread: notices?.unread ?? 0, meshConnections: stats?.activeConnections ?? 0 },
+    notificationsUnread: notices?.unread ?? 0,
   };
 }
 
@@ -75,12 +76,12 @@ export default function App({ loaderData }: Route.ComponentProps) {
   useServiceWorker(loaderData.cookiesAccepted);
   return (
     <ToastProvider>
-      <Header unread={loaderData.badges.unread} />
-      <StatusBar />
-      <main className="main">
-        <Outlet />
-      </main>
-      <BottomNav unread={loaderData.badges.unread} meshConnections={loaderData.badges.meshConnections} />
+      <Header unread={loaderData.notificationsUnread} />
+      <DeviceShell userId={loaderData.user?.id ?? null}>
+        <main className="main">
+          <Outlet />
+        </main>
+      </DeviceShell>
     </ToastProvider>
   );
 }

@@ -1,8 +1,11 @@
 // The app shell of spec part 1 §2: header, mobile menu, top status bar and bottom navigation.
 import { Bell, Bot, type LucideIcon, Menu, MessageCircle, Radio, Settings, ShieldCheck, Siren, Waypoints } from "lucide-react";
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { Link, NavLink } from "react-router";
 import { badgeText } from "../../../core/constants";
+import { selectDbUser, storedUnread } from "../mesh/db";
+import { currentMeshNode, onMeshNode } from "../mesh/current";
+import type { MeshNode } from "../mesh/node";
 
 const DESKTOP_LINKS = [
   { to: "/pricing", label: "Premium" },
@@ -91,39 +94,104 @@ export function Header({ unread = 0 }: { unread?: number }) {
   );
 }
 
-/** Top bar: mesh status from the browser's connectivity, signal and battery where the browser reports them. */
-export function StatusBar() {
-  const [online, setOnline] = useState(true);
-  const [battery, setBattery] = useState<number | null>(null);
-  const [signal, setSignal] = useState<number | null>(null);
+/**
+ * The tab's mesh node as the chat made it (null before the chat opens in this tab, and for visitors), with
+ * re-renders on every change, plus the unread count kept on this device for a tab that has no node yet.
+ */
+function useMeshSummary(userId: string | null) {
+  const [node, setNode] = useState<MeshNode | null>(null);
+  useEffect(() => {
+    setNode(currentMeshNode());
+    return onMeshNode(() => setNode(currentMeshNode()));
+  }, []);
+  useSyncExternalStore(
+    node?.subscribe ?? noopSubscribe,
+    () => node?.version ?? 0,
+    () => 0,
+  );
+  // A fresh page load off /chat has no node yet: count what this device already holds.
+  const [stored, setStored] = useState(0);
+  useEffect(() => {
+    if (!userId || node) return;
+    selectDbUser(userId);
+    storedUnread()
+      .then(setStored)
+      .catch(() => {});
+  }, [userId, node]);
+  const mine = node && node.me.id === userId ? node : null;
+  return { node: mine, unread: mine ? mine.unreadTotal() : userId ? stored : 0, summary: mine?.summary() ?? null };
+}
+
+const noopSubscribe = () => () => {};
+
+function useOnline() {
+  // null until the page's JavaScript has asked the browser: the server cannot know.
+  const [online, setOnline] = useState<boolean | null>(null);
   useEffect(() => {
     const update = () => setOnline(navigator.onLine);
     update();
     window.addEventListener("online", update);
     window.addEventListener("offline", update);
-    const nav = navigator as Navigator & {
-      getBattery?: () => Promise<{ level: number }>;
-      connection?: { downlink?: number };
-    };
-    nav
-      .getBattery?.()
-      .then((b) => setBattery(Math.round(b.level * 100)))
-      .catch(() => {});
-    // Downlink in Mb/s mapped to a percentage: 10 Mb/s or more reads as full signal.
-    if (nav.connection?.downlink !== undefined) setSignal(Math.min(100, Math.round(nav.connection.downlink * 10)));
     return () => {
       window.removeEventListener("online", update);
       window.removeEventListener("offline", update);
     };
   }, []);
+  return online;
+}
+
+/**
+ * Top bar: only what is true. In the chat, the relay of the room on screen, the people in it and what waits in
+ * the outbox (from the tab's mesh node); elsewhere, the browser's own online state. Battery only where the
+ * browser reports it; no signal figure, since browsers report none.
+ */
+export function StatusBar({ summary }: { summary: ReturnType<MeshNode["summary"]> | null }) {
+  const online = useOnline();
+  const [battery, setBattery] = useState<number | null>(null);
+  useEffect(() => {
+    const nav = navigator as Navigator & { getBattery?: () => Promise<{ level: number }> };
+    nav
+      .getBattery?.()
+      .then((b) => setBattery(Math.round(b.level * 100)))
+      .catch(() => {});
+  }, []);
+  const on = summary ? summary.relay !== "closed" : online === true;
+  const connection = summary
+    ? summary.relay === "open"
+      ? "Relay connected"
+      : summary.relay === "via-tab"
+        ? "Relay via another tab"
+        : "Relay not connected"
+    : online === null
+      ? null
+      : online
+        ? "Online"
+        : "Offline: no internet connection";
   return (
     <div className="status-bar" role="status" aria-label="Device status">
-      <span>
-        <span className={`dot ${online ? "dot-on" : "dot-off"}`} aria-hidden="true" /> Mesh {online ? "connected" : "offline"}
-      </span>
-      <span>Signal {signal === null ? "—" : `${signal}%`}</span>
-      <span>Battery {battery === null ? "—" : `${battery}%`}</span>
+      {connection ? (
+        <span>
+          <span className={`dot ${on ? "dot-on" : "dot-off"}`} aria-hidden="true" /> {connection}
+        </span>
+      ) : null}
+      {summary?.people != null ? <span>{summary.people === 1 ? "1 person here" : `${summary.people} people here`}</span> : null}
+      {summary && summary.pending > 0 ? (
+        <span>{summary.pending === 1 ? "1 message waiting to send" : `${summary.pending} messages waiting to send`}</span>
+      ) : null}
+      {battery === null ? null : <span>Battery {battery}%</span>}
     </div>
+  );
+}
+
+/** The status strip and the bottom navigation, both fed by the tab's mesh node. */
+export function DeviceShell({ userId, children }: { userId: string | null; children: ReactNode }) {
+  const { unread, summary } = useMeshSummary(userId);
+  return (
+    <>
+      <StatusBar summary={summary} />
+      {children}
+      <BottomNav unread={unread} people={summary?.people ?? 0} />
+    </>
   );
 }
 
@@ -143,16 +211,20 @@ function NavIcon({ to }: { to: string }) {
   return Icon ? <Icon aria-hidden="true" size={20} /> : null;
 }
 
-export function BottomNav({ unread, meshConnections }: { unread: number; meshConnections: number }) {
+export function BottomNav({ unread, people }: { unread: number; people: number }) {
+  // Each badge counts what its tab shows: unread chat messages (on this device) and the people in the room on
+  // screen (the chat header's node count). Unread notifications are on the header's bell.
   const items = [
-    { to: "/chat", label: "Chat", badge: unread },
-    { to: "/mesh-network", label: "Mesh", badge: meshConnections },
-    { to: "/ai-features", label: "AI", badge: 0 },
-    { to: "/security-settings", label: "Security", badge: 0 },
-    { to: "/settings", label: "Settings", badge: 0 },
+    { to: "/chat", label: "Chat", badge: unread, unit: ["unread message", "unread messages"] },
+    { to: "/mesh-network", label: "Mesh", badge: people, unit: ["person here", "people here"] },
+    { to: "/ai-features", label: "AI", badge: 0, unit: ["", ""] },
+    { to: "/security-settings", label: "Security", badge: 0, unit: ["", ""] },
+    { to: "/settings", label: "Settings", badge: 0, unit: ["", ""] },
   ];
+  const nav = useRef<HTMLElement>(null);
+  useViewportInsets(nav);
   return (
-    <nav className="bottom-nav" aria-label="Bottom navigation">
+    <nav className="bottom-nav" aria-label="Bottom navigation" ref={nav}>
       {items.map((i) => (
         <NavLink key={i.to} to={i.to} className="bottom-item">
           <NavIcon to={i.to} />
@@ -160,11 +232,40 @@ export function BottomNav({ unread, meshConnections }: { unread: number; meshCon
           {i.badge > 0 ? (
             <span className="badge">
               {badgeText(i.badge)}
-              <span className="sr-only">{i.label === "Chat" ? " unread" : " connections"}</span>
+              <span className="sr-only"> {i.unit[i.badge === 1 ? 0 : 1]}</span>
             </span>
           ) : null}
         </NavLink>
       ))}
     </nav>
   );
+}
+
+/**
+ * Publishes, as CSS variables on <html>, how much of the bottom of the window is taken: by the bottom navigation
+ * (0 where it is hidden) and by the on-screen keyboard (the layout viewport's part that visualViewport does
+ * not show). The chat's composer sits above whichever is higher.
+ */
+function useViewportInsets(nav: React.RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    const root = document.documentElement;
+    const update = () => {
+      root.style.setProperty("--bottom-nav-height", `${nav.current?.offsetHeight ?? 0}px`);
+      const vv = window.visualViewport;
+      const keyboard = vv ? Math.max(0, window.innerHeight - vv.height - vv.offsetTop) : 0;
+      root.style.setProperty("--keyboard-inset", `${Math.round(keyboard)}px`);
+    };
+    update();
+    const observer = typeof ResizeObserver === "function" ? new ResizeObserver(update) : null;
+    if (nav.current) observer?.observe(nav.current);
+    window.addEventListener("resize", update);
+    window.visualViewport?.addEventListener("resize", update);
+    window.visualViewport?.addEventListener("scroll", update);
+    return () => {
+      observer?.disconnect();
+      window.removeEventListener("resize", update);
+      window.visualViewport?.removeEventListener("resize", update);
+      window.visualViewport?.removeEventListener("scroll", update);
+    };
+  }, [nav]);
 }

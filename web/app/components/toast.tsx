@@ -1,5 +1,6 @@
 // Toasts per spec part 1 §9: one at a time, 5 s by default, swipe right 50 px to dismiss, F8 focuses them.
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
+import { useLocation, useNavigationType } from "react-router";
 import { TOAST } from "../../../core/constants";
 
 export interface ToastInput {
@@ -10,6 +11,8 @@ export interface ToastInput {
 }
 interface ToastItem extends ToastInput {
   id: number;
+  /** The location (history entry) the toast was raised on: it belongs to that moment only. */
+  at: string;
 }
 
 const ToastContext = createContext<(t: ToastInput) => void>(() => {});
@@ -20,9 +23,25 @@ let nextId = 1;
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<ToastItem[]>([]);
   const viewport = useRef<HTMLOListElement>(null);
+  // Read during render, so a toast raised by a screen's effect right after a navigation carries the new entry.
+  const location = useLocation();
+  const here = useRef(location.key);
+  here.current = location.key;
   // One at a time: a new toast replaces the current one.
-  const toast = useCallback((t: ToastInput) => setToasts((list) => [{ ...t, id: nextId++ }, ...list].slice(0, TOAST.limit)), []);
+  const toast = useCallback(
+    (t: ToastInput) => setToasts((list) => [{ ...t, id: nextId++, at: here.current }, ...list].slice(0, TOAST.limit)),
+    [],
+  );
   const dismiss = useCallback((id: number) => setToasts((list) => list.filter((t) => t.id !== id)), []);
+  // A new history entry (another page, the right code after a wrong one) ends the toasts of the moment before.
+  // A replaced entry is the same moment (a consumed ?joined=1 flag, a form answered in place): they stay.
+  const navigationType = useNavigationType();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of entry decides, read with its type
+  useEffect(() => {
+    setToasts((list) =>
+      navigationType === "REPLACE" ? list.map((t) => ({ ...t, at: location.key })) : list.filter((t) => t.at === location.key),
+    );
+  }, [location.key]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

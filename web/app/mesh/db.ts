@@ -113,6 +113,13 @@ export async function roomMessages(room: string): Promise<StoredMessage[]> {
   const all = await done((await store("messages", "readonly")).index("room").getAll(room));
   return all.sort(byTime);
 }
+/** Someone else's message this device has not yet marked read. */
+export const isUnread = (m: StoredMessage) => !m.mine && !m.local && m.receipt !== "read" && m.senderId !== "system";
+/** Unread messages kept on this device in every room (the Chat tab's badge before the chat has opened). */
+export async function storedUnread(): Promise<number> {
+  const all = await done((await store("messages", "readonly")).getAll());
+  return all.filter(isUnread).length;
+}
 export const byTime = (a: StoredMessage, b: StoredMessage) => a.timestamp - b.timestamp || (a.seq ?? 0) - (b.seq ?? 0);
 
 export async function putOutbox(item: OutboxItem): Promise<void> {

@@ -20,9 +20,11 @@ import {
   putMessage,
   pruneRoom,
   putOutbox,
+  isUnread,
   type StoredMessage,
   selectDbUser,
 } from "./db";
+import { setCurrentMeshNode } from "./current";
 import * as keys from "./keys";
 import { chunk, DEFAULT_TTL, dmPeer, forwardEnvelope, isPrivateRoom, packContent, SeenIds, unpackContent, upgradeStatus } from "./logic";
 import { RelayTransport, type TransportStatus } from "./transports";
@@ -138,9 +140,30 @@ export class MeshNode {
   /** Messages from others in a room not yet read on this device. */
   unread(room: string): number {
     let n = 0;
-    for (const m of this.messages.get(room)?.values() ?? [])
-      if (!m.mine && !m.local && m.receipt !== "read" && m.senderId !== "system") n++;
+    for (const m of this.messages.get(room)?.values() ?? []) if (isUnread(m)) n++;
     return n;
+  }
+  /** Unread messages in every room this tab holds (the Chat tab's badge). */
+  unreadTotal(): number {
+    let n = 0;
+    for (const room of this.messages.keys()) n += this.unread(room);
+    return n;
+  }
+  /** The room on screen, named by the chat so the status strip can speak of it. */
+  focused: string | null = null;
+  focus(room: string | null) {
+    if (this.focused === room) return;
+    this.focused = room;
+    this.changed();
+  }
+  /** What is true right now, for the status strip: the relay, who is here, what waits in the outbox. */
+  summary(): { relay: "open" | "via-tab" | "closed"; people: number | null; pending: number } {
+    const state = this.focused ? this.rooms.get(this.focused) : undefined;
+    const states = state ? [state] : [...this.rooms.values()];
+    const relay = states.some((r) => r.relay === "open") ? "open" : states.some((r) => r.viaTab) ? "via-tab" : "closed";
+    let pending = 0;
+    for (const map of this.messages.values()) for (const m of map.values()) if (m.mine && m.status === "sending" && !m.local) pending++;
+    return { relay, people: state?.presence?.nodes ?? null, pending };
   }
   /** Tabs of this browser heard from recently (the local mesh). */
   localPeers(): LocalPeer[] {
@@ -916,5 +939,6 @@ export function meshNode(me: Me): MeshNode {
   if (node && node.me.id === me.id && node.me.localMesh === me.localMesh) return node;
   node?.destroy();
   node = new MeshNode(me);
+  setCurrentMeshNode(node);
   return node;
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { Bot, ChartColumn, Languages, Lock, MessageCircle, Mic, RadioTower, Siren, Sparkles } from "lucide-react";
 import { Form, Link, redirect, useActionData } from "react-router";
 import type { PublicStats } from "../../../core/api-types";
-import { COOKIE_CONSENT_COOKIE, PRICES_NGN, TRIAL_DAYS } from "../../../core/constants";
+import { COOKIE_CONSENT_COOKIE, COOKIE_CONSENT_DECLINED, PRICES_NGN, TRIAL_DAYS } from "../../../core/constants";
 import { readCookie } from "../../../core/device";
 import { PLACES } from "../../../core/places";
 import { PromoNotifications } from "../features/landing/promos";
@@ -23,7 +23,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 /** The landing signup form: starts (or keeps) a session, saves the profile, and opens the chat. */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
-  if (readCookie(request.headers.get("cookie"), COOKIE_CONSENT_COOKIE) !== "true") {
+  // Either answer to the gate will do: the session cookie is needed to chat at all, offline storage is not.
+  if (!["true", COOKIE_CONSENT_DECLINED].includes(readCookie(request.headers.get("cookie"), COOKIE_CONSENT_COOKIE) ?? "")) {
     return { error: "Please accept cookies to continue with signup" };
   }
   const name = String(form.get("name") ?? "").trim();
@@ -98,9 +99,15 @@ function CookieGate() {
       </p>
       <Form method="post" action="/consent" reloadDocument>
         <input type="hidden" name="redirectTo" value="/" />
-        <button type="submit" className="btn btn-primary btn-lg" onClick={rememberConsent}>
-          Enable Mobile Features
-        </button>
+        <div className="row gate-choices">
+          <button type="submit" name="choice" value="accept" className="btn btn-primary btn-lg" onClick={rememberConsent}>
+            Enable Mobile Features
+          </button>
+          {/* Declining keeps LinkUp usable: only the offline worker and offline storage wait for a yes. */}
+          <button type="submit" name="choice" value="decline" className="btn btn-ghost btn-lg">
+            Continue without offline features
+          </button>
+        </div>
       </Form>
     </section>
   );
@@ -367,7 +374,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (error === "Please accept cookies to continue with signup") alert(error);
   }, [error]);
-  if (!root?.cookiesAccepted) return <CookieGate />;
+  if (!root?.cookieChoiceMade) return <CookieGate />;
   const onboarded = Boolean(root.user?.onboardingCompleted);
   const phone = root.env.SUPPORT_PHONE;
   return (

@@ -1,6 +1,6 @@
 // Settings (spec part 1 §2, §3 'Settings fields', §9 defaults): five tabs, every field saved on the server
 // with PATCH /api/me, so they follow the person to another device once they sign in with their phone.
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Form, Link, useActionData, useRevalidator } from "react-router";
 import type { Me } from "../../../core/api-types";
 import type { SubscriptionStatus } from "../../../core/billing";
@@ -306,11 +306,26 @@ function UpdateLocation() {
   );
 }
 
+/**
+ * 'Settings saved' belongs to the save that redirected here: the flag leaves the address bar once shown, so
+ * a reload or a shared link does not say it again. history.replaceState, not a navigation: the loader would
+ * run again and take the message away at once.
+ */
+function useConsumedFlag(name: string | null) {
+  useEffect(() => {
+    if (!name) return;
+    const url = new URL(window.location.href);
+    url.searchParams.delete(name);
+    window.history.replaceState(window.history.state, "", url.pathname + url.search + url.hash);
+  }, [name]);
+}
+
 export default function Settings({ loaderData }: Route.ComponentProps) {
   const { user, tab, saved, plan } = loaderData;
   const actionData = useActionData<{ error?: FormError }>();
   const error = actionData?.error;
   useErrorToast(error);
+  useConsumedFlag(saved ? "saved" : null);
   const phone = useRootData()?.env.SUPPORT_PHONE ?? "";
   if (!user) {
     return (

@@ -102,6 +102,12 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
     return () => clearInterval(timer);
   }, [setRooms]);
 
+  // The status strip and the Mesh badge speak of the room on screen.
+  useEffect(() => {
+    node?.focus(roomId);
+    return () => node?.focus(null);
+  }, [node, roomId]);
+
   // Whatever is on screen while the page is visible counts as read (again whenever messages arrive).
   // biome-ignore lint/correctness/useExhaustiveDependencies: messages.length re-runs it for new messages
   useEffect(() => {
@@ -147,24 +153,37 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
     [node, roomId, supportPhone, me.id],
   );
 
-  const shareLocation = useCallback(async () => {
-    if (!node || !roomId) return;
-    const pos = await currentPosition();
-    if (!pos) {
-      toast({
-        title: "Location unavailable",
-        description: "Allow location for LinkUp in your browser to share where you are.",
-        variant: "destructive",
+  // Location is never shared with one tap: a confirmation says who will see it, and offers the area's name
+  // instead of the exact coordinates.
+  const [locationOpen, setLocationOpen] = useState(false);
+  const areaName = rooms?.nearby?.name ?? null;
+  const shareLocation = useCallback(
+    async (exact: boolean) => {
+      setLocationOpen(false);
+      if (!node || !roomId) return;
+      if (!exact && areaName) {
+        await node.send(roomId, `📍 I am near: ${areaName}`);
+        toast({ title: "Area shared", variant: "success" });
+        return;
+      }
+      const pos = await currentPosition();
+      if (!pos) {
+        toast({
+          title: "Location unavailable",
+          description: "Allow location for LinkUp in your browser to share where you are.",
+          variant: "destructive",
+        });
+        return;
+      }
+      const { latitude, longitude } = pos.coords;
+      apiRequest("PUT", "/api/me/location", { latitude, longitude }).catch(() => {});
+      await node.send(roomId, `📍 My location: ${latitude.toFixed(5)}, ${longitude.toFixed(5)}`, {
+        meta: { location: { latitude, longitude } },
       });
-      return;
-    }
-    const { latitude, longitude } = pos.coords;
-    apiRequest("PUT", "/api/me/location", { latitude, longitude }).catch(() => {});
-    await node.send(roomId, `📍 My location: ${latitude.toFixed(5)}, ${longitude.toFixed(5)}`, {
-      meta: { location: { latitude, longitude } },
-    });
-    toast({ title: "Location shared", variant: "success" });
-  }, [node, roomId, toast]);
+      toast({ title: "Location shared", variant: "success" });
+    },
+    [node, roomId, areaName, toast],
+  );
 
   const [sosOpen, setSosOpen] = useState(false);
   const confirmSos = useCallback(async () => {
@@ -228,6 +247,9 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       null)
     : null;
   const peerOnline = peerId ? (state?.presence?.members.some((m) => m.userId === peerId) ?? false) : false;
+  // Someone online in the area room is online, even if this private chat is not open on their screen.
+  const areaState = areaRoomId ? node?.roomState(areaRoomId) : undefined;
+  const peerNearby = peerId ? (areaState?.presence?.members.some((m) => m.userId === peerId) ?? false) : false;
   const lastReceived = messages.filter((m) => !m.mine && !m.isAI && m.text && m.type === "text").at(-1);
   const lastFromPeer = isDirect ? lastReceived : undefined;
   const context = messages
@@ -245,12 +267,15 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
           isDirect
             ? peerOnline
               ? "Online via mesh"
-              : lastFromPeer
-                ? `Last seen ${ago(lastFromPeer.timestamp)}`
-                : "Not in this chat right now"
+              : peerNearby
+                ? "Online nearby (in your area room)"
+                : lastFromPeer
+                  ? `Last seen ${ago(lastFromPeer.timestamp)}`
+                  : "Not in this chat right now"
             : null
         }
         kind={room?.kind ?? null}
+        onPeople={() => setPanel("people")}
       />
       <Invitations invitations={rooms?.invitations ?? []} />
       <RoomSwitcher rooms={list} current={roomId} unread={(id) => node?.unread(id) ?? 0} />
@@ -269,6 +294,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
           <MessageList
             messages={messages}
             loaded={state?.loaded ?? false}
+            onMessage={isDirect ? undefined : (userId) => void startDirect(userId)}
             selected={selected}
             onToggle={(id) =>
               setSelected((set) => {
@@ -379,6 +405,30 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
           </div>
         </div>
       ) : null}
+      {locationOpen ? (
+        <div className="card" role="alertdialog" aria-label="Share your location">
+          <p>
+            {room?.kind === "nearby"
+              ? `Everyone near you can read this room: anyone in ${room.name} (about 5 km) will see what you share.`
+              : room?.kind === "dm"
+                ? `Only ${room.name} will see it (end-to-end encrypted).`
+                : "Only the members of this group will see it (end-to-end encrypted)."}
+          </p>
+          <div className="row">
+            {areaName ? (
+              <button type="button" className="btn btn-primary" onClick={() => void shareLocation(false)}>
+                Share the area name ({areaName})
+              </button>
+            ) : null}
+            <button type="button" className="btn btn-ghost" onClick={() => void shareLocation(true)}>
+              Share my exact location
+            </button>
+            <button type="button" className="btn btn-ghost" onClick={() => setLocationOpen(false)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      ) : null}
       {sosOpen ? (
         <div className="card sos-confirm" role="alertdialog" aria-label="Send SOS">
           <p>
@@ -395,6 +445,8 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
           </div>
         </div>
       ) : null}
+      {/* In the flow above the composer, never over the message box. */}
+      {cookiesAccepted ? null : <CookieNotice />}
       <Composer
         initialDraft={params.get("draft")}
         // Smart replies are a verified users' feature (spec part 2 §1): others are not asked to fetch them.
@@ -407,7 +459,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
         isDirect={isDirect}
         onSend={send}
         onTyping={(active) => node && roomId && node.typing(roomId, active)}
-        onLocation={shareLocation}
+        onLocation={() => setLocationOpen(true)}
         onSos={() => setSosOpen(true)}
         onMenu={(item) => {
           if (item === "people") setPanel("people");
@@ -417,7 +469,6 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
           else if (item === "select") setSelected(new Set());
         }}
       />
-      {cookiesAccepted ? null : <CookieNotice />}
     </section>
   );
 }
@@ -433,7 +484,9 @@ function ChatHeader({
   node,
   statusLine,
   kind,
+  onPeople,
 }: {
+  onPeople: () => void;
   title: string;
   state: ReturnType<MeshNode["roomState"]>;
   node: MeshNode | null;
@@ -457,9 +510,16 @@ function ChatHeader({
         <span className={`live-badge ${live ? "live-on" : viaTab ? "live-via" : "live-off"}`}>
           {live ? "LIVE" : viaTab ? "VIA TAB" : "OFFLINE"}
         </span>
-        <span className="node-count" title="Devices and tabs connected to this room right now">
+        {/* The node count opens the people list: the plain way to start a private chat with someone here. */}
+        <button
+          type="button"
+          className="btn btn-ghost node-count"
+          title="Devices and tabs connected to this room right now"
+          aria-label={`People here: ${nodes === undefined ? "unknown" : nodes} ${nodes === 1 ? "node" : "nodes"}`}
+          onClick={onPeople}
+        >
           {nodes === undefined ? "— nodes" : `${nodes} ${nodes === 1 ? "node" : "nodes"}`}
-        </span>
+        </button>
       </header>
       <div className="chat-statusbar" role="status" aria-label="Chat status">
         <span>{live ? "Mesh Active" : viaTab ? "Mesh Active via another tab" : "Mesh offline: messages wait in the outbox"}</span>
@@ -590,7 +650,9 @@ function Composer({
             type="button"
             className="chip"
             disabled={disabled}
-            onClick={() => (q === "Share location" ? onLocation() : void onSend(q))}
+            // 'Share location' and 'Emergency' open their confirmations: one tap never shares a position or
+            // posts a bare word that looks like an SOS and is not one.
+            onClick={() => (q === "Share location" ? onLocation() : q === "Emergency" ? onSos() : void onSend(q))}
           >
             {q}
           </button>

@@ -1,7 +1,7 @@
 // The message list: bubbles with sender, text, time, hop count and, for my messages, the status icon
 // (sending ◷, sent ✓, delivered ✓✓, read ✓✓ in green).
 import { Bot, Lock } from "lucide-react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { MessageStatus, StoredMessage } from "../../mesh/db";
 
 const STATUS: Record<MessageStatus, { icon: string; label: string }> = {
@@ -27,9 +27,12 @@ export function MessageList({
   loaded,
   selected,
   onToggle,
+  onMessage,
 }: {
   messages: StoredMessage[];
   loaded: boolean;
+  /** In rooms with others: a sender's name opens 'Message <name>' to start a private chat with them. */
+  onMessage?: (userId: string) => void;
   /** When set, the list is in selection mode with a checkbox per message. */
   selected?: Set<string> | null;
   onToggle?: (id: string) => void;
@@ -59,6 +62,8 @@ export function MessageList({
                 <>
                   <Bot size={14} /> LIA Assistant
                 </>
+              ) : onMessage && m.senderId !== "system" && !m.local ? (
+                <SenderName name={m.senderName ?? "Someone"} onMessage={() => onMessage(m.senderId)} />
               ) : (
                 (m.senderName ?? "Someone")
               )}
@@ -105,5 +110,22 @@ function LocationLink({ location }: { location: { latitude: number; longitude: n
     >
       Open map ({latitude.toFixed(5)}, {longitude.toFixed(5)})
     </a>
+  );
+}
+
+/** A sender's name as a button: tapping it offers a private chat with that person. */
+function SenderName({ name, onMessage }: { name: string; onMessage: () => void }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className="sender-button" aria-expanded={open} onClick={() => setOpen(!open)}>
+        {name}
+      </button>
+      {open ? (
+        <button type="button" className="btn btn-primary sender-action" onClick={onMessage}>
+          Message {name}
+        </button>
+      ) : null}
+    </>
   );
 }
