@@ -27,5 +27,7 @@ export default [
   route("support", "routes/support.tsx"),
   route("customer-service", "routes/customer-service.tsx"),
   route("whatsapp-demo", "routes/whatsapp-demo.tsx"),
+  route("download", "routes/download.tsx"),
+  route("qr-install", "routes/qr-install.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -11,6 +11,7 @@ import { content } from "./routes/content";
 import { dev } from "./routes/dev";
 import { emergency } from "./routes/emergency";
 import { health } from "./routes/health";
+import { install } from "./routes/install";
 import { me } from "./routes/me";
 import { notificationsApi } from "./routes/notifications";
 import { push } from "./routes/push";
@@ -24,6 +25,7 @@ export const api = new Hono<AppBindings>()
   .route("/ai", ai)
   .route("/support", support)
   .route("/dev", dev)
+  .route("/install", install)
   .route("/", me)
   .route("/", auth)
   .route("/", billing)

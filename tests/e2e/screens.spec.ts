@@ -1,0 +1,56 @@
+// The remaining screens of the spec's route table (issue 18): install, and more as they land.
+import { acceptCookies, expect, test } from "./fixtures";
+
+test("the landing's App Store button leads to the install page, which says LinkUp installs from the browser", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  await acceptCookies(context, baseURL as string);
+  await page.goto("/");
+  await expect(page.getByText("Not in the stores: LinkUp installs from your browser.")).toBeVisible();
+  await page.getByRole("link", { name: /^App Store/ }).click();
+  await expect(page).toHaveURL(/\/download/);
+  await expect(page.getByRole("heading", { name: "Install LinkUp", level: 1 })).toBeVisible();
+  await expect(page.getByText(/not in the App Store or Google Play/)).toBeVisible();
+  await expect(page.getByRole("region", { name: "iPhone and iPad" })).toContainText("Add to Home Screen");
+  await expect(page.getByRole("region", { name: "Android" })).toContainText("Install app");
+  await expect(page.getByRole("img", { name: `QR code of ${baseURL}/download` }).locator("svg")).toBeVisible();
+  await expect(page.getByRole("region", { name: "Phone cannot install apps?" })).toContainText("*384*1234#");
+  await page.goto("/");
+  await page.getByRole("link", { name: /^Google Play/ }).click();
+  await expect(page).toHaveURL(/\/download/);
+});
+
+test("the install button appears when the browser offers to install, and opens the browser's prompt", async ({ page }) => {
+  await page.goto("/download");
+  await expect(page.getByRole("button", { name: "Install LinkUp" })).toHaveCount(0);
+  // Chromium offers the prompt only to a served origin with engagement; the page sees the same event this way.
+  await page.evaluate(() => {
+    const e = new Event("beforeinstallprompt", { cancelable: true }) as Event & Record<string, unknown>;
+    e.prompt = async () => {
+      (window as unknown as { prompted: boolean }).prompted = true;
+    };
+    e.userChoice = Promise.resolve({ outcome: "accepted" });
+    window.dispatchEvent(e);
+  });
+  await page.getByRole("button", { name: "Install LinkUp" }).click();
+  await expect(page.getByText("LinkUp is installed on this device.")).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { prompted?: boolean }).prompted)).toBe(true);
+});
+
+test("the QR install page shows, hides and downloads the QR code of the install link", async ({ page, baseURL }) => {
+  await page.goto("/download");
+  await page.getByRole("link", { name: "More ways to share the install link" }).click();
+  await expect(page.getByRole("heading", { name: "Install LinkUp on your phone" })).toBeVisible();
+  const qr = page.getByRole("img", { name: `QR code of ${baseURL}/download` });
+  await expect(qr).toBeVisible();
+  await page.getByText("QR code", { exact: true }).click();
+  await expect(qr).toBeHidden();
+  await expect(page.getByRole("textbox", { name: "Direct URL" })).toHaveValue(`${baseURL}/download`);
+  await expect(page.getByRole("link", { name: "Open in browser" })).toHaveAttribute("href", `${baseURL}/download`);
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Download QR (SVG)" }).click();
+  expect((await download).suggestedFilename()).toBe("linkup-install-qr.svg");
+  await expect(page.getByRole("button", { name: "Copy URL" })).toBeVisible();
+});
