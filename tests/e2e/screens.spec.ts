@@ -54,3 +54,43 @@ test("the QR install page shows, hides and downloads the QR code of the install 
   expect((await download).suggestedFilename()).toBe("linkup-install-qr.svg");
   await expect(page.getByRole("button", { name: "Copy URL" })).toBeVisible();
 });
+
+test("community lists the room next door with its members, shows the area's SOS, and joins the room into the chat", async ({
+  page,
+  context,
+  playwright,
+  baseURL,
+}) => {
+  const url = baseURL as string;
+  await acceptCookies(context, url);
+  // A spot of its own (a random point in the far north), so rooms of other tests are not next door.
+  const here = { latitude: 11 + Math.random(), longitude: 4 + Math.random() * 2 };
+  const neighbour = await playwright.request.newContext({ baseURL: url, extraHTTPHeaders: { origin: url } });
+  expect((await neighbour.post("/api/auth/anonymous")).ok()).toBe(true);
+  // About 7 km north: the next area room.
+  expect((await neighbour.put("/api/me/location", { data: { ...here, latitude: here.latitude + 0.065 } })).ok()).toBe(true);
+  const joined = await neighbour.post("/api/rooms/nearby/join");
+  const nextDoor = (await joined.json()).room as { id: string; name: string };
+  const sos = await neighbour.post("/api/emergency/broadcast", {
+    data: { message: "Bridge washed away on the Sokoto road", emergencyType: "flood", clientRequestId: `e2e-community-${Date.now()}` },
+  });
+  expect(sos.status()).toBe(201);
+
+  expect((await page.request.post("/api/auth/anonymous")).ok()).toBe(true);
+  expect((await page.request.put("/api/me/location", { data: here })).ok()).toBe(true);
+  expect((await page.request.patch("/api/me", { data: { onboardingCompleted: true } })).ok()).toBe(true);
+  await page.goto("/customer-service");
+  await page.getByRole("link", { name: "Community" }).click();
+  await expect(page.getByRole("heading", { name: "Community", level: 1 })).toBeVisible();
+  const near = page.getByRole("list", { name: "Rooms near you" });
+  const row = near.getByRole("listitem").filter({ hasText: nextDoor.name });
+  await expect(row).toContainText("1 member");
+  await expect(row).toContainText("km away");
+  await expect(page.getByRole("list", { name: "Active SOS" })).toContainText("Bridge washed away on the Sokoto road");
+  await row.getByRole("button", { name: `Join ${nextDoor.name}` }).click();
+  await expect(page).toHaveURL(`/chat?room=${encodeURIComponent(nextDoor.id)}`);
+  await page.goto("/community");
+  await expect(near.getByRole("listitem").filter({ hasText: nextDoor.name })).toContainText("2 members");
+  await expect(near.getByRole("link", { name: `Open ${nextDoor.name}` })).toBeVisible();
+  await neighbour.dispose();
+});

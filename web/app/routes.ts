@@ -29,5 +29,6 @@ export default [
   route("whatsapp-demo", "routes/whatsapp-demo.tsx"),
   route("download", "routes/download.tsx"),
   route("qr-install", "routes/qr-install.tsx"),
+  route("community", "routes/community.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;
