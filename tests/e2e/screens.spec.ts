@@ -25,15 +25,19 @@ test("the landing's App Store button leads to the install page, which says LinkU
 test("the install button appears when the browser offers to install, and opens the browser's prompt", async ({ page }) => {
   await page.goto("/download");
   await expect(page.getByRole("button", { name: "Install LinkUp" })).toHaveCount(0);
-  // Chromium offers the prompt only to a served origin with engagement; the page sees the same event this way.
-  await page.evaluate(() => {
-    const e = new Event("beforeinstallprompt", { cancelable: true }) as Event & Record<string, unknown>;
-    e.prompt = async () => {
-      (window as unknown as { prompted: boolean }).prompted = true;
-    };
-    e.userChoice = Promise.resolve({ outcome: "accepted" });
-    window.dispatchEvent(e);
-  });
+  // Chromium offers the prompt only to a served origin with engagement; the page sees the same event this way,
+  // offered again until the hydrated page listens (as the browser would offer it on a later visit).
+  await expect(async () => {
+    await page.evaluate(() => {
+      const e = new Event("beforeinstallprompt", { cancelable: true }) as Event & Record<string, unknown>;
+      e.prompt = async () => {
+        (window as unknown as { prompted: boolean }).prompted = true;
+      };
+      e.userChoice = Promise.resolve({ outcome: "accepted" });
+      window.dispatchEvent(e);
+    });
+    await expect(page.getByRole("button", { name: "Install LinkUp" })).toBeVisible({ timeout: 1000 });
+  }).toPass();
   await page.getByRole("button", { name: "Install LinkUp" }).click();
   await expect(page.getByText("LinkUp is installed on this device.")).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { prompted?: boolean }).prompted)).toBe(true);
@@ -93,4 +97,23 @@ test("community lists the room next door with its members, shows the area's SOS,
   await expect(near.getByRole("listitem").filter({ hasText: nextDoor.name })).toContainText("2 members");
   await expect(near.getByRole("link", { name: `Open ${nextDoor.name}` })).toBeVisible();
   await neighbour.dispose();
+});
+
+test("rewards: the landing's Rewards link shows level and points from the server, and the daily bonus is claimed once", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  await acceptCookies(context, baseURL as string);
+  expect((await page.request.post("/api/auth/anonymous")).ok()).toBe(true);
+  await page.goto("/");
+  await page.getByRole("navigation", { name: "Explore" }).getByRole("link", { name: "Rewards" }).click();
+  await expect(page.getByRole("heading", { name: "Level 1", level: 1 })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Achievements" }).getByRole("listitem")).toHaveCount(6);
+  await page.getByRole("button", { name: "Claim 50 points" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "+50 points!" })).toBeVisible();
+  await page.reload();
+  await expect(page.getByText("50 points · 950 to level 2")).toBeVisible();
+  await expect(page.getByText("Claimed today.")).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Claim/ })).toHaveCount(0);
 });

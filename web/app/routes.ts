@@ -30,5 +30,6 @@ export default [
   route("download", "routes/download.tsx"),
   route("qr-install", "routes/qr-install.tsx"),
   route("community", "routes/community.tsx"),
+  route("gamification", "routes/gamification.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

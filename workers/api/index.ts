@@ -15,6 +15,7 @@ import { install } from "./routes/install";
 import { me } from "./routes/me";
 import { notificationsApi } from "./routes/notifications";
 import { push } from "./routes/push";
+import { rewardsApi } from "./routes/rewards";
 import { roomsApi } from "./routes/rooms";
 import { support } from "./routes/support";
 
@@ -34,7 +35,8 @@ export const api = new Hono<AppBindings>()
   .route("/", contacts)
   .route("/", push)
   .route("/", notificationsApi)
-  .route("/", roomsApi);
+  .route("/", roomsApi)
+  .route("/", rewardsApi);
 
 api.onError(onError);
 api.notFound(notFound);

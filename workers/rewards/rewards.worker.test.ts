@@ -1,0 +1,63 @@
+// Rewards on real D1: points for an action once, messages capped per day, the daily bonus once per server date.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { RewardsAnswer } from "../../core/rewards";
+import { createDb } from "../../db";
+import { anonymousSession, call } from "../../tests/workers/helpers";
+import type { AppEnv } from "../env";
+import { awardMessagePoints, awardVerified, claimDailyBonus, rewardsFor } from "./index";
+
+const db = () => createDb(env as unknown as AppEnv);
+
+async function rewards(cookie: string) {
+  const res = await call("/api/rewards", { cookie });
+  expect(res.status).toBe(200);
+  return (await res.json()) as RewardsAnswer;
+}
+
+describe("rewards", () => {
+  it("gives points for a message once, not for the same message again, and at most 20 messages a day", async () => {
+    const { cookie, user } = await anonymousSession();
+    const at = new Date("2026-11-20T10:00:00Z");
+    await awardMessagePoints(db(), [{ id: "m-1", senderId: user.id, sentAt: at }]);
+    await awardMessagePoints(db(), [{ id: "m-1", senderId: user.id, sentAt: at }]);
+    expect((await rewards(cookie)).totalPoints).toBe(5);
+    const many = Array.from({ length: 30 }, (_, i) => ({ id: `m-many-${i}`, senderId: user.id, sentAt: at }));
+    await awardMessagePoints(db(), many);
+    const r = await rewards(cookie);
+    expect(r.totalPoints).toBe(100);
+    expect(r.messagesConnected).toBe(20);
+  });
+
+  it("verification earns its points once", async () => {
+    const { cookie, user } = await anonymousSession();
+    await awardVerified(db(), user.id);
+    await awardVerified(db(), user.id);
+    expect((await rewards(cookie)).totalPoints).toBe(200);
+  });
+
+  it("the daily bonus is claimed once per server date, and a streak adds 10 points a day", async () => {
+    const { cookie, user } = await anonymousSession();
+    const first = await call("/api/rewards/daily", { method: "POST", cookie });
+    expect(first.status).toBe(201);
+    expect(await first.json()).toEqual({ points: 50, streak: 1 });
+    const again = await call("/api/rewards/daily", { method: "POST", cookie });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ error: "Daily bonus already claimed today. Come back tomorrow!" });
+    const after = await rewards(cookie);
+    expect(after).toMatchObject({ totalPoints: 50, streak: 1, dailyBonus: { available: false } });
+
+    // The next two server dates continue the streak; a missed day starts it again.
+    const today = Date.now();
+    expect(await claimDailyBonus(db(), user.id, new Date(today + 86_400_000))).toEqual({ points: 60, streak: 2 });
+    expect(await claimDailyBonus(db(), user.id, new Date(today + 2 * 86_400_000))).toEqual({ points: 70, streak: 3 });
+    expect(await claimDailyBonus(db(), user.id, new Date(today + 4 * 86_400_000))).toEqual({ points: 50, streak: 1 });
+    const later = await rewardsFor(db(), user.id, new Date(today + 4 * 86_400_000));
+    expect(later).toMatchObject({ totalPoints: 230, level: 1, streak: 1 });
+  });
+
+  it("asks for a session", async () => {
+    expect((await call("/api/rewards")).status).toBe(401);
+    expect((await call("/api/rewards/daily", { method: "POST" })).status).toBe(401);
+  });
+});
