@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { RewardsAnswer } from "../../core/rewards";
 import { createDb } from "../../db";
 import { anonymousSession, call } from "../../tests/workers/helpers";
+import { mustOpen, textEnvelope } from "../../tests/workers/room-socket";
 import type { AppEnv } from "../env";
 import { awardMessagePoints, awardVerified, claimDailyBonus, rewardsFor } from "./index";
 
@@ -16,6 +17,23 @@ async function rewards(cookie: string) {
 }
 
 describe("rewards", () => {
+  it("a message sent in a room earns points; the same envelope sent again earns nothing more", async () => {
+    const { cookie, user } = await anonymousSession();
+    const roomId = `nearby:${["s0h1k", "s0h2m", "s0h3q"][Math.floor(Math.random() * 3)]}`;
+    const socket = await mustOpen(roomId, cookie);
+    const envelope = textEnvelope(roomId, user.id, "Who has rice in Ikeja?");
+    socket.send({ type: "send", envelope });
+    await socket.waitForType("ack", (f) => f.id === envelope.id);
+    socket.send({ type: "send", envelope });
+    let points = 0;
+    for (let i = 0; i < 50 && points === 0; i++) {
+      points = (await rewards(cookie)).totalPoints;
+      if (points === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(points).toBe(5);
+    socket.ws.close();
+  });
+
   it("gives points for a message once, not for the same message again, and at most 20 messages a day", async () => {
     const { cookie, user } = await anonymousSession();
     const at = new Date("2026-11-20T10:00:00Z");
