@@ -1,5 +1,6 @@
 // Rewards (spec part 2 #21 and its achievements table): levels, the daily bonus and the achievements' goals.
 // Points are recorded on the server only (workers/rewards); these are the rules both sides show.
+import { z } from "zod";
 
 /** Level = floor(points / 1000) + 1 (spec part 2). */
 export const levelOf = (points: number) => Math.floor(points / 1000) + 1;
@@ -100,3 +101,15 @@ export interface RewardsAnswer {
 
 /** The server date (UTC) an action counts for. */
 export const serverDay = (at: Date) => at.toISOString().slice(0, 10);
+
+export const LeaderboardQuerySchema = z.object({
+  period: z.enum(["week", "all"]).default("week"),
+  scope: z.enum(["area", "nation"]).default("nation"),
+});
+export type LeaderboardQuery = z.infer<typeof LeaderboardQuerySchema>;
+
+export interface LeaderboardAnswer extends LeaderboardQuery {
+  /** The viewer's area name when scope is area; null when the viewer has no area. */
+  areaName: string | null;
+  leaders: { rank: number; name: string; points: number; you: boolean }[];
+}

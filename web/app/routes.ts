@@ -31,5 +31,6 @@ export default [
   route("qr-install", "routes/qr-install.tsx"),
   route("community", "routes/community.tsx"),
   route("gamification", "routes/gamification.tsx"),
+  route("leaderboard", "routes/leaderboard.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -6,23 +6,42 @@ import {
   levelOf,
   MESSAGE_POINTS,
   MESSAGE_POINTS_PER_DAY,
+  type LeaderboardAnswer,
+  type LeaderboardQuery,
   type RewardsAnswer,
   serverDay,
   VERIFIED_POINTS,
 } from "../../core/rewards";
 import type { Db } from "../../db";
-import { bonusDays, countEventsOn, pointTotals, recordPoints } from "../../db/queries/rewards";
+import { resolveArea } from "../../core/places";
+import { bonusDays, countEventsOn, pointTotals, recordPoints, recordPointsMany, topEarners } from "../../db/queries/rewards";
+import type { User } from "../../db/schema";
+import { shownName } from "../rooms/rooms";
 import { listUserRooms } from "../../db/queries/rooms";
 import { ApiError } from "../errors";
 
 const DAY_MS = 86_400_000;
 
-/** Points for messages sent in rooms (called when the room writes them to D1): each once, at most 20 a day. */
+/**
+ * Points for messages sent in rooms (called when the room writes them to D1): each message once, at most
+ * MESSAGE_POINTS_PER_DAY a day. One count and one insert per sender and day, so a busy room's flush stays cheap.
+ */
 export async function awardMessagePoints(db: Db, rows: { id: string; senderId: string; sentAt?: Date }[]): Promise<void> {
+  const groups = new Map<string, { userId: string; day: string; ids: string[] }>();
   for (const row of rows) {
     const day = serverDay(row.sentAt ?? new Date());
-    if ((await countEventsOn(db, row.senderId, "message", day)) >= MESSAGE_POINTS_PER_DAY) continue;
-    await recordPoints(db, { userId: row.senderId, kind: "message", ref: row.id, points: MESSAGE_POINTS, day });
+    const key = `${row.senderId} ${day}`;
+    const g = groups.get(key) ?? { userId: row.senderId, day, ids: [] };
+    g.ids.push(row.id);
+    groups.set(key, g);
+  }
+  for (const g of groups.values()) {
+    const room = MESSAGE_POINTS_PER_DAY - (await countEventsOn(db, g.userId, "message", g.day));
+    if (room <= 0) continue;
+    await recordPointsMany(
+      db,
+      g.ids.slice(0, room).map((ref) => ({ userId: g.userId, kind: "message" as const, ref, points: MESSAGE_POINTS, day: g.day })),
+    );
   }
 }
 
@@ -89,5 +108,31 @@ export async function rewardsFor(db: Db, userId: string, now = new Date()): Prom
       const p = Math.min(a.maxProgress, progress[a.id] ?? 0);
       return { ...a, progress: p, unlocked: p >= a.maxProgress };
     }),
+  };
+}
+
+/** Monday (UTC) of the week `now` falls in: the week's board counts from it. */
+function weekStart(now: Date): string {
+  const d = new Date(Date.parse(`${serverDay(now)}T00:00:00Z`));
+  return serverDay(new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * DAY_MS));
+}
+
+/**
+ * GET /api/leaderboard: the week's or all-time leaders, nationwide or in the viewer's area, by nickname only;
+ * people in anonymous mode appear under their anonymous name (rooms.ts `shownName`).
+ */
+export async function leaderboard(db: Db, viewer: User | null, q: LeaderboardQuery, now = new Date()): Promise<LeaderboardAnswer> {
+  const area = q.scope === "area" && viewer ? resolveArea(viewer) : null;
+  if (q.scope === "area" && !area) return { ...q, areaName: null, leaders: [] };
+  const rows = await topEarners(db, { sinceDay: q.period === "week" ? weekStart(now) : undefined, geohash: area?.geohash, limit: 20 });
+  return {
+    ...q,
+    areaName: area?.name ?? null,
+    leaders: rows.map((r, i) => ({
+      rank: i + 1,
+      name: shownName(r, "nearby:leaderboard"),
+      points: Number(r.points),
+      you: r.id === viewer?.id,
+    })),
   };
 }

@@ -78,4 +78,24 @@ describe("rewards", () => {
     expect((await call("/api/rewards")).status).toBe(401);
     expect((await call("/api/rewards/daily", { method: "POST" })).status).toBe(401);
   });
+
+  it("the leaderboard ranks by points, nickname only, anonymous mode under its anonymous name, and by area", async () => {
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    await call("/api/me", { method: "PATCH", cookie: a.cookie, json: { nickname: "Board Ada", locationText: "Ibadan" } });
+    await call("/api/me", { method: "PATCH", cookie: b.cookie, json: { nickname: "Board Bayo", locationText: "Kano" } });
+    await env.DB.prepare("update users set anonymous_mode = 1 where id = ?").bind(b.user.id).run();
+    await awardVerified(db(), a.user.id);
+    await awardVerified(db(), b.user.id);
+    await claimDailyBonus(db(), b.user.id);
+    const nation = await call("/api/leaderboard?period=all&scope=nation", { cookie: a.cookie });
+    const board = (await nation.json()) as { leaders: { name: string; points: number; you: boolean }[] };
+    const names = board.leaders.map((l) => l.name);
+    expect(names).not.toContain("Board Bayo");
+    expect(board.leaders.find((l) => l.name === "Board Ada")).toMatchObject({ points: 200, you: true });
+    expect(names.indexOf("Board Ada")).toBeGreaterThan(names.findIndex((n) => n.startsWith("Anonymous ")));
+    const area = await call("/api/leaderboard?period=week&scope=area", { cookie: a.cookie });
+    expect(await area.json()).toMatchObject({ areaName: "Ibadan area", leaders: [{ rank: 1, name: "Board Ada", points: 200, you: true }] });
+    expect((await call("/api/leaderboard?period=year")).status).toBe(400);
+  });
 });

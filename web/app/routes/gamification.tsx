@@ -97,6 +97,9 @@ export default function Gamification({ loaderData, actionData }: Route.Component
         <Link to="/chat" className="btn btn-primary">
           Chat to earn points
         </Link>
+        <Link to="/leaderboard" className="btn btn-ghost">
+          Leaderboard
+        </Link>
         <Link to="/community" className="btn btn-ghost">
           Community
         </Link>
