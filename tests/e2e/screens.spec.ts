@@ -116,4 +116,9 @@ test("rewards: the landing's Rewards link shows level and points from the server
   await expect(page.getByText("50 points · 950 to level 2")).toBeVisible();
   await expect(page.getByText("Claimed today.")).toBeVisible();
   await expect(page.getByRole("button", { name: /^Claim/ })).toHaveCount(0);
+  await page.getByRole("link", { name: "Leaderboard" }).click();
+  await expect(page.getByRole("heading", { name: "Leaderboard", level: 1 })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Leaders" }).getByRole("listitem").filter({ hasText: "(you)" })).toContainText("50 points");
+  await page.getByRole("navigation", { name: "Where" }).getByRole("link", { name: "Your area" }).click();
+  await expect(page.getByText("Set your town in")).toBeVisible();
 });
