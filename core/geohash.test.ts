@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { distanceMetres, encodeGeohash, neighbourhoodCells } from "./geohash";
+import { distanceMetres, encodeGeohash, neighbourhoodCells, decodeGeohash, regionPrefixes } from "./geohash";
 
 describe("geohash", () => {
   it("matches known cells", () => {
@@ -31,5 +31,23 @@ describe("geohash", () => {
       expect(cells).toContain(encodeGeohash(near.latitude, near.longitude));
     }
     expect(cells).not.toContain(encodeGeohash(lagos.latitude + 0.27, lagos.longitude));
+  });
+});
+
+describe("decodeGeohash", () => {
+  it("finds the centre of a cell, which encodes back to the same cell", () => {
+    const c = decodeGeohash("s14f9");
+    expect(encodeGeohash(c.latitude, c.longitude, 5)).toBe("s14f9");
+  });
+  it("region prefixes cover every area room within 50 km", () => {
+    const prefixes = regionPrefixes(6.6, 3.35);
+    for (const [dLat, dLon] of [
+      [0.44, 0],
+      [-0.44, 0],
+      [0, 0.45],
+      [0, -0.45],
+      [0.3, 0.3],
+    ])
+      expect(prefixes).toContain(encodeGeohash(6.6 + dLat, 3.35 + dLon, 3));
   });
 });

@@ -69,3 +69,37 @@ export function neighbourhoodCells(latitude: number, longitude: number): string[
   }
   return [...cells];
 }
+
+/** The centre of a geohash cell. */
+export function decodeGeohash(hash: string): { latitude: number; longitude: number } {
+  let latMin = -90,
+    latMax = 90,
+    lonMin = -180,
+    lonMax = 180,
+    even = true;
+  for (const c of hash) {
+    const v = BASE32.indexOf(c);
+    if (v < 0) throw new Error(`not a geohash: ${hash}`);
+    for (let b = 4; b >= 0; b--) {
+      const on = (v >> b) & 1;
+      if (even) {
+        const mid = (lonMin + lonMax) / 2;
+        if (on) lonMin = mid;
+        else lonMax = mid;
+      } else {
+        const mid = (latMin + latMax) / 2;
+        if (on) latMin = mid;
+        else latMax = mid;
+      }
+      even = !even;
+    }
+  }
+  return { latitude: (latMin + latMax) / 2, longitude: (lonMin + lonMax) / 2 };
+}
+
+/** The precision-3 cells (about 156 km) around a point: every cell-5 within 50 km has one of them as prefix. */
+export function regionPrefixes(latitude: number, longitude: number): string[] {
+  const cells = new Set<string>();
+  for (const dLat of [-1, 0, 1]) for (const dLon of [-1, 0, 1]) cells.add(encodeGeohash(latitude + dLat * 1.4, longitude + dLon * 1.4, 3));
+  return [...cells];
+}

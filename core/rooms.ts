@@ -119,3 +119,27 @@ export const RoomIdSchema = z
   .string()
   .max(200)
   .regex(/^(nearby:[0-9b-hjkmnp-z]{5}|group:[A-Za-z0-9_-]{8,64}|dm:[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_-]{1,64})$/, "Unknown room");
+
+/** A public area room as /community lists it. */
+export interface CommunityRoom {
+  id: string;
+  name: string;
+  memberCount: number;
+  /** From the viewer's area to this one, or null for a visitor with no area. */
+  distanceKm: number | null;
+  joined: boolean;
+}
+
+export interface CommunityAnswer {
+  signedIn: boolean;
+  area: { name: string; roomId: string } | null;
+  /** Area rooms within COMMUNITY_RADIUS_KM of the viewer's area, nearest first (their own first of all). */
+  near: CommunityRoom[];
+  /** The largest area rooms nationwide. */
+  largest: CommunityRoom[];
+}
+
+export const COMMUNITY_RADIUS_KM = 50;
+
+/** The /community join form. */
+export const JoinRoomFormSchema = z.object({ roomId: RoomIdSchema });

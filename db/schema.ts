@@ -541,3 +541,24 @@ export const addressCounters = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.key, t.window] }), index("address_counters_expires_idx").on(t.expiresAt)],
 );
+
+/**
+ * Rewards ledger (issue 18): one row per action that earned points. (user, kind, ref) is unique, so an action
+ * repeated (the same message, a second verification, the bonus twice on one server date) earns nothing more.
+ */
+export const pointEvents = sqliteTable(
+  "point_events",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["message", "verified", "daily_bonus", "sos_helped"] }).notNull(),
+    ref: text("ref").notNull(),
+    points: integer("points").notNull(),
+    // Server date (UTC, YYYY-MM-DD) of the action: daily caps and the bonus streak count by it.
+    day: text("day").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("point_events_action_idx").on(t.userId, t.kind, t.ref), index("point_events_day_idx").on(t.userId, t.day)],
+);

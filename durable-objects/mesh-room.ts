@@ -18,6 +18,7 @@ import {
 } from "../core/frames";
 import { newId } from "../core/ids";
 import { createDb } from "../db";
+import { awardMessagePoints } from "../workers/rewards";
 import { closeConnection, closeRoomConnections, type MessageRow, openConnection, recordMessages } from "../db/queries/rooms";
 import { notifyDirectMessageIfOffline } from "../workers/notifications";
 import {
@@ -478,6 +479,10 @@ export class MeshRoom extends DurableObject<Env> {
         while (this.pendingRows.length > 0) {
           const rows = this.pendingRows.splice(0, this.pendingRows.length);
           await this.d1((db) => recordMessages(db, rows));
+          // Points for the people's messages just recorded (workers/rewards: each once, capped per day); notices,
+          // assistant answers and SOS earn nothing here.
+          const said = rows.filter((r) => r.type === "text");
+          if (said.length > 0) await this.d1((db) => awardMessagePoints(db, said));
         }
       } finally {
         this.flushing = null;

@@ -308,3 +308,21 @@ export async function countActiveConnections(db: Db, roomId: string): Promise<nu
 export async function findConnection(db: Db, id: string) {
   return db.select().from(meshConnections).where(eq(meshConnections.id, id)).get();
 }
+
+/** Public area rooms with their member counts: those whose cell starts with one of `prefixes`, or the largest. */
+export async function listAreaRooms(db: Db, opts: { prefixes?: string[]; limit: number }) {
+  const memberCount = sql<number>`(select count(*) from room_members m where m.room_id = ${rooms.id})`;
+  const inRegion = opts.prefixes?.length
+    ? sql.join(
+        opts.prefixes.map((p) => sql`${rooms.id} like ${`nearby:${p}%`}`),
+        sql` or `,
+      )
+    : undefined;
+  return db
+    .select({ id: rooms.id, name: rooms.name, memberCount })
+    .from(rooms)
+    .where(inRegion ? and(eq(rooms.kind, "nearby"), sql`(${inRegion})`) : eq(rooms.kind, "nearby"))
+    .orderBy(desc(memberCount))
+    .limit(opts.limit)
+    .all();
+}

@@ -32,5 +32,10 @@ export default [
   route("whatsapp-demo", "routes/whatsapp-demo.tsx"),
   route("database-admin", "routes/database-admin.tsx"),
   route("staff-desk", "routes/staff-desk.tsx"),
+  route("download", "routes/download.tsx"),
+  route("qr-install", "routes/qr-install.tsx"),
+  route("community", "routes/community.tsx"),
+  route("gamification", "routes/gamification.tsx"),
+  route("leaderboard", "routes/leaderboard.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -12,9 +12,11 @@ import { content } from "./routes/content";
 import { dev } from "./routes/dev";
 import { emergency } from "./routes/emergency";
 import { health } from "./routes/health";
+import { install } from "./routes/install";
 import { me } from "./routes/me";
 import { notificationsApi } from "./routes/notifications";
 import { push } from "./routes/push";
+import { rewardsApi } from "./routes/rewards";
 import { roomsApi } from "./routes/rooms";
 import { security } from "./routes/security";
 import { support } from "./routes/support";
@@ -27,6 +29,7 @@ export const api = new Hono<AppBindings>()
   .route("/admin", adminApi)
   .route("/support", support)
   .route("/dev", dev)
+  .route("/install", install)
   .route("/", me)
   .route("/", auth)
   .route("/", billing)
@@ -36,7 +39,8 @@ export const api = new Hono<AppBindings>()
   .route("/", push)
   .route("/", notificationsApi)
   .route("/", roomsApi)
-  .route("/", security);
+  .route("/", security)
+  .route("/", rewardsApi);
 
 api.onError(onError);
 api.notFound(notFound);

@@ -16,6 +16,7 @@ import { phoneChannels, type User, users, verifications } from "../../db/schema"
 import { userForPhone } from "../channels";
 import { type AppEnv, messagingAvailable } from "../env";
 import { notify } from "../notifications";
+import { awardVerified } from "../rewards";
 import { sendMessage } from "../services/messaging";
 import { mergeUsers } from "./merge";
 
@@ -302,6 +303,7 @@ async function promote(db: Db, userId: string, phone: string, admin: boolean, no
     .set({ phone, authMode: "verified", updatedAt: now, ...(admin ? { role: "admin" as const } : {}) })
     .where(eq(users.id, userId))
     .returning();
+  await awardVerified(db, userId, now);
   return user;
 }
 

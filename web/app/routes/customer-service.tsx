@@ -31,6 +31,9 @@ export default function CustomerService(_: Route.ComponentProps) {
         <Link to="/support" className="btn btn-ghost">
           AI Support
         </Link>
+        <Link to="/community" className="btn btn-ghost">
+          Community
+        </Link>
         <Link to="/pricing" className="btn btn-ghost">
           Pricing
         </Link>

@@ -265,6 +265,16 @@ function DesktopLanding({
             Start Mesh Chat Now
           </Link>
         </div>
+        {/* LinkUp is a web app: both buttons lead to the install page, which says so. */}
+        <div className="row">
+          <Link to="/download?device=iphone" className="btn btn-ghost" aria-label="App Store: install on iPhone from Safari">
+            App Store
+          </Link>
+          <Link to="/download?device=android" className="btn btn-ghost" aria-label="Google Play: install on Android from Chrome">
+            Google Play
+          </Link>
+          <span className="small muted">Not in the stores: LinkUp installs from your browser.</span>
+        </div>
         <div className="row">
           <Link to="/features" className="btn btn-ghost">
             Explore Features
@@ -315,6 +325,7 @@ function DesktopLanding({
         <Link to="/features">Features</Link>
         <Link to="/mobile-demo">Mobile Demo</Link>
         <Link to="/pricing">Pricing</Link>
+        <Link to="/gamification">Rewards</Link>
         <Link to="/support">Support</Link>
       </nav>
     </div>

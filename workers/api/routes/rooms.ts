@@ -24,6 +24,7 @@ import {
   unblockPerson,
 } from "../../rooms/membership";
 import { deviceKeysOf, publishDeviceKey, revokeDeviceKey } from "../../rooms/device-keys";
+import { communityFor, joinAreaRoom } from "../../rooms/community";
 import { createGroup, joinNearby, membersOf, openDm, roomStats, roomsFor } from "../../rooms/rooms";
 
 /** The room id of a path, or 404. */
@@ -36,6 +37,8 @@ function roomParam(id: string | undefined): string {
 export const roomsApi = new Hono<AppBindings>()
   .get("/rooms", async (c) => c.json(await roomsFor(c.var.db, requireUser(c))))
   .post("/rooms/nearby/join", async (c) => c.json({ room: await joinNearby(c.var.db, requireUser(c)) }))
+  // Visitors see the largest rooms too; the near ones need an area, which a session has.
+  .get("/community", async (c) => c.json(await communityFor(c.var.db, c.var.user)))
   .post("/rooms/groups", async (c) => {
     const user = requireUser(c);
     const input = await parseJson(c, CreateGroupSchema);
@@ -62,6 +65,10 @@ export const roomsApi = new Hono<AppBindings>()
     const roomId = roomParam(c.req.param("id"));
     const { userIds } = await parseJson(c, InviteSchema);
     return c.json(await inviteToGroup(c.var.db, user, roomId, userIds), 201);
+  })
+  .post("/rooms/:id/join", async (c) => {
+    const user = requireUser(c);
+    return c.json({ room: await joinAreaRoom(c.var.db, user, roomParam(c.req.param("id"))) });
   })
   .post("/rooms/:id/leave", async (c) => {
     const user = requireUser(c);

@@ -1,0 +1,124 @@
+// The remaining screens of the spec's route table (issue 18): install, and more as they land.
+import { acceptCookies, expect, test } from "./fixtures";
+
+test("the landing's App Store button leads to the install page, which says LinkUp installs from the browser", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  await acceptCookies(context, baseURL as string);
+  await page.goto("/");
+  await expect(page.getByText("Not in the stores: LinkUp installs from your browser.")).toBeVisible();
+  await page.getByRole("link", { name: /^App Store/ }).click();
+  await expect(page).toHaveURL(/\/download/);
+  await expect(page.getByRole("heading", { name: "Install LinkUp", level: 1 })).toBeVisible();
+  await expect(page.getByText(/not in the App Store or Google Play/)).toBeVisible();
+  await expect(page.getByRole("region", { name: "iPhone and iPad" })).toContainText("Add to Home Screen");
+  await expect(page.getByRole("region", { name: "Android" })).toContainText("Install app");
+  await expect(page.getByRole("img", { name: `QR code of ${baseURL}/download` }).locator("svg")).toBeVisible();
+  await expect(page.getByRole("region", { name: "Phone cannot install apps?" })).toContainText("*384*1234#");
+  await page.goto("/");
+  await page.getByRole("link", { name: /^Google Play/ }).click();
+  await expect(page).toHaveURL(/\/download/);
+});
+
+test("the install button appears when the browser offers to install, and opens the browser's prompt", async ({ page }) => {
+  await page.goto("/download");
+  await expect(page.getByRole("button", { name: "Install LinkUp" })).toHaveCount(0);
+  // Chromium offers the prompt only to a served origin with engagement; the page sees the same event this way,
+  // offered again until the hydrated page listens (as the browser would offer it on a later visit).
+  await expect(async () => {
+    await page.evaluate(() => {
+      const e = new Event("beforeinstallprompt", { cancelable: true }) as Event & Record<string, unknown>;
+      e.prompt = async () => {
+        (window as unknown as { prompted: boolean }).prompted = true;
+      };
+      e.userChoice = Promise.resolve({ outcome: "accepted" });
+      window.dispatchEvent(e);
+    });
+    await expect(page.getByRole("button", { name: "Install LinkUp" })).toBeVisible({ timeout: 1000 });
+  }).toPass();
+  await page.getByRole("button", { name: "Install LinkUp" }).click();
+  await expect(page.getByText("LinkUp is installed on this device.")).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { prompted?: boolean }).prompted)).toBe(true);
+});
+
+test("the QR install page shows, hides and downloads the QR code of the install link", async ({ page, baseURL }) => {
+  await page.goto("/download");
+  await page.getByRole("link", { name: "More ways to share the install link" }).click();
+  await expect(page.getByRole("heading", { name: "Install LinkUp on your phone" })).toBeVisible();
+  const qr = page.getByRole("img", { name: `QR code of ${baseURL}/download` });
+  await expect(qr).toBeVisible();
+  await page.getByText("QR code", { exact: true }).click();
+  await expect(qr).toBeHidden();
+  await expect(page.getByRole("textbox", { name: "Direct URL" })).toHaveValue(`${baseURL}/download`);
+  await expect(page.getByRole("link", { name: "Open in browser" })).toHaveAttribute("href", `${baseURL}/download`);
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Download QR (SVG)" }).click();
+  expect((await download).suggestedFilename()).toBe("linkup-install-qr.svg");
+  await expect(page.getByRole("button", { name: "Copy URL" })).toBeVisible();
+});
+
+test("community lists the room next door with its members, shows the area's SOS, and joins the room into the chat", async ({
+  page,
+  context,
+  playwright,
+  baseURL,
+}) => {
+  const url = baseURL as string;
+  await acceptCookies(context, url);
+  // A spot of its own (a random point in the far north), so rooms of other tests are not next door.
+  const here = { latitude: 11 + Math.random(), longitude: 4 + Math.random() * 2 };
+  const neighbour = await playwright.request.newContext({ baseURL: url, extraHTTPHeaders: { origin: url } });
+  expect((await neighbour.post("/api/auth/anonymous")).ok()).toBe(true);
+  // About 7 km north: the next area room.
+  expect((await neighbour.put("/api/me/location", { data: { ...here, latitude: here.latitude + 0.065 } })).ok()).toBe(true);
+  const joined = await neighbour.post("/api/rooms/nearby/join");
+  const nextDoor = (await joined.json()).room as { id: string; name: string };
+  const sos = await neighbour.post("/api/emergency/broadcast", {
+    data: { message: "Bridge washed away on the Sokoto road", emergencyType: "flood", clientRequestId: `e2e-community-${Date.now()}` },
+  });
+  expect(sos.status()).toBe(201);
+
+  expect((await page.request.post("/api/auth/anonymous")).ok()).toBe(true);
+  expect((await page.request.put("/api/me/location", { data: here })).ok()).toBe(true);
+  expect((await page.request.patch("/api/me", { data: { onboardingCompleted: true } })).ok()).toBe(true);
+  await page.goto("/customer-service");
+  await page.getByRole("link", { name: "Community" }).click();
+  await expect(page.getByRole("heading", { name: "Community", level: 1 })).toBeVisible();
+  const near = page.getByRole("list", { name: "Rooms near you" });
+  const row = near.getByRole("listitem").filter({ hasText: nextDoor.name });
+  await expect(row).toContainText("1 member");
+  await expect(row).toContainText("km away");
+  await expect(page.getByRole("list", { name: "Active SOS" })).toContainText("Bridge washed away on the Sokoto road");
+  await row.getByRole("button", { name: `Join ${nextDoor.name}` }).click();
+  await expect(page).toHaveURL(`/chat?room=${encodeURIComponent(nextDoor.id)}`);
+  await page.goto("/community");
+  await expect(near.getByRole("listitem").filter({ hasText: nextDoor.name })).toContainText("2 members");
+  await expect(near.getByRole("link", { name: `Open ${nextDoor.name}` })).toBeVisible();
+  await neighbour.dispose();
+});
+
+test("rewards: the landing's Rewards link shows level and points from the server, and the daily bonus is claimed once", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  await acceptCookies(context, baseURL as string);
+  expect((await page.request.post("/api/auth/anonymous")).ok()).toBe(true);
+  await page.goto("/");
+  await page.getByRole("navigation", { name: "Explore" }).getByRole("link", { name: "Rewards" }).click();
+  await expect(page.getByRole("heading", { name: "Level 1", level: 1 })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Achievements" }).getByRole("listitem")).toHaveCount(6);
+  await page.getByRole("button", { name: "Claim 50 points" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "+50 points!" })).toBeVisible();
+  await page.reload();
+  await expect(page.getByText("50 points · 950 to level 2")).toBeVisible();
+  await expect(page.getByText("Claimed today.")).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Claim/ })).toHaveCount(0);
+  await page.getByRole("link", { name: "Leaderboard" }).click();
+  await expect(page.getByRole("heading", { name: "Leaderboard", level: 1 })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Leaders" }).getByRole("listitem").filter({ hasText: "(you)" })).toContainText("50 points");
+  await page.getByRole("navigation", { name: "Where" }).getByRole("link", { name: "Your area" }).click();
+  await expect(page.getByText("Set your town in")).toBeVisible();
+});

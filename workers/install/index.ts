@@ -1,0 +1,28 @@
+// Installing LinkUp (/download, /qr-install): the install link, its QR code drawn on the server, and the ways in
+// for phones that cannot install a web app (the USSD code and the WhatsApp number from configuration).
+import { create } from "qrcode/lib/core/qrcode";
+import { render } from "qrcode/lib/renderer/svg-tag";
+import type { AppEnv } from "../env";
+
+export const INSTALL_PATH = "/download";
+
+export interface InstallInfo {
+  installUrl: string;
+  ussdCode: string | null;
+  whatsappNumber: string | null;
+}
+
+/** The install link is on the host the visitor reached, so a QR shown by any deployment opens that deployment. */
+export function installInfo(env: AppEnv, requestUrl: string): InstallInfo {
+  const whatsapp = env.TWILIO_WHATSAPP_FROM?.replace(/^whatsapp:/, "").trim();
+  return {
+    installUrl: new URL(INSTALL_PATH, requestUrl).toString(),
+    ussdCode: env.USSD_CODE?.trim() || null,
+    whatsappNumber: whatsapp || null,
+  };
+}
+
+/** An SVG QR code of `text` (medium error correction: readable from a cracked or dim screen). */
+export function qrSvg(text: string): string {
+  return render(create(text, { errorCorrectionLevel: "M" }), { margin: 2, color: { dark: "#000000ff", light: "#ffffffff" } });
+}

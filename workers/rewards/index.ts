@@ -1,0 +1,138 @@
+// Rewards (issue 18, spec part 2 #21): points for real actions recorded on the server, each action once, room
+// messages capped per server day; the daily bonus once per server date with its streak; level and achievements.
+import {
+  ACHIEVEMENTS,
+  dailyBonusPoints,
+  levelOf,
+  MESSAGE_POINTS,
+  MESSAGE_POINTS_PER_DAY,
+  type LeaderboardAnswer,
+  type LeaderboardQuery,
+  type RewardsAnswer,
+  serverDay,
+  VERIFIED_POINTS,
+} from "../../core/rewards";
+import type { Db } from "../../db";
+import { resolveArea } from "../../core/places";
+import { bonusDays, countEventsOn, pointTotals, recordPoints, recordPointsMany, topEarners } from "../../db/queries/rewards";
+import type { User } from "../../db/schema";
+import { shownName } from "../rooms/rooms";
+import { listUserRooms } from "../../db/queries/rooms";
+import { ApiError } from "../errors";
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Points for messages sent in rooms (called when the room writes them to D1): each message once, at most
+ * MESSAGE_POINTS_PER_DAY a day. One count and one insert per sender and day, so a busy room's flush stays cheap.
+ */
+export async function awardMessagePoints(db: Db, rows: { id: string; senderId: string; sentAt?: Date }[]): Promise<void> {
+  const groups = new Map<string, { userId: string; day: string; ids: string[] }>();
+  for (const row of rows) {
+    const day = serverDay(row.sentAt ?? new Date());
+    const key = `${row.senderId} ${day}`;
+    const g = groups.get(key) ?? { userId: row.senderId, day, ids: [] };
+    g.ids.push(row.id);
+    groups.set(key, g);
+  }
+  for (const g of groups.values()) {
+    const room = MESSAGE_POINTS_PER_DAY - (await countEventsOn(db, g.userId, "message", g.day));
+    if (room <= 0) continue;
+    await recordPointsMany(
+      db,
+      g.ids.slice(0, room).map((ref) => ({ userId: g.userId, kind: "message" as const, ref, points: MESSAGE_POINTS, day: g.day })),
+    );
+  }
+}
+
+/** Points for verifying a phone, once per person however often they verify. */
+export async function awardVerified(db: Db, userId: string, now = new Date()): Promise<void> {
+  await recordPoints(db, { userId, kind: "verified", ref: "phone", points: VERIFIED_POINTS, day: serverDay(now) });
+}
+
+/** Consecutive bonus days ending on `day` (0 when `day` has none). */
+function streakEnding(days: Set<string>, day: string): number {
+  let n = 0;
+  for (let t = Date.parse(`${day}T00:00:00Z`); days.has(serverDay(new Date(t))); t -= DAY_MS) n++;
+  return n;
+}
+
+function yesterdayOf(day: string): string {
+  return serverDay(new Date(Date.parse(`${day}T00:00:00Z`) - DAY_MS));
+}
+
+/** POST /api/rewards/daily: the day's bonus, once per server date; 409 when already claimed today. */
+export async function claimDailyBonus(db: Db, userId: string, now = new Date()): Promise<{ points: number; streak: number }> {
+  const today = serverDay(now);
+  const days = new Set(await bonusDays(db, userId));
+  const before = streakEnding(days, yesterdayOf(today));
+  const points = dailyBonusPoints(before);
+  const recorded = await recordPoints(db, { userId, kind: "daily_bonus", ref: today, points, day: today });
+  if (!recorded) throw new ApiError(409, "Daily bonus already claimed today. Come back tomorrow!");
+  return { points, streak: before + 1 };
+}
+
+/** GET /api/rewards: the person's points, level, streak, bonus and achievements' progress, all from the ledger. */
+export async function rewardsFor(db: Db, userId: string, now = new Date()): Promise<RewardsAnswer> {
+  const today = serverDay(now);
+  const [totals, days, rooms] = await Promise.all([pointTotals(db, userId), bonusDays(db, userId), listUserRooms(db, userId)]);
+  const by = (k: string) => totals.find((t) => t.kind === k);
+  const totalPoints = totals.reduce((s, t) => s + Number(t.points), 0);
+  const daySet = new Set(days);
+  const claimedToday = daySet.has(today);
+  const streak = streakEnding(daySet, claimedToday ? today : yesterdayOf(today));
+  const messages = Number(by("message")?.count ?? 0);
+  const helped = Number(by("sos_helped")?.count ?? 0);
+  // Measured progress where LinkUp records the action; devices and invited friends are not counted yet.
+  const progress: Record<string, number> = {
+    "first-contact": rooms.length,
+    "message-master": messages,
+    "network-builder": 0,
+    "emergency-hero": helped,
+    "streak-warrior": streak,
+    "community-champion": 0,
+  };
+  return {
+    totalPoints,
+    level: levelOf(totalPoints),
+    streak,
+    messagesConnected: messages,
+    emergenciesHelped: helped,
+    dailyBonus: {
+      available: !claimedToday,
+      points: dailyBonusPoints(streak),
+      streak,
+      nextBonus: claimedToday ? `${serverDay(new Date(Date.parse(`${today}T00:00:00Z`) + DAY_MS))}T00:00:00Z` : now.toISOString(),
+    },
+    achievements: ACHIEVEMENTS.map((a) => {
+      const p = Math.min(a.maxProgress, progress[a.id] ?? 0);
+      return { ...a, progress: p, unlocked: p >= a.maxProgress };
+    }),
+  };
+}
+
+/** Monday (UTC) of the week `now` falls in: the week's board counts from it. */
+function weekStart(now: Date): string {
+  const d = new Date(Date.parse(`${serverDay(now)}T00:00:00Z`));
+  return serverDay(new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * DAY_MS));
+}
+
+/**
+ * GET /api/leaderboard: the week's or all-time leaders, nationwide or in the viewer's area, by nickname only;
+ * people in anonymous mode appear under their anonymous name (rooms.ts `shownName`).
+ */
+export async function leaderboard(db: Db, viewer: User | null, q: LeaderboardQuery, now = new Date()): Promise<LeaderboardAnswer> {
+  const area = q.scope === "area" && viewer ? resolveArea(viewer) : null;
+  if (q.scope === "area" && !area) return { ...q, areaName: null, leaders: [] };
+  const rows = await topEarners(db, { sinceDay: q.period === "week" ? weekStart(now) : undefined, geohash: area?.geohash, limit: 20 });
+  return {
+    ...q,
+    areaName: area?.name ?? null,
+    leaders: rows.map((r, i) => ({
+      rank: i + 1,
+      name: shownName(r, "nearby:leaderboard"),
+      points: Number(r.points),
+      you: r.id === viewer?.id,
+    })),
+  };
+}

@@ -1,0 +1,101 @@
+// Rewards on real D1: points for an action once, messages capped per day, the daily bonus once per server date.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { RewardsAnswer } from "../../core/rewards";
+import { createDb } from "../../db";
+import { anonymousSession, call } from "../../tests/workers/helpers";
+import { mustOpen, textEnvelope } from "../../tests/workers/room-socket";
+import type { AppEnv } from "../env";
+import { awardMessagePoints, awardVerified, claimDailyBonus, rewardsFor } from "./index";
+
+const db = () => createDb(env as unknown as AppEnv);
+
+async function rewards(cookie: string) {
+  const res = await call("/api/rewards", { cookie });
+  expect(res.status).toBe(200);
+  return (await res.json()) as RewardsAnswer;
+}
+
+describe("rewards", () => {
+  it("a message sent in a room earns points; the same envelope sent again earns nothing more", async () => {
+    const { cookie, user } = await anonymousSession();
+    const roomId = `nearby:${["s0h1k", "s0h2m", "s0h3q"][Math.floor(Math.random() * 3)]}`;
+    const socket = await mustOpen(roomId, cookie);
+    const envelope = textEnvelope(roomId, user.id, "Who has rice in Ikeja?");
+    socket.send({ type: "send", envelope });
+    await socket.waitForType("ack", (f) => f.id === envelope.id);
+    socket.send({ type: "send", envelope });
+    let points = 0;
+    for (let i = 0; i < 50 && points === 0; i++) {
+      points = (await rewards(cookie)).totalPoints;
+      if (points === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(points).toBe(5);
+    socket.ws.close();
+  });
+
+  it("gives points for a message once, not for the same message again, and at most 20 messages a day", async () => {
+    const { cookie, user } = await anonymousSession();
+    const at = new Date("2026-11-20T10:00:00Z");
+    await awardMessagePoints(db(), [{ id: "m-1", senderId: user.id, sentAt: at }]);
+    await awardMessagePoints(db(), [{ id: "m-1", senderId: user.id, sentAt: at }]);
+    expect((await rewards(cookie)).totalPoints).toBe(5);
+    const many = Array.from({ length: 30 }, (_, i) => ({ id: `m-many-${i}`, senderId: user.id, sentAt: at }));
+    await awardMessagePoints(db(), many);
+    const r = await rewards(cookie);
+    expect(r.totalPoints).toBe(100);
+    expect(r.messagesConnected).toBe(20);
+  });
+
+  it("verification earns its points once", async () => {
+    const { cookie, user } = await anonymousSession();
+    await awardVerified(db(), user.id);
+    await awardVerified(db(), user.id);
+    expect((await rewards(cookie)).totalPoints).toBe(200);
+  });
+
+  it("the daily bonus is claimed once per server date, and a streak adds 10 points a day", async () => {
+    const { cookie, user } = await anonymousSession();
+    const first = await call("/api/rewards/daily", { method: "POST", cookie });
+    expect(first.status).toBe(201);
+    expect(await first.json()).toEqual({ points: 50, streak: 1 });
+    const again = await call("/api/rewards/daily", { method: "POST", cookie });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ error: "Daily bonus already claimed today. Come back tomorrow!" });
+    const after = await rewards(cookie);
+    expect(after).toMatchObject({ totalPoints: 50, streak: 1, dailyBonus: { available: false } });
+
+    // The next two server dates continue the streak; a missed day starts it again.
+    const today = Date.now();
+    expect(await claimDailyBonus(db(), user.id, new Date(today + 86_400_000))).toEqual({ points: 60, streak: 2 });
+    expect(await claimDailyBonus(db(), user.id, new Date(today + 2 * 86_400_000))).toEqual({ points: 70, streak: 3 });
+    expect(await claimDailyBonus(db(), user.id, new Date(today + 4 * 86_400_000))).toEqual({ points: 50, streak: 1 });
+    const later = await rewardsFor(db(), user.id, new Date(today + 4 * 86_400_000));
+    expect(later).toMatchObject({ totalPoints: 230, level: 1, streak: 1 });
+  });
+
+  it("asks for a session", async () => {
+    expect((await call("/api/rewards")).status).toBe(401);
+    expect((await call("/api/rewards/daily", { method: "POST" })).status).toBe(401);
+  });
+
+  it("the leaderboard ranks by points, nickname only, anonymous mode under its anonymous name, and by area", async () => {
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    await call("/api/me", { method: "PATCH", cookie: a.cookie, json: { nickname: "Board Ada", locationText: "Ibadan" } });
+    await call("/api/me", { method: "PATCH", cookie: b.cookie, json: { nickname: "Board Bayo", locationText: "Kano" } });
+    await env.DB.prepare("update users set anonymous_mode = 1 where id = ?").bind(b.user.id).run();
+    await awardVerified(db(), a.user.id);
+    await awardVerified(db(), b.user.id);
+    await claimDailyBonus(db(), b.user.id);
+    const nation = await call("/api/leaderboard?period=all&scope=nation", { cookie: a.cookie });
+    const board = (await nation.json()) as { leaders: { name: string; points: number; you: boolean }[] };
+    const names = board.leaders.map((l) => l.name);
+    expect(names).not.toContain("Board Bayo");
+    expect(board.leaders.find((l) => l.name === "Board Ada")).toMatchObject({ points: 200, you: true });
+    expect(names.indexOf("Board Ada")).toBeGreaterThan(names.findIndex((n) => n.startsWith("Anonymous ")));
+    const area = await call("/api/leaderboard?period=week&scope=area", { cookie: a.cookie });
+    expect(await area.json()).toMatchObject({ areaName: "Ibadan area", leaders: [{ rank: 1, name: "Board Ada", points: 200, you: true }] });
+    expect((await call("/api/leaderboard?period=year")).status).toBe(400);
+  });
+});
