@@ -128,7 +128,7 @@ export const subscriptions = sqliteTable(
     // Stripe's subscription status (incomplete, trialing, active, past_due, canceled, unpaid…).
     status: text("status").notNull(),
     // stripe: paid through the provider (or its local stand-in); trial: the card-less 7-day trial;
-    // complimentary: granted by staff with an end date (docs/decisions/020f-billing.md).
+    // complimentary: granted by staff with an end date (docs/decisions/018-billing.md).
     source: text("source", { enum: ["stripe", "trial", "complimentary"] })
       .notNull()
       .default("stripe"),

@@ -36,6 +36,6 @@ const server = createServer((request, env, ctx, nonce) => {
 
 export default {
   fetch: server.fetch,
-  // The billing clock: trial reminders and endings by the server's time (docs/decisions/020f-billing.md).
+  // The billing clock: trial reminders and endings by the server's time (docs/decisions/018-billing.md).
   scheduled: (_controller, env, ctx) => ctx.waitUntil(runBillingClock(env, createDb(env))),
 } satisfies ExportedHandler<Env>;

@@ -17,7 +17,7 @@ export function contentSecurityPolicy(nonce: string, https: boolean): string {
   return [
     "default-src 'self'",
     // Stripe.js (the Payment Element on /subscribe) loads from js.stripe.com, talks to api.stripe.com and draws
-    // its card fields in frames from Stripe (docs/decisions/020f-billing.md).
+    // its card fields in frames from Stripe (docs/decisions/018-billing.md).
     `script-src 'self' 'nonce-${nonce}' https://js.stripe.com`,
     "style-src 'self'",
     "style-src-attr 'unsafe-inline'",
@@ -30,7 +30,7 @@ export function contentSecurityPolicy(nonce: string, https: boolean): string {
     "manifest-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
-    // Paystack's checkout is its own page: the subscribe form is redirected there (docs/decisions/020f-billing.md).
+    // Paystack's checkout is its own page: the subscribe form is redirected there (docs/decisions/018-billing.md).
     "form-action 'self' https://checkout.paystack.com",
     "frame-ancestors 'none'",
     ...(https ? ["upgrade-insecure-requests"] : []),

@@ -1,4 +1,4 @@
-// Stripe webhook events → subscription records → the person's tier (docs/decisions/020f-billing.md).
+// Stripe webhook events → subscription records → the person's tier (docs/decisions/018-billing.md).
 // Each event is applied once; an event older than what a record already reflects never moves it back.
 import { addDays } from "./time";
 import { GRACE_DAYS, type PaidTier } from "../../core/billing";

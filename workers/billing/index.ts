@@ -1,4 +1,4 @@
-// Billing domain (docs/decisions/020f-billing.md): checkout, the subscription's status, the card-less trial,
+// Billing domain (docs/decisions/018-billing.md): checkout, the subscription's status, the card-less trial,
 // cancel/resume, plan changes, complimentary grants and the clock that ends what has run out.
 import { type BillingInterval, PLAN_NAMES, type PaidTier, type SubscriptionStatus, TRIAL_MS, TRIAL_REMINDER_MS } from "../../core/billing";
 import { StripeSubscriptionSchema } from "../../core/billing-schemas";

@@ -1,4 +1,4 @@
-// One provider interface for billing (docs/decisions/020f-billing.md). Stripe, Paystack and the local stand-in
+// One provider interface for billing (docs/decisions/018-billing.md). Stripe, Paystack and the local stand-in
 // all speak in Stripe-shaped subscription objects; the domain reads them through the zod schemas in core.
 
 export interface ProviderSubscription {

@@ -19,7 +19,7 @@ export function entitlement(row: SubscriptionRow, now: Date): { tier: Tier; unti
       : null;
   }
   if (row.status === "active" || row.status === "trialing") return { tier: row.tier, until: null };
-  // A failed renewal keeps the tier through the grace period (docs/decisions/020f-billing.md).
+  // A failed renewal keeps the tier through the grace period (docs/decisions/018-billing.md).
   if (row.status === "past_due" && row.graceEndsAt && row.graceEndsAt.getTime() > t) return { tier: row.tier, until: row.graceEndsAt };
   return null;
 }

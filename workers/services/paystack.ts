@@ -1,4 +1,4 @@
-// Paystack adapter (docs/decisions/020f-billing.md): the second BillingProvider, over fetch to
+// Paystack adapter (docs/decisions/018-billing.md): the second BillingProvider, over fetch to
 // https://api.paystack.co. Only this file talks to Paystack. It answers in the Stripe-shaped subscription
 // objects the billing domain reads, and translates Paystack's webhook events into the same event shapes.
 import { z } from "zod";

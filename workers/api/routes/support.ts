@@ -11,7 +11,7 @@ import { TicketReplySchema } from "../../../core/admin-schemas";
 import { closeTicket, replyToTicket } from "../../admin/tickets";
 
 export const support = new Hono<AppBindings>()
-  // Staff's call-back queue: paying people first (Premium's priority support, docs/decisions/020f-billing.md).
+  // Staff's call-back queue: paying people first (Premium's priority support, docs/decisions/018-billing.md).
   .get("/tickets", async (c) => {
     requireStaff(c);
     const rows = await staffSupportQueue(c.var.db);
