@@ -1,4 +1,5 @@
 // /customer-service (spec part 2 §2 item 23): the phone number, a Call button, hours and links.
+import { Phone } from "lucide-react";
 import { Link } from "react-router";
 import { SUPPORT_HOURS } from "../../../core/constants";
 import { useRootData } from "../root";
@@ -16,7 +17,7 @@ export default function CustomerService(_: Route.ComponentProps) {
         <strong>{phone}</strong>
       </p>
       <a className="btn btn-primary btn-lg" href={`tel:${phone}`} aria-label={`Call ${phone}`}>
-        📞 Call
+        <Phone aria-hidden="true" size={20} /> Call
       </a>
       <h2>Hours (WAT)</h2>
       <ul className="list-plain">

@@ -1,4 +1,5 @@
 // /support (spec part 2 §2 item 22): three option cards, the AI support chat (600 px) and info cards.
+import { Bot, CircleHelp, Phone } from "lucide-react";
 import { Link } from "react-router";
 import type { SupportAnswer } from "../../../core/ai-schemas";
 import { SUPPORT_HOURS } from "../../../core/constants";
@@ -61,23 +62,17 @@ export default function Support({ actionData }: Route.ComponentProps) {
 
       <section className="grid3" aria-label="Ways to get help">
         <a href="#support-chat" className="card feature">
-          <span aria-hidden="true" className="icon">
-            🤖
-          </span>
+          <Bot aria-hidden="true" className="icon" size={28} />
           <strong>AI Support Chat</strong>
           <span>Instant answers about plans, features and problems.</span>
         </a>
         <a href={`tel:${phone}`} className="card feature" aria-label={`Call support on ${phone}`}>
-          <span aria-hidden="true" className="icon">
-            📞
-          </span>
+          <Phone aria-hidden="true" className="icon" size={28} />
           <strong>Call Support</strong>
           <span>{phone}</span>
         </a>
         <Link to="/faq" className="card feature">
-          <span aria-hidden="true" className="icon">
-            ❓
-          </span>
+          <CircleHelp aria-hidden="true" className="icon" size={28} />
           <strong>Help Centre</strong>
           <span>Frequently asked questions.</span>
         </Link>

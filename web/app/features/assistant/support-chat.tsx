@@ -106,7 +106,7 @@ export function SupportChat({ phone, initial }: { phone: string; initial: Suppor
       <ol ref={list} className="support-messages" aria-label="Support conversation" aria-live="polite">
         {messages.map((m) => (
           <li key={m.id} className={`msg ${m.isBot ? "msg-theirs msg-ai" : "msg-mine"}`}>
-            <span className="msg-sender">{m.isBot ? "🤖 LinkUp Support" : "You"}</span>
+            <span className="msg-sender">{m.isBot ? "LinkUp Support" : "You"}</span>
             <span className="pre">{m.content}</span>
             {m.isBot && typeof m.confidence === "number" && m.category ? (
               <span className="muted small">

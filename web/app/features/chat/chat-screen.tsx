@@ -1,6 +1,7 @@
 // The mesh chat screen of spec part 1 §2: header, status bar, rooms, messages, quick replies, actions, input.
 // Everything it says about the network is live: the node count comes from the room's presence, the
 // transport line from the relay socket and the local mesh, the encryption badge from the room's kind.
+import { Lock, Mic, Paperclip, Radio } from "lucide-react";
 import { AreaChooser } from "./area-chooser";
 import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Form, Link, useNavigate, useSearchParams } from "react-router";
@@ -547,8 +548,7 @@ function RoomSwitcher({ rooms, current, unread }: { rooms: RoomSummary[]; curren
           className={`room-chip${r.id === current ? " room-current" : ""}`}
           aria-current={r.id === current ? "page" : undefined}
         >
-          {r.encrypted ? "🔒 " : "📡 "}
-          {r.name}
+          {r.encrypted ? <Lock aria-hidden="true" size={14} /> : <Radio aria-hidden="true" size={14} />} {r.name}
           {r.id !== current && unread(r.id) > 0 ? (
             <span className="room-unread">
               {badgeText(unread(r.id))}
@@ -703,7 +703,7 @@ function Composer({
       </div>
       <form className="composer-row" onSubmit={submit}>
         <button type="button" className="btn btn-ghost" aria-label="Attach a file" onClick={() => file.current?.click()}>
-          📎
+          <Paperclip aria-hidden="true" size={20} />
         </button>
         <input
           type="file"
@@ -742,7 +742,7 @@ function Composer({
           aria-pressed={recording}
           onClick={() => setRecording(!recording)}
         >
-          🎤
+          <Mic aria-hidden="true" size={20} />
         </button>
         <button type="submit" className="btn btn-primary" disabled={blank || disabled}>
           Send
