@@ -32,6 +32,15 @@ async function linksOn(page: Page): Promise<{ links: string[]; forms: string[] }
   }));
 }
 
+/** A GET for a status; a connection the local proxy dropped is asked once more (a status is never retried). */
+async function getOnce(page: Page, target: string) {
+  try {
+    return await page.request.get(target, { maxRedirects: 0 });
+  } catch {
+    return await page.request.get(target, { maxRedirects: 0 });
+  }
+}
+
 async function crawl(page: Page, baseURL: string): Promise<Found> {
   const queue = ["/"];
   const seen = new Set(queue);
@@ -54,7 +63,7 @@ async function crawl(page: Page, baseURL: string): Promise<Found> {
       const pathname = new URL(target, baseURL).pathname;
       // API links (downloads, JSON) are checked by status; pages are visited.
       if (pathname.startsWith("/api/")) {
-        const r = await page.request.get(target);
+        const r = await getOnce(page, target);
         if (r.status() === 404 || r.status() >= 500) problems.push(`${path} links to ${target} (${r.status()})`);
         continue;
       }
@@ -68,7 +77,7 @@ async function crawl(page: Page, baseURL: string): Promise<Found> {
       const target = internal(action, baseURL);
       if (!target || checkedTargets.has(target)) continue;
       checkedTargets.add(target);
-      const r = await page.request.get(target, { maxRedirects: 0 });
+      const r = await getOnce(page, target);
       if (r.status() === 404 || r.status() >= 500) problems.push(`${path} has a form posting to ${target} (${r.status()})`);
     }
   }

@@ -139,8 +139,8 @@ test.describe("at 360 px wide", () => {
   // Every route of web/app/routes.ts (the catch-all as an unknown path), signed in as a newcomer.
   const paths = routes.map((r) => (r.index ? "/" : r.path === "*" ? "/no-such-page" : `/${r.path}`));
 
-  // A newcomer without an area gets 409 from the area room (the chat offers a choice); the unknown path is a 404.
-  test.use({ allowedConsoleErrors: [/status of (409 \(Conflict\)|404 \(Not Found\))/] });
+  // The unknown path is a 404; the staff and admin screens answer a newcomer 403 (with a page that says why).
+  test.use({ allowedConsoleErrors: [/status of (404 \(Not Found\)|403 \(Forbidden\))/] });
 
   test("no page scrolls sideways", async ({ page, context, baseURL }) => {
     test.setTimeout(180_000);
