@@ -146,11 +146,13 @@ test("panic mode leaves no LinkUp data in the browser and signs it out", async (
   // What a chat leaves behind: the mesh database (history, outbox, keys), saved pages, stored flags.
   await page.evaluate(async (userId) => {
     await new Promise<void>((resolve, reject) => {
-      const req = indexedDB.open(`linkup-mesh-${userId}`, 1);
-      req.onupgradeneeded = () => req.result.createObjectStore("outbox");
+      // The page may have opened the mesh database already (the shell counts unread messages): write into it as
+      // it is, or create it when it does not exist yet.
+      const req = indexedDB.open(`linkup-mesh-${userId}`);
+      req.onupgradeneeded = () => req.result.createObjectStore("outbox", { keyPath: "id" });
       req.onsuccess = () => {
         const tx = req.result.transaction("outbox", "readwrite");
-        tx.objectStore("outbox").put({ text: "unsent" }, "m1");
+        tx.objectStore("outbox").put({ id: "m1", text: "unsent" });
         tx.oncomplete = () => {
           req.result.close();
           resolve();
