@@ -1,5 +1,5 @@
 // Shared helpers for Worker integration tests: requests through the real Worker, with a session.
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 
 export const ORIGIN = "http://localhost:5173";
 
@@ -47,4 +47,26 @@ export function fakeTwilio(spyOn: (fetchImpl: typeof fetch) => void) {
     TWILIO_API_BASE: base,
   };
   return { bindings, sent };
+}
+
+let verifiedSeq = 0;
+/**
+ * A person verified by phone through the real flow (register, the code from the dev outbox, verify). `prefix`
+ * keeps the phones of one test file apart from another's, e.g. "0805".
+ */
+export async function verifiedSession(prefix: string, nickname = "Ada") {
+  const local = `${prefix}${String(3_000_000 + verifiedSeq++).padStart(7, "0")}`;
+  const e164 = `+234${local.slice(1)}`;
+  const { cookie } = await anonymousSession();
+  const registered = await call("/api/auth/register", { method: "POST", cookie, json: { phoneNumber: local, nickname } });
+  if (registered.status !== 200) throw new Error(`register failed: ${registered.status}`);
+  const row = await env.DB.prepare('select body from outbound_messages where "to" = ? order by created_at desc, rowid desc limit 1')
+    .bind(e164)
+    .first<{ body: string }>();
+  const code = row?.body.match(/\b(\d{6})\b/)?.[1];
+  const res = await call("/api/auth/verify", { method: "POST", cookie, json: { phoneNumber: local, code } });
+  if (res.status !== 200) throw new Error(`verify failed: ${res.status}`);
+  const signed = res.headers.getSetCookie()[0]?.split(";")[0] ?? cookie;
+  const { user } = await res.json<{ user: { id: string } }>();
+  return { cookie: signed, phone: e164, local, id: user.id };
 }

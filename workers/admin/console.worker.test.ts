@@ -1,24 +1,9 @@
 // The admin console through the real Worker and D1: refusals and tricks, the row cap, masked phones, the audit.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { anonymousSession, call } from "../../tests/workers/helpers";
+import { anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
 
-let phoneSeq = 200;
-async function verifiedUser(nickname = "Ada") {
-  const local = `0807${String(5_000_000 + phoneSeq++).padStart(7, "0")}`;
-  const e164 = `+234${local.slice(1)}`;
-  const { cookie } = await anonymousSession();
-  expect((await call("/api/auth/register", { method: "POST", cookie, json: { phoneNumber: local, nickname } })).status).toBe(200);
-  const row = await env.DB.prepare('select body from outbound_messages where "to" = ? order by created_at desc, rowid desc limit 1')
-    .bind(e164)
-    .first<{ body: string }>();
-  const code = row?.body.match(/\b(\d{6})\b/)?.[1];
-  const res = await call("/api/auth/verify", { method: "POST", cookie, json: { phoneNumber: local, code } });
-  expect(res.status).toBe(200);
-  const signed = res.headers.getSetCookie()[0]?.split(";")[0] ?? cookie;
-  const { user } = await res.json<{ user: { id: string } }>();
-  return { cookie: signed, phone: e164, id: user.id };
-}
+const verifiedUser = (nickname = "Ada") => verifiedSession("0807", nickname);
 
 async function adminUser() {
   const admin = await verifiedUser("Boss");

@@ -5,7 +5,7 @@ import Stripe from "stripe";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LOCAL_TEST_CARDS } from "../../core/billing";
 import { createDb } from "../../db";
-import { anonymousSession, call } from "../../tests/workers/helpers";
+import { anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
 import type { AppEnv } from "../env";
 import { createServer } from "../server";
 import { signPaystackPayload } from "../services/paystack";
@@ -19,22 +19,7 @@ const cryptoProvider = Stripe.createSubtleCryptoProvider();
 
 afterEach(() => vi.restoreAllMocks());
 
-let phoneSeq = 500;
-async function verifiedUser() {
-  const local = `0805${String(3_000_000 + phoneSeq++).padStart(7, "0")}`;
-  const e164 = `+234${local.slice(1)}`;
-  const { cookie } = await anonymousSession();
-  expect((await call("/api/auth/register", { method: "POST", cookie, json: { phoneNumber: local, nickname: "Ada" } })).status).toBe(200);
-  const row = await env.DB.prepare('select body from outbound_messages where "to" = ? order by created_at desc, rowid desc limit 1')
-    .bind(e164)
-    .first<{ body: string }>();
-  const code = row?.body.match(/\b(\d{6})\b/)?.[1];
-  const res = await call("/api/auth/verify", { method: "POST", cookie, json: { phoneNumber: local, code } });
-  expect(res.status).toBe(200);
-  const signed = res.headers.getSetCookie()[0]?.split(";")[0] ?? cookie;
-  const { user } = await res.json<{ user: { id: string } }>();
-  return { cookie: signed, phone: e164, id: user.id };
-}
+const verifiedUser = () => verifiedSession("0805");
 
 async function status(cookie: string) {
   const res = await call("/api/subscription/status", { cookie });
