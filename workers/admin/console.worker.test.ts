@@ -1,7 +1,7 @@
 // The admin console through the real Worker and D1: refusals and tricks, the row cap, masked phones, the audit.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
+import { call, verifiedSession } from "../../tests/workers/helpers";
 
 const verifiedUser = (nickname = "Ada") => verifiedSession("0807", nickname);
 
