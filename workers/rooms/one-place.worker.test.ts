@@ -8,7 +8,8 @@ import { anonymousSession, call, ORIGIN } from "../../tests/workers/helpers";
 import { mustOpen } from "../../tests/workers/room-socket";
 
 let n = 0;
-const newPhone = () => `+23490${String(Date.now() % 1e6).padStart(6, "0")}${String(n++).padStart(2, "0")}`;
+// 0903 is a real Nigerian mobile prefix; the time only fills the subscriber digits (0900… is not a valid number).
+const newPhone = () => `+234903${String(Date.now() % 1e5).padStart(5, "0")}${String(n++).padStart(2, "0")}`;
 
 async function townsperson(town: string) {
   const s = await anonymousSession();
