@@ -114,6 +114,35 @@ export const PublishKeySchema = z.object({
 });
 export type PublishKeyInput = z.infer<typeof PublishKeySchema>;
 export const DeviceIdSchema = z.string().trim().min(4).max(64);
+
+/** One-time prekeys a device may have waiting on the server (docs/protocol.md §4); a request adds at most this. */
+export const MAX_ONE_TIME_PREKEYS = 100;
+const prekeyId = z
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 31 - 1);
+const x25519 = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "Expected a 32-byte X25519 public key in base64url");
+/** PUT /api/keys/:deviceId/prekeys: a signed prekey (signed by the device's identity key) and/or one-time prekeys. */
+export const PublishPrekeysSchema = z
+  .object({
+    signedPrekey: z
+      .object({
+        keyId: prekeyId,
+        publicKey: x25519,
+        signature: z.string().regex(/^[A-Za-z0-9_-]{86}$/, "Expected a 64-byte Ed25519 signature in base64url"),
+      })
+      .optional(),
+    oneTimePrekeys: z
+      .array(z.object({ keyId: prekeyId, publicKey: x25519 }))
+      .max(MAX_ONE_TIME_PREKEYS)
+      .default([]),
+  })
+  .refine((b) => new Set(b.oneTimePrekeys.map((k) => k.keyId)).size === b.oneTimePrekeys.length, {
+    message: "One-time prekey ids must differ",
+    path: ["oneTimePrekeys"],
+  });
+export type PublishPrekeysInput = z.infer<typeof PublishPrekeysSchema>;
 /** Room ids accepted in paths: nearby:<geohash-5>, group:<id>, dm:<a>:<b>. */
 export const RoomIdSchema = z
   .string()

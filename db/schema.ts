@@ -2,7 +2,7 @@
 // spec: users(created_at, subscription_tier), messages(sent_at), mesh_connections(is_active),
 // emergency_broadcasts(broadcasted_at).
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { foreignKey, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { SETTINGS_DEFAULTS } from "../core/constants";
 import { DEFAULT_NOTIFICATION_PREFS } from "../core/sos";
 
@@ -248,6 +248,26 @@ export const deviceKeys = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.deviceId] })],
+);
+
+// X3DH prekeys of a device (docs/protocol.md §4): one signed prekey (signed by the device's identity key) and a
+// batch of one-time prekeys, each handed out once. Gone with the device's record.
+export const devicePrekeys = sqliteTable(
+  "device_prekeys",
+  {
+    userId: text("user_id").notNull(),
+    deviceId: text("device_id").notNull(),
+    keyId: integer("key_id").notNull(),
+    kind: text("kind", { enum: ["signed", "one-time"] }).notNull(),
+    publicKey: text("public_key").notNull(),
+    // Only for the signed prekey: the Ed25519 signature by the device's identity key.
+    signature: text("signature"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.deviceId, t.kind, t.keyId] }),
+    foreignKey({ columns: [t.userId, t.deviceId], foreignColumns: [deviceKeys.userId, deviceKeys.deviceId] }).onDelete("cascade"),
+  ],
 );
 
 export const messages = sqliteTable(

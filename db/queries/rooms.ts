@@ -1,7 +1,7 @@
 // Rooms, members, device keys, message metadata and mesh connections (docs/architecture.md §5).
-import { and, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, ne, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../index";
-import { deviceKeys, meshConnections, messages, roomInvitations, roomMembers, rooms, userBlocks, users } from "../schema";
+import { deviceKeys, devicePrekeys, meshConnections, messages, roomInvitations, roomMembers, rooms, userBlocks, users } from "../schema";
 
 export type RoomKind = "nearby" | "group" | "dm";
 export type RoomRow = typeof rooms.$inferSelect;
@@ -252,6 +252,75 @@ export async function listDeviceKeys(db: Db, userId: string) {
     .where(eq(deviceKeys.userId, userId))
     .orderBy(deviceKeys.createdAt)
     .all();
+}
+
+// ---------------------------------------------------------------- prekeys (X3DH)
+
+/** The device's signed prekey (replacing the previous one) and new one-time prekeys (ids already there kept). */
+export async function addPrekeys(
+  db: Db,
+  device: { userId: string; deviceId: string },
+  signed: { keyId: number; publicKey: string; signature: string } | undefined,
+  oneTime: { keyId: number; publicKey: string }[],
+) {
+  const mine = and(eq(devicePrekeys.userId, device.userId), eq(devicePrekeys.deviceId, device.deviceId));
+  if (signed) {
+    // Insert first, then drop the older one: a bundle asked in between always finds a signed prekey.
+    await db
+      .insert(devicePrekeys)
+      .values({ ...device, kind: "signed", ...signed })
+      .onConflictDoUpdate({
+        target: [devicePrekeys.userId, devicePrekeys.deviceId, devicePrekeys.kind, devicePrekeys.keyId],
+        set: { publicKey: signed.publicKey, signature: signed.signature },
+      });
+    await db.delete(devicePrekeys).where(and(mine, eq(devicePrekeys.kind, "signed"), ne(devicePrekeys.keyId, signed.keyId)));
+  }
+  // D1 binds at most 100 parameters per statement: 15 rows of 6 at a time.
+  for (let i = 0; i < oneTime.length; i += 15)
+    await db
+      .insert(devicePrekeys)
+      .values(oneTime.slice(i, i + 15).map((k) => ({ ...device, kind: "one-time" as const, ...k })))
+      .onConflictDoNothing();
+}
+
+/** The signed prekey id and how many one-time prekeys wait, for one device. */
+export async function prekeyStatus(db: Db, userId: string, deviceId: string) {
+  const rows = await db
+    .select({ kind: devicePrekeys.kind, keyId: devicePrekeys.keyId })
+    .from(devicePrekeys)
+    .where(and(eq(devicePrekeys.userId, userId), eq(devicePrekeys.deviceId, deviceId)))
+    .all();
+  return {
+    signedPrekeyId: rows.find((r) => r.kind === "signed")?.keyId ?? null,
+    oneTimePrekeys: rows.filter((r) => r.kind === "one-time").length,
+  };
+}
+
+export async function signedPrekeysOf(db: Db, userId: string) {
+  return db
+    .select({
+      deviceId: devicePrekeys.deviceId,
+      keyId: devicePrekeys.keyId,
+      publicKey: devicePrekeys.publicKey,
+      signature: devicePrekeys.signature,
+    })
+    .from(devicePrekeys)
+    .where(and(eq(devicePrekeys.userId, userId), eq(devicePrekeys.kind, "signed")))
+    .all();
+}
+
+/**
+ * Takes one one-time prekey of a device out of the table and returns it, or undefined when none is left. One
+ * DELETE … RETURNING statement, so two requests at the same moment never receive the same prekey.
+ */
+export async function takeOneTimePrekey(db: Db, userId: string, deviceId: string) {
+  const mine = and(eq(devicePrekeys.userId, userId), eq(devicePrekeys.deviceId, deviceId), eq(devicePrekeys.kind, "one-time"));
+  const first = db.select({ keyId: devicePrekeys.keyId }).from(devicePrekeys).where(mine).orderBy(devicePrekeys.keyId).limit(1);
+  const [taken] = await db
+    .delete(devicePrekeys)
+    .where(and(mine, eq(devicePrekeys.keyId, first)))
+    .returning({ keyId: devicePrekeys.keyId, publicKey: devicePrekeys.publicKey });
+  return taken;
 }
 
 // ---------------------------------------------------------------- metadata written by the room

@@ -2,9 +2,20 @@
 // a person's records out, and revoking a device on sign-out. The server checks a record's signature only to
 // refuse junk early; clients check it again and trust only what they pinned.
 import { verifyDeviceRecord } from "../../core/e2e";
-import { MAX_DEVICE_KEYS, type PublishKeyInput } from "../../core/rooms";
+import { MAX_DEVICE_KEYS, MAX_ONE_TIME_PREKEYS, type PublishKeyInput, type PublishPrekeysInput } from "../../core/rooms";
+import { verifyPrekey } from "../../core/x3dh";
 import type { Db } from "../../db";
-import { deleteDeviceKey, deviceKeyInfo, findUsersByIds, listDeviceKeys, upsertDeviceKey } from "../../db/queries/rooms";
+import {
+  addPrekeys,
+  deleteDeviceKey,
+  deviceKeyInfo,
+  findUsersByIds,
+  listDeviceKeys,
+  prekeyStatus,
+  signedPrekeysOf,
+  takeOneTimePrekey,
+  upsertDeviceKey,
+} from "../../db/queries/rooms";
 import { ApiError } from "../errors";
 
 export async function publishDeviceKey(db: Db, userId: string, key: PublishKeyInput): Promise<void> {
@@ -29,4 +40,53 @@ export async function deviceKeysOf(db: Db, userId: string) {
 
 export async function revokeDeviceKey(db: Db, userId: string, deviceId: string): Promise<void> {
   if (!(await deleteDeviceKey(db, userId, deviceId))) throw new ApiError(404, "Device not found");
+}
+
+// ---------------------------------------------------------------- X3DH prekeys (docs/protocol.md §4)
+
+/** The caller's own signed device, or 404: prekeys belong to a device its owner published. */
+async function ownSignedDevice(db: Db, userId: string, deviceId: string) {
+  const device = (await listDeviceKeys(db, userId)).find((d) => d.deviceId === deviceId);
+  if (!device?.signingKey) throw new ApiError(404, "Device not found");
+  return { ...device, signingKey: device.signingKey };
+}
+
+export async function prekeysOfOwnDevice(db: Db, userId: string, deviceId: string) {
+  await ownSignedDevice(db, userId, deviceId);
+  return prekeyStatus(db, userId, deviceId);
+}
+
+/** Adds a device's prekeys: the signed one must carry its identity key's signature; one-time ones are bounded. */
+export async function publishPrekeys(db: Db, userId: string, deviceId: string, input: PublishPrekeysInput) {
+  const device = await ownSignedDevice(db, userId, deviceId);
+  if (input.signedPrekey && !(await verifyPrekey(device.signingKey, userId, deviceId, input.signedPrekey)))
+    throw new ApiError(400, "The signed prekey's signature does not match this device's identity key");
+  const status = await prekeyStatus(db, userId, deviceId);
+  if (status.oneTimePrekeys + input.oneTimePrekeys.length > MAX_ONE_TIME_PREKEYS)
+    throw new ApiError(400, `A device keeps at most ${MAX_ONE_TIME_PREKEYS} one-time prekeys on the server`);
+  await addPrekeys(db, { userId, deviceId }, input.signedPrekey, input.oneTimePrekeys);
+  return prekeyStatus(db, userId, deviceId);
+}
+
+/**
+ * A person's prekey bundles, one per signed device that has a signed prekey (or only `onlyDevice`): the
+ * device record, its signed prekey and one one-time prekey, which is taken out so no one else receives it.
+ * When none is left the bundle has only the signed prekey (X3DH without DH4).
+ */
+export async function prekeyBundles(db: Db, userId: string, onlyDevice?: string) {
+  const [found] = await findUsersByIds(db, [userId]);
+  if (!found) throw new ApiError(404, "User not found");
+  const signed = new Map((await signedPrekeysOf(db, userId)).map((p) => [p.deviceId, p]));
+  const devices = [];
+  for (const d of await listDeviceKeys(db, userId)) {
+    const spk = signed.get(d.deviceId);
+    if (!spk?.signature || !d.signingKey || (onlyDevice !== undefined && d.deviceId !== onlyDevice)) continue;
+    const opk = await takeOneTimePrekey(db, userId, d.deviceId);
+    devices.push({
+      ...deviceKeyInfo(d),
+      signedPrekey: { keyId: spk.keyId, publicKey: spk.publicKey, signature: spk.signature },
+      ...(opk ? { oneTimePrekey: opk } : {}),
+    });
+  }
+  return devices;
 }

@@ -8,6 +8,7 @@ import {
   InviteSchema,
   OpenDmSchema,
   PublishKeySchema,
+  PublishPrekeysSchema,
   RoomIdSchema,
 } from "../../../core/rooms";
 import { requireUser } from "../../auth/session";
@@ -23,7 +24,14 @@ import {
   leaveGroup,
   unblockPerson,
 } from "../../rooms/membership";
-import { deviceKeysOf, publishDeviceKey, revokeDeviceKey } from "../../rooms/device-keys";
+import {
+  deviceKeysOf,
+  prekeyBundles,
+  prekeysOfOwnDevice,
+  publishDeviceKey,
+  publishPrekeys,
+  revokeDeviceKey,
+} from "../../rooms/device-keys";
 import { communityFor, joinAreaRoom } from "../../rooms/community";
 import { createGroup, joinNearby, membersOf, openDm, roomStats, roomsFor } from "../../rooms/rooms";
 
@@ -31,6 +39,13 @@ import { createGroup, joinNearby, membersOf, openDm, roomStats, roomsFor } from 
 function roomParam(id: string | undefined): string {
   const parsed = RoomIdSchema.safeParse(id);
   if (!parsed.success) throw new ApiError(404, "Room not found");
+  return parsed.data;
+}
+
+/** A device id of a path, or 404. */
+function deviceParam(id: string | undefined): string {
+  const parsed = DeviceIdSchema.safeParse(id);
+  if (!parsed.success) throw new ApiError(404, "Device not found");
   return parsed.data;
 }
 
@@ -103,6 +118,25 @@ export const roomsApi = new Hono<AppBindings>()
     const key = await parseJson(c, PublishKeySchema);
     await publishDeviceKey(c.var.db, user.id, key);
     return c.json({ ok: true, userId: user.id, deviceId: key.deviceId });
+  })
+  // X3DH (docs/protocol.md §4): each call hands out (and removes) one one-time prekey per device.
+  .get("/keys/bundle/:userId", async (c) => {
+    requireUser(c);
+    const userId = c.req.param("userId");
+    const device = c.req.query("device");
+    const only = device === undefined ? undefined : DeviceIdSchema.safeParse(device);
+    if (only && !only.success) throw new ApiError(400, "Expected a device id");
+    return c.json({ userId, devices: await prekeyBundles(c.var.db, userId, only?.data) });
+  })
+  .get("/keys/:deviceId/prekeys", async (c) => {
+    const user = requireUser(c);
+    return c.json(await prekeysOfOwnDevice(c.var.db, user.id, deviceParam(c.req.param("deviceId"))));
+  })
+  .put("/keys/:deviceId/prekeys", async (c) => {
+    const user = requireUser(c);
+    const deviceId = deviceParam(c.req.param("deviceId"));
+    const input = await parseJson(c, PublishPrekeysSchema);
+    return c.json(await publishPrekeys(c.var.db, user.id, deviceId, input));
   })
   .get("/keys/:userId", async (c) => {
     requireUser(c);
