@@ -68,7 +68,7 @@ async function dh(priv: CryptoKey, peer: string): Promise<Uint8Array> {
 /** SK = HKDF(F ‖ DH1 ‖ DH2 ‖ DH3 [‖ DH4]), F = 32 × 0xFF, salt zero, info naming both identity keys. */
 async function kdf(parts: Uint8Array[], initiatorIk: string, responderIk: string): Promise<Uint8Array<ArrayBuffer>> {
   const ikm = new Uint8Array(32 + parts.length * 32).fill(0xff);
-  parts.forEach((p, i) => ikm.set(p, 32 + i * 32));
+  for (const [i, p] of parts.entries()) ikm.set(p, 32 + i * 32);
   const key = await crypto.subtle.importKey("raw", ikm, "HKDF", false, ["deriveBits"]);
   const info = enc.encode(`linkup-x3dh|${initiatorIk}|${responderIk}`);
   return new Uint8Array(await crypto.subtle.deriveBits({ name: "HKDF", hash: "SHA-256", salt: new Uint8Array(32), info }, key, 256));
