@@ -2,9 +2,21 @@
 // publishes keys, carries envelopes, and injects, rewrites and replays them. Every attack must be refused by
 // the receiving device, or (for a device the server adds) shown before anything is sealed to it.
 import { beforeEach, describe, expect, it } from "vitest";
-import { createDevice, type DeviceRecord, type DeviceSecrets, E2eSession, type KeyValueStore, safetyNumber, signDeviceRecord } from "./e2e";
+import { derivePairwiseKey, encryptContent } from "./crypto";
+import {
+  canonicalHeader,
+  createDevice,
+  type DeviceRecord,
+  type DeviceSecrets,
+  E2eSession,
+  type KeyValueStore,
+  type PrekeyUpload,
+  safetyNumber,
+  signDeviceRecord,
+} from "./e2e";
 import type { Envelope } from "./envelope";
-import { newId } from "./ids";
+import { newId, toBase64Url } from "./ids";
+import type { Prekey } from "./x3dh";
 
 class MemoryStore implements KeyValueStore {
   readonly map = new Map<string, unknown>();
@@ -24,7 +36,26 @@ class MaliciousRelay {
   publish(record: DeviceRecord) {
     this.published.set(record.userId, [...(this.published.get(record.userId) ?? []), record]);
   }
-  directory = { devices: async (userId: string) => structuredClone(this.published.get(userId) ?? []) };
+  /** Prekeys by `userId|deviceId`: the signed one and the one-time ones still to hand out. */
+  readonly prekeys = new Map<string, { signed?: Prekey; oneTime: Prekey[] }>();
+  /** Every bundle handed out (an attacker keeps them). */
+  readonly handedOut: unknown[] = [];
+  publishPrekeys(record: DeviceRecord, upload: PrekeyUpload) {
+    const id = `${record.userId}|${record.deviceId}`;
+    const held = this.prekeys.get(id) ?? { oneTime: [] };
+    this.prekeys.set(id, { signed: upload.signedPrekey ?? held.signed, oneTime: [...held.oneTime, ...upload.oneTimePrekeys] });
+  }
+  directory = {
+    devices: async (userId: string) => structuredClone(this.published.get(userId) ?? []),
+    bundle: async (userId: string, deviceId: string) => {
+      const held = this.prekeys.get(`${userId}|${deviceId}`);
+      if (!held?.signed) return undefined;
+      const oneTimePrekey = held.oneTime.shift();
+      const bundle = { deviceId, signedPrekey: held.signed, ...(oneTimePrekey ? { oneTimePrekey } : {}) };
+      this.handedOut.push(bundle);
+      return structuredClone(bundle);
+    },
+  };
   /** A copy of an envelope with some fields changed on the way. */
   rewrite(envelope: Envelope, change: (e: Envelope) => void): Envelope {
     const copy = structuredClone(envelope);
@@ -35,10 +66,14 @@ class MaliciousRelay {
 
 let relay: MaliciousRelay;
 
-async function device(userId: string): Promise<{ secrets: DeviceSecrets; session: E2eSession }> {
+async function device(userId: string): Promise<{ secrets: DeviceSecrets; session: E2eSession; store: MemoryStore }> {
   const secrets = await createDevice(userId);
   relay.publish(secrets.record);
-  return { secrets, session: new E2eSession(secrets, new MemoryStore(), relay.directory) };
+  const store = new MemoryStore();
+  const session = new E2eSession(secrets, store, relay.directory);
+  const upload = await session.prekeysToPublish({ signedPrekeyId: null, oneTimePrekeys: 0 });
+  if (upload) relay.publishPrekeys(secrets.record, upload);
+  return { secrets, session, store };
 }
 
 function draft(room: string, senderId: string, type: Envelope["type"] = "text"): Envelope {
@@ -67,13 +102,16 @@ describe("direct messages", () => {
 
   it("open on every trusted device of both people, and only there", async () => {
     const alice = await device("alice");
+    const alice2 = await device("alice");
     const bob = await device("bob");
     const bob2 = await device("bob");
     const { envelope } = await alice.session.sealDirect(draft(room, "alice"), "meet at 6", "bob");
     expect(JSON.stringify(envelope)).not.toContain("meet at 6");
     expect(await bob.session.open(envelope)).toMatchObject({ ok: true, text: "meet at 6" });
     expect(await bob2.session.open(envelope)).toMatchObject({ ok: true, text: "meet at 6" });
-    expect(await alice.session.open(envelope)).toMatchObject({ ok: true, text: "meet at 6" });
+    expect(await alice2.session.open(envelope)).toMatchObject({ ok: true, text: "meet at 6" });
+    // The sending device keeps its own words; nothing on the wire is sealed back to it.
+    expect(await alice.session.open(envelope)).toMatchObject({ ok: false, reason: "not-for-this-device" });
     const eve = await device("eve");
     expect(await eve.session.open(envelope)).toMatchObject({ ok: false, reason: "not-for-this-device" });
   });
@@ -145,6 +183,11 @@ describe("direct messages", () => {
     // The server adds a device of its own to Bob's list: signed by a key of its own.
     const ghost = await createDevice("bob", "ghost-device");
     relay.publish(ghost.record);
+    const ghostPrekeys = await new E2eSession(ghost, new MemoryStore(), relay.directory).prekeysToPublish({
+      signedPrekeyId: null,
+      oneTimePrekeys: 0,
+    });
+    if (ghostPrekeys) relay.publishPrekeys(ghost.record, ghostPrekeys);
     const { envelope, changes } = await alice.session.sealDirect(draft(room, "alice"), "the plan", "bob");
     expect(changes).toEqual([{ userId: "bob", deviceId: "ghost-device", kind: "new-device" }]);
     expect(e2eOf(envelope).keys.map((k) => k.to)).toContain(ghost.record.publicKey);
@@ -153,7 +196,7 @@ describe("direct messages", () => {
     relay.publish({ ...other.record, publicKey: ghost.record.publicKey.replace(/^./, (c) => (c === "A" ? "B" : "A")) });
     const next = await alice.session.sealDirect(draft(room, "alice"), "more", "bob");
     expect(next.changes).toEqual([]);
-    expect(e2eOf(next.envelope).keys).toHaveLength(3);
+    expect(e2eOf(next.envelope).keys).toHaveLength(2);
     // An existing device id with another identity key is a key change.
     relay.published.set(
       "bob",
@@ -186,6 +229,154 @@ describe("direct messages", () => {
       ok: true,
       changes: [{ userId: "alice", deviceId: "server-ghost", kind: "new-device" }],
     });
+  });
+});
+
+/** A version 2 direct message as clients sealed them before the ratchet (static pairwise wraps), for history. */
+async function sealStaticV2(from: DeviceSecrets, envelope: Envelope, text: string, to: DeviceRecord): Promise<Envelope> {
+  const meta = { device: from.record.signingKey, dh: from.record.publicKey, counter: 0 };
+  const keyId = newId(12);
+  const header = canonicalHeader({ ...envelope, ...meta, keyId });
+  const messageKey = crypto.getRandomValues(new Uint8Array(32));
+  const ikm = await crypto.subtle.importKey("raw", messageKey, "HKDF", false, ["deriveKey"]);
+  const info = new TextEncoder().encode(`msg|${header}`);
+  const salt = new TextEncoder().encode("linkup-e2e-v2");
+  const key = await crypto.subtle.deriveKey({ name: "HKDF", hash: "SHA-256", salt, info }, ikm, { name: "AES-GCM", length: 256 }, false, [
+    "encrypt",
+  ]);
+  const content = await encryptContent(key, text, header);
+  const pairwise = await derivePairwiseKey(from.dh, to.publicKey, `v2|${envelope.room}`);
+  const wrap = await encryptContent(pairwise, toBase64Url(messageKey), `${header}|to|${to.publicKey}`);
+  const signed = new TextEncoder().encode(JSON.stringify([header, content.iv, content.ciphertext, ""]));
+  const sig = toBase64Url(new Uint8Array(await crypto.subtle.sign({ name: "Ed25519" }, from.signing.privateKey, signed)));
+  const keys = [{ to: to.publicKey, ciphertext: wrap.ciphertext, iv: wrap.iv }];
+  return { ...envelope, content: { ciphertext: content.ciphertext, iv: content.iv, keyId }, meta: { e2e: { v: 2, ...meta, sig, keys } } };
+}
+
+/** What a thief copies from a device: its whole store (ratchet states, prekeys), minus the replay list. */
+function steal(store: MemoryStore): MemoryStore {
+  const copy = new MemoryStore();
+  for (const [k, v] of store.map) if (!k.startsWith("e2e:seen:")) copy.map.set(k, structuredClone(v));
+  return copy;
+}
+
+describe("direct messages with the Double Ratchet", () => {
+  const room = "dm:alice:bob";
+  const send = async (from: { session: E2eSession }, sender: string, text: string, to: string) =>
+    (await from.session.sealDirect(draft(room, sender), text, to)).envelope;
+
+  it("carries a conversation both ways on every device, in any order, after a lost first message", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    const bob2 = await device("bob");
+    const first = await send(alice, "alice", "are you home?", "bob");
+    const second = await send(alice, "alice", "I am at the gate", "bob");
+    expect(e2eOf(first).keys.every((k) => "x3dh" in k && "r" in k)).toBe(true);
+    // The relay holds the first message back: the second carries the X3DH header too and starts the session.
+    expect(await bob.session.open(second)).toMatchObject({ ok: true, text: "I am at the gate" });
+    expect(await bob.session.open(first)).toMatchObject({ ok: true, text: "are you home?" });
+    expect(await bob2.session.open(first)).toMatchObject({ ok: true, text: "are you home?" });
+    expect(await bob2.session.open(second)).toMatchObject({ ok: true, text: "I am at the gate" });
+
+    const turns: [typeof alice, string, string][] = [
+      [bob, "bob", "coming"],
+      [alice, "alice", "ok"],
+      [bob2, "bob", "from my laptop"],
+      [alice, "alice", "seen"],
+      [bob, "bob", "door open"],
+    ];
+    for (const [from, sender, text] of turns) {
+      const envelope = await send(from, sender, text, sender === "bob" ? "alice" : "bob");
+      // Once the peer has answered, a session no longer carries the X3DH header.
+      for (const reader of [alice, bob, bob2].filter((d) => d !== from))
+        expect(await reader.session.open(envelope)).toMatchObject({ ok: true, text });
+    }
+    const last = await send(alice, "alice", "bye", "bob");
+    expect(e2eOf(last).keys.some((k) => "x3dh" in k)).toBe(false);
+  });
+
+  it("refuses a replay and a reordered copy, and uses each one-time prekey for one first message only", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    const messages = [];
+    for (const text of ["one", "two", "three"]) messages.push(await send(alice, "alice", text, "bob"));
+    for (const m of [messages[2]!, messages[0]!, messages[1]!]) expect(await bob.session.open(m)).toMatchObject({ ok: true });
+    for (const m of messages) expect(await bob.session.open(structuredClone(m))).toEqual({ ok: false, reason: "replay" });
+    // Even with the replay list gone, the ratchet has no key for them any more, and the first message's
+    // one-time prekey is deleted, so the X3DH header cannot start a second session.
+    const forgetful = new E2eSession(bob.secrets, steal(bob.store), relay.directory);
+    for (const m of messages) expect(await forgetful.open(m)).toEqual({ ok: false, reason: "undecryptable" });
+  });
+
+  it("a stolen device state opens no earlier message, and no later one after the next round trip", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    const earlier = [await send(alice, "alice", "the PIN is 4821", "bob"), await send(alice, "alice", "delete this", "bob")];
+    for (const m of earlier) expect(await bob.session.open(m)).toMatchObject({ ok: true });
+    expect(await alice.session.open(await send(bob, "bob", "done", "alice"))).toMatchObject({ ok: true });
+
+    // The thief copies Bob's keys and state (and the relay kept every ciphertext).
+    const thief = new E2eSession(bob.secrets, steal(bob.store), relay.directory);
+    for (const m of earlier) expect(await thief.open(m)).toEqual({ ok: false, reason: "undecryptable" });
+
+    // Until Bob's next reply the thief follows the chain it stole; after the round trip it is locked out.
+    const next = await send(alice, "alice", "still there?", "bob");
+    expect(await thief.open(next)).toMatchObject({ ok: true });
+    expect(await bob.session.open(next)).toMatchObject({ ok: true });
+    expect(await alice.session.open(await send(bob, "bob", "yes", "alice"))).toMatchObject({ ok: true });
+    const healed = await send(alice, "alice", "new plan", "bob");
+    expect(await thief.open(healed)).toEqual({ ok: false, reason: "undecryptable" });
+    expect(await bob.session.open(healed)).toMatchObject({ ok: true, text: "new plan" });
+  });
+
+  it("a key kept for a late message is deleted once it opened it", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    const one = await send(alice, "alice", "first", "bob");
+    const two = await send(alice, "alice", "second", "bob");
+    // Bob opens the second first, so the first's key waits in his store until the first arrives.
+    expect(await bob.session.open(two)).toMatchObject({ ok: true });
+    expect(await new E2eSession(bob.secrets, steal(bob.store), relay.directory).open(one)).toMatchObject({ ok: true, text: "first" });
+    expect(await bob.session.open(one)).toMatchObject({ ok: true });
+    const thief = new E2eSession(bob.secrets, steal(bob.store), relay.directory);
+    for (const m of [one, two]) expect(await thief.open(m)).toEqual({ ok: false, reason: "undecryptable" });
+  });
+
+  it("both people starting at the same moment still end up talking", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    const fromAlice = await send(alice, "alice", "hello", "bob");
+    const fromBob = await send(bob, "bob", "hi", "alice");
+    expect(await alice.session.open(fromBob)).toMatchObject({ ok: true, text: "hi" });
+    expect(await bob.session.open(fromAlice)).toMatchObject({ ok: true, text: "hello" });
+    for (let i = 0; i < 3; i++) {
+      expect(await bob.session.open(await send(alice, "alice", `a${i}`, "bob"))).toMatchObject({ ok: true, text: `a${i}` });
+      expect(await alice.session.open(await send(bob, "bob", `b${i}`, "alice"))).toMatchObject({ ok: true, text: `b${i}` });
+    }
+  });
+
+  it("refuses a prekey the server signed itself, and waits for a contact with no prekeys", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    const server = await createDevice("bob", bob.secrets.record.deviceId);
+    const held = relay.prekeys.get(`bob|${bob.secrets.record.deviceId}`)!;
+    const upload = await new E2eSession(server, new MemoryStore(), relay.directory).prekeysToPublish({
+      signedPrekeyId: null,
+      oneTimePrekeys: 0,
+    });
+    relay.prekeys.set(`bob|${bob.secrets.record.deviceId}`, { ...held, signed: upload?.signedPrekey });
+    await expect(send(alice, "alice", "hi", "bob")).rejects.toThrow("Waiting for the other person to open LinkUp");
+  });
+
+  it("still opens version 2 messages (static keys) kept from before, and a relay cannot relabel a version", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    const old = await sealStaticV2(alice.secrets, draft(room, "alice"), "from last week", bob.secrets.record);
+    expect(await bob.session.open(old)).toMatchObject({ ok: true, text: "from last week" });
+    const relabelled = relay.rewrite(await send(alice, "alice", "now", "bob"), (e) => {
+      (e2eOf(e) as unknown as { v: number }).v = 2;
+    });
+    expect(await bob.session.open(relabelled)).toEqual({ ok: false, reason: "bad-signature" });
   });
 });
 

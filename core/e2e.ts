@@ -10,15 +10,26 @@
 // - Every private envelope carries a canonical header (version, room, id, sender, sender's identity and X25519
 //   keys, time, type, key id, per-sender counter). The header is the AES-GCM additional data and the HKDF info
 //   of the content key, and the sender's identity key signs header and ciphertext.
-// - Direct messages: a fresh message key per message, wrapped for each trusted device of both people under
-//   the pairwise X25519 key of that device and the sender's device.
+// - Direct messages (version 3): a fresh message key per message, sealed for each trusted device of both people
+//   with a Double Ratchet session per pair of devices (core/double-ratchet.ts), started by an X3DH first message
+//   (core/x3dh.ts), so a key stolen today opens no earlier message. Version 2 wrapped the message key under the
+//   static pairwise X25519 key; those envelopes still open, for history.
 // - Groups: a sender key per (member, device) as a hash chain (message key = HMAC(chain, 0x01), next chain =
 //   HMAC(chain, 0x02)), handed out wrapped per device; a new one whenever the recipients change.
 import { derivePairwiseKey } from "./crypto";
+import { initReceiver, initSender, type RatchetMessage, type RatchetState, ratchetDecrypt, ratchetEncrypt } from "./double-ratchet";
 import type { Envelope } from "./envelope";
 import { fromBase64Url, newId, toBase64Url } from "./ids";
+import { newPrekey, type Prekey, type PrekeyBundle, signPrekey, verifyPrekey, type X3dhHeader, x3dhInitiate, x3dhRespond } from "./x3dh";
 
 export const E2E_VERSION = 2;
+/** Direct messages sealed with the Double Ratchet (docs/protocol.md §4); groups and key handouts stay at 2. */
+export const DIRECT_VERSION = 3;
+/** Ratchet sessions kept per pair of devices (both people may start one at the same moment). */
+const SESSIONS_PER_DEVICE = 3;
+/** One-time prekeys this device keeps on the server; below LOW it tops the batch up to TARGET. */
+export const PREKEYS_TARGET = 50;
+export const PREKEYS_LOW = 20;
 const enc = new TextEncoder();
 const SALT = enc.encode("linkup-e2e-v2");
 /** How far a group chain may be moved forward for one message (keys skipped on the way are kept). */
@@ -116,8 +127,8 @@ export interface Header {
 }
 
 /** The header as one canonical string: the same fields in the same order on every side. */
-export function canonicalHeader(h: Header): string {
-  return JSON.stringify([E2E_VERSION, h.room, h.id, h.senderId, h.device, h.dh, h.timestamp, h.type, h.keyId, h.counter]);
+export function canonicalHeader(h: Header, version = E2E_VERSION): string {
+  return JSON.stringify([version, h.room, h.id, h.senderId, h.device, h.dh, h.timestamp, h.type, h.keyId, h.counter]);
 }
 
 /** What rides beside the ciphertext in `meta.e2e` (the rest of the header is the envelope itself). */
@@ -127,16 +138,45 @@ export interface E2eMeta {
   dh: string;
   counter: number;
   sig: string;
-  /** Direct messages: the message key wrapped for each recipient device (by its X25519 key). */
-  keys?: { to: string; ciphertext: string; iv: string }[];
+  /**
+   * Direct messages, per recipient device (by its X25519 key): version 3, the message key as a ratchet message
+   * (`r`) and, until the peer has answered, the X3DH header that starts the session (`x3dh`); version 2, the
+   * message key wrapped under the static pairwise key (`ciphertext`, `iv`).
+   */
+  keys?: KeyEntry[];
   /** Sender-key handouts: the recipient device (X25519 key) and person. */
   to?: string;
   for?: string;
 }
 
+export interface KeyEntry {
+  to: string;
+  ciphertext?: string;
+  iv?: string;
+  r?: RatchetMessage;
+  x3dh?: X3dhHeader;
+}
+
+const B64_32 = /^[A-Za-z0-9_-]{43}$/;
+const count = (n: unknown) => typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
+
+/** A version 3 entry as it must look before any of it is used (the relay may have written anything there). */
+function readRatchetEntry(e: KeyEntry): { r: RatchetMessage; x3dh?: X3dhHeader } | null {
+  const r = e.r as Partial<RatchetMessage> | undefined;
+  const h = r?.header as Partial<RatchetMessage["header"]> | undefined;
+  if (!r || !h || typeof h.dh !== "string" || !B64_32.test(h.dh) || !count(h.pn) || !count(h.n)) return null;
+  if (typeof r.ciphertext !== "string" || !B64.test(r.ciphertext)) return null;
+  const x = e.x3dh as Partial<X3dhHeader> | undefined;
+  if (x !== undefined && (typeof x.ek !== "string" || !B64_32.test(x.ek) || !count(x.spk) || (x.opk !== undefined && !count(x.opk))))
+    return null;
+  return { r: r as RatchetMessage, x3dh: x as X3dhHeader | undefined };
+}
+
 function readMeta(envelope: Envelope): E2eMeta | null {
   const m = envelope.meta?.e2e as Partial<E2eMeta> | undefined;
-  if (!m || m.v !== E2E_VERSION || typeof m.device !== "string" || typeof m.dh !== "string" || typeof m.sig !== "string") return null;
+  const version = envelope.room.startsWith("dm:") && envelope.type !== "key" ? [E2E_VERSION, DIRECT_VERSION] : [E2E_VERSION];
+  if (!m || !version.includes(m.v as number) || typeof m.device !== "string" || typeof m.dh !== "string" || typeof m.sig !== "string")
+    return null;
   if (typeof m.counter !== "number" || !Number.isSafeInteger(m.counter) || m.counter < 0) return null;
   if (m.keys !== undefined && !Array.isArray(m.keys)) return null;
   return m as E2eMeta;
@@ -239,6 +279,17 @@ export interface KeyValueStore {
 export interface Directory {
   /** `fresh` asks past any cache (a sender's device we do not know yet may have just been published). */
   devices(userId: string, fresh?: boolean): Promise<unknown[]>;
+  /** One device's prekey bundle (`GET /api/keys/bundle/:userId?device=`), or undefined when it has none. */
+  bundle(userId: string, deviceId: string): Promise<unknown>;
+}
+
+/** A Double Ratchet session with one device of a person, and how it started. */
+interface PairSession {
+  state: RatchetState;
+  /** The X3DH ephemeral key the session grew from (the same on both sides). */
+  ek: string;
+  /** Sent with every message until the peer answers in this session, so a lost first message does no harm. */
+  pending?: X3dhHeader;
 }
 
 /** A contact's device that was not there (or had another identity key) when we last looked. */
@@ -258,6 +309,12 @@ export type OpenFailure =
   | "not-for-this-device"
   | "key-overwrite" // a second sender key under a (sender, device, key id) we already hold
   | "undecryptable";
+
+/** What `PUT /api/keys/:deviceId/prekeys` takes (core/rooms.ts PublishPrekeysSchema). */
+export interface PrekeyUpload {
+  signedPrekey?: Prekey;
+  oneTimePrekeys: Prekey[];
+}
 
 export type OpenResult = { ok: true; text: string } | { ok: false; reason: OpenFailure };
 
@@ -358,52 +415,171 @@ export class E2eSession {
   }
 
   /**
-   * Seals a direct message to every trusted device of both people. `changes` lists devices that appeared
-   * or changed since last time: the caller shows them in the chat (they are sealed to, but never silently).
+   * Seals a direct message to every trusted device of both people (my own other devices too), one ratchet
+   * message per device (docs/protocol.md §4). `changes` lists devices that appeared or changed since last
+   * time: the caller shows them in the chat (they are sealed to, but never silently).
    */
   async sealDirect(envelope: Envelope, text: string, peerId: string): Promise<{ envelope: Envelope; changes: TrustChange[] }> {
     // Sealing always asks for the newest lists: a device added a moment ago should be able to read this.
     const [theirs, ours] = await Promise.all([this.trustedDevices(peerId, true), this.trustedDevices(this.userId, true)]);
-    if (theirs.devices.length === 0) throw new Error("Waiting for the other person to open LinkUp so this message can be encrypted");
     const meta = { device: this.me.record.signingKey, dh: this.me.record.publicKey, counter: await this.nextCounter(envelope.room) };
     const keyId = newId(12);
-    const header = canonicalHeader(headerOf(envelope, meta, keyId));
-    const messageKey = crypto.getRandomValues(new Uint8Array(32));
-    const content = await seal(await contentKey(messageKey, header), text, header);
-    const recipients = [...new Set([...theirs.devices, ...ours.devices].map((d) => d.publicKey).concat(this.me.record.publicKey))];
-    const keys = await Promise.all(
-      recipients.map(async (to) => ({
-        to,
-        ...(await seal(await this.pairwise(to, envelope.room), toBase64Url(messageKey), `${header}|to|${to}`)),
-      })),
-    );
+    const header = canonicalHeader(headerOf(envelope, meta, keyId), DIRECT_VERSION);
+    const messageKey = toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
+    const sealFor = (devices: DeviceRecord[]) =>
+      Promise.all(
+        devices
+          .filter((d) => d.signingKey !== this.me.record.signingKey)
+          .map((d) => this.ratchetSeal(d, messageKey, `${header}|to|${d.publicKey}`)),
+      );
+    const forThem = (await sealFor(theirs.devices)).filter((k) => k !== null);
+    // A device without prekeys has not opened LinkUp since they exist; it is not sealed to with a static key.
+    if (forThem.length === 0) throw new Error("Waiting for the other person to open LinkUp so this message can be encrypted");
+    const keys = [...forThem, ...(await sealFor(ours.devices)).filter((k) => k !== null)];
+    const content = await seal(await contentKey(fromBase64Url(messageKey), header), text, header);
     const sig = await this.sign(header, content.iv, content.ciphertext);
     return {
-      envelope: { ...envelope, isEncrypted: true, content: { ...content, keyId }, meta: { e2e: { v: E2E_VERSION, ...meta, sig, keys } } },
+      envelope: {
+        ...envelope,
+        isEncrypted: true,
+        content: { ...content, keyId },
+        meta: { e2e: { v: DIRECT_VERSION, ...meta, sig, keys } },
+      },
       changes: [...theirs.changes, ...ours.changes],
     };
   }
 
+  private sessionKey(d: Pick<DeviceRecord, "userId" | "deviceId" | "signingKey">) {
+    return `e2e:dr:${d.userId}|${d.deviceId}|${d.signingKey}`;
+  }
+
+  /** One ratchet message to one device: the newest session with it, or a new one from its prekey bundle. */
+  private ratchetSeal(d: DeviceRecord, payload: string, ad: string): Promise<KeyEntry | null> {
+    const key = this.sessionKey(d);
+    return this.serial(key, async () => {
+      const sessions = (await this.store.get<PairSession[]>(key)) ?? [];
+      let current = sessions[0];
+      if (!current?.state.cks) {
+        const bundle = await this.verifiedBundle(d);
+        if (!bundle) return null;
+        const { sk, header } = await x3dhInitiate(this.me.dh, this.me.record.publicKey, d.publicKey, bundle);
+        current = { state: await initSender(sk, bundle.signedPrekey.publicKey), ek: header.ek, pending: header };
+        sessions.unshift(current);
+      }
+      const { state, message } = await ratchetEncrypt(current.state, payload, ad);
+      current.state = state;
+      await this.store.set(key, sessions.slice(0, SESSIONS_PER_DEVICE));
+      return { to: d.publicKey, r: message, ...(current.pending ? { x3dh: current.pending } : {}) };
+    });
+  }
+
+  /** The device's bundle from the directory, used only when its signed prekey carries the device's signature. */
+  private async verifiedBundle(d: DeviceRecord): Promise<PrekeyBundle | null> {
+    const b = (await this.directory.bundle(d.userId, d.deviceId).catch(() => undefined)) as Partial<PrekeyBundle> | undefined;
+    if (!b || b.deviceId !== d.deviceId || !b.signedPrekey) return null;
+    if (!(await verifyPrekey(d.signingKey, d.userId, d.deviceId, b.signedPrekey))) return null;
+    const opk = b.oneTimePrekey;
+    const validOpk = opk && count(opk.keyId) && typeof opk.publicKey === "string" && B64_32.test(opk.publicKey);
+    return { deviceId: d.deviceId, signedPrekey: b.signedPrekey, ...(validOpk ? { oneTimePrekey: opk } : {}) };
+  }
+
+  /**
+   * Opens this device's ratchet message of a direct envelope and, with the message key, its content. The
+   * session moves on (and a used one-time prekey is deleted) only when both open.
+   */
+  private ratchetOpen(
+    sender: DeviceRecord,
+    entry: { r: RatchetMessage; x3dh?: X3dhHeader },
+    ad: string,
+    content: (messageKey: string) => Promise<string>,
+  ) {
+    const key = this.sessionKey(sender);
+    return this.serial(key, async () => {
+      const sessions = (await this.store.get<PairSession[]>(key)) ?? [];
+      const tryOpen = async (session: PairSession) => {
+        const opened = await ratchetDecrypt(session.state, entry.r, ad);
+        return { state: opened.state, text: await content(opened.plaintext) };
+      };
+      const x = entry.x3dh;
+      if (x && !sessions.some((s) => s.ek === x.ek)) {
+        // The first message of a session the peer started: X3DH with my prekeys, then the ratchet.
+        const spk = await this.store.get<CryptoKeyPair>(`e2e:spk:${x.spk}`);
+        const opk = x.opk === undefined ? undefined : await this.store.get<CryptoKeyPair>(`e2e:opk:${x.opk}`);
+        if (!spk || (x.opk !== undefined && !opk)) throw new Error("Prekey gone (used already) or never made here");
+        const sk = await x3dhRespond(this.me.dh, this.me.record.publicKey, spk, opk, sender.publicKey, x);
+        const fresh: PairSession = { state: await initReceiver(sk, spk), ek: x.ek };
+        const { state, text } = await tryOpen(fresh);
+        if (x.opk !== undefined) await this.store.set(`e2e:opk:${x.opk}`, undefined);
+        await this.store.set(key, [{ ...fresh, state }, ...sessions].slice(0, SESSIONS_PER_DEVICE));
+        return text;
+      }
+      for (const [i, session] of sessions.entries()) {
+        if (x && session.ek !== x.ek) continue;
+        const opened = await tryOpen(session).catch(() => null);
+        if (!opened) continue;
+        // The peer answered in this session: it becomes the one to send in, without the X3DH header.
+        const rest = sessions.filter((_, j) => j !== i);
+        await this.store.set(key, [{ state: opened.state, ek: session.ek }, ...rest]);
+        return opened.text;
+      }
+      throw new Error("No session opens this message");
+    });
+  }
+
+  /**
+   * The prekeys this device should publish, given what the server holds for it (`GET
+   * /api/keys/:deviceId/prekeys`): a signed prekey when it has none of ours, and one-time prekeys up to
+   * PREKEYS_TARGET when fewer than PREKEYS_LOW are left. The private halves stay in the store. Null: nothing.
+   */
+  async prekeysToPublish(status: { signedPrekeyId: number | null; oneTimePrekeys: number }): Promise<PrekeyUpload | null> {
+    return this.serial("prekeys", async () => {
+      const { userId, deviceId } = this.me.record;
+      const ours = status.signedPrekeyId !== null && (await this.store.get(`e2e:spk:${status.signedPrekeyId}`)) !== undefined;
+      const wanted = status.oneTimePrekeys < PREKEYS_LOW ? PREKEYS_TARGET - status.oneTimePrekeys : 0;
+      if (ours && wanted === 0) return null;
+      let next = (await this.store.get<number>("e2e:prekey-next")) ?? 1;
+      const upload: PrekeyUpload = { oneTimePrekeys: [] };
+      if (!ours) {
+        const { pair, prekey } = await newPrekey(next++);
+        await this.store.set(`e2e:spk:${prekey.keyId}`, pair);
+        upload.signedPrekey = await signPrekey(this.me.signing, userId, deviceId, prekey);
+      }
+      for (let i = 0; i < wanted; i++) {
+        const { pair, prekey } = await newPrekey(next++);
+        await this.store.set(`e2e:opk:${prekey.keyId}`, pair);
+        upload.oneTimePrekeys.push(prekey);
+      }
+      await this.store.set("e2e:prekey-next", next);
+      return upload;
+    });
+  }
+
   /** Checks who sent an envelope: a trusted device of its sender, whose signature covers header and bytes. */
-  private async authenticate(
-    envelope: Envelope,
-  ): Promise<
-    | { ok: true; meta: E2eMeta; header: string; content: { ciphertext: string; iv: string; keyId: string }; changes: TrustChange[] }
+  private async authenticate(envelope: Envelope): Promise<
+    | {
+        ok: true;
+        meta: E2eMeta;
+        header: string;
+        content: { ciphertext: string; iv: string; keyId: string };
+        changes: TrustChange[];
+        sender: DeviceRecord;
+      }
     | { ok: false; reason: OpenFailure }
   > {
     if ("text" in envelope.content) return { ok: false, reason: "plaintext" };
     const meta = readMeta(envelope);
     const keyId = envelope.content.keyId;
     if (!meta || !keyId) return { ok: false, reason: "malformed" };
-    const sentBy = (devices: DeviceRecord[]) => devices.some((d) => d.signingKey === meta.device && d.publicKey === meta.dh);
+    const sentBy = (devices: DeviceRecord[]) => devices.find((d) => d.signingKey === meta.device && d.publicKey === meta.dh);
     let { devices, changes } = await this.trustedDevices(envelope.senderId);
     if (!sentBy(devices)) ({ devices, changes } = await this.trustedDevices(envelope.senderId, true));
-    if (!sentBy(devices)) return { ok: false, reason: "unknown-device" };
-    const header = canonicalHeader(headerOf(envelope, meta, keyId));
+    const sender = sentBy(devices);
+    if (!sender) return { ok: false, reason: "unknown-device" };
+    const header = canonicalHeader(headerOf(envelope, meta, keyId), meta.v);
     const extra = envelope.type === "key" ? `${meta.to}|${meta.for}` : "";
     if (!(await verifySig(meta.device, meta.sig, signedBytes(header, envelope.content.iv, envelope.content.ciphertext, extra))))
       return { ok: false, reason: "bad-signature" };
-    return { ok: true, meta, header, content: { ...envelope.content, keyId }, changes };
+    return { ok: true, meta, header, content: { ...envelope.content, keyId }, changes, sender };
   }
 
   /** Opens a private message (direct or group) after checking its sender, signature and counter. */
@@ -417,11 +593,27 @@ export class E2eSession {
         const seen = (await this.store.get<number[]>(seenKey)) ?? [];
         if (seen.includes(meta.counter) || (seen.length >= SEEN_WINDOW && meta.counter < Math.min(...seen)))
           return { ok: false, reason: "replay" };
-        const wrap = meta.keys?.find((k) => k?.to === this.me.record.publicKey);
+        const mine = meta.keys?.find((k) => k?.to === this.me.record.publicKey);
+        if (meta.v === DIRECT_VERSION) {
+          if (!mine) return { ok: false, reason: "not-for-this-device" };
+          const entry = readRatchetEntry(mine);
+          if (!entry) return { ok: false, reason: "malformed" };
+          const text = await this.ratchetOpen(auth.sender, entry, `${header}|to|${this.me.record.publicKey}`, async (mk) =>
+            unseal(await contentKey(fromBase64Url(mk), header), content, header),
+          );
+          await this.store.set(seenKey, [...seen, meta.counter].slice(-SEEN_WINDOW));
+          return { ok: true, text, changes: auth.changes };
+        }
+        // Version 2 (static pairwise keys, before the ratchet): still opens, for history.
+        const wrap = mine;
         if (!wrap || typeof wrap.ciphertext !== "string" || typeof wrap.iv !== "string")
           return { ok: false, reason: "not-for-this-device" };
         const messageKey = fromBase64Url(
-          await unseal(await this.pairwise(meta.dh, envelope.room), wrap, `${header}|to|${this.me.record.publicKey}`),
+          await unseal(
+            await this.pairwise(meta.dh, envelope.room),
+            { ciphertext: wrap.ciphertext, iv: wrap.iv },
+            `${header}|to|${this.me.record.publicKey}`,
+          ),
         );
         const text = await unseal(await contentKey(messageKey, header), content, header);
         await this.store.set(seenKey, [...seen, meta.counter].slice(-SEEN_WINDOW));

@@ -35,10 +35,10 @@ function device(userId: string): Promise<StoredDevice> {
   return found;
 }
 
-/** Publishes this device's signed record for the signed-in user (once per user and device). */
+/** Publishes this device's signed record for the signed-in user (once per user and device), then its prekeys. */
 export async function publishDeviceKey(userId: string): Promise<void> {
   const stored = await device(userId);
-  if (stored.publishedFor === userId) return;
+  if (stored.publishedFor === userId) return topUpPrekeys(userId);
   const { userId: _, ...record } = stored.secrets.record;
   const res = await fetch("/api/keys", {
     method: "PUT",
@@ -49,6 +49,37 @@ export async function publishDeviceKey(userId: string): Promise<void> {
   if (!res.ok) throw new Error(`${res.status}: could not publish the device key`);
   stored.publishedFor = userId;
   await kvSet("device:v2", stored);
+  await topUpPrekeys(userId);
+}
+
+const toppedUp = new Map<string, Promise<void>>();
+
+/**
+ * Keeps this device's X3DH prekeys on the server (docs/protocol.md §4): a signed prekey, and one-time prekeys
+ * topped up when fewer than the protocol's low mark are left. Checked once per page load and user.
+ */
+function topUpPrekeys(userId: string): Promise<void> {
+  let found = toppedUp.get(userId);
+  if (found) return found;
+  found = (async () => {
+    const s = await session();
+    const url = `/api/keys/${encodeURIComponent(s.me.record.deviceId)}/prekeys`;
+    const res = await fetch(url, { credentials: "include" });
+    if (!res.ok) throw new Error(`${res.status}: could not check the prekeys`);
+    const upload = await s.prekeysToPublish(await res.json());
+    if (!upload) return;
+    const put = await fetch(url, {
+      method: "PUT",
+      credentials: "include",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(upload),
+    });
+    if (!put.ok) throw new Error(`${put.status}: could not publish the prekeys`);
+  })();
+  // A failure is tried again on the next call rather than remembered.
+  found.catch(() => toppedUp.delete(userId));
+  toppedUp.set(userId, found);
+  return found;
 }
 
 /** Withdraws this device's key on the server (sign-out): no one seals to it any more. */
@@ -74,6 +105,16 @@ async function publishedDevices(userId: string, fresh = false): Promise<unknown[
   return records;
 }
 
+/** One device's prekey bundle; each call takes one of its one-time prekeys off the server. */
+async function prekeyBundle(userId: string, deviceId: string): Promise<unknown> {
+  const res = await fetch(`/api/keys/bundle/${encodeURIComponent(userId)}?device=${encodeURIComponent(deviceId)}`, {
+    credentials: "include",
+  });
+  if (!res.ok) throw new Error(`${res.status}: no prekeys`);
+  const body = (await res.json()) as { devices?: unknown };
+  return Array.isArray(body.devices) ? body.devices[0] : undefined;
+}
+
 const sessions = new Map<string, Promise<E2eSession>>();
 
 /** The protocol session of this device for the signed-in user. */
@@ -83,7 +124,7 @@ export function session(): Promise<E2eSession> {
   if (found) return found;
   found = (async () => {
     const [{ E2eSession }, stored] = await Promise.all([e2e(), device(user)]);
-    return new E2eSession(stored.secrets, { get: kvGet, set: kvSet }, { devices: publishedDevices });
+    return new E2eSession(stored.secrets, { get: kvGet, set: kvSet }, { devices: publishedDevices, bundle: prekeyBundle });
   })();
   sessions.set(user, found);
   return found;
