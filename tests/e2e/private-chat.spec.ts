@@ -250,3 +250,64 @@ test("a malicious relay cannot slip plain text, a rewritten header or a forged s
   await b.context.close();
   await c.context.close();
 });
+
+test("two people talk both ways after a reload, with a ratchet per device; what the server relays and keeps has no plaintext", async ({
+  browser,
+  baseURL,
+}) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Funke");
+  const b = await person(browser, baseURL!, at, "Emeka");
+  // Every frame between Emeka's browser and the room: what he sends, and what the room relays and, after the
+  // reload, hands back from what it kept.
+  const frames: string[] = [];
+  await b.page.routeWebSocket(/\/ws\/rooms\//, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => {
+      frames.push(String(m));
+      server.send(m);
+    });
+    server.onMessage((raw) => {
+      frames.push(String(raw));
+      ws.send(raw);
+    });
+  });
+  await openChat(a.page);
+  await openChat(b.page);
+  const dm = await openDm(a.page, "Emeka");
+  await send(a.page, "opening line 1207");
+  await openChat(b.page, `/chat?room=${encodeURIComponent(dm)}`);
+  await expect(bubble(b.page, "opening line 1207")).toBeVisible();
+
+  // Both reload: the ratchet sessions live in IndexedDB and carry on from there.
+  await a.page.reload();
+  await b.page.reload();
+  await expect(a.page.getByText("LIVE", { exact: true })).toBeVisible();
+  await expect(b.page.getByText("LIVE", { exact: true })).toBeVisible();
+  const words: string[] = ["opening line 1207"];
+  for (let i = 0; i < 3; i++) {
+    const fromA = `yam price ${i} is 35${i}0 naira`;
+    const fromB = `tomatoes ${i} cost 8${i}5`;
+    words.push(fromA, fromB);
+    await send(a.page, fromA);
+    await expect(bubble(b.page, fromA)).toBeVisible();
+    await send(b.page, fromB);
+    await expect(bubble(a.page, fromB)).toBeVisible();
+  }
+  await expect(bubble(a.page, "tomatoes 2 cost 825").getByRole("img", { name: "Encrypted" })).toBeVisible();
+  await expect(bubble(b.page, "yam price 2 is 3520 naira").getByRole("img", { name: "Encrypted" })).toBeVisible();
+
+  // Only ciphertext went to the room and came from it: every direct message a version 3 ratchet envelope.
+  type Sealed = { id: string; room: string; type: string; meta?: { e2e?: { v: number } } };
+  const envelopes = frames.flatMap((raw) => {
+    const f = JSON.parse(raw) as { envelope?: Sealed; items?: { envelope: Sealed }[] };
+    return (f.envelope ? [f.envelope] : (f.items ?? []).map((i) => i.envelope)).filter((e) => e.room === dm && e.type === "text");
+  });
+  expect(new Set(envelopes.map((e) => e.id)).size).toBe(words.length);
+  for (const e of envelopes) expect(e.meta?.e2e?.v).toBe(3);
+  for (const raw of frames) for (const w of words) expect(raw).not.toContain(w);
+  expect(a.errors).toEqual([]);
+  expect(b.errors).toEqual([]);
+  await a.context.close();
+  await b.context.close();
+});
