@@ -1,8 +1,8 @@
-// The Double Ratchet for direct chats (docs/protocol.md §8), written against Signal's published "The Double
+// The Double Ratchet for direct chats (docs/protocol.md §4), written against Signal's published "The Double
 // Ratchet Algorithm" (revision 1): a Diffie-Hellman ratchet on X25519 and symmetric-key chains, so that a key
 // stolen from a device opens neither earlier messages (forward secrecy) nor, after the next round trip, later
-// ones. WebCrypto only. Not wired into the chat yet: the X3DH first message (prekeys published beside the
-// device record) is the missing half; this module is the ratchet that follows it.
+// ones. WebCrypto only. Sessions start from an X3DH first message (core/x3dh.ts); core/e2e.ts keeps one per
+// pair of devices.
 //
 // Differences from the specification, on purpose: ENCRYPT is AES-256-GCM whose key and nonce come from HKDF
 // over the message key (the specification allows any AEAD; each message key is used once); header fields are
