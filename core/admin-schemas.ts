@@ -38,3 +38,9 @@ export const QUICK_QUERIES = [
 
 /** Staff answer a call-back ticket; `close` ends it in the same step. */
 export const TicketReplySchema = z.object({ message: z.string().trim().min(1).max(1000), close: z.boolean().default(false) });
+
+/** Staff ban a person (the reason is for the audit log and the desk, never shown to others). */
+export const BanSchema = z.object({ reason: z.string().trim().min(3).max(300) });
+
+/** What a banned person is told when signing in or joining a room (docs/decisions/022d-bans.md). */
+export const BANNED_MESSAGE = "This account is suspended. Contact LinkUp support if you think this is a mistake.";

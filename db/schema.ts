@@ -46,6 +46,9 @@ export const users = sqliteTable(
     anonymousMode: integer("anonymous_mode", { mode: "boolean" }).notNull().default(SETTINGS_DEFAULTS.anonymousMode),
     stealthMode: integer("stealth_mode", { mode: "boolean" }).notNull().default(SETTINGS_DEFAULTS.stealthMode),
     onboardingCompletedAt: integer("onboarding_completed_at", { mode: "timestamp_ms" }),
+    // Set by staff: no session, sign-in or room for this account until unbanned (docs/decisions/022d-bans.md).
+    bannedAt: integer("banned_at", { mode: "timestamp_ms" }),
+    banReason: text("ban_reason"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
   },

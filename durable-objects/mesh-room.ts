@@ -190,13 +190,14 @@ export class MeshRoom extends DurableObject<Env> {
 
   /**
    * Closes a person's sockets here (they left the group, or were blocked in this direct chat). The Worker
-   * checks membership on every upgrade, so they cannot come back in.
+   * checks membership (and bans) on every upgrade, so they cannot come back in. `reason` is the close reason
+   * the client may show.
    */
-  async expel(userId: string): Promise<number> {
+  async expel(userId: string, reason = "No longer in this room"): Promise<number> {
     const open = this.ctx.getWebSockets(userId);
     for (const ws of open) {
       try {
-        ws.close(CLOSE_NOT_MEMBER, "No longer in this room");
+        ws.close(CLOSE_NOT_MEMBER, reason);
       } catch {
         // Already closing.
       }

@@ -1,5 +1,5 @@
 import { Form, isRouteErrorResponse, Link } from "react-router";
-import { type DeskActionData, type DeskTicket, loadStaffDesk, staffDeskAction } from "../features/admin/staff-desk.server";
+import { type DeskActionData, type DeskPerson, type DeskTicket, loadStaffDesk, staffDeskAction } from "../features/admin/staff-desk.server";
 import type { Route } from "./+types/staff-desk";
 
 export const meta: Route.MetaFunction = () => [{ title: "Staff Desk — LinkUp" }];
@@ -36,11 +36,7 @@ export default function StaffDesk({ loaderData, actionData }: Route.ComponentPro
           ) : (
             <ul aria-label="People found">
               {people.map((p) => (
-                <li key={p.id}>
-                  <strong>{p.nickname}</strong> {p.phone ?? "no phone"} · {p.verified ? "verified" : "not verified"} · {p.tier}
-                  {p.tierExpiresAt ? ` until ${p.tierExpiresAt.slice(0, 10)}` : ""} · role {p.role} · {p.sessions} sessions · {p.openSos}{" "}
-                  open SOS · {p.openTickets} open tickets
-                </li>
+                <PersonItem key={p.id} p={p} answer={actionData?.target === p.id ? actionData : undefined} />
               ))}
             </ul>
           )
@@ -54,17 +50,63 @@ export default function StaffDesk({ loaderData, actionData }: Route.ComponentPro
         ) : (
           <ul aria-label="Ticket queue">
             {tickets.map((t) => (
-              <TicketItem key={t.id} t={t} answer={actionData?.ticketId === t.id ? actionData : undefined} />
+              <TicketItem key={t.id} t={t} answer={actionData?.target === t.id ? actionData : undefined} />
             ))}
           </ul>
         )}
-        {actionData && !tickets.some((t) => t.id === actionData.ticketId) ? (
+        {actionData && !tickets.some((t) => t.id === actionData.target) && !people?.some((p) => p.id === actionData.target) ? (
           <p role="status" className={actionData.ok ? "success" : "error"}>
             {actionData.message}
           </p>
         ) : null}
       </section>
     </div>
+  );
+}
+
+function Answer({ answer }: { answer?: DeskActionData }) {
+  return answer ? (
+    <p role="status" className={answer.ok ? "success" : "error"}>
+      {answer.message}
+    </p>
+  ) : null;
+}
+
+function PersonItem({ p, answer }: { p: DeskPerson; answer?: DeskActionData }) {
+  return (
+    <li className="person">
+      <p>
+        <strong>{p.nickname}</strong> {p.phone ?? "no phone"} · {p.verified ? "verified" : "not verified"} · {p.tier}
+        {p.tierExpiresAt ? ` until ${p.tierExpiresAt.slice(0, 10)}` : ""} · role {p.role} · {p.sessions} sessions · {p.openSos} open SOS ·{" "}
+        {p.openTickets} open tickets
+        {p.banned ? (
+          <>
+            {" "}
+            · <span className="tag">Banned</span> {p.banReason}
+          </>
+        ) : null}
+      </p>
+      {p.banned ? (
+        <Form method="post">
+          <input type="hidden" name="intent" value="unban" />
+          <input type="hidden" name="personId" value={p.id} />
+          <button type="submit" className="btn" aria-label={`Unban ${p.nickname}`}>
+            Unban
+          </button>
+        </Form>
+      ) : p.role !== "admin" ? (
+        <Form method="post" className="form">
+          <input type="hidden" name="intent" value="ban" />
+          <input type="hidden" name="personId" value={p.id} />
+          <label htmlFor={`ban-${p.id}`}>Reason for banning {p.nickname}</label>
+          <input id={`ban-${p.id}`} name="reason" minLength={3} maxLength={300} required />
+          <button type="submit" className="btn btn-danger" aria-label={`Ban ${p.nickname}`}>
+            Ban
+          </button>
+        </Form>
+      ) : null}
+      <Answer answer={answer} />
+    </li>
   );
 }
 
@@ -95,11 +137,7 @@ function TicketItem({ t, answer }: { t: DeskTicket; answer?: DeskActionData }) {
           Close
         </button>
       </Form>
-      {answer ? (
-        <p role="status" className={answer.ok ? "success" : "error"}>
-          {answer.message}
-        </p>
-      ) : null}
+      <Answer answer={answer} />
     </li>
   );
 }

@@ -19,7 +19,7 @@ function refusal(c: Context<AppBindings>, r: Refusal): never {
   if (r.retryAfterSeconds) c.header("Retry-After", String(r.retryAfterSeconds));
   const extra: Record<string, unknown> = { reason: r.reason };
   // A service that is not there is a condition clients branch on, named like other machine-readable codes.
-  if (r.status === 503) extra.code = r.reason;
+  if (r.status === 503 || r.reason === "banned") extra.code = r.reason;
   if (r.retryAfterSeconds !== undefined) extra.retryAfterSeconds = r.retryAfterSeconds;
   if (r.attemptsLeft !== undefined) extra.attemptsLeft = r.attemptsLeft;
   throw new ApiError(r.status, r.error, extra);

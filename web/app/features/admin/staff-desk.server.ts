@@ -13,6 +13,8 @@ export interface DeskPerson {
   tier: string;
   tierExpiresAt: string | null;
   verified: boolean;
+  banned: boolean;
+  banReason: string | null;
   sessions: number;
   openSos: number;
   openTickets: number;
@@ -29,7 +31,8 @@ export interface DeskTicket {
 }
 export interface DeskActionData {
   ok: boolean;
-  ticketId: string;
+  /** The ticket or person the answer is about, so the page shows it next to that item. */
+  target: string;
   message: string;
 }
 
@@ -49,13 +52,21 @@ export async function loadStaffDesk(request: Request, context: Ctx) {
 
 export async function staffDeskAction(request: Request, context: Ctx): Promise<DeskActionData> {
   const form = await request.formData();
+  const intent = String(form.get("intent") ?? "reply");
+  if (intent === "ban" || intent === "unban") {
+    const personId = String(form.get("personId") ?? "");
+    const path = `/api/admin/people/${encodeURIComponent(personId)}/${intent}`;
+    const res = await apiSend(context, "POST", path, intent === "ban" ? { reason: String(form.get("reason") ?? "") } : undefined);
+    const done = intent === "ban" ? "Banned: their sessions ended and their rooms closed" : "Ban lifted";
+    return { ok: res.ok, target: personId, message: res.ok ? done : (res.json?.error ?? "Not changed") };
+  }
   const ticketId = String(form.get("ticketId") ?? "");
   const id = encodeURIComponent(ticketId);
-  if (form.get("intent") === "close") {
+  if (intent === "close") {
     const res = await apiSend(context, "POST", `/api/support/tickets/${id}/close`);
-    return { ok: res.ok, ticketId, message: res.ok ? "Ticket closed" : (res.json?.error ?? "Not closed") };
+    return { ok: res.ok, target: ticketId, message: res.ok ? "Ticket closed" : (res.json?.error ?? "Not closed") };
   }
   const body = { message: String(form.get("message") ?? ""), close: form.get("close") === "on" };
   const res = await apiSend(context, "POST", `/api/support/tickets/${id}/reply`, body);
-  return { ok: res.ok, ticketId, message: res.ok ? "Reply sent" : (res.json?.error ?? "Reply not sent") };
+  return { ok: res.ok, target: ticketId, message: res.ok ? "Reply sent" : (res.json?.error ?? "Reply not sent") };
 }
