@@ -1,5 +1,6 @@
-import { Form, isRouteErrorResponse, Link } from "react-router";
+import { Form, Link } from "react-router";
 import { type DeskActionData, type DeskPerson, type DeskTicket, loadStaffDesk, staffDeskAction } from "../features/admin/staff-desk.server";
+import { AccessErrorPage } from "../features/admin/access";
 import type { Route } from "./+types/staff-desk";
 
 export const meta: Route.MetaFunction = () => [{ title: "Staff Desk — LinkUp" }];
@@ -13,7 +14,12 @@ export function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function StaffDesk({ loaderData, actionData }: Route.ComponentProps) {
-  const { q, tickets, people, isAdmin } = loaderData;
+  const { q, tickets, people, sosAreas, moreSos, isAdmin } = loaderData;
+  const shownIds = new Set([
+    ...tickets.map((t) => t.id),
+    ...(people ?? []).map((p) => p.id),
+    ...sosAreas.flatMap((a) => a.sos.map((x) => x.id)),
+  ]);
   return (
     <div className="staff-desk">
       <section className="card">
@@ -42,6 +48,41 @@ export default function StaffDesk({ loaderData, actionData }: Route.ComponentPro
           )
         ) : null}
       </section>
+      <section className="card" aria-labelledby="sos-title">
+        <h2 id="sos-title">Active SOS by area</h2>
+        {sosAreas.length === 0 ? (
+          <p>No active SOS.</p>
+        ) : (
+          sosAreas.map((a) => (
+            <div key={a.geohash ?? "unknown"}>
+              <h3>
+                {a.area} ({a.sos.length})
+              </h3>
+              <ul aria-label={`Active SOS in ${a.area}`}>
+                {a.sos.map((x) => (
+                  <li key={x.id} className="ticket">
+                    <p>
+                      <strong>{x.type}</strong> from {x.nickname} by {x.channel}
+                      {x.locationText ? ` · ${x.locationText}` : ""} ·{" "}
+                      <time dateTime={x.broadcastedAt}>{x.broadcastedAt.slice(0, 16).replace("T", " ")}</time>
+                    </p>
+                    <p>{x.message}</p>
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="resolve-sos" />
+                      <input type="hidden" name="sosId" value={x.id} />
+                      <button type="submit" className="btn" aria-label={`Resolve SOS from ${x.nickname}: ${x.message.slice(0, 40)}`}>
+                        Resolve
+                      </button>
+                    </Form>
+                    <Answer answer={actionData?.target === x.id ? actionData : undefined} />
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))
+        )}
+        {moreSos ? <p className="small muted">Showing the newest 200 active SOS.</p> : null}
+      </section>
       <section className="card" aria-labelledby="queue-title">
         <h2 id="queue-title">Support tickets</h2>
         <p className="small muted">Premium and Enterprise first, then the oldest.</p>
@@ -54,7 +95,7 @@ export default function StaffDesk({ loaderData, actionData }: Route.ComponentPro
             ))}
           </ul>
         )}
-        {actionData && !tickets.some((t) => t.id === actionData.target) && !people?.some((p) => p.id === actionData.target) ? (
+        {actionData && !shownIds.has(actionData.target) ? (
           <p role="status" className={actionData.ok ? "success" : "error"}>
             {actionData.message}
           </p>
@@ -105,6 +146,28 @@ function PersonItem({ p, answer }: { p: DeskPerson; answer?: DeskActionData }) {
           </button>
         </Form>
       ) : null}
+      {p.tier !== "free" ? (
+        <Form method="post">
+          <input type="hidden" name="intent" value="end-grant" />
+          <input type="hidden" name="personId" value={p.id} />
+          <button type="submit" className="btn" aria-label={`End complimentary tier of ${p.nickname}`}>
+            End complimentary tier
+          </button>
+        </Form>
+      ) : p.verified ? (
+        <Form method="post" className="form">
+          <input type="hidden" name="intent" value="grant" />
+          <input type="hidden" name="personId" value={p.id} />
+          <input type="hidden" name="tier" value="premium" />
+          <label htmlFor={`grant-until-${p.id}`}>Complimentary Premium for {p.nickname} until</label>
+          <input id={`grant-until-${p.id}`} name="endsOn" type="date" required />
+          <label htmlFor={`grant-reason-${p.id}`}>Reason (e.g. paid by phone)</label>
+          <input id={`grant-reason-${p.id}`} name="reason" maxLength={300} required />
+          <button type="submit" className="btn btn-primary" aria-label={`Grant complimentary Premium to ${p.nickname}`}>
+            Grant Premium
+          </button>
+        </Form>
+      ) : null}
       <Answer answer={answer} />
     </li>
   );
@@ -143,22 +206,7 @@ function TicketItem({ t, answer }: { t: DeskTicket; answer?: DeskActionData }) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const message =
-    isRouteErrorResponse(error) && typeof error.data?.message === "string" ? error.data.message : "The staff desk could not be loaded.";
-  const status = isRouteErrorResponse(error) ? error.status : 500;
   return (
-    <section className="card">
-      <h1>{status === 403 ? "Staff Access Required" : status === 401 ? "Sign In Required" : "Staff Desk"}</h1>
-      <p role="alert">{message}</p>
-      {status === 401 ? (
-        <Link to="/signup-verification?step=verify-phone" className="btn btn-primary">
-          Verify your phone
-        </Link>
-      ) : (
-        <Link to="/" className="btn">
-          Back to LinkUp
-        </Link>
-      )}
-    </section>
+    <AccessErrorPage error={error} title="Staff Desk" refusedTitle="Staff Access Required" fallback="The staff desk could not be loaded." />
   );
 }

@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { BanSchema, ConsoleQuerySchema, FindPeopleQuerySchema, QUICK_QUERIES, SetRoleSchema } from "../../../core/admin-schemas";
 import { findPeople, setRole } from "../../admin";
 import { banPerson, unbanPerson } from "../../admin/bans";
+import { activeSosByArea } from "../../admin/sos-desk";
 import { adminStats, runConsoleQuery, systemHealth } from "../../admin/console";
 import { requireAdmin, requireStaff } from "../../auth/session";
 import type { AppBindings } from "../../env";
@@ -25,6 +26,11 @@ export const adminApi = new Hono<AppBindings>()
     return c.json(await banPerson(c.env, c.var.db, staff, c.req.param("id"), reason));
   })
   .post("/people/:id/unban", async (c) => c.json(await unbanPerson(c.var.db, requireStaff(c), c.req.param("id"))))
+  // Resolving one goes through POST /api/emergency/:id/resolve, which lets staff resolve anyone's SOS.
+  .get("/sos", async (c) => {
+    requireStaff(c);
+    return c.json(await activeSosByArea(c.var.db));
+  })
   .get("/stats", async (c) => {
     requireAdmin(c);
     return c.json(await adminStats(c.var.db));
