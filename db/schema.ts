@@ -456,6 +456,9 @@ export const marketPrices = sqliteTable(
     city: text("city").notNull(),
     unit: text("unit").notNull(),
     priceNgn: integer("price_ngn").notNull(),
+    // Who reported the price; with updated_at (the day it was seen) it is said next to every price
+    // (docs/decisions/022d-market-prices.md).
+    source: text("source").notNull().default("LinkUp reference figure"),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
   },
   (t) => [index("market_prices_commodity_idx").on(t.commodity, t.city)],

@@ -1,5 +1,12 @@
 import { Form, Link } from "react-router";
-import { type DeskActionData, type DeskPerson, type DeskTicket, loadStaffDesk, staffDeskAction } from "../features/admin/staff-desk.server";
+import {
+  type DeskActionData,
+  type DeskPerson,
+  type DeskPrice,
+  type DeskTicket,
+  loadStaffDesk,
+  staffDeskAction,
+} from "../features/admin/staff-desk.server";
 import { AccessErrorPage } from "../features/admin/access";
 import type { Route } from "./+types/staff-desk";
 
@@ -14,7 +21,7 @@ export function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function StaffDesk({ loaderData, actionData }: Route.ComponentProps) {
-  const { q, tickets, people, sosAreas, moreSos, isAdmin } = loaderData;
+  const { q, tickets, people, sosAreas, moreSos, prices, editing, isAdmin } = loaderData;
   const shownIds = new Set([
     ...tickets.map((t) => t.id),
     ...(people ?? []).map((p) => p.id),
@@ -101,7 +108,90 @@ export default function StaffDesk({ loaderData, actionData }: Route.ComponentPro
           </p>
         ) : null}
       </section>
+      <MarketPrices prices={prices} editing={editing} answer={actionData?.target === "market" ? actionData : undefined} />
     </div>
+  );
+}
+
+const PRICE_FIELDS = [
+  { name: "commodity", label: "Item", type: "text", max: 60 },
+  { name: "market", label: "Market", type: "text", max: 80 },
+  { name: "city", label: "Area (town)", type: "text", max: 60 },
+  { name: "priceNgn", label: "Price (₦)", type: "number", max: 9 },
+  { name: "unit", label: "Unit", type: "text", max: 40 },
+  { name: "source", label: "Source", type: "text", max: 120 },
+  { name: "date", label: "Date seen", type: "date", max: 10 },
+] as const;
+
+/** The market price table: the assistant, USSD and WhatsApp quote these with their source and date. */
+function MarketPrices({ prices, editing, answer }: { prices: DeskPrice[]; editing: DeskPrice | null; answer?: DeskActionData }) {
+  return (
+    <section className="card" aria-labelledby="market-title" id="market">
+      <h2 id="market-title">Market prices</h2>
+      <p className="small muted">Setting an item at a market again replaces its price. Prices older than 30 days are not quoted.</p>
+      <Form method="post" className="form" aria-label={editing ? `Edit price of ${editing.commodity} at ${editing.market}` : "Set a price"}>
+        <input type="hidden" name="intent" value="set-price" />
+        {PRICE_FIELDS.map((f) => (
+          <div key={f.name}>
+            <label htmlFor={`price-${f.name}`}>{f.label}</label>
+            <input
+              id={`price-${f.name}`}
+              name={f.name}
+              type={f.type}
+              required
+              {...(f.type === "number" ? { min: 1, step: 1 } : { maxLength: f.max })}
+              defaultValue={editing ? String(editing[f.name]) : undefined}
+              key={editing?.id ?? "new"}
+            />
+          </div>
+        ))}
+        <button type="submit" className="btn btn-primary">
+          Save price
+        </button>
+      </Form>
+      <Answer answer={answer} />
+      <details>
+        <summary>All prices ({prices.length})</summary>
+        <div className="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                {["Item", "Market", "Area", "Price", "Unit", "Source", "Date", ""].map((h) => (
+                  <th key={h} scope="col">
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {prices.map((p) => (
+                <tr key={p.id}>
+                  <td>{p.commodity}</td>
+                  <td>{p.market}</td>
+                  <td>{p.city}</td>
+                  <td>₦{p.priceNgn.toLocaleString("en-NG")}</td>
+                  <td>{p.unit}</td>
+                  <td>{p.source}</td>
+                  <td>{p.date}</td>
+                  <td>
+                    <Link to={`?price=${encodeURIComponent(p.id)}#market`} aria-label={`Edit ${p.commodity} at ${p.market}`}>
+                      Edit
+                    </Link>
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="delete-price" />
+                      <input type="hidden" name="priceId" value={p.id} />
+                      <button type="submit" className="btn btn-ghost" aria-label={`Remove ${p.commodity} at ${p.market}`}>
+                        Remove
+                      </button>
+                    </Form>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </section>
   );
 }
 

@@ -42,6 +42,16 @@ export interface DeskSosArea {
   geohash: string | null;
   sos: DeskSos[];
 }
+export interface DeskPrice {
+  id: string;
+  commodity: string;
+  market: string;
+  city: string;
+  unit: string;
+  priceNgn: number;
+  source: string;
+  date: string;
+}
 export interface DeskActionData {
   ok: boolean;
   /** The ticket or person the answer is about, so the page shows it next to that item. */
@@ -55,17 +65,21 @@ export async function loadStaffDesk(request: Request, context: Ctx) {
     onlyFor: "The staff desk is only for LinkUp support staff.",
   });
   const q = new URL(request.url).searchParams.get("q")?.trim() ?? "";
-  const [tickets, people, sos] = await Promise.all([
+  const [tickets, people, sos, prices] = await Promise.all([
     apiGet<{ tickets: DeskTicket[] }>(context, "/api/support/tickets"),
     q.length >= 2 ? apiGet<{ people: DeskPerson[] }>(context, `/api/admin/people?q=${encodeURIComponent(q)}`) : null,
     apiGet<{ areas: DeskSosArea[]; more: boolean }>(context, "/api/admin/sos"),
+    apiGet<{ prices: DeskPrice[] }>(context, "/api/admin/market-prices"),
   ]);
+  const editing = new URL(request.url).searchParams.get("price");
   return {
     q,
     tickets: tickets?.tickets ?? [],
     people: people?.people ?? null,
     sosAreas: sos?.areas ?? [],
     moreSos: sos?.more ?? false,
+    prices: prices?.prices ?? [],
+    editing: prices?.prices.find((p) => p.id === editing) ?? null,
     isAdmin: me.role === "admin",
   };
 }
@@ -94,6 +108,16 @@ export async function staffDeskAction(request: Request, context: Ctx): Promise<D
         : await apiSend(context, "POST", `/api/admin/subscriptions/complimentary/${encodeURIComponent(personId)}/end`);
     const done = intent === "grant" ? "Complimentary tier granted" : "Complimentary tier ended";
     return { ok: res.ok, target: personId, message: res.ok ? done : (res.json?.error ?? "Not changed") };
+  }
+  if (intent === "set-price") {
+    const fields = ["commodity", "market", "city", "unit", "priceNgn", "source", "date"] as const;
+    const body = Object.fromEntries(fields.map((f) => [f, String(form.get(f) ?? "")]));
+    const res = await apiSend(context, "POST", "/api/admin/market-prices", body);
+    return { ok: res.ok, target: "market", message: res.ok ? "Price saved" : (res.json?.error ?? "Price not saved") };
+  }
+  if (intent === "delete-price") {
+    const res = await apiSend(context, "DELETE", `/api/admin/market-prices/${encodeURIComponent(String(form.get("priceId") ?? ""))}`);
+    return { ok: res.ok, target: "market", message: res.ok ? "Price removed" : (res.json?.error ?? "Price not removed") };
   }
   if (intent === "resolve-sos") {
     const sosId = String(form.get("sosId") ?? "");

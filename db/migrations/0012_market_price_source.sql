@@ -1,0 +1,1 @@
+ALTER TABLE `market_prices` ADD `source` text DEFAULT 'LinkUp reference figure' NOT NULL;
