@@ -69,3 +69,6 @@ export const MarketPriceSchema = z.object({
   date: day.refine((d) => Date.parse(`${d}T00:00:00Z`) <= Date.now(), "must not be in the future"),
 });
 export type MarketPriceInput = z.infer<typeof MarketPriceSchema>;
+
+/** The analytics dashboard's range buttons (spec: 1h, 24h, 7d, 30d). */
+export const AnalyticsQuerySchema = z.object({ range: z.enum(["1h", "24h", "7d", "30d"]).default("24h") });

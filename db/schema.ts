@@ -568,3 +568,16 @@ export const pointEvents = sqliteTable(
   },
   (t) => [uniqueIndex("point_events_action_idx").on(t.userId, t.kind, t.ref), index("point_events_day_idx").on(t.userId, t.day)],
 );
+
+// Daily roll-ups of what happens on LinkUp (docs/decisions/022d-analytics.md): counts per UTC day, event kind and
+// coarse area (geohash-3, about 150 km; "" when unknown). No person, room or message is named here.
+export const analyticsDaily = sqliteTable(
+  "analytics_daily",
+  {
+    day: text("day").notNull(),
+    kind: text("kind").notNull(),
+    area: text("area").notNull().default(""),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.kind, t.area] })],
+);

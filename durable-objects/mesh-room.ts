@@ -19,6 +19,7 @@ import {
 import { newId } from "../core/ids";
 import { createDb } from "../db";
 import { awardMessagePoints } from "../workers/rewards";
+import { recordMessageEvents } from "../workers/analytics";
 import { closeConnection, closeRoomConnections, type MessageRow, openConnection, recordMessages } from "../db/queries/rooms";
 import { notifyDirectMessageIfOffline } from "../workers/notifications";
 import {
@@ -479,7 +480,7 @@ export class MeshRoom extends DurableObject<Env> {
       try {
         while (this.pendingRows.length > 0) {
           const rows = this.pendingRows.splice(0, this.pendingRows.length);
-          await this.d1((db) => recordMessages(db, rows));
+          await this.d1(async (db) => recordMessageEvents(db, await recordMessages(db, rows)));
           // Points for the people's messages just recorded (workers/rewards: each once, capped per day); notices,
           // assistant answers and SOS earn nothing here.
           const said = rows.filter((r) => r.type === "text");

@@ -21,6 +21,7 @@ import { sendMessage } from "../services/messaging";
 import { mergeUsers } from "./merge";
 import { BANNED_MESSAGE } from "../../core/admin-schemas";
 import { isBanned } from "../admin/bans";
+import { recordEvent } from "../analytics";
 
 export type Refusal = {
   ok: false;
@@ -298,8 +299,11 @@ export async function confirmVerification(env: AppEnv, db: Db, input: ConfirmInp
       .insert(users)
       .values({ id: newId(), nickname: `User ${phone.slice(-4)}`, phone, authMode: "verified", role: admin ? "admin" : "user" })
       .returning();
+    await recordEvent(db, "verification", { now });
     return { ok: true, user: created, merged: false };
   }
+  // A phone proven for the first time is a verification; proving one's own phone again is a sign-in.
+  if (target.authMode !== "verified") await recordEvent(db, "verification", { now });
   return { ok: true, user: await promote(db, target.id, phone, admin, now), merged: false };
 }
 

@@ -33,7 +33,7 @@ export default function StaffDesk({ loaderData, actionData }: Route.ComponentPro
         <h1>Staff Desk</h1>
         {isAdmin ? (
           <p>
-            <Link to="/database-admin">Database Admin</Link>
+            <Link to="/database-admin">Database Admin</Link> · <Link to="/analytics-dashboard">Analytics Dashboard</Link>
           </p>
         ) : null}
         <Form method="get" className="form" role="search" aria-label="Find a person">
