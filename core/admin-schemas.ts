@@ -38,3 +38,37 @@ export const QUICK_QUERIES = [
 
 /** Staff answer a call-back ticket; `close` ends it in the same step. */
 export const TicketReplySchema = z.object({ message: z.string().trim().min(1).max(1000), close: z.boolean().default(false) });
+
+/** Staff ban a person (the reason is for the audit log and the desk, never shown to others). */
+export const BanSchema = z.object({ reason: z.string().trim().min(3).max(300) });
+
+/** What a banned person is told when signing in or joining a room (docs/decisions/022d-bans.md). */
+export const BANNED_MESSAGE = "This account is suspended. Contact LinkUp support if you think this is a mistake.";
+
+/** A price older than this is not quoted: the assistant and USSD say there is no recent price instead. */
+export const RECENT_PRICE_DAYS = 30;
+
+export function isRecentPrice(row: { updatedAt: Date }, now = new Date()): boolean {
+  return now.getTime() - row.updatedAt.getTime() <= RECENT_PRICE_DAYS * 86_400_000;
+}
+
+/** The day a price was seen and who reported it, as people read it next to the price. */
+export function priceOrigin(row: { source: string; updatedAt: Date }): string {
+  return `${row.source}, ${row.updatedAt.toISOString().slice(0, 10)}`;
+}
+
+const day = z.iso.date();
+/** Staff set one market price (spec: the assistant's market prices), with its source and the day it was seen. */
+export const MarketPriceSchema = z.object({
+  commodity: z.string().trim().min(2).max(60),
+  market: z.string().trim().min(2).max(80),
+  city: z.string().trim().min(2).max(60),
+  unit: z.string().trim().min(1).max(40),
+  priceNgn: z.coerce.number().int().positive().max(100_000_000),
+  source: z.string().trim().min(2).max(120),
+  date: day.refine((d) => Date.parse(`${d}T00:00:00Z`) <= Date.now(), "must not be in the future"),
+});
+export type MarketPriceInput = z.infer<typeof MarketPriceSchema>;
+
+/** The analytics dashboard's range buttons (spec: 1h, 24h, 7d, 30d). */
+export const AnalyticsQuerySchema = z.object({ range: z.enum(["1h", "24h", "7d", "30d"]).default("24h") });

@@ -274,6 +274,8 @@ describe("every USSD screen fits 182 GSM 7-bit characters", () => {
       city: "Port Harcourt",
       unit: i % 2 ? "50kg bag" : "100kg bag",
       priceNgn: 1_234_567,
+      source: `Lagos State Ministry of Agriculture price desk ${i}`,
+      updatedAt: new Date(Date.now() - i * 86_400_000),
     }));
     expectFits(marketScreen(t, "Rice (local)", "Port Harcourt", rows));
     expectFits(marketScreen(t, "Rice (local)", null, rows));
@@ -296,13 +298,50 @@ describe("USSD answers and prices", () => {
     expect(answerScreen(en, "Drink clean water.", true).screen).toBe("END Drink clean water. Full answer by SMS.");
   });
 
-  it("lists prices in naira, whole lines only", () => {
+  it("lists prices in naira, whole lines only, with their source and day", () => {
+    const now = new Date("2026-11-23T10:00:00Z");
+    const seen = new Date("2026-11-20T12:00:00Z");
     const rows = [
-      { commodity: "Rice (local)", market: "Dawanau Market", city: "Kano", unit: "50kg bag", priceNgn: 70200 },
-      { commodity: "Rice (local)", market: "Mile 12 Market", city: "Lagos", unit: "50kg bag", priceNgn: 82700 },
+      {
+        commodity: "Rice (local)",
+        market: "Dawanau Market",
+        city: "Kano",
+        unit: "50kg bag",
+        priceNgn: 70200,
+        source: "Market survey",
+        updatedAt: seen,
+      },
+      {
+        commodity: "Rice (local)",
+        market: "Mile 12 Market",
+        city: "Lagos",
+        unit: "50kg bag",
+        priceNgn: 82700,
+        source: "Market survey",
+        updatedAt: seen,
+      },
     ];
-    expect(marketScreen(en, "Rice (local)", null, rows)).toBe("END Rice (local), 50kg bag:\nKano N70,200\nLagos N82,700");
-    expect(marketScreen(en, "Yam", "Jos", [])).toBe("END No prices found for Yam in Jos.");
+    expect(marketScreen(en, "Rice (local)", null, rows, now)).toBe(
+      "END Rice (local), 50kg bag:\nKano N70,200\nLagos N82,700\nMarket survey, 2026-11-20",
+    );
+    const mixed = [rows[0], { ...rows[1], source: "Traders' union", updatedAt: new Date("2026-11-22T12:00:00Z") }];
+    expect(marketScreen(en, "Rice (local)", null, mixed, now)).toBe(
+      "END Rice (local), 50kg bag:\nKano N70,200 2026-11-20\nLagos N82,700 2026-11-22\nMarket survey/Traders' union",
+    );
+    expect(marketScreen(en, "Yam", "Jos", [], now)).toBe("END No prices found for Yam in Jos.");
+  });
+
+  it("quotes no stale price: it says there is none and how old the last one is", () => {
+    const old = { commodity: "Yam", market: "Bodija Market", city: "Ibadan", unit: "tuber", priceNgn: 2500, source: "Market survey" };
+    const screen = marketScreen(
+      en,
+      "Yam",
+      "Ibadan",
+      [{ ...old, updatedAt: new Date("2026-09-01T12:00:00Z") }],
+      new Date("2026-11-23T10:00:00Z"),
+    );
+    expect(screen).toBe("END No prices found for Yam in Ibadan.\nMarket survey, 2026-09-01");
+    expect(screen).not.toContain("2,500");
   });
 });
 

@@ -4,6 +4,7 @@
 //   '00' goes back one screen; answers are trimmed; an invalid or empty answer keeps the caller on the same
 //   screen, which is drawn again with a short error when it was the latest answer.
 import { LANGUAGE_CODES, LANGUAGES, type LanguageCode } from "./ai-command";
+import { isRecentPrice, priceOrigin } from "./admin-schemas";
 import {
   CHANNEL_LANGUAGE_NAMES,
   CHANNEL_LANGUAGES,
@@ -290,23 +291,39 @@ export interface PriceRow {
   city: string;
   unit: string;
   priceNgn: number;
+  source: string;
+  updatedAt: Date;
 }
 
-/** The prices screen: one line per market, the unit once when all share it. */
-export function marketScreen(t: ChannelTexts, commodity: string, place: string | null, rows: PriceRow[]): string {
-  if (rows.length === 0) return end(fill(t.marketNone, { c: commodity, p: place ?? "Nigeria" }));
+/**
+ * The prices screen: one line per market, the unit once when all share it, and the source and day last (once
+ * when all share them, the day on each line otherwise). Stale prices are not quoted (docs/decisions/022d-market-prices.md).
+ */
+export function marketScreen(t: ChannelTexts, commodity: string, place: string | null, all: PriceRow[], now = new Date()): string {
+  const none = fill(t.marketNone, { c: commodity, p: place ?? "Nigeria" });
+  const rows = all.filter((r) => isRecentPrice(r, now));
+  if (rows.length === 0) {
+    if (all.length === 0) return end(none);
+    const last = all.reduce((a, b) => (b.updatedAt > a.updatedAt ? b : a));
+    return end(`${clipGsm(none, 100)}\n${clipGsm(priceOrigin(last), 60)}`);
+  }
   const units = new Set(rows.map((r) => r.unit));
   const sameUnit = units.size === 1;
   const head = sameUnit ? `${commodity}, ${rows[0].unit}:` : `${commodity}:`;
   const naira = (n: number) => `N${n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
-  const lines = rows.map((r) => `${place ? r.market : r.city} ${naira(r.priceNgn)}${sameUnit ? "" : `/${r.unit}`}`);
+  const day = (r: PriceRow) => r.updatedAt.toISOString().slice(0, 10);
+  const oneOrigin = new Set(rows.map(priceOrigin)).size === 1;
+  const lines = rows.map(
+    (r) => `${place ? r.market : r.city} ${naira(r.priceNgn)}${sameUnit ? "" : `/${r.unit}`}${oneOrigin ? "" : ` ${day(r)}`}`,
+  );
+  const footer = clipGsm(oneOrigin ? priceOrigin(rows[0]) : [...new Set(rows.map((r) => r.source))].join("/"), 60);
   // Whole lines only: a price cut in half would be a wrong price.
-  const max = USSD_MAX_CHARS - 4;
+  const max = USSD_MAX_CHARS - 4 - (gsmLength(`\n${footer}`) ?? footer.length + 1);
   let text = clipGsm(head, 60);
   for (const line of lines) {
     const candidate = `${text}\n${clipGsm(line, 60)}`;
     if ((gsmLength(candidate) ?? Number.POSITIVE_INFINITY) > max) break;
     text = candidate;
   }
-  return `END ${text}`;
+  return `END ${text}\n${footer}`;
 }

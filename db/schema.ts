@@ -46,6 +46,9 @@ export const users = sqliteTable(
     anonymousMode: integer("anonymous_mode", { mode: "boolean" }).notNull().default(SETTINGS_DEFAULTS.anonymousMode),
     stealthMode: integer("stealth_mode", { mode: "boolean" }).notNull().default(SETTINGS_DEFAULTS.stealthMode),
     onboardingCompletedAt: integer("onboarding_completed_at", { mode: "timestamp_ms" }),
+    // Set by staff: no session, sign-in or room for this account until unbanned (docs/decisions/022d-bans.md).
+    bannedAt: integer("banned_at", { mode: "timestamp_ms" }),
+    banReason: text("ban_reason"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
   },
@@ -473,6 +476,9 @@ export const marketPrices = sqliteTable(
     city: text("city").notNull(),
     unit: text("unit").notNull(),
     priceNgn: integer("price_ngn").notNull(),
+    // Who reported the price; with updated_at (the day it was seen) it is said next to every price
+    // (docs/decisions/022d-market-prices.md).
+    source: text("source").notNull().default("LinkUp reference figure"),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
   },
   (t) => [index("market_prices_commodity_idx").on(t.commodity, t.city)],
@@ -581,4 +587,17 @@ export const pointEvents = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("point_events_action_idx").on(t.userId, t.kind, t.ref), index("point_events_day_idx").on(t.userId, t.day)],
+);
+
+// Daily roll-ups of what happens on LinkUp (docs/decisions/022d-analytics.md): counts per UTC day, event kind and
+// coarse area (geohash-3, about 150 km; "" when unknown). No person, room or message is named here.
+export const analyticsDaily = sqliteTable(
+  "analytics_daily",
+  {
+    day: text("day").notNull(),
+    kind: text("kind").notNull(),
+    area: text("area").notNull().default(""),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.kind, t.area] })],
 );

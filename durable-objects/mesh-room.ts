@@ -19,6 +19,7 @@ import {
 import { newId } from "../core/ids";
 import { createDb } from "../db";
 import { awardMessagePoints } from "../workers/rewards";
+import { recordMessageEvents } from "../workers/analytics";
 import { closeConnection, closeRoomConnections, type MessageRow, openConnection, recordMessages } from "../db/queries/rooms";
 import { notifyDirectMessageIfOffline } from "../workers/notifications";
 import {
@@ -190,13 +191,14 @@ export class MeshRoom extends DurableObject<Env> {
 
   /**
    * Closes a person's sockets here (they left the group, or were blocked in this direct chat). The Worker
-   * checks membership on every upgrade, so they cannot come back in.
+   * checks membership (and bans) on every upgrade, so they cannot come back in. `reason` is the close reason
+   * the client may show.
    */
-  async expel(userId: string): Promise<number> {
+  async expel(userId: string, reason = "No longer in this room"): Promise<number> {
     const open = this.ctx.getWebSockets(userId);
     for (const ws of open) {
       try {
-        ws.close(CLOSE_NOT_MEMBER, "No longer in this room");
+        ws.close(CLOSE_NOT_MEMBER, reason);
       } catch {
         // Already closing.
       }
@@ -478,7 +480,7 @@ export class MeshRoom extends DurableObject<Env> {
       try {
         while (this.pendingRows.length > 0) {
           const rows = this.pendingRows.splice(0, this.pendingRows.length);
-          await this.d1((db) => recordMessages(db, rows));
+          await this.d1(async (db) => recordMessageEvents(db, await recordMessages(db, rows)));
           // Points for the people's messages just recorded (workers/rewards: each once, capped per day); notices,
           // assistant answers and SOS earn nothing here.
           const said = rows.filter((r) => r.type === "text");

@@ -334,12 +334,17 @@ export async function recordMessage(db: Db, row: MessageRow) {
 
 /** Many rows at once (8 per statement keeps D1 under its 100 bound parameters). */
 export async function recordMessages(db: Db, rows: MessageRow[]) {
+  const added: { roomId: string; type: string }[] = [];
   for (let i = 0; i < rows.length; i += 8) {
-    await db
+    const inserted = await db
       .insert(messages)
       .values(rows.slice(i, i + 8))
-      .onConflictDoNothing();
+      .onConflictDoNothing()
+      .returning({ roomId: messages.roomId, type: messages.type });
+    added.push(...inserted);
   }
+  /** The rows that were new (a resent envelope is not), for analytics. */
+  return added;
 }
 
 export async function listRoomMessages(db: Db, roomId: string, limit = 50) {

@@ -104,4 +104,49 @@ test.describe("the admin", () => {
     expect(await latestOutboxMessage(page.request, person.phone.e164)).toBe("LinkUp support: Please update the app and try again.");
     await personContext.close();
   });
+  test("on the staff desk grants complimentary Premium, bans and unbans a person, and resolves an SOS, all without JavaScript", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    const headers = { origin: baseURL as string };
+    const personContext = await browser.newContext({ baseURL });
+    const person = await verifyFreshPhone(personContext.request, baseURL as string);
+    const sent = await personContext.request.post("/api/emergency/broadcast", {
+      data: {
+        message: "Smoke from the transformer on Awolowo Way",
+        emergencyType: "fire",
+        locationText: "Ikeja",
+        clientRequestId: `e2e-${Date.now()}`,
+      },
+      headers,
+    });
+    expect(sent.status()).toBe(201);
+
+    await signInAsAdmin(page.request, baseURL as string);
+    await page.goto(`/staff-desk?q=${encodeURIComponent(person.phone.local)}`);
+    const found = page.getByRole("list", { name: "People found" });
+    await expect(found).toContainText(`${person.phone.e164} · verified · free`);
+
+    await found.getByLabel(/^Complimentary Premium for .* until$/).fill("2099-12-31");
+    await found.getByLabel("Reason (e.g. paid by phone)").fill("Paid by phone");
+    await found.getByRole("button", { name: /^Grant complimentary Premium to / }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Complimentary tier granted" })).toBeVisible();
+    await expect(found).toContainText("premium until 2099-12-31");
+
+    await found.getByLabel(/^Reason for banning /).fill("Spamming the area room");
+    await found.getByRole("button", { name: /^Ban / }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Banned" })).toBeVisible();
+    await expect(found).toContainText("Banned Spamming the area room");
+    expect((await personContext.request.get("/api/me")).status()).toBe(401);
+    await found.getByRole("button", { name: /^Unban / }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Ban lifted" })).toBeVisible();
+
+    const area = page.getByRole("list", { name: "Active SOS in Ikeja area" });
+    const item = area.getByRole("listitem").filter({ hasText: "Smoke from the transformer on Awolowo Way" });
+    await item.getByRole("button", { name: /^Resolve SOS from / }).click();
+    await expect(page.getByRole("status").filter({ hasText: "SOS resolved" })).toBeVisible();
+    await expect(page.getByText("Smoke from the transformer on Awolowo Way")).toHaveCount(0);
+    await personContext.close();
+  });
 });

@@ -32,6 +32,7 @@ export default [
   route("whatsapp-demo", "routes/whatsapp-demo.tsx"),
   route("database-admin", "routes/database-admin.tsx"),
   route("staff-desk", "routes/staff-desk.tsx"),
+  route("analytics-dashboard", "routes/analytics-dashboard.tsx"),
   route("download", "routes/download.tsx"),
   route("qr-install", "routes/qr-install.tsx"),
   route("community", "routes/community.tsx"),

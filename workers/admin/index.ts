@@ -73,6 +73,8 @@ export async function findPeople(db: Db, q: string, now = new Date()) {
     tier: u.subscriptionTier,
     tierExpiresAt: u.tierExpiresAt?.toISOString() ?? null,
     verified: u.authMode === "verified",
+    banned: u.bannedAt !== null,
+    banReason: u.banReason,
     sessions: s.get(u.id) ?? 0,
     openSos: e.get(u.id) ?? 0,
     openTickets: t.get(u.id) ?? 0,

@@ -5,6 +5,7 @@ import type { AppBindings } from "../env";
 import { notFound, onError } from "../errors";
 import { adminApi } from "./routes/admin";
 import { ai } from "./routes/ai";
+import { analyticsApi } from "./routes/analytics";
 import { auth } from "./routes/auth";
 import { billing } from "./routes/billing";
 import { contacts } from "./routes/contacts";
@@ -27,6 +28,7 @@ export const api = new Hono<AppBindings>()
   .route("/health", health)
   .route("/ai", ai)
   .route("/admin", adminApi)
+  .route("/analytics", analyticsApi)
   .route("/support", support)
   .route("/dev", dev)
   .route("/install", install)

@@ -1,5 +1,6 @@
 // The assistant (docs/architecture.md §6): one entry per use (an '@ai' command, translation, smart replies, support,
 // voice), with the tier limits of spec part 1 §5 applied on the server. Every channel calls these.
+import { recordEvent } from "../analytics";
 import { eq } from "drizzle-orm";
 import { type AiCommand, findPremiumKeyword, LANGUAGES, type LanguageCode, parseAiCommand } from "../../core/ai-command";
 import type { SmartReply, Translation } from "../../core/ai-schemas";
@@ -108,6 +109,7 @@ export async function runAiCommand(env: AppEnv, db: Db, input: AiCommandInput): 
 
   const answer = await answerCommand(env, db, user, command, input);
   const counted = input.countUsage !== false && answer.counts;
+  if (answer.counts) await recordEvent(db, `ai.${command.kind}`);
   if (!answer.counts && input.countUsage !== false) for (const c of counters) await refund(db, user.id, c, input.now);
   return { ok: true, message: answer.message, source: answer.source, counted };
 }

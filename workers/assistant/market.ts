@@ -3,6 +3,7 @@ import { findMarketPrices, listCommodities } from "../../db/queries/content";
 import { distanceMetres } from "../../core/geohash";
 import type { Db } from "../../db";
 import { placeFromText } from "../../core/places";
+import { isRecentPrice, priceOrigin, RECENT_PRICE_DAYS } from "../../core/admin-schemas";
 
 const naira = (n: number) => `₦${n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
 const stem = (w: string) =>
@@ -52,7 +53,13 @@ function byDistance(cities: string[], from: { latitude: number; longitude: numbe
  * Prices for the commodities and place named in `query`, at most `maxLines` lines. With no place named, the
  * asker's own area decides: the nearest market city's prices come first (spec: prices for where you are).
  */
-export async function marketAnswer(db: Db, query: string, area: Area | null = null, maxLines = MAX_LINES): Promise<string> {
+export async function marketAnswer(
+  db: Db,
+  query: string,
+  area: Area | null = null,
+  maxLines = MAX_LINES,
+  now = new Date(),
+): Promise<string> {
   const all = await listCommodities(db);
   if (all.length === 0) return "I have no market prices stored yet.";
   const { commodities, place: rest } = matchCommodities(query, all);
@@ -98,12 +105,23 @@ export async function marketAnswer(db: Db, query: string, area: Area | null = nu
     const order = byDistance(places, near);
     rows = [...rows].sort((a, b) => order.indexOf(a.city) - order.indexOf(b.city));
   }
-  if (rows.length === 0) {
-    const what = commodities.length ? commodities.join(", ") : "that";
-    return `I have no prices for ${what}${place ? ` in ${place}` : ""}. I have reference prices for ${places.join(", ")}.`;
+  const what = commodities.length ? commodities.join(", ") : "that";
+  const where = place ? ` in ${place}` : "";
+  if (rows.length === 0) return `I have no prices for ${what}${where}. I have reference prices for ${places.join(", ")}.`;
+  // A stale figure is not quoted as a price (docs/decisions/022d-market-prices.md): say how old the last one is.
+  const recent = rows.filter((r) => isRecentPrice(r, now));
+  if (recent.length === 0) {
+    const last = rows.reduce((a, b) => (b.updatedAt > a.updatedAt ? b : a));
+    return `I have no recent price for ${what}${where}: the last one I have (${priceOrigin(last)}) is more than ${RECENT_PRICE_DAYS} days old.`;
   }
-  const lines = rows.slice(0, maxLines).map((r) => `• ${r.commodity}, ${r.market} (${r.city}): ${naira(r.priceNgn)} per ${r.unit}`);
-  const newest = new Date(Math.max(...rows.map((r) => r.updatedAt.getTime())));
-  const more = rows.length > maxLines ? `\n…and ${rows.length - maxLines} more; add a place to narrow it down.` : "";
-  return `📊 Market prices${intro} (reference prices, updated ${newest.toISOString().slice(0, 10)}):\n${lines.join("\n")}${more}`;
+  const shown = recent.slice(0, maxLines);
+  // One source and day for all: said once in the heading; otherwise next to each price.
+  const origins = new Set(shown.map(priceOrigin));
+  const one = origins.size === 1;
+  const lines = shown.map(
+    (r) => `• ${r.commodity}, ${r.market} (${r.city}): ${naira(r.priceNgn)} per ${r.unit}${one ? "" : ` (${priceOrigin(r)})`}`,
+  );
+  const more = recent.length > maxLines ? `\n…and ${recent.length - maxLines} more; add a place to narrow it down.` : "";
+  const heading = one ? `source: ${[...origins][0]}` : "source and date on each line";
+  return `📊 Market prices${intro} (${heading}):\n${lines.join("\n")}${more}`;
 }

@@ -4,6 +4,8 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createDb } from "../../db";
 import { deleteSession, findSession, insertSession, touchSession } from "../../db/queries/sessions";
 import type { User } from "../../db/schema";
+import { findUserById } from "../../db/queries/users";
+import { isBanned, refuseIfBanned } from "../admin/bans";
 import { newId, toBase64Url } from "../../core/ids";
 import { refreshIfLapsed } from "../billing";
 import type { AppBindings, AppEnv } from "../env";
@@ -29,6 +31,9 @@ function isSecureRequest(c: Context): boolean {
 
 /** Starts a session for the user and sets the cookie on the answer. */
 export async function startSession(c: Context<AppBindings>, userId: string, opts: { secondFactorPending?: boolean } = {}): Promise<void> {
+  // Every sign-in path ends here: a suspended account never gets a session (docs/decisions/022d-bans.md).
+  const user = await findUserById(c.var.db, userId);
+  if (user) refuseIfBanned(user);
   const token = newId(32);
   const id = await sessionHash(c.env, token);
   await insertSession(c.var.db, {
@@ -70,7 +75,10 @@ export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
   if (token && token.length <= 64) {
     const hash = await sessionHash(c.env, token);
     const session = await findSession(db, hash);
-    if (session?.secondFactorPending) {
+    if (session && isBanned(session.user)) {
+      // Banned while this request was on its way (the ban ends sessions): it is served signed out.
+      await deleteSession(db, hash);
+    } else if (session?.secondFactorPending) {
       // Phone proven, second factor owed: this session may only prove it (or sign out).
       c.set("pendingSecondFactorUserId", session.user.id);
       c.set("sessionHash", hash);

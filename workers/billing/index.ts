@@ -1,5 +1,6 @@
 // Billing domain (docs/decisions/018-billing.md): checkout, the subscription's status, the card-less trial,
 // cancel/resume, plan changes, complimentary grants and the clock that ends what has run out.
+import { recordEvent } from "../analytics";
 import { type BillingInterval, PLAN_NAMES, type PaidTier, type SubscriptionStatus, TRIAL_MS, TRIAL_REMINDER_MS } from "../../core/billing";
 import { StripeSubscriptionSchema } from "../../core/billing-schemas";
 import type { Db } from "../../db";
@@ -88,6 +89,7 @@ export async function createSubscription(env: AppEnv, db: Db, user: User, priceI
   }
   const { object, clientSecret, redirectUrl } = await provider.createSubscription({ userId: user.id, customerId, priceId: price.priceId });
   await applyAnswer(env, db, object, now);
+  await recordEvent(db, "checkout", { now });
   // Paystack's checkout is its own page: the browser goes to redirectUrl and comes back to the callback.
   return { clientSecret, provider: provider.name, ...(redirectUrl ? { redirectUrl } : {}) };
 }

@@ -4,6 +4,7 @@
 // The caller's phone is the identity. A phone nobody has used before gets a user carrying that phone (not yet
 // verified for the web); when a web visitor later verifies the same phone, identity/verification merges the
 // web visitor into this user, so USSD, WhatsApp and the web are one person with one history and one tier.
+import { recordEvent } from "../analytics";
 import { eq, sql } from "drizzle-orm";
 import { normalizePhone } from "../../core/phone";
 import { type ChannelLanguage, resolveChannelLanguage } from "../../core/ussd-texts";
@@ -92,7 +93,9 @@ export async function userForPhone(db: Db, phone: string): Promise<User> {
   const existing = await findUserByPhone(db, phone);
   if (existing) return existing;
   try {
-    return await createUser(db, { phone, nickname: `User ${phone.slice(-4)}` });
+    const user = await createUser(db, { phone, nickname: `User ${phone.slice(-4)}` });
+    await recordEvent(db, "signup");
+    return user;
   } catch (e) {
     // Two first requests from one phone at once: the other one created it.
     const raced = await findUserByPhone(db, phone);

@@ -19,11 +19,15 @@ import { notify } from "../notifications";
 import { awardVerified } from "../rewards";
 import { sendMessage } from "../services/messaging";
 import { mergeUsers } from "./merge";
+import { BANNED_MESSAGE } from "../../core/admin-schemas";
+import { isBanned } from "../admin/bans";
+import { recordEvent } from "../analytics";
 
 export type Refusal = {
   ok: false;
-  status: 400 | 429 | 502 | 503;
+  status: 400 | 403 | 429 | 502 | 503;
   reason:
+    | "banned"
     | "messaging_unavailable"
     | "invalid_phone"
     | "already_verified"
@@ -127,6 +131,9 @@ export async function startVerification(env: AppEnv, db: Db, input: StartInput):
   const parsed = parsePhone(input.phone);
   if (!parsed.ok) return refuse(400, "invalid_phone", parsed.reason === "empty" ? IDENTITY_TEXT.phoneRequired : IDENTITY_TEXT.phoneInvalid);
   const phone = parsed.phone;
+  // A suspended account gets no code at all (docs/decisions/022d-bans.md).
+  const owner = await findUserByPhone(db, phone);
+  if (owner && isBanned(owner)) return refuse(403, "banned", BANNED_MESSAGE);
 
   const hourAgo = new Date(now.getTime() - 3600_000);
   if (input.ip) {
@@ -292,8 +299,11 @@ export async function confirmVerification(env: AppEnv, db: Db, input: ConfirmInp
       .insert(users)
       .values({ id: newId(), nickname: `User ${phone.slice(-4)}`, phone, authMode: "verified", role: admin ? "admin" : "user" })
       .returning();
+    await recordEvent(db, "verification", { now });
     return { ok: true, user: created, merged: false };
   }
+  // A phone proven for the first time is a verification; proving one's own phone again is a sign-in.
+  if (target.authMode !== "verified") await recordEvent(db, "verification", { now });
   return { ok: true, user: await promote(db, target.id, phone, admin, now), merged: false };
 }
 

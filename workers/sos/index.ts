@@ -1,6 +1,7 @@
 // One SOS module for every channel (web, USSD, WhatsApp): record the broadcast, put an emergency envelope in
 // the area room, notify and push to people in that area, message the sender's emergency contacts, and say
 // what was reached. Idempotent per (user, clientRequestId); one failing channel never stops the others.
+import { coarseArea, recordEvent } from "../analytics";
 import { EMERGENCY_NUMBERS } from "../../core/constants";
 import { type Envelope, EnvelopeSchema, nearbyRoomId } from "../../core/envelope";
 import { distanceMetres, neighbourhoodCells } from "../../core/geohash";
@@ -259,6 +260,7 @@ export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUnt
   const save = setReached(db, row.id, { ...reached, failed, notified: areaR.status === "fulfilled" ? (areaR.value?.stored ?? 0) : 0 });
   if (waitUntil) waitUntil(save.catch((e) => console.error("sos: saving reach", e)));
   else await save;
+  await recordEvent(db, `sos.${input.channel}`, { area: coarseArea(geohash) });
   return { id: row.id, created: true, reached, failed, room };
 }
 

@@ -1,6 +1,7 @@
-import { Form, isRouteErrorResponse, Link, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { TabLinks, useQueryTab } from "../components/tabs";
 import { type ConsoleAnswer, databaseAdminAction, type Health, loadDatabaseAdmin } from "../features/admin/database-admin.server";
+import { AccessErrorPage } from "../features/admin/access";
 import type { Route } from "./+types/database-admin";
 
 export const meta: Route.MetaFunction = () => [{ title: "Database Admin — LinkUp" }];
@@ -46,7 +47,7 @@ export default function DatabaseAdmin({ loaderData, actionData }: Route.Componen
           Database Admin <span className="tag">Admin Access</span>
         </h1>
         <p>
-          <Link to="/staff-desk">Staff Desk</Link>
+          <Link to="/staff-desk">Staff Desk</Link> · <Link to="/analytics-dashboard">Analytics Dashboard</Link>
         </p>
         <TabLinks tabs={TABS} current={current} label="Dashboard sections" onSelect={setTab} />
       </section>
@@ -163,24 +164,12 @@ function SqlConsole({ quickQueries, answer }: { quickQueries: { id: string; labe
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const message =
-    isRouteErrorResponse(error) && typeof error.data?.message === "string"
-      ? error.data.message
-      : "The database dashboard could not be loaded.";
-  const status = isRouteErrorResponse(error) ? error.status : 500;
   return (
-    <section className="card">
-      <h1>{status === 403 ? "Admin Access Required" : status === 401 ? "Sign In Required" : "Database Admin"}</h1>
-      <p role="alert">{message}</p>
-      {status === 401 ? (
-        <Link to="/signup-verification?step=verify-phone" className="btn btn-primary">
-          Verify your phone
-        </Link>
-      ) : (
-        <Link to="/" className="btn">
-          Back to LinkUp
-        </Link>
-      )}
-    </section>
+    <AccessErrorPage
+      error={error}
+      title="Database Admin"
+      refusedTitle="Admin Access Required"
+      fallback="The database dashboard could not be loaded."
+    />
   );
 }

@@ -1,7 +1,17 @@
 // /api/admin: the staff desk (staff and admins), roles and the database console (admins). Guards first, always.
 import { Hono } from "hono";
-import { ConsoleQuerySchema, FindPeopleQuerySchema, QUICK_QUERIES, SetRoleSchema } from "../../../core/admin-schemas";
+import {
+  BanSchema,
+  ConsoleQuerySchema,
+  MarketPriceSchema,
+  FindPeopleQuerySchema,
+  QUICK_QUERIES,
+  SetRoleSchema,
+} from "../../../core/admin-schemas";
 import { findPeople, setRole } from "../../admin";
+import { banPerson, unbanPerson } from "../../admin/bans";
+import { activeSosByArea } from "../../admin/sos-desk";
+import { deleteMarketPrice, listMarketPrices, setMarketPrice } from "../../admin/market";
 import { adminStats, runConsoleQuery, systemHealth } from "../../admin/console";
 import { requireAdmin, requireStaff } from "../../auth/session";
 import type { AppBindings } from "../../env";
@@ -18,6 +28,27 @@ export const adminApi = new Hono<AppBindings>()
     const { role } = await parseJson(c, SetRoleSchema);
     return c.json(await setRole(c.var.db, admin, c.req.param("id"), role));
   })
+  .post("/people/:id/ban", async (c) => {
+    const staff = requireStaff(c);
+    const { reason } = await parseJson(c, BanSchema);
+    return c.json(await banPerson(c.env, c.var.db, staff, c.req.param("id"), reason));
+  })
+  .post("/people/:id/unban", async (c) => c.json(await unbanPerson(c.var.db, requireStaff(c), c.req.param("id"))))
+  // Resolving one goes through POST /api/emergency/:id/resolve, which lets staff resolve anyone's SOS.
+  .get("/sos", async (c) => {
+    requireStaff(c);
+    return c.json(await activeSosByArea(c.var.db));
+  })
+  .get("/market-prices", async (c) => {
+    requireStaff(c);
+    return c.json({ prices: await listMarketPrices(c.var.db) });
+  })
+  .post("/market-prices", async (c) => {
+    const staff = requireStaff(c);
+    const input = await parseJson(c, MarketPriceSchema);
+    return c.json({ price: await setMarketPrice(c.var.db, staff, input) });
+  })
+  .delete("/market-prices/:id", async (c) => c.json(await deleteMarketPrice(c.var.db, requireStaff(c), c.req.param("id"))))
   .get("/stats", async (c) => {
     requireAdmin(c);
     return c.json(await adminStats(c.var.db));

@@ -5,6 +5,7 @@ import { Hono } from "hono";
 import { RegisterSchema, TwoFactorCodeSchema, VerifySchema } from "../../../core/identity-schemas";
 import { deleteSession } from "../../../db/queries/sessions";
 import { createUser } from "../../../db/queries/users";
+import { recordEvent } from "../../analytics";
 import { toMe } from "../../auth/me";
 import { requireUser, startSession } from "../../auth/session";
 import type { AppBindings } from "../../env";
@@ -19,7 +20,7 @@ function refusal(c: Context<AppBindings>, r: Refusal): never {
   if (r.retryAfterSeconds) c.header("Retry-After", String(r.retryAfterSeconds));
   const extra: Record<string, unknown> = { reason: r.reason };
   // A service that is not there is a condition clients branch on, named like other machine-readable codes.
-  if (r.status === 503) extra.code = r.reason;
+  if (r.status === 503 || r.reason === "banned") extra.code = r.reason;
   if (r.retryAfterSeconds !== undefined) extra.retryAfterSeconds = r.retryAfterSeconds;
   if (r.attemptsLeft !== undefined) extra.attemptsLeft = r.attemptsLeft;
   throw new ApiError(r.status, r.error, extra);
@@ -33,6 +34,7 @@ export const auth = new Hono<AppBindings>()
       // A first visit can verify straight away: the code belongs to a fresh anonymous identity.
       await requireAnonymousStartAllowed(c);
       user = await createUser(c.var.db);
+      await recordEvent(c.var.db, "signup");
       await startSession(c, user.id);
     }
     const result = await startVerification(c.env, c.var.db, {

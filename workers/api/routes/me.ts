@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { recordEvent } from "../../analytics";
 import { LocationSchema, UpdateMeSchema } from "../../../core/schemas";
 import { encodeGeohash } from "../../../core/geohash";
 import { createUser, updateUser } from "../../../db/queries/users";
@@ -31,6 +32,7 @@ export const me = new Hono<AppBindings>()
     if (c.var.user) return c.json({ user: toMe(c.var.user) });
     await requireAnonymousStartAllowed(c);
     const user = await createUser(c.var.db);
+    await recordEvent(c.var.db, "signup");
     await startSession(c, user.id);
     return c.json({ user: toMe(user) }, 201);
   })

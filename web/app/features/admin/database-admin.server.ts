@@ -1,7 +1,6 @@
 // Loader and action of /database-admin: admins only, decided by the API's guards (docs/decisions/019-staff-and-admins.md).
-import { data } from "react-router";
-import type { Me } from "../../../../core/api-types";
 import { apiGet, apiSend } from "../../lib/api.server";
+import { requireScreenRole } from "./access.server";
 
 type Ctx = Parameters<typeof apiGet>[0];
 
@@ -35,10 +34,7 @@ export interface ConsoleAnswer {
 }
 
 export async function loadDatabaseAdmin(context: Ctx) {
-  const me = await apiGet<{ user: Me }>(context, "/api/me");
-  if (!me) throw data({ message: "Sign in with an admin phone to open the database dashboard." }, { status: 401 });
-  if (me.user.role !== "admin")
-    throw data({ message: "Admin access required. This dashboard is only for LinkUp admins." }, { status: 403 });
+  await requireScreenRole(context, "admin", { opens: "the database dashboard", onlyFor: "This dashboard is only for LinkUp admins." });
   const [stats, health, quick] = await Promise.all([
     apiGet<AdminStats>(context, "/api/admin/stats"),
     apiGet<SystemHealth>(context, "/api/admin/health"),

@@ -1,7 +1,6 @@
 // Loader and action of /staff-desk: staff and admins, decided by the API's guards (docs/decisions/019-staff-and-admins.md).
-import { data } from "react-router";
-import type { Me } from "../../../../core/api-types";
 import { apiGet, apiSend } from "../../lib/api.server";
+import { requireScreenRole } from "./access.server";
 
 type Ctx = Parameters<typeof apiGet>[0];
 
@@ -13,6 +12,8 @@ export interface DeskPerson {
   tier: string;
   tierExpiresAt: string | null;
   verified: boolean;
+  banned: boolean;
+  banReason: string | null;
   sessions: number;
   openSos: number;
   openTickets: number;
@@ -27,35 +28,109 @@ export interface DeskTicket {
   tier: string;
   priority: boolean;
 }
+export interface DeskSos {
+  id: string;
+  type: string;
+  message: string;
+  channel: string;
+  nickname: string;
+  locationText: string | null;
+  broadcastedAt: string;
+}
+export interface DeskSosArea {
+  area: string;
+  geohash: string | null;
+  sos: DeskSos[];
+}
+export interface DeskPrice {
+  id: string;
+  commodity: string;
+  market: string;
+  city: string;
+  unit: string;
+  priceNgn: number;
+  source: string;
+  date: string;
+}
 export interface DeskActionData {
   ok: boolean;
-  ticketId: string;
+  /** The ticket or person the answer is about, so the page shows it next to that item. */
+  target: string;
   message: string;
 }
 
 export async function loadStaffDesk(request: Request, context: Ctx) {
-  const me = await apiGet<{ user: Me }>(context, "/api/me");
-  if (!me) throw data({ message: "Sign in with a staff phone to open the staff desk." }, { status: 401 });
-  if (me.user.role !== "staff" && me.user.role !== "admin") {
-    throw data({ message: "Staff access required. The staff desk is only for LinkUp support staff." }, { status: 403 });
-  }
+  const me = await requireScreenRole(context, "staff", {
+    opens: "the staff desk",
+    onlyFor: "The staff desk is only for LinkUp support staff.",
+  });
   const q = new URL(request.url).searchParams.get("q")?.trim() ?? "";
-  const [tickets, people] = await Promise.all([
+  const [tickets, people, sos, prices] = await Promise.all([
     apiGet<{ tickets: DeskTicket[] }>(context, "/api/support/tickets"),
     q.length >= 2 ? apiGet<{ people: DeskPerson[] }>(context, `/api/admin/people?q=${encodeURIComponent(q)}`) : null,
+    apiGet<{ areas: DeskSosArea[]; more: boolean }>(context, "/api/admin/sos"),
+    apiGet<{ prices: DeskPrice[] }>(context, "/api/admin/market-prices"),
   ]);
-  return { q, tickets: tickets?.tickets ?? [], people: people?.people ?? null, isAdmin: me.user.role === "admin" };
+  const editing = new URL(request.url).searchParams.get("price");
+  return {
+    q,
+    tickets: tickets?.tickets ?? [],
+    people: people?.people ?? null,
+    sosAreas: sos?.areas ?? [],
+    moreSos: sos?.more ?? false,
+    prices: prices?.prices ?? [],
+    editing: prices?.prices.find((p) => p.id === editing) ?? null,
+    isAdmin: me.role === "admin",
+  };
 }
 
 export async function staffDeskAction(request: Request, context: Ctx): Promise<DeskActionData> {
   const form = await request.formData();
+  const intent = String(form.get("intent") ?? "reply");
+  if (intent === "ban" || intent === "unban") {
+    const personId = String(form.get("personId") ?? "");
+    const path = `/api/admin/people/${encodeURIComponent(personId)}/${intent}`;
+    const res = await apiSend(context, "POST", path, intent === "ban" ? { reason: String(form.get("reason") ?? "") } : undefined);
+    const done = intent === "ban" ? "Banned: their sessions ended and their rooms closed" : "Ban lifted";
+    return { ok: res.ok, target: personId, message: res.ok ? done : (res.json?.error ?? "Not changed") };
+  }
+  if (intent === "grant" || intent === "end-grant") {
+    const personId = String(form.get("personId") ?? "");
+    const res =
+      intent === "grant"
+        ? await apiSend(context, "POST", "/api/admin/subscriptions/complimentary", {
+            userId: personId,
+            tier: String(form.get("tier") ?? "premium"),
+            // A grant runs to the end of the day staff pick (UTC, as the server keeps time).
+            endsAt: `${String(form.get("endsOn") ?? "")}T23:59:59Z`,
+            reason: String(form.get("reason") ?? ""),
+          })
+        : await apiSend(context, "POST", `/api/admin/subscriptions/complimentary/${encodeURIComponent(personId)}/end`);
+    const done = intent === "grant" ? "Complimentary tier granted" : "Complimentary tier ended";
+    return { ok: res.ok, target: personId, message: res.ok ? done : (res.json?.error ?? "Not changed") };
+  }
+  if (intent === "set-price") {
+    const fields = ["commodity", "market", "city", "unit", "priceNgn", "source", "date"] as const;
+    const body = Object.fromEntries(fields.map((f) => [f, String(form.get(f) ?? "")]));
+    const res = await apiSend(context, "POST", "/api/admin/market-prices", body);
+    return { ok: res.ok, target: "market", message: res.ok ? "Price saved" : (res.json?.error ?? "Price not saved") };
+  }
+  if (intent === "delete-price") {
+    const res = await apiSend(context, "DELETE", `/api/admin/market-prices/${encodeURIComponent(String(form.get("priceId") ?? ""))}`);
+    return { ok: res.ok, target: "market", message: res.ok ? "Price removed" : (res.json?.error ?? "Price not removed") };
+  }
+  if (intent === "resolve-sos") {
+    const sosId = String(form.get("sosId") ?? "");
+    const res = await apiSend(context, "POST", `/api/emergency/${encodeURIComponent(sosId)}/resolve`);
+    return { ok: res.ok, target: sosId, message: res.ok ? "SOS resolved" : (res.json?.error ?? "Not resolved") };
+  }
   const ticketId = String(form.get("ticketId") ?? "");
   const id = encodeURIComponent(ticketId);
-  if (form.get("intent") === "close") {
+  if (intent === "close") {
     const res = await apiSend(context, "POST", `/api/support/tickets/${id}/close`);
-    return { ok: res.ok, ticketId, message: res.ok ? "Ticket closed" : (res.json?.error ?? "Not closed") };
+    return { ok: res.ok, target: ticketId, message: res.ok ? "Ticket closed" : (res.json?.error ?? "Not closed") };
   }
   const body = { message: String(form.get("message") ?? ""), close: form.get("close") === "on" };
   const res = await apiSend(context, "POST", `/api/support/tickets/${id}/reply`, body);
-  return { ok: res.ok, ticketId, message: res.ok ? "Reply sent" : (res.json?.error ?? "Reply not sent") };
+  return { ok: res.ok, target: ticketId, message: res.ok ? "Reply sent" : (res.json?.error ?? "Reply not sent") };
 }

@@ -1,0 +1,74 @@
+// Bans (docs/decisions/022d-bans.md): staff suspend an account at once — its sessions end, its sockets close,
+// and sign-in and room joins are refused until staff lift the ban. Both steps are audited.
+import { and, eq } from "drizzle-orm";
+import { BANNED_MESSAGE } from "../../core/admin-schemas";
+import type { Db } from "../../db";
+import { findUserById } from "../../db/queries/users";
+import { meshConnections, sessions, type User, users } from "../../db/schema";
+import type { AppEnv } from "../env";
+import { ApiError } from "../errors";
+import { auditAction } from ".";
+
+export function isBanned(user: Pick<User, "bannedAt">): boolean {
+  return user.bannedAt !== null && user.bannedAt !== undefined;
+}
+
+/** Refuses a banned account with the message the person sees (403). */
+export function refuseIfBanned(user: Pick<User, "bannedAt">): void {
+  if (isBanned(user)) throw new ApiError(403, BANNED_MESSAGE, { code: "banned" });
+}
+
+async function targetOrFail(db: Db, id: string) {
+  const target = await findUserById(db, id);
+  if (!target) throw new ApiError(404, "User not found");
+  return target;
+}
+
+export async function banPerson(env: Pick<AppEnv, "ROOMS">, db: Db, actor: User, targetId: string, reason: string) {
+  const target = await targetOrFail(db, targetId);
+  if (target.id === actor.id) throw new ApiError(409, "You cannot ban yourself");
+  if (target.role === "admin") throw new ApiError(409, "Admins are set by ADMIN_PHONES and cannot be banned");
+  // Staff answer to admins: only an admin may ban a colleague.
+  if (target.role === "staff" && actor.role !== "admin") throw new ApiError(403, "Admin access required");
+  const bannedAt = target.bannedAt ?? new Date();
+  if (!isBanned(target)) await db.update(users).set({ bannedAt, banReason: reason, updatedAt: new Date() }).where(eq(users.id, target.id));
+  const ended = await db.delete(sessions).where(eq(sessions.userId, target.id)).returning({ id: sessions.id });
+  const closedSockets = await closeSockets(env, db, target.id);
+  await auditAction(
+    db,
+    actor,
+    "support.person_banned",
+    target.id,
+    { banned: isBanned(target), reason: target.banReason },
+    { banned: true, reason },
+    { sessionsEnded: ended.length, socketsClosed: closedSockets },
+  );
+  return { id: target.id, banned: true, bannedAt: bannedAt.toISOString(), sessionsEnded: ended.length, socketsClosed: closedSockets };
+}
+
+export async function unbanPerson(db: Db, actor: User, targetId: string) {
+  const target = await targetOrFail(db, targetId);
+  if (isBanned(target)) {
+    await db.update(users).set({ bannedAt: null, banReason: null, updatedAt: new Date() }).where(eq(users.id, target.id));
+    await auditAction(db, actor, "support.person_unbanned", target.id, { banned: true, reason: target.banReason }, { banned: false });
+  }
+  return { id: target.id, banned: false };
+}
+
+/** Closes the person's live sockets in every room they are in (mesh_connections says which). */
+async function closeSockets(env: Pick<AppEnv, "ROOMS">, db: Db, userId: string): Promise<number> {
+  const rows = await db
+    .selectDistinct({ roomId: meshConnections.roomId })
+    .from(meshConnections)
+    .where(and(eq(meshConnections.userId, userId), eq(meshConnections.isActive, true)));
+  let closed = 0;
+  for (const { roomId } of rows) {
+    try {
+      closed += await env.ROOMS.get(env.ROOMS.idFromName(roomId)).expel(userId, BANNED_MESSAGE);
+    } catch (e) {
+      // The sessions are gone, so the socket cannot come back after its next reconnect.
+      console.error("bans: closing sockets", e);
+    }
+  }
+  return closed;
+}

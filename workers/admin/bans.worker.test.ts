@@ -1,0 +1,105 @@
+// Bans through the real Worker: guards, sessions ended, sockets closed, sign-in refused, unban restoring, audit rows.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { BANNED_MESSAGE } from "../../core/admin-schemas";
+import { anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
+import { mustOpen, openRoom } from "../../tests/workers/room-socket";
+
+const verifiedUser = (nickname = "Ada") => verifiedSession("0903", nickname);
+const GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz";
+const room = () => `nearby:${Array.from({ length: 5 }, () => GEOHASH[Math.floor(Math.random() * 32)]).join("")}`;
+
+async function staffUser() {
+  const admin = await verifiedUser("Boss");
+  // An admin as ADMIN_PHONES makes one at verification (tested in workers/identity); the admin makes staff by API.
+  await env.DB.prepare("update users set role = 'admin' where id = ?").bind(admin.id).run();
+  const staff = await verifiedUser("Helper");
+  const made = await call(`/api/admin/people/${staff.id}/role`, { method: "POST", cookie: admin.cookie, json: { role: "staff" } });
+  expect(made.status).toBe(200);
+  return { admin, staff };
+}
+
+async function auditOf(target: string, action: string) {
+  const row = await env.DB.prepare(
+    "select actor_id, detail from audit_log where target = ? and action = ? order by created_at desc limit 1",
+  )
+    .bind(target, action)
+    .first<{ actor_id: string; detail: string }>();
+  return row ? { ...row, detail: JSON.parse(row.detail) } : null;
+}
+
+/** Asks for a sign-in code for the phone from a fresh browser, as a person signing back in would. */
+async function askForCode(local: string) {
+  const fresh = await anonymousSession();
+  return call("/api/auth/register", { method: "POST", cookie: fresh.cookie, json: { phoneNumber: local, nickname: "Again" } });
+}
+
+describe("bans", () => {
+  it("only staff and admins ban or unban: 401 without a session, 403 for anonymous and ordinary people", async () => {
+    const person = await verifiedUser();
+    const anon = await anonymousSession();
+    const ban = (cookie?: string) => call(`/api/admin/people/${person.id}/ban`, { method: "POST", cookie, json: { reason: "spam" } });
+    expect((await ban()).status).toBe(401);
+    expect((await ban(anon.cookie)).status).toBe(403);
+    const self = await ban(person.cookie);
+    expect(self.status).toBe(403);
+    expect(await self.json()).toEqual({ error: "Staff access required" });
+    expect((await call(`/api/admin/people/${person.id}/unban`, { method: "POST", cookie: person.cookie })).status).toBe(403);
+    expect((await call("/api/me", { cookie: person.cookie })).status).toBe(200);
+  });
+
+  it("a ban ends sessions, closes sockets and refuses sign-in; unban lets the person back in; both audited", async () => {
+    const { staff } = await staffUser();
+    const person = await verifiedUser("Troll");
+    const roomId = room();
+    const socket = await mustOpen(roomId, person.cookie);
+
+    const bad = await call(`/api/admin/people/${person.id}/ban`, { method: "POST", cookie: staff.cookie, json: { reason: "" } });
+    expect(bad.status).toBe(400);
+    const banned = await call(`/api/admin/people/${person.id}/ban`, {
+      method: "POST",
+      cookie: staff.cookie,
+      json: { reason: "Spam in rooms" },
+    });
+    expect(banned.status).toBe(200);
+    expect(await banned.json()).toMatchObject({ id: person.id, banned: true, sessionsEnded: 1, socketsClosed: 1 });
+
+    await socket.waitFor(() => socket.closed);
+    expect(socket.closed?.code).toBe(4003);
+    expect((await call("/api/me", { cookie: person.cookie })).status).toBe(401);
+    expect((await openRoom(roomId, person.cookie)).status).toBe(401);
+
+    const again = await askForCode(person.local);
+    expect(again.status).toBe(403);
+    expect(await again.json()).toMatchObject({ error: BANNED_MESSAGE, code: "banned" });
+
+    const found = await call(`/api/admin/people?q=${encodeURIComponent(person.local)}`, { cookie: staff.cookie });
+    expect((await found.json<{ people: unknown[] }>()).people).toEqual([
+      expect.objectContaining({ id: person.id, banned: true, banReason: "Spam in rooms", sessions: 0 }),
+    ]);
+    expect(await auditOf(person.id, "support.person_banned")).toMatchObject({
+      actor_id: staff.id,
+      detail: { before: { banned: false }, after: { banned: true, reason: "Spam in rooms" }, sessionsEnded: 1, socketsClosed: 1 },
+    });
+
+    const lifted = await call(`/api/admin/people/${person.id}/unban`, { method: "POST", cookie: staff.cookie });
+    expect(lifted.status).toBe(200);
+    expect(await auditOf(person.id, "support.person_unbanned")).toMatchObject({
+      actor_id: staff.id,
+      detail: { before: { banned: true, reason: "Spam in rooms" }, after: { banned: false } },
+    });
+    expect((await askForCode(person.local)).status).toBe(200);
+  });
+
+  it("staff cannot ban a colleague or an admin; an admin can ban staff", async () => {
+    const { admin, staff } = await staffUser();
+    const colleague = await verifiedUser("Colleague");
+    await call(`/api/admin/people/${colleague.id}/role`, { method: "POST", cookie: admin.cookie, json: { role: "staff" } });
+    const json = { reason: "Left the team" };
+    expect((await call(`/api/admin/people/${colleague.id}/ban`, { method: "POST", cookie: staff.cookie, json })).status).toBe(403);
+    expect((await call(`/api/admin/people/${admin.id}/ban`, { method: "POST", cookie: staff.cookie, json })).status).toBe(409);
+    expect((await call(`/api/admin/people/${colleague.id}/ban`, { method: "POST", cookie: admin.cookie, json })).status).toBe(200);
+    expect((await call("/api/support/tickets", { cookie: colleague.cookie })).status).toBe(401);
+    expect((await call("/api/admin/people/nobody/ban", { method: "POST", cookie: admin.cookie, json })).status).toBe(404);
+  });
+});

@@ -1,0 +1,107 @@
+// Analytics from real events through the real Worker: admins only, and every figure moves by exactly the
+// events a test produces (sign-ups, verifications, messages per room kind, SOS, AI commands, checkouts).
+import { env } from "cloudflare:test";
+import { describe, expect, it, vi } from "vitest";
+import { newId } from "../../core/ids";
+import { anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
+import { mustOpen, textEnvelope } from "../../tests/workers/room-socket";
+
+type Metrics = Record<string, number | null> & {
+  byKind: Record<string, number>;
+  since: string;
+  messagesPerDay: { day: string; count: number }[];
+};
+
+async function adminUser() {
+  const admin = await verifiedSession("0906", "Boss");
+  // An admin as ADMIN_PHONES makes one at verification (tested in workers/identity).
+  await env.DB.prepare("update users set role = 'admin' where id = ?").bind(admin.id).run();
+  return admin;
+}
+
+const metricsOf = async (cookie: string, range = "24h") =>
+  (await call(`/api/analytics/metrics?range=${range}`, { cookie })).json<Metrics>();
+
+describe("analytics", () => {
+  it("is for admins only: 401 without a session, 403 for anonymous, verified people and staff; a bad range is a 400", async () => {
+    expect((await call("/api/analytics/metrics")).status).toBe(401);
+    expect((await call("/api/analytics/ai-usage", { cookie: (await anonymousSession()).cookie })).status).toBe(403);
+    const person = await verifiedSession("0906");
+    expect((await call("/api/analytics/metrics", { cookie: person.cookie })).status).toBe(403);
+    const admin = await adminUser();
+    await call(`/api/admin/people/${person.id}/role`, { method: "POST", cookie: admin.cookie, json: { role: "staff" } });
+    const staff = await call("/api/analytics/metrics", { cookie: person.cookie });
+    expect(staff.status).toBe(403);
+    expect(await staff.json()).toEqual({ error: "Admin access required" });
+    expect((await call("/api/analytics/metrics?range=5y", { cookie: admin.cookie })).status).toBe(400);
+    expect((await call("/api/analytics/metrics?range=7d", { cookie: admin.cookie })).status).toBe(200);
+  });
+
+  it("counts exactly the events that happened, with no personal data kept", async () => {
+    const admin = await adminUser();
+    const before = await metricsOf(admin.cookie);
+    const aiBefore = await (await call("/api/analytics/ai-usage?range=24h", { cookie: admin.cookie })).json<Record<string, number>>();
+
+    // Two sign-ups, one of them verified; an SOS; two AI commands; three messages in an area room, one resent.
+    const a = await anonymousSession();
+    const b = await verifiedSession("0906", "Chidi");
+    const sos = await call("/api/emergency/broadcast", {
+      method: "POST",
+      cookie: a.cookie,
+      json: { message: "Smoke on our street", emergencyType: "fire", locationText: "Ikeja", clientRequestId: newId() },
+    });
+    expect(sos.status).toBe(201);
+    for (const message of ["@ai market rice lagos", "@ai translate good morning to hausa"]) {
+      const res = await call("/api/ai/chat", {
+        method: "POST",
+        cookie: a.cookie,
+        json: { message, userId: "x", context: { messageHistory: [], userLocation: "mesh-network", meshStatus: "connected" } },
+      });
+      expect(res.status).toBe(200);
+    }
+    const room = "nearby:s14ck";
+    const socket = await mustOpen(room, a.cookie);
+    const first = textEnvelope(room, a.user.id, "hello");
+    for (const envelope of [first, textEnvelope(room, a.user.id, "two"), textEnvelope(room, a.user.id, "three"), first]) {
+      socket.send({ type: "send", envelope });
+    }
+    await socket.waitFor(() => socket.of("ack").length === 4);
+    const checkout = await call("/api/create-subscription", {
+      method: "POST",
+      cookie: b.cookie,
+      json: { priceId: "price_premium_monthly" },
+    });
+    expect(checkout.status).toBe(200);
+
+    await vi.waitFor(async () => expect((await metricsOf(admin.cookie)).messageVolume).toBe(Number(before.messageVolume) + 3), {
+      timeout: 3000,
+    });
+    const after = await metricsOf(admin.cookie);
+    expect(after.byKind["message.nearby"] ?? 0).toBe((before.byKind["message.nearby"] ?? 0) + 3);
+    // a and b (who verified the anonymous identity she started with): two new people, one verification.
+    expect(after.signups).toBe(Number(before.signups) + 2);
+    expect(after.verifications).toBe(Number(before.verifications) + 1);
+    expect(after.totalUsers).toBe(Number(before.totalUsers) + 2);
+    expect(after.emergencyAlerts).toBe(Number(before.emergencyAlerts) + 1);
+    expect(after.aiInteractions).toBe(Number(before.aiInteractions) + 2);
+    expect(after.checkouts).toBe(Number(before.checkouts) + 1);
+    expect(after.networkHealth).toBeNull();
+    expect(after.messagesPerDay.reduce((n, d) => n + d.count, 0)).toBe(after.messageVolume);
+    const ai = await (await call("/api/analytics/ai-usage?range=24h", { cookie: admin.cookie })).json<Record<string, number | null>>();
+    expect(ai).toMatchObject({
+      translations: aiBefore.translations + 1,
+      marketAnalysis: aiBefore.marketAnalysis + 1,
+      smartReplies: null,
+      networkOptimization: null,
+    });
+
+    // The roll-up holds days, kinds, coarse areas and counts: no ids, phones or texts.
+    const { results } = await env.DB.prepare("select * from analytics_daily").all<Record<string, unknown>>();
+    for (const row of results) {
+      expect(Object.keys(row).sort()).toEqual(["area", "count", "day", "kind"]);
+      expect(String(row.area).length).toBeLessThanOrEqual(3);
+    }
+    expect(results.find((r) => r.kind === "message.nearby")?.area).toBe("s14");
+    socket.close();
+  });
+});
