@@ -562,3 +562,24 @@ export const pointEvents = sqliteTable(
   },
   (t) => [uniqueIndex("point_events_action_idx").on(t.userId, t.kind, t.ref), index("point_events_day_idx").on(t.userId, t.day)],
 );
+
+/**
+ * Security events (spec part 2, security event shape): what happened to the protection of one person's account,
+ * shown on /advanced-security. `kind` is our precise event; `type` and `severity` are the spec's coarser fields.
+ */
+export const securityEvents = sqliteTable(
+  "security_events",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    type: text("type", { enum: ["login", "encryption", "breach_attempt", "emergency", "audit"] }).notNull(),
+    severity: text("severity", { enum: ["low", "medium", "high", "critical"] }).notNull(),
+    message: text("message").notNull(),
+    resolved: integer("resolved", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index("security_events_user_idx").on(t.userId, t.createdAt)],
+);

@@ -19,6 +19,7 @@ import { notify } from "../notifications";
 import { awardVerified } from "../rewards";
 import { sendMessage } from "../services/messaging";
 import { mergeUsers } from "./merge";
+import { recordSecurityEvent } from "./security-events";
 
 export type Refusal = {
   ok: false;
@@ -367,14 +368,15 @@ export async function confirmPhoneChannel(
 
 const SIGN_IN_VIA = { web: "A browser on the LinkUp web app", whatsapp: "WhatsApp", ussd: "A USSD session" } as const;
 
-/** The security notice every sign-in path sends to the account it signed into (push where subscribed). */
-export function notifyNewSignIn(
+/** The security notice (and event) every sign-in path sends to the account it signed into (push where subscribed). */
+export async function notifyNewSignIn(
   env: AppEnv,
   db: Db,
   userId: string,
   signIn: { via: keyof typeof SIGN_IN_VIA; phone: string },
   waitUntil: (p: Promise<unknown>) => void,
 ) {
+  await recordSecurityEvent(db, userId, "sign_in", SIGN_IN_VIA[signIn.via]);
   return notify(
     env,
     db,

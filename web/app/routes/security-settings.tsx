@@ -267,6 +267,9 @@ export default function SecuritySettings({ loaderData }: Route.ComponentProps) {
           </p>
         ) : null}
         <InlineError error={error} />
+        <p>
+          <Link to="/advanced-security">Security score and events</Link>
+        </p>
         <div className="tab-panel">
           {tab === "authentication" ? (
             <>
