@@ -1,5 +1,6 @@
 // The advanced security center in a real browser (issue 15, spec part 2 #6): a score from the account's real
 // state that moves when a protection is switched on, and the security events of this account.
+import { readFile } from "node:fs/promises";
 import { acceptCookies, expect, latestOutboxMessage, test, verifyFreshPhone } from "./fixtures";
 
 test("the score rises when stealth mode is turned on, and a sign-in elsewhere is listed as an event, without JavaScript", async ({
@@ -39,4 +40,31 @@ test("the score rises when stealth mode is turned on, and a sign-in elsewhere is
     "New sign-in to your account: A browser on the LinkUp web app",
   );
   for (const c of [desk, other]) await c.close();
+});
+
+// A wrong confirmation answers 400, which the browser logs as a failed load.
+test.describe("my data", () => {
+  test.use({ allowedConsoleErrors: [/status of 400/] });
+  test("a person downloads their data, then deletes the account after typing the phrase", async ({ page, context, baseURL }) => {
+    await acceptCookies(context, baseURL!);
+    const { phone } = await verifyFreshPhone(context.request, baseURL!);
+    await page.goto("/security-settings?tab=platform");
+    const download = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Download My Data" }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe("linkup-my-data.json");
+    const data = JSON.parse(await readFile((await file.path())!, "utf8"));
+    expect(data.profile.phone).toBe(phone.e164);
+    expect(data.sessions).toHaveLength(1);
+
+    const confirm = page.getByRole("textbox", { name: "Type DELETE MY ACCOUNT to confirm" });
+    await confirm.fill("delete it");
+    await page.getByRole("button", { name: "Delete My Account" }).click();
+    await expect(page.getByText("Type DELETE MY ACCOUNT to confirm").first()).toBeVisible();
+    expect((await context.request.get("/api/me")).status()).toBe(200);
+    await page.getByRole("textbox", { name: "Type DELETE MY ACCOUNT to confirm" }).fill("DELETE MY ACCOUNT");
+    await page.getByRole("button", { name: "Delete My Account" }).click();
+    await expect(page).toHaveURL(`${baseURL}/`);
+    expect((await context.request.get("/api/me")).status()).toBe(401);
+  });
 });

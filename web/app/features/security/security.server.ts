@@ -61,6 +61,17 @@ export async function securityAction(request: Request, context: Ctx) {
       headers.set("Clear-Site-Data", '"cache", "storage"');
       return redirect("/", { headers });
     }
+    case "delete-account": {
+      const res = await apiSend(context, "DELETE", "/api/me", { confirm: String(form.get("confirm") ?? "") });
+      if (res.status === 401) return redirect("/signup-verification");
+      if (!res.ok) {
+        return formError({ title: res.json?.error ?? "Could not delete your account. Please try again.", field: "confirm" }, res.status);
+      }
+      // As after panic mode: this browser drops the deleted account's chats, keys and saved pages.
+      const headers = new Headers(res.headers);
+      headers.set("Clear-Site-Data", '"cache", "storage"');
+      return redirect("/", { headers });
+    }
     case "stealth-on":
     case "stealth-off": {
       const res = await apiSend(context, "PATCH", "/api/me", { stealthMode: intent === "stealth-on" });
