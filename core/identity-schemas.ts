@@ -34,3 +34,11 @@ export const PanicSchema = z.object({
 
 /** The preset SOS panic mode sends (the person's saved location, if any, goes with it). */
 export const PANIC_SOS_MESSAGE = "I need help. This SOS was sent by LinkUp panic mode.";
+
+/** What a person types to delete their account (DELETE /api/me); any letter case. */
+export const DELETE_ACCOUNT_PHRASE = "DELETE MY ACCOUNT";
+export const DELETE_ACCOUNT_WRONG = `Type ${DELETE_ACCOUNT_PHRASE} to confirm`;
+
+export const DeleteAccountSchema = z.object({ confirm: z.string().max(100) });
+
+export const isDeletePhrase = (typed: string) => typed.trim().toUpperCase() === DELETE_ACCOUNT_PHRASE;

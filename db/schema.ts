@@ -600,4 +600,26 @@ export const analyticsDaily = sqliteTable(
     count: integer("count").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.day, t.kind, t.area] })],
+
+);
+
+/**
+ * Security events (spec part 2, security event shape): what happened to the protection of one person's account,
+ * shown on /advanced-security. `kind` is our precise event; `type` and `severity` are the spec's coarser fields.
+ */
+export const securityEvents = sqliteTable(
+  "security_events",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    type: text("type", { enum: ["login", "encryption", "breach_attempt", "emergency", "audit"] }).notNull(),
+    severity: text("severity", { enum: ["low", "medium", "high", "critical"] }).notNull(),
+    message: text("message").notNull(),
+    resolved: integer("resolved", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index("security_events_user_idx").on(t.userId, t.createdAt)],
 );

@@ -17,6 +17,7 @@ import {
   type ServerFrame,
 } from "../core/frames";
 import { newId } from "../core/ids";
+import { forgetPerson } from "./forget";
 import { createDb } from "../db";
 import { awardMessagePoints } from "../workers/rewards";
 import { recordMessageEvents } from "../workers/analytics";
@@ -205,6 +206,16 @@ export class MeshRoom extends DurableObject<Env> {
       await this.leave(ws);
     }
     return open.length;
+  }
+
+  /** Drops a person who deleted their account: their sockets, then their stored envelopes (durable-objects/forget.ts). */
+  async forget(userId: string, wholeRoom: boolean): Promise<void> {
+    // Sockets are tagged with their person's id (see fetch): a direct chat that goes whole closes both sides.
+    const people = wholeRoom ? new Set(this.ctx.getWebSockets().flatMap((ws) => this.ctx.getTags(ws))) : new Set([userId]);
+    for (const person of people) await this.expel(person);
+    // Rows still waiting for D1 are written first, so the account deletion that follows removes them too.
+    await this.flush();
+    forgetPerson(this.sql, userId, wholeRoom);
   }
 
   /** Live figures for /mesh-network: sockets and people present, envelopes kept, deliveries made to sockets. */

@@ -26,6 +26,7 @@ export default [
   route("security", "routes/security.tsx"),
   route("security-settings", "routes/security-settings.tsx"),
   route("two-factor", "routes/two-factor.tsx"),
+  route("advanced-security", "routes/advanced-security.tsx"),
   route("ai-features", "routes/ai-features.tsx"),
   route("support", "routes/support.tsx"),
   route("customer-service", "routes/customer-service.tsx"),

@@ -9,6 +9,7 @@ import type { Db } from "../../db";
 import { backupCodes, twoFactor } from "../../db/schema";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
+import { recordSecurityEvent } from "./security-events";
 
 export const TWO_FACTOR = {
   digits: 6,
@@ -156,9 +157,11 @@ async function checkCode(
       .update(twoFactor)
       .set({ failedAttempts: 0, lockedUntil: new Date(now.getTime() + TWO_FACTOR.lockMs) })
       .where(eq(twoFactor.userId, userId));
+    await recordSecurityEvent(db, userId, "code_lockout", undefined, now);
     return { ok: false, status: 429, error: TWO_FACTOR_TEXT.locked, retryAfterSeconds: TWO_FACTOR.lockMs / 1000 };
   }
   await db.update(twoFactor).set({ failedAttempts: failures }).where(eq(twoFactor.userId, userId));
+  await recordSecurityEvent(db, userId, "failed_code", undefined, now);
   return { ok: false, status: 400, error: TWO_FACTOR_TEXT.invalidCode, attemptsLeft: TWO_FACTOR.maxFailures - failures };
 }
 
@@ -174,6 +177,7 @@ export async function enableTwoFactor(env: AppEnv, db: Db, userId: string, code:
     .insert(backupCodes)
     .values(await Promise.all(codes.map(async (c) => ({ id: newId(), userId, codeHash: await hashBackup(env, userId, c) }))));
   await db.update(twoFactor).set({ enabledAt: now }).where(eq(twoFactor.userId, userId));
+  await recordSecurityEvent(db, userId, "two_factor_on", undefined, now);
   return { ok: true as const, backupCodes: codes };
 }
 
@@ -184,6 +188,7 @@ export async function disableTwoFactor(env: AppEnv, db: Db, userId: string, code
   if (!checked.ok) return checked;
   await db.delete(backupCodes).where(eq(backupCodes.userId, userId));
   await db.delete(twoFactor).where(eq(twoFactor.userId, userId));
+  await recordSecurityEvent(db, userId, "two_factor_off", undefined, now);
   return { ok: true as const };
 }
 

@@ -22,6 +22,7 @@ import { mergeUsers } from "./merge";
 import { BANNED_MESSAGE } from "../../core/admin-schemas";
 import { isBanned } from "../admin/bans";
 import { recordEvent } from "../analytics";
+import { recordSecurityEvent } from "./security-events";
 
 export type Refusal = {
   ok: false;
@@ -377,14 +378,15 @@ export async function confirmPhoneChannel(
 
 const SIGN_IN_VIA = { web: "A browser on the LinkUp web app", whatsapp: "WhatsApp", ussd: "A USSD session" } as const;
 
-/** The security notice every sign-in path sends to the account it signed into (push where subscribed). */
-export function notifyNewSignIn(
+/** The security notice (and event) every sign-in path sends to the account it signed into (push where subscribed). */
+export async function notifyNewSignIn(
   env: AppEnv,
   db: Db,
   userId: string,
   signIn: { via: keyof typeof SIGN_IN_VIA; phone: string },
   waitUntil: (p: Promise<unknown>) => void,
 ) {
+  await recordSecurityEvent(db, userId, "sign_in", SIGN_IN_VIA[signIn.via]);
   return notify(
     env,
     db,

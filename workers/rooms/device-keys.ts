@@ -17,6 +17,7 @@ import {
   upsertDeviceKey,
 } from "../../db/queries/rooms";
 import { ApiError } from "../errors";
+import { recordSecurityEvent } from "../identity/security-events";
 
 export async function publishDeviceKey(db: Db, userId: string, key: PublishKeyInput): Promise<void> {
   if (key.signingKey || key.signature) {
@@ -29,7 +30,11 @@ export async function publishDeviceKey(db: Db, userId: string, key: PublishKeyIn
     });
     if (!signed) throw new ApiError(400, "The device record's signature does not match its keys and user");
   }
+  // Each device republishes its key whenever it opens the chat: only a new device or a new key is an event.
+  const before = (await listDeviceKeys(db, userId)).find((k) => k.deviceId === key.deviceId);
   await upsertDeviceKey(db, { userId, ...key }, MAX_DEVICE_KEYS);
+  if (!before) await recordSecurityEvent(db, userId, "key_added");
+  else if (before.publicKey !== key.publicKey) await recordSecurityEvent(db, userId, "key_changed");
 }
 
 export async function deviceKeysOf(db: Db, userId: string) {
@@ -40,6 +45,7 @@ export async function deviceKeysOf(db: Db, userId: string) {
 
 export async function revokeDeviceKey(db: Db, userId: string, deviceId: string): Promise<void> {
   if (!(await deleteDeviceKey(db, userId, deviceId))) throw new ApiError(404, "Device not found");
+  await recordSecurityEvent(db, userId, "key_removed");
 }
 
 // ---------------------------------------------------------------- X3DH prekeys (docs/protocol.md §4)

@@ -4,7 +4,7 @@ import { useEffect } from "react";
 import { Form, Link, useActionData } from "react-router";
 import type { Me, SessionView, TwoFactorView } from "../../../core/api-types";
 import { useToast } from "../components/toast";
-import { PANIC_SOS_MESSAGE } from "../../../core/identity-schemas";
+import { DELETE_ACCOUNT_PHRASE, PANIC_SOS_MESSAGE } from "../../../core/identity-schemas";
 import { timeAgo } from "../../../core/sos";
 import { type SecurityTab, loadSecurity, securityAction } from "../features/security/security.server";
 import { type FormError, InlineError, useErrorToast } from "../features/identity/verification-forms";
@@ -191,6 +191,34 @@ function Stealth({ on }: { on: boolean }) {
   );
 }
 
+/** My data: a JSON download of everything LinkUp holds, and deleting the account (docs/decisions/022e-my-data.md). */
+function MyData({ error }: { error?: FormError }) {
+  return (
+    <section aria-labelledby="my-data-title">
+      <h2 id="my-data-title">My data</h2>
+      <p>
+        Download everything LinkUp holds about you as one JSON file: profile, sessions, chats you are in, messages you sent, tickets,
+        payments, points and security events.
+      </p>
+      <a href="/api/me/export" download="linkup-my-data.json" className="btn btn-ghost">
+        Download My Data
+      </a>
+      <h3>Delete my account</h3>
+      <p>This removes your account, your messages in every chat, your direct chats, your files and every session. It cannot be undone.</p>
+      <Form method="post" className="form">
+        <input type="hidden" name="intent" value="delete-account" />
+        <label>
+          Type {DELETE_ACCOUNT_PHRASE} to confirm
+          <input name="confirm" autoComplete="off" required aria-invalid={error?.field === "confirm" || undefined} />
+        </label>
+        <button type="submit" className="btn btn-danger">
+          Delete My Account
+        </button>
+      </Form>
+    </section>
+  );
+}
+
 function Sessions({ sessions }: { sessions: SessionView[] }) {
   const others = sessions.filter((s) => !s.current).length;
   return (
@@ -267,6 +295,9 @@ export default function SecuritySettings({ loaderData }: Route.ComponentProps) {
           </p>
         ) : null}
         <InlineError error={error} />
+        <p>
+          <Link to="/advanced-security">Security score and events</Link>
+        </p>
         <div className="tab-panel">
           {tab === "authentication" ? (
             <>
@@ -276,7 +307,12 @@ export default function SecuritySettings({ loaderData }: Route.ComponentProps) {
           ) : null}
           {tab === "biometric" ? <p>Passkeys and the app lock are not offered yet.</p> : null}
           {tab === "emergency" && panicRequestId ? <Panic userId={user.id} requestId={panicRequestId} /> : null}
-          {tab === "platform" ? <Stealth on={user.settings.stealthMode} /> : null}
+          {tab === "platform" ? (
+            <>
+              <Stealth on={user.settings.stealthMode} />
+              <MyData error={error} />
+            </>
+          ) : null}
         </div>
       </section>
     </div>

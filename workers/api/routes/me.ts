@@ -9,8 +9,10 @@ import { toMe } from "../../auth/me";
 import { withTownArea } from "../../rooms/rooms";
 import { endSession, requireUser, startSession } from "../../auth/session";
 import type { AppBindings } from "../../env";
-import { parseJson } from "../../errors";
+import { ApiError, parseJson } from "../../errors";
 import { requireAnonymousStartAllowed } from "../../limits";
+import { DELETE_ACCOUNT_WRONG, DeleteAccountSchema, isDeletePhrase } from "../../../core/identity-schemas";
+import { deleteAccount, exportMyData } from "../../identity/my-data";
 
 export const me = new Hono<AppBindings>()
   .get("/me", (c) => c.json({ user: toMe(requireUser(c)) }))
@@ -19,6 +21,21 @@ export const me = new Hono<AppBindings>()
     const patch = await parseJson(c, UpdateMeSchema);
     const updated = await updateUser(c.var.db, user.id, withTownArea(user, patch));
     return c.json({ user: toMe(updated ?? user) });
+  })
+  // My data (docs/decisions/022e-my-data.md): everything LinkUp holds about me, as a JSON download.
+  .get("/me/export", async (c) => {
+    const user = requireUser(c);
+    c.header("Content-Disposition", 'attachment; filename="linkup-my-data.json"');
+    return c.json(await exportMyData(c.var.db, user, c.var.sessionHash));
+  })
+  // Account deletion, confirmed by the typed phrase; every session ends with the account.
+  .delete("/me", async (c) => {
+    const user = requireUser(c);
+    const { confirm } = await parseJson(c, DeleteAccountSchema);
+    if (!isDeletePhrase(confirm)) throw new ApiError(400, DELETE_ACCOUNT_WRONG);
+    const removed = await deleteAccount(c.env, c.var.db, user);
+    await endSession(c);
+    return c.json({ ok: true, ...removed });
   })
   .put("/me/location", async (c) => {
     const user = requireUser(c);

@@ -9,6 +9,7 @@ import type { User } from "../../../db/schema";
 import { endSession, requireUser, requireVerified } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { ApiError, parseJson, parseWith } from "../../errors";
+import { recordSecurityEvent, securityOverview } from "../../identity/security-events";
 import { endOtherSessions, endSessionByRef, sessionsOf } from "../../identity/sessions";
 import {
   disableTwoFactor,
@@ -40,6 +41,11 @@ function notifyChange(c: Context<AppBindings>, user: User, title: string, conten
 }
 
 export const security = new Hono<AppBindings>()
+  // The security score, features and newest events of /advanced-security.
+  .get("/security/overview", async (c) => {
+    const user = requireUser(c);
+    return c.json(await securityOverview(c.var.db, user));
+  })
   .get("/security/sessions", async (c) => {
     const user = requireUser(c);
     return c.json({ sessions: await sessionsOf(c.var.db, user.id, c.var.sessionHash) });
@@ -79,6 +85,7 @@ export const security = new Hono<AppBindings>()
           waitUntil,
         )
       : null;
+    await recordSecurityEvent(c.var.db, user.id, "panic");
     await notifyChange(c, user, "Panic mode used", "A browser used panic mode: its LinkUp data was wiped and it was signed out.");
     await endSession(c);
     return c.json({ ok: true, sos: sos ? { id: sos.id, reached: sos.reached } : null });

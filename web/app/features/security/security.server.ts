@@ -3,6 +3,7 @@
 import { data, redirect } from "react-router";
 import type { Me, SessionView, TwoFactorView } from "../../../../core/api-types";
 import { newId } from "../../../../core/ids";
+import type { SecurityOverview } from "../../../../core/security";
 import { apiGet, apiSend } from "../../lib/api.server";
 import { formError } from "../identity/identity.server";
 
@@ -60,6 +61,17 @@ export async function securityAction(request: Request, context: Ctx) {
       headers.set("Clear-Site-Data", '"cache", "storage"');
       return redirect("/", { headers });
     }
+    case "delete-account": {
+      const res = await apiSend(context, "DELETE", "/api/me", { confirm: String(form.get("confirm") ?? "") });
+      if (res.status === 401) return redirect("/signup-verification");
+      if (!res.ok) {
+        return formError({ title: res.json?.error ?? "Could not delete your account. Please try again.", field: "confirm" }, res.status);
+      }
+      // As after panic mode: this browser drops the deleted account's chats, keys and saved pages.
+      const headers = new Headers(res.headers);
+      headers.set("Clear-Site-Data", '"cache", "storage"');
+      return redirect("/", { headers });
+    }
     case "stealth-on":
     case "stealth-off": {
       const res = await apiSend(context, "PATCH", "/api/me", { stealthMode: intent === "stealth-on" });
@@ -95,4 +107,24 @@ export async function securityAction(request: Request, context: Ctx) {
     default:
       return formError({ title: "Unknown action" });
   }
+}
+
+/** /advanced-security: the overview (score, features, newest events), or null when nobody is signed in. */
+export async function loadAdvancedSecurity(context: Ctx) {
+  const me = await apiGet<{ user: Me }>(context, "/api/me");
+  if (!me) return { user: null, overview: null };
+  return { user: me.user, overview: await apiGet<SecurityOverview>(context, "/api/security/overview") };
+}
+
+/** The feature toggles of /advanced-security that are settings of the person (the rest link to their screen). */
+export async function advancedSecurityAction(request: Request, context: Ctx) {
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const on = form.get("on") === "true";
+  const patch = intent === "stealth_mode" ? { stealthMode: on } : intent === "mesh_anonymization" ? { anonymousMode: on } : null;
+  if (!patch) return formError({ title: "Unknown action" });
+  const res = await apiSend(context, "PATCH", "/api/me", patch);
+  if (res.status === 401) return redirect("/signup-verification");
+  if (!res.ok) return formError({ title: res.json?.error ?? "Could not save. Please try again." }, res.status);
+  return redirect("/advanced-security");
 }

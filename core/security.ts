@@ -1,0 +1,162 @@
+// The security centre's vocabulary (spec part 2: security feature and security event shapes, the score).
+// Pure: the Worker computes the state, this module names events and scores it.
+
+export type SecurityEventType = "login" | "encryption" | "breach_attempt" | "emergency" | "audit";
+export type SecuritySeverity = "low" | "medium" | "high" | "critical";
+
+/** Every event LinkUp records, with the spec's type and severity and the line the person reads. */
+export const SECURITY_EVENTS = {
+  sign_in: { type: "login", severity: "medium", message: "New sign-in to your account" },
+  two_factor_on: { type: "audit", severity: "low", message: "Two-factor authentication turned on" },
+  two_factor_off: { type: "audit", severity: "high", message: "Two-factor authentication turned off" },
+  failed_code: { type: "breach_attempt", severity: "medium", message: "A wrong two-factor code was entered" },
+  code_lockout: { type: "breach_attempt", severity: "high", message: "Two-factor locked after too many wrong codes" },
+  panic: { type: "emergency", severity: "critical", message: "Panic mode wiped a device and signed it out" },
+  key_added: { type: "encryption", severity: "low", message: "A new device published its encryption key" },
+  key_changed: { type: "encryption", severity: "high", message: "A device's encryption key changed" },
+  key_removed: { type: "encryption", severity: "low", message: "A device's encryption key was withdrawn" },
+  passkey_added: { type: "audit", severity: "low", message: "A passkey was added" },
+  passkey_removed: { type: "audit", severity: "medium", message: "A passkey was removed" },
+  export: { type: "audit", severity: "low", message: "Your data was exported" },
+  deletion_requested: { type: "audit", severity: "high", message: "Account deletion was requested" },
+} as const satisfies Record<string, { type: SecurityEventType; severity: SecuritySeverity; message: string }>;
+
+export type SecurityEventKind = keyof typeof SECURITY_EVENTS;
+
+export interface SecurityEventView {
+  id: string;
+  kind: SecurityEventKind;
+  type: SecurityEventType;
+  severity: SecuritySeverity;
+  message: string;
+  timestamp: string;
+  resolved: boolean;
+}
+
+export type SecurityFeatureId =
+  | "e2e_encryption"
+  | "quantum_resistant"
+  | "biometric_auth"
+  | "two_factor"
+  | "mesh_anonymization"
+  | "disappearing_messages"
+  | "panic_mode"
+  | "stealth_mode";
+
+export interface SecurityFeature {
+  id: SecurityFeatureId;
+  title: string;
+  description: string;
+  enabled: boolean;
+  premiumOnly: boolean;
+  category: "encryption" | "authentication" | "privacy" | "emergency";
+  /** Whether LinkUp offers it at all; one it does not offer counts as off and says so. */
+  offered: boolean;
+}
+
+/** The facts the score is computed from, each read from the database (never from the browser). */
+export interface SecurityState {
+  twoFactor: boolean;
+  passkeys: number;
+  anonymousMode: boolean;
+  disappearingChats: number;
+  panicCode: boolean;
+  stealthMode: boolean;
+}
+
+export function securityFeatures(s: SecurityState): SecurityFeature[] {
+  return [
+    {
+      id: "e2e_encryption",
+      title: "End-to-end encryption",
+      description: "Private chats and groups are sealed on your device; the server relays only ciphertext.",
+      enabled: true,
+      premiumOnly: false,
+      category: "encryption",
+      offered: true,
+    },
+    {
+      id: "quantum_resistant",
+      title: "Quantum-resistant encryption",
+      description: "Not offered yet: LinkUp's keys are X25519, which a large quantum computer could break.",
+      enabled: false,
+      premiumOnly: true,
+      category: "encryption",
+      offered: false,
+    },
+    {
+      id: "biometric_auth",
+      title: "Passkey (biometric) sign-in",
+      description: "A passkey on this phone (fingerprint, face or screen lock) as a second factor and app lock.",
+      enabled: s.passkeys > 0,
+      premiumOnly: false,
+      category: "authentication",
+      offered: false,
+    },
+    {
+      id: "two_factor",
+      title: "Two-factor authentication",
+      description: "Each new sign-in asks for a code from your authenticator app.",
+      enabled: s.twoFactor,
+      premiumOnly: false,
+      category: "authentication",
+      offered: true,
+    },
+    {
+      id: "mesh_anonymization",
+      title: "Anonymous in the mesh",
+      description: "Nearby rooms show a generated name instead of your nickname.",
+      enabled: s.anonymousMode,
+      premiumOnly: false,
+      category: "privacy",
+      offered: true,
+    },
+    {
+      id: "disappearing_messages",
+      title: "Disappearing messages",
+      description: "At least one of your chats deletes its messages after a timer.",
+      enabled: s.disappearingChats > 0,
+      premiumOnly: false,
+      category: "privacy",
+      offered: false,
+    },
+    {
+      id: "panic_mode",
+      title: "Panic code",
+      description: "A code of your choosing that, typed in the app, wipes LinkUp from the device.",
+      enabled: s.panicCode,
+      premiumOnly: false,
+      category: "emergency",
+      offered: false,
+    },
+    {
+      id: "stealth_mode",
+      title: "Stealth mode",
+      description: "A neutral tab title and icon; notifications hide their content.",
+      enabled: s.stealthMode,
+      premiumOnly: false,
+      category: "privacy",
+      offered: true,
+    },
+  ];
+}
+
+export type ScoreLabel = "Excellent" | "Good" | "Fair" | "Poor";
+
+/** Spec part 2: the score is the percentage of enabled features; labels as the cache health score's. */
+export function securityScore(features: SecurityFeature[]): { score: number; label: ScoreLabel } {
+  const score = features.length ? Math.round((100 * features.filter((f) => f.enabled).length) / features.length) : 0;
+  const label: ScoreLabel = score >= 80 ? "Excellent" : score >= 60 ? "Good" : score >= 40 ? "Fair" : "Poor";
+  return { score, label };
+}
+
+/** Spec part 2: only the first 4 security events are shown. */
+export const SECURITY_EVENTS_SHOWN = 4;
+
+export interface SecurityOverview {
+  score: number;
+  label: ScoreLabel;
+  features: SecurityFeature[];
+  events: SecurityEventView[];
+  backupCodesLeft: number;
+}
