@@ -113,9 +113,10 @@ export const FileMessageSchema = z.object({
   /** SHA-256 of the plaintext, hex. */
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   /** A small JPEG data URL made on the sender's device, for images. */
+  // Small enough that the whole message fits an envelope's text (8,000 characters).
   thumbnail: z
     .string()
-    .max(60_000)
+    .max(6_000)
     .regex(/^data:image\/jpeg;base64,[A-Za-z0-9+/=]+$/)
     .optional(),
   kind: z.enum(["file", "voice"]).default("file"),
@@ -135,4 +136,22 @@ export function formatFileSize(bytes: number): string {
     unit++;
   }
   return `${Number(value.toFixed(value < 10 ? 1 : 0))} ${units[unit]}`;
+}
+
+/** A file message travels as the text of an ordinary (sealed, in private rooms) message with this prefix. */
+export const FILE_MESSAGE_PREFIX = "linkup:file:";
+
+export function fileMessageText(m: FileMessage): string {
+  return FILE_MESSAGE_PREFIX + JSON.stringify(m);
+}
+
+/** The file a message carries, or null when it is text (or a file message that does not check out). */
+export function parseFileMessage(text: string | null | undefined): FileMessage | null {
+  if (!text?.startsWith(FILE_MESSAGE_PREFIX)) return null;
+  try {
+    const parsed = FileMessageSchema.safeParse(JSON.parse(text.slice(FILE_MESSAGE_PREFIX.length)));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
