@@ -17,14 +17,26 @@ export const PRICES_NGN = {
 } as const;
 export const TRIAL_DAYS = 7;
 
-/** Per user per day (spec part 1 §5); voice is per month. null means unlimited. */
+const MiB = 1024 * 1024;
+
+/**
+ * Per user per day (spec part 1 §5); voice and file transfers are per month. null means unlimited. Files: Premium
+ * 50 a month up to 100 MB; Community's are ours (docs/decisions/022b-encrypted-files-in-rooms.md).
+ */
 export const TIER_LIMITS: Record<
   Tier,
-  { aiCommands: number | null; translations: number | null; voiceMessages: number | null; analytics: boolean }
+  {
+    aiCommands: number | null;
+    translations: number | null;
+    voiceMessages: number | null;
+    analytics: boolean;
+    fileTransfers: number | null;
+    fileMaxBytes: number;
+  }
 > = {
-  free: { aiCommands: 10, translations: 5, voiceMessages: 0, analytics: false },
-  premium: { aiCommands: null, translations: null, voiceMessages: 50, analytics: true },
-  enterprise: { aiCommands: null, translations: null, voiceMessages: null, analytics: true },
+  free: { aiCommands: 10, translations: 5, voiceMessages: 0, analytics: false, fileTransfers: 10, fileMaxBytes: 25 * MiB },
+  premium: { aiCommands: null, translations: null, voiceMessages: 50, analytics: true, fileTransfers: 50, fileMaxBytes: 100 * MiB },
+  enterprise: { aiCommands: null, translations: null, voiceMessages: null, analytics: true, fileTransfers: null, fileMaxBytes: 100 * MiB },
 };
 
 export const TOAST = {

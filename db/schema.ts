@@ -417,6 +417,7 @@ export const usageDaily = sqliteTable(
     translations: integer("translations").notNull().default(0),
     messagesCount: integer("messages_count").notNull().default(0),
     voiceMessages: integer("voice_messages").notNull().default(0),
+    fileTransfers: integer("file_transfers").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.userId, t.date] })],
 );
@@ -462,9 +463,30 @@ export const files = sqliteTable(
       .default("standard"),
     downloadCount: integer("download_count").notNull().default(0),
     transcript: text("transcript"),
+    // Files sent in a room (docs/decisions/022b-encrypted-files-in-rooms.md): only the room's members fetch them.
+    // The object is ciphertext; name and key travel only in the chat message.
+    roomId: text("room_id"),
+    // The R2 multipart upload while `uploading`; parts are listed in file_parts (R2's binding cannot list them).
+    uploadId: text("upload_id"),
+    state: text("state", { enum: ["uploading", "ready"] })
+      .notNull()
+      .default("ready"),
+    partCount: integer("part_count").notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [index("files_owner_idx").on(t.ownerId)],
+  (t) => [index("files_owner_idx").on(t.ownerId), index("files_room_idx").on(t.roomId, t.createdAt)],
+);
+
+export const fileParts = sqliteTable(
+  "file_parts",
+  {
+    fileId: text("file_id")
+      .notNull()
+      .references(() => files.id, { onDelete: "cascade" }),
+    partNumber: integer("part_number").notNull(),
+    etag: text("etag").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.fileId, t.partNumber] })],
 );
 
 export const marketPrices = sqliteTable(

@@ -1,6 +1,7 @@
 // Request bodies: every one is read under a size limit fitting its route, and every one a handler left unread
 // is drained or cancelled before the answer goes out (docs/decisions/010-production-is-not-development.md).
 import type { Context, MiddlewareHandler } from "hono";
+import { FILE_PART_BYTES } from "../core/files";
 import { VOICE_MAX_BYTES } from "./assistant/voice";
 
 const KiB = 1024;
@@ -19,6 +20,8 @@ interface Limit {
 
 export function bodyLimitFor(path: string): Limit {
   if (path === "/api/ai/voice") return { bytes: VOICE_MAX_BYTES, error: "Voice messages can be at most 5 MB" };
+  // One encrypted part of a file (docs/decisions/022b-encrypted-files-in-rooms.md); the handler checks its exact length.
+  if (/^\/api\/files\/[^/]+\/parts\/\d+$/.test(path)) return { bytes: FILE_PART_BYTES, error: "A file part can be at most 5 MB" };
   if (path === "/ussd" || path.startsWith("/ussd/")) return { bytes: USSD_MAX_BYTES, error: "USSD request too large" };
   if (path.startsWith("/webhooks/whatsapp")) return { bytes: WHATSAPP_MAX_BYTES, error: "WhatsApp request too large" };
   return { bytes: JSON_MAX_BYTES, error: `Request body too large (at most ${JSON_MAX_BYTES / KiB} KiB)` };

@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { checkOrigin, loadSession } from "../auth/session";
 import type { AppBindings } from "../env";
 import { notFound, onError } from "../errors";
+import { filesApi } from "../files/routes";
 import { adminApi } from "./routes/admin";
 import { ai } from "./routes/ai";
 import { analyticsApi } from "./routes/analytics";
@@ -32,6 +33,7 @@ export const api = new Hono<AppBindings>()
   .route("/support", support)
   .route("/dev", dev)
   .route("/install", install)
+  .route("/files", filesApi)
   .route("/", me)
   .route("/", auth)
   .route("/", billing)

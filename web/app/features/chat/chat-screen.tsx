@@ -25,6 +25,8 @@ import { assistantContext, hasPrivateAiConsent, isPrivateRoomId, PRIVATE_AI_NOTI
 import { currentPosition, fetchRooms, openDirectChat, useAreaRooms } from "./rooms";
 import { sendSos } from "./sos";
 import { useMeshNode, useRoom } from "./use-mesh";
+import { sendFiles } from "../files/send";
+import { TransferList } from "../files/transfer-list";
 
 /** Rooms kept connected at once besides the one on screen (one socket each). */
 const OPEN_ROOMS = 8;
@@ -448,6 +450,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       ) : null}
       {/* In the flow above the composer, never over the message box. */}
       {cookiesAccepted ? null : <CookieNotice />}
+      <TransferList />
       <Composer
         initialDraft={params.get("draft")}
         // Smart replies are a verified users' feature (spec part 2 §1): others are not asked to fetch them.
@@ -459,6 +462,9 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
         disabled={!roomId}
         isDirect={isDirect}
         onSend={send}
+        onAttach={(files) => {
+          if (node && roomId) void sendFiles(node, roomId, files, toast);
+        }}
         onTyping={(active) => node && roomId && node.typing(roomId, active)}
         onLocation={() => setLocationOpen(true)}
         onSos={() => setSosOpen(true)}
@@ -573,6 +579,7 @@ function Composer({
   disabled,
   isDirect,
   onSend,
+  onAttach,
   onTyping,
   onLocation,
   onSos,
@@ -589,12 +596,13 @@ function Composer({
   disabled: boolean;
   isDirect: boolean;
   onSend: (text: string) => Promise<boolean>;
+  /** Files chosen with the attach button: encrypted and sent by features/files. */
+  onAttach: (files: File[]) => void;
   onTyping: (active: boolean) => void;
   onLocation: () => void;
   onSos: () => void;
   onMenu: (item: MenuItem) => void;
 }) {
-  const toast = useToast();
   const [text, setText] = useState(initialDraft?.slice(0, 4000) ?? "");
   const [recording, setRecording] = useState(false);
   const input = useRef<HTMLInputElement>(null);
@@ -709,14 +717,12 @@ function Composer({
           type="file"
           ref={file}
           hidden
+          multiple
+          aria-label="Files to send"
           onChange={(e) => {
-            const f = e.currentTarget.files?.[0];
+            const chosen = Array.from(e.currentTarget.files ?? []);
             e.currentTarget.value = "";
-            if (f)
-              toast({
-                title: "Files are not sent in chat yet",
-                description: `${f.name} was not sent: chat carries text, locations and SOS for now.`,
-              });
+            if (chosen.length) onAttach(chosen);
           }}
         />
         <input

@@ -2,7 +2,9 @@
 // (sending ◷, sent ✓, delivered ✓✓, read ✓✓ in green).
 import { Bot, Lock } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { type FileMessage, parseFileMessage } from "../../../../core/files";
 import type { MessageStatus, StoredMessage } from "../../mesh/db";
+import { FileBubble } from "../files/file-bubble";
 
 const STATUS: Record<MessageStatus, { icon: string; label: string }> = {
   sending: { icon: "◷", label: "Sending" },
@@ -70,9 +72,13 @@ export function MessageList({
             </span>
           ) : null}
           {m.type === "emergency" ? <strong className="msg-sos">Emergency</strong> : null}
-          <p className="msg-text">
-            {m.text ?? (m.pending ? "Encrypted message: waiting for the sender's key" : "Encrypted for another device")}
-          </p>
+          {parseFileMessage(m.text) ? (
+            <FileBubble file={parseFileMessage(m.text) as FileMessage} />
+          ) : (
+            <p className="msg-text">
+              {m.text ?? (m.pending ? "Encrypted message: waiting for the sender's key" : "Encrypted for another device")}
+            </p>
+          )}
           {typeof m.meta?.location === "object" && m.meta.location ? (
             <LocationLink location={m.meta.location as { latitude: number; longitude: number }} />
           ) : null}

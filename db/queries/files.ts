@@ -1,0 +1,79 @@
+// Files sent in rooms, their uploaded parts and the monthly transfer count (docs/decisions/022b-encrypted-files-in-rooms.md).
+import { and, desc, eq, inArray, like, or, sql } from "drizzle-orm";
+import type { Db } from "../index";
+import { fileParts, files, roomMembers, usageDaily } from "../schema";
+
+export type FileRow = typeof files.$inferSelect;
+
+export async function insertFile(db: Db, row: typeof files.$inferInsert): Promise<FileRow> {
+  const [inserted] = await db.insert(files).values(row).returning();
+  return inserted;
+}
+
+export async function findFile(db: Db, id: string): Promise<FileRow | undefined> {
+  return db.select().from(files).where(eq(files.id, id)).get();
+}
+
+export async function deleteFileRow(db: Db, id: string): Promise<void> {
+  await db.delete(files).where(eq(files.id, id));
+}
+
+export async function recordPart(db: Db, fileId: string, partNumber: number, etag: string): Promise<void> {
+  await db
+    .insert(fileParts)
+    .values({ fileId, partNumber, etag })
+    .onConflictDoUpdate({
+      target: [fileParts.fileId, fileParts.partNumber],
+      set: { etag },
+    });
+}
+
+export async function partsOf(db: Db, fileId: string): Promise<{ partNumber: number; etag: string }[]> {
+  return db
+    .select({ partNumber: fileParts.partNumber, etag: fileParts.etag })
+    .from(fileParts)
+    .where(eq(fileParts.fileId, fileId))
+    .orderBy(fileParts.partNumber);
+}
+
+/** The upload is whole: the parts' list is no longer needed, and the file can be fetched. */
+export async function markReady(db: Db, fileId: string): Promise<void> {
+  await db.update(files).set({ state: "ready", uploadId: null }).where(eq(files.id, fileId));
+  await db.delete(fileParts).where(eq(fileParts.fileId, fileId));
+}
+
+export async function countDownload(db: Db, fileId: string): Promise<void> {
+  await db
+    .update(files)
+    .set({ downloadCount: sql`${files.downloadCount} + 1` })
+    .where(eq(files.id, fileId));
+}
+
+/** Files of the rooms the person is in now: every ready file, and their own uploads still under way. */
+export async function filesInRoomsOf(db: Db, userId: string, limit = 200): Promise<FileRow[]> {
+  const rooms = db.select({ roomId: roomMembers.roomId }).from(roomMembers).where(eq(roomMembers.userId, userId));
+  return db
+    .select()
+    .from(files)
+    .where(and(inArray(files.roomId, rooms), or(eq(files.state, "ready"), eq(files.ownerId, userId))))
+    .orderBy(desc(files.createdAt))
+    .limit(limit);
+}
+
+/** File transfers are counted per UTC calendar month: the sum of the month's daily rows. */
+export async function fileTransfersThisMonth(db: Db, userId: string, now: Date): Promise<number> {
+  const month = now.toISOString().slice(0, 7);
+  const row = await db
+    .select({ total: sql<number>`coalesce(sum(${usageDaily.fileTransfers}), 0)` })
+    .from(usageDaily)
+    .where(and(eq(usageDaily.userId, userId), like(usageDaily.date, `${month}-%`)))
+    .get();
+  return Number(row?.total ?? 0);
+}
+
+export async function countFileTransfer(db: Db, userId: string, now: Date): Promise<void> {
+  await db
+    .insert(usageDaily)
+    .values({ userId, date: now.toISOString().slice(0, 10), fileTransfers: 1 })
+    .onConflictDoUpdate({ target: [usageDaily.userId, usageDaily.date], set: { fileTransfers: sql`${usageDaily.fileTransfers} + 1` } });
+}

@@ -1,0 +1,96 @@
+// Files in a direct chat (docs/decisions/022b-encrypted-files-in-rooms.md): encrypted on the sender's device,
+// uploaded in parts that survive a dropped connection, fetched and checked by the other person.
+import { createHash, randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import type { APIRequestContext, Browser, Page } from "@playwright/test";
+import { acceptCookies, expect, latestOutboxMessage, test } from "./fixtures";
+
+async function person(browser: Browser, baseURL: string, at: { latitude: number; longitude: number }, nickname: string) {
+  const context = await browser.newContext({ permissions: ["geolocation"], geolocation: at, acceptDownloads: true });
+  await acceptCookies(context, baseURL);
+  expect((await context.request.post(`${baseURL}/api/auth/anonymous`)).ok()).toBe(true);
+  await verify(context.request, nickname);
+  expect((await context.request.patch(`${baseURL}/api/me`, { data: { nickname, onboardingCompleted: true } })).ok()).toBe(true);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  // The dropped part is the one failure this test causes on purpose.
+  page.on("console", (m) => m.type() === "error" && !m.text().includes("ERR_CONNECTION_RESET") && errors.push(m.text()));
+  return { context, page, errors };
+}
+
+/** Sending files needs a verified phone: the code comes from the dev outbox. */
+async function verify(request: APIRequestContext, nickname: string) {
+  const phone = `+234818${String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0")}`;
+  expect((await request.post("/api/auth/register", { data: { phoneNumber: phone, nickname } })).ok()).toBe(true);
+  let code: string | undefined;
+  await expect
+    .poll(async () => {
+      code = (await latestOutboxMessage(request, phone))?.match(/\b(\d{6})\b/)?.[1];
+      return code;
+    })
+    .toBeTruthy();
+  expect((await request.post("/api/auth/verify", { data: { phoneNumber: phone, code } })).ok()).toBe(true);
+}
+
+async function openChat(page: Page, path = "/chat") {
+  await page.goto(path);
+  await expect(page.getByText("LIVE", { exact: true })).toBeVisible();
+}
+
+test("a file of several MB crosses a direct chat: the upload resumes after a dropped connection and the other person gets the same bytes", async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const at = { latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 };
+  const a = await person(browser, baseURL!, at, "Kemi");
+  const b = await person(browser, baseURL!, at, "Emeka");
+  await openChat(a.page);
+  await openChat(b.page);
+  await a.page.getByLabel("More options").click();
+  await a.page.getByRole("button", { name: "Add Contact" }).click();
+  await a.page.getByRole("button", { name: "Message Emeka" }).click();
+  await expect(a.page).toHaveURL(/room=dm/);
+  const dm = new URL(a.page.url()).searchParams.get("room")!;
+  await expect(a.page.getByText("LIVE", { exact: true })).toBeVisible();
+
+  // The connection drops while the second part is on its way; later tries go through.
+  const partTries: string[] = [];
+  const listed: string[] = [];
+  await a.page.route(/\/api\/files\/[^/]+\/parts\/2$/, async (route) => {
+    partTries.push(route.request().url());
+    if (partTries.length === 1) await route.abort("connectionreset");
+    else await route.continue();
+  });
+  a.page.on("request", (r) => {
+    if (r.method() === "GET" && /\/api\/files\/[^/]+\/parts$/.test(r.url())) listed.push(r.url());
+  });
+
+  const bytes = randomBytes(12 * 1024 * 1024 + 4321);
+  const sha = createHash("sha256").update(bytes).digest("hex");
+  await a.page.getByLabel("Files to send").setInputFiles({ name: "harvest-report.pdf", mimeType: "application/pdf", buffer: bytes });
+  await expect(a.page.getByRole("progressbar", { name: "Uploading harvest-report.pdf" })).toBeVisible();
+  // Sent: the message with the file shows in the sender's chat, with its size.
+  const mine = a.page.getByRole("list", { name: "Messages" }).getByRole("listitem").filter({ hasText: "harvest-report.pdf" });
+  await expect(mine.getByRole("button", { name: "Download harvest-report.pdf" })).toBeVisible({ timeout: 60_000 });
+  await expect(mine).toContainText("12 MB");
+  expect(partTries.length).toBeGreaterThanOrEqual(2);
+  // After the drop the sender asked the server which parts it had before sending the second again.
+  expect(listed.length).toBeGreaterThanOrEqual(1);
+
+  await b.page.goto(`/chat?room=${encodeURIComponent(dm)}`);
+  const download = b.page.getByRole("button", { name: "Download harvest-report.pdf" });
+  await expect(download).toBeVisible({ timeout: 15_000 });
+  const [saved] = await Promise.all([b.page.waitForEvent("download"), download.click()]);
+  expect(saved.suggestedFilename()).toBe("harvest-report.pdf");
+  const received = await readFile((await saved.path())!);
+  expect(received.byteLength).toBe(bytes.byteLength);
+  expect(createHash("sha256").update(received).digest("hex")).toBe(sha);
+  await expect(b.page.getByRole("status").filter({ hasText: "Saved: fingerprint checked" })).toBeVisible();
+
+  expect(a.errors).toEqual([]);
+  expect(b.errors).toEqual([]);
+  await a.context.close();
+  await b.context.close();
+});

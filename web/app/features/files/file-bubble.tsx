@@ -1,0 +1,57 @@
+// A file in a chat message: thumbnail (made on the sender's device), name, size and a download button. Voice
+// notes play in place once fetched. Decryption and the hash check happen on this device.
+import { useEffect, useState } from "react";
+import { type FileMessage, formatFileSize } from "../../../../core/files";
+import { useToast } from "../../components/toast";
+import { refusalToast } from "./send";
+import { downloadFile, saveBlob } from "./transfer";
+
+export function FileBubble({ file }: { file: FileMessage }) {
+  const toast = useToast();
+  const [state, setState] = useState<"idle" | "busy" | "saved">("idle");
+  const [audio, setAudio] = useState<string | null>(null);
+  useEffect(() => () => (audio ? URL.revokeObjectURL(audio) : undefined), [audio]);
+  const voice = file.kind === "voice";
+
+  async function fetchIt() {
+    setState("busy");
+    try {
+      const blob = await downloadFile(file);
+      if (voice) setAudio(URL.createObjectURL(blob));
+      else saveBlob(blob, file.name);
+      setState("saved");
+    } catch (e) {
+      setState("idle");
+      toast(refusalToast(e, "Download failed"));
+    }
+  }
+
+  return (
+    <div className="file-bubble">
+      {file.thumbnail ? <img className="file-thumb" src={file.thumbnail} alt={`Preview of ${file.name}`} /> : null}
+      <p className="file-name">
+        {voice ? "Voice message" : file.name} <span className="file-size">{formatFileSize(file.size)}</span>
+      </p>
+      {file.transcript ? <p className="file-transcript">{file.transcript}</p> : null}
+      {audio ? (
+        // biome-ignore lint/a11y/useMediaCaption: a voice note has its transcript above, where there is one
+        <audio controls src={audio} aria-label="Voice message" />
+      ) : (
+        <button type="button" className="btn btn-ghost" disabled={state === "busy"} onClick={() => void fetchIt()}>
+          {state === "busy"
+            ? "Decrypting…"
+            : voice
+              ? "Play voice message"
+              : state === "saved"
+                ? `Download ${file.name} again`
+                : `Download ${file.name}`}
+        </button>
+      )}
+      {state === "saved" && !voice ? (
+        <span className="file-ok" role="status">
+          Saved: fingerprint checked
+        </span>
+      ) : null}
+    </div>
+  );
+}

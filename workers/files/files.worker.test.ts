@@ -1,0 +1,257 @@
+// Files in rooms through the real Worker, D1 and local R2: who may send, the tier limits, resumable parts, who may
+// fetch, and that the stored object is ciphertext (docs/decisions/022b-encrypted-files-in-rooms.md).
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { encryptChunk, newFileKey } from "../../core/file-crypto";
+import { FILE_CHUNK_BYTES, FILE_CHUNKS_PER_PART, FILE_TEXTS, chunkCountFor, partBytesFor } from "../../core/files";
+import { anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
+
+const MiB = 1024 * 1024;
+type Person = Awaited<ReturnType<typeof verifiedSession>>;
+
+async function dm(a: Person, b: Person): Promise<string> {
+  const res = await call("/api/rooms/dm", { method: "POST", cookie: a.cookie, json: { userId: b.id } });
+  return (await res.json<{ room: { id: string } }>()).room.id;
+}
+
+async function group(owner: Person, member: Person): Promise<string> {
+  const res = await call("/api/rooms/groups", { method: "POST", cookie: owner.cookie, json: { name: "Market", memberIds: [member.id] } });
+  const roomId = (await res.json<{ room: { id: string } }>()).room.id;
+  const accepted = await call(`/api/rooms/invitations/${roomId}/accept`, { method: "POST", cookie: member.cookie });
+  expect(accepted.status).toBe(200);
+  return roomId;
+}
+
+function create(p: { cookie: string }, roomId: string, size: number, mime = "application/pdf") {
+  return call("/api/files", { method: "POST", cookie: p.cookie, json: { roomId, size, chunkCount: chunkCountFor(size), mime } });
+}
+
+async function setTier(id: string, tier: "free" | "premium") {
+  await env.DB.prepare("update users set subscription_tier = ? where id = ?").bind(tier, id).run();
+}
+
+async function usedThisMonth(id: string, count: number) {
+  const date = new Date().toISOString().slice(0, 10);
+  await env.DB.prepare("insert into usage_daily (user_id, date, file_transfers) values (?, ?, ?)").bind(id, date, count).run();
+}
+
+function putPart(p: { cookie: string }, fileId: string, n: number, bytes: Uint8Array<ArrayBuffer>) {
+  return call(`/api/files/${fileId}/parts/${n}`, {
+    method: "PUT",
+    cookie: p.cookie,
+    headers: { "content-type": "application/octet-stream" },
+    body: bytes,
+  });
+}
+
+/** Encrypts a file as the browser does (core/file-crypto.ts) and cuts the ciphertext into its parts. */
+async function sealedParts(plain: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>[]> {
+  const { key } = await newFileKey();
+  const count = chunkCountFor(plain.byteLength);
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  for (let i = 0; i < count; i++)
+    chunks.push(await encryptChunk(key, i, count, plain.subarray(i * FILE_CHUNK_BYTES, (i + 1) * FILE_CHUNK_BYTES)));
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  for (let i = 0; i < count; i += FILE_CHUNKS_PER_PART) {
+    const group = chunks.slice(i, i + FILE_CHUNKS_PER_PART);
+    const part = new Uint8Array(group.reduce((n, c) => n + c.byteLength, 0));
+    let at = 0;
+    for (const c of group) {
+      part.set(c, at);
+      at += c.byteLength;
+    }
+    parts.push(part);
+  }
+  return parts;
+}
+
+function readable(size: number): Uint8Array<ArrayBuffer> {
+  const line = new TextEncoder().encode("Meet at Balogun market gate by 4pm. ");
+  const out = new Uint8Array(size);
+  for (let i = 0; i < size; i++) out[i] = line[i % line.length];
+  return out;
+}
+
+function contains(haystack: Uint8Array, needle: Uint8Array): boolean {
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+describe("who may send a file", () => {
+  it("refuses a person without a verified phone with the verification message", async () => {
+    const anon = await anonymousSession();
+    const res = await call("/api/files", {
+      method: "POST",
+      cookie: anon.cookie,
+      json: { roomId: "nearby:s14uc", size: 10, chunkCount: 1, mime: "text/plain" },
+    });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({
+      error: FILE_TEXTS.verificationRequired,
+      code: "verification_required",
+      title: "Premium Feature",
+    });
+  });
+
+  it("refuses a room the sender is not a member of", async () => {
+    const [a, b, c] = [await verifiedSession("0806", "Ada"), await verifiedSession("0806", "Bayo"), await verifiedSession("0806", "Chi")];
+    const roomId = await group(a, b);
+    const res = await create(c, roomId, 1000);
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ error: "You are not a member of this room" });
+  });
+
+  it("refuses malformed input with a clear 400", async () => {
+    const [a, b] = [await verifiedSession("0806"), await verifiedSession("0806")];
+    const roomId = await dm(a, b);
+    const wrongCount = await call("/api/files", {
+      method: "POST",
+      cookie: a.cookie,
+      json: { roomId, size: 3 * MiB, chunkCount: 1, mime: "text/plain" },
+    });
+    expect(wrongCount.status).toBe(400);
+    expect((await wrongCount.json<{ error: string }>()).error).toMatch(/chunkCount/);
+    const badMime = await call("/api/files", {
+      method: "POST",
+      cookie: a.cookie,
+      json: { roomId, size: 3, chunkCount: 1, mime: "<script>" },
+    });
+    expect(badMime.status).toBe(400);
+  });
+});
+
+describe("tier limits", () => {
+  it("offers Premium for a Community file over 25 MB and lets Premium send it", async () => {
+    const [a, b] = [await verifiedSession("0806"), await verifiedSession("0806")];
+    const roomId = await dm(a, b);
+    const res = await create(a, roomId, 30 * MiB);
+    expect(res.status).toBe(402);
+    expect(await res.json()).toMatchObject({ error: FILE_TEXTS.communityTooLarge, code: "premium_feature", upgrade: { plan: "premium" } });
+    await setTier(a.id, "premium");
+    expect((await create(a, roomId, 30 * MiB)).status).toBe(201);
+  });
+
+  it("refuses any file over 100 MB with 413, Premium too", async () => {
+    const [a, b] = [await verifiedSession("0806"), await verifiedSession("0806")];
+    await setTier(a.id, "premium");
+    const roomId = await dm(a, b);
+    const res = await create(a, roomId, 100 * MiB + 1);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ error: "Files can be at most 100 MB." });
+    expect((await create(a, roomId, 100 * MiB)).status).toBe(201);
+  });
+
+  it("counts transfers per month: Premium's 51st is refused with 429", async () => {
+    const [a, b] = [await verifiedSession("0806"), await verifiedSession("0806")];
+    await setTier(a.id, "premium");
+    const roomId = await dm(a, b);
+    await usedThisMonth(a.id, 49);
+    const last = await create(a, roomId, 100);
+    expect(last.status).toBe(201);
+    expect(await last.json()).toMatchObject({ usedThisMonth: 50, monthlyLimit: 50 });
+    const refused = await create(a, roomId, 100);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ error: "You've used your 50 file transfers for this month. They renew on the 1st." });
+  });
+
+  it("offers Premium when Community's 10 transfers of the month are used", async () => {
+    const [a, b] = [await verifiedSession("0806"), await verifiedSession("0806")];
+    const roomId = await dm(a, b);
+    await usedThisMonth(a.id, 10);
+    const res = await create(a, roomId, 100);
+    expect(res.status).toBe(402);
+    expect(await res.json()).toMatchObject({ error: FILE_TEXTS.communityMonthFull, code: "limit_reached" });
+  });
+});
+
+describe("a resumable upload and its download", () => {
+  it("stores ciphertext part by part, lists what it has for a resume, and hands it to the room's members", async () => {
+    const [a, b, c] = [await verifiedSession("0806", "Ada"), await verifiedSession("0806", "Bayo"), await verifiedSession("0806", "Chi")];
+    const roomId = await dm(a, b);
+    const plain = readable(6 * MiB + 123);
+    const parts = await sealedParts(plain);
+    expect(parts.length).toBe(2);
+    const created = await create(a, roomId, plain.byteLength);
+    expect(created.status).toBe(201);
+    const { file } = await created.json<{ file: { id: string; partCount: number; state: string } }>();
+    expect(file).toMatchObject({ partCount: 2, state: "uploading" });
+
+    // The first part arrives; then the connection drops. The sender asks what the server has.
+    expect((await putPart(a, file.id, 1, parts[0])).status).toBe(200);
+    const listed = await call(`/api/files/${file.id}/parts`, { cookie: a.cookie });
+    expect((await listed.json<{ parts: { partNumber: number }[] }>()).parts.map((p) => p.partNumber)).toEqual([1]);
+    const early = await call(`/api/files/${file.id}/complete`, { method: "POST", cookie: a.cookie });
+    expect(early.status).toBe(409);
+    expect(await early.json()).toMatchObject({ missing: [2] });
+
+    // Nobody but the sender adds parts, and a part must have its exact length.
+    expect((await putPart(b, file.id, 2, parts[1])).status).toBe(404);
+    const short = await putPart(a, file.id, 2, parts[1].subarray(1));
+    expect(short.status).toBe(400);
+    expect(await short.json()).toEqual({ error: `Part 2 must be ${partBytesFor(plain.byteLength, 2)} bytes` });
+    expect((await putPart(a, file.id, 2, parts[1])).status).toBe(200);
+    expect((await call(`/api/files/${file.id}/complete`, { method: "POST", cookie: a.cookie })).status).toBe(200);
+
+    // The room's other member fetches exactly the ciphertext; an outsider cannot.
+    const got = await call(`/api/files/${file.id}`, { cookie: b.cookie });
+    expect(got.status).toBe(200);
+    const body = new Uint8Array(await got.arrayBuffer());
+    expect(body.byteLength).toBe(parts[0].byteLength + parts[1].byteLength);
+    expect(body.subarray(0, 64)).toEqual(parts[0].subarray(0, 64));
+    expect((await call(`/api/files/${file.id}`, { cookie: c.cookie })).status).toBe(403);
+
+    // What R2 holds is not the plaintext: no run of the readable text survives.
+    const stored = await env.FILES.get(`rooms/${roomId}/${file.id}`);
+    const bytes = new Uint8Array(await (stored as R2ObjectBody).arrayBuffer());
+    expect(bytes.byteLength).toBe(plain.byteLength + chunkCountFor(plain.byteLength) * 16);
+    expect(contains(bytes.subarray(0, 4096), new TextEncoder().encode("Balogun market"))).toBe(false);
+  });
+
+  it("refuses a part larger than any part before reading it", async () => {
+    const [a, b] = [await verifiedSession("0806"), await verifiedSession("0806")];
+    const roomId = await dm(a, b);
+    const { file } = await (await create(a, roomId, 20 * MiB)).json<{ file: { id: string } }>();
+    const res = await putPart(a, file.id, 1, new Uint8Array(6 * MiB));
+    expect(res.status).toBe(413);
+  });
+});
+
+describe("who may fetch and delete", () => {
+  async function sentFile(a: Person, roomId: string): Promise<string> {
+    const plain = readable(2000);
+    const [part] = await sealedParts(plain);
+    const { file } = await (await create(a, roomId, plain.byteLength)).json<{ file: { id: string } }>();
+    expect((await putPart(a, file.id, 1, part)).status).toBe(200);
+    expect((await call(`/api/files/${file.id}/complete`, { method: "POST", cookie: a.cookie })).status).toBe(200);
+    return file.id;
+  }
+
+  it("shuts out a member who left the group", async () => {
+    const [a, b] = [await verifiedSession("0806", "Ada"), await verifiedSession("0806", "Bayo")];
+    const roomId = await group(a, b);
+    const id = await sentFile(a, roomId);
+    expect((await call(`/api/files/${id}`, { cookie: b.cookie })).status).toBe(200);
+    const listed = await call("/api/files", { cookie: b.cookie });
+    expect((await listed.json<{ files: { id: string }[] }>()).files.map((f) => f.id)).toContain(id);
+    expect((await call(`/api/rooms/${roomId}/leave`, { method: "POST", cookie: b.cookie })).status).toBe(200);
+    const after = await call(`/api/files/${id}`, { cookie: b.cookie });
+    expect(after.status).toBe(403);
+    expect(await after.json()).toEqual({ error: "You are not a member of this room" });
+    const listedAfter = await call("/api/files", { cookie: b.cookie });
+    expect((await listedAfter.json<{ files: { id: string }[] }>()).files.map((f) => f.id)).not.toContain(id);
+  });
+
+  it("lets only the sender delete, and the R2 object goes with it", async () => {
+    const [a, b] = [await verifiedSession("0806"), await verifiedSession("0806")];
+    const roomId = await dm(a, b);
+    const id = await sentFile(a, roomId);
+    expect((await call(`/api/files/${id}`, { method: "DELETE", cookie: b.cookie })).status).toBe(404);
+    expect(await env.FILES.head(`rooms/${roomId}/${id}`)).not.toBeNull();
+    expect((await call(`/api/files/${id}`, { method: "DELETE", cookie: a.cookie })).status).toBe(200);
+    expect(await env.FILES.head(`rooms/${roomId}/${id}`)).toBeNull();
+    expect((await call(`/api/files/${id}`, { cookie: b.cookie })).status).toBe(404);
+  });
+});

@@ -1,0 +1,163 @@
+// Files in rooms (docs/decisions/022b-encrypted-files-in-rooms.md): the server keeps ciphertext in R2 and decides
+// who may send (verified, a member, within the tier's size and monthly count) and who may fetch (members now).
+import { TRIAL_DAYS } from "../../core/constants";
+import {
+  type CreateUpload,
+  type CreateUploadAnswer,
+  chunkCountFor,
+  FILE_MAX_BYTES,
+  FILE_TEXTS,
+  type FileInfo,
+  fileLimitsFor,
+  partBytesFor,
+  partCountFor,
+  type UploadedPart,
+} from "../../core/files";
+import { newId } from "../../core/ids";
+import type { Db } from "../../db";
+import {
+  countDownload,
+  countFileTransfer,
+  deleteFileRow,
+  type FileRow,
+  fileTransfersThisMonth,
+  filesInRoomsOf,
+  findFile,
+  insertFile,
+  markReady,
+  partsOf,
+  recordPart,
+} from "../../db/queries/files";
+import type { User } from "../../db/schema";
+import type { AppEnv } from "../env";
+import { ApiError } from "../errors";
+import { requireRoomAccess } from "../rooms/rooms";
+
+type Bucket = Pick<AppEnv, "FILES">;
+
+const upgrade = { plan: "premium", trialDays: TRIAL_DAYS };
+
+export function fileInfo(row: FileRow): FileInfo {
+  return {
+    id: row.id,
+    roomId: row.roomId ?? "",
+    ownerId: row.ownerId,
+    kind: row.kind,
+    size: row.size,
+    mime: row.mime,
+    state: row.state,
+    encryptionLevel: row.encryptionLevel,
+    downloadCount: row.downloadCount,
+    createdAt: row.createdAt.getTime(),
+    partCount: row.partCount,
+  };
+}
+
+/** Refuses a file the sender's tier does not allow: too large (413, or 402 with an offer), or the month is full. */
+async function requireAllowance(db: Db, user: User, size: number, now: Date): Promise<number> {
+  const limits = fileLimitsFor(user.subscriptionTier);
+  if (size > FILE_MAX_BYTES) throw new ApiError(413, FILE_TEXTS.tooLarge, { code: "file_too_large" });
+  if (size > limits.maxBytes) throw new ApiError(402, FILE_TEXTS.communityTooLarge, { code: "premium_feature", upgrade });
+  const used = await fileTransfersThisMonth(db, user.id, now);
+  if (limits.transfersPerMonth !== null && used >= limits.transfersPerMonth) {
+    if (user.subscriptionTier === "free") throw new ApiError(402, FILE_TEXTS.communityMonthFull, { code: "limit_reached", upgrade });
+    throw new ApiError(429, FILE_TEXTS.monthFull(limits.transfersPerMonth), { code: "limit_reached" });
+  }
+  return used;
+}
+
+/** Starts an upload: checks the room and the allowance, counts the transfer and opens an R2 multipart upload. */
+export async function createUpload(env: Bucket, db: Db, user: User, input: CreateUpload, now = new Date()): Promise<CreateUploadAnswer> {
+  await requireRoomAccess(db, user, input.roomId);
+  if (input.chunkCount !== chunkCountFor(input.size)) throw new ApiError(400, "Invalid request: chunkCount does not match size");
+  const used = await requireAllowance(db, user, input.size, now);
+  const id = newId();
+  const r2Key = `rooms/${input.roomId}/${id}`;
+  const upload = await env.FILES.createMultipartUpload(r2Key, { httpMetadata: { contentType: "application/octet-stream" } });
+  const row = await insertFile(db, {
+    id,
+    ownerId: user.id,
+    kind: input.kind,
+    // The name is sealed in the chat message; the server keeps none.
+    name: "",
+    size: input.size,
+    mime: input.mime,
+    r2Key,
+    roomId: input.roomId,
+    uploadId: upload.uploadId,
+    state: "uploading",
+    partCount: partCountFor(input.chunkCount),
+    // Private rooms are end-to-end encrypted; area rooms are public (docs/architecture.md §5).
+    encryptionLevel: input.roomId.startsWith("nearby:") ? "standard" : "premium",
+  });
+  await countFileTransfer(db, user.id, now);
+  return { file: fileInfo(row), usedThisMonth: used + 1, monthlyLimit: fileLimitsFor(user.subscriptionTier).transfersPerMonth };
+}
+
+/** The sender's upload still under way; anyone else gets 404 (they have no business knowing of it). */
+async function ownUpload(db: Db, user: User, id: string): Promise<FileRow & { uploadId: string }> {
+  const row = await findFile(db, id);
+  if (!row || row.ownerId !== user.id || !row.roomId) throw new ApiError(404, "File not found");
+  if (row.state !== "uploading" || !row.uploadId) throw new ApiError(409, "This upload is already complete");
+  return row as FileRow & { uploadId: string };
+}
+
+/** Stores part `n`; its length must be exactly the part's (docs/decisions/022b-encrypted-files-in-rooms.md). */
+export async function uploadPart(env: Bucket, db: Db, user: User, id: string, n: number, body: ArrayBuffer): Promise<UploadedPart> {
+  const row = await ownUpload(db, user, id);
+  if (n > row.partCount) throw new ApiError(400, `This file has ${row.partCount} parts`);
+  const expected = partBytesFor(row.size, n);
+  if (body.byteLength !== expected) throw new ApiError(400, `Part ${n} must be ${expected} bytes`);
+  const upload = env.FILES.resumeMultipartUpload(row.r2Key, row.uploadId);
+  const part = await upload.uploadPart(n, body);
+  await recordPart(db, id, n, part.etag);
+  return { partNumber: n, etag: part.etag };
+}
+
+/** The parts the server has, so a sender continues after a dropped connection. */
+export async function uploadedParts(db: Db, user: User, id: string): Promise<UploadedPart[]> {
+  await ownUpload(db, user, id);
+  return partsOf(db, id);
+}
+
+export async function completeUpload(env: Bucket, db: Db, user: User, id: string): Promise<FileInfo> {
+  const row = await ownUpload(db, user, id);
+  const parts = await partsOf(db, id);
+  const missing = Array.from({ length: row.partCount }, (_, i) => i + 1).filter((n) => !parts.some((p) => p.partNumber === n));
+  if (missing.length > 0) throw new ApiError(409, `Parts still missing: ${missing.join(", ")}`, { missing });
+  await env.FILES.resumeMultipartUpload(row.r2Key, row.uploadId).complete(parts);
+  await markReady(db, id);
+  return fileInfo({ ...row, state: "ready", uploadId: null });
+}
+
+/** The ciphertext, for a member of the file's room now (a removed member gets 403). */
+export async function openDownload(
+  env: Bucket,
+  db: Db,
+  user: User,
+  id: string,
+): Promise<{ row: FileRow; body: ReadableStream; size: number }> {
+  const row = await findFile(db, id);
+  if (!row?.roomId || row.state !== "ready") throw new ApiError(404, "File not found");
+  await requireRoomAccess(db, user, row.roomId);
+  // A premium-encryption file needs a verified phone to download (docs/decisions/022b-encrypted-files-in-rooms.md).
+  if (row.encryptionLevel === "premium" && user.authMode !== "verified")
+    throw new ApiError(403, FILE_TEXTS.downloadVerificationRequired, { code: "verification_required" });
+  const object = await env.FILES.get(row.r2Key);
+  if (!object) throw new ApiError(404, "File not found");
+  await countDownload(db, id);
+  return { row, body: object.body, size: object.size };
+}
+
+/** The sender deletes a file: the R2 object (or the unfinished upload) and its row go. */
+export async function deleteFile(env: Bucket, db: Db, user: User, id: string): Promise<void> {
+  const row = await findFile(db, id);
+  if (!row || row.ownerId !== user.id || !row.roomId) throw new ApiError(404, "File not found");
+  if (row.state === "uploading" && row.uploadId) await env.FILES.resumeMultipartUpload(row.r2Key, row.uploadId).abort();
+  else await env.FILES.delete(row.r2Key);
+  await deleteFileRow(db, id);
+}
+
+export async function listFiles(db: Db, user: User): Promise<FileInfo[]> {
+  return (await filesInRoomsOf(db, user.id)).map(fileInfo);
+}
