@@ -7,6 +7,7 @@ import { adminApi } from "./routes/admin";
 import { ai } from "./routes/ai";
 import { auth } from "./routes/auth";
 import { billing } from "./routes/billing";
+import { callsApi } from "./routes/calls";
 import { contacts } from "./routes/contacts";
 import { content } from "./routes/content";
 import { dev } from "./routes/dev";
@@ -33,6 +34,7 @@ export const api = new Hono<AppBindings>()
   .route("/", me)
   .route("/", auth)
   .route("/", billing)
+  .route("/", callsApi)
   .route("/", content)
   .route("/", emergency)
   .route("/", contacts)
