@@ -61,11 +61,12 @@ test("two verified people call each other, talk, mute, hang up, and a call nobod
     await expect(p.page.getByText("LIVE", { exact: true })).toBeVisible();
   }
   await ada.page.getByRole("button", { name: "Voice call Bola" }).click();
+  const adaCall = ada.page.getByRole("region", { name: "Voice call with Bola" });
+  await expect(adaCall.getByRole("status")).toHaveText("Ringing...");
   const incoming = bola.page.getByRole("region", { name: "Voice call with Ada" });
   await expect(incoming.getByRole("status")).toHaveText("Incoming voice call");
   await incoming.getByRole("button", { name: "Accept" }).click();
 
-  const adaCall = ada.page.getByRole("region", { name: "Voice call with Bola" });
   for (const [page, call] of [
     [ada.page, adaCall],
     [bola.page, incoming],

@@ -6,7 +6,7 @@ import { useToast } from "../../components/toast";
 import type { MeshNode } from "../../mesh/node";
 import { CallPanel } from "./call-panel";
 import { CallSession } from "./session";
-import { CALL_EVENT, type CallRequest } from "./start";
+import { onCallRequest } from "./start";
 
 /** How long the last call's outcome stays on screen. */
 const ENDED_SHOWN_MS = 4000;
@@ -28,17 +28,15 @@ export function CallDock({ node, onActive }: { node: MeshNode; onActive?: (room:
       if (frame.type !== "ring" || frame.from === node.me.id || current?.live) return;
       adopt(new CallSession(node, { room, peerName: frame.fromName, role: "callee", callId: frame.callId }, rerender));
     });
-    const onRequest = (e: Event) => {
-      const { room, peerName } = (e as CustomEvent<CallRequest>).detail;
+    const offRequest = onCallRequest(({ room, peerName }) => {
       if (current?.live) return;
       const s = new CallSession(node, { room, peerName, role: "caller" }, rerender);
       adopt(s);
       void s.start();
-    };
-    window.addEventListener(CALL_EVENT, onRequest);
+    });
     return () => {
       offRing();
-      window.removeEventListener(CALL_EVENT, onRequest);
+      offRequest();
       current?.dispose();
     };
   }, [node]);
