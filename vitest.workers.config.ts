@@ -18,6 +18,8 @@ const BLANKED = {
   PAYSTACK_SECRET_KEY: "",
   USSD_SHARED_SECRET: "",
   ADMIN_PHONES: "",
+  TURN_KEY_ID: "",
+  TURN_KEY_API_TOKEN: "",
 };
 // Every name .dev.vars may hold, so a test can prove none of them leaks through unset.
 const devVarNames = readFileSync(".dev.vars.example", "utf8")

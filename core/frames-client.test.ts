@@ -70,7 +70,19 @@ const serverFrames: unknown[] = [
   { type: "pong", at: 3 },
   { type: "error", code: "rate_limited", message: "slow down", retryAfterMs: 500 },
   { type: "error", code: "teapot", message: "x" },
+  { type: "error", code: "verification_required", message: "verify", id: "call-12345678" },
   { type: "nope" },
+  { type: "ring", callId: "call-12345678", from: "u", fromName: "Ada" },
+  { type: "ring", callId: "short", from: "u", fromName: "Ada" },
+  { type: "ringing", callId: "call-12345678", devices: 2 },
+  { type: "ringing", callId: "call-12345678", devices: -1 },
+  { type: "accept", callId: "call-12345678", from: "u" },
+  { type: "call-offer", callId: "call-12345678", from: "u", sdp: "v=0" },
+  { type: "call-answer", callId: "call-12345678", from: "u", sdp: "x".repeat(16 * 1024 + 1) },
+  { type: "ice", callId: "call-12345678", from: "u", candidate: { candidate: "candidate:1", sdpMid: null, sdpMLineIndex: 0 } },
+  { type: "ice", callId: "call-12345678", from: "u", candidate: { candidate: "c", sdpMLineIndex: 65 } },
+  { type: "call-ended", callId: "call-12345678", from: "u", reason: "missed" },
+  { type: "call-ended", callId: "call-12345678", from: "u", reason: "exploded" },
 ];
 
 const clientFrames: unknown[] = [
@@ -85,6 +97,16 @@ const clientFrames: unknown[] = [
   { type: "ping", at: 1, presence: true },
   { type: "typing", active: false },
   { type: "typing" },
+  { type: "ring", callId: "call-12345678" },
+  { type: "ring" },
+  { type: "accept", callId: "call-12345678" },
+  { type: "decline", callId: "call-12345678" },
+  { type: "hangup", callId: "call-12345678" },
+  { type: "call-offer", callId: "call-12345678", sdp: "v=0" },
+  { type: "call-offer", callId: "call-12345678", sdp: "" },
+  { type: "call-answer", callId: "call-12345678", sdp: "v=0" },
+  { type: "ice", callId: "call-12345678", candidate: { candidate: "candidate:1", usernameFragment: "abcd" } },
+  { type: "ice", callId: "call-12345678", candidate: { candidate: "x".repeat(1025) } },
 ];
 
 describe("the browser's frame schemas", () => {

@@ -33,12 +33,29 @@ export const EnvelopeMiniSchema = z.object({
 
 const receiptStatus = z.enum(["delivered", "read"]);
 
+// Call signalling (core/frames.ts, docs/decisions/022c-calls-through-the-room.md).
+const callId = str(8, 64);
+const sdp = str(1, 16 * 1024);
+const ice = z.object({
+  candidate: z.string().check(z.maxLength(1024)),
+  sdpMid: z.optional(z.nullable(z.string().check(z.maxLength(64)))),
+  sdpMLineIndex: z.optional(z.nullable(int(0, 64))),
+  usernameFragment: z.optional(z.nullable(z.string().check(z.maxLength(256)))),
+});
+
 export const ClientFrameMiniSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("send"), envelope: EnvelopeMiniSchema }),
   z.object({ type: z.literal("resume"), cursor: int(0) }),
   z.object({ type: z.literal("receipt"), status: receiptStatus, ids: z.array(envelopeId).check(z.minLength(1), z.maxLength(200)) }),
   z.object({ type: z.literal("ping"), at: z.optional(z.number()), presence: z.optional(z.boolean()) }),
   z.object({ type: z.literal("typing"), active: z.boolean() }),
+  z.object({ type: z.literal("ring"), callId }),
+  z.object({ type: z.literal("accept"), callId }),
+  z.object({ type: z.literal("decline"), callId }),
+  z.object({ type: z.literal("hangup"), callId }),
+  z.object({ type: z.literal("call-offer"), callId, sdp }),
+  z.object({ type: z.literal("call-answer"), callId, sdp }),
+  z.object({ type: z.literal("ice"), callId, candidate: ice }),
 ]);
 
 const member = z.object({ userId: z.string(), nickname: z.string(), nodes: int(0) });
@@ -58,9 +75,16 @@ export const ServerFrameMiniSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("presence"), nodes: int(0), members: z.array(member) }),
   z.object({ type: z.literal("typing"), userId: z.string(), nickname: z.string(), active: z.boolean() }),
   z.object({ type: z.literal("pong"), at: z.optional(z.number()) }),
+  z.object({ type: z.literal("ring"), callId, from: z.string(), fromName: z.string() }),
+  z.object({ type: z.literal("ringing"), callId, devices: int(0) }),
+  z.object({ type: z.literal("accept"), callId, from: z.string() }),
+  z.object({ type: z.literal("call-offer"), callId, from: z.string(), sdp }),
+  z.object({ type: z.literal("call-answer"), callId, from: z.string(), sdp }),
+  z.object({ type: z.literal("ice"), callId, from: z.string(), candidate: ice }),
+  z.object({ type: z.literal("call-ended"), callId, from: z.string(), reason: z.enum(["hangup", "declined", "missed", "unavailable"]) }),
   z.object({
     type: z.literal("error"),
-    code: z.enum(["malformed", "too_large", "rate_limited", "forbidden", "plaintext_refused", "internal"]),
+    code: z.enum(["malformed", "too_large", "rate_limited", "forbidden", "plaintext_refused", "internal", "verification_required", "busy"]),
     message: z.string(),
     id: z.optional(z.string()),
     retryAfterMs: z.optional(int(0)),

@@ -23,6 +23,43 @@ export const PRESENCE_MEMBER_LIMIT = 200;
 export const RESUME_BATCH_SIZE = 50;
 
 const envelopeId = z.string().min(8).max(64);
+
+// ---------------------------------------------------------------- call signalling (docs/decisions/022c-calls-through-the-room.md)
+
+/**
+ * Most characters of one SDP offer or answer. An audio-only description is 2–6 KB; this leaves room for many
+ * candidates gathered into it, and keeps a call frame far below MAX_FRAME_BYTES.
+ */
+export const MAX_SDP_CHARS = 16 * 1024;
+const callId = z.string().min(8).max(64);
+const sdp = z.string().min(1).max(MAX_SDP_CHARS);
+/** One ICE candidate as RTCIceCandidate.toJSON() gives it; `null` candidate text marks the end of gathering. */
+export const IceCandidateSchema = z.object({
+  candidate: z.string().max(1024),
+  sdpMid: z.string().max(64).nullable().optional(),
+  sdpMLineIndex: z.number().int().min(0).max(64).nullable().optional(),
+  usernameFragment: z.string().max(256).nullable().optional(),
+});
+export type IceCandidate = z.infer<typeof IceCandidateSchema>;
+/** Call frames a member sends; the room relays them only in direct chats, never stores them. */
+const CallClientFrames = [
+  /** Start a call: the room checks both people may call and rings the other person's devices. */
+  z.object({ type: z.literal("ring"), callId }),
+  /** The callee takes the call on this device (the others stop ringing). */
+  z.object({ type: z.literal("accept"), callId }),
+  /** The callee refuses the call. */
+  z.object({ type: z.literal("decline"), callId }),
+  /** Either side ends the call (the caller before an answer: it becomes a missed call). */
+  z.object({ type: z.literal("hangup"), callId }),
+  z.object({ type: z.literal("call-offer"), callId, sdp }),
+  z.object({ type: z.literal("call-answer"), callId, sdp }),
+  z.object({ type: z.literal("ice"), callId, candidate: IceCandidateSchema }),
+] as const;
+export const CALL_FRAME_TYPES = ["ring", "accept", "decline", "hangup", "call-offer", "call-answer", "ice"] as const;
+export type CallFrameType = (typeof CALL_FRAME_TYPES)[number];
+/** Why a call ended, as the room tells both sides. */
+export const CALL_END_REASONS = ["hangup", "declined", "missed", "unavailable"] as const;
+export type CallEndReason = (typeof CALL_END_REASONS)[number];
 export const ReceiptStatusSchema = z.enum(["delivered", "read"]);
 export type ReceiptStatus = z.infer<typeof ReceiptStatusSchema>;
 
@@ -43,6 +80,7 @@ export const ClientFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("ping"), at: z.number().optional(), presence: z.boolean().optional() }),
   /** Typing indicator; relayed to the other sockets as `typing`, never stored. */
   z.object({ type: z.literal("typing"), active: z.boolean() }),
+  ...CallClientFrames,
 ]);
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
 
@@ -55,6 +93,8 @@ export const ERROR_CODES = [
   "forbidden", // envelope for another room or another sender
   "plaintext_refused", // plain text in a private room, or ciphertext in a public room
   "internal", // the room could not store the envelope; resend later
+  "verification_required", // a call where one of the two people has not verified a phone
+  "busy", // a call while this chat already has one, or a call frame for a call that is not on
 ] as const;
 export type FrameErrorCode = (typeof ERROR_CODES)[number];
 
@@ -117,7 +157,20 @@ export const ServerFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("presence"), nodes: z.number().int().nonnegative(), members: z.array(PresenceMemberSchema) }),
   z.object({ type: z.literal("typing"), userId: z.string(), nickname: z.string(), active: z.boolean() }),
   z.object({ type: z.literal("pong"), at: z.number().optional() }),
-  /** Something was wrong with a frame; the socket stays open. `id` names the envelope when known. */
+  /**
+   * Call signalling (never stored). `from` is always stamped by the room: the person whose socket sent it.
+   * `ring` reaches every device of the callee; after `accept` the rest travel only between the two devices
+   * in the call. `ringing` tells the caller how many devices ring (0: nobody has this chat open).
+   */
+  z.object({ type: z.literal("ring"), callId, from: z.string(), fromName: z.string() }),
+  z.object({ type: z.literal("ringing"), callId, devices: z.number().int().nonnegative() }),
+  z.object({ type: z.literal("accept"), callId, from: z.string() }),
+  z.object({ type: z.literal("call-offer"), callId, from: z.string(), sdp }),
+  z.object({ type: z.literal("call-answer"), callId, from: z.string(), sdp }),
+  z.object({ type: z.literal("ice"), callId, from: z.string(), candidate: IceCandidateSchema }),
+  /** The call is over (for everyone in it, and for devices still ringing). */
+  z.object({ type: z.literal("call-ended"), callId, from: z.string(), reason: z.enum(CALL_END_REASONS) }),
+  /** Something was wrong with a frame; the socket stays open. `id` names the envelope (or call) when known. */
   z.object({
     type: z.literal("error"),
     code: z.enum(ERROR_CODES),

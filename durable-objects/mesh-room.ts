@@ -18,6 +18,7 @@ import {
 } from "../core/frames";
 import { newId } from "../core/ids";
 import { forgetPerson } from "./forget";
+import { CallSwitch } from "./calls";
 import { createDb } from "../db";
 import { awardMessagePoints } from "../workers/rewards";
 import { recordMessageEvents } from "../workers/analytics";
@@ -81,6 +82,7 @@ export class MeshRoom extends DurableObject<Env> {
   /** The room's sockets, read once per wake-up from the runtime and kept current on join/leave. */
   private socketSet: Set<WebSocket> | null = null;
   private staleRowsClosed: Promise<void> | null = null;
+  private readonly calls: CallSwitch;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -104,6 +106,24 @@ export class MeshRoom extends DurableObject<Env> {
     this.sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     // A bare ping is answered without waking a hibernated room.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
+    this.calls = new CallSwitch({
+      sql: this.sql,
+      env,
+      ctx,
+      sockets: () => this.sockets(),
+      send: (ws, frame) => this.send(ws, frame),
+      error: (ws, code, message, id, retryAfterMs) => this.error(ws, code, message, id, retryAfterMs),
+      storeSystem: async (envelope) => {
+        this.store(envelope, null);
+        await this.flush();
+      },
+      db: () => createDb(env),
+    });
+  }
+
+  /** The only alarm is the calls section's ring timeout (docs/decisions/022c-calls-through-the-room.md). */
+  async alarm(): Promise<void> {
+    await this.calls.alarm();
   }
 
   /** Health probe and WebSocket upgrades (the Worker has authenticated the user and checked membership). */
@@ -267,6 +287,8 @@ export class MeshRoom extends DurableObject<Env> {
         for (const other of this.sockets()) if (other !== ws) this.sendRaw(other, out);
         return;
       }
+      default:
+        return this.calls.handle(ws, me, frame);
     }
   }
 
@@ -432,6 +454,7 @@ export class MeshRoom extends DurableObject<Env> {
     const a = ws.deserializeAttachment() as Attachment | null;
     this.schedulePresence();
     if (!a) return;
+    await this.calls.left(a.connId);
     await this.d1((db) => closeConnection(db, a.connId));
   }
 

@@ -23,6 +23,9 @@ export interface Secrets {
   DATABASE_AUTH_TOKEN?: string;
   ADMIN_PHONES?: string;
   USSD_SHARED_SECRET?: string;
+  /** Cloudflare TURN key: the Worker makes short-lived call relay credentials from it (workers/services/turn.ts). */
+  TURN_KEY_ID?: string;
+  TURN_KEY_API_TOKEN?: string;
   /** "development" locally and in tests; unset in production. */
   ENVIRONMENT?: string;
 }
@@ -100,6 +103,7 @@ export function servicesStatus(env: AppEnv) {
     libsql: Boolean(env.DATABASE_URL),
     files: Boolean(env.FILES),
     ussd: Boolean(env.USSD_SHARED_SECRET),
+    turn: Boolean(env.TURN_KEY_ID && env.TURN_KEY_API_TOKEN),
   };
 }
 

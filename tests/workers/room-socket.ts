@@ -28,6 +28,9 @@ export class RoomSocket {
     });
   }
 
+  /** A protocol frame, or (for refusal tests) any object. */
+  send(frame: ClientFrame): void;
+  send(frame: Record<string, unknown>): void;
   send(frame: ClientFrame | Record<string, unknown>): void {
     this.ws.send(JSON.stringify(frame));
   }

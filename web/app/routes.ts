@@ -13,6 +13,7 @@ export default [
   route("social-good", "routes/social-good.tsx"),
   route("testimonials", "routes/testimonials.tsx"),
   route("chat", "routes/chat.tsx"),
+  route("voice-calling", "routes/voice-calling.tsx"),
   route("mesh-network", "routes/mesh-network.tsx"),
   route("bluetooth-advanced", "routes/bluetooth-advanced.tsx"),
   route("mobile-demo", "routes/mobile-demo.tsx"),

@@ -9,6 +9,7 @@ import { ai } from "./routes/ai";
 import { analyticsApi } from "./routes/analytics";
 import { auth } from "./routes/auth";
 import { billing } from "./routes/billing";
+import { callsApi } from "./routes/calls";
 import { contacts } from "./routes/contacts";
 import { content } from "./routes/content";
 import { dev } from "./routes/dev";
@@ -37,6 +38,7 @@ export const api = new Hono<AppBindings>()
   .route("/", me)
   .route("/", auth)
   .route("/", billing)
+  .route("/", callsApi)
   .route("/", content)
   .route("/", emergency)
   .route("/", contacts)

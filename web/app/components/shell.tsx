@@ -18,6 +18,7 @@ const DESKTOP_LINKS = [
 
 const MOBILE_MENU = [
   { to: "/chat", label: "Chat" },
+  { to: "/voice-calling", label: "Voice Calls" },
   { to: "/mobile-demo", label: "Mobile Demo" },
   { to: "/pricing", label: "Premium" },
   { to: "/ai-features", label: "AI Features" },

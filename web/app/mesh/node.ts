@@ -24,6 +24,7 @@ import {
   type StoredMessage,
   selectDbUser,
 } from "./db";
+import { missedCallText } from "../../../core/calls";
 import { setCurrentMeshNode } from "./current";
 import * as keys from "./keys";
 import { chunk, DEFAULT_TTL, dmPeer, forwardEnvelope, isPrivateRoom, packContent, SeenIds, unpackContent, upgradeStatus } from "./logic";
@@ -73,6 +74,16 @@ const PEER_EXPIRY_MS = 10_000;
 const RESEND_AFTER_MS = 4000;
 const TYPING_SHOWN_MS = 6000;
 const SHOWN_TYPES = new Set<Envelope["type"]>(["text", "emergency", "ai", "system"]);
+/** Server frames of call signalling: handed to the calls feature, never to other tabs (a call is pinned to a socket). */
+const CALL_FRAMES = new Set<string>(["ring", "ringing", "accept", "call-offer", "call-answer", "ice", "call-ended"]);
+export type CallServerFrame = Extract<
+  ServerFrame,
+  { type: "ring" | "ringing" | "accept" | "call-offer" | "call-answer" | "ice" | "call-ended" | "error" }
+>;
+export type CallClientFrame = Extract<
+  ClientFrame,
+  { type: "ring" | "accept" | "decline" | "hangup" | "call-offer" | "call-answer" | "ice" }
+>;
 
 export class MeshNode {
   readonly tabId = `tab-${newId(4)}`;
@@ -100,6 +111,7 @@ export class MeshNode {
   private receiptTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
   private heartbeat: ReturnType<typeof setInterval>;
+  private readonly callListeners = new Set<(room: string, frame: CallServerFrame) => void>();
   /** Live figures for /mesh-network. */
   readonly stats = { relayedForTabs: 0, relayedByTabs: 0, forwardedToTabs: 0, received: 0, sent: 0 };
   /** Who handed envelopes to whom (from meshRoute): "a→b" → count. */
@@ -128,6 +140,17 @@ export class MeshNode {
   private changed() {
     this.version++;
     for (const l of this.listeners) l();
+  }
+
+  /** Call signalling of every open room (web/app/features/calls); answers the unsubscribe. */
+  onCall(listener: (room: string, frame: CallServerFrame) => void): () => void {
+    this.callListeners.add(listener);
+    return () => this.callListeners.delete(listener);
+  }
+  /** Sends a call frame by this tab's own room socket only; false when it is not open. */
+  sendCall(room: string, frame: CallClientFrame): boolean {
+    const relay = this.relays.get(room);
+    return relay?.status === "open" ? relay.send(frame) : false;
   }
 
   roomState(room: string): RoomState | undefined {
@@ -497,6 +520,10 @@ export class MeshNode {
 
   private onServerFrame(room: string, frame: ServerFrame, viaTab: string | null) {
     const state = this.rooms.get(room);
+    if (CALL_FRAMES.has(frame.type) || frame.type === "error") {
+      for (const l of this.callListeners) l(room, frame as CallServerFrame);
+      if (frame.type !== "error") return;
+    }
     if (viaTab === null) this.forwardToTabs(room, frame);
     switch (frame.type) {
       case "hello":
@@ -639,7 +666,9 @@ export class MeshNode {
     }
     if (!SHOWN_TYPES.has(envelope.type)) return;
     const mine = envelope.senderId === this.me.id;
-    const result = await this.open_(envelope);
+    // The room's missed-call entry has no content to open: its line comes from who called whom.
+    const callLine = missedCallText(envelope, this.me.id);
+    const result = callLine !== null ? { text: callLine } : await this.open_(envelope);
     if (result && "refused" in result) {
       // Forged, rewritten, replayed or plain text in a private room: never shown, never acknowledged.
       console.warn("mesh: refused a private envelope", result.refused);
@@ -660,7 +689,7 @@ export class MeshNode {
       seq,
       meshRoute: envelope.meshRoute,
       // The lock shows only for what this device decrypted and authenticated, never for a flag on the wire.
-      isEncrypted: isPrivateRoom(room) && opened !== null,
+      isEncrypted: isPrivateRoom(room) && opened !== null && callLine === null,
       priority: envelope.priority,
       isAI: envelope.type === "ai" || undefined,
       meta: opened?.meta,

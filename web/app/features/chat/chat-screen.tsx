@@ -1,7 +1,7 @@
 // The mesh chat screen of spec part 1 §2: header, status bar, rooms, messages, quick replies, actions, input.
 // Everything it says about the network is live: the node count comes from the room's presence, the
 // transport line from the relay socket and the local mesh, the encryption badge from the room's kind.
-import { Lock, Mic, Paperclip, Radio } from "lucide-react";
+import { Lock, Mic, Paperclip, Phone, Radio } from "lucide-react";
 import { AreaChooser } from "./area-chooser";
 import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Form, Link, useNavigate, useSearchParams } from "react-router";
@@ -18,6 +18,9 @@ const needsConnection = <p className="chat-note">This needs a connection.</p>;
 const PeoplePanel = lazyPart(() => import("./panels").then((m) => m.PeoplePanel), needsConnection);
 const GroupInfo = lazyPart(() => import("./panels").then((m) => m.GroupInfo), needsConnection);
 const NewGroupPanel = lazyPart(() => import("./panels").then((m) => m.NewGroupPanel), needsConnection);
+const CallDock = lazyPart(() => import("../calls/call-dock").then((m) => m.CallDock));
+import { CALL_TEXTS } from "../../../../core/calls";
+import { requestCall } from "../calls/start";
 import { Invitations, MembershipActions } from "./membership";
 import { MessageList } from "./message-list";
 import { OnDeviceReplyChips } from "./on-device-reply-chips";
@@ -279,7 +282,16 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
         }
         kind={room?.kind ?? null}
         onPeople={() => setPanel("people")}
+        onCall={
+          isDirect && roomId && hydrated
+            ? () =>
+                me.verified
+                  ? requestCall({ room: roomId, peerName: room?.name ?? "Chat" })
+                  : toast({ title: CALL_TEXTS.premiumTitle, description: CALL_TEXTS.verifyToCall, variant: "destructive" })
+            : null
+        }
       />
+      {node ? <CallDock node={node} /> : null}
       <Invitations invitations={rooms?.invitations ?? []} />
       <RoomSwitcher rooms={list} current={roomId} unread={(id) => node?.unread(id) ?? 0} />
       {room ? <MembershipActions room={room} blocked={rooms?.blocked ?? []} /> : null}
@@ -492,8 +504,11 @@ function ChatHeader({
   statusLine,
   kind,
   onPeople,
+  onCall,
 }: {
   onPeople: () => void;
+  /** Direct chats: start a voice call (null elsewhere, and before the page's JavaScript runs). */
+  onCall: (() => void) | null;
   title: string;
   state: ReturnType<MeshNode["roomState"]>;
   node: MeshNode | null;
@@ -514,6 +529,11 @@ function ChatHeader({
           <h1>{title}</h1>
           {statusLine ? <p className="chat-status-line">{statusLine}</p> : null}
         </div>
+        {kind === "dm" ? (
+          <button type="button" className="btn btn-ghost" aria-label={`Voice call ${title}`} disabled={!onCall} onClick={() => onCall?.()}>
+            <Phone size={18} aria-hidden="true" />
+          </button>
+        ) : null}
         <span className={`live-badge ${live ? "live-on" : viaTab ? "live-via" : "live-off"}`}>
           {live ? "LIVE" : viaTab ? "VIA TAB" : "OFFLINE"}
         </span>

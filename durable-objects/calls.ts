@@ -1,0 +1,227 @@
+// The calls section of MeshRoom (docs/decisions/022c-calls-through-the-room.md): signalling for one-to-one voice calls relayed
+// between the two people of a direct chat. SDP and ICE candidates pass through and are never stored (the media
+// is DTLS-SRTP end to end); the room keeps only who calls whom and since when, to ring, time out and end calls.
+import { CALL_TEXTS, type MissedCallMeta, RING_TIMEOUT_MS } from "../core/calls";
+import type { Envelope } from "../core/envelope";
+import { dmRoomId, roomKind } from "../core/envelope";
+import { type CallEndReason, type ClientFrame, encodeFrame, type FrameErrorCode, type ServerFrame } from "../core/frames";
+import { newId } from "../core/ids";
+import type { createDb } from "../db";
+import { findUserById } from "../db/queries/users";
+import { notify } from "../workers/notifications";
+import { type Bucket, fullBucket, type RateLimit, takeToken } from "./mesh-logic";
+
+type CallFrame = Extract<ClientFrame, { type: "ring" | "accept" | "decline" | "hangup" | "call-offer" | "call-answer" | "ice" }>;
+
+/** Calls a person may start in a room: a few retries at once, then one every 15 s. */
+export const RING_RATE: RateLimit = { burst: 3, perSecond: 1 / 15 };
+
+/** What the room lends the calls section. */
+export interface CallHost {
+  sql: SqlStorage;
+  env: Env;
+  ctx: DurableObjectState;
+  sockets(): Iterable<WebSocket>;
+  send(ws: WebSocket, frame: ServerFrame): void;
+  error(ws: WebSocket, code: FrameErrorCode, message: string, id?: string, retryAfterMs?: number): void;
+  /** Stores and relays a server envelope (the missed-call entry). */
+  storeSystem(envelope: Envelope): Promise<void>;
+  db(): ReturnType<typeof createDb>;
+}
+
+export interface CallSocket {
+  userId: string;
+  nickname: string;
+  roomId: string;
+  connId: string;
+}
+
+interface CallRow {
+  id: string;
+  caller_id: string;
+  caller_name: string;
+  callee_id: string;
+  caller_conn: string;
+  callee_conn: string | null;
+  state: "ringing" | "active";
+  ring_until: number;
+}
+
+export class CallSwitch {
+  private readonly rings = new Map<string, Bucket>();
+
+  constructor(private readonly host: CallHost) {
+    host.sql.exec(`CREATE TABLE IF NOT EXISTS calls (
+      id TEXT PRIMARY KEY,
+      caller_id TEXT NOT NULL,
+      caller_name TEXT NOT NULL,
+      callee_id TEXT NOT NULL,
+      caller_conn TEXT NOT NULL,
+      callee_conn TEXT,
+      state TEXT NOT NULL,
+      ring_until INTEGER NOT NULL
+    )`);
+  }
+
+  /** One call frame from a member's socket. */
+  async handle(ws: WebSocket, me: CallSocket, frame: CallFrame): Promise<void> {
+    const peerId = roomKind(me.roomId) === "dm" ? dmPeer(me.roomId, me.userId) : null;
+    if (!peerId) return this.host.error(ws, "forbidden", CALL_TEXTS.directOnly, frame.callId);
+    if (frame.type === "ring") return this.ring(ws, me, peerId, frame.callId);
+    const call = this.current();
+    if (!call || call.id !== frame.callId) return this.host.error(ws, "busy", CALL_TEXTS.notRinging, frame.callId);
+    const isCaller = me.userId === call.caller_id;
+    switch (frame.type) {
+      case "accept":
+        if (isCaller || call.state !== "ringing") return this.host.error(ws, "busy", CALL_TEXTS.notRinging, call.id);
+        this.host.sql.exec("UPDATE calls SET state = 'active', callee_conn = ? WHERE id = ?", me.connId, call.id);
+        // The caller learns who took it; the callee's other devices stop ringing.
+        for (const other of this.socketsOf(call.caller_id, call.callee_id))
+          if (other !== ws) this.host.send(other, { type: "accept", callId: call.id, from: me.userId });
+        return;
+      case "decline":
+        if (isCaller) return this.host.error(ws, "busy", CALL_TEXTS.notRinging, call.id);
+        return this.end(call, me.userId, call.state === "ringing" ? "declined" : "hangup");
+      case "hangup":
+        return this.end(call, me.userId, call.state === "ringing" ? (isCaller ? "missed" : "declined") : "hangup");
+      default: {
+        // Offer, answer and candidates travel only between the two devices in the call.
+        if (call.state !== "active" || (me.connId !== call.caller_conn && me.connId !== call.callee_conn))
+          return this.host.error(ws, "busy", CALL_TEXTS.notRinging, call.id);
+        const to = me.connId === call.caller_conn ? call.callee_conn : call.caller_conn;
+        const target = this.socketByConn(to);
+        if (target) this.host.send(target, { ...frame, from: me.userId });
+        return;
+      }
+    }
+  }
+
+  /** A socket closed: a call it was in ends (a ringing caller's becomes a missed call). */
+  async left(connId: string): Promise<void> {
+    const call = this.current();
+    if (!call) return;
+    if (connId === call.caller_conn) await this.end(call, call.caller_id, call.state === "ringing" ? "missed" : "hangup");
+    else if (connId === call.callee_conn) await this.end(call, call.callee_id, "hangup");
+  }
+
+  /** The room's alarm: a call still ringing after RING_TIMEOUT_MS is missed. */
+  async alarm(now = Date.now()): Promise<void> {
+    const call = this.current();
+    if (call?.state !== "ringing") return;
+    if (call.ring_until <= now) await this.end(call, call.callee_id, "missed");
+    else await this.host.ctx.storage.setAlarm(call.ring_until);
+  }
+
+  private async ring(ws: WebSocket, me: CallSocket, peerId: string, callId: string): Promise<void> {
+    const now = Date.now();
+    const taken = takeToken(this.rings.get(me.userId) ?? fullBucket(RING_RATE, now), now, RING_RATE);
+    this.rings.set(me.userId, taken.bucket);
+    if (!taken.allowed) return this.host.error(ws, "rate_limited", "Too many calls. Wait a moment.", callId, taken.retryAfterMs);
+    if (this.current()) return this.host.error(ws, "busy", CALL_TEXTS.busy, callId);
+    // Verification is read from the database at each call, so a phone verified a minute ago counts.
+    let verified: [boolean, boolean];
+    try {
+      const db = this.host.db();
+      const [mine, theirs] = await Promise.all([findUserById(db, me.userId), findUserById(db, peerId)]);
+      verified = [mine?.authMode === "verified", theirs?.authMode === "verified"];
+    } catch (err) {
+      console.error("MeshRoom call check failed", err);
+      return this.host.error(ws, "internal", "The call could not be started. Try again.", callId);
+    }
+    if (!verified[0]) return this.host.error(ws, "verification_required", CALL_TEXTS.verifyToCall, callId);
+    if (!verified[1]) return this.host.error(ws, "verification_required", CALL_TEXTS.peerNotVerified, callId);
+    // Checked again after the await: a second ring may have started a call meanwhile.
+    if (this.current()) return this.host.error(ws, "busy", CALL_TEXTS.busy, callId);
+    const ringUntil = now + RING_TIMEOUT_MS;
+    this.host.sql.exec(
+      "INSERT INTO calls (id, caller_id, caller_name, callee_id, caller_conn, state, ring_until) VALUES (?, ?, ?, ?, ?, 'ringing', ?)",
+      callId,
+      me.userId,
+      me.nickname.slice(0, 60) || "Someone",
+      peerId,
+      me.connId,
+      ringUntil,
+    );
+    await this.host.ctx.storage.setAlarm(ringUntil);
+    let devices = 0;
+    const ring = encodeFrame({ type: "ring", callId, from: me.userId, fromName: me.nickname.slice(0, 60) || "Someone" });
+    for (const other of this.socketsOf(peerId)) {
+      try {
+        other.send(ring);
+        devices++;
+      } catch {
+        // Closing socket.
+      }
+    }
+    this.host.send(ws, { type: "ringing", callId, devices });
+  }
+
+  private async end(call: CallRow, by: string, reason: CallEndReason): Promise<void> {
+    this.host.sql.exec("DELETE FROM calls WHERE id = ?", call.id);
+    const frame = encodeFrame({ type: "call-ended", callId: call.id, from: by, reason });
+    for (const ws of this.socketsOf(call.caller_id, call.callee_id)) {
+      try {
+        ws.send(frame);
+      } catch {
+        // Closing socket.
+      }
+    }
+    if (reason !== "missed" && reason !== "declined") return;
+    const room = dmRoomId(call.caller_id, call.callee_id);
+    const meta: MissedCallMeta = {
+      event: "missed-call",
+      callId: call.id,
+      callerId: call.caller_id,
+      callerName: call.caller_name,
+      calleeId: call.callee_id,
+      reason,
+    };
+    // A server entry with no content: private rooms never carry the server's plain text (docs/decisions/022c-calls-through-the-room.md).
+    await this.host.storeSystem({
+      id: newId(),
+      room,
+      senderId: "system",
+      timestamp: Date.now(),
+      type: "system",
+      ttl: 0,
+      meshRoute: [],
+      isEncrypted: false,
+      priority: "normal",
+      content: { text: "" },
+      meta: meta as unknown as Record<string, unknown>,
+    });
+    if (reason !== "missed") return;
+    const input = {
+      type: "message" as const,
+      title: CALL_TEXTS.missedTitle(call.caller_name),
+      content: CALL_TEXTS.missedBody,
+      priority: "medium" as const,
+      url: `/chat?room=${encodeURIComponent(room)}`,
+      source: "calls",
+    };
+    this.host.ctx.waitUntil(
+      notify(this.host.env, this.host.db(), call.callee_id, input).catch((e) => console.error("missed-call push failed", e)),
+    );
+  }
+
+  private current(): CallRow | undefined {
+    return this.host.sql.exec("SELECT * FROM calls LIMIT 1").toArray()[0] as unknown as CallRow | undefined;
+  }
+
+  private *socketsOf(...userIds: string[]): Generator<WebSocket> {
+    for (const userId of userIds) yield* this.host.ctx.getWebSockets(userId);
+  }
+
+  private socketByConn(connId: string | null): WebSocket | undefined {
+    if (!connId) return undefined;
+    for (const ws of this.host.sockets()) if ((ws.deserializeAttachment() as { connId?: string } | null)?.connId === connId) return ws;
+    return undefined;
+  }
+}
+
+/** The other person of a `dm:<a>:<b>` room, or null when the room is not theirs. */
+export function dmPeer(roomId: string, userId: string): string | null {
+  const ids = roomId.split(":").slice(1);
+  if (ids.length !== 2 || !ids.includes(userId)) return null;
+  return ids[0] === userId ? ids[1] : ids[0];
+}

@@ -1,0 +1,265 @@
+// One voice call on this device (docs/decisions/022c-calls-through-the-room.md): WebRTC audio between two browsers,
+// signalled through the direct chat's room socket. The room decides who may call and stamps who is speaking;
+// this side only drives the RTCPeerConnection and reads its real statistics.
+import { CALL_TEXTS } from "../../../../core/calls";
+import { apiRequest } from "../../../../core/http";
+import type { IceServersAnswer } from "../../../../core/ice";
+import { newId } from "../../../../core/ids";
+import type { CallServerFrame, MeshNode } from "../../mesh/node";
+import { type CallQuality, qualityFrom, type StatsSample } from "./quality";
+
+export type CallPhase = "incoming" | "calling" | "ringing" | "connecting" | "connected" | "ended";
+
+export interface CallView {
+  callId: string;
+  room: string;
+  peerName: string;
+  role: "caller" | "callee";
+  phase: CallPhase;
+  /** How many of the other person's devices ring (caller side, once the room says). */
+  devices: number | null;
+  muted: boolean;
+  startedAt: number | null;
+  quality: CallQuality | null;
+  /** Why the call ended, in words for the screen. */
+  ended: string | null;
+  /** A refusal to show as a toast: title and message. */
+  problem: { title: string; description: string } | null;
+}
+
+/** How often call quality is read (the spec refreshes call quality every 3 s). */
+export const QUALITY_EVERY_MS = 3000;
+
+const ENDED_TEXT: Record<string, { caller: string; callee: string }> = {
+  hangup: { caller: "Call ended", callee: "Call ended" },
+  declined: { caller: "Call declined", callee: "Call declined" },
+  missed: { caller: "No answer", callee: "Missed call" },
+  unavailable: { caller: "Call could not connect", callee: "Call could not connect" },
+};
+
+export class CallSession {
+  view: CallView;
+  private pc: RTCPeerConnection | null = null;
+  private stream: MediaStream | null = null;
+  private readonly pendingIce: RTCIceCandidateInit[] = [];
+  private statsTimer: ReturnType<typeof setInterval> | null = null;
+  private lastSample: StatsSample | null = null;
+  private unsubscribe: () => void;
+  /** The element the other person's voice plays from (kept out of React, so re-renders never restart it). */
+  readonly audio: HTMLAudioElement;
+
+  constructor(
+    private readonly node: MeshNode,
+    init: { room: string; peerName: string; role: "caller" | "callee"; callId?: string },
+    private readonly onChange: () => void,
+  ) {
+    this.view = {
+      callId: init.callId ?? newId(),
+      room: init.room,
+      peerName: init.peerName,
+      role: init.role,
+      phase: init.role === "caller" ? "calling" : "incoming",
+      devices: null,
+      muted: false,
+      startedAt: null,
+      quality: null,
+      ended: null,
+      problem: null,
+    };
+    this.audio = new Audio();
+    this.audio.autoplay = true;
+    this.unsubscribe = node.onCall((room, frame) => {
+      if (room === this.view.room) void this.onFrame(frame).catch((e) => this.fail(e));
+    });
+  }
+
+  get live(): boolean {
+    return this.view.phase !== "ended";
+  }
+
+  /** Caller: microphone first (so a refusal costs nothing), then ring. */
+  async start(): Promise<void> {
+    try {
+      await this.prepare();
+    } catch (e) {
+      return this.fail(e);
+    }
+    if (!this.live) return;
+    if (!this.node.sendCall(this.view.room, { type: "ring", callId: this.view.callId }))
+      return this.finish("Not connected: calls need a connection to this chat.");
+  }
+
+  /** Callee: take the call on this device. */
+  async accept(): Promise<void> {
+    if (this.view.phase !== "incoming") return;
+    this.set({ phase: "connecting" });
+    try {
+      await this.prepare();
+    } catch (e) {
+      this.node.sendCall(this.view.room, { type: "decline", callId: this.view.callId });
+      return this.fail(e);
+    }
+    if (!this.node.sendCall(this.view.room, { type: "accept", callId: this.view.callId })) return this.finish("Not connected.");
+  }
+
+  decline(): void {
+    if (this.view.phase !== "incoming") return;
+    this.node.sendCall(this.view.room, { type: "decline", callId: this.view.callId });
+    this.finish(ENDED_TEXT.declined.callee);
+  }
+
+  hangUp(): void {
+    if (!this.live) return;
+    this.node.sendCall(this.view.room, { type: "hangup", callId: this.view.callId });
+    this.finish(ENDED_TEXT.hangup.caller);
+  }
+
+  /** Mute stops sending the microphone (the track stays, so unmuting is instant). */
+  toggleMute(): void {
+    const muted = !this.view.muted;
+    for (const track of this.stream?.getAudioTracks() ?? []) track.enabled = !muted;
+    this.set({ muted });
+  }
+
+  dispose(): void {
+    if (this.live) this.hangUp();
+    this.unsubscribe();
+  }
+
+  // ---------------------------------------------------------------- signalling
+
+  private async onFrame(frame: CallServerFrame): Promise<void> {
+    if (!("callId" in frame) && frame.type !== "error") return;
+    if (frame.type === "error") {
+      if (frame.id !== this.view.callId) return;
+      const title = frame.code === "verification_required" ? CALL_TEXTS.premiumTitle : "Call failed";
+      this.set({ problem: { title, description: frame.message } });
+      return this.finish(frame.message);
+    }
+    if (frame.callId !== this.view.callId || !this.live) return;
+    const mine = "from" in frame && frame.from === this.node.me.id;
+    switch (frame.type) {
+      case "ringing":
+        return this.set({ phase: "ringing", devices: frame.devices });
+      case "accept":
+        // My other device took it: this one stops ringing.
+        if (mine) return this.finish("Answered on another device");
+        if (this.view.role !== "caller") return;
+        this.set({ phase: "connecting" });
+        return this.offer();
+      case "call-offer": {
+        const pc = this.connection();
+        await pc.setRemoteDescription({ type: "offer", sdp: frame.sdp });
+        await this.flushIce();
+        const answer = await pc.createAnswer();
+        await pc.setLocalDescription(answer);
+        this.node.sendCall(this.view.room, { type: "call-answer", callId: this.view.callId, sdp: answer.sdp ?? "" });
+        return;
+      }
+      case "call-answer":
+        await this.connection().setRemoteDescription({ type: "answer", sdp: frame.sdp });
+        return this.flushIce();
+      case "ice": {
+        const candidate = frame.candidate as RTCIceCandidateInit;
+        if (this.pc?.remoteDescription) await this.pc.addIceCandidate(candidate);
+        else this.pendingIce.push(candidate);
+        return;
+      }
+      case "call-ended": {
+        if (mine && frame.reason === "hangup") return this.finish(ENDED_TEXT.hangup.caller);
+        const text = ENDED_TEXT[frame.reason] ?? ENDED_TEXT.hangup;
+        return this.finish(this.view.role === "caller" ? text.caller : text.callee);
+      }
+    }
+  }
+
+  private async prepare(): Promise<void> {
+    const [ice, stream] = await Promise.all([
+      apiRequest<IceServersAnswer>("GET", "/api/calls/ice-servers").catch(() => null),
+      navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: true, noiseSuppression: true }, video: false }),
+    ]);
+    this.stream = stream;
+    this.iceServers = ice?.iceServers ?? [];
+    if (!this.live) this.release();
+  }
+  private iceServers: RTCIceServer[] = [];
+
+  private connection(): RTCPeerConnection {
+    if (this.pc) return this.pc;
+    const pc = new RTCPeerConnection({ iceServers: this.iceServers });
+    for (const track of this.stream?.getAudioTracks() ?? []) pc.addTrack(track, this.stream as MediaStream);
+    pc.onicecandidate = (e) => {
+      if (e.candidate)
+        this.node.sendCall(this.view.room, { type: "ice", callId: this.view.callId, candidate: e.candidate.toJSON() as never });
+    };
+    pc.ontrack = (e) => {
+      this.audio.srcObject = e.streams[0] ?? new MediaStream([e.track]);
+      this.audio.play().catch(() => {});
+    };
+    pc.onconnectionstatechange = () => {
+      if (pc.connectionState === "connected" && this.view.phase !== "connected") {
+        this.set({ phase: "connected", startedAt: Date.now() });
+        this.statsTimer = setInterval(() => void this.readStats(), QUALITY_EVERY_MS);
+        void this.readStats();
+      } else if (pc.connectionState === "failed") {
+        this.node.sendCall(this.view.room, { type: "hangup", callId: this.view.callId });
+        this.finish(ENDED_TEXT.unavailable.caller);
+      }
+    };
+    this.pc = pc;
+    return pc;
+  }
+
+  private async offer(): Promise<void> {
+    const pc = this.connection();
+    const offer = await pc.createOffer();
+    await pc.setLocalDescription(offer);
+    this.node.sendCall(this.view.room, { type: "call-offer", callId: this.view.callId, sdp: offer.sdp ?? "" });
+  }
+
+  private async flushIce(): Promise<void> {
+    for (const c of this.pendingIce.splice(0)) await this.pc?.addIceCandidate(c);
+  }
+
+  private async readStats(): Promise<void> {
+    if (!this.pc) return;
+    const report = await this.pc.getStats();
+    const { quality, sample } = qualityFrom(report, this.lastSample, Date.now());
+    this.lastSample = sample;
+    this.set({ quality });
+  }
+
+  // ---------------------------------------------------------------- ending
+
+  private fail(e: unknown): void {
+    const denied = e instanceof DOMException && (e.name === "NotAllowedError" || e.name === "SecurityError");
+    const description = denied
+      ? "LinkUp needs your microphone for calls. Allow it in the browser's site settings."
+      : e instanceof Error
+        ? e.message
+        : String(e);
+    this.set({ problem: { title: "Call failed", description } });
+    this.finish(description);
+  }
+
+  private finish(text: string): void {
+    if (!this.live) return;
+    this.release();
+    this.set({ phase: "ended", ended: text });
+  }
+
+  private release(): void {
+    if (this.statsTimer) clearInterval(this.statsTimer);
+    this.statsTimer = null;
+    this.pc?.close();
+    this.pc = null;
+    for (const t of this.stream?.getTracks() ?? []) t.stop();
+    this.stream = null;
+    this.audio.srcObject = null;
+  }
+
+  private set(patch: Partial<CallView>): void {
+    this.view = { ...this.view, ...patch };
+    this.onChange();
+  }
+}
