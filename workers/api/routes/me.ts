@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { fromAcceptLanguage } from "../../../core/i18n/languages";
 import { LocationSchema, UpdateMeSchema } from "../../../core/schemas";
 import { encodeGeohash } from "../../../core/geohash";
 import { createUser, updateUser } from "../../../db/queries/users";
@@ -30,7 +31,7 @@ export const me = new Hono<AppBindings>()
     // Already signed in: keep that identity rather than orphaning it.
     if (c.var.user) return c.json({ user: toMe(c.var.user) });
     await requireAnonymousStartAllowed(c);
-    const user = await createUser(c.var.db);
+    const user = await createUser(c.var.db, { language: fromAcceptLanguage(c.req.header("accept-language")) ?? undefined });
     await startSession(c, user.id);
     return c.json({ user: toMe(user) }, 201);
   })
