@@ -232,6 +232,12 @@ export const ar: Catalog = {
   "chat.shareArea": "مشاركة اسم المنطقة ({area})",
   "chat.shareExact": "مشاركة موقعي الدقيق",
 
+  // Push notifications (workers/notifications)
+  "push.sosNearby": "استغاثة قريبة: {type}",
+  "push.sosFrom": "استغاثة من {name}: {type}",
+  "push.dmTitle": "رسالة جديدة من {name}",
+  "push.dmBody": "لديك رسالة مشفّرة جديدة. افتح LinkUp لقراءتها.",
+
   "settings.language": "اللغة",
   "settings.languageHint": "مكتملة: {complete}. اللغات الأخرى تعرض شاشات LinkUp بالإنجليزية حاليًا.",
   "settings.languageIncomplete": "{name} (الشاشات بالإنجليزية)",

@@ -223,6 +223,12 @@ export const en = {
   "chat.shareExact": "Share my exact location",
 
   // Settings: the language picker
+  // Push notifications (workers/notifications)
+  "push.sosNearby": "SOS nearby: {type}",
+  "push.sosFrom": "SOS from {name}: {type}",
+  "push.dmTitle": "New message from {name}",
+  "push.dmBody": "You have a new encrypted message. Open LinkUp to read it.",
+
   "settings.language": "Language",
   "settings.languageHint": "Complete: {complete}. Other languages show LinkUp's screens in English for now.",
   "settings.languageIncomplete": "{name} (screens in English)",

@@ -217,6 +217,12 @@ export const fr: Catalog = {
   "chat.shareArea": "Partager le nom de la zone ({area})",
   "chat.shareExact": "Partager ma position exacte",
 
+  // Push notifications (workers/notifications)
+  "push.sosNearby": "SOS à proximité : {type}",
+  "push.sosFrom": "SOS de {name} : {type}",
+  "push.dmTitle": "Nouveau message de {name}",
+  "push.dmBody": "Vous avez un nouveau message chiffré. Ouvrez LinkUp pour le lire.",
+
   "settings.language": "Langue",
   "settings.languageHint": "Complètes : {complete}. Les autres langues affichent LinkUp en anglais pour l'instant.",
   "settings.languageIncomplete": "{name} (écrans en anglais)",

@@ -217,6 +217,12 @@ export const ha: Catalog = {
   "chat.shareArea": "Raba sunan yanki ({area})",
   "chat.shareExact": "Raba ainihin wurina",
 
+  // Push notifications (workers/notifications)
+  "push.sosNearby": "SOS a kusa: {type}",
+  "push.sosFrom": "SOS daga {name}: {type}",
+  "push.dmTitle": "Sabon saƙo daga {name}",
+  "push.dmBody": "Kana da sabon saƙo da aka ɓoye. Buɗe LinkUp don karanta shi.",
+
   "settings.language": channel.languageOption,
   "settings.languageHint": "Cikakku: {complete}. Sauran harsuna suna nuna shafukan LinkUp da Turanci a yanzu.",
   "settings.languageIncomplete": "{name} (shafuka da Turanci)",

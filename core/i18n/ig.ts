@@ -217,6 +217,12 @@ export const ig: Catalog = {
   "chat.shareArea": "Kekọrịta aha mpaghara ({area})",
   "chat.shareExact": "Kekọrịta ebe m nọ kpọmkwem",
 
+  // Push notifications (workers/notifications)
+  "push.sosNearby": "SOS nso: {type}",
+  "push.sosFrom": "SOS si n'aka {name}: {type}",
+  "push.dmTitle": "Ozi ọhụrụ si n'aka {name}",
+  "push.dmBody": "I nwere ozi ọhụrụ ezoro ezo. Mepee LinkUp ka ị gụọ ya.",
+
   "settings.language": "Asụsụ",
   "settings.languageHint": "Zuru oke: {complete}. Asụsụ ndị ọzọ na-egosi ihu LinkUp n'asụsụ Bekee ugbu a.",
   "settings.languageIncomplete": "{name} (ihu n'asụsụ Bekee)",

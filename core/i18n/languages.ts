@@ -27,6 +27,17 @@ export const LANGUAGE_NATIVE_NAMES: Record<UiLanguage, string> = {
   arabic: "العربية",
 };
 
+/** English names, for instructions to the assistant's model. */
+export const LANGUAGE_ENGLISH_NAMES: Record<UiLanguage, string> = {
+  english: "English",
+  hausa: "Hausa",
+  yoruba: "Yoruba",
+  igbo: "Igbo",
+  pidgin: "Nigerian Pidgin",
+  french: "French",
+  arabic: "Arabic",
+};
+
 export const isUiLanguage = (value: string | null | undefined): value is UiLanguage =>
   (UI_LANGUAGES as readonly string[]).includes(value ?? "");
 

@@ -217,6 +217,12 @@ export const pcm: Catalog = {
   "chat.shareArea": "Share di area name ({area})",
   "chat.shareExact": "Share di exact place wey I dey",
 
+  // Push notifications (workers/notifications)
+  "push.sosNearby": "SOS near you: {type}",
+  "push.sosFrom": "SOS from {name}: {type}",
+  "push.dmTitle": "New message from {name}",
+  "push.dmBody": "You get new secret message. Open LinkUp make you read am.",
+
   "settings.language": channel.languageOption,
   "settings.languageHint": "Complete: {complete}. Oda languages go show LinkUp screens for English for now.",
   "settings.languageIncomplete": "{name} (screens for English)",

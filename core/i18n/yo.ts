@@ -217,6 +217,12 @@ export const yo: Catalog = {
   "chat.shareArea": "Pín orúkọ agbègbè ({area})",
   "chat.shareExact": "Pín ibi tí mo wà gan-an",
 
+  // Push notifications (workers/notifications)
+  "push.sosNearby": "SOS nítòsí: {type}",
+  "push.sosFrom": "SOS láti ọ̀dọ̀ {name}: {type}",
+  "push.dmTitle": "Ìfiránṣẹ́ tuntun láti ọ̀dọ̀ {name}",
+  "push.dmBody": "Ẹ ní ìfiránṣẹ́ tuntun tí a pa mọ́. Ṣí LinkUp láti kà á.",
+
   "settings.language": "Èdè",
   "settings.languageHint": "Èdè tó pé: {complete}. Àwọn èdè mìíràn ń fi ojú-ìwé LinkUp hàn ní Gẹ̀ẹ́sì fún báyìí.",
   "settings.languageIncomplete": "{name} (ojú-ìwé ní Gẹ̀ẹ́sì)",

@@ -11,6 +11,7 @@ import { endSession, requireUser, startSession } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { parseJson } from "../../errors";
 import { requireAnonymousStartAllowed } from "../../limits";
+import { followWebLanguage } from "../../channels";
 
 export const me = new Hono<AppBindings>()
   .get("/me", (c) => c.json({ user: toMe(requireUser(c)) }))
@@ -18,6 +19,7 @@ export const me = new Hono<AppBindings>()
     const user = requireUser(c);
     const patch = await parseJson(c, UpdateMeSchema);
     const updated = await updateUser(c.var.db, user.id, withTownArea(user, patch));
+    await followWebLanguage(c.var.db, user.phone, patch.language);
     return c.json({ user: toMe(updated ?? user) });
   })
   .put("/me/location", async (c) => {
