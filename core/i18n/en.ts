@@ -223,6 +223,45 @@ export const en = {
   "chat.shareExact": "Share my exact location",
 
   // Settings: the language picker
+  // Onboarding
+  "onb.title.desktop.0": "Welcome to LinkUp",
+  "onb.title.desktop.1": "Verify Your Phone",
+  "onb.title.desktop.2": "Your Profile",
+  "onb.title.desktop.3": "Meet Your AI Assistant",
+  "onb.title.desktop.4": "Mesh Setup",
+  "onb.title.mobile.0": "Welcome",
+  "onb.title.mobile.1": "Your Phone",
+  "onb.title.mobile.2": "Your Profile",
+  "onb.title.mobile.3": "AI Assistant",
+  "onb.title.mobile.4": "Stay Secure",
+  "onb.intro":
+    "LinkUp is community chat that keeps working on a poor network: rooms for your area, private encrypted chats, an AI helper that speaks your language, and an SOS that reaches people by every channel at once.",
+  "onb.point1": "Chat with people nearby",
+  "onb.point2": "Ask the AI helper with '@ai '",
+  "onb.point3": "Send an SOS to your area and your contacts",
+  "onb.getStarted": "Get Started",
+  "onb.prefer": "Prefer to choose?",
+  "onb.preferLink": "Start anonymously or get verified",
+  "onb.verified": "Your phone {phone} is verified.",
+  "onb.codeIntro": "We send a 6-digit code to your phone by WhatsApp or SMS. Verifying keeps one identity on all your devices.",
+  "onb.continue": "Continue",
+  "onb.verify": "Verify",
+  "onb.nickname": "Nickname",
+  "onb.location": "Location (optional)",
+  "onb.interests": "Interests",
+  "onb.aiIntro": "Type '@ai ' followed by your question in any chat. For example:",
+  "onb.aiEmergency": "for first-aid and SOS guidance",
+  "onb.secure1": "Private chats and groups are end-to-end encrypted (AES-256-GCM with X25519 keys); your private keys stay on this device.",
+  "onb.secure2":
+    "Public area rooms are readable by anyone in the area, and say so. Set an emergency contact in Settings so SOS reaches them too.",
+  "onb.startChatting": "Start Chatting",
+  "onb.meshIntro":
+    "LinkUp connects you through the nearest relay, other LinkUp tabs on this device, and Bluetooth where your browser allows it. Messages wait in an outbox while you are offline and go out when any connection comes back.",
+  "onb.premium": "Premium",
+  "onb.premiumBody": "Unlimited AI and translation, voice messages and a wider SOS. {price} per month after a {days}-day free trial.",
+  "onb.trial": "Try FREE for {days} Days",
+  "onb.skip": "Skip for now",
+
   // Push notifications (workers/notifications)
   "push.sosNearby": "SOS nearby: {type}",
   "push.sosFrom": "SOS from {name}: {type}",

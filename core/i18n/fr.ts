@@ -217,6 +217,46 @@ export const fr: Catalog = {
   "chat.shareArea": "Partager le nom de la zone ({area})",
   "chat.shareExact": "Partager ma position exacte",
 
+  "onb.title.desktop.0": "Bienvenue sur LinkUp",
+  "onb.title.desktop.1": "Vérifiez votre téléphone",
+  "onb.title.desktop.2": "Votre profil",
+  "onb.title.desktop.3": "Découvrez votre assistant IA",
+  "onb.title.desktop.4": "Configuration du maillage",
+  "onb.title.mobile.0": "Bienvenue",
+  "onb.title.mobile.1": "Votre téléphone",
+  "onb.title.mobile.2": "Votre profil",
+  "onb.title.mobile.3": "Assistant IA",
+  "onb.title.mobile.4": "Restez en sécurité",
+  "onb.intro":
+    "LinkUp est une discussion communautaire qui fonctionne même sur un réseau faible : des salons pour votre zone, des discussions privées chiffrées, un assistant IA qui parle votre langue et un SOS qui atteint les gens par tous les canaux à la fois.",
+  "onb.point1": "Discutez avec les personnes proches",
+  "onb.point2": "Demandez à l'assistant IA avec '@ai '",
+  "onb.point3": "Envoyez un SOS à votre zone et à vos contacts",
+  "onb.getStarted": "Commencer",
+  "onb.prefer": "Vous préférez choisir ?",
+  "onb.preferLink": "Commencer anonymement ou se faire vérifier",
+  "onb.verified": "Votre téléphone {phone} est vérifié.",
+  "onb.codeIntro":
+    "Nous envoyons un code à 6 chiffres à votre téléphone par WhatsApp ou SMS. La vérification garde une seule identité sur tous vos appareils.",
+  "onb.continue": "Continuer",
+  "onb.verify": "Vérifier",
+  "onb.nickname": "Pseudo",
+  "onb.location": "Lieu (facultatif)",
+  "onb.interests": "Centres d'intérêt",
+  "onb.aiIntro": "Tapez '@ai ' suivi de votre question dans n'importe quelle discussion. Par exemple :",
+  "onb.aiEmergency": "pour les premiers secours et l'aide SOS",
+  "onb.secure1":
+    "Les discussions privées et les groupes sont chiffrés de bout en bout (AES-256-GCM avec des clés X25519) ; vos clés privées restent sur cet appareil.",
+  "onb.secure2":
+    "Les salons publics de zone sont lisibles par toute personne de la zone, et l'indiquent. Ajoutez un contact d'urgence dans Paramètres pour que le SOS l'atteigne aussi.",
+  "onb.startChatting": "Commencer à discuter",
+  "onb.meshIntro":
+    "LinkUp vous relie par le relais le plus proche, les autres onglets LinkUp de cet appareil et le Bluetooth si votre navigateur le permet. Les messages attendent dans une boîte d'envoi hors ligne et partent dès qu'une connexion revient.",
+  "onb.premium": "Premium",
+  "onb.premiumBody": "IA et traduction illimitées, messages vocaux et SOS élargi. {price} par mois après un essai gratuit de {days} jours.",
+  "onb.trial": "Essayez GRATUITEMENT pendant {days} jours",
+  "onb.skip": "Passer pour l'instant",
+
   // Push notifications (workers/notifications)
   "push.sosNearby": "SOS à proximité : {type}",
   "push.sosFrom": "SOS de {name} : {type}",

@@ -217,6 +217,46 @@ export const ig: Catalog = {
   "chat.shareArea": "Kekọrịta aha mpaghara ({area})",
   "chat.shareExact": "Kekọrịta ebe m nọ kpọmkwem",
 
+  "onb.title.desktop.0": "Nnọọ na LinkUp",
+  "onb.title.desktop.1": "Kwado ekwentị gị",
+  "onb.title.desktop.2": "Profaịlụ gị",
+  "onb.title.desktop.3": "Zute onye enyemaka AI gị",
+  "onb.title.desktop.4": "Ntọala ụgbụ",
+  "onb.title.mobile.0": "Nnọọ",
+  "onb.title.mobile.1": "Ekwentị gị",
+  "onb.title.mobile.2": "Profaịlụ gị",
+  "onb.title.mobile.3": "Onye enyemaka AI",
+  "onb.title.mobile.4": "Nọrọ na nchekwa",
+  "onb.intro":
+    "LinkUp bụ nkata obodo na-arụ ọrụ ọbụna mgbe netwọk adịghị mma: ụlọ maka mpaghara gị, nkata nzuzo ezoro ezo, onye enyemaka AI na-asụ asụsụ gị, na SOS na-eru ndị mmadụ site n'ụzọ niile otu mgbe.",
+  "onb.point1": "Soro ndị nọ nso kparịta",
+  "onb.point2": "Jụọ onye enyemaka AI site na '@ai '",
+  "onb.point3": "Ziga SOS nye mpaghara gị na ndị kọntaktị gị",
+  "onb.getStarted": "Malite",
+  "onb.prefer": "Ị chọrọ ịhọrọ?",
+  "onb.preferLink": "Malite n'amaghị aha ma ọ bụ kwado",
+  "onb.verified": "Akwadola ekwentị gị {phone}.",
+  "onb.codeIntro":
+    "Anyị na-eziga koodu nọmba 6 na ekwentị gị site na WhatsApp ma ọ bụ SMS. Nkwado na-edobe otu njirimara na ngwaọrụ gị niile.",
+  "onb.continue": "Gaa n'ihu",
+  "onb.verify": "Kwado",
+  "onb.nickname": "Aha njirimara",
+  "onb.location": "Ọnọdụ (ọ dịghị mkpa)",
+  "onb.interests": "Ihe ị na-amasị",
+  "onb.aiIntro": "Dee '@ai ' sochie ajụjụ gị na nkata ọ bụla. Dịka ọmụmaatụ:",
+  "onb.aiEmergency": "maka enyemaka mbụ na nduzi SOS",
+  "onb.secure1":
+    "Nkata nzuzo na otu ka ezoro site na njedebe ruo na njedebe (AES-256-GCM na igodo X25519); igodo nzuzo gị na-anọ na ngwaọrụ a.",
+  "onb.secure2":
+    "Onye ọ bụla nọ na mpaghara nwere ike ịgụ ụlọ ọha nke mpaghara, ha na-ekwukwa ya. Tinye kọntaktị mberede na Ntọala ka SOS ruo ha.",
+  "onb.startChatting": "Malite nkata",
+  "onb.meshIntro":
+    "LinkUp na-ejikọ gị site na sava kacha nso, taabụ LinkUp ndị ọzọ na ngwaọrụ a, na Bluetooth ebe ihe nchọgharị gị kwere. Ozi na-eche n'igbe mpụta mgbe ị nọghị n'ịntanetị ma na-apụ mgbe njikọ ọ bụla lọghachiri.",
+  "onb.premium": "Premium",
+  "onb.premiumBody": "AI na ntụgharị na-enweghị oke, ozi olu na SOS sara mbara. {price} kwa ọnwa mgbe nnwale efu ụbọchị {days} gasịrị.",
+  "onb.trial": "Nwalee N'EFU ụbọchị {days}",
+  "onb.skip": "Wụfe ugbu a",
+
   // Push notifications (workers/notifications)
   "push.sosNearby": "SOS nso: {type}",
   "push.sosFrom": "SOS si n'aka {name}: {type}",
