@@ -86,6 +86,8 @@ export const SETTINGS_OPTIONS = {
     "hausa",
     "igbo",
     "yoruba",
+    // Not in the spec's 18: the phone channels already speak Nigerian Pidgin (docs/decisions/022f-web-app-languages.md).
+    "pidgin",
     "swahili",
     "amharic",
     "zulu",

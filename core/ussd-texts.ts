@@ -82,6 +82,10 @@ export interface ChannelTexts {
   goodbye: string;
   busy: string;
   tiers: { free: string; premium: string; enterprise: string };
+  /** To an emergency contact by WhatsApp or SMS: {name} {phone} {type} {message} {where} */
+  sosContact: string;
+  /** {place} */
+  sosContactWhere: string;
 }
 
 const english: ChannelTexts = {
@@ -121,6 +125,8 @@ const english: ChannelTexts = {
   goodbye: "Thank you for using LinkUp. Stay safe.",
   busy: "Service busy. Please try again.",
   tiers: { free: "Free", premium: "Premium", enterprise: "Enterprise" },
+  sosContact: "LinkUp SOS from {name}{phone} - {type}: {message}.{where} Call 112 or 199 if they need help.",
+  sosContactWhere: " Location: {place}.",
 };
 
 const hausa: ChannelTexts = {
@@ -159,6 +165,8 @@ const hausa: ChannelTexts = {
   goodbye: "Mun gode da amfani da LinkUp. A zauna lafiya.",
   busy: "Ana aiki sosai. Sake gwadawa.",
   tiers: { free: "Kyauta", premium: "Premium", enterprise: "Enterprise" },
+  sosContact: "SOS na LinkUp daga {name}{phone} - {type}: {message}.{where} Kira 112 ko 199 idan suna bukatar taimako.",
+  sosContactWhere: " Wuri: {place}.",
 };
 
 const yoruba: ChannelTexts = {
@@ -197,6 +205,8 @@ const yoruba: ChannelTexts = {
   goodbye: "E se fun lilo LinkUp. E ku aabo.",
   busy: "Ero n sise lowo. Tun gbiyanju.",
   tiers: { free: "Ofe", premium: "Premium", enterprise: "Enterprise" },
+  sosContact: "SOS LinkUp lati odo {name}{phone} - {type}: {message}.{where} Pe 112 tabi 199 ti won ba nilo iranlowo.",
+  sosContactWhere: " Ibi: {place}.",
 };
 
 const igbo: ChannelTexts = {
@@ -235,6 +245,8 @@ const igbo: ChannelTexts = {
   goodbye: "Daalu maka iji LinkUp. Nodu na nchekwa.",
   busy: "Oru di ukwuu ugbu a. Nwaa ozo.",
   tiers: { free: "Efu", premium: "Premium", enterprise: "Enterprise" },
+  sosContact: "SOS LinkUp site n'aka {name}{phone} - {type}: {message}.{where} Kpoo 112 ma o bu 199 ma o buru na ha choro enyemaka.",
+  sosContactWhere: " Ebe: {place}.",
 };
 
 const pidgin: ChannelTexts = {
@@ -273,6 +285,8 @@ const pidgin: ChannelTexts = {
   goodbye: "Tank you for using LinkUp. Stay safe.",
   busy: "System busy. Abeg try again.",
   tiers: { free: "Free", premium: "Premium", enterprise: "Enterprise" },
+  sosContact: "LinkUp SOS from {name}{phone} - {type}: {message}.{where} Call 112 or 199 if dem need help.",
+  sosContactWhere: " Where: {place}.",
 };
 
 export const CHANNEL_TEXTS: Record<ChannelLanguage, ChannelTexts> = { english, hausa, yoruba, igbo, pidgin };

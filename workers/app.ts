@@ -21,7 +21,7 @@ const server = createServer((request, env, ctx, nonce) => {
       if (cookie && !headers.has("cookie")) headers.set("cookie", cookie);
       // The visitor's own headers travel with the call, so the API's Origin and rate-limit checks apply to
       // page actions exactly as to browser requests.
-      for (const name of ["user-agent", "origin", "cf-connecting-ip"]) {
+      for (const name of ["user-agent", "origin", "cf-connecting-ip", "accept-language"]) {
         const value = request.headers.get(name);
         if (value && !headers.has(name)) headers.set(name, value);
       }

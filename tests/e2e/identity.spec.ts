@@ -168,7 +168,7 @@ test.describe("settings", () => {
     await page.goto("/settings");
     await expect(page.getByText(phone.e164)).toBeVisible();
     await page.getByRole("combobox", { name: "Location" }).fill("Abeokuta");
-    await page.getByRole("combobox", { name: "Language" }).selectOption("yoruba");
+    await page.getByRole("combobox", { name: "Language" }).selectOption("swahili");
     await page.getByRole("button", { name: "Save Profile Changes" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Settings saved" })).toBeVisible();
 
@@ -204,7 +204,7 @@ test.describe("settings", () => {
       await second.goto("/settings");
       await expect(second.getByRole("textbox", { name: "Nickname" })).toHaveValue("Bisi");
       await expect(second.getByRole("combobox", { name: "Location" })).toHaveValue("Abeokuta");
-      await expect(second.getByRole("combobox", { name: "Language" })).toHaveValue("yoruba");
+      await expect(second.getByRole("combobox", { name: "Language" })).toHaveValue("swahili");
       await second.getByRole("navigation", { name: "Settings tabs" }).getByRole("link", { name: "Network" }).click();
       await expect(second.getByRole("checkbox", { name: "Mesh networking" })).not.toBeChecked();
 

@@ -7,6 +7,8 @@ import { DeviceShell, Header } from "./components/shell";
 import { ToastProvider } from "./components/toast";
 import type { Me } from "../../core/api-types";
 import { apiGet, publicEnvOf } from "./lib/api.server";
+import { usePageLanguage, useT } from "./i18n";
+import { pageLanguage } from "./i18n/messages.server";
 import "./styles.css";
 
 // The manifest and icons are in Layout: stealth mode (a person's setting) swaps them for neutral ones.
@@ -27,6 +29,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     mobileUserAgent: isMobileUserAgent(request.headers.get("user-agent")),
     env: publicEnvOf(context),
     notificationsUnread: notices?.unread ?? 0,
+    // The saved setting, else Accept-Language, else English; a saved change revalidates this loader, so the
+    // whole page switches at once (docs/decisions/022f-web-app-languages.md).
+    i18n: pageLanguage(me?.user.settings.language, request),
   };
 }
 
@@ -35,8 +40,9 @@ export const useRootData = () => useRouteLoaderData<RootData>("root");
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const stealth = useRouteLoaderData<RootData>("root")?.user?.settings.stealthMode ?? false;
+  const { tag, dir } = usePageLanguage();
   return (
-    <html lang="en">
+    <html lang={tag} dir={dir}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -89,6 +95,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const root = useRouteLoaderData<RootData>("root");
   const location = useLocation();
+  const t = useT();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   if (!notFound) console.error("LinkUp: the screen failed to load", error);
   return (
@@ -97,26 +104,23 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       <main className="main">
         {notFound ? (
           <section className="card center">
-            <h1>404 Page Not Found</h1>
-            <p>The page you are looking for does not exist or has moved.</p>
+            <h1>{t("error.notFoundTitle")}</h1>
+            <p>{t("error.notFoundBody")}</p>
             <Link to="/" className="btn btn-primary">
-              Return to Home
+              {t("error.home")}
             </Link>
           </section>
         ) : (
           <section className="card center" role="alert">
-            <h1>Oops! Something went wrong</h1>
-            <p>
-              Your data is safe and the mesh is still running. If this keeps happening, call support on{" "}
-              {root?.env.SUPPORT_PHONE ?? "our support line"}.
-            </p>
+            <h1>{t("error.crashTitle")}</h1>
+            <p>{t("error.crashBody", { phone: root?.env.SUPPORT_PHONE ?? t("error.supportLine") })}</p>
             <div className="row">
               {/* Following the link reloads the screen, which clears the error, with or without JavaScript. */}
               <a href={location.pathname + location.search} className="btn btn-primary">
-                Try Again
+                {t("error.tryAgain")}
               </a>
               <Link to="/" className="btn btn-ghost" reloadDocument>
-                Return to Home
+                {t("error.home")}
               </Link>
             </div>
           </section>

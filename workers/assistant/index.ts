@@ -1,6 +1,7 @@
 // The assistant (docs/architecture.md §6): one entry per use (an '@ai' command, translation, smart replies, support,
 // voice), with the tier limits of spec part 1 §5 applied on the server. Every channel calls these.
 import { recordEvent } from "../analytics";
+import { chooseLanguage, LANGUAGE_ENGLISH_NAMES } from "../../core/i18n/languages";
 import { eq } from "drizzle-orm";
 import { type AiCommand, findPremiumKeyword, LANGUAGES, type LanguageCode, parseAiCommand } from "../../core/ai-command";
 import type { SmartReply, Translation } from "../../core/ai-schemas";
@@ -81,6 +82,16 @@ export interface AiCommandInput {
  * command counts one AI command, a translation also counts one translation. Help, usage hints, the premium
  * offer and answers that only say the online assistant is needed count nothing (docs/decisions/016-assistant-wording-area-and-counting.md).
  */
+/**
+ * The default reply language follows the person's language setting (docs/decisions/022f-web-app-languages.md);
+ * a question written in another language is still answered in that one.
+ */
+export function replyLanguage(setting: string): string | undefined {
+  const language = chooseLanguage(setting, null);
+  if (language === "english") return undefined;
+  return `The person reads ${LANGUAGE_ENGLISH_NAMES[language]} best: answer in ${LANGUAGE_ENGLISH_NAMES[language]} unless their message is in another language.`;
+}
+
 export async function runAiCommand(env: AppEnv, db: Db, input: AiCommandInput): Promise<AiCommandResult> {
   const user = await loadUser(db, input.userId);
   const tier = tierOf(user);
@@ -159,7 +170,12 @@ async function answerCommand(env: AppEnv, db: Db, user: User, command: CountedCo
     case "question": {
       // First aid is never left to a generated answer, online or not.
       if (isFirstAidQuestion(command.question)) return { message: emergencyGuidance(command.question), source: "offline", counts: true };
-      const answer = await withFallback(online, offline, (p) => p.chat({ question: command.question, history: input.history }), timeoutMs);
+      const answer = await withFallback(
+        online,
+        offline,
+        (p) => p.chat({ question: command.question, history: input.history, system: replyLanguage(user.language) }),
+        timeoutMs,
+      );
       // The offline 'needs the online assistant' reply answers nothing, so it costs nothing.
       const counts = answer.source === "online" || knowsOffline(command.question);
       return { message: answer.value, source: answer.source, counts };

@@ -103,3 +103,19 @@ export async function userForPhone(db: Db, phone: string): Promise<User> {
     throw e;
   }
 }
+
+/**
+ * The language to write to a phone in: what the phone chose on USSD or WhatsApp, else the setting of the LinkUp
+ * user with that phone, else null (the caller picks, e.g. the sender's language for an emergency contact).
+ */
+export async function phoneLanguage(db: Db, phone: string): Promise<ChannelLanguage | null> {
+  const row = await db.select({ language: phoneChannels.language }).from(phoneChannels).where(eq(phoneChannels.phone, phone)).get();
+  if (row) return resolveChannelLanguage(row.language);
+  return resolveChannelLanguage((await findUserByPhone(db, phone))?.language);
+}
+
+/** A language saved on the web is the phone's too, so WhatsApp and USSD answer in it (docs/decisions/022f-web-app-languages.md). */
+export async function followWebLanguage(db: Db, phone: string | null, language: string | undefined): Promise<void> {
+  const channel = resolveChannelLanguage(language);
+  if (phone && channel) await setChannelLanguage(db, phone, channel);
+}

@@ -20,6 +20,8 @@ import {
   pushTargetsFor,
 } from "../../db/queries/notifications";
 import type { AppEnv } from "../env";
+import { translator } from "../../core/i18n/catalogs";
+import { chooseLanguage, type UiLanguage } from "../../core/i18n/languages";
 import { sendPush, vapidConfigured } from "../services/push";
 
 export interface NotifyInput {
@@ -30,6 +32,11 @@ export interface NotifyInput {
   url?: string;
   source?: string;
   actionRequired?: boolean;
+  /**
+   * The title and content in each person's language (docs/decisions/022f-web-app-languages.md); `title` and
+   * `content` above stay the English ones, used where this gives none.
+   */
+  localized?: (t: ReturnType<typeof translator>) => { title?: string; content?: string };
 }
 
 export interface NotifyResult {
@@ -124,21 +131,45 @@ interface Stored {
   prefs: Map<string, NotificationPrefs>;
 }
 
+/** The users grouped by the language of their screens (their saved setting; English when it has no catalog). */
+async function byLanguage(db: Db, userIds: string[]): Promise<Map<UiLanguage, string[]>> {
+  const groups = new Map<UiLanguage, string[]>();
+  for (let i = 0; i < userIds.length; i += 90) {
+    const rows = await db
+      .select({ id: users.id, language: users.language })
+      .from(users)
+      .where(inArray(users.id, userIds.slice(i, i + 90)))
+      .all();
+    for (const r of rows) {
+      const language = chooseLanguage(r.language, null);
+      groups.set(language, [...(groups.get(language) ?? []), r.id]);
+    }
+  }
+  return groups;
+}
+
 /** Stores one notification per user whose preference for the type is on. */
 async function store(db: Db, userIds: string[], input: NotifyInput): Promise<Stored> {
   const prefs = await getPrefsFor(db, [...new Set(userIds)]);
   const prefKey = PREF_FOR_TYPE[input.type];
   const wanted = [...prefs.entries()].filter(([, p]) => p[prefKey] === true).map(([id]) => id);
   if (wanted.length === 0) return { rows: [], prefs };
-  const rows = await insertNotifications(db, wanted, {
-    type: input.type,
-    title: input.title.slice(0, 200),
-    content: input.content.slice(0, 2000),
-    priority: input.priority,
-    url: input.url ?? null,
-    source: input.source ?? "system",
-    actionRequired: input.actionRequired ?? input.type === "emergency",
-  });
+  const groups = input.localized ? await byLanguage(db, wanted) : new Map([["english" as UiLanguage, wanted]]);
+  const rows: NotificationRow[] = [];
+  for (const [language, ids] of groups) {
+    const words = input.localized?.(translator(language)) ?? {};
+    rows.push(
+      ...(await insertNotifications(db, ids, {
+        type: input.type,
+        title: (words.title ?? input.title).slice(0, 200),
+        content: (words.content ?? input.content).slice(0, 2000),
+        priority: input.priority,
+        url: input.url ?? null,
+        source: input.source ?? "system",
+        actionRequired: input.actionRequired ?? input.type === "emergency",
+      })),
+    );
+  }
   return { rows, prefs };
 }
 
@@ -220,6 +251,7 @@ export async function notifyDirectMessage(
       type: "message",
       title: `New message from ${input.senderName}`,
       content: "You have a new encrypted message. Open LinkUp to read it.",
+      localized: (t) => ({ title: t("push.dmTitle", { name: input.senderName }), content: t("push.dmBody") }),
       priority: "medium",
       url: `/chat?room=${encodeURIComponent(input.roomId)}`,
       source: "chat",

@@ -7,6 +7,8 @@ import { type Envelope, EnvelopeSchema, nearbyRoomId } from "../../core/envelope
 import { distanceMetres, neighbourhoodCells } from "../../core/geohash";
 import { placeFromText, resolveArea } from "../../core/places";
 import { EMERGENCY_TYPE_LABELS, type EmergencyType, type NearbySos, type SosReached } from "../../core/sos-schemas";
+import { EMERGENCY_TYPES } from "../../core/sos";
+import type { MessageKey } from "../../core/i18n/en";
 import type { Db } from "../../db";
 import {
   activeBroadcastsNear,
@@ -31,6 +33,8 @@ import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { notifyMany } from "../notifications";
 import { sendMessage } from "../services/messaging";
+import { phoneLanguage } from "../channels";
+import { CHANNEL_TEXTS, type ChannelLanguage, fill, resolveChannelLanguage } from "../../core/ussd-texts";
 import { auditAction } from "../admin";
 
 export interface SosInput {
@@ -61,6 +65,9 @@ const CHANNEL_TIMEOUT_MS = 15_000;
 export const NEARBY_RADIUS_M = 10_000;
 const NEARBY_WINDOW_MS = 24 * 3600 * 1000;
 export const MAX_SOS_PER_HOUR = 10;
+
+const sosTypeKey = (t: string): MessageKey =>
+  EMERGENCY_TYPES.includes(t as EmergencyType) ? `sos.type.${t as EmergencyType}` : "sos.type.other";
 
 function typeLabel(t: string): string {
   return EMERGENCY_TYPE_LABELS[t as EmergencyType] ?? t;
@@ -122,15 +129,20 @@ export function sosEnvelope(row: BroadcastRow, sender: Pick<User, "id" | "nickna
   });
 }
 
-function contactText(row: BroadcastRow, sender: User): string {
-  const where =
+/** The WhatsApp/SMS to an emergency contact, in the contact's language (docs/decisions/022f-web-app-languages.md). */
+function contactText(row: BroadcastRow, sender: User, language: ChannelLanguage): string {
+  const texts = CHANNEL_TEXTS[language];
+  const place =
     row.latitude !== null && row.longitude !== null
-      ? ` Location: https://maps.google.com/?q=${row.latitude.toFixed(5)},${row.longitude.toFixed(5)}${row.locationText ? ` (${row.locationText})` : ""}.`
-      : row.locationText
-        ? ` Location: ${row.locationText}.`
-        : "";
-  const phone = sender.phone ? ` (${sender.phone})` : "";
-  return `LinkUp SOS from ${sender.nickname}${phone} — ${typeLabel(row.emergencyType)}: ${row.message}.${where} Call ${EMERGENCY_NUMBERS.join(" or ")} if they need help.`;
+      ? `https://maps.google.com/?q=${row.latitude.toFixed(5)},${row.longitude.toFixed(5)}${row.locationText ? ` (${row.locationText})` : ""}`
+      : row.locationText;
+  return fill(texts.sosContact, {
+    name: sender.nickname,
+    phone: sender.phone ? ` (${sender.phone})` : "",
+    type: texts.types[row.emergencyType as EmergencyType] ?? row.emergencyType,
+    message: row.message,
+    where: place ? fill(texts.sosContactWhere, { place }) : "",
+  });
 }
 
 /** WhatsApp first, SMS when WhatsApp fails; true when one of them took it. */
@@ -217,15 +229,26 @@ export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUnt
       actionRequired: true,
     };
     const [near, known] = await Promise.all([
-      notifyMany(env, db, inArea, { ...alert, title: `SOS nearby: ${typeLabel(row.emergencyType)}` }),
-      notifyMany(env, db, contactUsers, { ...alert, title: `SOS from ${user.nickname}: ${typeLabel(row.emergencyType)}` }),
+      notifyMany(env, db, inArea, {
+        ...alert,
+        title: `SOS nearby: ${typeLabel(row.emergencyType)}`,
+        localized: (t) => ({ title: t("push.sosNearby", { type: t(sosTypeKey(row.emergencyType)) }) }),
+      }),
+      notifyMany(env, db, contactUsers, {
+        ...alert,
+        title: `SOS from ${user.nickname}: ${typeLabel(row.emergencyType)}`,
+        localized: (t) => ({ title: t("push.sosFrom", { name: user.nickname, type: t(sosTypeKey(row.emergencyType)) }) }),
+      }),
     ]);
     return { stored: near.stored + known.stored, pushed: near.pushed + known.pushed, pushFailed: near.pushFailed + known.pushFailed };
   };
   const contactsJob = async () => {
     if (!contacts) throw new Error("contacts could not be loaded");
-    const body = contactText(row, user);
-    const results = await Promise.allSettled(contacts.map((c) => messageContact(env, db, c.phone, body)));
+    // A contact who never chose a language most likely reads the sender's.
+    const fallback = resolveChannelLanguage(user.language) ?? "english";
+    const results = await Promise.allSettled(
+      contacts.map(async (c) => messageContact(env, db, c.phone, contactText(row, user, (await phoneLanguage(db, c.phone)) ?? fallback))),
+    );
     const ok = results.filter((r) => r.status === "fulfilled" && r.value).length;
     return { ok, failed: contacts.length - ok };
   };

@@ -6,46 +6,49 @@ import { badgeText } from "../../../core/constants";
 import { selectDbUser, storedUnread } from "../mesh/db";
 import { currentMeshNode, onMeshNode } from "../mesh/current";
 import type { MeshNode } from "../mesh/node";
+import type { MessageKey } from "../../../core/i18n/en";
+import { useT } from "../i18n";
 
 const DESKTOP_LINKS = [
-  { to: "/pricing", label: "Premium" },
-  { to: "/features", label: "Features" },
-  { to: "/chat", label: "Chat" },
-  { to: "/ai-features", label: "AI Features" },
-  { to: "/about", label: "About" },
-  { to: "/social-good", label: "Social Good" },
-];
+  { to: "/pricing", label: "shell.link.premium" },
+  { to: "/features", label: "shell.link.features" },
+  { to: "/chat", label: "shell.link.chat" },
+  { to: "/ai-features", label: "shell.link.aiFeatures" },
+  { to: "/about", label: "shell.link.about" },
+  { to: "/social-good", label: "shell.link.socialGood" },
+] satisfies { to: string; label: MessageKey }[];
 
 const MOBILE_MENU = [
-  { to: "/chat", label: "Chat" },
-  { to: "/voice-calling", label: "Voice Calls" },
-  { to: "/mobile-demo", label: "Mobile Demo" },
-  { to: "/pricing", label: "Premium" },
-  { to: "/ai-features", label: "AI Features" },
-  { to: "/faq", label: "FAQ" },
-  { to: "/notifications", label: "Smart Notifications" },
-  { to: "/features", label: "Features" },
-  { to: "/about", label: "About" },
-  { to: "/social-good", label: "Social Good" },
-  { to: "/testimonials", label: "Stories" },
-  { to: "/emergency", label: "SOS" },
-  { to: "/mesh-network", label: "Network" },
-  { to: "/security", label: "Security" },
-  { to: "/settings", label: "Settings" },
-  { to: "/support", label: "AI Support" },
-  { to: "/blog", label: "Blog" },
-];
+  { to: "/chat", label: "shell.link.chat" },
+  { to: "/voice-calling", label: "shell.link.voiceCalls" },
+  { to: "/mobile-demo", label: "shell.link.mobileDemo" },
+  { to: "/pricing", label: "shell.link.premium" },
+  { to: "/ai-features", label: "shell.link.aiFeatures" },
+  { to: "/faq", label: "shell.link.faq" },
+  { to: "/notifications", label: "shell.link.smartNotifications" },
+  { to: "/features", label: "shell.link.features" },
+  { to: "/about", label: "shell.link.about" },
+  { to: "/social-good", label: "shell.link.socialGood" },
+  { to: "/testimonials", label: "shell.link.stories" },
+  { to: "/emergency", label: "shell.link.sos" },
+  { to: "/mesh-network", label: "shell.link.network" },
+  { to: "/security", label: "shell.link.security" },
+  { to: "/settings", label: "shell.link.settings" },
+  { to: "/support", label: "shell.link.aiSupport" },
+  { to: "/blog", label: "shell.link.blog" },
+] satisfies { to: string; label: MessageKey }[];
 
 /** The notification centre's way in, now that the bottom navigation's fourth tab is the security centre. */
 function BellLink({ unread }: { unread: number }) {
+  const t = useT();
   return (
     <Link to="/notifications" className="btn btn-ghost bell-link">
       <Bell aria-hidden="true" size={20} />
-      <span className="sr-only">Notifications</span>
+      <span className="sr-only">{t("shell.notifications")}</span>
       {unread > 0 ? (
         <span className="badge">
           {badgeText(unread)}
-          <span className="sr-only"> unread</span>
+          <span className="sr-only">{t("shell.unread")}</span>
         </span>
       ) : null}
     </Link>
@@ -54,39 +57,40 @@ function BellLink({ unread }: { unread: number }) {
 
 export function Header({ unread = 0 }: { unread?: number }) {
   const [open, setOpen] = useState(false);
+  const t = useT();
   return (
     <header className="site-header">
       <div className="header-row">
-        <Link to="/" className="logo" aria-label="LinkUp home">
+        <Link to="/" className="logo" aria-label={t("shell.home")}>
           <Radio aria-hidden="true" size={22} /> LinkUp
         </Link>
-        <nav className="desktop-nav" aria-label="Main">
+        <nav className="desktop-nav" aria-label={t("shell.nav.main")}>
           {DESKTOP_LINKS.map((l) => (
             <Link key={l.to} to={l.to} className="btn btn-ghost">
-              {l.label}
+              {t(l.label)}
             </Link>
           ))}
           <Link to="/emergency" className="btn btn-danger">
-            SOS
+            {t("shell.link.sos")}
           </Link>
           <Link to="/signup" className="btn btn-primary">
-            Join Free
+            {t("shell.joinFree")}
           </Link>
         </nav>
         <BellLink unread={unread} />
         {/* A <details> menu opens without JavaScript; React keeps its state once hydrated. */}
         <details className="mobile-menu" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
-          <summary className="btn btn-ghost" aria-label="Menu">
+          <summary className="btn btn-ghost" aria-label={t("shell.menu")}>
             <Menu aria-hidden="true" size={22} />
           </summary>
-          <nav aria-label="Mobile" className="mobile-grid">
+          <nav aria-label={t("shell.nav.mobile")} className="mobile-grid">
             {MOBILE_MENU.map((l) => (
               <Link key={l.label} to={l.to} onClick={() => setOpen(false)}>
-                {l.label}
+                {t(l.label)}
               </Link>
             ))}
             <Link to="/signup" className="btn btn-primary join" onClick={() => setOpen(false)}>
-              Join Free
+              {t("shell.joinFree")}
             </Link>
           </nav>
         </details>
@@ -148,6 +152,7 @@ function useOnline() {
  */
 export function StatusBar({ summary }: { summary: ReturnType<MeshNode["summary"]> | null }) {
   const online = useOnline();
+  const t = useT();
   const [battery, setBattery] = useState<number | null>(null);
   useEffect(() => {
     const nav = navigator as Navigator & { getBattery?: () => Promise<{ level: number }> };
@@ -159,27 +164,25 @@ export function StatusBar({ summary }: { summary: ReturnType<MeshNode["summary"]
   const on = summary ? summary.relay !== "closed" : online === true;
   const connection = summary
     ? summary.relay === "open"
-      ? "Relay connected"
+      ? t("status.relayConnected")
       : summary.relay === "via-tab"
-        ? "Relay via another tab"
-        : "Relay not connected"
+        ? t("status.relayViaTab")
+        : t("status.relayClosed")
     : online === null
       ? null
       : online
-        ? "Online"
-        : "Offline: no internet connection";
+        ? t("status.online")
+        : t("status.offline");
   return (
-    <div className="status-bar" role="status" aria-label="Device status">
+    <div className="status-bar" role="status" aria-label={t("status.device")}>
       {connection ? (
         <span>
           <span className={`dot ${on ? "dot-on" : "dot-off"}`} aria-hidden="true" /> {connection}
         </span>
       ) : null}
-      {summary?.people != null ? <span>{summary.people === 1 ? "1 person here" : `${summary.people} people here`}</span> : null}
-      {summary && summary.pending > 0 ? (
-        <span>{summary.pending === 1 ? "1 message waiting to send" : `${summary.pending} messages waiting to send`}</span>
-      ) : null}
-      {battery === null ? null : <span>Battery {battery}%</span>}
+      {summary?.people != null ? <span>{t("status.people", { count: summary.people })}</span> : null}
+      {summary && summary.pending > 0 ? <span>{t("status.pending", { count: summary.pending })}</span> : null}
+      {battery === null ? null : <span>{t("status.battery", { percent: battery })}</span>}
     </div>
   );
 }
@@ -215,17 +218,18 @@ function NavIcon({ to }: { to: string }) {
 export function BottomNav({ unread, people }: { unread: number; people: number }) {
   // Each badge counts what its tab shows: unread chat messages (on this device) and the people in the room on
   // screen (the chat header's node count). Unread notifications are on the header's bell.
+  const t = useT();
   const items = [
-    { to: "/chat", label: "Chat", badge: unread, unit: ["unread message", "unread messages"] },
-    { to: "/mesh-network", label: "Mesh", badge: people, unit: ["person here", "people here"] },
-    { to: "/ai-features", label: "AI", badge: 0, unit: ["", ""] },
-    { to: "/security-settings", label: "Security", badge: 0, unit: ["", ""] },
-    { to: "/settings", label: "Settings", badge: 0, unit: ["", ""] },
-  ];
+    { to: "/chat", label: t("shell.tab.chat"), badge: unread, unit: "shell.unreadMessages" },
+    { to: "/mesh-network", label: t("shell.tab.mesh"), badge: people, unit: "shell.peopleHereUnit" },
+    { to: "/ai-features", label: t("shell.tab.ai"), badge: 0, unit: null },
+    { to: "/security-settings", label: t("shell.tab.security"), badge: 0, unit: null },
+    { to: "/settings", label: t("shell.tab.settings"), badge: 0, unit: null },
+  ] satisfies { to: string; label: string; badge: number; unit: MessageKey | null }[];
   const nav = useRef<HTMLElement>(null);
   useViewportInsets(nav);
   return (
-    <nav className="bottom-nav" aria-label="Bottom navigation" ref={nav}>
+    <nav className="bottom-nav" aria-label={t("shell.nav.bottom")} ref={nav}>
       {items.map((i) => (
         <NavLink key={i.to} to={i.to} className="bottom-item">
           <NavIcon to={i.to} />
@@ -233,7 +237,7 @@ export function BottomNav({ unread, people }: { unread: number; people: number }
           {i.badge > 0 ? (
             <span className="badge">
               {badgeText(i.badge)}
-              <span className="sr-only"> {i.unit[i.badge === 1 ? 0 : 1]}</span>
+              {i.unit ? <span className="sr-only"> {t(i.unit, { count: i.badge })}</span> : null}
             </span>
           ) : null}
         </NavLink>

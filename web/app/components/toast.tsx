@@ -2,6 +2,7 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigationType } from "react-router";
 import { TOAST } from "../../../core/constants";
+import { useT } from "../i18n";
 
 export interface ToastInput {
   title: string;
@@ -36,6 +37,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   // A new history entry (another page, the right code after a wrong one) ends the toasts of the moment before.
   // A replaced entry is the same moment (a consumed ?joined=1 flag, a form answered in place): they stay.
   const navigationType = useNavigationType();
+  const t = useT();
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of entry decides, read with its type
   useEffect(() => {
     setToasts((list) =>
@@ -55,10 +57,10 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     <ToastContext.Provider value={toast}>
       {children}
       {/* A labelled region, so toasts sit inside a landmark like the rest of the page (axe 'region'). */}
-      <section aria-label={`Notifications (${TOAST.hotkey})`}>
+      <section aria-label={t("toast.region", { key: TOAST.hotkey })}>
         <ol ref={viewport} tabIndex={-1} className="toast-viewport" style={{ maxWidth: TOAST.viewportMaxWidthPx }}>
-          {toasts.map((t) => (
-            <Toast key={t.id} toast={t} onDismiss={() => dismiss(t.id)} />
+          {toasts.map((item) => (
+            <Toast key={item.id} toast={item} onDismiss={() => dismiss(item.id)} />
           ))}
         </ol>
       </section>
@@ -68,6 +70,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 
 function Toast({ toast, onDismiss }: { toast: ToastItem; onDismiss: () => void }) {
   const startX = useRef<number | null>(null);
+  const t = useT();
   useEffect(() => {
     const timer = setTimeout(onDismiss, toast.durationMs ?? TOAST.durationMs);
     return () => clearTimeout(timer);
@@ -88,7 +91,7 @@ function Toast({ toast, onDismiss }: { toast: ToastItem; onDismiss: () => void }
         <p className="toast-title">{toast.title}</p>
         {toast.description ? <p className="toast-description">{toast.description}</p> : null}
       </div>
-      <button type="button" className="toast-close" aria-label="Close notification" onClick={onDismiss}>
+      <button type="button" className="toast-close" aria-label={t("toast.close")} onClick={onDismiss}>
         ×
       </button>
     </li>

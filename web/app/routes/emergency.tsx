@@ -1,15 +1,16 @@
 import { useEffect, useState } from "react";
 import { Form, useActionData, useNavigation, useRevalidator } from "react-router";
 import { EMERGENCY_NUMBERS } from "../../../core/constants";
-import { EMERGENCY_TYPE_LABELS, EMERGENCY_TYPES, type EmergencyType, formatDistance, SOS_MESSAGE_MAX, timeAgo } from "../../../core/sos";
+import { EMERGENCY_TYPES, type EmergencyType, formatDistance, SOS_MESSAGE_MAX, timeAgo } from "../../../core/sos";
 import { useToast } from "../components/toast";
 import { EmergencyContacts } from "../features/sos/EmergencyContacts";
 import { type EmergencyActionData, emergencyAction, loadEmergency } from "../features/sos/emergency.server";
-import { GUIDANCE } from "../features/sos/guidance";
+import { GUIDANCE, TYPE_KEYS } from "../features/sos/guidance";
+import { metaTitle, type T, useT } from "../i18n";
 import { useDeviceLocation } from "../features/sos/use-location";
 import type { Route } from "./+types/emergency";
 
-export const meta: Route.MetaFunction = () => [{ title: "Emergency mode — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "sos.metaTitle", "Emergency mode — LinkUp") }];
 
 export function loader({ context }: Route.LoaderArgs) {
   return loadEmergency(context);
@@ -21,13 +22,12 @@ export function action({ request, context }: Route.ActionArgs) {
 
 const NEARBY_REFRESH_MS = 30_000;
 
-function reachSummary(a: NonNullable<EmergencyActionData["sent"]>): string {
-  const parts = [
-    `${a.reached.room} ${a.reached.room === 1 ? "person" : "people"} in your area room`,
-    `${a.reached.push} push ${a.reached.push === 1 ? "alert" : "alerts"}`,
-    `${a.reached.contacts} emergency ${a.reached.contacts === 1 ? "contact" : "contacts"}`,
-  ];
-  return `Reached ${parts.join(", ")}.`;
+function reachSummary(a: NonNullable<EmergencyActionData["sent"]>, t: T): string {
+  return t("sos.reached", {
+    room: t("sos.reachedRoom", { count: a.reached.room }),
+    push: t("sos.reachedPush", { count: a.reached.push }),
+    contacts: t("sos.reachedContacts", { count: a.reached.contacts }),
+  });
 }
 
 export default function Emergency({ loaderData }: Route.ComponentProps) {
@@ -36,6 +36,7 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const revalidator = useRevalidator();
   const toast = useToast();
+  const t = useT();
   const [message, setMessage] = useState("");
   const [type, setType] = useState<EmergencyType>("medical");
   const { state: loc, locate } = useDeviceLocation({ report: Boolean(user) });
@@ -56,35 +57,32 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
     if (!actionData) return;
     if (actionData.intent === "broadcast" && actionData.ok && actionData.sent) {
       setMessage("");
-      toast({ title: "SOS sent", description: reachSummary(actionData.sent), variant: "destructive" });
+      toast({ title: t("sos.sentTitle"), description: reachSummary(actionData.sent, t), variant: "destructive" });
     } else if (actionData.intent === "resolve" && actionData.ok) {
-      toast({ title: "SOS resolved", description: "People nearby have been told it is over.", variant: "success" });
+      toast({ title: t("sos.resolvedTitle"), description: t("sos.resolvedBody"), variant: "success" });
     } else if (!actionData.ok && (actionData.intent === "broadcast" || actionData.intent === "resolve")) {
-      toast({ title: "Something went wrong", description: actionData.error, variant: "destructive" });
+      toast({ title: t("error.somethingWrong"), description: t.error(actionData.error), variant: "destructive" });
     }
-  }, [actionData, toast]);
+  }, [actionData, toast, t]);
 
   const sent = actionData?.intent === "broadcast" && actionData.ok ? actionData.sent : undefined;
 
   return (
     <div className="emergency">
       <section className="card emergency-hero" aria-labelledby="emergency-title">
-        <h1 id="emergency-title">Emergency mode</h1>
-        <p>
-          Send an SOS to people in your area, to everyone who gets LinkUp alerts nearby, and to your emergency contacts, all at once. If
-          life is in danger, call the emergency services first.
-        </p>
+        <h1 id="emergency-title">{t("sos.title")}</h1>
+        <p>{t("sos.intro")}</p>
         <div className="row">
           {EMERGENCY_NUMBERS.map((n) => (
             <a key={n} href={`tel:${n}`} className="btn btn-danger btn-lg">
-              Call {n}
+              {t("sos.call", { number: n })}
             </a>
           ))}
         </div>
       </section>
 
       <section className="card" aria-labelledby="sos-form-title">
-        <h2 id="sos-form-title">Send an SOS</h2>
+        <h2 id="sos-form-title">{t("sos.formTitle")}</h2>
         <Form method="post" className="form">
           <input type="hidden" name="intent" value="broadcast" />
           <input type="hidden" name="clientRequestId" value={clientRequestId} />
@@ -95,17 +93,17 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
             </>
           ) : null}
           <label>
-            Emergency type
+            {t("sos.typeLabel")}
             <select name="emergencyType" value={type} onChange={(e) => setType(e.target.value as EmergencyType)}>
-              {EMERGENCY_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {EMERGENCY_TYPE_LABELS[t]}
+              {EMERGENCY_TYPES.map((kind) => (
+                <option key={kind} value={kind}>
+                  {t(TYPE_KEYS[kind])}
                 </option>
               ))}
             </select>
           </label>
           <label>
-            Emergency message
+            {t("sos.messageLabel")}
             <textarea
               name="message"
               required
@@ -113,85 +111,81 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
               maxLength={SOS_MESSAGE_MAX}
               value={message}
               onChange={(e) => setMessage(e.target.value)}
-              placeholder="What is happening? Who needs help?"
+              placeholder={t("sos.messagePlaceholder")}
             />
           </label>
           <label>
-            Where (landmark or address, optional)
-            <input name="locationText" maxLength={120} placeholder="e.g. Yaba market, by the bus stop" />
+            {t("sos.whereLabel")}
+            <input name="locationText" maxLength={120} placeholder={t("sos.wherePlaceholder")} />
           </label>
           <div className="location-status" aria-live="polite">
             {loc.status === "ok" ? (
               <p className="small">
-                Using your device location ({loc.latitude.toFixed(4)}, {loc.longitude.toFixed(4)}, within {Math.round(loc.accuracy)} m).
+                {t("sos.usingLocation", {
+                  latitude: loc.latitude.toFixed(4),
+                  longitude: loc.longitude.toFixed(4),
+                  accuracy: Math.round(loc.accuracy),
+                })}
               </p>
             ) : loc.status === "locating" ? (
-              <p className="small">Finding your location…</p>
+              <p className="small">{t("sos.locating")}</p>
             ) : loc.status === "denied" ? (
               <p className="small error">
-                {loc.message}{" "}
-                {hasLocation ? "Your last reported area will be used." : "Without a location, only your emergency contacts are alerted."}
+                {loc.message} {hasLocation ? t("sos.lastAreaUsed") : t("sos.contactsOnly")}
               </p>
             ) : loc.status === "unsupported" ? (
-              <p className="small">This browser cannot share a location.</p>
+              <p className="small">{t("sos.noGeolocation")}</p>
             ) : (
-              <p className="small muted">
-                {hasLocation
-                  ? "Your last reported area will be used unless you share your location now."
-                  : "Share your location so people near you can be alerted."}
-              </p>
+              <p className="small muted">{hasLocation ? t("sos.lastAreaUnless") : t("sos.shareToAlert")}</p>
             )}
             {loc.status !== "ok" ? (
               <button type="button" className="btn btn-ghost" onClick={locate} disabled={loc.status === "locating"}>
-                Use my location
+                {t("sos.useMyLocation")}
               </button>
             ) : null}
           </div>
           <button type="submit" className="btn btn-danger btn-lg" disabled={(hydrated && message.trim() === "") || sending}>
-            {sending ? "Sending SOS…" : "Start Emergency Broadcast"}
+            {sending ? t("sos.sending") : t("sos.start")}
           </button>
         </Form>
         {sent ? (
           <div className="sos-result" role="status">
             <p>
-              <strong>SOS sent.</strong> {reachSummary(sent)}
+              <strong>{t("sos.sentStrong")}</strong> {reachSummary(sent, t)}
             </p>
-            {sent.room === null ? <p className="small">No location was known, so no area was alerted.</p> : null}
-            {sent.failed.length > 0 ? (
-              <p className="small error">Could not reach: {sent.failed.join(", ")}. The other channels still went out.</p>
-            ) : null}
+            {sent.room === null ? <p className="small">{t("sos.noArea")}</p> : null}
+            {sent.failed.length > 0 ? <p className="small error">{t("sos.couldNotReach", { channels: sent.failed.join(", ") })}</p> : null}
           </div>
         ) : null}
         {actionData && !actionData.ok && actionData.intent === "broadcast" ? (
           <p className="error" role="alert">
-            {actionData.error}
+            {t.error(actionData.error)}
           </p>
         ) : null}
       </section>
 
       <section className="card" aria-labelledby="nearby-title">
-        <h2 id="nearby-title">Active SOS nearby</h2>
-        {user && hasLocation ? (
-          <p className="small muted">
-            {areaUsers === 1
-              ? "You are the only LinkUp user whose last reported location is in this area (about 5 km)."
-              : `${areaUsers} LinkUp users last reported a location in this area (about 5 km); an SOS here alerts them.`}
-          </p>
-        ) : null}
+        <h2 id="nearby-title">{t("sos.nearbyTitle")}</h2>
+        {user && hasLocation ? <p className="small muted">{t("sos.areaUsers", { count: areaUsers })}</p> : null}
         {!user ? (
-          <p className="muted">Start LinkUp (send an SOS or join the chat) to see alerts near you.</p>
+          <p className="muted">{t("sos.startToSee")}</p>
         ) : nearby.length === 0 ? (
-          <p>No active SOS near you.{hasLocation ? "" : " Share your location to see alerts in your area."}</p>
+          <p>
+            {t("sos.noneNearby")}
+            {hasLocation ? "" : t("sos.shareToSee")}
+          </p>
         ) : (
           <ul className="sos-list">
             {nearby.map((s) => (
               <li key={s.id} className="sos-item">
                 <p>
-                  <span className="tag">{EMERGENCY_TYPE_LABELS[s.emergencyType as EmergencyType] ?? s.emergencyType}</span>{" "}
+                  <span className="tag">
+                    {s.emergencyType in TYPE_KEYS ? t(TYPE_KEYS[s.emergencyType as EmergencyType]) : s.emergencyType}
+                  </span>{" "}
                   <strong>{s.senderName}</strong>: {s.message}
                 </p>
                 <p className="small muted">
-                  {s.mine ? "Your SOS" : formatDistance(s.distanceMetres)} ·{" "}
+                  {s.mine ? t("sos.yours") : formatDistance(s.distanceMetres)} ·{" "}
                   <time dateTime={s.broadcastedAt}>{timeAgo(s.broadcastedAt)}</time>
                   {s.locationText ? ` · ${s.locationText}` : ""}
                 </p>
@@ -199,8 +193,8 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
                   <Form method="post">
                     <input type="hidden" name="intent" value="resolve" />
                     <input type="hidden" name="id" value={s.id} />
-                    <button type="submit" className="btn" aria-label={`Resolve SOS: ${s.message.slice(0, 40)}`}>
-                      Resolve
+                    <button type="submit" className="btn" aria-label={t("sos.resolveLabel", { message: s.message.slice(0, 40) })}>
+                      {t("sos.resolve")}
                     </button>
                   </Form>
                 ) : null}
@@ -211,10 +205,10 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
       </section>
 
       <section className="card" aria-labelledby="guidance-title">
-        <h2 id="guidance-title">What to do now: {EMERGENCY_TYPE_LABELS[type]}</h2>
+        <h2 id="guidance-title">{t("sos.guidanceTitle", { type: t(TYPE_KEYS[type]) })}</h2>
         <ol>
           {GUIDANCE[type].map((g) => (
-            <li key={g}>{g}</li>
+            <li key={g}>{t(g)}</li>
           ))}
         </ol>
       </section>

@@ -10,10 +10,24 @@ import { formError, loadIdentity, saveProfile, sendCode, startAnonymous, verifyC
 import { CodeForm, type FormError, InlineError, PhoneForm, Progress, useErrorToast } from "../features/identity/verification-forms";
 import { useRootData } from "../root";
 import type { Route } from "./+types/onboarding";
+import type { MessageKey } from "../../../core/i18n/en";
+import { useT } from "../i18n";
 
 const STEPS = 5;
-const DESKTOP_TITLES = ["Welcome to LinkUp", "Verify Your Phone", "Your Profile", "Meet Your AI Assistant", "Mesh Setup"];
-const MOBILE_TITLES = ["Welcome", "Your Phone", "Your Profile", "AI Assistant", "Stay Secure"];
+const DESKTOP_TITLES = [
+  "onb.title.desktop.0",
+  "onb.title.desktop.1",
+  "onb.title.desktop.2",
+  "onb.title.desktop.3",
+  "onb.title.desktop.4",
+] satisfies MessageKey[];
+const MOBILE_TITLES = [
+  "onb.title.mobile.0",
+  "onb.title.mobile.1",
+  "onb.title.mobile.2",
+  "onb.title.mobile.3",
+  "onb.title.mobile.4",
+] satisfies MessageKey[];
 
 export const meta: Route.MetaFunction = () => [{ title: "Get started — LinkUp" }];
 
@@ -71,10 +85,11 @@ function useMobile(byUserAgent: boolean) {
   return byUserAgent || narrow;
 }
 
-function Next({ to, label = "Continue" }: { to: string; label?: string }) {
+function Next({ to, label }: { to: string; label?: string }) {
+  const t = useT();
   return (
     <Link to={to} className="btn btn-primary">
-      {label}
+      {label ?? t("onb.continue")}
     </Link>
   );
 }
@@ -83,6 +98,7 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
   const root = useRootData();
   const mobile = useMobile(Boolean(root?.mobileUserAgent));
   const toast = useToast();
+  const t = useT();
   const actionData = useActionData<{ error?: FormError }>();
   const error = actionData?.error;
   useErrorToast(error);
@@ -94,22 +110,19 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
   return (
     <section className={`card narrow onboarding ${mobile ? "onboarding-mobile" : "onboarding-desktop"}`} aria-labelledby="onboarding-title">
       <Progress step={step} total={STEPS} />
-      <h1 id="onboarding-title">{titles[step]}</h1>
+      <h1 id="onboarding-title">{t(titles[step])}</h1>
 
       {step === 0 ? (
         <>
-          <p>
-            LinkUp is community chat that keeps working on a poor network: rooms for your area, private encrypted chats, an AI helper that
-            speaks your language, and an SOS that reaches people by every channel at once.
-          </p>
+          <p>{t("onb.intro")}</p>
           <ul className="list">
-            <li>Chat with people nearby</li>
-            <li>Ask the AI helper with '@ai '</li>
-            <li>Send an SOS to your area and your contacts</li>
+            <li>{t("onb.point1")}</li>
+            <li>{t("onb.point2")}</li>
+            <li>{t("onb.point3")}</li>
           </ul>
-          <Next to="/onboarding?step=1" label="Get Started" />
+          <Next to="/onboarding?step=1" label={t("onb.getStarted")} />
           <p className="muted small">
-            Prefer to choose? <Link to="/enhanced-onboarding">Start anonymously or get verified</Link>
+            {t("onb.prefer")} <Link to="/enhanced-onboarding">{t("onb.preferLink")}</Link>
           </p>
         </>
       ) : null}
@@ -117,19 +130,17 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
       {step === 1 ? (
         user?.authMode === "verified" ? (
           <>
-            <p>
-              Your phone <strong>{user.phone}</strong> is verified.
-            </p>
+            <p>{t("onb.verified", { phone: user.phone ?? "" })}</p>
             <Next to="/onboarding?step=2" />
           </>
         ) : verification && !changeNumber ? (
           <CodeForm verification={verification} resendInSeconds={resendInSeconds} changeHref="/onboarding?step=1&change=1" error={error} />
         ) : (
           <>
-            <p>We send a 6-digit code to your phone by WhatsApp or SMS. Verifying keeps one identity on all your devices.</p>
+            <p>{t("onb.codeIntro")}</p>
             <PhoneForm
               error={error}
-              submitLabel={mobile ? "Continue" : "Verify"}
+              submitLabel={mobile ? t("onb.continue") : t("onb.verify")}
               defaultPhone={verification?.phone ?? ""}
               disableWhenEmpty={mobile}
             />
@@ -141,7 +152,7 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
         <Form method="post" className="form" noValidate>
           <input type="hidden" name="intent" value="profile" />
           <label>
-            Nickname
+            {t("onb.nickname")}
             <input
               name="nickname"
               defaultValue={user?.nickname ?? ""}
@@ -151,11 +162,11 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
             />
           </label>
           <label>
-            Location (optional)
+            {t("onb.location")}
             <input name="location" defaultValue={user?.locationText ?? ""} maxLength={120} autoComplete="address-level2" />
           </label>
           <fieldset>
-            <legend>Interests</legend>
+            <legend>{t("onb.interests")}</legend>
             <div className="chips">
               {INTERESTS.map((i) => (
                 <label key={i} className="chip">
@@ -166,14 +177,14 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
           </fieldset>
           <InlineError error={error} />
           <button type="submit" className="btn btn-primary">
-            Continue
+            {t("onb.continue")}
           </button>
         </Form>
       ) : null}
 
       {step === 3 ? (
         <>
-          <p>Type '@ai ' followed by your question in any chat. For example:</p>
+          <p>{t("onb.aiIntro")}</p>
           <ul className="list">
             <li>
               <code>@ai translate hello to Hausa</code>
@@ -185,7 +196,7 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
               <code>@ai weather</code>
             </li>
             <li>
-              <code>@ai emergency</code> for first-aid and SOS guidance
+              <code>@ai emergency</code> {t("onb.aiEmergency")}
             </li>
           </ul>
           <Next to="/onboarding?step=4" />
@@ -194,14 +205,12 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
 
       {step === 4 && mobile ? (
         <>
-          <p>Private chats and groups are end-to-end encrypted (AES-256-GCM with X25519 keys); your private keys stay on this device.</p>
-          <p>
-            Public area rooms are readable by anyone in the area, and say so. Set an emergency contact in Settings so SOS reaches them too.
-          </p>
+          <p>{t("onb.secure1")}</p>
+          <p>{t("onb.secure2")}</p>
           <Form method="post" onSubmit={welcome}>
             <input type="hidden" name="intent" value="complete" />
             <button type="submit" className="btn btn-primary">
-              Start Chatting
+              {t("onb.startChatting")}
             </button>
           </Form>
         </>
@@ -209,16 +218,10 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
 
       {step === 4 && !mobile ? (
         <>
-          <p>
-            LinkUp connects you through the nearest relay, other LinkUp tabs on this device, and Bluetooth where your browser allows it.
-            Messages wait in an outbox while you are offline and go out when any connection comes back.
-          </p>
+          <p>{t("onb.meshIntro")}</p>
           <div className="card tile">
-            <h2>Premium</h2>
-            <p>
-              Unlimited AI and translation, voice messages and a wider SOS. ₦{PRICES_NGN.premium.monthly.toLocaleString("en-NG")} per month
-              after a {TRIAL_DAYS}-day free trial.
-            </p>
+            <h2>{t("onb.premium")}</h2>
+            <p>{t("onb.premiumBody", { price: t.naira(PRICES_NGN.premium.monthly), days: TRIAL_DAYS })}</p>
             <Form
               method="post"
               onSubmit={() => {
@@ -229,14 +232,14 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
             >
               <input type="hidden" name="intent" value="trial" />
               <button type="submit" className="btn btn-primary">
-                Try FREE for 7 Days
+                {t("onb.trial", { days: TRIAL_DAYS })}
               </button>
             </Form>
           </div>
           <Form method="post" onSubmit={welcome}>
             <input type="hidden" name="intent" value="complete" />
             <button type="submit" className="btn btn-ghost">
-              Start Chatting
+              {t("onb.startChatting")}
             </button>
           </Form>
         </>
@@ -245,13 +248,13 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
       <div className="row onboarding-nav">
         {step > 0 ? (
           <Link to={`/onboarding?step=${step - 1}`} className="btn btn-ghost">
-            Back
+            {t("common.back")}
           </Link>
         ) : null}
         <Form method="post">
           <input type="hidden" name="intent" value="skip" />
           <button type="submit" className="btn btn-ghost">
-            Skip for now
+            {t("onb.skip")}
           </button>
         </Form>
       </div>

@@ -10,6 +10,7 @@ import { apiRequest, HttpError } from "../../../core/http";
 import { useToast } from "../components/toast";
 import { apiGet } from "../lib/api.server";
 import { useRootData } from "../root";
+import { completeLanguageNames, languageLabels, useT } from "../i18n";
 import { SETTINGS_SECTIONS } from "../features/identity/settings-sections";
 import { type SettingsTab, settingsAction, tabOf } from "../features/identity/settings.server";
 import { type FormError, InlineError, useErrorToast, useHydrated } from "../features/identity/verification-forms";
@@ -97,6 +98,7 @@ function SaveForm({ tab, children, submit }: { tab: SettingsTab; children: React
 }
 
 function ProfileTab({ user, error }: { user: Me; error?: FormError }) {
+  const t = useT();
   return (
     <SaveForm tab="profile" submit="Save Profile Changes">
       <label>
@@ -142,11 +144,12 @@ function ProfileTab({ user, error }: { user: Me; error?: FormError }) {
         ))}
       </datalist>
       <Select
-        label="Language"
+        label={t("settings.language")}
         name="language"
         value={user.settings.language}
         options={SETTINGS_OPTIONS.languages}
-        hint="LinkUp's screens are in English for now; the other languages are on the way."
+        labels={languageLabels(t, SETTINGS_OPTIONS.languages)}
+        hint={t("settings.languageHint", { complete: completeLanguageNames() })}
       />
       <InlineError error={error} />
     </SaveForm>

@@ -2,6 +2,7 @@
 // code-entry screen. Anonymous start and logout live in me.ts. Thin: parse, call the identity module, answer.
 import type { Context } from "hono";
 import { Hono } from "hono";
+import { fromAcceptLanguage } from "../../../core/i18n/languages";
 import { RegisterSchema, TwoFactorCodeSchema, VerifySchema } from "../../../core/identity-schemas";
 import { deleteSession } from "../../../db/queries/sessions";
 import { createUser } from "../../../db/queries/users";
@@ -33,7 +34,7 @@ export const auth = new Hono<AppBindings>()
     if (!user) {
       // A first visit can verify straight away: the code belongs to a fresh anonymous identity.
       await requireAnonymousStartAllowed(c);
-      user = await createUser(c.var.db);
+      user = await createUser(c.var.db, { language: fromAcceptLanguage(c.req.header("accept-language")) ?? undefined });
       await recordEvent(c.var.db, "signup");
       await startSession(c, user.id);
     }

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { recordEvent } from "../../analytics";
+import { fromAcceptLanguage } from "../../../core/i18n/languages";
 import { LocationSchema, UpdateMeSchema } from "../../../core/schemas";
 import { encodeGeohash } from "../../../core/geohash";
 import { createUser, updateUser } from "../../../db/queries/users";
@@ -13,6 +14,7 @@ import { ApiError, parseJson } from "../../errors";
 import { requireAnonymousStartAllowed } from "../../limits";
 import { DELETE_ACCOUNT_WRONG, DeleteAccountSchema, isDeletePhrase } from "../../../core/identity-schemas";
 import { deleteAccount, exportMyData } from "../../identity/my-data";
+import { followWebLanguage } from "../../channels";
 
 export const me = new Hono<AppBindings>()
   .get("/me", (c) => c.json({ user: toMe(requireUser(c)) }))
@@ -20,6 +22,7 @@ export const me = new Hono<AppBindings>()
     const user = requireUser(c);
     const patch = await parseJson(c, UpdateMeSchema);
     const updated = await updateUser(c.var.db, user.id, withTownArea(user, patch));
+    await followWebLanguage(c.var.db, user.phone, patch.language);
     return c.json({ user: toMe(updated ?? user) });
   })
   // My data (docs/decisions/022e-my-data.md): everything LinkUp holds about me, as a JSON download.
@@ -48,7 +51,7 @@ export const me = new Hono<AppBindings>()
     // Already signed in: keep that identity rather than orphaning it.
     if (c.var.user) return c.json({ user: toMe(c.var.user) });
     await requireAnonymousStartAllowed(c);
-    const user = await createUser(c.var.db);
+    const user = await createUser(c.var.db, { language: fromAcceptLanguage(c.req.header("accept-language")) ?? undefined });
     await recordEvent(c.var.db, "signup");
     await startSession(c, user.id);
     return c.json({ user: toMe(user) }, 201);

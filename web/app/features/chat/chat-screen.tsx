@@ -10,11 +10,16 @@ import { badgeText, QUICK_REPLIES, TIER_LIMITS, type Tier } from "../../../../co
 import { apiRequest, HttpError } from "../../../../core/http";
 import type { RoomSummary, RoomsAnswer } from "../../../../core/rooms";
 import { useToast } from "../../components/toast";
+import { useT } from "../../i18n";
 import type { MeshNode } from "../../mesh/node";
 import { ask, ChatUpsell, helpMessage, PremiumOffer, SmartReplyChips, VoiceRecorder } from "./assistant";
 import { lazyPart } from "./lazy-part";
 
-const needsConnection = <p className="chat-note">This needs a connection.</p>;
+function NeedsConnection() {
+  const t = useT();
+  return <p className="chat-note">{t("chat.needsConnection")}</p>;
+}
+const needsConnection = <NeedsConnection />;
 const PeoplePanel = lazyPart(() => import("./panels").then((m) => m.PeoplePanel), needsConnection);
 const GroupInfo = lazyPart(() => import("./panels").then((m) => m.GroupInfo), needsConnection);
 const NewGroupPanel = lazyPart(() => import("./panels").then((m) => m.NewGroupPanel), needsConnection);
@@ -46,6 +51,7 @@ interface Props {
 
 export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, actionError }: Props) {
   const toast = useToast();
+  const t = useT();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const { rooms, setRooms, areaProblem } = useAreaRooms(me.id, initialRooms);
@@ -76,7 +82,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       ? {
           id: roomId,
           kind: roomId.startsWith("dm:") ? "dm" : roomId.startsWith("group:") ? "group" : "nearby",
-          name: roomId.startsWith("nearby:") ? (rooms?.nearby?.name ?? "Your area") : "Chat",
+          name: roomId.startsWith("nearby:") ? (rooms?.nearby?.name ?? t("chat.yourArea")) : t("chat.title"),
           encrypted: !roomId.startsWith("nearby:"),
           joined: true,
           memberCount: 0,
@@ -169,14 +175,14 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       if (!node || !roomId) return;
       if (!exact && areaName) {
         await node.send(roomId, `📍 I am near: ${areaName}`);
-        toast({ title: "Area shared", variant: "success" });
+        toast({ title: t("chat.areaShared"), variant: "success" });
         return;
       }
       const pos = await currentPosition();
       if (!pos) {
         toast({
-          title: "Location unavailable",
-          description: "Allow location for LinkUp in your browser to share where you are.",
+          title: t("chat.locationUnavailable"),
+          description: t("chat.allowLocation"),
           variant: "destructive",
         });
         return;
@@ -186,9 +192,9 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       await node.send(roomId, `📍 My location: ${latitude.toFixed(5)}, ${longitude.toFixed(5)}`, {
         meta: { location: { latitude, longitude } },
       });
-      toast({ title: "Location shared", variant: "success" });
+      toast({ title: t("chat.locationShared"), variant: "success" });
     },
-    [node, roomId, areaName, toast],
+    [node, roomId, areaName, toast, t],
   );
 
   const [sosOpen, setSosOpen] = useState(false);
@@ -196,8 +202,8 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
     setSosOpen(false);
     if (!node || !areaRoomId) {
       toast({
-        title: "No area room yet",
-        description: "Allow location so your SOS reaches people near you. In danger, call 112 or 199.",
+        title: t("chat.noAreaTitle"),
+        description: t("chat.noAreaBody"),
         variant: "destructive",
       });
       return;
@@ -211,20 +217,28 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       if (outcome.via === "server") {
         const { room, push, contacts } = outcome.answer.reached;
         toast({
-          title: "SOS sent",
-          description: `Reached ${room} ${room === 1 ? "device" : "devices"} in your area room, ${push} by push and ${contacts} emergency ${contacts === 1 ? "contact" : "contacts"}.`,
+          title: t("sos.sentTitle"),
+          description: t("chat.sosReached", {
+            room: t("chat.devices", { count: room }),
+            push,
+            contacts: t("sos.reachedContacts", { count: contacts }),
+          }),
           variant: "success",
         });
       } else {
         toast({
-          title: "SOS waiting for a connection",
-          description: "No network: your SOS is in the outbox and goes out as soon as any connection returns. In danger, call 112 or 199.",
+          title: t("chat.sosWaiting"),
+          description: t("chat.sosOutbox"),
         });
       }
     } catch (e) {
-      toast({ title: "SOS not sent", description: e instanceof HttpError ? e.errorText : String(e), variant: "destructive" });
+      toast({
+        title: t("chat.sosNotSent"),
+        description: e instanceof HttpError ? t.error(e.errorText) : String(e),
+        variant: "destructive",
+      });
     }
-  }, [node, areaRoomId, toast]);
+  }, [node, areaRoomId, toast, t]);
 
   const peers = state?.presence?.members.filter((m) => m.userId !== me.id) ?? [];
   const [panel, setPanel] = useState<null | "people" | "info" | "group">(null);
@@ -239,7 +253,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       if (id) navigate(`/chat?room=${encodeURIComponent(id)}`);
       setPanel(null);
     } catch (e) {
-      toast({ title: "Could not open the chat", description: e instanceof Error ? e.message : String(e), variant: "destructive" });
+      toast({ title: t("chat.openFailed"), description: e instanceof Error ? t.error(e.message) : String(e), variant: "destructive" });
     }
   };
 
@@ -264,20 +278,20 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
     .map((m) => m.text ?? "");
 
   return (
-    <section className="chat" aria-label="Mesh chat">
+    <section className="chat" aria-label={t("chat.label")}>
       <ChatHeader
-        title={room?.name ?? "Chat"}
+        title={room?.name ?? t("chat.title")}
         state={state}
         node={node}
         statusLine={
           isDirect
             ? peerOnline
-              ? "Online via mesh"
+              ? t("chat.onlineMesh")
               : peerNearby
-                ? "Online nearby (in your area room)"
+                ? t("chat.onlineNearby")
                 : lastFromPeer
-                  ? `Last seen ${ago(lastFromPeer.timestamp)}`
-                  : "Not in this chat right now"
+                  ? t("chat.lastSeen", { ago: ago(lastFromPeer.timestamp) })
+                  : t("chat.notHere")
             : null
         }
         kind={room?.kind ?? null}
@@ -300,9 +314,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
           {actionError}
         </p>
       ) : null}
-      {hydrated ? null : (
-        <p className="chat-note">Live chat needs JavaScript: this browser keeps and sends your messages, even without a network.</p>
-      )}
+      {hydrated ? null : <p className="chat-note">{t("chat.needsJs")}</p>}
       {needsArea ? <AreaChooser problem={areaProblem} onJoined={setRooms} /> : null}
       <div className="chat-body">
         {roomId ? (
@@ -320,7 +332,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
             }
           />
         ) : needsArea ? null : (
-          <p className="chat-empty">Finding the room for your area…</p>
+          <p className="chat-empty">{t("chat.findingRoom")}</p>
         )}
         {thinking ? (
           <p className="typing" role="status">
@@ -421,41 +433,38 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
         </div>
       ) : null}
       {locationOpen ? (
-        <div className="card" role="alertdialog" aria-label="Share your location">
+        <div className="card" role="alertdialog" aria-label={t("chat.locationDialog")}>
           <p>
             {room?.kind === "nearby"
-              ? `Everyone near you can read this room: anyone in ${room.name} (about 5 km) will see what you share.`
+              ? t("chat.locationPublic", { room: room.name })
               : room?.kind === "dm"
-                ? `Only ${room.name} will see it (end-to-end encrypted).`
-                : "Only the members of this group will see it (end-to-end encrypted)."}
+                ? t("chat.locationDm", { name: room.name })
+                : t("chat.locationGroup")}
           </p>
           <div className="row">
             {areaName ? (
               <button type="button" className="btn btn-primary" onClick={() => void shareLocation(false)}>
-                Share the area name ({areaName})
+                {t("chat.shareArea", { area: areaName })}
               </button>
             ) : null}
             <button type="button" className="btn btn-ghost" onClick={() => void shareLocation(true)}>
-              Share my exact location
+              {t("chat.shareExact")}
             </button>
             <button type="button" className="btn btn-ghost" onClick={() => setLocationOpen(false)}>
-              Cancel
+              {t("common.cancel")}
             </button>
           </div>
         </div>
       ) : null}
       {sosOpen ? (
-        <div className="card sos-confirm" role="alertdialog" aria-label="Send SOS">
-          <p>
-            Send an emergency message to everyone in your area room{areaRoomId ? "" : " (no area room yet)"}? In danger, also call 112 or
-            199.
-          </p>
+        <div className="card sos-confirm" role="alertdialog" aria-label={t("chat.sosDialog")}>
+          <p>{areaRoomId ? t("chat.sosConfirm") : t("chat.sosConfirmNoArea")}</p>
           <div className="row">
             <button type="button" className="btn btn-danger" onClick={confirmSos}>
-              Send SOS now
+              {t("chat.sosNow")}
             </button>
             <button type="button" className="btn btn-ghost" onClick={() => setSosOpen(false)}>
-              Cancel
+              {t("common.cancel")}
             </button>
           </div>
         </div>
@@ -519,10 +528,11 @@ function ChatHeader({
   const viaTab = !live && state?.viaTab;
   const tabs = node ? node.localPeers().length : 0;
   const nodes = state?.presence?.nodes;
+  const t = useT();
   return (
     <>
       <header className="chat-header">
-        <Link to="/" className="btn btn-ghost" aria-label="Back">
+        <Link to="/" className="btn btn-ghost" aria-label={t("common.back")}>
           ←
         </Link>
         <div className="chat-title">
@@ -535,28 +545,28 @@ function ChatHeader({
           </button>
         ) : null}
         <span className={`live-badge ${live ? "live-on" : viaTab ? "live-via" : "live-off"}`}>
-          {live ? "LIVE" : viaTab ? "VIA TAB" : "OFFLINE"}
+          {live ? t("chat.live") : viaTab ? t("chat.viaTab") : t("chat.offline")}
         </span>
         {/* The node count opens the people list: the plain way to start a private chat with someone here. */}
         <button
           type="button"
           className="btn btn-ghost node-count"
-          title="Devices and tabs connected to this room right now"
-          aria-label={`People here: ${nodes === undefined ? "unknown" : nodes} ${nodes === 1 ? "node" : "nodes"}`}
+          title={t("chat.nodesTitle")}
+          aria-label={t("chat.peopleHereLabel", { nodes: nodes === undefined ? t("chat.unknown") : t("chat.nodes", { count: nodes }) })}
           onClick={onPeople}
         >
-          {nodes === undefined ? "— nodes" : `${nodes} ${nodes === 1 ? "node" : "nodes"}`}
+          {nodes === undefined ? t("chat.nodesUnknown") : t("chat.nodes", { count: nodes })}
         </button>
       </header>
-      <div className="chat-statusbar" role="status" aria-label="Chat status">
-        <span>{live ? "Mesh Active" : viaTab ? "Mesh Active via another tab" : "Mesh offline: messages wait in the outbox"}</span>
-        <span>{live ? "Relay connected" : viaTab ? "Local mesh (no internet needed in this tab)" : "No connection"}</span>
-        {tabs > 0 ? <span>{tabs === 1 ? "1 other tab on this device" : `${tabs} other tabs on this device`}</span> : null}
-        {kind === "nearby" ? <span>Area room (about 5 km)</span> : null}
+      <div className="chat-statusbar" role="status" aria-label={t("chat.statusLabel")}>
+        <span>{live ? t("chat.meshActive") : viaTab ? t("chat.meshViaTab") : t("chat.meshOffline")}</span>
+        <span>{live ? t("chat.relayConnected") : viaTab ? t("chat.localMesh") : t("chat.noConnection")}</span>
+        {tabs > 0 ? <span>{t("chat.otherTabs", { count: tabs })}</span> : null}
+        {kind === "nearby" ? <span>{t("chat.areaRoom")}</span> : null}
         {kind === "dm" || kind === "group" ? (
-          <span className="e2e-badge">End-to-End Encrypted</span>
+          <span className="e2e-badge">{t("chat.e2e")}</span>
         ) : kind ? (
-          <span className="public-badge">Public room: anyone in this area can read it</span>
+          <span className="public-badge">{t("chat.publicRoom")}</span>
         ) : null}
       </div>
     </>
@@ -623,6 +633,7 @@ function Composer({
   onSos: () => void;
   onMenu: (item: MenuItem) => void;
 }) {
+  const t = useT();
   const [text, setText] = useState(initialDraft?.slice(0, 4000) ?? "");
   const [recording, setRecording] = useState(false);
   const input = useRef<HTMLInputElement>(null);
@@ -652,14 +663,14 @@ function Composer({
   const menu = useMemo(
     () =>
       [
-        ["info", "Group Info"],
-        ["select", "Select Messages"],
-        ["settings", "Mesh Settings"],
-        ["people", "Add Contact"],
-        ["group", "New Group"],
-        ["sos", "Emergency SOS"],
+        ["info", t("chat.menu.info")],
+        ["select", t("chat.menu.select")],
+        ["settings", t("chat.menu.settings")],
+        ["people", t("chat.menu.people")],
+        ["group", t("chat.menu.group")],
+        ["sos", t("chat.menu.sos")],
       ] as const,
-    [],
+    [t],
   );
 
   return (
@@ -671,7 +682,7 @@ function Composer({
           <SmartReplyChips message={lastReceived} context={context} onPick={(t) => void onSend(t)} />
         )
       ) : null}
-      <div className="quick-replies" role="group" aria-label="Quick replies">
+      <div className="quick-replies" role="group" aria-label={t("chat.quickReplies")}>
         {QUICK_REPLIES.map((q) => (
           <button
             key={q}
@@ -686,26 +697,26 @@ function Composer({
           </button>
         ))}
       </div>
-      <div className="action-row" role="group" aria-label="Actions">
+      <div className="action-row" role="group" aria-label={t("chat.actions")}>
         <button type="button" className="btn btn-ghost" onClick={() => prefill(AI_PREFIX)}>
-          AI Help
+          {t("chat.aiHelp")}
         </button>
         {isDirect ? (
           <button type="button" className="btn btn-ghost" onClick={() => prefill(`${AI_PREFIX}translate `)}>
-            AI Translate
+            {t("chat.aiTranslate")}
           </button>
         ) : null}
         <button type="button" className="btn btn-ghost" onClick={() => file.current?.click()}>
-          Media
+          {t("chat.media")}
         </button>
         <button type="button" className="btn btn-ghost" onClick={onLocation} disabled={disabled}>
-          Location
+          {t("chat.location")}
         </button>
         <button type="button" className="btn btn-danger" onClick={onSos}>
-          {isDirect ? "Emergency" : "SOS"}
+          {isDirect ? t("chat.emergency") : t("chat.sos")}
         </button>
         <details className="overflow-menu">
-          <summary className="btn btn-ghost" aria-label="More options">
+          <summary className="btn btn-ghost" aria-label={t("chat.moreOptions")}>
             ⋮
           </summary>
           <ul>
@@ -730,7 +741,7 @@ function Composer({
         </details>
       </div>
       <form className="composer-row" onSubmit={submit}>
-        <button type="button" className="btn btn-ghost" aria-label="Attach a file" onClick={() => file.current?.click()}>
+        <button type="button" className="btn btn-ghost" aria-label={t("chat.attach")} onClick={() => file.current?.click()}>
           <Paperclip aria-hidden="true" size={20} />
         </button>
         <input
@@ -748,8 +759,8 @@ function Composer({
         <input
           ref={input}
           className="composer-input"
-          aria-label="Message"
-          placeholder={disabled ? "Waiting for a room…" : "Type a message, or '@ai ' to ask the assistant"}
+          aria-label={t("chat.message")}
+          placeholder={disabled ? t("chat.waitingRoom") : t("chat.placeholder")}
           value={text}
           maxLength={4000}
           onChange={(e) => {
@@ -764,14 +775,14 @@ function Composer({
         <button
           type="button"
           className={`btn btn-ghost${recording ? " recording" : ""}`}
-          aria-label="Voice message"
+          aria-label={t("chat.voice")}
           aria-pressed={recording}
           onClick={() => setRecording(!recording)}
         >
           <Mic aria-hidden="true" size={20} />
         </button>
         <button type="submit" className="btn btn-primary" disabled={blank || disabled}>
-          Send
+          {t("chat.send")}
         </button>
       </form>
       {recording ? <VoiceRecorder voiceLimit={voiceLimit} phone={supportPhone} /> : null}

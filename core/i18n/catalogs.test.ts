@@ -1,0 +1,86 @@
+// Every complete language has every key, no key is left unused, and the machinery picks and formats the
+// language a person reads (docs/decisions/022f-web-app-languages.md).
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CATALOGS, translator } from "./catalogs";
+import { en } from "./en";
+import { chooseLanguage, directionOf, fromAcceptLanguage, UI_LANGUAGES } from "./languages";
+import { formatMessage, formatNaira, type Message } from "./translate";
+
+const placeholders = (m: Message) =>
+  [...new Set((typeof m === "string" ? [m] : Object.values(m)).flatMap((s) => [...(s ?? "").matchAll(/\{(\w+)\}/g)].map((x) => x[1])))]
+    .filter((p) => p !== "count")
+    .sort();
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === "node_modules" || name === "+types" ? [] : sourceFiles(path);
+    return /\.(ts|tsx)$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+describe("message catalogs", () => {
+  const keys = Object.keys(en).sort();
+
+  it.each(UI_LANGUAGES)("%s has exactly the English keys, with the same placeholders", (language) => {
+    const catalog = CATALOGS[language] as Record<string, Message>;
+    expect(Object.keys(catalog).sort()).toEqual(keys);
+    for (const key of keys) {
+      const message = catalog[key];
+      expect(typeof message === "string" ? message.trim() : message.other.trim(), `${language} ${key}`).not.toBe("");
+      expect(placeholders(message), `${language} ${key}`).toEqual(placeholders((en as Record<string, Message>)[key]));
+    }
+  });
+
+  it("has no key that no code uses", () => {
+    const roots = ["web/app", "workers", "core"].map((d) => join(__dirname, "../..", d));
+    const code = roots
+      .flatMap(sourceFiles)
+      .filter((f) => !f.includes(join("core", "i18n")))
+      .map((f) => readFileSync(f, "utf8"))
+      .join("\n");
+    const unused = keys.filter((k) => !code.includes(`"${k}"`));
+    expect(unused).toEqual([]);
+  });
+});
+
+describe("choosing the language", () => {
+  it("takes the saved setting first, then Accept-Language, then English", () => {
+    expect(chooseLanguage("hausa", "fr-FR,fr;q=0.9")).toBe("hausa");
+    expect(chooseLanguage(null, "fr-FR,fr;q=0.9,en;q=0.5")).toBe("french");
+    expect(chooseLanguage(undefined, "de-DE, yo;q=0.8, ha;q=0.9")).toBe("hausa");
+    expect(chooseLanguage(null, "de-DE")).toBe("english");
+    expect(chooseLanguage(null, null)).toBe("english");
+  });
+
+  it("shows English screens for a saved language the web app does not speak yet", () => {
+    expect(chooseLanguage("swahili", "ha")).toBe("english");
+  });
+
+  it("reads Pidgin's tag and ignores refused languages", () => {
+    expect(fromAcceptLanguage("pcm-NG")).toBe("pidgin");
+    expect(fromAcceptLanguage("ar;q=0, ig;q=0.3")).toBe("igbo");
+  });
+
+  it("writes Arabic right to left", () => {
+    expect(directionOf("arabic")).toBe("rtl");
+    expect(directionOf("hausa")).toBe("ltr");
+  });
+});
+
+describe("formatting", () => {
+  it("fills placeholders and picks plural forms by the language's rules", () => {
+    const t = translator("english");
+    expect(t("sos.reachedRoom", { count: 1 })).toBe("1 person in your area room");
+    expect(t("sos.reachedRoom", { count: 3 })).toBe("3 people in your area room");
+    expect(translator("hausa")("sos.call", { number: "112" })).toBe("Kira 112");
+    expect(formatMessage({ one: "شخص واحد", two: "شخصان", few: "{count} أشخاص", other: "{count} شخصًا" }, "ar", { count: 2 })).toBe("شخصان");
+  });
+
+  it("writes naira the way Nigerians read it", () => {
+    expect(formatNaira(2500, "en")).toBe("₦2,500");
+    expect(formatNaira(2500, "ha")).toContain("2,500");
+  });
+});

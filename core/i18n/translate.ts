@@ -1,0 +1,38 @@
+// The one message formatter of the web app, the push texts and the phone channels: {name} placeholders and
+// plural forms chosen by Intl.PluralRules for the language. No catalog here, so screens that import it stay small.
+
+/** A message: plain text, or its plural forms keyed by Intl.PluralRules category ('other' always present). */
+export type Message = string | ({ other: string } & Partial<Record<Intl.LDMLPluralRule, string>>);
+export type Vars = Record<string, string | number>;
+
+export function fillPlaceholders(template: string, vars: Vars = {}): string {
+  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
+}
+
+/** Formats one message; a plural message picks its form by `vars.count`. */
+export function formatMessage(message: Message | undefined, tag: string, vars: Vars = {}, fallback = ""): string {
+  if (message === undefined) return fallback;
+  if (typeof message === "string") return fillPlaceholders(message, vars);
+  const count = Number(vars.count ?? 0);
+  // 'zero' is offered for languages (such as Arabic) whose rules name it; a catalog may also spell out 0.
+  const form = (count === 0 && message.zero) || message[new Intl.PluralRules(tag).select(count)] || message.other;
+  return fillPlaceholders(form, { ...vars, count: new Intl.NumberFormat(tag).format(count) });
+}
+
+/** Naira as people read it: ₦2,500 (no kobo for whole amounts). */
+export function formatNaira(amount: number, tag: string): string {
+  return new Intl.NumberFormat([`${tag}-NG`, "en-NG"], {
+    style: "currency",
+    currency: "NGN",
+    currencyDisplay: "narrowSymbol",
+    maximumFractionDigits: Number.isInteger(amount) ? 0 : 2,
+  }).format(amount);
+}
+
+export function formatDate(value: string | number | Date, tag: string, options: Intl.DateTimeFormatOptions = { dateStyle: "medium" }) {
+  return new Intl.DateTimeFormat([`${tag}-NG`, tag, "en-NG"], { timeZone: "Africa/Lagos", ...options }).format(new Date(value));
+}
+
+export function formatTime(value: string | number | Date, tag: string) {
+  return formatDate(value, tag, { hour: "numeric", minute: "2-digit" });
+}

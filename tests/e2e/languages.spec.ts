@@ -1,0 +1,87 @@
+// The web app in the person's language (docs/decisions/022f-web-app-languages.md): a saved Hausa setting turns
+// the chat, the SOS flow and an API error into Hausa after a reload; an Arabic browser gets a right-to-left page.
+import { acceptCookies, expect, test } from "./fixtures";
+
+const YABA = { latitude: 6.5095, longitude: 3.3711 };
+
+// The refused SOS below answers 400, which the browser reports on its console.
+test.use({ allowedConsoleErrors: [/status of 400/] });
+
+test("a person who saves Hausa gets the chat, the SOS flow and an error in Hausa", async ({ browser, baseURL }) => {
+  const url = baseURL as string;
+  const context = await browser.newContext({ permissions: ["geolocation"], geolocation: YABA, viewport: { width: 390, height: 844 } });
+  await acceptCookies(context, url);
+  const page = await context.newPage();
+  const started = await page.request.post(`${url}/api/auth/anonymous`, { headers: { origin: url } });
+  expect(started.ok()).toBe(true);
+  const onboarded = await page.request.patch(`${url}/api/me`, { data: { onboardingCompleted: true }, headers: { origin: url } });
+  expect(onboarded.ok()).toBe(true);
+
+  await page.goto("/settings");
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  const picker = page.getByRole("combobox", { name: "Language" });
+  // Complete languages by their own names; the spec's others say their screens are English.
+  await expect(picker.locator("option[value=hausa]")).toHaveText("Hausa");
+  await expect(picker.locator("option[value=swahili]")).toHaveText("Swahili (screens in English)");
+  await picker.selectOption("hausa");
+  await page.getByRole("button", { name: "Save Profile Changes" }).click();
+  // The whole page switches at once: the picker's own label is now Hausa.
+  await expect(page.getByRole("combobox", { name: "Harshe" })).toHaveValue("hausa");
+  await expect(page.locator("html")).toHaveAttribute("lang", "ha");
+
+  await page.goto("/chat");
+  await page.reload();
+  await expect(page.getByRole("navigation", { name: "Menu na ƙasa" }).getByRole("link", { name: "Hira" })).toBeVisible();
+  await expect(page.getByRole("textbox", { name: "Saƙo" })).toBeVisible();
+  await expect(page.getByRole("status", { name: "Halin hira" })).toContainText("Ɗakin yanki (kusan kilomita 5)");
+  await page.getByRole("group", { name: "Ayyuka" }).getByRole("button", { name: "SOS" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Aika SOS" });
+  await expect(confirm).toContainText("Aika saƙon gaggawa ga kowa a ɗakin yankinka?");
+  await confirm.getByRole("button", { name: "Soke" }).click();
+
+  await page.goto("/emergency");
+  await expect(page.getByRole("heading", { name: "Yanayin gaggawa" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Kira 112" })).toHaveAttribute("href", "tel:112");
+  await page.getByLabel("Irin gaggawa").selectOption("fire");
+  await expect(page.getByRole("heading", { name: "Abin da za ka yi yanzu: Gobara" })).toBeVisible();
+  await expect(page.getByText("Fitar da kowa waje kuma ku zauna a waje.")).toBeVisible();
+
+  // An SOS of spaces only gets past the browser (the button waits for text, a script does not): the API's
+  // refusal is shown in Hausa.
+  await page.getByLabel("Saƙon gaggawa").fill("   ");
+  await page.evaluate(() => document.querySelector<HTMLTextAreaElement>("textarea[name=message]")?.form?.requestSubmit());
+  await expect(page.getByRole("region", { name: "Aika SOS" }).getByRole("alert")).toHaveText("Da fatan ka bayyana abin da ya faru");
+  await expect(page.getByRole("region", { name: "Sanarwa (F8)" })).toContainText("Wani abu ya faru ba daidai ba");
+
+  await page.getByLabel("Saƙon gaggawa").fill("Gobara a kasuwa, mutane sun makale");
+  await page.getByRole("button", { name: "Fara aika sanarwar gaggawa" }).click();
+  await expect(page.locator(".sos-result")).toContainText("An aika SOS.");
+  await expect(page.locator(".sos-result")).toContainText("abokan hulɗa na gaggawa 0");
+  await context.close();
+});
+
+test("an Arabic browser gets the app right to left in Arabic, and keeps it once it has an identity", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ locale: "ar", viewport: { width: 390, height: 844 } });
+  await acceptCookies(context, baseURL as string);
+  const page = await context.newPage();
+  await page.goto("/emergency");
+  await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+  await expect(page.locator("html")).toHaveAttribute("lang", "ar");
+  await expect(page.getByRole("heading", { name: "وضع الطوارئ" })).toBeVisible();
+  // The bottom navigation mirrors: its first tab (Chat) sits at the right edge.
+  const nav = page.getByRole("navigation", { name: "شريط التنقل السفلي" });
+  const first = await nav.getByRole("link").first().boundingBox();
+  const last = await nav.getByRole("link").last().boundingBox();
+  expect(first && last && first.x > last.x).toBe(true);
+
+  // A new identity saves the browser's language, so the page stays Arabic after it.
+  // Started from the page, so the browser sends its own Accept-Language.
+  const language = await page.evaluate(async () => {
+    const res = await fetch("/api/auth/anonymous", { method: "POST" });
+    return ((await res.json()) as { user: { settings: { language: string } } }).user.settings.language;
+  });
+  expect(language).toBe("arabic");
+  await page.reload();
+  await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+  await context.close();
+});

@@ -1,0 +1,63 @@
+// t() for screens: the messages come from the root loader (web/app/i18n/messages.server.ts), so this module
+// carries no catalog. A key a language lacks shows the key itself, which the catalog test forbids.
+import { useRef } from "react";
+import { useRouteLoaderData } from "react-router";
+import { isUiLanguage, LANGUAGE_NATIVE_NAMES, UI_LANGUAGES } from "../../../core/i18n/languages";
+import type { MessageKey } from "../../../core/i18n/en";
+import { formatMessage, formatNaira, type Message, type Vars } from "../../../core/i18n/translate";
+import { translateApiError } from "./api-errors";
+
+interface LanguageData {
+  i18n: { language: string; tag: string; dir: "ltr" | "rtl"; messages: Record<string, Message> };
+}
+
+const ENGLISH: LanguageData["i18n"] = { language: "english", tag: "en", dir: "ltr", messages: {} };
+
+export type T = ((key: MessageKey, vars?: Vars) => string) & {
+  tag: string;
+  language: string;
+  /** An API's `{ error }` in the page's language when it is one LinkUp knows; else as it came. */
+  error: (message: string | undefined | null) => string;
+  naira: (amount: number) => string;
+};
+
+export function useT(): T {
+  const i18n = useRouteLoaderData<LanguageData>("root")?.i18n ?? ENGLISH;
+  // One t per language: every revalidation brings a new copy of the same messages, and effects that list t
+  // among their dependencies (toasts after an action) must not run again for it.
+  const ref = useRef<{ language: string; t: T } | null>(null);
+  if (ref.current?.language !== i18n.language) ref.current = { language: i18n.language, t: makeT(i18n) };
+  return ref.current.t;
+}
+
+function makeT(i18n: LanguageData["i18n"]): T {
+  const t = ((key: MessageKey, vars?: Vars) => formatMessage(i18n.messages[key], i18n.tag, vars, key)) as T;
+  t.tag = i18n.tag;
+  t.language = i18n.language;
+  t.error = (message) => translateApiError(message ?? "", t);
+  t.naira = (amount) => formatNaira(amount, i18n.tag);
+  return t;
+}
+
+export function usePageLanguage() {
+  return useRouteLoaderData<LanguageData>("root")?.i18n ?? ENGLISH;
+}
+
+/** The language picker's labels: complete languages by their own names, the others marked as English screens. */
+export function languageLabels(t: T, options: readonly string[]): Record<string, string> {
+  return Object.fromEntries(
+    options.map((o) => [
+      o,
+      isUiLanguage(o) ? LANGUAGE_NATIVE_NAMES[o] : t("settings.languageIncomplete", { name: o[0].toUpperCase() + o.slice(1) }),
+    ]),
+  );
+}
+
+export const completeLanguageNames = () => UI_LANGUAGES.map((l) => LANGUAGE_NATIVE_NAMES[l]).join(", ");
+
+/** A page <title> in the page's language, for a route's meta (which has no hooks): from the root's messages. */
+export function metaTitle(matches: readonly ({ id: string; data?: unknown } | undefined)[], key: MessageKey, english: string) {
+  const root = matches.find((m) => m?.id === "root")?.data as Partial<LanguageData> | undefined;
+  const title = root?.i18n?.messages[key];
+  return typeof title === "string" ? title : english;
+}

@@ -1,0 +1,18 @@
+// The language of a page request and the messages the page gets (docs/decisions/022f-web-app-languages.md).
+// Server only: the catalogs never enter the JavaScript bundle; one language's messages ride in the root
+// loader's data, so a page renders in its language on the server with no flash of English.
+import { CATALOGS } from "../../../core/i18n/catalogs";
+import type { Catalog } from "../../../core/i18n/en";
+import { chooseLanguage, directionOf, LANGUAGE_TAGS, type UiLanguage } from "../../../core/i18n/languages";
+
+export interface PageLanguage {
+  language: UiLanguage;
+  tag: string;
+  dir: "ltr" | "rtl";
+  messages: Catalog;
+}
+
+export function pageLanguage(saved: string | null | undefined, request: Request): PageLanguage {
+  const language = chooseLanguage(saved, request.headers.get("accept-language"));
+  return { language, tag: LANGUAGE_TAGS[language], dir: directionOf(language), messages: CATALOGS[language] };
+}
