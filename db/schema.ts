@@ -562,3 +562,37 @@ export const pointEvents = sqliteTable(
   },
   (t) => [uniqueIndex("point_events_action_idx").on(t.userId, t.kind, t.ref), index("point_events_day_idx").on(t.userId, t.day)],
 );
+
+/**
+ * Keys of the public API (docs/decisions/022g-public-api-and-keys.md): the key itself is shown once; only its
+ * HMAC under SESSION_SECRET is kept, like session tokens. Revoked keys stay listed for the audit of their use.
+ */
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    hint: text("hint").notNull(),
+    keyHash: text("key_hash").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [uniqueIndex("api_keys_hash_idx").on(t.keyHash), index("api_keys_user_idx").on(t.userId)],
+);
+
+/** Calls per key per server date (UTC, YYYY-MM-DD): a new date starts a new count, so no reset job is needed. */
+export const apiKeyUsage = sqliteTable(
+  "api_key_usage",
+  {
+    keyId: text("key_id")
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    day: text("day").notNull(),
+    calls: integer("calls").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.day] })],
+);

@@ -1,10 +1,12 @@
 // The `/api` Hono app. Each route file is thin; domain logic lives in workers/<area> and db/queries.
 import { Hono } from "hono";
+import { apiKeyCaller } from "../api-keys";
 import { checkOrigin, loadSession } from "../auth/session";
 import type { AppBindings } from "../env";
 import { notFound, onError } from "../errors";
 import { adminApi } from "./routes/admin";
 import { ai } from "./routes/ai";
+import { apiKeysApi } from "./routes/api-keys";
 import { auth } from "./routes/auth";
 import { billing } from "./routes/billing";
 import { contacts } from "./routes/contacts";
@@ -24,6 +26,7 @@ import { support } from "./routes/support";
 export const api = new Hono<AppBindings>()
   .use(checkOrigin)
   .use(loadSession)
+  .use(apiKeyCaller)
   .route("/health", health)
   .route("/ai", ai)
   .route("/admin", adminApi)
@@ -40,7 +43,8 @@ export const api = new Hono<AppBindings>()
   .route("/", notificationsApi)
   .route("/", roomsApi)
   .route("/", security)
-  .route("/", rewardsApi);
+  .route("/", rewardsApi)
+  .route("/", apiKeysApi);
 
 api.onError(onError);
 api.notFound(notFound);
