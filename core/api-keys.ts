@@ -62,3 +62,9 @@ export function dailyLimitReached(tier: Tier): string {
 export function deviceLimitReached(tier: Tier): string {
   return `${API_PLAN_NAMES[tier]} allows up to ${API_DEVICES[tier]} devices. Revoke a key or upgrade to Premium for unlimited devices.`;
 }
+
+/** The /api-docs page's forms: create a key, or revoke one. */
+export const ApiKeyFormSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("create"), name: CreateApiKeySchema.shape.name }),
+  z.object({ intent: z.literal("revoke"), id: ApiKeyIdSchema }),
+]);

@@ -1,5 +1,5 @@
 // The remaining screens of the spec's route table (issue 18): install, and more as they land.
-import { acceptCookies, expect, test } from "./fixtures";
+import { acceptCookies, expect, test, verifyFreshPhone } from "./fixtures";
 
 test("the landing's App Store button leads to the install page, which says LinkUp installs from the browser", async ({
   page,
@@ -121,4 +121,41 @@ test("rewards: the landing's Rewards link shows level and points from the server
   await expect(page.getByRole("list", { name: "Leaders" }).getByRole("listitem").filter({ hasText: "(you)" })).toContainText("50 points");
   await page.getByRole("navigation", { name: "Where" }).getByRole("link", { name: "Your area" }).click();
   await expect(page.getByText("Set your town in")).toBeVisible();
+});
+
+test("API docs: the landing's API Docs link, the reference from the server's schemas, and a key created, used and revoked", async ({
+  page,
+  context,
+  baseURL,
+  playwright,
+}) => {
+  const url = baseURL as string;
+  await acceptCookies(context, url);
+  await page.goto("/");
+  await page.getByRole("navigation", { name: "Explore" }).getByRole("link", { name: "API Docs" }).click();
+  await expect(page.getByRole("heading", { name: "API Documentation", level: 1 })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Assistant" })).toContainText("/api/ai/translate");
+  await expect(page.getByRole("region", { name: "Assistant" })).toContainText("targetLanguage (body, string, required)");
+  await expect(page.getByRole("region", { name: "Not offered" })).toContainText("/api/messages/send");
+  await page.getByRole("tab", { name: "Python" }).click();
+  await expect(page.getByLabel("Python example")).toContainText("requests.post(");
+  await expect(page.getByRole("cell", { name: "1,000 calls/day" })).toBeVisible();
+  await expect(page.getByText("Start chatting and verify your phone to create API keys.")).toBeVisible();
+
+  await verifyFreshPhone(page.request, url);
+  await page.reload();
+  await page.getByRole("textbox", { name: "Key name" }).fill("Market bot");
+  await page.getByRole("button", { name: "Create API key" }).click();
+  const key = await page.getByRole("textbox", { name: "New API key" }).inputValue();
+  expect(key).toMatch(/^linkup_/);
+  const client = await playwright.request.newContext({ baseURL: url, extraHTTPHeaders: { authorization: `Bearer ${key}` } });
+  expect((await client.get("/api/market/prices")).status()).toBe(200);
+  await page.reload();
+  await expect(page.getByRole("textbox", { name: "New API key" })).toHaveCount(0);
+  const row = page.getByRole("list", { name: "API keys" }).getByRole("listitem").filter({ hasText: "Market bot" });
+  await expect(row).toContainText("1 call today");
+  await row.getByRole("button", { name: "Revoke Market bot" }).click();
+  await expect(page.getByRole("list", { name: "API keys" })).toHaveCount(0);
+  expect((await client.get("/api/market/prices")).status()).toBe(401);
+  await client.dispose();
 });
