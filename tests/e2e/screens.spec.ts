@@ -159,3 +159,39 @@ test("API docs: the landing's API Docs link, the reference from the server's sch
   expect((await client.get("/api/market/prices")).status()).toBe(401);
   await client.dispose();
 });
+
+test("story pages: the founder's story and Why LinkUp from About, the showcase and design gallery from Features, with live figures", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  await acceptCookies(context, baseURL as string);
+  const stats = (await (await page.request.get("/api/stats/public")).json()) as { users: number; emergencyBroadcasts: number };
+  await page.goto("/about");
+  await page.getByRole("link", { name: "The founder's story" }).click();
+  await expect(page.getByRole("heading", { name: "The founder's story", level: 1 })).toBeVisible();
+  await expect(page.getByText("Goal: ₦890 million of economic impact")).toBeVisible();
+  await expect(page.getByRole("region", { name: "So far" })).toContainText(`${stats.users.toLocaleString("en-NG")} `);
+  await expect(page.getByRole("link", { name: "Join LinkUp" })).toHaveAttribute("href", "/signup");
+  await expect(page.getByRole("link", { name: "Try LinkUp on WhatsApp" })).toHaveAttribute("href", "/whatsapp-demo");
+
+  await page.goto("/about");
+  await page.getByRole("link", { name: "Why LinkUp" }).click();
+  await expect(page.getByRole("heading", { name: "Why LinkUp", level: 1 })).toBeVisible();
+  await expect(page.getByRole("region", { name: "What LinkUp does not do" })).toContainText("cannot run a Bluetooth mesh");
+
+  await page.goto("/features");
+  await page.getByRole("link", { name: "Product showcase" }).click();
+  await expect(page.getByRole("heading", { name: "Product showcase", level: 1 })).toBeVisible();
+  await expect(page.getByRole("region", { name: "LinkUp today" })).toContainText("Counted live");
+
+  await page.goto("/features");
+  await page.getByRole("link", { name: "Design gallery" }).click();
+  await expect(page.getByRole("heading", { name: "Design gallery", level: 1 })).toBeVisible();
+  const screens = page.getByRole("list", { name: "Screens" }).getByRole("listitem");
+  await expect(screens).toHaveCount(12);
+  await page.getByRole("navigation", { name: "Categories" }).getByRole("link", { name: "Safety" }).click();
+  await expect(screens).toHaveCount(2);
+  await screens.getByRole("link", { name: "Open Emergency" }).click();
+  await expect(page).toHaveURL(/\/emergency$/);
+});

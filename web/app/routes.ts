@@ -38,5 +38,9 @@ export default [
   route("gamification", "routes/gamification.tsx"),
   route("leaderboard", "routes/leaderboard.tsx"),
   route("api-docs", "routes/api-docs.tsx"),
+  route("about-founder", "routes/about-founder.tsx"),
+  route("competitive-advantage", "routes/competitive-advantage.tsx"),
+  route("showcase", "routes/showcase.tsx"),
+  route("mockups", "routes/mockups.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;
