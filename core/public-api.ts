@@ -73,6 +73,13 @@ export const PUBLIC_API: readonly ApiOperation[] = [
     response: SmartRepliesResponseSchema,
   },
   { method: "get", path: "/api/ai/usage", category: "Assistant", summary: "Today's assistant use against your plan's limits", auth: "key" },
+  {
+    method: "get",
+    path: "/api/stats/assistant",
+    category: "Assistant",
+    summary: "Questions answered, translations and voice messages, all time and in the last 7 days",
+    auth: "public",
+  },
   { method: "get", path: "/api/community", category: "Community", summary: "Public area rooms near you and the largest ones", auth: "key" },
   { method: "get", path: "/api/stats/public", category: "Community", summary: "Live counts of people, rooms and messages", auth: "public" },
   {

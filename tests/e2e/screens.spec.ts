@@ -1,5 +1,5 @@
 // The remaining screens of the spec's route table (issue 18): install, and more as they land.
-import { acceptCookies, expect, test, verifyFreshPhone } from "./fixtures";
+import { acceptCookies, expect, MOBILE_UA, test, verifyFreshPhone } from "./fixtures";
 
 test("the landing's App Store button leads to the install page, which says LinkUp installs from the browser", async ({
   page,
@@ -194,4 +194,36 @@ test("story pages: the founder's story and Why LinkUp from About, the showcase a
   await expect(screens).toHaveCount(2);
   await screens.getByRole("link", { name: "Open Emergency" }).click();
   await expect(page).toHaveURL(/\/emergency$/);
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, userAgent: MOBILE_UA, isMobile: true, hasTouch: true });
+
+  test("the menu's Machine Learning shows the models the assistant runs and live counts of questions answered; Rewards is in the menu", async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    await acceptCookies(context, baseURL as string);
+    expect((await page.request.post("/api/auth/anonymous")).ok()).toBe(true);
+    const asked = await page.request.post("/api/ai/chat", { data: { message: "translate good morning to Yoruba" } });
+    expect(asked.ok()).toBe(true);
+    const { allTime } = (await (await page.request.get("/api/stats/assistant")).json()) as { allTime: { aiCommands: number } };
+    expect(allTime.aiCommands).toBeGreaterThan(0);
+    await page.goto("/");
+    await page.getByLabel("Menu").click();
+    const menu = page.getByRole("navigation", { name: "Mobile" });
+    await expect(menu.getByRole("link", { name: "Rewards", exact: true })).toHaveAttribute("href", "/gamification");
+    await menu.getByRole("link", { name: "Machine Learning", exact: true }).click();
+    await expect(page.getByRole("heading", { name: "Machine Learning", level: 1 })).toBeVisible();
+    const answered = page
+      .getByRole("row", { name: /^Questions answered/ })
+      .getByRole("cell")
+      .last();
+    expect(Number((await answered.textContent())?.replace(/\D/g, ""))).toBeGreaterThanOrEqual(allTime.aiCommands);
+    await expect(page.getByRole("cell", { name: "@cf/meta/m2m100-1.2b" })).toBeVisible();
+    await page.getByRole("tab", { name: "Prediction" }).click();
+    await expect(page.getByText("We have not measured the accuracy of these suggestions")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Try it in the chat" })).toHaveAttribute("href", "/chat");
+  });
 });

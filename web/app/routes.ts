@@ -42,5 +42,6 @@ export default [
   route("competitive-advantage", "routes/competitive-advantage.tsx"),
   route("showcase", "routes/showcase.tsx"),
   route("mockups", "routes/mockups.tsx"),
+  route("machine-learning", "routes/machine-learning.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;
