@@ -196,6 +196,22 @@ test("story pages: the founder's story and Why LinkUp from About, the showcase a
   await expect(page).toHaveURL(/\/emergency$/);
 });
 
+test("/enhanced-chat is the chat: the spec calls /chat the enhanced chat, so it leads there with its query", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  await acceptCookies(context, baseURL as string);
+  const res = await page.request.get("/enhanced-chat?room=nearby%3As0h1k", { maxRedirects: 0 });
+  expect(res.status()).toBe(301);
+  expect(res.headers().location).toBe("/chat?room=nearby%3As0h1k");
+  expect((await page.request.post("/api/auth/anonymous")).ok()).toBe(true);
+  expect((await page.request.patch("/api/me", { data: { onboardingCompleted: true } })).ok()).toBe(true);
+  await page.goto("/enhanced-chat");
+  await expect(page).toHaveURL(/\/chat$/);
+  await expect(page.getByRole("group", { name: "Quick replies" })).toBeVisible();
+});
+
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 }, userAgent: MOBILE_UA, isMobile: true, hasTouch: true });
 

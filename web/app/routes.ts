@@ -43,5 +43,6 @@ export default [
   route("showcase", "routes/showcase.tsx"),
   route("mockups", "routes/mockups.tsx"),
   route("machine-learning", "routes/machine-learning.tsx"),
+  route("enhanced-chat", "routes/enhanced-chat.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;
