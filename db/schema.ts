@@ -553,7 +553,7 @@ export const pointEvents = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["message", "verified", "daily_bonus", "sos_helped"] }).notNull(),
+    kind: text("kind", { enum: ["message", "verified", "daily_bonus", "sos_helped", "achievement"] }).notNull(),
     ref: text("ref").notNull(),
     points: integer("points").notNull(),
     // Server date (UTC, YYYY-MM-DD) of the action: daily caps and the bonus streak count by it.

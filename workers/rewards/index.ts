@@ -18,6 +18,8 @@ import { bonusDays, countEventsOn, pointTotals, recordPoints, recordPointsMany, 
 import type { User } from "../../db/schema";
 import { shownName } from "../rooms/rooms";
 import { listUserRooms } from "../../db/queries/rooms";
+import { grantRewardDays } from "../billing";
+import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 
 const DAY_MS = 86_400_000;
@@ -109,6 +111,25 @@ export async function rewardsFor(db: Db, userId: string, now = new Date()): Prom
       return { ...a, progress: p, unlocked: p >= a.maxProgress };
     }),
   };
+}
+
+/**
+ * Grants the premium days of every achievement the person has unlocked and not yet been rewarded for, once each
+ * (the ledger row `achievement:<id>` is unique). Premium is for verified people (spec part 2 §1), so an
+ * anonymous person's rewards wait until they verify. Returns the achievements rewarded now.
+ */
+export async function settleAchievements(env: AppEnv, db: Db, user: User, now = new Date()): Promise<string[]> {
+  if (user.authMode !== "verified") return [];
+  const { achievements } = await rewardsFor(db, user.id, now);
+  const rewarded: string[] = [];
+  for (const a of achievements.filter((x) => x.unlocked)) {
+    // The row is the once-only guard; the days are granted only by the request that wrote it.
+    const first = await recordPoints(db, { userId: user.id, kind: "achievement", ref: a.id, points: 0, day: serverDay(now) });
+    if (!first) continue;
+    await grantRewardDays(env, db, user.id, { days: a.rewardDays, reason: `${a.title} achievement` }, now);
+    rewarded.push(a.id);
+  }
+  return rewarded;
 }
 
 /** Monday (UTC) of the week `now` falls in: the week's board counts from it. */
