@@ -13,6 +13,8 @@ export const MESSAGE_POINTS = 5;
 export const MESSAGE_POINTS_PER_DAY = 20;
 export const VERIFIED_POINTS = 200;
 export const SOS_HELPED_POINTS = 100;
+/** At most this many SOS a day earn a responder points (against pairs farming with staged alerts). */
+export const SOS_HELPED_PER_DAY = 3;
 
 export type AchievementTier = "bronze" | "silver" | "gold" | "diamond";
 export interface AchievementDef {

@@ -596,3 +596,21 @@ export const apiKeyUsage = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.keyId, t.day] })],
 );
+
+/**
+ * People who answered an SOS ("I'm coming to help"). When the SOS is resolved, each verified responder earns the
+ * "SOS helped" points once (docs/decisions/023g-rewards-that-grant-premium.md).
+ */
+export const sosResponses = sqliteTable(
+  "sos_responses",
+  {
+    sosId: text("sos_id")
+      .notNull()
+      .references(() => emergencyBroadcasts.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    respondedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.sosId, t.userId] })],
+);

@@ -85,6 +85,8 @@ function mergeStatements(from: User, into: User): SQL[] {
             FROM point_events WHERE user_id = ${t} AND kind = 'message'
           ) WHERE n > ${MESSAGE_POINTS_PER_DAY})`,
     sql`UPDATE api_keys SET user_id = ${t} WHERE user_id = ${f}`,
+    sql`UPDATE OR IGNORE sos_responses SET user_id = ${t} WHERE user_id = ${f}`,
+    sql`DELETE FROM sos_responses WHERE user_id = ${f}`,
     sql`UPDATE support_tickets SET user_id = ${t} WHERE user_id = ${f}`,
     sql`UPDATE files SET owner_id = ${t} WHERE owner_id = ${f}`,
     sql`UPDATE subscriptions SET user_id = ${t} WHERE user_id = ${f}`,

@@ -144,4 +144,40 @@ describe("rewards", () => {
     // The bonus claimed as the newcomer counts for the owner; the verification's 200 points count once.
     expect(await rewards(owner.cookie)).toMatchObject({ totalPoints: 250, dailyBonus: { available: false } });
   });
+
+  it("people who answered an SOS earn 'SOS helped' points once it is resolved: verified responders, once per SOS", async () => {
+    const here = { latitude: 10.5 + Math.random() / 10, longitude: 7.4 + Math.random() / 10 };
+    const sender = await anonymousSession();
+    const helper = await verifiedSession("0807", "Helper");
+    const anonHelper = await anonymousSession();
+    const farAway = await anonymousSession();
+    for (const [who, at] of [
+      [sender.cookie, here],
+      [helper.cookie, here],
+      [anonHelper.cookie, here],
+      [farAway.cookie, { latitude: 4.8, longitude: 7.0 }],
+    ] as const) {
+      expect((await call("/api/me/location", { method: "PUT", cookie: who, json: at })).status).toBe(200);
+    }
+    const sent = await call("/api/emergency/broadcast", {
+      method: "POST",
+      cookie: sender.cookie,
+      json: { message: "Car crash at the junction", emergencyType: "accident", location: here, clientRequestId: `helped-${Date.now()}` },
+    });
+    expect(sent.status).toBe(201);
+    const { id } = (await sent.json()) as { id: string };
+    const respond = (cookie: string) => call(`/api/emergency/${id}/respond`, { method: "POST", cookie });
+    expect((await respond(helper.cookie)).status).toBe(200);
+    expect((await respond(helper.cookie)).status).toBe(200);
+    expect((await respond(anonHelper.cookie)).status).toBe(200);
+    expect((await respond(sender.cookie)).status).toBe(400);
+    expect((await respond(farAway.cookie)).status).toBe(404);
+    expect((await rewards(helper.cookie)).emergenciesHelped).toBe(0);
+
+    expect((await call(`/api/emergency/${id}/resolve`, { method: "POST", cookie: sender.cookie })).status).toBe(200);
+    expect(await rewards(helper.cookie)).toMatchObject({ emergenciesHelped: 1, totalPoints: 200 + 100 });
+    expect((await rewards(anonHelper.cookie)).totalPoints).toBe(0);
+    // A resolved SOS can no longer be answered.
+    expect((await respond(helper.cookie)).status).toBe(404);
+  });
 });
