@@ -13,6 +13,8 @@ export const MESSAGE_POINTS = 5;
 export const MESSAGE_POINTS_PER_DAY = 20;
 export const VERIFIED_POINTS = 200;
 export const SOS_HELPED_POINTS = 100;
+/** At most this many SOS a day earn a responder points (against pairs farming with staged alerts). */
+export const SOS_HELPED_PER_DAY = 3;
 
 export type AchievementTier = "bronze" | "silver" | "gold" | "diamond";
 export interface AchievementDef {
@@ -22,6 +24,8 @@ export interface AchievementDef {
   points: number;
   maxProgress: number;
   reward: string;
+  /** The reward in days of Premium, granted once through billing when the achievement is unlocked. */
+  rewardDays: number;
   tier: AchievementTier;
 }
 
@@ -33,6 +37,7 @@ export const ACHIEVEMENTS: AchievementDef[] = [
     points: 100,
     maxProgress: 1,
     reward: "2 days premium trial",
+    rewardDays: 2,
     tier: "bronze",
   },
   {
@@ -42,6 +47,7 @@ export const ACHIEVEMENTS: AchievementDef[] = [
     points: 500,
     maxProgress: 100,
     reward: "1 week trial",
+    rewardDays: 7,
     tier: "silver",
   },
   {
@@ -51,6 +57,7 @@ export const ACHIEVEMENTS: AchievementDef[] = [
     points: 1000,
     maxProgress: 10,
     reward: "2 weeks premium",
+    rewardDays: 14,
     tier: "gold",
   },
   {
@@ -60,6 +67,7 @@ export const ACHIEVEMENTS: AchievementDef[] = [
     points: 2000,
     maxProgress: 5,
     reward: "1 month",
+    rewardDays: 30,
     tier: "diamond",
   },
   {
@@ -69,6 +77,7 @@ export const ACHIEVEMENTS: AchievementDef[] = [
     points: 1500,
     maxProgress: 30,
     reward: "3 weeks",
+    rewardDays: 21,
     tier: "gold",
   },
   {
@@ -78,6 +87,7 @@ export const ACHIEVEMENTS: AchievementDef[] = [
     points: 3000,
     maxProgress: 5,
     reward: "2 months",
+    rewardDays: 60,
     tier: "diamond",
   },
 ];

@@ -601,7 +601,7 @@ export const pointEvents = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["message", "verified", "daily_bonus", "sos_helped"] }).notNull(),
+    kind: text("kind", { enum: ["message", "verified", "daily_bonus", "sos_helped", "achievement"] }).notNull(),
     ref: text("ref").notNull(),
     points: integer("points").notNull(),
     // Server date (UTC, YYYY-MM-DD) of the action: daily caps and the bonus streak count by it.
@@ -622,7 +622,6 @@ export const analyticsDaily = sqliteTable(
     count: integer("count").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.day, t.kind, t.area] })],
-
 );
 
 /**
@@ -644,4 +643,56 @@ export const securityEvents = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index("security_events_user_idx").on(t.userId, t.createdAt)],
+);
+
+/**
+ * Keys of the public API (docs/decisions/022g-public-api-and-keys.md): the key itself is shown once; only its
+ * HMAC under SESSION_SECRET is kept, like session tokens. Revoked keys stay listed for the audit of their use.
+ */
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    hint: text("hint").notNull(),
+    keyHash: text("key_hash").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [uniqueIndex("api_keys_hash_idx").on(t.keyHash), index("api_keys_user_idx").on(t.userId)],
+);
+
+/** Calls per key per server date (UTC, YYYY-MM-DD): a new date starts a new count, so no reset job is needed. */
+export const apiKeyUsage = sqliteTable(
+  "api_key_usage",
+  {
+    keyId: text("key_id")
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    day: text("day").notNull(),
+    calls: integer("calls").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.day] })],
+);
+
+/**
+ * People who answered an SOS ("I'm coming to help"). When the SOS is resolved, each verified responder earns the
+ * "SOS helped" points once (docs/decisions/023g-rewards-that-grant-premium.md).
+ */
+export const sosResponses = sqliteTable(
+  "sos_responses",
+  {
+    sosId: text("sos_id")
+      .notNull()
+      .references(() => emergencyBroadcasts.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    respondedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.sosId, t.userId] })],
 );

@@ -17,6 +17,8 @@ export const ar: Catalog = {
   "shell.link.about": "من نحن",
   "shell.link.socialGood": "الخير الاجتماعي",
   "shell.link.mobileDemo": "عرض الهاتف",
+  "shell.link.machineLearning": "تعلّم الآلة",
+  "shell.link.rewards": "المكافآت",
   "shell.link.voiceCalls": "مكالمات صوتية",
   "shell.link.faq": "الأسئلة الشائعة",
   "shell.link.smartNotifications": "إشعارات ذكية",

@@ -22,6 +22,8 @@ export const en = {
   "shell.link.about": "About",
   "shell.link.socialGood": "Social Good",
   "shell.link.mobileDemo": "Mobile Demo",
+  "shell.link.machineLearning": "Machine Learning",
+  "shell.link.rewards": "Rewards",
   "shell.link.voiceCalls": "Voice Calls",
   "shell.link.faq": "FAQ",
   "shell.link.smartNotifications": "Smart Notifications",

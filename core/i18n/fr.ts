@@ -17,6 +17,8 @@ export const fr: Catalog = {
   "shell.link.about": "À propos",
   "shell.link.socialGood": "Impact social",
   "shell.link.mobileDemo": "Démo mobile",
+  "shell.link.machineLearning": "Apprentissage automatique",
+  "shell.link.rewards": "Récompenses",
   "shell.link.voiceCalls": "Appels vocaux",
   "shell.link.faq": "FAQ",
   "shell.link.smartNotifications": "Notifications intelligentes",

@@ -20,6 +20,8 @@ export const ha: Catalog = {
   "shell.link.about": "Game da mu",
   "shell.link.socialGood": "Taimakon al'umma",
   "shell.link.mobileDemo": "Gwajin waya",
+  "shell.link.machineLearning": "Koyon na'ura",
+  "shell.link.rewards": "Lada",
   "shell.link.voiceCalls": "Kiran murya",
   "shell.link.faq": "Tambayoyi",
   "shell.link.smartNotifications": "Sanarwa masu wayo",

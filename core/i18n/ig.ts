@@ -20,6 +20,8 @@ export const ig: Catalog = {
   "shell.link.about": "Banyere anyị",
   "shell.link.socialGood": "Enyemaka obodo",
   "shell.link.mobileDemo": "Ngosi ekwentị",
+  "shell.link.machineLearning": "Mmụta igwe",
+  "shell.link.rewards": "Ụgwọ ọrụ",
   "shell.link.voiceCalls": "Oku olu",
   "shell.link.faq": "Ajụjụ",
   "shell.link.smartNotifications": "Ọkwa amamihe",

@@ -20,6 +20,8 @@ export const pcm: Catalog = {
   "shell.link.about": "About us",
   "shell.link.socialGood": "Community help",
   "shell.link.mobileDemo": "Phone demo",
+  "shell.link.machineLearning": "Machine Learning",
+  "shell.link.rewards": "Rewards",
   "shell.link.voiceCalls": "Voice call",
   "shell.link.faq": "Questions",
   "shell.link.smartNotifications": "Sharp notice dem",

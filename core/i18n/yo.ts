@@ -20,6 +20,8 @@ export const yo: Catalog = {
   "shell.link.about": "Nípa wa",
   "shell.link.socialGood": "Ìrànlọ́wọ́ àwùjọ",
   "shell.link.mobileDemo": "Àpẹẹrẹ fóònù",
+  "shell.link.machineLearning": "Ẹ̀kọ́ ẹ̀rọ",
+  "shell.link.rewards": "Èrè",
   "shell.link.voiceCalls": "Ìpè ohùn",
   "shell.link.faq": "Ìbéèrè",
   "shell.link.smartNotifications": "Ìfitónilétí ọlọ́gbọ́n",

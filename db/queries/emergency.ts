@@ -2,7 +2,7 @@
 import { and, asc, between, count, desc, eq, gte, inArray, ne, or } from "drizzle-orm";
 import { newId } from "../../core/ids";
 import type { Db } from "../index";
-import { emergencyBroadcasts, emergencyContacts, phoneChannels, users } from "../schema";
+import { emergencyBroadcasts, emergencyContacts, phoneChannels, sosResponses, users } from "../schema";
 
 export type BroadcastRow = typeof emergencyBroadcasts.$inferSelect;
 
@@ -165,4 +165,15 @@ export async function deleteContact(db: Db, userId: string, id: string): Promise
     .where(and(eq(emergencyContacts.id, id), eq(emergencyContacts.userId, userId)))
     .returning({ id: emergencyContacts.id });
   return rows.length > 0;
+}
+
+/** Records that a person answered an SOS; false when they already had. */
+export async function insertSosResponse(db: Db, sosId: string, userId: string): Promise<boolean> {
+  const rows = await db.insert(sosResponses).values({ sosId, userId }).onConflictDoNothing().returning({ userId: sosResponses.userId });
+  return rows.length > 0;
+}
+
+export async function sosResponders(db: Db, sosId: string): Promise<string[]> {
+  const rows = await db.select({ userId: sosResponses.userId }).from(sosResponses).where(eq(sosResponses.sosId, sosId)).all();
+  return rows.map((r) => r.userId);
 }

@@ -1,4 +1,5 @@
-import { count, eq, gt, sql } from "drizzle-orm";
+import { count, eq, gt, gte, sql } from "drizzle-orm";
+import type { AssistantUsageStats } from "../../core/assistant-models";
 import type { Db } from "../index";
 import { emergencyBroadcasts, marketPrices, meshConnections, messages, rooms, usageDaily, users } from "../schema";
 
@@ -38,4 +39,26 @@ export async function publicStats(db: Db, now = Date.now()) {
     emergencyBroadcasts: e?.n ?? 0,
     marketCities: Number(markets?.n ?? 0),
   };
+}
+
+/** Assistant use from usage_daily (answered commands only, docs/decisions/016): all time and the last 7 UTC days. */
+export async function assistantUsage(db: Db, now = Date.now()): Promise<AssistantUsageStats> {
+  const since = new Date(now - 6 * 24 * 3600 * 1000).toISOString().slice(0, 10);
+  const totals = (where?: ReturnType<typeof gte>) =>
+    db
+      .select({
+        aiCommands: sql<number>`coalesce(sum(${usageDaily.aiCommands}), 0)`,
+        translations: sql<number>`coalesce(sum(${usageDaily.translations}), 0)`,
+        voiceMessages: sql<number>`coalesce(sum(${usageDaily.voiceMessages}), 0)`,
+      })
+      .from(usageDaily)
+      .where(where)
+      .get();
+  const [all, week] = await Promise.all([totals(), totals(gte(usageDaily.date, since))]);
+  const shape = (r: typeof all) => ({
+    aiCommands: Number(r?.aiCommands ?? 0),
+    translations: Number(r?.translations ?? 0),
+    voiceMessages: Number(r?.voiceMessages ?? 0),
+  });
+  return { allTime: shape(all), lastSevenDays: shape(week) };
 }

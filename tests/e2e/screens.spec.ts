@@ -1,5 +1,5 @@
 // The remaining screens of the spec's route table (issue 18): install, and more as they land.
-import { acceptCookies, expect, test } from "./fixtures";
+import { acceptCookies, expect, MOBILE_UA, test, verifyFreshPhone } from "./fixtures";
 
 test("the landing's App Store button leads to the install page, which says LinkUp installs from the browser", async ({
   page,
@@ -121,4 +121,125 @@ test("rewards: the landing's Rewards link shows level and points from the server
   await expect(page.getByRole("list", { name: "Leaders" }).getByRole("listitem").filter({ hasText: "(you)" })).toContainText("50 points");
   await page.getByRole("navigation", { name: "Where" }).getByRole("link", { name: "Your area" }).click();
   await expect(page.getByText("Set your town in")).toBeVisible();
+});
+
+test("API docs: the landing's API Docs link, the reference from the server's schemas, and a key created, used and revoked", async ({
+  page,
+  context,
+  baseURL,
+  playwright,
+}) => {
+  const url = baseURL as string;
+  await acceptCookies(context, url);
+  await page.goto("/");
+  await page.getByRole("navigation", { name: "Explore" }).getByRole("link", { name: "API Docs" }).click();
+  await expect(page.getByRole("heading", { name: "API Documentation", level: 1 })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Assistant" })).toContainText("/api/ai/translate");
+  await expect(page.getByRole("region", { name: "Assistant" })).toContainText("targetLanguage (body, string, required)");
+  await expect(page.getByRole("region", { name: "Not offered" })).toContainText("/api/messages/send");
+  await page.getByRole("tab", { name: "Python" }).click();
+  await expect(page.getByLabel("Python example")).toContainText("requests.post(");
+  await expect(page.getByRole("cell", { name: "1,000 calls/day" })).toBeVisible();
+  await expect(page.getByText("Start chatting and verify your phone to create API keys.")).toBeVisible();
+
+  await verifyFreshPhone(page.request, url);
+  await page.reload();
+  await page.getByRole("textbox", { name: "Key name" }).fill("Market bot");
+  await page.getByRole("button", { name: "Create API key" }).click();
+  const key = await page.getByRole("textbox", { name: "New API key" }).inputValue();
+  expect(key).toMatch(/^linkup_/);
+  const client = await playwright.request.newContext({ baseURL: url, extraHTTPHeaders: { authorization: `Bearer ${key}` } });
+  expect((await client.get("/api/market/prices")).status()).toBe(200);
+  await page.reload();
+  await expect(page.getByRole("textbox", { name: "New API key" })).toHaveCount(0);
+  const row = page.getByRole("list", { name: "API keys" }).getByRole("listitem").filter({ hasText: "Market bot" });
+  await expect(row).toContainText("1 call today");
+  await row.getByRole("button", { name: "Revoke Market bot" }).click();
+  await expect(page.getByRole("list", { name: "API keys" })).toHaveCount(0);
+  expect((await client.get("/api/market/prices")).status()).toBe(401);
+  await client.dispose();
+});
+
+test("story pages: the founder's story and Why LinkUp from About, the showcase and design gallery from Features, with live figures", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  await acceptCookies(context, baseURL as string);
+  const stats = (await (await page.request.get("/api/stats/public")).json()) as { users: number; emergencyBroadcasts: number };
+  await page.goto("/about");
+  await page.getByRole("link", { name: "The founder's story" }).click();
+  await expect(page.getByRole("heading", { name: "The founder's story", level: 1 })).toBeVisible();
+  await expect(page.getByText("Goal: ₦890 million of economic impact")).toBeVisible();
+  await expect(page.getByRole("region", { name: "So far" })).toContainText(`${stats.users.toLocaleString("en-NG")} `);
+  await expect(page.getByRole("link", { name: "Join LinkUp" })).toHaveAttribute("href", "/signup");
+  await expect(page.getByRole("link", { name: "Try LinkUp on WhatsApp" })).toHaveAttribute("href", "/whatsapp-demo");
+
+  await page.goto("/about");
+  await page.getByRole("link", { name: "Why LinkUp" }).click();
+  await expect(page.getByRole("heading", { name: "Why LinkUp", level: 1 })).toBeVisible();
+  await expect(page.getByRole("region", { name: "What LinkUp does not do" })).toContainText("cannot run a Bluetooth mesh");
+
+  await page.goto("/features");
+  await page.getByRole("link", { name: "Product showcase" }).click();
+  await expect(page.getByRole("heading", { name: "Product showcase", level: 1 })).toBeVisible();
+  await expect(page.getByRole("region", { name: "LinkUp today" })).toContainText("Counted live");
+
+  await page.goto("/features");
+  await page.getByRole("link", { name: "Design gallery" }).click();
+  await expect(page.getByRole("heading", { name: "Design gallery", level: 1 })).toBeVisible();
+  const screens = page.getByRole("list", { name: "Screens" }).getByRole("listitem");
+  await expect(screens).toHaveCount(12);
+  await page.getByRole("navigation", { name: "Categories" }).getByRole("link", { name: "Safety" }).click();
+  await expect(screens).toHaveCount(2);
+  await screens.getByRole("link", { name: "Open Emergency" }).click();
+  await expect(page).toHaveURL(/\/emergency$/);
+});
+
+test("/enhanced-chat is the chat: the spec calls /chat the enhanced chat, so it leads there with its query", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  await acceptCookies(context, baseURL as string);
+  const res = await page.request.get("/enhanced-chat?room=nearby%3As0h1k", { maxRedirects: 0 });
+  expect(res.status()).toBe(301);
+  expect(res.headers().location).toBe("/chat?room=nearby%3As0h1k");
+  expect((await page.request.post("/api/auth/anonymous")).ok()).toBe(true);
+  expect((await page.request.patch("/api/me", { data: { onboardingCompleted: true } })).ok()).toBe(true);
+  await page.goto("/enhanced-chat");
+  await expect(page).toHaveURL(/\/chat$/);
+  await expect(page.getByRole("group", { name: "Quick replies" })).toBeVisible();
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, userAgent: MOBILE_UA, isMobile: true, hasTouch: true });
+
+  test("the menu's Machine Learning shows the models the assistant runs and live counts of questions answered; Rewards is in the menu", async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    await acceptCookies(context, baseURL as string);
+    expect((await page.request.post("/api/auth/anonymous")).ok()).toBe(true);
+    const asked = await page.request.post("/api/ai/chat", { data: { message: "translate good morning to Yoruba" } });
+    expect(asked.ok()).toBe(true);
+    const { allTime } = (await (await page.request.get("/api/stats/assistant")).json()) as { allTime: { aiCommands: number } };
+    expect(allTime.aiCommands).toBeGreaterThan(0);
+    await page.goto("/");
+    await page.getByLabel("Menu").click();
+    const menu = page.getByRole("navigation", { name: "Mobile" });
+    await expect(menu.getByRole("link", { name: "Rewards", exact: true })).toHaveAttribute("href", "/gamification");
+    await menu.getByRole("link", { name: "Machine Learning", exact: true }).click();
+    await expect(page.getByRole("heading", { name: "Machine Learning", level: 1 })).toBeVisible();
+    const answered = page
+      .getByRole("row", { name: /^Questions answered/ })
+      .getByRole("cell")
+      .last();
+    expect(Number((await answered.textContent())?.replace(/\D/g, ""))).toBeGreaterThanOrEqual(allTime.aiCommands);
+    await expect(page.getByRole("cell", { name: "@cf/meta/m2m100-1.2b" })).toBeVisible();
+    await page.getByRole("tab", { name: "Prediction" }).click();
+    await expect(page.getByText("We have not measured the accuracy of these suggestions")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Try it in the chat" })).toHaveAttribute("href", "/chat");
+  });
 });

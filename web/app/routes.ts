@@ -40,5 +40,12 @@ export default [
   route("community", "routes/community.tsx"),
   route("gamification", "routes/gamification.tsx"),
   route("leaderboard", "routes/leaderboard.tsx"),
+  route("api-docs", "routes/api-docs.tsx"),
+  route("about-founder", "routes/about-founder.tsx"),
+  route("competitive-advantage", "routes/competitive-advantage.tsx"),
+  route("showcase", "routes/showcase.tsx"),
+  route("mockups", "routes/mockups.tsx"),
+  route("machine-learning", "routes/machine-learning.tsx"),
+  route("enhanced-chat", "routes/enhanced-chat.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

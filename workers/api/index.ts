@@ -1,5 +1,6 @@
 // The `/api` Hono app. Each route file is thin; domain logic lives in workers/<area> and db/queries.
 import { Hono } from "hono";
+import { apiKeyCaller } from "../api-keys";
 import { checkOrigin, loadSession } from "../auth/session";
 import type { AppBindings } from "../env";
 import { notFound, onError } from "../errors";
@@ -7,6 +8,7 @@ import { filesApi } from "../files/routes";
 import { adminApi } from "./routes/admin";
 import { ai } from "./routes/ai";
 import { analyticsApi } from "./routes/analytics";
+import { apiKeysApi } from "./routes/api-keys";
 import { auth } from "./routes/auth";
 import { billing } from "./routes/billing";
 import { callsApi } from "./routes/calls";
@@ -27,6 +29,7 @@ import { support } from "./routes/support";
 export const api = new Hono<AppBindings>()
   .use(checkOrigin)
   .use(loadSession)
+  .use(apiKeyCaller)
   .route("/health", health)
   .route("/ai", ai)
   .route("/admin", adminApi)
@@ -46,7 +49,8 @@ export const api = new Hono<AppBindings>()
   .route("/", notificationsApi)
   .route("/", roomsApi)
   .route("/", security)
-  .route("/", rewardsApi);
+  .route("/", rewardsApi)
+  .route("/", apiKeysApi);
 
 api.onError(onError);
 api.notFound(notFound);

@@ -6,7 +6,7 @@ import type { Counter } from "./usage";
 import { type AiRunner, workersAiProvider } from "./workers-ai";
 
 /** A few seconds, then the offline assistant answers instead (docs/architecture.md §6). */
-export const AI_TIMEOUT_MS = 5000;
+export { AI_TIMEOUT_MS } from "../../core/assistant-models";
 
 export type AiMode = "auto" | "offline";
 

@@ -2,14 +2,11 @@
 import { z } from "zod";
 import { LANGUAGES, type LanguageCode } from "../../core/ai-command";
 import { SUPPORT_CATEGORIES, type SupportCategory } from "../../core/ai-schemas";
+import { INSTRUCT_MODEL, SPEECH_MODEL, TRANSLATION_MODEL } from "../../core/assistant-models";
 import type { AssistantProvider, ChatInput, TranslateOutput } from "./provider";
 
-/** One instruct model for chat, support, smart replies and the languages m2m100 does not cover. */
-export const INSTRUCT_MODEL = "@cf/google/gemma-3-12b-it";
-/** m2m100 is documented for ten languages; of ours it covers English, French and Arabic. */
-export const TRANSLATION_MODEL = "@cf/meta/m2m100-1.2b";
+export { INSTRUCT_MODEL, SPEECH_MODEL, TRANSLATION_MODEL };
 export const M2M100_LANGUAGES: ReadonlySet<LanguageCode> = new Set(["en", "fr", "ar"]);
-export const SPEECH_MODEL = "@cf/openai/whisper-large-v3-turbo";
 
 /** The part of the binding we use; validated answers, so a changed model output fails loudly, not silently. */
 export interface AiRunner {

@@ -201,6 +201,39 @@ export async function grantComplimentary(
   return { id: row.id, userId: input.user.id, tier: input.tier, endsAt: input.endsAt.toISOString(), effectiveTier: tier };
 }
 
+/**
+ * Premium days earned as a reward (an achievement, docs/decisions/023g-rewards-that-grant-premium.md): a
+ * complimentary grant that starts when the person's running grants end, so rewards add up instead of overlapping.
+ * The caller makes sure a reward is granted once.
+ */
+export async function grantRewardDays(env: AppEnv, db: Db, userId: string, input: { days: number; reason: string }, now = new Date()) {
+  const running = (await subscriptionsOf(db, userId))
+    .filter((r) => r.source === "complimentary" && r.tier === "premium" && entitlement(r, now))
+    .map((r) => r.currentPeriodEnd?.getTime() ?? 0);
+  const start = Math.max(now.getTime(), ...running);
+  const endsAt = new Date(start + input.days * 86_400_000);
+  const row = await insertSubscription(db, {
+    userId,
+    tier: "premium",
+    status: "active",
+    source: "complimentary",
+    currentPeriodEnd: endsAt,
+    lastEventAt: now,
+  });
+  await audit(db, {
+    actorId: userId,
+    action: "billing.reward_granted",
+    target: userId,
+    detail: { subscriptionId: row.id, days: input.days, reason: input.reason, endsAt: endsAt.toISOString() },
+  });
+  const tier = await refreshTier(db, userId, now);
+  await tellPerson(env, db, userId, {
+    title: "Premium days earned",
+    content: `${input.reason}: ${input.days} days of LinkUp Premium, until ${endsAt.toISOString().slice(0, 10)}.`,
+  });
+  return { endsAt: endsAt.toISOString(), effectiveTier: tier };
+}
+
 /** Staff end a person's complimentary grants now (a mistaken or withdrawn grant); audited, and the person is told. */
 export async function endComplimentary(env: AppEnv, db: Db, staff: User, user: User, now = new Date()) {
   const grants = (await subscriptionsOf(db, user.id)).filter(

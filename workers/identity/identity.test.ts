@@ -175,6 +175,41 @@ describe("verification and merge on libSQL", () => {
     expect(keys.map((k) => k.deviceId).sort()).toEqual(["a0", "a1", "a2", "a3", "a4", "a5", "o2", "o3", "o4", "o5"]);
   });
 
+  it("moves the merged identity's points to the owner: an action both earned counts once, the daily message cap holds", async () => {
+    const owner = await createUser(db, { nickname: "Owner" });
+    const anon = await createUser(db);
+    const day = "2026-05-01";
+    const ev = (userId: string, kind: "message" | "verified" | "daily_bonus", ref: string, points: number, d = day) => ({
+      id: `${userId}-${kind}-${ref}`,
+      userId,
+      kind,
+      ref,
+      points,
+      day: d,
+    });
+    await db
+      .insert(schema.pointEvents)
+      .values([
+        ev(owner.id, "daily_bonus", day, 50),
+        ev(owner.id, "verified", "phone", 200),
+        ...Array.from({ length: 15 }, (_, i) => ev(owner.id, "message", `o-${i}`, 5)),
+      ]);
+    await db
+      .insert(schema.pointEvents)
+      .values([
+        ev(anon.id, "daily_bonus", day, 50),
+        ev(anon.id, "daily_bonus", "2026-04-30", 50, "2026-04-30"),
+        ev(anon.id, "verified", "phone", 200),
+        ...Array.from({ length: 10 }, (_, i) => ev(anon.id, "message", `a-${i}`, 5)),
+      ]);
+    await mergeUsers(db, anon, owner);
+    const rows = await db.select().from(schema.pointEvents).where(eq(schema.pointEvents.userId, owner.id)).all();
+    const count = (kind: string) => rows.filter((r) => r.kind === kind).length;
+    expect([count("daily_bonus"), count("verified"), count("message")]).toEqual([2, 1, 20]);
+    expect(rows.reduce((sum, r) => sum + r.points, 0)).toBe(100 + 200 + 20 * 5);
+    expect(await db.select().from(schema.pointEvents).where(eq(schema.pointEvents.userId, anon.id)).all()).toEqual([]);
+  });
+
   it("does nothing when asked to merge a user into itself", async () => {
     const u = await createUser(db);
     await mergeUsers(db, u, u);

@@ -2,6 +2,7 @@
 // (usually anonymous) identity, that identity's data moves to the phone's owner and nothing is lost.
 import { type SQL, sql } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import { MESSAGE_POINTS_PER_DAY } from "../../core/rewards";
 import { MAX_DEVICE_KEYS } from "../../core/rooms";
 import type { Db } from "../../db";
 import type { User } from "../../db/schema";
@@ -73,6 +74,19 @@ function mergeStatements(from: User, into: User): SQL[] {
           total_points = total_points + excluded.total_points,
           streak = max(streak, excluded.streak)`,
     sql`DELETE FROM rewards WHERE user_id = ${f}`,
+    // Points earned as the merged identity move to the owner. An action both earned (the bonus of one day, the
+    // verification, an achievement) counts once, and the daily cap on message points holds for the sum, so
+    // merging identities is no way to farm points (docs/decisions/023g-rewards-that-grant-premium.md).
+    sql`UPDATE OR IGNORE point_events SET user_id = ${t} WHERE user_id = ${f}`,
+    sql`DELETE FROM point_events WHERE user_id = ${f}`,
+    sql`DELETE FROM point_events WHERE id IN (
+          SELECT id FROM (
+            SELECT id, row_number() OVER (PARTITION BY day ORDER BY created_at, id) AS n
+            FROM point_events WHERE user_id = ${t} AND kind = 'message'
+          ) WHERE n > ${MESSAGE_POINTS_PER_DAY})`,
+    sql`UPDATE api_keys SET user_id = ${t} WHERE user_id = ${f}`,
+    sql`UPDATE OR IGNORE sos_responses SET user_id = ${t} WHERE user_id = ${f}`,
+    sql`DELETE FROM sos_responses WHERE user_id = ${f}`,
     sql`UPDATE support_tickets SET user_id = ${t} WHERE user_id = ${f}`,
     sql`UPDATE files SET owner_id = ${t} WHERE owner_id = ${f}`,
     sql`UPDATE subscriptions SET user_id = ${t} WHERE user_id = ${f}`,

@@ -10,6 +10,8 @@ import {
   type LeaderboardQuery,
   type RewardsAnswer,
   serverDay,
+  SOS_HELPED_PER_DAY,
+  SOS_HELPED_POINTS,
   VERIFIED_POINTS,
 } from "../../core/rewards";
 import type { Db } from "../../db";
@@ -18,6 +20,9 @@ import { bonusDays, countEventsOn, pointTotals, recordPoints, recordPointsMany, 
 import type { User } from "../../db/schema";
 import { shownName } from "../rooms/rooms";
 import { listUserRooms } from "../../db/queries/rooms";
+import { findUserById } from "../../db/queries/users";
+import { grantRewardDays } from "../billing";
+import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 
 const DAY_MS = 86_400_000;
@@ -48,6 +53,22 @@ export async function awardMessagePoints(db: Db, rows: { id: string; senderId: s
 /** Points for verifying a phone, once per person however often they verify. */
 export async function awardVerified(db: Db, userId: string, now = new Date()): Promise<void> {
   await recordPoints(db, { userId, kind: "verified", ref: "phone", points: VERIFIED_POINTS, day: serverDay(now) });
+}
+
+/**
+ * "SOS helped" points for the people who answered an SOS, once it is resolved: verified responders only (an
+ * anonymous identity costs nothing to make), each SOS once, at most SOS_HELPED_PER_DAY a day.
+ */
+export async function awardSosHelped(db: Db, sosId: string, responderIds: string[], now = new Date()): Promise<string[]> {
+  const day = serverDay(now);
+  const awarded: string[] = [];
+  for (const userId of responderIds) {
+    const user = await findUserById(db, userId);
+    if (user?.authMode !== "verified") continue;
+    if ((await countEventsOn(db, userId, "sos_helped", day)) >= SOS_HELPED_PER_DAY) continue;
+    if (await recordPoints(db, { userId, kind: "sos_helped", ref: sosId, points: SOS_HELPED_POINTS, day })) awarded.push(userId);
+  }
+  return awarded;
 }
 
 /** Consecutive bonus days ending on `day` (0 when `day` has none). */
@@ -109,6 +130,25 @@ export async function rewardsFor(db: Db, userId: string, now = new Date()): Prom
       return { ...a, progress: p, unlocked: p >= a.maxProgress };
     }),
   };
+}
+
+/**
+ * Grants the premium days of every achievement the person has unlocked and not yet been rewarded for, once each
+ * (the ledger row `achievement:<id>` is unique). Premium is for verified people (spec part 2 §1), so an
+ * anonymous person's rewards wait until they verify. Returns the achievements rewarded now.
+ */
+export async function settleAchievements(env: AppEnv, db: Db, user: User, now = new Date()): Promise<string[]> {
+  if (user.authMode !== "verified") return [];
+  const { achievements } = await rewardsFor(db, user.id, now);
+  const rewarded: string[] = [];
+  for (const a of achievements.filter((x) => x.unlocked)) {
+    // The row is the once-only guard; the days are granted only by the request that wrote it.
+    const first = await recordPoints(db, { userId: user.id, kind: "achievement", ref: a.id, points: 0, day: serverDay(now) });
+    if (!first) continue;
+    await grantRewardDays(env, db, user.id, { days: a.rewardDays, reason: `${a.title} achievement` }, now);
+    rewarded.push(a.id);
+  }
+  return rewarded;
 }
 
 /** Monday (UTC) of the week `now` falls in: the week's board counts from it. */

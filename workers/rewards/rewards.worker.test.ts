@@ -3,7 +3,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { RewardsAnswer } from "../../core/rewards";
 import { createDb } from "../../db";
-import { anonymousSession, call } from "../../tests/workers/helpers";
+import { anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
 import { mustOpen, textEnvelope } from "../../tests/workers/room-socket";
 import type { AppEnv } from "../env";
 import { awardMessagePoints, awardVerified, claimDailyBonus, rewardsFor } from "./index";
@@ -97,5 +97,87 @@ describe("rewards", () => {
     const area = await call("/api/leaderboard?period=week&scope=area", { cookie: a.cookie });
     expect(await area.json()).toMatchObject({ areaName: "Ibadan area", leaders: [{ rank: 1, name: "Board Ada", points: 200, you: true }] });
     expect((await call("/api/leaderboard?period=year")).status).toBe(400);
+  });
+
+  it("an unlocked achievement grants its premium days once, through billing, to a verified person only", async () => {
+    const anon = await anonymousSession();
+    const verified = await verifiedSession("0818", "Achiever");
+    for (const who of [anon.cookie, verified.cookie]) {
+      expect((await call("/api/me/location", { method: "PUT", cookie: who, json: { latitude: 9.05, longitude: 7.49 } })).status).toBe(200);
+      expect((await call("/api/rooms/nearby/join", { method: "POST", cookie: who })).ok).toBe(true);
+    }
+    // First Contact (join your first room) rewards 2 days of Premium.
+    const seen = await rewards(verified.cookie);
+    expect(seen.achievements.find((a) => a.id === "first-contact")).toMatchObject({ unlocked: true, rewardDays: 2 });
+    await rewards(verified.cookie);
+    const grants = await env.DB.prepare("select current_period_end from subscriptions where user_id = ? and source = 'complimentary'")
+      .bind(verified.id)
+      .all<{ current_period_end: number }>();
+    expect(grants.results).toHaveLength(1);
+    const days = (grants.results[0].current_period_end - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(1.9);
+    expect(days).toBeLessThanOrEqual(2);
+    const me = (await (await call("/api/me", { cookie: verified.cookie })).json()) as { user: { tier: string } };
+    expect(me.user.tier).toBe("premium");
+
+    // The anonymous person unlocked it too, but Premium is for verified people: nothing is granted.
+    expect((await rewards(anon.cookie)).achievements.find((a) => a.id === "first-contact")?.unlocked).toBe(true);
+    const anonGrants = await env.DB.prepare("select count(*) as n from subscriptions where user_id = ?")
+      .bind(anon.user.id)
+      .first<{ n: number }>();
+    expect(anonGrants?.n).toBe(0);
+  });
+
+  it("verifying a phone that has an owner moves the new identity's points to the owner", async () => {
+    const owner = await verifiedSession("0806", "Owner");
+    expect((await rewards(owner.cookie)).totalPoints).toBe(200);
+    const newcomer = await anonymousSession();
+    expect((await call("/api/rewards/daily", { method: "POST", cookie: newcomer.cookie })).status).toBe(201);
+    const registered = await call("/api/auth/register", { method: "POST", cookie: newcomer.cookie, json: { phoneNumber: owner.local } });
+    expect(registered.status).toBe(200);
+    const row = await env.DB.prepare('select body from outbound_messages where "to" = ? order by created_at desc, rowid desc limit 1')
+      .bind(owner.phone)
+      .first<{ body: string }>();
+    const code = row?.body.match(/\b(\d{6})\b/)?.[1];
+    const verified = await call("/api/auth/verify", { method: "POST", cookie: newcomer.cookie, json: { phoneNumber: owner.local, code } });
+    expect(verified.status).toBe(200);
+    // The bonus claimed as the newcomer counts for the owner; the verification's 200 points count once.
+    expect(await rewards(owner.cookie)).toMatchObject({ totalPoints: 250, dailyBonus: { available: false } });
+  });
+
+  it("people who answered an SOS earn 'SOS helped' points once it is resolved: verified responders, once per SOS", async () => {
+    const here = { latitude: 10.5 + Math.random() / 10, longitude: 7.4 + Math.random() / 10 };
+    const sender = await anonymousSession();
+    const helper = await verifiedSession("0807", "Helper");
+    const anonHelper = await anonymousSession();
+    const farAway = await anonymousSession();
+    for (const [who, at] of [
+      [sender.cookie, here],
+      [helper.cookie, here],
+      [anonHelper.cookie, here],
+      [farAway.cookie, { latitude: 4.8, longitude: 7.0 }],
+    ] as const) {
+      expect((await call("/api/me/location", { method: "PUT", cookie: who, json: at })).status).toBe(200);
+    }
+    const sent = await call("/api/emergency/broadcast", {
+      method: "POST",
+      cookie: sender.cookie,
+      json: { message: "Car crash at the junction", emergencyType: "accident", location: here, clientRequestId: `helped-${Date.now()}` },
+    });
+    expect(sent.status).toBe(201);
+    const { id } = (await sent.json()) as { id: string };
+    const respond = (cookie: string) => call(`/api/emergency/${id}/respond`, { method: "POST", cookie });
+    expect((await respond(helper.cookie)).status).toBe(200);
+    expect((await respond(helper.cookie)).status).toBe(200);
+    expect((await respond(anonHelper.cookie)).status).toBe(200);
+    expect((await respond(sender.cookie)).status).toBe(400);
+    expect((await respond(farAway.cookie)).status).toBe(404);
+    expect((await rewards(helper.cookie)).emergenciesHelped).toBe(0);
+
+    expect((await call(`/api/emergency/${id}/resolve`, { method: "POST", cookie: sender.cookie })).status).toBe(200);
+    expect(await rewards(helper.cookie)).toMatchObject({ emergenciesHelped: 1, totalPoints: 200 + 100 });
+    expect((await rewards(anonHelper.cookie)).totalPoints).toBe(0);
+    // A resolved SOS can no longer be answered.
+    expect((await respond(helper.cookie)).status).toBe(404);
   });
 });

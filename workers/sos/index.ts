@@ -20,7 +20,9 @@ import {
   insertBroadcastOnce,
   listContacts,
   phoneChannelLocation,
+  insertSosResponse,
   resolveBroadcast,
+  sosResponders,
   setReached,
   userIdsByPhones,
   userIdsInArea,
@@ -31,6 +33,7 @@ import { type User, users } from "../../db/schema";
 import { eq } from "drizzle-orm";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
+import { awardSosHelped } from "../rewards";
 import { notifyMany } from "../notifications";
 import { sendMessage } from "../services/messaging";
 import { phoneLanguage } from "../channels";
@@ -295,6 +298,8 @@ export async function resolveSos(env: AppEnv, db: Db, id: string, by: User): Pro
   if (row.userId !== by.id && !staff) throw new ApiError(403, "Only the sender or LinkUp staff can resolve this SOS");
   if (row.status === "resolved") return row;
   const updated = (await resolveBroadcast(db, id, by.id)) ?? row;
+  // Resolved by its sender or staff: the people who answered it helped in a real emergency.
+  await awardSosHelped(db, row.id, await sosResponders(db, row.id));
   if (row.userId !== by.id) await auditAction(db, by, "sos.resolved", row.id, { status: row.status }, { status: "resolved" });
   if (row.geohash) {
     const room = nearbyRoomId(row.geohash);
@@ -317,6 +322,18 @@ export async function resolveSos(env: AppEnv, db: Db, id: string, by: User): Pro
       .catch((e: unknown) => console.error("sos: resolve notice", e));
   }
   return updated;
+}
+
+/**
+ * "I'm coming to help": a person who can see an active SOS near them (not their own) answers it. The sender's
+ * resolve later earns responders their "SOS helped" points. Idempotent.
+ */
+export async function respondToSos(db: Db, id: string, by: User): Promise<{ id: string; responded: true }> {
+  const visible = (await nearbySos(db, by)).items.find((i) => i.id === id && i.status === "active");
+  if (!visible) throw new ApiError(404, "Emergency broadcast not found");
+  if (visible.mine) throw new ApiError(400, "You cannot answer your own SOS");
+  await insertSosResponse(db, id, by.id);
+  return { id, responded: true };
 }
 
 /** Active SOS near the user (their last reported location), plus their own, nearest first. */

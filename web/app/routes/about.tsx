@@ -21,9 +21,17 @@ export default function About() {
         Support: <a href={`tel:${root?.env.SUPPORT_PHONE}`}>{root?.env.SUPPORT_PHONE}</a>, Monday to Friday 8:00-20:00 WAT, Saturday
         9:00-18:00, Sunday 10:00-16:00.
       </p>
-      <Link to="/" className="btn btn-primary">
-        Back to Home
-      </Link>
+      <div className="row">
+        <Link to="/" className="btn btn-primary">
+          Back to Home
+        </Link>
+        <Link to="/about-founder" className="btn btn-ghost">
+          The founder's story
+        </Link>
+        <Link to="/competitive-advantage" className="btn btn-ghost">
+          Why LinkUp
+        </Link>
+      </div>
     </section>
   );
 }

@@ -57,6 +57,12 @@ export default function Features() {
         <Link to="/ai-features" className="btn btn-primary">
           Try the AI features
         </Link>
+        <Link to="/showcase" className="btn btn-ghost">
+          Product showcase
+        </Link>
+        <Link to="/mockups" className="btn btn-ghost">
+          Design gallery
+        </Link>
       </div>
     </>
   );

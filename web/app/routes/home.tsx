@@ -325,6 +325,7 @@ function DesktopLanding({
         <Link to="/features">Features</Link>
         <Link to="/mobile-demo">Mobile Demo</Link>
         <Link to="/pricing">Pricing</Link>
+        <Link to="/api-docs">API Docs</Link>
         <Link to="/gamification">Rewards</Link>
         <Link to="/support">Support</Link>
       </nav>

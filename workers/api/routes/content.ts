@@ -1,14 +1,13 @@
 import { Hono } from "hono";
-import { z } from "zod";
+import { MarketQuerySchema } from "../../../core/schemas";
 import { findMarketPrices, listBlogArticles, listFaq } from "../../../db/queries/content";
-import { publicStats } from "../../../db/queries/stats";
+import { assistantUsage, publicStats } from "../../../db/queries/stats";
 import type { AppBindings } from "../../env";
 import { parseWith } from "../../errors";
 
-const MarketQuerySchema = z.object({ commodity: z.string().trim().max(60).optional(), place: z.string().trim().max(60).optional() });
-
 export const content = new Hono<AppBindings>()
   .get("/stats/public", async (c) => c.json(await publicStats(c.var.db)))
+  .get("/stats/assistant", async (c) => c.json(await assistantUsage(c.var.db)))
   .get("/content/faq", async (c) => c.json({ items: await listFaq(c.var.db) }))
   .get("/content/blog", async (c) => c.json({ articles: await listBlogArticles(c.var.db) }))
   .get("/market/prices", async (c) => {

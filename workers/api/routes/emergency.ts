@@ -3,7 +3,7 @@ import { EmergencyBroadcastSchema } from "../../../core/sos-schemas";
 import { requireUser } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { parseJson } from "../../errors";
-import { broadcastSos, nearbySos, resolveSos } from "../../sos";
+import { broadcastSos, nearbySos, resolveSos, respondToSos } from "../../sos";
 
 // An emergency is never behind verification or a tier: any signed-in user (anonymous too) may send one.
 export const emergency = new Hono<AppBindings>()
@@ -12,6 +12,10 @@ export const emergency = new Hono<AppBindings>()
     const body = await parseJson(c, EmergencyBroadcastSchema);
     const result = await broadcastSos(c.env, c.var.db, { ...body, userId: user.id, channel: "web" }, (p) => c.executionCtx.waitUntil(p));
     return c.json(result, result.created ? 201 : 200);
+  })
+  .post("/emergency/:id/respond", async (c) => {
+    const user = requireUser(c);
+    return c.json(await respondToSos(c.var.db, c.req.param("id"), user));
   })
   .post("/emergency/:id/resolve", async (c) => {
     const user = requireUser(c);

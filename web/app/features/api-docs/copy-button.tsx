@@ -1,0 +1,28 @@
+import { useEffect, useState } from "react";
+
+/** Copies a text to the clipboard; shown only once JavaScript runs and the browser has a clipboard. */
+export function CopyButton({ text, label }: { text: string; label: string }) {
+  const [ready, setReady] = useState(false);
+  const [copied, setCopied] = useState<"yes" | "no" | null>(null);
+  useEffect(() => setReady(Boolean(navigator.clipboard)), []);
+  if (!ready) return null;
+  return (
+    <span className="row">
+      <button
+        type="button"
+        className="btn btn-ghost"
+        onClick={() =>
+          navigator.clipboard.writeText(text).then(
+            () => setCopied("yes"),
+            () => setCopied("no"),
+          )
+        }
+      >
+        {label}
+      </button>
+      <span role="status" className="small">
+        {copied === "yes" ? "Copied" : copied === "no" ? "Could not copy: select the text instead" : ""}
+      </span>
+    </span>
+  );
+}

@@ -1,0 +1,45 @@
+// /mockups (spec part 2 §2 item 14): the design gallery. The prototype's category filters did nothing; here they
+// are links that filter on the server, and every card opens the real screen it shows.
+import { Link, useSearchParams } from "react-router";
+import { SCREEN_CATEGORIES, SCREENS } from "../features/story/screens";
+import type { Route } from "./+types/mockups";
+
+export const meta: Route.MetaFunction = () => [{ title: "Design gallery — LinkUp" }];
+
+export default function Mockups() {
+  const [params] = useSearchParams();
+  const category = SCREEN_CATEGORIES.find((c) => c.id === params.get("category"))?.id ?? "all";
+  const shown = category === "all" ? SCREENS : SCREENS.filter((s) => s.category === category);
+  return (
+    <div className="stack">
+      <section className="hero">
+        <h1>Design gallery</h1>
+        <p>The screens of LinkUp, designed phone first. Each card opens the live screen.</p>
+      </section>
+      <nav aria-label="Categories" className="row">
+        {SCREEN_CATEGORIES.map((c) => (
+          <Link
+            key={c.id}
+            to={c.id === "all" ? "/mockups" : `/mockups?category=${c.id}`}
+            className={`btn ${c.id === category ? "btn-primary" : "btn-ghost"}`}
+            aria-current={c.id === category ? "page" : undefined}
+          >
+            {c.label}
+          </Link>
+        ))}
+      </nav>
+      <ul className="list-plain grid3" aria-label="Screens">
+        {shown.map((s) => (
+          <li key={s.to} className="card stack">
+            <h2>{s.title}</h2>
+            <p>{s.text}</p>
+            <Link to={s.to} className="btn btn-ghost" aria-label={`Open ${s.title}`}>
+              Open
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <Link to="/showcase">Product showcase</Link>
+    </div>
+  );
+}
