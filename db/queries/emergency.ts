@@ -92,12 +92,15 @@ export async function activeBroadcastsNear(
 }
 
 /** Everyone whose last reported location is in this area cell, except the sender. */
+/** Most people one SOS alerts: past the first few the queue carries them (workers/sos/fanout.ts), 50 a message. */
+export const AREA_RECIPIENTS_MAX = 50_000;
+
 export async function userIdsInArea(db: Db, geohash: string, exceptUserId: string): Promise<string[]> {
   const rows = await db
     .select({ id: users.id })
     .from(users)
     .where(and(eq(users.geohash, geohash), ne(users.id, exceptUserId)))
-    .limit(5000);
+    .limit(AREA_RECIPIENTS_MAX);
   return rows.map((r) => r.id);
 }
 
@@ -107,7 +110,7 @@ export async function userIdsInAreas(db: Db, geohashes: string[], exceptUserId: 
     .select({ id: users.id })
     .from(users)
     .where(and(inArray(users.geohash, geohashes.slice(0, 25)), ne(users.id, exceptUserId)))
-    .limit(5000);
+    .limit(AREA_RECIPIENTS_MAX);
   return rows.map((r) => r.id);
 }
 
