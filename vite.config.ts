@@ -1,6 +1,7 @@
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
+import { swPrecache } from "./scripts/sw-precache.ts";
 
 export default defineConfig({
   plugins: [
@@ -12,6 +13,7 @@ export default defineConfig({
       persistState: process.env.LINKUP_STATE_DIR ? { path: process.env.LINKUP_STATE_DIR } : true,
     }),
     reactRouter(),
+    swPrecache(),
   ],
   publicDir: "web/public",
   server: { port: Number(process.env.PORT ?? 5173), strictPort: false },

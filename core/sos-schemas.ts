@@ -63,3 +63,14 @@ export const NotificationsQuerySchema = z.object({
     .optional()
     .transform((v) => Boolean(v)),
 });
+
+/** Most people one SOS fan-out queue message carries (workers/sos/fanout.ts). */
+export const SOS_FANOUT_BATCH = 50;
+
+/** A batch of an SOS fan-out on the queue: whom to alert, and as whom (people nearby or the sender's contacts). */
+export const SosFanoutMessageSchema = z.object({
+  broadcastId: z.string().min(1).max(64),
+  audience: z.enum(["nearby", "contacts"]),
+  userIds: z.array(z.string().min(1).max(64)).min(1).max(SOS_FANOUT_BATCH),
+});
+export type SosFanoutMessage = z.infer<typeof SosFanoutMessageSchema>;

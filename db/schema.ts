@@ -339,6 +339,27 @@ export const emergencyBroadcasts = sqliteTable(
   ],
 );
 
+// One row per person an SOS fan-out batch reached through the queue (workers/sos/fanout.ts): its outcome, so a
+// retried batch pushes again only where it failed and never stores a second notification.
+export const sosDeliveries = sqliteTable(
+  "sos_deliveries",
+  {
+    broadcastId: text("broadcast_id")
+      .notNull()
+      .references(() => emergencyBroadcasts.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    notificationId: text("notification_id"),
+    // pushed: a browser took it; stored: in the notification centre, no browser to push to; off: the person
+    // switched emergency alerts off; failed: the push service refused it (the batch is retried).
+    status: text("status", { enum: ["pushed", "stored", "off", "failed"] }).notNull(),
+    attempts: integer("attempts").notNull().default(1),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.broadcastId, t.userId] })],
+);
+
 export const emergencyContacts = sqliteTable(
   "emergency_contacts",
   {

@@ -5,6 +5,7 @@ import { createServer } from "./server";
 import { createDb } from "../db";
 import { runBillingClock } from "./billing";
 import { publicEnv } from "./env";
+import { consumeSosFanout } from "./sos/fanout";
 
 export { MeshRoom } from "../durable-objects/mesh-room";
 
@@ -38,4 +39,6 @@ export default {
   fetch: server.fetch,
   // The billing clock: trial reminders and endings by the server's time (docs/decisions/018-billing.md).
   scheduled: (_controller, env, ctx) => ctx.waitUntil(runBillingClock(env, createDb(env))),
+  // The SOS fan-out past the first recipients (docs/decisions/022h-sos-fan-out-on-a-queue.md).
+  queue: (batch, env) => consumeSosFanout(batch, env),
 } satisfies ExportedHandler<Env>;

@@ -1,8 +1,8 @@
 // SOS broadcasts, emergency contacts, and who is in an area.
-import { and, asc, between, count, desc, eq, gte, inArray, ne, or } from "drizzle-orm";
+import { and, asc, between, count, desc, eq, gte, inArray, ne, or, sql } from "drizzle-orm";
 import { newId } from "../../core/ids";
 import type { Db } from "../index";
-import { emergencyBroadcasts, emergencyContacts, phoneChannels, sosResponses, users } from "../schema";
+import { emergencyBroadcasts, emergencyContacts, phoneChannels, sosDeliveries, sosResponses, users } from "../schema";
 
 export type BroadcastRow = typeof emergencyBroadcasts.$inferSelect;
 
@@ -92,12 +92,15 @@ export async function activeBroadcastsNear(
 }
 
 /** Everyone whose last reported location is in this area cell, except the sender. */
+/** Most people one SOS alerts: past the first few the queue carries them (workers/sos/fanout.ts), 50 a message. */
+export const AREA_RECIPIENTS_MAX = 50_000;
+
 export async function userIdsInArea(db: Db, geohash: string, exceptUserId: string): Promise<string[]> {
   const rows = await db
     .select({ id: users.id })
     .from(users)
     .where(and(eq(users.geohash, geohash), ne(users.id, exceptUserId)))
-    .limit(5000);
+    .limit(AREA_RECIPIENTS_MAX);
   return rows.map((r) => r.id);
 }
 
@@ -107,7 +110,7 @@ export async function userIdsInAreas(db: Db, geohashes: string[], exceptUserId: 
     .select({ id: users.id })
     .from(users)
     .where(and(inArray(users.geohash, geohashes.slice(0, 25)), ne(users.id, exceptUserId)))
-    .limit(5000);
+    .limit(AREA_RECIPIENTS_MAX);
   return rows.map((r) => r.id);
 }
 
@@ -176,4 +179,51 @@ export async function insertSosResponse(db: Db, sosId: string, userId: string): 
 export async function sosResponders(db: Db, sosId: string): Promise<string[]> {
   const rows = await db.select({ userId: sosResponses.userId }).from(sosResponses).where(eq(sosResponses.sosId, sosId)).all();
   return rows.map((r) => r.userId);
+}
+
+export type SosDeliveryStatus = (typeof sosDeliveries.$inferSelect)["status"];
+
+/** What earlier attempts of a fan-out batch did for these people (workers/sos/fanout.ts). */
+export async function deliveriesFor(db: Db, broadcastId: string, userIds: string[]) {
+  if (userIds.length === 0) return [];
+  return db
+    .select()
+    .from(sosDeliveries)
+    .where(and(eq(sosDeliveries.broadcastId, broadcastId), inArray(sosDeliveries.userId, userIds)));
+}
+
+/** Records each person's outcome; a person seen before keeps their notification and counts one more attempt. */
+export async function recordDeliveries(
+  db: Db,
+  broadcastId: string,
+  outcomes: { userId: string; notificationId: string | null; status: SosDeliveryStatus }[],
+) {
+  const updatedAt = new Date();
+  // Six values a row: 15 rows a statement stays under D1's limit of bound values.
+  for (let i = 0; i < outcomes.length; i += 15) {
+    await db
+      .insert(sosDeliveries)
+      .values(outcomes.slice(i, i + 15).map((o) => ({ broadcastId, ...o, attempts: 1, updatedAt })))
+      .onConflictDoUpdate({
+        target: [sosDeliveries.broadcastId, sosDeliveries.userId],
+        set: {
+          status: sql`excluded.status`,
+          notificationId: sql`coalesce(${sosDeliveries.notificationId}, excluded.notification_id)`,
+          attempts: sql`${sosDeliveries.attempts} + 1`,
+          updatedAt,
+        },
+      });
+  }
+}
+
+/** How many people an SOS's queued fan-out reached, by outcome. */
+export async function countDeliveries(db: Db, broadcastId: string): Promise<Record<SosDeliveryStatus, number>> {
+  const rows = await db
+    .select({ status: sosDeliveries.status, n: count() })
+    .from(sosDeliveries)
+    .where(eq(sosDeliveries.broadcastId, broadcastId))
+    .groupBy(sosDeliveries.status);
+  const out: Record<SosDeliveryStatus, number> = { pushed: 0, stored: 0, off: 0, failed: 0 };
+  for (const r of rows) out[r.status] = r.n;
+  return out;
 }

@@ -31,6 +31,12 @@ export async function insertNotifications(db: Db, userIds: string[], values: New
   return rows;
 }
 
+export async function notificationsByIds(db: Db, ids: string[]): Promise<NotificationRow[]> {
+  const out: NotificationRow[] = [];
+  for (const part of chunks(ids)) out.push(...(await db.select().from(notifications).where(inArray(notifications.id, part))));
+  return out;
+}
+
 export async function listNotifications(db: Db, userId: string, opts: { limit: number; unread?: boolean }) {
   const where = opts.unread ? and(eq(notifications.userId, userId), eq(notifications.isRead, false)) : eq(notifications.userId, userId);
   return db.select().from(notifications).where(where).orderBy(desc(notifications.createdAt), desc(notifications.id)).limit(opts.limit);

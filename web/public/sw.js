@@ -1,26 +1,20 @@
-// LinkUp offline worker. Registered once cookies are accepted. It keeps the app shell and the chat screen
-// (pages, their route data and the built assets) so LinkUp and /chat open with no network at all; chat
-// history and the outbox live in IndexedDB (web/app/mesh/db.ts), not here.
-const VERSION = "linkup-v2";
-const SHELL = ["/", "/chat", "/manifest.webmanifest", "/icon.svg", "/icon-192.png"];
-const ASSET_RE = /\/assets\/[^"'\s)]+/g;
+// LinkUp offline worker. Registered once cookies are accepted. On install it keeps every file of the build
+// (the list below is filled in at build time from the build's manifests by scripts/sw-precache.ts) and the
+// pages "/" and "/chat", so LinkUp and every screen's scripts run with no network at all; a new build has a
+// new version and drops the old cache. Chat history and the outbox live in IndexedDB (web/app/mesh/db.ts).
+const BUILD = self.__LINKUP_PRECACHE || { version: "dev", files: [] };
+const VERSION = `linkup-${BUILD.version}`;
+const PAGES = ["/", "/chat"];
+const STATIC = ["/manifest.webmanifest", "/icon.svg", "/icon-192.png"];
 
-/** Caches pages and every built asset they reference (found in their HTML). */
+/** Caches pages as the signed-in person sees them (a redirect, e.g. to /onboarding, cannot stand in). */
 async function cachePages(urls) {
   const cache = await caches.open(VERSION);
   await Promise.all(
     urls.map(async (url) => {
       try {
         const res = await fetch(url, { credentials: "same-origin" });
-        // A redirected answer (e.g. /chat sending a new visitor to /onboarding) cannot stand in for the page.
-        if (!res.ok || res.redirected) return;
-        const type = res.headers.get("content-type") || "";
-        if (type.includes("text/html")) {
-          const html = await res.clone().text();
-          const assets = [...new Set(html.match(ASSET_RE) || [])];
-          await Promise.all(assets.map((a) => cache.match(a).then((hit) => hit || cache.add(a).catch(() => {}))));
-        }
-        await cache.put(url, res);
+        if (res.ok && !res.redirected) await cache.put(url, res);
       } catch {
         // Offline or refused: the next visit tries again.
       }
@@ -28,8 +22,19 @@ async function cachePages(urls) {
   );
 }
 
+/** Caches files not kept yet (built files never change under one name). */
+async function cacheFiles(urls) {
+  const cache = await caches.open(VERSION);
+  await Promise.all(urls.map((u) => cache.match(u).then((hit) => hit || cache.add(u))));
+}
+
 self.addEventListener("install", (event) => {
-  event.waitUntil(cachePages(SHELL).then(() => self.skipWaiting()));
+  // A file that cannot be fetched fails the install: the previous worker keeps serving its complete set.
+  event.waitUntil(
+    cacheFiles([...BUILD.files, ...STATIC])
+      .then(() => cachePages(PAGES))
+      .then(() => self.skipWaiting()),
+  );
 });
 
 self.addEventListener("activate", (event) => {
@@ -73,14 +78,7 @@ self.addEventListener("message", (event) => {
     .map((u) => u.pathname + u.search);
   const pages = urls.filter((u) => !u.startsWith("/assets/"));
   const assets = urls.filter((u) => u.startsWith("/assets/"));
-  event.waitUntil(
-    Promise.all([
-      cachePages(pages),
-      caches
-        .open(VERSION)
-        .then((cache) => Promise.all(assets.map((a) => cache.match(a).then((hit) => hit || cache.add(a).catch(() => {}))))),
-    ]),
-  );
+  event.waitUntil(Promise.all([cachePages(pages), cacheFiles(assets).catch(() => {})]));
 });
 
 function networkFirst(request, fallbacks) {

@@ -91,6 +91,8 @@ function mergeStatements(from: User, into: User): SQL[] {
     sql`UPDATE files SET owner_id = ${t} WHERE owner_id = ${f}`,
     sql`UPDATE subscriptions SET user_id = ${t} WHERE user_id = ${f}`,
     sql`UPDATE OR IGNORE emergency_broadcasts SET user_id = ${t} WHERE user_id = ${f}`,
+    sql`UPDATE OR IGNORE sos_deliveries SET user_id = ${t} WHERE user_id = ${f}`,
+    sql`DELETE FROM sos_deliveries WHERE user_id = ${f}`,
     sql`UPDATE messages SET sender_id = ${t} WHERE sender_id = ${f}`,
     sql`UPDATE mesh_connections SET user_id = ${t} WHERE user_id = ${f}`,
     sql`UPDATE rooms SET created_by = ${t} WHERE created_by = ${f}`,

@@ -51,6 +51,10 @@ export interface NotifyResult {
   /** Users whose push was held back by quiet hours. */
   held: number;
   ids: string[];
+  /** The stored rows, and the users at least one browser took a push for / whose every push failed. */
+  rows: NotificationRow[];
+  pushedUsers: Set<string>;
+  failedUsers: Set<string>;
 }
 
 type WaitUntil = (p: Promise<unknown>) => void;
@@ -101,10 +105,12 @@ export async function pushToSubscriptions(
   env: AppEnv,
   db: Db,
   jobs: { sub: PushSubscriptionRow; payload: ReturnType<typeof pushPayload>; urgent: boolean }[],
-): Promise<{ pushed: number; failed: number; removed: number }> {
+): Promise<{ pushed: number; failed: number; removed: number; pushedUsers: Set<string>; failedUsers: Set<string> }> {
   let pushed = 0,
     failed = 0,
     removed = 0;
+  const pushedUsers = new Set<string>();
+  const failedUsers = new Set<string>();
   const queue = [...jobs];
   const worker = async () => {
     for (let job = queue.shift(); job; job = queue.shift()) {
@@ -112,18 +118,23 @@ export async function pushToSubscriptions(
         urgency: job.urgent ? "high" : "normal",
         ttlSeconds: job.urgent ? 6 * 3600 : 24 * 3600,
       });
-      if (outcome.ok) pushed++;
-      else if (outcome.gone) {
+      if (outcome.ok) {
+        pushed++;
+        pushedUsers.add(job.sub.userId);
+      } else if (outcome.gone) {
         await deletePushEndpoint(db, job.sub.endpoint);
         removed++;
       } else {
         console.warn("push failed", outcome.status, outcome.error);
         failed++;
+        failedUsers.add(job.sub.userId);
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(6, queue.length) }, worker));
-  return { pushed, failed, removed };
+  // A person with one browser that took the push is reached, even if another of theirs failed.
+  for (const u of pushedUsers) failedUsers.delete(u);
+  return { pushed, failed, removed, pushedUsers, failedUsers };
 }
 
 interface Stored {
@@ -175,7 +186,7 @@ async function store(db: Db, userIds: string[], input: NotifyInput): Promise<Sto
 
 /** Pushes stored notifications; in quiet hours only emergencies go out, the rest wait in the centre. */
 async function push(env: AppEnv, db: Db, { rows, prefs }: Stored, now: Date) {
-  const out = { pushed: 0, pushFailed: 0, removed: 0, held: 0 };
+  const out = { pushed: 0, pushFailed: 0, removed: 0, held: 0, pushedUsers: new Set<string>(), failedUsers: new Set<string>() };
   if (rows.length === 0 || !vapidConfigured(env)) return out;
   const pushUsers = new Set<string>();
   for (const row of rows) {
@@ -194,7 +205,20 @@ async function push(env: AppEnv, db: Db, { rows, prefs }: Stored, now: Date) {
       return { sub, payload: payloadFor(row, stealth.has(sub.userId)), urgent: row.type === "emergency" || row.priority === "critical" };
     }),
   );
-  return { ...out, pushed: sent.pushed, pushFailed: sent.failed, removed: sent.removed };
+  return {
+    ...out,
+    pushed: sent.pushed,
+    pushFailed: sent.failed,
+    removed: sent.removed,
+    pushedUsers: sent.pushedUsers,
+    failedUsers: sent.failedUsers,
+  };
+}
+
+/** Pushes notifications already stored again (a retried fan-out batch), without storing them twice. */
+export async function pushStored(env: AppEnv, db: Db, rows: NotificationRow[], now: Date = new Date()) {
+  const prefs = await getPrefsFor(db, [...new Set(rows.map((r) => r.userId))]);
+  return push(env, db, { rows, prefs }, now);
 }
 
 /** Stores and pushes one notification to many users (the SOS fan-out); awaits the pushes. */
@@ -205,10 +229,11 @@ export async function notifyMany(
   input: NotifyInput,
   now: Date = new Date(),
 ): Promise<NotifyResult> {
-  if (userIds.length === 0) return { stored: 0, pushed: 0, pushFailed: 0, removed: 0, held: 0, ids: [] };
+  if (userIds.length === 0)
+    return { stored: 0, pushed: 0, pushFailed: 0, removed: 0, held: 0, ids: [], rows: [], pushedUsers: new Set(), failedUsers: new Set() };
   const stored = await store(db, userIds, input);
   const pushed = await push(env, db, stored, now);
-  return { stored: stored.rows.length, ids: stored.rows.map((r) => r.id), ...pushed };
+  return { stored: stored.rows.length, ids: stored.rows.map((r) => r.id), rows: stored.rows, ...pushed };
 }
 
 /**

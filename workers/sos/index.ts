@@ -39,6 +39,7 @@ import { sendMessage } from "../services/messaging";
 import { phoneLanguage } from "../channels";
 import { CHANNEL_TEXTS, type ChannelLanguage, fill, resolveChannelLanguage } from "../../core/ussd-texts";
 import { auditAction } from "../admin";
+import { enqueueFanout, INLINE_RECIPIENTS, sosAlert, typeLabel } from "./fanout";
 
 export interface SosInput {
   userId: string;
@@ -58,6 +59,8 @@ export interface SosResult {
   failed: string[];
   /** The area room the SOS went to, or null when no location was known. */
   room: string | null;
+  /** People alerted through the queue after the answer (an area too big for one request). */
+  queued: number;
 }
 
 type WaitUntil = (p: Promise<unknown>) => void;
@@ -68,13 +71,6 @@ const CHANNEL_TIMEOUT_MS = 15_000;
 export const NEARBY_RADIUS_M = 10_000;
 const NEARBY_WINDOW_MS = 24 * 3600 * 1000;
 export const MAX_SOS_PER_HOUR = 10;
-
-const sosTypeKey = (t: string): MessageKey =>
-  EMERGENCY_TYPES.includes(t as EmergencyType) ? `sos.type.${t as EmergencyType}` : "sos.type.other";
-
-function typeLabel(t: string): string {
-  return EMERGENCY_TYPE_LABELS[t as EmergencyType] ?? t;
-}
 
 async function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -182,13 +178,14 @@ export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUnt
     geohash,
   });
   if (!created) {
-    const prev = (row.reached ?? {}) as Partial<SosReached> & { failed?: string[] };
+    const prev = (row.reached ?? {}) as Partial<SosReached> & { failed?: string[]; queued?: number };
     return {
       id: row.id,
       created: false,
       reached: { room: prev.room ?? 0, push: prev.push ?? 0, contacts: prev.contacts ?? 0 },
       failed: prev.failed ?? [],
       room: row.geohash ? nearbyRoomId(row.geohash) : null,
+      queued: typeof prev.queued === "number" ? prev.queued : 0,
     };
   }
 
@@ -223,27 +220,22 @@ export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUnt
     const area = new Set(inArea);
     const phones = contacts?.map((c) => c.phone) ?? [];
     const contactUsers = (await userIdsByPhones(db, phones)).filter((id) => id !== user.id && !area.has(id));
-    const alert = {
-      type: "emergency" as const,
-      content: `${user.nickname}: ${row.message}${row.locationText ? ` (${row.locationText})` : ""}`,
-      priority: "critical" as const,
-      url: "/emergency",
-      source: "sos",
-      actionRequired: true,
-    };
+    // Contacts first (the sender chose them), then people nearby up to the request's share; the queue takes the rest.
+    const knownNow = contactUsers.slice(0, INLINE_RECIPIENTS);
+    const nearNow = inArea.slice(0, INLINE_RECIPIENTS - knownNow.length);
+    const queued =
+      (await enqueueFanout(env, row.id, "contacts", contactUsers.slice(knownNow.length))) +
+      (await enqueueFanout(env, row.id, "nearby", inArea.slice(nearNow.length)));
     const [near, known] = await Promise.all([
-      notifyMany(env, db, inArea, {
-        ...alert,
-        title: `SOS nearby: ${typeLabel(row.emergencyType)}`,
-        localized: (t) => ({ title: t("push.sosNearby", { type: t(sosTypeKey(row.emergencyType)) }) }),
-      }),
-      notifyMany(env, db, contactUsers, {
-        ...alert,
-        title: `SOS from ${user.nickname}: ${typeLabel(row.emergencyType)}`,
-        localized: (t) => ({ title: t("push.sosFrom", { name: user.nickname, type: t(sosTypeKey(row.emergencyType)) }) }),
-      }),
+      notifyMany(env, db, nearNow, sosAlert(row, user, "nearby")),
+      notifyMany(env, db, knownNow, sosAlert(row, user, "contacts")),
     ]);
-    return { stored: near.stored + known.stored, pushed: near.pushed + known.pushed, pushFailed: near.pushFailed + known.pushFailed };
+    return {
+      stored: near.stored + known.stored,
+      pushed: near.pushed + known.pushed,
+      pushFailed: near.pushFailed + known.pushFailed,
+      queued,
+    };
   };
   const contactsJob = async () => {
     if (!contacts) throw new Error("contacts could not be loaded");
@@ -283,11 +275,17 @@ export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUnt
     failed.push("contacts");
   }
 
-  const save = setReached(db, row.id, { ...reached, failed, notified: areaR.status === "fulfilled" ? (areaR.value?.stored ?? 0) : 0 });
+  const queued = areaR.status === "fulfilled" ? areaR.value.queued : 0;
+  const save = setReached(db, row.id, {
+    ...reached,
+    failed,
+    queued,
+    notified: areaR.status === "fulfilled" ? (areaR.value?.stored ?? 0) : 0,
+  });
   if (waitUntil) waitUntil(save.catch((e) => console.error("sos: saving reach", e)));
   else await save;
   await recordEvent(db, `sos.${input.channel}`, { area: coarseArea(geohash) });
-  return { id: row.id, created: true, reached, failed, room };
+  return { id: row.id, created: true, reached, failed, room, queued };
 }
 
 /** The sender, staff or an admin may resolve (staff's resolves are audited); the area room hears that it is over. */

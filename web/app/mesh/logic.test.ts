@@ -4,11 +4,18 @@ import {
   BACKOFF_CAP_MS,
   backoffDelay,
   chunk,
+  DEFAULT_TTL,
   dmPeer,
+  firstHearing,
   forwardEnvelope,
+  hearCopy,
   isPrivateRoom,
+  MAX_TTL,
   packContent,
+  RELAY_WAIT_MS,
+  relayWait,
   SeenIds,
+  shouldRelay,
   unpackContent,
   upgradeStatus,
 } from "./logic";
@@ -81,5 +88,44 @@ describe("mesh node decisions", () => {
     expect(unpackContent(packContent("just text", undefined))).toEqual({ text: "just text" });
     // Someone typing the marker cannot make their text read as packed meta.
     expect(unpackContent(packContent('\u0001{"text":"x"}', undefined))).toEqual({ text: '{"text":"x"}' });
+  });
+});
+
+describe("managed flooding", () => {
+  // A line a - b - c - d, plus b - d: who reaches whom, as hellos announce it.
+  const neighbours: Record<string, string[]> = { a: ["b"], b: ["a", "c", "d"], c: ["b", "d"], d: ["b", "c"] };
+
+  it("relays while a neighbour has not been covered, and stays quiet once every neighbour has", () => {
+    // c hears b: b reaches a, c and d, so everyone around c already has the envelope.
+    expect(shouldRelay(firstHearing("c", envelope, "b", neighbours.b!), neighbours.c!)).toBe(false);
+    // b hears a: a reaches only b, so c and d still need b's relay.
+    const atB = firstHearing("b", envelope, "a", neighbours.a!);
+    expect(shouldRelay(atB, neighbours.b!)).toBe(true);
+    // … until c's copy shows that c's neighbours (b, d) have it.
+    hearCopy(atB, envelope, "c", neighbours.c!);
+    expect(shouldRelay(atB, neighbours.b!)).toBe(false);
+  });
+
+  it("keeps the copy with the most hops left", () => {
+    const far = { ...envelope, ttl: 1, meshRoute: ["x", "y"] };
+    const near = { ...envelope, ttl: 5, meshRoute: ["x"] };
+    const hearing = firstHearing("d", far, "c", neighbours.c!);
+    hearCopy(hearing, near, "b", neighbours.b!);
+    expect(hearing.envelope).toBe(near);
+    hearCopy(hearing, far, "c", neighbours.c!);
+    expect(hearing.envelope).toBe(near);
+  });
+
+  it("lets the node with most uncovered neighbours go first", () => {
+    const half = () => 0.5;
+    // b heard from a: two of b's three neighbours are uncovered. c heard from b: none are.
+    const edge = relayWait(firstHearing("b", envelope, "a", neighbours.a!), neighbours.b!, half);
+    const inner = relayWait(firstHearing("c", envelope, "b", neighbours.b!), neighbours.c!, half);
+    expect(edge).toBeLessThan(inner);
+    expect(inner).toBeLessThanOrEqual(RELAY_WAIT_MS);
+  });
+
+  it("gives a new envelope the protocol's full hop budget", () => {
+    expect(DEFAULT_TTL).toBe(MAX_TTL);
   });
 });

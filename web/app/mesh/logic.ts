@@ -19,8 +19,14 @@ export function upgradeStatus(current: MessageStatus | undefined, next: MessageS
   return ORDER[next] > ORDER[current] ? next : current;
 }
 
-/** Default time to live: how many more hops an envelope may take. */
-export const DEFAULT_TTL = 8;
+/** The most hops the protocol lets an envelope take (core/envelope.ts: ttl and meshRoute at most 16). */
+export const MAX_TTL = 16;
+
+/**
+ * Time to live a new envelope starts with: the protocol's most. Managed flooding (below) keeps relays few, so
+ * hops need not be rationed; bench/mesh measured the earlier 8 reaching half of a town that 16 reaches.
+ */
+export const DEFAULT_TTL = MAX_TTL;
 
 /**
  * The envelope as a relaying node forwards it: its hop appended to meshRoute and one hop less to live.
@@ -33,10 +39,73 @@ export function forwardEnvelope(envelope: Envelope, hop: string): Envelope | nul
   return { ...envelope, ttl: envelope.ttl - 1, meshRoute: [...envelope.meshRoute, hop] };
 }
 
+/**
+ * Managed flooding, neighbour-aware (measured in bench/mesh; docs/decisions/022h-managed-flooding.md). A node
+ * that hears an envelope for the first time does not relay at once: it waits, listening. Each copy it hears
+ * tells it that the sender and the sender's neighbours (announced in its hello) already have the envelope; when
+ * the wait is over it relays only if one of its own neighbours is still not covered. Relaying the first copy
+ * at once (plain flooding) sends as many relays as there are phones; this sends a third to a half as many.
+ */
+export const RELAY_WAIT_MS = 300;
+
+type Hops = Pick<Envelope, "ttl" | "meshRoute">;
+
+/** What a waiting node has heard of one envelope. */
+export interface RelayHearing<Node, E extends Hops = Envelope> {
+  /** The copy with the most hops left (one that came a shorter way can go further). */
+  envelope: E;
+  /** Nodes known to hold the envelope: this node, each sender heard and the neighbours it announced. */
+  covered: Set<Node>;
+}
+
+/** A node hears an envelope for the first time, from `sender` whose neighbours are `senderNeighbours`. */
+export function firstHearing<Node, E extends Hops>(
+  me: Node,
+  copy: E,
+  sender: Node,
+  senderNeighbours: Iterable<Node>,
+): RelayHearing<Node, E> {
+  return hearCopy({ envelope: copy, covered: new Set([me]) }, copy, sender, senderNeighbours);
+}
+
+/** A waiting node hears another copy. */
+export function hearCopy<Node, E extends Hops>(
+  hearing: RelayHearing<Node, E>,
+  copy: E,
+  sender: Node,
+  senderNeighbours: Iterable<Node>,
+): RelayHearing<Node, E> {
+  if (copy.ttl > hearing.envelope.ttl) hearing.envelope = copy;
+  hearing.covered.add(sender);
+  for (const n of senderNeighbours) hearing.covered.add(n);
+  return hearing;
+}
+
+/**
+ * How long to wait before deciding: the larger the share of this node's neighbours still uncovered, the
+ * sooner, so phones at the edge of the spread go first and it takes few hops (Meshtastic lets the farthest
+ * node, by signal strength, go first; neighbour lists stand in for signal strength here).
+ */
+export function relayWait<Node>(hearing: RelayHearing<Node, Hops>, neighbours: readonly Node[], random = Math.random): number {
+  const uncovered = neighbours.filter((n) => !hearing.covered.has(n)).length;
+  const share = neighbours.length ? uncovered / neighbours.length : 0;
+  return Math.round(RELAY_WAIT_MS * (0.8 * (1 - share) + 0.2 * random()));
+}
+
+/** Whether the node relays when its wait is over (then forwardEnvelope still applies ttl and loops). */
+export function shouldRelay<Node>(hearing: RelayHearing<Node, Hops>, neighbours: Iterable<Node>): boolean {
+  for (const n of neighbours) if (!hearing.covered.has(n)) return true;
+  return false;
+}
+
 /** A bounded set of envelope ids already handled, so each envelope is shown and stored once. */
 export class SeenIds {
   private readonly ids = new Set<string>();
-  constructor(private readonly max = 5000) {}
+  // A plain field rather than a parameter property: bench/mesh runs this file in Node, which only strips types.
+  private readonly max: number;
+  constructor(max = 5000) {
+    this.max = max;
+  }
   /** True the first time an id is offered, false after. */
   add(id: string): boolean {
     if (this.ids.has(id)) return false;

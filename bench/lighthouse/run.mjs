@@ -1,0 +1,116 @@
+// bench/lighthouse: page load of /, /chat, /emergency and /onboarding on the production build served by the real
+// Worker, measured by Lighthouse (mobile preset: a mid-range phone on simulated slow 4G) driving Debian's
+// Chromium. Writes the "lighthouse" section of bench/README.md. Goal (issue 19): LCP 2.0 s or less on each.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import lighthouse from "lighthouse";
+import { serveBuilt } from "../../tests/serve-built.mjs";
+import { writeSection } from "../readme.mjs";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const PAGES = ["/", "/chat", "/emergency", "/onboarding"];
+const GOAL_LCP_MS = 2000;
+const load = loadavg()[0].toFixed(1);
+const version = JSON.parse(readFileSync(new URL("../../node_modules/lighthouse/package.json", import.meta.url), "utf8")).version;
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+const server = await serveBuilt({ name: "bench-lighthouse" });
+const port = await freePort();
+const profile = mkdtempSync(join(tmpdir(), "lh-"));
+const chrome = spawn(
+  CHROMIUM,
+  [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    `--remote-debugging-port=${port}`,
+    `--user-data-dir=${profile}`,
+    "about:blank",
+  ],
+  { stdio: "ignore" },
+);
+const rows = [];
+try {
+  for (let i = 0; ; i++) {
+    if (
+      await fetch(`http://127.0.0.1:${port}/json/version`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    if (i > 100) throw new Error("Chromium did not start");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // A signed-in visitor who finished onboarding and accepted cookies sees every screen itself, not a redirect.
+  const started = await fetch(`${server.url}/api/auth/anonymous`, { method: "POST", headers: { origin: server.url } });
+  const session = started.headers.getSetCookie()[0].split(";")[0];
+  await started.text();
+  const cookie = `${session}; linkup-cookies-accepted=true`;
+  const patched = await fetch(`${server.url}/api/me`, {
+    method: "PATCH",
+    headers: { cookie, origin: server.url, "content-type": "application/json" },
+    body: JSON.stringify({ nickname: "Lighthouse", onboardingCompleted: true }),
+  });
+  await patched.text();
+
+  for (const path of PAGES) {
+    const { lhr } = await lighthouse(
+      server.url + path,
+      { port, output: "json", logLevel: "error", onlyCategories: ["performance"], extraHeaders: { cookie } },
+      undefined,
+    );
+    const a = (id) => lhr.audits[id]?.numericValue ?? Number.NaN;
+    const row = {
+      path,
+      final: new URL(lhr.finalDisplayedUrl).pathname,
+      lcp: a("largest-contentful-paint"),
+      fcp: a("first-contentful-paint"),
+      tbt: a("total-blocking-time"),
+      bytes: a("total-byte-weight"),
+      score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    };
+    rows.push(row);
+    console.log(row);
+  }
+} finally {
+  chrome.kill();
+  rmSync(profile, { recursive: true, force: true });
+  await server.stop();
+}
+
+const date = new Date().toISOString().slice(0, 10);
+const s = (ms) => (ms / 1000).toFixed(1);
+const table = rows
+  .map(
+    (r) =>
+      `| ${r.path}${r.final !== r.path ? ` (→ ${r.final})` : ""} | ${s(r.lcp)} | ${s(r.fcp)} | ${Math.round(r.tbt)} | ${(r.bytes / 1024).toFixed(0)} | ${r.score} | ${r.lcp <= GOAL_LCP_MS ? "yes" : "no"} |`,
+  )
+  .join("\n");
+writeSection(
+  "lighthouse",
+  `Measured ${date} with \`npm run bench -- lighthouse\` on ${cpus().length} × ${cpus()[0]?.model.trim() ?? "CPU"} (load average ${load} at the start: a busy machine makes the simulated times longer).
+
+- Lighthouse ${version} performance audit, its default mobile preset (simulated slow 4G, 4× CPU slowdown), driving
+  Debian's Chromium headless against the production build served by \`wrangler dev --local\`.
+- The visitor is signed in, has finished onboarding and accepted cookies, so each path shows its own screen.
+
+| page | LCP (s) | FCP (s) | TBT (ms) | transferred (KiB) | score | LCP ≤ 2.0 s |
+| --- | --- | --- | --- | --- | --- | --- |
+${table}`,
+);
