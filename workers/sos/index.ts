@@ -6,9 +6,7 @@ import { EMERGENCY_NUMBERS } from "../../core/constants";
 import { type Envelope, EnvelopeSchema, nearbyRoomId } from "../../core/envelope";
 import { distanceMetres, neighbourhoodCells } from "../../core/geohash";
 import { placeFromText, resolveArea } from "../../core/places";
-import { EMERGENCY_TYPE_LABELS, type EmergencyType, type NearbySos, type SosReached } from "../../core/sos-schemas";
-import { EMERGENCY_TYPES } from "../../core/sos";
-import type { MessageKey } from "../../core/i18n/en";
+import type { NearbySos, SosReached } from "../../core/sos-schemas";
 import type { Db } from "../../db";
 import {
   activeBroadcastsNear,
