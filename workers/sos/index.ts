@@ -6,7 +6,7 @@ import { EMERGENCY_NUMBERS } from "../../core/constants";
 import { type Envelope, EnvelopeSchema, nearbyRoomId } from "../../core/envelope";
 import { distanceMetres, neighbourhoodCells } from "../../core/geohash";
 import { placeFromText, resolveArea } from "../../core/places";
-import type { NearbySos, SosReached } from "../../core/sos-schemas";
+import type { EmergencyType, NearbySos, SosReached } from "../../core/sos-schemas";
 import type { Db } from "../../db";
 import {
   activeBroadcastsNear,
