@@ -57,5 +57,7 @@ export default defineConfig({
   test: {
     include: ["{workers,durable-objects,db,tests/workers}/**/*.worker.test.ts"],
     setupFiles: ["./tests/workers/apply-migrations.ts"],
+    // Some tests walk a person through many requests; on a busy 2-core CI machine 5 s is not always enough.
+    testTimeout: 20_000,
   },
 });
