@@ -95,6 +95,17 @@ test("two verified people call each other, talk, mute, hang up, and a call nobod
   await expect(bola.page.getByText("Missed call from Ada")).toBeVisible();
   await expect(ada.page.getByText("Call not answered")).toBeVisible();
 
+  // On /voice-calling Bola's contacts are his direct chats, and a call rings there too.
+  await bola.page.goto("/voice-calling");
+  const contact = bola.page.getByRole("listitem").filter({ hasText: "Ada" });
+  await expect(contact).toContainText("Connected");
+  await ada.page.getByRole("button", { name: "Voice call Bola" }).click();
+  const ringing = bola.page.getByRole("region", { name: "Voice call with Ada" });
+  await expect(ringing.getByRole("status")).toHaveText("Incoming voice call");
+  await ringing.getByRole("button", { name: "Decline" }).click();
+  await expect(ada.page.getByRole("region", { name: "Voice call with Bola" }).getByRole("status")).toHaveText("Call declined");
+  await expect(contact.getByRole("button", { name: "Call Ada" })).toBeEnabled();
+
   expect(ada.errors).toEqual([]);
   expect(bola.errors).toEqual([]);
   await ada.context.close();
