@@ -117,8 +117,16 @@ test("a person without a verified phone is told calls are a Premium Feature", as
   await acceptCookies(context, baseURL as string);
   const page = await context.newPage();
   expect((await context.request.post(`${baseURL}/api/auth/anonymous`)).ok()).toBe(true);
+  const bola = await person(browser, baseURL as string, "Bola");
+  const headers = { origin: baseURL as string };
+  expect((await context.request.post(`${baseURL}/api/rooms/dm`, { data: { userId: bola.id }, headers })).ok()).toBe(true);
   await page.goto("/voice-calling");
   await expect(page.getByRole("heading", { name: "Voice Calls" })).toBeVisible();
   await expect(page.getByRole("note")).toContainText("Voice calling requires phone verification");
+  await page.getByRole("button", { name: "Call Bola" }).click();
+  const toast = page.getByRole("region", { name: "Notifications (F8)" });
+  await expect(toast).toContainText("Premium Feature");
+  await expect(toast).toContainText("Voice calling requires phone verification");
   await context.close();
+  await bola.context.close();
 });
