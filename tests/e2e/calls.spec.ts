@@ -95,6 +95,17 @@ test("two verified people call each other, talk, mute, hang up, and a call nobod
   await expect(bola.page.getByText("Missed call from Ada")).toBeVisible();
   await expect(ada.page.getByText("Call not answered")).toBeVisible();
 
+  // On /voice-calling Bola's contacts are his direct chats, and a call rings there too.
+  await bola.page.goto("/voice-calling");
+  const contact = bola.page.getByRole("listitem").filter({ hasText: "Ada" });
+  await expect(contact).toContainText("Connected");
+  await ada.page.getByRole("button", { name: "Voice call Bola" }).click();
+  const ringing = bola.page.getByRole("region", { name: "Voice call with Ada" });
+  await expect(ringing.getByRole("status")).toHaveText("Incoming voice call");
+  await ringing.getByRole("button", { name: "Decline" }).click();
+  await expect(ada.page.getByRole("region", { name: "Voice call with Bola" }).getByRole("status")).toHaveText("Call declined");
+  await expect(contact.getByRole("button", { name: "Call Ada" })).toBeEnabled();
+
   expect(ada.errors).toEqual([]);
   expect(bola.errors).toEqual([]);
   await ada.context.close();
@@ -106,8 +117,16 @@ test("a person without a verified phone is told calls are a Premium Feature", as
   await acceptCookies(context, baseURL as string);
   const page = await context.newPage();
   expect((await context.request.post(`${baseURL}/api/auth/anonymous`)).ok()).toBe(true);
+  const bola = await person(browser, baseURL as string, "Bola");
+  const headers = { origin: baseURL as string };
+  expect((await context.request.post(`${baseURL}/api/rooms/dm`, { data: { userId: bola.id }, headers })).ok()).toBe(true);
   await page.goto("/voice-calling");
   await expect(page.getByRole("heading", { name: "Voice Calls" })).toBeVisible();
   await expect(page.getByRole("note")).toContainText("Voice calling requires phone verification");
+  await page.getByRole("button", { name: "Call Bola" }).click();
+  const toast = page.getByRole("region", { name: "Notifications (F8)" });
+  await expect(toast).toContainText("Premium Feature");
+  await expect(toast).toContainText("Voice calling requires phone verification");
   await context.close();
+  await bola.context.close();
 });
