@@ -2,14 +2,15 @@
 // the chat, the SOS flow and an API error into Hausa after a reload; an Arabic browser gets a right-to-left page.
 import { acceptCookies, expect, test } from "./fixtures";
 
-const YABA = { latitude: 6.5095, longitude: 3.3711 };
+// Maiduguri: an area cell no other browser test uses, so this SOS alerts nobody in another test.
+const MAIDUGURI = { latitude: 11.8311, longitude: 13.151 };
 
 // The refused SOS below answers 400, which the browser reports on its console.
 test.use({ allowedConsoleErrors: [/status of 400/] });
 
 test("a person who saves Hausa gets the chat, the SOS flow and an error in Hausa", async ({ browser, baseURL }) => {
   const url = baseURL as string;
-  const context = await browser.newContext({ permissions: ["geolocation"], geolocation: YABA, viewport: { width: 390, height: 844 } });
+  const context = await browser.newContext({ permissions: ["geolocation"], geolocation: MAIDUGURI, viewport: { width: 390, height: 844 } });
   await acceptCookies(context, url);
   const page = await context.newPage();
   const started = await page.request.post(`${url}/api/auth/anonymous`, { headers: { origin: url } });

@@ -13,6 +13,8 @@ const KNOWN: Record<string, MessageKey> = {
   "You are not a member of this room": "api.notMember",
   "Room not found": "api.roomNotFound",
   "Something went wrong": "error.somethingWrong",
+  "LinkUp does not know that town yet. Pick one from the list, or share your location.": "api.unknownTown",
+  "Share your location or set your town in Settings to join your area room.": "api.noArea",
 };
 
 const TOO_MANY = /^Too many /;

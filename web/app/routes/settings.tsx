@@ -11,6 +11,7 @@ import { useToast } from "../components/toast";
 import { apiGet } from "../lib/api.server";
 import { useRootData } from "../root";
 import { completeLanguageNames, languageLabels, useT } from "../i18n";
+import type { MessageKey } from "../../../core/i18n/en";
 import { SETTINGS_SECTIONS } from "../features/identity/settings-sections";
 import { type SettingsTab, settingsAction, tabOf } from "../features/identity/settings.server";
 import { type FormError, InlineError, useErrorToast, useHydrated } from "../features/identity/verification-forms";
@@ -30,12 +31,12 @@ export function action({ request, context }: Route.ActionArgs) {
   return settingsAction(request, context);
 }
 
-const TAB_LABELS: Record<SettingsTab, string> = {
-  profile: "Profile",
-  premium: "Premium",
-  network: "Network",
-  privacy: "Privacy",
-  notifications: "Alerts",
+const TAB_LABELS: Record<SettingsTab, MessageKey> = {
+  profile: "set.tab.profile",
+  premium: "set.tab.premium",
+  network: "set.tab.network",
+  privacy: "set.tab.privacy",
+  notifications: "set.tab.notifications",
 };
 
 const capital = (s: string) => s[0].toUpperCase() + s.slice(1);
@@ -100,16 +101,16 @@ function SaveForm({ tab, children, submit }: { tab: SettingsTab; children: React
 function ProfileTab({ user, error }: { user: Me; error?: FormError }) {
   const t = useT();
   return (
-    <SaveForm tab="profile" submit="Save Profile Changes">
+    <SaveForm tab="profile" submit={t("set.saveProfile")}>
       <label>
-        Nickname
+        {t("verify.nickname")}
         <input name="nickname" defaultValue={user.nickname} maxLength={40} aria-invalid={error?.field === "nickname" || undefined} />
       </label>
       <div className="field">
-        <span>Phone number</span>
+        <span>{t("set.phone")}</span>
         {user.phone ? (
           <p>
-            <strong>{user.phone}</strong> <span className="pill">Verified</span>
+            <strong>{user.phone}</strong> <span className="pill">{t("set.verified")}</span>
           </p>
         ) : (
           <p>
@@ -129,7 +130,7 @@ function ProfileTab({ user, error }: { user: Me; error?: FormError }) {
         </p>
       ) : null}
       <label>
-        Location
+        {t("set.location")}
         <input
           name="locationText"
           defaultValue={user.locationText ?? ""}
@@ -271,6 +272,7 @@ function UpdateLocation() {
   const toast = useToast();
   const revalidator = useRevalidator();
   const [busy, setBusy] = useState(false);
+  const t = useT();
   const update = () => {
     if (!navigator.geolocation) {
       toast({ title: "Location unavailable", description: "This browser cannot share its location.", variant: "destructive" });
@@ -304,7 +306,7 @@ function UpdateLocation() {
       disabled={!hydrated || busy}
       title={hydrated ? undefined : "Needs JavaScript"}
     >
-      {busy ? "Locating..." : "Update Location"}
+      {busy ? t("area.locating") : t("set.updateLocation")}
     </button>
   );
 }
@@ -330,10 +332,11 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
   useErrorToast(error);
   useConsumedFlag(saved ? "saved" : null);
   const phone = useRootData()?.env.SUPPORT_PHONE ?? "";
+  const t = useT();
   if (!user) {
     return (
       <section className="card narrow" aria-labelledby="settings-title">
-        <h1 id="settings-title">Settings</h1>
+        <h1 id="settings-title">{t("set.title")}</h1>
         <p>Your settings are kept with your LinkUp identity. Start anonymously, or verify your phone to sign in.</p>
         <Link to="/signup-verification" className="btn btn-primary">
           Get Started
@@ -344,64 +347,54 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
   return (
     <div className="settings">
       <section className="card" aria-labelledby="settings-title">
-        <h1 id="settings-title">Settings</h1>
+        <h1 id="settings-title">{t("set.title")}</h1>
         <p className="muted small">
           Signed in as <strong>{user.nickname}</strong> · {user.authMode === "verified" ? "Verified" : "Anonymous"} · {capital(user.tier)}{" "}
           plan
         </p>
-        <nav aria-label="Settings tabs" className="tabs">
-          {(Object.keys(TAB_LABELS) as SettingsTab[]).map((t) => (
+        <nav aria-label={t("set.tabsLabel")} className="tabs">
+          {(Object.keys(TAB_LABELS) as SettingsTab[]).map((id) => (
             <Link
-              key={t}
-              to={`/settings?tab=${t}`}
-              className={`tab ${t === tab ? "tab-active" : ""}`}
-              aria-current={t === tab ? "page" : undefined}
+              key={id}
+              to={`/settings?tab=${id}`}
+              className={`tab ${id === tab ? "tab-active" : ""}`}
+              aria-current={id === tab ? "page" : undefined}
             >
-              {TAB_LABELS[t]}
+              {t(TAB_LABELS[id])}
             </Link>
           ))}
         </nav>
         {saved ? (
           <p role="status" className="success">
-            Settings saved
+            {t("set.saved")}
           </p>
         ) : null}
         <div className="tab-panel">
           {tab === "profile" ? <ProfileTab user={user} error={error} /> : null}
           {tab === "premium" ? <PremiumTab user={user} phone={phone} plan={plan} /> : null}
           {tab === "network" ? (
-            <SaveForm tab="network" submit="Save Network Settings">
-              <Toggle
-                label="Mesh networking"
-                name="meshNetworking"
-                checked={user.settings.meshNetworking}
-                hint="your LinkUp tabs on this device pass messages to each other when the network drops"
-              />
+            <SaveForm tab="network" submit={t("set.saveNetwork")}>
+              <Toggle label={t("set.mesh")} name="meshNetworking" checked={user.settings.meshNetworking} hint={t("set.meshHint")} />
             </SaveForm>
           ) : null}
           {tab === "privacy" ? (
-            <SaveForm tab="privacy" submit="Save Privacy Settings">
-              <Toggle
-                label="Anonymous mode"
-                name="anonymousMode"
-                checked={user.settings.anonymousMode}
-                hint="people in area rooms see a generated name instead of your nickname"
-              />
+            <SaveForm tab="privacy" submit={t("set.savePrivacy")}>
+              <Toggle label={t("set.anonymous")} name="anonymousMode" checked={user.settings.anonymousMode} hint={t("set.anonymousHint")} />
               <p className="muted small">Disappearing messages are not offered yet.</p>
             </SaveForm>
           ) : null}
           {tab === "notifications" ? (
-            <SaveForm tab="notifications" submit="Save Alert Settings">
-              <Toggle label="Push notifications" name="pushEnabled" checked={user.settings.pushEnabled} />
+            <SaveForm tab="notifications" submit={t("set.saveAlerts")}>
+              <Toggle label={t("set.push")} name="pushEnabled" checked={user.settings.pushEnabled} />
               <fieldset>
-                <legend>Quiet hours (emergencies still come through)</legend>
+                <legend>{t("set.quiet")}</legend>
                 <div className="row">
                   <label>
-                    From
+                    {t("set.from")}
                     <input type="time" name="quietStart" defaultValue={user.settings.quietStart} />
                   </label>
                   <label>
-                    To
+                    {t("set.to")}
                     <input type="time" name="quietEnd" defaultValue={user.settings.quietEnd} />
                   </label>
                 </div>
@@ -412,14 +405,14 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
       </section>
 
       <section className="card" aria-labelledby="quick-actions">
-        <h2 id="quick-actions">Quick Actions</h2>
+        <h2 id="quick-actions">{t("set.quick")}</h2>
         <div className="row">
           <UpdateLocation />
           <Form method="post">
             <input type="hidden" name="intent" value="reset" />
             <input type="hidden" name="tab" value={tab} />
             <button type="submit" className="btn btn-ghost">
-              Reset Settings
+              {t("set.reset")}
             </button>
           </Form>
         </div>
@@ -438,7 +431,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
       ) : null}
 
       <section className="card" aria-labelledby="account">
-        <h2 id="account">Account</h2>
+        <h2 id="account">{t("set.account")}</h2>
         <Form
           method="post"
           onSubmit={(e) => {
@@ -453,7 +446,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
         >
           <input type="hidden" name="intent" value="logout" />
           <button type="submit" className="btn btn-danger">
-            Sign Out
+            {t("set.signOut")}
           </button>
         </Form>
       </section>

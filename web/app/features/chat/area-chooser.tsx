@@ -7,11 +7,13 @@ import { HttpError } from "../../../../core/http";
 import { NO_AREA_MESSAGE, PLACES } from "../../../../core/places";
 import type { RoomsAnswer } from "../../../../core/rooms";
 import { currentPosition, joinNearby } from "./rooms";
+import { useT } from "../../i18n";
 
 export const UNKNOWN_TOWN = "LinkUp does not know that town yet. Pick one from the list, or share your location.";
 
 export function AreaChooser({ problem, onJoined }: { problem: string | null; onJoined: (rooms: RoomsAnswer) => void }) {
   const [busy, setBusy] = useState<"location" | null>(null);
+  const t = useT();
   // The town form posts to /chat's action (with or without JavaScript), which saves the town and joins its
   // room, then reloads the chat's rooms; it answers with the error to show when the town is unknown.
   const fetcher = useFetcher<{ error?: string | null }>();
@@ -26,14 +28,14 @@ export function AreaChooser({ problem, onJoined }: { problem: string | null; onJ
     try {
       const position = await currentPosition(15_000);
       if (!position) {
-        setError("This browser did not give LinkUp your location. Type your town instead.");
+        setError(t("area.noLocation"));
         return;
       }
       const answer = await joinNearby(position);
       onJoined(answer);
       if (!answer.nearby) setError(NO_AREA_MESSAGE);
     } catch (e) {
-      setError(e instanceof HttpError ? e.errorText : "Could not reach LinkUp. Try again when you have a connection.");
+      setError(e instanceof HttpError ? e.errorText : t("area.unreachable"));
     } finally {
       setBusy(null);
     }
@@ -41,15 +43,15 @@ export function AreaChooser({ problem, onJoined }: { problem: string | null; onJ
 
   return (
     <section className="card area-chooser" aria-labelledby="area-chooser-title">
-      <h2 id="area-chooser-title">Choose your area</h2>
-      <p>{problem ?? "Share your location or set your town to join your area room."}</p>
+      <h2 id="area-chooser-title">{t("area.title")}</h2>
+      <p>{problem ? t.error(problem) : t("area.intro")}</p>
       <button type="button" className="btn btn-primary" onClick={shareLocation} disabled={busy !== null}>
-        {busy === "location" ? "Locating..." : "Share my location"}
+        {busy === "location" ? t("area.locating") : t("area.shareLocation")}
       </button>
       <fetcher.Form method="post" action="/chat" className="form" onSubmit={() => setError(null)}>
         <input type="hidden" name="intent" value="set-town" />
         <label>
-          Your town
+          {t("area.town")}
           <input name="town" list="area-towns" required maxLength={120} autoComplete="address-level2" />
         </label>
         <datalist id="area-towns">
@@ -58,12 +60,12 @@ export function AreaChooser({ problem, onJoined }: { problem: string | null; onJ
           ))}
         </datalist>
         <button type="submit" className="btn" disabled={busy !== null || choosing}>
-          {choosing ? "Joining..." : "Join this town's room"}
+          {choosing ? t("area.joining") : t("area.join")}
         </button>
       </fetcher.Form>
       {shownError ? (
         <p role="alert" className="error">
-          {shownError}
+          {t.error(shownError)}
         </p>
       ) : null}
     </section>

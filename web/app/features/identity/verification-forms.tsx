@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { cleanCode, IDENTITY_TEXT, type PendingVerification, VERIFICATION } from "../../../../core/identity";
 import { useToast } from "../../components/toast";
+import { useT } from "../../i18n";
 
 /** True once React has hydrated: controls that need JavaScript to re-enable stay usable without it. */
 export function useHydrated() {
@@ -56,7 +57,7 @@ export function PhoneForm({
   error,
   nickname,
   requireNickname = false,
-  submitLabel = "Send Code",
+  submitLabel,
   defaultPhone = "",
   disableWhenEmpty = true,
 }: {
@@ -72,6 +73,7 @@ export function PhoneForm({
 }) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
+  const t = useT();
   const [phone, setPhone] = useState(defaultPhone);
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "send-code";
   return (
@@ -79,7 +81,7 @@ export function PhoneForm({
       <input type="hidden" name="intent" value="send-code" />
       {requireNickname ? <input type="hidden" name="requireNickname" value="1" /> : null}
       <label>
-        Phone number
+        {t("verify.phone")}
         <input
           name="phoneNumber"
           type="tel"
@@ -93,11 +95,11 @@ export function PhoneForm({
         />
       </label>
       <p id="phone-hint" className="muted small">
-        Nigerian numbers can start with 0; other countries with their + code.
+        {t("verify.phoneHint")}
       </p>
       {nickname !== undefined ? (
         <label>
-          Nickname
+          {t("verify.nickname")}
           <input
             name="nickname"
             defaultValue={nickname}
@@ -108,7 +110,7 @@ export function PhoneForm({
         </label>
       ) : null}
       <fieldset className="channel">
-        <legend>Send the code by</legend>
+        <legend>{t("verify.sendBy")}</legend>
         <label className="inline">
           <input type="radio" name="channel" value="whatsapp" defaultChecked /> WhatsApp
         </label>
@@ -118,7 +120,7 @@ export function PhoneForm({
       </fieldset>
       <InlineError error={error} />
       <button type="submit" className="btn btn-primary" disabled={hydrated && ((disableWhenEmpty && !phone.trim()) || busy)}>
-        {busy ? "Sending..." : submitLabel}
+        {busy ? t("verify.sending") : (submitLabel ?? t("verify.sendCode"))}
       </button>
     </Form>
   );
@@ -157,19 +159,19 @@ export function CodeForm({
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const [code, setCode] = useState("");
+  const t = useT();
   const left = useCountdown(resendInSeconds);
   const verifying = navigation.state !== "idle" && navigation.formData?.get("intent") === "verify";
   return (
     <div className="stack">
       <p>
-        We sent a {VERIFICATION.codeLength}-digit code by {CHANNEL_LABEL[verification.channel]} to <strong>{verification.phone}</strong>. It
-        expires in 10 minutes.
+        {t("verify.sent", { digits: VERIFICATION.codeLength, channel: CHANNEL_LABEL[verification.channel], phone: verification.phone })}
       </p>
       <Form method="post" action={action} className="form" noValidate>
         <input type="hidden" name="intent" value="verify" />
         <input type="hidden" name="phoneNumber" value={verification.phone} />
         <label>
-          Verification code
+          {t("verify.code")}
           <input
             name="code"
             inputMode="numeric"
@@ -185,16 +187,16 @@ export function CodeForm({
         {code.length > 0 && code.length < VERIFICATION.codeLength ? <p className="muted small">{IDENTITY_TEXT.codeFormat}</p> : null}
         <InlineError error={error} />
         <button type="submit" className="btn btn-primary" disabled={hydrated && (code.length !== VERIFICATION.codeLength || verifying)}>
-          {verifying ? "Verifying..." : "Verify"}
+          {verifying ? t("verify.verifying") : t("verify.verify")}
         </button>
       </Form>
       <div className="row">
         <Link to={changeHref} className="btn btn-ghost">
-          Change number
+          {t("verify.change")}
         </Link>
         {left > 0 ? (
           <p className="muted small" aria-live="polite">
-            Resend code in {left}s
+            {t("verify.resendIn", { seconds: left })}
           </p>
         ) : (
           <Form method="post" action={action}>
@@ -202,7 +204,7 @@ export function CodeForm({
             <input type="hidden" name="phoneNumber" value={verification.phone} />
             <input type="hidden" name="channel" value={verification.channel} />
             <button type="submit" className="btn btn-ghost">
-              Resend
+              {t("verify.resend")}
             </button>
           </Form>
         )}

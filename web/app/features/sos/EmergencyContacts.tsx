@@ -5,6 +5,7 @@ import { useFetcher, useLocation } from "react-router";
 import type { EmergencyContactView } from "../../../../core/sos";
 import { MAX_EMERGENCY_CONTACTS } from "../../../../core/sos";
 import { useToast } from "../../components/toast";
+import { useT } from "../../i18n";
 
 interface Props {
   /** Contacts from the page's loader; when absent they are loaded from /emergency's loader. */
@@ -18,6 +19,7 @@ export function EmergencyContacts({ contacts, bare = false }: Props) {
   const loader = useFetcher<{ contacts: EmergencyContactView[] }>();
   const saver = useFetcher<{ ok: boolean; error?: string; intent: string }>();
   const toast = useToast();
+  const t = useT();
   const formRef = useRef<HTMLFormElement>(null);
   const requested = useRef(false);
 
@@ -32,10 +34,10 @@ export function EmergencyContacts({ contacts, bare = false }: Props) {
     if (saver.data.ok) {
       if (saver.data.intent === "contact-add") {
         formRef.current?.reset();
-        toast({ title: "Contact saved", description: "They will be messaged when you send an SOS.", variant: "success" });
+        toast({ title: t("contacts.savedTitle"), description: t("contacts.savedBody"), variant: "success" });
       }
-    } else toast({ title: "Contact not saved", description: saver.data.error, variant: "destructive" });
-  }, [saver.state, saver.data, toast]);
+    } else toast({ title: t("contacts.notSaved"), description: t.error(saver.data.error), variant: "destructive" });
+  }, [saver.state, saver.data, toast, t]);
 
   const list = contacts ?? loader.data?.contacts ?? [];
   const loading = !contacts && !loader.data;
@@ -51,13 +53,11 @@ export function EmergencyContacts({ contacts, bare = false }: Props) {
 
   const body = (
     <>
-      <p className="muted small">
-        When you send an SOS, these people get a WhatsApp message (or an SMS if WhatsApp fails) with your message and location.
-      </p>
+      <p className="muted small">{t("contacts.intro")}</p>
       {loading ? (
-        <p className="muted">Loading contacts…</p>
+        <p className="muted">{t("contacts.loading")}</p>
       ) : list.length === 0 ? (
-        <p>No emergency contacts yet.</p>
+        <p>{t("contacts.none")}</p>
       ) : (
         <ul className="contact-list">
           {list.map((c) => (
@@ -69,8 +69,8 @@ export function EmergencyContacts({ contacts, bare = false }: Props) {
                 <input type="hidden" name="intent" value="contact-delete" />
                 <input type="hidden" name="id" value={c.id} />
                 <input type="hidden" name="redirectTo" value={back} />
-                <button type="submit" className="btn btn-ghost" aria-label={`Remove ${c.name}`}>
-                  Remove
+                <button type="submit" className="btn btn-ghost" aria-label={t("contacts.removeLabel", { name: c.name })}>
+                  {t("contacts.remove")}
                 </button>
               </form>
             </li>
@@ -83,27 +83,27 @@ export function EmergencyContacts({ contacts, bare = false }: Props) {
           <input type="hidden" name="redirectTo" value={back} />
           <div className="pair">
             <label>
-              Contact name
+              {t("contacts.name")}
               <input name="name" required maxLength={60} autoComplete="off" />
             </label>
             <label>
-              Contact phone
+              {t("contacts.phone")}
               <input name="phone" type="tel" required maxLength={20} placeholder="0803 123 4567" autoComplete="off" />
             </label>
           </div>
           <button type="submit" className="btn" disabled={saver.state !== "idle"}>
-            Add contact
+            {t("contacts.add")}
           </button>
         </form>
       ) : (
-        <p className="muted small">You have the maximum of {MAX_EMERGENCY_CONTACTS} contacts.</p>
+        <p className="muted small">{t("contacts.max", { max: MAX_EMERGENCY_CONTACTS })}</p>
       )}
     </>
   );
   if (bare) return <div className="emergency-contacts">{body}</div>;
   return (
     <section className="card emergency-contacts" aria-labelledby="contacts-title">
-      <h2 id="contacts-title">Emergency contacts</h2>
+      <h2 id="contacts-title">{t("contacts.title")}</h2>
       {body}
     </section>
   );
