@@ -59,7 +59,13 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
       toast({ title: "SOS sent", description: reachSummary(actionData.sent), variant: "destructive" });
     } else if (actionData.intent === "resolve" && actionData.ok) {
       toast({ title: "SOS resolved", description: "People nearby have been told it is over.", variant: "success" });
-    } else if (!actionData.ok && (actionData.intent === "broadcast" || actionData.intent === "resolve")) {
+    } else if (actionData.intent === "respond" && actionData.ok) {
+      toast({
+        title: "Thank you",
+        description: "The sender knows help is coming. Call 112 or 199 if lives are at risk.",
+        variant: "success",
+      });
+    } else if (!actionData.ok && ["broadcast", "resolve", "respond"].includes(actionData.intent)) {
       toast({ title: "Something went wrong", description: actionData.error, variant: "destructive" });
     }
   }, [actionData, toast]);
@@ -195,6 +201,15 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
                   <time dateTime={s.broadcastedAt}>{timeAgo(s.broadcastedAt)}</time>
                   {s.locationText ? ` · ${s.locationText}` : ""}
                 </p>
+                {!s.mine ? (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="respond" />
+                    <input type="hidden" name="id" value={s.id} />
+                    <button type="submit" className="btn btn-primary" aria-label={`I'm coming to help: ${s.message.slice(0, 40)}`}>
+                      I'm coming to help
+                    </button>
+                  </Form>
+                ) : null}
                 {s.canResolve ? (
                   <Form method="post">
                     <input type="hidden" name="intent" value="resolve" />
