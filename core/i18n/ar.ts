@@ -122,6 +122,8 @@ export const ar: Catalog = {
   "sos.couldNotReach": "تعذّر الوصول إلى: {channels}. القنوات الأخرى أُرسلت.",
   "sos.resolvedTitle": "أُغلقت الاستغاثة",
   "sos.resolvedBody": "أُبلغ الناس القريبون بأن الأمر انتهى.",
+  "sos.respondedTitle": "شكرًا لك",
+  "sos.respondedBody": "يعلم المرسل أن المساعدة في الطريق. اتصل بـ 112 أو 199 إذا كانت الأرواح في خطر.",
   "sos.nearbyTitle": "استغاثات نشطة قريبة",
   "sos.areaUsers": {
     one: "أنت المستخدم الوحيد في LinkUp الذي يقع آخر موقع أبلغ عنه في هذه المنطقة (نحو 5 كم).",

@@ -115,6 +115,8 @@ export const en = {
   "sos.couldNotReach": "Could not reach: {channels}. The other channels still went out.",
   "sos.resolvedTitle": "SOS resolved",
   "sos.resolvedBody": "People nearby have been told it is over.",
+  "sos.respondedTitle": "Thank you",
+  "sos.respondedBody": "The sender knows help is coming. Call 112 or 199 if lives are at risk.",
   "sos.nearbyTitle": "Active SOS nearby",
   "sos.areaUsers": {
     one: "You are the only LinkUp user whose last reported location is in this area (about 5 km).",

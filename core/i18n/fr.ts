@@ -108,6 +108,8 @@ export const fr: Catalog = {
   "sos.couldNotReach": "Impossible d'atteindre : {channels}. Les autres canaux sont bien partis.",
   "sos.resolvedTitle": "SOS clos",
   "sos.resolvedBody": "Les personnes proches ont été prévenues que c'est terminé.",
+  "sos.respondedTitle": "Merci",
+  "sos.respondedBody": "L'expéditeur sait que de l'aide arrive. Appelez le 112 ou le 199 si des vies sont en danger.",
   "sos.nearbyTitle": "SOS actifs à proximité",
   "sos.areaUsers": {
     one: "Vous êtes le seul utilisateur LinkUp dont la dernière position connue est dans cette zone (environ 5 km).",

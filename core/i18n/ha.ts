@@ -110,6 +110,8 @@ export const ha: Catalog = {
   "sos.couldNotReach": "Ba a iya kaiwa ga: {channels}. Sauran hanyoyin sun tafi.",
   "sos.resolvedTitle": "An kammala SOS",
   "sos.resolvedBody": "An gaya wa mutanen kusa cewa ya ƙare.",
+  "sos.respondedTitle": "Na gode",
+  "sos.respondedBody": "Wanda ya aika ya san taimako na zuwa. Kira 112 ko 199 idan rayuka na cikin haɗari.",
   "sos.nearbyTitle": "SOS masu aiki a kusa",
   "sos.areaUsers": {
     one: "Kai kaɗai ne mai amfani da LinkUp da wurinsa na ƙarshe yake a wannan yanki (kusan kilomita 5).",

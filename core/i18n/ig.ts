@@ -110,6 +110,8 @@ export const ig: Catalog = {
   "sos.couldNotReach": "Eruteghị: {channels}. Ụzọ ndị ọzọ gara.",
   "sos.resolvedTitle": "SOS agwụla",
   "sos.resolvedBody": "A gwala ndị nọ nso na ọ gwụla.",
+  "sos.respondedTitle": "Daalụ",
+  "sos.respondedBody": "Onye zitere ya maara na enyemaka na-abịa. Kpọọ 112 ma ọ bụ 199 ma ọ bụrụ na ndụ nọ n'ihe egwu.",
   "sos.nearbyTitle": "SOS na-arụ ọrụ nso",
   "sos.areaUsers": {
     one: "Ọ bụ naanị gị bụ onye LinkUp nke ọnọdụ ikpeazụ ya dị na mpaghara a (ihe dị ka kilomita 5).",

@@ -110,6 +110,8 @@ export const pcm: Catalog = {
   "sos.couldNotReach": "E no reach: {channels}. Di oda ways don go.",
   "sos.resolvedTitle": "SOS don finish",
   "sos.resolvedBody": "We don tell people wey dey near say e don finish.",
+  "sos.respondedTitle": "Thank you",
+  "sos.respondedBody": "The person wey send am don know say help dey come. Call 112 or 199 if life dey for danger.",
   "sos.nearbyTitle": "SOS wey dey happen near you",
   "sos.areaUsers": {
     one: "Na only you be LinkUp user wey im last location dey dis area (about 5 km).",

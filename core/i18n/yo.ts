@@ -110,6 +110,8 @@ export const yo: Catalog = {
   "sos.couldNotReach": "Kò dé: {channels}. Àwọn ọ̀nà yòókù ti lọ.",
   "sos.resolvedTitle": "SOS ti parí",
   "sos.resolvedBody": "A ti sọ fún àwọn tó wà nítòsí pé ó ti parí.",
+  "sos.respondedTitle": "Ẹ ṣé",
+  "sos.respondedBody": "Ẹni tó fi ránṣẹ́ mọ̀ pé ìrànlọ́wọ́ ń bọ̀. Pe 112 tàbí 199 tí ẹ̀mí bá wà nínú ewu.",
   "sos.nearbyTitle": "SOS tó ń lọ lọ́wọ́ nítòsí",
   "sos.areaUsers": {
     one: "Ẹ̀yin nìkan ni olùlò LinkUp tí ibi tí ó fi hàn kẹ́yìn wà ní agbègbè yìí (tó kìlómítà 5).",

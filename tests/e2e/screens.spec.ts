@@ -212,6 +212,32 @@ test("/enhanced-chat is the chat: the spec calls /chat the enhanced chat, so it 
   await expect(page.getByRole("group", { name: "Quick replies" })).toBeVisible();
 });
 
+test("an SOS nearby can be answered from the emergency page: 'I'm coming to help' tells the sender", async ({
+  page,
+  context,
+  baseURL,
+  playwright,
+}) => {
+  const url = baseURL as string;
+  await acceptCookies(context, url);
+  const here = { latitude: 12 + Math.random(), longitude: 9 + Math.random() };
+  const sender = await playwright.request.newContext({ baseURL: url, extraHTTPHeaders: { origin: url } });
+  expect((await sender.post("/api/auth/anonymous")).ok()).toBe(true);
+  expect((await sender.put("/api/me/location", { data: here })).ok()).toBe(true);
+  const sos = await sender.post("/api/emergency/broadcast", {
+    data: { message: "Market fire near the gate", emergencyType: "fire", location: here, clientRequestId: `e2e-respond-${Date.now()}` },
+  });
+  expect(sos.status()).toBe(201);
+  expect((await page.request.post("/api/auth/anonymous")).ok()).toBe(true);
+  expect((await page.request.put("/api/me/location", { data: here })).ok()).toBe(true);
+  await page.goto("/emergency");
+  await page.getByRole("button", { name: "I'm coming to help: Market fire near the gate" }).click();
+  await expect(page.getByRole("region", { name: "Notifications (F8)" })).toContainText("The sender knows help is coming.");
+  const inbox = (await (await sender.get("/api/notifications")).json()) as { notifications: { title: string }[] };
+  expect(inbox.notifications.map((n) => n.title)).toContain("Help is coming");
+  await sender.dispose();
+});
+
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 }, userAgent: MOBILE_UA, isMobile: true, hasTouch: true });
 

@@ -173,6 +173,13 @@ describe("rewards", () => {
     expect((await respond(sender.cookie)).status).toBe(400);
     expect((await respond(farAway.cookie)).status).toBe(404);
     expect((await rewards(helper.cookie)).emergenciesHelped).toBe(0);
+    // The sender is told that help is coming, once per person who answered, without naming them.
+    const inbox = (await (await call("/api/notifications", { cookie: sender.cookie })).json()) as {
+      notifications: { title: string; content: string }[];
+    };
+    const coming = inbox.notifications.filter((n) => n.title === "Help is coming");
+    expect(coming).toHaveLength(2);
+    expect(coming[0].content).toBe("Someone nearby answered your SOS and is coming to help.");
 
     expect((await call(`/api/emergency/${id}/resolve`, { method: "POST", cookie: sender.cookie })).status).toBe(200);
     expect(await rewards(helper.cookie)).toMatchObject({ emergenciesHelped: 1, totalPoints: 200 + 100 });

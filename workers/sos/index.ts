@@ -32,7 +32,7 @@ import { eq } from "drizzle-orm";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { awardSosHelped } from "../rewards";
-import { notifyMany } from "../notifications";
+import { notify, notifyMany } from "../notifications";
 import { sendMessage } from "../services/messaging";
 import { phoneLanguage } from "../channels";
 import { CHANNEL_TEXTS, type ChannelLanguage, fill, resolveChannelLanguage } from "../../core/ussd-texts";
@@ -324,11 +324,33 @@ export async function resolveSos(env: AppEnv, db: Db, id: string, by: User): Pro
  * "I'm coming to help": a person who can see an active SOS near them (not their own) answers it. The sender's
  * resolve later earns responders their "SOS helped" points. Idempotent.
  */
-export async function respondToSos(db: Db, id: string, by: User): Promise<{ id: string; responded: true }> {
+export async function respondToSos(
+  env: AppEnv,
+  db: Db,
+  id: string,
+  by: User,
+  waitUntil?: WaitUntil,
+): Promise<{ id: string; responded: true }> {
   const visible = (await nearbySos(db, by)).items.find((i) => i.id === id && i.status === "active");
   if (!visible) throw new ApiError(404, "Emergency broadcast not found");
   if (visible.mine) throw new ApiError(400, "You cannot answer your own SOS");
-  await insertSosResponse(db, id, by.id);
+  if (await insertSosResponse(db, id, by.id)) {
+    // The sender learns that help is on the way; who answered stays private (anonymous mode).
+    await notify(
+      env,
+      db,
+      visible.userId,
+      {
+        type: "emergency",
+        title: "Help is coming",
+        content: "Someone nearby answered your SOS and is coming to help.",
+        priority: "high",
+        url: "/emergency",
+        source: "sos",
+      },
+      waitUntil,
+    );
+  }
   return { id, responded: true };
 }
 

@@ -60,7 +60,9 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
       toast({ title: t("sos.sentTitle"), description: reachSummary(actionData.sent, t), variant: "destructive" });
     } else if (actionData.intent === "resolve" && actionData.ok) {
       toast({ title: t("sos.resolvedTitle"), description: t("sos.resolvedBody"), variant: "success" });
-    } else if (!actionData.ok && (actionData.intent === "broadcast" || actionData.intent === "resolve")) {
+    } else if (actionData.intent === "respond" && actionData.ok) {
+      toast({ title: t("sos.respondedTitle"), description: t("sos.respondedBody"), variant: "success" });
+    } else if (!actionData.ok && ["broadcast", "resolve", "respond"].includes(actionData.intent)) {
       toast({ title: t("error.somethingWrong"), description: t.error(actionData.error), variant: "destructive" });
     }
   }, [actionData, toast, t]);
@@ -189,6 +191,15 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
                   <time dateTime={s.broadcastedAt}>{timeAgo(s.broadcastedAt)}</time>
                   {s.locationText ? ` · ${s.locationText}` : ""}
                 </p>
+                {!s.mine ? (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="respond" />
+                    <input type="hidden" name="id" value={s.id} />
+                    <button type="submit" className="btn btn-primary" aria-label={`I'm coming to help: ${s.message.slice(0, 40)}`}>
+                      I'm coming to help
+                    </button>
+                  </Form>
+                ) : null}
                 {s.canResolve ? (
                   <Form method="post">
                     <input type="hidden" name="intent" value="resolve" />

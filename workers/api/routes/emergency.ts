@@ -15,7 +15,7 @@ export const emergency = new Hono<AppBindings>()
   })
   .post("/emergency/:id/respond", async (c) => {
     const user = requireUser(c);
-    return c.json(await respondToSos(c.var.db, c.req.param("id"), user));
+    return c.json(await respondToSos(c.env, c.var.db, c.req.param("id"), user, (p) => c.executionCtx.waitUntil(p)));
   })
   .post("/emergency/:id/resolve", async (c) => {
     const user = requireUser(c);

@@ -89,6 +89,14 @@ export async function emergencyAction(request: Request, context: Ctx) {
     return data<EmergencyActionData>({ intent, ok: true, sent: res.json }, { headers });
   }
 
+  if (intent === "respond") {
+    const id = String(form.get("id") ?? "");
+    const res = await apiSend(context, "POST", `/api/emergency/${encodeURIComponent(id)}/respond`);
+    if (!res.ok)
+      return data<EmergencyActionData>({ intent, ok: false, error: res.json?.error ?? "Could not answer the SOS" }, { status: res.status });
+    return { intent, ok: true } satisfies EmergencyActionData;
+  }
+
   if (intent === "resolve") {
     const id = String(form.get("id") ?? "");
     const res = await apiSend(context, "POST", `/api/emergency/${encodeURIComponent(id)}/resolve`);
