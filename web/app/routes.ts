@@ -37,5 +37,6 @@ export default [
   route("community", "routes/community.tsx"),
   route("gamification", "routes/gamification.tsx"),
   route("leaderboard", "routes/leaderboard.tsx"),
+  route("file-sharing", "routes/file-sharing.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;
