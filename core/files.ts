@@ -69,6 +69,11 @@ export const CreateUploadSchema = z.object({
     .max(100)
     .regex(/^[a-z0-9.+-]+\/[a-z0-9.+-]+$/i, "Not a MIME type"),
   kind: z.enum(["file", "voice"]).default("file"),
+  /** A voice note of an area room: the recording the assistant transcribed (POST /api/ai/voice), which it replaces. */
+  voiceId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,32}$/)
+    .optional(),
 });
 export type CreateUpload = z.infer<typeof CreateUploadSchema>;
 
@@ -92,6 +97,7 @@ export interface FileInfo {
 
 export interface CreateUploadAnswer {
   file: FileInfo;
+  /** File transfers (or, for a voice note, voice messages) this month, and the tier's limit. */
   usedThisMonth: number;
   monthlyLimit: number | null;
 }

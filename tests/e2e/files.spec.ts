@@ -3,20 +3,22 @@
 import { createHash, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
-import { acceptCookies, expect, latestOutboxMessage, test } from "./fixtures";
+import { acceptCookies, expect, latestOutboxMessage, payForPremium, test } from "./fixtures";
 
-async function person(browser: Browser, baseURL: string, at: { latitude: number; longitude: number }, nickname: string) {
+async function person(browser: Browser, baseURL: string, at: { latitude: number; longitude: number }, nickname: string, premium = false) {
   const context = await browser.newContext({ permissions: ["geolocation"], geolocation: at, acceptDownloads: true });
   await acceptCookies(context, baseURL);
   expect((await context.request.post(`${baseURL}/api/auth/anonymous`)).ok()).toBe(true);
-  await verify(context.request, nickname);
-  expect((await context.request.patch(`${baseURL}/api/me`, { data: { nickname, onboardingCompleted: true } })).ok()).toBe(true);
+  if (premium) await payForPremium(context.request, baseURL);
+  else await verify(context.request, nickname);
+  const patched = await context.request.patch(`${baseURL}/api/me`, { data: { nickname, onboardingCompleted: true } });
+  expect(patched.ok()).toBe(true);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
   // The dropped part is the one failure this test causes on purpose.
   page.on("console", (m) => m.type() === "error" && !m.text().includes("ERR_CONNECTION_RESET") && errors.push(m.text()));
-  return { context, page, errors };
+  return { context, page, errors, user: (await patched.json()).user as { id: string } };
 }
 
 /** Sending files needs a verified phone: the code comes from the dev outbox. */
@@ -88,6 +90,83 @@ test("a file of several MB crosses a direct chat: the upload resumes after a dro
   expect(received.byteLength).toBe(bytes.byteLength);
   expect(createHash("sha256").update(received).digest("hex")).toBe(sha);
   await expect(b.page.getByRole("status").filter({ hasText: "Saved: fingerprint checked" })).toBeVisible();
+
+  expect(a.errors).toEqual([]);
+  expect(b.errors).toEqual([]);
+  await a.context.close();
+  await b.context.close();
+});
+
+// A 1×1 PNG: the page makes its thumbnail on the device.
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+
+test("/file-sharing sends several files by picker and by drag-and-drop, and lists them for both people", async ({ browser, baseURL }) => {
+  test.setTimeout(90_000);
+  const at = { latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 };
+  const a = await person(browser, baseURL!, at, "Bisi");
+  const b = await person(browser, baseURL!, at, "Musa");
+  expect((await a.context.request.post(`${baseURL}/api/rooms/dm`, { data: { userId: b.user.id } })).ok()).toBe(true);
+
+  await a.page.goto("/file-sharing");
+  await expect(a.page.getByRole("heading", { name: "File Sharing" })).toBeVisible();
+  await expect(a.page.getByText("No files yet.")).toBeVisible();
+  await expect(a.page.getByLabel("Send to")).toHaveValue(/^dm:/);
+  await a.page.getByLabel("Choose files").setInputFiles([
+    { name: "photo.png", mimeType: "image/png", buffer: PNG },
+    { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("Bring the generator to the hall.") },
+  ]);
+  await expect(a.page.getByRole("status").filter({ hasText: "2 files sent" })).toBeVisible({ timeout: 30_000 });
+  const yours = a.page.getByRole("region", { name: "Your files" });
+  await expect(yours.getByRole("button", { name: "Download photo.png" })).toBeVisible();
+  await expect(yours.getByRole("button", { name: "Download notes.txt" })).toBeVisible();
+  await expect(yours.getByRole("img", { name: "Preview of photo.png" })).toBeVisible();
+
+  // Drag-and-drop: a file dropped on the zone is sent the same way.
+  await a.page.evaluate(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File(["Meeting moved to 5pm"], "dropped.txt", { type: "text/plain" }));
+    document.querySelector(".drop-zone")?.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  await expect(yours.getByRole("button", { name: "Download dropped.txt" })).toBeVisible({ timeout: 30_000 });
+  await expect(yours.locator("strong", { hasText: "Sent" })).toHaveCount(3);
+
+  // The other person's list has the three files as received (names come with the chat messages on their device).
+  await b.page.goto("/file-sharing");
+  await expect(b.page.getByRole("region", { name: "Your files" }).locator("strong", { hasText: "Received" })).toHaveCount(3);
+
+  expect(a.errors).toEqual([]);
+  expect(b.errors).toEqual([]);
+  await a.context.close();
+  await b.context.close();
+});
+
+test("a voice note recorded in a direct chat reaches the other person, who plays it", async ({ browser, baseURL }) => {
+  test.setTimeout(90_000);
+  const at = { latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 };
+  const a = await person(browser, baseURL!, at, "Funke", true);
+  const b = await person(browser, baseURL!, at, "Yusuf");
+  const opened = await a.context.request.post(`${baseURL}/api/rooms/dm`, { data: { userId: b.user.id } });
+  const dm = ((await opened.json()) as { room: { id: string } }).room.id;
+  await openChat(a.page, `/chat?room=${encodeURIComponent(dm)}`);
+  await a.page.getByRole("button", { name: "Voice message" }).click();
+  await a.page.getByRole("button", { name: "Record voice message" }).click();
+  const stop = a.page.getByRole("button", { name: "Stop and send voice message" });
+  await expect(stop).toBeVisible();
+  // The fake microphone plays a tone; a second of it makes a small recording.
+  await a.page.waitForTimeout(1200);
+  await stop.click();
+  const mine = a.page.getByRole("list", { name: "Messages" }).getByRole("button", { name: "Play voice message" });
+  await expect(mine).toBeVisible({ timeout: 30_000 });
+
+  await openChat(b.page, `/chat?room=${encodeURIComponent(dm)}`);
+  const play = b.page.getByRole("list", { name: "Messages" }).getByRole("button", { name: "Play voice message" });
+  await expect(play).toBeVisible({ timeout: 15_000 });
+  await play.click();
+  const audio = b.page.getByRole("list", { name: "Messages" }).getByLabel("Voice message");
+  await expect(audio).toHaveAttribute("src", /^blob:/);
+  await expect
+    .poll(() => audio.evaluate((el) => (el as HTMLAudioElement).duration > 0 || (el as HTMLAudioElement).readyState > 0))
+    .toBe(true);
 
   expect(a.errors).toEqual([]);
   expect(b.errors).toEqual([]);

@@ -47,5 +47,6 @@ export default [
   route("mockups", "routes/mockups.tsx"),
   route("machine-learning", "routes/machine-learning.tsx"),
   route("enhanced-chat", "routes/enhanced-chat.tsx"),
+  route("file-sharing", "routes/file-sharing.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -255,3 +255,53 @@ describe("who may fetch and delete", () => {
     expect((await call(`/api/files/${id}`, { cookie: b.cookie })).status).toBe(404);
   });
 });
+
+describe("voice notes", () => {
+  function voice(p: { cookie: string }, roomId: string, size: number, voiceId?: string) {
+    return call("/api/files", {
+      method: "POST",
+      cookie: p.cookie,
+      json: { roomId, size, chunkCount: chunkCountFor(size), mime: "audio/webm", kind: "voice", voiceId },
+    });
+  }
+  async function voiceCount(p: { cookie: string }) {
+    const res = await call("/api/ai/usage", { cookie: p.cookie });
+    return (await res.json<{ voiceMessages: { usedThisMonth: number } }>()).voiceMessages.usedThisMonth;
+  }
+
+  it("count as voice messages: Community gets the Premium offer, Premium's are counted out of 50", async () => {
+    const [a, b] = [await verifiedSession("0806"), await verifiedSession("0806")];
+    const roomId = await dm(a, b);
+    const refused = await voice(a, roomId, 20_000);
+    expect(refused.status).toBe(402);
+    expect(await refused.json()).toMatchObject({
+      code: "premium_feature",
+      error: expect.stringContaining("Voice messages are a Premium feature"),
+    });
+    await setTier(a.id, "premium");
+    const sent = await voice(a, roomId, 20_000);
+    expect(sent.status).toBe(201);
+    expect(await sent.json()).toMatchObject({ usedThisMonth: 1, monthlyLimit: 50, file: { kind: "voice" } });
+    expect((await voice(a, roomId, 6 * MiB)).status).toBe(413);
+  });
+
+  it("in an area room replace the transcribed recording once, without counting it twice", async () => {
+    const a = await verifiedSession("0806");
+    await setTier(a.id, "premium");
+    const recorded = await call("/api/ai/voice", {
+      method: "POST",
+      cookie: a.cookie,
+      headers: { "content-type": "audio/webm" },
+      body: new Uint8Array(2048).fill(7),
+    });
+    expect(recorded.status).toBe(201);
+    const { id } = await recorded.json<{ id: string }>();
+    expect(await voiceCount(a)).toBe(1);
+    const note = await voice(a, "nearby:s14uc", 2048, id);
+    expect(note.status).toBe(201);
+    expect(await voiceCount(a)).toBe(1);
+    // The plaintext copy the assistant kept is gone; the claim works once.
+    expect((await call(`/api/ai/voice/${id}`, { cookie: a.cookie })).status).toBe(404);
+    expect((await voice(a, "nearby:s14uc", 2048, id)).status).toBe(400);
+  });
+});

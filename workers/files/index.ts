@@ -1,6 +1,6 @@
 // Files in rooms (docs/decisions/022b-encrypted-files-in-rooms.md): the server keeps ciphertext in R2 and decides
 // who may send (verified, a member, within the tier's size and monthly count) and who may fetch (members now).
-import { TRIAL_DAYS } from "../../core/constants";
+import { TIER_LIMITS, TRIAL_DAYS } from "../../core/constants";
 import {
   type CreateUpload,
   type CreateUploadAnswer,
@@ -30,12 +30,16 @@ import {
 } from "../../db/queries/files";
 import type { User } from "../../db/schema";
 import type { AppEnv } from "../env";
+import { countVoiceMessage, voiceMessagesThisMonth } from "../assistant/usage";
+import { VOICE_MAX_BYTES, voiceAllowed } from "../assistant/voice";
 import { ApiError } from "../errors";
 import { requireRoomAccess } from "../rooms/rooms";
 
 type Bucket = Pick<AppEnv, "FILES">;
 
 const upgrade = { plan: "premium", trialDays: TRIAL_DAYS };
+/** How long after its transcription a recording can still become an area room's voice note. */
+const VOICE_CLAIM_MS = 15 * 60 * 1000;
 
 export function fileInfo(row: FileRow): FileInfo {
   return {
@@ -66,15 +70,55 @@ async function requireAllowance(db: Db, user: User, size: number, now: Date): Pr
   return used;
 }
 
+/**
+ * A voice note counts as a voice message (Premium 50 a month, Community none), not as a file transfer. In an area
+ * room the recording was transcribed and counted by POST /api/ai/voice first; the note replaces that plaintext
+ * copy, which is deleted here, once (docs/decisions/022b-encrypted-files-in-rooms.md).
+ */
+async function requireVoiceAllowance(
+  env: Bucket,
+  db: Db,
+  user: User,
+  input: CreateUpload,
+  now: Date,
+): Promise<{ used: number; limit: number | null }> {
+  if (input.size > VOICE_MAX_BYTES) throw new ApiError(413, "Voice messages can be at most 5 MB");
+  const limit = TIER_LIMITS[user.subscriptionTier].voiceMessages;
+  if (input.voiceId) {
+    const recording = await findFile(db, input.voiceId);
+    const fresh = recording && now.getTime() - recording.createdAt.getTime() < VOICE_CLAIM_MS;
+    if (!fresh || recording.kind !== "voice" || recording.ownerId !== user.id || recording.roomId || !input.roomId.startsWith("nearby:"))
+      throw new ApiError(400, "Unknown voice recording");
+    await env.FILES.delete(recording.r2Key);
+    await deleteFileRow(db, recording.id);
+  } else {
+    const refused = await voiceAllowed(db, user, now);
+    if (refused) throw new ApiError(refused.status, refused.body.error, { code: refused.body.code, upgrade: refused.body.upgrade });
+    await countVoiceMessage(db, user.id, now);
+  }
+  return { used: await voiceMessagesThisMonth(db, user.id, now), limit };
+}
+
 /** Starts an upload: checks the room and the allowance, counts the transfer and opens an R2 multipart upload. */
 export async function createUpload(env: Bucket, db: Db, user: User, input: CreateUpload, now = new Date()): Promise<CreateUploadAnswer> {
   await requireRoomAccess(db, user, input.roomId);
   if (input.chunkCount !== chunkCountFor(input.size)) throw new ApiError(400, "Invalid request: chunkCount does not match size");
+  if (input.kind === "voice" || input.voiceId) {
+    const { used, limit } = await requireVoiceAllowance(env, db, user, { ...input, kind: "voice" }, now);
+    const row = await openUpload(env, db, user, { ...input, kind: "voice" });
+    return { file: fileInfo(row), usedThisMonth: used, monthlyLimit: limit };
+  }
   const used = await requireAllowance(db, user, input.size, now);
+  const row = await openUpload(env, db, user, input);
+  await countFileTransfer(db, user.id, now);
+  return { file: fileInfo(row), usedThisMonth: used + 1, monthlyLimit: fileLimitsFor(user.subscriptionTier).transfersPerMonth };
+}
+
+async function openUpload(env: Bucket, db: Db, user: User, input: CreateUpload): Promise<FileRow> {
   const id = newId();
   const r2Key = `rooms/${input.roomId}/${id}`;
   const upload = await env.FILES.createMultipartUpload(r2Key, { httpMetadata: { contentType: "application/octet-stream" } });
-  const row = await insertFile(db, {
+  return insertFile(db, {
     id,
     ownerId: user.id,
     kind: input.kind,
@@ -90,8 +134,6 @@ export async function createUpload(env: Bucket, db: Db, user: User, input: Creat
     // Private rooms are end-to-end encrypted; area rooms are public (docs/architecture.md §5).
     encryptionLevel: input.roomId.startsWith("nearby:") ? "standard" : "premium",
   });
-  await countFileTransfer(db, user.id, now);
-  return { file: fileInfo(row), usedThisMonth: used + 1, monthlyLimit: fileLimitsFor(user.subscriptionTier).transfersPerMonth };
 }
 
 /** The sender's upload still under way; anyone else gets 404 (they have no business knowing of it). */

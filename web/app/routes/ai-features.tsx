@@ -1,6 +1,6 @@
 // /ai-features (spec part 2 §2 item 13): the assistant's demos, calling the real APIs. Forms post to the action,
 // so every demo works before JavaScript arrives.
-import { data, Form, redirect, useActionData, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
 import { AI_SAMPLE_PROMPTS, extractAiText, LANGUAGES } from "../../../core/ai-command";
 import type { SmartReply, Translation } from "../../../core/ai-schemas";
 import { PremiumOffer } from "../features/assistant/premium-offer";
@@ -222,6 +222,14 @@ export default function AiFeatures({ loaderData }: Route.ComponentProps) {
           <SubmitButton intent="emergency" label="Get emergency guidance" busyLabel="AI is thinking..." />
         </Form>
         <DemoAnswer result={emergency} phone={phone} />
+      </section>
+
+      <section className="card" aria-labelledby="files-title">
+        <h2 id="files-title">File Sharing</h2>
+        <p className="muted">Send files to the people in your chats, encrypted on your device, up to 100MB.</p>
+        <Link to="/file-sharing" className="btn btn-ghost">
+          Open File Sharing
+        </Link>
       </section>
 
       <section className="card" aria-labelledby="voice-title">

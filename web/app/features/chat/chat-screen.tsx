@@ -3,7 +3,7 @@
 // transport line from the relay socket and the local mesh, the encryption badge from the room's kind.
 import { Lock, Mic, Paperclip, Phone, Radio } from "lucide-react";
 import { AreaChooser } from "./area-chooser";
-import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type FormEvent, type KeyboardEvent, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Form, Link, useNavigate, useSearchParams } from "react-router";
 import { AI_PREFIX } from "../../../../core/ai-command";
 import { badgeText, QUICK_REPLIES, TIER_LIMITS, type Tier } from "../../../../core/constants";
@@ -12,7 +12,7 @@ import type { RoomSummary, RoomsAnswer } from "../../../../core/rooms";
 import { useToast } from "../../components/toast";
 import { useT } from "../../i18n";
 import type { MeshNode } from "../../mesh/node";
-import { ask, ChatUpsell, helpMessage, PremiumOffer, SmartReplyChips, VoiceRecorder } from "./assistant";
+import { ask, ChatUpsell, helpMessage, PremiumOffer, SmartReplyChips, VoiceNote } from "./assistant";
 import { lazyPart } from "./lazy-part";
 
 function NeedsConnection() {
@@ -478,11 +478,10 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
         lastReceived={me.verified ? (lastReceived?.text ?? null) : null}
         context={context}
         privateRoom={roomId ? isPrivateRoomId(roomId) : false}
-        voiceLimit={TIER_LIMITS[me.tier]?.voiceMessages ?? 0}
-        supportPhone={supportPhone}
         disabled={!roomId}
         isDirect={isDirect}
         onSend={send}
+        voiceNote={<VoiceNote node={node} roomId={roomId} voiceLimit={TIER_LIMITS[me.tier]?.voiceMessages ?? 0} phone={supportPhone} />}
         onAttach={(files) => {
           if (node && roomId) void sendFiles(node, roomId, files, toast);
         }}
@@ -604,12 +603,11 @@ function Composer({
   lastReceived,
   context,
   privateRoom,
-  voiceLimit,
-  supportPhone,
   disabled,
   isDirect,
   onSend,
   onAttach,
+  voiceNote,
   onTyping,
   onLocation,
   onSos,
@@ -621,13 +619,13 @@ function Composer({
   context: string[];
   /** Private rooms get smart replies computed on this device; nothing of theirs goes to the server. */
   privateRoom: boolean;
-  voiceLimit: number | null;
-  supportPhone: string;
   disabled: boolean;
   isDirect: boolean;
   onSend: (text: string) => Promise<boolean>;
   /** Files chosen with the attach button: encrypted and sent by features/files. */
   onAttach: (files: File[]) => void;
+  /** The voice recorder (features/files): a voice note goes to the room as a file. */
+  voiceNote: ReactNode;
   onTyping: (active: boolean) => void;
   onLocation: () => void;
   onSos: () => void;
@@ -785,7 +783,7 @@ function Composer({
           {t("chat.send")}
         </button>
       </form>
-      {recording ? <VoiceRecorder voiceLimit={voiceLimit} phone={supportPhone} /> : null}
+      {recording ? voiceNote : null}
     </div>
   );
 }

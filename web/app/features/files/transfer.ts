@@ -91,7 +91,7 @@ async function thumbnailOf(file: Blob): Promise<string | undefined> {
 export async function uploadFile(
   file: File,
   roomId: string,
-  opts: { kind?: "file" | "voice"; transcript?: string } = {},
+  opts: { kind?: "file" | "voice"; transcript?: string; voiceId?: string } = {},
 ): Promise<FileMessage> {
   const chunkCount = chunkCountFor(file.size);
   const mime = /^[a-z0-9.+-]+\/[a-z0-9.+-]+$/i.test(file.type) ? file.type : "application/octet-stream";
@@ -101,6 +101,7 @@ export async function uploadFile(
     chunkCount,
     mime,
     kind: opts.kind ?? "file",
+    voiceId: opts.voiceId,
   });
   const transfer = startTransfer({ fileId: info.id, name: file.name, size: file.size, direction: "upload" });
   try {

@@ -1,0 +1,152 @@
+// /file-sharing (spec part 2 #5): the files of your rooms, sending by picker or drag-and-drop (several at once)
+// and the transfers under way. Names and keys live only in the chat messages on this device, so a file this
+// device has no message for is listed without its name.
+import { useEffect, useState } from "react";
+import { Link, useRevalidator } from "react-router";
+import { FILE_TEXTS, type FileInfo, type FileMessage, formatFileSize, parseFileMessage } from "../../../../core/files";
+import type { RoomSummary } from "../../../../core/rooms";
+import { useToast } from "../../components/toast";
+import { roomMessages } from "../../mesh/db";
+import { useMeshNode } from "../chat/use-mesh";
+import { FileBubble } from "./file-bubble";
+import { sendFiles } from "./send";
+import { TransferList } from "./transfer-list";
+
+interface Props {
+  user: { id: string; nickname: string; verified: boolean };
+  files: FileInfo[];
+  rooms: RoomSummary[];
+}
+
+/** The file messages this device holds for the listed files, by file id. */
+function useFileMessages(ready: boolean, files: FileInfo[]): Map<string, FileMessage> {
+  const [found, setFound] = useState(new Map<string, FileMessage>());
+  const rooms = [...new Set(files.map((f) => f.roomId))].join(" ");
+  // A file sent from this page is listed after the list reloads: look again whenever the list changes.
+  const ids = files.map((f) => f.id).join(" ");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: ids re-runs the lookup for new files
+  useEffect(() => {
+    if (!ready || !rooms) return;
+    let live = true;
+    void (async () => {
+      const out = new Map<string, FileMessage>();
+      for (const room of rooms.split(" ")) {
+        for (const m of await roomMessages(room).catch(() => [])) {
+          const file = parseFileMessage(m.text);
+          if (file) out.set(file.fileId, file);
+        }
+      }
+      if (live) setFound(out);
+    })();
+    return () => {
+      live = false;
+    };
+  }, [ready, rooms, ids]);
+  return found;
+}
+
+export function FileSharingScreen({ user, files, rooms }: Props) {
+  const toast = useToast();
+  const node = useMeshNode(user);
+  const revalidator = useRevalidator();
+  const messages = useFileMessages(Boolean(node), files);
+  const [roomId, setRoomId] = useState(rooms[0]?.id ?? "");
+  const [dragging, setDragging] = useState(false);
+  const roomName = (id: string) => rooms.find((r) => r.id === id)?.name ?? "Chat";
+
+  async function send(chosen: File[]) {
+    if (chosen.length === 0) return;
+    if (!user.verified) {
+      toast({ title: FILE_TEXTS.premiumFeatureTitle, description: FILE_TEXTS.verificationRequired, variant: "destructive" });
+      return;
+    }
+    if (!node || !roomId) return;
+    await node.open(roomId);
+    const sent = await sendFiles(node, roomId, chosen, toast);
+    if (sent > 0) {
+      toast({ title: sent === 1 ? "File sent" : `${sent} files sent`, description: `To ${roomName(roomId)}.`, variant: "success" });
+      revalidator.revalidate();
+    }
+  }
+
+  return (
+    <div className="stack">
+      <section className="card">
+        <h1>File Sharing</h1>
+        <p>
+          Files are encrypted on this device before they leave it, and only the people in the chat you send them to can open them. Files up
+          to 100MB.
+        </p>
+        {rooms.length === 0 ? (
+          <p>
+            Join a chat first: <Link to="/chat">open the chat</Link>.
+          </p>
+        ) : (
+          <form className="stack" onSubmit={(e) => e.preventDefault()}>
+            <label>
+              Send to{" "}
+              <select value={roomId} onChange={(e) => setRoomId(e.target.value)}>
+                {rooms.map((r) => (
+                  <option key={r.id} value={r.id}>
+                    {r.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label
+              className={`drop-zone${dragging ? " dragging" : ""}`}
+              onDragOver={(e) => {
+                e.preventDefault();
+                setDragging(true);
+              }}
+              onDragLeave={() => setDragging(false)}
+              onDrop={(e) => {
+                e.preventDefault();
+                setDragging(false);
+                void send(Array.from(e.dataTransfer.files));
+              }}
+            >
+              Drop files here, or choose files
+              <input
+                type="file"
+                multiple
+                className="sr-only"
+                aria-label="Choose files"
+                onChange={(e) => {
+                  const chosen = Array.from(e.currentTarget.files ?? []);
+                  e.currentTarget.value = "";
+                  void send(chosen);
+                }}
+              />
+            </label>
+          </form>
+        )}
+      </section>
+      <TransferList title="Active transfers" />
+      <section className="card" aria-labelledby="your-files">
+        <h2 id="your-files">Your files</h2>
+        {files.length === 0 ? (
+          <p>No files yet. Files you send or receive in your chats appear here.</p>
+        ) : (
+          <ul className="file-list">
+            {files.map((f) => {
+              const message = messages.get(f.id);
+              return (
+                <li key={f.id} className="card">
+                  <p>
+                    <strong>{f.ownerId === user.id ? "Sent" : "Received"}</strong> · {roomName(f.roomId)} · {formatFileSize(f.size)} ·{" "}
+                    {f.mime} ·{" "}
+                    {f.state === "ready" ? `${f.downloadCount} ${f.downloadCount === 1 ? "download" : "downloads"}` : "upload not finished"}{" "}
+                    · <time dateTime={new Date(f.createdAt).toISOString()}>{new Date(f.createdAt).toLocaleDateString()}</time>
+                  </p>
+                  {message ? <FileBubble file={message} /> : <p>Open the chat on the device that has its message to download it.</p>}
+                  <Link to={`/chat?room=${encodeURIComponent(f.roomId)}`}>Open the chat</Link>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+// A voice note in a chat (docs/decisions/022b-encrypted-files-in-rooms.md): recorded here, sent to the room as an
+// encrypted file that every member can play. In an area room it is transcribed first, as before; in a private
+// room nothing readable leaves the device, so there is no transcript.
+import { useEffect, useRef, useState } from "react";
+import { VOICE_PREMIUM_MESSAGE } from "../../../../core/ai-command";
+import { fileMessageText } from "../../../../core/files";
+import { useToast } from "../../components/toast";
+import type { MeshNode } from "../../mesh/node";
+import { sendVoiceMessage } from "../assistant/client";
+import { PremiumOffer } from "../assistant/premium-offer";
+import { refusalToast } from "./send";
+import { uploadFile } from "./transfer";
+
+export function VoiceNote({
+  node,
+  roomId,
+  voiceLimit,
+  phone,
+}: {
+  node: MeshNode | null;
+  roomId: string | null;
+  voiceLimit: number | null;
+  phone: string;
+}) {
+  const toast = useToast();
+  const [status, setStatus] = useState<"idle" | "recording" | "sending">("idle");
+  const [offer, setOffer] = useState<{ error: string; code: string } | null>(null);
+  const recorder = useRef<MediaRecorder | null>(null);
+  useEffect(
+    () => () => {
+      for (const t of recorder.current?.stream.getTracks() ?? []) t.stop();
+    },
+    [],
+  );
+
+  if (voiceLimit === 0) return <PremiumOffer code="premium_feature" error={VOICE_PREMIUM_MESSAGE} phone={phone} standing />;
+
+  async function send(audio: Blob) {
+    if (!node || !roomId) return;
+    setStatus("sending");
+    try {
+      const mime = (audio.type || "audio/webm").split(";")[0];
+      let transcript: string | undefined;
+      let voiceId: string | undefined;
+      if (roomId.startsWith("nearby:")) {
+        const answer = await sendVoiceMessage(new Blob([audio], { type: mime }));
+        if (answer.kind === "offer") return setOffer(answer);
+        if (answer.kind === "error") return toast({ title: "Voice message not sent", description: answer.error, variant: "destructive" });
+        voiceId = answer.voice.id;
+        transcript = answer.voice.transcript || undefined;
+      }
+      const file = new File([audio], `voice-message.${mime.split("/")[1] ?? "webm"}`, { type: mime });
+      const message = await uploadFile(file, roomId, { kind: "voice", voiceId, transcript });
+      await node.send(roomId, fileMessageText(message));
+    } catch (e) {
+      toast(refusalToast(e, "Voice message not sent"));
+    } finally {
+      setStatus("idle");
+    }
+  }
+
+  async function start() {
+    if (!navigator.mediaDevices?.getUserMedia || typeof MediaRecorder === "undefined")
+      return toast({ title: "Voice message not sent", description: "This browser cannot record audio.", variant: "destructive" });
+    let stream: MediaStream;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+    } catch {
+      return toast({
+        title: "Voice message not sent",
+        description: "Microphone access was refused. Allow the microphone for this site to record.",
+        variant: "destructive",
+      });
+    }
+    const rec = new MediaRecorder(stream);
+    const chunks: Blob[] = [];
+    rec.ondataavailable = (e) => {
+      if (e.data.size > 0) chunks.push(e.data);
+    };
+    rec.onstop = () => {
+      for (const t of stream.getTracks()) t.stop();
+      void send(new Blob(chunks, { type: rec.mimeType || "audio/webm" }));
+    };
+    rec.start();
+    recorder.current = rec;
+    setStatus("recording");
+    toast({ title: "Voice Recording Started", description: "Tap again to send audio message" });
+  }
+
+  function stop() {
+    recorder.current?.stop();
+    recorder.current = null;
+  }
+
+  return (
+    <div className="grid-gap">
+      <button
+        type="button"
+        className={`btn ${status === "recording" ? "btn-danger" : "btn-primary"}`}
+        onClick={() => (status === "recording" ? stop() : status === "idle" ? void start() : undefined)}
+        disabled={status === "sending" || !roomId}
+        aria-pressed={status === "recording"}
+      >
+        {status === "recording" ? "Stop and send voice message" : status === "sending" ? "Sending…" : "Record voice message"}
+      </button>
+      {offer ? <PremiumOffer error={offer.error} code={offer.code} phone={phone} /> : null}
+    </div>
+  );
+}
