@@ -149,4 +149,23 @@ test.describe("the admin", () => {
     await expect(page.getByText("Smoke from the transformer on Awolowo Way")).toHaveCount(0);
     await personContext.close();
   });
+  test("opens the analytics dashboard from the database admin; its figures are the API's, for the range picked", async ({
+    page,
+    baseURL,
+  }) => {
+    await signInAsAdmin(page.request, baseURL as string);
+    await page.goto("/database-admin");
+    await page.getByRole("link", { name: "Analytics Dashboard" }).click();
+    await expect(page.getByRole("heading", { name: "Analytics Dashboard" })).toBeVisible();
+    await page.getByRole("navigation", { name: "Time range" }).getByRole("link", { name: "7d" }).click();
+    await expect(page).toHaveURL(/range=7d/);
+    const metrics = await (await page.request.get("/api/analytics/metrics?range=7d")).json();
+    const people = page.getByRole("list", { name: "People figures" });
+    await expect(people).toContainText(`Total users: ${metrics.totalUsers}`);
+    await expect(people).toContainText("Sign-ups:");
+    await expect(page.getByText("Network health (not measured by the server)")).toBeVisible();
+    await expect(
+      page.getByRole("img", { name: /^Messages per day/ }).or(page.getByText("No messages recorded in this range.")),
+    ).toBeVisible();
+  });
 });
