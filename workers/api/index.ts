@@ -6,6 +6,7 @@ import { notFound, onError } from "../errors";
 import { adminApi } from "./routes/admin";
 import { ai } from "./routes/ai";
 import { analyticsApi } from "./routes/analytics";
+import { cacheApi } from "./routes/cache";
 import { auth } from "./routes/auth";
 import { billing } from "./routes/billing";
 import { contacts } from "./routes/contacts";
@@ -29,6 +30,7 @@ export const api = new Hono<AppBindings>()
   .route("/ai", ai)
   .route("/admin", adminApi)
   .route("/analytics", analyticsApi)
+  .route("/cache", cacheApi)
   .route("/support", support)
   .route("/dev", dev)
   .route("/install", install)
