@@ -27,7 +27,16 @@ async function readDevice(): Promise<DeviceState> {
   return { worker, caches: list, usage: estimate?.usage ?? null, quota: estimate?.quota ?? null, online: navigator.onLine };
 }
 
-const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+/** Bytes in the largest unit that keeps the number readable. */
+function size(n: number): string {
+  const units = ["bytes", "KB", "MB", "GB"];
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) {
+    n /= 1024;
+    i++;
+  }
+  return i === 0 ? `${n} bytes` : `${n.toFixed(1)} ${units[i]}`;
+}
 
 /** The spec's health score: 30 for an active worker, 25 for cached items, 25 for a non-empty server cache, 20 online. */
 export function healthScore(d: DeviceState, serverCached: boolean): { score: number; label: string } {
@@ -65,8 +74,8 @@ export function DeviceCaches({ serverCached }: { serverCached: boolean }) {
         <li>Service worker: {state.worker}</li>
         <li>Connection: {state.online ? "online" : "offline"}</li>
         <li>
-          Storage used: {state.usage === null ? "unknown" : kb(state.usage)}
-          {state.quota === null ? "" : ` of ${kb(state.quota)}`}
+          Storage used: {state.usage === null ? "unknown" : size(state.usage)}
+          {state.quota === null ? "" : ` of ${size(state.quota)}`}
         </li>
       </ul>
       {state.caches.length === 0 ? (
@@ -75,7 +84,7 @@ export function DeviceCaches({ serverCached }: { serverCached: boolean }) {
         <ul aria-label="Caches on this device">
           {state.caches.map((c) => (
             <li key={c.name}>
-              {c.name}: {c.entries} {c.entries === 1 ? "entry" : "entries"}, {kb(c.bytes)}
+              {c.name}: {c.entries} {c.entries === 1 ? "entry" : "entries"}, {size(c.bytes)}
             </li>
           ))}
         </ul>
