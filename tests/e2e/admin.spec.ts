@@ -1,6 +1,6 @@
 // An admin made by ADMIN_PHONES (tests/run-e2e.mjs) runs the database dashboard; others get a clear refusal.
 import type { APIRequestContext } from "@playwright/test";
-import { expect, latestOutboxMessage, startAnonymous, test, verifyFreshPhone } from "./fixtures";
+import { acceptCookies, expect, latestOutboxMessage, startAnonymous, test, verifyFreshPhone } from "./fixtures";
 
 const ADMIN = { local: "08099990001", e164: "+2348099990001" };
 
@@ -148,5 +148,60 @@ test.describe("the admin", () => {
     await expect(page.getByRole("status").filter({ hasText: "SOS resolved" })).toBeVisible();
     await expect(page.getByText("Smoke from the transformer on Awolowo Way")).toHaveCount(0);
     await personContext.close();
+  });
+  test("opens the analytics dashboard from the database admin; its figures are the API's, for the range picked", async ({
+    page,
+    baseURL,
+  }) => {
+    await signInAsAdmin(page.request, baseURL as string);
+    await page.goto("/database-admin");
+    await page.getByRole("link", { name: "Analytics Dashboard" }).click();
+    await expect(page.getByRole("heading", { name: "Analytics Dashboard" })).toBeVisible();
+    await page.getByRole("navigation", { name: "Time range" }).getByRole("link", { name: "7d" }).click();
+    await expect(page).toHaveURL(/range=7d/);
+    const metrics = await (await page.request.get("/api/analytics/metrics?range=7d")).json();
+    const people = page.getByRole("list", { name: "People figures" });
+    await expect(people).toContainText(`Total users: ${metrics.totalUsers}`);
+    await expect(people).toContainText("Sign-ups:");
+    await expect(page.getByText("Network health (not measured by the server)")).toBeVisible();
+    await expect(
+      page.getByRole("img", { name: /^Messages per day/ }).or(page.getByText("No messages recorded in this range.")),
+    ).toBeVisible();
+  });
+  test.describe("with JavaScript", () => {
+    test.use({ javaScriptEnabled: true });
+
+    test("reads this device's caches and the edge cache for real, clears the one and purges the other", async ({
+      page,
+      context,
+      baseURL,
+    }) => {
+      await acceptCookies(context, baseURL as string);
+      await signInAsAdmin(page.request, baseURL as string);
+      // The system-health check puts its probe into the edge cache.
+      expect((await page.request.get("/api/admin/health")).ok()).toBe(true);
+      await page.goto("/database-admin");
+      await page.getByRole("link", { name: "Cache Status" }).click();
+      await expect(page.getByRole("heading", { name: "Cache Status" })).toBeVisible();
+      await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+      await expect.poll(() => page.evaluate(async () => (await caches.keys()).length)).toBeGreaterThan(0);
+
+      await page.getByRole("button", { name: "Refresh" }).click();
+      await expect(page.getByRole("list", { name: "Device state" })).toContainText("Service worker: activated");
+      const held = await page.evaluate(async () => {
+        const name = (await caches.keys())[0];
+        return { name, entries: (await (await caches.open(name)).keys()).length };
+      });
+      await expect(page.getByRole("list", { name: "Caches on this device" })).toContainText(`${held.name}: ${held.entries} entr`);
+
+      await page.getByRole("button", { name: "Clear cache" }).click();
+      await expect(page.getByRole("status").filter({ hasText: /^Cleared \d+ caches? on this device\.$/ })).toBeVisible();
+
+      const edge = page.getByRole("list", { name: "Edge cache" });
+      await expect(edge).toContainText("admin-health-probe: cached, 2 bytes");
+      await page.getByRole("button", { name: "Purge edge cache" }).click();
+      await expect(page.getByRole("status").filter({ hasText: "Edge cache purged (1 entry)" })).toBeVisible();
+      await expect(edge).toContainText("admin-health-probe: not cached");
+    });
   });
 });

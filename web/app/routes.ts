@@ -35,6 +35,7 @@ export default [
   route("database-admin", "routes/database-admin.tsx"),
   route("staff-desk", "routes/staff-desk.tsx"),
   route("analytics-dashboard", "routes/analytics-dashboard.tsx"),
+  route("cache-status", "routes/cache-status.tsx"),
   route("download", "routes/download.tsx"),
   route("qr-install", "routes/qr-install.tsx"),
   route("community", "routes/community.tsx"),

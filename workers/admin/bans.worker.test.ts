@@ -9,10 +9,15 @@ const verifiedUser = (nickname = "Ada") => verifiedSession("0903", nickname);
 const GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz";
 const room = () => `nearby:${Array.from({ length: 5 }, () => GEOHASH[Math.floor(Math.random() * 32)]).join("")}`;
 
-async function staffUser() {
+async function adminUser() {
   const admin = await verifiedUser("Boss");
-  // An admin as ADMIN_PHONES makes one at verification (tested in workers/identity); the admin makes staff by API.
+  // An admin as ADMIN_PHONES makes one at verification (tested in workers/identity).
   await env.DB.prepare("update users set role = 'admin' where id = ?").bind(admin.id).run();
+  return admin;
+}
+
+async function staffUser() {
+  const admin = await adminUser();
   const staff = await verifiedUser("Helper");
   const made = await call(`/api/admin/people/${staff.id}/role`, { method: "POST", cookie: admin.cookie, json: { role: "staff" } });
   expect(made.status).toBe(200);
@@ -48,17 +53,17 @@ describe("bans", () => {
     expect((await call("/api/me", { cookie: person.cookie })).status).toBe(200);
   });
 
-  it("a ban ends sessions, closes sockets and refuses sign-in; unban lets the person back in; both audited", async () => {
-    const { staff } = await staffUser();
+  it("a ban ends the person's sessions at once and closes their sockets (code 4003, which the client does not retry)", async () => {
+    const admin = await adminUser();
     const person = await verifiedUser("Troll");
     const roomId = room();
     const socket = await mustOpen(roomId, person.cookie);
 
-    const bad = await call(`/api/admin/people/${person.id}/ban`, { method: "POST", cookie: staff.cookie, json: { reason: "" } });
+    const bad = await call(`/api/admin/people/${person.id}/ban`, { method: "POST", cookie: admin.cookie, json: { reason: "" } });
     expect(bad.status).toBe(400);
     const banned = await call(`/api/admin/people/${person.id}/ban`, {
       method: "POST",
-      cookie: staff.cookie,
+      cookie: admin.cookie,
       json: { reason: "Spam in rooms" },
     });
     expect(banned.status).toBe(200);
@@ -68,19 +73,25 @@ describe("bans", () => {
     expect(socket.closed?.code).toBe(4003);
     expect((await call("/api/me", { cookie: person.cookie })).status).toBe(401);
     expect((await openRoom(roomId, person.cookie)).status).toBe(401);
+    expect(await auditOf(person.id, "support.person_banned")).toMatchObject({
+      actor_id: admin.id,
+      detail: { before: { banned: false }, after: { banned: true, reason: "Spam in rooms" }, sessionsEnded: 1, socketsClosed: 1 },
+    });
+  });
+
+  it("staff ban: sign-in is refused with a clear message; unban lets the person back in; both audited", async () => {
+    const { staff } = await staffUser();
+    const person = await verifiedUser("Troll");
+    const json = { reason: "Spam in rooms" };
+    expect((await call(`/api/admin/people/${person.id}/ban`, { method: "POST", cookie: staff.cookie, json })).status).toBe(200);
 
     const again = await askForCode(person.local);
     expect(again.status).toBe(403);
     expect(await again.json()).toMatchObject({ error: BANNED_MESSAGE, code: "banned" });
-
     const found = await call(`/api/admin/people?q=${encodeURIComponent(person.local)}`, { cookie: staff.cookie });
     expect((await found.json<{ people: unknown[] }>()).people).toEqual([
       expect.objectContaining({ id: person.id, banned: true, banReason: "Spam in rooms", sessions: 0 }),
     ]);
-    expect(await auditOf(person.id, "support.person_banned")).toMatchObject({
-      actor_id: staff.id,
-      detail: { before: { banned: false }, after: { banned: true, reason: "Spam in rooms" }, sessionsEnded: 1, socketsClosed: 1 },
-    });
 
     const lifted = await call(`/api/admin/people/${person.id}/unban`, { method: "POST", cookie: staff.cookie });
     expect(lifted.status).toBe(200);

@@ -1,5 +1,6 @@
 // /database-admin's data: stats, system health from real checks, and the safe SQL console
 // (docs/decisions/019-staff-and-admins.md).
+import { EDGE_CACHE_KEYS } from "./edge-cache";
 import { count, eq, gt, sql } from "drizzle-orm";
 import { checkConsoleSql, maskPhones } from "../../core/sql-guard";
 import type { Db } from "../../db";
@@ -66,7 +67,7 @@ export async function systemHealth(env: AppEnv, db: Db) {
       if (typeof caches === "undefined") return false;
       // workerd's edge cache; the DOM lib's CacheStorage type does not name it.
       const edge = (caches as unknown as { default: Cache }).default;
-      const probe = new Request("https://linkup.internal/admin-health-probe");
+      const probe = new Request(EDGE_CACHE_KEYS[0]);
       await edge.put(probe, new Response("ok", { headers: { "cache-control": "max-age=60" } }));
       await edge.match(probe);
       return true;

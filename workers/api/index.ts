@@ -9,6 +9,7 @@ import { adminApi } from "./routes/admin";
 import { ai } from "./routes/ai";
 import { analyticsApi } from "./routes/analytics";
 import { apiKeysApi } from "./routes/api-keys";
+import { cacheApi } from "./routes/cache";
 import { auth } from "./routes/auth";
 import { billing } from "./routes/billing";
 import { callsApi } from "./routes/calls";
@@ -34,6 +35,7 @@ export const api = new Hono<AppBindings>()
   .route("/ai", ai)
   .route("/admin", adminApi)
   .route("/analytics", analyticsApi)
+  .route("/cache", cacheApi)
   .route("/support", support)
   .route("/dev", dev)
   .route("/install", install)

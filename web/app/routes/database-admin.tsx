@@ -47,7 +47,8 @@ export default function DatabaseAdmin({ loaderData, actionData }: Route.Componen
           Database Admin <span className="tag">Admin Access</span>
         </h1>
         <p>
-          <Link to="/staff-desk">Staff Desk</Link> · <Link to="/analytics-dashboard">Analytics Dashboard</Link>
+          <Link to="/staff-desk">Staff Desk</Link> · <Link to="/analytics-dashboard">Analytics Dashboard</Link> ·{" "}
+          <Link to="/cache-status">Cache Status</Link>
         </p>
         <TabLinks tabs={TABS} current={current} label="Dashboard sections" onSelect={setTab} />
       </section>
