@@ -454,6 +454,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
         lastReceived={me.verified ? (lastReceived?.text ?? null) : null}
         context={context}
         privateRoom={roomId ? isPrivateRoomId(roomId) : false}
+        roomId={roomId}
         voiceLimit={TIER_LIMITS[me.tier]?.voiceMessages ?? 0}
         supportPhone={supportPhone}
         disabled={!roomId}
@@ -568,6 +569,7 @@ function Composer({
   lastReceived,
   context,
   privateRoom,
+  roomId,
   voiceLimit,
   supportPhone,
   disabled,
@@ -584,6 +586,8 @@ function Composer({
   context: string[];
   /** Private rooms get smart replies computed on this device; nothing of theirs goes to the server. */
   privateRoom: boolean;
+  /** The open room: voice recordings name it, and private ones are not recorded for transcription. */
+  roomId: string | null;
   voiceLimit: number | null;
   supportPhone: string;
   disabled: boolean;
@@ -748,7 +752,7 @@ function Composer({
           Send
         </button>
       </form>
-      {recording ? <VoiceRecorder voiceLimit={voiceLimit} phone={supportPhone} /> : null}
+      {recording ? <VoiceRecorder voiceLimit={voiceLimit} phone={supportPhone} room={roomId ?? undefined} /> : null}
     </div>
   );
 }
