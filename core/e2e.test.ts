@@ -408,6 +408,21 @@ describe("groups", () => {
     expect(await carol.session.open(m1)).toMatchObject({ ok: true, text: "tomatoes 4800" });
   });
 
+  it("a device key stolen later does not open the sender keys handed out before, nor the messages under them", async () => {
+    const { alice, bob, carol } = await group();
+    const { envelopes } = await alice.session.prepareGroup(room, ["bob", "carol"], base("alice"));
+    await deliverKeys(envelopes, bob, carol);
+    const said = await alice.session.sealGroup(draft(room, "alice"), "meet at the depot");
+    expect(await bob.session.open(said)).toMatchObject({ ok: true });
+    // The relay kept the handout; the thief takes Bob's device keys and state but not the chain he holds.
+    const thiefStore = steal(bob.store);
+    for (const k of [...thiefStore.map.keys()]) if (k.startsWith("e2e:sk:")) thiefStore.map.delete(k);
+    const thief = new E2eSession(bob.secrets, thiefStore, relay.directory);
+    const forBob = envelopes.find((e) => e2eOf(e).for === "bob")!;
+    expect(await thief.acceptSenderKey(forBob)).toEqual({ ok: false, reason: "undecryptable" });
+    expect(await thief.open(said)).toEqual({ ok: false, reason: "no-key" });
+  });
+
   it("refuses an overwritten sender key and a member speaking as another", async () => {
     const { alice, bob, carol } = await group();
     const handout = await alice.session.prepareGroup(room, ["bob", "carol"], base("alice"));

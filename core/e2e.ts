@@ -174,7 +174,8 @@ function readRatchetEntry(e: KeyEntry): { r: RatchetMessage; x3dh?: X3dhHeader }
 
 function readMeta(envelope: Envelope): E2eMeta | null {
   const m = envelope.meta?.e2e as Partial<E2eMeta> | undefined;
-  const version = envelope.room.startsWith("dm:") && envelope.type !== "key" ? [E2E_VERSION, DIRECT_VERSION] : [E2E_VERSION];
+  // Group messages are version 2 (sender-key chains); direct messages and sender-key handouts may be 3.
+  const version = envelope.room.startsWith("group:") && envelope.type !== "key" ? [E2E_VERSION] : [E2E_VERSION, DIRECT_VERSION];
   if (!m || !version.includes(m.v as number) || typeof m.device !== "string" || typeof m.dh !== "string" || typeof m.sig !== "string")
     return null;
   if (typeof m.counter !== "number" || !Number.isSafeInteger(m.counter) || m.counter < 0) return null;
@@ -712,11 +713,20 @@ export class E2eSession {
         to: d.publicKey,
         for: d.userId,
       };
-      const header = canonicalHeader(headerOf(envelope, meta, mine.keyId));
+      const header = canonicalHeader(headerOf(envelope, meta, mine.keyId), DIRECT_VERSION);
       const payload = JSON.stringify({ keyId: mine.keyId, chainKey: mine.chainKey, counter: mine.counter });
-      const content = await seal(await this.pairwise(d.publicKey, room), payload, `${header}|to|${d.publicKey}`);
+      // The chain travels like a direct message: sealed under a one-time key that goes by the ratchet session
+      // with that device, so a device key stolen later does not open the handouts (docs/protocol.md §6).
+      const messageKey = toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
+      const entry = await this.ratchetSeal(d, messageKey, `${header}|to|${d.publicKey}`);
+      if (!entry) continue; // no prekeys yet: handed out once it has some
+      const content = await seal(await contentKey(fromBase64Url(messageKey), header), payload, `${header}|to|${d.publicKey}`);
       const sig = await this.sign(header, content.iv, content.ciphertext, `${d.publicKey}|${d.userId}`);
-      envelopes.push({ ...envelope, content: { ...content, keyId: mine.keyId }, meta: { e2e: { v: E2E_VERSION, ...meta, sig } } });
+      envelopes.push({
+        ...envelope,
+        content: { ...content, keyId: mine.keyId },
+        meta: { e2e: { v: DIRECT_VERSION, ...meta, sig, keys: [entry] } },
+      });
       mine.given.push(mark);
     }
     await this.store.set(`e2e:mine:${room}`, mine);
@@ -751,9 +761,17 @@ export class E2eSession {
     return this.serial(`sk:${id}`, async () => {
       if (await this.store.get(`e2e:sk:${id}`)) return { ok: false, reason: "key-overwrite" } as const;
       try {
-        const payload = JSON.parse(
-          await unseal(await this.pairwise(meta.dh, envelope.room), content, `${header}|to|${meta.to}`),
-        ) as Partial<ChainState & { keyId: string }>;
+        const ad = `${header}|to|${meta.to}`;
+        let sealed: string;
+        if (meta.v === DIRECT_VERSION) {
+          const mine = meta.keys?.find((k) => k?.to === this.me.record.publicKey);
+          const entry = mine && readRatchetEntry(mine);
+          if (!entry) return { ok: false, reason: "malformed" } as const;
+          sealed = await this.ratchetOpen(auth.sender, entry, ad, async (mk) =>
+            unseal(await contentKey(fromBase64Url(mk), header), content, ad),
+          );
+        } else sealed = await unseal(await this.pairwise(meta.dh, envelope.room), content, ad);
+        const payload = JSON.parse(sealed) as Partial<ChainState & { keyId: string }>;
         if (payload.keyId !== content.keyId || typeof payload.chainKey !== "string" || payload.counter !== meta.counter)
           return { ok: false, reason: "malformed" } as const;
         await this.store.set(`e2e:sk:${id}`, { chainKey: payload.chainKey, counter: payload.counter, skipped: {} } satisfies ChainState);

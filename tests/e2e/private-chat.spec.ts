@@ -112,6 +112,11 @@ test("a private chat's words never leave the device: on-device smart replies, '@
   await expect(a.page.locator(".msg-ai")).toHaveCount(2, { timeout: 15_000 });
   await expect(notice).toHaveCount(0);
 
+  // Voice: nothing goes to the server for transcription here, and the chat says so.
+  await a.page.getByRole("button", { name: "Voice message" }).click();
+  await expect(a.page.getByRole("status").filter({ hasText: "Transcription is off in private chats" })).toBeVisible();
+  expect(requests.filter((r) => r.url.includes("/api/ai/voice"))).toEqual([]);
+
   const toAssistant = requests.filter((r) => r.url.includes("/api/ai/chat"));
   expect(toAssistant).toHaveLength(2);
   expect(JSON.parse(toAssistant[0]!.body).message).toBe("translate good morning to yoruba");

@@ -488,6 +488,26 @@ describe("voice messages", () => {
     });
   });
 
+  it("are refused for a private chat (nothing readable of it reaches the server), taken for an area room", async () => {
+    const { cookie, user } = await anonymousSession();
+    await setUser(user.id, { tier: "premium" });
+    const to = (room: string) =>
+      call(`/api/ai/voice?room=${encodeURIComponent(room)}`, {
+        method: "POST",
+        cookie,
+        body: audio,
+        headers: { "content-type": "audio/webm" },
+      });
+    for (const room of [`dm:${user.id}:someone`, "group:market-women-01"]) {
+      const refused = await to(room);
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toEqual({ error: "Voice messages in private chats are not sent to the server for transcription." });
+    }
+    expect((await to("not a room")).status).toBe(400);
+    expect((await (await call("/api/ai/voice", { cookie })).json<{ messages: unknown[] }>()).messages).toEqual([]);
+    expect((await to("nearby:s1v0g")).status).toBe(201);
+  });
+
   it("recorded offline are listed and can be transcribed later, once the online assistant answers", async () => {
     const { cookie, user } = await anonymousSession();
     await setUser(user.id, { tier: "premium" });

@@ -96,6 +96,11 @@ export class MeshNode {
   private readonly channel: BroadcastChannel | null;
   private readonly listeners = new Set<() => void>();
   private readonly lastSent = new Map<string, number>();
+  /**
+   * Private envelopes as sealed for their first try: a resend carries the same bytes, since sealing again
+   * would move the ratchet each time (docs/protocol.md §4) and a long wait could exceed what receivers skip.
+   */
+  private readonly sealed = new Map<string, Envelope>();
   private readonly chains = new Map<string, Promise<void>>();
   private readonly forgotten = new Set<string>();
   /**
@@ -337,7 +342,8 @@ export class MeshNode {
     if (!direct && !via) return;
     let wire: Envelope;
     try {
-      wire = await this.seal(item.envelope);
+      wire = this.sealed.get(item.id) ?? (await this.seal(item.envelope));
+      if (isPrivateRoom(item.room)) this.sealed.set(item.id, wire);
     } catch (error) {
       await this.setError(item.room, item.id, error instanceof Error ? error.message : String(error));
       return;
@@ -579,6 +585,7 @@ export class MeshNode {
           (frame.code === "forbidden" || frame.code === "plaintext_refused" || frame.code === "too_large" || frame.code === "malformed")
         ) {
           void this.setError(room, frame.id, frame.message);
+          this.sealed.delete(frame.id);
           void deleteOutbox(frame.id);
         } else if (frame.code === "rate_limited" || frame.code === "internal") {
           // The room limits resumes too: one still unanswered is asked again after the wait.
@@ -623,6 +630,7 @@ export class MeshNode {
 
   private async onAck(room: string, id: string, seq: number) {
     this.lastSent.delete(id);
+    this.sealed.delete(id);
     await deleteOutbox(id);
     const m = this.messages.get(room)?.get(id) ?? (await getMessage(id));
     if (m?.type === "key" || !m) return;

@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { extractAiText } from "../../../core/ai-command";
 import { AiChatRequestSchema, SmartRepliesRequestSchema, TranslateRequestSchema } from "../../../core/ai-schemas";
 import { TIER_LIMITS } from "../../../core/constants";
+import { isPrivateRoomId, PRIVATE_VOICE_REFUSED, VoiceUploadQuerySchema } from "../../../core/rooms";
 import { runAiCommand, smartReplies, transcribeVoiceMessage, translateText, voiceAllowed, voiceAudio } from "../../assistant";
 import { readUsage, voiceMessagesThisMonth } from "../../assistant/usage";
 import { listVoiceMessages, retranscribe, VOICE_MAX_BYTES, VOICE_MIME } from "../../assistant/voice";
@@ -70,6 +71,10 @@ export const ai = new Hono<AppBindings>()
   })
   .post("/voice", async (c) => {
     const user = requireUser(c);
+    // A recording for a private chat would be plaintext on the server: refused before anything is read.
+    const query = VoiceUploadQuerySchema.safeParse({ room: c.req.query("room") });
+    if (!query.success) throw new ApiError(400, "Unknown room");
+    if (query.data.room && isPrivateRoomId(query.data.room)) throw new ApiError(403, PRIVATE_VOICE_REFUSED);
     // Refuse before reading the audio: free users never upload.
     const refused = await voiceAllowed(c.var.db, user);
     if (refused) return c.json(refused.body, 402);

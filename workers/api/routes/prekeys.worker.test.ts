@@ -33,6 +33,20 @@ const bundles = async (cookie: string, userId: string, query = "") =>
   (await (await call(`/api/keys/bundle/${userId}${query}`, { cookie })).json<{ devices: Bundle[] }>()).devices;
 
 describe("prekeys", () => {
+  it("need a session", async () => {
+    for (const [method, path] of [
+      ["GET", "/api/keys/bundle/someone"],
+      ["GET", "/api/keys/phone-1/prekeys"],
+      ["PUT", "/api/keys/phone-1/prekeys"],
+    ] as const) {
+      const res = await call(path, { method, json: method === "GET" ? undefined : {} });
+      expect(res.status, `${method} ${path}`).toBe(401);
+      expect(await res.json()).toEqual({ error: "Sign in required" });
+    }
+    const a = await anonymousSession();
+    expect((await call("/api/keys/bundle/nobody", { cookie: a.cookie })).status).toBe(404);
+  });
+
   it("hands each one-time prekey out once, with the signed prekey, then falls back to the signed prekey alone", async () => {
     const a = await anonymousSession();
     const b = await anonymousSession();

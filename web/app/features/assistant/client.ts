@@ -79,8 +79,9 @@ export type VoiceAnswer =
   | { kind: "error"; error: string };
 
 /** Uploads a recording; the server stores it in R2 and transcribes it (premium: 50 a month). */
-export async function sendVoiceMessage(audio: Blob): Promise<VoiceAnswer> {
-  const res = await fetch("/api/ai/voice", {
+export async function sendVoiceMessage(audio: Blob, room?: string): Promise<VoiceAnswer> {
+  // The chat it is for goes along, so the server can refuse a private one (docs/protocol.md §1).
+  const res = await fetch(room ? `/api/ai/voice?room=${encodeURIComponent(room)}` : "/api/ai/voice", {
     method: "POST",
     credentials: "include",
     headers: { "content-type": audio.type || "audio/webm" },

@@ -13,7 +13,7 @@ export type VoiceOutcome =
 
 type Usage = { voiceMessages: { usedThisMonth: number; limit: number | null } };
 
-export function useVoiceMessage(onOutcome: (outcome: VoiceOutcome) => void) {
+export function useVoiceMessage(onOutcome: (outcome: VoiceOutcome) => void, room?: string) {
   const [status, setStatus] = useState<"idle" | "recording" | "sending">("idle");
   const recorder = useRef<MediaRecorder | null>(null);
   const report = useRef(onOutcome);
@@ -53,14 +53,14 @@ export function useVoiceMessage(onOutcome: (outcome: VoiceOutcome) => void) {
     rec.onstop = async () => {
       for (const t of stream.getTracks()) t.stop();
       setStatus("sending");
-      const answer = await sendVoiceMessage(new Blob(chunks, { type: rec.mimeType || "audio/webm" }));
+      const answer = await sendVoiceMessage(new Blob(chunks, { type: rec.mimeType || "audio/webm" }), room);
       setStatus("idle");
       report.current(answer.kind === "ok" ? { kind: "sent", voice: answer.voice } : answer);
     };
     rec.start();
     recorder.current = rec;
     setStatus("recording");
-  }, []);
+  }, [room]);
 
   const stop = useCallback(() => {
     recorder.current?.stop();

@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { VOICE_PREMIUM_MESSAGE } from "../../../../core/ai-command";
 import type { VoiceMessageResponse } from "../../../../core/ai-schemas";
+import { isPrivateRoomId } from "../../../../core/rooms";
 import { useToast } from "../../components/toast";
 import { retryTranscript } from "./client";
 import { PremiumOffer } from "./premium-offer";
@@ -10,7 +11,28 @@ import { useVoiceMessage, type VoiceOutcome } from "./use-voice-message";
 
 export type VoiceItem = Pick<VoiceMessageResponse, "id" | "transcript"> & Partial<VoiceMessageResponse>;
 
-export function VoiceRecorder({ voiceLimit, phone, initial = [] }: { voiceLimit: number | null; phone: string; initial?: VoiceItem[] }) {
+/** In a private chat the recorder does not record: a recording would reach the server readable. */
+export function VoiceRecorder(props: { voiceLimit: number | null; phone: string; initial?: VoiceItem[]; room?: string }) {
+  if (props.room && isPrivateRoomId(props.room))
+    return (
+      <p role="status" className="muted">
+        Transcription is off in private chats: voice recordings here are not sent to the server.
+      </p>
+    );
+  return <Recorder {...props} />;
+}
+
+function Recorder({
+  voiceLimit,
+  phone,
+  initial = [],
+  room,
+}: {
+  voiceLimit: number | null;
+  phone: string;
+  initial?: VoiceItem[];
+  room?: string;
+}) {
   const toast = useToast();
   const [sent, setSent] = useState<VoiceItem[]>(initial);
   const [retrying, setRetrying] = useState<string | null>(null);
@@ -32,7 +54,7 @@ export function VoiceRecorder({ voiceLimit, phone, initial = [] }: { voiceLimit:
       setProblem(null);
       setSent((list) => [outcome.voice, ...list]);
     } else setProblem(outcome);
-  });
+  }, room);
 
   if (voiceLimit === 0) return <PremiumOffer code="premium_feature" error={VOICE_PREMIUM_MESSAGE} phone={phone} standing />;
 

@@ -4,6 +4,7 @@
 import { useEffect, useRef, useState } from "react";
 import { VOICE_PREMIUM_MESSAGE } from "../../../../core/ai-command";
 import { fileMessageText } from "../../../../core/files";
+import { isPrivateRoomId } from "../../../../core/rooms";
 import { useToast } from "../../components/toast";
 import type { MeshNode } from "../../mesh/node";
 import { sendVoiceMessage } from "../assistant/client";
@@ -43,7 +44,7 @@ export function VoiceNote({
       let transcript: string | undefined;
       let voiceId: string | undefined;
       if (roomId.startsWith("nearby:")) {
-        const answer = await sendVoiceMessage(new Blob([audio], { type: mime }));
+        const answer = await sendVoiceMessage(new Blob([audio], { type: mime }), roomId);
         if (answer.kind === "offer") return setOffer(answer);
         if (answer.kind === "error") return toast({ title: "Voice message not sent", description: answer.error, variant: "destructive" });
         voiceId = answer.voice.id;
@@ -103,6 +104,11 @@ export function VoiceNote({
       >
         {status === "recording" ? "Stop and send voice message" : status === "sending" ? "Sending…" : "Record voice message"}
       </button>
+      {roomId && isPrivateRoomId(roomId) ? (
+        <p role="status" className="muted">
+          Transcription is off in private chats: the recording goes to the chat encrypted, without a transcript.
+        </p>
+      ) : null}
       {offer ? <PremiumOffer error={offer.error} code={offer.code} phone={phone} /> : null}
     </div>
   );
