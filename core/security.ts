@@ -33,6 +33,14 @@ export interface SecurityEventView {
   resolved: boolean;
 }
 
+/** A passkey as the security screens list it (the public key stays on the server). */
+export interface PasskeyView {
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
 export type SecurityFeatureId =
   | "e2e_encryption"
   | "quantum_resistant"
@@ -87,11 +95,11 @@ export function securityFeatures(s: SecurityState): SecurityFeature[] {
     {
       id: "biometric_auth",
       title: "Passkey (biometric) sign-in",
-      description: "A passkey on this phone (fingerprint, face or screen lock) as a second factor and app lock.",
+      description: "A passkey on your phone (fingerprint, face or screen lock) asked for at each new sign-in.",
       enabled: s.passkeys > 0,
       premiumOnly: false,
       category: "authentication",
-      offered: false,
+      offered: true,
     },
     {
       id: "two_factor",
