@@ -130,3 +130,33 @@ test("a person adds a passkey with the phone's authenticator, signs in with it a
   await expect(page.getByRole("list", { name: "Passkeys" })).toHaveCount(0);
   await context.close();
 });
+
+test("the app lock asks for the device PIN after the chosen idle time, and a wrong PIN does not open it", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  await acceptCookies(context, baseURL!);
+  await verifyFreshPhone(context.request, baseURL!);
+  await page.goto("/security-settings?tab=biometric");
+  await page.getByRole("combobox", { name: "Auto-lock after" }).selectOption("1");
+  await page.getByLabel("PIN for this device (4 to 8 digits)").fill("2580");
+  await page.getByRole("button", { name: "Save App Lock" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "App lock is on: after 1 minute without use." })).toBeVisible();
+  expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain("2580");
+
+  // Two minutes without use, as the clock on this device sees it.
+  await page.evaluate(() => localStorage.setItem("linkup-last-active", String(Date.now() - 2 * 60_000)));
+  await page.goto("/chat");
+  const lock = page.getByRole("dialog", { name: "LinkUp is locked" });
+  await expect(lock).toBeVisible();
+  await lock.getByLabel("PIN", { exact: true }).fill("1111");
+  await lock.getByRole("button", { name: "Unlock", exact: true }).click();
+  await expect(lock.getByRole("alert")).toHaveText("Wrong PIN. Please try again.");
+  await expect(lock).toBeVisible();
+  await lock.getByLabel("PIN", { exact: true }).fill("2580");
+  await lock.getByRole("button", { name: "Unlock", exact: true }).click();
+  await expect(lock).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByRole("dialog", { name: "LinkUp is locked" })).toHaveCount(0);
+});

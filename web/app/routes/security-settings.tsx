@@ -3,6 +3,7 @@
 import { useEffect } from "react";
 import { Form, Link, useActionData, useNavigate } from "react-router";
 import type { PasskeyView } from "../../../core/security";
+import { AppLockSettings } from "../features/security/app-lock";
 import { AddPasskey } from "../features/security/passkey-buttons";
 import type { Me, SessionView, TwoFactorView } from "../../../core/api-types";
 import { useToast } from "../components/toast";
@@ -349,7 +350,12 @@ export default function SecuritySettings({ loaderData }: Route.ComponentProps) {
               <Sessions sessions={sessions} />
             </>
           ) : null}
-          {tab === "biometric" ? <Passkeys user={user} passkeys={passkeys} /> : null}
+          {tab === "biometric" ? (
+            <>
+              <Passkeys user={user} passkeys={passkeys} />
+              <AppLockSettings userId={user.id} />
+            </>
+          ) : null}
           {tab === "emergency" && panicRequestId ? <Panic userId={user.id} requestId={panicRequestId} /> : null}
           {tab === "platform" ? (
             <>

@@ -2,16 +2,25 @@
 // Thin: who is asking, parse, one domain call, the answer.
 import { Hono } from "hono";
 import type { Context } from "hono";
-import type { RegistrationResponseJSON } from "@simplewebauthn/server";
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import {
   PANIC_SOS_MESSAGE,
   PanicSchema,
   PasskeyIdSchema,
+  PasskeyProveSchema,
   PasskeyRegisterSchema,
   SessionRefSchema,
   TwoFactorCodeSchema,
 } from "../../../core/identity-schemas";
-import { passkeysOf, registerPasskey, registrationOptions, relyingPartyOf, removePasskey } from "../../identity/passkeys";
+import {
+  authenticationOptions,
+  passkeysOf,
+  provePasskey,
+  registerPasskey,
+  registrationOptions,
+  relyingPartyOf,
+  removePasskey,
+} from "../../identity/passkeys";
 import { newId } from "../../../core/ids";
 import { broadcastSos } from "../../sos";
 import type { User } from "../../../db/schema";
@@ -124,6 +133,17 @@ export const security = new Hono<AppBindings>()
     const user = requireVerified(c);
     await removePasskey(c.var.db, user.id, parseWith(PasskeyIdSchema, c.req.param("id")));
     await notifyChange(c, user, "Passkey removed", "A passkey no longer signs in to your account.");
+    return c.json({ ok: true });
+  })
+  // The app lock's passkey (core/app-lock.ts): the signed-in person proves a passkey to open the app again.
+  .post("/security/passkeys/unlock/options", async (c) => {
+    const user = requireUser(c);
+    return c.json(await authenticationOptions(c.var.db, relyingPartyOf(c.req.url), user.id, c.var.sessionHash as string));
+  })
+  .post("/security/passkeys/unlock", async (c) => {
+    const user = requireUser(c);
+    const { response } = await parseJson(c, PasskeyProveSchema);
+    await provePasskey(c.var.db, relyingPartyOf(c.req.url), user.id, c.var.sessionHash as string, response as AuthenticationResponseJSON);
     return c.json({ ok: true });
   })
   .get("/security/two-factor", async (c) => {
