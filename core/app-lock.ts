@@ -12,6 +12,8 @@ export const PIN_PATTERN = /^\d{4,8}$/;
 export interface AppLockConfig {
   minutes: AutoLockMinutes;
   pin: { salt: string; hash: string; iterations: number } | null;
+  // The panic code: typed where the PIN goes, it wipes this device instead of opening it (issue 15).
+  panic?: { salt: string; hash: string; iterations: number } | null;
 }
 
 export async function hashPin(pin: string, salt: Uint8Array<ArrayBuffer>, iterations = PIN_ITERATIONS): Promise<string> {

@@ -131,7 +131,8 @@ export function securityFeatures(s: SecurityState): SecurityFeature[] {
     {
       id: "panic_mode",
       title: "Panic code",
-      description: "A code of your choosing that, typed in the app, wipes LinkUp from the device.",
+      description:
+        "A code you type at the app lock to wipe LinkUp from that device. It is kept on each device, which the server cannot see, so it does not count here.",
       enabled: s.panicCode,
       premiumOnly: false,
       category: "emergency",

@@ -160,3 +160,25 @@ test("the app lock asks for the device PIN after the chosen idle time, and a wro
   await page.reload();
   await expect(page.getByRole("dialog", { name: "LinkUp is locked" })).toHaveCount(0);
 });
+
+test("the panic code typed at the app lock wipes the device and signs it out", async ({ page, context, baseURL }) => {
+  await acceptCookies(context, baseURL!);
+  await verifyFreshPhone(context.request, baseURL!);
+  await page.goto("/security-settings?tab=biometric");
+  await page.getByLabel("PIN for this device (4 to 8 digits)").fill("2580");
+  await page.getByLabel(/^Panic code/).fill("9999");
+  await page.getByRole("button", { name: "Save App Lock" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "App lock is on" })).toBeVisible();
+  expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain("9999");
+
+  await page.evaluate(() => localStorage.setItem("linkup-last-active", String(Date.now() - 60 * 60_000)));
+  await page.goto("/chat");
+  const lock = page.getByRole("dialog", { name: "LinkUp is locked" });
+  await lock.getByLabel("PIN", { exact: true }).fill("9999");
+  await lock.getByRole("button", { name: "Unlock", exact: true }).click();
+  await expect(page).toHaveURL(`${baseURL}/`);
+  expect((await context.request.get("/api/me")).status()).toBe(401);
+  await expect
+    .poll(() => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("linkup-") && k !== "linkup-cookies-accepted")))
+    .toEqual([]);
+});

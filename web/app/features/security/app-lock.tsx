@@ -28,6 +28,15 @@ function lastActive(): number | null {
 
 const markActive = () => localStorage.setItem(ACTIVE_KEY, String(Date.now()));
 
+/** The panic code was typed: as panic mode does, the server session ends and this device forgets LinkUp. */
+async function panicWipe(userId: string): Promise<void> {
+  // The device forgets first: withdrawing its key needs the session the panic call then ends.
+  const { forgetThisDevice } = await import("../../mesh/sign-out");
+  await forgetThisDevice(userId).catch(() => {});
+  await fetch("/api/security/panic", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }).catch(() => {});
+  window.location.assign("/");
+}
+
 export function AppLockGate({ userId, children }: { userId: string | null; children: React.ReactNode }) {
   const [locked, setLocked] = useState(false);
   const [pin, setPin] = useState("");
@@ -74,6 +83,7 @@ export function AppLockGate({ userId, children }: { userId: string | null; child
           className="form"
           onSubmit={async (e) => {
             e.preventDefault();
+            if (config.panic && (await pinMatches(pin, config.panic))) return panicWipe(userId);
             if (config.pin && (await pinMatches(pin, config.pin))) unlock();
             else setError("Wrong PIN. Please try again.");
           }}
@@ -135,6 +145,7 @@ export function AppLockSettings({ userId }: { userId: string }) {
   const [config, setConfig] = useState<AppLockConfig | null | undefined>(undefined);
   const [minutes, setMinutes] = useState<number>(5);
   const [pin, setPin] = useState("");
+  const [panic, setPanic] = useState("");
   const [message, setMessage] = useState<string | null>(null);
   useEffect(() => setConfig(readConfig(userId)), [userId]);
   if (config === undefined) return <p className="muted small">The app lock is kept on this device and needs JavaScript.</p>;
@@ -151,18 +162,24 @@ export function AppLockSettings({ userId }: { userId: string }) {
         className="form"
         onSubmit={async (e) => {
           e.preventDefault();
-          if (pin && !PIN_PATTERN.test(pin)) {
-            setMessage("A PIN is 4 to 8 digits.");
+          if ((pin && !PIN_PATTERN.test(pin)) || (panic && !PIN_PATTERN.test(panic))) {
+            setMessage("A PIN or panic code is 4 to 8 digits.");
+            return;
+          }
+          if (panic && panic === pin) {
+            setMessage("The panic code must differ from the PIN.");
             return;
           }
           const next: AppLockConfig = {
             minutes: minutes as AppLockConfig["minutes"],
             pin: pin ? await newPinRecord(pin) : (config?.pin ?? null),
+            panic: panic ? await newPinRecord(panic) : (config?.panic ?? null),
           };
           localStorage.setItem(configKey(userId), JSON.stringify(next));
           markActive();
           setConfig(next);
           setPin("");
+          setPanic("");
           setMessage(`App lock is on: after ${minutes} ${minutes === 1 ? "minute" : "minutes"} without use.`);
         }}
       >
@@ -184,6 +201,17 @@ export function AppLockSettings({ userId }: { userId: string }) {
             autoComplete="new-password"
             value={pin}
             onChange={(e) => setPin(e.target.value)}
+            maxLength={8}
+          />
+        </label>
+        <label>
+          Panic code (optional): typed instead of the PIN, it wipes LinkUp from this device
+          <input
+            type="password"
+            inputMode="numeric"
+            autoComplete="off"
+            value={panic}
+            onChange={(e) => setPanic(e.target.value)}
             maxLength={8}
           />
         </label>
