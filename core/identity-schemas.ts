@@ -42,3 +42,40 @@ export const DELETE_ACCOUNT_WRONG = `Type ${DELETE_ACCOUNT_PHRASE} to confirm`;
 export const DeleteAccountSchema = z.object({ confirm: z.string().max(100) });
 
 export const isDeletePhrase = (typed: string) => typed.trim().toUpperCase() === DELETE_ACCOUNT_PHRASE;
+
+// WebAuthn answers from @simplewebauthn/browser: the shape is checked here, the content by the library.
+const credentialBase = {
+  id: z.string().min(1).max(1024),
+  rawId: z.string().min(1).max(1024),
+  type: z.literal("public-key"),
+  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+};
+
+export const PasskeyRegisterSchema = z.object({
+  name: z.string().trim().min(1).max(40).default("Passkey"),
+  response: z.object({
+    ...credentialBase,
+    response: z
+      .object({
+        clientDataJSON: z.string().max(4096),
+        attestationObject: z.string().max(16384),
+        transports: z.array(z.string().max(20)).max(10).optional(),
+      })
+      .passthrough(),
+  }),
+});
+
+export const PasskeyProveSchema = z.object({
+  response: z.object({
+    ...credentialBase,
+    response: z.object({
+      clientDataJSON: z.string().max(4096),
+      authenticatorData: z.string().max(4096),
+      signature: z.string().max(1024),
+      userHandle: z.string().max(1024).optional(),
+    }),
+  }),
+});
+
+export const PasskeyIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,1024}$/);

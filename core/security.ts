@@ -33,6 +33,14 @@ export interface SecurityEventView {
   resolved: boolean;
 }
 
+/** A passkey as the security screens list it (the public key stays on the server). */
+export interface PasskeyView {
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
 export type SecurityFeatureId =
   | "e2e_encryption"
   | "quantum_resistant"
@@ -87,11 +95,11 @@ export function securityFeatures(s: SecurityState): SecurityFeature[] {
     {
       id: "biometric_auth",
       title: "Passkey (biometric) sign-in",
-      description: "A passkey on this phone (fingerprint, face or screen lock) as a second factor and app lock.",
+      description: "A passkey on your phone (fingerprint, face or screen lock) asked for at each new sign-in.",
       enabled: s.passkeys > 0,
       premiumOnly: false,
       category: "authentication",
-      offered: false,
+      offered: true,
     },
     {
       id: "two_factor",
@@ -123,7 +131,8 @@ export function securityFeatures(s: SecurityState): SecurityFeature[] {
     {
       id: "panic_mode",
       title: "Panic code",
-      description: "A code of your choosing that, typed in the app, wipes LinkUp from the device.",
+      description:
+        "A code you type at the app lock to wipe LinkUp from that device. It is kept on each device, which the server cannot see, so it does not count here.",
       enabled: s.panicCode,
       premiumOnly: false,
       category: "emergency",

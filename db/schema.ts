@@ -717,3 +717,32 @@ export const sosResponses = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.sosId, t.userId] })],
 );
+
+// Passkeys (WebAuthn) of a person: a second factor at sign-in (docs/decisions/022e-passkeys.md).
+export const passkeys = sqliteTable(
+  "passkeys",
+  {
+    // The credential id, base64url, as the authenticator made it.
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    publicKey: text("public_key").notNull(),
+    counter: integer("counter").notNull().default(0),
+    transports: text("transports", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    name: text("name").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("passkeys_user_idx").on(t.userId)],
+);
+
+// The one open WebAuthn challenge of a session (a registration or a sign-in), good for five minutes and once.
+export const webauthnChallenges = sqliteTable("webauthn_challenges", {
+  sessionId: text("session_id")
+    .primaryKey()
+    .references(() => sessions.id, { onDelete: "cascade" }),
+  purpose: text("purpose", { enum: ["register", "authenticate"] }).notNull(),
+  challenge: text("challenge").notNull(),
+  expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+});

@@ -68,3 +68,117 @@ test.describe("my data", () => {
     expect((await context.request.get("/api/me")).status()).toBe(401);
   });
 });
+
+test("a person adds a passkey with the phone's authenticator, signs in with it as the second factor, and removes it", async ({
+  browser,
+  baseURL,
+}) => {
+  // WebAuthn refuses an IP address as the relying party: the same server, reached by name.
+  const site = baseURL!.replace("127.0.0.1", "localhost");
+  const context = await browser.newContext({ baseURL: site });
+  await acceptCookies(context, site);
+  const { phone } = await verifyFreshPhone(context.request, site);
+  const page = await context.newPage();
+  // Chromium's virtual authenticator stands in for the phone's fingerprint sensor (CDP WebAuthn domain).
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+
+  await page.goto("/security-settings?tab=biometric");
+  await page.getByRole("textbox", { name: "Passkey name" }).fill("Ngozi's phone");
+  await page.getByRole("button", { name: "Add a Passkey" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Passkey added. Each new sign-in will ask for it." })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Passkeys" }).getByRole("listitem")).toHaveText([/Ngozi's phone/]);
+  await page.goto("/advanced-security");
+  await expect(page.getByRole("progressbar", { name: "Security score 25%" })).toBeVisible();
+
+  // Signed out, the phone code alone is not enough: the passkey finishes the sign-in.
+  expect((await context.request.post("/api/auth/logout", { headers: { origin: site } })).ok()).toBe(true);
+  const before = await latestOutboxMessage(context.request, phone.e164);
+  await page.goto("/signup-verification?step=verify-phone");
+  await page.getByRole("textbox", { name: "Phone number" }).fill(phone.local);
+  await page.getByRole("button", { name: "Send Code" }).click();
+  let code: string | undefined;
+  await expect
+    .poll(async () => {
+      const body = await latestOutboxMessage(context.request, phone.e164);
+      code = body && body !== before ? body.match(/\b(\d{6})\b/)?.[1] : undefined;
+      return code;
+    })
+    .toBeTruthy();
+  await page.getByRole("textbox", { name: "Verification code" }).fill(code!);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL(/\/two-factor\?next=%2Fchat$/);
+  expect((await context.request.get("/api/me")).status()).toBe(401);
+  await page.getByRole("button", { name: "Use Passkey" }).click();
+  await expect(page).toHaveURL(/\/chat$/);
+  expect((await context.request.get("/api/me")).status()).toBe(200);
+
+  await page.goto("/security-settings?tab=biometric");
+  await expect(page.getByText(/last used/)).toBeVisible();
+  await page.getByRole("button", { name: "Remove passkey Ngozi's phone" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Passkey removed." })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Passkeys" })).toHaveCount(0);
+  await context.close();
+});
+
+test("the app lock asks for the device PIN after the chosen idle time, and a wrong PIN does not open it", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  await acceptCookies(context, baseURL!);
+  await verifyFreshPhone(context.request, baseURL!);
+  await page.goto("/security-settings?tab=biometric");
+  await page.getByRole("combobox", { name: "Auto-lock after" }).selectOption("1");
+  await page.getByLabel("PIN for this device (4 to 8 digits)").fill("2580");
+  await page.getByRole("button", { name: "Save App Lock" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "App lock is on: after 1 minute without use." })).toBeVisible();
+  expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain("2580");
+
+  // Two minutes without use, as the clock on this device sees it.
+  await page.evaluate(() => localStorage.setItem("linkup-last-active", String(Date.now() - 2 * 60_000)));
+  await page.goto("/chat");
+  const lock = page.getByRole("dialog", { name: "LinkUp is locked" });
+  await expect(lock).toBeVisible();
+  await lock.getByLabel("PIN", { exact: true }).fill("1111");
+  await lock.getByRole("button", { name: "Unlock", exact: true }).click();
+  await expect(lock.getByRole("alert")).toHaveText("Wrong PIN. Please try again.");
+  await expect(lock).toBeVisible();
+  await lock.getByLabel("PIN", { exact: true }).fill("2580");
+  await lock.getByRole("button", { name: "Unlock", exact: true }).click();
+  await expect(lock).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByRole("dialog", { name: "LinkUp is locked" })).toHaveCount(0);
+});
+
+test("the panic code typed at the app lock wipes the device and signs it out", async ({ page, context, baseURL }) => {
+  await acceptCookies(context, baseURL!);
+  await verifyFreshPhone(context.request, baseURL!);
+  await page.goto("/security-settings?tab=biometric");
+  await page.getByLabel("PIN for this device (4 to 8 digits)").fill("2580");
+  await page.getByLabel(/^Panic code/).fill("9999");
+  await page.getByRole("button", { name: "Save App Lock" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "App lock is on" })).toBeVisible();
+  expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain("9999");
+
+  await page.evaluate(() => localStorage.setItem("linkup-last-active", String(Date.now() - 60 * 60_000)));
+  await page.goto("/chat");
+  const lock = page.getByRole("dialog", { name: "LinkUp is locked" });
+  await lock.getByLabel("PIN", { exact: true }).fill("9999");
+  await lock.getByRole("button", { name: "Unlock", exact: true }).click();
+  await expect(page).toHaveURL(`${baseURL}/`);
+  expect((await context.request.get("/api/me")).status()).toBe(401);
+  await expect
+    .poll(() => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("linkup-") && k !== "linkup-cookies-accepted")))
+    .toEqual([]);
+});

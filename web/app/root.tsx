@@ -5,6 +5,7 @@ import { isMobileUserAgent, readCookie } from "../../core/device";
 import type { Route } from "./+types/root";
 import { DeviceShell, Header } from "./components/shell";
 import { ToastProvider } from "./components/toast";
+import { AppLockGate } from "./features/security/app-lock";
 import type { Me } from "../../core/api-types";
 import { apiGet, publicEnvOf } from "./lib/api.server";
 import { usePageLanguage, useT } from "./i18n";
@@ -85,7 +86,9 @@ export default function App({ loaderData }: Route.ComponentProps) {
       <Header unread={loaderData.notificationsUnread} />
       <DeviceShell userId={loaderData.user?.id ?? null}>
         <main className="main">
-          <Outlet />
+          <AppLockGate userId={loaderData.user?.id ?? null}>
+            <Outlet />
+          </AppLockGate>
         </main>
       </DeviceShell>
     </ToastProvider>

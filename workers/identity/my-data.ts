@@ -16,6 +16,7 @@ import {
   messages,
   notificationPrefs,
   notifications,
+  passkeys,
   outboundMessages,
   phoneChannels,
   pointEvents,
@@ -39,6 +40,7 @@ import {
 import { toMe } from "../auth/me";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
+import { passkeysOf } from "./passkeys";
 import { recordSecurityEvent } from "./security-events";
 import { sessionsOf } from "./sessions";
 
@@ -115,6 +117,7 @@ export async function exportMyData(db: Db, user: User, currentSessionHash: strin
     exportedAt: new Date().toISOString(),
     profile: { ...toMe(user), latitude: user.latitude, longitude: user.longitude, geohash: user.geohash },
     sessions: await sessionsOf(db, id, currentSessionHash),
+    passkeys: await passkeysOf(db, id),
     twoFactor: {
       enabled: Boolean(tf?.enabledAt),
       enabledAt: tf?.enabledAt ?? null,
@@ -204,6 +207,7 @@ export async function deleteAccount(env: AppEnv, db: Db, user: User): Promise<{ 
     db.delete(files).where(eq(files.ownerId, id)),
     db.delete(securityEvents).where(eq(securityEvents.userId, id)),
     db.delete(backupCodes).where(eq(backupCodes.userId, id)),
+    db.delete(passkeys).where(eq(passkeys.userId, id)),
     db.delete(twoFactor).where(eq(twoFactor.userId, id)),
     db.delete(subscriptions).where(eq(subscriptions.userId, id)),
     db.delete(billingCustomers).where(eq(billingCustomers.userId, id)),

@@ -78,6 +78,9 @@ async function busyPerson() {
   const db = createDb(env);
   const user = await findUserById(db, a.id);
   await openTicket(db, { user: user ?? null, phone: a.phone, message: "My code did not come", category: "technical" });
+  await env.DB.prepare("INSERT INTO passkeys (id, user_id, public_key, name) VALUES (?, ?, 'pk', 'Phone')")
+    .bind(`cred-${a.id}`, a.id)
+    .run();
   const r2Key = `voice/${a.id}/note.webm`;
   await env.FILES.put(r2Key, new Uint8Array([1, 2, 3]));
   await db.insert(files).values({ id: `f-${a.id}`, ownerId: a.id, kind: "voice", name: "note.webm", size: 3, mime: "audio/webm", r2Key });
@@ -109,6 +112,7 @@ describe("my data", () => {
         emergencyContacts: [expect.objectContaining({ name: "Mama" })],
         supportTickets: [expect.objectContaining({ message: "My code did not come" })],
         files: [expect.objectContaining({ name: "note.webm" })],
+        passkeys: [expect.objectContaining({ name: "Phone" })],
         securityEvents: expect.arrayContaining([expect.objectContaining({ kind: "key_added" })]),
         twoFactor: { enabled: false, enabledAt: null, backupCodesLeft: 0 },
       });

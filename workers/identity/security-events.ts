@@ -14,6 +14,7 @@ import {
 import { newId } from "../../core/ids";
 import type { Db } from "../../db";
 import { backupCodes, securityEvents, twoFactor, type User } from "../../db/schema";
+import { countPasskeys } from "./passkeys";
 
 /** Records one event for the person; `detail` is appended to the catalogue's line (a device, a channel). */
 export async function recordSecurityEvent(db: Db, userId: string, kind: SecurityEventKind, detail?: string, at = new Date()) {
@@ -55,7 +56,7 @@ export async function securityOverview(db: Db, user: User): Promise<SecurityOver
   ]);
   const features = securityFeatures({
     twoFactor: Boolean(tf?.enabledAt),
-    passkeys: 0,
+    passkeys: await countPasskeys(db, user.id),
     anonymousMode: user.anonymousMode,
     disappearingChats: 0,
     panicCode: false,

@@ -9,6 +9,7 @@ import type { Db } from "../../db";
 import { backupCodes, twoFactor } from "../../db/schema";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
+import { countPasskeys } from "./passkeys";
 import { recordSecurityEvent } from "./security-events";
 
 export const TWO_FACTOR = {
@@ -190,6 +191,15 @@ export async function disableTwoFactor(env: AppEnv, db: Db, userId: string, code
   await db.delete(twoFactor).where(eq(twoFactor.userId, userId));
   await recordSecurityEvent(db, userId, "two_factor_off", undefined, now);
   return { ok: true as const };
+}
+
+/**
+ * How a sign-in to this account proves its second factor: a code (authenticator app or backup code) when TOTP
+ * is on, a passkey when the person has one. Neither: the phone code alone signs in.
+ */
+export async function secondFactorMethods(db: Db, userId: string): Promise<{ code: boolean; passkey: boolean }> {
+  const [code, keys] = await Promise.all([isTwoFactorOn(db, userId), countPasskeys(db, userId)]);
+  return { code, passkey: keys > 0 };
 }
 
 /** The second step of a sign-in to an account with two-factor on. */

@@ -20,13 +20,15 @@ export function action({ request, context }: Route.ActionArgs) {
 /** Where a feature that is not a plain setting is switched on. */
 const MANAGED_AT: Partial<Record<SecurityFeatureId, { to: string; label: string }>> = {
   two_factor: { to: "/security-settings?tab=authentication", label: "Manage two-factor authentication" },
+  biometric_auth: { to: "/security-settings?tab=biometric", label: "Manage passkeys" },
+  panic_mode: { to: "/security-settings?tab=biometric", label: "Set a panic code on this device" },
 };
 
 const TOGGLED_HERE: SecurityFeatureId[] = ["mesh_anonymization", "stealth_mode"];
 
 function FeatureControl({ f }: { f: SecurityFeature }) {
   if (f.id === "e2e_encryption") return <span className="muted small">Always on</span>;
-  if (!f.offered) return <span className="muted small">Not offered yet</span>;
+  if (!f.offered && !MANAGED_AT[f.id]) return <span className="muted small">Not offered yet</span>;
   if (TOGGLED_HERE.includes(f.id)) {
     return (
       <Form method="post">

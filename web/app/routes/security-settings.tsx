@@ -1,7 +1,10 @@
 // Security settings (spec part 1 §founder story and security): tabs authentication, biometric, emergency,
 // platform. Every control changes state on the server or on this device; none exists only as a toast.
 import { useEffect } from "react";
-import { Form, Link, useActionData } from "react-router";
+import { Form, Link, useActionData, useNavigate } from "react-router";
+import type { PasskeyView } from "../../../core/security";
+import { AppLockSettings } from "../features/security/app-lock";
+import { AddPasskey } from "../features/security/passkey-buttons";
 import type { Me, SessionView, TwoFactorView } from "../../../core/api-types";
 import { useToast } from "../components/toast";
 import { DELETE_ACCOUNT_PHRASE, PANIC_SOS_MESSAGE } from "../../../core/identity-schemas";
@@ -33,6 +36,8 @@ const NOTICES: Record<string, string> = {
   "two-factor-off": "Two-factor authentication is off.",
   "stealth-on": "Stealth mode is on.",
   "stealth-off": "Stealth mode is off.",
+  "passkey-added": "Passkey added. Each new sign-in will ask for it.",
+  "passkey-removed": "Passkey removed.",
 };
 
 function CodeForm({ intent, submit, error }: { intent: string; submit: string; error?: FormError }) {
@@ -191,6 +196,46 @@ function Stealth({ on }: { on: boolean }) {
   );
 }
 
+/** Passkeys: the second factor a phone's fingerprint, face or screen lock gives (docs/decisions/022e-passkeys.md). */
+function Passkeys({ user, passkeys }: { user: Me; passkeys: PasskeyView[] }) {
+  const navigate = useNavigate();
+  return (
+    <section aria-labelledby="passkeys-title">
+      <h2 id="passkeys-title">Passkeys {passkeys.length > 0 ? <span className="pill">Active</span> : null}</h2>
+      <p>A passkey lets your phone's fingerprint, face or screen lock prove it is you. Each new sign-in asks for it.</p>
+      {passkeys.length > 0 ? (
+        <ul className="session-list" aria-label="Passkeys">
+          {passkeys.map((p) => (
+            <li key={p.id} className="session-item">
+              <div>
+                <strong>{p.name}</strong>
+                <div className="muted small">
+                  Added {new Date(p.createdAt).toLocaleDateString("en-NG")}
+                  {p.lastUsedAt ? ` · last used ${timeAgo(p.lastUsedAt)}` : ""}
+                </div>
+              </div>
+              <Form method="post">
+                <input type="hidden" name="intent" value="remove-passkey" />
+                <input type="hidden" name="id" value={p.id} />
+                <button type="submit" className="btn btn-ghost" aria-label={`Remove passkey ${p.name}`}>
+                  Remove
+                </button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {user.authMode === "verified" ? (
+        <AddPasskey onAdded={() => navigate("/security-settings?tab=biometric&done=passkey-added")} />
+      ) : (
+        <p>
+          Passkeys protect a sign-in with your phone. <Link to="/signup-verification">Verify your phone</Link> first.
+        </p>
+      )}
+    </section>
+  );
+}
+
 /** My data: a JSON download of everything LinkUp holds, and deleting the account (docs/decisions/022e-my-data.md). */
 function MyData({ error }: { error?: FormError }) {
   return (
@@ -258,7 +303,7 @@ function Sessions({ sessions }: { sessions: SessionView[] }) {
 }
 
 export default function SecuritySettings({ loaderData }: Route.ComponentProps) {
-  const { user, tab, sessions, twoFactor, panicRequestId, notice } = loaderData;
+  const { user, tab, sessions, twoFactor, passkeys, panicRequestId, notice } = loaderData;
   const actionData = useActionData<{ error?: FormError; backupCodes?: string[] }>();
   const error = actionData?.error;
   useErrorToast(error);
@@ -305,7 +350,12 @@ export default function SecuritySettings({ loaderData }: Route.ComponentProps) {
               <Sessions sessions={sessions} />
             </>
           ) : null}
-          {tab === "biometric" ? <p>Passkeys and the app lock are not offered yet.</p> : null}
+          {tab === "biometric" ? (
+            <>
+              <Passkeys user={user} passkeys={passkeys} />
+              <AppLockSettings userId={user.id} />
+            </>
+          ) : null}
           {tab === "emergency" && panicRequestId ? <Panic userId={user.id} requestId={panicRequestId} /> : null}
           {tab === "platform" ? (
             <>

@@ -5,12 +5,16 @@ import { safeRedirectPath } from "../../../core/redirect";
 import { formError } from "../features/identity/identity.server";
 import { type FormError, InlineError, useErrorToast } from "../features/identity/verification-forms";
 import { apiSend } from "../lib/api.server";
+import { UsePasskey } from "../features/security/passkey-buttons";
 import type { Route } from "./+types/two-factor";
 
 export const meta: Route.MetaFunction = () => [{ title: "Two-Factor Authentication — LinkUp" }];
 
-export function loader({ request }: Route.LoaderArgs) {
-  return { next: safeRedirectPath(new URL(request.url).searchParams.get("next"), "/chat") };
+export async function loader({ request, context }: Route.LoaderArgs) {
+  // The second factors this sign-in may use; with no sign-in waiting, the code form (which then says so).
+  const res = await apiSend<{ code: boolean; passkey: boolean }>(context, "GET", "/api/auth/second-factor");
+  const methods = res.ok && res.json ? { code: res.json.code, passkey: res.json.passkey } : { code: true, passkey: false };
+  return { next: safeRedirectPath(new URL(request.url).searchParams.get("next"), "/chat"), methods };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -33,18 +37,31 @@ export default function TwoFactor({ loaderData }: Route.ComponentProps) {
   return (
     <section className="card narrow" aria-labelledby="two-factor-title">
       <h1 id="two-factor-title">Two-Factor Authentication</h1>
-      <p>Your phone is confirmed. Enter the 6-digit code from your authenticator app, or one of your backup codes.</p>
-      <Form method="post" className="form">
-        <input type="hidden" name="next" value={loaderData.next} />
-        <label>
-          Authentication code
-          <input name="code" autoComplete="one-time-code" maxLength={11} required aria-invalid={error?.field === "code" || undefined} />
-        </label>
-        <InlineError error={error} />
-        <button type="submit" className="btn btn-primary">
-          Verify
-        </button>
-      </Form>
+      {loaderData.methods.passkey ? (
+        <>
+          <p>Your phone is confirmed. Use your passkey (fingerprint, face or screen lock) to finish signing in.</p>
+          <UsePasskey next={loaderData.next} />
+        </>
+      ) : null}
+      {loaderData.methods.code ? (
+        <>
+          <p>
+            {loaderData.methods.passkey ? "Or enter" : "Your phone is confirmed. Enter"} the 6-digit code from your authenticator app, or
+            one of your backup codes.
+          </p>
+          <Form method="post" className="form">
+            <input type="hidden" name="next" value={loaderData.next} />
+            <label>
+              Authentication code
+              <input name="code" autoComplete="one-time-code" maxLength={11} required aria-invalid={error?.field === "code" || undefined} />
+            </label>
+            <InlineError error={error} />
+            <button type="submit" className="btn btn-primary">
+              Verify
+            </button>
+          </Form>
+        </>
+      ) : null}
       <p className="muted small">
         Lost your phone and your backup codes? <Link to="/support">Ask support</Link>.
       </p>

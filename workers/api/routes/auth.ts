@@ -3,7 +3,7 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { fromAcceptLanguage } from "../../../core/i18n/languages";
-import { RegisterSchema, TwoFactorCodeSchema, VerifySchema } from "../../../core/identity-schemas";
+import { PasskeyProveSchema, RegisterSchema, TwoFactorCodeSchema, VerifySchema } from "../../../core/identity-schemas";
 import { deleteSession } from "../../../db/queries/sessions";
 import { createUser } from "../../../db/queries/users";
 import { recordEvent } from "../../analytics";
@@ -13,7 +13,9 @@ import type { AppBindings } from "../../env";
 import { ApiError, parseJson } from "../../errors";
 import { clientAddress, requireAnonymousStartAllowed } from "../../limits";
 import { notify } from "../../notifications";
-import { isTwoFactorOn, proveSecondFactor, twoFactorError } from "../../identity/two-factor";
+import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
+import { authenticationOptions, provePasskey, relyingPartyOf } from "../../identity/passkeys";
+import { proveSecondFactor, secondFactorMethods, twoFactorError } from "../../identity/two-factor";
 import { confirmVerification, notifyNewSignIn, pendingVerification, type Refusal, startVerification } from "../../identity/verification";
 import { findUserById } from "../../../db/queries/users";
 
@@ -25,6 +27,21 @@ function refusal(c: Context<AppBindings>, r: Refusal): never {
   if (r.retryAfterSeconds !== undefined) extra.retryAfterSeconds = r.retryAfterSeconds;
   if (r.attemptsLeft !== undefined) extra.attemptsLeft = r.attemptsLeft;
   throw new ApiError(r.status, r.error, extra);
+}
+
+function pendingUserId(c: Context<AppBindings>): string {
+  const userId = c.var.pendingSecondFactorUserId;
+  if (!userId || !c.var.sessionHash) throw new ApiError(400, "No sign-in is waiting for a second code");
+  return userId;
+}
+
+/** The second factor is proven: a fresh token for the full session; the half-signed-in one ends. */
+async function completeSignIn(c: Context<AppBindings>, userId: string) {
+  if (c.var.sessionHash) await deleteSession(c.var.db, c.var.sessionHash);
+  await startSession(c, userId);
+  const user = await findUserById(c.var.db, userId);
+  if (!user) throw new ApiError(401, "Sign in required");
+  return toMe(user);
 }
 
 export const auth = new Hono<AppBindings>()
@@ -56,7 +73,8 @@ export const auth = new Hono<AppBindings>()
     // A proven identity gets a fresh session token; the old one (already moved on a merge) ends.
     if (c.var.sessionHash) await deleteSession(c.var.db, c.var.sessionHash);
     // With two-factor on, the phone code is only the first step: the session signs in once a second code is proven.
-    const secondFactorRequired = await isTwoFactorOn(c.var.db, result.user.id);
+    const methods = await secondFactorMethods(c.var.db, result.user.id);
+    const secondFactorRequired = methods.code || methods.passkey;
     await startSession(c, result.user.id, { secondFactorPending: secondFactorRequired });
     // A security event: signing into an existing account is a new sign-in; a first proof is a phone verified.
     const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
@@ -77,24 +95,33 @@ export const auth = new Hono<AppBindings>()
         },
         waitUntil,
       );
-    if (secondFactorRequired) return c.json({ secondFactorRequired: true, merged: result.merged });
+    if (secondFactorRequired) return c.json({ secondFactorRequired: true, merged: result.merged, methods });
     return c.json({ user: toMe(result.user), merged: result.merged });
   })
+  // Which second factors the waiting sign-in may use (the /two-factor screen shows those).
+  .get("/auth/second-factor", async (c) => c.json(await secondFactorMethods(c.var.db, pendingUserId(c))))
   .post("/auth/second-factor", async (c) => {
-    const userId = c.var.pendingSecondFactorUserId;
-    if (!userId) throw new ApiError(400, "No sign-in is waiting for a second code");
+    const userId = pendingUserId(c);
     const { code } = await parseJson(c, TwoFactorCodeSchema);
+    const methods = await secondFactorMethods(c.var.db, userId);
+    // With only a passkey, a code proves nothing (proveSecondFactor would wave it through as "not on").
+    if (!methods.code && methods.passkey) throw new ApiError(400, "Use your passkey to finish signing in");
     const result = await proveSecondFactor(c.env, c.var.db, userId, code);
     if (!result.ok) {
       if (result.retryAfterSeconds) c.header("Retry-After", String(result.retryAfterSeconds));
       throw twoFactorError(result);
     }
-    // A fresh token for the full session; the half-signed-in one ends.
-    if (c.var.sessionHash) await deleteSession(c.var.db, c.var.sessionHash);
-    await startSession(c, userId);
-    const user = await findUserById(c.var.db, userId);
-    if (!user) throw new ApiError(401, "Sign in required");
-    return c.json({ user: toMe(user), usedBackupCode: result.usedBackup });
+    return c.json({ user: await completeSignIn(c, userId), usedBackupCode: result.usedBackup });
+  })
+  .post("/auth/second-factor/passkey/options", async (c) => {
+    const userId = pendingUserId(c);
+    return c.json(await authenticationOptions(c.var.db, relyingPartyOf(c.req.url), userId, c.var.sessionHash as string));
+  })
+  .post("/auth/second-factor/passkey", async (c) => {
+    const userId = pendingUserId(c);
+    const { response } = await parseJson(c, PasskeyProveSchema);
+    await provePasskey(c.var.db, relyingPartyOf(c.req.url), userId, c.var.sessionHash as string, response as AuthenticationResponseJSON);
+    return c.json({ user: await completeSignIn(c, userId) });
   })
   .get("/auth/verification", async (c) => {
     const user = requireUser(c);

@@ -2,7 +2,25 @@
 // Thin: who is asking, parse, one domain call, the answer.
 import { Hono } from "hono";
 import type { Context } from "hono";
-import { PANIC_SOS_MESSAGE, PanicSchema, SessionRefSchema, TwoFactorCodeSchema } from "../../../core/identity-schemas";
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
+import {
+  PANIC_SOS_MESSAGE,
+  PanicSchema,
+  PasskeyIdSchema,
+  PasskeyProveSchema,
+  PasskeyRegisterSchema,
+  SessionRefSchema,
+  TwoFactorCodeSchema,
+} from "../../../core/identity-schemas";
+import {
+  authenticationOptions,
+  passkeysOf,
+  provePasskey,
+  registerPasskey,
+  registrationOptions,
+  relyingPartyOf,
+  removePasskey,
+} from "../../identity/passkeys";
 import { newId } from "../../../core/ids";
 import { broadcastSos } from "../../sos";
 import type { User } from "../../../db/schema";
@@ -89,6 +107,44 @@ export const security = new Hono<AppBindings>()
     await notifyChange(c, user, "Panic mode used", "A browser used panic mode: its LinkUp data was wiped and it was signed out.");
     await endSession(c);
     return c.json({ ok: true, sos: sos ? { id: sos.id, reached: sos.reached } : null });
+  })
+  .get("/security/passkeys", async (c) => {
+    const user = requireUser(c);
+    return c.json({ passkeys: await passkeysOf(c.var.db, user.id) });
+  })
+  // A passkey is a second factor of a phone sign-in, so like two-factor it needs a verified phone.
+  .post("/security/passkeys/options", async (c) => {
+    const user = requireVerified(c);
+    const label = accountLabel(user);
+    return c.json(await registrationOptions(c.var.db, relyingPartyOf(c.req.url), { id: user.id, label }, c.var.sessionHash as string));
+  })
+  .post("/security/passkeys", async (c) => {
+    const user = requireVerified(c);
+    const { name, response } = await parseJson(c, PasskeyRegisterSchema);
+    const rp = relyingPartyOf(c.req.url);
+    const passkey = await registerPasskey(c.var.db, rp, user.id, c.var.sessionHash as string, {
+      name,
+      response: response as RegistrationResponseJSON,
+    });
+    await notifyChange(c, user, "Passkey added", `“${name}” now guards each new sign-in to your account.`);
+    return c.json({ passkey }, 201);
+  })
+  .delete("/security/passkeys/:id", async (c) => {
+    const user = requireVerified(c);
+    await removePasskey(c.var.db, user.id, parseWith(PasskeyIdSchema, c.req.param("id")));
+    await notifyChange(c, user, "Passkey removed", "A passkey no longer signs in to your account.");
+    return c.json({ ok: true });
+  })
+  // The app lock's passkey (core/app-lock.ts): the signed-in person proves a passkey to open the app again.
+  .post("/security/passkeys/unlock/options", async (c) => {
+    const user = requireUser(c);
+    return c.json(await authenticationOptions(c.var.db, relyingPartyOf(c.req.url), user.id, c.var.sessionHash as string));
+  })
+  .post("/security/passkeys/unlock", async (c) => {
+    const user = requireUser(c);
+    const { response } = await parseJson(c, PasskeyProveSchema);
+    await provePasskey(c.var.db, relyingPartyOf(c.req.url), user.id, c.var.sessionHash as string, response as AuthenticationResponseJSON);
+    return c.json({ ok: true });
   })
   .get("/security/two-factor", async (c) => {
     const user = requireUser(c);

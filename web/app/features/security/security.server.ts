@@ -3,7 +3,7 @@
 import { data, redirect } from "react-router";
 import type { Me, SessionView, TwoFactorView } from "../../../../core/api-types";
 import { newId } from "../../../../core/ids";
-import type { SecurityOverview } from "../../../../core/security";
+import type { PasskeyView, SecurityOverview } from "../../../../core/security";
 import { apiGet, apiSend } from "../../lib/api.server";
 import { formError } from "../identity/identity.server";
 
@@ -21,15 +21,33 @@ export async function loadSecurity(request: Request, context: Ctx) {
   const url = new URL(request.url);
   const tab = securityTabOf(url);
   const me = await apiGet<{ user: Me }>(context, "/api/me");
-  if (!me) return { user: null, tab, sessions: [] as SessionView[], twoFactor: null, panicRequestId: null, notice: null };
+  if (!me)
+    return {
+      user: null,
+      tab,
+      sessions: [] as SessionView[],
+      twoFactor: null,
+      passkeys: [] as PasskeyView[],
+      panicRequestId: null,
+      notice: null,
+    };
   const auth = tab === "authentication";
-  const [sessions, twoFactor] = await Promise.all([
+  const [sessions, twoFactor, passkeys] = await Promise.all([
     auth ? apiGet<{ sessions: SessionView[] }>(context, "/api/security/sessions") : null,
     auth ? apiGet<TwoFactorView>(context, "/api/security/two-factor") : null,
+    tab === "biometric" ? apiGet<{ passkeys: PasskeyView[] }>(context, "/api/security/passkeys") : null,
   ]);
   // The panic SOS's idempotency key, made once per screen so a resubmitted form never alerts twice.
   const panicRequestId = tab === "emergency" ? `panic-${newId(12)}` : null;
-  return { user: me.user, tab, sessions: sessions?.sessions ?? [], twoFactor, panicRequestId, notice: url.searchParams.get("done") };
+  return {
+    user: me.user,
+    tab,
+    sessions: sessions?.sessions ?? [],
+    twoFactor,
+    passkeys: passkeys?.passkeys ?? [],
+    panicRequestId,
+    notice: url.searchParams.get("done"),
+  };
 }
 
 const back = (tab: SecurityTab, done: string) => redirect(`/security-settings?tab=${tab}&done=${done}`);
@@ -60,6 +78,12 @@ export async function securityAction(request: Request, context: Ctx) {
       // The browser drops this site's stored chats, keys and cached pages, with or without JavaScript.
       headers.set("Clear-Site-Data", '"cache", "storage"');
       return redirect("/", { headers });
+    }
+    case "remove-passkey": {
+      const res = await apiSend(context, "DELETE", `/api/security/passkeys/${encodeURIComponent(String(form.get("id") ?? ""))}`);
+      if (res.status === 401) return redirect("/signup-verification");
+      if (!res.ok) return formError({ title: res.json?.error ?? "Could not remove that passkey. Please try again." }, res.status);
+      return back("biometric", "passkey-removed");
     }
     case "delete-account": {
       const res = await apiSend(context, "DELETE", "/api/me", { confirm: String(form.get("confirm") ?? "") });

@@ -1,0 +1,237 @@
+// The app lock on this device (core/app-lock.ts): settings on /security-settings, and the gate that hides the app
+// behind a PIN or passkey prompt once the chosen idle time has passed. Device-only, so it needs JavaScript.
+import { startAuthentication } from "@simplewebauthn/browser";
+import { useCallback, useEffect, useState } from "react";
+import {
+  AUTO_LOCK_MINUTES,
+  type AppLockConfig,
+  lockDue,
+  newPinRecord,
+  PIN_PATTERN,
+  parseAppLock,
+  pinMatches,
+} from "../../../../core/app-lock";
+
+const configKey = (userId: string) => `linkup-app-lock-${userId}`;
+const ACTIVE_KEY = "linkup-last-active";
+// Activity is written at most this often, so typing does not hammer storage.
+const ACTIVITY_WRITE_MS = 15_000;
+
+function readConfig(userId: string): AppLockConfig | null {
+  return parseAppLock(localStorage.getItem(configKey(userId)));
+}
+
+function lastActive(): number | null {
+  const v = Number(localStorage.getItem(ACTIVE_KEY));
+  return Number.isFinite(v) && v > 0 ? v : null;
+}
+
+const markActive = () => localStorage.setItem(ACTIVE_KEY, String(Date.now()));
+
+/** The panic code was typed: as panic mode does, the server session ends and this device forgets LinkUp. */
+async function panicWipe(userId: string): Promise<void> {
+  // The device forgets first: withdrawing its key needs the session the panic call then ends.
+  const { forgetThisDevice } = await import("../../mesh/sign-out");
+  await forgetThisDevice(userId).catch(() => {});
+  await fetch("/api/security/panic", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }).catch(() => {});
+  window.location.assign("/");
+}
+
+export function AppLockGate({ userId, children }: { userId: string | null; children: React.ReactNode }) {
+  const [locked, setLocked] = useState(false);
+  const [pin, setPin] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const check = useCallback(() => {
+    if (!userId) return;
+    if (lockDue(readConfig(userId), lastActive(), Date.now())) setLocked(true);
+  }, [userId]);
+
+  useEffect(() => {
+    if (!userId || !readConfig(userId)) return;
+    check();
+    let written = 0;
+    const onActivity = () => {
+      if (Date.now() - written < ACTIVITY_WRITE_MS) return;
+      written = Date.now();
+      if (!lockDue(readConfig(userId), lastActive(), Date.now())) markActive();
+    };
+    const onVisible = () => document.visibilityState === "visible" && check();
+    const events = ["pointerdown", "keydown", "scroll"] as const;
+    for (const e of events) window.addEventListener(e, onActivity, { passive: true });
+    document.addEventListener("visibilitychange", onVisible);
+    const timer = setInterval(check, 30_000);
+    return () => {
+      for (const e of events) window.removeEventListener(e, onActivity);
+      document.removeEventListener("visibilitychange", onVisible);
+      clearInterval(timer);
+    };
+  }, [userId, check]);
+
+  if (!locked || !userId) return <>{children}</>;
+  const config = readConfig(userId);
+  const unlock = () => {
+    markActive();
+    setLocked(false);
+    setPin("");
+    setError(null);
+  };
+  return (
+    <section className="card narrow" role="dialog" aria-modal="true" aria-labelledby="app-lock-title">
+      <h1 id="app-lock-title">LinkUp is locked</h1>
+      {config?.pin ? (
+        <form
+          className="form"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            if (config.panic && (await pinMatches(pin, config.panic))) return panicWipe(userId);
+            if (config.pin && (await pinMatches(pin, config.pin))) unlock();
+            else setError("Wrong PIN. Please try again.");
+          }}
+        >
+          <label>
+            PIN
+            <input
+              type="password"
+              inputMode="numeric"
+              autoComplete="off"
+              value={pin}
+              onChange={(e) => setPin(e.target.value)}
+              maxLength={8}
+            />
+          </label>
+          <button type="submit" className="btn btn-primary">
+            Unlock
+          </button>
+        </form>
+      ) : null}
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+      <button
+        type="button"
+        className="btn btn-ghost"
+        onClick={async () => {
+          try {
+            const options = await fetch("/api/security/passkeys/unlock/options", {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: "{}",
+            });
+            if (!options.ok) throw new Error(((await options.json()) as { error?: string }).error ?? "No passkey to unlock with.");
+            const response = await startAuthentication({ optionsJSON: await options.json() });
+            const res = await fetch("/api/security/passkeys/unlock", {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ response }),
+            });
+            if (!res.ok) throw new Error(((await res.json()) as { error?: string }).error ?? "That passkey could not be verified.");
+            unlock();
+          } catch (err) {
+            setError(
+              err instanceof Error && err.name !== "NotAllowedError" ? err.message : "The passkey request was cancelled or timed out.",
+            );
+          }
+        }}
+      >
+        Unlock with Passkey
+      </button>
+    </section>
+  );
+}
+
+export function AppLockSettings({ userId }: { userId: string }) {
+  const [config, setConfig] = useState<AppLockConfig | null | undefined>(undefined);
+  const [minutes, setMinutes] = useState<number>(5);
+  const [pin, setPin] = useState("");
+  const [panic, setPanic] = useState("");
+  const [message, setMessage] = useState<string | null>(null);
+  useEffect(() => setConfig(readConfig(userId)), [userId]);
+  if (config === undefined) return <p className="muted small">The app lock is kept on this device and needs JavaScript.</p>;
+  return (
+    <section aria-labelledby="app-lock-settings-title">
+      <h2 id="app-lock-settings-title">App lock {config ? <span className="pill">Active</span> : null}</h2>
+      <p>After the time you choose without use, this device asks for your PIN or passkey before it shows LinkUp again.</p>
+      {message ? (
+        <p role="status" className="success">
+          {message}
+        </p>
+      ) : null}
+      <form
+        className="form"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          if ((pin && !PIN_PATTERN.test(pin)) || (panic && !PIN_PATTERN.test(panic))) {
+            setMessage("A PIN or panic code is 4 to 8 digits.");
+            return;
+          }
+          if (panic && panic === pin) {
+            setMessage("The panic code must differ from the PIN.");
+            return;
+          }
+          const next: AppLockConfig = {
+            minutes: minutes as AppLockConfig["minutes"],
+            pin: pin ? await newPinRecord(pin) : (config?.pin ?? null),
+            panic: panic ? await newPinRecord(panic) : (config?.panic ?? null),
+          };
+          localStorage.setItem(configKey(userId), JSON.stringify(next));
+          markActive();
+          setConfig(next);
+          setPin("");
+          setPanic("");
+          setMessage(`App lock is on: after ${minutes} ${minutes === 1 ? "minute" : "minutes"} without use.`);
+        }}
+      >
+        <label>
+          Auto-lock after
+          <select value={minutes} onChange={(e) => setMinutes(Number(e.target.value))}>
+            {AUTO_LOCK_MINUTES.map((m) => (
+              <option key={m} value={m}>
+                {m} {m === 1 ? "minute" : "minutes"}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          PIN for this device (4 to 8 digits)
+          <input
+            type="password"
+            inputMode="numeric"
+            autoComplete="new-password"
+            value={pin}
+            onChange={(e) => setPin(e.target.value)}
+            maxLength={8}
+          />
+        </label>
+        <label>
+          Panic code (optional): typed instead of the PIN, it wipes LinkUp from this device
+          <input
+            type="password"
+            inputMode="numeric"
+            autoComplete="off"
+            value={panic}
+            onChange={(e) => setPanic(e.target.value)}
+            maxLength={8}
+          />
+        </label>
+        <button type="submit" className="btn btn-primary">
+          Save App Lock
+        </button>
+      </form>
+      {config ? (
+        <button
+          type="button"
+          className="btn btn-ghost"
+          onClick={() => {
+            localStorage.removeItem(configKey(userId));
+            setConfig(null);
+            setMessage("App lock is off.");
+          }}
+        >
+          Turn Off App Lock
+        </button>
+      ) : null}
+    </section>
+  );
+}

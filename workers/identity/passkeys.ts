@@ -1,0 +1,171 @@
+// Passkeys (WebAuthn, through @simplewebauthn/server): register, list and remove them, and prove one as the
+// second factor of a sign-in (docs/decisions/022e-passkeys.md). The relying party is the site the request came
+// to: its hostname is the RP ID and its origin the only accepted origin.
+import {
+  type AuthenticationResponseJSON,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  type RegistrationResponseJSON,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from "@simplewebauthn/server";
+import { and, eq } from "drizzle-orm";
+import { fromBase64Url, toBase64Url } from "../../core/ids";
+import type { PasskeyView } from "../../core/security";
+import type { Db } from "../../db";
+import { passkeys, webauthnChallenges } from "../../db/schema";
+import { ApiError } from "../errors";
+import { recordSecurityEvent } from "./security-events";
+
+const CHALLENGE_MS = 5 * 60 * 1000;
+export const MAX_PASSKEYS = 10;
+
+export const PASSKEY_TEXT = {
+  failed: "That passkey could not be verified. Please try again.",
+  noChallenge: "Start again: the passkey request has expired",
+  tooMany: `You can keep at most ${MAX_PASSKEYS} passkeys`,
+  notFound: "No such passkey",
+  none: "This account has no passkey",
+} as const;
+
+export interface RelyingParty {
+  rpID: string;
+  origin: string;
+}
+
+/** The relying party of a request: the host it reached. */
+export function relyingPartyOf(url: string): RelyingParty {
+  const u = new URL(url);
+  return { rpID: u.hostname, origin: u.origin };
+}
+
+async function keepChallenge(db: Db, sessionId: string, purpose: "register" | "authenticate", challenge: string, now: Date) {
+  const expiresAt = new Date(now.getTime() + CHALLENGE_MS);
+  await db
+    .insert(webauthnChallenges)
+    .values({ sessionId, purpose, challenge, expiresAt })
+    .onConflictDoUpdate({ target: webauthnChallenges.sessionId, set: { purpose, challenge, expiresAt } });
+}
+
+/** Takes the session's open challenge for `purpose` (once: it is deleted whatever the answer). */
+async function takeChallenge(db: Db, sessionId: string, purpose: "register" | "authenticate", now: Date): Promise<string> {
+  const [row] = await db.delete(webauthnChallenges).where(eq(webauthnChallenges.sessionId, sessionId)).returning();
+  if (!row || row.purpose !== purpose || row.expiresAt < now) throw new ApiError(400, PASSKEY_TEXT.noChallenge);
+  return row.challenge;
+}
+
+const listRows = (db: Db, userId: string) => db.select().from(passkeys).where(eq(passkeys.userId, userId)).all();
+
+export async function passkeysOf(db: Db, userId: string): Promise<PasskeyView[]> {
+  return (await listRows(db, userId)).map((p) => ({
+    id: p.id,
+    name: p.name,
+    createdAt: p.createdAt.toISOString(),
+    lastUsedAt: p.lastUsedAt?.toISOString() ?? null,
+  }));
+}
+
+export async function countPasskeys(db: Db, userId: string): Promise<number> {
+  return (await listRows(db, userId)).length;
+}
+
+export async function registrationOptions(
+  db: Db,
+  rp: RelyingParty,
+  user: { id: string; label: string },
+  sessionId: string,
+  now = new Date(),
+) {
+  const existing = await listRows(db, user.id);
+  if (existing.length >= MAX_PASSKEYS) throw new ApiError(409, PASSKEY_TEXT.tooMany);
+  const options = await generateRegistrationOptions({
+    rpName: "LinkUp",
+    rpID: rp.rpID,
+    userName: user.label,
+    userID: new TextEncoder().encode(user.id),
+    attestationType: "none",
+    excludeCredentials: existing.map((p) => ({ id: p.id, transports: p.transports })),
+    authenticatorSelection: { residentKey: "preferred", userVerification: "required" },
+  });
+  await keepChallenge(db, sessionId, "register", options.challenge, now);
+  return options;
+}
+
+export async function registerPasskey(
+  db: Db,
+  rp: RelyingParty,
+  userId: string,
+  sessionId: string,
+  input: { response: RegistrationResponseJSON; name: string },
+  now = new Date(),
+): Promise<PasskeyView> {
+  const expectedChallenge = await takeChallenge(db, sessionId, "register", now);
+  const checked = await verifyRegistrationResponse({
+    response: input.response,
+    expectedChallenge,
+    expectedOrigin: rp.origin,
+    expectedRPID: rp.rpID,
+    requireUserVerification: true,
+  }).catch(() => null);
+  if (!checked?.verified) throw new ApiError(400, PASSKEY_TEXT.failed);
+  const { credential } = checked.registrationInfo;
+  await db.insert(passkeys).values({
+    id: credential.id,
+    userId,
+    publicKey: toBase64Url(credential.publicKey),
+    counter: credential.counter,
+    transports: credential.transports ?? [],
+    name: input.name,
+    createdAt: now,
+  });
+  await recordSecurityEvent(db, userId, "passkey_added", input.name, now);
+  return { id: credential.id, name: input.name, createdAt: now.toISOString(), lastUsedAt: null };
+}
+
+export async function removePasskey(db: Db, userId: string, id: string): Promise<void> {
+  const gone = await db
+    .delete(passkeys)
+    .where(and(eq(passkeys.userId, userId), eq(passkeys.id, id)))
+    .returning({ name: passkeys.name });
+  if (gone.length === 0) throw new ApiError(404, PASSKEY_TEXT.notFound);
+  await recordSecurityEvent(db, userId, "passkey_removed", gone[0].name);
+}
+
+export async function authenticationOptions(db: Db, rp: RelyingParty, userId: string, sessionId: string, now = new Date()) {
+  const rows = await listRows(db, userId);
+  if (rows.length === 0) throw new ApiError(400, PASSKEY_TEXT.none);
+  const options = await generateAuthenticationOptions({
+    rpID: rp.rpID,
+    allowCredentials: rows.map((p) => ({ id: p.id, transports: p.transports })),
+    userVerification: "required",
+  });
+  await keepChallenge(db, sessionId, "authenticate", options.challenge, now);
+  return options;
+}
+
+/** Proves one of the person's passkeys against the session's open challenge; the counter must move on. */
+export async function provePasskey(
+  db: Db,
+  rp: RelyingParty,
+  userId: string,
+  sessionId: string,
+  response: AuthenticationResponseJSON,
+  now = new Date(),
+): Promise<void> {
+  const expectedChallenge = await takeChallenge(db, sessionId, "authenticate", now);
+  const row = (await listRows(db, userId)).find((p) => p.id === response.id);
+  if (!row) throw new ApiError(400, PASSKEY_TEXT.failed);
+  const checked = await verifyAuthenticationResponse({
+    response,
+    expectedChallenge,
+    expectedOrigin: rp.origin,
+    expectedRPID: rp.rpID,
+    credential: { id: row.id, publicKey: fromBase64Url(row.publicKey), counter: row.counter, transports: row.transports },
+    requireUserVerification: true,
+  }).catch(() => null);
+  if (!checked?.verified) {
+    await recordSecurityEvent(db, userId, "failed_code", "a passkey", now);
+    throw new ApiError(400, PASSKEY_TEXT.failed);
+  }
+  await db.update(passkeys).set({ counter: checked.authenticationInfo.newCounter, lastUsedAt: now }).where(eq(passkeys.id, row.id));
+}
