@@ -72,3 +72,19 @@ export type MarketPriceInput = z.infer<typeof MarketPriceSchema>;
 
 /** The analytics dashboard's range buttons (spec: 1h, 24h, 7d, 30d). */
 export const AnalyticsQuerySchema = z.object({ range: z.enum(["1h", "24h", "7d", "30d"]).default("24h") });
+
+/** One open SOS as the staff desk lists it (GET /api/admin/sos), grouped by area. */
+export interface DeskSos {
+  id: string;
+  type: string;
+  message: string;
+  channel: string;
+  nickname: string;
+  locationText: string | null;
+  broadcastedAt: string;
+}
+export interface DeskSosArea {
+  area: string;
+  geohash: string | null;
+  sos: DeskSos[];
+}

@@ -2,22 +2,13 @@
 // gazetteer, docs/decisions/009-one-place-one-room.md), busiest area first. Resolving uses the SOS module's
 // own resolve, which staff may call and which audits it.
 import { desc, eq } from "drizzle-orm";
+import type { DeskSos } from "../../core/admin-schemas";
 import { resolveArea } from "../../core/places";
 import type { Db } from "../../db";
 import { emergencyBroadcasts, users } from "../../db/schema";
 
 /** Enough for any real night; the desk says when there are more than it shows. */
 const SHOWN = 200;
-
-export interface DeskSos {
-  id: string;
-  type: string;
-  message: string;
-  channel: string;
-  nickname: string;
-  locationText: string | null;
-  broadcastedAt: string;
-}
 
 export async function activeSosByArea(db: Db) {
   const rows = await db

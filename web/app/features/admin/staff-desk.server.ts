@@ -1,6 +1,7 @@
 // Loader and action of /staff-desk: staff and admins, decided by the API's guards (docs/decisions/019-staff-and-admins.md).
 import { apiGet, apiSend } from "../../lib/api.server";
 import { requireScreenRole } from "./access.server";
+import type { DeskSosArea } from "../../../../core/admin-schemas";
 
 type Ctx = Parameters<typeof apiGet>[0];
 
@@ -27,20 +28,6 @@ export interface DeskTicket {
   nickname: string | null;
   tier: string;
   priority: boolean;
-}
-export interface DeskSos {
-  id: string;
-  type: string;
-  message: string;
-  channel: string;
-  nickname: string;
-  locationText: string | null;
-  broadcastedAt: string;
-}
-export interface DeskSosArea {
-  area: string;
-  geohash: string | null;
-  sos: DeskSos[];
 }
 export interface DeskPrice {
   id: string;
