@@ -46,7 +46,12 @@ export async function serveBuilt({ name = "e2e", vars = {}, quiet = true, fromBu
   const port = await freePort();
   // Browser tests and benchmarks start every session (and ask the assistant) from 127.0.0.1: the limits per
   // client address (workers/limits) are raised for them; the Worker tests check those limits.
-  const localVars = { ANON_SESSIONS_PER_ADDRESS_PER_HOUR: "1000000", ANON_AI_PER_ADDRESS_PER_DAY: "1000000", ...vars };
+  const localVars = {
+    ANON_SESSIONS_PER_ADDRESS_PER_HOUR: "1000000",
+    ANON_AI_PER_ADDRESS_PER_DAY: "1000000",
+    VERIFICATION_CODES_PER_ADDRESS_PER_HOUR: "1000000",
+    ...vars,
+  };
   const varArgs = Object.entries(localVars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const child = spawn(
     "npx",

@@ -81,11 +81,12 @@ test.describe("on a small phone", () => {
     await expect(page.getByRole("region", { name: "Cookie notice" })).toBeVisible();
     const box = page.getByRole("textbox", { name: "Message" });
     expect(await reachable(box)).toBe(true);
-    // A toast (a file picked, which chat does not send yet) shows without covering it either.
+    // A toast (a file picked by a visitor without a verified phone, which the server refuses) shows without
+    // covering it either.
     await page
       .locator(".composer input[type='file']")
       .setInputFiles({ name: "note.txt", mimeType: "text/plain", buffer: Buffer.from("hi") });
-    await expect(toasts(page).getByText("Files are not sent in chat yet")).toBeVisible();
+    await expect(toasts(page).getByText("Premium Feature")).toBeVisible();
     expect(await reachable(box)).toBe(true);
     await context.close();
   });

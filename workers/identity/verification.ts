@@ -21,6 +21,7 @@ import { sendMessage } from "../services/messaging";
 import { mergeUsers } from "./merge";
 import { BANNED_MESSAGE } from "../../core/admin-schemas";
 import { isBanned } from "../admin/bans";
+import { addressLimit } from "../limits";
 import { recordEvent } from "../analytics";
 import { recordSecurityEvent } from "./security-events";
 
@@ -142,7 +143,7 @@ export async function startVerification(env: AppEnv, db: Db, input: StartInput):
       .select({ n: sql<number>`count(*)` })
       .from(verifications)
       .where(and(eq(verifications.ip, input.ip), gte(verifications.createdAt, hourAgo)));
-    if (n >= VERIFICATION.maxCodesPerIpPerHour) {
+    if (n >= addressLimit(env, "verificationCodes")) {
       return refuse(429, "ip_limit", "Too many verification codes were requested from your network. Please try again later.", {
         retryAfterSeconds: 3600,
       });

@@ -4,6 +4,7 @@
 // docs/decisions/012-limits-per-client-address.md for why not Cloudflare's rate-limiting binding.
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Context } from "hono";
+import { VERIFICATION } from "../../core/identity";
 import type { Db } from "../../db";
 import { addressCounters } from "../../db/schema";
 import { sessionHash } from "../auth/session";
@@ -19,6 +20,12 @@ export const ADDRESS_LIMITS = {
   anonAi: { windowMs: DAY_MS, defaultLimit: 30, variable: "ANON_AI_PER_ADDRESS_PER_DAY" },
   // Counted per person (the "address" is `person:<user id>`): each checkout calls the payment provider.
   checkout: { windowMs: HOUR_MS, defaultLimit: 10, variable: "CHECKOUTS_PER_PERSON_PER_HOUR" },
+  // Counted from the verifications table itself (workers/identity/verification.ts), not address_counters.
+  verificationCodes: {
+    windowMs: HOUR_MS,
+    defaultLimit: VERIFICATION.maxCodesPerIpPerHour,
+    variable: "VERIFICATION_CODES_PER_ADDRESS_PER_HOUR",
+  },
 } as const;
 
 export type AddressLimit = keyof typeof ADDRESS_LIMITS;

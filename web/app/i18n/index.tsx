@@ -13,6 +13,17 @@ interface LanguageData {
 
 const ENGLISH: LanguageData["i18n"] = { language: "english", tag: "en", dir: "ltr", messages: {} };
 
+// The messages this page was given. When a navigation's data request fails, the root's error boundary renders
+// without the root's loader data; the page keeps speaking the language it already had instead of showing keys.
+let lastKnown: LanguageData["i18n"] | null = null;
+function pageI18n(data: LanguageData | undefined): LanguageData["i18n"] {
+  if (data?.i18n) {
+    if (typeof window !== "undefined") lastKnown = data.i18n;
+    return data.i18n;
+  }
+  return lastKnown ?? ENGLISH;
+}
+
 export type T = ((key: MessageKey, vars?: Vars) => string) & {
   tag: string;
   language: string;
@@ -22,7 +33,7 @@ export type T = ((key: MessageKey, vars?: Vars) => string) & {
 };
 
 export function useT(): T {
-  const i18n = useRouteLoaderData<LanguageData>("root")?.i18n ?? ENGLISH;
+  const i18n = pageI18n(useRouteLoaderData<LanguageData>("root"));
   // One t per language: every revalidation brings a new copy of the same messages, and effects that list t
   // among their dependencies (toasts after an action) must not run again for it.
   const ref = useRef<{ language: string; t: T } | null>(null);
@@ -40,7 +51,7 @@ function makeT(i18n: LanguageData["i18n"]): T {
 }
 
 export function usePageLanguage() {
-  return useRouteLoaderData<LanguageData>("root")?.i18n ?? ENGLISH;
+  return pageI18n(useRouteLoaderData<LanguageData>("root"));
 }
 
 /** The language picker's labels: complete languages by their own names, the others marked as English screens. */
