@@ -16,9 +16,12 @@ test("the cookie gate shows only the welcome card until features are enabled, th
   const shown = Number(((await page.locator(".stat strong").first().textContent()) ?? "").replace(/\D/g, ""));
   expect(shown).toBeGreaterThanOrEqual(before);
   expect(shown).toBeLessThanOrEqual(after);
-  // Consent registers the offline worker.
+  // Consent registers the offline worker. It becomes active once it has kept every file of the build (about a
+  // hundred) and the two offline pages, which takes a while on a busy machine.
   await expect
-    .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.scriptURL ?? ""))
+    .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.scriptURL ?? ""), {
+      timeout: 30_000,
+    })
     .toContain("/sw.js");
 });
 

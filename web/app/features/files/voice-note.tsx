@@ -34,7 +34,19 @@ export function VoiceNote({
     [],
   );
 
-  if (voiceLimit === 0) return <PremiumOffer code="premium_feature" error={VOICE_PREMIUM_MESSAGE} phone={phone} standing />;
+  const privateNote =
+    roomId && isPrivateRoomId(roomId) ? (
+      <p role="status" className="muted">
+        Transcription is off in private chats: the recording goes to the chat encrypted, without a transcript.
+      </p>
+    ) : null;
+  if (voiceLimit === 0)
+    return (
+      <div className="grid-gap">
+        {privateNote}
+        <PremiumOffer code="premium_feature" error={VOICE_PREMIUM_MESSAGE} phone={phone} standing />
+      </div>
+    );
 
   async function send(audio: Blob) {
     if (!node || !roomId) return;
@@ -104,11 +116,7 @@ export function VoiceNote({
       >
         {status === "recording" ? "Stop and send voice message" : status === "sending" ? "Sending…" : "Record voice message"}
       </button>
-      {roomId && isPrivateRoomId(roomId) ? (
-        <p role="status" className="muted">
-          Transcription is off in private chats: the recording goes to the chat encrypted, without a transcript.
-        </p>
-      ) : null}
+      {privateNote}
       {offer ? <PremiumOffer error={offer.error} code={offer.code} phone={phone} /> : null}
     </div>
   );
