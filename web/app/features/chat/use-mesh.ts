@@ -2,6 +2,7 @@
 // BroadcastChannel), read through useSyncExternalStore so every frame re-renders what changed.
 import { useEffect, useState, useSyncExternalStore } from "react";
 import type { Me, MeshNode } from "../../mesh/node";
+import { currentMeshNode, onMeshNode } from "../../mesh/current";
 import { useRootData } from "../../root";
 
 export function useMeshNode(me: Me | null): MeshNode | null {
@@ -31,6 +32,20 @@ export function useMeshNode(me: Me | null): MeshNode | null {
 }
 
 const noopSubscribe = () => () => {};
+
+/** The tab's node for an action taken before useMeshNode's import has made it (a file chosen at once). */
+export function meshNodeReady(): Promise<MeshNode> {
+  const now = currentMeshNode();
+  if (now) return Promise.resolve(now);
+  return new Promise((resolve) => {
+    const stop = onMeshNode(() => {
+      const made = currentMeshNode();
+      if (!made) return;
+      stop();
+      resolve(made);
+    });
+  });
+}
 
 /** Opens a room on the node (history first, then the socket). */
 export function useRoom(node: MeshNode | null, room: string | null) {
