@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { decryptChunk, encryptChunk, newFileKey } from "./file-crypto";
-import { chunkCountFor, FILE_CHUNK_BYTES, FILE_PART_BYTES, fileMessageText, partBytesFor, partCountFor, parseFileMessage } from "./files";
+import fc from "fast-check";
+import {
+  checkFileMessage,
+  chunkCountFor,
+  FILE_CHUNK_BYTES,
+  FILE_PART_BYTES,
+  FileMessageSchema,
+  fileMessageText,
+  partBytesFor,
+  partCountFor,
+  parseFileMessage,
+} from "./files";
 
 describe("file parts", () => {
   it("cut a file into equal parts of at least 5 MiB and one shorter last part that add up to the ciphertext", () => {
@@ -42,5 +53,57 @@ describe("file messages", () => {
     expect(parseFileMessage("hello")).toBeNull();
     expect(parseFileMessage("linkup:file:{not json")).toBeNull();
     expect(parseFileMessage(`linkup:file:${JSON.stringify({ ...message, key: "short" })}`)).toBeNull();
+  });
+});
+
+describe("the browser's file message check", () => {
+  // The chat checks peers' file messages without zod (core/files-client.ts); it must accept and refuse exactly
+  // what the schema does.
+  const good = {
+    fileId: "AAAAAAAAAAAAAAAAAAAAAA",
+    name: "photo.jpg",
+    size: 2048,
+    mime: "image/jpeg",
+    key: "A".repeat(43),
+    chunkSize: FILE_CHUNK_BYTES,
+    sha256: "0".repeat(64),
+    thumbnail: "data:image/jpeg;base64,AAAA",
+    kind: "voice",
+    transcript: "hello",
+  };
+  const field = fc.oneof(
+    fc.constantFrom(
+      undefined,
+      null,
+      "",
+      0,
+      -1,
+      1.5,
+      2 ** 53,
+      [],
+      {},
+      "x".repeat(300),
+      "data:image/png;base64,AA",
+      "short",
+      "file",
+      "voice",
+      "sound",
+    ),
+    fc.string(),
+    fc.integer(),
+  );
+  it("agrees with FileMessageSchema on good messages and on every field gone wrong", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...Object.keys(good)), field, fc.boolean(), (key, value, drop) => {
+        const candidate: Record<string, unknown> = { ...good };
+        if (drop) delete candidate[key];
+        else candidate[key] = value;
+        const parsed = FileMessageSchema.safeParse(candidate);
+        expect(checkFileMessage(candidate)).toEqual(parsed.success ? parsed.data : null);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(checkFileMessage(good)).toEqual(good);
+    expect(checkFileMessage({ ...good, kind: undefined })).toMatchObject({ kind: "file" });
   });
 });

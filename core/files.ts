@@ -2,13 +2,21 @@
 // chunks with a fresh key; the server stores only the ciphertext (R2 multipart) and decides who may send and fetch.
 // Shared by the Worker and the browser.
 import { z } from "zod";
-import { TIER_LIMITS, TRIAL_DAYS, type Tier } from "./constants";
+import { TIER_LIMITS, type Tier } from "./constants";
+import {
+  FILE_CHUNK_BYTES,
+  FILE_ID_PATTERN,
+  FILE_KEY_PATTERN,
+  FILE_SHA256_PATTERN,
+  FILE_THUMBNAIL_MAX,
+  FILE_THUMBNAIL_PATTERN,
+  FILE_TRANSCRIPT_MAX,
+} from "./files-client";
 import { RoomIdSchema } from "./rooms";
 
-const MiB = 1024 * 1024;
+// What the browser's chat needs of files lives in files-client.ts (zod/mini, no classic zod on the /chat budget).
+export * from "./files-client";
 
-/** Plaintext bytes per encrypted chunk; each chunk carries a 16-byte AES-GCM tag. */
-export const FILE_CHUNK_BYTES = MiB;
 export const FILE_TAG_BYTES = 16;
 /**
  * Chunks per R2 part. R2 wants every part but the last to be at least 5 MiB and of one size, so a part is five
@@ -16,8 +24,6 @@ export const FILE_TAG_BYTES = 16;
  */
 export const FILE_CHUNKS_PER_PART = 5;
 export const FILE_PART_BYTES = FILE_CHUNKS_PER_PART * (FILE_CHUNK_BYTES + FILE_TAG_BYTES);
-/** No tier sends more than this (Premium's limit). */
-export const FILE_MAX_BYTES = 100 * MiB;
 
 /** How many chunks a file of `size` plaintext bytes makes (an empty file is one empty chunk). */
 export function chunkCountFor(size: number): number {
@@ -43,22 +49,6 @@ export function fileLimitsFor(tier: Tier): { transfersPerMonth: number | null; m
   return { transfersPerMonth: TIER_LIMITS[tier].fileTransfers, maxBytes: TIER_LIMITS[tier].fileMaxBytes };
 }
 
-export function formatMegabytes(bytes: number): string {
-  return `${Math.round(bytes / MiB)} MB`;
-}
-
-export const FILE_TEXTS = {
-  /** The toast title when verification is required for file sharing or downloading. */
-  premiumFeatureTitle: "Premium Feature",
-  verificationRequired: "Verify your phone number to share files.",
-  downloadVerificationRequired: "Verify your phone number to download this file.",
-  tooLarge: `Files can be at most ${formatMegabytes(FILE_MAX_BYTES)}.`,
-  communityTooLarge: `Files over ${formatMegabytes(TIER_LIMITS.free.fileMaxBytes)} are a Premium feature. Upgrade to Premium for files up to ${formatMegabytes(TIER_LIMITS.premium.fileMaxBytes)} — try it free for ${TRIAL_DAYS} days.`,
-  communityMonthFull: `You've used your ${TIER_LIMITS.free.fileTransfers} free file transfers for this month. Upgrade to Premium for ${TIER_LIMITS.premium.fileTransfers} a month — try it free for ${TRIAL_DAYS} days.`,
-  monthFull: (limit: number) => `You've used your ${limit} file transfers for this month. They renew on the 1st.`,
-  notSent: "This file was not sent (yet).",
-} as const;
-
 /** POST /api/files: the sender declares the room and the plaintext size; the name travels only sealed. */
 export const CreateUploadSchema = z.object({
   roomId: RoomIdSchema,
@@ -77,7 +67,7 @@ export const CreateUploadSchema = z.object({
 });
 export type CreateUpload = z.infer<typeof CreateUploadSchema>;
 
-export const FileIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,32}$/);
+export const FileIdSchema = z.string().regex(FILE_ID_PATTERN);
 export const PartNumberSchema = z.coerce.number().int().min(1).max(10_000);
 
 export interface FileInfo {
@@ -107,57 +97,16 @@ export interface UploadedPart {
   etag: string;
 }
 
-/** What a file message carries inside the (sealed, in private rooms) chat message: everything to fetch and open it. */
+/** A file message as a schema (the browser checks it with checkFileMessage in files-client.ts; tests keep them alike). */
 export const FileMessageSchema = z.object({
   fileId: FileIdSchema,
   name: z.string().min(1).max(255),
   size: z.number().int().min(0),
   mime: z.string().max(100),
-  /** Raw AES-256-GCM key, base64url. */
-  key: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+  key: z.string().regex(FILE_KEY_PATTERN),
   chunkSize: z.literal(FILE_CHUNK_BYTES),
-  /** SHA-256 of the plaintext, hex. */
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  /** A small JPEG data URL made on the sender's device, for images. */
-  // Small enough that the whole message fits an envelope's text (8,000 characters).
-  thumbnail: z
-    .string()
-    .max(6_000)
-    .regex(/^data:image\/jpeg;base64,[A-Za-z0-9+/=]+$/)
-    .optional(),
+  sha256: z.string().regex(FILE_SHA256_PATTERN),
+  thumbnail: z.string().max(FILE_THUMBNAIL_MAX).regex(FILE_THUMBNAIL_PATTERN).optional(),
   kind: z.enum(["file", "voice"]).default("file"),
-  /** Voice notes in area rooms: the transcript made by the assistant. */
-  transcript: z.string().max(4000).optional(),
+  transcript: z.string().max(FILE_TRANSCRIPT_MAX).optional(),
 });
-export type FileMessage = z.infer<typeof FileMessageSchema>;
-
-/** File sizes in Bytes, KB, MB, GB with 1024 units. */
-export function formatFileSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} Bytes`;
-  const units = ["KB", "MB", "GB"];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${Number(value.toFixed(value < 10 ? 1 : 0))} ${units[unit]}`;
-}
-
-/** A file message travels as the text of an ordinary (sealed, in private rooms) message with this prefix. */
-export const FILE_MESSAGE_PREFIX = "linkup:file:";
-
-export function fileMessageText(m: FileMessage): string {
-  return FILE_MESSAGE_PREFIX + JSON.stringify(m);
-}
-
-/** The file a message carries, or null when it is text (or a file message that does not check out). */
-export function parseFileMessage(text: string | null | undefined): FileMessage | null {
-  if (!text?.startsWith(FILE_MESSAGE_PREFIX)) return null;
-  try {
-    const parsed = FileMessageSchema.safeParse(JSON.parse(text.slice(FILE_MESSAGE_PREFIX.length)));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}

@@ -149,10 +149,8 @@ export const RoomIdSchema = z
   .max(200)
   .regex(/^(nearby:[0-9b-hjkmnp-z]{5}|group:[A-Za-z0-9_-]{8,64}|dm:[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_-]{1,64})$/, "Unknown room");
 
-/** Direct chats and groups: end-to-end encrypted, so nothing readable of theirs goes to the server. */
-export function isPrivateRoomId(room: string): boolean {
-  return room.startsWith("dm:") || room.startsWith("group:");
-}
+// Zod-free, so the browser's chat can ask without loading this module's schemas.
+export { isPrivateRoomId } from "./private-rooms";
 
 /** POST /api/ai/voice?room=: the chat a recording is for (private chats are refused, docs/protocol.md §1). */
 export const VoiceUploadQuerySchema = z.object({ room: RoomIdSchema.optional() });

@@ -13,6 +13,7 @@ import {
   MAX_TTL,
   packContent,
   RELAY_WAIT_MS,
+  relayToTabs,
   relayWait,
   SeenIds,
   shouldRelay,
@@ -123,6 +124,25 @@ describe("managed flooding", () => {
     const inner = relayWait(firstHearing("c", envelope, "b", neighbours.b!), neighbours.c!, half);
     expect(edge).toBeLessThan(inner);
     expect(inner).toBeLessThanOrEqual(RELAY_WAIT_MS);
+  });
+
+  it("passes a room's envelope to the other tabs only while one of them has no socket to that room", () => {
+    const room = envelope.room;
+    const withSocket = { tab: "tab-b", relays: new Set([room]) };
+    const offline = { tab: "tab-c", relays: new Set<string>() };
+    const elsewhere = { tab: "tab-d", relays: new Set(["nearby:s1v0h"]) };
+    // Every other tab hears the room itself: no copy over the local mesh.
+    expect(relayToTabs("tab-a", room, envelope, "hop-a", [withSocket])).toBeNull();
+    expect(relayToTabs("tab-a", room, envelope, "hop-a", [])).toBeNull();
+    // A tab without its own socket to this room gets it, one hop further along.
+    expect(relayToTabs("tab-a", room, envelope, "hop-a", [withSocket, offline])).toEqual({
+      ...envelope,
+      ttl: 1,
+      meshRoute: ["a", "hop-a"],
+    });
+    expect(relayToTabs("tab-a", room, envelope, "hop-a", [elsewhere])).not.toBeNull();
+    // Still no relay once the envelope has no hops left.
+    expect(relayToTabs("tab-a", room, { ...envelope, ttl: 0 }, "hop-a", [offline])).toBeNull();
   });
 
   it("gives a new envelope the protocol's full hop budget", () => {

@@ -98,6 +98,28 @@ export function shouldRelay<Node>(hearing: RelayHearing<Node, Hops>, neighbours:
   return false;
 }
 
+/**
+ * The local mesh's relay decision (docs/decisions/022h-managed-flooding.md): a tab that got an envelope from the
+ * room's socket passes it to the other tabs only if one of them has no socket of its own to that room. The room
+ * is the sender; the tabs it reaches directly are covered. Null: nobody needs it, or forwardEnvelope refuses.
+ */
+export function relayToTabs(
+  me: string,
+  room: string,
+  envelope: Envelope,
+  hop: string,
+  peers: Iterable<{ tab: string; relays: ReadonlySet<string> }>,
+): Envelope | null {
+  const tabs: string[] = [];
+  const direct: string[] = [];
+  for (const peer of peers) {
+    tabs.push(peer.tab);
+    if (peer.relays.has(room)) direct.push(peer.tab);
+  }
+  if (!shouldRelay(firstHearing(me, envelope, `room:${room}`, direct), tabs)) return null;
+  return forwardEnvelope(envelope, hop);
+}
+
 /** A bounded set of envelope ids already handled, so each envelope is shown and stored once. */
 export class SeenIds {
   private readonly ids = new Set<string>();

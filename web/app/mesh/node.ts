@@ -27,7 +27,18 @@ import {
 import { missedCallText } from "../../../core/calls";
 import { setCurrentMeshNode } from "./current";
 import * as keys from "./keys";
-import { chunk, DEFAULT_TTL, dmPeer, forwardEnvelope, isPrivateRoom, packContent, SeenIds, unpackContent, upgradeStatus } from "./logic";
+import {
+  chunk,
+  DEFAULT_TTL,
+  dmPeer,
+  forwardEnvelope,
+  isPrivateRoom,
+  packContent,
+  relayToTabs,
+  SeenIds,
+  unpackContent,
+  upgradeStatus,
+} from "./logic";
 import { RelayTransport, type TransportStatus } from "./transports";
 
 export interface Me {
@@ -849,7 +860,7 @@ export class MeshNode {
     if (!this.channel || this.peers.size === 0) return;
     if (frame.type === "resume-batch" || frame.type === "resume-done" || frame.type === "hello" || frame.type === "pong") return;
     if (frame.type === "envelope") {
-      const forwarded = forwardEnvelope(frame.envelope, this.hop);
+      const forwarded = relayToTabs(this.tabId, room, frame.envelope, this.hop, this.peers.values());
       if (!forwarded) return;
       this.stats.forwardedToTabs++;
       this.post({ kind: "server", via: this.tabId, room, frame: { ...frame, envelope: forwarded } });

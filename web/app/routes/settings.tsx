@@ -14,7 +14,7 @@ import { completeLanguageNames, languageLabels, useT } from "../i18n";
 import type { MessageKey } from "../../../core/i18n/en";
 import { SETTINGS_SECTIONS } from "../features/identity/settings-sections";
 import { type SettingsTab, settingsAction, tabOf } from "../features/identity/settings.server";
-import { type FormError, InlineError, useErrorToast, useHydrated } from "../features/identity/verification-forms";
+import { type FormError, InlineError, useErrorToast, useHydrated } from "../features/identity/form-errors";
 import type { Route } from "./+types/settings";
 
 export const meta: Route.MetaFunction = () => [{ title: "Settings — LinkUp" }];
@@ -24,7 +24,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const me = await apiGet<{ user: Me }>(context, "/api/me");
   const tab = tabOf(url);
   const plan = me && tab === "premium" ? await apiGet<SubscriptionStatus>(context, "/api/subscription/status") : null;
-  return { user: me?.user ?? null, tab, plan, saved: url.searchParams.get("saved") === "1" };
+  // Town names for the profile's suggestions come with the data, so the page's JS does not carry the places list.
+  const towns = tab === "profile" ? PLACES.map((p) => p.name) : [];
+  return { user: me?.user ?? null, tab, plan, towns, saved: url.searchParams.get("saved") === "1" };
 }
 
 export function action({ request, context }: Route.ActionArgs) {
@@ -98,7 +100,7 @@ function SaveForm({ tab, children, submit }: { tab: SettingsTab; children: React
   );
 }
 
-function ProfileTab({ user, error }: { user: Me; error?: FormError }) {
+function ProfileTab({ user, towns, error }: { user: Me; towns: string[]; error?: FormError }) {
   const t = useT();
   return (
     <SaveForm tab="profile" submit={t("set.saveProfile")}>
@@ -140,8 +142,8 @@ function ProfileTab({ user, error }: { user: Me; error?: FormError }) {
         />
       </label>
       <datalist id="settings-towns">
-        {PLACES.map((p) => (
-          <option key={p.name} value={p.name} />
+        {towns.map((name) => (
+          <option key={name} value={name} />
         ))}
       </datalist>
       <Select
@@ -326,7 +328,7 @@ function useConsumedFlag(name: string | null) {
 }
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
-  const { user, tab, saved, plan } = loaderData;
+  const { user, tab, saved, plan, towns } = loaderData;
   const actionData = useActionData<{ error?: FormError }>();
   const error = actionData?.error;
   useErrorToast(error);
@@ -370,7 +372,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           </p>
         ) : null}
         <div className="tab-panel">
-          {tab === "profile" ? <ProfileTab user={user} error={error} /> : null}
+          {tab === "profile" ? <ProfileTab user={user} towns={towns} error={error} /> : null}
           {tab === "premium" ? <PremiumTab user={user} phone={phone} plan={plan} /> : null}
           {tab === "network" ? (
             <SaveForm tab="network" submit={t("set.saveNetwork")}>

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { VOICE_PREMIUM_MESSAGE } from "../../../../core/ai-command";
 import type { VoiceMessageResponse } from "../../../../core/ai-schemas";
-import { isPrivateRoomId } from "../../../../core/rooms";
+import { isPrivateRoomId } from "../../../../core/private-rooms";
 import { useToast } from "../../components/toast";
 import { retryTranscript } from "./client";
 import { PremiumOffer } from "./premium-offer";

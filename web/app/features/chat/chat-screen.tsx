@@ -33,7 +33,6 @@ import { assistantContext, hasPrivateAiConsent, isPrivateRoomId, PRIVATE_AI_NOTI
 import { currentPosition, fetchRooms, openDirectChat, useAreaRooms } from "./rooms";
 import { sendSos } from "./sos";
 import { useMeshNode, useRoom } from "./use-mesh";
-import { sendFiles } from "../files/send";
 import { TransferList } from "../files/transfer-list";
 
 /** Rooms kept connected at once besides the one on screen (one socket each). */
@@ -483,7 +482,8 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
         onSend={send}
         voiceNote={<VoiceNote node={node} roomId={roomId} voiceLimit={TIER_LIMITS[me.tier]?.voiceMessages ?? 0} phone={supportPhone} />}
         onAttach={(files) => {
-          if (node && roomId) void sendFiles(node, roomId, files, toast);
+          // Encryption and upload code loads when a file is chosen, not with the screen (bench/README.md, bundle).
+          if (node && roomId) void import("../files/send").then((m) => m.sendFiles(node, roomId, files, toast));
         }}
         onTyping={(active) => node && roomId && node.typing(roomId, active)}
         onLocation={() => setLocationOpen(true)}

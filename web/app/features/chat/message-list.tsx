@@ -2,7 +2,7 @@
 // (sending ◷, sent ✓, delivered ✓✓, read ✓✓ in green).
 import { Bot, Lock } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { type FileMessage, parseFileMessage } from "../../../../core/files";
+import { type FileMessage, parseFileMessage } from "../../../../core/files-client";
 import type { MessageStatus, StoredMessage } from "../../mesh/db";
 import { FileBubble } from "../files/file-bubble";
 

@@ -1,12 +1,10 @@
 // What the assistant may see from a chat (docs/protocol.md §1). In a private room (direct chat or group)
 // only the words the person typed after '@ai ' leave the device, and only after they were told so once;
 // area rooms are public, so their last lines may go along as context.
+import { isPrivateRoomId } from "../../../../core/private-rooms";
 import type { StoredMessage } from "../../mesh/db";
 
-/** True for rooms whose messages are end-to-end encrypted. */
-export function isPrivateRoomId(room: string): boolean {
-  return room.startsWith("dm:") || room.startsWith("group:");
-}
+export { isPrivateRoomId } from "../../../../core/private-rooms";
 
 /** Lines of the room the assistant gets as context with a question: none from a private room. */
 export function assistantContext(room: string, messages: Pick<StoredMessage, "text">[]): string[] {

@@ -1,7 +1,8 @@
 // React access to the tab's mesh node: created after hydration (it needs IndexedDB, WebSocket and
 // BroadcastChannel), read through useSyncExternalStore so every frame re-renders what changed.
 import { useEffect, useState, useSyncExternalStore } from "react";
-import { type Me, type MeshNode, meshNode } from "../../mesh/node";
+import type { Me, MeshNode } from "../../mesh/node";
+import { currentMeshNode, onMeshNode } from "../../mesh/current";
 import { useRootData } from "../../root";
 
 export function useMeshNode(me: Me | null): MeshNode | null {
@@ -11,7 +12,16 @@ export function useMeshNode(me: Me | null): MeshNode | null {
   // The saved 'Mesh networking' setting decides whether this tab joins the local mesh at all.
   const localMesh = useRootData()?.user?.settings.meshNetworking ?? true;
   useEffect(() => {
-    if (id && nickname) setNode(meshNode({ id, nickname, localMesh }));
+    if (!id || !nickname) return;
+    let live = true;
+    // Loaded after the first paint: the node and its frame schemas are the chat's largest code and nothing on
+    // the server-rendered screen needs them (bench/README.md, bundle).
+    void import("../../mesh/node").then(({ meshNode }) => {
+      if (live) setNode(meshNode({ id, nickname, localMesh }));
+    });
+    return () => {
+      live = false;
+    };
   }, [id, nickname, localMesh]);
   useSyncExternalStore(
     node?.subscribe ?? noopSubscribe,
@@ -22,6 +32,20 @@ export function useMeshNode(me: Me | null): MeshNode | null {
 }
 
 const noopSubscribe = () => () => {};
+
+/** The tab's node for an action taken before useMeshNode's import has made it (a file chosen at once). */
+export function meshNodeReady(): Promise<MeshNode> {
+  const now = currentMeshNode();
+  if (now) return Promise.resolve(now);
+  return new Promise((resolve) => {
+    const stop = onMeshNode(() => {
+      const made = currentMeshNode();
+      if (!made) return;
+      stop();
+      resolve(made);
+    });
+  });
+}
 
 /** Opens a room on the node (history first, then the socket). */
 export function useRoom(node: MeshNode | null, room: string | null) {

@@ -1,10 +1,9 @@
 // A file in a chat message: thumbnail (made on the sender's device), name, size and a download button. Voice
 // notes play in place once fetched. Decryption and the hash check happen on this device.
 import { useEffect, useState } from "react";
-import { type FileMessage, formatFileSize } from "../../../../core/files";
+import { type FileMessage, formatFileSize } from "../../../../core/files-client";
 import { useToast } from "../../components/toast";
-import { refusalToast } from "./send";
-import { downloadFile, saveBlob } from "./transfer";
+import { refusalToast } from "./refusal";
 
 export function FileBubble({ file }: { file: FileMessage }) {
   const toast = useToast();
@@ -16,6 +15,8 @@ export function FileBubble({ file }: { file: FileMessage }) {
   async function fetchIt() {
     setState("busy");
     try {
+      // The decryption code loads on the first download, not with the chat (bench/README.md, bundle).
+      const { downloadFile, saveBlob } = await import("./transfer");
       const blob = await downloadFile(file);
       if (voice) setAudio(URL.createObjectURL(blob));
       else saveBlob(blob, file.name);

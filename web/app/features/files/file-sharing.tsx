@@ -7,7 +7,7 @@ import { FILE_TEXTS, type FileInfo, type FileMessage, formatFileSize, parseFileM
 import type { RoomSummary } from "../../../../core/rooms";
 import { useToast } from "../../components/toast";
 import { roomMessages } from "../../mesh/db";
-import { useMeshNode } from "../chat/use-mesh";
+import { meshNodeReady, useMeshNode } from "../chat/use-mesh";
 import { FileBubble } from "./file-bubble";
 import { sendFiles } from "./send";
 import { TransferList } from "./transfer-list";
@@ -60,9 +60,10 @@ export function FileSharingScreen({ user, files, rooms }: Props) {
       toast({ title: FILE_TEXTS.premiumFeatureTitle, description: FILE_TEXTS.verificationRequired, variant: "destructive" });
       return;
     }
-    if (!node || !roomId) return;
-    await node.open(roomId);
-    const sent = await sendFiles(node, roomId, chosen, toast);
+    if (!roomId) return;
+    const ready = node ?? (await meshNodeReady());
+    await ready.open(roomId);
+    const sent = await sendFiles(ready, roomId, chosen, toast);
     if (sent > 0) {
       toast({ title: sent === 1 ? "File sent" : `${sent} files sent`, description: `To ${roomName(roomId)}.`, variant: "success" });
       revalidator.revalidate();

@@ -1,5 +1,5 @@
 // Active transfers with their progress (uploading, downloading, complete).
-import { formatFileSize } from "../../../../core/files";
+import { formatFileSize } from "../../../../core/files-client";
 import { useTransfers } from "./transfers";
 
 const LABEL = { uploading: "Uploading", downloading: "Downloading", complete: "Complete", failed: "Failed" } as const;

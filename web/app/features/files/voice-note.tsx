@@ -3,13 +3,13 @@
 // room nothing readable leaves the device, so there is no transcript.
 import { useEffect, useRef, useState } from "react";
 import { VOICE_PREMIUM_MESSAGE } from "../../../../core/ai-command";
-import { fileMessageText } from "../../../../core/files";
-import { isPrivateRoomId } from "../../../../core/rooms";
+import { fileMessageText } from "../../../../core/files-client";
+import { isPrivateRoomId } from "../../../../core/private-rooms";
 import { useToast } from "../../components/toast";
 import type { MeshNode } from "../../mesh/node";
 import { sendVoiceMessage } from "../assistant/client";
 import { PremiumOffer } from "../assistant/premium-offer";
-import { refusalToast } from "./send";
+import { refusalToast } from "./refusal";
 import { uploadFile } from "./transfer";
 
 export function VoiceNote({

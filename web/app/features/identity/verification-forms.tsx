@@ -4,39 +4,11 @@
 import { useEffect, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { cleanCode, IDENTITY_TEXT, type PendingVerification, VERIFICATION } from "../../../../core/identity";
-import { useToast } from "../../components/toast";
 import { useT } from "../../i18n";
+import { type FormError, InlineError, useErrorToast, useHydrated } from "./form-errors";
 
-/** True once React has hydrated: controls that need JavaScript to re-enable stay usable without it. */
-export function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
-
-export interface FormError {
-  title: string;
-  description?: string;
-  field?: string;
-}
-
-/** Shows a form error as the spec's destructive toast (the inline alert covers pages without JavaScript). */
-export function useErrorToast(error: FormError | undefined) {
-  const toast = useToast();
-  useEffect(() => {
-    if (error) toast({ title: error.title, description: error.description, variant: "destructive" });
-  }, [error, toast]);
-}
-
-export function InlineError({ error }: { error?: FormError }) {
-  if (!error) return null;
-  return (
-    <p role="alert" className="error">
-      {error.title}
-      {error.description ? ` - ${error.description}` : ""}
-    </p>
-  );
-}
+// Kept in form-errors.tsx so screens with a form but no verification steps (/settings) load only these.
+export { type FormError, InlineError, useErrorToast, useHydrated };
 
 export function Progress({ step, total }: { step: number; total: number }) {
   const percent = Math.round(((step + 1) / total) * 100);
