@@ -483,7 +483,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
         onSend={send}
         voiceNote={<VoiceNote node={node} roomId={roomId} voiceLimit={TIER_LIMITS[me.tier]?.voiceMessages ?? 0} phone={supportPhone} />}
         onAttach={(files) => {
-          if (node && roomId) void sendFiles(node, roomId, files, toast);
+          if (node && roomId) void sendFiles(node, roomId, files, toast, t);
         }}
         onTyping={(active) => node && roomId && node.typing(roomId, active)}
         onLocation={() => setLocationOpen(true)}

@@ -6,6 +6,7 @@ import { VOICE_PREMIUM_MESSAGE } from "../../../../core/ai-command";
 import { fileMessageText } from "../../../../core/files";
 import { isPrivateRoomId } from "../../../../core/rooms";
 import { useToast } from "../../components/toast";
+import { useT } from "../../i18n";
 import type { MeshNode } from "../../mesh/node";
 import { sendVoiceMessage } from "../assistant/client";
 import { PremiumOffer } from "../assistant/premium-offer";
@@ -24,6 +25,7 @@ export function VoiceNote({
   phone: string;
 }) {
   const toast = useToast();
+  const t = useT();
   const [status, setStatus] = useState<"idle" | "recording" | "sending">("idle");
   const [offer, setOffer] = useState<{ error: string; code: string } | null>(null);
   const recorder = useRef<MediaRecorder | null>(null);
@@ -46,7 +48,8 @@ export function VoiceNote({
       if (roomId.startsWith("nearby:")) {
         const answer = await sendVoiceMessage(new Blob([audio], { type: mime }), roomId);
         if (answer.kind === "offer") return setOffer(answer);
-        if (answer.kind === "error") return toast({ title: "Voice message not sent", description: answer.error, variant: "destructive" });
+        if (answer.kind === "error")
+          return toast({ title: t("files.voiceNotSent"), description: t.error(answer.error), variant: "destructive" });
         voiceId = answer.voice.id;
         transcript = answer.voice.transcript || undefined;
       }
@@ -54,7 +57,7 @@ export function VoiceNote({
       const message = await uploadFile(file, roomId, { kind: "voice", voiceId, transcript });
       await node.send(roomId, fileMessageText(message));
     } catch (e) {
-      toast(refusalToast(e, "Voice message not sent"));
+      toast(refusalToast(e, t("files.voiceNotSent"), t));
     } finally {
       setStatus("idle");
     }
@@ -62,14 +65,14 @@ export function VoiceNote({
 
   async function start() {
     if (!navigator.mediaDevices?.getUserMedia || typeof MediaRecorder === "undefined")
-      return toast({ title: "Voice message not sent", description: "This browser cannot record audio.", variant: "destructive" });
+      return toast({ title: t("files.voiceNotSent"), description: t("files.cannotRecord"), variant: "destructive" });
     let stream: MediaStream;
     try {
       stream = await navigator.mediaDevices.getUserMedia({ audio: true });
     } catch {
       return toast({
-        title: "Voice message not sent",
-        description: "Microphone access was refused. Allow the microphone for this site to record.",
+        title: t("files.voiceNotSent"),
+        description: t("files.micRefused"),
         variant: "destructive",
       });
     }
@@ -79,13 +82,13 @@ export function VoiceNote({
       if (e.data.size > 0) chunks.push(e.data);
     };
     rec.onstop = () => {
-      for (const t of stream.getTracks()) t.stop();
+      for (const track of stream.getTracks()) track.stop();
       void send(new Blob(chunks, { type: rec.mimeType || "audio/webm" }));
     };
     rec.start();
     recorder.current = rec;
     setStatus("recording");
-    toast({ title: "Voice Recording Started", description: "Tap again to send audio message" });
+    toast({ title: t("files.recordingStarted"), description: t("files.tapToSend") });
   }
 
   function stop() {
@@ -102,11 +105,11 @@ export function VoiceNote({
         disabled={status === "sending" || !roomId}
         aria-pressed={status === "recording"}
       >
-        {status === "recording" ? "Stop and send voice message" : status === "sending" ? "Sending…" : "Record voice message"}
+        {status === "recording" ? t("files.stopAndSend") : status === "sending" ? t("files.sending") : t("files.record")}
       </button>
       {roomId && isPrivateRoomId(roomId) ? (
         <p role="status" className="muted">
-          Transcription is off in private chats: the recording goes to the chat encrypted, without a transcript.
+          {t("files.noTranscript")}
         </p>
       ) : null}
       {offer ? <PremiumOffer error={offer.error} code={offer.code} phone={phone} /> : null}
