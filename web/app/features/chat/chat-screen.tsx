@@ -8,6 +8,7 @@ import { Form, Link, useNavigate, useSearchParams } from "react-router";
 import { AI_PREFIX } from "../../../../core/ai-command";
 import { badgeText, QUICK_REPLIES, TIER_LIMITS, type Tier } from "../../../../core/constants";
 import { apiRequest, HttpError } from "../../../../core/http";
+import { formatAgo } from "../../../../core/i18n/translate";
 import type { RoomSummary, RoomsAnswer } from "../../../../core/rooms";
 import { useToast } from "../../components/toast";
 import { useT } from "../../i18n";
@@ -290,7 +291,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
               : peerNearby
                 ? t("chat.onlineNearby")
                 : lastFromPeer
-                  ? t("chat.lastSeen", { ago: ago(lastFromPeer.timestamp) })
+                  ? t("chat.lastSeen", { ago: formatAgo(lastFromPeer.timestamp, t.tag) })
                   : t("chat.notHere")
             : null
         }
@@ -498,11 +499,6 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       />
     </section>
   );
-}
-
-function ago(ms: number) {
-  const minutes = Math.max(1, Math.round((Date.now() - ms) / 60_000));
-  return minutes < 60 ? `${minutes}m ago` : minutes < 1440 ? `${Math.round(minutes / 60)}h ago` : `${Math.round(minutes / 1440)}d ago`;
 }
 
 function ChatHeader({
