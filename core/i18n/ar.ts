@@ -466,4 +466,18 @@ export const ar: Catalog = {
   "api.callBusy": "توجد مكالمة جارية في هذه المحادثة.",
   "api.callNotRinging": "لم تعد هذه المكالمة ترن.",
   "api.callDirectOnly": "المكالمات فقط بين شخصي المحادثة المباشرة.",
+  "chat.selectedToolbar": "الرسائل المحددة",
+  "chat.selectedCount": "تم تحديد {count}",
+  "chat.copy": "نسخ",
+  "chat.copied": "تم النسخ",
+  "chat.copiedBody": { one: "تم نسخ رسالة واحدة.", two: "تم نسخ رسالتين.", few: "تم نسخ {count} رسائل.", other: "تم نسخ {count} رسالة." },
+  "chat.copyFailed": "تعذّر النسخ",
+  "chat.copyRefused": "لم يسمح هذا المتصفح بالنسخ.",
+  "chat.someone": "شخص ما",
+  "chat.deleteHere": "حذف من هذا الجهاز",
+  "chat.done": "تم",
+  "chat.aiDialog": "اسأل المساعد من محادثة خاصة",
+  "chat.aiNotice":
+    "هذه المحادثة مشفرة تشفيرًا تامًا بين الطرفين. إذا سألت المساعد، يغادر النص الذي بعد '@ai' هذا الجهاز إلى مساعد LinkUp؛ أما بقية رسائل المحادثة فلا.",
+  "chat.aiSend": "إرسال إلى المساعد",
 };

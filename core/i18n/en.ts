@@ -462,6 +462,20 @@ export const en = {
   "api.callBusy": "A call is already on in this chat.",
   "api.callNotRinging": "This call is no longer ringing.",
   "api.callDirectOnly": "Calls are only between the two people of a direct chat.",
+  "chat.selectedToolbar": "Selected messages",
+  "chat.selectedCount": "{count} selected",
+  "chat.copy": "Copy",
+  "chat.copied": "Copied",
+  "chat.copiedBody": { one: "{count} message copied.", other: "{count} messages copied." },
+  "chat.copyFailed": "Could not copy",
+  "chat.copyRefused": "This browser did not allow copying.",
+  "chat.someone": "Someone",
+  "chat.deleteHere": "Delete from this device",
+  "chat.done": "Done",
+  "chat.aiDialog": "Ask the assistant from a private chat",
+  "chat.aiNotice":
+    "This chat is end-to-end encrypted. If you ask the assistant, the text after '@ai' leaves this device for LinkUp's assistant; the chat's other messages do not.",
+  "chat.aiSend": "Send to assistant",
 } satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

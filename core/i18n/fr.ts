@@ -458,4 +458,18 @@ export const fr: Catalog = {
   "api.callBusy": "Un appel est déjà en cours dans cette discussion.",
   "api.callNotRinging": "Cet appel ne sonne plus.",
   "api.callDirectOnly": "Les appels ne se font qu'entre les deux personnes d'une discussion directe.",
+  "chat.selectedToolbar": "Messages sélectionnés",
+  "chat.selectedCount": { one: "{count} sélectionné", other: "{count} sélectionnés" },
+  "chat.copy": "Copier",
+  "chat.copied": "Copié",
+  "chat.copiedBody": { one: "{count} message copié.", other: "{count} messages copiés." },
+  "chat.copyFailed": "Copie impossible",
+  "chat.copyRefused": "Ce navigateur n'a pas autorisé la copie.",
+  "chat.someone": "Quelqu'un",
+  "chat.deleteHere": "Supprimer de cet appareil",
+  "chat.done": "Terminé",
+  "chat.aiDialog": "Demander à l'assistant depuis une discussion privée",
+  "chat.aiNotice":
+    "Cette discussion est chiffrée de bout en bout. Si vous interrogez l'assistant, le texte après « @ai » quitte cet appareil pour l'assistant de LinkUp ; les autres messages de la discussion, non.",
+  "chat.aiSend": "Envoyer à l'assistant",
 };

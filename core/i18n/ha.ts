@@ -454,4 +454,18 @@ export const ha: Catalog = {
   "api.callBusy": "Akwai kira da ake yi a wannan hira.",
   "api.callNotRinging": "Wannan kira ba ya ƙara kuma.",
   "api.callDirectOnly": "Kira yana tsakanin mutane biyu na hira kai tsaye ne kawai.",
+  "chat.selectedToolbar": "Saƙonnin da aka zaɓa",
+  "chat.selectedCount": "An zaɓi {count}",
+  "chat.copy": "Kwafa",
+  "chat.copied": "An kwafa",
+  "chat.copiedBody": { one: "An kwafa saƙo {count}.", other: "An kwafa saƙonni {count}." },
+  "chat.copyFailed": "Ba a iya kwafa ba",
+  "chat.copyRefused": "Wannan burauza bai yarda a kwafa ba.",
+  "chat.someone": "Wani",
+  "chat.deleteHere": "Goge daga wannan na'ura",
+  "chat.done": "An gama",
+  "chat.aiDialog": "Tambayi mataimaki daga hira ta sirri",
+  "chat.aiNotice":
+    "Wannan hira a ɓoye take daga farko zuwa ƙarshe. Idan ka tambayi mataimaki, rubutun bayan '@ai' zai bar wannan na'ura zuwa mataimakin LinkUp; sauran saƙonnin hirar ba za su bar ta ba.",
+  "chat.aiSend": "Aika wa mataimaki",
 };

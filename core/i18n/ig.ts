@@ -455,4 +455,18 @@ export const ig: Catalog = {
   "api.callBusy": "Oku na-aga n'ihu na mkparịta ụka a.",
   "api.callNotRinging": "Oku a anaghị akpọ ọzọ.",
   "api.callDirectOnly": "Oku bụ naanị n'etiti mmadụ abụọ nọ na mkparịta ụka ozugbo.",
+  "chat.selectedToolbar": "Ozi ahọpụtara",
+  "chat.selectedCount": "Ahọpụtara {count}",
+  "chat.copy": "Detuo",
+  "chat.copied": "Edetuola",
+  "chat.copiedBody": { one: "Edetuola ozi {count}.", other: "Edetuola ozi {count}." },
+  "chat.copyFailed": "Enweghị ike idetuo",
+  "chat.copyRefused": "Ihe nchọgharị a ekweghị ka e detuo.",
+  "chat.someone": "Mmadụ",
+  "chat.deleteHere": "Hichapụ na ngwaọrụ a",
+  "chat.done": "Emechara",
+  "chat.aiDialog": "Jụọ onye enyemaka site na mkparịta ụka nzuzo",
+  "chat.aiNotice":
+    "Ezoro mkparịta ụka a site na njedebe ruo na njedebe. Ọ bụrụ na ị jụọ onye enyemaka, ederede dị n'azụ '@ai' ga-esi na ngwaọrụ a gaa n'onye enyemaka LinkUp; ozi ndị ọzọ nọ na mkparịta ụka agaghị aga.",
+  "chat.aiSend": "Zigara onye enyemaka",
 };

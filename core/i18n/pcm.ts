@@ -453,4 +453,18 @@ export const pcm: Catalog = {
   "api.callBusy": "Call don already dey for this chat.",
   "api.callNotRinging": "This call no dey ring again.",
   "api.callDirectOnly": "Call na only between the two people for direct chat.",
+  "chat.selectedToolbar": "Messages wey you select",
+  "chat.selectedCount": "{count} selected",
+  "chat.copy": "Copy",
+  "chat.copied": "E don copy",
+  "chat.copiedBody": { one: "{count} message don copy.", other: "{count} messages don copy." },
+  "chat.copyFailed": "E no fit copy",
+  "chat.copyRefused": "This browser no allow copy.",
+  "chat.someone": "Somebody",
+  "chat.deleteHere": "Delete am from this phone",
+  "chat.done": "Done",
+  "chat.aiDialog": "Ask the assistant from private chat",
+  "chat.aiNotice":
+    "This chat dey locked from end to end. If you ask the assistant, the text wey follow '@ai' go comot this phone go LinkUp assistant; the other messages for the chat no go comot.",
+  "chat.aiSend": "Send am to assistant",
 };

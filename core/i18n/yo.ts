@@ -452,4 +452,18 @@ export const yo: Catalog = {
   "api.callBusy": "Ìpè kan ti ń lọ lọ́wọ́ nínú ìjíròrò yìí.",
   "api.callNotRinging": "Ìpè yìí kò dún mọ́.",
   "api.callDirectOnly": "Ìpè wà láàárín ènìyàn méjì ìjíròrò tààrà nìkan.",
+  "chat.selectedToolbar": "Àwọn ìránṣẹ́ tí a yàn",
+  "chat.selectedCount": "A ti yan {count}",
+  "chat.copy": "Ṣe ẹ̀dà",
+  "chat.copied": "A ti ṣe ẹ̀dà",
+  "chat.copiedBody": { one: "A ti ṣe ẹ̀dà ìránṣẹ́ {count}.", other: "A ti ṣe ẹ̀dà ìránṣẹ́ {count}." },
+  "chat.copyFailed": "Kò ṣeé ṣe ẹ̀dà",
+  "chat.copyRefused": "Aṣàwákiri yìí kò gbà kí a ṣe ẹ̀dà.",
+  "chat.someone": "Ẹnìkan",
+  "chat.deleteHere": "Pa á rẹ́ lórí ẹ̀rọ yìí",
+  "chat.done": "Ó ti parí",
+  "chat.aiDialog": "Béèrè lọ́wọ́ olùrànlọ́wọ́ láti inú ìjíròrò àdáni",
+  "chat.aiNotice":
+    "Ìjíròrò yìí wà ní àṣírí láti òpin dé òpin. Tí o bá béèrè lọ́wọ́ olùrànlọ́wọ́, ọ̀rọ̀ tó tẹ̀lé '@ai' yóò kúrò lórí ẹ̀rọ yìí lọ sọ́dọ̀ olùrànlọ́wọ́ LinkUp; àwọn ìránṣẹ́ mìíràn inú ìjíròrò kò ní lọ.",
+  "chat.aiSend": "Fi ránṣẹ́ sí olùrànlọ́wọ́",
 };

@@ -25,12 +25,11 @@ const PeoplePanel = lazyPart(() => import("./panels").then((m) => m.PeoplePanel)
 const GroupInfo = lazyPart(() => import("./panels").then((m) => m.GroupInfo), needsConnection);
 const NewGroupPanel = lazyPart(() => import("./panels").then((m) => m.NewGroupPanel), needsConnection);
 const CallDock = lazyPart(() => import("../calls/call-dock").then((m) => m.CallDock));
-import { CALL_TEXTS } from "../../../../core/calls";
 import { requestCall } from "../calls/start";
 import { Invitations, MembershipActions } from "./membership";
 import { MessageList } from "./message-list";
 import { OnDeviceReplyChips } from "./on-device-reply-chips";
-import { assistantContext, hasPrivateAiConsent, isPrivateRoomId, PRIVATE_AI_NOTICE, rememberPrivateAiConsent } from "./private-assistant";
+import { assistantContext, hasPrivateAiConsent, isPrivateRoomId, rememberPrivateAiConsent } from "./private-assistant";
 import { currentPosition, fetchRooms, openDirectChat, useAreaRooms } from "./rooms";
 import { sendSos } from "./sos";
 import { useMeshNode, useRoom } from "./use-mesh";
@@ -301,8 +300,8 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
           isDirect && roomId && hydrated
             ? () =>
                 me.verified
-                  ? requestCall({ room: roomId, peerName: room?.name ?? "Chat" })
-                  : toast({ title: CALL_TEXTS.premiumTitle, description: CALL_TEXTS.verifyToCall, variant: "destructive" })
+                  ? requestCall({ room: roomId, peerName: room?.name ?? t("files.chat") })
+                  : toast({ title: t("files.premiumTitle"), description: t("api.callVerify"), variant: "destructive" })
             : null
         }
       />
@@ -347,8 +346,8 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
         ) : null}
       </div>
       {selected ? (
-        <div className="card row" role="toolbar" aria-label="Selected messages">
-          <span>{selected.size} selected</span>
+        <div className="card row" role="toolbar" aria-label={t("chat.selectedToolbar")}>
+          <span>{t("chat.selectedCount", { count: selected.size })}</span>
           <button
             type="button"
             className="btn btn-ghost"
@@ -356,17 +355,17 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
             onClick={async () => {
               const text = messages
                 .filter((m) => selected.has(m.id) && m.text)
-                .map((m) => `${m.mine ? me.nickname : (m.senderName ?? "Someone")}: ${m.text}`)
+                .map((m) => `${m.mine ? me.nickname : (m.senderName ?? t("chat.someone"))}: ${m.text}`)
                 .join("\n");
               try {
                 await navigator.clipboard.writeText(text);
-                toast({ title: "Copied", description: `${selected.size} ${selected.size === 1 ? "message" : "messages"} copied.` });
+                toast({ title: t("chat.copied"), description: t("chat.copiedBody", { count: selected.size }) });
               } catch {
-                toast({ title: "Could not copy", description: "This browser did not allow copying.", variant: "destructive" });
+                toast({ title: t("chat.copyFailed"), description: t("chat.copyRefused"), variant: "destructive" });
               }
             }}
           >
-            Copy
+            {t("chat.copy")}
           </button>
           <button
             type="button"
@@ -377,10 +376,10 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
               setSelected(null);
             }}
           >
-            Delete from this device
+            {t("chat.deleteHere")}
           </button>
           <button type="button" className="btn btn-ghost" onClick={() => setSelected(null)}>
-            Done
+            {t("chat.done")}
           </button>
         </div>
       ) : null}
@@ -412,8 +411,8 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
         />
       ) : null}
       {aiConsent !== null ? (
-        <div className="card" role="alertdialog" aria-label="Ask the assistant from a private chat">
-          <p>{PRIVATE_AI_NOTICE}</p>
+        <div className="card" role="alertdialog" aria-label={t("chat.aiDialog")}>
+          <p>{t("chat.aiNotice")}</p>
           <div className="row">
             <button
               type="button"
@@ -425,10 +424,10 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
                 void send(question);
               }}
             >
-              Send to assistant
+              {t("chat.aiSend")}
             </button>
             <button type="button" className="btn btn-ghost" onClick={() => setAiConsent(null)}>
-              Cancel
+              {t("common.cancel")}
             </button>
           </div>
         </div>
