@@ -476,6 +476,8 @@ export const en = {
   "chat.aiNotice":
     "This chat is end-to-end encrypted. If you ask the assistant, the text after '@ai' leaves this device for LinkUp's assistant; the chat's other messages do not.",
   "chat.aiSend": "Send to assistant",
+  "sos.comingToHelp": "I'm coming to help",
+  "sos.comingToHelpLabel": "I'm coming to help: {message}",
 } satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -472,4 +472,6 @@ export const fr: Catalog = {
   "chat.aiNotice":
     "Cette discussion est chiffrée de bout en bout. Si vous interrogez l'assistant, le texte après « @ai » quitte cet appareil pour l'assistant de LinkUp ; les autres messages de la discussion, non.",
   "chat.aiSend": "Envoyer à l'assistant",
+  "sos.comingToHelp": "J'arrive pour aider",
+  "sos.comingToHelpLabel": "J'arrive pour aider : {message}",
 };

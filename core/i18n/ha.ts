@@ -468,4 +468,6 @@ export const ha: Catalog = {
   "chat.aiNotice":
     "Wannan hira a ɓoye take daga farko zuwa ƙarshe. Idan ka tambayi mataimaki, rubutun bayan '@ai' zai bar wannan na'ura zuwa mataimakin LinkUp; sauran saƙonnin hirar ba za su bar ta ba.",
   "chat.aiSend": "Aika wa mataimaki",
+  "sos.comingToHelp": "Ina zuwa don taimako",
+  "sos.comingToHelpLabel": "Ina zuwa don taimako: {message}",
 };

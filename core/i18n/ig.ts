@@ -469,4 +469,6 @@ export const ig: Catalog = {
   "chat.aiNotice":
     "Ezoro mkparịta ụka a site na njedebe ruo na njedebe. Ọ bụrụ na ị jụọ onye enyemaka, ederede dị n'azụ '@ai' ga-esi na ngwaọrụ a gaa n'onye enyemaka LinkUp; ozi ndị ọzọ nọ na mkparịta ụka agaghị aga.",
   "chat.aiSend": "Zigara onye enyemaka",
+  "sos.comingToHelp": "A na m abịa inyere aka",
+  "sos.comingToHelpLabel": "A na m abịa inyere aka: {message}",
 };

@@ -467,4 +467,6 @@ export const pcm: Catalog = {
   "chat.aiNotice":
     "This chat dey locked from end to end. If you ask the assistant, the text wey follow '@ai' go comot this phone go LinkUp assistant; the other messages for the chat no go comot.",
   "chat.aiSend": "Send am to assistant",
+  "sos.comingToHelp": "I dey come help",
+  "sos.comingToHelpLabel": "I dey come help: {message}",
 };

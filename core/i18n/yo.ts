@@ -466,4 +466,6 @@ export const yo: Catalog = {
   "chat.aiNotice":
     "Ìjíròrò yìí wà ní àṣírí láti òpin dé òpin. Tí o bá béèrè lọ́wọ́ olùrànlọ́wọ́, ọ̀rọ̀ tó tẹ̀lé '@ai' yóò kúrò lórí ẹ̀rọ yìí lọ sọ́dọ̀ olùrànlọ́wọ́ LinkUp; àwọn ìránṣẹ́ mìíràn inú ìjíròrò kò ní lọ.",
   "chat.aiSend": "Fi ránṣẹ́ sí olùrànlọ́wọ́",
+  "sos.comingToHelp": "Mo ń bọ̀ wá ràn yín lọ́wọ́",
+  "sos.comingToHelpLabel": "Mo ń bọ̀ wá ràn yín lọ́wọ́: {message}",
 };
