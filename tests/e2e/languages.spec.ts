@@ -87,7 +87,7 @@ test("an Arabic browser gets the app right to left in Arabic, and keeps it once 
   await context.close();
 });
 
-test("in Hausa, /voice-calling, /file-sharing and a file bubble speak Hausa", async ({ browser, baseURL }) => {
+test("in Hausa, /voice-calling, /file-sharing, a file bubble and /pricing speak Hausa", async ({ browser, baseURL }) => {
   test.setTimeout(90_000);
   const url = baseURL as string;
   const other = await browser.newContext();
@@ -121,6 +121,13 @@ test("in Hausa, /voice-calling, /file-sharing and a file bubble speak Hausa", as
   const yours = page.getByRole("region", { name: "Fayilolinka" });
   await expect(yours.getByRole("button", { name: "Sauke bayani.txt" })).toBeVisible();
   await expect(yours.locator("strong", { hasText: "An aika" })).toHaveCount(1);
+
+  // Prices in Hausa, naira written the Nigerian way.
+  await page.goto("/pricing");
+  await expect(page.getByRole("heading", { name: "Farashi mai sauƙi ga kowace al'umma" })).toBeVisible();
+  const premium = page.getByRole("region", { name: "Premium" });
+  await expect(premium).toContainText("₦2,500");
+  await expect(premium.getByRole("link", { name: "Fara gwaji kyauta" })).toHaveAttribute("href", "/subscribe?plan=premium");
   await context.close();
   await other.close();
 });
