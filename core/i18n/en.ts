@@ -517,6 +517,29 @@ export const en = {
   "pricing.moneyA":
     "We pledge 40% of revenue to community programmes: {premium} of every Premium and {enterprise} of every Enterprise month.",
   "pricing.pledgeLink": "See our social good pledge",
+  "install.metaTitle": "Install LinkUp — LinkUp",
+  "install.title": "Install LinkUp",
+  "install.intro":
+    "LinkUp is not in the App Store or Google Play: it installs straight from your browser, takes less space than a store app and updates itself.",
+  "install.scan": "On a computer? Scan with your phone",
+  "install.moreWays": "More ways to share the install link",
+  "install.installed": "LinkUp is installed on this device.",
+  "install.ios": "iPhone and iPad",
+  "install.ios1": "Open this page in Safari.",
+  "install.ios2": "Tap the Share button (the square with an arrow).",
+  "install.ios3": "Choose “Add to Home Screen”, then “Add”.",
+  "install.android": "Android",
+  "install.android1": "Open this page in Chrome.",
+  "install.android2": "Tap “Install LinkUp” above, or the ⋮ menu.",
+  "install.android3": "Choose “Install app” (or “Add to Home screen”), then “Install”.",
+  "install.noApps": "Phone cannot install apps?",
+  "install.ussdBefore": "On any phone, dial",
+  "install.ussdAfter": "for SOS, the assistant, market prices and translation. No data needed.",
+  "install.waBefore": "On WhatsApp, message",
+  "install.waAfter": "with “@ai” and your question, or “SOS” and what happened.",
+  "install.notConnected": "USSD and WhatsApp are not connected on this server yet.",
+  "install.waHow": "How LinkUp works on WhatsApp",
+  "install.qr": "QR code of {url}",
 } satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -87,7 +87,7 @@ test("an Arabic browser gets the app right to left in Arabic, and keeps it once 
   await context.close();
 });
 
-test("in Hausa, /voice-calling, /file-sharing, a file bubble and /pricing speak Hausa", async ({ browser, baseURL }) => {
+test("in Hausa, /voice-calling, /file-sharing, a file bubble, /pricing and /download speak Hausa", async ({ browser, baseURL }) => {
   test.setTimeout(90_000);
   const url = baseURL as string;
   const other = await browser.newContext();
@@ -128,6 +128,9 @@ test("in Hausa, /voice-calling, /file-sharing, a file bubble and /pricing speak 
   const premium = page.getByRole("region", { name: "Premium" });
   await expect(premium).toContainText("₦2,500");
   await expect(premium.getByRole("link", { name: "Fara gwaji kyauta" })).toHaveAttribute("href", "/subscribe?plan=premium");
+  await page.goto("/download");
+  await expect(page.getByRole("heading", { name: "Saka LinkUp" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Wayarka ba ta iya saka manhajoji?" })).toBeVisible();
   await context.close();
   await other.close();
 });
