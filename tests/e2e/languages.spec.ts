@@ -87,7 +87,10 @@ test("an Arabic browser gets the app right to left in Arabic, and keeps it once 
   await context.close();
 });
 
-test("in Hausa, /voice-calling, /file-sharing, a file bubble, /pricing and /download speak Hausa", async ({ browser, baseURL }) => {
+test("in Hausa, /voice-calling, /file-sharing, a file bubble, /pricing, /download and /leaderboard speak Hausa", async ({
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(90_000);
   const url = baseURL as string;
   const other = await browser.newContext();
@@ -131,6 +134,9 @@ test("in Hausa, /voice-calling, /file-sharing, a file bubble, /pricing and /down
   await page.goto("/download");
   await expect(page.getByRole("heading", { name: "Saka LinkUp" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Wayarka ba ta iya saka manhajoji?" })).toBeVisible();
+  await page.goto("/leaderboard");
+  await expect(page.getByRole("heading", { name: "Jerin gwarzaye" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Lokaci" }).getByRole("link", { name: "Wannan mako" })).toBeVisible();
   await context.close();
   await other.close();
 });
