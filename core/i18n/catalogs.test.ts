@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { CATALOGS, translator } from "./catalogs";
 import { en } from "./en";
 import { chooseLanguage, directionOf, fromAcceptLanguage, UI_LANGUAGES } from "./languages";
-import { formatMessage, formatNaira, type Message } from "./translate";
+import { formatAgo, formatKm, formatMessage, formatNaira, type Message } from "./translate";
 
 const placeholders = (m: Message) =>
   [...new Set((typeof m === "string" ? [m] : Object.values(m)).flatMap((s) => [...(s ?? "").matchAll(/\{(\w+)\}/g)].map((x) => x[1])))]
@@ -82,5 +82,13 @@ describe("formatting", () => {
   it("writes naira the way Nigerians read it", () => {
     expect(formatNaira(2500, "en")).toBe("₦2,500");
     expect(formatNaira(2500, "ha")).toContain("2,500");
+  });
+
+  it("says how long ago and how far in the language", () => {
+    const now = Date.UTC(2026, 10, 23, 12);
+    expect(formatAgo(now - 5 * 60_000, "en", now)).toBe("5 minutes ago");
+    expect(formatAgo(now - 3 * 3_600_000, "fr", now)).toBe("il y a 3 heures");
+    expect(formatKm(2.54, "en")).toBe("2.5 km");
+    expect(formatKm(12, "fr")).toMatch(/^12\skm$/);
   });
 });

@@ -36,3 +36,16 @@ export function formatDate(value: string | number | Date, tag: string, options: 
 export function formatTime(value: string | number | Date, tag: string) {
   return formatDate(value, tag, { hour: "numeric", minute: "2-digit" });
 }
+
+/** "5 minutes ago" in the language, from a past time; languages Intl lacks read English rather than a code. */
+export function formatAgo(past: number, tag: string, now = Date.now()): string {
+  const minutes = Math.max(1, Math.round((now - past) / 60_000));
+  const [value, unit]: [number, Intl.RelativeTimeFormatUnit] =
+    minutes < 60 ? [minutes, "minute"] : minutes < 1440 ? [Math.round(minutes / 60), "hour"] : [Math.round(minutes / 1440), "day"];
+  return new Intl.RelativeTimeFormat([tag, "en"], { numeric: "always" }).format(-value, unit);
+}
+
+/** A distance in kilometres, one decimal at most, with the language's digits and unit ("2.5 km"). */
+export function formatKm(km: number, tag: string): string {
+  return new Intl.NumberFormat([`${tag}-NG`, tag, "en-NG"], { style: "unit", unit: "kilometer", maximumFractionDigits: 1 }).format(km);
+}

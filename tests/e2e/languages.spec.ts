@@ -1,6 +1,6 @@
 // The web app in the person's language (docs/decisions/022f-web-app-languages.md): a saved Hausa setting turns
 // the chat, the SOS flow and an API error into Hausa after a reload; an Arabic browser gets a right-to-left page.
-import { acceptCookies, expect, test } from "./fixtures";
+import { acceptCookies, expect, test, verifyFreshPhone } from "./fixtures";
 
 // Maiduguri: an area cell no other browser test uses, so this SOS alerts nobody in another test.
 const MAIDUGURI = { latitude: 11.8311, longitude: 13.151 };
@@ -85,4 +85,58 @@ test("an Arabic browser gets the app right to left in Arabic, and keeps it once 
   await page.reload();
   await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
   await context.close();
+});
+
+test("in Hausa, /voice-calling, /file-sharing, a file bubble, /pricing, /download and /leaderboard speak Hausa", async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  const url = baseURL as string;
+  const other = await browser.newContext();
+  await acceptCookies(other, url);
+  expect((await other.request.post(`${url}/api/auth/anonymous`, { headers: { origin: url } })).ok()).toBe(true);
+  const peer = await verifyFreshPhone(other.request, url);
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  await acceptCookies(context, url);
+  const page = await context.newPage();
+  expect((await page.request.post(`${url}/api/auth/anonymous`, { headers: { origin: url } })).ok()).toBe(true);
+  await verifyFreshPhone(page.request, url);
+  const saved = await page.request.patch(`${url}/api/me`, { data: { language: "hausa" }, headers: { origin: url } });
+  expect(saved.ok()).toBe(true);
+  const dm = await page.request.post(`${url}/api/rooms/dm`, { data: { userId: peer.user.id }, headers: { origin: url } });
+  expect(dm.ok()).toBe(true);
+
+  await page.goto("/voice-calling");
+  await expect(page.getByRole("heading", { name: "Kiran murya" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Abokan hulɗa" })).toBeVisible();
+  await expect(page.getByRole("button", { name: `Kira ${peer.user.nickname}` })).toBeVisible();
+
+  await page.goto("/file-sharing");
+  await expect(page.getByRole("heading", { name: "Raba fayiloli" })).toBeVisible();
+  await expect(page.getByText("Babu fayil tukuna.")).toBeVisible();
+  await expect(page.getByLabel("Aika zuwa")).toHaveValue(/^dm:/);
+  await page
+    .getByLabel("Zaɓi fayiloli")
+    .setInputFiles({ name: "bayani.txt", mimeType: "text/plain", buffer: Buffer.from("Taro a zaure da karfe 5") });
+  await expect(page.getByRole("region", { name: "Sanarwa (F8)" })).toContainText("An aika fayil", { timeout: 30_000 });
+  // The file bubble: its download button and the list's labels are Hausa.
+  const yours = page.getByRole("region", { name: "Fayilolinka" });
+  await expect(yours.getByRole("button", { name: "Sauke bayani.txt" })).toBeVisible();
+  await expect(yours.locator("strong", { hasText: "An aika" })).toHaveCount(1);
+
+  // Prices in Hausa, naira written the Nigerian way.
+  await page.goto("/pricing");
+  await expect(page.getByRole("heading", { name: "Farashi mai sauƙi ga kowace al'umma" })).toBeVisible();
+  const premium = page.getByRole("region", { name: "Premium" });
+  await expect(premium).toContainText("₦2,500");
+  await expect(premium.getByRole("link", { name: "Fara gwaji kyauta" })).toHaveAttribute("href", "/subscribe?plan=premium");
+  await page.goto("/download");
+  await expect(page.getByRole("heading", { name: "Saka LinkUp" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Wayarka ba ta iya saka manhajoji?" })).toBeVisible();
+  await page.goto("/leaderboard");
+  await expect(page.getByRole("heading", { name: "Jerin gwarzaye" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Lokaci" }).getByRole("link", { name: "Wannan mako" })).toBeVisible();
+  await context.close();
+  await other.close();
 });

@@ -15,15 +15,43 @@ const KNOWN: Record<string, MessageKey> = {
   "Something went wrong": "error.somethingWrong",
   "LinkUp does not know that town yet. Pick one from the list, or share your location.": "api.unknownTown",
   "Share your location or set your town in Settings to join your area room.": "api.noArea",
+  // Files and calls (core/files.ts FILE_TEXTS, core/calls.ts CALL_TEXTS), and the call's own outcomes
+  "Premium Feature": "files.premiumTitle",
+  "Verify your phone number to share files.": "api.fileVerify",
+  "Verify your phone number to download this file.": "api.fileDownloadVerify",
+  "Files can be at most 100 MB.": "api.fileTooLarge",
+  "Files over 25 MB are a Premium feature. Upgrade to Premium for files up to 100 MB — try it free for 7 days.":
+    "api.fileCommunityTooLarge",
+  "You've used your 10 free file transfers for this month. Upgrade to Premium for 50 a month — try it free for 7 days.":
+    "api.fileCommunityMonthFull",
+  "This file was not sent (yet).": "api.fileNotSent",
+  "Voice calling requires phone verification. Verify your phone in Settings.": "api.callVerify",
+  "Voice calling requires phone verification: this person has not verified a phone yet.": "api.callPeerNotVerified",
+  "A call is already on in this chat.": "api.callBusy",
+  "This call is no longer ringing.": "api.callNotRinging",
+  "Calls are only between the two people of a direct chat.": "api.callDirectOnly",
+  "Call ended": "calls.ended",
+  "Call declined": "calls.declined",
+  "No answer": "calls.noAnswer",
+  "Missed call": "calls.missed",
+  "Call could not connect": "calls.couldNotConnect",
+  "Answered on another device": "calls.answeredElsewhere",
+  "Not connected: calls need a connection to this chat.": "calls.needsConnection",
+  "Not connected.": "calls.notConnected",
+  "Call failed": "calls.failed",
+  "LinkUp needs your microphone for calls. Allow it in the browser's site settings.": "calls.micNeeded",
 };
 
 const TOO_MANY = /^Too many /;
+const MONTH_FULL = /^You've used your (\d+) file transfers for this month\. They renew on the 1st\.$/;
 const INVALID = /^Invalid request: (?:[\w.]+: )?(.*)$/;
 
 export function translateApiError(message: string, t: (key: MessageKey, vars?: Vars) => string): string {
   const known = KNOWN[message];
   if (known) return t(known);
   if (TOO_MANY.test(message)) return t("api.tooManyRequests");
+  const monthFull = MONTH_FULL.exec(message);
+  if (monthFull) return t("api.fileMonthFull", { limit: monthFull[1] });
   // Validation errors name a field, then the schema's message: the message alone is what the person needs.
   const invalid = INVALID.exec(message);
   if (invalid) {

@@ -2,10 +2,11 @@
 import { Link } from "react-router";
 import { InstallButton, InstallSteps, NoSmartphone, QrCode } from "../features/install/install-parts";
 import { loadInstall } from "../features/install/install.server";
+import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/download";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Install LinkUp — LinkUp" },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaTitle(matches, "install.metaTitle", "Install LinkUp — LinkUp") },
   { name: "description", content: "Install LinkUp on your phone from the browser, or use it by USSD and WhatsApp." },
 ];
 
@@ -15,22 +16,20 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export default function Download({ loaderData }: Route.ComponentProps) {
   const { installUrl, qrSvg, ussdCode, whatsappNumber } = loaderData;
+  const t = useT();
   return (
     <div className="stack">
       <section className="hero">
-        <h1>Install LinkUp</h1>
-        <p>
-          LinkUp is not in the App Store or Google Play: it installs straight from your browser, takes less space than a store app and
-          updates itself.
-        </p>
+        <h1>{t("install.title")}</h1>
+        <p>{t("install.intro")}</p>
         <InstallButton />
       </section>
       <InstallSteps />
       <section className="card center" aria-labelledby="scan-title">
-        <h2 id="scan-title">On a computer? Scan with your phone</h2>
+        <h2 id="scan-title">{t("install.scan")}</h2>
         <QrCode svg={qrSvg} url={installUrl} />
         <p className="small">{installUrl}</p>
-        <Link to="/qr-install">More ways to share the install link</Link>
+        <Link to="/qr-install">{t("install.moreWays")}</Link>
       </section>
       <NoSmartphone ussdCode={ussdCode} whatsappNumber={whatsappNumber} />
     </div>

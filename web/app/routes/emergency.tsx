@@ -195,8 +195,12 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
                   <Form method="post">
                     <input type="hidden" name="intent" value="respond" />
                     <input type="hidden" name="id" value={s.id} />
-                    <button type="submit" className="btn btn-primary" aria-label={`I'm coming to help: ${s.message.slice(0, 40)}`}>
-                      I'm coming to help
+                    <button
+                      type="submit"
+                      className="btn btn-primary"
+                      aria-label={t("sos.comingToHelpLabel", { message: s.message.slice(0, 40) })}
+                    >
+                      {t("sos.comingToHelp")}
                     </button>
                   </Form>
                 ) : null}

@@ -1,9 +1,10 @@
 import { Link } from "react-router";
 import { FileSharingScreen } from "../features/files/file-sharing";
 import { loadFileSharing } from "../features/files/file-sharing.server";
+import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/file-sharing";
 
-export const meta: Route.MetaFunction = () => [{ title: "File Sharing — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "files.metaTitle", "File Sharing — LinkUp") }];
 
 export function loader({ context }: Route.LoaderArgs) {
   return loadFileSharing(context);
@@ -11,13 +12,14 @@ export function loader({ context }: Route.LoaderArgs) {
 
 export default function FileSharing({ loaderData }: Route.ComponentProps) {
   const { user, files, rooms } = loaderData;
+  const t = useT();
   if (!user)
     return (
       <section className="card">
-        <h1>File Sharing</h1>
-        <p>Share files with the people in your chats, encrypted on your device. Start LinkUp to send and receive files.</p>
+        <h1>{t("files.title")}</h1>
+        <p>{t("files.startIntro")}</p>
         <Link to="/signup-verification" className="btn btn-primary">
-          Start LinkUp
+          {t("files.start")}
         </Link>
       </section>
     );

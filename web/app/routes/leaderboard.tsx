@@ -2,10 +2,11 @@
 // shows the anonymous name). Live from the rewards ledger (GET /api/leaderboard).
 import { Link } from "react-router";
 import { type LeaderboardAnswer, LeaderboardQuerySchema } from "../../../core/rewards";
+import { metaTitle, useT } from "../i18n";
 import { apiGet } from "../lib/api.server";
 import type { Route } from "./+types/leaderboard";
 
-export const meta: Route.MetaFunction = () => [{ title: "Leaderboard — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "lb.metaTitle", "Leaderboard — LinkUp") }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const parsed = LeaderboardQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
@@ -14,23 +15,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 const PERIODS = [
-  ["week", "This week"],
-  ["all", "All time"],
+  ["week", "lb.week"],
+  ["all", "lb.all"],
 ] as const;
 const SCOPES = [
-  ["nation", "Nationwide"],
-  ["area", "Your area"],
+  ["nation", "lb.nation"],
+  ["area", "lb.area"],
 ] as const;
 
 export default function Leaderboard({ loaderData }: Route.ComponentProps) {
   const board = loaderData;
+  const t = useT();
   return (
     <div className="stack">
       <section className="hero">
-        <h1>Leaderboard</h1>
-        <p>Points from chatting, verifying and helping. Names are nicknames only; people in anonymous mode stay anonymous.</p>
+        <h1>{t("lb.title")}</h1>
+        <p>{t("lb.intro")}</p>
       </section>
-      <nav aria-label="Period" className="row">
+      <nav aria-label={t("lb.period")} className="row">
         {PERIODS.map(([p, label]) => (
           <Link
             key={p}
@@ -38,11 +40,11 @@ export default function Leaderboard({ loaderData }: Route.ComponentProps) {
             className={`btn ${p === board.period ? "btn-primary" : "btn-ghost"}`}
             aria-current={p === board.period ? "page" : undefined}
           >
-            {label}
+            {t(label)}
           </Link>
         ))}
       </nav>
-      <nav aria-label="Where" className="row">
+      <nav aria-label={t("lb.where")} className="row">
         {SCOPES.map(([s, label]) => (
           <Link
             key={s}
@@ -50,30 +52,30 @@ export default function Leaderboard({ loaderData }: Route.ComponentProps) {
             className={`btn ${s === board.scope ? "btn-primary" : "btn-ghost"}`}
             aria-current={s === board.scope ? "page" : undefined}
           >
-            {label}
+            {t(label)}
           </Link>
         ))}
       </nav>
       <section className="card" aria-labelledby="board-title">
-        <h2 id="board-title">{board.scope === "area" ? (board.areaName ?? "Your area") : "Nigeria"}</h2>
+        <h2 id="board-title">{board.scope === "area" ? (board.areaName ?? t("lb.area")) : t("lb.nigeria")}</h2>
         {board.scope === "area" && !board.areaName ? (
           <p>
-            Set your town in <Link to="/settings">Settings</Link> or share your location in the chat to see your area's leaders.
+            {t("lb.setTownBefore")} <Link to="/settings">{t("lb.settings")}</Link> {t("lb.setTownAfter")}
           </p>
         ) : board.leaders.length === 0 ? (
-          <p>No points yet {board.period === "week" ? "this week" : ""}. Chat in a room to be first.</p>
+          <p>{board.period === "week" ? t("lb.emptyWeek") : t("lb.emptyAll")}</p>
         ) : (
-          <ol className="list-plain" aria-label="Leaders">
+          <ol className="list-plain" aria-label={t("lb.leaders")}>
             {board.leaders.map((l) => (
               <li key={`${l.rank}-${l.name}`} className="row">
                 <strong>#{l.rank}</strong> {l.name}
-                {l.you ? " (you)" : ""} <span className="muted">{l.points.toLocaleString("en-NG")} points</span>
+                {l.you ? t("lb.you") : ""} <span className="muted">{t("lb.points", { count: l.points })}</span>
               </li>
             ))}
           </ol>
         )}
       </section>
-      <Link to="/gamification">Your rewards</Link>
+      <Link to="/gamification">{t("lb.rewards")}</Link>
     </div>
   );
 }

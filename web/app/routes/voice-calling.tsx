@@ -4,16 +4,16 @@ import { Phone } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import type { Me } from "../../../core/api-types";
-import { CALL_TEXTS } from "../../../core/calls";
 import type { RoomsAnswer } from "../../../core/rooms";
 import { useToast } from "../components/toast";
 import { CallDock } from "../features/calls/call-dock";
 import { requestCall } from "../features/calls/start";
 import { useMeshNode } from "../features/chat/use-mesh";
+import { metaTitle, useT } from "../i18n";
 import { apiGet } from "../lib/api.server";
 import type { Route } from "./+types/voice-calling";
 
-export const meta: Route.MetaFunction = () => [{ title: "Voice Calls · LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "calls.metaTitle", "Voice Calls · LinkUp") }];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const me = await apiGet<{ user: Me }>(context, "/api/me");
@@ -26,6 +26,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export default function VoiceCalling({ loaderData }: Route.ComponentProps) {
   const { user, contacts } = loaderData;
   const toast = useToast();
+  const t = useT();
   const node = useMeshNode(user);
   const [inCall, setInCall] = useState<string | null>(null);
   const roomIds = contacts.map((c) => c.id).join(" ");
@@ -37,36 +38,36 @@ export default function VoiceCalling({ loaderData }: Route.ComponentProps) {
   if (!user) {
     return (
       <section className="card center" aria-labelledby="calls-title">
-        <h1 id="calls-title">Voice Calls</h1>
-        <p>Call the people you chat with privately, end to end encrypted. Join the mesh first.</p>
+        <h1 id="calls-title">{t("calls.title")}</h1>
+        <p>{t("calls.joinFirst")}</p>
         <Link to="/chat" className="btn btn-primary">
-          Open Mesh Chat
+          {t("calls.openChat")}
         </Link>
       </section>
     );
   }
   return (
     <section className="stack" aria-labelledby="calls-title">
-      <h1 id="calls-title">Voice Calls</h1>
-      <p className="muted">
-        Calls go straight between your phones, encrypted end to end. Someone who does not have LinkUp open sees a missed call.
-      </p>
+      <h1 id="calls-title">{t("calls.title")}</h1>
+      <p className="muted">{t("calls.intro")}</p>
       {user.verified ? null : (
         <p className="card" role="note">
-          {CALL_TEXTS.verifyToCall} <Link to="/signup-verification?step=verify-phone">Verify your phone</Link>
+          {t("api.callVerify")} <Link to="/signup-verification?step=verify-phone">{t("calls.verifyPhone")}</Link>
         </p>
       )}
       {node ? <CallDock node={node} onActive={setInCall} /> : null}
-      <h2>Contacts</h2>
+      <h2>{t("calls.contacts")}</h2>
       {contacts.length === 0 ? (
         <p>
-          No contacts yet. Start a private chat from the people in <Link to="/chat">Mesh Chat</Link>, then call them here.
+          {t("calls.noContactsBefore")} <Link to="/chat">{t("calls.meshChat")}</Link>
+          {t("calls.noContactsAfter")}
         </p>
       ) : (
         <ul className="stack contact-list">
           {contacts.map((c) => {
             const present = c.peerId ? node?.roomState(c.id)?.presence?.members.some((m) => m.userId === c.peerId) : false;
-            const status = inCall === c.id ? "Calling" : present ? "Connected" : "Not connected";
+            const status =
+              inCall === c.id ? t("calls.statusCalling") : present ? t("calls.statusConnected") : t("calls.statusNotConnected");
             return (
               <li key={c.id} className="card row contact">
                 <div>
@@ -76,18 +77,22 @@ export default function VoiceCalling({ loaderData }: Route.ComponentProps) {
                 <button
                   type="button"
                   className="btn btn-primary"
-                  aria-label={`Call ${c.name}`}
+                  aria-label={t("calls.callName", { name: c.name })}
                   disabled={!node || inCall !== null}
                   onClick={() =>
                     user.verified
                       ? requestCall({ room: c.id, peerName: c.name })
-                      : toast({ title: CALL_TEXTS.premiumTitle, description: CALL_TEXTS.verifyToCall, variant: "destructive" })
+                      : toast({ title: t("files.premiumTitle"), description: t("api.callVerify"), variant: "destructive" })
                   }
                 >
-                  <Phone size={18} aria-hidden="true" /> Call
+                  <Phone size={18} aria-hidden="true" /> {t("calls.call")}
                 </button>
-                <Link to={`/chat?room=${encodeURIComponent(c.id)}`} className="btn btn-ghost" aria-label={`Chat with ${c.name}`}>
-                  Chat
+                <Link
+                  to={`/chat?room=${encodeURIComponent(c.id)}`}
+                  className="btn btn-ghost"
+                  aria-label={t("calls.chatWith", { name: c.name })}
+                >
+                  {t("calls.chat")}
                 </Link>
               </li>
             );

@@ -3,6 +3,7 @@
 // Loaded lazily, so the chat's first load carries none of it.
 import { useEffect, useState } from "react";
 import { useToast } from "../../components/toast";
+import { useT } from "../../i18n";
 import type { MeshNode } from "../../mesh/node";
 import { CallPanel } from "./call-panel";
 import { CallSession } from "./session";
@@ -13,6 +14,7 @@ const ENDED_SHOWN_MS = 4000;
 
 export function CallDock({ node, onActive }: { node: MeshNode; onActive?: (room: string | null) => void }) {
   const toast = useToast();
+  const t = useT();
   const [session, setSession] = useState<CallSession | null>(null);
   const [, setVersion] = useState(0);
 
@@ -45,15 +47,15 @@ export function CallDock({ node, onActive }: { node: MeshNode; onActive?: (room:
   // A refusal (Premium Feature, no microphone) becomes a toast once.
   const problem = view?.problem;
   useEffect(() => {
-    if (problem) toast({ title: problem.title, description: problem.description, variant: "destructive" });
-  }, [problem, toast]);
+    if (problem) toast({ title: t.error(problem.title), description: t.error(problem.description), variant: "destructive" });
+  }, [problem, toast, t]);
   const phase = view?.phase;
   const room = view?.room ?? null;
   useEffect(() => onActive?.(phase && phase !== "ended" ? room : null), [phase, room, onActive]);
   useEffect(() => {
     if (phase !== "ended") return;
-    const t = setTimeout(() => setSession((s) => (s?.live ? s : null)), ENDED_SHOWN_MS);
-    return () => clearTimeout(t);
+    const timer = setTimeout(() => setSession((s) => (s?.live ? s : null)), ENDED_SHOWN_MS);
+    return () => clearTimeout(timer);
   }, [phase]);
 
   if (!session || !view) return null;

@@ -2,17 +2,31 @@
 // end while on), the running timer and the measured call quality.
 import { Mic, MicOff, Phone, PhoneOff, Volume2 } from "lucide-react";
 import { useEffect, useState } from "react";
-import { PATH_TEXT } from "./quality";
+import { type T, useT } from "../../i18n";
+import type { CallQuality } from "./quality";
 import type { CallSession, CallView } from "./session";
 
-const PHASE_TEXT: Record<CallView["phase"], string> = {
-  incoming: "Incoming voice call",
-  calling: "Calling...",
-  ringing: "Ringing...",
-  connecting: "Connecting...",
-  connected: "Connected",
-  ended: "Call ended",
-};
+const PHASE_TEXT = {
+  incoming: "calls.incoming",
+  calling: "calls.calling",
+  ringing: "calls.ringing",
+  connecting: "calls.connecting",
+  connected: "calls.connected",
+  ended: "calls.ended",
+} as const satisfies Record<CallView["phase"], string>;
+
+const PATH_TEXT = {
+  "direct-local": "calls.path.directLocal",
+  "direct-internet": "calls.path.directInternet",
+  relayed: "calls.path.relayed",
+} as const satisfies Record<NonNullable<CallQuality["path"]>, string>;
+
+const QUALITY_TEXT = {
+  excellent: "calls.q.excellent",
+  good: "calls.q.good",
+  fair: "calls.q.fair",
+  poor: "calls.q.poor",
+} as const satisfies Record<NonNullable<CallQuality["audioQuality"]>, string>;
 
 export function formatDuration(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
@@ -20,6 +34,7 @@ export function formatDuration(ms: number): string {
 }
 
 export function CallPanel({ session, view, onClose }: { session: CallSession; view: CallView; onClose: () => void }) {
+  const t = useT();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (view.phase !== "connected") return;
@@ -28,19 +43,21 @@ export function CallPanel({ session, view, onClose }: { session: CallSession; vi
   }, [view.phase]);
   const status =
     view.phase === "ended"
-      ? (view.ended ?? PHASE_TEXT.ended)
+      ? view.ended
+        ? t.error(view.ended)
+        : t(PHASE_TEXT.ended)
       : view.phase === "ringing" && view.devices === 0
-        ? `Ringing... ${view.peerName} does not have LinkUp open; they will see a missed call.`
-        : PHASE_TEXT[view.phase];
+        ? t("calls.ringingAbsent", { name: view.peerName })
+        : t(PHASE_TEXT[view.phase]);
   const q = view.quality;
   return (
-    <section className="card call-panel" aria-label={`Voice call with ${view.peerName}`}>
+    <section className="card call-panel" aria-label={t("calls.with", { name: view.peerName })}>
       <h2>{view.peerName}</h2>
       <p role="status" className="call-status">
         {status}
       </p>
       {view.phase === "connected" && view.startedAt ? (
-        <p className="call-timer" role="timer" aria-label="Call duration">
+        <p className="call-timer" role="timer" aria-label={t("calls.duration")}>
           {formatDuration(now - view.startedAt)}
         </p>
       ) : null}
@@ -48,44 +65,45 @@ export function CallPanel({ session, view, onClose }: { session: CallSession; vi
         {view.phase === "incoming" ? (
           <>
             <button type="button" className="btn btn-primary" onClick={() => void session.accept()}>
-              <Phone size={18} aria-hidden="true" /> Accept
+              <Phone size={18} aria-hidden="true" /> {t("calls.accept")}
             </button>
             <button type="button" className="btn btn-danger" onClick={() => session.decline()}>
-              <PhoneOff size={18} aria-hidden="true" /> Decline
+              <PhoneOff size={18} aria-hidden="true" /> {t("calls.decline")}
             </button>
           </>
         ) : view.phase === "ended" ? (
           <button type="button" className="btn" onClick={onClose}>
-            Close
+            {t("calls.close")}
           </button>
         ) : (
           <>
             <button type="button" className="btn" aria-pressed={view.muted} onClick={() => session.toggleMute()}>
-              {view.muted ? <MicOff size={18} aria-hidden="true" /> : <Mic size={18} aria-hidden="true" />} {view.muted ? "Unmute" : "Mute"}
+              {view.muted ? <MicOff size={18} aria-hidden="true" /> : <Mic size={18} aria-hidden="true" />}{" "}
+              {view.muted ? t("calls.unmute") : t("calls.mute")}
             </button>
-            <Speaker session={session} active={view.phase === "connected"} />
+            <Speaker session={session} active={view.phase === "connected"} t={t} />
             <button type="button" className="btn btn-danger" onClick={() => session.hangUp()}>
-              <PhoneOff size={18} aria-hidden="true" /> End call
+              <PhoneOff size={18} aria-hidden="true" /> {t("calls.end")}
             </button>
           </>
         )}
       </div>
       {q && view.phase === "connected" ? (
-        <dl className="call-quality" aria-label="Call quality">
-          <dt>Audio quality</dt>
-          <dd>{q.audioQuality ?? "measuring"}</dd>
-          <dt>Round-trip time</dt>
-          <dd>{q.rttMs === null ? "measuring" : `${q.rttMs} ms`}</dd>
-          <dt>Packet loss</dt>
-          <dd>{q.lossPercent === null ? "measuring" : `${q.lossPercent}%`}</dd>
-          <dt>Jitter</dt>
-          <dd>{q.jitterMs === null ? "measuring" : `${q.jitterMs} ms`}</dd>
-          <dt>Bitrate</dt>
-          <dd>{q.bitrateKbps === null ? "measuring" : `${q.bitrateKbps} kbit/s`}</dd>
-          <dt>Data received</dt>
+        <dl className="call-quality" aria-label={t("calls.quality")}>
+          <dt>{t("calls.audioQuality")}</dt>
+          <dd>{q.audioQuality ? t(QUALITY_TEXT[q.audioQuality]) : t("calls.measuring")}</dd>
+          <dt>{t("calls.rtt")}</dt>
+          <dd>{q.rttMs === null ? t("calls.measuring") : `${q.rttMs} ms`}</dd>
+          <dt>{t("calls.loss")}</dt>
+          <dd>{q.lossPercent === null ? t("calls.measuring") : `${q.lossPercent}%`}</dd>
+          <dt>{t("calls.jitter")}</dt>
+          <dd>{q.jitterMs === null ? t("calls.measuring") : `${q.jitterMs} ms`}</dd>
+          <dt>{t("calls.bitrate")}</dt>
+          <dd>{q.bitrateKbps === null ? t("calls.measuring") : `${q.bitrateKbps} kbit/s`}</dd>
+          <dt>{t("calls.received")}</dt>
           <dd data-bytes={q.bytesReceived}>{formatBytes(q.bytesReceived)}</dd>
-          <dt>Path</dt>
-          <dd>{q.path ? PATH_TEXT[q.path] : "measuring"}</dd>
+          <dt>{t("calls.path")}</dt>
+          <dd>{q.path ? t(PATH_TEXT[q.path]) : t("calls.measuring")}</dd>
         </dl>
       ) : null}
     </section>
@@ -102,7 +120,7 @@ function formatBytes(n: number): string {
  * Where the other person's voice plays: browsers that can choose an output (setSinkId) and have more than one
  * get a button that moves to the next; elsewhere there is nothing honest to offer, so no button.
  */
-function Speaker({ session, active }: { session: CallSession; active: boolean }) {
+function Speaker({ session, active, t }: { session: CallSession; active: boolean; t: T }) {
   const [outputs, setOutputs] = useState<MediaDeviceInfo[]>([]);
   const [index, setIndex] = useState(0);
   useEffect(() => {
@@ -126,7 +144,8 @@ function Speaker({ session, active }: { session: CallSession; active: boolean })
         setIndex(next);
       }}
     >
-      <Volume2 size={18} aria-hidden="true" /> Speaker: {current.label || `Output ${(index % outputs.length) + 1}`}
+      <Volume2 size={18} aria-hidden="true" />{" "}
+      {t("calls.speaker", { name: current.label || t("calls.output", { number: (index % outputs.length) + 1 }) })}
     </button>
   );
 }

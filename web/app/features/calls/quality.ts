@@ -74,9 +74,3 @@ export function judge(rttMs: number | null, lossPercent: number | null, jitterMs
   if (rtt < 500 && loss < 8 && jitter < 80) return "fair";
   return "poor";
 }
-
-export const PATH_TEXT: Record<NonNullable<CallQuality["path"]>, string> = {
-  "direct-local": "Direct, on this network",
-  "direct-internet": "Direct, over the internet",
-  relayed: "Relayed (TURN)",
-};

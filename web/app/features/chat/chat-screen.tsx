@@ -8,6 +8,7 @@ import { Form, Link, useNavigate, useSearchParams } from "react-router";
 import { AI_PREFIX } from "../../../../core/ai-command";
 import { badgeText, QUICK_REPLIES, TIER_LIMITS, type Tier } from "../../../../core/constants";
 import { apiRequest, HttpError } from "../../../../core/http";
+import { formatAgo } from "../../../../core/i18n/translate";
 import type { RoomSummary, RoomsAnswer } from "../../../../core/rooms";
 import { useToast } from "../../components/toast";
 import { useT } from "../../i18n";
@@ -24,12 +25,11 @@ const PeoplePanel = lazyPart(() => import("./panels").then((m) => m.PeoplePanel)
 const GroupInfo = lazyPart(() => import("./panels").then((m) => m.GroupInfo), needsConnection);
 const NewGroupPanel = lazyPart(() => import("./panels").then((m) => m.NewGroupPanel), needsConnection);
 const CallDock = lazyPart(() => import("../calls/call-dock").then((m) => m.CallDock));
-import { CALL_TEXTS } from "../../../../core/calls";
 import { requestCall } from "../calls/start";
 import { Invitations, MembershipActions } from "./membership";
 import { MessageList } from "./message-list";
 import { OnDeviceReplyChips } from "./on-device-reply-chips";
-import { assistantContext, hasPrivateAiConsent, isPrivateRoomId, PRIVATE_AI_NOTICE, rememberPrivateAiConsent } from "./private-assistant";
+import { assistantContext, hasPrivateAiConsent, isPrivateRoomId, rememberPrivateAiConsent } from "./private-assistant";
 import { currentPosition, fetchRooms, openDirectChat, useAreaRooms } from "./rooms";
 import { sendSos } from "./sos";
 import { useMeshNode, useRoom } from "./use-mesh";
@@ -289,7 +289,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
               : peerNearby
                 ? t("chat.onlineNearby")
                 : lastFromPeer
-                  ? t("chat.lastSeen", { ago: ago(lastFromPeer.timestamp) })
+                  ? t("chat.lastSeen", { ago: formatAgo(lastFromPeer.timestamp, t.tag) })
                   : t("chat.notHere")
             : null
         }
@@ -299,8 +299,8 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
           isDirect && roomId && hydrated
             ? () =>
                 me.verified
-                  ? requestCall({ room: roomId, peerName: room?.name ?? "Chat" })
-                  : toast({ title: CALL_TEXTS.premiumTitle, description: CALL_TEXTS.verifyToCall, variant: "destructive" })
+                  ? requestCall({ room: roomId, peerName: room?.name ?? t("files.chat") })
+                  : toast({ title: t("files.premiumTitle"), description: t("api.callVerify"), variant: "destructive" })
             : null
         }
       />
@@ -345,8 +345,8 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
         ) : null}
       </div>
       {selected ? (
-        <div className="card row" role="toolbar" aria-label="Selected messages">
-          <span>{selected.size} selected</span>
+        <div className="card row" role="toolbar" aria-label={t("chat.selectedToolbar")}>
+          <span>{t("chat.selectedCount", { count: selected.size })}</span>
           <button
             type="button"
             className="btn btn-ghost"
@@ -354,17 +354,17 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
             onClick={async () => {
               const text = messages
                 .filter((m) => selected.has(m.id) && m.text)
-                .map((m) => `${m.mine ? me.nickname : (m.senderName ?? "Someone")}: ${m.text}`)
+                .map((m) => `${m.mine ? me.nickname : (m.senderName ?? t("chat.someone"))}: ${m.text}`)
                 .join("\n");
               try {
                 await navigator.clipboard.writeText(text);
-                toast({ title: "Copied", description: `${selected.size} ${selected.size === 1 ? "message" : "messages"} copied.` });
+                toast({ title: t("chat.copied"), description: t("chat.copiedBody", { count: selected.size }) });
               } catch {
-                toast({ title: "Could not copy", description: "This browser did not allow copying.", variant: "destructive" });
+                toast({ title: t("chat.copyFailed"), description: t("chat.copyRefused"), variant: "destructive" });
               }
             }}
           >
-            Copy
+            {t("chat.copy")}
           </button>
           <button
             type="button"
@@ -375,10 +375,10 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
               setSelected(null);
             }}
           >
-            Delete from this device
+            {t("chat.deleteHere")}
           </button>
           <button type="button" className="btn btn-ghost" onClick={() => setSelected(null)}>
-            Done
+            {t("chat.done")}
           </button>
         </div>
       ) : null}
@@ -410,8 +410,8 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
         />
       ) : null}
       {aiConsent !== null ? (
-        <div className="card" role="alertdialog" aria-label="Ask the assistant from a private chat">
-          <p>{PRIVATE_AI_NOTICE}</p>
+        <div className="card" role="alertdialog" aria-label={t("chat.aiDialog")}>
+          <p>{t("chat.aiNotice")}</p>
           <div className="row">
             <button
               type="button"
@@ -423,10 +423,10 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
                 void send(question);
               }}
             >
-              Send to assistant
+              {t("chat.aiSend")}
             </button>
             <button type="button" className="btn btn-ghost" onClick={() => setAiConsent(null)}>
-              Cancel
+              {t("common.cancel")}
             </button>
           </div>
         </div>
@@ -483,7 +483,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
         voiceNote={<VoiceNote node={node} roomId={roomId} voiceLimit={TIER_LIMITS[me.tier]?.voiceMessages ?? 0} phone={supportPhone} />}
         onAttach={(files) => {
           // Encryption and upload code loads when a file is chosen, not with the screen (bench/README.md, bundle).
-          if (node && roomId) void import("../files/send").then((m) => m.sendFiles(node, roomId, files, toast));
+          if (node && roomId) void import("../files/send").then((m) => m.sendFiles(node, roomId, files, toast, t));
         }}
         onTyping={(active) => node && roomId && node.typing(roomId, active)}
         onLocation={() => setLocationOpen(true)}
@@ -498,11 +498,6 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       />
     </section>
   );
-}
-
-function ago(ms: number) {
-  const minutes = Math.max(1, Math.round((Date.now() - ms) / 60_000));
-  return minutes < 60 ? `${minutes}m ago` : minutes < 1440 ? `${Math.round(minutes / 60)}h ago` : `${Math.round(minutes / 1440)}d ago`;
 }
 
 function ChatHeader({

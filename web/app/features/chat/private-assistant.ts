@@ -33,6 +33,3 @@ export function rememberPrivateAiConsent(userId: string): void {
     // Storage refused (private mode): the person is asked again next time.
   }
 }
-
-export const PRIVATE_AI_NOTICE =
-  "This chat is end-to-end encrypted. If you ask the assistant, the text after '@ai' leaves this device for LinkUp's assistant; the chat's other messages do not.";

@@ -3,10 +3,12 @@
 import { useEffect, useState } from "react";
 import { type FileMessage, formatFileSize } from "../../../../core/files-client";
 import { useToast } from "../../components/toast";
+import { useT } from "../../i18n";
 import { refusalToast } from "./refusal";
 
 export function FileBubble({ file }: { file: FileMessage }) {
   const toast = useToast();
+  const t = useT();
   const [state, setState] = useState<"idle" | "busy" | "saved">("idle");
   const [audio, setAudio] = useState<string | null>(null);
   useEffect(() => () => (audio ? URL.revokeObjectURL(audio) : undefined), [audio]);
@@ -23,34 +25,34 @@ export function FileBubble({ file }: { file: FileMessage }) {
       setState("saved");
     } catch (e) {
       setState("idle");
-      toast(refusalToast(e, "Download failed"));
+      toast(refusalToast(e, t("files.downloadFailed"), t));
     }
   }
 
   return (
     <div className="file-bubble">
-      {file.thumbnail ? <img className="file-thumb" src={file.thumbnail} alt={`Preview of ${file.name}`} /> : null}
+      {file.thumbnail ? <img className="file-thumb" src={file.thumbnail} alt={t("files.preview", { name: file.name })} /> : null}
       <p className="file-name">
-        {voice ? "Voice message" : file.name} <span className="file-size">{formatFileSize(file.size)}</span>
+        {voice ? t("files.voice") : file.name} <span className="file-size">{formatFileSize(file.size)}</span>
       </p>
       {file.transcript ? <p className="file-transcript">{file.transcript}</p> : null}
       {audio ? (
         // biome-ignore lint/a11y/useMediaCaption: a voice note has its transcript above, where there is one
-        <audio controls src={audio} aria-label="Voice message" />
+        <audio controls src={audio} aria-label={t("files.voice")} />
       ) : (
         <button type="button" className="btn btn-ghost" disabled={state === "busy"} onClick={() => void fetchIt()}>
           {state === "busy"
-            ? "Decrypting…"
+            ? t("files.decrypting")
             : voice
-              ? "Play voice message"
+              ? t("files.playVoice")
               : state === "saved"
-                ? `Download ${file.name} again`
-                : `Download ${file.name}`}
+                ? t("files.downloadAgain", { name: file.name })
+                : t("files.download", { name: file.name })}
         </button>
       )}
       {state === "saved" && !voice ? (
         <span className="file-ok" role="status">
-          Saved: fingerprint checked
+          {t("files.saved")}
         </span>
       ) : null}
     </div>

@@ -3,9 +3,11 @@
 // device has no message for is listed without its name.
 import { useEffect, useState } from "react";
 import { Link, useRevalidator } from "react-router";
-import { FILE_TEXTS, type FileInfo, type FileMessage, formatFileSize, parseFileMessage } from "../../../../core/files";
+import { type FileInfo, type FileMessage, formatFileSize, parseFileMessage } from "../../../../core/files";
+import { formatDate } from "../../../../core/i18n/translate";
 import type { RoomSummary } from "../../../../core/rooms";
 import { useToast } from "../../components/toast";
+import { useT } from "../../i18n";
 import { roomMessages } from "../../mesh/db";
 import { meshNodeReady, useMeshNode } from "../chat/use-mesh";
 import { FileBubble } from "./file-bubble";
@@ -47,25 +49,30 @@ function useFileMessages(ready: boolean, files: FileInfo[]): Map<string, FileMes
 
 export function FileSharingScreen({ user, files, rooms }: Props) {
   const toast = useToast();
+  const t = useT();
   const node = useMeshNode(user);
   const revalidator = useRevalidator();
   const messages = useFileMessages(Boolean(node), files);
   const [roomId, setRoomId] = useState(rooms[0]?.id ?? "");
   const [dragging, setDragging] = useState(false);
-  const roomName = (id: string) => rooms.find((r) => r.id === id)?.name ?? "Chat";
+  const roomName = (id: string) => rooms.find((r) => r.id === id)?.name ?? t("files.chat");
 
   async function send(chosen: File[]) {
     if (chosen.length === 0) return;
     if (!user.verified) {
-      toast({ title: FILE_TEXTS.premiumFeatureTitle, description: FILE_TEXTS.verificationRequired, variant: "destructive" });
+      toast({ title: t("files.premiumTitle"), description: t("api.fileVerify"), variant: "destructive" });
       return;
     }
     if (!roomId) return;
     const ready = node ?? (await meshNodeReady());
     await ready.open(roomId);
-    const sent = await sendFiles(ready, roomId, chosen, toast);
+    const sent = await sendFiles(ready, roomId, chosen, toast, t);
     if (sent > 0) {
-      toast({ title: sent === 1 ? "File sent" : `${sent} files sent`, description: `To ${roomName(roomId)}.`, variant: "success" });
+      toast({
+        title: t("files.sentCount", { count: sent }),
+        description: t("files.toRoom", { room: roomName(roomId) }),
+        variant: "success",
+      });
       revalidator.revalidate();
     }
   }
@@ -73,19 +80,16 @@ export function FileSharingScreen({ user, files, rooms }: Props) {
   return (
     <div className="stack">
       <section className="card">
-        <h1>File Sharing</h1>
-        <p>
-          Files are encrypted on this device before they leave it, and only the people in the chat you send them to can open them. Files up
-          to 100MB.
-        </p>
+        <h1>{t("files.title")}</h1>
+        <p>{t("files.body")}</p>
         {rooms.length === 0 ? (
           <p>
-            Join a chat first: <Link to="/chat">open the chat</Link>.
+            {t("files.joinFirst")} <Link to="/chat">{t("files.openChatLower")}</Link>.
           </p>
         ) : (
           <form className="stack" onSubmit={(e) => e.preventDefault()}>
             <label>
-              Send to{" "}
+              {t("files.sendTo")}{" "}
               <select value={roomId} onChange={(e) => setRoomId(e.target.value)}>
                 {rooms.map((r) => (
                   <option key={r.id} value={r.id}>
@@ -107,12 +111,12 @@ export function FileSharingScreen({ user, files, rooms }: Props) {
                 void send(Array.from(e.dataTransfer.files));
               }}
             >
-              Drop files here, or choose files
+              {t("files.drop")}
               <input
                 type="file"
                 multiple
                 className="sr-only"
-                aria-label="Choose files"
+                aria-label={t("files.choose")}
                 onChange={(e) => {
                   const chosen = Array.from(e.currentTarget.files ?? []);
                   e.currentTarget.value = "";
@@ -123,11 +127,11 @@ export function FileSharingScreen({ user, files, rooms }: Props) {
           </form>
         )}
       </section>
-      <TransferList title="Active transfers" />
+      <TransferList title={t("files.activeTransfers")} />
       <section className="card" aria-labelledby="your-files">
-        <h2 id="your-files">Your files</h2>
+        <h2 id="your-files">{t("files.yours")}</h2>
         {files.length === 0 ? (
-          <p>No files yet. Files you send or receive in your chats appear here.</p>
+          <p>{t("files.none")}</p>
         ) : (
           <ul className="file-list">
             {files.map((f) => {
@@ -135,13 +139,13 @@ export function FileSharingScreen({ user, files, rooms }: Props) {
               return (
                 <li key={f.id} className="card">
                   <p>
-                    <strong>{f.ownerId === user.id ? "Sent" : "Received"}</strong> · {roomName(f.roomId)} · {formatFileSize(f.size)} ·{" "}
-                    {f.mime} ·{" "}
-                    {f.state === "ready" ? `${f.downloadCount} ${f.downloadCount === 1 ? "download" : "downloads"}` : "upload not finished"}{" "}
-                    · <time dateTime={new Date(f.createdAt).toISOString()}>{new Date(f.createdAt).toLocaleDateString()}</time>
+                    <strong>{f.ownerId === user.id ? t("files.sentLabel") : t("files.received")}</strong> · {roomName(f.roomId)} ·{" "}
+                    {formatFileSize(f.size)} · {f.mime} ·{" "}
+                    {f.state === "ready" ? t("files.downloads", { count: f.downloadCount }) : t("files.unfinished")} ·{" "}
+                    <time dateTime={new Date(f.createdAt).toISOString()}>{formatDate(f.createdAt, t.tag)}</time>
                   </p>
-                  {message ? <FileBubble file={message} /> : <p>Open the chat on the device that has its message to download it.</p>}
-                  <Link to={`/chat?room=${encodeURIComponent(f.roomId)}`}>Open the chat</Link>
+                  {message ? <FileBubble file={message} /> : <p>{t("files.elsewhere")}</p>}
+                  <Link to={`/chat?room=${encodeURIComponent(f.roomId)}`}>{t("files.openChat")}</Link>
                 </li>
               );
             })}

@@ -2,11 +2,12 @@
 // key (sealed end to end in private rooms, docs/protocol.md).
 import { fileMessageText } from "../../../../core/files-client";
 import type { ToastInput } from "../../components/toast";
+import type { T } from "../../i18n";
 import type { MeshNode } from "../../mesh/node";
 import { refusalToast } from "./refusal";
 import { uploadFile } from "./transfer";
 
-export async function sendFiles(node: MeshNode, roomId: string, files: File[], toast: (t: ToastInput) => void): Promise<number> {
+export async function sendFiles(node: MeshNode, roomId: string, files: File[], toast: (input: ToastInput) => void, t: T): Promise<number> {
   let sent = 0;
   for (const file of files) {
     try {
@@ -14,7 +15,7 @@ export async function sendFiles(node: MeshNode, roomId: string, files: File[], t
       await node.send(roomId, fileMessageText(message));
       sent++;
     } catch (e) {
-      toast(refusalToast(e, `${file.name} was not sent`));
+      toast(refusalToast(e, t("files.notSentName", { name: file.name }), t));
     }
   }
   return sent;

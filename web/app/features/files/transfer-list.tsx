@@ -1,22 +1,29 @@
 // Active transfers with their progress (uploading, downloading, complete).
 import { formatFileSize } from "../../../../core/files-client";
+import { useT } from "../../i18n";
 import { useTransfers } from "./transfers";
 
-const LABEL = { uploading: "Uploading", downloading: "Downloading", complete: "Complete", failed: "Failed" } as const;
+const LABEL = {
+  uploading: "files.uploading",
+  downloading: "files.downloading",
+  complete: "files.complete",
+  failed: "files.failed",
+} as const;
 
 export function TransferList({ title }: { title?: string }) {
   const transfers = useTransfers();
+  const t = useT();
   if (transfers.length === 0) return null;
   return (
-    <section className="transfers" aria-label={title ?? "Active transfers"}>
+    <section className="transfers" aria-label={title ?? t("files.activeTransfers")}>
       {title ? <h2>{title}</h2> : null}
       <ul>
-        {transfers.map((t) => (
-          <li key={t.id}>
+        {transfers.map((x) => (
+          <li key={x.id}>
             <span>
-              {t.fileName} · {formatFileSize(t.size)} · {LABEL[t.status]} {t.progress}%
+              {x.fileName} · {formatFileSize(x.size)} · {t(LABEL[x.status])} {x.progress}%
             </span>
-            <progress max={100} value={t.progress} aria-label={`${LABEL[t.status]} ${t.fileName}`} />
+            <progress max={100} value={x.progress} aria-label={`${t(LABEL[x.status])} ${x.fileName}`} />
           </li>
         ))}
       </ul>

@@ -6,6 +6,7 @@ import { VOICE_PREMIUM_MESSAGE } from "../../../../core/ai-command";
 import { fileMessageText } from "../../../../core/files-client";
 import { isPrivateRoomId } from "../../../../core/private-rooms";
 import { useToast } from "../../components/toast";
+import { useT } from "../../i18n";
 import type { MeshNode } from "../../mesh/node";
 import { sendVoiceMessage } from "../assistant/client";
 import { PremiumOffer } from "../assistant/premium-offer";
@@ -24,6 +25,7 @@ export function VoiceNote({
   phone: string;
 }) {
   const toast = useToast();
+  const t = useT();
   const [status, setStatus] = useState<"idle" | "recording" | "sending">("idle");
   const [offer, setOffer] = useState<{ error: string; code: string } | null>(null);
   const recorder = useRef<MediaRecorder | null>(null);
@@ -37,7 +39,7 @@ export function VoiceNote({
   const privateNote =
     roomId && isPrivateRoomId(roomId) ? (
       <p role="status" className="muted">
-        Transcription is off in private chats: the recording goes to the chat encrypted, without a transcript.
+        {t("files.noTranscript")}
       </p>
     ) : null;
   if (voiceLimit === 0)
@@ -58,7 +60,8 @@ export function VoiceNote({
       if (roomId.startsWith("nearby:")) {
         const answer = await sendVoiceMessage(new Blob([audio], { type: mime }), roomId);
         if (answer.kind === "offer") return setOffer(answer);
-        if (answer.kind === "error") return toast({ title: "Voice message not sent", description: answer.error, variant: "destructive" });
+        if (answer.kind === "error")
+          return toast({ title: t("files.voiceNotSent"), description: t.error(answer.error), variant: "destructive" });
         voiceId = answer.voice.id;
         transcript = answer.voice.transcript || undefined;
       }
@@ -66,7 +69,7 @@ export function VoiceNote({
       const message = await uploadFile(file, roomId, { kind: "voice", voiceId, transcript });
       await node.send(roomId, fileMessageText(message));
     } catch (e) {
-      toast(refusalToast(e, "Voice message not sent"));
+      toast(refusalToast(e, t("files.voiceNotSent"), t));
     } finally {
       setStatus("idle");
     }
@@ -74,14 +77,14 @@ export function VoiceNote({
 
   async function start() {
     if (!navigator.mediaDevices?.getUserMedia || typeof MediaRecorder === "undefined")
-      return toast({ title: "Voice message not sent", description: "This browser cannot record audio.", variant: "destructive" });
+      return toast({ title: t("files.voiceNotSent"), description: t("files.cannotRecord"), variant: "destructive" });
     let stream: MediaStream;
     try {
       stream = await navigator.mediaDevices.getUserMedia({ audio: true });
     } catch {
       return toast({
-        title: "Voice message not sent",
-        description: "Microphone access was refused. Allow the microphone for this site to record.",
+        title: t("files.voiceNotSent"),
+        description: t("files.micRefused"),
         variant: "destructive",
       });
     }
@@ -91,13 +94,13 @@ export function VoiceNote({
       if (e.data.size > 0) chunks.push(e.data);
     };
     rec.onstop = () => {
-      for (const t of stream.getTracks()) t.stop();
+      for (const track of stream.getTracks()) track.stop();
       void send(new Blob(chunks, { type: rec.mimeType || "audio/webm" }));
     };
     rec.start();
     recorder.current = rec;
     setStatus("recording");
-    toast({ title: "Voice Recording Started", description: "Tap again to send audio message" });
+    toast({ title: t("files.recordingStarted"), description: t("files.tapToSend") });
   }
 
   function stop() {
@@ -114,7 +117,7 @@ export function VoiceNote({
         disabled={status === "sending" || !roomId}
         aria-pressed={status === "recording"}
       >
-        {status === "recording" ? "Stop and send voice message" : status === "sending" ? "Sending…" : "Record voice message"}
+        {status === "recording" ? t("files.stopAndSend") : status === "sending" ? t("files.sending") : t("files.record")}
       </button>
       {privateNote}
       {offer ? <PremiumOffer error={offer.error} code={offer.code} phone={phone} /> : null}

@@ -1,6 +1,7 @@
 // Pieces shared by /download and /qr-install (spec part 2 §2 item 1).
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
+import { useT } from "../../i18n";
 
 /** Chrome's install prompt event (not in TypeScript's DOM types). */
 interface BeforeInstallPromptEvent extends Event {
@@ -13,6 +14,7 @@ interface BeforeInstallPromptEvent extends Event {
  * without JavaScript, nothing shows here and the steps below it do the job.
  */
 export function InstallButton() {
+  const t = useT();
   const [prompt, setPrompt] = useState<BeforeInstallPromptEvent | null>(null);
   const [installed, setInstalled] = useState(false);
   useEffect(() => {
@@ -32,7 +34,7 @@ export function InstallButton() {
       window.removeEventListener("appinstalled", onInstalled);
     };
   }, []);
-  if (installed) return <p role="status">LinkUp is installed on this device.</p>;
+  if (installed) return <p role="status">{t("install.installed")}</p>;
   if (!prompt) return null;
   return (
     <button
@@ -45,28 +47,29 @@ export function InstallButton() {
         setPrompt(null);
       }}
     >
-      Install LinkUp
+      {t("install.title")}
     </button>
   );
 }
 
 export function InstallSteps() {
+  const t = useT();
   return (
     <div className="grid3">
       <section className="card" aria-labelledby="steps-ios">
-        <h2 id="steps-ios">iPhone and iPad</h2>
+        <h2 id="steps-ios">{t("install.ios")}</h2>
         <ol>
-          <li>Open this page in Safari.</li>
-          <li>Tap the Share button (the square with an arrow).</li>
-          <li>Choose “Add to Home Screen”, then “Add”.</li>
+          <li>{t("install.ios1")}</li>
+          <li>{t("install.ios2")}</li>
+          <li>{t("install.ios3")}</li>
         </ol>
       </section>
       <section className="card" aria-labelledby="steps-android">
-        <h2 id="steps-android">Android</h2>
+        <h2 id="steps-android">{t("install.android")}</h2>
         <ol>
-          <li>Open this page in Chrome.</li>
-          <li>Tap “Install LinkUp” above, or the ⋮ menu.</li>
-          <li>Choose “Install app” (or “Add to Home screen”), then “Install”.</li>
+          <li>{t("install.android1")}</li>
+          <li>{t("install.android2")}</li>
+          <li>{t("install.android3")}</li>
         </ol>
       </section>
     </div>
@@ -75,29 +78,31 @@ export function InstallSteps() {
 
 /** For phones that cannot install a web app: the USSD code and the WhatsApp number, when configured. */
 export function NoSmartphone({ ussdCode, whatsappNumber }: { ussdCode: string | null; whatsappNumber: string | null }) {
+  const t = useT();
   return (
     <section className="card" aria-labelledby="no-install">
-      <h2 id="no-install">Phone cannot install apps?</h2>
+      <h2 id="no-install">{t("install.noApps")}</h2>
       {ussdCode ? (
         <p>
-          On any phone, dial <strong>{ussdCode}</strong> for SOS, the assistant, market prices and translation. No data needed.
+          {t("install.ussdBefore")} <strong>{ussdCode}</strong> {t("install.ussdAfter")}
         </p>
       ) : null}
       {whatsappNumber ? (
         <p>
-          On WhatsApp, message <strong>{whatsappNumber}</strong> with “@ai” and your question, or “SOS” and what happened.
+          {t("install.waBefore")} <strong>{whatsappNumber}</strong> {t("install.waAfter")}
         </p>
       ) : null}
-      {!ussdCode && !whatsappNumber ? <p className="muted">USSD and WhatsApp are not connected on this server yet.</p> : null}
-      <Link to="/whatsapp-demo">How LinkUp works on WhatsApp</Link>
+      {!ussdCode && !whatsappNumber ? <p className="muted">{t("install.notConnected")}</p> : null}
+      <Link to="/whatsapp-demo">{t("install.waHow")}</Link>
     </section>
   );
 }
 
 export function QrCode({ svg, url }: { svg: string; url: string }) {
+  const t = useT();
   return (
     // The SVG is drawn by our own Worker from our own install link (workers/install).
     // biome-ignore lint/security/noDangerouslySetInnerHtml: server-generated QR markup, no user input
-    <div className="qr" role="img" aria-label={`QR code of ${url}`} dangerouslySetInnerHTML={{ __html: svg }} />
+    <div className="qr" role="img" aria-label={t("install.qr", { url })} dangerouslySetInnerHTML={{ __html: svg }} />
   );
 }

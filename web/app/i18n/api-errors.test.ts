@@ -1,0 +1,21 @@
+// The API's English file and call refusals reach the person in their language (docs/decisions/022f-web-app-languages.md).
+import { describe, expect, it } from "vitest";
+import { translator } from "../../../core/i18n/catalogs";
+import { translateApiError } from "./api-errors";
+
+describe("file and call refusals", () => {
+  const t = translator("hausa");
+
+  it("translates a month's file limit with its number", () => {
+    expect(translateApiError("You've used your 50 file transfers for this month. They renew on the 1st.", t)).toBe(
+      "Ka yi amfani da tura fayiloli 50 na wannan wata. Za su sabunta a ranar 1 ga wata.",
+    );
+  });
+
+  it("translates a call the room refused", () => {
+    expect(translateApiError("A call is already on in this chat.", t)).toBe("Akwai kira da ake yi a wannan hira.");
+    expect(translateApiError("Voice calling requires phone verification. Verify your phone in Settings.", translator("french"))).toContain(
+      "vérification du téléphone",
+    );
+  });
+});
