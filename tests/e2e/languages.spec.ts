@@ -87,7 +87,7 @@ test("an Arabic browser gets the app right to left in Arabic, and keeps it once 
   await context.close();
 });
 
-test("in Hausa, /voice-calling, /file-sharing, a file bubble, /pricing, /download and /leaderboard speak Hausa", async ({
+test("in Hausa, /voice-calling, /file-sharing, a file bubble, /pricing, /download, /leaderboard and /community speak Hausa", async ({
   browser,
   baseURL,
 }) => {
@@ -136,6 +136,8 @@ test("in Hausa, /voice-calling, /file-sharing, a file bubble, /pricing, /downloa
   await expect(page.getByRole("heading", { name: "Wayarka ba ta iya saka manhajoji?" })).toBeVisible();
   await page.goto("/leaderboard");
   await expect(page.getByRole("heading", { name: "Jerin gwarzaye" })).toBeVisible();
+  await page.goto("/community");
+  await expect(page.getByRole("heading", { name: "Manyan ɗakuna" })).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Lokaci" }).getByRole("link", { name: "Wannan mako" })).toBeVisible();
   await context.close();
   await other.close();
