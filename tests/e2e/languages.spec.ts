@@ -136,9 +136,9 @@ test("in Hausa, /voice-calling, /file-sharing, a file bubble, /pricing, /downloa
   await expect(page.getByRole("heading", { name: "Wayarka ba ta iya saka manhajoji?" })).toBeVisible();
   await page.goto("/leaderboard");
   await expect(page.getByRole("heading", { name: "Jerin gwarzaye" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Lokaci" }).getByRole("link", { name: "Wannan mako" })).toBeVisible();
   await page.goto("/community");
   await expect(page.getByRole("heading", { name: "Manyan ɗakuna" })).toBeVisible();
-  await expect(page.getByRole("navigation", { name: "Lokaci" }).getByRole("link", { name: "Wannan mako" })).toBeVisible();
   await context.close();
   await other.close();
 });
