@@ -87,7 +87,7 @@ test("an Arabic browser gets the app right to left in Arabic, and keeps it once 
   await context.close();
 });
 
-test("in Hausa, /voice-calling, /file-sharing, a file bubble, /pricing, /download and /leaderboard speak Hausa", async ({
+test("in Hausa, /voice-calling, /file-sharing, a file bubble, /pricing, /download, /leaderboard and /community speak Hausa", async ({
   browser,
   baseURL,
 }) => {
@@ -137,6 +137,8 @@ test("in Hausa, /voice-calling, /file-sharing, a file bubble, /pricing, /downloa
   await page.goto("/leaderboard");
   await expect(page.getByRole("heading", { name: "Jerin gwarzaye" })).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Lokaci" }).getByRole("link", { name: "Wannan mako" })).toBeVisible();
+  await page.goto("/community");
+  await expect(page.getByRole("heading", { name: "Manyan ɗakuna" })).toBeVisible();
   await context.close();
   await other.close();
 });

@@ -1,11 +1,13 @@
 // /community: public area rooms near you and the largest ones, your area's active SOS board, support and
 // social-good links. Everything is live from D1; joining a room opens it in the chat.
 import { Form, Link } from "react-router";
+import { formatKm } from "../../../core/i18n/translate";
 import { COMMUNITY_RADIUS_KM, type CommunityRoom } from "../../../core/rooms";
 import { joinRoom, loadCommunity } from "../features/community/community.server";
+import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/community";
 
-export const meta: Route.MetaFunction = () => [{ title: "Community — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "cm.metaTitle", "Community — LinkUp") }];
 
 export async function loader({ context }: Route.LoaderArgs) {
   return loadCommunity(context);
@@ -16,6 +18,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 function RoomList({ rooms, label, signedIn }: { rooms: CommunityRoom[]; label: string; signedIn: boolean }) {
+  const t = useT();
   return (
     <ul className="list-plain stack" aria-label={label}>
       {rooms.map((r) => (
@@ -23,19 +26,21 @@ function RoomList({ rooms, label, signedIn }: { rooms: CommunityRoom[]; label: s
           <span>
             <strong>{r.name}</strong>{" "}
             <span className="small muted">
-              {r.memberCount} {r.memberCount === 1 ? "member" : "members"}
-              {r.distanceKm !== null ? ` · ${r.distanceKm < 1 ? "your area" : `${r.distanceKm} km away`}` : ""}
+              {t("cm.members", { count: r.memberCount })}
+              {r.distanceKm !== null
+                ? ` · ${r.distanceKm < 1 ? t("cm.yourArea") : t("cm.away", { distance: formatKm(r.distanceKm, t.tag) })}`
+                : ""}
             </span>
           </span>
           {r.joined ? (
-            <Link to={`/chat?room=${encodeURIComponent(r.id)}`} className="btn btn-ghost" aria-label={`Open ${r.name}`}>
-              Open
+            <Link to={`/chat?room=${encodeURIComponent(r.id)}`} className="btn btn-ghost" aria-label={t("cm.openRoom", { name: r.name })}>
+              {t("cm.open")}
             </Link>
           ) : signedIn ? (
             <Form method="post">
               <input type="hidden" name="roomId" value={r.id} />
-              <button type="submit" className="btn btn-primary" aria-label={`Join ${r.name}`}>
-                Join
+              <button type="submit" className="btn btn-primary" aria-label={t("cm.joinRoom", { name: r.name })}>
+                {t("cm.join")}
               </button>
             </Form>
           ) : null}
@@ -48,52 +53,51 @@ function RoomList({ rooms, label, signedIn }: { rooms: CommunityRoom[]; label: s
 export default function Community({ loaderData, actionData }: Route.ComponentProps) {
   const { community, sos } = loaderData;
   const error = (actionData as { error?: string } | undefined)?.error;
+  const t = useT();
   return (
     <div className="stack">
       <section className="hero">
-        <h1>Community</h1>
-        <p>Public area rooms are open to everyone nearby. Private groups and chats are by invitation and never listed here.</p>
+        <h1>{t("cm.title")}</h1>
+        <p>{t("cm.intro")}</p>
       </section>
       {error ? (
         <p role="alert" className="error">
-          {error}
+          {t.error(error)}
         </p>
       ) : null}
       <section className="card" aria-labelledby="near-title">
-        <h2 id="near-title">Rooms near you</h2>
+        <h2 id="near-title">{t("cm.near")}</h2>
         {!community.signedIn ? (
           <p>
-            <Link to="/signup">Start chatting</Link> to see and join the rooms near you.
+            <Link to="/signup">{t("cm.startChatting")}</Link> {t("cm.startToSee")}
           </p>
         ) : !community.area ? (
           <p>
-            Share your location in the chat or <Link to="/settings">set your town in Settings</Link> to see the rooms near you.
+            {t("cm.shareBefore")} <Link to="/settings">{t("cm.setTown")}</Link> {t("cm.shareAfter")}
           </p>
         ) : (
           <>
-            <p className="small muted">
-              Area rooms within {COMMUNITY_RADIUS_KM} km of {community.area.name}, nearest first.
-            </p>
-            <RoomList rooms={community.near} label="Rooms near you" signedIn />
+            <p className="small muted">{t("cm.within", { km: formatKm(COMMUNITY_RADIUS_KM, t.tag), area: community.area.name })}</p>
+            <RoomList rooms={community.near} label={t("cm.near")} signedIn />
           </>
         )}
       </section>
       <section className="card" aria-labelledby="largest-title">
-        <h2 id="largest-title">Largest rooms</h2>
+        <h2 id="largest-title">{t("cm.largest")}</h2>
         {community.largest.length ? (
-          <RoomList rooms={community.largest} label="Largest rooms" signedIn={community.signedIn} />
+          <RoomList rooms={community.largest} label={t("cm.largest")} signedIn={community.signedIn} />
         ) : (
-          <p className="muted">No area rooms yet. Be the first: start chatting and your area room opens.</p>
+          <p className="muted">{t("cm.noRooms")}</p>
         )}
       </section>
       <section className="card" aria-labelledby="sos-title">
-        <h2 id="sos-title">Active SOS in your area</h2>
+        <h2 id="sos-title">{t("cm.sosTitle")}</h2>
         {sos === null ? (
-          <p className="muted">Start chatting to see SOS alerts from your area.</p>
+          <p className="muted">{t("cm.sosStart")}</p>
         ) : sos.length === 0 ? (
-          <p>No active SOS near you right now.</p>
+          <p>{t("cm.sosNone")}</p>
         ) : (
-          <ul className="list-plain stack" aria-label="Active SOS">
+          <ul className="list-plain stack" aria-label={t("cm.sosList")}>
             {sos.map((s) => (
               <li key={s.id} className="card">
                 <strong>
@@ -102,25 +106,25 @@ export default function Community({ loaderData, actionData }: Route.ComponentPro
                 <p>{s.message}</p>
                 <p className="small muted">
                   {s.locationText ?? ""}
-                  {s.distanceMetres !== null ? ` · ${(s.distanceMetres / 1000).toFixed(1)} km away` : ""}
+                  {s.distanceMetres !== null ? ` · ${t("cm.away", { distance: formatKm(s.distanceMetres / 1000, t.tag) })}` : ""}
                 </p>
               </li>
             ))}
           </ul>
         )}
-        <Link to="/emergency">Emergency page</Link>
+        <Link to="/emergency">{t("cm.emergency")}</Link>
       </section>
       <section className="card" aria-labelledby="help-links">
-        <h2 id="help-links">Support and social good</h2>
+        <h2 id="help-links">{t("cm.help")}</h2>
         <div className="row">
           <Link to="/support" className="btn btn-ghost">
-            AI Support
+            {t("cm.aiSupport")}
           </Link>
           <Link to="/customer-service" className="btn btn-ghost">
-            Customer Service
+            {t("cm.customerService")}
           </Link>
           <Link to="/social-good" className="btn btn-ghost">
-            Social Good
+            {t("cm.socialGood")}
           </Link>
         </div>
       </section>

@@ -3,9 +3,10 @@
 import { Form, Link } from "react-router";
 import { TIER_REWARDS } from "../../../core/rewards";
 import { claimBonus, loadRewards } from "../features/rewards/rewards.server";
+import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/gamification";
 
-export const meta: Route.MetaFunction = () => [{ title: "Rewards — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "rw.metaTitle", "Rewards — LinkUp") }];
 
 export async function loader({ context }: Route.LoaderArgs) {
   return loadRewards(context);
@@ -17,14 +18,15 @@ export async function action({ context }: Route.ActionArgs) {
 
 export default function Gamification({ loaderData, actionData }: Route.ComponentProps) {
   const { rewards } = loaderData;
+  const t = useT();
   const result = actionData as { error: string | null; claimed: { points: number; streak: number } | null } | undefined;
   if (!rewards)
     return (
       <section className="card center">
-        <h1>Rewards</h1>
-        <p>Earn points for chatting in rooms, verifying your phone and helping in emergencies, and a bonus every day.</p>
+        <h1>{t("rw.title")}</h1>
+        <p>{t("rw.intro")}</p>
         <Link to="/signup" className="btn btn-primary">
-          Start chatting to earn points
+          {t("rw.start")}
         </Link>
       </section>
     );
@@ -32,76 +34,78 @@ export default function Gamification({ loaderData, actionData }: Route.Component
   return (
     <div className="stack">
       <section className="card" aria-labelledby="level-title">
-        <h1 id="level-title">Level {rewards.level}</h1>
+        <h1 id="level-title">{t("rw.level", { level: rewards.level })}</h1>
         <p>
-          <strong>{rewards.totalPoints.toLocaleString("en-NG")}</strong> points · {toNext.toLocaleString("en-NG")} to level{" "}
-          {rewards.level + 1}
+          {t("rw.pointsToNext", {
+            points: new Intl.NumberFormat(t.tag).format(rewards.totalPoints),
+            left: new Intl.NumberFormat(t.tag).format(toNext),
+            next: rewards.level + 1,
+          })}
         </p>
-        <progress max={1000} value={1000 - toNext} aria-label="Progress to the next level" />
+        <progress max={1000} value={1000 - toNext} aria-label={t("rw.progress")} />
         <p className="small">
-          Streak: {rewards.streak} {rewards.streak === 1 ? "day" : "days"} · Messages: {rewards.messagesConnected} · Emergencies helped:{" "}
-          {rewards.emergenciesHelped}
+          {t("rw.stats", {
+            days: t("rw.days", { count: rewards.streak }),
+            messages: rewards.messagesConnected,
+            helped: rewards.emergenciesHelped,
+          })}
         </p>
       </section>
       <section className="card" aria-labelledby="bonus-title">
-        <h2 id="bonus-title">Daily bonus</h2>
+        <h2 id="bonus-title">{t("rw.bonus")}</h2>
         {result?.claimed ? (
-          <p role="status">
-            +{result.claimed.points} points! Streak: {result.claimed.streak} {result.claimed.streak === 1 ? "day" : "days"}.
-          </p>
+          <p role="status">{t("rw.claimed", { points: result.claimed.points, days: t("rw.days", { count: result.claimed.streak }) })}</p>
         ) : null}
         {result?.error ? (
           <p role="alert" className="error">
-            {result.error}
+            {t.error(result.error)}
           </p>
         ) : null}
         {rewards.dailyBonus.available ? (
           <Form method="post">
             <button type="submit" className="btn btn-primary">
-              Claim {rewards.dailyBonus.points} points
+              {t("rw.claim", { points: rewards.dailyBonus.points })}
             </button>
           </Form>
         ) : (
-          <p>Claimed today. The next bonus opens at midnight (UTC).</p>
+          <p>{t("rw.claimedToday")}</p>
         )}
       </section>
       <section aria-labelledby="ach-title">
-        <h2 id="ach-title">Achievements</h2>
-        <ul className="grid3 list-plain" aria-label="Achievements">
+        <h2 id="ach-title">{t("rw.achievements")}</h2>
+        <ul className="grid3 list-plain" aria-label={t("rw.achievements")}>
           {rewards.achievements.map((a) => (
             <li key={a.id} className="card tile">
               <strong>
                 {a.title} {a.unlocked ? "✓" : ""}
               </strong>
               <span className="small">{a.description}</span>
-              <progress max={a.maxProgress} value={a.progress} aria-label={`${a.title} progress`} />
+              <progress max={a.maxProgress} value={a.progress} aria-label={t("rw.achProgress", { title: a.title })} />
               <span className="small">
-                {a.progress}/{a.maxProgress} · {a.points} points · {a.tier} · reward: {a.reward}
+                {t("rw.achLine", { progress: a.progress, max: a.maxProgress, points: a.points, tier: a.tier, reward: a.reward })}
               </span>
             </li>
           ))}
         </ul>
-        <p className="small muted">Devices connected and friends invited are not counted yet, so those two achievements wait.</p>
+        <p className="small muted">{t("rw.notCounted")}</p>
       </section>
       <section className="card" aria-labelledby="tiers-title">
-        <h2 id="tiers-title">Reward tiers</h2>
+        <h2 id="tiers-title">{t("rw.tiers")}</h2>
         <ul className="list-plain">
           {Object.entries(TIER_REWARDS).map(([tier, range]) => (
-            <li key={tier}>
-              {tier[0].toUpperCase() + tier.slice(1)}: {range} of Premium
-            </li>
+            <li key={tier}>{t("rw.tierLine", { tier: tier[0].toUpperCase() + tier.slice(1), range })}</li>
           ))}
         </ul>
       </section>
       <div className="row">
         <Link to="/chat" className="btn btn-primary">
-          Chat to earn points
+          {t("rw.chat")}
         </Link>
         <Link to="/leaderboard" className="btn btn-ghost">
-          Leaderboard
+          {t("rw.leaderboard")}
         </Link>
         <Link to="/community" className="btn btn-ghost">
-          Community
+          {t("rw.community")}
         </Link>
       </div>
     </div>
