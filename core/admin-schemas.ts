@@ -42,7 +42,7 @@ export const TicketReplySchema = z.object({ message: z.string().trim().min(1).ma
 /** Staff ban a person (the reason is for the audit log and the desk, never shown to others). */
 export const BanSchema = z.object({ reason: z.string().trim().min(3).max(300) });
 
-/** What a banned person is told when signing in or joining a room (docs/decisions/022d-bans.md). */
+/** What a banned person is told when signing in or joining a room (docs/decisions/025-bans.md). */
 export const BANNED_MESSAGE = "This account is suspended. Contact LinkUp support if you think this is a mistake.";
 
 /** A price older than this is not quoted: the assistant and USSD say there is no recent price instead. */

@@ -1,4 +1,4 @@
-// Voice calls between the two people of a direct chat (docs/decisions/022c-calls-through-the-room.md): shared texts and limits, no
+// Voice calls between the two people of a direct chat (docs/decisions/024-calls-through-the-room.md): shared texts and limits, no
 // zod here so the chat bundle can import it cheaply (the frame schemas are in core/frames.ts).
 
 /** A call nobody takes within this time ends as a missed call (the room's alarm decides, not the caller). */

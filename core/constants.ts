@@ -21,7 +21,7 @@ const MiB = 1024 * 1024;
 
 /**
  * Per user per day (spec part 1 §5); voice and file transfers are per month. null means unlimited. Files: Premium
- * 50 a month up to 100 MB; Community's are ours (docs/decisions/022b-encrypted-files-in-rooms.md).
+ * 50 a month up to 100 MB; Community's are ours (docs/decisions/023-encrypted-files-in-rooms.md).
  */
 export const TIER_LIMITS: Record<
   Tier,
@@ -86,7 +86,7 @@ export const SETTINGS_OPTIONS = {
     "hausa",
     "igbo",
     "yoruba",
-    // Not in the spec's 18: the phone channels already speak Nigerian Pidgin (docs/decisions/022f-web-app-languages.md).
+    // Not in the spec's 18: the phone channels already speak Nigerian Pidgin (docs/decisions/031-web-app-languages.md).
     "pidgin",
     "swahili",
     "amharic",

@@ -1,4 +1,4 @@
-// Chunked file encryption (docs/decisions/022b-encrypted-files-in-rooms.md): AES-256-GCM under a fresh key per file.
+// Chunked file encryption (docs/decisions/023-encrypted-files-in-rooms.md): AES-256-GCM under a fresh key per file.
 // The nonce of chunk i is i itself (big-endian in 12 bytes): a key encrypts one file, so a nonce never meets a
 // second plaintext. The additional data names the chunk's index and the chunk count, so a relay cannot reorder,
 // drop or cut off chunks without the receiver noticing.

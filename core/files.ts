@@ -1,4 +1,4 @@
-// Files sent in rooms (docs/decisions/022b-encrypted-files-in-rooms.md): the sender's device encrypts a file in
+// Files sent in rooms (docs/decisions/023-encrypted-files-in-rooms.md): the sender's device encrypts a file in
 // chunks with a fresh key; the server stores only the ciphertext (R2 multipart) and decides who may send and fetch.
 // Shared by the Worker and the browser.
 import { z } from "zod";

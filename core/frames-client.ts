@@ -33,7 +33,7 @@ export const EnvelopeMiniSchema = z.object({
 
 const receiptStatus = z.enum(["delivered", "read"]);
 
-// Call signalling (core/frames.ts, docs/decisions/022c-calls-through-the-room.md).
+// Call signalling (core/frames.ts, docs/decisions/024-calls-through-the-room.md).
 const callId = str(8, 64);
 const sdp = str(1, 16 * 1024);
 const ice = z.object({

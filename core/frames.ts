@@ -24,7 +24,7 @@ export const RESUME_BATCH_SIZE = 50;
 
 const envelopeId = z.string().min(8).max(64);
 
-// ---------------------------------------------------------------- call signalling (docs/decisions/022c-calls-through-the-room.md)
+// ---------------------------------------------------------------- call signalling (docs/decisions/024-calls-through-the-room.md)
 
 /**
  * Most characters of one SDP offer or answer. An audio-only description is 2–6 KB; this leaves room for many

@@ -1,4 +1,4 @@
-// ICE servers for calls (docs/decisions/022c-calls-through-the-room.md): what GET /api/calls/ice-servers answers, and
+// ICE servers for calls (docs/decisions/024-calls-through-the-room.md): what GET /api/calls/ice-servers answers, and
 // the answer of Cloudflare's TURN credential API, checked before it reaches a browser.
 import { z } from "zod";
 

@@ -1,6 +1,6 @@
 // The public API (spec part 2 §7 and §12): which endpoints are documented, who may call them, and the OpenAPI
 // document generated from the same zod schemas that validate their input. The server lets API keys reach only
-// the operations listed here with `auth: "key"` or `auth: "public"` (docs/decisions/022g-public-api-and-keys.md).
+// the operations listed here with `auth: "key"` or `auth: "public"` (docs/decisions/032-public-api-and-keys.md).
 import { z } from "zod";
 import { AiChatRequestSchema, SmartRepliesResponseSchema, SmartRepliesRequestSchema, TranslateRequestSchema } from "./ai-schemas";
 import { API_DAILY_CALLS, API_DEVICES, API_PLAN_NAMES } from "./api-keys";

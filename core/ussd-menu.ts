@@ -297,7 +297,7 @@ export interface PriceRow {
 
 /**
  * The prices screen: one line per market, the unit once when all share it, and the source and day last (once
- * when all share them, the day on each line otherwise). Stale prices are not quoted (docs/decisions/022d-market-prices.md).
+ * when all share them, the day on each line otherwise). Stale prices are not quoted (docs/decisions/026-market-prices.md).
  */
 export function marketScreen(t: ChannelTexts, commodity: string, place: string | null, all: PriceRow[], now = new Date()): string {
   const none = fill(t.marketNone, { c: commodity, p: place ?? "Nigeria" });

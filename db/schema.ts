@@ -46,7 +46,7 @@ export const users = sqliteTable(
     anonymousMode: integer("anonymous_mode", { mode: "boolean" }).notNull().default(SETTINGS_DEFAULTS.anonymousMode),
     stealthMode: integer("stealth_mode", { mode: "boolean" }).notNull().default(SETTINGS_DEFAULTS.stealthMode),
     onboardingCompletedAt: integer("onboarding_completed_at", { mode: "timestamp_ms" }),
-    // Set by staff: no session, sign-in or room for this account until unbanned (docs/decisions/022d-bans.md).
+    // Set by staff: no session, sign-in or room for this account until unbanned (docs/decisions/025-bans.md).
     bannedAt: integer("banned_at", { mode: "timestamp_ms" }),
     banReason: text("ban_reason"),
     createdAt: createdAt(),
@@ -484,7 +484,7 @@ export const files = sqliteTable(
       .default("standard"),
     downloadCount: integer("download_count").notNull().default(0),
     transcript: text("transcript"),
-    // Files sent in a room (docs/decisions/022b-encrypted-files-in-rooms.md): only the room's members fetch them.
+    // Files sent in a room (docs/decisions/023-encrypted-files-in-rooms.md): only the room's members fetch them.
     // The object is ciphertext; name and key travel only in the chat message.
     roomId: text("room_id"),
     // The R2 multipart upload while `uploading`; parts are listed in file_parts (R2's binding cannot list them).
@@ -520,7 +520,7 @@ export const marketPrices = sqliteTable(
     unit: text("unit").notNull(),
     priceNgn: integer("price_ngn").notNull(),
     // Who reported the price; with updated_at (the day it was seen) it is said next to every price
-    // (docs/decisions/022d-market-prices.md).
+    // (docs/decisions/026-market-prices.md).
     source: text("source").notNull().default("LinkUp reference figure"),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
   },
@@ -632,7 +632,7 @@ export const pointEvents = sqliteTable(
   (t) => [uniqueIndex("point_events_action_idx").on(t.userId, t.kind, t.ref), index("point_events_day_idx").on(t.userId, t.day)],
 );
 
-// Daily roll-ups of what happens on LinkUp (docs/decisions/022d-analytics.md): counts per UTC day, event kind and
+// Daily roll-ups of what happens on LinkUp (docs/decisions/027-analytics.md): counts per UTC day, event kind and
 // coarse area (geohash-3, about 150 km; "" when unknown). No person, room or message is named here.
 export const analyticsDaily = sqliteTable(
   "analytics_daily",
@@ -667,7 +667,7 @@ export const securityEvents = sqliteTable(
 );
 
 /**
- * Keys of the public API (docs/decisions/022g-public-api-and-keys.md): the key itself is shown once; only its
+ * Keys of the public API (docs/decisions/032-public-api-and-keys.md): the key itself is shown once; only its
  * HMAC under SESSION_SECRET is kept, like session tokens. Revoked keys stay listed for the audit of their use.
  */
 export const apiKeys = sqliteTable(
@@ -702,7 +702,7 @@ export const apiKeyUsage = sqliteTable(
 
 /**
  * People who answered an SOS ("I'm coming to help"). When the SOS is resolved, each verified responder earns the
- * "SOS helped" points once (docs/decisions/023g-rewards-that-grant-premium.md).
+ * "SOS helped" points once (docs/decisions/033-rewards-that-grant-premium.md).
  */
 export const sosResponses = sqliteTable(
   "sos_responses",
@@ -718,7 +718,7 @@ export const sosResponses = sqliteTable(
   (t) => [primaryKey({ columns: [t.sosId, t.userId] })],
 );
 
-// Passkeys (WebAuthn) of a person: a second factor at sign-in (docs/decisions/022e-passkeys.md).
+// Passkeys (WebAuthn) of a person: a second factor at sign-in (docs/decisions/030-passkeys.md).
 export const passkeys = sqliteTable(
   "passkeys",
   {

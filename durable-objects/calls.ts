@@ -1,4 +1,4 @@
-// The calls section of MeshRoom (docs/decisions/022c-calls-through-the-room.md): signalling for one-to-one voice calls relayed
+// The calls section of MeshRoom (docs/decisions/024-calls-through-the-room.md): signalling for one-to-one voice calls relayed
 // between the two people of a direct chat. SDP and ICE candidates pass through and are never stored (the media
 // is DTLS-SRTP end to end); the room keeps only who calls whom and since when, to ring, time out and end calls.
 import { CALL_TEXTS, type MissedCallMeta, RING_TIMEOUT_MS } from "../core/calls";
@@ -176,7 +176,7 @@ export class CallSwitch {
       calleeId: call.callee_id,
       reason,
     };
-    // A server entry with no content: private rooms never carry the server's plain text (docs/decisions/022c-calls-through-the-room.md).
+    // A server entry with no content: private rooms never carry the server's plain text (docs/decisions/024-calls-through-the-room.md).
     await this.host.storeSystem({
       id: newId(),
       room,

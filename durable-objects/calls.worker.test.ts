@@ -1,5 +1,5 @@
 // Call signalling through the direct chat's MeshRoom: two real room sockets through the Worker, verified
-// phones from the real flow, the room's alarm for the ring timeout (docs/decisions/022c-calls-through-the-room.md).
+// phones from the real flow, the room's alarm for the ring timeout (docs/decisions/024-calls-through-the-room.md).
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { CALL_TEXTS } from "../core/calls";

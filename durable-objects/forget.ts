@@ -1,4 +1,4 @@
-// What a room drops when a person deletes their account (docs/decisions/022e-my-data.md): their envelopes and
+// What a room drops when a person deletes their account (docs/decisions/029-security-events-and-my-data.md): their envelopes and
 // receipts, and any note naming them. A direct chat with them is theirs as much as the other person's, so it
 // drops everything. Kept apart from mesh-room.ts, which only calls it.
 

@@ -121,7 +121,7 @@ export class MeshRoom extends DurableObject<Env> {
     });
   }
 
-  /** The only alarm is the calls section's ring timeout (docs/decisions/022c-calls-through-the-room.md). */
+  /** The only alarm is the calls section's ring timeout (docs/decisions/024-calls-through-the-room.md). */
   async alarm(): Promise<void> {
     await this.calls.alarm();
   }

@@ -39,6 +39,6 @@ export default {
   fetch: server.fetch,
   // The billing clock: trial reminders and endings by the server's time (docs/decisions/018-billing.md).
   scheduled: (_controller, env, ctx) => ctx.waitUntil(runBillingClock(env, createDb(env))),
-  // The SOS fan-out past the first recipients (docs/decisions/022h-sos-fan-out-on-a-queue.md).
+  // The SOS fan-out past the first recipients (docs/decisions/036-sos-fan-out-on-a-queue.md).
   queue: (batch, env) => consumeSosFanout(batch, env),
 } satisfies ExportedHandler<Env>;

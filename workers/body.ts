@@ -20,7 +20,7 @@ interface Limit {
 
 export function bodyLimitFor(path: string): Limit {
   if (path === "/api/ai/voice") return { bytes: VOICE_MAX_BYTES, error: "Voice messages can be at most 5 MB" };
-  // One encrypted part of a file (docs/decisions/022b-encrypted-files-in-rooms.md); the handler checks its exact length.
+  // One encrypted part of a file (docs/decisions/023-encrypted-files-in-rooms.md); the handler checks its exact length.
   if (/^\/api\/files\/[^/]+\/parts\/\d+$/.test(path)) return { bytes: FILE_PART_BYTES, error: "A file part can be at most 5 MB" };
   if (path === "/ussd" || path.startsWith("/ussd/")) return { bytes: USSD_MAX_BYTES, error: "USSD request too large" };
   if (path.startsWith("/webhooks/whatsapp")) return { bytes: WHATSAPP_MAX_BYTES, error: "WhatsApp request too large" };

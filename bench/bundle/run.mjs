@@ -26,7 +26,7 @@ const server = await serveBuilt({ name: "bench-bundle" });
 const rows = [];
 try {
   const clientDir = join(server.dir, "build", "client");
-  // English and Hausa (docs/decisions/022f-web-app-languages.md): the language's messages ride in the HTML, so the
+  // English and Hausa (docs/decisions/031-web-app-languages.md): the language's messages ride in the HTML, so the
   // JavaScript should not change with it; the HTML column shows what the messages add.
   for (const [tag, language] of LANGUAGES)
     for (const screen of SCREENS) {

@@ -1,5 +1,5 @@
 // Every complete language has every key, no key is left unused, and the machinery picks and formats the
-// language a person reads (docs/decisions/022f-web-app-languages.md).
+// language a person reads (docs/decisions/031-web-app-languages.md).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 // Every catalog, for the server only: the root loader sends one language's messages to the page
-// (docs/decisions/022f-web-app-languages.md), and the Worker formats push and channel texts with them.
+// (docs/decisions/031-web-app-languages.md), and the Worker formats push and channel texts with them.
 import { ar } from "./ar";
 import { type Catalog, en, type MessageKey } from "./en";
 import { fr } from "./fr";

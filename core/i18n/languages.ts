@@ -1,4 +1,4 @@
-// The languages LinkUp's screens speak, and how one is chosen for a request (docs/decisions/022f-web-app-languages.md):
+// The languages LinkUp's screens speak, and how one is chosen for a request (docs/decisions/031-web-app-languages.md):
 // the person's saved setting, else the browser's Accept-Language, else English.
 
 /** Languages with a complete catalog: every key, checked by core/i18n/catalogs.test.ts. */

@@ -1,4 +1,4 @@
-// Files sent in rooms, their uploaded parts and the monthly transfer count (docs/decisions/022b-encrypted-files-in-rooms.md).
+// Files sent in rooms, their uploaded parts and the monthly transfer count (docs/decisions/023-encrypted-files-in-rooms.md).
 import { and, desc, eq, inArray, like, or, sql } from "drizzle-orm";
 import type { Db } from "../index";
 import { fileParts, files, roomMembers, usageDaily } from "../schema";

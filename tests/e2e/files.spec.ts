@@ -1,4 +1,4 @@
-// Files in a direct chat (docs/decisions/022b-encrypted-files-in-rooms.md): encrypted on the sender's device,
+// Files in a direct chat (docs/decisions/023-encrypted-files-in-rooms.md): encrypted on the sender's device,
 // uploaded in parts that survive a dropped connection, fetched and checked by the other person.
 import { createHash, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";

@@ -1,4 +1,4 @@
-// The web app in the person's language (docs/decisions/022f-web-app-languages.md): a saved Hausa setting turns
+// The web app in the person's language (docs/decisions/031-web-app-languages.md): a saved Hausa setting turns
 // the chat, the SOS flow and an API error into Hausa after a reload; an Arabic browser gets a right-to-left page.
 import { acceptCookies, expect, test, verifyFreshPhone } from "./fixtures";
 

@@ -31,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     env: publicEnvOf(context),
     notificationsUnread: notices?.unread ?? 0,
     // The saved setting, else Accept-Language, else English; a saved change revalidates this loader, so the
-    // whole page switches at once (docs/decisions/022f-web-app-languages.md).
+    // whole page switches at once (docs/decisions/031-web-app-languages.md).
     i18n: pageLanguage(me?.user.settings.language, request),
   };
 }

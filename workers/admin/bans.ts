@@ -1,4 +1,4 @@
-// Bans (docs/decisions/022d-bans.md): staff suspend an account at once — its sessions end, its sockets close,
+// Bans (docs/decisions/025-bans.md): staff suspend an account at once — its sessions end, its sockets close,
 // and sign-in and room joins are refused until staff lift the ban. Both steps are audited.
 import { and, eq } from "drizzle-orm";
 import { BANNED_MESSAGE } from "../../core/admin-schemas";

@@ -1,4 +1,4 @@
-// What the Worker keeps in the edge cache, for /cache-status (docs/decisions/022d-cache-status.md). The edge
+// What the Worker keeps in the edge cache, for /cache-status (docs/decisions/028-cache-status.md). The edge
 // Cache API cannot list its keys, so the Worker names every key it writes here and reports each one's state.
 import type { Db } from "../../db";
 import type { User } from "../../db/schema";

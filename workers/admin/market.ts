@@ -1,4 +1,4 @@
-// Staff keep the market price table (docs/decisions/022d-market-prices.md): each price has a source and the
+// Staff keep the market price table (docs/decisions/026-market-prices.md): each price has a source and the
 // day it was seen, which the assistant, USSD and WhatsApp say next to it. Every change is audited.
 import { and, eq } from "drizzle-orm";
 import type { MarketPriceInput } from "../../core/admin-schemas";

@@ -1,4 +1,4 @@
-// Analytics from real events (docs/decisions/022d-analytics.md): the domain modules record what happened as it
+// Analytics from real events (docs/decisions/027-analytics.md): the domain modules record what happened as it
 // happens, into daily roll-ups per kind and coarse area; the admin figures are computed only from these and
 // the live tables. A failed write never fails the action it counts.
 import { and, count, eq, gt, gte, like, sql, sum } from "drizzle-orm";

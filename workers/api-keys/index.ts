@@ -1,4 +1,4 @@
-// API keys (docs/decisions/022g-public-api-and-keys.md): a verified person creates and revokes keys; a call with
+// API keys (docs/decisions/032-public-api-and-keys.md): a verified person creates and revokes keys; a call with
 // `Authorization: Bearer <key>` acts as the key's owner on the public API only, counted per key per server day.
 import type { MiddlewareHandler } from "hono";
 import {

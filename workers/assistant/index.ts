@@ -83,7 +83,7 @@ export interface AiCommandInput {
  * offer and answers that only say the online assistant is needed count nothing (docs/decisions/016-assistant-wording-area-and-counting.md).
  */
 /**
- * The default reply language follows the person's language setting (docs/decisions/022f-web-app-languages.md);
+ * The default reply language follows the person's language setting (docs/decisions/031-web-app-languages.md);
  * a question written in another language is still answered in that one.
  */
 export function replyLanguage(setting: string): string | undefined {

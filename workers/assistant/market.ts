@@ -108,7 +108,7 @@ export async function marketAnswer(
   const what = commodities.length ? commodities.join(", ") : "that";
   const where = place ? ` in ${place}` : "";
   if (rows.length === 0) return `I have no prices for ${what}${where}. I have reference prices for ${places.join(", ")}.`;
-  // A stale figure is not quoted as a price (docs/decisions/022d-market-prices.md): say how old the last one is.
+  // A stale figure is not quoted as a price (docs/decisions/026-market-prices.md): say how old the last one is.
   const recent = rows.filter((r) => isRecentPrice(r, now));
   if (recent.length === 0) {
     const last = rows.reduce((a, b) => (b.updatedAt > a.updatedAt ? b : a));

@@ -31,7 +31,7 @@ function isSecureRequest(c: Context): boolean {
 
 /** Starts a session for the user and sets the cookie on the answer. */
 export async function startSession(c: Context<AppBindings>, userId: string, opts: { secondFactorPending?: boolean } = {}): Promise<void> {
-  // Every sign-in path ends here: a suspended account never gets a session (docs/decisions/022d-bans.md).
+  // Every sign-in path ends here: a suspended account never gets a session (docs/decisions/025-bans.md).
   const user = await findUserById(c.var.db, userId);
   if (user) refuseIfBanned(user);
   const token = newId(32);

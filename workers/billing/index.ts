@@ -202,7 +202,7 @@ export async function grantComplimentary(
 }
 
 /**
- * Premium days earned as a reward (an achievement, docs/decisions/023g-rewards-that-grant-premium.md): a
+ * Premium days earned as a reward (an achievement, docs/decisions/033-rewards-that-grant-premium.md): a
  * complimentary grant that starts when the person's running grants end, so rewards add up instead of overlapping.
  * The caller makes sure a reward is granted once.
  */

@@ -114,7 +114,7 @@ export async function phoneLanguage(db: Db, phone: string): Promise<ChannelLangu
   return resolveChannelLanguage((await findUserByPhone(db, phone))?.language);
 }
 
-/** A language saved on the web is the phone's too, so WhatsApp and USSD answer in it (docs/decisions/022f-web-app-languages.md). */
+/** A language saved on the web is the phone's too, so WhatsApp and USSD answer in it (docs/decisions/031-web-app-languages.md). */
 export async function followWebLanguage(db: Db, phone: string | null, language: string | undefined): Promise<void> {
   const channel = resolveChannelLanguage(language);
   if (phone && channel) await setChannelLanguage(db, phone, channel);

@@ -1,5 +1,5 @@
 // Files in rooms through the real Worker, D1 and local R2: who may send, the tier limits, resumable parts, who may
-// fetch, and that the stored object is ciphertext (docs/decisions/022b-encrypted-files-in-rooms.md).
+// fetch, and that the stored object is ciphertext (docs/decisions/023-encrypted-files-in-rooms.md).
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { encryptChunk, newFileKey } from "../../core/file-crypto";

@@ -1,4 +1,4 @@
-// Files in rooms (docs/decisions/022b-encrypted-files-in-rooms.md): the server keeps ciphertext in R2 and decides
+// Files in rooms (docs/decisions/023-encrypted-files-in-rooms.md): the server keeps ciphertext in R2 and decides
 // who may send (verified, a member, within the tier's size and monthly count) and who may fetch (members now).
 import { TIER_LIMITS, TRIAL_DAYS } from "../../core/constants";
 import {
@@ -73,7 +73,7 @@ async function requireAllowance(db: Db, user: User, size: number, now: Date): Pr
 /**
  * A voice note counts as a voice message (Premium 50 a month, Community none), not as a file transfer. In an area
  * room the recording was transcribed and counted by POST /api/ai/voice first; the note replaces that plaintext
- * copy, which is deleted here, once (docs/decisions/022b-encrypted-files-in-rooms.md).
+ * copy, which is deleted here, once (docs/decisions/023-encrypted-files-in-rooms.md).
  */
 async function requireVoiceAllowance(
   env: Bucket,
@@ -144,7 +144,7 @@ async function ownUpload(db: Db, user: User, id: string): Promise<FileRow & { up
   return row as FileRow & { uploadId: string };
 }
 
-/** Stores part `n`; its length must be exactly the part's (docs/decisions/022b-encrypted-files-in-rooms.md). */
+/** Stores part `n`; its length must be exactly the part's (docs/decisions/023-encrypted-files-in-rooms.md). */
 export async function uploadPart(env: Bucket, db: Db, user: User, id: string, n: number, body: ArrayBuffer): Promise<UploadedPart> {
   const row = await ownUpload(db, user, id);
   if (n > row.partCount) throw new ApiError(400, `This file has ${row.partCount} parts`);
@@ -182,7 +182,7 @@ export async function openDownload(
   const row = await findFile(db, id);
   if (!row?.roomId || row.state !== "ready") throw new ApiError(404, "File not found");
   await requireRoomAccess(db, user, row.roomId);
-  // A premium-encryption file needs a verified phone to download (docs/decisions/022b-encrypted-files-in-rooms.md).
+  // A premium-encryption file needs a verified phone to download (docs/decisions/023-encrypted-files-in-rooms.md).
   if (row.encryptionLevel === "premium" && user.authMode !== "verified")
     throw new ApiError(403, FILE_TEXTS.downloadVerificationRequired, { code: "verification_required" });
   const object = await env.FILES.get(row.r2Key);

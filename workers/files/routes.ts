@@ -1,4 +1,4 @@
-// /api/files (docs/decisions/022b-encrypted-files-in-rooms.md): thin handlers over workers/files.
+// /api/files (docs/decisions/023-encrypted-files-in-rooms.md): thin handlers over workers/files.
 import { Hono } from "hono";
 import { CreateUploadSchema, FILE_TEXTS, FileIdSchema, PartNumberSchema } from "../../core/files";
 import type { User } from "../../db/schema";
@@ -13,7 +13,7 @@ function fileParam(id: string | undefined): string {
   return parsed.data;
 }
 
-/** Sending files needs a verified phone (docs/decisions/022b-encrypted-files-in-rooms.md); screens title it 'Premium Feature'. */
+/** Sending files needs a verified phone (docs/decisions/023-encrypted-files-in-rooms.md); screens title it 'Premium Feature'. */
 function requireFileSender(user: User): User {
   if (user.authMode !== "verified")
     throw new ApiError(403, FILE_TEXTS.verificationRequired, { code: "verification_required", title: FILE_TEXTS.premiumFeatureTitle });

@@ -76,7 +76,7 @@ function mergeStatements(from: User, into: User): SQL[] {
     sql`DELETE FROM rewards WHERE user_id = ${f}`,
     // Points earned as the merged identity move to the owner. An action both earned (the bonus of one day, the
     // verification, an achievement) counts once, and the daily cap on message points holds for the sum, so
-    // merging identities is no way to farm points (docs/decisions/023g-rewards-that-grant-premium.md).
+    // merging identities is no way to farm points (docs/decisions/033-rewards-that-grant-premium.md).
     sql`UPDATE OR IGNORE point_events SET user_id = ${t} WHERE user_id = ${f}`,
     sql`DELETE FROM point_events WHERE user_id = ${f}`,
     sql`DELETE FROM point_events WHERE id IN (

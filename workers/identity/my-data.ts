@@ -1,6 +1,6 @@
 // My data (issue 15; the Nigeria Data Protection Act 2023 gives both rights): export everything LinkUp holds
 // about a person, and delete the account with every row that names them, their messages in room storage and
-// their files. See docs/decisions/022e-my-data.md.
+// their files. See docs/decisions/029-security-events-and-my-data.md.
 import { and, eq, inArray, like, or, sql } from "drizzle-orm";
 import { newId } from "../../core/ids";
 import type { Db } from "../../db";

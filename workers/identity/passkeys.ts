@@ -1,5 +1,5 @@
 // Passkeys (WebAuthn, through @simplewebauthn/server): register, list and remove them, and prove one as the
-// second factor of a sign-in (docs/decisions/022e-passkeys.md). The relying party is the site the request came
+// second factor of a sign-in (docs/decisions/030-passkeys.md). The relying party is the site the request came
 // to: its hostname is the RP ID and its origin the only accepted origin.
 import {
   type AuthenticationResponseJSON,

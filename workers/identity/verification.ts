@@ -133,7 +133,7 @@ export async function startVerification(env: AppEnv, db: Db, input: StartInput):
   const parsed = parsePhone(input.phone);
   if (!parsed.ok) return refuse(400, "invalid_phone", parsed.reason === "empty" ? IDENTITY_TEXT.phoneRequired : IDENTITY_TEXT.phoneInvalid);
   const phone = parsed.phone;
-  // A suspended account gets no code at all (docs/decisions/022d-bans.md).
+  // A suspended account gets no code at all (docs/decisions/025-bans.md).
   const owner = await findUserByPhone(db, phone);
   if (owner && isBanned(owner)) return refuse(403, "banned", BANNED_MESSAGE);
 

@@ -33,7 +33,7 @@ export interface NotifyInput {
   source?: string;
   actionRequired?: boolean;
   /**
-   * The title and content in each person's language (docs/decisions/022f-web-app-languages.md); `title` and
+   * The title and content in each person's language (docs/decisions/031-web-app-languages.md); `title` and
    * `content` above stay the English ones, used where this gives none.
    */
   localized?: (t: ReturnType<typeof translator>) => { title?: string; content?: string };

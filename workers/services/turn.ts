@@ -1,4 +1,4 @@
-// Cloudflare TURN (docs/decisions/022c-calls-through-the-room.md): the Worker trades its long-term TURN key for
+// Cloudflare TURN (docs/decisions/024-calls-through-the-room.md): the Worker trades its long-term TURN key for
 // credentials that expire, per request, so the key never reaches a page. Without the key, production hands out
 // public STUN, and development (which needs no network) host candidates only.
 import { type IceServersAnswer, TurnCredentialAnswerSchema } from "../../core/ice";

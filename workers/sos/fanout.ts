@@ -1,4 +1,4 @@
-// The SOS fan-out past what one request should carry (docs/decisions/022h-sos-fan-out-on-a-queue.md): the SOS
+// The SOS fan-out past what one request should carry (docs/decisions/036-sos-fan-out-on-a-queue.md): the SOS
 // request alerts the first people itself, so its answer can say who was reached, and puts everyone else on the
 // SOS_FANOUT queue in batches. This Worker consumes the queue: it stores and pushes each batch's alerts,
 // records every person's outcome in sos_deliveries, and has the queue retry a batch whose pushes failed.
@@ -40,7 +40,7 @@ export function sosAlert(row: BroadcastRow, sender: Pick<User, "nickname">, audi
       audience === "nearby"
         ? `SOS nearby: ${typeLabel(row.emergencyType)}`
         : `SOS from ${sender.nickname}: ${typeLabel(row.emergencyType)}`,
-    // Each person's own language (docs/decisions/022f): the English title above is the fallback.
+    // Each person's own language (docs/decisions/031): the English title above is the fallback.
     localized: (t) => ({
       title:
         audience === "nearby"

@@ -126,7 +126,7 @@ export function sosEnvelope(row: BroadcastRow, sender: Pick<User, "id" | "nickna
   });
 }
 
-/** The WhatsApp/SMS to an emergency contact, in the contact's language (docs/decisions/022f-web-app-languages.md). */
+/** The WhatsApp/SMS to an emergency contact, in the contact's language (docs/decisions/031-web-app-languages.md). */
 function contactText(row: BroadcastRow, sender: User, language: ChannelLanguage): string {
   const texts = CHANNEL_TEXTS[language];
   const place =

@@ -1,4 +1,4 @@
-// Texts the Worker sends to a person go out in that person's language (docs/decisions/022f-web-app-languages.md):
+// Texts the Worker sends to a person go out in that person's language (docs/decisions/031-web-app-languages.md):
 // the SOS push and notification, the WhatsApp to emergency contacts, and a language saved on the web reaches
 // the phone channels.
 import { env } from "cloudflare:test";

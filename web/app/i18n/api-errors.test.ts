@@ -1,4 +1,4 @@
-// The API's English file and call refusals reach the person in their language (docs/decisions/022f-web-app-languages.md).
+// The API's English file and call refusals reach the person in their language (docs/decisions/031-web-app-languages.md).
 import { describe, expect, it } from "vitest";
 import { translator } from "../../../core/i18n/catalogs";
 import { translateApiError } from "./api-errors";

@@ -1,4 +1,4 @@
-// The language of a page request and the messages the page gets (docs/decisions/022f-web-app-languages.md).
+// The language of a page request and the messages the page gets (docs/decisions/031-web-app-languages.md).
 // Server only: the catalogs never enter the JavaScript bundle; one language's messages ride in the root
 // loader's data, so a page renders in its language on the server with no flash of English.
 import { CATALOGS } from "../../../core/i18n/catalogs";

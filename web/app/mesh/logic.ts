@@ -40,7 +40,7 @@ export function forwardEnvelope(envelope: Envelope, hop: string): Envelope | nul
 }
 
 /**
- * Managed flooding, neighbour-aware (measured in bench/mesh; docs/decisions/022h-managed-flooding.md). A node
+ * Managed flooding, neighbour-aware (measured in bench/mesh; docs/decisions/035-managed-flooding.md). A node
  * that hears an envelope for the first time does not relay at once: it waits, listening. Each copy it hears
  * tells it that the sender and the sender's neighbours (announced in its hello) already have the envelope; when
  * the wait is over it relays only if one of its own neighbours is still not covered. Relaying the first copy
@@ -99,7 +99,7 @@ export function shouldRelay<Node>(hearing: RelayHearing<Node, Hops>, neighbours:
 }
 
 /**
- * The local mesh's relay decision (docs/decisions/022h-managed-flooding.md): a tab that got an envelope from the
+ * The local mesh's relay decision (docs/decisions/035-managed-flooding.md): a tab that got an envelope from the
  * room's socket passes it to the other tabs only if one of them has no socket of its own to that room. The room
  * is the sender; the tabs it reaches directly are covered. Null: nobody needs it, or forwardEnvelope refuses.
  */

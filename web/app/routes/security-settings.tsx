@@ -196,7 +196,7 @@ function Stealth({ on }: { on: boolean }) {
   );
 }
 
-/** Passkeys: the second factor a phone's fingerprint, face or screen lock gives (docs/decisions/022e-passkeys.md). */
+/** Passkeys: the second factor a phone's fingerprint, face or screen lock gives (docs/decisions/030-passkeys.md). */
 function Passkeys({ user, passkeys }: { user: Me; passkeys: PasskeyView[] }) {
   const navigate = useNavigate();
   return (
@@ -236,7 +236,7 @@ function Passkeys({ user, passkeys }: { user: Me; passkeys: PasskeyView[] }) {
   );
 }
 
-/** My data: a JSON download of everything LinkUp holds, and deleting the account (docs/decisions/022e-my-data.md). */
+/** My data: a JSON download of everything LinkUp holds, and deleting the account (docs/decisions/029-security-events-and-my-data.md). */
 function MyData({ error }: { error?: FormError }) {
   return (
     <section aria-labelledby="my-data-title">

@@ -1,4 +1,4 @@
-// /api/analytics: admins' figures from recorded events and live tables (docs/decisions/022d-analytics.md).
+// /api/analytics: admins' figures from recorded events and live tables (docs/decisions/027-analytics.md).
 import { Hono } from "hono";
 import { AnalyticsQuerySchema } from "../../../core/admin-schemas";
 import { aiUsage, metrics } from "../../analytics";

@@ -1,4 +1,4 @@
-// The public API's document and its keys (docs/decisions/022g-public-api-and-keys.md).
+// The public API's document and its keys (docs/decisions/032-public-api-and-keys.md).
 import { Hono } from "hono";
 import { ApiKeyIdSchema, CreateApiKeySchema } from "../../../core/api-keys";
 import { openApiDocument } from "../../../core/public-api";

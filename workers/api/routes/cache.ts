@@ -1,4 +1,4 @@
-// /api/cache: what the server caches, for /cache-status (admins; docs/decisions/022d-cache-status.md).
+// /api/cache: what the server caches, for /cache-status (admins; docs/decisions/028-cache-status.md).
 import { Hono } from "hono";
 import { edgeCacheStats, purgeEdgeCache } from "../../admin/edge-cache";
 import { requireAdmin } from "../../auth/session";

@@ -1,4 +1,4 @@
-// Calls API (docs/decisions/022c-calls-through-the-room.md): the ICE servers a verified person's browser calls with.
+// Calls API (docs/decisions/024-calls-through-the-room.md): the ICE servers a verified person's browser calls with.
 // Signalling itself travels through the direct chat's room socket.
 import { Hono } from "hono";
 import { requireVerified } from "../../auth/session";

@@ -25,7 +25,7 @@ export const me = new Hono<AppBindings>()
     await followWebLanguage(c.var.db, user.phone, patch.language);
     return c.json({ user: toMe(updated ?? user) });
   })
-  // My data (docs/decisions/022e-my-data.md): everything LinkUp holds about me, as a JSON download.
+  // My data (docs/decisions/029-security-events-and-my-data.md): everything LinkUp holds about me, as a JSON download.
   .get("/me/export", async (c) => {
     const user = requireUser(c);
     c.header("Content-Disposition", 'attachment; filename="linkup-my-data.json"');

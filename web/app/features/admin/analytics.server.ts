@@ -1,4 +1,4 @@
-// Loader of /analytics-dashboard: admins only; every figure comes from /api/analytics (docs/decisions/022d-analytics.md).
+// Loader of /analytics-dashboard: admins only; every figure comes from /api/analytics (docs/decisions/027-analytics.md).
 import { AnalyticsQuerySchema } from "../../../../core/admin-schemas";
 import { apiGet } from "../../lib/api.server";
 import { requireScreenRole } from "./access.server";

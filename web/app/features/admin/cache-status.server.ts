@@ -1,4 +1,4 @@
-// Loader and action of /cache-status: admins; the server's side from /api/cache (docs/decisions/022d-cache-status.md).
+// Loader and action of /cache-status: admins; the server's side from /api/cache (docs/decisions/028-cache-status.md).
 import { apiGet, apiSend } from "../../lib/api.server";
 import { requireScreenRole } from "./access.server";
 

@@ -1,4 +1,4 @@
-// The call dock (docs/decisions/022c-calls-through-the-room.md): rings for incoming calls in any room this tab has
+// The call dock (docs/decisions/024-calls-through-the-room.md): rings for incoming calls in any room this tab has
 // open, starts the calls the chat header and /voice-calling ask for, and shows the one call of this device.
 // Loaded lazily, so the chat's first load carries none of it.
 import { useEffect, useState } from "react";

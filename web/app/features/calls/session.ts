@@ -1,4 +1,4 @@
-// One voice call on this device (docs/decisions/022c-calls-through-the-room.md): WebRTC audio between two browsers,
+// One voice call on this device (docs/decisions/024-calls-through-the-room.md): WebRTC audio between two browsers,
 // signalled through the direct chat's room socket. The room decides who may call and stamps who is speaking;
 // this side only drives the RTCPeerConnection and reads its real statistics.
 import { CALL_TEXTS } from "../../../../core/calls";

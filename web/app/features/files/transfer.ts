@@ -1,4 +1,4 @@
-// Sending and fetching files on this device (docs/decisions/022b-encrypted-files-in-rooms.md): encrypt chunk by
+// Sending and fetching files on this device (docs/decisions/023-encrypted-files-in-rooms.md): encrypt chunk by
 // chunk, upload part by part and continue after a dropped connection; fetch, decrypt chunk by chunk, check the hash.
 // A file is read one part (5 MiB) at a time and never sits whole in memory.
 import { sha256 } from "@noble/hashes/sha2.js";

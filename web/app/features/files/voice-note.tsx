@@ -1,4 +1,4 @@
-// A voice note in a chat (docs/decisions/022b-encrypted-files-in-rooms.md): recorded here, sent to the room as an
+// A voice note in a chat (docs/decisions/023-encrypted-files-in-rooms.md): recorded here, sent to the room as an
 // encrypted file that every member can play. In an area room it is transcribed first, as before; in a private
 // room nothing readable leaves the device, so there is no transcript.
 import { useEffect, useRef, useState } from "react";
