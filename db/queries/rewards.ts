@@ -60,12 +60,16 @@ export async function bonusDays(db: Db, userId: string, limit = 60): Promise<str
 }
 
 /** The top point earners since `sinceDay` (inclusive, or all time), optionally only those in one area cell. */
-export async function topEarners(db: Db, opts: { sinceDay?: string; geohash?: string; limit: number }) {
-  const points = sql<number>`sum(${pointEvents.points})`;
-  const conditions = [
+function earnerConditions(opts: { sinceDay?: string; geohash?: string }) {
+  return [
     opts.sinceDay ? gte(pointEvents.day, opts.sinceDay) : undefined,
     opts.geohash ? sql`substr(${users.geohash}, 1, 5) = ${opts.geohash.slice(0, 5)}` : undefined,
   ].filter((c) => c !== undefined);
+}
+
+export async function topEarners(db: Db, opts: { sinceDay?: string; geohash?: string; limit: number }) {
+  const points = sql<number>`sum(${pointEvents.points})`;
+  const conditions = earnerConditions(opts);
   return db
     .select({ id: users.id, nickname: users.nickname, anonymousMode: users.anonymousMode, points })
     .from(pointEvents)
@@ -75,4 +79,21 @@ export async function topEarners(db: Db, opts: { sinceDay?: string; geohash?: st
     .orderBy(desc(points))
     .limit(opts.limit)
     .all();
+}
+
+/** One person's points in the same board (period and area) and their rank in it: 1 + those with more. */
+export async function earnerStanding(db: Db, userId: string, opts: { sinceDay?: string; geohash?: string }) {
+  const points = sql<number>`sum(${pointEvents.points})`;
+  const conditions = earnerConditions(opts);
+  const totals = db
+    .select({ id: users.id, points: points.as("points") })
+    .from(pointEvents)
+    .innerJoin(users, eq(users.id, pointEvents.userId))
+    .where(conditions.length ? and(...conditions) : undefined)
+    .groupBy(users.id)
+    .as("totals");
+  const mine = await db.select({ points: totals.points }).from(totals).where(eq(totals.id, userId)).get();
+  if (!mine) return null;
+  const [ahead] = await db.select({ n: sql<number>`count(*)` }).from(totals).where(sql`${totals.points} > ${mine.points}`);
+  return { points: Number(mine.points), rank: Number(ahead?.n ?? 0) + 1 };
 }

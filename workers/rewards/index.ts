@@ -16,7 +16,15 @@ import {
 } from "../../core/rewards";
 import type { Db } from "../../db";
 import { resolveArea } from "../../core/places";
-import { bonusDays, countEventsOn, pointTotals, recordPoints, recordPointsMany, topEarners } from "../../db/queries/rewards";
+import {
+  bonusDays,
+  countEventsOn,
+  earnerStanding,
+  pointTotals,
+  recordPoints,
+  recordPointsMany,
+  topEarners,
+} from "../../db/queries/rewards";
 import type { User } from "../../db/schema";
 import { shownName } from "../rooms/rooms";
 import { listUserRooms } from "../../db/queries/rooms";
@@ -164,15 +172,18 @@ function weekStart(now: Date): string {
 export async function leaderboard(db: Db, viewer: User | null, q: LeaderboardQuery, now = new Date()): Promise<LeaderboardAnswer> {
   const area = q.scope === "area" && viewer ? resolveArea(viewer) : null;
   if (q.scope === "area" && !area) return { ...q, areaName: null, leaders: [] };
-  const rows = await topEarners(db, { sinceDay: q.period === "week" ? weekStart(now) : undefined, geohash: area?.geohash, limit: 20 });
-  return {
-    ...q,
-    areaName: area?.name ?? null,
-    leaders: rows.map((r, i) => ({
-      rank: i + 1,
-      name: shownName(r, "nearby:leaderboard"),
-      points: Number(r.points),
-      you: r.id === viewer?.id,
-    })),
-  };
+  const board = { sinceDay: q.period === "week" ? weekStart(now) : undefined, geohash: area?.geohash };
+  const rows = await topEarners(db, { ...board, limit: 20 });
+  const leaders = rows.map((r, i) => ({
+    rank: i + 1,
+    name: shownName(r, "nearby:leaderboard"),
+    points: Number(r.points),
+    you: r.id === viewer?.id,
+  }));
+  // Below the top 20, the viewer still sees where they stand, as the last line.
+  if (viewer && !leaders.some((l) => l.you)) {
+    const standing = await earnerStanding(db, viewer.id, board);
+    if (standing) leaders.push({ ...standing, name: shownName(viewer, "nearby:leaderboard"), you: true });
+  }
+  return { ...q, areaName: area?.name ?? null, leaders };
 }

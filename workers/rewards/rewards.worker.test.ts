@@ -99,6 +99,23 @@ describe("rewards", () => {
     expect((await call("/api/leaderboard?period=year")).status).toBe(400);
   });
 
+  it("below the top 20, the viewer still sees their own rank and points as the last line", async () => {
+    // 21 people in one town with the verification points (200) each; the viewer has only the daily bonus (50).
+    for (let i = 0; i < 21; i++) {
+      const p = await anonymousSession();
+      await call("/api/me", { method: "PATCH", cookie: p.cookie, json: { nickname: `Jos Top ${i}`, locationText: "Jos" } });
+      await awardVerified(db(), p.user.id);
+    }
+    const me = await anonymousSession();
+    await call("/api/me", { method: "PATCH", cookie: me.cookie, json: { nickname: "Jos Newcomer", locationText: "Jos" } });
+    await claimDailyBonus(db(), me.user.id);
+    const res = await call("/api/leaderboard?period=week&scope=area", { cookie: me.cookie });
+    const board = (await res.json()) as { leaders: { rank: number; name: string; points: number; you: boolean }[] };
+    expect(board.leaders).toHaveLength(21);
+    expect(board.leaders.slice(0, 20).every((l) => !l.you && l.points === 200)).toBe(true);
+    expect(board.leaders[20]).toEqual({ rank: 22, name: "Jos Newcomer", points: 50, you: true });
+  });
+
   it("an unlocked achievement grants its premium days once, through billing, to a verified person only", async () => {
     const anon = await anonymousSession();
     const verified = await verifiedSession("0818", "Achiever");
