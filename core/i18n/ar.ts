@@ -497,7 +497,7 @@ export const ar: Catalog = {
   "pricing.f.sos10km": "يصل نداء SOS إلى نحو 10 كم حولك، لا إلى منطقتك فقط",
   "pricing.f.callbacks": "أولوية في معاودة اتصال الدعم",
   "pricing.f.analytics": "قريبًا: تحليلات شخصية",
-  "pricing.f.files": "قريبًا: 50 عملية نقل ملفات شهريًا، وملفات حتى 100 ميغابايت",
+  "pricing.f.files": "50 عملية نقل ملفات شهريًا، وملفات حتى 100 ميغابايت",
   "pricing.startTrial": "ابدأ التجربة المجانية",
   "pricing.enterprise": "المؤسسات",
   "pricing.enterpriseDesc": "للتعاونيات والمدارس والمنظمات.",

@@ -493,7 +493,7 @@ export const en = {
   "pricing.f.sos10km": "SOS reaches about 10 km around you, not only your area",
   "pricing.f.callbacks": "Support call-backs first in the queue",
   "pricing.f.analytics": "Coming soon: personal analytics",
-  "pricing.f.files": "Coming soon: 50 file transfers a month, files up to 100MB",
+  "pricing.f.files": "50 file transfers a month, files up to 100MB",
   "pricing.startTrial": "Start Free Trial",
   "pricing.enterprise": "Enterprise",
   "pricing.enterpriseDesc": "For cooperatives, schools and organisations.",

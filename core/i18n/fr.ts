@@ -489,7 +489,7 @@ export const fr: Catalog = {
   "pricing.f.sos10km": "Le SOS atteint environ 10 km autour de vous, pas seulement votre zone",
   "pricing.f.callbacks": "Rappels du support en priorité",
   "pricing.f.analytics": "Bientôt : statistiques personnelles",
-  "pricing.f.files": "Bientôt : 50 transferts de fichiers par mois, fichiers jusqu'à 100 Mo",
+  "pricing.f.files": "50 transferts de fichiers par mois, fichiers jusqu'à 100 Mo",
   "pricing.startTrial": "Commencer l'essai gratuit",
   "pricing.enterprise": "Entreprise",
   "pricing.enterpriseDesc": "Pour les coopératives, écoles et organisations.",

@@ -485,7 +485,7 @@ export const ha: Catalog = {
   "pricing.f.sos10km": "SOS yana kaiwa kusan kilomita 10 a kewayenka, ba yankinka kaɗai ba",
   "pricing.f.callbacks": "Kiran tallafi na farko a layi",
   "pricing.f.analytics": "Nan ba da jimawa ba: nazarin kai",
-  "pricing.f.files": "Nan ba da jimawa ba: tura fayiloli 50 a wata, fayiloli har zuwa 100MB",
+  "pricing.f.files": "Tura fayiloli 50 a wata, fayiloli har zuwa 100MB",
   "pricing.startTrial": "Fara gwaji kyauta",
   "pricing.enterprise": "Kamfani",
   "pricing.enterpriseDesc": "Don ƙungiyoyin haɗin gwiwa, makarantu da ƙungiyoyi.",

@@ -486,7 +486,7 @@ export const ig: Catalog = {
   "pricing.f.sos10km": "SOS na-eru ihe dị ka kilomita 10 gburugburu gị, ọ bụghị naanị mpaghara gị",
   "pricing.f.callbacks": "Oku nkwado mbụ n'ahịrị",
   "pricing.f.analytics": "Na-abịa n'oge na-adịghị anya: nyocha onwe",
-  "pricing.f.files": "Na-abịa n'oge na-adịghị anya: nzipu faịlụ 50 kwa ọnwa, faịlụ ruo 100MB",
+  "pricing.f.files": "Nzipu faịlụ 50 kwa ọnwa, faịlụ ruo 100MB",
   "pricing.startTrial": "Malite nnwale n'efu",
   "pricing.enterprise": "Ụlọ ọrụ",
   "pricing.enterpriseDesc": "Maka otu nkwado, ụlọ akwụkwọ na nzukọ.",

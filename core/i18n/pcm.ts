@@ -484,7 +484,7 @@ export const pcm: Catalog = {
   "pricing.f.sos10km": "SOS reach about 10 km around you, no be only your area",
   "pricing.f.callbacks": "Support go call you back first",
   "pricing.f.analytics": "E dey come soon: personal analytics",
-  "pricing.f.files": "E dey come soon: 50 file transfers every month, files reach 100MB",
+  "pricing.f.files": "50 file transfers every month, files reach 100MB",
   "pricing.startTrial": "Start Free Trial",
   "pricing.enterprise": "Enterprise",
   "pricing.enterpriseDesc": "For cooperatives, schools and organisations.",

@@ -483,7 +483,7 @@ export const yo: Catalog = {
   "pricing.f.sos10km": "SOS ń dé bí kìlómítà 10 yí ọ ká, kì í ṣe agbègbè rẹ nìkan",
   "pricing.f.callbacks": "Ìpadàpè ìrànlọ́wọ́ àkọ́kọ́ nínú ìlà",
   "pricing.f.analytics": "Ń bọ̀ láìpẹ́: ìtúpalẹ̀ ti ara ẹni",
-  "pricing.f.files": "Ń bọ̀ láìpẹ́: ìfiránṣẹ́ fáìlì 50 lóṣù, fáìlì títí dé 100MB",
+  "pricing.f.files": "Ìfiránṣẹ́ fáìlì 50 lóṣù, fáìlì títí dé 100MB",
   "pricing.startTrial": "Bẹ̀rẹ̀ ìdánwò ọ̀fẹ́",
   "pricing.enterprise": "Ilé-iṣẹ́",
   "pricing.enterpriseDesc": "Fún ẹgbẹ́ alájọṣepọ̀, ilé-ìwé àti àjọ.",
