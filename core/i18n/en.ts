@@ -988,6 +988,30 @@ export const en = {
   "chat.cookieBody": "LinkUp uses cookies and offline storage on this device so your chats work without a connection.",
   "chat.cookieAccept": "Accept",
   "chat.cookieDismiss": "Dismiss",
+
+  // Achievements (core/rewards.ts ACHIEVEMENTS): the server answers in the person's language (workers/rewards/localize.ts)
+  "ach.first-contact": "First Contact",
+  "ach.first-contact.body": "Join your first room",
+  "ach.first-contact.reward": "2 days premium trial",
+  "ach.message-master": "Message Master",
+  "ach.message-master.body": "Send 100 messages",
+  "ach.message-master.reward": "1 week trial",
+  "ach.network-builder": "Network Builder",
+  "ach.network-builder.body": "Connect 10 devices",
+  "ach.network-builder.reward": "2 weeks premium",
+  "ach.emergency-hero": "Emergency Hero",
+  "ach.emergency-hero.body": "Help in 5 emergencies",
+  "ach.emergency-hero.reward": "1 month",
+  "ach.streak-warrior": "Streak Warrior",
+  "ach.streak-warrior.body": "Claim the daily bonus 30 days in a row",
+  "ach.streak-warrior.reward": "3 weeks",
+  "ach.community-champion": "Community Champion",
+  "ach.community-champion.body": "Invite 5 friends",
+  "ach.community-champion.reward": "2 months",
+  "ach.tier.bronze": "bronze",
+  "ach.tier.silver": "silver",
+  "ach.tier.gold": "gold",
+  "ach.tier.diamond": "diamond",
 } satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;
