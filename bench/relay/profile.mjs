@@ -73,6 +73,7 @@ function breakdown(profile) {
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const totals = new Map();
+  const leaves = new Map();
   let all = 0;
   const deltas = profile.timeDeltas;
   profile.samples.forEach((nodeId, i) => {
@@ -95,8 +96,13 @@ function breakdown(profile) {
             ? "other room code (webSocketMessage, handle, store)"
             : "outside the room (runtime, GC, other code)";
     totals.set(key, (totals.get(key) ?? 0) + t);
+    if (inRoom) {
+      const f = byId.get(nodeId).callFrame;
+      const leaf = `${f.functionName || "(anonymous)"}:${f.lineNumber}`;
+      leaves.set(leaf, (leaves.get(leaf) ?? 0) + t);
+    }
   });
-  return { totals, all };
+  return { totals, all, leaves };
 }
 
 const inspectorPort = await freePort();
@@ -107,7 +113,8 @@ const server = await serveBuilt({
 });
 try {
   const users = [];
-  for (let i = 0; i < 10; i++) {
+  const people = Math.ceil(SOCKETS / 4); // a person may have 4 sockets in a room
+  for (let i = 0; i < people; i++) {
     const res = await fetch(`${server.url}/api/auth/anonymous`, { method: "POST", headers: { origin: server.url } });
     users.push({ cookie: res.headers.getSetCookie()[0].split(";")[0], id: (await res.json()).user.id });
   }
@@ -117,7 +124,7 @@ try {
   for (let i = 0; i < SOCKETS; i++)
     sockets.push(
       await new Promise((resolve, reject) => {
-        const ws = new WebSocket(url, { headers: { cookie: users[i % 10].cookie, origin: server.url } });
+        const ws = new WebSocket(url, { headers: { cookie: users[i % people].cookie, origin: server.url } });
         ws.once("message", () => resolve(ws));
         ws.once("error", reject);
       }),
@@ -156,7 +163,7 @@ try {
   inspector.close();
   for (const ws of sockets) ws.close();
 
-  const { totals, all } = breakdown(profile);
+  const { totals, all, leaves } = breakdown(profile);
   const busy = all - (totals.get("idle") ?? 0);
   const rows = [...totals].filter(([k]) => k !== "idle").sort((a, b) => b[1] - a[1]);
   console.log(`target: ${target.title ?? target.id}; ${received} deliveries of ${MESSAGES} messages to ${SOCKETS} sockets`);
@@ -164,6 +171,8 @@ try {
   for (const [k, t] of rows)
     console.log(`| ${k} | ${t.toFixed(0)} | ${((t * 1000) / MESSAGES).toFixed(0)} | ${((t / busy) * 100).toFixed(1)}% |`);
   console.log(`| busy total | ${busy.toFixed(0)} | ${((busy * 1000) / MESSAGES).toFixed(0)} | 100% |`);
+  const top = [...leaves].sort((a, b) => b[1] - a[1]).slice(0, 15);
+  console.log(`\nFunctions inside the room by self time:\n${top.map(([k, t]) => `  ${k} ${t.toFixed(0)} ms`).join("\n")}`);
 } finally {
   await server.stop();
 }

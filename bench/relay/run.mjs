@@ -19,7 +19,8 @@ const SENDERS = 10; // sockets that send (each stays inside the room's per-socke
 const PACED = 50; // messages sent one every PACED_GAP_MS: latency at light load
 const PACED_GAP_MS = 20;
 const BURST = 200; // messages sent as fast as the senders can: throughput and latency under load
-const USERS = 10;
+// A person may have MAX_SOCKETS_PER_PERSON (4) sockets in a room: enough people for the biggest room.
+const USERS = Math.max(10, Math.ceil(Math.max(...SIZES) / 4));
 const GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz";
 
 const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : Number.NaN);
