@@ -291,7 +291,8 @@ if (results.length) {
 machine slows every server alike).
 
 - Relay: ${served}; requests pass wrangler's local proxy into workerd, where the MeshRoom checks every frame
-  with zod, stores each envelope in its SQLite storage, acks, relays, and writes metadata to local D1.
+  (a member's envelope without zod: core/envelope-check.ts), stores each envelope in its SQLite storage, acks and
+  relays; metadata goes to local D1 in one batch per 250 ms.
 - Minimal DO: the smallest broadcast Durable Object (bench/relay/echo: hibernation API; parse, seq, ack,
   broadcast; nothing else), the front Worker of the same \`wrangler dev\`, so in the same workerd process. The
   app sits behind it on a service binding, so room sockets take one more hop on upgrade than the minimal DO's.
