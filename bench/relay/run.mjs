@@ -295,7 +295,7 @@ machine slows every server alike).
   relays; metadata goes to local D1 in one batch per 250 ms.
 - Minimal DO: the smallest broadcast Durable Object (bench/relay/echo: hibernation API; parse, seq, ack,
   broadcast; nothing else), the front Worker of the same \`wrangler dev\`, so in the same workerd process. The
-  app sits behind it on a service binding, so room sockets take one more hop on upgrade than the minimal DO's.
+  app sits behind it on a service binding; the minimal DO's sockets take the same hop (its binding to itself).
 - Plain: a Node \`ws\` broadcast server in its own process (parse, seq, ack, broadcast; no
   validation, storage or database).
 - All driven by the same Node \`ws\` clients in one process, on the same cores as the servers. One room of
