@@ -68,6 +68,11 @@ const BUCKET_REFILLED_MS = (RESUME_RATE.burst / RESUME_RATE.perSecond) * 1000;
 const utf8 = new TextEncoder();
 /** Joins and leaves within this window share one presence broadcast (a room of N joining is not N² frames). */
 const PRESENCE_DEBOUNCE_MS = 100;
+/**
+ * Members' messages reach D1 `messages` (and analytics, points) at most once per this window, in one batch, off
+ * the send path (docs/decisions/037g-room-speed-and-shards.md): D1 is metadata, the room's SQLite is the record.
+ */
+export const METADATA_FLUSH_MS = 250;
 
 export class MeshRoom extends DurableObject<Env> {
   private readonly sql: SqlStorage;
@@ -78,6 +83,9 @@ export class MeshRoom extends DurableObject<Env> {
   private readonly buckets = new Map<string, { frames: Bucket; resumes: Bucket }>();
   private pendingRows: MessageRow[] = [];
   private flushing: Promise<void> | null = null;
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Socket deliveries not yet added to the stored 'relayed' figure (written with the metadata batch). */
+  private relayedPending = 0;
   private presenceTimer: ReturnType<typeof setTimeout> | null = null;
   /** The room's sockets, read once per wake-up from the runtime and kept current on join/leave. */
   private socketSet: Set<WebSocket> | null = null;
@@ -249,7 +257,7 @@ export class MeshRoom extends DurableObject<Env> {
       present: presence.members,
       latestSeq: this.latestSeq(),
       stored,
-      relayed: Number(relayed?.v ?? 0),
+      relayed: Number(relayed?.v ?? 0) + this.relayedPending,
     };
   }
 
@@ -270,7 +278,7 @@ export class MeshRoom extends DurableObject<Env> {
           return this.error(ws, "internal", "The room could not store this message. It will be resent.", envelope.id);
         }
         this.send(ws, { type: "ack", id: envelope.id, status: "sent", seq: result.seq, ...(result.duplicate ? { duplicate: true } : {}) });
-        await this.flush();
+        this.scheduleFlush();
         if (!result.duplicate) this.pushDirectMessage(envelope, me);
         return;
       }
@@ -294,14 +302,14 @@ export class MeshRoom extends DurableObject<Env> {
 
   /** Stores an envelope once (by id) and relays it to every socket but its origin. */
   private store(envelope: Envelope, origin: WebSocket | null): { delivered: number; seq: number; duplicate: boolean } {
-    const existing = this.sql.exec<{ seq: number }>("SELECT seq FROM envelopes WHERE id = ?", envelope.id).toArray()[0];
-    if (existing) return { delivered: 0, seq: existing.seq, duplicate: true };
     const now = Date.now();
     const body = JSON.stringify(envelope);
-    if (utf8.encode(body).byteLength > MAX_ENVELOPE_BYTES) throw new TooLarge();
-    const { seq } = this.sql
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: most bodies need no encoding to pass the size check.
+    if (body.length * 3 > MAX_ENVELOPE_BYTES && utf8.encode(body).byteLength > MAX_ENVELOPE_BYTES) throw new TooLarge();
+    // One statement both dedupes (by id) and stores; a resend finds its first seq.
+    const inserted = this.sql
       .exec<{ seq: number }>(
-        "INSERT INTO envelopes (id, sender_id, type, priority, stored_at, body) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq",
+        "INSERT INTO envelopes (id, sender_id, type, priority, stored_at, body) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING seq",
         envelope.id,
         envelope.senderId,
         envelope.type,
@@ -309,17 +317,19 @@ export class MeshRoom extends DurableObject<Env> {
         now,
         body,
       )
-      .one();
+      .toArray()[0];
+    if (!inserted) {
+      const existing = this.sql.exec<{ seq: number }>("SELECT seq FROM envelopes WHERE id = ?", envelope.id).one();
+      return { delivered: 0, seq: existing.seq, duplicate: true };
+    }
+    const { seq } = inserted;
     const frame = `{"type":"envelope","seq":${seq},"envelope":${body}}`;
     let delivered = 0;
     for (const ws of this.sockets()) {
       if (ws === origin) continue;
       if (this.sendRaw(ws, frame)) delivered++;
     }
-    this.sql.exec(
-      "INSERT INTO meta (key, value) VALUES ('relayed', ?) ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value",
-      delivered,
-    );
+    this.relayedPending += delivered;
     if (MESSAGE_TYPES.has(envelope.type)) this.pendingRows.push(toMessageRow(envelope, now));
     if (seq % PRUNE_EVERY === 0) this.prune(seq, now);
     return { delivered, seq, duplicate: false };
@@ -506,8 +516,24 @@ export class MeshRoom extends DurableObject<Env> {
     this.sql.exec("DELETE FROM receipts WHERE at < ?", now - DEDUPE_MEMORY_MS);
   }
 
-  /** Writes pending `messages` rows to D1; concurrent callers share one running flush. */
+  /** One metadata flush per METADATA_FLUSH_MS at most, whatever the number of messages in between. */
+  private scheduleFlush(): void {
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      void this.flush();
+    }, METADATA_FLUSH_MS);
+  }
+
+  /** Writes pending `messages` rows to D1 and the relayed figure; concurrent callers share one running flush. */
   private flush(): Promise<void> {
+    if (this.relayedPending > 0) {
+      this.sql.exec(
+        "INSERT INTO meta (key, value) VALUES ('relayed', ?) ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value",
+        this.relayedPending,
+      );
+      this.relayedPending = 0;
+    }
     if (this.flushing) return this.flushing;
     if (this.pendingRows.length === 0) return Promise.resolve();
     this.flushing = (async () => {

@@ -21,8 +21,10 @@ async function freePort() {
  * `fromBuild` serves a copy of an existing build instead of building again; `unsetVars` removes names from the
  * local variables the build carries (its `.dev.vars`, written from ours), e.g. ENVIRONMENT to serve it the way
  * production runs it. The browser tests' server keeps ENVIRONMENT=development: they read the dev outbox.
+ * `frontConfig` is a wrangler config of another Worker served first, in the same workerd process (it reaches the
+ * app through a service binding): bench/relay's minimal Durable Object.
  */
-export async function serveBuilt({ name = "e2e", vars = {}, quiet = true, fromBuild, unsetVars = [] } = {}) {
+export async function serveBuilt({ name = "e2e", vars = {}, quiet = true, fromBuild, unsetVars = [], frontConfig, extraArgs = [] } = {}) {
   await ensureDevVars();
   const dir = join(".wrangler", name, String(process.pid));
   rmSync(dir, { recursive: true, force: true });
@@ -53,11 +55,21 @@ export async function serveBuilt({ name = "e2e", vars = {}, quiet = true, fromBu
     ...vars,
   };
   const varArgs = Object.entries(localVars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  if (frontConfig) {
+    // Behind a front Worker, wrangler gives --var and --local to the front only: the app's variables go into its
+    // own config, and its AI binding (remote only) is dropped (the benchmark never asks the assistant).
+    const appConfig = join(buildDir, "server", "wrangler.json");
+    const config = JSON.parse(readFileSync(appConfig, "utf8"));
+    config.vars = { ...config.vars, ...localVars, APP_URL: `http://127.0.0.1:${port}` };
+    delete config.ai;
+    writeFileSync(appConfig, JSON.stringify(config));
+  }
   const child = spawn(
     "npx",
     [
       "wrangler",
       "dev",
+      ...(frontConfig ? ["-c", frontConfig] : []),
       "-c",
       join(buildDir, "server", "wrangler.json"),
       "--local",
@@ -71,6 +83,7 @@ export async function serveBuilt({ name = "e2e", vars = {}, quiet = true, fromBu
       "--var",
       `APP_URL:http://127.0.0.1:${port}`,
       ...varArgs,
+      ...extraArgs,
     ],
     { env, stdio: ["ignore", "pipe", "pipe"], detached: true },
   );

@@ -1,7 +1,10 @@
 // bench/relay: fan-out latency and throughput of one MeshRoom with 10, 100 and 1,000 sockets, against the
-// built Worker served locally in workerd (wrangler dev), next to a plain Node `ws` broadcast server (separate
-// process) in the same run with the same clients. Counts lost and duplicated deliveries (must be zero).
-// Writes the "relay" section of bench/README.md. `npm run bench -- relay`; SIZES=10,100 to pick sizes.
+// built Worker served locally in workerd (wrangler dev), next to two baselines in the same run with the same
+// clients: a minimal broadcast Durable Object in the same workerd process (bench/relay/echo) and a plain Node
+// `ws` broadcast server (separate process). Counts lost and duplicated deliveries (must be zero).
+// Writes the "relay" section of bench/README.md. `npm run bench -- relay`; SIZES=10,100 to pick sizes;
+// RELAY_BUILD=<dir> serves an existing build instead of building.
+
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cpus, loadavg } from "node:os";
@@ -16,7 +19,8 @@ const SENDERS = 10; // sockets that send (each stays inside the room's per-socke
 const PACED = 50; // messages sent one every PACED_GAP_MS: latency at light load
 const PACED_GAP_MS = 20;
 const BURST = 200; // messages sent as fast as the senders can: throughput and latency under load
-const USERS = 10;
+// A person may have MAX_SOCKETS_PER_PERSON (4) sockets in a room: enough people for the biggest room.
+const USERS = Math.max(10, Math.ceil(Math.max(...SIZES) / 4));
 const GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz";
 
 const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : Number.NaN);
@@ -80,7 +84,10 @@ async function scenario(n, urlFor, headersFor, senderIdFor, room) {
           lastDelivery = now;
         }
       } else if (frame.type === "ack") acks.set(frame.id, (acks.get(frame.id) ?? 0) + 1);
-      else if (frame.type === "error") errors.push(frame);
+      else if (frame.type === "error") {
+        if (!errors.length) console.error("error frame:", JSON.stringify(frame));
+        errors.push(frame);
+      }
     });
   });
 
@@ -169,7 +176,11 @@ async function startPlain() {
 }
 
 const served = "the production build (`react-router build`) served by `wrangler dev --local`";
-const server = await serveBuilt({ name: "bench-relay" });
+const server = await serveBuilt({
+  name: "bench-relay",
+  fromBuild: process.env.RELAY_BUILD,
+  frontConfig: new URL("./echo/wrangler.json", import.meta.url).pathname,
+});
 const plain = await startPlain();
 const results = [];
 let failed = false;
@@ -193,6 +204,15 @@ try {
       room,
     );
     results.push({ server: "MeshRoom (workerd)", ...relay });
+    console.log(`minimal DO: ${n} sockets…`);
+    const echo = await scenario(
+      n,
+      () => `${wsBase}/bench-echo/${encodeURIComponent(room)}`,
+      () => ({}),
+      (i) => users[i % USERS].id,
+      room,
+    );
+    results.push({ server: "minimal DO (workerd)", ...echo });
     console.log(`plain ws: ${n} sockets…`);
     const base = await scenario(
       n,
@@ -243,24 +263,50 @@ const lines = results.map((r) =>
 for (const r of results) if (r.lost || r.dups || r.missingAcks || r.dupAcks || r.errors) failed = true;
 console.log([header, rule, ...lines].join("\n"));
 
+// p99 ratios of the room to each baseline; goals at 100 sockets: ≤ 1.5× the plain server, ≤ 1.2× the minimal DO.
+const ratio = (a, b) => (Number.isFinite(a / b) ? `${(a / b).toFixed(1)}×` : "–");
+const ratioHeader =
+  "| sockets | paced p99: ÷ plain ws | paced p99: ÷ minimal DO | burst p99: ÷ plain ws | burst p99: ÷ minimal DO | goal at 100 (paced ≤ 1.5× plain, ≤ 1.2× DO) |";
+const ratioRule = "| --- | --- | --- | --- | --- | --- |";
+const ratioLines = [];
+for (const n of SIZES) {
+  const get = (name) => results.find((r) => r.n === n && r.server === name);
+  const room = get("MeshRoom (workerd)");
+  const plainR = get("plain Node ws");
+  const doR = get("minimal DO (workerd)");
+  if (!room || !plainR || !doR) continue;
+  const met = room.pacedP99 / plainR.pacedP99 <= 1.5 && room.pacedP99 / doR.pacedP99 <= 1.2;
+  ratioLines.push(
+    `| ${n} | ${ratio(room.pacedP99, plainR.pacedP99)} | ${ratio(room.pacedP99, doR.pacedP99)} | ${ratio(room.burstP99, plainR.burstP99)} | ${ratio(room.burstP99, doR.burstP99)} | ${n === 100 ? (met ? "met" : "not met") : ""} |`,
+  );
+}
+const ratioTable = [ratioHeader, ratioRule, ...ratioLines].join("\n");
+console.log(ratioTable);
+
 if (results.length) {
   const date = new Date().toISOString().slice(0, 10);
   writeSection(
     "relay",
     `Measured ${date} with \`npm run bench -- relay\` on ${cpus().length} × ${cpus()[0]?.model.trim() ?? "CPU"} (load average ${LOAD_AT_START.toFixed(1)} at the start: other work on the
-machine slows both servers alike).
+machine slows every server alike).
 
 - Relay: ${served}; requests pass wrangler's local proxy into workerd, where the MeshRoom checks every frame
-  with zod, stores each envelope in its SQLite storage, acks, relays, and writes metadata to local D1.
-- Baseline: a plain Node \`ws\` broadcast server in its own process (parse, seq, ack, broadcast; no
+  (a member's envelope without zod: core/envelope-check.ts), stores each envelope in its SQLite storage, acks and
+  relays; metadata goes to local D1 in one batch per 250 ms.
+- Minimal DO: the smallest broadcast Durable Object (bench/relay/echo: hibernation API; parse, seq, ack,
+  broadcast; nothing else), the front Worker of the same \`wrangler dev\`, so in the same workerd process. The
+  app sits behind it on a service binding; the minimal DO's sockets take the same hop (its binding to itself).
+- Plain: a Node \`ws\` broadcast server in its own process (parse, seq, ack, broadcast; no
   validation, storage or database).
-- Both driven by the same Node \`ws\` clients in one process, on the same cores as the servers. One room of
+- All driven by the same Node \`ws\` clients in one process, on the same cores as the servers. One room of
   N sockets; ${SENDERS} of them send (round robin); every other socket must receive each message exactly once.
 - Paced: ${PACED} messages, one every ${PACED_GAP_MS} ms (latency at light load). Burst: ${BURST} messages sent at once
   (throughput = deliveries from the first burst send to the last delivery; latency includes queueing).
 - Latency is send to receipt at each receiving socket, in milliseconds.
 
 ${[header, rule, ...lines].join("\n")}
+
+${ratioTable}
 
 ${failed ? "**Some messages were lost, duplicated or not acknowledged in this run (see the table).**" : "No message was lost, duplicated or left unacknowledged."}`,
   );

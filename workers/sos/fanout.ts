@@ -20,10 +20,11 @@ import type { AppEnv } from "../env";
 import { type NotifyInput, notifyMany, pushStored } from "../notifications";
 
 /**
- * People the SOS request alerts itself. Each push is one outbound request and a Worker request may make only a
- * limited number of them; the rest go through the queue, where each batch runs in its own invocation.
+ * People the SOS request alerts itself. Each push is one outbound request (signed and encrypted) and the sender
+ * waits for them, so the request keeps few (it answers in under a second: bench/README.md, sos); the rest go
+ * through the queue, where each batch runs in its own invocation (docs/decisions/037g-room-speed-and-shards.md).
  */
-export const INLINE_RECIPIENTS = 40;
+export const INLINE_RECIPIENTS = 10;
 
 const sosTypeKey = (t: string): MessageKey =>
   EMERGENCY_TYPES.includes(t as EmergencyType) ? `sos.type.${t as EmergencyType}` : "sos.type.other";

@@ -221,13 +221,14 @@ export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUnt
     // Contacts first (the sender chose them), then people nearby up to the request's share; the queue takes the rest.
     const knownNow = contactUsers.slice(0, INLINE_RECIPIENTS);
     const nearNow = inArea.slice(0, INLINE_RECIPIENTS - knownNow.length);
-    const queued =
-      (await enqueueFanout(env, row.id, "contacts", contactUsers.slice(knownNow.length))) +
-      (await enqueueFanout(env, row.id, "nearby", inArea.slice(nearNow.length)));
-    const [near, known] = await Promise.all([
+    // The queue sends and the request's own alerts run side by side (docs/decisions/037g-room-speed-and-shards.md).
+    const [queuedContacts, queuedNearby, near, known] = await Promise.all([
+      enqueueFanout(env, row.id, "contacts", contactUsers.slice(knownNow.length)),
+      enqueueFanout(env, row.id, "nearby", inArea.slice(nearNow.length)),
       notifyMany(env, db, nearNow, sosAlert(row, user, "nearby")),
       notifyMany(env, db, knownNow, sosAlert(row, user, "contacts")),
     ]);
+    const queued = queuedContacts + queuedNearby;
     return {
       stored: near.stored + known.stored,
       pushed: near.pushed + known.pushed,
