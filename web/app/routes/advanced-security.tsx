@@ -1,10 +1,12 @@
 // Advanced security center (spec part 2 #6): feature toggles, the security score, the first 4 security events
-// and the backup codes, all from the account's stored state (the score is the share of enabled features).
+// and the backup codes, all from the account's stored state (the score is the share of enabled features); the
+// safety numbers of private chats, worked out on this device.
 import { Form, Link, useActionData } from "react-router";
 import type { SecurityFeature, SecurityFeatureId } from "../../../core/security";
 import { timeAgo } from "../../../core/sos";
 import { advancedSecurityAction, loadAdvancedSecurity } from "../features/security/security.server";
 import { type FormError, InlineError, useErrorToast } from "../features/identity/verification-forms";
+import { SafetyNumberList } from "../features/security/safety-numbers";
 import type { Route } from "./+types/advanced-security";
 
 export const meta: Route.MetaFunction = () => [{ title: "Advanced Security — LinkUp" }];
@@ -53,7 +55,7 @@ function FeatureControl({ f }: { f: SecurityFeature }) {
 }
 
 export default function AdvancedSecurity({ loaderData }: Route.ComponentProps) {
-  const { user, overview } = loaderData;
+  const { user, overview, contacts } = loaderData;
   const error = useActionData<{ error?: FormError }>()?.error;
   useErrorToast(error);
   if (!user || !overview) {
@@ -113,6 +115,7 @@ export default function AdvancedSecurity({ loaderData }: Route.ComponentProps) {
           </ul>
         )}
       </section>
+      <SafetyNumberList contacts={contacts} />
       <section className="card" aria-labelledby="backup-title">
         <h2 id="backup-title">Backup codes</h2>
         <p>

@@ -1,5 +1,7 @@
-import { Form, Link, useSearchParams } from "react-router";
+import { Form, Link, useSearchParams, useSubmit } from "react-router";
+import { panicGuardedSubmit } from "../features/security/app-lock";
 import { apiGet } from "../lib/api.server";
+import { useRootData } from "../root";
 import type { Route } from "./+types/faq";
 
 interface FaqItem {
@@ -32,11 +34,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export default function Faq({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const { items, popular, q, category } = loaderData;
+  // The panic code typed as a search wipes this device instead (features/security/app-lock.tsx).
+  const root = useRootData();
+  const submit = useSubmit();
   return (
     <>
       <section className="hero">
         <h1>Frequently Asked Questions</h1>
-        <Form method="get" role="search" className="row">
+        <Form method="get" role="search" className="row" onSubmit={panicGuardedSubmit(root?.user?.id ?? null, "q", (form) => submit(form))}>
           <label className="sr-only" htmlFor="faq-q">
             Search questions
           </label>
