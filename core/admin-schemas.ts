@@ -88,3 +88,19 @@ export interface DeskSosArea {
   geohash: string | null;
   sos: DeskSos[];
 }
+
+/** Why a person reports someone to the staff desk (docs/decisions/037b-reports-and-device-bans.md). */
+export const REPORT_REASONS = ["spam", "harassment", "scam", "hate", "impersonation", "other"] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number];
+
+/** A report of a person: a reason from the list, optional words, and the chat it came from. */
+export const ReportSchema = z.object({
+  userId: z.string().trim().min(1).max(64),
+  reason: z.enum(REPORT_REASONS),
+  details: z.string().trim().max(500).default(""),
+  roomId: z.string().trim().max(128).optional(),
+});
+export type ReportInput = z.infer<typeof ReportSchema>;
+
+/** The ticket category a report is filed under. */
+export const REPORT_CATEGORY = "report";

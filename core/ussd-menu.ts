@@ -327,3 +327,16 @@ export function marketScreen(t: ChannelTexts, commodity: string, place: string |
   }
   return `END ${text}\n${footer}`;
 }
+
+const SOS_NODES: readonly UssdNode[] = ["sosType", "sosPlace", "sosConfirm"];
+
+/**
+ * What a suspended phone sees instead of `outcome`, or null to let it through: the main menu offers only SOS,
+ * the SOS screens and the SOS itself stay open (an emergency is never refused, docs/decisions/025-bans.md),
+ * anything else ends with the suspension text.
+ */
+export function suspendedScreen(outcome: UssdOutcome, t: ChannelTexts): string | null {
+  if (outcome.kind === "action") return outcome.action.kind === "sos" || outcome.action.kind === "exit" ? null : end(t.suspended);
+  if (outcome.state.node === "main") return con([t.suspendedMenu, `1 ${t.menu.sos}`, `0 ${t.menu.exit}`]);
+  return SOS_NODES.includes(outcome.state.node) ? null : end(t.suspended);
+}

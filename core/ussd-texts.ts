@@ -81,6 +81,10 @@ export interface ChannelTexts {
   languageSaved: string;
   goodbye: string;
   busy: string;
+  /** A suspended phone's main menu heading: only SOS stays open (docs/decisions/025-bans.md). */
+  suspendedMenu: string;
+  /** END for a suspended phone choosing anything but SOS. */
+  suspended: string;
   tiers: { free: string; premium: string; enterprise: string };
   /** To an emergency contact by WhatsApp or SMS: {name} {phone} {type} {message} {where} */
   sosContact: string;
@@ -124,6 +128,9 @@ const english: ChannelTexts = {
   languageSaved: "Language saved.",
   goodbye: "Thank you for using LinkUp. Stay safe.",
   busy: "Service busy. Please try again.",
+  suspendedMenu: "Account suspended. Only SOS is open.",
+  suspended:
+    "Your LinkUp account is suspended. Contact LinkUp support if you think this is a mistake. SOS stays open: dial again and choose 1. In danger? Call 112 or 199.",
   tiers: { free: "Free", premium: "Premium", enterprise: "Enterprise" },
   sosContact: "LinkUp SOS from {name}{phone} - {type}: {message}.{where} Call 112 or 199 if they need help.",
   sosContactWhere: " Location: {place}.",
@@ -164,6 +171,9 @@ const hausa: ChannelTexts = {
   languageSaved: "An ajiye harshe.",
   goodbye: "Mun gode da amfani da LinkUp. A zauna lafiya.",
   busy: "Ana aiki sosai. Sake gwadawa.",
+  suspendedMenu: "An dakatar da asusu. SOS kadai ke aiki.",
+  suspended:
+    "An dakatar da asusunka na LinkUp. Tuntubi tallafin LinkUp idan kana ganin kuskure ne. SOS yana aiki: sake kira ka zabi 1. Kana cikin hadari? Kira 112 ko 199.",
   tiers: { free: "Kyauta", premium: "Premium", enterprise: "Enterprise" },
   sosContact: "SOS na LinkUp daga {name}{phone} - {type}: {message}.{where} Kira 112 ko 199 idan suna bukatar taimako.",
   sosContactWhere: " Wuri: {place}.",
@@ -204,6 +214,9 @@ const yoruba: ChannelTexts = {
   languageSaved: "A ti fi ede pamo.",
   goodbye: "E se fun lilo LinkUp. E ku aabo.",
   busy: "Ero n sise lowo. Tun gbiyanju.",
+  suspendedMenu: "A ti da akanti duro. SOS nikan lo si sile.",
+  suspended:
+    "A ti da akanti LinkUp re duro. Kan si atileyin LinkUp ti o ba ro pe asise ni. SOS si n sise: pe pada ki o yan 1. Ninu ewu? Pe 112 tabi 199.",
   tiers: { free: "Ofe", premium: "Premium", enterprise: "Enterprise" },
   sosContact: "SOS LinkUp lati odo {name}{phone} - {type}: {message}.{where} Pe 112 tabi 199 ti won ba nilo iranlowo.",
   sosContactWhere: " Ibi: {place}.",
@@ -244,6 +257,9 @@ const igbo: ChannelTexts = {
   languageSaved: "Echekwara asusu.",
   goodbye: "Daalu maka iji LinkUp. Nodu na nchekwa.",
   busy: "Oru di ukwuu ugbu a. Nwaa ozo.",
+  suspendedMenu: "Akwusitela akaunti. Naani SOS ka meghere.",
+  suspended:
+    "Akwusitela akaunti LinkUp gi. Kpoturu nkwado LinkUp ma i chere na o bu njehie. SOS ka na-aru oru: kpoo ozo ma hoo 1. I no na nsogbu? Kpoo 112 ma o bu 199.",
   tiers: { free: "Efu", premium: "Premium", enterprise: "Enterprise" },
   sosContact: "SOS LinkUp site n'aka {name}{phone} - {type}: {message}.{where} Kpoo 112 ma o bu 199 ma o buru na ha choro enyemaka.",
   sosContactWhere: " Ebe: {place}.",
@@ -284,6 +300,9 @@ const pidgin: ChannelTexts = {
   languageSaved: "Language don save.",
   goodbye: "Tank you for using LinkUp. Stay safe.",
   busy: "System busy. Abeg try again.",
+  suspendedMenu: "Account suspended. Na only SOS dey open.",
+  suspended:
+    "Dem don suspend your LinkUp account. Contact LinkUp support if you think say na mistake. SOS still dey work: dial again, choose 1. You dey danger? Call 112 or 199.",
   tiers: { free: "Free", premium: "Premium", enterprise: "Enterprise" },
   sosContact: "LinkUp SOS from {name}{phone} - {type}: {message}.{where} Call 112 or 199 if dem need help.",
   sosContactWhere: " Where: {place}.",

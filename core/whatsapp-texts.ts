@@ -21,6 +21,8 @@ export interface WhatsAppTexts {
   other: string;
   verified: string;
   thinking: string;
+  /** The answer to a suspended phone for anything but SOS, a location and STOP/START (docs/decisions/025-bans.md). */
+  suspended: string;
 }
 
 const english: WhatsAppTexts = {
@@ -48,6 +50,8 @@ const english: WhatsAppTexts = {
   verified:
     "✅ This WhatsApp number is now linked to LinkUp. Nobody was signed in on the web: the code works there only in the browser that asked for it. If you did not ask for a code, ignore it.",
   thinking: "🤖 Thinking… the answer follows in a moment.",
+  suspended:
+    "This account is suspended. Contact LinkUp support if you think this is a mistake. SOS still works: send SOS and a few words. In danger? Call 112 or 199.",
 };
 
 const hausa: WhatsAppTexts = {
@@ -75,6 +79,8 @@ const hausa: WhatsAppTexts = {
   verified:
     "✅ An hada wannan lambar WhatsApp da LinkUp. Ba a shigar da kowa a yanar gizo ba: lambar tana aiki ne kawai a burauzar da ta nema. Idan ba kai ka nema ba, ka yi watsi da ita.",
   thinking: "🤖 Ina tunani… amsar na zuwa nan ba da jimawa ba.",
+  suspended:
+    "An dakatar da asusunka na LinkUp. Tuntubi tallafin LinkUp idan kana ganin kuskure ne. SOS yana aiki: aika SOS da 'yan kalmomi. Kana cikin hadari? Kira 112 ko 199.",
 };
 
 const yoruba: WhatsAppTexts = {
@@ -102,6 +108,8 @@ const yoruba: WhatsAppTexts = {
   verified:
     "✅ A ti so nomba WhatsApp yii mo LinkUp. Ko si eni ti o wole lori web: koodu n sise nikan ninu burausa ti o beere fun un. Ti kii ba se iwo lo beere, ma bikita.",
   thinking: "🤖 Mo n ronu… idahun n bo laipe.",
+  suspended:
+    "A ti da akanti LinkUp re duro. Kan si atileyin LinkUp ti o ba ro pe asise ni. SOS si n sise: fi SOS ati oro die ranse. Ninu ewu? Pe 112 tabi 199.",
 };
 
 const igbo: WhatsAppTexts = {
@@ -129,6 +137,8 @@ const igbo: WhatsAppTexts = {
   verified:
     "✅ Ejikotala nomba WhatsApp a na LinkUp. Onweghi onye banyere na web: koodu na-aru naani na ihe nchogha nke rioro ya. O buru na obughi gi rioro ya, hapu ya.",
   thinking: "🤖 Ana m eche… aziza na-abia n'oge na-adighi anya.",
+  suspended:
+    "Akwusitela akaunti LinkUp gi. Kpoturu nkwado LinkUp ma i chere na o bu njehie. SOS ka na-aru oru: ziga SOS na okwu ole na ole. I no na nsogbu? Kpoo 112 ma o bu 199.",
 };
 
 const pidgin: WhatsAppTexts = {
@@ -156,6 +166,8 @@ const pidgin: WhatsAppTexts = {
   verified:
     "✅ Dis WhatsApp number don link to LinkUp. Nobody sign in for web: di code dey work only for di browser wey ask for am. If no be you ask, ignore am.",
   thinking: "🤖 I dey think… answer dey come small time.",
+  suspended:
+    "Dem don suspend your LinkUp account. Contact LinkUp support if you think say na mistake. SOS still dey work: send SOS plus small words. You dey danger? Call 112 or 199.",
 };
 
 export const WHATSAPP_TEXTS: Record<ChannelLanguage, WhatsAppTexts> = { english, hausa, yoruba, igbo, pidgin };

@@ -449,6 +449,8 @@ export const supportTickets = sqliteTable("support_tickets", {
   phone: text("phone"),
   message: text("message").notNull(),
   category: text("category").notNull(),
+  // A report (category 'report'): the person reported, whom staff open on the desk (docs/decisions/037b-reports-and-device-bans.md).
+  subjectId: text("subject_id").references(() => users.id, { onDelete: "set null" }),
   status: text("status", { enum: ["open", "closed"] })
     .notNull()
     .default("open"),
@@ -649,6 +651,23 @@ export const analyticsDaily = sqliteTable(
  * Security events (spec part 2, security event shape): what happened to the protection of one person's account,
  * shown on /advanced-security. `kind` is our precise event; `type` and `severity` are the spec's coarser fields.
  */
+/**
+ * Browsers a person signed in from: the HMAC of a long-lived device cookie (workers/auth/device.ts). A ban
+ * covers the banned person's browsers through these rows, so unbanning lifts it with no second step
+ * (docs/decisions/037b-reports-and-device-bans.md).
+ */
+export const userDevices = sqliteTable(
+  "user_devices",
+  {
+    deviceId: text("device_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.userId] }), index("user_devices_user_idx").on(t.userId)],
+);
+
 export const securityEvents = sqliteTable(
   "security_events",
   {

@@ -149,6 +149,54 @@ test.describe("the admin", () => {
     await expect(page.getByText("Smoke from the transformer on Awolowo Way")).toHaveCount(0);
     await personContext.close();
   });
+  test("a person reports someone from their direct chat without JavaScript; staff see the report and ban from it", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    const newPerson = async (nickname: string) => {
+      const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+      await acceptCookies(context, baseURL as string);
+      await startAnonymous(context.request);
+      const patched = await context.request.patch("/api/me", { data: { nickname, onboardingCompleted: true } });
+      expect(patched.ok()).toBe(true);
+      return { context, user: (await patched.json()).user as { id: string; nickname: string } };
+    };
+    const reporter = await newPerson(`Amaka ${Date.now() % 1e5}`);
+    const troll = await newPerson(`Troll ${Date.now() % 1e5}`);
+    const dm = await reporter.context.request.post("/api/rooms/dm", { data: { userId: troll.user.id } });
+    expect(dm.ok()).toBe(true);
+    const roomId = ((await dm.json()) as { room: { id: string } }).room.id;
+
+    const chat = await reporter.context.newPage();
+    await chat.goto(`/chat?room=${encodeURIComponent(roomId)}`);
+    await chat.getByText("Report", { exact: true }).click();
+    await chat.getByLabel("Reason").selectOption({ label: "Harassment or threats" });
+    await chat.getByLabel("What happened (optional)").fill("He keeps sending threats at night");
+    await chat.getByRole("button", { name: "Send report" }).click();
+    await expect(chat.getByRole("status").filter({ hasText: "Thank you. LinkUp staff will look at your report." })).toBeVisible();
+
+    await signInAsAdmin(page.request, baseURL as string);
+    await page.goto("/staff-desk");
+    const ticket = page
+      .getByRole("list", { name: "Ticket queue" })
+      .getByRole("listitem")
+      .filter({ hasText: "He keeps sending threats at night" });
+    await expect(ticket).toContainText("report");
+    await expect(ticket).toContainText(reporter.user.nickname);
+    await ticket.getByRole("link", { name: troll.user.nickname }).click();
+    const found = page.getByRole("list", { name: "People found" });
+    await found.getByLabel(/^Reason for banning /).fill("Threats reported by a neighbour");
+    await found.getByRole("button", { name: `Ban ${troll.user.nickname}` }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Banned" })).toBeVisible();
+    expect((await troll.context.request.get("/api/me")).status()).toBe(401);
+    // The same browser cannot come back as someone new.
+    const again = await troll.context.request.post("/api/auth/anonymous");
+    expect(again.status()).toBe(403);
+    expect((await again.json()).code).toBe("banned");
+    await reporter.context.close();
+    await troll.context.close();
+  });
   test("opens the analytics dashboard from the database admin; its figures are the API's, for the range picked", async ({
     page,
     baseURL,

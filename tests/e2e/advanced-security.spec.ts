@@ -184,3 +184,81 @@ test("the panic code typed at the app lock wipes the device and signs it out", a
     .poll(() => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("linkup-") && k !== "linkup-cookies-accepted")))
     .toEqual([]);
 });
+
+/** A verified person with a PIN and the panic code 9999 on this device, active now (so the lock stays away). */
+async function withPanicCode(page: import("@playwright/test").Page, context: import("@playwright/test").BrowserContext, baseURL: string) {
+  await acceptCookies(context, baseURL);
+  await verifyFreshPhone(context.request, baseURL);
+  await page.goto("/security-settings?tab=biometric");
+  await page.getByLabel("PIN for this device (4 to 8 digits)").fill("2580");
+  await page.getByLabel(/^Panic code/).fill("9999");
+  await page.getByRole("button", { name: "Save App Lock" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "App lock is on" })).toBeVisible();
+  await page.evaluate(() => localStorage.setItem("linkup-last-active", String(Date.now())));
+  // Everything the page sends: request URLs and bodies, and WebSocket frames, searched for the code as a whole value.
+  const sent: string[] = [];
+  page.on("request", (r) => sent.push(r.url(), r.postData() ?? ""));
+  page.on("websocket", (ws) => ws.on("framesent", (f) => sent.push(String(f.payload))));
+  return sent;
+}
+
+/** Whether the code went out as a whole value: a form field, a query parameter or a JSON string. */
+function leaked(sent: string[], code: string): boolean {
+  const hasValue = (v: unknown): boolean =>
+    typeof v === "string" ? v.trim() === code : v && typeof v === "object" ? Object.values(v).some(hasValue) : false;
+  return sent.some((s) => {
+    if (/^https?:/.test(s) && [...new URL(s).searchParams.values()].some((v) => v.trim() === code)) return true;
+    try {
+      return hasValue(JSON.parse(s));
+    } catch {
+      return [...new URLSearchParams(s).values()].some((v) => v.trim() === code);
+    }
+  });
+}
+
+async function expectWiped(page: import("@playwright/test").Page, context: import("@playwright/test").BrowserContext, baseURL: string) {
+  await expect(page).toHaveURL(`${baseURL}/`);
+  expect((await context.request.get("/api/me")).status()).toBe(401);
+  await expect
+    .poll(() =>
+      page.evaluate(async () => ({
+        databases: (await indexedDB.databases()).map((d) => d.name).filter((n) => n?.startsWith("linkup")),
+        local: Object.keys(localStorage).filter((k) => k.startsWith("linkup-") && k !== "linkup-cookies-accepted"),
+      })),
+    )
+    .toEqual({ databases: [], local: [] });
+}
+
+test("the panic code typed into the chat's message box wipes the device instead of being sent", async ({ page, context, baseURL }) => {
+  const sent = await withPanicCode(page, context, baseURL!);
+  // A town gives the person their area room to write in.
+  const headers = { origin: baseURL! };
+  expect((await context.request.patch("/api/me", { data: { locationText: "Ikeja" }, headers })).ok()).toBe(true);
+  expect((await context.request.post("/api/rooms/nearby/join", { headers })).ok()).toBe(true);
+  await page.goto("/chat");
+  await expect(page.getByText("LIVE", { exact: true })).toBeVisible();
+  // An ordinary message still goes out, so the check below is about the code, not a silent box.
+  await page.getByRole("textbox", { name: "Message" }).fill("hello neighbours");
+  await page.getByRole("textbox", { name: "Message" }).press("Enter");
+  await expect(page.getByRole("listitem").filter({ hasText: "hello neighbours" })).toBeVisible();
+  await expect.poll(() => sent.some((s) => s.includes("hello neighbours"))).toBe(true);
+
+  await page.getByRole("textbox", { name: "Message" }).fill("9999");
+  await page.getByRole("textbox", { name: "Message" }).press("Enter");
+  await expectWiped(page, context, baseURL!);
+  expect(leaked(sent, "9999")).toBe(false);
+});
+
+test("the panic code typed into the search box wipes the device instead of searching", async ({ page, context, baseURL }) => {
+  const sent = await withPanicCode(page, context, baseURL!);
+  await page.goto("/faq");
+  const search = page.getByRole("searchbox", { name: "Search questions" });
+  // Another number is searched as usual.
+  await search.fill("1234");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page).toHaveURL(/[?&]q=1234/);
+  await page.getByRole("searchbox", { name: "Search questions" }).fill("9999");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expectWiped(page, context, baseURL!);
+  expect(leaked(sent, "9999")).toBe(false);
+});

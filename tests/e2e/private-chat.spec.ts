@@ -173,6 +173,58 @@ test("both people see the same safety number; a device added to a contact is sho
   await b.context.close();
 });
 
+test("/advanced-security lists each private chat's contact with its safety number and verified mark, worked out on the device", async ({
+  browser,
+  baseURL,
+}) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Kemi");
+  const b = await person(browser, baseURL!, at, "Tunde");
+  await openChat(a.page);
+  await openChat(b.page);
+  const dm = await openDm(a.page, "Tunde");
+  await send(a.page, "are you home");
+  await b.page.goto(`/chat?room=${encodeURIComponent(dm)}`);
+  await expect(bubble(b.page, "are you home")).toBeVisible();
+  await send(b.page, "yes I am");
+  await expect(bubble(a.page, "yes I am")).toBeVisible();
+  const seen = await safetyNumber(a.page);
+
+  // Without JavaScript the server can only say where the numbers come from.
+  const html = await (await a.context.request.get(`${baseURL}/advanced-security`)).text();
+  expect(html).toContain("so this list needs JavaScript");
+
+  await a.page.goto("/advanced-security");
+  const list = a.page.getByRole("list", { name: "Safety numbers" });
+  const row = list.getByRole("listitem").filter({ hasText: "Tunde" });
+  await expect(row.locator("code")).toHaveText(seen);
+  await expect(row).toContainText("Not verified");
+
+  // Its link opens the comparison in the chat's info, where the person marks the number verified.
+  await row.getByRole("link", { name: "Compare with Tunde" }).click();
+  const info = a.page.getByRole("dialog", { name: "Group Info" });
+  await expect(info.getByRole("region", { name: "Safety number" }).locator("code")).toHaveText(seen);
+  await info.getByRole("button", { name: "Mark as verified" }).click();
+  await expect(info).toContainText("Verified");
+  await a.page.goto("/advanced-security");
+  await expect(row).toContainText("Verified");
+  await expect(row).not.toContainText("Not verified");
+
+  // A device added to Tunde's list changes the number: the mark no longer holds.
+  const ghost = await createDevice(b.user.id, "ghost-device");
+  const { userId: _, ...record } = ghost.record;
+  expect((await b.context.request.put(`${baseURL}/api/keys`, { data: record })).ok()).toBe(true);
+  await openChat(a.page, `/chat?room=${encodeURIComponent(dm)}`);
+  await send(a.page, "new phone?");
+  await expect(a.page.getByRole("listitem").filter({ hasText: "has a new device that now receives this chat" })).toBeVisible();
+  await a.page.goto("/advanced-security");
+  await expect(row).toContainText("Changed since you verified");
+  expect(a.errors).toEqual([]);
+  expect(b.errors).toEqual([]);
+  await a.context.close();
+  await b.context.close();
+});
+
 test("signing out withdraws this device's key on the server and deletes the chats and keys kept in the browser", async ({
   browser,
   baseURL,

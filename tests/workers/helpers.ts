@@ -70,3 +70,20 @@ export async function verifiedSession(prefix: string, nickname = "Ada") {
   const { user } = await res.json<{ user: { id: string } }>();
   return { cookie: signed, phone: e164, local, id: user.id };
 }
+
+/** An admin (as ADMIN_PHONES makes one at verification, tested in workers/identity) for staff-desk actions. */
+export async function adminSession(prefix: string) {
+  const admin = await verifiedSession(prefix, "Boss");
+  await env.DB.prepare("update users set role = 'admin' where id = ?").bind(admin.id).run();
+  return admin;
+}
+
+/** Bans or unbans a person through the staff desk's API, as staff would. */
+export async function setBanned(admin: { cookie: string }, userId: string, banned: boolean) {
+  const res = await call(`/api/admin/people/${userId}/${banned ? "ban" : "unban"}`, {
+    method: "POST",
+    cookie: admin.cookie,
+    json: banned ? { reason: "abuse" } : undefined,
+  });
+  if (res.status !== 200) throw new Error(`${banned ? "ban" : "unban"} failed: ${res.status}`);
+}

@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { BANNED_MESSAGE } from "../../core/admin-schemas";
 import type { Db } from "../../db";
 import { findUserById } from "../../db/queries/users";
-import { meshConnections, sessions, type User, users } from "../../db/schema";
+import { meshConnections, sessions, type User, userDevices, users } from "../../db/schema";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { auditAction } from ".";
@@ -34,6 +34,8 @@ export async function banPerson(env: Pick<AppEnv, "ROOMS">, db: Db, actor: User,
   if (!isBanned(target)) await db.update(users).set({ bannedAt, banReason: reason, updatedAt: new Date() }).where(eq(users.id, target.id));
   const ended = await db.delete(sessions).where(eq(sessions.userId, target.id)).returning({ id: sessions.id });
   const closedSockets = await closeSockets(env, db, target.id);
+  // The browsers they signed in from are barred from new anonymous identities while the ban lasts (workers/auth/device.ts).
+  const devices = (await db.select({ id: userDevices.deviceId }).from(userDevices).where(eq(userDevices.userId, target.id))).length;
   await auditAction(
     db,
     actor,
@@ -41,9 +43,16 @@ export async function banPerson(env: Pick<AppEnv, "ROOMS">, db: Db, actor: User,
     target.id,
     { banned: isBanned(target), reason: target.banReason },
     { banned: true, reason },
-    { sessionsEnded: ended.length, socketsClosed: closedSockets },
+    { sessionsEnded: ended.length, socketsClosed: closedSockets, devices },
   );
-  return { id: target.id, banned: true, bannedAt: bannedAt.toISOString(), sessionsEnded: ended.length, socketsClosed: closedSockets };
+  return {
+    id: target.id,
+    banned: true,
+    bannedAt: bannedAt.toISOString(),
+    sessionsEnded: ended.length,
+    socketsClosed: closedSockets,
+    devices,
+  };
 }
 
 export async function unbanPerson(db: Db, actor: User, targetId: string) {

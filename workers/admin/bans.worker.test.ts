@@ -113,4 +113,35 @@ describe("bans", () => {
     expect((await call("/api/support/tickets", { cookie: colleague.cookie })).status).toBe(401);
     expect((await call("/api/admin/people/nobody/ban", { method: "POST", cookie: admin.cookie, json })).status).toBe(404);
   });
+
+  it("a banned person's browser cannot start a new anonymous identity; another browser can; unban lifts it", async () => {
+    const admin = await adminUser();
+    // A browser's first visit: the session cookie first, then the long-lived device cookie.
+    const first = await call("/api/auth/anonymous", { method: "POST" });
+    expect(first.status).toBe(201);
+    const cookies = first.headers.getSetCookie();
+    expect(cookies[1]).toMatch(/^linkup_device=[^;]+;.*HttpOnly/i);
+    const device = cookies[1].split(";")[0];
+    const { user } = await first.json<{ user: { id: string } }>();
+
+    const banned = await call(`/api/admin/people/${user.id}/ban`, { method: "POST", cookie: admin.cookie, json: { reason: "Threats" } });
+    expect(await banned.json()).toMatchObject({ devices: 1 });
+    expect(await auditOf(user.id, "support.person_banned")).toMatchObject({ detail: { devices: 1 } });
+
+    // The same browser, its session gone: neither a fresh identity nor a first-visit code request.
+    const again = await call("/api/auth/anonymous", { method: "POST", cookie: device });
+    expect(again.status).toBe(403);
+    expect(await again.json()).toEqual({ error: BANNED_MESSAGE, code: "banned" });
+    const register = await call("/api/auth/register", { method: "POST", cookie: device, json: { phoneNumber: "09031234567" } });
+    expect(register.status).toBe(403);
+    expect(await register.json()).toEqual({ error: BANNED_MESSAGE, code: "banned" });
+    // A browser with no device cookie (another browser, cleared cookies) gets through: the limit of this rule.
+    expect((await call("/api/auth/anonymous", { method: "POST" })).status).toBe(201);
+
+    await call(`/api/admin/people/${user.id}/unban`, { method: "POST", cookie: admin.cookie });
+    const lifted = await call("/api/auth/anonymous", { method: "POST", cookie: device });
+    expect(lifted.status).toBe(201);
+    // The browser kept its device cookie, so no new one is set.
+    expect(lifted.headers.getSetCookie().some((c) => c.startsWith("linkup_device="))).toBe(false);
+  });
 });

@@ -34,7 +34,7 @@ export async function setRole(db: Db, admin: User, targetId: string, role: "user
   return { id: target.id, role };
 }
 
-/** People matching a phone (exact, any written form) or a nickname fragment, with what the desk needs to see. */
+/** People matching a phone (exact, any written form), a nickname fragment or an id, with what the desk needs to see. */
 export async function findPeople(db: Db, q: string, now = new Date()) {
   const phone = normalizePhone(q);
   const pattern = `%${q.replace(/[%_\\]/g, (m) => `\\${m}`)}%`;
@@ -42,7 +42,8 @@ export async function findPeople(db: Db, q: string, now = new Date()) {
   const found = await db
     .select()
     .from(users)
-    .where(phone ? or(eq(users.phone, phone), nick) : nick)
+    // The id too: a report's link opens the reported person's entry (docs/decisions/037b-reports-and-device-bans.md).
+    .where(phone ? or(eq(users.phone, phone), nick, eq(users.id, q)) : or(nick, eq(users.id, q)))
     .limit(20);
   if (found.length === 0) return [];
   const ids = found.map((u) => u.id);

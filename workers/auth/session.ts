@@ -6,6 +6,7 @@ import { deleteSession, findSession, insertSession, touchSession } from "../../d
 import type { User } from "../../db/schema";
 import { findUserById } from "../../db/queries/users";
 import { isBanned, refuseIfBanned } from "../admin/bans";
+import { linkDevice } from "./device";
 import { newId, toBase64Url } from "../../core/ids";
 import { refreshIfLapsed } from "../billing";
 import type { AppBindings, AppEnv } from "../env";
@@ -51,6 +52,8 @@ export async function startSession(c: Context<AppBindings>, userId: string, opts
     path: "/",
     maxAge: SESSION_TTL_MS / 1000,
   });
+  // After the session cookie: callers that pass a fresh session on read the first Set-Cookie.
+  await linkDevice(c, userId);
   c.set("sessionHash", id);
   c.set("user", null);
   c.set("pendingSecondFactorUserId", opts.secondFactorPending ? userId : null);

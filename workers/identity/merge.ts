@@ -88,6 +88,10 @@ function mergeStatements(from: User, into: User): SQL[] {
     sql`UPDATE OR IGNORE sos_responses SET user_id = ${t} WHERE user_id = ${f}`,
     sql`DELETE FROM sos_responses WHERE user_id = ${f}`,
     sql`UPDATE support_tickets SET user_id = ${t} WHERE user_id = ${f}`,
+    sql`UPDATE support_tickets SET subject_id = ${t} WHERE subject_id = ${f}`,
+    // The browsers it signed in from are the owner's now (a ban of the owner covers them).
+    sql`UPDATE OR IGNORE user_devices SET user_id = ${t} WHERE user_id = ${f}`,
+    sql`DELETE FROM user_devices WHERE user_id = ${f}`,
     sql`UPDATE files SET owner_id = ${t} WHERE owner_id = ${f}`,
     sql`UPDATE subscriptions SET user_id = ${t} WHERE user_id = ${f}`,
     sql`UPDATE OR IGNORE emergency_broadcasts SET user_id = ${t} WHERE user_id = ${f}`,

@@ -29,6 +29,7 @@ import {
   sessions,
   subscriptions,
   supportTickets,
+  userDevices,
   trialClaims,
   twoFactor,
   type User,
@@ -194,6 +195,8 @@ export async function deleteAccount(env: AppEnv, db: Db, user: User): Promise<{ 
     db.delete(userBlocks).where(or(eq(userBlocks.blockerId, id), eq(userBlocks.blockedId, id))),
     db.delete(deviceKeys).where(eq(deviceKeys.userId, id)),
     db.update(emergencyBroadcasts).set({ resolvedBy: null }).where(eq(emergencyBroadcasts.resolvedBy, id)),
+    // A report about them stays for staff, naming nobody now.
+    db.update(supportTickets).set({ subjectId: null }).where(eq(supportTickets.subjectId, id)),
     db.delete(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, id)),
     db.delete(emergencyContacts).where(eq(emergencyContacts.userId, id)),
     db.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, id)),
@@ -217,6 +220,7 @@ export async function deleteAccount(env: AppEnv, db: Db, user: User): Promise<{ 
     ...byPhone((p) => db.delete(outboundMessages).where(eq(outboundMessages.to, p))),
     ...byPhone((p) => db.delete(phoneChannels).where(eq(phoneChannels.phone, p))),
     db.delete(sessions).where(eq(sessions.userId, id)),
+    db.delete(userDevices).where(eq(userDevices.userId, id)),
     db.delete(users).where(eq(users.id, id)),
     // A count of deletions, naming nobody.
     db.insert(auditLog).values({ id: newId(), action: "account.deleted" }),

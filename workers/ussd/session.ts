@@ -11,12 +11,15 @@ import {
   renderScreen,
   sosSentScreen,
   splitAnswers,
+  suspendedScreen,
   type UssdAction,
 } from "../../core/ussd-menu";
 import type { UssdRequest } from "../../core/ussd-schemas";
 import { CHANNEL_TEXTS, type ChannelTexts, channelTexts } from "../../core/ussd-texts";
 import type { Db } from "../../db";
 import { findMarketPrices, listCommodities } from "../../db/queries/content";
+import { findUserByPhone } from "../../db/queries/users";
+import { isBanned } from "../admin/bans";
 import { runAiCommand } from "../assistant";
 import { getPhoneChannel, lastPlaceLabel, type PhoneChannel, setChannelLanguage, setChannelLocation, userForPhone } from "../channels";
 import { type AppEnv, servicesStatus } from "../env";
@@ -41,6 +44,12 @@ export async function answerUssd(env: AppEnv, db: Db, input: UssdRequest, phone:
   const outcome = parseUssd(input.text, { commodities });
   const channel = await getPhoneChannel(db, phone);
   let t = channelTexts(channel.language);
+  // A suspended phone keeps SOS and nothing else (docs/decisions/025-bans.md).
+  const owner = await findUserByPhone(db, phone);
+  if (owner && isBanned(owner)) {
+    const refusal = suspendedScreen(outcome, t);
+    if (refusal) return refusal;
+  }
 
   if (outcome.kind === "screen") {
     if (outcome.setLanguage) {

@@ -9,7 +9,7 @@ import { placeFromText } from "../../core/places";
 import { createDb } from "../../db";
 import { listCommodities } from "../../db/queries/content";
 import { emergencyBroadcasts, emergencyContacts, usageDaily, users } from "../../db/schema";
-import { anonymousSession, call, fakeTwilio, ORIGIN } from "../../tests/workers/helpers";
+import { adminSession, anonymousSession, call, fakeTwilio, ORIGIN, setBanned } from "../../tests/workers/helpers";
 import { setOptedOut, userForPhone } from "../channels";
 import type { AppEnv } from "../env";
 import { ussd } from "./index";
@@ -68,6 +68,40 @@ describe("POST /ussd", () => {
 
   it("exits with END", async () => {
     expect((await dial(newPhone(), "0")).body).toBe("END Thank you for using LinkUp. Stay safe.");
+  });
+});
+
+describe("a suspended phone", () => {
+  it("gets only SOS: the menu says so, anything else ends with the suspension, SOS still goes out; unban restores the menu", async () => {
+    const admin = await adminSession("0907");
+    const phone = newPhone();
+    const caller = await userForPhone(db, phone);
+    await setBanned(admin, caller.id, true);
+
+    expect((await dial(phone, "")).body).toBe("CON Account suspended. Only SOS is open.\n1 Send SOS\n0 Exit");
+    const refused =
+      "END Your LinkUp account is suspended. Contact LinkUp support if you think this is a mistake. SOS stays open: dial again and choose 1. In danger? Call 112 or 199.";
+    for (const text of ["2", "3", "4", "5", "5*2", "1*00*2", "2*what is malaria"]) expect((await dial(phone, text)).body).toBe(refused);
+    expect(refused.length).toBeLessThanOrEqual(182);
+    expect(await db.select().from(usageDaily).where(eq(usageDaily.userId, caller.id))).toHaveLength(0);
+
+    // SOS by phone stays open on purpose: an emergency is never refused.
+    expect((await dial(phone, "1")).body).toContain("1 Medical");
+    expect((await dial(phone, "1*2*Kano city*1")).body).toMatch(/^END SOS sent\./);
+    expect(await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, caller.id))).toHaveLength(1);
+    expect((await dial(phone, "0")).body).toBe("END Thank you for using LinkUp. Stay safe.");
+
+    await setBanned(admin, caller.id, false);
+    expect((await dial(phone, "")).body).toMatch(/^CON LinkUp\n1 Send SOS\n2 Ask assistant/);
+  });
+
+  it("is refused in the phone's language", async () => {
+    const admin = await adminSession("0907");
+    const phone = newPhone();
+    await dial(phone, "5*2*5"); // Pidgin
+    await setBanned(admin, (await userForPhone(db, phone)).id, true);
+    expect((await dial(phone, "")).body).toBe("CON Account suspended. Na only SOS dey open.\n1 Send SOS\n0 Comot");
+    expect((await dial(phone, "3")).body).toMatch(/^END Dem don suspend your LinkUp account\./);
   });
 });
 

@@ -9,7 +9,7 @@ import { newId } from "../../core/ids";
 import { paramsFromForm, twilioSignature } from "../../core/whatsapp-signature";
 import { createDb } from "../../db";
 import { emergencyBroadcasts, outboundMessages, phoneChannels, usageDaily, users } from "../../db/schema";
-import { anonymousSession, call, fakeTwilio, ORIGIN } from "../../tests/workers/helpers";
+import { adminSession, anonymousSession, call, fakeTwilio, ORIGIN, setBanned } from "../../tests/workers/helpers";
 import { userForPhone } from "../channels";
 import type { AppEnv } from "../env";
 import { createServer } from "../server";
@@ -217,6 +217,33 @@ describe("commands", () => {
       `WhatsApp signed in with ${phone}. If this was not you, call support.`,
     );
     expect((await call("/api/me", { cookie: victimCookie })).status).toBe(200);
+  });
+});
+
+describe("a suspended phone", () => {
+  it("is answered with the suspension for everything but SOS, its location and STOP/START; unban restores the bot", async () => {
+    const admin = await adminSession("0908");
+    const phone = newPhone();
+    const user = await userForPhone(db, phone);
+    await setBanned(admin, user.id, true);
+    const refused =
+      "This account is suspended. Contact LinkUp support if you think this is a mistake. SOS still works: send SOS and a few words. In danger? Call 112 or 199.";
+    for (const Body of ["@ai what is malaria", "HELP", "hello", "LANG hausa", "123456"])
+      expect((await send(phone, { Body })).reply).toBe(refused);
+    expect(await db.select().from(usageDaily).where(eq(usageDaily.userId, user.id))).toHaveLength(0);
+
+    // SOS by phone stays open on purpose, with the location it waits for.
+    expect((await send(phone, { Body: "SOS fire in the market" })).reply).toMatch(/^To send your SOS I need your location/);
+    expect((await send(phone, { Latitude: "9.0765", Longitude: "7.3986", Address: "Wuse Market, Abuja" })).reply).toBe(
+      "🚨 Sending your SOS now. In danger? Call 112 or 199.",
+    );
+    await waitFor(async () => (await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id))).length === 1);
+    expect(await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id))).toHaveLength(1);
+    expect((await send(phone, { Body: "STOP" })).reply).toMatch(/^You will get no more messages/);
+    expect((await send(phone, { Body: "START" })).reply).toMatch(/^Welcome back/);
+
+    await setBanned(admin, user.id, false);
+    expect((await send(phone, { Body: "HELP" })).reply).toMatch(/^LinkUp on WhatsApp:/);
   });
 });
 

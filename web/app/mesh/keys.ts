@@ -141,3 +141,16 @@ export async function safetyNumberWith(peerId: string): Promise<string> {
   const me = s.me.record.userId;
   return safetyNumber({ userId: me, keys: await keysOf(me) }, { userId: peerId, keys: await keysOf(peerId) });
 }
+
+/**
+ * The safety number this person marked as verified with a contact, kept on this device only (panic wipe and
+ * sign-out delete it with the keys). A mark no longer equal to the number means the contact's keys changed.
+ */
+export async function verifiedSafetyNumber(peerId: string): Promise<string | null> {
+  return (await kvGet<string | null>(`verified:${peerId}`)) ?? null;
+}
+
+/** Marks the current safety number with a contact as verified, or (null) removes the mark. */
+export async function setVerifiedSafetyNumber(peerId: string, digits: string | null): Promise<void> {
+  await kvSet(`verified:${peerId}`, digits);
+}

@@ -1,5 +1,6 @@
 // Advanced security center (spec part 2 #6): feature toggles, the security score, the first 4 security events
-// and the backup codes, all from the account's stored state (the score is the share of enabled features).
+// and the backup codes, all from the account's stored state (the score is the share of enabled features); the
+// safety numbers of private chats, worked out on this device.
 import { Form, Link, useActionData } from "react-router";
 import type { MessageKey } from "../../../core/i18n/en";
 import { formatAgo } from "../../../core/i18n/translate";
@@ -7,6 +8,7 @@ import type { SecurityEventKind, SecurityFeature, SecurityFeatureId, SecuritySev
 import { advancedSecurityAction, loadAdvancedSecurity } from "../features/security/security.server";
 import { type FormError, InlineError, useErrorToast } from "../features/identity/verification-forms";
 import { metaTitle, type T, useT } from "../i18n";
+import { SafetyNumberList } from "../features/security/safety-numbers";
 import type { Route } from "./+types/advanced-security";
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "sec.metaAdvanced", "Advanced Security — LinkUp") }];
@@ -94,7 +96,7 @@ function FeatureControl({ f }: { f: SecurityFeature }) {
 }
 
 export default function AdvancedSecurity({ loaderData }: Route.ComponentProps) {
-  const { user, overview } = loaderData;
+  const { user, overview, contacts } = loaderData;
   const error = useActionData<{ error?: FormError }>()?.error;
   useErrorToast(error);
   const t = useT();
@@ -156,6 +158,7 @@ export default function AdvancedSecurity({ loaderData }: Route.ComponentProps) {
           </ul>
         )}
       </section>
+      <SafetyNumberList contacts={contacts} />
       <section className="card" aria-labelledby="backup-title">
         <h2 id="backup-title">{t("sec.backupCodes")}</h2>
         <p>{overview.backupCodesLeft > 0 ? t("sec.backupLeft", { left: overview.backupCodesLeft }) : t("sec.backupNone")}</p>

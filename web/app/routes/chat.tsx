@@ -5,6 +5,7 @@ import { PAYMENT_TEXTS } from "../../../core/billing";
 import { nicknameFromPhone } from "../../../core/identity";
 import type { RoomsAnswer } from "../../../core/rooms";
 import { useToast } from "../components/toast";
+import { useT } from "../i18n";
 import { UNKNOWN_TOWN } from "../features/chat/area-chooser";
 import { ChatScreen } from "../features/chat/chat-screen";
 import { membershipAction } from "../features/chat/membership.server";
@@ -63,6 +64,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Chat({ loaderData, actionData }: Route.ComponentProps) {
   const root = useRootData();
   const toast = useToast();
+  const t = useT();
   const [params, setParams] = useSearchParams();
   const joined = params.get("joined") === "1";
   useEffect(() => {
@@ -85,6 +87,11 @@ export default function Chat({ loaderData, actionData }: Route.ComponentProps) {
   if (!loaderData.user) return <JoinForm error={actionData?.error ?? null} />;
   return (
     <>
+      {params.get("reported") === "1" ? (
+        <p role="status" className="success">
+          {t("report.sent")}
+        </p>
+      ) : null}
       {subscription ? <SubscriptionBanner kind={subscription} tier={paidTier} /> : null}
       <ChatScreen
         key={loaderData.user.id}

@@ -1,7 +1,9 @@
-import { Form, Link, useSearchParams } from "react-router";
+import { Form, Link, useSearchParams, useSubmit } from "react-router";
+import { panicGuardedSubmit } from "../features/security/app-lock";
 import { apiGet } from "../lib/api.server";
 import type { MessageKey } from "../../../core/i18n/en";
 import { metaTitle, useT } from "../i18n";
+import { useRootData } from "../root";
 import type { Route } from "./+types/faq";
 
 interface FaqItem {
@@ -44,11 +46,14 @@ export default function Faq({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const { items, popular, q, category } = loaderData;
   const t = useT();
+  // The panic code typed as a search wipes this device instead (features/security/app-lock.tsx).
+  const root = useRootData();
+  const submit = useSubmit();
   return (
     <>
       <section className="hero">
         <h1>{t("faq.title")}</h1>
-        <Form method="get" role="search" className="row">
+        <Form method="get" role="search" className="row" onSubmit={panicGuardedSubmit(root?.user?.id ?? null, "q", (form) => submit(form))}>
           <label className="sr-only" htmlFor="faq-q">
             {t("faq.search")}
           </label>

@@ -272,6 +272,11 @@ function TicketItem({ t, answer }: { t: DeskTicket; answer?: DeskActionData }) {
         <time dateTime={t.createdAt}>{t.createdAt.slice(0, 16).replace("T", " ")}</time>
       </p>
       <p>{t.message}</p>
+      {t.subjectId ? (
+        <p>
+          Reported: <Link to={`/staff-desk?q=${encodeURIComponent(t.subjectId)}`}>{t.subjectNickname ?? "Deleted account"}</Link>
+        </p>
+      ) : null}
       <Form method="post" className="form">
         <input type="hidden" name="ticketId" value={t.id} />
         <label htmlFor={`reply-${t.id}`}>Reply to {who}</label>

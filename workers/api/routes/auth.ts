@@ -12,6 +12,7 @@ import { requireUser, startSession } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { ApiError, parseJson } from "../../errors";
 import { clientAddress, requireAnonymousStartAllowed } from "../../limits";
+import { requireDeviceNotBanned } from "../../auth/device";
 import { notify } from "../../notifications";
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { authenticationOptions, provePasskey, relyingPartyOf } from "../../identity/passkeys";
@@ -50,6 +51,7 @@ export const auth = new Hono<AppBindings>()
     let user = c.var.user;
     if (!user) {
       // A first visit can verify straight away: the code belongs to a fresh anonymous identity.
+      await requireDeviceNotBanned(c);
       await requireAnonymousStartAllowed(c);
       user = await createUser(c.var.db, { language: fromAcceptLanguage(c.req.header("accept-language")) ?? undefined });
       await recordEvent(c.var.db, "signup");

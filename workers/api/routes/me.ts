@@ -12,6 +12,7 @@ import { endSession, requireUser, startSession } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { ApiError, parseJson } from "../../errors";
 import { requireAnonymousStartAllowed } from "../../limits";
+import { requireDeviceNotBanned } from "../../auth/device";
 import { DELETE_ACCOUNT_WRONG, DeleteAccountSchema, isDeletePhrase } from "../../../core/identity-schemas";
 import { deleteAccount, exportMyData } from "../../identity/my-data";
 import { followWebLanguage } from "../../channels";
@@ -50,6 +51,7 @@ export const me = new Hono<AppBindings>()
   .post("/auth/anonymous", async (c) => {
     // Already signed in: keep that identity rather than orphaning it.
     if (c.var.user) return c.json({ user: toMe(c.var.user) });
+    await requireDeviceNotBanned(c);
     await requireAnonymousStartAllowed(c);
     const user = await createUser(c.var.db, { language: fromAcceptLanguage(c.req.header("accept-language")) ?? undefined });
     await recordEvent(c.var.db, "signup");

@@ -12,6 +12,8 @@ import {
   RoomIdSchema,
 } from "../../../core/rooms";
 import { requireUser } from "../../auth/session";
+import { ReportSchema } from "../../../core/admin-schemas";
+import { fileReport, TOO_MANY_REPORTS } from "../../admin/reports";
 import type { AppBindings } from "../../env";
 import { ApiError, parseJson } from "../../errors";
 import {
@@ -95,6 +97,17 @@ export const roomsApi = new Hono<AppBindings>()
     const user = requireUser(c);
     const { userId } = await parseJson(c, BlockSchema);
     return c.json({ blocked: await blockPerson(c.env, c.var.db, user, userId) }, 201);
+  })
+  // Report a person to the staff desk (docs/decisions/037b-reports-and-device-bans.md).
+  .post("/reports", async (c) => {
+    const user = requireUser(c);
+    const body = await parseJson(c, ReportSchema);
+    const filed = await fileReport(c.env, c.var.db, user, body);
+    if (!filed.ok) {
+      c.header("Retry-After", String(filed.retryAfterSeconds));
+      throw new ApiError(429, TOO_MANY_REPORTS, { retryAfterSeconds: filed.retryAfterSeconds });
+    }
+    return c.json({ report: { id: filed.id, status: filed.status } }, 201);
   })
   .delete("/blocks/:userId", async (c) => {
     const user = requireUser(c);

@@ -28,6 +28,9 @@ export interface DeskTicket {
   nickname: string | null;
   tier: string;
   priority: boolean;
+  /** A report's person reported (docs/decisions/037b-reports-and-device-bans.md). */
+  subjectId: string | null;
+  subjectNickname: string | null;
 }
 export interface DeskPrice {
   id: string;

@@ -11,6 +11,7 @@ import { apiRequest, HttpError } from "../../../../core/http";
 import { formatAgo } from "../../../../core/i18n/translate";
 import type { RoomSummary, RoomsAnswer } from "../../../../core/rooms";
 import { useToast } from "../../components/toast";
+import { isPanicCode, panicWipe } from "../security/app-lock";
 import { useT } from "../../i18n";
 import type { MeshNode } from "../../mesh/node";
 import { ask, ChatUpsell, helpMessage, PremiumOffer, SmartReplyChips, VoiceNote } from "./assistant";
@@ -139,6 +140,11 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
     async (raw: string) => {
       const text = raw.trim();
       if (!text || !node || !roomId) return false;
+      // The panic code typed here wipes this device instead of being sent (features/security/app-lock.tsx).
+      if (await isPanicCode(me.id, text)) {
+        await panicWipe(me.id);
+        return false;
+      }
       if (raw.trimStart().startsWith(AI_PREFIX)) {
         // In a private chat the question leaves the device only once the person has agreed to that.
         if (isPrivateRoomId(roomId) && !hasPrivateAiConsent(me.id)) {
@@ -240,7 +246,8 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
   }, [node, areaRoomId, toast, t]);
 
   const peers = state?.presence?.members.filter((m) => m.userId !== me.id) ?? [];
-  const [panel, setPanel] = useState<null | "people" | "info" | "group">(null);
+  // `info=1` opens the chat's info, where /advanced-security's safety numbers link to compare.
+  const [panel, setPanel] = useState<null | "people" | "info" | "group">(params.get("info") === "1" ? "info" : null);
   const [selected, setSelected] = useState<Set<string> | null>(null);
 
   const startDirect = async (userId: string) => {

@@ -16,10 +16,19 @@ export async function membershipAction(context: Ctx, intent: string, form: FormD
     leave: () => apiSend(context, "POST", `/api/rooms/${room}/leave`),
     block: () => apiSend(context, "POST", "/api/blocks", { userId }),
     unblock: () => apiSend(context, "DELETE", `/api/blocks/${encodeURIComponent(userId)}`),
+    report: () =>
+      apiSend(context, "POST", "/api/reports", {
+        userId,
+        roomId,
+        reason: String(form.get("reason") ?? ""),
+        details: String(form.get("details") ?? ""),
+      }),
   }[intent];
   if (!call) return data({ error: "Unknown action" as string | null }, { status: 400 });
   const res = await call();
   if (!res.ok) return data({ error: res.json?.error ?? "Could not do that. Please try again." }, { status: res.status });
+  // Reported: the same chat, saying the report was sent.
+  if (intent === "report") throw redirect(`${chatOf(roomId)}&reported=1`);
   // Accepted: into the group. Left or declined: back to the chat. Blocked or unblocked: the same direct chat.
   throw redirect(intent === "accept" || intent === "block" || intent === "unblock" ? chatOf(roomId) : chatOf());
 }

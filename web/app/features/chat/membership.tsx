@@ -1,6 +1,7 @@
 // Group invitations to accept or decline, leaving a group, blocking a person (docs/decisions/015-...). Plain
 // forms posted to /chat (routes/chat.tsx), so they work before and without JavaScript.
 import { Form } from "react-router";
+import { REPORT_REASONS, type ReportReason } from "../../../../core/admin-schemas";
 import type { BlockedInfo, InvitationInfo, RoomSummary } from "../../../../core/rooms";
 import { useT } from "../../i18n";
 
@@ -61,15 +62,60 @@ export function MembershipActions({ room, blocked }: { room: RoomSummary; blocke
   if (room.kind !== "dm" || !room.peerId) return null;
   const isBlocked = blocked.some((b) => b.userId === room.peerId);
   return (
-    <Form method="post" action="/chat" className="membership-actions">
-      <Intent intent={isBlocked ? "unblock" : "block"} roomId={room.id} userId={room.peerId} />
-      <button
-        type="submit"
-        className="btn btn-ghost"
-        aria-label={t(isBlocked ? "mem.unblockLabel" : "mem.blockLabel", { name: room.name })}
-      >
-        {isBlocked ? t("mem.unblock") : t("mem.block")}
-      </button>
-    </Form>
+    <div className="membership-actions">
+      <Form method="post" action="/chat">
+        <Intent intent={isBlocked ? "unblock" : "block"} roomId={room.id} userId={room.peerId} />
+        <button
+          type="submit"
+          className="btn btn-ghost"
+          aria-label={t(isBlocked ? "mem.unblockLabel" : "mem.blockLabel", { name: room.name })}
+        >
+          {isBlocked ? t("mem.unblock") : t("mem.block")}
+        </button>
+      </Form>
+      <ReportForm roomId={room.id} userId={room.peerId} name={room.name} />
+    </div>
+  );
+}
+
+const REASON_KEYS = {
+  spam: "report.reason.spam",
+  harassment: "report.reason.harassment",
+  scam: "report.reason.scam",
+  hate: "report.reason.hate",
+  impersonation: "report.reason.impersonation",
+  other: "report.reason.other",
+} as const satisfies Record<ReportReason, string>;
+
+/** Report the person to the staff desk (docs/decisions/037b-reports-and-device-bans.md): a native disclosure and a plain form. */
+export function ReportForm({ roomId, userId, name }: { roomId: string; userId: string; name: string }) {
+  const t = useT();
+  const id = `report-${userId}`;
+  return (
+    <details className="report">
+      <summary className="btn btn-ghost" aria-label={t("report.openLabel", { name })}>
+        {t("report.open")}
+      </summary>
+      <Form method="post" action="/chat" className="form">
+        <Intent intent="report" roomId={roomId} userId={userId} />
+        <label htmlFor={`${id}-reason`}>{t("report.reason")}</label>
+        <select id={`${id}-reason`} name="reason" required defaultValue="">
+          <option value="" disabled>
+            …
+          </option>
+          {REPORT_REASONS.map((r) => (
+            <option key={r} value={r}>
+              {t(REASON_KEYS[r])}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={`${id}-details`}>{t("report.details")}</label>
+        <textarea id={`${id}-details`} name="details" rows={2} maxLength={500} />
+        <p className="muted">{t("report.note")}</p>
+        <button type="submit" className="btn btn-primary">
+          {t("report.send")}
+        </button>
+      </Form>
+    </details>
   );
 }

@@ -4,6 +4,7 @@ import { apiRequest, HttpError } from "../../../../core/http";
 import type { RoomMemberInfo, RoomSummary } from "../../../../core/rooms";
 import { useT } from "../../i18n";
 import { createGroup } from "./rooms";
+import { useSafetyNumber, VerifyToggle } from "../security/safety-numbers";
 
 export function PeoplePanel({
   title,
@@ -114,15 +115,7 @@ export function GroupInfo({
  * pinned for both people. The same digits on both phones mean no one sits in between.
  */
 function SafetyNumber({ peerId }: { peerId: string | null }) {
-  const [digits, setDigits] = useState<string | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    if (!peerId) return;
-    import("../../mesh/keys")
-      .then((k) => k.safetyNumberWith(peerId))
-      .then(setDigits)
-      .catch(() => setFailed(true));
-  }, [peerId]);
+  const { digits, failed, state, setVerified } = useSafetyNumber(peerId);
   if (!peerId) return null;
   return (
     <section aria-label="Safety number">
@@ -133,6 +126,7 @@ function SafetyNumber({ peerId }: { peerId: string | null }) {
             <code>{digits}</code>
           </p>
           <p>Compare these digits with the other person's screen, in person or on a call. If they match, your chat is private.</p>
+          <VerifyToggle state={state} onChange={(on) => void setVerified(on)} />
         </>
       ) : (
         <p>

@@ -1,5 +1,6 @@
 // Server side of /security-settings: each form posts here and becomes one call of the security API
 // (in-process, with the visitor's cookies, docs/decisions/001-loaders-call-the-api-in-process.md).
+import type { RoomsAnswer } from "../../../../core/rooms";
 import { data, redirect } from "react-router";
 import type { Me, SessionView, TwoFactorView } from "../../../../core/api-types";
 import { newId } from "../../../../core/ids";
@@ -136,8 +137,16 @@ export async function securityAction(request: Request, context: Ctx) {
 /** /advanced-security: the overview (score, features, newest events), or null when nobody is signed in. */
 export async function loadAdvancedSecurity(context: Ctx) {
   const me = await apiGet<{ user: Me }>(context, "/api/me");
-  if (!me) return { user: null, overview: null };
-  return { user: me.user, overview: await apiGet<SecurityOverview>(context, "/api/security/overview") };
+  if (!me) return { user: null, overview: null, contacts: [] };
+  const [overview, rooms] = await Promise.all([
+    apiGet<SecurityOverview>(context, "/api/security/overview"),
+    apiGet<RoomsAnswer>(context, "/api/rooms"),
+  ]);
+  // The contacts of private chats; their safety numbers are worked out in the browser (features/security/safety-numbers.tsx).
+  const contacts = (rooms?.rooms ?? []).flatMap((r) =>
+    r.kind === "dm" && r.peerId ? [{ roomId: r.id, peerId: r.peerId, name: r.name }] : [],
+  );
+  return { user: me.user, overview, contacts };
 }
 
 /** The feature toggles of /advanced-security that are settings of the person (the rest link to their screen). */

@@ -1,0 +1,114 @@
+// Safety numbers on this device (docs/protocol.md §5): computed in the browser from the identity keys it pinned
+// for both people, with the person's own "verified" mark kept beside the keys. The server never sees either,
+// so these views render on the client; the server-rendered page says so.
+import { useCallback, useEffect, useState } from "react";
+import { Link } from "react-router";
+import { useT } from "../../i18n";
+
+export type SafetyState = "verified" | "changed" | "unverified";
+
+/** A mark equal to today's number is verified; a mark on another number means the keys changed since. */
+export function safetyState(digits: string | null, mark: string | null): SafetyState {
+  if (!mark) return "unverified";
+  return digits === mark ? "verified" : "changed";
+}
+
+/** The safety number with a contact and this device's verified mark for it. */
+export function useSafetyNumber(peerId: string | null) {
+  const [digits, setDigits] = useState<string | null>(null);
+  const [mark, setMark] = useState<string | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    if (!peerId) return;
+    let live = true;
+    import("../../mesh/keys")
+      .then(async (k) => {
+        const [number, marked] = await Promise.all([k.safetyNumberWith(peerId), k.verifiedSafetyNumber(peerId)]);
+        if (!live) return;
+        setDigits(number);
+        setMark(marked);
+      })
+      .catch(() => live && setFailed(true));
+    return () => {
+      live = false;
+    };
+  }, [peerId]);
+  const setVerified = useCallback(
+    async (on: boolean) => {
+      if (!peerId || !digits) return;
+      const k = await import("../../mesh/keys");
+      await k.setVerifiedSafetyNumber(peerId, on ? digits : null);
+      setMark(on ? digits : null);
+    },
+    [peerId, digits],
+  );
+  return { digits, failed, state: safetyState(digits, mark), setVerified };
+}
+
+export function SafetyStateLabel({ state }: { state: SafetyState }) {
+  const t = useT();
+  const text = { verified: t("safety.verified"), changed: t("safety.changed"), unverified: t("safety.unverified") }[state];
+  return <span className={`pill${state === "changed" ? " pill-warning" : ""}`}>{text}</span>;
+}
+
+/** The verified mark's switch in a direct chat's info, under the number. */
+export function VerifyToggle({ state, onChange }: { state: SafetyState; onChange: (on: boolean) => void }) {
+  const t = useT();
+  const on = state === "verified";
+  return (
+    <p>
+      <SafetyStateLabel state={state} />{" "}
+      <button type="button" className={`btn ${on ? "btn-ghost" : "btn-primary"}`} onClick={() => onChange(!on)}>
+        {on ? t("safety.unmark") : t("safety.markVerified")}
+      </button>
+    </p>
+  );
+}
+
+export interface SafetyContact {
+  roomId: string;
+  peerId: string;
+  name: string;
+}
+
+function ContactRow({ c }: { c: SafetyContact }) {
+  const t = useT();
+  const { digits, failed, state } = useSafetyNumber(c.peerId);
+  return (
+    <li className="session-item">
+      <div>
+        <strong>{c.name}</strong> {digits ? <SafetyStateLabel state={state} /> : null}
+        <div className="safety-number">
+          <code>{digits ?? (failed ? t("safety.unavailable") : t("safety.computing"))}</code>
+        </div>
+      </div>
+      <Link to={`/chat?room=${encodeURIComponent(c.roomId)}&info=1`} className="btn btn-ghost">
+        {t("safety.compare", { name: c.name })}
+      </Link>
+    </li>
+  );
+}
+
+/** Every private chat's contact with the safety number and its verified state, worked out on this device. */
+export function SafetyNumberList({ contacts }: { contacts: SafetyContact[] }) {
+  const t = useT();
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return (
+    <section className="card" aria-labelledby="safety-title">
+      <h2 id="safety-title">{t("safety.title")}</h2>
+      <p className="muted small">{t("safety.intro")}</p>
+      {!hydrated ? (
+        <p>{t("safety.needsJs")}</p>
+      ) : contacts.length === 0 ? (
+        <p className="muted">{t("safety.none")}</p>
+      ) : (
+        <ul className="session-list" aria-label={t("safety.title")}>
+          {contacts.map((c) => (
+            <ContactRow key={c.roomId} c={c} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

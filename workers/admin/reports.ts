@@ -1,0 +1,28 @@
+// Reports of a person to the staff desk (docs/decisions/037b-reports-and-device-bans.md): filed as support
+// tickets of category 'report' naming the person reported, so staff answer, close and audit them like any
+// ticket, and ban from the person's desk entry.
+import { REPORT_CATEGORY, type ReportInput } from "../../core/admin-schemas";
+import { newId } from "../../core/ids";
+import type { Db } from "../../db";
+import { findUserById } from "../../db/queries/users";
+import { supportTickets, type User } from "../../db/schema";
+import type { AppEnv } from "../env";
+import { ApiError } from "../errors";
+import { takeAddressToken } from "../limits";
+
+export const TOO_MANY_REPORTS = "You have sent many reports today. Our staff will look at them; please try again tomorrow.";
+
+/** Files the report, or says when the reporter may send another (their day's reports are used up). */
+export async function fileReport(env: AppEnv, db: Db, reporter: User, input: ReportInput) {
+  if (input.userId === reporter.id) throw new ApiError(409, "You cannot report yourself");
+  const subject = await findUserById(db, input.userId);
+  if (!subject) throw new ApiError(404, "User not found");
+  const taken = await takeAddressToken(env, db, "reports", `person:${reporter.id}`);
+  if (!taken.ok) return taken;
+  const id = newId();
+  // Staff read the reason, the reporter's words and where it happened in one line of the queue.
+  const where = input.roomId ? ` (in ${input.roomId})` : "";
+  const message = `${input.reason}${where}${input.details ? `: ${input.details}` : ""}`;
+  await db.insert(supportTickets).values({ id, userId: reporter.id, message, category: REPORT_CATEGORY, subjectId: subject.id });
+  return { ok: true as const, id, status: "open" as const };
+}

@@ -1,0 +1,79 @@
+// Reports of a person to the staff desk through the real Worker: validation, the per-person limit, the desk's
+// queue linking to the reported person, and handling audited.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { adminSession, anonymousSession, call } from "../../tests/workers/helpers";
+import { TOO_MANY_REPORTS } from "./reports";
+
+interface QueueTicket {
+  id: string;
+  category: string;
+  message: string;
+  nickname: string | null;
+  subjectId: string | null;
+  subjectNickname: string | null;
+}
+
+const report = (cookie: string | undefined, json: unknown) => call("/api/reports", { method: "POST", cookie, json });
+
+describe("reports", () => {
+  it("a report reaches the staff queue naming the person, who is found on the desk by it; closing is audited", async () => {
+    const admin = await adminSession("0906");
+    const reporter = await anonymousSession();
+    const troll = await anonymousSession();
+    const sent = await report(reporter.cookie, {
+      userId: troll.user.id,
+      reason: "harassment",
+      details: "Threats in our chat",
+      roomId: "dm:a:b",
+    });
+    expect(sent.status).toBe(201);
+    const { report: filed } = await sent.json<{ report: { id: string; status: string } }>();
+    expect(filed.status).toBe("open");
+
+    const queue = await call("/api/support/tickets", { cookie: admin.cookie });
+    const ticket = (await queue.json<{ tickets: QueueTicket[] }>()).tickets.find((t) => t.id === filed.id);
+    expect(ticket).toMatchObject({
+      category: "report",
+      nickname: reporter.user.nickname,
+      subjectId: troll.user.id,
+      subjectNickname: troll.user.nickname,
+      message: "harassment (in dm:a:b): Threats in our chat",
+    });
+    const found = await call(`/api/admin/people?q=${encodeURIComponent(troll.user.id)}`, { cookie: admin.cookie });
+    expect((await found.json<{ people: { id: string }[] }>()).people).toEqual([expect.objectContaining({ id: troll.user.id })]);
+
+    expect((await call(`/api/support/tickets/${filed.id}/close`, { method: "POST", cookie: admin.cookie })).status).toBe(200);
+    const audit = await env.DB.prepare("select actor_id from audit_log where target = ? and action = 'support.ticket_closed'")
+      .bind(filed.id)
+      .first<{ actor_id: string }>();
+    expect(audit?.actor_id).toBe(admin.id);
+  });
+
+  it("refuses strangers, bad input, oneself and nobody with clear JSON errors", async () => {
+    const reporter = await anonymousSession();
+    const other = await anonymousSession();
+    expect((await report(undefined, { userId: other.user.id, reason: "spam" })).status).toBe(401);
+    const badReason = await report(reporter.cookie, { userId: other.user.id, reason: "ugly" });
+    expect(badReason.status).toBe(400);
+    expect((await badReason.json<{ error: string }>()).error).toContain("reason");
+    expect((await report(reporter.cookie, { userId: other.user.id, reason: "other", details: "x".repeat(501) })).status).toBe(400);
+    const self = await report(reporter.cookie, { userId: reporter.user.id, reason: "spam" });
+    expect(self.status).toBe(409);
+    expect(await self.json()).toEqual({ error: "You cannot report yourself" });
+    expect((await report(reporter.cookie, { userId: "nobody-at-all", reason: "spam" })).status).toBe(404);
+  });
+
+  it("one person sends at most REPORTS_PER_PERSON_PER_DAY reports a day, then 429 with Retry-After", async () => {
+    const reporter = await anonymousSession();
+    const other = await anonymousSession();
+    const limit = Number(env.REPORTS_PER_PERSON_PER_DAY);
+    for (let i = 0; i < limit; i++) expect((await report(reporter.cookie, { userId: other.user.id, reason: "spam" })).status).toBe(201);
+    const refused = await report(reporter.cookie, { userId: other.user.id, reason: "spam" });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await refused.json()).toMatchObject({ error: TOO_MANY_REPORTS });
+    // Someone else's reports are their own.
+    expect((await report(other.cookie, { userId: reporter.user.id, reason: "spam" })).status).toBe(201);
+  });
+});

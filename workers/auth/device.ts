@@ -1,0 +1,63 @@
+// The device cookie (docs/decisions/037b-reports-and-device-bans.md): a random token a browser keeps for 400
+// days, set at its first sign-in; the database holds only its HMAC, tied to every account signed in from it.
+// A ban covers those browsers: a banned person cannot start a fresh anonymous identity from the same one.
+import type { Context } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+import { and, eq, isNotNull } from "drizzle-orm";
+import { BANNED_MESSAGE } from "../../core/admin-schemas";
+import { newId } from "../../core/ids";
+import type { Db } from "../../db";
+import { userDevices, users } from "../../db/schema";
+import type { AppBindings } from "../env";
+import { ApiError } from "../errors";
+import { sessionHash } from "./session";
+
+export const DEVICE_COOKIE = "linkup_device";
+// The longest a browser keeps a cookie (RFC 6265bis caps Max-Age at 400 days).
+const DEVICE_TTL_SECONDS = 400 * 24 * 3600;
+
+function deviceHash(c: Context<AppBindings>, token: string): Promise<string> {
+  // Its own domain under the session secret, so a device token never hashes to a session id.
+  return sessionHash(c.env, `device:${token}`);
+}
+
+/** This browser's device id (the HMAC), or null when it has no device cookie yet. */
+export async function currentDevice(c: Context<AppBindings>): Promise<string | null> {
+  const token = getCookie(c, DEVICE_COOKIE);
+  return token && token.length <= 64 ? deviceHash(c, token) : null;
+}
+
+/** Ties this browser to the person signing in, giving it a device cookie if it has none. */
+export async function linkDevice(c: Context<AppBindings>, userId: string): Promise<void> {
+  let device = await currentDevice(c);
+  if (!device) {
+    const token = newId(32);
+    device = await deviceHash(c, token);
+    setCookie(c, DEVICE_COOKIE, token, {
+      httpOnly: true,
+      sameSite: "Lax",
+      secure: new URL(c.req.url).protocol === "https:",
+      path: "/",
+      maxAge: DEVICE_TTL_SECONDS,
+    });
+  }
+  await c.var.db.insert(userDevices).values({ deviceId: device, userId }).onConflictDoNothing();
+}
+
+/** Whether any account signed in from this device is banned now. */
+export async function deviceBanned(db: Db, deviceId: string): Promise<boolean> {
+  const row = await db
+    .select({ id: users.id })
+    .from(userDevices)
+    .innerJoin(users, eq(users.id, userDevices.userId))
+    .where(and(eq(userDevices.deviceId, deviceId), isNotNull(users.bannedAt)))
+    .limit(1)
+    .get();
+  return row !== undefined;
+}
+
+/** Guard before a new anonymous identity: a banned person's browser gets the suspension (403 `banned`). */
+export async function requireDeviceNotBanned(c: Context<AppBindings>): Promise<void> {
+  const device = await currentDevice(c);
+  if (device && (await deviceBanned(c.var.db, device))) throw new ApiError(403, BANNED_MESSAGE, { code: "banned" });
+}
