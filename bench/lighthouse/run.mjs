@@ -2,7 +2,7 @@
 // Worker, measured by Lighthouse (mobile preset: a mid-range phone on simulated slow 4G) driving Debian's
 // Chromium. Writes the "lighthouse" section of bench/README.md. Goal (issue 19): LCP 2.0 s or less on each.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -75,6 +75,11 @@ try {
       { port, output: "json", logLevel: "error", onlyCategories: ["performance"], extraHeaders: { cookie } },
       undefined,
     );
+    // LIGHTHOUSE_SAVE=<dir> keeps each page's full report (the trace's details) for reading.
+    if (process.env.LIGHTHOUSE_SAVE) {
+      mkdirSync(process.env.LIGHTHOUSE_SAVE, { recursive: true });
+      writeFileSync(join(process.env.LIGHTHOUSE_SAVE, `${path.slice(1) || "landing"}.json`), JSON.stringify(lhr));
+    }
     const a = (id) => lhr.audits[id]?.numericValue ?? Number.NaN;
     const row = {
       path,
