@@ -49,7 +49,7 @@ describe("paintFirst", () => {
     const timers: (() => void)[] = [];
     const make = (tag: string) => ({ tag }) as (typeof added)[number];
     const doc = {
-      currentScript: { nonce: "n1", previousElementSibling: { textContent: CODE } },
+      currentScript: { nonce: "n1", previousElementSibling: { textContent: CODE }, dataset: {} as Record<string, string> },
       visibilityState: "visible",
       createElement: make,
       head: { append: (e: (typeof added)[number]) => added.push(e) },
@@ -61,6 +61,7 @@ describe("paintFirst", () => {
       (f: () => void) => timers.push(f),
     );
     expect(added).toEqual([]);
+    expect(doc.currentScript.dataset).toEqual({ paintFirst: "held" });
     for (const f of frames) f();
     expect(added).toEqual([]);
     for (const f of timers) f();

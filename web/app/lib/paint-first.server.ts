@@ -13,12 +13,14 @@ const PRELOAD = /<link rel="modulepreload" href="([^"]+)"[^>]*\/>/g;
 export const HELD_TYPE = "text/x-linkup-held-module";
 
 /**
- * Runs after the first frame (a timer set in an animation frame fires once that frame is painted; a hidden tab
- * paints nothing, so it starts at once): adds the module preloads, then runs the held module script with the
- * page's nonce, exactly as React Router wrote it.
+ * Runs once the first frame is on screen (a timer set in the next frame's animation callback fires after the first
+ * frame was shown, not only drawn; a hidden tab paints nothing, so it starts at once): adds the module preloads,
+ * then runs the held module script with the page's nonce, exactly as React Router wrote it. It marks itself
+ * `data-paint-first`, so whoever drives the page can tell held scripts from none (tests/e2e/fixtures.ts).
  */
 const START = `(hrefs) => {
   const me = document.currentScript;
+  me.dataset.paintFirst = "held";
   const code = me.previousElementSibling.textContent;
   const start = () => {
     for (const href of hrefs) {
@@ -34,7 +36,7 @@ const START = `(hrefs) => {
     document.body.append(script);
   };
   if (document.visibilityState === "hidden") start();
-  else requestAnimationFrame(() => setTimeout(start));
+  else requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(start)));
 }`;
 
 /**
