@@ -1,16 +1,48 @@
 // Browser-test fixtures (epic-stack style): a console.error fails the test; helpers for cookies and users.
-import { type APIRequestContext, type BrowserContext, test as base, expect } from "@playwright/test";
+import { type APIRequestContext, type BrowserContext, test as base, expect, type Page } from "@playwright/test";
 
 export const MOBILE_UA =
   "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36";
+
+/**
+ * A page starts its scripts once its first frame is on screen (docs/decisions/037f-paint-before-scripts.md), so
+ * the load event no longer waits for them. `goto` and `reload` wait, as the load event used to, until React
+ * Router's module script has run; a page whose scripts are not held (JavaScript off, an API answer) returns at once.
+ */
+function waitForHeldScripts(proto: Page) {
+  for (const name of ["goto", "reload"] as const) {
+    const original = proto[name] as (this: Page, ...args: unknown[]) => ReturnType<Page["goto"]>;
+    Object.defineProperty(proto, name, {
+      configurable: true,
+      value: async function (this: Page, ...args: unknown[]) {
+        const res = await original.apply(this, args);
+        if ((await this.locator("script[data-paint-first]").count()) > 0)
+          await this.waitForFunction(() => "__reactRouterRouteModules" in window);
+        return res;
+      },
+    });
+  }
+}
 
 type Fixtures = {
   /** Console errors matching one of these are tolerated (e.g. an expected 4xx the page reports). */
   allowedConsoleErrors: RegExp[];
   failOnConsoleError: undefined;
+  heldScripts: undefined;
 };
 
+let patched = false;
+
 export const test = base.extend<Fixtures>({
+  heldScripts: [
+    async ({ page }, use) => {
+      // Every Page shares the class, so pages of contexts a test opens itself are covered too.
+      if (!patched) waitForHeldScripts(Object.getPrototypeOf(page));
+      patched = true;
+      await use(undefined);
+    },
+    { auto: true },
+  ],
   allowedConsoleErrors: [[], { option: true }],
   failOnConsoleError: [
     async ({ page, allowedConsoleErrors }, use) => {

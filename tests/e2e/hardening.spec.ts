@@ -86,6 +86,36 @@ test("pages carry the security headers, run their scripts under the nonce policy
   expect(asset.headers()["x-content-type-options"]).toBe("nosniff");
 });
 
+test("a page paints with its HTML and stylesheet alone, then starts its scripts and hydrates", async ({ page }) => {
+  for (const path of ["/", "/emergency"]) {
+    const html = await (await page.request.get(path)).text();
+    // Nothing in the page as served fetches a script: no module preload, no module script
+    // (docs/decisions/037f-paint-before-scripts.md).
+    expect(html, path).not.toContain('rel="modulepreload"');
+    expect(html, path).not.toMatch(/<script[^>]* type="module"/);
+
+    await page.goto(path);
+    // The held boot script ran: React has taken over the server's page.
+    await expect
+      .poll(() => page.evaluate(() => Object.keys(document.querySelector("main") ?? {}).some((k) => k.startsWith("__reactFiber"))))
+      .toBe(true);
+    const order = await page.evaluate(() => {
+      const entries = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
+      const css = entries.filter((e) => e.name.endsWith(".css") || e.name.endsWith(".css#"));
+      const scripts = entries.filter((e) => new URL(e.name).pathname.endsWith(".js") && e.initiatorType !== "fetch");
+      return {
+        cssArrived: Math.max(...css.map((e) => e.responseEnd)),
+        scriptsAsked: Math.min(...scripts.map((e) => e.startTime)),
+        scripts: scripts.length,
+      };
+    });
+    // The page's modules were fetched, and the first of them only once the stylesheet (which the first paint
+    // waits for) had arrived.
+    expect(order.scripts, path).toBeGreaterThan(5);
+    expect(order.scriptsAsked, path).toBeGreaterThanOrEqual(order.cssArrived);
+  }
+});
+
 test("POST /consent from a cross-site form sends the browser back only to a path on this site", async ({ request }) => {
   for (const redirectTo of ["/\\evil.example", "//evil.example", "https://evil.example/", "/\t/evil.example"]) {
     const res = await request.post("/consent", {

@@ -3,6 +3,7 @@ import { renderToReadableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { appContext } from "./context";
+import { paintFirstStream } from "./lib/paint-first.server";
 
 export const streamTimeout = 5_000;
 
@@ -28,5 +29,6 @@ export default async function handleRequest(
   // Bots and no-JS clients get the whole document at once.
   if (isbot(request.headers.get("user-agent") || "") || routerContext.isSpaMode) await body.allReady;
   headers.set("Content-Type", "text/html; charset=utf-8");
-  return new Response(body, { headers, status });
+  // The HTML and its stylesheet alone before the first paint; the scripts start after it.
+  return new Response(paintFirstStream(body), { headers, status });
 }
