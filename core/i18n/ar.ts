@@ -1023,4 +1023,7 @@ export const ar: Catalog = {
   "ach.tier.silver": "فضي",
   "ach.tier.gold": "ذهبي",
   "ach.tier.diamond": "ماسي",
+
+  // The SOS list on /emergency: a distance LinkUp does not know
+  "sos.distanceUnknown": "المسافة غير معروفة",
 };

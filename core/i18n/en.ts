@@ -1012,6 +1012,9 @@ export const en = {
   "ach.tier.silver": "silver",
   "ach.tier.gold": "gold",
   "ach.tier.diamond": "diamond",
+
+  // The SOS list on /emergency: a distance LinkUp does not know
+  "sos.distanceUnknown": "distance unknown",
 } satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

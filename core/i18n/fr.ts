@@ -1028,4 +1028,7 @@ export const fr: Catalog = {
   "ach.tier.silver": "argent",
   "ach.tier.gold": "or",
   "ach.tier.diamond": "diamant",
+
+  // The SOS list on /emergency: a distance LinkUp does not know
+  "sos.distanceUnknown": "distance inconnue",
 };

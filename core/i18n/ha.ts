@@ -1013,4 +1013,7 @@ export const ha: Catalog = {
   "ach.tier.silver": "azurfa",
   "ach.tier.gold": "zinariya",
   "ach.tier.diamond": "lu'u-lu'u",
+
+  // The SOS list on /emergency: a distance LinkUp does not know
+  "sos.distanceUnknown": "ba a san nisa ba",
 };

@@ -1009,4 +1009,7 @@ export const ig: Catalog = {
   "ach.tier.silver": "ọlaọcha",
   "ach.tier.gold": "ọlaedo",
   "ach.tier.diamond": "dayamọnd",
+
+  // The SOS list on /emergency: a distance LinkUp does not know
+  "sos.distanceUnknown": "amaghị anya ọ dị",
 };

@@ -1004,4 +1004,7 @@ export const pcm: Catalog = {
   "ach.tier.silver": "silver",
   "ach.tier.gold": "gold",
   "ach.tier.diamond": "diamond",
+
+  // The SOS list on /emergency: a distance LinkUp does not know
+  "sos.distanceUnknown": "we no know how far",
 };

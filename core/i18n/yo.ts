@@ -1000,4 +1000,7 @@ export const yo: Catalog = {
   "ach.tier.silver": "fàdákà",
   "ach.tier.gold": "wúrà",
   "ach.tier.diamond": "dáyámọ́ńdì",
+
+  // The SOS list on /emergency: a distance LinkUp does not know
+  "sos.distanceUnknown": "a kò mọ ijìnnà",
 };
