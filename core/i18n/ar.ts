@@ -1698,4 +1698,7 @@ export const ar: Catalog = {
   "db.truncated": " (عُرض أول {cap})",
   "db.took": " في {ms} مللي ثانية",
   "db.failed": "تعذّر تحميل لوحة قاعدة البيانات.",
+
+  // The SOS list on /emergency: a distance LinkUp does not know
+  "sos.distanceUnknown": "المسافة غير معروفة",
 };

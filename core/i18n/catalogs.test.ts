@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { CATALOGS, translator } from "./catalogs";
 import { en } from "./en";
 import { chooseLanguage, directionOf, fromAcceptLanguage, UI_LANGUAGES } from "./languages";
-import { formatAgo, formatKm, formatMessage, formatNaira, type Message } from "./translate";
+import { formatAgo, formatDistanceIn, formatKm, formatMessage, formatNaira, type Message } from "./translate";
 
 const placeholders = (m: Message) =>
   [...new Set((typeof m === "string" ? [m] : Object.values(m)).flatMap((s) => [...(s ?? "").matchAll(/\{(\w+)\}/g)].map((x) => x[1])))]
@@ -90,5 +90,8 @@ describe("formatting", () => {
     expect(formatAgo(now - 3 * 3_600_000, "fr", now)).toBe("il y a 3 heures");
     expect(formatKm(2.54, "en")).toBe("2.5 km");
     expect(formatKm(12, "fr")).toMatch(/^12\skm$/);
+    expect(formatDistanceIn(143, "en")).toBe("140 m");
+    expect(formatDistanceIn(2449, "en")).toBe("2.4 km");
+    expect(formatDistanceIn(2449, "fr")).toMatch(/^2,4\skm$/);
   });
 });

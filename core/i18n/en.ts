@@ -1631,6 +1631,9 @@ export const en = {
   "db.truncated": " (first {cap} shown)",
   "db.took": " in {ms} ms",
   "db.failed": "The database dashboard could not be loaded.",
+
+  // The SOS list on /emergency: a distance LinkUp does not know
+  "sos.distanceUnknown": "distance unknown",
 } satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

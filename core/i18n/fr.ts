@@ -1668,4 +1668,7 @@ export const fr: Catalog = {
   "db.truncated": " ({cap} premières affichées)",
   "db.took": " en {ms} ms",
   "db.failed": "Le tableau de bord de la base n'a pas pu être chargé.",
+
+  // The SOS list on /emergency: a distance LinkUp does not know
+  "sos.distanceUnknown": "distance inconnue",
 };

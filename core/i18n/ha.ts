@@ -1647,4 +1647,7 @@ export const ha: Catalog = {
   "db.truncated": " (an nuna na farko {cap})",
   "db.took": " cikin {ms} ms",
   "db.failed": "Ba a iya loda allon rumbun bayanai ba.",
+
+  // The SOS list on /emergency: a distance LinkUp does not know
+  "sos.distanceUnknown": "ba a san nisa ba",
 };

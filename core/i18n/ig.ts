@@ -1634,4 +1634,7 @@ export const ig: Catalog = {
   "db.truncated": " (e gosiri {cap} mbụ)",
   "db.took": " n'ime {ms} ms",
   "db.failed": "Enweghị ike ibudata dashbọọdụ nchekwa data.",
+
+  // The SOS list on /emergency: a distance LinkUp does not know
+  "sos.distanceUnknown": "amaghị anya ọ dị",
 };

@@ -1626,4 +1626,7 @@ export const pcm: Catalog = {
   "db.truncated": " (we show the first {cap})",
   "db.took": " in {ms} ms",
   "db.failed": "We no fit load the database dashboard.",
+
+  // The SOS list on /emergency: a distance LinkUp does not know
+  "sos.distanceUnknown": "we no know how far",
 };

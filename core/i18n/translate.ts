@@ -49,3 +49,9 @@ export function formatAgo(past: number, tag: string, now = Date.now()): string {
 export function formatKm(km: number, tag: string): string {
   return new Intl.NumberFormat([`${tag}-NG`, tag, "en-NG"], { style: "unit", unit: "kilometer", maximumFractionDigits: 1 }).format(km);
 }
+
+/** A distance from metres: under 1 km in metres rounded to 10 ("140 m"), else kilometres ("2.4 km"), in the language. */
+export function formatDistanceIn(metres: number, tag: string): string {
+  if (metres >= 1000) return formatKm(Math.floor(metres / 100) / 10, tag);
+  return new Intl.NumberFormat([`${tag}-NG`, tag, "en-NG"], { style: "unit", unit: "meter" }).format(Math.round(metres / 10) * 10);
+}

@@ -1623,4 +1623,7 @@ export const yo: Catalog = {
   "db.truncated": " (a fi àkọ́kọ́ {cap} hàn)",
   "db.took": " ní {ms} ms",
   "db.failed": "A kò lè gbé pátákó ibi ìpamọ́ dátà wá.",
+
+  // The SOS list on /emergency: a distance LinkUp does not know
+  "sos.distanceUnknown": "a kò mọ ijìnnà",
 };

@@ -203,3 +203,60 @@ test("/about in Arabic reads right to left", async ({ browser, baseURL }) => {
   expect(card && card.x + card.width - text.right < text.left - card.x).toBe(true);
   await context.close();
 });
+
+// Sokoto: an area cell no other browser test uses, so the message below lands in a room of its own.
+const SOKOTO = { latitude: 13.0059, longitude: 5.2476 };
+
+test("after saving Yoruba, the security settings, notifications and a message's status speak Yoruba; achievements come in Hausa", async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  const url = baseURL as string;
+  const context = await browser.newContext({ permissions: ["geolocation"], geolocation: SOKOTO, viewport: { width: 390, height: 844 } });
+  await acceptCookies(context, url);
+  const page = await context.newPage();
+  expect((await page.request.post(`${url}/api/auth/anonymous`, { headers: { origin: url } })).ok()).toBe(true);
+  const saved = await page.request.patch(`${url}/api/me`, {
+    data: { onboardingCompleted: true, language: "yoruba" },
+    headers: { origin: url },
+  });
+  expect(saved.ok()).toBe(true);
+  const toasts = page.getByRole("region", { name: "Ìfitónilétí (F8)" });
+
+  await page.goto("/security-settings");
+  await expect(page.getByRole("heading", { level: 1, name: "Ètò ààbò" })).toBeVisible();
+  const tabs = page.getByRole("navigation", { name: "Àwọn táàbù ààbò" });
+  await expect(tabs.getByRole("link", { name: "Ìfìdí-ẹni-múlẹ̀" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("heading", { name: "Ìpàdé àti ẹ̀rọ" })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Àwọn ìpàdé tí ó wọlé" })).toContainText("Ẹ̀rọ yìí");
+  await expect(page.getByRole("button", { name: "Jáde nínú gbogbo ìpàdé yòókù" })).toBeDisabled();
+  // A refusal from the API reaches the person in Yoruba, inline and as a toast.
+  await tabs.getByRole("link", { name: "Pèpéle" }).click();
+  await page.getByRole("textbox", { name: "Tẹ DELETE MY ACCOUNT láti jẹ́rìísí" }).fill("no");
+  await page.getByRole("button", { name: "Pa àkáǹtì mi rẹ́" }).click();
+  await expect(page.locator("p.error[role=alert]")).toHaveText("Tẹ DELETE MY ACCOUNT láti jẹ́rìísí");
+  await expect(toasts).toContainText("Tẹ DELETE MY ACCOUNT láti jẹ́rìísí");
+
+  await page.goto("/notifications");
+  await expect(page.getByRole("heading", { level: 1, name: /^Ìfitónilétí/ })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Ètò ìfitónilétí" })).toBeVisible();
+  await page.getByRole("checkbox", { name: "Ìròyìn ọjà" }).check();
+  await expect(toasts).toContainText("A ti ṣe àtúnṣe ètò");
+
+  // A message's status icon is named in Yoruba: sent, once the room has it.
+  await page.goto("/chat");
+  const box = page.getByRole("textbox", { name: "Ìfiránṣẹ́" });
+  await box.fill("Ẹ káàsán láti Sokoto");
+  // The send button waits for the room: it is enabled once the text can go.
+  await page.getByRole("button", { name: "Fi ránṣẹ́" }).click();
+  const mine = page.getByRole("listitem").filter({ hasText: "Ẹ káàsán láti Sokoto" });
+  await expect(mine.getByRole("img", { name: "Ó ti lọ" })).toBeVisible();
+
+  // Achievements are named by the server in the person's language.
+  expect((await page.request.patch(`${url}/api/me`, { data: { language: "hausa" }, headers: { origin: url } })).ok()).toBe(true);
+  await page.goto("/gamification");
+  await expect(page.getByRole("list", { name: "Nasarori" })).toContainText("Haɗuwa ta farko");
+  await expect(page.getByRole("list", { name: "Nasarori" })).toContainText("Taimaka a gaggawa 5");
+  await context.close();
+});

@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
 import { Form, useActionData, useNavigation, useRevalidator } from "react-router";
 import { EMERGENCY_NUMBERS } from "../../../core/constants";
-import { EMERGENCY_TYPES, type EmergencyType, formatDistance, SOS_MESSAGE_MAX, timeAgo } from "../../../core/sos";
+import { formatAgo, formatDistanceIn } from "../../../core/i18n/translate";
+import { EMERGENCY_TYPES, type EmergencyType, SOS_MESSAGE_MAX } from "../../../core/sos";
 import { useToast } from "../components/toast";
 import { EmergencyContacts } from "../features/sos/EmergencyContacts";
 import { type EmergencyActionData, emergencyAction, loadEmergency } from "../features/sos/emergency.server";
@@ -187,8 +188,12 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
                   <strong>{s.senderName}</strong>: {s.message}
                 </p>
                 <p className="small muted">
-                  {s.mine ? t("sos.yours") : formatDistance(s.distanceMetres)} ·{" "}
-                  <time dateTime={s.broadcastedAt}>{timeAgo(s.broadcastedAt)}</time>
+                  {s.mine
+                    ? t("sos.yours")
+                    : s.distanceMetres === null
+                      ? t("sos.distanceUnknown")
+                      : formatDistanceIn(s.distanceMetres, t.tag)}{" "}
+                  · <time dateTime={s.broadcastedAt}>{formatAgo(Date.parse(s.broadcastedAt), t.tag)}</time>
                   {s.locationText ? ` · ${s.locationText}` : ""}
                 </p>
                 {!s.mine ? (
