@@ -8,9 +8,11 @@ import {
   staffDeskAction,
 } from "../features/admin/staff-desk.server";
 import { AccessErrorPage } from "../features/admin/access";
+import type { MessageKey } from "../../../core/i18n/en";
+import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/staff-desk";
 
-export const meta: Route.MetaFunction = () => [{ title: "Staff Desk — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "sd.metaTitle", "Staff Desk — LinkUp") }];
 
 export function loader({ request, context }: Route.LoaderArgs) {
   return loadStaffDesk(request, context);
@@ -22,32 +24,34 @@ export function action({ request, context }: Route.ActionArgs) {
 
 export default function StaffDesk({ loaderData, actionData }: Route.ComponentProps) {
   const { q, tickets, people, sosAreas, moreSos, prices, editing, isAdmin } = loaderData;
+  const t = useT();
   const shownIds = new Set([
-    ...tickets.map((t) => t.id),
+    ...tickets.map((ticket) => ticket.id),
     ...(people ?? []).map((p) => p.id),
     ...sosAreas.flatMap((a) => a.sos.map((x) => x.id)),
   ]);
   return (
     <div className="staff-desk">
       <section className="card">
-        <h1>Staff Desk</h1>
+        <h1>{t("admin.staffDesk")}</h1>
         {isAdmin ? (
           <p>
-            <Link to="/database-admin">Database Admin</Link> · <Link to="/analytics-dashboard">Analytics Dashboard</Link>
+            <Link to="/database-admin">{t("admin.databaseAdmin")}</Link> ·{" "}
+            <Link to="/analytics-dashboard">{t("home.teaser.analytics.title")}</Link>
           </p>
         ) : null}
-        <Form method="get" className="form" role="search" aria-label="Find a person">
-          <label htmlFor="desk-q">Phone or nickname</label>
+        <Form method="get" className="form" role="search" aria-label={t("sd.find")}>
+          <label htmlFor="desk-q">{t("sd.phoneOrNickname")}</label>
           <input id="desk-q" name="q" defaultValue={q} minLength={2} maxLength={64} required />
           <button type="submit" className="btn btn-primary">
-            Find
+            {t("sd.findButton")}
           </button>
         </Form>
         {people ? (
           people.length === 0 ? (
-            <p role="status">Nobody matches “{q}”.</p>
+            <p role="status">{t("sd.nobody", { q })}</p>
           ) : (
-            <ul aria-label="People found">
+            <ul aria-label={t("sd.peopleFound")}>
               {people.map((p) => (
                 <PersonItem key={p.id} p={p} answer={actionData?.target === p.id ? actionData : undefined} />
               ))}
@@ -56,20 +60,20 @@ export default function StaffDesk({ loaderData, actionData }: Route.ComponentPro
         ) : null}
       </section>
       <section className="card" aria-labelledby="sos-title">
-        <h2 id="sos-title">Active SOS by area</h2>
+        <h2 id="sos-title">{t("sd.sosTitle")}</h2>
         {sosAreas.length === 0 ? (
-          <p>No active SOS.</p>
+          <p>{t("sd.noSos")}</p>
         ) : (
           sosAreas.map((a) => (
             <div key={a.geohash ?? "unknown"}>
               <h3>
                 {a.area} ({a.sos.length})
               </h3>
-              <ul aria-label={`Active SOS in ${a.area}`}>
+              <ul aria-label={t("sd.sosIn", { area: a.area })}>
                 {a.sos.map((x) => (
                   <li key={x.id} className="ticket">
                     <p>
-                      <strong>{x.type}</strong> from {x.nickname} by {x.channel}
+                      <strong>{x.type}</strong> {t("sd.sosFrom", { nickname: x.nickname, channel: x.channel })}
                       {x.locationText ? ` · ${x.locationText}` : ""} ·{" "}
                       <time dateTime={x.broadcastedAt}>{x.broadcastedAt.slice(0, 16).replace("T", " ")}</time>
                     </p>
@@ -77,8 +81,12 @@ export default function StaffDesk({ loaderData, actionData }: Route.ComponentPro
                     <Form method="post">
                       <input type="hidden" name="intent" value="resolve-sos" />
                       <input type="hidden" name="sosId" value={x.id} />
-                      <button type="submit" className="btn" aria-label={`Resolve SOS from ${x.nickname}: ${x.message.slice(0, 40)}`}>
-                        Resolve
+                      <button
+                        type="submit"
+                        className="btn"
+                        aria-label={t("sd.resolveLabel", { nickname: x.nickname, message: x.message.slice(0, 40) })}
+                      >
+                        {t("sd.resolve")}
                       </button>
                     </Form>
                     <Answer answer={actionData?.target === x.id ? actionData : undefined} />
@@ -88,17 +96,17 @@ export default function StaffDesk({ loaderData, actionData }: Route.ComponentPro
             </div>
           ))
         )}
-        {moreSos ? <p className="small muted">Showing the newest 200 active SOS.</p> : null}
+        {moreSos ? <p className="small muted">{t("sd.moreSos")}</p> : null}
       </section>
       <section className="card" aria-labelledby="queue-title">
-        <h2 id="queue-title">Support tickets</h2>
-        <p className="small muted">Premium and Enterprise first, then the oldest.</p>
+        <h2 id="queue-title">{t("sd.tickets")}</h2>
+        <p className="small muted">{t("sd.ticketsOrder")}</p>
         {tickets.length === 0 ? (
-          <p>No open tickets.</p>
+          <p>{t("sd.noTickets")}</p>
         ) : (
-          <ul aria-label="Ticket queue">
-            {tickets.map((t) => (
-              <TicketItem key={t.id} t={t} answer={actionData?.target === t.id ? actionData : undefined} />
+          <ul aria-label={t("sd.queue")}>
+            {tickets.map((ticket) => (
+              <TicketItem key={ticket.id} ticket={ticket} answer={actionData?.target === ticket.id ? actionData : undefined} />
             ))}
           </ul>
         )}
@@ -114,26 +122,41 @@ export default function StaffDesk({ loaderData, actionData }: Route.ComponentPro
 }
 
 const PRICE_FIELDS = [
-  { name: "commodity", label: "Item", type: "text", max: 60 },
-  { name: "market", label: "Market", type: "text", max: 80 },
-  { name: "city", label: "Area (town)", type: "text", max: 60 },
-  { name: "priceNgn", label: "Price (₦)", type: "number", max: 9 },
-  { name: "unit", label: "Unit", type: "text", max: 40 },
-  { name: "source", label: "Source", type: "text", max: 120 },
-  { name: "date", label: "Date seen", type: "date", max: 10 },
-] as const;
+  { name: "commodity", label: "sd.field.item", type: "text", max: 60 },
+  { name: "market", label: "sd.field.market", type: "text", max: 80 },
+  { name: "city", label: "sd.field.city", type: "text", max: 60 },
+  { name: "priceNgn", label: "sd.field.price", type: "number", max: 9 },
+  { name: "unit", label: "sd.field.unit", type: "text", max: 40 },
+  { name: "source", label: "sd.field.source", type: "text", max: 120 },
+  { name: "date", label: "sd.field.date", type: "date", max: 10 },
+] as const satisfies readonly { name: string; label: MessageKey; type: string; max: number }[];
+
+const PRICE_COLUMNS: MessageKey[] = [
+  "sd.field.item",
+  "sd.field.market",
+  "sd.col.area",
+  "sd.col.price",
+  "sd.field.unit",
+  "sd.field.source",
+  "sd.col.date",
+];
 
 /** The market price table: the assistant, USSD and WhatsApp quote these with their source and date. */
 function MarketPrices({ prices, editing, answer }: { prices: DeskPrice[]; editing: DeskPrice | null; answer?: DeskActionData }) {
+  const t = useT();
   return (
     <section className="card" aria-labelledby="market-title" id="market">
-      <h2 id="market-title">Market prices</h2>
-      <p className="small muted">Setting an item at a market again replaces its price. Prices older than 30 days are not quoted.</p>
-      <Form method="post" className="form" aria-label={editing ? `Edit price of ${editing.commodity} at ${editing.market}` : "Set a price"}>
+      <h2 id="market-title">{t("sd.marketTitle")}</h2>
+      <p className="small muted">{t("sd.marketNote")}</p>
+      <Form
+        method="post"
+        className="form"
+        aria-label={editing ? t("sd.editPrice", { item: editing.commodity, market: editing.market }) : t("sd.setPrice")}
+      >
         <input type="hidden" name="intent" value="set-price" />
         {PRICE_FIELDS.map((f) => (
           <div key={f.name}>
-            <label htmlFor={`price-${f.name}`}>{f.label}</label>
+            <label htmlFor={`price-${f.name}`}>{t(f.label)}</label>
             <input
               id={`price-${f.name}`}
               name={f.name}
@@ -146,21 +169,22 @@ function MarketPrices({ prices, editing, answer }: { prices: DeskPrice[]; editin
           </div>
         ))}
         <button type="submit" className="btn btn-primary">
-          Save price
+          {t("sd.savePrice")}
         </button>
       </Form>
       <Answer answer={answer} />
       <details>
-        <summary>All prices ({prices.length})</summary>
+        <summary>{t("sd.allPrices", { count: prices.length })}</summary>
         <div className="table-scroll">
           <table>
             <thead>
               <tr>
-                {["Item", "Market", "Area", "Price", "Unit", "Source", "Date", ""].map((h) => (
+                {PRICE_COLUMNS.map((h) => (
                   <th key={h} scope="col">
-                    {h}
+                    {t(h)}
                   </th>
                 ))}
+                <th scope="col" />
               </tr>
             </thead>
             <tbody>
@@ -169,19 +193,26 @@ function MarketPrices({ prices, editing, answer }: { prices: DeskPrice[]; editin
                   <td>{p.commodity}</td>
                   <td>{p.market}</td>
                   <td>{p.city}</td>
-                  <td>₦{p.priceNgn.toLocaleString("en-NG")}</td>
+                  <td>{t.naira(p.priceNgn)}</td>
                   <td>{p.unit}</td>
                   <td>{p.source}</td>
                   <td>{p.date}</td>
                   <td>
-                    <Link to={`?price=${encodeURIComponent(p.id)}#market`} aria-label={`Edit ${p.commodity} at ${p.market}`}>
-                      Edit
+                    <Link
+                      to={`?price=${encodeURIComponent(p.id)}#market`}
+                      aria-label={t("sd.editLabel", { item: p.commodity, market: p.market })}
+                    >
+                      {t("sd.edit")}
                     </Link>
                     <Form method="post">
                       <input type="hidden" name="intent" value="delete-price" />
                       <input type="hidden" name="priceId" value={p.id} />
-                      <button type="submit" className="btn btn-ghost" aria-label={`Remove ${p.commodity} at ${p.market}`}>
-                        Remove
+                      <button
+                        type="submit"
+                        className="btn btn-ghost"
+                        aria-label={t("sd.removeLabel", { item: p.commodity, market: p.market })}
+                      >
+                        {t("sd.remove")}
                       </button>
                     </Form>
                   </td>
@@ -204,16 +235,25 @@ function Answer({ answer }: { answer?: DeskActionData }) {
 }
 
 function PersonItem({ p, answer }: { p: DeskPerson; answer?: DeskActionData }) {
+  const t = useT();
   return (
     <li className="person">
       <p>
-        <strong>{p.nickname}</strong> {p.phone ?? "no phone"} · {p.verified ? "verified" : "not verified"} · {p.tier}
-        {p.tierExpiresAt ? ` until ${p.tierExpiresAt.slice(0, 10)}` : ""} · role {p.role} · {p.sessions} sessions · {p.openSos} open SOS ·{" "}
-        {p.openTickets} open tickets
+        <strong>{p.nickname}</strong>{" "}
+        {t("sd.person", {
+          phone: p.phone ?? t("sd.noPhone"),
+          verified: p.verified ? t("sd.verified") : t("sd.notVerified"),
+          tier: p.tier,
+          until: p.tierExpiresAt ? t("sd.until", { date: p.tierExpiresAt.slice(0, 10) }) : "",
+          role: p.role,
+          sessions: p.sessions,
+          sos: p.openSos,
+          tickets: p.openTickets,
+        })}
         {p.banned ? (
           <>
             {" "}
-            · <span className="tag">Banned</span> {p.banReason}
+            · <span className="tag">{t("sd.banned")}</span> {p.banReason}
           </>
         ) : null}
       </p>
@@ -221,18 +261,18 @@ function PersonItem({ p, answer }: { p: DeskPerson; answer?: DeskActionData }) {
         <Form method="post">
           <input type="hidden" name="intent" value="unban" />
           <input type="hidden" name="personId" value={p.id} />
-          <button type="submit" className="btn" aria-label={`Unban ${p.nickname}`}>
-            Unban
+          <button type="submit" className="btn" aria-label={t("sd.unbanLabel", { name: p.nickname })}>
+            {t("sd.unban")}
           </button>
         </Form>
       ) : p.role !== "admin" ? (
         <Form method="post" className="form">
           <input type="hidden" name="intent" value="ban" />
           <input type="hidden" name="personId" value={p.id} />
-          <label htmlFor={`ban-${p.id}`}>Reason for banning {p.nickname}</label>
+          <label htmlFor={`ban-${p.id}`}>{t("sd.banReason", { name: p.nickname })}</label>
           <input id={`ban-${p.id}`} name="reason" minLength={3} maxLength={300} required />
-          <button type="submit" className="btn btn-danger" aria-label={`Ban ${p.nickname}`}>
-            Ban
+          <button type="submit" className="btn btn-danger" aria-label={t("sd.banLabel", { name: p.nickname })}>
+            {t("sd.ban")}
           </button>
         </Form>
       ) : null}
@@ -240,8 +280,8 @@ function PersonItem({ p, answer }: { p: DeskPerson; answer?: DeskActionData }) {
         <Form method="post">
           <input type="hidden" name="intent" value="end-grant" />
           <input type="hidden" name="personId" value={p.id} />
-          <button type="submit" className="btn" aria-label={`End complimentary tier of ${p.nickname}`}>
-            End complimentary tier
+          <button type="submit" className="btn" aria-label={t("sd.endGrantLabel", { name: p.nickname })}>
+            {t("sd.endGrant")}
           </button>
         </Form>
       ) : p.verified ? (
@@ -249,12 +289,12 @@ function PersonItem({ p, answer }: { p: DeskPerson; answer?: DeskActionData }) {
           <input type="hidden" name="intent" value="grant" />
           <input type="hidden" name="personId" value={p.id} />
           <input type="hidden" name="tier" value="premium" />
-          <label htmlFor={`grant-until-${p.id}`}>Complimentary Premium for {p.nickname} until</label>
+          <label htmlFor={`grant-until-${p.id}`}>{t("sd.grantUntil", { name: p.nickname })}</label>
           <input id={`grant-until-${p.id}`} name="endsOn" type="date" required />
-          <label htmlFor={`grant-reason-${p.id}`}>Reason (e.g. paid by phone)</label>
+          <label htmlFor={`grant-reason-${p.id}`}>{t("sd.grantReason")}</label>
           <input id={`grant-reason-${p.id}`} name="reason" maxLength={300} required />
-          <button type="submit" className="btn btn-primary" aria-label={`Grant complimentary Premium to ${p.nickname}`}>
-            Grant Premium
+          <button type="submit" className="btn btn-primary" aria-label={t("sd.grantLabel", { name: p.nickname })}>
+            {t("sd.grant")}
           </button>
         </Form>
       ) : null}
@@ -263,36 +303,38 @@ function PersonItem({ p, answer }: { p: DeskPerson; answer?: DeskActionData }) {
   );
 }
 
-function TicketItem({ t, answer }: { t: DeskTicket; answer?: DeskActionData }) {
-  const who = t.nickname ?? t.phone ?? "Unknown";
+function TicketItem({ ticket: tk, answer }: { ticket: DeskTicket; answer?: DeskActionData }) {
+  const t = useT();
+  const who = tk.nickname ?? tk.phone ?? t("sd.unknown");
   return (
     <li className="ticket">
       <p>
-        <strong>{who}</strong> {t.priority ? <span className="tag">{t.tier}</span> : null} <span className="tag">{t.category}</span>{" "}
-        <time dateTime={t.createdAt}>{t.createdAt.slice(0, 16).replace("T", " ")}</time>
+        <strong>{who}</strong> {tk.priority ? <span className="tag">{tk.tier}</span> : null} <span className="tag">{tk.category}</span>{" "}
+        <time dateTime={tk.createdAt}>{tk.createdAt.slice(0, 16).replace("T", " ")}</time>
       </p>
-      <p>{t.message}</p>
-      {t.subjectId ? (
+      <p>{tk.message}</p>
+      {tk.subjectId ? (
         <p>
-          Reported: <Link to={`/staff-desk?q=${encodeURIComponent(t.subjectId)}`}>{t.subjectNickname ?? "Deleted account"}</Link>
+          {t("sd.reported")}{" "}
+          <Link to={`/staff-desk?q=${encodeURIComponent(tk.subjectId)}`}>{tk.subjectNickname ?? t("sd.deletedAccount")}</Link>
         </p>
       ) : null}
       <Form method="post" className="form">
-        <input type="hidden" name="ticketId" value={t.id} />
-        <label htmlFor={`reply-${t.id}`}>Reply to {who}</label>
-        <textarea id={`reply-${t.id}`} name="message" rows={2} maxLength={1000} required />
+        <input type="hidden" name="ticketId" value={tk.id} />
+        <label htmlFor={`reply-${tk.id}`}>{t("sd.replyTo", { name: who })}</label>
+        <textarea id={`reply-${tk.id}`} name="message" rows={2} maxLength={1000} required />
         <label>
-          <input type="checkbox" name="close" /> Close after replying
+          <input type="checkbox" name="close" /> {t("sd.closeAfter")}
         </label>
-        <button type="submit" className="btn btn-primary" aria-label={`Send reply to ${who}`}>
-          Send reply
+        <button type="submit" className="btn btn-primary" aria-label={t("sd.sendReplyLabel", { name: who })}>
+          {t("sd.sendReply")}
         </button>
       </Form>
       <Form method="post">
-        <input type="hidden" name="ticketId" value={t.id} />
+        <input type="hidden" name="ticketId" value={tk.id} />
         <input type="hidden" name="intent" value="close" />
-        <button type="submit" className="btn btn-ghost" aria-label={`Close ticket from ${who}`}>
-          Close
+        <button type="submit" className="btn btn-ghost" aria-label={t("sd.closeLabel", { name: who })}>
+          {t("sd.close")}
         </button>
       </Form>
       <Answer answer={answer} />
@@ -301,7 +343,6 @@ function TicketItem({ t, answer }: { t: DeskTicket; answer?: DeskActionData }) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return (
-    <AccessErrorPage error={error} title="Staff Desk" refusedTitle="Staff Access Required" fallback="The staff desk could not be loaded." />
-  );
+  const t = useT();
+  return <AccessErrorPage error={error} title={t("admin.staffDesk")} refusedTitle={t("sd.refused")} fallback={t("sd.failed")} />;
 }
