@@ -1,5 +1,6 @@
 // Inputs of the staff desk and the admin console (spec part 2, admin dashboard).
 import { z } from "zod";
+import { REPORT_REASONS } from "./report-reasons";
 
 /** An admin makes someone staff or takes it back; admin itself comes only from ADMIN_PHONES. */
 export const SetRoleSchema = z.object({ role: z.enum(["user", "staff"]) });
@@ -89,9 +90,7 @@ export interface DeskSosArea {
   sos: DeskSos[];
 }
 
-/** Why a person reports someone to the staff desk (docs/decisions/037b-reports-and-device-bans.md). */
-export const REPORT_REASONS = ["spam", "harassment", "scam", "hate", "impersonation", "other"] as const;
-export type ReportReason = (typeof REPORT_REASONS)[number];
+export { REPORT_REASONS, type ReportReason } from "./report-reasons";
 
 /** A report of a person: a reason from the list, optional words, and the chat it came from. */
 export const ReportSchema = z.object({

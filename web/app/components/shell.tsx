@@ -3,7 +3,6 @@ import { Bell, Bot, type LucideIcon, Menu, MessageCircle, Radio, Settings, Shiel
 import { type ReactNode, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { Link, NavLink } from "react-router";
 import { badgeText } from "../../../core/constants";
-import { selectDbUser, storedUnread } from "../mesh/db";
 import { currentMeshNode, onMeshNode } from "../mesh/current";
 import type { MeshNode } from "../mesh/node";
 import type { MessageKey } from "../../../core/i18n/en";
@@ -120,8 +119,12 @@ function useMeshSummary(userId: string | null) {
   const [stored, setStored] = useState(0);
   useEffect(() => {
     if (!userId || node) return;
-    selectDbUser(userId);
-    storedUnread()
+    // Loaded after the first render: the history store is not part of every page's first load.
+    import("../mesh/db")
+      .then(({ selectDbUser, storedUnread }) => {
+        selectDbUser(userId);
+        return storedUnread();
+      })
       .then(setStored)
       .catch(() => {});
   }, [userId, node]);

@@ -29,7 +29,8 @@ type LandingError = { key: MessageKey } | { api: string };
 
 export async function loader({ context }: Route.LoaderArgs) {
   const stats = await apiGet<PublicStats>(context, "/api/stats/public");
-  return { stats: stats! };
+  // The town names come as data, so the gazetteer's coordinates stay out of the landing's JavaScript.
+  return { stats: stats!, towns: PLACES.map((p) => p.name) };
 }
 
 /** The landing signup form: starts (or keeps) a session, saves the profile, and opens the chat. */
@@ -246,8 +247,10 @@ function DesktopLanding({
   signedIn,
   phone,
   error,
+  towns,
 }: {
   stats: PublicStats;
+  towns: string[];
   onboarded: boolean;
   signedIn: boolean;
   phone: string;
@@ -301,8 +304,8 @@ function DesktopLanding({
               <input name="location" list="landing-towns" maxLength={120} autoComplete="address-level2" aria-describedby="town-hint" />
             </label>
             <datalist id="landing-towns">
-              {PLACES.map((p) => (
-                <option key={p.name} value={p.name} />
+              {towns.map((name) => (
+                <option key={name} value={name} />
               ))}
             </datalist>
             <p id="town-hint" className="muted small">
@@ -390,7 +393,14 @@ export default function Home({ loaderData }: Route.ComponentProps) {
     <>
       {/* A mobile user agent gets only the mobile landing; other browsers switch at 768 px with CSS. */}
       {root.mobileUserAgent ? null : (
-        <DesktopLanding stats={loaderData.stats} onboarded={onboarded} signedIn={Boolean(root.user)} phone={phone} error={error} />
+        <DesktopLanding
+          stats={loaderData.stats}
+          towns={loaderData.towns}
+          onboarded={onboarded}
+          signedIn={Boolean(root.user)}
+          phone={phone}
+          error={error}
+        />
       )}
       <div className={root.mobileUserAgent ? "" : "only-narrow"}>
         <MobileLanding stats={loaderData.stats} onboarded={onboarded} />

@@ -3,7 +3,7 @@
 import { useEffect } from "react";
 import { Form, Link, useActionData, useNavigate } from "react-router";
 import type { PasskeyView } from "../../../core/security";
-import { AppLockSettings } from "../features/security/app-lock";
+import { AppLockSettings } from "../features/security/app-lock-settings";
 import { AddPasskey } from "../features/security/passkey-buttons";
 import type { Me, SessionView, TwoFactorView } from "../../../core/api-types";
 import { useToast } from "../components/toast";

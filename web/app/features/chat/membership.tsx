@@ -1,7 +1,7 @@
 // Group invitations to accept or decline, leaving a group, blocking a person (docs/decisions/015-...). Plain
 // forms posted to /chat (routes/chat.tsx), so they work before and without JavaScript.
 import { Form } from "react-router";
-import { REPORT_REASONS, type ReportReason } from "../../../../core/admin-schemas";
+import { REPORT_REASONS, type ReportReason } from "../../../../core/report-reasons";
 import type { BlockedInfo, InvitationInfo, RoomSummary } from "../../../../core/rooms";
 import { useT } from "../../i18n";
 
