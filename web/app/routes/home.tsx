@@ -77,8 +77,9 @@ const PREMIUM_TEASERS = [
     id: "analytics-dashboard",
     icon: <ChartColumn size={28} />,
     title: "Analytics Dashboard",
-    description: "Coming soon: see how your community network is doing.",
-    value: "Know your network",
+    description: "See your own messages, AI commands, SOS alerts and files over time.",
+    value: "Know your activity",
+    href: "/analytics-dashboard",
   },
   {
     id: "extended-range",
@@ -184,6 +185,11 @@ function PremiumPreview({ phone }: { phone: string }) {
           <p>{demo.description}</p>
           <p className="muted">{demo.value}</p>
           <div className="row">
+            {"href" in demo && demo.href ? (
+              <Link to={demo.href} className="btn btn-ghost">
+                Open {demo.title}
+              </Link>
+            ) : null}
             <button type="button" className="btn btn-ghost" onClick={() => setDemo(null)}>
               Close
             </button>
