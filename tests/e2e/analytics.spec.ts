@@ -12,7 +12,7 @@ test("a free person gets the upgrade prompt; granted Premium, they see their own
   await startAnonymous(page.request);
   const { user } = await verifyFreshPhone(page.request, baseURL as string);
   await page.goto("/analytics-dashboard");
-  await expect(page.getByRole("status")).toContainText("Your own analytics are a Premium feature");
+  await expect(page.getByRole("main")).toContainText("Your own analytics are a Premium feature");
   await expect(page.getByRole("link", { name: "See Premium" })).toHaveAttribute("href", "/pricing");
 
   const support = await browser.newContext();

@@ -124,7 +124,7 @@ function UpgradePrompt() {
   return (
     <section className="card" aria-labelledby="mine-title">
       <h1 id="mine-title">{t("analytics.me.title")}</h1>
-      <p role="status">{t("analytics.me.upgrade", { days: TRIAL_DAYS })}</p>
+      <p>{t("analytics.me.upgrade", { days: TRIAL_DAYS })}</p>
       <Link to="/pricing" className="btn btn-primary">
         {t("analytics.me.upgradeCta")}
       </Link>
