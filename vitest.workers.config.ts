@@ -17,7 +17,8 @@ const BLANKED = {
   STRIPE_WEBHOOK_SECRET: "",
   PAYSTACK_SECRET_KEY: "",
   USSD_SHARED_SECRET: "",
-  ADMIN_PHONES: "",
+  // The admin of worker tests (tests/workers/helpers.ts adminSession): tiers and roles go through the staff API.
+  ADMIN_PHONES: "+2348099990001",
   TURN_KEY_ID: "",
   TURN_KEY_API_TOKEN: "",
 };

@@ -72,7 +72,11 @@ export const MarketPriceSchema = z.object({
 export type MarketPriceInput = z.infer<typeof MarketPriceSchema>;
 
 /** The analytics dashboard's range buttons (spec: 1h, 24h, 7d, 30d). */
-export const AnalyticsQuerySchema = z.object({ range: z.enum(["1h", "24h", "7d", "30d"]).default("24h") });
+export const AnalyticsQuerySchema = z.object({
+  range: z.enum(["1h", "24h", "7d", "30d"]).default("24h"),
+  /** `me`: the signed-in person's own activity (Premium); `service`: the whole service (admins). */
+  scope: z.enum(["service", "me"]).default("service"),
+});
 
 /** One open SOS as the staff desk lists it (GET /api/admin/sos), grouped by area. */
 export interface DeskSos {

@@ -16,6 +16,8 @@ export const PRICES_NGN = {
   enterprise: { monthly: 15000, yearly: 150000 },
 } as const;
 export const TRIAL_DAYS = 7;
+/** The spec's premium-required message for analytics (with the free-trial offer), answered to a free person. */
+export const ANALYTICS_PREMIUM_REQUIRED = `Your own analytics are a Premium feature. Upgrade to Premium to see them — try it free for ${TRIAL_DAYS} days.`;
 
 const MiB = 1024 * 1024;
 

@@ -647,6 +647,35 @@ export const analyticsDaily = sqliteTable(
   (t) => [primaryKey({ columns: [t.day, t.kind, t.area] })],
 );
 
+// The last 48 hours by UTC hour (same kinds and areas as the daily roll-up), so the 1h and 24h ranges count real
+// hours; older hours are pruned by the cron (docs/decisions/037a-hourly-and-personal-analytics.md).
+export const analyticsHourly = sqliteTable(
+  "analytics_hourly",
+  {
+    // "YYYY-MM-DDTHH" (UTC).
+    hour: text("hour").notNull(),
+    kind: text("kind").notNull(),
+    area: text("area").notNull().default(""),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.kind, t.area] })],
+);
+
+// One person's own activity by UTC hour and kind, for their Premium analytics; no area, room or text, kept 31 days
+// and gone with the account (docs/decisions/037a-hourly-and-personal-analytics.md).
+export const analyticsPersonal = sqliteTable(
+  "analytics_personal",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    hour: text("hour").notNull(),
+    kind: text("kind").notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.hour, t.kind] })],
+);
+
 /**
  * Security events (spec part 2, security event shape): what happened to the protection of one person's account,
  * shown on /advanced-security. `kind` is our precise event; `type` and `severity` are the spec's coarser fields.

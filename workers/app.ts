@@ -3,6 +3,7 @@ import { createRequestHandler, RouterContextProvider } from "react-router";
 import { appContext } from "../web/app/context";
 import { createServer } from "./server";
 import { createDb } from "../db";
+import { pruneAnalytics } from "./analytics";
 import { runBillingClock } from "./billing";
 import { publicEnv } from "./env";
 import { consumeSosFanout } from "./sos/fanout";
@@ -37,8 +38,13 @@ const server = createServer((request, env, ctx, nonce) => {
 
 export default {
   fetch: server.fetch,
-  // The billing clock: trial reminders and endings by the server's time (docs/decisions/018-billing.md).
-  scheduled: (_controller, env, ctx) => ctx.waitUntil(runBillingClock(env, createDb(env))),
+  // The billing clock: trial reminders and endings by the server's time (docs/decisions/018-billing.md); old
+  // hourly and personal analytics go (docs/decisions/037a-hourly-and-personal-analytics.md).
+  scheduled: (_controller, env, ctx) => {
+    const db = createDb(env);
+    ctx.waitUntil(runBillingClock(env, db));
+    ctx.waitUntil(pruneAnalytics(db).catch((e) => console.error("analytics: prune", e)));
+  },
   // The SOS fan-out past the first recipients (docs/decisions/036-sos-fan-out-on-a-queue.md).
   queue: (batch, env) => consumeSosFanout(batch, env),
 } satisfies ExportedHandler<Env>;

@@ -334,13 +334,13 @@ export async function recordMessage(db: Db, row: MessageRow) {
 
 /** Many rows at once (8 per statement keeps D1 under its 100 bound parameters). */
 export async function recordMessages(db: Db, rows: MessageRow[]) {
-  const added: { roomId: string; type: string }[] = [];
+  const added: { roomId: string; type: string; senderId: string }[] = [];
   for (let i = 0; i < rows.length; i += 8) {
     const inserted = await db
       .insert(messages)
       .values(rows.slice(i, i + 8))
       .onConflictDoNothing()
-      .returning({ roomId: messages.roomId, type: messages.type });
+      .returning({ roomId: messages.roomId, type: messages.type, senderId: messages.senderId });
     added.push(...inserted);
   }
   /** The rows that were new (a resent envelope is not), for analytics. */

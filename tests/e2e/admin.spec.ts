@@ -1,18 +1,5 @@
 // An admin made by ADMIN_PHONES (tests/run-e2e.mjs) runs the database dashboard; others get a clear refusal.
-import type { APIRequestContext } from "@playwright/test";
-import { acceptCookies, expect, latestOutboxMessage, startAnonymous, test, verifyFreshPhone } from "./fixtures";
-
-const ADMIN = { local: "08099990001", e164: "+2348099990001" };
-
-/** Signs `request` in as the admin ADMIN_PHONES names (the code read from the dev outbox). */
-async function signInAsAdmin(request: APIRequestContext, baseURL: string) {
-  await startAnonymous(request);
-  const headers = { origin: baseURL };
-  expect((await request.post("/api/auth/register", { data: { phoneNumber: ADMIN.local, nickname: "Boss" }, headers })).ok()).toBe(true);
-  let code: string | undefined;
-  await expect.poll(async () => (code = (await latestOutboxMessage(request, ADMIN.e164))?.match(/\b(\d{6})\b/)?.[1])).toBeTruthy();
-  expect((await request.post("/api/auth/verify", { data: { phoneNumber: ADMIN.local, code }, headers })).ok()).toBe(true);
-}
+import { ADMIN, acceptCookies, expect, latestOutboxMessage, signInAsAdmin, startAnonymous, test, verifyFreshPhone } from "./fixtures";
 
 test.describe("a person", () => {
   // The refused page load itself is reported by Chromium as a console error.

@@ -113,3 +113,26 @@ export async function payForPremium(request: APIRequestContext, baseURL: string)
   expect(paid.ok()).toBe(true);
   return person;
 }
+
+/** The phone ADMIN_PHONES names for browser tests (tests/serve-built.mjs). */
+export const ADMIN = { local: "08099990001", e164: "+2348099990001" };
+
+/** Signs `request` in as the admin ADMIN_PHONES names (the code read from the dev outbox). */
+export async function signInAsAdmin(request: APIRequestContext, baseURL: string) {
+  await startAnonymous(request);
+  const headers = { origin: baseURL };
+  expect((await request.post("/api/auth/register", { data: { phoneNumber: ADMIN.local, nickname: "Boss" }, headers })).ok()).toBe(true);
+  let code: string | undefined;
+  await expect.poll(async () => (code = (await latestOutboxMessage(request, ADMIN.e164))?.match(/\b(\d{6})\b/)?.[1])).toBeTruthy();
+  expect((await request.post("/api/auth/verify", { data: { phoneNumber: ADMIN.local, code }, headers })).ok()).toBe(true);
+}
+
+/** Grants a person a complimentary tier through the staff API, as support does, from an admin's `request`. */
+export async function grantTier(adminRequest: APIRequestContext, baseURL: string, userId: string, tier: "premium" | "enterprise") {
+  const endsAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
+  const res = await adminRequest.post("/api/admin/subscriptions/complimentary", {
+    data: { userId, tier, endsAt, reason: "Browser test" },
+    headers: { origin: baseURL },
+  });
+  expect(res.status()).toBe(201);
+}

@@ -55,7 +55,35 @@ let verifiedSeq = 0;
  * keeps the phones of one test file apart from another's, e.g. "0805".
  */
 export async function verifiedSession(prefix: string, nickname = "Ada") {
-  const local = `${prefix}${String(3_000_000 + verifiedSeq++).padStart(7, "0")}`;
+  return signInWithPhone(`${prefix}${String(3_000_000 + verifiedSeq++).padStart(7, "0")}`, nickname);
+}
+
+/** The admin phone of the test env (ADMIN_PHONES in vitest.workers.config.ts). */
+export const ADMIN_LOCAL_PHONE = "08099990001";
+
+/** An admin, made the way the service makes one: verifying a phone that ADMIN_PHONES names. */
+export async function adminSession() {
+  return signInWithPhone(ADMIN_LOCAL_PHONE, "Boss");
+}
+
+/**
+ * Sets a person's tier through the staff API (a complimentary grant by an admin, or its end for "free"), never by
+ * writing the database.
+ */
+export async function setTier(userId: string, tier: "free" | "premium" | "enterprise") {
+  const admin = await adminSession();
+  const res =
+    tier === "free"
+      ? await call(`/api/admin/subscriptions/complimentary/${userId}/end`, { method: "POST", cookie: admin.cookie })
+      : await call("/api/admin/subscriptions/complimentary", {
+          method: "POST",
+          cookie: admin.cookie,
+          json: { userId, tier, endsAt: new Date(Date.now() + 30 * 86_400_000).toISOString(), reason: "test" },
+        });
+  if (!res.ok) throw new Error(`setting the tier failed: ${res.status} ${await res.text()}`);
+}
+
+async function signInWithPhone(local: string, nickname: string) {
   const e164 = `+234${local.slice(1)}`;
   const { cookie } = await anonymousSession();
   const registered = await call("/api/auth/register", { method: "POST", cookie, json: { phoneNumber: local, nickname } });
@@ -69,13 +97,6 @@ export async function verifiedSession(prefix: string, nickname = "Ada") {
   const signed = res.headers.getSetCookie()[0]?.split(";")[0] ?? cookie;
   const { user } = await res.json<{ user: { id: string } }>();
   return { cookie: signed, phone: e164, local, id: user.id };
-}
-
-/** An admin (as ADMIN_PHONES makes one at verification, tested in workers/identity) for staff-desk actions. */
-export async function adminSession(prefix: string) {
-  const admin = await verifiedSession(prefix, "Boss");
-  await env.DB.prepare("update users set role = 'admin' where id = ?").bind(admin.id).run();
-  return admin;
 }
 
 /** Bans or unbans a person through the staff desk's API, as staff would. */

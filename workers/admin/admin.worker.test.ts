@@ -1,16 +1,12 @@
 // Roles and the staff desk through the real Worker: guards for anonymous, user, staff and admin; every action audited.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
+import { adminSession, anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
 
 const verifiedUser = (nickname = "Ada") => verifiedSession("0806", nickname);
 
-/** An admin as ADMIN_PHONES makes one at verification (tested in workers/identity). */
-async function adminUser() {
-  const admin = await verifiedUser("Boss");
-  await env.DB.prepare("update users set role = 'admin' where id = ?").bind(admin.id).run();
-  return admin;
-}
+/** An admin, made by ADMIN_PHONES at verification (tested in workers/identity). */
+const adminUser = adminSession;
 
 async function auditOf(target: string, action: string) {
   const row = await env.DB.prepare(

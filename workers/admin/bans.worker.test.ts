@@ -2,19 +2,15 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { BANNED_MESSAGE } from "../../core/admin-schemas";
-import { anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
+import { adminSession, anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
 import { mustOpen, openRoom } from "../../tests/workers/room-socket";
 
 const verifiedUser = (nickname = "Ada") => verifiedSession("0903", nickname);
 const GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz";
 const room = () => `nearby:${Array.from({ length: 5 }, () => GEOHASH[Math.floor(Math.random() * 32)]).join("")}`;
 
-async function adminUser() {
-  const admin = await verifiedUser("Boss");
-  // An admin as ADMIN_PHONES makes one at verification (tested in workers/identity).
-  await env.DB.prepare("update users set role = 'admin' where id = ?").bind(admin.id).run();
-  return admin;
-}
+/** An admin, made by ADMIN_PHONES at verification (tested in workers/identity). */
+const adminUser = adminSession;
 
 async function staffUser() {
   const admin = await adminUser();

@@ -1,14 +1,10 @@
 // /api/cache through the real Worker: admins only; the edge cache's real entries, and a purge that empties them, audited.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
+import { adminSession, anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
 
-async function adminUser() {
-  const admin = await verifiedSession("0907", "Boss");
-  // An admin as ADMIN_PHONES makes one at verification (tested in workers/identity).
-  await env.DB.prepare("update users set role = 'admin' where id = ?").bind(admin.id).run();
-  return admin;
-}
+/** An admin, made by ADMIN_PHONES at verification (tested in workers/identity). */
+const adminUser = adminSession;
 
 type Stats = {
   edge: { available: boolean; entries: { key: string; cached: boolean; bytes: number }[] };

@@ -5,14 +5,13 @@ import { describe, expect, it } from "vitest";
 import { newId } from "../../core/ids";
 import { createDb } from "../../db";
 import { listCommodities } from "../../db/queries/content";
-import { anonymousSession, call, ORIGIN, verifiedSession } from "../../tests/workers/helpers";
+import { adminSession, anonymousSession, call, ORIGIN, verifiedSession } from "../../tests/workers/helpers";
 
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 
 async function staffUser() {
-  const admin = await verifiedSession("0905", "Boss");
-  // An admin as ADMIN_PHONES makes one at verification (tested in workers/identity); the admin makes staff by API.
-  await env.DB.prepare("update users set role = 'admin' where id = ?").bind(admin.id).run();
+  // An admin is made by ADMIN_PHONES at verification (tested in workers/identity); the admin makes staff by API.
+  const admin = await adminSession();
   const staff = await verifiedSession("0905", "Helper");
   await call(`/api/admin/people/${staff.id}/role`, { method: "POST", cookie: admin.cookie, json: { role: "staff" } });
   return staff;

@@ -18,7 +18,7 @@ const report = (cookie: string | undefined, json: unknown) => call("/api/reports
 
 describe("reports", () => {
   it("a report reaches the staff queue naming the person, who is found on the desk by it; closing is audited", async () => {
-    const admin = await adminSession("0906");
+    const admin = await adminSession();
     const reporter = await anonymousSession();
     const troll = await anonymousSession();
     const sent = await report(reporter.cookie, {

@@ -2,14 +2,13 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../core/ids";
-import { anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
+import { adminSession, anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
 
 type Areas = { areas: { area: string; geohash: string | null; sos: { id: string; message: string; nickname: string }[] }[] };
 
 async function staffUser() {
-  const admin = await verifiedSession("0904", "Boss");
-  // An admin as ADMIN_PHONES makes one at verification (tested in workers/identity); the admin makes staff by API.
-  await env.DB.prepare("update users set role = 'admin' where id = ?").bind(admin.id).run();
+  // An admin is made by ADMIN_PHONES at verification (tested in workers/identity); the admin makes staff by API.
+  const admin = await adminSession();
   const staff = await verifiedSession("0904", "Helper");
   await call(`/api/admin/people/${staff.id}/role`, { method: "POST", cookie: admin.cookie, json: { role: "staff" } });
   return staff;

@@ -3,21 +3,17 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { newId } from "../../core/ids";
-import { anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
+import { adminSession, anonymousSession, call, setTier, verifiedSession } from "../../tests/workers/helpers";
 import { mustOpen, textEnvelope } from "../../tests/workers/room-socket";
 
 type Metrics = Record<string, number | null> & {
   byKind: Record<string, number>;
   since: string;
-  messagesPerDay: { day: string; count: number }[];
+  unit: "hour" | "day";
+  messagesOverTime: { at: string; count: number }[];
 };
 
-async function adminUser() {
-  const admin = await verifiedSession("0906", "Boss");
-  // An admin as ADMIN_PHONES makes one at verification (tested in workers/identity).
-  await env.DB.prepare("update users set role = 'admin' where id = ?").bind(admin.id).run();
-  return admin;
-}
+const adminUser = adminSession;
 
 const metricsOf = async (cookie: string, range = "24h") =>
   (await call(`/api/analytics/metrics?range=${range}`, { cookie })).json<Metrics>();
@@ -86,7 +82,8 @@ describe("analytics", () => {
     expect(after.aiInteractions).toBe(Number(before.aiInteractions) + 2);
     expect(after.checkouts).toBe(Number(before.checkouts) + 1);
     expect(after.networkHealth).toBeNull();
-    expect(after.messagesPerDay.reduce((n, d) => n + d.count, 0)).toBe(after.messageVolume);
+    expect(after.unit).toBe("hour");
+    expect(after.messagesOverTime.reduce((n, d) => n + d.count, 0)).toBe(after.messageVolume);
     const ai = await (await call("/api/analytics/ai-usage?range=24h", { cookie: admin.cookie })).json<Record<string, number | null>>();
     expect(ai).toMatchObject({
       translations: aiBefore.translations + 1,
@@ -103,5 +100,93 @@ describe("analytics", () => {
     }
     expect(results.find((r) => r.kind === "message.nearby")?.area).toBe("s14");
     socket.close();
+  });
+
+  it("counts real hours in the 1h range: what happened now is there, the hourly roll-up says from which hour", async () => {
+    const admin = await adminUser();
+    const before = await metricsOf(admin.cookie, "1h");
+    expect(before.unit).toBe("hour");
+    const since = new Date(before.since).getTime();
+    expect(Date.now() - since).toBeGreaterThanOrEqual(3600_000);
+    expect(Date.now() - since).toBeLessThan(2 * 3600_000);
+    const a = await anonymousSession();
+    const sos = await call("/api/emergency/broadcast", {
+      method: "POST",
+      cookie: a.cookie,
+      json: { message: "Flood at the junction", emergencyType: "flood", locationText: "Lekki", clientRequestId: newId() },
+    });
+    expect(sos.status).toBe(201);
+    const after = await metricsOf(admin.cookie, "1h");
+    expect(after.emergencyAlerts).toBe(Number(before.emergencyAlerts) + 1);
+    expect(after.signups).toBe(Number(before.signups) + 1);
+    // An event 3 hours ago counts in 24h but not in 1h.
+    await env.DB.prepare("insert into analytics_hourly (hour, kind, area, count) values (?, 'sos.ussd', '', 5)")
+      .bind(new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 13))
+      .run();
+    expect((await metricsOf(admin.cookie, "1h")).emergencyAlerts).toBe(after.emergencyAlerts);
+    const day = await metricsOf(admin.cookie, "24h");
+    expect(day.byKind["sos.ussd"]).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe("a person's own analytics", () => {
+  const mine = async (cookie: string, range = "24h") => call(`/api/analytics/metrics?scope=me&range=${range}`, { cookie });
+
+  it("is Premium: 401 without a session, 403 with the upgrade message for a free person, 200 once granted", async () => {
+    expect((await mine("")).status).toBe(401);
+    const person = await verifiedSession("0907", "Ngozi");
+    const refused = await mine(person.cookie);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ error: expect.stringContaining("Premium feature"), code: "premium_required" });
+    await setTier(person.id, "premium");
+    expect((await mine(person.cookie)).status).toBe(200);
+    // The whole-service view stays for admins.
+    expect((await call("/api/analytics/metrics?scope=service", { cookie: person.cookie })).status).toBe(403);
+  });
+
+  it("counts exactly what this person did: their messages, AI commands by kind, SOS and files, nothing of others", async () => {
+    const me = await verifiedSession("0907", "Emeka");
+    const other = await verifiedSession("0907", "Bisi");
+    await setTier(me.id, "premium");
+    const ask = (cookie: string, message: string) =>
+      call("/api/ai/chat", {
+        method: "POST",
+        cookie,
+        json: { message, userId: "x", context: { messageHistory: [], userLocation: "mesh-network", meshStatus: "connected" } },
+      });
+    for (const m of ["@ai market rice lagos", "@ai market beans kano", "@ai translate thank you to yoruba"])
+      expect((await ask(me.cookie, m)).status).toBe(200);
+    expect((await ask(other.cookie, "@ai market yam abuja")).status).toBe(200);
+    for (const who of [me, other]) {
+      const sos = await call("/api/emergency/broadcast", {
+        method: "POST",
+        cookie: who.cookie,
+        json: { message: "Help at the market", emergencyType: "medical", locationText: "Ikeja", clientRequestId: newId() },
+      });
+      expect(sos.status).toBe(201);
+    }
+    const room = "nearby:s14ck";
+    const mySocket = await mustOpen(room, me.cookie);
+    const otherSocket = await mustOpen(room, other.cookie);
+    const first = textEnvelope(room, me.id, "one");
+    for (const envelope of [first, textEnvelope(room, me.id, "two"), first]) mySocket.send({ type: "send", envelope });
+    otherSocket.send({ type: "send", envelope: textEnvelope(room, other.id, "not mine") });
+    await mySocket.waitFor(() => mySocket.of("ack").length === 3);
+    await otherSocket.waitFor(() => otherSocket.of("ack").length === 1);
+
+    await vi.waitFor(async () => expect((await (await mine(me.cookie, "1h")).json<Record<string, number>>()).messagesSent).toBe(2), {
+      timeout: 3000,
+    });
+    const figures = await (await mine(me.cookie, "1h")).json<Record<string, unknown>>();
+    expect(figures).toMatchObject({
+      scope: "me",
+      messagesSent: 2,
+      aiCommands: 3,
+      aiByKind: { market: 2, translate: 1 },
+      sosSent: 1,
+      files: 0,
+    });
+    mySocket.close();
+    otherSocket.close();
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { ApiKeysAnswer, CreatedApiKey } from "../../core/api-keys";
 import { PUBLIC_API } from "../../core/public-api";
 import { serverDay } from "../../core/rewards";
-import { anonymousSession, call, ORIGIN, verifiedSession } from "../../tests/workers/helpers";
+import { anonymousSession, call, ORIGIN, setTier, verifiedSession } from "../../tests/workers/helpers";
 
 async function newKey(cookie: string, name = "My script") {
   const res = await call("/api/api-keys", { method: "POST", cookie, json: { name } });
@@ -63,7 +63,7 @@ describe("API keys", () => {
     // The same calls without the key are the site's own and are not limited by it.
     expect((await call("/api/stats/public")).status).toBe(200);
 
-    await env.DB.prepare("update users set subscription_tier = 'premium' where id = ?").bind(person.id).run();
+    await setTier(person.id, "premium");
     expect((await call("/api/stats/public", { headers: bearer(created.key) })).status).toBe(200);
     await setCallsToday(created.id, 50000);
     expect((await call("/api/stats/public", { headers: bearer(created.key) })).status).toBe(429);

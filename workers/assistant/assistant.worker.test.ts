@@ -3,15 +3,15 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../db";
-import { anonymousSession, call, ORIGIN } from "../../tests/workers/helpers";
+import { anonymousSession, call, ORIGIN, setTier } from "../../tests/workers/helpers";
 import type { AppEnv } from "../env";
 import { runAiCommand, smartReplies, translateText } from "./index";
 import { INSTRUCT_MODEL, SPEECH_MODEL, TRANSLATION_MODEL } from "./workers-ai";
 
 const db = () => createDb(env as unknown as AppEnv);
 
-async function setUser(id: string, fields: { tier?: string; verified?: string }) {
-  if (fields.tier) await env.DB.prepare("update users set subscription_tier = ? where id = ?").bind(fields.tier, id).run();
+async function setUser(id: string, fields: { tier?: "free" | "premium" | "enterprise"; verified?: string }) {
+  if (fields.tier) await setTier(id, fields.tier);
   if (fields.verified)
     await env.DB.prepare("update users set auth_mode = 'verified', phone = ? where id = ?").bind(fields.verified, id).run();
 }
@@ -148,7 +148,7 @@ describe("limits per tier, counted by UTC date", () => {
   });
 
   it("is unlimited for premium and enterprise", async () => {
-    for (const tier of ["premium", "enterprise"]) {
+    for (const tier of ["premium", "enterprise"] as const) {
       const { user } = await anonymousSession();
       await setUser(user.id, { tier });
       for (let i = 0; i < 12; i++) {

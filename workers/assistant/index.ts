@@ -120,7 +120,7 @@ export async function runAiCommand(env: AppEnv, db: Db, input: AiCommandInput): 
 
   const answer = await answerCommand(env, db, user, command, input);
   const counted = input.countUsage !== false && answer.counts;
-  if (answer.counts) await recordEvent(db, `ai.${command.kind}`);
+  if (answer.counts) await recordEvent(db, `ai.${command.kind}`, { userId: user.id });
   if (!answer.counts && input.countUsage !== false) for (const c of counters) await refund(db, user.id, c, input.now);
   return { ok: true, message: answer.message, source: answer.source, counted };
 }

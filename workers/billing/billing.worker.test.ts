@@ -5,7 +5,7 @@ import Stripe from "stripe";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LOCAL_TEST_CARDS } from "../../core/billing";
 import { createDb } from "../../db";
-import { anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
+import { adminSession, anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
 import type { AppEnv } from "../env";
 import { createServer } from "../server";
 import { signPaystackPayload } from "../services/paystack";
@@ -459,13 +459,12 @@ describe("the 7-day trial", () => {
 
 describe("complimentary tier (staff)", () => {
   it("an admin grants a tier with an end date, recorded in the audit log; others are refused", async () => {
-    const admin = await verifiedUser();
+    const admin = await adminSession();
     const person = await verifiedUser();
     const endsAt = new Date(Date.now() + 30 * DAY).toISOString();
     const body = { userId: person.id, tier: "premium", endsAt, reason: "Paid by phone with support" };
     const refused = await call("/api/admin/subscriptions/complimentary", { method: "POST", cookie: person.cookie, json: body });
     expect(refused.status).toBe(403);
-    await env.DB.prepare("update users set role = 'admin' where id = ?").bind(admin.id).run();
     const past = await call("/api/admin/subscriptions/complimentary", {
       method: "POST",
       cookie: admin.cookie,
@@ -488,8 +487,7 @@ describe("complimentary tier (staff)", () => {
 
 describe("Premium's priority support queue", () => {
   it("staff see open call-back requests of paying people first, then the oldest", async () => {
-    const admin = await verifiedUser();
-    await env.DB.prepare("update users set role = 'admin' where id = ?").bind(admin.id).run();
+    const admin = await adminSession();
     const free = await verifiedUser();
     const paying = await payingUser();
     const old = Date.now() - 3600_000;

@@ -4,7 +4,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { encryptChunk, newFileKey } from "../../core/file-crypto";
 import { FILE_CHUNK_BYTES, FILE_CHUNKS_PER_PART, FILE_TEXTS, chunkCountFor, partBytesFor } from "../../core/files";
-import { anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
+import { anonymousSession, call, setTier, verifiedSession } from "../../tests/workers/helpers";
 
 const MiB = 1024 * 1024;
 type Person = Awaited<ReturnType<typeof verifiedSession>>;
@@ -24,10 +24,6 @@ async function group(owner: Person, member: Person): Promise<string> {
 
 function create(p: { cookie: string }, roomId: string, size: number, mime = "application/pdf") {
   return call("/api/files", { method: "POST", cookie: p.cookie, json: { roomId, size, chunkCount: chunkCountFor(size), mime } });
-}
-
-async function setTier(id: string, tier: "free" | "premium") {
-  await env.DB.prepare("update users set subscription_tier = ? where id = ?").bind(tier, id).run();
 }
 
 async function usedThisMonth(id: string, count: number) {

@@ -29,6 +29,7 @@ import {
   recordPart,
 } from "../../db/queries/files";
 import type { User } from "../../db/schema";
+import { recordEvent } from "../analytics";
 import type { AppEnv } from "../env";
 import { countVoiceMessage, voiceMessagesThisMonth } from "../assistant/usage";
 import { VOICE_MAX_BYTES, voiceAllowed } from "../assistant/voice";
@@ -169,6 +170,7 @@ export async function completeUpload(env: Bucket, db: Db, user: User, id: string
   if (missing.length > 0) throw new ApiError(409, `Parts still missing: ${missing.join(", ")}`, { missing });
   await env.FILES.resumeMultipartUpload(row.r2Key, row.uploadId).complete(parts);
   await markReady(db, id);
+  await recordEvent(db, "file", { userId: user.id });
   return fileInfo({ ...row, state: "ready", uploadId: null });
 }
 

@@ -2,7 +2,7 @@
 // PATCH /api/me, read back with GET /api/me, kept across sign-out and sign-in on another device.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { anonymousSession, call } from "../../tests/workers/helpers";
+import { anonymousSession, call, setTier } from "../../tests/workers/helpers";
 
 type MeBody = {
   user: {
@@ -111,7 +111,7 @@ describe("settings", () => {
 
   it("report the tier the server holds", async () => {
     const { cookie, user } = await anonymousSession();
-    await env.DB.prepare("update users set subscription_tier = 'premium' where id = ?").bind(user.id).run();
+    await setTier(user.id, "premium");
     expect((await (await me(cookie)).json<MeBody>()).user.tier).toBe("premium");
     // A client cannot give itself a tier or a role.
     await call("/api/me", { method: "PATCH", cookie, json: { tier: "enterprise", subscriptionTier: "enterprise", role: "admin" } });

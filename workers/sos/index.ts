@@ -283,7 +283,7 @@ export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUnt
   });
   if (waitUntil) waitUntil(save.catch((e) => console.error("sos: saving reach", e)));
   else await save;
-  await recordEvent(db, `sos.${input.channel}`, { area: coarseArea(geohash) });
+  await recordEvent(db, `sos.${input.channel}`, { area: coarseArea(geohash), userId: user.id });
   return { id: row.id, created: true, reached, failed, room, queued };
 }
 

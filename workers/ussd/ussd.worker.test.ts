@@ -73,7 +73,7 @@ describe("POST /ussd", () => {
 
 describe("a suspended phone", () => {
   it("gets only SOS: the menu says so, anything else ends with the suspension, SOS still goes out; unban restores the menu", async () => {
-    const admin = await adminSession("0907");
+    const admin = await adminSession();
     const phone = newPhone();
     const caller = await userForPhone(db, phone);
     await setBanned(admin, caller.id, true);
@@ -96,7 +96,7 @@ describe("a suspended phone", () => {
   });
 
   it("is refused in the phone's language", async () => {
-    const admin = await adminSession("0907");
+    const admin = await adminSession();
     const phone = newPhone();
     await dial(phone, "5*2*5"); // Pidgin
     await setBanned(admin, (await userForPhone(db, phone)).id, true);

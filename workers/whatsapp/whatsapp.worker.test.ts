@@ -222,7 +222,7 @@ describe("commands", () => {
 
 describe("a suspended phone", () => {
   it("is answered with the suspension for everything but SOS, its location and STOP/START; unban restores the bot", async () => {
-    const admin = await adminSession("0908");
+    const admin = await adminSession();
     const phone = newPhone();
     const user = await userForPhone(db, phone);
     await setBanned(admin, user.id, true);

@@ -1,8 +1,9 @@
 import { Link } from "react-router";
 import { AccessErrorPage } from "../features/admin/access";
-import { loadAnalytics, type Metrics } from "../features/admin/analytics.server";
+import { loadAnalytics, type Metrics, type PersonalMetrics } from "../features/admin/analytics.server";
 import type { MessageKey } from "../../../core/i18n/en";
 import { metaTitle, type T, useT } from "../i18n";
+import { TRIAL_DAYS } from "../../../core/constants";
 import type { Route } from "./+types/analytics-dashboard";
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "an.metaTitle", "Analytics Dashboard — LinkUp") }];
@@ -24,14 +25,16 @@ const KIND_LABELS: Record<string, MessageKey> = {
   "sos.web": "an.kind.sosWeb",
   "sos.ussd": "an.kind.sosUssd",
   "sos.whatsapp": "an.kind.sosWhatsapp",
+  file: "an.kind.file",
 };
 const kindLabel = (k: string, t: T) =>
   k in KIND_LABELS ? t(KIND_LABELS[k]) : k.startsWith("ai.") ? t("an.kind.ai", { command: k.slice(3) }) : k;
 
-/** Messages per day as bars, drawn on the server (no script needed); the numbers are in the title and the table. */
-function MessagesChart({ days }: { days: Metrics["messagesPerDay"] }) {
+/** Messages per hour or day as bars, drawn on the server (no script needed); the numbers are in the label. */
+function MessagesChart({ days, unit }: { days: Metrics["messagesOverTime"]; unit: Metrics["unit"] }) {
   const t = useT();
   if (days.length === 0) return <p>{t("an.noMessages")}</p>;
+  const label = (at: string) => (unit === "hour" ? `${at.slice(11)}h` : at.slice(5));
   const max = Math.max(...days.map((d) => d.count), 1);
   const w = 300;
   const h = 100;
@@ -41,16 +44,16 @@ function MessagesChart({ days }: { days: Metrics["messagesPerDay"] }) {
       viewBox={`0 0 ${w} ${h + 14}`}
       width="100%"
       role="img"
-      aria-label={t("an.perDay", { days: days.map((d) => `${d.day} ${d.count}`).join(", ") })}
+      aria-label={t(unit === "hour" ? "an.perHour" : "an.perDay", { days: days.map((d) => `${d.at} ${d.count}`).join(", ") })}
       className="chart"
     >
       {days.map((d, i) => {
         const bh = Math.max(1, (d.count / max) * h);
         return (
-          <g key={d.day}>
+          <g key={d.at}>
             <rect x={i * bar + 2} y={h - bh} width={Math.max(1, bar - 4)} height={bh} fill="currentColor" opacity={0.7} />
             <text x={i * bar + bar / 2} y={h + 12} fontSize={9} textAnchor="middle">
-              {d.day.slice(5)}
+              {label(d.at)}
             </text>
           </g>
         );
@@ -59,7 +62,82 @@ function MessagesChart({ days }: { days: Metrics["messagesPerDay"] }) {
   );
 }
 
+function RangeButtons({ range }: { range: string }) {
+  const t = useT();
+  return (
+    <nav aria-label={t("an.range")} className="row">
+      {RANGES.map((r) => (
+        <Link
+          key={r}
+          to={`?range=${r}`}
+          className={`btn ${r === range ? "btn-primary" : "btn-ghost"}`}
+          aria-current={r === range ? "page" : undefined}
+        >
+          {r}
+        </Link>
+      ))}
+    </nav>
+  );
+}
+
+/** A Premium person's own activity (docs/decisions/037a-hourly-and-personal-analytics.md). */
+function MyActivity({ range, mine }: { range: string; mine: PersonalMetrics }) {
+  const t = useT();
+  return (
+    <div className="analytics-dashboard">
+      <section className="card" aria-labelledby="mine-title">
+        <h1 id="mine-title">{t("analytics.me.title")}</h1>
+        <RangeButtons range={range} />
+        <p className="small muted">{t("analytics.me.since", { since: mine.since.slice(0, 16).replace("T", " ") })}</p>
+        <ul className="stats" aria-label={t("analytics.me.title")}>
+          <li className="stat">
+            <strong>{mine.messagesSent}</strong> <span>{t("analytics.me.messages")}</span>
+          </li>
+          <li className="stat">
+            <strong>{mine.aiCommands}</strong> <span>{t("analytics.me.ai")}</span>
+          </li>
+          <li className="stat">
+            <strong>{mine.sosSent}</strong> <span>{t("analytics.me.sos")}</span>
+          </li>
+          <li className="stat">
+            <strong>{mine.files}</strong> <span>{t("analytics.me.files")}</span>
+          </li>
+        </ul>
+      </section>
+      <section className="card" aria-labelledby="mine-ai-title">
+        <h2 id="mine-ai-title">{t("analytics.me.aiByKind")}</h2>
+        {Object.keys(mine.aiByKind).length === 0 ? (
+          <p>{t("analytics.me.noAi")}</p>
+        ) : (
+          <ul aria-label={t("analytics.me.aiByKind")}>
+            {Object.entries(mine.aiByKind).map(([kind, n]) => (
+              <li key={kind}>
+                @ai {kind}: {n}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function UpgradePrompt() {
+  const t = useT();
+  return (
+    <section className="card" aria-labelledby="mine-title">
+      <h1 id="mine-title">{t("analytics.me.title")}</h1>
+      <p>{t("analytics.me.upgrade", { days: TRIAL_DAYS })}</p>
+      <Link to="/pricing" className="btn btn-primary">
+        {t("analytics.me.upgradeCta")}
+      </Link>
+    </section>
+  );
+}
+
 export default function AnalyticsDashboard({ loaderData }: Route.ComponentProps) {
+  if (loaderData.view === "upgrade") return <UpgradePrompt />;
+  if (loaderData.view === "me") return <MyActivity range={loaderData.range} mine={loaderData.mine} />;
   const { range, metrics, ai } = loaderData;
   const t = useT();
   return (
@@ -69,19 +147,12 @@ export default function AnalyticsDashboard({ loaderData }: Route.ComponentProps)
         <p>
           <Link to="/database-admin">{t("admin.databaseAdmin")}</Link> · <Link to="/staff-desk">{t("admin.staffDesk")}</Link>
         </p>
-        <nav aria-label={t("an.range")} className="row">
-          {RANGES.map((r) => (
-            <Link
-              key={r}
-              to={`?range=${r}`}
-              className={`btn ${r === range ? "btn-primary" : "btn-ghost"}`}
-              aria-current={r === range ? "page" : undefined}
-            >
-              {r}
-            </Link>
-          ))}
-        </nav>
-        {metrics ? <p className="small muted">{t("an.since", { since: metrics.since.slice(0, 16).replace("T", " ") })}</p> : null}
+        <RangeButtons range={range} />
+        {metrics ? (
+          <p className="small muted">
+            {t(metrics.unit === "hour" ? "an.sinceHours" : "an.since", { since: metrics.since.slice(0, 16).replace("T", " ") })}
+          </p>
+        ) : null}
       </section>
       {metrics ? (
         <>
@@ -108,7 +179,7 @@ export default function AnalyticsDashboard({ loaderData }: Route.ComponentProps)
           </section>
           <section className="card" aria-labelledby="network-title">
             <h2 id="network-title">{t("an.network")}</h2>
-            <MessagesChart days={metrics.messagesPerDay} />
+            <MessagesChart days={metrics.messagesOverTime} unit={metrics.unit} />
             <ul aria-label={t("an.networkFigures")}>
               <li>{t("an.messages", { count: metrics.messageVolume })}</li>
               <li>{t("an.emergency", { count: metrics.emergencyAlerts })}</li>

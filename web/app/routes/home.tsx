@@ -81,12 +81,13 @@ const PREMIUM_TEASERS = [
     "home.teaser.analytics.title",
     "home.teaser.analytics.description",
     "home.teaser.analytics.value",
+    "/analytics-dashboard",
   ),
   teaser("extended-range", <RadioTower size={28} />, "home.teaser.range.title", "home.teaser.range.description", "home.teaser.range.value"),
 ];
 
-function teaser(id: string, icon: React.ReactNode, title: MessageKey, description: MessageKey, value: MessageKey) {
-  return { id, icon, title, description, value };
+function teaser(id: string, icon: React.ReactNode, title: MessageKey, description: MessageKey, value: MessageKey, href?: string) {
+  return { id, icon, title, description, value, href };
 }
 
 type Teaser = (typeof PREMIUM_TEASERS)[number];
@@ -186,6 +187,11 @@ function PremiumPreview({ phone }: { phone: string }) {
           <p>{t(demo.description)}</p>
           <p className="muted">{t(demo.value)}</p>
           <div className="row">
+            {demo.href ? (
+              <Link to={demo.href} className="btn btn-ghost">
+                {t("home.openFeature", { name: t(demo.title) })}
+              </Link>
+            ) : null}
             <button type="button" className="btn btn-ghost" onClick={() => setDemo(null)}>
               {t("home.close")}
             </button>

@@ -1,15 +1,24 @@
-// /api/analytics: admins' figures from recorded events and live tables (docs/decisions/027-analytics.md).
+// /api/analytics: admins' figures from recorded events and live tables, and a Premium person's own activity
+// (docs/decisions/027-analytics.md, docs/decisions/037a-hourly-and-personal-analytics.md).
 import { Hono } from "hono";
 import { AnalyticsQuerySchema } from "../../../core/admin-schemas";
-import { aiUsage, metrics } from "../../analytics";
-import { requireAdmin } from "../../auth/session";
+import { aiUsage, metrics, personalMetrics } from "../../analytics";
+import { requireAdmin, requireUser } from "../../auth/session";
 import type { AppBindings } from "../../env";
-import { parseWith } from "../../errors";
+import { ApiError, parseWith } from "../../errors";
+import { ANALYTICS_PREMIUM_REQUIRED } from "../../../core/constants";
 
 export const analyticsApi = new Hono<AppBindings>()
   .get("/metrics", async (c) => {
+    const { range, scope } = parseWith(AnalyticsQuerySchema, c.req.query());
+    if (scope === "me") {
+      const user = requireUser(c);
+      // The spec's tier limits: analytics are a Premium feature, refused here whatever the screen shows.
+      if (user.subscriptionTier === "free")
+        throw new ApiError(403, ANALYTICS_PREMIUM_REQUIRED, { code: "premium_required", upgrade: "/pricing" });
+      return c.json(await personalMetrics(c.var.db, user.id, range));
+    }
     requireAdmin(c);
-    const { range } = parseWith(AnalyticsQuerySchema, c.req.query());
     return c.json(await metrics(c.var.db, range));
   })
   .get("/ai-usage", async (c) => {
