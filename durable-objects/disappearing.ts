@@ -51,6 +51,11 @@ export class Disappearing {
     this.sql.exec("INSERT INTO expiries (id, expires_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING", id, expiresAt);
   }
 
+  /** The expiry of a stored message still to disappear, or undefined. */
+  expiryOf(id: string): number | undefined {
+    return this.sql.exec<{ at: number }>("SELECT expires_at AS at FROM expiries WHERE id = ?", id).toArray()[0]?.at;
+  }
+
   /**
    * Drops the bodies and receipts of every message expired by `now`. The row's id stays (as after pruning) so a
    * late resend of the same id is a duplicate and never brings the message back. Answers the ids dropped.

@@ -81,8 +81,11 @@ describe("disappearing messages", () => {
     await setTimer(b.cookie, room, "1day");
     const before = Date.now();
     const chosen = sealed(room, a.id, { expiresAt: Date.now() + 365 * DISAPPEAR_MS["1day"] });
-    await sendAndAck(sa, chosen);
+    sa.send({ type: "send", envelope: chosen });
+    const ack = await sa.waitForType("ack", (f) => f.id === chosen.id);
     const got = (await sb.waitForType("envelope", (f) => f.envelope.id === chosen.id)).envelope.expiresAt ?? 0;
+    // The sender's device learns the same expiry from the acknowledgement, for its own copy.
+    expect(ack.expiresAt).toBe(got);
     expect(got).toBeGreaterThanOrEqual(before + DISAPPEAR_MS["1day"]);
     expect(got).toBeLessThanOrEqual(Date.now() + DISAPPEAR_MS["1day"]);
     sa.close();

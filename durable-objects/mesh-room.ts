@@ -333,7 +333,7 @@ export class MeshRoom extends DurableObject<Env> {
         const refused = refuseEnvelope(frame.envelope, me);
         if (refused) return this.error(ws, refused.code, refused.message, frame.envelope.id);
         const envelope = stampMemberEnvelope(frame.envelope, me);
-        let result: { seq: number; duplicate: boolean };
+        let result: { seq: number; duplicate: boolean; expiresAt?: number };
         try {
           result = this.store(envelope, ws);
         } catch (err) {
@@ -341,7 +341,14 @@ export class MeshRoom extends DurableObject<Env> {
           console.error("MeshRoom store failed", err);
           return this.error(ws, "internal", "The room could not store this message. It will be resent.", envelope.id);
         }
-        this.send(ws, { type: "ack", id: envelope.id, status: "sent", seq: result.seq, ...(result.duplicate ? { duplicate: true } : {}) });
+        this.send(ws, {
+          type: "ack",
+          id: envelope.id,
+          status: "sent",
+          seq: result.seq,
+          ...(result.duplicate ? { duplicate: true } : {}),
+          ...(result.expiresAt ? { expiresAt: result.expiresAt } : {}),
+        });
         await this.flush();
         if (!result.duplicate) this.pushDirectMessage(envelope, me);
         return;
@@ -365,9 +372,13 @@ export class MeshRoom extends DurableObject<Env> {
   }
 
   /** Stores an envelope once (by id) and relays it to every socket but its origin. */
-  private store(envelope: Envelope, origin: WebSocket | null): { delivered: number; seq: number; duplicate: boolean } {
+  private store(envelope: Envelope, origin: WebSocket | null): { delivered: number; seq: number; duplicate: boolean; expiresAt?: number } {
     const existing = this.sql.exec<{ seq: number }>("SELECT seq FROM envelopes WHERE id = ?", envelope.id).toArray()[0];
-    if (existing) return { delivered: 0, seq: existing.seq, duplicate: true };
+    if (existing) {
+      // A resend whose first ack was lost still learns its expiry.
+      const expiresAt = this.disappearing.expiryOf(envelope.id);
+      return { delivered: 0, seq: existing.seq, duplicate: true, ...(expiresAt ? { expiresAt } : {}) };
+    }
     const now = Date.now();
     envelope = this.withExpiry(envelope, now);
     const body = JSON.stringify(envelope);
@@ -399,7 +410,7 @@ export class MeshRoom extends DurableObject<Env> {
       this.ctx.waitUntil(this.scheduleAlarm(envelope.expiresAt));
     }
     if (seq % PRUNE_EVERY === 0) this.prune(seq, now);
-    return { delivered, seq, duplicate: false };
+    return { delivered, seq, duplicate: false, ...(envelope.expiresAt ? { expiresAt: envelope.expiresAt } : {}) };
   }
 
   /**
