@@ -22,6 +22,7 @@ const MANAGED_AT: Partial<Record<SecurityFeatureId, { to: string; label: string 
   two_factor: { to: "/security-settings?tab=authentication", label: "Manage two-factor authentication" },
   biometric_auth: { to: "/security-settings?tab=biometric", label: "Manage passkeys" },
   panic_mode: { to: "/security-settings?tab=biometric", label: "Set a panic code on this device" },
+  disappearing_messages: { to: "/settings?tab=privacy", label: "Set disappearing messages for new chats" },
 };
 
 const TOGGLED_HERE: SecurityFeatureId[] = ["mesh_anonymization", "stealth_mode"];

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { type FileMessage, parseFileMessage } from "../../../../core/files-client";
 import type { MessageStatus, StoredMessage } from "../../mesh/db";
 import { FileBubble } from "../files/file-bubble";
+import { useDisappearingLine } from "./disappearing";
 
 const STATUS: Record<MessageStatus, { icon: string; label: string }> = {
   sending: { icon: "◷", label: "Sending" },
@@ -40,6 +41,7 @@ export function MessageList({
   onToggle?: (id: string) => void;
 }) {
   const end = useRef<HTMLLIElement>(null);
+  const disappearingLine = useDisappearingLine();
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll down whenever a message arrives
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: "end" });
@@ -72,7 +74,9 @@ export function MessageList({
             </span>
           ) : null}
           {m.type === "emergency" ? <strong className="msg-sos">Emergency</strong> : null}
-          {parseFileMessage(m.text) ? (
+          {disappearingLine(m.meta) ? (
+            <p className="msg-text">{disappearingLine(m.meta)}</p>
+          ) : parseFileMessage(m.text) ? (
             <FileBubble file={parseFileMessage(m.text) as FileMessage} />
           ) : (
             <p className="msg-text">
