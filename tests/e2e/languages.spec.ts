@@ -142,3 +142,64 @@ test("in Hausa, /voice-calling, /file-sharing, a file bubble, /pricing, /downloa
   await context.close();
   await other.close();
 });
+
+test("a French browser reads the landing page and /about in French", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ locale: "fr-FR", viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  // Before any cookie choice, the welcome gate already speaks French.
+  await page.goto("/");
+  await expect(page.locator("html")).toHaveAttribute("lang", "fr");
+  await expect(page.getByRole("heading", { name: "Bienvenue sur LinkUp" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Continuer sans les fonctions hors ligne" })).toBeVisible();
+  await acceptCookies(context, baseURL as string);
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Discutez avec votre communauté, même quand le réseau est faible" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Démarrer le chat Mesh maintenant" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Explorer" }).getByRole("link", { name: "Tarifs" })).toHaveAttribute(
+    "href",
+    "/pricing",
+  );
+  await expect(page).toHaveTitle("LinkUp — la messagerie de quartier qui fonctionne sur les réseaux faibles");
+
+  await page.goto("/about");
+  await expect(page.getByRole("heading", { name: "À propos de LinkUp" })).toBeVisible();
+  await expect(page.getByText("Du lundi au vendredi 8h00-20h00 (WAT)")).toBeVisible();
+  await expect(page.getByRole("link", { name: "L'histoire du fondateur" })).toHaveAttribute("href", "/about-founder");
+  await context.close();
+});
+
+test("a person who saves Igbo reads /features in Igbo", async ({ browser, baseURL }) => {
+  const url = baseURL as string;
+  const context = await browser.newContext();
+  await acceptCookies(context, url);
+  const page = await context.newPage();
+  expect((await page.request.post(`${url}/api/auth/anonymous`, { headers: { origin: url } })).ok()).toBe(true);
+  const saved = await page.request.patch(`${url}/api/me`, { data: { language: "igbo" }, headers: { origin: url } });
+  expect(saved.ok()).toBe(true);
+  await page.goto("/features");
+  await expect(page.locator("html")).toHaveAttribute("lang", "ig");
+  await expect(page.getByRole("heading", { name: "Atụmatụ ikpo okwu" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Ọnụ ụlọ ndị dị nso" })).toContainText("ihe dị ka kilomita 5");
+  await expect(page.getByRole("link", { name: "Nwalee atụmatụ AI" })).toHaveAttribute("href", "/ai-features");
+  await context.close();
+});
+
+test("/about in Arabic reads right to left", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ locale: "ar", viewport: { width: 390, height: 844 } });
+  await acceptCookies(context, baseURL as string);
+  const page = await context.newPage();
+  await page.goto("/about");
+  await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+  const heading = page.getByRole("heading", { name: "عن LinkUp" });
+  await expect(heading).toBeVisible();
+  // Right to left: the heading's text sits against the card's right edge.
+  const card = await page.locator("section.card").first().boundingBox();
+  const text = await heading.evaluate((h) => {
+    const range = document.createRange();
+    range.selectNodeContents(h);
+    const r = range.getBoundingClientRect();
+    return { left: r.left, right: r.right };
+  });
+  expect(card && card.x + card.width - text.right < text.left - card.x).toBe(true);
+  await context.close();
+});

@@ -74,6 +74,19 @@ describe("rewards", () => {
     expect(later).toMatchObject({ totalPoints: 230, level: 1, streak: 1 });
   });
 
+  it("names the achievements in the person's saved language", async () => {
+    const { cookie } = await anonymousSession();
+    const english = await (await call("/api/rewards", { cookie })).json<RewardsAnswer>();
+    expect(english.achievements[0]).toMatchObject({ id: "first-contact", title: "First Contact", description: "Join your first room" });
+    expect((await call("/api/me", { method: "PATCH", cookie, json: { language: "hausa" } })).status).toBe(200);
+    const hausa = await (await call("/api/rewards", { cookie, headers: { "accept-language": "fr-FR" } })).json<RewardsAnswer>();
+    expect(hausa.achievements.find((a) => a.id === "emergency-hero")).toMatchObject({
+      title: "Jarumin gaggawa",
+      description: "Taimaka a gaggawa 5",
+      tier: "diamond",
+    });
+  });
+
   it("asks for a session", async () => {
     expect((await call("/api/rewards")).status).toBe(401);
     expect((await call("/api/rewards/daily", { method: "POST" })).status).toBe(401);

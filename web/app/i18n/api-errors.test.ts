@@ -19,3 +19,17 @@ describe("file and call refusals", () => {
     );
   });
 });
+
+describe("security refusals", () => {
+  it("translates a wrong second-factor code and the tries left", () => {
+    const yo = translator("yoruba");
+    expect(translateApiError("Invalid code. Please try again.", yo)).toBe("Kóòdù kò tọ̀nà. Jọ̀ọ́ gbìyànjú lẹ́ẹ̀kan sí i.");
+    expect(translateApiError("2 tries left.", translator("french"))).toBe("Encore 2 essais.");
+    expect(translateApiError("1 try left.", translator("english"))).toBe("1 try left.");
+  });
+
+  it("keeps the confirmation phrase and the passkey limit as they are", () => {
+    expect(translateApiError("Type DELETE MY ACCOUNT to confirm", translator("hausa"))).toBe("Rubuta DELETE MY ACCOUNT don tabbatarwa");
+    expect(translateApiError("You can keep at most 10 passkeys", translator("pidgin"))).toBe("You fit keep only 10 passkeys");
+  });
+});

@@ -40,11 +40,34 @@ const KNOWN: Record<string, MessageKey> = {
   "Not connected.": "calls.notConnected",
   "Call failed": "calls.failed",
   "LinkUp needs your microphone for calls. Allow it in the browser's site settings.": "calls.micNeeded",
+  // Security (workers/identity two-factor.ts and passkeys.ts, web/app/features/security/security.server.ts)
+  "Invalid code. Please try again.": "sec.err.invalidCode",
+  "Too many wrong codes. Please try again later.": "sec.err.locked",
+  "Two-factor authentication is not set up": "sec.err.notSetUp",
+  "Two-factor authentication is already on": "sec.err.alreadyOn",
+  "Two-factor authentication is not on": "sec.err.notOn",
+  "Enter the code": "sec.err.enterCode",
+  "That passkey could not be verified. Please try again.": "sec.err.passkeyFailed",
+  "That passkey could not be verified.": "sec.passkeyNotVerified",
+  "Start again: the passkey request has expired": "sec.err.passkeyExpired",
+  "No such passkey": "sec.err.noSuchPasskey",
+  "This account has no passkey": "sec.err.noPasskey",
+  "Cancel your subscription before deleting your account": "sec.err.cancelFirst",
+  "Could not sign that session out. Please try again.": "sec.err.signOutOne",
+  "Could not sign the other sessions out. Please try again.": "sec.err.signOutOthers",
+  "Panic mode failed. Please try again.": "sec.err.panic",
+  "Could not remove that passkey. Please try again.": "sec.err.removePasskey",
+  "Could not delete your account. Please try again.": "sec.err.delete",
+  "Could not save. Please try again.": "sec.err.save",
+  "Could not start two-factor set-up. Please try again.": "sec.err.setup",
 };
 
 const TOO_MANY = /^Too many /;
 const MONTH_FULL = /^You've used your (\d+) file transfers for this month\. They renew on the 1st\.$/;
 const INVALID = /^Invalid request: (?:[\w.]+: )?(.*)$/;
+const TRIES_LEFT = /^(\d+) tr(?:y|ies) left\.$/;
+const MAX_PASSKEYS = /^You can keep at most (\d+) passkeys$/;
+const TYPE_TO_CONFIRM = /^Type (.+) to confirm$/;
 
 export function translateApiError(message: string, t: (key: MessageKey, vars?: Vars) => string): string {
   const known = KNOWN[message];
@@ -52,6 +75,12 @@ export function translateApiError(message: string, t: (key: MessageKey, vars?: V
   if (TOO_MANY.test(message)) return t("api.tooManyRequests");
   const monthFull = MONTH_FULL.exec(message);
   if (monthFull) return t("api.fileMonthFull", { limit: monthFull[1] });
+  const tries = TRIES_LEFT.exec(message);
+  if (tries) return t("sec.triesLeft", { count: Number(tries[1]) });
+  const maxPasskeys = MAX_PASSKEYS.exec(message);
+  if (maxPasskeys) return t("sec.err.tooManyPasskeys", { max: maxPasskeys[1] });
+  const typeToConfirm = TYPE_TO_CONFIRM.exec(message);
+  if (typeToConfirm) return t("sec.typeToConfirm", { phrase: typeToConfirm[1] });
   // Validation errors name a field, then the schema's message: the message alone is what the person needs.
   const invalid = INVALID.exec(message);
   if (invalid) {

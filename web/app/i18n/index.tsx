@@ -67,8 +67,9 @@ export function languageLabels(t: T, options: readonly string[]): Record<string,
 export const completeLanguageNames = () => UI_LANGUAGES.map((l) => LANGUAGE_NATIVE_NAMES[l]).join(", ");
 
 /** A page <title> in the page's language, for a route's meta (which has no hooks): from the root's messages. */
-export function metaTitle(matches: readonly ({ id: string; data?: unknown } | undefined)[], key: MessageKey, english: string) {
-  const root = matches.find((m) => m?.id === "root")?.data as Partial<LanguageData> | undefined;
+export function metaTitle(matches: readonly ({ id: string; loaderData?: unknown } | undefined)[], key: MessageKey, english: string) {
+  // React Router 8 gives a meta match its loader's data as `loaderData` (it no longer has `data`).
+  const root = matches.find((m) => m?.id === "root")?.loaderData as Partial<LanguageData> | undefined;
   const title = root?.i18n?.messages[key];
   return typeof title === "string" ? title : english;
 }

@@ -1,13 +1,15 @@
 // Advanced security center (spec part 2 #6): feature toggles, the security score, the first 4 security events
 // and the backup codes, all from the account's stored state (the score is the share of enabled features).
 import { Form, Link, useActionData } from "react-router";
-import type { SecurityFeature, SecurityFeatureId } from "../../../core/security";
-import { timeAgo } from "../../../core/sos";
+import type { MessageKey } from "../../../core/i18n/en";
+import { formatAgo } from "../../../core/i18n/translate";
+import type { SecurityEventKind, SecurityFeature, SecurityFeatureId, SecuritySeverity } from "../../../core/security";
 import { advancedSecurityAction, loadAdvancedSecurity } from "../features/security/security.server";
 import { type FormError, InlineError, useErrorToast } from "../features/identity/verification-forms";
+import { metaTitle, type T, useT } from "../i18n";
 import type { Route } from "./+types/advanced-security";
 
-export const meta: Route.MetaFunction = () => [{ title: "Advanced Security — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "sec.metaAdvanced", "Advanced Security — LinkUp") }];
 
 export function loader({ context }: Route.LoaderArgs) {
   return loadAdvancedSecurity(context);
@@ -18,18 +20,57 @@ export function action({ request, context }: Route.ActionArgs) {
 }
 
 /** Where a feature that is not a plain setting is switched on. */
-const MANAGED_AT: Partial<Record<SecurityFeatureId, { to: string; label: string }>> = {
-  two_factor: { to: "/security-settings?tab=authentication", label: "Manage two-factor authentication" },
-  biometric_auth: { to: "/security-settings?tab=biometric", label: "Manage passkeys" },
-  panic_mode: { to: "/security-settings?tab=biometric", label: "Set a panic code on this device" },
-  disappearing_messages: { to: "/settings?tab=privacy", label: "Set disappearing messages for new chats" },
+const MANAGED_AT: Partial<Record<SecurityFeatureId, { to: string; label: MessageKey }>> = {
+  two_factor: { to: "/security-settings?tab=authentication", label: "sec.manage2fa" },
+  biometric_auth: { to: "/security-settings?tab=biometric", label: "sec.managePasskeys" },
+  panic_mode: { to: "/security-settings?tab=biometric", label: "sec.managePanic" },
+  disappearing_messages: { to: "/settings?tab=privacy", label: "sec.manageDisappearing" },
 };
+
+// The server names features and events in English (core/security.ts); the screen reads them by id in its
+// language, and keeps the server's words for one it has no key for yet.
+const FEATURE_TEXT: Partial<Record<SecurityFeatureId, [MessageKey, MessageKey]>> = {
+  e2e_encryption: ["sec.f.e2e", "sec.f.e2eBody"],
+  quantum_resistant: ["sec.f.quantum", "sec.f.quantumBody"],
+  biometric_auth: ["sec.f.passkey", "sec.f.passkeyBody"],
+  two_factor: ["sec.twoFactorTitle", "sec.f.twoFactorBody"],
+  mesh_anonymization: ["sec.f.mesh", "sec.f.meshBody"],
+  disappearing_messages: ["sec.f.disappearing", "sec.f.disappearingBody"],
+  panic_mode: ["sec.f.panic", "sec.f.panicBody"],
+  stealth_mode: ["sec.stealthTitle", "sec.f.stealthBody"],
+};
+const EVENT_TEXT: Partial<Record<SecurityEventKind, MessageKey>> = {
+  sign_in: "sec.e.sign_in",
+  two_factor_on: "sec.e.two_factor_on",
+  two_factor_off: "sec.e.two_factor_off",
+  failed_code: "sec.e.failed_code",
+  code_lockout: "sec.e.code_lockout",
+  panic: "sec.e.panic",
+  key_added: "sec.e.key_added",
+  key_changed: "sec.e.key_changed",
+  key_removed: "sec.e.key_removed",
+  passkey_added: "sec.e.passkey_added",
+  passkey_removed: "sec.e.passkey_removed",
+  export: "sec.e.export",
+  deletion_requested: "sec.e.deletion_requested",
+};
+const SEVERITY: Record<SecuritySeverity, MessageKey> = {
+  low: "sec.severity.low",
+  medium: "sec.severity.medium",
+  high: "sec.severity.high",
+  critical: "sec.severity.critical",
+};
+const SCORE_LABEL = { Excellent: "sec.score.Excellent", Good: "sec.score.Good", Fair: "sec.score.Fair", Poor: "sec.score.Poor" } as const;
+
+const featureTitle = (f: SecurityFeature, t: T) => (FEATURE_TEXT[f.id] ? t(FEATURE_TEXT[f.id]![0]) : f.title);
+const featureBody = (f: SecurityFeature, t: T) => (FEATURE_TEXT[f.id] ? t(FEATURE_TEXT[f.id]![1]) : f.description);
 
 const TOGGLED_HERE: SecurityFeatureId[] = ["mesh_anonymization", "stealth_mode"];
 
 function FeatureControl({ f }: { f: SecurityFeature }) {
-  if (f.id === "e2e_encryption") return <span className="muted small">Always on</span>;
-  if (!f.offered && !MANAGED_AT[f.id]) return <span className="muted small">Not offered yet</span>;
+  const t = useT();
+  if (f.id === "e2e_encryption") return <span className="muted small">{t("sec.alwaysOn")}</span>;
+  if (!f.offered && !MANAGED_AT[f.id]) return <span className="muted small">{t("sec.notOffered")}</span>;
   if (TOGGLED_HERE.includes(f.id)) {
     return (
       <Form method="post">
@@ -38,17 +79,17 @@ function FeatureControl({ f }: { f: SecurityFeature }) {
         <button
           type="submit"
           className={`btn ${f.enabled ? "btn-ghost" : "btn-primary"}`}
-          aria-label={`${f.enabled ? "Turn off" : "Turn on"} ${f.title}`}
+          aria-label={t(f.enabled ? "sec.turnOffLabel" : "sec.turnOnLabel", { feature: featureTitle(f, t) })}
         >
-          {f.enabled ? "Turn Off" : "Turn On"}
+          {f.enabled ? t("sec.turnOff") : t("sec.turnOn")}
         </button>
       </Form>
     );
   }
   const at = MANAGED_AT[f.id];
   return at ? (
-    <Link to={at.to} className="btn btn-ghost" aria-label={at.label}>
-      Manage
+    <Link to={at.to} className="btn btn-ghost" aria-label={t(at.label)}>
+      {t("sec.manage")}
     </Link>
   ) : null;
 }
@@ -57,13 +98,14 @@ export default function AdvancedSecurity({ loaderData }: Route.ComponentProps) {
   const { user, overview } = loaderData;
   const error = useActionData<{ error?: FormError }>()?.error;
   useErrorToast(error);
+  const t = useT();
   if (!user || !overview) {
     return (
       <section className="card narrow" aria-labelledby="advanced-security-title">
-        <h1 id="advanced-security-title">Advanced Security</h1>
-        <p>Your security score and events belong to your LinkUp identity. Start anonymously, or verify your phone to sign in.</p>
+        <h1 id="advanced-security-title">{t("sec.advancedTitle")}</h1>
+        <p>{t("sec.advancedSignedOut")}</p>
         <Link to="/signup-verification" className="btn btn-primary">
-          Get Started
+          {t("sec.getStarted")}
         </Link>
       </section>
     );
@@ -71,26 +113,26 @@ export default function AdvancedSecurity({ loaderData }: Route.ComponentProps) {
   return (
     <div className="settings">
       <section className="card" aria-labelledby="advanced-security-title">
-        <h1 id="advanced-security-title">Advanced Security</h1>
+        <h1 id="advanced-security-title">{t("sec.advancedTitle")}</h1>
         <InlineError error={error} />
         <div className="progress-block">
-          <h2 id="score-title">Security score</h2>
+          <h2 id="score-title">{t("sec.scoreTitle")}</h2>
           <p>
-            <strong className="score">{overview.score}%</strong> <span className="pill">{overview.label}</span>
+            <strong className="score">{overview.score}%</strong> <span className="pill">{t(SCORE_LABEL[overview.label])}</span>
           </p>
-          <progress max={100} value={overview.score} aria-label={`Security score ${overview.score}%`} />
-          <p className="muted small">The share of the protections below that are on for your account.</p>
+          <progress max={100} value={overview.score} aria-label={t("sec.scoreAria", { score: overview.score })} />
+          <p className="muted small">{t("sec.scoreHint")}</p>
         </div>
       </section>
       <section className="card" aria-labelledby="features-title">
-        <h2 id="features-title">Security features</h2>
-        <ul className="session-list" aria-label="Security features">
+        <h2 id="features-title">{t("sec.featuresTitle")}</h2>
+        <ul className="session-list" aria-label={t("sec.featuresTitle")}>
           {overview.features.map((f) => (
             <li key={f.id} className="session-item">
               <div>
-                <strong>{f.title}</strong> <span className="pill">{f.enabled ? "On" : "Off"}</span>{" "}
+                <strong>{featureTitle(f, t)}</strong> <span className="pill">{f.enabled ? t("sec.on") : t("sec.off")}</span>{" "}
                 {f.premiumOnly ? <span className="pill">Premium</span> : null}
-                <div className="muted small">{f.description}</div>
+                <div className="muted small">{featureBody(f, t)}</div>
               </div>
               <FeatureControl f={f} />
             </li>
@@ -98,16 +140,17 @@ export default function AdvancedSecurity({ loaderData }: Route.ComponentProps) {
         </ul>
       </section>
       <section className="card" aria-labelledby="events-title">
-        <h2 id="events-title">Security events</h2>
+        <h2 id="events-title">{t("sec.eventsTitle")}</h2>
         {overview.events.length === 0 ? (
-          <p className="muted">No security events yet.</p>
+          <p className="muted">{t("sec.noEvents")}</p>
         ) : (
-          <ul className="session-list" aria-label="Security events">
+          <ul className="session-list" aria-label={t("sec.eventsTitle")}>
             {overview.events.map((e) => (
               <li key={e.id} className="session-item">
                 <div>
-                  <strong>{e.message}</strong> <span className="pill">{e.severity}</span>
-                  <div className="muted small">{timeAgo(e.timestamp)}</div>
+                  <strong>{EVENT_TEXT[e.kind] ? t(EVENT_TEXT[e.kind]!) : e.message}</strong>{" "}
+                  <span className="pill">{t(SEVERITY[e.severity])}</span>
+                  <div className="muted small">{formatAgo(Date.parse(e.timestamp), t.tag)}</div>
                 </div>
               </li>
             ))}
@@ -115,14 +158,10 @@ export default function AdvancedSecurity({ loaderData }: Route.ComponentProps) {
         )}
       </section>
       <section className="card" aria-labelledby="backup-title">
-        <h2 id="backup-title">Backup codes</h2>
-        <p>
-          {overview.backupCodesLeft > 0
-            ? `${overview.backupCodesLeft} unused backup codes. Each lets you sign in once without your authenticator app.`
-            : "Backup codes come with two-factor authentication."}
-        </p>
+        <h2 id="backup-title">{t("sec.backupCodes")}</h2>
+        <p>{overview.backupCodesLeft > 0 ? t("sec.backupLeft", { left: overview.backupCodesLeft }) : t("sec.backupNone")}</p>
         <Link to="/security-settings?tab=authentication" className="btn btn-ghost">
-          Security Settings
+          {t("sec.settingsTitle")}
         </Link>
       </section>
     </div>

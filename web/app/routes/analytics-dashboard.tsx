@@ -1,9 +1,11 @@
 import { Link } from "react-router";
 import { AccessErrorPage } from "../features/admin/access";
 import { loadAnalytics, type Metrics } from "../features/admin/analytics.server";
+import type { MessageKey } from "../../../core/i18n/en";
+import { metaTitle, type T, useT } from "../i18n";
 import type { Route } from "./+types/analytics-dashboard";
 
-export const meta: Route.MetaFunction = () => [{ title: "Analytics Dashboard — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "an.metaTitle", "Analytics Dashboard — LinkUp") }];
 
 export function loader({ request, context }: Route.LoaderArgs) {
   return loadAnalytics(request, context);
@@ -11,23 +13,25 @@ export function loader({ request, context }: Route.LoaderArgs) {
 
 const RANGES = ["1h", "24h", "7d", "30d"] as const;
 
-const KIND_LABELS: Record<string, string> = {
-  signup: "Sign-ups",
-  verification: "Phone verifications",
-  checkout: "Checkouts started",
-  "message.nearby": "Messages in area rooms",
-  "message.group": "Messages in groups",
-  "message.dm": "Direct messages",
-  "message.other": "Messages in other rooms",
-  "sos.web": "SOS from the web",
-  "sos.ussd": "SOS by USSD",
-  "sos.whatsapp": "SOS by WhatsApp",
+const KIND_LABELS: Record<string, MessageKey> = {
+  signup: "an.kind.signup",
+  verification: "an.kind.verification",
+  checkout: "an.kind.checkout",
+  "message.nearby": "an.kind.nearby",
+  "message.group": "an.kind.group",
+  "message.dm": "an.kind.dm",
+  "message.other": "an.kind.other",
+  "sos.web": "an.kind.sosWeb",
+  "sos.ussd": "an.kind.sosUssd",
+  "sos.whatsapp": "an.kind.sosWhatsapp",
 };
-const kindLabel = (k: string) => KIND_LABELS[k] ?? (k.startsWith("ai.") ? `AI: ${k.slice(3)}` : k);
+const kindLabel = (k: string, t: T) =>
+  k in KIND_LABELS ? t(KIND_LABELS[k]) : k.startsWith("ai.") ? t("an.kind.ai", { command: k.slice(3) }) : k;
 
 /** Messages per day as bars, drawn on the server (no script needed); the numbers are in the title and the table. */
 function MessagesChart({ days }: { days: Metrics["messagesPerDay"] }) {
-  if (days.length === 0) return <p>No messages recorded in this range.</p>;
+  const t = useT();
+  if (days.length === 0) return <p>{t("an.noMessages")}</p>;
   const max = Math.max(...days.map((d) => d.count), 1);
   const w = 300;
   const h = 100;
@@ -37,7 +41,7 @@ function MessagesChart({ days }: { days: Metrics["messagesPerDay"] }) {
       viewBox={`0 0 ${w} ${h + 14}`}
       width="100%"
       role="img"
-      aria-label={`Messages per day: ${days.map((d) => `${d.day} ${d.count}`).join(", ")}`}
+      aria-label={t("an.perDay", { days: days.map((d) => `${d.day} ${d.count}`).join(", ") })}
       className="chart"
     >
       {days.map((d, i) => {
@@ -57,14 +61,15 @@ function MessagesChart({ days }: { days: Metrics["messagesPerDay"] }) {
 
 export default function AnalyticsDashboard({ loaderData }: Route.ComponentProps) {
   const { range, metrics, ai } = loaderData;
+  const t = useT();
   return (
     <div className="analytics-dashboard">
       <section className="card">
-        <h1>Analytics Dashboard</h1>
+        <h1>{t("home.teaser.analytics.title")}</h1>
         <p>
-          <Link to="/database-admin">Database Admin</Link> · <Link to="/staff-desk">Staff Desk</Link>
+          <Link to="/database-admin">{t("admin.databaseAdmin")}</Link> · <Link to="/staff-desk">{t("admin.staffDesk")}</Link>
         </p>
-        <nav aria-label="Time range" className="row">
+        <nav aria-label={t("an.range")} className="row">
           {RANGES.map((r) => (
             <Link
               key={r}
@@ -76,79 +81,74 @@ export default function AnalyticsDashboard({ loaderData }: Route.ComponentProps)
             </Link>
           ))}
         </nav>
-        {metrics ? (
-          <p className="small muted">
-            Counted from recorded events by whole UTC days since {metrics.since.slice(0, 16).replace("T", " ")} UTC; people and connections
-            are live.
-          </p>
-        ) : null}
+        {metrics ? <p className="small muted">{t("an.since", { since: metrics.since.slice(0, 16).replace("T", " ") })}</p> : null}
       </section>
       {metrics ? (
         <>
           <section className="card" aria-labelledby="headline-title">
-            <h2 id="headline-title">Headline</h2>
+            <h2 id="headline-title">{t("an.headline")}</h2>
             <div className="stats">
               <div className="stat">
                 <strong>{metrics.activeUsers}</strong>
-                <span>Active users</span>
+                <span>{t("an.activeUsers")}</span>
               </div>
               <div className="stat">
                 <strong>{metrics.meshConnections}</strong>
-                <span>Mesh connections (open now)</span>
+                <span>{t("an.meshConnections")}</span>
               </div>
               <div className="stat">
                 <strong>{metrics.aiInteractions}</strong>
-                <span>AI interactions</span>
+                <span>{t("an.aiInteractions")}</span>
               </div>
               <div className="stat">
                 <strong>{metrics.networkHealth ?? "—"}</strong>
-                <span>Network health (not measured by the server)</span>
+                <span>{t("an.networkHealth")}</span>
               </div>
             </div>
           </section>
           <section className="card" aria-labelledby="network-title">
-            <h2 id="network-title">Network</h2>
+            <h2 id="network-title">{t("an.network")}</h2>
             <MessagesChart days={metrics.messagesPerDay} />
-            <ul aria-label="Network figures">
-              <li>Messages: {metrics.messageVolume}</li>
-              <li>Emergency alerts: {metrics.emergencyAlerts}</li>
-              <li>Areas with activity: {metrics.coverage}</li>
+            <ul aria-label={t("an.networkFigures")}>
+              <li>{t("an.messages", { count: metrics.messageVolume })}</li>
+              <li>{t("an.emergency", { count: metrics.emergencyAlerts })}</li>
+              <li>{t("an.coverage", { count: metrics.coverage })}</li>
             </ul>
           </section>
           <section className="card" aria-labelledby="ai-title">
-            <h2 id="ai-title">AI Performance</h2>
+            <h2 id="ai-title">{t("an.ai")}</h2>
             {ai ? (
-              <ul aria-label="AI usage">
-                <li>Translations: {ai.translations}</li>
-                <li>Market prices: {ai.marketAnalysis}</li>
-                <li>Emergency guidance: {ai.emergencyDetection}</li>
-                <li>Weather: {ai.weather}</li>
-                <li>Questions: {ai.questions}</li>
+              <ul aria-label={t("an.aiUsage")}>
+                <li>{t("an.translations", { count: ai.translations })}</li>
+                <li>{t("an.market", { count: ai.marketAnalysis })}</li>
+                <li>{t("an.guidance", { count: ai.emergencyDetection })}</li>
+                <li>{t("an.weather", { count: ai.weather })}</li>
+                <li>{t("an.questions", { count: ai.questions })}</li>
               </ul>
             ) : null}
           </section>
           <section className="card" aria-labelledby="people-title">
-            <h2 id="people-title">User Behavior</h2>
-            <ul aria-label="People figures">
-              <li>Total users: {metrics.totalUsers}</li>
-              <li>Sign-ups: {metrics.signups}</li>
-              <li>Phone verifications: {metrics.verifications}</li>
-              <li>Checkouts started: {metrics.checkouts}</li>
+            <h2 id="people-title">{t("an.people")}</h2>
+            <ul aria-label={t("an.peopleFigures")}>
+              <li>{t("an.totalUsers", { count: metrics.totalUsers })}</li>
+              <li>{t("an.signups", { count: metrics.signups })}</li>
+              <li>{t("an.verifications", { count: metrics.verifications })}</li>
+              <li>{t("an.checkouts", { count: metrics.checkouts })}</li>
             </ul>
             <details>
-              <summary>Every event kind</summary>
+              <summary>{t("an.everyKind")}</summary>
               <div className="table-scroll">
                 <table>
                   <thead>
                     <tr>
-                      <th scope="col">Event</th>
-                      <th scope="col">Count</th>
+                      <th scope="col">{t("an.event")}</th>
+                      <th scope="col">{t("an.count")}</th>
                     </tr>
                   </thead>
                   <tbody>
                     {Object.entries(metrics.byKind).map(([k, n]) => (
                       <tr key={k}>
-                        <td>{kindLabel(k)}</td>
+                        <td>{kindLabel(k, t)}</td>
                         <td>{n}</td>
                       </tr>
                     ))}
@@ -160,7 +160,7 @@ export default function AnalyticsDashboard({ loaderData }: Route.ComponentProps)
         </>
       ) : (
         <section className="card">
-          <p role="alert">The figures could not be loaded.</p>
+          <p role="alert">{t("an.failed")}</p>
         </section>
       )}
     </div>
@@ -168,12 +168,13 @@ export default function AnalyticsDashboard({ loaderData }: Route.ComponentProps)
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const t = useT();
   return (
     <AccessErrorPage
       error={error}
-      title="Analytics Dashboard"
-      refusedTitle="Admin Access Required"
-      fallback="The analytics could not be loaded."
+      title={t("home.teaser.analytics.title")}
+      refusedTitle={t("admin.refused")}
+      fallback={t("an.failedLoad")}
     />
   );
 }

@@ -5,11 +5,12 @@ import { API_DAILY_CALLS, API_DEVICES, API_PLAN_NAMES, type ApiKeysAnswer, type 
 import { TIERS } from "../../../core/constants";
 import { NOT_OFFERED, type OpenApiDocument } from "../../../core/public-api";
 import { TabLinks, useQueryTab } from "../components/tabs";
+import { metaTitle, type T, useT } from "../i18n";
 import { apiKeyAction, loadApiDocs } from "../features/api-docs/api-docs.server";
 import { CopyButton } from "../features/api-docs/copy-button";
 import type { Route } from "./+types/api-docs";
 
-export const meta: Route.MetaFunction = () => [{ title: "API Documentation — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "ad.metaTitle", "API Documentation — LinkUp") }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   return loadApiDocs(request, context);
@@ -59,9 +60,9 @@ type Operation = {
   };
 };
 
-function whoMayCall(op: Operation): string {
-  if (op.security.length === 0) return "No sign-in needed";
-  return op.security.some((s) => "bearerAuth" in s) ? "API key or signed-in browser" : "Signed-in browser only";
+function whoMayCall(op: Operation, t: T): string {
+  if (op.security.length === 0) return t("ad.noSignIn");
+  return op.security.some((s) => "bearerAuth" in s) ? t("ad.keyOrBrowser") : t("ad.browserOnly");
 }
 
 function typeOf(schema: { type?: string; enum?: string[] }): string {
@@ -69,14 +70,15 @@ function typeOf(schema: { type?: string; enum?: string[] }): string {
 }
 
 function Reference({ doc }: { doc: OpenApiDocument }) {
+  const t = useT();
   const ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods as Record<string, Operation>).map(([method, op]) => ({ path, method, op })),
   );
   return (
     <section className="card stack" aria-labelledby="reference-title">
-      <h2 id="reference-title">API reference</h2>
+      <h2 id="reference-title">{t("ad.reference")}</h2>
       <p className="small muted">
-        Generated from the schemas the server validates with. Errors answer <code>{'{ "error": "…" }'}</code> with the HTTP status.
+        {t("ad.referenceBefore")} <code>{'{ "error": "…" }'}</code> {t("ad.referenceAfter")}
       </p>
       {doc.tags.map(({ name }) => (
         <section key={name} aria-label={name} className="stack">
@@ -101,13 +103,13 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
                       <span className="tag">{method.toUpperCase()}</span> <code>{path}</code>
                     </strong>
                     <span>{op.summary}</span>
-                    <span className="small muted">{whoMayCall(op)}</span>
+                    <span className="small muted">{whoMayCall(op, t)}</span>
                     {fields.length ? (
                       <ul className="small">
                         {fields.map((f) => (
                           <li key={f.name}>
                             <code>{f.name}</code> ({f.where}, {f.type}
-                            {f.required ? ", required" : ""})
+                            {f.required ? `, ${t("ad.required")}` : ""})
                           </li>
                         ))}
                       </ul>
@@ -118,8 +120,8 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
           </ul>
         </section>
       ))}
-      <section aria-label="Not offered" className="stack">
-        <h3>Not offered</h3>
+      <section aria-label={t("ad.notOffered")} className="stack">
+        <h3>{t("ad.notOffered")}</h3>
         <ul className="small">
           {NOT_OFFERED.map((n) => (
             <li key={n.path}>
@@ -136,69 +138,72 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
 }
 
 function Keys({ keys, created, error }: { keys: ApiKeysAnswer | null; created: CreatedApiKey | null; error: string | null }) {
+  const t = useT();
+  const n = (v: number) => v.toLocaleString(t.tag);
   return (
     <section className="card stack" aria-labelledby="keys-title">
-      <h2 id="keys-title">Your API keys</h2>
+      <h2 id="keys-title">{t("ad.keys")}</h2>
       {error ? (
         <p role="alert" className="error">
-          {error}
+          {t.error(error)}
         </p>
       ) : null}
       {!keys ? (
         <p>
-          <Link to="/signup">Start chatting</Link> and verify your phone to create API keys.
+          <Link to="/signup">{t("ad.startChatting")}</Link> {t("ad.toCreate")}
         </p>
       ) : !keys.canCreate ? (
         <p>
-          API keys are for verified people. <Link to="/signup-verification?step=verify-phone">Verify your phone</Link> to create one.
+          {t("ad.verifiedOnly")} <Link to="/signup-verification?step=verify-phone">{t("ad.verifyPhone")}</Link> {t("ad.toCreateOne")}
         </p>
       ) : (
         <>
           <p className="small muted">
-            {keys.plan}: {keys.dailyCalls === null ? "unlimited calls" : `${keys.dailyCalls.toLocaleString("en-US")} calls/day per key`}
-            {keys.devices === null ? ", unlimited devices" : `, up to ${keys.devices} devices`}.
+            {t("ad.plan", {
+              plan: keys.plan,
+              calls: keys.dailyCalls === null ? t("ad.unlimitedCalls") : t("ad.callsPerKey", { calls: n(keys.dailyCalls) }),
+              devices: keys.devices === null ? t("ad.unlimitedDevices") : t("ad.upToDevices", { devices: n(keys.devices) }),
+            })}
           </p>
           {created ? (
             <div className="card success stack" role="status">
-              <strong>Key “{created.name}” created. Copy it now: it will not be shown again.</strong>
+              <strong>{t("ad.created", { name: created.name })}</strong>
               <label>
-                New API key
+                {t("ad.newKey")}
                 <input readOnly value={created.key} className="secret" />
               </label>
-              <CopyButton text={created.key} label="Copy key" />
+              <CopyButton text={created.key} label={t("ad.copyKey")} />
             </div>
           ) : null}
           {keys.keys.length ? (
-            <ul className="list-plain stack" aria-label="API keys">
+            <ul className="list-plain stack" aria-label={t("ad.keysList")}>
               {keys.keys.map((k) => (
                 <li key={k.id} className="row">
                   <span>
                     <strong>{k.name}</strong> <code>{k.hint}…</code>{" "}
-                    <span className="small muted">
-                      {k.callsToday.toLocaleString("en-US")} {k.callsToday === 1 ? "call" : "calls"} today
-                    </span>
+                    <span className="small muted">{t("ad.callsToday", { count: k.callsToday })}</span>
                   </span>
                   <Form method="post">
                     <input type="hidden" name="intent" value="revoke" />
                     <input type="hidden" name="id" value={k.id} />
-                    <button type="submit" className="btn btn-danger" aria-label={`Revoke ${k.name}`}>
-                      Revoke
+                    <button type="submit" className="btn btn-danger" aria-label={t("ad.revokeNamed", { name: k.name })}>
+                      {t("ad.revoke")}
                     </button>
                   </Form>
                 </li>
               ))}
             </ul>
           ) : (
-            <p className="muted">No keys yet.</p>
+            <p className="muted">{t("ad.noKeys")}</p>
           )}
           <Form method="post" className="form">
             <input type="hidden" name="intent" value="create" />
             <label>
-              Key name
-              <input name="name" required maxLength={40} placeholder="e.g. Market bot" />
+              {t("ad.keyName")}
+              <input name="name" required maxLength={40} placeholder={t("ad.keyPlaceholder")} />
             </label>
             <button type="submit" className="btn btn-primary">
-              Create API key
+              {t("ad.create")}
             </button>
           </Form>
         </>
@@ -211,69 +216,73 @@ export default function ApiDocs({ loaderData, actionData }: Route.ComponentProps
   const { doc, keys, origin } = loaderData;
   const [tab, setTab] = useQueryTab(SDK_TABS);
   const code = examples(origin)[tab];
+  const t = useT();
+  const n = (v: number) => v.toLocaleString(t.tag);
   return (
     <div className="stack api-docs">
       <section className="hero">
-        <h1>API Documentation</h1>
-        <p>Build on LinkUp: ask the assistant, translate, read market prices and SOS alerts in your area from your own app.</p>
+        <h1>{t("ad.title")}</h1>
+        <p>{t("ad.intro")}</p>
       </section>
       <section className="card stack" aria-labelledby="quick-title">
-        <h2 id="quick-title">Quick start</h2>
+        <h2 id="quick-title">{t("ad.quick")}</h2>
         <ol>
-          <li>Verify your phone, then create an API key below. It is shown once: keep it secret.</li>
+          <li>{t("ad.step1")}</li>
           <li>
-            Send it as <code>Authorization: Bearer YOUR_API_KEY</code> with every request.
+            {t("ad.step2Before")} <code>Authorization: Bearer YOUR_API_KEY</code> {t("ad.step2After")}
           </li>
-          <li>Send and receive JSON. Every answer that is not OK carries an error message.</li>
+          <li>{t("ad.step3")}</li>
         </ol>
       </section>
       <section className="card stack" aria-labelledby="sdk-title">
-        <h2 id="sdk-title">SDK examples</h2>
-        <TabLinks tabs={SDK_TABS} current={tab} label="Language" onSelect={setTab} />
-        <figure aria-label={`${SDK_TABS.find((t) => t.id === tab)?.label} example`}>
+        <h2 id="sdk-title">{t("ad.sdk")}</h2>
+        <TabLinks tabs={SDK_TABS} current={tab} label={t("settings.language")} onSelect={setTab} />
+        <figure aria-label={t("ad.example", { language: SDK_TABS.find((x) => x.id === tab)?.label ?? "" })}>
           <pre className="pre">
             <code>{code}</code>
           </pre>
         </figure>
-        <CopyButton text={code} label="Copy code" />
+        <CopyButton text={code} label={t("ad.copyCode")} />
       </section>
       <Reference doc={doc} />
       <section className="card stack" aria-labelledby="limits-title">
-        <h2 id="limits-title">Rate limits and pricing</h2>
+        <h2 id="limits-title">{t("ad.limits")}</h2>
         <table className="table">
           <thead>
             <tr>
-              <th scope="col">Plan</th>
-              <th scope="col">Calls per key</th>
-              <th scope="col">Devices</th>
+              <th scope="col">{t("ad.planCol")}</th>
+              <th scope="col">{t("ad.callsCol")}</th>
+              <th scope="col">{t("ad.devicesCol")}</th>
             </tr>
           </thead>
           <tbody>
-            {TIERS.map((t) => (
-              <tr key={t}>
-                <th scope="row">{API_PLAN_NAMES[t]}</th>
-                <td>{API_DAILY_CALLS[t] === null ? "Unlimited" : `${(API_DAILY_CALLS[t] ?? 0).toLocaleString("en-US")} calls/day`}</td>
-                <td>{API_DEVICES[t] === null ? "Unlimited" : `Up to ${API_DEVICES[t]}`}</td>
+            {TIERS.map((tier) => (
+              <tr key={tier}>
+                <th scope="row">{API_PLAN_NAMES[tier]}</th>
+                <td>
+                  {API_DAILY_CALLS[tier] === null ? t("ad.unlimited") : t("ad.callsPerDay", { calls: n(API_DAILY_CALLS[tier] ?? 0) })}
+                </td>
+                <td>{API_DEVICES[tier] === null ? t("ad.unlimited") : t("ad.upTo", { devices: n(API_DEVICES[tier] ?? 0) })}</td>
               </tr>
             ))}
           </tbody>
         </table>
         <p className="small muted">
-          Days count in UTC. Past the limit the API answers 429 with a Retry-After header. <Link to="/pricing">See plans and prices</Link>
+          {t("ad.limitsNote")} <Link to="/pricing">{t("ad.seePlans")}</Link>
         </p>
       </section>
       <Keys keys={keys} created={actionData?.created ?? null} error={actionData?.error ?? null} />
       <section className="card stack" aria-labelledby="resources-title">
-        <h2 id="resources-title">Developer resources</h2>
+        <h2 id="resources-title">{t("ad.resources")}</h2>
         <ul>
           <li>
-            <a href="/api/openapi.json">OpenAPI document (JSON)</a>
+            <a href="/api/openapi.json">{t("ad.openapi")}</a>
           </li>
           <li>
-            <Link to="/support">Developer support</Link>
+            <Link to="/support">{t("ad.devSupport")}</Link>
           </li>
           <li>
-            <Link to="/faq">FAQ</Link>
+            <Link to="/faq">{t("shell.link.faq")}</Link>
           </li>
         </ul>
       </section>

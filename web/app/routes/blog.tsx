@@ -1,4 +1,6 @@
 import { Link } from "react-router";
+import { formatDate } from "../../../core/i18n/translate";
+import { metaTitle, useT } from "../i18n";
 import { apiGet } from "../lib/api.server";
 import type { Route } from "./+types/blog";
 
@@ -15,7 +17,7 @@ interface Article {
   featured: boolean;
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Blog — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "blog.metaTitle", "Blog — LinkUp") }];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const res = await apiGet<{ articles: Article[] }>(context, "/api/content/blog");
@@ -23,22 +25,23 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 function ArticleCard({ article, tags }: { article: Article; tags: number }) {
+  const t = useT();
   return (
     <article className="card" aria-labelledby={`a-${article.id}`}>
       <p className="muted small">
-        {article.category} · <time dateTime={article.date}>{article.date}</time> · {article.readTime}
+        {article.category} · <time dateTime={article.date}>{formatDate(article.date, t.tag)}</time> · {article.readTime}
       </p>
       <h3 id={`a-${article.id}`}>{article.title}</h3>
       <p>{article.description}</p>
       <details>
-        <summary>Read article</summary>
+        <summary>{t("blog.read")}</summary>
         <p>{article.content}</p>
-        <p className="muted small">By {article.author}</p>
+        <p className="muted small">{t("blog.by", { author: article.author })}</p>
       </details>
-      <ul className="row tags" aria-label="Tags">
-        {article.tags.slice(0, tags).map((t) => (
-          <li key={t} className="tag">
-            {t}
+      <ul className="row tags" aria-label={t("blog.tags")}>
+        {article.tags.slice(0, tags).map((tag) => (
+          <li key={tag} className="tag">
+            {tag}
           </li>
         ))}
       </ul>
@@ -50,14 +53,15 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
   const featured = loaderData.articles.filter((a) => a.featured);
   const rest = loaderData.articles.filter((a) => !a.featured);
   const half = Math.ceil(rest.length / 2);
+  const t = useT();
   return (
     <>
       <section className="hero">
-        <h1>LinkUp Blog</h1>
-        <p>Stories and guides from communities using LinkUp.</p>
+        <h1>{t("blog.title")}</h1>
+        <p>{t("blog.intro")}</p>
       </section>
       <section aria-labelledby="featured">
-        <h2 id="featured">Featured</h2>
+        <h2 id="featured">{t("blog.featured")}</h2>
         <div className="grid3">
           {featured.map((a) => (
             <ArticleCard key={a.id} article={a} tags={3} />
@@ -66,13 +70,13 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
       </section>
       <div className="grid2 blog-lists">
         <section aria-labelledby="latest">
-          <h2 id="latest">Latest</h2>
+          <h2 id="latest">{t("blog.latest")}</h2>
           {rest.slice(0, half).map((a) => (
             <ArticleCard key={a.id} article={a} tags={2} />
           ))}
         </section>
         <section aria-labelledby="more">
-          <h2 id="more">More stories</h2>
+          <h2 id="more">{t("blog.more")}</h2>
           {rest.slice(half).map((a) => (
             <ArticleCard key={a.id} article={a} tags={2} />
           ))}
@@ -80,10 +84,10 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
       </div>
       <section className="card row">
         <Link to="/signup" className="btn btn-primary">
-          Join LinkUp free
+          {t("blog.joinFree")}
         </Link>
         <Link to="/whatsapp-demo" className="btn btn-ghost">
-          Try the WhatsApp bot
+          {t("blog.tryBot")}
         </Link>
       </section>
     </>

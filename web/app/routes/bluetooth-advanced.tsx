@@ -1,37 +1,35 @@
 import { Link } from "react-router";
 import { BluetoothPanel } from "../features/chat/bluetooth-panel";
+import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/bluetooth-advanced";
 
-export const meta: Route.MetaFunction = () => [{ title: "Bluetooth · LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "bt.metaTitle", "Bluetooth · LinkUp") }];
 
 export default function BluetoothAdvanced() {
+  const t = useT();
   return (
     <div className="stack">
       <section className="card">
-        <h1>Bluetooth and the LinkUp mesh</h1>
-        <p>
-          LinkUp's mesh has three ways to move a message: the LinkUp relay over any internet connection, the local mesh between tabs and
-          windows on this device (one tab with a connection relays for the others), and Bluetooth where the device allows it.
-        </p>
+        <h1>{t("bt.title")}</h1>
+        <p>{t("bt.intro")}</p>
         <ul>
           <li>
-            <strong>Relay:</strong> each room keeps recent messages, so a phone that was away gets what it missed when it reconnects.
+            <strong>{t("bt.relayLabel")}</strong> {t("bt.relay")}
           </li>
           <li>
-            <strong>Local mesh:</strong> a tab without internet hands its messages to a tab that has it; every hop is recorded on the
-            message.
+            <strong>{t("bt.localLabel")}</strong> {t("bt.local")}
           </li>
           <li>
-            <strong>Bluetooth:</strong> a browser can scan for devices below, but it cannot carry chat between phones.
+            <strong>{t("bt.btLabel")}</strong> {t("bt.bt")}
           </li>
         </ul>
         <noscript>
-          <p>Scanning for Bluetooth devices needs JavaScript.</p>
+          <p>{t("bt.needsJs")}</p>
         </noscript>
       </section>
-      <BluetoothPanel title="Scan for Bluetooth devices" />
+      <BluetoothPanel title={t("bt.scanTitle")} />
       <p>
-        <Link to="/mesh-network">See who is on the mesh near you</Link>
+        <Link to="/mesh-network">{t("bt.seeMesh")}</Link>
       </p>
     </div>
   );

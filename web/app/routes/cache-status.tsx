@@ -2,9 +2,10 @@ import { Form, Link } from "react-router";
 import { AccessErrorPage } from "../features/admin/access";
 import { cacheStatusAction, loadCacheStatus } from "../features/admin/cache-status.server";
 import { DeviceCaches } from "../features/admin/device-caches";
+import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/cache-status";
 
-export const meta: Route.MetaFunction = () => [{ title: "Cache Status — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "cache.metaTitle", "Cache Status — LinkUp") }];
 
 export function loader({ context }: Route.LoaderArgs) {
   return loadCacheStatus(context);
@@ -16,41 +17,43 @@ export function action({ context }: Route.ActionArgs) {
 
 export default function CacheStatus({ loaderData, actionData }: Route.ComponentProps) {
   const { server } = loaderData;
+  const t = useT();
   const serverCached = server?.edge.entries.some((e) => e.cached) ?? false;
   return (
     <div className="cache-status">
       <section className="card">
-        <h1>Cache Status</h1>
+        <h1>{t("cache.title")}</h1>
         <p>
-          <Link to="/database-admin">Database Admin</Link> · <Link to="/analytics-dashboard">Analytics Dashboard</Link>
+          <Link to="/database-admin">{t("admin.databaseAdmin")}</Link> ·{" "}
+          <Link to="/analytics-dashboard">{t("home.teaser.analytics.title")}</Link>
         </p>
       </section>
       <section className="card" aria-labelledby="device-title">
-        <h2 id="device-title">This device</h2>
+        <h2 id="device-title">{t("cache.device")}</h2>
         <noscript>
-          <p>Only the browser can read its own caches: turn on JavaScript to see them.</p>
+          <p>{t("cache.needsJs")}</p>
         </noscript>
         <DeviceCaches serverCached={serverCached} />
       </section>
       <section className="card" aria-labelledby="server-title">
-        <h2 id="server-title">Server</h2>
+        <h2 id="server-title">{t("cache.server")}</h2>
         {server ? (
           <>
-            <ul aria-label="Edge cache">
+            <ul aria-label={t("cache.edge")}>
               {server.edge.entries.map((e) => (
                 <li key={e.key}>
-                  {e.key}: {e.cached ? `cached, ${e.bytes} bytes` : "not cached"}
+                  {e.key}: {e.cached ? t("cache.cached", { bytes: e.bytes }) : t("cache.notCached")}
                 </li>
               ))}
             </ul>
-            <p className="small muted">The Worker keeps no memory cache between requests; the keys above are every one it writes.</p>
+            <p className="small muted">{t("cache.noMemory")}</p>
           </>
         ) : (
-          <p role="alert">The server's cache could not be read.</p>
+          <p role="alert">{t("cache.unreadable")}</p>
         )}
         <Form method="post">
           <button type="submit" className="btn">
-            Purge edge cache
+            {t("cache.purge")}
           </button>
         </Form>
         {actionData ? (
@@ -64,12 +67,6 @@ export default function CacheStatus({ loaderData, actionData }: Route.ComponentP
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return (
-    <AccessErrorPage
-      error={error}
-      title="Cache Status"
-      refusedTitle="Admin Access Required"
-      fallback="The cache status could not be loaded."
-    />
-  );
+  const t = useT();
+  return <AccessErrorPage error={error} title={t("cache.title")} refusedTitle={t("admin.refused")} fallback={t("cache.failed")} />;
 }

@@ -3,40 +3,49 @@ import { Phone } from "lucide-react";
 import { Link } from "react-router";
 import { SUPPORT_HOURS } from "../../../core/constants";
 import { useRootData } from "../root";
+import type { MessageKey } from "../../../core/i18n/en";
+import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/customer-service";
 
-export const meta: Route.MetaFunction = () => [{ title: "Customer Service — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "cs.meta", "Customer Service — LinkUp") }];
+
+const DAYS: Record<(typeof SUPPORT_HOURS)[number]["days"], MessageKey> = {
+  "Monday to Friday": "cs.weekdays",
+  Saturday: "cs.saturday",
+  Sunday: "cs.sunday",
+};
 
 export default function CustomerService(_: Route.ComponentProps) {
   const phone = useRootData()?.env.SUPPORT_PHONE ?? "";
+  const t = useT();
   return (
     <section className="card center">
-      <h1>Customer Service</h1>
-      <p>Talk to a person on the LinkUp support line.</p>
+      <h1>{t("cs.title")}</h1>
+      <p>{t("cs.body")}</p>
       <p className="support-phone">
         <strong>{phone}</strong>
       </p>
-      <a className="btn btn-primary btn-lg" href={`tel:${phone}`} aria-label={`Call ${phone}`}>
-        <Phone aria-hidden="true" size={20} /> Call
+      <a className="btn btn-primary btn-lg" href={`tel:${phone}`} aria-label={t("cs.callLabel", { phone })}>
+        <Phone aria-hidden="true" size={20} /> {t("cs.call")}
       </a>
-      <h2>Hours (WAT)</h2>
+      <h2>{t("cs.hours")}</h2>
       <ul className="list-plain">
         {SUPPORT_HOURS.map((h) => (
           <li key={h.days}>
-            {h.days}: {h.hours}
+            {t(DAYS[h.days])}: {h.hours}
           </li>
         ))}
       </ul>
-      <p className="muted">24/7 emergency support for premium users. In danger, call 112 or 199.</p>
+      <p className="muted">{t("cs.emergency")}</p>
       <div className="row">
         <Link to="/support" className="btn btn-ghost">
-          AI Support
+          {t("cs.aiSupport")}
         </Link>
         <Link to="/community" className="btn btn-ghost">
-          Community
+          {t("cs.community")}
         </Link>
         <Link to="/pricing" className="btn btn-ghost">
-          Pricing
+          {t("cs.pricing")}
         </Link>
       </div>
     </section>

@@ -2,9 +2,11 @@ import { Form, Link, useNavigation } from "react-router";
 import { TabLinks, useQueryTab } from "../components/tabs";
 import { type ConsoleAnswer, databaseAdminAction, type Health, loadDatabaseAdmin } from "../features/admin/database-admin.server";
 import { AccessErrorPage } from "../features/admin/access";
+import type { MessageKey } from "../../../core/i18n/en";
+import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/database-admin";
 
-export const meta: Route.MetaFunction = () => [{ title: "Database Admin — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "db.metaTitle", "Database Admin — LinkUp") }];
 
 export function loader({ context }: Route.LoaderArgs) {
   return loadDatabaseAdmin(context);
@@ -16,20 +18,20 @@ export function action({ request, context }: Route.ActionArgs) {
 
 // The spec's tabs; users and messages are left empty by the spec, so only these three are shown.
 const TABS = [
-  { id: "overview", label: "Overview" },
-  { id: "system", label: "System Health" },
-  { id: "sql", label: "SQL Console" },
-] as const;
+  { id: "overview", label: "db.tab.overview" },
+  { id: "system", label: "db.tab.system" },
+  { id: "sql", label: "db.tab.sql" },
+] as const satisfies readonly { id: string; label: MessageKey }[];
 
 const STAT_LABELS = {
-  totalUsers: "Total users",
-  activeUsers: "Active users",
-  totalMessages: "Total messages",
-  meshConnections: "Mesh connections",
-  emergencyBroadcasts: "Emergency broadcasts (24h)",
-  premiumUsers: "Premium users",
-  enterpriseUsers: "Enterprise users",
-} as const;
+  totalUsers: "db.stat.totalUsers",
+  activeUsers: "db.stat.activeUsers",
+  totalMessages: "db.stat.totalMessages",
+  meshConnections: "db.stat.meshConnections",
+  emergencyBroadcasts: "db.stat.emergency",
+  premiumUsers: "db.stat.premium",
+  enterpriseUsers: "db.stat.enterprise",
+} as const satisfies Record<string, MessageKey>;
 
 function Badge({ value }: { value: Health }) {
   return <span className={`tag health-${value}`}>{value}</span>;
@@ -40,26 +42,27 @@ export default function DatabaseAdmin({ loaderData, actionData }: Route.Componen
   const [tab, setTab] = useQueryTab(TABS);
   // A console answer shows the console even when the URL names another tab (a form post without JS).
   const current = actionData ? "sql" : tab;
+  const t = useT();
   return (
     <div className="database-admin">
       <section className="card">
         <h1>
-          Database Admin <span className="tag">Admin Access</span>
+          {t("admin.databaseAdmin")} <span className="tag">{t("db.adminAccess")}</span>
         </h1>
         <p>
-          <Link to="/staff-desk">Staff Desk</Link> · <Link to="/analytics-dashboard">Analytics Dashboard</Link> ·{" "}
-          <Link to="/cache-status">Cache Status</Link>
+          <Link to="/staff-desk">{t("admin.staffDesk")}</Link> · <Link to="/analytics-dashboard">{t("home.teaser.analytics.title")}</Link> ·{" "}
+          <Link to="/cache-status">{t("cache.title")}</Link>
         </p>
-        <TabLinks tabs={TABS} current={current} label="Dashboard sections" onSelect={setTab} />
+        <TabLinks tabs={TABS.map((x) => ({ ...x, label: t(x.label) }))} current={current} label={t("db.sections")} onSelect={setTab} />
       </section>
       {current === "overview" && stats ? (
         <section className="card" aria-labelledby="overview-title">
-          <h2 id="overview-title">Overview</h2>
+          <h2 id="overview-title">{t("db.tab.overview")}</h2>
           <div className="stats">
             {(Object.keys(STAT_LABELS) as (keyof typeof STAT_LABELS)[]).map((k) => (
               <div className="stat" key={k}>
                 <strong>{stats[k]}</strong>
-                <span>{STAT_LABELS[k]}</span>
+                <span>{t(STAT_LABELS[k])}</span>
               </div>
             ))}
           </div>
@@ -67,23 +70,23 @@ export default function DatabaseAdmin({ loaderData, actionData }: Route.Componen
       ) : null}
       {current === "system" && health ? (
         <section className="card" aria-labelledby="system-title">
-          <h2 id="system-title">System Health</h2>
-          <ul aria-label="System health">
+          <h2 id="system-title">{t("db.tab.system")}</h2>
+          <ul aria-label={t("db.systemHealth")}>
             <li>
-              Database: <Badge value={health.database} />
+              {t("db.database")} <Badge value={health.database} />
             </li>
             <li>
-              Cache: <Badge value={health.cache} />
+              {t("db.cache")} <Badge value={health.cache} />
             </li>
             <li>
               WebSocket: <Badge value={health.websocket} />
             </li>
             <li>
-              Payments (Stripe): <Badge value={health.stripe} />
-              {health.payments.mode === "local" ? " local test payments (development)" : null}
-              {health.payments.missing.length > 0 ? ` missing ${health.payments.missing.join(", ")}` : null}
+              {t("db.payments")} <Badge value={health.stripe} />
+              {health.payments.mode === "local" ? ` ${t("db.localPayments")}` : null}
+              {health.payments.missing.length > 0 ? ` ${t("db.missing", { names: health.payments.missing.join(", ") })}` : null}
             </li>
-            <li>Uptime of this Worker instance: {health.uptime} s</li>
+            <li>{t("db.uptime", { seconds: health.uptime })}</li>
           </ul>
         </section>
       ) : null}
@@ -94,14 +97,13 @@ export default function DatabaseAdmin({ loaderData, actionData }: Route.Componen
 
 function SqlConsole({ quickQueries, answer }: { quickQueries: { id: string; label: string; query: string }[]; answer?: ConsoleAnswer }) {
   const busy = useNavigation().state === "submitting";
+  const t = useT();
   const columns = answer?.result?.rows[0] ? Object.keys(answer.result.rows[0]) : [];
   return (
     <section className="card" aria-labelledby="sql-title">
-      <h2 id="sql-title">SQL Console</h2>
-      <p className="small muted">
-        One read-only SELECT or WITH query; at most 100 rows and 5 seconds; phone numbers are masked; every query is recorded.
-      </p>
-      <div className="row" role="group" aria-label="Quick queries">
+      <h2 id="sql-title">{t("db.tab.sql")}</h2>
+      <p className="small muted">{t("db.sqlNote")}</p>
+      <div className="row" role="group" aria-label={t("db.quick")}>
         {quickQueries.map((q) => (
           <Form method="post" key={q.id}>
             <input type="hidden" name="query" value={q.query} />
@@ -112,10 +114,10 @@ function SqlConsole({ quickQueries, answer }: { quickQueries: { id: string; labe
         ))}
       </div>
       <Form method="post" className="form">
-        <label htmlFor="sql-query">Query</label>
+        <label htmlFor="sql-query">{t("db.query")}</label>
         <textarea id="sql-query" name="query" rows={4} maxLength={2000} required defaultValue={answer?.query ?? ""} />
         <button type="submit" className="btn btn-primary" disabled={busy}>
-          Run query
+          {t("db.run")}
         </button>
       </Form>
       {answer?.error ? (
@@ -124,10 +126,11 @@ function SqlConsole({ quickQueries, answer }: { quickQueries: { id: string; labe
         </p>
       ) : null}
       {answer?.result ? (
-        <div role="status" aria-label="Query result">
+        <div role="status" aria-label={t("db.result")}>
           <p>
-            {answer.result.rowCount} {answer.result.rowCount === 1 ? "row" : "rows"}
-            {answer.result.truncated ? ` (first ${answer.result.rowCap} shown)` : ""} in {answer.result.ms} ms
+            {t("db.rows", { count: answer.result.rowCount })}
+            {answer.result.truncated ? t("db.truncated", { cap: answer.result.rowCap }) : ""}
+            {t("db.took", { ms: answer.result.ms })}
           </p>
           {columns.length > 0 ? (
             <div className="table-scroll">
@@ -165,12 +168,6 @@ function SqlConsole({ quickQueries, answer }: { quickQueries: { id: string; labe
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return (
-    <AccessErrorPage
-      error={error}
-      title="Database Admin"
-      refusedTitle="Admin Access Required"
-      fallback="The database dashboard could not be loaded."
-    />
-  );
+  const t = useT();
+  return <AccessErrorPage error={error} title={t("admin.databaseAdmin")} refusedTitle={t("admin.refused")} fallback={t("db.failed")} />;
 }

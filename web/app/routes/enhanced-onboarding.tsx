@@ -2,9 +2,12 @@ import { useActionData } from "react-router";
 import { loadIdentity, verificationFlowAction } from "../features/identity/identity.server";
 import type { FormError } from "../features/identity/verification-forms";
 import { flowStep, VerificationFlow } from "../features/identity/verification-flow";
+import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/enhanced-onboarding";
 
-export const meta: Route.MetaFunction = () => [{ title: "Get Started with LinkUp — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaTitle(matches, "eo.metaTitle", "Get Started with LinkUp — LinkUp") },
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const identity = await loadIdentity(context);
@@ -17,10 +20,11 @@ export function action({ request, context }: Route.ActionArgs) {
 
 export default function Screen({ loaderData }: Route.ComponentProps) {
   const actionData = useActionData<{ error?: FormError }>();
+  const t = useT();
   return (
     <VerificationFlow
-      title="Get Started with LinkUp"
-      intro="Choose how to start: verify your phone for the full experience, or start anonymously and verify later."
+      title={t("eo.title")}
+      intro={t("eo.intro")}
       path="/enhanced-onboarding"
       step={loaderData.step}
       user={loaderData.user}

@@ -1,5 +1,7 @@
 import { Form, Link, useSearchParams } from "react-router";
 import { apiGet } from "../lib/api.server";
+import type { MessageKey } from "../../../core/i18n/en";
+import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/faq";
 
 interface FaqItem {
@@ -12,8 +14,17 @@ interface FaqItem {
 }
 
 const CATEGORIES = ["all", "bluetooth", "mesh", "ai", "mobile", "emergency", "support"] as const;
+const CATEGORY_LABEL: Record<(typeof CATEGORIES)[number], MessageKey> = {
+  all: "faq.cat.all",
+  bluetooth: "faq.cat.bluetooth",
+  mesh: "faq.cat.mesh",
+  ai: "faq.cat.ai",
+  mobile: "faq.cat.mobile",
+  emergency: "faq.cat.emergency",
+  support: "faq.cat.support",
+};
 
-export const meta: Route.MetaFunction = () => [{ title: "FAQ — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "faq.meta", "FAQ — LinkUp") }];
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -32,21 +43,22 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export default function Faq({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const { items, popular, q, category } = loaderData;
+  const t = useT();
   return (
     <>
       <section className="hero">
-        <h1>Frequently Asked Questions</h1>
+        <h1>{t("faq.title")}</h1>
         <Form method="get" role="search" className="row">
           <label className="sr-only" htmlFor="faq-q">
-            Search questions
+            {t("faq.search")}
           </label>
-          <input id="faq-q" name="q" type="search" defaultValue={q} placeholder="Search questions" />
+          <input id="faq-q" name="q" type="search" defaultValue={q} placeholder={t("faq.search")} />
           <input type="hidden" name="category" value={category} />
           <button type="submit" className="btn btn-primary">
-            Search
+            {t("faq.searchButton")}
           </button>
         </Form>
-        <nav aria-label="Categories" className="row">
+        <nav aria-label={t("faq.categories")} className="row">
           {CATEGORIES.map((c) => {
             const next = new URLSearchParams(params);
             next.set("category", c);
@@ -57,7 +69,7 @@ export default function Faq({ loaderData }: Route.ComponentProps) {
                 className={`btn ${c === category ? "btn-primary" : "btn-ghost"}`}
                 aria-current={c === category ? "page" : undefined}
               >
-                {c === "all" ? "All" : c[0].toUpperCase() + c.slice(1)}
+                {t(CATEGORY_LABEL[c])}
               </Link>
             );
           })}
@@ -65,7 +77,7 @@ export default function Faq({ loaderData }: Route.ComponentProps) {
       </section>
       {!q && category === "all" ? (
         <section aria-labelledby="popular">
-          <h2 id="popular">Popular questions</h2>
+          <h2 id="popular">{t("faq.popular")}</h2>
           <ul className="grid3 plain">
             {popular.map((f) => (
               <li key={f.id} className="card">
@@ -76,13 +88,13 @@ export default function Faq({ loaderData }: Route.ComponentProps) {
         </section>
       ) : null}
       <section aria-labelledby="answers">
-        <h2 id="answers">Answers</h2>
+        <h2 id="answers">{t("faq.answers")}</h2>
         {items.length === 0 ? (
           <div className="card center">
             <p>
-              <strong>No results found</strong>
+              <strong>{t("faq.noResults")}</strong>
             </p>
-            <p>Try adjusting your search or contact support for help</p>
+            <p>{t("faq.noResultsHint")}</p>
           </div>
         ) : (
           items.map((f) => (

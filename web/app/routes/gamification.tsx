@@ -1,10 +1,18 @@
 // /gamification (spec part 2 #21): level, points, streak, the daily bonus and the six achievements, all from the
 // server's rewards ledger (workers/rewards); nothing is kept in the browser.
 import { Form, Link } from "react-router";
-import { TIER_REWARDS } from "../../../core/rewards";
+import type { MessageKey } from "../../../core/i18n/en";
+import { type AchievementTier, TIER_REWARDS } from "../../../core/rewards";
 import { claimBonus, loadRewards } from "../features/rewards/rewards.server";
 import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/gamification";
+
+const TIER: Record<AchievementTier, MessageKey> = {
+  bronze: "ach.tier.bronze",
+  silver: "ach.tier.silver",
+  gold: "ach.tier.gold",
+  diamond: "ach.tier.diamond",
+};
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "rw.metaTitle", "Rewards — LinkUp") }];
 
@@ -82,7 +90,7 @@ export default function Gamification({ loaderData, actionData }: Route.Component
               <span className="small">{a.description}</span>
               <progress max={a.maxProgress} value={a.progress} aria-label={t("rw.achProgress", { title: a.title })} />
               <span className="small">
-                {t("rw.achLine", { progress: a.progress, max: a.maxProgress, points: a.points, tier: a.tier, reward: a.reward })}
+                {t("rw.achLine", { progress: a.progress, max: a.maxProgress, points: a.points, tier: t(TIER[a.tier]), reward: a.reward })}
               </span>
             </li>
           ))}

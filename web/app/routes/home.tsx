@@ -2,18 +2,30 @@ import { useEffect, useState } from "react";
 import { Bot, ChartColumn, Languages, Lock, MessageCircle, Mic, RadioTower, Siren, Sparkles } from "lucide-react";
 import { Form, Link, redirect, useActionData } from "react-router";
 import type { PublicStats } from "../../../core/api-types";
+import type { MessageKey } from "../../../core/i18n/en";
 import { COOKIE_CONSENT_COOKIE, COOKIE_CONSENT_DECLINED, PRICES_NGN, TRIAL_DAYS } from "../../../core/constants";
 import { readCookie } from "../../../core/device";
 import { PLACES } from "../../../core/places";
 import { PromoNotifications } from "../features/landing/promos";
+import { metaTitle, useT } from "../i18n";
 import { useRootData } from "../root";
 import { apiGet, apiSend, cookieFrom } from "../lib/api.server";
 import type { Route } from "./+types/home";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "LinkUp — community chat that works on poor networks" },
-  { name: "description", content: "Chat with people nearby, ask the AI helper and send an SOS — on the web, WhatsApp or a basic phone." },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaTitle(matches, "home.metaTitle", "LinkUp — community chat that works on poor networks") },
+  {
+    name: "description",
+    content: metaTitle(
+      matches,
+      "home.metaDescription",
+      "Chat with people nearby, ask the AI helper and send an SOS — on the web, WhatsApp or a basic phone.",
+    ),
+  },
 ];
+
+/** The landing form's refusals: a message key of its own, or the API's English wording (shown through t.error). */
+type LandingError = { key: MessageKey } | { api: string };
 
 export async function loader({ context }: Route.LoaderArgs) {
   const stats = await apiGet<PublicStats>(context, "/api/stats/public");
@@ -21,91 +33,78 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 /** The landing signup form: starts (or keeps) a session, saves the profile, and opens the chat. */
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs): Promise<{ error: LandingError } | Response> {
   const form = await request.formData();
   // Either answer to the gate will do: the session cookie is needed to chat at all, offline storage is not.
   if (!["true", COOKIE_CONSENT_DECLINED].includes(readCookie(request.headers.get("cookie"), COOKIE_CONSENT_COOKIE) ?? "")) {
-    return { error: "Please accept cookies to continue with signup" };
+    return { error: { key: "home.err.cookies" } };
   }
   const name = String(form.get("name") ?? "").trim();
   const location = String(form.get("location") ?? "").trim();
-  if (!name) return { error: "Nickname Required - Please enter a nickname for your profile" };
+  if (!name) return { error: { key: "home.err.nickname" } };
   const started = await apiSend(context, "POST", "/api/auth/anonymous");
-  if (!started.ok) return { error: started.json?.error ?? "Could not start your session. Please try again." };
+  if (!started.ok) return { error: started.json?.error ? { api: started.json.error } : { key: "home.err.session" } };
   // A new session cookie is not on this request yet: pass it along explicitly.
   await apiSend(context, "PATCH", "/api/me", { nickname: name.slice(0, 40), locationText: location || null }, cookieFrom(started.headers));
   return redirect("/chat", { headers: started.headers });
 }
 
-const FEATURE_TILES = [
-  { icon: <MessageCircle size={28} />, title: "Nearby chat", text: "Rooms for your area that keep working on a weak network." },
-  { icon: <Bot size={28} />, title: "AI helper", text: "Type '@ai ' for translation, market prices and answers." },
-  { icon: <Siren size={28} />, title: "SOS", text: "One alert to your area, your contacts and nearby phones." },
-  { icon: <Lock size={28} />, title: "Private chats", text: "End-to-end encrypted direct chats and groups." },
+// Full message keys (not built from parts), so core/i18n/catalogs.test.ts can see each one is used.
+const FEATURE_TILES: { id: string; icon: React.ReactNode; title: MessageKey; text: MessageKey }[] = [
+  { id: "chat", icon: <MessageCircle size={28} />, title: "home.tile.chat.title", text: "home.tile.chat.text" },
+  { id: "ai", icon: <Bot size={28} />, title: "home.tile.ai.title", text: "home.tile.ai.text" },
+  { id: "sos", icon: <Siren size={28} />, title: "home.tile.sos.title", text: "home.tile.sos.text" },
+  { id: "private", icon: <Lock size={28} />, title: "home.tile.private.title", text: "home.tile.private.text" },
 ];
 
 const PREMIUM_TEASERS = [
-  {
-    id: "ai-smart-replies",
-    icon: <Sparkles size={28} />,
-    title: "AI Smart Replies",
-    description: "Unlimited AI commands and suggested replies.",
-    value: "Save time on every chat",
-  },
-  {
-    id: "emergency-sos",
-    icon: <Siren size={28} />,
-    title: "Wider Emergency SOS",
-    description: "Your SOS reaches everyone about 10 km around you, not only your own area.",
-    value: "More people can help",
-  },
-  {
-    id: "voice-transcription",
-    icon: <Mic size={28} />,
-    title: "Voice Transcription",
-    description: "50 voice messages a month, transcribed.",
-    value: "Speak instead of typing",
-  },
-  {
-    id: "multi-language",
-    icon: <Languages size={28} />,
-    title: "Unlimited Translation",
-    description: "Hausa, Igbo, Yoruba, Swahili, French, Arabic and English.",
-    value: "Talk across languages",
-  },
-  {
-    id: "analytics-dashboard",
-    icon: <ChartColumn size={28} />,
-    title: "Analytics Dashboard",
-    description: "Coming soon: see how your community network is doing.",
-    value: "Know your network",
-  },
-  {
-    id: "extended-range",
-    icon: <RadioTower size={28} />,
-    title: "Extended Range",
-    description: "Your SOS alerts reach the neighbouring areas too, about 10 km.",
-    value: "Reach more people in an emergency",
-  },
+  teaser(
+    "ai-smart-replies",
+    <Sparkles size={28} />,
+    "home.teaser.smartReplies.title",
+    "home.teaser.smartReplies.description",
+    "home.teaser.smartReplies.value",
+  ),
+  teaser("emergency-sos", <Siren size={28} />, "home.teaser.sos.title", "home.teaser.sos.description", "home.teaser.sos.value"),
+  teaser("voice-transcription", <Mic size={28} />, "home.teaser.voice.title", "home.teaser.voice.description", "home.teaser.voice.value"),
+  teaser(
+    "multi-language",
+    <Languages size={28} />,
+    "home.teaser.translation.title",
+    "home.teaser.translation.description",
+    "home.teaser.translation.value",
+  ),
+  teaser(
+    "analytics-dashboard",
+    <ChartColumn size={28} />,
+    "home.teaser.analytics.title",
+    "home.teaser.analytics.description",
+    "home.teaser.analytics.value",
+  ),
+  teaser("extended-range", <RadioTower size={28} />, "home.teaser.range.title", "home.teaser.range.description", "home.teaser.range.value"),
 ];
 
+function teaser(id: string, icon: React.ReactNode, title: MessageKey, description: MessageKey, value: MessageKey) {
+  return { id, icon, title, description, value };
+}
+
+type Teaser = (typeof PREMIUM_TEASERS)[number];
+
 function CookieGate() {
+  const t = useT();
   return (
     <section className="card center welcome" aria-labelledby="welcome-title">
-      <h1 id="welcome-title">Welcome to LinkUp</h1>
-      <p>
-        Community chat for Nigeria and Africa that keeps working on poor networks. LinkUp uses cookies and offline storage on this device so
-        your chats work without a connection.
-      </p>
+      <h1 id="welcome-title">{t("home.gate.title")}</h1>
+      <p>{t("home.gate.body")}</p>
       <Form method="post" action="/consent" reloadDocument>
         <input type="hidden" name="redirectTo" value="/" />
         <div className="row gate-choices">
           <button type="submit" name="choice" value="accept" className="btn btn-primary btn-lg" onClick={rememberConsent}>
-            Enable Mobile Features
+            {t("home.gate.accept")}
           </button>
           {/* Declining keeps LinkUp usable: only the offline worker and offline storage wait for a yes. */}
           <button type="submit" name="choice" value="decline" className="btn btn-ghost btn-lg">
-            Continue without offline features
+            {t("home.gate.decline")}
           </button>
         </div>
       </Form>
@@ -129,63 +128,65 @@ function startChatHref(onboarded: boolean) {
 }
 
 function Stats({ stats }: { stats: PublicStats }) {
+  const t = useT();
   const items = [
-    { label: "People on LinkUp", value: stats.users },
-    { label: "Messages today", value: stats.messagesToday },
-    { label: "Live connections", value: stats.activeConnections },
-    { label: "SOS alerts sent", value: stats.emergencyBroadcasts },
+    { label: t("home.stat.users"), value: stats.users },
+    { label: t("home.stat.messagesToday"), value: stats.messagesToday },
+    { label: t("home.stat.live"), value: stats.activeConnections },
+    { label: t("home.stat.sos"), value: stats.emergencyBroadcasts },
   ];
   return (
     <section aria-labelledby="stats-title" className="stats">
       <h2 id="stats-title" className="sr-only">
-        Live figures
+        {t("home.stats.title")}
       </h2>
       {items.map((i) => (
         <div key={i.label} className="stat">
-          <strong>{i.value.toLocaleString("en-NG")}</strong>
+          <strong>{i.value.toLocaleString(t.tag)}</strong>
           <span>{i.label}</span>
         </div>
       ))}
-      <p className="muted small">Live figures from LinkUp, updated on every visit.</p>
+      <p className="muted small">{t("home.stats.note")}</p>
     </section>
   );
 }
 
 function PremiumPreview({ phone }: { phone: string }) {
-  const [demo, setDemo] = useState<(typeof PREMIUM_TEASERS)[number] | null>(null);
+  const t = useT();
+  const [demo, setDemo] = useState<Teaser | null>(null);
   const [upgradeOpen, setUpgradeOpen] = useState(false);
-  const open = (t: (typeof PREMIUM_TEASERS)[number]) => {
+  const open = (teaser: Teaser) => {
     const attempts = Number(localStorage.getItem("linkup-premium-attempts") ?? "0");
     localStorage.setItem("linkup-premium-attempts", String(attempts + 1));
-    setDemo(t);
+    setDemo(teaser);
     // From the third look, the offer follows by itself.
     if (attempts >= 2) setTimeout(() => setUpgradeOpen(true), 2000);
   };
   return (
     <section aria-labelledby="premium-preview" className="section">
-      <h2 id="premium-preview">Premium Features Preview</h2>
+      <h2 id="premium-preview">{t("home.premium.title")}</h2>
       <div className="grid3">
-        {PREMIUM_TEASERS.map((t) => (
-          <button key={t.id} type="button" className="card feature" onClick={() => open(t)}>
+        {PREMIUM_TEASERS.map((teaser) => (
+          <button key={teaser.id} type="button" className="card feature" onClick={() => open(teaser)}>
             <span aria-hidden="true" className="icon">
-              {t.icon}
+              {teaser.icon}
             </span>
-            <strong>{t.title}</strong>
-            <span>{t.description}</span>
+            <strong>{t(teaser.title)}</strong>
+            <span>{t(teaser.description)}</span>
           </button>
         ))}
       </div>
       <Link to="/subscribe?plan=premium" className="btn btn-primary">
-        Upgrade to Premium
+        {t("home.upgradeToPremium")}
       </Link>
       {demo ? (
         <dialog open className="modal" aria-labelledby="demo-title">
-          <h3 id="demo-title">{demo.title}</h3>
-          <p>{demo.description}</p>
-          <p className="muted">{demo.value}</p>
+          <h3 id="demo-title">{t(demo.title)}</h3>
+          <p>{t(demo.description)}</p>
+          <p className="muted">{t(demo.value)}</p>
           <div className="row">
             <button type="button" className="btn btn-ghost" onClick={() => setDemo(null)}>
-              Close
+              {t("home.close")}
             </button>
             <button
               type="button"
@@ -195,7 +196,7 @@ function PremiumPreview({ phone }: { phone: string }) {
                 setUpgradeOpen(true);
               }}
             >
-              Upgrade Now
+              {t("home.upgradeNow")}
             </button>
           </div>
         </dialog>
@@ -206,18 +207,17 @@ function PremiumPreview({ phone }: { phone: string }) {
 }
 
 function UpgradeModal({ phone, onClose }: { phone: string; onClose: () => void }) {
+  const t = useT();
   return (
     <dialog open className="modal" aria-labelledby="upgrade-title">
-      <h3 id="upgrade-title">Upgrade to Premium</h3>
-      <p>
-        ₦{PRICES_NGN.premium.monthly.toLocaleString("en-NG")} per month with a {TRIAL_DAYS}-day free trial. Call support to activate it now.
-      </p>
+      <h3 id="upgrade-title">{t("home.upgradeToPremium")}</h3>
+      <p>{t("home.upgrade.body", { price: t.naira(PRICES_NGN.premium.monthly), days: TRIAL_DAYS })}</p>
       <div className="row">
         <button type="button" className="btn btn-ghost" onClick={onClose}>
-          Continue Free
+          {t("home.continueFree")}
         </button>
         <a className="btn btn-primary" href={`tel:${phone}`}>
-          Call {phone}
+          {t("home.call", { phone })}
         </a>
       </div>
     </dialog>
@@ -226,15 +226,16 @@ function UpgradeModal({ phone, onClose }: { phone: string; onClose: () => void }
 
 /** The floating Upgrade button appears after 5 s and dials support. */
 function FloatingUpgrade({ phone }: { phone: string }) {
+  const t = useT();
   const [shown, setShown] = useState(false);
   useEffect(() => {
-    const t = setTimeout(() => setShown(true), 5000);
-    return () => clearTimeout(t);
+    const timer = setTimeout(() => setShown(true), 5000);
+    return () => clearTimeout(timer);
   }, []);
   if (!shown) return null;
   return (
     <a className="btn btn-primary floating" href={`tel:${phone}`}>
-      Upgrade
+      {t("home.upgrade")}
     </a>
   );
 }
@@ -252,53 +253,51 @@ function DesktopLanding({
   phone: string;
   error?: string;
 }) {
+  const t = useT();
   return (
     <div className="landing-desktop">
       <section className="hero">
-        <h1>Chat with your community, even when the network is poor</h1>
-        <p>
-          Nearby rooms, private encrypted chats, an AI helper that speaks your language and an SOS that reaches people by every channel at
-          once.
-        </p>
+        <h1>{t("home.hero.title")}</h1>
+        <p>{t("home.hero.body")}</p>
         <div className="row">
           <Link to={startChatHref(onboarded)} className="btn btn-primary btn-lg">
-            Start Mesh Chat Now
+            {t("home.startMesh")}
           </Link>
         </div>
         {/* LinkUp is a web app: both buttons lead to the install page, which says so. */}
         <div className="row">
-          <Link to="/download?device=iphone" className="btn btn-ghost" aria-label="App Store: install on iPhone from Safari">
+          <Link to="/download?device=iphone" className="btn btn-ghost" aria-label={t("home.appStoreLabel")}>
             App Store
           </Link>
-          <Link to="/download?device=android" className="btn btn-ghost" aria-label="Google Play: install on Android from Chrome">
+          <Link to="/download?device=android" className="btn btn-ghost" aria-label={t("home.playLabel")}>
             Google Play
           </Link>
-          <span className="small muted">Not in the stores: LinkUp installs from your browser.</span>
+          <span className="small muted">{t("home.notInStores")}</span>
         </div>
         <div className="row">
           <Link to="/features" className="btn btn-ghost">
-            Explore Features
+            {t("home.exploreFeatures")}
           </Link>
           <Link to="/pricing" className="btn btn-ghost">
-            View Pricing
+            {t("home.viewPricing")}
           </Link>
           <Link to="/support" className="btn btn-ghost">
-            Get Support
+            {t("home.getSupport")}
           </Link>
         </div>
       </section>
       <Stats stats={stats} />
       {signedIn ? null : (
         <section className="card" aria-labelledby="signup-title">
-          <h2 id="signup-title">Join LinkUp</h2>
+          <h2 id="signup-title">{t("home.join.title")}</h2>
           {/* Only what LinkUp uses: the name others see and the town that picks the area room. */}
           <Form method="post" className="form">
             <label>
-              Name
+              {t("home.join.name")}
               <input name="name" required maxLength={40} autoComplete="nickname" />
             </label>
             <label>
-              Town
+              {t("home.join.town")}
               <input name="location" list="landing-towns" maxLength={120} autoComplete="address-level2" aria-describedby="town-hint" />
             </label>
             <datalist id="landing-towns">
@@ -307,7 +306,7 @@ function DesktopLanding({
               ))}
             </datalist>
             <p id="town-hint" className="muted small">
-              Your town puts you in its area room. You can verify your phone later, for SOS contacts and private chats.
+              {t("home.join.hint")}
             </p>
             {error ? (
               <p role="alert" className="error">
@@ -315,64 +314,59 @@ function DesktopLanding({
               </p>
             ) : null}
             <button type="submit" className="btn btn-primary">
-              Enter LinkUp Platform
+              {t("home.join.submit")}
             </button>
           </Form>
         </section>
       )}
       <PremiumPreview phone={phone} />
-      <nav aria-label="Explore" className="row explore">
-        <Link to="/features">Features</Link>
-        <Link to="/mobile-demo">Mobile Demo</Link>
-        <Link to="/pricing">Pricing</Link>
-        <Link to="/api-docs">API Docs</Link>
-        <Link to="/gamification">Rewards</Link>
-        <Link to="/support">Support</Link>
+      <nav aria-label={t("home.explore")} className="row explore">
+        <Link to="/features">{t("shell.link.features")}</Link>
+        <Link to="/mobile-demo">{t("shell.link.mobileDemo")}</Link>
+        <Link to="/pricing">{t("home.explore.pricing")}</Link>
+        <Link to="/api-docs">{t("home.explore.apiDocs")}</Link>
+        <Link to="/gamification">{t("shell.link.rewards")}</Link>
+        <Link to="/support">{t("home.support")}</Link>
       </nav>
     </div>
   );
 }
 
 function MobileLanding({ stats, onboarded }: { stats: PublicStats; onboarded: boolean }) {
+  const t = useT();
   return (
     <div className="landing-mobile">
       <section className="card mesh-card" aria-labelledby="mesh-active">
-        <h1 id="mesh-active">Mesh Active</h1>
-        <p>
-          <strong>{stats.activeConnections.toLocaleString("en-NG")}</strong> {stats.activeConnections === 1 ? "person" : "people"} connected
-          now
-        </p>
+        <h1 id="mesh-active">{t("home.mesh.title")}</h1>
+        <p>{t("home.mesh.connected", { count: stats.activeConnections })}</p>
         <Link to={startChatHref(onboarded)} className="btn btn-primary btn-lg">
-          Start Mesh Chat
+          {t("home.startMeshShort")}
         </Link>
       </section>
       <div className="grid2">
-        {FEATURE_TILES.map((t) => (
-          <div key={t.title} className="card tile">
+        {FEATURE_TILES.map((tile) => (
+          <div key={tile.id} className="card tile">
             <span aria-hidden="true" className="icon">
-              {t.icon}
+              {tile.icon}
             </span>
-            <strong>{t.title}</strong>
-            <span className="small">{t.text}</span>
+            <strong>{t(tile.title)}</strong>
+            <span className="small">{t(tile.text)}</span>
           </div>
         ))}
       </div>
       <section className="card" aria-labelledby="premium-available">
-        <h2 id="premium-available">Premium Available</h2>
-        <p>
-          Unlimited AI, translation and voice messages. ₦{PRICES_NGN.premium.monthly.toLocaleString("en-NG")}/month, {TRIAL_DAYS}-day free
-          trial.
-        </p>
+        <h2 id="premium-available">{t("home.premiumAvailable")}</h2>
+        <p>{t("home.premiumAvailable.body", { price: t.naira(PRICES_NGN.premium.monthly), days: TRIAL_DAYS })}</p>
         <Link to="/pricing" className="btn btn-primary">
-          Upgrade
+          {t("home.upgrade")}
         </Link>
       </section>
       <div className="row">
         <Link to="/features" className="btn btn-ghost">
-          Explore Features
+          {t("home.exploreFeatures")}
         </Link>
         <Link to="/customer-service" className="btn btn-ghost">
-          Support
+          {t("home.support")}
         </Link>
       </div>
     </div>
@@ -381,11 +375,14 @@ function MobileLanding({ stats, onboarded }: { stats: PublicStats; onboarded: bo
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const root = useRootData();
-  const actionData = useActionData<{ error?: string }>();
-  const error = actionData?.error;
+  const t = useT();
+  const actionData = useActionData<typeof action>();
+  const refusal = actionData && "error" in actionData ? actionData.error : undefined;
+  const error = refusal ? ("key" in refusal ? t(refusal.key) : t.error(refusal.api)) : undefined;
+  const noCookies = refusal && "key" in refusal && refusal.key === "home.err.cookies";
   useEffect(() => {
-    if (error === "Please accept cookies to continue with signup") alert(error);
-  }, [error]);
+    if (noCookies && error) alert(error);
+  }, [noCookies, error]);
   if (!root?.cookieChoiceMade) return <CookieGate />;
   const onboarded = Boolean(root.user?.onboardingCompleted);
   const phone = root.env.SUPPORT_PHONE;

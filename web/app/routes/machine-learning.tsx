@@ -4,40 +4,42 @@ import { Link } from "react-router";
 import { LANGUAGES } from "../../../core/ai-command";
 import { AI_TIMEOUT_MS, type AssistantUsageStats, INSTRUCT_MODEL, SPEECH_MODEL, TRANSLATION_MODEL } from "../../../core/assistant-models";
 import { TIER_LIMITS } from "../../../core/constants";
+import type { MessageKey } from "../../../core/i18n/en";
 import { TabLinks, useQueryTab } from "../components/tabs";
+import { metaTitle, type T, useT } from "../i18n";
 import { apiGet } from "../lib/api.server";
 import type { Route } from "./+types/machine-learning";
 
-export const meta: Route.MetaFunction = () => [{ title: "Machine Learning — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "ml.metaTitle", "Machine Learning — LinkUp") }];
 
 export async function loader({ context }: Route.LoaderArgs) {
   return { usage: (await apiGet<AssistantUsageStats>(context, "/api/stats/assistant")) as AssistantUsageStats };
 }
 
 const TABS = [
-  { id: "routing", label: "Routing" },
-  { id: "prediction", label: "Prediction" },
-  { id: "optimization", label: "Optimization" },
-] as const;
+  { id: "routing", label: "ml.tab.routing" },
+  { id: "prediction", label: "ml.tab.prediction" },
+  { id: "optimization", label: "ml.tab.optimization" },
+] as const satisfies readonly { id: string; label: MessageKey }[];
 
-const n = (v: number) => v.toLocaleString("en-NG");
-const limit = (v: number | null) => (v === null ? "unlimited" : String(v));
+const limit = (t: T, v: number | null) => (v === null ? t("ml.unlimited") : v.toLocaleString(t.tag));
 
 function Routing() {
+  const t = useT();
   const rows = [
-    { task: "Chat, support answers, smart replies in public rooms", model: INSTRUCT_MODEL },
-    { task: "Translation between English, French and Arabic", model: TRANSLATION_MODEL },
-    { task: "Translation to or from Hausa, Igbo, Yoruba or Swahili", model: `${INSTRUCT_MODEL}, prompted as a translator` },
-    { task: "Voice messages to text", model: SPEECH_MODEL },
+    { task: t("ml.task.chat"), model: INSTRUCT_MODEL },
+    { task: t("ml.task.translationIntl"), model: TRANSLATION_MODEL },
+    { task: t("ml.task.translationLocal"), model: t("ml.promptedTranslator", { model: INSTRUCT_MODEL }) },
+    { task: t("ml.task.voice"), model: SPEECH_MODEL },
   ];
   return (
     <section className="card stack" aria-labelledby="routing-title">
-      <h2 id="routing-title">Which model answers what</h2>
+      <h2 id="routing-title">{t("ml.routingTitle")}</h2>
       <table className="table">
         <thead>
           <tr>
-            <th scope="col">Task</th>
-            <th scope="col">Model (Workers AI)</th>
+            <th scope="col">{t("ml.task")}</th>
+            <th scope="col">{t("ml.model")}</th>
           </tr>
         </thead>
         <tbody>
@@ -52,54 +54,43 @@ function Routing() {
         </tbody>
       </table>
       <ul>
-        <li>
-          Common phrases in all {Object.keys(LANGUAGES).length} languages come from a phrasebook first: instant and exact, online or not.
-        </li>
-        <li>
-          First-aid and SOS steps, market prices and support facts are never generated: they are vetted text or come from our database.
-        </li>
-        <li>
-          Every online call has {AI_TIMEOUT_MS / 1000} seconds. After that, or without a connection, the offline assistant answers the
-          commands it knows and says honestly when a question needs the online one.
-        </li>
+        <li>{t("ml.phrasebook", { count: Object.keys(LANGUAGES).length })}</li>
+        <li>{t("ml.vetted")}</li>
+        <li>{t("ml.timeout", { seconds: AI_TIMEOUT_MS / 1000 })}</li>
       </ul>
     </section>
   );
 }
 
 function Prediction() {
+  const t = useT();
   return (
     <section className="card stack" aria-labelledby="prediction-title">
-      <h2 id="prediction-title">Smart replies</h2>
-      <p>
-        In public area rooms, verified people get suggested replies to the last message, written by <code>{INSTRUCT_MODEL}</code>.
-      </p>
-      <p>
-        In private chats and groups, replies are suggested on your device by a few plain rules, with no model: the words of a private chat
-        never go to the assistant unless you write <code>@ai</code> and agree.
-      </p>
-      <p className="small muted">
-        We have not measured the accuracy of these suggestions, so we show no accuracy figure. Each answer is checked for its shape before
-        it is used; a malformed one falls back to the offline assistant.
-      </p>
+      <h2 id="prediction-title">{t("ml.predictionTitle")}</h2>
+      <p>{t("ml.prediction.public", { model: INSTRUCT_MODEL })}</p>
+      <p>{t("ml.prediction.private")}</p>
+      <p className="small muted">{t("ml.prediction.accuracy")}</p>
     </section>
   );
 }
 
 function Optimization() {
+  const t = useT();
   return (
     <section className="card stack" aria-labelledby="optimization-title">
-      <h2 id="optimization-title">Limits and fallbacks</h2>
+      <h2 id="optimization-title">{t("ml.optimizationTitle")}</h2>
       <ul>
         <li>
-          Community: {limit(TIER_LIMITS.free.aiCommands)} AI commands and {limit(TIER_LIMITS.free.translations)} translations a day.
-          Premium: {limit(TIER_LIMITS.premium.aiCommands)} commands and {TIER_LIMITS.premium.voiceMessages} voice messages a month.
+          {t("ml.limits", {
+            aiCommands: limit(t, TIER_LIMITS.free.aiCommands),
+            translations: limit(t, TIER_LIMITS.free.translations),
+            premiumCommands: limit(t, TIER_LIMITS.premium.aiCommands),
+            voice: limit(t, TIER_LIMITS.premium.voiceMessages),
+          })}
         </li>
-        <li>Only real answers count against the daily limit; a refused or failed request costs nothing.</li>
-        <li>Limits are counted on the server per person and per UTC day, so a new session does not reset them.</li>
-        <li>
-          The offline assistant runs inside LinkUp itself, so SOS guidance and market prices keep working when the online models do not.
-        </li>
+        <li>{t("ml.limit.realAnswers")}</li>
+        <li>{t("ml.limit.server")}</li>
+        <li>{t("ml.limit.offline")}</li>
       </ul>
     </section>
   );
@@ -108,46 +99,48 @@ function Optimization() {
 export default function MachineLearning({ loaderData }: Route.ComponentProps) {
   const { usage } = loaderData;
   const [tab, setTab] = useQueryTab(TABS);
+  const t = useT();
+  const n = (v: number) => v.toLocaleString(t.tag);
   return (
     <div className="stack">
       <section className="hero">
-        <h1>Machine Learning</h1>
-        <p>What LinkUp's assistant really runs, where it runs, and what it will not guess.</p>
+        <h1>{t("ml.title")}</h1>
+        <p>{t("ml.intro")}</p>
       </section>
       <section className="card" aria-labelledby="usage-title">
-        <h2 id="usage-title">The assistant's work</h2>
+        <h2 id="usage-title">{t("ml.usageTitle")}</h2>
         <table className="table">
           <thead>
             <tr>
-              <th scope="col">Use</th>
-              <th scope="col">Last 7 days</th>
-              <th scope="col">All time</th>
+              <th scope="col">{t("ml.use")}</th>
+              <th scope="col">{t("ml.last7")}</th>
+              <th scope="col">{t("ml.allTime")}</th>
             </tr>
           </thead>
           <tbody>
             <tr>
-              <th scope="row">Questions answered</th>
+              <th scope="row">{t("ml.questions")}</th>
               <td>{n(usage.lastSevenDays.aiCommands)}</td>
               <td>{n(usage.allTime.aiCommands)}</td>
             </tr>
             <tr>
-              <th scope="row">Translations</th>
+              <th scope="row">{t("ml.translations")}</th>
               <td>{n(usage.lastSevenDays.translations)}</td>
               <td>{n(usage.allTime.translations)}</td>
             </tr>
             <tr>
-              <th scope="row">Voice messages</th>
+              <th scope="row">{t("ml.voiceMessages")}</th>
               <td>{n(usage.lastSevenDays.voiceMessages)}</td>
               <td>{n(usage.allTime.voiceMessages)}</td>
             </tr>
           </tbody>
         </table>
-        <p className="small muted">Counted live on the server.</p>
+        <p className="small muted">{t("ml.countedLive")}</p>
       </section>
-      <TabLinks tabs={TABS} current={tab} label="Machine learning" onSelect={setTab} />
+      <TabLinks tabs={TABS.map((x) => ({ ...x, label: t(x.label) }))} current={tab} label={t("ml.tabs")} onSelect={setTab} />
       {tab === "routing" ? <Routing /> : tab === "prediction" ? <Prediction /> : <Optimization />}
       <Link to="/chat" className="btn btn-primary">
-        Try it in the chat
+        {t("ml.tryChat")}
       </Link>
     </div>
   );

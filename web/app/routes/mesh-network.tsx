@@ -8,10 +8,12 @@ import { TabLinks, useQueryTab } from "../components/tabs";
 import { openDirectChat, useAreaRooms } from "../features/chat/rooms";
 import { useMeshNode, useRoom } from "../features/chat/use-mesh";
 import { apiGet } from "../lib/api.server";
+import type { MessageKey } from "../../../core/i18n/en";
+import { metaTitle, useT } from "../i18n";
 import type { MeshNode } from "../mesh/node";
 import type { Route } from "./+types/mesh-network";
 
-export const meta: Route.MetaFunction = () => [{ title: "Mesh Network · LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "mesh.metaTitle", "Mesh Network · LinkUp") }];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const me = await apiGet<{ user: Me }>(context, "/api/me");
@@ -21,12 +23,13 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 const TABS = [
-  { id: "nearby", label: "Nearby" },
-  { id: "map", label: "Network Map" },
-  { id: "stats", label: "Stats" },
-] as const;
+  { id: "nearby", label: "mesh.tab.nearby" },
+  { id: "map", label: "mesh.tab.map" },
+  { id: "stats", label: "mesh.tab.stats" },
+] as const satisfies readonly { id: string; label: MessageKey }[];
 
 export default function MeshNetwork({ loaderData }: Route.ComponentProps) {
+  const t = useT();
   const [tab, setTab] = useQueryTab(TABS);
   const node = useMeshNode(loaderData.user);
   const { rooms, areaProblem } = useAreaRooms(loaderData.user?.id ?? null, loaderData.rooms);
@@ -36,13 +39,13 @@ export default function MeshNetwork({ loaderData }: Route.ComponentProps) {
   return (
     <div className="stack">
       <section className="card">
-        <h1>Mesh Network</h1>
-        <TabLinks tabs={TABS} current={tab} label="Mesh network views" onSelect={setTab} />
+        <h1>{t("mesh.title")}</h1>
+        <TabLinks tabs={TABS.map((x) => ({ ...x, label: t(x.label) }))} current={tab} label={t("mesh.tabs")} onSelect={setTab} />
       </section>
       {!loaderData.user ? (
         <section className="card">
           <p>
-            Join the mesh to see who is near you. <Link to="/chat">Open the chat</Link>
+            {t("mesh.join")} <Link to="/chat">{t("why.weak.cta")}</Link>
           </p>
         </section>
       ) : null}
@@ -72,20 +75,21 @@ function Nearby({
   areaName: string | null;
   state: ReturnType<MeshNode["roomState"]>;
 }) {
+  const t = useT();
   const navigate = useNavigate();
   const people = state?.presence?.members.filter((m) => m.userId !== me) ?? [];
   const tabs = node?.localPeers() ?? [];
   return (
     <section className="card" aria-labelledby="nearby-title">
-      <h2 id="nearby-title">People in {areaName ?? "your area"} right now</h2>
-      {!state ? <p>Finding your area room… Allow location, or set your town in Settings.</p> : null}
-      {state && !state.presence ? <p>Connecting to your area room…</p> : null}
-      {state?.presence && people.length === 0 ? <p>Nobody else is connected to your area room right now.</p> : null}
-      <ul className="people" aria-label="People nearby">
+      <h2 id="nearby-title">{t("mesh.peopleIn", { area: areaName ?? t("cm.yourArea") })}</h2>
+      {!state ? <p>{t("mesh.finding")}</p> : null}
+      {state && !state.presence ? <p>{t("mesh.connecting")}</p> : null}
+      {state?.presence && people.length === 0 ? <p>{t("mesh.nobody")}</p> : null}
+      <ul className="people" aria-label={t("mesh.peopleNearby")}>
         {people.map((p) => (
           <li key={p.userId}>
             <span>
-              {p.nickname} <small>({p.nodes === 1 ? "1 device" : `${p.nodes} devices`}, distance not shared)</small>
+              {p.nickname} <small>({t("mesh.devices", { count: p.nodes })})</small>
             </span>
             <button
               type="button"
@@ -95,20 +99,20 @@ function Nearby({
                 if (id) navigate(`/chat?room=${encodeURIComponent(id)}`);
               }}
             >
-              Message {p.nickname}
+              {t("mesh.message", { name: p.nickname })}
             </button>
           </li>
         ))}
       </ul>
-      <h3>On this device (local mesh)</h3>
+      <h3>{t("mesh.onDevice")}</h3>
       {tabs.length === 0 ? (
-        <p>No other LinkUp tabs are open on this device.</p>
+        <p>{t("mesh.noTabs")}</p>
       ) : (
-        <ul className="people" aria-label="Tabs on this device">
-          {tabs.map((t) => (
-            <li key={t.tab}>
-              <span>{t.hop}</span>
-              <small>{t.relays.size > 0 ? "connected to the relay" : t.online ? "online, no room open" : "offline"}</small>
+        <ul className="people" aria-label={t("mesh.tabsOnDevice")}>
+          {tabs.map((peer) => (
+            <li key={peer.tab}>
+              <span>{peer.hop}</span>
+              <small>{peer.relays.size > 0 ? t("mesh.tabRelay") : peer.online ? t("mesh.tabOnline") : t("mesh.tabOffline")}</small>
             </li>
           ))}
         </ul>
@@ -118,39 +122,41 @@ function Nearby({
 }
 
 function NetworkMap({ node }: { node: MeshNode | null }) {
-  if (!node) return <section className="card">Starting the mesh node…</section>;
+  const t = useT();
+  if (!node) return <section className="card">{t("mesh.starting")}</section>;
   const rooms = node.openRooms();
   const edges = [...node.routes.entries()].sort((a, b) => b[1] - a[1]).slice(0, 30);
   return (
     <section className="card" aria-labelledby="map-title">
-      <h2 id="map-title">Who relays for whom</h2>
+      <h2 id="map-title">{t("mesh.mapTitle")}</h2>
       <ul className="mesh-map">
         {rooms.map((r) => (
           <li key={r.room}>
-            This tab ({node.hop}) →{" "}
-            {r.relay === "open"
-              ? "LinkUp relay"
-              : r.viaTab
-                ? `${node.peers.get(r.viaTab)?.hop ?? r.viaTab} → LinkUp relay`
-                : "no route (messages wait in the outbox)"}{" "}
-            for {r.room.startsWith("nearby:") ? "the area room" : r.room.startsWith("dm:") ? "a direct chat" : "a group"}
+            {t("mesh.map.line", {
+              hop: node.hop,
+              route:
+                r.relay === "open"
+                  ? t("mesh.map.relay")
+                  : r.viaTab
+                    ? t("mesh.map.via", { hop: node.peers.get(r.viaTab)?.hop ?? r.viaTab })
+                    : t("mesh.map.noRoute"),
+              room: r.room.startsWith("nearby:") ? t("mesh.map.area") : r.room.startsWith("dm:") ? t("mesh.map.dm") : t("mesh.map.group"),
+            })}
           </li>
         ))}
         {node.localPeers().map((p) => (
           <li key={p.tab}>
-            {p.hop} ↔ this tab (local mesh{p.relays.size > 0 ? `, relays ${p.relays.size} room${p.relays.size === 1 ? "" : "s"}` : ""})
+            {p.relays.size > 0 ? t("mesh.map.peerRelays", { hop: p.hop, count: p.relays.size }) : t("mesh.map.peer", { hop: p.hop })}
           </li>
         ))}
       </ul>
-      <h3>Routes seen on messages</h3>
+      <h3>{t("mesh.routesTitle")}</h3>
       {edges.length === 0 ? (
-        <p>No multi-hop messages seen yet.</p>
+        <p>{t("mesh.noRoutes")}</p>
       ) : (
         <ul className="mesh-map">
           {edges.map(([edge, count]) => (
-            <li key={edge}>
-              {edge}: {count} {count === 1 ? "message" : "messages"}
-            </li>
+            <li key={edge}>{t("mesh.edge", { edge, count })}</li>
           ))}
         </ul>
       )}
@@ -183,25 +189,26 @@ function useRoomStats(roomId: string | null, presenceNodes: number | undefined):
 }
 
 function Stats({ node, state, areaRoom }: { node: MeshNode | null; state: ReturnType<MeshNode["roomState"]>; areaRoom: string | null }) {
+  const t = useT();
   const room = useRoomStats(areaRoom, state?.presence?.nodes);
-  if (!node) return <section className="card">Starting the mesh node…</section>;
+  if (!node) return <section className="card">{t("mesh.starting")}</section>;
   const openRelays = node.openRooms().filter((r) => r.relay === "open").length;
   const figures = [
-    { label: "Nodes in your area room", value: state?.presence ? String(state.presence.nodes) : "—" },
-    { label: "Connections from this tab", value: String(openRelays + node.localPeers().length) },
-    { label: "Messages relayed by this tab", value: String(node.stats.relayedForTabs + node.stats.forwardedToTabs) },
-    { label: "Messages received", value: String(node.stats.received) },
-    { label: "Messages sent", value: String(node.stats.sent) },
+    { label: t("mesh.stat.nodes"), value: state?.presence ? String(state.presence.nodes) : "—" },
+    { label: t("mesh.stat.connections"), value: String(openRelays + node.localPeers().length) },
+    { label: t("mesh.stat.relayed"), value: String(node.stats.relayedForTabs + node.stats.forwardedToTabs) },
+    { label: t("mesh.stat.received"), value: String(node.stats.received) },
+    { label: t("mesh.stat.sent"), value: String(node.stats.sent) },
   ];
   const roomFigures = [
-    { label: "People connected", value: room ? String(room.people) : "—" },
-    { label: "Active connections", value: room ? String(room.activeConnections) : "—" },
-    { label: "Messages the room keeps", value: room ? String(room.messagesStored) : "—" },
-    { label: "Messages relayed by the room", value: room ? String(room.messagesRelayed) : "—" },
+    { label: t("mesh.stat.people"), value: room ? String(room.people) : "—" },
+    { label: t("mesh.stat.active"), value: room ? String(room.activeConnections) : "—" },
+    { label: t("mesh.stat.stored"), value: room ? String(room.messagesStored) : "—" },
+    { label: t("mesh.stat.roomRelayed"), value: room ? String(room.messagesRelayed) : "—" },
   ];
   return (
     <section className="card" aria-labelledby="stats-title">
-      <h2 id="stats-title">Live figures</h2>
+      <h2 id="stats-title">{t("home.stats.title")}</h2>
       <dl className="grid2">
         {figures.map((f) => (
           <div key={f.label} className="stat">
@@ -210,9 +217,9 @@ function Stats({ node, state, areaRoom }: { node: MeshNode | null; state: Return
           </div>
         ))}
       </dl>
-      <p className="muted small">Counted since this tab opened.</p>
-      <h3>Your area room</h3>
-      <dl className="grid2" aria-label="Area room figures">
+      <p className="muted small">{t("mesh.sinceOpened")}</p>
+      <h3>{t("mesh.yourRoom")}</h3>
+      <dl className="grid2" aria-label={t("mesh.roomFigures")}>
         {roomFigures.map((f) => (
           <div key={f.label} className="stat">
             <dt>{f.label}</dt>
@@ -220,7 +227,7 @@ function Stats({ node, state, areaRoom }: { node: MeshNode | null; state: Return
           </div>
         ))}
       </dl>
-      <p className="muted small">From the room itself, all time; refreshed as people come and go, and every 10 seconds.</p>
+      <p className="muted small">{t("mesh.roomNote")}</p>
     </section>
   );
 }

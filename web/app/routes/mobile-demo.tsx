@@ -1,14 +1,17 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import type { Me } from "../../../core/api-types";
+import type { MessageKey } from "../../../core/i18n/en";
+import { formatTime } from "../../../core/i18n/translate";
 import type { RoomsAnswer } from "../../../core/rooms";
 import { TabLinks, useQueryTab } from "../components/tabs";
 import { useAreaRooms } from "../features/chat/rooms";
 import { useMeshNode, useRoom } from "../features/chat/use-mesh";
+import { metaTitle, useT } from "../i18n";
 import { apiGet } from "../lib/api.server";
 import type { Route } from "./+types/mobile-demo";
 
-export const meta: Route.MetaFunction = () => [{ title: "Mobile Demo · LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "md.metaTitle", "Mobile Demo · LinkUp") }];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const me = await apiGet<{ user: Me }>(context, "/api/me");
@@ -18,11 +21,11 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 const TABS = [
-  { id: "overview", label: "Overview" },
-  { id: "mesh", label: "Mesh" },
-  { id: "ai", label: "AI Features" },
-  { id: "security", label: "Security" },
-] as const;
+  { id: "overview", label: "md.tab.overview" },
+  { id: "mesh", label: "md.tab.mesh" },
+  { id: "ai", label: "md.tab.ai" },
+  { id: "security", label: "md.tab.security" },
+] as const satisfies readonly { id: string; label: MessageKey }[];
 
 const AI_COMMANDS = [
   { name: "translate", example: "@ai translate good morning to Hausa" },
@@ -33,6 +36,7 @@ const AI_COMMANDS = [
 
 /** The mobile demo of spec part 1 §2, on live data: this phone's area room and local mesh, not simulated devices. */
 export default function MobileDemo({ loaderData }: Route.ComponentProps) {
+  const t = useT();
   const [tab, setTab] = useQueryTab(TABS);
   const user = loaderData.user;
   const node = useMeshNode(user);
@@ -57,79 +61,78 @@ export default function MobileDemo({ loaderData }: Route.ComponentProps) {
   return (
     <div className="stack">
       <section className="card">
-        <h1>LinkUp on your phone</h1>
-        <p>Live from this device: your area room and the other LinkUp tabs here. Nothing on this page is simulated.</p>
-        <TabLinks tabs={TABS} current={tab} label="Mobile demo" onSelect={setTab} />
+        <h1>{t("md.title")}</h1>
+        <p>{t("md.intro")}</p>
+        <TabLinks tabs={TABS.map((x) => ({ ...x, label: t(x.label) }))} current={tab} label={t("md.tabs")} onSelect={setTab} />
       </section>
       {!user ? (
         <section className="card">
           <p>
-            <Link to="/chat">Join the mesh</Link> to see the people near you.
+            <Link to="/chat">{t("md.join")}</Link> {t("md.joinAfter")}
           </p>
         </section>
       ) : null}
       {tab === "overview" ? (
         <section className="card" aria-labelledby="overview-title">
-          <h2 id="overview-title">Overview</h2>
+          <h2 id="overview-title">{t("md.tab.overview")}</h2>
           <dl className="grid2">
             <div className="stat">
-              <dt>Connected devices in your area room</dt>
+              <dt>{t("md.connectedDevices")}</dt>
               <dd>{state?.presence ? state.presence.nodes : "—"}</dd>
             </div>
             <div className="stat">
-              <dt>Area</dt>
-              <dd>{rooms?.nearby?.name ?? "Not known yet"} (about 5 km)</dd>
+              <dt>{t("md.area")}</dt>
+              <dd>{t("md.areaValue", { area: rooms?.nearby?.name ?? t("md.notKnown") })}</dd>
             </div>
           </dl>
           <p>
-            <span className="tag">Relay + local mesh</span> <span className="tag">Bluetooth: scan only</span>
+            <span className="tag">{t("md.tagRelay")}</span> <span className="tag">{t("md.tagBluetooth")}</span>
           </p>
           <div className="row">
             <Link to="/chat" className="btn btn-primary">
-              Mesh Chat
+              {t("md.meshChat")}
             </Link>
             <Link to="/emergency" className="btn btn-danger">
-              SOS
+              {t("shell.link.sos")}
             </Link>
             <Link to="/ai-features" className="btn btn-ghost">
-              AI Assistant
+              {t("md.aiAssistant")}
             </Link>
             <Link to="/mesh-network" className="btn btn-ghost">
-              Network
+              {t("shell.link.network")}
             </Link>
           </div>
         </section>
       ) : null}
       {tab === "mesh" ? (
         <section className="card" aria-labelledby="mesh-title">
-          <h2 id="mesh-title">Devices near you</h2>
+          <h2 id="mesh-title">{t("md.devicesTitle")}</h2>
           <button type="button" className="btn btn-primary" onClick={scan} disabled={scanning || !user}>
-            {scanning ? "Scanning..." : "Scan for Devices"}
+            {scanning ? t("md.scanning") : t("md.scan")}
           </button>
-          {scannedAt ? <p className="muted small">Last scan {new Date(scannedAt).toLocaleTimeString()}</p> : null}
-          <ul className="people" aria-label="Devices">
+          {scannedAt ? <p className="muted small">{t("md.lastScan", { time: formatTime(scannedAt, t.tag) })}</p> : null}
+          <ul className="people" aria-label={t("md.devices")}>
             {people.map((p) => (
               <li key={p.userId} className="card">
                 <span>
-                  <strong>{p.nickname}</strong>{" "}
-                  <small>{p.nodes === 1 ? "1 device" : `${p.nodes} devices`} in your area room · online</small>
+                  <strong>{p.nickname}</strong> <small>{t("md.inRoom", { count: p.nodes })}</small>
                 </span>
               </li>
             ))}
-            {tabs.map((t) => (
-              <li key={t.tab} className="card">
+            {tabs.map((peer) => (
+              <li key={peer.tab} className="card">
                 <span>
-                  <strong>{t.hop}</strong> <small>this phone, local mesh</small>
+                  <strong>{peer.hop}</strong> <small>{t("md.thisPhone")}</small>
                 </span>
               </li>
             ))}
           </ul>
-          {user && people.length === 0 && tabs.length === 0 ? <p>No other devices right now.</p> : null}
+          {user && people.length === 0 && tabs.length === 0 ? <p>{t("md.noDevices")}</p> : null}
         </section>
       ) : null}
       {tab === "ai" ? (
         <section className="card" aria-labelledby="ai-title">
-          <h2 id="ai-title">AI commands</h2>
+          <h2 id="ai-title">{t("md.aiTitle")}</h2>
           <ul className="people">
             {AI_COMMANDS.map((c) => (
               <li key={c.name}>
@@ -137,7 +140,7 @@ export default function MobileDemo({ loaderData }: Route.ComponentProps) {
                   <strong>{c.name}</strong>: <code>{c.example}</code>
                 </span>
                 <Link to={`/chat?draft=${encodeURIComponent(c.example)}`} className="btn btn-ghost">
-                  Try {c.name} in chat
+                  {t("md.try", { name: c.name })}
                 </Link>
               </li>
             ))}
@@ -146,12 +149,16 @@ export default function MobileDemo({ loaderData }: Route.ComponentProps) {
       ) : null}
       {tab === "security" ? (
         <section className="card" aria-labelledby="security-title">
-          <h2 id="security-title">Security on this device</h2>
+          <h2 id="security-title">{t("md.securityTitle")}</h2>
           <ul>
-            <li>Encryption: direct chats and groups are end-to-end encrypted (X25519, AES-256-GCM); area rooms are public.</li>
-            <li>Private keys: kept in this browser, never sent to LinkUp.</li>
-            <li>Phone: {user?.verified ? "verified" : user ? "not verified yet" : "not signed in"}.</li>
-            <li>Two-factor, a biometric lock and panic mode are not offered yet.</li>
+            <li>{t("md.sec.encryption")}</li>
+            <li>{t("md.sec.keys")}</li>
+            <li>
+              {t("md.sec.phone", {
+                status: user?.verified ? t("md.sec.verified") : user ? t("md.sec.notVerified") : t("md.sec.notSignedIn"),
+              })}
+            </li>
+            <li>{t("md.sec.notOffered")}</li>
           </ul>
         </section>
       ) : null}

@@ -2,21 +2,23 @@
 // are links that filter on the server, and every card opens the real screen it shows.
 import { Link, useSearchParams } from "react-router";
 import { SCREEN_CATEGORIES, SCREENS } from "../features/story/screens";
+import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/mockups";
 
-export const meta: Route.MetaFunction = () => [{ title: "Design gallery — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "mockups.metaTitle", "Design gallery — LinkUp") }];
 
 export default function Mockups() {
+  const t = useT();
   const [params] = useSearchParams();
   const category = SCREEN_CATEGORIES.find((c) => c.id === params.get("category"))?.id ?? "all";
   const shown = category === "all" ? SCREENS : SCREENS.filter((s) => s.category === category);
   return (
     <div className="stack">
       <section className="hero">
-        <h1>Design gallery</h1>
-        <p>The screens of LinkUp, designed phone first. Each card opens the live screen.</p>
+        <h1>{t("features.mockups")}</h1>
+        <p>{t("mockups.intro")}</p>
       </section>
-      <nav aria-label="Categories" className="row">
+      <nav aria-label={t("mockups.categories")} className="row">
         {SCREEN_CATEGORIES.map((c) => (
           <Link
             key={c.id}
@@ -24,22 +26,22 @@ export default function Mockups() {
             className={`btn ${c.id === category ? "btn-primary" : "btn-ghost"}`}
             aria-current={c.id === category ? "page" : undefined}
           >
-            {c.label}
+            {t(c.label)}
           </Link>
         ))}
       </nav>
-      <ul className="list-plain grid3" aria-label="Screens">
+      <ul className="list-plain grid3" aria-label={t("mockups.screens")}>
         {shown.map((s) => (
           <li key={s.to} className="card stack">
-            <h2>{s.title}</h2>
-            <p>{s.text}</p>
-            <Link to={s.to} className="btn btn-ghost" aria-label={`Open ${s.title}`}>
-              Open
+            <h2>{t(s.title)}</h2>
+            <p>{t(s.text)}</p>
+            <Link to={s.to} className="btn btn-ghost" aria-label={t("story.openScreen", { title: t(s.title) })}>
+              {t("story.open")}
             </Link>
           </li>
         ))}
       </ul>
-      <Link to="/showcase">Product showcase</Link>
+      <Link to="/showcase">{t("features.showcase")}</Link>
     </div>
   );
 }

@@ -1,13 +1,22 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useFetcher, useRevalidator } from "react-router";
 import { badgeText, EMERGENCY_NUMBERS } from "../../../core/constants";
-import { type NotificationPrefs, type NotificationView, PREF_LABELS, timeAgo } from "../../../core/sos";
+import type { MessageKey } from "../../../core/i18n/en";
+import { formatAgo } from "../../../core/i18n/translate";
+import {
+  type NotificationPrefs,
+  type NotificationPriority,
+  type NotificationType,
+  type NotificationView,
+  PREF_LABELS,
+} from "../../../core/sos";
 import { useToast } from "../components/toast";
 import { type NotificationsActionData, loadNotifications, notificationsAction } from "../features/notifications/notifications.server";
 import { PushToggle } from "../features/notifications/PushToggle";
+import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/notifications";
 
-export const meta: Route.MetaFunction = () => [{ title: "Notifications — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "nt.meta", "Notifications — LinkUp") }];
 
 export function loader({ context }: Route.LoaderArgs) {
   return loadNotifications(context);
@@ -17,8 +26,28 @@ export function action({ request, context }: Route.ActionArgs) {
   return notificationsAction(request, context);
 }
 
-const TOASTS = {
-  settings: { title: "Settings Updated", description: "Notification preferences saved successfully.", variant: "success" as const },
+const TYPE_LABEL: Record<NotificationType, MessageKey> = {
+  message: "nt.type.message",
+  emergency: "nt.type.emergency",
+  system: "nt.type.system",
+  ai: "nt.type.ai",
+  security: "nt.type.security",
+  market: "nt.type.market",
+};
+const PRIORITY_LABEL: Record<NotificationPriority, MessageKey> = {
+  critical: "nt.priority.critical",
+  high: "nt.priority.high",
+  medium: "nt.priority.medium",
+  low: "nt.priority.low",
+};
+const PREF_KEYS: Record<keyof typeof PREF_LABELS, MessageKey> = {
+  messages: "nt.pref.messages",
+  emergencyAlerts: "nt.pref.emergencyAlerts",
+  systemUpdates: "nt.pref.systemUpdates",
+  aiInsights: "nt.pref.aiInsights",
+  securityAlerts: "nt.pref.securityAlerts",
+  marketUpdates: "nt.pref.marketUpdates",
+  quietHours: "nt.pref.quietHours",
 };
 
 const REFRESH_MS = 30_000;
@@ -45,13 +74,14 @@ function useLiveRefresh() {
 export default function Notifications({ loaderData }: Route.ComponentProps) {
   const { user, notifications, stats, prefs } = loaderData;
   useLiveRefresh();
+  const t = useT();
   if (!user) {
     return (
       <section className="card">
-        <h1>Notifications</h1>
-        <p>Notifications arrive once you have started LinkUp: SOS alerts near you, messages, security and system notices.</p>
+        <h1>{t("nt.title")}</h1>
+        <p>{t("nt.signedOut")}</p>
         <Link to="/signup-verification" className="btn btn-primary">
-          Start LinkUp
+          {t("nt.start")}
         </Link>
       </section>
     );
@@ -62,25 +92,25 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
       <section className="card">
         <div className="list-head">
           <h1>
-            Notifications{" "}
+            {t("nt.title")}{" "}
             {unread > 0 ? (
               <span className="count-badge">
                 {badgeText(unread)}
-                <span className="sr-only"> unread</span>
+                <span className="sr-only">{t("nt.unread")}</span>
               </span>
             ) : null}
           </h1>
           <Form method="post">
             <input type="hidden" name="intent" value="read-all" />
             <button type="submit" className="btn" disabled={unread === 0}>
-              Mark All Read
+              {t("nt.markAllRead")}
             </button>
           </Form>
         </div>
         {notifications.length === 0 ? (
-          <p>No notifications yet.</p>
+          <p>{t("nt.none")}</p>
         ) : (
-          <ul className="notification-list" aria-label="Notification list">
+          <ul className="notification-list" aria-label={t("nt.list")}>
             {notifications.map((n) => (
               <NotificationItem key={n.id} n={n} />
             ))}
@@ -89,29 +119,29 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
       </section>
       {stats ? (
         <section className="card" aria-labelledby="stats-title">
-          <h2 id="stats-title">Stats</h2>
+          <h2 id="stats-title">{t("nt.stats")}</h2>
           <div className="stats">
             <div className="stat">
               <strong>{stats.total}</strong>
-              <span>Total</span>
+              <span>{t("nt.total")}</span>
             </div>
             <div className="stat">
               <strong>{stats.unread}</strong>
-              <span>Unread</span>
+              <span>{t("nt.unreadStat")}</span>
             </div>
             <div className="stat">
               <strong>{stats.emergency}</strong>
-              <span>Emergency</span>
+              <span>{t("nt.emergencyStat")}</span>
             </div>
             <div className="stat">
               <strong>{stats.today}</strong>
-              <span>Today</span>
+              <span>{t("nt.today")}</span>
             </div>
           </div>
         </section>
       ) : null}
       <section className="card" aria-labelledby="push-title">
-        <h2 id="push-title">Push notifications</h2>
+        <h2 id="push-title">{t("nt.push")}</h2>
         <PushToggle />
       </section>
       {prefs ? <Preferences prefs={prefs} /> : null}
@@ -121,6 +151,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
 
 function NotificationItem({ n }: { n: NotificationView }) {
   const fetcher = useFetcher<NotificationsActionData>();
+  const t = useT();
   const deleting = fetcher.state !== "idle" && fetcher.formData?.get("intent") === "delete";
   const read = n.isRead || (fetcher.formData?.get("intent") === "read" && fetcher.state !== "idle");
   if (deleting) return null;
@@ -133,13 +164,14 @@ function NotificationItem({ n }: { n: NotificationView }) {
       <div>
         <p>
           {read ? null : <span className="dot dot-on" aria-hidden="true" />} <strong>{n.title}</strong>{" "}
-          <span className="tag">{n.type}</span> <span className="tag">{n.priority}</span>
-          {read ? null : <span className="sr-only"> (unread)</span>}
+          <span className="tag">{TYPE_LABEL[n.type] ? t(TYPE_LABEL[n.type]) : n.type}</span>{" "}
+          <span className="tag">{PRIORITY_LABEL[n.priority] ? t(PRIORITY_LABEL[n.priority]) : n.priority}</span>
+          {read ? null : <span className="sr-only">{t("nt.unreadItem")}</span>}
         </p>
         <p>{n.content}</p>
         <p className="small muted">
           <time dateTime={n.timestamp} suppressHydrationWarning>
-            {timeAgo(n.timestamp)}
+            {formatAgo(Date.parse(n.timestamp), t.tag)}
           </time>{" "}
           · {n.source}
         </p>
@@ -150,11 +182,11 @@ function NotificationItem({ n }: { n: NotificationView }) {
             // The real emergency response: the phone's dialer with the national emergency number. It opens the
             // dialer and says so; it does not claim that anyone was contacted.
             <a href={`tel:${EMERGENCY_NUMBERS[0]}`} className="btn btn-danger" onClick={markRead}>
-              Call {EMERGENCY_NUMBERS[0]}
+              {t("nt.call", { number: EMERGENCY_NUMBERS[0] })}
             </a>
           ) : (
             <Link to={n.url ?? "/notifications"} className="btn" onClick={markRead}>
-              Action
+              {t("nt.action")}
             </Link>
           )
         ) : null}
@@ -162,16 +194,16 @@ function NotificationItem({ n }: { n: NotificationView }) {
           <fetcher.Form method="post">
             <input type="hidden" name="intent" value="read" />
             <input type="hidden" name="id" value={n.id} />
-            <button type="submit" className="btn btn-ghost" aria-label={`Mark read: ${n.title}`}>
-              Mark read
+            <button type="submit" className="btn btn-ghost" aria-label={t("nt.markReadLabel", { title: n.title })}>
+              {t("nt.markRead")}
             </button>
           </fetcher.Form>
         )}
         <fetcher.Form method="post">
           <input type="hidden" name="intent" value="delete" />
           <input type="hidden" name="id" value={n.id} />
-          <button type="submit" className="btn btn-ghost" aria-label={`Delete: ${n.title}`}>
-            Delete
+          <button type="submit" className="btn btn-ghost" aria-label={t("nt.deleteLabel", { title: n.title })}>
+            {t("nt.delete")}
           </button>
         </fetcher.Form>
       </div>
@@ -182,41 +214,42 @@ function NotificationItem({ n }: { n: NotificationView }) {
 function Preferences({ prefs }: { prefs: NotificationPrefs }) {
   const fetcher = useFetcher<NotificationsActionData>();
   const toast = useToast();
+  const t = useT();
   const formRef = useRef<HTMLFormElement>(null);
   const last = useRef<NotificationsActionData | undefined>(undefined);
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data || fetcher.data === last.current) return;
     last.current = fetcher.data;
-    if (fetcher.data.ok) toast(TOASTS.settings);
-    else toast({ title: "Settings not saved", description: fetcher.data.error, variant: "destructive" });
-  }, [fetcher.state, fetcher.data, toast]);
+    if (fetcher.data.ok) toast({ title: t("nt.savedTitle"), description: t("nt.savedBody"), variant: "success" });
+    else toast({ title: t("nt.notSaved"), description: t.error(fetcher.data.error), variant: "destructive" });
+  }, [fetcher.state, fetcher.data, toast, t]);
   // Each change is saved at once (with JS); the Save button serves browsers without it.
   const save = () => {
     if (formRef.current) fetcher.submit(formRef.current, { method: "post" });
   };
   return (
     <section className="card" aria-labelledby="prefs-title">
-      <h2 id="prefs-title">Notification settings</h2>
+      <h2 id="prefs-title">{t("nt.settings")}</h2>
       <fetcher.Form method="post" ref={formRef} className="form" onChange={save}>
         <input type="hidden" name="intent" value="prefs" />
         {(Object.keys(PREF_LABELS) as (keyof typeof PREF_LABELS)[]).map((key) => (
           <label key={key} className="toggle">
-            <input type="checkbox" name={key} defaultChecked={prefs[key]} /> {PREF_LABELS[key]}
+            <input type="checkbox" name={key} defaultChecked={prefs[key]} /> {t(PREF_KEYS[key])}
           </label>
         ))}
-        <p className="small muted">Quiet hours hold back every push except emergencies (times in WAT).</p>
+        <p className="small muted">{t("nt.quietHint")}</p>
         <div className="pair">
           <label>
-            Quiet hours start
+            {t("nt.quietStart")}
             <input type="time" name="quietStart" defaultValue={prefs.quietStart} required />
           </label>
           <label>
-            Quiet hours end
+            {t("nt.quietEnd")}
             <input type="time" name="quietEnd" defaultValue={prefs.quietEnd} required />
           </label>
         </div>
         <button type="submit" className="btn">
-          Save settings
+          {t("nt.save")}
         </button>
       </fetcher.Form>
     </section>

@@ -3,60 +3,63 @@ import { Link } from "react-router";
 import { CopyLinkButton } from "../features/install/copy-link";
 import { InstallSteps, NoSmartphone, QrCode } from "../features/install/install-parts";
 import { loadInstall } from "../features/install/install.server";
+import type { MessageKey } from "../../../core/i18n/en";
+import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/qr-install";
 
-export const meta: Route.MetaFunction = () => [{ title: "Install by QR code — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "qr.metaTitle", "Install by QR code — LinkUp") }];
 
 export async function loader({ context }: Route.LoaderArgs) {
   return loadInstall(context);
 }
 
-const TILES = [
-  { title: "Works offline", text: "Pages you opened and your messages stay on the phone when the network drops." },
-  { title: "Small and light", text: "No store download: it installs from the browser and updates itself." },
-  { title: "Private", text: "Private chats are end-to-end encrypted on your device." },
+const TILES: { title: MessageKey; text: MessageKey }[] = [
+  { title: "qr.offline.title", text: "qr.offline.text" },
+  { title: "qr.light.title", text: "qr.light.text" },
+  { title: "qr.private.title", text: "qr.private.text" },
 ];
 
 export default function QrInstall({ loaderData }: Route.ComponentProps) {
   const { installUrl, qrSvg, ussdCode, whatsappNumber } = loaderData;
+  const t = useT();
   return (
     <div className="stack">
       <section className="card center" aria-labelledby="qr-title">
-        <h1 id="qr-title">Install LinkUp on your phone</h1>
-        <p>Scan the code with your phone's camera, then add LinkUp to your home screen.</p>
+        <h1 id="qr-title">{t("qr.title")}</h1>
+        <p>{t("qr.intro")}</p>
         <details open>
-          <summary>QR code</summary>
+          <summary>{t("qr.code")}</summary>
           <QrCode svg={qrSvg} url={installUrl} />
         </details>
         <label className="form">
-          Direct URL
+          {t("qr.url")}
           <input readOnly value={installUrl} />
         </label>
         <div className="row">
           <CopyLinkButton url={installUrl} />
           <a className="btn btn-ghost" href={installUrl} target="_blank" rel="noopener">
-            Open in browser
+            {t("qr.open")}
           </a>
           <a className="btn btn-ghost" href="/api/install/qr.svg" download="linkup-install-qr.svg">
-            Download QR (SVG)
+            {t("qr.download")}
           </a>
         </div>
       </section>
       <InstallSteps />
       <div className="grid3">
-        {TILES.map((t) => (
-          <div key={t.title} className="card tile">
-            <strong>{t.title}</strong>
-            <span className="small">{t.text}</span>
+        {TILES.map((tile) => (
+          <div key={tile.title} className="card tile">
+            <strong>{t(tile.title)}</strong>
+            <span className="small">{t(tile.text)}</span>
           </div>
         ))}
       </div>
       <NoSmartphone ussdCode={ussdCode} whatsappNumber={whatsappNumber} />
       <section className="card" aria-labelledby="help-title">
-        <h2 id="help-title">Need help?</h2>
+        <h2 id="help-title">{t("qr.help")}</h2>
         <p>
-          If the code does not scan, type the direct URL into your phone's browser. Still stuck? <Link to="/customer-service">Call us</Link>{" "}
-          or ask <Link to="/support">AI Support</Link>.
+          {t("qr.helpText")} <Link to="/customer-service">{t("qr.callUs")}</Link> {t("qr.orAsk")}{" "}
+          <Link to="/support">{t("shell.link.aiSupport")}</Link>.
         </p>
       </section>
     </div>

@@ -7,13 +7,15 @@ import { AppLockSettings } from "../features/security/app-lock";
 import { AddPasskey } from "../features/security/passkey-buttons";
 import type { Me, SessionView, TwoFactorView } from "../../../core/api-types";
 import { useToast } from "../components/toast";
+import { formatAgo, formatDate } from "../../../core/i18n/translate";
+import type { MessageKey } from "../../../core/i18n/en";
+import { metaTitle, useT } from "../i18n";
 import { DELETE_ACCOUNT_PHRASE, PANIC_SOS_MESSAGE } from "../../../core/identity-schemas";
-import { timeAgo } from "../../../core/sos";
 import { type SecurityTab, loadSecurity, securityAction } from "../features/security/security.server";
 import { type FormError, InlineError, useErrorToast } from "../features/identity/verification-forms";
 import type { Route } from "./+types/security-settings";
 
-export const meta: Route.MetaFunction = () => [{ title: "Security Settings — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "sec.metaSettings", "Security Settings — LinkUp") }];
 
 export function loader({ request, context }: Route.LoaderArgs) {
   return loadSecurity(request, context);
@@ -23,29 +25,33 @@ export function action({ request, context }: Route.ActionArgs) {
   return securityAction(request, context);
 }
 
-const TAB_LABELS: Record<SecurityTab, string> = {
-  authentication: "Authentication",
-  biometric: "Biometric",
-  emergency: "Emergency",
-  platform: "Platform",
+const TAB_LABELS: Record<SecurityTab, MessageKey> = {
+  authentication: "sec.tab.authentication",
+  biometric: "sec.tab.biometric",
+  emergency: "sec.tab.emergency",
+  platform: "sec.tab.platform",
 };
 
-const NOTICES: Record<string, string> = {
-  "session-ended": "That session is signed out.",
-  "others-ended": "All other sessions are signed out.",
-  "two-factor-off": "Two-factor authentication is off.",
-  "stealth-on": "Stealth mode is on.",
-  "stealth-off": "Stealth mode is off.",
-  "passkey-added": "Passkey added. Each new sign-in will ask for it.",
-  "passkey-removed": "Passkey removed.",
+const NOTICES: Record<string, MessageKey> = {
+  "session-ended": "sec.notice.sessionEnded",
+  "others-ended": "sec.notice.othersEnded",
+  "two-factor-off": "sec.notice.twoFactorOff",
+  "stealth-on": "sec.notice.stealthOn",
+  "stealth-off": "sec.notice.stealthOff",
+  "passkey-added": "sec.notice.passkeyAdded",
+  "passkey-removed": "sec.notice.passkeyRemoved",
 };
+
+/** "5 minutes ago" in the page's language (core/i18n/translate.ts). */
+const ago = (iso: string, tag: string) => formatAgo(Date.parse(iso), tag);
 
 function CodeForm({ intent, submit, error }: { intent: string; submit: string; error?: FormError }) {
+  const t = useT();
   return (
     <Form method="post" className="form">
       <input type="hidden" name="intent" value={intent} />
       <label>
-        {intent === "two-factor-enable" ? "6-digit code from the app" : "Code from the app, or a backup code"}
+        {intent === "two-factor-enable" ? t("sec.codeEnable") : t("sec.codeDisable")}
         <input
           name="code"
           autoComplete="one-time-code"
@@ -74,27 +80,27 @@ function TwoFactor({
   error?: FormError;
 }) {
   const toast = useToast();
+  const t = useT();
   useEffect(() => {
-    if (backupCodes)
-      toast({ title: "2FA Enabled", description: "Two-factor authentication has been successfully activated.", variant: "success" });
-  }, [backupCodes, toast]);
+    if (backupCodes) toast({ title: t("sec.twoFactorEnabledToast"), description: t("sec.twoFactorActivated"), variant: "success" });
+  }, [backupCodes, toast, t]);
   let body: React.ReactNode;
   if (user.authMode !== "verified") {
     body = (
       <p>
-        Two-factor authentication protects a sign-in with your phone. <Link to="/signup-verification">Verify your phone</Link> first.
+        {t("sec.twoFactorNeedsPhone")} <Link to="/signup-verification">{t("sec.verifyPhone")}</Link> {t("sec.first")}
       </p>
     );
   } else if (backupCodes) {
     body = (
       <div>
         <p role="status" className="success">
-          Two-factor authentication has been successfully activated.
+          {t("sec.twoFactorActivated")}
         </p>
         <p>
-          <strong>Save these backup codes now.</strong> Each works once if you lose your phone; they will not be shown again.
+          <strong>{t("sec.saveCodesStrong")}</strong> {t("sec.saveCodesBody")}
         </p>
-        <ul className="backup-codes" aria-label="Backup codes">
+        <ul className="backup-codes" aria-label={t("sec.backupCodes")}>
           {backupCodes.map((c) => (
             <li key={c}>
               <code>{c}</code>
@@ -102,29 +108,27 @@ function TwoFactor({
           ))}
         </ul>
         <Link to="/security-settings?tab=authentication" className="btn">
-          I have saved my codes
+          {t("sec.savedCodes")}
         </Link>
       </div>
     );
   } else if (state?.enabled) {
     body = (
       <div>
-        <p className="muted small">
-          Each new sign-in asks for a code from your authenticator app. Backup codes left: {state.backupCodesLeft}.
-        </p>
-        <CodeForm intent="two-factor-disable" submit="Turn Off Two-Factor" error={error} />
+        <p className="muted small">{t("sec.twoFactorOnBody", { left: state.backupCodesLeft })}</p>
+        <CodeForm intent="two-factor-disable" submit={t("sec.twoFactorTurnOff")} error={error} />
       </div>
     );
   } else if (state?.setup) {
     body = (
       <div>
-        <p>Scan this QR code with an authenticator app, or type the secret into it, then enter the 6-digit code it shows.</p>
+        <p>{t("sec.scanQr")}</p>
         {/* The SVG is made on the server by the qrcode library; as an image it can run no script. */}
-        <img className="qr" src={`data:image/svg+xml,${encodeURIComponent(state.setup.qrSvg)}`} alt="QR code for your authenticator app" />
+        <img className="qr" src={`data:image/svg+xml,${encodeURIComponent(state.setup.qrSvg)}`} alt={t("sec.qrAlt")} />
         <p>
-          Secret: <code className="secret">{state.setup.secret}</code>
+          {t("sec.secret")} <code className="secret">{state.setup.secret}</code>
         </p>
-        <CodeForm intent="two-factor-enable" submit="Verify and Enable" error={error} />
+        <CodeForm intent="two-factor-enable" submit={t("sec.verifyEnable")} error={error} />
       </div>
     );
   } else {
@@ -132,7 +136,7 @@ function TwoFactor({
       <Form method="post">
         <input type="hidden" name="intent" value="two-factor-setup" />
         <button type="submit" className="btn btn-primary">
-          Set Up Two-Factor
+          {t("sec.setUpTwoFactor")}
         </button>
       </Form>
     );
@@ -140,7 +144,7 @@ function TwoFactor({
   return (
     <section aria-labelledby="two-factor-title">
       <h2 id="two-factor-title">
-        Two-factor authentication {state?.enabled || backupCodes ? <span className="pill">Enabled</span> : null}
+        {t("sec.twoFactorTitle")} {state?.enabled || backupCodes ? <span className="pill">{t("sec.enabled")}</span> : null}
       </h2>
       {body}
     </section>
@@ -149,13 +153,11 @@ function TwoFactor({
 
 /** Panic mode: wipes this browser's LinkUp data (here, then by Clear-Site-Data on the answer) and signs it out. */
 function Panic({ userId, requestId }: { userId: string; requestId: string }) {
+  const t = useT();
   return (
     <section aria-labelledby="panic-title">
-      <h2 id="panic-title">Panic mode</h2>
-      <p>
-        One press wipes LinkUp from this browser — chats, keys, unsent messages and saved pages — and signs it out on the server. Use it if
-        your phone may be taken.
-      </p>
+      <h2 id="panic-title">{t("sec.panicTitle")}</h2>
+      <p>{t("sec.panicBody")}</p>
       <Form
         method="post"
         onSubmit={(e) => {
@@ -170,10 +172,10 @@ function Panic({ userId, requestId }: { userId: string; requestId: string }) {
         <input type="hidden" name="intent" value="panic" />
         <input type="hidden" name="clientRequestId" value={requestId} />
         <label className="toggle">
-          <input type="checkbox" name="sendSos" /> Also send an SOS: “{PANIC_SOS_MESSAGE}”
+          <input type="checkbox" name="sendSos" /> {t("sec.panicSos", { message: PANIC_SOS_MESSAGE })}
         </label>
         <button type="submit" className="btn btn-danger">
-          Wipe This Device Now
+          {t("sec.panicWipe")}
         </button>
       </Form>
     </section>
@@ -182,14 +184,17 @@ function Panic({ userId, requestId }: { userId: string; requestId: string }) {
 
 /** Stealth mode: a neutral tab title and icon, and notifications on the lock screen without their content. */
 function Stealth({ on }: { on: boolean }) {
+  const t = useT();
   return (
     <section aria-labelledby="stealth-title">
-      <h2 id="stealth-title">Stealth mode {on ? <span className="pill">Active</span> : null}</h2>
-      <p>The browser tab shows a plain “Notes” title and icon, and notifications say only that something arrived.</p>
+      <h2 id="stealth-title">
+        {t("sec.stealthTitle")} {on ? <span className="pill">{t("sec.active")}</span> : null}
+      </h2>
+      <p>{t("sec.stealthBody")}</p>
       <Form method="post">
         <input type="hidden" name="intent" value={on ? "stealth-off" : "stealth-on"} />
         <button type="submit" className={`btn ${on ? "btn-ghost" : "btn-primary"}`}>
-          {on ? "Turn Off Stealth Mode" : "Turn On Stealth Mode"}
+          {on ? t("sec.stealthOff") : t("sec.stealthOn")}
         </button>
       </Form>
     </section>
@@ -199,26 +204,29 @@ function Stealth({ on }: { on: boolean }) {
 /** Passkeys: the second factor a phone's fingerprint, face or screen lock gives (docs/decisions/030-passkeys.md). */
 function Passkeys({ user, passkeys }: { user: Me; passkeys: PasskeyView[] }) {
   const navigate = useNavigate();
+  const t = useT();
   return (
     <section aria-labelledby="passkeys-title">
-      <h2 id="passkeys-title">Passkeys {passkeys.length > 0 ? <span className="pill">Active</span> : null}</h2>
-      <p>A passkey lets your phone's fingerprint, face or screen lock prove it is you. Each new sign-in asks for it.</p>
+      <h2 id="passkeys-title">
+        {t("sec.passkeysTitle")} {passkeys.length > 0 ? <span className="pill">{t("sec.active")}</span> : null}
+      </h2>
+      <p>{t("sec.passkeysBody")}</p>
       {passkeys.length > 0 ? (
-        <ul className="session-list" aria-label="Passkeys">
+        <ul className="session-list" aria-label={t("sec.passkeysTitle")}>
           {passkeys.map((p) => (
             <li key={p.id} className="session-item">
               <div>
                 <strong>{p.name}</strong>
                 <div className="muted small">
-                  Added {new Date(p.createdAt).toLocaleDateString("en-NG")}
-                  {p.lastUsedAt ? ` · last used ${timeAgo(p.lastUsedAt)}` : ""}
+                  {t("sec.passkeyAdded", { date: formatDate(p.createdAt, t.tag) })}
+                  {p.lastUsedAt ? t("sec.lastUsed", { ago: ago(p.lastUsedAt, t.tag) }) : ""}
                 </div>
               </div>
               <Form method="post">
                 <input type="hidden" name="intent" value="remove-passkey" />
                 <input type="hidden" name="id" value={p.id} />
-                <button type="submit" className="btn btn-ghost" aria-label={`Remove passkey ${p.name}`}>
-                  Remove
+                <button type="submit" className="btn btn-ghost" aria-label={t("sec.removePasskey", { name: p.name })}>
+                  {t("sec.remove")}
                 </button>
               </Form>
             </li>
@@ -229,7 +237,7 @@ function Passkeys({ user, passkeys }: { user: Me; passkeys: PasskeyView[] }) {
         <AddPasskey onAdded={() => navigate("/security-settings?tab=biometric&done=passkey-added")} />
       ) : (
         <p>
-          Passkeys protect a sign-in with your phone. <Link to="/signup-verification">Verify your phone</Link> first.
+          {t("sec.passkeysNeedPhone")} <Link to="/signup-verification">{t("sec.verifyPhone")}</Link> {t("sec.first")}
         </p>
       )}
     </section>
@@ -238,26 +246,24 @@ function Passkeys({ user, passkeys }: { user: Me; passkeys: PasskeyView[] }) {
 
 /** My data: a JSON download of everything LinkUp holds, and deleting the account (docs/decisions/029-security-events-and-my-data.md). */
 function MyData({ error }: { error?: FormError }) {
+  const t = useT();
   return (
     <section aria-labelledby="my-data-title">
-      <h2 id="my-data-title">My data</h2>
-      <p>
-        Download everything LinkUp holds about you as one JSON file: profile, sessions, chats you are in, messages you sent, tickets,
-        payments, points and security events.
-      </p>
+      <h2 id="my-data-title">{t("sec.myDataTitle")}</h2>
+      <p>{t("sec.myDataBody")}</p>
       <a href="/api/me/export" download="linkup-my-data.json" className="btn btn-ghost">
-        Download My Data
+        {t("sec.downloadData")}
       </a>
-      <h3>Delete my account</h3>
-      <p>This removes your account, your messages in every chat, your direct chats, your files and every session. It cannot be undone.</p>
+      <h3>{t("sec.deleteTitle")}</h3>
+      <p>{t("sec.deleteBody")}</p>
       <Form method="post" className="form">
         <input type="hidden" name="intent" value="delete-account" />
         <label>
-          Type {DELETE_ACCOUNT_PHRASE} to confirm
+          {t("sec.typeToConfirm", { phrase: DELETE_ACCOUNT_PHRASE })}
           <input name="confirm" autoComplete="off" required aria-invalid={error?.field === "confirm" || undefined} />
         </label>
         <button type="submit" className="btn btn-danger">
-          Delete My Account
+          {t("sec.deleteButton")}
         </button>
       </Form>
     </section>
@@ -266,17 +272,18 @@ function MyData({ error }: { error?: FormError }) {
 
 function Sessions({ sessions }: { sessions: SessionView[] }) {
   const others = sessions.filter((s) => !s.current).length;
+  const t = useT();
   return (
     <section aria-labelledby="sessions-title">
-      <h2 id="sessions-title">Sessions and devices</h2>
-      <p className="muted small">Every browser signed in to your account. Sign out any you do not recognise.</p>
-      <ul className="session-list" aria-label="Signed-in sessions">
+      <h2 id="sessions-title">{t("sec.sessionsTitle")}</h2>
+      <p className="muted small">{t("sec.sessionsBody")}</p>
+      <ul className="session-list" aria-label={t("sec.sessionsList")}>
         {sessions.map((s) => (
           <li key={s.ref} className="session-item">
             <div>
-              <strong>{s.device}</strong> {s.current ? <span className="pill">This device</span> : null}
+              <strong>{s.device}</strong> {s.current ? <span className="pill">{t("sec.thisDevice")}</span> : null}
               <div className="muted small">
-                Last used {timeAgo(s.lastUsedAt)} · signed in {new Date(s.createdAt).toLocaleDateString("en-NG")}
+                {t("sec.sessionUsed", { ago: ago(s.lastUsedAt, t.tag), date: formatDate(s.createdAt, t.tag) })}
               </div>
               {s.userAgent ? <div className="muted small session-ua">{s.userAgent}</div> : null}
             </div>
@@ -284,8 +291,12 @@ function Sessions({ sessions }: { sessions: SessionView[] }) {
               <Form method="post">
                 <input type="hidden" name="intent" value="end-session" />
                 <input type="hidden" name="ref" value={s.ref} />
-                <button type="submit" className="btn btn-ghost" aria-label={`Sign out ${s.device}, last used ${timeAgo(s.lastUsedAt)}`}>
-                  Sign Out
+                <button
+                  type="submit"
+                  className="btn btn-ghost"
+                  aria-label={t("sec.signOutLabel", { device: s.device, ago: ago(s.lastUsedAt, t.tag) })}
+                >
+                  {t("sec.signOut")}
                 </button>
               </Form>
             )}
@@ -295,7 +306,7 @@ function Sessions({ sessions }: { sessions: SessionView[] }) {
       <Form method="post">
         <input type="hidden" name="intent" value="end-others" />
         <button type="submit" className="btn btn-danger" disabled={others === 0}>
-          Sign Out All Other Sessions
+          {t("sec.signOutOthers")}
         </button>
       </Form>
     </section>
@@ -307,13 +318,14 @@ export default function SecuritySettings({ loaderData }: Route.ComponentProps) {
   const actionData = useActionData<{ error?: FormError; backupCodes?: string[] }>();
   const error = actionData?.error;
   useErrorToast(error);
+  const t = useT();
   if (!user) {
     return (
       <section className="card narrow" aria-labelledby="security-title">
-        <h1 id="security-title">Security Settings</h1>
-        <p>Your security settings are kept with your LinkUp identity. Start anonymously, or verify your phone to sign in.</p>
+        <h1 id="security-title">{t("sec.settingsTitle")}</h1>
+        <p>{t("sec.signedOutBody")}</p>
         <Link to="/signup-verification" className="btn btn-primary">
-          Get Started
+          {t("sec.getStarted")}
         </Link>
       </section>
     );
@@ -321,27 +333,27 @@ export default function SecuritySettings({ loaderData }: Route.ComponentProps) {
   return (
     <div className="settings">
       <section className="card" aria-labelledby="security-title">
-        <h1 id="security-title">Security Settings</h1>
-        <nav aria-label="Security tabs" className="tabs">
-          {(Object.keys(TAB_LABELS) as SecurityTab[]).map((t) => (
+        <h1 id="security-title">{t("sec.settingsTitle")}</h1>
+        <nav aria-label={t("sec.tabs")} className="tabs">
+          {(Object.keys(TAB_LABELS) as SecurityTab[]).map((id) => (
             <Link
-              key={t}
-              to={`/security-settings?tab=${t}`}
-              className={`tab ${t === tab ? "tab-active" : ""}`}
-              aria-current={t === tab ? "page" : undefined}
+              key={id}
+              to={`/security-settings?tab=${id}`}
+              className={`tab ${id === tab ? "tab-active" : ""}`}
+              aria-current={id === tab ? "page" : undefined}
             >
-              {TAB_LABELS[t]}
+              {t(TAB_LABELS[id])}
             </Link>
           ))}
         </nav>
         {notice && NOTICES[notice] ? (
           <p role="status" className="success">
-            {NOTICES[notice]}
+            {t(NOTICES[notice])}
           </p>
         ) : null}
         <InlineError error={error} />
         <p>
-          <Link to="/advanced-security">Security score and events</Link>
+          <Link to="/advanced-security">{t("sec.scoreLink")}</Link>
         </p>
         <div className="tab-panel">
           {tab === "authentication" ? (

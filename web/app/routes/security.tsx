@@ -1,25 +1,27 @@
 // Security overview (spec part 1 §founder story and security): what protects a LinkUp account, with links to
 // /signup and /security-settings, where each protection is switched on.
 import { Link } from "react-router";
+import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/security";
 
-export const meta: Route.MetaFunction = () => [{ title: "Security — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "sec.metaOverview", "Security — LinkUp") }];
 
 export default function Security() {
+  const t = useT();
   return (
     <section className="card narrow" aria-labelledby="security-overview-title">
-      <h1 id="security-overview-title">Security</h1>
+      <h1 id="security-overview-title">{t("sec.overviewTitle")}</h1>
       <ul>
-        <li>Private chats and groups are end-to-end encrypted: the server relays only ciphertext.</li>
-        <li>A verified phone proves who you are; a new sign-in to your account is announced to you.</li>
-        <li>You can see every browser signed in to your account and sign any of them out.</li>
+        <li>{t("sec.overviewE2e")}</li>
+        <li>{t("sec.overviewPhone")}</li>
+        <li>{t("sec.overviewSessions")}</li>
       </ul>
       <div className="row">
         <Link to="/signup" className="btn btn-primary">
-          Join Free
+          {t("sec.joinFree")}
         </Link>
         <Link to="/security-settings" className="btn btn-ghost">
-          Security Settings
+          {t("sec.settingsTitle")}
         </Link>
       </div>
     </section>

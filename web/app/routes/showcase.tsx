@@ -3,9 +3,10 @@ import { Link } from "react-router";
 import { LiveFigures } from "../features/story/live-figures";
 import { SCREENS } from "../features/story/screens";
 import { loadPublicStats } from "../features/story/story.server";
+import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/showcase";
 
-export const meta: Route.MetaFunction = () => [{ title: "Product showcase — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "showcase.metaTitle", "Product showcase — LinkUp") }];
 
 export async function loader({ context }: Route.LoaderArgs) {
   return loadPublicStats(context);
@@ -14,36 +15,37 @@ export async function loader({ context }: Route.LoaderArgs) {
 const HIGHLIGHTS = ["/chat", "/emergency", "/ai-features", "/whatsapp-demo"];
 
 export default function Showcase({ loaderData }: Route.ComponentProps) {
+  const t = useT();
   return (
     <div className="stack">
       <section className="hero">
-        <h1>Product showcase</h1>
-        <p>Community chat that keeps working on a weak network, an assistant in Nigerian languages, and an SOS that reaches everyone.</p>
+        <h1>{t("features.showcase")}</h1>
+        <p>{t("showcase.intro")}</p>
         <Link to="/signup" className="btn btn-primary">
-          Join Free
+          {t("shell.joinFree")}
         </Link>
       </section>
-      <LiveFigures stats={loaderData.stats} label="LinkUp today" />
+      <LiveFigures stats={loaderData.stats} label={t("showcase.today")} />
       <div className="grid2">
         {SCREENS.filter((s) => HIGHLIGHTS.includes(s.to)).map((s) => (
-          <section key={s.to} className="card stack" aria-label={s.title}>
-            <h2>{s.title}</h2>
-            <p>{s.text}</p>
-            <Link to={s.to} className="btn btn-ghost" aria-label={`Open ${s.title}`}>
-              Open
+          <section key={s.to} className="card stack" aria-label={t(s.title)}>
+            <h2>{t(s.title)}</h2>
+            <p>{t(s.text)}</p>
+            <Link to={s.to} className="btn btn-ghost" aria-label={t("story.openScreen", { title: t(s.title) })}>
+              {t("story.open")}
             </Link>
           </section>
         ))}
       </div>
       <div className="row">
         <Link to="/mockups" className="btn btn-ghost">
-          Design gallery
+          {t("features.mockups")}
         </Link>
         <Link to="/competitive-advantage" className="btn btn-ghost">
-          Why LinkUp
+          {t("about.why")}
         </Link>
         <Link to="/about-founder" className="btn btn-ghost">
-          The founder's story
+          {t("about.founder")}
         </Link>
       </div>
     </div>

@@ -2,9 +2,10 @@ import { useActionData } from "react-router";
 import { loadIdentity, verificationFlowAction } from "../features/identity/identity.server";
 import type { FormError } from "../features/identity/verification-forms";
 import { flowStep, VerificationFlow } from "../features/identity/verification-flow";
+import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/signup-verification";
 
-export const meta: Route.MetaFunction = () => [{ title: "Join LinkUp — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "join.metaVerify", "Join LinkUp — LinkUp") }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const identity = await loadIdentity(context);
@@ -17,10 +18,11 @@ export function action({ request, context }: Route.ActionArgs) {
 
 export default function Screen({ loaderData }: Route.ComponentProps) {
   const actionData = useActionData<{ error?: FormError }>();
+  const t = useT();
   return (
     <VerificationFlow
-      title="Join LinkUp"
-      intro="Start anonymously with basic features, or verify your phone to complete your sign-up. Returning users verify their phone to sign in."
+      title={t("join.title")}
+      intro={t("join.verifyIntro")}
       path="/signup-verification"
       step={loaderData.step}
       user={loaderData.user}

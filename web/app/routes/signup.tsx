@@ -1,22 +1,27 @@
 import { Link } from "react-router";
+import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/signup";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Join LinkUp — free community chat" },
-  { name: "description", content: "Join LinkUp free: nearby chat, an AI helper and SOS for your community." },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaTitle(matches, "join.meta", "Join LinkUp — free community chat") },
+  {
+    name: "description",
+    content: metaTitle(matches, "join.metaDescription", "Join LinkUp free: nearby chat, an AI helper and SOS for your community."),
+  },
 ];
 
 /** The Join screen (spec part 1 §2): one button into onboarding, and a way back in for returning people. */
 export default function Signup() {
+  const t = useT();
   return (
     <section className="card narrow center" aria-labelledby="join-title">
-      <h1 id="join-title">Join LinkUp</h1>
-      <p>Chat with people nearby, ask the AI helper in your language and reach help fast with SOS. Free to start.</p>
+      <h1 id="join-title">{t("join.title")}</h1>
+      <p>{t("join.body")}</p>
       <Link to="/onboarding" className="btn btn-primary btn-lg">
-        Join Free Now
+        {t("join.now")}
       </Link>
       <p className="muted small">
-        Already verified your phone on another device? <Link to="/signup-verification?step=verify-phone">Sign in with your phone</Link>
+        {t("join.already")} <Link to="/signup-verification?step=verify-phone">{t("join.signIn")}</Link>
       </p>
     </section>
   );

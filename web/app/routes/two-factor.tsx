@@ -6,9 +6,12 @@ import { formError } from "../features/identity/identity.server";
 import { type FormError, InlineError, useErrorToast } from "../features/identity/verification-forms";
 import { apiSend } from "../lib/api.server";
 import { UsePasskey } from "../features/security/passkey-buttons";
+import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/two-factor";
 
-export const meta: Route.MetaFunction = () => [{ title: "Two-Factor Authentication — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaTitle(matches, "sec.metaTwoFactor", "Two-Factor Authentication — LinkUp") },
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   // The second factors this sign-in may use; with no sign-in waiting, the code form (which then says so).
@@ -25,6 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   if (!res.ok) {
     const left = res.json?.attemptsLeft;
+    // The count travels as English words; the screen shows them in its language (web/app/i18n/api-errors.ts).
     const description = typeof left === "number" && left > 0 ? `${left} ${left === 1 ? "try" : "tries"} left.` : undefined;
     return formError({ title: res.json?.error ?? "Invalid code. Please try again.", description, field: "code" }, res.status);
   }
@@ -34,36 +38,34 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function TwoFactor({ loaderData }: Route.ComponentProps) {
   const error = useActionData<{ error?: FormError }>()?.error;
   useErrorToast(error);
+  const t = useT();
   return (
     <section className="card narrow" aria-labelledby="two-factor-title">
-      <h1 id="two-factor-title">Two-Factor Authentication</h1>
+      <h1 id="two-factor-title">{t("sec.twoFactorHeading")}</h1>
       {loaderData.methods.passkey ? (
         <>
-          <p>Your phone is confirmed. Use your passkey (fingerprint, face or screen lock) to finish signing in.</p>
+          <p>{t("sec.usePasskeyBody")}</p>
           <UsePasskey next={loaderData.next} />
         </>
       ) : null}
       {loaderData.methods.code ? (
         <>
-          <p>
-            {loaderData.methods.passkey ? "Or enter" : "Your phone is confirmed. Enter"} the 6-digit code from your authenticator app, or
-            one of your backup codes.
-          </p>
+          <p>{loaderData.methods.passkey ? t("sec.enterCodeOr") : t("sec.enterCode")}</p>
           <Form method="post" className="form">
             <input type="hidden" name="next" value={loaderData.next} />
             <label>
-              Authentication code
+              {t("sec.authCode")}
               <input name="code" autoComplete="one-time-code" maxLength={11} required aria-invalid={error?.field === "code" || undefined} />
             </label>
             <InlineError error={error} />
             <button type="submit" className="btn btn-primary">
-              Verify
+              {t("sec.verify")}
             </button>
           </Form>
         </>
       ) : null}
       <p className="muted small">
-        Lost your phone and your backup codes? <Link to="/support">Ask support</Link>.
+        {t("sec.lostPhone")} <Link to="/support">{t("sec.askSupport")}</Link>.
       </p>
     </section>
   );

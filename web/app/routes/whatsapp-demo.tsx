@@ -1,11 +1,17 @@
 // /whatsapp-demo: how to use LinkUp on WhatsApp and, locally, a chat with the real webhook (signed like Twilio).
 import { Form, Link, useNavigation } from "react-router";
 import { type DemoActionData, loadDemo, sendDemoMessage } from "../features/whatsapp/demo.server";
+import type { MessageKey } from "../../../core/i18n/en";
+import { formatTime } from "../../../core/i18n/translate";
+import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/whatsapp-demo";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "LinkUp on WhatsApp — LinkUp" },
-  { name: "description", content: "Ask the LinkUp assistant, send an SOS and verify your phone from WhatsApp." },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaTitle(matches, "wa.metaTitle", "LinkUp on WhatsApp — LinkUp") },
+  {
+    name: "description",
+    content: metaTitle(matches, "wa.metaDescription", "Ask the LinkUp assistant, send an SOS and verify your phone from WhatsApp."),
+  },
 ];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -16,17 +22,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   return sendDemoMessage(request, context);
 }
 
-const COMMANDS: [string, string][] = [
-  ["@ai <question>", "Ask the assistant: '@ai translate good morning to hausa', '@ai market rice kano', '@ai weather kano'."],
-  ["Share a location", "Tap 📎 → Location. LinkUp keeps your last shared place for an SOS."],
-  [
-    "SOS <what happened>",
-    "Alerts people near your shared location and your emergency contacts, then tells you how many were reached. Without a location yet, it asks for one and sends as soon as it arrives.",
-  ],
-  ["6-digit code", "Verifies your phone for the LinkUp web app: send the code LinkUp sent you from the same phone."],
-  ["LANG <language>", "English, Hausa, Yoruba, Igbo or Pidgin."],
-  ["STOP / START", "STOP ends all messages from LinkUp until you send START."],
-  ["HELP", "Lists the commands."],
+// What a person sends: the bot's own keywords stay as typed; a described action ("Share a location") is translated.
+const COMMANDS: { cmd: string | MessageKey; translated?: true; what: MessageKey }[] = [
+  { cmd: "@ai <question>", what: "wa.cmd.ai" },
+  { cmd: "wa.cmd.location", translated: true, what: "wa.cmd.locationWhat" },
+  { cmd: "SOS <what happened>", what: "wa.cmd.sos" },
+  { cmd: "wa.cmd.code", translated: true, what: "wa.cmd.codeWhat" },
+  { cmd: "LANG <language>", what: "wa.cmd.langWhat" },
+  { cmd: "STOP / START", what: "wa.cmd.stopWhat" },
+  { cmd: "HELP", what: "wa.cmd.helpWhat" },
 ];
 const SUGGESTIONS = ["HELP", "@ai translate thank you to yoruba", "@ai market rice kano", "SOS someone collapsed"];
 
@@ -34,43 +38,37 @@ export default function WhatsAppDemo({ loaderData, actionData }: Route.Component
   const { available, whatsappNumber, phone, later } = loaderData;
   const result = actionData as DemoActionData | undefined;
   const busy = useNavigation().state === "submitting";
+  const t = useT();
   return (
     <section className="stack">
       <div className="card">
-        <h1>LinkUp on WhatsApp</h1>
-        <p>
-          No app to install: ask the assistant, send an SOS and verify your phone from WhatsApp. The bot uses the same assistant, SOS and
-          limits as the web app, counted for your phone number.
-        </p>
+        <h1>{t("wa.title")}</h1>
+        <p>{t("wa.intro")}</p>
         {whatsappNumber ? (
           <p>
-            Message <strong>{whatsappNumber}</strong> on WhatsApp to start.
+            {t("wa.messageBefore")} <strong>{whatsappNumber}</strong> {t("wa.messageAfter")}
           </p>
         ) : !available ? (
-          <p className="muted">WhatsApp is not connected on this server yet.</p>
+          <p className="muted">{t("wa.notConnected")}</p>
         ) : null}
         <table className="table">
-          <caption className="sr-only">WhatsApp commands</caption>
+          <caption className="sr-only">{t("wa.commands")}</caption>
           <thead>
             <tr>
-              <th scope="col">Send</th>
-              <th scope="col">What it does</th>
+              <th scope="col">{t("wa.send")}</th>
+              <th scope="col">{t("wa.what")}</th>
             </tr>
           </thead>
           <tbody>
-            {COMMANDS.map(([cmd, what]) => (
+            {COMMANDS.map(({ cmd, translated, what }) => (
               <tr key={cmd}>
-                <td>
-                  <code>{cmd}</code>
-                </td>
-                <td>{what}</td>
+                <td>{translated ? t(cmd as MessageKey) : <code>{cmd}</code>}</td>
+                <td>{t(what)}</td>
               </tr>
             ))}
           </tbody>
         </table>
-        <p className="muted">
-          On a basic phone, dial LinkUp's USSD code for the same SOS, assistant and market prices. In danger, call 112 or 199.
-        </p>
+        <p className="muted">{t("wa.basicPhone")}</p>
       </div>
 
       {available ? (
@@ -167,7 +165,7 @@ export default function WhatsAppDemo({ loaderData, actionData }: Route.Component
                 <li key={m.id} className="msg msg-theirs">
                   <span className="msg-text pre">{m.body}</span>{" "}
                   <time className="small muted" dateTime={m.createdAt}>
-                    {new Date(m.createdAt).toLocaleTimeString("en-NG")}
+                    {formatTime(m.createdAt, t.tag)}
                   </time>
                 </li>
               ))}

@@ -1,7 +1,9 @@
 import { useEffect, useState } from "react";
+import { useT } from "../../i18n";
 
 /** Copies a text to the clipboard; shown only once JavaScript runs and the browser has a clipboard. */
 export function CopyButton({ text, label }: { text: string; label: string }) {
+  const t = useT();
   const [ready, setReady] = useState(false);
   const [copied, setCopied] = useState<"yes" | "no" | null>(null);
   useEffect(() => setReady(Boolean(navigator.clipboard)), []);
@@ -21,7 +23,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
         {label}
       </button>
       <span role="status" className="small">
-        {copied === "yes" ? "Copied" : copied === "no" ? "Could not copy: select the text instead" : ""}
+        {copied === "yes" ? t("ad.copied") : copied === "no" ? t("ad.copyFailed") : ""}
       </span>
     </span>
   );

@@ -385,7 +385,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       {offer ? <PremiumOffer error={offer.error} code={offer.code} phone={supportPhone} onClose={() => setOffer(null)} /> : null}
       {aiCommandsToday !== undefined ? <ChatUpsell aiCommandsToday={aiCommandsToday} phone={supportPhone} /> : null}
       {panel === "people" ? (
-        <PeoplePanel title="People here" room={room} peers={peers} onMessage={startDirect} onClose={() => setPanel(null)} />
+        <PeoplePanel title={t("chat.peopleHereTitle")} room={room} peers={peers} onMessage={startDirect} onClose={() => setPanel(null)} />
       ) : null}
       {panel === "info" && room ? (
         <GroupInfo
@@ -534,7 +534,13 @@ function ChatHeader({
           {statusLine ? <p className="chat-status-line">{statusLine}</p> : null}
         </div>
         {kind === "dm" ? (
-          <button type="button" className="btn btn-ghost" aria-label={`Voice call ${title}`} disabled={!onCall} onClick={() => onCall?.()}>
+          <button
+            type="button"
+            className="btn btn-ghost"
+            aria-label={t("chat.voiceCallLabel", { name: title })}
+            disabled={!onCall}
+            onClick={() => onCall?.()}
+          >
             <Phone size={18} aria-hidden="true" />
           </button>
         ) : null}
@@ -568,9 +574,10 @@ function ChatHeader({
 }
 
 function RoomSwitcher({ rooms, current, unread }: { rooms: RoomSummary[]; current: string | null; unread: (id: string) => number }) {
+  const t = useT();
   if (rooms.length === 0) return null;
   return (
-    <nav className="room-switcher" aria-label="Rooms">
+    <nav className="room-switcher" aria-label={t("chat.rooms")}>
       {rooms.map((r) => (
         <Link
           key={r.id}
@@ -582,7 +589,7 @@ function RoomSwitcher({ rooms, current, unread }: { rooms: RoomSummary[]; curren
           {r.id !== current && unread(r.id) > 0 ? (
             <span className="room-unread">
               {badgeText(unread(r.id))}
-              <span className="sr-only"> unread</span>
+              <span className="sr-only">{t("shell.unread")}</span>
             </span>
           ) : null}
         </Link>
@@ -742,7 +749,7 @@ function Composer({
           ref={file}
           hidden
           multiple
-          aria-label="Files to send"
+          aria-label={t("chat.filesToSend")}
           onChange={(e) => {
             const chosen = Array.from(e.currentTarget.files ?? []);
             e.currentTarget.value = "";
@@ -785,13 +792,14 @@ function Composer({
 
 function CookieNotice() {
   const [hidden, setHidden] = useState(false);
+  const t = useT();
   useEffect(() => {
     if (sessionStorage.getItem("linkup-cookie-notice-dismissed") === "true") setHidden(true);
   }, []);
   if (hidden) return null;
   return (
-    <div className="cookie-notice" role="region" aria-label="Cookie notice">
-      <p>LinkUp uses cookies and offline storage on this device so your chats work without a connection.</p>
+    <div className="cookie-notice" role="region" aria-label={t("chat.cookieNotice")}>
+      <p>{t("chat.cookieBody")}</p>
       <Form method="post" action="/consent" reloadDocument className="row">
         <input type="hidden" name="redirectTo" value="/chat" />
         <button
@@ -804,7 +812,7 @@ function CookieNotice() {
             } catch {}
           }}
         >
-          Accept
+          {t("chat.cookieAccept")}
         </button>
         <button
           type="button"
@@ -814,7 +822,7 @@ function CookieNotice() {
             setHidden(true);
           }}
         >
-          Dismiss
+          {t("chat.cookieDismiss")}
         </button>
       </Form>
     </div>

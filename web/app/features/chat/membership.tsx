@@ -2,6 +2,7 @@
 // forms posted to /chat (routes/chat.tsx), so they work before and without JavaScript.
 import { Form } from "react-router";
 import type { BlockedInfo, InvitationInfo, RoomSummary } from "../../../../core/rooms";
+import { useT } from "../../i18n";
 
 function Intent({ intent, roomId, userId }: { intent: string; roomId?: string; userId?: string }) {
   return (
@@ -15,27 +16,27 @@ function Intent({ intent, roomId, userId }: { intent: string; roomId?: string; u
 
 /** Groups the person was asked into: they join only by accepting. */
 export function Invitations({ invitations }: { invitations: InvitationInfo[] }) {
+  const t = useT();
   if (invitations.length === 0) return null;
   return (
     <section className="card invitations" aria-labelledby="invitations-title">
-      <h2 id="invitations-title">Invitations</h2>
-      <ul aria-label="Group invitations">
+      <h2 id="invitations-title">{t("mem.invitations")}</h2>
+      <ul aria-label={t("mem.groupInvitations")}>
         {invitations.map((i) => (
           <li key={i.roomId} className="row">
             <span>
-              {i.invitedByName ? `${i.invitedByName} invited you to ` : "You are invited to "}
-              <strong>{i.name}</strong>
+              {i.invitedByName ? t("mem.invitedBy", { name: i.invitedByName }) : t("mem.invited")} <strong>{i.name}</strong>
             </span>
             <Form method="post" action="/chat">
               <Intent intent="accept" roomId={i.roomId} />
-              <button type="submit" className="btn btn-primary" aria-label={`Accept invitation to ${i.name}`}>
-                Accept
+              <button type="submit" className="btn btn-primary" aria-label={t("mem.acceptLabel", { name: i.name })}>
+                {t("mem.accept")}
               </button>
             </Form>
             <Form method="post" action="/chat">
               <Intent intent="decline" roomId={i.roomId} />
-              <button type="submit" className="btn btn-ghost" aria-label={`Decline invitation to ${i.name}`}>
-                Decline
+              <button type="submit" className="btn btn-ghost" aria-label={t("mem.declineLabel", { name: i.name })}>
+                {t("mem.decline")}
               </button>
             </Form>
           </li>
@@ -47,12 +48,13 @@ export function Invitations({ invitations }: { invitations: InvitationInfo[] }) 
 
 /** Leave a group; block or unblock the other person of a direct chat. */
 export function MembershipActions({ room, blocked }: { room: RoomSummary; blocked: BlockedInfo[] }) {
+  const t = useT();
   if (room.kind === "group")
     return (
       <Form method="post" action="/chat" className="membership-actions">
         <Intent intent="leave" roomId={room.id} />
-        <button type="submit" className="btn btn-ghost" aria-label={`Leave group ${room.name}`}>
-          Leave group
+        <button type="submit" className="btn btn-ghost" aria-label={t("mem.leaveLabel", { name: room.name })}>
+          {t("mem.leave")}
         </button>
       </Form>
     );
@@ -61,8 +63,12 @@ export function MembershipActions({ room, blocked }: { room: RoomSummary; blocke
   return (
     <Form method="post" action="/chat" className="membership-actions">
       <Intent intent={isBlocked ? "unblock" : "block"} roomId={room.id} userId={room.peerId} />
-      <button type="submit" className="btn btn-ghost" aria-label={`${isBlocked ? "Unblock" : "Block"} ${room.name}`}>
-        {isBlocked ? "Unblock" : "Block"}
+      <button
+        type="submit"
+        className="btn btn-ghost"
+        aria-label={t(isBlocked ? "mem.unblockLabel" : "mem.blockLabel", { name: room.name })}
+      >
+        {isBlocked ? t("mem.unblock") : t("mem.block")}
       </button>
     </Form>
   );

@@ -4,22 +4,25 @@ import { Bot, Lock } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { type FileMessage, parseFileMessage } from "../../../../core/files-client";
 import type { MessageStatus, StoredMessage } from "../../mesh/db";
+import type { MessageKey } from "../../../../core/i18n/en";
+import { useT } from "../../i18n";
 import { FileBubble } from "../files/file-bubble";
 import { useDisappearingLine } from "./disappearing";
 
-const STATUS: Record<MessageStatus, { icon: string; label: string }> = {
-  sending: { icon: "◷", label: "Sending" },
-  sent: { icon: "✓", label: "Sent" },
-  delivered: { icon: "✓✓", label: "Delivered" },
-  read: { icon: "✓✓", label: "Read" },
+const STATUS: Record<MessageStatus, { icon: string; label: MessageKey }> = {
+  sending: { icon: "◷", label: "msg.status.sending" },
+  sent: { icon: "✓", label: "msg.status.sent" },
+  delivered: { icon: "✓✓", label: "msg.status.delivered" },
+  read: { icon: "✓✓", label: "msg.status.read" },
 };
 
 const time = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 
 export function StatusIcon({ status }: { status: MessageStatus }) {
   const s = STATUS[status];
+  const t = useT();
   return (
-    <span className={`msg-status msg-status-${status}`} role="img" aria-label={s.label} title={s.label}>
+    <span className={`msg-status msg-status-${status}`} role="img" aria-label={t(s.label)} title={t(s.label)}>
       {s.icon}
     </span>
   );
@@ -41,14 +44,15 @@ export function MessageList({
   onToggle?: (id: string) => void;
 }) {
   const end = useRef<HTMLLIElement>(null);
+  const t = useT();
   const disappearingLine = useDisappearingLine();
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll down whenever a message arrives
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: "end" });
   }, [messages.length]);
-  if (loaded && messages.length === 0) return <p className="chat-empty">No messages yet. Say hello to the people here.</p>;
+  if (loaded && messages.length === 0) return <p className="chat-empty">{t("msg.empty")}</p>;
   return (
-    <ol className="msg-list" aria-label="Messages" aria-live="polite">
+    <ol className="msg-list" aria-label={t("msg.list")} aria-live="polite">
       {messages.map((m) => (
         <li
           key={m.id}
@@ -57,7 +61,7 @@ export function MessageList({
         >
           {selected ? (
             <label className="msg-select">
-              <input type="checkbox" checked={selected.has(m.id)} onChange={() => onToggle?.(m.id)} /> Select message
+              <input type="checkbox" checked={selected.has(m.id)} onChange={() => onToggle?.(m.id)} /> {t("msg.select")}
             </label>
           ) : null}
           {!m.mine ? (
@@ -67,21 +71,19 @@ export function MessageList({
                   <Bot size={14} /> LIA Assistant
                 </>
               ) : onMessage && m.senderId !== "system" && !m.local ? (
-                <SenderName name={m.senderName ?? "Someone"} onMessage={() => onMessage(m.senderId)} />
+                <SenderName name={m.senderName ?? t("msg.someone")} onMessage={() => onMessage(m.senderId)} />
               ) : (
-                (m.senderName ?? "Someone")
+                (m.senderName ?? t("msg.someone"))
               )}
             </span>
           ) : null}
-          {m.type === "emergency" ? <strong className="msg-sos">Emergency</strong> : null}
+          {m.type === "emergency" ? <strong className="msg-sos">{t("msg.emergency")}</strong> : null}
           {disappearingLine(m.meta) ? (
             <p className="msg-text">{disappearingLine(m.meta)}</p>
           ) : parseFileMessage(m.text) ? (
             <FileBubble file={parseFileMessage(m.text) as FileMessage} />
           ) : (
-            <p className="msg-text">
-              {m.text ?? (m.pending ? "Encrypted message: waiting for the sender's key" : "Encrypted for another device")}
-            </p>
+            <p className="msg-text">{m.text ?? (m.pending ? t("msg.waitingKey") : t("msg.otherDevice"))}</p>
           )}
           {typeof m.meta?.location === "object" && m.meta.location ? (
             <LocationLink location={m.meta.location as { latitude: number; longitude: number }} />
@@ -90,15 +92,15 @@ export function MessageList({
             <time dateTime={new Date(m.timestamp).toISOString()}>{time(m.timestamp)}</time>
             {!m.local && m.meshRoute.length > 0 ? (
               <span className="msg-hops" title={m.meshRoute.join(" → ")}>
-                {m.meshRoute.length} {m.meshRoute.length === 1 ? "hop" : "hops"}
+                {t("msg.hops", { count: m.meshRoute.length })}
               </span>
             ) : null}
-            {m.isEncrypted ? <Lock role="img" aria-label="Encrypted" size={12} /> : null}
+            {m.isEncrypted ? <Lock role="img" aria-label={t("msg.encrypted")} size={12} /> : null}
             {m.mine && m.status ? <StatusIcon status={m.status} /> : null}
           </span>
           {m.error ? (
             <span className="msg-error" role="alert">
-              {m.error}
+              {t.error(m.error)}
             </span>
           ) : null}
         </li>
@@ -110,6 +112,7 @@ export function MessageList({
 
 function LocationLink({ location }: { location: { latitude: number; longitude: number } }) {
   const { latitude, longitude } = location;
+  const t = useT();
   if (typeof latitude !== "number" || typeof longitude !== "number") return null;
   return (
     <a
@@ -118,7 +121,7 @@ function LocationLink({ location }: { location: { latitude: number; longitude: n
       target="_blank"
       rel="noreferrer"
     >
-      Open map ({latitude.toFixed(5)}, {longitude.toFixed(5)})
+      {t("msg.openMap", { lat: latitude.toFixed(5), lon: longitude.toFixed(5) })}
     </a>
   );
 }
@@ -126,6 +129,7 @@ function LocationLink({ location }: { location: { latitude: number; longitude: n
 /** A sender's name as a button: tapping it offers a private chat with that person. */
 function SenderName({ name, onMessage }: { name: string; onMessage: () => void }) {
   const [open, setOpen] = useState(false);
+  const t = useT();
   return (
     <>
       <button type="button" className="sender-button" aria-expanded={open} onClick={() => setOpen(!open)}>
@@ -133,7 +137,7 @@ function SenderName({ name, onMessage }: { name: string; onMessage: () => void }
       </button>
       {open ? (
         <button type="button" className="btn btn-primary sender-action" onClick={onMessage}>
-          Message {name}
+          {t("msg.messageName", { name })}
         </button>
       ) : null}
     </>

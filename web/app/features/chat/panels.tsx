@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { apiRequest, HttpError } from "../../../../core/http";
 import { DisappearingControl } from "./disappearing";
 import type { RoomMemberInfo, RoomSummary } from "../../../../core/rooms";
+import { useT } from "../../i18n";
 import { createGroup } from "./rooms";
 
 export function PeoplePanel({
@@ -18,30 +19,31 @@ export function PeoplePanel({
   onMessage: (userId: string) => void;
   onClose: () => void;
 }) {
+  const t = useT();
   return (
     <div className="card chat-panel" role="dialog" aria-label={title}>
       <h2>{title}</h2>
       {room ? (
         <p>
-          {room.name}: {room.encrypted ? "private, end-to-end encrypted" : "public area room"}
-          {room.memberCount ? `, ${room.memberCount} members` : ""}.
+          {room.name}: {room.encrypted ? t("panel.private") : t("panel.public")}
+          {room.memberCount ? t("panel.members", { count: room.memberCount }) : ""}.
         </p>
       ) : null}
-      {peers.length === 0 ? <p>Nobody else is connected to this room right now.</p> : null}
+      {peers.length === 0 ? <p>{t("panel.nobody")}</p> : null}
       <ul className="people">
         {peers.map((p) => (
           <li key={p.userId}>
             <span>
-              {p.nickname} <small>({p.nodes === 1 ? "1 device" : `${p.nodes} devices`})</small>
+              {p.nickname} <small>({t("panel.devices", { count: p.nodes })})</small>
             </span>
             <button type="button" className="btn btn-primary" onClick={() => onMessage(p.userId)}>
-              Message {p.nickname}
+              {t("msg.messageName", { name: p.nickname })}
             </button>
           </li>
         ))}
       </ul>
       <button type="button" className="btn btn-ghost" onClick={onClose}>
-        Close
+        {t("panel.close")}
       </button>
     </div>
   );
@@ -63,48 +65,47 @@ export function GroupInfo({
 }) {
   const [members, setMembers] = useState<RoomMemberInfo[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const t = useT();
   useEffect(() => {
     apiRequest<{ members: RoomMemberInfo[] }>("GET", `/api/rooms/${encodeURIComponent(room.id)}/members`)
       .then((a) => setMembers(a.members))
-      .catch((e) => setError(e instanceof HttpError ? e.errorText : "Members cannot be listed without a connection."));
-  }, [room.id]);
+      .catch((e) => setError(e instanceof HttpError ? e.errorText : t("panel.noConnection")));
+  }, [room.id, t]);
   return (
-    <div className="card chat-panel" role="dialog" aria-label="Group Info">
-      <h2>Group Info</h2>
+    <div className="card chat-panel" role="dialog" aria-label={t("panel.groupInfo")}>
+      <h2>{t("panel.groupInfo")}</h2>
       <p>
-        {room.name}:{" "}
-        {room.encrypted
-          ? "private and end-to-end encrypted; only members' devices can read it"
-          : "a public area room; anyone in this area can read it"}
-        .
+        {room.name}: {room.encrypted ? t("panel.privateLong") : t("panel.publicLong")}.
       </p>
-      {error ? <p role="status">{error}</p> : null}
+      {error ? <p role="status">{t.error(error)}</p> : null}
       {members ? (
-        <ul className="people" aria-label="Members">
+        <ul className="people" aria-label={t("panel.membersList")}>
           {members.map((m) => (
             <li key={m.userId}>
               <span>
                 {m.nickname}
-                {m.userId === me ? " (you)" : ""}{" "}
+                {m.userId === me ? t("panel.you") : ""}{" "}
                 <small>
-                  {[m.role === "owner" ? "owner" : null, online.has(m.userId) ? "connected now" : null].filter(Boolean).join(", ")}
+                  {[m.role === "owner" ? t("panel.owner") : null, online.has(m.userId) ? t("panel.connectedNow") : null]
+                    .filter(Boolean)
+                    .join(", ")}
                 </small>
               </span>
               {m.userId !== me && room.kind !== "dm" ? (
                 <button type="button" className="btn btn-ghost" onClick={() => onMessage(m.userId)}>
-                  Message {m.nickname}
+                  {t("msg.messageName", { name: m.nickname })}
                 </button>
               ) : null}
             </li>
           ))}
         </ul>
       ) : error ? null : (
-        <p>Loading members…</p>
+        <p>{t("panel.loading")}</p>
       )}
       {room.encrypted ? <DisappearingControl roomId={room.id} /> : null}
       {room.kind === "dm" && members ? <SafetyNumber peerId={members.find((m) => m.userId !== me)?.userId ?? null} /> : null}
       <button type="button" className="btn btn-ghost" onClick={onClose}>
-        Close
+        {t("panel.close")}
       </button>
     </div>
   );
@@ -156,10 +157,11 @@ export function NewGroupPanel({
   const [name, setName] = useState("");
   const [members, setMembers] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
+  const t = useT();
   return (
     <form
       className="card chat-panel"
-      aria-label="New group"
+      aria-label={t("panel.newGroup")}
       onSubmit={async (e) => {
         e.preventDefault();
         try {
@@ -170,15 +172,15 @@ export function NewGroupPanel({
         }
       }}
     >
-      <h2>New private group</h2>
-      <p>Groups are end-to-end encrypted: only the members' devices can read them.</p>
+      <h2>{t("panel.newGroupTitle")}</h2>
+      <p>{t("panel.newGroupBody")}</p>
       <label>
-        Group name
+        {t("panel.groupName")}
         <input value={name} onChange={(e) => setName(e.target.value)} maxLength={60} required />
       </label>
       {people.length ? (
         <fieldset>
-          <legend>Invite people who are here now (they join when they accept)</legend>
+          <legend>{t("panel.invitePeople")}</legend>
           {people.map((p) => (
             <label key={p.userId}>
               <input
@@ -191,15 +193,15 @@ export function NewGroupPanel({
           ))}
         </fieldset>
       ) : (
-        <p>Nobody else is in this room right now; you can start the group and share it later.</p>
+        <p>{t("panel.nobodyGroup")}</p>
       )}
-      {error ? <p role="alert">{error}</p> : null}
+      {error ? <p role="alert">{t.error(error)}</p> : null}
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={!name.trim()}>
-          Create group
+          {t("panel.createGroup")}
         </button>
         <button type="button" className="btn btn-ghost" onClick={onClose}>
-          Cancel
+          {t("common.cancel")}
         </button>
       </div>
     </form>

@@ -4,6 +4,7 @@
 import { Form, Link } from "react-router";
 import type { Me } from "../../../../core/api-types";
 import type { PendingVerification } from "../../../../core/identity";
+import { useT } from "../../i18n";
 import { CodeForm, type FormError, PhoneForm, useErrorToast } from "./verification-forms";
 
 export type FlowStep = "choose" | "verify-phone" | "code";
@@ -35,15 +36,16 @@ export function VerificationFlow({
   error?: FormError;
 }) {
   useErrorToast(error);
+  const t = useT();
   if (user?.authMode === "verified") {
     return (
       <section className="card narrow" aria-labelledby="flow-title">
-        <h1 id="flow-title">You're verified</h1>
+        <h1 id="flow-title">{t("join.verified")}</h1>
         <p>
-          Your phone <strong>{user.phone}</strong> is verified. AI smart replies, customer support and premium are open to you.
+          {t("join.verifiedBefore")} <strong>{user.phone}</strong> {t("join.verifiedAfter")}
         </p>
         <Link to="/chat" className="btn btn-primary">
-          Open Chat
+          {t("join.openChat")}
         </Link>
       </section>
     );
@@ -56,22 +58,19 @@ export function VerificationFlow({
           <p>{intro}</p>
           <div className="choice-grid">
             <div className="card tile">
-              <h2>Get Verified</h2>
-              <p className="small">
-                Verify your phone by WhatsApp or SMS: AI smart replies, customer support, premium eligibility and one identity on every
-                device.
-              </p>
+              <h2>{t("join.getVerified")}</h2>
+              <p className="small">{t("join.getVerifiedBody")}</p>
               <Link to={`${path}?step=verify-phone`} className="btn btn-primary">
-                Get Verified
+                {t("join.getVerified")}
               </Link>
             </div>
             <div className="card tile">
-              <h2>Start Anonymous</h2>
-              <p className="small">Basic features straight away with a generated nickname. No registration; you can verify later.</p>
+              <h2>{t("join.anonymous")}</h2>
+              <p className="small">{t("join.anonymousBody")}</p>
               <Form method="post">
                 <input type="hidden" name="intent" value="anonymous" />
                 <button type="submit" className="btn btn-ghost">
-                  Start Anonymous
+                  {t("join.anonymous")}
                 </button>
               </Form>
             </div>
@@ -79,15 +78,15 @@ export function VerificationFlow({
         </>
       ) : step === "verify-phone" ? (
         <>
-          <h2>Verify your phone</h2>
+          <h2>{t("join.verifyPhone")}</h2>
           <PhoneForm error={error} nickname={user?.nickname ?? ""} defaultPhone={verification?.phone ?? ""} />
           <Link to={path} className="btn btn-ghost">
-            Back
+            {t("common.back")}
           </Link>
         </>
       ) : (
         <>
-          <h2>Enter your code</h2>
+          <h2>{t("join.enterCode")}</h2>
           <CodeForm verification={verification!} resendInSeconds={resendInSeconds} changeHref={`${path}?step=verify-phone`} error={error} />
         </>
       )}

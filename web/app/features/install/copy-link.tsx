@@ -1,7 +1,9 @@
 import { useEffect, useState } from "react";
+import { useT } from "../../i18n";
 
 /** Copies the install link; shown only once JavaScript runs (the link itself is on the page for everyone). */
 export function CopyLinkButton({ url }: { url: string }) {
+  const t = useT();
   const [ready, setReady] = useState(false);
   const [copied, setCopied] = useState<"yes" | "no" | null>(null);
   useEffect(() => setReady(Boolean(navigator.clipboard)), []);
@@ -18,10 +20,10 @@ export function CopyLinkButton({ url }: { url: string }) {
           )
         }
       >
-        Copy URL
+        {t("qr.copy")}
       </button>
       <span role="status" className="small">
-        {copied === "yes" ? "Link copied" : copied === "no" ? "Could not copy: select the link above instead" : ""}
+        {copied === "yes" ? t("qr.copied") : copied === "no" ? t("qr.copyFailed") : ""}
       </span>
     </>
   );

@@ -1,5 +1,6 @@
 // Subscribe or unsubscribe this browser to Web Push. Used on /notifications and in /settings.
 import { useToast } from "../../components/toast";
+import { useT } from "../../i18n";
 import { useRootData } from "../../root";
 import { usePush } from "./use-push";
 
@@ -7,21 +8,22 @@ export function PushToggle() {
   const root = useRootData();
   const { state, error, subscribe, unsubscribe } = usePush(root?.env.VAPID_PUBLIC_KEY ?? "");
   const toast = useToast();
+  const t = useT();
   const text: Record<typeof state, string> = {
-    checking: "Checking this browser…",
-    unsupported: "This browser cannot receive push notifications. Alerts still appear under Notifications.",
-    unconfigured: "Push notifications are not configured on this server.",
-    denied: "Notifications are blocked for LinkUp in this browser's settings. Allow them there to get push alerts.",
-    subscribed: "Push notifications are on for this browser: SOS near you arrive even when LinkUp is closed.",
-    unsubscribed: "Get SOS alerts near you, messages and security notices even when LinkUp is closed.",
-    working: "Working…",
+    checking: t("nt.push.checking"),
+    unsupported: t("nt.push.unsupported"),
+    unconfigured: t("nt.push.unconfigured"),
+    denied: t("nt.push.denied"),
+    subscribed: t("nt.push.subscribed"),
+    unsubscribed: t("nt.push.unsubscribed"),
+    working: t("nt.push.working"),
   };
   return (
     <div className="push-toggle">
       <p aria-live="polite">{text[state]}</p>
       {error ? (
         <p className="error" role="alert">
-          {error}
+          {t.error(error)}
         </p>
       ) : null}
       {state === "subscribed" ? (
@@ -29,11 +31,10 @@ export function PushToggle() {
           type="button"
           className="btn"
           onClick={async () => {
-            if (await unsubscribe())
-              toast({ title: "Push notifications off", description: "This browser will no longer get push alerts." });
+            if (await unsubscribe()) toast({ title: t("nt.push.offTitle"), description: t("nt.push.offBody") });
           }}
         >
-          Turn off push notifications
+          {t("nt.push.turnOff")}
         </button>
       ) : state === "unsubscribed" || state === "working" ? (
         <button
@@ -41,15 +42,14 @@ export function PushToggle() {
           className="btn btn-primary"
           disabled={state === "working"}
           onClick={async () => {
-            if (await subscribe())
-              toast({ title: "Push notifications on", description: "You will get alerts on this device.", variant: "success" });
+            if (await subscribe()) toast({ title: t("nt.push.onTitle"), description: t("nt.push.onBody"), variant: "success" });
           }}
         >
-          Enable push notifications
+          {t("nt.push.enable")}
         </button>
       ) : null}
       <noscript>
-        <p>Push notifications need JavaScript.</p>
+        <p>{t("nt.push.needsJs")}</p>
       </noscript>
     </div>
   );

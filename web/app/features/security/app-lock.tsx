@@ -11,6 +11,7 @@ import {
   parseAppLock,
   pinMatches,
 } from "../../../../core/app-lock";
+import { useT } from "../../i18n";
 
 const configKey = (userId: string) => `linkup-app-lock-${userId}`;
 const ACTIVE_KEY = "linkup-last-active";
@@ -41,6 +42,7 @@ export function AppLockGate({ userId, children }: { userId: string | null; child
   const [locked, setLocked] = useState(false);
   const [pin, setPin] = useState("");
   const [error, setError] = useState<string | null>(null);
+  const t = useT();
   const check = useCallback(() => {
     if (!userId) return;
     if (lockDue(readConfig(userId), lastActive(), Date.now())) setLocked(true);
@@ -77,7 +79,7 @@ export function AppLockGate({ userId, children }: { userId: string | null; child
   };
   return (
     <section className="card narrow" role="dialog" aria-modal="true" aria-labelledby="app-lock-title">
-      <h1 id="app-lock-title">LinkUp is locked</h1>
+      <h1 id="app-lock-title">{t("sec.lockedTitle")}</h1>
       {config?.pin ? (
         <form
           className="form"
@@ -85,11 +87,11 @@ export function AppLockGate({ userId, children }: { userId: string | null; child
             e.preventDefault();
             if (config.panic && (await pinMatches(pin, config.panic))) return panicWipe(userId);
             if (config.pin && (await pinMatches(pin, config.pin))) unlock();
-            else setError("Wrong PIN. Please try again.");
+            else setError(t("sec.wrongPin"));
           }}
         >
           <label>
-            PIN
+            {t("sec.pin")}
             <input
               type="password"
               inputMode="numeric"
@@ -100,7 +102,7 @@ export function AppLockGate({ userId, children }: { userId: string | null; child
             />
           </label>
           <button type="submit" className="btn btn-primary">
-            Unlock
+            {t("sec.unlock")}
           </button>
         </form>
       ) : null}
@@ -119,23 +121,21 @@ export function AppLockGate({ userId, children }: { userId: string | null; child
               headers: { "content-type": "application/json" },
               body: "{}",
             });
-            if (!options.ok) throw new Error(((await options.json()) as { error?: string }).error ?? "No passkey to unlock with.");
+            if (!options.ok) throw new Error(((await options.json()) as { error?: string }).error ?? t("sec.noUnlockPasskey"));
             const response = await startAuthentication({ optionsJSON: await options.json() });
             const res = await fetch("/api/security/passkeys/unlock", {
               method: "POST",
               headers: { "content-type": "application/json" },
               body: JSON.stringify({ response }),
             });
-            if (!res.ok) throw new Error(((await res.json()) as { error?: string }).error ?? "That passkey could not be verified.");
+            if (!res.ok) throw new Error(((await res.json()) as { error?: string }).error ?? t("sec.passkeyNotVerified"));
             unlock();
           } catch (err) {
-            setError(
-              err instanceof Error && err.name !== "NotAllowedError" ? err.message : "The passkey request was cancelled or timed out.",
-            );
+            setError(err instanceof Error && err.name !== "NotAllowedError" ? t.error(err.message) : t("sec.passkeyCancelled"));
           }
         }}
       >
-        Unlock with Passkey
+        {t("sec.unlockPasskey")}
       </button>
     </section>
   );
@@ -147,12 +147,15 @@ export function AppLockSettings({ userId }: { userId: string }) {
   const [pin, setPin] = useState("");
   const [panic, setPanic] = useState("");
   const [message, setMessage] = useState<string | null>(null);
+  const t = useT();
   useEffect(() => setConfig(readConfig(userId)), [userId]);
-  if (config === undefined) return <p className="muted small">The app lock is kept on this device and needs JavaScript.</p>;
+  if (config === undefined) return <p className="muted small">{t("sec.lockNeedsJs")}</p>;
   return (
     <section aria-labelledby="app-lock-settings-title">
-      <h2 id="app-lock-settings-title">App lock {config ? <span className="pill">Active</span> : null}</h2>
-      <p>After the time you choose without use, this device asks for your PIN or passkey before it shows LinkUp again.</p>
+      <h2 id="app-lock-settings-title">
+        {t("sec.lockTitle")} {config ? <span className="pill">{t("sec.active")}</span> : null}
+      </h2>
+      <p>{t("sec.lockBody")}</p>
       {message ? (
         <p role="status" className="success">
           {message}
@@ -163,11 +166,11 @@ export function AppLockSettings({ userId }: { userId: string }) {
         onSubmit={async (e) => {
           e.preventDefault();
           if ((pin && !PIN_PATTERN.test(pin)) || (panic && !PIN_PATTERN.test(panic))) {
-            setMessage("A PIN or panic code is 4 to 8 digits.");
+            setMessage(t("sec.pinFormat"));
             return;
           }
           if (panic && panic === pin) {
-            setMessage("The panic code must differ from the PIN.");
+            setMessage(t("sec.panicDiffers"));
             return;
           }
           const next: AppLockConfig = {
@@ -180,21 +183,21 @@ export function AppLockSettings({ userId }: { userId: string }) {
           setConfig(next);
           setPin("");
           setPanic("");
-          setMessage(`App lock is on: after ${minutes} ${minutes === 1 ? "minute" : "minutes"} without use.`);
+          setMessage(t("sec.lockOn", { count: minutes }));
         }}
       >
         <label>
-          Auto-lock after
+          {t("sec.autoLock")}
           <select value={minutes} onChange={(e) => setMinutes(Number(e.target.value))}>
             {AUTO_LOCK_MINUTES.map((m) => (
               <option key={m} value={m}>
-                {m} {m === 1 ? "minute" : "minutes"}
+                {t("sec.minutes", { count: m })}
               </option>
             ))}
           </select>
         </label>
         <label>
-          PIN for this device (4 to 8 digits)
+          {t("sec.pinLabel")}
           <input
             type="password"
             inputMode="numeric"
@@ -205,7 +208,7 @@ export function AppLockSettings({ userId }: { userId: string }) {
           />
         </label>
         <label>
-          Panic code (optional): typed instead of the PIN, it wipes LinkUp from this device
+          {t("sec.panicLabel")}
           <input
             type="password"
             inputMode="numeric"
@@ -216,7 +219,7 @@ export function AppLockSettings({ userId }: { userId: string }) {
           />
         </label>
         <button type="submit" className="btn btn-primary">
-          Save App Lock
+          {t("sec.saveLock")}
         </button>
       </form>
       {config ? (
@@ -226,10 +229,10 @@ export function AppLockSettings({ userId }: { userId: string }) {
           onClick={() => {
             localStorage.removeItem(configKey(userId));
             setConfig(null);
-            setMessage("App lock is off.");
+            setMessage(t("sec.lockOff"));
           }}
         >
-          Turn Off App Lock
+          {t("sec.turnOffLock")}
         </button>
       ) : null}
     </section>

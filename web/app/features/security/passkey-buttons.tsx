@@ -2,18 +2,19 @@
 // proving one on /two-factor. WebAuthn exists only in JavaScript; without it the screens say so.
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from "@simplewebauthn/browser";
 import { useEffect, useState } from "react";
+import { type T, useT } from "../../i18n";
 
-async function postJson<T>(path: string, body: unknown): Promise<T> {
+async function postJson<R>(path: string, body: unknown): Promise<R> {
   const res = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const json = (await res.json().catch(() => ({}))) as T & { error?: string };
-  if (!res.ok) throw new Error(json.error ?? "Something went wrong. Please try again.");
+  const json = (await res.json().catch(() => ({}))) as R & { error?: string };
+  if (!res.ok) throw new Error(json.error ?? "");
   return json;
 }
 
-/** A cancelled or timed-out browser prompt says so plainly; server refusals pass their own words. */
-function messageOf(e: unknown): string {
-  if (e instanceof Error && e.name === "NotAllowedError") return "The passkey request was cancelled or timed out.";
-  return e instanceof Error ? e.message : "Something went wrong. Please try again.";
+/** A cancelled or timed-out browser prompt says so plainly; server refusals pass their own words, in the page's language. */
+function messageOf(e: unknown, t: T): string {
+  if (e instanceof Error && e.name === "NotAllowedError") return t("sec.passkeyCancelled");
+  return e instanceof Error && e.message ? t.error(e.message) : t("sec.tryAgain");
 }
 
 function useWebAuthn(): boolean | null {
@@ -24,11 +25,12 @@ function useWebAuthn(): boolean | null {
 
 export function AddPasskey({ onAdded }: { onAdded: () => void }) {
   const supported = useWebAuthn();
-  const [name, setName] = useState("This phone");
+  const t = useT();
+  const [name, setName] = useState(() => t("sec.passkeyDefaultName"));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  if (supported === null) return <p className="muted small">Adding a passkey needs JavaScript.</p>;
-  if (!supported) return <p className="muted small">This browser cannot make passkeys.</p>;
+  if (supported === null) return <p className="muted small">{t("sec.addNeedsJs")}</p>;
+  if (!supported) return <p className="muted small">{t("sec.cannotMake")}</p>;
   return (
     <form
       className="form"
@@ -42,14 +44,14 @@ export function AddPasskey({ onAdded }: { onAdded: () => void }) {
           await postJson("/api/security/passkeys", { name, response });
           onAdded();
         } catch (err) {
-          setError(messageOf(err));
+          setError(messageOf(err, t));
         } finally {
           setBusy(false);
         }
       }}
     >
       <label>
-        Passkey name
+        {t("sec.passkeyName")}
         <input value={name} onChange={(e) => setName(e.target.value)} maxLength={40} required />
       </label>
       {error ? (
@@ -58,7 +60,7 @@ export function AddPasskey({ onAdded }: { onAdded: () => void }) {
         </p>
       ) : null}
       <button type="submit" className="btn btn-primary" disabled={busy}>
-        Add a Passkey
+        {t("sec.addPasskey")}
       </button>
     </form>
   );
@@ -66,10 +68,11 @@ export function AddPasskey({ onAdded }: { onAdded: () => void }) {
 
 export function UsePasskey({ next }: { next: string }) {
   const supported = useWebAuthn();
+  const t = useT();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  if (supported === null) return <p className="muted small">Signing in with a passkey needs JavaScript.</p>;
-  if (!supported) return <p className="muted small">This browser cannot use passkeys.</p>;
+  if (supported === null) return <p className="muted small">{t("sec.useNeedsJs")}</p>;
+  if (!supported) return <p className="muted small">{t("sec.cannotUse")}</p>;
   return (
     <div>
       {error ? (
@@ -93,12 +96,12 @@ export function UsePasskey({ next }: { next: string }) {
             await postJson("/api/auth/second-factor/passkey", { response });
             window.location.assign(next);
           } catch (err) {
-            setError(messageOf(err));
+            setError(messageOf(err, t));
             setBusy(false);
           }
         }}
       >
-        Use Passkey
+        {t("sec.usePasskey")}
       </button>
     </div>
   );

@@ -1,26 +1,26 @@
 import type { PublicStats } from "../../../../core/api-types";
-
-const n = (v: number) => v.toLocaleString("en-NG");
+import { useT } from "../../i18n";
 
 /** Live counts from the database, never invented (spec README): what LinkUp has done so far. */
 export function LiveFigures({ stats, label }: { stats: PublicStats; label: string }) {
+  const t = useT();
   const figures = [
-    { value: stats.users, text: stats.users === 1 ? "person on LinkUp" : "people on LinkUp" },
-    { value: stats.areaRooms, text: stats.areaRooms === 1 ? "area room" : "area rooms" },
-    { value: stats.messagesToday, text: "messages in the last 24 hours" },
-    { value: stats.emergencyBroadcasts, text: stats.emergencyBroadcasts === 1 ? "SOS alert sent" : "SOS alerts sent" },
+    { id: "users", text: t("story.fig.users", { count: stats.users }) },
+    { id: "rooms", text: t("story.fig.rooms", { count: stats.areaRooms }) },
+    { id: "messages", text: t("story.fig.messages", { count: stats.messagesToday }) },
+    { id: "sos", text: t("story.fig.sos", { count: stats.emergencyBroadcasts }) },
   ];
   return (
     <section className="card" aria-label={label}>
       <h2>{label}</h2>
       <ul className="list-plain grid2">
         {figures.map((f) => (
-          <li key={f.text} className="stat">
-            <strong>{n(f.value)}</strong> {f.text}
+          <li key={f.id} className="stat">
+            {f.text}
           </li>
         ))}
       </ul>
-      <p className="small muted">Counted live from LinkUp's database.</p>
+      <p className="small muted">{t("story.fig.note")}</p>
     </section>
   );
 }

@@ -1,40 +1,27 @@
 // The screens the showcase and the mockups gallery present: each one a finished screen of the app.
+import type { MessageKey } from "../../../../core/i18n/en";
+
 export const SCREEN_CATEGORIES = [
-  { id: "all", label: "All" },
-  { id: "chat", label: "Chat" },
-  { id: "safety", label: "Safety" },
-  { id: "assistant", label: "Assistant" },
-  { id: "account", label: "Account" },
-] as const;
+  { id: "all", label: "story.cat.all" },
+  { id: "chat", label: "story.cat.chat" },
+  { id: "safety", label: "story.cat.safety" },
+  { id: "assistant", label: "story.cat.assistant" },
+  { id: "account", label: "story.cat.account" },
+] as const satisfies readonly { id: string; label: MessageKey }[];
 
 export type ScreenCategory = Exclude<(typeof SCREEN_CATEGORIES)[number]["id"], "all">;
 
-export const SCREENS: { to: string; title: string; text: string; category: ScreenCategory }[] = [
-  {
-    to: "/chat",
-    title: "Mesh chat",
-    text: "Area rooms, private chats and groups, with an outbox that survives a dropped network.",
-    category: "chat",
-  },
-  {
-    to: "/community",
-    title: "Community",
-    text: "Public rooms near you and the largest ones, with your area's active SOS.",
-    category: "chat",
-  },
-  { to: "/mesh-network", title: "Mesh network", text: "Who is in your room and how your messages travel.", category: "chat" },
-  {
-    to: "/emergency",
-    title: "Emergency",
-    text: "Send an SOS to your area and your contacts, and see alerts near you.",
-    category: "safety",
-  },
-  { to: "/security-settings", title: "Security settings", text: "Sessions, two-factor sign-in and panic mode.", category: "safety" },
-  { to: "/ai-features", title: "AI features", text: "Translation, smart replies and the community assistant.", category: "assistant" },
-  { to: "/whatsapp-demo", title: "WhatsApp bot", text: "The same assistant and SOS from WhatsApp.", category: "assistant" },
-  { to: "/support", title: "AI support", text: "Answers about LinkUp, handed to a person when needed.", category: "assistant" },
-  { to: "/gamification", title: "Rewards", text: "Points, streaks and achievements for real actions.", category: "account" },
-  { to: "/settings", title: "Settings", text: "Profile, network range, privacy and alerts.", category: "account" },
-  { to: "/pricing", title: "Pricing", text: "Community, Premium and Enterprise plans.", category: "account" },
-  { to: "/download", title: "Install", text: "LinkUp on your home screen, straight from the browser.", category: "account" },
+export const SCREENS: { to: string; title: MessageKey; text: MessageKey; category: ScreenCategory }[] = [
+  { to: "/chat", title: "story.screen.chat.title", text: "story.screen.chat.text", category: "chat" },
+  { to: "/community", title: "story.screen.community.title", text: "story.screen.community.text", category: "chat" },
+  { to: "/mesh-network", title: "story.screen.mesh.title", text: "story.screen.mesh.text", category: "chat" },
+  { to: "/emergency", title: "story.screen.emergency.title", text: "story.screen.emergency.text", category: "safety" },
+  { to: "/security-settings", title: "story.screen.security.title", text: "story.screen.security.text", category: "safety" },
+  { to: "/ai-features", title: "story.screen.ai.title", text: "story.screen.ai.text", category: "assistant" },
+  { to: "/whatsapp-demo", title: "story.screen.whatsapp.title", text: "story.screen.whatsapp.text", category: "assistant" },
+  { to: "/support", title: "story.screen.support.title", text: "story.screen.support.text", category: "assistant" },
+  { to: "/gamification", title: "story.screen.rewards.title", text: "story.screen.rewards.text", category: "account" },
+  { to: "/settings", title: "story.screen.settings.title", text: "story.screen.settings.text", category: "account" },
+  { to: "/pricing", title: "story.screen.pricing.title", text: "story.screen.pricing.text", category: "account" },
+  { to: "/download", title: "story.screen.install.title", text: "story.screen.install.text", category: "account" },
 ];

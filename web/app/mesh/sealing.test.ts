@@ -1,0 +1,103 @@
+// Sealing and opening with a stand-in session: what leaves a private room, what is refused, and what the chat says.
+import { describe, expect, it, vi } from "vitest";
+import type { Envelope } from "../../../core/envelope";
+import type { OutboxItem } from "./db";
+import { History } from "./history";
+import { memoryStore, message } from "./memory-store.test-support";
+import { Sealing, type SealingSession } from "./sealing";
+
+const me = { id: "u-me", nickname: "Me" };
+
+function envelope(room: string, extra: Partial<Envelope> = {}): Envelope {
+  return {
+    id: "e1",
+    room,
+    senderId: "u-ada",
+    senderName: "Ada",
+    timestamp: 5_000,
+    type: "text",
+    ttl: 16,
+    meshRoute: ["a"],
+    isEncrypted: false,
+    priority: "normal",
+    content: { text: "hello" },
+    ...extra,
+  };
+}
+
+function setup(session: Partial<SealingSession>, members: { userId: string; nickname?: string }[] = []) {
+  const history = new History({ changed() {}, tell() {} }, memoryStore());
+  const queued: OutboxItem[] = [];
+  const sealing = new Sealing({
+    me,
+    hop: "Me · tab-1",
+    history,
+    enqueue: async (item) => void queued.push(item),
+    session: async () => session as SealingSession,
+    publishDeviceKey: async () => {},
+    members: async () => members,
+  });
+  return { history, sealing, queued };
+}
+
+describe("sealing", () => {
+  it("sends a public room's envelope as it is", async () => {
+    const { sealing } = setup({});
+    const e = envelope("nearby:s1v0g", { meta: { location: "x" } });
+    expect(await sealing.seal(e)).toBe(e);
+  });
+
+  it("seals a direct message's meta inside the ciphertext, never beside it, and says when the contact has a new device", async () => {
+    const sealDirect = vi.fn(async (e: Envelope, text: string, _peer: string) => ({
+      envelope: { ...e, content: { ciphertext: text } } as unknown as Envelope,
+      changes: [
+        { userId: "u-ada", deviceId: "d1", kind: "new-device" as const },
+        { userId: "u-ada", deviceId: "d2", kind: "new-device" as const },
+      ],
+    }));
+    const { sealing, history } = setup({ sealDirect });
+    await history.add(message("dm:u-ada:u-me", "old", { senderId: "u-ada", senderName: "Ada" }));
+    const sealed = await sealing.seal(envelope("dm:u-ada:u-me", { meta: { pin: 1 } }));
+    expect(sealed.meta).toBeUndefined();
+    expect(sealDirect.mock.calls[0]?.[1]).toContain('"meta":{"pin":1}');
+    expect(sealDirect.mock.calls[0]?.[2]).toBe("u-ada");
+    const said = history.list("dm:u-ada:u-me").filter((m) => m.senderId === "system");
+    expect(said.map((m) => m.text)).toEqual([
+      "Ada has a new device that now receives this chat. If you did not expect it, compare safety numbers in the chat's info.",
+    ]);
+  });
+
+  it("hands the group's sender key to the members before sealing, and names who joined since last time", async () => {
+    const keyEnvelope = envelope("group:g1", { id: "k1", type: "key" });
+    const prepareGroup = vi.fn(async () => ({ envelopes: [keyEnvelope], changes: [] }));
+    const sealGroup = vi.fn(async (e: Envelope) => e);
+    const { sealing, history, queued } = setup({ prepareGroup, sealGroup }, [{ userId: "u-me" }, { userId: "u-ada", nickname: "Ada" }]);
+    await history.kvSet("members:group:g1", ["u-me"]);
+    await sealing.seal(envelope("group:g1"));
+    expect(queued.map((i) => i.id)).toEqual(["k1"]);
+    expect(sealGroup).toHaveBeenCalledOnce();
+    expect(history.list("group:g1").map((m) => m.text)).toEqual(["Ada now receives the messages of this group."]);
+  });
+
+  it("refuses what the protocol does not authenticate, and waits on what this device cannot open yet", async () => {
+    const open = vi.fn();
+    const { sealing } = setup({ open });
+    open.mockResolvedValueOnce({ ok: false, reason: "bad-signature" });
+    expect(await sealing.open(envelope("dm:u-ada:u-me"))).toEqual({ refused: "bad-signature" });
+    open.mockResolvedValueOnce({ ok: false, reason: "no-key" });
+    expect(await sealing.open(envelope("group:g1"))).toBeNull();
+    open.mockResolvedValueOnce({ ok: true, text: "hi" });
+    expect(await sealing.open(envelope("group:g1"))).toEqual({ text: "hi" });
+  });
+
+  it("opens group messages that waited once their sender key arrives", async () => {
+    const pending = envelope("group:g1", { id: "p1" });
+    const { sealing, history } = setup({
+      acceptSenderKey: async () => ({ ok: true, changes: [] }),
+      open: async () => ({ ok: true, text: "now readable" }),
+    });
+    await history.add(message("group:g1", "p1", { text: null, pending }));
+    await sealing.acceptSenderKey(envelope("group:g1", { id: "k1", type: "key" }));
+    expect(history.get("group:g1", "p1")).toMatchObject({ text: "now readable", isEncrypted: true, pending: undefined });
+  });
+});
