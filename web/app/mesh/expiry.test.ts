@@ -1,6 +1,6 @@
 // The device side of disappearing messages: what is reported when, with a clock the test moves.
 import { describe, expect, it } from "vitest";
-import { type Clock, ExpiryWatch, MAX_TIMEOUT_MS } from "./expiry";
+import { type Clock, ExpiryWatch, MAX_TIMEOUT_MS, timerLine } from "./expiry";
 
 function fakeClock(start: number) {
   let now = start;
@@ -80,5 +80,15 @@ describe("ExpiryWatch", () => {
     watch.stop();
     advance(1000);
     expect(seen).toEqual(["m"]);
+  });
+});
+
+describe("timerLine", () => {
+  it("takes the room's own announcement, with its meta, and nothing a member could send", () => {
+    const meta = { event: "disappearing", by: "u1", byName: "Ada", timer: "1day" };
+    expect(timerLine({ senderId: "system", type: "system", meta })).toEqual({ text: "", meta });
+    expect(timerLine({ senderId: "u1", type: "text", meta })).toBeNull();
+    expect(timerLine({ senderId: "system", type: "system", meta: { ...meta, timer: "5minutes" } })).toBeNull();
+    expect(timerLine({ senderId: "system", type: "system", meta: { event: "missed-call" } })).toBeNull();
   });
 });

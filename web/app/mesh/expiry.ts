@@ -1,7 +1,8 @@
 // Disappearing messages on this device (docs/decisions/037c-disappearing-messages.md): each message the room
 // stamped with `expiresAt` is deleted from this browser's history when that moment comes, on load for what
 // expired while LinkUp was closed, and by a timer for the next one while it is open.
-import { isExpired } from "../../../core/disappearing";
+import { DisappearingMetaSchema, isExpired } from "../../../core/disappearing";
+import type { Envelope } from "../../../core/envelope";
 import { openDb } from "./db";
 
 /** setTimeout's longest delay (about 24.8 days); a 30-day timer is waited for in steps. */
@@ -100,4 +101,14 @@ export async function purgeExpired(now = Date.now()): Promise<number> {
     };
     req.onerror = () => reject(req.error);
   });
+}
+
+/**
+ * The room's own line announcing a timer change: nothing to open (private rooms carry no server plain text), its
+ * meta is worded on screen. Null for any other envelope.
+ */
+export function timerLine(envelope: Pick<Envelope, "senderId" | "type" | "meta">): { text: string; meta: Record<string, unknown> } | null {
+  if (envelope.senderId !== "system" || envelope.type !== "system") return null;
+  const meta = DisappearingMetaSchema.safeParse(envelope.meta);
+  return meta.success ? { text: "", meta: meta.data as unknown as Record<string, unknown> } : null;
 }
