@@ -32,6 +32,11 @@ export const EnvelopeSchema = z.object({
     z.object({ ciphertext: z.string().max(60000), iv: z.string().max(64), keyId: z.string().max(128).optional() }),
   ]),
   meta: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * When a disappearing message expires (ms since epoch). Stamped by the room from the chat's timer; whatever a
+   * client writes here is dropped (docs/decisions/037c-disappearing-messages.md).
+   */
+  expiresAt: z.number().int().positive().optional(),
 });
 export type Envelope = z.infer<typeof EnvelopeSchema>;
 

@@ -122,6 +122,16 @@ describe("the browser's frame schemas", () => {
     for (const f of clientFrames)
       expect([f, ClientFrameMiniSchema.safeParse(f).success]).toEqual([f, ClientFrameSchema.safeParse(f).success]);
   });
+  it("keep the expiry the room stamps on envelopes and acks (disappearing messages)", () => {
+    const at = 1_800_000_000_000;
+    const ack = { type: "ack", id: envelope.id, status: "sent", seq: 1, expiresAt: at };
+    expect(ServerFrameMiniSchema.parse(ack)).toEqual(ack);
+    const relayed = ServerFrameMiniSchema.parse({ type: "envelope", seq: 2, envelope: { ...envelope, expiresAt: at } });
+    expect(relayed).toMatchObject({ envelope: { expiresAt: at } });
+    expect(EnvelopeMiniSchema.safeParse({ ...envelope, expiresAt: -1 }).success).toBe(
+      EnvelopeSchema.safeParse({ ...envelope, expiresAt: -1 }).success,
+    );
+  });
   it("refuse oversize and non-JSON frames", () => {
     expect(parseServerFrameClient(JSON.stringify({ type: "pong", pad: "x".repeat(MAX_FRAME_BYTES) })).ok).toBe(false);
     expect(parseServerFrameClient("{not json").ok).toBe(false);

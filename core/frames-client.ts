@@ -29,6 +29,8 @@ export const EnvelopeMiniSchema = z.object({
     }),
   ]),
   meta: z.optional(z.record(z.string(), z.unknown())),
+  // The room's expiry of a disappearing message (docs/decisions/037c-disappearing-messages.md).
+  expiresAt: z.optional(int(1)),
 });
 
 const receiptStatus = z.enum(["delivered", "read"]);
@@ -62,7 +64,14 @@ const member = z.object({ userId: z.string(), nickname: z.string(), nodes: int(0
 
 export const ServerFrameMiniSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("hello"), room: z.string(), userId: z.string(), latestSeq: int(0), encrypted: z.boolean() }),
-  z.object({ type: z.literal("ack"), id: envelopeId, status: z.literal("sent"), seq: int(1), duplicate: z.optional(z.boolean()) }),
+  z.object({
+    type: z.literal("ack"),
+    id: envelopeId,
+    status: z.literal("sent"),
+    seq: int(1),
+    duplicate: z.optional(z.boolean()),
+    expiresAt: z.optional(int(1)),
+  }),
   z.object({ type: z.literal("envelope"), seq: int(1), envelope: EnvelopeMiniSchema }),
   z.object({ type: z.literal("resume-batch"), items: z.array(z.object({ seq: int(1), envelope: EnvelopeMiniSchema })) }),
   z.object({

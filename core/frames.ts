@@ -126,6 +126,8 @@ export const ServerFrameSchema = z.discriminatedUnion("type", [
     status: z.literal("sent"),
     seq: z.number().int().positive(),
     duplicate: z.boolean().optional(),
+    /** When the message disappears (the room's stamp from the chat's timer), so the sender's copy goes too. */
+    expiresAt: z.number().int().positive().optional(),
   }),
   /** A live envelope from another member (or from the server: SOS, assistant, system). */
   z.object({ type: z.literal("envelope"), seq: z.number().int().positive(), envelope: EnvelopeSchema }),

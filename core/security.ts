@@ -67,7 +67,8 @@ export interface SecurityState {
   twoFactor: boolean;
   passkeys: number;
   anonymousMode: boolean;
-  disappearingChats: number;
+  /** The person's auto-delete setting is on: the chats they start disappear (docs/decisions/037c-disappearing-messages.md). */
+  disappearingByDefault: boolean;
   panicCode: boolean;
   stealthMode: boolean;
 }
@@ -122,11 +123,11 @@ export function securityFeatures(s: SecurityState): SecurityFeature[] {
     {
       id: "disappearing_messages",
       title: "Disappearing messages",
-      description: "At least one of your chats deletes its messages after a timer.",
-      enabled: s.disappearingChats > 0,
+      description: "Chats you start delete their messages after your auto-delete timer; anyone in a chat can change its timer.",
+      enabled: s.disappearingByDefault,
       premiumOnly: false,
       category: "privacy",
-      offered: false,
+      offered: true,
     },
     {
       id: "panic_mode",

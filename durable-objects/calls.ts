@@ -27,6 +27,8 @@ export interface CallHost {
   /** Stores and relays a server envelope (the missed-call entry). */
   storeSystem(envelope: Envelope): Promise<void>;
   db(): ReturnType<typeof createDb>;
+  /** Wakes the room by this time at the latest (the room shares its one alarm between sections). */
+  scheduleAlarm(at: number): Promise<void>;
 }
 
 export interface CallSocket {
@@ -109,7 +111,7 @@ export class CallSwitch {
     const call = this.current();
     if (call?.state !== "ringing") return;
     if (call.ring_until <= now) await this.end(call, call.callee_id, "missed");
-    else await this.host.ctx.storage.setAlarm(call.ring_until);
+    else await this.host.scheduleAlarm(call.ring_until);
   }
 
   private async ring(ws: WebSocket, me: CallSocket, peerId: string, callId: string): Promise<void> {
@@ -142,7 +144,7 @@ export class CallSwitch {
       me.connId,
       ringUntil,
     );
-    await this.host.ctx.storage.setAlarm(ringUntil);
+    await this.host.scheduleAlarm(ringUntil);
     let devices = 0;
     const ring = encodeFrame({ type: "ring", callId, from: me.userId, fromName: me.nickname.slice(0, 60) || "Someone" });
     for (const other of this.socketsOf(peerId)) {

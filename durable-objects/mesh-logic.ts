@@ -110,7 +110,9 @@ export function refuseServerEnvelope(envelope: Envelope): { code: FrameErrorCode
  * client wrote), and only the server's own envelopes travel with high priority.
  */
 export function stampMemberEnvelope(envelope: Envelope, sender: { nickname: string }): Envelope {
-  return { ...envelope, senderName: sender.nickname.slice(0, 60) || undefined, priority: "normal" };
+  // The expiry is the room's to stamp (from the chat's timer), never the sender's.
+  const { expiresAt: _chosen, ...rest } = envelope;
+  return { ...rest, senderName: sender.nickname.slice(0, 60) || undefined, priority: "normal" };
 }
 
 /** Emergency envelopes always travel with high priority, whatever the client set. */

@@ -18,11 +18,20 @@ import {
 } from "../core/frames";
 import { newId } from "../core/ids";
 import { forgetPerson } from "./forget";
+import { Disappearing } from "./disappearing";
+import type { DisappearTimer, DisappearingMeta } from "../core/disappearing";
 import { CallSwitch } from "./calls";
 import { createDb } from "../db";
 import { awardMessagePoints } from "../workers/rewards";
 import { recordMessageEvents } from "../workers/analytics";
-import { closeConnection, closeRoomConnections, type MessageRow, openConnection, recordMessages } from "../db/queries/rooms";
+import {
+  closeConnection,
+  closeRoomConnections,
+  dropMessageContent,
+  type MessageRow,
+  openConnection,
+  recordMessages,
+} from "../db/queries/rooms";
 import { notifyDirectMessageIfOffline } from "../workers/notifications";
 import {
   type Bucket,
@@ -91,6 +100,7 @@ export class MeshRoom extends DurableObject<Env> {
   private socketSet: Set<WebSocket> | null = null;
   private staleRowsClosed: Promise<void> | null = null;
   private readonly calls: CallSwitch;
+  private readonly disappearing: Disappearing;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -126,12 +136,77 @@ export class MeshRoom extends DurableObject<Env> {
         await this.flush();
       },
       db: () => createDb(env),
+      scheduleAlarm: (at) => this.scheduleAlarm(at),
     });
+    this.disappearing = new Disappearing(this.sql, env as Env & { ENVIRONMENT?: string; DISAPPEARING_TEST_HOUR_MS?: string });
   }
 
-  /** The only alarm is the calls section's ring timeout (docs/decisions/024-calls-through-the-room.md). */
+  /**
+   * One alarm serves two sections: the calls section's ring timeout (docs/decisions/024-calls-through-the-room.md)
+   * and the expiry of disappearing messages (docs/decisions/037c-disappearing-messages.md). Each asks for a time
+   * through scheduleAlarm, which keeps the earliest; here both do their due work and ask again.
+   */
   async alarm(): Promise<void> {
     await this.calls.alarm();
+    await this.expire(Date.now());
+    const next = this.disappearing.next();
+    if (next !== null) await this.scheduleAlarm(next);
+  }
+
+  /** Sets the alarm to `at` unless one is already due earlier (inside alarm() none is set until asked again). */
+  private async scheduleAlarm(at: number): Promise<void> {
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || at < current) await this.ctx.storage.setAlarm(at);
+  }
+
+  /** Drops expired messages from the room's storage and their content from D1 `messages`. */
+  private async expire(now: number): Promise<void> {
+    const dropped = this.disappearing.sweep(now);
+    if (dropped.length === 0) return;
+    // Rows still waiting for the batched metadata write go first, or it would store their content after the drop.
+    await this.flush();
+    await this.d1((db) => dropMessageContent(db, dropped));
+  }
+
+  /** The chat's disappearing-messages timer. */
+  async disappearingTimer(): Promise<DisappearTimer> {
+    return this.disappearing.timer();
+  }
+
+  /**
+   * A member sets the chat's timer (the Worker checked membership and that the room is private). A change is
+   * announced in the chat by a server line with no content (private rooms carry no server plain text); devices
+   * word it from its meta. Messages stored from now on carry the new expiry; earlier ones keep theirs.
+   */
+  async setDisappearing(input: {
+    roomId: string;
+    timer: DisappearTimer;
+    by: string;
+    byName: string;
+  }): Promise<{ timer: DisappearTimer; changed: boolean }> {
+    this.rememberRoom(input.roomId);
+    const changed = this.disappearing.setTimer(input.timer);
+    if (changed) {
+      const meta: DisappearingMeta = { event: "disappearing", by: input.by, byName: input.byName.slice(0, 60), timer: input.timer };
+      this.store(
+        {
+          id: newId(),
+          room: input.roomId,
+          senderId: "system",
+          timestamp: Date.now(),
+          type: "system",
+          ttl: 0,
+          meshRoute: [],
+          isEncrypted: false,
+          priority: "normal",
+          content: { text: "" },
+          meta: meta as unknown as Record<string, unknown>,
+        },
+        null,
+      );
+      await this.flush();
+    }
+    return { timer: input.timer, changed };
   }
 
   /** Health probe and WebSocket upgrades (the Worker has authenticated the user and checked membership). */
@@ -269,7 +344,7 @@ export class MeshRoom extends DurableObject<Env> {
         const refused = refuseEnvelope(frame.envelope, me);
         if (refused) return this.error(ws, refused.code, refused.message, frame.envelope.id);
         const envelope = stampMemberEnvelope(frame.envelope, me);
-        let result: { seq: number; duplicate: boolean };
+        let result: { seq: number; duplicate: boolean; expiresAt?: number };
         try {
           result = this.store(envelope, ws);
         } catch (err) {
@@ -277,7 +352,14 @@ export class MeshRoom extends DurableObject<Env> {
           console.error("MeshRoom store failed", err);
           return this.error(ws, "internal", "The room could not store this message. It will be resent.", envelope.id);
         }
-        this.send(ws, { type: "ack", id: envelope.id, status: "sent", seq: result.seq, ...(result.duplicate ? { duplicate: true } : {}) });
+        this.send(ws, {
+          type: "ack",
+          id: envelope.id,
+          status: "sent",
+          seq: result.seq,
+          ...(result.duplicate ? { duplicate: true } : {}),
+          ...(result.expiresAt ? { expiresAt: result.expiresAt } : {}),
+        });
         this.scheduleFlush();
         if (!result.duplicate) this.pushDirectMessage(envelope, me);
         return;
@@ -301,8 +383,9 @@ export class MeshRoom extends DurableObject<Env> {
   }
 
   /** Stores an envelope once (by id) and relays it to every socket but its origin. */
-  private store(envelope: Envelope, origin: WebSocket | null): { delivered: number; seq: number; duplicate: boolean } {
+  private store(envelope: Envelope, origin: WebSocket | null): { delivered: number; seq: number; duplicate: boolean; expiresAt?: number } {
     const now = Date.now();
+    envelope = this.withExpiry(envelope, now);
     const body = JSON.stringify(envelope);
     // UTF-8 takes at most 3 bytes per UTF-16 unit: most bodies need no encoding to pass the size check.
     if (body.length * 3 > MAX_ENVELOPE_BYTES && utf8.encode(body).byteLength > MAX_ENVELOPE_BYTES) throw new TooLarge();
@@ -320,7 +403,9 @@ export class MeshRoom extends DurableObject<Env> {
       .toArray()[0];
     if (!inserted) {
       const existing = this.sql.exec<{ seq: number }>("SELECT seq FROM envelopes WHERE id = ?", envelope.id).one();
-      return { delivered: 0, seq: existing.seq, duplicate: true };
+      // A resend whose first ack was lost still learns its expiry.
+      const expiresAt = this.disappearing.expiryOf(envelope.id);
+      return { delivered: 0, seq: existing.seq, duplicate: true, ...(expiresAt ? { expiresAt } : {}) };
     }
     const { seq } = inserted;
     const frame = `{"type":"envelope","seq":${seq},"envelope":${body}}`;
@@ -331,15 +416,34 @@ export class MeshRoom extends DurableObject<Env> {
     }
     this.relayedPending += delivered;
     if (MESSAGE_TYPES.has(envelope.type)) this.pendingRows.push(toMessageRow(envelope, now));
+    if (envelope.expiresAt !== undefined) {
+      this.disappearing.track(envelope.id, envelope.expiresAt);
+      this.ctx.waitUntil(this.scheduleAlarm(envelope.expiresAt));
+    }
     if (seq % PRUNE_EVERY === 0) this.prune(seq, now);
-    return { delivered, seq, duplicate: false };
+    return { delivered, seq, duplicate: false, ...(envelope.expiresAt ? { expiresAt: envelope.expiresAt } : {}) };
+  }
+
+  /**
+   * The envelope as stored: chat messages of a private room sent while its timer is on carry the room's expiry;
+   * anything else carries none. Key handouts never expire (later messages of the same chain need them), nor
+   * does the line announcing a timer.
+   */
+  private withExpiry(envelope: Envelope, now: number): Envelope {
+    const { expiresAt: _given, ...rest } = envelope;
+    const announcement = envelope.meta?.event === "disappearing";
+    if (!isPrivateRoom(envelope.room) || !MESSAGE_TYPES.has(envelope.type) || announcement) return rest;
+    const expiresAt = this.disappearing.expiryFor(now);
+    return expiresAt === undefined ? rest : { ...rest, expiresAt };
   }
 
   /**
    * What was missed after the cursor (emergencies first), at most RESUME_MAX_BYTES of it, then resume-done with
    * the cursor to continue from (`more` when the client should resume again) and the user's receipts.
    */
-  private resume(ws: WebSocket, me: Attachment, cursor: number): void {
+  private async resume(ws: WebSocket, me: Attachment, cursor: number): Promise<void> {
+    // Expired messages go before anything is read, so a late alarm never lets one be resumed.
+    await this.expire(Date.now());
     const urgent = "(type = 'emergency' OR priority = 'high')";
     const rows = (where: string) =>
       this.sql.exec<{ seq: number; body: string }>(

@@ -28,6 +28,8 @@ export interface Secrets {
   TURN_KEY_API_TOKEN?: string;
   /** "development" locally and in tests; unset in production. */
   ENVIRONMENT?: string;
+  /** Development only: how many ms the "1 hour" disappearing timer lasts, for browser tests (durable-objects/disappearing.ts). */
+  DISAPPEARING_TEST_HOUR_MS?: string;
 }
 
 export type AppEnv = Env & Secrets;

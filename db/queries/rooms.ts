@@ -347,6 +347,15 @@ export async function recordMessages(db: Db, rows: MessageRow[]) {
   return added;
 }
 
+/** Expired disappearing messages keep only their metadata row: body and ciphertext go (docs/decisions/037c-disappearing-messages.md). */
+export async function dropMessageContent(db: Db, ids: string[]) {
+  for (let i = 0; i < ids.length; i += 90)
+    await db
+      .update(messages)
+      .set({ body: null, ciphertext: null, iv: null })
+      .where(inArray(messages.id, ids.slice(i, i + 90)));
+}
+
 export async function listRoomMessages(db: Db, roomId: string, limit = 50) {
   return db.select().from(messages).where(eq(messages.roomId, roomId)).orderBy(desc(messages.sentAt)).limit(limit).all();
 }

@@ -58,7 +58,7 @@ export async function securityOverview(db: Db, user: User): Promise<SecurityOver
     twoFactor: Boolean(tf?.enabledAt),
     passkeys: await countPasskeys(db, user.id),
     anonymousMode: user.anonymousMode,
-    disappearingChats: 0,
+    disappearingByDefault: user.autoDelete !== "never",
     panicCode: false,
     stealthMode: user.stealthMode,
   });

@@ -31,6 +31,8 @@ export interface StoredMessage {
   /** The receipt this device has sent for someone else's message. */
   receipt?: ReceiptStatus;
   meta?: Record<string, unknown>;
+  /** When the room says this message disappears (web/app/mesh/expiry.ts deletes it then). */
+  expiresAt?: number;
   /** The envelope as received, kept while it cannot be decrypted yet (a group sender key still on its way). */
   pending?: Envelope;
 }

@@ -64,4 +64,29 @@ describe("the mesh node's history", () => {
     expect(h.get("r", "a")?.error).toBe("Not allowed");
     expect(events.tell).toHaveBeenCalledTimes(1);
   });
+
+  it("deletes disappearing messages when due: those that expired while closed on load, the others at their moment", async () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    try {
+      const { h, store } = history();
+      await store.putMessage(message("dm:a:b", "old", { expiresAt: 999_000 }));
+      await store.putMessage(message("dm:a:b", "kept"));
+      await h.load("dm:a:b");
+      await vi.advanceTimersByTimeAsync(0);
+      expect(store.messages.has("old")).toBe(false);
+      expect(h.list("dm:a:b").map((m) => m.id)).toEqual(["kept"]);
+
+      await h.add(message("dm:a:b", "soon", { expiresAt: 1_060_000 }));
+      await vi.advanceTimersByTimeAsync(59_999);
+      expect(h.get("dm:a:b", "soon")).toBeDefined();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(h.get("dm:a:b", "soon")).toBeUndefined();
+      expect(store.messages.has("soon")).toBe(false);
+      // Gone for good: the room's resume (or another tab) does not bring it back.
+      expect(h.isForgotten("soon")).toBe(true);
+      expect(store.messages.has("kept")).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

@@ -4,6 +4,7 @@
 import { newId } from "../../../core/ids";
 import * as db from "./db";
 import type { MessageStatus, StoredMessage } from "./db";
+import { ExpiryWatch, purgeExpired } from "./expiry";
 import { SeenIds } from "./logic";
 
 /** Messages kept per room on this device (the room itself keeps at least 1,000 or 7 days). */
@@ -34,6 +35,9 @@ export class History {
   private readonly messages = new Map<string, Map<string, StoredMessage>>();
   readonly seen = new SeenIds();
   private readonly forgotten = new Set<string>();
+  /** Disappearing messages leave this device when due, as if forgotten (docs/decisions/037c-disappearing-messages.md). */
+  private readonly expiry = new ExpiryWatch((room, ids) => void this.forget(room, ids));
+  private purged: Promise<unknown> | null = null;
 
   constructor(
     private readonly events: HistoryEvents,
@@ -42,6 +46,9 @@ export class History {
 
   /** Reads a room's kept history (pruned to HISTORY_KEPT) and its forgotten ids into memory. */
   async load(room: string): Promise<void> {
+    // Once per page: what expired in any chat while LinkUp was closed goes first.
+    this.purged ??= this.store === indexedDbStore ? purgeExpired().catch(() => 0) : Promise.resolve();
+    await this.purged;
     const [history, forgotten] = await Promise.all([
       this.store.pruneRoom(room, HISTORY_KEPT),
       this.store.kvGet<string[]>(`forgotten:${room}`),
@@ -53,6 +60,7 @@ export class History {
       this.seen.add(m.id);
     }
     this.messages.set(room, map);
+    this.expiry.watch(history);
   }
 
   rooms(): IterableIterator<string> {
@@ -122,6 +130,7 @@ export class History {
     }
     map.set(m.id, m);
     this.events.changed();
+    this.expiry.watch([m]);
   }
 
   /** Stores a message and holds it; `tell` lets the other tabs know. */

@@ -4,6 +4,7 @@
 // and passes the room's answers back; private rooms are sealed and opened by sealing.ts; receipts.ts keeps
 // the receipts. Envelopes are deduplicated by id, carry a TTL and collect one hop per node in meshRoute.
 import { missedCallText } from "../../../core/calls";
+import { timerLine } from "./expiry";
 import type { Envelope } from "../../../core/envelope";
 import type { ClientFrame, PresenceMember, ServerFrame } from "../../../core/frames";
 import { apiRequest, HttpError } from "../../../core/http";
@@ -376,7 +377,7 @@ export class MeshNode {
         if (state) state.encrypted = frame.encrypted;
         break;
       case "ack":
-        this.inOrder(room, () => this.onAck(room, frame.id, frame.seq));
+        this.inOrder(room, () => this.onAck(room, frame.id, frame.seq, frame.expiresAt));
         break;
       case "envelope":
         this.inOrder(room, () => this.onEnvelope(room, frame.envelope, frame.seq));
@@ -467,11 +468,12 @@ export class MeshNode {
     void this.history.kvSet(`cursor:${room}`, seq);
   }
 
-  private async onAck(room: string, id: string, seq: number) {
+  private async onAck(room: string, id: string, seq: number, expiresAt?: number) {
     await this.outbox.acknowledged(id);
     const m = await this.history.find(room, id);
     if (m?.type === "key" || !m) return;
-    await this.history.update({ ...m, seq, error: undefined, status: upgradeStatus(m.status, "sent") });
+    const expiry = expiresAt ? { expiresAt } : {};
+    await this.history.update({ ...m, seq, error: undefined, status: upgradeStatus(m.status, "sent"), ...expiry });
   }
 
   private async onEnvelope(room: string, envelope: Envelope, seq: number) {
@@ -504,7 +506,8 @@ export class MeshNode {
     const mine = envelope.senderId === this.me.id;
     // The room's missed-call entry has no content to open: its line comes from who called whom.
     const callLine = missedCallText(envelope, this.me.id);
-    const result = callLine !== null ? { text: callLine } : await this.sealing.open(envelope);
+    const line: { text: string; meta?: Record<string, unknown> } | null = callLine !== null ? { text: callLine } : timerLine(envelope);
+    const result = line ?? (await this.sealing.open(envelope));
     if (result && "refused" in result) {
       // Forged, rewritten, replayed or plain text in a private room: never shown, never acknowledged.
       console.warn("mesh: refused a private envelope", result.refused);
@@ -525,10 +528,11 @@ export class MeshNode {
       seq,
       meshRoute: envelope.meshRoute,
       // The lock shows only for what this device decrypted and authenticated, never for a flag on the wire.
-      isEncrypted: isPrivateRoom(room) && opened !== null && callLine === null,
+      isEncrypted: isPrivateRoom(room) && opened !== null && line === null,
       priority: envelope.priority,
       isAI: envelope.type === "ai" || undefined,
       meta: opened?.meta,
+      expiresAt: envelope.expiresAt,
       // Group messages may wait for their sender key; a direct message this device cannot open never will.
       pending: opened === null && envelope.room.startsWith("group:") ? envelope : undefined,
     };

@@ -26,6 +26,7 @@ const MANAGED_AT: Partial<Record<SecurityFeatureId, { to: string; label: Message
   two_factor: { to: "/security-settings?tab=authentication", label: "sec.manage2fa" },
   biometric_auth: { to: "/security-settings?tab=biometric", label: "sec.managePasskeys" },
   panic_mode: { to: "/security-settings?tab=biometric", label: "sec.managePanic" },
+  disappearing_messages: { to: "/settings?tab=privacy", label: "sec.manageDisappearing" },
 };
 
 // The server names features and events in English (core/security.ts); the screen reads them by id in its

@@ -16,6 +16,7 @@ import { SETTINGS_SECTIONS } from "../features/identity/settings-sections";
 import { type SettingsTab, settingsAction, tabOf } from "../features/identity/settings.server";
 import { type FormError, InlineError, useErrorToast, useHydrated } from "../features/identity/form-errors";
 import type { Route } from "./+types/settings";
+import { TIMER_LABELS } from "../features/chat/disappearing";
 
 export const meta: Route.MetaFunction = () => [{ title: "Settings — LinkUp" }];
 
@@ -382,7 +383,14 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           {tab === "privacy" ? (
             <SaveForm tab="privacy" submit={t("set.savePrivacy")}>
               <Toggle label={t("set.anonymous")} name="anonymousMode" checked={user.settings.anonymousMode} hint={t("set.anonymousHint")} />
-              <p className="muted small">Disappearing messages are not offered yet.</p>
+              <Select
+                label={t("set.autoDelete")}
+                name="autoDelete"
+                value={user.settings.autoDelete}
+                options={SETTINGS_OPTIONS.autoDelete}
+                labels={Object.fromEntries(SETTINGS_OPTIONS.autoDelete.map((o) => [o, t(TIMER_LABELS[o])]))}
+                hint={t("set.autoDeleteHint")}
+              />
             </SaveForm>
           ) : null}
           {tab === "notifications" ? (

@@ -11,6 +11,7 @@ import {
   PublishPrekeysSchema,
   RoomIdSchema,
 } from "../../../core/rooms";
+import { SetDisappearingSchema } from "../../../core/disappearing";
 import { requireUser } from "../../auth/session";
 import { ReportSchema } from "../../../core/admin-schemas";
 import { fileReport, TOO_MANY_REPORTS } from "../../admin/reports";
@@ -35,6 +36,7 @@ import {
   revokeDeviceKey,
 } from "../../rooms/device-keys";
 import { communityFor, joinAreaRoom } from "../../rooms/community";
+import { applyDefaultTimer, disappearingOf, setDisappearing } from "../../rooms/disappearing";
 import { createGroup, joinNearby, membersOf, openDm, roomStats, roomsFor } from "../../rooms/rooms";
 
 /** The room id of a path, or 404. */
@@ -59,12 +61,15 @@ export const roomsApi = new Hono<AppBindings>()
   .post("/rooms/groups", async (c) => {
     const user = requireUser(c);
     const input = await parseJson(c, CreateGroupSchema);
-    return c.json({ room: await createGroup(c.var.db, user, input) }, 201);
+    const room = await createGroup(c.var.db, user, input);
+    await applyDefaultTimer(c.env, user, room.id);
+    return c.json({ room }, 201);
   })
   .post("/rooms/dm", async (c) => {
     const user = requireUser(c);
     const { userId } = await parseJson(c, OpenDmSchema);
     const { room, created } = await openDm(c.var.db, user, userId);
+    if (created) await applyDefaultTimer(c.env, user, room.id);
     return c.json({ room }, created ? 201 : 200);
   })
   .get("/rooms/invitations", async (c) => c.json({ invitations: await invitationsFor(c.var.db, requireUser(c)) }))
@@ -119,6 +124,16 @@ export const roomsApi = new Hono<AppBindings>()
     const parsed = RoomIdSchema.safeParse(c.req.param("id"));
     if (!parsed.success) throw new ApiError(404, "Room not found");
     return c.json({ members: await membersOf(c.var.db, user, parsed.data) });
+  })
+  .get("/rooms/:id/disappearing", async (c) => {
+    const user = requireUser(c);
+    return c.json(await disappearingOf(c.env, c.var.db, user, roomParam(c.req.param("id"))));
+  })
+  .put("/rooms/:id/disappearing", async (c) => {
+    const user = requireUser(c);
+    const roomId = roomParam(c.req.param("id"));
+    const { timer } = await parseJson(c, SetDisappearingSchema);
+    return c.json(await setDisappearing(c.env, c.var.db, user, roomId, timer));
   })
   .get("/rooms/:id/stats", async (c) => {
     const user = requireUser(c);

@@ -7,6 +7,7 @@ import type { MessageStatus, StoredMessage } from "../../mesh/db";
 import type { MessageKey } from "../../../../core/i18n/en";
 import { useT } from "../../i18n";
 import { FileBubble } from "../files/file-bubble";
+import { useDisappearingLine } from "./disappearing";
 
 const STATUS: Record<MessageStatus, { icon: string; label: MessageKey }> = {
   sending: { icon: "◷", label: "msg.status.sending" },
@@ -44,6 +45,7 @@ export function MessageList({
 }) {
   const end = useRef<HTMLLIElement>(null);
   const t = useT();
+  const disappearingLine = useDisappearingLine();
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll down whenever a message arrives
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: "end" });
@@ -76,7 +78,9 @@ export function MessageList({
             </span>
           ) : null}
           {m.type === "emergency" ? <strong className="msg-sos">{t("msg.emergency")}</strong> : null}
-          {parseFileMessage(m.text) ? (
+          {disappearingLine(m.meta) ? (
+            <p className="msg-text">{disappearingLine(m.meta)}</p>
+          ) : parseFileMessage(m.text) ? (
             <FileBubble file={parseFileMessage(m.text) as FileMessage} />
           ) : (
             <p className="msg-text">{m.text ?? (m.pending ? t("msg.waitingKey") : t("msg.otherDevice"))}</p>

@@ -1,6 +1,7 @@
 // Chat panels that need the network (people here, group info, new group): loaded when first opened.
 import { useEffect, useState } from "react";
 import { apiRequest, HttpError } from "../../../../core/http";
+import { DisappearingControl } from "./disappearing";
 import type { RoomMemberInfo, RoomSummary } from "../../../../core/rooms";
 import { useT } from "../../i18n";
 import { createGroup } from "./rooms";
@@ -102,6 +103,7 @@ export function GroupInfo({
       ) : error ? null : (
         <p>{t("panel.loading")}</p>
       )}
+      {room.encrypted ? <DisappearingControl roomId={room.id} /> : null}
       {room.kind === "dm" && members ? <SafetyNumber peerId={members.find((m) => m.userId !== me)?.userId ?? null} /> : null}
       <button type="button" className="btn btn-ghost" onClick={onClose}>
         {t("panel.close")}

@@ -1,0 +1,79 @@
+// Disappearing messages on screen (docs/decisions/037c-disappearing-messages.md): the timer's names, the line
+// the room writes when someone changes it, and the chat info panel's control. The room keeps the timer and
+// stamps each message's expiry; devices delete what expired (web/app/mesh/expiry.ts).
+import { useEffect, useId, useState } from "react";
+import { DISAPPEAR_MS, type DisappearTimer, DisappearingMetaSchema, SetDisappearingSchema } from "../../../../core/disappearing";
+import { apiRequest } from "../../../../core/http";
+import type { MessageKey } from "../../../../core/i18n/en";
+import { useT } from "../../i18n";
+
+export const TIMER_LABELS: Record<DisappearTimer, MessageKey> = {
+  never: "dis.never",
+  "1hour": "dis.1hour",
+  "1day": "dis.1day",
+  "1week": "dis.1week",
+  "1month": "dis.1month",
+};
+const TIMERS = Object.keys(DISAPPEAR_MS) as DisappearTimer[];
+
+/** The room's announcement of a timer change, in the reader's language; null for any other message. */
+export function useDisappearingLine(): (meta: Record<string, unknown> | undefined) => string | null {
+  const t = useT();
+  return (meta) => {
+    const parsed = DisappearingMetaSchema.safeParse(meta);
+    if (!parsed.success) return null;
+    const { byName, timer } = parsed.data;
+    return timer === "never" ? t("dis.off", { name: byName }) : t("dis.on", { name: byName, timer: t(TIMER_LABELS[timer]) });
+  };
+}
+
+/** The chat's timer, read and set by any member (the room announces a change to everyone). */
+export function DisappearingControl({ roomId }: { roomId: string }) {
+  const t = useT();
+  const id = useId();
+  const [timer, setTimer] = useState<DisappearTimer | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const path = `/api/rooms/${encodeURIComponent(roomId)}/disappearing`;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read once per chat (t is a new function each render)
+  useEffect(() => {
+    apiRequest<{ timer: DisappearTimer }>("GET", path)
+      .then((a) => setTimer(a.timer))
+      .catch(() => setStatus(t("dis.failed")));
+  }, [path]);
+  return (
+    <section aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>{t("dis.title")}</h3>
+      <p className="muted small">{t("dis.hint")}</p>
+      {timer ? (
+        <form
+          className="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const body = SetDisappearingSchema.parse({ timer: new FormData(e.currentTarget).get("timer") });
+            apiRequest<{ timer: DisappearTimer }>("PUT", path, body)
+              .then((a) => {
+                setTimer(a.timer);
+                setStatus(t("dis.saved"));
+              })
+              .catch(() => setStatus(t("dis.failed")));
+          }}
+        >
+          <label>
+            {t("dis.timer")}
+            <select name="timer" defaultValue={timer}>
+              {TIMERS.map((o) => (
+                <option key={o} value={o}>
+                  {t(TIMER_LABELS[o])}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="btn">
+            {t("dis.save")}
+          </button>
+        </form>
+      ) : null}
+      {status ? <p role="status">{status}</p> : null}
+    </section>
+  );
+}
