@@ -1,5 +1,7 @@
 // The message envelope (docs/architecture.md §5): the one shape every transport carries, on every device and in rooms.
-import { z } from "zod";
+// zod/mini, like core/frames.ts: the one definition runs in the Worker and in the browser, where the full zod
+// build would cost about 25 KiB of gzipped JavaScript on the /chat budget (150 KiB).
+import * as z from "zod/mini";
 
 export const ENVELOPE_TYPES = ["text", "emergency", "system", "ai", "receipt", "presence", "key"] as const;
 export const MAX_FRAME_BYTES = 64 * 1024;
@@ -15,23 +17,23 @@ export const CLIENT_ENVELOPE_TYPES = ["text", "receipt", "presence", "key"] as c
  */
 export const MAX_META_BYTES = 4 * 1024;
 
+const str = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
+const upTo = (max: number) => z.string().check(z.maxLength(max));
+
 export const EnvelopeSchema = z.object({
-  id: z.string().min(8).max(64),
-  room: z.string().min(3).max(200),
-  senderId: z.string().min(1).max(64),
-  senderName: z.string().max(60).optional(),
-  timestamp: z.number().int().nonnegative(),
+  id: str(8, 64),
+  room: str(3, 200),
+  senderId: str(1, 64),
+  senderName: z.optional(upTo(60)),
+  timestamp: z.int().check(z.minimum(0)),
   type: z.enum(ENVELOPE_TYPES),
-  ttl: z.number().int().min(0).max(16),
-  meshRoute: z.array(z.string().max(60)).max(16),
+  ttl: z.int().check(z.minimum(0), z.maximum(16)),
+  meshRoute: z.array(upTo(60)).check(z.maxLength(16)),
   isEncrypted: z.boolean(),
-  priority: z.enum(["normal", "high"]).default("normal"),
+  priority: z._default(z.enum(["normal", "high"]), "normal"),
   // Plain text for public area rooms; ciphertext and iv (base64url) for private rooms.
-  content: z.union([
-    z.object({ text: z.string().max(8000) }),
-    z.object({ ciphertext: z.string().max(60000), iv: z.string().max(64), keyId: z.string().max(128).optional() }),
-  ]),
-  meta: z.record(z.string(), z.unknown()).optional(),
+  content: z.union([z.object({ text: upTo(8000) }), z.object({ ciphertext: upTo(60000), iv: upTo(64), keyId: z.optional(upTo(128)) })]),
+  meta: z.optional(z.record(z.string(), z.unknown())),
 });
 export type Envelope = z.infer<typeof EnvelopeSchema>;
 
