@@ -5,6 +5,13 @@ import * as z from "zod/mini";
 
 export const ENVELOPE_TYPES = ["text", "emergency", "system", "ai", "receipt", "presence", "key"] as const;
 export const MAX_FRAME_BYTES = 64 * 1024;
+/** The most hops an envelope may take: its ttl and the length of its meshRoute. */
+export const MAX_TTL = 16;
+/**
+ * Time to live a new envelope starts with, on devices and on the server alike: the most, since the client's
+ * managed flooding keeps relays few (docs/decisions/035-managed-flooding.md).
+ */
+export const DEFAULT_TTL = MAX_TTL;
 /**
  * Kinds a member's device may send into a room. `emergency`, `system` and `ai` envelopes speak for LinkUp (an
  * SOS, a notice, the assistant), so only the server modules that own them put them in a room (MeshRoom's
@@ -27,8 +34,8 @@ export const EnvelopeSchema = z.object({
   senderName: z.optional(upTo(60)),
   timestamp: z.int().check(z.minimum(0)),
   type: z.enum(ENVELOPE_TYPES),
-  ttl: z.int().check(z.minimum(0), z.maximum(16)),
-  meshRoute: z.array(upTo(60)).check(z.maxLength(16)),
+  ttl: z.int().check(z.minimum(0), z.maximum(MAX_TTL)),
+  meshRoute: z.array(upTo(60)).check(z.maxLength(MAX_TTL)),
   isEncrypted: z.boolean(),
   priority: z._default(z.enum(["normal", "high"]), "normal"),
   // Plain text for public area rooms; ciphertext and iv (base64url) for private rooms.
@@ -37,14 +44,5 @@ export const EnvelopeSchema = z.object({
 });
 export type Envelope = z.infer<typeof EnvelopeSchema>;
 
-/** Room ids: nearby:<geohash-5>, group:<id>, dm:<a>:<b> with the two user ids sorted. */
-export function dmRoomId(a: string, b: string): string {
-  return `dm:${[a, b].sort().join(":")}`;
-}
-export function nearbyRoomId(geohash5: string): string {
-  return `nearby:${geohash5.slice(0, 5)}`;
-}
-export function roomKind(roomId: string): "nearby" | "group" | "dm" | null {
-  const kind = roomId.split(":")[0];
-  return kind === "nearby" || kind === "group" || kind === "dm" ? kind : null;
-}
+/** Room ids are parsed in core/room-ids.ts; re-exported here for the modules that take them with envelopes. */
+export { dmRoomId, nearbyRoomId, roomKind } from "./room-ids";
