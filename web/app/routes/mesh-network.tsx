@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { Me } from "../../../core/api-types";
 import { apiRequest } from "../../../core/http";
+import { roomKind } from "../../../core/room-ids";
 import type { RoomStats, RoomsAnswer } from "../../../core/rooms";
 import { BluetoothPanel } from "../features/chat/bluetooth-panel";
 import { TabLinks, useQueryTab } from "../components/tabs";
@@ -133,7 +134,7 @@ function NetworkMap({ node }: { node: MeshNode | null }) {
               : r.viaTab
                 ? `${node.peers.get(r.viaTab)?.hop ?? r.viaTab} → LinkUp relay`
                 : "no route (messages wait in the outbox)"}{" "}
-            for {r.room.startsWith("nearby:") ? "the area room" : r.room.startsWith("dm:") ? "a direct chat" : "a group"}
+            for {roomKind(r.room) === "nearby" ? "the area room" : roomKind(r.room) === "dm" ? "a direct chat" : "a group"}
           </li>
         ))}
         {node.localPeers().map((p) => (
