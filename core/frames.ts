@@ -5,7 +5,10 @@
 // Sequence numbers: the room gives each stored envelope a `seq` (1, 2, 3... per room, never reused). A client
 // remembers the highest seq it has seen and sends it as the resume cursor after every (re)connect; the room
 // answers with every stored envelope after it (resume-batch frames, then one resume-done).
-import { z } from "zod";
+//
+// zod/mini (docs/decisions/037h-one-protocol-definition.md): the Worker and the browser parse with these same
+// schemas, and the browser's /chat budget cannot carry the full zod build.
+import * as z from "zod/mini";
 import { EnvelopeSchema, MAX_FRAME_BYTES } from "./envelope";
 import { checkSendFrame } from "./envelope-check";
 
@@ -20,10 +23,18 @@ export const MAX_ENVELOPE_BYTES = MAX_FRAME_BYTES - 1024;
 export const MAX_RECEIPT_IDS = 200;
 /** Most members a presence frame lists (its `nodes` still counts every socket). */
 export const PRESENCE_MEMBER_LIMIT = 200;
+/** Close code of a socket replaced by a newer one of the same person (4000–4999: the application's own). */
+export const CLOSE_REPLACED = 4008;
+/** Close code of a socket whose person is no longer let in (left the group, blocked in a direct chat). */
+export const CLOSE_NOT_MEMBER = 4003;
 /** Envelopes per resume-batch frame at most (each frame also stays within MAX_FRAME_BYTES). */
 export const RESUME_BATCH_SIZE = 50;
 
-const envelopeId = z.string().min(8).max(64);
+const str = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
+const upTo = (max: number) => z.string().check(z.maxLength(max));
+/** A whole number from `min` up. */
+const count = (min = 0) => z.int().check(z.minimum(min));
+const envelopeId = str(8, 64);
 
 // ---------------------------------------------------------------- call signalling (docs/decisions/024-calls-through-the-room.md)
 
@@ -32,14 +43,14 @@ const envelopeId = z.string().min(8).max(64);
  * candidates gathered into it, and keeps a call frame far below MAX_FRAME_BYTES.
  */
 export const MAX_SDP_CHARS = 16 * 1024;
-const callId = z.string().min(8).max(64);
-const sdp = z.string().min(1).max(MAX_SDP_CHARS);
+const callId = str(8, 64);
+const sdp = str(1, MAX_SDP_CHARS);
 /** One ICE candidate as RTCIceCandidate.toJSON() gives it; `null` candidate text marks the end of gathering. */
 export const IceCandidateSchema = z.object({
-  candidate: z.string().max(1024),
-  sdpMid: z.string().max(64).nullable().optional(),
-  sdpMLineIndex: z.number().int().min(0).max(64).nullable().optional(),
-  usernameFragment: z.string().max(256).nullable().optional(),
+  candidate: upTo(1024),
+  sdpMid: z.optional(z.nullable(upTo(64))),
+  sdpMLineIndex: z.optional(z.nullable(z.int().check(z.minimum(0), z.maximum(64)))),
+  usernameFragment: z.optional(z.nullable(upTo(256))),
 });
 export type IceCandidate = z.infer<typeof IceCandidateSchema>;
 /** Call frames a member sends; the room relays them only in direct chats, never stores them. */
@@ -70,15 +81,15 @@ export const ClientFrameSchema = z.discriminatedUnion("type", [
   /** Store and relay one envelope. The room answers `ack` (also for a resend of an id it already has). */
   z.object({ type: z.literal("send"), envelope: EnvelopeSchema }),
   /** Everything stored after `cursor` (the highest seq the client has; 0 = all history the room keeps). */
-  z.object({ type: z.literal("resume"), cursor: z.number().int().nonnegative() }),
+  z.object({ type: z.literal("resume"), cursor: count() }),
   /** The reader's device has (`delivered`) or opened (`read`) these envelopes; relayed to their senders. */
   z.object({
     type: z.literal("receipt"),
     status: ReceiptStatusSchema,
-    ids: z.array(envelopeId).min(1).max(MAX_RECEIPT_IDS),
+    ids: z.array(envelopeId).check(z.minLength(1), z.maxLength(MAX_RECEIPT_IDS)),
   }),
   /** Keep-alive; answered with `pong` (and, if `presence` is true, a fresh `presence` frame). */
-  z.object({ type: z.literal("ping"), at: z.number().optional(), presence: z.boolean().optional() }),
+  z.object({ type: z.literal("ping"), at: z.optional(z.number()), presence: z.optional(z.boolean()) }),
   /** Typing indicator; relayed to the other sockets as `typing`, never stored. */
   z.object({ type: z.literal("typing"), active: z.boolean() }),
   ...CallClientFrames,
@@ -103,11 +114,11 @@ export const PresenceMemberSchema = z.object({
   userId: z.string(),
   nickname: z.string(),
   /** Sockets (devices/tabs) of this user in the room. */
-  nodes: z.number().int().nonnegative(),
+  nodes: count(),
 });
 export type PresenceMember = z.infer<typeof PresenceMemberSchema>;
 
-export const StoredEnvelopeSchema = z.object({ seq: z.number().int().positive(), envelope: EnvelopeSchema });
+export const StoredEnvelopeSchema = z.object({ seq: count(1), envelope: EnvelopeSchema });
 export type StoredEnvelope = z.infer<typeof StoredEnvelopeSchema>;
 
 export const ServerFrameSchema = z.discriminatedUnion("type", [
@@ -116,7 +127,7 @@ export const ServerFrameSchema = z.discriminatedUnion("type", [
     type: z.literal("hello"),
     room: z.string(),
     userId: z.string(),
-    latestSeq: z.number().int().nonnegative(),
+    latestSeq: count(),
     encrypted: z.boolean(),
   }),
   /** The envelope `id` is stored (status `sent`). `duplicate` when the room already had it. */
@@ -124,13 +135,13 @@ export const ServerFrameSchema = z.discriminatedUnion("type", [
     type: z.literal("ack"),
     id: envelopeId,
     status: z.literal("sent"),
-    seq: z.number().int().positive(),
-    duplicate: z.boolean().optional(),
+    seq: count(1),
+    duplicate: z.optional(z.boolean()),
     /** When the message disappears (the room's stamp from the chat's timer), so the sender's copy goes too. */
-    expiresAt: z.number().int().positive().optional(),
+    expiresAt: z.optional(z.int().check(z.minimum(1))),
   }),
   /** A live envelope from another member (or from the server: SOS, assistant, system). */
-  z.object({ type: z.literal("envelope"), seq: z.number().int().positive(), envelope: EnvelopeSchema }),
+  z.object({ type: z.literal("envelope"), seq: count(1), envelope: EnvelopeSchema }),
   /** Part of the answer to `resume`, oldest first. */
   z.object({ type: z.literal("resume-batch"), items: z.array(StoredEnvelopeSchema) }),
   /**
@@ -140,10 +151,10 @@ export const ServerFrameSchema = z.discriminatedUnion("type", [
    */
   z.object({
     type: z.literal("resume-done"),
-    cursor: z.number().int().nonnegative(),
+    cursor: count(),
     receipts: z.array(z.object({ id: envelopeId, status: ReceiptStatusSchema, by: z.string() })),
     /** The answer stopped at its byte bound: resume again from `cursor` for the rest. */
-    more: z.boolean().optional(),
+    more: z.optional(z.boolean()),
   }),
   /** Another member's device has / opened envelopes you sent. */
   z.object({
@@ -157,16 +168,16 @@ export const ServerFrameSchema = z.discriminatedUnion("type", [
    * Who is present; `nodes` counts connected sockets (devices and tabs) in the room, `members` lists up to
    * PRESENCE_MEMBER_LIMIT people. Sent to a socket when it joins, then to all after joins/leaves (debounced).
    */
-  z.object({ type: z.literal("presence"), nodes: z.number().int().nonnegative(), members: z.array(PresenceMemberSchema) }),
+  z.object({ type: z.literal("presence"), nodes: count(), members: z.array(PresenceMemberSchema) }),
   z.object({ type: z.literal("typing"), userId: z.string(), nickname: z.string(), active: z.boolean() }),
-  z.object({ type: z.literal("pong"), at: z.number().optional() }),
+  z.object({ type: z.literal("pong"), at: z.optional(z.number()) }),
   /**
    * Call signalling (never stored). `from` is always stamped by the room: the person whose socket sent it.
    * `ring` reaches every device of the callee; after `accept` the rest travel only between the two devices
    * in the call. `ringing` tells the caller how many devices ring (0: nobody has this chat open).
    */
   z.object({ type: z.literal("ring"), callId, from: z.string(), fromName: z.string() }),
-  z.object({ type: z.literal("ringing"), callId, devices: z.number().int().nonnegative() }),
+  z.object({ type: z.literal("ringing"), callId, devices: count() }),
   z.object({ type: z.literal("accept"), callId, from: z.string() }),
   z.object({ type: z.literal("call-offer"), callId, from: z.string(), sdp }),
   z.object({ type: z.literal("call-answer"), callId, from: z.string(), sdp }),
@@ -178,8 +189,8 @@ export const ServerFrameSchema = z.discriminatedUnion("type", [
     type: z.literal("error"),
     code: z.enum(ERROR_CODES),
     message: z.string(),
-    id: z.string().optional(),
-    retryAfterMs: z.number().int().nonnegative().optional(),
+    id: z.optional(z.string()),
+    retryAfterMs: z.optional(count()),
   }),
 ]);
 export type ServerFrame = z.infer<typeof ServerFrameSchema>;
@@ -206,7 +217,7 @@ export function parseServerFrame(raw: string | ArrayBuffer): ParsedFrame<ServerF
   return parseFrame(ServerFrameSchema, raw);
 }
 
-function parseFrame<T>(schema: z.ZodType<T>, raw: string | ArrayBuffer, fast?: (json: unknown) => T | null): ParsedFrame<T> {
+function parseFrame<T>(schema: z.ZodMiniType<T>, raw: string | ArrayBuffer, fast?: (json: unknown) => T | null): ParsedFrame<T> {
   // Cheap checks first: a UTF-16 string has at least one and at most 3 UTF-8 bytes per code unit, so most frames
   // are never encoded just to be measured.
   const units = typeof raw === "string" ? raw.length : raw.byteLength;

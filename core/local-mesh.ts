@@ -1,10 +1,9 @@
 // The local mesh protocol: what tabs and windows of one browser say to each other over BroadcastChannel.
 // A tab whose relay socket is down asks a tab whose socket is up to relay for it; that tab passes the room's
 // frames back to every tab. Checked with this schema on receipt like any other outside input.
-// zod/mini, like frames-client.ts: this runs in the browser on the /chat budget.
+// zod/mini, like core/frames.ts: this runs in the browser on the /chat budget.
 import * as z from "zod/mini";
-import type { ClientFrame, ServerFrame } from "./frames";
-import { ClientFrameMiniSchema, ServerFrameMiniSchema } from "./frames-client";
+import { ClientFrameSchema, ServerFrameSchema } from "./frames";
 
 export const LOCAL_MESH_CHANNEL = "linkup-mesh";
 
@@ -22,15 +21,10 @@ export const LocalMeshMessageSchema = z.discriminatedUnion("kind", [
   }),
   z.object({ kind: z.literal("bye"), tab }),
   /** Please send this frame to the room for me (my own socket is down). */
-  z.object({ kind: z.literal("relay"), from: tab, to: tab, room, frame: ClientFrameMiniSchema }),
+  z.object({ kind: z.literal("relay"), from: tab, to: tab, room, frame: ClientFrameSchema }),
   /** A frame the room sent to `via`, passed on to the other tabs. */
-  z.object({ kind: z.literal("server"), via: tab, room, frame: ServerFrameMiniSchema }),
+  z.object({ kind: z.literal("server"), via: tab, room, frame: ServerFrameSchema }),
   /** Stored messages changed (status, new message): other tabs re-read them from IndexedDB. */
   z.object({ kind: z.literal("changed"), room, ids: z.array(z.string().check(z.maxLength(64))).check(z.maxLength(500)) }),
 ]);
-type Parsed = z.infer<typeof LocalMeshMessageSchema>;
-/** The frames inside carry the protocol's own types (the schemas mirror them; see frames-client.test.ts). */
-export type LocalMeshMessage =
-  | Exclude<Parsed, { kind: "relay" } | { kind: "server" }>
-  | (Omit<Extract<Parsed, { kind: "relay" }>, "frame"> & { frame: ClientFrame })
-  | (Omit<Extract<Parsed, { kind: "server" }>, "frame"> & { frame: ServerFrame });
+export type LocalMeshMessage = z.infer<typeof LocalMeshMessageSchema>;

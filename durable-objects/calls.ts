@@ -2,6 +2,7 @@
 // between the two people of a direct chat. SDP and ICE candidates pass through and are never stored (the media
 // is DTLS-SRTP end to end); the room keeps only who calls whom and since when, to ring, time out and end calls.
 import { CALL_TEXTS, type MissedCallMeta, RING_TIMEOUT_MS } from "../core/calls";
+import { dmPeer } from "../core/room-ids";
 import type { Envelope } from "../core/envelope";
 import { dmRoomId, roomKind } from "../core/envelope";
 import { type CallEndReason, type ClientFrame, encodeFrame, type FrameErrorCode, type ServerFrame } from "../core/frames";
@@ -219,11 +220,4 @@ export class CallSwitch {
     for (const ws of this.host.sockets()) if ((ws.deserializeAttachment() as { connId?: string } | null)?.connId === connId) return ws;
     return undefined;
   }
-}
-
-/** The other person of a `dm:<a>:<b>` room, or null when the room is not theirs. */
-export function dmPeer(roomId: string, userId: string): string | null {
-  const ids = roomId.split(":").slice(1);
-  if (ids.length !== 2 || !ids.includes(userId)) return null;
-  return ids[0] === userId ? ids[1] : ids[0];
 }

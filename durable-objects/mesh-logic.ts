@@ -27,10 +27,7 @@ export const PERSON_RATE: RateLimit = { burst: 60, perSecond: 20 };
 export const RESUME_RATE: RateLimit = { burst: 8, perSecond: 0.25 };
 /** Sockets one person may hold in one room (tabs and devices); a newer one replaces the oldest. */
 export const MAX_SOCKETS_PER_PERSON = 4;
-/** Close code of a socket replaced by a newer one of the same person (4000–4999: the application's own). */
-export const CLOSE_REPLACED = 4008;
-/** Close code of a socket whose person is no longer let in (left the group, blocked in a direct chat). */
-export const CLOSE_NOT_MEMBER = 4003;
+export { CLOSE_NOT_MEMBER, CLOSE_REPLACED } from "../core/frames";
 
 /**
  * Which of a person's open sockets to close so that a new one fits within MAX_SOCKETS_PER_PERSON: the oldest.

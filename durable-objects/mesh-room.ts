@@ -3,7 +3,8 @@
 // resume, acknowledges each envelope once stored, relays receipts to senders and tracks presence. Message
 // metadata goes to D1 `messages`; each socket is a row in `mesh_connections`.
 import { DurableObject } from "cloudflare:workers";
-import { type Envelope, EnvelopeSchema, roomKind } from "../core/envelope";
+import { type Envelope, EnvelopeSchema } from "../core/envelope";
+import { dmPeer, roomKind } from "../core/room-ids";
 import {
   type ClientFrame,
   encodeFrame,
@@ -513,10 +514,7 @@ export class MeshRoom extends DurableObject<Env> {
    */
   private pushDirectMessage(envelope: Envelope, me: Attachment): void {
     if (roomKind(envelope.room) !== "dm" || !MESSAGE_TYPES.has(envelope.type)) return;
-    const recipientId = envelope.room
-      .split(":")
-      .slice(1)
-      .find((id) => id !== me.userId);
+    const recipientId = dmPeer(envelope.room, me.userId);
     if (!recipientId || this.ctx.getWebSockets(recipientId).length > 0) return;
     const key = dmPushKey(recipientId);
     if (this.sql.exec("SELECT 1 FROM meta WHERE key = ?", key).toArray().length > 0) return;

@@ -10,7 +10,7 @@ import { newId } from "../core/ids";
 import { createDb } from "../db";
 import { countActiveConnections, findConnection, listRoomMessages } from "../db/queries/rooms";
 import { anonymousSession, call } from "../tests/workers/helpers";
-import { CLOSE_REPLACED as CLIENT_CLOSE_REPLACED } from "../web/app/mesh/transports";
+import { CLOSE_REPLACED as CLIENT_CLOSE_REPLACED } from "../core/frames";
 import type { MeshRoom } from "./mesh-room";
 import { MAX_SOCKETS_PER_PERSON, PERSON_RATE, RESUME_MAX_BYTES } from "./mesh-logic";
 import { mustOpen, openRoom, type RoomSocket, textEnvelope } from "../tests/workers/room-socket";

@@ -2,6 +2,7 @@
 // happens, into daily roll-ups per kind and coarse area; the admin figures are computed only from these and
 // the live tables. A failed write never fails the action it counts.
 import { and, count, eq, gt, gte, like, lt, sql, sum } from "drizzle-orm";
+import { roomKind } from "../../core/room-ids";
 import type { Db } from "../../db";
 import { analyticsDaily, analyticsHourly, analyticsPersonal, meshConnections, sessions, users } from "../../db/schema";
 
@@ -82,9 +83,9 @@ export async function recordMessageEvents(
   const bySender = new Map<string, { kind: EventKind; senderId: string; n: number }>();
   for (const r of rows) {
     if (r.type !== "text") continue;
-    const [prefix, rest] = r.roomId.split(":");
-    const kind: EventKind = prefix === "nearby" || prefix === "group" || prefix === "dm" ? `message.${prefix}` : "message.other";
-    const area = prefix === "nearby" ? coarseArea(rest) : "";
+    const prefix = roomKind(r.roomId);
+    const kind: EventKind = prefix ? `message.${prefix}` : "message.other";
+    const area = prefix === "nearby" ? coarseArea(r.roomId.slice("nearby:".length)) : "";
     const key = `${kind}|${area}`;
     const t = tally.get(key) ?? { kind, area, n: 0 };
     t.n++;

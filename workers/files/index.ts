@@ -14,6 +14,7 @@ import {
   type UploadedPart,
 } from "../../core/files";
 import { newId } from "../../core/ids";
+import { roomKind } from "../../core/room-ids";
 import type { Db } from "../../db";
 import {
   countDownload,
@@ -88,7 +89,7 @@ async function requireVoiceAllowance(
   if (input.voiceId) {
     const recording = await findFile(db, input.voiceId);
     const fresh = recording && now.getTime() - recording.createdAt.getTime() < VOICE_CLAIM_MS;
-    if (!fresh || recording.kind !== "voice" || recording.ownerId !== user.id || recording.roomId || !input.roomId.startsWith("nearby:"))
+    if (!fresh || recording.kind !== "voice" || recording.ownerId !== user.id || recording.roomId || roomKind(input.roomId) !== "nearby")
       throw new ApiError(400, "Unknown voice recording");
     await env.FILES.delete(recording.r2Key);
     await deleteFileRow(db, recording.id);
@@ -133,7 +134,7 @@ async function openUpload(env: Bucket, db: Db, user: User, input: CreateUpload):
     state: "uploading",
     partCount: partCountFor(input.chunkCount),
     // Private rooms are end-to-end encrypted; area rooms are public (docs/architecture.md §5).
-    encryptionLevel: input.roomId.startsWith("nearby:") ? "standard" : "premium",
+    encryptionLevel: roomKind(input.roomId) === "nearby" ? "standard" : "premium",
   });
 }
 

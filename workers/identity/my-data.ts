@@ -3,6 +3,7 @@
 // their files. See docs/decisions/029-security-events-and-my-data.md.
 import { and, eq, inArray, like, or, sql } from "drizzle-orm";
 import { newId } from "../../core/ids";
+import { dmMembers } from "../../core/room-ids";
 import type { Db } from "../../db";
 import {
   auditLog,
@@ -156,7 +157,7 @@ async function roomsOf(db: Db, userId: string): Promise<string[]> {
 }
 
 /** Direct chats carry both people's ids in their room id: such a room goes whole. */
-const isDirectWith = (roomId: string, userId: string) => roomId.startsWith("dm:") && roomId.split(":").includes(userId);
+const isDirectWith = (roomId: string, userId: string) => dmMembers(roomId)?.includes(userId) ?? false;
 
 /**
  * Deletes the account: first each room drops the person's messages (a direct chat drops everything), so no

@@ -1,6 +1,6 @@
 // Room domain (docs/architecture.md §5): which rooms a user has, joining the area room, creating groups, opening direct
 // chats, and who may enter a room. The API routes and the socket upgrade call these; access is decided here.
-import { dmRoomId, nearbyRoomId, roomKind } from "../../core/envelope";
+import { dmPeer, dmRoomId, nearbyRoomId, roomKind } from "../../core/room-ids";
 import { newId } from "../../core/ids";
 import { NO_AREA_MESSAGE, resolveArea } from "../../core/places";
 import type { NearbyInfo, RoomMemberInfo, RoomStats, RoomSummary, RoomsAnswer } from "../../core/rooms";
@@ -66,10 +66,10 @@ function summary(row: Pick<RoomRow, "id" | "kind" | "name">, extra: Partial<Room
 export async function roomsFor(db: Db, user: User): Promise<RoomsAnswer> {
   const nearby = nearbyFor(user);
   const rows = await listUserRooms(db, user.id);
-  const peers = rows.filter((r) => r.kind === "dm").map((r) => peerOf(r.id, user.id));
+  const peers = rows.filter((r) => r.kind === "dm").map((r) => dmPeer(r.id, user.id));
   const names = new Map((await findUsersByIds(db, peers.filter(Boolean) as string[])).map((u) => [u.id, u.nickname]));
   const rooms: RoomSummary[] = rows.map((r) => {
-    const peerId = r.kind === "dm" ? peerOf(r.id, user.id) : undefined;
+    const peerId = r.kind === "dm" ? (dmPeer(r.id, user.id) ?? undefined) : undefined;
     return summary(r, {
       name: peerId ? (names.get(peerId) ?? r.name) : r.name,
       memberCount: Number(r.memberCount),
@@ -131,8 +131,8 @@ export async function requireRoomAccess(db: Db, user: User, roomId: string): Pro
   const kind = roomKind(roomId);
   if (kind === "nearby") return;
   if (kind === "dm") {
-    const peerId = peerOf(roomId, user.id);
-    if (!peerId || !roomId.split(":").slice(1).includes(user.id)) throw new ApiError(403, "You are not a member of this room");
+    const peerId = dmPeer(roomId, user.id);
+    if (!peerId) throw new ApiError(403, "You are not a member of this room");
     await requireNotBlockedBy(db, user.id, peerId);
   }
   if (await isMember(db, roomId, user.id)) return;
@@ -164,9 +164,4 @@ export async function roomStats(env: Pick<Env, "ROOMS">, db: Db, user: User, roo
     messagesStored: live.stored,
     messagesRelayed: live.relayed,
   };
-}
-
-function peerOf(roomId: string, me: string): string | undefined {
-  const [, a, b] = roomId.split(":");
-  return a === me ? b : a;
 }

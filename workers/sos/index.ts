@@ -3,7 +3,7 @@
 // what was reached. Idempotent per (user, clientRequestId); one failing channel never stops the others.
 import { coarseArea, recordEvent } from "../analytics";
 import { EMERGENCY_NUMBERS } from "../../core/constants";
-import { type Envelope, EnvelopeSchema, nearbyRoomId } from "../../core/envelope";
+import { DEFAULT_TTL, type Envelope, EnvelopeSchema, nearbyRoomId } from "../../core/envelope";
 import { distanceMetres, neighbourhoodCells } from "../../core/geohash";
 import { placeFromText, resolveArea } from "../../core/places";
 import type { EmergencyType, NearbySos, SosReached } from "../../core/sos-schemas";
@@ -111,7 +111,7 @@ export function sosEnvelope(row: BroadcastRow, sender: Pick<User, "id" | "nickna
     senderName: sender.nickname,
     timestamp: row.broadcastedAt.getTime(),
     type: "emergency",
-    ttl: 8,
+    ttl: DEFAULT_TTL,
     meshRoute: [],
     isEncrypted: false,
     priority: "high",
@@ -307,7 +307,7 @@ export async function resolveSos(env: AppEnv, db: Db, id: string, by: User): Pro
       senderName: by.nickname,
       timestamp: Date.now(),
       type: "system",
-      ttl: 8,
+      ttl: DEFAULT_TTL,
       meshRoute: [],
       isEncrypted: false,
       priority: "high",

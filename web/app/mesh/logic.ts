@@ -19,14 +19,11 @@ export function upgradeStatus(current: MessageStatus | undefined, next: MessageS
   return ORDER[next] > ORDER[current] ? next : current;
 }
 
-/** The most hops the protocol lets an envelope take (core/envelope.ts: ttl and meshRoute at most 16). */
-export const MAX_TTL = 16;
-
 /**
- * Time to live a new envelope starts with: the protocol's most. Managed flooding (below) keeps relays few, so
- * hops need not be rationed; bench/mesh measured the earlier 8 reaching half of a town that 16 reaches.
+ * The most hops the protocol lets an envelope take: MAX_TTL of core/envelope.ts, repeated because bench/mesh runs
+ * this file in plain Node, which cannot load that module (logic.test.ts checks that both agree).
  */
-export const DEFAULT_TTL = MAX_TTL;
+export const MAX_TTL = 16;
 
 /**
  * The envelope as a relaying node forwards it: its hop appended to meshRoute and one hop less to live.
@@ -35,7 +32,7 @@ export const DEFAULT_TTL = MAX_TTL;
 export function forwardEnvelope(envelope: Envelope, hop: string): Envelope | null {
   if (envelope.ttl <= 0) return null;
   if (envelope.meshRoute.includes(hop)) return null;
-  if (envelope.meshRoute.length >= 16) return null;
+  if (envelope.meshRoute.length >= MAX_TTL) return null;
   return { ...envelope, ttl: envelope.ttl - 1, meshRoute: [...envelope.meshRoute, hop] };
 }
 
@@ -148,20 +145,6 @@ export function chunk<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
-}
-
-/** The other user of a direct chat room `dm:<a>:<b>`, or null for other rooms. */
-export function dmPeer(room: string, me: string): string | null {
-  const parts = room.split(":");
-  if (parts[0] !== "dm" || parts.length !== 3) return null;
-  if (parts[1] === me) return parts[2] ?? null;
-  if (parts[2] === me) return parts[1] ?? null;
-  return null;
-}
-
-/** Private rooms (direct chats and groups) are end-to-end encrypted; area rooms are public. */
-export function isPrivateRoom(room: string): boolean {
-  return room.startsWith("dm:") || room.startsWith("group:");
 }
 
 /** The additional data that binds a ciphertext to its room and envelope id. */

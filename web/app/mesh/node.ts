@@ -5,7 +5,8 @@
 // the receipts. Envelopes are deduplicated by id, carry a TTL and collect one hop per node in meshRoute.
 import { missedCallText } from "../../../core/calls";
 import { timerLine } from "./expiry";
-import type { Envelope } from "../../../core/envelope";
+import { DEFAULT_TTL, type Envelope } from "../../../core/envelope";
+import { isPrivateRoomId as isPrivateRoom, roomKind } from "../../../core/room-ids";
 import type { ClientFrame, PresenceMember, ServerFrame } from "../../../core/frames";
 import { apiRequest, HttpError } from "../../../core/http";
 import { newId } from "../../../core/ids";
@@ -14,7 +15,7 @@ import { type MessageStatus, type OutboxItem, type StoredMessage, selectDbUser }
 import { History } from "./history";
 import * as keys from "./keys";
 import { LocalMesh, type LocalPeer, openLocalChannel } from "./local-transport";
-import { DEFAULT_TTL, forwardEnvelope, isPrivateRoom, relayToTabs, upgradeStatus } from "./logic";
+import { forwardEnvelope, relayToTabs, upgradeStatus } from "./logic";
 import { Outbox } from "./outbox";
 import { Receipts } from "./receipts";
 import { Sealing } from "./sealing";
@@ -410,7 +411,7 @@ export class MeshNode {
         // Someone (or a new device) arrived in a group: hand them my sender key, so my messages open for them.
         // A person not seen here before (just accepted an invitation) gets it at once; others at most every 10 s.
         if (
-          room.startsWith("group:") &&
+          roomKind(room) === "group" &&
           (this.newInPresence(room, frame.members) || Date.now() - (this.lastKeyShare.get(room) ?? 0) > KEY_SHARE_EVERY_MS)
         ) {
           this.lastKeyShare.set(room, Date.now());
@@ -534,7 +535,7 @@ export class MeshNode {
       meta: opened?.meta,
       expiresAt: envelope.expiresAt,
       // Group messages may wait for their sender key; a direct message this device cannot open never will.
-      pending: opened === null && envelope.room.startsWith("group:") ? envelope : undefined,
+      pending: opened === null && roomKind(envelope.room) === "group" ? envelope : undefined,
     };
     this.stats.received++;
     await this.history.update(message);

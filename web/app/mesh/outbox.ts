@@ -3,7 +3,7 @@
 import type { Envelope } from "../../../core/envelope";
 import * as db from "./db";
 import type { OutboxItem } from "./db";
-import { isPrivateRoom } from "./logic";
+import { isPrivateRoomId as isPrivateRoom } from "../../../core/room-ids";
 
 /** A try not yet acknowledged is not repeated sooner than this. */
 export const RESEND_AFTER_MS = 4000;

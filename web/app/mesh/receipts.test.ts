@@ -1,9 +1,9 @@
 // Receipts: batched, chunked to the protocol's limit, kept while no transport carries them, never moving back.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ClientFrame } from "../../../core/frames";
+import { type ClientFrame, MAX_RECEIPT_IDS } from "../../../core/frames";
 import { History } from "./history";
 import { memoryStore, message } from "./memory-store.test-support";
-import { MAX_RECEIPT_IDS, RECEIPT_BATCH_MS, Receipts } from "./receipts";
+import { RECEIPT_BATCH_MS, Receipts } from "./receipts";
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());

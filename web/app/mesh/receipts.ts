@@ -1,11 +1,9 @@
 // Receipts of the mesh node: the delivered and read receipts this device owes for others' messages (batched,
 // kept until a transport carries them) and the receipts others send for mine (statuses only move forward).
-import type { ClientFrame, ReceiptStatus } from "../../../core/frames";
+import { type ClientFrame, MAX_RECEIPT_IDS, type ReceiptStatus } from "../../../core/frames";
 import type { History } from "./history";
 import { chunk, upgradeStatus } from "./logic";
 
-/** The protocol's most ids per receipt frame (MAX_RECEIPT_IDS in core/frames.ts, not imported: zod). */
-export const MAX_RECEIPT_IDS = 200;
 /** Receipts asked for within this long leave in one frame. */
 export const RECEIPT_BATCH_MS = 150;
 

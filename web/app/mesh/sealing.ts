@@ -6,7 +6,9 @@ import type { Envelope } from "../../../core/envelope";
 import type { OutboxItem } from "./db";
 import type { History } from "./history";
 import * as keys from "./keys";
-import { DEFAULT_TTL, dmPeer, isPrivateRoom, packContent, unpackContent } from "./logic";
+import { DEFAULT_TTL } from "../../../core/envelope";
+import { dmPeer, isPrivateRoomId as isPrivateRoom } from "../../../core/room-ids";
+import { packContent, unpackContent } from "./logic";
 
 export type SealingSession = Pick<E2eSession, "sealDirect" | "sealGroup" | "prepareGroup" | "open" | "acceptSenderKey">;
 

@@ -1,6 +1,7 @@
 // The relay transport's reconnect behaviour, with a stand-in WebSocket and fake timers (no browser needed).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { CLOSE_NOT_MEMBER, CLOSE_REPLACED, RelayTransport, type TransportStatus } from "./transports";
+import { CLOSE_NOT_MEMBER, CLOSE_REPLACED } from "../../../core/frames";
+import { RelayTransport, type TransportStatus } from "./transports";
 
 class FakeSocket {
   static OPEN = 1;

@@ -1,8 +1,7 @@
 // The transports of the mesh node behind one interface: the relay WebSocket to the room's Durable Object and
 // the local mesh between tabs (BroadcastChannel). Web Bluetooth only scans (see bluetooth.ts): a browser
 // cannot advertise or accept a Bluetooth connection, so it cannot carry chat to another phone.
-import { encodeClientFrame, parseServerFrameClient } from "../../../core/frames-client";
-import type { ClientFrame, ServerFrame } from "../../../core/frames";
+import { CLOSE_NOT_MEMBER, CLOSE_REPLACED, type ClientFrame, encodeFrame, parseServerFrame, type ServerFrame } from "../../../core/frames";
 import { backoffDelay } from "./logic";
 
 export type TransportStatus = "connecting" | "open" | "closed";
@@ -23,10 +22,6 @@ export interface RelayHandlers {
 }
 
 const PING_MS = 25_000;
-/** Close code of a socket the room replaced (CLOSE_REPLACED in durable-objects/mesh-logic.ts). */
-export const CLOSE_REPLACED = 4008;
-/** Close code of a socket whose person is no longer let in (CLOSE_NOT_MEMBER in durable-objects/mesh-logic.ts). */
-export const CLOSE_NOT_MEMBER = 4003;
 /** Backoff attempt to continue from after being replaced: the 30 s cap. */
 const REPLACED_BACKOFF_ATTEMPT = 6;
 
@@ -76,7 +71,7 @@ export class RelayTransport implements Transport {
       this.pingTimer = setInterval(() => this.send({ type: "ping", at: Date.now() }), PING_MS);
     };
     ws.onmessage = (e) => {
-      const parsed = parseServerFrameClient(typeof e.data === "string" ? e.data : "");
+      const parsed = parseServerFrame(typeof e.data === "string" ? e.data : "");
       if (parsed.ok) this.handlers.onFrame(parsed.frame);
       else this.handlers.onBadFrame?.(parsed.message);
     };
@@ -135,7 +130,7 @@ export class RelayTransport implements Transport {
 
   send(frame: ClientFrame): boolean {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
-    this.ws.send(encodeClientFrame(frame));
+    this.ws.send(encodeFrame(frame));
     return true;
   }
 

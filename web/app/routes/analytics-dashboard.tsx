@@ -136,10 +136,10 @@ function UpgradePrompt() {
 }
 
 export default function AnalyticsDashboard({ loaderData }: Route.ComponentProps) {
+  const t = useT();
   if (loaderData.view === "upgrade") return <UpgradePrompt />;
   if (loaderData.view === "me") return <MyActivity range={loaderData.range} mine={loaderData.mine} />;
   const { range, metrics, ai } = loaderData;
-  const t = useT();
   return (
     <div className="analytics-dashboard">
       <section className="card">

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { Me } from "../../../core/api-types";
 import { apiRequest } from "../../../core/http";
+import { roomKind } from "../../../core/room-ids";
 import type { RoomStats, RoomsAnswer } from "../../../core/rooms";
 import { BluetoothPanel } from "../features/chat/bluetooth-panel";
 import { TabLinks, useQueryTab } from "../components/tabs";
@@ -140,7 +141,7 @@ function NetworkMap({ node }: { node: MeshNode | null }) {
                   : r.viaTab
                     ? t("mesh.map.via", { hop: node.peers.get(r.viaTab)?.hop ?? r.viaTab })
                     : t("mesh.map.noRoute"),
-              room: r.room.startsWith("nearby:") ? t("mesh.map.area") : r.room.startsWith("dm:") ? t("mesh.map.dm") : t("mesh.map.group"),
+              room: roomKind(r.room) === "nearby" ? t("mesh.map.area") : roomKind(r.room) === "dm" ? t("mesh.map.dm") : t("mesh.map.group"),
             })}
           </li>
         ))}

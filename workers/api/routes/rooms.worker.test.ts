@@ -5,7 +5,7 @@ import { createDevice, signDeviceRecord } from "../../../core/e2e";
 import { dmRoomId } from "../../../core/envelope";
 import { encodeGeohash } from "../../../core/geohash";
 import { MAX_DEVICE_KEYS, type RoomMemberInfo, type RoomsAnswer, type RoomSummary } from "../../../core/rooms";
-import { CLOSE_NOT_MEMBER } from "../../../web/app/mesh/transports";
+import { CLOSE_NOT_MEMBER } from "../../../core/frames";
 import { anonymousSession, call } from "../../../tests/workers/helpers";
 import { mustOpen, openRoom } from "../../../tests/workers/room-socket";
 

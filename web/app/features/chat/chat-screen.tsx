@@ -9,6 +9,7 @@ import { AI_PREFIX } from "../../../../core/ai-command";
 import { badgeText, QUICK_REPLIES, TIER_LIMITS, type Tier } from "../../../../core/constants";
 import { apiRequest, HttpError } from "../../../../core/http";
 import { formatAgo } from "../../../../core/i18n/translate";
+import { dmPeer, roomKind } from "../../../../core/room-ids";
 import type { RoomSummary, RoomsAnswer } from "../../../../core/rooms";
 import { useToast } from "../../components/toast";
 import { isPanicCode, panicWipe } from "../security/app-lock";
@@ -81,9 +82,9 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
     (roomId
       ? {
           id: roomId,
-          kind: roomId.startsWith("dm:") ? "dm" : roomId.startsWith("group:") ? "group" : "nearby",
-          name: roomId.startsWith("nearby:") ? (rooms?.nearby?.name ?? t("chat.yourArea")) : t("chat.title"),
-          encrypted: !roomId.startsWith("nearby:"),
+          kind: roomKind(roomId) ?? "nearby",
+          name: roomKind(roomId) === "nearby" ? (rooms?.nearby?.name ?? t("chat.yourArea")) : t("chat.title"),
+          encrypted: roomKind(roomId) !== "nearby",
           joined: true,
           memberCount: 0,
           lastMessageAt: null,
@@ -264,14 +265,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
   };
 
   const isDirect = room?.kind === "dm";
-  const peerId = isDirect
-    ? (room?.peerId ??
-      roomId
-        ?.split(":")
-        .slice(1)
-        .find((id) => id !== me.id) ??
-      null)
-    : null;
+  const peerId = isDirect ? (room?.peerId ?? (roomId ? dmPeer(roomId, me.id) : null)) : null;
   const peerOnline = peerId ? (state?.presence?.members.some((m) => m.userId === peerId) ?? false) : false;
   // Someone online in the area room is online, even if this private chat is not open on their screen.
   const areaState = areaRoomId ? node?.roomState(areaRoomId) : undefined;

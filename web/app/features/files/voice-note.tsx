@@ -3,6 +3,7 @@
 // room nothing readable leaves the device, so there is no transcript.
 import { useEffect, useRef, useState } from "react";
 import { VOICE_PREMIUM_MESSAGE } from "../../../../core/ai-command";
+import { roomKind } from "../../../../core/room-ids";
 import { fileMessageText } from "../../../../core/files-client";
 import { isPrivateRoomId } from "../../../../core/private-rooms";
 import { useToast } from "../../components/toast";
@@ -57,7 +58,7 @@ export function VoiceNote({
       const mime = (audio.type || "audio/webm").split(";")[0];
       let transcript: string | undefined;
       let voiceId: string | undefined;
-      if (roomId.startsWith("nearby:")) {
+      if (roomKind(roomId) === "nearby") {
         const answer = await sendVoiceMessage(new Blob([audio], { type: mime }), roomId);
         if (answer.kind === "offer") return setOffer(answer);
         if (answer.kind === "error")
