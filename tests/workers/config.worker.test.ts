@@ -8,7 +8,15 @@ import { call } from "./helpers";
 
 const bindings = env as unknown as AppEnv & { TEST_DEV_VAR_NAMES: string[] };
 // Set by the test configuration itself to test-only values.
-const TEST_VALUES = ["SESSION_SECRET", "VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY", "VAPID_SUBJECT", "TWILIO_AUTH_TOKEN", "ENVIRONMENT"];
+const TEST_VALUES = [
+  "SESSION_SECRET",
+  "VAPID_PUBLIC_KEY",
+  "VAPID_PRIVATE_KEY",
+  "VAPID_SUBJECT",
+  "TWILIO_AUTH_TOKEN",
+  "ENVIRONMENT",
+  "ADMIN_PHONES",
+];
 
 describe("test configuration", () => {
   it("blanks every optional secret .dev.vars could hold, so the suite never writes to a real database", async () => {
@@ -19,6 +27,8 @@ describe("test configuration", () => {
     }
     expect(bindings.SESSION_SECRET).toBe("test-session-secret-0123456789abcdef");
     expect(bindings.TWILIO_AUTH_TOKEN).toBe("test-twilio-auth-token");
+    // The one admin of the suite is a test phone, never a developer's own.
+    expect(bindings.ADMIN_PHONES).toBe("+2348099990001");
     // The suite's database is the local D1 of workerd, and the Worker agrees.
     expect(dbDriver(bindings)).toBe("d1");
     const health = await (await call("/api/health")).json<{ database: { driver: string }; services: Record<string, boolean> }>();
