@@ -1015,6 +1015,41 @@ export const en = {
 
   // The SOS list on /emergency: a distance LinkUp does not know
   "sos.distanceUnknown": "distance unknown",
+
+  // /support and its AI support chat
+  "sup.meta": "Support — LinkUp",
+  "sup.metaDescription": "Get help with LinkUp from our AI support assistant or call our team.",
+  "sup.welcome": "Hello! I'm the LinkUp support assistant. Ask me about plans and prices, features, a technical problem or business use.",
+  "sup.title": "LinkUp Support",
+  "sup.intro": "Answers any time from our AI assistant, and people on the phone when you need them.",
+  "sup.ways": "Ways to get help",
+  "sup.aiChat": "AI Support Chat",
+  "sup.aiChatBody": "Instant answers about plans, features and problems.",
+  "sup.callLabel": "Call support on {phone}",
+  "sup.call": "Call Support",
+  "sup.helpCentre": "Help Centre",
+  "sup.faq": "Frequently asked questions.",
+  "sup.info": "Support information",
+  "sup.hours": "Support hours",
+  "sup.premium": "Premium support",
+  "sup.premiumBody": "Premium users get a priority queue and 24/7 emergency support.",
+  "sup.seePlans": "See plans",
+  "sup.emergency": "In an emergency",
+  "sup.emergencyBody": "Call 112 or 199 and press SOS in LinkUp to alert people near you.",
+  "sup.customerService": "Customer service",
+  "sup.failure":
+    "I apologize for the technical difficulty. For immediate assistance, please call our support team at {phone}. They're available to help with all questions.",
+  "sup.conversation": "Support conversation",
+  "sup.bot": "LinkUp Support",
+  "sup.you": "You",
+  "sup.confidence": "{percent}% confidence",
+  "sup.passed": " · passed to our team",
+  "sup.typing": "Support is typing…",
+  "sup.typingLabel": "Support is typing",
+  "sup.callBackPhone": "Your phone number for a call back",
+  "sup.requestCallBack": "Request call back",
+  "sup.messageLabel": "Message to support",
+  "sup.placeholder": "Ask about plans, features or a problem… (Enter sends, Shift+Enter for a new line)",
 } satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

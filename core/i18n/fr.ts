@@ -1031,4 +1031,40 @@ export const fr: Catalog = {
 
   // The SOS list on /emergency: a distance LinkUp does not know
   "sos.distanceUnknown": "distance inconnue",
+
+  // /support and its AI support chat
+  "sup.meta": "Assistance — LinkUp",
+  "sup.metaDescription": "Obtenez de l'aide sur LinkUp auprès de notre assistant IA ou appelez notre équipe.",
+  "sup.welcome":
+    "Bonjour ! Je suis l'assistant d'assistance de LinkUp. Posez-moi vos questions sur les offres et les prix, les fonctions, un problème technique ou l'usage professionnel.",
+  "sup.title": "Assistance LinkUp",
+  "sup.intro": "Des réponses à toute heure de notre assistant IA, et des personnes au téléphone quand il le faut.",
+  "sup.ways": "Comment obtenir de l'aide",
+  "sup.aiChat": "Discussion d'assistance IA",
+  "sup.aiChatBody": "Des réponses immédiates sur les offres, les fonctions et les problèmes.",
+  "sup.callLabel": "Appeler l'assistance au {phone}",
+  "sup.call": "Appeler l'assistance",
+  "sup.helpCentre": "Centre d'aide",
+  "sup.faq": "Questions fréquentes.",
+  "sup.info": "Informations d'assistance",
+  "sup.hours": "Horaires de l'assistance",
+  "sup.premium": "Assistance Premium",
+  "sup.premiumBody": "Les abonnés Premium ont une file prioritaire et une assistance d'urgence 24 h/24, 7 j/7.",
+  "sup.seePlans": "Voir les offres",
+  "sup.emergency": "En cas d'urgence",
+  "sup.emergencyBody": "Appelez le 112 ou le 199 et appuyez sur SOS dans LinkUp pour alerter les gens près de vous.",
+  "sup.customerService": "Service client",
+  "sup.failure":
+    "Veuillez nous excuser pour ce problème technique. Pour une aide immédiate, appelez notre équipe au {phone}. Elle répond à toutes vos questions.",
+  "sup.conversation": "Conversation avec l'assistance",
+  "sup.bot": "Assistance LinkUp",
+  "sup.you": "Vous",
+  "sup.confidence": "Confiance {percent} %",
+  "sup.passed": " · transmis à notre équipe",
+  "sup.typing": "L'assistance écrit…",
+  "sup.typingLabel": "L'assistance écrit",
+  "sup.callBackPhone": "Votre numéro pour être rappelé",
+  "sup.requestCallBack": "Demander à être rappelé",
+  "sup.messageLabel": "Message à l'assistance",
+  "sup.placeholder": "Posez une question sur les offres, les fonctions ou un problème… (Entrée envoie, Maj+Entrée pour une nouvelle ligne)",
 };

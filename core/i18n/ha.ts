@@ -1016,4 +1016,40 @@ export const ha: Catalog = {
 
   // The SOS list on /emergency: a distance LinkUp does not know
   "sos.distanceUnknown": "ba a san nisa ba",
+
+  // /support and its AI support chat
+  "sup.meta": "Tallafi — LinkUp",
+  "sup.metaDescription": "Samu taimako game da LinkUp daga mataimakin tallafinmu na AI ko ka kira ƙungiyarmu.",
+  "sup.welcome":
+    "Sannu! Ni ne mataimakin tallafin LinkUp. Tambaye ni game da tsare-tsare da farashi, abubuwan da yake yi, matsalar fasaha ko amfani don kasuwanci.",
+  "sup.title": "Tallafin LinkUp",
+  "sup.intro": "Amsoshi a kowane lokaci daga mataimakinmu na AI, da mutane a waya idan kana buƙata.",
+  "sup.ways": "Hanyoyin samun taimako",
+  "sup.aiChat": "Hirar tallafin AI",
+  "sup.aiChatBody": "Amsoshi nan take game da tsare-tsare, abubuwan da yake yi da matsaloli.",
+  "sup.callLabel": "Kira tallafi a {phone}",
+  "sup.call": "Kira tallafi",
+  "sup.helpCentre": "Cibiyar taimako",
+  "sup.faq": "Tambayoyin da ake yawan yi.",
+  "sup.info": "Bayanin tallafi",
+  "sup.hours": "Lokutan tallafi",
+  "sup.premium": "Tallafin premium",
+  "sup.premiumBody": "Masu premium suna samun layin fifiko da tallafin gaggawa na awa 24 kullum.",
+  "sup.seePlans": "Duba tsare-tsare",
+  "sup.emergency": "A lokacin gaggawa",
+  "sup.emergencyBody": "Kira 112 ko 199 kuma danna SOS a LinkUp don faɗakar da mutanen kusa da kai.",
+  "sup.customerService": "Hidimar abokan ciniki",
+  "sup.failure":
+    "Ina neman afuwa kan matsalar fasaha. Don taimako nan take, don Allah kira ƙungiyar tallafinmu a {phone}. Suna nan don taimaka da kowace tambaya.",
+  "sup.conversation": "Hirar tallafi",
+  "sup.bot": "Tallafin LinkUp",
+  "sup.you": "Kai",
+  "sup.confidence": "Tabbaci {percent}%",
+  "sup.passed": " · an miƙa wa ƙungiyarmu",
+  "sup.typing": "Tallafi yana rubutu…",
+  "sup.typingLabel": "Tallafi yana rubutu",
+  "sup.callBackPhone": "Lambar wayarka don a kira ka",
+  "sup.requestCallBack": "Nemi a kira ka",
+  "sup.messageLabel": "Saƙo zuwa tallafi",
+  "sup.placeholder": "Tambaya game da tsare-tsare, abubuwan da yake yi ko matsala… (Enter yana aikawa, Shift+Enter don sabon layi)",
 };

@@ -1012,4 +1012,40 @@ export const ig: Catalog = {
 
   // The SOS list on /emergency: a distance LinkUp does not know
   "sos.distanceUnknown": "amaghị anya ọ dị",
+
+  // /support and its AI support chat
+  "sup.meta": "Nkwado — LinkUp",
+  "sup.metaDescription": "Nweta enyemaka gbasara LinkUp site n'aka onye enyemaka AI anyị ma ọ bụ kpọọ otu anyị.",
+  "sup.welcome":
+    "Ndewo! Abụ m onye enyemaka nkwado LinkUp. Jụọ m gbasara atụmatụ na ọnụahịa, njirimara, nsogbu teknụzụ ma ọ bụ ojiji azụmahịa.",
+  "sup.title": "Nkwado LinkUp",
+  "sup.intro": "Azịza mgbe ọ bụla site n'aka onye enyemaka AI anyị, na mmadụ na ekwentị mgbe ị chọrọ ha.",
+  "sup.ways": "Ụzọ isi nweta enyemaka",
+  "sup.aiChat": "Mkparịta ụka nkwado AI",
+  "sup.aiChatBody": "Azịza ozugbo gbasara atụmatụ, njirimara na nsogbu.",
+  "sup.callLabel": "Kpọọ nkwado na {phone}",
+  "sup.call": "Kpọọ nkwado",
+  "sup.helpCentre": "Ebe enyemaka",
+  "sup.faq": "Ajụjụ a na-ajụkarị.",
+  "sup.info": "Ozi nkwado",
+  "sup.hours": "Oge nkwado",
+  "sup.premium": "Nkwado premium",
+  "sup.premiumBody": "Ndị premium na-enweta ahịrị mbụ na nkwado mberede awa 24 kwa ụbọchị.",
+  "sup.seePlans": "Lee atụmatụ",
+  "sup.emergency": "N'oge mberede",
+  "sup.emergencyBody": "Kpọọ 112 ma ọ bụ 199 ma pịa SOS na LinkUp iji dọọ ndị nọ gị nso aka na ntị.",
+  "sup.customerService": "Ọrụ ndị ahịa",
+  "sup.failure":
+    "Ndo maka nsogbu teknụzụ a. Maka enyemaka ozugbo, biko kpọọ otu nkwado anyị na {phone}. Ha dị njikere inye aka na ajụjụ niile.",
+  "sup.conversation": "Mkparịta ụka nkwado",
+  "sup.bot": "Nkwado LinkUp",
+  "sup.you": "Gị",
+  "sup.confidence": "Ntụkwasị obi {percent}%",
+  "sup.passed": " · ezigara otu anyị",
+  "sup.typing": "Nkwado na-ede ihe…",
+  "sup.typingLabel": "Nkwado na-ede ihe",
+  "sup.callBackPhone": "Nọmba ekwentị gị maka ịkpọghachi gị",
+  "sup.requestCallBack": "Rịọ ka a kpọghachi gị",
+  "sup.messageLabel": "Ozi maka nkwado",
+  "sup.placeholder": "Jụọ gbasara atụmatụ, njirimara ma ọ bụ nsogbu… (Enter na-eziga, Shift+Enter maka ahịrị ọhụrụ)",
 };

@@ -1003,4 +1003,40 @@ export const yo: Catalog = {
 
   // The SOS list on /emergency: a distance LinkUp does not know
   "sos.distanceUnknown": "a kò mọ ijìnnà",
+
+  // /support and its AI support chat
+  "sup.meta": "Ìrànlọ́wọ́ — LinkUp",
+  "sup.metaDescription": "Gba ìrànlọ́wọ́ nípa LinkUp láti ọ̀dọ̀ olùrànlọ́wọ́ AI wa tàbí pe ẹgbẹ́ wa.",
+  "sup.welcome":
+    "Ẹ n lẹ́ o! Èmi ni olùrànlọ́wọ́ ìtìlẹ́yìn LinkUp. Bi mí nípa àwọn ètò àti iye owó, àwọn ẹ̀yà, ìṣòro ìmọ̀ ẹ̀rọ tàbí lílò fún iṣẹ́ ajé.",
+  "sup.title": "Ìrànlọ́wọ́ LinkUp",
+  "sup.intro": "Ìdáhùn nígbàkúgbà láti ọ̀dọ̀ olùrànlọ́wọ́ AI wa, àti ènìyàn lórí fóònù nígbà tí o bá nílò wọn.",
+  "sup.ways": "Ọ̀nà láti rí ìrànlọ́wọ́",
+  "sup.aiChat": "Ìjíròrò ìrànlọ́wọ́ AI",
+  "sup.aiChatBody": "Ìdáhùn lẹ́sẹ̀kẹsẹ̀ nípa ètò, ẹ̀yà àti ìṣòro.",
+  "sup.callLabel": "Pe ìrànlọ́wọ́ ní {phone}",
+  "sup.call": "Pe ìrànlọ́wọ́",
+  "sup.helpCentre": "Ibùdó ìrànlọ́wọ́",
+  "sup.faq": "Àwọn ìbéèrè tí a máa ń béèrè.",
+  "sup.info": "Àlàyé ìrànlọ́wọ́",
+  "sup.hours": "Wákàtí ìrànlọ́wọ́",
+  "sup.premium": "Ìrànlọ́wọ́ premium",
+  "sup.premiumBody": "Àwọn olùlò premium ń rí ìlà àkọ́kọ́ àti ìrànlọ́wọ́ pàjáwìrì wákàtí 24 lójoojúmọ́.",
+  "sup.seePlans": "Wo àwọn ètò",
+  "sup.emergency": "Nígbà pàjáwìrì",
+  "sup.emergencyBody": "Pe 112 tàbí 199 kí o sì tẹ SOS nínú LinkUp láti kìlọ̀ fún àwọn ènìyàn nítòsí rẹ.",
+  "sup.customerService": "Iṣẹ́ oníbàárà",
+  "sup.failure":
+    "Mo tọrọ àforíjì fún ìṣòro ìmọ̀ ẹ̀rọ yìí. Fún ìrànlọ́wọ́ lẹ́sẹ̀kẹsẹ̀, jọ̀ọ́ pe ẹgbẹ́ ìrànlọ́wọ́ wa ní {phone}. Wọ́n wà láti ràn ọ́ lọ́wọ́ pẹ̀lú gbogbo ìbéèrè.",
+  "sup.conversation": "Ìjíròrò ìrànlọ́wọ́",
+  "sup.bot": "Ìrànlọ́wọ́ LinkUp",
+  "sup.you": "Ìwọ",
+  "sup.confidence": "Ìdánilójú {percent}%",
+  "sup.passed": " · a ti fi lé ẹgbẹ́ wa lọ́wọ́",
+  "sup.typing": "Ìrànlọ́wọ́ ń kọ̀wé…",
+  "sup.typingLabel": "Ìrànlọ́wọ́ ń kọ̀wé",
+  "sup.callBackPhone": "Nọ́mbà fóònù rẹ fún ìpè padà",
+  "sup.requestCallBack": "Béèrè ìpè padà",
+  "sup.messageLabel": "Ìfiránṣẹ́ sí ìrànlọ́wọ́",
+  "sup.placeholder": "Béèrè nípa ètò, ẹ̀yà tàbí ìṣòro… (Enter ń fi ránṣẹ́, Shift+Enter fún ìlà tuntun)",
 };
