@@ -4,7 +4,13 @@
 import { Form, Link, useActionData } from "react-router";
 import type { MessageKey } from "../../../core/i18n/en";
 import { formatAgo } from "../../../core/i18n/translate";
-import type { SecurityEventKind, SecurityFeature, SecurityFeatureId, SecuritySeverity } from "../../../core/security";
+import {
+  SECURITY_EVENTS,
+  type SecurityEventKind,
+  type SecurityFeature,
+  type SecurityFeatureId,
+  type SecuritySeverity,
+} from "../../../core/security";
 import { advancedSecurityAction, loadAdvancedSecurity } from "../features/security/security.server";
 import { type FormError, InlineError, useErrorToast } from "../features/identity/verification-forms";
 import { metaTitle, type T, useT } from "../i18n";
@@ -66,6 +72,13 @@ const SCORE_LABEL = { Excellent: "sec.score.Excellent", Good: "sec.score.Good", 
 
 const featureTitle = (f: SecurityFeature, t: T) => (FEATURE_TEXT[f.id] ? t(FEATURE_TEXT[f.id]![0]) : f.title);
 const featureBody = (f: SecurityFeature, t: T) => (FEATURE_TEXT[f.id] ? t(FEATURE_TEXT[f.id]![1]) : f.description);
+
+/** An event's line in the language; a detail the server adds after the known words ("…: a browser on …") stays. */
+function eventLine(e: { kind: SecurityEventKind; message: string }, t: T) {
+  const key = EVENT_TEXT[e.kind];
+  const base = SECURITY_EVENTS[e.kind]?.message;
+  return key && base && e.message.startsWith(base) ? t(key) + e.message.slice(base.length) : e.message;
+}
 
 const TOGGLED_HERE: SecurityFeatureId[] = ["mesh_anonymization", "stealth_mode"];
 
@@ -150,8 +163,7 @@ export default function AdvancedSecurity({ loaderData }: Route.ComponentProps) {
             {overview.events.map((e) => (
               <li key={e.id} className="session-item">
                 <div>
-                  <strong>{EVENT_TEXT[e.kind] ? t(EVENT_TEXT[e.kind]!) : e.message}</strong>{" "}
-                  <span className="pill">{t(SEVERITY[e.severity])}</span>
+                  <strong>{eventLine(e, t)}</strong> <span className="pill">{t(SEVERITY[e.severity])}</span>
                   <div className="muted small">{formatAgo(Date.parse(e.timestamp), t.tag)}</div>
                 </div>
               </li>

@@ -6,18 +6,22 @@ import { SUPPORT_HOURS } from "../../../core/constants";
 import { SupportChat, type SupportMessage, supportFailureMessage } from "../features/assistant/support-chat";
 import { apiSend } from "../lib/api.server";
 import { useRootData } from "../root";
+import type { MessageKey } from "../../../core/i18n/en";
+import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/support";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Support — LinkUp" },
-  { name: "description", content: "Get help with LinkUp from our AI support assistant or call our team." },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaTitle(matches, "sup.meta", "Support — LinkUp") },
+  {
+    name: "description",
+    content: metaTitle(matches, "sup.metaDescription", "Get help with LinkUp from our AI support assistant or call our team."),
+  },
 ];
 
-const WELCOME: SupportMessage = {
-  id: "welcome",
-  content: "Hello! I'm the LinkUp support assistant. Ask me about plans and prices, features, a technical problem or business use.",
-  isBot: true,
-  timestamp: 0,
+const DAYS: Record<(typeof SUPPORT_HOURS)[number]["days"], MessageKey> = {
+  "Monday to Friday": "cs.weekdays",
+  Saturday: "cs.saturday",
+  Sunday: "cs.sunday",
 };
 
 /** Without JavaScript the chat form posts here: the answer to the last question is rendered. */
@@ -48,61 +52,73 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Support({ actionData }: Route.ComponentProps) {
   const phone = useRootData()?.env.SUPPORT_PHONE ?? "";
+  const t = useT();
+  const welcome: SupportMessage = { id: "welcome", content: t("sup.welcome"), isBot: true, timestamp: 0 };
   const extra = actionData?.messages ?? [];
   const failed: SupportMessage[] =
     actionData && "failed" in actionData && actionData.failed
-      ? [{ id: "f", content: supportFailureMessage(phone), isBot: true, timestamp: 0, category: "error", confidence: 0, escalated: true }]
+      ? [
+          {
+            id: "f",
+            content: supportFailureMessage(phone, t),
+            isBot: true,
+            timestamp: 0,
+            category: "error",
+            confidence: 0,
+            escalated: true,
+          },
+        ]
       : [];
   return (
     <>
       <section className="card">
-        <h1>LinkUp Support</h1>
-        <p className="muted">Answers any time from our AI assistant, and people on the phone when you need them.</p>
+        <h1>{t("sup.title")}</h1>
+        <p className="muted">{t("sup.intro")}</p>
       </section>
 
-      <section className="grid3" aria-label="Ways to get help">
+      <section className="grid3" aria-label={t("sup.ways")}>
         <a href="#support-chat" className="card feature">
           <Bot aria-hidden="true" className="icon" size={28} />
-          <strong>AI Support Chat</strong>
-          <span>Instant answers about plans, features and problems.</span>
+          <strong>{t("sup.aiChat")}</strong>
+          <span>{t("sup.aiChatBody")}</span>
         </a>
-        <a href={`tel:${phone}`} className="card feature" aria-label={`Call support on ${phone}`}>
+        <a href={`tel:${phone}`} className="card feature" aria-label={t("sup.callLabel", { phone })}>
           <Phone aria-hidden="true" className="icon" size={28} />
-          <strong>Call Support</strong>
+          <strong>{t("sup.call")}</strong>
           <span>{phone}</span>
         </a>
         <Link to="/faq" className="card feature">
           <CircleHelp aria-hidden="true" className="icon" size={28} />
-          <strong>Help Centre</strong>
-          <span>Frequently asked questions.</span>
+          <strong>{t("sup.helpCentre")}</strong>
+          <span>{t("sup.faq")}</span>
         </Link>
       </section>
 
       <section id="support-chat" className="card support-chat-card" aria-labelledby="support-chat-title">
-        <h2 id="support-chat-title">AI Support Chat</h2>
-        <SupportChat phone={phone} initial={[WELCOME, ...extra, ...failed]} />
+        <h2 id="support-chat-title">{t("sup.aiChat")}</h2>
+        <SupportChat phone={phone} initial={[welcome, ...extra, ...failed]} />
       </section>
 
-      <section className="grid3" aria-label="Support information">
+      <section className="grid3" aria-label={t("sup.info")}>
         <div className="card">
-          <h3>Support hours</h3>
+          <h3>{t("sup.hours")}</h3>
           <ul className="list-plain">
             {SUPPORT_HOURS.map((h) => (
               <li key={h.days}>
-                {h.days}: {h.hours}
+                {t(DAYS[h.days])}: {h.hours}
               </li>
             ))}
           </ul>
         </div>
         <div className="card">
-          <h3>Premium support</h3>
-          <p>Premium users get a priority queue and 24/7 emergency support.</p>
-          <Link to="/pricing">See plans</Link>
+          <h3>{t("sup.premium")}</h3>
+          <p>{t("sup.premiumBody")}</p>
+          <Link to="/pricing">{t("sup.seePlans")}</Link>
         </div>
         <div className="card">
-          <h3>In an emergency</h3>
-          <p>Call 112 or 199 and press SOS in LinkUp to alert people near you.</p>
-          <Link to="/customer-service">Customer service</Link>
+          <h3>{t("sup.emergency")}</h3>
+          <p>{t("sup.emergencyBody")}</p>
+          <Link to="/customer-service">{t("sup.customerService")}</Link>
         </div>
       </section>
     </>

@@ -4,6 +4,7 @@
 // page's action, which answers the last question.
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
 import type { SupportAnswer } from "../../../../core/ai-schemas";
+import { type T, useT } from "../../i18n";
 import { askSupport, supportFollowup } from "./client";
 
 export interface SupportMessage {
@@ -18,8 +19,8 @@ export interface SupportMessage {
 
 export const FOLLOW_UP_DELAY_MS = 3000;
 
-export function supportFailureMessage(phone: string): string {
-  return `I apologize for the technical difficulty. For immediate assistance, please call our support team at ${phone}. They're available to help with all questions.`;
+export function supportFailureMessage(phone: string, t: T): string {
+  return t("sup.failure", { phone });
 }
 
 export function confidenceTone(value: number): "conf-good" | "conf-warn" | "conf-bad" {
@@ -30,6 +31,7 @@ let seq = 0;
 const nextId = () => `m${Date.now()}-${seq++}`;
 
 export function SupportChat({ phone, initial }: { phone: string; initial: SupportMessage[] }) {
+  const t = useT();
   const [messages, setMessages] = useState<SupportMessage[]>(initial);
   const [input, setInput] = useState("");
   const [loading, setLoading] = useState(false);
@@ -75,7 +77,7 @@ export function SupportChat({ phone, initial }: { phone: string; initial: Suppor
         );
       }
     } catch {
-      add({ content: supportFailureMessage(phone), isBot: true, category: "error", confidence: 0, escalated: true });
+      add({ content: supportFailureMessage(phone, t), isBot: true, category: "error", confidence: 0, escalated: true });
       setAskPhone({ query: text, response: "" });
     } finally {
       setLoading(false);
@@ -90,7 +92,7 @@ export function SupportChat({ phone, initial }: { phone: string; initial: Suppor
       add({ content: f.followUp, isBot: true, category: "followup", confidence: 1, escalated: true });
       setAskPhone(null);
     } catch {
-      add({ content: supportFailureMessage(phone), isBot: true, category: "error", confidence: 0, escalated: true });
+      add({ content: supportFailureMessage(phone, t), isBot: true, category: "error", confidence: 0, escalated: true });
     }
   }
 
@@ -103,29 +105,32 @@ export function SupportChat({ phone, initial }: { phone: string; initial: Suppor
 
   return (
     <div className="support-chat">
-      <ol ref={list} className="support-messages" aria-label="Support conversation" aria-live="polite">
+      <ol ref={list} className="support-messages" aria-label={t("sup.conversation")} aria-live="polite">
         {messages.map((m) => (
           <li key={m.id} className={`msg ${m.isBot ? "msg-theirs msg-ai" : "msg-mine"}`}>
-            <span className="msg-sender">{m.isBot ? "LinkUp Support" : "You"}</span>
+            <span className="msg-sender">{m.isBot ? t("sup.bot") : t("sup.you")}</span>
             <span className="pre">{m.content}</span>
             {m.isBot && typeof m.confidence === "number" && m.category ? (
               <span className="muted small">
-                {m.category} <span className={`conf ${confidenceTone(m.confidence)}`}>{Math.round(m.confidence * 100)}% confidence</span>
-                {m.escalated ? " · passed to our team" : ""}
+                {m.category}{" "}
+                <span className={`conf ${confidenceTone(m.confidence)}`}>
+                  {t("sup.confidence", { percent: Math.round(m.confidence * 100) })}
+                </span>
+                {m.escalated ? t("sup.passed") : ""}
               </span>
             ) : null}
           </li>
         ))}
         {loading ? (
-          <li className="msg msg-theirs msg-ai" aria-label="Support is typing">
-            Support is typing…
+          <li className="msg msg-theirs msg-ai" aria-label={t("sup.typingLabel")}>
+            {t("sup.typing")}
           </li>
         ) : null}
       </ol>
       {askPhone ? (
         <form className="row phone-prompt" onSubmit={requestCallBack}>
           <label>
-            Your phone number for a call back
+            {t("sup.callBackPhone")}
             <input
               type="tel"
               value={userPhone}
@@ -135,13 +140,13 @@ export function SupportChat({ phone, initial }: { phone: string; initial: Suppor
             />
           </label>
           <button type="submit" className="btn btn-primary" disabled={!userPhone.trim()}>
-            Request call back
+            {t("sup.requestCallBack")}
           </button>
         </form>
       ) : null}
       <form method="post" className="support-input" onSubmit={send}>
         <label className="sr-only" htmlFor="support-message">
-          Message to support
+          {t("sup.messageLabel")}
         </label>
         <textarea
           id="support-message"
@@ -150,11 +155,11 @@ export function SupportChat({ phone, initial }: { phone: string; initial: Suppor
           value={input}
           onChange={(e) => setInput(e.target.value)}
           onKeyDown={onKeyDown}
-          placeholder="Ask about plans, features or a problem… (Enter sends, Shift+Enter for a new line)"
+          placeholder={t("sup.placeholder")}
           maxLength={2000}
         />
         <button type="submit" className="btn btn-primary" disabled={hydrated && (loading || !input.trim())}>
-          Send
+          {t("chat.send")}
         </button>
       </form>
     </div>
