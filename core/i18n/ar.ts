@@ -1521,7 +1521,7 @@ export const ar: Catalog = {
   "md.sec.verified": "موثَّق",
   "md.sec.notVerified": "غير موثَّق بعد",
   "md.sec.notSignedIn": "لم تسجّل الدخول",
-  "md.sec.notOffered": "التحقق بخطوتين وقفل البصمة ووضع الذعر غير متاحة بعد.",
+  "md.sec.more": "تسجيل الدخول بخطوتين وقفل التطبيق (PIN أو مفتاح المرور) ورمز الذعر: إعدادات الأمان",
   // Install by QR code (/qr-install)
   "qr.metaTitle": "التثبيت برمز QR — LinkUp",
   "qr.title": "ثبّت LinkUp على هاتفك",

@@ -1461,7 +1461,7 @@ export const en = {
   "md.sec.verified": "verified",
   "md.sec.notVerified": "not verified yet",
   "md.sec.notSignedIn": "not signed in",
-  "md.sec.notOffered": "Two-factor, a biometric lock and panic mode are not offered yet.",
+  "md.sec.more": "Two-factor sign-in, the app lock (PIN or passkey) and the panic code: Security Settings",
   // Install by QR code (/qr-install)
   "qr.metaTitle": "Install by QR code — LinkUp",
   "qr.title": "Install LinkUp on your phone",

@@ -1496,7 +1496,7 @@ export const fr: Catalog = {
   "md.sec.verified": "vérifié",
   "md.sec.notVerified": "pas encore vérifié",
   "md.sec.notSignedIn": "non connecté",
-  "md.sec.notOffered": "La double authentification, le verrouillage biométrique et le mode panique ne sont pas encore proposés.",
+  "md.sec.more": "Connexion à deux facteurs, verrouillage de l'app (PIN ou passkey) et code panique : Paramètres de sécurité",
   // Install by QR code (/qr-install)
   "qr.metaTitle": "Installer par QR code — LinkUp",
   "qr.title": "Installez LinkUp sur votre téléphone",

@@ -1475,7 +1475,7 @@ export const ha: Catalog = {
   "md.sec.verified": "an tabbatar",
   "md.sec.notVerified": "ba a tabbatar ba tukuna",
   "md.sec.notSignedIn": "ba a shiga ba",
-  "md.sec.notOffered": "Tabbatarwa mai matakai biyu, kullewar yatsa ko fuska da yanayin firgici ba a bayar da su ba tukuna.",
+  "md.sec.more": "Tantancewa ta matakai biyu, kulle manhaja (PIN ko passkey) da lambar gaggawa: Saitunan Tsaro",
   // Install by QR code (/qr-install)
   "qr.metaTitle": "Saka ta lambar QR — LinkUp",
   "qr.title": "Saka LinkUp a wayarka",

@@ -1463,7 +1463,7 @@ export const ig: Catalog = {
   "md.sec.verified": "akwadoro",
   "md.sec.notVerified": "akwadobeghị",
   "md.sec.notSignedIn": "abanyeghị",
-  "md.sec.notOffered": "Nzọụkwụ abụọ, mkpọchi biometric na ọnọdụ ụjọ adịbeghị.",
+  "md.sec.more": "Nbanye nzọụkwụ abụọ, mkpọchi ngwa (PIN ma ọ bụ passkey) na koodu ụjọ: Ntọala Nchekwa",
   // Install by QR code (/qr-install)
   "qr.metaTitle": "Wụnye site na koodu QR — LinkUp",
   "qr.title": "Wụnye LinkUp na ekwentị gị",

@@ -1457,7 +1457,7 @@ export const pcm: Catalog = {
   "md.sec.verified": "verified",
   "md.sec.notVerified": "never verify yet",
   "md.sec.notSignedIn": "you never sign in",
-  "md.sec.notOffered": "Two-factor, biometric lock and panic mode never dey yet.",
+  "md.sec.more": "Two-step sign-in, app lock (PIN or passkey) and panic code: Security Settings",
   // Install by QR code (/qr-install)
   "qr.metaTitle": "Install with QR code — LinkUp",
   "qr.title": "Install LinkUp for your phone",

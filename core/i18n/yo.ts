@@ -1452,7 +1452,7 @@ export const yo: Catalog = {
   "md.sec.verified": "a ti jẹ́rìí",
   "md.sec.notVerified": "a kò tíì jẹ́rìí",
   "md.sec.notSignedIn": "kò tíì wọlé",
-  "md.sec.notOffered": "Ìjẹ́rìí onígbésẹ̀ méjì, títì pẹ̀lú ìka tàbí ojú àti ipò ìpayà kò tíì sí lórí ẹ̀rọ yìí.",
+  "md.sec.more": "Ìwọlé onígbésẹ̀ méjì, títìpa áàpù (PIN tàbí passkey) àti kóòdù pàjáwìrì: Ètò Ààbò",
   // Install by QR code (/qr-install)
   "qr.metaTitle": "Fi sórí ẹ̀rọ pẹ̀lú kóòdù QR — LinkUp",
   "qr.title": "Fi LinkUp sórí fóònù rẹ",

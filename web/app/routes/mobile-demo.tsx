@@ -158,7 +158,9 @@ export default function MobileDemo({ loaderData }: Route.ComponentProps) {
                 status: user?.verified ? t("md.sec.verified") : user ? t("md.sec.notVerified") : t("md.sec.notSignedIn"),
               })}
             </li>
-            <li>{t("md.sec.notOffered")}</li>
+            <li>
+              <Link to="/security-settings">{t("md.sec.more")}</Link>
+            </li>
           </ul>
         </section>
       ) : null}
