@@ -1,4 +1,4 @@
-// Disappearing messages (docs/decisions/037c-disappearing-messages.md): the timers a direct chat or group may
+// Disappearing messages (docs/decisions/040-disappearing-messages.md): the timers a direct chat or group may
 // have, the shape of the room's announcement, and the expiry checks devices and the room share.
 import { z } from "zod";
 import { SETTINGS_OPTIONS } from "./constants";

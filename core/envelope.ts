@@ -43,7 +43,7 @@ export const EnvelopeSchema = z.object({
   meta: z.optional(z.record(z.string(), z.unknown())),
   /**
    * When a disappearing message expires (ms since epoch). Stamped by the room from the chat's timer; whatever a
-   * client writes here is dropped (docs/decisions/037c-disappearing-messages.md).
+   * client writes here is dropped (docs/decisions/040-disappearing-messages.md).
    */
   expiresAt: z.optional(z.int().check(z.minimum(1))),
 });

@@ -6,7 +6,7 @@
 // remembers the highest seq it has seen and sends it as the resume cursor after every (re)connect; the room
 // answers with every stored envelope after it (resume-batch frames, then one resume-done).
 //
-// zod/mini (docs/decisions/037h-one-protocol-definition.md): the Worker and the browser parse with these same
+// zod/mini (docs/decisions/044-one-protocol-definition.md): the Worker and the browser parse with these same
 // schemas, and the browser's /chat budget cannot carry the full zod build.
 import * as z from "zod/mini";
 import { EnvelopeSchema, MAX_FRAME_BYTES } from "./envelope";

@@ -67,7 +67,7 @@ export interface SecurityState {
   twoFactor: boolean;
   passkeys: number;
   anonymousMode: boolean;
-  /** The person's auto-delete setting is on: the chats they start disappear (docs/decisions/037c-disappearing-messages.md). */
+  /** The person's auto-delete setting is on: the chats they start disappear (docs/decisions/040-disappearing-messages.md). */
   disappearingByDefault: boolean;
   panicCode: boolean;
   stealthMode: boolean;

@@ -449,7 +449,7 @@ export const supportTickets = sqliteTable("support_tickets", {
   phone: text("phone"),
   message: text("message").notNull(),
   category: text("category").notNull(),
-  // A report (category 'report'): the person reported, whom staff open on the desk (docs/decisions/037b-reports-and-device-bans.md).
+  // A report (category 'report'): the person reported, whom staff open on the desk (docs/decisions/038-reports-and-device-bans.md).
   subjectId: text("subject_id").references(() => users.id, { onDelete: "set null" }),
   status: text("status", { enum: ["open", "closed"] })
     .notNull()
@@ -648,7 +648,7 @@ export const analyticsDaily = sqliteTable(
 );
 
 // The last 48 hours by UTC hour (same kinds and areas as the daily roll-up), so the 1h and 24h ranges count real
-// hours; older hours are pruned by the cron (docs/decisions/037a-hourly-and-personal-analytics.md).
+// hours; older hours are pruned by the cron (docs/decisions/037-hourly-and-personal-analytics.md).
 export const analyticsHourly = sqliteTable(
   "analytics_hourly",
   {
@@ -662,7 +662,7 @@ export const analyticsHourly = sqliteTable(
 );
 
 // One person's own activity by UTC hour and kind, for their Premium analytics; no area, room or text, kept 31 days
-// and gone with the account (docs/decisions/037a-hourly-and-personal-analytics.md).
+// and gone with the account (docs/decisions/037-hourly-and-personal-analytics.md).
 export const analyticsPersonal = sqliteTable(
   "analytics_personal",
   {
@@ -683,7 +683,7 @@ export const analyticsPersonal = sqliteTable(
 /**
  * Browsers a person signed in from: the HMAC of a long-lived device cookie (workers/auth/device.ts). A ban
  * covers the banned person's browsers through these rows, so unbanning lifts it with no second step
- * (docs/decisions/037b-reports-and-device-bans.md).
+ * (docs/decisions/038-reports-and-device-bans.md).
  */
 export const userDevices = sqliteTable(
   "user_devices",

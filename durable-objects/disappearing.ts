@@ -1,4 +1,4 @@
-// The disappearing-messages section of MeshRoom (docs/decisions/037c-disappearing-messages.md): the chat's timer,
+// The disappearing-messages section of MeshRoom (docs/decisions/040-disappearing-messages.md): the chat's timer,
 // the expiry the room stamps on each message sent under it, and the sweep that drops expired messages from the
 // room's storage. Kept apart from mesh-room.ts, which calls it when storing, resuming and on its alarm.
 import { DISAPPEAR_MS, type DisappearTimer, DisappearTimerSchema } from "../core/disappearing";

@@ -1,4 +1,4 @@
-// Disappearing messages through the real Worker and MeshRoom (docs/decisions/037c-disappearing-messages.md):
+// Disappearing messages through the real Worker and MeshRoom (docs/decisions/040-disappearing-messages.md):
 // a member sets the chat's timer, the room announces it, stamps each later message's expiry itself, and its
 // alarm drops expired messages from its storage and their ciphertext from D1.
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";

@@ -80,7 +80,7 @@ const utf8 = new TextEncoder();
 const PRESENCE_DEBOUNCE_MS = 100;
 /**
  * Members' messages reach D1 `messages` (and analytics, points) at most once per this window, in one batch, off
- * the send path (docs/decisions/037g-room-speed-and-shards.md): D1 is metadata, the room's SQLite is the record.
+ * the send path (docs/decisions/043-room-speed-and-shards.md): D1 is metadata, the room's SQLite is the record.
  */
 export const METADATA_FLUSH_MS = 250;
 
@@ -144,7 +144,7 @@ export class MeshRoom extends DurableObject<Env> {
 
   /**
    * One alarm serves two sections: the calls section's ring timeout (docs/decisions/024-calls-through-the-room.md)
-   * and the expiry of disappearing messages (docs/decisions/037c-disappearing-messages.md). Each asks for a time
+   * and the expiry of disappearing messages (docs/decisions/040-disappearing-messages.md). Each asks for a time
    * through scheduleAlarm, which keeps the earliest; here both do their due work and ask again.
    */
   async alarm(): Promise<void> {

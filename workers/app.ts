@@ -39,7 +39,7 @@ const server = createServer((request, env, ctx, nonce) => {
 export default {
   fetch: server.fetch,
   // The billing clock: trial reminders and endings by the server's time (docs/decisions/018-billing.md); old
-  // hourly and personal analytics go (docs/decisions/037a-hourly-and-personal-analytics.md).
+  // hourly and personal analytics go (docs/decisions/037-hourly-and-personal-analytics.md).
   scheduled: (_controller, env, ctx) => {
     const db = createDb(env);
     ctx.waitUntil(runBillingClock(env, db));

@@ -347,7 +347,7 @@ export async function recordMessages(db: Db, rows: MessageRow[]) {
   return added;
 }
 
-/** Expired disappearing messages keep only their metadata row: body and ciphertext go (docs/decisions/037c-disappearing-messages.md). */
+/** Expired disappearing messages keep only their metadata row: body and ciphertext go (docs/decisions/040-disappearing-messages.md). */
 export async function dropMessageContent(db: Db, ids: string[]) {
   for (let i = 0; i < ids.length; i += 90)
     await db

@@ -1,4 +1,4 @@
-// A person's own analytics (docs/decisions/037a-hourly-and-personal-analytics.md): free people see the upgrade
+// A person's own analytics (docs/decisions/037-hourly-and-personal-analytics.md): free people see the upgrade
 // prompt; once support grants Premium through the staff API, the dashboard counts what they did.
 import { expect, grantTier, signInAsAdmin, startAnonymous, test, verifyFreshPhone } from "./fixtures";
 

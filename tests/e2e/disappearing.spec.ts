@@ -1,4 +1,4 @@
-// Disappearing messages in a real browser (docs/decisions/037c-disappearing-messages.md): two people in a direct
+// Disappearing messages in a real browser (docs/decisions/040-disappearing-messages.md): two people in a direct
 // chat turn on a timer and watch a message vanish from both screens and both browsers' storage. The build is
 // served a second time with the development-only DISAPPEARING_TEST_HOUR_MS, so "1 hour" lasts seconds.
 import type { Browser, Page } from "@playwright/test";

@@ -5,7 +5,7 @@ export const MOBILE_UA =
   "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36";
 
 /**
- * A page starts its scripts once its first frame is on screen (docs/decisions/037f-paint-before-scripts.md), so
+ * A page starts its scripts once its first frame is on screen (docs/decisions/042-paint-before-scripts.md), so
  * the load event no longer waits for them. `goto` and `reload` wait, as the load event used to, until React
  * Router's module script has run; a page whose scripts are not held (JavaScript off, an API answer) returns at once.
  */

@@ -90,7 +90,7 @@ test("a page paints with its HTML and stylesheet alone, then starts its scripts 
   for (const path of ["/", "/emergency"]) {
     const html = await (await page.request.get(path)).text();
     // Nothing in the page as served fetches a script: no module preload, no module script
-    // (docs/decisions/037f-paint-before-scripts.md).
+    // (docs/decisions/042-paint-before-scripts.md).
     expect(html, path).not.toContain('rel="modulepreload"');
     expect(html, path).not.toMatch(/<script[^>]* type="module"/);
 

@@ -42,7 +42,7 @@ export async function findPeople(db: Db, q: string, now = new Date()) {
   const found = await db
     .select()
     .from(users)
-    // The id too: a report's link opens the reported person's entry (docs/decisions/037b-reports-and-device-bans.md).
+    // The id too: a report's link opens the reported person's entry (docs/decisions/038-reports-and-device-bans.md).
     .where(phone ? or(eq(users.phone, phone), nick, eq(users.id, q)) : or(nick, eq(users.id, q)))
     .limit(20);
   if (found.length === 0) return [];

@@ -1,4 +1,4 @@
-// Reports of a person to the staff desk (docs/decisions/037b-reports-and-device-bans.md): filed as support
+// Reports of a person to the staff desk (docs/decisions/038-reports-and-device-bans.md): filed as support
 // tickets of category 'report' naming the person reported, so staff answer, close and audit them like any
 // ticket, and ban from the person's desk entry.
 import { REPORT_CATEGORY, type ReportInput } from "../../core/admin-schemas";

@@ -1,4 +1,4 @@
-// The device cookie (docs/decisions/037b-reports-and-device-bans.md): a random token a browser keeps for 400
+// The device cookie (docs/decisions/038-reports-and-device-bans.md): a random token a browser keeps for 400
 // days, set at its first sign-in; the database holds only its HMAC, tied to every account signed in from it.
 // A ban covers those browsers: a banned person cannot start a fresh anonymous identity from the same one.
 import type { Context } from "hono";

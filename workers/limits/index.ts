@@ -20,7 +20,7 @@ export const ADDRESS_LIMITS = {
   anonAi: { windowMs: DAY_MS, defaultLimit: 30, variable: "ANON_AI_PER_ADDRESS_PER_DAY" },
   // Counted per person (the "address" is `person:<user id>`): each checkout calls the payment provider.
   checkout: { windowMs: HOUR_MS, defaultLimit: 10, variable: "CHECKOUTS_PER_PERSON_PER_HOUR" },
-  // Per person too: reports to the staff desk (docs/decisions/037b-reports-and-device-bans.md).
+  // Per person too: reports to the staff desk (docs/decisions/038-reports-and-device-bans.md).
   reports: { windowMs: DAY_MS, defaultLimit: 10, variable: "REPORTS_PER_PERSON_PER_DAY" },
   // Counted from the verifications table itself (workers/identity/verification.ts), not address_counters.
   verificationCodes: {

@@ -1,4 +1,4 @@
-// Disappearing messages, the Worker's part (docs/decisions/037c-disappearing-messages.md): who may set a chat's
+// Disappearing messages, the Worker's part (docs/decisions/040-disappearing-messages.md): who may set a chat's
 // timer (a member of a direct chat or private group) and the default timer a person's new chats start with.
 // The room keeps the timer, stamps expiries and deletes expired messages (durable-objects/disappearing.ts).
 import type { DisappearTimer } from "../../core/disappearing";

@@ -22,7 +22,7 @@ import { type NotifyInput, notifyMany, pushStored } from "../notifications";
 /**
  * People the SOS request alerts itself. Each push is one outbound request (signed and encrypted) and the sender
  * waits for them, so the request keeps few (it answers in under a second: bench/README.md, sos); the rest go
- * through the queue, where each batch runs in its own invocation (docs/decisions/037g-room-speed-and-shards.md).
+ * through the queue, where each batch runs in its own invocation (docs/decisions/043-room-speed-and-shards.md).
  */
 export const INLINE_RECIPIENTS = 10;
 

@@ -221,7 +221,7 @@ export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUnt
     // Contacts first (the sender chose them), then people nearby up to the request's share; the queue takes the rest.
     const knownNow = contactUsers.slice(0, INLINE_RECIPIENTS);
     const nearNow = inArea.slice(0, INLINE_RECIPIENTS - knownNow.length);
-    // The queue sends and the request's own alerts run side by side (docs/decisions/037g-room-speed-and-shards.md).
+    // The queue sends and the request's own alerts run side by side (docs/decisions/043-room-speed-and-shards.md).
     const [queuedContacts, queuedNearby, near, known] = await Promise.all([
       enqueueFanout(env, row.id, "contacts", contactUsers.slice(knownNow.length)),
       enqueueFanout(env, row.id, "nearby", inArea.slice(nearNow.length)),

@@ -1,4 +1,4 @@
-// The second baseline for bench/relay (docs/decisions/037g-room-speed-and-shards.md): the smallest broadcast
+// The second baseline for bench/relay (docs/decisions/043-room-speed-and-shards.md): the smallest broadcast
 // Durable Object — WebSocket hibernation API, parse each frame, give it a seq, ack the sender, send it to every
 // other socket; no validation, storage or database. It is the primary Worker of the benchmark's `wrangler dev`
 // (bench/relay/run.mjs), so it runs in the same workerd process as the app; every other request goes to the app

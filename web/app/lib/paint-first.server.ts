@@ -4,7 +4,7 @@
 // ahead of the stylesheet) and an inline module script whose imports the parser fetches on sight. On a slow
 // link those 14–30 requests share the first round trips with the stylesheet. So the page's shell is rewritten
 // as it streams out: the preloads and the module script are held in the page and started by a small inline
-// script once the browser has painted (docs/decisions/037f-paint-before-scripts.md).
+// script once the browser has painted (docs/decisions/042-paint-before-scripts.md).
 
 const HEAD_END = "</head>";
 const MODULE_SCRIPT = /<script([^>]*) type="module" async="">([\s\S]*?)<\/script>/;

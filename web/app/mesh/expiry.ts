@@ -1,4 +1,4 @@
-// Disappearing messages on this device (docs/decisions/037c-disappearing-messages.md): each message the room
+// Disappearing messages on this device (docs/decisions/040-disappearing-messages.md): each message the room
 // stamped with `expiresAt` is deleted from this browser's history when that moment comes, on load for what
 // expired while LinkUp was closed, and by a timer for the next one while it is open.
 import { DisappearingMetaSchema, isExpired } from "../../../core/disappearing";

@@ -35,7 +35,7 @@ export class History {
   private readonly messages = new Map<string, Map<string, StoredMessage>>();
   readonly seen = new SeenIds();
   private readonly forgotten = new Set<string>();
-  /** Disappearing messages leave this device when due, as if forgotten (docs/decisions/037c-disappearing-messages.md). */
+  /** Disappearing messages leave this device when due, as if forgotten (docs/decisions/040-disappearing-messages.md). */
   private readonly expiry = new ExpiryWatch((room, ids) => void this.forget(room, ids));
   private purged: Promise<unknown> | null = null;
 

@@ -80,7 +80,7 @@ function RangeButtons({ range }: { range: string }) {
   );
 }
 
-/** A Premium person's own activity (docs/decisions/037a-hourly-and-personal-analytics.md). */
+/** A Premium person's own activity (docs/decisions/037-hourly-and-personal-analytics.md). */
 function MyActivity({ range, mine }: { range: string; mine: PersonalMetrics }) {
   const t = useT();
   return (

@@ -1,5 +1,5 @@
 // /api/analytics: admins' figures from recorded events and live tables, and a Premium person's own activity
-// (docs/decisions/027-analytics.md, docs/decisions/037a-hourly-and-personal-analytics.md).
+// (docs/decisions/027-analytics.md, docs/decisions/037-hourly-and-personal-analytics.md).
 import { Hono } from "hono";
 import { AnalyticsQuerySchema } from "../../../core/admin-schemas";
 import { aiUsage, metrics, personalMetrics } from "../../analytics";

@@ -103,7 +103,7 @@ export const roomsApi = new Hono<AppBindings>()
     const { userId } = await parseJson(c, BlockSchema);
     return c.json({ blocked: await blockPerson(c.env, c.var.db, user, userId) }, 201);
   })
-  // Report a person to the staff desk (docs/decisions/037b-reports-and-device-bans.md).
+  // Report a person to the staff desk (docs/decisions/038-reports-and-device-bans.md).
   .post("/reports", async (c) => {
     const user = requireUser(c);
     const body = await parseJson(c, ReportSchema);

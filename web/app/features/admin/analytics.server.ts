@@ -1,6 +1,6 @@
 // Loader of /analytics-dashboard: admins see the whole service, a Premium person their own activity, a free person
 // the upgrade prompt; every figure comes from /api/analytics, which decides who sees what
-// (docs/decisions/027-analytics.md, docs/decisions/037a-hourly-and-personal-analytics.md).
+// (docs/decisions/027-analytics.md, docs/decisions/037-hourly-and-personal-analytics.md).
 import { data } from "react-router";
 import { AnalyticsQuerySchema } from "../../../../core/admin-schemas";
 import type { Me } from "../../../../core/api-types";

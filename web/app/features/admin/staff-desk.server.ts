@@ -28,7 +28,7 @@ export interface DeskTicket {
   nickname: string | null;
   tier: string;
   priority: boolean;
-  /** A report's person reported (docs/decisions/037b-reports-and-device-bans.md). */
+  /** A report's person reported (docs/decisions/038-reports-and-device-bans.md). */
   subjectId: string | null;
   subjectNickname: string | null;
 }

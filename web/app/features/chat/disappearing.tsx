@@ -1,4 +1,4 @@
-// Disappearing messages on screen (docs/decisions/037c-disappearing-messages.md): the timer's names, the line
+// Disappearing messages on screen (docs/decisions/040-disappearing-messages.md): the timer's names, the line
 // the room writes when someone changes it, and the chat info panel's control. The room keeps the timer and
 // stamps each message's expiry; devices delete what expired (web/app/mesh/expiry.ts).
 import { useEffect, useId, useState } from "react";

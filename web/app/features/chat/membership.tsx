@@ -87,7 +87,7 @@ const REASON_KEYS = {
   other: "report.reason.other",
 } as const satisfies Record<ReportReason, string>;
 
-/** Report the person to the staff desk (docs/decisions/037b-reports-and-device-bans.md): a native disclosure and a plain form. */
+/** Report the person to the staff desk (docs/decisions/038-reports-and-device-bans.md): a native disclosure and a plain form. */
 export function ReportForm({ roomId, userId, name }: { roomId: string; userId: string; name: string }) {
   const t = useT();
   const id = `report-${userId}`;

@@ -29,7 +29,7 @@ export function patchOf(tab: string, form: FormData): Record<string, unknown> | 
     case "network":
       return { meshNetworking: form.has("meshNetworking") };
     case "privacy":
-      // The default timer of chats the person starts (docs/decisions/037c-disappearing-messages.md); the API checks the value.
+      // The default timer of chats the person starts (docs/decisions/040-disappearing-messages.md); the API checks the value.
       return { anonymousMode: form.has("anonymousMode"), ...(form.has("autoDelete") ? { autoDelete: text(form, "autoDelete") } : {}) };
     case "notifications":
       return { pushEnabled: form.has("pushEnabled"), quietStart: text(form, "quietStart"), quietEnd: text(form, "quietEnd") };
