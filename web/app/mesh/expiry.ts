@@ -1,7 +1,7 @@
 // Disappearing messages on this device (docs/decisions/040-disappearing-messages.md): each message the room
 // stamped with `expiresAt` is deleted from this browser's history when that moment comes, on load for what
 // expired while LinkUp was closed, and by a timer for the next one while it is open.
-import { DisappearingMetaSchema, isExpired } from "../../../core/disappearing";
+import { isDisappearingMeta, isExpired } from "../../../core/disappearing-timers";
 import type { Envelope } from "../../../core/envelope";
 import { openDb } from "./db";
 
@@ -109,6 +109,5 @@ export async function purgeExpired(now = Date.now()): Promise<number> {
  */
 export function timerLine(envelope: Pick<Envelope, "senderId" | "type" | "meta">): { text: string; meta: Record<string, unknown> } | null {
   if (envelope.senderId !== "system" || envelope.type !== "system") return null;
-  const meta = DisappearingMetaSchema.safeParse(envelope.meta);
-  return meta.success ? { text: "", meta: meta.data as unknown as Record<string, unknown> } : null;
+  return isDisappearingMeta(envelope.meta) ? { text: "", meta: envelope.meta as unknown as Record<string, unknown> } : null;
 }

@@ -2,7 +2,7 @@
 // the room writes when someone changes it, and the chat info panel's control. The room keeps the timer and
 // stamps each message's expiry; devices delete what expired (web/app/mesh/expiry.ts).
 import { useEffect, useId, useState } from "react";
-import { DISAPPEAR_MS, type DisappearTimer, DisappearingMetaSchema, SetDisappearingSchema } from "../../../../core/disappearing";
+import { DISAPPEAR_MS, type DisappearTimer, isDisappearingMeta, isDisappearTimer } from "../../../../core/disappearing-timers";
 import { apiRequest } from "../../../../core/http";
 import type { MessageKey } from "../../../../core/i18n/en";
 import { useT } from "../../i18n";
@@ -20,9 +20,8 @@ const TIMERS = Object.keys(DISAPPEAR_MS) as DisappearTimer[];
 export function useDisappearingLine(): (meta: Record<string, unknown> | undefined) => string | null {
   const t = useT();
   return (meta) => {
-    const parsed = DisappearingMetaSchema.safeParse(meta);
-    if (!parsed.success) return null;
-    const { byName, timer } = parsed.data;
+    if (!isDisappearingMeta(meta)) return null;
+    const { byName, timer } = meta;
     return timer === "never" ? t("dis.off", { name: byName }) : t("dis.on", { name: byName, timer: t(TIMER_LABELS[timer]) });
   };
 }
@@ -49,8 +48,9 @@ export function DisappearingControl({ roomId }: { roomId: string }) {
           className="row"
           onSubmit={(e) => {
             e.preventDefault();
-            const body = SetDisappearingSchema.parse({ timer: new FormData(e.currentTarget).get("timer") });
-            apiRequest<{ timer: DisappearTimer }>("PUT", path, body)
+            const chosen = new FormData(e.currentTarget).get("timer");
+            if (!isDisappearTimer(chosen)) return;
+            apiRequest<{ timer: DisappearTimer }>("PUT", path, { timer: chosen })
               .then((a) => {
                 setTimer(a.timer);
                 setStatus(t("dis.saved"));
