@@ -10,7 +10,7 @@ import { newId } from "../core/ids";
 import type { createDb } from "../db";
 import { findUserById } from "../db/queries/users";
 import { notify } from "../workers/notifications";
-import { type Bucket, fullBucket, type RateLimit, takeToken } from "./mesh-logic";
+import { type Bucket, fullBucket, type RateLimit, systemLine, takeToken } from "./mesh-logic";
 
 type CallFrame = Extract<ClientFrame, { type: "ring" | "accept" | "decline" | "hangup" | "call-offer" | "call-answer" | "ice" }>;
 
@@ -180,19 +180,7 @@ export class CallSwitch {
       reason,
     };
     // A server entry with no content: private rooms never carry the server's plain text (docs/decisions/024-calls-through-the-room.md).
-    await this.host.storeSystem({
-      id: newId(),
-      room,
-      senderId: "system",
-      timestamp: Date.now(),
-      type: "system",
-      ttl: 0,
-      meshRoute: [],
-      isEncrypted: false,
-      priority: "normal",
-      content: { text: "" },
-      meta: meta as unknown as Record<string, unknown>,
-    });
+    await this.host.storeSystem(systemLine(room, meta));
     if (reason !== "missed") return;
     const input = {
       type: "message" as const,

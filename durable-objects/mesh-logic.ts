@@ -3,6 +3,7 @@
 import type { Envelope } from "../core/envelope";
 import { CLIENT_ENVELOPE_TYPES, MAX_META_BYTES, roomKind } from "../core/envelope";
 import { type FrameErrorCode, MAX_FRAME_BYTES, type ReceiptStatus } from "../core/frames";
+import { newId } from "../core/ids";
 
 // ---------------------------------------------------------------- rate limits (token buckets per person)
 
@@ -118,6 +119,23 @@ export function normaliseEnvelope(envelope: Envelope): Envelope {
 }
 
 // ---------------------------------------------------------------- retention
+
+/** A line the room itself writes (a missed call, a timer change): no content, its meta worded by each device. */
+export function systemLine(room: string, meta: object): Envelope {
+  return {
+    id: newId(),
+    room,
+    senderId: "system",
+    timestamp: Date.now(),
+    type: "system",
+    ttl: 0,
+    meshRoute: [],
+    isEncrypted: false,
+    priority: "normal",
+    content: { text: "" },
+    meta: meta as Record<string, unknown>,
+  };
+}
 
 export const RETAIN_MIN_COUNT = 1000;
 export const RETAIN_MIN_MS = 7 * 24 * 3600 * 1000;

@@ -55,6 +55,7 @@ import {
   CLOSE_NOT_MEMBER,
   CLOSE_REPLACED,
   stampMemberEnvelope,
+  systemLine,
   takeToken,
 } from "./mesh-logic";
 
@@ -189,22 +190,7 @@ export class MeshRoom extends DurableObject<Env> {
     const changed = this.disappearing.setTimer(input.timer);
     if (changed) {
       const meta: DisappearingMeta = { event: "disappearing", by: input.by, byName: input.byName.slice(0, 60), timer: input.timer };
-      this.store(
-        {
-          id: newId(),
-          room: input.roomId,
-          senderId: "system",
-          timestamp: Date.now(),
-          type: "system",
-          ttl: 0,
-          meshRoute: [],
-          isEncrypted: false,
-          priority: "normal",
-          content: { text: "" },
-          meta: meta as unknown as Record<string, unknown>,
-        },
-        null,
-      );
+      this.store(systemLine(input.roomId, meta), null);
       await this.flush();
     }
     return { timer: input.timer, changed };
