@@ -175,6 +175,8 @@ export const en = {
   "report.send": "Send report",
   "report.sent": "Thank you. LinkUp staff will look at your report.",
   "report.note": "Staff see your report, your nickname and this chat's name, not your private messages.",
+  "safety.one": "Safety number",
+  "safety.compareHow": "Compare these digits with the other person's screen, in person or on a call. If they match, your chat is private.",
   "safety.title": "Safety numbers",
   "safety.intro":
     "Each private chat has a safety number worked out on this device from both people's keys. The same digits on the other person's screen mean nobody sits in between.",

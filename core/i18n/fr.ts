@@ -167,6 +167,9 @@ export const fr: Catalog = {
   "report.send": "Envoyer le signalement",
   "report.sent": "Merci. L'équipe LinkUp examinera votre signalement.",
   "report.note": "L'équipe voit votre signalement, votre pseudo et le nom de cette discussion, pas vos messages privés.",
+  "safety.one": "Numéro de sécurité",
+  "safety.compareHow":
+    "Comparez ces chiffres avec l'écran de l'autre personne, en face à face ou lors d'un appel. S'ils correspondent, votre discussion est privée.",
   "safety.title": "Numéros de sécurité",
   "safety.intro":
     "Chaque discussion privée a un numéro de sécurité calculé sur cet appareil à partir des clés des deux personnes. Les mêmes chiffres sur l'écran de l'autre signifient que personne ne s'interpose.",

@@ -168,6 +168,9 @@ export const ha: Catalog = {
   "report.send": "Aika rahoto",
   "report.sent": "Mun gode. Ma'aikatan LinkUp za su duba rahotonka.",
   "report.note": "Ma'aikata za su ga rahotonka, laƙabinka da sunan wannan hira, ba saƙonninka na sirri ba.",
+  "safety.one": "Lambar tsaro",
+  "safety.compareHow":
+    "Kwatanta waɗannan lambobi da na allon ɗayan mutumin, ido da ido ko ta waya. Idan sun yi daidai, hirarku ta sirri ce.",
   "safety.title": "Lambobin tsaro",
   "safety.intro":
     "Kowace hira ta sirri tana da lambar tsaro da wannan na'ura ke lissafawa daga makullan mutanen biyu. Idan lambobin sun yi daidai a allon ɗayan, babu wanda ke tsakaninku.",

@@ -168,6 +168,9 @@ export const ig: Catalog = {
   "report.send": "Zipu mkpesa",
   "report.sent": "Daalụ. Ndị ọrụ LinkUp ga-elele mkpesa gị.",
   "report.note": "Ndị ọrụ ga-ahụ mkpesa gị, aha njirimara gị na aha nkata a, ọ bụghị ozi nzuzo gị.",
+  "safety.one": "Nọmba nchekwa",
+  "safety.compareHow":
+    "Tụnyere ọnụọgụ ndị a na nke dị na ihuenyo onye nke ọzọ, ihu na ihu ma ọ bụ na oku. Ọ bụrụ na ha dakọrọ, mkparịta ụka gị bụ nzuzo.",
   "safety.title": "Nọmba nchekwa",
   "safety.intro":
     "Nkata nzuzo ọ bụla nwere nọmba nchekwa ngwaọrụ a gbakọrọ site na igodo mmadụ abụọ ahụ. Ọ bụrụ na ọnụọgụ ndị ahụ dabara na ihuenyo onye nke ọzọ, ọ dịghị onye nọ n'etiti unu.",

@@ -169,6 +169,9 @@ export const pcm: Catalog = {
   "report.send": "Send report",
   "report.sent": "Thank you. LinkUp staff go look your report.",
   "report.note": "Staff go see your report, your nickname and dis chat name, dem no go see your private messages.",
+  "safety.one": "Safety number",
+  "safety.compareHow":
+    "Compare these numbers with wetin dey the other person screen, face to face or for call. If dem match, your chat na private.",
   "safety.title": "Safety numbers",
   "safety.intro":
     "Every private chat get safety number wey dis phone dey calculate from both people keys. If the numbers match for the other person screen, nobody dey for una middle.",

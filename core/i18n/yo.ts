@@ -168,6 +168,8 @@ export const yo: Catalog = {
   "report.send": "Fi ìjábọ̀ ránṣẹ́",
   "report.sent": "A dúpẹ́. Àwọn òṣìṣẹ́ LinkUp yóò wo ìjábọ̀ rẹ.",
   "report.note": "Àwọn òṣìṣẹ́ yóò rí ìjábọ̀ rẹ, orúkọ ìnagijẹ rẹ àti orúkọ ìfọ̀rọ̀wérọ̀ yìí, kì í ṣe àwọn ìfiránṣẹ́ àṣírí rẹ.",
+  "safety.one": "Nọ́mbà ààbò",
+  "safety.compareHow": "Fi àwọn nọ́mbà wọ̀nyí wé ti ojú-ìwé ẹnì kejì, lójúkojú tàbí lórí ìpè. Bí wọ́n bá bára mu, ìjíròrò rẹ jẹ́ àṣírí.",
   "safety.title": "Àwọn nọ́ńbà ààbò",
   "safety.intro":
     "Ìfọ̀rọ̀wérọ̀ àṣírí kọ̀ọ̀kan ní nọ́ńbà ààbò tí ẹ̀rọ yìí ṣírò láti inú kọ́kọ́rọ́ àwọn méjèèjì. Tí àwọn nọ́ńbà bá dọ́gba lórí ẹ̀rọ ẹnìkejì, kò sí ẹni tó wà láàrin yín.",

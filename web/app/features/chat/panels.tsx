@@ -118,22 +118,21 @@ export function GroupInfo({
  */
 function SafetyNumber({ peerId }: { peerId: string | null }) {
   const { digits, failed, state, setVerified } = useSafetyNumber(peerId);
+  const t = useT();
   if (!peerId) return null;
   return (
-    <section aria-label="Safety number">
-      <h3>Safety number</h3>
+    <section aria-label={t("safety.one")}>
+      <h3>{t("safety.one")}</h3>
       {digits ? (
         <>
           <p className="safety-number">
             <code>{digits}</code>
           </p>
-          <p>Compare these digits with the other person's screen, in person or on a call. If they match, your chat is private.</p>
+          <p>{t("safety.compareHow")}</p>
           <VerifyToggle state={state} onChange={(on) => void setVerified(on)} />
         </>
       ) : (
-        <p>
-          {failed ? "The safety number needs both people's keys: open the chat once with a connection." : "Computing the safety number…"}
-        </p>
+        <p>{failed ? t("safety.unavailable") : t("safety.computing")}</p>
       )}
     </section>
   );
