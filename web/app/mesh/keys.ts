@@ -86,6 +86,8 @@ function topUpPrekeys(userId: string): Promise<void> {
 export async function revokeDeviceKey(): Promise<void> {
   const stored = await kvGet<StoredDevice>("device:v2");
   if (!stored) return;
+  // A prekey top-up still under way would publish to the withdrawn device after the DELETE: it finishes first.
+  await Promise.allSettled(toppedUp.values());
   await fetch(`/api/keys/${encodeURIComponent(stored.secrets.record.deviceId)}`, { method: "DELETE", credentials: "include" });
 }
 

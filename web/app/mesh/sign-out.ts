@@ -1,10 +1,13 @@
 // Signing out of this browser (docs/protocol.md §7): the device's key is withdrawn on the server first, so
 // no one seals messages or sender keys to it any more; then its LinkUp data goes (chats, keys, cached pages).
 // The sign-out answer also carries Clear-Site-Data, which empties storage where this script cannot run.
+import { currentMeshNode } from "./current";
 import { selectDbUser } from "./db";
 import { revokeDeviceKey } from "./keys";
 
 export async function forgetThisDevice(userId: string): Promise<void> {
+  // A live chat stops first: its sockets and key top-ups would otherwise ask for a device that is being withdrawn.
+  currentMeshNode()?.destroy();
   selectDbUser(userId);
   try {
     await revokeDeviceKey();
