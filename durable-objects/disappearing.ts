@@ -16,6 +16,9 @@ export function timerMs(timer: DisappearTimer, env: { ENVIRONMENT?: string; DISA
 }
 
 export class Disappearing {
+  // Read once per instance: every message of a private room asks for it on the send path.
+  private current: DisappearTimer | null = null;
+
   constructor(
     private readonly sql: SqlStorage,
     private readonly env: { ENVIRONMENT?: string; DISAPPEARING_TEST_HOUR_MS?: string },
@@ -26,9 +29,17 @@ export class Disappearing {
   }
 
   timer(): DisappearTimer {
-    const row = this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", TIMER_KEY).toArray()[0];
-    const parsed = DisappearTimerSchema.safeParse(row?.value);
-    return parsed.success ? parsed.data : "never";
+    if (this.current === null) {
+      const row = this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", TIMER_KEY).toArray()[0];
+      const parsed = DisappearTimerSchema.safeParse(row?.value);
+      this.current = parsed.success ? parsed.data : "never";
+    }
+    return this.current;
+  }
+
+  /** Reads the timer again from storage (after the room's storage was wiped underneath). */
+  reload(): void {
+    this.current = null;
   }
 
   /** Sets the timer; answers whether it changed (an unchanged timer is not announced again). */
@@ -37,6 +48,7 @@ export class Disappearing {
     if (timer === "never") this.sql.exec("DELETE FROM meta WHERE key = ?", TIMER_KEY);
     else
       this.sql.exec("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", TIMER_KEY, timer);
+    this.current = timer;
     return true;
   }
 

@@ -306,6 +306,7 @@ export class MeshRoom extends DurableObject<Env> {
     // Rows still waiting for D1 are written first, so the account deletion that follows removes them too.
     await this.flush();
     forgetPerson(this.sql, userId, wholeRoom);
+    this.disappearing.reload();
   }
 
   /** Live figures for /mesh-network: sockets and people present, envelopes kept, deliveries made to sockets. */

@@ -53,18 +53,10 @@ export async function recordEvent(
         target: [analyticsHourly.hour, analyticsHourly.kind, analyticsHourly.area],
         set: { count: sql`${analyticsHourly.count} + ${n}` },
       });
-    if (opts.userId) {
-      await db
-        .insert(analyticsPersonal)
-        .values({ userId: opts.userId, hour: hourOf(now), kind, count: n })
-        .onConflictDoUpdate({
-          target: [analyticsPersonal.userId, analyticsPersonal.hour, analyticsPersonal.kind],
-          set: { count: sql`${analyticsPersonal.count} + ${n}` },
-        });
-    }
   } catch (e) {
     console.error("analytics: record", kind, e);
   }
+  if (opts.userId) await recordPersonal(db, opts.userId, kind, n, now);
 }
 
 /** Drops hours older than the hourly roll-up keeps and personal activity older than 31 days (run by the cron). */
@@ -101,7 +93,7 @@ export async function recordMessageEvents(
   for (const p of bySender.values()) await recordPersonal(db, p.senderId, p.kind, p.n, now);
 }
 
-/** Only the person's own activity (the service-wide counts are written once per batch above). */
+/** Only the person's own activity (recordEvent and the message batches write the service-wide counts). */
 async function recordPersonal(db: Db, userId: string, kind: EventKind, n: number, now: Date): Promise<void> {
   try {
     await db

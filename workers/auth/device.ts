@@ -10,7 +10,7 @@ import type { Db } from "../../db";
 import { userDevices, users } from "../../db/schema";
 import type { AppBindings } from "../env";
 import { ApiError } from "../errors";
-import { sessionHash } from "./session";
+import { isSecureRequest, sessionHash } from "./session";
 
 export const DEVICE_COOKIE = "linkup_device";
 // The longest a browser keeps a cookie (RFC 6265bis caps Max-Age at 400 days).
@@ -36,7 +36,7 @@ export async function linkDevice(c: Context<AppBindings>, userId: string): Promi
     setCookie(c, DEVICE_COOKIE, token, {
       httpOnly: true,
       sameSite: "Lax",
-      secure: new URL(c.req.url).protocol === "https:",
+      secure: isSecureRequest(c),
       path: "/",
       maxAge: DEVICE_TTL_SECONDS,
     });

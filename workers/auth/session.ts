@@ -26,7 +26,7 @@ export function sessionHash(env: AppEnv, token: string): Promise<string> {
   return hmac(env.SESSION_SECRET ?? "", token);
 }
 
-function isSecureRequest(c: Context): boolean {
+export function isSecureRequest(c: Context): boolean {
   return new URL(c.req.url).protocol === "https:";
 }
 

@@ -3,7 +3,7 @@
 import { useEffect, useState } from "react";
 import { AUTO_LOCK_MINUTES, type AppLockConfig, newPinRecord, PIN_PATTERN } from "../../../../core/app-lock";
 import { useT } from "../../i18n";
-import { configKey, markActive, readConfig } from "./app-lock";
+import { configKey, markActive, PinField, readConfig } from "./app-lock";
 
 export function AppLockSettings({ userId }: { userId: string }) {
   const [config, setConfig] = useState<AppLockConfig | null | undefined>(undefined);
@@ -60,28 +60,8 @@ export function AppLockSettings({ userId }: { userId: string }) {
             ))}
           </select>
         </label>
-        <label>
-          {t("sec.pinLabel")}
-          <input
-            type="password"
-            inputMode="numeric"
-            autoComplete="new-password"
-            value={pin}
-            onChange={(e) => setPin(e.target.value)}
-            maxLength={8}
-          />
-        </label>
-        <label>
-          {t("sec.panicLabel")}
-          <input
-            type="password"
-            inputMode="numeric"
-            autoComplete="off"
-            value={panic}
-            onChange={(e) => setPanic(e.target.value)}
-            maxLength={8}
-          />
-        </label>
+        <PinField label={t("sec.pinLabel")} value={pin} onChange={setPin} autoComplete="new-password" />
+        <PinField label={t("sec.panicLabel")} value={panic} onChange={setPanic} />
         <button type="submit" className="btn btn-primary">
           {t("sec.saveLock")}
         </button>

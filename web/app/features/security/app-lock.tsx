@@ -106,17 +106,7 @@ export function AppLockGate({ userId, children }: { userId: string | null; child
             else setError(t("sec.wrongPin"));
           }}
         >
-          <label>
-            {t("sec.pin")}
-            <input
-              type="password"
-              inputMode="numeric"
-              autoComplete="off"
-              value={pin}
-              onChange={(e) => setPin(e.target.value)}
-              maxLength={8}
-            />
-          </label>
+          <PinField label={t("sec.pin")} value={pin} onChange={setPin} />
           <button type="submit" className="btn btn-primary">
             {t("sec.unlock")}
           </button>
@@ -156,5 +146,32 @@ export function AppLockGate({ userId, children }: { userId: string | null; child
         {t("sec.unlockPasskey")}
       </button>
     </section>
+  );
+}
+
+/** A PIN or panic code box (digits, at most 8, never offered for autofill unless it is a new PIN). */
+export function PinField({
+  label,
+  value,
+  onChange,
+  autoComplete = "off",
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  autoComplete?: "off" | "new-password";
+}) {
+  return (
+    <label>
+      {label}
+      <input
+        type="password"
+        inputMode="numeric"
+        autoComplete={autoComplete}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        maxLength={8}
+      />
+    </label>
   );
 }
