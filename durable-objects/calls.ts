@@ -6,7 +6,6 @@ import { dmPeer } from "../core/room-ids";
 import type { Envelope } from "../core/envelope";
 import { dmRoomId, roomKind } from "../core/envelope";
 import { type CallEndReason, type ClientFrame, encodeFrame, type FrameErrorCode, type ServerFrame } from "../core/frames";
-import { newId } from "../core/ids";
 import type { createDb } from "../db";
 import { findUserById } from "../db/queries/users";
 import { notify } from "../workers/notifications";

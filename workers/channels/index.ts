@@ -4,6 +4,7 @@
 // The caller's phone is the identity. A phone nobody has used before gets a user carrying that phone (not yet
 // verified for the web); when a web visitor later verifies the same phone, identity/verification merges the
 // web visitor into this user, so USSD, WhatsApp and the web are one person with one history and one tier.
+import { isBanned } from "../admin/bans";
 import { recordEvent } from "../analytics";
 import { eq, sql } from "drizzle-orm";
 import { normalizePhone } from "../../core/phone";
@@ -102,6 +103,12 @@ export async function userForPhone(db: Db, phone: string): Promise<User> {
     if (raced) return raced;
     throw e;
   }
+}
+
+/** Whether the person holding this phone is suspended: the phone channels then keep SOS only (docs/decisions/025-bans.md). */
+export async function phoneSuspended(db: Db, phone: string): Promise<boolean> {
+  const owner = await findUserByPhone(db, phone);
+  return owner ? isBanned(owner) : false;
 }
 
 /**

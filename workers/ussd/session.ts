@@ -18,10 +18,16 @@ import type { UssdRequest } from "../../core/ussd-schemas";
 import { CHANNEL_TEXTS, type ChannelTexts, channelTexts } from "../../core/ussd-texts";
 import type { Db } from "../../db";
 import { findMarketPrices, listCommodities } from "../../db/queries/content";
-import { findUserByPhone } from "../../db/queries/users";
-import { isBanned } from "../admin/bans";
 import { runAiCommand } from "../assistant";
-import { getPhoneChannel, lastPlaceLabel, type PhoneChannel, setChannelLanguage, setChannelLocation, userForPhone } from "../channels";
+import {
+  getPhoneChannel,
+  lastPlaceLabel,
+  type PhoneChannel,
+  phoneSuspended,
+  setChannelLanguage,
+  setChannelLocation,
+  userForPhone,
+} from "../channels";
 import { type AppEnv, servicesStatus } from "../env";
 import { ApiError } from "../errors";
 import { confirmPhoneChannel } from "../identity/verification";
@@ -45,8 +51,7 @@ export async function answerUssd(env: AppEnv, db: Db, input: UssdRequest, phone:
   const channel = await getPhoneChannel(db, phone);
   let t = channelTexts(channel.language);
   // A suspended phone keeps SOS and nothing else (docs/decisions/025-bans.md).
-  const owner = await findUserByPhone(db, phone);
-  if (owner && isBanned(owner)) {
+  if (await phoneSuspended(db, phone)) {
     const refusal = suspendedScreen(outcome, t);
     if (refusal) return refusal;
   }

@@ -7,12 +7,11 @@ import { parseWhatsAppCommand, type WhatsAppWebhook } from "../../core/whatsapp-
 import { langListText, WHATSAPP_TEXTS, type WhatsAppTexts } from "../../core/whatsapp-texts";
 import { CHANNEL_LANGUAGE_NAMES, fill } from "../../core/ussd-texts";
 import type { Db } from "../../db";
-import { findUserByPhone } from "../../db/queries/users";
-import { isBanned } from "../admin/bans";
 import { runAiCommand } from "../assistant";
 import {
   channelPhone,
   getPhoneChannel,
+  phoneSuspended,
   setChannelLanguage,
   setChannelLocation,
   setOptedOut,
@@ -101,10 +100,7 @@ export async function handleWhatsApp(env: AppEnv, db: Db, msg: WhatsAppWebhook, 
   // An opted-out phone gets nothing and nothing is done for it, until it says START.
   if (channel.optedOut && command.kind !== "start") return null;
   // A suspended phone keeps SOS (and the location an SOS waits for) and STOP/START; nothing else (docs/decisions/025-bans.md).
-  if (!["sos", "location", "stop", "start"].includes(command.kind)) {
-    const owner = await findUserByPhone(db, phone);
-    if (owner && isBanned(owner)) return t.suspended;
-  }
+  if (!["sos", "location", "stop", "start"].includes(command.kind) && (await phoneSuspended(db, phone))) return t.suspended;
 
   switch (command.kind) {
     case "stop":
