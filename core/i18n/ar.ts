@@ -160,6 +160,8 @@ export const ar: Catalog = {
   "chat.label": "دردشة الشبكة",
   "chat.title": "الدردشة",
   "chat.yourArea": "منطقتك",
+  "chat.aiThinking": "الذكاء الاصطناعي يفكر...",
+  "chat.typing": { one: "{names} يكتب...", other: "{names} يكتبون..." },
   "chat.needsConnection": "يتطلب هذا اتصالًا.",
   "chat.needsJs": "تتطلب الدردشة المباشرة JavaScript: هذا المتصفح يحفظ رسائلك ويرسلها، حتى بدون شبكة.",
   "chat.findingRoom": "جارٍ البحث عن غرفة منطقتك…",

@@ -155,6 +155,8 @@ export const en = {
   "chat.label": "Mesh chat",
   "chat.title": "Chat",
   "chat.yourArea": "Your area",
+  "chat.aiThinking": "AI is thinking...",
+  "chat.typing": { one: "{names} is typing...", other: "{names} are typing..." },
   "chat.needsConnection": "This needs a connection.",
   "chat.needsJs": "Live chat needs JavaScript: this browser keeps and sends your messages, even without a network.",
   "chat.findingRoom": "Finding the room for your area…",

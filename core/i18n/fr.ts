@@ -147,6 +147,8 @@ export const fr: Catalog = {
   "chat.label": "Discussion maillée",
   "chat.title": "Discussion",
   "chat.yourArea": "Votre zone",
+  "chat.aiThinking": "L'IA réfléchit...",
+  "chat.typing": { one: "{names} écrit...", other: "{names} écrivent..." },
   "chat.needsConnection": "Ceci nécessite une connexion.",
   "chat.needsJs": "La discussion en direct nécessite JavaScript : ce navigateur garde et envoie vos messages, même sans réseau.",
   "chat.findingRoom": "Recherche du salon de votre zone…",

@@ -148,6 +148,8 @@ export const ha: Catalog = {
   "chat.label": "Hirar raga",
   "chat.title": "Hira",
   "chat.yourArea": "Yankinka",
+  "chat.aiThinking": "AI yana tunani...",
+  "chat.typing": "{names} suna rubutu...",
   "chat.needsConnection": "Wannan yana buƙatar haɗi.",
   "chat.needsJs": "Hira kai tsaye tana buƙatar JavaScript: wannan burauza tana ajiye saƙonninka tana aika su, ko babu intanet.",
   "chat.findingRoom": "Ana neman ɗakin yankinka…",

@@ -148,6 +148,8 @@ export const ig: Catalog = {
   "chat.label": "Nkata ụgbụ",
   "chat.title": "Nkata",
   "chat.yourArea": "Mpaghara gị",
+  "chat.aiThinking": "AI na-eche echiche...",
+  "chat.typing": "{names} na-ede ihe...",
   "chat.needsConnection": "Nke a chọrọ njikọ.",
   "chat.needsJs": "Nkata ndụ chọrọ JavaScript: ihe nchọgharị a na-echekwa ma na-eziga ozi gị, ọbụna na-enweghị netwọk.",
   "chat.findingRoom": "A na-achọ ụlọ mpaghara gị…",

@@ -149,6 +149,8 @@ export const pcm: Catalog = {
   "chat.label": "Mesh chat",
   "chat.title": "Chat",
   "chat.yourArea": "Your area",
+  "chat.aiThinking": "AI dey think...",
+  "chat.typing": "{names} dey type...",
   "chat.needsConnection": "Dis one need connection.",
   "chat.needsJs": "Live chat need JavaScript: dis browser dey keep and send your messages, even without network.",
   "chat.findingRoom": "We dey find di room for your area…",

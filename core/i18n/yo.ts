@@ -148,6 +148,8 @@ export const yo: Catalog = {
   "chat.label": "Ìfọ̀rọ̀wérọ̀ àwọ̀n",
   "chat.title": "Ìfọ̀rọ̀wérọ̀",
   "chat.yourArea": "Agbègbè yín",
+  "chat.aiThinking": "AI ń ronú...",
+  "chat.typing": "{names} ń kọ̀wé...",
   "chat.needsConnection": "Èyí nílò ìsopọ̀.",
   "chat.needsJs": "Ìfọ̀rọ̀wérọ̀ láàyè nílò JavaScript: bùráúsà yìí ń pa ìfiránṣẹ́ yín mọ́ ó sì ń fi wọ́n ránṣẹ́, kódà láìsí nẹ́tíwọ̀ọ̀kì.",
   "chat.findingRoom": "A ń wá yàrá agbègbè yín…",

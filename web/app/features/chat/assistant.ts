@@ -18,5 +18,3 @@ export async function ask(text: string, history: string[]): Promise<AssistantAns
 export const PremiumOffer = lazyPart(() => import("../assistant/premium-offer").then((m) => m.PremiumOffer));
 export const ChatUpsell = lazyPart(() => import("../assistant/premium-offer").then((m) => m.ChatUpsell));
 export const SmartReplyChips = lazyPart(() => import("../assistant/smart-replies").then((m) => m.SmartReplyChips));
-// A voice note goes to the room as an encrypted file (features/files).
-export const VoiceNote = lazyPart(() => import("../files/voice-note").then((m) => m.VoiceNote), "Voice messages need a connection.");

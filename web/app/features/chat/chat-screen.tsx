@@ -3,20 +3,28 @@
 // transport line from the relay socket and the local mesh, the encryption badge from the room's kind.
 import { Lock, Mic, Paperclip, Phone, Radio } from "lucide-react";
 import { AreaChooser } from "./area-chooser";
-import { type FormEvent, type KeyboardEvent, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { Form, Link, useNavigate, useSearchParams } from "react-router";
 import { AI_PREFIX } from "../../../../core/ai-command";
 import { badgeText, QUICK_REPLIES, TIER_LIMITS, type Tier } from "../../../../core/constants";
-import { apiRequest, HttpError } from "../../../../core/http";
 import { formatAgo } from "../../../../core/i18n/translate";
 import { dmPeer, roomKind } from "../../../../core/room-ids";
 import type { RoomSummary, RoomsAnswer } from "../../../../core/rooms";
 import { useToast } from "../../components/toast";
-import { isPanicCode, panicWipe } from "../security/app-lock";
 import { useT } from "../../i18n";
 import type { MeshNode } from "../../mesh/node";
-import { ask, ChatUpsell, helpMessage, PremiumOffer, SmartReplyChips, VoiceNote } from "./assistant";
+import { ChatUpsell, PremiumOffer, SmartReplyChips } from "./assistant";
 import { lazyPart } from "./lazy-part";
+import { requestCall } from "../calls/start";
+import { Invitations, MembershipActions } from "./membership";
+import { MessageList } from "./message-list";
+import { OnDeviceReplyChips } from "./on-device-reply-chips";
+import { isPrivateRoomId } from "./private-assistant";
+import { fetchRooms, openDirectChat, useAreaRooms } from "./rooms";
+import { useChatSos, useShareLocation } from "./use-position-actions";
+import { useSend } from "./use-send";
+import { useMeshNode, useRoom } from "./use-mesh";
+import { TransferList } from "../files/transfer-list";
 
 function NeedsConnection() {
   const t = useT();
@@ -26,16 +34,9 @@ const needsConnection = <NeedsConnection />;
 const PeoplePanel = lazyPart(() => import("./panels").then((m) => m.PeoplePanel), needsConnection);
 const GroupInfo = lazyPart(() => import("./panels").then((m) => m.GroupInfo), needsConnection);
 const NewGroupPanel = lazyPart(() => import("./panels").then((m) => m.NewGroupPanel), needsConnection);
+// A voice note goes to the room as an encrypted file (features/files).
+const VoiceNote = lazyPart(() => import("../files/voice-note").then((m) => m.VoiceNote), needsConnection);
 const CallDock = lazyPart(() => import("../calls/call-dock").then((m) => m.CallDock));
-import { requestCall } from "../calls/start";
-import { Invitations, MembershipActions } from "./membership";
-import { MessageList } from "./message-list";
-import { OnDeviceReplyChips } from "./on-device-reply-chips";
-import { assistantContext, hasPrivateAiConsent, isPrivateRoomId, rememberPrivateAiConsent } from "./private-assistant";
-import { currentPosition, fetchRooms, openDirectChat, useAreaRooms } from "./rooms";
-import { sendSos } from "./sos";
-import { useMeshNode, useRoom } from "./use-mesh";
-import { TransferList } from "../files/transfer-list";
 
 /** Rooms kept connected at once besides the one on screen (one socket each). */
 const OPEN_ROOMS = 8;
@@ -131,120 +132,10 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
     return () => document.removeEventListener("visibilitychange", onVisible);
   }, [node, roomId, messages.length]);
 
-  const [thinking, setThinking] = useState(false);
-  /** An '@ai' question from a private chat, held until the person agrees that it leaves the device. */
-  const [aiConsent, setAiConsent] = useState<string | null>(null);
-  const [offer, setOffer] = useState<{ error: string; code: string } | null>(null);
-  const [aiCommandsToday, setAiCommandsToday] = useState<number | undefined>(undefined);
-
-  const send = useCallback(
-    async (raw: string) => {
-      const text = raw.trim();
-      if (!text || !node || !roomId) return false;
-      // The panic code typed here wipes this device instead of being sent (features/security/app-lock.tsx).
-      if (await isPanicCode(me.id, text)) {
-        await panicWipe(me.id);
-        return false;
-      }
-      if (raw.trimStart().startsWith(AI_PREFIX)) {
-        // In a private chat the question leaves the device only once the person has agreed to that.
-        if (isPrivateRoomId(roomId) && !hasPrivateAiConsent(me.id)) {
-          setAiConsent(raw);
-          return false;
-        }
-        await node.addLocal(roomId, text);
-        setThinking(true);
-        const answer = await ask(text.slice(AI_PREFIX.length).trim(), assistantContext(roomId, node.list(roomId)));
-        setThinking(false);
-        if (answer.kind === "reply") {
-          await node.addLocal(roomId, answer.message, { isAI: true });
-          setAiCommandsToday(answer.aiCommandsToday);
-        } else if (answer.kind === "offer") {
-          await node.addLocal(roomId, answer.error, { isAI: true, meta: { offer: answer.code } });
-          setOffer({ error: answer.error, code: answer.code });
-        } else await node.addLocal(roomId, helpMessage(supportPhone), { isAI: true });
-        return true;
-      }
-      await node.send(roomId, text);
-      return true;
-    },
-    [node, roomId, supportPhone, me.id],
-  );
-
-  // Location is never shared with one tap: a confirmation says who will see it, and offers the area's name
-  // instead of the exact coordinates.
-  const [locationOpen, setLocationOpen] = useState(false);
+  const chatSend = useSend(node, roomId, me.id, supportPhone);
   const areaName = rooms?.nearby?.name ?? null;
-  const shareLocation = useCallback(
-    async (exact: boolean) => {
-      setLocationOpen(false);
-      if (!node || !roomId) return;
-      if (!exact && areaName) {
-        await node.send(roomId, `📍 I am near: ${areaName}`);
-        toast({ title: t("chat.areaShared"), variant: "success" });
-        return;
-      }
-      const pos = await currentPosition();
-      if (!pos) {
-        toast({
-          title: t("chat.locationUnavailable"),
-          description: t("chat.allowLocation"),
-          variant: "destructive",
-        });
-        return;
-      }
-      const { latitude, longitude } = pos.coords;
-      apiRequest("PUT", "/api/me/location", { latitude, longitude }).catch(() => {});
-      await node.send(roomId, `📍 My location: ${latitude.toFixed(5)}, ${longitude.toFixed(5)}`, {
-        meta: { location: { latitude, longitude } },
-      });
-      toast({ title: t("chat.locationShared"), variant: "success" });
-    },
-    [node, roomId, areaName, toast, t],
-  );
-
-  const [sosOpen, setSosOpen] = useState(false);
-  const confirmSos = useCallback(async () => {
-    setSosOpen(false);
-    if (!node || !areaRoomId) {
-      toast({
-        title: t("chat.noAreaTitle"),
-        description: t("chat.noAreaBody"),
-        variant: "destructive",
-      });
-      return;
-    }
-    const pos = await currentPosition(4000);
-    try {
-      const outcome = await sendSos(node, {
-        areaRoom: areaRoomId,
-        position: pos ? { latitude: pos.coords.latitude, longitude: pos.coords.longitude } : null,
-      });
-      if (outcome.via === "server") {
-        const { room, push, contacts } = outcome.answer.reached;
-        toast({
-          title: t("sos.sentTitle"),
-          description: t("chat.sosReached", {
-            room: t("chat.devices", { count: room }),
-            push,
-            contacts: t("sos.reachedContacts", { count: contacts }),
-          }),
-          variant: "success",
-        });
-      } else {
-        toast({
-          title: t("chat.sosWaiting"),
-          description: t("chat.sosOutbox"),
-        });
-      }
-    } catch (e) {
-      toast({
-        title: t("chat.sosNotSent"),
-        description: e instanceof HttpError ? t.error(e.errorText) : String(e),
-        variant: "destructive",
-      });
-    }
-  }, [node, areaRoomId, toast, t]);
+  const locationShare = useShareLocation(node, roomId, areaName);
+  const sos = useChatSos(node, areaRoomId);
 
   const peers = state?.presence?.members.filter((m) => m.userId !== me.id) ?? [];
   // `info=1` opens the chat's info, where /advanced-security's safety numbers link to compare.
@@ -334,14 +225,14 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
         ) : needsArea ? null : (
           <p className="chat-empty">{t("chat.findingRoom")}</p>
         )}
-        {thinking ? (
+        {chatSend.thinking ? (
           <p className="typing" role="status">
-            AI is thinking...
+            {t("chat.aiThinking")}
           </p>
         ) : null}
         {state?.typing.length ? (
           <p className="typing" role="status">
-            {state.typing.map((t) => t.nickname).join(", ")} {state.typing.length === 1 ? "is" : "are"} typing...
+            {t("chat.typing", { count: state.typing.length, names: state.typing.map((p) => p.nickname).join(", ") })}
           </p>
         ) : null}
       </div>
@@ -383,8 +274,10 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
           </button>
         </div>
       ) : null}
-      {offer ? <PremiumOffer error={offer.error} code={offer.code} phone={supportPhone} onClose={() => setOffer(null)} /> : null}
-      {aiCommandsToday !== undefined ? <ChatUpsell aiCommandsToday={aiCommandsToday} phone={supportPhone} /> : null}
+      {chatSend.offer ? (
+        <PremiumOffer error={chatSend.offer.error} code={chatSend.offer.code} phone={supportPhone} onClose={chatSend.closeOffer} />
+      ) : null}
+      {chatSend.aiCommandsToday !== undefined ? <ChatUpsell aiCommandsToday={chatSend.aiCommandsToday} phone={supportPhone} /> : null}
       {panel === "people" ? (
         <PeoplePanel title={t("chat.peopleHereTitle")} room={room} peers={peers} onMessage={startDirect} onClose={() => setPanel(null)} />
       ) : null}
@@ -410,29 +303,20 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
           onClose={() => setPanel(null)}
         />
       ) : null}
-      {aiConsent !== null ? (
+      {chatSend.askingConsent ? (
         <div className="card" role="alertdialog" aria-label={t("chat.aiDialog")}>
           <p>{t("chat.aiNotice")}</p>
           <div className="row">
-            <button
-              type="button"
-              className="btn btn-primary"
-              onClick={() => {
-                const question = aiConsent;
-                rememberPrivateAiConsent(me.id);
-                setAiConsent(null);
-                void send(question);
-              }}
-            >
+            <button type="button" className="btn btn-primary" onClick={chatSend.consent}>
               {t("chat.aiSend")}
             </button>
-            <button type="button" className="btn btn-ghost" onClick={() => setAiConsent(null)}>
+            <button type="button" className="btn btn-ghost" onClick={chatSend.cancelConsent}>
               {t("common.cancel")}
             </button>
           </div>
         </div>
       ) : null}
-      {locationOpen ? (
+      {locationShare.open ? (
         <div className="card" role="alertdialog" aria-label={t("chat.locationDialog")}>
           <p>
             {room?.kind === "nearby"
@@ -443,27 +327,27 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
           </p>
           <div className="row">
             {areaName ? (
-              <button type="button" className="btn btn-primary" onClick={() => void shareLocation(false)}>
+              <button type="button" className="btn btn-primary" onClick={() => void locationShare.share(false)}>
                 {t("chat.shareArea", { area: areaName })}
               </button>
             ) : null}
-            <button type="button" className="btn btn-ghost" onClick={() => void shareLocation(true)}>
+            <button type="button" className="btn btn-ghost" onClick={() => void locationShare.share(true)}>
               {t("chat.shareExact")}
             </button>
-            <button type="button" className="btn btn-ghost" onClick={() => setLocationOpen(false)}>
+            <button type="button" className="btn btn-ghost" onClick={locationShare.cancel}>
               {t("common.cancel")}
             </button>
           </div>
         </div>
       ) : null}
-      {sosOpen ? (
+      {sos.open ? (
         <div className="card sos-confirm" role="alertdialog" aria-label={t("chat.sosDialog")}>
           <p>{areaRoomId ? t("chat.sosConfirm") : t("chat.sosConfirmNoArea")}</p>
           <div className="row">
-            <button type="button" className="btn btn-danger" onClick={confirmSos}>
+            <button type="button" className="btn btn-danger" onClick={sos.confirm}>
               {t("chat.sosNow")}
             </button>
-            <button type="button" className="btn btn-ghost" onClick={() => setSosOpen(false)}>
+            <button type="button" className="btn btn-ghost" onClick={sos.cancel}>
               {t("common.cancel")}
             </button>
           </div>
@@ -480,20 +364,20 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
         privateRoom={roomId ? isPrivateRoomId(roomId) : false}
         disabled={!roomId}
         isDirect={isDirect}
-        onSend={send}
+        onSend={chatSend.send}
         voiceNote={<VoiceNote node={node} roomId={roomId} voiceLimit={TIER_LIMITS[me.tier]?.voiceMessages ?? 0} phone={supportPhone} />}
         onAttach={(files) => {
           // Encryption and upload code loads when a file is chosen, not with the screen (bench/README.md, bundle).
           if (node && roomId) void import("../files/send").then((m) => m.sendFiles(node, roomId, files, toast, t));
         }}
         onTyping={(active) => node && roomId && node.typing(roomId, active)}
-        onLocation={() => setLocationOpen(true)}
-        onSos={() => setSosOpen(true)}
+        onLocation={locationShare.show}
+        onSos={sos.show}
         onMenu={(item) => {
           if (item === "people") setPanel("people");
           else if (item === "info") setPanel("info");
           else if (item === "group") setPanel("group");
-          else if (item === "sos") setSosOpen(true);
+          else if (item === "sos") sos.show();
           else if (item === "select") setSelected(new Set());
         }}
       />
