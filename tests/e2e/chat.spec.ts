@@ -182,6 +182,74 @@ test("an SOS pressed with no network goes out through the SOS pipeline once the 
   await b.context.close();
 });
 
+test("/cache-status, linked from Settings, counts this device's chat history and outbox, and Sync now sends what waited", async ({
+  browser,
+  baseURL,
+}) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Kemi");
+  const b = await person(browser, baseURL!, at, "Lanre");
+  // A newcomer reaches the page from Settings; the server's cache is not theirs to see.
+  await a.page.goto("/settings?tab=network");
+  await a.page.getByRole("link", { name: "What this device keeps offline" }).click();
+  await expect(a.page.getByRole("heading", { name: "Cache Status", level: 1 })).toBeVisible();
+  await expect(a.page.getByRole("heading", { name: "Server" })).toHaveCount(0);
+  expect((await a.context.request.get("/api/cache/stats")).status()).toBe(403);
+
+  await openChat(a.page);
+  await openChat(b.page);
+  const before = `Before the network went ${Date.now()}`;
+  await send(b.page, before);
+  await expect(bubble(a.page, before)).toBeVisible();
+  await cachedForOffline(a.page);
+  await a.context.setOffline(true);
+  const waiting = `Kept until Sync now ${Date.now()}`;
+  await send(a.page, waiting);
+  await expect(bubble(a.page, waiting).getByRole("img", { name: "Sending" })).toBeVisible();
+  // The chat closes with its message still in the outbox; the cache page opens once the network is back.
+  await a.page.close();
+  await a.context.setOffline(false);
+  const page = await a.context.newPage();
+  await page.goto("/cache-status");
+
+  const device = page.getByRole("list", { name: "Device state" });
+  await expect(device).toContainText("Waiting to send: 1 message");
+  // The history figure is what this device's IndexedDB holds for the person.
+  const stored = await page.evaluate(
+    (userId) =>
+      new Promise<{ messages: number; chats: number }>((resolve, reject) => {
+        const req = indexedDB.open(`linkup-mesh-${userId}`);
+        req.onerror = () => reject(req.error);
+        req.onsuccess = () => {
+          const all = req.result.transaction("messages").objectStore("messages").getAll();
+          all.onsuccess = () =>
+            resolve({ messages: all.result.length, chats: new Set(all.result.map((m: { room: string }) => m.room)).size });
+        };
+      }),
+    a.user.id,
+  );
+  expect(stored.messages).toBeGreaterThanOrEqual(2);
+  await expect(device).toContainText(
+    `Chat history: ${stored.messages} messages in ${stored.chats} ${stored.chats === 1 ? "chat" : "chats"}`,
+  );
+  const held = await page.evaluate(async () => {
+    const name = (await caches.keys())[0];
+    return { name, entries: (await (await caches.open(name)).keys()).length };
+  });
+  await expect(page.getByRole("list", { name: "Caches on this device" })).toContainText(`${held.name}: ${held.entries} entr`);
+  await expect(bubble(b.page, waiting)).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Sync now" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Everything waiting has been sent." })).toBeVisible();
+  await expect(device).toContainText("Waiting to send: 0 messages");
+  await expect(bubble(b.page, waiting)).toHaveCount(1);
+
+  await page.getByRole("button", { name: "Clear cache" }).click();
+  await expect(page.getByRole("status").filter({ hasText: /^Cleared \d+ caches? on this device\.$/ })).toBeVisible();
+  await a.context.close();
+  await b.context.close();
+});
+
 test("a tab without a connection chats through another tab of the same browser (local mesh)", async ({ browser, baseURL }) => {
   const at = place();
   const a = await person(browser, baseURL!, at, "Emeka");

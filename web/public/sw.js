@@ -50,6 +50,11 @@ self.addEventListener("activate", (event) => {
 // controls the page, so its requests never passed through here).
 self.addEventListener("message", (event) => {
   const data = event.data || {};
+  // /cache-status asks which build this worker keeps.
+  if (data.type === "version") {
+    event.ports[0]?.postMessage({ version: BUILD.version });
+    return;
+  }
   // On sign-out: forget cached pages and route data (they carry the signed-in person's screen); keep assets.
   if (data.type === "clear-pages") {
     event.waitUntil(

@@ -138,6 +138,25 @@ export async function outboxFor(room?: string): Promise<OutboxItem[]> {
   return items.sort((a, b) => rank(a) - rank(b) || a.createdAt - b.createdAt);
 }
 
+/** What this device keeps for the signed-in person: messages, the chats they belong to, and the outbox. */
+export async function storedCounts(): Promise<{ messages: number; chats: number; outbox: number }> {
+  const db = await openDb();
+  const tx = db.transaction(["messages", "outbox"], "readonly");
+  const rooms = new Set<string>();
+  await new Promise<void>((resolve, reject) => {
+    const req = tx.objectStore("messages").index("room").openKeyCursor(null, "nextunique");
+    req.onsuccess = () => {
+      const cursor = req.result;
+      if (!cursor) return resolve();
+      rooms.add(String(cursor.key));
+      cursor.continue();
+    };
+    req.onerror = () => reject(req.error);
+  });
+  const [messages, outbox] = await Promise.all([done(tx.objectStore("messages").count()), done(tx.objectStore("outbox").count())]);
+  return { messages, chats: rooms.size, outbox };
+}
+
 export async function kvGet<T>(key: string): Promise<T | undefined> {
   return done((await store("kv", "readonly")).get(key));
 }

@@ -1,8 +1,8 @@
 import { Form, Link } from "react-router";
-import { AccessErrorPage } from "../features/admin/access";
-import { cacheStatusAction, loadCacheStatus } from "../features/admin/cache-status.server";
-import { DeviceCaches } from "../features/admin/device-caches";
+import { cacheStatusAction, loadCacheStatus } from "../features/offline/cache-status.server";
+import { DeviceOffline } from "../features/offline/device-offline";
 import { metaTitle, useT } from "../i18n";
+import { useRootData } from "../root";
 import type { Route } from "./+types/cache-status";
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "cache.metaTitle", "Cache Status — LinkUp") }];
@@ -16,57 +16,58 @@ export function action({ context }: Route.ActionArgs) {
 }
 
 export default function CacheStatus({ loaderData, actionData }: Route.ComponentProps) {
-  const { server } = loaderData;
+  const { admin, server } = loaderData;
+  const user = useRootData()?.user ?? null;
   const t = useT();
-  const serverCached = server?.edge.entries.some((e) => e.cached) ?? false;
+  const me = user ? { id: user.id, nickname: user.nickname, localMesh: user.settings.meshNetworking } : null;
   return (
     <div className="cache-status">
       <section className="card">
         <h1>{t("cache.title")}</h1>
-        <p>
-          <Link to="/database-admin">{t("admin.databaseAdmin")}</Link> ·{" "}
-          <Link to="/analytics-dashboard">{t("home.teaser.analytics.title")}</Link>
-        </p>
+        <p>{t("cache.intro")}</p>
+        {admin ? (
+          <p>
+            <Link to="/database-admin">{t("admin.databaseAdmin")}</Link> ·{" "}
+            <Link to="/analytics-dashboard">{t("home.teaser.analytics.title")}</Link>
+          </p>
+        ) : null}
       </section>
       <section className="card" aria-labelledby="device-title">
         <h2 id="device-title">{t("cache.device")}</h2>
         <noscript>
           <p>{t("cache.needsJs")}</p>
         </noscript>
-        <DeviceCaches serverCached={serverCached} />
+        <DeviceOffline me={me} />
       </section>
-      <section className="card" aria-labelledby="server-title">
-        <h2 id="server-title">{t("cache.server")}</h2>
-        {server ? (
-          <>
-            <ul aria-label={t("cache.edge")}>
-              {server.edge.entries.map((e) => (
-                <li key={e.key}>
-                  {e.key}: {e.cached ? t("cache.cached", { bytes: e.bytes }) : t("cache.notCached")}
-                </li>
-              ))}
-            </ul>
-            <p className="small muted">{t("cache.noMemory")}</p>
-          </>
-        ) : (
-          <p role="alert">{t("cache.unreadable")}</p>
-        )}
-        <Form method="post">
-          <button type="submit" className="btn">
-            {t("cache.purge")}
-          </button>
-        </Form>
-        {actionData ? (
-          <p role="status" className={actionData.ok ? "success" : "error"}>
-            {actionData.message}
-          </p>
-        ) : null}
-      </section>
+      {admin ? (
+        <section className="card" aria-labelledby="server-title">
+          <h2 id="server-title">{t("cache.server")}</h2>
+          {server ? (
+            <>
+              <ul aria-label={t("cache.edge")}>
+                {server.edge.entries.map((e) => (
+                  <li key={e.key}>
+                    {e.key}: {e.cached ? t("cache.cached", { bytes: e.bytes }) : t("cache.notCached")}
+                  </li>
+                ))}
+              </ul>
+              <p className="small muted">{t("cache.noMemory")}</p>
+            </>
+          ) : (
+            <p role="alert">{t("cache.unreadable")}</p>
+          )}
+          <Form method="post">
+            <button type="submit" className="btn">
+              {t("cache.purge")}
+            </button>
+          </Form>
+          {actionData ? (
+            <p role="status" className={actionData.ok ? "success" : "error"}>
+              {actionData.ok ? t("cache.purged", { count: actionData.purged }) : t.error(actionData.error) || t("cache.notPurged")}
+            </p>
+          ) : null}
+        </section>
+      ) : null}
     </div>
   );
-}
-
-export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const t = useT();
-  return <AccessErrorPage error={error} title={t("cache.title")} refusedTitle={t("admin.refused")} fallback={t("cache.failed")} />;
 }

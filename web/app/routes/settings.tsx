@@ -376,9 +376,14 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           {tab === "profile" ? <ProfileTab user={user} towns={towns} error={error} /> : null}
           {tab === "premium" ? <PremiumTab user={user} phone={phone} plan={plan} /> : null}
           {tab === "network" ? (
-            <SaveForm tab="network" submit={t("set.saveNetwork")}>
-              <Toggle label={t("set.mesh")} name="meshNetworking" checked={user.settings.meshNetworking} hint={t("set.meshHint")} />
-            </SaveForm>
+            <>
+              <SaveForm tab="network" submit={t("set.saveNetwork")}>
+                <Toggle label={t("set.mesh")} name="meshNetworking" checked={user.settings.meshNetworking} hint={t("set.meshHint")} />
+              </SaveForm>
+              <p>
+                <Link to="/cache-status">{t("set.offline")}</Link>
+              </p>
+            </>
           ) : null}
           {tab === "privacy" ? (
             <SaveForm tab="privacy" submit={t("set.savePrivacy")}>
