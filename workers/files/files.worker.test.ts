@@ -206,6 +206,22 @@ describe("a resumable upload and its download", () => {
     expect(contains(bytes.subarray(0, 4096), new TextEncoder().encode("Balogun market"))).toBe(false);
   });
 
+  it("counts a file in its sender's own analytics once complete, and in nobody else's", async () => {
+    const [a, b] = [await verifiedSession("0806", "Dapo"), await verifiedSession("0806", "Efe")];
+    for (const p of [a, b]) await setTier(p.id, "premium");
+    const files = async (p: Person) =>
+      (await (await call("/api/analytics/metrics?scope=me&range=1h", { cookie: p.cookie })).json<{ files: number }>()).files;
+    const plain = readable(1000);
+    const [part] = await sealedParts(plain);
+    const { file } = await (await create(a, await dm(a, b), plain.byteLength)).json<{ file: { id: string } }>();
+    expect((await putPart(a, file.id, 1, part)).status).toBe(200);
+    // An upload that never completes is not a file sent.
+    expect(await files(a)).toBe(0);
+    expect((await call(`/api/files/${file.id}/complete`, { method: "POST", cookie: a.cookie })).status).toBe(200);
+    expect(await files(a)).toBe(1);
+    expect(await files(b)).toBe(0);
+  });
+
   it("refuses a part larger than any part before reading it", async () => {
     const [a, b] = [await verifiedSession("0806"), await verifiedSession("0806")];
     const roomId = await dm(a, b);
