@@ -238,5 +238,4 @@ export const AI_SAMPLE_PROMPTS = [
 ] as const;
 
 /** What a free user sees for voice messages (spec part 1 §5: premium 50 a month, free none). */
-export const VOICE_PREMIUM_MESSAGE =
-  "Voice messages are a Premium feature. Upgrade to Premium for 50 voice messages a month — try it free for 7 days.";
+export { AI_LIMIT_MESSAGES, VOICE_PREMIUM_MESSAGE } from "./ai-limits";

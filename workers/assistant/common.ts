@@ -1,5 +1,6 @@
 // Shared by the assistant's entry points: the online provider choice, the timeout and the 402 offer.
-import { TIER_LIMITS, TRIAL_DAYS } from "../../core/constants";
+import { AI_LIMIT_MESSAGES } from "../../core/ai-command";
+import { TRIAL_DAYS } from "../../core/constants";
 import { type AppEnv, servicesStatus } from "../env";
 import type { AssistantProvider } from "./provider";
 import type { Counter } from "./usage";
@@ -23,10 +24,7 @@ export function upgradeOffer(code: UpgradeBody["code"], error: string): Refusal 
   return { ok: false, status: 402, body: { error, code, upgrade: { plan: "premium", trialDays: TRIAL_DAYS } } };
 }
 
-export const LIMIT_MESSAGES: Record<Counter, string> = {
-  aiCommands: `You've used your ${TIER_LIMITS.free.aiCommands} free AI commands for today. Upgrade to Premium for unlimited AI commands — try it free for ${TRIAL_DAYS} days.`,
-  translations: `You've used your ${TIER_LIMITS.free.translations} free translations for today. Upgrade to Premium for unlimited translation — try it free for ${TRIAL_DAYS} days.`,
-};
+export const LIMIT_MESSAGES: Record<Counter, string> = AI_LIMIT_MESSAGES;
 
 export function premiumKeywordMessage(keyword: string): string {
   const name = keyword.charAt(0).toUpperCase() + keyword.slice(1);

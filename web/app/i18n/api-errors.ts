@@ -1,5 +1,6 @@
 // The API answers `{ error }` in English (spec wording); screens show the person's language. The English text is
 // the code: each known message maps to its catalog key, and an unknown one is shown as it came.
+import { AI_LIMIT_MESSAGES, VOICE_PREMIUM_MESSAGE } from "../../../core/ai-limits";
 import type { MessageKey } from "../../../core/i18n/en";
 import type { Vars } from "../../../core/i18n/translate";
 
@@ -60,6 +61,25 @@ const KNOWN: Record<string, MessageKey> = {
   "Could not delete your account. Please try again.": "sec.err.delete",
   "Could not save. Please try again.": "sec.err.save",
   "Could not start two-factor set-up. Please try again.": "sec.err.setup",
+  // The chat's join form and the payment screens (web/app/routes/chat.tsx, features/billing)
+  "Could not connect. Please try again.": "joinMesh.err.connect",
+  "Could not save your town.": "joinMesh.err.town",
+  "Could not save your profile.": "joinMesh.err.profile",
+  Error: "pay.initErrorTitle",
+  "Failed to initialize payment. Please try again.": "pay.initErrorBody",
+  "Trial not started": "subs.trialNotStarted",
+  "Your card was declined.": "pay.declined",
+  // The assistant's refusals and the voice recorder's (core/ai-limits.ts, features/assistant/use-voice-message.ts)
+  [AI_LIMIT_MESSAGES.aiCommands]: "offer.aiLimit",
+  [AI_LIMIT_MESSAGES.translations]: "offer.translateLimit",
+  [VOICE_PREMIUM_MESSAGE]: "offer.voicePremium",
+  "Sign in to send voice messages.": "voice.signIn",
+  "This browser cannot record audio.": "files.cannotRecord",
+  "Microphone access was refused. Allow the microphone for this site to record.": "files.micRefused",
+  "We could not reach LinkUp to find your area room. Your messages wait in the outbox.": "area.unreachable",
+  "Location permission was refused.": "sos.locationRefused",
+  "Your location could not be found.": "sos.locationNotFound",
+  "Translation failed. Please try again.": "api.translationFailed",
 };
 
 const TOO_MANY = /^Too many /;
@@ -68,6 +88,8 @@ const INVALID = /^Invalid request: (?:[\w.]+: )?(.*)$/;
 const TRIES_LEFT = /^(\d+) tr(?:y|ies) left\.$/;
 const MAX_PASSKEYS = /^You can keep at most (\d+) passkeys$/;
 const TYPE_TO_CONFIRM = /^Type (.+) to confirm$/;
+const VOICE_MONTH_FULL = /^You've used your (\d+) voice messages for this month\.$/;
+const PREMIUM_KEYWORD = /^(\w+) is a Premium feature\. Upgrade to Premium to unlock it — try it free for (\d+) days\.$/;
 
 export function translateApiError(message: string, t: (key: MessageKey, vars?: Vars) => string): string {
   const known = KNOWN[message];
@@ -81,6 +103,10 @@ export function translateApiError(message: string, t: (key: MessageKey, vars?: V
   if (maxPasskeys) return t("sec.err.tooManyPasskeys", { max: maxPasskeys[1] });
   const typeToConfirm = TYPE_TO_CONFIRM.exec(message);
   if (typeToConfirm) return t("sec.typeToConfirm", { phrase: typeToConfirm[1] });
+  const voiceFull = VOICE_MONTH_FULL.exec(message);
+  if (voiceFull) return t("voice.monthFull", { limit: voiceFull[1] });
+  const keyword = PREMIUM_KEYWORD.exec(message);
+  if (keyword) return t("offer.keyword", { feature: keyword[1], days: keyword[2] });
   // Validation errors name a field, then the schema's message: the message alone is what the person needs.
   const invalid = INVALID.exec(message);
   if (invalid) {

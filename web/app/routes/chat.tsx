@@ -1,11 +1,10 @@
 import { useEffect } from "react";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import type { Me } from "../../../core/api-types";
-import { PAYMENT_TEXTS } from "../../../core/billing";
 import { nicknameFromPhone } from "../../../core/identity";
 import type { RoomsAnswer } from "../../../core/rooms";
 import { useToast } from "../components/toast";
-import { useT } from "../i18n";
+import { metaTitle, useT } from "../i18n";
 import { UNKNOWN_TOWN } from "../features/chat/area-chooser";
 import { ChatScreen } from "../features/chat/chat-screen";
 import { membershipAction } from "../features/chat/membership.server";
@@ -13,7 +12,7 @@ import { apiGet, apiSend, cookieFrom } from "../lib/api.server";
 import { useRootData } from "../root";
 import type { Route } from "./+types/chat";
 
-export const meta: Route.MetaFunction = () => [{ title: "Mesh Chat · LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "chat.metaTitle", "Mesh Chat · LinkUp") }];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const me = await apiGet<{ user: Me }>(context, "/api/me");
@@ -69,7 +68,7 @@ export default function Chat({ loaderData, actionData }: Route.ComponentProps) {
   const joined = params.get("joined") === "1";
   useEffect(() => {
     if (!joined) return;
-    toast({ title: "Connected to LinkUp Mesh!", variant: "success" });
+    toast({ title: t("joinMesh.connected"), variant: "success" });
     setParams(
       (p) => {
         p.delete("joined");
@@ -77,13 +76,13 @@ export default function Chat({ loaderData, actionData }: Route.ComponentProps) {
       },
       { replace: true },
     );
-  }, [joined, toast, setParams]);
+  }, [joined, toast, setParams, t]);
   const subscription = params.get("subscription");
   const paidTier = loaderData.user && loaderData.user.tier !== "free" ? loaderData.user.tier : null;
   useEffect(() => {
     if (subscription === "success" && paidTier)
-      toast({ title: PAYMENT_TEXTS.successTitle, description: PAYMENT_TEXTS.successBody, variant: "success" });
-  }, [subscription, paidTier, toast]);
+      toast({ title: t("pay.successTitle"), description: t("pay.successBody"), variant: "success" });
+  }, [subscription, paidTier, toast, t]);
   if (!loaderData.user) return <JoinForm error={actionData?.error ?? null} />;
   return (
     <>
@@ -107,15 +106,12 @@ export default function Chat({ loaderData, actionData }: Route.ComponentProps) {
 
 /** After checkout or the trial: the tier as the server has it now (a payment may take a moment to confirm). */
 function SubscriptionBanner({ kind, tier }: { kind: string; tier: string | null }) {
-  const name = tier === "enterprise" ? "Enterprise" : "Premium";
+  const t = useT();
+  const plan = t("subs.linkupPlan", { plan: t(tier === "enterprise" ? "pricing.enterprise" : "pricing.premium") });
   return (
     <p role="status" className={tier ? "success" : "muted"}>
-      {tier
-        ? kind === "trial"
-          ? `Your LinkUp ${name} trial is active.`
-          : `LinkUp ${name} is active. Thank you!`
-        : "We are confirming your payment. Premium appears here as soon as it is confirmed; reload in a moment."}{" "}
-      <Link to="/settings?tab=premium">Manage your plan</Link>
+      {tier ? (kind === "trial" ? t("subs.trialActive", { plan }) : t("subs.active", { plan })) : t("subs.confirming")}{" "}
+      <Link to="/settings?tab=premium">{t("subs.managePlan")}</Link>
     </p>
   );
 }
@@ -123,18 +119,19 @@ function SubscriptionBanner({ kind, tier }: { kind: string; tier: string | null 
 function JoinForm({ error }: { error: string | null }) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction === "/chat";
+  const t = useT();
   return (
     <section className="card center join-mesh" aria-labelledby="join-title">
-      <h1 id="join-title">Join the mesh</h1>
-      <p>Enter your phone number to start chatting with people near you. No code needed to start.</p>
+      <h1 id="join-title">{t("joinMesh.title")}</h1>
+      <p>{t("joinMesh.intro")}</p>
       <Form method="post" action="/chat" className="form">
         <label>
-          Phone number
+          {t("verify.phone")}
           <input name="phone" type="tel" autoComplete="tel" placeholder="0803 000 0000" />
         </label>
-        {error ? <p role="alert">{error}</p> : null}
+        {error ? <p role="alert">{t.error(error)}</p> : null}
         <button type="submit" className="btn btn-primary btn-lg" disabled={busy}>
-          {busy ? "Connecting..." : "Join Mesh Network"}
+          {busy ? t("joinMesh.connecting") : t("joinMesh.submit")}
         </button>
       </Form>
     </section>

@@ -134,7 +134,7 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
               <p className="small">{t("sos.locating")}</p>
             ) : loc.status === "denied" ? (
               <p className="small error">
-                {loc.message} {hasLocation ? t("sos.lastAreaUsed") : t("sos.contactsOnly")}
+                {t.error(loc.message)} {hasLocation ? t("sos.lastAreaUsed") : t("sos.contactsOnly")}
               </p>
             ) : loc.status === "unsupported" ? (
               <p className="small">{t("sos.noGeolocation")}</p>

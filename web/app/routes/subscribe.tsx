@@ -2,16 +2,18 @@
 // order summary, help card and a back button. Works without JavaScript for the local payment stand-in.
 import { useEffect, useState } from "react";
 import { Form, Link, useActionData, useFetcher, useNavigate } from "react-router";
-import { PAYMENT_TEXTS, PLAN_NAMES, type PaidTier, naira, planPrice, type BillingInterval } from "../../../core/billing";
+import { type PaidTier, planPrice, type BillingInterval } from "../../../core/billing";
+import type { MessageKey } from "../../../core/i18n/en";
 import { SUPPORT_HOURS, TRIAL_DAYS } from "../../../core/constants";
 import { useToast } from "../components/toast";
 import { StripePaymentForm } from "../features/billing/stripe-payment";
 import { type SessionResult, subscribeAction, subscribeLoader } from "../features/billing/subscribe.server";
 import { useHydrated } from "../features/identity/verification-forms";
+import { metaTitle, type T, useT } from "../i18n";
 import { useRootData } from "../root";
 import type { Route } from "./+types/subscribe";
 
-export const meta: Route.MetaFunction = () => [{ title: "Subscribe — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "subs.metaTitle", "Subscribe — LinkUp") }];
 
 export function loader({ request, context }: Route.LoaderArgs) {
   return subscribeLoader(request, context);
@@ -21,10 +23,18 @@ export function action({ request, context }: Route.ActionArgs) {
   return subscribeAction(request, context);
 }
 
-const perPeriod = (interval: BillingInterval) => (interval === "yearly" ? "year" : "month");
+const PLAN: Record<PaidTier, MessageKey> = { premium: "pricing.premium", enterprise: "pricing.enterprise" };
+const DAYS: Record<(typeof SUPPORT_HOURS)[number]["days"], MessageKey> = {
+  "Monday to Friday": "cs.weekdays",
+  Saturday: "cs.saturday",
+  Sunday: "cs.sunday",
+};
+/** A title or reason the server sent, in the page's language when LinkUp knows it. */
+const said = (t: T, text: string | undefined) => (text ? t.error(text) : "");
 
 function BackButton() {
   const navigate = useNavigate();
+  const t = useT();
   return (
     <Link
       to="/pricing"
@@ -37,16 +47,17 @@ function BackButton() {
         }
       }}
     >
-      ← Back
+      ← {t("common.back")}
     </Link>
   );
 }
 
 function PlanPicker({ plan, interval }: { plan: PaidTier; interval: BillingInterval }) {
   const href = (p: PaidTier, i: BillingInterval) => `/subscribe?plan=${p}&billing=${i}`;
+  const t = useT();
   return (
     <div className="stack">
-      <nav aria-label="Plan" className="row">
+      <nav aria-label={t("subs.plan")} className="row">
         {(["premium", "enterprise"] as const).map((p) => (
           <Link
             key={p}
@@ -55,11 +66,11 @@ function PlanPicker({ plan, interval }: { plan: PaidTier; interval: BillingInter
             className={`btn ${p === plan ? "btn-primary" : "btn-ghost"}`}
             aria-current={p === plan ? "page" : undefined}
           >
-            {PLAN_NAMES[p]}
+            {t(PLAN[p])}
           </Link>
         ))}
       </nav>
-      <nav aria-label="Billing period" className="row">
+      <nav aria-label={t("subs.period")} className="row">
         {(["monthly", "yearly"] as const).map((i) => (
           <Link
             key={i}
@@ -68,8 +79,8 @@ function PlanPicker({ plan, interval }: { plan: PaidTier; interval: BillingInter
             className={`btn ${i === interval ? "btn-primary" : "btn-ghost"}`}
             aria-current={i === interval ? "page" : undefined}
           >
-            {i === "monthly" ? "Monthly" : "Yearly"}
-            {i === "yearly" ? <span className="tag">Save 17%</span> : null}
+            {i === "monthly" ? t("pricing.monthly") : t("pricing.yearly")}
+            {i === "yearly" ? <span className="tag">{t("pricing.save")}</span> : null}
           </Link>
         ))}
       </nav>
@@ -89,17 +100,17 @@ function LocalPaymentForm({
   card: [string, (v: string) => void];
 }) {
   const busy = fetcher.state !== "idle";
+  const t = useT();
   return (
-    <fetcher.Form method="post" className="form" aria-label="Test payment">
+    <fetcher.Form method="post" className="form" aria-label={t("subs.testPayment")}>
       <p role="note" className="honest-note">
-        <strong>Test mode: no real payment.</strong> This is LinkUp's local payment stand-in, present only in development. Pay with{" "}
-        <strong>4242 4242 4242 4242</strong>, or use <strong>4000 0000 0000 0002</strong> to see a declined card.
+        <strong>{t("subs.testMode")}</strong> {t("subs.testModeBody", { ok: "4242 4242 4242 4242", declined: "4000 0000 0000 0002" })}
       </p>
       <input type="hidden" name="intent" value="pay" />
       <input type="hidden" name="priceId" value={session.priceId} />
       <input type="hidden" name="clientSecret" value={session.clientSecret} />
       <label>
-        Card number
+        {t("subs.cardNumber")}
         <input
           name="cardNumber"
           inputMode="numeric"
@@ -113,11 +124,11 @@ function LocalPaymentForm({
       </label>
       {session.paymentError ? (
         <p role="alert" className="error">
-          {PAYMENT_TEXTS.failedTitle} - {session.paymentError}
+          {t("pay.failedTitle")} - {said(t, session.paymentError)}
         </p>
       ) : null}
       <button type="submit" className="btn btn-primary btn-lg" disabled={busy}>
-        {busy ? "Processing..." : `Pay ${amount}`}
+        {busy ? t("pay.processing") : t("pay.pay", { amount })}
       </button>
     </fetcher.Form>
   );
@@ -128,9 +139,11 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
   const phone = useRootData()?.env.SUPPORT_PHONE ?? "";
   const hydrated = useHydrated();
   const toast = useToast();
+  const t = useT();
   const fetcher = useFetcher<SessionResult>({ key: "subscribe-session" });
   const actionData = useActionData<SessionResult>();
-  const amount = naira(planPrice(plan, interval));
+  const amount = t.naira(planPrice(plan, interval));
+  const planName = t("subs.linkupPlan", { plan: t(PLAN[plan]) });
   const canPay = Boolean(user?.verified && price && !status?.isActive && provider !== "unconfigured");
   // Payment sessions by price: changing the plan asks for a new one, and a late answer for another plan
   // never replaces the form being filled in.
@@ -153,33 +166,39 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
   }, [hydrated, canPay, price, session, startingFor, fetcher]);
 
   useEffect(() => {
-    if (latest?.error) toast({ title: latest.error.title, description: latest.error.description, variant: "destructive" });
-    else if (latest?.paymentError) toast({ title: PAYMENT_TEXTS.failedTitle, description: latest.paymentError, variant: "destructive" });
-  }, [latest, toast]);
+    if (latest?.error)
+      toast({ title: said(t, latest.error.title), description: said(t, latest.error.description), variant: "destructive" });
+    else if (latest?.paymentError)
+      toast({ title: t("pay.failedTitle"), description: said(t, latest.paymentError), variant: "destructive" });
+  }, [latest, toast, t]);
 
   let payment: React.ReactNode;
   if (!user?.verified) {
     payment = (
       <>
-        <p>Subscriptions are for verified people: verify your phone number first, then come back to pay.</p>
+        <p>{t("subs.verifyFirst")}</p>
         <Link to="/signup-verification?step=verify-phone" className="btn btn-primary">
-          Verify your phone
+          {t("sec.verifyPhone")}
         </Link>
       </>
     );
   } else if (status?.isActive) {
     payment = (
       <>
-        <p>You already have LinkUp {status.tier === "enterprise" ? "Enterprise" : "Premium"}. Change or cancel your plan in Settings.</p>
+        <p>
+          {t("subs.alreadyHave", {
+            plan: t("subs.linkupPlan", { plan: t(status.tier === "enterprise" ? PLAN.enterprise : PLAN.premium) }),
+          })}
+        </p>
         <Link to="/settings?tab=premium" className="btn btn-primary">
-          Manage your plan
+          {t("subs.managePlan")}
         </Link>
       </>
     );
   } else if (provider === "unconfigured" || !price) {
     payment = (
       <p>
-        Card payments are not available right now. Call <a href={`tel:${phone}`}>{phone}</a> and our team will set up your plan.
+        {t("subs.noCards")} <a href={`tel:${phone}`}>{phone}</a>
       </p>
     );
   } else if (session?.clientSecret) {
@@ -188,7 +207,7 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
         hydrated ? (
           <StripePaymentForm publishableKey={publishableKey} clientSecret={session.clientSecret} amount={amount} />
         ) : (
-          <p>Card payment needs JavaScript. Please enable it, or call {phone} to pay by phone.</p>
+          <p>{t("subs.needsJs", { phone })}</p>
         )
       ) : (
         <LocalPaymentForm fetcher={fetcher} session={session} amount={amount} card={card} />
@@ -197,20 +216,20 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
     payment = (
       <Form method="post" className="form">
         <p role="alert" className="error">
-          {session.error.title} - {session.error.description}
-          {session.error.reason ? ` (${session.error.reason})` : ""}
+          {said(t, session.error.title)} - {said(t, session.error.description)}
+          {session.error.reason ? ` (${said(t, session.error.reason)})` : ""}
         </p>
         <input type="hidden" name="intent" value="start" />
         <input type="hidden" name="priceId" value={price.priceId} />
         <button type="submit" className="btn btn-primary">
-          Try again
+          {t("subs.tryAgain")}
         </button>
       </Form>
     );
   } else if (hydrated) {
     payment = (
       <p role="status" className="center">
-        <span className="dot dot-on" aria-hidden="true" /> {PAYMENT_TEXTS.setup}
+        <span className="dot dot-on" aria-hidden="true" /> {t("pay.setup")}
       </p>
     );
   } else {
@@ -219,7 +238,7 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
         <input type="hidden" name="intent" value="start" />
         <input type="hidden" name="priceId" value={price.priceId} />
         <button type="submit" className="btn btn-primary btn-lg">
-          Continue to payment
+          {t("subs.continue")}
         </button>
       </Form>
     );
@@ -231,48 +250,46 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
         <BackButton />
       </div>
       <section className="card" aria-labelledby="subscribe-title">
-        <h1 id="subscribe-title">Subscribe to LinkUp {PLAN_NAMES[plan]}</h1>
+        <h1 id="subscribe-title">{t("subs.title", { plan: planName })}</h1>
         <PlanPicker plan={plan} interval={interval} />
       </section>
       {plan === "premium" && status?.trialAvailable && !status.isActive ? (
         <section className="card" aria-labelledby="trial-title">
-          <h2 id="trial-title">Try Premium free for {TRIAL_DAYS} days</h2>
-          <p>No card needed, nothing to cancel: the trial simply ends after {TRIAL_DAYS} days, and we remind you the day before.</p>
+          <h2 id="trial-title">{t("subs.trialTitle", { days: TRIAL_DAYS })}</h2>
+          <p>{t("subs.trialBody", { days: TRIAL_DAYS })}</p>
           <Form method="post">
             <input type="hidden" name="intent" value="trial" />
             <button type="submit" className="btn btn-primary">
-              Start Free Trial
+              {t("pricing.startTrial")}
             </button>
           </Form>
         </section>
       ) : null}
       <section className="card" aria-labelledby="payment-title">
-        <h2 id="payment-title">Payment</h2>
+        <h2 id="payment-title">{t("subs.payment")}</h2>
         {payment}
       </section>
       <section className="card" aria-labelledby="summary-title">
-        <h2 id="summary-title">Order summary</h2>
+        <h2 id="summary-title">{t("subs.summary")}</h2>
         <dl className="pair">
-          <dt>Plan</dt>
-          <dd>LinkUp {PLAN_NAMES[plan]}</dd>
-          <dt>Billing</dt>
-          <dd>{interval === "yearly" ? "Yearly (2 months free)" : "Monthly"}</dd>
-          <dt>Total</dt>
-          <dd>
-            <strong>{amount}</strong> / {perPeriod(interval)}
-          </dd>
+          <dt>{t("subs.plan")}</dt>
+          <dd>{planName}</dd>
+          <dt>{t("subs.billing")}</dt>
+          <dd>{interval === "yearly" ? t("subs.yearlyFree") : t("pricing.monthly")}</dd>
+          <dt>{t("nt.total")}</dt>
+          <dd>{interval === "yearly" ? t("subs.perYear", { amount }) : t("subs.perMonth", { amount })}</dd>
         </dl>
-        <p className="muted small">Cancel anytime: you keep your plan until the end of the period you paid for.</p>
+        <p className="muted small">{t("subs.cancelAnytime")}</p>
       </section>
       <section className="card" aria-labelledby="help-title">
-        <h2 id="help-title">Need help?</h2>
+        <h2 id="help-title">{t("qr.help")}</h2>
         <p>
-          Call us on <a href={`tel:${phone}`}>{phone}</a>: we can also set up your plan by phone.
+          {t("subs.byPhone")} <a href={`tel:${phone}`}>{phone}</a>
         </p>
         <ul className="list-plain small muted">
           {SUPPORT_HOURS.map((h) => (
             <li key={h.days}>
-              {h.days}: {h.hours}
+              {t(DAYS[h.days])}: {h.hours}
             </li>
           ))}
         </ul>

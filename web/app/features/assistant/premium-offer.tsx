@@ -1,8 +1,7 @@
 // The premium offer a 402 brings (spec part 1 §4, §8): the reason, the 7-day trial, and the ways to upgrade.
 import { useEffect, useState } from "react";
 import { PRICES_NGN, TRIAL_DAYS } from "../../../../core/constants";
-
-const naira = (n: number) => `₦${n.toLocaleString("en-NG")}`;
+import { useT } from "../../i18n";
 
 /** Shown in place of an answer when the server says limit_reached or premium_feature. */
 export function PremiumOffer({
@@ -19,25 +18,23 @@ export function PremiumOffer({
   /** A notice that is always on the page (not the answer to something just done): not announced as an alert. */
   standing?: boolean;
 }) {
-  const title = code === "limit_reached" ? "Daily limit reached" : "Premium feature";
+  const t = useT();
+  const title = code === "limit_reached" ? t("offer.limitReached") : t("offer.premiumFeature");
   return (
-    <section className="card premium-offer" role={standing ? "region" : "alert"} aria-label="Premium offer">
+    <section className="card premium-offer" role={standing ? "region" : "alert"} aria-label={t("offer.label")}>
       <strong>⭐ {title}</strong>
-      <p>{error}</p>
-      <p className="muted small">
-        Premium: {naira(PRICES_NGN.premium.monthly)} per month, {TRIAL_DAYS}-day free trial. Unlimited AI commands and translation, 50 voice
-        messages a month, a wider SOS.
-      </p>
+      <p>{t.error(error)}</p>
+      <p className="muted small">{t("offer.summary", { price: t.naira(PRICES_NGN.premium.monthly), days: TRIAL_DAYS })}</p>
       <div className="row">
         <a className="btn btn-primary" href="/subscribe?plan=premium">
-          Start {TRIAL_DAYS}-day free trial
+          {t("offer.startTrial", { days: TRIAL_DAYS })}
         </a>
-        <a className="btn btn-ghost" href={`tel:${phone}`} aria-label={`Call support on ${phone} to activate Premium`}>
-          Call {phone}
+        <a className="btn btn-ghost" href={`tel:${phone}`} aria-label={t("offer.callLabel", { phone })}>
+          {t("offer.call", { phone })}
         </a>
         {onClose ? (
           <button type="button" className="btn btn-ghost" onClick={onClose}>
-            Continue Free
+            {t("home.continueFree")}
           </button>
         ) : null}
       </div>
@@ -51,19 +48,15 @@ export function PremiumOffer({
  */
 export function ChatUpsell({ aiCommandsToday, phone }: { aiCommandsToday: number | undefined; phone: string }) {
   const [open, setOpen] = useState(false);
+  const t = useT();
   useEffect(() => {
     setOpen(false);
     if (typeof aiCommandsToday !== "number" || aiCommandsToday < 8 || aiCommandsToday % 4 !== 0) return;
-    const t = setTimeout(() => setOpen(true), 2000);
-    return () => clearTimeout(t);
+    const timer = setTimeout(() => setOpen(true), 2000);
+    return () => clearTimeout(timer);
   }, [aiCommandsToday]);
   if (!open) return null;
   return (
-    <PremiumOffer
-      phone={phone}
-      code="upsell"
-      error={`You've used ${aiCommandsToday} AI commands today. Go unlimited with Premium.`}
-      onClose={() => setOpen(false)}
-    />
+    <PremiumOffer phone={phone} code="upsell" error={t("offer.upsell", { count: aiCommandsToday ?? 0 })} onClose={() => setOpen(false)} />
   );
 }

@@ -5,6 +5,7 @@ import { VOICE_PREMIUM_MESSAGE } from "../../../../core/ai-command";
 import type { VoiceMessageResponse } from "../../../../core/ai-schemas";
 import { isPrivateRoomId } from "../../../../core/private-rooms";
 import { useToast } from "../../components/toast";
+import { useT } from "../../i18n";
 import { retryTranscript } from "./client";
 import { PremiumOffer } from "./premium-offer";
 import { useVoiceMessage, type VoiceOutcome } from "./use-voice-message";
@@ -13,10 +14,11 @@ export type VoiceItem = Pick<VoiceMessageResponse, "id" | "transcript"> & Partia
 
 /** In a private chat the recorder does not record: a recording would reach the server readable. */
 export function VoiceRecorder(props: { voiceLimit: number | null; phone: string; initial?: VoiceItem[]; room?: string }) {
+  const t = useT();
   if (props.room && isPrivateRoomId(props.room))
     return (
       <p role="status" className="muted">
-        Transcription is off in private chats: voice recordings here are not sent to the server.
+        {t("voice.privateOff")}
       </p>
     );
   return <Recorder {...props} />;
@@ -34,6 +36,7 @@ function Recorder({
   room?: string;
 }) {
   const toast = useToast();
+  const t = useT();
   const [sent, setSent] = useState<VoiceItem[]>(initial);
   const [retrying, setRetrying] = useState<string | null>(null);
   async function retry(id: string) {
@@ -43,8 +46,8 @@ function Recorder({
     if (transcript) setSent((list) => list.map((v) => (v.id === id ? { ...v, transcript } : v)));
     else
       toast({
-        title: "Not yet",
-        description: "Transcription needs the online assistant, which isn't reachable right now.",
+        title: t("voice.notYet"),
+        description: t("voice.needsAssistant"),
         variant: "destructive",
       });
   }
@@ -65,40 +68,41 @@ function Recorder({
         type="button"
         className={`btn ${recording ? "btn-danger" : "btn-primary"}`}
         onClick={() => {
-          if (voice.status === "idle") toast({ title: "Voice Recording Started", description: "Tap again to send audio message" });
+          if (voice.status === "idle") toast({ title: t("voice.started"), description: t("voice.tapAgain") });
           voice.toggle();
         }}
         disabled={voice.status === "sending"}
         aria-pressed={recording}
       >
-        {recording ? "⏹ Stop and send voice message" : voice.status === "sending" ? "Sending…" : "🎙️ Record voice message"}
+        {recording ? `⏹ ${t("voice.stop")}` : voice.status === "sending" ? t("voice.sending") : `🎙️ ${t("voice.record")}`}
       </button>
       {problem?.kind === "error" ? (
         <p role="alert" className="error">
-          {problem.error}
+          {t.error(problem.error)}
         </p>
       ) : null}
       {problem?.kind === "offer" ? <PremiumOffer error={problem.error} code={problem.code} phone={phone} /> : null}
       {sent.length ? (
-        <ul className="list-plain" aria-label="Your voice messages">
+        <ul className="list-plain" aria-label={t("voice.yours")}>
           {sent.map((v) => (
             <li key={v.id} className="card">
               {/* biome-ignore lint/a11y/useMediaCaption: the transcript below is the caption */}
-              <audio controls src={`/api/ai/voice/${v.id}`} aria-label="Voice message" />
+              <audio controls src={`/api/ai/voice/${v.id}`} aria-label={t("voice.message")} />
               {v.transcript ? (
                 <p>“{v.transcript}”</p>
               ) : (
                 <p>
-                  Saved. Transcription needs the online assistant, which isn't reachable right now.{" "}
+                  {t("voice.saved")} {t("voice.needsAssistant")}{" "}
                   <button type="button" className="btn btn-ghost" onClick={() => retry(v.id)} disabled={retrying === v.id}>
-                    {retrying === v.id ? "Transcribing…" : "Transcribe now"}
+                    {retrying === v.id ? t("voice.transcribing") : t("voice.transcribe")}
                   </button>
                 </p>
               )}
               {typeof v.usedThisMonth === "number" ? (
                 <p className="muted small">
-                  {v.usedThisMonth}
-                  {v.monthlyLimit === null || v.monthlyLimit === undefined ? "" : ` of ${v.monthlyLimit}`} voice messages this month
+                  {v.monthlyLimit === null || v.monthlyLimit === undefined
+                    ? t("voice.usedUnlimited", { count: v.usedThisMonth })
+                    : t("voice.used", { count: v.usedThisMonth, limit: v.monthlyLimit })}
                 </p>
               ) : null}
             </li>

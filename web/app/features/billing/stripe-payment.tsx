@@ -1,8 +1,8 @@
 // Stripe's Payment Element, loaded only on /subscribe and only when a publishable key is configured. Stripe.js
 // comes from js.stripe.com as Stripe requires (PCI); nothing of it is bundled.
 import { useEffect, useRef, useState } from "react";
-import { PAYMENT_TEXTS } from "../../../../core/billing";
 import { useToast } from "../../components/toast";
+import { useT } from "../../i18n";
 
 interface StripeJs {
   elements(opts: { clientSecret: string }): { create(kind: "payment"): { mount(el: HTMLElement): void; destroy(): void } };
@@ -18,7 +18,7 @@ function loadStripe(): Promise<StripeFactory> {
     script.onload = () => resolve((window as unknown as { Stripe: StripeFactory }).Stripe);
     script.onerror = () => {
       loading = null;
-      reject(new Error("Stripe could not be loaded. Check your connection and try again."));
+      reject(new Error("stripe-unavailable"));
     };
     document.head.appendChild(script);
   });
@@ -35,6 +35,7 @@ export function StripePaymentForm({
   amount: string;
 }) {
   const toast = useToast();
+  const t = useT();
   const mountRef = useRef<HTMLDivElement>(null);
   const stripeRef = useRef<{ stripe: StripeJs; elements: ReturnType<StripeJs["elements"]> } | null>(null);
   const [state, setState] = useState<"loading" | "idle" | "processing">("loading");
@@ -53,12 +54,12 @@ export function StripePaymentForm({
         stripeRef.current = { stripe, elements };
         setState("idle");
       })
-      .catch((e: Error) => toast({ title: PAYMENT_TEXTS.initErrorTitle, description: e.message, variant: "destructive" }));
+      .catch(() => toast({ title: t("pay.initErrorTitle"), description: t("pay.stripeUnavailable"), variant: "destructive" }));
     return () => {
       cancelled = true;
       element?.destroy();
     };
-  }, [publishableKey, clientSecret, toast]);
+  }, [publishableKey, clientSecret, toast, t]);
 
   const pay = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -70,15 +71,16 @@ export function StripePaymentForm({
       confirmParams: { return_url: `${window.location.origin}/chat?subscription=success` },
     });
     // On success Stripe navigates to the return URL; only failures come back here.
-    if (error) toast({ title: PAYMENT_TEXTS.failedTitle, description: error.message, variant: "destructive" });
+    // Stripe words its own errors in the page's language (the Payment Element follows the browser's locale).
+    if (error) toast({ title: t("pay.failedTitle"), description: error.message, variant: "destructive" });
     setState("idle");
   };
 
   return (
-    <form onSubmit={pay} className="form" aria-label="Card payment">
+    <form onSubmit={pay} className="form" aria-label={t("pay.cardPayment")}>
       <div ref={mountRef} />
       <button type="submit" className="btn btn-primary btn-lg" disabled={state !== "idle"}>
-        {state === "processing" ? "Processing..." : `Pay ${amount}`}
+        {state === "processing" ? t("pay.processing") : t("pay.pay", { amount })}
       </button>
     </form>
   );

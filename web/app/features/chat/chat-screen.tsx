@@ -7,6 +7,7 @@ import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useMemo,
 import { Form, Link, useNavigate, useSearchParams } from "react-router";
 import { AI_PREFIX } from "../../../../core/ai-command";
 import { badgeText, QUICK_REPLIES, TIER_LIMITS, type Tier } from "../../../../core/constants";
+import type { MessageKey } from "../../../../core/i18n/en";
 import { formatAgo } from "../../../../core/i18n/translate";
 import { dmPeer, roomKind } from "../../../../core/room-ids";
 import type { RoomSummary, RoomsAnswer } from "../../../../core/rooms";
@@ -37,6 +38,16 @@ const NewGroupPanel = lazyPart(() => import("./panels").then((m) => m.NewGroupPa
 // A voice note goes to the room as an encrypted file (features/files).
 const VoiceNote = lazyPart(() => import("../files/voice-note").then((m) => m.VoiceNote), needsConnection);
 const CallDock = lazyPart(() => import("../calls/call-dock").then((m) => m.CallDock));
+
+/** The quick replies in the person's language: the words sent are the ones on the button. */
+const QUICK_REPLY_TEXT: Record<(typeof QUICK_REPLIES)[number], MessageKey> = {
+  Hello: "quick.hello",
+  "Got it": "quick.gotIt",
+  "Share location": "quick.shareLocation",
+  Emergency: "quick.emergency",
+  Amazing: "quick.amazing",
+  "Thank you": "quick.thankYou",
+};
 
 /** Rooms kept connected at once besides the one on screen (one socket each). */
 const OPEN_ROOMS = 8;
@@ -576,9 +587,9 @@ function Composer({
             disabled={disabled}
             // 'Share location' and 'Emergency' open their confirmations: one tap never shares a position or
             // posts a bare word that looks like an SOS and is not one.
-            onClick={() => (q === "Share location" ? onLocation() : q === "Emergency" ? onSos() : void onSend(q))}
+            onClick={() => (q === "Share location" ? onLocation() : q === "Emergency" ? onSos() : void onSend(t(QUICK_REPLY_TEXT[q])))}
           >
-            {q}
+            {t(QUICK_REPLY_TEXT[q])}
           </button>
         ))}
       </div>

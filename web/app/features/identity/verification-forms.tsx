@@ -11,13 +11,13 @@ import { type FormError, InlineError, useErrorToast, useHydrated } from "./form-
 export { type FormError, InlineError, useErrorToast, useHydrated };
 
 export function Progress({ step, total }: { step: number; total: number }) {
+  const t = useT();
   const percent = Math.round(((step + 1) / total) * 100);
+  const shown = new Intl.NumberFormat(t.tag, { style: "percent" }).format(percent / 100);
   return (
     <div className="progress-block">
-      <p className="muted small">
-        Step {step + 1} of {total} · {percent}% complete
-      </p>
-      <progress max={100} value={percent} aria-label={`Onboarding progress ${percent}%`} />
+      <p className="muted small">{t("progress.step", { step: step + 1, total, percent: shown })}</p>
+      <progress max={100} value={percent} aria-label={t("progress.label", { percent: shown })} />
     </div>
   );
 }

@@ -3,13 +3,16 @@
 // /testimonials); X dismisses for good on this device.
 import { useEffect, useState } from "react";
 import { useNavigate } from "react-router";
+import { PRICES_NGN } from "../../../../core/constants";
+import type { MessageKey } from "../../../../core/i18n/en";
+import { useT } from "../../i18n";
 
 interface Promo {
   id: string;
   type: "trial-offer" | "feature-locked" | "upgrade" | "success-story";
-  title: string;
-  message: string;
-  action: string;
+  title: MessageKey;
+  message: MessageKey;
+  action: MessageKey;
   urgency: "high" | "medium" | "low";
   showAfter: number;
 }
@@ -18,45 +21,45 @@ export const PROMOS: Promo[] = [
   {
     id: "trial",
     type: "trial-offer",
-    title: "Try Premium free for 7 days",
-    message: "Unlimited AI commands and translation. Cancel anytime.",
-    action: "Start Free Trial",
+    title: "promo.trial.title",
+    message: "promo.trial.message",
+    action: "pricing.startTrial",
     urgency: "high",
     showAfter: 10,
   },
   {
     id: "voice",
     type: "feature-locked",
-    title: "Voice messages are Premium",
-    message: "Send up to 50 transcribed voice messages a month.",
-    action: "Unlock Voice",
+    title: "promo.voice.title",
+    message: "promo.voice.message",
+    action: "promo.voice.action",
     urgency: "medium",
     showAfter: 30,
   },
   {
     id: "story",
     type: "success-story",
-    title: "How traders use LinkUp",
-    message: "Read how communities check prices and stay safe together.",
-    action: "Read Stories",
+    title: "promo.story.title",
+    message: "promo.story.message",
+    action: "promo.story.action",
     urgency: "low",
     showAfter: 60,
   },
   {
     id: "upgrade",
     type: "upgrade",
-    title: "Go Premium for ₦2,500/month",
-    message: "Your SOS reaches about 10 km around you, and support calls you back first.",
-    action: "Upgrade Now",
+    title: "promo.upgrade.title",
+    message: "promo.upgrade.message",
+    action: "promo.upgrade.action",
     urgency: "medium",
     showAfter: 90,
   },
   {
     id: "translate",
     type: "feature-locked",
-    title: "Translate without limits",
-    message: "Hausa, Igbo, Yoruba, Swahili, French and Arabic.",
-    action: "Unlock Translation",
+    title: "promo.translate.title",
+    message: "promo.translate.message",
+    action: "promo.translate.action",
     urgency: "low",
     showAfter: 120,
   },
@@ -76,6 +79,7 @@ function dismissedIds(): string[] {
 export function PromoNotifications({ phone }: { phone: string }) {
   const [current, setCurrent] = useState<Promo | null>(null);
   const navigate = useNavigate();
+  const t = useT();
   useEffect(() => {
     const dismissed = new Set(dismissedIds());
     const timers = PROMOS.filter((p) => !dismissed.has(p.id)).map((p) =>
@@ -84,15 +88,16 @@ export function PromoNotifications({ phone }: { phone: string }) {
       }, p.showAfter * 1000),
     );
     return () => {
-      for (const t of timers) clearTimeout(t);
+      for (const timer of timers) clearTimeout(timer);
     };
   }, []);
   useEffect(() => {
     if (!current) return;
-    const t = setTimeout(() => setCurrent(null), HIDE_AFTER_MS);
-    return () => clearTimeout(t);
+    const timer = setTimeout(() => setCurrent(null), HIDE_AFTER_MS);
+    return () => clearTimeout(timer);
   }, [current]);
   if (!current) return null;
+  const title = t(current.title, { price: t.naira(PRICES_NGN.premium.monthly) });
   const act = () => {
     localStorage.setItem("linkup-premium-interest", "true");
     setCurrent(null);
@@ -104,14 +109,14 @@ export function PromoNotifications({ phone }: { phone: string }) {
     setCurrent(null);
   };
   return (
-    <aside className={`card promo promo-${current.urgency}`} aria-label={current.title}>
-      <strong>{current.title}</strong>
-      <p>{current.message}</p>
+    <aside className={`card promo promo-${current.urgency}`} aria-label={title}>
+      <strong>{title}</strong>
+      <p>{t(current.message)}</p>
       <div className="row">
         <button type="button" className="btn btn-primary" onClick={act}>
-          {current.action}
+          {t(current.action)}
         </button>
-        <button type="button" className="btn btn-ghost" aria-label="Dismiss" onClick={dismiss}>
+        <button type="button" className="btn btn-ghost" aria-label={t("chat.cookieDismiss")} onClick={dismiss}>
           ×
         </button>
       </div>
