@@ -10,7 +10,8 @@ import { apiRequest, HttpError } from "../../../core/http";
 import { useToast } from "../components/toast";
 import { apiGet } from "../lib/api.server";
 import { useRootData } from "../root";
-import { completeLanguageNames, languageLabels, useT } from "../i18n";
+import { completeLanguageNames, languageLabels, metaTitle, type T, useT } from "../i18n";
+import { formatDate } from "../../../core/i18n/translate";
 import type { MessageKey } from "../../../core/i18n/en";
 import { SETTINGS_SECTIONS } from "../features/identity/settings-sections";
 import { type SettingsTab, settingsAction, tabOf } from "../features/identity/settings.server";
@@ -18,7 +19,7 @@ import { type FormError, InlineError, useErrorToast, useHydrated } from "../feat
 import type { Route } from "./+types/settings";
 import { TIMER_LABELS } from "../features/chat/disappearing";
 
-export const meta: Route.MetaFunction = () => [{ title: "Settings — LinkUp" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "set.metaTitle", "Settings — LinkUp") }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -117,19 +118,19 @@ function ProfileTab({ user, towns, error }: { user: Me; towns: string[]; error?:
           </p>
         ) : (
           <p>
-            Not verified. <Link to="/signup-verification?step=verify-phone">Verify your phone</Link> to keep your identity on every device.
+            {t("set.notVerified")} <Link to="/signup-verification?step=verify-phone">{t("sec.verifyPhone")}</Link> {t("set.keepIdentity")}
           </p>
         )}
       </div>
       {/* The role comes from the server's /api/me; the dashboard's own API guards decide again. */}
       {user.role === "staff" || user.role === "admin" ? (
         <p>
-          <Link to="/staff-desk">Staff Desk</Link> — find a person, answer support tickets.
+          <Link to="/staff-desk">{t("admin.staffDesk")}</Link> — {t("set.staffDeskHint")}
         </p>
       ) : null}
       {user.role === "admin" ? (
         <p>
-          <Link to="/database-admin">Database Admin</Link> — system health, counts and the SQL console (Admin Access).
+          <Link to="/database-admin">{t("admin.databaseAdmin")}</Link> — {t("set.databaseAdminHint")}
         </p>
       ) : null}
       <label>
@@ -175,39 +176,43 @@ function PlanButton({ intent, label, fields = {} }: { intent: string; label: str
   );
 }
 
-const day = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleDateString("en-NG", { day: "numeric", month: "long", year: "numeric" }) : "";
+const day = (t: T, iso: string | null) => (iso ? formatDate(iso, t.tag, { day: "numeric", month: "long", year: "numeric" }) : "");
+const TIER: Record<string, MessageKey> = { free: "pricing.community", premium: "pricing.premium", enterprise: "pricing.enterprise" };
 
 /** What the server says of the person's plan, and what they can do with it (cancel, resume, change). */
 function PlanDetails({ plan }: { plan: SubscriptionStatus }) {
   const paid = plan.source === "stripe";
+  const t = useT();
   return (
     <div className="stack">
-      {plan.source === "trial" ? <p>Free trial until {day(plan.trialEndsAt)}. No card on file: it simply ends.</p> : null}
-      {plan.source === "complimentary" ? <p>Complimentary plan from LinkUp staff.</p> : null}
+      {plan.source === "trial" ? <p>{t("set.plan.trialUntil", { date: day(t, plan.trialEndsAt) })}</p> : null}
+      {plan.source === "complimentary" ? <p>{t("set.plan.complimentary")}</p> : null}
       {paid && plan.status === "past_due" ? (
         <p role="alert" className="error">
-          Your last payment failed. You keep your plan until {day(plan.graceEndsAt)}; we will try your card again.
+          {t("set.plan.pastDue", { date: day(t, plan.graceEndsAt) })}
         </p>
       ) : null}
-      {paid && plan.cancelAtPeriodEnd ? <p>Cancelled: your plan stays until the end of the period you paid for.</p> : null}
+      {paid && plan.cancelAtPeriodEnd ? <p>{t("set.plan.cancelled")}</p> : null}
       {paid && plan.nextBilling ? (
         <p>
-          Next billing: {day(plan.nextBilling)} ({plan.interval === "yearly" ? "yearly" : "monthly"})
+          {t("set.plan.nextBilling", {
+            date: day(t, plan.nextBilling),
+            interval: plan.interval === "yearly" ? t("set.plan.yearly") : t("set.plan.monthly"),
+          })}
         </p>
       ) : null}
-      {plan.pendingTier ? <p>Changes to {capital(plan.pendingTier)} at the next billing cycle.</p> : null}
+      {plan.pendingTier ? <p>{t("set.plan.pending", { plan: t(TIER[plan.pendingTier] ?? "pricing.premium") })}</p> : null}
       {paid ? (
         <div className="row">
           {plan.cancelAtPeriodEnd ? (
-            <PlanButton intent="plan-resume" label="Resume subscription" />
+            <PlanButton intent="plan-resume" label={t("set.plan.resume")} />
           ) : (
-            <PlanButton intent="plan-cancel" label="Cancel subscription" />
+            <PlanButton intent="plan-cancel" label={t("set.plan.cancel")} />
           )}
           {plan.tier === "enterprise" && !plan.pendingTier ? (
             <PlanButton
               intent="plan-change"
-              label="Downgrade to Premium"
+              label={t("set.plan.downgrade")}
               fields={{ tier: "premium", interval: plan.interval ?? "monthly" }}
             />
           ) : null}
@@ -219,11 +224,12 @@ function PlanDetails({ plan }: { plan: SubscriptionStatus }) {
 
 function PremiumTab({ user, phone, plan }: { user: Me; phone: string; plan: SubscriptionStatus | null }) {
   const paid = plan?.source === "stripe";
+  const t = useT();
   if (user.tier === "enterprise") {
     return (
       <div className="stack">
-        <h2>Enterprise Active</h2>
-        <p>Your organisation has every LinkUp feature, with no limits.</p>
+        <h2>{t("set.plan.enterpriseActive")}</h2>
+        <p>{t("set.plan.enterpriseBody")}</p>
         {plan ? <PlanDetails plan={plan} /> : null}
       </div>
     );
@@ -231,20 +237,18 @@ function PremiumTab({ user, phone, plan }: { user: Me; phone: string; plan: Subs
   if (user.tier === "premium") {
     return (
       <div className="stack">
-        <h2>Premium Active</h2>
-        <p>
-          Unlimited AI commands and translation, 50 voice messages a month, an SOS that reaches about 10 km and support call-backs first.
-        </p>
+        <h2>{t("set.plan.premiumActive")}</h2>
+        <p>{t("set.plan.premiumBody")}</p>
         {plan ? <PlanDetails plan={plan} /> : null}
         {paid ? (
           <PlanButton
             intent="plan-change"
-            label="Upgrade to Enterprise"
+            label={t("set.plan.upgradeEnterprise")}
             fields={{ tier: "enterprise", interval: plan?.interval ?? "monthly" }}
           />
         ) : (
           <Link to="/subscribe?plan=enterprise" className="btn btn-primary">
-            Upgrade to Enterprise
+            {t("set.plan.upgradeEnterprise")}
           </Link>
         )}
       </div>
@@ -252,18 +256,15 @@ function PremiumTab({ user, phone, plan }: { user: Me; phone: string; plan: Subs
   }
   return (
     <div className="stack">
-      <h2>Go Premium</h2>
-      <p>
-        Unlimited AI commands and translation, voice messages and a wider SOS for ₦{PRICES_NGN.premium.monthly.toLocaleString("en-NG")} per
-        month, with a {TRIAL_DAYS}-day free trial.
-      </p>
-      {plan && plan.status !== "none" && plan.source === "stripe" ? <p className="muted">Your last subscription has ended.</p> : null}
+      <h2>{t("set.plan.goPremium")}</h2>
+      <p>{t("set.plan.goPremiumBody", { price: t.naira(PRICES_NGN.premium.monthly), days: TRIAL_DAYS })}</p>
+      {plan && plan.status !== "none" && plan.source === "stripe" ? <p className="muted">{t("set.plan.ended")}</p> : null}
       <div className="row">
         <Link to="/subscribe?plan=premium" className="btn btn-primary">
-          Try FREE for 7 Days
+          {t("set.plan.tryFree", { days: TRIAL_DAYS })}
         </Link>
         <a href={`tel:${phone}`} className="btn btn-ghost">
-          Call {phone}
+          {t("offer.call", { phone })}
         </a>
       </div>
     </div>
@@ -278,7 +279,7 @@ function UpdateLocation() {
   const t = useT();
   const update = () => {
     if (!navigator.geolocation) {
-      toast({ title: "Location unavailable", description: "This browser cannot share its location.", variant: "destructive" });
+      toast({ title: t("set.loc.unavailable"), description: t("set.loc.noBrowser"), variant: "destructive" });
       return;
     }
     setBusy(true);
@@ -286,17 +287,25 @@ function UpdateLocation() {
       async (pos) => {
         try {
           await apiRequest("PUT", "/api/me/location", { latitude: pos.coords.latitude, longitude: pos.coords.longitude });
-          toast({ title: "Location Updated", description: "Your area room follows your new location.", variant: "success" });
+          toast({ title: t("set.loc.updated"), description: t("set.loc.updatedBody"), variant: "success" });
           revalidator.revalidate();
         } catch (e) {
-          toast({ title: "Location not saved", description: e instanceof HttpError ? e.errorText : String(e), variant: "destructive" });
+          toast({
+            title: t("set.loc.notSaved"),
+            description: t.error(e instanceof HttpError ? e.errorText : String(e)),
+            variant: "destructive",
+          });
         } finally {
           setBusy(false);
         }
       },
       (err) => {
         setBusy(false);
-        toast({ title: "Location unavailable", description: err.message, variant: "destructive" });
+        toast({
+          title: t("set.loc.unavailable"),
+          description: err.code === err.PERMISSION_DENIED ? t("sos.locationRefused") : t("sos.locationNotFound"),
+          variant: "destructive",
+        });
       },
       { timeout: 15000 },
     );
@@ -307,7 +316,7 @@ function UpdateLocation() {
       className="btn btn-ghost"
       onClick={update}
       disabled={!hydrated || busy}
-      title={hydrated ? undefined : "Needs JavaScript"}
+      title={hydrated ? undefined : t("set.needsJs")}
     >
       {busy ? t("area.locating") : t("set.updateLocation")}
     </button>
@@ -340,9 +349,9 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
     return (
       <section className="card narrow" aria-labelledby="settings-title">
         <h1 id="settings-title">{t("set.title")}</h1>
-        <p>Your settings are kept with your LinkUp identity. Start anonymously, or verify your phone to sign in.</p>
+        <p>{t("set.signedOut")}</p>
         <Link to="/signup-verification" className="btn btn-primary">
-          Get Started
+          {t("sec.getStarted")}
         </Link>
       </section>
     );
@@ -352,8 +361,8 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
       <section className="card" aria-labelledby="settings-title">
         <h1 id="settings-title">{t("set.title")}</h1>
         <p className="muted small">
-          Signed in as <strong>{user.nickname}</strong> · {user.authMode === "verified" ? "Verified" : "Anonymous"} · {capital(user.tier)}{" "}
-          plan
+          {t("set.signedInAs")} <strong>{user.nickname}</strong> · {user.authMode === "verified" ? t("set.verified") : t("set.anonymousId")}{" "}
+          · {t("set.planName", { plan: t(TIER[user.tier] ?? "pricing.community") })}
         </p>
         <nav aria-label={t("set.tabsLabel")} className="tabs">
           {(Object.keys(TAB_LABELS) as SettingsTab[]).map((id) => (
@@ -435,10 +444,10 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
 
       {/* Sections other areas add (emergency contacts, …): see features/identity/settings-sections.tsx. */}
       {SETTINGS_SECTIONS.length ? (
-        <ul className="settings-sections" aria-label="More settings">
+        <ul className="settings-sections" aria-label={t("set.more")}>
           {SETTINGS_SECTIONS.map(({ id, title, Component }) => (
             <li key={id} id={id} className="card">
-              <h2>{title}</h2>
+              <h2>{t(title)}</h2>
               <Component user={user} />
             </li>
           ))}
