@@ -80,6 +80,14 @@ const KNOWN: Record<string, MessageKey> = {
   "Location permission was refused.": "sos.locationRefused",
   "Your location could not be found.": "sos.locationNotFound",
   "Translation failed. Please try again.": "api.translationFailed",
+  // /ai-features' own refusals (web/app/routes/ai-features.tsx)
+  "Text required - Please enter text to translate": "aif.err.text",
+  "Message required - Please enter a message to generate smart replies": "aif.err.smart",
+  "Message required - Please type a question or command": "aif.err.question",
+  "Message required - Please describe the emergency": "aif.err.emergency",
+  "Could not start your session. Please try again.": "aif.err.start",
+  "Premium Feature - Smart replies require phone verification. Verify your phone in Settings.": "aif.err.smartVerify",
+  "Smart replies are not available right now. Please try again.": "aif.err.smartDown",
 };
 
 const TOO_MANY = /^Too many /;

@@ -7,12 +7,20 @@ import { PremiumOffer } from "../features/assistant/premium-offer";
 import { liaHelpMessage } from "../features/assistant/lia-help";
 import { type VoiceItem, VoiceRecorder } from "../features/assistant/voice-recorder";
 import { apiGet, apiSend } from "../lib/api.server";
+import { metaTitle, useT } from "../i18n";
 import { useRootData } from "../root";
 import type { Route } from "./+types/ai-features";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "AI Features — LinkUp" },
-  { name: "description", content: "Try LinkUp's assistant: smart replies, translation, emergency guidance and the community assistant." },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaTitle(matches, "aif.metaTitle", "AI Features — LinkUp") },
+  {
+    name: "description",
+    content: metaTitle(
+      matches,
+      "aif.metaDescription",
+      "Try LinkUp's assistant: smart replies, translation, emergency guidance and the community assistant.",
+    ),
+  },
 ];
 
 type Usage = {
@@ -82,8 +90,10 @@ export async function action({ request, context }: Route.ActionArgs): Promise<De
 }
 
 function Confidence({ value }: { value: number }) {
+  const t = useT();
   const tone = value >= 0.8 ? "conf-good" : value >= 0.6 ? "conf-warn" : "conf-bad";
-  return <span className={`conf ${tone}`}>{Math.round(value * 100)}% confidence</span>;
+  const percent = new Intl.NumberFormat(t.tag, { style: "percent" }).format(Math.round(value * 100) / 100);
+  return <span className={`conf ${tone}`}>{t("aif.confidence", { percent })}</span>;
 }
 
 function useBusy(intent: string) {
@@ -101,15 +111,17 @@ function SubmitButton({ intent, label, busyLabel }: { intent: string; label: str
 }
 
 function ErrorLine({ text }: { text?: string }) {
+  const t = useT();
   return text ? (
     <p role="alert" className="error">
-      {text}
+      {t.error(text)}
     </p>
   ) : null;
 }
 
 export default function AiFeatures({ loaderData }: Route.ComponentProps) {
   const root = useRootData();
+  const t = useT();
   const phone = root?.env.SUPPORT_PHONE ?? "";
   const result = useActionData<typeof action>() as DemoResult | undefined;
   const { usage } = loaderData;
@@ -123,11 +135,11 @@ export default function AiFeatures({ loaderData }: Route.ComponentProps) {
   if (!usage) {
     return (
       <section className="card center">
-        <h1>AI Features</h1>
-        <p>Try the LinkUp assistant: translation, market prices, emergency guidance and smart replies. Start free — no registration.</p>
+        <h1>{t("aif.title")}</h1>
+        <p>{t("aif.startIntro")}</p>
         <Form method="post">
           <button type="submit" name="intent" value="start" className="btn btn-primary">
-            Start free
+            {t("aif.startFree")}
           </button>
         </Form>
         <ErrorLine text={r("start")?.error} />
@@ -135,42 +147,51 @@ export default function AiFeatures({ loaderData }: Route.ComponentProps) {
     );
   }
 
-  const limit = (n: number | null) => (n === null ? "unlimited" : String(n));
+  const limit = (n: number | null) => (n === null ? t("aif.unlimited") : new Intl.NumberFormat(t.tag).format(n));
   return (
     <>
       <section className="card">
-        <h1>AI Features</h1>
+        <h1>{t("aif.title")}</h1>
         <p className="muted">
-          Today: {usage.aiCommands.used} of {limit(usage.aiCommands.limit)} AI commands and {usage.translations.used} of{" "}
-          {limit(usage.translations.limit)} translations ({usage.tier} plan).
+          {t("aif.today", {
+            ai: usage.aiCommands.used,
+            aiLimit: limit(usage.aiCommands.limit),
+            tr: usage.translations.used,
+            trLimit: limit(usage.translations.limit),
+            plan: t(
+              usage.tier === "enterprise" ? "pricing.enterprise" : usage.tier === "premium" ? "pricing.premium" : "pricing.community",
+            ),
+          })}
         </p>
       </section>
 
       <section className="card" aria-labelledby="assistant-title">
-        <h2 id="assistant-title">Community Assistant</h2>
-        <p className="muted">Ask anything, or use a command: {AI_SAMPLE_PROMPTS.slice(0, 3).join(" · ")}</p>
+        <h2 id="assistant-title">{t("aif.assistant")}</h2>
+        <p className="muted">
+          {t("aif.assistantHint")} {AI_SAMPLE_PROMPTS.slice(0, 3).join(" · ")}
+        </p>
         <Form method="post" className="form">
           <label>
-            Ask the assistant
+            {t("aif.ask")}
             <input name="message" defaultValue="@ai " autoComplete="off" maxLength={2000} />
           </label>
-          <SubmitButton intent="assistant" label="Ask" busyLabel="AI is thinking..." />
+          <SubmitButton intent="assistant" label={t("aif.askButton")} busyLabel={t("chat.aiThinking")} />
         </Form>
         <DemoAnswer result={assistant} phone={phone} />
       </section>
 
       <section className="card" aria-labelledby="smart-title">
-        <h2 id="smart-title">Smart Replies</h2>
+        <h2 id="smart-title">{t("aif.smart")}</h2>
         <Form method="post" className="form">
           <label>
-            Message you received
-            <input name="message" placeholder="Are you coming to the market tomorrow?" maxLength={2000} />
+            {t("aif.received")}
+            <input name="message" placeholder={t("aif.receivedExample")} maxLength={2000} />
           </label>
-          <SubmitButton intent="smart-replies" label="Generate Smart Replies" busyLabel="Generating..." />
+          <SubmitButton intent="smart-replies" label={t("aif.generate")} busyLabel={t("aif.generating")} />
         </Form>
         <ErrorLine text={smart?.error} />
         {smart?.replies ? (
-          <ul className="quick-replies" aria-label="Suggested replies">
+          <ul className="quick-replies" aria-label={t("aif.suggested")}>
             {smart.replies.map((s) => (
               <li key={s.id} className="chip">
                 {s.text} <Confidence value={s.confidence} />
@@ -181,14 +202,14 @@ export default function AiFeatures({ loaderData }: Route.ComponentProps) {
       </section>
 
       <section className="card" aria-labelledby="translate-title">
-        <h2 id="translate-title">Translation</h2>
+        <h2 id="translate-title">{t("aif.translation")}</h2>
         <Form method="post" className="form">
           <label>
-            Text to translate
-            <input name="message" placeholder="Good morning" maxLength={2000} />
+            {t("aif.textToTranslate")}
+            <input name="message" placeholder={t("aif.translateExample")} maxLength={2000} />
           </label>
           <label>
-            Translate to
+            {t("aif.translateTo")}
             <select name="targetLanguage" defaultValue="ha">
               {Object.entries(LANGUAGES).map(([code, name]) => (
                 <option key={code} value={code}>
@@ -197,12 +218,12 @@ export default function AiFeatures({ loaderData }: Route.ComponentProps) {
               ))}
             </select>
           </label>
-          <SubmitButton intent="translate" label="Translate" busyLabel="Translating..." />
+          <SubmitButton intent="translate" label={t("aif.translate")} busyLabel={t("aif.translating")} />
         </Form>
         <ErrorLine text={tr?.error} />
         {tr?.offer ? <PremiumOffer error={tr.offer.error} code={tr.offer.code} phone={phone} /> : null}
         {tr?.translation ? (
-          <output className="card answer" aria-label="Translation">
+          <output className="card answer" aria-label={t("aif.translation")}>
             <strong>{tr.translation.translatedText}</strong>
             <span className="muted small">
               {tr.translation.sourceLanguage} → {tr.translation.targetLanguage} <Confidence value={tr.translation.confidence} />
@@ -212,29 +233,29 @@ export default function AiFeatures({ loaderData }: Route.ComponentProps) {
       </section>
 
       <section className="card" aria-labelledby="emergency-title">
-        <h2 id="emergency-title">Emergency Test</h2>
-        <p className="muted">See the first-aid and SOS steps the assistant gives. This does not send an alert; use SOS for that.</p>
+        <h2 id="emergency-title">{t("aif.emergency")}</h2>
+        <p className="muted">{t("aif.emergencyHint")}</p>
         <Form method="post" className="form">
           <label>
-            Describe the situation
-            <input name="message" placeholder="someone is bleeding" maxLength={500} />
+            {t("aif.describe")}
+            <input name="message" placeholder={t("aif.describeExample")} maxLength={500} />
           </label>
-          <SubmitButton intent="emergency" label="Get emergency guidance" busyLabel="AI is thinking..." />
+          <SubmitButton intent="emergency" label={t("aif.guidance")} busyLabel={t("chat.aiThinking")} />
         </Form>
         <DemoAnswer result={emergency} phone={phone} />
       </section>
 
       <section className="card" aria-labelledby="files-title">
-        <h2 id="files-title">File Sharing</h2>
-        <p className="muted">Send files to the people in your chats, encrypted on your device, up to 100MB.</p>
+        <h2 id="files-title">{t("aif.files")}</h2>
+        <p className="muted">{t("aif.filesHint")}</p>
         <Link to="/file-sharing" className="btn btn-ghost">
-          Open File Sharing
+          {t("aif.openFiles")}
         </Link>
       </section>
 
       <section className="card" aria-labelledby="voice-title">
-        <h2 id="voice-title">Voice Messages</h2>
-        <p className="muted">Premium: record a voice message and get it transcribed (50 a month).</p>
+        <h2 id="voice-title">{t("ml.voiceMessages")}</h2>
+        <p className="muted">{t("aif.voiceHint")}</p>
         <VoiceRecorder voiceLimit={usage.voiceMessages.limit} phone={phone} initial={loaderData.voiceMessages} />
       </section>
     </>
@@ -242,12 +263,13 @@ export default function AiFeatures({ loaderData }: Route.ComponentProps) {
 }
 
 function DemoAnswer({ result, phone }: { result?: Extract<DemoResult, { intent: "assistant" | "emergency" }>; phone: string }) {
+  const t = useT();
   if (!result) return null;
   if (result.error) return <ErrorLine text={result.error} />;
   if (result.offer) return <PremiumOffer error={result.offer.error} code={result.offer.code} phone={phone} />;
   return (
-    <output className="card answer" aria-label="Assistant answer">
-      <span className="muted small">You: {result.question}</span>
+    <output className="card answer" aria-label={t("aif.answer")}>
+      <span className="muted small">{t("aif.you", { question: result.question })}</span>
       <span className="pre">🤖 {result.failed ? liaHelpMessage(phone) : result.reply}</span>
     </output>
   );
