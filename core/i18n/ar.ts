@@ -2078,4 +2078,21 @@ export const ar: Catalog = {
   "aif.err.start": "تعذّر بدء جلستك. يرجى المحاولة مرة أخرى.",
   "aif.err.smartVerify": "ميزة Premium - تتطلب الردود الذكية توثيق الهاتف. وثّق هاتفك من الإعدادات.",
   "aif.err.smartDown": "الردود الذكية غير متاحة الآن. يرجى المحاولة مرة أخرى.",
+  "btp.title": "أجهزة Bluetooth القريبة",
+  "btp.checking": "جارٍ فحص Bluetooth في هذا المتصفح…",
+  "btp.unsupported":
+    "لا يدعم هذا المتصفح Web Bluetooth (لا يوفره Safari وFirefox ومتصفحات iPhone). يستطيع Chrome أو Edge على Android أو Windows أو macOS أو ChromeOS البحث.",
+  "btp.off": "Bluetooth مطفأ أو لا يحتوي هذا الجهاز على محوّل Bluetooth.",
+  "btp.leScan": "يستطيع هذا المتصفح التقاط أجهزة Bluetooth LE القريبة منك.",
+  "btp.chooser": "يستطيع هذا المتصفح البحث عن أجهزة Bluetooth؛ يعرض قائمة اختيار ولا يُعلم LinkUp إلا بالجهاز الذي تختاره.",
+  "btp.scan": "ابحث عن أجهزة",
+  "btp.scanning": "جارٍ البحث...",
+  "btp.noneChosen": "لم يُختر أي جهاز.",
+  "btp.found": "أجهزة Bluetooth التي عُثر عليها",
+  "btp.unnamed": "جهاز بلا اسم",
+  "btp.noSignal": "لم تُذكر قوة الإشارة",
+  "btp.none": "لم يُعثر على أجهزة Bluetooth بعد.",
+  "btp.limitLabel": "ما لا يستطيع المتصفح فعله:",
+  "btp.limit":
+    "يستطيع متصفح الويب البحث عن أجهزة Bluetooth والاتصال ببعضها، لكنه لا يستطيع الإعلان عن نفسه أو قبول اتصالات من هاتف آخر. لذا لا يستطيع LinkUp في المتصفح إرسال رسائل الدردشة عبر Bluetooth: تمر الرسائل عبر مرحّل LinkUp، وبين علامات التبويب على هذا الجهاز دون إنترنت.",
 };

@@ -2010,6 +2010,23 @@ export const en = {
   "aif.err.start": "Could not start your session. Please try again.",
   "aif.err.smartVerify": "Premium Feature - Smart replies require phone verification. Verify your phone in Settings.",
   "aif.err.smartDown": "Smart replies are not available right now. Please try again.",
+  "btp.title": "Bluetooth devices nearby",
+  "btp.checking": "Checking this browser's Bluetooth…",
+  "btp.unsupported":
+    "This browser has no Web Bluetooth (Safari, Firefox and iPhone browsers do not offer it). Chrome or Edge on Android, Windows, macOS or ChromeOS can scan.",
+  "btp.off": "Bluetooth is off or this device has no Bluetooth adapter.",
+  "btp.leScan": "This browser can listen for Bluetooth LE devices near you.",
+  "btp.chooser": "This browser can look for Bluetooth devices; it shows a chooser and tells LinkUp only about the device you pick.",
+  "btp.scan": "Scan for Devices",
+  "btp.scanning": "Scanning...",
+  "btp.noneChosen": "No device was chosen.",
+  "btp.found": "Bluetooth devices found",
+  "btp.unnamed": "Unnamed device",
+  "btp.noSignal": "signal not reported",
+  "btp.none": "No Bluetooth devices found yet.",
+  "btp.limitLabel": "What a browser cannot do:",
+  "btp.limit":
+    "A web browser can scan for Bluetooth devices and connect to some of them, but it cannot advertise itself or accept connections from another phone. So LinkUp in a browser cannot send chat messages over Bluetooth: messages travel through the LinkUp relay, and between tabs on this device without the internet.",
 } satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -2059,4 +2059,22 @@ export const fr: Catalog = {
   "aif.err.smartVerify":
     "Fonction Premium - Les réponses suggérées exigent un téléphone vérifié. Vérifiez votre téléphone dans les Paramètres.",
   "aif.err.smartDown": "Les réponses suggérées sont indisponibles pour le moment. Veuillez réessayer.",
+  "btp.title": "Appareils Bluetooth à proximité",
+  "btp.checking": "Vérification du Bluetooth de ce navigateur…",
+  "btp.unsupported":
+    "Ce navigateur n'a pas Web Bluetooth (Safari, Firefox et les navigateurs d'iPhone ne l'offrent pas). Chrome ou Edge sur Android, Windows, macOS ou ChromeOS peuvent rechercher.",
+  "btp.off": "Le Bluetooth est désactivé ou cet appareil n'a pas d'adaptateur Bluetooth.",
+  "btp.leScan": "Ce navigateur peut écouter les appareils Bluetooth LE près de vous.",
+  "btp.chooser":
+    "Ce navigateur peut chercher des appareils Bluetooth ; il affiche un sélecteur et ne signale à LinkUp que l'appareil choisi.",
+  "btp.scan": "Rechercher des appareils",
+  "btp.scanning": "Recherche...",
+  "btp.noneChosen": "Aucun appareil n'a été choisi.",
+  "btp.found": "Appareils Bluetooth trouvés",
+  "btp.unnamed": "Appareil sans nom",
+  "btp.noSignal": "signal non communiqué",
+  "btp.none": "Aucun appareil Bluetooth trouvé pour l'instant.",
+  "btp.limitLabel": "Ce qu'un navigateur ne peut pas faire :",
+  "btp.limit":
+    "Un navigateur web peut rechercher des appareils Bluetooth et se connecter à certains, mais il ne peut pas s'annoncer ni accepter les connexions d'un autre téléphone. LinkUp dans un navigateur ne peut donc pas envoyer de messages par Bluetooth : les messages passent par le relais LinkUp, et entre les onglets de cet appareil sans internet.",
 };

@@ -2032,4 +2032,22 @@ export const ha: Catalog = {
   "aif.err.start": "Ba a iya fara zamanka ba. Da fatan a sake gwadawa.",
   "aif.err.smartVerify": "Fasalin Premium - Amsoshi masu wayo suna buƙatar tabbatar da waya. Tabbatar da wayarka a Saituna.",
   "aif.err.smartDown": "Babu amsoshi masu wayo a yanzu. Da fatan a sake gwadawa.",
+  "btp.title": "Na'urorin Bluetooth da ke kusa",
+  "btp.checking": "Ana duba Bluetooth na wannan burauza…",
+  "btp.unsupported":
+    "Wannan burauza ba shi da Web Bluetooth (Safari, Firefox da burauzan iPhone ba sa bayarwa). Chrome ko Edge a Android, Windows, macOS ko ChromeOS na iya bincike.",
+  "btp.off": "An kashe Bluetooth ko wannan na'ura ba ta da Bluetooth.",
+  "btp.leScan": "Wannan burauza na iya sauraron na'urorin Bluetooth LE da ke kusa da kai.",
+  "btp.chooser":
+    "Wannan burauza na iya neman na'urorin Bluetooth; yana nuna zaɓi kuma yana gaya wa LinkUp game da na'urar da ka zaɓa kawai.",
+  "btp.scan": "Nemi na'urori",
+  "btp.scanning": "Ana nema...",
+  "btp.noneChosen": "Ba a zaɓi na'ura ba.",
+  "btp.found": "Na'urorin Bluetooth da aka samu",
+  "btp.unnamed": "Na'ura marar suna",
+  "btp.noSignal": "ba a bayar da ƙarfin sigina ba",
+  "btp.none": "Ba a samu na'urorin Bluetooth ba tukuna.",
+  "btp.limitLabel": "Abin da burauza ba zai iya yi ba:",
+  "btp.limit":
+    "Burauzar yanar gizo na iya neman na'urorin Bluetooth kuma ta haɗa da wasu daga cikinsu, amma ba za ta iya tallata kanta ko karɓar haɗi daga wata waya ba. Don haka LinkUp a cikin burauza ba zai iya aika saƙonnin hira ta Bluetooth ba: saƙonni suna tafiya ta hanyar relay na LinkUp, da tsakanin shafuka a wannan na'ura ba tare da intanet ba.",
 };

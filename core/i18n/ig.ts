@@ -2009,4 +2009,21 @@ export const ig: Catalog = {
   "aif.err.start": "Enweghị ike ịmalite oge gị. Biko nwaa ọzọ.",
   "aif.err.smartVerify": "Njirimara Premium - Azịza amamihe chọrọ nkwenye ekwentị. Nyochaa ekwentị gị na Ntọala.",
   "aif.err.smartDown": "Azịza amamihe adịghị ugbu a. Biko nwaa ọzọ.",
+  "btp.title": "Ngwaọrụ Bluetooth dị nso",
+  "btp.checking": "A na-enyocha Bluetooth nke ihe nchọgharị a…",
+  "btp.unsupported":
+    "Ihe nchọgharị a enweghị Web Bluetooth (Safari, Firefox na ihe nchọgharị iPhone anaghị enye ya). Chrome ma ọ bụ Edge na Android, Windows, macOS ma ọ bụ ChromeOS nwere ike ịchọ.",
+  "btp.off": "Agbanyụrụ Bluetooth ma ọ bụ ngwaọrụ a enweghị Bluetooth.",
+  "btp.leScan": "Ihe nchọgharị a nwere ike ige ntị na ngwaọrụ Bluetooth LE dị gị nso.",
+  "btp.chooser": "Ihe nchọgharị a nwere ike ịchọ ngwaọrụ Bluetooth; ọ na-egosi nhọrọ ma gwa LinkUp naanị maka ngwaọrụ ị họọrọ.",
+  "btp.scan": "Chọọ ngwaọrụ",
+  "btp.scanning": "A na-achọ...",
+  "btp.noneChosen": "A họrọghị ngwaọrụ ọ bụla.",
+  "btp.found": "Ngwaọrụ Bluetooth a chọtara",
+  "btp.unnamed": "Ngwaọrụ enweghị aha",
+  "btp.noSignal": "akọghị ike mgbama",
+  "btp.none": "Achọtabeghị ngwaọrụ Bluetooth ọ bụla.",
+  "btp.limitLabel": "Ihe ihe nchọgharị na-enweghị ike ime:",
+  "btp.limit":
+    "Ihe nchọgharị weebụ nwere ike ịchọ ngwaọrụ Bluetooth ma jikọọ na ụfọdụ n'ime ha, mana ọ nweghị ike ịkpọsa onwe ya ma ọ bụ ịnabata njikọ sitere na ekwentị ọzọ. Ya mere LinkUp n'ime ihe nchọgharị enweghị ike iziga ozi mkparịta ụka site na Bluetooth: ozi na-aga site na relay LinkUp, na n'etiti taabụ na ngwaọrụ a na-enweghị ịntanetị.",
 };

@@ -2007,4 +2007,21 @@ export const pcm: Catalog = {
   "aif.err.start": "We no fit start your session. Abeg try again.",
   "aif.err.smartVerify": "Premium Feature - Smart replies need phone verification. Verify your phone for Settings.",
   "aif.err.smartDown": "Smart replies no dey now. Abeg try again.",
+  "btp.title": "Bluetooth devices wey dey near",
+  "btp.checking": "We dey check dis browser Bluetooth…",
+  "btp.unsupported":
+    "Dis browser no get Web Bluetooth (Safari, Firefox and iPhone browsers no get am). Chrome or Edge for Android, Windows, macOS or ChromeOS fit scan.",
+  "btp.off": "Bluetooth dey off or dis device no get Bluetooth.",
+  "btp.leScan": "Dis browser fit listen for Bluetooth LE devices wey dey near you.",
+  "btp.chooser": "Dis browser fit look for Bluetooth devices; e go show you list and tell LinkUp only about di one wey you pick.",
+  "btp.scan": "Scan for Devices",
+  "btp.scanning": "E dey scan...",
+  "btp.noneChosen": "You no choose any device.",
+  "btp.found": "Bluetooth devices wey we find",
+  "btp.unnamed": "Device wey no get name",
+  "btp.noSignal": "dem no show signal",
+  "btp.none": "We never find any Bluetooth device.",
+  "btp.limitLabel": "Wetin browser no fit do:",
+  "btp.limit":
+    "Web browser fit scan for Bluetooth devices and connect to some of dem, but e no fit announce itself or accept connection from another phone. So LinkUp for browser no fit send chat message through Bluetooth: messages dey pass through LinkUp relay, and between tabs for dis device without internet.",
 };

@@ -1992,4 +1992,21 @@ export const yo: Catalog = {
   "aif.err.start": "A kò lè bẹ̀rẹ̀ ìgbà rẹ. Jọ̀wọ́ gbìyànjú lẹ́ẹ̀kan sí i.",
   "aif.err.smartVerify": "Ẹ̀yà Premium - Èsì ọlọ́gbọ́n nílò ìfìdímúlẹ̀ fóònù. Fìdí fóònù rẹ múlẹ̀ nínú Ètò.",
   "aif.err.smartDown": "Èsì ọlọ́gbọ́n kò sí báyìí. Jọ̀wọ́ gbìyànjú lẹ́ẹ̀kan sí i.",
+  "btp.title": "Àwọn ẹ̀rọ Bluetooth nítòsí",
+  "btp.checking": "À ń ṣàyẹ̀wò Bluetooth aṣàwákiri yìí…",
+  "btp.unsupported":
+    "Aṣàwákiri yìí kò ní Web Bluetooth (Safari, Firefox àti àwọn aṣàwákiri iPhone kò ní i). Chrome tàbí Edge lórí Android, Windows, macOS tàbí ChromeOS lè ṣàwárí.",
+  "btp.off": "Bluetooth ti pa tàbí ẹ̀rọ yìí kò ní Bluetooth.",
+  "btp.leScan": "Aṣàwákiri yìí lè tẹ́tí sí àwọn ẹ̀rọ Bluetooth LE nítòsí rẹ.",
+  "btp.chooser": "Aṣàwákiri yìí lè wá àwọn ẹ̀rọ Bluetooth; ó máa fi àṣàyàn hàn, ó sì máa sọ fún LinkUp nípa ẹ̀rọ tí o yàn nìkan.",
+  "btp.scan": "Wá àwọn ẹ̀rọ",
+  "btp.scanning": "À ń wá...",
+  "btp.noneChosen": "A kò yan ẹ̀rọ kankan.",
+  "btp.found": "Àwọn ẹ̀rọ Bluetooth tí a rí",
+  "btp.unnamed": "Ẹ̀rọ aláìlórúkọ",
+  "btp.noSignal": "a kò sọ agbára àmì",
+  "btp.none": "A kò tíì rí ẹ̀rọ Bluetooth kankan.",
+  "btp.limitLabel": "Ohun tí aṣàwákiri kò lè ṣe:",
+  "btp.limit":
+    "Aṣàwákiri wẹ́ẹ̀bù lè wá àwọn ẹ̀rọ Bluetooth kí ó sì sopọ̀ mọ́ díẹ̀ nínú wọn, ṣùgbọ́n kò lè kéde ara rẹ̀ tàbí gba ìsopọ̀ láti fóònù míì. Nítorí náà LinkUp nínú aṣàwákiri kò lè fi ìfiránṣẹ́ ránṣẹ́ lórí Bluetooth: àwọn ìfiránṣẹ́ ń gba relay LinkUp kọjá, àti láàárín àwọn táàbù lórí ẹ̀rọ yìí láìsí ayélujára.",
 };

@@ -5,16 +5,14 @@
 
 export interface NearbyBluetoothDevice {
   id: string;
-  name: string;
+  /** The name the device advertises; none for an unnamed device (the screen says so in the person's language). */
+  name?: string;
   /** Signal strength in dBm, when the browser reports it (LE scan only). */
   rssi?: number;
   seenAt: number;
 }
 
-export type BluetoothSupport =
-  | { kind: "unsupported"; reason: string }
-  | { kind: "off"; reason: string }
-  | { kind: "available"; leScan: boolean };
+export type BluetoothSupport = { kind: "unsupported" } | { kind: "off" } | { kind: "available"; leScan: boolean };
 
 interface BluetoothLike {
   getAvailability?: () => Promise<boolean>;
@@ -33,28 +31,20 @@ function bluetooth(): BluetoothLike | null {
 export async function bluetoothSupport(): Promise<BluetoothSupport> {
   const bt = bluetooth();
   if (!bt) {
-    return {
-      kind: "unsupported",
-      reason:
-        "This browser has no Web Bluetooth (Safari, Firefox and iPhone browsers do not offer it). Chrome or Edge on Android, Windows, macOS or ChromeOS can scan.",
-    };
+    return { kind: "unsupported" };
   }
   try {
-    if (bt.getAvailability && !(await bt.getAvailability()))
-      return { kind: "off", reason: "Bluetooth is off or this device has no Bluetooth adapter." };
+    if (bt.getAvailability && !(await bt.getAvailability())) return { kind: "off" };
   } catch {}
   return { kind: "available", leScan: typeof bt.requestLEScan === "function" };
 }
-
-export const BROWSER_LIMIT_TEXT =
-  "A web browser can scan for Bluetooth devices and connect to some of them, but it cannot advertise itself or accept connections from another phone. So LinkUp in a browser cannot send chat messages over Bluetooth: messages travel through the LinkUp relay, and between tabs on this device without the internet.";
 
 /** Devices this site was already allowed to see. */
 export async function knownDevices(): Promise<NearbyBluetoothDevice[]> {
   const bt = bluetooth();
   if (!bt?.getDevices) return [];
   const devices = await bt.getDevices().catch(() => []);
-  return devices.map((d) => ({ id: d.id, name: d.name || "Unnamed device", seenAt: Date.now() }));
+  return devices.map((d) => ({ id: d.id, name: d.name || undefined, seenAt: Date.now() }));
 }
 
 /**
@@ -63,11 +53,11 @@ export async function knownDevices(): Promise<NearbyBluetoothDevice[]> {
  */
 export async function scan(onDevice: (d: NearbyBluetoothDevice) => void, ms = 3000): Promise<void> {
   const bt = bluetooth();
-  if (!bt) throw new Error("Web Bluetooth is not available in this browser.");
+  if (!bt) throw new DOMException("Web Bluetooth is not available in this browser.", "NotSupportedError");
   if (bt.requestLEScan) {
     const listener = (e: Event) => {
       const ad = e as Event & { device: { id: string; name?: string }; rssi?: number };
-      onDevice({ id: ad.device.id, name: ad.device.name || "Unnamed device", rssi: ad.rssi, seenAt: Date.now() });
+      onDevice({ id: ad.device.id, name: ad.device.name || undefined, rssi: ad.rssi, seenAt: Date.now() });
     };
     bt.addEventListener("advertisementreceived", listener);
     const scanHandle = await bt.requestLEScan({ acceptAllAdvertisements: true });
@@ -77,5 +67,5 @@ export async function scan(onDevice: (d: NearbyBluetoothDevice) => void, ms = 30
     return;
   }
   const device = await bt.requestDevice({ acceptAllDevices: true });
-  onDevice({ id: device.id, name: device.name || "Unnamed device", seenAt: Date.now() });
+  onDevice({ id: device.id, name: device.name || undefined, seenAt: Date.now() });
 }

@@ -1,15 +1,10 @@
 // Bluetooth scanning where the browser has Web Bluetooth, and a plain statement of what a browser cannot do.
 import { useEffect, useState } from "react";
-import {
-  BROWSER_LIMIT_TEXT,
-  type BluetoothSupport,
-  bluetoothSupport,
-  knownDevices,
-  type NearbyBluetoothDevice,
-  scan,
-} from "../../mesh/bluetooth";
+import { useT } from "../../i18n";
+import { type BluetoothSupport, bluetoothSupport, knownDevices, type NearbyBluetoothDevice, scan } from "../../mesh/bluetooth";
 
-export function BluetoothPanel({ title = "Bluetooth devices nearby" }: { title?: string }) {
+export function BluetoothPanel({ title }: { title?: string }) {
+  const t = useT();
   const [support, setSupport] = useState<BluetoothSupport | null>(null);
   const [devices, setDevices] = useState<NearbyBluetoothDevice[]>([]);
   const [scanning, setScanning] = useState(false);
@@ -27,7 +22,16 @@ export function BluetoothPanel({ title = "Bluetooth devices nearby" }: { title?:
       await scan((d) => setDevices((list) => merge(list, [d])));
     } catch (e) {
       const name = e instanceof Error ? e.name : "";
-      setError(name === "NotFoundError" ? "No device was chosen." : e instanceof Error ? e.message : String(e));
+      // The browser words its own refusals (in its own language); the two LinkUp knows are said here.
+      setError(
+        name === "NotFoundError"
+          ? t("btp.noneChosen")
+          : name === "NotSupportedError"
+            ? t("btp.unsupported")
+            : e instanceof Error
+              ? e.message
+              : String(e),
+      );
     } finally {
       setScanning(false);
     }
@@ -35,36 +39,33 @@ export function BluetoothPanel({ title = "Bluetooth devices nearby" }: { title?:
 
   return (
     <section className="card" aria-labelledby="bt-title">
-      <h2 id="bt-title">{title}</h2>
-      {support === null ? <p>Checking this browser's Bluetooth…</p> : null}
-      {support?.kind === "unsupported" || support?.kind === "off" ? <p role="status">{support.reason}</p> : null}
+      <h2 id="bt-title">{title ?? t("btp.title")}</h2>
+      {support === null ? <p>{t("btp.checking")}</p> : null}
+      {support?.kind === "unsupported" ? <p role="status">{t("btp.unsupported")}</p> : null}
+      {support?.kind === "off" ? <p role="status">{t("btp.off")}</p> : null}
       {support?.kind === "available" ? (
         <>
-          <p>
-            {support.leScan
-              ? "This browser can listen for Bluetooth LE devices near you."
-              : "This browser can look for Bluetooth devices; it shows a chooser and tells LinkUp only about the device you pick."}
-          </p>
+          <p>{support.leScan ? t("btp.leScan") : t("btp.chooser")}</p>
           <button type="button" className="btn btn-primary" onClick={onScan} disabled={scanning}>
-            {scanning ? "Scanning..." : "Scan for Devices"}
+            {scanning ? t("btp.scanning") : t("btp.scan")}
           </button>
         </>
       ) : null}
       {error ? <p role="alert">{error}</p> : null}
       {devices.length > 0 ? (
-        <ul className="people" aria-label="Bluetooth devices found">
+        <ul className="people" aria-label={t("btp.found")}>
           {devices.map((d) => (
             <li key={d.id}>
-              <span>{d.name}</span>
-              <small>{d.rssi !== undefined ? `${d.rssi} dBm` : "signal not reported"}</small>
+              <span>{d.name ?? t("btp.unnamed")}</span>
+              <small>{d.rssi !== undefined ? `${d.rssi} dBm` : t("btp.noSignal")}</small>
             </li>
           ))}
         </ul>
       ) : support?.kind === "available" ? (
-        <p>No Bluetooth devices found yet.</p>
+        <p>{t("btp.none")}</p>
       ) : null}
       <p className="honest-note">
-        <strong>What a browser cannot do:</strong> {BROWSER_LIMIT_TEXT}
+        <strong>{t("btp.limitLabel")}</strong> {t("btp.limit")}
       </p>
     </section>
   );
