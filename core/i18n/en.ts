@@ -2027,6 +2027,13 @@ export const en = {
   "btp.limitLabel": "What a browser cannot do:",
   "btp.limit":
     "A web browser can scan for Bluetooth devices and connect to some of them, but it cannot advertise itself or accept connections from another phone. So LinkUp in a browser cannot send chat messages over Bluetooth: messages travel through the LinkUp relay, and between tabs on this device without the internet.",
+  "sec.notice.you": "Your account",
+  "sec.notice.contact": "This contact",
+  "sec.notice.newDevice":
+    "{who} has a new device that now receives this chat. If you did not expect it, compare safety numbers in the chat's info.",
+  "sec.notice.keyChanged": "{who}'s security key changed. If you did not expect it, compare safety numbers in the chat's info.",
+  "msg.security": "Security",
+  "msg.membersUnchecked": "Could not check the group's members, so this message waits",
 } satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

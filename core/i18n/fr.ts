@@ -2077,4 +2077,12 @@ export const fr: Catalog = {
   "btp.limitLabel": "Ce qu'un navigateur ne peut pas faire :",
   "btp.limit":
     "Un navigateur web peut rechercher des appareils Bluetooth et se connecter à certains, mais il ne peut pas s'annoncer ni accepter les connexions d'un autre téléphone. LinkUp dans un navigateur ne peut donc pas envoyer de messages par Bluetooth : les messages passent par le relais LinkUp, et entre les onglets de cet appareil sans internet.",
+  "sec.notice.you": "Votre compte",
+  "sec.notice.contact": "Ce contact",
+  "sec.notice.newDevice":
+    "{who} a un nouvel appareil qui reçoit désormais cette discussion. Si vous ne vous y attendiez pas, comparez les numéros de sécurité dans les infos de la discussion.",
+  "sec.notice.keyChanged":
+    "La clé de sécurité de {who} a changé. Si vous ne vous y attendiez pas, comparez les numéros de sécurité dans les infos de la discussion.",
+  "msg.security": "Sécurité",
+  "msg.membersUnchecked": "Impossible de vérifier les membres du groupe : ce message attend",
 };

@@ -2050,4 +2050,11 @@ export const ha: Catalog = {
   "btp.limitLabel": "Abin da burauza ba zai iya yi ba:",
   "btp.limit":
     "Burauzar yanar gizo na iya neman na'urorin Bluetooth kuma ta haɗa da wasu daga cikinsu, amma ba za ta iya tallata kanta ko karɓar haɗi daga wata waya ba. Don haka LinkUp a cikin burauza ba zai iya aika saƙonnin hira ta Bluetooth ba: saƙonni suna tafiya ta hanyar relay na LinkUp, da tsakanin shafuka a wannan na'ura ba tare da intanet ba.",
+  "sec.notice.you": "Asusunka",
+  "sec.notice.contact": "Wannan abokin hulɗa",
+  "sec.notice.newDevice":
+    "{who} yana da sabuwar na'ura da ke karɓar wannan hira yanzu. Idan ba ka yi tsammani ba, kwatanta lambobin tsaro a bayanan hirar.",
+  "sec.notice.keyChanged": "Makullin tsaro na {who} ya canza. Idan ba ka yi tsammani ba, kwatanta lambobin tsaro a bayanan hirar.",
+  "msg.security": "Tsaro",
+  "msg.membersUnchecked": "Ba a iya duba membobin ƙungiyar ba, don haka wannan saƙo yana jira",
 };

@@ -2026,4 +2026,12 @@ export const ig: Catalog = {
   "btp.limitLabel": "Ihe ihe nchọgharị na-enweghị ike ime:",
   "btp.limit":
     "Ihe nchọgharị weebụ nwere ike ịchọ ngwaọrụ Bluetooth ma jikọọ na ụfọdụ n'ime ha, mana ọ nweghị ike ịkpọsa onwe ya ma ọ bụ ịnabata njikọ sitere na ekwentị ọzọ. Ya mere LinkUp n'ime ihe nchọgharị enweghị ike iziga ozi mkparịta ụka site na Bluetooth: ozi na-aga site na relay LinkUp, na n'etiti taabụ na ngwaọrụ a na-enweghị ịntanetị.",
+  "sec.notice.you": "Akaụntụ gị",
+  "sec.notice.contact": "Onye a",
+  "sec.notice.newDevice":
+    "{who} nwere ngwaọrụ ọhụrụ na-anata mkparịta ụka a ugbu a. Ọ bụrụ na ị tụghị anya ya, tụlee nọmba nchekwa na ozi gbasara mkparịta ụka ahụ.",
+  "sec.notice.keyChanged":
+    "Igodo nchekwa {who} agbanweela. Ọ bụrụ na ị tụghị anya ya, tụlee nọmba nchekwa na ozi gbasara mkparịta ụka ahụ.",
+  "msg.security": "Nchekwa",
+  "msg.membersUnchecked": "Enweghị ike inyocha ndị otu ahụ, ya mere ozi a na-echere",
 };

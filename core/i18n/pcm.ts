@@ -2024,4 +2024,11 @@ export const pcm: Catalog = {
   "btp.limitLabel": "Wetin browser no fit do:",
   "btp.limit":
     "Web browser fit scan for Bluetooth devices and connect to some of dem, but e no fit announce itself or accept connection from another phone. So LinkUp for browser no fit send chat message through Bluetooth: messages dey pass through LinkUp relay, and between tabs for dis device without internet.",
+  "sec.notice.you": "Your account",
+  "sec.notice.contact": "Dis person",
+  "sec.notice.newDevice":
+    "{who} get new device wey dey receive dis chat now. If you no expect am, compare safety numbers for di chat info.",
+  "sec.notice.keyChanged": "{who} security key don change. If you no expect am, compare safety numbers for di chat info.",
+  "msg.security": "Security",
+  "msg.membersUnchecked": "We no fit check di group members, so dis message dey wait",
 };

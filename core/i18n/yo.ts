@@ -2009,4 +2009,11 @@ export const yo: Catalog = {
   "btp.limitLabel": "Ohun tí aṣàwákiri kò lè ṣe:",
   "btp.limit":
     "Aṣàwákiri wẹ́ẹ̀bù lè wá àwọn ẹ̀rọ Bluetooth kí ó sì sopọ̀ mọ́ díẹ̀ nínú wọn, ṣùgbọ́n kò lè kéde ara rẹ̀ tàbí gba ìsopọ̀ láti fóònù míì. Nítorí náà LinkUp nínú aṣàwákiri kò lè fi ìfiránṣẹ́ ránṣẹ́ lórí Bluetooth: àwọn ìfiránṣẹ́ ń gba relay LinkUp kọjá, àti láàárín àwọn táàbù lórí ẹ̀rọ yìí láìsí ayélujára.",
+  "sec.notice.you": "Àkántì rẹ",
+  "sec.notice.contact": "Olùbásọ̀rọ̀ yìí",
+  "sec.notice.newDevice":
+    "{who} ní ẹ̀rọ tuntun tí ń gba ìfọ̀rọ̀wérọ̀ yìí báyìí. Tí o kò bá retí rẹ̀, fi àwọn nọ́mbà ààbò wé ara wọn nínú àlàyé ìfọ̀rọ̀wérọ̀ náà.",
+  "sec.notice.keyChanged": "Kọ́kọ́rọ́ ààbò {who} ti yí padà. Tí o kò bá retí rẹ̀, fi àwọn nọ́mbà ààbò wé ara wọn nínú àlàyé ìfọ̀rọ̀wérọ̀ náà.",
+  "msg.security": "Ààbò",
+  "msg.membersUnchecked": "A kò lè ṣàyẹ̀wò àwọn ọmọ ẹgbẹ́, nítorí náà ìfiránṣẹ́ yìí ń dúró",
 };

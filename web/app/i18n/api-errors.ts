@@ -80,6 +80,7 @@ const KNOWN: Record<string, MessageKey> = {
   "Location permission was refused.": "sos.locationRefused",
   "Your location could not be found.": "sos.locationNotFound",
   "Translation failed. Please try again.": "api.translationFailed",
+  "Could not check the group's members, so this message waits": "msg.membersUnchecked",
   // /ai-features' own refusals (web/app/routes/ai-features.tsx)
   "Text required - Please enter text to translate": "aif.err.text",
   "Message required - Please enter a message to generate smart replies": "aif.err.smart",

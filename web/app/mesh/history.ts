@@ -180,7 +180,8 @@ export class History {
   }
 
   /** A security notice in a chat, on this device only. */
-  async notice(room: string, text: string, at: number) {
+  /** A line from this device itself; `meta` lets each screen word it in the person's language. */
+  async notice(room: string, text: string, at: number, meta?: Record<string, unknown>) {
     await this.add({
       id: newId(),
       room,
@@ -194,6 +195,7 @@ export class History {
       isEncrypted: false,
       priority: "normal",
       local: true,
+      meta,
     });
   }
 

@@ -107,13 +107,14 @@ export class Sealing {
   async showChanges(room: string, changes: Pick<TrustChange, "userId" | "kind">[], at: number) {
     for (const c of new Set(changes.map((c) => `${c.userId}|${c.kind}`))) {
       const [userId, kind] = c.split("|");
-      const who =
-        userId === this.deps.me.id ? "Your account" : (this.names.get(userId ?? "") ?? this.nameIn(room, userId ?? "") ?? "This contact");
+      const self = userId === this.deps.me.id;
+      const name = self ? null : (this.names.get(userId ?? "") ?? this.nameIn(room, userId ?? "") ?? null);
+      const who = self ? "Your account" : (name ?? "This contact");
       const what =
         kind === "new-device"
           ? `${who} has a new device that now receives this chat. If you did not expect it, compare safety numbers in the chat's info.`
           : `${who}'s security key changed. If you did not expect it, compare safety numbers in the chat's info.`;
-      await this.deps.history.notice(room, what, at);
+      await this.deps.history.notice(room, what, at, { event: "device-change", kind, self, name });
     }
   }
 

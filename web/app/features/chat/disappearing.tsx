@@ -26,6 +26,16 @@ export function useDisappearingLine(): (meta: Record<string, unknown> | undefine
   };
 }
 
+/** A contact's (or this account's) devices changed: the line the sealing layer leaves, in the person's language. */
+export function useDeviceChangeLine(): (meta: Record<string, unknown> | undefined) => string | null {
+  const t = useT();
+  return (meta) => {
+    if (meta?.event !== "device-change") return null;
+    const who = meta.self === true ? t("sec.notice.you") : typeof meta.name === "string" ? meta.name : t("sec.notice.contact");
+    return meta.kind === "new-device" ? t("sec.notice.newDevice", { who }) : t("sec.notice.keyChanged", { who });
+  };
+}
+
 /** The chat's timer, read and set by any member (the room announces a change to everyone). */
 export function DisappearingControl({ roomId }: { roomId: string }) {
   const t = useT();

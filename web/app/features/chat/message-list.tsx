@@ -7,7 +7,7 @@ import type { MessageStatus, StoredMessage } from "../../mesh/db";
 import type { MessageKey } from "../../../../core/i18n/en";
 import { useT } from "../../i18n";
 import { FileBubble } from "../files/file-bubble";
-import { useDisappearingLine } from "./disappearing";
+import { useDeviceChangeLine, useDisappearingLine } from "./disappearing";
 
 const STATUS: Record<MessageStatus, { icon: string; label: MessageKey }> = {
   sending: { icon: "◷", label: "msg.status.sending" },
@@ -46,6 +46,9 @@ export function MessageList({
   const end = useRef<HTMLLIElement>(null);
   const t = useT();
   const disappearingLine = useDisappearingLine();
+  const deviceLine = useDeviceChangeLine();
+  // The room's own lines and this device's security notices, worded here in the person's language.
+  const ownLine = (meta: Record<string, unknown> | undefined) => disappearingLine(meta) ?? deviceLine(meta);
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll down whenever a message arrives
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: "end" });
@@ -72,14 +75,16 @@ export function MessageList({
                 </>
               ) : onMessage && m.senderId !== "system" && !m.local ? (
                 <SenderName name={m.senderName ?? t("msg.someone")} onMessage={() => onMessage(m.senderId)} />
+              ) : m.meta?.event === "device-change" ? (
+                t("msg.security")
               ) : (
                 (m.senderName ?? t("msg.someone"))
               )}
             </span>
           ) : null}
           {m.type === "emergency" ? <strong className="msg-sos">{t("msg.emergency")}</strong> : null}
-          {disappearingLine(m.meta) ? (
-            <p className="msg-text">{disappearingLine(m.meta)}</p>
+          {ownLine(m.meta) ? (
+            <p className="msg-text">{ownLine(m.meta)}</p>
           ) : parseFileMessage(m.text) ? (
             <FileBubble file={parseFileMessage(m.text) as FileMessage} />
           ) : (
