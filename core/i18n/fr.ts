@@ -2085,4 +2085,30 @@ export const fr: Catalog = {
     "La clé de sécurité de {who} a changé. Si vous ne vous y attendiez pas, comparez les numéros de sécurité dans les infos de la discussion.",
   "msg.security": "Sécurité",
   "msg.membersUnchecked": "Impossible de vérifier les membres du groupe : ce message attend",
+  "bill.receipt.title": "Paiement reçu",
+  "bill.receipt.body": "Merci ! Nous avons reçu {amount} pour {plan}.",
+  "bill.receipt.until": "Votre formule est payée jusqu'au {date}.",
+  "bill.failed.title": "Échec du paiement",
+  "bill.failed.grace":
+    "Nous n'avons pas pu prélever {amount} pour {plan}. Vous gardez {name} jusqu'au {date} ; mettez à jour votre carte dans les Paramètres.",
+  "bill.failed.first":
+    "Nous n'avons pas pu prélever {amount} pour {plan} : votre abonnement n'a pas commencé. Vous pouvez réessayer avec une autre carte.",
+  "bill.trial.started": "Votre essai Premium a commencé",
+  "bill.trial.startedBody": "Profitez de LinkUp Premium gratuitement jusqu'au {date}. Aucune carte nécessaire ; rien ne vous sera facturé.",
+  "bill.trial.ending": "Votre essai Premium se termine demain",
+  "bill.trial.endingBody":
+    "Votre essai gratuit de LinkUp Premium se termine le {date}. Abonnez-vous dans les Paramètres pour garder Premium.",
+  "bill.ended.title": "{plan} est terminé",
+  "bill.ended.trial": "Votre essai gratuit est terminé et vous revenez à Community. Abonnez-vous quand vous voulez pour retrouver Premium.",
+  "bill.ended.grace": "Nous n'avons toujours pas pu encaisser votre paiement : vous revenez à Community. Réabonnez-vous quand vous voulez.",
+  "bill.ended.complimentary": "Votre {plan} offert est terminé et vous revenez à Community.",
+  "bill.ended.canceled": "Votre abonnement est terminé et vous revenez à Community. Réabonnez-vous quand vous voulez.",
+  "bill.granted.title": "{plan} est à vous",
+  "bill.granted.body": "L'équipe LinkUp vous offre {plan} jusqu'au {date}.",
+  "bill.reward.title": "Jours Premium gagnés",
+  "bill.reward.body": {
+    one: "{achievement} : {count} jour de LinkUp Premium, jusqu'au {date}.",
+    other: "{achievement} : {count} jours de LinkUp Premium, jusqu'au {date}.",
+  },
+  "bill.reward.anAchievement": "Un succès",
 };

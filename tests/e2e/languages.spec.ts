@@ -260,3 +260,52 @@ test("after saving Yoruba, the security settings, notifications and a message's 
   await expect(page.getByRole("list", { name: "Nasarori" })).toContainText("Taimaka a gaggawa 5");
   await context.close();
 });
+
+test("a person who reads only Hausa joins, reads /settings and /ai-features, and pays for Premium in Hausa", async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  const url = baseURL as string;
+  const context = await browser.newContext({ locale: "ha-NG", viewport: { width: 360, height: 780 } });
+  await acceptCookies(context, url);
+  const page = await context.newPage();
+  // A newcomer whose browser asks for Hausa meets the chat's join form in Hausa.
+  await page.goto("/chat");
+  await expect(page.getByRole("heading", { name: "Shiga mesh" })).toBeVisible();
+  await expect(page.getByLabel("Lambar waya")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Shiga hanyar sadarwa ta Mesh" })).toBeVisible();
+
+  expect((await page.request.post(`${url}/api/auth/anonymous`, { headers: { origin: url } })).ok()).toBe(true);
+  await verifyFreshPhone(page.request, url);
+  const saved = await page.request.patch(`${url}/api/me`, {
+    data: { language: "hausa", onboardingCompleted: true },
+    headers: { origin: url },
+  });
+  expect(saved.ok()).toBe(true);
+
+  await page.goto("/ai-features");
+  await expect(page.getByRole("heading", { name: "Fasalolin AI", level: 1 })).toBeVisible();
+  await expect(page.getByText("Yau: umarnin AI 0 cikin 10 da fassarori 0 cikin 5")).toBeVisible();
+  await page.getByRole("button", { name: "Fassara", exact: true }).click();
+  await expect(page.getByRole("alert")).toHaveText("Ana buƙatar rubutu - Da fatan shigar da rubutun da za a fassara");
+
+  // The plan tab offers the trial in Hausa and leads to checkout in Hausa.
+  await page.goto("/settings?tab=premium");
+  await expect(page.getByRole("heading", { name: "Koma Premium" })).toBeVisible();
+  await page.getByRole("link", { name: "Gwada KYAUTA na kwana 7" }).click();
+  await expect(page.getByRole("heading", { name: "Yi rajista zuwa LinkUp Premium" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Taƙaitaccen oda" })).toContainText("₦2,500 / wata");
+  const form = page.getByRole("form", { name: "Biyan gwaji" });
+  await expect(form).toContainText("Yanayin gwaji: babu biyan gaske.");
+  await form.getByLabel("Lambar kati").fill("4242 4242 4242 4242");
+  await form.getByRole("button", { name: "Biya ₦2,500" }).click();
+
+  await expect(page).toHaveURL(/\/chat\?subscription=success$/);
+  await expect(page.getByRole("status").filter({ hasText: "LinkUp Premium yana aiki. Mun gode!" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Sanarwa (F8)" })).toContainText("Barka da zuwa LinkUp Premium!");
+  await page.goto("/settings?tab=premium");
+  await expect(page.getByRole("heading", { name: "Premium yana aiki" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Soke biyan kuɗi" })).toBeVisible();
+  await context.close();
+});

@@ -419,6 +419,19 @@ describe("the 7-day trial", () => {
     expect(await tierOf(anon.cookie)).toBe("free");
   });
 
+  it("tells the person in the language they saved, in the notification centre and by WhatsApp", async () => {
+    const u = await verifiedUser();
+    const saved = await call("/api/me", { method: "PATCH", cookie: u.cookie, json: { language: "hausa" } });
+    expect(saved.status).toBe(200);
+    expect((await call("/api/subscription/trial", { method: "POST", cookie: u.cookie })).status).toBe(200);
+    const notices = await notificationsOf(u.id);
+    expect(notices.map((n) => n.title)).toContain("Gwajin Premium ɗinka ya fara");
+    expect(notices.map((n) => n.title)).not.toContain("Your Premium trial has started");
+    expect(
+      (await outboxTo(u.phone)).some((b) => b.startsWith("LinkUp: Gwajin Premium ɗinka ya fara. Ji daɗin LinkUp Premium kyauta")),
+    ).toBe(true);
+  });
+
   it("is once per phone number, and ends by the server's clock with a reminder a day before", async () => {
     const u = await verifiedUser();
     expect(await status(u.cookie)).toMatchObject({ trialAvailable: true });

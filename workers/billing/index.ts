@@ -2,6 +2,7 @@
 // cancel/resume, plan changes, complimentary grants and the clock that ends what has run out.
 import { recordEvent } from "../analytics";
 import { type BillingInterval, PLAN_NAMES, type PaidTier, type SubscriptionStatus, TRIAL_MS, TRIAL_REMINDER_MS } from "../../core/billing";
+import type { MessageKey } from "../../core/i18n/en";
 import { StripeSubscriptionSchema } from "../../core/billing-schemas";
 import type { Db } from "../../db";
 import {
@@ -194,10 +195,7 @@ export async function grantComplimentary(
     },
   });
   const tier = await refreshTier(db, input.user.id, now);
-  await tellPerson(env, db, input.user.id, {
-    title: `LinkUp ${PLAN_NAMES[input.tier]} is yours`,
-    content: `LinkUp staff gave you ${PLAN_NAMES[input.tier]} until ${input.endsAt.toISOString().slice(0, 10)}.`,
-  });
+  await tellPerson(env, db, input.user.id, NOTICES.granted(input.tier, input.endsAt));
   return { id: row.id, userId: input.user.id, tier: input.tier, endsAt: input.endsAt.toISOString(), effectiveTier: tier };
 }
 
@@ -206,7 +204,13 @@ export async function grantComplimentary(
  * complimentary grant that starts when the person's running grants end, so rewards add up instead of overlapping.
  * The caller makes sure a reward is granted once.
  */
-export async function grantRewardDays(env: AppEnv, db: Db, userId: string, input: { days: number; reason: string }, now = new Date()) {
+export async function grantRewardDays(
+  env: AppEnv,
+  db: Db,
+  userId: string,
+  input: { days: number; reason: string; achievement?: MessageKey },
+  now = new Date(),
+) {
   const running = (await subscriptionsOf(db, userId))
     .filter((r) => r.source === "complimentary" && r.tier === "premium" && entitlement(r, now))
     .map((r) => r.currentPeriodEnd?.getTime() ?? 0);
@@ -227,10 +231,7 @@ export async function grantRewardDays(env: AppEnv, db: Db, userId: string, input
     detail: { subscriptionId: row.id, days: input.days, reason: input.reason, endsAt: endsAt.toISOString() },
   });
   const tier = await refreshTier(db, userId, now);
-  await tellPerson(env, db, userId, {
-    title: "Premium days earned",
-    content: `${input.reason}: ${input.days} days of LinkUp Premium, until ${endsAt.toISOString().slice(0, 10)}.`,
-  });
+  await tellPerson(env, db, userId, NOTICES.rewardDays(input.achievement ?? null, input.days, endsAt));
   return { endsAt: endsAt.toISOString(), effectiveTier: tier };
 }
 

@@ -1,60 +1,110 @@
 // What billing tells a person: a notification in the centre and the same words by WhatsApp (SMS when
-// WhatsApp fails), through the existing messaging adapter.
-import { naira, PLAN_NAMES, type PaidTier } from "../../core/billing";
+// WhatsApp fails), through the existing messaging adapter, in the language the person saved.
+import type { PaidTier } from "../../core/billing";
+import { translator } from "../../core/i18n/catalogs";
+import type { MessageKey } from "../../core/i18n/en";
+import { chooseLanguage, LANGUAGE_TAGS } from "../../core/i18n/languages";
+import { formatDate, formatNaira } from "../../core/i18n/translate";
 import type { Db } from "../../db";
 import { findUserById } from "../../db/queries/users";
 import type { AppEnv } from "../env";
 import { notify } from "../notifications";
 import { sendMessage } from "../services/messaging";
 
-const day = (d: Date) => d.toLocaleDateString("en-NG", { day: "numeric", month: "long", year: "numeric", timeZone: "Africa/Lagos" });
+/** The words of one language: its messages, and its tag for dates and naira. */
+export interface Words {
+  t: ReturnType<typeof translator>;
+  tag: string;
+}
+/** A notice worded in whichever language the person reads (docs/decisions/031-web-app-languages.md). */
+export type Notice = (w: Words) => { title: string; content: string };
+
+export function wordsFor(saved: string | null | undefined): Words {
+  const language = chooseLanguage(saved, null);
+  return { t: translator(language), tag: LANGUAGE_TAGS[language] };
+}
+
+const day = (w: Words, d: Date) => formatDate(d, w.tag, { day: "numeric", month: "long", year: "numeric" });
+const plan = (w: Words, tier: PaidTier) =>
+  w.t("subs.linkupPlan", { plan: w.t(tier === "enterprise" ? "pricing.enterprise" : "pricing.premium") });
+const amount = (w: Words, ngn: number) => formatNaira(ngn, w.tag);
 
 export const NOTICES = {
-  receipt: (tier: PaidTier, amountNgn: number, until: Date | null) => ({
-    title: "Payment received",
-    content: `Thank you! We received ${naira(amountNgn)} for LinkUp ${PLAN_NAMES[tier]}.${until ? ` Your plan is paid until ${day(until)}.` : ""}`,
-  }),
-  failedWithGrace: (tier: PaidTier, amountNgn: number, graceEndsAt: Date) => ({
-    title: "Payment failed",
-    content: `We could not take ${naira(amountNgn)} for LinkUp ${PLAN_NAMES[tier]}. You keep ${PLAN_NAMES[tier]} until ${day(graceEndsAt)}; please update your card in Settings.`,
-  }),
-  failedFirst: (tier: PaidTier, amountNgn: number) => ({
-    title: "Payment failed",
-    content: `We could not take ${naira(amountNgn)} for LinkUp ${PLAN_NAMES[tier]}, so your subscription has not started. You can try again with another card.`,
-  }),
-  trialStarted: (endsAt: Date) => ({
-    title: "Your Premium trial has started",
-    content: `Enjoy LinkUp Premium free until ${day(endsAt)}. No card needed; you will not be charged.`,
-  }),
-  trialEndingSoon: (endsAt: Date) => ({
-    title: "Your Premium trial ends tomorrow",
-    content: `Your free LinkUp Premium trial ends on ${day(endsAt)}. Subscribe in Settings to keep Premium.`,
-  }),
-  ended: (tier: PaidTier, why: "trial" | "grace" | "complimentary" | "canceled") => ({
-    title: `LinkUp ${PLAN_NAMES[tier]} has ended`,
-    content: {
-      trial: "Your free trial has ended and you are back on Community. Subscribe any time to get Premium back.",
-      grace: "We still could not take your payment, so you are back on Community. Subscribe again any time.",
-      complimentary: `Your complimentary ${PLAN_NAMES[tier]} has ended and you are back on Community.`,
-      canceled: "Your subscription has ended and you are back on Community. Subscribe again any time.",
-    }[why],
-  }),
+  receipt:
+    (tier: PaidTier, amountNgn: number, until: Date | null): Notice =>
+    (w) => ({
+      title: w.t("bill.receipt.title"),
+      content: [
+        w.t("bill.receipt.body", { amount: amount(w, amountNgn), plan: plan(w, tier) }),
+        until ? w.t("bill.receipt.until", { date: day(w, until) }) : "",
+      ]
+        .filter(Boolean)
+        .join(" "),
+    }),
+  failedWithGrace:
+    (tier: PaidTier, amountNgn: number, graceEndsAt: Date): Notice =>
+    (w) => ({
+      title: w.t("bill.failed.title"),
+      content: w.t("bill.failed.grace", {
+        amount: amount(w, amountNgn),
+        plan: plan(w, tier),
+        name: w.t(tier === "enterprise" ? "pricing.enterprise" : "pricing.premium"),
+        date: day(w, graceEndsAt),
+      }),
+    }),
+  failedFirst:
+    (tier: PaidTier, amountNgn: number): Notice =>
+    (w) => ({ title: w.t("bill.failed.title"), content: w.t("bill.failed.first", { amount: amount(w, amountNgn), plan: plan(w, tier) }) }),
+  trialStarted:
+    (endsAt: Date): Notice =>
+    (w) => ({ title: w.t("bill.trial.started"), content: w.t("bill.trial.startedBody", { date: day(w, endsAt) }) }),
+  trialEndingSoon:
+    (endsAt: Date): Notice =>
+    (w) => ({ title: w.t("bill.trial.ending"), content: w.t("bill.trial.endingBody", { date: day(w, endsAt) }) }),
+  ended:
+    (tier: PaidTier, why: "trial" | "grace" | "complimentary" | "canceled"): Notice =>
+    (w) => ({
+      title: w.t("bill.ended.title", { plan: plan(w, tier) }),
+      content: {
+        trial: w.t("bill.ended.trial"),
+        grace: w.t("bill.ended.grace"),
+        complimentary: w.t("bill.ended.complimentary", { plan: plan(w, tier) }),
+        canceled: w.t("bill.ended.canceled"),
+      }[why],
+    }),
+  granted:
+    (tier: PaidTier, endsAt: Date): Notice =>
+    (w) => ({
+      title: w.t("bill.granted.title", { plan: plan(w, tier) }),
+      content: w.t("bill.granted.body", { plan: plan(w, tier), date: day(w, endsAt) }),
+    }),
+  rewardDays:
+    (achievement: MessageKey | null, days: number, endsAt: Date): Notice =>
+    (w) => ({
+      title: w.t("bill.reward.title"),
+      content: w.t("bill.reward.body", {
+        achievement: achievement ? w.t(achievement) : w.t("bill.reward.anAchievement"),
+        count: days,
+        date: day(w, endsAt),
+      }),
+    }),
 };
 
 /** Notification centre plus WhatsApp/SMS to the person's verified phone. Never throws: billing goes on. */
-export async function tellPerson(env: AppEnv, db: Db, userId: string, notice: { title: string; content: string }): Promise<void> {
+export async function tellPerson(env: AppEnv, db: Db, userId: string, notice: Notice): Promise<void> {
   try {
+    const user = await findUserById(db, userId);
+    const { title, content } = notice(wordsFor(user?.language));
     await notify(env, db, userId, {
       type: "system",
-      title: notice.title,
-      content: notice.content,
+      title,
+      content,
       priority: "high",
       url: "/settings?tab=premium",
       source: "billing",
     });
-    const user = await findUserById(db, userId);
     if (user?.phone && user.authMode === "verified") {
-      const body = `LinkUp: ${notice.title}. ${notice.content}`;
+      const body = `LinkUp: ${title}. ${content}`;
       const wa = await sendMessage(env, db, { to: user.phone, channel: "whatsapp", body });
       if (wa.status === "failed") await sendMessage(env, db, { to: user.phone, channel: "sms", body });
     }

@@ -30,6 +30,7 @@ import { shownName } from "../rooms/rooms";
 import { listUserRooms } from "../../db/queries/rooms";
 import { findUserById } from "../../db/queries/users";
 import { grantRewardDays } from "../billing";
+import { achievementTitleKey } from "./localize";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 
@@ -153,7 +154,13 @@ export async function settleAchievements(env: AppEnv, db: Db, user: User, now = 
     // The row is the once-only guard; the days are granted only by the request that wrote it.
     const first = await recordPoints(db, { userId: user.id, kind: "achievement", ref: a.id, points: 0, day: serverDay(now) });
     if (!first) continue;
-    await grantRewardDays(env, db, user.id, { days: a.rewardDays, reason: `${a.title} achievement` }, now);
+    await grantRewardDays(
+      env,
+      db,
+      user.id,
+      { days: a.rewardDays, reason: `${a.title} achievement`, achievement: achievementTitleKey(a.id) },
+      now,
+    );
     rewarded.push(a.id);
   }
   return rewarded;

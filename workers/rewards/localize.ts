@@ -19,6 +19,9 @@ const ACHIEVEMENT_TEXT: Record<string, { title: MessageKey; description: Message
   },
 };
 
+/** The catalog key of an achievement's name, for texts that name it (the reward notice). */
+export const achievementTitleKey = (id: string): MessageKey | undefined => ACHIEVEMENT_TEXT[id]?.title;
+
 /** The saved language first, then the browser's, then English (core/i18n/languages.ts). */
 export function localizeRewards(answer: RewardsAnswer, saved: string | null | undefined, acceptLanguage: string | null | undefined) {
   const t = translator(chooseLanguage(saved, acceptLanguage));
