@@ -270,7 +270,7 @@ function DemoAnswer({ result, phone }: { result?: Extract<DemoResult, { intent: 
   return (
     <output className="card answer" aria-label={t("aif.answer")}>
       <span className="muted small">{t("aif.you", { question: result.question })}</span>
-      <span className="pre">🤖 {result.failed ? liaHelpMessage(phone) : result.reply}</span>
+      <span className="pre">🤖 {result.failed ? liaHelpMessage(t, phone) : result.reply}</span>
     </output>
   );
 }

@@ -1,10 +1,8 @@
-// The 'LIA Assistant' help message (spec part 1 §8): shown when the assistant cannot answer at all.
+// The 'LIA Assistant' help message (spec part 1 §8): shown when the assistant cannot answer at all, in the
+// person's language; the sample commands stay as typed, since the assistant understands them so.
 import { AI_SAMPLE_PROMPTS } from "../../../../core/ai-command";
+import type { MessageKey } from "../../../../core/i18n/en";
 
-export function liaHelpMessage(supportPhone: string): string {
-  return [
-    "LIA Assistant: I can't reach the assistant right now. Try again in a moment, or try one of these:",
-    ...AI_SAMPLE_PROMPTS.map((p) => `• ${p}`),
-    `For help from a person, call support on ${supportPhone}.`,
-  ].join("\n");
+export function liaHelpMessage(t: (key: MessageKey, vars?: Record<string, string>) => string, supportPhone: string): string {
+  return [t("lia.unreachable"), ...AI_SAMPLE_PROMPTS.map((p) => `• ${p}`), t("lia.person", { phone: supportPhone })].join("\n");
 }

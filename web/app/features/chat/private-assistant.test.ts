@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { onDeviceReplies } from "./on-device-replies";
+import { en, type MessageKey } from "../../../../core/i18n/en";
+import { onDeviceReplies as repliesIn } from "./on-device-replies";
+
+const onDeviceReplies = (message: string) => repliesIn(message, (key: MessageKey) => en[key] as string);
 import { assistantContext } from "./private-assistant";
 
 const lines = [{ text: "one" }, { text: null }, { text: "two" }, { text: "three" }, { text: "four" }, { text: "five" }, { text: "six" }];

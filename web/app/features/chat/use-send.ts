@@ -3,12 +3,14 @@
 // private chat that the question leaves the device; anything else goes to the room through the mesh node.
 import { useCallback, useState } from "react";
 import { AI_PREFIX } from "../../../../core/ai-command";
+import { useT } from "../../i18n";
 import type { MeshNode } from "../../mesh/node";
 import { isPanicCode, panicWipe } from "../security/app-lock";
 import { ask, helpMessage } from "./assistant";
 import { assistantContext, hasPrivateAiConsent, isPrivateRoomId, rememberPrivateAiConsent } from "./private-assistant";
 
 export function useSend(node: MeshNode | null, roomId: string | null, meId: string, supportPhone: string) {
+  const t = useT();
   const [thinking, setThinking] = useState(false);
   /** An '@ai' question from a private chat, held until the person agrees that it leaves the device. */
   const [heldQuestion, setHeldQuestion] = useState<string | null>(null);
@@ -41,10 +43,10 @@ export function useSend(node: MeshNode | null, roomId: string | null, meId: stri
       } else if (answer.kind === "offer") {
         await node.addLocal(roomId, answer.error, { isAI: true, meta: { offer: answer.code } });
         setOffer({ error: answer.error, code: answer.code });
-      } else await node.addLocal(roomId, helpMessage(supportPhone), { isAI: true });
+      } else await node.addLocal(roomId, helpMessage(t, supportPhone), { isAI: true });
       return true;
     },
-    [node, roomId, supportPhone, meId],
+    [node, roomId, supportPhone, meId, t],
   );
 
   return {
