@@ -2075,6 +2075,39 @@ export const en = {
   "odr.talkSoon": "Talk soon",
   "lia.unreachable": "LIA Assistant: I can't reach the assistant right now. Try again in a moment, or try one of these:",
   "lia.person": "For help from a person, call support on {phone}.",
+  "faqc.1.q": "Does LinkUp work without internet?",
+  "faqc.1.a":
+    "Messages you write without a connection are kept on your phone and sent as soon as any path returns: another tab or device on the local mesh, or the relay when the network comes back. Nothing you write is lost.",
+  "faqc.2.q": "Can my browser chat over Bluetooth?",
+  "faqc.2.a":
+    "Browsers can scan for nearby Bluetooth devices where Web Bluetooth is available, but they cannot carry chat between phones over Bluetooth. LinkUp shows nearby devices and carries chat over the relay and the local mesh between tabs and windows.",
+  "faqc.3.q": "How do I ask the AI assistant?",
+  "faqc.3.a":
+    "Start a chat message with '@ai ' followed by your question, for example '@ai translate good morning to hausa' or '@ai market rice lagos'.",
+  "faqc.4.q": "What happens when I press SOS?",
+  "faqc.4.a":
+    "Your alert goes to everyone in your area room, to people nearby who allowed notifications, and to your emergency contacts by WhatsApp or SMS. Always call 112 or 199 as well.",
+  "faqc.5.q": "Can I use LinkUp on a basic phone?",
+  "faqc.5.a":
+    "Yes. Dial the LinkUp USSD code to send an SOS, ask the assistant, check market prices or translate, or chat with the LinkUp WhatsApp number.",
+  "faqc.6.q": "How much does Premium cost?",
+  "faqc.6.a": "Premium is ₦2,500 per month with a 7-day free trial, or ₦25,000 per year. Enterprise is ₦15,000 per month. Cancel anytime.",
+  "faqc.7.q": "Are my private chats encrypted?",
+  "faqc.7.a":
+    "Direct chats and private groups are end-to-end encrypted with X25519 and AES-256-GCM. Keys are made on your device; our servers only ever hold ciphertext. Public area rooms are readable by anyone in them and say so.",
+  "faqc.8.q": "Which languages can the assistant translate?",
+  "faqc.8.a": "English, Hausa, Igbo, Yoruba, Swahili, French and Arabic.",
+  "faqc.9.q": "When can I reach support?",
+  "faqc.9.a":
+    "Monday to Friday 8:00-20:00 WAT, Saturday 9:00-18:00 and Sunday 10:00-16:00. Premium users' call-back requests are answered first.",
+  "faqc.10.q": "Can I install LinkUp like an app?",
+  "faqc.10.a":
+    "Yes. Open LinkUp in your phone's browser and choose 'Add to Home screen' or 'Install app'. It opens full screen and keeps working offline.",
+  "faqc.11.q": "Do I need to verify my phone to send an SOS?",
+  "faqc.11.a": "No. An emergency is never behind verification or a paid plan.",
+  "faqc.12.q": "Why does LinkUp ask for my location?",
+  "faqc.12.a":
+    "Your location picks your nearby room (an area of about 5 km) and lets SOS alerts reach people close to you. If you refuse, LinkUp uses the place written in your profile.",
 } satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

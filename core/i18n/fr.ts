@@ -2130,4 +2130,38 @@ export const fr: Catalog = {
   "lia.unreachable":
     "Assistant LIA : je ne peux pas joindre l'assistant pour le moment. Réessayez dans un instant, ou essayez l'une de ces commandes :",
   "lia.person": "Pour l'aide d'une personne, appelez l'assistance au {phone}.",
+  "faqc.1.q": "LinkUp fonctionne-t-il sans internet ?",
+  "faqc.1.a":
+    "Les messages écrits sans connexion restent sur votre téléphone et partent dès qu'un chemin revient : un autre onglet ou appareil du mesh local, ou le relais quand le réseau revient. Rien de ce que vous écrivez n'est perdu.",
+  "faqc.2.q": "Mon navigateur peut-il discuter par Bluetooth ?",
+  "faqc.2.a":
+    "Les navigateurs peuvent rechercher les appareils Bluetooth proches là où Web Bluetooth existe, mais ils ne peuvent pas transporter la discussion entre téléphones par Bluetooth. LinkUp montre les appareils proches et transporte la discussion par le relais et le mesh local entre onglets et fenêtres.",
+  "faqc.3.q": "Comment interroger l'assistant IA ?",
+  "faqc.3.a":
+    "Commencez un message par '@ai ' suivi de votre question, par exemple '@ai translate good morning to hausa' ou '@ai market rice lagos'.",
+  "faqc.4.q": "Que se passe-t-il quand j'appuie sur SOS ?",
+  "faqc.4.a":
+    "Votre alerte part à tout le salon de votre zone, aux personnes proches qui ont accepté les notifications, et à vos contacts d'urgence par WhatsApp ou SMS. Appelez toujours aussi le 112 ou le 199.",
+  "faqc.5.q": "Puis-je utiliser LinkUp sur un téléphone simple ?",
+  "faqc.5.a":
+    "Oui. Composez le code USSD de LinkUp pour envoyer un SOS, interroger l'assistant, consulter les prix du marché ou traduire, ou discutez avec le numéro WhatsApp de LinkUp.",
+  "faqc.6.q": "Combien coûte Premium ?",
+  "faqc.6.a":
+    "Premium coûte ₦2,500 par mois avec un essai gratuit de 7 jours, ou ₦25,000 par an. Enterprise coûte ₦15,000 par mois. Résiliable à tout moment.",
+  "faqc.7.q": "Mes discussions privées sont-elles chiffrées ?",
+  "faqc.7.a":
+    "Les discussions directes et les groupes privés sont chiffrés de bout en bout avec X25519 et AES-256-GCM. Les clés sont créées sur votre appareil ; nos serveurs ne détiennent que du texte chiffré. Les salons publics de zone sont lisibles par tous ceux qui s'y trouvent et l'indiquent.",
+  "faqc.8.q": "Quelles langues l'assistant peut-il traduire ?",
+  "faqc.8.a": "Anglais, haoussa, igbo, yoruba, swahili, français et arabe.",
+  "faqc.9.q": "Quand puis-je joindre l'assistance ?",
+  "faqc.9.a":
+    "Du lundi au vendredi 8:00-20:00 WAT, le samedi 9:00-18:00 et le dimanche 10:00-16:00. Les demandes de rappel des abonnés Premium passent en premier.",
+  "faqc.10.q": "Puis-je installer LinkUp comme une application ?",
+  "faqc.10.a":
+    "Oui. Ouvrez LinkUp dans le navigateur de votre téléphone et choisissez « Ajouter à l'écran d'accueil » ou « Installer l'application ». Il s'ouvre en plein écran et fonctionne hors ligne.",
+  "faqc.11.q": "Dois-je vérifier mon téléphone pour envoyer un SOS ?",
+  "faqc.11.a": "Non. Une urgence n'est jamais derrière une vérification ou un abonnement payant.",
+  "faqc.12.q": "Pourquoi LinkUp demande-t-il ma position ?",
+  "faqc.12.a":
+    "Votre position choisit votre salon de proximité (une zone d'environ 5 km) et permet aux alertes SOS d'atteindre les gens près de vous. Si vous refusez, LinkUp utilise le lieu indiqué dans votre profil.",
 };

@@ -2100,4 +2100,36 @@ export const ha: Catalog = {
   "lia.unreachable":
     "Mataimakin LIA: Ba zan iya isa ga mataimaki a yanzu ba. Sake gwadawa nan ba da jimawa ba, ko gwada ɗaya daga cikin waɗannan:",
   "lia.person": "Don taimako daga mutum, kira tallafi a {phone}.",
+  "faqc.1.q": "Shin LinkUp yana aiki ba tare da intanet ba?",
+  "faqc.1.a":
+    "Saƙonnin da ka rubuta ba tare da haɗi ba ana ajiye su a wayarka kuma a aika su da zarar wata hanya ta dawo: wani shafi ko na'ura a mesh na gida, ko relay idan hanyar sadarwa ta dawo. Babu abin da ka rubuta da zai ɓace.",
+  "faqc.2.q": "Burauzata na iya yin hira ta Bluetooth?",
+  "faqc.2.a":
+    "Burauzoji na iya neman na'urorin Bluetooth da ke kusa inda akwai Web Bluetooth, amma ba za su iya ɗaukar hira tsakanin wayoyi ta Bluetooth ba. LinkUp yana nuna na'urorin da ke kusa kuma yana ɗaukar hira ta relay da mesh na gida tsakanin shafuka da tagogi.",
+  "faqc.3.q": "Ta yaya zan tambayi mataimakin AI?",
+  "faqc.3.a": "Fara saƙon hira da '@ai ' sannan tambayarka, misali '@ai translate good morning to hausa' ko '@ai market rice lagos'.",
+  "faqc.4.q": "Me ke faruwa idan na danna SOS?",
+  "faqc.4.a":
+    "Faɗakarwarka tana zuwa ga kowa a ɗakin yankinka, ga mutanen da ke kusa waɗanda suka ba da izinin sanarwa, da kuma ga lambobin gaggawarka ta WhatsApp ko SMS. Koyaushe ka kira 112 ko 199 ma.",
+  "faqc.5.q": "Zan iya amfani da LinkUp a wayar salula ta yau da kullum?",
+  "faqc.5.a":
+    "Eh. Danna lambar USSD ta LinkUp don aika SOS, tambayi mataimaki, duba farashin kasuwa ko fassara, ko yi hira da lambar WhatsApp ta LinkUp.",
+  "faqc.6.q": "Nawa ne kuɗin Premium?",
+  "faqc.6.a":
+    "Premium ₦2,500 ne a wata tare da gwaji kyauta na kwana 7, ko ₦25,000 a shekara. Kamfani ₦15,000 ne a wata. Soke a kowane lokaci.",
+  "faqc.7.q": "Shin an ɓoye hirarrakina na sirri?",
+  "faqc.7.a":
+    "Hirarraki kai tsaye da ƙungiyoyi na sirri an ɓoye su daga ƙarshe zuwa ƙarshe da X25519 da AES-256-GCM. Ana yin makullai a na'urarka; sabarmu tana riƙe da rubutu a ɓoye kawai. Ɗakunan yanki na jama'a kowa da ke cikinsu na iya karanta su, kuma suna faɗin haka.",
+  "faqc.8.q": "Waɗanne harsuna mataimaki zai iya fassarawa?",
+  "faqc.8.a": "Turanci, Hausa, Igbo, Yarbanci, Swahili, Faransanci da Larabci.",
+  "faqc.9.q": "Yaushe zan iya samun tallafi?",
+  "faqc.9.a": "Litinin zuwa Juma'a 8:00-20:00 WAT, Asabar 9:00-18:00 da Lahadi 10:00-16:00. Ana fara amsa buƙatun kiran masu Premium.",
+  "faqc.10.q": "Zan iya saka LinkUp kamar manhaja?",
+  "faqc.10.a":
+    "Eh. Buɗe LinkUp a burauzar wayarka ka zaɓi 'Add to Home screen' ko 'Install app'. Yana buɗewa a cikakken allo kuma yana ci gaba da aiki ba tare da intanet ba.",
+  "faqc.11.q": "Shin ina buƙatar tabbatar da wayata don aika SOS?",
+  "faqc.11.a": "A'a. Gaggawa ba ta taɓa kasancewa a bayan tabbatarwa ko tsarin biya ba.",
+  "faqc.12.q": "Me yasa LinkUp ke neman wurina?",
+  "faqc.12.a":
+    "Wurinka yana zaɓar ɗakinka na kusa (yanki mai kusan kilomita 5) kuma yana barin faɗakarwar SOS ta isa ga mutanen da ke kusa da kai. Idan ka ƙi, LinkUp zai yi amfani da wurin da aka rubuta a bayananka.",
 };

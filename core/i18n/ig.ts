@@ -2074,4 +2074,37 @@ export const ig: Catalog = {
   "lia.unreachable":
     "Onye enyemaka LIA: Enweghị m ike iru onye enyemaka ugbu a. Nwaa ọzọ n'oge na-adịghị anya, ma ọ bụ nwaa otu n'ime ndị a:",
   "lia.person": "Maka enyemaka sitere n'aka mmadụ, kpọọ nkwado na {phone}.",
+  "faqc.1.q": "LinkUp ọ na-arụ ọrụ na-enweghị ịntanetị?",
+  "faqc.1.a":
+    "Ozi ị dere na-enweghị njikọ ka a na-echekwa na ekwentị gị ma zipu ha ozugbo ụzọ ọ bụla lọghachiri: taabụ ma ọ bụ ngwaọrụ ọzọ na mesh mpaghara, ma ọ bụ relay mgbe netwọk lọghachiri. Ọ dịghị ihe ị dere ga-efu.",
+  "faqc.2.q": "Ihe nchọgharị m nwere ike ịkparịta ụka site na Bluetooth?",
+  "faqc.2.a":
+    "Ihe nchọgharị nwere ike ịchọ ngwaọrụ Bluetooth dị nso ebe Web Bluetooth dị, mana ha enweghị ike iburu mkparịta ụka n'etiti ekwentị site na Bluetooth. LinkUp na-egosi ngwaọrụ dị nso ma na-ebu mkparịta ụka site na relay na mesh mpaghara n'etiti taabụ na windo.",
+  "faqc.3.q": "Kedu ka m ga-esi jụọ onye enyemaka AI?",
+  "faqc.3.a":
+    "Malite ozi mkparịta ụka na '@ai ' sochiri ajụjụ gị, dịka ọmụmaatụ '@ai translate good morning to hausa' ma ọ bụ '@ai market rice lagos'.",
+  "faqc.4.q": "Gịnị na-eme ma m pịa SOS?",
+  "faqc.4.a":
+    "Mkpu gị na-aga n'ebe onye ọ bụla nọ n'ọnụ ụlọ mpaghara gị, ndị nọ nso kwere ka e zitere ha ọkwa, na ndị gị a ga-akpọ na mberede site na WhatsApp ma ọ bụ SMS. Kpọọkwa 112 ma ọ bụ 199 mgbe niile.",
+  "faqc.5.q": "Enwere m ike iji LinkUp na ekwentị nkịtị?",
+  "faqc.5.a":
+    "Ee. Pịa koodu USSD LinkUp iji zipu SOS, jụọ onye enyemaka, lelee ọnụahịa ahịa ma ọ bụ tụgharịa, ma ọ bụ kparịta ụka na nọmba WhatsApp LinkUp.",
+  "faqc.6.q": "Ego ole ka Premium na-efu?",
+  "faqc.6.a":
+    "Premium bụ ₦2,500 kwa ọnwa ya na nnwale n'efu ụbọchị 7, ma ọ bụ ₦25,000 kwa afọ. Enterprise bụ ₦15,000 kwa ọnwa. Kagbuo mgbe ọ bụla.",
+  "faqc.7.q": "Ezoro mkparịta ụka nzuzo m ezo?",
+  "faqc.7.a":
+    "Mkparịta ụka ozugbo na otu nzuzo bụ ndị ezoro ezo site na njedebe ruo na njedebe site na X25519 na AES-256-GCM. A na-eme igodo na ngwaọrụ gị; sava anyị na-ejide naanị ederede ezoro ezo. Onye ọ bụla nọ n'ọnụ ụlọ mpaghara ọha nwere ike ịgụ ya, ọ na-ekwukwa ya.",
+  "faqc.8.q": "Asụsụ ndị ole ka onye enyemaka nwere ike ịtụgharị?",
+  "faqc.8.a": "Bekee, Hausa, Igbo, Yoruba, Swahili, French na Arabic.",
+  "faqc.9.q": "Olee mgbe m nwere ike iru nkwado?",
+  "faqc.9.a": "Mọnde ruo Fraịde 8:00-20:00 WAT, Satọde 9:00-18:00 na Sọnde 10:00-16:00. A na-ebu ụzọ zaa arịrịọ oku ndị Premium.",
+  "faqc.10.q": "Enwere m ike itinye LinkUp dị ka ngwa?",
+  "faqc.10.a":
+    "Ee. Meghee LinkUp n'ihe nchọgharị ekwentị gị ma họrọ 'Add to Home screen' ma ọ bụ 'Install app'. Ọ na-emeghe n'ihuenyo zuru ezu ma na-arụ ọrụ na-enweghị ịntanetị.",
+  "faqc.11.q": "Ọ dị m mkpa inyocha ekwentị m iji zipu SOS?",
+  "faqc.11.a": "Mba. Ihe mberede anaghị adị n'azụ nkwenye ma ọ bụ atụmatụ a na-akwụ ụgwọ.",
+  "faqc.12.q": "Gịnị mere LinkUp ji arịọ ọnọdụ m?",
+  "faqc.12.a":
+    "Ọnọdụ gị na-ahọrọ ọnụ ụlọ gị dị nso (mpaghara dị ka kilomita 5) ma na-eme ka mkpu SOS ruo ndị nọ gị nso. Ọ bụrụ na ị jụrụ, LinkUp ga-eji ebe edere na profaịlụ gị.",
 };

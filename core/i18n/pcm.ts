@@ -2072,4 +2072,38 @@ export const pcm: Catalog = {
   "odr.talkSoon": "We go talk soon",
   "lia.unreachable": "LIA Assistant: I no fit reach di assistant now. Try again small time, or try one of dis ones:",
   "lia.person": "If you want person to help you, call support for {phone}.",
+  "faqc.1.q": "LinkUp dey work without internet?",
+  "faqc.1.a":
+    "Messages wey you write without connection go stay for your phone and e go send once any road open: another tab or device for di local mesh, or di relay when network come back. Nothing wey you write go lost.",
+  "faqc.2.q": "My browser fit chat through Bluetooth?",
+  "faqc.2.a":
+    "Browsers fit scan for Bluetooth devices wey dey near where Web Bluetooth dey, but dem no fit carry chat between phones through Bluetooth. LinkUp dey show devices wey dey near and e dey carry chat through di relay and di local mesh between tabs and windows.",
+  "faqc.3.q": "How I go take ask di AI assistant?",
+  "faqc.3.a":
+    "Start your chat message with '@ai ' then your question, like '@ai translate good morning to hausa' or '@ai market rice lagos'.",
+  "faqc.4.q": "Wetin dey happen when I press SOS?",
+  "faqc.4.a":
+    "Your alert go reach everybody for your area room, people wey dey near wey allow notification, and your emergency contacts through WhatsApp or SMS. Always call 112 or 199 too.",
+  "faqc.5.q": "I fit use LinkUp for small phone?",
+  "faqc.5.a":
+    "Yes. Dial LinkUp USSD code to send SOS, ask di assistant, check market price or translate, or chat with LinkUp WhatsApp number.",
+  "faqc.6.q": "How much Premium cost?",
+  "faqc.6.a":
+    "Premium na ₦2,500 every month with 7-day free trial, or ₦25,000 every year. Enterprise na ₦15,000 every month. Cancel anytime.",
+  "faqc.7.q": "Dem lock my private chats?",
+  "faqc.7.a":
+    "Direct chats and private groups dey locked from end to end with X25519 and AES-256-GCM. Di keys dey made for your device; our servers dey hold only di locked text. Public area rooms, anybody wey dey inside fit read am, and e dey talk am.",
+  "faqc.8.q": "Which languages di assistant fit translate?",
+  "faqc.8.a": "English, Hausa, Igbo, Yoruba, Swahili, French and Arabic.",
+  "faqc.9.q": "When I fit reach support?",
+  "faqc.9.a":
+    "Monday to Friday 8:00-20:00 WAT, Saturday 9:00-18:00 and Sunday 10:00-16:00. We dey answer Premium users call-back request first.",
+  "faqc.10.q": "I fit install LinkUp like app?",
+  "faqc.10.a":
+    "Yes. Open LinkUp for your phone browser and choose 'Add to Home screen' or 'Install app'. E go open full screen and still dey work offline.",
+  "faqc.11.q": "I need verify my phone before I send SOS?",
+  "faqc.11.a": "No. Emergency no dey ever hide behind verification or paid plan.",
+  "faqc.12.q": "Why LinkUp dey ask for my location?",
+  "faqc.12.a":
+    "Your location dey choose your nearby room (area wey be like 5 km) and e dey make SOS alert reach people wey dey near you. If you refuse, LinkUp go use di place wey you write for your profile.",
 };

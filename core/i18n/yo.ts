@@ -2054,4 +2054,37 @@ export const yo: Catalog = {
   "odr.talkSoon": "A ó sọ̀rọ̀ láìpẹ́",
   "lia.unreachable": "Olùrànlọ́wọ́ LIA: Mi ò lè dé ọ̀dọ̀ olùrànlọ́wọ́ báyìí. Gbìyànjú lẹ́ẹ̀kan sí i láìpẹ́, tàbí gbìyànjú ọ̀kan nínú ìwọ̀nyí:",
   "lia.person": "Fún ìrànlọ́wọ́ láti ọ̀dọ̀ ènìyàn, pe ìrànlọ́wọ́ lórí {phone}.",
+  "faqc.1.q": "Ṣé LinkUp ń ṣiṣẹ́ láìsí ayélujára?",
+  "faqc.1.a":
+    "Àwọn ìfiránṣẹ́ tí o kọ láìsí ìsopọ̀ ni a pa mọ́ sórí fóònù rẹ, a ó sì fi wọ́n ránṣẹ́ ní kété tí ọ̀nà kan bá padà: táàbù tàbí ẹ̀rọ míì lórí mesh àdúgbò, tàbí relay nígbà tí nẹ́tíwọ̀ọ̀kì bá padà. Kò sí ohun tí o kọ tí yóò sọnù.",
+  "faqc.2.q": "Ṣé aṣàwákiri mi lè bá ènìyàn sọ̀rọ̀ lórí Bluetooth?",
+  "faqc.2.a":
+    "Àwọn aṣàwákiri lè wá àwọn ẹ̀rọ Bluetooth nítòsí níbi tí Web Bluetooth wà, ṣùgbọ́n wọn kò lè gbé ìfọ̀rọ̀wérọ̀ láàárín fóònù lórí Bluetooth. LinkUp ń fi àwọn ẹ̀rọ nítòsí hàn, ó sì ń gbé ìfọ̀rọ̀wérọ̀ lórí relay àti mesh àdúgbò láàárín àwọn táàbù àti fèrèsé.",
+  "faqc.3.q": "Báwo ni mo ṣe lè béèrè lọ́wọ́ olùrànlọ́wọ́ AI?",
+  "faqc.3.a":
+    "Bẹ̀rẹ̀ ìfiránṣẹ́ pẹ̀lú '@ai ' kí ìbéèrè rẹ tẹ̀lé e, fún àpẹẹrẹ '@ai translate good morning to hausa' tàbí '@ai market rice lagos'.",
+  "faqc.4.q": "Kí ló ń ṣẹlẹ̀ tí mo bá tẹ SOS?",
+  "faqc.4.a":
+    "Ìkìlọ̀ rẹ ń lọ sí gbogbo ènìyàn nínú yàrá agbègbè rẹ, sí àwọn tó wà nítòsí tí wọ́n gba ìfitónilétí láàyè, àti sí àwọn olùbásọ̀rọ̀ pàjáwìrì rẹ lórí WhatsApp tàbí SMS. Máa pe 112 tàbí 199 pẹ̀lú nígbà gbogbo.",
+  "faqc.5.q": "Ṣé mo lè lo LinkUp lórí fóònù lásán?",
+  "faqc.5.a":
+    "Bẹ́ẹ̀ni. Tẹ kóòdù USSD LinkUp láti fi SOS ránṣẹ́, béèrè lọ́wọ́ olùrànlọ́wọ́, ṣàyẹ̀wò iye ọjà tàbí túmọ̀, tàbí bá nọ́mbà WhatsApp LinkUp sọ̀rọ̀.",
+  "faqc.6.q": "Èló ni Premium?",
+  "faqc.6.a": "Premium jẹ́ ₦2,500 lóṣù pẹ̀lú ìdánwò ọ̀fẹ́ ọjọ́ 7, tàbí ₦25,000 lọ́dún. Enterprise jẹ́ ₦15,000 lóṣù. Fagilé nígbàkigbà.",
+  "faqc.7.q": "Ṣé a fi kóòdù pa ìfọ̀rọ̀wérọ̀ àṣírí mi mọ́?",
+  "faqc.7.a":
+    "Ìfọ̀rọ̀wérọ̀ tààrà àti àwọn ẹgbẹ́ àṣírí ni a fi kóòdù pa mọ́ láti òpin dé òpin pẹ̀lú X25519 àti AES-256-GCM. A ń ṣe àwọn kọ́kọ́rọ́ lórí ẹ̀rọ rẹ; sáfà wa kì í mú ju ọ̀rọ̀ tí a ti pa mọ́ lọ. Ẹnikẹ́ni nínú yàrá agbègbè gbogbogbò lè kà á, ó sì sọ bẹ́ẹ̀.",
+  "faqc.8.q": "Àwọn èdè wo ni olùrànlọ́wọ́ lè túmọ̀?",
+  "faqc.8.a": "Gẹ̀ẹ́sì, Hausa, Igbo, Yorùbá, Swahili, Faransé àti Lárúbáwá.",
+  "faqc.9.q": "Ìgbà wo ni mo lè rí ìrànlọ́wọ́?",
+  "faqc.9.a":
+    "Ọjọ́ Ajé sí Ọjọ́ Ẹtì 8:00-20:00 WAT, Ọjọ́ Àbámẹ́ta 9:00-18:00 àti Ọjọ́ Àìkú 10:00-16:00. A máa ń kọ́kọ́ dáhùn ìbéèrè ìpè padà àwọn olùlò Premium.",
+  "faqc.10.q": "Ṣé mo lè fi LinkUp sórí fóònù bí áàpù?",
+  "faqc.10.a":
+    "Bẹ́ẹ̀ni. Ṣí LinkUp nínú aṣàwákiri fóònù rẹ kí o yan 'Add to Home screen' tàbí 'Install app'. Ó máa ṣí ní ojú-ìbòjú kíkún, ó sì máa ṣiṣẹ́ láìsí ayélujára.",
+  "faqc.11.q": "Ṣé mo nílò láti fìdí fóònù mi múlẹ̀ kí n tó fi SOS ránṣẹ́?",
+  "faqc.11.a": "Rárá. A kì í fi pàjáwìrì sí ẹ̀yìn ìfìdímúlẹ̀ tàbí ètò tí a ń sanwó fún.",
+  "faqc.12.q": "Kí nìdí tí LinkUp fi ń béèrè ibùdó mi?",
+  "faqc.12.a":
+    "Ibùdó rẹ ló ń yan yàrá rẹ nítòsí (agbègbè bí kìlómítà 5), ó sì ń jẹ́ kí ìkìlọ̀ SOS dé ọ̀dọ̀ àwọn tó sún mọ́ ọ. Tí o bá kọ̀, LinkUp máa lo ibi tí a kọ sínú àkọsílẹ̀ rẹ.",
 };

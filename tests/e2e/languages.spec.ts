@@ -307,5 +307,10 @@ test("a person who reads only Hausa joins, reads /settings and /ai-features, and
   await page.goto("/settings?tab=premium");
   await expect(page.getByRole("heading", { name: "Premium yana aiki" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Soke biyan kuɗi" })).toBeVisible();
+
+  // The FAQ's answers too, and its search looks in the words shown.
+  await page.goto("/faq?q=gaggawa");
+  await expect(page.getByText("Me ke faruwa idan na danna SOS?").first()).toBeVisible();
+  await expect(page.getByText("Koyaushe ka kira 112 ko 199 ma.").first()).toBeVisible();
   await context.close();
 });

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../db";
 import { listOutbound } from "../../db/queries/outbox";
+import { faqSeed } from "../../db/seed-data";
 import { sendMessage } from "../../workers/services/messaging";
 import { anonymousSession, call } from "./helpers";
 
@@ -119,6 +120,24 @@ describe("seed", () => {
     expect(new Set(faq.items.map((f) => f.category))).toEqual(new Set(["bluetooth", "mesh", "ai", "mobile", "emergency", "support"]));
     const blog = await (await call("/api/content/blog")).json<{ articles: unknown[] }>();
     expect(blog.articles).toHaveLength(6);
+  });
+});
+
+describe("the FAQ in the reader's language", () => {
+  type Faq = { items: { id: string; question: string; answer: string }[] };
+  const sos = (faq: Faq) => faq.items.find((f) => f.id === "faq-4");
+
+  it("reads the saved language first, then the browser's, and English words equal the seed", async () => {
+    const english = sos(await (await call("/api/content/faq")).json<Faq>());
+    expect(english?.question).toBe(faqSeed.find((f) => f.id === "faq-4")?.question);
+    expect(english?.answer).toBe(faqSeed.find((f) => f.id === "faq-4")?.answer);
+    const french = await call("/api/content/faq", { headers: { "accept-language": "fr-FR,fr;q=0.9" } });
+    expect(sos(await french.json<Faq>())?.question).toBe("Que se passe-t-il quand j'appuie sur SOS ?");
+    const person = await anonymousSession();
+    expect((await call("/api/me", { method: "PATCH", cookie: person.cookie, json: { language: "hausa" } })).status).toBe(200);
+    const hausa = sos(await (await call("/api/content/faq", { cookie: person.cookie, headers: { "accept-language": "fr" } })).json<Faq>());
+    expect(hausa?.question).toBe("Me ke faruwa idan na danna SOS?");
+    expect(hausa?.answer).toContain("Koyaushe ka kira 112 ko 199");
   });
 });
 

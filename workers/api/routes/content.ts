@@ -2,13 +2,16 @@ import { Hono } from "hono";
 import { MarketQuerySchema } from "../../../core/schemas";
 import { findMarketPrices, listBlogArticles, listFaq } from "../../../db/queries/content";
 import { assistantUsage, publicStats } from "../../../db/queries/stats";
+import { localizeFaq } from "../../content/faq";
 import type { AppBindings } from "../../env";
 import { parseWith } from "../../errors";
 
 export const content = new Hono<AppBindings>()
   .get("/stats/public", async (c) => c.json(await publicStats(c.var.db)))
   .get("/stats/assistant", async (c) => c.json(await assistantUsage(c.var.db)))
-  .get("/content/faq", async (c) => c.json({ items: await listFaq(c.var.db) }))
+  .get("/content/faq", async (c) =>
+    c.json({ items: localizeFaq(await listFaq(c.var.db), c.var.user?.language, c.req.header("accept-language")) }),
+  )
   .get("/content/blog", async (c) => c.json({ articles: await listBlogArticles(c.var.db) }))
   .get("/market/prices", async (c) => {
     const q = parseWith(MarketQuerySchema, c.req.query());
