@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CATALOGS, translator } from "./catalogs";
 import { en } from "./en";
-import { chooseLanguage, directionOf, fromAcceptLanguage, UI_LANGUAGES } from "./languages";
+import { chooseLanguage, directionOf, fromAcceptLanguage, isServerOnlyKey, UI_LANGUAGES } from "./languages";
 import { formatAgo, formatDistanceIn, formatKm, formatMessage, formatNaira, type Message } from "./translate";
 
 const placeholders = (m: Message) =>
@@ -43,6 +43,15 @@ describe("message catalogs", () => {
       .join("\n");
     const unused = keys.filter((k) => !code.includes(`"${k}"`));
     expect(unused).toEqual([]);
+  });
+
+  it("keeps screens off the words only the server sends, which pages do not carry", () => {
+    const screens = sourceFiles(join(__dirname, "../..", "web/app"))
+      .map((f) => readFileSync(f, "utf8"))
+      .join("\n");
+    const onScreens = keys.filter((k) => isServerOnlyKey(k) && screens.includes(`"${k}"`));
+    expect(onScreens).toEqual([]);
+    expect(keys.filter(isServerOnlyKey).length).toBeGreaterThan(0);
   });
 });
 

@@ -72,3 +72,11 @@ export function chooseLanguage(saved: string | null | undefined, acceptLanguage:
   if (saved) return isUiLanguage(saved) ? saved : "english";
   return fromAcceptLanguage(acceptLanguage) ?? "english";
 }
+
+/**
+ * Namespaces only the server words (push texts, billing notices, FAQ entries): pages never
+ * carry them in their HTML (web/app/i18n/messages.server.ts), and core/i18n/catalogs.test.ts keeps screens off them.
+ */
+export const SERVER_ONLY_NAMESPACES = ["push.", "bill.", "faqc."] as const;
+
+export const isServerOnlyKey = (key: string) => SERVER_ONLY_NAMESPACES.some((n) => key.startsWith(n));

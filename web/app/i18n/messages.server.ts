@@ -3,16 +3,27 @@
 // loader's data, so a page renders in its language on the server with no flash of English.
 import { CATALOGS } from "../../../core/i18n/catalogs";
 import type { Catalog } from "../../../core/i18n/en";
-import { chooseLanguage, directionOf, LANGUAGE_TAGS, type UiLanguage } from "../../../core/i18n/languages";
+import { chooseLanguage, directionOf, isServerOnlyKey, LANGUAGE_TAGS, type UiLanguage } from "../../../core/i18n/languages";
 
 export interface PageLanguage {
   language: UiLanguage;
   tag: string;
   dir: "ltr" | "rtl";
-  messages: Catalog;
+  messages: Partial<Catalog>;
+}
+
+// One filtered copy per language: the words only the server sends (notices, pushes, FAQ entries) stay out of pages.
+const PAGE_MESSAGES = new Map<UiLanguage, Partial<Catalog>>();
+function pageMessages(language: UiLanguage): Partial<Catalog> {
+  let messages = PAGE_MESSAGES.get(language);
+  if (!messages) {
+    messages = Object.fromEntries(Object.entries(CATALOGS[language]).filter(([key]) => !isServerOnlyKey(key))) as Partial<Catalog>;
+    PAGE_MESSAGES.set(language, messages);
+  }
+  return messages;
 }
 
 export function pageLanguage(saved: string | null | undefined, request: Request): PageLanguage {
   const language = chooseLanguage(saved, request.headers.get("accept-language"));
-  return { language, tag: LANGUAGE_TAGS[language], dir: directionOf(language), messages: CATALOGS[language] };
+  return { language, tag: LANGUAGE_TAGS[language], dir: directionOf(language), messages: pageMessages(language) };
 }
