@@ -5,11 +5,17 @@ import { AI_SAMPLE_PROMPTS, extractAiText, LANGUAGES } from "../../../core/ai-co
 import type { SmartReply, Translation } from "../../../core/ai-schemas";
 import { PremiumOffer } from "../features/assistant/premium-offer";
 import { liaHelpMessage } from "../features/assistant/lia-help";
-import { type VoiceItem, VoiceRecorder } from "../features/assistant/voice-recorder";
+import type { VoiceItem } from "../features/assistant/voice-recorder";
+import { VOICE_PREMIUM_MESSAGE } from "../../../core/ai-limits";
+import { lazyPart } from "../features/chat/lazy-part";
 import { apiGet, apiSend } from "../lib/api.server";
 import { metaTitle, useT } from "../i18n";
 import { useRootData } from "../root";
 import type { Route } from "./+types/ai-features";
+
+// Recording needs the browser's microphone: the recorder loads after the page (bench/README.md, bundle); the offer
+// a free person gets instead is on the page from the start.
+const VoiceRecorder = lazyPart(() => import("../features/assistant/voice-recorder").then((m) => m.VoiceRecorder));
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   { title: metaTitle(matches, "aif.metaTitle", "AI Features — LinkUp") },
@@ -256,7 +262,16 @@ export default function AiFeatures({ loaderData }: Route.ComponentProps) {
       <section className="card" aria-labelledby="voice-title">
         <h2 id="voice-title">{t("ml.voiceMessages")}</h2>
         <p className="muted">{t("aif.voiceHint")}</p>
-        <VoiceRecorder voiceLimit={usage.voiceMessages.limit} phone={phone} initial={loaderData.voiceMessages} />
+        {usage.voiceMessages.limit === 0 ? (
+          <PremiumOffer code="premium_feature" error={VOICE_PREMIUM_MESSAGE} phone={phone} standing />
+        ) : (
+          <>
+            <noscript>
+              <p className="muted">{t("set.needsJs")}</p>
+            </noscript>
+            <VoiceRecorder voiceLimit={usage.voiceMessages.limit} phone={phone} initial={loaderData.voiceMessages} />
+          </>
+        )}
       </section>
     </>
   );

@@ -1,13 +1,11 @@
 // Settings (spec part 1 §2, §3 'Settings fields', §9 defaults): five tabs, every field saved on the server
 // with PATCH /api/me, so they follow the person to another device once they sign in with their phone.
-import { useEffect, useState } from "react";
-import { Form, Link, useActionData, useRevalidator } from "react-router";
+import { useEffect } from "react";
+import { Form, Link, useActionData } from "react-router";
 import type { Me } from "../../../core/api-types";
 import type { SubscriptionStatus } from "../../../core/billing";
 import { PRICES_NGN, SETTINGS_OPTIONS, TRIAL_DAYS } from "../../../core/constants";
 import { PLACES } from "../../../core/places";
-import { apiRequest, HttpError } from "../../../core/http";
-import { useToast } from "../components/toast";
 import { apiGet } from "../lib/api.server";
 import { useRootData } from "../root";
 import { completeLanguageNames, languageLabels, metaTitle, type T, useT } from "../i18n";
@@ -17,7 +15,11 @@ import { SETTINGS_SECTIONS } from "../features/identity/settings-sections";
 import { type SettingsTab, settingsAction, tabOf } from "../features/identity/settings.server";
 import { type FormError, InlineError, useErrorToast, useHydrated } from "../features/identity/form-errors";
 import type { Route } from "./+types/settings";
-import { TIMER_LABELS } from "../features/chat/disappearing";
+import { lazyPart } from "../features/chat/lazy-part";
+
+// Parts that need the browser anyway load after the page (bench/README.md, bundle).
+const UpdateLocation = lazyPart(() => import("../features/identity/update-location").then((m) => m.UpdateLocation));
+import { TIMER_LABELS } from "../features/chat/timer-labels";
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "set.metaTitle", "Settings — LinkUp") }];
 
@@ -271,58 +273,6 @@ function PremiumTab({ user, phone, plan }: { user: Me; phone: string; plan: Subs
   );
 }
 
-function UpdateLocation() {
-  const hydrated = useHydrated();
-  const toast = useToast();
-  const revalidator = useRevalidator();
-  const [busy, setBusy] = useState(false);
-  const t = useT();
-  const update = () => {
-    if (!navigator.geolocation) {
-      toast({ title: t("set.loc.unavailable"), description: t("set.loc.noBrowser"), variant: "destructive" });
-      return;
-    }
-    setBusy(true);
-    navigator.geolocation.getCurrentPosition(
-      async (pos) => {
-        try {
-          await apiRequest("PUT", "/api/me/location", { latitude: pos.coords.latitude, longitude: pos.coords.longitude });
-          toast({ title: t("set.loc.updated"), description: t("set.loc.updatedBody"), variant: "success" });
-          revalidator.revalidate();
-        } catch (e) {
-          toast({
-            title: t("set.loc.notSaved"),
-            description: t.error(e instanceof HttpError ? e.errorText : String(e)),
-            variant: "destructive",
-          });
-        } finally {
-          setBusy(false);
-        }
-      },
-      (err) => {
-        setBusy(false);
-        toast({
-          title: t("set.loc.unavailable"),
-          description: err.code === err.PERMISSION_DENIED ? t("sos.locationRefused") : t("sos.locationNotFound"),
-          variant: "destructive",
-        });
-      },
-      { timeout: 15000 },
-    );
-  };
-  return (
-    <button
-      type="button"
-      className="btn btn-ghost"
-      onClick={update}
-      disabled={!hydrated || busy}
-      title={hydrated ? undefined : t("set.needsJs")}
-    >
-      {busy ? t("area.locating") : t("set.updateLocation")}
-    </button>
-  );
-}
-
 /**
  * 'Settings saved' belongs to the save that redirected here: the flag leaves the address bar once shown, so
  * a reload or a shared link does not say it again. history.replaceState, not a navigation: the loader would
@@ -345,6 +295,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
   useConsumedFlag(saved ? "saved" : null);
   const phone = useRootData()?.env.SUPPORT_PHONE ?? "";
   const t = useT();
+  const hydrated = useHydrated();
   if (!user) {
     return (
       <section className="card narrow" aria-labelledby="settings-title">
@@ -431,7 +382,13 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
       <section className="card" aria-labelledby="quick-actions">
         <h2 id="quick-actions">{t("set.quick")}</h2>
         <div className="row">
-          <UpdateLocation />
+          {hydrated ? (
+            <UpdateLocation />
+          ) : (
+            <button type="button" className="btn btn-ghost" disabled title={t("set.needsJs")}>
+              {t("set.updateLocation")}
+            </button>
+          )}
           <Form method="post">
             <input type="hidden" name="intent" value="reset" />
             <input type="hidden" name="tab" value={tab} />

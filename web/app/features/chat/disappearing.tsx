@@ -4,16 +4,9 @@
 import { useEffect, useId, useState } from "react";
 import { DISAPPEAR_MS, type DisappearTimer, isDisappearingMeta, isDisappearTimer } from "../../../../core/disappearing-timers";
 import { apiRequest } from "../../../../core/http";
-import type { MessageKey } from "../../../../core/i18n/en";
 import { useT } from "../../i18n";
+import { TIMER_LABELS } from "./timer-labels";
 
-export const TIMER_LABELS: Record<DisappearTimer, MessageKey> = {
-  never: "dis.never",
-  "1hour": "dis.1hour",
-  "1day": "dis.1day",
-  "1week": "dis.1week",
-  "1month": "dis.1month",
-};
 const TIMERS = Object.keys(DISAPPEAR_MS) as DisappearTimer[];
 
 /** The room's announcement of a timer change, in the reader's language; null for any other message. */

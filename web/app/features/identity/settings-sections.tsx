@@ -3,8 +3,40 @@
 import type { ComponentType } from "react";
 import type { Me } from "../../../../core/api-types";
 import type { MessageKey } from "../../../../core/i18n/en";
-import { PushSection } from "../notifications/PushToggle";
-import { EmergencyContactsSection } from "../sos/EmergencyContacts";
+import { useT } from "../../i18n";
+import { lazyPart } from "../chat/lazy-part";
+import { Link } from "react-router";
+
+// The contacts list loads with the page's data request, so its code loads after the page too; without JavaScript
+// the Emergency page keeps the same list and forms (bench/README.md, bundle).
+const LazyContacts = lazyPart(() => import("../sos/EmergencyContacts").then((m) => m.EmergencyContactsSection));
+function EmergencyContactsSection() {
+  const t = useT();
+  return (
+    <>
+      <noscript>
+        <p>
+          <Link to="/emergency">{t("cm.emergency")}</Link>
+        </p>
+      </noscript>
+      <LazyContacts />
+    </>
+  );
+}
+
+// Push needs the browser's service worker anyway: its code loads after the page (bench/README.md, bundle).
+const LazyPush = lazyPart(() => import("../notifications/PushToggle").then((m) => m.PushSection));
+function PushSection() {
+  const t = useT();
+  return (
+    <>
+      <noscript>
+        <p className="muted">{t("set.needsJs")}</p>
+      </noscript>
+      <LazyPush />
+    </>
+  );
+}
 
 export interface SettingsSection {
   /** Stable id, used as the section's anchor (/settings#id). */
