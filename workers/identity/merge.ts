@@ -84,6 +84,21 @@ function mergeStatements(from: User, into: User): SQL[] {
             SELECT id, row_number() OVER (PARTITION BY day ORDER BY created_at, id) AS n
             FROM point_events WHERE user_id = ${t} AND kind = 'message'
           ) WHERE n > ${MESSAGE_POINTS_PER_DAY})`,
+    // Personal analytics add up, hour by hour (docs/decisions/037-hourly-and-personal-analytics.md).
+    sql`INSERT INTO analytics_personal (user_id, hour, kind, count)
+        SELECT ${t}, hour, kind, count FROM analytics_personal WHERE user_id = ${f} AND true
+        ON CONFLICT (user_id, hour, kind) DO UPDATE SET count = count + excluded.count`,
+    sql`DELETE FROM analytics_personal WHERE user_id = ${f}`,
+    sql`UPDATE security_events SET user_id = ${t} WHERE user_id = ${f}`,
+    // A used trial stays used; a payment customer moves unless the owner has one.
+    sql`UPDATE trial_claims SET user_id = ${t} WHERE user_id = ${f}`,
+    sql`UPDATE OR IGNORE billing_customers SET user_id = ${t} WHERE user_id = ${f}`,
+    sql`DELETE FROM billing_customers WHERE user_id = ${f}`,
+    // Sign-in factors are not merged: the owner's own two-factor and passkeys keep guarding the account, and a
+    // factor made for the merged identity must not become a way into it (docs/decisions/030-passkeys.md).
+    sql`DELETE FROM backup_codes WHERE user_id = ${f}`,
+    sql`DELETE FROM two_factor WHERE user_id = ${f}`,
+    sql`DELETE FROM passkeys WHERE user_id = ${f}`,
     sql`UPDATE api_keys SET user_id = ${t} WHERE user_id = ${f}`,
     sql`UPDATE OR IGNORE sos_responses SET user_id = ${t} WHERE user_id = ${f}`,
     sql`DELETE FROM sos_responses WHERE user_id = ${f}`,
