@@ -6,7 +6,7 @@ import type { Db } from "../../db";
 import { findUserById } from "../../db/queries/users";
 import { meshConnections, sessions, type User, userDevices, users } from "../../db/schema";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { auditAction } from ".";
 
 export function isBanned(user: Pick<User, "bannedAt">): boolean {
@@ -15,21 +15,21 @@ export function isBanned(user: Pick<User, "bannedAt">): boolean {
 
 /** Refuses a banned account with the message the person sees (403). */
 export function refuseIfBanned(user: Pick<User, "bannedAt">): void {
-  if (isBanned(user)) throw new ApiError(403, BANNED_MESSAGE, { code: "banned" });
+  if (isBanned(user)) throw new DomainError("suspended", BANNED_MESSAGE, { code: "banned" });
 }
 
 async function targetOrFail(db: Db, id: string) {
   const target = await findUserById(db, id);
-  if (!target) throw new ApiError(404, "User not found");
+  if (!target) throw new DomainError("not_found", "User not found");
   return target;
 }
 
 export async function banPerson(env: Pick<AppEnv, "ROOMS">, db: Db, actor: User, targetId: string, reason: string) {
   const target = await targetOrFail(db, targetId);
-  if (target.id === actor.id) throw new ApiError(409, "You cannot ban yourself");
-  if (target.role === "admin") throw new ApiError(409, "Admins are set by ADMIN_PHONES and cannot be banned");
+  if (target.id === actor.id) throw new DomainError("conflict", "You cannot ban yourself");
+  if (target.role === "admin") throw new DomainError("conflict", "Admins are set by ADMIN_PHONES and cannot be banned");
   // Staff answer to admins: only an admin may ban a colleague.
-  if (target.role === "staff" && actor.role !== "admin") throw new ApiError(403, "Admin access required");
+  if (target.role === "staff" && actor.role !== "admin") throw new DomainError("forbidden", "Admin access required");
   const bannedAt = target.bannedAt ?? new Date();
   if (!isBanned(target)) await db.update(users).set({ bannedAt, banReason: reason, updatedAt: new Date() }).where(eq(users.id, target.id));
   const ended = await db.delete(sessions).where(eq(sessions.userId, target.id)).returning({ id: sessions.id });

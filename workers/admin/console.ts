@@ -7,7 +7,7 @@ import type { Db } from "../../db";
 import { emergencyBroadcasts, meshConnections, messages, sessions, type User, users } from "../../db/schema";
 import { billingHealth } from "../billing/config";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { auditAction } from ".";
 
 export const CONSOLE_ROW_CAP = 100;
@@ -98,7 +98,7 @@ export async function runConsoleQuery(db: Db, admin: User, query: string) {
   const verdict = checkConsoleSql(query);
   if (!verdict.ok) {
     await auditAction(db, admin, "admin.sql_refused", "sql", null, null, { query, reason: verdict.reason });
-    throw new ApiError(400, verdict.reason);
+    throw new DomainError("invalid", verdict.reason);
   }
   const capped = `SELECT * FROM (${verdict.sql}) LIMIT ${CONSOLE_ROW_CAP + 1}`;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -108,7 +108,7 @@ export async function runConsoleQuery(db: Db, admin: User, query: string) {
       db.all<Record<string, unknown>>(sql.raw(capped)),
       new Promise<never>((_, reject) => {
         timer = setTimeout(
-          () => reject(new ApiError(504, `The query took longer than ${CONSOLE_TIME_LIMIT_MS / 1000} seconds`)),
+          () => reject(new DomainError("upstream_timeout", `The query took longer than ${CONSOLE_TIME_LIMIT_MS / 1000} seconds`)),
           CONSOLE_TIME_LIMIT_MS,
         );
       }),
@@ -121,12 +121,12 @@ export async function runConsoleQuery(db: Db, admin: User, query: string) {
     // SQLite's own reason (no such column, syntax) helps the admin; never a stack trace.
     const reason =
       e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message).replace(/^D1_ERROR:\s*/, "").slice(0, 200) : "";
-    const message = e instanceof ApiError ? e.message : `The database refused the query${reason ? `: ${reason}` : ""}`;
+    const message = e instanceof DomainError ? e.message : `The database refused the query${reason ? `: ${reason}` : ""}`;
     await auditAction(db, admin, "admin.sql_failed", "sql", null, null, {
       query,
       error: e instanceof Error ? e.message.slice(0, 300) : "unknown",
     });
-    throw e instanceof ApiError ? e : new ApiError(400, message);
+    throw e instanceof DomainError ? e : new DomainError("invalid", message);
   } finally {
     clearTimeout(timer);
   }

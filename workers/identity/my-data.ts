@@ -41,7 +41,7 @@ import {
 } from "../../db/schema";
 import { toMe } from "../auth/me";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { passkeysOf } from "./passkeys";
 import { recordSecurityEvent } from "./security-events";
 import { sessionsOf } from "./sessions";
@@ -171,7 +171,7 @@ export async function deleteAccount(env: AppEnv, db: Db, user: User): Promise<{ 
     .where(and(eq(subscriptions.userId, id), eq(subscriptions.source, "stripe")))
     .all();
   if (paying.some((s) => PAID_STATUSES.includes(s.status) && !s.cancel)) {
-    throw new ApiError(409, "Cancel your subscription before deleting your account");
+    throw new DomainError("conflict", "Cancel your subscription before deleting your account");
   }
   const roomIds = await roomsOf(db, id);
   for (const roomId of roomIds) {

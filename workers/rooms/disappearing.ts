@@ -5,7 +5,7 @@ import type { DisappearTimer } from "../../core/disappearing";
 import { roomKind } from "../../core/envelope";
 import type { Db } from "../../db";
 import type { User } from "../../db/schema";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { requireRoomAccess } from "./rooms";
 
 export const PUBLIC_ROOM_MESSAGE = "Disappearing messages are for direct chats and groups";
@@ -16,7 +16,7 @@ function room(env: Pick<Env, "ROOMS">, roomId: string) {
 
 async function requirePrivateMember(db: Db, user: User, roomId: string): Promise<void> {
   await requireRoomAccess(db, user, roomId);
-  if (roomKind(roomId) === "nearby") throw new ApiError(400, PUBLIC_ROOM_MESSAGE);
+  if (roomKind(roomId) === "nearby") throw new DomainError("invalid", PUBLIC_ROOM_MESSAGE);
 }
 
 /** GET /api/rooms/:id/disappearing. */
