@@ -2,15 +2,15 @@
 // uploaded in parts that survive a dropped connection, fetched and checked by the other person.
 import { createHash, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import type { APIRequestContext, Browser, Page } from "@playwright/test";
-import { acceptCookies, expect, latestOutboxMessage, payForPremium, test } from "./fixtures";
+import type { Browser, Page } from "@playwright/test";
+import { acceptCookies, expect, payForPremium, test, verifyFreshPhone } from "./fixtures";
 
 async function person(browser: Browser, baseURL: string, at: { latitude: number; longitude: number }, nickname: string, premium = false) {
   const context = await browser.newContext({ permissions: ["geolocation"], geolocation: at, acceptDownloads: true });
   await acceptCookies(context, baseURL);
   expect((await context.request.post(`${baseURL}/api/auth/anonymous`)).ok()).toBe(true);
   if (premium) await payForPremium(context.request, baseURL);
-  else await verify(context.request, nickname);
+  else await verifyFreshPhone(context.request, baseURL);
   const patched = await context.request.patch(`${baseURL}/api/me`, { data: { nickname, onboardingCompleted: true } });
   expect(patched.ok()).toBe(true);
   const page = await context.newPage();
@@ -19,20 +19,6 @@ async function person(browser: Browser, baseURL: string, at: { latitude: number;
   // The dropped part is the one failure this test causes on purpose.
   page.on("console", (m) => m.type() === "error" && !m.text().includes("ERR_CONNECTION_RESET") && errors.push(m.text()));
   return { context, page, errors, user: (await patched.json()).user as { id: string } };
-}
-
-/** Sending files needs a verified phone: the code comes from the dev outbox. */
-async function verify(request: APIRequestContext, nickname: string) {
-  const phone = `+234818${String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0")}`;
-  expect((await request.post("/api/auth/register", { data: { phoneNumber: phone, nickname } })).ok()).toBe(true);
-  let code: string | undefined;
-  await expect
-    .poll(async () => {
-      code = (await latestOutboxMessage(request, phone))?.match(/\b(\d{6})\b/)?.[1];
-      return code;
-    })
-    .toBeTruthy();
-  expect((await request.post("/api/auth/verify", { data: { phoneNumber: phone, code } })).ok()).toBe(true);
 }
 
 async function openChat(page: Page, path = "/chat") {

@@ -1,8 +1,8 @@
 // End-to-end privacy in a real browser (issue 20, docs/protocol.md §1): nothing readable from a private chat
 // leaves the device, neither in the room's frames nor in any HTTP request (smart replies, '@ai').
-import type { APIRequestContext, Browser, Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { createDevice } from "../../core/e2e";
-import { acceptCookies, expect, latestOutboxMessage, test } from "./fixtures";
+import { acceptCookies, expect, test, verifyFreshPhone } from "./fixtures";
 
 function place() {
   return { latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 };
@@ -19,20 +19,6 @@ async function person(browser: Browser, baseURL: string, at: { latitude: number;
   page.on("pageerror", (e) => errors.push(e.message));
   page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
   return { context, page, errors, user: (await patched.json()).user as { id: string; nickname: string } };
-}
-
-/** Verifies the phone of the context's user with the code the dev outbox holds (smart replies need it). */
-async function verify(request: APIRequestContext, nickname: string) {
-  const phone = `+234816${String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0")}`;
-  expect((await request.post("/api/auth/register", { data: { phoneNumber: phone, nickname } })).ok()).toBe(true);
-  let code: string | undefined;
-  await expect
-    .poll(async () => {
-      code = (await latestOutboxMessage(request, phone))?.match(/\b(\d{6})\b/)?.[1];
-      return code;
-    })
-    .toBeTruthy();
-  expect((await request.post("/api/auth/verify", { data: { phoneNumber: phone, code } })).ok()).toBe(true);
 }
 
 async function openDm(a: Page, peerNickname: string): Promise<string> {
@@ -73,7 +59,7 @@ test("a private chat's words never leave the device: on-device smart replies, '@
   const at = place();
   const a = await person(browser, baseURL!, at, "Ngozi");
   const b = await person(browser, baseURL!, at, "Tunde");
-  await verify(a.context.request, "Ngozi");
+  await verifyFreshPhone(a.context.request, baseURL!);
   // Every HTTP request the verified person's browser makes, with its body.
   const requests: { url: string; body: string }[] = [];
   a.page.on("request", (r) => requests.push({ url: r.url(), body: r.postData() ?? "" }));
