@@ -8,6 +8,7 @@ import { meshConnections, sessions, type User, userDevices, users } from "../../
 import type { AppEnv } from "../env";
 import { DomainError } from "../../core/domain-error";
 import { auditAction } from ".";
+import { roomStub } from "../rooms/stub";
 
 export function isBanned(user: Pick<User, "bannedAt">): boolean {
   return user.bannedAt !== null && user.bannedAt !== undefined;
@@ -73,7 +74,7 @@ async function closeSockets(env: Pick<AppEnv, "ROOMS">, db: Db, userId: string):
   let closed = 0;
   for (const { roomId } of rows) {
     try {
-      closed += await env.ROOMS.get(env.ROOMS.idFromName(roomId)).expel(userId, BANNED_MESSAGE);
+      closed += await roomStub(env, roomId).expel(userId, BANNED_MESSAGE);
     } catch (e) {
       // The sessions are gone, so the socket cannot come back after its next reconnect.
       console.error("bans: closing sockets", e);

@@ -9,6 +9,7 @@ import { billingHealth } from "../billing/config";
 import type { AppEnv } from "../env";
 import { DomainError } from "../../core/domain-error";
 import { auditAction } from ".";
+import { roomStub } from "../rooms/stub";
 
 export const CONSOLE_ROW_CAP = 100;
 export const CONSOLE_TIME_LIMIT_MS = 5000;
@@ -74,7 +75,7 @@ export async function systemHealth(env: AppEnv, db: Db) {
     }),
     timed(async () => {
       if (!env.ROOMS) return false;
-      return (await env.ROOMS.get(env.ROOMS.idFromName("health")).fetch("https://room/health")).ok;
+      return (await roomStub(env, "health").fetch("https://room/health")).ok;
     }),
   ]);
   const billing = billingHealth(env);

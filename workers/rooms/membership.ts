@@ -22,6 +22,7 @@ import {
 } from "../../db/queries/rooms";
 import type { User } from "../../db/schema";
 import { DomainError } from "../../core/domain-error";
+import { roomStub } from "./stub";
 
 export const BLOCKED_MESSAGE = "You cannot message this person";
 
@@ -104,7 +105,7 @@ export async function requireNotBlockedBy(db: Db, userId: string, otherId: strin
 
 async function expel(env: Pick<Env, "ROOMS">, roomId: string, userId: string): Promise<void> {
   try {
-    await env.ROOMS.get(env.ROOMS.idFromName(roomId)).expel(userId);
+    await roomStub(env, roomId).expel(userId);
   } catch (e) {
     // The membership is already changed in D1, which every new socket checks; live ones close at the latest
     // on their next reconnect.

@@ -19,6 +19,7 @@ import {
 import type { User } from "../../db/schema";
 import { DomainError } from "../../core/domain-error";
 import { blockedBy, invitationsFor, inviteToGroup, requireNotBlockedBy } from "./membership";
+import { roomStub } from "./stub";
 
 /** The user's area room, by the one precedence every channel uses (core/places.ts `resolveArea`). */
 export function nearbyFor(user: Pick<User, "latitude" | "longitude" | "geohash" | "locationText">): NearbyInfo | null {
@@ -154,7 +155,7 @@ export async function membersOf(db: Db, user: User, roomId: string): Promise<Roo
 /** GET /api/rooms/:id/stats: the room's own live figures plus its active connections in D1. */
 export async function roomStats(env: Pick<Env, "ROOMS">, db: Db, user: User, roomId: string): Promise<RoomStats> {
   await requireRoomAccess(db, user, roomId);
-  const live = await env.ROOMS.get(env.ROOMS.idFromName(roomId)).stats();
+  const live = await roomStub(env, roomId).stats();
   return {
     roomId,
     nodes: live.nodes,

@@ -8,6 +8,7 @@ import type { AppBindings } from "../env";
 import { notFound, onError } from "../errors";
 import { DomainError } from "../../core/domain-error";
 import { requireRoomAccess, shownName } from "./rooms";
+import { roomStub } from "./stub";
 
 export const rooms = new Hono<AppBindings>().use(loadSession).get("/:id", async (c) => {
   if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new DomainError("upgrade_required", "Expected a WebSocket upgrade");
@@ -18,7 +19,7 @@ export const rooms = new Hono<AppBindings>().use(loadSession).get("/:id", async 
   if (!parsed.success) throw new DomainError("not_found", "Room not found");
   const roomId = parsed.data;
   await requireRoomAccess(c.var.db, user, roomId);
-  const stub = c.env.ROOMS.get(c.env.ROOMS.idFromName(roomId));
+  const stub = roomStub(c.env, roomId);
   const url = new URL(c.req.url);
   url.search = "";
   url.searchParams.set("room", roomId);

@@ -38,6 +38,7 @@ import { phoneLanguage } from "../channels";
 import { CHANNEL_TEXTS, type ChannelLanguage, fill, resolveChannelLanguage } from "../../core/ussd-texts";
 import { auditAction } from "../admin";
 import { enqueueFanout, INLINE_RECIPIENTS, sosAlert, typeLabel } from "./fanout";
+import { roomStub } from "../rooms/stub";
 
 export interface SosInput {
   userId: string;
@@ -201,7 +202,7 @@ export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUnt
 
   const roomJob = async () => {
     if (!room) return 0;
-    const stub = env.ROOMS.get(env.ROOMS.idFromName(room));
+    const stub = roomStub(env, room);
     const { delivered } = await stub.deliver(sosEnvelope(row, user, room));
     return delivered;
   };
@@ -317,7 +318,7 @@ export async function resolveSos(env: AppEnv, db: Db, id: string, by: User): Pro
       content: { text: `SOS resolved: ${typeLabel(row.emergencyType)} — ${row.message.slice(0, 80)}` },
       meta: { sosId: row.id, resolved: true },
     });
-    await env.ROOMS.get(env.ROOMS.idFromName(room))
+    await roomStub(env, room)
       .deliver(envelope)
       .catch((e: unknown) => console.error("sos: resolve notice", e));
   }
