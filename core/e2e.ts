@@ -20,6 +20,7 @@ import { derivePairwiseKey } from "./crypto";
 import { initReceiver, initSender, type RatchetMessage, type RatchetState, ratchetDecrypt, ratchetEncrypt } from "./double-ratchet";
 import type { Envelope } from "./envelope";
 import { fromBase64Url, newId, toBase64Url } from "./ids";
+import { roomKind } from "./room-ids";
 import { newPrekey, type Prekey, type PrekeyBundle, signPrekey, verifyPrekey, type X3dhHeader, x3dhInitiate, x3dhRespond } from "./x3dh";
 
 export const E2E_VERSION = 2;
@@ -175,7 +176,7 @@ function readRatchetEntry(e: KeyEntry): { r: RatchetMessage; x3dh?: X3dhHeader }
 function readMeta(envelope: Envelope): E2eMeta | null {
   const m = envelope.meta?.e2e as Partial<E2eMeta> | undefined;
   // Group messages are version 2 (sender-key chains); direct messages and sender-key handouts may be 3.
-  const version = envelope.room.startsWith("group:") && envelope.type !== "key" ? [E2E_VERSION] : [E2E_VERSION, DIRECT_VERSION];
+  const version = roomKind(envelope.room) === "group" && envelope.type !== "key" ? [E2E_VERSION] : [E2E_VERSION, DIRECT_VERSION];
   if (!m || !version.includes(m.v as number) || typeof m.device !== "string" || typeof m.dh !== "string" || typeof m.sig !== "string")
     return null;
   if (typeof m.counter !== "number" || !Number.isSafeInteger(m.counter) || m.counter < 0) return null;
@@ -589,7 +590,7 @@ export class E2eSession {
     if (!auth.ok) return auth;
     const { meta, header, content } = auth;
     try {
-      if (envelope.room.startsWith("dm:")) {
+      if (roomKind(envelope.room) === "dm") {
         const seenKey = `e2e:seen:${envelope.room}|${envelope.senderId}|${meta.device}`;
         const seen = (await this.store.get<number[]>(seenKey)) ?? [];
         if (seen.includes(meta.counter) || (seen.length >= SEEN_WINDOW && meta.counter < Math.min(...seen)))

@@ -1,6 +1,7 @@
 // Every word the USSD menu and the WhatsApp bot say, in the five channel languages. Written without
 // diacritics on purpose: USSD screens and SMS travel in the GSM 7-bit alphabet, which has no ẹ, ọ, ṣ, ɗ or ƙ.
 
+import type { ErrorCode } from "./domain-error";
 export const CHANNEL_LANGUAGES = ["english", "hausa", "yoruba", "igbo", "pidgin"] as const;
 export type ChannelLanguage = (typeof CHANNEL_LANGUAGES)[number];
 
@@ -81,6 +82,10 @@ export interface ChannelTexts {
   languageSaved: string;
   goodbye: string;
   busy: string;
+  /** A domain refusal (docs/decisions/045-domain-errors.md): too many SOS in an hour. */
+  sosTooMany: string;
+  /** Any other domain refusal. */
+  refused: string;
   /** A suspended phone's main menu heading: only SOS stays open (docs/decisions/025-bans.md). */
   suspendedMenu: string;
   /** END for a suspended phone choosing anything but SOS. */
@@ -128,6 +133,8 @@ const english: ChannelTexts = {
   languageSaved: "Language saved.",
   goodbye: "Thank you for using LinkUp. Stay safe.",
   busy: "Service busy. Please try again.",
+  sosTooMany: "Too many SOS from you in the last hour. If you are in danger, call 112 or 199.",
+  refused: "LinkUp could not do this for you. In danger? Call 112 or 199.",
   suspendedMenu: "Account suspended. Only SOS is open.",
   suspended:
     "Your LinkUp account is suspended. Contact LinkUp support if you think this is a mistake. SOS stays open: dial again and choose 1. In danger? Call 112 or 199.",
@@ -171,6 +178,8 @@ const hausa: ChannelTexts = {
   languageSaved: "An ajiye harshe.",
   goodbye: "Mun gode da amfani da LinkUp. A zauna lafiya.",
   busy: "Ana aiki sosai. Sake gwadawa.",
+  sosTooMany: "Ka aika SOS da yawa a cikin awa daya da ta wuce. Idan kana cikin hadari, kira 112 ko 199.",
+  refused: "LinkUp ba zai iya yi maka wannan ba. Kana cikin hadari? Kira 112 ko 199.",
   suspendedMenu: "An dakatar da asusu. SOS kadai ke aiki.",
   suspended:
     "An dakatar da asusunka na LinkUp. Tuntubi tallafin LinkUp idan kana ganin kuskure ne. SOS yana aiki: sake kira ka zabi 1. Kana cikin hadari? Kira 112 ko 199.",
@@ -214,6 +223,8 @@ const yoruba: ChannelTexts = {
   languageSaved: "A ti fi ede pamo.",
   goodbye: "E se fun lilo LinkUp. E ku aabo.",
   busy: "Ero n sise lowo. Tun gbiyanju.",
+  sosTooMany: "O ti fi SOS ranse ju ni wakati kan seyin. Ti o ba wa ninu ewu, pe 112 tabi 199.",
+  refused: "LinkUp ko le se eyi fun o. O wa ninu ewu? Pe 112 tabi 199.",
   suspendedMenu: "A ti da akanti duro. SOS nikan lo si sile.",
   suspended:
     "A ti da akanti LinkUp re duro. Kan si atileyin LinkUp ti o ba ro pe asise ni. SOS si n sise: pe pada ki o yan 1. Ninu ewu? Pe 112 tabi 199.",
@@ -257,6 +268,8 @@ const igbo: ChannelTexts = {
   languageSaved: "Echekwara asusu.",
   goodbye: "Daalu maka iji LinkUp. Nodu na nchekwa.",
   busy: "Oru di ukwuu ugbu a. Nwaa ozo.",
+  sosTooMany: "I zigala SOS kari oke n'ime otu awa gara aga. O buru na i no n'ihe egwu, kpoo 112 ma o bu 199.",
+  refused: "LinkUp enweghi ike imere gi nke a. I no n'ihe egwu? Kpoo 112 ma o bu 199.",
   suspendedMenu: "Akwusitela akaunti. Naani SOS ka meghere.",
   suspended:
     "Akwusitela akaunti LinkUp gi. Kpoturu nkwado LinkUp ma i chere na o bu njehie. SOS ka na-aru oru: kpoo ozo ma hoo 1. I no na nsogbu? Kpoo 112 ma o bu 199.",
@@ -300,6 +313,8 @@ const pidgin: ChannelTexts = {
   languageSaved: "Language don save.",
   goodbye: "Tank you for using LinkUp. Stay safe.",
   busy: "System busy. Abeg try again.",
+  sosTooMany: "You don send too many SOS for the last one hour. If you dey danger, call 112 or 199.",
+  refused: "LinkUp no fit do am for you. You dey danger? Call 112 or 199.",
   suspendedMenu: "Account suspended. Na only SOS dey open.",
   suspended:
     "Dem don suspend your LinkUp account. Contact LinkUp support if you think say na mistake. SOS still dey work: dial again, choose 1. You dey danger? Call 112 or 199.",
@@ -312,6 +327,13 @@ export const CHANNEL_TEXTS: Record<ChannelLanguage, ChannelTexts> = { english, h
 
 export function channelTexts(language: string | null | undefined): ChannelTexts {
   return CHANNEL_TEXTS[(resolveChannelLanguage(language) ?? "english") as ChannelLanguage];
+}
+
+/** What a phone channel says when an SOS is refused, in the person's language (docs/decisions/045-domain-errors.md). */
+export function sosRefusalText(t: ChannelTexts, code: ErrorCode): string {
+  if (code === "rate_limited") return t.sosTooMany;
+  if (code === "suspended") return t.suspended;
+  return t.refused;
 }
 
 /** Fills {name} placeholders. */

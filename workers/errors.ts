@@ -2,16 +2,36 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
+import { DomainError, type ErrorCode } from "../core/domain-error";
 
-/** A refusal the client should see: its message goes out as `{ error }`, with any extra fields. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: ContentfulStatusCode,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
+/** How each domain refusal goes out over HTTP: the one table (docs/decisions/045-domain-errors.md). */
+export const HTTP_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
+  invalid: 400,
+  unauthenticated: 401,
+  payment_required: 402,
+  forbidden: 403,
+  suspended: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported_media_type: 415,
+  upgrade_required: 426,
+  rate_limited: 429,
+  upstream_failed: 502,
+  unavailable: 503,
+  upstream_timeout: 504,
+};
+
+const CODE_FOR_STATUS = new Map<number, ErrorCode>();
+for (const [code, status] of Object.entries(HTTP_STATUS) as [ErrorCode, ContentfulStatusCode][]) {
+  if (!CODE_FOR_STATUS.has(status)) CODE_FOR_STATUS.set(status, code);
+}
+
+/** The code for a status, for the few refusal results that still carry a status (verification, two-factor, voice). */
+export function codeForStatus(status: number): ErrorCode {
+  const code = CODE_FOR_STATUS.get(status);
+  if (!code) throw new Error(`No domain error code for HTTP status ${status}`);
+  return code;
 }
 
 /** Parses a JSON body against a schema: malformed JSON and wrong types are 400s with a clear message. */
@@ -21,7 +41,7 @@ export async function parseJson<S extends z.ZodType>(c: Context, schema: S): Pro
     const text = await c.req.text();
     raw = text ? JSON.parse(text) : {};
   } catch {
-    throw new ApiError(400, "Malformed JSON body");
+    throw new DomainError("invalid", "Malformed JSON body");
   }
   return parseWith(schema, raw);
 }
@@ -31,14 +51,14 @@ export function parseWith<S extends z.ZodType>(schema: S, raw: unknown): z.infer
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     const where = first?.path.length ? `${first.path.join(".")}: ` : "";
-    throw new ApiError(400, `Invalid request: ${where}${first?.message ?? "bad input"}`);
+    throw new DomainError("invalid", `Invalid request: ${where}${first?.message ?? "bad input"}`);
   }
   return parsed.data;
 }
 
 /** The one error handler of every Hono app: known errors as the JSON envelope, the rest a generic 500. */
 export function onError(err: Error, c: Context): Response {
-  if (err instanceof ApiError) return c.json({ error: err.message, ...err.extra }, err.status);
+  if (err instanceof DomainError) return c.json({ error: err.message, ...err.extra }, HTTP_STATUS[err.code]);
   if (err instanceof HTTPException) {
     if (err.res) return err.res;
     return c.json({ error: err.message || "Request refused" }, err.status);

@@ -6,8 +6,9 @@ import type { Db } from "../../db";
 import { findUserById } from "../../db/queries/users";
 import { meshConnections, sessions, type User, userDevices, users } from "../../db/schema";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { auditAction } from ".";
+import { roomStub } from "../rooms/stub";
 
 export function isBanned(user: Pick<User, "bannedAt">): boolean {
   return user.bannedAt !== null && user.bannedAt !== undefined;
@@ -15,21 +16,21 @@ export function isBanned(user: Pick<User, "bannedAt">): boolean {
 
 /** Refuses a banned account with the message the person sees (403). */
 export function refuseIfBanned(user: Pick<User, "bannedAt">): void {
-  if (isBanned(user)) throw new ApiError(403, BANNED_MESSAGE, { code: "banned" });
+  if (isBanned(user)) throw new DomainError("suspended", BANNED_MESSAGE, { code: "banned" });
 }
 
 async function targetOrFail(db: Db, id: string) {
   const target = await findUserById(db, id);
-  if (!target) throw new ApiError(404, "User not found");
+  if (!target) throw new DomainError("not_found", "User not found");
   return target;
 }
 
 export async function banPerson(env: Pick<AppEnv, "ROOMS">, db: Db, actor: User, targetId: string, reason: string) {
   const target = await targetOrFail(db, targetId);
-  if (target.id === actor.id) throw new ApiError(409, "You cannot ban yourself");
-  if (target.role === "admin") throw new ApiError(409, "Admins are set by ADMIN_PHONES and cannot be banned");
+  if (target.id === actor.id) throw new DomainError("conflict", "You cannot ban yourself");
+  if (target.role === "admin") throw new DomainError("conflict", "Admins are set by ADMIN_PHONES and cannot be banned");
   // Staff answer to admins: only an admin may ban a colleague.
-  if (target.role === "staff" && actor.role !== "admin") throw new ApiError(403, "Admin access required");
+  if (target.role === "staff" && actor.role !== "admin") throw new DomainError("forbidden", "Admin access required");
   const bannedAt = target.bannedAt ?? new Date();
   if (!isBanned(target)) await db.update(users).set({ bannedAt, banReason: reason, updatedAt: new Date() }).where(eq(users.id, target.id));
   const ended = await db.delete(sessions).where(eq(sessions.userId, target.id)).returning({ id: sessions.id });
@@ -73,7 +74,7 @@ async function closeSockets(env: Pick<AppEnv, "ROOMS">, db: Db, userId: string):
   let closed = 0;
   for (const { roomId } of rows) {
     try {
-      closed += await env.ROOMS.get(env.ROOMS.idFromName(roomId)).expel(userId, BANNED_MESSAGE);
+      closed += await roomStub(env, roomId).expel(userId, BANNED_MESSAGE);
     } catch (e) {
       // The sessions are gone, so the socket cannot come back after its next reconnect.
       console.error("bans: closing sockets", e);

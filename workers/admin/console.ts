@@ -7,8 +7,9 @@ import type { Db } from "../../db";
 import { emergencyBroadcasts, meshConnections, messages, sessions, type User, users } from "../../db/schema";
 import { billingHealth } from "../billing/config";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { auditAction } from ".";
+import { roomStub } from "../rooms/stub";
 
 export const CONSOLE_ROW_CAP = 100;
 export const CONSOLE_TIME_LIMIT_MS = 5000;
@@ -74,7 +75,7 @@ export async function systemHealth(env: AppEnv, db: Db) {
     }),
     timed(async () => {
       if (!env.ROOMS) return false;
-      return (await env.ROOMS.get(env.ROOMS.idFromName("health")).fetch("https://room/health")).ok;
+      return (await roomStub(env, "health").fetch("https://room/health")).ok;
     }),
   ]);
   const billing = billingHealth(env);
@@ -98,7 +99,7 @@ export async function runConsoleQuery(db: Db, admin: User, query: string) {
   const verdict = checkConsoleSql(query);
   if (!verdict.ok) {
     await auditAction(db, admin, "admin.sql_refused", "sql", null, null, { query, reason: verdict.reason });
-    throw new ApiError(400, verdict.reason);
+    throw new DomainError("invalid", verdict.reason);
   }
   const capped = `SELECT * FROM (${verdict.sql}) LIMIT ${CONSOLE_ROW_CAP + 1}`;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -108,7 +109,7 @@ export async function runConsoleQuery(db: Db, admin: User, query: string) {
       db.all<Record<string, unknown>>(sql.raw(capped)),
       new Promise<never>((_, reject) => {
         timer = setTimeout(
-          () => reject(new ApiError(504, `The query took longer than ${CONSOLE_TIME_LIMIT_MS / 1000} seconds`)),
+          () => reject(new DomainError("upstream_timeout", `The query took longer than ${CONSOLE_TIME_LIMIT_MS / 1000} seconds`)),
           CONSOLE_TIME_LIMIT_MS,
         );
       }),
@@ -121,12 +122,12 @@ export async function runConsoleQuery(db: Db, admin: User, query: string) {
     // SQLite's own reason (no such column, syntax) helps the admin; never a stack trace.
     const reason =
       e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message).replace(/^D1_ERROR:\s*/, "").slice(0, 200) : "";
-    const message = e instanceof ApiError ? e.message : `The database refused the query${reason ? `: ${reason}` : ""}`;
+    const message = e instanceof DomainError ? e.message : `The database refused the query${reason ? `: ${reason}` : ""}`;
     await auditAction(db, admin, "admin.sql_failed", "sql", null, null, {
       query,
       error: e instanceof Error ? e.message.slice(0, 300) : "unknown",
     });
-    throw e instanceof ApiError ? e : new ApiError(400, message);
+    throw e instanceof DomainError ? e : new DomainError("invalid", message);
   } finally {
     clearTimeout(timer);
   }

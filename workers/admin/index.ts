@@ -6,7 +6,7 @@ import type { Db } from "../../db";
 import { audit } from "../../db/queries/billing";
 import { findUserById } from "../../db/queries/users";
 import { emergencyBroadcasts, sessions, supportTickets, type User, users } from "../../db/schema";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 
 /** Records one staff/admin action with the state before and after it. */
 export function auditAction(
@@ -24,9 +24,9 @@ export function auditAction(
 /** An admin grants or removes the staff role. Admins come from ADMIN_PHONES only, so they cannot be changed here. */
 export async function setRole(db: Db, admin: User, targetId: string, role: "user" | "staff") {
   const target = await findUserById(db, targetId);
-  if (!target) throw new ApiError(404, "User not found");
-  if (target.role === "admin") throw new ApiError(409, "Admins are set by ADMIN_PHONES");
-  if (role === "staff" && target.authMode !== "verified") throw new ApiError(409, "Only a verified person can be staff");
+  if (!target) throw new DomainError("not_found", "User not found");
+  if (target.role === "admin") throw new DomainError("conflict", "Admins are set by ADMIN_PHONES");
+  if (role === "staff" && target.authMode !== "verified") throw new DomainError("conflict", "Only a verified person can be staff");
   if (target.role !== role) {
     await db.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, target.id));
     await auditAction(db, admin, "admin.role_changed", target.id, { role: target.role }, { role });

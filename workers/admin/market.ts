@@ -5,7 +5,7 @@ import type { MarketPriceInput } from "../../core/admin-schemas";
 import { newId } from "../../core/ids";
 import type { Db } from "../../db";
 import { marketPrices, type User } from "../../db/schema";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { auditAction } from ".";
 
 type PriceRow = typeof marketPrices.$inferSelect;
@@ -49,7 +49,7 @@ export async function setMarketPrice(db: Db, staff: User, input: MarketPriceInpu
 
 export async function deleteMarketPrice(db: Db, staff: User, id: string) {
   const [gone] = await db.delete(marketPrices).where(eq(marketPrices.id, id)).returning();
-  if (!gone) throw new ApiError(404, "Price not found");
+  if (!gone) throw new DomainError("not_found", "Price not found");
   await auditAction(db, staff, "market.price_deleted", id, shown(gone), null);
   return { id, deleted: true };
 }

@@ -7,16 +7,16 @@ import type { Db } from "../../db";
 import { findUserById } from "../../db/queries/users";
 import { supportTickets, type User } from "../../db/schema";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { takeAddressToken } from "../limits";
 
 export const TOO_MANY_REPORTS = "You have sent many reports today. Our staff will look at them; please try again tomorrow.";
 
 /** Files the report, or says when the reporter may send another (their day's reports are used up). */
 export async function fileReport(env: AppEnv, db: Db, reporter: User, input: ReportInput) {
-  if (input.userId === reporter.id) throw new ApiError(409, "You cannot report yourself");
+  if (input.userId === reporter.id) throw new DomainError("conflict", "You cannot report yourself");
   const subject = await findUserById(db, input.userId);
-  if (!subject) throw new ApiError(404, "User not found");
+  if (!subject) throw new DomainError("not_found", "User not found");
   const taken = await takeAddressToken(env, db, "reports", `person:${reporter.id}`);
   if (!taken.ok) return taken;
   const id = newId();

@@ -5,20 +5,20 @@ import type { Db } from "../../db";
 import { findUserById, findUserByPhone } from "../../db/queries/users";
 import { supportTickets, type User } from "../../db/schema";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { notify } from "../notifications";
 import { sendMessage } from "../services/messaging";
 import { auditAction } from ".";
 
 async function ticketOrFail(db: Db, id: string) {
   const ticket = await db.select().from(supportTickets).where(eq(supportTickets.id, id)).get();
-  if (!ticket) throw new ApiError(404, "Ticket not found");
+  if (!ticket) throw new DomainError("not_found", "Ticket not found");
   return ticket;
 }
 
 export async function replyToTicket(env: AppEnv, db: Db, staff: User, id: string, input: { message: string; close: boolean }) {
   const ticket = await ticketOrFail(db, id);
-  if (ticket.status !== "open") throw new ApiError(409, "This ticket is already closed");
+  if (ticket.status !== "open") throw new DomainError("conflict", "This ticket is already closed");
   // A ticket left by phone only (the support bot's call-back form) belongs to the account that owns the phone.
   const person = ticket.userId ? await findUserById(db, ticket.userId) : ticket.phone ? await findUserByPhone(db, ticket.phone) : undefined;
   const delivered = { notification: false, whatsapp: false, sms: false };
@@ -40,7 +40,8 @@ export async function replyToTicket(env: AppEnv, db: Db, staff: User, id: string
     delivered.whatsapp = wa.status !== "failed";
     if (!delivered.whatsapp) delivered.sms = (await sendMessage(env, db, { to: phone, channel: "sms", body })).status !== "failed";
   }
-  if (!delivered.notification && !delivered.whatsapp && !delivered.sms) throw new ApiError(502, "The reply could not reach the person");
+  if (!delivered.notification && !delivered.whatsapp && !delivered.sms)
+    throw new DomainError("upstream_failed", "The reply could not reach the person");
   const status = input.close ? "closed" : "open";
   if (input.close) await db.update(supportTickets).set({ status }).where(eq(supportTickets.id, id));
   await auditAction(db, staff, "support.ticket_replied", id, { status: ticket.status }, { status }, { reply: input.message, delivered });

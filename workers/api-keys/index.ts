@@ -29,7 +29,7 @@ import type { User } from "../../db/schema";
 import { sessionHash } from "../auth/session";
 import { refreshIfLapsed } from "../billing";
 import type { AppBindings, AppEnv } from "../env";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 
 /** Keys are stored as an HMAC under SESSION_SECRET, apart from session tokens by their own label. */
 const keyHash = (env: AppEnv, key: string) => sessionHash(env, `api-key:${key}`);
@@ -58,7 +58,7 @@ export async function listApiKeys(db: Db, user: User, now = new Date()): Promise
 export async function createApiKey(env: AppEnv, db: Db, user: User, name: string): Promise<CreatedApiKey> {
   const devices = API_DEVICES[user.subscriptionTier];
   if (devices !== null && (await countActiveApiKeys(db, user.id)) >= devices) {
-    throw new ApiError(403, deviceLimitReached(user.subscriptionTier), { code: "device_limit" });
+    throw new DomainError("forbidden", deviceLimitReached(user.subscriptionTier), { code: "device_limit" });
   }
   const key = `${API_KEY_PREFIX}${newId(32)}`;
   const row = { id: newId(), userId: user.id, name, hint: key.slice(0, API_KEY_PREFIX.length + 4), keyHash: await keyHash(env, key) };
@@ -68,7 +68,7 @@ export async function createApiKey(env: AppEnv, db: Db, user: User, name: string
 }
 
 export async function revokeApiKey(db: Db, user: User, id: string): Promise<void> {
-  if (!(await revokeRow(db, user.id, id, new Date()))) throw new ApiError(404, "API key not found");
+  if (!(await revokeRow(db, user.id, id, new Date()))) throw new DomainError("not_found", "API key not found");
 }
 
 function secondsToNextDay(now: Date): number {
@@ -87,18 +87,18 @@ export const apiKeyCaller: MiddlewareHandler<AppBindings> = async (c, next) => {
   c.set("user", null);
   c.set("sessionHash", null);
   c.set("pendingSecondFactorUserId", null);
-  if (!key?.startsWith(API_KEY_PREFIX) || key.length > 100) throw new ApiError(401, "Invalid API key");
-  if (!keyOperation(c.req.method, new URL(c.req.url).pathname)) throw new ApiError(403, "API keys cannot call this endpoint");
+  if (!key?.startsWith(API_KEY_PREFIX) || key.length > 100) throw new DomainError("unauthenticated", "Invalid API key");
+  if (!keyOperation(c.req.method, new URL(c.req.url).pathname)) throw new DomainError("forbidden", "API keys cannot call this endpoint");
   const found = await findActiveApiKey(c.var.db, await keyHash(c.env, key));
   const owner = found ? await findUserById(c.var.db, found.userId) : undefined;
-  if (!found || !owner) throw new ApiError(401, "Invalid API key");
+  if (!found || !owner) throw new DomainError("unauthenticated", "Invalid API key");
   const now = new Date();
   const user = await refreshIfLapsed(c.var.db, owner, now);
   const calls = await takeApiCall(c.var.db, found.id, serverDay(now), API_DAILY_CALLS[user.subscriptionTier], now);
   if (calls === null) {
     const retryAfterSeconds = secondsToNextDay(now);
     c.header("Retry-After", String(retryAfterSeconds));
-    throw new ApiError(429, dailyLimitReached(user.subscriptionTier), { retryAfterSeconds });
+    throw new DomainError("rate_limited", dailyLimitReached(user.subscriptionTier), { retryAfterSeconds });
   }
   c.set("user", user);
   await next();

@@ -9,7 +9,7 @@ import { newId } from "../../core/ids";
 import type { Db } from "../../db";
 import { userDevices, users } from "../../db/schema";
 import type { AppBindings } from "../env";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { isSecureRequest, sessionHash } from "./session";
 
 export const DEVICE_COOKIE = "linkup_device";
@@ -59,5 +59,5 @@ export async function deviceBanned(db: Db, deviceId: string): Promise<boolean> {
 /** Guard before a new anonymous identity: a banned person's browser gets the suspension (403 `banned`). */
 export async function requireDeviceNotBanned(c: Context<AppBindings>): Promise<void> {
   const device = await currentDevice(c);
-  if (device && (await deviceBanned(c.var.db, device))) throw new ApiError(403, BANNED_MESSAGE, { code: "banned" });
+  if (device && (await deviceBanned(c.var.db, device))) throw new DomainError("forbidden", BANNED_MESSAGE, { code: "banned" });
 }

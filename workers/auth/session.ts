@@ -10,7 +10,7 @@ import { linkDevice } from "./device";
 import { newId, toBase64Url } from "../../core/ids";
 import { refreshIfLapsed } from "../billing";
 import type { AppBindings, AppEnv } from "../env";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 
 export const SESSION_COOKIE = "linkup_session";
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -115,10 +115,10 @@ const SIMPLE_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"
 export const checkOrigin: MiddlewareHandler<AppBindings> = async (c, next) => {
   if (!["GET", "HEAD", "OPTIONS"].includes(c.req.method)) {
     const origin = c.req.header("origin");
-    if (origin !== undefined && !sameSiteOrigin(c, origin)) throw new ApiError(403, "Cross-origin request refused");
+    if (origin !== undefined && !sameSiteOrigin(c, origin)) throw new DomainError("forbidden", "Cross-origin request refused");
     const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
     if (origin === undefined && SIMPLE_TYPES.includes(type)) {
-      throw new ApiError(415, "Send JSON (Content-Type: application/json) or call from the LinkUp site");
+      throw new DomainError("unsupported_media_type", "Send JSON (Content-Type: application/json) or call from the LinkUp site");
     }
   }
   await next();
@@ -127,31 +127,32 @@ export const checkOrigin: MiddlewareHandler<AppBindings> = async (c, next) => {
 /** WebSocket upgrades from a browser always carry an Origin: another site's page may not open our rooms. */
 export function checkSocketOrigin(c: Context<AppBindings>): void {
   const origin = c.req.header("origin");
-  if (origin !== undefined && !sameSiteOrigin(c, origin)) throw new ApiError(403, "Cross-origin WebSocket refused");
+  if (origin !== undefined && !sameSiteOrigin(c, origin)) throw new DomainError("forbidden", "Cross-origin WebSocket refused");
 }
 
 // Permission guards (epic-stack `requireUser` style): every check on the server goes through these.
 export function requireUser(c: Context<AppBindings>): User {
   const user = c.var.user;
-  if (!user) throw new ApiError(401, "Sign in required");
+  if (!user) throw new DomainError("unauthenticated", "Sign in required");
   return user;
 }
 
 export function requireVerified(c: Context<AppBindings>): User {
   const user = requireUser(c);
-  if (user.authMode !== "verified") throw new ApiError(403, "This feature requires phone verification", { code: "verification_required" });
+  if (user.authMode !== "verified")
+    throw new DomainError("forbidden", "This feature requires phone verification", { code: "verification_required" });
   return user;
 }
 
 /** Staff (the support desk) or an admin. */
 export function requireStaff(c: Context<AppBindings>): User {
   const user = requireVerified(c);
-  if (user.role !== "staff" && user.role !== "admin") throw new ApiError(403, "Staff access required");
+  if (user.role !== "staff" && user.role !== "admin") throw new DomainError("forbidden", "Staff access required");
   return user;
 }
 
 export function requireAdmin(c: Context<AppBindings>): User {
   const user = requireVerified(c);
-  if (user.role !== "admin") throw new ApiError(403, "Admin access required");
+  if (user.role !== "admin") throw new DomainError("forbidden", "Admin access required");
   return user;
 }

@@ -206,12 +206,12 @@ describe("POST /api/create-subscription", () => {
     const user = (await db.query.users.findFirst({ where: (t, { eq }) => eq(t.id, u.id) }))!;
     const production = { ...appEnv, ENVIRONMENT: "production" } as AppEnv;
     await expect(createSubscription(production, db, user, "price_premium_monthly")).rejects.toMatchObject({
-      status: 503,
+      code: "unavailable",
       message: "Payments are not configured",
     });
     // A Stripe key alone is not enough: without the webhook secret nobody would ever become Premium.
     const keyOnly = { ...production, STRIPE_SECRET_KEY: "sk_test_linkup", STRIPE_PUBLISHABLE_KEY: "pk_test_linkup" } as AppEnv;
-    await expect(createSubscription(keyOnly, db, user, "price_premium_monthly")).rejects.toMatchObject({ status: 503 });
+    await expect(createSubscription(keyOnly, db, user, "price_premium_monthly")).rejects.toMatchObject({ code: "unavailable" });
     expect(billingHealth(keyOnly)).toEqual({ mode: "stripe", ready: false, missing: ["STRIPE_WEBHOOK_SECRET"] });
     expect(billingHealth(production)).toEqual({ mode: "unconfigured", ready: false, missing: ["STRIPE_SECRET_KEY"] });
     const webhook = await handleStripeWebhook(production, db, "{}", "t=1,v1=00");
@@ -604,7 +604,7 @@ describe("Paystack (BILLING_PROVIDER=paystack)", () => {
     });
     expect(customer).toMatch(/^CUS_/);
     const user = (await db.query.users.findFirst({ where: (t, { eq }) => eq(t.id, id) }))!;
-    await expect(createSubscription(paystackEnv, db, user, "price_premium_monthly")).rejects.toMatchObject({ status: 400 });
+    await expect(createSubscription(paystackEnv, db, user, "price_premium_monthly")).rejects.toMatchObject({ code: "invalid" });
   });
 
   it("follows signed events once: subscription.create makes Premium, a receipt per charge, a failed invoice's grace, disable ends it", async () => {

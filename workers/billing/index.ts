@@ -22,7 +22,7 @@ import {
 import { findUserById } from "../../db/queries/users";
 import type { User } from "../../db/schema";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { paystackProvider } from "../services/paystack";
 import { stripeProvider } from "../services/stripe";
 import { billingMode, findPrice, missingPaystackConfig, missingStripeConfig, priceCatalog } from "./config";
@@ -43,18 +43,18 @@ export function billingProvider(env: AppEnv, db: Db): BillingProvider {
   const mode = billingMode(env);
   if (mode === "stripe") {
     // A subscription nobody could pay for, or whose payment we would never hear of, is refused up front.
-    if (missingStripeConfig(env).length > 0) throw new ApiError(503, NOT_CONFIGURED);
+    if (missingStripeConfig(env).length > 0) throw new DomainError("unavailable", NOT_CONFIGURED);
     return stripeProvider(env.STRIPE_SECRET_KEY as string);
   }
   if (mode === "paystack") {
-    if (missingPaystackConfig(env).length > 0) throw new ApiError(503, NOT_CONFIGURED);
+    if (missingPaystackConfig(env).length > 0) throw new DomainError("unavailable", NOT_CONFIGURED);
     return paystackProvider(env.PAYSTACK_SECRET_KEY as string, {
       amountOf: (planCode) => findPrice(env, planCode)?.amountNgn,
       callbackUrl: new URL("/chat?subscription=success", env.APP_URL).toString(),
     });
   }
   if (mode === "local") return localProvider(env, db);
-  throw new ApiError(503, NOT_CONFIGURED);
+  throw new DomainError("unavailable", NOT_CONFIGURED);
 }
 
 // The provider's own answer is applied at once (with event-second precision, so the webhook for the same
@@ -63,7 +63,7 @@ const asSeen = (now: Date) => new Date(Math.floor(now.getTime() / 1000) * 1000);
 
 async function applyAnswer(env: AppEnv, db: Db, object: unknown, now: Date) {
   const parsed = StripeSubscriptionSchema.safeParse(object);
-  if (!parsed.success) throw new ApiError(502, "The payment provider answered with an unexpected subscription");
+  if (!parsed.success) throw new DomainError("upstream_failed", "The payment provider answered with an unexpected subscription");
   await applySubscription(env, db, parsed.data, asSeen(now), now);
 }
 
@@ -75,10 +75,10 @@ function managedSubscription(rows: SubscriptionRow[], now: Date): SubscriptionRo
 /** POST /api/create-subscription: one customer per person, an incomplete subscription, its payment secret. */
 export async function createSubscription(env: AppEnv, db: Db, user: User, priceId: string, now = new Date()) {
   const price = findPrice(env, priceId);
-  if (!price) throw new ApiError(400, "Unknown price");
+  if (!price) throw new DomainError("invalid", "Unknown price");
   const provider = billingProvider(env, db);
   if (managedSubscription(await subscriptionsOf(db, user.id), now)) {
-    throw new ApiError(409, "You already have a subscription. Change your plan in Settings.");
+    throw new DomainError("conflict", "You already have a subscription. Change your plan in Settings.");
   }
   let customerId = await customerOf(db, user.id);
   if (!customerId) {
@@ -121,9 +121,10 @@ export async function subscriptionStatus(env: AppEnv, db: Db, user: User, now = 
 /** The 7-day trial: no card, once per verified phone number, ended by the server's clock. */
 export async function startTrial(env: AppEnv, db: Db, user: User, now = new Date()) {
   if (user.authMode !== "verified" || !user.phone)
-    throw new ApiError(403, "This feature requires phone verification", { code: "verification_required" });
-  if (effectiveTier(await subscriptionsOf(db, user.id), now).tier !== "free") throw new ApiError(409, "You already have Premium");
-  if (!(await claimTrial(db, user.phone, user.id))) throw new ApiError(409, "The free trial has already been used for this phone number");
+    throw new DomainError("forbidden", "This feature requires phone verification", { code: "verification_required" });
+  if (effectiveTier(await subscriptionsOf(db, user.id), now).tier !== "free") throw new DomainError("conflict", "You already have Premium");
+  if (!(await claimTrial(db, user.phone, user.id)))
+    throw new DomainError("conflict", "The free trial has already been used for this phone number");
   const trialEndsAt = new Date(now.getTime() + TRIAL_MS);
   await insertSubscription(db, { userId: user.id, tier: "premium", status: "trialing", source: "trial", trialEndsAt, lastEventAt: now });
   await refreshTier(db, user.id, now);
@@ -137,7 +138,7 @@ function refreshedUser(db: Db, user: User): Promise<User | undefined> {
 
 async function requireManaged(db: Db, user: User, now: Date): Promise<SubscriptionRow> {
   const row = managedSubscription(await subscriptionsOf(db, user.id), now);
-  if (!row?.stripeSubscriptionId) throw new ApiError(409, "You have no paid subscription to change");
+  if (!row?.stripeSubscriptionId) throw new DomainError("conflict", "You have no paid subscription to change");
   return row;
 }
 
@@ -155,9 +156,9 @@ const RANK: Record<PaidTier, number> = { premium: 1, enterprise: 2 };
 export async function changePlan(env: AppEnv, db: Db, user: User, tier: PaidTier, interval: BillingInterval, now = new Date()) {
   const row = await requireManaged(db, user, now);
   const price = priceCatalog(env).find((p) => p.tier === tier && p.interval === interval);
-  if (!price) throw new ApiError(400, "Unknown price");
+  if (!price) throw new DomainError("invalid", "Unknown price");
   const current = findPrice(env, row.priceId);
-  if (price.priceId === row.priceId) throw new ApiError(409, `You are already on ${PLAN_NAMES[tier]}`);
+  if (price.priceId === row.priceId) throw new DomainError("conflict", `You are already on ${PLAN_NAMES[tier]}`);
   const upgrade = RANK[tier] > RANK[row.tier] || (tier === row.tier && price.amountNgn > (current?.amountNgn ?? 0));
   const provider = billingProvider(env, db);
   if (!upgrade) await updateSubscription(db, row.id, { pendingPriceId: price.priceId });
@@ -240,7 +241,7 @@ export async function endComplimentary(env: AppEnv, db: Db, staff: User, user: U
   const grants = (await subscriptionsOf(db, user.id)).filter(
     (r) => r.source === "complimentary" && r.status === "active" && (!r.currentPeriodEnd || r.currentPeriodEnd > now),
   );
-  if (grants.length === 0) throw new ApiError(409, "This person has no complimentary tier to end");
+  if (grants.length === 0) throw new DomainError("conflict", "This person has no complimentary tier to end");
   for (const row of grants) await updateSubscription(db, row.id, { status: "ended", currentPeriodEnd: now, endedNoticeAt: now });
   const tier = await refreshTier(db, user.id, now);
   await audit(db, {

@@ -7,7 +7,7 @@ import { newId } from "../../core/ids";
 import type { Db } from "../../db";
 import { findByProviderId, type SubscriptionRow } from "../../db/queries/billing";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { signPaystackPayload } from "../services/paystack";
 import { signStripePayload } from "../services/stripe";
 import { billingProviderName, findPrice, hmacHex, type PlanPrice, paystackSigningKey, webhookSecret } from "./config";
@@ -69,7 +69,7 @@ function fromRow(row: SubscriptionRow, patch: Partial<Parameters<typeof subscrip
 /** Signs an event like Stripe does and posts it through the real webhook handler. */
 async function emit(env: AppEnv, db: Db, type: string, object: unknown, now: Date): Promise<void> {
   const secret = await webhookSecret(env);
-  if (!secret) throw new ApiError(503, "Payments are not configured");
+  if (!secret) throw new DomainError("unavailable", "Payments are not configured");
   const body = JSON.stringify({
     id: `evt_local_${newId(12)}`,
     object: "event",
@@ -87,7 +87,7 @@ async function emit(env: AppEnv, db: Db, type: string, object: unknown, now: Dat
 /** Development with Paystack chosen: Paystack-shaped events, signed as Paystack signs, through its handler. */
 async function emitPaystack(env: AppEnv, db: Db, event: string, data: unknown, now: Date): Promise<void> {
   const key = await paystackSigningKey(env);
-  if (!key) throw new ApiError(503, "Payments are not configured");
+  if (!key) throw new DomainError("unavailable", "Payments are not configured");
   const body = JSON.stringify({ event, data });
   const outcome = await handlePaystackWebhook(env, db, body, await signPaystackPayload(body, key), now);
   if (outcome.status !== 200) throw new Error(`local webhook ${event} answered ${outcome.status}: ${outcome.body.error}`);
@@ -99,7 +99,7 @@ async function secretTag(env: AppEnv, subscriptionId: string): Promise<string> {
 
 async function rowOf(db: Db, subscriptionId: string): Promise<SubscriptionRow> {
   const row = await findByProviderId(db, subscriptionId);
-  if (!row) throw new ApiError(404, "Subscription not found");
+  if (!row) throw new DomainError("not_found", "Subscription not found");
   return row;
 }
 
@@ -169,12 +169,12 @@ export async function confirmLocalPayment(
   now = new Date(),
 ): Promise<{ ok: true } | { ok: false; message: string }> {
   const m = /^local_(sub_local_[A-Za-z0-9_-]+)_secret_([0-9a-f]+)$/.exec(input.clientSecret);
-  if (!m || m[2] !== (await secretTag(env, m[1]))) throw new ApiError(400, "Unknown payment session");
+  if (!m || m[2] !== (await secretTag(env, m[1]))) throw new DomainError("invalid", "Unknown payment session");
   const row = await findByProviderId(db, m[1]);
-  if (!row || row.userId !== input.userId) throw new ApiError(400, "Unknown payment session");
-  if (row.status !== "incomplete") throw new ApiError(409, "This payment session is already complete");
+  if (!row || row.userId !== input.userId) throw new DomainError("invalid", "Unknown payment session");
+  if (row.status !== "incomplete") throw new DomainError("conflict", "This payment session is already complete");
   const price = findPrice(env, row.priceId);
-  if (!price) throw new ApiError(400, "Unknown payment session");
+  if (!price) throw new DomainError("invalid", "Unknown payment session");
   const paystack = billingProviderName(env) === "paystack";
   const customer = { customer_code: row.stripeCustomerId };
   if (input.cardNumber === LOCAL_TEST_CARDS.decline) {
@@ -192,7 +192,7 @@ export async function confirmLocalPayment(
     return { ok: false, message: LOCAL_DECLINE_MESSAGE };
   }
   if (input.cardNumber !== LOCAL_TEST_CARDS.success) {
-    throw new ApiError(400, "Test mode: use the card 4242 4242 4242 4242, or 4000 0000 0000 0002 to see a decline");
+    throw new DomainError("invalid", "Test mode: use the card 4242 4242 4242 4242, or 4000 0000 0000 0002 to see a decline");
   }
   const end = periodEnd(now, price);
   if (paystack) {

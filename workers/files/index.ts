@@ -34,7 +34,8 @@ import { recordEvent } from "../analytics";
 import type { AppEnv } from "../env";
 import { countVoiceMessage, voiceMessagesThisMonth } from "../assistant/usage";
 import { VOICE_MAX_BYTES, voiceAllowed } from "../assistant/voice";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
+import { codeForStatus } from "../errors";
 import { requireRoomAccess } from "../rooms/rooms";
 
 type Bucket = Pick<AppEnv, "FILES">;
@@ -62,12 +63,13 @@ export function fileInfo(row: FileRow): FileInfo {
 /** Refuses a file the sender's tier does not allow: too large (413, or 402 with an offer), or the month is full. */
 async function requireAllowance(db: Db, user: User, size: number, now: Date): Promise<number> {
   const limits = fileLimitsFor(user.subscriptionTier);
-  if (size > FILE_MAX_BYTES) throw new ApiError(413, FILE_TEXTS.tooLarge, { code: "file_too_large" });
-  if (size > limits.maxBytes) throw new ApiError(402, FILE_TEXTS.communityTooLarge, { code: "premium_feature", upgrade });
+  if (size > FILE_MAX_BYTES) throw new DomainError("too_large", FILE_TEXTS.tooLarge, { code: "file_too_large" });
+  if (size > limits.maxBytes) throw new DomainError("payment_required", FILE_TEXTS.communityTooLarge, { code: "premium_feature", upgrade });
   const used = await fileTransfersThisMonth(db, user.id, now);
   if (limits.transfersPerMonth !== null && used >= limits.transfersPerMonth) {
-    if (user.subscriptionTier === "free") throw new ApiError(402, FILE_TEXTS.communityMonthFull, { code: "limit_reached", upgrade });
-    throw new ApiError(429, FILE_TEXTS.monthFull(limits.transfersPerMonth), { code: "limit_reached" });
+    if (user.subscriptionTier === "free")
+      throw new DomainError("payment_required", FILE_TEXTS.communityMonthFull, { code: "limit_reached", upgrade });
+    throw new DomainError("rate_limited", FILE_TEXTS.monthFull(limits.transfersPerMonth), { code: "limit_reached" });
   }
   return used;
 }
@@ -84,18 +86,19 @@ async function requireVoiceAllowance(
   input: CreateUpload,
   now: Date,
 ): Promise<{ used: number; limit: number | null }> {
-  if (input.size > VOICE_MAX_BYTES) throw new ApiError(413, "Voice messages can be at most 5 MB");
+  if (input.size > VOICE_MAX_BYTES) throw new DomainError("too_large", "Voice messages can be at most 5 MB");
   const limit = TIER_LIMITS[user.subscriptionTier].voiceMessages;
   if (input.voiceId) {
     const recording = await findFile(db, input.voiceId);
     const fresh = recording && now.getTime() - recording.createdAt.getTime() < VOICE_CLAIM_MS;
     if (!fresh || recording.kind !== "voice" || recording.ownerId !== user.id || recording.roomId || roomKind(input.roomId) !== "nearby")
-      throw new ApiError(400, "Unknown voice recording");
+      throw new DomainError("invalid", "Unknown voice recording");
     await env.FILES.delete(recording.r2Key);
     await deleteFileRow(db, recording.id);
   } else {
     const refused = await voiceAllowed(db, user, now);
-    if (refused) throw new ApiError(refused.status, refused.body.error, { code: refused.body.code, upgrade: refused.body.upgrade });
+    if (refused)
+      throw new DomainError(codeForStatus(refused.status), refused.body.error, { code: refused.body.code, upgrade: refused.body.upgrade });
     await countVoiceMessage(db, user.id, now);
   }
   return { used: await voiceMessagesThisMonth(db, user.id, now), limit };
@@ -104,7 +107,7 @@ async function requireVoiceAllowance(
 /** Starts an upload: checks the room and the allowance, counts the transfer and opens an R2 multipart upload. */
 export async function createUpload(env: Bucket, db: Db, user: User, input: CreateUpload, now = new Date()): Promise<CreateUploadAnswer> {
   await requireRoomAccess(db, user, input.roomId);
-  if (input.chunkCount !== chunkCountFor(input.size)) throw new ApiError(400, "Invalid request: chunkCount does not match size");
+  if (input.chunkCount !== chunkCountFor(input.size)) throw new DomainError("invalid", "Invalid request: chunkCount does not match size");
   if (input.kind === "voice" || input.voiceId) {
     const { used, limit } = await requireVoiceAllowance(env, db, user, { ...input, kind: "voice" }, now);
     const row = await openUpload(env, db, user, { ...input, kind: "voice" });
@@ -141,17 +144,17 @@ async function openUpload(env: Bucket, db: Db, user: User, input: CreateUpload):
 /** The sender's upload still under way; anyone else gets 404 (they have no business knowing of it). */
 async function ownUpload(db: Db, user: User, id: string): Promise<FileRow & { uploadId: string }> {
   const row = await findFile(db, id);
-  if (!row || row.ownerId !== user.id || !row.roomId) throw new ApiError(404, "File not found");
-  if (row.state !== "uploading" || !row.uploadId) throw new ApiError(409, "This upload is already complete");
+  if (!row || row.ownerId !== user.id || !row.roomId) throw new DomainError("not_found", "File not found");
+  if (row.state !== "uploading" || !row.uploadId) throw new DomainError("conflict", "This upload is already complete");
   return row as FileRow & { uploadId: string };
 }
 
 /** Stores part `n`; its length must be exactly the part's (docs/decisions/023-encrypted-files-in-rooms.md). */
 export async function uploadPart(env: Bucket, db: Db, user: User, id: string, n: number, body: ArrayBuffer): Promise<UploadedPart> {
   const row = await ownUpload(db, user, id);
-  if (n > row.partCount) throw new ApiError(400, `This file has ${row.partCount} parts`);
+  if (n > row.partCount) throw new DomainError("invalid", `This file has ${row.partCount} parts`);
   const expected = partBytesFor(row.size, n);
-  if (body.byteLength !== expected) throw new ApiError(400, `Part ${n} must be ${expected} bytes`);
+  if (body.byteLength !== expected) throw new DomainError("invalid", `Part ${n} must be ${expected} bytes`);
   const upload = env.FILES.resumeMultipartUpload(row.r2Key, row.uploadId);
   const part = await upload.uploadPart(n, body);
   await recordPart(db, id, n, part.etag);
@@ -168,7 +171,7 @@ export async function completeUpload(env: Bucket, db: Db, user: User, id: string
   const row = await ownUpload(db, user, id);
   const parts = await partsOf(db, id);
   const missing = Array.from({ length: row.partCount }, (_, i) => i + 1).filter((n) => !parts.some((p) => p.partNumber === n));
-  if (missing.length > 0) throw new ApiError(409, `Parts still missing: ${missing.join(", ")}`, { missing });
+  if (missing.length > 0) throw new DomainError("conflict", `Parts still missing: ${missing.join(", ")}`, { missing });
   await env.FILES.resumeMultipartUpload(row.r2Key, row.uploadId).complete(parts);
   await markReady(db, id);
   await recordEvent(db, "file", { userId: user.id });
@@ -183,13 +186,13 @@ export async function openDownload(
   id: string,
 ): Promise<{ row: FileRow; body: ReadableStream; size: number }> {
   const row = await findFile(db, id);
-  if (!row?.roomId || row.state !== "ready") throw new ApiError(404, "File not found");
+  if (!row?.roomId || row.state !== "ready") throw new DomainError("not_found", "File not found");
   await requireRoomAccess(db, user, row.roomId);
   // A premium-encryption file needs a verified phone to download (docs/decisions/023-encrypted-files-in-rooms.md).
   if (row.encryptionLevel === "premium" && user.authMode !== "verified")
-    throw new ApiError(403, FILE_TEXTS.downloadVerificationRequired, { code: "verification_required" });
+    throw new DomainError("forbidden", FILE_TEXTS.downloadVerificationRequired, { code: "verification_required" });
   const object = await env.FILES.get(row.r2Key);
-  if (!object) throw new ApiError(404, "File not found");
+  if (!object) throw new DomainError("not_found", "File not found");
   await countDownload(db, id);
   return { row, body: object.body, size: object.size };
 }
@@ -197,7 +200,7 @@ export async function openDownload(
 /** The sender deletes a file: the R2 object (or the unfinished upload) and its row go. */
 export async function deleteFile(env: Bucket, db: Db, user: User, id: string): Promise<void> {
   const row = await findFile(db, id);
-  if (!row || row.ownerId !== user.id || !row.roomId) throw new ApiError(404, "File not found");
+  if (!row || row.ownerId !== user.id || !row.roomId) throw new DomainError("not_found", "File not found");
   if (row.state === "uploading" && row.uploadId) await env.FILES.resumeMultipartUpload(row.r2Key, row.uploadId).abort();
   else await env.FILES.delete(row.r2Key);
   await deleteFileRow(db, id);

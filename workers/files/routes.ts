@@ -4,19 +4,23 @@ import { CreateUploadSchema, FILE_TEXTS, FileIdSchema, PartNumberSchema } from "
 import type { User } from "../../db/schema";
 import { requireUser } from "../auth/session";
 import type { AppBindings } from "../env";
-import { ApiError, parseJson } from "../errors";
+import { parseJson } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { completeUpload, createUpload, deleteFile, listFiles, openDownload, uploadedParts, uploadPart } from "./index";
 
 function fileParam(id: string | undefined): string {
   const parsed = FileIdSchema.safeParse(id);
-  if (!parsed.success) throw new ApiError(404, "File not found");
+  if (!parsed.success) throw new DomainError("not_found", "File not found");
   return parsed.data;
 }
 
 /** Sending files needs a verified phone (docs/decisions/023-encrypted-files-in-rooms.md); screens title it 'Premium Feature'. */
 function requireFileSender(user: User): User {
   if (user.authMode !== "verified")
-    throw new ApiError(403, FILE_TEXTS.verificationRequired, { code: "verification_required", title: FILE_TEXTS.premiumFeatureTitle });
+    throw new DomainError("forbidden", FILE_TEXTS.verificationRequired, {
+      code: "verification_required",
+      title: FILE_TEXTS.premiumFeatureTitle,
+    });
   return user;
 }
 
@@ -34,7 +38,7 @@ export const filesApi = new Hono<AppBindings>()
   .put("/:id/parts/:n", async (c) => {
     const user = requireFileSender(requireUser(c));
     const n = PartNumberSchema.safeParse(c.req.param("n"));
-    if (!n.success) throw new ApiError(400, "Invalid part number");
+    if (!n.success) throw new DomainError("invalid", "Invalid part number");
     const part = await uploadPart(c.env, c.var.db, user, fileParam(c.req.param("id")), n.data, await c.req.arrayBuffer());
     return c.json(part);
   })

@@ -41,10 +41,11 @@ import {
 } from "../../db/schema";
 import { toMe } from "../auth/me";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { passkeysOf } from "./passkeys";
 import { recordSecurityEvent } from "./security-events";
 import { sessionsOf } from "./sessions";
+import { roomStub } from "../rooms/stub";
 
 /** Everything LinkUp holds about the person, as one JSON document. Secrets (hashes, the TOTP secret) are left out. */
 export async function exportMyData(db: Db, user: User, currentSessionHash: string | null) {
@@ -171,11 +172,11 @@ export async function deleteAccount(env: AppEnv, db: Db, user: User): Promise<{ 
     .where(and(eq(subscriptions.userId, id), eq(subscriptions.source, "stripe")))
     .all();
   if (paying.some((s) => PAID_STATUSES.includes(s.status) && !s.cancel)) {
-    throw new ApiError(409, "Cancel your subscription before deleting your account");
+    throw new DomainError("conflict", "Cancel your subscription before deleting your account");
   }
   const roomIds = await roomsOf(db, id);
   for (const roomId of roomIds) {
-    await env.ROOMS.get(env.ROOMS.idFromName(roomId)).forget(id, isDirectWith(roomId, id));
+    await roomStub(env, roomId).forget(id, isDirectWith(roomId, id));
   }
   const fileKeys = (await db.select({ key: files.r2Key }).from(files).where(eq(files.ownerId, id)).all()).map((f) => f.key);
   const dmRooms = roomIds.filter((r) => isDirectWith(r, id));

@@ -14,7 +14,7 @@ import { fromBase64Url, toBase64Url } from "../../core/ids";
 import type { PasskeyView } from "../../core/security";
 import type { Db } from "../../db";
 import { passkeys, webauthnChallenges } from "../../db/schema";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { recordSecurityEvent } from "./security-events";
 
 const CHALLENGE_MS = 5 * 60 * 1000;
@@ -50,7 +50,7 @@ async function keepChallenge(db: Db, sessionId: string, purpose: "register" | "a
 /** Takes the session's open challenge for `purpose` (once: it is deleted whatever the answer). */
 async function takeChallenge(db: Db, sessionId: string, purpose: "register" | "authenticate", now: Date): Promise<string> {
   const [row] = await db.delete(webauthnChallenges).where(eq(webauthnChallenges.sessionId, sessionId)).returning();
-  if (!row || row.purpose !== purpose || row.expiresAt < now) throw new ApiError(400, PASSKEY_TEXT.noChallenge);
+  if (!row || row.purpose !== purpose || row.expiresAt < now) throw new DomainError("invalid", PASSKEY_TEXT.noChallenge);
   return row.challenge;
 }
 
@@ -77,7 +77,7 @@ export async function registrationOptions(
   now = new Date(),
 ) {
   const existing = await listRows(db, user.id);
-  if (existing.length >= MAX_PASSKEYS) throw new ApiError(409, PASSKEY_TEXT.tooMany);
+  if (existing.length >= MAX_PASSKEYS) throw new DomainError("conflict", PASSKEY_TEXT.tooMany);
   const options = await generateRegistrationOptions({
     rpName: "LinkUp",
     rpID: rp.rpID,
@@ -107,7 +107,7 @@ export async function registerPasskey(
     expectedRPID: rp.rpID,
     requireUserVerification: true,
   }).catch(() => null);
-  if (!checked?.verified) throw new ApiError(400, PASSKEY_TEXT.failed);
+  if (!checked?.verified) throw new DomainError("invalid", PASSKEY_TEXT.failed);
   const { credential } = checked.registrationInfo;
   await db.insert(passkeys).values({
     id: credential.id,
@@ -127,13 +127,13 @@ export async function removePasskey(db: Db, userId: string, id: string): Promise
     .delete(passkeys)
     .where(and(eq(passkeys.userId, userId), eq(passkeys.id, id)))
     .returning({ name: passkeys.name });
-  if (gone.length === 0) throw new ApiError(404, PASSKEY_TEXT.notFound);
+  if (gone.length === 0) throw new DomainError("not_found", PASSKEY_TEXT.notFound);
   await recordSecurityEvent(db, userId, "passkey_removed", gone[0].name);
 }
 
 export async function authenticationOptions(db: Db, rp: RelyingParty, userId: string, sessionId: string, now = new Date()) {
   const rows = await listRows(db, userId);
-  if (rows.length === 0) throw new ApiError(400, PASSKEY_TEXT.none);
+  if (rows.length === 0) throw new DomainError("invalid", PASSKEY_TEXT.none);
   const options = await generateAuthenticationOptions({
     rpID: rp.rpID,
     allowCredentials: rows.map((p) => ({ id: p.id, transports: p.transports })),
@@ -154,7 +154,7 @@ export async function provePasskey(
 ): Promise<void> {
   const expectedChallenge = await takeChallenge(db, sessionId, "authenticate", now);
   const row = (await listRows(db, userId)).find((p) => p.id === response.id);
-  if (!row) throw new ApiError(400, PASSKEY_TEXT.failed);
+  if (!row) throw new DomainError("invalid", PASSKEY_TEXT.failed);
   const checked = await verifyAuthenticationResponse({
     response,
     expectedChallenge,
@@ -165,7 +165,7 @@ export async function provePasskey(
   }).catch(() => null);
   if (!checked?.verified) {
     await recordSecurityEvent(db, userId, "failed_code", "a passkey", now);
-    throw new ApiError(400, PASSKEY_TEXT.failed);
+    throw new DomainError("invalid", PASSKEY_TEXT.failed);
   }
   await db.update(passkeys).set({ counter: checked.authenticationInfo.newCounter, lastUsedAt: now }).where(eq(passkeys.id, row.id));
 }

@@ -8,7 +8,8 @@ import { newId, toBase64Url } from "../../core/ids";
 import type { Db } from "../../db";
 import { backupCodes, twoFactor } from "../../db/schema";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
+import { codeForStatus } from "../errors";
 import { countPasskeys } from "./passkeys";
 import { recordSecurityEvent } from "./security-events";
 
@@ -34,11 +35,11 @@ export const TWO_FACTOR_TEXT = {
 export type TwoFactorRefusal = { ok: false; status: 400 | 409 | 429; error: string; attemptsLeft?: number; retryAfterSeconds?: number };
 
 /** The refusal as the API's JSON error (with attemptsLeft or retryAfterSeconds where known). */
-export function twoFactorError(r: TwoFactorRefusal): ApiError {
+export function twoFactorError(r: TwoFactorRefusal): DomainError {
   const extra: Record<string, unknown> = {};
   if (r.attemptsLeft !== undefined) extra.attemptsLeft = r.attemptsLeft;
   if (r.retryAfterSeconds !== undefined) extra.retryAfterSeconds = r.retryAfterSeconds;
-  return new ApiError(r.status, r.error, extra);
+  return new DomainError(codeForStatus(r.status), r.error, extra);
 }
 
 function totpOf(secret: string, label: string) {

@@ -9,7 +9,7 @@ import type { Db } from "../../db";
 import { addressCounters } from "../../db/schema";
 import { sessionHash } from "../auth/session";
 import type { AppBindings, AppEnv } from "../env";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -108,7 +108,7 @@ export async function requireAnonymousStartAllowed(c: Context<AppBindings>): Pro
   const taken = await takeAddressToken(c.env, c.var.db, "anonSession", clientAddress(c.env, c.req.header("cf-connecting-ip")));
   if (taken.ok) return;
   c.header("Retry-After", String(taken.retryAfterSeconds));
-  throw new ApiError(429, TOO_MANY_SESSIONS, { retryAfterSeconds: taken.retryAfterSeconds });
+  throw new DomainError("rate_limited", TOO_MANY_SESSIONS, { retryAfterSeconds: taken.retryAfterSeconds });
 }
 
 export const TOO_MANY_CHECKOUTS = "Too many payment attempts. Please try again later.";
@@ -118,5 +118,5 @@ export async function requireCheckoutAllowed(c: Context<AppBindings>, userId: st
   const taken = await takeAddressToken(c.env, c.var.db, "checkout", `person:${userId}`);
   if (taken.ok) return;
   c.header("Retry-After", String(taken.retryAfterSeconds));
-  throw new ApiError(429, TOO_MANY_CHECKOUTS, { retryAfterSeconds: taken.retryAfterSeconds });
+  throw new DomainError("rate_limited", TOO_MANY_CHECKOUTS, { retryAfterSeconds: taken.retryAfterSeconds });
 }

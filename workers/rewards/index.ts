@@ -32,7 +32,7 @@ import { findUserById } from "../../db/queries/users";
 import { grantRewardDays } from "../billing";
 import { achievementTitleKey } from "./localize";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 
 const DAY_MS = 86_400_000;
 
@@ -98,7 +98,7 @@ export async function claimDailyBonus(db: Db, userId: string, now = new Date()):
   const before = streakEnding(days, yesterdayOf(today));
   const points = dailyBonusPoints(before);
   const recorded = await recordPoints(db, { userId, kind: "daily_bonus", ref: today, points, day: today });
-  if (!recorded) throw new ApiError(409, "Daily bonus already claimed today. Come back tomorrow!");
+  if (!recorded) throw new DomainError("conflict", "Daily bonus already claimed today. Come back tomorrow!");
   return { points, streak: before + 1 };
 }
 

@@ -6,7 +6,7 @@ import { COMMUNITY_RADIUS_KM, type CommunityAnswer, type CommunityRoom, type Roo
 import type { Db } from "../../db";
 import { addMembers, ensureRoom, findRoom, listAreaRooms, listMembers, listUserRooms } from "../../db/queries/rooms";
 import type { User } from "../../db/schema";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { nearbyFor } from "./rooms";
 
 const LISTED = 10;
@@ -43,10 +43,10 @@ export async function communityFor(db: Db, user: User | null): Promise<Community
 
 /** POST /api/rooms/:id/join: joins a public area room (the viewer's own, or one that exists already). */
 export async function joinAreaRoom(db: Db, user: User, roomId: string): Promise<RoomSummary> {
-  if (roomKind(roomId) !== "nearby") throw new ApiError(403, "Only area rooms are open to everyone; groups join by invitation");
+  if (roomKind(roomId) !== "nearby") throw new DomainError("forbidden", "Only area rooms are open to everyone; groups join by invitation");
   const own = nearbyFor(user);
   const row = own?.roomId === roomId ? await ensureRoom(db, { id: roomId, kind: "nearby", name: own.name }) : await findRoom(db, roomId);
-  if (!row) throw new ApiError(404, "Room not found");
+  if (!row) throw new DomainError("not_found", "Room not found");
   await addMembers(db, row.id, [{ userId: user.id }]);
   return {
     id: row.id,

@@ -5,24 +5,21 @@ import type { DisappearTimer } from "../../core/disappearing";
 import { roomKind } from "../../core/envelope";
 import type { Db } from "../../db";
 import type { User } from "../../db/schema";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { requireRoomAccess } from "./rooms";
+import { roomStub } from "./stub";
 
 export const PUBLIC_ROOM_MESSAGE = "Disappearing messages are for direct chats and groups";
 
-function room(env: Pick<Env, "ROOMS">, roomId: string) {
-  return env.ROOMS.get(env.ROOMS.idFromName(roomId));
-}
-
 async function requirePrivateMember(db: Db, user: User, roomId: string): Promise<void> {
   await requireRoomAccess(db, user, roomId);
-  if (roomKind(roomId) === "nearby") throw new ApiError(400, PUBLIC_ROOM_MESSAGE);
+  if (roomKind(roomId) === "nearby") throw new DomainError("invalid", PUBLIC_ROOM_MESSAGE);
 }
 
 /** GET /api/rooms/:id/disappearing. */
 export async function disappearingOf(env: Pick<Env, "ROOMS">, db: Db, user: User, roomId: string): Promise<{ timer: DisappearTimer }> {
   await requirePrivateMember(db, user, roomId);
-  return { timer: await room(env, roomId).disappearingTimer() };
+  return { timer: await roomStub(env, roomId).disappearingTimer() };
 }
 
 /** PUT /api/rooms/:id/disappearing: any member may change it; the room announces the change in the chat. */
@@ -34,12 +31,12 @@ export async function setDisappearing(
   timer: DisappearTimer,
 ): Promise<{ timer: DisappearTimer; changed: boolean }> {
   await requirePrivateMember(db, user, roomId);
-  return room(env, roomId).setDisappearing({ roomId, timer, by: user.id, byName: user.nickname });
+  return roomStub(env, roomId).setDisappearing({ roomId, timer, by: user.id, byName: user.nickname });
 }
 
 /** A chat the person just started takes their auto-delete setting as its timer. */
 export async function applyDefaultTimer(env: Pick<Env, "ROOMS">, user: User, roomId: string): Promise<void> {
   const timer = user.autoDelete as DisappearTimer;
   if (timer === "never") return;
-  await room(env, roomId).setDisappearing({ roomId, timer, by: user.id, byName: user.nickname });
+  await roomStub(env, roomId).setDisappearing({ roomId, timer, by: user.id, byName: user.nickname });
 }

@@ -21,7 +21,8 @@ import {
   takeInvitation,
 } from "../../db/queries/rooms";
 import type { User } from "../../db/schema";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
+import { roomStub } from "./stub";
 
 export const BLOCKED_MESSAGE = "You cannot message this person";
 
@@ -30,14 +31,14 @@ export const BLOCKED_MESSAGE = "You cannot message this person";
  * anyone who has blocked the user (a block is not announced). Answers how many invitations now wait.
  */
 export async function inviteToGroup(db: Db, user: Pick<User, "id">, roomId: string, userIds: string[]): Promise<{ invited: number }> {
-  if (roomKind(roomId) !== "group") throw new ApiError(400, "Only groups take invitations");
+  if (roomKind(roomId) !== "group") throw new DomainError("invalid", "Only groups take invitations");
   if (!(await isMember(db, roomId, user.id))) {
-    if (!(await findRoom(db, roomId))) throw new ApiError(404, "Room not found");
-    throw new ApiError(403, "You are not a member of this room");
+    if (!(await findRoom(db, roomId))) throw new DomainError("not_found", "Room not found");
+    throw new DomainError("forbidden", "You are not a member of this room");
   }
   const ids = [...new Set(userIds.filter((id) => id !== user.id))];
   const found = await findUsersByIds(db, ids);
-  if (found.length !== ids.length) throw new ApiError(400, "Some members do not exist", { code: "unknown_member" });
+  if (found.length !== ids.length) throw new DomainError("invalid", "Some members do not exist", { code: "unknown_member" });
   const [members, blockers] = await Promise.all([membersAmong(db, roomId, ids), blockersAmong(db, user.id, ids)]);
   const invite = ids.filter((id) => !members.has(id) && !blockers.has(id));
   await addInvitations(db, roomId, user.id, invite);
@@ -56,22 +57,22 @@ export async function invitationsFor(db: Db, user: Pick<User, "id">): Promise<In
 
 /** Accepting makes the user a member (from now on they can enter the room and receive its messages). */
 export async function acceptInvitation(db: Db, user: Pick<User, "id">, roomId: string): Promise<RoomSummary> {
-  if (!(await takeInvitation(db, roomId, user.id))) throw new ApiError(404, "Invitation not found");
+  if (!(await takeInvitation(db, roomId, user.id))) throw new DomainError("not_found", "Invitation not found");
   await addMembers(db, roomId, [{ userId: user.id }]);
   const room = await findRoom(db, roomId);
-  if (!room) throw new ApiError(404, "Room not found");
+  if (!room) throw new DomainError("not_found", "Room not found");
   const memberCount = (await listMembers(db, roomId)).length;
   return { id: room.id, kind: room.kind, name: room.name, encrypted: true, joined: true, memberCount, lastMessageAt: null };
 }
 
 export async function declineInvitation(db: Db, user: Pick<User, "id">, roomId: string): Promise<void> {
-  if (!(await takeInvitation(db, roomId, user.id))) throw new ApiError(404, "Invitation not found");
+  if (!(await takeInvitation(db, roomId, user.id))) throw new DomainError("not_found", "Invitation not found");
 }
 
 /** Leaves a group: no longer a member, and the room closes the user's open sockets. */
 export async function leaveGroup(env: Pick<Env, "ROOMS">, db: Db, user: Pick<User, "id">, roomId: string): Promise<void> {
-  if (roomKind(roomId) !== "group") throw new ApiError(400, "Only groups can be left");
-  if (!(await isMember(db, roomId, user.id))) throw new ApiError(404, "You are not in this group");
+  if (roomKind(roomId) !== "group") throw new DomainError("invalid", "Only groups can be left");
+  if (!(await isMember(db, roomId, user.id))) throw new DomainError("not_found", "You are not in this group");
   await removeMember(db, roomId, user.id);
   await expel(env, roomId, user.id);
 }
@@ -81,9 +82,9 @@ export async function leaveGroup(env: Pick<Env, "ROOMS">, db: Db, user: Pick<Use
  * sockets in the direct chat are closed, so the user receives nothing more from them there.
  */
 export async function blockPerson(env: Pick<Env, "ROOMS">, db: Db, user: Pick<User, "id">, otherId: string): Promise<BlockedInfo> {
-  if (otherId === user.id) throw new ApiError(400, "You cannot block yourself");
+  if (otherId === user.id) throw new DomainError("invalid", "You cannot block yourself");
   const [other] = await findUsersByIds(db, [otherId]);
-  if (!other) throw new ApiError(404, "User not found");
+  if (!other) throw new DomainError("not_found", "User not found");
   await addBlock(db, user.id, other.id);
   await expel(env, dmRoomId(user.id, other.id), other.id);
   return { userId: other.id, nickname: other.nickname };
@@ -99,12 +100,12 @@ export async function blockedBy(db: Db, user: Pick<User, "id">): Promise<Blocked
 
 /** Throws 403 when `otherId` has blocked `userId` (direct chats with them are closed to `userId`). */
 export async function requireNotBlockedBy(db: Db, userId: string, otherId: string): Promise<void> {
-  if ((await blockersAmong(db, userId, [otherId])).has(otherId)) throw new ApiError(403, BLOCKED_MESSAGE);
+  if ((await blockersAmong(db, userId, [otherId])).has(otherId)) throw new DomainError("forbidden", BLOCKED_MESSAGE);
 }
 
 async function expel(env: Pick<Env, "ROOMS">, roomId: string, userId: string): Promise<void> {
   try {
-    await env.ROOMS.get(env.ROOMS.idFromName(roomId)).expel(userId);
+    await roomStub(env, roomId).expel(userId);
   } catch (e) {
     // The membership is already changed in D1, which every new socket checks; live ones close at the latest
     // on their next reconnect.

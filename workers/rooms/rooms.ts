@@ -17,8 +17,9 @@ import {
   type RoomRow,
 } from "../../db/queries/rooms";
 import type { User } from "../../db/schema";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { blockedBy, invitationsFor, inviteToGroup, requireNotBlockedBy } from "./membership";
+import { roomStub } from "./stub";
 
 /** The user's area room, by the one precedence every channel uses (core/places.ts `resolveArea`). */
 export function nearbyFor(user: Pick<User, "latitude" | "longitude" | "geohash" | "locationText">): NearbyInfo | null {
@@ -90,7 +91,7 @@ export async function roomsFor(db: Db, user: User): Promise<RoomsAnswer> {
 /** POST /api/rooms/nearby/join: joins the user's current area room. */
 export async function joinNearby(db: Db, user: User): Promise<RoomSummary> {
   const nearby = nearbyFor(user);
-  if (!nearby) throw new ApiError(409, NO_AREA_MESSAGE, { code: "no_area" });
+  if (!nearby) throw new DomainError("conflict", NO_AREA_MESSAGE, { code: "no_area" });
   const row = await ensureRoom(db, { id: nearby.roomId, kind: "nearby", name: nearby.name });
   await addMembers(db, row.id, [{ userId: user.id }]);
   return summary(row, { memberCount: (await listMembers(db, row.id)).length });
@@ -103,7 +104,7 @@ export async function joinNearby(db: Db, user: User): Promise<RoomSummary> {
 export async function createGroup(db: Db, user: User, input: { name: string; memberIds: string[] }): Promise<RoomSummary> {
   const ids = [...new Set(input.memberIds.filter((id) => id !== user.id))];
   const found = await findUsersByIds(db, ids);
-  if (found.length !== ids.length) throw new ApiError(400, "Some members do not exist", { code: "unknown_member" });
+  if (found.length !== ids.length) throw new DomainError("invalid", "Some members do not exist", { code: "unknown_member" });
   const row = await ensureRoom(db, { id: `group:${newId()}`, kind: "group", name: input.name, createdBy: user.id });
   await addMembers(db, row.id, [{ userId: user.id, role: "owner" }]);
   await inviteToGroup(db, user, row.id, ids);
@@ -112,9 +113,9 @@ export async function createGroup(db: Db, user: User, input: { name: string; mem
 
 /** POST /api/rooms/dm: the direct chat between the user and another person (the same room every time). */
 export async function openDm(db: Db, user: User, otherId: string): Promise<{ room: RoomSummary; created: boolean }> {
-  if (otherId === user.id) throw new ApiError(400, "You cannot open a direct chat with yourself");
+  if (otherId === user.id) throw new DomainError("invalid", "You cannot open a direct chat with yourself");
   const [other] = await findUsersByIds(db, [otherId]);
-  if (!other) throw new ApiError(404, "User not found");
+  if (!other) throw new DomainError("not_found", "User not found");
   await requireNotBlockedBy(db, user.id, other.id);
   const id = dmRoomId(user.id, other.id);
   const existing = await findRoom(db, id);
@@ -132,12 +133,12 @@ export async function requireRoomAccess(db: Db, user: User, roomId: string): Pro
   if (kind === "nearby") return;
   if (kind === "dm") {
     const peerId = dmPeer(roomId, user.id);
-    if (!peerId) throw new ApiError(403, "You are not a member of this room");
+    if (!peerId) throw new DomainError("forbidden", "You are not a member of this room");
     await requireNotBlockedBy(db, user.id, peerId);
   }
   if (await isMember(db, roomId, user.id)) return;
-  if (!(await findRoom(db, roomId))) throw new ApiError(404, "Room not found");
-  throw new ApiError(403, "You are not a member of this room");
+  if (!(await findRoom(db, roomId))) throw new DomainError("not_found", "Room not found");
+  throw new DomainError("forbidden", "You are not a member of this room");
 }
 
 /** GET /api/rooms/:id/members: members with their device public keys (what senders encrypt to). */
@@ -154,7 +155,7 @@ export async function membersOf(db: Db, user: User, roomId: string): Promise<Roo
 /** GET /api/rooms/:id/stats: the room's own live figures plus its active connections in D1. */
 export async function roomStats(env: Pick<Env, "ROOMS">, db: Db, user: User, roomId: string): Promise<RoomStats> {
   await requireRoomAccess(db, user, roomId);
-  const live = await env.ROOMS.get(env.ROOMS.idFromName(roomId)).stats();
+  const live = await roomStub(env, roomId).stats();
   return {
     roomId,
     nodes: live.nodes,

@@ -5,19 +5,21 @@ import { Hono } from "hono";
 import { RoomIdSchema } from "../../core/rooms";
 import { checkSocketOrigin, loadSession } from "../auth/session";
 import type { AppBindings } from "../env";
-import { ApiError, notFound, onError } from "../errors";
+import { notFound, onError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { requireRoomAccess, shownName } from "./rooms";
+import { roomStub } from "./stub";
 
 export const rooms = new Hono<AppBindings>().use(loadSession).get("/:id", async (c) => {
-  if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new ApiError(426, "Expected a WebSocket upgrade");
+  if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new DomainError("upgrade_required", "Expected a WebSocket upgrade");
   checkSocketOrigin(c);
   const user = c.var.user;
-  if (!user) throw new ApiError(401, "Sign in required");
+  if (!user) throw new DomainError("unauthenticated", "Sign in required");
   const parsed = RoomIdSchema.safeParse(c.req.param("id"));
-  if (!parsed.success) throw new ApiError(404, "Room not found");
+  if (!parsed.success) throw new DomainError("not_found", "Room not found");
   const roomId = parsed.data;
   await requireRoomAccess(c.var.db, user, roomId);
-  const stub = c.env.ROOMS.get(c.env.ROOMS.idFromName(roomId));
+  const stub = roomStub(c.env, roomId);
   const url = new URL(c.req.url);
   url.search = "";
   url.searchParams.set("room", roomId);

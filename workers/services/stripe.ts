@@ -2,7 +2,7 @@
 // Stripe's API; the billing domain sees the `BillingProvider` interface.
 import Stripe from "stripe";
 import type { BillingProvider } from "../billing/provider";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 
 /** Stripe's client on the Worker's fetch, looked up per call so tests can fake the network edge. */
 export function stripeClient(secretKey: string, opts: { host?: string } = {}): Stripe {
@@ -31,7 +31,10 @@ async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
   } catch (e) {
     if (e instanceof Stripe.errors.StripeError) {
       console.error(`stripe: ${what} failed`, e.type, e.code, e.message);
-      throw new ApiError(e.type === "StripeCardError" ? 402 : 502, e.message || "The payment provider refused the request");
+      throw new DomainError(
+        e.type === "StripeCardError" ? "payment_required" : "upstream_failed",
+        e.message || "The payment provider refused the request",
+      );
     }
     throw e;
   }
@@ -62,7 +65,7 @@ export function stripeProvider(secretKey: string, opts: { host?: string } = {}):
         });
         const invoice = sub.latest_invoice;
         const clientSecret = typeof invoice === "object" ? invoice?.confirmation_secret?.client_secret : undefined;
-        if (!clientSecret) throw new ApiError(502, "The payment provider gave no payment session");
+        if (!clientSecret) throw new DomainError("upstream_failed", "The payment provider gave no payment session");
         return { object: sub, clientSecret };
       }),
     setCancelAtPeriodEnd: (id, cancel) => call("cancel", () => stripe.subscriptions.update(id, { cancel_at_period_end: cancel })),

@@ -30,7 +30,7 @@ import { findUserById } from "../../db/queries/users";
 import { type User, users } from "../../db/schema";
 import { eq } from "drizzle-orm";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { awardSosHelped } from "../rewards";
 import { notify, notifyMany } from "../notifications";
 import { sendMessage } from "../services/messaging";
@@ -38,6 +38,7 @@ import { phoneLanguage } from "../channels";
 import { CHANNEL_TEXTS, type ChannelLanguage, fill, resolveChannelLanguage } from "../../core/ussd-texts";
 import { auditAction } from "../admin";
 import { enqueueFanout, INLINE_RECIPIENTS, sosAlert, typeLabel } from "./fanout";
+import { roomStub } from "../rooms/stub";
 
 export interface SosInput {
   userId: string;
@@ -152,7 +153,7 @@ async function messageContact(env: AppEnv, db: Db, to: string, body: string): Pr
 
 export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUntil?: WaitUntil): Promise<SosResult> {
   const user = await findUserById(db, input.userId);
-  if (!user) throw new ApiError(404, "User not found");
+  if (!user) throw new DomainError("not_found", "User not found");
   const loc = await resolveLocation(db, user, input);
   const geohash = resolveArea(loc)?.geohash ?? null;
   const room = geohash ? nearbyRoomId(geohash) : null;
@@ -162,7 +163,10 @@ export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUnt
   if (!(await findBroadcastByRequest(db, user.id, input.clientRequestId))) {
     const recent = await countBroadcastsSince(db, user.id, new Date(Date.now() - 3600_000));
     if (recent >= MAX_SOS_PER_HOUR)
-      throw new ApiError(429, `Too many SOS from you in the last hour. If you are in danger, call ${EMERGENCY_NUMBERS.join(" or ")}.`);
+      throw new DomainError(
+        "rate_limited",
+        `Too many SOS from you in the last hour. If you are in danger, call ${EMERGENCY_NUMBERS.join(" or ")}.`,
+      );
   }
   const { row, created } = await insertBroadcastOnce(db, {
     userId: user.id,
@@ -198,7 +202,7 @@ export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUnt
 
   const roomJob = async () => {
     if (!room) return 0;
-    const stub = env.ROOMS.get(env.ROOMS.idFromName(room));
+    const stub = roomStub(env, room);
     const { delivered } = await stub.deliver(sosEnvelope(row, user, room));
     return delivered;
   };
@@ -290,9 +294,9 @@ export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUnt
 /** The sender, staff or an admin may resolve (staff's resolves are audited); the area room hears that it is over. */
 export async function resolveSos(env: AppEnv, db: Db, id: string, by: User): Promise<BroadcastRow> {
   const row = await findBroadcast(db, id);
-  if (!row) throw new ApiError(404, "Emergency broadcast not found");
+  if (!row) throw new DomainError("not_found", "Emergency broadcast not found");
   const staff = by.role === "admin" || by.role === "staff";
-  if (row.userId !== by.id && !staff) throw new ApiError(403, "Only the sender or LinkUp staff can resolve this SOS");
+  if (row.userId !== by.id && !staff) throw new DomainError("forbidden", "Only the sender or LinkUp staff can resolve this SOS");
   if (row.status === "resolved") return row;
   const updated = (await resolveBroadcast(db, id, by.id)) ?? row;
   // Resolved by its sender or staff: the people who answered it helped in a real emergency.
@@ -314,7 +318,7 @@ export async function resolveSos(env: AppEnv, db: Db, id: string, by: User): Pro
       content: { text: `SOS resolved: ${typeLabel(row.emergencyType)} — ${row.message.slice(0, 80)}` },
       meta: { sosId: row.id, resolved: true },
     });
-    await env.ROOMS.get(env.ROOMS.idFromName(room))
+    await roomStub(env, room)
       .deliver(envelope)
       .catch((e: unknown) => console.error("sos: resolve notice", e));
   }
@@ -333,8 +337,8 @@ export async function respondToSos(
   waitUntil?: WaitUntil,
 ): Promise<{ id: string; responded: true }> {
   const visible = (await nearbySos(db, by)).items.find((i) => i.id === id && i.status === "active");
-  if (!visible) throw new ApiError(404, "Emergency broadcast not found");
-  if (visible.mine) throw new ApiError(400, "You cannot answer your own SOS");
+  if (!visible) throw new DomainError("not_found", "Emergency broadcast not found");
+  if (visible.mine) throw new DomainError("invalid", "You cannot answer your own SOS");
   if (await insertSosResponse(db, id, by.id)) {
     // The sender learns that help is on the way; who answered stays private (anonymous mode).
     await notify(

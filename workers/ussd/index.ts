@@ -4,7 +4,8 @@ import { UssdRequestSchema } from "../../core/ussd-schemas";
 import { createDb } from "../../db";
 import { channelPhone } from "../channels";
 import { type AppBindings, type AppEnv, isDevelopment } from "../env";
-import { ApiError, notFound, onError, parseWith } from "../errors";
+import { notFound, onError, parseWith } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { answerUssd } from "./session";
 
 function sameSecret(a: string, b: string): boolean {
@@ -25,12 +26,12 @@ function checkSecret(env: AppEnv, req: Request): void {
   if (!expected) {
     if (isDevelopment(env)) return;
     console.warn("ussd: request refused, USSD_SHARED_SECRET is not set");
-    throw new ApiError(403, "USSD is not configured on this server");
+    throw new DomainError("forbidden", "USSD is not configured on this server");
   }
   const given = req.headers.get("x-ussd-secret") ?? new URL(req.url).searchParams.get("secret") ?? "";
   if (!sameSecret(given, expected)) {
     console.warn("ussd: request refused, missing or wrong shared secret");
-    throw new ApiError(403, "USSD request refused: missing or wrong shared secret");
+    throw new DomainError("forbidden", "USSD request refused: missing or wrong shared secret");
   }
 }
 
@@ -40,11 +41,11 @@ export const ussd = new Hono<AppBindings>().post("/", async (c) => {
   try {
     form = await c.req.parseBody();
   } catch {
-    throw new ApiError(400, "Malformed form body");
+    throw new DomainError("invalid", "Malformed form body");
   }
   const input = parseWith(UssdRequestSchema, form);
   const phone = channelPhone(input.phoneNumber);
-  if (!phone) throw new ApiError(400, "Invalid request: phoneNumber must be a phone number");
+  if (!phone) throw new DomainError("invalid", "Invalid request: phoneNumber must be a phone number");
   const screen = await answerUssd(c.env, createDb(c.env), input, phone, (p) => c.executionCtx.waitUntil(p));
   return c.body(screen, 200, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" });
 });

@@ -15,7 +15,7 @@ import {
   type UssdAction,
 } from "../../core/ussd-menu";
 import type { UssdRequest } from "../../core/ussd-schemas";
-import { CHANNEL_TEXTS, type ChannelTexts, channelTexts } from "../../core/ussd-texts";
+import { CHANNEL_TEXTS, type ChannelTexts, channelTexts, sosRefusalText } from "../../core/ussd-texts";
 import type { Db } from "../../db";
 import { findMarketPrices, listCommodities } from "../../db/queries/content";
 import { runAiCommand } from "../assistant";
@@ -29,7 +29,7 @@ import {
   userForPhone,
 } from "../channels";
 import { type AppEnv, servicesStatus } from "../env";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { confirmPhoneChannel } from "../identity/verification";
 import { sendMessage } from "../services/messaging";
 import { broadcastSos } from "../sos";
@@ -136,7 +136,7 @@ async function sendSos(env: AppEnv, db: Db, ctx: ActionContext, action: Extract<
   );
   waitUntil(
     sos.catch((e) => {
-      if (!(e instanceof ApiError)) console.error("ussd: sos failed", e);
+      if (!(e instanceof DomainError)) console.error("ussd: sos failed", e);
     }),
   );
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -153,8 +153,8 @@ async function sendSos(env: AppEnv, db: Db, ctx: ActionContext, action: Extract<
     }
     return end(t.sosSentPending);
   } catch (e) {
-    // A refusal the sos module explains (e.g. too many SOS in an hour) is shown as it says it.
-    return end(e instanceof ApiError ? e.message : `${t.busy} 112 / 199`);
+    // A refusal the sos module names (e.g. too many SOS in an hour) is said in the caller's language.
+    return end(e instanceof DomainError ? sosRefusalText(t, e.code) : `${t.busy} 112 / 199`);
   } finally {
     clearTimeout(timer);
   }

@@ -217,6 +217,15 @@ describe("USSD SOS", () => {
     for (let i = 0; i < 10; i++) expect((await dial(phone, "1*6*1*1")).body).toMatch(/^END SOS sent\./);
     expect((await dial(phone, "1*6*1*1")).body).toBe("END Too many SOS from you in the last hour. If you are in danger, call 112 or 199.");
   });
+
+  it("says the SOS limit in the caller's language, not the API's English", async () => {
+    const phone = newPhone();
+    await dial(phone, "5*2*5"); // Pidgin
+    for (let i = 0; i < 10; i++) expect((await dial(phone, "1*6*1*1")).body).toMatch(/^END SOS don go\./);
+    expect((await dial(phone, "1*6*1*1")).body).toBe(
+      "END You don send too many SOS for the last one hour. If you dey danger, call 112 or 199.",
+    );
+  });
 });
 
 describe("USSD assistant, prices and translation", () => {

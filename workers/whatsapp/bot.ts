@@ -5,7 +5,7 @@ import { placeFromText } from "../../core/places";
 import { newId } from "../../core/ids";
 import { parseWhatsAppCommand, type WhatsAppWebhook } from "../../core/whatsapp-schemas";
 import { langListText, WHATSAPP_TEXTS, type WhatsAppTexts } from "../../core/whatsapp-texts";
-import { CHANNEL_LANGUAGE_NAMES, fill } from "../../core/ussd-texts";
+import { CHANNEL_LANGUAGE_NAMES, type ChannelLanguage, channelTexts, fill, sosRefusalText } from "../../core/ussd-texts";
 import type { Db } from "../../db";
 import { runAiCommand } from "../assistant";
 import {
@@ -19,7 +19,7 @@ import {
   userForPhone,
 } from "../channels";
 import { type AppEnv, servicesStatus } from "../env";
-import { ApiError } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { confirmPhoneChannel } from "../identity/verification";
 import { sendMessage } from "../services/messaging";
 import { broadcastSos } from "../sos";
@@ -52,6 +52,7 @@ interface SosRequest {
   requestId: string;
   location?: { latitude: number; longitude: number };
   locationText: string | null;
+  language: ChannelLanguage;
   t: WhatsAppTexts;
 }
 
@@ -78,8 +79,13 @@ function startSos(env: AppEnv, db: Db, r: SosRequest, waitUntil: WaitUntil): voi
         const reached = result.reached;
         await sendLater(env, db, r.phone, fill(r.t.sosSent, { people: Math.max(reached.room, reached.push), contacts: reached.contacts }));
       } catch (e) {
-        if (!(e instanceof ApiError)) console.error("whatsapp: sos", e);
-        await sendLater(env, db, r.phone, fill(r.t.sosFailed, { error: e instanceof ApiError ? e.message : "" }).replace(":  ", ". "));
+        if (!(e instanceof DomainError)) console.error("whatsapp: sos", e);
+        // A refusal the sos module names (e.g. too many SOS in an hour) is said in the sender's language.
+        const body =
+          e instanceof DomainError
+            ? sosRefusalText(channelTexts(r.language), e.code)
+            : fill(r.t.sosFailed, { error: "" }).replace(":  ", ". ");
+        await sendLater(env, db, r.phone, body);
       }
     })(),
   );
@@ -92,7 +98,7 @@ async function sendLater(env: AppEnv, db: Db, phone: string, body: string): Prom
 
 export async function handleWhatsApp(env: AppEnv, db: Db, msg: WhatsAppWebhook, waitUntil: WaitUntil): Promise<string | null> {
   const phone = channelPhone(msg.From);
-  if (!phone) throw new ApiError(400, "Invalid request: From must be whatsapp:+<number>");
+  if (!phone) throw new DomainError("invalid", "Invalid request: From must be whatsapp:+<number>");
   const channel = await getPhoneChannel(db, phone);
   const command = parseWhatsAppCommand(msg);
   const t: WhatsAppTexts = WHATSAPP_TEXTS[channel.language];
@@ -131,7 +137,16 @@ export async function handleWhatsApp(env: AppEnv, db: Db, msg: WhatsAppWebhook, 
       startSos(
         env,
         db,
-        { phone, userId: user.id, message: pending.message, requestId: pending.requestId, location, locationText: command.label, t },
+        {
+          phone,
+          userId: user.id,
+          message: pending.message,
+          requestId: pending.requestId,
+          location,
+          locationText: command.label,
+          language: channel.language,
+          t,
+        },
         waitUntil,
       );
       return t.sosAck;
@@ -179,7 +194,12 @@ export async function handleWhatsApp(env: AppEnv, db: Db, msg: WhatsAppWebhook, 
         return t.sosNeedsLocation;
       }
       const locationText = location ? channel.locationText : (town ?? null);
-      startSos(env, db, { phone, userId: user.id, message, requestId, location: location ?? undefined, locationText, t }, waitUntil);
+      startSos(
+        env,
+        db,
+        { phone, userId: user.id, message, requestId, location: location ?? undefined, locationText, language: channel.language, t },
+        waitUntil,
+      );
       return t.sosAck;
     }
   }

@@ -5,7 +5,8 @@ import { twiml, WhatsAppWebhookSchema } from "../../core/whatsapp-schemas";
 import { paramsFromForm, validTwilioSignature } from "../../core/whatsapp-signature";
 import { createDb } from "../../db";
 import type { AppBindings, AppEnv } from "../env";
-import { ApiError, notFound, onError, parseWith } from "../errors";
+import { notFound, onError, parseWith } from "../errors";
+import { DomainError } from "../../core/domain-error";
 import { handleWhatsApp } from "./bot";
 
 /** The public URLs Twilio may have signed: the one this request arrived at, and the same path on APP_URL. */
@@ -22,7 +23,7 @@ export const whatsapp = new Hono<AppBindings>().post("/", async (c) => {
   const form = new URLSearchParams(new TextDecoder().decode(await c.req.arrayBuffer()));
   const signature = c.req.header("x-twilio-signature") ?? "";
   const valid = await validTwilioSignature(c.env.TWILIO_AUTH_TOKEN ?? "", signature, publicUrls(c.env, c.req.url), paramsFromForm(form));
-  if (!valid) throw new ApiError(403, "Invalid or missing Twilio signature");
+  if (!valid) throw new DomainError("forbidden", "Invalid or missing Twilio signature");
 
   const msg = parseWith(WhatsAppWebhookSchema, Object.fromEntries(form));
   const reply = await handleWhatsApp(c.env, createDb(c.env), msg, (p) => c.executionCtx.waitUntil(p));

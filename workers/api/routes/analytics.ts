@@ -5,7 +5,8 @@ import { AnalyticsQuerySchema } from "../../../core/admin-schemas";
 import { aiUsage, metrics, personalMetrics } from "../../analytics";
 import { requireAdmin, requireUser } from "../../auth/session";
 import type { AppBindings } from "../../env";
-import { ApiError, parseWith } from "../../errors";
+import { parseWith } from "../../errors";
+import { DomainError } from "../../../core/domain-error";
 import { ANALYTICS_PREMIUM_REQUIRED } from "../../../core/constants";
 
 export const analyticsApi = new Hono<AppBindings>()
@@ -15,7 +16,7 @@ export const analyticsApi = new Hono<AppBindings>()
       const user = requireUser(c);
       // The spec's tier limits: analytics are a Premium feature, refused here whatever the screen shows.
       if (user.subscriptionTier === "free")
-        throw new ApiError(403, ANALYTICS_PREMIUM_REQUIRED, { code: "premium_required", upgrade: "/pricing" });
+        throw new DomainError("forbidden", ANALYTICS_PREMIUM_REQUIRED, { code: "premium_required", upgrade: "/pricing" });
       return c.json(await personalMetrics(c.var.db, user.id, range));
     }
     requireAdmin(c);

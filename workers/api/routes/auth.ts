@@ -10,7 +10,8 @@ import { recordEvent } from "../../analytics";
 import { toMe } from "../../auth/me";
 import { requireUser, startSession } from "../../auth/session";
 import type { AppBindings } from "../../env";
-import { ApiError, parseJson } from "../../errors";
+import { codeForStatus, parseJson } from "../../errors";
+import { DomainError } from "../../../core/domain-error";
 import { clientAddress, requireAnonymousStartAllowed } from "../../limits";
 import { requireDeviceNotBanned } from "../../auth/device";
 import { notify } from "../../notifications";
@@ -27,12 +28,12 @@ function refusal(c: Context<AppBindings>, r: Refusal): never {
   if (r.status === 503 || r.reason === "banned") extra.code = r.reason;
   if (r.retryAfterSeconds !== undefined) extra.retryAfterSeconds = r.retryAfterSeconds;
   if (r.attemptsLeft !== undefined) extra.attemptsLeft = r.attemptsLeft;
-  throw new ApiError(r.status, r.error, extra);
+  throw new DomainError(codeForStatus(r.status), r.error, extra);
 }
 
 function pendingUserId(c: Context<AppBindings>): string {
   const userId = c.var.pendingSecondFactorUserId;
-  if (!userId || !c.var.sessionHash) throw new ApiError(400, "No sign-in is waiting for a second code");
+  if (!userId || !c.var.sessionHash) throw new DomainError("invalid", "No sign-in is waiting for a second code");
   return userId;
 }
 
@@ -41,7 +42,7 @@ async function completeSignIn(c: Context<AppBindings>, userId: string) {
   if (c.var.sessionHash) await deleteSession(c.var.db, c.var.sessionHash);
   await startSession(c, userId);
   const user = await findUserById(c.var.db, userId);
-  if (!user) throw new ApiError(401, "Sign in required");
+  if (!user) throw new DomainError("unauthenticated", "Sign in required");
   return toMe(user);
 }
 
@@ -107,7 +108,7 @@ export const auth = new Hono<AppBindings>()
     const { code } = await parseJson(c, TwoFactorCodeSchema);
     const methods = await secondFactorMethods(c.var.db, userId);
     // With only a passkey, a code proves nothing (proveSecondFactor would wave it through as "not on").
-    if (!methods.code && methods.passkey) throw new ApiError(400, "Use your passkey to finish signing in");
+    if (!methods.code && methods.passkey) throw new DomainError("invalid", "Use your passkey to finish signing in");
     const result = await proveSecondFactor(c.env, c.var.db, userId, code);
     if (!result.ok) {
       if (result.retryAfterSeconds) c.header("Retry-After", String(result.retryAfterSeconds));

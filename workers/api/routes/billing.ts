@@ -18,7 +18,8 @@ import {
 } from "../../billing";
 import type { AppBindings } from "../../env";
 import { requireCheckoutAllowed } from "../../limits";
-import { ApiError, parseJson } from "../../errors";
+import { parseJson } from "../../errors";
+import { DomainError } from "../../../core/domain-error";
 
 export const billing = new Hono<AppBindings>()
   .get("/subscription/plans", (c) => c.json({ provider: billingMode(c.env), plans: priceCatalog(c.env) }))
@@ -39,7 +40,7 @@ export const billing = new Hono<AppBindings>()
   })
   // The local payment stand-in's confirm; absent unless it is the provider (development without Stripe).
   .post("/dev/payments/confirm", async (c) => {
-    if (billingMode(c.env) !== "local") throw new ApiError(404, "Not found");
+    if (billingMode(c.env) !== "local") throw new DomainError("not_found", "Not found");
     const user = requireVerified(c);
     const body = await parseJson(c, LocalConfirmSchema);
     const result = await confirmLocalPayment(c.env, c.var.db, { userId: user.id, ...body });
@@ -50,7 +51,7 @@ export const billing = new Hono<AppBindings>()
     const staff = requireStaff(c);
     const body = await parseJson(c, GrantComplimentarySchema);
     const user = await findUserById(c.var.db, body.userId);
-    if (!user) throw new ApiError(404, "User not found");
+    if (!user) throw new DomainError("not_found", "User not found");
     const grant = await grantComplimentary(c.env, c.var.db, staff, {
       user,
       tier: body.tier,
@@ -62,6 +63,6 @@ export const billing = new Hono<AppBindings>()
   .post("/admin/subscriptions/complimentary/:userId/end", async (c) => {
     const staff = requireStaff(c);
     const user = await findUserById(c.var.db, c.req.param("userId"));
-    if (!user) throw new ApiError(404, "User not found");
+    if (!user) throw new DomainError("not_found", "User not found");
     return c.json(await endComplimentary(c.env, c.var.db, staff, user));
   });

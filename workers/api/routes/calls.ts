@@ -3,7 +3,7 @@
 import { Hono } from "hono";
 import { requireVerified } from "../../auth/session";
 import type { AppBindings } from "../../env";
-import { ApiError } from "../../errors";
+import { DomainError } from "../../../core/domain-error";
 import { iceServersFor, TurnUnavailable } from "../../services/turn";
 
 export const callsApi = new Hono<AppBindings>().get("/calls/ice-servers", async (c) => {
@@ -16,6 +16,6 @@ export const callsApi = new Hono<AppBindings>().get("/calls/ice-servers", async 
   } catch (err) {
     if (!(err instanceof TurnUnavailable)) throw err;
     console.error("calls: TURN", err.message);
-    throw new ApiError(502, "Call relay credentials are unavailable right now. Try again in a moment.");
+    throw new DomainError("upstream_failed", "Call relay credentials are unavailable right now. Try again in a moment.");
   }
 });

@@ -4,14 +4,15 @@ import { ContactSchema, type EmergencyContactView, MAX_EMERGENCY_CONTACTS } from
 import { type ContactRow, countContacts, deleteContact, insertContact, listContacts, updateContact } from "../../../db/queries/emergency";
 import { requireUser } from "../../auth/session";
 import type { AppBindings } from "../../env";
-import { ApiError, parseJson } from "../../errors";
+import { parseJson } from "../../errors";
+import { DomainError } from "../../../core/domain-error";
 
 const view = (r: ContactRow): EmergencyContactView => ({ id: r.id, name: r.name, phone: r.phone });
 
 async function parseContact(c: Parameters<typeof parseJson>[0]) {
   const body = await parseJson(c, ContactSchema);
   const phone = normalizePhone(body.phone);
-  if (!phone) throw new ApiError(400, "Invalid request: phone: Enter a phone number");
+  if (!phone) throw new DomainError("invalid", "Invalid request: phone: Enter a phone number");
   return { name: body.name, phone };
 }
 
@@ -25,18 +26,18 @@ export const contacts = new Hono<AppBindings>()
     const user = requireUser(c);
     const values = await parseContact(c);
     if ((await countContacts(c.var.db, user.id)) >= MAX_EMERGENCY_CONTACTS)
-      throw new ApiError(400, `You can keep at most ${MAX_EMERGENCY_CONTACTS} emergency contacts`);
+      throw new DomainError("invalid", `You can keep at most ${MAX_EMERGENCY_CONTACTS} emergency contacts`);
     return c.json({ contact: view(await insertContact(c.var.db, user.id, values)) }, 201);
   })
   .put("/contacts/:id", async (c) => {
     const user = requireUser(c);
     const values = await parseContact(c);
     const row = await updateContact(c.var.db, user.id, c.req.param("id"), values);
-    if (!row) throw new ApiError(404, "Contact not found");
+    if (!row) throw new DomainError("not_found", "Contact not found");
     return c.json({ contact: view(row) });
   })
   .delete("/contacts/:id", async (c) => {
     const user = requireUser(c);
-    if (!(await deleteContact(c.var.db, user.id, c.req.param("id")))) throw new ApiError(404, "Contact not found");
+    if (!(await deleteContact(c.var.db, user.id, c.req.param("id")))) throw new DomainError("not_found", "Contact not found");
     return c.json({ ok: true });
   });

@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { dbDriver } from "../../../db";
 import { billingHealth } from "../../billing/config";
 import { type AppBindings, isDevelopment, missingConfig, servicesStatus } from "../../env";
+import { roomStub } from "../../rooms/stub";
 
 export const health = new Hono<AppBindings>().get("/", async (c) => {
   let database: "ok" | "error" = "ok";
@@ -16,7 +17,7 @@ export const health = new Hono<AppBindings>().get("/", async (c) => {
   let rooms: "ok" | "missing" | "error" = "missing";
   if (c.env.ROOMS) {
     try {
-      const stub = c.env.ROOMS.get(c.env.ROOMS.idFromName("health"));
+      const stub = roomStub(c.env, "health");
       rooms = (await stub.fetch("https://room/health")).ok ? "ok" : "error";
     } catch (e) {
       console.error("health: rooms", e);

@@ -10,7 +10,8 @@ import { toMe } from "../../auth/me";
 import { withTownArea } from "../../rooms/rooms";
 import { endSession, requireUser, startSession } from "../../auth/session";
 import type { AppBindings } from "../../env";
-import { ApiError, parseJson } from "../../errors";
+import { parseJson } from "../../errors";
+import { DomainError } from "../../../core/domain-error";
 import { requireAnonymousStartAllowed } from "../../limits";
 import { requireDeviceNotBanned } from "../../auth/device";
 import { DELETE_ACCOUNT_WRONG, DeleteAccountSchema, isDeletePhrase } from "../../../core/identity-schemas";
@@ -36,7 +37,7 @@ export const me = new Hono<AppBindings>()
   .delete("/me", async (c) => {
     const user = requireUser(c);
     const { confirm } = await parseJson(c, DeleteAccountSchema);
-    if (!isDeletePhrase(confirm)) throw new ApiError(400, DELETE_ACCOUNT_WRONG);
+    if (!isDeletePhrase(confirm)) throw new DomainError("invalid", DELETE_ACCOUNT_WRONG);
     const removed = await deleteAccount(c.env, c.var.db, user);
     await endSession(c);
     return c.json({ ok: true, ...removed });

@@ -13,7 +13,8 @@ import {
 } from "../../../db/queries/notifications";
 import { requireUser } from "../../auth/session";
 import type { AppBindings } from "../../env";
-import { ApiError, parseJson, parseWith } from "../../errors";
+import { parseJson, parseWith } from "../../errors";
+import { DomainError } from "../../../core/domain-error";
 
 const view = (n: NotificationRow): NotificationView => ({
   id: n.id,
@@ -54,11 +55,11 @@ export const notificationsApi = new Hono<AppBindings>()
   })
   .post("/notifications/:id/read", async (c) => {
     const user = requireUser(c);
-    if (!(await markRead(c.var.db, user.id, c.req.param("id")))) throw new ApiError(404, "Notification not found");
+    if (!(await markRead(c.var.db, user.id, c.req.param("id")))) throw new DomainError("not_found", "Notification not found");
     return c.json({ ok: true });
   })
   .delete("/notifications/:id", async (c) => {
     const user = requireUser(c);
-    if (!(await deleteNotification(c.var.db, user.id, c.req.param("id")))) throw new ApiError(404, "Notification not found");
+    if (!(await deleteNotification(c.var.db, user.id, c.req.param("id")))) throw new DomainError("not_found", "Notification not found");
     return c.json({ ok: true });
   });

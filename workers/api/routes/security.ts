@@ -26,7 +26,8 @@ import { broadcastSos } from "../../sos";
 import type { User } from "../../../db/schema";
 import { endSession, requireUser, requireVerified } from "../../auth/session";
 import type { AppBindings } from "../../env";
-import { ApiError, parseJson, parseWith } from "../../errors";
+import { parseJson, parseWith } from "../../errors";
+import { DomainError } from "../../../core/domain-error";
 import { recordSecurityEvent, securityOverview } from "../../identity/security-events";
 import { endOtherSessions, endSessionByRef, sessionsOf } from "../../identity/sessions";
 import {
@@ -72,7 +73,7 @@ export const security = new Hono<AppBindings>()
     const user = requireUser(c);
     const ref = parseWith(SessionRefSchema, c.req.param("ref"));
     const ended = await endSessionByRef(c.var.db, user.id, ref);
-    if (!ended) throw new ApiError(404, "No such session");
+    if (!ended) throw new DomainError("not_found", "No such session");
     // Ending this browser's own session signs it out here as well.
     const current = ended === c.var.sessionHash;
     if (current) await endSession(c);
