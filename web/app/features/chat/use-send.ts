@@ -41,7 +41,7 @@ export function useSend(node: MeshNode | null, roomId: string | null, meId: stri
         await node.addLocal(roomId, answer.message, { isAI: true });
         setAiCommandsToday(answer.aiCommandsToday);
       } else if (answer.kind === "offer") {
-        await node.addLocal(roomId, answer.error, { isAI: true, meta: { offer: answer.code } });
+        await node.addLocal(roomId, t.error(answer.error), { isAI: true, meta: { offer: answer.code } });
         setOffer({ error: answer.error, code: answer.code });
       } else await node.addLocal(roomId, helpMessage(t, supportPhone), { isAI: true });
       return true;
