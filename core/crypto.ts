@@ -11,6 +11,7 @@
 //   hands it to each other member wrapped under their pairwise key (`wrapSenderKey`). `keyId` in the
 //   envelope content names which sender key to use.
 import { fromBase64Url, newId, toBase64Url } from "./ids";
+import { deriveSharedBits, exportRawKey } from "./webcrypto";
 
 const X25519 = { name: "X25519" } as const;
 const HKDF_SALT = new TextEncoder().encode("linkup-e2e-v1");
@@ -45,7 +46,7 @@ export async function generateDeviceKeyPair(extractable = false): Promise<Crypto
 
 /** The raw 32-byte public key as base64url (what PUT /api/keys publishes). */
 export async function exportPublicKey(publicKey: CryptoKey): Promise<string> {
-  return toBase64Url(new Uint8Array(await crypto.subtle.exportKey("raw", publicKey)));
+  return toBase64Url(await exportRawKey(publicKey));
 }
 
 /** A published public key back into a CryptoKey; throws on a key that is not 32 bytes. */
@@ -61,7 +62,7 @@ export async function importPublicKey(publicKey: string): Promise<CryptoKey> {
  */
 export async function derivePairwiseKey(mine: CryptoKeyPair, peerPublicKey: string, context = ""): Promise<CryptoKey> {
   const peer = await importPublicKey(peerPublicKey);
-  const secret = await crypto.subtle.deriveBits({ name: "X25519", public: peer }, mine.privateKey, 256);
+  const secret = await deriveSharedBits("X25519", mine.privateKey, peer);
   const myPublic = await exportPublicKey(mine.publicKey);
   const info = new TextEncoder().encode(`linkup-pairwise|${[myPublic, peerPublicKey].sort().join("|")}|${context}`);
   const ikm = await crypto.subtle.importKey("raw", secret, "HKDF", false, ["deriveKey"]);
@@ -99,13 +100,13 @@ export async function decryptContent(key: CryptoKey, content: EncryptedContent, 
 
 /** A fresh random sender key for one member's messages in one group. */
 export async function generateSenderKey(): Promise<SenderKey> {
-  const key = await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, true, ["encrypt", "decrypt"]);
+  const key = (await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, true, ["encrypt", "decrypt"])) as CryptoKey;
   return { keyId: newId(12), key };
 }
 
 /** The sender key encrypted for one member under our pairwise key (send it in a `key` envelope). */
 export async function wrapSenderKey(senderKey: SenderKey, pairwiseKey: CryptoKey): Promise<EncryptedContent> {
-  const raw = toBase64Url(new Uint8Array(await crypto.subtle.exportKey("raw", senderKey.key)));
+  const raw = toBase64Url(await exportRawKey(senderKey.key));
   return encryptContent(pairwiseKey, raw, `sender-key|${senderKey.keyId}`, senderKey.keyId);
 }
 

@@ -8,6 +8,7 @@
 // over the message key (the specification allows any AEAD; each message key is used once); header fields are
 // bound as additional data together with the caller's associated data, as it prescribes.
 import { fromBase64Url, toBase64Url } from "./ids";
+import { deriveSharedBits, exportRawKey } from "./webcrypto";
 
 const enc = new TextEncoder();
 /** Most message keys skipped in one chain (messages lost or late), as the specification's MAX_SKIP. */
@@ -43,12 +44,12 @@ export interface RatchetState {
 
 async function generateDh(): Promise<{ pair: CryptoKeyPair; pub: string }> {
   const pair = (await crypto.subtle.generateKey({ name: "X25519" }, false, ["deriveBits"])) as CryptoKeyPair;
-  return { pair, pub: toBase64Url(new Uint8Array(await crypto.subtle.exportKey("raw", pair.publicKey))) };
+  return { pair, pub: toBase64Url(await exportRawKey(pair.publicKey)) };
 }
 
 async function dh(pair: CryptoKeyPair, peer: string): Promise<Uint8Array<ArrayBuffer>> {
   const pub = await crypto.subtle.importKey("raw", fromBase64Url(peer), { name: "X25519" }, false, []);
-  return new Uint8Array(await crypto.subtle.deriveBits({ name: "X25519", public: pub }, pair.privateKey, 256));
+  return deriveSharedBits("X25519", pair.privateKey, pub);
 }
 
 async function hkdf(
@@ -94,7 +95,7 @@ export async function initSender(sharedSecret: Uint8Array<ArrayBuffer>, peerRatc
 
 /** RatchetInitBob: the side that receives first, with the key pair whose public half the sender used. */
 export async function initReceiver(sharedSecret: Uint8Array<ArrayBuffer>, ratchetPair: CryptoKeyPair): Promise<RatchetState> {
-  const pub = toBase64Url(new Uint8Array(await crypto.subtle.exportKey("raw", ratchetPair.publicKey)));
+  const pub = toBase64Url(await exportRawKey(ratchetPair.publicKey));
   return { dhs: ratchetPair, dhsPublic: pub, dhr: null, rk: sharedSecret, cks: null, ckr: null, ns: 0, nr: 0, pn: 0, skipped: new Map() };
 }
 

@@ -22,6 +22,7 @@ import type { Envelope } from "./envelope";
 import { fromBase64Url, newId, toBase64Url } from "./ids";
 import { roomKind } from "./room-ids";
 import { newPrekey, type Prekey, type PrekeyBundle, signPrekey, verifyPrekey, type X3dhHeader, x3dhInitiate, x3dhRespond } from "./x3dh";
+import { exportRawKey, utf8 } from "./webcrypto";
 
 export const E2E_VERSION = 2;
 /** Direct messages sealed with the Double Ratchet (docs/protocol.md §4); groups and key handouts stay at 2. */
@@ -60,10 +61,10 @@ export interface DeviceSecrets {
 }
 
 const recordBytes = (r: Omit<DeviceRecord, "signature">) =>
-  enc.encode(JSON.stringify(["linkup-device", E2E_VERSION, r.userId, r.deviceId, r.publicKey, r.signingKey]));
+  utf8(JSON.stringify(["linkup-device", E2E_VERSION, r.userId, r.deviceId, r.publicKey, r.signingKey]));
 
 async function raw(key: CryptoKey): Promise<string> {
-  return toBase64Url(new Uint8Array(await crypto.subtle.exportKey("raw", key)));
+  return toBase64Url(await exportRawKey(key));
 }
 
 /** A new device: X25519 and Ed25519 key pairs and the record that binds them to the user. */
@@ -198,8 +199,7 @@ function headerOf(envelope: Envelope, meta: Pick<E2eMeta, "device" | "dh" | "cou
   };
 }
 
-const signedBytes = (header: string, iv: string, ciphertext: string, extra = "") =>
-  enc.encode(JSON.stringify([header, iv, ciphertext, extra]));
+const signedBytes = (header: string, iv: string, ciphertext: string, extra = "") => utf8(JSON.stringify([header, iv, ciphertext, extra]));
 
 /** The AES-GCM key of one message: HKDF over its message key, with the header as info. */
 async function contentKey(messageKey: Uint8Array<ArrayBuffer>, header: string): Promise<CryptoKey> {

@@ -4,6 +4,7 @@
 // hand out only prekeys the device made. One-time prekeys are handed out once and their private half is deleted
 // after use, so a first message opens exactly once.
 import { fromBase64Url, toBase64Url } from "./ids";
+import { deriveSharedBits, exportRawKey } from "./webcrypto";
 
 const enc = new TextEncoder();
 const B64_32 = /^[A-Za-z0-9_-]{43}$/;
@@ -33,7 +34,7 @@ const prekeyBytes = (userId: string, deviceId: string, p: Prekey) =>
   enc.encode(JSON.stringify(["linkup-prekey", 3, userId, deviceId, p.keyId, p.publicKey]));
 
 async function rawPublic(pair: CryptoKeyPair): Promise<string> {
-  return toBase64Url(new Uint8Array(await crypto.subtle.exportKey("raw", pair.publicKey)));
+  return toBase64Url(await exportRawKey(pair.publicKey));
 }
 
 /** A new X25519 prekey pair (private half non-extractable) with its public half. */
@@ -62,7 +63,7 @@ export async function verifyPrekey(signingKey: string, userId: string, deviceId:
 
 async function dh(priv: CryptoKey, peer: string): Promise<Uint8Array> {
   const pub = await crypto.subtle.importKey("raw", fromBase64Url(peer), { name: "X25519" }, false, []);
-  return new Uint8Array(await crypto.subtle.deriveBits({ name: "X25519", public: pub }, priv, 256));
+  return deriveSharedBits("X25519", priv, pub);
 }
 
 /** SK = HKDF(F ‖ DH1 ‖ DH2 ‖ DH3 [‖ DH4]), F = 32 × 0xFF, salt zero, info naming both identity keys. */

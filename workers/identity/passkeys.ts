@@ -16,6 +16,7 @@ import type { Db } from "../../db";
 import { passkeys, webauthnChallenges } from "../../db/schema";
 import { DomainError } from "../../core/domain-error";
 import { recordSecurityEvent } from "./security-events";
+import { utf8 } from "../../core/webcrypto";
 
 const CHALLENGE_MS = 5 * 60 * 1000;
 export const MAX_PASSKEYS = 10;
@@ -82,7 +83,7 @@ export async function registrationOptions(
     rpName: "LinkUp",
     rpID: rp.rpID,
     userName: user.label,
-    userID: new TextEncoder().encode(user.id),
+    userID: utf8(user.id),
     attestationType: "none",
     excludeCredentials: existing.map((p) => ({ id: p.id, transports: p.transports })),
     authenticatorSelection: { residentKey: "preferred", userVerification: "required" },

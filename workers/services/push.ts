@@ -2,6 +2,7 @@
 // with the Web Push key schedule (RFC 8291) encrypts the payload for one browser.
 import { fromBase64Url, toBase64Url } from "../../core/ids";
 import { type AppEnv, isDevelopment } from "../env";
+import { deriveSharedBits, exportRawKey, utf8 } from "../../core/webcrypto";
 
 export interface PushTarget {
   endpoint: string;
@@ -102,15 +103,15 @@ export async function encryptPayload(
 
   const serverKeys =
     opts.serverKeys ?? ((await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"])) as CryptoKeyPair);
-  const asPublic = new Uint8Array((await crypto.subtle.exportKey("raw", serverKeys.publicKey)) as ArrayBuffer);
+  const asPublic = await exportRawKey(serverKeys.publicKey);
   const uaKey = await crypto.subtle.importKey("raw", uaPublic, { name: "ECDH", namedCurve: "P-256" }, false, []);
-  const ecdhSecret = new Uint8Array(await crypto.subtle.deriveBits({ name: "ECDH", public: uaKey }, serverKeys.privateKey, 256));
+  const ecdhSecret = await deriveSharedBits("ECDH", serverKeys.privateKey, uaKey);
 
   const keyInfo = concat(enc.encode("WebPush: info\0"), uaPublic, asPublic);
   const ikm = await hkdf(authSecret, ecdhSecret, keyInfo, 32);
   const salt = opts.salt ?? crypto.getRandomValues(new Uint8Array(16));
-  const cek = await hkdf(salt, ikm, enc.encode("Content-Encoding: aes128gcm\0"), 16);
-  const nonce = await hkdf(salt, ikm, enc.encode("Content-Encoding: nonce\0"), 12);
+  const cek = await hkdf(salt, ikm, utf8("Content-Encoding: aes128gcm\0"), 16);
+  const nonce = await hkdf(salt, ikm, utf8("Content-Encoding: nonce\0"), 12);
 
   // The last (and only) record ends with the delimiter 0x02 and no padding.
   const plaintext = concat(payload, new Uint8Array([2]));
