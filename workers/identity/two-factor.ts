@@ -1,12 +1,19 @@
 // Two-factor authentication with an authenticator app (TOTP, RFC 6238, through `otpauth`) and single-use
 // backup codes. See docs/decisions/020-two-factor.md for the rules on steps, lock-outs and backup codes.
-import { and, eq, isNull } from "drizzle-orm";
 import * as OTPAuth from "otpauth";
 import QRCode from "qrcode";
 import type { TwoFactorView } from "../../core/api-types";
-import { newId, toBase64Url } from "../../core/ids";
+import { toBase64Url } from "../../core/ids";
 import type { Db } from "../../db";
-import { backupCodes, twoFactor } from "../../db/schema";
+import {
+  countBackupCodesLeft,
+  deleteTwoFactor,
+  findTwoFactor,
+  replaceBackupCodes,
+  saveTwoFactorSecret,
+  spendBackupCode,
+  updateTwoFactor,
+} from "../../db/queries/two-factor";
 import type { AppEnv } from "../env";
 import { DomainError } from "../../core/domain-error";
 import { codeForStatus } from "../errors";
@@ -75,12 +82,8 @@ async function hashBackup(env: AppEnv, userId: string, code: string): Promise<st
   return toBase64Url(new Uint8Array(mac));
 }
 
-function rowOf(db: Db, userId: string) {
-  return db.select().from(twoFactor).where(eq(twoFactor.userId, userId)).get();
-}
-
 export async function isTwoFactorOn(db: Db, userId: string): Promise<boolean> {
-  return Boolean((await rowOf(db, userId))?.enabledAt);
+  return Boolean((await findTwoFactor(db, userId))?.enabledAt);
 }
 
 async function setupOf(secret: string, label: string) {
@@ -90,28 +93,20 @@ async function setupOf(secret: string, label: string) {
 }
 
 export async function twoFactorView(db: Db, userId: string, label: string): Promise<TwoFactorView> {
-  const row = await rowOf(db, userId);
-  const left = await db
-    .select({ id: backupCodes.id })
-    .from(backupCodes)
-    .where(and(eq(backupCodes.userId, userId), isNull(backupCodes.usedAt)))
-    .all();
+  const row = await findTwoFactor(db, userId);
   return {
     enabled: Boolean(row?.enabledAt),
-    backupCodesLeft: row?.enabledAt ? left.length : 0,
+    backupCodesLeft: row?.enabledAt ? await countBackupCodesLeft(db, userId) : 0,
     setup: row && !row.enabledAt ? await setupOf(row.secret, label) : null,
   };
 }
 
 /** Starts (or restarts) enrolment with a fresh secret; on only after `enableTwoFactor` confirms a code. */
 export async function startTwoFactor(db: Db, userId: string, label: string): Promise<TwoFactorView | TwoFactorRefusal> {
-  const row = await rowOf(db, userId);
+  const row = await findTwoFactor(db, userId);
   if (row?.enabledAt) return { ok: false, status: 409, error: TWO_FACTOR_TEXT.alreadyOn };
   const secret = new OTPAuth.Secret({ size: 20 }).base32;
-  await db
-    .insert(twoFactor)
-    .values({ userId, secret })
-    .onConflictDoUpdate({ target: twoFactor.userId, set: { secret, lastStep: null, failedAttempts: 0, lockedUntil: null } });
+  await saveTwoFactorSecret(db, userId, secret);
   return { enabled: false, backupCodesLeft: 0, setup: await setupOf(secret, label) };
 }
 
@@ -126,7 +121,7 @@ async function checkCode(
   code: string,
   now: Date,
 ): Promise<{ ok: true; usedBackup: boolean } | TwoFactorRefusal> {
-  const row = await rowOf(db, userId);
+  const row = await findTwoFactor(db, userId);
   if (!row) return { ok: false, status: 400, error: TWO_FACTOR_TEXT.notSetUp };
   if (row.lockedUntil && row.lockedUntil > now) {
     const wait = Math.ceil((row.lockedUntil.getTime() - now.getTime()) / 1000);
@@ -137,48 +132,35 @@ async function checkCode(
     const delta = totpOf(row.secret, userId).validate({ token: typed, timestamp: now.getTime(), window: TWO_FACTOR.window });
     const step = Math.floor(now.getTime() / 1000 / TWO_FACTOR.periodSeconds) + (delta ?? 0);
     if (delta !== null && (row.lastStep === null || step > row.lastStep)) {
-      await db.update(twoFactor).set({ lastStep: step, failedAttempts: 0 }).where(eq(twoFactor.userId, userId));
+      await updateTwoFactor(db, userId, { lastStep: step, failedAttempts: 0 });
       return { ok: true, usedBackup: false };
     }
   } else if (row.enabledAt && normalBackup(typed).length === 10) {
-    const spent = await db
-      .update(backupCodes)
-      .set({ usedAt: now })
-      .where(
-        and(eq(backupCodes.userId, userId), eq(backupCodes.codeHash, await hashBackup(env, userId, typed)), isNull(backupCodes.usedAt)),
-      )
-      .returning({ id: backupCodes.id });
-    if (spent.length > 0) {
-      await db.update(twoFactor).set({ failedAttempts: 0 }).where(eq(twoFactor.userId, userId));
+    if (await spendBackupCode(db, userId, await hashBackup(env, userId, typed), now)) {
+      await updateTwoFactor(db, userId, { failedAttempts: 0 });
       return { ok: true, usedBackup: true };
     }
   }
   const failures = row.failedAttempts + 1;
   if (failures >= TWO_FACTOR.maxFailures) {
-    await db
-      .update(twoFactor)
-      .set({ failedAttempts: 0, lockedUntil: new Date(now.getTime() + TWO_FACTOR.lockMs) })
-      .where(eq(twoFactor.userId, userId));
+    await updateTwoFactor(db, userId, { failedAttempts: 0, lockedUntil: new Date(now.getTime() + TWO_FACTOR.lockMs) });
     await recordSecurityEvent(db, userId, "code_lockout", undefined, now);
     return { ok: false, status: 429, error: TWO_FACTOR_TEXT.locked, retryAfterSeconds: TWO_FACTOR.lockMs / 1000 };
   }
-  await db.update(twoFactor).set({ failedAttempts: failures }).where(eq(twoFactor.userId, userId));
+  await updateTwoFactor(db, userId, { failedAttempts: failures });
   await recordSecurityEvent(db, userId, "failed_code", undefined, now);
   return { ok: false, status: 400, error: TWO_FACTOR_TEXT.invalidCode, attemptsLeft: TWO_FACTOR.maxFailures - failures };
 }
 
 /** Confirms enrolment with a code from the app; answers the 10 backup codes, shown this once. */
 export async function enableTwoFactor(env: AppEnv, db: Db, userId: string, code: string, now = new Date()) {
-  const row = await rowOf(db, userId);
+  const row = await findTwoFactor(db, userId);
   if (row?.enabledAt) return { ok: false, status: 409, error: TWO_FACTOR_TEXT.alreadyOn } as TwoFactorRefusal;
   const checked = await checkCode(env, db, userId, code, now);
   if (!checked.ok) return checked;
   const codes = Array.from({ length: TWO_FACTOR.backupCodes }, newBackupCode);
-  await db.delete(backupCodes).where(eq(backupCodes.userId, userId));
-  await db
-    .insert(backupCodes)
-    .values(await Promise.all(codes.map(async (c) => ({ id: newId(), userId, codeHash: await hashBackup(env, userId, c) }))));
-  await db.update(twoFactor).set({ enabledAt: now }).where(eq(twoFactor.userId, userId));
+  await replaceBackupCodes(db, userId, await Promise.all(codes.map((c) => hashBackup(env, userId, c))));
+  await updateTwoFactor(db, userId, { enabledAt: now });
   await recordSecurityEvent(db, userId, "two_factor_on", undefined, now);
   return { ok: true as const, backupCodes: codes };
 }
@@ -188,8 +170,7 @@ export async function disableTwoFactor(env: AppEnv, db: Db, userId: string, code
   if (!(await isTwoFactorOn(db, userId))) return { ok: false, status: 409, error: TWO_FACTOR_TEXT.notOn } as TwoFactorRefusal;
   const checked = await checkCode(env, db, userId, code, now);
   if (!checked.ok) return checked;
-  await db.delete(backupCodes).where(eq(backupCodes.userId, userId));
-  await db.delete(twoFactor).where(eq(twoFactor.userId, userId));
+  await deleteTwoFactor(db, userId);
   await recordSecurityEvent(db, userId, "two_factor_off", undefined, now);
   return { ok: true as const };
 }
