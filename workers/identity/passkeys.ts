@@ -9,11 +9,17 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
-import { and, eq } from "drizzle-orm";
 import { fromBase64Url, toBase64Url } from "../../core/ids";
 import type { PasskeyView } from "../../core/security";
 import type { Db } from "../../db";
-import { passkeys, webauthnChallenges } from "../../db/schema";
+import {
+  deletePasskey,
+  insertPasskey,
+  keepWebauthnChallenge,
+  listPasskeyRows,
+  markPasskeyUsed,
+  takeWebauthnChallenge,
+} from "../../db/queries/passkeys";
 import { DomainError } from "../../core/domain-error";
 import { recordSecurityEvent } from "./security-events";
 import { utf8 } from "../../core/webcrypto";
@@ -41,24 +47,18 @@ export function relyingPartyOf(url: string): RelyingParty {
 }
 
 async function keepChallenge(db: Db, sessionId: string, purpose: "register" | "authenticate", challenge: string, now: Date) {
-  const expiresAt = new Date(now.getTime() + CHALLENGE_MS);
-  await db
-    .insert(webauthnChallenges)
-    .values({ sessionId, purpose, challenge, expiresAt })
-    .onConflictDoUpdate({ target: webauthnChallenges.sessionId, set: { purpose, challenge, expiresAt } });
+  await keepWebauthnChallenge(db, sessionId, purpose, challenge, new Date(now.getTime() + CHALLENGE_MS));
 }
 
 /** Takes the session's open challenge for `purpose` (once: it is deleted whatever the answer). */
 async function takeChallenge(db: Db, sessionId: string, purpose: "register" | "authenticate", now: Date): Promise<string> {
-  const [row] = await db.delete(webauthnChallenges).where(eq(webauthnChallenges.sessionId, sessionId)).returning();
+  const row = await takeWebauthnChallenge(db, sessionId);
   if (!row || row.purpose !== purpose || row.expiresAt < now) throw new DomainError("invalid", PASSKEY_TEXT.noChallenge);
   return row.challenge;
 }
 
-const listRows = (db: Db, userId: string) => db.select().from(passkeys).where(eq(passkeys.userId, userId)).all();
-
 export async function passkeysOf(db: Db, userId: string): Promise<PasskeyView[]> {
-  return (await listRows(db, userId)).map((p) => ({
+  return (await listPasskeyRows(db, userId)).map((p) => ({
     id: p.id,
     name: p.name,
     createdAt: p.createdAt.toISOString(),
@@ -67,7 +67,7 @@ export async function passkeysOf(db: Db, userId: string): Promise<PasskeyView[]>
 }
 
 export async function countPasskeys(db: Db, userId: string): Promise<number> {
-  return (await listRows(db, userId)).length;
+  return (await listPasskeyRows(db, userId)).length;
 }
 
 export async function registrationOptions(
@@ -77,7 +77,7 @@ export async function registrationOptions(
   sessionId: string,
   now = new Date(),
 ) {
-  const existing = await listRows(db, user.id);
+  const existing = await listPasskeyRows(db, user.id);
   if (existing.length >= MAX_PASSKEYS) throw new DomainError("conflict", PASSKEY_TEXT.tooMany);
   const options = await generateRegistrationOptions({
     rpName: "LinkUp",
@@ -110,7 +110,7 @@ export async function registerPasskey(
   }).catch(() => null);
   if (!checked?.verified) throw new DomainError("invalid", PASSKEY_TEXT.failed);
   const { credential } = checked.registrationInfo;
-  await db.insert(passkeys).values({
+  await insertPasskey(db, {
     id: credential.id,
     userId,
     publicKey: toBase64Url(credential.publicKey),
@@ -124,16 +124,13 @@ export async function registerPasskey(
 }
 
 export async function removePasskey(db: Db, userId: string, id: string): Promise<void> {
-  const gone = await db
-    .delete(passkeys)
-    .where(and(eq(passkeys.userId, userId), eq(passkeys.id, id)))
-    .returning({ name: passkeys.name });
-  if (gone.length === 0) throw new DomainError("not_found", PASSKEY_TEXT.notFound);
-  await recordSecurityEvent(db, userId, "passkey_removed", gone[0].name);
+  const name = await deletePasskey(db, userId, id);
+  if (name === undefined) throw new DomainError("not_found", PASSKEY_TEXT.notFound);
+  await recordSecurityEvent(db, userId, "passkey_removed", name);
 }
 
 export async function authenticationOptions(db: Db, rp: RelyingParty, userId: string, sessionId: string, now = new Date()) {
-  const rows = await listRows(db, userId);
+  const rows = await listPasskeyRows(db, userId);
   if (rows.length === 0) throw new DomainError("invalid", PASSKEY_TEXT.none);
   const options = await generateAuthenticationOptions({
     rpID: rp.rpID,
@@ -154,7 +151,7 @@ export async function provePasskey(
   now = new Date(),
 ): Promise<void> {
   const expectedChallenge = await takeChallenge(db, sessionId, "authenticate", now);
-  const row = (await listRows(db, userId)).find((p) => p.id === response.id);
+  const row = (await listPasskeyRows(db, userId)).find((p) => p.id === response.id);
   if (!row) throw new DomainError("invalid", PASSKEY_TEXT.failed);
   const checked = await verifyAuthenticationResponse({
     response,
@@ -168,5 +165,5 @@ export async function provePasskey(
     await recordSecurityEvent(db, userId, "failed_code", "a passkey", now);
     throw new DomainError("invalid", PASSKEY_TEXT.failed);
   }
-  await db.update(passkeys).set({ counter: checked.authenticationInfo.newCounter, lastUsedAt: now }).where(eq(passkeys.id, row.id));
+  await markPasskeyUsed(db, row.id, checked.authenticationInfo.newCounter, now);
 }
