@@ -36,3 +36,13 @@ export async function updateUser(db: Db, id: string, patch: UpdateMe & { geohash
   const [row] = await db.update(users).set(values).where(eq(users.id, id)).returning();
   return row;
 }
+
+/** The person proved this phone: verified, and an admin when the phone is on the admin list. */
+export async function setVerifiedPhone(db: Db, id: string, phone: string, admin: boolean, now = new Date()): Promise<User> {
+  const [row] = await db
+    .update(users)
+    .set({ phone, authMode: "verified", updatedAt: now, ...(admin ? { role: "admin" as const } : {}) })
+    .where(eq(users.id, id))
+    .returning();
+  return row;
+}

@@ -5,14 +5,27 @@
 // A code signs in only the web session that asked for it; typed on the phone (WhatsApp, USSD) it links that
 // phone channel and nothing else (docs/decisions/011-a-code-proves-the-browser-that-typed-it.md).
 // Confirming a phone that already belongs to someone merges the requesting user into that owner.
-import { and, desc, eq, gt, gte, inArray, isNull, lt, sql } from "drizzle-orm";
 import { IDENTITY_TEXT, isSixDigitCode, type PendingVerification, VERIFICATION, type VerificationChannel } from "../../core/identity";
 import { toBase64Url } from "../../core/ids";
 import { newId } from "../../core/ids";
 import { normalizePhone, parsePhone } from "../../core/phone";
 import type { Db } from "../../db";
-import { findUserById, findUserByPhone } from "../../db/queries/users";
-import { phoneChannels, type User, users, verifications } from "../../db/schema";
+import { createUser, findUserById, findUserByPhone, setVerifiedPhone, updateUser } from "../../db/queries/users";
+import {
+  confirmPhoneChannelRow,
+  consumeCode,
+  countCodesFromAddress,
+  countWrongTry,
+  deleteVerification,
+  endOpenCodes,
+  insertVerification,
+  liveCodesForPhone,
+  newestLiveCode,
+  newestOpenCode,
+  recentCodeTimes,
+  takeAttempt,
+} from "../../db/queries/verifications";
+import type { User } from "../../db/schema";
 import { userForPhone } from "../channels";
 import { type AppEnv, messagingAvailable } from "../env";
 import { notify } from "../notifications";
@@ -139,11 +152,7 @@ export async function startVerification(env: AppEnv, db: Db, input: StartInput):
 
   const hourAgo = new Date(now.getTime() - 3600_000);
   if (input.ip) {
-    const [{ n }] = await db
-      .select({ n: sql<number>`count(*)` })
-      .from(verifications)
-      .where(and(eq(verifications.ip, input.ip), gte(verifications.createdAt, hourAgo)));
-    if (n >= addressLimit(env, "verificationCodes")) {
+    if ((await countCodesFromAddress(db, input.ip, hourAgo)) >= addressLimit(env, "verificationCodes")) {
       return refuse(429, "ip_limit", "Too many verification codes were requested from your network. Please try again later.", {
         retryAfterSeconds: 3600,
       });
@@ -151,12 +160,7 @@ export async function startVerification(env: AppEnv, db: Db, input: StartInput):
   }
 
   // Per phone and requester: someone else asking for this phone spends none of this person's codes.
-  const recent = await db
-    .select({ createdAt: verifications.createdAt })
-    .from(verifications)
-    .where(and(eq(verifications.phone, phone), eq(verifications.userId, input.userId), gte(verifications.createdAt, hourAgo)))
-    .orderBy(desc(verifications.createdAt))
-    .all();
+  const recent = await recentCodeTimes(db, phone, input.userId, hourAgo);
   const last = recent[0];
   if (last && now.getTime() - last.createdAt.getTime() < VERIFICATION.resendAfterMs) {
     const wait = seconds(last.createdAt.getTime() + VERIFICATION.resendAfterMs - now.getTime());
@@ -182,22 +186,15 @@ export async function startVerification(env: AppEnv, db: Db, input: StartInput):
   }
 
   const nickname = input.nickname?.trim();
-  if (nickname)
-    await db
-      .update(users)
-      .set({ nickname: nickname.slice(0, 40), updatedAt: now })
-      .where(eq(users.id, user.id));
+  if (nickname) await updateUser(db, user.id, { nickname: nickname.slice(0, 40) });
 
   // Only the requester's newest code for a phone is live: their older ones end; other people's stay live.
-  await db
-    .update(verifications)
-    .set({ consumedAt: now })
-    .where(and(eq(verifications.phone, phone), eq(verifications.userId, user.id), isNull(verifications.consumedAt)));
+  await endOpenCodes(db, phone, user.id, now);
 
   const id = newId();
   const code = generateCode();
   const expiresAt = new Date(now.getTime() + VERIFICATION.ttlMs);
-  await db.insert(verifications).values({
+  await insertVerification(db, {
     id,
     phone,
     userId: user.id,
@@ -211,7 +208,7 @@ export async function startVerification(env: AppEnv, db: Db, input: StartInput):
   const sent = await sendMessage(env, db, { to: phone, channel: input.channel, body: codeMessage(code) }, { requestedByRecipient: true });
   if (sent.status === "failed") {
     // Nothing reached the phone: the attempt does not count against the caller.
-    await db.delete(verifications).where(eq(verifications.id, id));
+    await deleteVerification(db, id);
     return refuse(502, "send_failed", IDENTITY_TEXT.sendFailed);
   }
   return {
@@ -227,12 +224,7 @@ export async function startVerification(env: AppEnv, db: Db, input: StartInput):
 
 /** The live code of a user (for the code-entry screen's countdown), or null. */
 export async function pendingVerification(db: Db, userId: string, now = new Date()): Promise<PendingVerification | null> {
-  const row = await db
-    .select()
-    .from(verifications)
-    .where(and(eq(verifications.userId, userId), isNull(verifications.consumedAt), gte(verifications.expiresAt, now)))
-    .orderBy(desc(verifications.createdAt))
-    .get();
+  const row = await newestLiveCode(db, userId, now);
   if (!row || row.attempts >= VERIFICATION.maxAttempts) return null;
   return {
     phone: row.phone,
@@ -253,37 +245,23 @@ export async function confirmVerification(env: AppEnv, db: Db, input: ConfirmInp
   const phone = normalizePhone(input.phone);
   if (!phone) return refuse(400, "no_code", IDENTITY_TEXT.invalidCode);
 
-  const row = await db
-    .select()
-    .from(verifications)
-    .where(and(eq(verifications.phone, phone), eq(verifications.userId, input.userId), isNull(verifications.consumedAt)))
-    .orderBy(desc(verifications.createdAt))
-    .get();
+  const row = await newestOpenCode(db, phone, input.userId);
   if (!row) return refuse(400, "no_code", IDENTITY_TEXT.invalidCode);
   if (row.expiresAt.getTime() <= now.getTime()) {
     return refuse(400, "expired", `${IDENTITY_TEXT.invalidCode} This code has expired; please ask for a new one.`);
   }
 
   // Take one try atomically before comparing, so parallel guesses cannot exceed the limit.
-  const taken = await db
-    .update(verifications)
-    .set({ attempts: sql`${verifications.attempts} + 1` })
-    .where(and(eq(verifications.id, row.id), isNull(verifications.consumedAt), lt(verifications.attempts, VERIFICATION.maxAttempts)))
-    .returning({ attempts: verifications.attempts });
-  if (taken.length === 0) {
+  const tries = await takeAttempt(db, row.id, VERIFICATION.maxAttempts);
+  if (tries === undefined) {
     return refuse(429, "too_many_attempts", "Too many wrong codes. Please ask for a new verification code.", { attemptsLeft: 0 });
   }
-  const attemptsLeft = VERIFICATION.maxAttempts - taken[0].attempts;
+  const attemptsLeft = VERIFICATION.maxAttempts - tries;
   if (!sameString(await hashCode(env, row.id, code), row.codeHash)) {
     return refuse(400, "wrong_code", IDENTITY_TEXT.invalidCode, { attemptsLeft });
   }
 
-  const consumed = await db
-    .update(verifications)
-    .set({ consumedAt: now })
-    .where(and(eq(verifications.id, row.id), isNull(verifications.consumedAt)))
-    .returning({ id: verifications.id });
-  if (consumed.length === 0) return refuse(400, "no_code", IDENTITY_TEXT.invalidCode);
+  if (!(await consumeCode(db, row.id, now))) return refuse(400, "no_code", IDENTITY_TEXT.invalidCode);
 
   const admin = isAdminPhone(env, phone);
   const owner = await findUserByPhone(db, phone);
@@ -297,10 +275,12 @@ export async function confirmVerification(env: AppEnv, db: Db, input: ConfirmInp
   const target = owner ?? requester;
   if (!target) {
     // The requester was deleted meanwhile: the phone still proves a person, so give it an identity.
-    const [created] = await db
-      .insert(users)
-      .values({ id: newId(), nickname: `User ${phone.slice(-4)}`, phone, authMode: "verified", role: admin ? "admin" : "user" })
-      .returning();
+    const created = await createUser(db, {
+      nickname: `User ${phone.slice(-4)}`,
+      phone,
+      authMode: "verified",
+      role: admin ? "admin" : "user",
+    });
     await recordEvent(db, "verification", { now });
     return { ok: true, user: created, merged: false };
   }
@@ -310,11 +290,7 @@ export async function confirmVerification(env: AppEnv, db: Db, input: ConfirmInp
 }
 
 async function promote(db: Db, userId: string, phone: string, admin: boolean, now: Date): Promise<User> {
-  const [user] = await db
-    .update(users)
-    .set({ phone, authMode: "verified", updatedAt: now, ...(admin ? { role: "admin" as const } : {}) })
-    .where(eq(users.id, userId))
-    .returning();
+  const user = await setVerifiedPhone(db, userId, phone, admin, now);
   await awardVerified(db, userId, now);
   return user;
 }
@@ -339,40 +315,19 @@ export async function confirmPhoneChannel(
   const now = input.now ?? new Date();
   const code = input.code.trim();
   if (!isSixDigitCode(code)) return refuse(400, "code_format", IDENTITY_TEXT.codeFormat);
-  const live = await db
-    .select()
-    .from(verifications)
-    .where(
-      and(
-        eq(verifications.phone, input.phone),
-        isNull(verifications.consumedAt),
-        gt(verifications.expiresAt, now),
-        lt(verifications.attempts, VERIFICATION.maxAttempts),
-      ),
-    )
-    .orderBy(desc(verifications.createdAt))
-    .limit(PHONE_SIDE_CANDIDATES)
-    .all();
+  const live = await liveCodesForPhone(db, input.phone, now, VERIFICATION.maxAttempts, PHONE_SIDE_CANDIDATES);
   if (live.length === 0) return refuse(400, "no_code", IDENTITY_TEXT.invalidCode);
   let match = false;
   for (const row of live) if (sameString(await hashCode(env, row.id, code), row.codeHash)) match = true;
   if (!match) {
-    await db
-      .update(verifications)
-      .set({ attempts: sql`${verifications.attempts} + 1` })
-      .where(
-        inArray(
-          verifications.id,
-          live.map((r) => r.id),
-        ),
-      );
+    await countWrongTry(
+      db,
+      live.map((r) => r.id),
+    );
     return refuse(400, "wrong_code", IDENTITY_TEXT.invalidCode);
   }
   const user = await userForPhone(db, input.phone);
-  await db
-    .insert(phoneChannels)
-    .values({ phone: input.phone, confirmedAt: now })
-    .onConflictDoUpdate({ target: phoneChannels.phone, set: { confirmedAt: now, updatedAt: now } });
+  await confirmPhoneChannelRow(db, input.phone, now);
   await notifyNewSignIn(env, db, user.id, { via: input.channel, phone: input.phone }, input.waitUntil);
   return { ok: true, user };
 }
