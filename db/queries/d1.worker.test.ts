@@ -1,5 +1,7 @@
 import { env } from "cloudflare:test";
 import { createDb } from "../index";
 import { querySuite } from "./query-suite";
+import { serviceQuerySuite } from "./suite-service";
 
 querySuite("D1", () => createDb(env));
+serviceQuerySuite("D1", () => createDb(env));

@@ -8,6 +8,7 @@ import { beforeAll } from "vitest";
 import type { Db } from "../index";
 import * as schema from "../schema";
 import { querySuite } from "./query-suite";
+import { serviceQuerySuite } from "./suite-service";
 
 let db: Db;
 beforeAll(async () => {
@@ -19,3 +20,4 @@ beforeAll(async () => {
 });
 
 querySuite("libSQL", () => db);
+serviceQuerySuite("libSQL", () => db);
