@@ -2,6 +2,7 @@
 // drivers from db/queries/libsql.test.ts and db/queries/d1.worker.test.ts. Each test makes its own rows.
 import { describe, expect, it } from "vitest";
 import type { Db } from "../index";
+import { userDevices } from "../schema";
 import {
   addDailyCount,
   addHourlyCount,
@@ -17,9 +18,14 @@ import {
   sumByKindSince,
   sumEventsSince,
 } from "./analytics";
-import { closeConnection, openConnection } from "./rooms";
-import { insertSession } from "./sessions";
-import { createUser } from "./users";
+import { deleteMarketPriceRow, findMarketPrice, insertMarketPrice, listAllMarketPrices, updateMarketPrice } from "./content";
+import { activeBroadcastsWithSender, countActiveSosByUser, insertBroadcastOnce, resolveBroadcast } from "./emergency";
+import { pingDatabase } from "./health";
+import { closeConnection, openConnection, openConnectionRoomsOf } from "./rooms";
+import { countLiveSessionsByUser, deleteAllSessions, findSessionUser, insertSession } from "./sessions";
+import { adminCounts } from "./stats";
+import { countOpenTicketsByUser, findTicket, insertTicket, openTicketIdsOfPhone, setTicketStatus } from "./support";
+import { countUserDevices, createUser, findUserById, searchUsers, setUserBan, setUserRole } from "./users";
 
 const tag = () => Math.random().toString(36).slice(2, 10);
 /** A year of its own per test, so roll-up sums read only that test's rows. */
@@ -89,6 +95,118 @@ export function serviceQuerySuite(driver: string, getDb: () => Db) {
       expect(await countOpenConnections(db)).toBe(open + 1);
       await closeConnection(db, id);
       expect(await countOpenConnections(db)).toBe(open);
+    });
+
+    it("finds people by phone, nickname fragment or id, with wildcards taken literally", async () => {
+      const db = getDb();
+      const t = tag();
+      const phone = `+23480${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+      const a = await createUser(db, { nickname: `Ada_${t}`, phone });
+      const b = await createUser(db, { nickname: `Ada%${t}x` });
+      expect((await searchUsers(db, { phone, nickname: phone, id: phone })).map((u) => u.id)).toEqual([a.id]);
+      expect((await searchUsers(db, { phone: null, nickname: `a_${t}`, id: "" })).map((u) => u.id)).toEqual([a.id]);
+      expect((await searchUsers(db, { phone: null, nickname: `%${t}x`, id: "" })).map((u) => u.id)).toEqual([b.id]);
+      expect((await searchUsers(db, { phone: null, nickname: b.id, id: b.id })).map((u) => u.id)).toEqual([b.id]);
+    });
+
+    it("sets roles and bans, ends every session of one person and counts their browsers", async () => {
+      const db = getDb();
+      const a = await createUser(db);
+      const other = await createUser(db);
+      await setUserRole(db, a.id, "staff");
+      expect((await findUserById(db, a.id))?.role).toBe("staff");
+      const bannedAt = new Date(Date.UTC(2026, 4, 1));
+      await setUserBan(db, a.id, { bannedAt, banReason: "spam" });
+      expect(await findUserById(db, a.id)).toMatchObject({ bannedAt, banReason: "spam" });
+      await setUserBan(db, a.id, null);
+      expect(await findUserById(db, a.id)).toMatchObject({ bannedAt: null, banReason: null });
+
+      const expiresAt = new Date(Date.now() + 60_000);
+      const [s1, s2, s3] = [`s-${tag()}`, `s-${tag()}`, `s-${tag()}`];
+      await insertSession(db, { id: s1, userId: a.id, expiresAt });
+      await insertSession(db, { id: s2, userId: a.id, expiresAt: new Date(Date.now() - 60_000) });
+      await insertSession(db, { id: s3, userId: other.id, expiresAt });
+      expect(await countLiveSessionsByUser(db, [a.id, other.id])).toEqual(
+        expect.arrayContaining([
+          { userId: a.id, n: 1 },
+          { userId: other.id, n: 1 },
+        ]),
+      );
+      expect(await deleteAllSessions(db, a.id)).toBe(2);
+      expect(await findSessionUser(db, s1)).toBeUndefined();
+      expect((await findSessionUser(db, s3))?.id).toBe(other.id);
+
+      await db.insert(userDevices).values([
+        { deviceId: `d-${tag()}`, userId: a.id },
+        { deviceId: `d-${tag()}`, userId: a.id },
+        { deviceId: `d-${tag()}`, userId: other.id },
+      ]);
+      expect(await countUserDevices(db, a.id)).toBe(2);
+    });
+
+    it("names the rooms where a person has an open connection", async () => {
+      const db = getDb();
+      const u = await createUser(db);
+      await openConnection(db, { id: `c-${tag()}`, userId: u.id, roomId: "nearby:s1aaa" });
+      await openConnection(db, { id: `c-${tag()}`, userId: u.id, roomId: "nearby:s1aaa" });
+      const closed = `c-${tag()}`;
+      await openConnection(db, { id: closed, userId: u.id, roomId: "nearby:s1bbb" });
+      await closeConnection(db, closed);
+      expect(await openConnectionRoomsOf(db, u.id)).toEqual(["nearby:s1aaa"]);
+    });
+
+    it("keeps one market price per commodity and market, updates and deletes it", async () => {
+      const db = getDb();
+      const commodity = `Yam ${tag()}`;
+      const values = { commodity, market: "Bodija", city: "Ibadan", unit: "tuber", priceNgn: 1500, source: "staff", updatedAt: new Date() };
+      expect(await findMarketPrice(db, commodity, "Bodija")).toBeUndefined();
+      const row = await insertMarketPrice(db, `p-${tag()}`, values);
+      expect((await findMarketPrice(db, commodity, "Bodija"))?.id).toBe(row.id);
+      expect((await updateMarketPrice(db, row.id, { ...values, priceNgn: 1800 })).priceNgn).toBe(1800);
+      expect((await listAllMarketPrices(db)).filter((p) => p.commodity === commodity).map((p) => p.priceNgn)).toEqual([1800]);
+      expect((await deleteMarketPriceRow(db, row.id))?.id).toBe(row.id);
+      expect(await deleteMarketPriceRow(db, row.id)).toBeUndefined();
+      expect(await findMarketPrice(db, commodity, "Bodija")).toBeUndefined();
+    });
+
+    it("files, finds and closes tickets, and counts the open ones per person and phone", async () => {
+      const db = getDb();
+      const u = await createUser(db);
+      const phone = `+23490${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+      const [t1, t2] = [`t-${tag()}`, `t-${tag()}`];
+      await insertTicket(db, { id: t1, userId: u.id, phone, message: "call me", category: "technical" });
+      await insertTicket(db, { id: t2, userId: u.id, phone, message: "again", category: "technical" });
+      expect(await findTicket(db, t1)).toMatchObject({ userId: u.id, phone, status: "open" });
+      expect(await countOpenTicketsByUser(db, [u.id])).toEqual([{ userId: u.id, n: 2 }]);
+      expect((await openTicketIdsOfPhone(db, phone, new Date(Date.now() - 60_000))).sort()).toEqual([t1, t2].sort());
+      expect(await openTicketIdsOfPhone(db, phone, new Date(Date.now() + 60_000))).toEqual([]);
+      await setTicketStatus(db, t1, "closed");
+      expect((await findTicket(db, t1))?.status).toBe("closed");
+      expect(await countOpenTicketsByUser(db, [u.id])).toEqual([{ userId: u.id, n: 1 }]);
+      expect(await openTicketIdsOfPhone(db, phone, new Date(Date.now() - 60_000))).toEqual([t2]);
+    });
+
+    it("lists active SOS with the sender's nickname and counts them per sender", async () => {
+      const db = getDb();
+      const u = await createUser(db, { nickname: `Sender ${tag()}` });
+      const base = { userId: u.id, emergencyType: "medical", message: "help", channel: "web" } as const;
+      const { row: open } = await insertBroadcastOnce(db, { ...base, clientRequestId: tag() });
+      const { row: done } = await insertBroadcastOnce(db, { ...base, clientRequestId: tag() });
+      await resolveBroadcast(db, done.id, u.id);
+      expect(await countActiveSosByUser(db, [u.id])).toEqual([{ userId: u.id, n: 1 }]);
+      const listed = (await activeBroadcastsWithSender(db, 10_000)).filter((r) => r.sos.userId === u.id);
+      expect(listed.map((r) => [r.sos.id, r.nickname])).toEqual([[open.id, u.nickname]]);
+    });
+
+    it("counts the staff dashboard's figures and answers a database ping", async () => {
+      const db = getDb();
+      const before = await adminCounts(db);
+      await createUser(db, { subscriptionTier: "premium" });
+      const after = await adminCounts(db);
+      expect(after.totalUsers).toBe(before.totalUsers + 1);
+      expect(after.premiumUsers).toBe(before.premiumUsers + 1);
+      expect(after.enterpriseUsers).toBe(before.enterpriseUsers);
+      await expect(pingDatabase(db)).resolves.toBeUndefined();
     });
   });
 }

@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
+import { count, eq, or, sql } from "drizzle-orm";
 import { newId } from "../../core/ids";
 import type { UpdateMe } from "../../core/schemas";
 import type { Db } from "../index";
-import { type User, users } from "../schema";
+import { type User, userDevices, users } from "../schema";
 
 const ADJECTIVES = ["Swift", "Bright", "Calm", "Brave", "Kind", "Clever", "Bold", "Gentle", "Lucky", "Sunny"];
 const NOUNS = ["Baobab", "Falcon", "River", "Harmattan", "Kola", "Palm", "Eagle", "Savanna", "Drum", "Lagoon"];
@@ -35,4 +35,38 @@ export async function updateUser(db: Db, id: string, patch: UpdateMe & { geohash
   if (onboardingCompleted !== undefined) values.onboardingCompletedAt = onboardingCompleted ? new Date() : null;
   const [row] = await db.update(users).set(values).where(eq(users.id, id)).returning();
   return row;
+}
+
+/** Sets a person's role (staff desk; admins come from ADMIN_PHONES and are never set here). */
+export async function setUserRole(db: Db, id: string, role: "user" | "staff"): Promise<void> {
+  await db.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, id));
+}
+
+/** Bans a person (`ban` given) or lifts the ban (`null`), docs/decisions/025-bans.md. */
+export async function setUserBan(db: Db, id: string, ban: { bannedAt: Date; banReason: string } | null): Promise<void> {
+  await db
+    .update(users)
+    .set({ bannedAt: ban?.bannedAt ?? null, banReason: ban?.banReason ?? null, updatedAt: new Date() })
+    .where(eq(users.id, id));
+}
+
+/**
+ * Up to `limit` people whose phone is `phone` (already normalised), whose nickname contains `nickname` or
+ * whose id is `id`.
+ */
+export function searchUsers(db: Db, q: { phone: string | null; nickname: string; id: string }, limit = 20): Promise<User[]> {
+  // The fragment is taken literally: its % and _ are escaped, and SQLite needs the ESCAPE clause to honour that.
+  const pattern = `%${q.nickname.replace(/[%_\\]/g, (m) => `\\${m}`)}%`;
+  const nick = sql`${users.nickname} like ${pattern} escape '\\'`;
+  return db
+    .select()
+    .from(users)
+    .where(q.phone ? or(eq(users.phone, q.phone), nick, eq(users.id, q.id)) : or(nick, eq(users.id, q.id)))
+    .limit(limit);
+}
+
+/** How many browsers the person signed in from (workers/auth/device.ts). */
+export async function countUserDevices(db: Db, userId: string): Promise<number> {
+  const row = await db.select({ n: count() }).from(userDevices).where(eq(userDevices.userId, userId)).get();
+  return row?.n ?? 0;
 }
