@@ -20,11 +20,13 @@ import {
 } from "./analytics";
 import { deleteMarketPriceRow, findMarketPrice, insertMarketPrice, listAllMarketPrices, updateMarketPrice } from "./content";
 import { activeBroadcastsWithSender, countActiveSosByUser, insertBroadcastOnce, resolveBroadcast } from "./emergency";
+import { findFile, insertFile, setTranscript, voiceFilesOf } from "./files";
 import { pingDatabase } from "./health";
 import { closeConnection, openConnection, openConnectionRoomsOf } from "./rooms";
 import { countLiveSessionsByUser, deleteAllSessions, findSessionUser, insertSession } from "./sessions";
 import { adminCounts } from "./stats";
 import { countOpenTicketsByUser, findTicket, insertTicket, openTicketIdsOfPhone, setTicketStatus } from "./support";
+import { addVoiceMessage, giveBackUsage, takeUsage, usageOn, voiceMessagesInMonth } from "./usage";
 import { countUserDevices, createUser, findUserById, searchUsers, setUserBan, setUserRole } from "./users";
 
 const tag = () => Math.random().toString(36).slice(2, 10);
@@ -207,6 +209,59 @@ export function serviceQuerySuite(driver: string, getDb: () => Db) {
       expect(after.premiumUsers).toBe(before.premiumUsers + 1);
       expect(after.enterpriseUsers).toBe(before.enterpriseUsers);
       await expect(pingDatabase(db)).resolves.toBeUndefined();
+    });
+
+    it("counts usage only while under every cap, gives one back, and sums a month's voice messages", async () => {
+      const db = getDb();
+      const u = await createUser(db);
+      const other = await createUser(db);
+      expect(await takeUsage(db, u.id, "2026-04-01", ["aiCommands", "translations"], { aiCommands: 2, translations: 1 })).toBe(true);
+      // The translation cap (1) is reached: nothing of this use is counted, not even the AI command.
+      expect(await takeUsage(db, u.id, "2026-04-01", ["aiCommands", "translations"], { aiCommands: 2, translations: 1 })).toBe(false);
+      expect(await takeUsage(db, u.id, "2026-04-01", ["aiCommands"], { aiCommands: 2 })).toBe(true);
+      expect(await takeUsage(db, u.id, "2026-04-01", ["aiCommands"], { aiCommands: 2 })).toBe(false);
+      // Uncapped counters always count; a new day starts again.
+      expect(await takeUsage(db, u.id, "2026-04-01", ["translations"], {})).toBe(true);
+      expect(await takeUsage(db, u.id, "2026-04-02", ["aiCommands"], { aiCommands: 2 })).toBe(true);
+      expect(await usageOn(db, u.id, "2026-04-01")).toEqual({ aiCommands: 2, translations: 2, voiceMessages: 0 });
+      await giveBackUsage(db, u.id, "2026-04-01", "translations");
+      await giveBackUsage(db, u.id, "2026-04-02", "translations");
+      expect(await usageOn(db, u.id, "2026-04-01")).toMatchObject({ translations: 1 });
+      expect(await usageOn(db, u.id, "2026-04-02")).toMatchObject({ aiCommands: 1, translations: 0 });
+      expect(await usageOn(db, other.id, "2026-04-01")).toEqual({ aiCommands: 0, translations: 0, voiceMessages: 0 });
+
+      await addVoiceMessage(db, u.id, "2026-04-01");
+      await addVoiceMessage(db, u.id, "2026-04-30");
+      await addVoiceMessage(db, u.id, "2026-05-01");
+      await addVoiceMessage(db, other.id, "2026-04-03");
+      expect(await voiceMessagesInMonth(db, u.id, "2026-04")).toBe(2);
+      expect(await voiceMessagesInMonth(db, u.id, "2026-03")).toBe(0);
+    });
+
+    it("lists only the person's voice messages, newest first, and keeps a transcript", async () => {
+      const db = getDb();
+      const u = await createUser(db);
+      const other = await createUser(db);
+      const voice = (ownerId: string, id: string, at: number) => ({
+        id,
+        ownerId,
+        kind: "voice" as const,
+        name: "voice-message.webm",
+        size: 10,
+        mime: "audio/webm",
+        r2Key: `voice/${ownerId}/${id}.webm`,
+        encryptionLevel: "premium" as const,
+        createdAt: new Date(at),
+      });
+      const [v1, v2, v3] = [`v-${tag()}`, `v-${tag()}`, `v-${tag()}`];
+      await insertFile(db, voice(u.id, v1, Date.UTC(2026, 0, 1)));
+      await insertFile(db, voice(u.id, v2, Date.UTC(2026, 0, 2)));
+      await insertFile(db, voice(other.id, v3, Date.UTC(2026, 0, 3)));
+      expect((await voiceFilesOf(db, u.id)).map((f) => f.id)).toEqual([v2, v1]);
+      expect((await voiceFilesOf(db, u.id, 1)).map((f) => f.id)).toEqual([v2]);
+      await setTranscript(db, v1, "hello");
+      expect((await findFile(db, v1))?.transcript).toBe("hello");
+      expect((await findFile(db, v2))?.transcript).toBeNull();
     });
   });
 }
