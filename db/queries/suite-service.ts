@@ -27,7 +27,7 @@ import { countLiveSessionsByUser, deleteAllSessions, findSessionUser, insertSess
 import { adminCounts } from "./stats";
 import { countOpenTicketsByUser, findTicket, insertTicket, openTicketIdsOfPhone, setTicketStatus } from "./support";
 import { addVoiceMessage, giveBackUsage, takeUsage, usageOn, voiceMessagesInMonth } from "./usage";
-import { countUserDevices, createUser, findUserById, searchUsers, setUserBan, setUserRole } from "./users";
+import { countUserDevices, createUser, findUserById, languagesOf, searchUsers, setUserBan, setUserRole, stealthUserIds } from "./users";
 
 const tag = () => Math.random().toString(36).slice(2, 10);
 /** A year of its own per test, so roll-up sums read only that test's rows. */
@@ -262,6 +262,20 @@ export function serviceQuerySuite(driver: string, getDb: () => Db) {
       await setTranscript(db, v1, "hello");
       expect((await findFile(db, v1))?.transcript).toBe("hello");
       expect((await findFile(db, v2))?.transcript).toBeNull();
+    });
+
+    it("names who of a group keeps stealth mode on, and reads everyone's language past one statement's worth", async () => {
+      const db = getDb();
+      const quiet = await createUser(db, { stealthMode: true });
+      const loud = await createUser(db);
+      expect([...(await stealthUserIds(db, [quiet.id, loud.id]))]).toEqual([quiet.id]);
+      expect((await stealthUserIds(db, [])).size).toBe(0);
+      const many: { id: string }[] = [];
+      for (let i = 0; i < 95; i++) many.push(await createUser(db, { language: i % 2 ? "hausa" : "yoruba" }));
+      const langs = await languagesOf(db, [...many.map((u) => u.id), "nobody"]);
+      expect(langs).toHaveLength(95);
+      expect(langs.find((r) => r.id === many[1].id)?.language).toBe("hausa");
+      expect(langs.find((r) => r.id === many[94].id)?.language).toBe("yoruba");
     });
   });
 }

@@ -1,4 +1,4 @@
-import { count, eq, or, sql } from "drizzle-orm";
+import { and, count, eq, inArray, or, sql } from "drizzle-orm";
 import { newId } from "../../core/ids";
 import type { UpdateMe } from "../../core/schemas";
 import type { Db } from "../index";
@@ -35,6 +35,31 @@ export async function updateUser(db: Db, id: string, patch: UpdateMe & { geohash
   if (onboardingCompleted !== undefined) values.onboardingCompletedAt = onboardingCompleted ? new Date() : null;
   const [row] = await db.update(users).set(values).where(eq(users.id, id)).returning();
   return row;
+}
+
+/** Of the people named, those whose stealth mode is on. */
+export async function stealthUserIds(db: Db, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inArray(users.id, ids), eq(users.stealthMode, true)))
+    .all();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Each named person's saved language, read 90 ids a statement (D1 binds at most 100 parameters). */
+export async function languagesOf(db: Db, ids: string[]): Promise<{ id: string; language: string }[]> {
+  const out: { id: string; language: string }[] = [];
+  for (let i = 0; i < ids.length; i += 90) {
+    const rows = await db
+      .select({ id: users.id, language: users.language })
+      .from(users)
+      .where(inArray(users.id, ids.slice(i, i + 90)))
+      .all();
+    out.push(...rows);
+  }
+  return out;
 }
 
 /** Sets a person's role (staff desk; admins come from ADMIN_PHONES and are never set here). */
