@@ -27,7 +27,17 @@ import { countLiveSessionsByUser, deleteAllSessions, findSessionUser, insertSess
 import { adminCounts } from "./stats";
 import { countOpenTicketsByUser, findTicket, insertTicket, openTicketIdsOfPhone, setTicketStatus } from "./support";
 import { addVoiceMessage, giveBackUsage, takeUsage, usageOn, voiceMessagesInMonth } from "./usage";
-import { countUserDevices, createUser, findUserById, languagesOf, searchUsers, setUserBan, setUserRole, stealthUserIds } from "./users";
+import {
+  countUserDevices,
+  createUser,
+  findUserById,
+  languagesOf,
+  saveUserLocation,
+  searchUsers,
+  setUserBan,
+  setUserRole,
+  stealthUserIds,
+} from "./users";
 
 const tag = () => Math.random().toString(36).slice(2, 10);
 /** A year of its own per test, so roll-up sums read only that test's rows. */
@@ -276,6 +286,16 @@ export function serviceQuerySuite(driver: string, getDb: () => Db) {
       expect(langs).toHaveLength(95);
       expect(langs.find((r) => r.id === many[1].id)?.language).toBe("hausa");
       expect(langs.find((r) => r.id === many[94].id)?.language).toBe("yoruba");
+    });
+
+    it("saves where one person is now, and only that person", async () => {
+      const db = getDb();
+      const u = await createUser(db);
+      const other = await createUser(db);
+      await saveUserLocation(db, u.id, { latitude: 6.5244, longitude: 3.3792, geohash: "s14" });
+      expect(await findUserById(db, u.id)).toMatchObject({ latitude: 6.5244, longitude: 3.3792, geohash: "s14" });
+      expect((await findUserById(db, u.id))?.locationUpdatedAt).toBeInstanceOf(Date);
+      expect(await findUserById(db, other.id)).toMatchObject({ geohash: null, locationUpdatedAt: null });
     });
   });
 }

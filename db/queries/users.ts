@@ -37,6 +37,18 @@ export async function updateUser(db: Db, id: string, patch: UpdateMe & { geohash
   return row;
 }
 
+/** Saves where the person is now (their area cell decides which SOS and area rooms reach them). */
+export async function saveUserLocation(
+  db: Db,
+  id: string,
+  loc: { latitude: number | null; longitude: number | null; geohash: string },
+): Promise<void> {
+  await db
+    .update(users)
+    .set({ latitude: loc.latitude, longitude: loc.longitude, geohash: loc.geohash, locationUpdatedAt: new Date() })
+    .where(eq(users.id, id));
+}
+
 /** Of the people named, those whose stealth mode is on. */
 export async function stealthUserIds(db: Db, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
