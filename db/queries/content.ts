@@ -1,4 +1,4 @@
-import { and, asc, desc, like, or } from "drizzle-orm";
+import { and, asc, desc, eq, like, or } from "drizzle-orm";
 import type { Db } from "../index";
 import { blogArticles, faqEntries, marketPrices } from "../schema";
 
@@ -27,4 +27,40 @@ export async function findMarketPrices(db: Db, opts: { commodity?: string; place
 export async function listCommodities(db: Db) {
   const rows = await db.selectDistinct({ commodity: marketPrices.commodity }).from(marketPrices).orderBy(asc(marketPrices.commodity)).all();
   return rows.map((r) => r.commodity);
+}
+
+export type MarketPriceRow = typeof marketPrices.$inferSelect;
+type MarketPriceValues = Omit<typeof marketPrices.$inferInsert, "id">;
+
+/** The one price of a commodity at a market, if any. */
+export function findMarketPrice(db: Db, commodity: string, market: string): Promise<MarketPriceRow | undefined> {
+  return db
+    .select()
+    .from(marketPrices)
+    .where(and(eq(marketPrices.commodity, commodity), eq(marketPrices.market, market)))
+    .get();
+}
+
+export async function insertMarketPrice(db: Db, id: string, values: MarketPriceValues): Promise<MarketPriceRow> {
+  const [row] = await db
+    .insert(marketPrices)
+    .values({ id, ...values })
+    .returning();
+  return row;
+}
+
+export async function updateMarketPrice(db: Db, id: string, values: MarketPriceValues): Promise<MarketPriceRow> {
+  const [row] = await db.update(marketPrices).set(values).where(eq(marketPrices.id, id)).returning();
+  return row;
+}
+
+/** Deletes one price; the row deleted, or undefined when there was none. */
+export async function deleteMarketPriceRow(db: Db, id: string): Promise<MarketPriceRow | undefined> {
+  const [gone] = await db.delete(marketPrices).where(eq(marketPrices.id, id)).returning();
+  return gone;
+}
+
+/** Every price by commodity then city (the staff table). */
+export function listAllMarketPrices(db: Db, limit = 1000): Promise<MarketPriceRow[]> {
+  return db.select().from(marketPrices).orderBy(marketPrices.commodity, marketPrices.city).limit(limit);
 }

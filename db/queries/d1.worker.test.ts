@@ -2,6 +2,8 @@ import { env } from "cloudflare:test";
 import { createDb } from "../index";
 import { querySuite } from "./query-suite";
 import { identityQuerySuite } from "./suite-identity";
+import { serviceQuerySuite } from "./suite-service";
 
 querySuite("D1", () => createDb(env));
 identityQuerySuite("D1", () => createDb(env));
+serviceQuerySuite("D1", () => createDb(env));

@@ -227,3 +227,24 @@ export async function countDeliveries(db: Db, broadcastId: string): Promise<Reco
   for (const r of rows) out[r.status] = r.n;
   return out;
 }
+
+/** Active broadcasts per sender, for the users named. */
+export async function countActiveSosByUser(db: Db, userIds: string[]): Promise<{ userId: string; n: number }[]> {
+  if (userIds.length === 0) return [];
+  return db
+    .select({ userId: emergencyBroadcasts.userId, n: count() })
+    .from(emergencyBroadcasts)
+    .where(and(inArray(emergencyBroadcasts.userId, userIds), eq(emergencyBroadcasts.status, "active")))
+    .groupBy(emergencyBroadcasts.userId);
+}
+
+/** Every active broadcast with its sender's nickname, newest first (the staff desk). */
+export function activeBroadcastsWithSender(db: Db, limit: number) {
+  return db
+    .select({ sos: emergencyBroadcasts, nickname: users.nickname })
+    .from(emergencyBroadcasts)
+    .innerJoin(users, eq(users.id, emergencyBroadcasts.userId))
+    .where(eq(emergencyBroadcasts.status, "active"))
+    .orderBy(desc(emergencyBroadcasts.broadcastedAt))
+    .limit(limit);
+}

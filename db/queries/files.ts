@@ -60,6 +60,21 @@ export async function filesInRoomsOf(db: Db, userId: string, limit = 200): Promi
     .limit(limit);
 }
 
+/** The person's voice messages, newest first. */
+export function voiceFilesOf(db: Db, ownerId: string, limit = 20) {
+  return db
+    .select({ id: files.id, transcript: files.transcript, size: files.size, createdAt: files.createdAt })
+    .from(files)
+    .where(and(eq(files.ownerId, ownerId), eq(files.kind, "voice")))
+    .orderBy(desc(files.createdAt))
+    .limit(limit)
+    .all();
+}
+
+export async function setTranscript(db: Db, fileId: string, transcript: string): Promise<void> {
+  await db.update(files).set({ transcript }).where(eq(files.id, fileId));
+}
+
 /** File transfers are counted per UTC calendar month: the sum of the month's daily rows. */
 export async function fileTransfersThisMonth(db: Db, userId: string, now: Date): Promise<number> {
   const month = now.toISOString().slice(0, 7);

@@ -9,6 +9,7 @@ import type { Db } from "../index";
 import * as schema from "../schema";
 import { querySuite } from "./query-suite";
 import { identityQuerySuite } from "./suite-identity";
+import { serviceQuerySuite } from "./suite-service";
 
 let db: Db;
 beforeAll(async () => {
@@ -21,3 +22,4 @@ beforeAll(async () => {
 
 querySuite("libSQL", () => db);
 identityQuerySuite("libSQL", () => db);
+serviceQuerySuite("libSQL", () => db);

@@ -409,3 +409,12 @@ export async function listAreaRooms(db: Db, opts: { prefixes?: string[]; limit: 
     .limit(opts.limit)
     .all();
 }
+
+/** The rooms where the person has an open connection now. */
+export async function openConnectionRoomsOf(db: Db, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ roomId: meshConnections.roomId })
+    .from(meshConnections)
+    .where(and(eq(meshConnections.userId, userId), eq(meshConnections.isActive, true)));
+  return rows.map((r) => r.roomId);
+}

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, lt, ne, or, isNull } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, lt, ne, or, isNull } from "drizzle-orm";
 import type { Db } from "../index";
 import { sessions, users } from "../schema";
 
@@ -69,4 +69,20 @@ export async function deleteOtherSessions(db: Db, userId: string, keepIdHash: st
     .where(and(eq(sessions.userId, userId), ne(sessions.id, keepIdHash)))
     .returning({ id: sessions.id });
   return gone.length;
+}
+
+/** Ends every session of the user; how many ended. */
+export async function deleteAllSessions(db: Db, userId: string): Promise<number> {
+  const gone = await db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
+  return gone.length;
+}
+
+/** Live (unexpired) sessions per user, for the users named. */
+export function countLiveSessionsByUser(db: Db, userIds: string[], now = new Date()): Promise<{ userId: string; n: number }[]> {
+  if (userIds.length === 0) return Promise.resolve([]);
+  return db
+    .select({ userId: sessions.userId, n: count() })
+    .from(sessions)
+    .where(and(inArray(sessions.userId, userIds), gt(sessions.expiresAt, now)))
+    .groupBy(sessions.userId);
 }

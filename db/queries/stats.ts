@@ -1,7 +1,7 @@
 import { count, eq, gt, gte, sql } from "drizzle-orm";
 import type { AssistantUsageStats } from "../../core/assistant-models";
 import type { Db } from "../index";
-import { emergencyBroadcasts, marketPrices, meshConnections, messages, rooms, usageDaily, users } from "../schema";
+import { emergencyBroadcasts, marketPrices, meshConnections, messages, rooms, sessions, usageDaily, users } from "../schema";
 
 /** Live figures for public screens: never invented numbers (spec README), never bare sessions (issue 11). */
 export async function publicStats(db: Db, now = Date.now()) {
@@ -61,4 +61,34 @@ export async function assistantUsage(db: Db, now = Date.now()): Promise<Assistan
     voiceMessages: Number(r?.voiceMessages ?? 0),
   });
   return { allTime: shape(all), lastSevenDays: shape(week) };
+}
+
+/** The staff dashboard's counts (/database-admin): people, live sessions, messages, connections, SOS and plans. */
+export async function adminCounts(db: Db, now = Date.now()) {
+  const since = new Date(now - 24 * 3600 * 1000);
+  const n = (q: Promise<{ n: number } | undefined>) => q.then((r) => Number(r?.n ?? 0));
+  const [totalUsers, activeUsers, totalMessages, meshConnectionsOpen, sosLastDay, premiumUsers, enterpriseUsers] = await Promise.all([
+    n(db.select({ n: count() }).from(users).get()),
+    n(
+      db
+        .select({ n: sql<number>`count(distinct ${sessions.userId})` })
+        .from(sessions)
+        .where(gt(sessions.expiresAt, new Date(now)))
+        .get(),
+    ),
+    n(db.select({ n: count() }).from(messages).get()),
+    n(db.select({ n: count() }).from(meshConnections).where(eq(meshConnections.isActive, true)).get()),
+    n(db.select({ n: count() }).from(emergencyBroadcasts).where(gt(emergencyBroadcasts.broadcastedAt, since)).get()),
+    n(db.select({ n: count() }).from(users).where(eq(users.subscriptionTier, "premium")).get()),
+    n(db.select({ n: count() }).from(users).where(eq(users.subscriptionTier, "enterprise")).get()),
+  ]);
+  return {
+    totalUsers,
+    activeUsers,
+    totalMessages,
+    meshConnections: meshConnectionsOpen,
+    emergencyBroadcasts: sosLastDay,
+    premiumUsers,
+    enterpriseUsers,
+  };
 }

@@ -1,5 +1,5 @@
 // The staff view of support call-back requests.
-import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, isNull, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../index";
 import { supportTickets, users } from "../schema";
@@ -32,4 +32,43 @@ export function staffSupportQueue(db: Db, limit = 100) {
     .where(eq(supportTickets.status, "open"))
     .orderBy(sql`${paid} desc`, asc(supportTickets.createdAt))
     .limit(limit);
+}
+
+export type TicketRow = typeof supportTickets.$inferSelect;
+
+export function findTicket(db: Db, id: string): Promise<TicketRow | undefined> {
+  return db.select().from(supportTickets).where(eq(supportTickets.id, id)).get();
+}
+
+export async function setTicketStatus(db: Db, id: string, status: "open" | "closed"): Promise<void> {
+  await db.update(supportTickets).set({ status }).where(eq(supportTickets.id, id));
+}
+
+export async function insertTicket(
+  db: Db,
+  row: { id: string; userId: string | null; phone?: string | null; message: string; category: string; subjectId?: string | null },
+): Promise<void> {
+  await db.insert(supportTickets).values(row);
+}
+
+/** Ids of a phone's open tickets created since `since`, newest first. */
+export async function openTicketIdsOfPhone(db: Db, phone: string, since: Date): Promise<string[]> {
+  const rows = await db
+    .select({ id: supportTickets.id })
+    .from(supportTickets)
+    .where(and(eq(supportTickets.phone, phone), eq(supportTickets.status, "open"), gte(supportTickets.createdAt, since)))
+    .orderBy(desc(supportTickets.createdAt))
+    .all();
+  return rows.map((r) => r.id);
+}
+
+/** Open tickets per user, for the users named. */
+export async function countOpenTicketsByUser(db: Db, userIds: string[]): Promise<{ userId: string; n: number }[]> {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .select({ userId: supportTickets.userId, n: count() })
+    .from(supportTickets)
+    .where(and(inArray(supportTickets.userId, userIds), eq(supportTickets.status, "open")))
+    .groupBy(supportTickets.userId);
+  return rows.flatMap((r) => (r.userId ? [{ userId: r.userId, n: r.n }] : []));
 }

@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
+import { and, count, eq, inArray, or, sql } from "drizzle-orm";
 import { newId } from "../../core/ids";
 import type { UpdateMe } from "../../core/schemas";
 import type { Db } from "../index";
-import { type User, users } from "../schema";
+import { type User, userDevices, users } from "../schema";
 
 const ADJECTIVES = ["Swift", "Bright", "Calm", "Brave", "Kind", "Clever", "Bold", "Gentle", "Lucky", "Sunny"];
 const NOUNS = ["Baobab", "Falcon", "River", "Harmattan", "Kola", "Palm", "Eagle", "Savanna", "Drum", "Lagoon"];
@@ -45,4 +45,75 @@ export async function setVerifiedPhone(db: Db, id: string, phone: string, admin:
     .where(eq(users.id, id))
     .returning();
   return row;
+}
+
+/** Saves where the person is now (their area cell decides which SOS and area rooms reach them). */
+export async function saveUserLocation(
+  db: Db,
+  id: string,
+  loc: { latitude: number | null; longitude: number | null; geohash: string },
+): Promise<void> {
+  await db
+    .update(users)
+    .set({ latitude: loc.latitude, longitude: loc.longitude, geohash: loc.geohash, locationUpdatedAt: new Date() })
+    .where(eq(users.id, id));
+}
+
+/** Of the people named, those whose stealth mode is on. */
+export async function stealthUserIds(db: Db, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inArray(users.id, ids), eq(users.stealthMode, true)))
+    .all();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Each named person's saved language, read 90 ids a statement (D1 binds at most 100 parameters). */
+export async function languagesOf(db: Db, ids: string[]): Promise<{ id: string; language: string }[]> {
+  const out: { id: string; language: string }[] = [];
+  for (let i = 0; i < ids.length; i += 90) {
+    const rows = await db
+      .select({ id: users.id, language: users.language })
+      .from(users)
+      .where(inArray(users.id, ids.slice(i, i + 90)))
+      .all();
+    out.push(...rows);
+  }
+  return out;
+}
+
+/** Sets a person's role (staff desk; admins come from ADMIN_PHONES and are never set here). */
+export async function setUserRole(db: Db, id: string, role: "user" | "staff"): Promise<void> {
+  await db.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, id));
+}
+
+/** Bans a person (`ban` given) or lifts the ban (`null`), docs/decisions/025-bans.md. */
+export async function setUserBan(db: Db, id: string, ban: { bannedAt: Date; banReason: string } | null): Promise<void> {
+  await db
+    .update(users)
+    .set({ bannedAt: ban?.bannedAt ?? null, banReason: ban?.banReason ?? null, updatedAt: new Date() })
+    .where(eq(users.id, id));
+}
+
+/**
+ * Up to `limit` people whose phone is `phone` (already normalised), whose nickname contains `nickname` or
+ * whose id is `id`.
+ */
+export function searchUsers(db: Db, q: { phone: string | null; nickname: string; id: string }, limit = 20): Promise<User[]> {
+  // The fragment is taken literally: its % and _ are escaped, and SQLite needs the ESCAPE clause to honour that.
+  const pattern = `%${q.nickname.replace(/[%_\\]/g, (m) => `\\${m}`)}%`;
+  const nick = sql`${users.nickname} like ${pattern} escape '\\'`;
+  return db
+    .select()
+    .from(users)
+    .where(q.phone ? or(eq(users.phone, q.phone), nick, eq(users.id, q.id)) : or(nick, eq(users.id, q.id)))
+    .limit(limit);
+}
+
+/** How many browsers the person signed in from (workers/auth/device.ts). */
+export async function countUserDevices(db: Db, userId: string): Promise<number> {
+  const row = await db.select({ n: count() }).from(userDevices).where(eq(userDevices.userId, userId)).get();
+  return row?.n ?? 0;
 }

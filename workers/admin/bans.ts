@@ -1,10 +1,11 @@
 // Bans (docs/decisions/025-bans.md): staff suspend an account at once — its sessions end, its sockets close,
 // and sign-in and room joins are refused until staff lift the ban. Both steps are audited.
-import { and, eq } from "drizzle-orm";
 import { BANNED_MESSAGE } from "../../core/admin-schemas";
 import type { Db } from "../../db";
-import { findUserById } from "../../db/queries/users";
-import { meshConnections, sessions, type User, userDevices, users } from "../../db/schema";
+import { openConnectionRoomsOf } from "../../db/queries/rooms";
+import { deleteAllSessions } from "../../db/queries/sessions";
+import { countUserDevices, findUserById, setUserBan } from "../../db/queries/users";
+import type { User } from "../../db/schema";
 import type { AppEnv } from "../env";
 import { DomainError } from "../../core/domain-error";
 import { auditAction } from ".";
@@ -32,11 +33,11 @@ export async function banPerson(env: Pick<AppEnv, "ROOMS">, db: Db, actor: User,
   // Staff answer to admins: only an admin may ban a colleague.
   if (target.role === "staff" && actor.role !== "admin") throw new DomainError("forbidden", "Admin access required");
   const bannedAt = target.bannedAt ?? new Date();
-  if (!isBanned(target)) await db.update(users).set({ bannedAt, banReason: reason, updatedAt: new Date() }).where(eq(users.id, target.id));
-  const ended = await db.delete(sessions).where(eq(sessions.userId, target.id)).returning({ id: sessions.id });
+  if (!isBanned(target)) await setUserBan(db, target.id, { bannedAt, banReason: reason });
+  const ended = await deleteAllSessions(db, target.id);
   const closedSockets = await closeSockets(env, db, target.id);
   // The browsers they signed in from are barred from new anonymous identities while the ban lasts (workers/auth/device.ts).
-  const devices = (await db.select({ id: userDevices.deviceId }).from(userDevices).where(eq(userDevices.userId, target.id))).length;
+  const devices = await countUserDevices(db, target.id);
   await auditAction(
     db,
     actor,
@@ -44,13 +45,13 @@ export async function banPerson(env: Pick<AppEnv, "ROOMS">, db: Db, actor: User,
     target.id,
     { banned: isBanned(target), reason: target.banReason },
     { banned: true, reason },
-    { sessionsEnded: ended.length, socketsClosed: closedSockets, devices },
+    { sessionsEnded: ended, socketsClosed: closedSockets, devices },
   );
   return {
     id: target.id,
     banned: true,
     bannedAt: bannedAt.toISOString(),
-    sessionsEnded: ended.length,
+    sessionsEnded: ended,
     socketsClosed: closedSockets,
     devices,
   };
@@ -59,7 +60,7 @@ export async function banPerson(env: Pick<AppEnv, "ROOMS">, db: Db, actor: User,
 export async function unbanPerson(db: Db, actor: User, targetId: string) {
   const target = await targetOrFail(db, targetId);
   if (isBanned(target)) {
-    await db.update(users).set({ bannedAt: null, banReason: null, updatedAt: new Date() }).where(eq(users.id, target.id));
+    await setUserBan(db, target.id, null);
     await auditAction(db, actor, "support.person_unbanned", target.id, { banned: true, reason: target.banReason }, { banned: false });
   }
   return { id: target.id, banned: false };
@@ -67,12 +68,8 @@ export async function unbanPerson(db: Db, actor: User, targetId: string) {
 
 /** Closes the person's live sockets in every room they are in (mesh_connections says which). */
 async function closeSockets(env: Pick<AppEnv, "ROOMS">, db: Db, userId: string): Promise<number> {
-  const rows = await db
-    .selectDistinct({ roomId: meshConnections.roomId })
-    .from(meshConnections)
-    .where(and(eq(meshConnections.userId, userId), eq(meshConnections.isActive, true)));
   let closed = 0;
-  for (const { roomId } of rows) {
+  for (const roomId of await openConnectionRoomsOf(db, userId)) {
     try {
       closed += await roomStub(env, roomId).expel(userId, BANNED_MESSAGE);
     } catch (e) {

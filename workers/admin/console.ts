@@ -1,10 +1,12 @@
 // /database-admin's data: stats, system health from real checks, and the safe SQL console
 // (docs/decisions/019-staff-and-admins.md).
 import { EDGE_CACHE_KEYS } from "./edge-cache";
-import { count, eq, gt, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { checkConsoleSql, maskPhones } from "../../core/sql-guard";
 import type { Db } from "../../db";
-import { emergencyBroadcasts, meshConnections, messages, sessions, type User, users } from "../../db/schema";
+import { pingDatabase } from "../../db/queries/health";
+import { adminCounts } from "../../db/queries/stats";
+import type { User } from "../../db/schema";
 import { billingHealth } from "../billing/config";
 import type { AppEnv } from "../env";
 import { DomainError } from "../../core/domain-error";
@@ -21,25 +23,8 @@ let isolateStartedAt: number | undefined;
 type Health = "healthy" | "warning" | "error";
 
 /** The spec's admin stats, counted from the tables. */
-export async function adminStats(db: Db, now = Date.now()) {
-  const since = new Date(now - 24 * 3600 * 1000);
-  const n = (q: Promise<{ n: number } | undefined>) => q.then((r) => r?.n ?? 0);
-  const [totalUsers, activeUsers, totalMessages, mesh, sos, premiumUsers, enterpriseUsers] = await Promise.all([
-    n(db.select({ n: count() }).from(users).get()),
-    n(
-      db
-        .select({ n: sql<number>`count(distinct ${sessions.userId})` })
-        .from(sessions)
-        .where(gt(sessions.expiresAt, new Date(now)))
-        .get(),
-    ),
-    n(db.select({ n: count() }).from(messages).get()),
-    n(db.select({ n: count() }).from(meshConnections).where(eq(meshConnections.isActive, true)).get()),
-    n(db.select({ n: count() }).from(emergencyBroadcasts).where(gt(emergencyBroadcasts.broadcastedAt, since)).get()),
-    n(db.select({ n: count() }).from(users).where(eq(users.subscriptionTier, "premium")).get()),
-    n(db.select({ n: count() }).from(users).where(eq(users.subscriptionTier, "enterprise")).get()),
-  ]);
-  return { totalUsers, activeUsers, totalMessages, meshConnections: mesh, emergencyBroadcasts: sos, premiumUsers, enterpriseUsers };
+export function adminStats(db: Db, now = Date.now()) {
+  return adminCounts(db, now);
 }
 
 async function timed(check: () => Promise<boolean>): Promise<Health> {
@@ -61,7 +46,7 @@ export async function systemHealth(env: AppEnv, db: Db) {
   isolateStartedAt ??= Date.now();
   const [database, cache, websocket] = await Promise.all([
     timed(async () => {
-      await db.run(sql`select 1`);
+      await pingDatabase(db);
       return true;
     }),
     timed(async () => {
@@ -94,7 +79,10 @@ export async function systemHealth(env: AppEnv, db: Db) {
   };
 }
 
-/** Runs one checked read-only statement with a row cap and a time limit; phone numbers masked; always audited. */
+/**
+ * Runs one checked read-only statement with a row cap and a time limit; phone numbers masked; always audited.
+ * The admin's own statement runs here, not in db/queries: it is the console's purpose, and checkConsoleSql guards it.
+ */
 export async function runConsoleQuery(db: Db, admin: User, query: string) {
   const verdict = checkConsoleSql(query);
   if (!verdict.ok) {

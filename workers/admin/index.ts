@@ -1,11 +1,13 @@
 // The staff desk and admin roles (spec part 2, admin dashboard). Every staff or admin action is written to
 // audit_log with who, what, when (created_at), and the before and after (docs/decisions/019-staff-and-admins.md).
-import { and, count, eq, gt, inArray, like, or } from "drizzle-orm";
 import { normalizePhone } from "../../core/phone";
 import type { Db } from "../../db";
 import { audit } from "../../db/queries/billing";
-import { findUserById } from "../../db/queries/users";
-import { emergencyBroadcasts, sessions, supportTickets, type User, users } from "../../db/schema";
+import { countActiveSosByUser } from "../../db/queries/emergency";
+import { countLiveSessionsByUser } from "../../db/queries/sessions";
+import { countOpenTicketsByUser } from "../../db/queries/support";
+import { findUserById, searchUsers, setUserRole } from "../../db/queries/users";
+import type { User } from "../../db/schema";
 import { DomainError } from "../../core/domain-error";
 
 /** Records one staff/admin action with the state before and after it. */
@@ -28,7 +30,7 @@ export async function setRole(db: Db, admin: User, targetId: string, role: "user
   if (target.role === "admin") throw new DomainError("conflict", "Admins are set by ADMIN_PHONES");
   if (role === "staff" && target.authMode !== "verified") throw new DomainError("conflict", "Only a verified person can be staff");
   if (target.role !== role) {
-    await db.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, target.id));
+    await setUserRole(db, target.id, role);
     await auditAction(db, admin, "admin.role_changed", target.id, { role: target.role }, { role });
   }
   return { id: target.id, role };
@@ -36,35 +38,16 @@ export async function setRole(db: Db, admin: User, targetId: string, role: "user
 
 /** People matching a phone (exact, any written form), a nickname fragment or an id, with what the desk needs to see. */
 export async function findPeople(db: Db, q: string, now = new Date()) {
-  const phone = normalizePhone(q);
-  const pattern = `%${q.replace(/[%_\\]/g, (m) => `\\${m}`)}%`;
-  const nick = like(users.nickname, pattern);
-  const found = await db
-    .select()
-    .from(users)
-    // The id too: a report's link opens the reported person's entry (docs/decisions/038-reports-and-device-bans.md).
-    .where(phone ? or(eq(users.phone, phone), nick, eq(users.id, q)) : or(nick, eq(users.id, q)))
-    .limit(20);
+  // The id too: a report's link opens the reported person's entry (docs/decisions/038-reports-and-device-bans.md).
+  const found = await searchUsers(db, { phone: normalizePhone(q), nickname: q, id: q }, 20);
   if (found.length === 0) return [];
   const ids = found.map((u) => u.id);
   const [liveSessions, openSos, openTickets] = await Promise.all([
-    db
-      .select({ userId: sessions.userId, n: count() })
-      .from(sessions)
-      .where(and(inArray(sessions.userId, ids), gt(sessions.expiresAt, now)))
-      .groupBy(sessions.userId),
-    db
-      .select({ userId: emergencyBroadcasts.userId, n: count() })
-      .from(emergencyBroadcasts)
-      .where(and(inArray(emergencyBroadcasts.userId, ids), eq(emergencyBroadcasts.status, "active")))
-      .groupBy(emergencyBroadcasts.userId),
-    db
-      .select({ userId: supportTickets.userId, n: count() })
-      .from(supportTickets)
-      .where(and(inArray(supportTickets.userId, ids), eq(supportTickets.status, "open")))
-      .groupBy(supportTickets.userId),
+    countLiveSessionsByUser(db, ids, now),
+    countActiveSosByUser(db, ids),
+    countOpenTicketsByUser(db, ids),
   ]);
-  const byUser = (rows: { userId: string | null; n: number }[]) => new Map(rows.map((r) => [r.userId, r.n]));
+  const byUser = (rows: { userId: string; n: number }[]) => new Map(rows.map((r) => [r.userId, r.n]));
   const [s, e, t] = [byUser(liveSessions), byUser(openSos), byUser(openTickets)];
   return found.map((u) => ({
     id: u.id,

@@ -1,16 +1,21 @@
 // Staff keep the market price table (docs/decisions/026-market-prices.md): each price has a source and the
 // day it was seen, which the assistant, USSD and WhatsApp say next to it. Every change is audited.
-import { and, eq } from "drizzle-orm";
 import type { MarketPriceInput } from "../../core/admin-schemas";
 import { newId } from "../../core/ids";
 import type { Db } from "../../db";
-import { marketPrices, type User } from "../../db/schema";
+import {
+  deleteMarketPriceRow,
+  findMarketPrice,
+  insertMarketPrice,
+  listAllMarketPrices,
+  type MarketPriceRow,
+  updateMarketPrice,
+} from "../../db/queries/content";
+import type { User } from "../../db/schema";
 import { DomainError } from "../../core/domain-error";
 import { auditAction } from ".";
 
-type PriceRow = typeof marketPrices.$inferSelect;
-
-const shown = (r: PriceRow) => ({
+const shown = (r: MarketPriceRow) => ({
   id: r.id,
   commodity: r.commodity,
   market: r.market,
@@ -23,11 +28,7 @@ const shown = (r: PriceRow) => ({
 
 /** One price per commodity and market: setting it again replaces the old figure (the audit keeps it). */
 export async function setMarketPrice(db: Db, staff: User, input: MarketPriceInput) {
-  const before = await db
-    .select()
-    .from(marketPrices)
-    .where(and(eq(marketPrices.commodity, input.commodity), eq(marketPrices.market, input.market)))
-    .get();
+  const before = await findMarketPrice(db, input.commodity, input.market);
   const values = {
     commodity: input.commodity,
     market: input.market,
@@ -37,24 +38,19 @@ export async function setMarketPrice(db: Db, staff: User, input: MarketPriceInpu
     source: input.source,
     updatedAt: new Date(`${input.date}T12:00:00Z`),
   };
-  const [row] = before
-    ? await db.update(marketPrices).set(values).where(eq(marketPrices.id, before.id)).returning()
-    : await db
-        .insert(marketPrices)
-        .values({ id: newId(), ...values })
-        .returning();
+  const row = before ? await updateMarketPrice(db, before.id, values) : await insertMarketPrice(db, newId(), values);
   await auditAction(db, staff, "market.price_set", row.id, before ? shown(before) : null, shown(row));
   return shown(row);
 }
 
 export async function deleteMarketPrice(db: Db, staff: User, id: string) {
-  const [gone] = await db.delete(marketPrices).where(eq(marketPrices.id, id)).returning();
+  const gone = await deleteMarketPriceRow(db, id);
   if (!gone) throw new DomainError("not_found", "Price not found");
   await auditAction(db, staff, "market.price_deleted", id, shown(gone), null);
   return { id, deleted: true };
 }
 
 export async function listMarketPrices(db: Db) {
-  const rows = await db.select().from(marketPrices).orderBy(marketPrices.commodity, marketPrices.city).limit(1000);
+  const rows = await listAllMarketPrices(db, 1000);
   return rows.map(shown);
 }

@@ -4,8 +4,9 @@
 import { REPORT_CATEGORY, type ReportInput } from "../../core/admin-schemas";
 import { newId } from "../../core/ids";
 import type { Db } from "../../db";
+import { insertTicket } from "../../db/queries/support";
 import { findUserById } from "../../db/queries/users";
-import { supportTickets, type User } from "../../db/schema";
+import type { User } from "../../db/schema";
 import type { AppEnv } from "../env";
 import { DomainError } from "../../core/domain-error";
 import { takeAddressToken } from "../limits";
@@ -23,6 +24,6 @@ export async function fileReport(env: AppEnv, db: Db, reporter: User, input: Rep
   // Staff read the reason, the reporter's words and where it happened in one line of the queue.
   const where = input.roomId ? ` (in ${input.roomId})` : "";
   const message = `${input.reason}${where}${input.details ? `: ${input.details}` : ""}`;
-  await db.insert(supportTickets).values({ id, userId: reporter.id, message, category: REPORT_CATEGORY, subjectId: subject.id });
+  await insertTicket(db, { id, userId: reporter.id, message, category: REPORT_CATEGORY, subjectId: subject.id });
   return { ok: true as const, id, status: "open" as const };
 }

@@ -1,23 +1,16 @@
 // Active SOS by area for the staff desk: every open broadcast, grouped by the area room it went to (one
 // gazetteer, docs/decisions/009-one-place-one-room.md), busiest area first. Resolving uses the SOS module's
 // own resolve, which staff may call and which audits it.
-import { desc, eq } from "drizzle-orm";
 import type { DeskSos } from "../../core/admin-schemas";
 import { resolveArea } from "../../core/places";
 import type { Db } from "../../db";
-import { emergencyBroadcasts, users } from "../../db/schema";
+import { activeBroadcastsWithSender } from "../../db/queries/emergency";
 
 /** Enough for any real night; the desk says when there are more than it shows. */
 const SHOWN = 200;
 
 export async function activeSosByArea(db: Db) {
-  const rows = await db
-    .select({ sos: emergencyBroadcasts, nickname: users.nickname })
-    .from(emergencyBroadcasts)
-    .innerJoin(users, eq(users.id, emergencyBroadcasts.userId))
-    .where(eq(emergencyBroadcasts.status, "active"))
-    .orderBy(desc(emergencyBroadcasts.broadcastedAt))
-    .limit(SHOWN + 1);
+  const rows = await activeBroadcastsWithSender(db, SHOWN + 1);
   const areas = new Map<string, { area: string; geohash: string | null; sos: DeskSos[] }>();
   for (const { sos, nickname } of rows.slice(0, SHOWN)) {
     const area = resolveArea(sos);

@@ -1,9 +1,9 @@
 // Staff answer support call-back tickets: the person reads the reply in the notification centre and by
 // WhatsApp (SMS when WhatsApp fails), through the messaging adapter; every step audited.
-import { eq } from "drizzle-orm";
 import type { Db } from "../../db";
+import { findTicket, setTicketStatus } from "../../db/queries/support";
 import { findUserById, findUserByPhone } from "../../db/queries/users";
-import { supportTickets, type User } from "../../db/schema";
+import type { User } from "../../db/schema";
 import type { AppEnv } from "../env";
 import { DomainError } from "../../core/domain-error";
 import { notify } from "../notifications";
@@ -11,7 +11,7 @@ import { sendMessage } from "../services/messaging";
 import { auditAction } from ".";
 
 async function ticketOrFail(db: Db, id: string) {
-  const ticket = await db.select().from(supportTickets).where(eq(supportTickets.id, id)).get();
+  const ticket = await findTicket(db, id);
   if (!ticket) throw new DomainError("not_found", "Ticket not found");
   return ticket;
 }
@@ -43,7 +43,7 @@ export async function replyToTicket(env: AppEnv, db: Db, staff: User, id: string
   if (!delivered.notification && !delivered.whatsapp && !delivered.sms)
     throw new DomainError("upstream_failed", "The reply could not reach the person");
   const status = input.close ? "closed" : "open";
-  if (input.close) await db.update(supportTickets).set({ status }).where(eq(supportTickets.id, id));
+  if (input.close) await setTicketStatus(db, id, status);
   await auditAction(db, staff, "support.ticket_replied", id, { status: ticket.status }, { status }, { reply: input.message, delivered });
   return { id, status, delivered };
 }
@@ -51,7 +51,7 @@ export async function replyToTicket(env: AppEnv, db: Db, staff: User, id: string
 export async function closeTicket(db: Db, staff: User, id: string) {
   const ticket = await ticketOrFail(db, id);
   if (ticket.status !== "closed") {
-    await db.update(supportTickets).set({ status: "closed" }).where(eq(supportTickets.id, id));
+    await setTicketStatus(db, id, "closed");
     await auditAction(db, staff, "support.ticket_closed", id, { status: ticket.status }, { status: "closed" });
   }
   return { id, status: "closed" as const };

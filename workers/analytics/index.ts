@@ -1,10 +1,23 @@
 // Analytics from real events (docs/decisions/027-analytics.md): the domain modules record what happened as it
 // happens, into daily roll-ups per kind and coarse area; the admin figures are computed only from these and
 // the live tables. A failed write never fails the action it counts.
-import { and, count, eq, gt, gte, like, lt, sql, sum } from "drizzle-orm";
 import { roomKind } from "../../core/room-ids";
 import type { Db } from "../../db";
-import { analyticsDaily, analyticsHourly, analyticsPersonal, meshConnections, sessions, users } from "../../db/schema";
+import {
+  addDailyCount,
+  addHourlyCount,
+  addPersonalCount,
+  countActiveUsersSince,
+  countAllUsers,
+  countAreasSince,
+  countOpenConnections,
+  deleteHourlyBefore,
+  deletePersonalBefore,
+  messagesPerPeriodSince,
+  personalCountsSince,
+  sumByKindSince,
+  sumEventsSince,
+} from "../../db/queries/analytics";
 
 export type EventKind =
   | "signup"
@@ -39,20 +52,8 @@ export async function recordEvent(
   const now = opts.now ?? new Date();
   const area = opts.area ?? "";
   try {
-    await db
-      .insert(analyticsDaily)
-      .values({ day: dayOf(now), kind, area, count: n })
-      .onConflictDoUpdate({
-        target: [analyticsDaily.day, analyticsDaily.kind, analyticsDaily.area],
-        set: { count: sql`${analyticsDaily.count} + ${n}` },
-      });
-    await db
-      .insert(analyticsHourly)
-      .values({ hour: hourOf(now), kind, area, count: n })
-      .onConflictDoUpdate({
-        target: [analyticsHourly.hour, analyticsHourly.kind, analyticsHourly.area],
-        set: { count: sql`${analyticsHourly.count} + ${n}` },
-      });
+    await addDailyCount(db, { day: dayOf(now), kind, area, n });
+    await addHourlyCount(db, { hour: hourOf(now), kind, area, n });
   } catch (e) {
     console.error("analytics: record", kind, e);
   }
@@ -61,8 +62,8 @@ export async function recordEvent(
 
 /** Drops hours older than the hourly roll-up keeps and personal activity older than 31 days (run by the cron). */
 export async function pruneAnalytics(db: Db, now = new Date()): Promise<void> {
-  await db.delete(analyticsHourly).where(lt(analyticsHourly.hour, hourOf(new Date(now.getTime() - HOURLY_KEEP_MS))));
-  await db.delete(analyticsPersonal).where(lt(analyticsPersonal.hour, hourOf(new Date(now.getTime() - PERSONAL_KEEP_MS))));
+  await deleteHourlyBefore(db, hourOf(new Date(now.getTime() - HOURLY_KEEP_MS)));
+  await deletePersonalBefore(db, hourOf(new Date(now.getTime() - PERSONAL_KEEP_MS)));
 }
 
 /** People's messages just recorded, counted per room kind and (for area rooms) coarse area, and for each sender. */
@@ -96,13 +97,7 @@ export async function recordMessageEvents(
 /** Only the person's own activity (recordEvent and the message batches write the service-wide counts). */
 async function recordPersonal(db: Db, userId: string, kind: EventKind, n: number, now: Date): Promise<void> {
   try {
-    await db
-      .insert(analyticsPersonal)
-      .values({ userId, hour: hourOf(now), kind, count: n })
-      .onConflictDoUpdate({
-        target: [analyticsPersonal.userId, analyticsPersonal.hour, analyticsPersonal.kind],
-        set: { count: sql`${analyticsPersonal.count} + ${n}` },
-      });
+    await addPersonalCount(db, { userId, hour: hourOf(now), kind, n });
   } catch (e) {
     console.error("analytics: record personal", kind, e);
   }
@@ -126,77 +121,16 @@ function window(range: Range, now: Date) {
 }
 type Window = ReturnType<typeof window>;
 
-async function sumOf(db: Db, w: Window, kindLike: string): Promise<number> {
-  const [row] =
-    w.unit === "hour"
-      ? await db
-          .select({ n: sum(analyticsHourly.count) })
-          .from(analyticsHourly)
-          .where(and(gte(analyticsHourly.hour, w.from), like(analyticsHourly.kind, kindLike)))
-      : await db
-          .select({ n: sum(analyticsDaily.count) })
-          .from(analyticsDaily)
-          .where(and(gte(analyticsDaily.day, w.from), like(analyticsDaily.kind, kindLike)));
-  return Number(row?.n ?? 0);
-}
-
-async function areasOf(db: Db, w: Window): Promise<number> {
-  const [row] =
-    w.unit === "hour"
-      ? await db
-          .select({ n: sql<number>`count(distinct ${analyticsHourly.area})` })
-          .from(analyticsHourly)
-          .where(and(gte(analyticsHourly.hour, w.from), sql`${analyticsHourly.area} <> ''`))
-      : await db
-          .select({ n: sql<number>`count(distinct ${analyticsDaily.area})` })
-          .from(analyticsDaily)
-          .where(and(gte(analyticsDaily.day, w.from), sql`${analyticsDaily.area} <> ''`));
-  return Number(row?.n ?? 0);
-}
-
-async function byKindOf(db: Db, w: Window): Promise<Record<string, number>> {
-  const rows =
-    w.unit === "hour"
-      ? await db
-          .select({ kind: analyticsHourly.kind, n: sum(analyticsHourly.count) })
-          .from(analyticsHourly)
-          .where(gte(analyticsHourly.hour, w.from))
-          .groupBy(analyticsHourly.kind)
-      : await db
-          .select({ kind: analyticsDaily.kind, n: sum(analyticsDaily.count) })
-          .from(analyticsDaily)
-          .where(gte(analyticsDaily.day, w.from))
-          .groupBy(analyticsDaily.kind);
-  return Object.fromEntries(rows.map((r) => [r.kind, Number(r.n)]));
-}
-
-/** Messages per hour or per day over the window, for the chart. */
-async function messagesOverTime(db: Db, w: Window): Promise<{ at: string; count: number }[]> {
-  const rows =
-    w.unit === "hour"
-      ? await db
-          .select({ at: analyticsHourly.hour, n: sum(analyticsHourly.count) })
-          .from(analyticsHourly)
-          .where(and(gte(analyticsHourly.hour, w.from), like(analyticsHourly.kind, "message.%")))
-          .groupBy(analyticsHourly.hour)
-          .orderBy(analyticsHourly.hour)
-      : await db
-          .select({ at: analyticsDaily.day, n: sum(analyticsDaily.count) })
-          .from(analyticsDaily)
-          .where(and(gte(analyticsDaily.day, w.from), like(analyticsDaily.kind, "message.%")))
-          .groupBy(analyticsDaily.day)
-          .orderBy(analyticsDaily.day);
-  return rows.map((r) => ({ at: r.at, count: Number(r.n) }));
-}
+const sumOf = (db: Db, w: Window, kindLike: string) => sumEventsSince(db, w.unit, w.from, kindLike);
 
 /** The spec's analytics metrics, each from events or live tables; what LinkUp cannot measure is null. */
 export async function metrics(db: Db, range: Range, now = new Date()) {
   const w = window(range, now);
   const activeSince = new Date(now.getTime() - RANGES[range]);
   const [
-    [total],
-    [active],
-    [conns],
+    total,
+    active,
+    conns,
     messageVolume,
     aiInteractions,
     emergencyAlerts,
@@ -207,30 +141,27 @@ export async function metrics(db: Db, range: Range, now = new Date()) {
     byKind,
     series,
   ] = await Promise.all([
-    db.select({ n: count() }).from(users),
-    db
-      .select({ n: sql<number>`count(distinct ${sessions.userId})` })
-      .from(sessions)
-      .where(gt(sessions.lastUsedAt, activeSince)),
-    db.select({ n: count() }).from(meshConnections).where(eq(meshConnections.isActive, true)),
+    countAllUsers(db),
+    countActiveUsersSince(db, activeSince),
+    countOpenConnections(db),
     sumOf(db, w, "message.%"),
     sumOf(db, w, "ai.%"),
     sumOf(db, w, "sos.%"),
     sumOf(db, w, "signup"),
     sumOf(db, w, "verification"),
     sumOf(db, w, "checkout"),
-    areasOf(db, w),
-    byKindOf(db, w),
-    messagesOverTime(db, w),
+    countAreasSince(db, w.unit, w.from),
+    sumByKindSince(db, w.unit, w.from),
+    messagesPerPeriodSince(db, w.unit, w.from),
   ]);
   return {
     scope: "service" as const,
     range,
     since: w.since.toISOString(),
     unit: w.unit,
-    totalUsers: total.n,
-    activeUsers: Number(active.n),
-    meshConnections: conns.n,
+    totalUsers: total,
+    activeUsers: active,
+    meshConnections: conns,
     messageVolume,
     aiInteractions,
     emergencyAlerts,
@@ -252,13 +183,9 @@ export async function metrics(db: Db, range: Range, now = new Date()) {
  */
 export async function personalMetrics(db: Db, userId: string, range: Range, now = new Date()) {
   const from = hourOf(new Date(now.getTime() - RANGES[range]));
-  const rows = await db
-    .select({ kind: analyticsPersonal.kind, n: sum(analyticsPersonal.count) })
-    .from(analyticsPersonal)
-    .where(and(eq(analyticsPersonal.userId, userId), gte(analyticsPersonal.hour, from)))
-    .groupBy(analyticsPersonal.kind);
-  const total = (prefix: string) => rows.filter((r) => r.kind.startsWith(prefix)).reduce((n, r) => n + Number(r.n), 0);
-  const aiByKind = Object.fromEntries(rows.filter((r) => r.kind.startsWith("ai.")).map((r) => [r.kind.slice(3), Number(r.n)]));
+  const rows = await personalCountsSince(db, userId, from);
+  const total = (prefix: string) => rows.filter((r) => r.kind.startsWith(prefix)).reduce((n, r) => n + r.n, 0);
+  const aiByKind = Object.fromEntries(rows.filter((r) => r.kind.startsWith("ai.")).map((r) => [r.kind.slice(3), r.n]));
   return {
     scope: "me" as const,
     range,

@@ -2,12 +2,12 @@
 // voice), with the tier limits of spec part 1 §5 applied on the server. Every channel calls these.
 import { recordEvent } from "../analytics";
 import { chooseLanguage, LANGUAGE_ENGLISH_NAMES } from "../../core/i18n/languages";
-import { eq } from "drizzle-orm";
 import { type AiCommand, findPremiumKeyword, LANGUAGES, type LanguageCode, parseAiCommand } from "../../core/ai-command";
 import type { SmartReply, Translation } from "../../core/ai-schemas";
 import type { Tier } from "../../core/constants";
 import type { Db } from "../../db";
-import { type User, users } from "../../db/schema";
+import { findUserById } from "../../db/queries/users";
+import type { User } from "../../db/schema";
 import type { AppEnv } from "../env";
 import { marketAnswer } from "./market";
 import { type AreaHint, askerArea } from "./area";
@@ -50,7 +50,7 @@ export { supportFollowup, supportQuery } from "./support";
 export { transcribeVoiceMessage, voiceAllowed, voiceAudio } from "./voice";
 
 export async function loadUser(db: Db, userId: string): Promise<User> {
-  const user = await db.select().from(users).where(eq(users.id, userId)).get();
+  const user = await findUserById(db, userId);
   if (!user) throw new Error(`assistant: unknown user ${userId}`);
   return user;
 }

@@ -1,12 +1,12 @@
 // The support bot (spec part 2 §3, §4, §7, §8): categorised answers, follow-ups, and escalation to a human
 // by a support ticket with the phone to call back.
-import { and, desc, eq, gte } from "drizzle-orm";
 import { normalizePhone } from "../../core/phone";
 import type { SupportAnswer, SupportCategory } from "../../core/ai-schemas";
 import { PRICES_NGN, SUPPORT_HOURS, TRIAL_DAYS } from "../../core/constants";
 import { newId } from "../../core/ids";
 import type { Db } from "../../db";
-import { type User, supportTickets } from "../../db/schema";
+import { insertTicket, openTicketIdsOfPhone } from "../../db/queries/support";
+import type { User } from "../../db/schema";
 import type { AppEnv } from "../env";
 import { classifyOffline, offlineProvider } from "./offline";
 import { withFallback } from "./provider";
@@ -39,18 +39,17 @@ export const TICKETS_PER_PHONE_PER_DAY = 3;
 
 export async function openTicket(db: Db, input: { user: User | null; phone: string; message: string; category: SupportCategory }) {
   const since = new Date(Date.now() - 24 * 3600 * 1000);
-  const recent = await db
-    .select({ id: supportTickets.id })
-    .from(supportTickets)
-    .where(and(eq(supportTickets.phone, input.phone), eq(supportTickets.status, "open"), gte(supportTickets.createdAt, since)))
-    .orderBy(desc(supportTickets.createdAt))
-    .all();
+  const recent = await openTicketIdsOfPhone(db, input.phone, since);
   // Already waiting for a call back: keep the newest ticket rather than queue the same phone again and again.
-  if (recent.length >= TICKETS_PER_PHONE_PER_DAY) return recent[0].id;
+  if (recent.length >= TICKETS_PER_PHONE_PER_DAY) return recent[0];
   const id = newId(8);
-  await db
-    .insert(supportTickets)
-    .values({ id, userId: input.user?.id ?? null, phone: input.phone, message: input.message.slice(0, 2000), category: input.category });
+  await insertTicket(db, {
+    id,
+    userId: input.user?.id ?? null,
+    phone: input.phone,
+    message: input.message.slice(0, 2000),
+    category: input.category,
+  });
   return id;
 }
 

@@ -1,11 +1,11 @@
 // Voice messages (spec part 1 §5): premium 50 a month, enterprise unlimited, free none. The audio is kept in
 // R2 (`FILES`) and transcribed by the provider; offline, the audio is kept and the transcript waits.
-import { and, desc, eq } from "drizzle-orm";
 import { VOICE_PREMIUM_MESSAGE } from "../../core/ai-command";
 import { TIER_LIMITS } from "../../core/constants";
 import { newId } from "../../core/ids";
 import type { Db } from "../../db";
-import { files, type User } from "../../db/schema";
+import { findFile, insertFile, setTranscript, voiceFilesOf } from "../../db/queries/files";
+import type { User } from "../../db/schema";
 import type { AppEnv } from "../env";
 import { offlineProvider } from "./offline";
 import { NeedsOnline, withFallback, withTimeout } from "./provider";
@@ -56,7 +56,7 @@ export async function transcribeVoiceMessage(
   } catch (e) {
     if (!(e instanceof NeedsOnline)) throw e;
   }
-  await db.insert(files).values({
+  await insertFile(db, {
     id,
     ownerId: input.user.id,
     kind: "voice",
@@ -80,7 +80,7 @@ export async function transcribeVoiceMessage(
 
 /** The owner's voice message audio, or null. */
 export async function voiceAudio(env: AppEnv, db: Db, user: User, id: string) {
-  const row = await db.select().from(files).where(eq(files.id, id)).get();
+  const row = await findFile(db, id);
   if (row?.kind !== "voice" || row.ownerId !== user.id) return null;
   const obj = await env.FILES.get(row.r2Key);
   return obj ? { body: obj.body, mime: row.mime } : null;
@@ -88,13 +88,7 @@ export async function voiceAudio(env: AppEnv, db: Db, user: User, id: string) {
 
 /** The user's voice messages, newest first. */
 export async function listVoiceMessages(db: Db, user: User, limit = 20) {
-  const rows = await db
-    .select({ id: files.id, transcript: files.transcript, size: files.size, createdAt: files.createdAt })
-    .from(files)
-    .where(and(eq(files.ownerId, user.id), eq(files.kind, "voice")))
-    .orderBy(desc(files.createdAt))
-    .limit(limit)
-    .all();
+  const rows = await voiceFilesOf(db, user.id, limit);
   return rows.map((r) => ({ ...r, transcript: r.transcript ?? "", createdAt: r.createdAt.toISOString() }));
 }
 
@@ -103,7 +97,7 @@ export async function listVoiceMessages(db: Db, user: User, limit = 20) {
  * Not counted again; null when it is not the user's, or when transcription still needs the online assistant.
  */
 export async function retranscribe(env: AppEnv, db: Db, user: User, id: string, timeoutMs = AI_TIMEOUT_MS * 3) {
-  const row = await db.select().from(files).where(eq(files.id, id)).get();
+  const row = await findFile(db, id);
   if (row?.kind !== "voice" || row.ownerId !== user.id) return { found: false as const };
   if (row.transcript) return { found: true as const, transcript: row.transcript };
   const online = onlineProvider(env);
@@ -111,7 +105,7 @@ export async function retranscribe(env: AppEnv, db: Db, user: User, id: string, 
   if (!online || !obj) return { found: true as const, transcript: null };
   try {
     const transcript = (await withTimeout(online.transcribe(await obj.arrayBuffer(), row.mime), timeoutMs)).trim();
-    if (transcript) await db.update(files).set({ transcript }).where(eq(files.id, id));
+    if (transcript) await setTranscript(db, id, transcript);
     return { found: true as const, transcript: transcript || null };
   } catch (e) {
     console.warn("assistant: transcription failed again:", e instanceof Error ? e.message : e);

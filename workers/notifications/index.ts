@@ -7,9 +7,7 @@ import {
   type NotificationType,
   PREF_FOR_TYPE,
 } from "../../core/sos-schemas";
-import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db";
-import { users } from "../../db/schema";
 import {
   deletePushEndpoint,
   getPrefsFor,
@@ -19,6 +17,7 @@ import {
   type PushSubscriptionRow,
   pushTargetsFor,
 } from "../../db/queries/notifications";
+import { languagesOf, stealthUserIds } from "../../db/queries/users";
 import type { AppEnv } from "../env";
 import { translator } from "../../core/i18n/catalogs";
 import { chooseLanguage, type UiLanguage } from "../../core/i18n/languages";
@@ -90,16 +89,6 @@ export function payloadFor(row: Parameters<typeof pushPayload>[0], stealth: bool
   return stealth ? stealthPayload(row) : pushPayload(row);
 }
 
-async function stealthUsers(db: Db, userIds: string[]): Promise<Set<string>> {
-  if (userIds.length === 0) return new Set();
-  const rows = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(inArray(users.id, userIds), eq(users.stealthMode, true)))
-    .all();
-  return new Set(rows.map((r) => r.id));
-}
-
 /** Pushes to many subscriptions with a little parallelism; removes the ones the push service says are gone. */
 export async function pushToSubscriptions(
   env: AppEnv,
@@ -145,16 +134,9 @@ interface Stored {
 /** The users grouped by the language of their screens (their saved setting; English when it has no catalog). */
 async function byLanguage(db: Db, userIds: string[]): Promise<Map<UiLanguage, string[]>> {
   const groups = new Map<UiLanguage, string[]>();
-  for (let i = 0; i < userIds.length; i += 90) {
-    const rows = await db
-      .select({ id: users.id, language: users.language })
-      .from(users)
-      .where(inArray(users.id, userIds.slice(i, i + 90)))
-      .all();
-    for (const r of rows) {
-      const language = chooseLanguage(r.language, null);
-      groups.set(language, [...(groups.get(language) ?? []), r.id]);
-    }
+  for (const r of await languagesOf(db, userIds)) {
+    const language = chooseLanguage(r.language, null);
+    groups.set(language, [...(groups.get(language) ?? []), r.id]);
   }
   return groups;
 }
@@ -196,7 +178,7 @@ async function push(env: AppEnv, db: Db, { rows, prefs }: Stored, now: Date) {
   }
   const byUser = new Map(rows.map((r) => [r.userId, r]));
   const subs = await pushTargetsFor(db, [...pushUsers]);
-  const stealth = await stealthUsers(db, [...pushUsers]);
+  const stealth = await stealthUserIds(db, [...pushUsers]);
   const sent = await pushToSubscriptions(
     env,
     db,

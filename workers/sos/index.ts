@@ -26,9 +26,8 @@ import {
   userIdsInArea,
   userIdsInAreas,
 } from "../../db/queries/emergency";
-import { findUserById } from "../../db/queries/users";
-import { type User, users } from "../../db/schema";
-import { eq } from "drizzle-orm";
+import { findUserById, saveUserLocation } from "../../db/queries/users";
+import type { User } from "../../db/schema";
 import type { AppEnv } from "../env";
 import { DomainError } from "../../core/domain-error";
 import { awardSosHelped } from "../rewards";
@@ -193,11 +192,9 @@ export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUnt
 
   // The sender's area is where they are now.
   if (input.location && geohash) {
-    await db
-      .update(users)
-      .set({ latitude: loc.latitude, longitude: loc.longitude, geohash, locationUpdatedAt: new Date() })
-      .where(eq(users.id, user.id))
-      .catch((e) => console.error("sos: saving location", e));
+    await saveUserLocation(db, user.id, { latitude: loc.latitude, longitude: loc.longitude, geohash }).catch((e) =>
+      console.error("sos: saving location", e),
+    );
   }
 
   const roomJob = async () => {

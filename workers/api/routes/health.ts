@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { dbDriver } from "../../../db";
+import { pingDatabase } from "../../../db/queries/health";
 import { billingHealth } from "../../billing/config";
 import { type AppBindings, isDevelopment, missingConfig, servicesStatus } from "../../env";
 import { roomStub } from "../../rooms/stub";
@@ -8,7 +8,7 @@ import { roomStub } from "../../rooms/stub";
 export const health = new Hono<AppBindings>().get("/", async (c) => {
   let database: "ok" | "error" = "ok";
   try {
-    await c.var.db.run(sql`select 1`);
+    await pingDatabase(c.var.db);
   } catch (e) {
     console.error("health: database", e);
     database = "error";
