@@ -2,7 +2,7 @@
 import { and, asc, between, count, desc, eq, gte, inArray, ne, or, sql } from "drizzle-orm";
 import { newId } from "../../core/ids";
 import type { Db } from "../index";
-import { emergencyBroadcasts, emergencyContacts, phoneChannels, sosDeliveries, sosResponses, users } from "../schema";
+import { emergencyBroadcasts, emergencyContacts, sosDeliveries, sosResponses, users } from "../schema";
 
 export type BroadcastRow = typeof emergencyBroadcasts.$inferSelect;
 
@@ -127,10 +127,6 @@ export async function userIdsByPhones(db: Db, phones: string[]): Promise<string[
     .from(users)
     .where(inArray(users.phone, phones.slice(0, 90)));
   return rows.map((r) => r.id);
-}
-
-export async function phoneChannelLocation(db: Db, phone: string) {
-  return db.select().from(phoneChannels).where(eq(phoneChannels.phone, phone)).get();
 }
 
 // Emergency contacts.

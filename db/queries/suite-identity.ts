@@ -1,6 +1,7 @@
 // The identity query modules (second factor, passkeys, security events, verification, devices, limits, phone
 // channels, my data) on both drivers; run from db/queries/libsql.test.ts and db/queries/d1.worker.test.ts.
 import { eq } from "drizzle-orm";
+import { newId } from "../../core/ids";
 import { describe, expect, it } from "vitest";
 import type { Db } from "../index";
 import { phoneChannels } from "../schema";
@@ -16,7 +17,12 @@ import {
 import { deletePasskey, insertPasskey, keepWebauthnChallenge, listPasskeyRows, markPasskeyUsed, takeWebauthnChallenge } from "./passkeys";
 import { insertSecurityEvent, listSecurityEventRows } from "./security-events";
 import { insertSession } from "./sessions";
-import { createUser, findUserById, setVerifiedPhone } from "./users";
+import { createUser, deviceHasBannedUser, findUserById, linkUserDevice, setUserBan, setVerifiedPhone } from "./users";
+import { giveBackCount, takeCount } from "./address-counters";
+import { findPhoneChannel, upsertPhoneChannel } from "./phone-channels";
+import { mergeUserRows } from "./merge";
+import { deleteAccountRows, fileKeysOf, personalRecords, roomsOfUser } from "./my-data";
+import { addMembers, ensureRoom, recordMessage } from "./rooms";
 import {
   confirmPhoneChannelRow,
   consumeCode,
@@ -152,6 +158,95 @@ export function identityQuerySuite(driver: string, getDb: () => Db) {
       await confirmPhoneChannelRow(db, phone, new Date(2_000));
       const row = await db.select().from(phoneChannels).where(eq(phoneChannels.phone, phone)).get();
       expect(row?.confirmedAt?.getTime()).toBe(2_000);
+    });
+    it("counts uses per address window up to the limit, gives one back, and forgets ended windows", async () => {
+      const db = getDb();
+      const key = `k-${Math.random()}`;
+      const now = new Date(1_800_000_000_000);
+      const w = { key, window: "w1", expiresAt: new Date(now.getTime() + 60_000) };
+      expect(await takeCount(db, w, 2, now)).toBe(true);
+      expect(await takeCount(db, w, 2, now)).toBe(true);
+      expect(await takeCount(db, w, 2, now)).toBe(false);
+      await giveBackCount(db, key, "w1");
+      expect(await takeCount(db, w, 2, now)).toBe(true);
+      // Once the window ended, a new one counts from one again.
+      const later = new Date(now.getTime() + 120_000);
+      expect(await takeCount(db, { key, window: "w2", expiresAt: new Date(later.getTime() + 60_000) }, 1, later)).toBe(true);
+      expect(await takeCount(db, w, 2, later)).toBe(true);
+    });
+
+    it("keeps a phone's channel state field by field, and which browsers carry a banned account", async () => {
+      const db = getDb();
+      const phone = `+23482${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+      expect(await findPhoneChannel(db, phone)).toBeUndefined();
+      await upsertPhoneChannel(db, phone, { language: "yoruba" });
+      await upsertPhoneChannel(db, phone, { optedOut: true });
+      expect(await findPhoneChannel(db, phone)).toMatchObject({ language: "yoruba", optedOut: true });
+
+      const device = `d-${Math.random()}`;
+      const a = await createUser(db);
+      const b = await createUser(db);
+      await linkUserDevice(db, device, a.id);
+      await linkUserDevice(db, device, a.id);
+      await linkUserDevice(db, device, b.id);
+      expect(await deviceHasBannedUser(db, device)).toBe(false);
+      await setUserBan(db, b.id, { bannedAt: new Date(), banReason: "spam" });
+      expect(await deviceHasBannedUser(db, device)).toBe(true);
+      expect(await deviceHasBannedUser(db, `other-${device}`)).toBe(false);
+    });
+
+    it("reads a person's records for the export and deletes every row of them, leaving others' alone", async () => {
+      const db = getDb();
+      const phone = `+23483${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+      const me = await createUser(db, { phone });
+      const friend = await createUser(db);
+      const dm = `dm:${[me.id, friend.id].sort().join(":")}`;
+      const area = `nearby:s${Math.floor(Math.random() * 1e6)}`;
+      await ensureRoom(db, { id: dm, kind: "dm", name: "" });
+      await ensureRoom(db, { id: area, kind: "nearby", name: "Area" });
+      await addMembers(db, dm, [{ userId: me.id }, { userId: friend.id }]);
+      await addMembers(db, area, [{ userId: me.id }, { userId: friend.id }]);
+      const message = (roomId: string, senderId: string) =>
+        recordMessage(db, { id: newId(), roomId, senderId, type: "text", body: "hi", sentAt: new Date() });
+      await message(dm, friend.id);
+      await message(area, me.id);
+      await message(area, friend.id);
+      await replaceBackupCodes(db, me.id, ["h1"]);
+      const session = `s-${Math.random()}`;
+      await insertSession(db, { id: session, userId: me.id, expiresAt: new Date(Date.now() + 60_000) });
+      await upsertPhoneChannel(db, phone, { language: "hausa" });
+
+      const records = await personalRecords(db, me.id);
+      expect(records.memberships.map((m) => m.roomId).sort()).toEqual([area, dm].sort());
+      expect(records.messages).toHaveLength(1);
+      expect(records.backupCodesLeft).toBe(1);
+      expect((await roomsOfUser(db, me.id)).sort()).toEqual([area, dm].sort());
+      expect(await fileKeysOf(db, me.id)).toEqual([]);
+
+      await deleteAccountRows(db, me, [dm]);
+      expect(await findUserById(db, me.id)).toBeUndefined();
+      expect(await findPhoneChannel(db, phone)).toBeUndefined();
+      expect(await countBackupCodesLeft(db, me.id)).toBe(0);
+      const left = await personalRecords(db, friend.id);
+      // The direct chat went whole; the area room and the friend's message there stay.
+      expect(left.memberships.map((m) => m.roomId)).toEqual([area]);
+      expect(left.messages.map((m) => m.roomId)).toEqual([area]);
+    });
+
+    it("merges one identity into another in one batch: rows move, usage adds up, the merged user is gone", async () => {
+      const db = getDb();
+      const from = await createUser(db);
+      const into = await createUser(db);
+      const area = `nearby:m${Math.floor(Math.random() * 1e6)}`;
+      await ensureRoom(db, { id: area, kind: "nearby", name: "Area" });
+      await addMembers(db, area, [{ userId: from.id }, { userId: into.id }]);
+      await recordMessage(db, { id: newId(), roomId: area, senderId: from.id, type: "text", body: "hi", sentAt: new Date() });
+      await mergeUserRows(db, from.id, into.id, { ...into, interests: ["farming"], subscriptionTier: "premium" });
+      expect(await findUserById(db, from.id)).toBeUndefined();
+      expect(await findUserById(db, into.id)).toMatchObject({ interests: ["farming"], subscriptionTier: "premium" });
+      const records = await personalRecords(db, into.id);
+      expect(records.memberships.map((m) => m.roomId)).toEqual([area]);
+      expect(records.messages).toHaveLength(1);
     });
   });
 }

@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, or, sql } from "drizzle-orm";
+import { and, count, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { newId } from "../../core/ids";
 import type { UpdateMe } from "../../core/schemas";
 import type { Db } from "../index";
@@ -116,4 +116,21 @@ export function searchUsers(db: Db, q: { phone: string | null; nickname: string;
 export async function countUserDevices(db: Db, userId: string): Promise<number> {
   const row = await db.select({ n: count() }).from(userDevices).where(eq(userDevices.userId, userId)).get();
   return row?.n ?? 0;
+}
+
+/** Remembers that the person signed in from this browser (a ban covers their browsers, docs/decisions/038-reports-and-device-bans.md). */
+export async function linkUserDevice(db: Db, deviceId: string, userId: string): Promise<void> {
+  await db.insert(userDevices).values({ deviceId, userId }).onConflictDoNothing();
+}
+
+/** Whether any account that signed in from this browser is banned now. */
+export async function deviceHasBannedUser(db: Db, deviceId: string): Promise<boolean> {
+  const row = await db
+    .select({ id: users.id })
+    .from(userDevices)
+    .innerJoin(users, eq(users.id, userDevices.userId))
+    .where(and(eq(userDevices.deviceId, deviceId), isNotNull(users.bannedAt)))
+    .limit(1)
+    .get();
+  return row !== undefined;
 }

@@ -3,11 +3,9 @@
 // A ban covers those browsers: a banned person cannot start a fresh anonymous identity from the same one.
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import { and, eq, isNotNull } from "drizzle-orm";
 import { BANNED_MESSAGE } from "../../core/admin-schemas";
 import { newId } from "../../core/ids";
-import type { Db } from "../../db";
-import { userDevices, users } from "../../db/schema";
+import { deviceHasBannedUser, linkUserDevice } from "../../db/queries/users";
 import type { AppBindings } from "../env";
 import { DomainError } from "../../core/domain-error";
 import { isSecureRequest, sessionHash } from "./session";
@@ -41,23 +39,11 @@ export async function linkDevice(c: Context<AppBindings>, userId: string): Promi
       maxAge: DEVICE_TTL_SECONDS,
     });
   }
-  await c.var.db.insert(userDevices).values({ deviceId: device, userId }).onConflictDoNothing();
-}
-
-/** Whether any account signed in from this device is banned now. */
-export async function deviceBanned(db: Db, deviceId: string): Promise<boolean> {
-  const row = await db
-    .select({ id: users.id })
-    .from(userDevices)
-    .innerJoin(users, eq(users.id, userDevices.userId))
-    .where(and(eq(userDevices.deviceId, deviceId), isNotNull(users.bannedAt)))
-    .limit(1)
-    .get();
-  return row !== undefined;
+  await linkUserDevice(c.var.db, device, userId);
 }
 
 /** Guard before a new anonymous identity: a banned person's browser gets the suspension (403 `banned`). */
 export async function requireDeviceNotBanned(c: Context<AppBindings>): Promise<void> {
   const device = await currentDevice(c);
-  if (device && (await deviceBanned(c.var.db, device))) throw new DomainError("forbidden", BANNED_MESSAGE, { code: "banned" });
+  if (device && (await deviceHasBannedUser(c.var.db, device))) throw new DomainError("forbidden", BANNED_MESSAGE, { code: "banned" });
 }

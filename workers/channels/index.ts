@@ -6,12 +6,12 @@
 // web visitor into this user, so USSD, WhatsApp and the web are one person with one history and one tier.
 import { isBanned } from "../admin/bans";
 import { recordEvent } from "../analytics";
-import { eq, sql } from "drizzle-orm";
 import { normalizePhone } from "../../core/phone";
 import { type ChannelLanguage, resolveChannelLanguage } from "../../core/ussd-texts";
 import type { Db } from "../../db";
 import { createUser, findUserByPhone } from "../../db/queries/users";
-import { phoneChannels, type User } from "../../db/schema";
+import type { User } from "../../db/schema";
+import { findPhoneChannel, upsertPhoneChannel } from "../../db/queries/phone-channels";
 
 export interface PhoneChannel {
   phone: string;
@@ -26,7 +26,7 @@ export interface PhoneChannel {
 
 /** The channel state of a phone; defaults (English, opted in, no place) when it has none yet. */
 export async function getPhoneChannel(db: Db, phone: string): Promise<PhoneChannel> {
-  const row = await db.select().from(phoneChannels).where(eq(phoneChannels.phone, phone)).get();
+  const row = await findPhoneChannel(db, phone);
   return {
     phone,
     optedOut: row?.optedOut ?? false,
@@ -38,29 +38,18 @@ export async function getPhoneChannel(db: Db, phone: string): Promise<PhoneChann
   };
 }
 
-type Patch = Partial<
-  Pick<typeof phoneChannels.$inferInsert, "optedOut" | "language" | "latitude" | "longitude" | "locationText" | "pendingSos">
->;
-
-async function upsert(db: Db, phone: string, patch: Patch): Promise<void> {
-  await db
-    .insert(phoneChannels)
-    .values({ phone, ...patch })
-    .onConflictDoUpdate({ target: phoneChannels.phone, set: { ...patch, updatedAt: sql`(unixepoch() * 1000)` } });
-}
-
 /** STOP and START: an opted-out phone gets nothing from us until it says START. */
 export function setOptedOut(db: Db, phone: string, optedOut: boolean): Promise<void> {
-  return upsert(db, phone, { optedOut });
+  return upsertPhoneChannel(db, phone, { optedOut });
 }
 
 export function setChannelLanguage(db: Db, phone: string, language: ChannelLanguage): Promise<void> {
-  return upsert(db, phone, { language });
+  return upsertPhoneChannel(db, phone, { language });
 }
 
 /** Keeps (or with null, clears) an SOS that waits for the phone's location. */
 export function setPendingSos(db: Db, phone: string, pending: PhoneChannel["pendingSos"]): Promise<void> {
-  return upsert(db, phone, { pendingSos: pending });
+  return upsertPhoneChannel(db, phone, { pendingSos: pending });
 }
 
 /** The last place a phone shared: coordinates (WhatsApp location) and/or words (USSD). Replaces the old one. */
@@ -70,7 +59,7 @@ export function setChannelLocation(
   place: { latitude: number | null; longitude: number | null; locationText: string | null },
 ): Promise<void> {
   const located = place.latitude != null && place.longitude != null;
-  return upsert(db, phone, {
+  return upsertPhoneChannel(db, phone, {
     latitude: located ? place.latitude : null,
     longitude: located ? place.longitude : null,
     locationText: place.locationText,
@@ -116,7 +105,7 @@ export async function phoneSuspended(db: Db, phone: string): Promise<boolean> {
  * user with that phone, else null (the caller picks, e.g. the sender's language for an emergency contact).
  */
 export async function phoneLanguage(db: Db, phone: string): Promise<ChannelLanguage | null> {
-  const row = await db.select({ language: phoneChannels.language }).from(phoneChannels).where(eq(phoneChannels.phone, phone)).get();
+  const row = await findPhoneChannel(db, phone);
   if (row) return resolveChannelLanguage(row.language);
   return resolveChannelLanguage((await findUserByPhone(db, phone))?.language);
 }

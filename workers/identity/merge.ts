@@ -1,10 +1,7 @@
 // Merging one user into another: when a phone that already belongs to someone is verified from a new
 // (usually anonymous) identity, that identity's data moves to the phone's owner and nothing is lost.
-import { type SQL, sql } from "drizzle-orm";
-import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
-import { MESSAGE_POINTS_PER_DAY } from "../../core/rewards";
-import { MAX_DEVICE_KEYS } from "../../core/rooms";
 import type { Db } from "../../db";
+import { type MergedProfile, mergeUserRows } from "../../db/queries/merge";
 import type { User } from "../../db/schema";
 
 const TIER_RANK = { free: 0, premium: 1, enterprise: 2 } as const;
@@ -14,7 +11,7 @@ const ROLE_RANK: Record<User["role"], number> = { user: 0, staff: 1, admin: 2 };
  * The owner's profile wins where it has a value; empty fields are filled from the merged user.
  * Interests are united; the higher tier and role are kept.
  */
-export function mergedProfile(from: User, into: User) {
+export function mergedProfile(from: User, into: User): MergedProfile {
   const intoHasPlace = into.latitude !== null;
   return {
     locationText: into.locationText ?? from.locationText,
@@ -29,134 +26,8 @@ export function mergedProfile(from: User, into: User) {
   };
 }
 
-/** Every statement of the merge, in order; the last one deletes the merged user. */
-function mergeStatements(from: User, into: User): SQL[] {
-  const f = from.id;
-  const t = into.id;
-  const p = mergedProfile(from, into);
-  return [
-    // Memberships: rows the owner already has stay; the rest move.
-    sql`UPDATE OR IGNORE room_members SET user_id = ${t} WHERE user_id = ${f}`,
-    sql`DELETE FROM room_members WHERE user_id = ${f}`,
-    // Invitations and blocks move too; none to a group the owner is in, nobody blocks themselves.
-    sql`UPDATE OR IGNORE room_invitations SET user_id = ${t} WHERE user_id = ${f}`,
-    sql`DELETE FROM room_invitations WHERE user_id = ${f}
-        OR (user_id = ${t} AND room_id IN (SELECT room_id FROM room_members WHERE user_id = ${t}))`,
-    sql`UPDATE room_invitations SET invited_by = ${t} WHERE invited_by = ${f}`,
-    sql`UPDATE OR IGNORE user_blocks SET blocker_id = ${t} WHERE blocker_id = ${f}`,
-    sql`UPDATE OR IGNORE user_blocks SET blocked_id = ${t} WHERE blocked_id = ${f}`,
-    sql`DELETE FROM user_blocks WHERE blocker_id = ${f} OR blocked_id = ${f} OR blocker_id = blocked_id`,
-    // Device keys: this browser's key (the merged user's) is the current one for that device id.
-    sql`DELETE FROM device_keys WHERE user_id = ${t} AND device_id IN (SELECT device_id FROM device_keys WHERE user_id = ${f})`,
-    sql`UPDATE device_keys SET user_id = ${t} WHERE user_id = ${f}`,
-    // Still at most MAX_DEVICE_KEYS, the most recently published (docs/decisions/015-group-membership-and-blocks.md).
-    sql`DELETE FROM device_keys WHERE user_id = ${t} AND device_id NOT IN
-        (SELECT device_id FROM device_keys WHERE user_id = ${t} ORDER BY created_at DESC LIMIT ${MAX_DEVICE_KEYS})`,
-    // Contacts: a phone the owner already lists is not added twice.
-    sql`DELETE FROM emergency_contacts WHERE user_id = ${f} AND phone IN (SELECT phone FROM emergency_contacts WHERE user_id = ${t})`,
-    sql`UPDATE emergency_contacts SET user_id = ${t} WHERE user_id = ${f}`,
-    sql`UPDATE push_subscriptions SET user_id = ${t} WHERE user_id = ${f}`,
-    sql`UPDATE notifications SET user_id = ${t} WHERE user_id = ${f}`,
-    sql`UPDATE OR IGNORE notification_prefs SET user_id = ${t} WHERE user_id = ${f}`,
-    sql`DELETE FROM notification_prefs WHERE user_id = ${f}`,
-    // Daily usage adds up, so merging never resets a limit.
-    sql`INSERT INTO usage_daily (user_id, date, ai_commands, translations, messages_count, voice_messages)
-        SELECT ${t}, date, ai_commands, translations, messages_count, voice_messages FROM usage_daily WHERE user_id = ${f} AND true
-        ON CONFLICT (user_id, date) DO UPDATE SET
-          ai_commands = ai_commands + excluded.ai_commands,
-          translations = translations + excluded.translations,
-          messages_count = messages_count + excluded.messages_count,
-          voice_messages = voice_messages + excluded.voice_messages`,
-    sql`DELETE FROM usage_daily WHERE user_id = ${f}`,
-    sql`INSERT INTO rewards (user_id, total_points, streak, last_bonus_date, achievements)
-        SELECT ${t}, total_points, streak, last_bonus_date, achievements FROM rewards WHERE user_id = ${f} AND true
-        ON CONFLICT (user_id) DO UPDATE SET
-          total_points = total_points + excluded.total_points,
-          streak = max(streak, excluded.streak)`,
-    sql`DELETE FROM rewards WHERE user_id = ${f}`,
-    // Points earned as the merged identity move to the owner. An action both earned (the bonus of one day, the
-    // verification, an achievement) counts once, and the daily cap on message points holds for the sum, so
-    // merging identities is no way to farm points (docs/decisions/033-rewards-that-grant-premium.md).
-    sql`UPDATE OR IGNORE point_events SET user_id = ${t} WHERE user_id = ${f}`,
-    sql`DELETE FROM point_events WHERE user_id = ${f}`,
-    sql`DELETE FROM point_events WHERE id IN (
-          SELECT id FROM (
-            SELECT id, row_number() OVER (PARTITION BY day ORDER BY created_at, id) AS n
-            FROM point_events WHERE user_id = ${t} AND kind = 'message'
-          ) WHERE n > ${MESSAGE_POINTS_PER_DAY})`,
-    // Personal analytics add up, hour by hour (docs/decisions/037-hourly-and-personal-analytics.md).
-    sql`INSERT INTO analytics_personal (user_id, hour, kind, count)
-        SELECT ${t}, hour, kind, count FROM analytics_personal WHERE user_id = ${f} AND true
-        ON CONFLICT (user_id, hour, kind) DO UPDATE SET count = count + excluded.count`,
-    sql`DELETE FROM analytics_personal WHERE user_id = ${f}`,
-    sql`UPDATE security_events SET user_id = ${t} WHERE user_id = ${f}`,
-    // A used trial stays used; a payment customer moves unless the owner has one.
-    sql`UPDATE trial_claims SET user_id = ${t} WHERE user_id = ${f}`,
-    sql`UPDATE OR IGNORE billing_customers SET user_id = ${t} WHERE user_id = ${f}`,
-    sql`DELETE FROM billing_customers WHERE user_id = ${f}`,
-    // Sign-in factors are not merged: the owner's own two-factor and passkeys keep guarding the account, and a
-    // factor made for the merged identity must not become a way into it (docs/decisions/030-passkeys.md).
-    sql`DELETE FROM backup_codes WHERE user_id = ${f}`,
-    sql`DELETE FROM two_factor WHERE user_id = ${f}`,
-    sql`DELETE FROM passkeys WHERE user_id = ${f}`,
-    sql`UPDATE api_keys SET user_id = ${t} WHERE user_id = ${f}`,
-    sql`UPDATE OR IGNORE sos_responses SET user_id = ${t} WHERE user_id = ${f}`,
-    sql`DELETE FROM sos_responses WHERE user_id = ${f}`,
-    sql`UPDATE support_tickets SET user_id = ${t} WHERE user_id = ${f}`,
-    sql`UPDATE support_tickets SET subject_id = ${t} WHERE subject_id = ${f}`,
-    // The browsers it signed in from are the owner's now (a ban of the owner covers them).
-    sql`UPDATE OR IGNORE user_devices SET user_id = ${t} WHERE user_id = ${f}`,
-    sql`DELETE FROM user_devices WHERE user_id = ${f}`,
-    sql`UPDATE files SET owner_id = ${t} WHERE owner_id = ${f}`,
-    sql`UPDATE subscriptions SET user_id = ${t} WHERE user_id = ${f}`,
-    sql`UPDATE OR IGNORE emergency_broadcasts SET user_id = ${t} WHERE user_id = ${f}`,
-    sql`UPDATE OR IGNORE sos_deliveries SET user_id = ${t} WHERE user_id = ${f}`,
-    sql`DELETE FROM sos_deliveries WHERE user_id = ${f}`,
-    sql`UPDATE messages SET sender_id = ${t} WHERE sender_id = ${f}`,
-    sql`UPDATE mesh_connections SET user_id = ${t} WHERE user_id = ${f}`,
-    sql`UPDATE rooms SET created_by = ${t} WHERE created_by = ${f}`,
-    sql`UPDATE verifications SET user_id = ${t} WHERE user_id = ${f}`,
-    // Every session of the merged user follows, so a browser signed in as it is now signed in as the owner.
-    sql`UPDATE sessions SET user_id = ${t} WHERE user_id = ${f}`,
-    sql`UPDATE users SET
-          location_text = ${p.locationText},
-          latitude = ${p.latitude},
-          longitude = ${p.longitude},
-          geohash = ${p.geohash},
-          location_updated_at = ${p.locationUpdatedAt?.getTime() ?? null},
-          interests = ${JSON.stringify(p.interests)},
-          onboarding_completed_at = ${p.onboardingCompletedAt?.getTime() ?? null},
-          subscription_tier = ${p.subscriptionTier},
-          role = ${p.role},
-          updated_at = ${Date.now()}
-        WHERE id = ${t}`,
-    sql`INSERT INTO audit_log (id, actor_id, action, target, detail, created_at)
-        VALUES (${crypto.randomUUID()}, ${t}, 'user.merge', ${f}, ${JSON.stringify({ from: f, into: t })}, ${Date.now()})`,
-    sql`DELETE FROM users WHERE id = ${f}`,
-  ];
-}
-
-interface D1Like {
-  prepare: (q: string) => { bind: (...v: unknown[]) => unknown };
-  batch: (s: unknown[]) => Promise<unknown>;
-}
-interface LibsqlLike {
-  batch: (s: { sql: string; args: unknown[] }[], mode: "write") => Promise<unknown>;
-}
-
 /** Moves everything of `from` to `into` and deletes `from`, in one atomic batch on D1 and on libSQL. */
 export async function mergeUsers(db: Db, from: User, into: User): Promise<void> {
   if (from.id === into.id) return;
-  // drizzle's batch does not take raw SQL on D1, so the statements go to the driver's own batch.
-  const dialect = new SQLiteAsyncDialect();
-  const queries = mergeStatements(from, into).map((s) => dialect.sqlToQuery(s));
-  const client = (db as unknown as { $client: D1Like | LibsqlLike }).$client;
-  if ("prepare" in client) {
-    await client.batch(queries.map((q) => client.prepare(q.sql).bind(...q.params)));
-  } else {
-    await client.batch(
-      queries.map((q) => ({ sql: q.sql, args: q.params })),
-      "write",
-    );
-  }
+  await mergeUserRows(db, from.id, into.id, mergedProfile(from, into));
 }

@@ -2,11 +2,10 @@
 // many AI commands anonymous visitors from one address may use in a day, so starting a new anonymous session
 // resets neither. Counted in D1 (address_counters) with fixed windows, keyed by an HMAC of the address; see
 // docs/decisions/012-limits-per-client-address.md for why not Cloudflare's rate-limiting binding.
-import { and, eq, lt, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { VERIFICATION } from "../../core/identity";
 import type { Db } from "../../db";
-import { addressCounters } from "../../db/schema";
+import { giveBackCount, takeCount } from "../../db/queries/address-counters";
 import { sessionHash } from "../auth/session";
 import type { AppBindings, AppEnv } from "../env";
 import { DomainError } from "../../core/domain-error";
@@ -74,28 +73,14 @@ export async function takeAddressToken(
   const { key, window, expiresAt } = await counterKey(env, kind, address, now);
   const refused = { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((expiresAt.getTime() - now.getTime()) / 1000)) } as const;
   if (limit <= 0) return refused;
-  const rows = await db
-    .insert(addressCounters)
-    .values({ key, window, count: 1, expiresAt })
-    .onConflictDoUpdate({
-      target: [addressCounters.key, addressCounters.window],
-      set: { count: sql`${addressCounters.count} + 1` },
-      setWhere: lt(addressCounters.count, limit),
-    })
-    .returning({ count: addressCounters.count });
-  // Windows that ended are of no use; the index on expires_at keeps this cheap.
-  await db.delete(addressCounters).where(lt(addressCounters.expiresAt, now));
-  return rows.length > 0 ? { ok: true } : refused;
+  return (await takeCount(db, { key, window, expiresAt }, limit, now)) ? { ok: true } : refused;
 }
 
 /** Gives one use back (the per-person limit refused the request after the address counted it). */
 export async function giveBackAddressToken(env: AppEnv, db: Db, kind: AddressLimit, address: string | null, now = new Date()) {
   if (!address) return;
   const { key, window } = await counterKey(env, kind, address, now);
-  await db
-    .update(addressCounters)
-    .set({ count: sql`max(${addressCounters.count} - 1, 0)` })
-    .where(and(eq(addressCounters.key, key), eq(addressCounters.window, window)));
+  await giveBackCount(db, key, window);
 }
 
 export const ANON_AI_BUDGET_SPENT =

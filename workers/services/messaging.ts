@@ -1,10 +1,9 @@
 // WhatsApp and SMS through Twilio's REST API (docs/architecture.md §9). Every message is recorded in outbound_messages;
 // in development with no Twilio credentials the record is the delivery: the dev outbox shows it. Anywhere else
 // without Twilio nothing is recorded or sent: the caller hears `unavailable` and refuses clearly.
-import { eq } from "drizzle-orm";
 import type { Db } from "../../db";
 import { type OutboundChannel, recordOutbound, updateOutbound } from "../../db/queries/outbox";
-import { phoneChannels } from "../../db/schema";
+import { findPhoneChannel } from "../../db/queries/phone-channels";
 import { type AppEnv, devOutboxEnabled, messagingAvailable } from "../env";
 
 export interface SendResult {
@@ -81,6 +80,6 @@ export async function sendMessage(
 }
 
 async function optedOut(db: Db, phone: string): Promise<boolean> {
-  const row = await db.select({ optedOut: phoneChannels.optedOut }).from(phoneChannels).where(eq(phoneChannels.phone, phone)).get();
+  const row = await findPhoneChannel(db, phone);
   return row?.optedOut ?? false;
 }

@@ -17,7 +17,6 @@ import {
   findBroadcastByRequest,
   insertBroadcastOnce,
   listContacts,
-  phoneChannelLocation,
   insertSosResponse,
   resolveBroadcast,
   sosResponders,
@@ -26,6 +25,7 @@ import {
   userIdsInArea,
   userIdsInAreas,
 } from "../../db/queries/emergency";
+import { findPhoneChannel } from "../../db/queries/phone-channels";
 import { findUserById, saveUserLocation } from "../../db/queries/users";
 import type { User } from "../../db/schema";
 import type { AppEnv } from "../env";
@@ -95,7 +95,7 @@ async function resolveLocation(db: Db, user: User, input: SosInput) {
   if (user.latitude !== null && user.longitude !== null)
     return { latitude: user.latitude, longitude: user.longitude, locationText: input.locationText ?? user.locationText };
   if ((input.channel === "ussd" || input.channel === "whatsapp") && user.phone) {
-    const pc = await phoneChannelLocation(db, user.phone);
+    const pc = await findPhoneChannel(db, user.phone);
     if (pc?.latitude != null && pc.longitude != null)
       return { latitude: pc.latitude, longitude: pc.longitude, locationText: input.locationText ?? pc.locationText };
     if (pc?.locationText) return { latitude: null, longitude: null, locationText: input.locationText ?? pc.locationText };

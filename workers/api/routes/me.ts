@@ -3,9 +3,7 @@ import { recordEvent } from "../../analytics";
 import { fromAcceptLanguage } from "../../../core/i18n/languages";
 import { LocationSchema, UpdateMeSchema } from "../../../core/schemas";
 import { encodeGeohash } from "../../../core/geohash";
-import { createUser, updateUser } from "../../../db/queries/users";
-import { users } from "../../../db/schema";
-import { eq } from "drizzle-orm";
+import { createUser, saveUserLocation, updateUser } from "../../../db/queries/users";
 import { toMe } from "../../auth/me";
 import { withTownArea } from "../../rooms/rooms";
 import { endSession, requireUser, startSession } from "../../auth/session";
@@ -46,7 +44,7 @@ export const me = new Hono<AppBindings>()
     const user = requireUser(c);
     const { latitude, longitude } = await parseJson(c, LocationSchema);
     const geohash = encodeGeohash(latitude, longitude);
-    await c.var.db.update(users).set({ latitude, longitude, geohash, locationUpdatedAt: new Date() }).where(eq(users.id, user.id));
+    await saveUserLocation(c.var.db, user.id, { latitude, longitude, geohash });
     return c.json({ geohash, room: `nearby:${geohash}` });
   })
   .post("/auth/anonymous", async (c) => {
