@@ -42,7 +42,7 @@ writeSection(
   `Measured ${date} with \`npm run bench -- mesh\` (a seeded simulation, the same numbers on every machine).
 
 - Each rule runs the client's own decisions from \`web/app/mesh/logic.ts\` (\`SeenIds\`, \`forwardEnvelope\`, and for
-  managed flooding \`firstHearing\`, \`hearCopy\`, \`relayWait\`, \`shouldRelay\`) in an event simulation (\`bench/mesh/sim.mjs\`): phones
+  managed flooding \`firstHearing\`, \`hearCopy\`, \`relayWait\`, \`listenAgain\`, \`shouldRelay\`) in an event simulation (\`bench/mesh/sim.mjs\`): phones
   in radio range hear each broadcast 20–40 ms later; a lossy link drops each reception with the given chance;
   churn takes a share of phones away for each message. Known neighbour lists are the whole topology (stale under
   churn), as periodic hellos would leave them.

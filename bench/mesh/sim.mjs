@@ -1,7 +1,17 @@
 // The mesh routing simulator (bench/mesh): generated topologies of phones in radio range of each other, and an
 // event simulation of one envelope at a time spreading through them under a routing rule. The rules call the
-// client's own decisions in web/app/mesh/logic.ts (SeenIds, forwardEnvelope, firstHearing, hearCopy, relayWait, shouldRelay).
-import { firstHearing, forwardEnvelope, hearCopy, MAX_TTL, relayWait, SeenIds, shouldRelay } from "../../web/app/mesh/logic.ts";
+// client's own decisions in web/app/mesh/logic.ts (SeenIds, forwardEnvelope, firstHearing, hearCopy, relayWait,
+// listenAgain, shouldRelay).
+import {
+  firstHearing,
+  forwardEnvelope,
+  hearCopy,
+  listenAgain,
+  MAX_TTL,
+  relayWait,
+  SeenIds,
+  shouldRelay,
+} from "../../web/app/mesh/logic.ts";
 
 /** The client's rule before managed flooding: relay the first copy at once, starting with 8 hops to live. */
 const PREVIOUS_TTL = 8;
@@ -110,13 +120,18 @@ class Events {
 }
 
 /**
- * The rules compared. `ttl` is what the sender starts with; `managed` relays after a wait only when
- * shouldRelay says so, otherwise a node relays the first copy it hears at once.
+ * The rules compared. `ttl` is what the sender starts with; `managed` relays after a wait (and a second one
+ * when listenAgain asks for it) only when shouldRelay says so, otherwise a node relays the first copy it hears
+ * at once.
  */
 export const RULES = {
   flood: { label: `flooding (every node relays once, TTL ${MAX_TTL})`, ttl: MAX_TTL, managed: false },
   current: { label: `previous client rule (dedupe, TTL ${PREVIOUS_TTL})`, ttl: PREVIOUS_TTL, managed: false },
-  managed: { label: `managed flooding (wait, neighbour-aware, TTL ${MAX_TTL})`, ttl: MAX_TTL, managed: true },
+  managed: {
+    label: `managed flooding (wait, second round for 1–2 uncovered, neighbour-aware, TTL ${MAX_TTL})`,
+    ttl: MAX_TTL,
+    managed: true,
+  },
 };
 
 /**
@@ -162,8 +177,13 @@ export function spread(adj, rule, { source, online, loss, random, id }) {
       } else if (hearing.has(e.node)) hearCopy(hearing.get(e.node), e.env, e.from, adj[e.from]);
     } else {
       const h = hearing.get(e.node);
-      hearing.delete(e.node);
       const next = forwardEnvelope(h.envelope, hop(e.node));
+      const more = next ? listenAgain(h, adj[e.node], random) : 0;
+      if (more > 0) {
+        events.push({ t: e.t + more, kind: "fire", node: e.node });
+        continue;
+      }
+      hearing.delete(e.node);
       if (next && shouldRelay(h, adj[e.node])) {
         relays++;
         transmit(e.t, e.node, next);

@@ -5,8 +5,10 @@ import {
   backoffDelay,
   chunk,
   firstHearing,
+  FEW_UNCOVERED,
   forwardEnvelope,
   hearCopy,
+  listenAgain,
   MAX_TTL,
   packContent,
   RELAY_WAIT_MS,
@@ -115,6 +117,38 @@ describe("managed flooding", () => {
     const inner = relayWait(firstHearing("c", envelope, "b", neighbours.b!), neighbours.c!, half);
     expect(edge).toBeLessThan(inner);
     expect(inner).toBeLessThanOrEqual(RELAY_WAIT_MS);
+  });
+
+  it("listens one round more when only one or two neighbours are uncovered, once", () => {
+    const full = () => 1;
+    // x reaches a, b, c and d; it hears a, which reaches x, b and c: only d is uncovered.
+    const atX = firstHearing("x", envelope, "a", ["x", "b", "c"]);
+    const around = ["a", "b", "c", "d"];
+    const more = listenAgain(atX, around, full);
+    expect(more).toBe(RELAY_WAIT_MS);
+    expect(listenAgain(atX, around, () => 0)).toBe(0); // a second round is granted once
+    // During that round e's copy arrives, and e reaches d: x stays quiet instead of relaying for d alone.
+    hearCopy(atX, envelope, "e", ["x", "d"]);
+    expect(shouldRelay(atX, around)).toBe(false);
+    // The least it listens again is half a wait.
+    expect(listenAgain(firstHearing("x", envelope, "a", ["x", "b", "c"]), around, () => 0)).toBe(RELAY_WAIT_MS / 2);
+  });
+
+  it("decides at once with nothing or more than two neighbours uncovered, and a bridge still relays after its round", () => {
+    // y hears a, which reaches only y: b, c and d are uncovered, more than FEW_UNCOVERED.
+    const atY = firstHearing("y", envelope, "a", ["y"]);
+    expect(FEW_UNCOVERED).toBe(2);
+    expect(listenAgain(atY, ["a", "b", "c", "d"])).toBe(0);
+    expect(shouldRelay(atY, ["a", "b", "c", "d"])).toBe(true);
+    // c heard b, which covers all of c's neighbours: no round, no relay.
+    const atC = firstHearing("c", envelope, "b", neighbours.b!);
+    expect(listenAgain(atC, neighbours.c!)).toBe(0);
+    expect(shouldRelay(atC, neighbours.c!)).toBe(false);
+    // A bridge: the next phone on is reached by nobody else, so the bridge relays after listening again.
+    const bridge = firstHearing("b1", envelope, "g", ["b1", "g2", "g3"]);
+    expect(listenAgain(bridge, ["g", "g2", "g3", "b2"], () => 0.5)).toBeGreaterThan(0);
+    expect(listenAgain(bridge, ["g", "g2", "g3", "b2"], () => 0.5)).toBe(0);
+    expect(shouldRelay(bridge, ["g", "g2", "g3", "b2"])).toBe(true);
   });
 
   it("passes a room's envelope to the other tabs only while one of them has no socket to that room", () => {

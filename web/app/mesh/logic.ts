@@ -40,8 +40,9 @@ export function forwardEnvelope(envelope: Envelope, hop: string): Envelope | nul
  * Managed flooding, neighbour-aware (measured in bench/mesh; docs/decisions/035-managed-flooding.md). A node
  * that hears an envelope for the first time does not relay at once: it waits, listening. Each copy it hears
  * tells it that the sender and the sender's neighbours (announced in its hello) already have the envelope; when
- * the wait is over it relays only if one of its own neighbours is still not covered. Relaying the first copy
- * at once (plain flooding) sends as many relays as there are phones; this sends a third to a half as many.
+ * the wait is over a node left with one or two uncovered neighbours listens one round more (listenAgain), and
+ * then it relays only if one of its own neighbours is still not covered. Relaying the first copy at once (plain
+ * flooding) sends as many relays as there are phones; this sends a quarter to a half as many.
  */
 export const RELAY_WAIT_MS = 300;
 
@@ -53,6 +54,8 @@ export interface RelayHearing<Node, E extends Hops = Envelope> {
   envelope: E;
   /** Nodes known to hold the envelope: this node, each sender heard and the neighbours it announced. */
   covered: Set<Node>;
+  /** Whether the node already listened a second round (listenAgain grants one). */
+  listenedAgain?: boolean;
 }
 
 /** A node hears an envelope for the first time, from `sender` whose neighbours are `senderNeighbours`. */
@@ -89,7 +92,26 @@ export function relayWait<Node>(hearing: RelayHearing<Node, Hops>, neighbours: r
   return Math.round(RELAY_WAIT_MS * (0.8 * (1 - share) + 0.2 * random()));
 }
 
-/** Whether the node relays when its wait is over (then forwardEnvelope still applies ttl and loops). */
+/** At most this many neighbours still uncovered when the wait is over: listen one round more before deciding. */
+export const FEW_UNCOVERED = 2;
+
+/**
+ * When the wait is over: how many more milliseconds to listen before deciding, or 0 to decide now (shouldRelay).
+ * A node with one or two neighbours still uncovered is usually at the side of the spread, and another phone that
+ * is still waiting usually covers them. One more round of listening, 0.5–1 RELAY_WAIT_MS long and granted once,
+ * lets that copy arrive; a node whose neighbours nobody else reaches (a bridge, the next phone on a road) still
+ * relays after it, only later. Nodes with more uncovered neighbours decide at once (bench/mesh: a quarter fewer
+ * relays in a town, the same delivery).
+ */
+export function listenAgain<Node>(hearing: RelayHearing<Node, Hops>, neighbours: readonly Node[], random = Math.random): number {
+  if (hearing.listenedAgain) return 0;
+  const uncovered = neighbours.filter((n) => !hearing.covered.has(n)).length;
+  if (uncovered === 0 || uncovered > FEW_UNCOVERED) return 0;
+  hearing.listenedAgain = true;
+  return Math.round(RELAY_WAIT_MS * (0.5 + 0.5 * random()));
+}
+
+/** Whether the node relays once it is done listening (then forwardEnvelope still applies ttl and loops). */
 export function shouldRelay<Node>(hearing: RelayHearing<Node, Hops>, neighbours: Iterable<Node>): boolean {
   for (const n of neighbours) if (!hearing.covered.has(n)) return true;
   return false;
