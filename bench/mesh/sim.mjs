@@ -138,7 +138,7 @@ export const RULES = {
  * One envelope from `source` through `adj`. `online[i]` false keeps a phone out (churn); each reception is lost
  * with probability `loss`. Returns how many online phones besides the source got it, and how many relays it took.
  */
-export function spread(adj, rule, { source, online, loss, random, id }) {
+export function spread(adj, rule, { source, online, loss, random, id, lost = () => random() < loss }) {
   const hop = (i) => `n${i}`;
   const seen = new Map(); // node -> SeenIds (the client keeps one per node)
   const hearing = new Map();
@@ -147,7 +147,7 @@ export function spread(adj, rule, { source, online, loss, random, id }) {
   let delivered = 0;
   const transmit = (t, from, env) => {
     for (const to of adj[from]) {
-      if (!online[to] || random() < loss) continue;
+      if (!online[to] || lost(from, to)) continue;
       events.push({ t: t + 20 + random() * 20, kind: "rx", node: to, from, env });
     }
   };
@@ -194,16 +194,34 @@ export function spread(adj, rule, { source, online, loss, random, id }) {
 }
 
 /** Runs `messages` envelopes from random online sources; churn takes a share of phones offline per message. */
+/** A uniform number in [0, 1) fixed by its inputs (an integer hash, so no stream order is involved). */
+function unit(...parts) {
+  let h = 0x811c9dc5;
+  for (const p of parts) {
+    h = Math.imul(h ^ (p >>> 0), 0x01000193);
+    h ^= h >>> 15;
+    h = Math.imul(h, 0x2c1b3c6d);
+    h ^= h >>> 12;
+  }
+  return (h >>> 0) / 4294967296;
+}
+
 export function measure(adj, rule, { messages, loss = 0, churn = 0, seed = 1 }) {
-  const random = rng(seed);
+  // Who is away and who sends come from their own stream, so every rule faces the same senders on the same
+  // topology; the losses and waits draw from another, which moves with the rule's own events.
+  const draw = rng(seed);
+  const random = rng(seed ^ 0x5bd1e995);
   let delivered = 0;
   let possible = 0;
   let relays = 0;
   for (let m = 0; m < messages; m++) {
-    const online = adj.map(() => random() >= churn);
+    const online = adj.map(() => draw() >= churn);
     const candidates = online.flatMap((on, i) => (on ? [i] : []));
-    const source = candidates[Math.floor(random() * candidates.length)];
-    const r = spread(adj, rule, { source, online, loss, random, id: `m${m}` });
+    const source = candidates[Math.floor(draw() * candidates.length)];
+    // A phone sends each message at most once under every rule, so whether a link drops it is fixed per message,
+    // sender and receiver: every rule meets the same radio weather.
+    const lost = (from, to) => loss > 0 && unit(seed, m, from, to) < loss;
+    const r = spread(adj, rule, { source, online, loss, random, lost, id: `m${m}` });
     delivered += r.delivered;
     relays += r.relays;
     possible += candidates.length - 1;
