@@ -45,7 +45,10 @@ import {
   webauthnChallenges,
 } from "../schema";
 
-/** Every row the export shows, read in parallel. Secrets (hashes, the TOTP secret, storage keys) are not read. */
+/**
+ * Every row the export shows, read in parallel. Hashes and the TOTP secret are not read; the export drops storage
+ * keys and payment customer ids.
+ */
 export async function personalRecords(db: Db, id: string) {
   const [
     memberships,
