@@ -78,6 +78,31 @@ export async function endSession(c: Context<AppBindings>): Promise<void> {
   c.set("pendingSecondFactorUserId", null);
 }
 
+type SessionRead = ReturnType<typeof findSession>;
+
+/**
+ * Session reads shared by the in-process API calls of one page request (its loaders: the root's and the route's
+ * each ask /api/me): one read of the session per page load instead of one per call. The page handler creates the
+ * map and clears it around any call that may write (docs/architecture.md §3, issue 28).
+ */
+const sharedReads = new WeakMap<Request, Map<string, SessionRead>>();
+
+/** Lets `request` (an in-process API call of a page) share the session reads in `reads`. */
+export function shareSessionReads(request: Request, reads: Map<string, SessionRead>): void {
+  sharedReads.set(request, reads);
+}
+
+function readSession(c: Context<AppBindings>, db: ReturnType<typeof createDb>, hash: string): SessionRead {
+  const shared = sharedReads.get(c.req.raw);
+  if (!shared) return findSession(db, hash);
+  let read = shared.get(hash);
+  if (!read) {
+    read = findSession(db, hash);
+    shared.set(hash, read);
+  }
+  return read;
+}
+
 /** Puts the database and the signed-in user (or null) on every request. */
 export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
   const db = createDb(c.env);
@@ -88,7 +113,7 @@ export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
   const token = getCookie(c, SESSION_COOKIE);
   if (token && token.length <= 64) {
     const hash = await sessionHash(c.env, token);
-    const session = await findSession(db, hash);
+    const session = await readSession(c, db, hash);
     if (session && isBanned(session.user)) {
       // Banned while this request was on its way (the ban ends sessions): it is served signed out.
       await deleteSession(db, hash);
@@ -100,6 +125,8 @@ export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
       const now = new Date();
       if (!session.lastUsedAt || now.getTime() - session.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
         await touchSession(db, hash, now, new Date(now.getTime() - TOUCH_INTERVAL_MS));
+        // A read shared with the page's other calls: they need not touch it again.
+        session.lastUsedAt = now;
       }
       // A trial, grace period or grant that ran out by the clock ends before this request is served.
       c.set("user", await refreshIfLapsed(db, session.user));
