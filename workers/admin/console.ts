@@ -2,7 +2,7 @@
 // (docs/decisions/019-staff-and-admins.md).
 import { EDGE_CACHE_KEYS } from "./edge-cache";
 import { sql } from "drizzle-orm";
-import { checkConsoleSql, maskPhones } from "../../core/sql-guard";
+import { checkConsolePlan, checkConsoleSql, maskPhones, type PlanRow } from "../../core/sql-guard";
 import type { Db } from "../../db";
 import { pingDatabase } from "../../db/queries/health";
 import { adminCounts } from "../../db/queries/stats";
@@ -82,6 +82,12 @@ export async function systemHealth(env: AppEnv, db: Db) {
 /**
  * Runs one checked read-only statement with a row cap and a time limit; phone numbers masked; always audited.
  * The admin's own statement runs here, not in db/queries: it is the console's purpose, and checkConsoleSql guards it.
+ *
+ * The 5-second limit only stops the wait: neither D1 nor libSQL over HTTP offers a Worker a way to interrupt a
+ * running statement (no progress handler, no statement timeout), and D1 runs one statement at a time, so a long
+ * query would hold /api/health and everyone else. What bounds the work is decided before it runs: the guard's
+ * static refusals, then SQLite's own plan, which must not nest a full scan inside another loop
+ * (docs/decisions/048-secrets-at-rest-and-the-console.md). Past that, D1 itself ends a statement at 30 seconds.
  */
 export async function runConsoleQuery(db: Db, admin: User, query: string) {
   const verdict = checkConsoleSql(query);
@@ -90,6 +96,11 @@ export async function runConsoleQuery(db: Db, admin: User, query: string) {
     throw new DomainError("invalid", verdict.reason);
   }
   const capped = `SELECT * FROM (${verdict.sql}) LIMIT ${CONSOLE_ROW_CAP + 1}`;
+  const heavy = await planRefusal(db, capped);
+  if (heavy) {
+    await auditAction(db, admin, "admin.sql_refused", "sql", null, null, { query, reason: heavy });
+    throw new DomainError("invalid", heavy);
+  }
   let timer: ReturnType<typeof setTimeout> | undefined;
   const started = Date.now();
   try {
@@ -119,4 +130,16 @@ export async function runConsoleQuery(db: Db, admin: User, query: string) {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** SQLite's plan for the statement (it runs nothing); a refusal when it nests full scans. */
+async function planRefusal(db: Db, statement: string): Promise<string | undefined> {
+  let plan: PlanRow[];
+  try {
+    plan = await db.all<PlanRow>(sql.raw(`EXPLAIN QUERY PLAN ${statement}`));
+  } catch {
+    // A statement SQLite cannot plan fails the same way when run, with its reason: let the run say it.
+    return undefined;
+  }
+  return checkConsolePlan(plan);
 }
