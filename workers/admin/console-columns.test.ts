@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { MASKED_COLUMNS, SECRET_COLUMNS } from "../../core/sql-guard";
 import * as schema from "../../db/schema";
 
-const tables = Object.values(schema)
+const tables = (Object.values(schema) as unknown[])
   .filter((v): v is SQLiteTable => typeof v === "object" && v !== null && Symbol.for("drizzle:IsDrizzleTable") in v)
   .map((t) => getTableConfig(t));
 const columnsOf = new Map(tables.map((t) => [t.name, t.columns.map((c) => c.name)]));

@@ -96,13 +96,20 @@ export async function runConsoleQuery(db: Db, admin: User, query: string) {
     throw new DomainError("invalid", verdict.reason);
   }
   const capped = `SELECT * FROM (${verdict.sql}) LIMIT ${CONSOLE_ROW_CAP + 1}`;
-  const heavy = await planRefusal(db, capped);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const started = Date.now();
+  let plan: PlanRow[];
+  try {
+    // Planning runs nothing; a statement SQLite cannot plan is answered with its reason below, never run unchecked.
+    plan = await db.all<PlanRow>(sql.raw(`EXPLAIN QUERY PLAN ${capped}`));
+  } catch (e) {
+    throw await failed(db, admin, query, e);
+  }
+  const heavy = checkConsolePlan(plan);
   if (heavy) {
     await auditAction(db, admin, "admin.sql_refused", "sql", null, null, { query, reason: heavy });
     throw new DomainError("invalid", heavy);
   }
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const started = Date.now();
   try {
     const rows = await Promise.race([
       db.all<Record<string, unknown>>(sql.raw(capped)),
@@ -118,28 +125,21 @@ export async function runConsoleQuery(db: Db, admin: User, query: string) {
     await auditAction(db, admin, "admin.sql_run", "sql", null, { rows: shown.length, truncated }, { query });
     return { rows: shown, rowCount: shown.length, truncated, rowCap: CONSOLE_ROW_CAP, ms: Date.now() - started };
   } catch (e) {
-    // SQLite's own reason (no such column, syntax) helps the admin; never a stack trace.
-    const reason =
-      e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message).replace(/^D1_ERROR:\s*/, "").slice(0, 200) : "";
-    const message = e instanceof DomainError ? e.message : `The database refused the query${reason ? `: ${reason}` : ""}`;
-    await auditAction(db, admin, "admin.sql_failed", "sql", null, null, {
-      query,
-      error: e instanceof Error ? e.message.slice(0, 300) : "unknown",
-    });
-    throw e instanceof DomainError ? e : new DomainError("invalid", message);
+    throw await failed(db, admin, query, e);
   } finally {
     clearTimeout(timer);
   }
 }
 
-/** SQLite's plan for the statement (it runs nothing); a refusal when it nests full scans. */
-async function planRefusal(db: Db, statement: string): Promise<string | undefined> {
-  let plan: PlanRow[];
-  try {
-    plan = await db.all<PlanRow>(sql.raw(`EXPLAIN QUERY PLAN ${statement}`));
-  } catch {
-    // A statement SQLite cannot plan fails the same way when run, with its reason: let the run say it.
-    return undefined;
-  }
-  return checkConsolePlan(plan);
+/** A statement the database refused (or that ran too long): audited, with SQLite's own reason for the admin. */
+async function failed(db: Db, admin: User, query: string, e: unknown): Promise<DomainError> {
+  // SQLite's own reason (no such column, syntax) helps the admin; never a stack trace.
+  const reason =
+    e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message).replace(/^D1_ERROR:\s*/, "").slice(0, 200) : "";
+  const message = e instanceof DomainError ? e.message : `The database refused the query${reason ? `: ${reason}` : ""}`;
+  await auditAction(db, admin, "admin.sql_failed", "sql", null, null, {
+    query,
+    error: e instanceof Error ? e.message.slice(0, 300) : "unknown",
+  });
+  return e instanceof DomainError ? e : new DomainError("invalid", message);
 }
