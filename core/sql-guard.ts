@@ -230,19 +230,30 @@ function checkNames(tokens: Token[]): string | undefined {
   for (const [table, columns] of Object.entries(SECRET_COLUMNS)) {
     if (!named.has(table)) continue;
     if (tokens.some((_, i) => isStarColumn(tokens, i))) return `${table} holds secrets: name the columns you need instead of *`;
-    // The names this table goes by here: its own and each alias it is given (`sessions s`, `sessions as s`).
-    const names = new Set([table]);
+    // Names that surely stand for another table: one written right after FROM or JOIN, and its alias (`users u`,
+    // `users as u`), unless this table goes by it too. A subquery's or a parenthesised table's alias is not one.
+    const aliasAfter = (i: number) => (tokens[i + 1]?.text === "as" ? tokens[i + 2] : tokens[i + 1]);
+    const others = new Set<string>();
+    const own = new Set([table]);
     for (const [i, t] of tokens.entries()) {
-      if (!isName(t) || t.text.toLowerCase() !== table) continue;
-      const alias = tokens[i + 1]?.text === "as" ? tokens[i + 2] : tokens[i + 1];
-      if (isName(alias)) names.add((alias as Token).text.toLowerCase());
+      if (!isName(t)) continue;
+      const alias = aliasAfter(i);
+      if (t.text.toLowerCase() === table) {
+        if (isName(alias)) own.add((alias as Token).text.toLowerCase());
+        continue;
+      }
+      const before = tokens[i - 1];
+      if (!(before?.kind === "word" && ["from", "join"].includes(before.text))) continue;
+      others.add(t.text.toLowerCase());
+      if (isName(alias)) others.add((alias as Token).text.toLowerCase());
     }
     for (const [i, t] of tokens.entries()) {
       if (!isName(t) || !columns.includes(t.text.toLowerCase())) continue;
-      // `u.id` is another table's id; a bare `id`, or one through this table's name or alias, may be this one's.
+      // `u.id` with `users u` is another table's id; any other `id` may be this table's.
       const qualifier = tokens[i - 1]?.text === "." ? tokens[i - 2]?.text.toLowerCase() : undefined;
-      if (qualifier === undefined || names.has(qualifier))
+      if (qualifier === undefined || !others.has(qualifier) || own.has(qualifier)) {
         return `${table}.${t.text.toLowerCase()} holds secrets: the console does not read it`;
+      }
     }
   }
   const maskedTables = Object.keys(MASKED_COLUMNS).filter((t) => named.has(t));
