@@ -77,7 +77,8 @@ export const sessions = sqliteTable(
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
 
-// Two-factor authentication with an authenticator app (RFC 6238). The secret must be readable to check codes;
+// Two-factor authentication with an authenticator app (RFC 6238). The secret must be readable to check codes, so
+// it is sealed, not hashed (AES-GCM, workers/identity/secret-box.ts; rows from before are plain base32 until read);
 // it is on only once enabledAt is set (a code from the app confirmed it).
 export const twoFactor = sqliteTable("two_factor", {
   userId: text("user_id")

@@ -6,12 +6,15 @@ import { describe, expect, it } from "vitest";
 import type { Db } from "../index";
 import { phoneChannels } from "../schema";
 import {
+  acceptTwoFactorStep,
   countBackupCodesLeft,
   deleteTwoFactor,
   findTwoFactor,
   replaceBackupCodes,
+  resealTwoFactorSecret,
   saveTwoFactorSecret,
   spendBackupCode,
+  takeTwoFactorAttempt,
   updateTwoFactor,
 } from "./two-factor";
 import { deletePasskey, insertPasskey, keepWebauthnChallenge, listPasskeyRows, markPasskeyUsed, takeWebauthnChallenge } from "./passkeys";
@@ -47,6 +50,24 @@ export function identityQuerySuite(driver: string, getDb: () => Db) {
       await updateTwoFactor(db, id, { failedAttempts: 4, lockedUntil: new Date(Date.now() + 60_000), lastStep: 7 });
       await saveTwoFactorSecret(db, id, "SECRETTWO");
       expect(await findTwoFactor(db, id)).toMatchObject({ secret: "SECRETTWO", failedAttempts: 0, lockedUntil: null, lastStep: null });
+      await resealTwoFactorSecret(db, id, "SECRETONE", "v1.stale");
+      await resealTwoFactorSecret(db, id, "SECRETTWO", "v1.sealed");
+      expect((await findTwoFactor(db, id))?.secret).toBe("v1.sealed");
+
+      // Five tries, the fifth sets a 15-minute lock; none while locked; the next five lock for 30 minutes.
+      const rules = { maxFailures: 5, lockMs: 900_000, maxLockMs: 86_400_000, maxDoublings: 7 };
+      const t0 = new Date(1_700_000_000_000);
+      const tries = [];
+      for (let i = 0; i < 6; i++) tries.push(await takeTwoFactorAttempt(db, id, t0, rules));
+      expect(tries.map((t) => t?.failures)).toEqual([1, 2, 3, 4, 5, undefined]);
+      expect(tries[4]?.lockedUntil?.getTime()).toBe(t0.getTime() + 900_000);
+      const t1 = new Date(t0.getTime() + 900_000);
+      for (let i = 0; i < 5; i++) await takeTwoFactorAttempt(db, id, t1, rules);
+      expect((await findTwoFactor(db, id))?.lockedUntil?.getTime()).toBe(t1.getTime() + 1_800_000);
+      // A step is accepted once, and only a newer one after it; accepting clears the count and the lock.
+      expect(await acceptTwoFactorStep(db, id, 10)).toBe(true);
+      expect(await acceptTwoFactorStep(db, id, 10)).toBe(false);
+      expect(await findTwoFactor(db, id)).toMatchObject({ failedAttempts: 0, lockedUntil: null, lastStep: 10 });
 
       await replaceBackupCodes(db, id, ["h1", "h2", "h3"]);
       expect(await countBackupCodesLeft(db, id)).toBe(3);

@@ -1,6 +1,6 @@
 // The second factor's rows: the authenticator secret with its step and lock-out state, and the backup codes
 // (stored as hashes; docs/decisions/020-two-factor.md).
-import { and, count, eq, isNull } from "drizzle-orm";
+import { and, count, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { newId } from "../../core/ids";
 import type { Db } from "../index";
 import { backupCodes, twoFactor } from "../schema";
@@ -17,6 +17,59 @@ export async function saveTwoFactorSecret(db: Db, userId: string, secret: string
     .insert(twoFactor)
     .values({ userId, secret })
     .onConflictDoUpdate({ target: twoFactor.userId, set: { secret, lastStep: null, failedAttempts: 0, lockedUntil: null } });
+}
+
+/** Replaces the stored secret only while it still reads `was` (a plain row sealed on read; docs/decisions/048). */
+export async function resealTwoFactorSecret(db: Db, userId: string, was: string, sealed: string): Promise<void> {
+  await db
+    .update(twoFactor)
+    .set({ secret: sealed })
+    .where(and(eq(twoFactor.userId, userId), eq(twoFactor.secret, was)));
+}
+
+export type AttemptRules = { maxFailures: number; lockMs: number; maxLockMs: number; maxDoublings: number };
+
+/**
+ * Takes one try at the second factor in one statement, before the code is compared (as phone codes do,
+ * verifications.ts `takeAttempt`): none while locked. Failures count up until a success; the try that makes
+ * them a multiple of `maxFailures` sets the lock itself, doubling each time up to `maxLockMs`, so parallel
+ * requests get at most `maxFailures` checks and a half-signed-in session a few dozen a day
+ * (docs/decisions/048-secrets-at-rest-and-the-console.md). Undefined: no try was left (or no row).
+ */
+export async function takeTwoFactorAttempt(
+  db: Db,
+  userId: string,
+  now: Date,
+  rules: AttemptRules,
+): Promise<{ failures: number; lockedUntil: Date | null } | undefined> {
+  // Whole numbers of ours, written into the statement: a bound JS number may arrive as REAL, and `/` and `<<`
+  // need integers.
+  const int = (n: number) => sql.raw(String(Math.trunc(n)));
+  const next = sql`(${twoFactor.failedAttempts} + 1)`;
+  const [taken] = await db
+    .update(twoFactor)
+    .set({
+      failedAttempts: sql`${next}`,
+      lockedUntil: sql`CASE WHEN ${next} % ${int(rules.maxFailures)} = 0
+        THEN ${int(now.getTime())} + min(${int(rules.lockMs)} << min(${next} / ${int(rules.maxFailures)} - 1, ${int(rules.maxDoublings)}), ${int(rules.maxLockMs)})
+        ELSE ${twoFactor.lockedUntil} END`,
+    })
+    .where(and(eq(twoFactor.userId, userId), or(isNull(twoFactor.lockedUntil), lte(twoFactor.lockedUntil, now))))
+    .returning({ failures: twoFactor.failedAttempts, lockedUntil: twoFactor.lockedUntil });
+  return taken;
+}
+
+/**
+ * A right authenticator code: its step becomes the last one used, failures and lock are cleared, in one
+ * statement that only a newer step passes, so the same code sent twice in parallel signs in once.
+ */
+export async function acceptTwoFactorStep(db: Db, userId: string, step: number): Promise<boolean> {
+  const done = await db
+    .update(twoFactor)
+    .set({ lastStep: step, failedAttempts: 0, lockedUntil: null })
+    .where(and(eq(twoFactor.userId, userId), or(isNull(twoFactor.lastStep), lt(twoFactor.lastStep, step))))
+    .returning({ userId: twoFactor.userId });
+  return done.length > 0;
 }
 
 export async function updateTwoFactor(

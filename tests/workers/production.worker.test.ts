@@ -7,7 +7,7 @@ import { listOutbound } from "../../db/queries/outbox";
 import type { AppEnv } from "../../workers/env";
 import { createServer } from "../../workers/server";
 import { sendMessage } from "../../workers/services/messaging";
-import { ORIGIN } from "./helpers";
+import { fakeTwilio, ORIGIN } from "./helpers";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -107,6 +107,46 @@ describe("production USSD callback", () => {
     const ok = await request("/ussd?secret=prod-ussd-secret-0123", { method: "POST", headers, body: form() }, configured);
     expect(ok.status).toBe(200);
     expect(await ok.text()).toMatch(/^CON LinkUp\n/);
+  });
+});
+
+describe("production with Twilio", () => {
+  it("sends the code but keeps no code, phone number or link in the outbound record", async () => {
+    const twilio = fakeTwilio((impl) => vi.spyOn(globalThis, "fetch").mockImplementation(impl));
+    const withTwilio = { ...production, ...twilio.bindings } as AppEnv;
+    const cookie = (await (await request("/api/auth/anonymous", { method: "POST" }, withTwilio)).headers.getSetCookie())[0].split(";")[0];
+    const phone = "+2348031112233";
+    const reg = await request(
+      "/api/auth/register",
+      {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json" },
+        body: JSON.stringify({ phoneNumber: phone, channel: "sms" }),
+      },
+      withTwilio,
+    );
+    expect(reg.status).toBe(200);
+    const code = twilio.sent.at(-1)!.body.match(/\b(\d{6})\b/)![1];
+    const db = createDb(withTwilio);
+    const stored = (await listOutbound(db, 500)).filter((m) => m.to === phone);
+    expect(stored).toHaveLength(1);
+    expect(stored[0].status).toBe("sent");
+    expect(stored[0].body).not.toContain(code);
+    expect(stored[0].body).toContain("Your LinkUp verification code is ••••••.");
+    // The code Twilio carried still signs in.
+    const verified = await request(
+      "/api/auth/verify",
+      { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ phoneNumber: phone, code }) },
+      withTwilio,
+    );
+    expect(verified.status).toBe(200);
+
+    // An SOS to an emergency contact: the sender's number and the map link reach the contact, not the record.
+    const alert = "🚨 SOS from Ada (+2348035550101): medical. Help! Location: https://maps.google.com/?q=9.07650,7.39860 (Wuse)";
+    await sendMessage(withTwilio, db, { to: "+2348039990001", channel: "whatsapp", body: alert });
+    expect(twilio.sent.at(-1)!.body).toBe(alert);
+    const [kept] = (await listOutbound(db, 500)).filter((m) => m.to === "+2348039990001");
+    expect(kept.body).toBe("🚨 SOS from Ada (••••••): medical. Help! Location: [link] (Wuse)");
   });
 });
 

@@ -2,7 +2,7 @@
 // (docs/decisions/019-staff-and-admins.md).
 import { EDGE_CACHE_KEYS } from "./edge-cache";
 import { sql } from "drizzle-orm";
-import { checkConsoleSql, maskPhones } from "../../core/sql-guard";
+import { checkConsolePlan, checkConsoleSql, maskPhones, type PlanRow } from "../../core/sql-guard";
 import type { Db } from "../../db";
 import { pingDatabase } from "../../db/queries/health";
 import { adminCounts } from "../../db/queries/stats";
@@ -82,6 +82,12 @@ export async function systemHealth(env: AppEnv, db: Db) {
 /**
  * Runs one checked read-only statement with a row cap and a time limit; phone numbers masked; always audited.
  * The admin's own statement runs here, not in db/queries: it is the console's purpose, and checkConsoleSql guards it.
+ *
+ * The 5-second limit only stops the wait: neither D1 nor libSQL over HTTP offers a Worker a way to interrupt a
+ * running statement (no progress handler, no statement timeout), and D1 runs one statement at a time, so a long
+ * query would hold /api/health and everyone else. What bounds the work is decided before it runs: the guard's
+ * static refusals, then SQLite's own plan, which must not nest a full scan inside another loop
+ * (docs/decisions/048-secrets-at-rest-and-the-console.md). Past that, D1 itself ends a statement at 30 seconds.
  */
 export async function runConsoleQuery(db: Db, admin: User, query: string) {
   const verdict = checkConsoleSql(query);
@@ -92,6 +98,18 @@ export async function runConsoleQuery(db: Db, admin: User, query: string) {
   const capped = `SELECT * FROM (${verdict.sql}) LIMIT ${CONSOLE_ROW_CAP + 1}`;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const started = Date.now();
+  let plan: PlanRow[];
+  try {
+    // Planning runs nothing; a statement SQLite cannot plan is answered with its reason below, never run unchecked.
+    plan = await db.all<PlanRow>(sql.raw(`EXPLAIN QUERY PLAN ${capped}`));
+  } catch (e) {
+    throw await failed(db, admin, query, e);
+  }
+  const heavy = checkConsolePlan(plan);
+  if (heavy) {
+    await auditAction(db, admin, "admin.sql_refused", "sql", null, null, { query, reason: heavy });
+    throw new DomainError("invalid", heavy);
+  }
   try {
     const rows = await Promise.race([
       db.all<Record<string, unknown>>(sql.raw(capped)),
@@ -107,16 +125,21 @@ export async function runConsoleQuery(db: Db, admin: User, query: string) {
     await auditAction(db, admin, "admin.sql_run", "sql", null, { rows: shown.length, truncated }, { query });
     return { rows: shown, rowCount: shown.length, truncated, rowCap: CONSOLE_ROW_CAP, ms: Date.now() - started };
   } catch (e) {
-    // SQLite's own reason (no such column, syntax) helps the admin; never a stack trace.
-    const reason =
-      e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message).replace(/^D1_ERROR:\s*/, "").slice(0, 200) : "";
-    const message = e instanceof DomainError ? e.message : `The database refused the query${reason ? `: ${reason}` : ""}`;
-    await auditAction(db, admin, "admin.sql_failed", "sql", null, null, {
-      query,
-      error: e instanceof Error ? e.message.slice(0, 300) : "unknown",
-    });
-    throw e instanceof DomainError ? e : new DomainError("invalid", message);
+    throw await failed(db, admin, query, e);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A statement the database refused (or that ran too long): audited, with SQLite's own reason for the admin. */
+async function failed(db: Db, admin: User, query: string, e: unknown): Promise<DomainError> {
+  // SQLite's own reason (no such column, syntax) helps the admin; never a stack trace.
+  const reason =
+    e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message).replace(/^D1_ERROR:\s*/, "").slice(0, 200) : "";
+  const message = e instanceof DomainError ? e.message : `The database refused the query${reason ? `: ${reason}` : ""}`;
+  await auditAction(db, admin, "admin.sql_failed", "sql", null, null, {
+    query,
+    error: e instanceof Error ? e.message.slice(0, 300) : "unknown",
+  });
+  return e instanceof DomainError ? e : new DomainError("invalid", message);
 }

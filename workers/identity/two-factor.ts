@@ -6,18 +6,23 @@ import type { TwoFactorView } from "../../core/api-types";
 import { toBase64Url } from "../../core/ids";
 import type { Db } from "../../db";
 import {
+  acceptTwoFactorStep,
   countBackupCodesLeft,
   deleteTwoFactor,
   findTwoFactor,
   replaceBackupCodes,
+  resealTwoFactorSecret,
   saveTwoFactorSecret,
   spendBackupCode,
+  takeTwoFactorAttempt,
+  type TwoFactorRow,
   updateTwoFactor,
 } from "../../db/queries/two-factor";
 import type { AppEnv } from "../env";
 import { DomainError } from "../../core/domain-error";
 import { codeForStatus } from "../errors";
 import { countPasskeys } from "./passkeys";
+import { isSealed, openSecret, sealSecret } from "./secret-box";
 import { recordSecurityEvent } from "./security-events";
 
 export const TWO_FACTOR = {
@@ -26,9 +31,14 @@ export const TWO_FACTOR = {
   // One step either side: a phone clock 30 s off still works.
   window: 1,
   backupCodes: 10,
-  // Like the phone codes (core/identity.ts VERIFICATION.maxAttempts): five wrong codes, then a pause.
+  // Like the phone codes (core/identity.ts VERIFICATION.maxAttempts): five wrong codes, then a pause, which
+  // doubles at each further five (15 min, 30 min … 24 h) until a right code: a half-signed-in session lives 30
+  // days, so a fixed pause would allow 480 guesses a day; this allows 35 on the first day, then 5 a day
+  // (docs/decisions/048-secrets-at-rest-and-the-console.md).
   maxFailures: 5,
   lockMs: 15 * 60 * 1000,
+  maxLockMs: 24 * 60 * 60 * 1000,
+  maxDoublings: 7,
 } as const;
 
 export const TWO_FACTOR_TEXT = {
@@ -92,27 +102,36 @@ async function setupOf(secret: string, label: string) {
   return { secret, otpauthUrl, qrSvg };
 }
 
-export async function twoFactorView(db: Db, userId: string, label: string): Promise<TwoFactorView> {
+/** The row's base32 secret; a row stored plain (from before sealing) is sealed now, once. */
+async function secretOf(env: AppEnv, db: Db, row: TwoFactorRow): Promise<string> {
+  const key = env.SESSION_SECRET ?? "";
+  const secret = await openSecret(key, row.userId, row.secret);
+  if (!isSealed(row.secret)) await resealTwoFactorSecret(db, row.userId, row.secret, await sealSecret(key, row.userId, secret));
+  return secret;
+}
+
+export async function twoFactorView(env: AppEnv, db: Db, userId: string, label: string): Promise<TwoFactorView> {
   const row = await findTwoFactor(db, userId);
   return {
     enabled: Boolean(row?.enabledAt),
     backupCodesLeft: row?.enabledAt ? await countBackupCodesLeft(db, userId) : 0,
-    setup: row && !row.enabledAt ? await setupOf(row.secret, label) : null,
+    setup: row && !row.enabledAt ? await setupOf(await secretOf(env, db, row), label) : null,
   };
 }
 
 /** Starts (or restarts) enrolment with a fresh secret; on only after `enableTwoFactor` confirms a code. */
-export async function startTwoFactor(db: Db, userId: string, label: string): Promise<TwoFactorView | TwoFactorRefusal> {
+export async function startTwoFactor(env: AppEnv, db: Db, userId: string, label: string): Promise<TwoFactorView | TwoFactorRefusal> {
   const row = await findTwoFactor(db, userId);
   if (row?.enabledAt) return { ok: false, status: 409, error: TWO_FACTOR_TEXT.alreadyOn };
   const secret = new OTPAuth.Secret({ size: 20 }).base32;
-  await saveTwoFactorSecret(db, userId, secret);
+  await saveTwoFactorSecret(db, userId, await sealSecret(env.SESSION_SECRET ?? "", userId, secret));
   return { enabled: false, backupCodesLeft: 0, setup: await setupOf(secret, label) };
 }
 
 /**
  * Checks a code against the person's authenticator (or, once on, an unused backup code, which is then spent).
- * Wrong codes count; the fifth locks the second factor for a while, whatever session asks.
+ * A try is taken in one statement before the code is compared, so parallel requests cannot outrun the count;
+ * the fifth wrong code locks the second factor for a while, whatever session asks, longer each time.
  */
 async function checkCode(
   env: AppEnv,
@@ -121,35 +140,42 @@ async function checkCode(
   code: string,
   now: Date,
 ): Promise<{ ok: true; usedBackup: boolean } | TwoFactorRefusal> {
+  const taken = await takeTwoFactorAttempt(db, userId, now, TWO_FACTOR);
+  if (!taken) {
+    const row = await findTwoFactor(db, userId);
+    if (!row) return { ok: false, status: 400, error: TWO_FACTOR_TEXT.notSetUp };
+    return { ok: false, status: 429, error: TWO_FACTOR_TEXT.locked, retryAfterSeconds: secondsUntil(row.lockedUntil, now) };
+  }
   const row = await findTwoFactor(db, userId);
   if (!row) return { ok: false, status: 400, error: TWO_FACTOR_TEXT.notSetUp };
-  if (row.lockedUntil && row.lockedUntil > now) {
-    const wait = Math.ceil((row.lockedUntil.getTime() - now.getTime()) / 1000);
-    return { ok: false, status: 429, error: TWO_FACTOR_TEXT.locked, retryAfterSeconds: wait };
-  }
   const typed = code.trim();
   if (/^\d{6}$/.test(typed)) {
-    const delta = totpOf(row.secret, userId).validate({ token: typed, timestamp: now.getTime(), window: TWO_FACTOR.window });
+    const secret = await secretOf(env, db, row);
+    const delta = totpOf(secret, userId).validate({ token: typed, timestamp: now.getTime(), window: TWO_FACTOR.window });
     const step = Math.floor(now.getTime() / 1000 / TWO_FACTOR.periodSeconds) + (delta ?? 0);
-    if (delta !== null && (row.lastStep === null || step > row.lastStep)) {
-      await updateTwoFactor(db, userId, { lastStep: step, failedAttempts: 0 });
-      return { ok: true, usedBackup: false };
-    }
+    // Only a newer step passes, in the same statement that records it: a code is good once, even in parallel.
+    if (delta !== null && (await acceptTwoFactorStep(db, userId, step))) return { ok: true, usedBackup: false };
   } else if (row.enabledAt && normalBackup(typed).length === 10) {
     if (await spendBackupCode(db, userId, await hashBackup(env, userId, typed), now)) {
-      await updateTwoFactor(db, userId, { failedAttempts: 0 });
+      await updateTwoFactor(db, userId, { failedAttempts: 0, lockedUntil: null });
       return { ok: true, usedBackup: true };
     }
   }
-  const failures = row.failedAttempts + 1;
-  if (failures >= TWO_FACTOR.maxFailures) {
-    await updateTwoFactor(db, userId, { failedAttempts: 0, lockedUntil: new Date(now.getTime() + TWO_FACTOR.lockMs) });
+  if (taken.lockedUntil && taken.lockedUntil > now) {
     await recordSecurityEvent(db, userId, "code_lockout", undefined, now);
-    return { ok: false, status: 429, error: TWO_FACTOR_TEXT.locked, retryAfterSeconds: TWO_FACTOR.lockMs / 1000 };
+    return { ok: false, status: 429, error: TWO_FACTOR_TEXT.locked, retryAfterSeconds: secondsUntil(taken.lockedUntil, now) };
   }
-  await updateTwoFactor(db, userId, { failedAttempts: failures });
   await recordSecurityEvent(db, userId, "failed_code", undefined, now);
-  return { ok: false, status: 400, error: TWO_FACTOR_TEXT.invalidCode, attemptsLeft: TWO_FACTOR.maxFailures - failures };
+  return {
+    ok: false,
+    status: 400,
+    error: TWO_FACTOR_TEXT.invalidCode,
+    attemptsLeft: TWO_FACTOR.maxFailures - (taken.failures % TWO_FACTOR.maxFailures),
+  };
+}
+
+function secondsUntil(until: Date | null, now: Date): number {
+  return Math.max(1, Math.ceil(((until?.getTime() ?? now.getTime()) - now.getTime()) / 1000));
 }
 
 /** Confirms enrolment with a code from the app; answers the 10 backup codes, shown this once. */

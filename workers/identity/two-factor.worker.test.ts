@@ -72,6 +72,55 @@ describe("two-factor codes (RFC 6238)", () => {
     for (const r of stored.results) for (const c of enabled.backupCodes) expect(r.code_hash).not.toContain(c.replace("-", ""));
   });
 
+  it("keep a secret written before sealing working, and seal it on first use", async () => {
+    const { db, user } = await userWithRfcSecret();
+    expect(await enableTwoFactor(env, db, user.id, "287082", AT_59)).toMatchObject({ ok: true });
+    const row = await env.DB.prepare("select secret from two_factor where user_id = ?").bind(user.id).first<{ secret: string }>();
+    expect(row!.secret).not.toContain(RFC_SECRET);
+    expect(row!.secret.startsWith("v1.")).toBe(true);
+    expect(await proveSecondFactor(env, db, user.id, "081804", AT_1111111109)).toEqual({ ok: true, usedBackup: false });
+  });
+
+  it("sign in once when the same right code arrives ten times at once", async () => {
+    const { db, user } = await userWithRfcSecret();
+    await enableTwoFactor(env, db, user.id, "287082", AT_59);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => proveSecondFactor(env, db, user.id, "081804", AT_1111111109)));
+    expect(answers.filter((a) => a.ok)).toHaveLength(1);
+  });
+
+  it("give a guesser who retries all day long no more than 35 tries, with longer pauses each time", async () => {
+    const { db, user } = await userWithRfcSecret();
+    await enableTwoFactor(env, db, user.id, "287082", AT_59);
+    const start = AT_1111111109.getTime();
+    let t = start;
+    const pauses: number[] = [];
+    while (t < start + 24 * 3600_000) {
+      const r = await proveSecondFactor(env, db, user.id, "000000", new Date(t));
+      if (r.ok) throw new Error("a wrong code passed");
+      if (r.status === 429) {
+        pauses.push(r.retryAfterSeconds!);
+        t += r.retryAfterSeconds! * 1000;
+      }
+    }
+    const row = await env.DB.prepare("select failed_attempts from two_factor where user_id = ?")
+      .bind(user.id)
+      .first<{ failed_attempts: number }>();
+    expect(row!.failed_attempts).toBeLessThanOrEqual(35);
+    expect(pauses.slice(0, 4)).toEqual([900, 1800, 3600, 7200]);
+    // A right code ends the pauses' growth: the next wrong one starts again at five tries.
+    const after = t + 86_400_000;
+    expect(
+      await proveSecondFactor(
+        env,
+        db,
+        user.id,
+        new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(RFC_SECRET), digits: 6, period: 30 }).generate({ timestamp: after }),
+        new Date(after),
+      ),
+    ).toMatchObject({ ok: true });
+    expect(await proveSecondFactor(env, db, user.id, "000000", new Date(after + 60_000))).toMatchObject({ status: 400, attemptsLeft: 4 });
+  });
+
   it("lock after five wrong codes, even against the right one", async () => {
     const { db, user } = await userWithRfcSecret();
     await enableTwoFactor(env, db, user.id, "287082", AT_59);
@@ -90,6 +139,11 @@ describe("two-factor through the API", () => {
     const { setup: s } = await setup.json<{ setup: { secret: string; otpauthUrl: string; qrSvg: string } }>();
     expect(s.qrSvg.startsWith("<svg")).toBe(true);
     expect(s.otpauthUrl).toContain(`secret=${s.secret}`);
+    // At rest the secret is sealed: the row is not the base32 secret the app was given.
+    const stored = await env.DB.prepare("select t.secret from two_factor t join users u on u.id = t.user_id where u.phone = ?")
+      .bind(phone)
+      .first<{ secret: string }>();
+    expect(stored!.secret).not.toContain(s.secret);
     // Not on yet: a sign-in now needs only the phone code.
     expect((await signIn(phone)).body.user).toBeTruthy();
 
@@ -124,6 +178,30 @@ describe("two-factor through the API", () => {
     expect(await off.json()).toEqual({ enabled: false });
     expect((await signIn(phone)).body.user).toBeTruthy();
     // Four sign-ins through the real flow: slow on a shared machine.
+  }, 20_000);
+
+  it("check at most five of 100 wrong codes sent at once, and answer the rest 429 with Retry-After", async () => {
+    const phone = "+2348030000202";
+    const { cookie } = await signIn(phone);
+    const setup = await call("/api/security/two-factor/setup", { method: "POST", cookie, json: {} });
+    const { setup: s } = await setup.json<{ setup: { secret: string } }>();
+    expect((await call("/api/security/two-factor/enable", { method: "POST", cookie, json: { code: totpNow(s.secret) } })).status).toBe(200);
+    const pending = await signIn(phone);
+    expect(pending.body.secondFactorRequired).toBe(true);
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        call("/api/auth/second-factor", { method: "POST", cookie: pending.cookie, json: { code: "000000" } }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((st) => st === 400).length).toBeLessThanOrEqual(4);
+    expect(statuses.filter((st) => st === 429).length).toBeGreaterThanOrEqual(96);
+    expect(statuses.every((st) => st === 400 || st === 429)).toBe(true);
+    for (const a of answers.filter((x) => x.status === 429)) expect(Number(a.headers.get("Retry-After"))).toBeGreaterThan(0);
+    const row = await env.DB.prepare("select t.failed_attempts from two_factor t join users u on u.id = t.user_id where u.phone = ?")
+      .bind(phone)
+      .first<{ failed_attempts: number }>();
+    expect(row!.failed_attempts).toBe(5);
   }, 20_000);
 
   it("needs a verified phone to set up, and refuses a second-factor call with no sign-in waiting", async () => {

@@ -1,6 +1,9 @@
 // WhatsApp and SMS through Twilio's REST API (docs/architecture.md §9). Every message is recorded in outbound_messages;
 // in development with no Twilio credentials the record is the delivery: the dev outbox shows it. Anywhere else
-// without Twilio nothing is recorded or sent: the caller hears `unavailable` and refuses clearly.
+// without Twilio nothing is recorded or sent: the caller hears `unavailable` and refuses clearly. Where the record
+// is not the delivery, it keeps the body redacted (codes, phone numbers and links gone; core/redact.ts): the
+// message is sent from memory, so no code is ever stored (docs/decisions/048-secrets-at-rest-and-the-console.md).
+import { redactMessageBody } from "../../core/redact";
 import type { Db } from "../../db";
 import { type OutboundChannel, recordOutbound, updateOutbound } from "../../db/queries/outbox";
 import { findPhoneChannel } from "../../db/queries/phone-channels";
@@ -25,18 +28,21 @@ export async function sendMessage(
   opts: { sleep?: (ms: number) => Promise<void>; requestedByRecipient?: boolean } = {},
 ): Promise<SendResult> {
   if (!messagingAvailable(env)) return { id: "", status: "failed", error: MESSAGING_UNAVAILABLE, unavailable: true };
+  const devOutbox = devOutboxEnabled(env);
+  // The dev outbox is where development's codes arrive (browser and Worker tests read them there): kept whole.
+  const kept = { ...msg, body: devOutbox ? msg.body : redactMessageBody(msg.body) };
   // A phone that sent STOP gets nothing it did not ask for this moment (a verification code it requested
   // is the one exception). The refusal is recorded like any other outcome, so callers can fall back.
   if (!opts.requestedByRecipient && (await optedOut(db, msg.to))) {
-    const row = await recordOutbound(db, { ...msg, status: "failed" });
+    const row = await recordOutbound(db, { ...kept, status: "failed" });
     await updateOutbound(db, row.id, { status: "failed", error: "Recipient opted out (STOP)" });
     return { id: row.id, status: "failed", error: "Recipient opted out (STOP)" };
   }
-  if (devOutboxEnabled(env)) {
+  if (devOutbox) {
     const row = await recordOutbound(db, { ...msg, status: "stored" });
     return { id: row.id, status: "stored" };
   }
-  const row = await recordOutbound(db, { ...msg, status: "queued" });
+  const row = await recordOutbound(db, { ...kept, status: "queued" });
   const from = msg.channel === "whatsapp" ? env.TWILIO_WHATSAPP_FROM : env.TWILIO_SMS_FROM;
   if (!from) {
     const error = `No Twilio sender configured for ${msg.channel}`;

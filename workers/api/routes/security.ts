@@ -149,12 +149,12 @@ export const security = new Hono<AppBindings>()
   })
   .get("/security/two-factor", async (c) => {
     const user = requireUser(c);
-    return c.json(await twoFactorView(c.var.db, user.id, accountLabel(user)));
+    return c.json(await twoFactorView(c.env, c.var.db, user.id, accountLabel(user)));
   })
   // Two-factor guards a phone sign-in, so it needs a verified phone (spec part 2 access table: verified).
   .post("/security/two-factor/setup", async (c) => {
     const user = requireVerified(c);
-    const started = await startTwoFactor(c.var.db, user.id, accountLabel(user));
+    const started = await startTwoFactor(c.env, c.var.db, user.id, accountLabel(user));
     if ("ok" in started) refuse(c, started);
     return c.json(started);
   })
