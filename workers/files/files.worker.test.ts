@@ -163,6 +163,34 @@ describe("tier limits", () => {
   });
 });
 
+describe("the month's transfers under parallel requests (docs/decisions/047-limits-taken-atomically.md)", () => {
+  const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
+
+  it("100 parallel uploads from a Premium sender: exactly the month's 50 start, 50 × 429 with Retry-After", async () => {
+    const [a, b] = [await verifiedSession("0806"), await verifiedSession("0806")];
+    await setTier(a.id, "premium");
+    const roomId = await dm(a, b);
+    const answers = await Promise.all(Array.from({ length: 100 }, () => create(a, roomId, 100)));
+    expect(tally(answers.map((r) => r.status))).toEqual({ 201: 50, 429: 50 });
+    const refused = answers.filter((r) => r.status === 429);
+    expect(refused.every((r) => Number(r.headers.get("retry-after")) > 0)).toBe(true);
+    expect(await refused[0].json()).toMatchObject({ error: "You've used your 50 file transfers for this month. They renew on the 1st." });
+    const files = await env.DB.prepare("select count(*) as n from files where owner_id = ?").bind(a.id).first<{ n: number }>();
+    expect(files?.n).toBe(50);
+  });
+
+  it("100 parallel uploads from a Community sender: exactly 10 start, the rest are offered Premium", async () => {
+    const [a, b] = [await verifiedSession("0806"), await verifiedSession("0806")];
+    const roomId = await dm(a, b);
+    const answers = await Promise.all(Array.from({ length: 100 }, () => create(a, roomId, 100)));
+    expect(tally(answers.map((r) => r.status))).toEqual({ 201: 10, 402: 90 });
+    expect(await answers.find((r) => r.status === 402)?.json()).toMatchObject({
+      error: FILE_TEXTS.communityMonthFull,
+      code: "limit_reached",
+    });
+  });
+});
+
 describe("a resumable upload and its download", () => {
   it("stores ciphertext part by part, lists what it has for a resume, and hands it to the room's members", async () => {
     const [a, b, c] = [await verifiedSession("0806", "Ada"), await verifiedSession("0806", "Bayo"), await verifiedSession("0806", "Chi")];

@@ -18,16 +18,17 @@ import { roomKind } from "../../core/room-ids";
 import type { Db } from "../../db";
 import {
   countDownload,
-  countFileTransfer,
   deleteFileRow,
   type FileRow,
   fileTransfersThisMonth,
   filesInRoomsOf,
   findFile,
+  giveBackFileTransfer,
   insertFile,
   markReady,
   partsOf,
   recordPart,
+  takeFileTransfer,
 } from "../../db/queries/files";
 import type { User } from "../../db/schema";
 import { recordEvent } from "../analytics";
@@ -60,18 +61,28 @@ export function fileInfo(row: FileRow): FileInfo {
   };
 }
 
-/** Refuses a file the sender's tier does not allow: too large (413, or 402 with an offer), or the month is full. */
-async function requireAllowance(db: Db, user: User, size: number, now: Date): Promise<number> {
+/** Seconds to the 1st of next month (UTC), when the month's transfers renew. */
+function secondsToNextMonth(now: Date): number {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+  return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
+}
+
+/**
+ * Takes one of the month's transfers, or refuses a file the sender's tier does not allow: too large (413, or 402
+ * with an offer), or the month is full. The count is one conditional write (docs/decisions/047-limits-taken-atomically.md).
+ */
+async function takeAllowance(db: Db, user: User, size: number, now: Date): Promise<void> {
   const limits = fileLimitsFor(user.subscriptionTier);
   if (size > FILE_MAX_BYTES) throw new DomainError("too_large", FILE_TEXTS.tooLarge, { code: "file_too_large" });
   if (size > limits.maxBytes) throw new DomainError("payment_required", FILE_TEXTS.communityTooLarge, { code: "premium_feature", upgrade });
-  const used = await fileTransfersThisMonth(db, user.id, now);
-  if (limits.transfersPerMonth !== null && used >= limits.transfersPerMonth) {
-    if (user.subscriptionTier === "free")
-      throw new DomainError("payment_required", FILE_TEXTS.communityMonthFull, { code: "limit_reached", upgrade });
-    throw new DomainError("rate_limited", FILE_TEXTS.monthFull(limits.transfersPerMonth), { code: "limit_reached" });
-  }
-  return used;
+  if (await takeFileTransfer(db, user.id, now, limits.transfersPerMonth)) return;
+  const monthly = limits.transfersPerMonth ?? 0;
+  if (user.subscriptionTier === "free")
+    throw new DomainError("payment_required", FILE_TEXTS.communityMonthFull, { code: "limit_reached", upgrade });
+  throw new DomainError("rate_limited", FILE_TEXTS.monthFull(monthly), {
+    code: "limit_reached",
+    retryAfterSeconds: secondsToNextMonth(now),
+  });
 }
 
 /**
@@ -113,10 +124,13 @@ export async function createUpload(env: Bucket, db: Db, user: User, input: Creat
     const row = await openUpload(env, db, user, { ...input, kind: "voice" });
     return { file: fileInfo(row), usedThisMonth: used, monthlyLimit: limit };
   }
-  const used = await requireAllowance(db, user, input.size, now);
-  const row = await openUpload(env, db, user, input);
-  await countFileTransfer(db, user.id, now);
-  return { file: fileInfo(row), usedThisMonth: used + 1, monthlyLimit: fileLimitsFor(user.subscriptionTier).transfersPerMonth };
+  await takeAllowance(db, user, input.size, now);
+  const row = await openUpload(env, db, user, input).catch(async (e: unknown) => {
+    await giveBackFileTransfer(db, user.id, now);
+    throw e;
+  });
+  const used = await fileTransfersThisMonth(db, user.id, now);
+  return { file: fileInfo(row), usedThisMonth: used, monthlyLimit: fileLimitsFor(user.subscriptionTier).transfersPerMonth };
 }
 
 async function openUpload(env: Bucket, db: Db, user: User, input: CreateUpload): Promise<FileRow> {
