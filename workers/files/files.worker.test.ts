@@ -325,6 +325,19 @@ describe("voice notes", () => {
     expect((await voice(a, roomId, 6 * MiB)).status).toBe(413);
   });
 
+  it("100 parallel voice notes from a Premium sender: exactly the month's 50 are counted and sent", async () => {
+    // docs/decisions/047-limits-taken-atomically.md: one conditional write over the month's rows.
+    const [a, b] = [await verifiedSession("0806"), await verifiedSession("0806")];
+    await setTier(a.id, "premium");
+    const roomId = await dm(a, b);
+    const answers = await Promise.all(Array.from({ length: 100 }, () => voice(a, roomId, 20_000)));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(50);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(50);
+    expect(await answers.find((r) => r.status === 402)?.json()).toMatchObject({ code: "limit_reached" });
+    expect(await voiceCount(a)).toBe(50);
+  });
+
   it("in an area room replace the transcribed recording once, without counting it twice", async () => {
     const a = await verifiedSession("0806");
     await setTier(a.id, "premium");

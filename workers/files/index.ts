@@ -33,8 +33,8 @@ import {
 import type { User } from "../../db/schema";
 import { recordEvent } from "../analytics";
 import type { AppEnv } from "../env";
-import { countVoiceMessage, voiceMessagesThisMonth } from "../assistant/usage";
-import { VOICE_MAX_BYTES, voiceAllowed } from "../assistant/voice";
+import { giveBackVoiceMessageOfMonth, voiceMessagesThisMonth } from "../assistant/usage";
+import { takeVoiceAllowance, VOICE_MAX_BYTES } from "../assistant/voice";
 import { DomainError } from "../../core/domain-error";
 import { codeForStatus } from "../errors";
 import { requireRoomAccess } from "../rooms/rooms";
@@ -90,13 +90,7 @@ async function takeAllowance(db: Db, user: User, size: number, now: Date): Promi
  * room the recording was transcribed and counted by POST /api/ai/voice first; the note replaces that plaintext
  * copy, which is deleted here, once (docs/decisions/023-encrypted-files-in-rooms.md).
  */
-async function requireVoiceAllowance(
-  env: Bucket,
-  db: Db,
-  user: User,
-  input: CreateUpload,
-  now: Date,
-): Promise<{ used: number; limit: number | null }> {
+async function requireVoiceAllowance(env: Bucket, db: Db, user: User, input: CreateUpload, now: Date): Promise<{ limit: number | null }> {
   if (input.size > VOICE_MAX_BYTES) throw new DomainError("too_large", "Voice messages can be at most 5 MB");
   const limit = TIER_LIMITS[user.subscriptionTier].voiceMessages;
   if (input.voiceId) {
@@ -107,12 +101,11 @@ async function requireVoiceAllowance(
     await env.FILES.delete(recording.r2Key);
     await deleteFileRow(db, recording.id);
   } else {
-    const refused = await voiceAllowed(db, user, now);
+    const refused = await takeVoiceAllowance(db, user, now);
     if (refused)
       throw new DomainError(codeForStatus(refused.status), refused.body.error, { code: refused.body.code, upgrade: refused.body.upgrade });
-    await countVoiceMessage(db, user.id, now);
   }
-  return { used: await voiceMessagesThisMonth(db, user.id, now), limit };
+  return { limit };
 }
 
 /** Starts an upload: checks the room and the allowance, counts the transfer and opens an R2 multipart upload. */
@@ -120,8 +113,12 @@ export async function createUpload(env: Bucket, db: Db, user: User, input: Creat
   await requireRoomAccess(db, user, input.roomId);
   if (input.chunkCount !== chunkCountFor(input.size)) throw new DomainError("invalid", "Invalid request: chunkCount does not match size");
   if (input.kind === "voice" || input.voiceId) {
-    const { used, limit } = await requireVoiceAllowance(env, db, user, { ...input, kind: "voice" }, now);
-    const row = await openUpload(env, db, user, { ...input, kind: "voice" });
+    const { limit } = await requireVoiceAllowance(env, db, user, { ...input, kind: "voice" }, now);
+    const row = await openUpload(env, db, user, { ...input, kind: "voice" }).catch(async (e: unknown) => {
+      if (!input.voiceId) await giveBackVoiceMessageOfMonth(db, user.id, now);
+      throw e;
+    });
+    const used = await voiceMessagesThisMonth(db, user.id, now);
     return { file: fileInfo(row), usedThisMonth: used, monthlyLimit: limit };
   }
   await takeAllowance(db, user, input.size, now);
