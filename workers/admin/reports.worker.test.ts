@@ -79,7 +79,11 @@ describe("reports", () => {
 });
 
 describe("report limits under parallel requests (docs/decisions/047-limits-taken-atomically.md)", () => {
-  const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
+  const tally = (statuses: number[]) => {
+    const t: Record<number, number> = {};
+    for (const s of statuses) t[s] = (t[s] ?? 0) + 1;
+    return t;
+  };
 
   it("100 parallel reports from one person: exactly REPORTS_PER_PERSON_PER_DAY are filed, the rest 429 with Retry-After", async () => {
     const reporter = await anonymousSession();

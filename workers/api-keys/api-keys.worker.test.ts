@@ -109,7 +109,11 @@ describe("API keys", () => {
 });
 
 describe("the daily API limit is the owner's, taken atomically (docs/decisions/047-limits-taken-atomically.md)", () => {
-  const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
+  const tally = (statuses: number[]) => {
+    const t: Record<number, number> = {};
+    for (const s of statuses) t[s] = (t[s] ?? 0) + 1;
+    return t;
+  };
 
   it("100 parallel calls over two keys of one person with 50 calls left: exactly 50 pass, 50 × 429 with Retry-After", async () => {
     const person = await verifiedSession("0806");

@@ -164,7 +164,11 @@ describe("tier limits", () => {
 });
 
 describe("the month's transfers under parallel requests (docs/decisions/047-limits-taken-atomically.md)", () => {
-  const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
+  const tally = (statuses: number[]) => {
+    const t: Record<number, number> = {};
+    for (const s of statuses) t[s] = (t[s] ?? 0) + 1;
+    return t;
+  };
 
   it("100 parallel uploads from a Premium sender: exactly the month's 50 start, 50 × 429 with Retry-After", async () => {
     const [a, b] = [await verifiedSession("0806"), await verifiedSession("0806")];
