@@ -1,4 +1,4 @@
-// API keys for the public API (spec part 2 §9 "API docs rate limits"): calls per key per day and keys ("devices")
+// API keys for the public API (spec part 2 §9 "API docs rate limits"): calls per person per day (over all their keys) and keys ("devices")
 // per person, by tier. See docs/decisions/032-public-api-and-keys.md.
 import { z } from "zod";
 import type { Tier } from "./constants";

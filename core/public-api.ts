@@ -213,7 +213,7 @@ export function openApiDocument(serverUrl: string) {
     info: {
       title: "LinkUp API",
       version: "1.0.0",
-      description: `Calls with an API key are counted per key per day (UTC). ${limits}.`,
+      description: `Calls with API keys are counted per person per day (UTC), over all their keys. ${limits}.`,
     },
     servers: [{ url: serverUrl }],
     tags: API_CATEGORIES.map((name) => ({ name })),

@@ -67,6 +67,8 @@ export interface BroadcastAnswer {
   reached: SosReached;
   failed: string[];
   room: string | null;
+  /** The SOS named an area far from where the sender was known to be, and only their contacts were told. */
+  areaWithheld?: boolean;
 }
 export interface NearbySos {
   id: string;

@@ -336,10 +336,17 @@ export const emergencyBroadcasts = sqliteTable(
     broadcastedAt: integer("broadcasted_at", { mode: "timestamp_ms" }).notNull().default(now),
     resolvedAt: integer("resolved_at", { mode: "timestamp_ms" }),
     resolvedBy: text("resolved_by"),
+    // The SOS limits count these rows in the insert itself (db/queries/emergency.ts, decision 047): the HMAC of the
+    // web address of a sender without a verified phone (their identities from one address share a budget), and
+    // whether it alerted an area far from where the sender was known to be.
+    addressKey: text("address_key"),
+    farArea: integer("far_area", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
     uniqueIndex("emergency_client_request_unique").on(t.userId, t.clientRequestId),
     index("emergency_geohash_idx").on(t.geohash, t.status),
+    index("emergency_user_time_idx").on(t.userId, t.broadcastedAt),
+    index("emergency_address_time_idx").on(t.addressKey, t.broadcastedAt),
   ],
 );
 

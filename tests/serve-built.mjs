@@ -52,6 +52,8 @@ export async function serveBuilt({ name = "e2e", vars = {}, quiet = true, fromBu
     ANON_SESSIONS_PER_ADDRESS_PER_HOUR: "1000000",
     ANON_AI_PER_ADDRESS_PER_DAY: "1000000",
     VERIFICATION_CODES_PER_ADDRESS_PER_HOUR: "1000000",
+    ANON_SOS_PER_ADDRESS_PER_HOUR: "1000000",
+    ANON_REPORTS_PER_ADDRESS_PER_DAY: "1000000",
     ...vars,
   };
   const varArgs = Object.entries(localVars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);

@@ -58,7 +58,12 @@ export function parseWith<S extends z.ZodType>(schema: S, raw: unknown): z.infer
 
 /** The one error handler of every Hono app: known errors as the JSON envelope, the rest a generic 500. */
 export function onError(err: Error, c: Context): Response {
-  if (err instanceof DomainError) return c.json({ error: err.message, ...err.extra }, HTTP_STATUS[err.code]);
+  if (err instanceof DomainError) {
+    // A limit says when to come back; the header says it to every HTTP client (RFC 9110 §10.2.3).
+    const retry = err.extra.retryAfterSeconds;
+    if (typeof retry === "number") c.header("Retry-After", String(retry));
+    return c.json({ error: err.message, ...err.extra }, HTTP_STATUS[err.code]);
+  }
   if (err instanceof HTTPException) {
     if (err.res) return err.res;
     return c.json({ error: err.message || "Request refused" }, err.status);

@@ -112,6 +112,8 @@ export const en = {
   "sos.reachedPush": { one: "{count} push alert", other: "{count} push alerts" },
   "sos.reachedContacts": { one: "{count} emergency contact", other: "{count} emergency contacts" },
   "sos.noArea": "No location was known, so no area was alerted.",
+  "sos.farArea":
+    "This place is far from where you were last known to be, so only your emergency contacts were told. A verified phone can alert a far area.",
   "sos.couldNotReach": "Could not reach: {channels}. The other channels still went out.",
   "sos.resolvedTitle": "SOS resolved",
   "sos.resolvedBody": "People nearby have been told it is over.",

@@ -105,6 +105,8 @@ export const fr: Catalog = {
   "sos.reachedPush": { one: "{count} alerte push", other: "{count} alertes push" },
   "sos.reachedContacts": { one: "{count} contact d'urgence", other: "{count} contacts d'urgence" },
   "sos.noArea": "Aucune position n'était connue : aucune zone n'a été alertée.",
+  "sos.farArea":
+    "Ce lieu est loin de votre dernière position connue : seuls vos contacts d'urgence ont été prévenus. Un téléphone vérifié peut alerter une zone éloignée.",
   "sos.couldNotReach": "Impossible d'atteindre : {channels}. Les autres canaux sont bien partis.",
   "sos.resolvedTitle": "SOS clos",
   "sos.resolvedBody": "Les personnes proches ont été prévenues que c'est terminé.",

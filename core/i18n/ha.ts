@@ -107,6 +107,8 @@ export const ha: Catalog = {
   "sos.reachedPush": { one: "sanarwar push {count}", other: "sanarwar push {count}" },
   "sos.reachedContacts": { one: "abokin hulɗa na gaggawa {count}", other: "abokan hulɗa na gaggawa {count}" },
   "sos.noArea": "Ba a san wurinka ba, don haka ba a sanar da wani yanki ba.",
+  "sos.farArea":
+    "Wannan wuri ya yi nisa da inda aka san kana a ƙarshe, don haka abokan gaggawarka kaɗai aka sanar. Waya da aka tabbatar za ta iya sanar da yanki mai nisa.",
   "sos.couldNotReach": "Ba a iya kaiwa ga: {channels}. Sauran hanyoyin sun tafi.",
   "sos.resolvedTitle": "An kammala SOS",
   "sos.resolvedBody": "An gaya wa mutanen kusa cewa ya ƙare.",

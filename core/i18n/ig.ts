@@ -107,6 +107,8 @@ export const ig: Catalog = {
   "sos.reachedPush": { other: "ọkwa push {count}" },
   "sos.reachedContacts": { other: "kọntaktị mberede {count}" },
   "sos.noArea": "A maghị ọnọdụ gị, ya mere a gwaghị mpaghara ọ bụla.",
+  "sos.farArea":
+    "Ebe a dị anya site n'ebe a maara na ị nọ ikpeazụ, ya mere ọ bụ naanị ndị enyemaka mberede gị ka a gwara. Ekwentị e kwadoro nwere ike ịgwa mpaghara dị anya.",
   "sos.couldNotReach": "Eruteghị: {channels}. Ụzọ ndị ọzọ gara.",
   "sos.resolvedTitle": "SOS agwụla",
   "sos.resolvedBody": "A gwala ndị nọ nso na ọ gwụla.",

@@ -107,6 +107,8 @@ export const pcm: Catalog = {
   "sos.reachedPush": { one: "{count} push alert", other: "{count} push alerts" },
   "sos.reachedContacts": { one: "{count} emergency contact", other: "{count} emergency contacts" },
   "sos.noArea": "We no know your location, so no area hear am.",
+  "sos.farArea":
+    "Dis place far from where we last know say you dey, so na only your emergency contacts hear am. Verified phone fit alert far area.",
   "sos.couldNotReach": "E no reach: {channels}. Di oda ways don go.",
   "sos.resolvedTitle": "SOS don finish",
   "sos.resolvedBody": "We don tell people wey dey near say e don finish.",

@@ -107,6 +107,8 @@ export const yo: Catalog = {
   "sos.reachedPush": { other: "ìkìlọ̀ push {count}" },
   "sos.reachedContacts": { other: "olùbásọ̀rọ̀ pàjáwìrì {count}" },
   "sos.noArea": "A kò mọ ibi tí ẹ wà, nítorí náà a kò kìlọ̀ fún agbègbè kankan.",
+  "sos.farArea":
+    "Ibí yìí jìnnà sí ibi tí a mọ̀ pé ẹ wà kẹ́yìn, nítorí náà àwọn olùbásọ̀rọ̀ pàjáwìrì yín nìkan ni a sọ fún. Fóònù tí a ti fìdí rẹ̀ múlẹ̀ lè kìlọ̀ fún agbègbè tó jìnnà.",
   "sos.couldNotReach": "Kò dé: {channels}. Àwọn ọ̀nà yòókù ti lọ.",
   "sos.resolvedTitle": "SOS ti parí",
   "sos.resolvedBody": "A ti sọ fún àwọn tó wà nítòsí pé ó ti parí.",

@@ -26,13 +26,72 @@ export async function insertBroadcastOnce(
   return { row: existing, created: false };
 }
 
-export async function countBroadcastsSince(db: Db, userId: string, since: Date): Promise<number> {
-  const row = await db
-    .select({ n: count() })
-    .from(emergencyBroadcasts)
-    .where(and(eq(emergencyBroadcasts.userId, userId), gte(emergencyBroadcasts.broadcastedAt, since)))
-    .get();
-  return Number(row?.n ?? 0);
+export interface BroadcastLimits {
+  /** The start of the window (an hour ago). */
+  since: Date;
+  /** SOS one person may send in the window. */
+  perPerson: number;
+  /** A sender without a verified phone on the web: the HMAC of their address and what it may send in the window. */
+  address: { key: string; limit: number } | null;
+  /** An SOS that alerts an area far from the sender's known place: how many such the person may send. */
+  farLimit: number | null;
+}
+
+export type LimitedInsert = { row: BroadcastRow; created: boolean } | { refused: true; retryAfterSeconds: number };
+
+/**
+ * Inserts the broadcast only while the sender is under every limit, in one statement: SQLite runs it alone, so
+ * 100 parallel requests insert exactly the limit (docs/decisions/047-limits-taken-atomically.md). An earlier row
+ * with this clientRequestId (a replay) is answered and spends nothing. Refused: seconds until the oldest SOS that
+ * fills the refusing window leaves it.
+ */
+export async function insertBroadcastWithinLimits(
+  db: Db,
+  values: {
+    userId: string;
+    clientRequestId: string;
+    channel: "web" | "ussd" | "whatsapp";
+    emergencyType: string;
+    message: string;
+    latitude: number | null;
+    longitude: number | null;
+    locationText: string | null;
+    geohash: string | null;
+    farArea: boolean;
+  },
+  limits: BroadcastLimits,
+  now = new Date(),
+): Promise<LimitedInsert> {
+  const id = newId();
+  const since = limits.since.getTime();
+  const addressKey = limits.address?.key ?? null;
+  const v = values;
+  await db.run(sql`
+    insert into emergency_broadcasts (id, user_id, client_request_id, channel, emergency_type, message, latitude, longitude,
+      location_text, geohash, address_key, far_area, broadcasted_at)
+    select ${id}, ${v.userId}, ${v.clientRequestId}, ${v.channel}, ${v.emergencyType}, ${v.message}, ${v.latitude}, ${v.longitude},
+      ${v.locationText}, ${v.geohash}, ${addressKey}, ${v.farArea ? 1 : 0}, ${now.getTime()}
+    where (select count(*) from emergency_broadcasts where user_id = ${v.userId} and broadcasted_at >= ${since}) < ${limits.perPerson}
+      and (${addressKey} is null or (select count(*) from emergency_broadcasts
+        where address_key = ${addressKey} and broadcasted_at >= ${since}) < ${limits.address?.limit ?? 0})
+      and (${v.farArea ? 0 : 1} = 1 or (select count(*) from emergency_broadcasts
+        where user_id = ${v.userId} and far_area = 1 and broadcasted_at >= ${since}) < ${limits.farLimit ?? 0})
+    on conflict (user_id, client_request_id) do nothing`);
+  const row = await findBroadcastByRequest(db, v.userId, v.clientRequestId);
+  if (row) return { row, created: row.id === id };
+  // Refused: the window that is full frees a place when its oldest SOS turns an hour old.
+  const window = (where: ReturnType<typeof eq>) =>
+    db
+      .select({ n: count(), oldest: sql<number | null>`min(${emergencyBroadcasts.broadcastedAt})` })
+      .from(emergencyBroadcasts)
+      .where(and(where, gte(emergencyBroadcasts.broadcastedAt, limits.since)))
+      .get();
+  const person = await window(eq(emergencyBroadcasts.userId, v.userId));
+  const address = addressKey ? await window(eq(emergencyBroadcasts.addressKey, addressKey)) : undefined;
+  const full = Number(person?.n ?? 0) >= limits.perPerson ? person : address;
+  const oldest = Number(full?.oldest ?? now.getTime());
+  const retryAfterSeconds = Math.max(1, Math.ceil((oldest + (now.getTime() - since) - now.getTime()) / 1000));
+  return { refused: true, retryAfterSeconds };
 }
 
 export async function findBroadcastByRequest(db: Db, userId: string, clientRequestId: string): Promise<BroadcastRow | undefined> {

@@ -86,9 +86,28 @@ export async function fileTransfersThisMonth(db: Db, userId: string, now: Date):
   return Number(row?.total ?? 0);
 }
 
-export async function countFileTransfer(db: Db, userId: string, now: Date): Promise<void> {
+/**
+ * Counts one file transfer on `now`'s day if the month's transfers are still under `limit` (null: no limit). The
+ * day's row exists first; the count is one conditional update over the month's rows, so parallel uploads never
+ * pass the limit (docs/decisions/047-limits-taken-atomically.md). Whether it was counted.
+ */
+export async function takeFileTransfer(db: Db, userId: string, now: Date, limit: number | null): Promise<boolean> {
+  const date = now.toISOString().slice(0, 10);
+  await db.insert(usageDaily).values({ userId, date, fileTransfers: 0 }).onConflictDoNothing();
+  const monthUsed = sql`(select coalesce(sum(m.file_transfers), 0) from usage_daily m
+    where m.user_id = ${userId} and m.date like ${`${date.slice(0, 7)}-%`})`;
+  const rows = await db
+    .update(usageDaily)
+    .set({ fileTransfers: sql`${usageDaily.fileTransfers} + 1` })
+    .where(and(eq(usageDaily.userId, userId), eq(usageDaily.date, date), limit === null ? undefined : sql`${monthUsed} < ${limit}`))
+    .returning({ userId: usageDaily.userId });
+  return rows.length > 0;
+}
+
+/** Gives back a transfer counted on `now`'s day (the upload could not be opened), never below zero. */
+export async function giveBackFileTransfer(db: Db, userId: string, now: Date): Promise<void> {
   await db
-    .insert(usageDaily)
-    .values({ userId, date: now.toISOString().slice(0, 10), fileTransfers: 1 })
-    .onConflictDoUpdate({ target: [usageDaily.userId, usageDaily.date], set: { fileTransfers: sql`${usageDaily.fileTransfers} + 1` } });
+    .update(usageDaily)
+    .set({ fileTransfers: sql`max(${usageDaily.fileTransfers} - 1, 0)` })
+    .where(and(eq(usageDaily.userId, userId), eq(usageDaily.date, now.toISOString().slice(0, 10))));
 }

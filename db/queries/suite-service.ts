@@ -19,7 +19,13 @@ import {
   sumEventsSince,
 } from "./analytics";
 import { deleteMarketPriceRow, findMarketPrice, insertMarketPrice, listAllMarketPrices, updateMarketPrice } from "./content";
-import { activeBroadcastsWithSender, countActiveSosByUser, insertBroadcastOnce, resolveBroadcast } from "./emergency";
+import {
+  activeBroadcastsWithSender,
+  countActiveSosByUser,
+  insertBroadcastOnce,
+  insertBroadcastWithinLimits,
+  resolveBroadcast,
+} from "./emergency";
 import { findFile, insertFile, setTranscript, voiceFilesOf } from "./files";
 import { pingDatabase } from "./health";
 import { closeConnection, openConnection, openConnectionRoomsOf } from "./rooms";
@@ -208,6 +214,42 @@ export function serviceQuerySuite(driver: string, getDb: () => Db) {
       expect(await countActiveSosByUser(db, [u.id])).toEqual([{ userId: u.id, n: 1 }]);
       const listed = (await activeBroadcastsWithSender(db, 10_000)).filter((r) => r.sos.userId === u.id);
       expect(listed.map((r) => [r.sos.id, r.nickname])).toEqual([[open.id, u.nickname]]);
+    });
+
+    it("inserts an SOS only under the person's, the address's and the far limits, and answers a replay", async () => {
+      // docs/decisions/047-limits-taken-atomically.md: the statement that writes the SOS counts the hour.
+      const db = getDb();
+      const u = await createUser(db, { nickname: `Sender ${tag()}` });
+      const since = new Date(Date.now() - 3600_000);
+      const values = (clientRequestId: string, farArea = false) =>
+        ({
+          userId: u.id,
+          clientRequestId,
+          channel: "web",
+          emergencyType: "fire",
+          message: "help",
+          latitude: 6.5,
+          longitude: 3.4,
+          locationText: null,
+          geohash: "s14qq",
+          farArea,
+        }) as const;
+      const limits = { since, perPerson: 3, address: { key: `addr-${tag()}`, limit: 10 }, farLimit: 1 };
+      const first = await insertBroadcastWithinLimits(db, values("a"), limits);
+      expect(first).toMatchObject({ created: true, row: { userId: u.id, addressKey: limits.address.key } });
+      expect(await insertBroadcastWithinLimits(db, values("a"), limits)).toMatchObject({ created: false });
+      expect(await insertBroadcastWithinLimits(db, values("far-1", true), limits)).toMatchObject({ created: true, row: { farArea: true } });
+      expect(await insertBroadcastWithinLimits(db, values("far-2", true), limits)).toMatchObject({ refused: true });
+      expect(await insertBroadcastWithinLimits(db, values("c"), limits)).toMatchObject({ created: true });
+      const over = await insertBroadcastWithinLimits(db, values("d"), limits);
+      expect(over).toMatchObject({ refused: true });
+      expect("refused" in over && over.retryAfterSeconds).toBeGreaterThan(3500);
+      // A replay past the limit is still answered from its row.
+      expect(await insertBroadcastWithinLimits(db, values("a"), limits)).toMatchObject({ created: false });
+      // The address's budget binds another identity from it.
+      const v = await createUser(db, { nickname: `Other ${tag()}` });
+      const fromAddress = { ...limits, address: { key: limits.address.key, limit: 3 } };
+      expect(await insertBroadcastWithinLimits(db, { ...values("e"), userId: v.id }, fromAddress)).toMatchObject({ refused: true });
     });
 
     it("counts the staff dashboard's figures and answers a database ping", async () => {

@@ -58,6 +58,30 @@ export async function voiceMessagesInMonth(db: Db, userId: string, month: string
   return Number(row?.total ?? 0);
 }
 
+/**
+ * Counts one voice message on `date` if the month's are still under `limit` (null: no limit): the day's row exists
+ * first, then one conditional update over the month's rows (docs/decisions/047-limits-taken-atomically.md).
+ */
+export async function takeVoiceMessage(db: Db, userId: string, date: string, limit: number | null): Promise<boolean> {
+  await db.insert(usageDaily).values({ userId, date }).onConflictDoNothing();
+  const monthUsed = sql`(select coalesce(sum(m.voice_messages), 0) from usage_daily m
+    where m.user_id = ${userId} and m.date like ${`${date.slice(0, 7)}-%`})`;
+  const rows = await db
+    .update(usageDaily)
+    .set({ voiceMessages: sql`${usageDaily.voiceMessages} + 1` })
+    .where(and(eq(usageDaily.userId, userId), eq(usageDaily.date, date), limit === null ? undefined : sql`${monthUsed} < ${limit}`))
+    .returning({ userId: usageDaily.userId });
+  return rows.length > 0;
+}
+
+/** Gives back a voice message counted on `date` (its upload failed), never below zero. */
+export async function giveBackVoiceMessage(db: Db, userId: string, date: string): Promise<void> {
+  await db
+    .update(usageDaily)
+    .set({ voiceMessages: sql`max(${usageDaily.voiceMessages} - 1, 0)` })
+    .where(and(eq(usageDaily.userId, userId), eq(usageDaily.date, date)));
+}
+
 export async function addVoiceMessage(db: Db, userId: string, date: string): Promise<void> {
   await db
     .insert(usageDaily)

@@ -9,17 +9,29 @@ import { findUserById } from "../../db/queries/users";
 import type { User } from "../../db/schema";
 import type { AppEnv } from "../env";
 import { DomainError } from "../../core/domain-error";
-import { takeAddressToken } from "../limits";
+import { giveBackAddressToken, takeAddressToken } from "../limits";
 
 export const TOO_MANY_REPORTS = "You have sent many reports today. Our staff will look at them; please try again tomorrow.";
 
-/** Files the report, or says when the reporter may send another (their day's reports are used up). */
-export async function fileReport(env: AppEnv, db: Db, reporter: User, input: ReportInput) {
+/**
+ * Files the report, or says when the reporter may send another: their day's reports are used up, or (without a
+ * verified phone) those of their address, which their new anonymous identities share
+ * (docs/decisions/047-limits-taken-atomically.md). Each is one atomic upsert.
+ */
+export async function fileReport(env: AppEnv, db: Db, reporter: User, input: ReportInput, clientAddress: string | null = null) {
   if (input.userId === reporter.id) throw new DomainError("conflict", "You cannot report yourself");
   const subject = await findUserById(db, input.userId);
   if (!subject) throw new DomainError("not_found", "User not found");
-  const taken = await takeAddressToken(env, db, "reports", `person:${reporter.id}`);
+  const now = new Date();
+  const taken = await takeAddressToken(env, db, "reports", `person:${reporter.id}`, now);
   if (!taken.ok) return taken;
+  if (reporter.authMode !== "verified") {
+    const fromAddress = await takeAddressToken(env, db, "anonReports", clientAddress, now);
+    if (!fromAddress.ok) {
+      await giveBackAddressToken(env, db, "reports", `person:${reporter.id}`, now);
+      return fromAddress;
+    }
+  }
   const id = newId();
   // Staff read the reason, the reporter's words and where it happened in one line of the queue.
   const where = input.roomId ? ` (in ${input.roomId})` : "";

@@ -2,7 +2,7 @@
 // queue linking to the reported person, and handling audited.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { adminSession, anonymousSession, call } from "../../tests/workers/helpers";
+import { adminSession, anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
 import { TOO_MANY_REPORTS } from "./reports";
 
 interface QueueTicket {
@@ -75,5 +75,62 @@ describe("reports", () => {
     expect(await refused.json()).toMatchObject({ error: TOO_MANY_REPORTS });
     // Someone else's reports are their own.
     expect((await report(other.cookie, { userId: reporter.user.id, reason: "spam" })).status).toBe(201);
+  });
+});
+
+describe("report limits under parallel requests (docs/decisions/047-limits-taken-atomically.md)", () => {
+  const tally = (statuses: number[]) => {
+    const t: Record<number, number> = {};
+    for (const s of statuses) t[s] = (t[s] ?? 0) + 1;
+    return t;
+  };
+
+  it("100 parallel reports from one person: exactly REPORTS_PER_PERSON_PER_DAY are filed, the rest 429 with Retry-After", async () => {
+    const reporter = await anonymousSession();
+    const other = await anonymousSession();
+    const limit = Number(env.REPORTS_PER_PERSON_PER_DAY);
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () => report(reporter.cookie, { userId: other.user.id, reason: "spam" })),
+    );
+    expect(tally(answers.map((a) => a.status))).toEqual({ 201: limit, 429: 100 - limit });
+    expect(answers.filter((a) => a.status === 429).every((a) => Number(a.headers.get("retry-after")) > 0)).toBe(true);
+    const filed = await env.DB.prepare("select count(*) as n from support_tickets where user_id = ?")
+      .bind(reporter.user.id)
+      .first<{ n: number }>();
+    expect(filed?.n).toBe(limit);
+  });
+
+  it("four anonymous identities from one address share its daily reports against one person; a verified reporter there does not", async () => {
+    const target = await anonymousSession();
+    const identities = await Promise.all(Array.from({ length: 4 }, () => anonymousSession()));
+    const fromAddress = (cookie: string) =>
+      call("/api/reports", {
+        method: "POST",
+        cookie,
+        headers: { "cf-connecting-ip": "203.0.113.9" },
+        json: { userId: target.user.id, reason: "harassment" },
+      });
+    const answers = await Promise.all(identities.flatMap((s) => Array.from({ length: 10 }, () => fromAddress(s.cookie))));
+    const limit = Number(env.ANON_REPORTS_PER_ADDRESS_PER_DAY);
+    expect(tally(answers.map((a) => a.status))).toEqual({ 201: limit, 429: 40 - limit });
+    const refused = answers.find((a) => a.status === 429);
+    expect(Number(refused?.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await refused?.json()).toMatchObject({ error: TOO_MANY_REPORTS });
+    // Another address is not held up.
+    const elsewhere = await call("/api/reports", {
+      method: "POST",
+      cookie: (await anonymousSession()).cookie,
+      headers: { "cf-connecting-ip": "198.51.100.9" },
+      json: { userId: target.user.id, reason: "spam" },
+    });
+    expect(elsewhere.status).toBe(201);
+    const verified = await verifiedSession("0815");
+    const byVerified = await call("/api/reports", {
+      method: "POST",
+      cookie: verified.cookie,
+      headers: { "cf-connecting-ip": "203.0.113.9" },
+      json: { userId: target.user.id, reason: "spam" },
+    });
+    expect(byVerified.status).toBe(201);
   });
 });

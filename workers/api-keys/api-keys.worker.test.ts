@@ -1,4 +1,4 @@
-// API keys on real D1: created by verified people only and shown once, stored hashed, limited per key per day by
+// API keys on real D1: created by verified people only and shown once, stored hashed, limited per owner per day by
 // the owner's plan (429 with Retry-After), refused once revoked, and kept to the public API.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -105,6 +105,44 @@ describe("API keys", () => {
     const bad = await call("/api/me", { headers: bearer("linkup_not-a-real-key") });
     expect(bad.status).toBe(401);
     expect(await bad.json()).toEqual({ error: "Invalid API key" });
+  });
+});
+
+describe("the daily API limit is the owner's, taken atomically (docs/decisions/047-limits-taken-atomically.md)", () => {
+  const tally = (statuses: number[]) => {
+    const t: Record<number, number> = {};
+    for (const s of statuses) t[s] = (t[s] ?? 0) + 1;
+    return t;
+  };
+
+  it("100 parallel calls over two keys of one person with 50 calls left: exactly 50 pass, 50 × 429 with Retry-After", async () => {
+    const person = await verifiedSession("0806");
+    const a = await newKey(person.cookie, "laptop");
+    const b = await newKey(person.cookie, "phone");
+    await setCallsToday(a.id, 950);
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => call("/api/stats/public", { headers: bearer(i % 2 ? a.key : b.key) })),
+    );
+    expect(tally(answers.map((r) => r.status))).toEqual({ 200: 50, 429: 50 });
+    expect(answers.filter((r) => r.status === 429).every((r) => Number(r.headers.get("retry-after")) > 0)).toBe(true);
+    const list = (await (await call("/api/api-keys", { cookie: person.cookie })).json()) as ApiKeysAnswer;
+    expect(list.keys.reduce((sum, k) => sum + k.callsToday, 0)).toBe(1000);
+  });
+
+  it("revoking a spent key and creating another does not start the day again", async () => {
+    const person = await verifiedSession("0806");
+    const spent = await newKey(person.cookie);
+    await setCallsToday(spent.id, 1000);
+    expect((await call("/api/stats/public", { headers: bearer(spent.key) })).status).toBe(429);
+    const revoked = await call(`/api/api-keys/${spent.id}`, { method: "DELETE", cookie: person.cookie, headers: { origin: ORIGIN } });
+    expect(revoked.status).toBe(200);
+    const fresh = await newKey(person.cookie, "fresh");
+    const refused = await call("/api/stats/public", { headers: bearer(fresh.key) });
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: string }).error).toContain("Community allows 1,000 calls/day");
+    // Another person's keys have their own day.
+    const other = await verifiedSession("0806");
+    expect((await call("/api/stats/public", { headers: bearer((await newKey(other.cookie)).key) })).status).toBe(200);
   });
 });
 

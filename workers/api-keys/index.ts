@@ -1,5 +1,6 @@
 // API keys (docs/decisions/032-public-api-and-keys.md): a verified person creates and revokes keys; a call with
-// `Authorization: Bearer <key>` acts as the key's owner on the public API only, counted per key per server day.
+// `Authorization: Bearer <key>` acts as the key's owner on the public API only, counted per owner per server day
+// over all their keys (docs/decisions/047-limits-taken-atomically.md).
 import type { MiddlewareHandler } from "hono";
 import {
   API_DAILY_CALLS,

@@ -1,7 +1,15 @@
 // Per-user daily limits of spec part 1 §5, counted in usage_daily by UTC date (a new date is a new count).
 import { TIER_LIMITS, type Tier } from "../../core/constants";
 import type { Db } from "../../db";
-import { addVoiceMessage, giveBackUsage, takeUsage, usageOn, voiceMessagesInMonth } from "../../db/queries/usage";
+import {
+  addVoiceMessage,
+  giveBackUsage,
+  giveBackVoiceMessage,
+  takeUsage,
+  takeVoiceMessage,
+  usageOn,
+  voiceMessagesInMonth,
+} from "../../db/queries/usage";
 
 export function utcDate(now: Date = new Date()): string {
   return now.toISOString().slice(0, 10);
@@ -52,4 +60,13 @@ export async function voiceMessagesThisMonth(db: Db, userId: string, now: Date =
 
 export async function countVoiceMessage(db: Db, userId: string, now: Date = new Date()): Promise<void> {
   await addVoiceMessage(db, userId, utcDate(now));
+}
+
+/** Takes one of the month's voice messages under `limit` in one conditional write; whether it was taken. */
+export function takeVoiceMessageOfMonth(db: Db, userId: string, limit: number | null, now: Date = new Date()): Promise<boolean> {
+  return takeVoiceMessage(db, userId, utcDate(now), limit);
+}
+
+export function giveBackVoiceMessageOfMonth(db: Db, userId: string, now: Date = new Date()): Promise<void> {
+  return giveBackVoiceMessage(db, userId, utcDate(now));
 }

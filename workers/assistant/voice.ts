@@ -9,7 +9,7 @@ import type { User } from "../../db/schema";
 import type { AppEnv } from "../env";
 import { offlineProvider } from "./offline";
 import { NeedsOnline, withFallback, withTimeout } from "./provider";
-import { countVoiceMessage, voiceMessagesThisMonth } from "./usage";
+import { giveBackVoiceMessageOfMonth, takeVoiceMessageOfMonth, voiceMessagesThisMonth } from "./usage";
 import { AI_TIMEOUT_MS, onlineProvider, type Refusal, upgradeOffer } from "./common";
 
 export const VOICE_MAX_BYTES = 5 * 1024 * 1024;
@@ -31,13 +31,39 @@ export async function voiceAllowed(db: Db, user: User, now = new Date()): Promis
   return null;
 }
 
+/**
+ * Takes one of the month's voice messages in one conditional write, or answers the refusal: parallel recordings
+ * never pass the month's limit (docs/decisions/047-limits-taken-atomically.md).
+ */
+export async function takeVoiceAllowance(db: Db, user: User, now = new Date()): Promise<Refusal | null> {
+  const limit = TIER_LIMITS[user.subscriptionTier].voiceMessages;
+  if (limit === 0) return upgradeOffer("premium_feature", VOICE_PREMIUM_MESSAGE);
+  if (await takeVoiceMessageOfMonth(db, user.id, limit, now)) return null;
+  return upgradeOffer("limit_reached", VOICE_LIMIT_MESSAGE);
+}
+
 export async function transcribeVoiceMessage(
   env: AppEnv,
   db: Db,
   input: { user: User; audio: ArrayBuffer; mime: string; timeoutMs?: number; now?: Date },
 ): Promise<VoiceResult> {
-  const refused = await voiceAllowed(db, input.user, input.now);
+  const now = input.now ?? new Date();
+  const refused = await takeVoiceAllowance(db, input.user, now);
   if (refused) return refused;
+  try {
+    return await storeVoiceMessage(env, db, { ...input, now });
+  } catch (e) {
+    // Nothing was kept: the month's message is given back.
+    await giveBackVoiceMessageOfMonth(db, input.user.id, now);
+    throw e;
+  }
+}
+
+async function storeVoiceMessage(
+  env: AppEnv,
+  db: Db,
+  input: { user: User; audio: ArrayBuffer; mime: string; timeoutMs?: number; now: Date },
+): Promise<VoiceResult> {
   const id = newId();
   const ext = input.mime.split(/[/;]/)[1] ?? "webm";
   const r2Key = `voice/${input.user.id}/${id}.${ext}`;
@@ -67,7 +93,6 @@ export async function transcribeVoiceMessage(
     encryptionLevel: "premium",
     transcript: transcript || null,
   });
-  await countVoiceMessage(db, input.user.id, input.now);
   return {
     ok: true,
     id,

@@ -158,6 +158,21 @@ describe("POST /api/create-subscription", () => {
     expect((await checkout(other.cookie)).status).toBe(200);
   });
 
+  it("100 parallel checkouts from one person start exactly CHECKOUTS_PER_PERSON_PER_HOUR sessions; the rest 429 with Retry-After", async () => {
+    // docs/decisions/047-limits-taken-atomically.md: the limit is one conditional upsert (workers/limits).
+    const u = await verifiedUser();
+    const limit = Number(appEnv.CHECKOUTS_PER_PERSON_PER_HOUR);
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        call("/api/create-subscription", { method: "POST", cookie: u.cookie, json: { priceId: "price_premium_monthly" } }),
+      ),
+    );
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(limit);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(100 - limit);
+    expect(answers.filter((r) => r.status === 429).every((r) => Number(r.headers.get("retry-after")) > 0)).toBe(true);
+  });
+
   it("makes one Stripe customer per person (our user id in its metadata) and an incomplete subscription", async () => {
     const u = await verifiedUser();
     const user = (await db.query.users.findFirst({ where: (t, { eq }) => eq(t.id, u.id) }))!;

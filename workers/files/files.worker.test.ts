@@ -163,6 +163,38 @@ describe("tier limits", () => {
   });
 });
 
+describe("the month's transfers under parallel requests (docs/decisions/047-limits-taken-atomically.md)", () => {
+  const tally = (statuses: number[]) => {
+    const t: Record<number, number> = {};
+    for (const s of statuses) t[s] = (t[s] ?? 0) + 1;
+    return t;
+  };
+
+  it("100 parallel uploads from a Premium sender: exactly the month's 50 start, 50 × 429 with Retry-After", async () => {
+    const [a, b] = [await verifiedSession("0806"), await verifiedSession("0806")];
+    await setTier(a.id, "premium");
+    const roomId = await dm(a, b);
+    const answers = await Promise.all(Array.from({ length: 100 }, () => create(a, roomId, 100)));
+    expect(tally(answers.map((r) => r.status))).toEqual({ 201: 50, 429: 50 });
+    const refused = answers.filter((r) => r.status === 429);
+    expect(refused.every((r) => Number(r.headers.get("retry-after")) > 0)).toBe(true);
+    expect(await refused[0].json()).toMatchObject({ error: "You've used your 50 file transfers for this month. They renew on the 1st." });
+    const files = await env.DB.prepare("select count(*) as n from files where owner_id = ?").bind(a.id).first<{ n: number }>();
+    expect(files?.n).toBe(50);
+  });
+
+  it("100 parallel uploads from a Community sender: exactly 10 start, the rest are offered Premium", async () => {
+    const [a, b] = [await verifiedSession("0806"), await verifiedSession("0806")];
+    const roomId = await dm(a, b);
+    const answers = await Promise.all(Array.from({ length: 100 }, () => create(a, roomId, 100)));
+    expect(tally(answers.map((r) => r.status))).toEqual({ 201: 10, 402: 90 });
+    expect(await answers.find((r) => r.status === 402)?.json()).toMatchObject({
+      error: FILE_TEXTS.communityMonthFull,
+      code: "limit_reached",
+    });
+  });
+});
+
 describe("a resumable upload and its download", () => {
   it("stores ciphertext part by part, lists what it has for a resume, and hands it to the room's members", async () => {
     const [a, b, c] = [await verifiedSession("0806", "Ada"), await verifiedSession("0806", "Bayo"), await verifiedSession("0806", "Chi")];
@@ -295,6 +327,19 @@ describe("voice notes", () => {
     expect(sent.status).toBe(201);
     expect(await sent.json()).toMatchObject({ usedThisMonth: 1, monthlyLimit: 50, file: { kind: "voice" } });
     expect((await voice(a, roomId, 6 * MiB)).status).toBe(413);
+  });
+
+  it("100 parallel voice notes from a Premium sender: exactly the month's 50 are counted and sent", async () => {
+    // docs/decisions/047-limits-taken-atomically.md: one conditional write over the month's rows.
+    const [a, b] = [await verifiedSession("0806"), await verifiedSession("0806")];
+    await setTier(a.id, "premium");
+    const roomId = await dm(a, b);
+    const answers = await Promise.all(Array.from({ length: 100 }, () => voice(a, roomId, 20_000)));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(50);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(50);
+    expect(await answers.find((r) => r.status === 402)?.json()).toMatchObject({ code: "limit_reached" });
+    expect(await voiceCount(a)).toBe(50);
   });
 
   it("in an area room replace the transcribed recording once, without counting it twice", async () => {

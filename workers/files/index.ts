@@ -18,22 +18,23 @@ import { roomKind } from "../../core/room-ids";
 import type { Db } from "../../db";
 import {
   countDownload,
-  countFileTransfer,
   deleteFileRow,
   type FileRow,
   fileTransfersThisMonth,
   filesInRoomsOf,
   findFile,
+  giveBackFileTransfer,
   insertFile,
   markReady,
   partsOf,
   recordPart,
+  takeFileTransfer,
 } from "../../db/queries/files";
 import type { User } from "../../db/schema";
 import { recordEvent } from "../analytics";
 import type { AppEnv } from "../env";
-import { countVoiceMessage, voiceMessagesThisMonth } from "../assistant/usage";
-import { VOICE_MAX_BYTES, voiceAllowed } from "../assistant/voice";
+import { giveBackVoiceMessageOfMonth, voiceMessagesThisMonth } from "../assistant/usage";
+import { takeVoiceAllowance, VOICE_MAX_BYTES } from "../assistant/voice";
 import { DomainError } from "../../core/domain-error";
 import { codeForStatus } from "../errors";
 import { requireRoomAccess } from "../rooms/rooms";
@@ -60,18 +61,28 @@ export function fileInfo(row: FileRow): FileInfo {
   };
 }
 
-/** Refuses a file the sender's tier does not allow: too large (413, or 402 with an offer), or the month is full. */
-async function requireAllowance(db: Db, user: User, size: number, now: Date): Promise<number> {
+/** Seconds to the 1st of next month (UTC), when the month's transfers renew. */
+function secondsToNextMonth(now: Date): number {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+  return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
+}
+
+/**
+ * Takes one of the month's transfers, or refuses a file the sender's tier does not allow: too large (413, or 402
+ * with an offer), or the month is full. The count is one conditional write (docs/decisions/047-limits-taken-atomically.md).
+ */
+async function takeAllowance(db: Db, user: User, size: number, now: Date): Promise<void> {
   const limits = fileLimitsFor(user.subscriptionTier);
   if (size > FILE_MAX_BYTES) throw new DomainError("too_large", FILE_TEXTS.tooLarge, { code: "file_too_large" });
   if (size > limits.maxBytes) throw new DomainError("payment_required", FILE_TEXTS.communityTooLarge, { code: "premium_feature", upgrade });
-  const used = await fileTransfersThisMonth(db, user.id, now);
-  if (limits.transfersPerMonth !== null && used >= limits.transfersPerMonth) {
-    if (user.subscriptionTier === "free")
-      throw new DomainError("payment_required", FILE_TEXTS.communityMonthFull, { code: "limit_reached", upgrade });
-    throw new DomainError("rate_limited", FILE_TEXTS.monthFull(limits.transfersPerMonth), { code: "limit_reached" });
-  }
-  return used;
+  if (await takeFileTransfer(db, user.id, now, limits.transfersPerMonth)) return;
+  const monthly = limits.transfersPerMonth ?? 0;
+  if (user.subscriptionTier === "free")
+    throw new DomainError("payment_required", FILE_TEXTS.communityMonthFull, { code: "limit_reached", upgrade });
+  throw new DomainError("rate_limited", FILE_TEXTS.monthFull(monthly), {
+    code: "limit_reached",
+    retryAfterSeconds: secondsToNextMonth(now),
+  });
 }
 
 /**
@@ -79,13 +90,7 @@ async function requireAllowance(db: Db, user: User, size: number, now: Date): Pr
  * room the recording was transcribed and counted by POST /api/ai/voice first; the note replaces that plaintext
  * copy, which is deleted here, once (docs/decisions/023-encrypted-files-in-rooms.md).
  */
-async function requireVoiceAllowance(
-  env: Bucket,
-  db: Db,
-  user: User,
-  input: CreateUpload,
-  now: Date,
-): Promise<{ used: number; limit: number | null }> {
+async function requireVoiceAllowance(env: Bucket, db: Db, user: User, input: CreateUpload, now: Date): Promise<{ limit: number | null }> {
   if (input.size > VOICE_MAX_BYTES) throw new DomainError("too_large", "Voice messages can be at most 5 MB");
   const limit = TIER_LIMITS[user.subscriptionTier].voiceMessages;
   if (input.voiceId) {
@@ -96,12 +101,11 @@ async function requireVoiceAllowance(
     await env.FILES.delete(recording.r2Key);
     await deleteFileRow(db, recording.id);
   } else {
-    const refused = await voiceAllowed(db, user, now);
+    const refused = await takeVoiceAllowance(db, user, now);
     if (refused)
       throw new DomainError(codeForStatus(refused.status), refused.body.error, { code: refused.body.code, upgrade: refused.body.upgrade });
-    await countVoiceMessage(db, user.id, now);
   }
-  return { used: await voiceMessagesThisMonth(db, user.id, now), limit };
+  return { limit };
 }
 
 /** Starts an upload: checks the room and the allowance, counts the transfer and opens an R2 multipart upload. */
@@ -109,14 +113,21 @@ export async function createUpload(env: Bucket, db: Db, user: User, input: Creat
   await requireRoomAccess(db, user, input.roomId);
   if (input.chunkCount !== chunkCountFor(input.size)) throw new DomainError("invalid", "Invalid request: chunkCount does not match size");
   if (input.kind === "voice" || input.voiceId) {
-    const { used, limit } = await requireVoiceAllowance(env, db, user, { ...input, kind: "voice" }, now);
-    const row = await openUpload(env, db, user, { ...input, kind: "voice" });
+    const { limit } = await requireVoiceAllowance(env, db, user, { ...input, kind: "voice" }, now);
+    const row = await openUpload(env, db, user, { ...input, kind: "voice" }).catch(async (e: unknown) => {
+      if (!input.voiceId) await giveBackVoiceMessageOfMonth(db, user.id, now);
+      throw e;
+    });
+    const used = await voiceMessagesThisMonth(db, user.id, now);
     return { file: fileInfo(row), usedThisMonth: used, monthlyLimit: limit };
   }
-  const used = await requireAllowance(db, user, input.size, now);
-  const row = await openUpload(env, db, user, input);
-  await countFileTransfer(db, user.id, now);
-  return { file: fileInfo(row), usedThisMonth: used + 1, monthlyLimit: fileLimitsFor(user.subscriptionTier).transfersPerMonth };
+  await takeAllowance(db, user, input.size, now);
+  const row = await openUpload(env, db, user, input).catch(async (e: unknown) => {
+    await giveBackFileTransfer(db, user.id, now);
+    throw e;
+  });
+  const used = await fileTransfersThisMonth(db, user.id, now);
+  return { file: fileInfo(row), usedThisMonth: used, monthlyLimit: fileLimitsFor(user.subscriptionTier).transfersPerMonth };
 }
 
 async function openUpload(env: Bucket, db: Db, user: User, input: CreateUpload): Promise<FileRow> {

@@ -21,6 +21,15 @@ export const ADDRESS_LIMITS = {
   checkout: { windowMs: HOUR_MS, defaultLimit: 10, variable: "CHECKOUTS_PER_PERSON_PER_HOUR" },
   // Per person too: reports to the staff desk (docs/decisions/038-reports-and-device-bans.md).
   reports: { windowMs: DAY_MS, defaultLimit: 10, variable: "REPORTS_PER_PERSON_PER_DAY" },
+  // Reports by people without a verified phone, per address: new anonymous identities share it
+  // (docs/decisions/047-limits-taken-atomically.md).
+  anonReports: { windowMs: DAY_MS, defaultLimit: 10, variable: "ANON_REPORTS_PER_ADDRESS_PER_DAY" },
+  // SOS per person, per address for senders without a verified phone, and the harder budget of an SOS to an area
+  // far from where the sender was known to be: counted from the broadcasts themselves in the insert
+  // (workers/sos/limits.ts, docs/decisions/047-limits-taken-atomically.md), not address_counters.
+  sos: { windowMs: HOUR_MS, defaultLimit: 10, variable: "SOS_PER_PERSON_PER_HOUR" },
+  anonSos: { windowMs: HOUR_MS, defaultLimit: 10, variable: "ANON_SOS_PER_ADDRESS_PER_HOUR" },
+  farSos: { windowMs: HOUR_MS, defaultLimit: 2, variable: "FAR_SOS_PER_PERSON_PER_HOUR" },
   // Counted from the verifications table itself (workers/identity/verification.ts), not address_counters.
   verificationCodes: {
     windowMs: HOUR_MS,
@@ -48,11 +57,16 @@ export function clientAddress(env: AppEnv, header: string | null | undefined): s
   return env.ENVIRONMENT === "development" ? null : "unknown";
 }
 
+/** The address as the database keeps it: an HMAC under SESSION_SECRET, never the address itself. */
+export function hashedAddress(env: AppEnv, address: string): Promise<string> {
+  return sessionHash(env, `address:${address}`);
+}
+
 async function counterKey(env: AppEnv, kind: AddressLimit, address: string, now: Date) {
   const { windowMs } = ADDRESS_LIMITS[kind];
   const start = Math.floor(now.getTime() / windowMs) * windowMs;
   return {
-    key: `${kind}:${await sessionHash(env, `address:${address}`)}`,
+    key: `${kind}:${await hashedAddress(env, address)}`,
     window: new Date(start).toISOString(),
     expiresAt: new Date(start + windowMs),
   };

@@ -2,7 +2,6 @@
 // the area room, notify and push to people in that area, message the sender's emergency contacts, and say
 // what was reached. Idempotent per (user, clientRequestId); one failing channel never stops the others.
 import { coarseArea, recordEvent } from "../analytics";
-import { EMERGENCY_NUMBERS } from "../../core/constants";
 import { DEFAULT_TTL, type Envelope, EnvelopeSchema, nearbyRoomId } from "../../core/envelope";
 import { distanceMetres, neighbourhoodCells } from "../../core/geohash";
 import { placeFromText, resolveArea } from "../../core/places";
@@ -11,11 +10,10 @@ import type { Db } from "../../db";
 import {
   activeBroadcastsNear,
   type BroadcastRow,
-  countBroadcastsSince,
   countUsersInArea,
   findBroadcast,
   findBroadcastByRequest,
-  insertBroadcastOnce,
+  insertBroadcastWithinLimits,
   listContacts,
   insertSosResponse,
   resolveBroadcast,
@@ -36,7 +34,9 @@ import { sendMessage } from "../services/messaging";
 import { phoneLanguage } from "../channels";
 import { CHANNEL_TEXTS, type ChannelLanguage, fill, resolveChannelLanguage } from "../../core/ussd-texts";
 import { auditAction } from "../admin";
+import { ADDRESS_LIMITS } from "../limits";
 import { enqueueFanout, INLINE_RECIPIENTS, sosAlert, typeLabel } from "./fanout";
+import { hasProvenPhone, isFarSos, knownPosition, sosLimits, tooManySos } from "./limits";
 import { roomStub } from "../rooms/stub";
 
 export interface SosInput {
@@ -47,6 +47,8 @@ export interface SosInput {
   locationText?: string;
   clientRequestId: string;
   channel: "web" | "ussd" | "whatsapp";
+  /** The web caller's address (workers/limits clientAddress): senders without a verified phone share its budget. */
+  clientAddress?: string | null;
 }
 
 export interface SosResult {
@@ -59,6 +61,8 @@ export interface SosResult {
   room: string | null;
   /** People alerted through the queue after the answer (an area too big for one request). */
   queued: number;
+  /** The SOS named an area far from where the sender was known to be and did not alert it (decision 047). */
+  areaWithheld: boolean;
 }
 
 type WaitUntil = (p: Promise<unknown>) => void;
@@ -68,7 +72,8 @@ const CHANNEL_TIMEOUT_MS = 15_000;
 /** Nearby list: active SOS within this distance, from the last day. */
 export const NEARBY_RADIUS_M = 10_000;
 const NEARBY_WINDOW_MS = 24 * 3600 * 1000;
-export const MAX_SOS_PER_HOUR = 10;
+/** The default of SOS_PER_PERSON_PER_HOUR (workers/limits). */
+export const MAX_SOS_PER_HOUR = ADDRESS_LIMITS.sos.defaultLimit;
 
 async function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -150,45 +155,55 @@ async function messageContact(env: AppEnv, db: Db, to: string, body: string): Pr
   return sms.status !== "failed";
 }
 
+/** The answer to a replay: what the first request of this clientRequestId reached, from its record. */
+function storedAnswer(row: BroadcastRow): SosResult {
+  const prev = (row.reached ?? {}) as Partial<SosReached> & { failed?: string[]; queued?: number; areaWithheld?: boolean };
+  return {
+    id: row.id,
+    created: false,
+    reached: { room: prev.room ?? 0, push: prev.push ?? 0, contacts: prev.contacts ?? 0 },
+    failed: prev.failed ?? [],
+    room: row.geohash ? nearbyRoomId(row.geohash) : null,
+    queued: typeof prev.queued === "number" ? prev.queued : 0,
+    areaWithheld: prev.areaWithheld === true,
+  };
+}
+
 export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUntil?: WaitUntil): Promise<SosResult> {
   const user = await findUserById(db, input.userId);
   if (!user) throw new DomainError("not_found", "User not found");
-  const loc = await resolveLocation(db, user, input);
-  const geohash = resolveArea(loc)?.geohash ?? null;
-  const room = geohash ? nearbyRoomId(geohash) : null;
-
-  // A replay of an SOS already sent is answered below; a new one is refused only past a generous hourly cap,
-  // which keeps one account from flooding an area with alerts.
-  if (!(await findBroadcastByRequest(db, user.id, input.clientRequestId))) {
-    const recent = await countBroadcastsSince(db, user.id, new Date(Date.now() - 3600_000));
-    if (recent >= MAX_SOS_PER_HOUR)
-      throw new DomainError(
-        "rate_limited",
-        `Too many SOS from you in the last hour. If you are in danger, call ${EMERGENCY_NUMBERS.join(" or ")}.`,
-      );
-  }
-  const { row, created } = await insertBroadcastOnce(db, {
+  // A replay of an SOS already sent is answered from its record and spends no budget.
+  const stored = await findBroadcastByRequest(db, user.id, input.clientRequestId);
+  if (stored) return storedAnswer(stored);
+  const asked = await resolveLocation(db, user, input);
+  // An area far from where the sender was known to be needs a proven phone and its own hourly budget; otherwise
+  // the SOS keeps the place in words and goes to the contacts (with the map link) but to no area (decision 047).
+  const far = isFarSos(await knownPosition(db, user, input.channel), input);
+  const limits = await sosLimits(env, { user, channel: input.channel, clientAddress: input.clientAddress });
+  const values = {
     userId: user.id,
     clientRequestId: input.clientRequestId,
     channel: input.channel,
     emergencyType: input.emergencyType,
     message: input.message,
-    latitude: loc.latitude,
-    longitude: loc.longitude,
-    locationText: loc.locationText,
-    geohash,
-  });
-  if (!created) {
-    const prev = (row.reached ?? {}) as Partial<SosReached> & { failed?: string[]; queued?: number };
-    return {
-      id: row.id,
-      created: false,
-      reached: { room: prev.room ?? 0, push: prev.push ?? 0, contacts: prev.contacts ?? 0 },
-      failed: prev.failed ?? [],
-      room: row.geohash ? nearbyRoomId(row.geohash) : null,
-      queued: typeof prev.queued === "number" ? prev.queued : 0,
-    };
-  }
+  };
+  const withheld = { ...values, latitude: null, longitude: null, locationText: asked.locationText, geohash: null, farArea: false };
+  const areaGeohash = resolveArea(asked)?.geohash ?? null;
+  // One insert counts the limits (docs/decisions/047-limits-taken-atomically.md); past them 429.
+  let inserted =
+    far && !hasProvenPhone(user, input.channel)
+      ? await insertBroadcastWithinLimits(db, withheld, limits)
+      : await insertBroadcastWithinLimits(db, { ...values, ...asked, geohash: areaGeohash, farArea: far }, limits);
+  // The far budget spent: the contacts still hear.
+  if ("refused" in inserted && far && hasProvenPhone(user, input.channel))
+    inserted = await insertBroadcastWithinLimits(db, withheld, limits);
+  if ("refused" in inserted) throw tooManySos(inserted.retryAfterSeconds);
+  const { row, created } = inserted;
+  if (!created) return storedAnswer(row);
+  const areaWithheld = far && row.geohash === null;
+  const geohash = row.geohash;
+  const loc = { latitude: row.latitude, longitude: row.longitude, locationText: row.locationText };
+  const room = geohash ? nearbyRoomId(geohash) : null;
 
   // The sender's area is where they are now.
   if (input.location && geohash) {
@@ -237,12 +252,16 @@ export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUnt
       queued,
     };
   };
+  // The contacts are told where the sender said they are, even when that area was not alerted.
+  const contactRow = { ...row, latitude: asked.latitude, longitude: asked.longitude };
   const contactsJob = async () => {
     if (!contacts) throw new Error("contacts could not be loaded");
     // A contact who never chose a language most likely reads the sender's.
     const fallback = resolveChannelLanguage(user.language) ?? "english";
     const results = await Promise.allSettled(
-      contacts.map(async (c) => messageContact(env, db, c.phone, contactText(row, user, (await phoneLanguage(db, c.phone)) ?? fallback))),
+      contacts.map(async (c) =>
+        messageContact(env, db, c.phone, contactText(contactRow, user, (await phoneLanguage(db, c.phone)) ?? fallback)),
+      ),
     );
     const ok = results.filter((r) => r.status === "fulfilled" && r.value).length;
     return { ok, failed: contacts.length - ok };
@@ -281,11 +300,12 @@ export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUnt
     failed,
     queued,
     notified: areaR.status === "fulfilled" ? (areaR.value?.stored ?? 0) : 0,
+    areaWithheld,
   });
   if (waitUntil) waitUntil(save.catch((e) => console.error("sos: saving reach", e)));
   else await save;
   await recordEvent(db, `sos.${input.channel}`, { area: coarseArea(geohash), userId: user.id });
-  return { id: row.id, created: true, reached, failed, room, queued };
+  return { id: row.id, created: true, reached, failed, room, queued, areaWithheld };
 }
 
 /** The sender, staff or an admin may resolve (staff's resolves are audited); the area room hears that it is over. */

@@ -156,7 +156,11 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
             <p>
               <strong>{t("sos.sentStrong")}</strong> {reachSummary(sent, t)}
             </p>
-            {sent.room === null ? <p className="small">{t("sos.noArea")}</p> : null}
+            {sent.areaWithheld ? (
+              <p className="small">{t("sos.farArea")}</p>
+            ) : sent.room === null ? (
+              <p className="small">{t("sos.noArea")}</p>
+            ) : null}
             {sent.failed.length > 0 ? <p className="small error">{t("sos.couldNotReach", { channels: sent.failed.join(", ") })}</p> : null}
           </div>
         ) : null}

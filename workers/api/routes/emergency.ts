@@ -3,6 +3,7 @@ import { EmergencyBroadcastSchema } from "../../../core/sos-schemas";
 import { requireUser } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { parseJson } from "../../errors";
+import { clientAddress } from "../../limits";
 import { broadcastSos, nearbySos, resolveSos, respondToSos } from "../../sos";
 
 // An emergency is never behind verification or a tier: any signed-in user (anonymous too) may send one.
@@ -10,7 +11,10 @@ export const emergency = new Hono<AppBindings>()
   .post("/emergency/broadcast", async (c) => {
     const user = requireUser(c);
     const body = await parseJson(c, EmergencyBroadcastSchema);
-    const result = await broadcastSos(c.env, c.var.db, { ...body, userId: user.id, channel: "web" }, (p) => c.executionCtx.waitUntil(p));
+    const clientAddr = clientAddress(c.env, c.req.header("cf-connecting-ip"));
+    const result = await broadcastSos(c.env, c.var.db, { ...body, userId: user.id, channel: "web", clientAddress: clientAddr }, (p) =>
+      c.executionCtx.waitUntil(p),
+    );
     return c.json(result, result.created ? 201 : 200);
   })
   .post("/emergency/:id/respond", async (c) => {

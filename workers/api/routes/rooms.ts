@@ -15,6 +15,7 @@ import { SetDisappearingSchema } from "../../../core/disappearing";
 import { requireUser } from "../../auth/session";
 import { ReportSchema } from "../../../core/admin-schemas";
 import { fileReport, TOO_MANY_REPORTS } from "../../admin/reports";
+import { clientAddress } from "../../limits";
 import type { AppBindings } from "../../env";
 import { parseJson } from "../../errors";
 import { DomainError } from "../../../core/domain-error";
@@ -108,7 +109,7 @@ export const roomsApi = new Hono<AppBindings>()
   .post("/reports", async (c) => {
     const user = requireUser(c);
     const body = await parseJson(c, ReportSchema);
-    const filed = await fileReport(c.env, c.var.db, user, body);
+    const filed = await fileReport(c.env, c.var.db, user, body, clientAddress(c.env, c.req.header("cf-connecting-ip")));
     if (!filed.ok) {
       c.header("Retry-After", String(filed.retryAfterSeconds));
       throw new DomainError("rate_limited", TOO_MANY_REPORTS, { retryAfterSeconds: filed.retryAfterSeconds });

@@ -23,6 +23,7 @@ import {
 } from "../../identity/passkeys";
 import { newId } from "../../../core/ids";
 import { broadcastSos } from "../../sos";
+import { clientAddress } from "../../limits";
 import type { User } from "../../../db/schema";
 import { endSession, requireUser, requireVerified } from "../../auth/session";
 import type { AppBindings } from "../../env";
@@ -100,6 +101,7 @@ export const security = new Hono<AppBindings>()
             emergencyType: "other",
             clientRequestId: body.clientRequestId ?? newId(),
             channel: "web",
+            clientAddress: clientAddress(c.env, c.req.header("cf-connecting-ip")),
           },
           waitUntil,
         )
