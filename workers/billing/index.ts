@@ -1,7 +1,17 @@
 // Billing domain (docs/decisions/018-billing.md): checkout, the subscription's status, the card-less trial,
 // cancel/resume, plan changes, complimentary grants and the clock that ends what has run out.
 import { recordEvent } from "../analytics";
-import { type BillingInterval, PLAN_NAMES, type PaidTier, type SubscriptionStatus, TRIAL_MS, TRIAL_REMINDER_MS } from "../../core/billing";
+import {
+  type BillingInterval,
+  GRANT_TOO_LONG,
+  latestGrantEnd,
+  PLAN_NAMES,
+  type PaidTier,
+  SELF_GRANT_REFUSED,
+  type SubscriptionStatus,
+  TRIAL_MS,
+  TRIAL_REMINDER_MS,
+} from "../../core/billing";
 import type { MessageKey } from "../../core/i18n/en";
 import { StripeSubscriptionSchema } from "../../core/billing-schemas";
 import type { Db } from "../../db";
@@ -174,6 +184,10 @@ export async function grantComplimentary(
   input: { user: User; tier: PaidTier; endsAt: Date; reason: string },
   now = new Date(),
 ) {
+  // Bounded and never to oneself (issue 27 finding 11; docs/decisions/049-abuse-bans-claims-and-names.md): the
+  // audit log records a grant, these stop the one that should not happen.
+  if (input.user.id === admin.id) throw new DomainError("forbidden", SELF_GRANT_REFUSED, { code: "self_grant" });
+  if (input.endsAt > latestGrantEnd(now)) throw new DomainError("invalid", GRANT_TOO_LONG, { code: "grant_too_long" });
   const row = await insertSubscription(db, {
     userId: input.user.id,
     tier: input.tier,
