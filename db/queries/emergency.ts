@@ -83,7 +83,7 @@ export async function activeBroadcastsNear(
     if (inBox) place.push(inBox);
   }
   return db
-    .select({ broadcast: emergencyBroadcasts, senderName: users.nickname })
+    .select({ broadcast: emergencyBroadcasts, senderName: users.nickname, senderAnonymous: users.anonymousMode })
     .from(emergencyBroadcasts)
     .innerJoin(users, eq(users.id, emergencyBroadcasts.userId))
     .where(and(eq(emergencyBroadcasts.status, "active"), gte(emergencyBroadcasts.broadcastedAt, opts.since), or(...place)))

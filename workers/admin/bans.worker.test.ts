@@ -157,7 +157,9 @@ describe("bans", () => {
     for (const path of ["/api/me", "/api/emergency/nearby"]) {
       expect((await call(path, { headers: bearer })).status).toBe(401);
     }
-    const pushes = await env.DB.prepare("select count(*) as n from push_subscriptions where user_id = ?").bind(person.id).first<{ n: number }>();
+    const pushes = await env.DB.prepare("select count(*) as n from push_subscriptions where user_id = ?")
+      .bind(person.id)
+      .first<{ n: number }>();
     expect(pushes?.n).toBe(0);
 
     await call(`/api/admin/people/${person.id}/unban`, { method: "POST", cookie: admin.cookie });

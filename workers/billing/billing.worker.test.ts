@@ -509,14 +509,19 @@ describe("complimentary grants are bounded (issue 27 finding 11)", () => {
   it("staff cannot grant themselves a tier, even for a day; another admin can grant it to them", async () => {
     const admin = await adminSession();
     const staff = await verifiedUser();
-    expect((await call(`/api/admin/people/${staff.id}/role`, { method: "POST", cookie: admin.cookie, json: { role: "staff" } })).status).toBe(200);
+    expect(
+      (await call(`/api/admin/people/${staff.id}/role`, { method: "POST", cookie: admin.cookie, json: { role: "staff" } })).status,
+    ).toBe(200);
     for (const [who, cookie] of [
       [staff.id, staff.cookie],
       [admin.id, admin.cookie],
     ]) {
       const self = await grant(cookie, who, new Date(Date.now() + DAY));
       expect(self.status).toBe(403);
-      expect(await self.json()).toEqual({ error: "You cannot grant a tier to yourself. Ask another admin to grant it.", code: "self_grant" });
+      expect(await self.json()).toEqual({
+        error: "You cannot grant a tier to yourself. Ask another admin to grant it.",
+        code: "self_grant",
+      });
     }
     expect(await tierOf(staff.cookie)).toBe("free");
     expect((await grant(admin.cookie, staff.id, new Date(Date.now() + 30 * DAY))).status).toBe(201);

@@ -26,7 +26,7 @@ import {
   topEarners,
 } from "../../db/queries/rewards";
 import type { User } from "../../db/schema";
-import { shownName } from "../rooms/rooms";
+import { nameForOthers } from "../../core/names";
 import { listUserRooms } from "../../db/queries/rooms";
 import { findUserById } from "../../db/queries/users";
 import { grantRewardDays } from "../billing";
@@ -174,7 +174,7 @@ function weekStart(now: Date): string {
 
 /**
  * GET /api/leaderboard: the week's or all-time leaders, nationwide or in the viewer's area, by nickname only;
- * people in anonymous mode appear under their anonymous name (rooms.ts `shownName`).
+ * people in anonymous mode appear under their anonymous name (core/names.ts `nameForOthers`).
  */
 export async function leaderboard(db: Db, viewer: User | null, q: LeaderboardQuery, now = new Date()): Promise<LeaderboardAnswer> {
   const area = q.scope === "area" && viewer ? resolveArea(viewer) : null;
@@ -183,14 +183,14 @@ export async function leaderboard(db: Db, viewer: User | null, q: LeaderboardQue
   const rows = await topEarners(db, { ...board, limit: 20 });
   const leaders = rows.map((r, i) => ({
     rank: i + 1,
-    name: shownName(r, "nearby:leaderboard"),
+    name: nameForOthers(r),
     points: Number(r.points),
     you: r.id === viewer?.id,
   }));
   // Below the top 20, the viewer still sees where they stand, as the last line.
   if (viewer && !leaders.some((l) => l.you)) {
     const standing = await earnerStanding(db, viewer.id, board);
-    if (standing) leaders.push({ ...standing, name: shownName(viewer, "nearby:leaderboard"), you: true });
+    if (standing) leaders.push({ ...standing, name: nameForOthers(viewer), you: true });
   }
   return { ...q, areaName: area?.name ?? null, leaders };
 }
