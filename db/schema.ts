@@ -177,6 +177,21 @@ export const trialClaims = sqliteTable("trial_claims", {
   createdAt: createdAt(),
 });
 
+/**
+ * Free Premium a phone number has had, once ever: the trial ("trial") and each achievement's reward
+ * ("achievement:<id>"). Keyed by an HMAC of the phone under SESSION_SECRET and tied to no account, so deleting the
+ * account and registering the phone again earns neither twice (docs/decisions/049-abuse-bans-claims-and-names.md).
+ */
+export const premiumClaims = sqliteTable(
+  "premium_claims",
+  {
+    phoneHash: text("phone_hash").notNull(),
+    kind: text("kind").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.phoneHash, t.kind] })],
+);
+
 export const rooms = sqliteTable("rooms", {
   // nearby:<geohash-5>, group:<id> or dm:<a>:<b> (docs/architecture.md §5).
   id: text("id").primaryKey(),
@@ -332,6 +347,8 @@ export const emergencyBroadcasts = sqliteTable(
     broadcastedAt: integer("broadcasted_at", { mode: "timestamp_ms" }).notNull().default(now),
     resolvedAt: integer("resolved_at", { mode: "timestamp_ms" }),
     resolvedBy: text("resolved_by"),
+    // HMAC of the client address it was sent from (web only): an answer from the same address earns no reward.
+    addressHash: text("address_hash"),
   },
   (t) => [
     uniqueIndex("emergency_client_request_unique").on(t.userId, t.clientRequestId),
@@ -762,6 +779,8 @@ export const sosResponses = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     respondedAt: createdAt(),
+    // HMAC of the client address the answer came from (docs/decisions/049-abuse-bans-claims-and-names.md).
+    addressHash: text("address_hash"),
   },
   (t) => [primaryKey({ columns: [t.sosId, t.userId] })],
 );
