@@ -360,7 +360,7 @@ export const en = {
   "set.mesh": "Mesh networking",
   "set.meshHint": "your LinkUp tabs on this device pass messages to each other when the network drops",
   "set.anonymous": "Anonymous mode",
-  "set.anonymousHint": "people in area rooms see a generated name instead of your nickname",
+  "set.anonymousHint": "others see a generated name instead of your nickname, except in groups you joined",
   "dis.title": "Disappearing messages",
   "dis.hint": "New messages in this chat disappear from the room and from every member's device after this time.",
   "dis.timer": "Timer",

@@ -355,7 +355,7 @@ export const fr: Catalog = {
   "set.mesh": "Maillage",
   "set.meshHint": "vos onglets LinkUp sur cet appareil se passent les messages quand le réseau tombe",
   "set.anonymous": "Mode anonyme",
-  "set.anonymousHint": "les personnes des salons de zone voient un nom généré au lieu de votre pseudo",
+  "set.anonymousHint": "les autres voient un nom généré au lieu de votre pseudo, sauf dans les groupes que vous avez rejoints",
   "dis.title": "Messages éphémères",
   "dis.hint": "Les nouveaux messages de cette discussion disparaissent du salon et de l'appareil de chaque membre après ce délai.",
   "dis.timer": "Délai",

@@ -353,7 +353,7 @@ export const ha: Catalog = {
   "set.mesh": "Raga",
   "set.meshHint": "shafukan LinkUp a wannan na'ura suna miƙa wa juna saƙonni idan intanet ta ɗauke",
   "set.anonymous": "Yanayin ɓoye suna",
-  "set.anonymousHint": "mutane a ɗakunan yanki suna ganin suna da aka ƙirƙira maimakon laƙabinka",
+  "set.anonymousHint": "wasu suna ganin suna da aka ƙirƙira maimakon laƙabinka, sai dai a ƙungiyoyin da ka shiga",
   "dis.title": "Saƙonni masu ɓacewa",
   "dis.hint": "Sabbin saƙonni a wannan hira za su ɓace daga ɗakin da kuma daga na'urar kowane memba bayan wannan lokaci.",
   "dis.timer": "Lokaci",

@@ -352,7 +352,7 @@ export const pcm: Catalog = {
   "set.mesh": "Mesh networking",
   "set.meshHint": "your LinkUp tabs for dis phone dey pass messages give each oda when network cut",
   "set.anonymous": "Hide my name",
-  "set.anonymousHint": "people for area rooms go see name wey we make instead of your nickname",
+  "set.anonymousHint": "other people go see name wey we make instead of your nickname, except for groups wey you join",
   "dis.title": "Messages wey dey disappear",
   "dis.hint": "New messages for this chat go comot from the room and from everybody phone after this time.",
   "dis.timer": "How long",
