@@ -338,6 +338,7 @@ export const ar: Catalog = {
   "area.joining": "جارٍ الانضمام...",
   "area.join": "انضم إلى غرفة هذه المدينة",
   "api.unknownTown": "لا يعرف LinkUp هذه المدينة بعد. اختر واحدة من القائمة، أو شارك موقعك.",
+  "api.reservedName": "هذا الاسم المستعار محجوز: لا يمكن استخدام أسماء تشبه LinkUp أو فريقه أو LIA أو تنبيهاته. يُرجى اختيار اسم آخر.",
   "api.noArea": "شارك موقعك أو حدّد مدينتك في الإعدادات للانضمام إلى غرفة منطقتك.",
 
   // Push notifications (workers/notifications)

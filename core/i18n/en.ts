@@ -333,6 +333,8 @@ export const en = {
   "area.joining": "Joining...",
   "area.join": "Join this town's room",
   "api.unknownTown": "LinkUp does not know that town yet. Pick one from the list, or share your location.",
+  "api.reservedName":
+    "This nickname is reserved: names that look like LinkUp, its staff, LIA or its alerts cannot be used. Please choose another.",
   "api.noArea": "Share your location or set your town in Settings to join your area room.",
 
   // Push notifications (workers/notifications)

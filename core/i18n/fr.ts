@@ -329,6 +329,8 @@ export const fr: Catalog = {
   "area.joining": "Connexion...",
   "area.join": "Rejoindre le salon de cette ville",
   "api.unknownTown": "LinkUp ne connaît pas encore cette ville. Choisissez-en une dans la liste, ou partagez votre position.",
+  "api.reservedName":
+    "Ce pseudo est réservé : les noms qui ressemblent à LinkUp, à son équipe, à LIA ou à ses alertes ne peuvent pas être utilisés. Choisissez-en un autre.",
   "api.noArea": "Partagez votre position ou indiquez votre ville dans Paramètres pour rejoindre le salon de votre zone.",
 
   // Push notifications (workers/notifications)

@@ -327,6 +327,8 @@ export const ha: Catalog = {
   "area.joining": "Ana shiga...",
   "area.join": "Shiga ɗakin wannan gari",
   "api.unknownTown": "LinkUp bai san wannan gari ba tukuna. Zaɓi ɗaya daga jerin, ko raba wurinka.",
+  "api.reservedName":
+    "An keɓe wannan laƙabi: ba za a iya amfani da sunaye masu kama da LinkUp, ma'aikatansa, LIA ko faɗakarwarsa ba. Da fatan ka zaɓi wani.",
   "api.noArea": "Raba wurinka ko saka garinka a Saituna don shiga ɗakin yankinka.",
 
   // Push notifications (workers/notifications)

@@ -327,6 +327,7 @@ export const ig: Catalog = {
   "area.joining": "A na-esonye...",
   "area.join": "Sonye n'ụlọ obodo a",
   "api.unknownTown": "LinkUp amabeghị obodo ahụ. Họrọ otu n'ime ndepụta, ma ọ bụ kekọrịta ọnọdụ gị.",
+  "api.reservedName": "Edobere aha njirimara a: enweghị ike iji aha yiri LinkUp, ndị ọrụ ya, LIA ma ọ bụ ọkwa ya. Biko họrọ ọzọ.",
   "api.noArea": "Kekọrịta ọnọdụ gị ma ọ bụ tọọ obodo gị na Ntọala iji sonye n'ụlọ mpaghara gị.",
 
   // Push notifications (workers/notifications)

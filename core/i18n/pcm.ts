@@ -326,6 +326,8 @@ export const pcm: Catalog = {
   "area.joining": "E dey join...",
   "area.join": "Join dis town room",
   "api.unknownTown": "LinkUp never know dat town. Pick one from di list, or share your location.",
+  "api.reservedName":
+    "Dis nickname na reserved: names wey resemble LinkUp, im staff, LIA or im alerts no dey allowed. Abeg choose another one.",
   "api.noArea": "Share your location or set your town for Settings make you join your area room.",
 
   // Push notifications (workers/notifications)

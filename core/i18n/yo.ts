@@ -326,6 +326,7 @@ export const yo: Catalog = {
   "area.joining": "A ń darapọ̀...",
   "area.join": "Darapọ̀ mọ́ yàrá ìlú yìí",
   "api.unknownTown": "LinkUp kò tíì mọ ìlú yẹn. Yan ọ̀kan nínú àkójọ, tàbí pín ibi tí ẹ wà.",
+  "api.reservedName": "Orúkọ ìnagijẹ yìí ti wà ní ìpamọ́: a kò lè lo orúkọ tó jọ LinkUp, òṣìṣẹ́ rẹ̀, LIA tàbí ìkìlọ̀ rẹ̀. Ẹ jọ̀wọ́ yan òmíràn.",
   "api.noArea": "Pín ibi tí ẹ wà tàbí kọ ìlú yín sínú Ètò láti darapọ̀ mọ́ yàrá agbègbè yín.",
 
   // Push notifications (workers/notifications)
