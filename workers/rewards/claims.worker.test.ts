@@ -59,6 +59,19 @@ describe("free Premium once per phone", () => {
     expect(JSON.stringify(kept.results)).not.toContain(phone.slice(1));
   });
 
+  it("20 parallel trial requests from one person start one trial", async () => {
+    const person = await signIn(freshPhone());
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call("/api/subscription/trial", { method: "POST", cookie: person.cookie }).then((r) => r.status)),
+    );
+    expect(answers.filter((s) => s === 200)).toHaveLength(1);
+    expect(answers.filter((s) => s !== 200).every((s) => s === 409)).toBe(true);
+    const trials = await env.DB.prepare("select count(*) as n from subscriptions where user_id = ? and source = 'trial'")
+      .bind(person.id)
+      .first<{ n: number }>();
+    expect(trials?.n).toBe(1);
+  });
+
   it("the 2-day reward for joining an area room is granted once per phone, not again after deleting the account", async () => {
     const phone = freshPhone();
     const join = async (cookie: string) => {
