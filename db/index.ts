@@ -2,6 +2,7 @@ import { createClient } from "@libsql/client/web";
 import { drizzle as drizzleD1 } from "drizzle-orm/d1";
 import { drizzle as drizzleLibsql } from "drizzle-orm/libsql/web";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
+import { countingD1 } from "./query-count";
 import * as schema from "./schema";
 
 export { schema };
@@ -11,6 +12,8 @@ export type Db = BaseSQLiteDatabase<"async", unknown, typeof schema>;
 
 export interface DbEnv {
   DB: D1Database;
+  /** "1" only on the capacity benchmark's local server: every D1 statement is counted (db/query-count.ts). */
+  QUERY_COUNT?: string;
   DATABASE_URL?: string;
   DATABASE_AUTH_TOKEN?: string;
 }
@@ -21,7 +24,8 @@ export function createDb(env: DbEnv): Db {
     const client = createClient({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN || undefined });
     return drizzleLibsql(client, { schema }) as unknown as Db;
   }
-  return drizzleD1(env.DB, { schema }) as unknown as Db;
+  const d1 = env.QUERY_COUNT === "1" ? countingD1(env.DB) : env.DB;
+  return drizzleD1(d1, { schema }) as unknown as Db;
 }
 
 export function dbDriver(env: DbEnv): "d1" | "libsql" {

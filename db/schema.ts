@@ -69,6 +69,9 @@ export const sessions = sqliteTable(
     lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
     // A sign-in whose phone code was right but whose second factor is still owed: signed in to nothing yet.
     secondFactorPending: integer("second_factor_pending", { mode: "boolean" }).notNull().default(false),
+    // The identity that typed the phone code, merged into this session's user only once the second factor is
+    // proven (docs/decisions/046-sign-in-is-one-state-machine.md). No foreign key: it may be gone by then.
+    pendingMergeFrom: text("pending_merge_from"),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],

@@ -1,6 +1,7 @@
 // The Worker entry: one fetch handler for pages, APIs, webhooks and sockets, and the Durable Object class.
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { appContext } from "../web/app/context";
+import { inProcessApi } from "./in-process-api";
 import { createServer } from "./server";
 import { createDb } from "../db";
 import { pruneAnalytics } from "./analytics";
@@ -17,19 +18,7 @@ const server = createServer((request, env, ctx, nonce) => {
   context.set(appContext, {
     env: publicEnv(env),
     // Loaders and actions reach data through the same validated API a browser uses, in-process.
-    api: (path, init) => {
-      const headers = new Headers(init?.headers);
-      const cookie = request.headers.get("cookie");
-      if (cookie && !headers.has("cookie")) headers.set("cookie", cookie);
-      // The visitor's own headers travel with the call, so the API's Origin and rate-limit checks apply to
-      // page actions exactly as to browser requests.
-      for (const name of ["user-agent", "origin", "cf-connecting-ip", "accept-language"]) {
-        const value = request.headers.get(name);
-        if (value && !headers.has(name)) headers.set(name, value);
-      }
-      const url = new URL(path, request.url);
-      return Promise.resolve(server.fetch(new Request(url, { ...init, headers }), env, ctx));
-    },
+    api: inProcessApi(server.fetch, request, env, ctx),
     waitUntil: (p) => ctx.waitUntil(p),
     nonce,
   });

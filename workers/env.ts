@@ -30,6 +30,8 @@ export interface Secrets {
   ENVIRONMENT?: string;
   /** Development only: how many ms the "1 hour" disappearing timer lasts, for browser tests (durable-objects/disappearing.ts). */
   DISAPPEARING_TEST_HOUR_MS?: string;
+  /** "1" only on the capacity benchmark's local server: D1 statements are counted (db/query-count.ts). */
+  QUERY_COUNT?: string;
 }
 
 export type AppEnv = Env & Secrets;

@@ -88,7 +88,10 @@ function mergeStatements(f: string, t: string, p: MergedProfile): SQL[] {
     sql`DELETE FROM backup_codes WHERE user_id = ${f}`,
     sql`DELETE FROM two_factor WHERE user_id = ${f}`,
     sql`DELETE FROM passkeys WHERE user_id = ${f}`,
-    sql`UPDATE api_keys SET user_id = ${t} WHERE user_id = ${f}`,
+    // Keys of the public API are not carried over: a key made by the merged identity would act as the owner
+    // without ever having proven the owner's factors (docs/decisions/046-sign-in-is-one-state-machine.md).
+    sql`DELETE FROM api_key_usage WHERE key_id IN (SELECT id FROM api_keys WHERE user_id = ${f})`,
+    sql`DELETE FROM api_keys WHERE user_id = ${f}`,
     sql`UPDATE OR IGNORE sos_responses SET user_id = ${t} WHERE user_id = ${f}`,
     sql`DELETE FROM sos_responses WHERE user_id = ${f}`,
     sql`UPDATE support_tickets SET user_id = ${t} WHERE user_id = ${f}`,
@@ -105,8 +108,10 @@ function mergeStatements(f: string, t: string, p: MergedProfile): SQL[] {
     sql`UPDATE mesh_connections SET user_id = ${t} WHERE user_id = ${f}`,
     sql`UPDATE rooms SET created_by = ${t} WHERE created_by = ${f}`,
     sql`UPDATE verifications SET user_id = ${t} WHERE user_id = ${f}`,
-    // Every session of the merged user follows, so a browser signed in as it is now signed in as the owner.
-    sql`UPDATE sessions SET user_id = ${t} WHERE user_id = ${f}`,
+    // No session of the merged user follows: only the browser that proved the phone (and the owner's second
+    // factor, if any) is signed in as the owner, with a fresh session the caller starts. Any other browser of the
+    // merged identity is signed out (docs/decisions/046-sign-in-is-one-state-machine.md).
+    sql`DELETE FROM sessions WHERE user_id = ${f}`,
     sql`UPDATE users SET
           location_text = ${p.locationText},
           latitude = ${p.latitude},

@@ -4,7 +4,15 @@ import { sessions, users } from "../schema";
 
 export async function insertSession(
   db: Db,
-  values: { id: string; userId: string; expiresAt: Date; lastUsedAt?: Date; userAgent?: string | null; secondFactorPending?: boolean },
+  values: {
+    id: string;
+    userId: string;
+    expiresAt: Date;
+    lastUsedAt?: Date;
+    userAgent?: string | null;
+    secondFactorPending?: boolean;
+    pendingMergeFrom?: string | null;
+  },
 ) {
   await db.insert(sessions).values(values);
 }
@@ -28,6 +36,18 @@ export async function findSession(db: Db, idHash: string, now = new Date()) {
 
 export async function deleteSession(db: Db, idHash: string) {
   await db.delete(sessions).where(eq(sessions.id, idHash));
+}
+
+/**
+ * Ends a half-signed-in session and answers what it was waiting for, once: of two requests that prove the second
+ * factor at the same moment only one gets the row (docs/decisions/046-sign-in-is-one-state-machine.md).
+ */
+export async function claimPendingSession(db: Db, idHash: string, now = new Date()) {
+  const rows = await db
+    .delete(sessions)
+    .where(and(eq(sessions.id, idHash), eq(sessions.secondFactorPending, true), gt(sessions.expiresAt, now)))
+    .returning({ userId: sessions.userId, pendingMergeFrom: sessions.pendingMergeFrom });
+  return rows[0];
 }
 
 /** Moves a session to another user (sign-in on verification of an already-known phone). */

@@ -245,7 +245,8 @@ test.describe("the admin", () => {
       const edge = page.getByRole("list", { name: "Edge cache" });
       await expect(edge).toContainText("admin-health-probe: cached, 2 bytes");
       await page.getByRole("button", { name: "Purge edge cache" }).click();
-      await expect(page.getByRole("status").filter({ hasText: "Edge cache purged (1 entry)" })).toBeVisible();
+      // The landing page's figures may be held too, when another test loaded it within the minute.
+      await expect(page.getByRole("status").filter({ hasText: /^Edge cache purged \((1 entry|2 entries)\)$/ })).toBeVisible();
       await expect(edge).toContainText("admin-health-probe: not cached");
     });
   });

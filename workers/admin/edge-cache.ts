@@ -4,8 +4,30 @@ import type { Db } from "../../db";
 import type { User } from "../../db/schema";
 import { auditAction } from ".";
 
-/** Every key LinkUp puts into the edge cache: today only the system-health probe (workers/admin/console.ts). */
-export const EDGE_CACHE_KEYS = ["https://linkup.internal/admin-health-probe"] as const;
+/**
+ * Every key LinkUp puts into the edge cache: the system-health probe (workers/admin/console.ts) and the landing
+ * page's live figures (workers/api/routes/content.ts), counted at most once a minute per location.
+ */
+export const EDGE_CACHE_KEYS = ["https://linkup.internal/admin-health-probe", "https://linkup.internal/public-stats"] as const;
+
+/**
+ * The JSON under `key`, computed and kept for `maxAgeSeconds` when the edge cache has none (or is not there).
+ * For figures every visitor sees alike: a page load must not count whole tables (issue 28).
+ */
+export async function edgeCached<T>(key: (typeof EDGE_CACHE_KEYS)[number], maxAgeSeconds: number, compute: () => Promise<T>): Promise<T> {
+  const edge = edgeCache();
+  const request = new Request(key);
+  const hit = edge ? await edge.match(request) : undefined;
+  if (hit) return (await hit.json()) as T;
+  const value = await compute();
+  await edge
+    ?.put(
+      request,
+      new Response(JSON.stringify(value), { headers: { "content-type": "application/json", "cache-control": `max-age=${maxAgeSeconds}` } }),
+    )
+    .catch((e) => console.error("edge cache: put", key, e));
+  return value;
+}
 
 function edgeCache(): Cache | null {
   if (typeof caches === "undefined") return null;

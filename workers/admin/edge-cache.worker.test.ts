@@ -29,17 +29,22 @@ describe("cache stats", () => {
     // The system-health check writes its probe into the edge cache.
     expect((await call("/api/admin/health", { cookie: admin.cookie })).status).toBe(200);
     const held = await (await call("/api/cache/stats", { cookie: admin.cookie })).json<Stats>();
-    expect(held.edge.entries).toEqual([{ key: "https://linkup.internal/admin-health-probe", cached: true, bytes: 2 }]);
+    expect(held.edge.entries[0]).toEqual({ key: "https://linkup.internal/admin-health-probe", cached: true, bytes: 2 });
+    expect(held.edge.entries[1]).toEqual({ key: "https://linkup.internal/public-stats", cached: false, bytes: 0 });
+    // The landing page's live figures are kept too, and listed with their size.
+    const stats = await (await call("/api/stats/public")).text();
+    const both = await (await call("/api/cache/stats", { cookie: admin.cookie })).json<Stats>();
+    expect(both.edge.entries[1]).toEqual({ key: "https://linkup.internal/public-stats", cached: true, bytes: stats.length });
 
     const purged = await call("/api/cache/purge", { method: "POST", cookie: admin.cookie, json: {} });
-    expect(await purged.json()).toEqual({ purged: 1 });
+    expect(await purged.json()).toEqual({ purged: 2 });
     const after = await (await call("/api/cache/stats", { cookie: admin.cookie })).json<Stats>();
-    expect(after.edge.entries[0].cached).toBe(false);
+    expect(after.edge.entries.every((e) => !e.cached)).toBe(true);
     const log = await env.DB.prepare("select actor_id, detail from audit_log where action = 'admin.edge_cache_purged'").first<{
       actor_id: string;
       detail: string;
     }>();
     expect(log?.actor_id).toBe(admin.id);
-    expect(JSON.parse(log?.detail ?? "{}")).toMatchObject({ before: { cached: 1 }, after: { cached: 0 }, purged: 1 });
+    expect(JSON.parse(log?.detail ?? "{}")).toMatchObject({ before: { cached: 2 }, after: { cached: 0 }, purged: 2 });
   });
 });

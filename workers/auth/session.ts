@@ -14,6 +14,9 @@ import { DomainError } from "../../core/domain-error";
 
 export const SESSION_COOKIE = "linkup_session";
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
+// A sign-in waiting for its second factor lives as long as a phone code, not a month: guesses against the
+// second factor are bounded in time as well as in number (docs/decisions/046-sign-in-is-one-state-machine.md).
+export const PENDING_SESSION_TTL_MS = 15 * 60 * 1000;
 // "Last used" in the sessions list is this precise; it keeps session reads from writing on every request.
 const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
 
@@ -31,18 +34,25 @@ export function isSecureRequest(c: Context): boolean {
 }
 
 /** Starts a session for the user and sets the cookie on the answer. */
-export async function startSession(c: Context<AppBindings>, userId: string, opts: { secondFactorPending?: boolean } = {}): Promise<void> {
+export async function startSession(
+  c: Context<AppBindings>,
+  userId: string,
+  opts: { secondFactorPending?: boolean; pendingMergeFrom?: string | null } = {},
+): Promise<void> {
   // Every sign-in path ends here: a suspended account never gets a session (docs/decisions/025-bans.md).
   const user = await findUserById(c.var.db, userId);
   if (user) refuseIfBanned(user);
   const token = newId(32);
   const id = await sessionHash(c.env, token);
+  const pending = opts.secondFactorPending ?? false;
+  const ttl = pending ? PENDING_SESSION_TTL_MS : SESSION_TTL_MS;
   await insertSession(c.var.db, {
     id,
     userId,
-    expiresAt: new Date(Date.now() + SESSION_TTL_MS),
+    expiresAt: new Date(Date.now() + ttl),
     lastUsedAt: new Date(),
-    secondFactorPending: opts.secondFactorPending ?? false,
+    secondFactorPending: pending,
+    pendingMergeFrom: pending ? (opts.pendingMergeFrom ?? null) : null,
     userAgent: c.req.header("user-agent")?.slice(0, 200),
   });
   setCookie(c, SESSION_COOKIE, token, {
@@ -50,10 +60,11 @@ export async function startSession(c: Context<AppBindings>, userId: string, opts
     sameSite: "Lax",
     secure: isSecureRequest(c),
     path: "/",
-    maxAge: SESSION_TTL_MS / 1000,
+    maxAge: ttl / 1000,
   });
-  // After the session cookie: callers that pass a fresh session on read the first Set-Cookie.
-  await linkDevice(c, userId);
+  // After the session cookie: callers that pass a fresh session on read the first Set-Cookie. A sign-in still
+  // owing its second factor ties nothing to the account yet.
+  if (!pending) await linkDevice(c, userId);
   c.set("sessionHash", id);
   c.set("user", null);
   c.set("pendingSecondFactorUserId", opts.secondFactorPending ? userId : null);
@@ -67,6 +78,31 @@ export async function endSession(c: Context<AppBindings>): Promise<void> {
   c.set("pendingSecondFactorUserId", null);
 }
 
+type SessionRead = ReturnType<typeof findSession>;
+
+/**
+ * Session reads shared by the in-process API calls of one page request (its loaders: the root's and the route's
+ * each ask /api/me): one read of the session per page load instead of one per call. The page handler creates the
+ * map and clears it around any call that may write (docs/architecture.md §3, issue 28).
+ */
+const sharedReads = new WeakMap<Request, Map<string, SessionRead>>();
+
+/** Lets `request` (an in-process API call of a page) share the session reads in `reads`. */
+export function shareSessionReads(request: Request, reads: Map<string, SessionRead>): void {
+  sharedReads.set(request, reads);
+}
+
+function readSession(c: Context<AppBindings>, db: ReturnType<typeof createDb>, hash: string): SessionRead {
+  const shared = sharedReads.get(c.req.raw);
+  if (!shared) return findSession(db, hash);
+  let read = shared.get(hash);
+  if (!read) {
+    read = findSession(db, hash);
+    shared.set(hash, read);
+  }
+  return read;
+}
+
 /** Puts the database and the signed-in user (or null) on every request. */
 export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
   const db = createDb(c.env);
@@ -77,7 +113,7 @@ export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
   const token = getCookie(c, SESSION_COOKIE);
   if (token && token.length <= 64) {
     const hash = await sessionHash(c.env, token);
-    const session = await findSession(db, hash);
+    const session = await readSession(c, db, hash);
     if (session && isBanned(session.user)) {
       // Banned while this request was on its way (the ban ends sessions): it is served signed out.
       await deleteSession(db, hash);
@@ -89,6 +125,8 @@ export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
       const now = new Date();
       if (!session.lastUsedAt || now.getTime() - session.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
         await touchSession(db, hash, now, new Date(now.getTime() - TOUCH_INTERVAL_MS));
+        // A read shared with the page's other calls: they need not touch it again.
+        session.lastUsedAt = now;
       }
       // A trial, grace period or grant that ran out by the clock ends before this request is served.
       c.set("user", await refreshIfLapsed(db, session.user));

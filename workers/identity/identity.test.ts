@@ -136,8 +136,11 @@ describe("verification and merge on libSQL", () => {
       user: { id: owner.id, nickname: "Owner", locationText: "Jos" },
     });
 
+    // No session of the merged identity follows it: the caller starts a fresh one for the browser that proved the
+    // phone, and the identity's other browsers are signed out (docs/decisions/046-sign-in-is-one-state-machine.md).
     const sessions = await db.select().from(schema.sessions).where(eq(schema.sessions.userId, owner.id)).all();
-    expect(sessions.map((s) => s.id).sort()).toEqual(["s-a", "s-b"]);
+    expect(sessions).toEqual([]);
+    expect(await db.select().from(schema.sessions).where(eq(schema.sessions.id, "s-a")).all()).toEqual([]);
     const usage = await db.select().from(schema.usageDaily).where(eq(schema.usageDaily.userId, owner.id)).all();
     // Merging never resets a daily limit: the counts add up.
     expect(usage).toMatchObject([{ date: "2026-05-01", aiCommands: 7 }]);

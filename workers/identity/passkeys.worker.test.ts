@@ -62,7 +62,7 @@ describe("passkeys", () => {
       .bind(`cred-${person.id}`, person.id)
       .run();
     const next = await signInAgain(person);
-    expect(next.body).toEqual({ secondFactorRequired: true, merged: true, methods: { code: false, passkey: true } });
+    expect(next.body).toEqual({ secondFactorRequired: true, merged: false, methods: { code: false, passkey: true } });
     expect((await call("/api/me", { cookie: next.cookie })).status).toBe(401);
     expect(await (await call("/api/auth/second-factor", { cookie: next.cookie })).json()).toEqual({ code: false, passkey: true });
     const code = await call("/api/auth/second-factor", { method: "POST", cookie: next.cookie, json: { code: "123456" } });

@@ -103,7 +103,7 @@ describe("two-factor through the API", () => {
 
     // A new sign-in: the phone code alone signs in to nothing.
     const next = await signIn(phone);
-    expect(next.body).toEqual({ secondFactorRequired: true, merged: true, methods: { code: true, passkey: false } });
+    expect(next.body).toEqual({ secondFactorRequired: true, merged: false, methods: { code: true, passkey: false } });
     expect((await call("/api/me", { cookie: next.cookie })).status).toBe(401);
     expect((await call("/api/security/sessions", { cookie: next.cookie })).status).toBe(401);
     const bad = await call("/api/auth/second-factor", { method: "POST", cookie: next.cookie, json: { code: "000000" } });

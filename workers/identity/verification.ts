@@ -37,6 +37,7 @@ import { isBanned } from "../admin/bans";
 import { addressLimit } from "../limits";
 import { recordEvent } from "../analytics";
 import { recordSecurityEvent } from "./security-events";
+import { secondFactorMethods } from "./two-factor";
 
 export type Refusal = {
   ok: false;
@@ -61,7 +62,19 @@ export type Refusal = {
 };
 
 export type StartResult = { ok: true; verification: PendingVerification } | Refusal;
-export type ConfirmResult = { ok: true; user: User; merged: boolean; mergedUserId?: string } | Refusal;
+export type ConfirmResult =
+  | {
+      ok: true;
+      user: User;
+      merged: boolean;
+      mergedUserId?: string;
+      /**
+       * Set when the phone's owner guards the account with a second factor: nothing was merged or changed, and the
+       * requester is merged only once the second factor is proven (`finishSecondFactorSignIn`).
+       */
+      pendingMergeFrom?: string;
+    }
+  | Refusal;
 export type PhoneConfirmResult = { ok: true; user: User } | Refusal;
 
 export interface StartInput {
@@ -136,6 +149,8 @@ export function codeMessage(code: string): string {
   return `Your LinkUp verification code is ${code}. It signs in only the browser where you asked for it, on the LinkUp web app, and expires in 10 minutes. Never share this code with anyone. If this was not you, ignore this message.`;
 }
 
+const ALREADY_VERIFIED = "You are already verified with another number. Sign out first to verify a different one.";
+
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 /** Sends a new code to the phone for the requesting user, after every limit has been checked. */
@@ -181,9 +196,7 @@ export async function startVerification(env: AppEnv, db: Db, input: StartInput):
 
   const user = await findUserById(db, input.userId);
   if (!user) return refuse(400, "invalid_phone", "Sign in required");
-  if (user.authMode === "verified" && user.phone && user.phone !== phone) {
-    return refuse(400, "already_verified", "You are already verified with another number. Sign out first to verify a different one.");
-  }
+  if (user.authMode === "verified" && user.phone && user.phone !== phone) return refuse(400, "already_verified", ALREADY_VERIFIED);
 
   const nickname = input.nickname?.trim();
   if (nickname) await updateUser(db, user.id, { nickname: nickname.slice(0, 40) });
@@ -247,6 +260,13 @@ export async function confirmVerification(env: AppEnv, db: Db, input: ConfirmInp
 
   const row = await newestOpenCode(db, phone, input.userId);
   if (!row) return refuse(400, "no_code", IDENTITY_TEXT.invalidCode);
+  // As at /register: a person verified with one number proves no other from the same identity. Without this a code
+  // asked for while anonymous, typed after verifying another number, merged that account into the phone's owner
+  // (docs/decisions/046-sign-in-is-one-state-machine.md). Checked before a try is spent.
+  const asker = await findUserById(db, input.userId);
+  if (asker?.authMode === "verified" && asker.phone && asker.phone !== phone) {
+    return refuse(400, "already_verified", ALREADY_VERIFIED);
+  }
   if (row.expiresAt.getTime() <= now.getTime()) {
     return refuse(400, "expired", `${IDENTITY_TEXT.invalidCode} This code has expired; please ask for a new one.`);
   }
@@ -268,6 +288,10 @@ export async function confirmVerification(env: AppEnv, db: Db, input: ConfirmInp
   const requester = row.userId ? await findUserById(db, row.userId) : undefined;
 
   if (owner && requester && owner.id !== requester.id) {
+    // The phone code proves the phone, not the person: an account with a second factor stays exactly as it is
+    // (no merge, no sessions, subscriptions, contacts or keys carried over) until that factor is proven too.
+    const factors = await secondFactorMethods(db, owner.id);
+    if (factors.code || factors.passkey) return { ok: true, user: owner, merged: false, pendingMergeFrom: requester.id };
     await mergeUsers(db, requester, owner);
     const user = await promote(db, owner.id, phone, admin, now);
     return { ok: true, user, merged: true, mergedUserId: requester.id };
@@ -287,6 +311,20 @@ export async function confirmVerification(env: AppEnv, db: Db, input: ConfirmInp
   // A phone proven for the first time is a verification; proving one's own phone again is a sign-in.
   if (target.authMode !== "verified") await recordEvent(db, "verification", { now });
   return { ok: true, user: await promote(db, target.id, phone, admin, now), merged: false };
+}
+
+/**
+ * The second step of a sign-in to an account with a second factor, once that factor is proven: the identity that
+ * typed the phone code (an anonymous one; /verify refuses a verified one) is merged into the account now. Runs
+ * once per sign-in: the caller claimed the waiting session atomically.
+ */
+export async function finishSecondFactorSignIn(env: AppEnv, db: Db, userId: string, mergeFrom: string | null, now = new Date()) {
+  const owner = await findUserById(db, userId);
+  // Without a waiting merge the phone code already did everything (the account signed in to itself).
+  if (!owner?.phone || !mergeFrom) return owner;
+  const from = mergeFrom !== userId ? await findUserById(db, mergeFrom) : undefined;
+  if (from && from.authMode !== "verified") await mergeUsers(db, from, owner);
+  return promote(db, owner.id, owner.phone, isAdminPhone(env, owner.phone), now);
 }
 
 async function promote(db: Db, userId: string, phone: string, admin: boolean, now: Date): Promise<User> {

@@ -98,12 +98,30 @@ describe("the anonymous AI budget per client address", () => {
 
 describe("public figures", () => {
   it("count people who did something, not bare anonymous sessions", async () => {
-    const stats = async () => (await (await call("/api/stats/public")).json<{ users: number }>()).users;
+    // The figures are kept a minute in the edge cache (workers/admin/edge-cache.ts): each reading here is fresh.
+    const stats = async () => {
+      await (caches as unknown as { default: Cache }).default.delete(new Request("https://linkup.internal/public-stats"));
+      return (await (await call("/api/stats/public")).json<{ users: number }>()).users;
+    };
     const before = await stats();
     for (let i = 0; i < 3; i++) await startFrom(newAddress());
     expect(await stats()).toBe(before);
     const address = newAddress();
     expect((await ask(cookieOf(await startFrom(address)), address)).status).toBe(200);
     expect(await stats()).toBe(before + 1);
+  });
+});
+
+describe("public figures on the landing page", () => {
+  it("are counted at most once a minute, not on every load", async () => {
+    const edge = (caches as unknown as { default: Cache }).default;
+    await edge.delete(new Request("https://linkup.internal/public-stats"));
+    const first = await (await call("/api/stats/public")).json<{ users: number }>();
+    const address = newAddress();
+    expect((await ask(cookieOf(await startFrom(address)), address)).status).toBe(200);
+    // A new person on LinkUp, but the minute is not over: the same figures, from the cache.
+    expect(await (await call("/api/stats/public")).json()).toEqual(first);
+    await edge.delete(new Request("https://linkup.internal/public-stats"));
+    expect((await (await call("/api/stats/public")).json<{ users: number }>()).users).toBe(first.users + 1);
   });
 });

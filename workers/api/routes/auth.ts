@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import { fromAcceptLanguage } from "../../../core/i18n/languages";
 import { PasskeyProveSchema, RegisterSchema, TwoFactorCodeSchema, VerifySchema } from "../../../core/identity-schemas";
-import { deleteSession } from "../../../db/queries/sessions";
+import { claimPendingSession, deleteSession } from "../../../db/queries/sessions";
 import { createUser } from "../../../db/queries/users";
 import { recordEvent } from "../../analytics";
 import { toMe } from "../../auth/me";
@@ -18,8 +18,14 @@ import { notify } from "../../notifications";
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { authenticationOptions, provePasskey, relyingPartyOf } from "../../identity/passkeys";
 import { proveSecondFactor, secondFactorMethods, twoFactorError } from "../../identity/two-factor";
-import { confirmVerification, notifyNewSignIn, pendingVerification, type Refusal, startVerification } from "../../identity/verification";
-import { findUserById } from "../../../db/queries/users";
+import {
+  confirmVerification,
+  finishSecondFactorSignIn,
+  notifyNewSignIn,
+  pendingVerification,
+  type Refusal,
+  startVerification,
+} from "../../identity/verification";
 
 function refusal(c: Context<AppBindings>, r: Refusal): never {
   if (r.retryAfterSeconds) c.header("Retry-After", String(r.retryAfterSeconds));
@@ -31,18 +37,24 @@ function refusal(c: Context<AppBindings>, r: Refusal): never {
   throw new DomainError(codeForStatus(r.status), r.error, extra);
 }
 
+const NO_SIGN_IN_WAITING = "No sign-in is waiting for a second code";
+
 function pendingUserId(c: Context<AppBindings>): string {
   const userId = c.var.pendingSecondFactorUserId;
-  if (!userId || !c.var.sessionHash) throw new DomainError("invalid", "No sign-in is waiting for a second code");
+  if (!userId || !c.var.sessionHash) throw new DomainError("invalid", NO_SIGN_IN_WAITING);
   return userId;
 }
 
-/** The second factor is proven: a fresh token for the full session; the half-signed-in one ends. */
+/**
+ * The second factor is proven: the half-signed-in session is claimed (once, however many requests race), the
+ * identity that typed the phone code is merged now, and a fresh token starts the full session.
+ */
 async function completeSignIn(c: Context<AppBindings>, userId: string) {
-  if (c.var.sessionHash) await deleteSession(c.var.db, c.var.sessionHash);
-  await startSession(c, userId);
-  const user = await findUserById(c.var.db, userId);
+  const claimed = c.var.sessionHash ? await claimPendingSession(c.var.db, c.var.sessionHash) : undefined;
+  if (!claimed || claimed.userId !== userId) throw new DomainError("invalid", NO_SIGN_IN_WAITING);
+  const user = await finishSecondFactorSignIn(c.env, c.var.db, userId, claimed.pendingMergeFrom);
   if (!user) throw new DomainError("unauthenticated", "Sign in required");
+  await startSession(c, userId);
   return toMe(user);
 }
 
@@ -73,15 +85,17 @@ export const auth = new Hono<AppBindings>()
     const body = await parseJson(c, VerifySchema);
     const result = await confirmVerification(c.env, c.var.db, { phone: body.phoneNumber, code: body.code, userId: requester.id });
     if (!result.ok) refusal(c, result);
-    // A proven identity gets a fresh session token; the old one (already moved on a merge) ends.
+    // A proven phone gets a fresh session token; the old one (deleted already on a merge) ends.
     if (c.var.sessionHash) await deleteSession(c.var.db, c.var.sessionHash);
-    // With two-factor on, the phone code is only the first step: the session signs in once a second code is proven.
+    // With two-factor on, the phone code is only the first step: the session signs in once a second factor is
+    // proven, and only then is the identity that typed the code merged (docs/decisions/046-sign-in-is-one-state-machine.md).
     const methods = await secondFactorMethods(c.var.db, result.user.id);
     const secondFactorRequired = methods.code || methods.passkey;
-    await startSession(c, result.user.id, { secondFactorPending: secondFactorRequired });
-    // A security event: signing into an existing account is a new sign-in; a first proof is a phone verified.
+    await startSession(c, result.user.id, { secondFactorPending: secondFactorRequired, pendingMergeFrom: result.pendingMergeFrom });
+    // A security event: signing into an existing account is a new sign-in (told at once, so a person whose phone
+    // code was taken learns it even while the second factor holds); a first proof is a phone verified.
     const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
-    if (result.merged)
+    if (result.merged || result.pendingMergeFrom)
       await notifyNewSignIn(c.env, c.var.db, result.user.id, { via: "web", phone: result.user.phone ?? body.phoneNumber }, waitUntil);
     else
       await notify(

@@ -2,12 +2,14 @@ import { Hono } from "hono";
 import { MarketQuerySchema } from "../../../core/schemas";
 import { findMarketPrices, listBlogArticles, listFaq } from "../../../db/queries/content";
 import { assistantUsage, publicStats } from "../../../db/queries/stats";
+import { edgeCached } from "../../admin/edge-cache";
 import { localizeFaq } from "../../content/faq";
 import type { AppBindings } from "../../env";
 import { parseWith } from "../../errors";
 
 export const content = new Hono<AppBindings>()
-  .get("/stats/public", async (c) => c.json(await publicStats(c.var.db)))
+  // Live figures, counted at most once a minute per location rather than on every landing page load.
+  .get("/stats/public", async (c) => c.json(await edgeCached("https://linkup.internal/public-stats", 60, () => publicStats(c.var.db))))
   .get("/stats/assistant", async (c) => c.json(await assistantUsage(c.var.db)))
   .get("/content/faq", async (c) =>
     c.json({ items: localizeFaq(await listFaq(c.var.db), c.var.user?.language, c.req.header("accept-language")) }),

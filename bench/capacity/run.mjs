@@ -1,0 +1,280 @@
+// bench/capacity: how many D1 statements each user action costs, on the production build served locally in
+// workerd with every D1 statement counted (QUERY_COUNT=1, db/query-count.ts), and the daily active people one
+// database carries at those costs. Writes the "capacity" section of bench/README.md. `npm run bench -- capacity`.
+// Each counted statement logs one line in whichever isolate ran it (the Worker's, a room's); the lines of the
+// server's output are added up before and after each action, once they stop growing (work after the answer:
+// waitUntil, the room's writes, the queue).
+import { execFileSync } from "node:child_process";
+import { webcrypto } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { cpus } from "node:os";
+import { join } from "node:path";
+import WebSocket from "ws";
+import { encodeGeohash } from "../../core/geohash.ts";
+import { serveBuilt } from "../../tests/serve-built.mjs";
+import { writeSection } from "../readme.mjs";
+
+const PLACE = { latitude: 6.5244, longitude: 3.3792 }; // Lagos
+const MESSAGES = 20; // messages per chat kind; the table shows the mean
+const SOS_QUEUED = 50; // recipients past the request's own share, for the consumer's cost per 50
+const sleep = (t) => new Promise((r) => setTimeout(r, t));
+const b64url = (bytes) => Buffer.from(bytes).toString("base64url");
+
+// The loopback push service the seeded neighbours' subscriptions point at (accepted in development only).
+let pushes = 0;
+const push = createServer((req, res) => {
+  req.resume();
+  req.on("end", () => {
+    pushes++;
+    res.writeHead(201).end();
+  });
+});
+await new Promise((r) => push.listen(0, "127.0.0.1", r));
+const pushBase = `http://127.0.0.1:${push.address().port}`;
+
+const server = await serveBuilt({ name: "bench-capacity", vars: { QUERY_COUNT: "1" } });
+const base = server.url;
+
+/** Statements counted so far by every isolate (the Worker's and each Durable Object's), from the server's output. */
+async function counts() {
+  const lines = server.log.match(/linkup-d1-statement [rw]/g) ?? [];
+  const writes = lines.filter((l) => l.endsWith("w")).length;
+  return { reads: lines.length - writes, writes };
+}
+
+/** The counter once it has not moved for `quietMs`. */
+async function settled(quietMs = 400) {
+  let last = await counts();
+  for (;;) {
+    await sleep(quietMs);
+    const now = await counts();
+    if (now.reads === last.reads && now.writes === last.writes) return now;
+    last = now;
+  }
+}
+
+/** What `action` cost: statements counted from before it until the counter settles after it. */
+async function measure(action) {
+  const before = await settled(150);
+  await action();
+  const after = await settled();
+  return { reads: after.reads - before.reads, writes: after.writes - before.writes };
+}
+
+const json = (cookie, body, method = "POST") => ({
+  method,
+  headers: { origin: base, "content-type": "application/json", ...(cookie ? { cookie } : {}) },
+  body: JSON.stringify(body),
+});
+
+async function ok(res, what) {
+  const text = await res.text(); // read in full: the local proxy drops a connection left with an unread body
+  if (!res.ok) throw new Error(`${what} answered ${res.status}: ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+async function anonymous() {
+  const res = await fetch(`${base}/api/auth/anonymous`, { method: "POST", headers: { origin: base } });
+  const cookie = res.headers.getSetCookie()[0].split(";")[0];
+  const { user } = await ok(res, "anonymous start");
+  return { cookie, id: user.id };
+}
+
+let phoneSeq = 0;
+/** Registers and verifies a fresh phone for `person`; answers the two requests' costs apart. */
+async function verify(person) {
+  const local = `0813${String(1_000_000 + phoneSeq++).padStart(7, "0")}`;
+  const e164 = `+234${local.slice(1)}`;
+  const register = await measure(async () =>
+    ok(await fetch(`${base}/api/auth/register`, json(person.cookie, { phoneNumber: local })), "register"),
+  );
+  const outbox = await ok(await fetch(`${base}/api/dev/outbox?limit=20`), "outbox");
+  const code = outbox.messages.find((m) => m.to === e164)?.body.match(/\b(\d{6})\b/)?.[1];
+  let cookie = person.cookie;
+  const confirm = await measure(async () => {
+    const res = await fetch(`${base}/api/auth/verify`, json(person.cookie, { phoneNumber: local, code }));
+    cookie = res.headers.getSetCookie()[0]?.split(";")[0] ?? cookie;
+    await ok(res, "verify");
+  });
+  person.cookie = cookie;
+  return { register, confirm };
+}
+
+function open(room, person) {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${base.replace(/^http/, "ws")}/ws/rooms/${encodeURIComponent(room)}`, {
+      headers: { cookie: person.cookie, origin: base },
+      perMessageDeflate: false,
+    });
+    const timer = setTimeout(() => reject(new Error(`socket to ${room} did not open`)), 30_000);
+    ws.on("message", (data) => {
+      const frame = JSON.parse(data.toString());
+      if (frame.type === "hello") {
+        clearTimeout(timer);
+        resolve(ws);
+      }
+    });
+    ws.once("error", reject);
+  });
+}
+
+/** Sends one envelope and waits for the room's ack. */
+function send(ws, envelope) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("no ack")), 10_000);
+    const onMessage = (data) => {
+      const frame = JSON.parse(data.toString());
+      if (frame.type === "ack" && frame.id === envelope.id) {
+        clearTimeout(timer);
+        ws.off("message", onMessage);
+        resolve();
+      } else if (frame.type === "error") {
+        clearTimeout(timer);
+        ws.off("message", onMessage);
+        reject(new Error(`error frame: ${JSON.stringify(frame)}`));
+      }
+    };
+    ws.on("message", onMessage);
+    ws.send(JSON.stringify({ type: "send", envelope }));
+  });
+}
+
+let envelopeSeq = 0;
+function envelope(room, senderId, encrypted) {
+  return {
+    id: `cap-${Date.now()}-${envelopeSeq++}`,
+    room,
+    senderId,
+    timestamp: Date.now(),
+    type: "text",
+    ttl: 8,
+    meshRoute: [],
+    isEncrypted: encrypted,
+    priority: "normal",
+    content: encrypted ? { ciphertext: "A".repeat(120), iv: "iv-0123456789ab" } : { text: "Tomatoes are ₦1,200 a basket at Mile 12 today" },
+  };
+}
+
+async function messages(room, sender, encrypted, n = MESSAGES) {
+  const ws = await open(room, sender);
+  const cost = await measure(async () => {
+    for (let i = 0; i < n; i++) await send(ws, envelope(room, sender.id, encrypted));
+  });
+  ws.close();
+  return { reads: cost.reads / n, writes: cost.writes / n };
+}
+
+const rows = [];
+const row = (action, cost, note = "") => rows.push({ action, ...cost, note });
+
+try {
+  // Two people in one area: one starts anonymously (measured), both verify, both take the area room.
+  let a;
+  row("anonymous start", await measure(async () => (a = await anonymous())));
+  const b = await anonymous();
+  const verified = await verify(a);
+  row("verification: code asked", verified.register);
+  row("verification: code typed", verified.confirm);
+  await verify(b);
+  for (const p of [a, b]) {
+    await ok(await fetch(`${base}/api/me/location`, json(p.cookie, PLACE, "PUT")), "location");
+    await ok(await fetch(`${base}/api/me`, json(p.cookie, { onboardingCompleted: true }, "PATCH")), "onboarding");
+  }
+  const { room: area } = await ok(await fetch(`${base}/api/rooms/nearby/join`, json(a.cookie, {})), "area join");
+  await ok(await fetch(`${base}/api/rooms/nearby/join`, json(b.cookie, {})), "area join");
+
+  for (const path of ["/", "/chat", "/emergency", "/settings"]) {
+    const cost = await measure(async () => {
+      const res = await fetch(`${base}${path}`, { headers: { cookie: a.cookie } });
+      await res.text();
+      if (!res.ok) throw new Error(`${path} answered ${res.status}`);
+    });
+    row(`signed-in page load (${path})`, cost);
+  }
+
+  let socket;
+  row(
+    "socket connect (area room)",
+    await measure(async () => {
+      socket = await open(area.id, a);
+    }),
+  );
+  socket.close();
+  // One message with nothing else in the room's flush window (the room writes D1 once per 250 ms at most).
+  row("chat message (area room), alone", await messages(area.id, a, false, 1), "one flush for one message");
+  row("chat message (area room)", await messages(area.id, a, false), `mean of ${MESSAGES} sent one after another`);
+  const { room: dm } = await ok(await fetch(`${base}/api/rooms/dm`, json(a.cookie, { userId: b.id })), "direct chat");
+  row("chat message (direct chat)", await messages(dm.id, a, true), `mean of ${MESSAGES} sent one after another, sealed`);
+
+  // SOS: the request alerts its own share of the area; the queue takes SOS_QUEUED more.
+  const pair = await webcrypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"]);
+  const p256dh = b64url(await webcrypto.subtle.exportKey("raw", pair.publicKey));
+  const auth = b64url(webcrypto.getRandomValues(new Uint8Array(16)));
+  const geohash = encodeGeohash(PLACE.latitude, PLACE.longitude);
+  const ids = Array.from({ length: SOS_QUEUED + 10 }, (_, i) => `bench-cap-${i}`);
+  const seed = join(server.dir, "seed.sql");
+  writeFileSync(
+    seed,
+    [
+      `INSERT INTO users (id, nickname, latitude, longitude, geohash) VALUES ${ids.map((id) => `('${id}', 'Neighbour', ${PLACE.latitude}, ${PLACE.longitude}, '${geohash}')`).join(", ")};`,
+      `INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth) VALUES ${ids.map((id) => `('${id}', '${id}', '${pushBase}/${id}', '${p256dh}', '${auth}')`).join(", ")};`,
+    ].join("\n"),
+  );
+  execFileSync(
+    "npx",
+    ["wrangler", "d1", "execute", "DB", "--local", "-c", "wrangler.toml", "--persist-to", server.state, "--file", seed, "--yes"],
+    {
+      stdio: "ignore",
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    },
+  );
+  let answer;
+  const sosTotal = await measure(async () => {
+    answer = await ok(
+      await fetch(
+        `${base}/api/emergency/broadcast`,
+        json(a.cookie, { message: "Fire at the market", emergencyType: "fire", clientRequestId: `cap-${Date.now()}`, location: PLACE }),
+      ),
+      "SOS",
+    );
+    // The queue's consumer runs after the answer: wait until every neighbour's push arrived (or a minute passed).
+    const deadline = Date.now() + 60_000;
+    while (pushes < ids.length + 1 && Date.now() < deadline) await sleep(200);
+  });
+  row("SOS (request and its consumer)", sosTotal, `${answer.reached.push} alerted by the request, ${answer.queued} queued`);
+
+  const date = new Date().toISOString().slice(0, 10);
+  const fmt = (n) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
+  const table = rows.map((r) => `| ${r.action} | ${fmt(r.reads + r.writes)} | ${fmt(r.writes)} | ${r.note} |`).join("\n");
+
+  // The model (issue 28): per daily active person 20 messages (area rooms), 10 page loads (/chat), 10 reconnects;
+  // the evening peak is 3× the mean; one D1 database runs queries one at a time, ~1,000 a second at 1 ms each.
+  const get = (name) => rows.find((r) => r.action === name);
+  const q = (r) => r.reads + r.writes;
+  const perPersonDay =
+    20 * q(get("chat message (area room)")) + 10 * q(get("signed-in page load (/chat)")) + 10 * q(get("socket connect (area room)"));
+  const peakPerPerson = (3 * perPersonDay) / 86_400;
+  const carries = Math.floor(1000 / peakPerPerson);
+  const body = `Measured ${date} with \`npm run bench -- capacity\` on ${cpus().length} × ${cpus()[0]?.model.trim() ?? "CPU"}: the production
+build served by \`wrangler dev --local\` with every D1 statement counted (\`QUERY_COUNT=1\`, db/query-count.ts); a
+batch counts each of its statements. Work after the answer (waitUntil, the room's own writes, the SOS queue) is counted
+until the counter stops moving.
+
+| action | D1 queries | D1 writes | note |
+| --- | --- | --- | --- |
+${table}
+
+Capacity model. Cloudflare documents one D1 database as running its queries one at a time, about 1,000 queries a
+second when each takes 1 ms (https://developers.cloudflare.com/d1/platform/limits/, "How much work can a D1 database
+do?"), and at most 10 GB of data. Assumed per daily active person: 20 chat messages in area rooms, 10 signed-in
+loads of /chat and 10 socket reconnects a day; the evening peak is 3× the mean. That is ${fmt(perPersonDay)} queries per
+person a day, ${peakPerPerson.toFixed(4)} a second each at the peak.
+
+Carries: ${carries.toLocaleString("en")} daily active people on one database`;
+  console.log(body);
+  writeSection("capacity", body);
+} finally {
+  await server.stop();
+  push.close();
+}

@@ -1,0 +1,1 @@
+ALTER TABLE `sessions` ADD `pending_merge_from` text;
