@@ -13,6 +13,17 @@ export const GRACE_DAYS = 3;
 export const TRIAL_REMINDER_MS = 24 * 3600 * 1000;
 export const TRIAL_MS = TRIAL_DAYS * 24 * 3600 * 1000;
 
+/**
+ * The longest complimentary grant staff may give (docs/decisions/049-abuse-bans-claims-and-names.md): through the
+ * end of the UTC day 90 days from now, so a date picked on the staff desk (granted to 23:59:59Z) fits.
+ */
+export const MAX_GRANT_DAYS = 90;
+export function latestGrantEnd(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + MAX_GRANT_DAYS, 23, 59, 59, 999));
+}
+export const GRANT_TOO_LONG = `A complimentary tier can be granted for at most ${MAX_GRANT_DAYS} days`;
+export const SELF_GRANT_REFUSED = "You cannot grant a tier to yourself. Ask another admin to grant it.";
+
 export const PLAN_NAMES: Record<PaidTier, string> = { premium: "Premium", enterprise: "Enterprise" };
 
 export function naira(n: number): string {

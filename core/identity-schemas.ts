@@ -1,11 +1,14 @@
 // zod schemas of identity requests. Unknown fields are stripped; wrong types are refused with 400.
 import { z } from "zod";
 import { VERIFICATION_CHANNELS } from "./identity";
+import { cleanNickname } from "./names";
+import { NicknameSchema } from "./schemas";
 
 /** POST /api/auth/register — the documented shape (spec part 2 §3) plus the channel. */
 export const RegisterSchema = z.object({
   phoneNumber: z.string().max(40),
-  nickname: z.string().trim().max(40).optional(),
+  // Optional; an empty one is no nickname, a reserved one is refused (core/names.ts).
+  nickname: z.preprocess((v) => (typeof v === "string" && cleanNickname(v) === "" ? undefined : v), NicknameSchema.optional()),
   // Documented by the spec's API page; accepted and validated, not used by the web client.
   deviceToken: z.string().max(512).optional(),
   channel: z.enum(VERIFICATION_CHANNELS).default("whatsapp"),

@@ -1,11 +1,34 @@
 // zod schemas for every JSON body and query the API takes. Unknown fields are stripped; wrong types refused.
 import { z } from "zod";
 import { SETTINGS_OPTIONS } from "./constants";
+import { cleanNickname, nicknameProblem, RESERVED_NAME_MESSAGE } from "./names";
+
+const NICKNAME_MAX = 40;
+
+/**
+ * A nickname as set anywhere (registration, profile, onboarding): cleaned of invisible characters, at most 40
+ * characters, and not one that passes for LinkUp (core/names.ts). A refusal carries its own message and code,
+ * which the API sends as they are (workers/errors.ts `parseWith`).
+ */
+export const NicknameSchema = z
+  .string()
+  .max(400)
+  .transform(cleanNickname)
+  .superRefine((name, ctx) => {
+    const problem = name.length > NICKNAME_MAX ? `Use at most ${NICKNAME_MAX} characters for your nickname` : nicknameProblem(name);
+    if (problem)
+      ctx.addIssue({
+        code: "custom",
+        message: problem,
+        // Only the reserved-name refusal is worded for the person as is; the others read as any invalid field.
+        ...(problem === RESERVED_NAME_MESSAGE ? { params: { code: "reserved_name" } } : {}),
+      });
+  });
 
 const time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Use HH:MM");
 
 export const UpdateMeSchema = z.object({
-  nickname: z.string().trim().min(1).max(40).optional(),
+  nickname: NicknameSchema.optional(),
   locationText: z.string().trim().max(120).nullable().optional(),
   interests: z.array(z.string().trim().min(1).max(40)).max(20).optional(),
   language: z.enum(SETTINGS_OPTIONS.languages).optional(),

@@ -114,7 +114,7 @@ export function securityFeatures(s: SecurityState): SecurityFeature[] {
     {
       id: "mesh_anonymization",
       title: "Anonymous in the mesh",
-      description: "Nearby rooms show a generated name instead of your nickname.",
+      description: "Others see a generated name instead of your nickname, except in groups you joined.",
       enabled: s.anonymousMode,
       premiumOnly: false,
       category: "privacy",

@@ -181,6 +181,21 @@ export const trialClaims = sqliteTable("trial_claims", {
   createdAt: createdAt(),
 });
 
+/**
+ * Free Premium a phone number has had, once ever: the trial ("trial") and each achievement's reward
+ * ("achievement:<id>"). Keyed by an HMAC of the phone under SESSION_SECRET and tied to no account, so deleting the
+ * account and registering the phone again earns neither twice (docs/decisions/049-abuse-bans-claims-and-names.md).
+ */
+export const premiumClaims = sqliteTable(
+  "premium_claims",
+  {
+    phoneHash: text("phone_hash").notNull(),
+    kind: text("kind").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.phoneHash, t.kind] })],
+);
+
 export const rooms = sqliteTable("rooms", {
   // nearby:<geohash-5>, group:<id> or dm:<a>:<b> (docs/architecture.md §5).
   id: text("id").primaryKey(),
@@ -341,6 +356,8 @@ export const emergencyBroadcasts = sqliteTable(
     // whether it alerted an area far from where the sender was known to be.
     addressKey: text("address_key"),
     farArea: integer("far_area", { mode: "boolean" }).notNull().default(false),
+    // HMAC of the client address it was sent from (web only): an answer from the same address earns no reward.
+    addressHash: text("address_hash"),
   },
   (t) => [
     uniqueIndex("emergency_client_request_unique").on(t.userId, t.clientRequestId),
@@ -773,6 +790,8 @@ export const sosResponses = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     respondedAt: createdAt(),
+    // HMAC of the client address the answer came from (docs/decisions/049-abuse-bans-claims-and-names.md).
+    addressHash: text("address_hash"),
   },
   (t) => [primaryKey({ columns: [t.sosId, t.userId] })],
 );

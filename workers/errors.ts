@@ -50,6 +50,9 @@ export function parseWith<S extends z.ZodType>(schema: S, raw: unknown): z.infer
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
+    // A rule's own refusal (a custom issue naming a code, e.g. a reserved nickname) is worded for the person: as is.
+    const own = first?.code === "custom" ? (first.params as { code?: unknown } | undefined)?.code : undefined;
+    if (typeof own === "string") throw new DomainError("invalid", first.message, { code: own });
     const where = first?.path.length ? `${first.path.join(".")}: ` : "";
     throw new DomainError("invalid", `Invalid request: ${where}${first?.message ?? "bad input"}`);
   }

@@ -335,6 +335,8 @@ export const en = {
   "area.joining": "Joining...",
   "area.join": "Join this town's room",
   "api.unknownTown": "LinkUp does not know that town yet. Pick one from the list, or share your location.",
+  "api.reservedName":
+    "This nickname is reserved: names that look like LinkUp, its staff, LIA or its alerts cannot be used. Please choose another.",
   "api.noArea": "Share your location or set your town in Settings to join your area room.",
 
   // Push notifications (workers/notifications)
@@ -362,7 +364,7 @@ export const en = {
   "set.mesh": "Mesh networking",
   "set.meshHint": "your LinkUp tabs on this device pass messages to each other when the network drops",
   "set.anonymous": "Anonymous mode",
-  "set.anonymousHint": "people in area rooms see a generated name instead of your nickname",
+  "set.anonymousHint": "others see a generated name instead of your nickname, except in groups you joined",
   "dis.title": "Disappearing messages",
   "dis.hint": "New messages in this chat disappear from the room and from every member's device after this time.",
   "dis.timer": "Timer",

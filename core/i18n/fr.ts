@@ -331,6 +331,8 @@ export const fr: Catalog = {
   "area.joining": "Connexion...",
   "area.join": "Rejoindre le salon de cette ville",
   "api.unknownTown": "LinkUp ne connaît pas encore cette ville. Choisissez-en une dans la liste, ou partagez votre position.",
+  "api.reservedName":
+    "Ce pseudo est réservé : les noms qui ressemblent à LinkUp, à son équipe, à LIA ou à ses alertes ne peuvent pas être utilisés. Choisissez-en un autre.",
   "api.noArea": "Partagez votre position ou indiquez votre ville dans Paramètres pour rejoindre le salon de votre zone.",
 
   // Push notifications (workers/notifications)
@@ -357,7 +359,7 @@ export const fr: Catalog = {
   "set.mesh": "Maillage",
   "set.meshHint": "vos onglets LinkUp sur cet appareil se passent les messages quand le réseau tombe",
   "set.anonymous": "Mode anonyme",
-  "set.anonymousHint": "les personnes des salons de zone voient un nom généré au lieu de votre pseudo",
+  "set.anonymousHint": "les autres voient un nom généré au lieu de votre pseudo, sauf dans les groupes que vous avez rejoints",
   "dis.title": "Messages éphémères",
   "dis.hint": "Les nouveaux messages de cette discussion disparaissent du salon et de l'appareil de chaque membre après ce délai.",
   "dis.timer": "Délai",

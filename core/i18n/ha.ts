@@ -329,6 +329,8 @@ export const ha: Catalog = {
   "area.joining": "Ana shiga...",
   "area.join": "Shiga ɗakin wannan gari",
   "api.unknownTown": "LinkUp bai san wannan gari ba tukuna. Zaɓi ɗaya daga jerin, ko raba wurinka.",
+  "api.reservedName":
+    "An keɓe wannan laƙabi: ba za a iya amfani da sunaye masu kama da LinkUp, ma'aikatansa, LIA ko faɗakarwarsa ba. Da fatan ka zaɓi wani.",
   "api.noArea": "Raba wurinka ko saka garinka a Saituna don shiga ɗakin yankinka.",
 
   // Push notifications (workers/notifications)
@@ -355,7 +357,7 @@ export const ha: Catalog = {
   "set.mesh": "Raga",
   "set.meshHint": "shafukan LinkUp a wannan na'ura suna miƙa wa juna saƙonni idan intanet ta ɗauke",
   "set.anonymous": "Yanayin ɓoye suna",
-  "set.anonymousHint": "mutane a ɗakunan yanki suna ganin suna da aka ƙirƙira maimakon laƙabinka",
+  "set.anonymousHint": "wasu suna ganin suna da aka ƙirƙira maimakon laƙabinka, sai dai a ƙungiyoyin da ka shiga",
   "dis.title": "Saƙonni masu ɓacewa",
   "dis.hint": "Sabbin saƙonni a wannan hira za su ɓace daga ɗakin da kuma daga na'urar kowane memba bayan wannan lokaci.",
   "dis.timer": "Lokaci",

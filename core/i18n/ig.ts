@@ -329,6 +329,7 @@ export const ig: Catalog = {
   "area.joining": "A na-esonye...",
   "area.join": "Sonye n'ụlọ obodo a",
   "api.unknownTown": "LinkUp amabeghị obodo ahụ. Họrọ otu n'ime ndepụta, ma ọ bụ kekọrịta ọnọdụ gị.",
+  "api.reservedName": "Edobere aha njirimara a: enweghị ike iji aha yiri LinkUp, ndị ọrụ ya, LIA ma ọ bụ ọkwa ya. Biko họrọ ọzọ.",
   "api.noArea": "Kekọrịta ọnọdụ gị ma ọ bụ tọọ obodo gị na Ntọala iji sonye n'ụlọ mpaghara gị.",
 
   // Push notifications (workers/notifications)
@@ -355,7 +356,7 @@ export const ig: Catalog = {
   "set.mesh": "Ụgbụ",
   "set.meshHint": "taabụ LinkUp gị na ngwaọrụ a na-enyefe ibe ha ozi mgbe netwọk dara",
   "set.anonymous": "Ọnọdụ enweghị aha",
-  "set.anonymousHint": "ndị nọ n'ụlọ mpaghara na-ahụ aha e mepụtara kama aha njirimara gị",
+  "set.anonymousHint": "ndị ọzọ na-ahụ aha e mepụtara kama aha njirimara gị, ewezuga n'otu ndị ị sonyere",
   "dis.title": "Ozi na-apụ n'anya",
   "dis.hint": "Ozi ọhụrụ na mkparịta ụka a ga-apụ n'ụlọ ahụ na na ngwaọrụ onye ọ bụla so na ya mgbe oge a gachara.",
   "dis.timer": "Oge",

@@ -328,6 +328,8 @@ export const pcm: Catalog = {
   "area.joining": "E dey join...",
   "area.join": "Join dis town room",
   "api.unknownTown": "LinkUp never know dat town. Pick one from di list, or share your location.",
+  "api.reservedName":
+    "Dis nickname na reserved: names wey resemble LinkUp, im staff, LIA or im alerts no dey allowed. Abeg choose another one.",
   "api.noArea": "Share your location or set your town for Settings make you join your area room.",
 
   // Push notifications (workers/notifications)
@@ -354,7 +356,7 @@ export const pcm: Catalog = {
   "set.mesh": "Mesh networking",
   "set.meshHint": "your LinkUp tabs for dis phone dey pass messages give each oda when network cut",
   "set.anonymous": "Hide my name",
-  "set.anonymousHint": "people for area rooms go see name wey we make instead of your nickname",
+  "set.anonymousHint": "other people go see name wey we make instead of your nickname, except for groups wey you join",
   "dis.title": "Messages wey dey disappear",
   "dis.hint": "New messages for this chat go comot from the room and from everybody phone after this time.",
   "dis.timer": "How long",

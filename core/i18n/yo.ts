@@ -328,6 +328,7 @@ export const yo: Catalog = {
   "area.joining": "A ń darapọ̀...",
   "area.join": "Darapọ̀ mọ́ yàrá ìlú yìí",
   "api.unknownTown": "LinkUp kò tíì mọ ìlú yẹn. Yan ọ̀kan nínú àkójọ, tàbí pín ibi tí ẹ wà.",
+  "api.reservedName": "Orúkọ ìnagijẹ yìí ti wà ní ìpamọ́: a kò lè lo orúkọ tó jọ LinkUp, òṣìṣẹ́ rẹ̀, LIA tàbí ìkìlọ̀ rẹ̀. Ẹ jọ̀wọ́ yan òmíràn.",
   "api.noArea": "Pín ibi tí ẹ wà tàbí kọ ìlú yín sínú Ètò láti darapọ̀ mọ́ yàrá agbègbè yín.",
 
   // Push notifications (workers/notifications)
@@ -354,7 +355,7 @@ export const yo: Catalog = {
   "set.mesh": "Àwọ̀n",
   "set.meshHint": "àwọn táàbù LinkUp lórí ẹ̀rọ yìí ń fi ìfiránṣẹ́ ránṣẹ́ sí ara wọn nígbà tí nẹ́tíwọ̀ọ̀kì bá já",
   "set.anonymous": "Ipò àìdárúkọ",
-  "set.anonymousHint": "àwọn ènìyàn nínú yàrá agbègbè ń rí orúkọ tí a ṣẹ̀dá dípò orúkọ ìnagijẹ yín",
+  "set.anonymousHint": "àwọn ẹlòmíràn ń rí orúkọ tí a ṣẹ̀dá dípò orúkọ ìnagijẹ yín, àyàfi nínú àwọn ẹgbẹ́ tí ẹ darapọ̀ mọ́",
   "dis.title": "Àwọn ìfiránṣẹ́ tí ń parẹ́",
   "dis.hint": "Àwọn ìfiránṣẹ́ tuntun nínú ìjíròrò yìí yóò parẹ́ kúrò nínú yàrá àti lórí ẹ̀rọ gbogbo ọmọ ẹgbẹ́ lẹ́yìn àkókò yìí.",
   "dis.timer": "Àkókò",

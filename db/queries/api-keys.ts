@@ -42,6 +42,16 @@ export async function revokeApiKey(db: Db, userId: string, id: string, at: Date)
   return rows.length > 0;
 }
 
+/** Revokes every key of the person still live (a ban, docs/decisions/049-abuse-bans-claims-and-names.md); the count revoked. */
+export async function revokeAllApiKeys(db: Db, userId: string, at: Date): Promise<number> {
+  const rows = await db
+    .update(apiKeys)
+    .set({ revokedAt: at })
+    .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
+  return rows.length;
+}
+
 export async function findActiveApiKey(db: Db, keyHash: string) {
   const [row] = await db
     .select({ id: apiKeys.id, userId: apiKeys.userId })

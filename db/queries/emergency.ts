@@ -1,5 +1,5 @@
 // SOS broadcasts, emergency contacts, and who is in an area.
-import { and, asc, between, count, desc, eq, gte, inArray, ne, or, sql } from "drizzle-orm";
+import { and, asc, between, count, desc, eq, gte, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { newId } from "../../core/ids";
 import type { Db } from "../index";
 import { emergencyBroadcasts, emergencyContacts, sosDeliveries, sosResponses, users } from "../schema";
@@ -142,7 +142,7 @@ export async function activeBroadcastsNear(
     if (inBox) place.push(inBox);
   }
   return db
-    .select({ broadcast: emergencyBroadcasts, senderName: users.nickname })
+    .select({ broadcast: emergencyBroadcasts, senderName: users.nickname, senderAnonymous: users.anonymousMode })
     .from(emergencyBroadcasts)
     .innerJoin(users, eq(users.id, emergencyBroadcasts.userId))
     .where(and(eq(emergencyBroadcasts.status, "active"), gte(emergencyBroadcasts.broadcastedAt, opts.since), or(...place)))
@@ -229,6 +229,30 @@ export async function deleteContact(db: Db, userId: string, id: string): Promise
 export async function insertSosResponse(db: Db, sosId: string, userId: string): Promise<boolean> {
   const rows = await db.insert(sosResponses).values({ sosId, userId }).onConflictDoNothing().returning({ userId: sosResponses.userId });
   return rows.length > 0;
+}
+
+/** Notes the client address (an HMAC) an SOS was sent from, or an answer came from, when not noted yet. */
+export async function noteSosAddress(db: Db, at: { sosId: string; responderId?: string }, addressHash: string): Promise<void> {
+  if (at.responderId) {
+    await db
+      .update(sosResponses)
+      .set({ addressHash })
+      .where(and(eq(sosResponses.sosId, at.sosId), eq(sosResponses.userId, at.responderId), isNull(sosResponses.addressHash)));
+  } else {
+    await db
+      .update(emergencyBroadcasts)
+      .set({ addressHash })
+      .where(and(eq(emergencyBroadcasts.id, at.sosId), isNull(emergencyBroadcasts.addressHash)));
+  }
+}
+
+/** The answers to an SOS with the address each came from (null: not known, e.g. before it was noted). */
+export function sosResponsesOf(db: Db, sosId: string) {
+  return db
+    .select({ userId: sosResponses.userId, addressHash: sosResponses.addressHash })
+    .from(sosResponses)
+    .where(eq(sosResponses.sosId, sosId))
+    .all();
 }
 
 export async function sosResponders(db: Db, sosId: string): Promise<string[]> {

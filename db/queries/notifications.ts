@@ -161,6 +161,12 @@ export async function deletePushSubscription(db: Db, userId: string, endpoint: s
   return rows.length > 0;
 }
 
+/** Drops every push subscription of the person (a ban); the count dropped. */
+export async function deleteAllPushSubscriptions(db: Db, userId: string): Promise<number> {
+  const rows = await db.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)).returning({ id: pushSubscriptions.id });
+  return rows.length;
+}
+
 export async function deletePushEndpoint(db: Db, endpoint: string) {
   await db.delete(pushSubscriptions).where(eq(pushSubscriptions.endpoint, endpoint));
 }

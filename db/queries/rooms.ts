@@ -112,7 +112,11 @@ export async function listMembers(db: Db, roomId: string) {
 
 export async function findUsersByIds(db: Db, ids: string[]) {
   if (ids.length === 0) return [];
-  return db.select({ id: users.id, nickname: users.nickname }).from(users).where(inArray(users.id, ids)).all();
+  return db
+    .select({ id: users.id, nickname: users.nickname, anonymousMode: users.anonymousMode })
+    .from(users)
+    .where(inArray(users.id, ids))
+    .all();
 }
 
 /** Which of these people are members of the room. */
@@ -144,6 +148,7 @@ export async function listInvitations(db: Db, userId: string) {
       name: rooms.name,
       invitedBy: roomInvitations.invitedBy,
       invitedByName: users.nickname,
+      invitedByAnonymous: users.anonymousMode,
       createdAt: roomInvitations.createdAt,
     })
     .from(roomInvitations)
@@ -176,7 +181,7 @@ export async function removeBlock(db: Db, blockerId: string, blockedId: string) 
 /** The people a person has blocked, with their nicknames, newest first. */
 export async function listBlocked(db: Db, blockerId: string) {
   return db
-    .select({ userId: userBlocks.blockedId, nickname: users.nickname, createdAt: userBlocks.createdAt })
+    .select({ userId: userBlocks.blockedId, nickname: users.nickname, anonymousMode: users.anonymousMode, createdAt: userBlocks.createdAt })
     .from(userBlocks)
     .innerJoin(users, eq(users.id, userBlocks.blockedId))
     .where(eq(userBlocks.blockerId, blockerId))

@@ -1,4 +1,5 @@
 import { and, count, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { newId } from "../../core/ids";
 import type { UpdateMe } from "../../core/schemas";
 import type { Db } from "../index";
@@ -121,6 +122,19 @@ export async function countUserDevices(db: Db, userId: string): Promise<number> 
 /** Remembers that the person signed in from this browser (a ban covers their browsers, docs/decisions/038-reports-and-device-bans.md). */
 export async function linkUserDevice(db: Db, deviceId: string, userId: string): Promise<void> {
   await db.insert(userDevices).values({ deviceId, userId }).onConflictDoNothing();
+}
+
+/** Whether two accounts were signed in from one browser (the same person, for rewards: docs/decisions/049). */
+export async function shareADevice(db: Db, a: string, b: string): Promise<boolean> {
+  const other = alias(userDevices, "other_device");
+  const row = await db
+    .select({ deviceId: userDevices.deviceId })
+    .from(userDevices)
+    .innerJoin(other, and(eq(other.deviceId, userDevices.deviceId), eq(other.userId, b)))
+    .where(eq(userDevices.userId, a))
+    .limit(1)
+    .get();
+  return Boolean(row);
 }
 
 /** Whether any account that signed in from this browser is banned now. */

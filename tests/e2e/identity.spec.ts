@@ -243,6 +243,25 @@ test.describe("without JavaScript", () => {
     const res = await page.request.get("/api/me");
     expect((await res.json()).user).toMatchObject({ authMode: "verified", phone: phone.e164 });
   });
+  test("the profile refuses a nickname that passes for LinkUp, saying why, and keeps a name's accents", async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    await acceptCookies(context, baseURL!);
+    await startAnonymous(page.request);
+    await page.goto("/settings");
+    // A Cyrillic "о" in "Support": a look-alike of a reserved name (docs/decisions/049-abuse-bans-claims-and-names.md).
+    await page.getByRole("textbox", { name: "Nickname" }).fill("LinkUp Supp\u043Ert");
+    await page.getByRole("button", { name: "Save Profile Changes" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "This nickname is reserved" })).toBeVisible();
+    expect((await (await page.request.get("/api/me")).json()).user.nickname).not.toContain("LinkUp");
+
+    await page.getByRole("textbox", { name: "Nickname" }).fill("Adébáyọ̀");
+    await page.getByRole("button", { name: "Save Profile Changes" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Settings saved" })).toBeVisible();
+    expect((await (await page.request.get("/api/me")).json()).user.nickname).toBe("Adébáyọ̀".normalize("NFC"));
+  });
   test("settings save, reset and sign-out work by form posts alone", async ({ page, context, baseURL }) => {
     await acceptCookies(context, baseURL!);
     await startAnonymous(page.request);

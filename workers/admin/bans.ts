@@ -1,8 +1,12 @@
 // Bans (docs/decisions/025-bans.md): staff suspend an account at once — its sessions end, its sockets close,
-// and sign-in and room joins are refused until staff lift the ban. Both steps are audited.
+// and sign-in and room joins are refused until staff lift the ban. Both steps are audited. Its API keys are revoked
+// and its push subscriptions dropped at once, and a key whose owner is banned is refused anyway; unbanning brings
+// neither back (docs/decisions/049-abuse-bans-claims-and-names.md).
 import { BANNED_MESSAGE } from "../../core/admin-schemas";
 import type { Db } from "../../db";
 import { openConnectionRoomsOf } from "../../db/queries/rooms";
+import { revokeAllApiKeys } from "../../db/queries/api-keys";
+import { deleteAllPushSubscriptions } from "../../db/queries/notifications";
 import { deleteAllSessions } from "../../db/queries/sessions";
 import { countUserDevices, findUserById, setUserBan } from "../../db/queries/users";
 import type { User } from "../../db/schema";
@@ -35,6 +39,8 @@ export async function banPerson(env: Pick<AppEnv, "ROOMS">, db: Db, actor: User,
   const bannedAt = target.bannedAt ?? new Date();
   if (!isBanned(target)) await setUserBan(db, target.id, { bannedAt, banReason: reason });
   const ended = await deleteAllSessions(db, target.id);
+  const keysRevoked = await revokeAllApiKeys(db, target.id, new Date());
+  const pushesDropped = await deleteAllPushSubscriptions(db, target.id);
   const closedSockets = await closeSockets(env, db, target.id);
   // The browsers they signed in from are barred from new anonymous identities while the ban lasts (workers/auth/device.ts).
   const devices = await countUserDevices(db, target.id);
@@ -45,7 +51,7 @@ export async function banPerson(env: Pick<AppEnv, "ROOMS">, db: Db, actor: User,
     target.id,
     { banned: isBanned(target), reason: target.banReason },
     { banned: true, reason },
-    { sessionsEnded: ended, socketsClosed: closedSockets, devices },
+    { sessionsEnded: ended, socketsClosed: closedSockets, devices, keysRevoked, pushesDropped },
   );
   return {
     id: target.id,
@@ -54,6 +60,8 @@ export async function banPerson(env: Pick<AppEnv, "ROOMS">, db: Db, actor: User,
     sessionsEnded: ended,
     socketsClosed: closedSockets,
     devices,
+    keysRevoked,
+    pushesDropped,
   };
 }
 

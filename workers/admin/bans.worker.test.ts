@@ -140,4 +140,46 @@ describe("bans", () => {
     // The browser kept its device cookie, so no new one is set.
     expect(lifted.headers.getSetCookie().some((c) => c.startsWith("linkup_device="))).toBe(false);
   });
+
+  it("a ban revokes the person's API keys and push subscriptions; unban brings neither back", async () => {
+    const admin = await adminUser();
+    const person = await verifiedUser("Keyed");
+    const made = await call("/api/api-keys", { method: "POST", cookie: person.cookie, json: { name: "bot" } });
+    const { key } = await made.json<{ key: string }>();
+    const bearer = { authorization: `Bearer ${key}` };
+    expect((await call("/api/me", { headers: bearer })).status).toBe(200);
+    await env.DB.prepare("insert into push_subscriptions (id, user_id, endpoint, p256dh, auth) values (?, ?, ?, 'p', 'a')")
+      .bind(crypto.randomUUID(), person.id, `https://push.example/${person.id}`)
+      .run();
+
+    const banned = await call(`/api/admin/people/${person.id}/ban`, { method: "POST", cookie: admin.cookie, json: { reason: "Abuse" } });
+    expect(await banned.json()).toMatchObject({ keysRevoked: 1, pushesDropped: 1 });
+    for (const path of ["/api/me", "/api/emergency/nearby"]) {
+      expect((await call(path, { headers: bearer })).status).toBe(401);
+    }
+    const pushes = await env.DB.prepare("select count(*) as n from push_subscriptions where user_id = ?")
+      .bind(person.id)
+      .first<{ n: number }>();
+    expect(pushes?.n).toBe(0);
+
+    await call(`/api/admin/people/${person.id}/unban`, { method: "POST", cookie: admin.cookie });
+    expect((await call("/api/me", { headers: bearer })).status).toBe(401);
+  });
+
+  it("a key whose owner is banned is refused even if it escaped revocation (403 with the suspension message)", async () => {
+    const person = await verifiedUser("Escaped");
+    const made = await call("/api/api-keys", { method: "POST", cookie: person.cookie, json: { name: "bot" } });
+    const { key } = await made.json<{ key: string }>();
+    // A ban written without the revocation step (an older ban, a direct write): the key itself still looks live.
+    await env.DB.prepare("update users set banned_at = ?, ban_reason = 'old ban' where id = ?").bind(Date.now(), person.id).run();
+    for (const [method, path, json] of [
+      ["GET", "/api/me", undefined],
+      ["POST", "/api/emergency/broadcast", { message: "help", emergencyType: "medical", clientRequestId: "escaped-key-1" }],
+      ["POST", "/api/ai/chat", { message: "hello" }],
+    ] as const) {
+      const res = await call(path, { method, headers: { authorization: `Bearer ${key}` }, json });
+      expect(res.status).toBe(403);
+      expect(await res.json()).toMatchObject({ error: BANNED_MESSAGE, code: "banned" });
+    }
+  });
 });

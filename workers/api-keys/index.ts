@@ -27,6 +27,7 @@ import {
 } from "../../db/queries/api-keys";
 import { findUserById } from "../../db/queries/users";
 import type { User } from "../../db/schema";
+import { refuseIfBanned } from "../admin/bans";
 import { sessionHash } from "../auth/session";
 import { refreshIfLapsed } from "../billing";
 import type { AppBindings, AppEnv } from "../env";
@@ -93,6 +94,8 @@ export const apiKeyCaller: MiddlewareHandler<AppBindings> = async (c, next) => {
   const found = await findActiveApiKey(c.var.db, await keyHash(c.env, key));
   const owner = found ? await findUserById(c.var.db, found.userId) : undefined;
   if (!found || !owner) throw new DomainError("unauthenticated", "Invalid API key");
+  // A ban revokes the keys; this refuses one that escaped it (docs/decisions/049-abuse-bans-claims-and-names.md).
+  refuseIfBanned(owner);
   const now = new Date();
   const user = await refreshIfLapsed(c.var.db, owner, now);
   const calls = await takeApiCall(c.var.db, found.id, serverDay(now), API_DAILY_CALLS[user.subscriptionTier], now);

@@ -513,6 +513,49 @@ describe("complimentary tier (staff)", () => {
   });
 });
 
+describe("complimentary grants are bounded (issue 27 finding 11)", () => {
+  const grant = (cookie: string, userId: string, endsAt: Date, tier = "enterprise") =>
+    call("/api/admin/subscriptions/complimentary", {
+      method: "POST",
+      cookie,
+      json: { userId, tier, endsAt: endsAt.toISOString(), reason: "Because" },
+    });
+
+  it("staff cannot grant themselves a tier, even for a day; another admin can grant it to them", async () => {
+    const admin = await adminSession();
+    const staff = await verifiedUser();
+    expect(
+      (await call(`/api/admin/people/${staff.id}/role`, { method: "POST", cookie: admin.cookie, json: { role: "staff" } })).status,
+    ).toBe(200);
+    for (const [who, cookie] of [
+      [staff.id, staff.cookie],
+      [admin.id, admin.cookie],
+    ]) {
+      const self = await grant(cookie, who, new Date(Date.now() + DAY));
+      expect(self.status).toBe(403);
+      expect(await self.json()).toEqual({
+        error: "You cannot grant a tier to yourself. Ask another admin to grant it.",
+        code: "self_grant",
+      });
+    }
+    expect(await tierOf(staff.cookie)).toBe("free");
+    expect((await grant(admin.cookie, staff.id, new Date(Date.now() + 30 * DAY))).status).toBe(201);
+    expect(await tierOf(staff.cookie)).toBe("enterprise");
+  });
+
+  it("a grant past 90 days is refused (2099 included); 90 days is granted", async () => {
+    const admin = await adminSession();
+    const person = await verifiedUser();
+    for (const endsAt of [new Date(Date.now() + 92 * DAY), new Date("2099-12-31T23:59:59Z")]) {
+      const res = await grant(admin.cookie, person.id, endsAt);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: "A complimentary tier can be granted for at most 90 days", code: "grant_too_long" });
+    }
+    expect(await tierOf(person.cookie)).toBe("free");
+    expect((await grant(admin.cookie, person.id, new Date(Date.now() + 90 * DAY))).status).toBe(201);
+  });
+});
+
 describe("Premium's priority support queue", () => {
   it("staff see open call-back requests of paying people first, then the oldest", async () => {
     const admin = await adminSession();

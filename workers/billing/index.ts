@@ -1,10 +1,21 @@
 // Billing domain (docs/decisions/018-billing.md): checkout, the subscription's status, the card-less trial,
 // cancel/resume, plan changes, complimentary grants and the clock that ends what has run out.
 import { recordEvent } from "../analytics";
-import { type BillingInterval, PLAN_NAMES, type PaidTier, type SubscriptionStatus, TRIAL_MS, TRIAL_REMINDER_MS } from "../../core/billing";
+import {
+  type BillingInterval,
+  GRANT_TOO_LONG,
+  latestGrantEnd,
+  PLAN_NAMES,
+  type PaidTier,
+  SELF_GRANT_REFUSED,
+  type SubscriptionStatus,
+  TRIAL_MS,
+  TRIAL_REMINDER_MS,
+} from "../../core/billing";
 import type { MessageKey } from "../../core/i18n/en";
 import { StripeSubscriptionSchema } from "../../core/billing-schemas";
 import type { Db } from "../../db";
+import { claimPremium, premiumClaimed } from "../../db/queries/claims";
 import {
   audit,
   claimTrial,
@@ -22,6 +33,7 @@ import {
 import { findUserById } from "../../db/queries/users";
 import type { User } from "../../db/schema";
 import type { AppEnv } from "../env";
+import { sessionHash } from "../auth/session";
 import { DomainError } from "../../core/domain-error";
 import { paystackProvider } from "../services/paystack";
 import { stripeProvider } from "../services/stripe";
@@ -101,7 +113,7 @@ export async function subscriptionStatus(env: AppEnv, db: Db, user: User, now = 
   const shown = row ?? rows.find((r) => r.source === "stripe" && r.status !== "incomplete");
   const price = findPrice(env, shown?.priceId);
   const pending = shown?.pendingPriceId ? findPrice(env, shown.pendingPriceId) : undefined;
-  const trialAvailable = user.authMode === "verified" && Boolean(user.phone) && !(await trialClaimed(db, user.phone as string));
+  const trialAvailable = user.authMode === "verified" && Boolean(user.phone) && !(await trialUsed(env, db, user.phone as string));
   const nextBilling = shown?.source === "stripe" && row && !shown.cancelAtPeriodEnd ? shown.currentPeriodEnd : null;
   return {
     isActive: tier !== "free",
@@ -118,13 +130,27 @@ export async function subscriptionStatus(env: AppEnv, db: Db, user: User, now = 
   };
 }
 
-/** The 7-day trial: no card, once per verified phone number, ended by the server's clock. */
+/**
+ * The key of a phone's free-Premium claims (premium_claims): an HMAC under SESSION_SECRET, as sessions and
+ * addresses are kept, so the table names no number (docs/decisions/049-abuse-bans-claims-and-names.md).
+ */
+export function phoneClaimKey(env: AppEnv, phone: string): Promise<string> {
+  return sessionHash(env, `phone-claim:${phone}`);
+}
+
+async function trialUsed(env: AppEnv, db: Db, phone: string): Promise<boolean> {
+  return (await trialClaimed(db, phone)) || (await premiumClaimed(db, await phoneClaimKey(env, phone), "trial"));
+}
+
+/** The 7-day trial: no card, once per verified phone number ever (an account deleted and made again included). */
 export async function startTrial(env: AppEnv, db: Db, user: User, now = new Date()) {
   if (user.authMode !== "verified" || !user.phone)
     throw new DomainError("forbidden", "This feature requires phone verification", { code: "verification_required" });
   if (effectiveTier(await subscriptionsOf(db, user.id), now).tier !== "free") throw new DomainError("conflict", "You already have Premium");
-  if (!(await claimTrial(db, user.phone, user.id)))
+  // Once per phone ever: the hashed claim outlives the account; trial_claims (by account) holds claims made before it.
+  if ((await trialClaimed(db, user.phone)) || !(await claimPremium(db, await phoneClaimKey(env, user.phone), "trial")))
     throw new DomainError("conflict", "The free trial has already been used for this phone number");
+  await claimTrial(db, user.phone, user.id);
   const trialEndsAt = new Date(now.getTime() + TRIAL_MS);
   await insertSubscription(db, { userId: user.id, tier: "premium", status: "trialing", source: "trial", trialEndsAt, lastEventAt: now });
   await refreshTier(db, user.id, now);
@@ -174,6 +200,10 @@ export async function grantComplimentary(
   input: { user: User; tier: PaidTier; endsAt: Date; reason: string },
   now = new Date(),
 ) {
+  // Bounded and never to oneself (issue 27 finding 11; docs/decisions/049-abuse-bans-claims-and-names.md): the
+  // audit log records a grant, these stop the one that should not happen.
+  if (input.user.id === admin.id) throw new DomainError("forbidden", SELF_GRANT_REFUSED, { code: "self_grant" });
+  if (input.endsAt > latestGrantEnd(now)) throw new DomainError("invalid", GRANT_TOO_LONG, { code: "grant_too_long" });
   const row = await insertSubscription(db, {
     userId: input.user.id,
     tier: input.tier,

@@ -26,10 +26,13 @@ import {
   topEarners,
 } from "../../db/queries/rewards";
 import type { User } from "../../db/schema";
-import { shownName } from "../rooms/rooms";
+import { nameForOthers } from "../../core/names";
 import { listUserRooms } from "../../db/queries/rooms";
-import { findUserById } from "../../db/queries/users";
-import { grantRewardDays } from "../billing";
+import { findUserById, shareADevice } from "../../db/queries/users";
+import { findBroadcast, noteSosAddress, sosResponsesOf } from "../../db/queries/emergency";
+import { sessionHash } from "../auth/session";
+import { grantRewardDays, phoneClaimKey } from "../billing";
+import { claimPremium } from "../../db/queries/claims";
 import { achievementTitleKey } from "./localize";
 import type { AppEnv } from "../env";
 import { DomainError } from "../../core/domain-error";
@@ -65,19 +68,38 @@ export async function awardVerified(db: Db, userId: string, now = new Date()): P
 }
 
 /**
- * "SOS helped" points for the people who answered an SOS, once it is resolved: verified responders only (an
- * anonymous identity costs nothing to make), each SOS once, at most SOS_HELPED_PER_DAY a day.
+ * "SOS helped" points for the people who answered an SOS, once it is resolved, each SOS once, at most
+ * SOS_HELPED_PER_DAY a day. Only between two verified people who are not the same person: an anonymous identity
+ * costs nothing to make, so neither an anonymous sender nor an anonymous responder counts, and a responder who
+ * shares the sender's phone, a browser they signed in from (user_devices) or the client address of the SOS and its
+ * answer earns nothing (docs/decisions/033-rewards-that-grant-premium.md, 049-abuse-bans-claims-and-names.md).
  */
 export async function awardSosHelped(db: Db, sosId: string, responderIds: string[], now = new Date()): Promise<string[]> {
   const day = serverDay(now);
+  const sos = await findBroadcast(db, sosId);
+  const sender = sos && (await findUserById(db, sos.userId));
+  if (!sos || sender?.authMode !== "verified") return [];
+  const answeredFrom = new Map((await sosResponsesOf(db, sosId)).map((r) => [r.userId, r.addressHash]));
   const awarded: string[] = [];
   for (const userId of responderIds) {
     const user = await findUserById(db, userId);
-    if (user?.authMode !== "verified") continue;
+    if (user?.authMode !== "verified" || user.id === sender.id || user.phone === sender.phone) continue;
+    const address = answeredFrom.get(userId);
+    if (address && address === sos.addressHash) continue;
+    if (await shareADevice(db, sender.id, user.id)) continue;
     if ((await countEventsOn(db, userId, "sos_helped", day)) >= SOS_HELPED_PER_DAY) continue;
     if (await recordPoints(db, { userId, kind: "sos_helped", ref: sosId, points: SOS_HELPED_POINTS, day })) awarded.push(userId);
   }
   return awarded;
+}
+
+/**
+ * Notes where an SOS was sent from, or an answer came from (web requests; phone channels have no address), for
+ * the rule above. An HMAC of the address, as the address limits keep it (workers/limits).
+ */
+export async function noteSosAddressOf(env: AppEnv, db: Db, at: { sosId: string; responderId?: string }, address: string | null) {
+  if (!address) return;
+  await noteSosAddress(db, at, await sessionHash(env, `address:${address}`));
 }
 
 /** Consecutive bonus days ending on `day` (0 when `day` has none). */
@@ -143,17 +165,21 @@ export async function rewardsFor(db: Db, userId: string, now = new Date()): Prom
 
 /**
  * Grants the premium days of every achievement the person has unlocked and not yet been rewarded for, once each
- * (the ledger row `achievement:<id>` is unique). Premium is for verified people (spec part 2 §1), so an
+ * (the ledger row `achievement:<id>` is unique) and once per phone number ever (premium_claims). Premium is for verified people (spec part 2 §1), so an
  * anonymous person's rewards wait until they verify. Returns the achievements rewarded now.
  */
 export async function settleAchievements(env: AppEnv, db: Db, user: User, now = new Date()): Promise<string[]> {
-  if (user.authMode !== "verified") return [];
+  if (user.authMode !== "verified" || !user.phone) return [];
   const { achievements } = await rewardsFor(db, user.id, now);
+  const phoneKey = await phoneClaimKey(env, user.phone);
   const rewarded: string[] = [];
   for (const a of achievements.filter((x) => x.unlocked)) {
     // The row is the once-only guard; the days are granted only by the request that wrote it.
     const first = await recordPoints(db, { userId: user.id, kind: "achievement", ref: a.id, points: 0, day: serverDay(now) });
     if (!first) continue;
+    // Once per phone ever, not per account: deleting the account and joining again earns no reward twice
+    // (docs/decisions/049-abuse-bans-claims-and-names.md). The ledger row stays, so it is not tried again.
+    if (!(await claimPremium(db, phoneKey, `achievement:${a.id}`))) continue;
     await grantRewardDays(
       env,
       db,
@@ -174,7 +200,7 @@ function weekStart(now: Date): string {
 
 /**
  * GET /api/leaderboard: the week's or all-time leaders, nationwide or in the viewer's area, by nickname only;
- * people in anonymous mode appear under their anonymous name (rooms.ts `shownName`).
+ * people in anonymous mode appear under their anonymous name (core/names.ts `nameForOthers`).
  */
 export async function leaderboard(db: Db, viewer: User | null, q: LeaderboardQuery, now = new Date()): Promise<LeaderboardAnswer> {
   const area = q.scope === "area" && viewer ? resolveArea(viewer) : null;
@@ -183,14 +209,14 @@ export async function leaderboard(db: Db, viewer: User | null, q: LeaderboardQue
   const rows = await topEarners(db, { ...board, limit: 20 });
   const leaders = rows.map((r, i) => ({
     rank: i + 1,
-    name: shownName(r, "nearby:leaderboard"),
+    name: nameForOthers(r),
     points: Number(r.points),
     you: r.id === viewer?.id,
   }));
   // Below the top 20, the viewer still sees where they stand, as the last line.
   if (viewer && !leaders.some((l) => l.you)) {
     const standing = await earnerStanding(db, viewer.id, board);
-    if (standing) leaders.push({ ...standing, name: shownName(viewer, "nearby:leaderboard"), you: true });
+    if (standing) leaders.push({ ...standing, name: nameForOthers(viewer), you: true });
   }
   return { ...q, areaName: area?.name ?? null, leaders };
 }

@@ -177,7 +177,8 @@ describe("rewards", () => {
 
   it("people who answered an SOS earn 'SOS helped' points once it is resolved: verified responders, once per SOS", async () => {
     const here = { latitude: 10.5 + Math.random() / 10, longitude: 7.4 + Math.random() / 10 };
-    const sender = await anonymousSession();
+    // A verified sender: an anonymous one's SOS earns nobody points (workers/rewards/claims.worker.test.ts).
+    const sender = await verifiedSession("0807", "Sender");
     const helper = await verifiedSession("0807", "Helper");
     const anonHelper = await anonymousSession();
     const farAway = await anonymousSession();

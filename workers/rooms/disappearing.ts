@@ -3,6 +3,7 @@
 // The room keeps the timer, stamps expiries and deletes expired messages (durable-objects/disappearing.ts).
 import type { DisappearTimer } from "../../core/disappearing";
 import { roomKind } from "../../core/envelope";
+import { nameForOthers } from "../../core/names";
 import type { Db } from "../../db";
 import type { User } from "../../db/schema";
 import { DomainError } from "../../core/domain-error";
@@ -31,12 +32,12 @@ export async function setDisappearing(
   timer: DisappearTimer,
 ): Promise<{ timer: DisappearTimer; changed: boolean }> {
   await requirePrivateMember(db, user, roomId);
-  return roomStub(env, roomId).setDisappearing({ roomId, timer, by: user.id, byName: user.nickname });
+  return roomStub(env, roomId).setDisappearing({ roomId, timer, by: user.id, byName: nameForOthers(user, roomId) });
 }
 
 /** A chat the person just started takes their auto-delete setting as its timer. */
 export async function applyDefaultTimer(env: Pick<Env, "ROOMS">, user: User, roomId: string): Promise<void> {
   const timer = user.autoDelete as DisappearTimer;
   if (timer === "never") return;
-  await roomStub(env, roomId).setDisappearing({ roomId, timer, by: user.id, byName: user.nickname });
+  await roomStub(env, roomId).setDisappearing({ roomId, timer, by: user.id, byName: nameForOthers(user, roomId) });
 }

@@ -3,6 +3,7 @@
 // these; the room's Durable Object is told to close the sockets of someone who is no longer let in.
 import { dmRoomId, roomKind } from "../../core/envelope";
 import type { BlockedInfo, InvitationInfo, RoomSummary } from "../../core/rooms";
+import { nameForOthers } from "../../core/names";
 import type { Db } from "../../db";
 import {
   addBlock,
@@ -50,7 +51,11 @@ export async function invitationsFor(db: Db, user: Pick<User, "id">): Promise<In
     roomId: i.roomId,
     name: i.name,
     invitedBy: i.invitedBy,
-    invitedByName: i.invitedByName,
+    // Who asked, as the group will show them (core/names.ts).
+    invitedByName:
+      i.invitedBy && i.invitedByName !== null
+        ? nameForOthers({ id: i.invitedBy, nickname: i.invitedByName, anonymousMode: i.invitedByAnonymous ?? false }, i.roomId)
+        : i.invitedByName,
     createdAt: i.createdAt.getTime(),
   }));
 }
@@ -87,7 +92,7 @@ export async function blockPerson(env: Pick<Env, "ROOMS">, db: Db, user: Pick<Us
   if (!other) throw new DomainError("not_found", "User not found");
   await addBlock(db, user.id, other.id);
   await expel(env, dmRoomId(user.id, other.id), other.id);
-  return { userId: other.id, nickname: other.nickname };
+  return { userId: other.id, nickname: nameForOthers(other) };
 }
 
 export async function unblockPerson(db: Db, user: Pick<User, "id">, otherId: string): Promise<void> {
@@ -95,7 +100,8 @@ export async function unblockPerson(db: Db, user: Pick<User, "id">, otherId: str
 }
 
 export async function blockedBy(db: Db, user: Pick<User, "id">): Promise<BlockedInfo[]> {
-  return (await listBlocked(db, user.id)).map((b) => ({ userId: b.userId, nickname: b.nickname }));
+  // Someone blocked from an area room keeps the name they had there (core/names.ts).
+  return (await listBlocked(db, user.id)).map((b) => ({ userId: b.userId, nickname: nameForOthers({ id: b.userId, ...b }) }));
 }
 
 /** Throws 403 when `otherId` has blocked `userId` (direct chats with them are closed to `userId`). */

@@ -2,6 +2,7 @@
 // chats, and who may enter a room. The API routes and the socket upgrade call these; access is decided here.
 import { dmPeer, dmRoomId, nearbyRoomId, roomKind } from "../../core/room-ids";
 import { newId } from "../../core/ids";
+import { nameForOthers } from "../../core/names";
 import { NO_AREA_MESSAGE, resolveArea } from "../../core/places";
 import type { NearbyInfo, RoomMemberInfo, RoomStats, RoomSummary, RoomsAnswer } from "../../core/rooms";
 import type { Db } from "../../db";
@@ -40,14 +41,11 @@ export function withTownArea<P extends { locationText?: string | null }>(
 }
 
 /**
- * The name others see in a room. Anonymous mode hides the nickname in public area rooms behind a name made from
- * the user id (stable, so a conversation stays readable); groups and direct chats are among people who know them.
+ * The name others see in a room: the nickname, or in anonymous mode a generated name everywhere but the groups the
+ * person joined (core/names.ts `nameForOthers`, docs/decisions/049-abuse-bans-claims-and-names.md).
  */
 export function shownName(user: Pick<User, "id" | "nickname" | "anonymousMode">, roomId: string): string {
-  if (!user.anonymousMode || roomKind(roomId) !== "nearby") return user.nickname;
-  let h = 2166136261;
-  for (const ch of user.id) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
-  return `Anonymous ${h.toString(36).slice(0, 4).toUpperCase()}`;
+  return nameForOthers(user, roomId);
 }
 
 function summary(row: Pick<RoomRow, "id" | "kind" | "name">, extra: Partial<RoomSummary> = {}): RoomSummary {
@@ -68,7 +66,7 @@ export async function roomsFor(db: Db, user: User): Promise<RoomsAnswer> {
   const nearby = nearbyFor(user);
   const rows = await listUserRooms(db, user.id);
   const peers = rows.filter((r) => r.kind === "dm").map((r) => dmPeer(r.id, user.id));
-  const names = new Map((await findUsersByIds(db, peers.filter(Boolean) as string[])).map((u) => [u.id, u.nickname]));
+  const names = new Map((await findUsersByIds(db, peers.filter(Boolean) as string[])).map((u) => [u.id, nameForOthers(u)]));
   const rooms: RoomSummary[] = rows.map((r) => {
     const peerId = r.kind === "dm" ? (dmPeer(r.id, user.id) ?? undefined) : undefined;
     return summary(r, {
@@ -121,7 +119,8 @@ export async function openDm(db: Db, user: User, otherId: string): Promise<{ roo
   const existing = await findRoom(db, id);
   const row = existing ?? (await ensureRoom(db, { id, kind: "dm", name: "Direct chat", createdBy: user.id }));
   await addMembers(db, id, [{ userId: user.id }, { userId: other.id }]);
-  return { room: summary(row, { name: other.nickname, memberCount: 2, peerId: other.id }), created: !existing };
+  // The peer as strangers see them: an anonymous member of an area room stays anonymous here (issue 27 finding 9).
+  return { room: summary(row, { name: nameForOthers(other, id), memberCount: 2, peerId: other.id }), created: !existing };
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   SosFanoutMessageSchema,
 } from "../../core/sos-schemas";
 import type { MessageKey } from "../../core/i18n/en";
+import { nameForOthers } from "../../core/names";
 import { EMERGENCY_TYPES } from "../../core/sos";
 import { createDb, type Db } from "../../db";
 import { type BroadcastRow, deliveriesFor, findBroadcast, recordDeliveries, type SosDeliveryStatus } from "../../db/queries/emergency";
@@ -34,7 +35,13 @@ export function typeLabel(t: string): string {
 }
 
 /** The alert an SOS puts in people's notification centres and pushes. */
-export function sosAlert(row: BroadcastRow, sender: Pick<User, "nickname">, audience: SosFanoutMessage["audience"]): NotifyInput {
+export function sosAlert(
+  row: BroadcastRow,
+  sender: Pick<User, "id" | "nickname" | "anonymousMode">,
+  audience: SosFanoutMessage["audience"],
+): NotifyInput {
+  // Strangers nearby see the name the area room shows; the sender's own contacts know them (core/names.ts).
+  const name = audience === "nearby" ? nameForOthers(sender) : sender.nickname;
   return {
     type: "emergency",
     title:
@@ -48,7 +55,7 @@ export function sosAlert(row: BroadcastRow, sender: Pick<User, "nickname">, audi
           ? t("push.sosNearby", { type: t(sosTypeKey(row.emergencyType)) })
           : t("push.sosFrom", { name: sender.nickname, type: t(sosTypeKey(row.emergencyType)) }),
     }),
-    content: `${sender.nickname}: ${row.message}${row.locationText ? ` (${row.locationText})` : ""}`,
+    content: `${name}: ${row.message}${row.locationText ? ` (${row.locationText})` : ""}`,
     priority: "critical",
     url: "/emergency",
     source: "sos",

@@ -3,6 +3,7 @@
 // what was reached. Idempotent per (user, clientRequestId); one failing channel never stops the others.
 import { coarseArea, recordEvent } from "../analytics";
 import { DEFAULT_TTL, type Envelope, EnvelopeSchema, nearbyRoomId } from "../../core/envelope";
+import { nameForOthers } from "../../core/names";
 import { distanceMetres, neighbourhoodCells } from "../../core/geohash";
 import { placeFromText, resolveArea } from "../../core/places";
 import type { EmergencyType, NearbySos, SosReached } from "../../core/sos-schemas";
@@ -108,12 +109,13 @@ async function resolveLocation(db: Db, user: User, input: SosInput) {
   return { latitude: null, longitude: null, locationText: input.locationText ?? user.locationText ?? null };
 }
 
-export function sosEnvelope(row: BroadcastRow, sender: Pick<User, "id" | "nickname">, room: string): Envelope {
+export function sosEnvelope(row: BroadcastRow, sender: Pick<User, "id" | "nickname" | "anonymousMode">, room: string): Envelope {
   return EnvelopeSchema.parse({
     id: `sos-${row.id}`,
     room,
     senderId: sender.id,
-    senderName: sender.nickname,
+    // The name the area room shows of them (anonymous mode included, core/names.ts).
+    senderName: nameForOthers(sender, room),
     timestamp: row.broadcastedAt.getTime(),
     type: "emergency",
     ttl: DEFAULT_TTL,
@@ -325,7 +327,7 @@ export async function resolveSos(env: AppEnv, db: Db, id: string, by: User): Pro
       id: `sos-resolved-${row.id}`,
       room,
       senderId: by.id,
-      senderName: by.nickname,
+      senderName: nameForOthers(by, room),
       timestamp: Date.now(),
       type: "system",
       ttl: DEFAULT_TTL,
@@ -394,14 +396,14 @@ export async function nearbySos(
     : null;
   const rows = await activeBroadcastsNear(db, { userId: viewer.id, geohash: viewer.geohash, box, since: new Date(now - NEARBY_WINDOW_MS) });
   const items = rows
-    .map(({ broadcast: b, senderName }) => {
+    .map(({ broadcast: b, senderName, senderAnonymous }) => {
       const distance =
         here && b.latitude !== null && b.longitude !== null ? distanceMetres(here, { latitude: b.latitude, longitude: b.longitude }) : null;
       const mine = b.userId === viewer.id;
       return {
         id: b.id,
         userId: b.userId,
-        senderName: mine ? "You" : senderName,
+        senderName: mine ? "You" : nameForOthers({ id: b.userId, nickname: senderName, anonymousMode: senderAnonymous }),
         mine,
         emergencyType: b.emergencyType,
         message: b.message,

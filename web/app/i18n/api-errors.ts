@@ -2,6 +2,7 @@
 // the code: each known message maps to its catalog key, and an unknown one is shown as it came.
 import { AI_LIMIT_MESSAGES, VOICE_PREMIUM_MESSAGE } from "../../../core/ai-limits";
 import type { MessageKey } from "../../../core/i18n/en";
+import { RESERVED_NAME_MESSAGE } from "../../../core/names";
 import type { Vars } from "../../../core/i18n/translate";
 
 const KNOWN: Record<string, MessageKey> = {
@@ -16,6 +17,7 @@ const KNOWN: Record<string, MessageKey> = {
   "Something went wrong": "error.somethingWrong",
   "LinkUp does not know that town yet. Pick one from the list, or share your location.": "api.unknownTown",
   "Share your location or set your town in Settings to join your area room.": "api.noArea",
+  [RESERVED_NAME_MESSAGE]: "api.reservedName",
   // Files and calls (core/files.ts FILE_TEXTS, core/calls.ts CALL_TEXTS), and the call's own outcomes
   "Premium Feature": "files.premiumTitle",
   "Verify your phone number to share files.": "api.fileVerify",

@@ -23,7 +23,7 @@ export function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function StaffDesk({ loaderData, actionData }: Route.ComponentProps) {
-  const { q, tickets, people, sosAreas, moreSos, prices, editing, isAdmin } = loaderData;
+  const { q, tickets, people, sosAreas, moreSos, prices, editing, isAdmin, meId, grantMax } = loaderData;
   const t = useT();
   const shownIds = new Set([
     ...tickets.map((ticket) => ticket.id),
@@ -53,7 +53,13 @@ export default function StaffDesk({ loaderData, actionData }: Route.ComponentPro
           ) : (
             <ul aria-label={t("sd.peopleFound")}>
               {people.map((p) => (
-                <PersonItem key={p.id} p={p} answer={actionData?.target === p.id ? actionData : undefined} />
+                <PersonItem
+                  key={p.id}
+                  p={p}
+                  self={p.id === meId}
+                  grantMax={grantMax}
+                  answer={actionData?.target === p.id ? actionData : undefined}
+                />
               ))}
             </ul>
           )
@@ -234,7 +240,7 @@ function Answer({ answer }: { answer?: DeskActionData }) {
   ) : null;
 }
 
-function PersonItem({ p, answer }: { p: DeskPerson; answer?: DeskActionData }) {
+function PersonItem({ p, self, grantMax, answer }: { p: DeskPerson; self: boolean; grantMax: string; answer?: DeskActionData }) {
   const t = useT();
   return (
     <li className="person">
@@ -284,13 +290,14 @@ function PersonItem({ p, answer }: { p: DeskPerson; answer?: DeskActionData }) {
             {t("sd.endGrant")}
           </button>
         </Form>
-      ) : p.verified ? (
+      ) : p.verified && !self ? (
+        // No grant to oneself: another admin grants it (docs/decisions/049-abuse-bans-claims-and-names.md).
         <Form method="post" className="form">
           <input type="hidden" name="intent" value="grant" />
           <input type="hidden" name="personId" value={p.id} />
           <input type="hidden" name="tier" value="premium" />
           <label htmlFor={`grant-until-${p.id}`}>{t("sd.grantUntil", { name: p.nickname })}</label>
-          <input id={`grant-until-${p.id}`} name="endsOn" type="date" required />
+          <input id={`grant-until-${p.id}`} name="endsOn" type="date" max={grantMax} required />
           <label htmlFor={`grant-reason-${p.id}`}>{t("sd.grantReason")}</label>
           <input id={`grant-reason-${p.id}`} name="reason" maxLength={300} required />
           <button type="submit" className="btn btn-primary" aria-label={t("sd.grantLabel", { name: p.nickname })}>

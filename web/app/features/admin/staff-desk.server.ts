@@ -2,6 +2,7 @@
 import { apiGet, apiSend } from "../../lib/api.server";
 import { requireScreenRole } from "./access.server";
 import type { DeskSosArea } from "../../../../core/admin-schemas";
+import { latestGrantEnd } from "../../../../core/billing";
 
 type Ctx = Parameters<typeof apiGet>[0];
 
@@ -71,6 +72,9 @@ export async function loadStaffDesk(request: Request, context: Ctx) {
     prices: prices?.prices ?? [],
     editing: prices?.prices.find((p) => p.id === editing) ?? null,
     isAdmin: me.role === "admin",
+    meId: me.id,
+    // The date field offers only what the API grants: at most 90 days, to the end of the picked day (core/billing.ts).
+    grantMax: latestGrantEnd(new Date()).toISOString().slice(0, 10),
   };
 }
 

@@ -59,7 +59,7 @@ export async function sendCode(context: Ctx, form: FormData, codeStepUrl: string
   if (form.get("requireNickname") === "1" && !nickname) {
     return formError({ title: IDENTITY_TEXT.nicknameRequiredTitle, description: IDENTITY_TEXT.nicknameRequired, field: "nickname" });
   }
-  const res = await apiSend<{ verification: PendingVerification }>(context, "POST", "/api/auth/register", {
+  const res = await apiSend<{ verification: PendingVerification; code?: string }>(context, "POST", "/api/auth/register", {
     phoneNumber,
     channel,
     ...(nickname ? { nickname } : {}),
@@ -67,10 +67,9 @@ export async function sendCode(context: Ctx, form: FormData, codeStepUrl: string
   if (!res.ok) {
     const message = res.json?.error ?? IDENTITY_TEXT.sendFailed;
     // Refusals with their own reason keep it; anything else is the spec's send failure.
-    return formError(
-      { title: [400, 429, 503].includes(res.status) ? message : IDENTITY_TEXT.sendFailed, field: "phoneNumber" },
-      res.status,
-    );
+    // A refused nickname is about the nickname field, not the phone.
+    const field = res.json?.code === "reserved_name" ? "nickname" : "phoneNumber";
+    return formError({ title: [400, 429, 503].includes(res.status) ? message : IDENTITY_TEXT.sendFailed, field }, res.status);
   }
   return redirect(codeStepUrl, { headers: res.headers });
 }
