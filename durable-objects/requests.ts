@@ -38,10 +38,7 @@ export class RequestGate {
     if (this.sql.exec("SELECT 1 FROM envelopes WHERE id = ?", envelope.id).toArray().length > 0) return null;
     const sent = Number(this.read(SENT) ?? 0);
     if (sent >= DIRECT_REQUEST_LIMITS.firstMessages) return { code: "forbidden", message: REQUEST_TEXTS.waitForAccept };
-    this.sql.exec(
-      "INSERT INTO meta (key, value) VALUES (?, '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
-      SENT,
-    );
+    this.sql.exec("INSERT INTO meta (key, value) VALUES (?, '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1", SENT);
     return null;
   }
 

@@ -166,7 +166,11 @@ export async function roomsOfUser(db: Db, userId: string): Promise<string[]> {
     db.select({ roomId: roomMembers.roomId }).from(roomMembers).where(eq(roomMembers.userId, userId)).all(),
     db.selectDistinct({ roomId: messages.roomId }).from(messages).where(eq(messages.senderId, userId)).all(),
     // A declined message request has no members left but still holds what was sent (docs/decisions/050-…).
-    db.select({ roomId: directRequests.roomId }).from(directRequests).where(like(directRequests.roomId, `dm:%${userId}%`)).all(),
+    db
+      .select({ roomId: directRequests.roomId })
+      .from(directRequests)
+      .where(like(directRequests.roomId, `dm:%${userId}%`))
+      .all(),
   ]);
   return [...new Set([...member, ...sentIn, ...requests].map((r) => r.roomId))];
 }

@@ -60,7 +60,8 @@ export async function consentToOpen(db: Db, userId: string, otherId: string, roo
     DIRECT_REQUEST_LIMITS.perDay,
     now,
   );
-  if (!counted) throw new DomainError("rate_limited", REQUEST_TEXTS.tooMany, { retryAfterSeconds: Math.ceil((day + DAY_MS - now.getTime()) / 1000) });
+  if (!counted)
+    throw new DomainError("rate_limited", REQUEST_TEXTS.tooMany, { retryAfterSeconds: Math.ceil((day + DAY_MS - now.getTime()) / 1000) });
   return { request: { direction: "outgoing", since: now.getTime() }, start: true };
 }
 
@@ -69,7 +70,8 @@ export async function startRequest(env: Pick<Env, "ROOMS">, db: Db, roomId: stri
   const cutoff = new Date(now.getTime() - DIRECT_REQUEST_LIMITS.declineWaitDays * DAY_MS);
   if (!(await openRequest(db, roomId, userId, cutoff))) {
     const row = await findRequest(db, roomId);
-    if (row?.status === "declined" && row.decidedAt) throw declined(row.decidedAt.getTime() + DIRECT_REQUEST_LIMITS.declineWaitDays * DAY_MS);
+    if (row?.status === "declined" && row.decidedAt)
+      throw declined(row.decidedAt.getTime() + DIRECT_REQUEST_LIMITS.declineWaitDays * DAY_MS);
     return;
   }
   await tellRoom(env, roomId, userId);
@@ -97,7 +99,7 @@ export async function pendingRequester(db: Db, roomId: string): Promise<string |
 /** Only the person asked may answer a request. */
 async function requestFor(db: Db, user: Pick<User, "id">, roomId: string): Promise<DirectRequestRow> {
   const row = await findRequest(db, roomId);
-  if (!row || row.status !== "pending" || row.fromUserId === user.id || !dmPeer(roomId, user.id))
+  if (row?.status !== "pending" || row.fromUserId === user.id || !dmPeer(roomId, user.id))
     throw new DomainError("not_found", REQUEST_TEXTS.notFound);
   return row;
 }

@@ -45,8 +45,11 @@ async function send(s: RoomSocket, roomId: string, senderId: string) {
 }
 
 const noticesOf = async (userId: string, source: string) =>
-  (await env.DB.prepare("select count(*) as n from notifications where user_id = ? and source = ?").bind(userId, source).first<{ n: number }>())
-    ?.n ?? 0;
+  (
+    await env.DB.prepare("select count(*) as n from notifications where user_id = ? and source = ?")
+      .bind(userId, source)
+      .first<{ n: number }>()
+  )?.n ?? 0;
 
 let marker = 0;
 /** Every frame the room sent in answer to `first`'s frames so far has reached `second`. */

@@ -85,7 +85,11 @@ export async function roomsFor(db: Db, user: User): Promise<RoomsAnswer> {
     list.unshift(summary({ id: nearby.roomId, kind: "nearby", name: nearby.name }, { joined: false }));
   }
   list.sort((a, b) => (a.kind === "nearby" ? -1 : b.kind === "nearby" ? 1 : 0));
-  const [invitations, blocked, marked] = await Promise.all([invitationsFor(db, user), blockedBy(db, user), withRequests(db, user.id, list)]);
+  const [invitations, blocked, marked] = await Promise.all([
+    invitationsFor(db, user),
+    blockedBy(db, user),
+    withRequests(db, user.id, list),
+  ]);
   return { nearby, rooms: marked, invitations, blocked };
 }
 
