@@ -9,7 +9,7 @@ import { DIRECT_REQUEST_LIMITS, REQUEST_TEXTS, type RoomsAnswer, type RoomSummar
 import { createDb } from "../../db";
 import { MISSED_CALL_NOTICES, takeMissedCallNotice } from "../../durable-objects/calls";
 import type { MeshRoom } from "../../durable-objects/mesh-room";
-import { anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
+import { anonymousSession, call, shareAnAreaRoom, verifiedSession } from "../../tests/workers/helpers";
 import { mustOpen, openRoom, type RoomSocket, textEnvelope } from "../../tests/workers/room-socket";
 
 type Person = { cookie: string; id: string };
@@ -26,16 +26,6 @@ async function open(from: Person, to: Person) {
 
 async function roomsOf(p: Person): Promise<RoomsAnswer> {
   return (await call("/api/rooms", { cookie: p.cookie })).json<RoomsAnswer>();
-}
-
-/** Both people in one area room (their position there, the room joined). */
-async function sameArea(...people: Person[]) {
-  const latitude = 6 + Math.random();
-  const longitude = 3 + Math.random();
-  for (const p of people) {
-    expect((await call("/api/me/location", { method: "PUT", cookie: p.cookie, json: { latitude, longitude } })).status).toBe(200);
-    expect((await call("/api/rooms/nearby/join", { method: "POST", cookie: p.cookie })).status).toBe(200);
-  }
 }
 
 async function send(s: RoomSocket, roomId: string, senderId: string) {
@@ -135,7 +125,7 @@ describe("a direct chat with a stranger", () => {
     expect(again.status).toBe(403);
     expect(again.body.error).toMatch(/^They declined your message request\. You can ask again after \d{4}-\d{2}-\d{2}\.$/);
     // Meeting in an area room later does not undo a decline.
-    await sameArea(a, b);
+    await shareAnAreaRoom(a, b);
     expect((await open(a, b)).status).toBe(403);
     // B changes their mind: opening the chat themselves is consent.
     const back = await open(b, a);
@@ -157,7 +147,7 @@ describe("people who share a room", () => {
   it("chat and call at once, as before: no request", async () => {
     const a = await verifiedSession("0816", "Ada");
     const b = await verifiedSession("0816", "Bola");
-    await sameArea(a, b);
+    await shareAnAreaRoom(a, b);
     const dm = dmRoomId(a.id, b.id);
     const opened = await open(a, b);
     expect(opened.status).toBe(201);
@@ -221,7 +211,7 @@ describe("missed-call notices", () => {
   it("stop once the caller's hour is spent: the missed call is still in the chat, without a push", async () => {
     const a = await verifiedSession("0816", "Ada");
     const b = await verifiedSession("0816", "Bola");
-    await sameArea(a, b);
+    await shareAnAreaRoom(a, b);
     const db = createDb(env);
     for (let i = 0; i < MISSED_CALL_NOTICES.perCallerPerHour; i++) expect(await takeMissedCallNotice(db, a.id, newId())).toBe(true);
     const dm = dmRoomId(a.id, b.id);

@@ -381,8 +381,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
         lastReceived={me.verified ? (lastReceived?.text ?? null) : null}
         context={context}
         privateRoom={roomId ? isPrivateRoomId(roomId) : false}
-        // The person asked replies once they accept (the room refuses earlier replies).
-        disabled={!roomId || room?.request?.direction === "incoming"}
+        disabled={!roomId}
         isDirect={isDirect}
         onSend={chatSend.send}
         voiceNote={<VoiceNote node={node} roomId={roomId} voiceLimit={TIER_LIMITS[me.tier]?.voiceMessages ?? 0} phone={supportPhone} />}
