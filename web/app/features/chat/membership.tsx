@@ -100,7 +100,7 @@ function RequestAnswers({ room }: { room: RoomSummary }) {
   );
 }
 
-/** The open direct chat while it is a request: what the other side can and cannot do, and the answers. */
+/** The open direct chat while it is a request: what each side can and cannot do; the person asked answers here. */
 function RequestBar({ room }: { room: RoomSummary }) {
   const t = useT();
   if (room.request?.direction === "outgoing")
@@ -114,6 +114,7 @@ function RequestBar({ room }: { room: RoomSummary }) {
       <p>{t("req.incomingNote", { name: room.name })}</p>
       <div className="row">
         <RequestAnswers room={room} />
+        {room.peerId ? <ReportForm roomId={room.id} userId={room.peerId} name={room.name} /> : null}
       </div>
     </section>
   );
@@ -122,7 +123,7 @@ function RequestBar({ room }: { room: RoomSummary }) {
 /** Leave a group; block or unblock the other person of a direct chat; answer a message request. */
 export function MembershipActions({ room, blocked }: { room: RoomSummary; blocked: BlockedInfo[] }) {
   const t = useT();
-  if (room.kind === "dm" && room.request) return <RequestBar room={room} />;
+  if (room.kind === "dm" && room.request?.direction === "incoming") return <RequestBar room={room} />;
   if (room.kind === "group")
     return (
       <Form method="post" action="/chat" className="membership-actions">
@@ -136,6 +137,7 @@ export function MembershipActions({ room, blocked }: { room: RoomSummary; blocke
   const isBlocked = blocked.some((b) => b.userId === room.peerId);
   return (
     <div className="membership-actions">
+      {room.request ? <RequestBar room={room} /> : null}
       <Form method="post" action="/chat">
         <Intent intent={isBlocked ? "unblock" : "block"} roomId={room.id} userId={room.peerId} />
         <button
