@@ -38,6 +38,7 @@ test("a stranger's direct chat is a request: it shows with Accept, and accepting
   // B has opened LinkUp once, so B's device has published the keys A seals to.
   await openChat(b.page);
   await openChat(a.page);
+  expect(a.errors).toEqual([]);
 
   // A knows B's id (from a shared link, say) and opens a direct chat: a request.
   const opened = await a.context.request.post(`${baseURL}/api/rooms/dm`, { data: { userId: b.user.id } });
@@ -45,11 +46,13 @@ test("a stranger's direct chat is a request: it shows with Accept, and accepting
   const dm = ((await opened.json()) as { room: { id: string } }).room.id;
   await openChat(a.page, `/chat?room=${encodeURIComponent(dm)}`);
   await expect(a.page.getByRole("status").filter({ hasText: "Message request sent." })).toBeVisible();
+  expect(a.errors).toEqual([]);
   await send(a.page, "Hello, I found your stall on the market list");
   await expect(bubble(a.page, "I found your stall")).toBeVisible();
   // No ringing before consent: the call button explains instead.
   await a.page.getByRole("button", { name: "Voice call Efe" }).click();
   await expect(a.page.getByText("You can call once they accept your message request.")).toBeVisible();
+  expect(a.errors).toEqual([]);
 
   // B's chat list, rendered by the server: the request, clearly marked, with its answers.
   await openChat(b.page);
