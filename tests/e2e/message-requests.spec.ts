@@ -80,3 +80,28 @@ test("a stranger's direct chat is a request: it shows with Accept, and accepting
   await a.context.close();
   await b.context.close();
 });
+
+test("before JavaScript, the request is listed by the server and Decline works as a plain form", async ({ browser, baseURL }) => {
+  const a = await person(browser, baseURL!, { latitude: 12.0, longitude: 8.52 }, "Sani");
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  await acceptCookies(context, baseURL!);
+  expect((await context.request.post(`${baseURL}/api/auth/anonymous`)).ok()).toBe(true);
+  const patched = await context.request.patch(`${baseURL}/api/me`, { data: { nickname: "Ifeoma", onboardingCompleted: true } });
+  const b = (await patched.json()).user as { id: string };
+  const opened = await a.context.request.post(`${baseURL}/api/rooms/dm`, { data: { userId: b.id } });
+  expect(opened.status()).toBe(201);
+
+  const page = await context.newPage();
+  await page.goto("/chat");
+  const requests = page.getByRole("region", { name: "Message requests" });
+  await expect(requests).toContainText("Sani wants to message you.");
+  await requests.getByRole("button", { name: "Decline message request from Sani" }).click();
+  await expect(page).toHaveURL(/\/chat$/);
+  await expect(page.getByRole("region", { name: "Message requests" })).toHaveCount(0);
+  // Declined: Sani cannot ask again for now, and is told so.
+  const again = await a.context.request.post(`${baseURL}/api/rooms/dm`, { data: { userId: b.id } });
+  expect(again.status()).toBe(403);
+  expect(((await again.json()) as { error: string }).error).toMatch(/^They declined your message request\./);
+  await a.context.close();
+  await context.close();
+});
