@@ -126,8 +126,8 @@ export class MeshRoom extends DurableObject<Env> {
       PRIMARY KEY (envelope_id, user_id)
     )`);
     this.sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
-    // A bare ping is answered without waking a hibernated room.
     this.requests = new RequestGate(this.sql);
+    // A bare ping is answered without waking a hibernated room.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
     this.calls = new CallSwitch({
       sql: this.sql,

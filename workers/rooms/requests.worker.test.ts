@@ -7,7 +7,7 @@ import { dmRoomId } from "../../core/envelope";
 import { newId } from "../../core/ids";
 import { DIRECT_REQUEST_LIMITS, REQUEST_TEXTS, type RoomsAnswer, type RoomSummary } from "../../core/rooms";
 import { createDb } from "../../db";
-import { MISSED_CALL_NOTICES, takeMissedCallNotice } from "../../durable-objects/calls";
+import { MISSED_CALL_NOTICES, RINGS_PER_CALLER_PER_HOUR, takeMissedCallNotice, takeRing } from "../../durable-objects/calls";
 import type { MeshRoom } from "../../durable-objects/mesh-room";
 import { anonymousSession, call, shareAnAreaRoom, verifiedSession } from "../../tests/workers/helpers";
 import { mustOpen, openRoom, type RoomSocket, textEnvelope } from "../../tests/workers/room-socket";
@@ -232,6 +232,37 @@ describe("missed-call notices", () => {
       env.DB.prepare("select count from address_counters where key = ?").bind(`missed-call:${a.id}:${b.id}`).first<{ count: number }>();
     expect(await until(async () => (await pair())?.count === 0)).toBe(true);
     expect(await noticesOf(b.id, "calls")).toBe(0);
+    sa.close();
+    sb.close();
+  });
+});
+
+describe("calls rung", () => {
+  it("are capped per caller across all their chats, under 100 parallel attempts, and the room says so", async () => {
+    const db = createDb(env);
+    const results = await Promise.all(Array.from({ length: 100 }, () => takeRing(db, newId())));
+    expect(results.every(Boolean)).toBe(true);
+    const caller = newId();
+    const one = await Promise.all(Array.from({ length: 100 }, () => takeRing(db, caller)));
+    expect(one.filter(Boolean)).toHaveLength(RINGS_PER_CALLER_PER_HOUR);
+
+    const a = await verifiedSession("0816", "Ada");
+    const b = await verifiedSession("0816", "Bola");
+    await shareAnAreaRoom(a, b);
+    for (let i = 0; i < RINGS_PER_CALLER_PER_HOUR; i++) await takeRing(db, a.id);
+    const dm = dmRoomId(a.id, b.id);
+    expect((await open(a, b)).status).toBe(201);
+    const sa = await mustOpen(dm, a.cookie);
+    const sb = await mustOpen(dm, b.cookie);
+    const callId = newId();
+    sa.send({ type: "ring", callId });
+    expect(await sa.waitForType("error", (f) => f.id === callId)).toMatchObject({
+      code: "rate_limited",
+      message: CALL_TEXTS.tooManyCalls,
+      retryAfterMs: expect.any(Number),
+    });
+    await settled(sa, sb);
+    expect(sb.of("ring")).toEqual([]);
     sa.close();
     sb.close();
   });
