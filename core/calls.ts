@@ -12,6 +12,9 @@ export const CALL_TEXTS = {
   busy: "A call is already on in this chat.",
   notRinging: "This call is no longer ringing.",
   directOnly: "Calls are only between the two people of a direct chat.",
+  notAccepted: "You can call once they accept your message request.",
+  acceptToCall: "Accept the message request to call.",
+  tooManyCalls: "You have started many calls this hour. Try again later.",
   missedTitle: (name: string) => `Missed call from ${name}`,
   missedBody: "Open LinkUp to call back.",
 } as const;

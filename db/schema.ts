@@ -239,6 +239,20 @@ export const roomInvitations = sqliteTable(
   (t) => [primaryKey({ columns: [t.roomId, t.userId] }), index("room_invitations_user_idx").on(t.userId)],
 );
 
+// A direct chat opened with someone who shares no room with the opener waits for their consent
+// (docs/decisions/050-consent-before-a-stranger-reaches-you.md). No row: an ordinary direct chat. Keyed by the room,
+// whose id already names both people; `from_user_id` is one of them (no foreign key: like the room id, it is left as
+// it is by the account merge, and the account deletion removes the row with the room).
+export const directRequests = sqliteTable("direct_requests", {
+  roomId: text("room_id")
+    .primaryKey()
+    .references(() => rooms.id, { onDelete: "cascade" }),
+  fromUserId: text("from_user_id").notNull(),
+  status: text("status", { enum: ["pending", "declined"] }).notNull(),
+  createdAt: createdAt(),
+  decidedAt: integer("decided_at", { mode: "timestamp_ms" }),
+});
+
 // blocker_id blocked blocked_id: no direct chat or group invitation from them to the blocker.
 export const userBlocks = sqliteTable(
   "user_blocks",

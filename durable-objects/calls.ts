@@ -8,6 +8,8 @@ import { dmRoomId, roomKind } from "../core/envelope";
 import { type CallEndReason, type ClientFrame, encodeFrame, type FrameErrorCode, type ServerFrame } from "../core/frames";
 import type { createDb } from "../db";
 import { findUserById } from "../db/queries/users";
+import { giveBackCount, takeCount } from "../db/queries/address-counters";
+import { findRequest } from "../db/queries/direct-requests";
 import { notify } from "../workers/notifications";
 import { type Bucket, fullBucket, type RateLimit, systemLine, takeToken } from "./mesh-logic";
 
@@ -15,6 +17,39 @@ type CallFrame = Extract<ClientFrame, { type: "ring" | "accept" | "decline" | "h
 
 /** Calls a person may start in a room: a few retries at once, then one every 15 s. */
 export const RING_RATE: RateLimit = { burst: 3, perSecond: 1 / 15 };
+
+/**
+ * Missed-call notices (push and notification) a caller may cause in an hour, across everyone they call and per
+ * person called (docs/decisions/050-consent-before-a-stranger-reaches-you.md): ringing many people and hanging up
+ * leaves entries in the chats, not a notification storm. Counted in D1 (address_counters), one conditional write each.
+ */
+export const MISSED_CALL_NOTICES = { perCallerPerHour: 10, perCalleePerHour: 3 } as const;
+/** Calls a person may start in an hour across all their direct chats (RING_RATE is per room, in memory). */
+export const RINGS_PER_CALLER_PER_HOUR = 30;
+const HOUR_MS = 3600_000;
+
+function hourOf(now: Date) {
+  const start = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
+  return { window: new Date(start).toISOString(), expiresAt: new Date(start + HOUR_MS) };
+}
+
+/** Takes one of the caller's rings of the hour (one conditional write); false when the hour's are spent. */
+export async function takeRing(db: ReturnType<typeof createDb>, callerId: string, now = new Date()): Promise<boolean> {
+  return takeCount(db, { key: `rings:${callerId}`, ...hourOf(now) }, RINGS_PER_CALLER_PER_HOUR, now);
+}
+
+/** Takes one missed-call notice for the caller and this callee; false when either budget of the hour is spent. */
+export async function takeMissedCallNotice(db: ReturnType<typeof createDb>, callerId: string, calleeId: string, now = new Date()) {
+  const { window, expiresAt } = hourOf(now);
+  const pair = { key: `missed-call:${callerId}:${calleeId}`, window, expiresAt };
+  if (!(await takeCount(db, pair, MISSED_CALL_NOTICES.perCalleePerHour, now))) return false;
+  if (await takeCount(db, { key: `missed-call:${callerId}`, window, expiresAt }, MISSED_CALL_NOTICES.perCallerPerHour, now)) return true;
+  // The caller's budget is spent: this callee's use is given back, so it is not spent on a notice never sent.
+  await giveBackCount(db, pair.key, window);
+  return false;
+}
+
+const msToNextHour = (now: number) => HOUR_MS - (now % HOUR_MS);
 
 /** What the room lends the calls section. */
 export interface CallHost {
@@ -122,16 +157,35 @@ export class CallSwitch {
     if (this.current()) return this.host.error(ws, "busy", CALL_TEXTS.busy, callId);
     // Verification is read from the database at each call, so a phone verified a minute ago counts.
     let verified: [boolean, boolean];
+    let requestFrom: string | null;
+    let db: ReturnType<typeof createDb>;
     try {
-      const db = this.host.db();
-      const [mine, theirs] = await Promise.all([findUserById(db, me.userId), findUserById(db, peerId)]);
+      db = this.host.db();
+      const [mine, theirs, request] = await Promise.all([
+        findUserById(db, me.userId),
+        findUserById(db, peerId),
+        findRequest(db, me.roomId),
+      ]);
       verified = [mine?.authMode === "verified", theirs?.authMode === "verified"];
+      // No ringing before consent (docs/decisions/050-consent-before-a-stranger-reaches-you.md): D1 is the record.
+      requestFrom = request?.fromUserId ?? null;
     } catch (err) {
       console.error("MeshRoom call check failed", err);
       return this.host.error(ws, "internal", "The call could not be started. Try again.", callId);
     }
     if (!verified[0]) return this.host.error(ws, "verification_required", CALL_TEXTS.verifyToCall, callId);
     if (!verified[1]) return this.host.error(ws, "verification_required", CALL_TEXTS.peerNotVerified, callId);
+    if (requestFrom)
+      return this.host.error(ws, "forbidden", requestFrom === me.userId ? CALL_TEXTS.notAccepted : CALL_TEXTS.acceptToCall, callId);
+    // Across rooms too: ringing one chat after another is bounded per hour (docs/decisions/050-…).
+    let allowed: boolean;
+    try {
+      allowed = await takeRing(db, me.userId);
+    } catch (err) {
+      console.error("MeshRoom ring count failed", err);
+      return this.host.error(ws, "internal", "The call could not be started. Try again.", callId);
+    }
+    if (!allowed) return this.host.error(ws, "rate_limited", CALL_TEXTS.tooManyCalls, callId, msToNextHour(now));
     // Checked again after the await: a second ring may have started a call meanwhile.
     if (this.current()) return this.host.error(ws, "busy", CALL_TEXTS.busy, callId);
     const ringUntil = now + RING_TIMEOUT_MS;
@@ -189,8 +243,11 @@ export class CallSwitch {
       url: `/chat?room=${encodeURIComponent(room)}`,
       source: "calls",
     };
+    const db = this.host.db();
     this.host.ctx.waitUntil(
-      notify(this.host.env, this.host.db(), call.callee_id, input).catch((e) => console.error("missed-call push failed", e)),
+      (async () => {
+        if (await takeMissedCallNotice(db, call.caller_id, call.callee_id)) await notify(this.host.env, db, call.callee_id, input);
+      })().catch((e) => console.error("missed-call push failed", e)),
     );
   }
 

@@ -6,7 +6,7 @@ import { CALL_TEXTS } from "../core/calls";
 import { dmRoomId } from "../core/envelope";
 import { MAX_SDP_CHARS } from "../core/frames";
 import { newId } from "../core/ids";
-import { anonymousSession, call, verifiedSession } from "../tests/workers/helpers";
+import { anonymousSession, call, shareAnAreaRoom, verifiedSession } from "../tests/workers/helpers";
 import { mustOpen, type RoomSocket } from "../tests/workers/room-socket";
 import type { MeshRoom } from "./mesh-room";
 
@@ -17,6 +17,8 @@ const SDP = "v=0\r\no=- 46117317 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9
 async function pair(kind: { a?: "anonymous"; b?: "anonymous" } = {}) {
   const a = kind.a ? await anonymousSession().then((s) => ({ cookie: s.cookie, id: s.user.id })) : await verifiedSession("0808", "Ada");
   const b = kind.b ? await anonymousSession().then((s) => ({ cookie: s.cookie, id: s.user.id })) : await verifiedSession("0808", "Bola");
+  // People who know each other: strangers cannot ring (docs/decisions/050-consent-before-a-stranger-reaches-you.md).
+  await shareAnAreaRoom(a, b);
   const opened = await call("/api/rooms/dm", { method: "POST", cookie: a.cookie, json: { userId: b.id } });
   expect(opened.status).toBe(201);
   const room = dmRoomId(a.id, b.id);

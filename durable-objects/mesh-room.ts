@@ -22,6 +22,7 @@ import { forgetPerson } from "./forget";
 import { Disappearing } from "./disappearing";
 import type { DisappearTimer, DisappearingMeta } from "../core/disappearing";
 import { CallSwitch } from "./calls";
+import { REQUEST_PUSH_KEY, RequestGate } from "./requests";
 import { createDb } from "../db";
 import { awardMessagePoints } from "../workers/rewards";
 import { recordMessageEvents } from "../workers/analytics";
@@ -103,6 +104,7 @@ export class MeshRoom extends DurableObject<Env> {
   private staleRowsClosed: Promise<void> | null = null;
   private readonly calls: CallSwitch;
   private readonly disappearing: Disappearing;
+  private readonly requests: RequestGate;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -124,6 +126,7 @@ export class MeshRoom extends DurableObject<Env> {
       PRIMARY KEY (envelope_id, user_id)
     )`);
     this.sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    this.requests = new RequestGate(this.sql);
     // A bare ping is answered without waking a hibernated room.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
     this.calls = new CallSwitch({
@@ -205,6 +208,8 @@ export class MeshRoom extends DurableObject<Env> {
     const roomId = url.searchParams.get("room");
     if (!userId || !roomId) return new Response("Missing user or room", { status: 400 });
     this.rememberRoom(roomId);
+    // The Worker hands over the message request's state as D1 has it, at every upgrade (docs/decisions/050-…).
+    if (roomKind(roomId) === "dm") this.requests.set(url.searchParams.get("request"));
 
     // Woken with no sockets, the room may have been torn down with them (no close events): no older row can be
     // active. Done once per instance, and every upgrade waits for it, so it never closes a row opened after it.
@@ -298,6 +303,11 @@ export class MeshRoom extends DurableObject<Env> {
     return open.length;
   }
 
+  /** A message request was accepted (`null`) or started (the requester's id): docs/decisions/050-…. */
+  async setRequest(from: string | null): Promise<void> {
+    this.requests.set(from);
+  }
+
   /** Drops a person who deleted their account: their sockets, then their stored envelopes (durable-objects/forget.ts). */
   async forget(userId: string, wholeRoom: boolean): Promise<void> {
     // Sockets are tagged with their person's id (see fetch): a direct chat that goes whole closes both sides.
@@ -331,6 +341,8 @@ export class MeshRoom extends DurableObject<Env> {
       case "send": {
         const refused = refuseEnvelope(frame.envelope, me);
         if (refused) return this.error(ws, refused.code, refused.message, frame.envelope.id);
+        const waiting = this.requests.refuseSend(me.userId, frame.envelope);
+        if (waiting) return this.error(ws, waiting.code, waiting.message, frame.envelope.id);
         const envelope = stampMemberEnvelope(frame.envelope, me);
         let result: { seq: number; duplicate: boolean; expiresAt?: number };
         try {
@@ -355,12 +367,14 @@ export class MeshRoom extends DurableObject<Env> {
       case "resume":
         return this.resume(ws, me, frame.cursor);
       case "receipt":
+        if (this.requests.quiet()) return;
         return this.receipt(me, frame.status, frame.ids);
       case "ping":
         this.send(ws, { type: "pong", at: frame.at });
         if (frame.presence) this.send(ws, this.presenceFrame());
         return;
       case "typing": {
+        if (this.requests.quiet()) return;
         const out = encodeFrame({ type: "typing", userId: me.userId, nickname: me.nickname, active: frame.active });
         for (const other of this.sockets()) if (other !== ws) this.sendRaw(other, out);
         return;
@@ -503,7 +517,8 @@ export class MeshRoom extends DurableObject<Env> {
     if (roomKind(envelope.room) !== "dm" || !MESSAGE_TYPES.has(envelope.type)) return;
     const recipientId = dmPeer(envelope.room, me.userId);
     if (!recipientId || this.ctx.getWebSockets(recipientId).length > 0) return;
-    const key = dmPushKey(recipientId);
+    // A message request notifies once, not once per absence (docs/decisions/050-consent-before-a-stranger-reaches-you.md).
+    const key = this.requests.pendingFrom() ? REQUEST_PUSH_KEY : dmPushKey(recipientId);
     if (this.sql.exec("SELECT 1 FROM meta WHERE key = ?", key).toArray().length > 0) return;
     this.sql.exec("INSERT INTO meta (key, value) VALUES (?, ?)", key, String(Date.now()));
     const input = { recipientId, senderName: me.nickname || "Someone", roomId: envelope.room };

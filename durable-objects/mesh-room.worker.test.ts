@@ -9,7 +9,7 @@ import type { RoomStats } from "../core/rooms";
 import { newId } from "../core/ids";
 import { createDb } from "../db";
 import { countActiveConnections, findConnection, listRoomMessages } from "../db/queries/rooms";
-import { anonymousSession, call } from "../tests/workers/helpers";
+import { anonymousSession, call, shareAnAreaRoom } from "../tests/workers/helpers";
 import { CLOSE_REPLACED as CLIENT_CLOSE_REPLACED } from "../core/frames";
 import type { MeshRoom } from "./mesh-room";
 import { MAX_SOCKETS_PER_PERSON, PERSON_RATE, RESUME_MAX_BYTES } from "./mesh-logic";
@@ -615,6 +615,8 @@ describe("direct message push", () => {
   it("tells a person away from LinkUp once, naming the sender but not the text, and again after they came back", async () => {
     const a = await anonymousSession();
     const b = await anonymousSession();
+    // People who know each other (a stranger's request tells once in all: docs/decisions/050-…).
+    await shareAnAreaRoom(a, b);
     const dm = dmRoomId(a.user.id, b.user.id);
     expect((await call("/api/rooms/dm", { method: "POST", cookie: a.cookie, json: { userId: b.user.id } })).status).toBe(201);
     const sa = await mustOpen(dm, a.cookie);

@@ -1047,6 +1047,21 @@ export const ar: Catalog = {
   "mem.unblockLabel": "إلغاء حظر {name}",
   "mem.block": "حظر",
   "mem.unblock": "إلغاء الحظر",
+  "req.title": "طلبات المراسلة",
+  "req.list": "طلبات المراسلة التي تنتظرك",
+  "req.from": "يريد {name} مراسلتك.",
+  "req.read": "اقرأ",
+  "req.readLabel": "اقرأ طلب المراسلة من {name}",
+  "req.acceptLabel": "اقبل طلب المراسلة من {name}",
+  "req.declineLabel": "ارفض طلب المراسلة من {name}",
+  "req.badge": "طلب",
+  "req.barLabel": "طلب مراسلة من {name}",
+  "req.incomingNote":
+    "لا تجمعك بـ{name} أي مجموعة أو غرفة منطقة. اقبل الطلب لتردّ وتستقبل مكالماته. حتى تقبل، لا يمكنه الاتصال بك ولا يرى متى تقرأ أو تكتب.",
+  "req.outgoingNote":
+    "أُرسل طلب المراسلة. لا تجمعك بـ{name} أي مجموعة أو غرفة منطقة، فالقرار له. حتى ذلك الحين يمكنك إرسال {count} رسائل، والمكالمات تنتظر.",
+  "req.callWait": "يمكنك الاتصال بعد أن يقبل طلب المراسلة.",
+  "req.callAccept": "اقبل طلب المراسلة لتتصل.",
 
   // Chat screen leftovers: people panel title, call button, room switcher, cookie notice (/consent)
   "chat.peopleHereTitle": "الموجودون هنا",

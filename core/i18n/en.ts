@@ -1038,6 +1038,21 @@ export const en = {
   "mem.unblockLabel": "Unblock {name}",
   "mem.block": "Block",
   "mem.unblock": "Unblock",
+  "req.title": "Message requests",
+  "req.list": "Message requests waiting for you",
+  "req.from": "{name} wants to message you.",
+  "req.read": "Read",
+  "req.readLabel": "Read the message request from {name}",
+  "req.acceptLabel": "Accept message request from {name}",
+  "req.declineLabel": "Decline message request from {name}",
+  "req.badge": "Request",
+  "req.barLabel": "Message request from {name}",
+  "req.incomingNote":
+    "{name} shares no group or area room with you. Accept to reply and to take their calls. Until you accept, they cannot call you and do not see when you read or type.",
+  "req.outgoingNote":
+    "Message request sent. {name} shares no group or area room with you, so they decide whether to accept. Until then you can send {count} messages, and calls wait.",
+  "req.callWait": "You can call once they accept your message request.",
+  "req.callAccept": "Accept the message request to call.",
 
   // Chat screen leftovers: people panel title, call button, room switcher, cookie notice (/consent)
   "chat.peopleHereTitle": "People here",

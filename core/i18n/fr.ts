@@ -1057,6 +1057,21 @@ export const fr: Catalog = {
   "mem.unblockLabel": "Débloquer {name}",
   "mem.block": "Bloquer",
   "mem.unblock": "Débloquer",
+  "req.title": "Demandes de message",
+  "req.list": "Demandes de message en attente",
+  "req.from": "{name} souhaite vous écrire.",
+  "req.read": "Lire",
+  "req.readLabel": "Lire la demande de message de {name}",
+  "req.acceptLabel": "Accepter la demande de message de {name}",
+  "req.declineLabel": "Refuser la demande de message de {name}",
+  "req.badge": "Demande",
+  "req.barLabel": "Demande de message de {name}",
+  "req.incomingNote":
+    "{name} ne partage aucun groupe ni salon de quartier avec vous. Acceptez pour répondre et recevoir ses appels. Tant que vous n'acceptez pas, cette personne ne peut pas vous appeler et ne voit pas quand vous lisez ou écrivez.",
+  "req.outgoingNote":
+    "Demande de message envoyée. {name} ne partage aucun groupe ni salon de quartier avec vous : c'est à cette personne d'accepter. D'ici là, vous pouvez envoyer {count} messages, et les appels attendent.",
+  "req.callWait": "Vous pourrez appeler dès que votre demande de message sera acceptée.",
+  "req.callAccept": "Acceptez la demande de message pour appeler.",
 
   // Chat screen leftovers: people panel title, call button, room switcher, cookie notice (/consent)
   "chat.peopleHereTitle": "Personnes présentes",

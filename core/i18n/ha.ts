@@ -1040,6 +1040,21 @@ export const ha: Catalog = {
   "mem.unblockLabel": "Cire toshewar {name}",
   "mem.block": "Toshe",
   "mem.unblock": "Cire toshewa",
+  "req.title": "Buƙatun saƙo",
+  "req.list": "Buƙatun saƙo da ke jiran ka",
+  "req.from": "{name} yana son aiko maka saƙo.",
+  "req.read": "Karanta",
+  "req.readLabel": "Karanta buƙatar saƙo daga {name}",
+  "req.acceptLabel": "Karɓi buƙatar saƙo daga {name}",
+  "req.declineLabel": "Ƙi buƙatar saƙo daga {name}",
+  "req.badge": "Buƙata",
+  "req.barLabel": "Buƙatar saƙo daga {name}",
+  "req.incomingNote":
+    "Ba ka tare da {name} a wani rukuni ko ɗakin yanki. Karɓa domin ka ba da amsa kuma ka karɓi kiransu. Kafin ka karɓa, ba za su iya kiran ka ba, kuma ba za su ga lokacin da ka karanta ko kake rubutu ba.",
+  "req.outgoingNote":
+    "An aika buƙatar saƙo. Ba ka tare da {name} a wani rukuni ko ɗakin yanki, don haka su ne za su yanke shawara. Kafin nan za ka iya aika saƙonni {count}, kuma kira sai an karɓa.",
+  "req.callWait": "Za ka iya kira da zarar sun karɓi buƙatar saƙonka.",
+  "req.callAccept": "Karɓi buƙatar saƙo domin yin kira.",
 
   // Chat screen leftovers: people panel title, call button, room switcher, cookie notice (/consent)
   "chat.peopleHereTitle": "Mutanen nan",

@@ -1036,6 +1036,21 @@ export const ig: Catalog = {
   "mem.unblockLabel": "Kwụsị igbochi {name}",
   "mem.block": "Gbochie",
   "mem.unblock": "Kwụsị igbochi",
+  "req.title": "Arịrịọ ozi",
+  "req.list": "Arịrịọ ozi na-eche gị",
+  "req.from": "{name} chọrọ izitere gị ozi.",
+  "req.read": "Gụọ",
+  "req.readLabel": "Gụọ arịrịọ ozi si n'aka {name}",
+  "req.acceptLabel": "Nabata arịrịọ ozi si n'aka {name}",
+  "req.declineLabel": "Jụ arịrịọ ozi si n'aka {name}",
+  "req.badge": "Arịrịọ",
+  "req.barLabel": "Arịrịọ ozi si n'aka {name}",
+  "req.incomingNote":
+    "Gị na {name} anọghị n'otu otu ma ọ bụ ụlọ mpaghara. Nabata ka ị zaghachi ma nata oku ha. Ruo mgbe ị nabatara, ha enweghị ike ịkpọ gị, ha agaghịkwa ahụ mgbe ị gụrụ ma ọ bụ na-ede.",
+  "req.outgoingNote":
+    "E zigara arịrịọ ozi. Gị na {name} anọghị n'otu otu ma ọ bụ ụlọ mpaghara, ya mere ha ga-ekpebi. Ruo mgbe ahụ ị nwere ike iziga ozi {count}, oku ga-eche.",
+  "req.callWait": "Ị nwere ike ịkpọ oku ozugbo ha nabatara arịrịọ ozi gị.",
+  "req.callAccept": "Nabata arịrịọ ozi ka ị kpọọ oku.",
 
   // Chat screen leftovers: people panel title, call button, room switcher, cookie notice (/consent)
   "chat.peopleHereTitle": "Ndị nọ ebe a",

@@ -1032,6 +1032,21 @@ export const pcm: Catalog = {
   "mem.unblockLabel": "Unblock {name}",
   "mem.block": "Block",
   "mem.unblock": "Unblock",
+  "req.title": "Message requests",
+  "req.list": "Message requests wey dey wait for you",
+  "req.from": "{name} wan message you.",
+  "req.read": "Read am",
+  "req.readLabel": "Read the message request from {name}",
+  "req.acceptLabel": "Accept message request from {name}",
+  "req.declineLabel": "Decline message request from {name}",
+  "req.badge": "Request",
+  "req.barLabel": "Message request from {name}",
+  "req.incomingNote":
+    "You and {name} no dey the same group or area room. Accept am make you fit reply and take their call. Until you accept, dem no fit call you and dem no go see when you read or type.",
+  "req.outgoingNote":
+    "Message request don go. You and {name} no dey the same group or area room, so na dem go decide if dem go accept. Until then you fit send {count} messages, and call go wait.",
+  "req.callWait": "You fit call once dem accept your message request.",
+  "req.callAccept": "Accept the message request make you fit call.",
 
   // Chat screen leftovers: people panel title, call button, room switcher, cookie notice (/consent)
   "chat.peopleHereTitle": "People wey dey here",

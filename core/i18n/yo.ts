@@ -1025,6 +1025,21 @@ export const yo: Catalog = {
   "mem.unblockLabel": "Ṣí {name} sílẹ̀",
   "mem.block": "Dí i lọ́nà",
   "mem.unblock": "Ṣí i sílẹ̀",
+  "req.title": "Ìbéèrè ìfiránṣẹ́",
+  "req.list": "Ìbéèrè ìfiránṣẹ́ tó ń dúró dè ọ́",
+  "req.from": "{name} fẹ́ fi ìfiránṣẹ́ ránṣẹ́ sí ọ.",
+  "req.read": "Kà á",
+  "req.readLabel": "Ka ìbéèrè ìfiránṣẹ́ láti ọ̀dọ̀ {name}",
+  "req.acceptLabel": "Gba ìbéèrè ìfiránṣẹ́ láti ọ̀dọ̀ {name}",
+  "req.declineLabel": "Kọ ìbéèrè ìfiránṣẹ́ láti ọ̀dọ̀ {name}",
+  "req.badge": "Ìbéèrè",
+  "req.barLabel": "Ìbéèrè ìfiránṣẹ́ láti ọ̀dọ̀ {name}",
+  "req.incomingNote":
+    "Ìwọ àti {name} kò sí nínú ẹgbẹ́ tàbí yàrá agbègbè kankan papọ̀. Gbà á kí o lè fèsì kí o sì gba ìpè wọn. Títí o fi gbà á, wọn kò lè pè ọ́, wọn kò sì ní rí ìgbà tí o kà tàbí tí ò ń kọ̀wé.",
+  "req.outgoingNote":
+    "A ti fi ìbéèrè ìfiránṣẹ́ ránṣẹ́. Ìwọ àti {name} kò sí nínú ẹgbẹ́ tàbí yàrá agbègbè kankan papọ̀, nítorí náà àwọn ni yóò pinnu. Títí di ìgbà náà o lè fi ìfiránṣẹ́ {count} ránṣẹ́, ìpè yóò sì dúró.",
+  "req.callWait": "O lè pè nígbà tí wọ́n bá gba ìbéèrè ìfiránṣẹ́ rẹ.",
+  "req.callAccept": "Gba ìbéèrè ìfiránṣẹ́ kí o tó pè.",
 
   // Chat screen leftovers: people panel title, call button, room switcher, cookie notice (/consent)
   "chat.peopleHereTitle": "Àwọn ènìyàn tó wà níbí",

@@ -5,6 +5,7 @@ import { newId } from "../../core/ids";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../index";
 import {
+  directRequests,
   analyticsPersonal,
   apiKeys,
   apiKeyUsage,
@@ -161,11 +162,17 @@ export async function personalRecords(db: Db, id: string) {
 
 /** The rooms whose Durable Objects hold something of the person: their memberships and wherever they sent. */
 export async function roomsOfUser(db: Db, userId: string): Promise<string[]> {
-  const [member, sentIn] = await Promise.all([
+  const [member, sentIn, requests] = await Promise.all([
     db.select({ roomId: roomMembers.roomId }).from(roomMembers).where(eq(roomMembers.userId, userId)).all(),
     db.selectDistinct({ roomId: messages.roomId }).from(messages).where(eq(messages.senderId, userId)).all(),
+    // A declined message request has no members left but still holds what was sent (docs/decisions/050-…).
+    db
+      .select({ roomId: directRequests.roomId })
+      .from(directRequests)
+      .where(like(directRequests.roomId, `dm:%${userId}%`))
+      .all(),
   ]);
-  return [...new Set([...member, ...sentIn].map((r) => r.roomId))];
+  return [...new Set([...member, ...sentIn, ...requests].map((r) => r.roomId))];
 }
 
 /** The storage keys of the person's files, for deleting them from R2. */
@@ -191,6 +198,7 @@ export function accountDeletionSteps(db: Db, user: { id: string; phone: string |
     db.delete(roomInvitations).where(or(eq(roomInvitations.userId, id), inDm(roomInvitations.roomId))),
     db.update(roomInvitations).set({ invitedBy: null }).where(eq(roomInvitations.invitedBy, id)),
     db.delete(roomMembers).where(or(eq(roomMembers.userId, id), inDm(roomMembers.roomId))),
+    db.delete(directRequests).where(like(directRequests.roomId, `dm:%${id}%`)),
     db.delete(rooms).where(like(rooms.id, `dm:%${id}%`)),
     db.update(rooms).set({ createdBy: null }).where(eq(rooms.createdBy, id)),
     db.delete(userBlocks).where(or(eq(userBlocks.blockerId, id), eq(userBlocks.blockedId, id))),

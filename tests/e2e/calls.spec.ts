@@ -55,6 +55,11 @@ test("two verified people call each other, talk, mute, hang up, and a call nobod
   });
   expect(opened.ok()).toBe(true);
   const room = ((await opened.json()) as { room: { id: string } }).room.id;
+  // They share no room, so the chat is a message request until Bola accepts it (docs/decisions/050-…).
+  const accepted = await bola.context.request.post(`${baseURL}/api/rooms/requests/${encodeURIComponent(room)}/accept`, {
+    headers: { origin: baseURL as string },
+  });
+  expect(accepted.ok()).toBe(true);
 
   for (const p of [bola, ada]) {
     await p.page.goto(`/chat?room=${encodeURIComponent(room)}`);

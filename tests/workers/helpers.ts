@@ -108,3 +108,21 @@ export async function setBanned(admin: { cookie: string }, userId: string, banne
   });
   if (res.status !== 200) throw new Error(`${banned ? "ban" : "unban"} failed: ${res.status}`);
 }
+
+let areaSeq = 0;
+/**
+ * Puts people in one area room (a position there, the room joined), so they know each other and a direct chat
+ * between them opens at once rather than as a message request (docs/decisions/050-consent-before-a-stranger-reaches-you.md).
+ */
+export async function shareAnAreaRoom(...people: { cookie: string }[]) {
+  // A different area each time (about 5 km apart), so tests do not fill one area room.
+  const n = areaSeq++;
+  const latitude = 4 + (n % 80) * 0.1 + Math.random() * 0.01;
+  const longitude = 3 + Math.floor(n / 80) * 0.1 + Math.random() * 0.01;
+  for (const p of people) {
+    const placed = await call("/api/me/location", { method: "PUT", cookie: p.cookie, json: { latitude, longitude } });
+    if (placed.status !== 200) throw new Error(`location failed: ${placed.status}`);
+    const joined = await call("/api/rooms/nearby/join", { method: "POST", cookie: p.cookie });
+    if (joined.status !== 200) throw new Error(`joining the area room failed: ${joined.status}`);
+  }
+}

@@ -20,6 +20,7 @@ import {
 import type { User } from "../../db/schema";
 import { DomainError } from "../../core/domain-error";
 import { blockedBy, invitationsFor, inviteToGroup, requireNotBlockedBy } from "./membership";
+import { consentToOpen, startRequest, withRequests } from "./requests";
 import { roomStub } from "./stub";
 
 /** The user's area room, by the one precedence every channel uses (core/places.ts `resolveArea`). */
@@ -82,8 +83,12 @@ export async function roomsFor(db: Db, user: User): Promise<RoomsAnswer> {
     list.unshift(summary({ id: nearby.roomId, kind: "nearby", name: nearby.name }, { joined: false }));
   }
   list.sort((a, b) => (a.kind === "nearby" ? -1 : b.kind === "nearby" ? 1 : 0));
-  const [invitations, blocked] = await Promise.all([invitationsFor(db, user), blockedBy(db, user)]);
-  return { nearby, rooms: list, invitations, blocked };
+  const [invitations, blocked, marked] = await Promise.all([
+    invitationsFor(db, user),
+    blockedBy(db, user),
+    withRequests(db, user.id, list),
+  ]);
+  return { nearby, rooms: marked, invitations, blocked };
 }
 
 /** POST /api/rooms/nearby/join: joins the user's current area room. */
@@ -109,18 +114,29 @@ export async function createGroup(db: Db, user: User, input: { name: string; mem
   return summary(row, { memberCount: 1 });
 }
 
-/** POST /api/rooms/dm: the direct chat between the user and another person (the same room every time). */
-export async function openDm(db: Db, user: User, otherId: string): Promise<{ room: RoomSummary; created: boolean }> {
+/**
+ * POST /api/rooms/dm: the direct chat between the user and another person (the same room every time). With someone
+ * who shares no room with the user it is a message request until they accept (workers/rooms/requests.ts).
+ */
+export async function openDm(
+  env: Pick<Env, "ROOMS">,
+  db: Db,
+  user: User,
+  otherId: string,
+): Promise<{ room: RoomSummary; created: boolean }> {
   if (otherId === user.id) throw new DomainError("invalid", "You cannot open a direct chat with yourself");
   const [other] = await findUsersByIds(db, [otherId]);
   if (!other) throw new DomainError("not_found", "User not found");
   await requireNotBlockedBy(db, user.id, other.id);
   const id = dmRoomId(user.id, other.id);
+  const consent = await consentToOpen(db, user.id, other.id, id);
   const existing = await findRoom(db, id);
   const row = existing ?? (await ensureRoom(db, { id, kind: "dm", name: "Direct chat", createdBy: user.id }));
+  if (consent.start) await startRequest(env, db, id, user.id);
   await addMembers(db, id, [{ userId: user.id }, { userId: other.id }]);
+  const request = consent.request ? { request: consent.request } : {};
   // The peer as strangers see them: an anonymous member of an area room stays anonymous here (issue 27 finding 9).
-  return { room: summary(row, { name: nameForOthers(other, id), memberCount: 2, peerId: other.id }), created: !existing };
+  return { room: summary(row, { name: nameForOthers(other, id), memberCount: 2, peerId: other.id, ...request }), created: !existing };
 }
 
 /**

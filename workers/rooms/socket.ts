@@ -8,6 +8,8 @@ import type { AppBindings } from "../env";
 import { notFound, onError } from "../errors";
 import { DomainError } from "../../core/domain-error";
 import { requireRoomAccess, shownName } from "./rooms";
+import { roomKind } from "../../core/room-ids";
+import { pendingRequester } from "./requests";
 import { roomStub } from "./stub";
 
 export const rooms = new Hono<AppBindings>().use(loadSession).get("/:id", async (c) => {
@@ -25,6 +27,9 @@ export const rooms = new Hono<AppBindings>().use(loadSession).get("/:id", async 
   url.searchParams.set("room", roomId);
   url.searchParams.set("user", user.id);
   url.searchParams.set("nickname", shownName(user, roomId));
+  // A direct chat waiting for consent tells its room who asked (docs/decisions/050-consent-before-a-stranger-reaches-you.md).
+  const requester = roomKind(roomId) === "dm" ? await pendingRequester(c.var.db, roomId) : null;
+  if (requester) url.searchParams.set("request", requester);
   return stub.fetch(new Request(url, c.req.raw));
 });
 rooms.onError(onError);

@@ -38,6 +38,7 @@ import {
   revokeDeviceKey,
 } from "../../rooms/device-keys";
 import { communityFor, joinAreaRoom } from "../../rooms/community";
+import { acceptRequest, declineDirectRequest } from "../../rooms/requests";
 import { applyDefaultTimer, disappearingOf, setDisappearing } from "../../rooms/disappearing";
 import { createGroup, joinNearby, membersOf, openDm, roomStats, roomsFor } from "../../rooms/rooms";
 
@@ -70,9 +71,19 @@ export const roomsApi = new Hono<AppBindings>()
   .post("/rooms/dm", async (c) => {
     const user = requireUser(c);
     const { userId } = await parseJson(c, OpenDmSchema);
-    const { room, created } = await openDm(c.var.db, user, userId);
+    const { room, created } = await openDm(c.env, c.var.db, user, userId);
     if (created) await applyDefaultTimer(c.env, user, room.id);
     return c.json({ room }, created ? 201 : 200);
+  })
+  // Message requests (docs/decisions/050-consent-before-a-stranger-reaches-you.md): only the person asked answers.
+  .post("/rooms/requests/:id/accept", async (c) => {
+    const user = requireUser(c);
+    return c.json({ room: await acceptRequest(c.env, c.var.db, user, roomParam(c.req.param("id"))) });
+  })
+  .post("/rooms/requests/:id/decline", async (c) => {
+    const user = requireUser(c);
+    await declineDirectRequest(c.env, c.var.db, user, roomParam(c.req.param("id")));
+    return c.json({ ok: true });
   })
   .get("/rooms/invitations", async (c) => c.json({ invitations: await invitationsFor(c.var.db, requireUser(c)) }))
   .post("/rooms/invitations/:id/accept", async (c) => {

@@ -17,7 +17,7 @@ import type { MeshNode } from "../../mesh/node";
 import { ChatUpsell, PremiumOffer, SmartReplyChips } from "./assistant";
 import { lazyPart } from "./lazy-part";
 import { requestCall } from "../calls/start";
-import { Invitations, MembershipActions } from "./membership";
+import { Invitations, MembershipActions, MessageRequests } from "./membership";
 import { MessageList } from "./message-list";
 import { OnDeviceReplyChips } from "./on-device-reply-chips";
 import { isPrivateRoomId } from "./private-assistant";
@@ -201,14 +201,22 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
         onCall={
           isDirect && roomId && hydrated
             ? () =>
-                me.verified
-                  ? requestCall({ room: roomId, peerName: room?.name ?? t("files.chat") })
-                  : toast({ title: t("files.premiumTitle"), description: t("api.callVerify"), variant: "destructive" })
+                room?.request
+                  ? // No calls before a message request is accepted (docs/decisions/050-…); the room refuses them too.
+                    toast({
+                      title: t("req.title"),
+                      description: t(room.request.direction === "outgoing" ? "req.callWait" : "req.callAccept"),
+                      variant: "destructive",
+                    })
+                  : me.verified
+                    ? requestCall({ room: roomId, peerName: room?.name ?? t("files.chat") })
+                    : toast({ title: t("files.premiumTitle"), description: t("api.callVerify"), variant: "destructive" })
             : null
         }
       />
       {node ? <CallDock node={node} /> : null}
       <Invitations invitations={rooms?.invitations ?? []} />
+      <MessageRequests rooms={rooms?.rooms ?? []} current={roomId} />
       <RoomSwitcher rooms={list} current={roomId} unread={(id) => node?.unread(id) ?? 0} />
       {room ? <MembershipActions room={room} blocked={rooms?.blocked ?? []} /> : null}
       {actionError ? (
@@ -482,6 +490,7 @@ function RoomSwitcher({ rooms, current, unread }: { rooms: RoomSummary[]; curren
           aria-current={r.id === current ? "page" : undefined}
         >
           {r.encrypted ? <Lock aria-hidden="true" size={14} /> : <Radio aria-hidden="true" size={14} />} {r.name}
+          {r.request?.direction === "incoming" ? <span className="room-request"> · {t("req.badge")}</span> : null}
           {r.id !== current && unread(r.id) > 0 ? (
             <span className="room-unread">
               {badgeText(unread(r.id))}

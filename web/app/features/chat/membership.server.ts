@@ -14,6 +14,13 @@ export async function membershipAction(context: Ctx, intent: string, form: FormD
     accept: () => apiSend(context, "POST", `/api/rooms/invitations/${room}/accept`),
     decline: () => apiSend(context, "POST", `/api/rooms/invitations/${room}/decline`),
     leave: () => apiSend(context, "POST", `/api/rooms/${room}/leave`),
+    // Message requests (docs/decisions/050-consent-before-a-stranger-reaches-you.md); blocking declines too.
+    "accept-request": () => apiSend(context, "POST", `/api/rooms/requests/${room}/accept`),
+    "decline-request": () => apiSend(context, "POST", `/api/rooms/requests/${room}/decline`),
+    "block-request": async () => {
+      const declined = await apiSend(context, "POST", `/api/rooms/requests/${room}/decline`);
+      return declined.ok ? apiSend(context, "POST", "/api/blocks", { userId }) : declined;
+    },
     block: () => apiSend(context, "POST", "/api/blocks", { userId }),
     unblock: () => apiSend(context, "DELETE", `/api/blocks/${encodeURIComponent(userId)}`),
     report: () =>
@@ -30,5 +37,6 @@ export async function membershipAction(context: Ctx, intent: string, form: FormD
   // Reported: the same chat, saying the report was sent.
   if (intent === "report") throw redirect(`${chatOf(roomId)}&reported=1`);
   // Accepted: into the group. Left or declined: back to the chat. Blocked or unblocked: the same direct chat.
-  throw redirect(intent === "accept" || intent === "block" || intent === "unblock" ? chatOf(roomId) : chatOf());
+  const staysInChat = ["accept", "accept-request", "block", "unblock"].includes(intent);
+  throw redirect(staysInChat ? chatOf(roomId) : chatOf());
 }

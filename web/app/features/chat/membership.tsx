@@ -1,8 +1,8 @@
 // Group invitations to accept or decline, leaving a group, blocking a person (docs/decisions/015-...). Plain
 // forms posted to /chat (routes/chat.tsx), so they work before and without JavaScript.
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import { REPORT_REASONS, type ReportReason } from "../../../../core/report-reasons";
-import type { BlockedInfo, InvitationInfo, RoomSummary } from "../../../../core/rooms";
+import { type BlockedInfo, DIRECT_REQUEST_LIMITS, type InvitationInfo, type RoomSummary } from "../../../../core/rooms";
 import { useT } from "../../i18n";
 
 function Intent({ intent, roomId, userId }: { intent: string; roomId?: string; userId?: string }) {
@@ -47,9 +47,83 @@ export function Invitations({ invitations }: { invitations: InvitationInfo[] }) 
   );
 }
 
-/** Leave a group; block or unblock the other person of a direct chat. */
+/**
+ * Message requests waiting for this person (docs/decisions/050-consent-before-a-stranger-reaches-you.md), except the one
+ * open on screen, which shows its own answer bar.
+ */
+export function MessageRequests({ rooms, current }: { rooms: RoomSummary[]; current: string | null }) {
+  const t = useT();
+  const waiting = rooms.filter((r) => r.request?.direction === "incoming" && r.id !== current);
+  if (waiting.length === 0) return null;
+  return (
+    <section className="card invitations" aria-labelledby="requests-title">
+      <h2 id="requests-title">{t("req.title")}</h2>
+      <ul aria-label={t("req.list")}>
+        {waiting.map((r) => (
+          <li key={r.id} className="row">
+            <span>{t("req.from", { name: r.name })}</span>
+            <Link to={`/chat?room=${encodeURIComponent(r.id)}`} aria-label={t("req.readLabel", { name: r.name })}>
+              {t("req.read")}
+            </Link>
+            <RequestAnswers room={r} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Accept, Decline and Block for one request: plain forms, so they work before JavaScript. */
+function RequestAnswers({ room }: { room: RoomSummary }) {
+  const t = useT();
+  return (
+    <>
+      <Form method="post" action="/chat">
+        <Intent intent="accept-request" roomId={room.id} />
+        <button type="submit" className="btn btn-primary" aria-label={t("req.acceptLabel", { name: room.name })}>
+          {t("mem.accept")}
+        </button>
+      </Form>
+      <Form method="post" action="/chat">
+        <Intent intent="decline-request" roomId={room.id} />
+        <button type="submit" className="btn btn-ghost" aria-label={t("req.declineLabel", { name: room.name })}>
+          {t("mem.decline")}
+        </button>
+      </Form>
+      <Form method="post" action="/chat">
+        <Intent intent="block-request" roomId={room.id} userId={room.peerId} />
+        <button type="submit" className="btn btn-ghost" aria-label={t("mem.blockLabel", { name: room.name })}>
+          {t("mem.block")}
+        </button>
+      </Form>
+    </>
+  );
+}
+
+/** The open direct chat while it is a request: what each side can and cannot do; the person asked answers here. */
+function RequestBar({ room }: { room: RoomSummary }) {
+  const t = useT();
+  if (room.request?.direction === "outgoing")
+    return (
+      <p className="chat-note" role="status">
+        {t("req.outgoingNote", { name: room.name, count: DIRECT_REQUEST_LIMITS.firstMessages })}
+      </p>
+    );
+  return (
+    <section className="card" aria-label={t("req.barLabel", { name: room.name })}>
+      <p>{t("req.incomingNote", { name: room.name })}</p>
+      <div className="row">
+        <RequestAnswers room={room} />
+        {room.peerId ? <ReportForm roomId={room.id} userId={room.peerId} name={room.name} /> : null}
+      </div>
+    </section>
+  );
+}
+
+/** Leave a group; block or unblock the other person of a direct chat; answer a message request. */
 export function MembershipActions({ room, blocked }: { room: RoomSummary; blocked: BlockedInfo[] }) {
   const t = useT();
+  if (room.kind === "dm" && room.request?.direction === "incoming") return <RequestBar room={room} />;
   if (room.kind === "group")
     return (
       <Form method="post" action="/chat" className="membership-actions">
@@ -63,6 +137,7 @@ export function MembershipActions({ room, blocked }: { room: RoomSummary; blocke
   const isBlocked = blocked.some((b) => b.userId === room.peerId);
   return (
     <div className="membership-actions">
+      {room.request ? <RequestBar room={room} /> : null}
       <Form method="post" action="/chat">
         <Intent intent={isBlocked ? "unblock" : "block"} roomId={room.id} userId={room.peerId} />
         <button
