@@ -25,7 +25,10 @@ describe("the presence view", () => {
     // The first page now ends at "c": "b" left while this tab was away; "z" is for the next page to confirm.
     const view = applyPresence(before, { type: "presence", nodes: 3, people: 3, members: [m("a"), m("c")], next: "c" });
     expect(view.members.map((x) => x.userId)).toEqual(["a", "c", "z"]);
-    expect(applyPresence(view, { type: "presence", nodes: 2, people: 2, members: [], after: "c" }).members.map((x) => x.userId)).toEqual(["a", "c"]);
+    expect(applyPresence(view, { type: "presence", nodes: 2, people: 2, members: [], after: "c" }).members.map((x) => x.userId)).toEqual([
+      "a",
+      "c",
+    ]);
   });
 
   it("reads an older room's whole list (no people, no cursor) as complete", () => {

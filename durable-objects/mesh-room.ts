@@ -545,7 +545,14 @@ export class MeshRoom extends DurableObject<Env> {
     const rest = after === undefined ? members : members.filter((m) => m.userId > after);
     const page = rest.slice(0, PRESENCE_PAGE_SIZE);
     const next = rest.length > page.length ? page.at(-1)?.userId : undefined;
-    return { type: "presence", nodes, people: members.length, members: page, ...(after === undefined ? {} : { after }), ...(next ? { next } : {}) };
+    return {
+      type: "presence",
+      nodes,
+      people: members.length,
+      members: page,
+      ...(after === undefined ? {} : { after }),
+      ...(next ? { next } : {}),
+    };
   }
 
   /** Joins and leaves of one window go out together as deltas: who came, who went, and the counts now. */

@@ -65,7 +65,8 @@ describe("presence deltas", () => {
           },
         ]);
       }
-      for (const got of left) expect(got.frames).toEqual([{ type: "presence-delta", nodes: size, people: size, joined: [], left: [visitor.user.id] }]);
+      for (const got of left)
+        expect(got.frames).toEqual([{ type: "presence-delta", nodes: size, people: size, joined: [], left: [visitor.user.id] }]);
       sizes[size] = { join: joined[0].bytes, leave: left[0].bytes };
       expect(new Set(joined.map((g) => g.bytes)).size).toBe(1);
       for (const s of sockets) s.close();

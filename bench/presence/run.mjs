@@ -26,7 +26,10 @@ const fmt = (n) => n.toLocaleString("en-US");
 const table = [
   "| people in the room | join, per other socket (before → after) | leave, per other socket | the newcomer's hello and list |",
   "| --- | --- | --- | --- |",
-  ...rows.map(({ b, a }) => `| ${b.people} | ${fmt(b.joinPerSocket)} B → ${fmt(a.joinPerSocket)} B | ${fmt(b.leavePerSocket)} B → ${fmt(a.leavePerSocket)} B | ${fmt(b.newcomer)} B → ${fmt(a.newcomer)} B |`),
+  ...rows.map(
+    ({ b, a }) =>
+      `| ${b.people} | ${fmt(b.joinPerSocket)} B → ${fmt(a.joinPerSocket)} B | ${fmt(b.leavePerSocket)} B → ${fmt(a.leavePerSocket)} B | ${fmt(b.newcomer)} B → ${fmt(a.newcomer)} B |`,
+  ),
 ].join("\n");
 const big = rows.at(-1);
 const body = `Bytes of presence frames a join and a leave cost, one socket per person, measured through the Worker

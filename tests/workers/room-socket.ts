@@ -23,7 +23,8 @@ export class RoomSocket {
       const parsed = parseServerFrame(e.data as string);
       if (parsed.ok) {
         this.frames.push(parsed.frame);
-        if (parsed.frame.type === "presence" || parsed.frame.type === "presence-delta") this.presence = applyPresence(this.presence, parsed.frame);
+        if (parsed.frame.type === "presence" || parsed.frame.type === "presence-delta")
+          this.presence = applyPresence(this.presence, parsed.frame);
       } else this.bad.push(String(e.data));
       for (const w of this.waiters.splice(0)) w();
     });

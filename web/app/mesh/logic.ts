@@ -15,7 +15,11 @@ export const SERVER_CLOSE_SPREAD_MS = 5_000;
  * (docs/decisions/052-presence-deltas-and-jittered-reconnects.md). `ceiling` overrides the doubling: the first
  * retry after the room closed a socket spreads over SERVER_CLOSE_SPREAD_MS.
  */
-export function backoffDelay(attempt: number, random = Math.random, ceiling = Math.min(BACKOFF_BASE_MS * 2 ** attempt, BACKOFF_CAP_MS)): number {
+export function backoffDelay(
+  attempt: number,
+  random = Math.random,
+  ceiling = Math.min(BACKOFF_BASE_MS * 2 ** attempt, BACKOFF_CAP_MS),
+): number {
   return Math.round(BACKOFF_FLOOR_MS + random() * (ceiling - BACKOFF_FLOOR_MS));
 }
 
