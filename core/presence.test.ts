@@ -1,16 +1,16 @@
 // Folding the room's presence pages and deltas into what a screen shows (core/presence.ts).
 import { describe, expect, it } from "vitest";
 import { type PresenceMember, PRESENCE_MEMBER_LIMIT } from "./frames";
-import { applyPresence, nextPresencePage } from "./presence";
+import { applyPresence, nextPresencePage, type PresenceFrame } from "./presence";
 
 const m = (userId: string, nodes = 1): PresenceMember => ({ userId, nickname: `N ${userId}`, nodes });
 
 describe("the presence view", () => {
   it("takes pages in order, then applies joins, new device counts and leaves", () => {
-    const page1 = { type: "presence", nodes: 5, people: 4, members: [m("a"), m("b", 2)], next: "b" } as const;
+    const page1: PresenceFrame = { type: "presence", nodes: 5, people: 4, members: [m("a"), m("b", 2)], next: "b" };
     let view = applyPresence(null, page1);
     expect(nextPresencePage(page1, view)).toBe("b");
-    const page2 = { type: "presence", nodes: 5, people: 4, members: [m("c"), m("d")], after: "b" } as const;
+    const page2: PresenceFrame = { type: "presence", nodes: 5, people: 4, members: [m("c"), m("d")], after: "b" };
     view = applyPresence(view, page2);
     expect(nextPresencePage(page2, view)).toBeNull();
     expect(view).toEqual({ nodes: 5, people: 4, members: [m("a"), m("b", 2), m("c"), m("d")] });
@@ -38,7 +38,7 @@ describe("the presence view", () => {
 
   it("keeps at most PRESENCE_MEMBER_LIMIT people and stops asking for pages there", () => {
     const many = Array.from({ length: PRESENCE_MEMBER_LIMIT }, (_, i) => m(`u${String(i).padStart(4, "0")}`));
-    const page = { type: "presence", nodes: 500, people: 500, members: many, next: many.at(-1)!.userId } as const;
+    const page: PresenceFrame = { type: "presence", nodes: 500, people: 500, members: many, next: many.at(-1)!.userId };
     const view = applyPresence(null, page);
     expect(nextPresencePage(page, view)).toBeNull();
     const joined = applyPresence(view, { type: "presence-delta", nodes: 501, people: 501, joined: [m("a")], left: [] });

@@ -12,7 +12,7 @@ export interface PresenceView {
   members: PresenceMember[];
 }
 
-type PresenceFrame = Extract<ServerFrame, { type: "presence" | "presence-delta" }>;
+export type PresenceFrame = Extract<ServerFrame, { type: "presence" | "presence-delta" }>;
 
 const byId = (a: PresenceMember, b: PresenceMember) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0);
 

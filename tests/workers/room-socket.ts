@@ -72,7 +72,7 @@ export class RoomSocket {
 
   /** Waits until the folded presence view passes `check` (the counts and people a screen would show). */
   async waitForPresence(check: (view: PresenceView) => boolean, timeoutMs = 2000): Promise<PresenceView> {
-    return this.waitFor(() => this.presence && check(this.presence) && this.presence, timeoutMs);
+    return this.waitFor(() => (this.presence && check(this.presence) ? this.presence : undefined), timeoutMs);
   }
 
   close(): void {
