@@ -58,6 +58,8 @@ describe("frame protocol", () => {
       { type: "resume-done", cursor: 4, receipts: [{ id: envelope.id, status: "delivered", by: "u2" }] },
       { type: "receipt", status: "read", ids: [envelope.id], by: "u2", at: 5 },
       { type: "presence", nodes: 2, members: [{ userId: "u1", nickname: "Ada", nodes: 2 }] },
+      { type: "presence", nodes: 90, people: 80, members: [{ userId: "u1", nickname: "Ada", nodes: 2 }], after: "u0", next: "u1" },
+      { type: "presence-delta", nodes: 3, people: 2, joined: [{ userId: "u3", nickname: "Bo", nodes: 1 }], left: ["u2"] },
       { type: "error", code: "rate_limited", message: "Slow down", retryAfterMs: 500 },
     ] as const;
     for (const frame of frames) {

@@ -21,8 +21,14 @@ export { MAX_FRAME_BYTES };
 export const MAX_ENVELOPE_BYTES = MAX_FRAME_BYTES - 1024;
 /** Most envelope ids one receipt frame may carry. */
 export const MAX_RECEIPT_IDS = 200;
-/** Most members a presence frame lists (its `nodes` still counts every socket). */
+/** Most members a presence frame lists, and a client keeps (its `nodes` and `people` still count everyone). */
 export const PRESENCE_MEMBER_LIMIT = 200;
+/**
+ * Members per page of the presence list (a `presence` frame), asked for with `ping {presence, after}`; and most
+ * people one `presence-delta` names. A join or leave costs every socket one small delta, never the list
+ * (docs/decisions/052-presence-deltas-and-jittered-reconnects.md).
+ */
+export const PRESENCE_PAGE_SIZE = 50;
 /** Close code of a socket replaced by a newer one of the same person (4000–4999: the application's own). */
 export const CLOSE_REPLACED = 4008;
 /** Close code of a socket whose person is no longer let in (left the group, blocked in a direct chat). */
@@ -88,8 +94,11 @@ export const ClientFrameSchema = z.discriminatedUnion("type", [
     status: ReceiptStatusSchema,
     ids: z.array(envelopeId).check(z.minLength(1), z.maxLength(MAX_RECEIPT_IDS)),
   }),
-  /** Keep-alive; answered with `pong` (and, if `presence` is true, a fresh `presence` frame). */
-  z.object({ type: z.literal("ping"), at: z.optional(z.number()), presence: z.optional(z.boolean()) }),
+  /**
+   * Keep-alive; answered with `pong`. With `presence` true, also one page of the presence list: the first, or the
+   * one after the cursor `after` (a page's `next`).
+   */
+  z.object({ type: z.literal("ping"), at: z.optional(z.number()), presence: z.optional(z.boolean()), after: z.optional(str(1, 64)) }),
   /** Typing indicator; relayed to the other sockets as `typing`, never stored. */
   z.object({ type: z.literal("typing"), active: z.boolean() }),
   ...CallClientFrames,
@@ -165,10 +174,33 @@ export const ServerFrameSchema = z.discriminatedUnion("type", [
     at: z.number(),
   }),
   /**
-   * Who is present; `nodes` counts connected sockets (devices and tabs) in the room, `members` lists up to
-   * PRESENCE_MEMBER_LIMIT people. Sent to a socket when it joins, then to all after joins/leaves (debounced).
+   * One page of who is present, ordered by userId: members with a userId after `after` (from the start without
+   * it), at most PRESENCE_PAGE_SIZE; `next` is the cursor of the following page (absent on the last). `nodes`
+   * counts connected sockets (devices and tabs), `people` distinct people. Sent to a socket when it joins (the
+   * first page) and on request (`ping {presence, after}`); changes come as `presence-delta`. An older room sent
+   * the whole list (up to PRESENCE_MEMBER_LIMIT) without `people`, `after` or `next`: still read as one last page.
    */
-  z.object({ type: z.literal("presence"), nodes: count(), members: z.array(PresenceMemberSchema) }),
+  z.object({
+    type: z.literal("presence"),
+    nodes: count(),
+    people: z.optional(count()),
+    members: z.array(PresenceMemberSchema).check(z.maxLength(PRESENCE_MEMBER_LIMIT)),
+    after: z.optional(z.string()),
+    next: z.optional(z.string()),
+  }),
+  /**
+   * What changed since the last delta (joins and leaves batched over a short window), sent to every socket:
+   * `joined` has the people who arrived or whose device count changed (with their count now), `left` the ids of
+   * people whose last socket left; `nodes` and `people` are the room's counts now. Its size does not grow with
+   * the room's.
+   */
+  z.object({
+    type: z.literal("presence-delta"),
+    nodes: count(),
+    people: count(),
+    joined: z.array(PresenceMemberSchema).check(z.maxLength(PRESENCE_PAGE_SIZE)),
+    left: z.array(z.string()).check(z.maxLength(PRESENCE_PAGE_SIZE)),
+  }),
   z.object({ type: z.literal("typing"), userId: z.string(), nickname: z.string(), active: z.boolean() }),
   z.object({ type: z.literal("pong"), at: z.optional(z.number()) }),
   /**

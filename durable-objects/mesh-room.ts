@@ -11,6 +11,7 @@ import {
   type FrameErrorCode,
   type PresenceMember,
   PRESENCE_MEMBER_LIMIT,
+  PRESENCE_PAGE_SIZE,
   MAX_ENVELOPE_BYTES,
   parseClientFrame,
   RESUME_BATCH_SIZE,
@@ -78,7 +79,7 @@ const MAX_BUCKETS = 5000;
 /** Idle this long, a person's buckets are full again (RESUME_RATE refills slowest: 8 at 0.25/s). */
 const BUCKET_REFILLED_MS = (RESUME_RATE.burst / RESUME_RATE.perSecond) * 1000;
 const utf8 = new TextEncoder();
-/** Joins and leaves within this window share one presence broadcast (a room of N joining is not N² frames). */
+/** Joins and leaves within this window share one presence delta (a room of N joining is not N² frames). */
 const PRESENCE_DEBOUNCE_MS = 100;
 /**
  * Members' messages reach D1 `messages` (and analytics, points) at most once per this window, in one batch, off
@@ -99,6 +100,8 @@ export class MeshRoom extends DurableObject<Env> {
   /** Socket deliveries not yet added to the stored 'relayed' figure (written with the metadata batch). */
   private relayedPending = 0;
   private presenceTimer: ReturnType<typeof setTimeout> | null = null;
+  /** People who joined or left since the last presence delta. */
+  private readonly presenceChanged = new Set<string>();
   /** The room's sockets, read once per wake-up from the runtime and kept current on join/leave. */
   private socketSet: Set<WebSocket> | null = null;
   private staleRowsClosed: Promise<void> | null = null;
@@ -237,8 +240,8 @@ export class MeshRoom extends DurableObject<Env> {
       latestSeq: this.latestSeq(),
       encrypted: isPrivateRoom(roomId),
     });
-    this.send(server, this.presenceFrame());
-    this.schedulePresence();
+    this.send(server, this.presencePage());
+    this.schedulePresence(userId);
     await this.d1((db) => openConnection(db, { id: attachment.connId, userId, roomId }));
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
@@ -321,13 +324,13 @@ export class MeshRoom extends DurableObject<Env> {
 
   /** Live figures for /mesh-network: sockets and people present, envelopes kept, deliveries made to sockets. */
   async stats(): Promise<{ nodes: number; people: number; present: PresenceMember[]; latestSeq: number; stored: number; relayed: number }> {
-    const presence = this.presenceFrame() as Extract<ServerFrame, { type: "presence" }>;
+    const presence = this.present();
     const stored = this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM envelopes WHERE body IS NOT NULL").one().n;
     const relayed = this.sql.exec<{ v: string }>("SELECT value AS v FROM meta WHERE key = 'relayed'").toArray()[0];
     return {
       nodes: presence.nodes,
       people: presence.members.length,
-      present: presence.members,
+      present: presence.members.slice(0, PRESENCE_MEMBER_LIMIT),
       latestSeq: this.latestSeq(),
       stored,
       relayed: Number(relayed?.v ?? 0) + this.relayedPending,
@@ -371,7 +374,7 @@ export class MeshRoom extends DurableObject<Env> {
         return this.receipt(me, frame.status, frame.ids);
       case "ping":
         this.send(ws, { type: "pong", at: frame.at });
-        if (frame.presence) this.send(ws, this.presenceFrame());
+        if (frame.presence) this.send(ws, this.presencePage(frame.after));
         return;
       case "typing": {
         if (this.requests.quiet()) return;
@@ -532,27 +535,59 @@ export class MeshRoom extends DurableObject<Env> {
 
   // ---------------------------------------------------------------- presence and connections
 
-  private presenceFrame(except?: WebSocket): ServerFrame {
+  /** Everyone present, ordered by userId, and the room's sockets. */
+  private present(): { nodes: number; members: PresenceMember[] } {
     const members = new Map<string, PresenceMember>();
     let nodes = 0;
     for (const ws of this.sockets()) {
-      if (ws === except || ws.readyState > 1) continue;
+      if (ws.readyState > 1) continue;
       const a = ws.deserializeAttachment() as Attachment | null;
       if (!a) continue;
       nodes++;
       const m = members.get(a.userId);
       if (m) m.nodes++;
-      else if (members.size < PRESENCE_MEMBER_LIMIT) members.set(a.userId, { userId: a.userId, nickname: a.nickname, nodes: 1 });
+      else members.set(a.userId, { userId: a.userId, nickname: a.nickname, nodes: 1 });
     }
-    return { type: "presence", nodes, members: [...members.values()] };
+    return { nodes, members: [...members.values()].sort((x, y) => (x.userId < y.userId ? -1 : 1)) };
   }
 
-  private schedulePresence(): void {
+  /**
+   * One page of the presence list (docs/decisions/052-presence-deltas-and-jittered-reconnects.md): sent once on
+   * connect and on request, never to everyone on a change, so the list's size is paid only by who asks.
+   */
+  private presencePage(after?: string): ServerFrame {
+    const { nodes, members } = this.present();
+    const rest = after === undefined ? members : members.filter((m) => m.userId > after);
+    const page = rest.slice(0, PRESENCE_PAGE_SIZE);
+    const next = rest.length > page.length ? page.at(-1)?.userId : undefined;
+    return {
+      type: "presence",
+      nodes,
+      people: members.length,
+      members: page,
+      ...(after === undefined ? {} : { after }),
+      ...(next ? { next } : {}),
+    };
+  }
+
+  /** Joins and leaves of one window go out together as deltas: who came, who went, and the counts now. */
+  private schedulePresence(userId?: string): void {
+    if (userId) this.presenceChanged.add(userId);
     if (this.presenceTimer) return;
     this.presenceTimer = setTimeout(() => {
       this.presenceTimer = null;
-      const frame = encodeFrame(this.presenceFrame());
-      for (const ws of this.sockets()) if (ws.readyState === 1) this.sendRaw(ws, frame);
+      const { nodes, members } = this.present();
+      const byId = new Map(members.map((m) => [m.userId, m]));
+      const changed = [...this.presenceChanged];
+      this.presenceChanged.clear();
+      // A delta names at most a page of people; a busier window sends several (each still O(1) per change).
+      for (let i = 0; i === 0 || i < changed.length; i += PRESENCE_PAGE_SIZE) {
+        const ids = changed.slice(i, i + PRESENCE_PAGE_SIZE);
+        const joined = ids.flatMap((id) => byId.get(id) ?? []);
+        const left = ids.filter((id) => !byId.has(id));
+        const frame = encodeFrame({ type: "presence-delta", nodes, people: members.length, joined, left });
+        for (const ws of this.sockets()) if (ws.readyState === 1) this.sendRaw(ws, frame);
+      }
     }, PRESENCE_DEBOUNCE_MS);
   }
 
@@ -566,7 +601,7 @@ export class MeshRoom extends DurableObject<Env> {
     // update is idempotent, and after a wake-up the set may never have held it.
     this.sockets().delete(ws);
     const a = ws.deserializeAttachment() as Attachment | null;
-    this.schedulePresence();
+    this.schedulePresence(a?.userId);
     if (!a) return;
     await this.calls.left(a.connId);
     await this.d1((db) => closeConnection(db, a.connId));

@@ -90,8 +90,8 @@ describe("relay, storage and resume", () => {
     const b = await anonymousSession();
     const sa = await mustOpen(roomId, a.cookie);
     const sb = await mustOpen(roomId, b.cookie);
-    await sa.waitForType("presence", (p) => p.nodes === 2);
-    const presence = await sb.waitForType("presence", (p) => p.nodes === 2);
+    await sa.waitForPresence((p) => p.nodes === 2);
+    const presence = await sb.waitForPresence((p) => p.nodes === 2);
     expect(presence.members.map((m) => m.userId).sort()).toEqual([a.user.id, b.user.id].sort());
 
     const env1 = textEnvelope(roomId, a.user.id, "Rain is coming to Ikeja market");
@@ -268,14 +268,14 @@ describe("receipts and presence", () => {
     const sa = await mustOpen(roomId, a.cookie);
     const sa2 = await mustOpen(roomId, a.cookie);
     const sb = await mustOpen(roomId, b.cookie);
-    const p = await sa.waitForType("presence", (f) => f.nodes === 3);
+    const p = await sa.waitForPresence((f) => f.nodes === 3);
     expect(p.members.find((m) => m.userId === a.user.id)?.nodes).toBe(2);
     sb.send({ type: "typing", active: true });
     expect(await sa.waitForType("typing")).toMatchObject({ userId: b.user.id, active: true });
     sb.close();
-    await sa.waitForType("presence", (f) => f.nodes === 2 && f.members.length === 1);
+    await sa.waitForPresence((f) => f.nodes === 2 && f.people === 1 && f.members.length === 1);
     sa2.close();
-    await sa.waitForType("presence", (f) => f.nodes === 1);
+    await sa.waitForPresence((f) => f.nodes === 1 && f.members[0]?.nodes === 1);
     sa.close();
   });
 });
@@ -424,7 +424,7 @@ describe("bad frames and limits", () => {
     await sockets[0].waitFor(() => sockets[0].closed);
     expect(sockets[0].closed?.code).toBe(CLIENT_CLOSE_REPLACED);
     expect(sockets.slice(1).map((s) => s.closed)).toEqual([null, null, null]);
-    const presence = await bs.waitForType("presence", (p) => p.nodes === MAX_SOCKETS_PER_PERSON + 1);
+    const presence = await bs.waitForPresence((p) => p.nodes === MAX_SOCKETS_PER_PERSON + 1);
     expect(presence.members.find((m) => m.userId === a.user.id)?.nodes).toBe(MAX_SOCKETS_PER_PERSON);
     const db = createDb(env);
     expect(await until(async () => (await countActiveConnections(db, roomId)) === MAX_SOCKETS_PER_PERSON + 1)).toBe(true);

@@ -4,6 +4,7 @@ import { SELF } from "cloudflare:test";
 import type { Envelope } from "../../core/envelope";
 import { type ClientFrame, parseServerFrame, type ServerFrame } from "../../core/frames";
 import { newId } from "../../core/ids";
+import { applyPresence, type PresenceView } from "../../core/presence";
 import { ORIGIN } from "./helpers";
 
 export class RoomSocket {
@@ -12,14 +13,19 @@ export class RoomSocket {
   /** UTF-8 size of every frame received, in order. */
   readonly sizes: number[] = [];
   closed: { code: number } | null = null;
+  /** Who is here as this socket's client would show it: its presence pages and deltas folded (core/presence.ts). */
+  presence: PresenceView | null = null;
   private waiters: (() => void)[] = [];
 
   constructor(readonly ws: WebSocket) {
     ws.addEventListener("message", (e) => {
       this.sizes.push(new TextEncoder().encode(e.data as string).byteLength);
       const parsed = parseServerFrame(e.data as string);
-      if (parsed.ok) this.frames.push(parsed.frame);
-      else this.bad.push(String(e.data));
+      if (parsed.ok) {
+        this.frames.push(parsed.frame);
+        if (parsed.frame.type === "presence" || parsed.frame.type === "presence-delta")
+          this.presence = applyPresence(this.presence, parsed.frame);
+      } else this.bad.push(String(e.data));
       for (const w of this.waiters.splice(0)) w();
     });
     ws.addEventListener("close", (e) => {
@@ -62,6 +68,11 @@ export class RoomSocket {
 
   async waitForType<T extends ServerFrame["type"]>(type: T, where: (f: Extract<ServerFrame, { type: T }>) => boolean = () => true) {
     return this.waitFor(() => this.of(type).find(where));
+  }
+
+  /** Waits until the folded presence view passes `check` (the counts and people a screen would show). */
+  async waitForPresence(check: (view: PresenceView) => boolean, timeoutMs = 2000): Promise<PresenceView> {
+    return this.waitFor(() => (this.presence && check(this.presence) ? this.presence : undefined), timeoutMs);
   }
 
   close(): void {

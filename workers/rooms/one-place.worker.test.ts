@@ -104,7 +104,7 @@ describe("anonymous mode", () => {
     const other = await townsperson("Kano");
     const seen = await mustOpen(room, other.cookie);
     const own = await mustOpen(room, hidden.cookie);
-    const presence = await seen.waitForType("presence", (f) => f.members.some((m) => m.userId === hidden.user.id));
+    const presence = await seen.waitForPresence((f) => f.members.some((m) => m.userId === hidden.user.id));
     const shown = presence.members.find((m) => m.userId === hidden.user.id)?.nickname;
     expect(shown).toMatch(/^Anonymous [0-9A-Z]{1,4}$/);
     await call("/api/rooms/nearby/join", { method: "POST", cookie: hidden.cookie });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_TTL as PROTOCOL_MAX_TTL, type Envelope } from "../../../core/envelope";
 import {
   BACKOFF_CAP_MS,
+  BACKOFF_FLOOR_MS,
   backoffDelay,
   chunk,
   firstHearing,
@@ -12,6 +13,7 @@ import {
   MAX_TTL,
   packContent,
   RELAY_WAIT_MS,
+  SERVER_CLOSE_SPREAD_MS,
   relayToTabs,
   relayWait,
   SeenIds,
@@ -34,14 +36,19 @@ const envelope: Envelope = {
 };
 
 describe("mesh node decisions", () => {
-  it("backs off exponentially, capped at 30 s", () => {
+  it("backs off with full jitter: anywhere from a short floor up to a ceiling doubling to 30 s", () => {
     const top = () => 1;
     expect(backoffDelay(0, top)).toBe(500);
     expect(backoffDelay(1, top)).toBe(1000);
     expect(backoffDelay(4, top)).toBe(8000);
     expect(backoffDelay(20, top)).toBe(BACKOFF_CAP_MS);
-    // Jitter only shortens, by at most a fifth.
-    expect(backoffDelay(3, () => 0)).toBe(3200);
+    // The whole range, not a fifth of it: a low draw waits only the floor, whatever the attempt.
+    expect(backoffDelay(0, () => 0)).toBe(BACKOFF_FLOOR_MS);
+    expect(backoffDelay(20, () => 0)).toBe(BACKOFF_FLOOR_MS);
+    expect(backoffDelay(4, () => 0.5)).toBe(Math.round(BACKOFF_FLOOR_MS + 0.5 * (8000 - BACKOFF_FLOOR_MS)));
+    // After the room closed the socket (a deploy), the first retry spreads over a few seconds.
+    expect(backoffDelay(0, top, SERVER_CLOSE_SPREAD_MS)).toBe(SERVER_CLOSE_SPREAD_MS);
+    expect(backoffDelay(0, () => 0.5, SERVER_CLOSE_SPREAD_MS)).toBe(2550);
   });
 
   it("moves statuses forward only", () => {

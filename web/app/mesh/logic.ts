@@ -2,13 +2,25 @@
 import type { Envelope } from "../../../core/envelope";
 import type { MessageStatus } from "./db";
 
+/** The shortest wait before a reconnect: a healthy network is back this fast, a failing one is not hammered. */
+export const BACKOFF_FLOOR_MS = 100;
 export const BACKOFF_BASE_MS = 500;
 export const BACKOFF_CAP_MS = 30_000;
+/** The room closed an open socket (a deploy restarts every room): its sockets come back spread over this. */
+export const SERVER_CLOSE_SPREAD_MS = 5_000;
 
-/** Reconnect delay: doubling from 0.5 s, capped at 30 s, with up to 20% jitter so tabs do not stampede. */
-export function backoffDelay(attempt: number, random = Math.random): number {
-  const base = Math.min(BACKOFF_BASE_MS * 2 ** attempt, BACKOFF_CAP_MS);
-  return Math.round(base * (0.8 + 0.2 * random()));
+/**
+ * Reconnect delay with "full jitter": anywhere between the floor and min(cap, 0.5 s · 2^attempt), so sockets that
+ * failed together (a deploy, a network blip) do not come back together
+ * (docs/decisions/052-presence-deltas-and-jittered-reconnects.md). `ceiling` overrides the doubling: the first
+ * retry after the room closed a socket spreads over SERVER_CLOSE_SPREAD_MS.
+ */
+export function backoffDelay(
+  attempt: number,
+  random = Math.random,
+  ceiling = Math.min(BACKOFF_BASE_MS * 2 ** attempt, BACKOFF_CAP_MS),
+): number {
+  return Math.round(BACKOFF_FLOOR_MS + random() * (ceiling - BACKOFF_FLOOR_MS));
 }
 
 const ORDER: Record<MessageStatus, number> = { sending: 0, sent: 1, delivered: 2, read: 3 };

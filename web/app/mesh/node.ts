@@ -8,6 +8,7 @@ import { timerLine } from "./expiry";
 import { DEFAULT_TTL, type Envelope } from "../../../core/envelope";
 import { isPrivateRoomId as isPrivateRoom, roomKind } from "../../../core/room-ids";
 import type { ClientFrame, PresenceMember, ServerFrame } from "../../../core/frames";
+import { applyPresence, nextPresencePage, type PresenceView } from "../../../core/presence";
 import { apiRequest, HttpError } from "../../../core/http";
 import { newId } from "../../../core/ids";
 import { setCurrentMeshNode } from "./current";
@@ -37,7 +38,8 @@ export interface RoomState {
   viaTab: string | null;
   resumed: boolean;
   cursor: number;
-  presence: { nodes: number; members: PresenceMember[] } | null;
+  /** Who is here and how many (core/presence.ts); null until the room's first presence page. */
+  presence: PresenceView | null;
   typing: { userId: string; nickname: string }[];
   encrypted: boolean;
   loaded: boolean;
@@ -407,17 +409,25 @@ export class MeshNode {
         this.inOrder(room, () => this.receipts.received(room, frame.ids, frame.status));
         break;
       case "presence":
-        if (state) state.presence = { nodes: frame.nodes, members: frame.members };
+      case "presence-delta": {
+        if (!state) break;
+        state.presence = applyPresence(state.presence, frame);
+        // The rest of the list, a page at a time, up to what a client keeps (asked by this tab's own socket).
+        const after = nextPresencePage(frame, state.presence);
+        if (after && viaTab === null) this.relays.get(room)?.send({ type: "ping", presence: true, after });
+        const arrived = frame.type === "presence" ? frame.members : frame.joined;
         // Someone (or a new device) arrived in a group: hand them my sender key, so my messages open for them.
         // A person not seen here before (just accepted an invitation) gets it at once; others at most every 10 s.
         if (
           roomKind(room) === "group" &&
-          (this.newInPresence(room, frame.members) || Date.now() - (this.lastKeyShare.get(room) ?? 0) > KEY_SHARE_EVERY_MS)
+          arrived.length > 0 &&
+          (this.newInPresence(room, arrived) || Date.now() - (this.lastKeyShare.get(room) ?? 0) > KEY_SHARE_EVERY_MS)
         ) {
           this.lastKeyShare.set(room, Date.now());
           this.inOrder(room, () => this.sealing.shareSenderKey(room).catch((e) => console.warn("mesh: sender key", e)));
         }
         break;
+      }
       case "typing":
         if (state && frame.userId !== this.me.id) this.onTyping(state, frame.userId, frame.nickname, frame.active);
         break;
@@ -557,7 +567,7 @@ export class MeshNode {
     }
   }
 
-  /** Asks the room for a fresh presence list (a ping with presence). */
+  /** Asks the room for a fresh presence list (a ping with presence: its first page; the rest follows). */
   refreshPresence(room: string | null) {
     if (room) this.sendControl(room, { type: "ping", at: Date.now(), presence: true });
   }

@@ -1,6 +1,7 @@
 // The relay transport's reconnect behaviour, with a stand-in WebSocket and fake timers (no browser needed).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CLOSE_NOT_MEMBER, CLOSE_REPLACED } from "../../../core/frames";
+import { BACKOFF_FLOOR_MS, SERVER_CLOSE_SPREAD_MS } from "./logic";
 import { RelayTransport, type TransportStatus } from "./transports";
 
 class FakeSocket {
@@ -44,7 +45,6 @@ beforeEach(() => {
     addEventListener: (type: string, fn: () => void) => listeners.set(type, fn),
     removeEventListener: (type: string) => listeners.delete(type),
   });
-  vi.spyOn(Math, "random").mockReturnValue(1);
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -52,11 +52,23 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function relay() {
+/** A relay whose jitter draws come from `random` (1: always the longest wait of the range). */
+function relay(random: () => number = () => 1) {
   const statuses: TransportStatus[] = [];
   const frames: unknown[] = [];
-  const t = new RelayTransport("nearby:s1v0g", { onFrame: (f) => frames.push(f), onStatus: (s) => statuses.push(s) });
+  const t = new RelayTransport("nearby:s1v0g", { onFrame: (f) => frames.push(f), onStatus: (s) => statuses.push(s) }, random);
   return { t, statuses, frames };
+}
+
+/** Milliseconds until the relay opens its next socket (in 100 ms steps). */
+function waitForNextSocket(): number {
+  const before = FakeSocket.all.length;
+  let waited = 0;
+  while (FakeSocket.all.length === before) {
+    vi.advanceTimersByTime(100);
+    waited += 100;
+  }
+  return waited;
 }
 
 describe("the relay transport", () => {
@@ -76,27 +88,55 @@ describe("the relay transport", () => {
     t.close();
   });
 
-  it("retries with doubling delays capped at 30 s, and starts over once a connection opens", () => {
+  it("retries with doubling delays capped at 30 s at most, and starts over once a connection opens", () => {
     const { t } = relay();
     const delays: number[] = [];
     for (let i = 0; i < 9; i++) {
-      const before = FakeSocket.all.length;
       FakeSocket.all.at(-1)!.fail();
-      let waited = 0;
-      while (FakeSocket.all.length === before) {
-        vi.advanceTimersByTime(100);
-        waited += 100;
-      }
-      delays.push(waited);
+      delays.push(waitForNextSocket());
     }
     expect(delays).toEqual([500, 1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
     expect(t.send({ type: "ping" })).toBe(false);
     FakeSocket.all.at(-1)!.open();
+    FakeSocket.all.at(-1)!.close();
+    expect(waitForNextSocket()).toBe(SERVER_CLOSE_SPREAD_MS);
     FakeSocket.all.at(-1)!.fail();
-    const before = FakeSocket.all.length;
-    vi.advanceTimersByTime(500);
-    expect(FakeSocket.all.length).toBe(before + 1);
+    expect(waitForNextSocket()).toBe(1000);
     t.close();
+  });
+
+  it("draws each wait anywhere from a short floor up to the doubling ceiling (full jitter)", () => {
+    const { t } = relay(() => 0);
+    const quick: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      FakeSocket.all.at(-1)!.fail();
+      quick.push(waitForNextSocket());
+    }
+    // A healthy network that drew low is back within the floor, however many attempts failed before.
+    expect(quick).toEqual(Array(8).fill(BACKOFF_FLOOR_MS));
+    t.close();
+  });
+
+  it("spreads the clients a deploy disconnected over a few seconds instead of bringing them back together", () => {
+    // Forty clients with open sockets, all closed by the room at the same moment; their draws cover [0, 1).
+    const clients = Array.from({ length: 40 }, (_, i) => {
+      const { t } = relay(() => i / 40);
+      const ws = FakeSocket.all.at(-1)!;
+      ws.open();
+      return { t, ws };
+    });
+    const opened = FakeSocket.all.length;
+    for (const c of clients) c.ws.close();
+    const perSecond: number[] = [];
+    for (let s = 0; s < 5; s++) {
+      const before = FakeSocket.all.length;
+      vi.advanceTimersByTime(1000);
+      perSecond.push(FakeSocket.all.length - before);
+    }
+    expect(FakeSocket.all.length - opened).toBe(40);
+    // About a fifth per second (8 of 40), where a fixed delay would bring all 40 back in the same instant.
+    expect(Math.max(...perSecond)).toBeLessThanOrEqual(9);
+    for (const c of clients) c.t.close();
   });
 
   it("waits the longest backoff after the room replaced it with a newer socket of the same person", () => {

@@ -2,7 +2,7 @@
 // the local mesh between tabs (BroadcastChannel). Web Bluetooth only scans (see bluetooth.ts): a browser
 // cannot advertise or accept a Bluetooth connection, so it cannot carry chat to another phone.
 import { CLOSE_NOT_MEMBER, CLOSE_REPLACED, type ClientFrame, encodeFrame, parseServerFrame, type ServerFrame } from "../../../core/frames";
-import { backoffDelay } from "./logic";
+import { backoffDelay, SERVER_CLOSE_SPREAD_MS } from "./logic";
 
 export type TransportStatus = "connecting" | "open" | "closed";
 
@@ -25,7 +25,7 @@ const PING_MS = 25_000;
 /** Backoff attempt to continue from after being replaced: the 30 s cap. */
 const REPLACED_BACKOFF_ATTEMPT = 6;
 
-/** One room's WebSocket at /ws/rooms/:id, reconnecting with capped exponential backoff. */
+/** One room's WebSocket at /ws/rooms/:id, reconnecting with capped exponential backoff and full jitter. */
 export class RelayTransport implements Transport {
   readonly name = "relay";
   status: TransportStatus = "closed";
@@ -41,6 +41,7 @@ export class RelayTransport implements Transport {
   constructor(
     readonly room: string,
     private readonly handlers: RelayHandlers,
+    private readonly random: () => number = Math.random,
   ) {
     window.addEventListener("online", this.onOnline);
     window.addEventListener("offline", this.onOffline);
@@ -78,6 +79,9 @@ export class RelayTransport implements Transport {
     ws.onclose = (e) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      // An open socket the room closed (most often a deploy, which restarts every room at once): every client
+      // would come back at the same moment, so the first retry is spread over a few seconds.
+      const spread = this.status === "open";
       // Replaced by a newer socket of the same person (more tabs than the room allows): wait long before
       // trying again, so tabs do not keep replacing each other; meanwhile the local mesh carries this tab.
       if (e.code === CLOSE_REPLACED) this.attempt = Math.max(this.attempt, REPLACED_BACKOFF_ATTEMPT);
@@ -86,7 +90,7 @@ export class RelayTransport implements Transport {
       if (this.pingTimer) clearInterval(this.pingTimer);
       this.pingTimer = null;
       this.setStatus("closed");
-      this.scheduleRetry();
+      this.scheduleRetry(spread && !this.stopped && this.attempt === 0 ? SERVER_CLOSE_SPREAD_MS : undefined);
     };
     // An error is always followed by close, which schedules the retry.
     ws.onerror = () => {};
@@ -110,9 +114,9 @@ export class RelayTransport implements Transport {
     this.scheduleRetry();
   }
 
-  private scheduleRetry() {
+  private scheduleRetry(ceiling?: number) {
     if (this.stopped || this.retryTimer) return;
-    const delay = backoffDelay(this.attempt++);
+    const delay = backoffDelay(this.attempt++, this.random, ceiling);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       this.connect();
