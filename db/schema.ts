@@ -74,7 +74,8 @@ export const sessions = sqliteTable(
     pendingMergeFrom: text("pending_merge_from"),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (t) => [index("sessions_user_idx").on(t.userId)],
+  // expires_at: the Cron drops sessions long expired without scanning the table (docs/decisions/051-retention.md).
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );
 
 // Two-factor authentication with an authenticator app (RFC 6238). The secret must be readable to check codes;
@@ -411,7 +412,8 @@ export const notifications = sqliteTable(
     url: text("url"),
     createdAt: createdAt(),
   },
-  (t) => [index("notifications_user_idx").on(t.userId, t.createdAt)],
+  // created_at alone: the Cron drops old notifications without scanning the table (docs/decisions/051-retention.md).
+  (t) => [index("notifications_user_idx").on(t.userId, t.createdAt), index("notifications_created_idx").on(t.createdAt)],
 );
 
 export const notificationPrefs = sqliteTable("notification_prefs", {
