@@ -2,6 +2,7 @@
 // deleting in bounded chunks so no statement holds D1's single thread for long. The Cron runs them
 // (workers/retention.ts). Times are in ms since the epoch, as the timestamp_ms columns store them.
 import { type SQL, sql } from "drizzle-orm";
+import { SECURITY_EVENTS_SHOWN } from "../../core/security";
 import type { Db } from "../index";
 
 const HOUR = 3600_000;
@@ -131,8 +132,18 @@ export function pruneNotifications(db: Db, o: RetentionOptions) {
   );
 }
 
+/**
+ * Security events past 180 days, except the newest the person is shown (core/security.ts SECURITY_EVENTS_SHOWN):
+ * /advanced-security never goes blank because nothing happened lately.
+ */
 export function pruneSecurityEvents(db: Db, o: RetentionOptions) {
-  return deleteInChunks(db, "security_events", sql`created_at < ${o.now - RETENTION.securityEventsMs}`, o.chunkRows);
+  return deleteInChunks(
+    db,
+    "security_events",
+    sql`created_at < ${o.now - RETENTION.securityEventsMs} AND (SELECT count(*) FROM security_events s
+      WHERE s.user_id = security_events.user_id AND s.created_at > security_events.created_at) >= ${SECURITY_EVENTS_SHOWN}`,
+    o.chunkRows,
+  );
 }
 
 export function pruneOutbound(db: Db, o: RetentionOptions) {

@@ -3,6 +3,7 @@
 import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../core/ids";
+import { SECURITY_EVENTS_SHOWN } from "../../core/security";
 import type { Db } from "../index";
 import {
   apiKeys,
@@ -211,7 +212,7 @@ export function retentionQuerySuite(driver: string, getDb: () => Db) {
       ]);
     });
 
-    it("drops an old SOS's delivery outcomes, notifications (read after 30 days, any after 90) and old security events", async () => {
+    it("drops an old SOS's delivery outcomes, notifications (read after 30 days, any after 90) and security events past 180 days but the newest shown", async () => {
       const db = getDb();
       const u = await createUser(db);
       const sos = (broadcastedAt: Date) => ({
@@ -253,9 +254,13 @@ export function retentionQuerySuite(driver: string, getDb: () => Db) {
         message: "m",
         createdAt,
       });
-      const evOld = event(past(RETENTION.securityEventsMs));
+      // Six old events and one recent: the recent one and the three newest old ones are what the person is shown.
+      const olds = Array.from({ length: 6 }, (_, i) => event(new Date(past(RETENTION.securityEventsMs).getTime() - i * MIN)));
       const evKept = event(inside(RETENTION.securityEventsMs));
-      await db.insert(securityEvents).values([evOld, evKept]);
+      await db.insert(securityEvents).values([...olds, evKept]);
+      const quiet = await createUser(db);
+      const quietOld = event(new Date(now - 400 * 86_400_000));
+      await db.insert(securityEvents).values({ ...quietOld, userId: quiet.id });
 
       await pruneSosDeliveries(db, { now });
       await pruneNotifications(db, { now });
@@ -269,7 +274,10 @@ export function retentionQuerySuite(driver: string, getDb: () => Db) {
       const notes = await db.select({ id: notifications.id }).from(notifications).where(eq(notifications.userId, u.id));
       expect(notes.map((r) => r.id).sort()).toEqual([unreadMonth.id, readRecent.id].sort());
       const events = await db.select({ id: securityEvents.id }).from(securityEvents).where(eq(securityEvents.userId, u.id));
-      expect(events.map((r) => r.id)).toEqual([evKept.id]);
+      expect(events.map((r) => r.id).sort()).toEqual([evKept.id, ...olds.slice(0, SECURITY_EVENTS_SHOWN - 1).map((e) => e.id)].sort());
+      // Someone with nothing new for over a year still sees their last event.
+      const theirs = await db.select({ id: securityEvents.id }).from(securityEvents).where(eq(securityEvents.userId, quiet.id));
+      expect(theirs).toEqual([{ id: quietOld.id }]);
     });
 
     it("drops API call counts after a week and uploads never finished after seven days, with their parts", async () => {
