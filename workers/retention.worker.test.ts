@@ -105,16 +105,22 @@ describe("retention run by the Cron", () => {
     const now = Date.now();
     const [quiet, older] = [`group:${newId()}`, `group:${newId()}`];
     await db.insert(rooms).values([
-      { id: quiet, kind: "group", name: "Quiet for 5 days" },
-      { id: older, kind: "group", name: "Quiet for 9 days" },
+      { id: quiet, kind: "group", name: "Quiet for 2 days" },
+      { id: older, kind: "group", name: "Quiet for longer" },
     ]);
     // Joined the room quiet for longer more recently: only its last message puts it below the other.
     await db.insert(roomMembers).values([
       { roomId: quiet, userId, joinedAt: new Date(now - 40 * DAY) },
       { roomId: older, userId, joinedAt: new Date(now - 20 * DAY) },
     ]);
+    // Every message has just left the two-day window (the run's first look); each room's newest stays.
     const msg = (roomId: string, ago: number) => ({ id: newId(), roomId, senderId: userId, type: "text", sentAt: new Date(now - ago) });
-    const rows = [msg(quiet, 5 * DAY), msg(quiet, 6 * DAY), msg(older, 9 * DAY), msg(older, 12 * DAY)];
+    const rows = [
+      msg(quiet, 2 * DAY + 2 * HOUR),
+      msg(quiet, 2 * DAY + 20 * HOUR),
+      msg(older, 2 * DAY + 10 * HOUR),
+      msg(older, 2 * DAY + 22 * HOUR),
+    ];
     await db.insert(messages).values(rows);
 
     await runRetention(db, { now });

@@ -6,15 +6,17 @@
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
+import { tsImport } from "tsx/esm/api";
 import { MESSAGE_POINTS_PER_DAY } from "../../core/rewards.ts";
-import { RETENTION } from "../../db/queries/retention.ts";
 import { writeSection } from "../readme.mjs";
+
+// The windows the Cron applies, from the module itself (through tsx: it imports without file extensions).
+const { RETENTION, CRON_INTERVAL_MS } = await tsImport("../../db/queries/retention.ts", import.meta.url);
 
 const N = 20_000;
 const PEOPLE = 2_000;
 const ROOMS = 500;
 const DAY = 86_400_000;
-const CRON_MS = 15 * 60_000; // the Cron's interval (wrangler.toml): a row outlives its window by up to this.
 
 // The issue's assumptions per daily active person (issue 28), and what follows from them.
 const MESSAGES = 20;
@@ -101,9 +103,9 @@ const sizes = {
 
 // Rows a person's day writes, how long each lives, and what that holds at steady state.
 const keepDays = {
-  messages: (RETENTION.messagesMs + CRON_MS) / DAY,
+  messages: (RETENTION.messagesMs + CRON_INTERVAL_MS) / DAY,
   // Open for a while (not counted: a socket is open only while someone is there), then an hour after closing.
-  mesh_connections: (RETENTION.closedConnectionsMs + CRON_MS) / DAY,
+  mesh_connections: (RETENTION.closedConnectionsMs + CRON_INTERVAL_MS) / DAY,
   point_events: Number.POSITIVE_INFINITY, // the rewards ledger: totals, leaderboards and caps are sums of its rows
   analytics_personal: 31, // pruneAnalytics (docs/decisions/037-hourly-and-personal-analytics.md)
 };

@@ -66,17 +66,48 @@ export interface RetentionOptions {
   chunkRows?: number;
 }
 
+/** The Cron's interval (wrangler.toml), and the slices of older time one run looks through (see below). */
+export const CRON_INTERVAL_MS = 15 * 60_000;
+export const OLD_SLICES = 96;
+export const OLD_SLICE_MS = 7 * DAY;
+
+/**
+ * For rules that keep some old rows for good (each room's newest message, a person's newest security events): a
+ * plain `time < cutoff` scan would walk every kept row on every run (measured: 0.75 s per 200,000 quiet rooms).
+ * So each run looks at the day that just left the window (the steady flow: its kept rows are few), and at one
+ * 7-day slice of older time, a different one each run of the day (the slice of run OLD_SLICES − 1 is open-ended):
+ * rows that stopped being kept (a quiet room spoke again) or predate this rule go within a day of runs.
+ */
+async function pruneOutsideWindow(
+  db: Db,
+  o: RetentionOptions,
+  table: string,
+  time: string,
+  cutoff: number,
+  removable: SQL,
+): Promise<number> {
+  const col = sql.raw(time);
+  const band = cutoff - DAY;
+  const run = Math.floor(o.now / CRON_INTERVAL_MS) % OLD_SLICES;
+  const hi = band - run * OLD_SLICE_MS;
+  const lo = run === OLD_SLICES - 1 ? Number.MIN_SAFE_INTEGER : hi - OLD_SLICE_MS;
+  const recent = await deleteInChunks(db, table, sql`${col} >= ${band} AND ${col} < ${cutoff} AND ${removable}`, o.chunkRows);
+  const older = await deleteInChunks(db, table, sql`${col} >= ${lo} AND ${col} < ${hi} AND ${removable}`, o.chunkRows);
+  return recent + older;
+}
+
 /**
  * Message metadata older than the window, except each room's newest row: the room list orders rooms by their
  * last message (db/queries/rooms.ts listUserRooms), however long ago it was.
  */
 export function pruneMessages(db: Db, o: RetentionOptions) {
-  const before = o.now - RETENTION.messagesMs;
-  return deleteInChunks(
+  return pruneOutsideWindow(
     db,
+    o,
     "messages",
-    sql`sent_at < ${before} AND sent_at < (SELECT max(n.sent_at) FROM messages n WHERE n.room_id = messages.room_id)`,
-    o.chunkRows,
+    "sent_at",
+    o.now - RETENTION.messagesMs,
+    sql`sent_at < (SELECT max(n.sent_at) FROM messages n WHERE n.room_id = messages.room_id)`,
   );
 }
 
@@ -137,12 +168,13 @@ export function pruneNotifications(db: Db, o: RetentionOptions) {
  * /advanced-security never goes blank because nothing happened lately.
  */
 export function pruneSecurityEvents(db: Db, o: RetentionOptions) {
-  return deleteInChunks(
+  return pruneOutsideWindow(
     db,
+    o,
     "security_events",
-    sql`created_at < ${o.now - RETENTION.securityEventsMs} AND (SELECT count(*) FROM security_events s
-      WHERE s.user_id = security_events.user_id AND s.created_at > security_events.created_at) >= ${SECURITY_EVENTS_SHOWN}`,
-    o.chunkRows,
+    "created_at",
+    o.now - RETENTION.securityEventsMs,
+    sql`(SELECT count(*) FROM security_events s WHERE s.user_id = security_events.user_id AND s.created_at > security_events.created_at) >= ${SECURITY_EVENTS_SHOWN}`,
   );
 }
 

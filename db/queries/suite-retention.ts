@@ -41,7 +41,10 @@ import {
   pruneUnfinishedUploads,
   pruneVerifications,
   pruneWebauthnChallenges,
+  CRON_INTERVAL_MS,
+  OLD_SLICES,
   RETENTION,
+  type RetentionOptions,
 } from "./retention";
 import { listUserRooms } from "./rooms";
 import { createUser } from "./users";
@@ -52,6 +55,13 @@ const now = Date.parse("2026-11-20T12:00:00Z");
 const past = (ms: number) => new Date(now - ms - MIN);
 const inside = (ms: number) => new Date(now - ms + MIN);
 
+/** The runs of one day, every 15 minutes back from `now`: each looks through a different span of older time. */
+async function overADay(rule: (db: Db, o: RetentionOptions) => Promise<number>, db: Db): Promise<number> {
+  let n = 0;
+  for (let k = 0; k < OLD_SLICES; k++) n += await rule(db, { now: now - k * CRON_INTERVAL_MS });
+  return n;
+}
+
 export function retentionQuerySuite(driver: string, getDb: () => Db) {
   describe(`retention rules on ${driver}`, () => {
     it("drops message rows past two days in chunks, but keeps each room's newest so the room list keeps its order", async () => {
@@ -60,23 +70,31 @@ export function retentionQuerySuite(driver: string, getDb: () => Db) {
       const quiet = `group:${newId()}`;
       const busy = `group:${newId()}`;
       const row = (roomId: string, sentAt: Date) => ({ id: newId(), roomId, senderId: u.id, type: "text", sentAt });
-      // The quiet room's last message is a week old; the busy room has old rows and one inside the window.
+      // The quiet room's last message is a week old; the busy room has rows that just left the window and one inside it.
       const quietRows = [
-        row(quiet, new Date(now - 9 * 86_400_000)),
+        row(quiet, new Date(now - 90 * 86_400_000)),
         row(quiet, new Date(now - 8 * 86_400_000)),
         row(quiet, past(7 * 86_400_000)),
       ];
       const busyOld = Array.from({ length: 5 }, (_, i) => row(busy, new Date(past(RETENTION.messagesMs).getTime() - i * MIN)));
       const busyFresh = row(busy, inside(RETENTION.messagesMs));
       await db.insert(messages).values([...quietRows, ...busyOld, busyFresh]);
+      const left = async () =>
+        (
+          await db
+            .select({ id: messages.id })
+            .from(messages)
+            .where(inArray(messages.roomId, [quiet, busy]))
+        )
+          .map((r) => r.id)
+          .sort();
 
-      // Chunks of 2 rows: all six old rows go over several statements of one run.
-      expect(await pruneMessages(db, { now, chunkRows: 2 })).toBeGreaterThanOrEqual(6);
-      const left = await db
-        .select({ id: messages.id })
-        .from(messages)
-        .where(inArray(messages.roomId, [quiet, busy]));
-      expect(left.map((r) => r.id).sort()).toEqual([quietRows[2].id, busyFresh.id].sort());
+      // One run (chunks of 2 rows) takes the rows that just left the window, over several statements.
+      expect(await pruneMessages(db, { now, chunkRows: 2 })).toBeGreaterThanOrEqual(5);
+      expect(await left()).toEqual([...quietRows.map((r) => r.id), busyFresh.id].sort());
+      // A day of runs looks through older time too: only the quiet room's newest row and the fresh one remain.
+      await overADay(pruneMessages, db);
+      expect(await left()).toEqual([quietRows[2].id, busyFresh.id].sort());
     });
 
     it("keeps the room list ordered by last message after pruning", async () => {
@@ -98,7 +116,7 @@ export function retentionQuerySuite(driver: string, getDb: () => Db) {
         { id: newId(), roomId: newer, senderId: u.id, type: "text", sentAt: new Date(now - 5 * 86_400_000) },
         { id: newId(), roomId: older, senderId: u.id, type: "text", sentAt: new Date(now - 10 * 86_400_000) },
       ]);
-      await pruneMessages(db, { now });
+      await overADay(pruneMessages, db);
       expect((await listUserRooms(db, u.id)).map((r) => r.id)).toEqual([newer, older]);
       const kept = await db
         .select({ roomId: messages.roomId })
@@ -264,7 +282,7 @@ export function retentionQuerySuite(driver: string, getDb: () => Db) {
 
       await pruneSosDeliveries(db, { now });
       await pruneNotifications(db, { now });
-      await pruneSecurityEvents(db, { now });
+      await overADay(pruneSecurityEvents, db);
       const deliveries = await db.select({ b: sosDeliveries.broadcastId }).from(sosDeliveries).where(eq(sosDeliveries.userId, u.id));
       expect(deliveries).toEqual([{ b: recentSos.id }]);
       // The SOS itself stays: it is the record of what happened.
