@@ -170,7 +170,7 @@ ${fmt(held / 1024, 1)} KB per active person (${fmt((held * LAGOS) / 1024 ** 3, 1
 the windows of ${fmt(LIMIT / held)} daily active people).
 
 Growth: ${fmt(growth)} B of D1 per active person per day at steady state (goal ≤ 1 KB: ${fmt(growth / 1024, 1)}× it), plus ${fmt(held / 1024, 1)} KB held per active person.
-For Lagos that is ${fmt((growth * LAGOS) / 1024 ** 3, 1)} GB more every day on top of ${fmt((held * LAGOS) / 1024 ** 3, 1)} GB held: one database fills within a day.
+For Lagos that is ${fmt((growth * LAGOS) / 1024 ** 3, 1)} GB more every day on top of ${fmt((held * LAGOS) / 1024 ** 3, 1)} GB held, far past what one 10 GB database holds.
 
 What closes the gap, from these sizes. (1) The message path not writing D1 (issue 28, item 2): no \`messages\` or
 \`mesh_connections\` rows leaves the personal roll-up's ${fmt(personal.held / 1024, 1)} KB held per person
