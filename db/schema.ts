@@ -74,7 +74,8 @@ export const sessions = sqliteTable(
     pendingMergeFrom: text("pending_merge_from"),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (t) => [index("sessions_user_idx").on(t.userId)],
+  // expires_at: the Cron drops sessions long expired without scanning the table (docs/decisions/051-retention.md).
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );
 
 // Two-factor authentication with an authenticator app (RFC 6238). The secret must be readable to check codes, so
@@ -339,7 +340,11 @@ export const meshConnections = sqliteTable(
     connectedAt: integer("connected_at", { mode: "timestamp_ms" }).notNull().default(now),
     disconnectedAt: integer("disconnected_at", { mode: "timestamp_ms" }),
   },
-  (t) => [index("mesh_connections_active_idx").on(t.isActive, t.roomId)],
+  (t) => [
+    index("mesh_connections_active_idx").on(t.isActive, t.roomId),
+    // Closed connections by when they closed: the Cron finds those past the hour without walking the rest (decision 051).
+    index("mesh_connections_closed_idx").on(t.isActive, t.disconnectedAt),
+  ],
 );
 
 export const emergencyBroadcasts = sqliteTable(
@@ -450,7 +455,8 @@ export const notifications = sqliteTable(
     url: text("url"),
     createdAt: createdAt(),
   },
-  (t) => [index("notifications_user_idx").on(t.userId, t.createdAt)],
+  // created_at alone: the Cron drops old notifications without scanning the table (docs/decisions/051-retention.md).
+  (t) => [index("notifications_user_idx").on(t.userId, t.createdAt), index("notifications_created_idx").on(t.createdAt)],
 );
 
 export const notificationPrefs = sqliteTable("notification_prefs", {
@@ -539,7 +545,12 @@ export const files = sqliteTable(
     partCount: integer("part_count").notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [index("files_owner_idx").on(t.ownerId), index("files_room_idx").on(t.roomId, t.createdAt)],
+  (t) => [
+    index("files_owner_idx").on(t.ownerId),
+    index("files_room_idx").on(t.roomId, t.createdAt),
+    // Only uploads under way: the Cron finds those never finished without scanning every file (decision 051).
+    index("files_uploading_idx").on(t.createdAt).where(sql`${t.state} = 'uploading'`),
+  ],
 );
 
 export const fileParts = sqliteTable(
@@ -753,7 +764,8 @@ export const securityEvents = sqliteTable(
     resolved: integer("resolved", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
-  (t) => [index("security_events_user_idx").on(t.userId, t.createdAt)],
+  // created_at alone: the Cron's retention looks through one span of time at a time (docs/decisions/051-retention.md).
+  (t) => [index("security_events_user_idx").on(t.userId, t.createdAt), index("security_events_created_idx").on(t.createdAt)],
 );
 
 /**

@@ -7,6 +7,7 @@ import { createDb } from "../db";
 import { pruneAnalytics } from "./analytics";
 import { runBillingClock } from "./billing";
 import { publicEnv } from "./env";
+import { runRetention } from "./retention";
 import { consumeSosFanout } from "./sos/fanout";
 
 export { MeshRoom } from "../durable-objects/mesh-room";
@@ -33,6 +34,8 @@ export default {
     const db = createDb(env);
     ctx.waitUntil(runBillingClock(env, db));
     ctx.waitUntil(pruneAnalytics(db).catch((e) => console.error("analytics: prune", e)));
+    // Every table that grows with use keeps rows only as long as a feature reads them (docs/decisions/051-retention.md).
+    ctx.waitUntil(runRetention(db).catch((e) => console.error("retention", e)));
   },
   // The SOS fan-out past the first recipients (docs/decisions/036-sos-fan-out-on-a-queue.md).
   queue: (batch, env) => consumeSosFanout(batch, env),

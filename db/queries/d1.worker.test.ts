@@ -2,8 +2,10 @@ import { env } from "cloudflare:test";
 import { createDb } from "../index";
 import { querySuite } from "./query-suite";
 import { identityQuerySuite } from "./suite-identity";
+import { retentionQuerySuite } from "./suite-retention";
 import { serviceQuerySuite } from "./suite-service";
 
 querySuite("D1", () => createDb(env));
 identityQuerySuite("D1", () => createDb(env));
 serviceQuerySuite("D1", () => createDb(env));
+retentionQuerySuite("D1", () => createDb(env));

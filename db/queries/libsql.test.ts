@@ -9,6 +9,7 @@ import type { Db } from "../index";
 import * as schema from "../schema";
 import { querySuite } from "./query-suite";
 import { identityQuerySuite } from "./suite-identity";
+import { retentionQuerySuite } from "./suite-retention";
 import { serviceQuerySuite } from "./suite-service";
 
 let db: Db;
@@ -23,3 +24,4 @@ beforeAll(async () => {
 querySuite("libSQL", () => db);
 identityQuerySuite("libSQL", () => db);
 serviceQuerySuite("libSQL", () => db);
+retentionQuerySuite("libSQL", () => db);

@@ -1,0 +1,149 @@
+// The Cron's retention run (workers/retention.ts, docs/decisions/051-retention.md) on real D1, checked through the
+// features that read what it keeps: the per-address code limit, a live session, the room list's order, open
+// connections. Old rows are seeded as they would have been written; fresh ones come through the real Worker.
+import { env } from "cloudflare:test";
+import { eq, inArray } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { newId } from "../core/ids";
+import { createDb } from "../db";
+import { countCodesFromAddress } from "../db/queries/verifications";
+import { meshConnections, messages, roomMembers, rooms, sessions, verifications } from "../db/schema";
+import { anonymousSession, call } from "../tests/workers/helpers";
+import type { AppEnv } from "./env";
+import { startVerification } from "./identity/verification";
+import { addressLimit } from "./limits";
+import { runRetention } from "./retention";
+
+const appEnv = env as unknown as AppEnv;
+const db = createDb(appEnv);
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+
+describe("retention run by the Cron", () => {
+  it("names every table it pruned with the rows it lost", async () => {
+    const counts = await runRetention(db);
+    expect(Object.keys(counts).sort()).toEqual(
+      [
+        "address_counters",
+        "api_key_usage",
+        "audit_log",
+        "files",
+        "mesh_connections",
+        "messages",
+        "notifications",
+        "outbound_messages",
+        "security_events",
+        "sessions",
+        "sos_deliveries",
+        "stripe_events",
+        "verifications",
+        "webauthn_challenges",
+      ].sort(),
+    );
+  });
+
+  it("forgets codes older than a day, while codes of the last hour still count against the address's limit", async () => {
+    const ip = `198.51.100.${Math.floor(Math.random() * 200)}`;
+    const limit = addressLimit(appEnv, "verificationCodes");
+    const code = (createdAt: number, i: number) => ({
+      id: newId(),
+      phone: `+23480312${String(i).padStart(5, "0")}`,
+      codeHash: "h",
+      channel: "sms" as const,
+      ip,
+      createdAt: new Date(createdAt),
+      expiresAt: new Date(createdAt + 10 * 60_000),
+    });
+    const now = Date.now();
+    const old = Array.from({ length: 3 }, (_, i) => code(now - 2 * DAY - i * 60_000, i));
+    // One short of the limit within the last hour.
+    const recent = Array.from({ length: limit - 1 }, (_, i) => code(now - 30 * 60_000 + i * 1000, 100 + i));
+    for (let i = 0; i < old.length + recent.length; i += 8) await db.insert(verifications).values([...old, ...recent].slice(i, i + 8));
+
+    await runRetention(db, { now });
+    const left = await db
+      .select({ id: verifications.id })
+      .from(verifications)
+      .where(
+        inArray(
+          verifications.id,
+          [...old, ...recent].map((r) => r.id),
+        ),
+      );
+    expect(left.map((r) => r.id).sort()).toEqual(recent.map((r) => r.id).sort());
+    expect(await countCodesFromAddress(db, ip, new Date(now - HOUR))).toBe(limit - 1);
+
+    // The address may ask once more, then the limit holds.
+    const ask = async () => {
+      const person = await anonymousSession();
+      return startVerification(appEnv, db, {
+        phone: `0803${String(Math.floor(Math.random() * 1e7)).padStart(7, "0")}`,
+        channel: "sms",
+        ip,
+        userId: person.user.id,
+      });
+    };
+    expect((await ask()).ok).toBe(true);
+    expect(await ask()).toMatchObject({ ok: false, reason: "ip_limit" });
+  });
+
+  it("keeps a live session signed in and drops one expired over a month ago", async () => {
+    const person = await anonymousSession();
+    const stale = { id: `stale-${newId()}`, userId: person.user.id, expiresAt: new Date(Date.now() - 31 * DAY) };
+    await db.insert(sessions).values(stale);
+
+    await runRetention(db);
+    expect(await db.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, stale.id))).toEqual([]);
+    const me = await call("/api/me", { cookie: person.cookie });
+    expect(me.status).toBe(200);
+    expect((await me.json<{ user: { id: string } }>()).user.id).toBe(person.user.id);
+  });
+
+  it("keeps each room's last message, so the room list keeps ordering rooms quiet for longer than the window", async () => {
+    const person = await anonymousSession();
+    const userId = person.user.id;
+    const now = Date.now();
+    const [quiet, older] = [`group:${newId()}`, `group:${newId()}`];
+    await db.insert(rooms).values([
+      { id: quiet, kind: "group", name: "Quiet for 2 days" },
+      { id: older, kind: "group", name: "Quiet for longer" },
+    ]);
+    // Joined the room quiet for longer more recently: only its last message puts it below the other.
+    await db.insert(roomMembers).values([
+      { roomId: quiet, userId, joinedAt: new Date(now - 40 * DAY) },
+      { roomId: older, userId, joinedAt: new Date(now - 20 * DAY) },
+    ]);
+    // Every message has just left the two-day window (the run's first look); each room's newest stays.
+    const msg = (roomId: string, ago: number) => ({ id: newId(), roomId, senderId: userId, type: "text", sentAt: new Date(now - ago) });
+    const rows = [
+      msg(quiet, 2 * DAY + 2 * HOUR),
+      msg(quiet, 2 * DAY + 20 * HOUR),
+      msg(older, 2 * DAY + 10 * HOUR),
+      msg(older, 2 * DAY + 22 * HOUR),
+    ];
+    await db.insert(messages).values(rows);
+
+    await runRetention(db, { now });
+    const kept = await db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(inArray(messages.roomId, [quiet, older]));
+    expect(kept.map((r) => r.id).sort()).toEqual([rows[0].id, rows[2].id].sort());
+    const list = await call("/api/rooms", { cookie: person.cookie });
+    expect(list.status).toBe(200);
+    const ids = (await list.json<{ rooms: { id: string }[] }>()).rooms.map((r) => r.id).filter((id) => id === quiet || id === older);
+    expect(ids).toEqual([quiet, older]);
+  });
+
+  it("drops connections closed over an hour ago and keeps open ones, however old", async () => {
+    const roomId = `nearby:${newId().slice(0, 5)}`;
+    const now = Date.now();
+    const open = { id: newId(), userId: "someone", roomId, connectedAt: new Date(now - 3 * DAY) };
+    const closed = { id: newId(), userId: "someone", roomId, isActive: false, disconnectedAt: new Date(now - 2 * HOUR) };
+    await db.insert(meshConnections).values([open, closed]);
+    const counts = await runRetention(db, { now });
+    expect(counts.mesh_connections).toBeGreaterThanOrEqual(1);
+    const left = await db.select({ id: meshConnections.id }).from(meshConnections).where(eq(meshConnections.roomId, roomId));
+    expect(left).toEqual([{ id: open.id }]);
+  });
+});
