@@ -81,6 +81,10 @@ export const SECRET_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   passkeys: ["id", "public_key"],
   webauthn_challenges: ["session_id", "challenge"],
   outbound_messages: ["body"],
+  // Keyed hashes of a phone or a client address: a staff member with the key could test guesses against them.
+  premium_claims: ["phone_hash"],
+  emergency_broadcasts: ["address_key", "address_hash"],
+  sos_responses: ["address_hash"],
 };
 
 /** Columns holding phone numbers, by table: shown only masked, so only as they are (see `maskedUse`). */

@@ -28,7 +28,9 @@ describe("the console's column lists", () => {
     for (const { name, columns } of tables) {
       for (const { name: column } of columns) {
         if (LOOKS_SECRET.test(column)) expect(SECRET_COLUMNS[name] ?? [], `${name}.${column}`).toContain(column);
-        if (LOOKS_PHONE.test(column)) expect(MASKED_COLUMNS[name] ?? [], `${name}.${column}`).toContain(column);
+        // A phone-like column the console refuses outright (a hash of a phone) needs no mask.
+        if (LOOKS_PHONE.test(column) && !(SECRET_COLUMNS[name] ?? []).includes(column))
+          expect(MASKED_COLUMNS[name] ?? [], `${name}.${column}`).toContain(column);
       }
     }
   });
