@@ -8,7 +8,7 @@ import { nearbyRoomId } from "../../core/envelope";
 import { encodeGeohash } from "../../core/geohash";
 import { newId } from "../../core/ids";
 import { anonymousName, RESERVED_NAME_MESSAGE } from "../../core/names";
-import { anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
+import { anonymousSession, call, shareAnAreaRoom, verifiedSession } from "../../tests/workers/helpers";
 import { mustOpen } from "../../tests/workers/room-socket";
 
 const REFUSED = ["LinkUp Support", "LIA", "System", "SOS Alert 🚨", "Admin", "Moderator", "LinkUp", "L1nkUp", "Suppоrt", "Link\u200BUp"];
@@ -53,6 +53,8 @@ describe("reserved nicknames", () => {
     const old = await verifiedSession("0817", "Old Name");
     const other = await verifiedSession("0817", "Bisi");
     await env.DB.prepare("update users set nickname = 'LinkUp Support' where id = ?").bind(old.id).run();
+    // Neighbours in one area room: no message request stands between them (decision 050).
+    await shareAnAreaRoom(old, other);
     const dm = await call("/api/rooms/dm", { method: "POST", cookie: other.cookie, json: { userId: old.id } });
     const { room: opened } = await dm.json<{ room: { id: string; name: string } }>();
     expect(opened.name).toBe(anonymousName(old.id));
