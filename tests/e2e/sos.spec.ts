@@ -68,8 +68,11 @@ test("an SOS from /emergency reaches a neighbour's notifications and the nearby 
   await expect(item).toContainText("Fire in the shop next to the pharmacy, people trapped");
   await expect(other.getByRole("heading", { name: /Notifications\s*1 unread/ })).toBeVisible();
   await expect(item.getByRole("link", { name: "Call 112" })).toHaveAttribute("href", "tel:112");
+  // The page marks it read at once; the reload waits for the server to have it (the action's answer).
+  const saved = other.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/notifications"));
   await item.getByRole("button", { name: /Mark read/ }).click();
   await expect(item.getByRole("button", { name: /Mark read/ })).toHaveCount(0);
+  expect((await saved).ok()).toBe(true);
   await other.reload();
   await expect(other.getByRole("heading", { name: /unread/ })).toHaveCount(0);
 
