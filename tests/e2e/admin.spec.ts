@@ -199,12 +199,16 @@ test.describe("the admin", () => {
     // Other tests sign people up meanwhile: the page's figure lies between the API's before and after it.
     const totalUsers = async () => (await (await page.request.get("/api/analytics/metrics?range=7d")).json()).totalUsers as number;
     const before = await totalUsers();
-    await page.getByRole("navigation", { name: "Time range" }).getByRole("link", { name: "7d" }).click();
+    const week = page.getByRole("navigation", { name: "Time range" }).getByRole("link", { name: "7d" });
+    await week.click();
     await expect(page).toHaveURL(/range=7d/);
+    // The 7d figures are on screen once the range's own render marks its link.
+    await expect(week).toHaveAttribute("aria-current", "page");
     const people = page.getByRole("list", { name: "People figures" });
     await expect(people).toContainText("Total users:");
-    const after = await totalUsers();
     const shown = Number((await people.getByRole("listitem").filter({ hasText: "Total users:" }).textContent())?.replace(/\D/g, ""));
+    // Read after the figure on screen, which was counted before it.
+    const after = await totalUsers();
     expect(shown).toBeGreaterThanOrEqual(before);
     expect(shown).toBeLessThanOrEqual(after);
     await expect(people).toContainText("Sign-ups:");
