@@ -2,7 +2,7 @@
 // (docs/decisions/050-consent-before-a-stranger-reaches-you.md).
 import { and, eq, inArray, lt, ne, sql } from "drizzle-orm";
 import type { Db } from "../index";
-import { directRequests, roomMembers, rooms } from "../schema";
+import { directRequests, roomMembers, rooms, users } from "../schema";
 
 export type DirectRequestRow = typeof directRequests.$inferSelect;
 
@@ -73,4 +73,23 @@ export async function shareARoom(db: Db, a: string, b: string): Promise<boolean>
     .limit(1)
     .get();
   return Boolean(row);
+}
+
+/**
+ * Whether the user is a member of the direct chat and, while it waits for consent, who asked: one read, so the
+ * socket upgrade of a direct chat costs no more than its membership check (docs/decisions/050-…).
+ */
+export async function dmMembership(db: Db, roomId: string, userId: string): Promise<{ member: boolean; requester: string | null }> {
+  const row = await db
+    .select({
+      member: sql<number>`exists (select 1 from ${roomMembers} where ${roomMembers.roomId} = ${roomId} and ${roomMembers.userId} = ${userId})`,
+      requester: sql<
+        string | null
+      >`(select ${directRequests.fromUserId} from ${directRequests} where ${directRequests.roomId} = ${roomId} and ${directRequests.status} = 'pending')`,
+    })
+    // The user's own row carries the two sub-selects: one statement, one round trip.
+    .from(users)
+    .where(eq(users.id, userId))
+    .get();
+  return { member: Boolean(row?.member), requester: row?.requester ?? null };
 }

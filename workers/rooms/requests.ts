@@ -90,12 +90,6 @@ export async function withRequests(db: Db, userId: string, rooms: RoomSummary[])
   });
 }
 
-/** The requester while the direct chat waits for consent (the socket upgrade hands it to the room). */
-export async function pendingRequester(db: Db, roomId: string): Promise<string | null> {
-  const row = await findRequest(db, roomId);
-  return row?.status === "pending" ? row.fromUserId : null;
-}
-
 /** Only the person asked may answer a request. */
 async function requestFor(db: Db, user: Pick<User, "id">, roomId: string): Promise<DirectRequestRow> {
   const row = await findRequest(db, roomId);

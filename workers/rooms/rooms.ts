@@ -20,6 +20,7 @@ import {
 import type { User } from "../../db/schema";
 import { DomainError } from "../../core/domain-error";
 import { blockedBy, invitationsFor, inviteToGroup, requireNotBlockedBy } from "./membership";
+import { dmMembership } from "../../db/queries/direct-requests";
 import { consentToOpen, startRequest, withRequests } from "./requests";
 import { roomStub } from "./stub";
 
@@ -143,15 +144,20 @@ export async function openDm(
  * Who may enter a room (socket upgrade, member list): area rooms are public to every signed-in user; groups
  * and direct chats only to their members. Throws 404 for an unknown private room, 403 for a non-member.
  */
-export async function requireRoomAccess(db: Db, user: User, roomId: string): Promise<void> {
+/**
+ * Who may enter a room; for a direct chat waiting for consent, answers who asked (read with the membership, so the
+ * socket upgrade needs no other query: docs/decisions/050-consent-before-a-stranger-reaches-you.md).
+ */
+export async function requireRoomAccess(db: Db, user: User, roomId: string): Promise<{ requester: string | null }> {
   const kind = roomKind(roomId);
-  if (kind === "nearby") return;
+  if (kind === "nearby") return { requester: null };
   if (kind === "dm") {
     const peerId = dmPeer(roomId, user.id);
     if (!peerId) throw new DomainError("forbidden", "You are not a member of this room");
     await requireNotBlockedBy(db, user.id, peerId);
-  }
-  if (await isMember(db, roomId, user.id)) return;
+    const { member, requester } = await dmMembership(db, roomId, user.id);
+    if (member) return { requester };
+  } else if (await isMember(db, roomId, user.id)) return { requester: null };
   if (!(await findRoom(db, roomId))) throw new DomainError("not_found", "Room not found");
   throw new DomainError("forbidden", "You are not a member of this room");
 }

@@ -8,8 +8,6 @@ import type { AppBindings } from "../env";
 import { notFound, onError } from "../errors";
 import { DomainError } from "../../core/domain-error";
 import { requireRoomAccess, shownName } from "./rooms";
-import { roomKind } from "../../core/room-ids";
-import { pendingRequester } from "./requests";
 import { roomStub } from "./stub";
 
 export const rooms = new Hono<AppBindings>().use(loadSession).get("/:id", async (c) => {
@@ -20,7 +18,7 @@ export const rooms = new Hono<AppBindings>().use(loadSession).get("/:id", async 
   const parsed = RoomIdSchema.safeParse(c.req.param("id"));
   if (!parsed.success) throw new DomainError("not_found", "Room not found");
   const roomId = parsed.data;
-  await requireRoomAccess(c.var.db, user, roomId);
+  const { requester } = await requireRoomAccess(c.var.db, user, roomId);
   const stub = roomStub(c.env, roomId);
   const url = new URL(c.req.url);
   url.search = "";
@@ -28,7 +26,6 @@ export const rooms = new Hono<AppBindings>().use(loadSession).get("/:id", async 
   url.searchParams.set("user", user.id);
   url.searchParams.set("nickname", shownName(user, roomId));
   // A direct chat waiting for consent tells its room who asked (docs/decisions/050-consent-before-a-stranger-reaches-you.md).
-  const requester = roomKind(roomId) === "dm" ? await pendingRequester(c.var.db, roomId) : null;
   if (requester) url.searchParams.set("request", requester);
   return stub.fetch(new Request(url, c.req.raw));
 });
