@@ -63,20 +63,24 @@ export async function findActiveApiKey(db: Db, keyHash: string) {
 
 /**
  * Counts one call for the key on `day` if its owner's calls that day, over all their keys (revoked ones too), are
- * still under `limit` (null: no limit): the count is one conditional update, so parallel calls never pass the
- * limit and a new key does not start the day again (docs/decisions/047-limits-taken-atomically.md). Returns the
- * key's calls counted so far, or null when the limit was already reached.
+ * still under `limit` (null: no limit), in one conditional upsert: parallel calls never pass the limit and a new key
+ * does not start the day again (docs/decisions/047-limits-taken-atomically.md). Returns the key's calls counted so
+ * far, or null when the limit was already reached.
  */
 export async function takeApiCall(db: Db, keyId: string, day: string, limit: number | null, at: Date): Promise<number | null> {
   if (limit !== null && limit <= 0) return null;
-  // The key's row for the day exists first; the count below is the one write that decides.
-  await db.insert(apiKeyUsage).values({ keyId, day, calls: 0 }).onConflictDoNothing();
   const ownerCalls = sql`(select coalesce(sum(u.calls), 0) from api_key_usage u join api_keys k on k.id = u.key_id
     where u.day = ${day} and k.user_id = (select user_id from api_keys where id = ${keyId}))`;
+  // SQLite reads an upsert's SELECT right only with a WHERE clause of its own, hence `where true` without a limit.
+  const underLimit = limit === null ? sql`true` : sql`${ownerCalls} < ${limit}`;
   const rows = await db
-    .update(apiKeyUsage)
-    .set({ calls: sql`${apiKeyUsage.calls} + 1` })
-    .where(and(eq(apiKeyUsage.keyId, keyId), eq(apiKeyUsage.day, day), limit === null ? undefined : sql`${ownerCalls} < ${limit}`))
+    .insert(apiKeyUsage)
+    .select(sql`select ${keyId} as key_id, ${day} as day, 1 as calls where ${underLimit}`)
+    .onConflictDoUpdate({
+      target: [apiKeyUsage.keyId, apiKeyUsage.day],
+      set: { calls: sql`${apiKeyUsage.calls} + 1` },
+      setWhere: underLimit,
+    })
     .returning({ calls: apiKeyUsage.calls });
   if (rows.length === 0) return null;
   await db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, keyId));
