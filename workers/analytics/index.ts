@@ -26,7 +26,18 @@ export type EventKind =
   | `sos.${"web" | "ussd" | "whatsapp"}`
   | `ai.${string}`
   | "checkout"
-  | "file";
+  | "file"
+  | `ops.${OpsCounter}`;
+
+/**
+ * Trouble an operator must see (docs/decisions/053-nothing-lost.md), counted like any event and shown to admins on
+ * /analytics-dashboard: queue messages retried and dead-lettered, D1 writes that failed, SOS jobs found
+ * unfinished by the sweep, webhooks that failed to apply.
+ */
+export type OpsCounter = "queue_retried" | "dead_lettered" | "d1_write_failed" | "sos_unfinished" | "webhook_failed";
+
+/** Counts one occurrence (or `n`) of trouble; like every event, a failed write never fails the caller. */
+export const countTrouble = (db: Db, what: OpsCounter, n = 1) => recordEvent(db, `ops.${what}`, { n });
 
 /** The coarse area kept with an event: geohash-3 (about 150 km), never finer. */
 export const coarseArea = (geohash: string | null | undefined) => (geohash ? geohash.slice(0, 3) : "");
