@@ -3,7 +3,9 @@
 // - Worker and Durable Object tests arm a point with `armFault(name)`; the next pass through it throws
 //   `InjectedFault` (the Worker "dies" there), so a test can retry and check the end state.
 // - The SIGKILL runs serve the build with `FAULT_HANG_AT=<name>` (development only): the point logs
-//   `linkup-fault-reached <name>` and never returns, and the runner kills workerd at that moment.
+//   `linkup-fault-reached <name>` and never returns, and the runner kills workerd at that moment. With
+//   `FAULT_TRACE=1` every point passed logs `linkup-fault-passed <name>`, so the runner learns a path's points by
+//   walking it once.
 
 export class InjectedFault extends Error {
   constructor(readonly point: string) {
@@ -31,8 +33,12 @@ export function faultPointsPassed(): readonly string[] {
   return passed;
 }
 
-export async function faultPoint(point: string, env?: { FAULT_HANG_AT?: string; ENVIRONMENT?: string }): Promise<void> {
+export async function faultPoint(
+  point: string,
+  env?: { FAULT_HANG_AT?: string; FAULT_TRACE?: string; ENVIRONMENT?: string },
+): Promise<void> {
   if (passed.length < 1000) passed.push(point);
+  if (env?.ENVIRONMENT === "development" && env.FAULT_TRACE === "1") console.log(`linkup-fault-passed ${point}`);
   const left = armed.get(point);
   if (left !== undefined) {
     if (left <= 1) armed.delete(point);
