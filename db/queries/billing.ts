@@ -1,8 +1,9 @@
 // Subscriptions, provider customers, processed provider events and trial claims.
 import { and, desc, eq, isNull, lte, ne, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { newId } from "../../core/ids";
 import type { Db } from "../index";
-import { auditLog, billingCustomers, stripeEvents, subscriptions, trialClaims, users } from "../schema";
+import { auditLog, billingCustomers, notifications, stripeEvents, subscriptions, trialClaims, users } from "../schema";
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type NewSubscription = typeof subscriptions.$inferInsert;
@@ -57,6 +58,59 @@ export async function claimEvent(db: Db, id: string, type: string): Promise<bool
 /** Undoes `claimEvent` when applying failed, so the provider's retry is applied. */
 export async function releaseEvent(db: Db, id: string): Promise<void> {
   await db.delete(stripeEvents).where(eq(stripeEvents.id, id));
+}
+
+// One webhook event is claimed and applied in one D1 batch (docs/decisions/055-webhooks-and-files-survive-a-crash.md):
+// the builders below return statements unrun, `runBatch` runs them as one transaction.
+export type Write = BatchItem<"sqlite">;
+
+/** Runs the statements as one transaction: all of them or none (D1 `batch`, libSQL `batch` in write mode). */
+export async function runBatch(db: Db, writes: Write[]): Promise<void> {
+  if (writes.length === 0) return;
+  await (db as unknown as { batch: (w: [Write, ...Write[]]) => Promise<unknown> }).batch(writes as [Write, ...Write[]]);
+}
+
+/** True when the event was claimed (applied) already. */
+export async function eventClaimed(db: Db, id: string): Promise<boolean> {
+  return Boolean(await db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, id)).get());
+}
+
+/** The claim of an event: a plain insert, so a second claim fails its batch on the primary key and applies nothing. */
+export function claimEventWrite(db: Db, id: string, type: string): Write {
+  return db.insert(stripeEvents).values({ id, type });
+}
+
+/** True for the primary-key failure of a second claim (a concurrent delivery of the same event won). */
+export function isDuplicateClaim(e: unknown): boolean {
+  const text = `${e instanceof Error ? e.message : e} ${e instanceof Error && e.cause ? String(e.cause) : ""}`;
+  return /UNIQUE constraint failed: stripe_events\.id/i.test(text);
+}
+
+export function insertSubscriptionWrite(db: Db, values: NewSubscription & { id: string }): Write {
+  return db.insert(subscriptions).values(values);
+}
+
+export function updateSubscriptionWrite(db: Db, id: string, patch: Partial<NewSubscription>): Write {
+  return db
+    .update(subscriptions)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(eq(subscriptions.id, id));
+}
+
+export function setUserTierWrite(db: Db, userId: string, tier: "free" | "premium" | "enterprise", expiresAt: Date | null): Write {
+  return db.update(users).set({ subscriptionTier: tier, tierExpiresAt: expiresAt, updatedAt: new Date() }).where(eq(users.id, userId));
+}
+
+/** A billing notice in the person's notification centre, stored with the change it tells of. */
+export function billingNoticeWrite(db: Db, values: { id: string; userId: string; title: string; content: string; url: string }): Write {
+  return db.insert(notifications).values({
+    ...values,
+    type: "system",
+    priority: "high",
+    source: "billing",
+    actionRequired: false,
+    createdAt: new Date(),
+  });
 }
 
 /** True when this phone had no trial yet (and now has one). */

@@ -10,22 +10,30 @@ import {
   type StripeSubscription,
   StripeSubscriptionSchema,
 } from "../../core/billing-schemas";
+import { faultPoint } from "../../core/faults";
+import { newId } from "../../core/ids";
 import type { Db } from "../../db";
 import {
-  claimEvent,
+  claimEventWrite,
+  eventClaimed,
   findByProviderId,
-  insertSubscription,
-  releaseEvent,
+  insertSubscriptionWrite,
+  isDuplicateClaim,
+  runBatch,
+  setUserTierWrite,
   type SubscriptionRow,
-  updateSubscription,
+  subscriptionsOf,
+  updateSubscriptionWrite,
   userOfCustomer,
+  type Write,
 } from "../../db/queries/billing";
+import { countTrouble } from "../analytics";
 import type { AppEnv } from "../env";
 import { translatePaystackEvent, verifyPaystackSignature } from "../services/paystack";
 import { verifyStripeSignature } from "../services/stripe";
 import { findPrice, paystackSigningKey, webhookSecret } from "./config";
-import { NOTICES, tellPerson } from "./notices";
-import { refreshTier } from "./tier";
+import { NOTICES, type PreparedNotice, prepareNotice } from "./notices";
+import { effectiveTier } from "./tier";
 
 export type WebhookOutcome = { status: 200 | 400 | 500 | 503; body: { received?: true; duplicate?: true; ignored?: true; error?: string } };
 
@@ -82,18 +90,65 @@ export async function handlePaystackWebhook(
   return applyOnce(env, db, { id, type: meant.type, created: Math.floor(now.getTime() / 1000), data: { object: meant.object } }, now);
 }
 
+/**
+ * Claims the event and applies its effect in one D1 batch (docs/decisions/055-webhooks-and-files-survive-a-crash.md):
+ * everything the effect needs is read first, then the claim and the writes commit together or not at all. A
+ * Worker that dies anywhere before the commit leaves the event unclaimed, so the provider's retry applies it;
+ * one that dies after it leaves it applied, so the retry is a duplicate. The notices' pushes and WhatsApp go out
+ * after the commit (at most once).
+ */
 async function applyOnce(env: AppEnv, db: Db, event: StripeEventInput, now: Date): Promise<WebhookOutcome> {
-  if (!(await claimEvent(db, event.id, event.type))) return { status: 200, body: { received: true, duplicate: true } };
+  if (await eventClaimed(db, event.id)) return { status: 200, body: { received: true, duplicate: true } };
+  await faultPoint("webhook.checked", env);
+  let plan: Plan;
   try {
-    const applied = await applyEvent(env, db, event, now);
-    return { status: 200, body: applied ? { received: true } : { received: true, ignored: true } };
+    plan = await planEvent(env, db, event, now);
   } catch (e) {
-    // Not recorded as processed: Stripe retries it.
-    await releaseEvent(db, event.id);
     if (e instanceof MalformedObject) return { status: 400, body: { error: e.message } };
-    console.error("billing webhook: applying failed", event.type, event.id, e);
-    return { status: 500, body: { error: "Could not apply the event" } };
+    return failed(db, event, e);
   }
+  await faultPoint("webhook.planned", env);
+  try {
+    await runBatch(db, [claimEventWrite(db, event.id, event.type), ...plan.writes]);
+  } catch (e) {
+    // A concurrent delivery of the same event committed first: this batch rolled back whole.
+    if (isDuplicateClaim(e)) return { status: 200, body: { received: true, duplicate: true } };
+    return failed(db, event, e);
+  }
+  await faultPoint("webhook.applied", env);
+  for (const notice of plan.notices) await notice.deliver();
+  await faultPoint("webhook.told", env);
+  return { status: 200, body: plan.applied ? { received: true } : { received: true, ignored: true } };
+}
+
+/** Not claimed: the provider retries it. Counted for the operator (docs/decisions/053-nothing-lost.md). */
+async function failed(db: Db, event: StripeEventInput, e: unknown): Promise<WebhookOutcome> {
+  console.error("billing webhook: applying failed", event.type, event.id, e);
+  await countTrouble(db, "webhook_failed").catch(() => {});
+  return { status: 500, body: { error: "Could not apply the event" } };
+}
+
+/** What an event changes: statements not run yet, and the notices to deliver once they are committed. */
+interface Plan {
+  writes: Write[];
+  notices: PreparedNotice[];
+  applied: boolean;
+}
+const IGNORED: Plan = { writes: [], notices: [], applied: false };
+const plan = (writes: Write[], notices: PreparedNotice[]): Plan => ({
+  writes: [...writes, ...notices.flatMap((n) => n.writes)],
+  notices,
+  applied: true,
+});
+
+/**
+ * The person's tier as it will be once `changed` is stored: their other records as read now, and this one.
+ * (An array, not the statement itself: a drizzle statement is a thenable, and an async function would run it.)
+ */
+async function tierWrite(db: Db, userId: string, changed: SubscriptionRow, now: Date): Promise<Write[]> {
+  const others = (await subscriptionsOf(db, userId)).filter((r) => r.id !== changed.id);
+  const { tier, expiresAt } = effectiveTier([...others, changed], now);
+  return [setUserTierWrite(db, userId, tier, expiresAt)];
 }
 
 class MalformedObject extends Error {}
@@ -108,13 +163,13 @@ function parseObject<T>(
   return r.data;
 }
 
-async function applyEvent(env: AppEnv, db: Db, event: StripeEventInput, now: Date): Promise<boolean> {
+async function planEvent(env: AppEnv, db: Db, event: StripeEventInput, now: Date): Promise<Plan> {
   const createdAt = new Date(event.created * 1000);
   switch (event.type) {
     case "customer.subscription.created":
     case "customer.subscription.updated":
     case "customer.subscription.deleted":
-      return applySubscription(env, db, parseObject(StripeSubscriptionSchema, event.data.object, "subscription"), createdAt, now);
+      return planSubscription(env, db, parseObject(StripeSubscriptionSchema, event.data.object, "subscription"), createdAt, now);
     case "customer.subscription.trial_will_end":
       return trialWillEnd(env, db, parseObject(StripeSubscriptionSchema, event.data.object, "subscription"));
     case "invoice.paid":
@@ -123,7 +178,7 @@ async function applyEvent(env: AppEnv, db: Db, event: StripeEventInput, now: Dat
       return invoiceFailed(env, db, parseObject(StripeInvoiceSchema, event.data.object, "invoice"), now);
     default:
       // Acknowledged so Stripe does not retry, and otherwise ignored.
-      return false;
+      return IGNORED;
   }
 }
 
@@ -146,24 +201,31 @@ async function userFor(db: Db, sub: { customer: string; metadata?: Record<string
 
 /** Applies a subscription object seen at `seenAt` (an event's `created`, or now for the provider's own answer). */
 export async function applySubscription(env: AppEnv, db: Db, sub: StripeSubscription, seenAt: Date, now = new Date()): Promise<boolean> {
+  const planned = await planSubscription(env, db, sub, seenAt, now);
+  await runBatch(db, planned.writes);
+  for (const notice of planned.notices) await notice.deliver();
+  return planned.applied;
+}
+
+async function planSubscription(env: AppEnv, db: Db, sub: StripeSubscription, seenAt: Date, now: Date): Promise<Plan> {
   const item = sub.items.data[0];
   const price = findPrice(env, item.price.id);
   if (!price) {
     console.error("stripe webhook: subscription with an unknown price", sub.id, item.price.id);
-    return false;
+    return IGNORED;
   }
   const periodEnd = item.current_period_end ? new Date(item.current_period_end * 1000) : null;
   const row = await findByProviderId(db, sub.id);
   if (row) {
-    if (row.lastEventAt && seenAt < row.lastEventAt) return false;
-    if (row.lastEventAt && seenAt.getTime() === row.lastEventAt.getTime() && stage(sub.status) < stage(row.status)) return false;
+    if (row.lastEventAt && seenAt < row.lastEventAt) return IGNORED;
+    if (row.lastEventAt && seenAt.getTime() === row.lastEventAt.getTime() && stage(sub.status) < stage(row.status)) return IGNORED;
     // Stripe never brings a canceled subscription back; a late 'updated' must not either.
-    if (row.status === "canceled" && sub.status !== "canceled") return false;
+    if (row.status === "canceled" && sub.status !== "canceled") return IGNORED;
   }
   const userId = row?.userId ?? (await userFor(db, sub));
   if (!userId) {
     console.error("stripe webhook: subscription of an unknown customer", sub.id);
-    return false;
+    return IGNORED;
   }
   // A downgrade keeps the higher tier until the period it was paid for is over.
   let tier: PaidTier = price.tier;
@@ -184,14 +246,21 @@ export async function applySubscription(env: AppEnv, db: Db, sub: StripeSubscrip
     lastEventAt: seenAt,
   };
   const wasEntitled = row && (row.status === "active" || row.status === "trialing" || row.status === "past_due");
-  if (row) await updateSubscription(db, row.id, values);
-  else await insertSubscription(db, { ...values, userId, source: "stripe", stripeCustomerId: sub.customer, stripeSubscriptionId: sub.id });
-  await refreshTier(db, userId, now);
-  if (sub.status === "canceled" && wasEntitled && row) {
-    await updateSubscription(db, row.id, { endedNoticeAt: now });
-    await tellPerson(env, db, userId, NOTICES.ended(row.tier, "canceled"));
+  const ended = Boolean(sub.status === "canceled" && wasEntitled && row);
+  const writes: Write[] = [];
+  let changed: SubscriptionRow;
+  if (row) {
+    const patch = ended ? { ...values, endedNoticeAt: now } : values;
+    writes.push(updateSubscriptionWrite(db, row.id, patch));
+    changed = { ...row, ...patch };
+  } else {
+    const inserted = { ...values, id: newId(), userId, source: "stripe" as const, stripeCustomerId: sub.customer, stripeSubscriptionId: sub.id };
+    writes.push(insertSubscriptionWrite(db, inserted));
+    changed = inserted as unknown as SubscriptionRow;
   }
-  return true;
+  writes.push(...(await tierWrite(db, userId, changed, now)));
+  const notices = ended && row ? [await prepareNotice(env, db, userId, NOTICES.ended(row.tier, "canceled"))] : [];
+  return plan(writes, notices);
 }
 
 function invoiceSubscriptionId(inv: StripeInvoice): string | undefined {
@@ -201,53 +270,45 @@ function invoiceSubscriptionId(inv: StripeInvoice): string | undefined {
 // Stripe amounts are in the currency's minor unit (kobo for NGN).
 const toNaira = (minor: number) => Math.round(minor / 100);
 
-async function invoicePaid(env: AppEnv, db: Db, inv: StripeInvoice, createdAt: Date, now: Date): Promise<boolean> {
+async function invoicePaid(env: AppEnv, db: Db, inv: StripeInvoice, createdAt: Date, now: Date): Promise<Plan> {
   const subId = invoiceSubscriptionId(inv);
   const row = subId ? await findByProviderId(db, subId) : undefined;
   const userId = row?.userId ?? (await userOfCustomer(db, inv.customer));
-  if (!userId) return false;
-  let tier: PaidTier = row?.tier ?? "premium";
+  if (!userId) return IGNORED;
+  const tier: PaidTier = row?.tier ?? "premium";
   let until = row?.currentPeriodEnd ?? null;
+  const writes: Write[] = [];
   if (row && row.status !== "canceled") {
     const lineEnd = Math.max(0, ...(inv.lines?.data ?? []).map((l) => l.period?.end ?? 0));
     if (lineEnd && (!until || lineEnd * 1000 > until.getTime())) until = new Date(lineEnd * 1000);
     const lastEventAt = row.lastEventAt && row.lastEventAt > createdAt ? row.lastEventAt : createdAt;
     const status = ["incomplete", "past_due", "unpaid"].includes(row.status) ? "active" : row.status;
-    const updated = await updateSubscription(db, row.id, {
-      status,
-      graceEndsAt: null,
-      currentPeriodEnd: until,
-      lastEventAt,
-      endedNoticeAt: null,
-    });
-    tier = updated.tier;
-    await refreshTier(db, userId, now);
+    const patch = { status, graceEndsAt: null, currentPeriodEnd: until, lastEventAt, endedNoticeAt: null };
+    writes.push(updateSubscriptionWrite(db, row.id, patch));
+    writes.push(...(await tierWrite(db, userId, { ...row, ...patch }, now)));
   }
-  if (inv.amount_paid > 0) await tellPerson(env, db, userId, NOTICES.receipt(tier, toNaira(inv.amount_paid), until));
-  return true;
+  const notices = inv.amount_paid > 0 ? [await prepareNotice(env, db, userId, NOTICES.receipt(tier, toNaira(inv.amount_paid), until))] : [];
+  return plan(writes, notices);
 }
 
-async function invoiceFailed(env: AppEnv, db: Db, inv: StripeInvoice, now: Date): Promise<boolean> {
+async function invoiceFailed(env: AppEnv, db: Db, inv: StripeInvoice, now: Date): Promise<Plan> {
   const subId = invoiceSubscriptionId(inv);
   const row = subId ? await findByProviderId(db, subId) : undefined;
   const userId = row?.userId ?? (await userOfCustomer(db, inv.customer));
-  if (!userId) return false;
+  if (!userId) return IGNORED;
   const amount = toNaira(inv.amount_due);
   if (!row || row.status === "incomplete" || row.status === "canceled") {
-    await tellPerson(env, db, userId, NOTICES.failedFirst(row?.tier ?? "premium", amount));
-    return true;
+    return plan([], [await prepareNotice(env, db, userId, NOTICES.failedFirst(row?.tier ?? "premium", amount))]);
   }
   const graceEndsAt: Date = row.graceEndsAt ?? addDays(now, GRACE_DAYS);
-  const updated: SubscriptionRow = await updateSubscription(db, row.id, { status: "past_due", graceEndsAt });
-  await refreshTier(db, userId, now);
-  await tellPerson(env, db, userId, NOTICES.failedWithGrace(updated.tier, amount, graceEndsAt));
-  return true;
+  const patch = { status: "past_due" as const, graceEndsAt };
+  const writes = [updateSubscriptionWrite(db, row.id, patch), ...(await tierWrite(db, userId, { ...row, ...patch }, now))];
+  return plan(writes, [await prepareNotice(env, db, userId, NOTICES.failedWithGrace(row.tier, amount, graceEndsAt))]);
 }
 
-async function trialWillEnd(env: AppEnv, db: Db, sub: StripeSubscription): Promise<boolean> {
+async function trialWillEnd(env: AppEnv, db: Db, sub: StripeSubscription): Promise<Plan> {
   const row = await findByProviderId(db, sub.id);
   const userId = row?.userId ?? (await userFor(db, sub));
-  if (!userId || !sub.trial_end) return false;
-  await tellPerson(env, db, userId, NOTICES.trialEndingSoon(new Date(sub.trial_end * 1000)));
-  return true;
+  if (!userId || !sub.trial_end) return IGNORED;
+  return plan([], [await prepareNotice(env, db, userId, NOTICES.trialEndingSoon(new Date(sub.trial_end * 1000)))]);
 }

@@ -5,10 +5,14 @@ import { translator } from "../../core/i18n/catalogs";
 import type { MessageKey } from "../../core/i18n/en";
 import { chooseLanguage, LANGUAGE_TAGS } from "../../core/i18n/languages";
 import { formatDate, formatNaira } from "../../core/i18n/translate";
+import { newId } from "../../core/ids";
+import { PREF_FOR_TYPE } from "../../core/sos";
 import type { Db } from "../../db";
+import { billingNoticeWrite, type Write } from "../../db/queries/billing";
+import { getPrefsFor, notificationsByIds } from "../../db/queries/notifications";
 import { findUserById } from "../../db/queries/users";
 import type { AppEnv } from "../env";
-import { notify } from "../notifications";
+import { notify, pushStored } from "../notifications";
 import { sendMessage } from "../services/messaging";
 
 /** The words of one language: its messages, and its tag for dates and naira. */
@@ -111,4 +115,40 @@ export async function tellPerson(env: AppEnv, db: Db, userId: string, notice: No
   } catch (e) {
     console.error("billing: could not tell the person", userId, e);
   }
+}
+
+/** A notice split around a commit: its row for the notification centre, and what goes out once that is stored. */
+export interface PreparedNotice {
+  /** Stored in the same batch as the change it tells of: the notice exists exactly when the change does. */
+  writes: Write[];
+  /** The push and the WhatsApp/SMS, after the commit. Never throws. */
+  deliver: () => Promise<void>;
+}
+
+/**
+ * `tellPerson` for a webhook's change (docs/decisions/055-webhooks-and-files-survive-a-crash.md): reads now,
+ * the centre's row goes into the change's batch, and the push and WhatsApp go out after it commits, so a retried
+ * webhook never tells twice; a crash between the commit and `deliver` loses only the push and the WhatsApp.
+ */
+export async function prepareNotice(env: AppEnv, db: Db, userId: string, notice: Notice): Promise<PreparedNotice> {
+  const user = await findUserById(db, userId);
+  const { title, content } = notice(wordsFor(user?.language));
+  const stored = (await getPrefsFor(db, [userId])).get(userId)?.[PREF_FOR_TYPE.system] === true;
+  const id = newId();
+  const writes = stored
+    ? [billingNoticeWrite(db, { id, userId, title: title.slice(0, 200), content: content.slice(0, 2000), url: "/settings?tab=premium" })]
+    : [];
+  const deliver = async () => {
+    try {
+      if (stored) await pushStored(env, db, await notificationsByIds(db, [id]));
+      if (user?.phone && user.authMode === "verified") {
+        const body = `LinkUp: ${title}. ${content}`;
+        const wa = await sendMessage(env, db, { to: user.phone, channel: "whatsapp", body });
+        if (wa.status === "failed") await sendMessage(env, db, { to: user.phone, channel: "sms", body });
+      }
+    } catch (e) {
+      console.error("billing: could not tell the person", userId, e);
+    }
+  };
+  return { writes, deliver };
 }
