@@ -254,7 +254,14 @@ async function planSubscription(env: AppEnv, db: Db, sub: StripeSubscription, se
     writes.push(updateSubscriptionWrite(db, row.id, patch));
     changed = { ...row, ...patch };
   } else {
-    const inserted = { ...values, id: newId(), userId, source: "stripe" as const, stripeCustomerId: sub.customer, stripeSubscriptionId: sub.id };
+    const inserted = {
+      ...values,
+      id: newId(),
+      userId,
+      source: "stripe" as const,
+      stripeCustomerId: sub.customer,
+      stripeSubscriptionId: sub.id,
+    };
     writes.push(insertSubscriptionWrite(db, inserted));
     changed = inserted as unknown as SubscriptionRow;
   }
