@@ -7,6 +7,7 @@ import { createDb } from "../db";
 import { pruneAnalytics } from "./analytics";
 import { runBillingClock } from "./billing";
 import { publicEnv } from "./env";
+import { cleanUnfinishedUploads } from "./files/cleanup";
 import { runRetention } from "./retention";
 import { consumeSosFanout } from "./sos/fanout";
 
@@ -36,6 +37,8 @@ export default {
     ctx.waitUntil(pruneAnalytics(db).catch((e) => console.error("analytics: prune", e)));
     // Every table that grows with use keeps rows only as long as a feature reads them (docs/decisions/051-retention.md).
     ctx.waitUntil(runRetention(db).catch((e) => console.error("retention", e)));
+    // Multipart uploads never completed: aborted in R2 and removed after a day (docs/decisions/055-webhooks-and-files-survive-a-crash.md).
+    ctx.waitUntil(cleanUnfinishedUploads(env, db).catch((e) => console.error("files: cleanup", e)));
   },
   // The SOS fan-out past the first recipients (docs/decisions/036-sos-fan-out-on-a-queue.md).
   queue: (batch, env) => consumeSosFanout(batch, env),

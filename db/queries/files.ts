@@ -1,5 +1,5 @@
 // Files sent in rooms, their uploaded parts and the monthly transfer count (docs/decisions/023-encrypted-files-in-rooms.md).
-import { and, desc, eq, inArray, like, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, like, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../index";
 import { fileParts, files, roomMembers, usageDaily } from "../schema";
 
@@ -36,10 +36,30 @@ export async function partsOf(db: Db, fileId: string): Promise<{ partNumber: num
     .orderBy(fileParts.partNumber);
 }
 
-/** The upload is whole: the parts' list is no longer needed, and the file can be fetched. */
+/** The upload is whole: the parts' list is no longer needed, and the file can be fetched. One batch: both or neither. */
 export async function markReady(db: Db, fileId: string): Promise<void> {
-  await db.update(files).set({ state: "ready", uploadId: null }).where(eq(files.id, fileId));
-  await db.delete(fileParts).where(eq(fileParts.fileId, fileId));
+  await (db as unknown as { batch: (q: readonly unknown[]) => Promise<unknown> }).batch([
+    db.update(files).set({ state: "ready", uploadId: null }).where(eq(files.id, fileId)),
+    db.delete(fileParts).where(eq(fileParts.fileId, fileId)),
+  ]);
+}
+
+/**
+ * Uploads begun before `before` that never completed, oldest first (the partial index files_uploading_idx,
+ * docs/decisions/051-retention.md).
+ */
+export function unfinishedUploads(db: Db, before: Date, limit: number) {
+  return db
+    .select({ id: files.id, r2Key: files.r2Key, uploadId: files.uploadId })
+    .from(files)
+    .where(and(eq(files.state, "uploading"), lt(files.createdAt, before)))
+    .orderBy(files.createdAt)
+    .limit(limit);
+}
+
+/** Removes an unfinished upload's row (its parts go with it) unless it was completed meanwhile. */
+export async function deleteUnfinishedUpload(db: Db, id: string): Promise<void> {
+  await db.delete(files).where(and(eq(files.id, id), eq(files.state, "uploading")));
 }
 
 export async function countDownload(db: Db, fileId: string): Promise<void> {

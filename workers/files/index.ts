@@ -13,6 +13,7 @@ import {
   partCountFor,
   type UploadedPart,
 } from "../../core/files";
+import { faultPoint } from "../../core/faults";
 import { newId } from "../../core/ids";
 import { roomKind } from "../../core/room-ids";
 import type { Db } from "../../db";
@@ -39,7 +40,8 @@ import { DomainError } from "../../core/domain-error";
 import { codeForStatus } from "../errors";
 import { requireRoomAccess } from "../rooms/rooms";
 
-type Bucket = Pick<AppEnv, "FILES">;
+/** R2, and the fault-point settings of the crash runs (core/faults.ts; development only). */
+type Bucket = Pick<AppEnv, "FILES"> & NonNullable<Parameters<typeof faultPoint>[1]>;
 
 const upgrade = { plan: "premium", trialDays: TRIAL_DAYS };
 /** How long after its transcription a recording can still become an area room's voice note. */
@@ -134,7 +136,10 @@ async function openUpload(env: Bucket, db: Db, user: User, input: CreateUpload):
   const id = newId();
   const r2Key = `rooms/${input.roomId}/${id}`;
   const upload = await env.FILES.createMultipartUpload(r2Key, { httpMetadata: { contentType: "application/octet-stream" } });
-  return insertFile(db, {
+  // Dying here leaves a multipart upload no row names: R2 aborts it 7 days after it began
+  // (docs/decisions/055-webhooks-and-files-survive-a-crash.md); the sender's retry opens a new one.
+  await faultPoint("file.opened", env);
+  const row = await insertFile(db, {
     id,
     ownerId: user.id,
     kind: input.kind,
@@ -150,6 +155,9 @@ async function openUpload(env: Bucket, db: Db, user: User, input: CreateUpload):
     // Private rooms are end-to-end encrypted; area rooms are public (docs/architecture.md §5).
     encryptionLevel: roomKind(input.roomId) === "nearby" ? "standard" : "premium",
   });
+  // Dying here leaves a row the sender never heard of: the Cron aborts it after a day (cleanUnfinishedUploads).
+  await faultPoint("file.recorded", env);
+  return row;
 }
 
 /** The sender's upload still under way; anyone else gets 404 (they have no business knowing of it). */
@@ -168,6 +176,8 @@ export async function uploadPart(env: Bucket, db: Db, user: User, id: string, n:
   if (body.byteLength !== expected) throw new DomainError("invalid", `Part ${n} must be ${expected} bytes`);
   const upload = env.FILES.resumeMultipartUpload(row.r2Key, row.uploadId);
   const part = await upload.uploadPart(n, body);
+  // Dying here: the sender sends the part again, and R2 keeps the last one sent under that number.
+  await faultPoint("file.part-stored", env);
   await recordPart(db, id, n, part.etag);
   return { partNumber: n, etag: part.etag };
 }
@@ -178,15 +188,36 @@ export async function uploadedParts(db: Db, user: User, id: string): Promise<Upl
   return partsOf(db, id);
 }
 
+/**
+ * Completes the upload; a retry gets the same answer (docs/decisions/055-webhooks-and-files-survive-a-crash.md):
+ * after the file was marked ready, and after R2 completed it but the Worker died before marking it.
+ */
 export async function completeUpload(env: Bucket, db: Db, user: User, id: string): Promise<FileInfo> {
+  const done = await findFile(db, id);
+  if (done?.state === "ready" && done.ownerId === user.id && done.roomId) return fileInfo(done);
   const row = await ownUpload(db, user, id);
   const parts = await partsOf(db, id);
   const missing = Array.from({ length: row.partCount }, (_, i) => i + 1).filter((n) => !parts.some((p) => p.partNumber === n));
   if (missing.length > 0) throw new DomainError("conflict", `Parts still missing: ${missing.join(", ")}`, { missing });
-  await env.FILES.resumeMultipartUpload(row.r2Key, row.uploadId).complete(parts);
+  try {
+    await env.FILES.resumeMultipartUpload(row.r2Key, row.uploadId).complete(parts);
+  } catch (e) {
+    // R2 completed it on an earlier try (the upload is gone, the object is whole): only the marking is left.
+    const object = await env.FILES.head(row.r2Key);
+    if (object?.size !== row.size && object?.size !== expectedBytes(row)) throw e;
+  }
+  await faultPoint("file.completed", env);
   await markReady(db, id);
+  await faultPoint("file.ready", env);
   await recordEvent(db, "file", { userId: user.id });
   return fileInfo({ ...row, state: "ready", uploadId: null });
+}
+
+/** The stored object's length: every part's exact length (the ciphertext is longer than the file). */
+function expectedBytes(row: FileRow): number {
+  let total = 0;
+  for (let n = 1; n <= row.partCount; n++) total += partBytesFor(row.size, n);
+  return total;
 }
 
 /** The ciphertext, for a member of the file's room now (a removed member gets 403). */
