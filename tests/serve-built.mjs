@@ -45,7 +45,6 @@ export async function serveBuilt({ name = "e2e", vars = {}, quiet = true, fromBu
     env,
     stdio: quiet ? "ignore" : "inherit",
   });
-  const port = await freePort();
   // Browser tests and benchmarks start every session (and ask the assistant) from 127.0.0.1: the limits per
   // client address (workers/limits) are raised for them; the Worker tests check those limits.
   const localVars = {
@@ -56,70 +55,103 @@ export async function serveBuilt({ name = "e2e", vars = {}, quiet = true, fromBu
     ANON_REPORTS_PER_ADDRESS_PER_DAY: "1000000",
     ...vars,
   };
-  const varArgs = Object.entries(localVars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
-  if (frontConfig) {
-    // Behind a front Worker, wrangler gives --var and --local to the front only: the app's variables go into its
-    // own config, and its AI binding (remote only) is dropped (the benchmark never asks the assistant).
-    const appConfig = join(buildDir, "server", "wrangler.json");
-    const config = JSON.parse(readFileSync(appConfig, "utf8"));
-    config.vars = { ...config.vars, ...localVars, APP_URL: `http://127.0.0.1:${port}` };
-    delete config.ai;
-    writeFileSync(appConfig, JSON.stringify(config));
-  }
-  const child = spawn(
-    "npx",
-    [
-      "wrangler",
-      "dev",
-      ...(frontConfig ? ["-c", frontConfig] : []),
-      "-c",
-      join(buildDir, "server", "wrangler.json"),
-      "--local",
-      "--ip",
-      "127.0.0.1",
-      "--port",
-      String(port),
-      "--persist-to",
-      state,
-      "--show-interactive-dev-session=false",
-      "--var",
-      `APP_URL:http://127.0.0.1:${port}`,
-      ...varArgs,
-      ...extraArgs,
-    ],
-    { env, stdio: ["ignore", "pipe", "pipe"], detached: true },
-  );
-  let log = "";
-  child.stdout.on("data", (d) => (log += d));
-  child.stderr.on("data", (d) => (log += d));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) break;
-    } catch {}
-    if (child.exitCode !== null || Date.now() > deadline) {
-      try {
-        process.kill(-child.pid);
-      } catch {}
-      throw new Error(`The built Worker did not start:\n${log.slice(-3000)}`);
+
+  /** Starts workerd on `state` with these variables on top of `localVars`, and waits for /api/health. */
+  async function launch(moreVars = {}) {
+    const port = await freePort();
+    const allVars = { ...localVars, ...moreVars };
+    const varArgs = Object.entries(allVars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+    if (frontConfig) {
+      // Behind a front Worker, wrangler gives --var and --local to the front only: the app's variables go into its
+      // own config, and its AI binding (remote only) is dropped (the benchmark never asks the assistant).
+      const appConfig = join(buildDir, "server", "wrangler.json");
+      const config = JSON.parse(readFileSync(appConfig, "utf8"));
+      config.vars = { ...config.vars, ...allVars, APP_URL: `http://127.0.0.1:${port}` };
+      delete config.ai;
+      writeFileSync(appConfig, JSON.stringify(config));
     }
-    await new Promise((r) => setTimeout(r, 250));
+    const child = spawn(
+      "npx",
+      [
+        "wrangler",
+        "dev",
+        ...(frontConfig ? ["-c", frontConfig] : []),
+        "-c",
+        join(buildDir, "server", "wrangler.json"),
+        "--local",
+        "--ip",
+        "127.0.0.1",
+        "--port",
+        String(port),
+        "--persist-to",
+        state,
+        "--show-interactive-dev-session=false",
+        "--var",
+        `APP_URL:http://127.0.0.1:${port}`,
+        ...varArgs,
+        ...extraArgs,
+      ],
+      { env, stdio: ["ignore", "pipe", "pipe"], detached: true },
+    );
+    const run = { child, port, url: `http://127.0.0.1:${port}`, log: "" };
+    child.stdout.on("data", (d) => (run.log += d));
+    child.stderr.on("data", (d) => (run.log += d));
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        const res = await fetch(`${run.url}/api/health`);
+        if (res.ok) break;
+      } catch {}
+      if (child.exitCode !== null || Date.now() > deadline) {
+        try {
+          process.kill(-child.pid);
+        } catch {}
+        throw new Error(`The built Worker did not start:\n${run.log.slice(-3000)}`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return run;
   }
+
+  /** Kills wrangler and workerd (one process group) with SIGKILL: no clean-up, as when a machine dies. */
+  async function killNow(child) {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {}
+    if (child.exitCode === null && child.signalCode === null) await new Promise((r) => child.once("exit", r));
+  }
+
+  let current = await launch();
   return {
-    url,
-    port,
+    get url() {
+      return current.url;
+    },
+    get port() {
+      return current.port;
+    },
     dir,
     buildDir,
     /** The --persist-to folder: local D1 and Durable Object storage. */
     state,
+    /** What the running workerd (since its last start) has written. */
     get log() {
-      return log;
+      return current.log;
+    },
+    /** SIGKILLs workerd mid-way (the crash runs, bench/crash); `restart` serves the same state again. */
+    async kill() {
+      await killNow(current.child);
+    },
+    /**
+     * Serves the same build on the same state again (after `kill`, or stopping the running one at once), with
+     * `vars` on top of the first start's; on a new port, so `url` changes.
+     */
+    async restart({ vars: moreVars = {} } = {}) {
+      await killNow(current.child);
+      current = await launch(moreVars);
     },
     async stop() {
       try {
-        process.kill(-child.pid, "SIGTERM");
+        process.kill(-current.child.pid, "SIGTERM");
       } catch {}
       await new Promise((r) => setTimeout(r, 300));
       rmSync(dir, { recursive: true, force: true });
