@@ -49,17 +49,6 @@ export async function saveCustomer(db: Db, userId: string, customerId: string): 
   return (await customerOf(db, userId)) ?? customerId;
 }
 
-/** True when the event id is new (and now recorded); false for a replay. */
-export async function claimEvent(db: Db, id: string, type: string): Promise<boolean> {
-  const rows = await db.insert(stripeEvents).values({ id, type }).onConflictDoNothing().returning({ id: stripeEvents.id });
-  return rows.length === 1;
-}
-
-/** Undoes `claimEvent` when applying failed, so the provider's retry is applied. */
-export async function releaseEvent(db: Db, id: string): Promise<void> {
-  await db.delete(stripeEvents).where(eq(stripeEvents.id, id));
-}
-
 // One webhook event is claimed and applied in one D1 batch (docs/decisions/055-webhooks-and-files-survive-a-crash.md):
 // the builders below return statements unrun, `runBatch` runs them as one transaction.
 export type Write = BatchItem<"sqlite">;
