@@ -1,0 +1,177 @@
+// Two real D1 databases (DB and DB_SHARD_1 of wrangler.toml): a person, their rooms and their messages land on the
+// shard their area maps to, and every entry finds them (docs/decisions/058-beyond-one-database.md).
+import { env } from "cloudflare:test";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { armFault, InjectedFault, resetFaults } from "../core/faults";
+import { dmRoomId, nearbyRoomId } from "../core/room-ids";
+import { countActiveConnections, findRoom, isMember, listMembers, listRoomMessages, openConnection, recordMessages } from "./queries/rooms";
+import { findSession, insertSession } from "./queries/sessions";
+import { isPersonCopy, setAreaShard } from "./queries/shards";
+import { findUserById, setVerifiedPhone } from "./queries/users";
+import {
+  createPersonOnShard,
+  dbForRoom,
+  dbForSessionToken,
+  dbForShard,
+  findPersonByPhone,
+  forgetShardMap,
+  globalDb,
+  joinRoomOnShard,
+  listPersonRooms,
+  pointAreaAt,
+  type ShardEnv,
+  SHARD_MAP_TTL_MS,
+  setPhoneInDirectory,
+  sessionTokenOnShard,
+  shardInMap,
+  shardOfArea,
+  shardOfRoom,
+  shardOfSessionToken,
+} from "./shards";
+
+const shardEnv = env as unknown as ShardEnv;
+const LAGOS = "s14kt";
+const KANO = "s4nh7";
+const PORT_HARCOURT = "s0v52";
+
+beforeEach(() => {
+  forgetShardMap();
+  resetFaults();
+});
+afterEach(() => resetFaults());
+
+function message(roomId: string, senderId: string, id: string, sentAt: number) {
+  return { id, roomId, senderId, type: "chat", body: "hello", sentAt: new Date(sentAt) };
+}
+
+describe("the shard map", () => {
+  it("sends an area to the shard of its longest mapped prefix, and shard 0 when none is mapped", () => {
+    const map = new Map([
+      ["s4", 1],
+      ["s4nh", 0],
+    ]);
+    expect(shardInMap(map, "s4abc")).toBe(1);
+    expect(shardInMap(map, "s4nh7")).toBe(0);
+    expect(shardInMap(map, LAGOS)).toBe(0);
+  });
+
+  it("keeps everyone on today's database until an area is pointed elsewhere", async () => {
+    // Port Harcourt's prefix is never mapped in this file (storage is shared by its tests).
+    const { user, shard } = await createPersonOnShard(shardEnv, { nickname: "PH Default", geohash: PORT_HARCOURT });
+    expect(shard).toBe(0);
+    await joinRoomOnShard(shardEnv, user, { id: nearbyRoomId(PORT_HARCOURT), kind: "nearby", name: "Port Harcourt" });
+    expect(await isMember(dbForShard(shardEnv, 0), nearbyRoomId(PORT_HARCOURT), user.id)).toBe(true);
+    expect(await findUserById(dbForShard(shardEnv, 1), user.id)).toBeUndefined();
+  });
+
+  it("is seen by every isolate within a minute of a move made elsewhere", async () => {
+    const t0 = Date.now();
+    expect(await shardOfArea(shardEnv, KANO, t0)).toBe(0);
+    // Another isolate moved the north: this one still has its copy of the map, until the copy is a minute old.
+    await setAreaShard(globalDb(shardEnv), "s4", 1);
+    expect(await shardOfArea(shardEnv, KANO, t0 + 1_000)).toBe(0);
+    expect(await shardOfArea(shardEnv, KANO, t0 + SHARD_MAP_TTL_MS + 1)).toBe(1);
+  });
+
+  it("refuses to point an area at a shard the Worker has no database for", async () => {
+    await expect(pointAreaAt(shardEnv, "s0", 7)).rejects.toThrow(/DB_SHARD_7/);
+    expect(await shardOfArea(shardEnv, PORT_HARCOURT)).toBe(0);
+  });
+});
+
+describe("a person on the second shard", () => {
+  it("has their record, rooms, messages and activity there, found by phone, by session and by room id", async () => {
+    await pointAreaAt(shardEnv, "s4", 1);
+    const { user, shard } = await createPersonOnShard(shardEnv, { nickname: "Amina", geohash: KANO });
+    expect(shard).toBe(1);
+    const home = dbForShard(shardEnv, 1);
+    const other = dbForShard(shardEnv, 0);
+    expect((await findUserById(home, user.id))?.nickname).toBe("Amina");
+    expect(await findUserById(other, user.id)).toBeUndefined();
+
+    // By phone: the global directory names the shard.
+    await setVerifiedPhone(home, user.id, "+2348031110001", false);
+    await setPhoneInDirectory(shardEnv, user.id, "+2348031110001");
+    const byPhone = await findPersonByPhone(shardEnv, "+2348031110001");
+    expect(byPhone).toMatchObject({ shard: 1, user: { id: user.id, authMode: "verified" } });
+
+    // By session: the cookie names its shard, so no lookup is needed.
+    const token = sessionTokenOnShard(1, "k7Jf0-randomtoken_x");
+    expect(shardOfSessionToken(token)).toBe(1);
+    expect(shardOfSessionToken("legacy-token-without-prefix")).toBe(0);
+    await insertSession(home, { id: `hash:${token}`, userId: user.id, expiresAt: new Date(Date.now() + 60_000) });
+    expect((await findSession(dbForSessionToken(shardEnv, token), `hash:${token}`))?.user.id).toBe(user.id);
+    expect(await findSession(other, `hash:${token}`)).toBeUndefined();
+
+    // Their area room, its message metadata and its open connections: on the area's shard, nowhere else.
+    const room = nearbyRoomId(KANO);
+    expect(await joinRoomOnShard(shardEnv, user, { id: room, kind: "nearby", name: "Kano" })).toEqual({ shard: 1, home: 1 });
+    const roomDb = await dbForRoom(shardEnv, room);
+    await recordMessages(roomDb, [message(room, user.id, "m-kano-1", Date.now())]);
+    await openConnection(roomDb, { id: "c-kano-1", userId: user.id, roomId: room });
+    expect((await listRoomMessages(home, room)).map((m) => m.id)).toEqual(["m-kano-1"]);
+    expect(await listRoomMessages(other, room)).toEqual([]);
+    expect(await countActiveConnections(home, room)).toBe(1);
+    expect(await countActiveConnections(other, room)).toBe(0);
+    expect(await findRoom(other, room)).toBeUndefined();
+
+    // By room id: the room's shard follows from the id.
+    expect(await shardOfRoom(shardEnv, room)).toBe(1);
+    expect(await isMember(await dbForRoom(shardEnv, room), room, user.id)).toBe(true);
+
+    // Their room list, asked with nothing but their id.
+    const rooms = await listPersonRooms(shardEnv, user.id);
+    expect(rooms.map((r) => [r.id, r.shard, r.memberCount])).toEqual([[room, 1, 1]]);
+    expect(rooms[0].lastMessageAt).not.toBeNull();
+  });
+});
+
+describe("a direct chat between two regions", () => {
+  it("lives on the shard of the first person its id names, and both find it, its members and its messages", async () => {
+    await pointAreaAt(shardEnv, "s4", 1);
+    // Both orders: the Kano person named first (the chat on shard 1), then the Lagos person named first (shard 0).
+    for (const [kanoId, lagosId, expected] of [
+      ["a-kano-person", "b-lagos-person", 1],
+      ["d-kano-person", "c-lagos-person", 0],
+    ] as const) {
+      const kano = (await createPersonOnShard(shardEnv, { id: kanoId, nickname: `Kano ${kanoId}`, geohash: KANO })).user;
+      const lagos = (await createPersonOnShard(shardEnv, { id: lagosId, nickname: `Lagos ${lagosId}`, geohash: LAGOS })).user;
+      const dm = dmRoomId(kano.id, lagos.id);
+      expect(await shardOfRoom(shardEnv, dm)).toBe(expected);
+
+      for (const person of [kano, lagos]) await joinRoomOnShard(shardEnv, person, { id: dm, kind: "dm", name: "Direct chat" });
+      const dmDb = await dbForRoom(shardEnv, dm);
+      await recordMessages(dmDb, [message(dm, lagos.id, `m-${dm}`, Date.now())]);
+
+      // The member list, on the chat's shard, names both with their names (the one from the other shard as a copy).
+      const members = await listMembers(dmDb, dm);
+      expect(members.map((m) => m.nickname).sort()).toEqual([kano.nickname, lagos.nickname].sort());
+      const away = expected === 1 ? lagos : kano;
+      expect(await isPersonCopy(dmDb, away.id)).toBe(true);
+      // The copy is not the person: their record (and its phone, sessions…) stays only on their home shard.
+      expect(await isPersonCopy(dbForShard(shardEnv, 1 - expected), away.id)).toBe(false);
+
+      for (const person of [kano, lagos]) {
+        const rooms = await listPersonRooms(shardEnv, person.id);
+        expect(rooms.map((r) => [r.id, r.shard, r.memberCount])).toEqual([[dm, expected, 2]]);
+        expect(rooms[0].lastMessageAt).not.toBeNull();
+      }
+    }
+  });
+
+  it("survives a crash between the two databases: the retry completes the join, the room list never breaks", async () => {
+    await pointAreaAt(shardEnv, "s4", 1);
+    const kano = (await createPersonOnShard(shardEnv, { id: "e-kano-person", nickname: "Kano E", geohash: KANO })).user;
+    const lagos = (await createPersonOnShard(shardEnv, { id: "f-lagos-person", nickname: "Lagos F", geohash: LAGOS })).user;
+    const dm = dmRoomId(kano.id, lagos.id);
+    await joinRoomOnShard(shardEnv, kano, { id: dm, kind: "dm", name: "Direct chat" });
+
+    for (const point of ["shards.join.pointer-written", "shards.join.copy-written"]) {
+      armFault(point);
+      await expect(joinRoomOnShard(shardEnv, lagos, { id: dm, kind: "dm", name: "Direct chat" })).rejects.toBeInstanceOf(InjectedFault);
+      expect(await listPersonRooms(shardEnv, lagos.id)).toEqual([]);
+    }
+    await joinRoomOnShard(shardEnv, lagos, { id: dm, kind: "dm", name: "Direct chat" });
+    expect((await listPersonRooms(shardEnv, lagos.id)).map((r) => [r.id, r.memberCount])).toEqual([[dm, 2]]);
+  });
+});
