@@ -2,7 +2,7 @@
 // shard their area maps to, and every entry finds them (docs/decisions/058-beyond-one-database.md).
 import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { armFault, InjectedFault, resetFaults } from "../core/faults";
+import { armFault, faultPointsPassed, InjectedFault, resetFaults } from "../core/faults";
 import { dmRoomId, nearbyRoomId } from "../core/room-ids";
 import { countActiveConnections, findRoom, isMember, listMembers, listRoomMessages, openConnection, recordMessages } from "./queries/rooms";
 import { findSession, insertSession } from "./queries/sessions";
@@ -159,19 +159,37 @@ describe("a direct chat between two regions", () => {
     }
   });
 
-  it("survives a crash between the two databases: the retry completes the join, the room list never breaks", async () => {
+  it("survives a crash at each step of a join across shards: a retry completes it, the room list never breaks", async () => {
     await pointAreaAt(shardEnv, "s4", 1);
-    const kano = (await createPersonOnShard(shardEnv, { id: "e-kano-person", nickname: "Kano E", geohash: KANO })).user;
-    const lagos = (await createPersonOnShard(shardEnv, { id: "f-lagos-person", nickname: "Lagos F", geohash: LAGOS })).user;
-    const dm = dmRoomId(kano.id, lagos.id);
-    await joinRoomOnShard(shardEnv, kano, { id: dm, kind: "dm", name: "Direct chat" });
+    const person = async (id: string, geohash: string) => (await createPersonOnShard(shardEnv, { id, nickname: id, geohash })).user;
+    const join = (who: { id: string; nickname: string; anonymousMode: boolean }, dm: string) =>
+      joinRoomOnShard(shardEnv, who, { id: dm, kind: "dm", name: "Direct chat" });
+    // Walk the path once to learn its points (decision 053), then fail it at each one in turn.
+    const [k0, l0] = [await person("e0-kano", KANO), await person("f0-lagos", LAGOS)];
+    resetFaults();
+    await join(l0, dmRoomId(k0.id, l0.id));
+    const points = faultPointsPassed().filter((p) => p.startsWith("shards.join."));
+    expect(points.length).toBeGreaterThanOrEqual(2);
 
-    for (const point of ["shards.join.pointer-written", "shards.join.copy-written"]) {
+    for (const [i, point] of points.entries()) {
+      const kano = await person(`e${i + 1}-kano`, KANO);
+      const lagos = await person(`f${i + 1}-lagos`, LAGOS);
+      const dm = dmRoomId(kano.id, lagos.id);
+      await join(kano, dm);
       armFault(point);
-      await expect(joinRoomOnShard(shardEnv, lagos, { id: dm, kind: "dm", name: "Direct chat" })).rejects.toBeInstanceOf(InjectedFault);
-      expect(await listPersonRooms(shardEnv, lagos.id)).toEqual([]);
+      await expect(join(lagos, dm)).rejects.toBeInstanceOf(InjectedFault);
+      expect(await listPersonRooms(shardEnv, lagos.id), point).toEqual([]);
+      await join(lagos, dm);
+      expect((await listPersonRooms(shardEnv, lagos.id)).map((r) => [r.id, r.shard, r.memberCount])).toEqual([[dm, 1, 2]]);
     }
-    await joinRoomOnShard(shardEnv, lagos, { id: dm, kind: "dm", name: "Direct chat" });
-    expect((await listPersonRooms(shardEnv, lagos.id)).map((r) => [r.id, r.memberCount])).toEqual([[dm, 2]]);
+  });
+
+  it("places a person whose creation crashed after the directory row on the same shard when it is retried", async () => {
+    await pointAreaAt(shardEnv, "s4", 1);
+    armFault("shards.person.directory-written");
+    await expect(createPersonOnShard(shardEnv, { id: "g-kano", nickname: "Kano G", geohash: KANO })).rejects.toBeInstanceOf(InjectedFault);
+    const { user, shard } = await createPersonOnShard(shardEnv, { id: "g-kano", nickname: "Kano G", geohash: KANO });
+    expect([user.id, shard]).toEqual(["g-kano", 1]);
+    expect(await findUserById(dbForShard(shardEnv, 1), "g-kano")).toBeDefined();
   });
 });
