@@ -64,9 +64,10 @@ async function areaMap(env: ShardEnv, now: number): Promise<Map<string, number>>
   return map;
 }
 
-/** Drops this isolate's copy of the map (after a move made here; other isolates follow within SHARD_MAP_TTL_MS). */
+/** Drops this isolate's copies of the map and of directory entries (after a move made here; others follow within SHARD_MAP_TTL_MS). */
 export function forgetShardMap(): void {
   maps.clear();
+  homes.clear();
 }
 
 export async function shardOfArea(env: ShardEnv, geohash: string, now = Date.now()): Promise<number> {
@@ -89,8 +90,22 @@ export async function pointAreaAt(env: ShardEnv, prefix: string, shard: number):
 
 // ---------------------------------------------------------------- people
 
-export async function shardOfPerson(env: ShardEnv, userId: string): Promise<number> {
-  return (await q.findPersonShard(globalDb(env), userId)) ?? 0;
+// Directory entries found, per global database, for as long as the map: a person's shard changes only by a move,
+// which waits two lifetimes before it deletes anything (decision 058). A person not found is not kept: they may be
+// being created.
+const homes = new Map<unknown, Map<string, { at: number; shard: number }>>();
+const HOMES_KEPT = 10_000;
+
+export async function shardOfPerson(env: ShardEnv, userId: string, now = Date.now()): Promise<number> {
+  const key = env.DATABASE_URL || env.DB;
+  let known = homes.get(key);
+  const hit = known?.get(userId);
+  if (hit && now - hit.at < SHARD_MAP_TTL_MS) return hit.shard;
+  const shard = await q.findPersonShard(globalDb(env), userId);
+  if (shard === undefined) return 0;
+  if (!known || known.size >= HOMES_KEPT) homes.set(key, (known = new Map()));
+  known.set(userId, { at: now, shard });
+  return shard;
 }
 
 export async function dbForPerson(env: ShardEnv, userId: string): Promise<Db> {

@@ -40,6 +40,30 @@ beforeEach(() => {
 });
 afterEach(() => resetFaults());
 
+/** The test's shard bindings, each counting the statements it is given (drizzle prepares one per query). */
+function countedShards() {
+  const counts = [0, 0];
+  const wrap = (db: D1Database, shard: number) =>
+    new Proxy(db, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (prop === "prepare")
+          return (sql: string) => {
+            counts[shard]++;
+            return target.prepare(sql);
+          };
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  const counted = { ...shardEnv, DB: wrap(shardEnv.DB, 0), DB_SHARD_1: wrap(shardEnv.DB_SHARD_1 as D1Database, 1) } as ShardEnv;
+  const taken = () => {
+    const out = [...counts];
+    counts.fill(0);
+    return out;
+  };
+  return { env: counted, taken };
+}
+
 function message(roomId: string, senderId: string, id: string, sentAt: number) {
   return { id, roomId, senderId, type: "chat", body: "hello", sentAt: new Date(sentAt) };
 }
@@ -191,5 +215,39 @@ describe("a direct chat between two regions", () => {
     const { user, shard } = await createPersonOnShard(shardEnv, { id: "g-kano", nickname: "Kano G", geohash: KANO });
     expect([user.id, shard]).toEqual(["g-kano", 1]);
     expect(await findUserById(dbForShard(shardEnv, 1), "g-kano")).toBeDefined();
+  });
+});
+
+describe("what finding a shard costs", () => {
+  it("asks no database per request once the map and a directory entry are in the isolate, and one query a shard for a room list", async () => {
+    await pointAreaAt(shardEnv, "s4", 1);
+    const kano = (await createPersonOnShard(shardEnv, { id: "h-kano", nickname: "Kano H", geohash: KANO })).user;
+    const lagos = (await createPersonOnShard(shardEnv, { id: "i-lagos", nickname: "Lagos I", geohash: LAGOS })).user;
+    const { env: counted, taken } = countedShards();
+
+    // The map: one read on the global database for the isolate's first look, then none for a minute.
+    expect(await shardOfArea(counted, KANO)).toBe(1);
+    expect(taken()).toEqual([1, 0]);
+    expect(await shardOfRoom(counted, nearbyRoomId(LAGOS))).toBe(0);
+    // A session by its cookie: no query at all.
+    expect(shardOfSessionToken(sessionTokenOnShard(1, "abc"))).toBe(1);
+    expect(taken()).toEqual([0, 0]);
+
+    // A direct chat by its id: one directory read, then none while the entry is kept.
+    const dm = dmRoomId(kano.id, lagos.id);
+    expect(await shardOfRoom(counted, dm)).toBe(1);
+    expect(await shardOfRoom(counted, dm)).toBe(1);
+    expect(taken()).toEqual([1, 0]);
+
+    // Joining from another shard: the Lagos person's directory entry (1) and pointer (1) on shard 0; their copy
+    // (2), the room (2) and the membership (1) on the chat's shard.
+    await joinRoomOnShard(counted, kano, { id: dm, kind: "dm", name: "Direct chat" });
+    taken();
+    await joinRoomOnShard(counted, lagos, { id: dm, kind: "dm", name: "Direct chat" });
+    expect(taken()).toEqual([2, 5]);
+
+    // Their room list: the pointers and the rooms on their home shard, the rooms on the one other shard.
+    expect((await listPersonRooms(counted, lagos.id)).map((r) => r.id)).toEqual([dm]);
+    expect(taken()).toEqual([2, 1]);
   });
 });
