@@ -103,7 +103,10 @@ export async function shardOfPerson(env: ShardEnv, userId: string, now = Date.no
   if (hit && now - hit.at < SHARD_MAP_TTL_MS) return hit.shard;
   const shard = await q.findPersonShard(globalDb(env), userId);
   if (shard === undefined) return 0;
-  if (!known || known.size >= HOMES_KEPT) homes.set(key, (known = new Map()));
+  if (!known || known.size >= HOMES_KEPT) {
+    known = new Map();
+    homes.set(key, known);
+  }
   known.set(userId, { at: now, shard });
   return shard;
 }
