@@ -124,9 +124,9 @@ export async function createPersonOnShard(
   env: ShardEnv,
   values: Partial<typeof users.$inferInsert>,
 ): Promise<{ user: User; shard: number }> {
-  const shard = values.geohash ? await shardOfArea(env, values.geohash) : 0;
   const id = values.id ?? newId();
-  await q.putPersonInDirectory(globalDb(env), { userId: id, shard, phone: values.phone ?? null });
+  const wanted = values.geohash ? await shardOfArea(env, values.geohash) : 0;
+  const shard = await q.putPersonInDirectory(globalDb(env), { userId: id, shard: wanted, phone: values.phone ?? null });
   await faultPoint("shards.person.directory-written", env);
   const user = (await findUserById(dbForShard(env, shard), id)) ?? (await createUser(dbForShard(env, shard), { ...values, id }));
   return { user, shard };
@@ -144,8 +144,9 @@ export async function findPersonByPhone(env: ShardEnv, phone: string): Promise<{
     const user = await findUserById(dbForShard(env, entry.shard), entry.userId);
     return user ? { user, shard: entry.shard } : undefined;
   }
+  // A copy never carries a phone (upsertPersonCopy), so a row found here is the person.
   const user = await findUserByPhone(globalDb(env), phone);
-  return user && !(await q.isPersonCopy(globalDb(env), user.id)) ? { user, shard: 0 } : undefined;
+  return user ? { user, shard: 0 } : undefined;
 }
 
 // ---------------------------------------------------------------- sessions

@@ -212,9 +212,13 @@ describe("a direct chat between two regions", () => {
     await pointAreaAt(shardEnv, "s4", 1);
     armFault("shards.person.directory-written");
     await expect(createPersonOnShard(shardEnv, { id: "g-kano", nickname: "Kano G", geohash: KANO })).rejects.toBeInstanceOf(InjectedFault);
+    // Meanwhile the north is pointed back at shard 0: the retry still follows the directory's first answer.
+    await pointAreaAt(shardEnv, "s4", 0);
     const { user, shard } = await createPersonOnShard(shardEnv, { id: "g-kano", nickname: "Kano G", geohash: KANO });
     expect([user.id, shard]).toEqual(["g-kano", 1]);
     expect(await findUserById(dbForShard(shardEnv, 1), "g-kano")).toBeDefined();
+    expect(await findUserById(dbForShard(shardEnv, 0), "g-kano")).toBeUndefined();
+    await pointAreaAt(shardEnv, "s4", 1);
   });
 });
 

@@ -30,12 +30,17 @@ export function findPhoneInDirectory(db: Db, phone: string): Promise<{ userId: s
     .get();
 }
 
-/** Names the person's home shard (a person is placed once; a later call for the same id changes nothing). */
-export async function putPersonInDirectory(db: Db, entry: { userId: string; shard: number; phone?: string | null }): Promise<void> {
-  await db
+/**
+ * Names the person's home shard and answers the shard recorded: a person is placed once, so a retry (after the map
+ * changed, say) gets the first answer, at the cost of a second read only then.
+ */
+export async function putPersonInDirectory(db: Db, entry: { userId: string; shard: number; phone?: string | null }): Promise<number> {
+  const [placed] = await db
     .insert(personDirectory)
     .values({ userId: entry.userId, shard: entry.shard, phone: entry.phone ?? null })
-    .onConflictDoNothing();
+    .onConflictDoNothing()
+    .returning({ shard: personDirectory.shard });
+  return placed?.shard ?? (await findPersonShard(db, entry.userId)) ?? entry.shard;
 }
 
 export async function setPhoneInDirectory(db: Db, userId: string, phone: string | null): Promise<void> {
