@@ -95,6 +95,8 @@ export const MASKED_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   emergency_contacts: ["phone"],
   support_tickets: ["phone"],
   phone_channels: ["phone"],
+  // The global directory of decision 058: a verified phone, masked like users.phone.
+  person_directory: ["phone"],
   outbound_messages: ["to"],
 };
 

@@ -850,3 +850,57 @@ export const webauthnChallenges = sqliteTable("webauthn_challenges", {
   challenge: text("challenge").notNull(),
   expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
 });
+
+// ---------------------------------------------------------------- shards (docs/decisions/058-beyond-one-database.md)
+// Every shard has every table; these three are global, read and written only on `DB` (shard 0), which is today's
+// database. No foreign keys to users: the person a row names may live on another database.
+
+// Which shard holds the areas whose cell starts with `prefix` (the longest prefix wins; none: shard 0). An area moves
+// by copying its rows and then changing its row here.
+export const areaShards = sqliteTable("area_shards", {
+  prefix: text("prefix").primaryKey(),
+  shard: integer("shard").notNull(),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
+});
+
+// The global directory: a person's home shard, and their verified phone so a phone number finds them. A person
+// without a row lives on shard 0 (everyone from before sharding).
+export const personDirectory = sqliteTable(
+  "person_directory",
+  {
+    userId: text("user_id").primaryKey(),
+    shard: integer("shard").notNull(),
+    phone: text("phone"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("person_directory_phone_unique").on(t.phone)],
+);
+
+// The shard of each group (its creator's home shard when made). Area rooms and direct chats need no row: their
+// shard follows from their id.
+export const roomShards = sqliteTable("room_shards", {
+  roomId: text("room_id").primaryKey(),
+  shard: integer("shard").notNull(),
+  createdAt: createdAt(),
+});
+
+// Per shard, on a person's home shard: the rooms they belong to that live on another shard, so their room list
+// asks only the shards that hold one of their rooms.
+export const awayRooms = sqliteTable(
+  "away_rooms",
+  {
+    userId: text("user_id").notNull(),
+    roomId: text("room_id").notNull(),
+    shard: integer("shard").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.roomId] })],
+);
+
+// Per shard, on a room's shard: the `users` rows that are copies of people who live on another shard (a room's
+// member list and its foreign keys need their row here). Counts of people skip them.
+export const personCopies = sqliteTable("person_copies", {
+  userId: text("user_id").primaryKey(),
+  homeShard: integer("home_shard").notNull(),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
+});

@@ -3,6 +3,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { webcrypto as crypto } from "node:crypto";
+import { d1Bindings } from "./d1-bindings.mjs";
 
 const b64url = (bytes) => Buffer.from(bytes).toString("base64url");
 const random = (n) => b64url(crypto.getRandomValues(new Uint8Array(n)));
@@ -36,9 +37,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await ensureDevVars();
   console.log("✓ .dev.vars ready (local secrets generated where empty)");
   if (!process.argv.includes("--no-migrate")) {
-    execFileSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "-c", "wrangler.toml"], {
-      stdio: "inherit",
-      env: { ...process.env, CI: "true" },
-    });
+    for (const binding of d1Bindings())
+      execFileSync("npx", ["wrangler", "d1", "migrations", "apply", binding, "--local", "-c", "wrangler.toml"], {
+        stdio: "inherit",
+        env: { ...process.env, CI: "true" },
+      });
   }
 }

@@ -4,6 +4,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { d1Bindings } from "../scripts/d1-bindings.mjs";
 import { ensureDevVars } from "../scripts/setup.mjs";
 
 async function freePort() {
@@ -41,10 +42,11 @@ export async function serveBuilt({ name = "e2e", vars = {}, quiet = true, fromBu
       .filter((line) => !unsetVars.some((v) => line.startsWith(`${v}=`)));
     writeFileSync(devVars, kept.join("\n"));
   }
-  execFileSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "-c", "wrangler.toml", "--persist-to", state], {
-    env,
-    stdio: quiet ? "ignore" : "inherit",
-  });
+  for (const binding of d1Bindings())
+    execFileSync("npx", ["wrangler", "d1", "migrations", "apply", binding, "--local", "-c", "wrangler.toml", "--persist-to", state], {
+      env,
+      stdio: quiet ? "ignore" : "inherit",
+    });
   // Browser tests and benchmarks start every session (and ask the assistant) from 127.0.0.1: the limits per
   // client address (workers/limits) are raised for them; the Worker tests check those limits.
   const localVars = {
