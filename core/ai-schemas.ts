@@ -94,6 +94,12 @@ export const SupportFollowupRequestSchema = z.object({
   userPhone: z.string().trim().max(30).optional(),
 });
 
+/** A sales enquiry from /contact-sales: it becomes a call-back ticket staff see (docs/decisions/054-every-claim-true.md). */
+export const SalesEnquirySchema = z.object({
+  phone: z.string().trim().min(1, "Phone number required").max(30),
+  message: z.string().trim().min(1, "Tell us what your organisation needs").max(2000),
+});
+
 /** The 402 body of an over-limit or premium-keyword request. */
 export const UpgradeOfferSchema = z.object({
   error: z.string(),

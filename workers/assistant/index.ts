@@ -46,7 +46,7 @@ export {
   type UpgradeBody,
   upgradeOffer,
 } from "./common";
-export { supportFollowup, supportQuery } from "./support";
+export { salesEnquiry, supportFollowup, supportQuery } from "./support";
 export { transcribeVoiceMessage, voiceAllowed, voiceAudio } from "./voice";
 
 export async function loadUser(db: Db, userId: string): Promise<User> {

@@ -3,7 +3,7 @@ import { Bot, ChartColumn, Languages, Lock, MessageCircle, Mic, RadioTower, Sire
 import { Form, Link, redirect, useActionData } from "react-router";
 import type { PublicStats } from "../../../core/api-types";
 import type { MessageKey } from "../../../core/i18n/en";
-import { COOKIE_CONSENT_COOKIE, COOKIE_CONSENT_DECLINED, PRICES_NGN, TRIAL_DAYS } from "../../../core/constants";
+import { COOKIE_CONSENT_COOKIE, COOKIE_CONSENT_DECLINED, PRICES_NGN, TIER_LIMITS, TRIAL_DAYS } from "../../../core/constants";
 import { readCookie } from "../../../core/device";
 import { PLACES } from "../../../core/places";
 import { PromoNotifications } from "../features/landing/promos";
@@ -365,7 +365,7 @@ function MobileLanding({ stats, onboarded }: { stats: PublicStats; onboarded: bo
       </div>
       <section className="card" aria-labelledby="premium-available">
         <h2 id="premium-available">{t("home.premiumAvailable")}</h2>
-        <p>{t("home.premiumAvailable.body", { price: t.naira(PRICES_NGN.premium.monthly), days: TRIAL_DAYS })}</p>
+        <p>{t("home.premiumAvailable.body", { price: t.naira(PRICES_NGN.premium.monthly), days: TRIAL_DAYS, voice: TIER_LIMITS.premium.voiceMessages ?? 0 })}</p>
         <Link to="/pricing" className="btn btn-primary">
           {t("home.upgrade")}
         </Link>

@@ -43,7 +43,6 @@ export async function action({ request, context }: Route.ActionArgs) {
         isBot: true,
         timestamp: now,
         category: a.category,
-        confidence: a.confidence,
         escalated: a.escalateToHuman,
       },
     ],
@@ -64,7 +63,6 @@ export default function Support({ actionData }: Route.ComponentProps) {
             isBot: true,
             timestamp: 0,
             category: "error",
-            confidence: 0,
             escalated: true,
           },
         ]
