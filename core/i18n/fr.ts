@@ -1870,6 +1870,7 @@ export const fr: Catalog = {
   "sup.customerService": "Service client",
   "sup.failure":
     "Veuillez nous excuser pour ce problème technique. Pour une aide immédiate, appelez notre équipe au {phone}. Elle répond à toutes vos questions.",
+  "sup.failureNoPhone": "Désolé, un problème est survenu. Réessayez dans un instant, ou laissez votre numéro et notre équipe vous rappellera aux horaires de l'assistance.",
   "sup.conversation": "Conversation avec l'assistance",
   "sup.bot": "Assistance LinkUp",
   "sup.you": "Vous",
@@ -1946,7 +1947,9 @@ export const fr: Catalog = {
   "subs.alreadyHave": "Vous avez déjà {plan}. Modifiez ou résiliez votre formule dans les Paramètres.",
   "subs.managePlan": "Gérer votre formule",
   "subs.noCards": "Le paiement par carte n'est pas disponible pour le moment. Appelez-nous et notre équipe mettra en place votre formule :",
+  "subs.noCardsNoPhone": "Le paiement par carte n'est pas disponible pour le moment. Réessayez plus tard.",
   "subs.needsJs": "Le paiement par carte nécessite JavaScript. Activez-le, ou appelez le {phone} pour payer par téléphone.",
+  "subs.needsJsNoPhone": "Le paiement par carte nécessite JavaScript. Activez-le pour payer.",
   "subs.tryAgain": "Réessayer",
   "subs.continue": "Continuer vers le paiement",
   "subs.trialTitle": "Essayez Premium gratuitement pendant {days} jours",
@@ -2153,6 +2156,7 @@ export const fr: Catalog = {
   "lia.unreachable":
     "Assistant LIA : je ne peux pas joindre l'assistant pour le moment. Réessayez dans un instant, ou essayez l'une de ces commandes :",
   "lia.person": "Pour l'aide d'une personne, appelez l'assistance au {phone}.",
+  "lia.personNoPhone": "Pour l'aide d'une personne, ouvrez l'Assistance et laissez votre numéro pour être rappelé.",
   "faqc.1.q": "LinkUp fonctionne-t-il sans internet ?",
   "faqc.1.a": "Les messages écrits sans connexion restent sur votre téléphone et partent dès qu'un chemin revient : un autre onglet du même navigateur sur cet appareil (le mesh local), ou le relais quand le réseau revient. Rien de ce que vous écrivez n'est perdu.",
   "faqc.2.q": "Mon navigateur peut-il discuter par Bluetooth ?",

@@ -1847,6 +1847,7 @@ export const ha: Catalog = {
   "sup.customerService": "Hidimar abokan ciniki",
   "sup.failure":
     "Ina neman afuwa kan matsalar fasaha. Don taimako nan take, don Allah kira ƙungiyar tallafinmu a {phone}. Suna nan don taimaka da kowace tambaya.",
+  "sup.failureNoPhone": "Yi haƙuri, wani abu ya faru. Sake gwadawa nan da ɗan lokaci, ko ka bar lambar wayarka ma'aikatanmu su kira ka a lokutan tallafi.",
   "sup.conversation": "Hirar tallafi",
   "sup.bot": "Tallafin LinkUp",
   "sup.you": "Kai",
@@ -1922,7 +1923,9 @@ export const ha: Catalog = {
   "subs.alreadyHave": "Kana da {plan} tuni. Canza ko soke tsarinka a Saituna.",
   "subs.managePlan": "Sarrafa tsarinka",
   "subs.noCards": "Ba a iya biyan kuɗi da kati a yanzu. Kira mu, ƙungiyarmu za ta shirya maka tsarinka:",
+  "subs.noCardsNoPhone": "Biyan kati ba ya samuwa yanzu. Da fatan a sake gwadawa daga baya.",
   "subs.needsJs": "Biyan kuɗi da kati yana buƙatar JavaScript. Da fatan ka kunna shi, ko ka kira {phone} don biya ta waya.",
+  "subs.needsJsNoPhone": "Biyan kati yana buƙatar JavaScript. Da fatan za a kunna shi don biya.",
   "subs.tryAgain": "Sake gwadawa",
   "subs.continue": "Ci gaba zuwa biya",
   "subs.trialTitle": "Gwada Premium kyauta na kwana {days}",
@@ -2123,6 +2126,7 @@ export const ha: Catalog = {
   "lia.unreachable":
     "Mataimakin LIA: Ba zan iya isa ga mataimaki a yanzu ba. Sake gwadawa nan ba da jimawa ba, ko gwada ɗaya daga cikin waɗannan:",
   "lia.person": "Don taimako daga mutum, kira tallafi a {phone}.",
+  "lia.personNoPhone": "Don taimako daga mutum, buɗe Tallafi ka bar lambar wayarka don a kira ka.",
   "faqc.1.q": "Shin LinkUp yana aiki ba tare da intanet ba?",
   "faqc.1.a": "Saƙonnin da ka rubuta ba tare da haɗi ba ana ajiye su a wayarka kuma a aika su da zarar wata hanya ta dawo: wani shafi na wannan burauza a wannan na'urar (mesh na gida), ko relay idan hanyar sadarwa ta dawo. Babu abin da ka rubuta da zai ɓace.",
   "faqc.2.q": "Burauzata na iya yin hira ta Bluetooth?",

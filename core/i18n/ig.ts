@@ -1831,6 +1831,7 @@ export const ig: Catalog = {
   "sup.customerService": "Ọrụ ndị ahịa",
   "sup.failure":
     "Ndo maka nsogbu teknụzụ a. Maka enyemaka ozugbo, biko kpọọ otu nkwado anyị na {phone}. Ha dị njikere inye aka na ajụjụ niile.",
+  "sup.failureNoPhone": "Ndo, ihe mebiri emebi. Biko nwaa ọzọ n'oge na-adịghị anya, ma ọ bụ hapụ nọmba ekwentị gị ka ndị otu anyị kpọghachi gị n'oge nkwado.",
   "sup.conversation": "Mkparịta ụka nkwado",
   "sup.bot": "Nkwado LinkUp",
   "sup.you": "Gị",
@@ -1900,7 +1901,9 @@ export const ig: Catalog = {
   "subs.alreadyHave": "Ị nwelarị {plan}. Gbanwee ma ọ bụ kagbuo atụmatụ gị na Ntọala.",
   "subs.managePlan": "Jikwaa atụmatụ gị",
   "subs.noCards": "Ịkwụ ụgwọ kaadị adịghị ugbu a. Kpọọ anyị, ndị otu anyị ga-edozi atụmatụ gị:",
+  "subs.noCardsNoPhone": "Ịkwụ ụgwọ kaadị adịghị ugbu a. Biko nwaa ọzọ ma emechaa.",
   "subs.needsJs": "Ịkwụ ụgwọ kaadị chọrọ JavaScript. Biko gbanye ya, ma ọ bụ kpọọ {phone} ka ị kwụọ site na ekwentị.",
+  "subs.needsJsNoPhone": "Ịkwụ ụgwọ kaadị chọrọ JavaScript. Biko gbanye ya ka ị kwụọ ụgwọ.",
   "subs.tryAgain": "Nwaa ọzọ",
   "subs.continue": "Gaa n'ihu na ịkwụ ụgwọ",
   "subs.trialTitle": "Nwaa Premium n'efu ụbọchị {days}",
@@ -2096,6 +2099,7 @@ export const ig: Catalog = {
   "lia.unreachable":
     "Onye enyemaka LIA: Enweghị m ike iru onye enyemaka ugbu a. Nwaa ọzọ n'oge na-adịghị anya, ma ọ bụ nwaa otu n'ime ndị a:",
   "lia.person": "Maka enyemaka sitere n'aka mmadụ, kpọọ nkwado na {phone}.",
+  "lia.personNoPhone": "Maka enyemaka site n'aka mmadụ, mepee Nkwado ma hapụ nọmba ekwentị gị ka a kpọghachi gị.",
   "faqc.1.q": "LinkUp ọ na-arụ ọrụ na-enweghị ịntanetị?",
   "faqc.1.a": "Ozi ị dere na-enweghị njikọ ka a na-echekwa na ekwentị gị ma zipu ha ozugbo ụzọ ọ bụla lọghachiri: taabụ ọzọ nke otu ihe nchọgharị ahụ na ngwaọrụ a (mesh mpaghara), ma ọ bụ relay mgbe netwọk lọghachiri. Ọ dịghị ihe ị dere ga-efu.",
   "faqc.2.q": "Ihe nchọgharị m nwere ike ịkparịta ụka site na Bluetooth?",

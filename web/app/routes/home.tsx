@@ -223,15 +223,21 @@ function UpgradeModal({ phone, onClose }: { phone: string; onClose: () => void }
         <button type="button" className="btn btn-ghost" onClick={onClose}>
           {t("home.continueFree")}
         </button>
-        <a className="btn btn-primary" href={`tel:${phone}`}>
-          {t("home.call", { phone })}
-        </a>
+        {phone ? (
+          <a className="btn btn-primary" href={`tel:${phone}`}>
+            {t("home.call", { phone })}
+          </a>
+        ) : (
+          <a className="btn btn-primary" href="/subscribe?plan=premium">
+            {t("offer.startTrial", { days: TRIAL_DAYS })}
+          </a>
+        )}
       </div>
     </dialog>
   );
 }
 
-/** The floating Upgrade button appears after 5 s and dials support. */
+/** The floating Upgrade button appears after 5 s and dials support; without a support line it opens the trial. */
 function FloatingUpgrade({ phone }: { phone: string }) {
   const t = useT();
   const [shown, setShown] = useState(false);
@@ -241,7 +247,7 @@ function FloatingUpgrade({ phone }: { phone: string }) {
   }, []);
   if (!shown) return null;
   return (
-    <a className="btn btn-primary floating" href={`tel:${phone}`}>
+    <a className="btn btn-primary floating" href={phone ? `tel:${phone}` : "/subscribe?plan=premium"}>
       {t("home.upgrade")}
     </a>
   );

@@ -265,9 +265,11 @@ function PremiumTab({ user, phone, plan }: { user: Me; phone: string; plan: Subs
         <Link to="/subscribe?plan=premium" className="btn btn-primary">
           {t("set.plan.tryFree", { days: TRIAL_DAYS })}
         </Link>
-        <a href={`tel:${phone}`} className="btn btn-ghost">
-          {t("offer.call", { phone })}
-        </a>
+        {phone ? (
+          <a href={`tel:${phone}`} className="btn btn-ghost">
+            {t("offer.call", { phone })}
+          </a>
+        ) : null}
       </div>
     </div>
   );

@@ -80,11 +80,13 @@ export default function Support({ actionData }: Route.ComponentProps) {
           <strong>{t("sup.aiChat")}</strong>
           <span>{t("sup.aiChatBody")}</span>
         </a>
-        <a href={`tel:${phone}`} className="card feature" aria-label={t("sup.callLabel", { phone })}>
-          <Phone aria-hidden="true" className="icon" size={28} />
-          <strong>{t("sup.call")}</strong>
-          <span>{phone}</span>
-        </a>
+        {phone ? (
+          <a href={`tel:${phone}`} className="card feature" aria-label={t("sup.callLabel", { phone })}>
+            <Phone aria-hidden="true" className="icon" size={28} />
+            <strong>{t("sup.call")}</strong>
+            <span>{phone}</span>
+          </a>
+        ) : null}
         <Link to="/faq" className="card feature">
           <CircleHelp aria-hidden="true" className="icon" size={28} />
           <strong>{t("sup.helpCentre")}</strong>

@@ -18,8 +18,9 @@ export interface SupportMessage {
 
 export const FOLLOW_UP_DELAY_MS = 3000;
 
+/** Without a configured support line (production, unset) the bot offers the call-back instead of a number. */
 export function supportFailureMessage(phone: string, t: T): string {
-  return t("sup.failure", { phone });
+  return phone ? t("sup.failure", { phone }) : t("sup.failureNoPhone");
 }
 
 let seq = 0;
