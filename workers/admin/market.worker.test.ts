@@ -90,7 +90,7 @@ describe("market prices kept by staff", () => {
       .first<{ actor_id: string; detail: string }>();
     expect(log?.actor_id).toBe(staff.id);
     expect(JSON.parse(log?.detail ?? "{}")).toMatchObject({
-      before: { priceNgn: 2500, source: "LinkUp reference figure" },
+      before: { priceNgn: 2500, source: "example" },
       after: { priceNgn: 3100, source: "Oyo State price desk", date: daysAgo(3) },
     });
     const listed = await (await call("/api/admin/market-prices", { cookie: staff.cookie })).json<{ prices: { id: string }[] }>();

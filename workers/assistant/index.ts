@@ -8,7 +8,7 @@ import type { Tier } from "../../core/constants";
 import type { Db } from "../../db";
 import { findUserById } from "../../db/queries/users";
 import type { User } from "../../db/schema";
-import type { AppEnv } from "../env";
+import { type AppEnv, isDevelopment } from "../env";
 import { marketAnswer } from "./market";
 import { type AreaHint, askerArea } from "./area";
 import {
@@ -150,7 +150,11 @@ async function answerCommand(env: AppEnv, db: Db, user: User, command: CountedCo
       // First-aid steps are vetted text, never generated: the same answer on every channel and connection.
       return { message: emergencyGuidance(command.situation), source: "offline", counts: true };
     case "market":
-      return { message: await marketAnswer(db, command.query, area), source: "offline", counts: true };
+      return {
+        message: await marketAnswer(db, command.query, area, undefined, undefined, isDevelopment(env)),
+        source: "offline",
+        counts: true,
+      };
     case "weather": {
       const named = command.place || area?.name || "";
       if (!online) return { message: weatherNeedsConnection(named, command.day), source: "offline", counts: false };
