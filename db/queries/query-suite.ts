@@ -85,7 +85,8 @@ export function querySuite(driver: string, getDb: () => Db) {
       await db.insert(messages).values({ id: `m2-${writer.id}`, roomId: "nearby:s1abc", senderId: writer.id, type: "text", body: "again" });
       const after = await publicStats(db);
       expect(after.users).toBe(before.users + 3);
-      expect(after.marketCities).toBe(6);
+      // The six seeded cities hold only example figures: none is a city with an observed price.
+      expect(after.marketCities).toBe(0);
     });
   });
 }
