@@ -293,7 +293,8 @@ export const en = {
   "onb.meshIntro":
     "LinkUp connects you through the nearest relay, other LinkUp tabs on this device, and Bluetooth where your browser allows it. Messages wait in an outbox while you are offline and go out when any connection comes back.",
   "onb.premium": "Premium",
-  "onb.premiumBody": "Unlimited AI and translation, {voice} voice messages a month and a wider SOS. {price} per month after a {days}-day free trial.",
+  "onb.premiumBody":
+    "Unlimited AI and translation, {voice} voice messages a month and a wider SOS. {price} per month after a {days}-day free trial.",
   "onb.trial": "Try FREE for {days} Days",
   "onb.skip": "Skip for now",
 
@@ -1295,7 +1296,8 @@ export const en = {
   "stories.title": "Example stories",
   "stories.intro": "Illustrative stories, not real users: each one shows something LinkUp does today.",
   "stories.farmer.who": "A maize farmer near Kano",
-  "stories.farmer.story": "Dials the USSD code, chooses Market prices, then maize, and types Kano to see the latest price and its date before loading the truck.",
+  "stories.farmer.story":
+    "Dials the USSD code, chooses Market prices, then maize, and types Kano to see the latest price and its date before loading the truck.",
   "stories.trader.who": "A trader at Mile 12, Lagos",
   "stories.trader.story": "Keeps a private group with suppliers; orders sent from a dead spot go out when the signal returns.",
   "stories.family.who": "A family in Enugu",
@@ -1829,7 +1831,8 @@ export const en = {
   "sup.customerService": "Customer service",
   "sup.failure":
     "I apologize for the technical difficulty. For immediate assistance, please call our support team at {phone}. They're available to help with all questions.",
-  "sup.failureNoPhone": "Sorry, something went wrong. Please try again in a moment, or leave your phone number and our team will call you back during support hours.",
+  "sup.failureNoPhone":
+    "Sorry, something went wrong. Please try again in a moment, or leave your phone number and our team will call you back during support hours.",
   "sup.conversation": "Support conversation",
   "sup.bot": "LinkUp Support",
   "sup.you": "You",
@@ -1978,7 +1981,8 @@ export const en = {
     "Unlimited AI commands and translation, 50 voice messages a month, an SOS that reaches about 10 km and support call-backs first.",
   "set.plan.upgradeEnterprise": "Upgrade to Enterprise",
   "set.plan.goPremium": "Go Premium",
-  "set.plan.goPremiumBody": "Unlimited AI commands and translation, {voice} voice messages a month and a wider SOS for {price} per month, with a {days}-day free trial.",
+  "set.plan.goPremiumBody":
+    "Unlimited AI commands and translation, {voice} voice messages a month and a wider SOS for {price} per month, with a {days}-day free trial.",
   "set.plan.ended": "Your last subscription has ended.",
   "set.plan.tryFree": "Try FREE for {days} Days",
   "set.loc.unavailable": "Location unavailable",
@@ -2103,7 +2107,8 @@ export const en = {
   "lia.person": "For help from a person, call support on {phone}.",
   "lia.personNoPhone": "For help from a person, open Support and leave your phone number for a call back.",
   "faqc.1.q": "Does LinkUp work without internet?",
-  "faqc.1.a": "Messages you write without a connection are kept on your phone and sent as soon as any path returns: another tab of the same browser on this device (the local mesh), or the relay when the network comes back. Nothing you write is lost.",
+  "faqc.1.a":
+    "Messages you write without a connection are kept on your phone and sent as soon as any path returns: another tab of the same browser on this device (the local mesh), or the relay when the network comes back. Nothing you write is lost.",
   "faqc.2.q": "Can my browser chat over Bluetooth?",
   "faqc.2.a":
     "Browsers can scan for nearby Bluetooth devices where Web Bluetooth is available, but they cannot carry chat between phones over Bluetooth. LinkUp shows nearby devices and carries chat over the relay and the local mesh between tabs and windows.",

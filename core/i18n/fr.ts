@@ -290,7 +290,8 @@ export const fr: Catalog = {
   "onb.meshIntro":
     "LinkUp vous relie par le relais le plus proche, les autres onglets LinkUp de cet appareil et le Bluetooth si votre navigateur le permet. Les messages attendent dans une boîte d'envoi hors ligne et partent dès qu'une connexion revient.",
   "onb.premium": "Premium",
-  "onb.premiumBody": "IA et traduction illimitées, {voice} messages vocaux par mois et SOS élargi. {price} par mois après un essai gratuit de {days} jours.",
+  "onb.premiumBody":
+    "IA et traduction illimitées, {voice} messages vocaux par mois et SOS élargi. {price} par mois après un essai gratuit de {days} jours.",
   "onb.trial": "Essayez GRATUITEMENT pendant {days} jours",
   "onb.skip": "Passer pour l'instant",
 
@@ -566,7 +567,8 @@ export const fr: Catalog = {
   "sales.phone": "Votre numéro de téléphone",
   "sales.message": "De quoi votre organisation a-t-elle besoin ?",
   "sales.send": "Envoyer la demande",
-  "sales.sent": "Merci. Votre demande {ticket} est entre les mains de notre équipe, qui vous appellera au {phone} aux horaires de l'assistance.",
+  "sales.sent":
+    "Merci. Votre demande {ticket} est entre les mains de notre équipe, qui vous appellera au {phone} aux horaires de l'assistance.",
   "sales.self": "Vous préférez commencer maintenant ? Souscrivez vous-même à Enterprise",
   "pricing.title": "Des tarifs simples pour chaque communauté",
   "pricing.period": "Période de facturation",
@@ -1191,7 +1193,8 @@ export const fr: Catalog = {
   "home.mesh.connected": { one: "{count} personne connectée en ce moment", other: "{count} personnes connectées en ce moment" },
   "home.startMeshShort": "Démarrer le chat Mesh",
   "home.premiumAvailable": "Premium disponible",
-  "home.premiumAvailable.body": "IA et traduction illimitées, {voice} messages vocaux par mois. {price}/mois, essai gratuit de {days} jours.",
+  "home.premiumAvailable.body":
+    "IA et traduction illimitées, {voice} messages vocaux par mois. {price}/mois, essai gratuit de {days} jours.",
   // About (/about)
   "about.metaTitle": "À propos — LinkUp",
   "about.title": "À propos de LinkUp",
@@ -1324,7 +1327,8 @@ export const fr: Catalog = {
   "stories.title": "Histoires d'exemple",
   "stories.intro": "Histoires d'illustration, pas de vrais utilisateurs : chacune montre ce que LinkUp fait aujourd'hui.",
   "stories.farmer.who": "Un producteur de maïs près de Kano",
-  "stories.farmer.story": "Compose le code USSD, choisit Prix du marché, puis le maïs, et tape Kano pour voir le dernier prix et sa date avant de charger le camion.",
+  "stories.farmer.story":
+    "Compose le code USSD, choisit Prix du marché, puis le maïs, et tape Kano pour voir le dernier prix et sa date avant de charger le camion.",
   "stories.trader.who": "Un commerçant à Mile 12, Lagos",
   "stories.trader.story":
     "Tient un groupe privé avec ses fournisseurs ; les commandes envoyées depuis une zone blanche partent quand le signal revient.",
@@ -1870,7 +1874,8 @@ export const fr: Catalog = {
   "sup.customerService": "Service client",
   "sup.failure":
     "Veuillez nous excuser pour ce problème technique. Pour une aide immédiate, appelez notre équipe au {phone}. Elle répond à toutes vos questions.",
-  "sup.failureNoPhone": "Désolé, un problème est survenu. Réessayez dans un instant, ou laissez votre numéro et notre équipe vous rappellera aux horaires de l'assistance.",
+  "sup.failureNoPhone":
+    "Désolé, un problème est survenu. Réessayez dans un instant, ou laissez votre numéro et notre équipe vous rappellera aux horaires de l'assistance.",
   "sup.conversation": "Conversation avec l'assistance",
   "sup.bot": "Assistance LinkUp",
   "sup.you": "Vous",
@@ -2024,7 +2029,8 @@ export const fr: Catalog = {
     "Commandes IA et traduction illimitées, 50 messages vocaux par mois, un SOS qui porte à environ 10 km et des rappels de l'assistance en priorité.",
   "set.plan.upgradeEnterprise": "Passer à Enterprise",
   "set.plan.goPremium": "Passer à Premium",
-  "set.plan.goPremiumBody": "Commandes IA et traduction illimitées, {voice} messages vocaux par mois et SOS plus large pour {price} par mois, avec un essai gratuit de {days} jours.",
+  "set.plan.goPremiumBody":
+    "Commandes IA et traduction illimitées, {voice} messages vocaux par mois et SOS plus large pour {price} par mois, avec un essai gratuit de {days} jours.",
   "set.plan.ended": "Votre dernier abonnement est terminé.",
   "set.plan.tryFree": "Essai GRATUIT de {days} jours",
   "set.loc.unavailable": "Position indisponible",
@@ -2158,7 +2164,8 @@ export const fr: Catalog = {
   "lia.person": "Pour l'aide d'une personne, appelez l'assistance au {phone}.",
   "lia.personNoPhone": "Pour l'aide d'une personne, ouvrez l'Assistance et laissez votre numéro pour être rappelé.",
   "faqc.1.q": "LinkUp fonctionne-t-il sans internet ?",
-  "faqc.1.a": "Les messages écrits sans connexion restent sur votre téléphone et partent dès qu'un chemin revient : un autre onglet du même navigateur sur cet appareil (le mesh local), ou le relais quand le réseau revient. Rien de ce que vous écrivez n'est perdu.",
+  "faqc.1.a":
+    "Les messages écrits sans connexion restent sur votre téléphone et partent dès qu'un chemin revient : un autre onglet du même navigateur sur cet appareil (le mesh local), ou le relais quand le réseau revient. Rien de ce que vous écrivez n'est perdu.",
   "faqc.2.q": "Mon navigateur peut-il discuter par Bluetooth ?",
   "faqc.2.a":
     "Les navigateurs peuvent rechercher les appareils Bluetooth proches là où Web Bluetooth existe, mais ils ne peuvent pas transporter la discussion entre téléphones par Bluetooth. LinkUp montre les appareils proches et transporte la discussion par le relais et le mesh local entre onglets et fenêtres.",

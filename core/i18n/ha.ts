@@ -289,7 +289,8 @@ export const ha: Catalog = {
   "onb.meshIntro":
     "LinkUp yana haɗa ka ta sabar mafi kusa, wasu shafukan LinkUp a wannan na'ura, da Bluetooth inda burauzarka ta yarda. Saƙonni suna jira a akwatin aikawa lokacin da babu intanet kuma suna tafiya da zarar an sami haɗi.",
   "onb.premium": "Premium",
-  "onb.premiumBody": "AI da fassara marasa iyaka, saƙonnin murya {voice} a wata da SOS mai faɗi. {price} a wata bayan gwaji kyauta na kwana {days}.",
+  "onb.premiumBody":
+    "AI da fassara marasa iyaka, saƙonnin murya {voice} a wata da SOS mai faɗi. {price} a wata bayan gwaji kyauta na kwana {days}.",
   "onb.trial": "Gwada KYAUTA na kwana {days}",
   "onb.skip": "Tsallake yanzu",
 
@@ -1305,7 +1306,8 @@ export const ha: Catalog = {
   "stories.title": "Labarun misali",
   "stories.intro": "Labarun misali ne, ba na masu amfani na gaske ba: kowanne yana nuna abin da LinkUp ke yi a yau.",
   "stories.farmer.who": "Manomin masara kusa da Kano",
-  "stories.farmer.story": "Yana kiran lambar USSD, ya zaɓi Farashin kasuwa, sannan masara, ya rubuta Kano don ganin sabon farashi da ranarsa kafin ya loda babbar mota.",
+  "stories.farmer.story":
+    "Yana kiran lambar USSD, ya zaɓi Farashin kasuwa, sannan masara, ya rubuta Kano don ganin sabon farashi da ranarsa kafin ya loda babbar mota.",
   "stories.trader.who": "Ɗan kasuwa a Mile 12, Legas",
   "stories.trader.story":
     "Yana da ƙungiyar sirri da masu kawo kaya; odar da aka aika daga wurin da babu sabis na tafiya idan sabis ya dawo.",
@@ -1847,7 +1849,8 @@ export const ha: Catalog = {
   "sup.customerService": "Hidimar abokan ciniki",
   "sup.failure":
     "Ina neman afuwa kan matsalar fasaha. Don taimako nan take, don Allah kira ƙungiyar tallafinmu a {phone}. Suna nan don taimaka da kowace tambaya.",
-  "sup.failureNoPhone": "Yi haƙuri, wani abu ya faru. Sake gwadawa nan da ɗan lokaci, ko ka bar lambar wayarka ma'aikatanmu su kira ka a lokutan tallafi.",
+  "sup.failureNoPhone":
+    "Yi haƙuri, wani abu ya faru. Sake gwadawa nan da ɗan lokaci, ko ka bar lambar wayarka ma'aikatanmu su kira ka a lokutan tallafi.",
   "sup.conversation": "Hirar tallafi",
   "sup.bot": "Tallafin LinkUp",
   "sup.you": "Kai",
@@ -2000,7 +2003,8 @@ export const ha: Catalog = {
     "Umarnin AI da fassara marasa iyaka, saƙonnin murya 50 a wata, SOS da ke kai kusan kilomita 10 da fifikon kiran tallafi.",
   "set.plan.upgradeEnterprise": "Haɓaka zuwa Kamfani",
   "set.plan.goPremium": "Koma Premium",
-  "set.plan.goPremiumBody": "Umarnin AI da fassara marasa iyaka, saƙonnin murya {voice} a wata da SOS mai faɗi a {price} a wata, tare da gwaji kyauta na kwana {days}.",
+  "set.plan.goPremiumBody":
+    "Umarnin AI da fassara marasa iyaka, saƙonnin murya {voice} a wata da SOS mai faɗi a {price} a wata, tare da gwaji kyauta na kwana {days}.",
   "set.plan.ended": "Biyan kuɗinka na ƙarshe ya ƙare.",
   "set.plan.tryFree": "Gwada KYAUTA na kwana {days}",
   "set.loc.unavailable": "Babu wuri",
@@ -2128,7 +2132,8 @@ export const ha: Catalog = {
   "lia.person": "Don taimako daga mutum, kira tallafi a {phone}.",
   "lia.personNoPhone": "Don taimako daga mutum, buɗe Tallafi ka bar lambar wayarka don a kira ka.",
   "faqc.1.q": "Shin LinkUp yana aiki ba tare da intanet ba?",
-  "faqc.1.a": "Saƙonnin da ka rubuta ba tare da haɗi ba ana ajiye su a wayarka kuma a aika su da zarar wata hanya ta dawo: wani shafi na wannan burauza a wannan na'urar (mesh na gida), ko relay idan hanyar sadarwa ta dawo. Babu abin da ka rubuta da zai ɓace.",
+  "faqc.1.a":
+    "Saƙonnin da ka rubuta ba tare da haɗi ba ana ajiye su a wayarka kuma a aika su da zarar wata hanya ta dawo: wani shafi na wannan burauza a wannan na'urar (mesh na gida), ko relay idan hanyar sadarwa ta dawo. Babu abin da ka rubuta da zai ɓace.",
   "faqc.2.q": "Burauzata na iya yin hira ta Bluetooth?",
   "faqc.2.a":
     "Burauzoji na iya neman na'urorin Bluetooth da ke kusa inda akwai Web Bluetooth, amma ba za su iya ɗaukar hira tsakanin wayoyi ta Bluetooth ba. LinkUp yana nuna na'urorin da ke kusa kuma yana ɗaukar hira ta relay da mesh na gida tsakanin shafuka da tagogi.",

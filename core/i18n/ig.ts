@@ -289,7 +289,8 @@ export const ig: Catalog = {
   "onb.meshIntro":
     "LinkUp na-ejikọ gị site na sava kacha nso, taabụ LinkUp ndị ọzọ na ngwaọrụ a, na Bluetooth ebe ihe nchọgharị gị kwere. Ozi na-eche n'igbe mpụta mgbe ị nọghị n'ịntanetị ma na-apụ mgbe njikọ ọ bụla lọghachiri.",
   "onb.premium": "Premium",
-  "onb.premiumBody": "AI na ntụgharị na-enweghị oke, ozi olu {voice} kwa ọnwa na SOS sara mbara. {price} kwa ọnwa mgbe nnwale efu ụbọchị {days} gasịrị.",
+  "onb.premiumBody":
+    "AI na ntụgharị na-enweghị oke, ozi olu {voice} kwa ọnwa na SOS sara mbara. {price} kwa ọnwa mgbe nnwale efu ụbọchị {days} gasịrị.",
   "onb.trial": "Nwalee N'EFU ụbọchị {days}",
   "onb.skip": "Wụfe ugbu a",
 
@@ -1299,7 +1300,8 @@ export const ig: Catalog = {
   "stories.title": "Akụkọ ihe atụ",
   "stories.intro": "Akụkọ ndị a bụ ihe atụ, ọ bụghị ndị ọrụ n'ezie: nke ọ bụla na-egosi ihe LinkUp na-eme taa.",
   "stories.farmer.who": "Onye ọrụ ugbo ọka nọ nso Kano",
-  "stories.farmer.story": "Na-akpọ koodu USSD, họrọ Ọnụahịa ahịa, wee họrọ ọka, ma dee Kano iji hụ ọnụahịa ikpeazụ na ụbọchị ya tupu ọ kwakọba ụgbọ ala.",
+  "stories.farmer.story":
+    "Na-akpọ koodu USSD, họrọ Ọnụahịa ahịa, wee họrọ ọka, ma dee Kano iji hụ ọnụahịa ikpeazụ na ụbọchị ya tupu ọ kwakọba ụgbọ ala.",
   "stories.trader.who": "Onye ahịa nọ na Mile 12, Lagos",
   "stories.trader.story":
     "Nwere otu nzuzo ya na ndị na-ebunye ngwaahịa; iwu ezipụrụ site n'ebe netwọk na-adịghị na-apụ mgbe mgbama laghachiri.",
@@ -1831,7 +1833,8 @@ export const ig: Catalog = {
   "sup.customerService": "Ọrụ ndị ahịa",
   "sup.failure":
     "Ndo maka nsogbu teknụzụ a. Maka enyemaka ozugbo, biko kpọọ otu nkwado anyị na {phone}. Ha dị njikere inye aka na ajụjụ niile.",
-  "sup.failureNoPhone": "Ndo, ihe mebiri emebi. Biko nwaa ọzọ n'oge na-adịghị anya, ma ọ bụ hapụ nọmba ekwentị gị ka ndị otu anyị kpọghachi gị n'oge nkwado.",
+  "sup.failureNoPhone":
+    "Ndo, ihe mebiri emebi. Biko nwaa ọzọ n'oge na-adịghị anya, ma ọ bụ hapụ nọmba ekwentị gị ka ndị otu anyị kpọghachi gị n'oge nkwado.",
   "sup.conversation": "Mkparịta ụka nkwado",
   "sup.bot": "Nkwado LinkUp",
   "sup.you": "Gị",
@@ -1976,7 +1979,8 @@ export const ig: Catalog = {
   "set.plan.premiumBody": "Iwu AI na ntụgharị enweghị oke, ozi olu 50 kwa ọnwa, SOS na-eru ihe dị ka kilomita 10 na oku nkwado na mbụ.",
   "set.plan.upgradeEnterprise": "Kwalite gaa Enterprise",
   "set.plan.goPremium": "Gaa Premium",
-  "set.plan.goPremiumBody": "Iwu AI na ntụgharị enweghị oke, ozi olu {voice} kwa ọnwa na SOS sara mbara maka {price} kwa ọnwa, ya na nnwale n'efu ụbọchị {days}.",
+  "set.plan.goPremiumBody":
+    "Iwu AI na ntụgharị enweghị oke, ozi olu {voice} kwa ọnwa na SOS sara mbara maka {price} kwa ọnwa, ya na nnwale n'efu ụbọchị {days}.",
   "set.plan.ended": "Ndenye aha gị ikpeazụ agwụla.",
   "set.plan.tryFree": "Nwaa N'EFU ụbọchị {days}",
   "set.loc.unavailable": "Ọnọdụ adịghị",
@@ -2101,7 +2105,8 @@ export const ig: Catalog = {
   "lia.person": "Maka enyemaka sitere n'aka mmadụ, kpọọ nkwado na {phone}.",
   "lia.personNoPhone": "Maka enyemaka site n'aka mmadụ, mepee Nkwado ma hapụ nọmba ekwentị gị ka a kpọghachi gị.",
   "faqc.1.q": "LinkUp ọ na-arụ ọrụ na-enweghị ịntanetị?",
-  "faqc.1.a": "Ozi ị dere na-enweghị njikọ ka a na-echekwa na ekwentị gị ma zipu ha ozugbo ụzọ ọ bụla lọghachiri: taabụ ọzọ nke otu ihe nchọgharị ahụ na ngwaọrụ a (mesh mpaghara), ma ọ bụ relay mgbe netwọk lọghachiri. Ọ dịghị ihe ị dere ga-efu.",
+  "faqc.1.a":
+    "Ozi ị dere na-enweghị njikọ ka a na-echekwa na ekwentị gị ma zipu ha ozugbo ụzọ ọ bụla lọghachiri: taabụ ọzọ nke otu ihe nchọgharị ahụ na ngwaọrụ a (mesh mpaghara), ma ọ bụ relay mgbe netwọk lọghachiri. Ọ dịghị ihe ị dere ga-efu.",
   "faqc.2.q": "Ihe nchọgharị m nwere ike ịkparịta ụka site na Bluetooth?",
   "faqc.2.a":
     "Ihe nchọgharị nwere ike ịchọ ngwaọrụ Bluetooth dị nso ebe Web Bluetooth dị, mana ha enweghị ike iburu mkparịta ụka n'etiti ekwentị site na Bluetooth. LinkUp na-egosi ngwaọrụ dị nso ma na-ebu mkparịta ụka site na relay na mesh mpaghara n'etiti taabụ na windo.",

@@ -287,7 +287,8 @@ export const pcm: Catalog = {
   "onb.meshIntro":
     "LinkUp dey connect you through di nearest server, oda LinkUp tabs for dis phone, and Bluetooth where your browser allow am. Messages dey wait for outbox when you no get network and dem go comot when connection come back.",
   "onb.premium": "Premium",
-  "onb.premiumBody": "AI and translate wey no get limit, {voice} voice messages every month and SOS wey reach far. {price} every month after {days}-day free trial.",
+  "onb.premiumBody":
+    "AI and translate wey no get limit, {voice} voice messages every month and SOS wey reach far. {price} every month after {days}-day free trial.",
   "onb.trial": "Try am FREE for {days} days",
   "onb.skip": "Skip for now",
 
@@ -1162,7 +1163,8 @@ export const pcm: Catalog = {
   "home.mesh.connected": { one: "{count} person dey connected now", other: "{count} people dey connected now" },
   "home.startMeshShort": "Start Mesh Chat",
   "home.premiumAvailable": "Premium dey",
-  "home.premiumAvailable.body": "AI and translation wey no get limit, {voice} voice messages every month. {price}/month, {days}-day free trial.",
+  "home.premiumAvailable.body":
+    "AI and translation wey no get limit, {voice} voice messages every month. {price}/month, {days}-day free trial.",
   // About (/about)
   "about.metaTitle": "About us — LinkUp",
   "about.title": "About LinkUp",
@@ -1291,7 +1293,8 @@ export const pcm: Catalog = {
   "stories.title": "Example stories",
   "stories.intro": "Na example stories, no be real users: each one dey show wetin LinkUp fit do today.",
   "stories.farmer.who": "One corn farmer near Kano",
-  "stories.farmer.story": "E dey dial the USSD code, choose Market prices, then maize, and type Kano to see the latest price and im date before e load the truck.",
+  "stories.farmer.story":
+    "E dey dial the USSD code, choose Market prices, then maize, and type Kano to see the latest price and im date before e load the truck.",
   "stories.trader.who": "One trader for Mile 12, Lagos",
   "stories.trader.story":
     "E get private group with im suppliers; orders wey e send from place wey no get network go comot when signal come back.",
@@ -1825,7 +1828,8 @@ export const pcm: Catalog = {
   "sup.customerService": "Customer service",
   "sup.failure":
     "Sorry for the technical wahala. For quick help, abeg call our support team for {phone}. Dem dey ready to help with any question.",
-  "sup.failureNoPhone": "Sorry, something spoil. Abeg try again small time, or leave your phone number make our team call you back for support hours.",
+  "sup.failureNoPhone":
+    "Sorry, something spoil. Abeg try again small time, or leave your phone number make our team call you back for support hours.",
   "sup.conversation": "Support conversation",
   "sup.bot": "LinkUp Support",
   "sup.you": "You",
@@ -1975,7 +1979,8 @@ export const pcm: Catalog = {
     "AI commands and translation wey no get limit, 50 voice messages every month, SOS wey reach like 10 km and support go call you first.",
   "set.plan.upgradeEnterprise": "Upgrade to Enterprise",
   "set.plan.goPremium": "Go Premium",
-  "set.plan.goPremiumBody": "AI commands and translation wey no get limit, {voice} voice messages every month and SOS wey reach far for {price} every month, with {days}-day free trial.",
+  "set.plan.goPremiumBody":
+    "AI commands and translation wey no get limit, {voice} voice messages every month and SOS wey reach far for {price} every month, with {days}-day free trial.",
   "set.plan.ended": "Your last subscription don end.",
   "set.plan.tryFree": "Try am FREE for {days} days",
   "set.loc.unavailable": "Location no dey",
@@ -2099,7 +2104,8 @@ export const pcm: Catalog = {
   "lia.person": "If you want person to help you, call support for {phone}.",
   "lia.personNoPhone": "If you want person to help you, open Support and leave your phone number make dem call you back.",
   "faqc.1.q": "LinkUp dey work without internet?",
-  "faqc.1.a": "Messages wey you write without connection go stay for your phone and e go send once any road open: another tab for di same browser for dis device (di local mesh), or di relay when network come back. Nothing wey you write go lost.",
+  "faqc.1.a":
+    "Messages wey you write without connection go stay for your phone and e go send once any road open: another tab for di same browser for dis device (di local mesh), or di relay when network come back. Nothing wey you write go lost.",
   "faqc.2.q": "My browser fit chat through Bluetooth?",
   "faqc.2.a":
     "Browsers fit scan for Bluetooth devices wey dey near where Web Bluetooth dey, but dem no fit carry chat between phones through Bluetooth. LinkUp dey show devices wey dey near and e dey carry chat through di relay and di local mesh between tabs and windows.",

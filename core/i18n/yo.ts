@@ -1286,7 +1286,8 @@ export const yo: Catalog = {
   "stories.title": "Ìtàn àpẹẹrẹ",
   "stories.intro": "Ìtàn àpẹẹrẹ ni wọ̀nyí, kì í ṣe ti àwọn olùlò gidi: ọ̀kọ̀ọ̀kan ń fi ohun tí LinkUp ń ṣe lónìí hàn.",
   "stories.farmer.who": "Àgbẹ̀ àgbàdo kan nítòsí Kano",
-  "stories.farmer.story": "Ó ń tẹ kóòdù USSD, ó yan Iye ọjà, lẹ́yìn náà àgbàdo, ó sì tẹ Kano láti rí iye tó kẹ́yìn àti ọjọ́ rẹ̀ kí ó tó kó ẹrù sínú ọkọ̀.",
+  "stories.farmer.story":
+    "Ó ń tẹ kóòdù USSD, ó yan Iye ọjà, lẹ́yìn náà àgbàdo, ó sì tẹ Kano láti rí iye tó kẹ́yìn àti ọjọ́ rẹ̀ kí ó tó kó ẹrù sínú ọkọ̀.",
   "stories.trader.who": "Oníṣòwò kan ní Mile 12, Èkó",
   "stories.trader.story":
     "Ó ní ẹgbẹ́ àṣírí pẹ̀lú àwọn olùpèsè ọjà; àṣẹ ọjà tí a fi ránṣẹ́ láti ibi tí kò sí nẹ́tíwọ̀ọ̀kì ń lọ nígbà tí àmì bá padà.",
@@ -1818,7 +1819,8 @@ export const yo: Catalog = {
   "sup.customerService": "Iṣẹ́ oníbàárà",
   "sup.failure":
     "Mo tọrọ àforíjì fún ìṣòro ìmọ̀ ẹ̀rọ yìí. Fún ìrànlọ́wọ́ lẹ́sẹ̀kẹsẹ̀, jọ̀ọ́ pe ẹgbẹ́ ìrànlọ́wọ́ wa ní {phone}. Wọ́n wà láti ràn ọ́ lọ́wọ́ pẹ̀lú gbogbo ìbéèrè.",
-  "sup.failureNoPhone": "Ẹ má bínú, nǹkan kan ṣẹlẹ̀. Jọ̀ọ́ gbìyànjú lẹ́ẹ̀kan sí i láìpẹ́, tàbí fi nọ́ńbà fóònù rẹ sílẹ̀ kí àwọn òṣìṣẹ́ wa pè ọ́ padà ní àwọn wákàtí ìrànlọ́wọ́.",
+  "sup.failureNoPhone":
+    "Ẹ má bínú, nǹkan kan ṣẹlẹ̀. Jọ̀ọ́ gbìyànjú lẹ́ẹ̀kan sí i láìpẹ́, tàbí fi nọ́ńbà fóònù rẹ sílẹ̀ kí àwọn òṣìṣẹ́ wa pè ọ́ padà ní àwọn wákàtí ìrànlọ́wọ́.",
   "sup.conversation": "Ìjíròrò ìrànlọ́wọ́",
   "sup.bot": "Ìrànlọ́wọ́ LinkUp",
   "sup.you": "Ìwọ",
@@ -1961,7 +1963,8 @@ export const yo: Catalog = {
   "set.plan.premiumBody": "Àṣẹ AI àti ìtumọ̀ láìní òpin, ìfiránṣẹ́ ohùn 50 lóṣù, SOS tó dé bí kìlómítà 10 àti ìpè ìrànlọ́wọ́ ní àkọ́kọ́.",
   "set.plan.upgradeEnterprise": "Gòkè sí Enterprise",
   "set.plan.goPremium": "Lọ sí Premium",
-  "set.plan.goPremiumBody": "Àṣẹ AI àti ìtumọ̀ láìní òpin, ìfiránṣẹ́ ohùn {voice} lóṣù àti SOS tó gbòòrò fún {price} lóṣù, pẹ̀lú ìdánwò ọ̀fẹ́ ọjọ́ {days}.",
+  "set.plan.goPremiumBody":
+    "Àṣẹ AI àti ìtumọ̀ láìní òpin, ìfiránṣẹ́ ohùn {voice} lóṣù àti SOS tó gbòòrò fún {price} lóṣù, pẹ̀lú ìdánwò ọ̀fẹ́ ọjọ́ {days}.",
   "set.plan.ended": "Ìforúkọsílẹ̀ rẹ tó kẹ́yìn ti parí.",
   "set.plan.tryFree": "Gbìyànjú LỌ́FẸ̀Ẹ́ fún ọjọ́ {days}",
   "set.loc.unavailable": "Ibùdó kò sí",
@@ -2082,7 +2085,8 @@ export const yo: Catalog = {
   "lia.person": "Fún ìrànlọ́wọ́ láti ọ̀dọ̀ ènìyàn, pe ìrànlọ́wọ́ lórí {phone}.",
   "lia.personNoPhone": "Fún ìrànlọ́wọ́ láti ọ̀dọ̀ ènìyàn, ṣí Ìrànlọ́wọ́ kí o sì fi nọ́ńbà fóònù rẹ sílẹ̀ fún ìpè-padà.",
   "faqc.1.q": "Ṣé LinkUp ń ṣiṣẹ́ láìsí ayélujára?",
-  "faqc.1.a": "Àwọn ìfiránṣẹ́ tí o kọ láìsí ìsopọ̀ ni a pa mọ́ sórí fóònù rẹ, a ó sì fi wọ́n ránṣẹ́ ní kété tí ọ̀nà kan bá padà: táàbù míì ti aṣàwákiri kan náà lórí ẹ̀rọ yìí (mesh àdúgbò), tàbí relay nígbà tí nẹ́tíwọ̀ọ̀kì bá padà. Kò sí ohun tí o kọ tí yóò sọnù.",
+  "faqc.1.a":
+    "Àwọn ìfiránṣẹ́ tí o kọ láìsí ìsopọ̀ ni a pa mọ́ sórí fóònù rẹ, a ó sì fi wọ́n ránṣẹ́ ní kété tí ọ̀nà kan bá padà: táàbù míì ti aṣàwákiri kan náà lórí ẹ̀rọ yìí (mesh àdúgbò), tàbí relay nígbà tí nẹ́tíwọ̀ọ̀kì bá padà. Kò sí ohun tí o kọ tí yóò sọnù.",
   "faqc.2.q": "Ṣé aṣàwákiri mi lè bá ènìyàn sọ̀rọ̀ lórí Bluetooth?",
   "faqc.2.a":
     "Àwọn aṣàwákiri lè wá àwọn ẹ̀rọ Bluetooth nítòsí níbi tí Web Bluetooth wà, ṣùgbọ́n wọn kò lè gbé ìfọ̀rọ̀wérọ̀ láàárín fóònù lórí Bluetooth. LinkUp ń fi àwọn ẹ̀rọ nítòsí hàn, ó sì ń gbé ìfọ̀rọ̀wérọ̀ lórí relay àti mesh àdúgbò láàárín àwọn táàbù àti fèrèsé.",

@@ -79,8 +79,7 @@ export async function marketAnswer(
   if (!place && rest) {
     const town = placeFromText(rest);
     if (!town) {
-      if (commodities.length)
-        return `I have no prices for ${commodities.join(", ")} in ${rest}. I have prices for ${places.join(", ")}.`;
+      if (commodities.length) return `I have no prices for ${commodities.join(", ")} in ${rest}. I have prices for ${places.join(", ")}.`;
       return `I have no prices for "${rest}". I have prices for ${all.join(", ")} in ${places.join(", ")}.`;
     }
     near = { name: town.name, latitude: town.lat, longitude: town.lon };

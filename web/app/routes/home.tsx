@@ -371,7 +371,13 @@ function MobileLanding({ stats, onboarded }: { stats: PublicStats; onboarded: bo
       </div>
       <section className="card" aria-labelledby="premium-available">
         <h2 id="premium-available">{t("home.premiumAvailable")}</h2>
-        <p>{t("home.premiumAvailable.body", { price: t.naira(PRICES_NGN.premium.monthly), days: TRIAL_DAYS, voice: TIER_LIMITS.premium.voiceMessages ?? 0 })}</p>
+        <p>
+          {t("home.premiumAvailable.body", {
+            price: t.naira(PRICES_NGN.premium.monthly),
+            days: TRIAL_DAYS,
+            voice: TIER_LIMITS.premium.voiceMessages ?? 0,
+          })}
+        </p>
         <Link to="/pricing" className="btn btn-primary">
           {t("home.upgrade")}
         </Link>

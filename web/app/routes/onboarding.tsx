@@ -221,7 +221,13 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
           <p>{t("onb.meshIntro")}</p>
           <div className="card tile">
             <h2>{t("onb.premium")}</h2>
-            <p>{t("onb.premiumBody", { price: t.naira(PRICES_NGN.premium.monthly), days: TRIAL_DAYS, voice: TIER_LIMITS.premium.voiceMessages ?? 0 })}</p>
+            <p>
+              {t("onb.premiumBody", {
+                price: t.naira(PRICES_NGN.premium.monthly),
+                days: TRIAL_DAYS,
+                voice: TIER_LIMITS.premium.voiceMessages ?? 0,
+              })}
+            </p>
             <Form
               method="post"
               onSubmit={() => {

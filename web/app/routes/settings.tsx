@@ -259,7 +259,13 @@ function PremiumTab({ user, phone, plan }: { user: Me; phone: string; plan: Subs
   return (
     <div className="stack">
       <h2>{t("set.plan.goPremium")}</h2>
-      <p>{t("set.plan.goPremiumBody", { price: t.naira(PRICES_NGN.premium.monthly), days: TRIAL_DAYS, voice: TIER_LIMITS.premium.voiceMessages ?? 0 })}</p>
+      <p>
+        {t("set.plan.goPremiumBody", {
+          price: t.naira(PRICES_NGN.premium.monthly),
+          days: TRIAL_DAYS,
+          voice: TIER_LIMITS.premium.voiceMessages ?? 0,
+        })}
+      </p>
       {plan && plan.status !== "none" && plan.source === "stripe" ? <p className="muted">{t("set.plan.ended")}</p> : null}
       <div className="row">
         <Link to="/subscribe?plan=premium" className="btn btn-primary">
