@@ -103,3 +103,26 @@ describe("the seeded market prices", () => {
     expect(await inProduction.json()).toEqual({ prices: [] });
   });
 });
+
+describe("the seeded words", () => {
+  it("FAQ 1 says the local mesh is tabs of one browser, in English and in the reader's language", async () => {
+    type Faq = { items: { id: string; answer: string }[] };
+    const english = await (await call("/api/content/faq")).json<Faq>();
+    const first = english.items.find((f) => f.id === "faq-1")?.answer;
+    expect(first).toContain("another tab of the same browser on this device");
+    expect(first).not.toContain("or device");
+    const french = await (await call("/api/content/faq", { headers: { "accept-language": "fr" } })).json<Faq>();
+    expect(french.items.find((f) => f.id === "faq-1")?.answer).toContain("un autre onglet du même navigateur");
+  });
+
+  it("the market-prices article is labelled an illustrative example and follows the real USSD menu", async () => {
+    const { articles } = await (await call("/api/content/blog")).json<{
+      articles: { id: string; description: string; content: string }[];
+    }>();
+    const article = articles.find((a) => a.id === "market-prices-by-text");
+    expect(article?.description).toContain("illustrative example");
+    expect(article?.content).toContain("not a real user's story");
+    expect(article?.content).toContain("the USSD menu's Market prices");
+    expect(article?.content).not.toContain("Kano and Ibadan");
+  });
+});
