@@ -197,12 +197,11 @@ async function translateWith(
   timeoutMs: number,
 ): Promise<{ translation: Translation; source: "online" | "offline" } | null> {
   const detected = source ?? detectPhraseLanguage(text) ?? undefined;
-  const shape = (out: { translatedText: string; sourceLanguage: string; confidence: number }): Translation => ({
+  const shape = (out: { translatedText: string; sourceLanguage: string }): Translation => ({
     originalText: text,
     translatedText: out.translatedText,
     sourceLanguage: out.sourceLanguage === "auto" ? "auto" : LANGUAGES[out.sourceLanguage as LanguageCode],
     targetLanguage: LANGUAGES[target],
-    confidence: out.confidence,
   });
   try {
     const hit = await offline.translate(text, target, detected);
@@ -260,9 +259,8 @@ export async function smartReplies(
     (p) => p.smartReplies(input.message, input.context),
     input.timeoutMs ?? AI_TIMEOUT_MS,
   );
-  const base = out.source === "online" ? 0.85 : 0.8;
   return {
-    replies: out.value.slice(0, 3).map((text, i) => ({ id: `reply-${i + 1}`, text, confidence: Math.round((base - i * 0.1) * 100) / 100 })),
+    replies: out.value.slice(0, 3).map((text, i) => ({ id: `reply-${i + 1}`, text })),
     source: out.source,
   };
 }

@@ -58,7 +58,7 @@ export async function openTicket(db: Db, input: { user: User | null; phone: stri
   return id;
 }
 
-/** POST /api/support/query: answer, category, confidence, and whether a human should call back. */
+/** POST /api/support/query: answer, category, and whether a human should call back. */
 export async function supportQuery(
   env: AppEnv,
   db: Db,
@@ -68,7 +68,7 @@ export async function supportQuery(
   // The assistant's model is only used for signed-in visitors; anyone else gets the offline bot.
   const online = input.user ? onlineProvider(env, input.mode) : null;
   const timeoutMs = input.timeoutMs ?? AI_TIMEOUT_MS;
-  let { category, confidence, matched } = classifyOffline(input.message);
+  let { category, matched } = classifyOffline(input.message);
   let response: string;
   if (matched) {
     response = ANSWERS[category as keyof typeof ANSWERS](phoneLine);
@@ -89,7 +89,6 @@ export async function supportQuery(
     ).catch(() => null);
     if (asked) {
       category = asked.value.category === "error" ? "features" : asked.value.category;
-      confidence = asked.value.confidence;
       response = asked.value.text;
     } else {
       response = `I'm not sure I understood. Could you tell me a bit more — is it about prices, a feature, a technical problem or business use? You can also leave your phone number for a call back${orCall(phoneLine)} (${hours()}).`;
@@ -110,7 +109,6 @@ export async function supportQuery(
   return {
     response,
     category,
-    confidence,
     escalateToHuman,
     followUpRequired: FOLLOW_UP.includes(category),
     ...(ticketId ? { ticketId } : {}),
