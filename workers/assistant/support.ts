@@ -81,7 +81,7 @@ export async function supportQuery(
         const c = await p.classify(input.message);
         const text = await p.chat({
           question: input.message,
-          system: `You answer customer-support questions about LinkUp. Facts: ${phoneLine ? `support phone ${phoneLine}; ` : ""}hours ${hours()}; Premium ${naira(PRICES_NGN.premium.monthly)}/month with a ${TRIAL_DAYS}-day free trial; Enterprise ${naira(PRICES_NGN.enterprise.monthly)}/month. If you are unsure, tell them to call support.`,
+          system: `You answer customer-support questions about LinkUp. Facts: ${phoneLine ? `support phone ${phoneLine}; ` : ""}hours ${hours()}; Premium ${naira(PRICES_NGN.premium.monthly)}/month with a ${TRIAL_DAYS}-day free trial; Enterprise ${naira(PRICES_NGN.enterprise.monthly)}/month; no team accounts yet; support is staffed only in those hours. If you are unsure, tell them to ${phoneLine ? "call support" : "leave their phone number for a call back"}.`,
         });
         return { ...c, text };
       },
