@@ -53,9 +53,16 @@ export function isRecentPrice(row: { updatedAt: Date }, now = new Date()): boole
   return now.getTime() - row.updatedAt.getTime() <= RECENT_PRICE_DAYS * 86_400_000;
 }
 
+/**
+ * The source of the seeded prices: generated from one base price per item, never observed at a market. They are
+ * shown, labelled, only in development; production quotes none (docs/decisions/060-every-claim-true.md).
+ */
+export const EXAMPLE_PRICE_SOURCE = "example";
+
 /** The day a price was seen and who reported it, as people read it next to the price. */
 export function priceOrigin(row: { source: string; updatedAt: Date }): string {
-  return `${row.source}, ${row.updatedAt.toISOString().slice(0, 10)}`;
+  const source = row.source === EXAMPLE_PRICE_SOURCE ? "example, not observed" : row.source;
+  return `${source}, ${row.updatedAt.toISOString().slice(0, 10)}`;
 }
 
 const day = z.iso.date();

@@ -213,7 +213,6 @@ export const PREMIUM_KEYWORDS = [
   "advanced analytics",
   "unlimited messages",
   "extended range",
-  "24/7 support",
   "voice message",
   "priority access",
   "military-grade",

@@ -46,17 +46,19 @@ export const SmartRepliesRequestSchema = z.object({
   context: z.union([z.string().max(2000), z.array(z.string().max(2000)).max(5)]).optional(),
 });
 
-/** Translation result (spec part 2 §3). */
+/**
+ * Translation result (spec part 2 §3). No confidence figure: the assistant's accuracy was never measured, and a
+ * constant would read as one (docs/decisions/060-every-claim-true.md).
+ */
 export const TranslationSchema = z.object({
   originalText: z.string(),
   translatedText: z.string(),
   sourceLanguage: z.string(),
   targetLanguage: z.string(),
-  confidence: z.number().min(0).max(1),
 });
 export type Translation = z.infer<typeof TranslationSchema>;
 
-export const SmartReplySchema = z.object({ id: z.string(), text: z.string(), confidence: z.number().min(0).max(1) });
+export const SmartReplySchema = z.object({ id: z.string(), text: z.string() });
 export type SmartReply = z.infer<typeof SmartReplySchema>;
 export const SmartRepliesResponseSchema = z.array(SmartReplySchema);
 
@@ -81,7 +83,6 @@ export const SupportQueryRequestSchema = z.object({
 export const SupportAnswerSchema = z.object({
   response: z.string(),
   category: z.enum(SUPPORT_CATEGORIES),
-  confidence: z.number().min(0).max(1),
   escalateToHuman: z.boolean(),
   followUpRequired: z.boolean(),
   ticketId: z.string().optional(),
@@ -92,6 +93,12 @@ export const SupportFollowupRequestSchema = z.object({
   originalQuery: z.string().trim().min(1).max(2000),
   response: z.string().max(4000).default(""),
   userPhone: z.string().trim().max(30).optional(),
+});
+
+/** A sales enquiry from /contact-sales: it becomes a call-back ticket staff see (docs/decisions/060-every-claim-true.md). */
+export const SalesEnquirySchema = z.object({
+  phone: z.string().trim().min(1, "Phone number required").max(30),
+  message: z.string().trim().min(1, "Tell us what your organisation needs").max(2000),
 });
 
 /** The 402 body of an over-limit or premium-keyword request. */

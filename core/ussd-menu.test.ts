@@ -286,7 +286,7 @@ describe("every USSD screen fits 182 GSM 7-bit characters", () => {
 describe("USSD answers and prices", () => {
   it("says how many were reached and the emergency numbers", () => {
     expect(sosSentScreen(en, { room: 3, push: 5, contacts: 2 })).toBe(
-      "END SOS sent. People nearby reached: 5. Contacts reached: 2. Call 112 or 199 now.",
+      "END SOS sent. Nearby with LinkUp open or by push alert: 5. Contacts reached: 2. Call 112 or 199 now.",
     );
   });
 

@@ -42,7 +42,8 @@ const english: WhatsAppTexts = {
   sosNeedsLocation:
     "To send your SOS I need your location: tap 📎 → Location → Send your current location. Your SOS goes out as soon as it arrives. In danger now? Call 112 or 199.",
   sosAck: "🚨 Sending your SOS now. In danger? Call 112 or 199.",
-  sosSent: "✅ SOS sent. People nearby reached: {people}. Contacts reached: {contacts}. Call 112 or 199 if you have not.",
+  sosSent:
+    "✅ SOS sent. Nearby with LinkUp open or by push alert: {people}. Contacts reached: {contacts}. Call 112 or 199 if you have not.",
   sosFailed: "We could not send your SOS: {error} Call 112 or 199 now.",
   locationSaved: "📍 Location saved. Send SOS and a few words to alert people near you.",
   media: "I can read text messages and locations, not files or voice notes yet. Send HELP for the commands.",
@@ -71,7 +72,8 @@ const hausa: WhatsAppTexts = {
   sosNeedsLocation:
     "Don aika SOS dinka ina bukatar wurinka: danna 📎 → Location → aika wurinka na yanzu. SOS dinka zai tafi da zarar ya iso. Kana cikin hadari? Kira 112 ko 199.",
   sosAck: "🚨 Ana aika SOS dinka yanzu. Kana cikin hadari? Kira 112 ko 199.",
-  sosSent: "✅ An aika SOS. Mutanen kusa da aka sanar: {people}. Abokan hulda: {contacts}. Kira 112 ko 199 idan ba ka yi ba.",
+  sosSent:
+    "✅ An aika SOS. Na kusa masu LinkUp a bude ko sanarwar push: {people}. Abokan hulda: {contacts}. Kira 112 ko 199 idan ba ka yi ba.",
   sosFailed: "Ba mu iya aika SOS dinka ba: {error} Kira 112 ko 199 yanzu.",
   locationSaved: "📍 An ajiye wurinka. Aika SOS da 'yan kalmomi don sanar da mutanen kusa.",
   media: "Ina karanta sakonnin rubutu da wuri kawai, ba fayiloli ko sakon murya ba tukuna. Aika HELP.",
@@ -100,7 +102,8 @@ const yoruba: WhatsAppTexts = {
   sosNeedsLocation:
     "Lati fi SOS re ranse, mo nilo ipo re: te 📎 → Location → fi ipo re lowolowo ranse. SOS re yoo lo ni kete ti o ba de. Ewu? Pe 112 tabi 199.",
   sosAck: "🚨 A n fi SOS re ranse bayi. Ewu? Pe 112 tabi 199.",
-  sosSent: "✅ SOS ti lo. Awon to wa nitosi to gbo: {people}. Olubasoro: {contacts}. Pe 112 tabi 199 ti o ko ba ti pe.",
+  sosSent:
+    "✅ SOS ti lo. Awon nitosi ti LinkUp won si sile tabi ti o gba push: {people}. Olubasoro: {contacts}. Pe 112 tabi 199 ti o ko ba ti pe.",
   sosFailed: "A ko le fi SOS re ranse: {error} Pe 112 tabi 199 bayi.",
   locationSaved: "📍 A ti fi ipo re pamo. Fi SOS ati oro die ranse lati so fun awon to wa nitosi.",
   media: "Mo le ka ifiranse oro ati ipo nikan, ki i se faili tabi ohun. Fi HELP ranse.",
@@ -129,7 +132,8 @@ const igbo: WhatsAppTexts = {
   sosNeedsLocation:
     "Iji ziga SOS gi, achoro m ebe i no: pia 📎 → Location → ziga ebe i no ugbu a. SOS gi ga-apu ozugbo o rutere. No na nsogbu? Kpoo 112 ma o bu 199.",
   sosAck: "🚨 A na-ezipu SOS gi ugbu a. No na nsogbu? Kpoo 112 ma o bu 199.",
-  sosSent: "✅ E zigara SOS. Ndi no nso o ruru: {people}. Ndi enyi: {contacts}. Kpoo 112 ma o bu 199 ma i kpobeghi.",
+  sosSent:
+    "✅ E zigara SOS. Ndi no nso meghere LinkUp ma o bu nwetara push: {people}. Ndi enyi: {contacts}. Kpoo 112 ma o bu 199 ma i kpobeghi.",
   sosFailed: "Anyi enweghi ike iziga SOS gi: {error} Kpoo 112 ma o bu 199 ugbu a.",
   locationSaved: "📍 Echekwara ebe i no. Ziga SOS na okwu ole na ole iji gwa ndi no nso.",
   media: "Ana m agu ozi ederede na ebe i no naani, o bughi faili ma o bu olu. Ziga HELP.",
@@ -158,7 +162,8 @@ const pidgin: WhatsAppTexts = {
   sosNeedsLocation:
     "To send your SOS I need your location: press 📎 → Location → send your current location. Your SOS go comot as e land. Wahala dey now? Call 112 or 199.",
   sosAck: "🚨 We dey send your SOS now. Wahala dey? Call 112 or 199.",
-  sosSent: "✅ SOS don go. People wey dey near wey hear: {people}. Contacts: {contacts}. Call 112 or 199 if you never call.",
+  sosSent:
+    "✅ SOS don go. People wey dey near wey open LinkUp or get push: {people}. Contacts: {contacts}. Call 112 or 199 if you never call.",
   sosFailed: "We no fit send your SOS: {error} Call 112 or 199 now now.",
   locationSaved: "📍 Your location don save. Send SOS plus small words to tell people wey dey near you.",
   media: "I fit read text and location only, no be file or voice note yet. Send HELP.",

@@ -1,5 +1,6 @@
 // Content LinkUp needs on day one. Turned into the seed migration by `npm run db:seed-sql`.
-// Market prices are indicative reference prices (naira) and are shown with their date, never as live quotes.
+// Market prices are examples generated from one base price per item (naira), never observed: the migrations label
+// them "example" and only development quotes them (docs/decisions/060-every-claim-true.md).
 
 const MARKETS = [
   { market: "Mile 12 Market", city: "Lagos" },
@@ -46,7 +47,7 @@ export const faqSeed = [
     popular: true,
     question: "Does LinkUp work without internet?",
     answer:
-      "Messages you write without a connection are kept on your phone and sent as soon as any path returns: another tab or device on the local mesh, or the relay when the network comes back. Nothing you write is lost.",
+      "Messages you write without a connection are kept on your phone and sent as soon as any path returns: another tab of the same browser on this device (the local mesh), or the relay when the network comes back. Nothing you write is lost.",
     tags: ["offline", "mesh"],
   },
   {
@@ -153,13 +154,13 @@ export const blogSeed = [
     featured: true,
     category: "Agriculture",
     title: "Market prices in your pocket, even on a basic phone",
-    description: "How traders in Kano and Ibadan check prices before they travel.",
+    description: "An illustrative example: how a farmer can check a price before the trip to market.",
     author: "LinkUp Team",
     date: "2026-10-28",
     readTime: "4 min read",
     tags: ["markets", "ussd", "farmers"],
     content:
-      "Before a long trip to market, a farmer wants to know one thing: what will my maize fetch today? With LinkUp, a message like '@ai market maize kano' in chat, on WhatsApp or through the USSD menu answers with the reference prices we keep for the main markets. Prices are dated, so you always know how fresh they are.",
+      "An illustrative example, not a real user's story. Before a long trip to market, a farmer wants to know one thing: what will my maize fetch today? With LinkUp, '@ai market maize kano' in chat or on WhatsApp, or on a basic phone the USSD menu's Market prices, then the item and the town, answers with the latest price LinkUp has, its source and the day it was seen. A price older than 30 days is not quoted, and where there is none LinkUp says it has no recent price.",
   },
   {
     id: "sos-every-channel",

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Db } from "../db";
 import type { User } from "../db/schema";
 import { billingRequirements } from "./billing/config";
+import { supportPhone } from "./contact-config";
 
 /** Secrets and optional settings: `.dev.vars` locally, `wrangler secret` in production (docs/architecture.md §11). */
 export interface Secrets {
@@ -131,7 +132,7 @@ export function missingConfig(env: AppEnv): string[] {
 /** The only values the browser ever sees (epic-stack `getEnv()`). */
 export function publicEnv(env: AppEnv) {
   return {
-    SUPPORT_PHONE: env.SUPPORT_PHONE,
+    SUPPORT_PHONE: supportPhone(env),
     STRIPE_PUBLISHABLE_KEY: env.STRIPE_PUBLISHABLE_KEY,
     VAPID_PUBLIC_KEY: env.VAPID_PUBLIC_KEY ?? "",
     DEV_OUTBOX: devOutboxEnabled(env),

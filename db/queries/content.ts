@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, like, or } from "drizzle-orm";
+import { and, asc, desc, eq, like, ne, or } from "drizzle-orm";
+import { EXAMPLE_PRICE_SOURCE } from "../../core/admin-schemas";
 import type { Db } from "../index";
 import { blogArticles, faqEntries, marketPrices } from "../schema";
 
@@ -10,9 +11,13 @@ export async function listFaq(db: Db) {
   return db.select().from(faqEntries).orderBy(asc(faqEntries.id)).all();
 }
 
-/** Market prices, optionally narrowed by commodity and place (either matched loosely). */
-export async function findMarketPrices(db: Db, opts: { commodity?: string; place?: string; limit?: number } = {}) {
+/**
+ * Market prices, optionally narrowed by commodity and place (either matched loosely). The seeded example figures
+ * only with `examples` (development): production never quotes them (docs/decisions/060-every-claim-true.md).
+ */
+export async function findMarketPrices(db: Db, opts: { commodity?: string; place?: string; limit?: number; examples?: boolean } = {}) {
   const where = [];
+  if (!opts.examples) where.push(ne(marketPrices.source, EXAMPLE_PRICE_SOURCE));
   if (opts.commodity) where.push(like(marketPrices.commodity, `%${opts.commodity}%`));
   if (opts.place) where.push(or(like(marketPrices.city, `%${opts.place}%`), like(marketPrices.market, `%${opts.place}%`)));
   return db
@@ -24,8 +29,13 @@ export async function findMarketPrices(db: Db, opts: { commodity?: string; place
     .all();
 }
 
-export async function listCommodities(db: Db) {
-  const rows = await db.selectDistinct({ commodity: marketPrices.commodity }).from(marketPrices).orderBy(asc(marketPrices.commodity)).all();
+export async function listCommodities(db: Db, opts: { examples?: boolean } = {}) {
+  const rows = await db
+    .selectDistinct({ commodity: marketPrices.commodity })
+    .from(marketPrices)
+    .where(opts.examples ? undefined : ne(marketPrices.source, EXAMPLE_PRICE_SOURCE))
+    .orderBy(asc(marketPrices.commodity))
+    .all();
   return rows.map((r) => r.commodity);
 }
 

@@ -1,4 +1,5 @@
-import { count, eq, gt, gte, sql } from "drizzle-orm";
+import { count, eq, gt, gte, ne, sql } from "drizzle-orm";
+import { EXAMPLE_PRICE_SOURCE } from "../../core/admin-schemas";
 import type { AssistantUsageStats } from "../../core/assistant-models";
 import type { Db } from "../index";
 import { emergencyBroadcasts, marketPrices, meshConnections, messages, rooms, sessions, usageDaily, users } from "../schema";
@@ -29,6 +30,8 @@ export async function publicStats(db: Db, now = Date.now()) {
     db
       .select({ n: sql<number>`count(distinct ${marketPrices.city})` })
       .from(marketPrices)
+      // A city with only example figures has no price anyone observed (docs/decisions/060-every-claim-true.md).
+      .where(ne(marketPrices.source, EXAMPLE_PRICE_SOURCE))
       .get(),
   ]);
   return {

@@ -36,8 +36,30 @@ test("pricing shows monthly and yearly naira prices and links to checkout", asyn
   await expect(premium).toContainText("₦2,500");
   await page.getByRole("link", { name: /Yearly/ }).click();
   await expect(premium).toContainText("₦25,000");
-  await expect(page.getByRole("region", { name: "Enterprise" })).toContainText("₦150,000");
+  const enterprise = page.getByRole("region", { name: "Enterprise" });
+  await expect(enterprise).toContainText("₦150,000");
   await expect(premium.getByRole("link", { name: "Start Free Trial" })).toHaveAttribute("href", "/subscribe?plan=premium");
+  // Enterprise sells what the tier changes today; teams are not built, and the card says so.
+  await expect(enterprise).toContainText("Voice messages and file transfers with no monthly cap");
+  await expect(enterprise).toContainText("Team accounts: not offered yet");
+  await expect(enterprise).not.toContainText("Team management");
+  await expect(enterprise).not.toContainText("Dedicated support");
+});
+
+test("Contact Sales sends an enquiry staff can call back, and says so", async ({ page }) => {
+  await page.goto("/pricing");
+  await page.getByRole("region", { name: "Enterprise" }).getByRole("link", { name: "Contact Sales" }).click();
+  await expect(page.getByRole("heading", { name: "Contact Sales", level: 1 })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Prefer to start now? Subscribe to Enterprise yourself" })).toHaveAttribute(
+    "href",
+    "/subscribe?plan=enterprise",
+  );
+  await page.getByRole("textbox", { name: "Your phone number" }).fill("0803 555 0199");
+  await page.getByRole("textbox", { name: "What does your organisation need?" }).fill("LinkUp for a school of 300 pupils");
+  await page.getByRole("button", { name: "Send enquiry" }).click();
+  await expect(page.locator("main").getByRole("status")).toContainText(
+    /Your enquiry [\w-]+ is with our team, who will call you on \+2348035550199 during support hours\./,
+  );
 });
 
 test("social good shows its pledge and switches tabs, labelling goals as goals", async ({ page }) => {
@@ -52,6 +74,10 @@ test("features, about and stories link where the spec says", async ({ page }) =>
   await page.goto("/features");
   await expect(page.getByRole("link", { name: "Try the AI features" })).toHaveAttribute("href", "/ai-features");
   await page.goto("/testimonials");
+  await expect(page.getByRole("heading", { name: "Example stories", level: 1 })).toBeVisible();
+  await expect(page.getByText("Illustrative stories, not real users")).toBeVisible();
+  await expect(page.getByText(/chooses Market prices, then maize, and types Kano/)).toBeVisible();
+  await expect(page.locator("main")).not.toContainText("@ai market maize kano' on USSD");
   await page.getByRole("link", { name: "See all features" }).click();
   await expect(page.getByRole("heading", { name: "Platform features" })).toBeVisible();
   await page.goto("/about");

@@ -53,3 +53,19 @@ test("shows no development convenience and refuses what it cannot do", async ({ 
   });
   expect(ussd.status()).toBe(403);
 });
+
+test("shows no placeholder support line or USSD code when none is configured (docs/decisions/060-every-claim-true.md)", async ({
+  page,
+}) => {
+  const url = server.url;
+  await page.goto(`${url}/customer-service`);
+  await expect(page.getByText("Monday to Friday: 8:00-20:00 WAT")).toBeVisible();
+  await expect(page.getByRole("link", { name: /^Call / })).toHaveCount(0);
+  await expect(page.locator("main")).not.toContainText("+2348000000000");
+  await page.goto(`${url}/support`);
+  await expect(page.getByRole("heading", { name: "Support hours" })).toBeVisible();
+  await expect(page.locator("main")).not.toContainText("+2348000000000");
+  await page.goto(`${url}/download`);
+  await expect(page.getByRole("heading", { name: "Install LinkUp", level: 1 })).toBeVisible();
+  await expect(page.locator("main")).not.toContainText("*384*1234#");
+});

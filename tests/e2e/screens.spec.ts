@@ -171,6 +171,8 @@ test("story pages: the founder's story and Why LinkUp from About, the showcase a
   await page.getByRole("link", { name: "The founder's story" }).click();
   await expect(page.getByRole("heading", { name: "The founder's story", level: 1 })).toBeVisible();
   await expect(page.getByText("Goal: ₦890 million of economic impact")).toBeVisible();
+  // The settings speak the complete catalogs only (core/i18n/languages.ts), not every language the picker lists.
+  await expect(page.getByText("The settings speak 7 languages")).toBeVisible();
   await expect(page.getByRole("region", { name: "So far" })).toContainText(`${stats.users.toLocaleString("en-NG")} `);
   await expect(page.getByRole("link", { name: "Join LinkUp" })).toHaveAttribute("href", "/signup");
   await expect(page.getByRole("link", { name: "Try LinkUp on WhatsApp" })).toHaveAttribute("href", "/whatsapp-demo");

@@ -26,6 +26,6 @@ test("chats with the WhatsApp bot locally: HELP, a question, a shared location a
   // The reach report is sent afterwards (REST path, dev outbox locally).
   await expect(async () => {
     await page.getByRole("button", { name: "Refresh" }).click();
-    await expect(page.getByText(/SOS sent\. People nearby reached: \d+/)).toBeVisible({ timeout: 1000 });
+    await expect(page.getByText(/SOS sent\. Nearby with LinkUp open or by push alert: \d+/)).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 10_000 });
 });

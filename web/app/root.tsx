@@ -116,7 +116,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         ) : (
           <section className="card center" role="alert">
             <h1>{t("error.crashTitle")}</h1>
-            <p>{t("error.crashBody", { phone: root?.env.SUPPORT_PHONE ?? t("error.supportLine") })}</p>
+            <p>{t("error.crashBody", { phone: root?.env.SUPPORT_PHONE || t("error.supportLine") })}</p>
             <div className="row">
               {/* Following the link reloads the screen, which clears the error, with or without JavaScript. */}
               <a href={location.pathname + location.search} className="btn btn-primary">

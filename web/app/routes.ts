@@ -8,6 +8,7 @@ export default [
   route("faq", "routes/faq.tsx"),
   route("pricing", "routes/pricing.tsx"),
   route("subscribe", "routes/subscribe.tsx"),
+  route("contact-sales", "routes/contact-sales.tsx"),
   route("features", "routes/features.tsx"),
   route("about", "routes/about.tsx"),
   route("social-good", "routes/social-good.tsx"),

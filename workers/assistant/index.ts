@@ -8,7 +8,7 @@ import type { Tier } from "../../core/constants";
 import type { Db } from "../../db";
 import { findUserById } from "../../db/queries/users";
 import type { User } from "../../db/schema";
-import type { AppEnv } from "../env";
+import { type AppEnv, isDevelopment } from "../env";
 import { marketAnswer } from "./market";
 import { type AreaHint, askerArea } from "./area";
 import {
@@ -46,7 +46,7 @@ export {
   type UpgradeBody,
   upgradeOffer,
 } from "./common";
-export { supportFollowup, supportQuery } from "./support";
+export { salesEnquiry, supportFollowup, supportQuery } from "./support";
 export { transcribeVoiceMessage, voiceAllowed, voiceAudio } from "./voice";
 
 export async function loadUser(db: Db, userId: string): Promise<User> {
@@ -150,7 +150,11 @@ async function answerCommand(env: AppEnv, db: Db, user: User, command: CountedCo
       // First-aid steps are vetted text, never generated: the same answer on every channel and connection.
       return { message: emergencyGuidance(command.situation), source: "offline", counts: true };
     case "market":
-      return { message: await marketAnswer(db, command.query, area), source: "offline", counts: true };
+      return {
+        message: await marketAnswer(db, command.query, area, undefined, undefined, isDevelopment(env)),
+        source: "offline",
+        counts: true,
+      };
     case "weather": {
       const named = command.place || area?.name || "";
       if (!online) return { message: weatherNeedsConnection(named, command.day), source: "offline", counts: false };
@@ -193,12 +197,11 @@ async function translateWith(
   timeoutMs: number,
 ): Promise<{ translation: Translation; source: "online" | "offline" } | null> {
   const detected = source ?? detectPhraseLanguage(text) ?? undefined;
-  const shape = (out: { translatedText: string; sourceLanguage: string; confidence: number }): Translation => ({
+  const shape = (out: { translatedText: string; sourceLanguage: string }): Translation => ({
     originalText: text,
     translatedText: out.translatedText,
     sourceLanguage: out.sourceLanguage === "auto" ? "auto" : LANGUAGES[out.sourceLanguage as LanguageCode],
     targetLanguage: LANGUAGES[target],
-    confidence: out.confidence,
   });
   try {
     const hit = await offline.translate(text, target, detected);
@@ -256,9 +259,8 @@ export async function smartReplies(
     (p) => p.smartReplies(input.message, input.context),
     input.timeoutMs ?? AI_TIMEOUT_MS,
   );
-  const base = out.source === "online" ? 0.85 : 0.8;
   return {
-    replies: out.value.slice(0, 3).map((text, i) => ({ id: `reply-${i + 1}`, text, confidence: Math.round((base - i * 0.1) * 100) / 100 })),
+    replies: out.value.slice(0, 3).map((text, i) => ({ id: `reply-${i + 1}`, text })),
     source: out.source,
   };
 }

@@ -1,4 +1,5 @@
-// '@ai market [commodity] [place]': reference prices from market_prices (dated, never live quotes).
+// '@ai market [commodity] [place]': prices from market_prices (dated, never live quotes; the seeded examples only
+// in development, docs/decisions/060-every-claim-true.md).
 import { findMarketPrices, listCommodities } from "../../db/queries/content";
 import { distanceMetres } from "../../core/geohash";
 import type { Db } from "../../db";
@@ -59,11 +60,13 @@ export async function marketAnswer(
   area: Area | null = null,
   maxLines = MAX_LINES,
   now = new Date(),
+  examples = false,
 ): Promise<string> {
-  const all = await listCommodities(db);
-  if (all.length === 0) return "I have no market prices stored yet.";
+  const all = await listCommodities(db, { examples });
+  // Production starts with no prices: the seeded figures are examples, quoted only in development.
+  if (all.length === 0) return "I have no recent market price yet.";
   const { commodities, place: rest } = matchCommodities(query, all);
-  const known = await findMarketPrices(db, { limit: 500 });
+  const known = await findMarketPrices(db, { limit: 500, examples });
   const places = [...new Set(known.map((p) => p.city))];
   // 'in lagos please' or 'mile 12 market': pick out a known city or market; a town of the gazetteer without
   // a market of its own stands for its nearest market city ('ikeja' → Lagos).
@@ -76,9 +79,8 @@ export async function marketAnswer(
   if (!place && rest) {
     const town = placeFromText(rest);
     if (!town) {
-      if (commodities.length)
-        return `I have no prices for ${commodities.join(", ")} in ${rest}. I have reference prices for ${places.join(", ")}.`;
-      return `I have no prices for "${rest}". I have reference prices for ${all.join(", ")} in ${places.join(", ")}.`;
+      if (commodities.length) return `I have no prices for ${commodities.join(", ")} in ${rest}. I have prices for ${places.join(", ")}.`;
+      return `I have no prices for "${rest}". I have prices for ${all.join(", ")} in ${places.join(", ")}.`;
     }
     near = { name: town.name, latitude: town.lat, longitude: town.lon };
   }
@@ -90,12 +92,12 @@ export async function marketAnswer(
     intro = nearest && nearest.toLowerCase() !== near.name.toLowerCase() ? ` (nearest market to ${near.name}: ${nearest})` : "";
   }
   if (commodities.length === 0 && !place) {
-    return `Ask for a commodity and a place, e.g. '@ai market rice lagos'. I have reference prices for ${all.join(", ")} in ${places.join(", ")}.`;
+    return `Ask for a commodity and a place, e.g. '@ai market rice lagos'. I have prices for ${all.join(", ")} in ${places.join(", ")}.`;
   }
   let rows = (
     await Promise.all(
       (commodities.length ? commodities : [undefined]).map((commodity) =>
-        findMarketPrices(db, { commodity, place: place || undefined, limit: 50 }),
+        findMarketPrices(db, { commodity, place: place || undefined, limit: 50, examples }),
       ),
     )
   ).flat();
@@ -107,7 +109,7 @@ export async function marketAnswer(
   }
   const what = commodities.length ? commodities.join(", ") : "that";
   const where = place ? ` in ${place}` : "";
-  if (rows.length === 0) return `I have no prices for ${what}${where}. I have reference prices for ${places.join(", ")}.`;
+  if (rows.length === 0) return `I have no prices for ${what}${where}. I have prices for ${places.join(", ")}.`;
   // A stale figure is not quoted as a price (docs/decisions/026-market-prices.md): say how old the last one is.
   const recent = rows.filter((r) => isRecentPrice(r, now));
   if (recent.length === 0) {

@@ -52,12 +52,12 @@ describe("offline answers", () => {
   });
 
   it.each([
-    ["I want a refund of my subscription payment", "pricing", 0.9],
-    ["app crash when I login", "technical", 0.9],
-    ["hello", "greeting", 0.75],
-    ["asdf", "features", 0.4],
-  ] as const)("classifies %j as %s", (message, category, confidence) => {
-    expect(classifyOffline(message)).toMatchObject({ category, confidence });
+    ["I want a refund of my subscription payment", "pricing", true],
+    ["app crash when I login", "technical", true],
+    ["hello", "greeting", true],
+    ["asdf", "features", false],
+  ] as const)("classifies %j as %s", (message, category, matched) => {
+    expect(classifyOffline(message)).toEqual({ category, matched });
   });
 });
 

@@ -297,16 +297,16 @@ const CLASSIFY_RULES: { category: SupportCategory; words: string[] }[] = [
   { category: "greeting", words: ["hello", "hi", "hey", "good morning", "good afternoon", "good evening", "greetings"] },
 ];
 
-/** Keyword classification of a support message; confidence grows with the number of matching words. */
-export function classifyOffline(message: string): { category: SupportCategory; confidence: number; matched: boolean } {
+/** Keyword classification of a support message: the category with the most matching words, if any matched. */
+export function classifyOffline(message: string): { category: SupportCategory; matched: boolean } {
   const q = message.toLowerCase();
   let best: { category: SupportCategory; hits: number } | null = null;
   for (const rule of CLASSIFY_RULES) {
     const hits = rule.words.filter((w) => hasWord(q, w) || (w.length > 4 && q.includes(w))).length;
     if (hits > 0 && (!best || hits > best.hits)) best = { category: rule.category, hits };
   }
-  if (!best) return { category: "features", confidence: 0.4, matched: false };
-  return { category: best.category, confidence: best.hits >= 2 ? 0.9 : 0.75, matched: true };
+  if (!best) return { category: "features", matched: false };
+  return { category: best.category, matched: true };
 }
 
 export function offlineProvider(): AssistantProvider {
@@ -318,7 +318,7 @@ export function offlineProvider(): AssistantProvider {
     async translate(text, target: LanguageCode, source?: LanguageCode) {
       const hit = lookupPhrase(text, target);
       if (!hit) throw new NeedsOnline("Translating this text");
-      return { translatedText: hit.translatedText, sourceLanguage: source ?? hit.sourceLanguage, confidence: 0.95 };
+      return { translatedText: hit.translatedText, sourceLanguage: source ?? hit.sourceLanguage };
     },
     async smartReplies(message) {
       return offlineSmartReplies(message);
@@ -327,8 +327,7 @@ export function offlineProvider(): AssistantProvider {
       throw new NeedsOnline("Transcribing a voice message");
     },
     async classify(message) {
-      const { category, confidence } = classifyOffline(message);
-      return { category, confidence };
+      return { category: classifyOffline(message).category };
     },
   };
 }

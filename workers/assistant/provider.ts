@@ -14,7 +14,6 @@ export interface ChatInput {
 export interface TranslateOutput {
   translatedText: string;
   sourceLanguage: LanguageCode | "auto";
-  confidence: number;
 }
 
 export interface AssistantProvider {
@@ -23,7 +22,7 @@ export interface AssistantProvider {
   translate(text: string, target: LanguageCode, source?: LanguageCode): Promise<TranslateOutput>;
   smartReplies(message: string, context?: string[]): Promise<string[]>;
   transcribe(audio: ArrayBuffer, mime: string): Promise<string>;
-  classify(message: string): Promise<{ category: SupportCategory; confidence: number }>;
+  classify(message: string): Promise<{ category: SupportCategory }>;
 }
 
 /** The offline assistant cannot do this; the caller answers honestly that it needs the online assistant. */

@@ -64,7 +64,7 @@ export function workersAiProvider(ai: AiRunner): AssistantProvider {
     async translate(text, target, source): Promise<TranslateOutput> {
       if (source && M2M100_LANGUAGES.has(source) && M2M100_LANGUAGES.has(target)) {
         const out = TranslationAnswer.parse(await ai.run(TRANSLATION_MODEL, { text, source_lang: source, target_lang: target }));
-        return { translatedText: out.translated_text.trim(), sourceLanguage: source, confidence: 0.85 };
+        return { translatedText: out.translated_text.trim(), sourceLanguage: source };
       }
       const from = source ? ` from ${LANGUAGES[source]}` : "";
       const translated = await instruct(
@@ -73,7 +73,7 @@ export function workersAiProvider(ai: AiRunner): AssistantProvider {
         [],
         300,
       );
-      return { translatedText: translated.replace(/^["“]|["”]$/g, ""), sourceLanguage: source ?? "auto", confidence: 0.75 };
+      return { translatedText: translated.replace(/^["“]|["”]$/g, ""), sourceLanguage: source ?? "auto" };
     },
 
     async smartReplies(message, context = []) {
@@ -101,7 +101,7 @@ export function workersAiProvider(ai: AiRunner): AssistantProvider {
       return out.text.trim();
     },
 
-    async classify(message): Promise<{ category: SupportCategory; confidence: number }> {
+    async classify(message): Promise<{ category: SupportCategory }> {
       const answer = await instruct(
         `Classify this customer-support message of a chat app into exactly one category: ${SUPPORT_CATEGORIES.filter((c) => c !== "error" && c !== "followup").join(", ")}. Reply with the category word only.`,
         message,
@@ -111,7 +111,7 @@ export function workersAiProvider(ai: AiRunner): AssistantProvider {
       const word = answer.toLowerCase().replace(/[^a-z]/g, "");
       const category = SUPPORT_CATEGORIES.find((c) => c === word);
       if (!category) throw new Error(`Workers AI gave an unknown category: ${answer}`);
-      return { category, confidence: 0.8 };
+      return { category };
     },
   };
 }

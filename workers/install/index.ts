@@ -2,6 +2,7 @@
 // for phones that cannot install a web app (the USSD code and the WhatsApp number from configuration).
 import { create } from "qrcode/lib/core/qrcode";
 import { render } from "qrcode/lib/renderer/svg-tag";
+import { ussdCode } from "../contact-config";
 import type { AppEnv } from "../env";
 
 export const INSTALL_PATH = "/download";
@@ -17,7 +18,7 @@ export function installInfo(env: AppEnv, requestUrl: string): InstallInfo {
   const whatsapp = env.TWILIO_WHATSAPP_FROM?.replace(/^whatsapp:/, "").trim();
   return {
     installUrl: new URL(INSTALL_PATH, requestUrl).toString(),
-    ussdCode: env.USSD_CODE?.trim() || null,
+    ussdCode: ussdCode(env),
     whatsappNumber: whatsapp || null,
   };
 }

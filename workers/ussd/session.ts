@@ -28,7 +28,7 @@ import {
   setChannelLocation,
   userForPhone,
 } from "../channels";
-import { type AppEnv, servicesStatus } from "../env";
+import { type AppEnv, isDevelopment, servicesStatus } from "../env";
 import { DomainError } from "../../core/domain-error";
 import { confirmPhoneChannel } from "../identity/verification";
 import { sendMessage } from "../services/messaging";
@@ -46,7 +46,7 @@ export const USSD_SOS_MESSAGE = "Help needed now (sent by USSD from a basic phon
 
 export async function answerUssd(env: AppEnv, db: Db, input: UssdRequest, phone: string, waitUntil: WaitUntil): Promise<string> {
   // The market menu is the only one that needs the commodity list; other sessions skip the query.
-  const commodities = splitAnswers(input.text).includes("3") ? await listCommodities(db) : [];
+  const commodities = splitAnswers(input.text).includes("3") ? await listCommodities(db, { examples: isDevelopment(env) }) : [];
   const outcome = parseUssd(input.text, { commodities });
   const channel = await getPhoneChannel(db, phone);
   let t = channelTexts(channel.language);
@@ -92,7 +92,12 @@ async function runAction(env: AppEnv, db: Db, ctx: ActionContext): Promise<strin
     case "translate":
       return assistantAnswer(env, db, ctx, `translate ${action.text} to ${LANGUAGES[action.target]}`);
     case "market": {
-      const rows = await findMarketPrices(db, { commodity: action.commodity, place: action.place ?? undefined, limit: 8 });
+      const rows = await findMarketPrices(db, {
+        commodity: action.commodity,
+        place: action.place ?? undefined,
+        limit: 8,
+        examples: isDevelopment(env),
+      });
       return marketScreen(t, action.commodity, action.place, rows);
     }
     case "verify": {

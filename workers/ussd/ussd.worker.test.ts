@@ -137,7 +137,7 @@ describe("USSD SOS", () => {
     expect((await dial(phone, "1*1", sessionId)).body).toMatch(/^CON Where are you\?/);
     expect((await dial(phone, "1*1*Ikeja under bridge", sessionId)).body).toContain("Send Medical SOS (Ikeja under bridge)?");
     const done = await dial(phone, "1*1*Ikeja under bridge*1", sessionId);
-    expect(done.body).toBe("END SOS sent. People nearby reached: 1. Contacts reached: 1. Call 112 or 199 now.");
+    expect(done.body).toBe("END SOS sent. Nearby with LinkUp open or by push alert: 1. Contacts reached: 1. Call 112 or 199 now.");
 
     await waitFor(() => envelopes.length > 0);
     expect(envelopes[0].envelope).toMatchObject({ type: "emergency", senderId: caller.id });
@@ -163,7 +163,7 @@ describe("USSD SOS", () => {
     expect((await dial(phone, "1*3*1")).body).toContain("Send Security SOS (Kano city)?");
     const sessionId = `ATUid_${newId(8)}`;
     expect((await dial(phone, "1*3*1*1", sessionId)).body).toMatch(
-      /^END SOS sent\. People nearby reached: 0\. Contacts reached: 0\. Call 112 or 199/,
+      /^END SOS sent\. Nearby with LinkUp open or by push alert: 0\. Contacts reached: 0\. Call 112 or 199/,
     );
     const user = await userForPhone(db, phone);
     const rows = await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id));
@@ -209,7 +209,7 @@ describe("USSD SOS", () => {
     await waitOnExecutionContext(ctx);
     // The contact was alerted, then the caller got the counts by SMS.
     expect(sent.map((f) => f.get("To"))).toEqual(["whatsapp:+2348099990002", phone]);
-    expect(sent[1].get("Body")).toBe("SOS sent. People nearby reached: 0. Contacts reached: 1. Call 112 or 199 now.");
+    expect(sent[1].get("Body")).toBe("SOS sent. Nearby with LinkUp open or by push alert: 0. Contacts reached: 1. Call 112 or 199 now.");
   });
 
   it("shows the sos module's refusal after too many SOS in an hour", async () => {
@@ -303,14 +303,14 @@ describe("USSD assistant, prices and translation", () => {
   });
 
   it("shows market prices for a commodity and place from the database", async () => {
-    const commodities = await listCommodities(db);
+    const commodities = await listCommodities(db, { examples: true });
     const index = commodities.indexOf("Rice (local)");
     const page = Math.floor(index / 7);
     const path = [...Array(page).fill("9"), String((index % 7) + 1)].join("*");
     expect((await dial(newPhone(), `3*${path}`)).body).toBe("CON Rice (local): type town or market, or 1 for all places.\n00 Back");
-    // The seeded figure says where it comes from and the day it was stored.
+    // The seeded figure, shown only in development, says it is an example and the day it was stored.
     expect((await dial(newPhone(), `3*${path}*Kano`)).body).toMatch(
-      /^END Rice \(local\), 50kg bag:\nDawanau Market N70,200\nLinkUp reference figure, \d{4}-\d{2}-\d{2}$/,
+      /^END Rice \(local\), 50kg bag:\nDawanau Market N70,200\nexample, not observed, \d{4}-\d{2}-\d{2}$/,
     );
     const all = await dial(newPhone(), `3*${path}*1`);
     expect(all.body).toMatch(/^END Rice \(local\), 50kg bag:\n/);

@@ -260,7 +260,7 @@ describe("SOS over WhatsApp", () => {
     await waitFor(async () => (await outboxTo(phone)).some((m) => m.body.startsWith("✅ SOS sent")));
     const later = (await outboxTo(phone)).find((m) => m.body.startsWith("✅ SOS sent"));
     expect(later).toMatchObject({ channel: "whatsapp" });
-    expect(later?.body).toMatch(/People nearby reached: \d+\. Contacts reached: 0\./);
+    expect(later?.body).toMatch(/Nearby with LinkUp open or by push alert: \d+\. Contacts reached: 0\./);
     const [row] = await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id));
     expect(row).toMatchObject({
       channel: "whatsapp",

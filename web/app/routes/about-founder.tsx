@@ -1,7 +1,7 @@
 // /about-founder (spec part 1 §2): why LinkUp exists, the founder's pledge (labelled as a pledge), live figures
 // and the ways in: /signup and /whatsapp-demo.
 import { Link } from "react-router";
-import { SETTINGS_OPTIONS } from "../../../core/constants";
+import { UI_LANGUAGES } from "../../../core/i18n/languages";
 import { bigAmount, IMPACT_GOAL_NGN } from "../features/story/amounts";
 import { LiveFigures } from "../features/story/live-figures";
 import { loadPublicStats } from "../features/story/story.server";
@@ -27,7 +27,7 @@ export default function AboutFounder({ loaderData }: Route.ComponentProps) {
       <section className="card" aria-labelledby="why-title">
         <h2 id="why-title">{t("about.why")}</h2>
         <p>{t("founder.whyP1")}</p>
-        <p>{t("founder.whyP2", { count: SETTINGS_OPTIONS.languages.length })}</p>
+        <p>{t("founder.whyP2", { count: UI_LANGUAGES.length })}</p>
       </section>
       <section className="card" aria-labelledby="pledge-title">
         <h2 id="pledge-title">{t("founder.pledgeTitle")}</h2>

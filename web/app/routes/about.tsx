@@ -13,9 +13,11 @@ export default function About() {
       <h1>{t("about.title")}</h1>
       <p>{t("about.p1")}</p>
       <p>{t("about.p2")}</p>
-      <p>
-        {t("about.support")} <a href={`tel:${root?.env.SUPPORT_PHONE}`}>{root?.env.SUPPORT_PHONE}</a>, {t("about.hours")}
-      </p>
+      {root?.env.SUPPORT_PHONE ? (
+        <p>
+          {t("about.support")} <a href={`tel:${root.env.SUPPORT_PHONE}`}>{root.env.SUPPORT_PHONE}</a>, {t("about.hours")}
+        </p>
+      ) : null}
       <div className="row">
         <Link to="/" className="btn btn-primary">
           {t("pages.backHome")}

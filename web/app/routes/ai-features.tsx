@@ -95,13 +95,6 @@ export async function action({ request, context }: Route.ActionArgs): Promise<De
   throw data({ error: "Unknown demo" }, { status: 400 });
 }
 
-function Confidence({ value }: { value: number }) {
-  const t = useT();
-  const tone = value >= 0.8 ? "conf-good" : value >= 0.6 ? "conf-warn" : "conf-bad";
-  const percent = new Intl.NumberFormat(t.tag, { style: "percent" }).format(Math.round(value * 100) / 100);
-  return <span className={`conf ${tone}`}>{t("aif.confidence", { percent })}</span>;
-}
-
 function useBusy(intent: string) {
   const nav = useNavigation();
   return nav.state !== "idle" && nav.formData?.get("intent") === intent;
@@ -200,7 +193,7 @@ export default function AiFeatures({ loaderData }: Route.ComponentProps) {
           <ul className="quick-replies" aria-label={t("aif.suggested")}>
             {smart.replies.map((s) => (
               <li key={s.id} className="chip">
-                {s.text} <Confidence value={s.confidence} />
+                {s.text}
               </li>
             ))}
           </ul>
@@ -232,7 +225,7 @@ export default function AiFeatures({ loaderData }: Route.ComponentProps) {
           <output className="card answer" aria-label={t("aif.translation")}>
             <strong>{tr.translation.translatedText}</strong>
             <span className="muted small">
-              {tr.translation.sourceLanguage} → {tr.translation.targetLanguage} <Confidence value={tr.translation.confidence} />
+              {tr.translation.sourceLanguage} → {tr.translation.targetLanguage}
             </span>
           </output>
         ) : null}

@@ -22,12 +22,16 @@ export default function CustomerService(_: Route.ComponentProps) {
     <section className="card center">
       <h1>{t("cs.title")}</h1>
       <p>{t("cs.body")}</p>
-      <p className="support-phone">
-        <strong>{phone}</strong>
-      </p>
-      <a className="btn btn-primary btn-lg" href={`tel:${phone}`} aria-label={t("cs.callLabel", { phone })}>
-        <Phone aria-hidden="true" size={20} /> {t("cs.call")}
-      </a>
+      {phone ? (
+        <>
+          <p className="support-phone">
+            <strong>{phone}</strong>
+          </p>
+          <a className="btn btn-primary btn-lg" href={`tel:${phone}`} aria-label={t("cs.callLabel", { phone })}>
+            <Phone aria-hidden="true" size={20} /> {t("cs.call")}
+          </a>
+        </>
+      ) : null}
       <h2>{t("cs.hours")}</h2>
       <ul className="list-plain">
         {SUPPORT_HOURS.map((h) => (

@@ -3,7 +3,7 @@ import { Bot, ChartColumn, Languages, Lock, MessageCircle, Mic, RadioTower, Sire
 import { Form, Link, redirect, useActionData } from "react-router";
 import type { PublicStats } from "../../../core/api-types";
 import type { MessageKey } from "../../../core/i18n/en";
-import { COOKIE_CONSENT_COOKIE, COOKIE_CONSENT_DECLINED, PRICES_NGN, TRIAL_DAYS } from "../../../core/constants";
+import { COOKIE_CONSENT_COOKIE, COOKIE_CONSENT_DECLINED, PRICES_NGN, TIER_LIMITS, TRIAL_DAYS } from "../../../core/constants";
 import { readCookie } from "../../../core/device";
 import { PLACES } from "../../../core/places";
 import { PromoNotifications } from "../features/landing/promos";
@@ -223,15 +223,21 @@ function UpgradeModal({ phone, onClose }: { phone: string; onClose: () => void }
         <button type="button" className="btn btn-ghost" onClick={onClose}>
           {t("home.continueFree")}
         </button>
-        <a className="btn btn-primary" href={`tel:${phone}`}>
-          {t("home.call", { phone })}
-        </a>
+        {phone ? (
+          <a className="btn btn-primary" href={`tel:${phone}`}>
+            {t("home.call", { phone })}
+          </a>
+        ) : (
+          <a className="btn btn-primary" href="/subscribe?plan=premium">
+            {t("offer.startTrial", { days: TRIAL_DAYS })}
+          </a>
+        )}
       </div>
     </dialog>
   );
 }
 
-/** The floating Upgrade button appears after 5 s and dials support. */
+/** The floating Upgrade button appears after 5 s and dials support; without a support line it opens the trial. */
 function FloatingUpgrade({ phone }: { phone: string }) {
   const t = useT();
   const [shown, setShown] = useState(false);
@@ -241,7 +247,7 @@ function FloatingUpgrade({ phone }: { phone: string }) {
   }, []);
   if (!shown) return null;
   return (
-    <a className="btn btn-primary floating" href={`tel:${phone}`}>
+    <a className="btn btn-primary floating" href={phone ? `tel:${phone}` : "/subscribe?plan=premium"}>
       {t("home.upgrade")}
     </a>
   );
@@ -365,7 +371,13 @@ function MobileLanding({ stats, onboarded }: { stats: PublicStats; onboarded: bo
       </div>
       <section className="card" aria-labelledby="premium-available">
         <h2 id="premium-available">{t("home.premiumAvailable")}</h2>
-        <p>{t("home.premiumAvailable.body", { price: t.naira(PRICES_NGN.premium.monthly), days: TRIAL_DAYS })}</p>
+        <p>
+          {t("home.premiumAvailable.body", {
+            price: t.naira(PRICES_NGN.premium.monthly),
+            days: TRIAL_DAYS,
+            voice: TIER_LIMITS.premium.voiceMessages ?? 0,
+          })}
+        </p>
         <Link to="/pricing" className="btn btn-primary">
           {t("home.upgrade")}
         </Link>

@@ -3,7 +3,7 @@
 // 'Try FREE for 7 Days'. The phone step is real verification; 'Skip for now' goes to /chat.
 import { useEffect, useState } from "react";
 import { Form, Link, useActionData } from "react-router";
-import { MOBILE_MAX_WIDTH, PRICES_NGN, TRIAL_DAYS } from "../../../core/constants";
+import { MOBILE_MAX_WIDTH, PRICES_NGN, TIER_LIMITS, TRIAL_DAYS } from "../../../core/constants";
 import { IDENTITY_TEXT, INTERESTS } from "../../../core/identity";
 import { useToast } from "../components/toast";
 import { formError, loadIdentity, saveProfile, sendCode, startAnonymous, verifyCode } from "../features/identity/identity.server";
@@ -221,7 +221,13 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
           <p>{t("onb.meshIntro")}</p>
           <div className="card tile">
             <h2>{t("onb.premium")}</h2>
-            <p>{t("onb.premiumBody", { price: t.naira(PRICES_NGN.premium.monthly), days: TRIAL_DAYS })}</p>
+            <p>
+              {t("onb.premiumBody", {
+                price: t.naira(PRICES_NGN.premium.monthly),
+                days: TRIAL_DAYS,
+                voice: TIER_LIMITS.premium.voiceMessages ?? 0,
+              })}
+            </p>
             <Form
               method="post"
               onSubmit={() => {

@@ -42,8 +42,10 @@ const PLANS: {
     name: "pricing.enterprise",
     prices: PRICES_NGN.enterprise,
     description: "pricing.enterpriseDesc",
-    features: ["pricing.f.everything", "pricing.f.team", "pricing.f.support", "pricing.f.api", "pricing.f.config"],
-    cta: { label: "pricing.contactSales", to: "/subscribe?plan=enterprise" },
+    // What the Enterprise tier changes in code today (TIER_LIMITS, API_DAILY_CALLS); teams are not built yet
+    // (docs/decisions/060-every-claim-true.md). Contact Sales opens an enquiry staff see, not the checkout.
+    features: ["pricing.f.everything", "pricing.f.uncapped", "pricing.f.api", "pricing.f.teamsLater"],
+    cta: { label: "pricing.contactSales", to: "/contact-sales" },
   },
 ];
 

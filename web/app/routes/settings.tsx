@@ -4,7 +4,7 @@ import { useEffect } from "react";
 import { Form, Link, useActionData } from "react-router";
 import type { Me } from "../../../core/api-types";
 import type { SubscriptionStatus } from "../../../core/billing";
-import { PRICES_NGN, SETTINGS_OPTIONS, TRIAL_DAYS } from "../../../core/constants";
+import { PRICES_NGN, TIER_LIMITS, SETTINGS_OPTIONS, TRIAL_DAYS } from "../../../core/constants";
 import { PLACES } from "../../../core/places";
 import { apiGet } from "../lib/api.server";
 import { useRootData } from "../root";
@@ -259,15 +259,23 @@ function PremiumTab({ user, phone, plan }: { user: Me; phone: string; plan: Subs
   return (
     <div className="stack">
       <h2>{t("set.plan.goPremium")}</h2>
-      <p>{t("set.plan.goPremiumBody", { price: t.naira(PRICES_NGN.premium.monthly), days: TRIAL_DAYS })}</p>
+      <p>
+        {t("set.plan.goPremiumBody", {
+          price: t.naira(PRICES_NGN.premium.monthly),
+          days: TRIAL_DAYS,
+          voice: TIER_LIMITS.premium.voiceMessages ?? 0,
+        })}
+      </p>
       {plan && plan.status !== "none" && plan.source === "stripe" ? <p className="muted">{t("set.plan.ended")}</p> : null}
       <div className="row">
         <Link to="/subscribe?plan=premium" className="btn btn-primary">
           {t("set.plan.tryFree", { days: TRIAL_DAYS })}
         </Link>
-        <a href={`tel:${phone}`} className="btn btn-ghost">
-          {t("offer.call", { phone })}
-        </a>
+        {phone ? (
+          <a href={`tel:${phone}`} className="btn btn-ghost">
+            {t("offer.call", { phone })}
+          </a>
+        ) : null}
       </div>
     </div>
   );

@@ -198,7 +198,13 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
   } else if (provider === "unconfigured" || !price) {
     payment = (
       <p>
-        {t("subs.noCards")} <a href={`tel:${phone}`}>{phone}</a>
+        {phone ? (
+          <>
+            {t("subs.noCards")} <a href={`tel:${phone}`}>{phone}</a>
+          </>
+        ) : (
+          t("subs.noCardsNoPhone")
+        )}
       </p>
     );
   } else if (session?.clientSecret) {
@@ -207,7 +213,7 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
         hydrated ? (
           <StripePaymentForm publishableKey={publishableKey} clientSecret={session.clientSecret} amount={amount} />
         ) : (
-          <p>{t("subs.needsJs", { phone })}</p>
+          <p>{phone ? t("subs.needsJs", { phone }) : t("subs.needsJsNoPhone")}</p>
         )
       ) : (
         <LocalPaymentForm fetcher={fetcher} session={session} amount={amount} card={card} />
@@ -283,9 +289,11 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
       </section>
       <section className="card" aria-labelledby="help-title">
         <h2 id="help-title">{t("qr.help")}</h2>
-        <p>
-          {t("subs.byPhone")} <a href={`tel:${phone}`}>{phone}</a>
-        </p>
+        {phone ? (
+          <p>
+            {t("subs.byPhone")} <a href={`tel:${phone}`}>{phone}</a>
+          </p>
+        ) : null}
         <ul className="list-plain small muted">
           {SUPPORT_HOURS.map((h) => (
             <li key={h.days}>

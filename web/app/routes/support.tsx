@@ -43,7 +43,6 @@ export async function action({ request, context }: Route.ActionArgs) {
         isBot: true,
         timestamp: now,
         category: a.category,
-        confidence: a.confidence,
         escalated: a.escalateToHuman,
       },
     ],
@@ -64,7 +63,6 @@ export default function Support({ actionData }: Route.ComponentProps) {
             isBot: true,
             timestamp: 0,
             category: "error",
-            confidence: 0,
             escalated: true,
           },
         ]
@@ -82,11 +80,13 @@ export default function Support({ actionData }: Route.ComponentProps) {
           <strong>{t("sup.aiChat")}</strong>
           <span>{t("sup.aiChatBody")}</span>
         </a>
-        <a href={`tel:${phone}`} className="card feature" aria-label={t("sup.callLabel", { phone })}>
-          <Phone aria-hidden="true" className="icon" size={28} />
-          <strong>{t("sup.call")}</strong>
-          <span>{phone}</span>
-        </a>
+        {phone ? (
+          <a href={`tel:${phone}`} className="card feature" aria-label={t("sup.callLabel", { phone })}>
+            <Phone aria-hidden="true" className="icon" size={28} />
+            <strong>{t("sup.call")}</strong>
+            <span>{phone}</span>
+          </a>
+        ) : null}
         <Link to="/faq" className="card feature">
           <CircleHelp aria-hidden="true" className="icon" size={28} />
           <strong>{t("sup.helpCentre")}</strong>

@@ -3,9 +3,10 @@ import type { MessageKey } from "../../../core/i18n/en";
 import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/testimonials";
 
-export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "stories.metaTitle", "User Stories — LinkUp") }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "stories.metaTitle", "Example stories — LinkUp") }];
 
-// How people use LinkUp, written as use cases: we do not publish invented quotes or figures.
+// Illustrative use cases, labelled as such on the page: no invented quotes, figures or real-seeming users
+// (docs/decisions/060-every-claim-true.md).
 const STORIES: { who: MessageKey; story: MessageKey }[] = [
   { who: "stories.farmer.who", story: "stories.farmer.story" },
   { who: "stories.trader.who", story: "stories.trader.story" },

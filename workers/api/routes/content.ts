@@ -4,7 +4,7 @@ import { findMarketPrices, listBlogArticles, listFaq } from "../../../db/queries
 import { assistantUsage, publicStats } from "../../../db/queries/stats";
 import { edgeCached } from "../../admin/edge-cache";
 import { localizeFaq } from "../../content/faq";
-import type { AppBindings } from "../../env";
+import { type AppBindings, isDevelopment } from "../../env";
 import { parseWith } from "../../errors";
 
 export const content = new Hono<AppBindings>()
@@ -17,6 +17,6 @@ export const content = new Hono<AppBindings>()
   .get("/content/blog", async (c) => c.json({ articles: await listBlogArticles(c.var.db) }))
   .get("/market/prices", async (c) => {
     const q = parseWith(MarketQuerySchema, c.req.query());
-    const prices = await findMarketPrices(c.var.db, q);
+    const prices = await findMarketPrices(c.var.db, { ...q, examples: isDevelopment(c.env) });
     return c.json({ prices: prices.map((p) => ({ ...p, updatedAt: p.updatedAt.toISOString() })) });
   });

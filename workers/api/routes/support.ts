@@ -1,10 +1,11 @@
 // /api/support: the support bot (spec part 2 §7). Open to visitors who are not signed in; escalation opens a
 // call-back ticket with the phone.
 import { Hono } from "hono";
-import { SupportFollowupRequestSchema, SupportQueryRequestSchema } from "../../../core/ai-schemas";
-import { supportFollowup, supportQuery } from "../../assistant";
+import { SalesEnquirySchema, SupportFollowupRequestSchema, SupportQueryRequestSchema } from "../../../core/ai-schemas";
+import { salesEnquiry, supportFollowup, supportQuery } from "../../assistant";
 import { staffSupportQueue } from "../../../db/queries/support";
 import { requireStaff } from "../../auth/session";
+import { supportPhone } from "../../contact-config";
 import type { AppBindings } from "../../env";
 import { parseJson } from "../../errors";
 import { TicketReplySchema } from "../../../core/admin-schemas";
@@ -34,6 +35,10 @@ export const support = new Hono<AppBindings>()
     const body = await parseJson(c, SupportQueryRequestSchema);
     return c.json(await supportQuery(c.env, c.var.db, { message: body.message, userPhone: body.userPhone || undefined, user: c.var.user }));
   })
+  .post("/sales", async (c) => {
+    const body = await parseJson(c, SalesEnquirySchema);
+    return c.json(await salesEnquiry(c.var.db, { phone: body.phone, message: body.message, user: c.var.user }));
+  })
   .post("/followup", async (c) => {
     const body = await parseJson(c, SupportFollowupRequestSchema);
     return c.json(
@@ -42,7 +47,7 @@ export const support = new Hono<AppBindings>()
         response: body.response,
         userPhone: body.userPhone || undefined,
         user: c.var.user,
-        supportPhone: c.env.SUPPORT_PHONE,
+        supportPhone: supportPhone(c.env),
       }),
     );
   });

@@ -4,5 +4,9 @@ import { AI_SAMPLE_PROMPTS } from "../../../../core/ai-command";
 import type { MessageKey } from "../../../../core/i18n/en";
 
 export function liaHelpMessage(t: (key: MessageKey, vars?: Record<string, string>) => string, supportPhone: string): string {
-  return [t("lia.unreachable"), ...AI_SAMPLE_PROMPTS.map((p) => `• ${p}`), t("lia.person", { phone: supportPhone })].join("\n");
+  return [
+    t("lia.unreachable"),
+    ...AI_SAMPLE_PROMPTS.map((p) => `• ${p}`),
+    supportPhone ? t("lia.person", { phone: supportPhone }) : t("lia.personNoPhone"),
+  ].join("\n");
 }

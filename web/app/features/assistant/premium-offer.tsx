@@ -29,9 +29,11 @@ export function PremiumOffer({
         <a className="btn btn-primary" href="/subscribe?plan=premium">
           {t("offer.startTrial", { days: TRIAL_DAYS })}
         </a>
-        <a className="btn btn-ghost" href={`tel:${phone}`} aria-label={t("offer.callLabel", { phone })}>
-          {t("offer.call", { phone })}
-        </a>
+        {phone ? (
+          <a className="btn btn-ghost" href={`tel:${phone}`} aria-label={t("offer.callLabel", { phone })}>
+            {t("offer.call", { phone })}
+          </a>
+        ) : null}
         {onClose ? (
           <button type="button" className="btn btn-ghost" onClick={onClose}>
             {t("home.continueFree")}

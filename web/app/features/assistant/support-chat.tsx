@@ -1,7 +1,7 @@
 // The AI support chat of /support (spec part 2 §2 item 22, §4, §5, §8): Enter sends, Shift+Enter adds a line,
-// a follow-up arrives after 3 s when the bot asks for one, an escalation without a phone asks for it, and the
-// confidence badge is green from 0.8, yellow from 0.6, red below. Without JavaScript the form posts to the
-// page's action, which answers the last question.
+// a follow-up arrives after 3 s when the bot asks for one, and an escalation without a phone asks for it. No
+// confidence is shown: the bot's accuracy was never measured (docs/decisions/060-every-claim-true.md). Without
+// JavaScript the form posts to the page's action, which answers the last question.
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
 import type { SupportAnswer } from "../../../../core/ai-schemas";
 import { type T, useT } from "../../i18n";
@@ -13,18 +13,14 @@ export interface SupportMessage {
   isBot: boolean;
   timestamp: number;
   category?: SupportAnswer["category"];
-  confidence?: number;
   escalated?: boolean;
 }
 
 export const FOLLOW_UP_DELAY_MS = 3000;
 
+/** Without a configured support line (production, unset) the bot offers the call-back instead of a number. */
 export function supportFailureMessage(phone: string, t: T): string {
-  return t("sup.failure", { phone });
-}
-
-export function confidenceTone(value: number): "conf-good" | "conf-warn" | "conf-bad" {
-  return value >= 0.8 ? "conf-good" : value >= 0.6 ? "conf-warn" : "conf-bad";
+  return phone ? t("sup.failure", { phone }) : t("sup.failureNoPhone");
 }
 
 let seq = 0;
@@ -63,7 +59,6 @@ export function SupportChat({ phone, initial }: { phone: string; initial: Suppor
         content: answer.response,
         isBot: true,
         category: answer.category,
-        confidence: answer.confidence,
         escalated: answer.escalateToHuman,
       });
       if (answer.escalateToHuman && !answer.ticketId) setAskPhone({ query: text, response: answer.response });
@@ -71,13 +66,13 @@ export function SupportChat({ phone, initial }: { phone: string; initial: Suppor
         timers.current.push(
           setTimeout(() => {
             supportFollowup(text, answer.response)
-              .then((f) => add({ content: f.followUp, isBot: true, category: "followup", confidence: answer.confidence }))
+              .then((f) => add({ content: f.followUp, isBot: true, category: "followup" }))
               .catch((err) => console.warn("support follow-up failed", err));
           }, FOLLOW_UP_DELAY_MS),
         );
       }
     } catch {
-      add({ content: supportFailureMessage(phone, t), isBot: true, category: "error", confidence: 0, escalated: true });
+      add({ content: supportFailureMessage(phone, t), isBot: true, category: "error", escalated: true });
       setAskPhone({ query: text, response: "" });
     } finally {
       setLoading(false);
@@ -89,10 +84,10 @@ export function SupportChat({ phone, initial }: { phone: string; initial: Suppor
     if (!askPhone || !userPhone.trim()) return;
     try {
       const f = await supportFollowup(askPhone.query, askPhone.response, userPhone);
-      add({ content: f.followUp, isBot: true, category: "followup", confidence: 1, escalated: true });
+      add({ content: f.followUp, isBot: true, category: "followup", escalated: true });
       setAskPhone(null);
     } catch {
-      add({ content: supportFailureMessage(phone, t), isBot: true, category: "error", confidence: 0, escalated: true });
+      add({ content: supportFailureMessage(phone, t), isBot: true, category: "error", escalated: true });
     }
   }
 
@@ -110,12 +105,9 @@ export function SupportChat({ phone, initial }: { phone: string; initial: Suppor
           <li key={m.id} className={`msg ${m.isBot ? "msg-theirs msg-ai" : "msg-mine"}`}>
             <span className="msg-sender">{m.isBot ? t("sup.bot") : t("sup.you")}</span>
             <span className="pre">{m.content}</span>
-            {m.isBot && typeof m.confidence === "number" && m.category ? (
+            {m.isBot && m.category ? (
               <span className="muted small">
-                {m.category}{" "}
-                <span className={`conf ${confidenceTone(m.confidence)}`}>
-                  {t("sup.confidence", { percent: Math.round(m.confidence * 100) })}
-                </span>
+                {m.category}
                 {m.escalated ? t("sup.passed") : ""}
               </span>
             ) : null}

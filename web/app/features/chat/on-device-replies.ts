@@ -16,10 +16,10 @@ const RULES: { test: RegExp; replies: MessageKey[] }[] = [
 ];
 const FALLBACK: MessageKey[] = ["quick.gotIt", "odr.ok", "odr.talkSoon"];
 
-/** Up to three short replies to a received message, with a rough confidence; [] for an empty message. */
+/** Up to three short replies to a received message; [] for an empty message. */
 export function onDeviceReplies(message: string, t: (key: MessageKey) => string): SmartReply[] {
   const text = message.trim();
   if (!text) return [];
   const rule = RULES.find((r) => r.test.test(text));
-  return (rule?.replies ?? FALLBACK).map((reply, i) => ({ id: `local-${i}`, text: t(reply), confidence: rule ? 0.7 : 0.4 }));
+  return (rule?.replies ?? FALLBACK).map((reply, i) => ({ id: `local-${i}`, text: t(reply) }));
 }

@@ -1,0 +1,8 @@
+-- Every claim true (docs/decisions/060-every-claim-true.md). The seeded market prices were generated, never
+-- observed: they are examples, quoted only in development. FAQ 1 says what the local mesh is today (tabs of one
+-- browser), and the market-prices article says it is an illustrative example and what the menu really does.
+UPDATE market_prices SET source = 'example' WHERE source = 'LinkUp reference figure';
+--> statement-breakpoint
+UPDATE faq_entries SET answer = 'Messages you write without a connection are kept on your phone and sent as soon as any path returns: another tab of the same browser on this device (the local mesh), or the relay when the network comes back. Nothing you write is lost.' WHERE id = 'faq-1' AND answer = 'Messages you write without a connection are kept on your phone and sent as soon as any path returns: another tab or device on the local mesh, or the relay when the network comes back. Nothing you write is lost.';
+--> statement-breakpoint
+UPDATE blog_articles SET description = 'An illustrative example: how a farmer can check a price before the trip to market.', content = 'An illustrative example, not a real user''s story. Before a long trip to market, a farmer wants to know one thing: what will my maize fetch today? With LinkUp, ''@ai market maize kano'' in chat or on WhatsApp, or on a basic phone the USSD menu''s Market prices, then the item and the town, answers with the latest price LinkUp has, its source and the day it was seen. A price older than 30 days is not quoted, and where there is none LinkUp says it has no recent price.' WHERE id = 'market-prices-by-text';
