@@ -62,7 +62,12 @@ describe("production without Twilio", () => {
 
   it("reports degraded health naming what is missing, never values", async () => {
     // Its own address and support number set (placeholders fail health: workers/health.worker.test.ts).
-    const configured = { ...production, APP_URL: "https://linkup.example", SUPPORT_PHONE: "+2348031234567", USSD_CODE: "*347*88#" } as AppEnv;
+    const configured = {
+      ...production,
+      APP_URL: "https://linkup.example",
+      SUPPORT_PHONE: "+2348031234567",
+      USSD_CODE: "*347*88#",
+    } as AppEnv;
     const res = await request("/api/health", {}, configured);
     expect(res.status).toBe(200);
     const body = await res.json<{ status: string; missing: string[] }>();
