@@ -7,7 +7,7 @@ import { webcrypto as crypto } from "node:crypto";
 const b64url = (bytes) => Buffer.from(bytes).toString("base64url");
 const random = (n) => b64url(crypto.getRandomValues(new Uint8Array(n)));
 
-async function vapidKeys() {
+export async function vapidKeys() {
   const pair = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]);
   const publicKey = new Uint8Array(await crypto.subtle.exportKey("raw", pair.publicKey));
   const { d } = await crypto.subtle.exportKey("jwk", pair.privateKey);
