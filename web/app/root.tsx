@@ -104,9 +104,10 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const t = useT();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   if (!notFound) console.error("LinkUp: the screen failed to load", error);
-  // The failed call's id when the API named it, else the page load's: the log lines support looks up.
+  // The id support looks up in the logs: the failed API call's when it named one, else the page load's, but only
+  // on the page load itself (location key "default"); after a navigation in the browser that id is another request's.
   const named = isRouteErrorResponse(error) ? (error.data as { requestId?: unknown } | undefined)?.requestId : undefined;
-  const requestId = typeof named === "string" && named ? named : root?.requestId;
+  const requestId = typeof named === "string" && named ? named : location.key === "default" ? root?.requestId : undefined;
   return (
     <>
       <Header />
