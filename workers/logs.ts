@@ -10,11 +10,11 @@ export const REQUEST_ID_HEADER = "x-request-id";
 
 // Kept on globalThis: one store and one set of taps per isolate, even where a test runner loads this module twice
 // (the Worker's copy and a Durable Object's must agree on the id and wrap the console once).
-const shared = ((globalThis as { [k: symbol]: unknown })[Symbol.for("linkup.logs")] ??= {
-  requestIds: new AsyncLocalStorage<string>(),
-  taps: new Set<(line: string) => void>(),
-  installed: false,
-}) as { requestIds: AsyncLocalStorage<string>; taps: Set<(line: string) => void>; installed: boolean };
+type Shared = { requestIds: AsyncLocalStorage<string>; taps: Set<(line: string) => void>; installed: boolean };
+const SHARED = Symbol.for("linkup.logs");
+const holder = globalThis as { [SHARED]?: Shared };
+holder[SHARED] ??= { requestIds: new AsyncLocalStorage<string>(), taps: new Set(), installed: false };
+const shared = holder[SHARED];
 const { requestIds, taps } = shared;
 
 /** The id of the request (or queue batch, Cron run, socket) this code runs for; undefined outside any. */
