@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { RoomSocket } from "../tests/workers/room-socket";
 import { anonymousSession, ORIGIN } from "../tests/workers/helpers";
 import type { AppEnv } from "./env";
-import { logLine, tapLogLines } from "./logs";
+import { logLine, tapLogLines, withRequestIds } from "./logs";
 import { createServer } from "./server";
 
 const server = createServer(async () => new Response("page"));
@@ -80,6 +80,31 @@ describe("request ids", () => {
     const line = logLine("info", ["linkup-d1-statement w"], "abc");
     expect(JSON.parse(line)).toEqual({ level: "info", msg: "linkup-d1-statement w", requestId: "abc" });
     expect(line).toMatch(/linkup-d1-statement [rw]/);
+  });
+});
+
+describe("the Cron and the queue consumer", () => {
+  it("log each run and each batch under an id of its own, kept across awaits", async () => {
+    const lines = capture();
+    const handler = withRequestIds<Env, unknown>({
+      scheduled: async () => {
+        console.log("cron: before");
+        await new Promise((r) => setTimeout(r, 5));
+        console.log("cron: after");
+      },
+      queue: async () => console.log("queue: batch"),
+    });
+    const ctx = createExecutionContext();
+    await handler.scheduled?.({} as ScheduledController, env as unknown as Env, ctx);
+    await handler.queue?.({} as MessageBatch, env as unknown as Env, ctx);
+    await handler.queue?.({} as MessageBatch, env as unknown as Env, ctx);
+    const id = (msg: string) => lines.filter((l) => l.msg === msg).map((l) => String(l.requestId));
+    expect(id("cron: before")[0]).toMatch(/^cron-[0-9a-f]{16}$/);
+    expect(id("cron: after")).toEqual(id("cron: before"));
+    const batches = id("queue: batch");
+    expect(batches).toHaveLength(2);
+    for (const b of batches) expect(b).toMatch(/^queue-[0-9a-f]{16}$/);
+    expect(batches[0]).not.toBe(batches[1]);
   });
 });
 
