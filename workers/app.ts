@@ -10,8 +10,9 @@ import { publicEnv } from "./env";
 import { cleanUnfinishedUploads } from "./files/cleanup";
 import { runRetention } from "./retention";
 import { consumeSosFanout } from "./sos/fanout";
+import { currentRequestId, withRequestIds } from "./logs";
 
-export { MeshRoom } from "../durable-objects/mesh-room";
+export { MeshRoom } from "../durable-objects/logged-room";
 
 const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
 
@@ -23,11 +24,13 @@ const server = createServer((request, env, ctx, nonce) => {
     api: inProcessApi(server.fetch, request, env, ctx),
     waitUntil: (p) => ctx.waitUntil(p),
     nonce,
+    requestId: currentRequestId() ?? "",
   });
   return requestHandler(request, context);
 });
 
-export default {
+// The Cron run and each queue batch log under an id of their own, like a request (docs/decisions/053-nothing-lost.md).
+export default withRequestIds({
   fetch: server.fetch,
   // The billing clock: trial reminders and endings by the server's time (docs/decisions/018-billing.md); old
   // hourly and personal analytics go (docs/decisions/037-hourly-and-personal-analytics.md).
@@ -42,4 +45,4 @@ export default {
   },
   // The SOS fan-out past the first recipients (docs/decisions/036-sos-fan-out-on-a-queue.md).
   queue: (batch, env) => consumeSosFanout(batch, env),
-} satisfies ExportedHandler<Env>;
+} satisfies ExportedHandler<Env>);

@@ -43,7 +43,7 @@ async function tracePoints(server, path) {
   await path.act(server, ctx);
   // The trace lines come through wrangler's output a moment after the answer.
   await new Promise((r) => setTimeout(r, 1000));
-  const seen = [...server.log.slice(from).matchAll(/linkup-fault-passed (\S+)/g)].map((m) => m[1]);
+  const seen = [...server.log.slice(from).matchAll(/linkup-fault-passed ([^\s"]+)/g)].map((m) => m[1]);
   return [...new Set(seen.filter((p) => p.startsWith(path.points)))];
 }
 

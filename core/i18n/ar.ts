@@ -61,6 +61,7 @@ export const ar: Catalog = {
   "error.crashTitle": "عذرًا! حدث خطأ ما",
   "error.crashBody": "بياناتك في أمان والشبكة ما زالت تعمل. إذا تكرر ذلك، اتصل بالدعم على {phone}.",
   "error.supportLine": "خط الدعم لدينا",
+  "error.reference": "اذكر هذا المرجع للدعم: {id}",
   "error.tryAgain": "حاول مرة أخرى",
   "error.somethingWrong": "حدث خطأ ما",
 
@@ -1780,6 +1781,15 @@ export const ar: Catalog = {
   "an.count": "العدد",
   "an.failed": "تعذّر تحميل الأرقام.",
   "an.failedLoad": "تعذّر تحميل التحليلات.",
+  "an.trouble": "المشكلات",
+  "an.troubleFigures": "أرقام المشكلات",
+  "an.troubleNone":
+    "لم يحدث أي خلل في هذه الفترة: لم تُعَد أي رسالة طابور ولم تُنقل إلى طابور الرسائل الميتة، ولم تفشل أي كتابة في قاعدة البيانات، ولم يبقَ أي نداء استغاثة دون إكمال، وطُبّق كل webhook.",
+  "an.troubleQueueRetried": "رسائل طابور أُعيدت: {count}",
+  "an.troubleDeadLettered": "رسائل طابور في طابور الرسائل الميتة: {count}",
+  "an.troubleD1": "كتابات فاشلة في قاعدة البيانات: {count}",
+  "an.troubleSos": "نداءات استغاثة غير مكتملة: {count}",
+  "an.troubleWebhooks": "webhooks لم تُطبَّق: {count}",
   // Database admin (/database-admin)
   "db.metaTitle": "إدارة قاعدة البيانات — LinkUp",
   "db.adminAccess": "صلاحية المسؤول",

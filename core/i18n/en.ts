@@ -62,6 +62,7 @@ export const en = {
   "error.crashTitle": "Oops! Something went wrong",
   "error.crashBody": "Your data is safe and the mesh is still running. If this keeps happening, call support on {phone}.",
   "error.supportLine": "our support line",
+  "error.reference": "Quote this reference to support: {id}",
   "error.tryAgain": "Try Again",
   "error.somethingWrong": "Something went wrong",
 
@@ -1708,6 +1709,15 @@ export const en = {
   "an.count": "Count",
   "an.failed": "The figures could not be loaded.",
   "an.failedLoad": "The analytics could not be loaded.",
+  "an.trouble": "Trouble",
+  "an.troubleFigures": "Trouble figures",
+  "an.troubleNone":
+    "Nothing went wrong in this range: no queue message was retried or dead-lettered, no database write failed, no SOS was left unfinished and every webhook applied.",
+  "an.troubleQueueRetried": "Queue messages retried: {count}",
+  "an.troubleDeadLettered": "Queue messages dead-lettered: {count}",
+  "an.troubleD1": "Database writes that failed: {count}",
+  "an.troubleSos": "SOS found unfinished: {count}",
+  "an.troubleWebhooks": "Webhooks that failed to apply: {count}",
   // Database admin (/database-admin)
   "db.metaTitle": "Database Admin — LinkUp",
   "db.adminAccess": "Admin Access",

@@ -57,6 +57,7 @@ export const fr: Catalog = {
   "error.crashBody":
     "Vos données sont en sécurité et le maillage fonctionne toujours. Si cela se reproduit, appelez l'assistance au {phone}.",
   "error.supportLine": "notre ligne d'assistance",
+  "error.reference": "Citez cette référence au support : {id}",
   "error.tryAgain": "Réessayer",
   "error.somethingWrong": "Un problème est survenu",
 
@@ -1749,6 +1750,15 @@ export const fr: Catalog = {
   "an.count": "Nombre",
   "an.failed": "Les chiffres n'ont pas pu être chargés.",
   "an.failedLoad": "Les statistiques n'ont pas pu être chargées.",
+  "an.trouble": "Incidents",
+  "an.troubleFigures": "Chiffres des incidents",
+  "an.troubleNone":
+    "Rien n'a mal tourné sur cette période : aucun message de file réessayé ni mis en lettre morte, aucune écriture en base échouée, aucun SOS inachevé, et chaque webhook a été appliqué.",
+  "an.troubleQueueRetried": "Messages de file réessayés : {count}",
+  "an.troubleDeadLettered": "Messages de file en lettre morte : {count}",
+  "an.troubleD1": "Écritures en base échouées : {count}",
+  "an.troubleSos": "SOS trouvés inachevés : {count}",
+  "an.troubleWebhooks": "Webhooks non appliqués : {count}",
   // Database admin (/database-admin)
   "db.metaTitle": "Administration de la base — LinkUp",
   "db.adminAccess": "Accès administrateur",

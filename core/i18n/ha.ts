@@ -59,6 +59,7 @@ export const ha: Catalog = {
   "error.crashTitle": "Kash! Wani abu ya faru ba daidai ba",
   "error.crashBody": "Bayananka suna nan lafiya kuma raga tana aiki. Idan hakan ya ci gaba, kira taimako a {phone}.",
   "error.supportLine": "layin taimakonmu",
+  "error.reference": "Faɗa wa taimako wannan lamba: {id}",
   "error.tryAgain": "Sake gwadawa",
   "error.somethingWrong": "Wani abu ya faru ba daidai ba",
 
@@ -1724,6 +1725,15 @@ export const ha: Catalog = {
   "an.count": "Adadi",
   "an.failed": "Ba a iya loda alƙaluman ba.",
   "an.failedLoad": "Ba a iya loda ƙididdigar ba.",
+  "an.trouble": "Matsaloli",
+  "an.troubleFigures": "Alƙaluman matsaloli",
+  "an.troubleNone":
+    "Babu abin da ya lalace a wannan lokaci: ba a sake gwada saƙon layi ba ko tura shi layin matattu, babu rubutun bayanai da ya gaza, babu SOS da bai kammala ba, kuma kowane webhook ya yi aiki.",
+  "an.troubleQueueRetried": "Saƙonnin layi da aka sake gwadawa: {count}",
+  "an.troubleDeadLettered": "Saƙonnin layi a layin matattu: {count}",
+  "an.troubleD1": "Rubutun bayanai da suka gaza: {count}",
+  "an.troubleSos": "SOS da ba a kammala ba: {count}",
+  "an.troubleWebhooks": "Webhooks da ba su yi aiki ba: {count}",
   // Database admin (/database-admin)
   "db.metaTitle": "Gudanar da rumbun bayanai — LinkUp",
   "db.adminAccess": "Izinin mai gudanarwa",

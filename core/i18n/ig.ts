@@ -59,6 +59,7 @@ export const ig: Catalog = {
   "error.crashTitle": "Ewo! Ihe adịghị mma mere",
   "error.crashBody": "Data gị dị mma, ụgbụ ka na-arụ ọrụ. Ọ bụrụ na nke a na-eme mgbe niile, kpọọ enyemaka na {phone}.",
   "error.supportLine": "ahịrị enyemaka anyị",
+  "error.reference": "Gwa ndị enyemaka nọmba a: {id}",
   "error.tryAgain": "Nwaa ọzọ",
   "error.somethingWrong": "Ihe adịghị mma mere",
 
@@ -1708,6 +1709,15 @@ export const ig: Catalog = {
   "an.count": "Ọnụ ọgụgụ",
   "an.failed": "Enweghị ike ibudata ọnụ ọgụgụ ndị ahụ.",
   "an.failedLoad": "Enweghị ike ibudata nyocha.",
+  "an.trouble": "Nsogbu",
+  "an.troubleFigures": "Ọnụ ọgụgụ nsogbu",
+  "an.troubleNone":
+    "Ọ dịghị ihe mebiri n'oge a: ọ dịghị ozi kwụ n'ahịrị a nwaghachiri ma ọ bụ zigara n'ahịrị ozi nwụrụ anwụ, ọ dịghị ndekọ nchekwa data dara, ọ dịghị SOS fọdụrụ na-emechaghị, webhook ọ bụla rụkwara ọrụ.",
+  "an.troubleQueueRetried": "Ozi ahịrị a nwaghachiri: {count}",
+  "an.troubleDeadLettered": "Ozi ahịrị nọ n'ahịrị ozi nwụrụ anwụ: {count}",
+  "an.troubleD1": "Ndekọ nchekwa data dara: {count}",
+  "an.troubleSos": "SOS a hụrụ na-emechaghị: {count}",
+  "an.troubleWebhooks": "Webhooks na-arụghị ọrụ: {count}",
   // Database admin (/database-admin)
   "db.metaTitle": "Nchịkwa nchekwa data — LinkUp",
   "db.adminAccess": "Ikike onye nchịkwa",

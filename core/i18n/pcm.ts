@@ -59,6 +59,7 @@ export const pcm: Catalog = {
   "error.crashTitle": "Wahala! Something no work well",
   "error.crashBody": "Your data dey safe and di mesh still dey work. If e continue, call support for {phone}.",
   "error.supportLine": "our support line",
+  "error.reference": "Give support dis reference: {id}",
   "error.tryAgain": "Try again",
   "error.somethingWrong": "Something no work well",
 
@@ -1705,6 +1706,15 @@ export const pcm: Catalog = {
   "an.count": "Count",
   "an.failed": "We no fit load the figures.",
   "an.failedLoad": "We no fit load the analytics.",
+  "an.trouble": "Wahala",
+  "an.troubleFigures": "Wahala figures",
+  "an.troubleNone":
+    "Nothing spoil for dis time: no queue message retry or enter dead-letter, no database write fail, no SOS remain unfinished and every webhook apply.",
+  "an.troubleQueueRetried": "Queue messages wey retry: {count}",
+  "an.troubleDeadLettered": "Queue messages wey enter dead-letter: {count}",
+  "an.troubleD1": "Database writes wey fail: {count}",
+  "an.troubleSos": "SOS wey never finish: {count}",
+  "an.troubleWebhooks": "Webhooks wey no apply: {count}",
   // Database admin (/database-admin)
   "db.metaTitle": "Database Admin — LinkUp",
   "db.adminAccess": "Admin Access",

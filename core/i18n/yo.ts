@@ -59,6 +59,7 @@ export const yo: Catalog = {
   "error.crashTitle": "Háà! Nǹkan kan ò lọ dáadáa",
   "error.crashBody": "Àwọn ìwífún yín wà láìléwu, àwọ̀n sì ń ṣiṣẹ́. Tí èyí bá ń ṣẹlẹ̀ síbẹ̀, ẹ pe ìrànlọ́wọ́ lórí {phone}.",
   "error.supportLine": "nọ́mbà ìrànlọ́wọ́ wa",
+  "error.reference": "Sọ nọ́mbà yìí fún ìrànlọ́wọ́: {id}",
   "error.tryAgain": "Tún gbìyànjú",
   "error.somethingWrong": "Nǹkan kan ò lọ dáadáa",
 
@@ -1694,6 +1695,15 @@ export const yo: Catalog = {
   "an.count": "Iye",
   "an.failed": "A kò lè gbé àwọn iye náà wá.",
   "an.failedLoad": "A kò lè gbé ìtúpalẹ̀ wá.",
+  "an.trouble": "Wàhálà",
+  "an.troubleFigures": "Àwọn iye wàhálà",
+  "an.troubleNone":
+    "Kò sí ohun tó bàjẹ́ ní àkókò yìí: kò sí ìfiránṣẹ́ ìlà tí a tún gbìyànjú tàbí tí ó bọ́ sí ìlà òkú, kò sí kíkọ sí ibi ìpamọ́ tó kùnà, kò sí SOS tí kò parí, gbogbo webhook sì ṣiṣẹ́.",
+  "an.troubleQueueRetried": "Ìfiránṣẹ́ ìlà tí a tún gbìyànjú: {count}",
+  "an.troubleDeadLettered": "Ìfiránṣẹ́ ìlà nínú ìlà òkú: {count}",
+  "an.troubleD1": "Kíkọ sí ibi ìpamọ́ tó kùnà: {count}",
+  "an.troubleSos": "SOS tí a rí pé kò parí: {count}",
+  "an.troubleWebhooks": "Webhooks tí kò ṣiṣẹ́: {count}",
   // Database admin (/database-admin)
   "db.metaTitle": "Ìṣàkóso ibi ìpamọ́ dátà — LinkUp",
   "db.adminAccess": "Àṣẹ alábòójútó",

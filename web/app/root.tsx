@@ -8,6 +8,7 @@ import { ToastProvider } from "./components/toast";
 import { AppLockGate } from "./features/security/app-lock";
 import type { Me } from "../../core/api-types";
 import { apiGet, publicEnvOf } from "./lib/api.server";
+import { appContext } from "./context";
 import { usePageLanguage, useT } from "./i18n";
 import { pageLanguage } from "./i18n/messages.server";
 import "./styles.css";
@@ -30,6 +31,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     mobileUserAgent: isMobileUserAgent(request.headers.get("user-agent")),
     env: publicEnvOf(context),
     notificationsUnread: notices?.unread ?? 0,
+    /** This page load's request id, for the error screen when a failure names none of its own. */
+    requestId: context.get(appContext).requestId,
     // The saved setting, else Accept-Language, else English; a saved change revalidates this loader, so the
     // whole page switches at once (docs/decisions/031-web-app-languages.md).
     i18n: pageLanguage(me?.user.settings.language, request),
@@ -101,6 +104,10 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const t = useT();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   if (!notFound) console.error("LinkUp: the screen failed to load", error);
+  // The id support looks up in the logs: the failed API call's when it named one, else the page load's, but only
+  // on the page load itself (location key "default"); after a navigation in the browser that id is another request's.
+  const named = isRouteErrorResponse(error) ? (error.data as { requestId?: unknown } | undefined)?.requestId : undefined;
+  const requestId = typeof named === "string" && named ? named : location.key === "default" ? root?.requestId : undefined;
   return (
     <>
       <Header />
@@ -117,6 +124,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           <section className="card center" role="alert">
             <h1>{t("error.crashTitle")}</h1>
             <p>{t("error.crashBody", { phone: root?.env.SUPPORT_PHONE || t("error.supportLine") })}</p>
+            {requestId ? (
+              <p className="muted" data-testid="request-id">
+                {t("error.reference", { id: requestId })}
+              </p>
+            ) : null}
             <div className="row">
               {/* Following the link reloads the screen, which clears the error, with or without JavaScript. */}
               <a href={location.pathname + location.search} className="btn btn-primary">

@@ -34,7 +34,13 @@ export type EventKind =
  * /analytics-dashboard: queue messages retried and dead-lettered, D1 writes that failed, SOS jobs found
  * unfinished by the sweep, webhooks that failed to apply.
  */
-export type OpsCounter = "queue_retried" | "dead_lettered" | "d1_write_failed" | "sos_unfinished" | "webhook_failed";
+export const OPS_COUNTERS = ["queue_retried", "dead_lettered", "d1_write_failed", "sos_unfinished", "webhook_failed"] as const;
+export type OpsCounter = (typeof OPS_COUNTERS)[number];
+
+/** The trouble counters of a range, every one named (zero when nothing happened), from the by-kind sums. */
+function troubleOf(byKind: Record<string, number>): Record<OpsCounter, number> {
+  return Object.fromEntries(OPS_COUNTERS.map((what) => [what, byKind[`ops.${what}`] ?? 0])) as Record<OpsCounter, number>;
+}
 
 /** Counts one occurrence (or `n`) of trouble; like every event, a failed write never fails the caller. */
 export const countTrouble = (db: Db, what: OpsCounter, n = 1) => recordEvent(db, `ops.${what}`, { n });
@@ -183,7 +189,9 @@ export async function metrics(db: Db, range: Range, now = new Date()) {
     networkHealth: null,
     /** Areas (about 150 km each) where anything was recorded in the range. */
     coverage,
-    byKind,
+    // People's events; the ops.* counters are the operator's, apart (read from the same sums: no extra query).
+    byKind: Object.fromEntries(Object.entries(byKind).filter(([kind]) => !kind.startsWith("ops."))),
+    trouble: troubleOf(byKind),
     messagesOverTime: series,
   };
 }

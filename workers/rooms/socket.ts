@@ -9,6 +9,7 @@ import { notFound, onError } from "../errors";
 import { DomainError } from "../../core/domain-error";
 import { requireRoomAccess, shownName } from "./rooms";
 import { roomStub } from "./stub";
+import { currentRequestId, REQUEST_ID_HEADER } from "../logs";
 
 export const rooms = new Hono<AppBindings>().use(loadSession).get("/:id", async (c) => {
   if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new DomainError("upgrade_required", "Expected a WebSocket upgrade");
@@ -27,7 +28,10 @@ export const rooms = new Hono<AppBindings>().use(loadSession).get("/:id", async 
   url.searchParams.set("nickname", shownName(user, roomId));
   // A direct chat waiting for consent tells its room who asked (docs/decisions/050-consent-before-a-stranger-reaches-you.md).
   if (requester) url.searchParams.set("request", requester);
-  return stub.fetch(new Request(url, c.req.raw));
+  const upgrade = new Request(url, c.req.raw);
+  // The room logs the socket's frames under this request's id (durable-objects/logged-room.ts).
+  upgrade.headers.set(REQUEST_ID_HEADER, currentRequestId() ?? "");
+  return stub.fetch(upgrade);
 });
 rooms.onError(onError);
 rooms.notFound(notFound);
