@@ -37,12 +37,26 @@ async function probe(name: string, run: () => Promise<Check>): Promise<Check> {
   }
 }
 
-/** Settings still holding wrangler.toml's development values, by name; none counts in development. */
-export function placeholderSettings(env: Pick<AppEnv, "ENVIRONMENT" | "APP_URL" | "SUPPORT_PHONE" | "USSD_CODE">): string[] {
+type SettingsEnv = Pick<AppEnv, "ENVIRONMENT" | "APP_URL" | "SUPPORT_PHONE" | "USSD_CODE">;
+
+/**
+ * Settings still holding the development values, by name (an unset APP_URL too: links in messages need it); none
+ * counts in development.
+ */
+export function placeholderSettings(env: SettingsEnv): string[] {
   if (isDevelopment(env)) return [];
   return (Object.keys(DEVELOPMENT_PLACEHOLDERS) as (keyof typeof DEVELOPMENT_PLACEHOLDERS)[]).filter(
-    (name) => !env[name] || env[name] === DEVELOPMENT_PLACEHOLDERS[name],
+    (name) => (name === "APP_URL" && !env[name]) || env[name] === DEVELOPMENT_PLACEHOLDERS[name],
   );
+}
+
+/**
+ * The support line and USSD code may be left unset: the screens then leave them out (workers/contact-config.ts,
+ * docs/decisions/060-every-claim-true.md). Health says so without failing.
+ */
+export function unsetContactSettings(env: SettingsEnv): string[] {
+  if (isDevelopment(env)) return [];
+  return (["SUPPORT_PHONE", "USSD_CODE"] as const).filter((name) => !env[name]?.trim());
 }
 
 export async function operatorChecks(env: AppEnv, db: Db): Promise<Record<"sosQueue" | "files" | "migrations" | "settings", Check>> {
@@ -60,10 +74,15 @@ export async function operatorChecks(env: AppEnv, db: Db): Promise<Record<"sosQu
     ),
   ]);
   const placeholders = placeholderSettings(env);
+  const unset = unsetContactSettings(env);
   return {
     sosQueue: typeof env.SOS_FANOUT?.send === "function" ? ok : failed("SOS_FANOUT binding missing"),
     files,
     migrations,
-    settings: placeholders.length ? failed(`still the development placeholder: ${placeholders.join(", ")}`) : ok,
+    settings: placeholders.length
+      ? failed(`still the development placeholder: ${placeholders.join(", ")}`)
+      : unset.length
+        ? { status: "ok", detail: `not set, so the screens leave them out: ${unset.join(", ")}` }
+        : ok,
   };
 }

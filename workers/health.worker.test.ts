@@ -84,6 +84,14 @@ describe("GET /api/health checks", () => {
       expect(failedChecks(body)).toEqual(["settings"]);
       expect(body.checks.settings.detail).toBe(`still the development placeholder: ${name}`);
     }
+    // Unset, the support line and USSD code are left off the screens: health says so and stays up.
+    const unset = await health({ ...production, SUPPORT_PHONE: "", USSD_CODE: " " } as AppEnv);
+    expect(unset.status).toBe(200);
+    expect(unset.body.checks.settings).toEqual({
+      status: "ok",
+      detail: "not set, so the screens leave them out: SUPPORT_PHONE, USSD_CODE",
+    });
+    expect((await health({ ...production, APP_URL: "" } as AppEnv)).status).toBe(503);
     // Development runs on them by design.
     expect((await health({ ...development, ...DEVELOPMENT_PLACEHOLDERS } as AppEnv)).status).toBe(200);
   });
