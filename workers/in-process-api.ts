@@ -3,6 +3,7 @@
 // many loaders call (the root's and the route's both ask /api/me); a call that may write starts afresh, so what it
 // changed (a new cookie, a new nickname) is what the loaders after it see.
 import { shareSessionReads } from "./auth/session";
+import { shareRequestReads } from "./db-reads";
 import type { AppEnv } from "./env";
 
 type Fetch = (request: Request, env: AppEnv, ctx: ExecutionContext) => Response | Promise<Response>;
@@ -20,6 +21,8 @@ export function inProcessApi(fetch: Fetch, request: Request, env: AppEnv, ctx: E
       if (value && !headers.has(name)) headers.set(name, value);
     }
     const call = new Request(new URL(path, request.url), { ...init, headers });
+    // The page's D1 session: its reads start where the page's do, and its writes are what the loaders after read.
+    shareRequestReads(request, call, env);
     const reads = call.method === "GET" || call.method === "HEAD";
     if (reads) shareSessionReads(call, sessionReads);
     else sessionReads.clear();

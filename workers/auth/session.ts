@@ -6,6 +6,7 @@ import { deleteSession, findSession, insertSession, touchSession } from "../../d
 import type { User } from "../../db/schema";
 import { findUserById } from "../../db/queries/users";
 import { isBanned, refuseIfBanned } from "../admin/bans";
+import { requestReads } from "../db-reads";
 import { linkDevice } from "./device";
 import { newId, toBase64Url } from "../../core/ids";
 import { refreshIfLapsed } from "../billing";
@@ -105,7 +106,8 @@ function readSession(c: Context<AppBindings>, db: ReturnType<typeof createDb>, h
 
 /** Puts the database and the signed-in user (or null) on every request. */
 export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
-  const db = createDb(c.env);
+  // Reads run in the request's D1 session: replicas may answer a GET's (workers/db-reads.ts).
+  const db = createDb(c.env, requestReads(c.req.raw, c.env));
   c.set("db", db);
   c.set("user", null);
   c.set("sessionHash", null);
