@@ -9,6 +9,7 @@ import type { Db } from "../index";
 import * as schema from "../schema";
 import { querySuite } from "./query-suite";
 import { identityQuerySuite } from "./suite-identity";
+import { pagesQuerySuite } from "./suite-pages";
 import { retentionQuerySuite } from "./suite-retention";
 import { serviceQuerySuite } from "./suite-service";
 
@@ -25,3 +26,4 @@ querySuite("libSQL", () => db);
 identityQuerySuite("libSQL", () => db);
 serviceQuerySuite("libSQL", () => db);
 retentionQuerySuite("libSQL", () => db);
+pagesQuerySuite("libSQL", () => db);

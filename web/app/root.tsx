@@ -17,11 +17,9 @@ export const STEALTH_TITLE = "Notes";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const cookie = request.headers.get("cookie");
-  const [me, notices] = await Promise.all([
-    apiGet<{ user: Me }>(context, "/api/me"),
-    // Unread notifications (SOS nearby, messages, security) for the Alerts tab's badge.
-    apiGet<{ unread: number }>(context, "/api/notifications/unread-count").catch(() => null),
-  ]);
+  // The visitor and their unread notifications (SOS nearby, messages, security) for the Alerts tab's badge, in
+  // one call: the API reads both with the session (docs/decisions/057-pages-ask-once-and-replicas.md).
+  const me = await apiGet<{ user: Me; notificationsUnread?: number }>(context, "/api/me");
   return {
     user: me?.user ?? null,
     cookiesAccepted: readCookie(cookie, COOKIE_CONSENT_COOKIE) === "true",
@@ -29,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     cookieChoiceMade: ["true", COOKIE_CONSENT_DECLINED].includes(readCookie(cookie, COOKIE_CONSENT_COOKIE) ?? ""),
     mobileUserAgent: isMobileUserAgent(request.headers.get("user-agent")),
     env: publicEnvOf(context),
-    notificationsUnread: notices?.unread ?? 0,
+    notificationsUnread: me?.notificationsUnread ?? 0,
     // The saved setting, else Accept-Language, else English; a saved change revalidates this loader, so the
     // whole page switches at once (docs/decisions/031-web-app-languages.md).
     i18n: pageLanguage(me?.user.settings.language, request),
