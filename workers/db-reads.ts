@@ -61,7 +61,10 @@ export const rememberWrites: MiddlewareHandler<{ Bindings: DbEnv }> = async (c, 
   const secure = url.protocol === "https:" ? "; Secure" : "";
   try {
     if (page)
-      c.res.headers.append("set-cookie", `${BOOKMARK_COOKIE}=${bookmark}; Path=/; Max-Age=${BOOKMARK_MAX_AGE_S}; HttpOnly; SameSite=Lax${secure}`);
+      c.res.headers.append(
+        "set-cookie",
+        `${BOOKMARK_COOKIE}=${bookmark}; Path=/; Max-Age=${BOOKMARK_MAX_AGE_S}; HttpOnly; SameSite=Lax${secure}`,
+      );
     else c.res.headers.set(BOOKMARK_HEADER, bookmark);
   } catch {
     // An answer with immutable headers (a socket's 101): an upgrade writes nothing the person reads back.

@@ -68,7 +68,11 @@ describe("reads a replica may answer", () => {
     expect(bookmark).toBeTruthy();
     // The API's cookies stay its own: the bookmark is not among them.
     expect(saved.headers.getSetCookie().some((c) => c.startsWith(`${BOOKMARK_COOKIE}=`))).toBe(false);
-    const read = await server.fetch(new Request(`${ORIGIN}/api/me`, { headers: { cookie, [BOOKMARK_HEADER]: bookmark ?? "" } }), bindings, ctx);
+    const read = await server.fetch(
+      new Request(`${ORIGIN}/api/me`, { headers: { cookie, [BOOKMARK_HEADER]: bookmark ?? "" } }),
+      bindings,
+      ctx,
+    );
     expect(starts.at(-1)).toBe(bookmark);
     expect((await read.json<{ user: { nickname: string } }>()).user.nickname).toBe("Tunde");
     // A read without a write leaves no bookmark to carry.

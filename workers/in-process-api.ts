@@ -8,9 +8,31 @@ import type { AppEnv } from "./env";
 
 type Fetch = (request: Request, env: AppEnv, ctx: ExecutionContext) => Response | Promise<Response>;
 
+const callsOf = new WeakMap<Request, number>();
+
+/** How many in-process API calls the page request has made so far (the development answer's header shows it). */
+export function inProcessCalls(request: Request): number {
+  return callsOf.get(request) ?? 0;
+}
+
+/**
+ * In development, the answer says how many in-process calls it took (x-linkup-in-process-calls), so a browser
+ * test can count them per action (docs/decisions/057-pages-ask-once-and-replicas.md).
+ */
+export function withCallCount(response: Response, request: Request, env: Pick<AppEnv, "ENVIRONMENT">): Response {
+  if (env.ENVIRONMENT !== "development") return response;
+  try {
+    response.headers.set("x-linkup-in-process-calls", String(inProcessCalls(request)));
+  } catch {
+    // An answer with immutable headers goes out as it is.
+  }
+  return response;
+}
+
 export function inProcessApi(fetch: Fetch, request: Request, env: AppEnv, ctx: ExecutionContext) {
   const sessionReads = new Map();
   return (path: string, init?: RequestInit): Promise<Response> => {
+    callsOf.set(request, inProcessCalls(request) + 1);
     const headers = new Headers(init?.headers);
     const cookie = request.headers.get("cookie");
     if (cookie && !headers.has("cookie")) headers.set("cookie", cookie);

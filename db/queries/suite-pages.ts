@@ -51,14 +51,27 @@ export function pagesQuerySuite(driver: string, getDb: () => Db) {
 
       const lists = await chatListsOf(db, me.id);
       expect(lists.invitations).toEqual([
-        expect.objectContaining({ roomId: group, name: "Market traders", invitedBy: host.id, invitedByName: "Bola", invitedByAnonymous: false }),
+        expect.objectContaining({
+          roomId: group,
+          name: "Market traders",
+          invitedBy: host.id,
+          invitedByName: "Bola",
+          invitedByAnonymous: false,
+        }),
       ]);
       expect(lists.invitations[0].createdAt).toBeInstanceOf(Date);
       expect(lists.blocked).toEqual([expect.objectContaining({ userId: pest.id, nickname: "Spammer", anonymousMode: false })]);
       const byRoom = new Map(lists.directs.map((d) => [d.roomId, d]));
       expect(byRoom.size).toBe(2);
-      expect(byRoom.get(known)).toMatchObject({ peerId: friend.id, peer: { id: friend.id, nickname: "Efe", anonymousMode: true }, request: null });
-      expect(byRoom.get(asked)).toMatchObject({ peerId: stranger.id, request: { roomId: asked, fromUserId: stranger.id, status: "pending" } });
+      expect(byRoom.get(known)).toMatchObject({
+        peerId: friend.id,
+        peer: { id: friend.id, nickname: "Efe", anonymousMode: true },
+        request: null,
+      });
+      expect(byRoom.get(asked)).toMatchObject({
+        peerId: stranger.id,
+        request: { roomId: asked, fromUserId: stranger.id, status: "pending" },
+      });
       expect(byRoom.get(asked)?.request?.createdAt).toBeInstanceOf(Date);
       // The other side sees the same chats with the person as the other one.
       expect((await chatListsOf(db, friend.id)).directs).toEqual([expect.objectContaining({ roomId: known, peerId: me.id })]);

@@ -34,6 +34,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+// Not after an action that cannot have changed the visitor (lib/revalidate.ts).
+export { rootShouldRevalidate as shouldRevalidate } from "./lib/revalidate";
+
 export type RootData = Awaited<ReturnType<typeof loader>>;
 export const useRootData = () => useRouteLoaderData<RootData>("root");
 
