@@ -45,8 +45,9 @@ export function shareRequestReads(page: Request, call: Request, env: DbEnv): voi
 
 /**
  * After the answer: a request whose session wrote hands its bookmark to the person's next request. Pages (their
- * documents, actions and .data requests) set the cookie; the Hono apps answer with the header, so an API answer's
- * cookies stay the ones its route sets (clients and tests read the session cookie as the first).
+ * documents, actions and .data requests) and the browser's own fetches from them (Sec-Fetch-Site: same-origin,
+ * Fetch Metadata) set the cookie, so a page loaded after a write from the chat screen reads it; API answers also
+ * carry the header, for other clients, whose answers' cookies stay the ones the route sets.
  */
 export const rememberWrites: MiddlewareHandler<{ Bindings: DbEnv }> = async (c, next) => {
   const request = c.req.raw;
@@ -58,14 +59,15 @@ export const rememberWrites: MiddlewareHandler<{ Bindings: DbEnv }> = async (c, 
   if (!bookmark) return;
   const url = new URL(c.req.url);
   const page = !/^\/(api|ws|webhooks|ussd)(\/|$)/.test(url.pathname);
+  const browser = c.req.header("sec-fetch-site") === "same-origin";
   const secure = url.protocol === "https:" ? "; Secure" : "";
   try {
-    if (page)
+    if (page || browser)
       c.res.headers.append(
         "set-cookie",
         `${BOOKMARK_COOKIE}=${bookmark}; Path=/; Max-Age=${BOOKMARK_MAX_AGE_S}; HttpOnly; SameSite=Lax${secure}`,
       );
-    else c.res.headers.set(BOOKMARK_HEADER, bookmark);
+    if (!page) c.res.headers.set(BOOKMARK_HEADER, bookmark);
   } catch {
     // An answer with immutable headers (a socket's 101): an upgrade writes nothing the person reads back.
   }

@@ -79,6 +79,24 @@ describe("reads a replica may answer", () => {
     expect(read.headers.get(BOOKMARK_HEADER)).toBeNull();
   });
 
+  it("gives the browser's own fetch the bookmark as a cookie too, so the page it loads next reads the write", async () => {
+    const { cookie } = await anonymousSession();
+    const { bindings, starts } = recording();
+    const init = json(cookie, { nickname: "Halima" });
+    const saved = await server.fetch(
+      new Request(`${ORIGIN}/api/me`, { ...init, headers: { ...init.headers, "sec-fetch-site": "same-origin" } }),
+      bindings,
+      ctx,
+    );
+    expect(saved.status).toBe(200);
+    // The session cookie's place is kept: the bookmark comes after whatever the route set.
+    const pair = saved.headers.getSetCookie().at(-1)?.split(";")[0] ?? "";
+    expect(pair).toBe(`${BOOKMARK_COOKIE}=${saved.headers.get(BOOKMARK_HEADER)}`);
+    const page = await server.fetch(new Request(`${ORIGIN}/settings`, { headers: { cookie: `${cookie}; ${pair}` } }), bindings, ctx);
+    expect(await page.text()).toBe("Halima");
+    expect(starts.at(-1)).toBe(saved.headers.get(BOOKMARK_HEADER));
+  });
+
   it("leaves a page action's bookmark in a cookie, and the person's next page load reads their write", async () => {
     const { cookie } = await anonymousSession();
     const { bindings, starts } = recording();
