@@ -264,7 +264,9 @@ try {
 
   const date = new Date().toISOString().slice(0, 10);
   const fmt = (n) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
-  const table = rows.map((r) => `| ${r.action} | ${fmt(r.reads + r.writes)} | ${fmt(r.writes)} | ${fmt(r.replica)} | ${r.note} |`).join("\n");
+  const table = rows
+    .map((r) => `| ${r.action} | ${fmt(r.reads + r.writes)} | ${fmt(r.writes)} | ${fmt(r.replica)} | ${r.note} |`)
+    .join("\n");
 
   // The model (issue 28): per daily active person 20 messages (area rooms), 10 page loads (/chat), 10 reconnects;
   // the evening peak is 3× the mean; one D1 database runs queries one at a time, ~1,000 a second at 1 ms each.
