@@ -3,7 +3,7 @@ import type { ShouldRevalidateFunctionArgs } from "react-router";
 import { describe, expect, it } from "vitest";
 import { rootShouldRevalidate } from "./revalidate";
 
-function after(formAction: string, fields: Record<string, string>, actionResult?: unknown): ShouldRevalidateFunctionArgs {
+function submitted(formAction: string, fields: Record<string, string>, actionResult?: unknown): ShouldRevalidateFunctionArgs {
   const formData = new FormData();
   for (const [k, v] of Object.entries(fields)) formData.set(k, v);
   const url = new URL(`http://localhost${formAction}`);
@@ -24,27 +24,27 @@ function after(formAction: string, fields: Record<string, string>, actionResult?
 describe("the root loader after an action", () => {
   it("is not asked again after an SOS sent with the visitor's own session", () => {
     expect(
-      rootShouldRevalidate(after("/emergency", { intent: "broadcast" }, { intent: "broadcast", ok: true, visitorChanged: false })),
+      rootShouldRevalidate(submitted("/emergency", { intent: "broadcast" }, { intent: "broadcast", ok: true, visitorChanged: false })),
     ).toBe(false);
   });
 
   it("is asked again when the SOS had to start a session (a new visitor)", () => {
     expect(
-      rootShouldRevalidate(after("/emergency", { intent: "broadcast" }, { intent: "broadcast", ok: true, visitorChanged: true })),
+      rootShouldRevalidate(submitted("/emergency", { intent: "broadcast" }, { intent: "broadcast", ok: true, visitorChanged: true })),
     ).toBe(true);
     // An answer that does not say (a redirect, an error page) keeps React Router's default.
-    expect(rootShouldRevalidate(after("/emergency", { intent: "contact-add" }, undefined))).toBe(true);
+    expect(rootShouldRevalidate(submitted("/emergency", { intent: "contact-add" }, undefined))).toBe(true);
   });
 
   it("is not asked again after the chat's room forms, but is after the town is set", () => {
-    expect(rootShouldRevalidate(after("/chat", { intent: "block", userId: "u1" }))).toBe(false);
-    expect(rootShouldRevalidate(after("/chat?room=dm%3Aa%3Ab", { intent: "accept-request", roomId: "dm:a:b" }))).toBe(false);
-    expect(rootShouldRevalidate(after("/chat", { intent: "set-town", town: "Yaba" }))).toBe(true);
-    expect(rootShouldRevalidate(after("/chat", { phone: "08031234567" }))).toBe(true);
+    expect(rootShouldRevalidate(submitted("/chat", { intent: "block", userId: "u1" }))).toBe(false);
+    expect(rootShouldRevalidate(submitted("/chat?room=dm%3Aa%3Ab", { intent: "accept-request", roomId: "dm:a:b" }))).toBe(false);
+    expect(rootShouldRevalidate(submitted("/chat", { intent: "set-town", town: "Yaba" }))).toBe(true);
+    expect(rootShouldRevalidate(submitted("/chat", { phone: "08031234567" }))).toBe(true);
   });
 
   it("is asked again after any other page's action (settings change the language, the stealth icon)", () => {
-    expect(rootShouldRevalidate(after("/settings", { intent: "save" }, { ok: true, visitorChanged: false }))).toBe(true);
-    expect(rootShouldRevalidate(after("/notifications", { intent: "read" }))).toBe(true);
+    expect(rootShouldRevalidate(submitted("/settings", { intent: "save" }, { ok: true, visitorChanged: false }))).toBe(true);
+    expect(rootShouldRevalidate(submitted("/notifications", { intent: "read" }))).toBe(true);
   });
 });
