@@ -1,7 +1,7 @@
 // The Worker entry: one fetch handler for pages, APIs, webhooks and sockets, and the Durable Object class.
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { appContext } from "../web/app/context";
-import { inProcessApi } from "./in-process-api";
+import { inProcessApi, withCallCount } from "./in-process-api";
 import { createServer } from "./server";
 import { createDb } from "../db";
 import { pruneAnalytics } from "./analytics";
@@ -16,7 +16,7 @@ export { MeshRoom } from "../durable-objects/logged-room";
 
 const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
 
-const server = createServer((request, env, ctx, nonce) => {
+const server = createServer(async (request, env, ctx, nonce) => {
   const context = new RouterContextProvider();
   context.set(appContext, {
     env: publicEnv(env),
@@ -26,7 +26,7 @@ const server = createServer((request, env, ctx, nonce) => {
     nonce,
     requestId: currentRequestId() ?? "",
   });
-  return requestHandler(request, context);
+  return withCallCount(await requestHandler(request, context), request, env);
 });
 
 // The Cron run and each queue batch log under an id of their own, like a request (docs/decisions/053-nothing-lost.md).

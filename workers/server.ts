@@ -3,6 +3,7 @@
 import { Hono } from "hono";
 import { api } from "./api";
 import { discardUnreadBodies, limitBodies } from "./body";
+import { followBodyCopies, rememberWrites } from "./db-reads";
 import { paystackWebhook, stripeWebhook } from "./billing/webhook";
 import { type AppEnv, checkSecrets } from "./env";
 import { notFound } from "./errors";
@@ -23,7 +24,10 @@ export function createServer(pages: PageHandler) {
   app.use(securityHeaders);
   // Next: every body a handler left unread is drained, so a refusal never breaks the next request.
   app.use(discardUnreadBodies);
+  // A request that wrote hands on its D1 bookmark, so the person's next reads see their writes (workers/db-reads.ts).
+  app.use(rememberWrites);
   app.use(limitBodies);
+  app.use(followBodyCopies);
   app.use(async (c, next) => {
     checkSecrets(c.env);
     await next();

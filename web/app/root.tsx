@@ -18,11 +18,9 @@ export const STEALTH_TITLE = "Notes";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const cookie = request.headers.get("cookie");
-  const [me, notices] = await Promise.all([
-    apiGet<{ user: Me }>(context, "/api/me"),
-    // Unread notifications (SOS nearby, messages, security) for the Alerts tab's badge.
-    apiGet<{ unread: number }>(context, "/api/notifications/unread-count").catch(() => null),
-  ]);
+  // The visitor and their unread notifications (SOS nearby, messages, security) for the Alerts tab's badge, in
+  // one call: the API reads both with the session (docs/decisions/057-pages-ask-once-and-replicas.md).
+  const me = await apiGet<{ user: Me; notificationsUnread?: number }>(context, "/api/me");
   return {
     user: me?.user ?? null,
     cookiesAccepted: readCookie(cookie, COOKIE_CONSENT_COOKIE) === "true",
@@ -30,7 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     cookieChoiceMade: ["true", COOKIE_CONSENT_DECLINED].includes(readCookie(cookie, COOKIE_CONSENT_COOKIE) ?? ""),
     mobileUserAgent: isMobileUserAgent(request.headers.get("user-agent")),
     env: publicEnvOf(context),
-    notificationsUnread: notices?.unread ?? 0,
+    notificationsUnread: me?.notificationsUnread ?? 0,
     /** This page load's request id, for the error screen when a failure names none of its own. */
     requestId: context.get(appContext).requestId,
     // The saved setting, else Accept-Language, else English; a saved change revalidates this loader, so the
@@ -38,6 +36,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     i18n: pageLanguage(me?.user.settings.language, request),
   };
 }
+
+// Not after an action that cannot have changed the visitor (lib/revalidate.ts).
+export { rootShouldRevalidate as shouldRevalidate } from "./lib/revalidate";
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
 export const useRootData = () => useRouteLoaderData<RootData>("root");

@@ -1,6 +1,7 @@
 // One SOS module for every channel (web, USSD, WhatsApp): record the broadcast, put an emergency envelope in
 // the area room, notify and push to people in that area, message the sender's emergency contacts, and say
 // what was reached. Idempotent per (user, clientRequestId); one failing channel never stops the others.
+import { AREA_USERS_KEY, edgeCached } from "../admin/edge-cache";
 import { coarseArea, recordEvent } from "../analytics";
 import { DEFAULT_TTL, type Envelope, EnvelopeSchema, nearbyRoomId } from "../../core/envelope";
 import { nameForOthers } from "../../core/names";
@@ -416,7 +417,9 @@ export async function nearbySos(
     })
     .filter((i) => i.mine || i.distanceMetres === null || i.distanceMetres <= NEARBY_RADIUS_M)
     .sort((a, b) => (a.distanceMetres ?? Number.MAX_SAFE_INTEGER) - (b.distanceMetres ?? Number.MAX_SAFE_INTEGER));
-  // A live figure: LinkUp users whose last reported location is in the viewer's area cell (them included).
-  const areaUsers = viewer.geohash ? await countUsersInArea(db, viewer.geohash) : 0;
+  // A live figure: LinkUp users whose last reported location is in the viewer's area cell (them included),
+  // counted at most once a minute per cell and location (docs/decisions/057-pages-ask-once-and-replicas.md).
+  const cell = viewer.geohash;
+  const areaUsers = cell ? await edgeCached(`${AREA_USERS_KEY}${encodeURIComponent(cell)}`, 60, () => countUsersInArea(db, cell)) : 0;
   return { items, hasLocation: here !== null, areaUsers };
 }
