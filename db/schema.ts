@@ -448,7 +448,10 @@ export const sosDeadLetters = sqliteTable(
     replayedAt: integer("replayed_at", { mode: "timestamp_ms" }),
     replayedBy: text("replayed_by"),
   },
-  (t) => [uniqueIndex("sos_dead_letters_message_unique").on(t.messageId), index("sos_dead_letters_open_idx").on(t.replayedAt, t.receivedAt)],
+  (t) => [
+    uniqueIndex("sos_dead_letters_message_unique").on(t.messageId),
+    index("sos_dead_letters_open_idx").on(t.replayedAt, t.receivedAt),
+  ],
 );
 
 export const emergencyContacts = sqliteTable(

@@ -179,12 +179,7 @@ export async function keepDeadLetter(
 }
 
 export function openDeadLetters(db: Db, limit: number) {
-  return db
-    .select()
-    .from(sosDeadLetters)
-    .where(isNull(sosDeadLetters.replayedAt))
-    .orderBy(desc(sosDeadLetters.receivedAt))
-    .limit(limit);
+  return db.select().from(sosDeadLetters).where(isNull(sosDeadLetters.replayedAt)).orderBy(desc(sosDeadLetters.receivedAt)).limit(limit);
 }
 
 /** Marks a dead letter replayed by this staff member; the row when it was still open (a second replay is refused). */

@@ -116,6 +116,7 @@ export async function alertOnce(
   now = new Date(),
 ): Promise<AlertOutcome> {
   const ids = [...new Set(userIds)];
+  if (ids.length === 0) return { statuses: new Map(), stored: 0 };
   const claimed = await claimRecipients(db, row.id, ids, CLAIM_LEASE_MS, now);
   await faultPoint(`${at}.claimed`, env);
   const fresh = claimed.filter((c) => !c.notificationId).map((c) => c.userId);

@@ -22,15 +22,7 @@ import {
   setReached,
   userIdsByPhones,
 } from "../../db/queries/emergency";
-import {
-  areaPage,
-  claimStep,
-  countAreaPeople,
-  finishJob,
-  markStepDone,
-  stepsOf,
-  unfinishedJobs,
-} from "../../db/queries/sos-jobs";
+import { areaPage, claimStep, countAreaPeople, finishJob, markStepDone, stepsOf, unfinishedJobs } from "../../db/queries/sos-jobs";
 import { faultPoint, InjectedFault } from "../../core/faults";
 import { findPhoneChannel } from "../../db/queries/phone-channels";
 import { findUserById, saveUserLocation } from "../../db/queries/users";
@@ -266,8 +258,10 @@ export async function runSosJob(
     ]);
     const statuses = [...known.statuses, ...near.statuses];
     const failedIds = statuses.filter(([, s]) => s === "failed").map(([u]) => u);
-    // A push the service refused goes on the queue, which retries it with backoff.
-    if (failedIds.length) await enqueuePeople(env, row.id, "nearby", failedIds);
+    // A push the service refused, and a person claimed by an attempt that may have died, go on the queue: it
+    // retries the first with backoff and takes the second over once its claim lapses (decision 054).
+    const leftIds = statuses.filter(([, s]) => s === "failed" || s === "sending").map(([u]) => u);
+    if (leftIds.length) await enqueuePeople(env, row.id, "nearby", leftIds);
     const result: AreaResult = {
       pushed: statuses.filter(([, s]) => s === "pushed").length,
       stored: known.stored + near.stored,
@@ -300,6 +294,7 @@ export async function runSosJob(
           c.phone,
           contactText(contactRow, user, (await phoneLanguage(db, c.phone)) ?? fallback),
         ).catch(() => false);
+        await faultPoint("sos.contacts.sent", env);
         await markStepDone(db, row.id, step, { ok }, now);
         return ok ? "ok" : "failed";
       }),
