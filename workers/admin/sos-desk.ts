@@ -1,7 +1,7 @@
 // Active SOS by area for the staff desk: every open broadcast, grouped by the area room it went to (one
 // gazetteer, docs/decisions/009-one-place-one-room.md), busiest area first. Resolving uses the SOS module's
 // own resolve, which staff may call and which audits it.
-import type { DeskSos } from "../../core/admin-schemas";
+import type { DeskDeadLetter, DeskSos } from "../../core/admin-schemas";
 import { DomainError } from "../../core/domain-error";
 import { SosFanoutMessageSchema } from "../../core/sos-schemas";
 import { resolveArea } from "../../core/places";
@@ -48,11 +48,12 @@ export async function deadLetters(db: Db) {
     return {
       id: r.id,
       broadcastId: r.broadcastId,
-      // Named people, or one page of an area: what a replay would alert.
-      what: !body.success ? "malformed" : "userIds" in body.data ? `${body.data.userIds.length} people` : "a page of the area",
+      // What a replay would alert: named people (how many), or a page of the area (null); malformed: nothing.
+      people: body.success && "userIds" in body.data ? body.data.userIds.length : null,
+      malformed: !body.success,
       attempts: r.attempts,
       receivedAt: r.receivedAt.toISOString(),
-    };
+    } satisfies DeskDeadLetter;
   });
 }
 
