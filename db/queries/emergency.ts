@@ -1,5 +1,5 @@
 // SOS broadcasts, emergency contacts, and who is in an area.
-import { and, asc, between, count, desc, eq, gte, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, between, count, desc, eq, gte, inArray, isNull, or, sql } from "drizzle-orm";
 import { newId } from "../../core/ids";
 import type { Db } from "../index";
 import { emergencyBroadcasts, emergencyContacts, sosDeliveries, sosResponses, users } from "../schema";

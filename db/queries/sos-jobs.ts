@@ -3,7 +3,7 @@
 import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import { newId } from "../../core/ids";
 import type { Db } from "../index";
-import { emergencyBroadcasts, sosDeadLetters, sosDeliveries, sosSteps, users } from "../schema";
+import { emergencyBroadcasts, sosDeadLetters, sosSteps, users } from "../schema";
 
 export type SosStepRow = typeof sosSteps.$inferSelect;
 

@@ -72,12 +72,16 @@ type Queued = { id: string; body: SosFanoutMessage; attempts: number; due: numbe
 async function runAsTheWorldWould(input: Parameters<typeof broadcastSos>[2]) {
   const queue: Queued[] = [];
   let clock = Date.now();
-  const put = (body: SosFanoutMessage) => queue.push({ id: newId(), body, attempts: 1, due: clock });
+  const put = (body: SosFanoutMessage) => {
+    queue.push({ id: newId(), body, attempts: 1, due: clock });
+  };
   const appEnv = {
     ...(env as AppEnv),
     SOS_FANOUT: {
-      send: async (body: SosFanoutMessage) => void put(body),
-      sendBatch: async (messages: { body: SosFanoutMessage }[]) => void messages.forEach((m) => put(m.body)),
+      send: async (body: SosFanoutMessage) => put(body),
+      sendBatch: async (messages: { body: SosFanoutMessage }[]) => {
+        for (const m of messages) put(m.body);
+      },
     },
   } as unknown as AppEnv;
 
