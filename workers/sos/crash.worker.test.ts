@@ -176,7 +176,7 @@ describe("an SOS that crashes mid-way", () => {
         "sos.contacts.sent",
         "sos.contacts.done",
         "sos.finished",
-        "sos.consumer.paged",
+        "sos.consumer.planned",
         "sos.consumer.claimed",
         "sos.consumer.stored",
         "sos.consumer.pushed",

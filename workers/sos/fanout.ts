@@ -7,6 +7,7 @@ import {
   EMERGENCY_TYPE_LABELS,
   type EmergencyType,
   SOS_FANOUT_BATCH,
+  SOS_FANOUT_PLAN,
   type SosFanoutMessage,
   SosFanoutMessageSchema,
 } from "../../core/sos-schemas";
@@ -172,19 +173,45 @@ async function sendAll(env: AppEnv, messages: Body[]) {
   for (let i = 0; i < messages.length; i += 100) await env.SOS_FANOUT.sendBatch(messages.slice(i, i + 100));
 }
 
-/** Queues the page of an area after `after` (null: its first page). */
-export async function enqueuePage(env: AppEnv, broadcastId: string, cells: string[], phase: "present" | "late", after: AreaCursor | null) {
-  await env.SOS_FANOUT.send({ broadcastId, audience: "nearby", page: { cells, phase, after } } satisfies SosFanoutMessage);
+/** Queues the plan of an area's people after `after` (null: from its first). */
+export async function enqueuePlan(env: AppEnv, broadcastId: string, cells: string[], phase: "present" | "late", after: AreaCursor | null) {
+  await env.SOS_FANOUT.send({ broadcastId, audience: "nearby", page: { cells, phase, after, plan: true } } satisfies SosFanoutMessage);
 }
 
 /**
- * The page of an area after a page of `got` people: the next page of the same phase when this one was full;
- * after the last "present" page, the first "late" one; nothing after the last "late" page.
+ * What follows a read of `size` people that found `got`: more of the same phase when the read was full; after
+ * the last "present" read, the first "late" one; nothing after the last "late" read.
  */
 export function nextPage(got: { id: string; at: number }[], size: number, phase: "present" | "late") {
   const last = got.at(-1);
   if (got.length === size && last) return { phase, after: { at: last.at, id: last.id } };
   return phase === "present" ? { phase: "late" as const, after: null } : null;
+}
+
+/**
+ * A plan: reads the places (id and presence time only, from the index) of the next SOS_FANOUT_PLAN people and
+ * queues one page message per 50 of them, each starting at its cursor, and the next plan, in one sendBatch.
+ * So a huge area takes one hop of the queue per 5,000 people, not per 50, and its pages run side by side.
+ */
+async function planArea(env: AppEnv, db: Db, row: BroadcastRow, page: Extract<SosFanoutMessage, { page: unknown }>["page"]) {
+  const { cells, phase, after } = page;
+  const got = await areaPage(db, {
+    geohashes: cells,
+    exceptUserId: row.userId,
+    snapshot: row.broadcastedAt.getTime(),
+    phase,
+    after,
+    size: SOS_FANOUT_PLAN,
+  });
+  const messages: Body[] = [];
+  for (let i = 0; i < got.length; i += SOS_FANOUT_BATCH) {
+    const start = i === 0 ? after : { at: got[i - 1].at, id: got[i - 1].id };
+    messages.push({ body: { broadcastId: row.id, audience: "nearby", page: { cells, phase, after: start } } });
+  }
+  const next = nextPage(got, SOS_FANOUT_PLAN, phase);
+  if (next) messages.push({ body: { broadcastId: row.id, audience: "nearby", page: { cells, ...next, plan: true } } });
+  await sendAll(env, messages);
+  await faultPoint("sos.consumer.planned", env);
 }
 
 /** One message: alert whoever no earlier attempt reached. "done" acks it; "failed" and "busy" retry it. */
@@ -194,20 +221,19 @@ export async function deliverFanout(env: AppEnv, db: Db, msg: SosFanoutMessage, 
   if (!row || !sender) return "done"; // The SOS (or its sender) was deleted: nothing left to send.
   let userIds: string[];
   if ("page" in msg) {
-    const { cells, phase, after } = msg.page;
+    if (msg.page.plan) {
+      await planArea(env, db, row, msg.page);
+      return "done";
+    }
     const got = await areaPage(db, {
-      geohashes: cells,
+      geohashes: msg.page.cells,
       exceptUserId: row.userId,
       snapshot: row.broadcastedAt.getTime(),
-      phase,
-      after,
+      phase: msg.page.phase,
+      after: msg.page.after,
       size: SOS_FANOUT_BATCH,
     });
-    // The next page goes on the queue first, so pages run side by side; a redelivered page queues it again,
-    // which alerts nobody twice (the claims).
-    const next = nextPage(got, SOS_FANOUT_BATCH, phase);
-    if (next) await enqueuePage(env, row.id, cells, next.phase, next.after);
-    await faultPoint("sos.consumer.paged", env);
+    // Someone who left the area since the plan makes this page read one more of the next: claimed once anyway.
     userIds = got.map((p) => p.id);
   } else userIds = msg.userIds;
   if (userIds.length === 0) return "done";

@@ -36,7 +36,7 @@ import { phoneLanguage } from "../channels";
 import { CHANNEL_TEXTS, type ChannelLanguage, fill, resolveChannelLanguage } from "../../core/ussd-texts";
 import { auditAction } from "../admin";
 import { ADDRESS_LIMITS } from "../limits";
-import { alertOnce, areaCells, CLAIM_LEASE_MS, enqueuePage, enqueuePeople, INLINE_RECIPIENTS, nextPage, typeLabel } from "./fanout";
+import { alertOnce, areaCells, CLAIM_LEASE_MS, enqueuePeople, enqueuePlan, INLINE_RECIPIENTS, nextPage, typeLabel } from "./fanout";
 import { hasProvenPhone, isFarSos, knownPosition, sosLimits, tooManySos } from "./limits";
 import { roomStub } from "../rooms/stub";
 
@@ -237,7 +237,7 @@ export async function runSosJob(
     const [queuedContacts, queuedNearby] = await Promise.all([
       enqueuePeople(env, row.id, "contacts", contactUsers.slice(knownNow.length)),
       next
-        ? enqueuePage(env, row.id, cells, next.phase, next.after).then(async () =>
+        ? enqueuePlan(env, row.id, cells, next.phase, next.after).then(async () =>
             next.phase === "present" ? Math.max(0, (await countAreaPeople(db, cells, user.id)) - firstPage.length) : 0,
           )
         : 0,
