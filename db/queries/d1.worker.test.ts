@@ -4,8 +4,10 @@ import { querySuite } from "./query-suite";
 import { identityQuerySuite } from "./suite-identity";
 import { retentionQuerySuite } from "./suite-retention";
 import { serviceQuerySuite } from "./suite-service";
+import { sosQuerySuite } from "./suite-sos";
 
 querySuite("D1", () => createDb(env));
 identityQuerySuite("D1", () => createDb(env));
 serviceQuerySuite("D1", () => createDb(env));
 retentionQuerySuite("D1", () => createDb(env));
+sosQuerySuite("D1", () => createDb(env));

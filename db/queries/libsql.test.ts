@@ -11,6 +11,7 @@ import { querySuite } from "./query-suite";
 import { identityQuerySuite } from "./suite-identity";
 import { retentionQuerySuite } from "./suite-retention";
 import { serviceQuerySuite } from "./suite-service";
+import { sosQuerySuite } from "./suite-sos";
 
 let db: Db;
 beforeAll(async () => {
@@ -25,3 +26,4 @@ querySuite("libSQL", () => db);
 identityQuerySuite("libSQL", () => db);
 serviceQuerySuite("libSQL", () => db);
 retentionQuerySuite("libSQL", () => db);
+sosQuerySuite("libSQL", () => db);
