@@ -16,7 +16,12 @@ export async function markStepDone(db: Db, broadcastId: string, step: string, re
   await db
     .insert(sosSteps)
     .values({ broadcastId, step, state: "done", result, at })
-    .onConflictDoUpdate({ target: [sosSteps.broadcastId, sosSteps.step], set: { state: "done", result, at } });
+    // The first attempt to finish a step keeps its result (a concurrent retry finding it done reached nobody new).
+    .onConflictDoUpdate({
+      target: [sosSteps.broadcastId, sosSteps.step],
+      set: { state: "done", result, at },
+      setWhere: eq(sosSteps.state, "started"),
+    });
 }
 
 /**
