@@ -95,6 +95,17 @@ export interface DeskSos {
   locationText: string | null;
   broadcastedAt: string;
 }
+/** An SOS fan-out message the queue gave up on (docs/decisions/054-sos-a-durable-job.md). */
+export interface DeskDeadLetter {
+  id: string;
+  broadcastId: string | null;
+  /** How many named people it holds; null for a page of an area. */
+  people: number | null;
+  malformed: boolean;
+  attempts: number;
+  receivedAt: string;
+}
+
 export interface DeskSosArea {
   area: string;
   geohash: string | null;

@@ -52,7 +52,12 @@ export const users = sqliteTable(
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
   },
-  (t) => [uniqueIndex("users_phone_unique").on(t.phone), index("users_geohash_idx").on(t.geohash)],
+  (t) => [
+    uniqueIndex("users_phone_unique").on(t.phone),
+    index("users_geohash_idx").on(t.geohash),
+    // An SOS pages an area's people by how recently they were present (workers/sos/pages.ts, decision 054).
+    index("users_area_presence_idx").on(t.geohash, t.locationUpdatedAt, t.id),
+  ],
 );
 
 export const sessions = sqliteTable(
@@ -377,8 +382,12 @@ export const emergencyBroadcasts = sqliteTable(
     farArea: integer("far_area", { mode: "boolean" }).notNull().default(false),
     // HMAC of the client address it was sent from (web only): an answer from the same address earns no reward.
     addressHash: text("address_hash"),
+    // When every step of the SOS job had finished (docs/decisions/054-sos-a-durable-job.md): null while a retry,
+    // the Cron sweep or the queue still has something to do.
+    jobDoneAt: integer("job_done_at", { mode: "timestamp_ms" }),
   },
   (t) => [
+    index("emergency_job_unfinished_idx").on(t.jobDoneAt, t.broadcastedAt),
     uniqueIndex("emergency_client_request_unique").on(t.userId, t.clientRequestId),
     index("emergency_geohash_idx").on(t.geohash, t.status),
     index("emergency_user_time_idx").on(t.userId, t.broadcastedAt),
@@ -398,13 +407,51 @@ export const sosDeliveries = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     notificationId: text("notification_id"),
+    // sending: claimed before the push (decision 054: a claim older than the lease is taken over);
     // pushed: a browser took it; stored: in the notification centre, no browser to push to; off: the person
     // switched emergency alerts off; failed: the push service refused it (the batch is retried).
-    status: text("status", { enum: ["pushed", "stored", "off", "failed"] }).notNull(),
+    status: text("status", { enum: ["sending", "pushed", "stored", "off", "failed"] }).notNull(),
     attempts: integer("attempts").notNull().default(1),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.broadcastId, t.userId] })],
+);
+
+// The steps of an SOS job as each completes (docs/decisions/054-sos-a-durable-job.md): "room", "area",
+// "contacts", and one "contact:<phone>" claim per emergency contact messaged. state "started" is a claim taken
+// at `at` (taken over once older than the lease), "done" is finished; result holds what the step reached.
+export const sosSteps = sqliteTable(
+  "sos_steps",
+  {
+    broadcastId: text("broadcast_id")
+      .notNull()
+      .references(() => emergencyBroadcasts.id, { onDelete: "cascade" }),
+    step: text("step").notNull(),
+    state: text("state", { enum: ["started", "done"] }).notNull(),
+    result: text("result", { mode: "json" }).$type<Record<string, unknown>>(),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.broadcastId, t.step] })],
+);
+
+// SOS fan-out messages the queue gave up on (its dead-letter queue, decision 054): kept for the staff desk,
+// which can put one back on the queue.
+export const sosDeadLetters = sqliteTable(
+  "sos_dead_letters",
+  {
+    id: text("id").primaryKey(),
+    messageId: text("message_id").notNull(),
+    broadcastId: text("broadcast_id"),
+    body: text("body", { mode: "json" }).$type<unknown>().notNull(),
+    attempts: integer("attempts").notNull(),
+    receivedAt: integer("received_at", { mode: "timestamp_ms" }).notNull().default(now),
+    replayedAt: integer("replayed_at", { mode: "timestamp_ms" }),
+    replayedBy: text("replayed_by"),
+  },
+  (t) => [
+    uniqueIndex("sos_dead_letters_message_unique").on(t.messageId),
+    index("sos_dead_letters_open_idx").on(t.replayedAt, t.receivedAt),
+  ],
 );
 
 export const emergencyContacts = sqliteTable(

@@ -9,7 +9,8 @@ import { runBillingClock } from "./billing";
 import { publicEnv } from "./env";
 import { cleanUnfinishedUploads } from "./files/cleanup";
 import { runRetention } from "./retention";
-import { consumeSosFanout } from "./sos/fanout";
+import { resumeUnfinishedSos, SOS_SWEEP_CRON } from "./sos";
+import { sosQueue } from "./sos/fanout";
 import { currentRequestId, withRequestIds } from "./logs";
 
 export { MeshRoom } from "../durable-objects/logged-room";
@@ -34,8 +35,13 @@ export default withRequestIds({
   fetch: server.fetch,
   // The billing clock: trial reminders and endings by the server's time (docs/decisions/018-billing.md); old
   // hourly and personal analytics go (docs/decisions/037-hourly-and-personal-analytics.md).
-  scheduled: (_controller, env, ctx) => {
+  scheduled: (controller, env, ctx) => {
     const db = createDb(env);
+    // Every minute, on its own: SOS jobs a dead Worker left unfinished (docs/decisions/054-sos-a-durable-job.md).
+    if (controller.cron === SOS_SWEEP_CRON) {
+      ctx.waitUntil(resumeUnfinishedSos(env, db).catch((e) => console.error("sos: sweep", e)));
+      return;
+    }
     ctx.waitUntil(runBillingClock(env, db));
     ctx.waitUntil(pruneAnalytics(db).catch((e) => console.error("analytics: prune", e)));
     // Every table that grows with use keeps rows only as long as a feature reads them (docs/decisions/051-retention.md).
@@ -43,6 +49,6 @@ export default withRequestIds({
     // Multipart uploads never completed: aborted in R2 and removed after a day (docs/decisions/055-webhooks-and-files-survive-a-crash.md).
     ctx.waitUntil(cleanUnfinishedUploads(env, db).catch((e) => console.error("files: cleanup", e)));
   },
-  // The SOS fan-out past the first recipients (docs/decisions/036-sos-fan-out-on-a-queue.md).
-  queue: (batch, env) => consumeSosFanout(batch, env),
+  // The SOS fan-out past the first recipients and its dead-letter queue (docs/decisions/036, 054).
+  queue: (batch, env) => sosQueue(batch, env),
 } satisfies ExportedHandler<Env>);

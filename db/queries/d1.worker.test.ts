@@ -6,6 +6,7 @@ import { pagesQuerySuite } from "./suite-pages";
 import { retentionQuerySuite } from "./suite-retention";
 import { serviceQuerySuite } from "./suite-service";
 import { shardQuerySuite } from "./suite-shards";
+import { sosQuerySuite } from "./suite-sos";
 
 querySuite("D1", () => createDb(env));
 identityQuerySuite("D1", () => createDb(env));
@@ -13,3 +14,4 @@ serviceQuerySuite("D1", () => createDb(env));
 retentionQuerySuite("D1", () => createDb(env));
 shardQuerySuite("D1", () => createDb(env));
 pagesQuerySuite("D1", () => createDb(env));
+sosQuerySuite("D1", () => createDb(env));

@@ -13,6 +13,7 @@ import { pagesQuerySuite } from "./suite-pages";
 import { retentionQuerySuite } from "./suite-retention";
 import { serviceQuerySuite } from "./suite-service";
 import { shardQuerySuite } from "./suite-shards";
+import { sosQuerySuite } from "./suite-sos";
 
 let db: Db;
 beforeAll(async () => {
@@ -29,3 +30,4 @@ serviceQuerySuite("libSQL", () => db);
 retentionQuerySuite("libSQL", () => db);
 shardQuerySuite("libSQL", () => db);
 pagesQuerySuite("libSQL", () => db);
+sosQuerySuite("libSQL", () => db);
