@@ -150,16 +150,20 @@ export class MeshRoom extends DurableObject<Env> {
       db: () => createDb(env),
       scheduleAlarm: (at) => this.scheduleAlarm(at),
     });
-    this.shards = new Shards(this.sql, {
-      storeRelayed: (body, quiet) => {
-        const result = this.store(JSON.parse(body) as Envelope, null, { quiet });
-        return result.duplicate ? null : result.seq;
+    this.shards = new Shards(
+      this.sql,
+      {
+        storeRelayed: (body, quiet) => {
+          const result = this.store(JSON.parse(body) as Envelope, null, { quiet });
+          return result.duplicate ? null : result.seq;
+        },
+        socketCount: () => this.sockets().size,
+        sibling: (room, n) => env.ROOMS.get(env.ROOMS.idFromName(shardObjectName(room, n))) as unknown as ShardSibling,
+        room: () => this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'room'").toArray()[0]?.value ?? null,
+        waitUntil: (work) => ctx.waitUntil(work),
       },
-      socketCount: () => this.sockets().size,
-      sibling: (room, n) => env.ROOMS.get(env.ROOMS.idFromName(shardObjectName(room, n))) as unknown as ShardSibling,
-      room: () => this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'room'").toArray()[0]?.value ?? null,
-      waitUntil: (work) => ctx.waitUntil(work),
-    }, env);
+      env,
+    );
     this.disappearing = new Disappearing(this.sql, env as Env & { ENVIRONMENT?: string; DISAPPEARING_TEST_HOUR_MS?: string });
   }
 

@@ -174,10 +174,7 @@ export class Shards {
     }
     if (shard === 0) return null;
     // Counted at once, so the next upgrades see it before the shard's own report arrives (which then replaces it).
-    this.sql.exec(
-      "INSERT INTO shard_peers (peer, sockets) VALUES (?, 1) ON CONFLICT (peer) DO UPDATE SET sockets = sockets + 1",
-      shard,
-    );
+    this.sql.exec("INSERT INTO shard_peers (peer, sockets) VALUES (?, 1) ON CONFLICT (peer) DO UPDATE SET sockets = sockets + 1", shard);
     return new Response(null, { status: 307, headers: { [SHARD_HEADER]: String(shard), [SHARD_COUNT_HEADER]: String(this.count) } });
   }
 
@@ -187,7 +184,12 @@ export class Shards {
     const room = this.host.room();
     if (!room) return;
     for (let n = 1; n < count - 1; n++)
-      this.host.waitUntil(this.host.sibling(room, n).shardCount(count).catch((err) => console.error("shard count not told", n, err)));
+      this.host.waitUntil(
+        this.host
+          .sibling(room, n)
+          .shardCount(count)
+          .catch((err) => console.error("shard count not told", n, err)),
+      );
     this.scheduleRelay();
   }
 
@@ -260,7 +262,10 @@ export class Shards {
           const peers = Array.from({ length: this.count }, (_, n) => n).filter((n) => n !== index);
           const results = await Promise.allSettled(peers.map((peer) => this.relayTo(room, index, peer)));
           if (results.some((r) => r.status === "rejected")) {
-            console.error("shard relay failed; retrying", results.find((r) => r.status === "rejected"));
+            console.error(
+              "shard relay failed; retrying",
+              results.find((r) => r.status === "rejected"),
+            );
             setTimeout(() => this.scheduleRelay(), RELAY_RETRY_MS);
           }
         } while (this.relayAgain);
@@ -302,7 +307,8 @@ export class Shards {
   receive(batch: RelayBatch): { received: number; count: number } {
     if (batch.to > 0 && this.index !== batch.to) this.setState("index", batch.to);
     this.adoptCount(batch.count);
-    let received = this.sql.exec<{ received: number }>("SELECT received FROM shard_peers WHERE peer = ?", batch.from).toArray()[0]?.received ?? 0;
+    let received =
+      this.sql.exec<{ received: number }>("SELECT received FROM shard_peers WHERE peer = ?", batch.from).toArray()[0]?.received ?? 0;
     const born = this.state("born") ?? 0;
     for (const item of batch.items) {
       if (item.seq <= received) continue;
