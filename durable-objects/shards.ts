@@ -6,7 +6,6 @@
 // out, and never relays it on. Every shard so holds the whole cell's recent history, numbered its own way: a
 // resume whose cursor counts another shard's seqs is translated (resumeAcross). MeshRoom calls this module; it
 // keeps its own tables (shard_*) beside the room's.
-import { shardObjectName } from "../core/room-ids";
 import { planResume, RESUME_ITEM_OVERHEAD, RESUME_MAX_BYTES } from "./mesh-logic";
 
 /** Sockets one object takes before new people go to a shard (decision 043: 2,000 sockets per busy area object). */
