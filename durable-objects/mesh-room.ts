@@ -24,7 +24,7 @@ import { Disappearing } from "./disappearing";
 import type { DisappearTimer, DisappearingMeta } from "../core/disappearing";
 import { CallSwitch } from "./calls";
 import { REQUEST_PUSH_KEY, RequestGate } from "./requests";
-import { type AcrossPage, type RelayBatch, Shards, type ShardSibling } from "./shards";
+import { type AcrossPage, type LoadReport, type ReceiptRelay, type RelayBatch, Shards, type ShardSibling } from "./shards";
 import { createDb } from "../db";
 import { awardMessagePoints } from "../workers/rewards";
 import { recordMessageEvents } from "../workers/analytics";
@@ -158,6 +158,7 @@ export class MeshRoom extends DurableObject<Env> {
           return result.duplicate ? null : result.seq;
         },
         socketCount: () => this.sockets().size,
+        peopleCount: () => this.present().members.length,
         sibling: (room, n) => env.ROOMS.get(env.ROOMS.idFromName(shardObjectName(room, n))) as unknown as ShardSibling,
         room: () => this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'room'").toArray()[0]?.value ?? null,
         waitUntil: (work) => ctx.waitUntil(work),
@@ -254,6 +255,7 @@ export class MeshRoom extends DurableObject<Env> {
     this.sql.exec("DELETE FROM meta WHERE key = ?", dmPushKey(userId));
     server.serializeAttachment(attachment);
     this.sockets().add(server);
+    this.shards.settled();
     this.send(server, {
       type: "hello",
       room: roomId,
@@ -358,13 +360,18 @@ export class MeshRoom extends DurableObject<Env> {
   }
 
   /** A shard's socket count, reported to the main room; answers the cell's shard count. */
-  async shardLoad(report: { shard: number; sockets: number }): Promise<{ count: number }> {
+  async shardLoad(report: LoadReport): Promise<{ count: number }> {
     return this.shards.load(report);
   }
 
   /** The main room added a shard: relay to it too from now on. */
   async shardCount(count: number): Promise<void> {
     this.shards.adoptCount(count);
+  }
+
+  /** Receipts of readers on a sibling shard for envelopes accepted here: kept, and told to their senders here. */
+  async relayReceipts(receipts: ReceiptRelay[]): Promise<void> {
+    for (const r of receipts) this.receipt({ userId: r.by }, r.status, r.ids);
   }
 
   /** A page of this shard's history after `cursor`, for a socket on a sibling that was here before. */
@@ -378,9 +385,11 @@ export class MeshRoom extends DurableObject<Env> {
     const presence = this.present();
     const stored = this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM envelopes WHERE body IS NOT NULL").one().n;
     const relayed = this.sql.exec<{ v: string }>("SELECT value AS v FROM meta WHERE key = 'relayed'").toArray()[0];
+    // A sharded area's main room adds what its shards last reported: the figures are the cell's (durable-objects/shards.ts).
+    const elsewhere = this.shards.elsewhere();
     return {
-      nodes: presence.nodes,
-      people: presence.members.length,
+      nodes: presence.nodes + elsewhere.sockets,
+      people: presence.members.length + elsewhere.people,
       present: presence.members.slice(0, PRESENCE_MEMBER_LIMIT),
       latestSeq: this.latestSeq(),
       stored,
@@ -422,7 +431,7 @@ export class MeshRoom extends DurableObject<Env> {
         return this.resume(ws, me, frame.cursor, frame.shard ?? 0);
       case "receipt":
         if (this.requests.quiet()) return;
-        return this.receipt(me, frame.status, frame.ids);
+        return this.receipt(me, frame.status, frame.ids, true);
       case "ping":
         this.send(ws, { type: "pong", at: frame.at });
         if (frame.presence) this.send(ws, this.presencePage(frame.after));
@@ -563,7 +572,7 @@ export class MeshRoom extends DurableObject<Env> {
   }
 
   /** Records the reader's receipts and tells each sender's sockets. */
-  private receipt(me: Attachment, status: ReceiptStatus, ids: string[]): void {
+  private receipt(me: { userId: string }, status: ReceiptStatus, ids: string[], fromSocket = false): void {
     const rows = this.sql
       .exec<{ id: string; senderId: string }>(
         "SELECT id, sender_id AS senderId FROM envelopes WHERE id IN (SELECT value FROM json_each(?))",
@@ -587,6 +596,8 @@ export class MeshRoom extends DurableObject<Env> {
       const frame = encodeFrame({ type: "receipt", status, ids: senderIds, by: me.userId, at });
       for (const ws of this.ctx.getWebSockets(senderId)) this.sendRaw(ws, frame);
     }
+    // A reader on another shard than the envelope's: its receipts go there too (durable-objects/shards.ts).
+    if (fromSocket) this.shards.forwardReceipts(me.userId, status, ids);
   }
 
   /**

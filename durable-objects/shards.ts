@@ -6,6 +6,7 @@
 // out, and never relays it on. Every shard so holds the whole cell's recent history, numbered its own way: a
 // resume whose cursor counts another shard's seqs is translated (resumeAcross). MeshRoom calls this module; it
 // keeps its own tables (shard_*) beside the room's.
+import { MAX_RECEIPT_IDS } from "../core/frames";
 import { planResume, RESUME_ITEM_OVERHEAD, RESUME_MAX_BYTES } from "./mesh-logic";
 
 /** Sockets one object takes before new people go to a shard (decision 043: 2,000 sockets per busy area object). */
@@ -40,6 +41,12 @@ export interface RelayBatch {
   count: number;
   items: RelayItem[];
 }
+/** Receipts of readers on one shard for envelopes another shard accepted (whose senders are there). */
+export interface ReceiptRelay {
+  by: string;
+  status: "delivered" | "read";
+  ids: string[];
+}
 /** A page of a shard's history for a socket on a sibling (see resumeAcross). */
 export interface AcrossPage {
   items: { seq: number; id: string; body: string }[];
@@ -50,12 +57,20 @@ export interface AcrossPage {
   vector: number[];
 }
 
+/** A shard's sockets and people, as it reports them to the main room. */
+export interface LoadReport {
+  shard: number;
+  sockets: number;
+  people: number;
+}
+
 /** What the sibling objects answer (MeshRoom's RPC methods that call into this module). */
 export interface ShardSibling {
   relay(batch: RelayBatch): Promise<{ received: number; count: number }>;
-  shardLoad(report: { shard: number; sockets: number }): Promise<{ count: number }>;
+  shardLoad(report: LoadReport): Promise<{ count: number }>;
   shardCount(count: number): Promise<void>;
   shardResume(cursor: number): Promise<AcrossPage>;
+  relayReceipts(receipts: ReceiptRelay[]): Promise<void>;
   expel(userId: string, reason?: string): Promise<number>;
   forget(userId: string, wholeRoom: boolean): Promise<void>;
 }
@@ -65,6 +80,8 @@ export interface ShardHost {
   storeRelayed(body: string, quiet: boolean): number | null;
   /** Sockets connected to this object now. */
   socketCount(): number;
+  /** People (distinct) with a socket here now. */
+  peopleCount(): number;
   /** The object of shard n of `room`. */
   sibling(room: string, n: number): ShardSibling;
   /** The room id this object serves, once known. */
@@ -109,6 +126,13 @@ export class Shards {
   private relaying: Promise<void> | null = null;
   private relayAgain = false;
   private reportTimer: ReturnType<typeof setTimeout> | null = null;
+  /**
+   * Upgrades this main room said yes to whose sockets are not in its set yet (the upgrade awaits in between): a
+   * reconnect storm after a deploy must not all see the same count and all stay here.
+   */
+  private admitting = 0;
+  /** Receipts waiting for the next relay window, per shard that accepted their envelopes. */
+  private readonly receiptsOut = new Map<number, ReceiptRelay[]>();
   /** shard_state, read once per wake-up (asked on every store). */
   private readonly known = new Map<string, number>();
 
@@ -124,7 +148,8 @@ export class Shards {
       peer INTEGER PRIMARY KEY,
       sent INTEGER NOT NULL DEFAULT 0,
       received INTEGER NOT NULL DEFAULT 0,
-      sockets INTEGER NOT NULL DEFAULT 0
+      sockets INTEGER NOT NULL DEFAULT 0,
+      people INTEGER NOT NULL DEFAULT 0
     )`);
     // Envelopes relayed in: which shard accepted each and under which of its seqs. Rows absent here are our own.
     sql.exec("CREATE TABLE IF NOT EXISTS shard_origin (seq INTEGER PRIMARY KEY, origin INTEGER NOT NULL, origin_seq INTEGER NOT NULL)");
@@ -162,8 +187,11 @@ export class Shards {
     }
     if (this.index !== 0) return null;
     const count = this.count;
-    const loads = [this.host.socketCount()];
-    if (count === 1 && loads[0]! < this.budget) return null;
+    const loads = [this.host.socketCount() + this.admitting];
+    if (count === 1 && loads[0]! < this.budget) {
+      this.admitting++;
+      return null;
+    }
     const rows = this.sql.exec<{ peer: number; sockets: number }>("SELECT peer, sockets FROM shard_peers").toArray();
     for (let n = 1; n < count; n++) loads.push(rows.find((r) => r.peer === n)?.sockets ?? 0);
     let shard = pickShard(userId, loads, this.budget);
@@ -171,10 +199,18 @@ export class Shards {
       if (count < MAX_SHARDS) this.addShard(count + 1);
       else shard = loads.indexOf(Math.min(...loads));
     }
-    if (shard === 0) return null;
+    if (shard === 0) {
+      this.admitting++;
+      return null;
+    }
     // Counted at once, so the next upgrades see it before the shard's own report arrives (which then replaces it).
     this.sql.exec("INSERT INTO shard_peers (peer, sockets) VALUES (?, 1) ON CONFLICT (peer) DO UPDATE SET sockets = sockets + 1", shard);
     return new Response(null, { status: 307, headers: { [SHARD_HEADER]: String(shard), [SHARD_COUNT_HEADER]: String(this.count) } });
+  }
+
+  /** A socket admitted by admit() is in the room's set now (or its upgrade failed). */
+  settled(): void {
+    if (this.admitting > 0) this.admitting--;
   }
 
   /** The main room grows the cell by a shard and tells the existing ones, so they relay to it from now on. */
@@ -193,13 +229,28 @@ export class Shards {
   }
 
   /** A shard's socket count, reported to the main room; answers the cell's shard count. */
-  load(report: { shard: number; sockets: number }): { count: number } {
+  load(report: LoadReport): { count: number } {
     this.sql.exec(
-      "INSERT INTO shard_peers (peer, sockets) VALUES (?, ?) ON CONFLICT (peer) DO UPDATE SET sockets = excluded.sockets",
+      `INSERT INTO shard_peers (peer, sockets, people) VALUES (?, ?, ?)
+       ON CONFLICT (peer) DO UPDATE SET sockets = excluded.sockets, people = excluded.people`,
       report.shard,
       report.sockets,
+      report.people,
     );
     return { count: this.count };
+  }
+
+  /**
+   * On the main room: the sockets and people its shards last reported (a person with sockets on two shards counts
+   * twice; placement keeps that rare). Zero elsewhere.
+   */
+  elsewhere(): { sockets: number; people: number } {
+    if (this.index !== 0 || this.count <= 1) return { sockets: 0, people: 0 };
+    return this.sql
+      .exec<{ sockets: number; people: number }>(
+        "SELECT COALESCE(SUM(sockets), 0) AS sockets, COALESCE(SUM(people), 0) AS people FROM shard_peers WHERE peer > 0",
+      )
+      .one();
   }
 
   /** Sockets of a shard changed: the main room hears the count within LOAD_REPORT_MS (one call per window). */
@@ -209,7 +260,7 @@ export class Shards {
       this.reportTimer = null;
       const room = this.host.room();
       if (!room) return;
-      const report = { shard: this.index, sockets: this.host.socketCount() };
+      const report = { shard: this.index, sockets: this.host.socketCount(), people: this.host.peopleCount() };
       this.host.waitUntil(
         this.host
           .sibling(room, 0)
@@ -259,7 +310,16 @@ export class Shards {
           if (!room) return;
           const index = this.index;
           const peers = Array.from({ length: this.count }, (_, n) => n).filter((n) => n !== index);
-          const results = await Promise.allSettled(peers.map((peer) => this.relayTo(room, index, peer)));
+          const results = await Promise.allSettled(
+            peers.map(async (peer) => {
+              await this.relayTo(room, index, peer);
+              const receipts = this.receiptsOut.get(peer);
+              this.receiptsOut.delete(peer);
+              // Best effort, like a receipt to a socket that just closed: a lost one is sent again by the reader's next
+              // receipt, and the sender's resume reads the receipts kept here.
+              if (receipts?.length) await this.host.sibling(room, peer).relayReceipts(receipts);
+            }),
+          );
           if (results.some((r) => r.status === "rejected")) {
             console.error(
               "shard relay failed; retrying",
@@ -322,6 +382,27 @@ export class Shards {
       received,
     );
     return { received, count: this.count };
+  }
+
+  /**
+   * A reader here sent receipts: those for envelopes another shard accepted go to that shard (their sender's
+   * sockets are there) with the next relay window.
+   */
+  forwardReceipts(by: string, status: ReceiptRelay["status"], ids: string[]): void {
+    if (this.count <= 1) return;
+    const rows = this.sql.exec<{ origin: number; id: string }>(
+      `SELECT o.origin AS origin, e.id AS id FROM envelopes e JOIN shard_origin o ON o.seq = e.seq
+       WHERE e.id IN (SELECT value FROM json_each(?))`,
+      JSON.stringify(ids),
+    );
+    for (const r of rows) {
+      const list = this.receiptsOut.get(r.origin) ?? [];
+      const last = list.at(-1);
+      if (last && last.by === by && last.status === status && last.ids.length < MAX_RECEIPT_IDS) last.ids.push(r.id);
+      else list.push({ by, status, ids: [r.id] });
+      this.receiptsOut.set(r.origin, list);
+    }
+    if (this.receiptsOut.size > 0) this.scheduleRelay();
   }
 
   /** Mapping rows of envelopes the room has pruned go with them. */

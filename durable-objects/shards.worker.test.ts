@@ -138,6 +138,37 @@ describe("a busy area's shards", () => {
     for (const s of sockets) s.close();
   });
 
+  it("tells a sender on one shard the receipts of a reader on another, and counts the whole cell in its live figures", async () => {
+    const roomId = await busyArea(1);
+    const [a, b] = await Promise.all([anonymousSession(), anonymousSession()]);
+    const sa = await mustOpen(roomId, a.cookie);
+    const sb = await mustOpen(roomId, b.cookie);
+    expect([shardOf(sa), shardOf(sb)]).toEqual([0, 1]);
+    const envelope = textEnvelope(roomId, a.user.id, "Did you see this?");
+    sa.send({ type: "send", envelope });
+    await sb.waitForType("envelope", (f) => f.envelope.id === envelope.id);
+    sb.send({ type: "receipt", status: "read", ids: [envelope.id] });
+    expect(await sa.waitForType("receipt")).toMatchObject({ status: "read", ids: [envelope.id], by: b.user.id });
+    // The sender away and back (on the main room again): the resume brings the receipt kept there.
+    sa.close();
+    const back = await mustOpen(roomId, a.cookie);
+    back.send({ type: "resume", cursor: 0 });
+    const done = await back.waitForType("resume-done");
+    expect(done.receipts).toEqual([{ id: envelope.id, status: "read", by: b.user.id }]);
+
+    // /mesh-network's figures (the main room's stats) count both shards' people once the shard has reported.
+    const stats = await (async () => {
+      for (let i = 0; i < 40; i++) {
+        const s = await stubOf(roomId).stats();
+        if (s.people === 2) return s;
+        await sleep(50);
+      }
+      return stubOf(roomId).stats();
+    })();
+    expect(stats).toMatchObject({ nodes: 2, people: 2 });
+    for (const s of [back, sb]) s.close();
+  });
+
   it("keeps a person's choice of shard while it has room, and moves only some people when a shard is added", () => {
     const people = Array.from({ length: 400 }, (_, i) => `person-${i}`);
     const withTwo = people.map((p) => pickShard(p, [0, 0], 10));
