@@ -15,8 +15,12 @@ export const DEFAULT_ROOM_SOCKET_BUDGET = 2000;
 export const RELAY_WINDOW_MS = 20;
 /** A failed relay call is tried again after this long (the envelopes wait in the sender's storage). */
 const RELAY_RETRY_MS = 1000;
-/** Envelopes per relay call: at most 200 × MAX_ENVELOPE_BYTES (64 KiB) stays far below the 32 MiB an RPC may carry. */
+/**
+ * Envelopes per relay call, and about the bytes (one envelope alone may pass it): a call stays short, and a shard
+ * that was unreachable catches up in steps rather than in one huge call.
+ */
 const RELAY_BATCH_ROWS = 200;
+const RELAY_BATCH_BYTES = 1024 * 1024;
 /** A shard tells the main room its socket count at most once per this window. */
 const LOAD_REPORT_MS = 250;
 /** Shards of one cell at most: past this the main room places people on the least loaded one. */
@@ -339,15 +343,20 @@ export class Shards {
     for (;;) {
       const sent = this.sql.exec<{ sent: number }>("SELECT sent FROM shard_peers WHERE peer = ?", peer).toArray()[0]?.sent ?? 0;
       // Our own envelopes only (not in shard_origin): a relayed envelope is never relayed again, so no loops.
-      const items = this.sql
-        .exec<RelayItem>(
-          `SELECT e.seq AS seq, e.stored_at AS at, e.body AS body FROM envelopes e
+      let bytes = 0;
+      const items: RelayItem[] = [];
+      const rows = this.sql.exec<RelayItem>(
+        `SELECT e.seq AS seq, e.stored_at AS at, e.body AS body FROM envelopes e
            WHERE e.seq > ? AND e.body IS NOT NULL AND NOT EXISTS (SELECT 1 FROM shard_origin o WHERE o.seq = e.seq)
            ORDER BY e.seq LIMIT ?`,
-          sent,
-          RELAY_BATCH_ROWS,
-        )
-        .toArray();
+        sent,
+        RELAY_BATCH_ROWS,
+      );
+      for (const row of rows) {
+        if (items.length > 0 && bytes + row.body.length > RELAY_BATCH_BYTES) break;
+        items.push(row);
+        bytes += row.body.length;
+      }
       if (items.length === 0) return;
       const answer = await this.host.sibling(room, peer).relay({ room, from: index, to: peer, count: this.count, items });
       this.sql.exec(
