@@ -238,7 +238,9 @@ export class MeshRoom extends DurableObject<Env> {
 
     // Woken with no sockets, the room may have been torn down with them (no close events): no older row can be
     // active. Done once per instance, and every upgrade waits for it, so it never closes a row opened after it.
-    this.staleRowsClosed ??= this.sockets().size === 0 ? this.d1((db) => closeRoomConnections(db, roomId)) : Promise.resolve();
+    // Only the room's own object: its shards share the room id, and their sockets are not this object's to close.
+    this.staleRowsClosed ??=
+      this.sockets().size === 0 && this.shards.index === 0 ? this.d1((db) => closeRoomConnections(db, roomId)) : Promise.resolve();
     await this.staleRowsClosed;
     const pair = new WebSocketPair();
     const server = pair[1];

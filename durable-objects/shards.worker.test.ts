@@ -169,6 +169,18 @@ describe("a busy area's shards", () => {
     for (const s of [back, sb]) s.close();
   });
 
+  it("closes a banned or removed person's sockets on every shard when the main room is asked", async () => {
+    const roomId = await busyArea(1);
+    const [a, b] = await Promise.all([anonymousSession(), anonymousSession()]);
+    const sa = await mustOpen(roomId, a.cookie);
+    const sb = await mustOpen(roomId, b.cookie);
+    expect(shardOf(sb)).toBe(1);
+    expect(await stubOf(roomId).expel(b.user.id, "Banned")).toBe(1);
+    await sb.waitFor(() => sb.closed);
+    expect(sa.closed).toBeNull();
+    sa.close();
+  });
+
   it("keeps a person's choice of shard while it has room, and moves only some people when a shard is added", () => {
     const people = Array.from({ length: 400 }, (_, i) => `person-${i}`);
     const withTwo = people.map((p) => pickShard(p, [0, 0], 10));
