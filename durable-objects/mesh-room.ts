@@ -355,10 +355,10 @@ export class MeshRoom extends DurableObject<Env> {
 
   // ---------------------------------------------------------------- shards (durable-objects/shards.ts)
 
-  /** A sibling shard's envelopes, relayed in its seq order. */
+  /** A sibling shard's envelopes, relayed in its seq order: taken in whole or not at all (a retry starts over). */
   async relay(batch: RelayBatch): Promise<{ received: number; count: number }> {
     this.rememberRoom(batch.room);
-    return this.shards.receive(batch);
+    return this.ctx.storage.transactionSync(() => this.shards.receive(batch));
   }
 
   /** A shard's socket count, reported to the main room; answers the cell's shard count. */

@@ -182,10 +182,7 @@ export class Shards {
   admit(url: URL, userId: string): Response | null {
     const asShard = Number(url.searchParams.get("shard") ?? 0);
     if (asShard > 0) {
-      if (this.index !== asShard) {
-        this.setState("index", asShard);
-        this.setState("born", Date.now());
-      }
+      this.becomeShard(asShard);
       this.adoptCount(Number(url.searchParams.get("shards") ?? 0));
       return null;
     }
@@ -210,6 +207,13 @@ export class Shards {
     // Counted at once, so the next upgrades see it before the shard's own report arrives (which then replaces it).
     this.sql.exec("INSERT INTO shard_peers (peer, sockets) VALUES (?, 1) ON CONFLICT (peer) DO UPDATE SET sockets = sockets + 1", shard);
     return new Response(null, { status: 307, headers: { [SHARD_HEADER]: String(shard), [SHARD_COUNT_HEADER]: String(this.count) } });
+  }
+
+  /** The first call naming this object's shard number (an upgrade or a relay, whichever comes first) records it. */
+  private becomeShard(n: number): void {
+    if (this.index === n) return;
+    this.setState("index", n);
+    this.setState("born", Date.now());
   }
 
   /** A socket admitted by admit() is in the room's set now (or its upgrade failed). */
@@ -373,7 +377,7 @@ export class Shards {
    * that sibling is a retry and skipped; a duplicate id (the same envelope resent to two shards) is stored once.
    */
   receive(batch: RelayBatch): { received: number; count: number } {
-    if (batch.to > 0 && this.index !== batch.to) this.setState("index", batch.to);
+    if (batch.to > 0) this.becomeShard(batch.to);
     this.adoptCount(batch.count);
     let received =
       this.sql.exec<{ received: number }>("SELECT received FROM shard_peers WHERE peer = ?", batch.from).toArray()[0]?.received ?? 0;
