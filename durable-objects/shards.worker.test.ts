@@ -169,6 +169,32 @@ describe("a busy area's shards", () => {
     for (const s of [back, sb]) s.close();
   });
 
+  it("gives someone on a new shard the history from before it existed, as history and not as live news", async () => {
+    const roomId = await busyArea(1);
+    const [a, b] = await Promise.all([anonymousSession(), anonymousSession()]);
+    const sa = await mustOpen(roomId, a.cookie);
+    const earlier = [1, 2, 3].map((i) => textEnvelope(roomId, a.user.id, `Earlier ${i}`));
+    for (const envelope of earlier) {
+      sa.send({ type: "send", envelope });
+      await sa.waitForType("ack", (f) => f.id === envelope.id);
+    }
+    const sb = await mustOpen(roomId, b.cookie);
+    expect(shardOf(sb)).toBe(1);
+    sb.send({ type: "resume", cursor: 0 });
+    await sb.waitForType("resume-done");
+    for (const envelope of earlier) expect(copies(sb, envelope.id)).toBe(1);
+    // The shard also stores them (relayed from the main room) for later resumes there, without sending them again.
+    const stored = async () =>
+      runInDurableObject(
+        stubOf(shardObjectName(roomId, 1)),
+        (_room, state) => state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM envelopes").one().n,
+      );
+    for (let i = 0; i < 40 && (await stored()) < 3; i++) await sleep(50);
+    expect(await stored()).toBe(3);
+    expect(sb.of("envelope")).toHaveLength(0);
+    for (const s of [sa, sb]) s.close();
+  });
+
   it("closes a banned or removed person's sockets on every shard when the main room is asked", async () => {
     const roomId = await busyArea(1);
     const [a, b] = await Promise.all([anonymousSession(), anonymousSession()]);
