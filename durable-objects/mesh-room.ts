@@ -4,7 +4,7 @@
 // metadata goes to D1 `messages`; each socket is a row in `mesh_connections`.
 import { DurableObject } from "cloudflare:workers";
 import { type Envelope, EnvelopeSchema } from "../core/envelope";
-import { dmPeer, roomKind } from "../core/room-ids";
+import { dmPeer, roomKind, shardObjectName } from "../core/room-ids";
 import {
   type ClientFrame,
   encodeFrame,
@@ -24,6 +24,7 @@ import { Disappearing } from "./disappearing";
 import type { DisappearTimer, DisappearingMeta } from "../core/disappearing";
 import { CallSwitch } from "./calls";
 import { REQUEST_PUSH_KEY, RequestGate } from "./requests";
+import { type AcrossPage, type LoadReport, type ReceiptRelay, type RelayBatch, Shards, type ShardSibling } from "./shards";
 import { createDb } from "../db";
 import { awardMessagePoints } from "../workers/rewards";
 import { recordMessageEvents } from "../workers/analytics";
@@ -47,6 +48,7 @@ import {
   pruneBounds,
   RESUME_BATCH_BYTES,
   RESUME_ITEM_OVERHEAD,
+  RESUME_MAX_BYTES,
   receiptsBySender,
   refuseEnvelope,
   refuseServerEnvelope,
@@ -108,6 +110,8 @@ export class MeshRoom extends DurableObject<Env> {
   private readonly calls: CallSwitch;
   private readonly disappearing: Disappearing;
   private readonly requests: RequestGate;
+  /** A busy area's shards (durable-objects/shards.ts); public so tests can lower its budget on the instance. */
+  readonly shards: Shards;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -146,6 +150,21 @@ export class MeshRoom extends DurableObject<Env> {
       db: () => createDb(env),
       scheduleAlarm: (at) => this.scheduleAlarm(at),
     });
+    this.shards = new Shards(
+      this.sql,
+      {
+        storeRelayed: (body, quiet) => {
+          const result = this.store(JSON.parse(body) as Envelope, null, { quiet });
+          return result.duplicate ? null : result.seq;
+        },
+        socketCount: () => this.sockets().size,
+        peopleCount: () => this.present().members.length,
+        sibling: (room, n) => env.ROOMS.get(env.ROOMS.idFromName(shardObjectName(room, n))) as unknown as ShardSibling,
+        room: () => this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'room'").toArray()[0]?.value ?? null,
+        waitUntil: (work) => ctx.waitUntil(work),
+      },
+      env,
+    );
     this.disappearing = new Disappearing(this.sql, env as Env & { ENVIRONMENT?: string; DISAPPEARING_TEST_HOUR_MS?: string });
   }
 
@@ -213,10 +232,15 @@ export class MeshRoom extends DurableObject<Env> {
     this.rememberRoom(roomId);
     // The Worker hands over the message request's state as D1 has it, at every upgrade (docs/decisions/050-…).
     if (roomKind(roomId) === "dm") this.requests.set(url.searchParams.get("request"));
+    // A busy area's main room may send the socket to one of its shards (the Worker then opens it there).
+    const elsewhere = roomKind(roomId) === "nearby" ? this.shards.admit(url, userId) : null;
+    if (elsewhere) return elsewhere;
 
     // Woken with no sockets, the room may have been torn down with them (no close events): no older row can be
     // active. Done once per instance, and every upgrade waits for it, so it never closes a row opened after it.
-    this.staleRowsClosed ??= this.sockets().size === 0 ? this.d1((db) => closeRoomConnections(db, roomId)) : Promise.resolve();
+    // Only the room's own object: its shards share the room id, and their sockets are not this object's to close.
+    this.staleRowsClosed ??=
+      this.sockets().size === 0 && this.shards.index === 0 ? this.d1((db) => closeRoomConnections(db, roomId)) : Promise.resolve();
     await this.staleRowsClosed;
     const pair = new WebSocketPair();
     const server = pair[1];
@@ -233,15 +257,18 @@ export class MeshRoom extends DurableObject<Env> {
     this.sql.exec("DELETE FROM meta WHERE key = ?", dmPushKey(userId));
     server.serializeAttachment(attachment);
     this.sockets().add(server);
+    this.shards.settled();
     this.send(server, {
       type: "hello",
       room: roomId,
       userId,
       latestSeq: this.latestSeq(),
       encrypted: isPrivateRoom(roomId),
+      ...(this.shards.index > 0 ? { shard: this.shards.index } : {}),
     });
     this.send(server, this.presencePage());
     this.schedulePresence(userId);
+    this.shards.noteLoad();
     await this.d1((db) => openConnection(db, { id: attachment.connId, userId, roomId }));
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
@@ -303,7 +330,10 @@ export class MeshRoom extends DurableObject<Env> {
       }
       await this.leave(ws);
     }
-    return open.length;
+    // The main room of a sharded area reaches the person's sockets on its shards too.
+    let elsewhere = 0;
+    for (const shard of this.shards.others()) elsewhere += await shard.expel(userId, reason);
+    return open.length + elsewhere;
   }
 
   /** A message request was accepted (`null`) or started (the requester's id): docs/decisions/050-…. */
@@ -320,6 +350,36 @@ export class MeshRoom extends DurableObject<Env> {
     await this.flush();
     forgetPerson(this.sql, userId, wholeRoom);
     this.disappearing.reload();
+    for (const shard of this.shards.others()) await shard.forget(userId, wholeRoom);
+  }
+
+  // ---------------------------------------------------------------- shards (durable-objects/shards.ts)
+
+  /** A sibling shard's envelopes, relayed in its seq order: taken in whole or not at all (a retry starts over). */
+  async relay(batch: RelayBatch): Promise<{ received: number; count: number }> {
+    this.rememberRoom(batch.room);
+    return this.ctx.storage.transactionSync(() => this.shards.receive(batch));
+  }
+
+  /** A shard's socket count, reported to the main room; answers the cell's shard count. */
+  async shardLoad(report: LoadReport): Promise<{ count: number }> {
+    return this.shards.load(report);
+  }
+
+  /** The main room added a shard: relay to it too from now on. */
+  async shardCount(count: number): Promise<void> {
+    this.shards.adoptCount(count);
+  }
+
+  /** Receipts of readers on a sibling shard for envelopes accepted here: kept, and told to their senders here. */
+  async relayReceipts(receipts: ReceiptRelay[]): Promise<void> {
+    for (const r of receipts) this.receipt({ userId: r.by }, r.status, r.ids);
+  }
+
+  /** A page of this shard's history after `cursor`, for a socket on a sibling that was here before. */
+  async shardResume(cursor: number): Promise<AcrossPage> {
+    await this.expire(Date.now());
+    return this.shards.page(cursor);
   }
 
   /** Live figures for /mesh-network: sockets and people present, envelopes kept, deliveries made to sockets. */
@@ -327,9 +387,11 @@ export class MeshRoom extends DurableObject<Env> {
     const presence = this.present();
     const stored = this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM envelopes WHERE body IS NOT NULL").one().n;
     const relayed = this.sql.exec<{ v: string }>("SELECT value AS v FROM meta WHERE key = 'relayed'").toArray()[0];
+    // A sharded area's main room adds what its shards last reported: the figures are the cell's (durable-objects/shards.ts).
+    const elsewhere = this.shards.elsewhere();
     return {
-      nodes: presence.nodes,
-      people: presence.members.length,
+      nodes: presence.nodes + elsewhere.sockets,
+      people: presence.members.length + elsewhere.people,
       present: presence.members.slice(0, PRESENCE_MEMBER_LIMIT),
       latestSeq: this.latestSeq(),
       stored,
@@ -368,10 +430,10 @@ export class MeshRoom extends DurableObject<Env> {
         return;
       }
       case "resume":
-        return this.resume(ws, me, frame.cursor);
+        return this.resume(ws, me, frame.cursor, frame.shard ?? 0);
       case "receipt":
         if (this.requests.quiet()) return;
-        return this.receipt(me, frame.status, frame.ids);
+        return this.receipt(me, frame.status, frame.ids, true);
       case "ping":
         this.send(ws, { type: "pong", at: frame.at });
         if (frame.presence) this.send(ws, this.presencePage(frame.after));
@@ -387,8 +449,15 @@ export class MeshRoom extends DurableObject<Env> {
     }
   }
 
-  /** Stores an envelope once (by id) and relays it to every socket but its origin. */
-  private store(envelope: Envelope, origin: WebSocket | null): { delivered: number; seq: number; duplicate: boolean; expiresAt?: number } {
+  /**
+   * Stores an envelope once (by id) and relays it to every socket but its origin. `relayed`: a sibling shard's
+   * envelope (durable-objects/shards.ts), its metadata already recorded there; `quiet` ones go to no socket.
+   */
+  private store(
+    envelope: Envelope,
+    origin: WebSocket | null,
+    relayed?: { quiet: boolean },
+  ): { delivered: number; seq: number; duplicate: boolean; expiresAt?: number } {
     const now = Date.now();
     envelope = this.withExpiry(envelope, now);
     const body = JSON.stringify(envelope);
@@ -415,17 +484,21 @@ export class MeshRoom extends DurableObject<Env> {
     const { seq } = inserted;
     const frame = `{"type":"envelope","seq":${seq},"envelope":${body}}`;
     let delivered = 0;
-    for (const ws of this.sockets()) {
+    for (const ws of relayed?.quiet ? [] : this.sockets()) {
       if (ws === origin) continue;
       if (this.sendRaw(ws, frame)) delivered++;
     }
     this.relayedPending += delivered;
-    if (MESSAGE_TYPES.has(envelope.type)) this.pendingRows.push(toMessageRow(envelope, now));
+    if (MESSAGE_TYPES.has(envelope.type) && !relayed) this.pendingRows.push(toMessageRow(envelope, now));
+    if (!relayed) this.shards.scheduleRelay();
     if (envelope.expiresAt !== undefined) {
       this.disappearing.track(envelope.id, envelope.expiresAt);
       this.ctx.waitUntil(this.scheduleAlarm(envelope.expiresAt));
     }
-    if (seq % PRUNE_EVERY === 0) this.prune(seq, now);
+    if (seq % PRUNE_EVERY === 0) {
+      this.prune(seq, now);
+      this.shards.prune();
+    }
     return { delivered, seq, duplicate: false, ...(envelope.expiresAt ? { expiresAt: envelope.expiresAt } : {}) };
   }
 
@@ -446,22 +519,37 @@ export class MeshRoom extends DurableObject<Env> {
    * What was missed after the cursor (emergencies first), at most RESUME_MAX_BYTES of it, then resume-done with
    * the cursor to continue from (`more` when the client should resume again) and the user's receipts.
    */
-  private async resume(ws: WebSocket, me: Attachment, cursor: number): Promise<void> {
+  private async resume(ws: WebSocket, me: Attachment, cursor: number, cursorShard = 0): Promise<void> {
     // Expired messages go before anything is read, so a late alarm never lets one be resumed.
     await this.expire(Date.now());
     const urgent = "(type = 'emergency' OR priority = 'high')";
-    const rows = (where: string) =>
-      this.sql.exec<{ seq: number; body: string }>(
-        `SELECT seq, body FROM envelopes WHERE seq > ? AND body IS NOT NULL AND ${where} ORDER BY seq`,
-        cursor,
-      );
     const size = (r: { body: string }) => utf8.encode(r.body).byteLength + RESUME_ITEM_OVERHEAD;
-    // Rows stream from SQLite; only what fits in one answer is held.
-    const plan = planResume(rows(urgent), rows("1"), size);
-    for (const batch of batchBySize(plan.items, RESUME_BATCH_SIZE, RESUME_BATCH_BYTES, size)) {
-      // Stored bodies are already-validated envelope JSON: spliced in, not parsed and re-serialised.
-      this.sendRaw(ws, `{"type":"resume-batch","items":[${batch.map((r) => `{"seq":${r.seq},"envelope":${r.body}}`).join(",")}]}`);
+    // A cursor of another shard of this area (durable-objects/shards.ts): that shard answers from it first.
+    const shard = this.shards.index;
+    const across: AcrossPage | null = roomKind(me.roomId) === "nearby" ? await this.shards.resumeAcross(cursorShard, cursor) : null;
+    const sendBatches = (items: { seq: number; body: string }[]) => {
+      for (const batch of batchBySize(items, RESUME_BATCH_SIZE, RESUME_BATCH_BYTES, size)) {
+        // Stored bodies are already-validated envelope JSON: spliced in, not parsed and re-serialised.
+        this.sendRaw(ws, `{"type":"resume-batch","items":[${batch.map((r) => `{"seq":${r.seq},"envelope":${r.body}}`).join(",")}]}`);
+      }
+    };
+    if (across) {
+      sendBatches(across.items);
+      // Still counting that shard's seqs: the client resumes again with them.
+      if (across.more) return this.send(ws, { type: "resume-done", cursor: across.cursor, receipts: [], more: true, shard: cursorShard });
     }
+    const sentAcross = new Set(across?.items.map((i) => i.id));
+    const rows = (where: string): Iterable<{ seq: number; body: string }> =>
+      across
+        ? unsent(this.shards.rowsBeyond(across.vector, where.replace(/\b(type|priority)\b/g, "e.$1")), sentAcross)
+        : this.sql.exec<{ seq: number; body: string }>(
+            `SELECT seq, body FROM envelopes WHERE seq > ? AND body IS NOT NULL AND ${where} ORDER BY seq`,
+            cursor,
+          );
+    const acrossBytes = across ? across.items.reduce((sum, r) => sum + size(r), 0) : 0;
+    // Rows stream from SQLite; only what fits in one answer is held.
+    const plan = planResume(rows(urgent), rows("1"), size, Math.max(RESUME_MAX_BYTES - acrossBytes, 1));
+    sendBatches(plan.items);
     const receiptRows = this.sql
       .exec<{ id: string; status: ReceiptStatus; by: string }>(
         `SELECT e.id AS id, r.status AS status, r.user_id AS by FROM envelopes e
@@ -481,11 +569,12 @@ export class MeshRoom extends DurableObject<Env> {
       cursor: plan.more && plan.cursor !== null ? plan.cursor : this.latestSeq(),
       receipts: [...best.values()],
       ...(plan.more ? { more: true } : {}),
+      ...(shard > 0 ? { shard } : {}),
     });
   }
 
   /** Records the reader's receipts and tells each sender's sockets. */
-  private receipt(me: Attachment, status: ReceiptStatus, ids: string[]): void {
+  private receipt(me: { userId: string }, status: ReceiptStatus, ids: string[], fromSocket = false): void {
     const rows = this.sql
       .exec<{ id: string; senderId: string }>(
         "SELECT id, sender_id AS senderId FROM envelopes WHERE id IN (SELECT value FROM json_each(?))",
@@ -509,6 +598,8 @@ export class MeshRoom extends DurableObject<Env> {
       const frame = encodeFrame({ type: "receipt", status, ids: senderIds, by: me.userId, at });
       for (const ws of this.ctx.getWebSockets(senderId)) this.sendRaw(ws, frame);
     }
+    // A reader on another shard than the envelope's: its receipts go there too (durable-objects/shards.ts).
+    if (fromSocket) this.shards.forwardReceipts(me.userId, status, ids);
   }
 
   /**
@@ -600,6 +691,7 @@ export class MeshRoom extends DurableObject<Env> {
     // Also for a socket already gone from the set (replaced or expelled, then its close event): the D1
     // update is idempotent, and after a wake-up the set may never have held it.
     this.sockets().delete(ws);
+    this.shards.noteLoad();
     const a = ws.deserializeAttachment() as Attachment | null;
     this.schedulePresence(a?.userId);
     if (!a) return;
@@ -717,6 +809,11 @@ export class MeshRoom extends DurableObject<Env> {
   private error(ws: WebSocket, code: FrameErrorCode, message: string, id?: string, retryAfterMs?: number): void {
     this.send(ws, { type: "error", code, message, ...(id ? { id } : {}), ...(retryAfterMs ? { retryAfterMs } : {}) });
   }
+}
+
+/** Rows whose envelope a resume has not sent already (streamed: the rows stay a cursor). */
+function* unsent<T extends { id: string }>(rows: Iterable<T>, sent: Set<string>): Generator<T> {
+  for (const r of rows) if (!sent.has(r.id)) yield r;
 }
 
 const dmPushKey = (userId: string) => `dm-pushed:${userId}`;

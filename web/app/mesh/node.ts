@@ -16,7 +16,7 @@ import { type MessageStatus, type OutboxItem, type StoredMessage, selectDbUser }
 import { History } from "./history";
 import * as keys from "./keys";
 import { LocalMesh, type LocalPeer, openLocalChannel } from "./local-transport";
-import { forwardEnvelope, relayToTabs, upgradeStatus } from "./logic";
+import { advanceCursor, forwardEnvelope, readCursor, relayToTabs, storedCursor, upgradeStatus } from "./logic";
 import { Outbox } from "./outbox";
 import { Receipts } from "./receipts";
 import { Sealing } from "./sealing";
@@ -38,6 +38,10 @@ export interface RoomState {
   viaTab: string | null;
   resumed: boolean;
   cursor: number;
+  /** The shard whose seqs `cursor` counts (0 but in a busy area's shards; web/app/mesh/logic.ts RoomCursor). */
+  cursorShard: number;
+  /** The shard this tab's relay socket is on, from its hello. */
+  shard: number;
   /** Who is here and how many (core/presence.ts); null until the room's first presence page. */
   presence: PresenceView | null;
   typing: { userId: string; nickname: string }[];
@@ -211,14 +215,18 @@ export class MeshNode {
       viaTab: null,
       resumed: false,
       cursor: 0,
+      cursorShard: 0,
+      shard: 0,
       presence: null,
       typing: [],
       encrypted: isPrivateRoom(room),
       loaded: false,
     };
     this.rooms.set(room, state);
-    const [, cursor] = await Promise.all([this.history.load(room), this.history.kvGet<number>(`cursor:${room}`)]);
-    state.cursor = cursor ?? 0;
+    const [, stored] = await Promise.all([this.history.load(room), this.history.kvGet<unknown>(`cursor:${room}`)]);
+    const cursor = readCursor(stored);
+    state.cursor = cursor.seq;
+    state.cursorShard = cursor.shard;
     state.loaded = true;
     this.changed();
     const relay = new RelayTransport(room, {
@@ -364,7 +372,8 @@ export class MeshNode {
   /** Asks the room for what this device missed after its cursor (again, while answers say there is more). */
   private resume(room: string) {
     const state = this.rooms.get(room);
-    if (!state || !this.relays.get(room)?.send({ type: "resume", cursor: state.cursor })) return;
+    const frame = state && { type: "resume" as const, cursor: state.cursor, ...(state.cursorShard ? { shard: state.cursorShard } : {}) };
+    if (!state || !frame || !this.relays.get(room)?.send(frame)) return;
     this.resuming.add(room);
   }
 
@@ -378,6 +387,7 @@ export class MeshNode {
     switch (frame.type) {
       case "hello":
         if (state) state.encrypted = frame.encrypted;
+        if (state && viaTab === null) state.shard = frame.shard ?? 0;
         break;
       case "ack":
         this.inOrder(room, () => this.onAck(room, frame.id, frame.seq, frame.expiresAt));
@@ -396,7 +406,7 @@ export class MeshNode {
           // Only now, with every missed envelope stored, does the cursor move past them.
           if (viaTab === null) {
             if (!frame.more) this.resuming.delete(room);
-            this.setCursor(room, frame.cursor);
+            this.setCursor(room, frame.cursor, frame.shard ?? 0, true);
           }
           // One answer carries a bounded number of bytes: the rest comes by resuming from the new cursor.
           if (viaTab === null && frame.more) this.resume(room);
@@ -472,11 +482,15 @@ export class MeshNode {
     this.chains.set(room, next);
   }
 
-  private setCursor(room: string, seq: number) {
+  /** `shard`: whose seqs `seq` counts (a live envelope's: the relay socket's); `restart`: a resume-done's cursor. */
+  private setCursor(room: string, seq: number, shard?: number, restart = false) {
     const state = this.rooms.get(room);
-    if (!state || seq <= state.cursor) return;
-    state.cursor = seq;
-    void this.history.kvSet(`cursor:${room}`, seq);
+    if (!state) return;
+    const next = advanceCursor({ seq: state.cursor, shard: state.cursorShard }, seq, shard ?? state.shard, restart);
+    if (!next) return;
+    state.cursor = next.seq;
+    state.cursorShard = next.shard;
+    void this.history.kvSet(`cursor:${room}`, storedCursor(next));
   }
 
   private async onAck(room: string, id: string, seq: number, expiresAt?: number) {
