@@ -42,7 +42,10 @@ async function dieAndWake(roomId: string, point: string): Promise<void> {
   });
 }
 
-const one = async <T>(query: string, ...binds: unknown[]) => (await env.DB.prepare(query).bind(...binds).first<T>()) as T;
+const one = async <T>(query: string, ...binds: unknown[]) =>
+  (await env.DB.prepare(query)
+    .bind(...binds)
+    .first<T>()) as T;
 
 /** What D1 and the room hold for it now. */
 async function counted(room: { roomId: string; area: string; people: string[] }) {

@@ -126,7 +126,10 @@ export async function countOpenSockets(db: Db): Promise<number> {
 
 /** Sockets open now in one room, as of its last batch. */
 export async function countRoomSockets(db: Db, roomId: string): Promise<number> {
-  const [row] = await db.select({ n: sum(roomPresence.sockets) }).from(roomPresence).where(eq(roomPresence.roomId, roomId));
+  const [row] = await db
+    .select({ n: sum(roomPresence.sockets) })
+    .from(roomPresence)
+    .where(eq(roomPresence.roomId, roomId));
   return Number(row?.n ?? 0);
 }
 

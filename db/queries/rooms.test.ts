@@ -13,7 +13,16 @@ import * as schema from "../schema";
 import { and, eq } from "drizzle-orm";
 import { MESSAGE_POINTS, MESSAGE_POINTS_PER_DAY } from "../../core/rewards";
 import { findRoomActivity, type FlushMessage, type RoomFlush, writeRoomFlush } from "./room-activity";
-import { addMembers, countActiveConnections, ensureRoom, isMember, listDeviceKeys, listMembers, listUserRooms, upsertDeviceKey } from "./rooms";
+import {
+  addMembers,
+  countActiveConnections,
+  ensureRoom,
+  isMember,
+  listDeviceKeys,
+  listMembers,
+  listUserRooms,
+  upsertDeviceKey,
+} from "./rooms";
 import { createUser } from "./users";
 
 let db: Db;
@@ -92,7 +101,10 @@ describe("room queries on libSQL", () => {
       .from(schema.analyticsDaily)
       .where(and(eq(schema.analyticsDaily.day, "2026-11-20"), eq(schema.analyticsDaily.area, roomId.slice(7, 10))));
     expect(daily.map((d) => d.count)).toEqual([34]);
-    const hourly = await db.select().from(schema.analyticsHourly).where(eq(schema.analyticsHourly.area, roomId.slice(7, 10)));
+    const hourly = await db
+      .select()
+      .from(schema.analyticsHourly)
+      .where(eq(schema.analyticsHourly.area, roomId.slice(7, 10)));
     expect(hourly.map((h) => [h.hour, h.count])).toEqual([["2026-11-20T10", 34]]);
     const personal = await db.select().from(schema.analyticsPersonal).where(eq(schema.analyticsPersonal.userId, b.id));
     expect(personal.map((p) => p.count)).toEqual([17]);
@@ -111,7 +123,15 @@ describe("room queries on libSQL", () => {
 
   it("keeps who is present per room from the batches; a room woken empty clears its stale rows", async () => {
     const roomId = `nearby:${newId().slice(0, 5)}`;
-    await writeRoomFlush(db, flush(roomId, [], { presence: [["u1", 1], ["u2", 2]] }));
+    await writeRoomFlush(
+      db,
+      flush(roomId, [], {
+        presence: [
+          ["u1", 1],
+          ["u2", 2],
+        ],
+      }),
+    );
     expect(await countActiveConnections(db, roomId)).toBe(3);
     await writeRoomFlush(db, flush(roomId, [], { presence: [["u1", 0]] }));
     expect(await countActiveConnections(db, roomId)).toBe(2);

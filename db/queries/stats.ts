@@ -41,7 +41,10 @@ export async function publicStats(db: Db, now = Date.now()) {
       .from(analyticsHourly)
       .where(sql`${analyticsHourly.hour} >= ${dayAgo.toISOString().slice(0, 13)} and ${like(analyticsHourly.kind, "message.%")}`)
       .get(),
-    db.select({ n: sum(roomPresence.sockets) }).from(roomPresence).get(),
+    db
+      .select({ n: sum(roomPresence.sockets) })
+      .from(roomPresence)
+      .get(),
     db.select({ n: count() }).from(rooms).where(eq(rooms.kind, "nearby")).get(),
     db.select({ n: count() }).from(emergencyBroadcasts).get(),
     db
@@ -94,8 +97,18 @@ export async function adminCounts(db: Db, now = Date.now()) {
         .where(gt(sessions.expiresAt, new Date(now)))
         .get(),
     ),
-    n(db.select({ n: sum(roomActivity.messages) }).from(roomActivity).get()),
-    n(db.select({ n: sum(roomPresence.sockets) }).from(roomPresence).get()),
+    n(
+      db
+        .select({ n: sum(roomActivity.messages) })
+        .from(roomActivity)
+        .get(),
+    ),
+    n(
+      db
+        .select({ n: sum(roomPresence.sockets) })
+        .from(roomPresence)
+        .get(),
+    ),
     n(db.select({ n: count() }).from(emergencyBroadcasts).where(gt(emergencyBroadcasts.broadcastedAt, since)).get()),
     n(db.select({ n: count() }).from(users).where(eq(users.subscriptionTier, "premium")).get()),
     n(db.select({ n: count() }).from(users).where(eq(users.subscriptionTier, "enterprise")).get()),

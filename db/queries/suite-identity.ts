@@ -1,7 +1,6 @@
 // The identity query modules (second factor, passkeys, security events, verification, devices, limits, phone
 // channels, my data) on both drivers; run from db/queries/libsql.test.ts and db/queries/d1.worker.test.ts.
 import { eq } from "drizzle-orm";
-import { newId } from "../../core/ids";
 import { describe, expect, it } from "vitest";
 import type { Db } from "../index";
 import { phoneChannels } from "../schema";

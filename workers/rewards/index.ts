@@ -15,14 +15,7 @@ import {
 } from "../../core/rewards";
 import type { Db } from "../../db";
 import { resolveArea } from "../../core/places";
-import {
-  bonusDays,
-  countEventsOn,
-  earnerStanding,
-  pointTotals,
-  recordPoints,
-  topEarners,
-} from "../../db/queries/rewards";
+import { bonusDays, countEventsOn, earnerStanding, pointTotals, recordPoints, topEarners } from "../../db/queries/rewards";
 import type { User } from "../../db/schema";
 import { nameForOthers } from "../../core/names";
 import { listUserRooms } from "../../db/queries/rooms";
