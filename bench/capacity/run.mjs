@@ -194,7 +194,12 @@ async function busyMinute(room, senders, encrypted) {
   const after = await settled();
   for (const ws of sockets) ws.close();
   const cost = { reads: after.reads - before.reads, writes: after.writes - before.writes };
-  return { mean: { reads: cost.reads / sent, writes: cost.writes / sent }, batch: cost, sent, onPath: during.reads + during.writes - before.reads - before.writes };
+  return {
+    mean: { reads: cost.reads / sent, writes: cost.writes / sent },
+    batch: cost,
+    sent,
+    onPath: during.reads + during.writes - before.reads - before.writes,
+  };
 }
 
 const rows = [];
