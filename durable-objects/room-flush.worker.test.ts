@@ -114,4 +114,23 @@ describe("the room's D1 batch after a crash", () => {
     expect(after).toMatchObject({ daily: 5, hourly: 5, activity: 5, history: 5 });
     expect(after.perPerson.map((p) => p.points)).toEqual([2, 2, 1].map((n) => n * MESSAGE_POINTS));
   });
+
+  it("keeps a batch D1 refused pending, counts it as trouble for the operator, and sends it at the next alarm", async () => {
+    const room = await busyRoom("y0", 2);
+    const trouble = async () =>
+      (await one<{ n: number | null }>("SELECT sum(count) AS n FROM analytics_daily WHERE kind = 'ops.d1_write_failed'")).n ?? 0;
+    const before = await trouble();
+    // D1 refuses the batch: the table its last statement writes is not there.
+    await env.DB.exec("ALTER TABLE room_activity RENAME TO room_activity_away");
+    try {
+      await flushRoom(room.roomId);
+    } finally {
+      await env.DB.exec("ALTER TABLE room_activity_away RENAME TO room_activity");
+    }
+    expect(await trouble()).toBe(before + 1);
+    // One transaction: nothing of the refused batch was kept.
+    expect(await counted(room)).toMatchObject({ daily: null, activity: null, history: 4 });
+    await flushRoom(room.roomId);
+    expect(await counted(room)).toMatchObject({ daily: 4, hourly: 4, activity: 4, history: 4 });
+  });
 });
