@@ -82,7 +82,7 @@ export interface RoomStats {
   people: number;
   /** Who is connected (as the presence frame lists them, at most 200). */
   present: { userId: string; nickname: string; nodes: number }[];
-  /** mesh_connections rows still active for the room. */
+  /** Sockets open in the room now (its own live figure). */
   activeConnections: number;
   /** Envelopes the room keeps for resume. */
   messagesStored: number;

@@ -1,6 +1,6 @@
 // One drizzle schema for D1 and libSQL. snake_case columns; names the admin console queries are fixed by the
-// spec: users(created_at, subscription_tier), messages(sent_at), mesh_connections(is_active),
-// emergency_broadcasts(broadcasted_at).
+// spec: users(created_at, subscription_tier), emergency_broadcasts(broadcasted_at). Messages and connections are
+// no longer rows here: the rooms keep them (docs/decisions/056-the-room-is-the-record-of-its-messages.md).
 import { sql } from "drizzle-orm";
 import { foreignKey, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { SETTINGS_DEFAULTS } from "../core/constants";
@@ -312,44 +312,33 @@ export const devicePrekeys = sqliteTable(
   ],
 );
 
-export const messages = sqliteTable(
-  "messages",
-  {
-    // Envelope id: the same id on every device and in the room's storage.
-    id: text("id").primaryKey(),
-    roomId: text("room_id").notNull(),
-    senderId: text("sender_id").notNull(),
-    type: text("type").notNull(),
-    isEncrypted: integer("is_encrypted", { mode: "boolean" }).notNull().default(false),
-    // Plain text only for public area rooms; private rooms keep ciphertext here and nothing else.
-    body: text("body"),
-    ciphertext: text("ciphertext"),
-    iv: text("iv"),
-    hopCount: integer("hop_count").notNull().default(0),
-    priority: text("priority", { enum: ["normal", "high"] })
-      .notNull()
-      .default("normal"),
-    sentAt: integer("sent_at", { mode: "timestamp_ms" }).notNull().default(now),
-  },
-  (t) => [index("messages_room_idx").on(t.roomId, t.sentAt), index("messages_sent_idx").on(t.sentAt)],
-);
+/**
+ * A room's activity as its Durable Object last wrote it, one row per room, in the room's once-a-minute batch
+ * (docs/decisions/056-the-room-is-the-record-of-its-messages.md): when it last had a message (the chat list's
+ * order), how many it has had, and the highest envelope seq already counted in D1 under the room's storage
+ * epoch, so a batch replayed after a crash adds nothing twice.
+ */
+export const roomActivity = sqliteTable("room_activity", {
+  roomId: text("room_id").primaryKey(),
+  lastMessageAt: integer("last_message_at", { mode: "timestamp_ms" }),
+  messages: integer("messages").notNull().default(0),
+  epoch: integer("epoch").notNull().default(0),
+  countedSeq: integer("counted_seq").notNull().default(0),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
+});
 
-export const meshConnections = sqliteTable(
-  "mesh_connections",
+/**
+ * Who has sockets open in which room, as of the room's last batch (decision 056): the open-connection figures,
+ * "online anywhere" for direct-message pushes and the rooms a ban must close. Rows go when the person leaves.
+ */
+export const roomPresence = sqliteTable(
+  "room_presence",
   {
-    id: text("id").primaryKey(),
-    userId: text("user_id").notNull(),
     roomId: text("room_id").notNull(),
-    transport: text("transport").notNull().default("relay"),
-    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
-    connectedAt: integer("connected_at", { mode: "timestamp_ms" }).notNull().default(now),
-    disconnectedAt: integer("disconnected_at", { mode: "timestamp_ms" }),
+    userId: text("user_id").notNull(),
+    sockets: integer("sockets").notNull(),
   },
-  (t) => [
-    index("mesh_connections_active_idx").on(t.isActive, t.roomId),
-    // Closed connections by when they closed: the Cron finds those past the hour without walking the rest (decision 051).
-    index("mesh_connections_closed_idx").on(t.isActive, t.disconnectedAt),
-  ],
+  (t) => [primaryKey({ columns: [t.roomId, t.userId] }), index("room_presence_user_idx").on(t.userId)],
 );
 
 export const emergencyBroadcasts = sqliteTable(

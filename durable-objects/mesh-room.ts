@@ -1,7 +1,8 @@
 // MeshRoom: one Durable Object per room (docs/architecture.md §5), WebSocket hibernation API, frame protocol in
 // core/frames.ts. The room keeps its recent envelopes in its own SQLite storage for store-and-forward and
-// resume, acknowledges each envelope once stored, relays receipts to senders and tracks presence. Message
-// metadata goes to D1 `messages`; each socket is a row in `mesh_connections`.
+// resume, acknowledges each envelope once stored, relays receipts to senders and tracks presence. The room is the
+// record of its messages: counts and presence reach D1 in one batch a minute at most, from its alarm
+// (durable-objects/room-flush.ts, docs/decisions/056-the-room-is-the-record-of-its-messages.md).
 import { DurableObject } from "cloudflare:workers";
 import { type Envelope, EnvelopeSchema } from "../core/envelope";
 import { dmPeer, roomKind, shardObjectName } from "../core/room-ids";
@@ -26,16 +27,7 @@ import { CallSwitch } from "./calls";
 import { REQUEST_PUSH_KEY, RequestGate } from "./requests";
 import { type AcrossPage, type LoadReport, type ReceiptRelay, type RelayBatch, Shards, type ShardSibling } from "./shards";
 import { createDb } from "../db";
-import { awardMessagePoints } from "../workers/rewards";
-import { recordMessageEvents } from "../workers/analytics";
-import {
-  closeConnection,
-  closeRoomConnections,
-  dropMessageContent,
-  type MessageRow,
-  openConnection,
-  recordMessages,
-} from "../db/queries/rooms";
+import { type FlushEnv, MESSAGE_TYPES, RoomFlusher } from "./room-flush";
 import { notifyDirectMessageIfOffline } from "../workers/notifications";
 import {
   type Bucket,
@@ -67,14 +59,13 @@ interface Attachment {
   userId: string;
   nickname: string;
   roomId: string;
-  /** mesh_connections row id. */
+  /** The socket's id (calls name a party by it). */
   connId: string;
   /** When the socket joined (ms), so the oldest of a person's sockets is the one replaced. */
   openedAt: number;
 }
 
-/** Envelope types that are chat messages (recorded in D1 `messages`); `key` envelopes stay in the room only. */
-const MESSAGE_TYPES = new Set(["text", "emergency", "system", "ai"]);
+const MESSAGE_TYPE_SET = new Set<string>(MESSAGE_TYPES);
 const PRUNE_EVERY = 100;
 /** People whose rate buckets the room keeps before dropping idle ones. */
 const MAX_BUCKETS = 5000;
@@ -83,11 +74,6 @@ const BUCKET_REFILLED_MS = (RESUME_RATE.burst / RESUME_RATE.perSecond) * 1000;
 const utf8 = new TextEncoder();
 /** Joins and leaves within this window share one presence delta (a room of N joining is not N² frames). */
 const PRESENCE_DEBOUNCE_MS = 100;
-/**
- * Members' messages reach D1 `messages` (and analytics, points) at most once per this window, in one batch, off
- * the send path (docs/decisions/043-room-speed-and-shards.md): D1 is metadata, the room's SQLite is the record.
- */
-export const METADATA_FLUSH_MS = 250;
 
 export class MeshRoom extends DurableObject<Env> {
   private readonly sql: SqlStorage;
@@ -96,17 +82,14 @@ export class MeshRoom extends DurableObject<Env> {
    * idle, so a full bucket is right. Kept after a person leaves, so reconnecting never refills them.
    */
   private readonly buckets = new Map<string, { frames: Bucket; resumes: Bucket }>();
-  private pendingRows: MessageRow[] = [];
-  private flushing: Promise<void> | null = null;
-  private flushTimer: ReturnType<typeof setTimeout> | null = null;
-  /** Socket deliveries not yet added to the stored 'relayed' figure (written with the metadata batch). */
-  private relayedPending = 0;
+  private readonly flusher: RoomFlusher;
   private presenceTimer: ReturnType<typeof setTimeout> | null = null;
   /** People who joined or left since the last presence delta. */
   private readonly presenceChanged = new Set<string>();
   /** The room's sockets, read once per wake-up from the runtime and kept current on join/leave. */
   private socketSet: Set<WebSocket> | null = null;
-  private staleRowsClosed: Promise<void> | null = null;
+  /** Whether this instance has looked for sockets lost while it was down (once, at its first upgrade). */
+  private presenceChecked = false;
   private readonly calls: CallSwitch;
   private readonly disappearing: Disappearing;
   private readonly requests: RequestGate;
@@ -134,6 +117,7 @@ export class MeshRoom extends DurableObject<Env> {
     )`);
     this.sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     this.requests = new RequestGate(this.sql);
+    this.flusher = new RoomFlusher(this.sql, ctx.storage, env as FlushEnv, (at) => this.scheduleAlarm(at));
     // A bare ping is answered without waking a hibernated room.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
     this.calls = new CallSwitch({
@@ -145,7 +129,6 @@ export class MeshRoom extends DurableObject<Env> {
       error: (ws, code, message, id, retryAfterMs) => this.error(ws, code, message, id, retryAfterMs),
       storeSystem: async (envelope) => {
         this.store(envelope, null);
-        await this.flush();
       },
       db: () => createDb(env),
       scheduleAlarm: (at) => this.scheduleAlarm(at),
@@ -169,13 +152,15 @@ export class MeshRoom extends DurableObject<Env> {
   }
 
   /**
-   * One alarm serves two sections: the calls section's ring timeout (docs/decisions/024-calls-through-the-room.md)
-   * and the expiry of disappearing messages (docs/decisions/040-disappearing-messages.md). Each asks for a time
-   * through scheduleAlarm, which keeps the earliest; here both do their due work and ask again.
+   * One alarm serves three sections: the calls section's ring timeout (docs/decisions/024-calls-through-the-room.md),
+   * the expiry of disappearing messages (docs/decisions/040-disappearing-messages.md) and the D1 batch
+   * (docs/decisions/056-the-room-is-the-record-of-its-messages.md). Each asks for a time through scheduleAlarm,
+   * which keeps the earliest; here each does its due work and asks again.
    */
   async alarm(): Promise<void> {
     await this.calls.alarm();
     await this.expire(Date.now());
+    await this.flusher.onAlarm(this.d1RoomKey(), () => this.socketCounts());
     const next = this.disappearing.next();
     if (next !== null) await this.scheduleAlarm(next);
   }
@@ -186,13 +171,9 @@ export class MeshRoom extends DurableObject<Env> {
     if (current === null || at < current) await this.ctx.storage.setAlarm(at);
   }
 
-  /** Drops expired messages from the room's storage and their content from D1 `messages`. */
+  /** Drops expired messages from the room's storage (D1 holds no message content). */
   private async expire(now: number): Promise<void> {
-    const dropped = this.disappearing.sweep(now);
-    if (dropped.length === 0) return;
-    // Rows still waiting for the batched metadata write go first, or it would store their content after the drop.
-    await this.flush();
-    await this.d1((db) => dropMessageContent(db, dropped));
+    this.disappearing.sweep(now);
   }
 
   /** The chat's disappearing-messages timer. */
@@ -216,7 +197,6 @@ export class MeshRoom extends DurableObject<Env> {
     if (changed) {
       const meta: DisappearingMeta = { event: "disappearing", by: input.by, byName: input.byName.slice(0, 60), timer: input.timer };
       this.store(systemLine(input.roomId, meta), null);
-      await this.flush();
     }
     return { timer: input.timer, changed };
   }
@@ -236,12 +216,12 @@ export class MeshRoom extends DurableObject<Env> {
     const elsewhere = roomKind(roomId) === "nearby" ? this.shards.admit(url, userId) : null;
     if (elsewhere) return elsewhere;
 
-    // Woken with no sockets, the room may have been torn down with them (no close events): no older row can be
-    // active. Done once per instance, and every upgrade waits for it, so it never closes a row opened after it.
-    // Only the room's own object: its shards share the room id, and their sockets are not this object's to close.
-    this.staleRowsClosed ??=
-      this.sockets().size === 0 && this.shards.index === 0 ? this.d1((db) => closeRoomConnections(db, roomId)) : Promise.resolve();
-    await this.staleRowsClosed;
+    // Woken with no sockets, the room may have been torn down with them (no close events): every presence row it
+    // wrote is stale, and its next batch replaces them (docs/decisions/056-…). Once per instance, before any join.
+    if (!this.presenceChecked) {
+      this.presenceChecked = true;
+      if (this.sockets().size === 0) this.flusher.presenceReset();
+    }
     const pair = new WebSocketPair();
     const server = pair[1];
     const attachment: Attachment = {
@@ -269,7 +249,9 @@ export class MeshRoom extends DurableObject<Env> {
     this.send(server, this.presencePage());
     this.schedulePresence(userId);
     this.shards.noteLoad();
-    await this.d1((db) => openConnection(db, { id: attachment.connId, userId, roomId }));
+    // No D1 write on connect: the person's socket count goes with the room's next batch.
+    this.flusher.presenceChanged(userId);
+    this.flusher.schedule();
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
 
@@ -310,9 +292,7 @@ export class MeshRoom extends DurableObject<Env> {
     const refused = refuseServerEnvelope(envelope);
     if (refused) throw new Error(refused.message);
     this.rememberRoom(envelope.room);
-    const result = this.store(envelope, null);
-    await this.flush();
-    return result;
+    return this.store(envelope, null);
   }
 
   /**
@@ -346,8 +326,7 @@ export class MeshRoom extends DurableObject<Env> {
     // Sockets are tagged with their person's id (see fetch): a direct chat that goes whole closes both sides.
     const people = wholeRoom ? new Set(this.ctx.getWebSockets().flatMap((ws) => this.ctx.getTags(ws))) : new Set([userId]);
     for (const person of people) await this.expel(person);
-    // Rows still waiting for D1 are written first, so the account deletion that follows removes them too.
-    await this.flush();
+    // Their messages not yet counted in D1 go with them; the account deletion removes what was counted.
     forgetPerson(this.sql, userId, wholeRoom);
     this.disappearing.reload();
     for (const shard of this.shards.others()) await shard.forget(userId, wholeRoom);
@@ -382,6 +361,21 @@ export class MeshRoom extends DurableObject<Env> {
     return this.shards.page(cursor);
   }
 
+  /**
+   * The person's own messages this room still keeps, for their data export: the room is the record of its
+   * messages (docs/decisions/056-the-room-is-the-record-of-its-messages.md). Private rooms hold ciphertext only.
+   */
+  async sentBy(userId: string): Promise<{ roomId: string; seq: number; storedAt: number; envelope: Envelope }[]> {
+    const roomId = this.roomId() ?? "";
+    return this.sql
+      .exec<{ seq: number; at: number; body: string }>(
+        "SELECT seq, stored_at AS at, body FROM envelopes WHERE sender_id = ? AND body IS NOT NULL ORDER BY seq",
+        userId,
+      )
+      .toArray()
+      .map((r) => ({ roomId, seq: r.seq, storedAt: r.at, envelope: JSON.parse(r.body) as Envelope }));
+  }
+
   /** Live figures for /mesh-network: sockets and people present, envelopes kept, deliveries made to sockets. */
   async stats(): Promise<{ nodes: number; people: number; present: PresenceMember[]; latestSeq: number; stored: number; relayed: number }> {
     const presence = this.present();
@@ -395,7 +389,7 @@ export class MeshRoom extends DurableObject<Env> {
       present: presence.members.slice(0, PRESENCE_MEMBER_LIMIT),
       latestSeq: this.latestSeq(),
       stored,
-      relayed: Number(relayed?.v ?? 0) + this.relayedPending,
+      relayed: Number(relayed?.v ?? 0),
     };
   }
 
@@ -425,7 +419,6 @@ export class MeshRoom extends DurableObject<Env> {
           ...(result.duplicate ? { duplicate: true } : {}),
           ...(result.expiresAt ? { expiresAt: result.expiresAt } : {}),
         });
-        this.scheduleFlush();
         if (!result.duplicate) this.pushDirectMessage(envelope, me);
         return;
       }
@@ -488,8 +481,14 @@ export class MeshRoom extends DurableObject<Env> {
       if (ws === origin) continue;
       if (this.sendRaw(ws, frame)) delivered++;
     }
-    this.relayedPending += delivered;
-    if (MESSAGE_TYPES.has(envelope.type) && !relayed) this.pendingRows.push(toMessageRow(envelope, now));
+    // The envelope row is the D1 batch's pending record; the relayed figure and the flush alarm are written in the
+    // same synchronous step, so the room's storage commits them together (docs/decisions/056-…).
+    if (delivered > 0)
+      this.sql.exec(
+        "INSERT INTO meta (key, value) VALUES ('relayed', ?) ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value",
+        delivered,
+      );
+    if (MESSAGE_TYPE_SET.has(envelope.type) && !relayed) this.flusher.schedule(now);
     if (!relayed) this.shards.scheduleRelay();
     if (envelope.expiresAt !== undefined) {
       this.disappearing.track(envelope.id, envelope.expiresAt);
@@ -510,7 +509,7 @@ export class MeshRoom extends DurableObject<Env> {
   private withExpiry(envelope: Envelope, now: number): Envelope {
     const { expiresAt: _given, ...rest } = envelope;
     const announcement = envelope.meta?.event === "disappearing";
-    if (!isPrivateRoom(envelope.room) || !MESSAGE_TYPES.has(envelope.type) || announcement) return rest;
+    if (!isPrivateRoom(envelope.room) || !MESSAGE_TYPE_SET.has(envelope.type) || announcement) return rest;
     const expiresAt = this.disappearing.expiryFor(now);
     return expiresAt === undefined ? rest : { ...rest, expiresAt };
   }
@@ -608,7 +607,7 @@ export class MeshRoom extends DurableObject<Env> {
    * module checks that and their preferences and quiet hours).
    */
   private pushDirectMessage(envelope: Envelope, me: Attachment): void {
-    if (roomKind(envelope.room) !== "dm" || !MESSAGE_TYPES.has(envelope.type)) return;
+    if (roomKind(envelope.room) !== "dm" || !MESSAGE_TYPE_SET.has(envelope.type)) return;
     const recipientId = dmPeer(envelope.room, me.userId);
     if (!recipientId || this.ctx.getWebSockets(recipientId).length > 0) return;
     // A message request notifies once, not once per absence (docs/decisions/050-consent-before-a-stranger-reaches-you.md).
@@ -696,7 +695,8 @@ export class MeshRoom extends DurableObject<Env> {
     this.schedulePresence(a?.userId);
     if (!a) return;
     await this.calls.left(a.connId);
-    await this.d1((db) => closeConnection(db, a.connId));
+    this.flusher.presenceChanged(a.userId);
+    this.flusher.schedule();
   }
 
   /** Makes room for one more socket of this person: their oldest beyond MAX_SOCKETS_PER_PERSON are closed. */
@@ -735,6 +735,25 @@ export class MeshRoom extends DurableObject<Env> {
     return this.sql.exec<{ seq: number | null }>("SELECT MAX(seq) AS seq FROM envelopes").one().seq ?? 0;
   }
 
+  /**
+   * The key of this object's rows in D1 (room_activity, room_presence): a shard counts only its own members'
+   * messages and sockets, under its object name, so two shards never share one exactly-once guard
+   * (docs/decisions/059-hot-areas-shard.md).
+   */
+  private d1RoomKey(): string | null {
+    const roomId = this.roomId();
+    return roomId === null ? null : shardObjectName(roomId, this.shards.index);
+  }
+
+  private roomId(): string | null {
+    return this.sql.exec<{ v: string }>("SELECT value AS v FROM meta WHERE key = 'room'").toArray()[0]?.v ?? null;
+  }
+
+  /** Open sockets per person now, for the presence rows of the D1 batch. */
+  private socketCounts(): Map<string, number> {
+    return new Map(this.present().members.map((m) => [m.userId, m.nodes]));
+  }
+
   private rememberRoom(roomId: string): void {
     this.sql.exec("INSERT INTO meta (key, value) VALUES ('room', ?) ON CONFLICT (key) DO NOTHING", roomId);
   }
@@ -743,45 +762,14 @@ export class MeshRoom extends DurableObject<Env> {
   private prune(latestSeq: number, now: number): void {
     const { belowSeq, before } = pruneBounds(latestSeq, now);
     this.sql.exec("UPDATE envelopes SET body = NULL WHERE seq < ? AND stored_at < ? AND body IS NOT NULL", belowSeq, before);
-    this.sql.exec("DELETE FROM envelopes WHERE seq < ? AND stored_at < ?", belowSeq, now - DEDUPE_MEMORY_MS);
+    // Never one whose message D1 has not counted yet (a long D1 outage): it is the batch's pending record.
+    this.sql.exec(
+      "DELETE FROM envelopes WHERE seq < ? AND stored_at < ? AND seq <= ?",
+      belowSeq,
+      now - DEDUPE_MEMORY_MS,
+      this.flusher.countedThrough(),
+    );
     this.sql.exec("DELETE FROM receipts WHERE at < ?", now - DEDUPE_MEMORY_MS);
-  }
-
-  /** One metadata flush per METADATA_FLUSH_MS at most, whatever the number of messages in between. */
-  private scheduleFlush(): void {
-    if (this.flushTimer) return;
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = null;
-      void this.flush();
-    }, METADATA_FLUSH_MS);
-  }
-
-  /** Writes pending `messages` rows to D1 and the relayed figure; concurrent callers share one running flush. */
-  private flush(): Promise<void> {
-    if (this.relayedPending > 0) {
-      this.sql.exec(
-        "INSERT INTO meta (key, value) VALUES ('relayed', ?) ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value",
-        this.relayedPending,
-      );
-      this.relayedPending = 0;
-    }
-    if (this.flushing) return this.flushing;
-    if (this.pendingRows.length === 0) return Promise.resolve();
-    this.flushing = (async () => {
-      try {
-        while (this.pendingRows.length > 0) {
-          const rows = this.pendingRows.splice(0, this.pendingRows.length);
-          await this.d1(async (db) => recordMessageEvents(db, await recordMessages(db, rows)));
-          // Points for the people's messages just recorded (workers/rewards: each once, capped per day); notices,
-          // assistant answers and SOS earn nothing here.
-          const said = rows.filter((r) => r.type === "text");
-          if (said.length > 0) await this.d1((db) => awardMessagePoints(db, said));
-        }
-      } finally {
-        this.flushing = null;
-      }
-    })();
-    return this.flushing;
   }
 
   /** D1 is metadata: a failure is logged and never breaks the chat. */
@@ -822,22 +810,4 @@ class TooLarge extends Error {
   constructor() {
     super(`Messages may be at most ${MAX_ENVELOPE_BYTES} bytes`);
   }
-}
-
-/** The D1 `messages` row of an envelope: plain text only for public rooms, ciphertext only for private ones. */
-export function toMessageRow(envelope: Envelope, storedAt: number): MessageRow {
-  const sealed = "ciphertext" in envelope.content ? envelope.content : null;
-  return {
-    id: envelope.id,
-    roomId: envelope.room,
-    senderId: envelope.senderId,
-    type: envelope.type,
-    isEncrypted: envelope.isEncrypted,
-    body: sealed || isPrivateRoom(envelope.room) ? null : "text" in envelope.content ? envelope.content.text : null,
-    ciphertext: sealed?.ciphertext ?? null,
-    iv: sealed?.iv ?? null,
-    hopCount: envelope.meshRoute.length,
-    priority: envelope.priority,
-    sentAt: new Date(storedAt),
-  };
 }

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { newId } from "../core/ids";
 import { createDb } from "../db";
 import { countCodesFromAddress } from "../db/queries/verifications";
-import { meshConnections, messages, roomMembers, rooms, sessions, verifications } from "../db/schema";
+import { roomActivity, roomMembers, rooms, sessions, verifications } from "../db/schema";
 import { anonymousSession, call } from "../tests/workers/helpers";
 import type { AppEnv } from "./env";
 import { startVerification } from "./identity/verification";
@@ -28,10 +28,9 @@ describe("retention run by the Cron", () => {
         "api_key_usage",
         "audit_log",
         "files",
-        "mesh_connections",
-        "messages",
         "notifications",
         "outbound_messages",
+        "room_activity",
         "security_events",
         "sessions",
         "sos_deliveries",
@@ -99,51 +98,36 @@ describe("retention run by the Cron", () => {
     expect((await me.json<{ user: { id: string } }>()).user.id).toBe(person.user.id);
   });
 
-  it("keeps each room's last message, so the room list keeps ordering rooms quiet for longer than the window", async () => {
+  it("keeps each room's activity row, so the room list orders rooms quiet for months; a gone room's row goes", async () => {
     const person = await anonymousSession();
     const userId = person.user.id;
     const now = Date.now();
-    const [quiet, older] = [`group:${newId()}`, `group:${newId()}`];
+    const [quiet, older, gone] = [`group:${newId()}`, `group:${newId()}`, `group:${newId()}`];
     await db.insert(rooms).values([
-      { id: quiet, kind: "group", name: "Quiet for 2 days" },
+      { id: quiet, kind: "group", name: "Quiet for 2 months" },
       { id: older, kind: "group", name: "Quiet for longer" },
     ]);
     // Joined the room quiet for longer more recently: only its last message puts it below the other.
     await db.insert(roomMembers).values([
-      { roomId: quiet, userId, joinedAt: new Date(now - 40 * DAY) },
+      { roomId: quiet, userId, joinedAt: new Date(now - 90 * DAY) },
       { roomId: older, userId, joinedAt: new Date(now - 20 * DAY) },
     ]);
-    // Every message has just left the two-day window (the run's first look); each room's newest stays.
-    const msg = (roomId: string, ago: number) => ({ id: newId(), roomId, senderId: userId, type: "text", sentAt: new Date(now - ago) });
-    const rows = [
-      msg(quiet, 2 * DAY + 2 * HOUR),
-      msg(quiet, 2 * DAY + 20 * HOUR),
-      msg(older, 2 * DAY + 10 * HOUR),
-      msg(older, 2 * DAY + 22 * HOUR),
-    ];
-    await db.insert(messages).values(rows);
+    await db.insert(roomActivity).values([
+      { roomId: quiet, lastMessageAt: new Date(now - 60 * DAY), messages: 4, updatedAt: new Date(now - 60 * DAY) },
+      { roomId: older, lastMessageAt: new Date(now - 80 * DAY), messages: 2, updatedAt: new Date(now - 80 * DAY) },
+      { roomId: gone, lastMessageAt: new Date(now - 2 * DAY), messages: 9, updatedAt: new Date(now - 2 * DAY) },
+    ]);
 
-    await runRetention(db, { now });
+    const counts = await runRetention(db, { now });
+    expect(counts.room_activity).toBeGreaterThanOrEqual(1);
     const kept = await db
-      .select({ id: messages.id })
-      .from(messages)
-      .where(inArray(messages.roomId, [quiet, older]));
-    expect(kept.map((r) => r.id).sort()).toEqual([rows[0].id, rows[2].id].sort());
+      .select({ id: roomActivity.roomId })
+      .from(roomActivity)
+      .where(inArray(roomActivity.roomId, [quiet, older, gone]));
+    expect(kept.map((r) => r.id).sort()).toEqual([quiet, older].sort());
     const list = await call("/api/rooms", { cookie: person.cookie });
     expect(list.status).toBe(200);
     const ids = (await list.json<{ rooms: { id: string }[] }>()).rooms.map((r) => r.id).filter((id) => id === quiet || id === older);
     expect(ids).toEqual([quiet, older]);
-  });
-
-  it("drops connections closed over an hour ago and keeps open ones, however old", async () => {
-    const roomId = `nearby:${newId().slice(0, 5)}`;
-    const now = Date.now();
-    const open = { id: newId(), userId: "someone", roomId, connectedAt: new Date(now - 3 * DAY) };
-    const closed = { id: newId(), userId: "someone", roomId, isActive: false, disconnectedAt: new Date(now - 2 * HOUR) };
-    await db.insert(meshConnections).values([open, closed]);
-    const counts = await runRetention(db, { now });
-    expect(counts.mesh_connections).toBeGreaterThanOrEqual(1);
-    const left = await db.select({ id: meshConnections.id }).from(meshConnections).where(eq(meshConnections.roomId, roomId));
-    expect(left).toEqual([{ id: open.id }]);
   });
 });

@@ -10,10 +10,11 @@ const DAY = 24 * HOUR;
 
 /** How long each table's rows live; the reasons are in docs/decisions/051-retention.md. */
 export const RETENTION = {
-  /** Longer than the 24-hour "messages today" figure; each room's newest row is kept for the room list's order. */
-  messagesMs: 2 * DAY,
-  /** Closed connections: only open ones are read. */
-  closedConnectionsMs: HOUR,
+  /**
+   * A room's activity row once its room is gone (a deleted direct chat, an emptied group): a day, so a last batch
+   * still on its way finds the row it counts against (docs/decisions/056-the-room-is-the-record-of-its-messages.md).
+   */
+  goneRoomActivityMs: DAY,
   /** The per-address and per-phone limits look back one hour; a code lives 10 minutes. */
   verificationsMs: DAY,
   /** Past expiry: the admin figures count people whose session was used in the last 30 days. */
@@ -97,26 +98,14 @@ async function pruneOutsideWindow(
 }
 
 /**
- * Message metadata older than the window, except each room's newest row: the room list orders rooms by their
- * last message (db/queries/rooms.ts listUserRooms), however long ago it was.
+ * Activity rows of rooms that no longer exist. One row per room otherwise (it is the room list's order and the
+ * room's count), so the table grows with rooms, not with messages; room_presence holds only who is present now.
  */
-export function pruneMessages(db: Db, o: RetentionOptions) {
-  return pruneOutsideWindow(
-    db,
-    o,
-    "messages",
-    "sent_at",
-    o.now - RETENTION.messagesMs,
-    sql`sent_at < (SELECT max(n.sent_at) FROM messages n WHERE n.room_id = messages.room_id)`,
-  );
-}
-
-/** Connections closed more than an hour ago (open ones are never touched). */
-export function pruneConnections(db: Db, o: RetentionOptions) {
+export function pruneGoneRoomActivity(db: Db, o: RetentionOptions) {
   return deleteInChunks(
     db,
-    "mesh_connections",
-    sql`is_active = 0 AND disconnected_at < ${o.now - RETENTION.closedConnectionsMs}`,
+    "room_activity",
+    sql`updated_at < ${o.now - RETENTION.goneRoomActivityMs} AND room_id NOT IN (SELECT id FROM rooms)`,
     o.chunkRows,
   );
 }
@@ -201,8 +190,7 @@ export async function pruneUnfinishedUploads(db: Db, o: RetentionOptions) {
 
 /** Every rule, by table name, in the order the Cron runs them. */
 export const RETENTION_RULES = {
-  messages: pruneMessages,
-  mesh_connections: pruneConnections,
+  room_activity: pruneGoneRoomActivity,
   verifications: pruneVerifications,
   sessions: pruneSessions,
   webauthn_challenges: pruneWebauthnChallenges,

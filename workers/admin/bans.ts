@@ -74,7 +74,7 @@ export async function unbanPerson(db: Db, actor: User, targetId: string) {
   return { id: target.id, banned: false };
 }
 
-/** Closes the person's live sockets in every room they are in (mesh_connections says which). */
+/** Closes the person's live sockets in every room they may be in (room_presence and their memberships say which). */
 async function closeSockets(env: Pick<AppEnv, "ROOMS">, db: Db, userId: string): Promise<number> {
   let closed = 0;
   for (const roomId of await openConnectionRoomsOf(db, userId)) {

@@ -5,7 +5,6 @@ import {
   dailyBonusPoints,
   levelOf,
   MESSAGE_POINTS,
-  MESSAGE_POINTS_PER_DAY,
   type LeaderboardAnswer,
   type LeaderboardQuery,
   type RewardsAnswer,
@@ -16,15 +15,7 @@ import {
 } from "../../core/rewards";
 import type { Db } from "../../db";
 import { resolveArea } from "../../core/places";
-import {
-  bonusDays,
-  countEventsOn,
-  earnerStanding,
-  pointTotals,
-  recordPoints,
-  recordPointsMany,
-  topEarners,
-} from "../../db/queries/rewards";
+import { bonusDays, countEventsOn, earnerStanding, pointTotals, recordPoints, topEarners } from "../../db/queries/rewards";
 import type { User } from "../../db/schema";
 import { nameForOthers } from "../../core/names";
 import { listUserRooms } from "../../db/queries/rooms";
@@ -38,29 +29,6 @@ import type { AppEnv } from "../env";
 import { DomainError } from "../../core/domain-error";
 
 const DAY_MS = 86_400_000;
-
-/**
- * Points for messages sent in rooms (called when the room writes them to D1): each message once, at most
- * MESSAGE_POINTS_PER_DAY a day. One count and one insert per sender and day, so a busy room's flush stays cheap.
- */
-export async function awardMessagePoints(db: Db, rows: { id: string; senderId: string; sentAt?: Date }[]): Promise<void> {
-  const groups = new Map<string, { userId: string; day: string; ids: string[] }>();
-  for (const row of rows) {
-    const day = serverDay(row.sentAt ?? new Date());
-    const key = `${row.senderId} ${day}`;
-    const g = groups.get(key) ?? { userId: row.senderId, day, ids: [] };
-    g.ids.push(row.id);
-    groups.set(key, g);
-  }
-  for (const g of groups.values()) {
-    const room = MESSAGE_POINTS_PER_DAY - (await countEventsOn(db, g.userId, "message", g.day));
-    if (room <= 0) continue;
-    await recordPointsMany(
-      db,
-      g.ids.slice(0, room).map((ref) => ({ userId: g.userId, kind: "message" as const, ref, points: MESSAGE_POINTS, day: g.day })),
-    );
-  }
-}
 
 /** Points for verifying a phone, once per person however often they verify. */
 export async function awardVerified(db: Db, userId: string, now = new Date()): Promise<void> {
@@ -133,7 +101,8 @@ export async function rewardsFor(db: Db, userId: string, now = new Date()): Prom
   const daySet = new Set(days);
   const claimedToday = daySet.has(today);
   const streak = streakEnding(daySet, claimedToday ? today : yesterdayOf(today));
-  const messages = Number(by("message")?.count ?? 0);
+  // A day's message points are one ledger row (docs/decisions/056-…), so messages are counted from the points.
+  const messages = Math.round(Number(by("message")?.points ?? 0) / MESSAGE_POINTS);
   const helped = Number(by("sos_helped")?.count ?? 0);
   // Measured progress where LinkUp records the action; devices and invited friends are not counted yet.
   const progress: Record<string, number> = {

@@ -8,7 +8,6 @@ import type { NearbyInfo, RoomMemberInfo, RoomStats, RoomSummary, RoomsAnswer } 
 import type { Db } from "../../db";
 import {
   addMembers,
-  countActiveConnections,
   ensureRoom,
   findRoom,
   findUsersByIds,
@@ -177,7 +176,7 @@ export async function membersOf(db: Db, user: User, roomId: string): Promise<Roo
   }));
 }
 
-/** GET /api/rooms/:id/stats: the room's own live figures plus its active connections in D1. */
+/** GET /api/rooms/:id/stats: the room's own live figures (its sockets are its active connections). */
 export async function roomStats(env: Pick<Env, "ROOMS">, db: Db, user: User, roomId: string): Promise<RoomStats> {
   await requireRoomAccess(db, user, roomId);
   const live = await roomStub(env, roomId).stats();
@@ -186,7 +185,7 @@ export async function roomStats(env: Pick<Env, "ROOMS">, db: Db, user: User, roo
     nodes: live.nodes,
     people: live.people,
     present: live.present,
-    activeConnections: await countActiveConnections(db, roomId),
+    activeConnections: live.nodes,
     messagesStored: live.stored,
     messagesRelayed: live.relayed,
   };

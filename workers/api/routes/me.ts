@@ -33,7 +33,7 @@ export const me = new Hono<AppBindings>()
   .get("/me/export", async (c) => {
     const user = requireUser(c);
     c.header("Content-Disposition", 'attachment; filename="linkup-my-data.json"');
-    return c.json(await exportMyData(c.var.db, user, c.var.sessionHash));
+    return c.json(await exportMyData(c.env, c.var.db, user, c.var.sessionHash));
   })
   // Account deletion, confirmed by the typed phrase; every session ends with the account.
   .delete("/me", async (c) => {
