@@ -793,7 +793,7 @@ export const fr: Catalog = {
   "sec.manage": "Gérer",
   "sec.scoreTitle": "Score de sécurité",
   "sec.scoreAria": "Score de sécurité {score} %",
-  "sec.scoreHint": "La part des protections ci-dessous activées pour votre compte.",
+  "sec.scoreHint": "La part des protections proposées par LinkUp qui sont actives pour vous (verrouillage et code panique tels que cet appareil les connaît).",
   "sec.score.Excellent": "Excellent",
   "sec.score.Good": "Bon",
   "sec.score.Fair": "Moyen",
@@ -859,8 +859,10 @@ export const fr: Catalog = {
   "sec.f.disappearingBody":
     "Les discussions que vous commencez suppriment leurs messages après votre délai d'effacement ; chaque membre peut changer ce délai.",
   "sec.f.panic": "Code panique",
-  "sec.f.panicBody":
-    "Un code saisi au verrouillage pour effacer LinkUp de cet appareil. Il est conservé sur chaque appareil, invisible pour le serveur, il n'est donc pas compté ici.",
+  "sec.f.panicBody": "Un code à taper au verrouillage pour effacer LinkUp de cet appareil. Gardé sur cet appareil seulement.",
+  "sec.f.appLock": "Verrouillage de l'appli",
+  "sec.f.appLockBody": "Un code PIN ou une passkey demandés après le délai d'inactivité choisi. Gardé sur cet appareil seulement.",
+  "sec.manageAppLock": "Régler le verrouillage sur cet appareil",
   "sec.f.stealthBody": "Un titre d'onglet et une icône neutres ; les notifications masquent leur contenu.",
   "sec.e.sign_in": "Nouvelle connexion à votre compte",
   "sec.e.two_factor_on": "Authentification à deux facteurs activée",

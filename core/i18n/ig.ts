@@ -776,7 +776,7 @@ export const ig: Catalog = {
   "sec.manage": "Jikwaa",
   "sec.scoreTitle": "Akara nchekwa",
   "sec.scoreAria": "Akara nchekwa {score}%",
-  "sec.scoreHint": "Òkè nchekwa ndị dị n'okpuru gbanyere n'akaụntụ gị.",
+  "sec.scoreHint": "Òkè nchekwa LinkUp na-enye nke gbanyere maka gị (mkpọchi ngwa na koodu ụjọ dịka ngwaọrụ a si mara ha).",
   "sec.score.Excellent": "Magburu onwe ya",
   "sec.score.Good": "Ọ dị mma",
   "sec.score.Fair": "Ọ dị ntakịrị",
@@ -840,8 +840,10 @@ export const ig: Catalog = {
   "sec.f.disappearingBody":
     "Mkparịta ụka ị malitere na-ehichapụ ozi ha mgbe oge nhichapụ gị gafere; onye ọ bụla nọ na mkparịta ụka nwere ike ịgbanwe oge ya.",
   "sec.f.panic": "Koodu ụjọ",
-  "sec.f.panicBody":
-    "Koodu ị na-apịnye na mkpọchi ngwa iji hichapụ LinkUp na ngwaọrụ ahụ. Ọ dị na ngwaọrụ ọ bụla, nke sava na-adịghị ahụ, ya mere a naghị agụ ya ebe a.",
+  "sec.f.panicBody": "Koodu ị na-ede na mkpọchi ngwa iji hichapụ LinkUp na ngwaọrụ ahụ. Ọ dị naanị na ngwaọrụ a.",
+  "sec.f.appLock": "Mkpọchi ngwa",
+  "sec.f.appLockBody": "PIN ma ọ bụ passkey a na-arịọ mgbe oge izu ike ị họọrọ gachara. Ọ dị naanị na ngwaọrụ a.",
+  "sec.manageAppLock": "Debe mkpọchi ngwa na ngwaọrụ a",
   "sec.f.stealthBody": "Aha taabụ na akara ngosi nkịtị; ọkwa na-ezo ihe dị n'ime ha.",
   "sec.e.sign_in": "Mbanye ọhụrụ n'akaụntụ gị",
   "sec.e.two_factor_on": "Agbanyere nkwenye abụọ",

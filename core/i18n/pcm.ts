@@ -774,7 +774,7 @@ export const pcm: Catalog = {
   "sec.manage": "Manage",
   "sec.scoreTitle": "Security score",
   "sec.scoreAria": "Security score {score}%",
-  "sec.scoreHint": "How many of the protections wey dey below don on for your account.",
+  "sec.scoreHint": "How many of di protection wey LinkUp get don dey on for you (app lock and panic code as dis phone know dem).",
   "sec.score.Excellent": "Excellent",
   "sec.score.Good": "Good",
   "sec.score.Fair": "E fair",
@@ -835,8 +835,10 @@ export const pcm: Catalog = {
   "sec.f.disappearingBody":
     "Chats wey you start dey delete their messages after your auto-delete time; anybody for the chat fit change im time.",
   "sec.f.panic": "Panic code",
-  "sec.f.panicBody":
-    "Code wey you go type for app lock to clean LinkUp comot from that device. E dey each device, wey server no fit see, so we no count am here.",
+  "sec.f.panicBody": "Code wey you go type for app lock to wipe LinkUp comot from dat phone. E dey only for dis phone.",
+  "sec.f.appLock": "App lock",
+  "sec.f.appLockBody": "PIN or passkey wey e go ask after di idle time wey you choose. E dey only for dis phone.",
+  "sec.manageAppLock": "Set app lock for dis phone",
   "sec.f.stealthBody": "Plain tab title and icon; notification go hide wetin dey inside.",
   "sec.e.sign_in": "New sign-in for your account",
   "sec.e.two_factor_on": "Two-step check don on",
