@@ -642,6 +642,8 @@ export const ar: Catalog = {
   "rw.achievements": "الإنجازات",
   "rw.achProgress": "تقدم {title}",
   "rw.achLine": "{progress}/{max} · {points} نقطة · {tier} · المكافأة: {reward}",
+  "rw.achDone": "تحقّق",
+  "rw.achWaitVerify": "بلغت الهدف: وثّق هاتفك لتحصل على نقاطه وأيام Premium",
   "rw.notCounted": "لا تُحتسب الأجهزة المتصلة والأصدقاء المدعوون بعد، لذا ينتظر هذان الإنجازان.",
   "rw.tiers": "مستويات المكافآت",
   "rw.tierLine": "{tier}: {range} من Premium",

@@ -642,6 +642,8 @@ export const en = {
   "rw.achievements": "Achievements",
   "rw.achProgress": "{title} progress",
   "rw.achLine": "{progress}/{max} · {points} points · {tier} · reward: {reward}",
+  "rw.achDone": "achieved",
+  "rw.achWaitVerify": "Goal reached: verify your phone to receive its points and Premium days",
   "rw.notCounted": "Devices connected and friends invited are not counted yet, so those two achievements wait.",
   "rw.tiers": "Reward tiers",
   "rw.tierLine": "{tier}: {range} of Premium",

@@ -645,6 +645,8 @@ export const fr: Catalog = {
   "rw.achievements": "Succès",
   "rw.achProgress": "Progression : {title}",
   "rw.achLine": "{progress}/{max} · {points} points · {tier} · récompense : {reward}",
+  "rw.achDone": "obtenu",
+  "rw.achWaitVerify": "Objectif atteint : vérifiez votre téléphone pour recevoir ses points et ses jours Premium",
   "rw.notCounted": "Les appareils connectés et les amis invités ne sont pas encore comptés : ces deux succès attendent.",
   "rw.tiers": "Paliers de récompense",
   "rw.tierLine": "{tier} : {range} de Premium",

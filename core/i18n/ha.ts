@@ -636,6 +636,8 @@ export const ha: Catalog = {
   "rw.achievements": "Nasarori",
   "rw.achProgress": "Ci gaban {title}",
   "rw.achLine": "{progress}/{max} · maki {points} · {tier} · kyauta: {reward}",
+  "rw.achDone": "an cimma",
+  "rw.achWaitVerify": "Ka cimma burin: tabbatar da wayarka don karɓar makinsa da kwanakin Premium",
   "rw.notCounted": "Ba a ƙidaya na'urorin da aka haɗa da abokan da aka gayyata ba tukuna, don haka waɗannan nasarori biyu suna jira.",
   "rw.tiers": "Matakan kyauta",
   "rw.tierLine": "{tier}: {range} na Premium",

@@ -635,6 +635,8 @@ export const ig: Catalog = {
   "rw.achievements": "Ihe a rụzuru",
   "rw.achProgress": "Ọganihu {title}",
   "rw.achLine": "{progress}/{max} · akara {points} · {tier} · ụgwọ: {reward}",
+  "rw.achDone": "emezuru",
+  "rw.achWaitVerify": "I ruru ihe mgbaru ọsọ: kwado ekwentị gị ka ị nata akara ya na ụbọchị Premium",
   "rw.notCounted": "A gụbeghị ngwaọrụ ejikọrọ na ndị enyi a kpọrọ òkù, ya mere ihe abụọ ahụ a rụzuru na-eche.",
   "rw.tiers": "Ọkwa ụgwọ ọrụ",
   "rw.tierLine": "{tier}: {range} nke Premium",

@@ -633,6 +633,8 @@ export const pcm: Catalog = {
   "rw.achievements": "Achievements",
   "rw.achProgress": "{title} progress",
   "rw.achLine": "{progress}/{max} · {points} points · {tier} · reward: {reward}",
+  "rw.achDone": "you don win am",
+  "rw.achWaitVerify": "You don reach di goal: confirm your phone make you collect di points and Premium days",
   "rw.notCounted": "We never count devices wey connect and friends wey you invite yet, so those two achievements dey wait.",
   "rw.tiers": "Reward levels",
   "rw.tierLine": "{tier}: {range} of Premium",

@@ -629,6 +629,8 @@ export const yo: Catalog = {
   "rw.achievements": "Àwọn àṣeyọrí",
   "rw.achProgress": "Ìtẹ̀síwájú {title}",
   "rw.achLine": "{progress}/{max} · àmì {points} · {tier} · ẹ̀bùn: {reward}",
+  "rw.achDone": "o ti ṣe é",
+  "rw.achWaitVerify": "O ti dé ibi àfojúsùn: jẹ́rìí fóònù rẹ láti gba àwọn ààmì àti ọjọ́ Premium rẹ̀",
   "rw.notCounted": "A kò tíì ka ẹ̀rọ tí a so pọ̀ àti ọ̀rẹ́ tí a pè, nítorí náà àṣeyọrí méjì yẹn ń dúró.",
   "rw.tiers": "Ìpele ẹ̀bùn",
   "rw.tierLine": "{tier}: {range} ti Premium",

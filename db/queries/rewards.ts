@@ -47,6 +47,16 @@ export async function pointTotals(db: Db, userId: string) {
     .all();
 }
 
+/** The achievements whose reward the ledger records as given (kind 'achievement', ref = achievement id). */
+export async function rewardedAchievements(db: Db, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ ref: pointEvents.ref })
+    .from(pointEvents)
+    .where(and(eq(pointEvents.userId, userId), eq(pointEvents.kind, "achievement")))
+    .all();
+  return rows.map((r) => r.ref);
+}
+
 /** The days on which the daily bonus was claimed, newest first (enough to measure a 30-day streak). */
 export async function bonusDays(db: Db, userId: string, limit = 60): Promise<string[]> {
   const rows = await db
