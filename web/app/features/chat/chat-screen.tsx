@@ -431,7 +431,9 @@ function ChatHeader({
     <>
       <header className="chat-header">
         <Link to="/" className="btn btn-ghost" aria-label={t("common.back")}>
-          ←
+          <span className="flip-rtl" aria-hidden="true">
+            ←
+          </span>
         </Link>
         <div className="chat-title">
           <h1>{title}</h1>

@@ -1,5 +1,6 @@
 // The message list: bubbles with sender, text, time, hop count and, for my messages, the status icon
 // (sending ◷, sent ✓, delivered ✓✓, read ✓✓ in green).
+import { routeNames } from "../../mesh/hop-label";
 import { Bot, Lock } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { type FileMessage, parseFileMessage } from "../../../../core/files-client";
@@ -96,7 +97,7 @@ export function MessageList({
           <span className="msg-foot">
             <time dateTime={new Date(m.timestamp).toISOString()}>{time(m.timestamp)}</time>
             {!m.local && m.meshRoute.length > 0 ? (
-              <span className="msg-hops" title={m.meshRoute.join(" → ")}>
+              <span className="msg-hops" title={routeNames(m.meshRoute)}>
                 {t("msg.hops", { count: m.meshRoute.length })}
               </span>
             ) : null}
