@@ -1,6 +1,6 @@
 // What a newcomer still tripped on at 360×640 (issue 32 items 9–13): the security score, rewards shown as
 // achieved before they were given, and the smaller leftovers.
-import { acceptCookies, expect, startAnonymous, test, verifyFreshPhone } from "./fixtures";
+import { acceptCookies, expect, payForPremium, startAnonymous, test, verifyFreshPhone } from "./fixtures";
 
 test.use({ viewport: { width: 360, height: 640 } });
 
@@ -64,4 +64,81 @@ test("an achievement reached before verifying is not shown as achieved, and veri
   await expect(firstContact.getByLabel("achieved")).toBeVisible();
   await expect(firstContact.getByRole("link", { name: /verify your phone/i })).toHaveCount(0);
   await expect(page.getByText(/^300 points/)).toBeVisible();
+});
+
+test("cancelling a subscription asks first, and the status line says it was cancelled", async ({ page, context, baseURL }) => {
+  await acceptCookies(context, baseURL!);
+  await payForPremium(context.request, baseURL!);
+  await page.goto("/settings?tab=premium");
+  await page.getByRole("link", { name: "Cancel subscription" }).click();
+  const question = page.getByRole("alertdialog");
+  await expect(question).toContainText("Cancel your subscription?");
+  // Keeping the plan changes nothing.
+  await question.getByRole("link", { name: "Keep my plan" }).click();
+  await expect(page.getByRole("alertdialog")).toHaveCount(0);
+  await expect(page.getByText("Cancelled: your plan stays")).toHaveCount(0);
+
+  await page.getByRole("link", { name: "Cancel subscription" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Yes, cancel subscription" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Subscription cancelled" })).toBeVisible();
+  await expect(page.getByText("Settings saved")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Resume subscription" })).toBeVisible();
+});
+
+test("two-factor setup offers an otpauth:// link and a copy button for the secret", async ({ page, context, baseURL }) => {
+  await acceptCookies(context, baseURL!);
+  await verifyFreshPhone(context.request, baseURL!);
+  await page.goto("/security-settings?tab=authentication");
+  await page.getByRole("button", { name: "Set Up Two-Factor" }).click();
+  await expect(page.getByRole("link", { name: "Open in authenticator app" })).toHaveAttribute("href", /^otpauth:\/\/totp\//);
+  await expect(page.getByRole("button", { name: "Copy secret" })).toBeVisible();
+});
+
+test("/two-factor tells a person with no sign-in waiting to sign in, not that their phone is confirmed", async ({ page, context, baseURL }) => {
+  await acceptCookies(context, baseURL!);
+  await page.goto("/two-factor");
+  await expect(page.getByText("No sign-in is waiting")).toBeVisible();
+  await expect(page.getByText("Your phone is confirmed")).toHaveCount(0);
+});
+
+test("the 404 page has a title", async ({ page }) => {
+  const res = await page.goto("/no-such-page-here");
+  expect(res?.status()).toBe(404);
+  await expect(page).toHaveTitle("404 Page Not Found — LinkUp");
+});
+
+test("the WhatsApp commands table breaks no word in two at 360 px", async ({ page }) => {
+  await page.goto("/whatsapp-demo");
+  const broken = await page.locator("table.table td").evaluateAll((cells) => {
+    const out: string[] = [];
+    for (const cell of cells) {
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? "";
+        for (const m of text.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, m.index!);
+          range.setEnd(node, m.index! + m[0].length);
+          // A word split over two lines has two boxes at different heights.
+          const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+          if (tops.size > 1) out.push(m[0]);
+        }
+      }
+    }
+    return out;
+  });
+  expect(broken).toEqual([]);
+});
+
+test("the chat's room link is at least 44 px tall", async ({ page, context, baseURL }) => {
+  await acceptCookies(context, baseURL!);
+  await startAnonymous(context.request);
+  const headers = { origin: baseURL! };
+  expect((await context.request.put("/api/me/location", { data: { latitude: 6.5, longitude: 3.37 }, headers })).ok()).toBe(true);
+  expect((await context.request.post("/api/rooms/nearby/join", { headers })).ok()).toBe(true);
+  expect((await context.request.patch("/api/me", { data: { onboardingCompleted: true }, headers })).ok()).toBe(true);
+  await page.goto("/chat");
+  const link = page.getByRole("navigation", { name: "Rooms" }).getByRole("link").first();
+  await expect(link).toBeVisible();
+  expect((await link.boundingBox())!.height).toBeGreaterThanOrEqual(44);
 });
