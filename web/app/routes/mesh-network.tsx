@@ -12,6 +12,7 @@ import { apiGet } from "../lib/api.server";
 import type { MessageKey } from "../../../core/i18n/en";
 import { metaTitle, useT } from "../i18n";
 import type { MeshNode } from "../mesh/node";
+import { roomLabel } from "../features/chat/room-label";
 import { edgeNames, hopName } from "../mesh/hop-label";
 import type { Route } from "./+types/mesh-network";
 
@@ -57,7 +58,7 @@ export default function MeshNetwork({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
       {tab === "nearby" && loaderData.user ? (
-        <Nearby node={node} me={loaderData.user.id} areaName={rooms?.nearby?.name ?? null} state={state} />
+        <Nearby node={node} me={loaderData.user.id} areaName={rooms?.nearby?.name ? roomLabel(rooms.nearby.name, "nearby", t) : null} state={state} />
       ) : null}
       {tab === "map" && loaderData.user ? <NetworkMap node={node} /> : null}
       {tab === "stats" && loaderData.user ? <Stats node={node} state={state} areaRoom={areaRoom} /> : null}

@@ -72,7 +72,7 @@ export function MessageList({
             <span className="msg-sender">
               {m.isAI ? (
                 <>
-                  <Bot size={14} /> LIA Assistant
+                  <Bot size={14} /> {t("msg.lia")}
                 </>
               ) : onMessage && m.senderId !== "system" && !m.local ? (
                 <SenderName name={m.senderName ?? t("msg.someone")} onMessage={() => onMessage(m.senderId)} />
@@ -89,7 +89,10 @@ export function MessageList({
           ) : parseFileMessage(m.text) ? (
             <FileBubble file={parseFileMessage(m.text) as FileMessage} />
           ) : (
-            <p className="msg-text">{m.text ?? (m.pending ? t("msg.waitingKey") : t("msg.otherDevice"))}</p>
+            // dir="auto": each message reads in its own direction, so '@ai …' stays '@ai' on an Arabic screen (issue 32).
+            <p className="msg-text" dir="auto">
+              {m.text ?? (m.pending ? t("msg.waitingKey") : t("msg.otherDevice"))}
+            </p>
           )}
           {typeof m.meta?.location === "object" && m.meta.location ? (
             <LocationLink location={m.meta.location as { latitude: number; longitude: number }} />
