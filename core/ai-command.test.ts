@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extractAiText, findPremiumKeyword, parseAiCommand, resolveLanguage } from "./ai-command";
-import { askerLanguage } from "./ai-languages";
+import { answerLanguage, askerLanguage } from "./ai-languages";
 
 describe("extractAiText: the '@ai ' prefix with its trailing space", () => {
   it.each([
@@ -241,6 +241,19 @@ describe("parseAiCommand understands Pidgin, Hausa, Yoruba, Igbo, French and Ara
   ])("%j", (input, expected, language) => {
     expect(parseAiCommand(input)).toEqual(expected);
     expect(askerLanguage(input)).toBe(language);
+  });
+});
+
+describe("answerLanguage: the message's language, else the person's own for a bare command", () => {
+  it.each([
+    ["help", "hausa", "hausa"],
+    ["market rice kano", "arabic", "arabic"],
+    ["what is the price of rice", "hausa", "english"],
+    ["farashin shinkafa", "english", "hausa"],
+    ["ترجم شكرا الى الهوسا", "french", "arabic"],
+    ["help", "english", "english"],
+  ] as const)("%j with the setting %s -> %s", (text, setting, expected) => {
+    expect(answerLanguage(text, setting)).toBe(expected);
   });
 });
 

@@ -242,7 +242,12 @@ function understandOther(text: string): AiCommand | null {
   const rest = folded.slice(greeting.length).trim();
   if (!rest || /^(lia|o|oga|madam|sir|bro|my friend|ya|yaya)$/.test(rest)) return { kind: "greeting" };
   // The same words off the original, which keeps the case of names ('Kano').
-  const original = text.trim().split(/\s+/).slice(greeting.split(" ").length).join(" ").replace(/^[,،\s]+/, "");
+  const original = text
+    .trim()
+    .split(/\s+/)
+    .slice(greeting.split(" ").length)
+    .join(" ")
+    .replace(/^[,،\s]+/, "");
   return helpOrTranslate(rest) ?? requestIn(rest, original);
 }
 

@@ -761,7 +761,8 @@ export const en = {
   "sec.getStarted": "Get Started",
   "sec.scoreLink": "Security score and events",
   "sec.metaTwoFactor": "Two-Factor Authentication — LinkUp",
-  "sec.noSignInWaiting": "No sign-in is waiting for a second step here. Sign in with your phone number first; if your account has two-factor on, this page then asks for its code.",
+  "sec.noSignInWaiting":
+    "No sign-in is waiting for a second step here. Sign in with your phone number first; if your account has two-factor on, this page then asks for its code.",
   "sec.twoFactorHeading": "Two-Factor Authentication",
   "sec.usePasskeyBody": "Your phone is confirmed. Use your passkey (fingerprint, face or screen lock) to finish signing in.",
   "sec.enterCodeOr": "Or enter the 6-digit code from your authenticator app, or one of your backup codes.",
@@ -1968,7 +1969,8 @@ export const en = {
   "set.plan.trialUntil": "Free trial until {date}. No card on file: it simply ends.",
   "set.plan.complimentary": "Complimentary plan from LinkUp staff.",
   "set.plan.pastDue": "Your last payment failed. You keep your plan until {date}; we will try your card again.",
-  "set.plan.cancelConfirm": "Cancel your subscription? You keep Premium until the end of the period you paid for; after that your plan is Community and you are not charged again.",
+  "set.plan.cancelConfirm":
+    "Cancel your subscription? You keep Premium until the end of the period you paid for; after that your plan is Community and you are not charged again.",
   "set.plan.cancelYes": "Yes, cancel subscription",
   "set.plan.keep": "Keep my plan",
   "set.plan.cancelDone": "Subscription cancelled: you keep Premium until the end of the period you paid for and will not be charged again.",

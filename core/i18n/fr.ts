@@ -770,7 +770,8 @@ export const fr: Catalog = {
   "sec.getStarted": "Commencer",
   "sec.scoreLink": "Score et événements de sécurité",
   "sec.metaTwoFactor": "Authentification à deux facteurs — LinkUp",
-  "sec.noSignInWaiting": "Aucune connexion n'attend de deuxième étape ici. Connectez-vous d'abord avec votre numéro ; si la double authentification est active, cette page demandera son code.",
+  "sec.noSignInWaiting":
+    "Aucune connexion n'attend de deuxième étape ici. Connectez-vous d'abord avec votre numéro ; si la double authentification est active, cette page demandera son code.",
   "sec.twoFactorHeading": "Authentification à deux facteurs",
   "sec.usePasskeyBody":
     "Votre téléphone est confirmé. Utilisez votre clé d'accès (empreinte, visage ou verrouillage d'écran) pour terminer la connexion.",
@@ -799,7 +800,8 @@ export const fr: Catalog = {
   "sec.manage": "Gérer",
   "sec.scoreTitle": "Score de sécurité",
   "sec.scoreAria": "Score de sécurité {score} %",
-  "sec.scoreHint": "La part des protections proposées par LinkUp qui sont actives pour vous (verrouillage et code panique tels que cet appareil les connaît).",
+  "sec.scoreHint":
+    "La part des protections proposées par LinkUp qui sont actives pour vous (verrouillage et code panique tels que cet appareil les connaît).",
   "sec.score.Excellent": "Excellent",
   "sec.score.Good": "Bon",
   "sec.score.Fair": "Moyen",
@@ -2016,7 +2018,8 @@ export const fr: Catalog = {
   "set.plan.trialUntil": "Essai gratuit jusqu'au {date}. Aucune carte enregistrée : il se termine simplement.",
   "set.plan.complimentary": "Formule offerte par l'équipe LinkUp.",
   "set.plan.pastDue": "Votre dernier paiement a échoué. Vous gardez votre formule jusqu'au {date} ; nous réessaierons votre carte.",
-  "set.plan.cancelConfirm": "Résilier votre abonnement ? Vous gardez Premium jusqu'à la fin de la période payée ; ensuite votre formule devient Community et vous n'êtes plus débité.",
+  "set.plan.cancelConfirm":
+    "Résilier votre abonnement ? Vous gardez Premium jusqu'à la fin de la période payée ; ensuite votre formule devient Community et vous n'êtes plus débité.",
   "set.plan.cancelYes": "Oui, résilier",
   "set.plan.keep": "Garder ma formule",
   "set.plan.cancelDone": "Abonnement résilié : vous gardez Premium jusqu'à la fin de la période payée et ne serez plus débité.",

@@ -759,7 +759,8 @@ export const ha: Catalog = {
   "sec.getStarted": "Fara",
   "sec.scoreLink": "Makin tsaro da abubuwan da suka faru",
   "sec.metaTwoFactor": "Tabbatarwa ta matakai biyu — LinkUp",
-  "sec.noSignInWaiting": "Babu shiga da ke jiran mataki na biyu a nan. Da farko ka shiga da lambar wayarka; idan asusunka yana da tantancewa biyu, wannan shafin zai nemi lambarsa.",
+  "sec.noSignInWaiting":
+    "Babu shiga da ke jiran mataki na biyu a nan. Da farko ka shiga da lambar wayarka; idan asusunka yana da tantancewa biyu, wannan shafin zai nemi lambarsa.",
   "sec.twoFactorHeading": "Tabbatarwa ta matakai biyu",
   "sec.usePasskeyBody": "An tabbatar da wayarka. Yi amfani da passkey ɗinka (yatsa, fuska ko makullin allo) don kammala shiga.",
   "sec.enterCodeOr": "Ko ka shigar da lambar lambobi 6 daga manhajar tabbatarwarka, ko ɗaya daga cikin lambobin ajiyarka.",
@@ -786,7 +787,8 @@ export const ha: Catalog = {
   "sec.manage": "Sarrafa",
   "sec.scoreTitle": "Makin tsaro",
   "sec.scoreAria": "Makin tsaro {score}%",
-  "sec.scoreHint": "Adadin kariyar da LinkUp ke bayarwa da ke kunne a gare ka (makullin manhaja da lambar firgici kamar yadda wannan na'urar ta san su).",
+  "sec.scoreHint":
+    "Adadin kariyar da LinkUp ke bayarwa da ke kunne a gare ka (makullin manhaja da lambar firgici kamar yadda wannan na'urar ta san su).",
   "sec.score.Excellent": "Nagari sosai",
   "sec.score.Good": "Mai kyau",
   "sec.score.Fair": "Matsakaici",
@@ -1990,7 +1992,8 @@ export const ha: Catalog = {
   "set.plan.trialUntil": "Gwaji kyauta har zuwa {date}. Babu kati da aka ajiye: zai ƙare kawai.",
   "set.plan.complimentary": "Tsari na kyauta daga ma'aikatan LinkUp.",
   "set.plan.pastDue": "Biyanka na ƙarshe ya kasa. Za ka riƙe tsarinka har zuwa {date}; za mu sake gwada katinka.",
-  "set.plan.cancelConfirm": "Ka soke biyan kuɗinka? Za ka ci gaba da Premium har ƙarshen lokacin da ka biya; bayan haka tsarinka zai zama Community kuma ba za a sake cajin ka ba.",
+  "set.plan.cancelConfirm":
+    "Ka soke biyan kuɗinka? Za ka ci gaba da Premium har ƙarshen lokacin da ka biya; bayan haka tsarinka zai zama Community kuma ba za a sake cajin ka ba.",
   "set.plan.cancelYes": "Ee, soke biyan kuɗi",
   "set.plan.keep": "Bar tsarina",
   "set.plan.cancelDone": "An soke biyan kuɗi: za ka ci gaba da Premium har ƙarshen lokacin da ka biya, kuma ba za a sake cajin ka ba.",

@@ -755,7 +755,8 @@ export const ig: Catalog = {
   "sec.getStarted": "Malite",
   "sec.scoreLink": "Akara nchekwa na ihe omume",
   "sec.metaTwoFactor": "Nkwenye abụọ — LinkUp",
-  "sec.noSignInWaiting": "Ọ dịghị nbanye na-eche nzọụkwụ nke abụọ ebe a. Buru ụzọ banye na nọmba ekwentị gị; ọ bụrụ na akaụntụ gị nwere nkwenye abụọ, ibe a ga-arịọ koodu ya.",
+  "sec.noSignInWaiting":
+    "Ọ dịghị nbanye na-eche nzọụkwụ nke abụọ ebe a. Buru ụzọ banye na nọmba ekwentị gị; ọ bụrụ na akaụntụ gị nwere nkwenye abụọ, ibe a ga-arịọ koodu ya.",
   "sec.twoFactorHeading": "Nkwenye abụọ",
   "sec.usePasskeyBody": "E kwadoola ekwentị gị. Jiri passkey gị (mkpịsị aka, ihu ma ọ bụ mkpọchi ihuenyo) mechaa ịbanye.",
   "sec.enterCodeOr": "Ma ọ bụ tinye koodu nọmba 6 si na ngwa nkwenye gị, ma ọ bụ otu n'ime koodu nchekwa gị.",
@@ -1967,7 +1968,8 @@ export const ig: Catalog = {
   "set.plan.trialUntil": "Nnwale n'efu ruo {date}. Enweghị kaadị echekwara: ọ ga-agwụ naanị.",
   "set.plan.complimentary": "Atụmatụ onyinye sitere n'aka ndị ọrụ LinkUp.",
   "set.plan.pastDue": "Ịkwụ ụgwọ gị ikpeazụ dara. Ị ga-ejigide atụmatụ gị ruo {date}; anyị ga-anwale kaadị gị ọzọ.",
-  "set.plan.cancelConfirm": "Ị chọrọ ịkagbu ndebanye aha gị? Ị ga-enwe Premium ruo ngwụcha oge ị kwụrụ ụgwọ ya; mgbe ahụ atụmatụ gị ga-abụ Community, a gaghị anara gị ego ọzọ.",
+  "set.plan.cancelConfirm":
+    "Ị chọrọ ịkagbu ndebanye aha gị? Ị ga-enwe Premium ruo ngwụcha oge ị kwụrụ ụgwọ ya; mgbe ahụ atụmatụ gị ga-abụ Community, a gaghị anara gị ego ọzọ.",
   "set.plan.cancelYes": "Ee, kagbuo ya",
   "set.plan.keep": "Hapụ atụmatụ m",
   "set.plan.cancelDone": "Akagbuola ndebanye aha: ị ga-enwe Premium ruo ngwụcha oge ị kwụrụ ụgwọ ya, a gaghị anara gị ego ọzọ.",

@@ -753,7 +753,8 @@ export const pcm: Catalog = {
   "sec.getStarted": "Start",
   "sec.scoreLink": "Security score and events",
   "sec.metaTwoFactor": "Two-step check — LinkUp",
-  "sec.noSignInWaiting": "No sign-in dey wait for second step for here. First sign in with your phone number; if two-factor dey on for your account, dis page go ask for di code.",
+  "sec.noSignInWaiting":
+    "No sign-in dey wait for second step for here. First sign in with your phone number; if two-factor dey on for your account, dis page go ask for di code.",
   "sec.twoFactorHeading": "Two-step check",
   "sec.usePasskeyBody": "Your phone don confirm. Use your passkey (fingerprint, face or screen lock) finish the sign-in.",
   "sec.enterCodeOr": "Or put the 6-number code from your authenticator app, or one of your backup codes.",
@@ -1966,10 +1967,12 @@ export const pcm: Catalog = {
   "set.plan.trialUntil": "Free trial till {date}. No card dey: e go just end.",
   "set.plan.complimentary": "Free plan wey LinkUp staff give you.",
   "set.plan.pastDue": "Your last payment no work. You go keep your plan till {date}; we go try your card again.",
-  "set.plan.cancelConfirm": "You wan cancel your subscription? Premium go still dey till di end of di time wey you don pay for; after dat your plan go be Community and we no go charge you again.",
+  "set.plan.cancelConfirm":
+    "You wan cancel your subscription? Premium go still dey till di end of di time wey you don pay for; after dat your plan go be Community and we no go charge you again.",
   "set.plan.cancelYes": "Yes, cancel am",
   "set.plan.keep": "Leave my plan",
-  "set.plan.cancelDone": "Subscription don cancel: Premium go still dey till di end of di time wey you pay for, and we no go charge you again.",
+  "set.plan.cancelDone":
+    "Subscription don cancel: Premium go still dey till di end of di time wey you pay for, and we no go charge you again.",
   "set.plan.resumeDone": "Subscription don start again: e go renew like before.",
   "set.plan.changeDone": "We don save di plan change.",
   "set.plan.cancelled": "E don cancel: your plan go dey till di end of di time wey you pay for.",

@@ -748,7 +748,8 @@ export const yo: Catalog = {
   "sec.getStarted": "Bẹ̀rẹ̀",
   "sec.scoreLink": "Àmì ààbò àti ìṣẹ̀lẹ̀",
   "sec.metaTwoFactor": "Ìfìdí-múlẹ̀ onípele méjì — LinkUp",
-  "sec.noSignInWaiting": "Kò sí wíwọlé tí ń dúró de ìgbésẹ̀ kejì níbí. Kọ́kọ́ wọlé pẹ̀lú nọ́mbà fóònù rẹ; tí ìjẹ́rìí-méjì bá wà ní títàn, ojú ìwé yìí máa béèrè kóòdù rẹ̀.",
+  "sec.noSignInWaiting":
+    "Kò sí wíwọlé tí ń dúró de ìgbésẹ̀ kejì níbí. Kọ́kọ́ wọlé pẹ̀lú nọ́mbà fóònù rẹ; tí ìjẹ́rìí-méjì bá wà ní títàn, ojú ìwé yìí máa béèrè kóòdù rẹ̀.",
   "sec.twoFactorHeading": "Ìfìdí-múlẹ̀ onípele méjì",
   "sec.usePasskeyBody": "A ti fìdí fóònù rẹ múlẹ̀. Lo passkey rẹ (ìka, ojú tàbí títì ojú-ìbòjú) láti parí ìwọlé.",
   "sec.enterCodeOr": "Tàbí tẹ kóòdù oní-nọ́mbà 6 láti inú áàpù ìfìdí-múlẹ̀ rẹ, tàbí ọ̀kan lára kóòdù ìpamọ́ rẹ.",
@@ -1951,7 +1952,8 @@ export const yo: Catalog = {
   "set.plan.trialUntil": "Ìdánwò ọ̀fẹ́ títí di {date}. Kò sí káàdì: ó kàn máa parí.",
   "set.plan.complimentary": "Ètò ẹ̀bùn láti ọ̀dọ̀ òṣìṣẹ́ LinkUp.",
   "set.plan.pastDue": "Ìsanwó rẹ tó kẹ́yìn kùnà. O máa ní ètò rẹ títí di {date}; a ó tún gbìyànjú káàdì rẹ.",
-  "set.plan.cancelConfirm": "Ṣé o fẹ́ fagilé ìforúkọsílẹ̀ rẹ? Premium máa wà títí di òpin àkókò tí o sanwó fún; lẹ́yìn náà ètò rẹ di Community, a kò sì ní gba owó mọ́.",
+  "set.plan.cancelConfirm":
+    "Ṣé o fẹ́ fagilé ìforúkọsílẹ̀ rẹ? Premium máa wà títí di òpin àkókò tí o sanwó fún; lẹ́yìn náà ètò rẹ di Community, a kò sì ní gba owó mọ́.",
   "set.plan.cancelYes": "Bẹ́ẹ̀ ni, fagilé e",
   "set.plan.keep": "Fi ètò mi sílẹ̀ bí ó ṣe wà",
   "set.plan.cancelDone": "A ti fagilé ìforúkọsílẹ̀: Premium máa wà títí di òpin àkókò tí o sanwó fún, a kò sì ní gba owó mọ́.",

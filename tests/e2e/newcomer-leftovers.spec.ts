@@ -54,14 +54,14 @@ test("an achievement reached before verifying is not shown as achieved, and veri
   const achievements = page.getByRole("list", { name: "Achievements" });
   const firstContact = achievements.getByRole("listitem").filter({ hasText: "First Contact" });
   await expect(firstContact).toContainText("1/1");
-  await expect(firstContact.getByLabel("achieved")).toHaveCount(0);
+  await expect(firstContact.getByRole("img", { name: "achieved" })).toHaveCount(0);
   await expect(firstContact.getByRole("link", { name: /verify your phone to receive its points/i })).toBeVisible();
   await expect(page.getByText(/^0 points/)).toBeVisible();
 
   // Verified, the reward is really given: its 100 points join the 200 for verifying, and the mark appears.
   await verifyFreshPhone(context.request, baseURL!);
   await page.goto("/gamification");
-  await expect(firstContact.getByLabel("achieved")).toBeVisible();
+  await expect(firstContact.getByRole("img", { name: "achieved" })).toBeVisible();
   await expect(firstContact.getByRole("link", { name: /verify your phone/i })).toHaveCount(0);
   await expect(page.getByText(/^300 points/)).toBeVisible();
 });
@@ -94,7 +94,11 @@ test("two-factor setup offers an otpauth:// link and a copy button for the secre
   await expect(page.getByRole("button", { name: "Copy secret" })).toBeVisible();
 });
 
-test("/two-factor tells a person with no sign-in waiting to sign in, not that their phone is confirmed", async ({ page, context, baseURL }) => {
+test("/two-factor tells a person with no sign-in waiting to sign in, not that their phone is confirmed", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await acceptCookies(context, baseURL!);
   await page.goto("/two-factor");
   await expect(page.getByText("No sign-in is waiting")).toBeVisible();
@@ -142,3 +146,58 @@ test("the chat's room link is at least 44 px tall", async ({ page, context, base
   await expect(link).toBeVisible();
   expect((await link.boundingBox())!.height).toBeGreaterThanOrEqual(44);
 });
+
+// Issue 32 item 9: the English words a Hausa or Arabic reader still met.
+const LEFTOVERS = [/Yaba area/, /LIA Assistant/, /Hello!/, /Good to hear from you/, /tab-[0-9A-Za-z_-]{4}/, /\bminutes? ago\b/];
+
+for (const [language, locale] of [
+  ["hausa", "ha-NG"],
+  ["arabic", "ar"],
+] as const) {
+  test(`no screen in ${language} shows the English leftovers at 360×640`, async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ baseURL, locale, viewport: { width: 360, height: 640 } });
+    await acceptCookies(context, baseURL!);
+    await startAnonymous(context.request);
+    await verifyFreshPhone(context.request, baseURL!);
+    const headers = { origin: baseURL! };
+    const yaba = { latitude: 6.5095, longitude: 3.3711 };
+    expect((await context.request.patch("/api/me", { data: { language, onboardingCompleted: true }, headers })).ok()).toBe(true);
+    expect((await context.request.put("/api/me/location", { data: yaba, headers })).ok()).toBe(true);
+    expect((await context.request.post("/api/rooms/nearby/join", { headers })).ok()).toBe(true);
+    const sos = await context.request.post("/api/emergency/broadcast", {
+      data: { message: "Hatsari / حادث", emergencyType: "accident", location: yaba, clientRequestId: `leftover-${language}-${Date.now()}` },
+      headers,
+    });
+    expect(sos.ok()).toBe(true);
+
+    // The assistant answers in the person's language, and its reply chips too.
+    const help = await (await context.request.post("/api/ai/chat", { data: { message: "@ai help" }, headers })).json();
+    expect(help.message).toMatch(language === "hausa" ? /^Ni ce LIA/ : /^أنا LIA/);
+    const chips = (await (await context.request.post("/api/ai/smart-replies", { data: { message: "hello" }, headers })).json()) as {
+      text: string;
+    }[];
+    expect(chips.map((c) => c.text)).not.toContain("Hello!");
+    expect(chips.map((c) => c.text)).not.toContain("Good to hear from you");
+
+    const page = await context.newPage();
+    for (const path of ["/chat", "/emergency", "/mesh-network?tab=map", "/mesh-network"]) {
+      await page.goto(path);
+      await expect(page.locator("main")).not.toBeEmpty();
+      const text = await page.locator("main").innerText();
+      for (const word of LEFTOVERS) expect(text, `${path} in ${language}`).not.toMatch(word);
+    }
+    await page.goto("/emergency");
+    await expect(page.locator(".sos-item").first()).toBeVisible();
+    expect(await page.locator(".sos-item").first().innerText()).not.toMatch(/\bYou\b|\bago\b/);
+
+    await page.goto("/chat");
+    const composer = page.locator(".composer-input");
+    await composer.fill("@ai help");
+    // '@ai' reads left to right inside an Arabic screen, and the back arrow points back (to the right).
+    expect(await composer.evaluate((el) => el.matches(":dir(ltr)"))).toBe(true);
+    if (language === "arabic") {
+      expect(await page.locator(".chat-header .flip-rtl").evaluate((el) => getComputedStyle(el).transform)).not.toBe("none");
+    }
+    await context.close();
+  });
+}

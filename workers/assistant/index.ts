@@ -3,9 +3,11 @@
 import { recordEvent } from "../analytics";
 import { chooseLanguage, LANGUAGE_ENGLISH_NAMES } from "../../core/i18n/languages";
 import { type AiCommand, findPremiumKeyword, LANGUAGES, type LanguageCode, parseAiCommand } from "../../core/ai-command";
-import { askerLanguage } from "../../core/ai-languages";
+import { answerLanguage } from "../../core/ai-languages";
 import type { UiLanguage } from "../../core/i18n/languages";
 import { REPLIES } from "./replies";
+import { translator } from "../../core/i18n/catalogs";
+import { replyKeysFor } from "../../core/smart-reply-rules";
 import type { SmartReply, Translation } from "../../core/ai-schemas";
 import type { Tier } from "../../core/constants";
 import type { Db } from "../../db";
@@ -105,7 +107,7 @@ export async function runAiCommand(env: AppEnv, db: Db, input: AiCommandInput): 
   // Long answers are the USSD channel's to split: the screen shows the start, the SMS the whole answer.
   const screen = input.channel === "ussd" ? "ussd" : "web";
   // Answers come in the language the person wrote in (issue 32); English keeps offline.ts's texts.
-  const asked = askerLanguage(input.text);
+  const asked = answerLanguage(input.text, chooseLanguage(user.language, null));
   const local = asked === "english" ? null : REPLIES[asked];
   if (command.kind === "empty" || command.kind === "help")
     return { ok: true, message: local && command.kind === "help" ? local.help : helpText(screen), source: "offline" };
@@ -157,7 +159,7 @@ async function answerCommand(env: AppEnv, db: Db, user: User, command: CountedCo
   const offline = offlineProvider();
   const timeoutMs = input.timeoutMs ?? AI_TIMEOUT_MS;
   const area = askerArea(input.area, user);
-  const asked = askerLanguage(input.text);
+  const asked = answerLanguage(input.text, chooseLanguage(user.language, null));
   const local = asked === "english" ? null : REPLIES[asked];
 
   switch (command.kind) {
@@ -185,7 +187,9 @@ async function answerCommand(env: AppEnv, db: Db, user: User, command: CountedCo
     case "translate": {
       const result = await translateWith(online, offline, command.text, command.target, undefined, timeoutMs);
       if (!result) {
-        const miss = local ? local.phrasebookMiss(command.text, local.languages[command.target]) : phrasebookMiss(command.text, command.target);
+        const miss = local
+          ? local.phrasebookMiss(command.text, local.languages[command.target])
+          : phrasebookMiss(command.text, command.target);
         return { message: miss, source: "offline", counts: false };
       }
       const name = local ? local.languages[command.target] : LANGUAGES[command.target];
@@ -204,7 +208,8 @@ async function answerCommand(env: AppEnv, db: Db, user: User, command: CountedCo
       // The offline 'needs the online assistant' reply answers nothing, so it costs nothing.
       const counts = answer.source === "online" || knowsOffline(command.question);
       // Offline, an unknown question in another language is told so in that language.
-      if (local && answer.source === "offline" && !knowsOffline(command.question)) return { message: local.needsOnline, source: "offline", counts };
+      if (local && answer.source === "offline" && !knowsOffline(command.question))
+        return { message: local.needsOnline, source: "offline", counts };
       return { message: answer.value, source: answer.source, counts };
     }
   }
@@ -271,11 +276,18 @@ export async function translateText(
   return { ok: true, ...result };
 }
 
-/** Smart replies for the last message of a chat (not counted: they are suggestions, not commands). */
+/**
+ * Smart replies for the last message of a chat (not counted: they are suggestions, not commands). Offline, a
+ * person whose screens are not in English gets the rules' replies in their language (core/smart-reply-rules.ts).
+ */
 export async function smartReplies(
   env: AppEnv,
-  input: { message: string; context?: string[]; mode?: AiMode; timeoutMs?: number },
+  input: { message: string; context?: string[]; mode?: AiMode; timeoutMs?: number; language?: UiLanguage },
 ): Promise<{ replies: SmartReply[]; source: "online" | "offline" }> {
+  if (input.language && input.language !== "english" && !onlineProvider(env, input.mode)) {
+    const t = translator(input.language);
+    return { replies: replyKeysFor(input.message).map((key, i) => ({ id: `reply-${i + 1}`, text: t(key) })), source: "offline" };
+  }
   const out = await withFallback(
     onlineProvider(env, input.mode),
     offlineProvider(),

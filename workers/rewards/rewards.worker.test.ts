@@ -155,7 +155,11 @@ describe("rewards", () => {
     // The anonymous person reached it too, but Premium is for verified people: it is not shown as achieved, no
     // points or days are given, and it says what would give them (issue 32).
     const anonSeen = await rewards(anon.cookie);
-    expect(anonSeen.achievements.find((a) => a.id === "first-contact")).toMatchObject({ reached: true, unlocked: false, waiting: "verify" });
+    expect(anonSeen.achievements.find((a) => a.id === "first-contact")).toMatchObject({
+      reached: true,
+      unlocked: false,
+      waiting: "verify",
+    });
     expect(anonSeen.totalPoints).toBe(0);
     const anonGrants = await env.DB.prepare("select count(*) as n from subscriptions where user_id = ?")
       .bind(anon.user.id)

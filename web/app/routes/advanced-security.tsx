@@ -154,7 +154,8 @@ export default function AdvancedSecurity({ loaderData }: Route.ComponentProps) {
         <div className="progress-block">
           <h2 id="score-title">{t("sec.scoreTitle")}</h2>
           <p>
-            <strong className="score">{overview.score}%</strong> <span className={`pill pill-${SCORE_TONE[overview.label]}`} data-tone={SCORE_TONE[overview.label]}>
+            <strong className="score">{overview.score}%</strong>{" "}
+            <span className={`pill pill-${SCORE_TONE[overview.label]}`} data-tone={SCORE_TONE[overview.label]}>
               {t(SCORE_LABEL[overview.label])}
             </span>
           </p>

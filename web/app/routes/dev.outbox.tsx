@@ -43,7 +43,9 @@ export default function DevOutbox({ loaderData }: Route.ComponentProps) {
               <tr key={m.id}>
                 <td data-label="To">{m.to}</td>
                 <td data-label="Channel">{m.channel === "whatsapp" ? "WhatsApp" : "SMS"}</td>
-                <td data-label="Message" className="pre">{m.body}</td>
+                <td data-label="Message" className="pre">
+                  {m.body}
+                </td>
                 <td data-label="Status">{m.status}</td>
                 <td data-label="Sent">
                   <time dateTime={m.createdAt}>{new Date(m.createdAt).toLocaleString("en-NG")}</time>

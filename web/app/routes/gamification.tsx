@@ -85,7 +85,12 @@ export default function Gamification({ loaderData, actionData }: Route.Component
           {rewards.achievements.map((a) => (
             <li key={a.id} className="card tile">
               <strong>
-                {a.title} {a.unlocked ? <span aria-label={t("rw.achDone")}>✓</span> : null}
+                {a.title}{" "}
+                {a.unlocked ? (
+                  <span role="img" aria-label={t("rw.achDone")}>
+                    ✓
+                  </span>
+                ) : null}
               </strong>
               <span className="small">{a.description}</span>
               <progress max={a.maxProgress} value={a.progress} aria-label={t("rw.achProgress", { title: a.title })} />

@@ -58,7 +58,12 @@ export default function MeshNetwork({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
       {tab === "nearby" && loaderData.user ? (
-        <Nearby node={node} me={loaderData.user.id} areaName={rooms?.nearby?.name ? roomLabel(rooms.nearby.name, "nearby", t) : null} state={state} />
+        <Nearby
+          node={node}
+          me={loaderData.user.id}
+          areaName={rooms?.nearby?.name ? roomLabel(rooms.nearby.name, "nearby", t) : null}
+          state={state}
+        />
       ) : null}
       {tab === "map" && loaderData.user ? <NetworkMap node={node} /> : null}
       {tab === "stats" && loaderData.user ? <Stats node={node} state={state} areaRoom={areaRoom} /> : null}
@@ -149,7 +154,9 @@ function NetworkMap({ node }: { node: MeshNode | null }) {
         ))}
         {node.localPeers().map((p) => (
           <li key={p.tab}>
-            {p.relays.size > 0 ? t("mesh.map.peerRelays", { hop: hopName(p.hop), count: p.relays.size }) : t("mesh.map.peer", { hop: hopName(p.hop) })}
+            {p.relays.size > 0
+              ? t("mesh.map.peerRelays", { hop: hopName(p.hop), count: p.relays.size })
+              : t("mesh.map.peer", { hop: hopName(p.hop) })}
           </li>
         ))}
       </ul>

@@ -3,11 +3,7 @@ import { Form, Link, useFetcher, useRevalidator } from "react-router";
 import { badgeText, EMERGENCY_NUMBERS } from "../../../core/constants";
 import type { MessageKey } from "../../../core/i18n/en";
 import { formatAgo } from "../../../core/i18n/translate";
-import {
-  type NotificationPrefs,
-  type NotificationView,
-  PREF_LABELS,
-} from "../../../core/sos";
+import { type NotificationPrefs, type NotificationView, PREF_LABELS } from "../../../core/sos";
 import { useToast } from "../components/toast";
 import { type NotificationsActionData, loadNotifications, notificationsAction } from "../features/notifications/notifications.server";
 import { PushToggle } from "../features/notifications/PushToggle";
