@@ -306,7 +306,7 @@ test("a person who reads only Hausa joins, reads /settings and /ai-features, and
   await expect(page.getByRole("region", { name: "Sanarwa (F8)" })).toContainText("Barka da zuwa LinkUp Premium!");
   await page.goto("/settings?tab=premium");
   await expect(page.getByRole("heading", { name: "Premium yana aiki" })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Soke biyan kuɗi" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Soke biyan kuɗi" })).toBeVisible();
 
   // The FAQ's answers too, and its search looks in the words shown.
   await page.goto("/faq?q=gaggawa");

@@ -111,6 +111,8 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const requestId = typeof named === "string" && named ? named : location.key === "default" ? root?.requestId : undefined;
   return (
     <>
+      {/* No route's meta runs for an error, so the tab would read the bare address (issue 32); React 19 hoists this. */}
+      {root?.user?.settings.stealthMode ? null : <title>{`${t(notFound ? "error.notFoundTitle" : "error.crashTitle")} — LinkUp`}</title>}
       <Header />
       <main className="main">
         {notFound ? (

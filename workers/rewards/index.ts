@@ -15,7 +15,15 @@ import {
 } from "../../core/rewards";
 import type { Db } from "../../db";
 import { resolveArea } from "../../core/places";
-import { bonusDays, countEventsOn, earnerStanding, pointTotals, recordPoints, topEarners } from "../../db/queries/rewards";
+import {
+  bonusDays,
+  countEventsOn,
+  earnerStanding,
+  pointTotals,
+  recordPoints,
+  rewardedAchievements,
+  topEarners,
+} from "../../db/queries/rewards";
 import type { User } from "../../db/schema";
 import { nameForOthers } from "../../core/names";
 import { listUserRooms } from "../../db/queries/rooms";
@@ -95,7 +103,12 @@ export async function claimDailyBonus(db: Db, userId: string, now = new Date()):
 /** GET /api/rewards: the person's points, level, streak, bonus and achievements' progress, all from the ledger. */
 export async function rewardsFor(db: Db, userId: string, now = new Date()): Promise<RewardsAnswer> {
   const today = serverDay(now);
-  const [totals, days, rooms] = await Promise.all([pointTotals(db, userId), bonusDays(db, userId), listUserRooms(db, userId)]);
+  const [totals, days, rooms, rewarded] = await Promise.all([
+    pointTotals(db, userId),
+    bonusDays(db, userId),
+    listUserRooms(db, userId),
+    rewardedAchievements(db, userId),
+  ]);
   const by = (k: string) => totals.find((t) => t.kind === k);
   const totalPoints = totals.reduce((s, t) => s + Number(t.points), 0);
   const daySet = new Set(days);
@@ -127,7 +140,9 @@ export async function rewardsFor(db: Db, userId: string, now = new Date()): Prom
     },
     achievements: ACHIEVEMENTS.map((a) => {
       const p = Math.min(a.maxProgress, progress[a.id] ?? 0);
-      return { ...a, progress: p, unlocked: p >= a.maxProgress };
+      const reached = p >= a.maxProgress;
+      const unlocked = rewarded.includes(a.id);
+      return { ...a, progress: p, reached, unlocked, waiting: reached && !unlocked ? ("verify" as const) : null };
     }),
   };
 }
@@ -142,9 +157,10 @@ export async function settleAchievements(env: AppEnv, db: Db, user: User, now = 
   const { achievements } = await rewardsFor(db, user.id, now);
   const phoneKey = await phoneClaimKey(env, user.phone);
   const rewarded: string[] = [];
-  for (const a of achievements.filter((x) => x.unlocked)) {
-    // The row is the once-only guard; the days are granted only by the request that wrote it.
-    const first = await recordPoints(db, { userId: user.id, kind: "achievement", ref: a.id, points: 0, day: serverDay(now) });
+  for (const a of achievements.filter((x) => x.reached && !x.unlocked)) {
+    // The row is the once-only guard and carries the achievement's points (it once carried 0, so an achievement
+    // showed "100 points" that the total never held); the days are granted only by the request that wrote it.
+    const first = await recordPoints(db, { userId: user.id, kind: "achievement", ref: a.id, points: a.points, day: serverDay(now) });
     if (!first) continue;
     // Once per phone ever, not per account: deleting the account and joining again earns no reward twice
     // (docs/decisions/049-abuse-bans-claims-and-names.md). The ledger row stays, so it is not tried again.

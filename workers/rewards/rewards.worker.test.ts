@@ -151,7 +151,9 @@ describe("rewards", () => {
     }
     // First Contact (join your first room) rewards 2 days of Premium.
     const seen = await rewards(verified.cookie);
-    expect(seen.achievements.find((a) => a.id === "first-contact")).toMatchObject({ unlocked: true, rewardDays: 2 });
+    expect(seen.achievements.find((a) => a.id === "first-contact")).toMatchObject({ unlocked: true, waiting: null, rewardDays: 2 });
+    // Its 100 points count in the total (verifying gave 200), once however often the screen is opened.
+    expect(seen.totalPoints).toBe(300);
     await rewards(verified.cookie);
     const grants = await env.DB.prepare("select current_period_end from subscriptions where user_id = ? and source = 'complimentary'")
       .bind(verified.id)
@@ -163,8 +165,15 @@ describe("rewards", () => {
     const me = (await (await call("/api/me", { cookie: verified.cookie })).json()) as { user: { tier: string } };
     expect(me.user.tier).toBe("premium");
 
-    // The anonymous person unlocked it too, but Premium is for verified people: nothing is granted.
-    expect((await rewards(anon.cookie)).achievements.find((a) => a.id === "first-contact")?.unlocked).toBe(true);
+    // The anonymous person reached it too, but Premium is for verified people: it is not shown as achieved, no
+    // points or days are given, and it says what would give them (issue 32).
+    const anonSeen = await rewards(anon.cookie);
+    expect(anonSeen.achievements.find((a) => a.id === "first-contact")).toMatchObject({
+      reached: true,
+      unlocked: false,
+      waiting: "verify",
+    });
+    expect(anonSeen.totalPoints).toBe(0);
     const anonGrants = await env.DB.prepare("select count(*) as n from subscriptions where user_id = ?")
       .bind(anon.user.id)
       .first<{ n: number }>();

@@ -189,7 +189,7 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
                   <span className="tag">
                     {s.emergencyType in TYPE_KEYS ? t(TYPE_KEYS[s.emergencyType as EmergencyType]) : s.emergencyType}
                   </span>{" "}
-                  <strong>{s.senderName}</strong>: {s.message}
+                  <strong>{s.mine ? t("sos.you") : s.senderName}</strong>: {s.message}
                 </p>
                 <p className="small muted">
                   {s.mine

@@ -47,7 +47,10 @@ function BackButton() {
         }
       }}
     >
-      ← {t("common.back")}
+      <span className="flip-rtl" aria-hidden="true">
+        ←
+      </span>{" "}
+      {t("common.back")}
     </Link>
   );
 }

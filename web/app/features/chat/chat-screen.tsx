@@ -14,6 +14,7 @@ import type { RoomSummary, RoomsAnswer } from "../../../../core/rooms";
 import { useToast } from "../../components/toast";
 import { useT } from "../../i18n";
 import type { MeshNode } from "../../mesh/node";
+import { roomLabel } from "./room-label";
 import { ChatUpsell, PremiumOffer, SmartReplyChips } from "./assistant";
 import { lazyPart } from "./lazy-part";
 import { requestCall } from "../calls/start";
@@ -182,7 +183,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
   return (
     <section className="chat" aria-label={t("chat.label")}>
       <ChatHeader
-        title={room?.name ?? t("chat.title")}
+        title={room ? roomLabel(room.name, room.kind, t) : t("chat.title")}
         state={state}
         node={node}
         statusLine={
@@ -347,7 +348,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
           <div className="row">
             {areaName ? (
               <button type="button" className="btn btn-primary" onClick={() => void locationShare.share(false)}>
-                {t("chat.shareArea", { area: areaName })}
+                {t("chat.shareArea", { area: roomLabel(areaName, "nearby", t) })}
               </button>
             ) : null}
             <button type="button" className="btn btn-ghost" onClick={() => void locationShare.share(true)}>
@@ -431,7 +432,9 @@ function ChatHeader({
     <>
       <header className="chat-header">
         <Link to="/" className="btn btn-ghost" aria-label={t("common.back")}>
-          ←
+          <span className="flip-rtl" aria-hidden="true">
+            ←
+          </span>
         </Link>
         <div className="chat-title">
           <h1>{title}</h1>
@@ -489,7 +492,7 @@ function RoomSwitcher({ rooms, current, unread }: { rooms: RoomSummary[]; curren
           className={`room-chip${r.id === current ? " room-current" : ""}`}
           aria-current={r.id === current ? "page" : undefined}
         >
-          {r.encrypted ? <Lock aria-hidden="true" size={14} /> : <Radio aria-hidden="true" size={14} />} {r.name}
+          {r.encrypted ? <Lock aria-hidden="true" size={14} /> : <Radio aria-hidden="true" size={14} />} {roomLabel(r.name, r.kind, t)}
           {r.request?.direction === "incoming" ? <span className="room-request"> · {t("req.badge")}</span> : null}
           {r.id !== current && unread(r.id) > 0 ? (
             <span className="room-unread">
@@ -664,6 +667,7 @@ function Composer({
         <input
           ref={input}
           className="composer-input"
+          dir="auto"
           aria-label={t("chat.message")}
           placeholder={disabled ? t("chat.waitingRoom") : t("chat.placeholder")}
           value={text}

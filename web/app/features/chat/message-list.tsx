@@ -1,5 +1,6 @@
 // The message list: bubbles with sender, text, time, hop count and, for my messages, the status icon
 // (sending ◷, sent ✓, delivered ✓✓, read ✓✓ in green).
+import { routeNames } from "../../mesh/hop-label";
 import { Bot, Lock } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { type FileMessage, parseFileMessage } from "../../../../core/files-client";
@@ -71,7 +72,7 @@ export function MessageList({
             <span className="msg-sender">
               {m.isAI ? (
                 <>
-                  <Bot size={14} /> LIA Assistant
+                  <Bot size={14} /> {t("msg.lia")}
                 </>
               ) : onMessage && m.senderId !== "system" && !m.local ? (
                 <SenderName name={m.senderName ?? t("msg.someone")} onMessage={() => onMessage(m.senderId)} />
@@ -88,7 +89,10 @@ export function MessageList({
           ) : parseFileMessage(m.text) ? (
             <FileBubble file={parseFileMessage(m.text) as FileMessage} />
           ) : (
-            <p className="msg-text">{m.text ?? (m.pending ? t("msg.waitingKey") : t("msg.otherDevice"))}</p>
+            // dir="auto": each message reads in its own direction, so '@ai …' stays '@ai' on an Arabic screen (issue 32).
+            <p className="msg-text" dir="auto">
+              {m.text ?? (m.pending ? t("msg.waitingKey") : t("msg.otherDevice"))}
+            </p>
           )}
           {typeof m.meta?.location === "object" && m.meta.location ? (
             <LocationLink location={m.meta.location as { latitude: number; longitude: number }} />
@@ -96,7 +100,7 @@ export function MessageList({
           <span className="msg-foot">
             <time dateTime={new Date(m.timestamp).toISOString()}>{time(m.timestamp)}</time>
             {!m.local && m.meshRoute.length > 0 ? (
-              <span className="msg-hops" title={m.meshRoute.join(" → ")}>
+              <span className="msg-hops" title={routeNames(m.meshRoute)}>
                 {t("msg.hops", { count: m.meshRoute.length })}
               </span>
             ) : null}
