@@ -4,13 +4,18 @@
 import { dbDriver, type Db } from "../db";
 import { migrationApplied } from "../db/queries/health";
 import journal from "../db/migrations/meta/_journal.json";
+import { EXAMPLE_SUPPORT_PHONE, EXAMPLE_USSD_CODE } from "./contact-config";
 import { type AppEnv, isDevelopment } from "./env";
 
-/** wrangler.toml's [vars] for local runs; a deployed Worker must override each (README, production checklist). */
+/**
+ * The values local runs use: wrangler.toml's APP_URL, and the example support line and USSD code development shows
+ * when none is set (workers/contact-config.ts). A deployed Worker must not run on any of them (README, production
+ * checklist).
+ */
 export const DEVELOPMENT_PLACEHOLDERS = {
   APP_URL: "http://localhost:5173",
-  SUPPORT_PHONE: "+2348000000000",
-  USSD_CODE: "*384*1234#",
+  SUPPORT_PHONE: EXAMPLE_SUPPORT_PHONE,
+  USSD_CODE: EXAMPLE_USSD_CODE,
 } as const;
 
 export interface Check {
