@@ -48,6 +48,8 @@ test("an SOS from /emergency reaches a neighbour's notifications and the nearby 
   await page.getByLabel("Emergency message").fill("Fire in the shop next to the pharmacy, people trapped");
   await expect(start).toBeEnabled();
   await start.click();
+  // One tap never alerts an area: it asks first, as the chat does.
+  await page.getByRole("alertdialog", { name: "Confirm SOS" }).getByRole("button", { name: "Send SOS now" }).click();
 
   const result = page.locator(".sos-result");
   await expect(result).toContainText("SOS sent.");
@@ -203,6 +205,7 @@ test("emergency contacts kept in settings get the SOS by WhatsApp (the dev outbo
   await page.getByLabel("Emergency message").fill("Car crash on the expressway, two hurt");
   await page.getByLabel("Emergency type").selectOption("accident");
   await page.getByRole("button", { name: "Start Emergency Broadcast" }).click();
+  await page.getByRole("button", { name: "Send SOS now" }).click();
   await expect(page.locator(".sos-result")).toContainText("1 emergency contact.");
 
   const outbox = await ctx.request.get(`${url}/api/dev/outbox?limit=100`);
@@ -323,6 +326,7 @@ test.describe("without JavaScript", () => {
     await page.getByLabel("Emergency message").fill("Armed robbers on our street");
     await page.getByLabel("Emergency type").selectOption("security");
     await page.getByRole("button", { name: "Start Emergency Broadcast" }).click();
+    await page.getByRole("button", { name: "Send SOS now" }).click();
     await expect(page.locator(".sos-result")).toContainText("SOS sent.");
 
     const other = await ctxs[1].newPage();

@@ -68,14 +68,16 @@ export async function roomsFor(db: Db, user: User): Promise<RoomsAnswer> {
   const nearby = nearbyFor(user);
   const rows = await listUserRooms(db, user.id);
   const peers = rows.filter((r) => r.kind === "dm").map((r) => dmPeer(r.id, user.id));
-  const names = new Map((await findUsersByIds(db, peers.filter(Boolean) as string[])).map((u) => [u.id, nameForOthers(u)]));
+  const peerRows = await findUsersByIds(db, peers.filter(Boolean) as string[]);
+  const names = new Map(peerRows.map((u) => [u.id, nameForOthers(u)]));
+  const verifiedPeers = new Set(peerRows.filter((u) => u.authMode === "verified").map((u) => u.id));
   const rooms: RoomSummary[] = rows.map((r) => {
     const peerId = r.kind === "dm" ? (dmPeer(r.id, user.id) ?? undefined) : undefined;
     return summary(r, {
       name: peerId ? (names.get(peerId) ?? r.name) : r.name,
       memberCount: Number(r.memberCount),
       lastMessageAt: r.lastMessageAt === null ? null : Number(r.lastMessageAt),
-      ...(peerId ? { peerId } : {}),
+      ...(peerId ? { peerId, peerVerified: verifiedPeers.has(peerId) } : {}),
     });
   });
   // Only the current area room is listed among nearby rooms; areas the user has left behind drop out.
@@ -137,7 +139,16 @@ export async function openDm(
   await addMembers(db, id, [{ userId: user.id }, { userId: other.id }]);
   const request = consent.request ? { request: consent.request } : {};
   // The peer as strangers see them: an anonymous member of an area room stays anonymous here (issue 27 finding 9).
-  return { room: summary(row, { name: nameForOthers(other, id), memberCount: 2, peerId: other.id, ...request }), created: !existing };
+  return {
+    room: summary(row, {
+      name: nameForOthers(other, id),
+      memberCount: 2,
+      peerId: other.id,
+      peerVerified: other.authMode === "verified",
+      ...request,
+    }),
+    created: !existing,
+  };
 }
 
 /**

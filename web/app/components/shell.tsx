@@ -1,5 +1,6 @@
 // The app shell of spec part 1 §2: header, mobile menu, top status bar and bottom navigation.
 import { Bell, Bot, type LucideIcon, Menu, MessageCircle, Radio, Settings, ShieldCheck, Siren, Waypoints } from "lucide-react";
+import { SosAlert } from "../features/sos/sos-alert";
 import { type ReactNode, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { Link, NavLink } from "react-router";
 import { badgeText } from "../../../core/constants";
@@ -166,13 +167,15 @@ export function StatusBar({ summary }: { summary: ReturnType<MeshNode["summary"]
       .then((b) => setBattery(Math.round(b.level * 100)))
       .catch(() => {});
   }, []);
-  const on = summary ? summary.relay !== "closed" : online === true;
+  const on = summary ? summary.relay === "open" || summary.relay === "via-tab" : online === true;
   const connection = summary
     ? summary.relay === "open"
       ? t("status.relayConnected")
       : summary.relay === "via-tab"
         ? t("status.relayViaTab")
-        : t("status.relayClosed")
+        : summary.relay === "connecting"
+          ? t("status.relayConnecting")
+          : t("status.relayClosed")
     : online === null
       ? null
       : online
@@ -194,10 +197,11 @@ export function StatusBar({ summary }: { summary: ReturnType<MeshNode["summary"]
 
 /** The status strip and the bottom navigation, both fed by the tab's mesh node. */
 export function DeviceShell({ userId, children }: { userId: string | null; children: ReactNode }) {
-  const { unread, summary } = useMeshSummary(userId);
+  const { node, unread, summary } = useMeshSummary(userId);
   return (
     <>
       <StatusBar summary={summary} />
+      <SosAlert node={node} />
       {children}
       <BottomNav unread={unread} people={summary?.people ?? 0} />
     </>

@@ -43,6 +43,11 @@ export interface RoomState {
   typing: { userId: string; nickname: string }[];
   encrypted: boolean;
   loaded: boolean;
+  /**
+   * False until the room's first connection attempt has ended (open or closed): until then the screen says
+   * "Connecting…", not "Offline", which would be untrue on a first arrival while online (issue 32).
+   */
+  settled: boolean;
 }
 
 export interface SendOptions {
@@ -183,10 +188,16 @@ export class MeshNode {
     this.changed();
   }
   /** What is true right now, for the status strip: the relay, who is here, what waits in the outbox. */
-  summary(): { relay: "open" | "via-tab" | "closed"; people: number | null; pending: number } {
+  summary(): { relay: "open" | "via-tab" | "connecting" | "closed"; people: number | null; pending: number } {
     const state = this.focused ? this.rooms.get(this.focused) : undefined;
     const states = state ? [state] : [...this.rooms.values()];
-    const relay = states.some((r) => r.relay === "open") ? "open" : states.some((r) => r.viaTab) ? "via-tab" : "closed";
+    const relay = states.some((r) => r.relay === "open")
+      ? "open"
+      : states.some((r) => r.viaTab)
+        ? "via-tab"
+        : states.length === 0 || states.some((r) => !r.settled)
+          ? "connecting"
+          : "closed";
     return { relay, people: state?.presence?.nodes ?? null, pending: this.history.pending() };
   }
   /** Tabs of this browser heard from recently (the local mesh). */
@@ -215,6 +226,7 @@ export class MeshNode {
       typing: [],
       encrypted: isPrivateRoom(room),
       loaded: false,
+      settled: false,
     };
     this.rooms.set(room, state);
     const [, cursor] = await Promise.all([this.history.load(room), this.history.kvGet<number>(`cursor:${room}`)]);
@@ -234,6 +246,7 @@ export class MeshNode {
     const state = this.rooms.get(room);
     if (!state) return;
     state.relay = status;
+    if (status !== "connecting") state.settled = true;
     if (status === "open") this.resume(room);
     else {
       state.resumed = false;
