@@ -33,6 +33,7 @@ import {
   dropMessageContent,
   type MessageRow,
   openConnection,
+  openConnectionRooms,
   recordMessages,
 } from "../db/queries/rooms";
 import { notifyDirectMessageIfOffline } from "../workers/notifications";
@@ -306,6 +307,16 @@ export class MeshRoom extends DurableObject<Env> {
     return open.length;
   }
 
+  /**
+   * A direct chat elsewhere got a message for `userId`, who has no socket there but has one here: tell their
+   * sockets here, so the chat appears and opens live (issue 32). Answers how many sockets heard it.
+   */
+  async chatWaiting(userId: string, room: string, fromName: string): Promise<number> {
+    const open = this.ctx.getWebSockets(userId);
+    for (const ws of open) this.send(ws, { type: "chat-waiting", room, fromName });
+    return open.length;
+  }
+
   /** A message request was accepted (`null`) or started (the requester's id): docs/decisions/050-…. */
   async setRequest(from: string | null): Promise<void> {
     this.requests.set(from);
@@ -527,8 +538,17 @@ export class MeshRoom extends DurableObject<Env> {
     const input = { recipientId, senderName: me.nickname || "Someone", roomId: envelope.room };
     this.ctx.waitUntil(
       this.d1(async (db) => {
-        // Online elsewhere: not pushed, so a later message while they are away still may be.
-        if (!(await notifyDirectMessageIfOffline(this.env, db, input))) this.sql.exec("DELETE FROM meta WHERE key = ?", key);
+        // Online elsewhere: not pushed, so a later message while they are away still may be. Their open rooms
+        // tell their screen instead, so a first message from someone new shows at once, not at the next reload.
+        if (!(await notifyDirectMessageIfOffline(this.env, db, input))) {
+          this.sql.exec("DELETE FROM meta WHERE key = ?", key);
+          for (const other of await openConnectionRooms(db, recipientId)) {
+            if (other === envelope.room) continue;
+            await this.env.ROOMS.get(this.env.ROOMS.idFromName(other))
+              .chatWaiting(recipientId, envelope.room, input.senderName)
+              .catch(() => 0);
+          }
+        }
       }),
     );
   }

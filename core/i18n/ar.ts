@@ -210,6 +210,8 @@ export const ar: Catalog = {
   "chat.live": "مباشر",
   "chat.viaTab": "عبر تبويب",
   "chat.offline": "غير متصل",
+  "chat.newChatTitle": "رسالة جديدة من {name}",
+  "chat.newChatBody": "محادثته الآن في قائمتك بالأعلى.",
   "chat.nodesConnecting": "الموجودون هنا",
   "chat.connectingBody": "جارٍ الاتصال بغرفتك…",
   "chat.connecting": "جارٍ الاتصال…",

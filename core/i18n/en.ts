@@ -206,6 +206,8 @@ export const en = {
   "chat.live": "LIVE",
   "chat.viaTab": "VIA TAB",
   "chat.offline": "OFFLINE",
+  "chat.newChatTitle": "New message from {name}",
+  "chat.newChatBody": "Their chat is now in your list above.",
   "chat.connecting": "CONNECTING…",
   "chat.connectingBody": "Connecting to your room…",
   "chat.nodesConnecting": "People here",

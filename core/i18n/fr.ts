@@ -201,6 +201,8 @@ export const fr: Catalog = {
   "chat.live": "EN DIRECT",
   "chat.viaTab": "VIA ONGLET",
   "chat.offline": "HORS LIGNE",
+  "chat.newChatTitle": "Nouveau message de {name}",
+  "chat.newChatBody": "Sa discussion est maintenant dans votre liste ci-dessus.",
   "chat.nodesConnecting": "Personnes ici",
   "chat.connectingBody": "Connexion à votre salon…",
   "chat.connecting": "CONNEXION…",

@@ -201,6 +201,8 @@ export const ha: Catalog = {
   "chat.live": "KAI TSAYE",
   "chat.viaTab": "TA SHAFI",
   "chat.offline": "BA A LAYI",
+  "chat.newChatTitle": "Sabon saƙo daga {name}",
+  "chat.newChatBody": "Hirarsu yanzu tana cikin jerinka a sama.",
   "chat.nodesConnecting": "Mutane a nan",
   "chat.connectingBody": "Ana haɗawa da ɗakinka…",
   "chat.connecting": "ANA HAƊAWA…",

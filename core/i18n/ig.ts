@@ -201,6 +201,8 @@ export const ig: Catalog = {
   "chat.live": "NDỤ",
   "chat.viaTab": "SITE NA TAABỤ",
   "chat.offline": "ỌNỌGHỊ N'ỊNTANETỊ",
+  "chat.newChatTitle": "Ozi ọhụrụ si n'aka {name}",
+  "chat.newChatBody": "Nkata ha dị ugbu a n'ndepụta gị n'elu.",
   "chat.nodesConnecting": "Ndị nọ ebe a",
   "chat.connectingBody": "Na-ejikọ n'ọnụ ụlọ gị…",
   "chat.connecting": "NA-EJIKỌ…",

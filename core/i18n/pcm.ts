@@ -202,6 +202,8 @@ export const pcm: Catalog = {
   "chat.live": "LIVE",
   "chat.viaTab": "THROUGH TAB",
   "chat.offline": "OFFLINE",
+  "chat.newChatTitle": "New message from {name}",
+  "chat.newChatBody": "Their chat don enter your list for up.",
   "chat.nodesConnecting": "People wey dey here",
   "chat.connectingBody": "E dey connect to your room…",
   "chat.connecting": "E DEY CONNECT…",

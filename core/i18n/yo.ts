@@ -200,6 +200,8 @@ export const yo: Catalog = {
   "chat.live": "LÁÀYÈ",
   "chat.viaTab": "NÍPA TÁÀBÙ",
   "chat.offline": "KÒ SÍ LÓRÍ ÌLÀ",
+  "chat.newChatTitle": "Ìfiránṣẹ́ tuntun láti ọ̀dọ̀ {name}",
+  "chat.newChatBody": "Ìjíròrò wọn ti wà nínú àkójọ rẹ lókè báyìí.",
   "chat.nodesConnecting": "Àwọn tó wà níbí",
   "chat.connectingBody": "Ó ń so ọ́ mọ́ yàrá rẹ…",
   "chat.connecting": "Ó ŃSOPỌ̀…",

@@ -377,6 +377,20 @@ export async function closeConnection(db: Db, id: string) {
 }
 
 /** Marks every connection of a room closed (the room restarted with no sockets: none can still be open). */
+/**
+ * Rooms where a person has a socket open now (at most `limit`, one indexed read): where a direct chat they are not
+ * in can tell them a message waits (durable-objects/mesh-room.ts, issue 32).
+ */
+export async function openConnectionRooms(db: Db, userId: string, limit = 2): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ roomId: meshConnections.roomId })
+    .from(meshConnections)
+    .where(and(eq(meshConnections.userId, userId), eq(meshConnections.isActive, true)))
+    .limit(limit)
+    .all();
+  return rows.map((r) => r.roomId);
+}
+
 export async function closeRoomConnections(db: Db, roomId: string) {
   await db
     .update(meshConnections)

@@ -154,6 +154,13 @@ export class MeshNode {
     for (const l of this.listeners) l();
   }
 
+  /** A direct chat got a message while it was not open here (the room's 'chat-waiting'); answers the unsubscribe. */
+  onChatWaiting(listener: (room: string, fromName: string) => void): () => void {
+    this.chatListeners.add(listener);
+    return () => this.chatListeners.delete(listener);
+  }
+  private readonly chatListeners = new Set<(room: string, fromName: string) => void>();
+
   /** Call signalling of every open room (web/app/features/calls); answers the unsubscribe. */
   onCall(listener: (room: string, frame: CallServerFrame) => void): () => void {
     this.callListeners.add(listener);
@@ -461,6 +468,14 @@ export class MeshNode {
         } else console.warn("mesh: room error", frame.code, frame.message);
         break;
       case "pong":
+        break;
+      case "chat-waiting":
+        // A direct chat this tab has no socket in got a message (a first one from someone new): open it, so the
+        // message arrives and counts as unread, and tell the screens (a toast, the room list).
+        if (viaTab === null) {
+          void this.open(frame.room);
+          for (const l of this.chatListeners) l(frame.room, frame.fromName);
+        }
         break;
     }
     this.changed();

@@ -127,6 +127,18 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
     return () => clearInterval(timer);
   }, [setRooms]);
 
+  // A first message from someone new (issue 32): the room tells this tab, so the chat joins the list at once,
+  // with its unread badge, and a toast says who wrote (only when another room is on screen).
+  useEffect(() => {
+    if (!node) return;
+    return node.onChatWaiting((waiting, fromName) => {
+      fetchRooms()
+        .then(setRooms)
+        .catch(() => {});
+      if (waiting !== roomId) toast({ title: t("chat.newChatTitle", { name: fromName || t("chat.someone") }), description: t("chat.newChatBody") });
+    });
+  }, [node, roomId, setRooms, toast, t]);
+
   // The status strip and the Mesh badge speak of the room on screen.
   useEffect(() => {
     node?.focus(roomId);
