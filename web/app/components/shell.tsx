@@ -156,7 +156,9 @@ function useOnline() {
  * the outbox (from the tab's mesh node); elsewhere, the browser's own online state. Battery only where the
  * browser reports it; no signal figure, since browsers report none.
  */
-export function StatusBar({ summary }: { summary: ReturnType<MeshNode["summary"]> | null }) {
+export function StatusBar({ summary: given }: { summary: ReturnType<MeshNode["summary"]> | null }) {
+  // No room open yet (no area chosen): the browser's own online state is what is true.
+  const summary = given?.relay === "none" ? null : given;
   const online = useOnline();
   const t = useT();
   const [battery, setBattery] = useState<number | null>(null);

@@ -195,16 +195,18 @@ export class MeshNode {
     this.changed();
   }
   /** What is true right now, for the status strip: the relay, who is here, what waits in the outbox. */
-  summary(): { relay: "open" | "via-tab" | "connecting" | "closed"; people: number | null; pending: number } {
+  summary(): { relay: "open" | "via-tab" | "connecting" | "closed" | "none"; people: number | null; pending: number } {
     const state = this.focused ? this.rooms.get(this.focused) : undefined;
     const states = state ? [state] : [...this.rooms.values()];
     const relay = states.some((r) => r.relay === "open")
       ? "open"
       : states.some((r) => r.viaTab)
         ? "via-tab"
-        : states.length === 0 || states.some((r) => !r.settled)
-          ? "connecting"
-          : "closed";
+        : states.length === 0
+          ? "none"
+          : states.some((r) => !r.settled)
+            ? "connecting"
+            : "closed";
     return { relay, people: state?.presence?.nodes ?? null, pending: this.history.pending() };
   }
   /** Tabs of this browser heard from recently (the local mesh). */

@@ -135,7 +135,8 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       fetchRooms()
         .then(setRooms)
         .catch(() => {});
-      if (waiting !== roomId) toast({ title: t("chat.newChatTitle", { name: fromName || t("chat.someone") }), description: t("chat.newChatBody") });
+      if (waiting !== roomId)
+        toast({ title: t("chat.newChatTitle", { name: fromName || t("chat.someone") }), description: t("chat.newChatBody") });
     });
   }, [node, roomId, setRooms, toast, t]);
 
@@ -492,9 +493,12 @@ function ChatHeader({
             <Phone size={18} aria-hidden="true" />
           </button>
         ) : null}
-        <span className={`live-badge ${live ? "live-on" : viaTab ? "live-via" : connecting ? "live-connecting" : "live-off"}`}>
-          {live ? t("chat.live") : viaTab ? t("chat.viaTab") : connecting ? t("chat.connecting") : t("chat.offline")}
-        </span>
+        {/* No room yet (the area is being chosen): nothing to be live or offline about. */}
+        {kind ? (
+          <span className={`live-badge ${live ? "live-on" : viaTab ? "live-via" : connecting ? "live-connecting" : "live-off"}`}>
+            {live ? t("chat.live") : viaTab ? t("chat.viaTab") : connecting ? t("chat.connecting") : t("chat.offline")}
+          </span>
+        ) : null}
         {/* The node count opens the people list: the plain way to start a private chat with someone here. */}
         <button
           type="button"
@@ -507,7 +511,7 @@ function ChatHeader({
         </button>
       </header>
       <div className="chat-statusbar" role="status" aria-label={t("chat.statusLabel")}>
-        {connecting ? (
+        {!kind ? null : connecting ? (
           <span>{t("chat.connectingBody")}</span>
         ) : (
           <>
