@@ -189,10 +189,13 @@ test("item 5: an SOS raises a banner on another screen with vibration, 'I'm comi
   await helper.context.addInitScript(() => {
     const calls: unknown[] = [];
     (window as unknown as { __vibrations: unknown[] }).__vibrations = calls;
-    navigator.vibrate = (pattern: VibratePattern) => {
-      calls.push(pattern);
-      return true;
-    };
+    Object.defineProperty(navigator, "vibrate", {
+      configurable: true,
+      value: (pattern: unknown) => {
+        calls.push(pattern);
+        return true;
+      },
+    });
   });
   await helper.page.goto("/chat");
   await expect(helper.page.getByText("LIVE", { exact: true })).toBeVisible();
@@ -293,7 +296,7 @@ test("item 7: the app lock covers the screen left open once the idle time passes
   await expect(page.getByRole("button", { name: "Save App Lock" })).toHaveCount(0);
 });
 
-async function verifiedPerson(browser: Browser, baseURL: string, nickname: string, init?: (context: BrowserContext) => Promise<void>) {
+async function verifiedPerson(browser: Browser, baseURL: string, nickname: string, init?: (context: BrowserContext) => Promise<unknown>) {
   const context = await browser.newContext({ ...PHONE, permissions: ["microphone"] });
   await acceptCookies(context, baseURL);
   if (init) await init(context);
