@@ -540,14 +540,16 @@ export class MeshRoom extends DurableObject<Env> {
       this.d1(async (db) => {
         // Online elsewhere: not pushed, so a later message while they are away still may be. Their open rooms
         // tell their screen instead, so a first message from someone new shows at once, not at the next reload.
+        // Telling them counts as the one notice of this absence (docs/decisions/061-…); the mark is kept then.
         if (!(await notifyDirectMessageIfOffline(this.env, db, input))) {
-          this.sql.exec("DELETE FROM meta WHERE key = ?", key);
+          let told = 0;
           for (const other of await openConnectionRooms(db, recipientId)) {
             if (other === envelope.room) continue;
-            await this.env.ROOMS.get(this.env.ROOMS.idFromName(other))
+            told += await this.env.ROOMS.get(this.env.ROOMS.idFromName(other))
               .chatWaiting(recipientId, envelope.room, input.senderName)
               .catch(() => 0);
           }
+          if (told === 0) this.sql.exec("DELETE FROM meta WHERE key = ?", key);
         }
       }),
     );
