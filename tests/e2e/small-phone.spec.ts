@@ -245,6 +245,8 @@ test("item 5: /emergency asks before it alerts anyone, and a typed town is not c
   await expect(page.getByText("The town you typed (Ikeja) finds your area room, so people near you are alerted too.")).toBeVisible();
   await expect(page.getByText("Without a location, only your emergency contacts are alerted.")).toHaveCount(0);
 
+  // With the page's scripts running Start asks first (before them, the form posts as without JavaScript).
+  await expect(page.getByRole("button", { name: "Start Emergency Broadcast" })).toHaveAttribute("type", "button");
   await page.getByRole("button", { name: "Start Emergency Broadcast" }).click();
   const confirm = page.getByRole("alertdialog", { name: "Confirm SOS" });
   await expect(confirm).toBeVisible();
@@ -252,6 +254,8 @@ test("item 5: /emergency asks before it alerts anyone, and a typed town is not c
   await confirm.getByRole("button", { name: "Cancel" }).click();
   await expect(confirm).toHaveCount(0);
   await expect(page.locator(".sos-result")).toHaveCount(0);
+  // With the page's scripts running Start asks first (before them, the form posts as without JavaScript).
+  await expect(page.getByRole("button", { name: "Start Emergency Broadcast" })).toHaveAttribute("type", "button");
   await page.getByRole("button", { name: "Start Emergency Broadcast" }).click();
   await page.getByRole("alertdialog", { name: "Confirm SOS" }).getByRole("button", { name: "Send SOS now" }).click();
   await expect(page.locator(".sos-result")).toContainText("SOS sent.");

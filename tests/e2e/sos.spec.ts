@@ -47,6 +47,7 @@ test("an SOS from /emergency reaches a neighbour's notifications and the nearby 
   await expect(page.getByRole("heading", { name: "What to do now: Fire" })).toBeVisible();
   await page.getByLabel("Emergency message").fill("Fire in the shop next to the pharmacy, people trapped");
   await expect(start).toBeEnabled();
+  await expect(start).toHaveAttribute("type", "button");
   await start.click();
   // One tap never alerts an area: it asks first, as the chat does.
   await page.getByRole("alertdialog", { name: "Confirm SOS" }).getByRole("button", { name: "Send SOS now" }).click();
@@ -204,6 +205,8 @@ test("emergency contacts kept in settings get the SOS by WhatsApp (the dev outbo
   await page.goto("/emergency");
   await page.getByLabel("Emergency message").fill("Car crash on the expressway, two hurt");
   await page.getByLabel("Emergency type").selectOption("accident");
+  // With the page's scripts running Start asks first (before them, the form posts as without JavaScript).
+  await expect(page.getByRole("button", { name: "Start Emergency Broadcast" })).toHaveAttribute("type", "button");
   await page.getByRole("button", { name: "Start Emergency Broadcast" }).click();
   await page.getByRole("button", { name: "Send SOS now" }).click();
   await expect(page.locator(".sos-result")).toContainText("1 emergency contact.");
@@ -325,6 +328,8 @@ test.describe("without JavaScript", () => {
     await page.goto("/emergency");
     await page.getByLabel("Emergency message").fill("Armed robbers on our street");
     await page.getByLabel("Emergency type").selectOption("security");
+    // With the page's scripts running Start asks first (before them, the form posts as without JavaScript).
+    await expect(page.getByRole("button", { name: "Start Emergency Broadcast" })).toHaveAttribute("type", "button");
     await page.getByRole("button", { name: "Start Emergency Broadcast" }).click();
     await page.getByRole("button", { name: "Send SOS now" }).click();
     await expect(page.locator(".sos-result")).toContainText("SOS sent.");

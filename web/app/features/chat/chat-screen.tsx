@@ -507,7 +507,12 @@ function ChatHeader({
           aria-label={t("chat.peopleHereLabel", { nodes: nodes === undefined ? t("chat.unknown") : t("chat.nodes", { count: nodes }) })}
           onClick={onPeople}
         >
-          {nodes === undefined ? (connecting ? t("chat.nodesConnecting") : t("chat.nodesUnknown")) : t("chat.nodes", { count: nodes })}
+          {nodes === undefined
+            ? // Until the room's first presence: unknown only when offline ("— nodes"), not while it is on its way.
+              live || connecting
+              ? t("chat.nodesConnecting")
+              : t("chat.nodesUnknown")
+            : t("chat.nodes", { count: nodes })}
         </button>
       </header>
       <div className="chat-statusbar" role="status" aria-label={t("chat.statusLabel")}>
