@@ -135,7 +135,8 @@ function useMeshSummary(userId: string | null) {
 
 const noopSubscribe = () => () => {};
 
-function useOnline() {
+/** The browser's own online state: null until the page's JavaScript has asked. */
+export function useOnline() {
   // null until the page's JavaScript has asked the browser: the server cannot know.
   const [online, setOnline] = useState<boolean | null>(null);
   useEffect(() => {

@@ -11,6 +11,7 @@ import type { MessageKey } from "../../../../core/i18n/en";
 import { formatAgo } from "../../../../core/i18n/translate";
 import { dmPeer, roomKind } from "../../../../core/room-ids";
 import type { RoomSummary, RoomsAnswer } from "../../../../core/rooms";
+import { useOnline } from "../../components/shell";
 import { useToast } from "../../components/toast";
 import { useT } from "../../i18n";
 import type { MeshNode } from "../../mesh/node";
@@ -468,7 +469,10 @@ function ChatHeader({
   const viaTab = !live && state?.viaTab;
   // Before the first connection attempt has ended (the page's scripts, the node, the socket) the honest word is
   // "Connecting…": "Offline" and "No connection" only once a try has failed.
-  const connecting = !live && !viaTab && !state?.settled;
+  const online = useOnline();
+  const connecting = online !== false && !live && !viaTab && !state?.settled;
+  // With no room yet there is nothing to be live about; with the browser offline that is still worth saying.
+  const showConnection = Boolean(kind) || online === false;
   const tabs = node ? node.localPeers().length : 0;
   const nodes = state?.presence?.nodes;
   const t = useT();
@@ -493,8 +497,8 @@ function ChatHeader({
             <Phone size={18} aria-hidden="true" />
           </button>
         ) : null}
-        {/* No room yet (the area is being chosen): nothing to be live or offline about. */}
-        {kind ? (
+        {/* No room yet (the area is being chosen) and online: nothing to be live or offline about. */}
+        {showConnection ? (
           <span className={`live-badge ${live ? "live-on" : viaTab ? "live-via" : connecting ? "live-connecting" : "live-off"}`}>
             {live ? t("chat.live") : viaTab ? t("chat.viaTab") : connecting ? t("chat.connecting") : t("chat.offline")}
           </span>
@@ -515,8 +519,9 @@ function ChatHeader({
             : t("chat.nodes", { count: nodes })}
         </button>
       </header>
-      <div className="chat-statusbar" role="status" aria-label={t("chat.statusLabel")}>
-        {!kind ? null : connecting ? (
+      {/* On a phone this line scrolls sideways: focusable, so a keyboard can scroll it too. */}
+      <div className="chat-statusbar" role="status" aria-label={t("chat.statusLabel")} tabIndex={0}>
+        {!showConnection ? null : connecting ? (
           <span>{t("chat.connectingBody")}</span>
         ) : (
           <>
