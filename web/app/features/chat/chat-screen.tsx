@@ -519,7 +519,8 @@ function ChatHeader({
             : t("chat.nodes", { count: nodes })}
         </button>
       </header>
-      {/* On a phone this line scrolls sideways: focusable, so a keyboard can scroll it too. */}
+      {/* On a phone this line scrolls sideways: focusable, so a keyboard can scroll it too (axe's scrollable-region-focusable). */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard */}
       <div className="chat-statusbar" role="status" aria-label={t("chat.statusLabel")} tabIndex={0}>
         {!showConnection ? null : connecting ? (
           <span>{t("chat.connectingBody")}</span>
