@@ -212,6 +212,11 @@ export const ServerFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("typing"), userId: z.string(), nickname: z.string(), active: z.boolean() }),
   z.object({ type: z.literal("pong"), at: z.optional(z.number()) }),
   /**
+   * A direct chat this person has no socket in got a message (issue 32): sent on a socket of another room they
+   * have open, so the chat appears and its messages arrive live. Names the room and the sender, never the text.
+   */
+  z.object({ type: z.literal("chat-waiting"), room: str(1, 200), fromName: str(0, 80) }),
+  /**
    * Call signalling (never stored). `from` is always stamped by the room: the person whose socket sent it.
    * `ring` reaches every device of the callee; after `accept` the rest travel only between the two devices
    * in the call. `ringing` tells the caller how many devices ring (0: nobody has this chat open).

@@ -16,6 +16,8 @@ export interface RoomSummary {
   lastMessageAt: number | null;
   /** For direct chats: the other person's user id. */
   peerId?: string;
+  /** For direct chats: whether the other person has a verified phone, so can take calls (the room checks again). */
+  peerVerified?: boolean;
   /** A direct chat waiting for consent (docs/decisions/050-consent-before-a-stranger-reaches-you.md). */
   request?: DirectRequestInfo;
 }

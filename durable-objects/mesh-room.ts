@@ -5,7 +5,7 @@
 // (durable-objects/room-flush.ts, docs/decisions/056-the-room-is-the-record-of-its-messages.md).
 import { DurableObject } from "cloudflare:workers";
 import { type Envelope, EnvelopeSchema } from "../core/envelope";
-import { dmPeer, roomKind, shardObjectName } from "../core/room-ids";
+import { dmPeer, nearbyRoomId, roomKind, shardObjectName } from "../core/room-ids";
 import {
   type ClientFrame,
   encodeFrame,
@@ -28,6 +28,8 @@ import { REQUEST_PUSH_KEY, RequestGate } from "./requests";
 import { type AcrossPage, type LoadReport, type ReceiptRelay, type RelayBatch, Shards, type ShardSibling } from "./shards";
 import { createDb } from "../db";
 import { type FlushEnv, MESSAGE_TYPES, RoomFlusher } from "./room-flush";
+import { presentRoomsOf } from "../db/queries/room-activity";
+import { findUserById } from "../db/queries/users";
 import { notifyDirectMessageIfOffline } from "../workers/notifications";
 import {
   type Bucket,
@@ -314,6 +316,16 @@ export class MeshRoom extends DurableObject<Env> {
     let elsewhere = 0;
     for (const shard of this.shards.others()) elsewhere += await shard.expel(userId, reason);
     return open.length + elsewhere;
+  }
+
+  /**
+   * A direct chat elsewhere got a message for `userId`, who has no socket there but has one here: tell their
+   * sockets here, so the chat appears and opens live (issue 32). Answers how many sockets heard it.
+   */
+  async chatWaiting(userId: string, room: string, fromName: string): Promise<number> {
+    const open = this.ctx.getWebSockets(userId);
+    for (const ws of open) this.send(ws, { type: "chat-waiting", room, fromName });
+    return open.length;
   }
 
   /** A message request was accepted (`null`) or started (the requester's id): docs/decisions/050-…. */
@@ -617,8 +629,23 @@ export class MeshRoom extends DurableObject<Env> {
     const input = { recipientId, senderName: me.nickname || "Someone", roomId: envelope.room };
     this.ctx.waitUntil(
       this.d1(async (db) => {
-        // Online elsewhere: not pushed, so a later message while they are away still may be.
-        if (!(await notifyDirectMessageIfOffline(this.env, db, input))) this.sql.exec("DELETE FROM meta WHERE key = ?", key);
+        // Online elsewhere: not pushed, so a later message while they are away still may be. Their open rooms
+        // tell their screen instead, so a first message from someone new shows at once, not at the next reload.
+        // Telling them counts as the one notice of this absence (docs/decisions/061-…); the mark is kept then.
+        // Presence reaches D1 with the rooms' minute batches (docs/decisions/056-…): a person who opened LinkUp
+        // in the last minute is not there yet, so their own area's room is told too.
+        const pushed = await notifyDirectMessageIfOffline(this.env, db, input);
+        const rooms = new Set((await presentRoomsOf(db, recipientId)).slice(0, 3));
+        const area = (await findUserById(db, recipientId))?.geohash;
+        if (area) rooms.add(nearbyRoomId(area));
+        rooms.delete(envelope.room);
+        let told = 0;
+        for (const other of rooms) {
+          told += await this.env.ROOMS.get(this.env.ROOMS.idFromName(other))
+            .chatWaiting(recipientId, envelope.room, input.senderName)
+            .catch(() => 0);
+        }
+        if (!pushed && told === 0) this.sql.exec("DELETE FROM meta WHERE key = ?", key);
       }),
     );
   }

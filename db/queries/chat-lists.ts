@@ -25,7 +25,8 @@ export interface BlockedRow {
 export interface DirectRow {
   roomId: string;
   peerId: string;
-  peer: { id: string; nickname: string; anonymousMode: boolean } | null;
+  /** `verified`: the other person has a verified phone (only they can be called). */
+  peer: { id: string; nickname: string; anonymousMode: boolean; verified: boolean } | null;
   request: DirectRequestRow | null;
 }
 
@@ -53,7 +54,7 @@ export async function chatListsOf(db: Db, userId: string): Promise<ChatLists> {
         from user_blocks b join users u on u.id = b.blocked_id
         where b.blocker_id = ${userId}) as blocked,
       (select json_group_array(json_object('roomId', d.room_id, 'peerId', d.peer, 'nickname', u.nickname,
-          'anonymousMode', u.anonymous_mode, 'found', u.id is not null, 'fromUserId', q.from_user_id, 'status', q.status,
+          'anonymousMode', u.anonymous_mode, 'verified', u.auth_mode = 'verified', 'found', u.id is not null, 'fromUserId', q.from_user_id, 'status', q.status,
           'requestedAt', q.created_at, 'decidedAt', q.decided_at))
         from (select m.room_id,
                 case when substr(m.room_id, 4, length(${userId}) + 1) = ${userId} || ':'
@@ -81,7 +82,9 @@ export async function chatListsOf(db: Db, userId: string): Promise<ChatLists> {
   const directs = parse(row?.directs).map((d) => ({
     roomId: String(d.roomId),
     peerId: String(d.peerId),
-    peer: d.found ? { id: String(d.peerId), nickname: String(d.nickname), anonymousMode: Boolean(d.anonymousMode) } : null,
+    peer: d.found
+      ? { id: String(d.peerId), nickname: String(d.nickname), anonymousMode: Boolean(d.anonymousMode), verified: Boolean(d.verified) }
+      : null,
     request:
       d.status === null
         ? null

@@ -115,7 +115,7 @@ export async function listMembers(db: Db, roomId: string) {
 export async function findUsersByIds(db: Db, ids: string[]) {
   if (ids.length === 0) return [];
   return db
-    .select({ id: users.id, nickname: users.nickname, anonymousMode: users.anonymousMode })
+    .select({ id: users.id, nickname: users.nickname, anonymousMode: users.anonymousMode, authMode: users.authMode })
     .from(users)
     .where(inArray(users.id, ids))
     .all();

@@ -71,13 +71,14 @@ export async function roomsFor(db: Db, user: User): Promise<RoomsAnswer> {
   const nearby = nearbyFor(user);
   const [rows, lists] = await Promise.all([listUserRooms(db, user.id), chatListsOf(db, user.id)]);
   const names = new Map(lists.directs.flatMap((d) => (d.peer ? [[d.peer.id, nameForOthers(d.peer)] as const] : [])));
+  const verifiedPeers = new Set(lists.directs.flatMap((d) => (d.peer?.verified ? [d.peer.id] : [])));
   const rooms: RoomSummary[] = rows.map((r) => {
     const peerId = r.kind === "dm" ? (dmPeer(r.id, user.id) ?? undefined) : undefined;
     return summary(r, {
       name: peerId ? (names.get(peerId) ?? r.name) : r.name,
       memberCount: Number(r.memberCount),
       lastMessageAt: r.lastMessageAt === null ? null : Number(r.lastMessageAt),
-      ...(peerId ? { peerId } : {}),
+      ...(peerId ? { peerId, peerVerified: verifiedPeers.has(peerId) } : {}),
     });
   });
   // Only the current area room is listed among nearby rooms; areas the user has left behind drop out.
@@ -140,7 +141,16 @@ export async function openDm(
   await addMembers(db, id, [{ userId: user.id }, { userId: other.id }]);
   const request = consent.request ? { request: consent.request } : {};
   // The peer as strangers see them: an anonymous member of an area room stays anonymous here (issue 27 finding 9).
-  return { room: summary(row, { name: nameForOthers(other, id), memberCount: 2, peerId: other.id, ...request }), created: !existing };
+  return {
+    room: summary(row, {
+      name: nameForOthers(other, id),
+      memberCount: 2,
+      peerId: other.id,
+      peerVerified: other.authMode === "verified",
+      ...request,
+    }),
+    created: !existing,
+  };
 }
 
 /**

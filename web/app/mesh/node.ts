@@ -47,6 +47,11 @@ export interface RoomState {
   typing: { userId: string; nickname: string }[];
   encrypted: boolean;
   loaded: boolean;
+  /**
+   * False until the room's first connection attempt has ended (open or closed): until then the screen says
+   * "Connecting…", not "Offline", which would be untrue on a first arrival while online (issue 32).
+   */
+  settled: boolean;
 }
 
 export interface SendOptions {
@@ -153,6 +158,13 @@ export class MeshNode {
     for (const l of this.listeners) l();
   }
 
+  /** A direct chat got a message while it was not open here (the room's 'chat-waiting'); answers the unsubscribe. */
+  onChatWaiting(listener: (room: string, fromName: string) => void): () => void {
+    this.chatListeners.add(listener);
+    return () => this.chatListeners.delete(listener);
+  }
+  private readonly chatListeners = new Set<(room: string, fromName: string) => void>();
+
   /** Call signalling of every open room (web/app/features/calls); answers the unsubscribe. */
   onCall(listener: (room: string, frame: CallServerFrame) => void): () => void {
     this.callListeners.add(listener);
@@ -187,10 +199,18 @@ export class MeshNode {
     this.changed();
   }
   /** What is true right now, for the status strip: the relay, who is here, what waits in the outbox. */
-  summary(): { relay: "open" | "via-tab" | "closed"; people: number | null; pending: number } {
+  summary(): { relay: "open" | "via-tab" | "connecting" | "closed" | "none"; people: number | null; pending: number } {
     const state = this.focused ? this.rooms.get(this.focused) : undefined;
     const states = state ? [state] : [...this.rooms.values()];
-    const relay = states.some((r) => r.relay === "open") ? "open" : states.some((r) => r.viaTab) ? "via-tab" : "closed";
+    const relay = states.some((r) => r.relay === "open")
+      ? "open"
+      : states.some((r) => r.viaTab)
+        ? "via-tab"
+        : states.length === 0
+          ? "none"
+          : states.some((r) => !r.settled)
+            ? "connecting"
+            : "closed";
     return { relay, people: state?.presence?.nodes ?? null, pending: this.history.pending() };
   }
   /** Tabs of this browser heard from recently (the local mesh). */
@@ -221,6 +241,7 @@ export class MeshNode {
       typing: [],
       encrypted: isPrivateRoom(room),
       loaded: false,
+      settled: false,
     };
     this.rooms.set(room, state);
     const [, stored] = await Promise.all([this.history.load(room), this.history.kvGet<unknown>(`cursor:${room}`)]);
@@ -242,6 +263,7 @@ export class MeshNode {
     const state = this.rooms.get(room);
     if (!state) return;
     state.relay = status;
+    if (status !== "connecting") state.settled = true;
     if (status === "open") this.resume(room);
     else {
       state.resumed = false;
@@ -458,6 +480,14 @@ export class MeshNode {
         } else console.warn("mesh: room error", frame.code, frame.message);
         break;
       case "pong":
+        break;
+      case "chat-waiting":
+        // A direct chat this tab has no socket in got a message (a first one from someone new): open it, so the
+        // message arrives and counts as unread, and tell the screens (a toast, the room list).
+        if (viaTab === null) {
+          void this.open(frame.room);
+          for (const l of this.chatListeners) l(frame.room, frame.fromName);
+        }
         break;
     }
     this.changed();

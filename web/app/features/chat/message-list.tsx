@@ -35,7 +35,10 @@ export function MessageList({
   selected,
   onToggle,
   onMessage,
+  onHelp,
 }: {
+  /** Someone else's SOS: 'I'm coming to help' answers it right in the chat. */
+  onHelp?: (m: StoredMessage) => void;
   messages: StoredMessage[];
   loaded: boolean;
   /** In rooms with others: a sender's name opens 'Message <name>' to start a private chat with them. */
@@ -107,6 +110,11 @@ export function MessageList({
             {m.isEncrypted ? <Lock role="img" aria-label={t("msg.encrypted")} size={12} /> : null}
             {m.mine && m.status ? <StatusIcon status={m.status} /> : null}
           </span>
+          {m.type === "emergency" && !m.mine && onHelp ? (
+            <button type="button" className="btn btn-danger sos-help" onClick={() => onHelp(m)}>
+              {t("sos.comingToHelp")}
+            </button>
+          ) : null}
           {m.error ? (
             <span className="msg-error" role="alert">
               {t.error(m.error)}
