@@ -629,12 +629,10 @@ export class MeshRoom extends DurableObject<Env> {
     const input = { recipientId, senderName: me.nickname || "Someone", roomId: envelope.room };
     this.ctx.waitUntil(
       this.d1(async (db) => {
-        // Online elsewhere: not pushed, so a later message while they are away still may be. Their open rooms
-        // tell their screen instead, so a first message from someone new shows at once, not at the next reload.
-        // Telling them counts as the one notice of this absence (docs/decisions/061-…); the mark is kept then.
-        // Presence reaches D1 with the rooms' minute batches (docs/decisions/056-…): a person who opened LinkUp
-        // in the last minute is not there yet, so their own area's room is told too.
-        const pushed = await notifyDirectMessageIfOffline(this.env, db, input);
+        // A first message from someone new shows at once, not at the next reload; telling a screen counts as the
+        // one notice of this absence (docs/decisions/061-…), so the mark is kept. The rooms they are open in hear first, naming the chat (never the text): a screen that heard it is told,
+        // and nothing is pushed. Presence reaches D1 with the rooms' minute batches (docs/decisions/056-…), so a
+        // person who opened LinkUp in the last minute is not there yet: their own area's room is asked too.
         const rooms = new Set((await presentRoomsOf(db, recipientId)).slice(0, 3));
         const area = (await findUserById(db, recipientId))?.geohash;
         if (area) rooms.add(nearbyRoomId(area));
@@ -645,7 +643,9 @@ export class MeshRoom extends DurableObject<Env> {
             .chatWaiting(recipientId, envelope.room, input.senderName)
             .catch(() => 0);
         }
-        if (!pushed && told === 0) this.sql.exec("DELETE FROM meta WHERE key = ?", key);
+        if (told > 0) return;
+        // Online elsewhere by D1's presence: not pushed, so a later message while they are away still may be.
+        if (!(await notifyDirectMessageIfOffline(this.env, db, input))) this.sql.exec("DELETE FROM meta WHERE key = ?", key);
       }),
     );
   }
