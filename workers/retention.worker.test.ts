@@ -162,7 +162,10 @@ describe("retention run by the Cron", () => {
     };
     const fresh = await sos();
     const old = await sos();
-    await db.update(emergencyBroadcasts).set({ broadcastedAt: new Date(now - 14 * DAY) }).where(eq(emergencyBroadcasts.id, old));
+    await db
+      .update(emergencyBroadcasts)
+      .set({ broadcastedAt: new Date(now - 14 * DAY) })
+      .where(eq(emergencyBroadcasts.id, old));
     const letter = (broadcastId: string | null, receivedAt: number, replayedAt: number | null = null) => ({
       id: newId(),
       messageId: newId(),

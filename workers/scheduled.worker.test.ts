@@ -66,7 +66,8 @@ async function oldCode() {
   });
   return id;
 }
-const codeLeft = async (id: string) => (await db.select({ id: verifications.id }).from(verifications).where(eq(verifications.id, id))).length;
+const codeLeft = async (id: string) =>
+  (await db.select({ id: verifications.id }).from(verifications).where(eq(verifications.id, id))).length;
 
 describe("the Cron's schedules through the Worker's handler", () => {
   it("the minute sweep finishes an SOS whose Worker died before alerting anyone; the 15-minute run prunes and leaves it", async () => {
@@ -88,8 +89,14 @@ describe("the Cron's schedules through the Worker's handler", () => {
     // The sweep takes a job as lost once it is SOS_UNFINISHED_AFTER_MS old: the SOS moved back in time, with the
     // neighbours' presence before it (the area is paged by presence up to the SOS, decision 054).
     const sent = Date.now() - SOS_UNFINISHED_AFTER_MS - 5000;
-    await db.update(emergencyBroadcasts).set({ broadcastedAt: new Date(sent) }).where(eq(emergencyBroadcasts.id, row.id));
-    await db.update(users).set({ locationUpdatedAt: new Date(sent - 60_000) }).where(inArray(users.id, people));
+    await db
+      .update(emergencyBroadcasts)
+      .set({ broadcastedAt: new Date(sent) })
+      .where(eq(emergencyBroadcasts.id, row.id));
+    await db
+      .update(users)
+      .set({ locationUpdatedAt: new Date(sent - 60_000) })
+      .where(inArray(users.id, people));
 
     // The 15-minute schedule: retention and the other jobs run, the SOS is not its business.
     const first = await oldCode();

@@ -21,6 +21,7 @@ describe("the staff desk's count of people in a dead letter", () => {
       ["arabic", 2, "شخصان"],
       ["arabic", 3, "3 أشخاص"],
     ];
-    for (const [language, count, text] of cases) expect([language, translator(language)("sd.deadPeople", { count })]).toEqual([language, text]);
+    for (const [language, count, text] of cases)
+      expect([language, translator(language)("sd.deadPeople", { count })]).toEqual([language, text]);
   });
 });
