@@ -15,8 +15,8 @@
 //   check(server, ctx) → { survived, checked }
 //   settle(server, ctx)       optional: after an uncut act, waits for what follows the answer (the SOS queue), so
 //                             the trace lists those points too
-// ctx.point is the point being killed at. The server answers wrangler's `/__scheduled?cron=…` (`--test-scheduled`),
-// so a path can run the Cron as Cloudflare would.
+// ctx.point is the point being killed at. Miniflare answers `/cdn-cgi/local/scheduled?cron=…` on the served port, so
+// a path can run the Cron as Cloudflare would.
 import { readdirSync } from "node:fs";
 import { serveBuilt } from "../../tests/serve-built.mjs";
 import { readSection, writeSection } from "../readme.mjs";
@@ -58,7 +58,6 @@ const started = Date.now();
 const server = await serveBuilt({
   name: "bench-crash",
   vars: { STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, FAULT_TRACE: "1" },
-  extraArgs: ["--test-scheduled"],
 });
 try {
   for (const path of paths) {

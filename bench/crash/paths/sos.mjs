@@ -3,7 +3,7 @@
 // (accepted in development only, workers/services/push.ts). More neighbours than the request alerts itself
 // (INLINE_RECIPIENTS, 10), so the queue consumer's sos.consumer.* points are on the path too. Killed at any sos.*
 // point, the web client sends the same form again (the same clientRequestId), the Cron sweep runs (wrangler's
-// `--test-scheduled` route, as Cloudflare would each minute) and the queue carries on; then every neighbour must
+// `/cdn-cgi/local/scheduled` route, as Cloudflare would each minute) and the queue carries on; then every neighbour must
 // have been pushed exactly once (twice only at the `.pushed` points, decision 054's window), the contact messaged
 // once (twice only at `sos.contacts.sent`), and the sender's SOS answer "sent" (its id, nothing failed).
 import { createServer } from "node:http";
@@ -121,7 +121,10 @@ export default {
       if (Date.now() > ctx.sentAt + UNFINISHED_AFTER_MS && Date.now() - lastSweep > 10_000) {
         lastSweep = Date.now();
         ctx.sweeps++;
-        await (await call(server, `/__scheduled?cron=${encodeURIComponent(SWEEP_CRON)}`)).text();
+        // Miniflare's route for a scheduled event (what wrangler's `cron` trigger calls); `/__scheduled` is not
+        // there for a build served with no_bundle.
+        const ran = await ok(await call(server, `/cdn-cgi/local/scheduled?format=json&cron=${encodeURIComponent(SWEEP_CRON)}`), "sweep");
+        if (ran?.outcome !== "ok") throw new Error(`the sweep answered ${JSON.stringify(ran)}`);
       }
       await sleep(1000);
     }
