@@ -6,6 +6,7 @@
 // `/cdn-cgi/local/scheduled` route, as Cloudflare would each minute) and the queue carries on; then every neighbour must
 // have been pushed exactly once (twice only at the `.pushed` points, decision 054's window), the contact messaged
 // once (twice only at `sos.contacts.sent`), and the sender's SOS answer "sent" (its id, nothing failed).
+import { execFileSync } from "node:child_process";
 import { createServer } from "node:http";
 import { webcrypto } from "node:crypto";
 import { call, ok, verifiedPerson } from "../client.mjs";
@@ -16,7 +17,8 @@ const SWEEP_CRON = "* * * * *";
 const UNFINISHED_AFTER_MS = 30_000;
 /** A claim left `sending` by a dead Worker is taken over after CLAIM_LEASE_MS (60 s): wait past it for a second push. */
 const LEASE_MS = 60_000;
-const SETTLE_MS = 130_000;
+/** By then the sweep (from 30 s, each 10 s here) and the queue's retry of a claim held by the dead Worker (after the lease) are done. */
+const SETTLE_AFTER_SENT_MS = LEASE_MS + 40_000;
 
 const b64url = (bytes) => Buffer.from(bytes).toString("base64url");
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -61,6 +63,29 @@ function send(server, ctx) {
     cookie: ctx.sender.cookie,
     json: { message: ctx.message, emergencyType: "fire", clientRequestId: ctx.requestId, location: ctx.place },
   });
+}
+
+/** The SOS's record in the local D1 (read beside the running workerd): finished or not, and how many were claimed. */
+function jobRecord(server, ctx) {
+  const out = execFileSync(
+    "npx",
+    [
+      "wrangler",
+      "d1",
+      "execute",
+      "DB",
+      "--local",
+      "-c",
+      "wrangler.toml",
+      "--persist-to",
+      server.state,
+      "--json",
+      "--command",
+      `SELECT b.job_done_at IS NOT NULL AS done, (SELECT count(*) FROM sos_deliveries d WHERE d.broadcast_id = b.id) AS claimed FROM emergency_broadcasts b WHERE b.client_request_id = '${ctx.requestId}'`,
+    ],
+    { env: { ...process.env, WRANGLER_SEND_METRICS: "false" }, encoding: "utf8" },
+  );
+  return JSON.parse(out)[0]?.results?.[0] ?? null;
 }
 
 export default {
@@ -112,7 +137,7 @@ export default {
     const res = await send(server, ctx);
     ctx.retried = { status: res.status, ...(await res.json().catch(() => ({}))) };
     const mayRepeat = /\.(claimed|stored|pushed)$/.test(ctx.point ?? "") || ctx.point === "sos.contacts.sent";
-    const deadline = Date.now() + SETTLE_MS;
+    const deadline = Math.max(ctx.sentAt + SETTLE_AFTER_SENT_MS, Date.now() + 15_000);
     let lastSweep = 0;
     ctx.sweeps = 0;
     while (Date.now() < deadline) {
@@ -140,6 +165,13 @@ export default {
     const more = pushes.filter((n) => n > 2).length;
     const pushWindow = /\.pushed$/.test(ctx.point ?? "");
     const sent = shown.id && shown.failed.length === 0 && shown.created === false;
+    // Someone never pushed: was the job left unfinished, or were they never claimed at all (their page was only on
+    // the queue, which under wrangler dev is kept in memory and dies with workerd: miniflare's queue broker)?
+    let why = "";
+    if (never > 0) {
+      const job = jobRecord(server, ctx);
+      why = job ? ` (job ${job.done ? "finished" : "unfinished"}; ${NEIGHBOURS - Number(job.claimed)} of ${NEIGHBOURS} never claimed)` : "";
+    }
     const survived =
       never === 0 &&
       more === 0 &&
@@ -148,7 +180,7 @@ export default {
       sent;
     return {
       survived,
-      checked: `retry answered ${ctx.retried.status}; sweeps ${ctx.sweeps}; ${NEIGHBOURS} neighbours pushed once ${once}, twice ${twice}, never ${never}${more ? `, more ${more}` : ""}; contact messaged ${contact}×; the sender's SOS shown ${sent ? "sent" : `not sent (${JSON.stringify(shown).slice(0, 120)})`}`,
+      checked: `retry answered ${ctx.retried.status}; sweeps ${ctx.sweeps}; ${NEIGHBOURS} neighbours pushed once ${once}, twice ${twice}, never ${never}${why}${more ? `, more ${more}` : ""}; contact messaged ${contact}×; the sender's SOS shown ${sent ? "sent" : `not sent (${JSON.stringify(shown).slice(0, 120)})`}`,
     };
   },
 };
