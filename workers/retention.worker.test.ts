@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 import { newId } from "../core/ids";
 import { createDb } from "../db";
 import { countCodesFromAddress } from "../db/queries/verifications";
-import { roomActivity, roomMembers, rooms, sessions, verifications } from "../db/schema";
-import { anonymousSession, call } from "../tests/workers/helpers";
+import { emergencyBroadcasts, roomActivity, roomMembers, rooms, sessions, sosDeadLetters, verifications } from "../db/schema";
+import { adminSession, anonymousSession, call, verifiedSession } from "../tests/workers/helpers";
 import type { AppEnv } from "./env";
 import { startVerification } from "./identity/verification";
 import { addressLimit } from "./limits";
@@ -34,6 +34,7 @@ describe("retention run by the Cron", () => {
         "security_events",
         "sessions",
         "sos_deliveries",
+        "sos_dead_letters",
         "stripe_events",
         "verifications",
         "webauthn_challenges",
@@ -129,5 +130,62 @@ describe("retention run by the Cron", () => {
     expect(list.status).toBe(200);
     const ids = (await list.json<{ rooms: { id: string }[] }>()).rooms.map((r) => r.id).filter((id) => id === quiet || id === older);
     expect(ids).toEqual([quiet, older]);
+  });
+
+  it("keeps SOS dead letters on the staff desk until replayed or their SOS is 13 days old, and replayed ones 30 days", async () => {
+    const now = Date.now();
+    const sos = async () => {
+      const s = await anonymousSession();
+      const res = await call("/api/emergency/broadcast", {
+        method: "POST",
+        cookie: s.cookie,
+        json: { message: "Flood", emergencyType: "flood", clientRequestId: newId(), location: { latitude: 6.5, longitude: 3.4 } },
+      });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { id: string }).id;
+    };
+    const fresh = await sos();
+    const old = await sos();
+    await db
+      .update(emergencyBroadcasts)
+      .set({ broadcastedAt: new Date(now - 14 * DAY) })
+      .where(eq(emergencyBroadcasts.id, old));
+    const letter = (broadcastId: string | null, receivedAt: number, replayedAt: number | null = null) => ({
+      id: newId(),
+      messageId: newId(),
+      broadcastId,
+      body: { broadcastId: broadcastId ?? "?", audience: "nearby", userIds: ["someone"] },
+      attempts: 6,
+      receivedAt: new Date(receivedAt),
+      replayedAt: replayedAt === null ? null : new Date(replayedAt),
+    });
+    const waiting = letter(fresh, now - HOUR);
+    const ofOldSos = letter(old, now - HOUR); // arrived late, but its SOS is two weeks old
+    const unknownOld = letter(null, now - 14 * DAY);
+    const unknownRecent = letter(null, now - 12 * DAY);
+    const replayedLongAgo = letter(fresh, now - 40 * DAY, now - 31 * DAY);
+    const replayedLately = letter(fresh, now - 40 * DAY, now - 29 * DAY);
+    await db.insert(sosDeadLetters).values([waiting, ofOldSos, unknownOld, unknownRecent, replayedLongAgo, replayedLately]);
+
+    const counts = await runRetention(db, { now });
+    expect(counts.sos_dead_letters).toBeGreaterThanOrEqual(3);
+
+    // What the staff desk lists: the open letters still worth a replay.
+    const admin = await adminSession();
+    const staff = await verifiedSession("0906", "Desk");
+    await call(`/api/admin/people/${staff.id}/role`, { method: "POST", cookie: admin.cookie, json: { role: "staff" } });
+    const desk = (await (await call("/api/admin/sos", { cookie: staff.cookie })).json()) as { deadLetters: { id: string }[] };
+    const shown = new Set(desk.deadLetters.map((d) => d.id));
+    expect([waiting, ofOldSos, unknownOld, unknownRecent].filter((l) => shown.has(l.id)).map((l) => l.id)).toEqual(
+      [waiting, unknownRecent].map((l) => l.id),
+    );
+    // A letter that went can no longer be replayed (it would alert people again once the SOS's claims are gone).
+    const replay = await call(`/api/admin/sos/dead-letters/${ofOldSos.id}/replay`, { method: "POST", cookie: staff.cookie });
+    expect(replay.status).toBe(404);
+    const left = await db
+      .select({ id: sosDeadLetters.id })
+      .from(sosDeadLetters)
+      .where(inArray(sosDeadLetters.id, [replayedLongAgo.id, replayedLately.id]));
+    expect(left).toEqual([{ id: replayedLately.id }]);
   });
 });

@@ -1860,7 +1860,7 @@ export const ar: Catalog = {
   "sd.deadTitle": "تنبيهات تخلّت عنها قائمة الانتظار",
   "sd.noDead": "وصلت كل تنبيهات الاستغاثة.",
   "sd.deadLetter": "استغاثة {sos} · {who} · توقفت بعد {attempts} محاولات",
-  "sd.deadPeople": "{n} أشخاص",
+  "sd.deadPeople": { one: "شخص واحد", two: "شخصان", few: "{count} أشخاص", other: "{count} شخصًا" },
   "sd.deadPage": "الأشخاص التالون في المنطقة",
   "sd.replay": "أعد الإرسال",
   "sd.replayLabel": "أعد إرسال تنبيهات الاستغاثة {sos}",

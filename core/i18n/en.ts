@@ -1786,7 +1786,7 @@ export const en = {
   "sd.deadTitle": "Alerts the queue gave up on",
   "sd.noDead": "Every SOS alert was delivered.",
   "sd.deadLetter": "SOS {sos} · {who} · gave up after {attempts} tries",
-  "sd.deadPeople": "{n} people",
+  "sd.deadPeople": { one: "{count} person", other: "{count} people" },
   "sd.deadPage": "the next people of the area",
   "sd.replay": "Send again",
   "sd.replayLabel": "Send the alerts of SOS {sos} again",

@@ -1831,7 +1831,7 @@ export const fr: Catalog = {
   "sd.deadTitle": "Alertes abandonnées par la file",
   "sd.noDead": "Toutes les alertes SOS ont été remises.",
   "sd.deadLetter": "SOS {sos} · {who} · abandonnée après {attempts} essais",
-  "sd.deadPeople": "{n} personnes",
+  "sd.deadPeople": { one: "{count} personne", other: "{count} personnes" },
   "sd.deadPage": "les personnes suivantes de la zone",
   "sd.replay": "Renvoyer",
   "sd.replayLabel": "Renvoyer les alertes du SOS {sos}",

@@ -1805,7 +1805,7 @@ export const ha: Catalog = {
   "sd.deadTitle": "Sanarwar da layin ya kasa aikawa",
   "sd.noDead": "An isar da duk sanarwar SOS.",
   "sd.deadLetter": "SOS {sos} · {who} · ya daina bayan gwaji {attempts}",
-  "sd.deadPeople": "mutane {n}",
+  "sd.deadPeople": { one: "mutum {count}", other: "mutane {count}" },
   "sd.deadPage": "mutanen yankin na gaba",
   "sd.replay": "Sake aikawa",
   "sd.replayLabel": "Sake aika sanarwar SOS {sos}",

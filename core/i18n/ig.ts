@@ -1788,7 +1788,7 @@ export const ig: Catalog = {
   "sd.deadTitle": "Ọkwa kwụsịrị n'ahịrị",
   "sd.noDead": "Ọkwa SOS niile erutela.",
   "sd.deadLetter": "SOS {sos} · {who} · kwụsịrị mgbe nnwale {attempts} gasịrị",
-  "sd.deadPeople": "mmadụ {n}",
+  "sd.deadPeople": { other: "mmadụ {count}" },
   "sd.deadPage": "ndị ọzọ nọ n'ógbè ahụ",
   "sd.replay": "Ziga ọzọ",
   "sd.replayLabel": "Ziga ọkwa SOS {sos} ọzọ",

@@ -1785,7 +1785,7 @@ export const pcm: Catalog = {
   "sd.deadTitle": "Alerts wey the queue no fit send",
   "sd.noDead": "All SOS alerts don reach.",
   "sd.deadLetter": "SOS {sos} · {who} · e stop after {attempts} tries",
-  "sd.deadPeople": "{n} people",
+  "sd.deadPeople": { one: "{count} person", other: "{count} people" },
   "sd.deadPage": "the next people for the area",
   "sd.replay": "Send am again",
   "sd.replayLabel": "Send the alerts of SOS {sos} again",

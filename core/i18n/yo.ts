@@ -1774,7 +1774,7 @@ export const yo: Catalog = {
   "sd.deadTitle": "Àwọn ìkìlọ̀ tí ìlà kò lè fi ránṣẹ́",
   "sd.noDead": "Gbogbo ìkìlọ̀ SOS ti dé.",
   "sd.deadLetter": "SOS {sos} · {who} · ó dúró lẹ́yìn ìgbìyànjú {attempts}",
-  "sd.deadPeople": "ènìyàn {n}",
+  "sd.deadPeople": { other: "ènìyàn {count}" },
   "sd.deadPage": "àwọn ènìyàn tó kàn ní agbègbè náà",
   "sd.replay": "Tún fi ránṣẹ́",
   "sd.replayLabel": "Tún fi ìkìlọ̀ SOS {sos} ránṣẹ́",

@@ -23,6 +23,13 @@ export const RETENTION = {
   stripeEventsMs: 30 * DAY,
   /** Queue messages live at most 14 days, so no retried fan-out batch can come after this. */
   sosDeliveriesMs: 14 * DAY,
+  /** A replayed dead letter: long enough for staff to look back at what they replayed (the audit log keeps a year). */
+  replayedDeadLettersMs: 30 * DAY,
+  /**
+   * An open dead letter, after its SOS: a day less than sos_deliveries, whose claims keep a replay from alerting
+   * anyone twice; an SOS two weeks old is over, and replaying it then would wake people for nothing.
+   */
+  openDeadLettersMs: 13 * DAY,
   readNotificationsMs: 30 * DAY,
   notificationsMs: 90 * DAY,
   securityEventsMs: 180 * DAY,
@@ -142,6 +149,29 @@ export function pruneSosDeliveries(db: Db, o: RetentionOptions) {
   );
 }
 
+/**
+ * Fan-out messages the queue gave up on (docs/decisions/054-sos-a-durable-job.md): replayed ones 30 days after the
+ * replay; open ones until replayed, or 13 days after their SOS was sent (or, with no SOS id, 13 days after they
+ * arrived), before the claims that make a replay harmless are gone. Both through `sos_dead_letters_open_idx`.
+ */
+export async function pruneSosDeadLetters(db: Db, o: RetentionOptions) {
+  const replayed = await deleteInChunks(
+    db,
+    "sos_dead_letters",
+    sql`replayed_at IS NOT NULL AND replayed_at < ${o.now - RETENTION.replayedDeadLettersMs}`,
+    o.chunkRows,
+  );
+  const bound = o.now - RETENTION.openDeadLettersMs;
+  const open = await deleteInChunks(
+    db,
+    "sos_dead_letters",
+    // Open letters are few (the index's NULL range); each looks its SOS up by primary key.
+    sql`replayed_at IS NULL AND (received_at < ${bound} OR (SELECT b.broadcasted_at FROM emergency_broadcasts b WHERE b.id = sos_dead_letters.broadcast_id) < ${bound})`,
+    o.chunkRows,
+  );
+  return replayed + open;
+}
+
 /** Read notifications after 30 days, any after 90. */
 export function pruneNotifications(db: Db, o: RetentionOptions) {
   return deleteInChunks(
@@ -197,6 +227,7 @@ export const RETENTION_RULES = {
   address_counters: pruneAddressCounters,
   stripe_events: pruneStripeEvents,
   sos_deliveries: pruneSosDeliveries,
+  sos_dead_letters: pruneSosDeadLetters,
   notifications: pruneNotifications,
   security_events: pruneSecurityEvents,
   outbound_messages: pruneOutbound,

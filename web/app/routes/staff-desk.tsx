@@ -117,7 +117,7 @@ export default function StaffDesk({ loaderData, actionData }: Route.ComponentPro
                   <p>
                     {t("sd.deadLetter", {
                       sos,
-                      who: d.people === null ? t("sd.deadPage") : t("sd.deadPeople", { n: d.people }),
+                      who: d.people === null ? t("sd.deadPage") : t("sd.deadPeople", { count: d.people }),
                       attempts: d.attempts,
                     })}{" "}
                     · <time dateTime={d.receivedAt}>{d.receivedAt.slice(0, 16).replace("T", " ")}</time>
