@@ -290,7 +290,8 @@ try {
   writeFileSync(
     seed,
     [
-      `INSERT INTO users (id, nickname, latitude, longitude, geohash) VALUES ${ids.map((id) => `('${id}', 'Neighbour', ${PLACE.latitude}, ${PLACE.longitude}, '${geohash}')`).join(", ")};`,
+      // Present in the area a moment ago: an SOS pages its area by presence (docs/decisions/054-sos-a-durable-job.md).
+      `INSERT INTO users (id, nickname, latitude, longitude, geohash, location_updated_at) VALUES ${ids.map((id) => `('${id}', 'Neighbour', ${PLACE.latitude}, ${PLACE.longitude}, '${geohash}', ${Date.now()})`).join(", ")};`,
       `INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth) VALUES ${ids.map((id) => `('${id}', '${id}', '${pushBase}/${id}', '${p256dh}', '${auth}')`).join(", ")};`,
     ].join("\n"),
   );
