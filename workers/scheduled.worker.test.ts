@@ -3,52 +3,26 @@
 // and does nothing else; the 15-minute schedule runs the other jobs (retention, decision 051) and leaves SOS to it.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { eq, inArray } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { armFault, resetFaults } from "../core/faults";
-import { newId, toBase64Url } from "../core/ids";
+import { describe, expect, it, } from "vitest";
+import { armFault, } from "../core/faults";
+import { newId, } from "../core/ids";
 import { createDb } from "../db";
 import { findBroadcast } from "../db/queries/emergency";
 import { emergencyBroadcasts, users, verifications } from "../db/schema";
 import handler from "../tests/workers/entry";
 import { anonymousSession, call } from "../tests/workers/helpers";
 import { SOS_SWEEP_CRON, SOS_UNFINISHED_AFTER_MS } from "./sos";
+import { fakePushEdge, subscriberAt } from "../tests/workers/push-edge";
 
 const db = createDb(env);
-const PUSH = "https://updates.push.services.mozilla.com";
-let pushes: string[] = [];
-const realFetch = globalThis.fetch;
-
-beforeEach(() => {
-  pushes = [];
-  resetFaults();
-  vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const req = new Request(input, init);
-    if (!req.url.startsWith(PUSH)) return realFetch(input, init);
-    pushes.push(new URL(req.url).pathname);
-    return new Response(null, { status: 201 });
-  });
-});
-afterEach(() => {
-  resetFaults();
-  vi.restoreAllMocks();
-});
+/** Push-service calls per endpoint path (one endpoint per person). */
+const edge = fakePushEdge();
 
 /** What Cloudflare does on a schedule: the exported handler's `scheduled`, and everything it left running. */
 async function cron(schedule: string) {
   const ctx = createExecutionContext();
   await handler.scheduled?.({ cron: schedule, scheduledTime: Date.now(), noRetry() {} } as ScheduledController, env as unknown as Env, ctx);
   await waitOnExecutionContext(ctx);
-}
-
-async function subscriberAt(at: { latitude: number; longitude: number }) {
-  const s = await anonymousSession();
-  expect((await call("/api/me/location", { method: "PUT", cookie: s.cookie, json: at })).status).toBe(200);
-  const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"])) as CryptoKeyPair;
-  const p256dh = toBase64Url(new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer));
-  const keys = { p256dh, auth: toBase64Url(crypto.getRandomValues(new Uint8Array(16))) };
-  const res = await call("/api/push/subscribe", { method: "POST", cookie: s.cookie, json: { endpoint: `${PUSH}/${s.user.id}`, keys } });
-  expect(res.status).toBe(201);
-  return s.user.id;
 }
 
 /** A verification code from two days ago: the retention run drops it (decision 051). */
@@ -83,7 +57,7 @@ describe("the Cron's schedules through the Worker's handler", () => {
       json: { message: "Fire at the market", emergencyType: "fire", clientRequestId, location: at },
     });
     expect(died.status).toBe(500);
-    expect(pushes).toEqual([]);
+    expect(edge.calls).toEqual([]);
     const [row] = await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.clientRequestId, clientRequestId));
     expect(row.jobDoneAt).toBeNull();
     // The sweep takes a job as lost once it is SOS_UNFINISHED_AFTER_MS old: the SOS moved back in time, with the
@@ -102,13 +76,13 @@ describe("the Cron's schedules through the Worker's handler", () => {
     const first = await oldCode();
     await cron("*/15 * * * *");
     expect(await codeLeft(first)).toBe(0);
-    expect(pushes).toEqual([]);
+    expect(edge.calls).toEqual([]);
     expect((await findBroadcast(db, row.id))?.jobDoneAt).toBeNull();
 
     // The minute schedule: the sweep alone, and it finishes the SOS: each neighbour alerted once.
     const second = await oldCode();
     await cron(SOS_SWEEP_CRON);
-    expect(pushes.sort()).toEqual(people.map((p) => `/${p}`).sort());
+    expect(edge.calls.sort()).toEqual(people.map((p) => `/${p}`).sort());
     expect((await findBroadcast(db, row.id))?.jobDoneAt).not.toBeNull();
     expect(await codeLeft(second)).toBe(1);
 
@@ -120,6 +94,6 @@ describe("the Cron's schedules through the Worker's handler", () => {
     });
     expect(replay.status).toBe(200);
     expect(await replay.json()).toMatchObject({ id: row.id, created: false, failed: [], reached: { push: 2 } });
-    expect(pushes).toHaveLength(2);
+    expect(edge.calls).toHaveLength(2);
   }, 60_000);
 });

@@ -5,9 +5,9 @@
 // real. The queue is driven here with createMessageBatch, its clock moved by the delays the consumer asks for.
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, } from "vitest";
 import { armFault, faultPointsPassed, InjectedFault, resetFaults } from "../../core/faults";
-import { newId, toBase64Url } from "../../core/ids";
+import { newId, } from "../../core/ids";
 import type { SosFanoutMessage } from "../../core/sos-schemas";
 import { createDb } from "../../db";
 import { countDeliveries, findBroadcast } from "../../db/queries/emergency";
@@ -16,41 +16,14 @@ import { anonymousSession, call } from "../../tests/workers/helpers";
 import type { AppEnv } from "../env";
 import { broadcastSos, resumeUnfinishedSos } from ".";
 import { CLAIM_LEASE_MS, consumeSosFanout, INLINE_RECIPIENTS } from "./fanout";
+import { fakePushEdge, subscriberAt } from "../../tests/workers/push-edge";
 
-const PUSH = "https://updates.push.services.mozilla.com";
 /** Push-service calls per endpoint path (one endpoint per person). */
-let pushes: string[] = [];
-const realFetch = globalThis.fetch;
-
-beforeEach(() => {
-  pushes = [];
-  resetFaults();
-  vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const req = new Request(input, init);
-    if (!req.url.startsWith(PUSH)) return realFetch(input, init);
-    pushes.push(new URL(req.url).pathname);
-    return new Response(null, { status: 201 });
-  });
-});
-afterEach(() => {
-  resetFaults();
-  vi.restoreAllMocks();
-});
+const edge = fakePushEdge();
 
 const db = createDb(env);
 /** More than the request alerts itself, so the queue carries some. */
 const PEOPLE = INLINE_RECIPIENTS + 3;
-
-async function subscriberAt(at: { latitude: number; longitude: number }) {
-  const s = await anonymousSession();
-  expect((await call("/api/me/location", { method: "PUT", cookie: s.cookie, json: at })).status).toBe(200);
-  const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"])) as CryptoKeyPair;
-  const p256dh = toBase64Url(new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer));
-  const keys = { p256dh, auth: toBase64Url(crypto.getRandomValues(new Uint8Array(16))) };
-  const res = await call("/api/push/subscribe", { method: "POST", cookie: s.cookie, json: { endpoint: `${PUSH}/${s.user.id}`, keys } });
-  expect(res.status).toBe(201);
-  return s.user.id;
-}
 
 /** A sender, their emergency contact (messaged on WhatsApp through the dev outbox) and PEOPLE subscribers nearby. */
 async function scene() {
@@ -130,7 +103,7 @@ async function contactMessages(phone: string) {
 
 async function sendAndCheck(point: string | null) {
   const { at, sender, contact, people } = await scene();
-  pushes = [];
+  edge.calls = [];
   resetFaults();
   if (point) armFault(point);
   const input = {
@@ -145,7 +118,7 @@ async function sendAndCheck(point: string | null) {
 
   // Everyone nearby got a push; the SOS is finished, recorded as sent, and its replay says so.
   const perPerson = new Map<string, number>();
-  for (const p of pushes) perPerson.set(p, (perPerson.get(p) ?? 0) + 1);
+  for (const p of edge.calls) perPerson.set(p, (perPerson.get(p) ?? 0) + 1);
   expect([...perPerson.keys()].sort()).toEqual(people.map((p) => `/${p}`).sort());
   const row = await findBroadcast(db, answer.id);
   expect(row?.jobDoneAt).toBeInstanceOf(Date);

@@ -2,9 +2,9 @@
 // fan-out queue gave up on are kept and shown on the staff SOS desk, which may replay one (staff only); retried
 // messages and SOS jobs the Cron found unfinished are counted.
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { armFault, InjectedFault, resetFaults } from "../../core/faults";
-import { newId, toBase64Url } from "../../core/ids";
+import { describe, expect, it, } from "vitest";
+import { armFault, InjectedFault, } from "../../core/faults";
+import { newId, } from "../../core/ids";
 import type { SosFanoutMessage } from "../../core/sos-schemas";
 import { createDb } from "../../db";
 import { findBroadcast } from "../../db/queries/emergency";
@@ -12,43 +12,17 @@ import { adminSession, anonymousSession, call, verifiedSession } from "../../tes
 import type { AppEnv } from "../env";
 import { broadcastSos, resumeUnfinishedSos, SOS_UNFINISHED_AFTER_MS } from ".";
 import { consumeSosFanout, SOS_DEAD_LETTER_QUEUE, sosQueue } from "./fanout";
+import { fakePushEdge, subscriberAt } from "../../tests/workers/push-edge";
 
 const db = createDb(env);
-const PUSH = "https://updates.push.services.mozilla.com";
-let pushes: string[] = [];
-const realFetch = globalThis.fetch;
-
-beforeEach(() => {
-  pushes = [];
-  resetFaults();
-  vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const req = new Request(input, init);
-    if (!req.url.startsWith(PUSH)) return realFetch(input, init);
-    pushes.push(new URL(req.url).pathname);
-    return new Response(null, { status: 201 });
-  });
-});
-afterEach(() => {
-  resetFaults();
-  vi.restoreAllMocks();
-});
+/** Push-service calls per endpoint path (one endpoint per person). */
+const edge = fakePushEdge();
 
 async function trouble(what: string): Promise<number> {
   const row = await env.DB.prepare("select coalesce(sum(count), 0) as n from analytics_daily where kind = ?")
     .bind(`ops.${what}`)
     .first<{ n: number }>();
   return Number(row?.n ?? 0);
-}
-
-async function subscriberAt(at: { latitude: number; longitude: number }) {
-  const s = await anonymousSession();
-  expect((await call("/api/me/location", { method: "PUT", cookie: s.cookie, json: at })).status).toBe(200);
-  const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"])) as CryptoKeyPair;
-  const p256dh = toBase64Url(new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer));
-  const keys = { p256dh, auth: toBase64Url(crypto.getRandomValues(new Uint8Array(16))) };
-  const res = await call("/api/push/subscribe", { method: "POST", cookie: s.cookie, json: { endpoint: `${PUSH}/${s.user.id}`, keys } });
-  expect(res.status).toBe(201);
-  return s.user.id;
 }
 
 async function staffUser() {
@@ -109,8 +83,8 @@ describe("the SOS fan-out's dead letters", () => {
     expect((await call(path, { method: "POST", cookie: staff.cookie })).status).toBe(200);
     // Back on the real queue: its consumer alerts the person once.
     const end = Date.now() + 15_000;
-    while (pushes.length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
-    expect(pushes).toEqual([`/${person}`]);
+    while (edge.calls.length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+    expect(edge.calls).toEqual([`/${person}`]);
     // Replayed: gone from the desk, and a second replay is refused.
     const after = await (await call("/api/admin/sos", { cookie: staff.cookie })).json<Desk>();
     expect(after.deadLetters.some((d) => d.id === shown?.id)).toBe(false);
@@ -142,13 +116,13 @@ describe("trouble counted on the SOS path", () => {
       channel: "web" as const,
     };
     await expect(broadcastSos(env as AppEnv, db, input)).rejects.toBeInstanceOf(InjectedFault);
-    expect(pushes).toEqual([]);
+    expect(edge.calls).toEqual([]);
     const before = await trouble("sos_unfinished");
     // Not yet 30 s old: left alone.
     await resumeUnfinishedSos(env as AppEnv, db, new Date());
-    expect(pushes).toEqual([]);
+    expect(edge.calls).toEqual([]);
     await resumeUnfinishedSos(env as AppEnv, db, new Date(Date.now() + SOS_UNFINISHED_AFTER_MS + 1000));
-    expect(pushes).toEqual([`/${person}`]);
+    expect(edge.calls).toEqual([`/${person}`]);
     expect(await trouble("sos_unfinished")).toBeGreaterThanOrEqual(before + 1);
     // Shown as sent: the same request again answers from the finished job.
     const replay = await broadcastSos(env as AppEnv, db, input);
