@@ -34,6 +34,8 @@ test("one SOS sent from /emergency makes at most 4 in-process API calls, and the
   page.on("response", count);
   await page.getByLabel("Emergency message").fill("Smoke from the generator room, please check");
   await page.getByRole("button", { name: "Start Emergency Broadcast" }).click();
+  // The confirmation is on the page (no request): the SOS leaves on "Send SOS now".
+  await page.getByRole("alertdialog", { name: "Confirm SOS" }).getByRole("button", { name: "Send SOS now" }).click();
   await expect(page.locator(".sos-result")).toContainText("SOS sent.");
   // The loaders ran again: the person's own SOS is listed as active.
   await expect(page.locator(".sos-item", { hasText: "Smoke from the generator room" })).toContainText("Your SOS");
