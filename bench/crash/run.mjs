@@ -13,7 +13,10 @@
 //   act(server, ctx)          what the caller does; cut off by the kill
 //   retry(server, ctx)        what the caller does after getting no answer
 //   check(server, ctx) → { survived, checked }
-import { readdirSync } from "node:fs";
+//   reachMs    (optional) how long a point may take to be reached (a room's alarm comes a minute after the act)
+//   traceUntil (optional) the log text that says the traced walk is over (else 1 s after the act's answer)
+//   afterAct   (optional) a row name: also kill right after the act answered, at no point, and check the same way
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { serveBuilt } from "../../tests/serve-built.mjs";
 import { writeSection } from "../readme.mjs";
 import { WEBHOOK_SECRET } from "./paths/payment-webhook.mjs";
@@ -41,7 +44,9 @@ async function tracePoints(server, path) {
   const ctx = await path.setup(server);
   const from = server.log.length;
   await path.act(server, ctx);
-  // The trace lines come through wrangler's output a moment after the answer.
+  // The trace lines come through wrangler's output a moment after the answer (or, for work the act only started,
+  // once it has passed its last point).
+  if (path.traceUntil) await waitFor(server, path.traceUntil, path.reachMs ?? REACH_MS);
   await new Promise((r) => setTimeout(r, 1000));
   const seen = [...server.log.slice(from).matchAll(/linkup-fault-passed ([^\s"]+)/g)].map((m) => m[1]);
   return [...new Set(seen.filter((p) => p.startsWith(path.points)))];
@@ -56,13 +61,14 @@ try {
     const points = await tracePoints(server, path);
     console.log(`${path.name}: ${points.length} points: ${points.join(", ")}`);
     if (points.length === 0) rows.push({ path: path.name, point: "(none)", survived: false, checked: "the path passed no fault point" });
-    for (const point of points) {
+    for (const point of path.afterAct ? [path.afterAct, ...points] : points) {
       let row;
       try {
         const ctx = await path.setup(server);
-        await server.restart({ vars: { FAULT_HANG_AT: point } });
+        const hang = point !== path.afterAct;
+        if (hang) await server.restart({ vars: { FAULT_HANG_AT: point } });
         const acting = path.act(server, ctx).catch(() => {});
-        const reached = await waitFor(server, `linkup-fault-reached ${point}`, REACH_MS);
+        const reached = hang ? await waitFor(server, `linkup-fault-reached ${point}`, path.reachMs ?? REACH_MS) : await acting.then(() => true);
         await server.kill();
         await acting;
         await server.restart();
@@ -86,12 +92,27 @@ try {
   await server.stop();
 }
 
+// A run of some paths keeps the other paths' rows of the table as they were.
+const ran = new Set(paths.map((p) => p.name));
+const kept = [];
+const readme = new URL("../README.md", import.meta.url);
+if (only && existsSync(readme)) {
+  const section = readFileSync(readme, "utf8").match(/<!-- crash:start -->([\s\S]*?)<!-- crash:end -->/)?.[1] ?? "";
+  for (const line of section.split("\n")) {
+    const path = line.match(/^\| ([^|]+?) \| `/)?.[1];
+    if (path && !ran.has(path)) kept.push({ path, line });
+  }
+}
+const order = [...new Set([...kept.map((k) => k.path), ...rows.map((r) => r.path)])];
+const rowLine = (r) => `| ${r.path} | \`${r.point}\` | ${r.survived ? "yes" : "**no**"} | ${r.checked.replaceAll("|", "\\|")} |`;
+const tableLines = order.flatMap((p) => [...kept.filter((k) => k.path === p).map((k) => k.line), ...rows.filter((r) => r.path === p).map(rowLine)]);
+
 const lines = [
   `SIGKILL at every fault point of a path, workerd restarted on the same state, the caller's retry, the end state checked (\`npm run bench -- crash\`, ${new Date().toISOString().slice(0, 10)}, ${Math.round((Date.now() - started) / 1000)} s). The production build with ENVIRONMENT=development, so \`FAULT_HANG_AT\` holds the request at the point until the kill (core/faults.ts).`,
   "",
   "| path | point | survived | what was checked |",
   "| --- | --- | --- | --- |",
-  ...rows.map((r) => `| ${r.path} | \`${r.point}\` | ${r.survived ? "yes" : "**no**"} | ${r.checked.replaceAll("|", "\\|")} |`),
+  ...tableLines,
 ];
 writeSection("crash", lines.join("\n"));
 console.log(`${rows.filter((r) => r.survived).length}/${rows.length} points survived`);
