@@ -108,7 +108,7 @@ const rowLine = (r) => `| ${r.path} | \`${r.point}\` | ${r.survived ? "yes" : "*
 const tableLines = order.flatMap((p) => [...kept.filter((k) => k.path === p).map((k) => k.line), ...rows.filter((r) => r.path === p).map(rowLine)]);
 
 const lines = [
-  `SIGKILL at every fault point of a path, workerd restarted on the same state, the caller's retry, the end state checked (\`npm run bench -- crash\`, ${new Date().toISOString().slice(0, 10)}, ${Math.round((Date.now() - started) / 1000)} s). The production build with ENVIRONMENT=development, so \`FAULT_HANG_AT\` holds the request at the point until the kill (core/faults.ts).`,
+  `SIGKILL at every fault point of a path, workerd restarted on the same state, the caller's retry, the end state checked (\`${only ? `CRASH_PATHS=${only.join(",")} ` : ""}npm run bench -- crash\`, ${new Date().toISOString().slice(0, 10)}, ${Math.round((Date.now() - started) / 1000)} s${kept.length ? "; the other paths' rows are from an earlier run" : ""}). The production build with ENVIRONMENT=development, so \`FAULT_HANG_AT\` holds the request at the point until the kill (core/faults.ts).`,
   "",
   "| path | point | survived | what was checked |",
   "| --- | --- | --- | --- |",
