@@ -68,7 +68,9 @@ try {
         const hang = point !== path.afterAct;
         if (hang) await server.restart({ vars: { FAULT_HANG_AT: point } });
         const acting = path.act(server, ctx).catch(() => {});
-        const reached = hang ? await waitFor(server, `linkup-fault-reached ${point}`, path.reachMs ?? REACH_MS) : await acting.then(() => true);
+        const reached = hang
+          ? await waitFor(server, `linkup-fault-reached ${point}`, path.reachMs ?? REACH_MS)
+          : await acting.then(() => true);
         await server.kill();
         await acting;
         await server.restart();
@@ -105,7 +107,10 @@ if (only && existsSync(readme)) {
 }
 const order = [...new Set([...kept.map((k) => k.path), ...rows.map((r) => r.path)])];
 const rowLine = (r) => `| ${r.path} | \`${r.point}\` | ${r.survived ? "yes" : "**no**"} | ${r.checked.replaceAll("|", "\\|")} |`;
-const tableLines = order.flatMap((p) => [...kept.filter((k) => k.path === p).map((k) => k.line), ...rows.filter((r) => r.path === p).map(rowLine)]);
+const tableLines = order.flatMap((p) => [
+  ...kept.filter((k) => k.path === p).map((k) => k.line),
+  ...rows.filter((r) => r.path === p).map(rowLine),
+]);
 
 const lines = [
   `SIGKILL at every fault point of a path, workerd restarted on the same state, the caller's retry, the end state checked (\`${only ? `CRASH_PATHS=${only.join(",")} ` : ""}npm run bench -- crash\`, ${new Date().toISOString().slice(0, 10)}, ${Math.round((Date.now() - started) / 1000)} s${kept.length ? "; the other paths' rows are from an earlier run" : ""}). The production build with ENVIRONMENT=development, so \`FAULT_HANG_AT\` holds the request at the point until the kill (core/faults.ts).`,

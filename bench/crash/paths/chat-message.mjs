@@ -30,7 +30,8 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 function counted(server, ctx) {
   const room = d1(server, `SELECT messages FROM room_activity WHERE room_id = '${ctx.roomId}'`)[0]?.messages ?? 0;
-  const day = d1(server, `SELECT coalesce(sum(count), 0) AS n FROM analytics_daily WHERE kind = 'message.nearby' AND day = '${today()}'`)[0].n;
+  const day = d1(server, `SELECT coalesce(sum(count), 0) AS n FROM analytics_daily WHERE kind = 'message.nearby' AND day = '${today()}'`)[0]
+    .n;
   return { room, day };
 }
 
