@@ -6,7 +6,7 @@
 // without the hang, retries as the real caller would, and checks the end state. Writes the "crash" section of
 // bench/README.md. `CRASH_PATHS=file-upload,…` runs only those files of ./paths.
 //
-// A path module (add one for SOS with `sos.*` points, or chat messages with `room.*` points):
+// A path module (chat-message.mjs holds the room's `room.flush.*` points; add one for SOS with `sos.*` points):
 //   name     what the table calls it
 //   points   the prefix of its fault points (core/faults.ts), e.g. "webhook."
 //   setup(server) → ctx       on a healthy server: the people and state the act needs
