@@ -6,7 +6,7 @@
 // without the hang, retries as the real caller would, and checks the end state. Writes the "crash" section of
 // bench/README.md. `CRASH_PATHS=file-upload,…` runs only those files of ./paths.
 //
-// A path module (add one for SOS with `sos.*` points, or chat messages with `room.*` points):
+// A path module (chat-message.mjs holds the room's `room.flush.*` points; add one for SOS with `sos.*` points):
 //   name     what the table calls it
 //   points   the prefix of its fault points (core/faults.ts), e.g. "webhook."
 //   setup(server) → ctx       on a healthy server: the people and state the act needs
@@ -17,6 +17,9 @@
 //                             the trace lists those points too
 // ctx.point is the point being killed at. Miniflare answers `/cdn-cgi/local/scheduled?cron=…` on the served port, so
 // a path can run the Cron as Cloudflare would.
+//   reachMs    (optional) how long a point may take to be reached (a room's alarm comes a minute after the act)
+//   traceUntil (optional) the log text that says the traced walk is over (else 1 s after the act's answer)
+//   afterAct   (optional) a row name: also kill right after the act answered, at no point, and check the same way
 import { readdirSync } from "node:fs";
 import { serveBuilt } from "../../tests/serve-built.mjs";
 import { readSection, writeSection } from "../readme.mjs";
@@ -46,7 +49,9 @@ async function tracePoints(server, path) {
   const from = server.log.length;
   await path.act(server, ctx);
   await path.settle?.(server, ctx);
-  // The trace lines come through wrangler's output a moment after the answer.
+  // The trace lines come through wrangler's output a moment after the answer (or, for work the act only started,
+  // once it has passed its last point).
+  if (path.traceUntil) await waitFor(server, path.traceUntil, path.reachMs ?? REACH_MS);
   await new Promise((r) => setTimeout(r, 1000));
   const seen = [...server.log.slice(from).matchAll(/linkup-fault-passed ([^\s"]+)/g)].map((m) => m[1]);
   return [...new Set(seen.filter((p) => p.startsWith(path.points)))];
@@ -64,14 +69,17 @@ try {
     const points = await tracePoints(server, path);
     console.log(`${path.name}: ${points.length} points: ${points.join(", ")}`);
     if (points.length === 0) rows.push({ path: path.name, point: "(none)", survived: false, checked: "the path passed no fault point" });
-    for (const point of points) {
+    for (const point of path.afterAct ? [path.afterAct, ...points] : points) {
       let row;
       try {
         const ctx = await path.setup(server);
         ctx.point = point;
-        await server.restart({ vars: { FAULT_HANG_AT: point } });
+        const hang = point !== path.afterAct;
+        if (hang) await server.restart({ vars: { FAULT_HANG_AT: point } });
         const acting = path.act(server, ctx).catch(() => {});
-        const reached = await waitFor(server, `linkup-fault-reached ${point}`, REACH_MS);
+        const reached = hang
+          ? await waitFor(server, `linkup-fault-reached ${point}`, path.reachMs ?? REACH_MS)
+          : await acting.then(() => true);
         await server.kill();
         await acting;
         await server.restart();
