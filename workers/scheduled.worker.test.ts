@@ -3,9 +3,9 @@
 // and does nothing else; the 15-minute schedule runs the other jobs (retention, decision 051) and leaves SOS to it.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { eq, inArray } from "drizzle-orm";
-import { describe, expect, it, } from "vitest";
-import { armFault, } from "../core/faults";
-import { newId, } from "../core/ids";
+import { describe, expect, it } from "vitest";
+import { armFault } from "../core/faults";
+import { newId } from "../core/ids";
 import { createDb } from "../db";
 import { findBroadcast } from "../db/queries/emergency";
 import { emergencyBroadcasts, users, verifications } from "../db/schema";

@@ -5,9 +5,9 @@
 // real. The queue is driven here with createMessageBatch, its clock moved by the delays the consumer asks for.
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
-import { describe, expect, it, } from "vitest";
+import { describe, expect, it } from "vitest";
 import { armFault, faultPointsPassed, InjectedFault, resetFaults } from "../../core/faults";
-import { newId, } from "../../core/ids";
+import { newId } from "../../core/ids";
 import type { SosFanoutMessage } from "../../core/sos-schemas";
 import { createDb } from "../../db";
 import { countDeliveries, findBroadcast } from "../../db/queries/emergency";

@@ -2,9 +2,9 @@
 // fan-out queue gave up on are kept and shown on the staff SOS desk, which may replay one (staff only); retried
 // messages and SOS jobs the Cron found unfinished are counted.
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
-import { describe, expect, it, } from "vitest";
-import { armFault, InjectedFault, } from "../../core/faults";
-import { newId, } from "../../core/ids";
+import { describe, expect, it } from "vitest";
+import { armFault, InjectedFault } from "../../core/faults";
+import { newId } from "../../core/ids";
 import type { SosFanoutMessage } from "../../core/sos-schemas";
 import { createDb } from "../../db";
 import { findBroadcast } from "../../db/queries/emergency";
