@@ -186,7 +186,7 @@ test.describe("the admin", () => {
     await page.goto("/staff-desk");
     const dead = page.getByRole("list", { name: "Alerts the queue gave up on" });
     const item = dead.getByRole("listitem").filter({ hasText: `SOS ${sosId.slice(0, 8)}` });
-    await expect(item).toContainText("1 people · gave up after 6 tries");
+    await expect(item).toContainText("1 person · gave up after 6 tries");
     await item.getByRole("button", { name: `Send the alerts of SOS ${sosId.slice(0, 8)} again` }).click();
     await expect(page.getByRole("status").filter({ hasText: "Sent again" })).toBeVisible();
     await expect(page.getByRole("listitem").filter({ hasText: `SOS ${sosId.slice(0, 8)}` })).toHaveCount(0);
