@@ -2,30 +2,21 @@
 // (docs/decisions/054-sos-a-durable-job.md). People are seeded straight into D1 (as bench/sos does) so an area
 // bigger than a page and than a plan of pages stays quick; the push service is faked at the fetch edge.
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { encodeGeohash } from "../../core/geohash";
 import { newId, toBase64Url } from "../../core/ids";
 import { SOS_FANOUT_BATCH, type SosFanoutMessage } from "../../core/sos-schemas";
 import { createDb } from "../../db";
 import { pushSubscriptions, users } from "../../db/schema";
 import { anonymousSession } from "../../tests/workers/helpers";
+import { fakePushEdge, PUSH_SERVICE } from "../../tests/workers/push-edge";
 import type { AppEnv } from "../env";
 import { broadcastSos } from ".";
 import { consumeSosFanout, INLINE_RECIPIENTS } from "./fanout";
 
-const PUSH = "https://updates.push.services.mozilla.com";
-let pushes: string[] = [];
-const realFetch = globalThis.fetch;
-beforeEach(() => {
-  pushes = [];
-  vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const req = new Request(input, init);
-    if (!req.url.startsWith(PUSH)) return realFetch(input, init);
-    pushes.push(new URL(req.url).pathname.slice(1));
-    return new Response(null, { status: 201 });
-  });
-});
-afterEach(() => vi.restoreAllMocks());
+const edge = fakePushEdge();
+/** The people pushed in this test: one endpoint per person, named by their id. */
+const pushed = () => edge.calls.map((path) => path.slice(1));
 
 const db = createDb(env);
 
@@ -52,7 +43,9 @@ describe("an SOS to a big area", () => {
           locationUpdatedAt: p.at,
         })),
       );
-      await db.insert(pushSubscriptions).values(part.map((p) => ({ id: p.id, userId: p.id, endpoint: `${PUSH}/${p.id}`, p256dh, auth })));
+      await db
+        .insert(pushSubscriptions)
+        .values(part.map((p) => ({ id: p.id, userId: p.id, endpoint: `${PUSH_SERVICE}/${p.id}`, p256dh, auth })));
     }
     const sender = await anonymousSession();
 
@@ -78,7 +71,7 @@ describe("an SOS to a big area", () => {
     });
     // The request itself alerts the ten most recently present; the answer counts the rest as queued.
     expect(answer.reached.push).toBe(INLINE_RECIPIENTS);
-    expect(pushes.sort()).toEqual(
+    expect(pushed().sort()).toEqual(
       people
         .slice(0, INLINE_RECIPIENTS)
         .map((p) => p.id)
@@ -98,8 +91,8 @@ describe("an SOS to a big area", () => {
       expect((await getQueueResult(batch, ctx)).retryMessages).toEqual([]);
     }
     // Everyone, once.
-    expect(pushes.length).toBe(n);
-    expect(new Set(pushes).size).toBe(n);
+    expect(pushed().length).toBe(n);
+    expect(new Set(pushed()).size).toBe(n);
     // Pages of 50 from plans: 4 pages, a plan of them and an empty late plan; none carries a list of people.
     expect(messages).toBe(6);
     expect(largest).toBeLessThan(300);
