@@ -1,6 +1,15 @@
 // An admin made by ADMIN_PHONES (tests/run-e2e.mjs) runs the database dashboard; others get a clear refusal.
-import { execFileSync } from "node:child_process";
-import { ADMIN, acceptCookies, expect, latestOutboxMessage, signInAsAdmin, startAnonymous, test, verifyFreshPhone } from "./fixtures";
+import {
+  ADMIN,
+  acceptCookies,
+  executeOnServedD1,
+  expect,
+  latestOutboxMessage,
+  signInAsAdmin,
+  startAnonymous,
+  test,
+  verifyFreshPhone,
+} from "./fixtures";
 
 test.describe("a person", () => {
   // The refused page load itself is reported by Chromium as a console error.
@@ -163,23 +172,8 @@ test.describe("the admin", () => {
     // A fan-out message the queue dead-lettered after five failed deliveries, as its consumer keeps it
     // (docs/decisions/054-sos-a-durable-job.md): written into the served Worker's local D1.
     const body = JSON.stringify({ broadcastId: sosId, audience: "nearby", userIds: [me] });
-    execFileSync(
-      "npx",
-      [
-        "wrangler",
-        "d1",
-        "execute",
-        "DB",
-        "--local",
-        "-c",
-        "wrangler.toml",
-        "--persist-to",
-        process.env.E2E_STATE_DIR as string,
-        "--yes",
-        "--command",
-        `INSERT INTO sos_dead_letters (id, message_id, broadcast_id, body, attempts) VALUES ('dl-${sosId}', 'm-${sosId}', '${sosId}', '${body}', 6)`,
-      ],
-      { stdio: "ignore", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+    await executeOnServedD1(
+      `INSERT INTO sos_dead_letters (id, message_id, broadcast_id, body, attempts) VALUES ('dl-${sosId}', 'm-${sosId}', '${sosId}', '${body}', 6)`,
     );
 
     await signInAsAdmin(page.request, baseURL as string);
