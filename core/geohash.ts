@@ -103,3 +103,6 @@ export function regionPrefixes(latitude: number, longitude: number): string[] {
   for (const dLat of [-1, 0, 1]) for (const dLon of [-1, 0, 1]) cells.add(encodeGeohash(latitude + dLat * 1.4, longitude + dLon * 1.4, 3));
   return [...cells];
 }
+
+/** The coarse area kept with an event: geohash-3 (about 150 km), never finer. */
+export const coarseArea = (geohash: string | null | undefined) => (geohash ? geohash.slice(0, 3) : "");

@@ -10,7 +10,7 @@ import type { createDb } from "../db";
 import { findUserById } from "../db/queries/users";
 import { giveBackCount, takeCount } from "../db/queries/address-counters";
 import { findRequest } from "../db/queries/direct-requests";
-import { notify } from "../workers/notifications";
+import type { RoomEffects } from "./room-effects";
 import { type Bucket, fullBucket, type RateLimit, systemLine, takeToken } from "./mesh-logic";
 
 type CallFrame = Extract<ClientFrame, { type: "ring" | "accept" | "decline" | "hangup" | "call-offer" | "call-answer" | "ice" }>;
@@ -64,6 +64,7 @@ export interface CallHost {
   db(): ReturnType<typeof createDb>;
   /** Wakes the room by this time at the latest (the room shares its one alarm between sections). */
   scheduleAlarm(at: number): Promise<void>;
+  effects: Pick<RoomEffects, "notify">;
 }
 
 export interface CallSocket {
@@ -246,7 +247,8 @@ export class CallSwitch {
     const db = this.host.db();
     this.host.ctx.waitUntil(
       (async () => {
-        if (await takeMissedCallNotice(db, call.caller_id, call.callee_id)) await notify(this.host.env, db, call.callee_id, input);
+        if (await takeMissedCallNotice(db, call.caller_id, call.callee_id))
+          await this.host.effects.notify(this.host.env, db, call.callee_id, input);
       })().catch((e) => console.error("missed-call push failed", e)),
     );
   }

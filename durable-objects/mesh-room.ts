@@ -30,7 +30,7 @@ import { createDb } from "../db";
 import { type FlushEnv, MESSAGE_TYPES, RoomFlusher } from "./room-flush";
 import { presentRoomsOf } from "../db/queries/room-activity";
 import { findUserById } from "../db/queries/users";
-import { notifyDirectMessageIfOffline } from "../workers/notifications";
+import type { RoomEffects } from "./room-effects";
 import {
   type Bucket,
   batchBySize,
@@ -77,6 +77,10 @@ const utf8 = new TextEncoder();
 /** Joins and leaves within this window share one presence delta (a room of N joining is not N² frames). */
 const PRESENCE_DEBOUNCE_MS = 100;
 
+/**
+ * The room without its wiring: the Worker exports it with its effects (workers/rooms/mesh-room.ts), since the
+ * runtime builds a Durable Object from `(ctx, env)` alone.
+ */
 export class MeshRoom extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   /**
@@ -98,7 +102,12 @@ export class MeshRoom extends DurableObject<Env> {
   /** A busy area's shards (durable-objects/shards.ts); public so tests can lower its budget on the instance. */
   readonly shards: Shards;
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(
+    ctx: DurableObjectState,
+    env: Env,
+    /** What the room asks of the Worker (durable-objects/room-effects.ts); tests may swap in a fake. */
+    public effects: RoomEffects,
+  ) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
     this.sql.exec(`CREATE TABLE IF NOT EXISTS envelopes (
@@ -119,7 +128,9 @@ export class MeshRoom extends DurableObject<Env> {
     )`);
     this.sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     this.requests = new RequestGate(this.sql);
-    this.flusher = new RoomFlusher(this.sql, ctx.storage, env as FlushEnv, (at) => this.scheduleAlarm(at));
+    this.flusher = new RoomFlusher(this.sql, ctx.storage, env as FlushEnv, (at) => this.scheduleAlarm(at), {
+      countD1WriteFailed: (db) => this.effects.countD1WriteFailed(db),
+    });
     // A bare ping is answered without waking a hibernated room.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
     this.calls = new CallSwitch({
@@ -134,6 +145,7 @@ export class MeshRoom extends DurableObject<Env> {
       },
       db: () => createDb(env),
       scheduleAlarm: (at) => this.scheduleAlarm(at),
+      effects: { notify: (...args) => this.effects.notify(...args) },
     });
     this.shards = new Shards(
       this.sql,
@@ -645,7 +657,7 @@ export class MeshRoom extends DurableObject<Env> {
         }
         if (told > 0) return;
         // Online elsewhere by D1's presence: not pushed, so a later message while they are away still may be.
-        if (!(await notifyDirectMessageIfOffline(this.env, db, input))) this.sql.exec("DELETE FROM meta WHERE key = ?", key);
+        if (!(await this.effects.notifyDirectMessageIfOffline(this.env, db, input))) this.sql.exec("DELETE FROM meta WHERE key = ?", key);
       }),
     );
   }

@@ -7,7 +7,8 @@ import { roomKind } from "../core/room-ids";
 import { faultPoint } from "../core/faults";
 import { createDb } from "../db";
 import { FLUSH_MAX_MESSAGES, type FlushMessage, writeRoomFlush } from "../db/queries/room-activity";
-import { coarseArea, countTrouble } from "../workers/analytics";
+import { coarseArea } from "../core/geohash";
+import type { RoomEffects } from "./room-effects";
 
 /** A room writes D1 at most once per this window (issue 28: at most once a minute per room). */
 export const FLUSH_INTERVAL_MS = 60_000;
@@ -33,6 +34,7 @@ export class RoomFlusher {
     private readonly storage: DurableObjectStorage,
     private readonly env: FlushEnv,
     private readonly scheduleAlarm: (at: number) => Promise<void>,
+    private readonly effects: Pick<RoomEffects, "countD1WriteFailed">,
   ) {
     sql.exec("CREATE TABLE IF NOT EXISTS presence_changed (user_id TEXT PRIMARY KEY, v INTEGER NOT NULL)");
     // The storage epoch: a room whose storage began again counts its seqs afresh in D1.
@@ -84,7 +86,7 @@ export class RoomFlusher {
     } catch (err) {
       console.error("MeshRoom D1 batch failed; kept for the next alarm", err);
       // An injected fault stands for the room dying there: nothing would be counted.
-      if (!(err instanceof Error && err.name === "InjectedFault")) await countTrouble(createDb(this.env), "d1_write_failed");
+      if (!(err instanceof Error && err.name === "InjectedFault")) await this.effects.countD1WriteFailed(createDb(this.env));
     }
     if (this.hasPending()) this.schedule(now);
   }

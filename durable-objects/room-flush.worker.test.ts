@@ -8,6 +8,7 @@ import { MESSAGE_POINTS } from "../core/rewards";
 import { anonymousSession } from "../tests/workers/helpers";
 import { flushRoom, mustOpen, textEnvelope } from "../tests/workers/room-socket";
 import { MeshRoom } from "./mesh-room";
+import type { RoomEffects } from "./room-effects";
 
 const stubOf = (roomId: string) => env.ROOMS.get(env.ROOMS.idFromName(roomId));
 const GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz";
@@ -36,7 +37,7 @@ async function dieAndWake(roomId: string, point: string): Promise<void> {
     armFault(point);
     await room.alarm();
     // Woken again: nothing of the first instance's memory, only its storage (and its alarm, a minute on).
-    const woken = new MeshRoom(state, env);
+    const woken = new MeshRoom(state, env, room.effects);
     due();
     await woken.alarm();
   });
@@ -132,5 +133,31 @@ describe("the room's D1 batch after a crash", () => {
     expect(await counted(room)).toMatchObject({ daily: null, activity: null, history: 4 });
     await flushRoom(room.roomId);
     expect(await counted(room)).toMatchObject({ daily: 4, hourly: 4, activity: 4, history: 4 });
+  });
+
+  it("reports a refused batch through its port, so the room runs with any host (a fake one here)", async () => {
+    const room = await busyRoom("y1", 1);
+    const reported: unknown[] = [];
+    const fake: RoomEffects = {
+      notifyDirectMessageIfOffline: async () => true,
+      notify: async () => undefined,
+      countD1WriteFailed: async (db) => reported.push(db),
+    };
+    const before = await one<{ n: number | null }>("SELECT sum(count) AS n FROM analytics_daily WHERE kind = 'ops.d1_write_failed'");
+    await env.DB.exec("ALTER TABLE room_activity RENAME TO room_activity_away");
+    try {
+      await runInDurableObject(stubOf(room.roomId), async (_room, state) => {
+        const hosted = new MeshRoom(state, env, fake);
+        state.storage.sql.exec("UPDATE meta SET value = '0' WHERE key = 'flush_at'");
+        await hosted.alarm();
+      });
+    } finally {
+      await env.DB.exec("ALTER TABLE room_activity_away RENAME TO room_activity");
+    }
+    expect(reported).toHaveLength(1);
+    // The Worker's counter was not touched: the fake host took the report.
+    expect(await one<{ n: number | null }>("SELECT sum(count) AS n FROM analytics_daily WHERE kind = 'ops.d1_write_failed'")).toEqual(
+      before,
+    );
   });
 });

@@ -8,7 +8,7 @@ import { scheduled } from "./scheduled";
 import { sosQueue } from "./sos/fanout";
 import { currentRequestId, withRequestIds } from "./logs";
 
-export { MeshRoom } from "../durable-objects/logged-room";
+export { MeshRoom } from "./rooms/mesh-room";
 
 const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
 

@@ -1,7 +1,7 @@
 // Structured logs (docs/decisions/053-nothing-lost.md): every line the Worker, its Durable Objects, the queue
 // consumer and the Cron print is one JSON object {level, msg, requestId, ...fields}. The hundreds of console calls
 // stay as they are: the console is wrapped once per isolate, and the request id travels in an AsyncLocalStorage
-// (nodejs_compat) set where each event enters (workers/app.ts, workers/server.ts, durable-objects/logged-room.ts).
+// (nodejs_compat) set where each event enters (workers/app.ts, workers/server.ts, workers/rooms/mesh-room.ts).
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { MiddlewareHandler } from "hono";
 

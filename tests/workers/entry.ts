@@ -5,7 +5,7 @@ import { scheduled } from "../../workers/scheduled";
 import { sosQueue } from "../../workers/sos/fanout";
 import { withRequestIds } from "../../workers/logs";
 
-export { MeshRoom } from "../../durable-objects/logged-room";
+export { MeshRoom } from "../../workers/rooms/mesh-room";
 
 const server = createServer(async () => new Response("page", { status: 200, headers: { "x-linkup-page": "1" } }));
 

@@ -44,8 +44,7 @@ function troubleOf(byKind: Record<string, number>): Record<OpsCounter, number> {
 /** Counts one occurrence (or `n`) of trouble; like every event, a failed write never fails the caller. */
 export const countTrouble = (db: Db, what: OpsCounter, n = 1) => recordEvent(db, `ops.${what}`, { n });
 
-/** The coarse area kept with an event: geohash-3 (about 150 km), never finer. */
-export const coarseArea = (geohash: string | null | undefined) => (geohash ? geohash.slice(0, 3) : "");
+export { coarseArea } from "../../core/geohash";
 
 const dayOf = (d: Date) => d.toISOString().slice(0, 10);
 const hourOf = (d: Date) => d.toISOString().slice(0, 13);

@@ -30,7 +30,7 @@ export const rooms = new Hono<AppBindings>().use(loadSession).get("/:id", async 
   url.searchParams.set("nickname", shownName(user, roomId));
   // A direct chat waiting for consent tells its room who asked (docs/decisions/050-consent-before-a-stranger-reaches-you.md).
   if (requester) url.searchParams.set("request", requester);
-  // The room logs the socket's frames under this request's id (durable-objects/logged-room.ts).
+  // The room logs the socket's frames under this request's id (workers/rooms/mesh-room.ts).
   const upgrade = (target: URL) => {
     const req = new Request(target, c.req.raw);
     req.headers.set(REQUEST_ID_HEADER, currentRequestId() ?? "");

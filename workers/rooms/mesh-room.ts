@@ -1,10 +1,11 @@
-// The MeshRoom the Worker exports: the room itself (durable-objects/mesh-room.ts) with each event it handles run
-// under a request id, so its log lines join the request's (docs/decisions/053-nothing-lost.md). An upgrade runs
+// The MeshRoom the Worker exports: the room itself (durable-objects/mesh-room.ts) wired to its effects
+// (workers/rooms/effects.ts), with each event it handles run under a request id, so its log lines join the request's (docs/decisions/053-nothing-lost.md). An upgrade runs
 // under the id the Worker hands over in `x-request-id`; the socket keeps that id as a hibernation tag (tags survive
 // hibernation, docs: developers.cloudflare.com/durable-objects/api/websockets/), so every frame, close and error
 // of the socket logs the id of the request that opened it.
-import { currentRequestId, newRequestId, REQUEST_ID_HEADER, requestIdFor, withRequestId } from "../workers/logs";
-import { MeshRoom as Room } from "./mesh-room";
+import { MeshRoom as Room } from "../../durable-objects/mesh-room";
+import { currentRequestId, newRequestId, REQUEST_ID_HEADER, requestIdFor, withRequestId } from "../logs";
+import { roomEffects } from "./effects";
 
 const TAG = "request-id:";
 const RAW = Symbol("raw state");
@@ -38,7 +39,7 @@ export function socketRequestId(ctx: DurableObjectState, ws: WebSocket): string 
 
 export class MeshRoom extends Room {
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
+    super(ctx, env, roomEffects);
     // The base class takes only the real state; the room reaches it as this.ctx from here on.
     Object.defineProperty(this, "ctx", { value: taggingSockets(ctx), writable: false, configurable: true });
   }
