@@ -1,7 +1,7 @@
 // The support line and the USSD service code come from configuration (wrangler vars SUPPORT_PHONE, USSD_CODE).
 // Development shows example values so every screen can be seen; production shows nothing where one is unset,
 // never a placeholder someone might dial (docs/decisions/060-every-claim-true.md, 010-production-is-not-development.md).
-import { isDevelopment } from "./env";
+import { isDevelopment } from "./development";
 
 export const EXAMPLE_SUPPORT_PHONE = "+2348000000000";
 export const EXAMPLE_USSD_CODE = "*384*1234#";

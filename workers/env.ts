@@ -3,6 +3,7 @@ import type { Db } from "../db";
 import type { User } from "../db/schema";
 import { billingRequirements } from "./billing/config";
 import { supportPhone } from "./contact-config";
+import { isDevelopment } from "./development";
 
 /** Secrets and optional settings: `.dev.vars` locally, `wrangler secret` in production (docs/architecture.md §11). */
 export interface Secrets {
@@ -76,13 +77,7 @@ export function checkSecrets(env: AppEnv): void {
   checked.add(env);
 }
 
-/**
- * Local stand-ins (dev outbox, the interactive WhatsApp demo, loopback push endpoints) exist only here
- * (docs/decisions/010-production-is-not-development.md). Anything but exactly "development" is production.
- */
-export function isDevelopment(env: { ENVIRONMENT?: string }): boolean {
-  return env.ENVIRONMENT === "development";
-}
+export { isDevelopment };
 
 export function twilioConfigured(env: AppEnv): boolean {
   return Boolean(env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN && (env.TWILIO_WHATSAPP_FROM || env.TWILIO_SMS_FROM));

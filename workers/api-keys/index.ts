@@ -28,13 +28,13 @@ import {
 import { findUserById } from "../../db/queries/users";
 import type { User } from "../../db/schema";
 import { refuseIfBanned } from "../admin/bans";
-import { sessionHash } from "../auth/session";
+import { mac } from "../mac";
 import { refreshIfLapsed } from "../billing";
 import type { AppBindings, AppEnv } from "../env";
 import { DomainError } from "../../core/domain-error";
 
 /** Keys are stored as an HMAC under SESSION_SECRET, apart from session tokens by their own label. */
-const keyHash = (env: AppEnv, key: string) => sessionHash(env, `api-key:${key}`);
+const keyHash = (env: AppEnv, key: string) => mac(env, `api-key:${key}`);
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -8,7 +8,8 @@ import { newId } from "../../core/ids";
 import { deviceHasBannedUser, linkUserDevice } from "../../db/queries/users";
 import type { AppBindings } from "../env";
 import { DomainError } from "../../core/domain-error";
-import { isSecureRequest, sessionHash } from "./session";
+import { mac } from "../mac";
+import { isSecureRequest } from "./request";
 
 export const DEVICE_COOKIE = "linkup_device";
 // The longest a browser keeps a cookie (RFC 6265bis caps Max-Age at 400 days).
@@ -16,7 +17,7 @@ const DEVICE_TTL_SECONDS = 400 * 24 * 3600;
 
 function deviceHash(c: Context<AppBindings>, token: string): Promise<string> {
   // Its own domain under the session secret, so a device token never hashes to a session id.
-  return sessionHash(c.env, `device:${token}`);
+  return mac(c.env, `device:${token}`);
 }
 
 /** This browser's device id (the HMAC), or null when it has no device cookie yet. */

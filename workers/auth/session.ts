@@ -9,10 +9,14 @@ import { unreadCount } from "../../db/queries/notifications";
 import { isBanned, refuseIfBanned } from "../admin/bans";
 import { requestReads } from "../db-reads";
 import { linkDevice } from "./device";
-import { newId, toBase64Url } from "../../core/ids";
+import { newId } from "../../core/ids";
+import { mac as sessionHash } from "../mac";
+import { isSecureRequest } from "./request";
 import { refreshIfLapsed } from "../billing";
-import type { AppBindings, AppEnv } from "../env";
+import type { AppBindings } from "../env";
 import { DomainError } from "../../core/domain-error";
+
+export { sessionHash };
 
 export const SESSION_COOKIE = "linkup_session";
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -22,18 +26,7 @@ export const PENDING_SESSION_TTL_MS = 15 * 60 * 1000;
 // "Last used" in the sessions list is this precise; it keeps session reads from writing on every request.
 const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
 
-async function hmac(secret: string, token: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  return toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(token))));
-}
-
-export function sessionHash(env: AppEnv, token: string): Promise<string> {
-  return hmac(env.SESSION_SECRET ?? "", token);
-}
-
-export function isSecureRequest(c: Context): boolean {
-  return new URL(c.req.url).protocol === "https:";
-}
+export { isSecureRequest };
 
 /** Starts a session for the user and sets the cookie on the answer. */
 export async function startSession(

@@ -1,6 +1,7 @@
 // Which payment provider serves this deployment, its prices and its webhook secret.
 import { type BillingInterval, INTERVALS, PAID_TIERS, type PaidTier, planPrice } from "../../core/billing";
 import type { AppEnv } from "../env";
+import { macHex } from "../mac";
 
 export type BillingMode = "stripe" | "paystack" | "local" | "unconfigured";
 
@@ -100,7 +101,7 @@ export async function webhookSecret(env: AppEnv): Promise<string | null> {
   if (mode === "stripe") return env.STRIPE_WEBHOOK_SECRET || null;
   if (mode === "unconfigured" || mode === "paystack") return null;
   if (env.STRIPE_WEBHOOK_SECRET) return env.STRIPE_WEBHOOK_SECRET;
-  return `whsec_local_${await hmacHex(env.SESSION_SECRET ?? "", LOCAL_SECRET_LABEL)}`;
+  return `whsec_local_${await macHex(env, LOCAL_SECRET_LABEL)}`;
 }
 
 /**
@@ -111,12 +112,6 @@ export async function paystackSigningKey(env: AppEnv): Promise<string | null> {
   if (billingProviderName(env) !== "paystack") return null;
   const mode = billingMode(env);
   if (mode === "paystack") return env.PAYSTACK_SECRET_KEY || null;
-  if (mode === "local") return `sk_local_${await hmacHex(env.SESSION_SECRET ?? "", "linkup-local-paystack-key")}`;
+  if (mode === "local") return `sk_local_${await macHex(env, "linkup-local-paystack-key")}`;
   return null;
-}
-
-export async function hmacHex(secret: string, text: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(text)));
-  return [...mac].map((b) => b.toString(16).padStart(2, "0")).join("");
 }

@@ -33,7 +33,7 @@ import {
 import { findUserById } from "../../db/queries/users";
 import type { User } from "../../db/schema";
 import type { AppEnv } from "../env";
-import { sessionHash } from "../auth/session";
+import { mac } from "../mac";
 import { DomainError } from "../../core/domain-error";
 import { paystackProvider } from "../services/paystack";
 import { stripeProvider } from "../services/stripe";
@@ -135,7 +135,7 @@ export async function subscriptionStatus(env: AppEnv, db: Db, user: User, now = 
  * addresses are kept, so the table names no number (docs/decisions/049-abuse-bans-claims-and-names.md).
  */
 export function phoneClaimKey(env: AppEnv, phone: string): Promise<string> {
-  return sessionHash(env, `phone-claim:${phone}`);
+  return mac(env, `phone-claim:${phone}`);
 }
 
 async function trialUsed(env: AppEnv, db: Db, phone: string): Promise<boolean> {

@@ -10,10 +10,11 @@ import type { AppEnv } from "../env";
 import { DomainError } from "../../core/domain-error";
 import { signPaystackPayload } from "../services/paystack";
 import { signStripePayload } from "../services/stripe";
-import { billingProviderName, findPrice, hmacHex, type PlanPrice, paystackSigningKey, webhookSecret } from "./config";
+import { billingProviderName, findPrice, type PlanPrice, paystackSigningKey, webhookSecret } from "./config";
 import { handlePaystackWebhook, handleStripeWebhook } from "./events";
 import type { BillingProvider } from "./provider";
 import { addDays } from "./time";
+import { macHex } from "../mac";
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
@@ -94,7 +95,7 @@ async function emitPaystack(env: AppEnv, db: Db, event: string, data: unknown, n
 }
 
 async function secretTag(env: AppEnv, subscriptionId: string): Promise<string> {
-  return (await hmacHex(env.SESSION_SECRET ?? "", `local-client-secret:${subscriptionId}`)).slice(0, 24);
+  return (await macHex(env, `local-client-secret:${subscriptionId}`)).slice(0, 24);
 }
 
 async function rowOf(db: Db, subscriptionId: string): Promise<SubscriptionRow> {

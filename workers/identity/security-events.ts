@@ -15,7 +15,7 @@ import type { Db } from "../../db";
 import { insertSecurityEvent, listSecurityEventRows } from "../../db/queries/security-events";
 import { countBackupCodesLeft, findTwoFactor } from "../../db/queries/two-factor";
 import type { User } from "../../db/schema";
-import { countPasskeys } from "./passkeys";
+import { listPasskeyRows } from "../../db/queries/passkeys";
 
 /** Records one event for the person; `detail` is appended to the catalogue's line (a device, a channel). */
 export async function recordSecurityEvent(db: Db, userId: string, kind: SecurityEventKind, detail?: string, at = new Date()) {
@@ -53,7 +53,7 @@ export async function securityOverview(db: Db, user: User): Promise<SecurityOver
   ]);
   const features = securityFeatures({
     twoFactor: Boolean(tf?.enabledAt),
-    passkeys: await countPasskeys(db, user.id),
+    passkeys: (await listPasskeyRows(db, user.id)).length,
     anonymousMode: user.anonymousMode,
     disappearingByDefault: user.autoDelete !== "never",
     panicCode: false,

@@ -3,7 +3,6 @@
 import * as OTPAuth from "otpauth";
 import QRCode from "qrcode";
 import type { TwoFactorView } from "../../core/api-types";
-import { toBase64Url } from "../../core/ids";
 import type { Db } from "../../db";
 import {
   acceptTwoFactorStep,
@@ -24,6 +23,7 @@ import { codeForStatus } from "../errors";
 import { countPasskeys } from "./passkeys";
 import { isSealed, openSecret, sealSecret } from "./secret-box";
 import { recordSecurityEvent } from "./security-events";
+import { mac, sessionSecretOf } from "../mac";
 
 export const TWO_FACTOR = {
   digits: 6,
@@ -81,15 +81,7 @@ function newBackupCode(): string {
 const normalBackup = (code: string) => code.toLowerCase().replace(/[^a-z0-9]/g, "");
 
 async function hashBackup(env: AppEnv, userId: string, code: string): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(env.SESSION_SECRET ?? ""),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`backup:${userId}:${normalBackup(code)}`));
-  return toBase64Url(new Uint8Array(mac));
+  return mac(env, `backup:${userId}:${normalBackup(code)}`);
 }
 
 export async function isTwoFactorOn(db: Db, userId: string): Promise<boolean> {
@@ -104,7 +96,7 @@ async function setupOf(secret: string, label: string) {
 
 /** The row's base32 secret; a row stored plain (from before sealing) is sealed now, once. */
 async function secretOf(env: AppEnv, db: Db, row: TwoFactorRow): Promise<string> {
-  const key = env.SESSION_SECRET ?? "";
+  const key = sessionSecretOf(env);
   const secret = await openSecret(key, row.userId, row.secret);
   if (!isSealed(row.secret)) await resealTwoFactorSecret(db, row.userId, row.secret, await sealSecret(key, row.userId, secret));
   return secret;
@@ -124,7 +116,7 @@ export async function startTwoFactor(env: AppEnv, db: Db, userId: string, label:
   const row = await findTwoFactor(db, userId);
   if (row?.enabledAt) return { ok: false, status: 409, error: TWO_FACTOR_TEXT.alreadyOn };
   const secret = new OTPAuth.Secret({ size: 20 }).base32;
-  await saveTwoFactorSecret(db, userId, await sealSecret(env.SESSION_SECRET ?? "", userId, secret));
+  await saveTwoFactorSecret(db, userId, await sealSecret(sessionSecretOf(env), userId, secret));
   return { enabled: false, backupCodesLeft: 0, setup: await setupOf(secret, label) };
 }
 

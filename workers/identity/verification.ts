@@ -6,7 +6,6 @@
 // phone channel and nothing else (docs/decisions/011-a-code-proves-the-browser-that-typed-it.md).
 // Confirming a phone that already belongs to someone merges the requesting user into that owner.
 import { IDENTITY_TEXT, isSixDigitCode, type PendingVerification, VERIFICATION, type VerificationChannel } from "../../core/identity";
-import { toBase64Url } from "../../core/ids";
 import { newId } from "../../core/ids";
 import { normalizePhone, parsePhone } from "../../core/phone";
 import type { Db } from "../../db";
@@ -38,6 +37,7 @@ import { addressLimit } from "../limits";
 import { recordEvent } from "../analytics";
 import { recordSecurityEvent } from "./security-events";
 import { secondFactorMethods } from "./two-factor";
+import { mac } from "../mac";
 
 export type Refusal = {
   ok: false;
@@ -115,15 +115,7 @@ export function generateCode(): string {
 
 /** HMAC of the code keyed by the server secret and bound to the verification row. */
 export async function hashCode(env: AppEnv, verificationId: string, code: string): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(env.SESSION_SECRET ?? ""),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`verification:${verificationId}:${code}`));
-  return toBase64Url(new Uint8Array(mac));
+  return mac(env, `verification:${verificationId}:${code}`);
 }
 
 function sameString(a: string, b: string): boolean {

@@ -6,7 +6,7 @@ import type { Context } from "hono";
 import { VERIFICATION } from "../../core/identity";
 import type { Db } from "../../db";
 import { giveBackCount, takeCount } from "../../db/queries/address-counters";
-import { sessionHash } from "../auth/session";
+import { mac } from "../mac";
 import type { AppBindings, AppEnv } from "../env";
 import { DomainError } from "../../core/domain-error";
 
@@ -59,7 +59,7 @@ export function clientAddress(env: AppEnv, header: string | null | undefined): s
 
 /** The address as the database keeps it: an HMAC under SESSION_SECRET, never the address itself. */
 export function hashedAddress(env: AppEnv, address: string): Promise<string> {
-  return sessionHash(env, `address:${address}`);
+  return mac(env, `address:${address}`);
 }
 
 async function counterKey(env: AppEnv, kind: AddressLimit, address: string, now: Date) {

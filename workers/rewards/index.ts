@@ -29,7 +29,7 @@ import { nameForOthers } from "../../core/names";
 import { listUserRooms } from "../../db/queries/rooms";
 import { findUserById, shareADevice } from "../../db/queries/users";
 import { findBroadcast, noteSosAddress, sosResponsesOf } from "../../db/queries/emergency";
-import { sessionHash } from "../auth/session";
+import { mac } from "../mac";
 import { grantRewardDays, phoneClaimKey } from "../billing";
 import { claimPremium } from "../../db/queries/claims";
 import { achievementTitleKey } from "./localize";
@@ -75,7 +75,7 @@ export async function awardSosHelped(db: Db, sosId: string, responderIds: string
  */
 export async function noteSosAddressOf(env: AppEnv, db: Db, at: { sosId: string; responderId?: string }, address: string | null) {
   if (!address) return;
-  await noteSosAddress(db, at, await sessionHash(env, `address:${address}`));
+  await noteSosAddress(db, at, await mac(env, `address:${address}`));
 }
 
 /** Consecutive bonus days ending on `day` (0 when `day` has none). */
