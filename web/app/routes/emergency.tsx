@@ -4,7 +4,7 @@ import { EMERGENCY_NUMBERS } from "../../../core/constants";
 import { formatAgo, formatDistanceIn } from "../../../core/i18n/translate";
 import { EMERGENCY_TYPES, type EmergencyType, SOS_MESSAGE_MAX } from "../../../core/sos";
 import { useToast } from "../components/toast";
-import { EmergencyContacts } from "../features/sos/EmergencyContacts";
+import { EmergencyContacts } from "../features/sos/emergency-contacts";
 import { type EmergencyActionData, emergencyAction, loadEmergency } from "../features/sos/emergency.server";
 import { GUIDANCE, TYPE_KEYS } from "../features/sos/guidance";
 import { metaTitle, type T, useT } from "../i18n";

@@ -6,7 +6,7 @@ import { formatAgo } from "../../../core/i18n/translate";
 import { type NotificationPrefs, type NotificationView, PREF_LABELS } from "../../../core/sos";
 import { useToast } from "../components/toast";
 import { type NotificationsActionData, loadNotifications, notificationsAction } from "../features/notifications/notifications.server";
-import { PushToggle } from "../features/notifications/PushToggle";
+import { PushToggle } from "../features/notifications/push-toggle";
 import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/notifications";
 

@@ -9,7 +9,7 @@ import { Link } from "react-router";
 
 // The contacts list loads with the page's data request, so its code loads after the page too; without JavaScript
 // the Emergency page keeps the same list and forms (bench/README.md, bundle).
-const LazyContacts = lazyPart(() => import("../sos/EmergencyContacts").then((m) => m.EmergencyContactsSection));
+const LazyContacts = lazyPart(() => import("../sos/emergency-contacts").then((m) => m.EmergencyContactsSection));
 function EmergencyContactsSection() {
   const t = useT();
   return (
@@ -25,7 +25,7 @@ function EmergencyContactsSection() {
 }
 
 // Push needs the browser's service worker anyway: its code loads after the page (bench/README.md, bundle).
-const LazyPush = lazyPart(() => import("../notifications/PushToggle").then((m) => m.PushSection));
+const LazyPush = lazyPart(() => import("../notifications/push-toggle").then((m) => m.PushSection));
 function PushSection() {
   const t = useT();
   return (
