@@ -4,7 +4,7 @@ import { SosAlert } from "../features/sos/sos-alert";
 import { type ReactNode, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { Link, NavLink } from "react-router";
 import { badgeText } from "../../../core/constants";
-import { currentMeshNode, onMeshNode } from "../mesh/current";
+import { useCurrentMeshNode } from "../mesh/current";
 import type { MeshNode } from "../mesh/node";
 import type { MessageKey } from "../../../core/i18n/en";
 import { useT } from "../i18n";
@@ -106,11 +106,7 @@ export function Header({ unread = 0 }: { unread?: number }) {
  * re-renders on every change, plus the unread count kept on this device for a tab that has no node yet.
  */
 function useMeshSummary(userId: string | null) {
-  const [node, setNode] = useState<MeshNode | null>(null);
-  useEffect(() => {
-    setNode(currentMeshNode());
-    return onMeshNode(() => setNode(currentMeshNode()));
-  }, []);
+  const node = useCurrentMeshNode();
   useSyncExternalStore(
     node?.subscribe ?? noopSubscribe,
     () => node?.version ?? 0,

@@ -1,6 +1,8 @@
 // Toasts per spec part 1 §9: one at a time, 5 s by default, swipe right 50 px to dismiss, F8 focuses them.
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useRef } from "react";
 import { useLocation, useNavigationType } from "react-router";
+import { useStore } from "zustand";
+import { createStore } from "zustand/vanilla";
 import { TOAST } from "../../../core/constants";
 import { useT } from "../i18n";
 
@@ -16,23 +18,32 @@ interface ToastItem extends ToastInput {
   at: string;
 }
 
-const ToastContext = createContext<(t: ToastInput) => void>(() => {});
-export const useToast = () => useContext(ToastContext);
-
 let nextId = 1;
 
+/**
+ * The tab's toasts, a zustand store (docs/decisions/071-client-state-in-zustand.md): any screen, hook or module
+ * raises one without a React context, and the one viewport below shows them.
+ */
+const toastStore = createStore<{ toasts: ToastItem[] }>(() => ({ toasts: [] }));
+/** The history entry the page is on, kept by the viewport as it renders (not state: nothing re-renders on it). */
+let here = "";
+
+/** Raises a toast. One at a time: a new toast replaces the current one. */
+export function showToast(t: ToastInput): void {
+  toastStore.setState((s) => ({ toasts: [{ ...t, id: nextId++, at: here }, ...s.toasts].slice(0, TOAST.limit) }));
+}
+export const useToast = () => showToast;
+
+function setToasts(change: (list: ToastItem[]) => ToastItem[]) {
+  toastStore.setState((s) => ({ toasts: change(s.toasts) }));
+}
+
 export function ToastProvider({ children }: { children: ReactNode }) {
-  const [toasts, setToasts] = useState<ToastItem[]>([]);
+  const toasts = useStore(toastStore, (s) => s.toasts);
   const viewport = useRef<HTMLOListElement>(null);
-  // Read during render, so a toast raised by a screen's effect right after a navigation carries the new entry.
+  // Kept during render, so a toast raised by a screen's effect right after a navigation carries the new entry.
   const location = useLocation();
-  const here = useRef(location.key);
-  here.current = location.key;
-  // One at a time: a new toast replaces the current one.
-  const toast = useCallback(
-    (t: ToastInput) => setToasts((list) => [{ ...t, id: nextId++, at: here.current }, ...list].slice(0, TOAST.limit)),
-    [],
-  );
+  here = location.key;
   const dismiss = useCallback((id: number) => setToasts((list) => list.filter((t) => t.id !== id)), []);
   // A new history entry (another page, the right code after a wrong one) ends the toasts of the moment before.
   // A replaced entry is the same moment (a consumed ?joined=1 flag, a form answered in place): they stay.
@@ -54,7 +65,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   }, []);
 
   return (
-    <ToastContext.Provider value={toast}>
+    <>
       {children}
       {/* A labelled region, so toasts sit inside a landmark like the rest of the page (axe 'region'). */}
       <section aria-label={t("toast.region", { key: TOAST.hotkey })}>
@@ -64,7 +75,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
           ))}
         </ol>
       </section>
-    </ToastContext.Provider>
+    </>
   );
 }
 

@@ -1,12 +1,13 @@
 // React access to the tab's mesh node: created after hydration (it needs IndexedDB, WebSocket and
-// BroadcastChannel), read through useSyncExternalStore so every frame re-renders what changed.
-import { useEffect, useState, useSyncExternalStore } from "react";
+// BroadcastChannel), kept in the tab's store (web/app/mesh/current.ts), and read through useSyncExternalStore so
+// every frame re-renders what changed.
+import { useEffect, useSyncExternalStore } from "react";
 import type { Me, MeshNode } from "../../mesh/node";
-import { currentMeshNode, onMeshNode } from "../../mesh/current";
+import { currentMeshNode, onMeshNode, useCurrentMeshNode } from "../../mesh/current";
 import { useRootData } from "../../root";
 
 export function useMeshNode(me: Me | null): MeshNode | null {
-  const [node, setNode] = useState<MeshNode | null>(null);
+  const made = useCurrentMeshNode();
   const id = me?.id;
   const nickname = me?.nickname;
   // The saved 'Mesh networking' setting decides whether this tab joins the local mesh at all.
@@ -17,12 +18,14 @@ export function useMeshNode(me: Me | null): MeshNode | null {
     // Loaded after the first paint: the node and its frame schemas are the chat's largest code and nothing on
     // the server-rendered screen needs them (bench/README.md, bundle).
     void import("../../mesh/node").then(({ meshNode }) => {
-      if (live) setNode(meshNode({ id, nickname, localMesh }));
+      if (live) meshNode({ id, nickname, localMesh });
     });
     return () => {
       live = false;
     };
   }, [id, nickname, localMesh]);
+  // The store's node is this person's once the import above has made it (a node of someone signed out is not).
+  const node = made && made.me.id === id && made.me.localMesh === localMesh ? made : null;
   useSyncExternalStore(
     node?.subscribe ?? noopSubscribe,
     () => node?.version ?? 0,

@@ -1,6 +1,7 @@
 // Active transfers of this tab, shown with their progress in the chat and on /file-sharing. A finished one stays
 // for 2 seconds (the spec's removal delay) so its 100% can be seen.
-import { useSyncExternalStore } from "react";
+import { useStore } from "zustand";
+import { createStore } from "zustand/vanilla";
 
 export interface Transfer {
   id: number;
@@ -16,18 +17,17 @@ export interface Transfer {
 
 const REMOVE_AFTER_MS = 2000;
 let seq = 0;
-let transfers: Transfer[] = [];
-const listeners = new Set<() => void>();
+// A zustand store (docs/decisions/071-client-state-in-zustand.md): the chat and /file-sharing read the same list.
+const transfersStore = createStore<{ transfers: Transfer[] }>(() => ({ transfers: [] }));
 
-function emit(next: Transfer[]) {
-  transfers = next;
-  for (const l of listeners) l();
+function emit(change: (list: Transfer[]) => Transfer[]) {
+  transfersStore.setState((s) => ({ transfers: change(s.transfers) }));
 }
 
 export function startTransfer(t: { fileId: string; name: string; size: number; direction: "upload" | "download" }): number {
   const id = ++seq;
-  emit([
-    ...transfers,
+  emit((list) => [
+    ...list,
     {
       id,
       fileId: t.fileId,
@@ -43,23 +43,16 @@ export function startTransfer(t: { fileId: string; name: string; size: number; d
 }
 
 export function updateTransfer(id: number, done: number): void {
-  emit(transfers.map((t) => (t.id === id ? { ...t, done, progress: t.size ? Math.min(100, Math.floor((done / t.size) * 100)) : 100 } : t)));
+  emit((list) =>
+    list.map((t) => (t.id === id ? { ...t, done, progress: t.size ? Math.min(100, Math.floor((done / t.size) * 100)) : 100 } : t)),
+  );
 }
 
 export function finishTransfer(id: number, status: "complete" | "failed"): void {
-  emit(transfers.map((t) => (t.id === id ? { ...t, status, progress: status === "complete" ? 100 : t.progress } : t)));
-  setTimeout(() => emit(transfers.filter((t) => t.id !== id)), REMOVE_AFTER_MS);
+  emit((list) => list.map((t) => (t.id === id ? { ...t, status, progress: status === "complete" ? 100 : t.progress } : t)));
+  setTimeout(() => emit((list) => list.filter((t) => t.id !== id)), REMOVE_AFTER_MS);
 }
 
-const empty: Transfer[] = [];
-
 export function useTransfers(): Transfer[] {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => transfers,
-    () => empty,
-  );
+  return useStore(transfersStore, (s) => s.transfers);
 }
