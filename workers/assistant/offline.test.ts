@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LANGUAGE_CODES } from "../../core/ai-command";
 import { matchCommodities } from "./market";
-import { classifyOffline, emergencyGuidance, offlineAnswer, offlineProvider, offlineSmartReplies } from "./offline";
+import { classifyOffline, emergencyGuidance, emergencyGuidanceIn, offlineAnswer, offlineProvider, offlineSmartReplies } from "./offline";
 import { lookupPhrase, normalizePhrase, PHRASEBOOK } from "./phrasebook";
 import { forecast } from "./weather";
 
 describe("phrasebook", () => {
-  it("has every phrase in all seven languages", () => {
+  it("has every phrase in all eight languages (the spec's seven and Nigerian Pidgin)", () => {
     for (const entry of PHRASEBOOK) for (const code of LANGUAGE_CODES) expect(entry[code]?.trim(), `${entry.en} in ${code}`).toBeTruthy();
   });
 
@@ -20,6 +20,10 @@ describe("phrasebook", () => {
     ["Ẹ káàárọ̀", "en", "Good morning"],
     ["e kaaro", "ha", "Barka da safiya"],
     ["asante", "en", "Thank you"],
+    ["How are you?", "pcm", "How you dey?"],
+    ["thank you", "pcm", "Tank you well well"],
+    ["abeg help me", "yo", "Ẹ ràn mí lọ́wọ́"],
+    ["where hospital dey", "ha", "Ina asibiti yake?"],
   ] as const)("%j to %s is %j", (text, target, expected) => {
     expect(lookupPhrase(text, target)?.translatedText).toBe(expected);
   });
@@ -34,6 +38,18 @@ describe("phrasebook", () => {
 });
 
 describe("offline answers", () => {
+  it("gives first-aid steps in the asker's language, saying they await a native speaker's review", () => {
+    const hausa = emergencyGuidanceIn("hausa", "jini yana zuba");
+    expect(hausa).toContain("Danna rauni da ƙarfi");
+    expect(hausa).not.toContain("Press firmly on the wound");
+    expect(hausa).toContain("mai jin harshen Hausa na asali");
+    const french = emergencyGuidanceIn("french", "il y a un serpent, morsure");
+    expect(french).toContain("Morsure de serpent");
+    expect(french).toContain("en attente de relecture par un locuteur natif");
+    // English is the checked text itself: no such line.
+    expect(emergencyGuidance("bleeding")).not.toContain("machine-assisted");
+  });
+
   it("gives first aid for the situation, always with 112 and 199", () => {
     const burn = emergencyGuidance("my child got a burn from hot oil");
     expect(burn).toContain("Call 112 (or 199)");
