@@ -4,6 +4,7 @@ import { matchCommodities } from "./market";
 import { classifyOffline, emergencyGuidance, emergencyGuidanceIn, offlineAnswer, offlineProvider, offlineSmartReplies } from "./offline";
 import { lookupPhrase, normalizePhrase, PHRASEBOOK } from "./phrasebook";
 import { forecast } from "./weather";
+import { weatherWords } from "./wording";
 
 describe("phrasebook", () => {
   it("has every phrase in all eight languages (the spec's seven and Nigerian Pidgin)", () => {
@@ -127,6 +128,26 @@ describe("weather when online (Open-Meteo faked at fetch)", () => {
     );
     expect(urls).toHaveLength(1);
     expect(urls[0]).toContain("forecast_days=2");
+  });
+
+  it("words the forecast in the asker's language around the same figures", async () => {
+    vi.stubGlobal("fetch", async () =>
+      Response.json({
+        daily: {
+          time: ["2026-11-23", "2026-11-24"],
+          temperature_2m_max: [33.4, 31.2],
+          temperature_2m_min: [19.6, 21.4],
+          precipitation_probability_max: [10, 60],
+        },
+      }),
+    );
+    const ikeja = { name: "Ikeja", latitude: 6.6, longitude: 3.35 };
+    expect(await forecast("", ikeja, 1000, "tomorrow", weatherWords("hausa"))).toBe(
+      "🌤️ Yanayi a Ikeja gobe (2026-11-24): 21-31°C, yiwuwar ruwan sama 60%. Hasashen Open-Meteo.",
+    );
+    expect(await forecast("", ikeja, 1000, "today", weatherWords("french"))).toBe(
+      "🌤️ Météo à Ikeja aujourd'hui (2026-11-23) : 20-33 °C, 10 % de risque de pluie. Prévisions Open-Meteo.",
+    );
   });
 
   it("says when it cannot find the place", async () => {
