@@ -52,6 +52,7 @@ const MARKERS: Record<Exclude<UiLanguage, "english" | "arabic">, string[]> = {
     "dem",
     "e go",
     "no be",
+    "how much be",
   ],
   hausa: [
     "sannu",
