@@ -2169,7 +2169,7 @@ export const en = {
   "faqc.7.a":
     "Direct chats and private groups are end-to-end encrypted with X25519 and AES-256-GCM. Keys are made on your device; our servers only ever hold ciphertext. Public area rooms are readable by anyone in them and say so.",
   "faqc.8.q": "Which languages can the assistant translate?",
-  "faqc.8.a": "English, Hausa, Igbo, Yoruba, Swahili, French and Arabic.",
+  "faqc.8.a": "English, Hausa, Igbo, Yoruba, Swahili, French, Arabic and Nigerian Pidgin.",
   "faqc.9.q": "When can I reach support?",
   "faqc.9.a":
     "Monday to Friday 8:00-20:00 WAT, Saturday 9:00-18:00 and Sunday 10:00-16:00. Premium users' call-back requests are answered first.",

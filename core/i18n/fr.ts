@@ -2230,7 +2230,7 @@ export const fr: Catalog = {
   "faqc.7.a":
     "Les discussions directes et les groupes privés sont chiffrés de bout en bout avec X25519 et AES-256-GCM. Les clés sont créées sur votre appareil ; nos serveurs ne détiennent que du texte chiffré. Les salons publics de zone sont lisibles par tous ceux qui s'y trouvent et l'indiquent.",
   "faqc.8.q": "Quelles langues l'assistant peut-il traduire ?",
-  "faqc.8.a": "Anglais, haoussa, igbo, yoruba, swahili, français et arabe.",
+  "faqc.8.a": "Anglais, haoussa, igbo, yoruba, swahili, français, arabe et pidgin nigérian.",
   "faqc.9.q": "Quand puis-je joindre l'assistance ?",
   "faqc.9.a":
     "Du lundi au vendredi 8:00-20:00 WAT, le samedi 9:00-18:00 et le dimanche 10:00-16:00. Les demandes de rappel des abonnés Premium passent en premier.",

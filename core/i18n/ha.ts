@@ -2196,7 +2196,7 @@ export const ha: Catalog = {
   "faqc.7.a":
     "Hirarraki kai tsaye da ƙungiyoyi na sirri an ɓoye su daga ƙarshe zuwa ƙarshe da X25519 da AES-256-GCM. Ana yin makullai a na'urarka; sabarmu tana riƙe da rubutu a ɓoye kawai. Ɗakunan yanki na jama'a kowa da ke cikinsu na iya karanta su, kuma suna faɗin haka.",
   "faqc.8.q": "Waɗanne harsuna mataimaki zai iya fassarawa?",
-  "faqc.8.a": "Turanci, Hausa, Igbo, Yarbanci, Swahili, Faransanci da Larabci.",
+  "faqc.8.a": "Turanci, Hausa, Igbo, Yarbanci, Swahili, Faransanci, Larabci da Pidgin.",
   "faqc.9.q": "Yaushe zan iya samun tallafi?",
   "faqc.9.a": "Litinin zuwa Juma'a 8:00-20:00 WAT, Asabar 9:00-18:00 da Lahadi 10:00-16:00. Ana fara amsa buƙatun kiran masu Premium.",
   "faqc.10.q": "Zan iya saka LinkUp kamar manhaja?",

@@ -2169,7 +2169,7 @@ export const ig: Catalog = {
   "faqc.7.a":
     "Mkparịta ụka ozugbo na otu nzuzo bụ ndị ezoro ezo site na njedebe ruo na njedebe site na X25519 na AES-256-GCM. A na-eme igodo na ngwaọrụ gị; sava anyị na-ejide naanị ederede ezoro ezo. Onye ọ bụla nọ n'ọnụ ụlọ mpaghara ọha nwere ike ịgụ ya, ọ na-ekwukwa ya.",
   "faqc.8.q": "Asụsụ ndị ole ka onye enyemaka nwere ike ịtụgharị?",
-  "faqc.8.a": "Bekee, Hausa, Igbo, Yoruba, Swahili, French na Arabic.",
+  "faqc.8.a": "Bekee, Hausa, Igbo, Yoruba, Swahili, French, Arabic na Pidgin.",
   "faqc.9.q": "Olee mgbe m nwere ike iru nkwado?",
   "faqc.9.a": "Mọnde ruo Fraịde 8:00-20:00 WAT, Satọde 9:00-18:00 na Sọnde 10:00-16:00. A na-ebu ụzọ zaa arịrịọ oku ndị Premium.",
   "faqc.10.q": "Enwere m ike itinye LinkUp dị ka ngwa?",

@@ -2170,7 +2170,7 @@ export const pcm: Catalog = {
   "faqc.7.a":
     "Direct chats and private groups dey locked from end to end with X25519 and AES-256-GCM. Di keys dey made for your device; our servers dey hold only di locked text. Public area rooms, anybody wey dey inside fit read am, and e dey talk am.",
   "faqc.8.q": "Which languages di assistant fit translate?",
-  "faqc.8.a": "English, Hausa, Igbo, Yoruba, Swahili, French and Arabic.",
+  "faqc.8.a": "English, Hausa, Igbo, Yoruba, Swahili, French, Arabic and Pidgin.",
   "faqc.9.q": "When I fit reach support?",
   "faqc.9.a":
     "Monday to Friday 8:00-20:00 WAT, Saturday 9:00-18:00 and Sunday 10:00-16:00. We dey answer Premium users call-back request first.",

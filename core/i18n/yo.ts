@@ -2148,7 +2148,7 @@ export const yo: Catalog = {
   "faqc.7.a":
     "Ìfọ̀rọ̀wérọ̀ tààrà àti àwọn ẹgbẹ́ àṣírí ni a fi kóòdù pa mọ́ láti òpin dé òpin pẹ̀lú X25519 àti AES-256-GCM. A ń ṣe àwọn kọ́kọ́rọ́ lórí ẹ̀rọ rẹ; sáfà wa kì í mú ju ọ̀rọ̀ tí a ti pa mọ́ lọ. Ẹnikẹ́ni nínú yàrá agbègbè gbogbogbò lè kà á, ó sì sọ bẹ́ẹ̀.",
   "faqc.8.q": "Àwọn èdè wo ni olùrànlọ́wọ́ lè túmọ̀?",
-  "faqc.8.a": "Gẹ̀ẹ́sì, Hausa, Igbo, Yorùbá, Swahili, Faransé àti Lárúbáwá.",
+  "faqc.8.a": "Gẹ̀ẹ́sì, Hausa, Igbo, Yorùbá, Swahili, Faransé, Lárúbáwá àti Pidgin.",
   "faqc.9.q": "Ìgbà wo ni mo lè rí ìrànlọ́wọ́?",
   "faqc.9.a":
     "Ọjọ́ Ajé sí Ọjọ́ Ẹtì 8:00-20:00 WAT, Ọjọ́ Àbámẹ́ta 9:00-18:00 àti Ọjọ́ Àìkú 10:00-16:00. A máa ń kọ́kọ́ dáhùn ìbéèrè ìpè padà àwọn olùlò Premium.",

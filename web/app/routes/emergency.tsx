@@ -86,8 +86,8 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
   );
   // The town typed in "Where are you?": the server finds the area room from it when the device gives no position.
   const [town, setTown] = useState(draft?.locationText ?? "");
-  // One tap does not alert a whole area: as in the chat, Start asks first (with JavaScript; without it the form
-  // posts as it is, the only way it can).
+  // One tap does not alert a whole area: as in the chat, Start asks first (with JavaScript in a dialog; without it
+  // through the server's confirmation step, docs/decisions/062-what-a-newcomer-trips-on.md).
   const [confirming, setConfirming] = useState(false);
   const { state: loc, locate } = useDeviceLocation({ report: Boolean(user) });
   // Before hydration the textarea's `required` guards an empty message; after it, Start is disabled while empty.
