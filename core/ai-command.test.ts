@@ -146,6 +146,8 @@ describe("parseAiCommand understands Pidgin, Hausa, Yoruba, Igbo, French and Ara
     ["how the weather be for abuja", weather("abuja"), "pidgin"],
     ["how dem dey talk thank you for yoruba", translate("thank you", "yo"), "pidgin"],
     ["wetin be good morning for igbo", translate("good morning", "ig"), "pidgin"],
+    // Pidgin as the target (issue 32): it is a language of its own, not English.
+    ["how dem dey talk thank you for pidgin", translate("thank you", "pcm"), "pidgin"],
     ["my pikin dey bleed", emergency("my pikin dey bleed"), "pidgin"],
     ["person no dey breathe abeg", emergency("person no dey breathe abeg"), "pidgin"],
     ["my wife dey born", emergency("my wife dey born"), "pidgin"],
@@ -165,6 +167,7 @@ describe("parseAiCommand understands Pidgin, Hausa, Yoruba, Igbo, French and Ara
     ["fassara na gode zuwa turanci", translate("na gode", "en"), "hausa"],
     ["fassara good morning zuwa yarbanci", translate("good morning", "yo"), "hausa"],
     ["yaya ake cewa thank you da larabci", translate("thank you", "ar"), "hausa"],
+    ["fassara na gode zuwa pidgin", translate("na gode", "pcm"), "hausa"],
     ["jini yana zuba daga kansa", emergency("jini yana zuba daga kansa"), "hausa"],
     ["gobara a kasuwa", emergency("gobara a kasuwa"), "hausa"],
     ["maciji ya sari dan uwana", emergency("maciji ya sari dan uwana"), "hausa"],

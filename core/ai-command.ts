@@ -20,7 +20,10 @@ import {
 /** The prefix, with its trailing space: '@ai' alone or '@aimee' is an ordinary message. */
 export const AI_PREFIX = "@ai ";
 
-/** The seven translation languages of the spec, by ISO 639-1 code. */
+/**
+ * The translation languages: the spec's seven by ISO 639-1 code, and Nigerian Pidgin (ISO 639-3 "pcm"), a language
+ * LinkUp's screens speak, so its readers can translate to it as to the others (issue 32; docs/decisions/062).
+ */
 export const LANGUAGES = {
   en: "English",
   ha: "Hausa",
@@ -29,6 +32,7 @@ export const LANGUAGES = {
   sw: "Swahili",
   fr: "French",
   ar: "Arabic",
+  pcm: "Nigerian Pidgin",
 } as const;
 export type LanguageCode = keyof typeof LANGUAGES;
 export const LANGUAGE_CODES = Object.keys(LANGUAGES) as LanguageCode[];
@@ -44,6 +48,9 @@ const LANGUAGE_ALIASES: Record<string, LanguageCode> = {
   yoruba: "yo",
   hausa: "ha",
   igbo: "ig",
+  pidgin: "pcm",
+  "pidgin english": "pcm",
+  naija: "pcm",
 };
 
 /** A language by English name or ISO code, in any case ('Hausa', 'HA', 'hausa'); null when not offered. */

@@ -52,6 +52,7 @@ const MARKERS: Record<Exclude<UiLanguage, "english" | "arabic">, string[]> = {
     "dem",
     "e go",
     "no be",
+    "how much be",
   ],
   hausa: [
     "sannu",
@@ -308,7 +309,7 @@ export function answerLanguage(text: string, setting: UiLanguage): UiLanguage {
 }
 
 /** Language names as people type them in the seven languages, folded, by ISO code of the translation language. */
-export const LANGUAGE_NAMES_TYPED: Record<string, "en" | "ha" | "ig" | "yo" | "sw" | "fr" | "ar"> = {
+export const LANGUAGE_NAMES_TYPED: Record<string, "en" | "ha" | "ig" | "yo" | "sw" | "fr" | "ar" | "pcm"> = {
   // Hausa
   turanci: "en",
   ingilishi: "en",
@@ -338,8 +339,10 @@ export const LANGUAGE_NAMES_TYPED: Record<string, "en" | "ha" | "ig" | "yo" | "s
   arabe: "ar",
   francais: "fr",
   swahili: "sw",
-  // Pidgin
-  pidgin: "en",
+  // Pidgin, a translation target of its own
+  pidgin: "pcm",
+  pijin: "pcm",
+  naija: "pcm",
   oyibo: "en",
   // Arabic (with and without the article; the prefix 'ب' or 'بال' is taken off first)
   الانجليزية: "en",
@@ -362,9 +365,11 @@ export const LANGUAGE_NAMES_TYPED: Record<string, "en" | "ha" | "ig" | "yo" | "s
   عربي: "ar",
   السواحيلية: "sw",
   سواحيلي: "sw",
+  البيدجن: "pcm",
+  بيدجن: "pcm",
 };
 
-export function typedLanguageName(word: string): "en" | "ha" | "ig" | "yo" | "sw" | "fr" | "ar" | null {
+export function typedLanguageName(word: string): "en" | "ha" | "ig" | "yo" | "sw" | "fr" | "ar" | "pcm" | null {
   const key = foldText(word);
   if (key in LANGUAGE_NAMES_TYPED) return LANGUAGE_NAMES_TYPED[key];
   if (ARABIC_LETTERS.test(key)) {

@@ -1,6 +1,6 @@
 // zod schemas of the assistant's APIs (spec part 1 §7, part 2 §3 and §7) and the shapes they answer.
 import { z } from "zod";
-import { type LanguageCode, resolveLanguage } from "./ai-command";
+import { LANGUAGES, type LanguageCode, resolveLanguage } from "./ai-command";
 
 const language = z
   .string()
@@ -10,7 +10,7 @@ const language = z
   .transform((value, ctx): LanguageCode => {
     const code = resolveLanguage(value);
     if (!code) {
-      ctx.addIssue({ code: "custom", message: "Language must be one of English, Hausa, Igbo, Yoruba, Swahili, French, Arabic" });
+      ctx.addIssue({ code: "custom", message: `Language must be one of ${Object.values(LANGUAGES).join(", ")}` });
       return z.NEVER;
     }
     return code;

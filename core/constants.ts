@@ -101,7 +101,7 @@ export const SETTINGS_OPTIONS = {
   autoDelete: ["never", "1hour", "1day", "1week", "1month"],
 } as const;
 
-export const TRANSLATION_LANGUAGES = ["English", "Hausa", "Igbo", "Yoruba", "Swahili", "French", "Arabic"] as const;
+export const TRANSLATION_LANGUAGES = ["English", "Hausa", "Igbo", "Yoruba", "Swahili", "French", "Arabic", "Nigerian Pidgin"] as const;
 
 export const QUICK_REPLIES = ["Hello", "Got it", "Share location", "Emergency", "Amazing", "Thank you"] as const;
 

@@ -70,6 +70,24 @@ export interface BroadcastAnswer {
   /** The SOS named an area far from where the sender was known to be, and only their contacts were told. */
   areaWithheld?: boolean;
 }
+/** An SOS older than this when it first reaches a screen is history, not an alarm: no banner (issue 32). */
+export const SOS_ALARM_MS = 15 * 60_000;
+
+/**
+ * The newest active SOS in a person's area from someone else that they have not answered, for the banner every
+ * screen shows: read with the session, so a fresh page load has it before any script (docs/decisions/062).
+ */
+export interface SosBanner {
+  id: string;
+  /** The area room it was put in, for "Open the chat". */
+  room: string;
+  senderName: string;
+  message: string;
+  emergencyType: string;
+  locationText: string | null;
+  broadcastedAt: number;
+}
+
 export interface NearbySos {
   id: string;
   userId: string;

@@ -95,9 +95,15 @@ describe("USSD menu paths", () => {
     expect(parseUssd("3*2*1", data)).toEqual({ kind: "action", action: { kind: "market", commodity: "Cassava", place: null } });
   });
 
-  it("translates typed text into one of the seven languages", () => {
+  it("translates typed text into one of the eight languages, Nigerian Pidgin among them", () => {
     expect(show("4")).toBe("CON Type the text to translate:\n00 Back");
-    expect(show("4*good morning")).toBe("CON Translate to:\n1 English\n2 Hausa\n3 Igbo\n4 Yoruba\n5 Swahili\n6 French\n7 Arabic\n00 Back");
+    expect(show("4*good morning")).toBe(
+      "CON Translate to:\n1 English\n2 Hausa\n3 Igbo\n4 Yoruba\n5 Swahili\n6 French\n7 Arabic\n8 Nigerian Pidgin\n00 Back",
+    );
+    expect(parseUssd("4*good morning*8", data)).toEqual({
+      kind: "action",
+      action: { kind: "translate", text: "good morning", target: "pcm" },
+    });
     expect(parseUssd("4*good morning*2", data)).toEqual({
       kind: "action",
       action: { kind: "translate", text: "good morning", target: "ha" },
@@ -157,7 +163,7 @@ describe("USSD invalid and empty answers repeat the screen with a short error", 
     ["3*9*9", "marketCommodity"],
     ["3*9*7", "marketCommodity"],
     ["3*1*4", "marketPlace"],
-    ["4*hello*8", "translateLang"],
+    ["4*hello*9", "translateLang"],
     ["4*hello*0", "translateLang"],
     ["5*3", "account"],
     ["5*1*12345", "verify"],

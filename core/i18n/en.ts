@@ -2169,7 +2169,7 @@ export const en = {
   "faqc.7.a":
     "Direct chats and private groups are end-to-end encrypted with X25519 and AES-256-GCM. Keys are made on your device; our servers only ever hold ciphertext. Public area rooms are readable by anyone in them and say so.",
   "faqc.8.q": "Which languages can the assistant translate?",
-  "faqc.8.a": "English, Hausa, Igbo, Yoruba, Swahili, French and Arabic.",
+  "faqc.8.a": "English, Hausa, Igbo, Yoruba, Swahili, French, Arabic and Nigerian Pidgin.",
   "faqc.9.q": "When can I reach support?",
   "faqc.9.a":
     "Monday to Friday 8:00-20:00 WAT, Saturday 9:00-18:00 and Sunday 10:00-16:00. Premium users' call-back requests are answered first.",
@@ -2181,6 +2181,42 @@ export const en = {
   "faqc.12.q": "Why does LinkUp ask for my location?",
   "faqc.12.a":
     "Your location picks your nearby room (an area of about 5 km) and lets SOS alerts reach people close to you. If you refuse, LinkUp uses the place written in your profile.",
+  // The assistant's first-aid steps (workers/assistant/offline.ts). English is the checked text; the others are
+  // machine-assisted and say so, until a native speaker has reviewed them (docs/i18n-review.md).
+  "aid.breath.title": "Not breathing or chest pain",
+  "aid.breath.steps":
+    "If they are not breathing normally, start CPR: push hard and fast in the centre of the chest (100-120 a minute, 5-6 cm deep) and do not stop until help arrives. Chest pain: keep them seated and calm, loosen tight clothing.",
+  "aid.bleed.title": "Bleeding",
+  "aid.bleed.steps":
+    "Press firmly on the wound with a clean cloth and keep pressing. Raise the injured part if you can. Do not remove objects stuck in the wound. Keep the person warm and lying down.",
+  "aid.burn.title": "Burns and fire",
+  "aid.burn.steps":
+    "Get away from the fire and stay low under smoke. Cool a burn under clean running water for 20 minutes; do not use oil, butter or toothpaste. Cover it loosely with clean cloth or cling film.",
+  "aid.chok.title": "Choking",
+  "aid.chok.steps":
+    "Ask them to cough. If they cannot, give up to 5 firm back blows between the shoulder blades, then up to 5 abdominal thrusts. Repeat until it clears or help arrives.",
+  "aid.faint.title": "Fainting or unconscious",
+  "aid.faint.steps":
+    "Check they are breathing. If breathing, lay them on their side (recovery position) and keep the airway open. If not breathing, start CPR. Do not give food or drink.",
+  "aid.snake.title": "Snake bite",
+  "aid.snake.steps":
+    "Keep the person still and calm, with the bitten limb below heart level. Remove rings and tight items. Do not cut, suck or tie the wound. Get to a hospital quickly.",
+  "aid.seizure.title": "Seizure",
+  "aid.seizure.steps":
+    "Clear space around them and protect the head. Do not hold them down or put anything in the mouth. Time the seizure; when it stops, turn them on their side.",
+  "aid.poison.title": "Poisoning",
+  "aid.poison.steps":
+    "Do not make them vomit. Keep the container to show the doctor. If they are unconscious, put them on their side and check breathing.",
+  "aid.flood.title": "Flood",
+  "aid.flood.steps":
+    "Move to higher ground now. Do not walk or drive through moving water. Switch off electricity if safe. For someone drowning: throw something that floats, do not jump in unless trained.",
+  "aid.accident.title": "Road accident",
+  "aid.accident.steps":
+    "Make the scene safe (hazard lights, warn traffic). Do not move the injured unless there is danger such as fire. Check breathing and bleeding; press on wounds.",
+  "aid.labour.title": "Labour",
+  "aid.labour.steps":
+    "Keep her lying on her left side or in a comfortable position, keep her warm and get her to a clinic or midwife quickly.",
+  "aid.reviewNote": "These steps are LinkUp's checked English text; the other languages are machine-assisted until reviewed.",
 } satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

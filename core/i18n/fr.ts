@@ -2230,7 +2230,7 @@ export const fr: Catalog = {
   "faqc.7.a":
     "Les discussions directes et les groupes privés sont chiffrés de bout en bout avec X25519 et AES-256-GCM. Les clés sont créées sur votre appareil ; nos serveurs ne détiennent que du texte chiffré. Les salons publics de zone sont lisibles par tous ceux qui s'y trouvent et l'indiquent.",
   "faqc.8.q": "Quelles langues l'assistant peut-il traduire ?",
-  "faqc.8.a": "Anglais, haoussa, igbo, yoruba, swahili, français et arabe.",
+  "faqc.8.a": "Anglais, haoussa, igbo, yoruba, swahili, français, arabe et pidgin nigérian.",
   "faqc.9.q": "Quand puis-je joindre l'assistance ?",
   "faqc.9.a":
     "Du lundi au vendredi 8:00-20:00 WAT, le samedi 9:00-18:00 et le dimanche 10:00-16:00. Les demandes de rappel des abonnés Premium passent en premier.",
@@ -2242,4 +2242,41 @@ export const fr: Catalog = {
   "faqc.12.q": "Pourquoi LinkUp demande-t-il ma position ?",
   "faqc.12.a":
     "Votre position choisit votre salon de proximité (une zone d'environ 5 km) et permet aux alertes SOS d'atteindre les gens près de vous. Si vous refusez, LinkUp utilise le lieu indiqué dans votre profil.",
+  // The assistant's first-aid steps (workers/assistant/offline.ts). English is the checked text; the others are
+  // machine-assisted and say so, until a native speaker has reviewed them (docs/i18n-review.md).
+  "aid.breath.title": "Ne respire pas ou douleur à la poitrine",
+  "aid.breath.steps":
+    "S'il ne respire pas normalement, commencez la RCP : appuyez fort et vite au centre de la poitrine (100 à 120 fois par minute, 5 à 6 cm de profondeur) sans vous arrêter jusqu'à l'arrivée des secours. Douleur à la poitrine : faites-le s'asseoir, rassurez-le, desserrez les vêtements serrés.",
+  "aid.bleed.title": "Saignement",
+  "aid.bleed.steps":
+    "Appuyez fermement sur la plaie avec un linge propre et maintenez la pression. Surélevez la partie blessée si possible. Ne retirez pas un objet planté dans la plaie. Gardez la personne allongée et au chaud.",
+  "aid.burn.title": "Brûlures et incendie",
+  "aid.burn.steps":
+    "Éloignez-vous du feu et restez bas sous la fumée. Refroidissez la brûlure sous l'eau propre courante pendant 20 minutes ; pas d'huile, de beurre ni de dentifrice. Couvrez-la sans serrer d'un linge propre ou de film alimentaire.",
+  "aid.chok.title": "Étouffement",
+  "aid.chok.steps":
+    "Demandez-lui de tousser. S'il n'y arrive pas, donnez jusqu'à 5 claques fermes dans le dos entre les omoplates, puis jusqu'à 5 compressions abdominales. Recommencez jusqu'à ce que ça se débloque ou que les secours arrivent.",
+  "aid.faint.title": "Évanouissement ou inconscience",
+  "aid.faint.steps":
+    "Vérifiez qu'il respire. S'il respire, mettez-le sur le côté (position latérale de sécurité) en gardant les voies respiratoires dégagées. S'il ne respire pas, commencez la RCP. Ne donnez ni à manger ni à boire.",
+  "aid.snake.title": "Morsure de serpent",
+  "aid.snake.steps":
+    "Gardez la personne immobile et calme, le membre mordu plus bas que le cœur. Retirez bagues et objets serrés. Ne coupez pas, ne sucez pas, ne posez pas de garrot. Allez vite à l'hôpital.",
+  "aid.seizure.title": "Crise convulsive",
+  "aid.seizure.steps":
+    "Dégagez l'espace autour et protégez la tête. Ne la maintenez pas et ne mettez rien dans sa bouche. Chronométrez la crise ; quand elle s'arrête, mettez la personne sur le côté.",
+  "aid.poison.title": "Empoisonnement",
+  "aid.poison.steps":
+    "Ne le faites pas vomir. Gardez l'emballage pour le montrer au médecin. S'il est inconscient, mettez-le sur le côté et vérifiez sa respiration.",
+  "aid.flood.title": "Inondation",
+  "aid.flood.steps":
+    "Montez tout de suite en hauteur. Ne marchez pas et ne roulez pas dans l'eau qui coule. Coupez l'électricité si c'est sans danger. Pour quelqu'un qui se noie : lancez-lui un objet qui flotte, ne sautez pas à l'eau sans formation.",
+  "aid.accident.title": "Accident de la route",
+  "aid.accident.steps":
+    "Sécurisez les lieux (feux de détresse, prévenez la circulation). Ne déplacez pas les blessés sauf danger comme un incendie. Vérifiez la respiration et les saignements ; appuyez sur les plaies.",
+  "aid.labour.title": "Accouchement",
+  "aid.labour.steps":
+    "Allongez-la sur le côté gauche ou dans une position confortable, gardez-la au chaud et emmenez-la vite dans une clinique ou chez une sage-femme.",
+  "aid.reviewNote":
+    "Traduction assistée par machine des étapes anglaises vérifiées de LinkUp, en attente de relecture par un locuteur natif. En cas de doute, appelez le 112 ou le 199.",
 };

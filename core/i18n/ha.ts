@@ -2196,7 +2196,7 @@ export const ha: Catalog = {
   "faqc.7.a":
     "Hirarraki kai tsaye da ƙungiyoyi na sirri an ɓoye su daga ƙarshe zuwa ƙarshe da X25519 da AES-256-GCM. Ana yin makullai a na'urarka; sabarmu tana riƙe da rubutu a ɓoye kawai. Ɗakunan yanki na jama'a kowa da ke cikinsu na iya karanta su, kuma suna faɗin haka.",
   "faqc.8.q": "Waɗanne harsuna mataimaki zai iya fassarawa?",
-  "faqc.8.a": "Turanci, Hausa, Igbo, Yarbanci, Swahili, Faransanci da Larabci.",
+  "faqc.8.a": "Turanci, Hausa, Igbo, Yarbanci, Swahili, Faransanci, Larabci da Pidgin.",
   "faqc.9.q": "Yaushe zan iya samun tallafi?",
   "faqc.9.a": "Litinin zuwa Juma'a 8:00-20:00 WAT, Asabar 9:00-18:00 da Lahadi 10:00-16:00. Ana fara amsa buƙatun kiran masu Premium.",
   "faqc.10.q": "Zan iya saka LinkUp kamar manhaja?",
@@ -2207,4 +2207,41 @@ export const ha: Catalog = {
   "faqc.12.q": "Me yasa LinkUp ke neman wurina?",
   "faqc.12.a":
     "Wurinka yana zaɓar ɗakinka na kusa (yanki mai kusan kilomita 5) kuma yana barin faɗakarwar SOS ta isa ga mutanen da ke kusa da kai. Idan ka ƙi, LinkUp zai yi amfani da wurin da aka rubuta a bayananka.",
+  // The assistant's first-aid steps (workers/assistant/offline.ts). English is the checked text; the others are
+  // machine-assisted and say so, until a native speaker has reviewed them (docs/i18n-review.md).
+  "aid.breath.title": "Baya numfashi ko ciwon ƙirji",
+  "aid.breath.steps":
+    "Idan ba ya numfashi yadda ya kamata, fara CPR: danna tsakiyar ƙirjinsa da ƙarfi da sauri (sau 100-120 a minti ɗaya, zurfin santimita 5-6), kada ka tsaya har taimako ya iso. Ciwon ƙirji: ka zaunar da shi, ka kwantar masa da hankali, ka sassauta matsattsun tufafi.",
+  "aid.bleed.title": "Zubar jini",
+  "aid.bleed.steps":
+    "Danna rauni da ƙarfi da tsumma mai tsabta, kada ka daina dannawa. Ɗaga ɓangaren da ya ji rauni idan za ka iya. Kada ka cire abin da ya makale a cikin rauni. Ka kwantar da mutumin, ka sa ya ji ɗumi.",
+  "aid.burn.title": "Ƙuna da gobara",
+  "aid.burn.steps":
+    "Ka nisanci wutar, ka sunkuya ƙasa a ƙarƙashin hayaƙi. Ka zuba ruwa mai tsabta mai gudana a kan ƙunar na minti 20; kada ka shafa mai, man shanu ko man goge haƙori. Ka rufe ta a sako-sako da tsumma mai tsabta ko leda.",
+  "aid.chok.title": "Shaƙewa",
+  "aid.chok.steps":
+    "Ka ce ya yi tari. Idan ba zai iya ba, ka bugi bayansa da ƙarfi har sau 5 tsakanin kafaɗunsa, sannan ka matsa cikinsa zuwa ciki da sama har sau 5. Ka maimaita har abin ya fita ko taimako ya iso.",
+  "aid.faint.title": "Suma ko rashin farfaɗowa",
+  "aid.faint.steps":
+    "Ka duba ko yana numfashi. Idan yana numfashi, ka kwantar da shi a gefensa (recovery position) don hanyar iska ta kasance a buɗe. Idan ba ya numfashi, fara CPR. Kada ka ba shi abinci ko abin sha.",
+  "aid.snake.title": "Saran maciji",
+  "aid.snake.steps":
+    "Ka sa mutumin ya tsaya cak ya kwantar da hankali, ɓangaren da aka sara ya kasance ƙasa da zuciya. Cire zobe da duk abin da ya matse. Kada ka yanke, ka tsotse ko ka ɗaure raunin. Ku je asibiti da sauri.",
+  "aid.seizure.title": "Farfaɗiya (jijjiga)",
+  "aid.seizure.steps":
+    "Ka share wuri a kewayensa, ka kare kansa. Kada ka riƙe shi da ƙarfi ko ka saka komai a bakinsa. Ka lura da tsawon lokacin; idan ya tsaya, ka juya shi a gefensa.",
+  "aid.poison.title": "Guba",
+  "aid.poison.steps":
+    "Kada ka sa shi ya yi amai. Ka ajiye kwalbar ko abin da gubar ke ciki don likita ya gani. Idan bai farfaɗo ba, ka kwantar da shi a gefensa ka duba numfashinsa.",
+  "aid.flood.title": "Ambaliya",
+  "aid.flood.steps":
+    "Ku tafi wuri mai tudu yanzu. Kada ku yi tafiya ko tuƙi ta cikin ruwa mai gudu. Ka kashe wutar lantarki idan babu haɗari. Ga wanda ke nutsewa: jefa masa abin da ke yawo a ruwa; kada ka shiga ruwan sai idan ka koyi ceto.",
+  "aid.accident.title": "Hatsarin mota",
+  "aid.accident.steps":
+    "Ka tabbatar wurin ba shi da haɗari (kunna fitilun gargaɗi, ka gargaɗi masu mota). Kada ka motsa wanda ya ji rauni sai idan akwai haɗari kamar wuta. Ka duba numfashi da zubar jini; ka danna raunuka.",
+  "aid.labour.title": "Naƙuda",
+  "aid.labour.steps":
+    "Ka kwantar da ita a gefenta na hagu ko yadda ta ji daɗi, ka sa ta ji ɗumi, ku kai ta asibiti ko wajen ungozoma da sauri.",
+  "aid.reviewNote":
+    "Fassarar na'ura ce ta matakan Turanci na LinkUp da aka tantance; tana jiran mai jin harshen Hausa na asali ya duba ta. Idan wani abu bai bayyana ba, kira 112 ko 199.",
 };

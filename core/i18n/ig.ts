@@ -2169,7 +2169,7 @@ export const ig: Catalog = {
   "faqc.7.a":
     "Mkparịta ụka ozugbo na otu nzuzo bụ ndị ezoro ezo site na njedebe ruo na njedebe site na X25519 na AES-256-GCM. A na-eme igodo na ngwaọrụ gị; sava anyị na-ejide naanị ederede ezoro ezo. Onye ọ bụla nọ n'ọnụ ụlọ mpaghara ọha nwere ike ịgụ ya, ọ na-ekwukwa ya.",
   "faqc.8.q": "Asụsụ ndị ole ka onye enyemaka nwere ike ịtụgharị?",
-  "faqc.8.a": "Bekee, Hausa, Igbo, Yoruba, Swahili, French na Arabic.",
+  "faqc.8.a": "Bekee, Hausa, Igbo, Yoruba, Swahili, French, Arabic na Pidgin.",
   "faqc.9.q": "Olee mgbe m nwere ike iru nkwado?",
   "faqc.9.a": "Mọnde ruo Fraịde 8:00-20:00 WAT, Satọde 9:00-18:00 na Sọnde 10:00-16:00. A na-ebu ụzọ zaa arịrịọ oku ndị Premium.",
   "faqc.10.q": "Enwere m ike itinye LinkUp dị ka ngwa?",
@@ -2180,4 +2180,41 @@ export const ig: Catalog = {
   "faqc.12.q": "Gịnị mere LinkUp ji arịọ ọnọdụ m?",
   "faqc.12.a":
     "Ọnọdụ gị na-ahọrọ ọnụ ụlọ gị dị nso (mpaghara dị ka kilomita 5) ma na-eme ka mkpu SOS ruo ndị nọ gị nso. Ọ bụrụ na ị jụrụ, LinkUp ga-eji ebe edere na profaịlụ gị.",
+  // The assistant's first-aid steps (workers/assistant/offline.ts). English is the checked text; the others are
+  // machine-assisted and say so, until a native speaker has reviewed them (docs/i18n-review.md).
+  "aid.breath.title": "Anaghị eku ume ma ọ bụ obi na-egbu mgbu",
+  "aid.breath.steps":
+    "Ọ bụrụ na ọ naghị eku ume nke ọma, malite CPR: pịa n'etiti obi ya ike na ngwa ngwa (ugboro 100-120 kwa nkeji, miri 5-6 cm), akwụsịla ruo mgbe enyemaka bịarutere. Obi mgbu: mee ka ọ nọdụ ala, mee ka obi dị ya jụụ, tọpụ uwe siri ike.",
+  "aid.bleed.title": "Ọbara na-agba",
+  "aid.bleed.steps":
+    "Jiri akwa dị ọcha pịa ọnya ahụ ike, akwụsịla ịpị. Bulie akụkụ ahụ merụrụ ahụ elu ma ọ bụrụ na ị nwere ike. Ewepụla ihe ọ bụla mabara n'ime ọnya. Mee ka onye ahụ dinara ala, mee ka ahụ ya dị ọkụ.",
+  "aid.burn.title": "Ọkụ gbara na ọkụ ọgbụgba",
+  "aid.burn.steps":
+    "Gbapụ n'ebe ọkụ dị, hulata n'okpuru anwụrụ ọkụ. Wụsa mmiri dị ọcha na-asọ n'ebe ọkụ gbara ruo nkeji 20; etela mmanụ, bọta ma ọ bụ ihe eji asa eze. Jiri akwa dị ọcha kpuchie ya nwayọọ.",
+  "aid.chok.title": "Ihe kpachiri akpịrị",
+  "aid.chok.steps":
+    "Gwa ya ka ọ kwaa ụkwara. Ọ bụrụ na ọ nweghị ike, kụọ ya n'azụ n'etiti ubu ya ike ruo ugboro 5, mgbe ahụ pịa afọ ya n'ime na elu ruo ugboro 5. Mee ya ọzọ ruo mgbe ọ pụtara ma ọ bụ enyemaka bịarutere.",
+  "aid.faint.title": "Ịda mbà ma ọ bụ amaghị onwe",
+  "aid.faint.steps":
+    "Lee ma ọ na-eku ume. Ọ bụrụ na ọ na-eku ume, dinaa ya n'akụkụ (recovery position) ka ụzọ ume ya meghee. Ọ bụrụ na ọ naghị eku ume, malite CPR. Enyela ya nri ma ọ bụ ihe ọṅụṅụ.",
+  "aid.snake.title": "Agwọ tara",
+  "aid.snake.steps":
+    "Mee ka onye ahụ nọrọ jụụ, ka obi dị ya jụụ, ka akụkụ agwọ tara dị n'okpuru obi. Wepụ mgbanaka na ihe ọ bụla siri ike. Egbula, amịla ma ọ bụ kee ọnya ahụ. Kpọga ya n'ụlọ ọgwụ ngwa ngwa.",
+  "aid.seizure.title": "Akwụkwụ (ahụ na-ama jijiji)",
+  "aid.seizure.steps":
+    "Hichapụ ebe gbara ya gburugburu, chebe isi ya. Ejidela ya ike, etinyela ihe ọ bụla n'ọnụ ya. Gụọ oge ọ na-ewe; mgbe ọ kwụsịrị, tụgharịa ya n'akụkụ.",
+  "aid.poison.title": "Nsi",
+  "aid.poison.steps":
+    "Emela ka ọ gbọọ agbọ. Debe karama ma ọ bụ akpa ahụ ka dọkịta hụ ya. Ọ bụrụ na ọ maghị onwe ya, dinaa ya n'akụkụ ma lee ma ọ na-eku ume.",
+  "aid.flood.title": "Idei mmiri",
+  "aid.flood.steps":
+    "Gaa n'ebe dị elu ugbu a. Ejela ije ma ọ bụ nya ụgbọ n'ime mmiri na-asọ. Gbanyụọ ọkụ eletrik ma ọ bụrụ na ọ dị mma. Maka onye mmiri na-eri: tụpụrụ ya ihe na-ese n'elu mmiri; awụla n'ime mmiri ma ọ bụrụ na a zụghị gị.",
+  "aid.accident.title": "Ihe mberede n'okporo ụzọ",
+  "aid.accident.steps":
+    "Mee ka ebe ahụ dị mma (gbanye ọkụ ịdọ aka ná ntị, dọọ ụgbọ ndị ọzọ aka ná ntị). Ebughala onye merụrụ ahụ ma ọ bụrụ na ọ dịghị ihe egwu dịka ọkụ. Lee ma ha na-eku ume na ma ọbara na-agba; pịa ọnya.",
+  "aid.labour.title": "Ime ịmụ nwa",
+  "aid.labour.steps":
+    "Mee ka ọ dinara n'akụkụ aka ekpe ya ma ọ bụ otú o si dị ya mma, mee ka ahụ ya dị ọkụ, kpọga ya n'ụlọ ọgwụ ma ọ bụ n'aka ọmụgwọ ngwa ngwa.",
+  "aid.reviewNote":
+    "Igwe nyere aka ịtụgharị usoro ndị a site na Bekee LinkUp nke e nyochara; ha na-eche ka onye Igbo bụ asụsụ obodo ya nyochaa ha. Ọ bụrụ na ihe ọ bụla edoghị anya, kpọọ 112 ma ọ bụ 199.",
 };

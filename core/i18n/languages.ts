@@ -74,9 +74,9 @@ export function chooseLanguage(saved: string | null | undefined, acceptLanguage:
 }
 
 /**
- * Namespaces only the server words (push texts, billing notices, FAQ entries): pages never
+ * Namespaces only the server words (push texts, billing notices, FAQ entries, the assistant's first aid): pages never
  * carry them in their HTML (web/app/i18n/messages.server.ts), and core/i18n/catalogs.test.ts keeps screens off them.
  */
-export const SERVER_ONLY_NAMESPACES = ["push.", "bill.", "faqc."] as const;
+export const SERVER_ONLY_NAMESPACES = ["push.", "bill.", "faqc.", "aid."] as const;
 
 export const isServerOnlyKey = (key: string) => SERVER_ONLY_NAMESPACES.some((n) => key.startsWith(n));

@@ -2170,7 +2170,7 @@ export const pcm: Catalog = {
   "faqc.7.a":
     "Direct chats and private groups dey locked from end to end with X25519 and AES-256-GCM. Di keys dey made for your device; our servers dey hold only di locked text. Public area rooms, anybody wey dey inside fit read am, and e dey talk am.",
   "faqc.8.q": "Which languages di assistant fit translate?",
-  "faqc.8.a": "English, Hausa, Igbo, Yoruba, Swahili, French and Arabic.",
+  "faqc.8.a": "English, Hausa, Igbo, Yoruba, Swahili, French, Arabic and Pidgin.",
   "faqc.9.q": "When I fit reach support?",
   "faqc.9.a":
     "Monday to Friday 8:00-20:00 WAT, Saturday 9:00-18:00 and Sunday 10:00-16:00. We dey answer Premium users call-back request first.",
@@ -2182,4 +2182,40 @@ export const pcm: Catalog = {
   "faqc.12.q": "Why LinkUp dey ask for my location?",
   "faqc.12.a":
     "Your location dey choose your nearby room (area wey be like 5 km) and e dey make SOS alert reach people wey dey near you. If you refuse, LinkUp go use di place wey you write for your profile.",
+  // The assistant's first-aid steps (workers/assistant/offline.ts). English is the checked text; the others are
+  // machine-assisted and say so, until a native speaker has reviewed them (docs/i18n-review.md).
+  "aid.breath.title": "Person no dey breathe or chest dey pain am",
+  "aid.breath.steps":
+    "If e no dey breathe well, start CPR: push hard and fast for middle of im chest (100-120 times for one minute, 5-6 cm deep) and no stop until help reach. If na chest pain: make am sidon, calm am down, loose any tight cloth.",
+  "aid.bleed.title": "Bleeding",
+  "aid.bleed.steps":
+    "Press the wound well well with clean cloth and no stop to press. Raise the part wey wound if you fit. No remove anything wey stick inside the wound. Make the person lie down and keep am warm.",
+  "aid.burn.title": "Burn and fire",
+  "aid.burn.steps":
+    "Comot from the fire and bend low under smoke. Pour clean running water for the burn for 20 minutes; no use oil, butter or toothpaste. Cover am lightly with clean cloth or cling film.",
+  "aid.chok.title": "Something block im throat (choking)",
+  "aid.chok.steps":
+    "Tell am make e cough. If e no fit, nack am for back between the shoulder blades reach 5 times with strong hand, then press im belle inside and up reach 5 times. Do am again until e clear or help reach.",
+  "aid.faint.title": "Person faint or no dey wake",
+  "aid.faint.steps":
+    "Check if e dey breathe. If e dey breathe, lie am for im side (recovery position) make air pass well. If e no dey breathe, start CPR. No give am food or drink.",
+  "aid.snake.title": "Snake bite",
+  "aid.snake.steps":
+    "Make the person no move and calm down, keep the part wey snake bite lower than im heart. Remove ring and anything wey tight. No cut am, no suck am, no tie am. Carry am go hospital quick quick.",
+  "aid.seizure.title": "Seizure (person dey shake)",
+  "aid.seizure.steps":
+    "Clear space for am and protect im head. No hold am down, no put anything for im mouth. Check how long e take; when e stop, turn am for im side.",
+  "aid.poison.title": "Poison",
+  "aid.poison.steps":
+    "No make am vomit. Keep the container make doctor see am. If e no dey wake, lie am for im side and check if e dey breathe.",
+  "aid.flood.title": "Flood",
+  "aid.flood.steps":
+    "Move go high ground now now. No waka or drive pass water wey dey flow. Off light (electricity) if e safe. If person dey drown: throw something wey go float give am; no jump enter unless you don train for am.",
+  "aid.accident.title": "Road accident",
+  "aid.accident.steps":
+    "Make the place safe (on hazard light, warn motor wey dey come). No move person wey wound unless danger dey like fire. Check if dem dey breathe and if blood dey comot; press the wound.",
+  "aid.labour.title": "Woman wey wan born (labour)",
+  "aid.labour.steps": "Make she lie for her left side or how e comfort her, keep her warm and carry her go clinic or midwife quick quick.",
+  "aid.reviewNote":
+    "Na machine help translate dis steps from LinkUp English steps wey dem don check; person wey Pidgin be im first language never check am. If anything no clear, call 112 or 199.",
 };

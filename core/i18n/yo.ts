@@ -2148,7 +2148,7 @@ export const yo: Catalog = {
   "faqc.7.a":
     "Ìfọ̀rọ̀wérọ̀ tààrà àti àwọn ẹgbẹ́ àṣírí ni a fi kóòdù pa mọ́ láti òpin dé òpin pẹ̀lú X25519 àti AES-256-GCM. A ń ṣe àwọn kọ́kọ́rọ́ lórí ẹ̀rọ rẹ; sáfà wa kì í mú ju ọ̀rọ̀ tí a ti pa mọ́ lọ. Ẹnikẹ́ni nínú yàrá agbègbè gbogbogbò lè kà á, ó sì sọ bẹ́ẹ̀.",
   "faqc.8.q": "Àwọn èdè wo ni olùrànlọ́wọ́ lè túmọ̀?",
-  "faqc.8.a": "Gẹ̀ẹ́sì, Hausa, Igbo, Yorùbá, Swahili, Faransé àti Lárúbáwá.",
+  "faqc.8.a": "Gẹ̀ẹ́sì, Hausa, Igbo, Yorùbá, Swahili, Faransé, Lárúbáwá àti Pidgin.",
   "faqc.9.q": "Ìgbà wo ni mo lè rí ìrànlọ́wọ́?",
   "faqc.9.a":
     "Ọjọ́ Ajé sí Ọjọ́ Ẹtì 8:00-20:00 WAT, Ọjọ́ Àbámẹ́ta 9:00-18:00 àti Ọjọ́ Àìkú 10:00-16:00. A máa ń kọ́kọ́ dáhùn ìbéèrè ìpè padà àwọn olùlò Premium.",
@@ -2160,4 +2160,40 @@ export const yo: Catalog = {
   "faqc.12.q": "Kí nìdí tí LinkUp fi ń béèrè ibùdó mi?",
   "faqc.12.a":
     "Ibùdó rẹ ló ń yan yàrá rẹ nítòsí (agbègbè bí kìlómítà 5), ó sì ń jẹ́ kí ìkìlọ̀ SOS dé ọ̀dọ̀ àwọn tó sún mọ́ ọ. Tí o bá kọ̀, LinkUp máa lo ibi tí a kọ sínú àkọsílẹ̀ rẹ.",
+  // The assistant's first-aid steps (workers/assistant/offline.ts). English is the checked text; the others are
+  // machine-assisted and say so, until a native speaker has reviewed them (docs/i18n-review.md).
+  "aid.breath.title": "Kò mí tàbí àyà ń dùn ún",
+  "aid.breath.steps":
+    "Tí kò bá ń mí dáadáa, bẹ̀rẹ̀ CPR: tẹ àárín àyà rẹ̀ ní agbára àti kíákíá (ìgbà 100-120 ní ìṣẹ́jú kan, jìn tó 5-6 sẹ̀ǹtímítà), má sì dúró títí ìrànlọ́wọ́ yóò fi dé. Àyà dídùn: jẹ́ kí ó jókòó, fi í lọ́kàn balẹ̀, tú aṣọ tó há a.",
+  "aid.bleed.title": "Ẹ̀jẹ̀ ń ṣàn",
+  "aid.bleed.steps":
+    "Fi aṣọ tó mọ́ tẹ ojú ọgbẹ́ náà ní agbára, má sì dẹ́kun títẹ̀. Gbé ẹ̀yà ara tó fara pa sókè tí o bá lè ṣe é. Má ṣe yọ ohunkóhun tó há sínú ọgbẹ́. Jẹ́ kí ẹni náà dùbúlẹ̀, kí ara rẹ̀ sì móoru.",
+  "aid.burn.title": "Iná jó ni àti ìjàǹbá iná",
+  "aid.burn.steps":
+    "Kúrò níbi iná, kí o sì bẹ̀rẹ̀ sílẹ̀ lábẹ́ èéfín. Da omi tó mọ́ tó ń ṣàn sí ibi tí iná jó fún ìṣẹ́jú 20; má ṣe lo epo, bọ́tà tàbí ọṣẹ ìfọyín. Fi aṣọ tó mọ́ bò ó láìdì í mọ́lẹ̀.",
+  "aid.chok.title": "Nǹkan há a lọ́fun",
+  "aid.chok.steps":
+    "Sọ fún un kí ó wú ikọ́. Tí kò bá lè ṣe é, gbá a ní ẹ̀yìn láàrin èjìká rẹ̀ ní agbára títí dé ìgbà 5, lẹ́yìn náà tẹ ikùn rẹ̀ sínú àti sókè títí dé ìgbà 5. Tún un ṣe títí yóò fi jáde tàbí ìrànlọ́wọ́ yóò fi dé.",
+  "aid.faint.title": "Dídákú tàbí àìjí",
+  "aid.faint.steps":
+    "Wò bóyá ó ń mí. Tí ó bá ń mí, dá a dùbúlẹ̀ sí ẹ̀gbẹ́ (recovery position) kí ọ̀nà èémí rẹ̀ wà ní ṣíṣí. Tí kò bá ń mí, bẹ̀rẹ̀ CPR. Má ṣe fún un ní oúnjẹ tàbí ohun mímu.",
+  "aid.snake.title": "Ejò bù ú",
+  "aid.snake.steps":
+    "Jẹ́ kí ẹni náà dúró jẹ́ẹ́ kí ọkàn rẹ̀ sì balẹ̀, kí ẹ̀yà ara tí ejò bù wà nísàlẹ̀ ọkàn-àyà. Yọ òrùka àti ohun tó há. Má ṣe gé ọgbẹ́ náà, má fà á, má sì dì í. Gbé e lọ sí ilé ìwòsàn kíákíá.",
+  "aid.seizure.title": "Gìrì (ara ń gbọ̀n)",
+  "aid.seizure.steps":
+    "Ṣí àyè sílẹ̀ yí i ká kí o sì dáàbò bo orí rẹ̀. Má ṣe dì í mú, má sì fi nǹkan kan sí ẹnu rẹ̀. Ka àkókò rẹ̀; nígbà tí ó bá dúró, yí i sí ẹ̀gbẹ́.",
+  "aid.poison.title": "Májèlé",
+  "aid.poison.steps": "Má ṣe mú un bì. Pa ìgò tàbí àpò náà mọ́ kí dókítà rí i. Tí kò bá jí, dá a dùbúlẹ̀ sí ẹ̀gbẹ́ kí o sì wò bóyá ó ń mí.",
+  "aid.flood.title": "Omíyalé",
+  "aid.flood.steps":
+    "Lọ sí ibi gíga báyìí. Má ṣe rìn tàbí wakọ̀ gba inú omi tó ń ṣàn kọjá. Pa iná mànàmáná tí kò bá léwu. Fún ẹni tí omi ń gbé lọ: ju ohun tó lè léfòó sí i; má ṣe bẹ́ sínú omi àyàfi tí o bá ti kọ́ ọ.",
+  "aid.accident.title": "Ìjàǹbá ọkọ̀",
+  "aid.accident.steps":
+    "Jẹ́ kí ibẹ̀ wà láìléwu (tan iná ìkìlọ̀, kìlọ̀ fún àwọn ọkọ̀). Má ṣe gbé ẹni tó fara pa àyàfi tí ewu bí iná bá wà. Wò bóyá wọ́n ń mí àti bóyá ẹ̀jẹ̀ ń ṣàn; tẹ ojú ọgbẹ́.",
+  "aid.labour.title": "Ìrọbí",
+  "aid.labour.steps":
+    "Jẹ́ kí ó dùbúlẹ̀ sí ẹ̀gbẹ́ òsì tàbí bí ó ṣe rọ̀ ọ́ lọ́rùn, jẹ́ kí ara rẹ̀ móoru, kí o sì gbé e lọ sí ilé ìwòsàn tàbí sọ́dọ̀ agbẹ̀bí kíákíá.",
+  "aid.reviewNote":
+    "Ẹ̀rọ ló ràn wá lọ́wọ́ láti túmọ̀ ìgbésẹ̀ yìí láti inú ọ̀rọ̀ Gẹ̀ẹ́sì LinkUp tí a ti yẹ̀ wò; ó ń dúró de ẹni tí Yorùbá jẹ́ èdè abínibí rẹ̀ láti yẹ̀ ẹ́ wò. Tí nǹkan kan kò bá yé ọ, pe 112 tàbí 199.",
 };

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gt, inArray, lt, ne, or, isNull, sql } from "drizzle-orm";
 import type { Db } from "../index";
-import { notifications, sessions, users } from "../schema";
+import { SOS_ALARM_MS } from "../../core/sos";
+import { emergencyBroadcasts, notifications, sessions, sosResponses, users } from "../schema";
 
 export async function insertSession(
   db: Db,
@@ -34,6 +35,15 @@ export async function findSession(db: Db, idHash: string, now = new Date()) {
       lastUsedAt: sessions.lastUsedAt,
       secondFactorPending: sessions.secondFactorPending,
       unreadNotifications: sql<number>`(select count(*) from ${notifications} where ${notifications.userId} = ${users.id} and ${notifications.isRead} = 0)`,
+      // The SOS banner's: the newest fresh, active SOS in their area cell from someone else that they have not
+      // answered, as JSON (one index lookup on emergency_geohash_idx; no statement of its own, decision 062).
+      sosNearby: sql<
+        string | null
+      >`(select json_object('id', b.id, 'userId', b.user_id, 'message', b.message, 'emergencyType', b.emergency_type, 'locationText', b.location_text, 'geohash', b.geohash, 'at', b.broadcasted_at, 'nickname', s.nickname, 'anonymous', s.anonymous_mode)
+        from ${emergencyBroadcasts} b join ${users} s on s.id = b.user_id
+        where b.geohash = ${users.geohash} and b.status = 'active' and b.broadcasted_at > ${now.getTime() - SOS_ALARM_MS} and b.user_id <> ${users.id}
+          and not exists (select 1 from ${sosResponses} r where r.sos_id = b.id and r.user_id = ${users.id})
+        order by b.broadcasted_at desc limit 1)`,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

@@ -1,6 +1,6 @@
 // Browser-test fixtures (epic-stack style): a console.error fails the test; helpers for cookies and users.
 import { execFileSync } from "node:child_process";
-import { type APIRequestContext, type BrowserContext, test as base, expect, type Page } from "@playwright/test";
+import { type APIRequestContext, type Browser, type BrowserContext, test as base, expect, type Page } from "@playwright/test";
 
 export const MOBILE_UA =
   "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36";
@@ -61,6 +61,14 @@ export const test = base.extend<Fixtures>({
 
 export { expect };
 
+/** A cheap phone (issue 32): 360 × 640, a phone's browser, touch. The browser's location is refused unless granted. */
+export const SMALL_PHONE = { viewport: { width: 360, height: 640 }, userAgent: MOBILE_UA, isMobile: true, hasTouch: true };
+
+/** A point of its own per test (about 100 km apart), so parallel tests never share an area room. */
+export function somewhereInNigeria() {
+  return { latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 };
+}
+
 /** Accepts cookies for a context, as 'Enable Mobile Features' does. */
 export async function acceptCookies(context: BrowserContext, baseURL: string) {
   await context.addCookies([{ name: "linkup-cookies-accepted", value: "true", url: baseURL }]);
@@ -72,6 +80,59 @@ export async function startAnonymous(request: APIRequestContext) {
   expect(res.ok()).toBe(true);
   return (await res.json()).user as { id: string; nickname: string };
 }
+
+/** A newcomer who has been through onboarding: cookies accepted, an anonymous identity, onboarding done. */
+export async function startNewcomer(context: BrowserContext, baseURL: string) {
+  await acceptCookies(context, baseURL);
+  const user = await startAnonymous(context.request);
+  expect((await context.request.patch("/api/me", { data: { onboardingCompleted: true }, headers: { origin: baseURL } })).ok()).toBe(true);
+  return user;
+}
+
+/**
+ * A person on a small phone in a context of their own, with a nickname and onboarding done; `at` grants the
+ * browser's position there, otherwise it is refused.
+ */
+export async function smallPhonePerson(browser: Browser, baseURL: string, nickname: string, at?: { latitude: number; longitude: number }) {
+  const context = await browser.newContext({ ...SMALL_PHONE, ...(at ? { permissions: ["geolocation"], geolocation: at } : {}) });
+  await acceptCookies(context, baseURL);
+  expect((await context.request.post(`${baseURL}/api/auth/anonymous`)).ok()).toBe(true);
+  const patched = await context.request.patch(`${baseURL}/api/me`, {
+    data: { nickname, onboardingCompleted: true },
+    headers: { origin: baseURL },
+  });
+  expect(patched.ok()).toBe(true);
+  const user = (await patched.json()).user as { id: string; nickname: string };
+  const page = await context.newPage();
+  return { context, page, user };
+}
+
+/** A person with a verified phone (so they can be called) on a small phone, microphone allowed. */
+export async function smallPhoneVerifiedPerson(
+  browser: Browser,
+  baseURL: string,
+  nickname: string,
+  init?: (context: BrowserContext) => Promise<unknown>,
+) {
+  const context = await browser.newContext({ ...SMALL_PHONE, permissions: ["microphone"] });
+  await acceptCookies(context, baseURL);
+  if (init) await init(context);
+  expect((await context.request.post(`${baseURL}/api/auth/anonymous`)).ok()).toBe(true);
+  const { user } = await verifyFreshPhone(context.request, baseURL);
+  expect((await context.request.patch(`${baseURL}/api/me`, { data: { nickname }, headers: { origin: baseURL } })).ok()).toBe(true);
+  return { context, page: await context.newPage(), id: user.id };
+}
+
+/** Whether the element's centre is the element itself (or inside it) on screen: nothing lies over it. */
+export const onTop = (page: Page, selector: string) =>
+  page
+    .locator(selector)
+    .last()
+    .evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth && !!hit && el.contains(hit);
+    });
 
 /** The newest message the dev outbox holds for a phone. */
 export async function latestOutboxMessage(request: APIRequestContext, phone: string) {

@@ -1,49 +1,28 @@
 // A small phone, a first visit, a first SOS (issue 32, items 1–8): what a newcomer trips on at 360 × 640, with the
 // browser's location refused unless a test needs two people in one area room.
-import type { Browser, BrowserContext, Page } from "@playwright/test";
-import { acceptCookies, expect, latestOutboxMessage, MOBILE_UA, startAnonymous, test, verifyFreshPhone } from "./fixtures";
-
-const PHONE = { viewport: { width: 360, height: 640 }, userAgent: MOBILE_UA, isMobile: true, hasTouch: true };
+import type { BrowserContext, Page } from "@playwright/test";
+import {
+  expect,
+  latestOutboxMessage,
+  onTop,
+  SMALL_PHONE,
+  smallPhonePerson as person,
+  smallPhoneVerifiedPerson as verifiedPerson,
+  somewhereInNigeria as place,
+  startNewcomer,
+  test,
+  verifyFreshPhone,
+  acceptCookies,
+} from "./fixtures";
 
 // A chat with no area yet asks for one (409), a refused position logs nothing else.
-test.use({ ...PHONE, allowedConsoleErrors: [/status of 409/] });
-
-/** A point of its own per test (about 100 km apart), so parallel tests never share an area room. */
-function place() {
-  return { latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 };
-}
-
-/** A person on a small phone; `at` grants the browser's position there, otherwise it is refused. */
-async function person(browser: Browser, baseURL: string, nickname: string, at?: { latitude: number; longitude: number }) {
-  const context = await browser.newContext({ ...PHONE, ...(at ? { permissions: ["geolocation"], geolocation: at } : {}) });
-  await acceptCookies(context, baseURL);
-  expect((await context.request.post(`${baseURL}/api/auth/anonymous`)).ok()).toBe(true);
-  const patched = await context.request.patch(`${baseURL}/api/me`, {
-    data: { nickname, onboardingCompleted: true },
-    headers: { origin: baseURL },
-  });
-  expect(patched.ok()).toBe(true);
-  const user = (await patched.json()).user as { id: string; nickname: string };
-  const page = await context.newPage();
-  return { context, page, user };
-}
+test.use({ ...SMALL_PHONE, allowedConsoleErrors: [/status of 409/] });
 
 async function send(page: Page, text: string) {
   const box = page.getByRole("textbox", { name: "Message" });
   await box.fill(text);
   await box.press("Enter");
 }
-
-/** Whether the element's centre is the element itself (or inside it) on screen: nothing lies over it. */
-const onTop = (page: Page, selector: string) =>
-  page
-    .locator(selector)
-    .last()
-    .evaluate((el) => {
-      const r = el.getBoundingClientRect();
-      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-      return r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth && !!hit && el.contains(hit);
-    });
 
 test("item 1 and 3: at 360 × 640 the newest message, the whole composer and the ⋮ menu fit, and messages get half the screen", async ({
   browser,
@@ -157,9 +136,7 @@ test("item 4: with location refused, 'Choose your area' has the screen and 'Shar
   context,
   baseURL,
 }) => {
-  await acceptCookies(context, baseURL!);
-  await startAnonymous(context.request);
-  expect((await context.request.patch("/api/me", { data: { onboardingCompleted: true }, headers: { origin: baseURL! } })).ok()).toBe(true);
+  await startNewcomer(context, baseURL!);
   await recordStatusWords(context);
   await page.goto("/chat");
   const chooser = page.getByRole("region", { name: "Choose your area" });
@@ -233,9 +210,7 @@ test("item 5: /emergency asks before it alerts anyone, and a typed town is not c
   context,
   baseURL,
 }) => {
-  await acceptCookies(context, baseURL!);
-  await startAnonymous(context.request);
-  expect((await context.request.patch("/api/me", { data: { onboardingCompleted: true }, headers: { origin: baseURL! } })).ok()).toBe(true);
+  await startNewcomer(context, baseURL!);
   await page.goto("/emergency");
   await page.getByLabel("Emergency message").fill("My neighbour collapsed, please come");
   // Location refused, then a town typed: the warning says what will really happen.
@@ -262,9 +237,7 @@ test("item 5: /emergency asks before it alerts anyone, and a typed town is not c
 });
 
 test("item 6: upgrading without a verified phone comes back to the same checkout after verifying", async ({ page, context, baseURL }) => {
-  await acceptCookies(context, baseURL!);
-  await startAnonymous(context.request);
-  expect((await context.request.patch("/api/me", { data: { onboardingCompleted: true }, headers: { origin: baseURL! } })).ok()).toBe(true);
+  await startNewcomer(context, baseURL!);
   await page.goto("/subscribe?plan=premium&interval=yearly");
   await page.getByRole("link", { name: "Verify your phone" }).click();
   const rest = String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0");
@@ -299,16 +272,6 @@ test("item 7: the app lock covers the screen left open once the idle time passes
   await expect(page.getByRole("dialog", { name: "LinkUp is locked" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Save App Lock" })).toHaveCount(0);
 });
-
-async function verifiedPerson(browser: Browser, baseURL: string, nickname: string, init?: (context: BrowserContext) => Promise<unknown>) {
-  const context = await browser.newContext({ ...PHONE, permissions: ["microphone"] });
-  await acceptCookies(context, baseURL);
-  if (init) await init(context);
-  expect((await context.request.post(`${baseURL}/api/auth/anonymous`)).ok()).toBe(true);
-  const { user } = await verifyFreshPhone(context.request, baseURL);
-  expect((await context.request.patch(`${baseURL}/api/me`, { data: { nickname }, headers: { origin: baseURL } })).ok()).toBe(true);
-  return { context, page: await context.newPage(), id: user.id };
-}
 
 test("item 8: no call button for someone who cannot take calls; without a microphone the reason is LinkUp's own", async ({
   browser,

@@ -329,6 +329,8 @@ test.describe("without JavaScript", () => {
     await page.getByLabel("Emergency message").fill("Armed robbers on our street");
     await page.getByLabel("Emergency type").selectOption("security");
     await page.getByRole("button", { name: "Start Emergency Broadcast" }).click();
+    // Without JavaScript too, Start asks first (docs/decisions/062): the SOS leaves on "Send SOS now".
+    await page.getByRole("alertdialog", { name: "Confirm SOS" }).getByRole("button", { name: "Send SOS now" }).click();
     await expect(page.locator(".sos-result")).toContainText("SOS sent.");
 
     const other = await ctxs[1].newPage();

@@ -7,6 +7,7 @@ import { DeviceShell, Header } from "./components/shell";
 import { ToastProvider } from "./components/toast";
 import { AppLockGate } from "./features/security/app-lock";
 import type { Me } from "../../core/api-types";
+import type { SosBanner } from "../../core/sos";
 import { apiGet, publicEnvOf } from "./lib/api.server";
 import { appContext } from "./context";
 import { usePageLanguage, useT } from "./i18n";
@@ -20,7 +21,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const cookie = request.headers.get("cookie");
   // The visitor and their unread notifications (SOS nearby, messages, security) for the Alerts tab's badge, in
   // one call: the API reads both with the session (docs/decisions/057-pages-ask-once-and-replicas.md).
-  const me = await apiGet<{ user: Me; notificationsUnread?: number }>(context, "/api/me");
+  const me = await apiGet<{ user: Me; notificationsUnread?: number; sosNearby?: SosBanner | null }>(context, "/api/me");
   return {
     user: me?.user ?? null,
     cookiesAccepted: readCookie(cookie, COOKIE_CONSENT_COOKIE) === "true",
@@ -29,6 +30,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     mobileUserAgent: isMobileUserAgent(request.headers.get("user-agent")),
     env: publicEnvOf(context),
     notificationsUnread: me?.notificationsUnread ?? 0,
+    /** An active SOS nearby for the banner on every screen, in the server's HTML (docs/decisions/062). */
+    sosNearby: me?.sosNearby ?? null,
     /** This page load's request id, for the error screen when a failure names none of its own. */
     requestId: context.get(appContext).requestId,
     // The saved setting, else Accept-Language, else English; a saved change revalidates this loader, so the
@@ -88,7 +91,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
   return (
     <ToastProvider>
       <Header unread={loaderData.notificationsUnread} />
-      <DeviceShell userId={loaderData.user?.id ?? null}>
+      <DeviceShell userId={loaderData.user?.id ?? null} sosNearby={loaderData.sosNearby}>
         <main className="main">
           <AppLockGate userId={loaderData.user?.id ?? null}>
             <Outlet />

@@ -1,5 +1,6 @@
 // The assistant (docs/architecture.md §6): one entry per use (an '@ai' command, translation, smart replies, support,
 // voice), with the tier limits of spec part 1 §5 applied on the server. Every channel calls these.
+import { marketWords, weatherWords } from "./wording";
 import { recordEvent } from "../analytics";
 import { chooseLanguage, LANGUAGE_ENGLISH_NAMES } from "../../core/i18n/languages";
 import { type AiCommand, findPremiumKeyword, LANGUAGES, type LanguageCode, parseAiCommand } from "../../core/ai-command";
@@ -168,7 +169,7 @@ async function answerCommand(env: AppEnv, db: Db, user: User, command: CountedCo
       return { message: emergencyGuidanceIn(asked, command.situation), source: "offline", counts: true };
     case "market":
       return {
-        message: await marketAnswer(db, command.query, area, undefined, undefined, isDevelopment(env)),
+        message: await marketAnswer(db, command.query, area, undefined, undefined, isDevelopment(env), marketWords(asked)),
         source: "offline",
         counts: true,
       };
@@ -177,7 +178,7 @@ async function answerCommand(env: AppEnv, db: Db, user: User, command: CountedCo
       const needs = () => (local ? local.weatherNeeds(named ? ` (${named})` : "") : weatherNeedsConnection(named, command.day));
       if (!online) return { message: needs(), source: "offline", counts: false };
       try {
-        const message = await forecast(command.place, area, timeoutMs, command.day ?? "today");
+        const message = await forecast(command.place, area, timeoutMs, command.day ?? "today", weatherWords(asked));
         return { message, source: "online", counts: true };
       } catch (e) {
         console.warn("assistant: forecast failed:", e instanceof Error ? e.message : e);

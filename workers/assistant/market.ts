@@ -4,7 +4,8 @@ import { findMarketPrices, listCommodities } from "../../db/queries/content";
 import { distanceMetres } from "../../core/geohash";
 import type { Db } from "../../db";
 import { placeFromText } from "../../core/places";
-import { isRecentPrice, priceOrigin, RECENT_PRICE_DAYS } from "../../core/admin-schemas";
+import { isRecentPrice, RECENT_PRICE_DAYS } from "../../core/admin-schemas";
+import { type MarketWords, marketWords, originIn } from "./wording";
 
 const naira = (n: number) => `₦${n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
 const stem = (w: string) =>
@@ -61,10 +62,13 @@ export async function marketAnswer(
   maxLines = MAX_LINES,
   now = new Date(),
   examples = false,
+  // The words around the figures, in the asker's language (workers/assistant/wording.ts).
+  words: MarketWords = marketWords(),
 ): Promise<string> {
+  const priceOrigin = (r: { source: string; updatedAt: Date }) => originIn(words, r);
   const all = await listCommodities(db, { examples });
   // Production starts with no prices: the seeded figures are examples, quoted only in development.
-  if (all.length === 0) return "I have no recent market price yet.";
+  if (all.length === 0) return words.noneYet;
   const { commodities, place: rest } = matchCommodities(query, all);
   const known = await findMarketPrices(db, { limit: 500, examples });
   const places = [...new Set(known.map((p) => p.city))];
@@ -79,8 +83,8 @@ export async function marketAnswer(
   if (!place && rest) {
     const town = placeFromText(rest);
     if (!town) {
-      if (commodities.length) return `I have no prices for ${commodities.join(", ")} in ${rest}. I have prices for ${places.join(", ")}.`;
-      return `I have no prices for "${rest}". I have prices for ${all.join(", ")} in ${places.join(", ")}.`;
+      if (commodities.length) return words.noneFor(commodities.join(", "), words.inPlace(rest), places.join(", "));
+      return words.noneNamed(rest, all.join(", "), places.join(", "));
     }
     near = { name: town.name, latitude: town.lat, longitude: town.lon };
   }
@@ -89,10 +93,10 @@ export async function marketAnswer(
     const nearest = byDistance(places, near)[0];
     // Without a commodity one city's list is the answer; with one, every city is listed nearest first.
     if (!commodities.length && nearest) place = nearest;
-    intro = nearest && nearest.toLowerCase() !== near.name.toLowerCase() ? ` (nearest market to ${near.name}: ${nearest})` : "";
+    intro = nearest && nearest.toLowerCase() !== near.name.toLowerCase() ? words.nearest(near.name, nearest) : "";
   }
   if (commodities.length === 0 && !place) {
-    return `Ask for a commodity and a place, e.g. '@ai market rice lagos'. I have prices for ${all.join(", ")} in ${places.join(", ")}.`;
+    return words.askFor(all.join(", "), places.join(", "));
   }
   let rows = (
     await Promise.all(
@@ -107,23 +111,23 @@ export async function marketAnswer(
     const order = byDistance(places, near);
     rows = [...rows].sort((a, b) => order.indexOf(a.city) - order.indexOf(b.city));
   }
-  const what = commodities.length ? commodities.join(", ") : "that";
-  const where = place ? ` in ${place}` : "";
-  if (rows.length === 0) return `I have no prices for ${what}${where}. I have prices for ${places.join(", ")}.`;
+  const what = commodities.length ? commodities.join(", ") : words.that;
+  const where = place ? words.inPlace(place) : "";
+  if (rows.length === 0) return words.noneFor(what, where, places.join(", "));
   // A stale figure is not quoted as a price (docs/decisions/026-market-prices.md): say how old the last one is.
   const recent = rows.filter((r) => isRecentPrice(r, now));
   if (recent.length === 0) {
     const last = rows.reduce((a, b) => (b.updatedAt > a.updatedAt ? b : a));
-    return `I have no recent price for ${what}${where}: the last one I have (${priceOrigin(last)}) is more than ${RECENT_PRICE_DAYS} days old.`;
+    return words.noneRecent(what, where, priceOrigin(last), RECENT_PRICE_DAYS);
   }
   const shown = recent.slice(0, maxLines);
   // One source and day for all: said once in the heading; otherwise next to each price.
   const origins = new Set(shown.map(priceOrigin));
   const one = origins.size === 1;
   const lines = shown.map(
-    (r) => `• ${r.commodity}, ${r.market} (${r.city}): ${naira(r.priceNgn)} per ${r.unit}${one ? "" : ` (${priceOrigin(r)})`}`,
+    (r) => `• ${r.commodity}, ${r.market} (${r.city}): ${words.perUnit(naira(r.priceNgn), r.unit)}${one ? "" : ` (${priceOrigin(r)})`}`,
   );
-  const more = recent.length > maxLines ? `\n…and ${recent.length - maxLines} more; add a place to narrow it down.` : "";
-  const heading = one ? `source: ${[...origins][0]}` : "source and date on each line";
-  return `📊 Market prices${intro} (${heading}):\n${lines.join("\n")}${more}`;
+  const more = recent.length > maxLines ? `\n${words.more(recent.length - maxLines)}` : "";
+  const heading = one ? words.oneSource([...origins][0]) : words.eachLine;
+  return `${words.heading(intro, heading)}\n${lines.join("\n")}${more}`;
 }

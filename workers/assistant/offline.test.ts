@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LANGUAGE_CODES } from "../../core/ai-command";
 import { matchCommodities } from "./market";
-import { classifyOffline, emergencyGuidance, offlineAnswer, offlineProvider, offlineSmartReplies } from "./offline";
+import { classifyOffline, emergencyGuidance, emergencyGuidanceIn, offlineAnswer, offlineProvider, offlineSmartReplies } from "./offline";
 import { lookupPhrase, normalizePhrase, PHRASEBOOK } from "./phrasebook";
 import { forecast } from "./weather";
+import { weatherWords } from "./wording";
 
 describe("phrasebook", () => {
-  it("has every phrase in all seven languages", () => {
+  it("has every phrase in all eight languages (the spec's seven and Nigerian Pidgin)", () => {
     for (const entry of PHRASEBOOK) for (const code of LANGUAGE_CODES) expect(entry[code]?.trim(), `${entry.en} in ${code}`).toBeTruthy();
   });
 
@@ -20,6 +21,10 @@ describe("phrasebook", () => {
     ["Ẹ káàárọ̀", "en", "Good morning"],
     ["e kaaro", "ha", "Barka da safiya"],
     ["asante", "en", "Thank you"],
+    ["How are you?", "pcm", "How you dey?"],
+    ["thank you", "pcm", "Tank you well well"],
+    ["abeg help me", "yo", "Ẹ ràn mí lọ́wọ́"],
+    ["where hospital dey", "ha", "Ina asibiti yake?"],
   ] as const)("%j to %s is %j", (text, target, expected) => {
     expect(lookupPhrase(text, target)?.translatedText).toBe(expected);
   });
@@ -34,6 +39,18 @@ describe("phrasebook", () => {
 });
 
 describe("offline answers", () => {
+  it("gives first-aid steps in the asker's language, saying they await a native speaker's review", () => {
+    const hausa = emergencyGuidanceIn("hausa", "jini yana zuba");
+    expect(hausa).toContain("Danna rauni da ƙarfi");
+    expect(hausa).not.toContain("Press firmly on the wound");
+    expect(hausa).toContain("mai jin harshen Hausa na asali");
+    const french = emergencyGuidanceIn("french", "il y a un serpent, morsure");
+    expect(french).toContain("Morsure de serpent");
+    expect(french).toContain("en attente de relecture par un locuteur natif");
+    // English is the checked text itself: no such line.
+    expect(emergencyGuidance("bleeding")).not.toContain("machine-assisted");
+  });
+
   it("gives first aid for the situation, always with 112 and 199", () => {
     const burn = emergencyGuidance("my child got a burn from hot oil");
     expect(burn).toContain("Call 112 (or 199)");
@@ -111,6 +128,26 @@ describe("weather when online (Open-Meteo faked at fetch)", () => {
     );
     expect(urls).toHaveLength(1);
     expect(urls[0]).toContain("forecast_days=2");
+  });
+
+  it("words the forecast in the asker's language around the same figures", async () => {
+    vi.stubGlobal("fetch", async () =>
+      Response.json({
+        daily: {
+          time: ["2026-11-23", "2026-11-24"],
+          temperature_2m_max: [33.4, 31.2],
+          temperature_2m_min: [19.6, 21.4],
+          precipitation_probability_max: [10, 60],
+        },
+      }),
+    );
+    const ikeja = { name: "Ikeja", latitude: 6.6, longitude: 3.35 };
+    expect(await forecast("", ikeja, 1000, "tomorrow", weatherWords("hausa"))).toBe(
+      "🌤️ Yanayi a Ikeja gobe (2026-11-24): 21-31°C, yiwuwar ruwan sama 60%. Hasashen Open-Meteo.",
+    );
+    expect(await forecast("", ikeja, 1000, "today", weatherWords("french"))).toBe(
+      "🌤️ Météo à Ikeja aujourd'hui (2026-11-23) : 20-33 °C, 10 % de risque de pluie. Prévisions Open-Meteo.",
+    );
   });
 
   it("says when it cannot find the place", async () => {

@@ -8,6 +8,8 @@ import { lookupPhrase, PHRASE_SAMPLES } from "./phrasebook";
 import { type AssistantProvider, NeedsOnline } from "./provider";
 import { foldText } from "../../core/ai-languages";
 import type { UiLanguage } from "../../core/i18n/languages";
+import type { MessageKey } from "../../core/i18n/en";
+import { translator } from "../../core/i18n/catalogs";
 import { REPLIES, topicWords } from "./replies";
 
 const naira = (n: number) => `₦${n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
@@ -17,7 +19,7 @@ export function helpText(channel: "web" | "whatsapp" | "ussd" = "web"): string {
     return "Ask: translate <text> to <language>, market <item> <place>, weather <place>, emergency <what happened>, or any question.";
   return [
     "I'm LIA, the LinkUp assistant. Start a message with '@ai ' and try:",
-    "• translate <text> to <language> (English, Hausa, Igbo, Yoruba, Swahili, French, Arabic)",
+    `• translate <text> to <language> (${Object.values(LANGUAGES).join(", ")})`,
     "• market [commodity] [place], e.g. market rice lagos",
     "• weather [place]",
     "• emergency <what happened>, for first aid and SOS steps",
@@ -29,72 +31,20 @@ export function helpText(channel: "web" | "whatsapp" | "ussd" = "web"): string {
 const SOS_STEPS =
   "Call 112 (or 199) now. Press SOS in LinkUp to alert people nearby and your emergency contacts, and share your location. Stay where it is safe.";
 
-const FIRST_AID: { words: string[]; title: string; steps: string }[] = [
-  {
-    words: ["breath", "cpr", "heart", "collapse", "no pulse", "chest pain"],
-    title: "Not breathing or chest pain",
-    steps:
-      "If they are not breathing normally, start CPR: push hard and fast in the centre of the chest (100-120 a minute, 5-6 cm deep) and do not stop until help arrives. Chest pain: keep them seated and calm, loosen tight clothing.",
-  },
-  {
-    words: ["bleed", "blood", "cut", "wound", "stab", "gunshot"],
-    title: "Bleeding",
-    steps:
-      "Press firmly on the wound with a clean cloth and keep pressing. Raise the injured part if you can. Do not remove objects stuck in the wound. Keep the person warm and lying down.",
-  },
-  {
-    words: ["burn", "scald", "fire"],
-    title: "Burns and fire",
-    steps:
-      "Get away from the fire and stay low under smoke. Cool a burn under clean running water for 20 minutes; do not use oil, butter or toothpaste. Cover it loosely with clean cloth or cling film.",
-  },
-  {
-    words: ["chok"],
-    title: "Choking",
-    steps:
-      "Ask them to cough. If they cannot, give up to 5 firm back blows between the shoulder blades, then up to 5 abdominal thrusts. Repeat until it clears or help arrives.",
-  },
-  {
-    words: ["faint", "unconscious", "passed out", "collapsed"],
-    title: "Fainting or unconscious",
-    steps:
-      "Check they are breathing. If breathing, lay them on their side (recovery position) and keep the airway open. If not breathing, start CPR. Do not give food or drink.",
-  },
-  {
-    words: ["snake", "bite", "sting"],
-    title: "Snake bite",
-    steps:
-      "Keep the person still and calm, with the bitten limb below heart level. Remove rings and tight items. Do not cut, suck or tie the wound. Get to a hospital quickly.",
-  },
-  {
-    words: ["seizure", "fit", "convuls", "epilep"],
-    title: "Seizure",
-    steps:
-      "Clear space around them and protect the head. Do not hold them down or put anything in the mouth. Time the seizure; when it stops, turn them on their side.",
-  },
-  {
-    words: ["poison", "swallow", "overdose", "chemical"],
-    title: "Poisoning",
-    steps:
-      "Do not make them vomit. Keep the container to show the doctor. If they are unconscious, put them on their side and check breathing.",
-  },
-  {
-    words: ["flood", "water rising", "drown"],
-    title: "Flood",
-    steps:
-      "Move to higher ground now. Do not walk or drive through moving water. Switch off electricity if safe. For someone drowning: throw something that floats, do not jump in unless trained.",
-  },
-  {
-    words: ["accident", "crash", "collision", "knocked"],
-    title: "Road accident",
-    steps:
-      "Make the scene safe (hazard lights, warn traffic). Do not move the injured unless there is danger such as fire. Check breathing and bleeding; press on wounds.",
-  },
-  {
-    words: ["labour", "labor", "pregnan", "birth", "dey born"],
-    title: "Labour",
-    steps: "Keep her lying on her left side or in a comfortable position, keep her warm and get her to a clinic or midwife quickly.",
-  },
+// The checked first-aid steps, worded in the catalogs (core/i18n, "aid.*"): English is the checked text; the other
+// languages are machine-assisted and each answer says so until a native speaker has reviewed them (docs/i18n-review.md).
+const FIRST_AID: { words: string[]; title: MessageKey; steps: MessageKey }[] = [
+  { words: ["breath", "cpr", "heart", "collapse", "no pulse", "chest pain"], title: "aid.breath.title", steps: "aid.breath.steps" },
+  { words: ["bleed", "blood", "cut", "wound", "stab", "gunshot"], title: "aid.bleed.title", steps: "aid.bleed.steps" },
+  { words: ["burn", "scald", "fire"], title: "aid.burn.title", steps: "aid.burn.steps" },
+  { words: ["chok"], title: "aid.chok.title", steps: "aid.chok.steps" },
+  { words: ["faint", "unconscious", "passed out", "collapsed"], title: "aid.faint.title", steps: "aid.faint.steps" },
+  { words: ["snake", "bite", "sting"], title: "aid.snake.title", steps: "aid.snake.steps" },
+  { words: ["seizure", "fit", "convuls", "epilep"], title: "aid.seizure.title", steps: "aid.seizure.steps" },
+  { words: ["poison", "swallow", "overdose", "chemical"], title: "aid.poison.title", steps: "aid.poison.steps" },
+  { words: ["flood", "water rising", "drown"], title: "aid.flood.title", steps: "aid.flood.steps" },
+  { words: ["accident", "crash", "collision", "knocked"], title: "aid.accident.title", steps: "aid.accident.steps" },
+  { words: ["labour", "labor", "pregnan", "birth", "dey born"], title: "aid.labour.title", steps: "aid.labour.steps" },
 ];
 
 /** First-aid and SOS guidance for a situation, always with the emergency numbers. */
@@ -102,7 +52,8 @@ export function emergencyGuidance(situation: string): string {
   const s = situation.toLowerCase();
   const topics = FIRST_AID.filter((t) => t.words.some((w) => s.includes(w))).slice(0, 2);
   const lines = ["🚨 Emergency guidance", SOS_STEPS];
-  if (topics.length) for (const t of topics) lines.push(`${t.title}: ${t.steps}`);
+  const t = translator("english");
+  if (topics.length) for (const topic of topics) lines.push(`${t(topic.title)}: ${t(topic.steps)}`);
   else
     lines.push(
       "Tell me what happened for first-aid steps, e.g. '@ai emergency bleeding', 'burn', 'choking', 'unconscious', 'snake bite', 'flood' or 'accident'.",
@@ -110,14 +61,16 @@ export function emergencyGuidance(situation: string): string {
   return lines.join("\n");
 }
 
-/** The same guidance for a person writing in another language: its words, with the vetted steps (workers/assistant/replies.ts). */
+/** The same guidance for a person writing in another language: its words (workers/assistant/replies.ts), its steps. */
 export function emergencyGuidanceIn(language: UiLanguage, situation: string): string {
   if (language === "english") return emergencyGuidance(situation);
   const texts = REPLIES[language];
   const s = `${situation.toLowerCase()} ${topicWords(foldText(situation))}`;
   const topics = FIRST_AID.filter((t) => t.words.some((w) => s.includes(w))).slice(0, 2);
   const lines = [texts.emergencyTitle, texts.sosSteps];
-  if (topics.length) lines.push(texts.stepsInEnglish, ...topics.map((t) => `${t.title}: ${t.steps}`));
+  const t = translator(language);
+  // The steps in the asker's language, with the line that says they await a native speaker's review.
+  if (topics.length) lines.push(...topics.map((topic) => `${t(topic.title)}: ${t(topic.steps)}`), `(${t("aid.reviewNote")})`);
   else lines.push(texts.tellMeWhat);
   return lines.join("\n");
 }

@@ -1,11 +1,21 @@
-// The offline phrasebook: common phrases in the spec's seven translation languages (spec part 1 §9).
+// The offline phrasebook: common phrases in the spec's seven translation languages (spec part 1 §9) and Nigerian
+// Pidgin (docs/decisions/062). Written by the team, not yet by native speakers (docs/i18n-review.md).
 // Any direction works: a phrase is looked up in every language and answered in the target one.
 import { LANGUAGES, type LanguageCode } from "../../core/ai-command";
 
 type Entry = Record<LanguageCode, string>;
 
 export const PHRASEBOOK: Entry[] = [
-  { en: "Good morning", ha: "Barka da safiya", ig: "Ụtụtụ ọma", yo: "Ẹ káàárọ̀", sw: "Habari za asubuhi", fr: "Bonjour", ar: "صباح الخير" },
+  {
+    en: "Good morning",
+    ha: "Barka da safiya",
+    ig: "Ụtụtụ ọma",
+    yo: "Ẹ káàárọ̀",
+    sw: "Habari za asubuhi",
+    fr: "Bonjour",
+    ar: "صباح الخير",
+    pcm: "Good morning o",
+  },
   {
     en: "Good afternoon",
     ha: "Barka da rana",
@@ -14,12 +24,31 @@ export const PHRASEBOOK: Entry[] = [
     sw: "Habari za mchana",
     fr: "Bon après-midi",
     ar: "مساء الخير",
+    pcm: "Good afternoon o",
   },
-  { en: "Good evening", ha: "Barka da yamma", ig: "Mgbede ọma", yo: "Ẹ káalẹ́", sw: "Habari za jioni", fr: "Bonsoir", ar: "مساء الخير" },
-  { en: "Good night", ha: "Sai da safe", ig: "Ka chi fo", yo: "Ó dàárọ̀", sw: "Usiku mwema", fr: "Bonne nuit", ar: "تصبح على خير" },
-  { en: "Hello", ha: "Sannu", ig: "Ndewo", yo: "Ẹ n lẹ́", sw: "Habari", fr: "Salut", ar: "مرحبا" },
-  { en: "Welcome", ha: "Barka da zuwa", ig: "Nnọọ", yo: "Ẹ káàbọ̀", sw: "Karibu", fr: "Bienvenue", ar: "أهلا وسهلا" },
-  { en: "Thank you", ha: "Na gode", ig: "Daalụ", yo: "Ẹ ṣé", sw: "Asante", fr: "Merci", ar: "شكرا" },
+  {
+    en: "Good evening",
+    ha: "Barka da yamma",
+    ig: "Mgbede ọma",
+    yo: "Ẹ káalẹ́",
+    sw: "Habari za jioni",
+    fr: "Bonsoir",
+    ar: "مساء الخير",
+    pcm: "Good evening o",
+  },
+  {
+    en: "Good night",
+    ha: "Sai da safe",
+    ig: "Ka chi fo",
+    yo: "Ó dàárọ̀",
+    sw: "Usiku mwema",
+    fr: "Bonne nuit",
+    ar: "تصبح على خير",
+    pcm: "Good night o, sleep well",
+  },
+  { en: "Hello", ha: "Sannu", ig: "Ndewo", yo: "Ẹ n lẹ́", sw: "Habari", fr: "Salut", ar: "مرحبا", pcm: "How far" },
+  { en: "Welcome", ha: "Barka da zuwa", ig: "Nnọọ", yo: "Ẹ káàbọ̀", sw: "Karibu", fr: "Bienvenue", ar: "أهلا وسهلا", pcm: "You don come" },
+  { en: "Thank you", ha: "Na gode", ig: "Daalụ", yo: "Ẹ ṣé", sw: "Asante", fr: "Merci", ar: "شكرا", pcm: "Tank you well well" },
   {
     en: "How are you?",
     ha: "Yaya lafiya?",
@@ -28,15 +57,43 @@ export const PHRASEBOOK: Entry[] = [
     sw: "Habari yako?",
     fr: "Comment allez-vous ?",
     ar: "كيف حالك؟",
+    pcm: "How you dey?",
   },
-  { en: "I am fine", ha: "Lafiya lau", ig: "Adị m mma", yo: "Mo wà dáadáa", sw: "Niko salama", fr: "Je vais bien", ar: "أنا بخير" },
-  { en: "Please", ha: "Don Allah", ig: "Biko", yo: "Ẹ jọ̀ọ́", sw: "Tafadhali", fr: "S'il vous plaît", ar: "من فضلك" },
-  { en: "Sorry", ha: "Yi haƙuri", ig: "Ndo", yo: "Ẹ má bínú", sw: "Samahani", fr: "Désolé", ar: "آسف" },
-  { en: "Yes", ha: "Ee", ig: "Ee", yo: "Bẹ́ẹ̀ ni", sw: "Ndiyo", fr: "Oui", ar: "نعم" },
-  { en: "No", ha: "A'a", ig: "Mba", yo: "Rárá", sw: "Hapana", fr: "Non", ar: "لا" },
-  { en: "Goodbye", ha: "Sai an jima", ig: "Ka ọ dị", yo: "Ó dìgbà", sw: "Kwaheri", fr: "Au revoir", ar: "مع السلامة" },
-  { en: "Help", ha: "Taimako", ig: "Enyemaka", yo: "Ìrànlọ́wọ́", sw: "Msaada", fr: "Au secours", ar: "النجدة" },
-  { en: "Help me", ha: "Ku taimake ni", ig: "Nyere m aka", yo: "Ẹ ràn mí lọ́wọ́", sw: "Nisaidie", fr: "Aidez-moi", ar: "ساعدني" },
+  {
+    en: "I am fine",
+    ha: "Lafiya lau",
+    ig: "Adị m mma",
+    yo: "Mo wà dáadáa",
+    sw: "Niko salama",
+    fr: "Je vais bien",
+    ar: "أنا بخير",
+    pcm: "I dey fine",
+  },
+  { en: "Please", ha: "Don Allah", ig: "Biko", yo: "Ẹ jọ̀ọ́", sw: "Tafadhali", fr: "S'il vous plaît", ar: "من فضلك", pcm: "Abeg" },
+  { en: "Sorry", ha: "Yi haƙuri", ig: "Ndo", yo: "Ẹ má bínú", sw: "Samahani", fr: "Désolé", ar: "آسف", pcm: "Sorry o" },
+  { en: "Yes", ha: "Ee", ig: "Ee", yo: "Bẹ́ẹ̀ ni", sw: "Ndiyo", fr: "Oui", ar: "نعم", pcm: "Yes" },
+  { en: "No", ha: "A'a", ig: "Mba", yo: "Rárá", sw: "Hapana", fr: "Non", ar: "لا", pcm: "No" },
+  {
+    en: "Goodbye",
+    ha: "Sai an jima",
+    ig: "Ka ọ dị",
+    yo: "Ó dìgbà",
+    sw: "Kwaheri",
+    fr: "Au revoir",
+    ar: "مع السلامة",
+    pcm: "Make we see later",
+  },
+  { en: "Help", ha: "Taimako", ig: "Enyemaka", yo: "Ìrànlọ́wọ́", sw: "Msaada", fr: "Au secours", ar: "النجدة", pcm: "Help!" },
+  {
+    en: "Help me",
+    ha: "Ku taimake ni",
+    ig: "Nyere m aka",
+    yo: "Ẹ ràn mí lọ́wọ́",
+    sw: "Nisaidie",
+    fr: "Aidez-moi",
+    ar: "ساعدني",
+    pcm: "Abeg help me",
+  },
   {
     en: "Where is the hospital?",
     ha: "Ina asibiti yake?",
@@ -45,6 +102,7 @@ export const PHRASEBOOK: Entry[] = [
     sw: "Hospitali iko wapi?",
     fr: "Où est l'hôpital ?",
     ar: "أين المستشفى؟",
+    pcm: "Where hospital dey?",
   },
   {
     en: "I need a doctor",
@@ -54,6 +112,7 @@ export const PHRASEBOOK: Entry[] = [
     sw: "Nahitaji daktari",
     fr: "J'ai besoin d'un médecin",
     ar: "أحتاج إلى طبيب",
+    pcm: "I need doctor",
   },
   {
     en: "Call the police",
@@ -63,9 +122,10 @@ export const PHRASEBOOK: Entry[] = [
     sw: "Piga simu polisi",
     fr: "Appelez la police",
     ar: "اتصل بالشرطة",
+    pcm: "Call police",
   },
-  { en: "Water", ha: "Ruwa", ig: "Mmiri", yo: "Omi", sw: "Maji", fr: "Eau", ar: "ماء" },
-  { en: "Food", ha: "Abinci", ig: "Nri", yo: "Oúnjẹ", sw: "Chakula", fr: "Nourriture", ar: "طعام" },
+  { en: "Water", ha: "Ruwa", ig: "Mmiri", yo: "Omi", sw: "Maji", fr: "Eau", ar: "ماء", pcm: "Water" },
+  { en: "Food", ha: "Abinci", ig: "Nri", yo: "Oúnjẹ", sw: "Chakula", fr: "Nourriture", ar: "طعام", pcm: "Chop" },
   {
     en: "How much is this?",
     ha: "Nawa ne wannan?",
@@ -74,6 +134,7 @@ export const PHRASEBOOK: Entry[] = [
     sw: "Hii ni bei gani?",
     fr: "Combien ça coûte ?",
     ar: "بكم هذا؟",
+    pcm: "How much be dis one?",
   },
   {
     en: "What is your name?",
@@ -83,6 +144,7 @@ export const PHRASEBOOK: Entry[] = [
     sw: "Jina lako ni nani?",
     fr: "Comment vous appelez-vous ?",
     ar: "ما اسمك؟",
+    pcm: "Wetin be your name?",
   },
   {
     en: "I don't understand",
@@ -92,6 +154,7 @@ export const PHRASEBOOK: Entry[] = [
     sw: "Sielewi",
     fr: "Je ne comprends pas",
     ar: "لا أفهم",
+    pcm: "E no clear me",
   },
   {
     en: "Are you safe?",
@@ -101,6 +164,7 @@ export const PHRASEBOOK: Entry[] = [
     sw: "Uko salama?",
     fr: "Êtes-vous en sécurité ?",
     ar: "هل أنت بأمان؟",
+    pcm: "You dey safe?",
   },
 ];
 
@@ -159,6 +223,17 @@ const OTHER_VARIANTS: [string, string, LanguageCode][] = [
   ["shukran", "Thank you", "ar"],
   ["salam", "Hello", "ar"],
   ["merci beaucoup", "Thank you", "fr"],
+  ["how far", "Hello", "pcm"],
+  ["abeg", "Please", "pcm"],
+  ["tank you", "Thank you", "pcm"],
+  ["how you dey", "How are you?", "pcm"],
+  ["i dey fine", "I am fine", "pcm"],
+  ["i dey kampe", "I am fine", "pcm"],
+  ["abeg help me", "Help me", "pcm"],
+  ["where hospital dey", "Where is the hospital?", "pcm"],
+  ["wetin be your name", "What is your name?", "pcm"],
+  ["e no clear me", "I don't understand", "pcm"],
+  ["you dey safe", "Are you safe?", "pcm"],
 ];
 for (const [variant, english, language] of [
   ...Object.entries(EN_VARIANTS).map(([v, e]) => [v, e, "en"] as [string, string, LanguageCode]),

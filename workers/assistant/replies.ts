@@ -1,7 +1,7 @@
 // The offline assistant's answers in the asker's language (issue 32): a question in Hausa gets Hausa, in Arabic
 // Arabic. English keeps offline.ts's texts. Written by the team, not yet by native speakers (docs/i18n-review.md).
-// First-aid steps stay the vetted English text (offline.ts FIRST_AID), introduced in the asker's language: they
-// are medical instructions, translated only once a native speaker has checked them.
+// First-aid steps are in the catalogs ("aid.*", offline.ts FIRST_AID): machine-assisted outside English, and every
+// answer that shows them says so until a native speaker has reviewed them.
 import type { LanguageCode } from "../../core/ai-command";
 import type { UiLanguage } from "../../core/i18n/languages";
 
@@ -13,7 +13,6 @@ interface ReplyTexts {
   emergencyTitle: string;
   sosSteps: string;
   tellMeWhat: string;
-  stepsInEnglish: string;
   needsOnline: string;
   weatherNeeds: (where: string) => string;
   phrasebookMiss: (text: string, language: string) => string;
@@ -30,13 +29,12 @@ export const REPLIES: Record<Other, ReplyTexts> = {
       "Call 112 (or 199) now now. Press SOS for LinkUp make people wey dey near and your emergency contacts know, and share your location. Stay where e safe.",
     tellMeWhat:
       "Tell me wetin happen make I give you first-aid steps: bleeding, burn, choking, person faint, snake bite, flood or accident.",
-    stepsInEnglish: "First-aid steps (English):",
     needsOnline:
       "Dis question need di online assistant, and e no dey reach now. Offline I fit translate common words, give market price, first-aid and SOS steps. Type '@ai help'.",
     weatherNeeds: (where) => `Weather${where} need connection to di forecast service, and e no dey now. Try again when you get network.`,
     phrasebookMiss: (text, language) =>
       `I no fit translate "${text}" to ${language} offline: e need di online assistant. Offline I know common words like 'good morning', 'thank you', 'where is the hospital'.`,
-    languages: { en: "English", ha: "Hausa", ig: "Igbo", yo: "Yoruba", sw: "Swahili", fr: "French", ar: "Arabic" },
+    languages: { en: "English", ha: "Hausa", ig: "Igbo", yo: "Yoruba", sw: "Swahili", fr: "French", ar: "Arabic", pcm: "Pidgin" },
   },
   hausa: {
     greeting:
@@ -46,14 +44,22 @@ export const REPLIES: Record<Other, ReplyTexts> = {
     sosSteps:
       "Kira 112 (ko 199) yanzu. Danna SOS a LinkUp don sanar da mutanen da ke kusa da lambobin gaggawarka, ka raba wurinka. Ka tsaya inda babu haɗari.",
     tellMeWhat: "Faɗa mini abin da ya faru don matakan agajin farko: zubar jini, ƙuna, shaƙewa, suma, saran maciji, ambaliya ko hatsari.",
-    stepsInEnglish: "Matakan agajin farko (da Turanci):",
     needsOnline:
       "Wannan tambayar tana buƙatar mataimaki na kan layi, wanda ba a iya kaiwa yanzu. Ba tare da intanet ba ina iya fassara kalmomi, ba da farashin kasuwa, matakan agajin farko da SOS. Rubuta '@ai help'.",
     weatherNeeds: (where) =>
       `Hasashen yanayi${where} yana buƙatar haɗi da sabis na yanayi, wanda babu yanzu. Sake gwadawa idan kana da intanet.`,
     phrasebookMiss: (text, language) =>
       `Ba zan iya fassara "${text}" zuwa ${language} ba tare da intanet ba: yana buƙatar mataimaki na kan layi. Na san kalmomi kamar 'good morning', 'thank you', 'where is the hospital'.`,
-    languages: { en: "Turanci", ha: "Hausa", ig: "Inyamuranci", yo: "Yarbanci", sw: "Swahili", fr: "Faransanci", ar: "Larabci" },
+    languages: {
+      en: "Turanci",
+      ha: "Hausa",
+      ig: "Inyamuranci",
+      yo: "Yarbanci",
+      sw: "Swahili",
+      fr: "Faransanci",
+      ar: "Larabci",
+      pcm: "Pidgin",
+    },
   },
   yoruba: {
     greeting:
@@ -63,14 +69,13 @@ export const REPLIES: Record<Other, ReplyTexts> = {
     sosSteps:
       "Pe 112 (tàbí 199) báyìí. Tẹ SOS nínú LinkUp láti kìlọ̀ fún àwọn tó wà nítòsí àti àwọn olùbásọ̀rọ̀ pàjáwìrì rẹ, kí o sì pín ibi tí o wà. Dúró sí ibi tí ó ní ààbò.",
     tellMeWhat: "Sọ ohun tó ṣẹlẹ̀ fún mi fún ìgbésẹ̀ ìtọ́jú àkọ́kọ́: ẹ̀jẹ̀, iná jó, fífún, dídákú, ejò bù, omíyalé tàbí ìjàmbá.",
-    stepsInEnglish: "Ìgbésẹ̀ ìtọ́jú àkọ́kọ́ (ní Gẹ̀ẹ́sì):",
     needsOnline:
       "Ìbéèrè yìí nílò olùrànlọ́wọ́ orí ayélujára, tí kò sí báyìí. Láìsí ayélujára mo lè túmọ̀ ọ̀rọ̀ tó wọ́pọ̀, fún ọ ní iye ọjà, ìgbésẹ̀ ìtọ́jú àkọ́kọ́ àti SOS. Tẹ '@ai help'.",
     weatherNeeds: (where) =>
       `Àsọtẹ́lẹ̀ ojú ọjọ́${where} nílò ìsopọ̀ sí iṣẹ́ ojú ọjọ́, tí kò sí báyìí. Gbìyànjú lẹ́ẹ̀kan sí i nígbà tí o bá ní ayélujára.`,
     phrasebookMiss: (text, language) =>
       `Mi ò lè túmọ̀ "${text}" sí ${language} láìsí ayélujára: ó nílò olùrànlọ́wọ́ orí ayélujára. Mo mọ àwọn ọ̀rọ̀ bíi 'good morning', 'thank you', 'where is the hospital'.`,
-    languages: { en: "Gẹ̀ẹ́sì", ha: "Hausa", ig: "Igbo", yo: "Yorùbá", sw: "Swahili", fr: "Faransé", ar: "Lárúbáwá" },
+    languages: { en: "Gẹ̀ẹ́sì", ha: "Hausa", ig: "Igbo", yo: "Yorùbá", sw: "Swahili", fr: "Faransé", ar: "Lárúbáwá", pcm: "Pidgin" },
   },
   igbo: {
     greeting:
@@ -81,13 +86,12 @@ export const REPLIES: Record<Other, ReplyTexts> = {
       "Kpọọ 112 (ma ọ bụ 199) ugbu a. Pịa SOS na LinkUp ka ndị nọ nso na ndị ị ga-akpọ n'ihe mberede mara, kesaa ebe ị nọ. Nọrọ ebe dị mma.",
     tellMeWhat:
       "Gwa m ihe mere ka m nye gị usoro enyemaka mbụ: ọbara na-agba, ọkụ gbara, ihe kpachiri akpịrị, ịda mbà, agwọ tara, idei mmiri ma ọ bụ ihe mberede n'ụzọ.",
-    stepsInEnglish: "Usoro enyemaka mbụ (n'asụsụ Bekee):",
     needsOnline:
       "Ajụjụ a chọrọ onye inyeaka nọ n'ịntanetị, nke a na-enweghị ike iru ugbu a. N'enweghị ịntanetị enwere m ike ịtụgharị okwu ndị a na-ejikarị, nye ọnụ ahịa, usoro enyemaka mbụ na SOS. Dee '@ai help'.",
     weatherNeeds: (where) => `Amụma ihu igwe${where} chọrọ njikọ na ọrụ ihu igwe, nke na-adịghị ugbu a. Nwaa ọzọ mgbe ị nwere ịntanetị.`,
     phrasebookMiss: (text, language) =>
       `Enweghị m ike ịtụgharị "${text}" gaa na ${language} n'enweghị ịntanetị: ọ chọrọ onye inyeaka nọ n'ịntanetị. Ama m okwu dịka 'good morning', 'thank you', 'where is the hospital'.`,
-    languages: { en: "Bekee", ha: "Hausa", ig: "Igbo", yo: "Yoruba", sw: "Swahili", fr: "French", ar: "Arabic" },
+    languages: { en: "Bekee", ha: "Hausa", ig: "Igbo", yo: "Yoruba", sw: "Swahili", fr: "French", ar: "Arabic", pcm: "Pidgin" },
   },
   french: {
     greeting:
@@ -98,14 +102,22 @@ export const REPLIES: Record<Other, ReplyTexts> = {
       "Appelez le 112 (ou le 199) maintenant. Appuyez sur SOS dans LinkUp pour prévenir les personnes proches et vos contacts d'urgence, et partagez votre position. Restez en lieu sûr.",
     tellMeWhat:
       "Dites-moi ce qui s'est passé pour les gestes de premiers secours : saignement, brûlure, étouffement, évanouissement, morsure de serpent, inondation ou accident.",
-    stepsInEnglish: "Gestes de premiers secours (en anglais) :",
     needsOnline:
       "Cette question demande l'assistant en ligne, injoignable pour l'instant. Hors ligne je traduis les phrases courantes, donne les prix du marché, les premiers secours et les étapes SOS. Tapez '@ai help'.",
     weatherNeeds: (where) =>
       `La météo${where} demande une connexion au service de prévisions, indisponible pour l'instant. Réessayez une fois en ligne.`,
     phrasebookMiss: (text, language) =>
       `Je ne peux pas traduire « ${text} » en ${language} hors ligne : il faut l'assistant en ligne. Je connais des phrases comme 'good morning', 'thank you', 'where is the hospital'.`,
-    languages: { en: "anglais", ha: "haoussa", ig: "igbo", yo: "yoruba", sw: "swahili", fr: "français", ar: "arabe" },
+    languages: {
+      en: "anglais",
+      ha: "haoussa",
+      ig: "igbo",
+      yo: "yoruba",
+      sw: "swahili",
+      fr: "français",
+      ar: "arabe",
+      pcm: "pidgin nigérian",
+    },
   },
   arabic: {
     greeting: "مرحبا! أنا LIA، مساعدة LinkUp. أترجم، وأعطي أسعار السوق والطقس، وأساعد في الطوارئ. اكتب '@ai help' لترى كيف.",
@@ -113,13 +125,21 @@ export const REPLIES: Record<Other, ReplyTexts> = {
     emergencyTitle: "🚨 مساعدة طارئة",
     sosSteps: "اتصل بـ 112 (أو 199) الآن. اضغط SOS في LinkUp لتنبيه من حولك وجهات اتصال الطوارئ، وشارك موقعك. ابقَ في مكان آمن.",
     tellMeWhat: "أخبرني بما حدث لأعطيك خطوات الإسعاف الأولي: نزيف، حروق، اختناق، إغماء، لدغة ثعبان، فيضان أو حادث.",
-    stepsInEnglish: "خطوات الإسعاف الأولي (بالإنجليزية):",
     needsOnline:
       "هذا السؤال يحتاج إلى المساعد عبر الإنترنت، وهو غير متاح الآن. دون اتصال أترجم العبارات الشائعة، وأعطي أسعار السوق، وخطوات الإسعاف الأولي وSOS. اكتب '@ai help'.",
     weatherNeeds: (where) => `توقعات الطقس${where} تحتاج إلى اتصال بخدمة الطقس، وهي غير متاحة الآن. حاول مرة أخرى عند الاتصال.`,
     phrasebookMiss: (text, language) =>
       `لا أستطيع ترجمة «${text}» إلى ${language} دون اتصال: يحتاج ذلك إلى المساعد عبر الإنترنت. أعرف عبارات مثل 'good morning' و'thank you' و'where is the hospital'.`,
-    languages: { en: "الإنجليزية", ha: "الهوسا", ig: "الإيغبو", yo: "اليوروبا", sw: "السواحيلية", fr: "الفرنسية", ar: "العربية" },
+    languages: {
+      en: "الإنجليزية",
+      ha: "الهوسا",
+      ig: "الإيغبو",
+      yo: "اليوروبا",
+      sw: "السواحيلية",
+      fr: "الفرنسية",
+      ar: "العربية",
+      pcm: "البيدجن النيجيرية",
+    },
   },
 };
 

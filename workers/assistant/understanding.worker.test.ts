@@ -32,11 +32,12 @@ describe("the assistant understands people", () => {
     expect(rice.status).toBe(200);
     expect(priceLines(rice.body.message)[0]).toBe("• Rice (foreign), Wuse Market (Abuja): ₦95,700 per 50kg bag");
     const garri = await ask(cookie, "@ai wetin be price of garri");
-    expect(priceLines(garri.body.message)).toContain("• Garri (white), Dawanau Market (Kano): ₦34,200 per 50kg bag");
+    // Asked in Pidgin: the words around the figures are Pidgin (issue 32), the figures and names as the data has them.
+    expect(priceLines(garri.body.message)).toContain("• Garri (white), Dawanau Market (Kano): ₦34,200 for one 50kg bag");
     const kano = await ask(cookie, "@ai how much be rice for kano");
     expect(priceLines(kano.body.message)).toEqual([
-      "• Rice (foreign), Dawanau Market (Kano): ₦82,800 per 50kg bag",
-      "• Rice (local), Dawanau Market (Kano): ₦70,200 per 50kg bag",
+      "• Rice (foreign), Dawanau Market (Kano): ₦82,800 for one 50kg bag",
+      "• Rice (local), Dawanau Market (Kano): ₦70,200 for one 50kg bag",
     ]);
   });
 
@@ -74,9 +75,10 @@ describe("the assistant understands people", () => {
     expect((await ask(cookie, "@ai how do I say thank you in yoruba")).body.message).toBe("🌍 Yoruba: Ẹ ṣé");
     expect((await ask(cookie, "@ai hausa for good night")).body.message).toBe("🌍 Hausa: Sai da safe");
     const bleed = (await ask(cookie, "@ai my friend dey bleed")).body.message;
-    // Asked in Pidgin, answered in Pidgin (issue 32); the first-aid steps stay the vetted ones.
+    // Asked in Pidgin, answered in Pidgin (issue 32), the first-aid steps too, marked as awaiting review.
     expect(bleed).toContain("Call 112 (or 199) now now.");
-    expect(bleed).toContain("Bleeding: Press firmly on the wound");
+    expect(bleed).toContain("Bleeding: Press the wound well well with clean cloth");
+    expect(bleed).toContain("Na machine help translate dis steps");
     expect((await ask(cookie, "@ai weather for ibadan tomorrow")).body.message).toBe(
       "The weather forecast for ibadan tomorrow needs a connection to the forecast service, which isn't available right now. Please try again when you're online.",
     );
@@ -122,7 +124,11 @@ describe("the assistant answers in the asker's language", () => {
     const { cookie } = await anonymousSession();
     const kano = await ask(cookie, "@ai farashin shinkafa a Kano?");
     expect(kano.status).toBe(200);
-    expect(priceLines(kano.body.message)).toContain("• Rice (local), Dawanau Market (Kano): ₦70,200 per 50kg bag");
+    expect(kano.body.message).toMatch(/^📊 Farashin kasuwa/);
+    expect(priceLines(kano.body.message)).toContain("• Rice (local), Dawanau Market (Kano): ₦70,200 kan 50kg bag");
+    const paris = await ask(cookie, "@ai prix du riz a Kano");
+    expect(paris.body.message).toMatch(/^📊 Prix du marché \(source : /);
+    expect(priceLines(paris.body.message)).toContain("• Rice (local), Dawanau Market (Kano): ₦70,200 le 50kg bag");
     expect((await ask(cookie, "@ai sannu")).body.message).toMatch(/^Sannu! Ni ce LIA/);
     expect((await ask(cookie, "@ai how far, wetin you fit do for me?")).body.message).toMatch(/^Na me be LIA/);
     expect((await ask(cookie, "@ai ماذا تستطيع ان تفعل؟")).body.message).toMatch(/^أنا LIA/);
@@ -136,16 +142,23 @@ describe("the assistant answers in the asker's language", () => {
     expect((await ask(cookie, "@ai ترجم شكرا الى الهوسا")).body.message).toBe("🌍 الهوسا: Na gode");
     expect((await ask(cookie, "@ai kedu ka esi asi thank you na yoruba")).body.message).toBe("🌍 Yoruba: Ẹ ṣé");
     expect((await ask(cookie, "@ai tumo e se si geesi")).body.message).toBe("🌍 Gẹ̀ẹ́sì: Thank you");
+    // Nigerian Pidgin is a target of its own (it used to be taken for English); a new person, as 5 a day are free.
+    const other = await anonymousSession();
+    expect((await ask(other.cookie, "@ai translate thank you to pidgin")).body.message).toBe("🌍 Nigerian Pidgin: Tank you well well");
+    expect((await ask(other.cookie, "@ai fassara na gode zuwa pidgin")).body.message).toBe("🌍 Pidgin: Tank you well well");
   });
 
-  it("gives the SOS steps in the asker's language with the vetted first-aid steps", async () => {
+  it("gives the SOS and first-aid steps in the asker's language, saying the steps await a native speaker's review", async () => {
     const { cookie } = await anonymousSession();
     const hausa = (await ask(cookie, "@ai jini yana zuba daga kansa")).body.message;
     expect(hausa).toContain("Kira 112 (ko 199) yanzu");
-    expect(hausa).toContain("Press firmly on the wound");
+    expect(hausa).toContain("Zubar jini: Danna rauni da ƙarfi");
+    expect(hausa).toContain("tana jiran mai jin harshen Hausa na asali");
+    expect(hausa).not.toContain("Press firmly on the wound");
     const arabic = (await ask(cookie, "@ai ابني ينزف")).body.message;
     expect(arabic).toContain("اتصل بـ 112");
-    expect(arabic).toContain("Press firmly on the wound");
+    expect(arabic).toContain("نزيف: اضغط بقوة على الجرح");
+    expect(arabic).not.toContain("Press firmly on the wound");
     const pidgin = (await ask(cookie, "@ai my pikin dey bleed")).body.message;
     expect(pidgin).toContain("Call 112 (or 199) now now");
   });

@@ -1,6 +1,7 @@
 // '@ai weather [place]': a public forecast (Open-Meteo, no key) when online; offline it says it needs a connection.
 import { z } from "zod";
 import { withTimeout } from "./provider";
+import { type WeatherWords, weatherWords } from "./wording";
 
 const GeoAnswer = z.object({
   results: z.array(z.object({ name: z.string(), latitude: z.number(), longitude: z.number(), country: z.string().optional() })).optional(),
@@ -25,18 +26,20 @@ export async function forecast(
   fallback: { name?: string; latitude: number; longitude: number } | null,
   timeoutMs: number,
   day: "today" | "tomorrow" = "today",
+  // The words around the figures, in the asker's language (workers/assistant/wording.ts).
+  words: WeatherWords = weatherWords(),
 ): Promise<string> {
   let where: { name: string; latitude: number; longitude: number } | null = null;
   if (place) {
     const url = `${WEATHER_API.geocode}?count=1&name=${encodeURIComponent(place)}`;
     const geo = GeoAnswer.parse(await (await withTimeout(fetch(url), timeoutMs)).json());
     const hit = geo.results?.[0];
-    if (!hit) return `I couldn't find a place called ${place}. Try a town or city name, e.g. '@ai weather kano'.`;
+    if (!hit) return words.notFound(place);
     where = hit;
   } else if (fallback) {
-    where = { ...fallback, name: fallback.name ?? "your area" };
+    where = { ...fallback, name: fallback.name ?? words.yourArea };
   } else {
-    return "Tell me the place, e.g. '@ai weather lagos', or share your location in the chat.";
+    return words.tellPlace;
   }
   const url = `${WEATHER_API.forecast}?latitude=${where.latitude}&longitude=${where.longitude}&daily=temperature_2m_max,temperature_2m_min,precipitation_probability_max&timezone=auto&forecast_days=${day === "tomorrow" ? 2 : 1}`;
   const res = await withTimeout(fetch(url), timeoutMs);
@@ -44,5 +47,12 @@ export async function forecast(
   const d = ForecastAnswer.parse(await res.json()).daily;
   const i = day === "tomorrow" && d.time.length > 1 ? 1 : 0;
   const rain = d.precipitation_probability_max[i] ?? null;
-  return `🌤️ Weather for ${where.name} ${i ? "tomorrow" : "today"} (${d.time[i]}): ${Math.round(d.temperature_2m_min[i] ?? 0)}-${Math.round(d.temperature_2m_max[i] ?? 0)}°C${rain === null ? "" : `, ${rain}% chance of rain`}. Forecast by Open-Meteo.`;
+  return words.forecast(
+    where.name,
+    i > 0,
+    d.time[i],
+    Math.round(d.temperature_2m_min[i] ?? 0),
+    Math.round(d.temperature_2m_max[i] ?? 0),
+    rain,
+  );
 }

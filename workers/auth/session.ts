@@ -128,7 +128,7 @@ export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
       // A trial, grace period or grant that ran out by the clock ends before this request is served.
       c.set("user", await refreshIfLapsed(db, session.user));
       c.set("sessionHash", hash);
-      c.set("sessionUnread", { userId: session.user.id, count: Number(session.unreadNotifications ?? 0) });
+      c.set("sessionUnread", { userId: session.user.id, count: Number(session.unreadNotifications ?? 0), sosNearby: session.sosNearby });
     }
   }
   await next();

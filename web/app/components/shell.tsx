@@ -7,6 +7,7 @@ import { badgeText } from "../../../core/constants";
 import { useCurrentMeshNode } from "../mesh/current";
 import type { MeshNode } from "../mesh/node";
 import type { MessageKey } from "../../../core/i18n/en";
+import type { SosBanner } from "../../../core/sos";
 import { useT } from "../i18n";
 
 const DESKTOP_LINKS = [
@@ -195,12 +196,20 @@ export function StatusBar({ summary: given }: { summary: ReturnType<MeshNode["su
 }
 
 /** The status strip and the bottom navigation, both fed by the tab's mesh node. */
-export function DeviceShell({ userId, children }: { userId: string | null; children: ReactNode }) {
+export function DeviceShell({
+  userId,
+  sosNearby = null,
+  children,
+}: {
+  userId: string | null;
+  sosNearby?: SosBanner | null;
+  children: ReactNode;
+}) {
   const { node, unread, summary } = useMeshSummary(userId);
   return (
     <>
       <StatusBar summary={summary} />
-      <SosAlert node={node} />
+      <SosAlert node={node} fromServer={sosNearby} />
       {children}
       <BottomNav unread={unread} people={summary?.people ?? 0} />
     </>

@@ -5,7 +5,7 @@ import { formatAgo, formatDistanceIn } from "../../../core/i18n/translate";
 import { EMERGENCY_TYPES, type EmergencyType, SOS_MESSAGE_MAX } from "../../../core/sos";
 import { useToast } from "../components/toast";
 import { EmergencyContacts } from "../features/sos/emergency-contacts";
-import { type EmergencyActionData, emergencyAction, loadEmergency } from "../features/sos/emergency.server";
+import { type EmergencyActionData, emergencyAction, loadEmergency, type SosDraft } from "../features/sos/emergency.server";
 import { GUIDANCE, TYPE_KEYS } from "../features/sos/guidance";
 import { metaTitle, type T, useT } from "../i18n";
 import { useDeviceLocation } from "../features/sos/use-location";
@@ -31,6 +31,46 @@ function reachSummary(a: NonNullable<EmergencyActionData["sent"]>, t: T): string
   });
 }
 
+/** The confirmation as its own page step (no JavaScript): the SOS's fields ride in hidden inputs until confirmed. */
+function ConfirmStep({ draft, t }: { draft: SosDraft; t: T }) {
+  const fields = (
+    <>
+      <input type="hidden" name="message" value={draft.message} />
+      <input type="hidden" name="emergencyType" value={draft.emergencyType} />
+      <input type="hidden" name="locationText" value={draft.locationText} />
+      <input type="hidden" name="clientRequestId" value={draft.clientRequestId} />
+      {draft.latitude !== undefined && draft.longitude !== undefined ? (
+        <>
+          <input type="hidden" name="latitude" value={draft.latitude} />
+          <input type="hidden" name="longitude" value={draft.longitude} />
+        </>
+      ) : null}
+    </>
+  );
+  return (
+    <div className="card sos-confirm" role="alertdialog" aria-label={t("sos.confirmDialog")}>
+      <p>{t("sos.confirmBody")}</p>
+      <blockquote>{draft.message}</blockquote>
+      <div className="row">
+        <Form method="post">
+          <input type="hidden" name="intent" value="broadcast" />
+          {fields}
+          <button type="submit" className="btn btn-danger btn-lg">
+            {t("chat.sosNow")}
+          </button>
+        </Form>
+        <Form method="post">
+          <input type="hidden" name="intent" value="edit" />
+          {fields}
+          <button type="submit" className="btn btn-ghost">
+            {t("common.cancel")}
+          </button>
+        </Form>
+      </div>
+    </div>
+  );
+}
+
 export default function Emergency({ loaderData }: Route.ComponentProps) {
   const { user, nearby, hasLocation, areaUsers, contacts, clientRequestId } = loaderData;
   const actionData = useActionData<EmergencyActionData>();
@@ -38,12 +78,16 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
   const revalidator = useRevalidator();
   const toast = useToast();
   const t = useT();
-  const [message, setMessage] = useState("");
-  const [type, setType] = useState<EmergencyType>("medical");
+  // Back from the confirmation page without JavaScript ("edit"), the form holds what was written.
+  const draft = actionData?.intent === "edit" ? actionData.draft : undefined;
+  const [message, setMessage] = useState(draft?.message ?? "");
+  const [type, setType] = useState<EmergencyType>(
+    EMERGENCY_TYPES.includes(draft?.emergencyType as EmergencyType) ? (draft?.emergencyType as EmergencyType) : "medical",
+  );
   // The town typed in "Where are you?": the server finds the area room from it when the device gives no position.
-  const [town, setTown] = useState("");
-  // One tap does not alert a whole area: as in the chat, Start asks first (with JavaScript; without it the form
-  // posts as it is, the only way it can).
+  const [town, setTown] = useState(draft?.locationText ?? "");
+  // One tap does not alert a whole area: as in the chat, Start asks first (with JavaScript in a dialog; without it
+  // through the server's confirmation step, docs/decisions/062-what-a-newcomer-trips-on.md).
   const [confirming, setConfirming] = useState(false);
   const { state: loc, locate } = useDeviceLocation({ report: Boolean(user) });
   // Before hydration the textarea's `required` guards an empty message; after it, Start is disabled while empty.
@@ -75,6 +119,8 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
   }, [actionData, toast, t]);
 
   const sent = actionData?.intent === "broadcast" && actionData.ok ? actionData.sent : undefined;
+  // Without JavaScript, Start posted "confirm": the SOS waits in this step's form until it is confirmed.
+  const pending = actionData?.intent === "confirm" && actionData.ok ? actionData.draft : undefined;
 
   return (
     <div className="emergency">
@@ -92,9 +138,11 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
 
       <section className="card" aria-labelledby="sos-form-title">
         <h2 id="sos-form-title">{t("sos.formTitle")}</h2>
-        <Form method="post" className="form">
-          <input type="hidden" name="intent" value="broadcast" />
-          <input type="hidden" name="clientRequestId" value={clientRequestId} />
+        {pending ? <ConfirmStep draft={pending} t={t} /> : null}
+        <Form method="post" className="form" hidden={Boolean(pending)}>
+          {/* Before the page's scripts run, Start asks first through the server ("confirm"); after, through the dialog. */}
+          <input type="hidden" name="intent" value={hydrated ? "broadcast" : "confirm"} />
+          <input type="hidden" name="clientRequestId" value={draft?.clientRequestId || clientRequestId} />
           {loc.status === "ok" ? (
             <>
               <input type="hidden" name="latitude" value={loc.latitude} />
@@ -199,6 +247,11 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
             ) : null}
             {sent.failed.length > 0 ? <p className="small error">{t("sos.couldNotReach", { channels: sent.failed.join(", ") })}</p> : null}
           </div>
+        ) : null}
+        {actionData?.intent === "respond" && actionData.ok ? (
+          <p className="sos-answered" role="status">
+            <strong>{t("sos.respondedTitle")}</strong> {t("sos.respondedBody")}
+          </p>
         ) : null}
         {actionData && !actionData.ok && actionData.intent === "broadcast" ? (
           <p className="error" role="alert">

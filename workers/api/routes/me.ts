@@ -15,12 +15,17 @@ import { requireDeviceNotBanned } from "../../auth/device";
 import { DELETE_ACCOUNT_WRONG, DeleteAccountSchema, isDeletePhrase } from "../../../core/identity-schemas";
 import { deleteAccount, exportMyData } from "../../identity/my-data";
 import { followWebLanguage } from "../../channels";
+import { sosBannerFrom } from "../../sos/banner";
 
 export const me = new Hono<AppBindings>()
-  // With the Alerts badge's count, read in the session's own statement: a page's shell asks once (docs/decisions/057).
+  // With the Alerts badge's count and the SOS banner, read in the session's own statement: a page's shell asks once
+  // (docs/decisions/057).
   .get("/me", async (c) => {
     const user = requireUser(c);
-    return c.json({ user: toMe(user), notificationsUnread: await unreadNotifications(c, user) });
+    const read = c.var.sessionUnread;
+    // The SOS banner every screen shows, found in the same statement (docs/decisions/062).
+    const sosNearby = read?.userId === user.id ? sosBannerFrom(read.sosNearby) : null;
+    return c.json({ user: toMe(user), notificationsUnread: await unreadNotifications(c, user), sosNearby });
   })
   .patch("/me", async (c) => {
     const user = requireUser(c);

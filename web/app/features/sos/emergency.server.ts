@@ -17,6 +17,18 @@ export interface EmergencyActionData {
   resolved?: string;
   /** A session was started for the action: the page's visitor is someone new (every loader runs again). */
   visitorChanged?: boolean;
+  /** The SOS as filled in, held for the confirmation step without JavaScript (intent "confirm") or back to edit ("edit"). */
+  draft?: SosDraft;
+}
+
+/** An SOS form's fields, carried through the confirmation page and back. */
+export interface SosDraft {
+  message: string;
+  emergencyType: string;
+  locationText: string;
+  latitude?: number;
+  longitude?: number;
+  clientRequestId: string;
 }
 
 export async function loadEmergencyContacts(context: Ctx): Promise<EmergencyContactView[]> {
@@ -70,11 +82,31 @@ async function withSession<T extends Answer>(context: Ctx, send: (cookie: Record
   return { res: await send(cookieFrom(started.headers)), headers, started: true };
 }
 
+function draftOf(form: FormData): SosDraft {
+  return {
+    message: String(form.get("message") ?? ""),
+    emergencyType: String(form.get("emergencyType") ?? "other") || "other",
+    locationText: String(form.get("locationText") ?? "").trim(),
+    latitude: num(form.get("latitude")),
+    longitude: num(form.get("longitude")),
+    clientRequestId: String(form.get("clientRequestId") ?? ""),
+  };
+}
+
 export async function emergencyAction(request: Request, context: Ctx) {
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   // Only a path on this site; anything else answers in place instead of redirecting.
   const back = safeRedirectPath(form.get("redirectTo"), "") || null;
+
+  // Without JavaScript Start posts "confirm": nothing is sent, the page asks first as the chat does, with the
+  // SOS held in the confirmation's own form; "edit" brings it back to the form (docs/decisions/062).
+  if (intent === "confirm" || intent === "edit") {
+    const draft = draftOf(form);
+    if (intent === "confirm" && draft.message.trim() === "")
+      return data<EmergencyActionData>({ intent, ok: false, error: "Message required", draft }, { status: 400 });
+    return { intent, ok: true, draft, visitorChanged: false } satisfies EmergencyActionData;
+  }
 
   if (intent === "broadcast") {
     // Anyone can send an SOS: without an identity yet, an anonymous one is started for it.

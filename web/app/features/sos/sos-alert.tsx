@@ -1,14 +1,17 @@
 // An SOS from someone else, on whatever screen the person is (issue 32): a banner at the top with "I'm coming to
 // help" and the chat, the phone's vibration, and a short tone where the browser lets a page play sound (after the
-// person has touched the page). Fed by the tab's mesh node: every room it has open, the area room among them.
+// person has touched the page). Fed by the tab's mesh node (every room it has open, the area room among them) and,
+// on a screen opened without the chat, by the page's data: the session's read finds the newest SOS in the person's
+// area, so the banner is in the server's HTML, and a push that reaches this browser reloads that data while the
+// screen is open (docs/decisions/062-what-a-newcomer-trips-on.md).
 import { useEffect, useRef, useState } from "react";
-import { Link } from "react-router";
+import { Link, useFetcher, useRevalidator } from "react-router";
+import { SOS_ALARM_MS, type SosBanner } from "../../../../core/sos";
 import type { StoredMessage } from "../../mesh/db";
 import type { MeshNode } from "../../mesh/node";
 import { useT } from "../../i18n";
 
-/** An SOS older than this when it first reaches this screen is history, not an alarm. */
-const FRESH_MS = 15 * 60_000;
+const FRESH_MS = SOS_ALARM_MS;
 const SEEN_KEY = "linkup-sos-seen";
 /** Vibration pattern (ms on, off, on…): long enough to notice in a pocket, short enough not to drain a battery. */
 const VIBRATION = [400, 200, 400, 200, 800];
@@ -61,11 +64,47 @@ function newestAlert(node: MeshNode): (StoredMessage & { room: string }) | null 
   return found;
 }
 
-export function SosAlert({ node }: { node: MeshNode | null }) {
+/** Reloads the page's data when the service worker says a push arrived (web/public/sw.js tells open pages). */
+function useRefreshOnPush() {
+  const revalidator = useRevalidator();
+  const latest = useRef(revalidator);
+  latest.current = revalidator;
+  useEffect(() => {
+    const sw = navigator.serviceWorker;
+    if (!sw) return;
+    const onMessage = (e: MessageEvent) => {
+      if ((e.data as { type?: string } | null)?.type === "push" && latest.current.state === "idle") void latest.current.revalidate();
+    };
+    sw.addEventListener("message", onMessage);
+    return () => sw.removeEventListener("message", onMessage);
+  }, []);
+}
+
+type Shown = { id: string; room: string; senderName: string | null; text: string | null; fromNode: boolean };
+
+export function SosAlert({ node, fromServer = null }: { node: MeshNode | null; fromServer?: SosBanner | null }) {
   const t = useT();
   const [, setDismissed] = useState(0);
   const alerted = useRef(new Set<string>());
-  const sos = node ? newestAlert(node) : null;
+  // sessionStorage is read only once hydrated, so the first render matches the server's HTML.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  useRefreshOnPush();
+  const respond = useFetcher();
+  const live = node ? newestAlert(node) : null;
+  // The node's envelope of an SOS is `sos-<broadcast id>` (workers/sos sosEnvelope): one id for both sources.
+  const serverId = fromServer ? `sos-${fromServer.id}` : null;
+  const sos: Shown | null = live
+    ? { id: live.id, room: live.room, senderName: live.senderName ?? null, text: live.text, fromNode: true }
+    : fromServer && serverId && !(hydrated && seenIds().has(serverId))
+      ? {
+          id: serverId,
+          room: fromServer.room,
+          senderName: fromServer.senderName,
+          text: `${fromServer.message}${fromServer.locationText ? ` (${fromServer.locationText})` : ""}`,
+          fromNode: false,
+        }
+      : null;
 
   useEffect(() => {
     if (!sos || alerted.current.has(sos.id)) return;
@@ -74,7 +113,7 @@ export function SosAlert({ node }: { node: MeshNode | null }) {
     beep();
   }, [sos]);
 
-  if (!node || !sos) return null;
+  if (!sos) return null;
   const done = () => {
     markSeen(sos.id);
     setDismissed((n) => n + 1);
@@ -86,22 +125,35 @@ export function SosAlert({ node }: { node: MeshNode | null }) {
         <strong>{t("sos.bannerTitle", { name })}</strong> {sos.text}
       </p>
       <div className="row">
-        <button
-          type="button"
-          className="btn btn-danger"
-          onClick={() => {
-            void node.send(sos.room, t("sos.comingText", { name }));
-            done();
-          }}
-        >
-          {t("sos.comingToHelp")}
-        </button>
+        {sos.fromNode && node ? (
+          <button
+            type="button"
+            className="btn btn-danger"
+            onClick={() => {
+              void node.send(sos.room, t("sos.comingText", { name }));
+              done();
+            }}
+          >
+            {t("sos.comingToHelp")}
+          </button>
+        ) : (
+          // Without the chat's connection the answer goes through /emergency's form: it posts before any script.
+          <respond.Form method="post" action="/emergency" onSubmit={done}>
+            <input type="hidden" name="intent" value="respond" />
+            <input type="hidden" name="id" value={fromServer?.id ?? ""} />
+            <button type="submit" className="btn btn-danger">
+              {t("sos.comingToHelp")}
+            </button>
+          </respond.Form>
+        )}
         <Link to={`/chat?room=${encodeURIComponent(sos.room)}`} className="btn btn-ghost" onClick={done}>
           {t("sos.openChat")}
         </Link>
-        <button type="button" className="btn btn-ghost" onClick={done}>
-          {t("sos.dismiss")}
-        </button>
+        {sos.fromNode || hydrated ? (
+          <button type="button" className="btn btn-ghost" onClick={done}>
+            {t("sos.dismiss")}
+          </button>
+        ) : null}
       </div>
     </section>
   );
