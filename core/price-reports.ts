@@ -211,3 +211,20 @@ export const PriceReportQuerySchema = z.object({
   item: z.string().trim().max(40).optional(),
   market: z.string().trim().max(60).optional(),
 });
+
+/** A quote in a phone channel's words (core/ussd-texts.ts `priceQuote` / `priceNoRecent`); ₦ as N for GSM screens. */
+export function quoteText(t: { priceQuote: string; priceNoRecent: string }, g: QuotedGroup, symbol = "₦", dash = "–"): string {
+  const q = g.quote;
+  const fill = (template: string, v: Record<string, string | number>) => template.replace(/\{(\w+)\}/g, (m, k: string) => String(v[k] ?? m));
+  if (q.kind === "none") {
+    return fill(t.priceNoRecent, { unit: g.unit, item: g.item, market: g.market, count: q.count, min: MIN_PRICE_REPORTS, days: PRICE_WINDOW_DAYS });
+  }
+  return fill(t.priceQuote, {
+    price: nairaText(q.medianNgn, symbol),
+    unit: g.unit,
+    item: g.item,
+    market: g.market,
+    count: q.count,
+    days: dayRange(q.first, q.last, dash),
+  });
+}

@@ -4,6 +4,7 @@ import { findMarketPrices, listCommodities } from "../../db/queries/content";
 import { distanceMetres } from "../../core/geohash";
 import type { Db } from "../../db";
 import { placeFromText } from "../../core/places";
+import { reportedPriceAnswer } from "../prices";
 import { isRecentPrice, priceOrigin, RECENT_PRICE_DAYS } from "../../core/admin-schemas";
 
 const naira = (n: number) => `₦${n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
@@ -62,6 +63,9 @@ export async function marketAnswer(
   now = new Date(),
   examples = false,
 ): Promise<string> {
+  // Prices people reported come first: the median of the last 14 days (docs/decisions/068-market-prices-people-report.md).
+  const reported = await reportedPriceAnswer(db, query, now);
+  if (reported) return reported;
   const all = await listCommodities(db, { examples });
   // Production starts with no prices: the seeded figures are examples, quoted only in development.
   if (all.length === 0) return "I have no recent market price yet.";
