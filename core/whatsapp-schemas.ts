@@ -1,7 +1,7 @@
 // The Twilio WhatsApp webhook (docs/architecture.md §7): its form fields, the bot's commands and its TwiML answers.
 import { z } from "zod";
 import { extractAiText } from "./ai-command";
-import { parsePriceReportText } from "./price-reports";
+import { parsePriceReportText, unitKey } from "./price-reports";
 import { type ChannelLanguage, resolveChannelLanguage } from "./ussd-texts";
 
 const coordinate = (min: number, max: number) =>
@@ -49,6 +49,12 @@ export type WhatsAppCommand =
   | { kind: "media" }
   | { kind: "other"; text: string };
 
+/** A report, or an attempt at one to answer with the command's form: empty, or naming a unit or a figure of 3+ digits. */
+function looksLikeReport(text: string): boolean {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  return words.length === 0 || parsePriceReportText(text) !== null || words.some((w) => unitKey(w) !== null || /\d{3}/.test(w));
+}
+
 /** What a message asks for. Keywords in any case; a location message is a location whatever its body. */
 export function parseWhatsAppCommand(
   msg: Pick<WhatsAppWebhook, "Body" | "NumMedia" | "Latitude" | "Longitude" | "Address" | "Label">,
@@ -68,7 +74,7 @@ export function parseWhatsAppCommand(
   // PRICE <item> <unit> <price> <market> reports a price; 'PRICE rice' (no figure) asks for one
   // (docs/decisions/068-market-prices-people-report.md). '@ai price rice 50kg 78000 Mile 12' reports too.
   const price = /^price\b[\s:,.-]*(.*)$/is.exec(body);
-  if (price) return !price[1].trim() || parsePriceReportText(price[1]) ? { kind: "price", text: price[1].trim() } : { kind: "ai", text: `price ${price[1].trim()}` };
+  if (price) return looksLikeReport(price[1]) ? { kind: "price", text: price[1].trim() } : { kind: "ai", text: `price ${price[1].trim()}` };
   const ai = extractAiText(body);
   const aiReport = ai === null ? null : /^(?:report\s+)?price\s+(.*)$/is.exec(ai.trim());
   if (aiReport && parsePriceReportText(aiReport[1])) return { kind: "price", text: aiReport[1].trim() };

@@ -52,9 +52,21 @@ function newestPerPerson(rows: readonly PriceReportRow[]): PriceReportRow[] {
     .filter((r) => (seen.has(r.userId) ? false : (seen.add(r.userId), true)));
 }
 
+/** The way most reports write it ('Mile 12' over one 'Mile 12 market'); the earlier on a tie. */
+function usual(names: string[]): string {
+  const counts = new Map<string, number>();
+  for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
+  return [...counts.entries()].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+}
+
 function groupOf(rows: PriceReportRow[], now: Date): QuotedGroup {
-  const newest = rows.reduce((a, b) => (b.reportedAt > a.reportedAt ? b : a));
-  return { item: newest.item.toLowerCase(), unit: newest.unit, market: newest.market, quote: quotePrice(newestPerPerson(rows), now) };
+  const oldestFirst = [...rows].sort((a, b) => a.reportedAt.getTime() - b.reportedAt.getTime());
+  return {
+    item: usual(oldestFirst.map((r) => r.item.toLowerCase())),
+    unit: rows[0].unit,
+    market: usual(oldestFirst.map((r) => r.market)),
+    quote: quotePrice(newestPerPerson(rows), now),
+  };
 }
 
 /**

@@ -132,7 +132,7 @@ async function reportByUssd(db: Db, ctx: ActionContext, a: Extract<UssdAction, {
   try {
     const done = await reportPrice(db, { userId: user.id, channel: "ussd" }, a);
     const sent = fill(t.reportSent, { quote: quoteText(t, done.quote, "N", "-") });
-    return end(done.points ? `${sent} ${fill(t.reportPoints, { points: done.points })}` : sent);
+    return end(done.points ? `${sent}. ${fill(t.reportPoints, { points: done.points })}` : sent);
   } catch (e) {
     if (e instanceof DomainError && e.code === "rate_limited") return end(t.reportTooMany);
     throw e;

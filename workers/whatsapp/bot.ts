@@ -109,7 +109,7 @@ async function reportPriceByWhatsApp(db: Db, phone: string, text: string, langua
   try {
     const done = await reportPrice(db, { userId: user.id, channel: "whatsapp" }, fields);
     const thanks = fill(t.priceThanks, { quote: quoteText(channelTexts(language), done.quote) });
-    return done.points ? `${thanks} ${fill(t.pricePoints, { points: done.points })}` : thanks;
+    return done.points ? `${thanks}. ${fill(t.pricePoints, { points: done.points })}` : thanks;
   } catch (e) {
     if (!(e instanceof DomainError)) throw e;
     return e.code === "rate_limited" ? t.priceTooMany : `${e.message.replace(/^Invalid request: \w+: /, "")}. ${t.priceUsage}`;
