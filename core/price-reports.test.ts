@@ -57,9 +57,13 @@ describe("the median and its outliers", () => {
   it("property: at least half the reports are kept, whatever their order", () => {
     fc.assert(
       fc.property(fc.array(price, { minLength: 1, maxLength: 40 }), fc.integer(), (prices, seed) => {
-        const a = splitOutliers(reports(prices)).kept.map((r) => r.priceNgn).sort((x, y) => x - y);
+        const a = splitOutliers(reports(prices))
+          .kept.map((r) => r.priceNgn)
+          .sort((x, y) => x - y);
         const shuffled = [...prices].sort((x, y) => ((x * 31 + seed) % 7) - ((y * 31 + seed) % 7));
-        const b = splitOutliers(reports(shuffled)).kept.map((r) => r.priceNgn).sort((x, y) => x - y);
+        const b = splitOutliers(reports(shuffled))
+          .kept.map((r) => r.priceNgn)
+          .sort((x, y) => x - y);
         expect(a).toEqual(b);
         expect(a.length * 2).toBeGreaterThanOrEqual(prices.length);
       }),
@@ -96,7 +100,12 @@ describe("what a report says", () => {
       priceNgn: 45_000,
       market: "Oyingbo market",
     });
-    expect(parsePriceReportText("yam 2500 per tuber in Bodija")).toMatchObject({ item: "yam", unit: "tuber", priceNgn: 2500, market: "Bodija" });
+    expect(parsePriceReportText("yam 2500 per tuber in Bodija")).toMatchObject({
+      item: "yam",
+      unit: "tuber",
+      priceNgn: 2500,
+      market: "Bodija",
+    });
     expect(parsePriceReportText("beans bag 78k Dawanau")).toMatchObject({ priceNgn: 78_000, market: "Dawanau" });
   });
 
@@ -120,7 +129,11 @@ describe("what a report says", () => {
     const bad = PriceReportSchema.safeParse({ item: "rice", unit: "lots", priceNgn: "-1", market: "" });
     expect(bad.success).toBe(false);
     expect(bad.error?.issues.map((i) => i.message)).toEqual(
-      expect.arrayContaining(["Give a unit such as 50kg, bag, tuber, basket or litre", "Give the price in naira", "Name the market or area"]),
+      expect.arrayContaining([
+        "Give a unit such as 50kg, bag, tuber, basket or litre",
+        "Give the price in naira",
+        "Name the market or area",
+      ]),
     );
   });
 });

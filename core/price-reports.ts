@@ -46,7 +46,11 @@ const UNIT_RE = new RegExp(`^(\\d+(?:\\.\\d+)?)?\\s*(${UNIT_WORDS})s?$`, "i");
 
 /** The unit as reports and questions match it: '50kg', '50 KG' → '50 kg'; 'Bags' → 'bag'; null when not a unit. */
 export function unitKey(unit: string): string | null {
-  const m = UNIT_RE.exec(words(unit).toLowerCase().replace(/^per\s+/, ""));
+  const m = UNIT_RE.exec(
+    words(unit)
+      .toLowerCase()
+      .replace(/^per\s+/, ""),
+  );
   if (!m) return null;
   const name = ({ liter: "litre", l: "litre", pcs: "piece", sack: "bag", tonne: "ton" } as Record<string, string>)[m[2]] ?? m[2];
   return m[1] ? `${Number(m[1])} ${name}` : name;
@@ -62,10 +66,7 @@ export function marketKey(market: string): string {
 
 /** One report as every channel sends it: checked here, at the boundary (web form, WhatsApp, USSD). */
 export const PriceReportSchema = z.object({
-  item: z
-    .string()
-    .transform(words)
-    .pipe(z.string().min(2, "Name the item").max(40, "The item name is too long")),
+  item: z.string().transform(words).pipe(z.string().min(2, "Name the item").max(40, "The item name is too long")),
   unit: z
     .string()
     .trim()
@@ -79,10 +80,7 @@ export const PriceReportSchema = z.object({
     .int("Give the price in whole naira")
     .min(1, "Give the price in naira")
     .max(100_000_000, "That price is too high"),
-  market: z
-    .string()
-    .transform(words)
-    .pipe(z.string().min(2, "Name the market or area").max(60, "The market name is too long")),
+  market: z.string().transform(words).pipe(z.string().min(2, "Name the market or area").max(60, "The market name is too long")),
 });
 export type PriceReportInput = z.input<typeof PriceReportSchema>;
 export type PriceReport = z.output<typeof PriceReportSchema>;
@@ -215,9 +213,17 @@ export const PriceReportQuerySchema = z.object({
 /** A quote in a phone channel's words (core/ussd-texts.ts `priceQuote` / `priceNoRecent`); ₦ as N for GSM screens. */
 export function quoteText(t: { priceQuote: string; priceNoRecent: string }, g: QuotedGroup, symbol = "₦", dash = "–"): string {
   const q = g.quote;
-  const fill = (template: string, v: Record<string, string | number>) => template.replace(/\{(\w+)\}/g, (m, k: string) => String(v[k] ?? m));
+  const fill = (template: string, v: Record<string, string | number>) =>
+    template.replace(/\{(\w+)\}/g, (m, k: string) => String(v[k] ?? m));
   if (q.kind === "none") {
-    return fill(t.priceNoRecent, { unit: g.unit, item: g.item, market: g.market, count: q.count, min: MIN_PRICE_REPORTS, days: PRICE_WINDOW_DAYS });
+    return fill(t.priceNoRecent, {
+      unit: g.unit,
+      item: g.item,
+      market: g.market,
+      count: q.count,
+      min: MIN_PRICE_REPORTS,
+      days: PRICE_WINDOW_DAYS,
+    });
   }
   return fill(t.priceQuote, {
     price: nairaText(q.medianNgn, symbol),

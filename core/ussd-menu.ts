@@ -290,7 +290,11 @@ function screenLines(state: UssdState, t: ChannelTexts, data: ScreenData, back: 
     case "reportConfirm": {
       const r = state.report ?? {};
       const price = nairaText(r.priceNgn ?? 0, "N");
-      return [fill(t.reportConfirm, { item: clipGsm(r.item ?? "", 30), unit: r.unit ?? "", price, market: clipGsm(r.market ?? "", 40) }), `1 ${t.sendNow}`, back];
+      return [
+        fill(t.reportConfirm, { item: clipGsm(r.item ?? "", 30), unit: r.unit ?? "", price, market: clipGsm(r.market ?? "", 40) }),
+        `1 ${t.sendNow}`,
+        back,
+      ];
     }
     case "marketPlace":
       return [fill(t.marketPlacePrompt, { c: clipGsm(state.commodity ?? "", 24) }), back];

@@ -670,7 +670,8 @@ export const en = {
   "rw.community": "Community",
   "mp.metaTitle": "Market prices — LinkUp",
   "mp.title": "Market prices",
-  "mp.intro": "Prices people saw at markets and reported in the last {days} days. Each figure is the median of the reports for one item, unit and market; a price far from the others is left out, and no price is shown until {min} people have reported one.",
+  "mp.intro":
+    "Prices people saw at markets and reported in the last {days} days. Each figure is the median of the reports for one item, unit and market; a price far from the others is left out, and no price is shown until {min} people have reported one.",
   "mp.searchForm": "Find a price",
   "mp.item": "Item",
   "mp.market": "Market or area",
@@ -689,7 +690,8 @@ export const en = {
   "mp.points": "You earned {points} points.",
   "mp.verifyFirst": "Reporting a price needs a verified phone, so each report is one person's.",
   "mp.verify": "Verify your phone",
-  "mp.otherWays": "From any phone: on WhatsApp send PRICE rice 50kg 78000 Mile 12; on the USSD menu choose Market prices, then Report a price.",
+  "mp.otherWays":
+    "From any phone: on WhatsApp send PRICE rice 50kg 78000 Mile 12; on the USSD menu choose Market prices, then Report a price.",
   "cm.metaTitle": "Community — LinkUp",
   "cm.members": { one: "{count} member", other: "{count} members" },
   "cm.yourArea": "your area",

@@ -675,7 +675,8 @@ export const fr: Catalog = {
   "rw.community": "Communauté",
   "mp.metaTitle": "Prix du marché — LinkUp",
   "mp.title": "Prix du marché",
-  "mp.intro": "Les prix que des personnes ont vus au marché et signalés ces {days} derniers jours. Chaque chiffre est la médiane des signalements pour un article, une unité et un marché ; un prix très éloigné des autres est écarté, et aucun prix n'est affiché avant que {min} personnes l'aient signalé.",
+  "mp.intro":
+    "Les prix que des personnes ont vus au marché et signalés ces {days} derniers jours. Chaque chiffre est la médiane des signalements pour un article, une unité et un marché ; un prix très éloigné des autres est écarté, et aucun prix n'est affiché avant que {min} personnes l'aient signalé.",
   "mp.searchForm": "Chercher un prix",
   "mp.item": "Article",
   "mp.market": "Marché ou quartier",
@@ -694,7 +695,8 @@ export const fr: Catalog = {
   "mp.points": "Vous avez gagné {points} points.",
   "mp.verifyFirst": "Signaler un prix demande un téléphone vérifié, pour que chaque signalement soit celui d'une personne.",
   "mp.verify": "Vérifier votre téléphone",
-  "mp.otherWays": "Depuis n'importe quel téléphone : sur WhatsApp envoyez PRICE rice 50kg 78000 Mile 12 ; dans le menu USSD choisissez Market prices, puis Report a price.",
+  "mp.otherWays":
+    "Depuis n'importe quel téléphone : sur WhatsApp envoyez PRICE rice 50kg 78000 Mile 12 ; dans le menu USSD choisissez Market prices, puis Report a price.",
   "cm.metaTitle": "Communauté — LinkUp",
   "cm.members": { one: "{count} membre", other: "{count} membres" },
   "cm.yourArea": "votre zone",

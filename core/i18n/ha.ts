@@ -665,7 +665,8 @@ export const ha: Catalog = {
   "rw.community": "Al'umma",
   "mp.metaTitle": "Farashin kasuwa — LinkUp",
   "mp.title": "Farashin kasuwa",
-  "mp.intro": "Farashin da mutane suka gani a kasuwa suka bayar a cikin kwanaki {days} da suka wuce. Kowane adadi shi ne tsakiyar (median) rahotannin kaya ɗaya, ma'auni ɗaya da kasuwa ɗaya; farashin da ya yi nisa da sauran ba a ƙirga shi, kuma ba a nuna farashi sai mutane {min} sun bayar.",
+  "mp.intro":
+    "Farashin da mutane suka gani a kasuwa suka bayar a cikin kwanaki {days} da suka wuce. Kowane adadi shi ne tsakiyar (median) rahotannin kaya ɗaya, ma'auni ɗaya da kasuwa ɗaya; farashin da ya yi nisa da sauran ba a ƙirga shi, kuma ba a nuna farashi sai mutane {min} sun bayar.",
   "mp.searchForm": "Nemi farashi",
   "mp.item": "Kaya",
   "mp.market": "Kasuwa ko unguwa",
@@ -684,7 +685,8 @@ export const ha: Catalog = {
   "mp.points": "Ka sami maki {points}.",
   "mp.verifyFirst": "Bayar da farashi yana buƙatar wayar da aka tabbatar, don kowane rahoto ya zama na mutum ɗaya.",
   "mp.verify": "Tabbatar da wayarka",
-  "mp.otherWays": "Daga kowace waya: a WhatsApp aika PRICE rice 50kg 78000 Mile 12; a menu na USSD zaɓi Market prices, sannan Bada farashi.",
+  "mp.otherWays":
+    "Daga kowace waya: a WhatsApp aika PRICE rice 50kg 78000 Mile 12; a menu na USSD zaɓi Market prices, sannan Bada farashi.",
   "cm.metaTitle": "Al'umma — LinkUp",
   "cm.members": { one: "memba {count}", other: "membobi {count}" },
   "cm.yourArea": "yankinka",

@@ -664,7 +664,8 @@ export const ig: Catalog = {
   "rw.community": "Obodo",
   "mp.metaTitle": "Ọnụ ahịa — LinkUp",
   "mp.title": "Ọnụ ahịa",
-  "mp.intro": "Ọnụ ahịa ndị mmadụ hụrụ n'ahịa ma kọọ n'ime ụbọchị {days} gara aga. Ọnụ ọgụgụ ọ bụla bụ etiti (median) akụkọ maka otu ngwa, otu ọtụtụ na otu ahịa; ọnụ dị anya na ndị ọzọ anaghị agụ, anyị agaghị egosi ọnụ ruo mgbe mmadụ {min} kọrọ ya.",
+  "mp.intro":
+    "Ọnụ ahịa ndị mmadụ hụrụ n'ahịa ma kọọ n'ime ụbọchị {days} gara aga. Ọnụ ọgụgụ ọ bụla bụ etiti (median) akụkọ maka otu ngwa, otu ọtụtụ na otu ahịa; ọnụ dị anya na ndị ọzọ anaghị agụ, anyị agaghị egosi ọnụ ruo mgbe mmadụ {min} kọrọ ya.",
   "mp.searchForm": "Chọọ ọnụ ahịa",
   "mp.item": "Ngwa",
   "mp.market": "Ahịa ma ọ bụ ebe",
@@ -683,7 +684,8 @@ export const ig: Catalog = {
   "mp.points": "Ị nwetara akara {points}.",
   "mp.verifyFirst": "Ịkọ ọnụ ahịa chọrọ ekwentị e nyochara, ka akụkọ ọ bụla bụrụ nke otu onye.",
   "mp.verify": "Nyochaa ekwentị gị",
-  "mp.otherWays": "Site na ekwentị ọ bụla: na WhatsApp ziga PRICE rice 50kg 78000 Mile 12; na menu USSD họrọ Market prices, wee Kowaa onu ahia.",
+  "mp.otherWays":
+    "Site na ekwentị ọ bụla: na WhatsApp ziga PRICE rice 50kg 78000 Mile 12; na menu USSD họrọ Market prices, wee Kowaa onu ahia.",
   "cm.metaTitle": "Obodo — LinkUp",
   "cm.members": { one: "onye otu {count}", other: "ndị otu {count}" },
   "cm.yourArea": "mpaghara gị",

@@ -663,7 +663,8 @@ export const pcm: Catalog = {
   "rw.community": "Community",
   "mp.metaTitle": "Market price — LinkUp",
   "mp.title": "Market price",
-  "mp.intro": "Price wey people see for market and report for di last {days} days. Each figure na di middle (median) of di reports for one item, unit and market; price wey far from di others no dey count, and we no go show price until {min} people don report am.",
+  "mp.intro":
+    "Price wey people see for market and report for di last {days} days. Each figure na di middle (median) of di reports for one item, unit and market; price wey far from di others no dey count, and we no go show price until {min} people don report am.",
   "mp.searchForm": "Find price",
   "mp.item": "Item",
   "mp.market": "Market or area",
@@ -682,7 +683,8 @@ export const pcm: Catalog = {
   "mp.points": "You don get {points} points.",
   "mp.verifyFirst": "To report price you need phone wey don verify, so each report na one person own.",
   "mp.verify": "Verify your phone",
-  "mp.otherWays": "From any phone: for WhatsApp send PRICE rice 50kg 78000 Mile 12; for di USSD menu choose Market prices, then Report price.",
+  "mp.otherWays":
+    "From any phone: for WhatsApp send PRICE rice 50kg 78000 Mile 12; for di USSD menu choose Market prices, then Report price.",
   "cm.metaTitle": "Community — LinkUp",
   "cm.members": { one: "{count} member", other: "{count} members" },
   "cm.yourArea": "your area",

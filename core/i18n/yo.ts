@@ -658,7 +658,8 @@ export const yo: Catalog = {
   "rw.community": "Àwùjọ",
   "mp.metaTitle": "Owó ọjà — LinkUp",
   "mp.title": "Owó ọjà",
-  "mp.intro": "Owó tí àwọn ènìyàn rí ní ọjà tí wọ́n sì sọ láàárín ọjọ́ {days} sẹ́yìn. Iye kọ̀ọ̀kan ni àárín (median) àwọn ìròyìn fún ọjà kan, ìwọ̀n kan àti ọjà ńlá kan; owó tí ó jìnnà sí àwọn yòókù kò ní kà, a kò sì ní fi owó hàn títí ènìyàn {min} yóò fi sọ ọ́.",
+  "mp.intro":
+    "Owó tí àwọn ènìyàn rí ní ọjà tí wọ́n sì sọ láàárín ọjọ́ {days} sẹ́yìn. Iye kọ̀ọ̀kan ni àárín (median) àwọn ìròyìn fún ọjà kan, ìwọ̀n kan àti ọjà ńlá kan; owó tí ó jìnnà sí àwọn yòókù kò ní kà, a kò sì ní fi owó hàn títí ènìyàn {min} yóò fi sọ ọ́.",
   "mp.searchForm": "Wá owó",
   "mp.item": "Ọjà",
   "mp.market": "Ọjà ńlá tàbí agbègbè",
@@ -677,7 +678,8 @@ export const yo: Catalog = {
   "mp.points": "O gba àmì {points}.",
   "mp.verifyFirst": "Láti sọ owó, o nílò fóònù tí a ti fìdí rẹ̀ múlẹ̀, kí ìròyìn kọ̀ọ̀kan jẹ́ ti ènìyàn kan.",
   "mp.verify": "Fìdí fóònù rẹ múlẹ̀",
-  "mp.otherWays": "Láti fóònù èyíkéyìí: lórí WhatsApp fi PRICE rice 50kg 78000 Mile 12 ránṣẹ́; lórí àkójọ USSD yan Market prices, lẹ́yìn náà So owo oja.",
+  "mp.otherWays":
+    "Láti fóònù èyíkéyìí: lórí WhatsApp fi PRICE rice 50kg 78000 Mile 12 ránṣẹ́; lórí àkójọ USSD yan Market prices, lẹ́yìn náà So owo oja.",
   "cm.metaTitle": "Àwùjọ — LinkUp",
   "cm.members": { one: "ọmọ ẹgbẹ́ {count}", other: "ọmọ ẹgbẹ́ {count}" },
   "cm.yourArea": "agbègbè rẹ",

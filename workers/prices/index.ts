@@ -49,7 +49,11 @@ function newestPerPerson(rows: readonly PriceReportRow[]): PriceReportRow[] {
   const seen = new Set<string>();
   return [...rows]
     .sort((a, b) => b.reportedAt.getTime() - a.reportedAt.getTime())
-    .filter((r) => (seen.has(r.userId) ? false : (seen.add(r.userId), true)));
+    .filter((r) => {
+      if (seen.has(r.userId)) return false;
+      seen.add(r.userId);
+      return true;
+    });
 }
 
 /** The way most reports write it ('Mile 12' over one 'Mile 12 market'); the earlier on a tie. */

@@ -38,7 +38,11 @@ async function whatsapp(phone: string, Body: string) {
   });
   expect(res.status).toBe(200);
   const xml = await res.text();
-  return (/<Message>([\s\S]*)<\/Message>/.exec(xml)?.[1] ?? "").replace(/&apos;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  return (/<Message>([\s\S]*)<\/Message>/.exec(xml)?.[1] ?? "")
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 }
 
 async function dial(phone: string, text: string, sessionId = `ATUid_${newId(8)}`) {
@@ -133,7 +137,9 @@ describe("reporting a price on the web", () => {
 describe("reporting on WhatsApp and USSD", () => {
   it("a price reported over WhatsApp is quoted on USSD with its count and days", async () => {
     const phones = [newPhone(), newPhone(), newPhone()];
-    expect(await whatsapp(phones[0], "PRICE ofada rice 50kg 78000 Mile 12")).toContain("No recent price for 50 kg ofada rice at Mile 12: 3 reports in 14 days are needed, so far 1.");
+    expect(await whatsapp(phones[0], "PRICE ofada rice 50kg 78000 Mile 12")).toContain(
+      "No recent price for 50 kg ofada rice at Mile 12: 3 reports in 14 days are needed, so far 1.",
+    );
     expect(await whatsapp(phones[1], "@ai price ofada rice 50kg ₦80,000 at Mile 12")).toMatch(/^✅ Thank you, your price is in\./);
     const third = await whatsapp(phones[2], "price Ofada rice 50 kg 77k Mile 12 market");
     const today = new Date();
@@ -162,7 +168,9 @@ describe("reporting on WhatsApp and USSD", () => {
     expect(await dial(phone, "3*8*Yam")).toContain("Type the unit");
     expect(await dial(phone, "3*8*Yam*lots")).toMatch(/^CON Invalid choice, try again\. Type the unit/);
     expect(await dial(phone, "3*8*Yam*tuber*2,500")).toContain("Type the market or area");
-    expect(await dial(phone, "3*8*Yam*tuber*2,500*Bodija Market")).toBe("CON Yam, tuber, N2,500 at Bodija Market. Send?\n1 Send now\n00 Back");
+    expect(await dial(phone, "3*8*Yam*tuber*2,500*Bodija Market")).toBe(
+      "CON Yam, tuber, N2,500 at Bodija Market. Send?\n1 Send now\n00 Back",
+    );
     expect(await dial(phone, "3*8*Yam*tuber*2,500*Bodija Market*1")).toBe(
       "END Thank you, your price is in. Now: No recent price for tuber yam at Bodija Market: 3 reports in 14 days are needed, so far 1.",
     );
@@ -178,26 +186,49 @@ describe("the assistant and the window", () => {
     const now = Date.now();
     const people = await Promise.all([1, 2, 3, 4].map(() => verifiedSession("0809")));
     const at = (daysAgo: number) => new Date(now - daysAgo * DAY);
-    await reportPrice(db, { userId: people[0].id, channel: "web" }, { item: "millet", unit: "bag", priceNgn: 40_000, market: "Dawanau" }, at(20));
-    await reportPrice(db, { userId: people[1].id, channel: "web" }, { item: "millet", unit: "bag", priceNgn: 41_000, market: "Dawanau" }, at(10));
-    await reportPrice(db, { userId: people[2].id, channel: "web" }, { item: "millet", unit: "bag", priceNgn: 43_000, market: "Dawanau" }, at(5));
+    await reportPrice(
+      db,
+      { userId: people[0].id, channel: "web" },
+      { item: "millet", unit: "bag", priceNgn: 40_000, market: "Dawanau" },
+      at(20),
+    );
+    await reportPrice(
+      db,
+      { userId: people[1].id, channel: "web" },
+      { item: "millet", unit: "bag", priceNgn: 41_000, market: "Dawanau" },
+      at(10),
+    );
+    await reportPrice(
+      db,
+      { userId: people[2].id, channel: "web" },
+      { item: "millet", unit: "bag", priceNgn: 43_000, market: "Dawanau" },
+      at(5),
+    );
     const asker = await anonymousSession();
     const ask = async () => {
       const res = await call("/api/ai/chat", {
         method: "POST",
         cookie: asker.cookie,
-        json: { message: "@ai price of millet", userId: "x", context: { messageHistory: [], userLocation: "mesh-network", meshStatus: "connected" } },
+        json: {
+          message: "@ai price of millet",
+          userId: "x",
+          context: { messageHistory: [], userLocation: "mesh-network", meshStatus: "connected" },
+        },
       });
       return (await res.json<{ message: string }>()).message;
     };
     // The report of 20 days ago is out of the window: two are not enough.
     expect(await ask()).toContain("no recent price (2 reports in 14 days, 3 needed)");
-    await reportPrice(db, { userId: people[3].id, channel: "web" }, { item: "millet", unit: "bag", priceNgn: 42_000, market: "Dawanau" }, at(0));
+    await reportPrice(
+      db,
+      { userId: people[3].id, channel: "web" },
+      { item: "millet", unit: "bag", priceNgn: 42_000, market: "Dawanau" },
+      at(0),
+    );
     const fmt = (d: Date) => `${d.getUTCDate()} ${d.toUTCString().slice(8, 11)}`;
     const first = at(10);
     const last = at(0);
-    const range =
-      first.getUTCMonth() === last.getUTCMonth() ? `${first.getUTCDate()}–${fmt(last)}` : `${fmt(first)}–${fmt(last)}`;
+    const range = first.getUTCMonth() === last.getUTCMonth() ? `${first.getUTCDate()}–${fmt(last)}` : `${fmt(first)}–${fmt(last)}`;
     expect(await ask()).toContain(`₦42,000 for bag millet at Dawanau, median of 3 reports, ${range}`);
 
     // The Cron's retention deletes what the window no longer quotes.

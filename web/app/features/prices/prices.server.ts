@@ -41,6 +41,6 @@ export async function sendReport(context: Ctx, request: Request) {
   if (res.ok && res.json) return { sent: { points: res.json.points, quote: res.json.quote }, error: null, values: null };
   return data(
     { sent: null, error: res.json?.error ?? "Your price could not be sent. Please try again.", values },
-    { status: res.status >= 400 ? res.status : 400 },
+    { status: Math.max(res.status, 400) },
   );
 }
