@@ -237,3 +237,13 @@ describe("the assistant and the window", () => {
     expect(left.map((r) => r.priceNgn).sort()).toEqual([41_000, 42_000, 43_000]);
   });
 });
+
+describe("the words about prices", () => {
+  it("the market-prices article says answers are the median of what people reported, and how to report", async () => {
+    const { articles } = await (await call("/api/content/blog")).json<{ articles: { id: string; content: string }[] }>();
+    const content = articles.find((a) => a.id === "market-prices-by-text")?.content;
+    expect(content).toContain("the median of the prices people reported there in the last 14 days");
+    expect(content).toContain("PRICE maize bag 45000 Dawanau on WhatsApp");
+    expect(content).not.toContain("its source and the day it was seen");
+  });
+});
