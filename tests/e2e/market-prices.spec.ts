@@ -66,7 +66,9 @@ test("a person without a verified phone is told how to report, and the screen sa
   await acceptCookies(page.context(), baseURL as string);
   await startAnonymous(page.request);
   await page.goto("/market-prices?item=breadfruit");
-  await expect(page.getByRole("status")).toHaveText("No prices reported for that in the last 14 days.");
+  await expect(page.getByRole("region", { name: "Market prices" }).getByRole("status")).toHaveText(
+    "No prices reported for that in the last 14 days.",
+  );
   const report = page.getByRole("region", { name: "Report a price" });
   await expect(report).toContainText("Reporting a price needs a verified phone");
   await expect(report.getByRole("link", { name: "Verify your phone" })).toHaveAttribute("href", "/signup");
