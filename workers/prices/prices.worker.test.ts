@@ -9,8 +9,8 @@ import { PRICE_REPORT_POINTS, PRICE_REPORTS_PER_DAY, PRICE_REPORTS_REWARDED_PER_
 import { paramsFromForm, twilioSignature } from "../../core/whatsapp-signature";
 import { createDb } from "../../db";
 import { prunePriceReports } from "../../db/queries/retention";
-import { pointEvents, priceReports } from "../../db/schema";
-import { anonymousSession, call, ORIGIN, verifiedSession } from "../../tests/workers/helpers";
+import { auditLog, pointEvents, priceReports } from "../../db/schema";
+import { adminSession, anonymousSession, call, ORIGIN, verifiedSession } from "../../tests/workers/helpers";
 import { queryCounts } from "../../db/query-count";
 import { userForPhone } from "../channels";
 import type { AppEnv } from "../env";
@@ -283,5 +283,30 @@ describe("what a report and a look cost in D1 statements", () => {
       ctx,
     );
     expect(await cost(() => look("/api/market/reports?item=sorghum"))).toEqual({ reads: 2, writes: 0 });
+  });
+});
+
+describe("staff and reported prices", () => {
+  it("staff see the outlier first with its reporter and remove it; others may not", async () => {
+    const people = await Promise.all([1, 2, 3, 4].map(() => verifiedSession("0805")));
+    for (const [i, p] of people.entries()) {
+      await report(p.cookie, { item: "cassava", unit: "basket", priceNgn: i === 3 ? 250_000 : 25_000 + i * 100, market: "Ogbete" });
+    }
+    expect((await call("/api/admin/price-reports", { cookie: people[0].cookie })).status).toBe(403);
+    const admin = await adminSession();
+    const listed = await (await call("/api/admin/price-reports", { cookie: admin.cookie })).json<{
+      reports: { id: string; reporterId: string; priceNgn: number; standing: string }[];
+    }>();
+    const cassava = listed.reports.filter((r) => [25_000, 25_100, 25_200, 250_000].includes(r.priceNgn));
+    expect(cassava[0]).toMatchObject({ priceNgn: 250_000, standing: "outlier", reporterId: people[3].id });
+    expect(cassava.slice(1).map((r) => r.standing)).toEqual(["counted", "counted", "counted"]);
+
+    expect((await call(`/api/admin/price-reports/${cassava[0].id}`, { method: "DELETE", cookie: people[0].cookie })).status).toBe(403);
+    const removed = await call(`/api/admin/price-reports/${cassava[0].id}`, { method: "DELETE", cookie: admin.cookie });
+    expect(removed.status).toBe(200);
+    expect(await db.select().from(priceReports).where(eq(priceReports.id, cassava[0].id))).toEqual([]);
+    const audit = await db.select().from(auditLog).where(eq(auditLog.target, cassava[0].id));
+    expect(audit.map((a) => a.action)).toEqual(["market.report_removed"]);
+    expect((await call(`/api/admin/price-reports/${cassava[0].id}`, { method: "DELETE", cookie: admin.cookie })).status).toBe(404);
   });
 });

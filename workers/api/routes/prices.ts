@@ -2,10 +2,11 @@
 // reads the medians. Thin: the rules are in workers/prices.
 import { Hono } from "hono";
 import { itemKey, MIN_PRICE_REPORTS, PRICE_WINDOW_DAYS, PriceReportQuerySchema, type QuotedGroup } from "../../../core/price-reports";
-import { requireVerified } from "../../auth/session";
+import { requireStaff, requireVerified } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { parseWith } from "../../errors";
 import { quoteReports, reportPrice } from "../../prices";
+import { removePriceReport, staffPriceReports } from "../../prices/staff";
 
 /** A quote as JSON: the days as ISO strings. */
 export function quoteJson(g: QuotedGroup) {
@@ -30,4 +31,10 @@ export const pricesApi = new Hono<AppBindings>()
     const user = requireVerified(c);
     const done = await reportPrice(c.var.db, { userId: user.id, channel: "web" }, await c.req.json().catch(() => ({})));
     return c.json({ id: done.report.id, points: done.points, quote: quoteJson(done.quote) }, 201);
-  });
+  })
+  // Staff: outliers first, and removal (docs/decisions/068-market-prices-people-report.md).
+  .get("/admin/price-reports", async (c) => {
+    requireStaff(c);
+    return c.json({ reports: await staffPriceReports(c.var.db) });
+  })
+  .delete("/admin/price-reports/:id", async (c) => c.json(await removePriceReport(c.var.db, requireStaff(c), c.req.param("id"))));
