@@ -74,6 +74,7 @@ export async function personalRecords(db: Db, id: string) {
     verifs,
     keysForApi,
     sosAnswers,
+    reported,
   ] = await Promise.all([
     db
       .select({ roomId: roomMembers.roomId, kind: rooms.kind, name: rooms.name, role: roomMembers.role, joinedAt: roomMembers.joinedAt })
@@ -132,6 +133,7 @@ export async function personalRecords(db: Db, id: string) {
       .from(sosResponses)
       .where(eq(sosResponses.userId, id))
       .all(),
+    db.select().from(priceReports).where(eq(priceReports.userId, id)).all(),
   ]);
   return {
     memberships,
@@ -155,6 +157,7 @@ export async function personalRecords(db: Db, id: string) {
     phoneVerifications: verifs,
     apiKeys: keysForApi,
     sosResponses: sosAnswers,
+    priceReports: reported,
   };
 }
 
