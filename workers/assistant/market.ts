@@ -4,6 +4,7 @@ import { findMarketPrices, listCommodities } from "../../db/queries/content";
 import { distanceMetres } from "../../core/geohash";
 import type { Db } from "../../db";
 import { placeFromText } from "../../core/places";
+import { parsePriceReportText } from "../../core/price-reports";
 import { reportedPriceAnswer } from "../prices";
 import { isRecentPrice, priceOrigin, RECENT_PRICE_DAYS } from "../../core/admin-schemas";
 
@@ -63,6 +64,10 @@ export async function marketAnswer(
   now = new Date(),
   examples = false,
 ): Promise<string> {
+  // '@ai price rice 50kg 78000 Mile 12' in a chat is a report, which the assistant does not take: say where it goes.
+  if (parsePriceReportText(query)) {
+    return "That looks like a price you saw. Report it on the Market prices page (/market-prices), on WhatsApp with PRICE rice 50kg 78000 Mile 12, or on the USSD menu: Market prices, then Report a price.";
+  }
   // Prices people reported come first: the median of the last 14 days (docs/decisions/068-market-prices-people-report.md).
   const reported = await reportedPriceAnswer(db, query, now);
   if (reported) return reported;

@@ -221,6 +221,17 @@ describe("the assistant and the window", () => {
       });
       return (await res.json<{ message: string }>()).message;
     };
+    // A report typed to the assistant is pointed to where reports go.
+    const res = await call("/api/ai/chat", {
+      method: "POST",
+      cookie: asker.cookie,
+      json: {
+        message: "@ai price millet 50kg 41000 Dawanau",
+        userId: "x",
+        context: { messageHistory: [], userLocation: "mesh-network", meshStatus: "connected" },
+      },
+    });
+    expect((await res.json<{ message: string }>()).message).toContain("Report it on the Market prices page (/market-prices)");
     // The report of 20 days ago is out of the window: two are not enough.
     expect(await ask()).toContain("no recent price (2 reports in 14 days, 3 needed)");
     await reportPrice(
