@@ -20,6 +20,15 @@ const MAD_SCALE = 1.4826;
 
 /** Reports one person may make in a day, every channel together. */
 export const PRICE_REPORTS_PER_DAY = 20;
+/** The refusal past that limit (screens translate it: web/app/i18n/api-errors.ts). */
+export const PRICE_LIMIT_MESSAGE = "You have reported the most prices for today. Try again tomorrow.";
+/** The schema's refusals, by field, for the screens to translate. */
+export const PRICE_REPORT_ERRORS = {
+  item: ["Name the item", "The item name is too long"],
+  unit: ["Give a unit such as 50kg, bag, tuber, basket or litre"],
+  price: ["Give the price in naira", "Give the price in whole naira", "That price is too high"],
+  market: ["Name the market or area", "The market name is too long"],
+} as const;
 /** Points for a report that is not an outlier, and how many of a person's reports a day earn them. */
 export const PRICE_REPORT_POINTS = 10;
 export const PRICE_REPORTS_REWARDED_PER_DAY = 5;

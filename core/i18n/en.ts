@@ -690,6 +690,11 @@ export const en = {
   "mp.points": "You earned {points} points.",
   "mp.verifyFirst": "Reporting a price needs a verified phone, so each report is one person's.",
   "mp.verify": "Verify your phone",
+  "mp.err.item": "Name the item, in at most 40 characters.",
+  "mp.err.unit": "Give a unit such as 50kg, bag, tuber, basket or litre.",
+  "mp.err.price": "Give the price in whole naira, at most 100,000,000.",
+  "mp.err.market": "Name the market or area, in at most 60 characters.",
+  "mp.err.tooMany": "You have reported the most prices for today. Try again tomorrow.",
   "mp.otherWays":
     "From any phone: on WhatsApp send PRICE rice 50kg 78000 Mile 12; on the USSD menu choose Market prices, then Report a price.",
   "cm.metaTitle": "Community — LinkUp",

@@ -695,6 +695,11 @@ export const fr: Catalog = {
   "mp.points": "Vous avez gagné {points} points.",
   "mp.verifyFirst": "Signaler un prix demande un téléphone vérifié, pour que chaque signalement soit celui d'une personne.",
   "mp.verify": "Vérifier votre téléphone",
+  "mp.err.item": "Indiquez l'article, en 40 caractères au plus.",
+  "mp.err.unit": "Indiquez une unité comme 50kg, sac, tubercule, panier ou litre.",
+  "mp.err.price": "Indiquez le prix en naira entiers, au plus 100 000 000.",
+  "mp.err.market": "Indiquez le marché ou le quartier, en 60 caractères au plus.",
+  "mp.err.tooMany": "Vous avez signalé le maximum de prix pour aujourd'hui. Réessayez demain.",
   "mp.otherWays":
     "Depuis n'importe quel téléphone : sur WhatsApp envoyez PRICE rice 50kg 78000 Mile 12 ; dans le menu USSD choisissez Market prices, puis Report a price.",
   "cm.metaTitle": "Communauté — LinkUp",

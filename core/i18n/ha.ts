@@ -685,6 +685,11 @@ export const ha: Catalog = {
   "mp.points": "Ka sami maki {points}.",
   "mp.verifyFirst": "Bayar da farashi yana buƙatar wayar da aka tabbatar, don kowane rahoto ya zama na mutum ɗaya.",
   "mp.verify": "Tabbatar da wayarka",
+  "mp.err.item": "Rubuta sunan kayan, bai wuce haruffa 40 ba.",
+  "mp.err.unit": "Bayar da ma'auni kamar 50kg, buhu, tuber, kwando ko lita.",
+  "mp.err.price": "Bayar da farashi a cikakken naira, bai wuce 100,000,000 ba.",
+  "mp.err.market": "Rubuta kasuwa ko unguwa, bai wuce haruffa 60 ba.",
+  "mp.err.tooMany": "Ka kai iyakar farashin da za ka bayar yau. Gwada gobe.",
   "mp.otherWays":
     "Daga kowace waya: a WhatsApp aika PRICE rice 50kg 78000 Mile 12; a menu na USSD zaɓi Market prices, sannan Bada farashi.",
   "cm.metaTitle": "Al'umma — LinkUp",

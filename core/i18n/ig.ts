@@ -684,6 +684,11 @@ export const ig: Catalog = {
   "mp.points": "Ị nwetara akara {points}.",
   "mp.verifyFirst": "Ịkọ ọnụ ahịa chọrọ ekwentị e nyochara, ka akụkọ ọ bụla bụrụ nke otu onye.",
   "mp.verify": "Nyochaa ekwentị gị",
+  "mp.err.item": "Dee aha ngwa ahụ, ọ gaghị akarị mkpụrụedemede 40.",
+  "mp.err.unit": "Nye ọtụtụ dịka 50kg, akpa, ji, nkata ma ọ bụ lita.",
+  "mp.err.price": "Dee ọnụ ahịa na naira zuru oke, ọ gaghị akarị 100,000,000.",
+  "mp.err.market": "Dee ahịa ma ọ bụ ebe, ọ gaghị akarị mkpụrụedemede 60.",
+  "mp.err.tooMany": "Ị kọọla ọnụ ahịa kacha nke taa. Nwaa echi.",
   "mp.otherWays":
     "Site na ekwentị ọ bụla: na WhatsApp ziga PRICE rice 50kg 78000 Mile 12; na menu USSD họrọ Market prices, wee Kowaa onu ahia.",
   "cm.metaTitle": "Obodo — LinkUp",

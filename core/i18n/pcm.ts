@@ -683,6 +683,11 @@ export const pcm: Catalog = {
   "mp.points": "You don get {points} points.",
   "mp.verifyFirst": "To report price you need phone wey don verify, so each report na one person own.",
   "mp.verify": "Verify your phone",
+  "mp.err.item": "Write di item, no pass 40 letters.",
+  "mp.err.unit": "Write unit like 50kg, bag, tuber, basket or litre.",
+  "mp.err.price": "Write di price for naira, full number, no pass 100,000,000.",
+  "mp.err.market": "Write di market or area, no pass 60 letters.",
+  "mp.err.tooMany": "You don report di most price for today. Try again tomorrow.",
   "mp.otherWays":
     "From any phone: for WhatsApp send PRICE rice 50kg 78000 Mile 12; for di USSD menu choose Market prices, then Report price.",
   "cm.metaTitle": "Community — LinkUp",

@@ -678,6 +678,11 @@ export const yo: Catalog = {
   "mp.points": "O gba àmì {points}.",
   "mp.verifyFirst": "Láti sọ owó, o nílò fóònù tí a ti fìdí rẹ̀ múlẹ̀, kí ìròyìn kọ̀ọ̀kan jẹ́ ti ènìyàn kan.",
   "mp.verify": "Fìdí fóònù rẹ múlẹ̀",
+  "mp.err.item": "Kọ orúkọ ọjà náà, kò gbọdọ̀ ju lẹ́tà 40 lọ.",
+  "mp.err.unit": "Fún ní ìwọ̀n bíi 50kg, àpò, isu, agbọ̀n tàbí lítà.",
+  "mp.err.price": "Kọ owó ní naira odidi, kò gbọdọ̀ ju 100,000,000 lọ.",
+  "mp.err.market": "Kọ ọjà ńlá tàbí agbègbè, kò gbọdọ̀ ju lẹ́tà 60 lọ.",
+  "mp.err.tooMany": "O ti sọ owó tó pọ̀ jùlọ fún òní. Gbìyànjú lọ́la.",
   "mp.otherWays":
     "Láti fóònù èyíkéyìí: lórí WhatsApp fi PRICE rice 50kg 78000 Mile 12 ránṣẹ́; lórí àkójọ USSD yan Market prices, lẹ́yìn náà So owo oja.",
   "cm.metaTitle": "Àwùjọ — LinkUp",

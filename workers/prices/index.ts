@@ -8,6 +8,7 @@ import {
   itemKey,
   marketKey,
   MIN_PRICE_REPORTS,
+  PRICE_LIMIT_MESSAGE,
   PRICE_REPORT_POINTS,
   PRICE_REPORTS_PER_DAY,
   PRICE_REPORTS_REWARDED_PER_DAY,
@@ -106,7 +107,7 @@ export async function reportPrice(
   if (!report) {
     const oldest = (await oldestReportSince(db, who.userId, since)) ?? now;
     const retryAfterSeconds = Math.max(1, Math.ceil((oldest.getTime() + DAY_MS - now.getTime()) / 1000));
-    throw new DomainError("rate_limited", `You can report ${PRICE_REPORTS_PER_DAY} prices a day. Try again tomorrow.`, {
+    throw new DomainError("rate_limited", PRICE_LIMIT_MESSAGE, {
       retryAfterSeconds,
     });
   }
