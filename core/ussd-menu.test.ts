@@ -159,7 +159,11 @@ describe("USSD invalid and empty answers repeat the screen with a short error", 
     ["1*2*5", "sosPlace"],
     ["1*2*Ikeja*2", "sosConfirm"],
     ["1*2*Ikeja*yes", "sosConfirm"],
-    ["3*8", "marketCommodity"],
+    ["3*0", "marketCommodity"],
+    ["3*8*rice*lots", "reportUnit"],
+    ["3*8*rice*50kg*cheap", "reportPrice"],
+    ["3*8*rice*50kg*78000*12", "reportMarket"],
+    ["3*8*rice*50kg*78000*Mile 12*2", "reportConfirm"],
     ["3*9*9", "marketCommodity"],
     ["3*9*7", "marketCommodity"],
     ["3*1*4", "marketPlace"],
@@ -197,7 +201,7 @@ describe("USSD invalid and empty answers repeat the screen with a short error", 
 
 // Every distinct screen (and action) reachable with what callers type: a walk over states, not paths.
 function walkAll(): { text: string; outcome: UssdOutcome }[] {
-  const answers = ["", "00", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "99", "x", "123456", "Ikeja market road"];
+  const answers = ["", "00", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "99", "x", "123456", "Ikeja market road", "50kg"];
   const found: { text: string; outcome: UssdOutcome }[] = [{ text: "", outcome: parseUssd("", data) }];
   const seen = new Set([JSON.stringify(found[0].outcome)]);
   let frontier = [""];
@@ -234,6 +238,11 @@ describe("every USSD screen fits 182 GSM 7-bit characters", () => {
         "ask",
         "marketCommodity",
         "marketPlace",
+        "reportItem",
+        "reportUnit",
+        "reportPrice",
+        "reportMarket",
+        "reportConfirm",
         "translateText",
         "translateLang",
         "account",
@@ -242,7 +251,7 @@ describe("every USSD screen fits 182 GSM 7-bit characters", () => {
       ].sort(),
     );
     const actions = new Set(walked.flatMap((w) => (w.outcome.kind === "action" ? [w.outcome.action.kind] : [])));
-    expect([...actions].sort()).toEqual(["ask", "exit", "market", "sos", "translate", "verify"]);
+    expect([...actions].sort()).toEqual(["ask", "exit", "market", "report", "sos", "translate", "verify"]);
   });
 
   it.each(CHANNEL_LANGUAGES)("in %s, with errors, notices and the longest data", (lang) => {

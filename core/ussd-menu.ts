@@ -5,6 +5,7 @@
 //   screen, which is drawn again with a short error when it was the latest answer.
 import { LANGUAGE_CODES, LANGUAGES, type LanguageCode } from "./ai-command";
 import { isRecentPrice, priceOrigin } from "./admin-schemas";
+import { nairaText, type QuotedGroup, quoteText, unitKey } from "./price-reports";
 import {
   CHANNEL_LANGUAGE_NAMES,
   CHANNEL_LANGUAGES,
@@ -23,6 +24,8 @@ export const BACK = "00";
 /** Commodities per page of the market menu; '9' turns the page. */
 export const COMMODITIES_PER_PAGE = 7;
 export const MORE = "9";
+/** On the market menu: report a price instead of asking for one. */
+export const REPORT = "8";
 /** Free-text answers (question, place, text to translate) are cut to this length. */
 export const FREE_TEXT_MAX = 160;
 
@@ -34,6 +37,11 @@ export type UssdNode =
   | "ask"
   | "marketCommodity"
   | "marketPlace"
+  | "reportItem"
+  | "reportUnit"
+  | "reportPrice"
+  | "reportMarket"
+  | "reportConfirm"
   | "translateText"
   | "translateLang"
   | "account"
@@ -48,6 +56,8 @@ export interface UssdState {
   place?: string | null;
   commodity?: string;
   text?: string;
+  /** A price report being typed, one answer a screen (docs/decisions/068-market-prices-people-report.md). */
+  report?: { item?: string; unit?: string; priceNgn?: number; market?: string };
 }
 
 export type UssdAction =
@@ -55,6 +65,7 @@ export type UssdAction =
   | { kind: "sos"; emergencyType: EmergencyChoice; place: string | null }
   | { kind: "ask"; question: string }
   | { kind: "market"; commodity: string; place: string | null }
+  | { kind: "report"; item: string; unit: string; priceNgn: number; market: string }
   | { kind: "translate"; text: string; target: LanguageCode }
   | { kind: "verify"; code: string };
 
@@ -152,6 +163,7 @@ function next(state: UssdState, answer: string, data: MenuData): Step {
       const pageItems = data.commodities.slice(state.page * COMMODITIES_PER_PAGE, (state.page + 1) * COMMODITIES_PER_PAGE);
       const hasMore = (state.page + 1) * COMMODITIES_PER_PAGE < data.commodities.length;
       if (answer === MORE && hasMore) return go({ node: "marketCommodity", page: state.page + 1 });
+      if (answer === REPORT) return go({ node: "reportItem", report: {} });
       const n = pick(answer, pageItems.length);
       return n ? go({ node: "marketPlace", commodity: pageItems[n - 1] }) : { kind: "invalid" };
     }
@@ -160,6 +172,29 @@ function next(state: UssdState, answer: string, data: MenuData): Step {
       if (answer === "1") return { kind: "action", action: { kind: "market", commodity: state.commodity, place: null } };
       if (onlyDigits(answer)) return { kind: "invalid" };
       return { kind: "action", action: { kind: "market", commodity: state.commodity, place: freeText(answer) } };
+    case "reportItem": {
+      const item = freeText(answer);
+      if (onlyDigits(answer) || item.length < 2 || item.length > 40) return { kind: "invalid" };
+      return go({ node: "reportUnit", report: { item } });
+    }
+    case "reportUnit": {
+      const unit = unitKey(answer);
+      return unit ? go({ node: "reportPrice", report: { ...state.report, unit } }) : { kind: "invalid" };
+    }
+    case "reportPrice": {
+      const n = /^\d{1,3}(,\d{3})*$|^\d{1,9}$/.test(answer) ? Number(answer.replace(/,/g, "")) : 0;
+      return n >= 1 && n <= 100_000_000 ? go({ node: "reportMarket", report: { ...state.report, priceNgn: n } }) : { kind: "invalid" };
+    }
+    case "reportMarket": {
+      const market = freeText(answer);
+      if (onlyDigits(answer) || market.length < 2 || market.length > 60) return { kind: "invalid" };
+      return go({ node: "reportConfirm", report: { ...state.report, market } });
+    }
+    case "reportConfirm": {
+      const r = state.report;
+      if (answer !== "1" || !r?.item || !r.unit || !r.priceNgn || !r.market) return { kind: "invalid" };
+      return { kind: "action", action: { kind: "report", item: r.item, unit: r.unit, priceNgn: r.priceNgn, market: r.market } };
+    }
     case "translateText":
       return go({ node: "translateLang", text: freeText(answer) });
     case "translateLang": {
@@ -242,7 +277,24 @@ function screenLines(state: UssdState, t: ChannelTexts, data: ScreenData, back: 
       const start = state.page * COMMODITIES_PER_PAGE;
       const items = data.commodities.slice(start, start + COMMODITIES_PER_PAGE).map((c) => clipGsm(c, 18));
       const more = start + COMMODITIES_PER_PAGE < data.commodities.length ? [`${MORE} ${t.more}`] : [];
-      return [t.marketPick, ...numbered(items), ...more, back];
+      return [t.marketPick, ...numbered(items), `${REPORT} ${t.reportOption}`, ...more, back];
+    }
+    case "reportItem":
+      return [t.reportItemPrompt, back];
+    case "reportUnit":
+      return [t.reportUnitPrompt, back];
+    case "reportPrice":
+      return [t.reportPricePrompt, back];
+    case "reportMarket":
+      return [t.reportMarketPrompt, back];
+    case "reportConfirm": {
+      const r = state.report ?? {};
+      const price = nairaText(r.priceNgn ?? 0, "N");
+      return [
+        fill(t.reportConfirm, { item: clipGsm(r.item ?? "", 30), unit: r.unit ?? "", price, market: clipGsm(r.market ?? "", 40) }),
+        `1 ${t.sendNow}`,
+        back,
+      ];
     }
     case "marketPlace":
       return [fill(t.marketPlacePrompt, { c: clipGsm(state.commodity ?? "", 24) }), back];
@@ -339,4 +391,19 @@ export function suspendedScreen(outcome: UssdOutcome, t: ChannelTexts): string |
   if (outcome.kind === "action") return outcome.action.kind === "sos" || outcome.action.kind === "exit" ? null : end(t.suspended);
   if (outcome.state.node === "main") return con([t.suspendedMenu, `1 ${t.menu.sos}`, `0 ${t.menu.exit}`]);
   return SOS_NODES.includes(outcome.state.node) ? null : end(t.suspended);
+}
+
+/**
+ * The reported prices of one item: a line per market (the median, its count and days), whole lines only, within
+ * one screen (docs/decisions/068-market-prices-people-report.md).
+ */
+export function reportedScreen(t: ChannelTexts, quotes: QuotedGroup[]): string {
+  let text = "";
+  for (const g of quotes) {
+    const line = clipGsm(quoteText(t, g, "N", "-"), 120);
+    const candidate = text ? `${text}\n${line}` : line;
+    if ((gsmLength(candidate) ?? Number.POSITIVE_INFINITY) > USSD_MAX_CHARS - 4) break;
+    text = candidate;
+  }
+  return end(text);
 }

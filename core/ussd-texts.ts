@@ -93,6 +93,22 @@ export interface ChannelTexts {
   tiers: { free: string; premium: string; enterprise: string };
   /** To an emergency contact by WhatsApp or SMS: {name} {phone} {type} {message} {where} */
   sosContact: string;
+  /** Prices people report (docs/decisions/068-market-prices-people-report.md): {price} {unit} {item} {market} {count} {days} */
+  priceQuote: string;
+  /** {unit} {item} {market} {count} {min} {days} */
+  priceNoRecent: string;
+  reportOption: string;
+  reportItemPrompt: string;
+  reportUnitPrompt: string;
+  reportPricePrompt: string;
+  reportMarketPrompt: string;
+  /** {item} {unit} {price} {market} */
+  reportConfirm: string;
+  /** {quote} */
+  reportSent: string;
+  /** {points} */
+  reportPoints: string;
+  reportTooMany: string;
   /** {place} */
   sosContactWhere: string;
 }
@@ -140,6 +156,17 @@ const english: ChannelTexts = {
     "Your LinkUp account is suspended. Contact LinkUp support if you think this is a mistake. SOS stays open: dial again and choose 1. In danger? Call 112 or 199.",
   tiers: { free: "Free", premium: "Premium", enterprise: "Enterprise" },
   sosContact: "LinkUp SOS from {name}{phone} - {type}: {message}.{where} Call 112 or 199 if they need help.",
+  priceQuote: "{price} for {unit} {item} at {market}, median of {count} reports, {days}",
+  priceNoRecent: "No recent price for {unit} {item} at {market}: {min} reports in {days} days are needed, so far {count}.",
+  reportOption: "Report a price",
+  reportItemPrompt: "Report a price. Type the item (e.g. rice):",
+  reportUnitPrompt: "Type the unit (e.g. 50kg, bag, tuber, litre):",
+  reportPricePrompt: "Type the price in naira (numbers only):",
+  reportMarketPrompt: "Type the market or area:",
+  reportConfirm: "{item}, {unit}, {price} at {market}. Send?",
+  reportSent: "Thank you, your price is in. Now: {quote}",
+  reportPoints: "+{points} points.",
+  reportTooMany: "You have reported the most prices for today. Try again tomorrow.",
   sosContactWhere: " Location: {place}.",
 };
 
@@ -185,6 +212,17 @@ const hausa: ChannelTexts = {
     "An dakatar da asusunka na LinkUp. Tuntubi tallafin LinkUp idan kana ganin kuskure ne. SOS yana aiki: sake kira ka zabi 1. Kana cikin hadari? Kira 112 ko 199.",
   tiers: { free: "Kyauta", premium: "Premium", enterprise: "Enterprise" },
   sosContact: "SOS na LinkUp daga {name}{phone} - {type}: {message}.{where} Kira 112 ko 199 idan suna bukatar taimako.",
+  priceQuote: "{price} na {unit} {item} a {market}, tsakiyar rahotanni {count}, {days}",
+  priceNoRecent: "Babu sabon farashin {unit} {item} a {market}: ana bukatar rahotanni {min} cikin kwana {days}, akwai {count} yanzu.",
+  reportOption: "Bada farashi",
+  reportItemPrompt: "Bada farashi. Rubuta kayan (misali rice):",
+  reportUnitPrompt: "Rubuta ma'auni (misali 50kg, bag, tuber, litre):",
+  reportPricePrompt: "Rubuta farashi a naira (lambobi kawai):",
+  reportMarketPrompt: "Rubuta kasuwa ko unguwa:",
+  reportConfirm: "{item}, {unit}, {price} a {market}. A aika?",
+  reportSent: "Na gode, an karbi farashinka. Yanzu: {quote}",
+  reportPoints: "+maki {points}.",
+  reportTooMany: "Ka kai iyakar farashin da za ka bayar yau. Gwada gobe.",
   sosContactWhere: " Wuri: {place}.",
 };
 
@@ -230,6 +268,17 @@ const yoruba: ChannelTexts = {
     "A ti da akanti LinkUp re duro. Kan si atileyin LinkUp ti o ba ro pe asise ni. SOS si n sise: pe pada ki o yan 1. Ninu ewu? Pe 112 tabi 199.",
   tiers: { free: "Ofe", premium: "Premium", enterprise: "Enterprise" },
   sosContact: "SOS LinkUp lati odo {name}{phone} - {type}: {message}.{where} Pe 112 tabi 199 ti won ba nilo iranlowo.",
+  priceQuote: "{price} fun {unit} {item} ni {market}, aarin iroyin {count}, {days}",
+  priceNoRecent: "Ko si owo tuntun fun {unit} {item} ni {market}: a nilo iroyin {min} ni ojo {days}, {count} lo wa bayi.",
+  reportOption: "So owo oja",
+  reportItemPrompt: "So owo oja. Ko oja naa (apere rice):",
+  reportUnitPrompt: "Ko iwon (apere 50kg, bag, tuber, litre):",
+  reportPricePrompt: "Ko owo ni naira (nomba nikan):",
+  reportMarketPrompt: "Ko oja nla tabi agbegbe:",
+  reportConfirm: "{item}, {unit}, {price} ni {market}. Fi ranse?",
+  reportSent: "E se, a ti gba owo ti o so. Bayi: {quote}",
+  reportPoints: "+ami {points}.",
+  reportTooMany: "O ti so owo to po julo fun oni. Gbiyanju lola.",
   sosContactWhere: " Ibi: {place}.",
 };
 
@@ -275,6 +324,17 @@ const igbo: ChannelTexts = {
     "Akwusitela akaunti LinkUp gi. Kpoturu nkwado LinkUp ma i chere na o bu njehie. SOS ka na-aru oru: kpoo ozo ma hoo 1. I no na nsogbu? Kpoo 112 ma o bu 199.",
   tiers: { free: "Efu", premium: "Premium", enterprise: "Enterprise" },
   sosContact: "SOS LinkUp site n'aka {name}{phone} - {type}: {message}.{where} Kpoo 112 ma o bu 199 ma o buru na ha choro enyemaka.",
+  priceQuote: "{price} maka {unit} {item} na {market}, etiti akuko {count}, {days}",
+  priceNoRecent: "Enweghi onu ohuru maka {unit} {item} na {market}: a choro akuko {min} n'ubochi {days}, e nwere {count} ugbu a.",
+  reportOption: "Kowaa onu ahia",
+  reportItemPrompt: "Kowaa onu ahia. Dee ngwa ahu (dika rice):",
+  reportUnitPrompt: "Dee otu (dika 50kg, bag, tuber, litre):",
+  reportPricePrompt: "Dee ego na naira (onu ogugu naani):",
+  reportMarketPrompt: "Dee ahia ma o bu ebe:",
+  reportConfirm: "{item}, {unit}, {price} na {market}. Ziga?",
+  reportSent: "Daalu, anabatara onu ahia gi. Ugbu a: {quote}",
+  reportPoints: "+akara {points}.",
+  reportTooMany: "I kowaala onu ahia kacha nke taa. Nwaa echi.",
   sosContactWhere: " Ebe: {place}.",
 };
 
@@ -320,6 +380,17 @@ const pidgin: ChannelTexts = {
     "Dem don suspend your LinkUp account. Contact LinkUp support if you think say na mistake. SOS still dey work: dial again, choose 1. You dey danger? Call 112 or 199.",
   tiers: { free: "Free", premium: "Premium", enterprise: "Enterprise" },
   sosContact: "LinkUp SOS from {name}{phone} - {type}: {message}.{where} Call 112 or 199 if dem need help.",
+  priceQuote: "{price} for {unit} {item} for {market}, middle of {count} reports, {days}",
+  priceNoRecent: "No new price for {unit} {item} for {market}: we need {min} reports for {days} days, na {count} dey now.",
+  reportOption: "Report price",
+  reportItemPrompt: "Report price. Type di item (like rice):",
+  reportUnitPrompt: "Type di unit (like 50kg, bag, tuber, litre):",
+  reportPricePrompt: "Type di price for naira (number only):",
+  reportMarketPrompt: "Type di market or area:",
+  reportConfirm: "{item}, {unit}, {price} for {market}. Send?",
+  reportSent: "Thank you, your price don enter. Now: {quote}",
+  reportPoints: "+{points} points.",
+  reportTooMany: "You don report di most price for today. Try again tomorrow.",
   sosContactWhere: " Where: {place}.",
 };
 

@@ -24,6 +24,17 @@ describe("WhatsApp commands", () => {
     expect(msg("", { NumMedia: 1 })).toEqual({ kind: "media" });
   });
 
+  it("reads PRICE as a report when it carries one, as a question when it names only an item", () => {
+    expect(msg("PRICE rice 50kg 78000 Mile 12")).toEqual({ kind: "price", text: "rice 50kg 78000 Mile 12" });
+    expect(msg("@ai price rice 50kg 78000 Mile 12")).toEqual({ kind: "price", text: "rice 50kg 78000 Mile 12" });
+    expect(msg("price rice")).toEqual({ kind: "ai", text: "price rice" });
+    expect(msg("PRICE rice mile 12")).toEqual({ kind: "ai", text: "price rice mile 12" });
+    // An attempt the bot cannot read is answered with the command's form, not taken for a question.
+    expect(msg("PRICE rice 50kg Mile 12")).toEqual({ kind: "price", text: "rice 50kg Mile 12" });
+    expect(msg("@ai price of rice")).toEqual({ kind: "ai", text: "price of rice" });
+    expect(msg("pricey")).toEqual({ kind: "other", text: "pricey" });
+  });
+
   it("treats a location message as a location whatever its body", () => {
     expect(msg("", { Latitude: 6.5, Longitude: 3.3, Address: "Yaba, Lagos" })).toEqual({
       kind: "location",

@@ -1,6 +1,7 @@
 // The Twilio WhatsApp webhook (docs/architecture.md §7): its form fields, the bot's commands and its TwiML answers.
 import { z } from "zod";
 import { extractAiText } from "./ai-command";
+import { parsePriceReportText, unitKey } from "./price-reports";
 import { type ChannelLanguage, resolveChannelLanguage } from "./ussd-texts";
 
 const coordinate = (min: number, max: number) =>
@@ -42,10 +43,17 @@ export type WhatsAppCommand =
   | { kind: "lang"; language: ChannelLanguage | null }
   | { kind: "ai"; text: string }
   | { kind: "sos"; message: string }
+  | { kind: "price"; text: string }
   | { kind: "code"; code: string }
   | { kind: "location"; latitude: number; longitude: number; label: string | null }
   | { kind: "media" }
   | { kind: "other"; text: string };
+
+/** A report, or an attempt at one to answer with the command's form: empty, or naming a unit or a figure of 3+ digits. */
+function looksLikeReport(text: string): boolean {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  return words.length === 0 || parsePriceReportText(text) !== null || words.some((w) => unitKey(w) !== null || /\d{3}/.test(w));
+}
 
 /** What a message asks for. Keywords in any case; a location message is a location whatever its body. */
 export function parseWhatsAppCommand(
@@ -63,7 +71,13 @@ export function parseWhatsAppCommand(
   if (lower === "help" || lower === "menu" || lower === "?") return { kind: "help" };
   const lang = /^(lang|language)\b\s*(.*)$/i.exec(body);
   if (lang) return { kind: "lang", language: resolveChannelLanguage(lang[2]) };
+  // PRICE <item> <unit> <price> <market> reports a price; 'PRICE rice' (no figure) asks for one
+  // (docs/decisions/068-market-prices-people-report.md). '@ai price rice 50kg 78000 Mile 12' reports too.
+  const price = /^price\b[\s:,.-]*(.*)$/is.exec(body);
+  if (price) return looksLikeReport(price[1]) ? { kind: "price", text: price[1].trim() } : { kind: "ai", text: `price ${price[1].trim()}` };
   const ai = extractAiText(body);
+  const aiReport = ai === null ? null : /^(?:report\s+)?price\s+(.*)$/is.exec(ai.trim());
+  if (aiReport && parsePriceReportText(aiReport[1])) return { kind: "price", text: aiReport[1].trim() };
   if (ai !== null) return { kind: "ai", text: ai };
   const sos = /^sos\b[\s:,.!-]*(.*)$/is.exec(body);
   if (sos) return { kind: "sos", message: sos[1].trim() };

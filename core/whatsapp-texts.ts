@@ -21,6 +21,13 @@ export interface WhatsAppTexts {
   other: string;
   verified: string;
   thinking: string;
+  /** How to report a price (docs/decisions/068-market-prices-people-report.md); also the answer to a report it cannot read. */
+  priceUsage: string;
+  /** {quote}: the report is in; what its item is quoted at now. */
+  priceThanks: string;
+  /** {points} */
+  pricePoints: string;
+  priceTooMany: string;
   /** The answer to a suspended phone for anything but SOS, a location and STOP/START (docs/decisions/025-bans.md). */
   suspended: string;
 }
@@ -30,6 +37,7 @@ const english: WhatsAppTexts = {
     "LinkUp on WhatsApp:",
     "• @ai <question> – ask the assistant (e.g. @ai translate good morning to hausa, @ai market rice kano)",
     "• SOS <what happened> – alert people near you (share your location first)",
+    "• PRICE <item> <unit> <price> <market> – report a price you saw (e.g. PRICE rice 50kg 78000 Mile 12); PRICE rice – the prices people reported",
     "• 6-digit code – link this number to LinkUp (to sign in on the web, type it in your browser)",
     "• LANG <English|Hausa|Yoruba|Igbo|Pidgin> – my language",
     "• STOP / START – stop or resume messages",
@@ -51,6 +59,10 @@ const english: WhatsAppTexts = {
   verified:
     "✅ This WhatsApp number is now linked to LinkUp. Nobody was signed in on the web: the code works there only in the browser that asked for it. If you did not ask for a code, ignore it.",
   thinking: "🤖 Thinking… the answer follows in a moment.",
+  priceUsage: "To report a price, send PRICE, the item, the unit, the price in naira and the market, e.g. PRICE rice 50kg 78000 Mile 12.",
+  priceThanks: "✅ Thank you, your price is in. Now: {quote}",
+  pricePoints: "You earned {points} points.",
+  priceTooMany: "You have reported the most prices for today. Try again tomorrow.",
   suspended:
     "This account is suspended. Contact LinkUp support if you think this is a mistake. SOS still works: send SOS and a few words. In danger? Call 112 or 199.",
 };
@@ -60,6 +72,7 @@ const hausa: WhatsAppTexts = {
     "LinkUp a WhatsApp:",
     "• @ai <tambaya> – tambayi mataimaki (misali @ai market rice kano)",
     "• SOS <abin da ya faru> – sanar da mutanen kusa (aika wurinka da farko)",
+    "• PRICE <kaya> <ma'auni> <farashi> <kasuwa> – bayar da farashin da ka gani (misali PRICE rice 50kg 78000 Mile 12)",
     "• Lamba mai lamba 6 – hada wannan lamba da LinkUp (don shiga yanar gizo, rubuta ta a burauzarka)",
     "• LANG <English|Hausa|Yoruba|Igbo|Pidgin> – harshe",
     "• STOP / START – dakatar ko ci gaba da sakonni",
@@ -81,6 +94,10 @@ const hausa: WhatsAppTexts = {
   verified:
     "✅ An hada wannan lambar WhatsApp da LinkUp. Ba a shigar da kowa a yanar gizo ba: lambar tana aiki ne kawai a burauzar da ta nema. Idan ba kai ka nema ba, ka yi watsi da ita.",
   thinking: "🤖 Ina tunani… amsar na zuwa nan ba da jimawa ba.",
+  priceUsage: "Don bayar da farashi, aika PRICE, kayan, ma'auni, farashi a naira da kasuwa, misali PRICE rice 50kg 78000 Mile 12.",
+  priceThanks: "✅ Na gode, an karbi farashinka. Yanzu: {quote}",
+  pricePoints: "Ka sami maki {points}.",
+  priceTooMany: "Ka kai iyakar farashin da za ka bayar yau. Gwada gobe.",
   suspended:
     "An dakatar da asusunka na LinkUp. Tuntubi tallafin LinkUp idan kana ganin kuskure ne. SOS yana aiki: aika SOS da 'yan kalmomi. Kana cikin hadari? Kira 112 ko 199.",
 };
@@ -90,6 +107,7 @@ const yoruba: WhatsAppTexts = {
     "LinkUp lori WhatsApp:",
     "• @ai <ibeere> – bi oluranlowo (apere @ai market rice kano)",
     "• SOS <ohun to sele> – so fun awon to wa nitosi (fi ipo re ranse ni akoko)",
+    "• PRICE <oja> <iwon> <owo> <oja nla> – so owo ti o ri (apere PRICE rice 50kg 78000 Mile 12)",
     "• Koodu oninomba 6 – so nomba yii mo LinkUp (lati wole lori web, ko o sinu burausa re)",
     "• LANG <English|Hausa|Yoruba|Igbo|Pidgin> – ede",
     "• STOP / START – da awon ifiranse duro tabi bere pada",
@@ -111,6 +129,10 @@ const yoruba: WhatsAppTexts = {
   verified:
     "✅ A ti so nomba WhatsApp yii mo LinkUp. Ko si eni ti o wole lori web: koodu n sise nikan ninu burausa ti o beere fun un. Ti kii ba se iwo lo beere, ma bikita.",
   thinking: "🤖 Mo n ronu… idahun n bo laipe.",
+  priceUsage: "Lati so owo oja, fi PRICE, oja naa, iwon, owo ni naira ati oja nla ranse, apere PRICE rice 50kg 78000 Mile 12.",
+  priceThanks: "✅ E se, a ti gba owo ti o so. Bayi: {quote}",
+  pricePoints: "O gba ami {points}.",
+  priceTooMany: "O ti so owo to po julo fun oni. Gbiyanju lola.",
   suspended:
     "A ti da akanti LinkUp re duro. Kan si atileyin LinkUp ti o ba ro pe asise ni. SOS si n sise: fi SOS ati oro die ranse. Ninu ewu? Pe 112 tabi 199.",
 };
@@ -120,6 +142,7 @@ const igbo: WhatsAppTexts = {
     "LinkUp na WhatsApp:",
     "• @ai <ajuju> – juo onye enyemaka (dika @ai market rice kano)",
     "• SOS <ihe mere> – gwa ndi no nso (zitere ebe i no mbu)",
+    "• PRICE <ngwa> <otu> <ego> <ahia> – kowaa onu ahia i huru (dika PRICE rice 50kg 78000 Mile 12)",
     "• Koodu onu ogugu 6 – jikota nomba a na LinkUp (iji banye na web, dee ya na ihe nchogha gi)",
     "• LANG <English|Hausa|Yoruba|Igbo|Pidgin> – asusu",
     "• STOP / START – kwusi ma o bu malite ozi ozo",
@@ -141,6 +164,10 @@ const igbo: WhatsAppTexts = {
   verified:
     "✅ Ejikotala nomba WhatsApp a na LinkUp. Onweghi onye banyere na web: koodu na-aru naani na ihe nchogha nke rioro ya. O buru na obughi gi rioro ya, hapu ya.",
   thinking: "🤖 Ana m eche… aziza na-abia n'oge na-adighi anya.",
+  priceUsage: "Iji kowaa onu ahia, ziga PRICE, ngwa ahu, otu, ego na naira na ahia, dika PRICE rice 50kg 78000 Mile 12.",
+  priceThanks: "✅ Daalu, anabatara onu ahia gi. Ugbu a: {quote}",
+  pricePoints: "I nwetara akara {points}.",
+  priceTooMany: "I kowaala onu ahia kacha nke taa. Nwaa echi.",
   suspended:
     "Akwusitela akaunti LinkUp gi. Kpoturu nkwado LinkUp ma i chere na o bu njehie. SOS ka na-aru oru: ziga SOS na okwu ole na ole. I no na nsogbu? Kpoo 112 ma o bu 199.",
 };
@@ -150,6 +177,7 @@ const pidgin: WhatsAppTexts = {
     "LinkUp for WhatsApp:",
     "• @ai <question> – ask di helper (like @ai market rice kano)",
     "• SOS <wetin happen> – tell people wey dey near you (send your location first)",
+    "• PRICE <item> <unit> <price> <market> – report price wey you see (like PRICE rice 50kg 78000 Mile 12)",
     "• 6-digit code – link dis number to LinkUp (to sign in for web, type am for your browser)",
     "• LANG <English|Hausa|Yoruba|Igbo|Pidgin> – language",
     "• STOP / START – stop or start messages again",
@@ -171,6 +199,10 @@ const pidgin: WhatsAppTexts = {
   verified:
     "✅ Dis WhatsApp number don link to LinkUp. Nobody sign in for web: di code dey work only for di browser wey ask for am. If no be you ask, ignore am.",
   thinking: "🤖 I dey think… answer dey come small time.",
+  priceUsage: "To report price, send PRICE, di item, di unit, di price for naira and di market, like PRICE rice 50kg 78000 Mile 12.",
+  priceThanks: "✅ Thank you, your price don enter. Now: {quote}",
+  pricePoints: "You don get {points} points.",
+  priceTooMany: "You don report di most price for today. Try again tomorrow.",
   suspended:
     "Dem don suspend your LinkUp account. Contact LinkUp support if you think say na mistake. SOS still dey work: send SOS plus small words. You dey danger? Call 112 or 199.",
 };

@@ -618,6 +618,37 @@ export const marketPrices = sqliteTable(
   (t) => [index("market_prices_commodity_idx").on(t.commodity, t.city)],
 );
 
+// Prices people report (docs/decisions/068-market-prices-people-report.md): each answer quotes the median of the
+// last 14 days' reports of one item, unit and market; older rows are pruned (db/queries/retention.ts).
+export const priceReports = sqliteTable(
+  "price_reports",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // As typed (cleaned), for display; the *_key columns are what reports and questions match on (core/price-reports.ts).
+    item: text("item").notNull(),
+    itemKey: text("item_key").notNull(),
+    unit: text("unit").notNull(),
+    priceNgn: integer("price_ngn").notNull(),
+    market: text("market").notNull(),
+    marketKey: text("market_key").notNull(),
+    // The gazetteer town the market is in, when it names one ('Mile 12, Lagos' → Lagos): a question naming the town finds it.
+    town: text("town"),
+    channel: text("channel", { enum: ["web", "whatsapp", "ussd"] }).notNull(),
+    // Set once the report was judged no outlier and its points were settled (earned or over the day's cap).
+    settled: integer("settled", { mode: "boolean" }).notNull().default(false),
+    reportedAt: integer("reported_at", { mode: "timestamp_ms" }).notNull().default(now),
+  },
+  (t) => [
+    index("price_reports_item_idx").on(t.itemKey, t.reportedAt),
+    index("price_reports_user_idx").on(t.userId, t.reportedAt),
+    // The retention rule's range (db/queries/retention.ts).
+    index("price_reports_time_idx").on(t.reportedAt),
+  ],
+);
+
 export const faqEntries = sqliteTable("faq_entries", {
   id: text("id").primaryKey(),
   question: text("question").notNull(),
@@ -713,7 +744,7 @@ export const pointEvents = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["message", "verified", "daily_bonus", "sos_helped", "achievement"] }).notNull(),
+    kind: text("kind", { enum: ["message", "verified", "daily_bonus", "sos_helped", "achievement", "price_report"] }).notNull(),
     ref: text("ref").notNull(),
     points: integer("points").notNull(),
     // Server date (UTC, YYYY-MM-DD) of the action: daily caps and the bonus streak count by it.

@@ -160,7 +160,7 @@ export const blogSeed = [
     readTime: "4 min read",
     tags: ["markets", "ussd", "farmers"],
     content:
-      "An illustrative example, not a real user's story. Before a long trip to market, a farmer wants to know one thing: what will my maize fetch today? With LinkUp, '@ai market maize kano' in chat or on WhatsApp, or on a basic phone the USSD menu's Market prices, then the item and the town, answers with the latest price LinkUp has, its source and the day it was seen. A price older than 30 days is not quoted, and where there is none LinkUp says it has no recent price.",
+      "An illustrative example, not a real user's story. Before a long trip to market, a farmer wants to know one thing: what will my maize fetch today? With LinkUp, '@ai market maize kano' in chat or on WhatsApp, or on a basic phone the USSD menu's Market prices, then the item and the town, answers with the median of the prices people reported there in the last 14 days, how many reports it counts and their dates; a price far from the others is left out. Until three people have reported one, LinkUp says it has no recent price. Traders who see a price report it, with PRICE maize bag 45000 Dawanau on WhatsApp, Report a price on the USSD menu or the Market prices page, and earn points for it.",
   },
   {
     id: "sos-every-channel",

@@ -100,6 +100,8 @@ function mergeStatements(f: string, t: string, p: MergedProfile): SQL[] {
     sql`DELETE FROM api_keys WHERE user_id = ${f}`,
     sql`UPDATE OR IGNORE sos_responses SET user_id = ${t} WHERE user_id = ${f}`,
     sql`DELETE FROM sos_responses WHERE user_id = ${f}`,
+    // Reported prices move: the per-day limit and the median's one-report-a-person count the owner.
+    sql`UPDATE price_reports SET user_id = ${t} WHERE user_id = ${f}`,
     sql`UPDATE support_tickets SET user_id = ${t} WHERE user_id = ${f}`,
     sql`UPDATE support_tickets SET subject_id = ${t} WHERE subject_id = ${f}`,
     // The browsers it signed in from are the owner's now (a ban of the owner covers them).

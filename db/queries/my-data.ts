@@ -23,6 +23,7 @@ import {
   passkeys,
   phoneChannels,
   pointEvents,
+  priceReports,
   pushSubscriptions,
   rewards,
   roomInvitations,
@@ -73,6 +74,7 @@ export async function personalRecords(db: Db, id: string) {
     verifs,
     keysForApi,
     sosAnswers,
+    reported,
   ] = await Promise.all([
     db
       .select({ roomId: roomMembers.roomId, kind: rooms.kind, name: rooms.name, role: roomMembers.role, joinedAt: roomMembers.joinedAt })
@@ -131,6 +133,7 @@ export async function personalRecords(db: Db, id: string) {
       .from(sosResponses)
       .where(eq(sosResponses.userId, id))
       .all(),
+    db.select().from(priceReports).where(eq(priceReports.userId, id)).all(),
   ]);
   return {
     memberships,
@@ -154,6 +157,7 @@ export async function personalRecords(db: Db, id: string) {
     phoneVerifications: verifs,
     apiKeys: keysForApi,
     sosResponses: sosAnswers,
+    priceReports: reported,
   };
 }
 
@@ -220,6 +224,7 @@ export function accountDeletionSteps(db: Db, user: { id: string; phone: string |
     db.delete(analyticsPersonal).where(eq(analyticsPersonal.userId, id)),
     db.delete(supportTickets).where(or(eq(supportTickets.userId, id), ...byPhone((p) => eq(supportTickets.phone, p)))),
     db.delete(pointEvents).where(eq(pointEvents.userId, id)),
+    db.delete(priceReports).where(eq(priceReports.userId, id)),
     db.delete(rewards).where(eq(rewards.userId, id)),
     db.delete(files).where(eq(files.ownerId, id)),
     db.delete(securityEvents).where(eq(securityEvents.userId, id)),

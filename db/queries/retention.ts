@@ -2,6 +2,7 @@
 // deleting in bounded chunks so no statement holds D1's single thread for long. The Cron runs them
 // (workers/retention.ts). Times are in ms since the epoch, as the timestamp_ms columns store them.
 import { type SQL, sql } from "drizzle-orm";
+import { PRICE_WINDOW_MS } from "../../core/price-reports";
 import { SECURITY_EVENTS_SHOWN } from "../../core/security";
 import type { Db } from "../index";
 
@@ -37,6 +38,8 @@ export const RETENTION = {
   auditLogMs: 365 * DAY,
   /** The plan limit counts today's calls; the screen shows today's. */
   apiKeyUsageMs: 7 * DAY,
+  /** Reported prices are quoted from the last 14 days only (core/price-reports.ts, docs/decisions/068-…). */
+  priceReportsMs: PRICE_WINDOW_MS,
   /** R2 aborts an incomplete multipart upload 7 days after it began, so the row can no longer finish. */
   unfinishedUploadsMs: 7 * DAY,
 } as const;
@@ -218,6 +221,11 @@ export async function pruneUnfinishedUploads(db: Db, o: RetentionOptions) {
   return deleteInChunks(db, "files", sql`state = 'uploading' AND created_at < ${o.now - RETENTION.unfinishedUploadsMs}`, o.chunkRows);
 }
 
+/** Price reports past the window the answers quote from (their points stay in the ledger). */
+export function prunePriceReports(db: Db, o: RetentionOptions) {
+  return deleteInChunks(db, "price_reports", sql`reported_at < ${o.now - RETENTION.priceReportsMs}`, o.chunkRows);
+}
+
 /** Every rule, by table name, in the order the Cron runs them. */
 export const RETENTION_RULES = {
   room_activity: pruneGoneRoomActivity,
@@ -234,4 +242,5 @@ export const RETENTION_RULES = {
   audit_log: pruneAuditLog,
   api_key_usage: pruneApiKeyUsage,
   files: pruneUnfinishedUploads,
+  price_reports: prunePriceReports,
 } satisfies Record<string, (db: Db, o: RetentionOptions) => Promise<number>>;

@@ -42,6 +42,7 @@ export default [
   route("community", "routes/community.tsx"),
   route("gamification", "routes/gamification.tsx"),
   route("leaderboard", "routes/leaderboard.tsx"),
+  route("market-prices", "routes/market-prices.tsx"),
   route("api-docs", "routes/api-docs.tsx"),
   route("about-founder", "routes/about-founder.tsx"),
   route("competitive-advantage", "routes/competitive-advantage.tsx"),

@@ -21,6 +21,7 @@ import { health } from "./routes/health";
 import { install } from "./routes/install";
 import { me } from "./routes/me";
 import { notificationsApi } from "./routes/notifications";
+import { pricesApi } from "./routes/prices";
 import { push } from "./routes/push";
 import { rewardsApi } from "./routes/rewards";
 import { roomsApi } from "./routes/rooms";
@@ -45,6 +46,7 @@ export const api = new Hono<AppBindings>()
   .route("/", billing)
   .route("/", callsApi)
   .route("/", content)
+  .route("/", pricesApi)
   .route("/", emergency)
   .route("/", contacts)
   .route("/", push)

@@ -6,6 +6,8 @@ import type { Db } from "../../db";
 import { placeFromText } from "../../core/places";
 import { isRecentPrice, RECENT_PRICE_DAYS } from "../../core/admin-schemas";
 import { type MarketWords, marketWords, originIn } from "./wording";
+import { parsePriceReportText } from "../../core/price-reports";
+import { reportedPriceAnswer } from "../prices";
 
 const naira = (n: number) => `₦${n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
 const stem = (w: string) =>
@@ -66,6 +68,13 @@ export async function marketAnswer(
   words: MarketWords = marketWords(),
 ): Promise<string> {
   const priceOrigin = (r: { source: string; updatedAt: Date }) => originIn(words, r);
+  // '@ai price rice 50kg 78000 Mile 12' in a chat is a report, which the assistant does not take: say where it goes.
+  if (parsePriceReportText(query)) {
+    return "That looks like a price you saw. Report it on the Market prices page (/market-prices), on WhatsApp with PRICE rice 50kg 78000 Mile 12, or on the USSD menu: Market prices, then Report a price.";
+  }
+  // Prices people reported come first: the median of the last 14 days (docs/decisions/068-market-prices-people-report.md).
+  const reported = await reportedPriceAnswer(db, query, now);
+  if (reported) return reported;
   const all = await listCommodities(db, { examples });
   // Production starts with no prices: the seeded figures are examples, quoted only in development.
   if (all.length === 0) return words.noneYet;

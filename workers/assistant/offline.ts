@@ -20,7 +20,10 @@ export function helpText(channel: "web" | "whatsapp" | "ussd" = "web"): string {
   return [
     "I'm LIA, the LinkUp assistant. Start a message with '@ai ' and try:",
     `• translate <text> to <language> (${Object.values(LANGUAGES).join(", ")})`,
-    "• market [commodity] [place], e.g. market rice lagos",
+    "• market [commodity] [place], e.g. market rice lagos: the median of the prices people reported in the last 14 days",
+    channel === "whatsapp"
+      ? "• report a price you saw: PRICE rice 50kg 78000 Mile 12 (without @ai)"
+      : "• report a price you saw on the Market prices page (/market-prices)",
     "• weather [place]",
     "• emergency <what happened>, for first aid and SOS steps",
     "• any question",

@@ -8,6 +8,7 @@ import {
   end,
   marketScreen,
   parseUssd,
+  reportedScreen,
   renderScreen,
   sosSentScreen,
   splitAnswers,
@@ -15,7 +16,9 @@ import {
   type UssdAction,
 } from "../../core/ussd-menu";
 import type { UssdRequest } from "../../core/ussd-schemas";
-import { CHANNEL_TEXTS, type ChannelTexts, channelTexts, sosRefusalText } from "../../core/ussd-texts";
+import { CHANNEL_TEXTS, type ChannelTexts, channelTexts, fill, sosRefusalText } from "../../core/ussd-texts";
+import { itemKey, quoteText } from "../../core/price-reports";
+import { quoteReports, recentItems, reportPrice } from "../prices";
 import type { Db } from "../../db";
 import { findMarketPrices, listCommodities } from "../../db/queries/content";
 import { countTrouble } from "../analytics";
@@ -47,7 +50,7 @@ export const USSD_SOS_MESSAGE = "Help needed now (sent by USSD from a basic phon
 
 export async function answerUssd(env: AppEnv, db: Db, input: UssdRequest, phone: string, waitUntil: WaitUntil): Promise<string> {
   // The market menu is the only one that needs the commodity list; other sessions skip the query.
-  const commodities = splitAnswers(input.text).includes("3") ? await listCommodities(db, { examples: isDevelopment(env) }) : [];
+  const commodities = splitAnswers(input.text).includes("3") ? await marketItems(env, db) : [];
   const outcome = parseUssd(input.text, { commodities });
   const channel = await getPhoneChannel(db, phone);
   let t = channelTexts(channel.language);
@@ -92,7 +95,12 @@ async function runAction(env: AppEnv, db: Db, ctx: ActionContext): Promise<strin
       return assistantAnswer(env, db, ctx, action.question);
     case "translate":
       return assistantAnswer(env, db, ctx, `translate ${action.text} to ${LANGUAGES[action.target]}`);
+    case "report":
+      return reportByUssd(db, ctx, action);
     case "market": {
+      // Prices people reported first: the median of the last 14 days (docs/decisions/068-market-prices-people-report.md).
+      const reported = await quoteReports(db, { itemKeys: [itemKey(action.commodity)], place: action.place ?? undefined });
+      if (reported.length) return reportedScreen(t, reported);
       const rows = await findMarketPrices(db, {
         commodity: action.commodity,
         place: action.place ?? undefined,
@@ -107,6 +115,27 @@ async function runAction(env: AppEnv, db: Db, ctx: ActionContext): Promise<strin
       if (result.ok) return end(t.verifyDone);
       return end(result.error);
     }
+  }
+}
+
+/** The market menu's items: staff figures (and development's examples), then items people reported lately. */
+async function marketItems(env: AppEnv, db: Db): Promise<string[]> {
+  const [listed, reported] = await Promise.all([listCommodities(db, { examples: isDevelopment(env) }), recentItems(db)]);
+  const keys = new Set(listed.map(itemKey));
+  return [...listed, ...reported.filter((r) => !keys.has(r.itemKey)).map((r) => r.item)];
+}
+
+/** A price typed on the menu, reported by the calling phone through the same module as the web's. */
+async function reportByUssd(db: Db, ctx: ActionContext, a: Extract<UssdAction, { kind: "report" }>): Promise<string> {
+  const { phone, t } = ctx;
+  const user = await userForPhone(db, phone);
+  try {
+    const done = await reportPrice(db, { userId: user.id, channel: "ussd" }, a);
+    const sent = fill(t.reportSent, { quote: quoteText(t, done.quote, "N", "-") });
+    return end(done.points ? `${sent}. ${fill(t.reportPoints, { points: done.points })}` : sent);
+  } catch (e) {
+    if (e instanceof DomainError && e.code === "rate_limited") return end(t.reportTooMany);
+    throw e;
   }
 }
 

@@ -2,6 +2,8 @@
 // to stay silent. Slow work (an SOS reaching everyone, the online assistant) is acknowledged at once and its
 // result sent afterwards through the Twilio REST API from waitUntil.
 import { placeFromText } from "../../core/places";
+import { parsePriceReportText, quoteText } from "../../core/price-reports";
+import { reportPrice } from "../prices";
 import { newId } from "../../core/ids";
 import { parseWhatsAppCommand, type WhatsAppWebhook } from "../../core/whatsapp-schemas";
 import { langListText, WHATSAPP_TEXTS, type WhatsAppTexts } from "../../core/whatsapp-texts";
@@ -96,6 +98,24 @@ async function sendLater(env: AppEnv, db: Db, phone: string, body: string): Prom
   await sendMessage(env, db, { to: phone, channel: "whatsapp", body });
 }
 
+/**
+ * PRICE rice 50kg 78000 Mile 12: the report goes through the same module as the web's (workers/prices); the
+ * phone, proven by Twilio's signature, is the reporter (docs/decisions/068-market-prices-people-report.md).
+ */
+async function reportPriceByWhatsApp(db: Db, phone: string, text: string, language: ChannelLanguage, t: WhatsAppTexts): Promise<string> {
+  const fields = parsePriceReportText(text);
+  if (!fields) return t.priceUsage;
+  const user = await userForPhone(db, phone);
+  try {
+    const done = await reportPrice(db, { userId: user.id, channel: "whatsapp" }, fields);
+    const thanks = fill(t.priceThanks, { quote: quoteText(channelTexts(language), done.quote) });
+    return done.points ? `${thanks}. ${fill(t.pricePoints, { points: done.points })}` : thanks;
+  } catch (e) {
+    if (!(e instanceof DomainError)) throw e;
+    return e.code === "rate_limited" ? t.priceTooMany : `${e.message.replace(/^Invalid request: \w+: /, "")}. ${t.priceUsage}`;
+  }
+}
+
 export async function handleWhatsApp(env: AppEnv, db: Db, msg: WhatsAppWebhook, waitUntil: WaitUntil): Promise<string | null> {
   const phone = channelPhone(msg.From);
   if (!phone) throw new DomainError("invalid", "Invalid request: From must be whatsapp:+<number>");
@@ -175,6 +195,8 @@ export async function handleWhatsApp(env: AppEnv, db: Db, msg: WhatsAppWebhook, 
       );
       return t.thinking;
     }
+    case "price":
+      return reportPriceByWhatsApp(db, phone, command.text, channel.language, t);
     case "sos": {
       const user = await userForPhone(db, phone);
       const location =

@@ -28,6 +28,7 @@ const MOBILE_MENU = [
   { to: "/machine-learning", label: "shell.link.machineLearning" },
   { to: "/faq", label: "shell.link.faq" },
   { to: "/gamification", label: "shell.link.rewards" },
+  { to: "/market-prices", label: "shell.link.marketPrices" },
   { to: "/notifications", label: "shell.link.smartNotifications" },
   { to: "/features", label: "shell.link.features" },
   { to: "/about", label: "shell.link.about" },

@@ -33,3 +33,14 @@ describe("security refusals", () => {
     expect(translateApiError("You can keep at most 10 passkeys", translator("pidgin"))).toBe("You fit keep only 10 passkeys");
   });
 });
+
+describe("price report refusals", () => {
+  it("translates the schema's reason and the day's limit (core/price-reports.ts)", () => {
+    expect(translateApiError("Invalid request: unit: Give a unit such as 50kg, bag, tuber, basket or litre", translator("french"))).toBe(
+      "Indiquez une unité comme 50kg, sac, tubercule, panier ou litre.",
+    );
+    expect(translateApiError("You have reported the most prices for today. Try again tomorrow.", translator("hausa"))).toBe(
+      "Ka kai iyakar farashin da za ka bayar yau. Gwada gobe.",
+    );
+  });
+});

@@ -3,6 +3,7 @@
 import { AI_LIMIT_MESSAGES, VOICE_PREMIUM_MESSAGE } from "../../../core/ai-limits";
 import type { MessageKey } from "../../../core/i18n/en";
 import { RESERVED_NAME_MESSAGE } from "../../../core/names";
+import { PRICE_LIMIT_MESSAGE, PRICE_REPORT_ERRORS } from "../../../core/price-reports";
 import type { Vars } from "../../../core/i18n/translate";
 
 const KNOWN: Record<string, MessageKey> = {
@@ -92,6 +93,12 @@ const KNOWN: Record<string, MessageKey> = {
   "Could not start your session. Please try again.": "aif.err.start",
   "Premium Feature - Smart replies require phone verification. Verify your phone in Settings.": "aif.err.smartVerify",
   "Smart replies are not available right now. Please try again.": "aif.err.smartDown",
+  // /market-prices (core/price-reports.ts)
+  [PRICE_LIMIT_MESSAGE]: "mp.err.tooMany",
+  ...Object.fromEntries(PRICE_REPORT_ERRORS.item.map((m) => [m, "mp.err.item" as const])),
+  ...Object.fromEntries(PRICE_REPORT_ERRORS.unit.map((m) => [m, "mp.err.unit" as const])),
+  ...Object.fromEntries(PRICE_REPORT_ERRORS.price.map((m) => [m, "mp.err.price" as const])),
+  ...Object.fromEntries(PRICE_REPORT_ERRORS.market.map((m) => [m, "mp.err.market" as const])),
 };
 
 const TOO_MANY = /^Too many /;
