@@ -11,7 +11,6 @@ import {
   ensureRoom,
   findRoom,
   findUsersByIds,
-  isMember,
   listMembers,
   listUserRooms,
   type RoomRow,
@@ -20,6 +19,8 @@ import type { User } from "../../db/schema";
 import { DomainError } from "../../core/domain-error";
 import { blockedInfos, invitationInfos, inviteToGroup, requireNotBlockedBy } from "./membership";
 import { chatListsOf } from "../../db/queries/chat-lists";
+// A team room admits only its organisation's members (docs/decisions/067-enterprise-teams.md).
+import { groupAccess } from "../../db/queries/teams";
 import { dmMembership } from "../../db/queries/direct-requests";
 import { consentToOpen, markRequests, startRequest } from "./requests";
 import { roomStub } from "./stub";
@@ -170,7 +171,7 @@ export async function requireRoomAccess(db: Db, user: User, roomId: string): Pro
     await requireNotBlockedBy(db, user.id, peerId);
     const { member, requester } = await dmMembership(db, roomId, user.id);
     if (member) return { requester };
-  } else if (await isMember(db, roomId, user.id)) return { requester: null };
+  } else if (await groupAccess(db, roomId, user.id)) return { requester: null };
   if (!(await findRoom(db, roomId))) throw new DomainError("not_found", "Room not found");
   throw new DomainError("forbidden", "You are not a member of this room");
 }

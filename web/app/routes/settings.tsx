@@ -136,6 +136,11 @@ function ProfileTab({ user, towns, error }: { user: Me; towns: string[]; error?:
           </p>
         )}
       </div>
+      {user.authMode === "verified" ? (
+        <p>
+          <Link to="/team">{t("set.team")}</Link> — {t("set.teamHint")}
+        </p>
+      ) : null}
       {/* The role comes from the server's /api/me; the dashboard's own API guards decide again. */}
       {user.role === "staff" || user.role === "admin" ? (
         <p>
