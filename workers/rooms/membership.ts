@@ -33,7 +33,9 @@ import { TEAM_ERRORS } from "../../core/teams";
  */
 async function refuseTeamRoom(db: Db, roomId: string): Promise<void> {
   if (await teamOfRoom(db, roomId))
-    throw new DomainError("forbidden", "Team rooms follow the team: invite and remove people on the team page", { code: TEAM_ERRORS.teamRoom });
+    throw new DomainError("forbidden", "Team rooms follow the team: invite and remove people on the team page", {
+      code: TEAM_ERRORS.teamRoom,
+    });
 }
 
 export const BLOCKED_MESSAGE = "You cannot message this person";

@@ -144,7 +144,8 @@ const codeHash = (env: AppEnv, code: string) => sessionHash(env, `team-invite:${
 export async function createInvite(env: AppEnv, db: Db, user: User, input: { phone?: string }, now = new Date()): Promise<NewInviteAnswer> {
   const standing = await standingOf(db, user);
   const { org } = standing;
-  if (!teamRights(standing.role, org.invitePolicy).invite) throw refuse("forbidden", "Only admins may invite to this team", TEAM_ERRORS.notAllowed);
+  if (!teamRights(standing.role, org.invitePolicy).invite)
+    throw refuse("forbidden", "Only admins may invite to this team", TEAM_ERRORS.notAllowed);
   if (!isActive(standing)) throw new DomainError("payment_required", "Teams come with Enterprise", { code: TEAM_ERRORS.needsEnterprise });
   let phone: string | null = null;
   if (input.phone) {
@@ -152,7 +153,8 @@ export async function createInvite(env: AppEnv, db: Db, user: User, input: { pho
     if (!phone) throw new DomainError("invalid", "Enter a valid phone number", { code: "invalid_phone" });
   }
   const [members, invites] = await Promise.all([teamMembers(db, org.id), openInvites(db, org.id, now)]);
-  if (phone && members.some((m) => m.phone === phone)) throw refuse("conflict", "This person is already in the team", TEAM_ERRORS.alreadyInTeam);
+  if (phone && members.some((m) => m.phone === phone))
+    throw refuse("conflict", "This person is already in the team", TEAM_ERRORS.alreadyInTeam);
   if (members.length + invites.length >= TEAM_SEATS)
     throw refuse("conflict", `All ${TEAM_SEATS} seats are taken or held by open invitations`, TEAM_ERRORS.seatsFull);
   const code = newCode();
@@ -197,7 +199,8 @@ async function sendInvite(env: AppEnv, db: Db, input: { phone: string; code: str
 /** DELETE /api/team/invites/:id: an open invitation withdrawn, its seat free again. */
 export async function withdrawInvite(db: Db, user: User, inviteId: string): Promise<void> {
   const standing = await standingOf(db, user);
-  if (!teamRights(standing.role, standing.org.invitePolicy).invite) throw refuse("forbidden", "Only admins may invite to this team", TEAM_ERRORS.notAllowed);
+  if (!teamRights(standing.role, standing.org.invitePolicy).invite)
+    throw refuse("forbidden", "Only admins may invite to this team", TEAM_ERRORS.notAllowed);
   if (!(await revokeInvite(db, standing.org.id, inviteId))) throw refuse("not_found", "Invitation not found", TEAM_ERRORS.inviteUnknown);
 }
 
@@ -206,8 +209,7 @@ export async function withdrawInvite(db: Db, user: User, inviteId: string): Prom
  * only for that phone. They enter the team room's members and get the seat's tier.
  */
 export async function joinTeam(env: AppEnv, db: Db, user: User, code: string, now = new Date()): Promise<TeamAnswer> {
-  if (user.authMode !== "verified" || !user.phone)
-    throw refuse("forbidden", "Verify your phone number to join a team", TEAM_ERRORS.verify);
+  if (user.authMode !== "verified" || !user.phone) throw refuse("forbidden", "Verify your phone number to join a team", TEAM_ERRORS.verify);
   const invite = await findInvite(db, await codeHash(env, code));
   if (!invite) throw refuse("not_found", "This invitation code is not known", TEAM_ERRORS.inviteUnknown);
   if (invite.usedAt) throw refuse("conflict", "This invitation has already been used", TEAM_ERRORS.inviteUsed);
@@ -215,7 +217,8 @@ export async function joinTeam(env: AppEnv, db: Db, user: User, code: string, no
   if (invite.phone && invite.phone !== user.phone)
     throw refuse("forbidden", "This invitation is for another phone number", TEAM_ERRORS.inviteOtherPhone);
   if (await teamOf(db, user.id)) throw refuse("conflict", "You are already in a team", TEAM_ERRORS.alreadyInTeam);
-  if (!(await claimInvite(db, invite.id, user.id, now))) throw refuse("conflict", "This invitation has already been used", TEAM_ERRORS.inviteUsed);
+  if (!(await claimInvite(db, invite.id, user.id, now)))
+    throw refuse("conflict", "This invitation has already been used", TEAM_ERRORS.inviteUsed);
   if (!(await takeSeat(db, invite.orgId, user.id, TEAM_SEATS, now))) {
     await releaseInvite(db, invite.id);
     throw refuse("conflict", `All ${TEAM_SEATS} seats are taken or held by open invitations`, TEAM_ERRORS.seatsFull);
@@ -276,7 +279,8 @@ export async function removeFromTeam(env: AppEnv, db: Db, user: User, userId: st
 /** POST /api/team/leave: anyone but the owner leaves (the owner's subscription is the team). */
 export async function leaveTeam(env: AppEnv, db: Db, user: User, now = new Date()): Promise<TeamAnswer> {
   const standing = await standingOf(db, user);
-  if (!teamRights(standing.role, standing.org.invitePolicy).leave) throw refuse("forbidden", "The owner stays with the team", TEAM_ERRORS.ownerStays);
+  if (!teamRights(standing.role, standing.org.invitePolicy).leave)
+    throw refuse("forbidden", "The owner stays with the team", TEAM_ERRORS.ownerStays);
   await vacate(env, db, standing, user.id, now, false);
   return teamFor(db, (await findUserById(db, user.id)) ?? user, now);
 }

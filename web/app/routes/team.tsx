@@ -150,8 +150,8 @@ function TeamPage({ team, result, appUrl }: { team: TeamInfo; result: TeamAction
         <ul className="stack">
           {team.members.map((m) => (
             <li key={m.userId}>
-              <strong>{m.nickname}</strong> {m.userId === user?.id ? t("team.you") : null} <span className="tag">{t(ROLE_KEYS[m.role])}</span>{" "}
-              {m.phone ? <span className="muted small">{m.phone}</span> : null}
+              <strong>{m.nickname}</strong> {m.userId === user?.id ? t("team.you") : null}{" "}
+              <span className="tag">{t(ROLE_KEYS[m.role])}</span> {m.phone ? <span className="muted small">{m.phone}</span> : null}
               {m.role !== "owner" && m.userId !== user?.id ? (
                 <span className="row">
                   {rights.changeRoles ? (
