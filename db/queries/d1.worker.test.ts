@@ -7,6 +7,7 @@ import { retentionQuerySuite } from "./suite-retention";
 import { serviceQuerySuite } from "./suite-service";
 import { shardQuerySuite } from "./suite-shards";
 import { sosQuerySuite } from "./suite-sos";
+import { teamQuerySuite } from "./suite-teams";
 
 querySuite("D1", () => createDb(env));
 identityQuerySuite("D1", () => createDb(env));
@@ -15,3 +16,4 @@ retentionQuerySuite("D1", () => createDb(env));
 shardQuerySuite("D1", () => createDb(env));
 pagesQuerySuite("D1", () => createDb(env));
 sosQuerySuite("D1", () => createDb(env));
+teamQuerySuite("D1", () => createDb(env));

@@ -14,6 +14,7 @@ import { retentionQuerySuite } from "./suite-retention";
 import { serviceQuerySuite } from "./suite-service";
 import { shardQuerySuite } from "./suite-shards";
 import { sosQuerySuite } from "./suite-sos";
+import { teamQuerySuite } from "./suite-teams";
 
 let db: Db;
 beforeAll(async () => {
@@ -31,3 +32,4 @@ retentionQuerySuite("libSQL", () => db);
 shardQuerySuite("libSQL", () => db);
 pagesQuerySuite("libSQL", () => db);
 sosQuerySuite("libSQL", () => db);
+teamQuerySuite("libSQL", () => db);

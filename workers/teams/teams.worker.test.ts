@@ -90,7 +90,9 @@ describe("invitations", () => {
     expect(await errorCode(reused)).toBe("team_invite_used");
 
     const late = await code(owner);
-    await env.DB.prepare("update org_invites set expires_at = ? where used_at is null").bind(Date.now() - 1000).run();
+    await env.DB.prepare("update org_invites set expires_at = ? where used_at is null")
+      .bind(Date.now() - 1000)
+      .run();
     const expired = await join(bola, late);
     expect(expired.status).toBe(409);
     expect(await errorCode(expired)).toBe("team_invite_expired");
@@ -170,7 +172,11 @@ describe("roles", () => {
     // The owner makes an admin, who then invites and removes a member, but not the owner or another admin.
     const promoted = await call(`/api/team/members/${admin.id}/role`, { method: "POST", cookie: owner.cookie, json: { role: "admin" } });
     expect(promoted.status).toBe(200);
-    const adminPromotes = await call(`/api/team/members/${member.id}/role`, { method: "POST", cookie: admin.cookie, json: { role: "admin" } });
+    const adminPromotes = await call(`/api/team/members/${member.id}/role`, {
+      method: "POST",
+      cookie: admin.cookie,
+      json: { role: "admin" },
+    });
     expect(adminPromotes.status).toBe(403);
     expect((await invite(admin)).status).toBe(201);
     const adminRemovesOwner = await call(`/api/team/members/${owner.id}/remove`, { method: "POST", cookie: admin.cookie });
@@ -179,7 +185,11 @@ describe("roles", () => {
     expect((await teamOf(other)).team).toBeNull();
 
     // The setting "every member may invite" changes what a member may do.
-    const open = await call("/api/team", { method: "PATCH", cookie: admin.cookie, json: { invitePolicy: "members", name: "Kano Growers Co-op" } });
+    const open = await call("/api/team", {
+      method: "PATCH",
+      cookie: admin.cookie,
+      json: { invitePolicy: "members", name: "Kano Growers Co-op" },
+    });
     expect(open.status).toBe(200);
     expect((await invite(member)).status).toBe(201);
     // The team's name is the team room's name in everyone's room list.
@@ -204,7 +214,9 @@ describe("the team room", () => {
     expect((await openRoom(roomId, outsider.cookie)).status).toBe(403);
     await joined(amaka, await code(owner));
     const socket = await mustOpen(roomId, amaka.cookie);
-    const members = await (await call(`/api/rooms/${encodeURIComponent(roomId)}/members`, { cookie: amaka.cookie })).json<{ userId: string }[]>();
+    const members = await (await call(`/api/rooms/${encodeURIComponent(roomId)}/members`, { cookie: amaka.cookie })).json<
+      { userId: string }[]
+    >();
     expect(JSON.stringify(members)).toContain(owner.id);
     expect((await call(`/api/rooms/${encodeURIComponent(roomId)}/members`, { cookie: outsider.cookie })).status).toBe(403);
 
