@@ -1148,6 +1148,7 @@ export const ar: Catalog = {
   "mem.decline": "رفض",
   "mem.leaveLabel": "مغادرة المجموعة {name}",
   "mem.leave": "مغادرة المجموعة",
+  "mem.teamPage": "صفحة الفريق: الأعضاء والدعوات",
   "mem.blockLabel": "حظر {name}",
   "mem.unblockLabel": "إلغاء حظر {name}",
   "mem.block": "حظر",

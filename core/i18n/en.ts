@@ -1138,6 +1138,7 @@ export const en = {
   "mem.decline": "Decline",
   "mem.leaveLabel": "Leave group {name}",
   "mem.leave": "Leave group",
+  "mem.teamPage": "Team page: members and invitations",
   "mem.blockLabel": "Block {name}",
   "mem.unblockLabel": "Unblock {name}",
   "mem.block": "Block",

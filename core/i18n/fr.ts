@@ -1163,6 +1163,7 @@ export const fr: Catalog = {
   "mem.decline": "Refuser",
   "mem.leaveLabel": "Quitter le groupe {name}",
   "mem.leave": "Quitter le groupe",
+  "mem.teamPage": "Page de l'équipe : membres et invitations",
   "mem.blockLabel": "Bloquer {name}",
   "mem.unblockLabel": "Débloquer {name}",
   "mem.block": "Bloquer",

@@ -1144,6 +1144,7 @@ export const ha: Catalog = {
   "mem.decline": "Ƙi",
   "mem.leaveLabel": "Bar ƙungiyar {name}",
   "mem.leave": "Bar ƙungiya",
+  "mem.teamPage": "Shafin ƙungiya: mambobi da gayyata",
   "mem.blockLabel": "Toshe {name}",
   "mem.unblockLabel": "Cire toshewar {name}",
   "mem.block": "Toshe",

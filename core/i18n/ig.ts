@@ -1137,6 +1137,7 @@ export const ig: Catalog = {
   "mem.decline": "Jụ",
   "mem.leaveLabel": "Hapụ otu {name}",
   "mem.leave": "Hapụ otu",
+  "mem.teamPage": "Ibe otu: ndị otu na òkù",
   "mem.blockLabel": "Gbochie {name}",
   "mem.unblockLabel": "Kwụsị igbochi {name}",
   "mem.block": "Gbochie",

@@ -1135,6 +1135,7 @@ export const pcm: Catalog = {
   "mem.decline": "Reject",
   "mem.leaveLabel": "Comot from group {name}",
   "mem.leave": "Comot from group",
+  "mem.teamPage": "Team page: members and invitations",
   "mem.blockLabel": "Block {name}",
   "mem.unblockLabel": "Unblock {name}",
   "mem.block": "Block",

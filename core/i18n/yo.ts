@@ -1125,6 +1125,7 @@ export const yo: Catalog = {
   "mem.decline": "Kọ̀ ọ́",
   "mem.leaveLabel": "Kúrò nínú ẹgbẹ́ {name}",
   "mem.leave": "Kúrò nínú ẹgbẹ́",
+  "mem.teamPage": "Ojú ewé ẹgbẹ́: ọmọ ẹgbẹ́ àti ìpè",
   "mem.blockLabel": "Dí {name} lọ́nà",
   "mem.unblockLabel": "Ṣí {name} sílẹ̀",
   "mem.block": "Dí i lọ́nà",

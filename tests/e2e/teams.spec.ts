@@ -8,8 +8,11 @@ import { acceptCookies, expect, grantTier, signInAsAdmin, test, verifyFreshPhone
 const REFUSED_SOCKET = /WebSocket connection to .* failed|status of 403/;
 test.use({ viewport: { width: 360, height: 640 } });
 
+// Everyone in one area, so each has an area room and the chat list to look at.
+const at = { latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 };
+
 async function person(browser: Browser, baseURL: string, nickname: string) {
-  const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
+  const context = await browser.newContext({ viewport: { width: 360, height: 640 }, permissions: ["geolocation"], geolocation: at });
   await acceptCookies(context, baseURL);
   expect((await context.request.post(`${baseURL}/api/auth/anonymous`)).ok()).toBe(true);
   const { user } = await verifyFreshPhone(context.request, baseURL);
@@ -70,6 +73,9 @@ test("an Enterprise owner invites a person who joins by the code and reads the t
   const room = new URL(member.page.url()).searchParams.get("room")!;
   await expect(member.page.getByRole("heading", { name: "Kano Growers" })).toBeVisible();
   await expect(member.page.getByText("LIVE", { exact: true })).toBeVisible();
+  // The team room is left with the team, so the chat offers the team page instead of "Leave group".
+  await expect(member.page.getByRole("link", { name: "Team page: members and invitations" })).toBeVisible();
+  await expect(member.page.getByRole("button", { name: "Leave group Kano Growers" })).toHaveCount(0);
 
   await owner.page.goto(`/chat?room=${encodeURIComponent(room)}`);
   await expect(owner.page.getByText("LIVE", { exact: true })).toBeVisible();

@@ -71,6 +71,7 @@ export async function roomsFor(db: Db, user: User): Promise<RoomsAnswer> {
       name: peerId ? (names.get(peerId) ?? r.name) : r.name,
       memberCount: Number(r.memberCount),
       lastMessageAt: r.lastMessageAt === null ? null : Number(r.lastMessageAt),
+      ...(Number(r.team) === 1 ? { team: true } : {}),
       ...(peerId ? { peerId, peerVerified: verifiedPeers.has(peerId) } : {}),
     });
   });

@@ -194,7 +194,7 @@ describe("roles", () => {
     expect((await invite(member)).status).toBe(201);
     // The team's name is the team room's name in everyone's room list.
     const rooms = await (await call("/api/rooms", { cookie: member.cookie })).json<{ rooms: { id: string; name: string }[] }>();
-    expect(rooms.rooms.find((r) => r.id === team.roomId)?.name).toBe("Kano Growers Co-op");
+    expect(rooms.rooms.find((r) => r.id === team.roomId)).toMatchObject({ name: "Kano Growers Co-op", kind: "group", team: true });
 
     // The owner cannot leave; a member can.
     expect(await errorCode(await call("/api/team/leave", { method: "POST", cookie: owner.cookie }))).toBe("team_owner_stays");
