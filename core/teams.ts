@@ -11,6 +11,11 @@ export const TEAM_SEATS = PRICES_NGN.enterprise.monthly / PRICES_NGN.premium.mon
 /** An invitation is good this long, and once. */
 export const INVITE_DAYS = 7;
 export const INVITE_MS = INVITE_DAYS * 86_400_000;
+/**
+ * Invitations an organisation may make in a day: a withdrawn invitation frees its seat at once, so without this one
+ * admin could send a phone any number of WhatsApp invitations.
+ */
+export const INVITES_PER_DAY = 20;
 
 export const TEAM_ROLES = ["owner", "admin", "member"] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
@@ -45,6 +50,7 @@ export const TEAM_ERRORS = {
   verify: "team_verify",
   ownerStays: "team_owner_stays",
   teamRoom: "team_room_managed",
+  tooManyInvites: "team_too_many_invites",
 } as const;
 export type TeamErrorCode = (typeof TEAM_ERRORS)[keyof typeof TEAM_ERRORS];
 

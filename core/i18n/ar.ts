@@ -662,6 +662,7 @@ export const ar: Catalog = {
   "team.err.verify": "أكّد رقم هاتفك لتنضم إلى فريق.",
   "team.err.ownerStays": "يبقى المالك في الفريق.",
   "team.err.invalidPhone": "أدخل رقم هاتف صحيحًا.",
+  "team.err.tooManyInvites": "دعوات كثيرة جدًا اليوم. حاول مرة أخرى غدًا.",
   "team.err.teamRoom": "غرف الفريق تتبع الفريق: ادعُ الأشخاص وأزلهم من صفحة الفريق.",
   "team.msg.inviteTitle": "دعوة إلى فريق",
   "team.msg.inviteBody": "يدعوك {who} إلى الفريق {team}. رمزك: {code} (يعمل مرة واحدة، لمدة {days} أيام).",

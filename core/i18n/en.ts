@@ -660,6 +660,7 @@ export const en = {
   "team.err.verify": "Verify your phone number to join a team.",
   "team.err.ownerStays": "The owner stays with the team.",
   "team.err.invalidPhone": "Enter a valid phone number.",
+  "team.err.tooManyInvites": "Too many invitations today. Try again tomorrow.",
   "team.err.teamRoom": "Team rooms follow the team: invite and remove people on the team page.",
   "team.msg.inviteTitle": "Team invitation",
   "team.msg.inviteBody": "{who} invites you to the team {team}. Your code: {code} (it works once, for {days} days).",

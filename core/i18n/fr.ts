@@ -664,6 +664,7 @@ export const fr: Catalog = {
   "team.err.verify": "Vérifiez votre numéro de téléphone pour rejoindre une équipe.",
   "team.err.ownerStays": "Le propriétaire reste dans l'équipe.",
   "team.err.invalidPhone": "Saisissez un numéro de téléphone valide.",
+  "team.err.tooManyInvites": "Trop d'invitations aujourd'hui. Réessayez demain.",
   "team.err.teamRoom": "Les salons d'équipe suivent l'équipe : invitez et retirez des personnes sur la page Équipe.",
   "team.msg.inviteTitle": "Invitation d'équipe",
   "team.msg.inviteBody": "{who} vous invite dans l'équipe {team}. Votre code : {code} (il sert une fois, pendant {days} jours).",

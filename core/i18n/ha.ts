@@ -657,6 +657,7 @@ export const ha: Catalog = {
   "team.err.verify": "Tabbatar da lambar wayarka don shiga ƙungiya.",
   "team.err.ownerStays": "Mai shi yana nan tare da ƙungiya.",
   "team.err.invalidPhone": "Shigar da lambar waya mai inganci.",
+  "team.err.tooManyInvites": "Gayyata sun yi yawa yau. Sake gwadawa gobe.",
   "team.err.teamRoom": "Ɗakunan ƙungiya suna bin ƙungiya: gayyata da cire mutane a shafin ƙungiya.",
   "team.msg.inviteTitle": "Gayyatar ƙungiya",
   "team.msg.inviteBody": "{who} yana gayyatar ka zuwa ƙungiyar {team}. Lambarka: {code} (tana aiki sau ɗaya, na kwanaki {days}).",

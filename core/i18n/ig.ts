@@ -654,6 +654,7 @@ export const ig: Catalog = {
   "team.err.verify": "Kwado nọmba ekwentị gị ka ị sonye n'otu.",
   "team.err.ownerStays": "Onye nwe na-anọ n'otu.",
   "team.err.invalidPhone": "Tinye nọmba ekwentị ziri ezi.",
+  "team.err.tooManyInvites": "Òkù dị ukwuu taa. Nwaa ọzọ echi.",
   "team.err.teamRoom": "Ọnụ ụlọ otu na-eso otu: kpọọ ma wepụ mmadụ na ibe otu.",
   "team.msg.inviteTitle": "Òkù otu",
   "team.msg.inviteBody": "{who} na-akpọ gị òkù n'otu {team}. Koodu gị: {code} (ọ na-arụ otu ugboro, maka ụbọchị {days}).",

@@ -655,6 +655,7 @@ export const pcm: Catalog = {
   "team.err.verify": "Verify your phone number make you join team.",
   "team.err.ownerStays": "The owner dey stay with the team.",
   "team.err.invalidPhone": "Enter correct phone number.",
+  "team.err.tooManyInvites": "Invitations don too much today. Try again tomorrow.",
   "team.err.teamRoom": "Team rooms dey follow the team: invite and remove people for the team page.",
   "team.msg.inviteTitle": "Team invitation",
   "team.msg.inviteBody": "{who} dey invite you join the team {team}. Your code: {code} (e dey work once, for {days} days).",

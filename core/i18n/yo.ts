@@ -649,6 +649,7 @@ export const yo: Catalog = {
   "team.err.verify": "Jẹ́rìí sí nọ́mbà fóònù rẹ láti darapọ̀ mọ́ ẹgbẹ́.",
   "team.err.ownerStays": "Olùní máa ń wà nínú ẹgbẹ́.",
   "team.err.invalidPhone": "Tẹ nọ́mbà fóònù tó tọ̀nà.",
+  "team.err.tooManyInvites": "Ìpè ti pọ̀ jù lónìí. Gbìyànjú lẹ́ẹ̀kan sí i lọ́la.",
   "team.err.teamRoom": "Yàrá ẹgbẹ́ ń tẹ̀lé ẹgbẹ́: pe ènìyàn kí o sì yọ wọ́n kúrò lójú ewé ẹgbẹ́.",
   "team.msg.inviteTitle": "Ìpè ẹgbẹ́",
   "team.msg.inviteBody": "{who} ń pè ọ́ sínú ẹgbẹ́ {team}. Kóòdù rẹ: {code} (ó ń ṣiṣẹ́ lẹ́ẹ̀kan, fún ọjọ́ {days}).",

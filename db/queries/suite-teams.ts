@@ -6,12 +6,16 @@ import type { Db } from "../index";
 import { addMembers } from "./rooms";
 import {
   claimInvite,
+  findInvite,
   groupAccess,
   insertInvite,
   insertTeam,
+  invitesMadeSince,
   openInvites,
+  pruneInvites,
   releaseInvite,
   removeSeat,
+  revokeInvite,
   takeSeat,
   teamMembers,
   teamOf,
@@ -65,8 +69,9 @@ export function teamQuerySuite(driver: string, getDb: () => Db) {
         phone: null,
         createdBy: owner.id,
         expiresAt: new Date(now.getTime() + 60_000),
+        createdAt: now,
       };
-      await insertInvite(db, invite, now);
+      await insertInvite(db, invite);
       expect((await openInvites(db, id, now)).map((i) => i.id)).toEqual([invite.id]);
       expect(await claimInvite(db, invite.id, who.id, now)).toBe(true);
       expect(await claimInvite(db, invite.id, who.id, now)).toBe(false);
@@ -74,6 +79,31 @@ export function teamQuerySuite(driver: string, getDb: () => Db) {
       await releaseInvite(db, invite.id);
       expect(await claimInvite(db, invite.id, who.id, new Date(now.getTime() + 120_000))).toBe(false);
       expect(await claimInvite(db, invite.id, who.id, now)).toBe(true);
+    });
+
+    it("counts a day's invitations, withdrawn ones too, and drops the finished ones a day later", async () => {
+      const db = getDb();
+      const { id, owner } = await team(db);
+      const now = new Date();
+      const made = (at: Date) => ({
+        id: newId(),
+        orgId: id,
+        codeHash: newId(),
+        phone: null,
+        createdBy: owner.id,
+        expiresAt: new Date(at.getTime() + 60_000),
+        createdAt: at,
+      });
+      const old = made(new Date(now.getTime() - 2 * 86_400_000));
+      const fresh = made(now);
+      await insertInvite(db, old);
+      await insertInvite(db, fresh);
+      expect(await revokeInvite(db, id, fresh.id, now)).toBe(true);
+      expect(await revokeInvite(db, id, fresh.id, now)).toBe(false);
+      expect(await invitesMadeSince(db, id, new Date(now.getTime() - 86_400_000))).toBe(1);
+      await pruneInvites(db, id, now);
+      expect(await findInvite(db, old.codeHash)).toBeUndefined();
+      expect((await findInvite(db, fresh.codeHash))?.usedBy).toBeNull();
     });
 
     it("lets a room member into a team room only while they hold a seat", async () => {

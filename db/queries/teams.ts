@@ -1,5 +1,5 @@
 // Enterprise teams: organisations, their members and invitations (docs/decisions/067-enterprise-teams.md).
-import { and, asc, eq, gt, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, isNull, lte, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../index";
 import { orgInvites, orgMembers, orgs, roomMembers, rooms, users } from "../schema";
@@ -96,15 +96,36 @@ export async function setTeamRole(db: Db, orgId: string, userId: string, role: "
     .where(and(eq(orgMembers.orgId, orgId), eq(orgMembers.userId, userId), sql`${orgMembers.role} <> 'owner'`));
 }
 
-/** Invitations used or expired are dropped when the organisation makes a new one: the table holds about its seats. */
-export async function insertInvite(
-  db: Db,
-  row: { id: string; orgId: string; codeHash: string; phone: string | null; createdBy: string; expiresAt: Date },
-  now: Date,
-) {
+/**
+ * Invitations used, withdrawn or expired are dropped a day after they were made, when the organisation makes its next
+ * one: the table holds at most a day's invitations (INVITES_PER_DAY) and the open ones per organisation.
+ */
+export async function pruneInvites(db: Db, orgId: string, now: Date) {
   await db
     .delete(orgInvites)
-    .where(and(eq(orgInvites.orgId, row.orgId), or(sql`${orgInvites.usedAt} IS NOT NULL`, lte(orgInvites.expiresAt, now))));
+    .where(
+      and(
+        eq(orgInvites.orgId, orgId),
+        lte(orgInvites.createdAt, new Date(now.getTime() - 86_400_000)),
+        or(sql`${orgInvites.usedAt} IS NOT NULL`, lte(orgInvites.expiresAt, now)),
+      ),
+    );
+}
+
+/** How many invitations the organisation made in the last day (withdrawn ones included). */
+export async function invitesMadeSince(db: Db, orgId: string, since: Date): Promise<number> {
+  const row = await db
+    .select({ n: count() })
+    .from(orgInvites)
+    .where(and(eq(orgInvites.orgId, orgId), gt(orgInvites.createdAt, since)))
+    .get();
+  return Number(row?.n ?? 0);
+}
+
+export async function insertInvite(
+  db: Db,
+  row: { id: string; orgId: string; codeHash: string; phone: string | null; createdBy: string; expiresAt: Date; createdAt: Date },
+) {
   await db.insert(orgInvites).values(row);
 }
 
@@ -127,9 +148,11 @@ export async function releaseInvite(db: Db, id: string) {
   await db.update(orgInvites).set({ usedAt: null, usedBy: null }).where(eq(orgInvites.id, id));
 }
 
-export async function revokeInvite(db: Db, orgId: string, id: string): Promise<boolean> {
+/** Withdraws an open invitation: marked used by nobody, so it holds no seat and its code joins no one. */
+export async function revokeInvite(db: Db, orgId: string, id: string, now: Date): Promise<boolean> {
   const rows = await db
-    .delete(orgInvites)
+    .update(orgInvites)
+    .set({ usedAt: now, usedBy: null })
     .where(and(eq(orgInvites.orgId, orgId), eq(orgInvites.id, id), isNull(orgInvites.usedAt)))
     .returning({ id: orgInvites.id });
   return rows.length === 1;

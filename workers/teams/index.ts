@@ -13,6 +13,7 @@ import {
   INVITE_CODE_ALPHABET,
   INVITE_DAYS,
   INVITE_MS,
+  INVITES_PER_DAY,
   type NewInviteAnswer,
   TEAM_ERRORS,
   TEAM_SEATS,
@@ -27,7 +28,9 @@ import {
   findInvite,
   insertInvite,
   insertTeam,
+  invitesMadeSince,
   openInvites,
+  pruneInvites,
   releaseInvite,
   renameTeamRoom,
   removeSeat,
@@ -152,15 +155,24 @@ export async function createInvite(env: AppEnv, db: Db, user: User, input: { pho
     phone = normalizePhone(input.phone);
     if (!phone) throw new DomainError("invalid", "Enter a valid phone number", { code: "invalid_phone" });
   }
-  const [members, invites] = await Promise.all([teamMembers(db, org.id), openInvites(db, org.id, now)]);
+  await pruneInvites(db, org.id, now);
+  const [members, invites, made] = await Promise.all([
+    teamMembers(db, org.id),
+    openInvites(db, org.id, now),
+    invitesMadeSince(db, org.id, new Date(now.getTime() - 86_400_000)),
+  ]);
   if (phone && members.some((m) => m.phone === phone))
     throw refuse("conflict", "This person is already in the team", TEAM_ERRORS.alreadyInTeam);
   if (members.length + invites.length >= TEAM_SEATS)
     throw refuse("conflict", `All ${TEAM_SEATS} seats are taken or held by open invitations`, TEAM_ERRORS.seatsFull);
+  if (made >= INVITES_PER_DAY)
+    throw new DomainError("rate_limited", `Too many invitations today: at most ${INVITES_PER_DAY} a day`, {
+      code: TEAM_ERRORS.tooManyInvites,
+    });
   const code = newCode();
   const id = newId();
   const expiresAt = new Date(now.getTime() + INVITE_MS);
-  await insertInvite(db, { id, orgId: org.id, codeHash: await codeHash(env, code), phone, createdBy: user.id, expiresAt }, now);
+  await insertInvite(db, { id, orgId: org.id, codeHash: await codeHash(env, code), phone, createdBy: user.id, expiresAt, createdAt: now });
   if (phone) await sendInvite(env, db, { phone, code, team: org.name, from: user.nickname });
   return { invite: { id, phone, createdAt: now.toISOString(), expiresAt: expiresAt.toISOString() }, code: formatInviteCode(code) };
 }
@@ -171,7 +183,8 @@ async function sendInvite(env: AppEnv, db: Db, input: { phone: string; code: str
     const person = invitee ? await findUserById(db, invitee.id) : undefined;
     const t = translator(chooseLanguage(person?.language, null));
     const shown = formatInviteCode(input.code);
-    const url = new URL(`/team?code=${shown}`, env.APP_URL ?? "http://localhost").toString();
+    // Without APP_URL (not configured) the message carries the code alone: never a made-up address.
+    const url = env.APP_URL ? ` ${new URL(`/team?code=${shown}`, env.APP_URL).toString()}` : "";
     const vars = { who: input.from, team: input.team, code: shown, days: INVITE_DAYS };
     const title = t("team.msg.inviteTitle");
     const content = t("team.msg.inviteBody", vars);
@@ -187,7 +200,7 @@ async function sendInvite(env: AppEnv, db: Db, input: { phone: string; code: str
         localized: (tl) => ({ title: tl("team.msg.inviteTitle"), content: tl("team.msg.inviteBody", vars) }),
       });
     }
-    const body = `LinkUp: ${content} ${url}`;
+    const body = `LinkUp: ${content}${url}`;
     const wa = await sendMessage(env, db, { to: input.phone, channel: "whatsapp", body });
     if (wa.status === "failed") await sendMessage(env, db, { to: input.phone, channel: "sms", body });
   } catch (e) {
@@ -201,7 +214,8 @@ export async function withdrawInvite(db: Db, user: User, inviteId: string): Prom
   const standing = await standingOf(db, user);
   if (!teamRights(standing.role, standing.org.invitePolicy).invite)
     throw refuse("forbidden", "Only admins may invite to this team", TEAM_ERRORS.notAllowed);
-  if (!(await revokeInvite(db, standing.org.id, inviteId))) throw refuse("not_found", "Invitation not found", TEAM_ERRORS.inviteUnknown);
+  if (!(await revokeInvite(db, standing.org.id, inviteId, new Date())))
+    throw refuse("not_found", "Invitation not found", TEAM_ERRORS.inviteUnknown);
 }
 
 /**
@@ -211,7 +225,9 @@ export async function withdrawInvite(db: Db, user: User, inviteId: string): Prom
 export async function joinTeam(env: AppEnv, db: Db, user: User, code: string, now = new Date()): Promise<TeamAnswer> {
   if (user.authMode !== "verified" || !user.phone) throw refuse("forbidden", "Verify your phone number to join a team", TEAM_ERRORS.verify);
   const invite = await findInvite(db, await codeHash(env, code));
-  if (!invite) throw refuse("not_found", "This invitation code is not known", TEAM_ERRORS.inviteUnknown);
+  // A withdrawn invitation (used by nobody) is as unknown as one never made.
+  if (!invite || (invite.usedAt && !invite.usedBy))
+    throw refuse("not_found", "This invitation code is not known", TEAM_ERRORS.inviteUnknown);
   if (invite.usedAt) throw refuse("conflict", "This invitation has already been used", TEAM_ERRORS.inviteUsed);
   if (invite.expiresAt <= now) throw refuse("conflict", "This invitation has expired", TEAM_ERRORS.inviteExpired);
   if (invite.phone && invite.phone !== user.phone)

@@ -4,7 +4,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { CLOSE_NOT_MEMBER } from "../../core/frames";
-import { TEAM_SEATS, type NewInviteAnswer, type TeamAnswer, type TeamInfo } from "../../core/teams";
+import { INVITES_PER_DAY, TEAM_SEATS, type NewInviteAnswer, type TeamAnswer, type TeamInfo } from "../../core/teams";
 import { adminSession, call, setTier, verifiedSession } from "../../tests/workers/helpers";
 import { mustOpen, openRoom } from "../../tests/workers/room-socket";
 
@@ -138,6 +138,25 @@ describe("invitations", () => {
     expect(wrong.status).toBe(403);
     expect(await errorCode(wrong)).toBe("team_invite_other_phone");
     expect((await joined(amaka, c)).name).toBe("Ibadan Tailors");
+  });
+
+  it("are at most INVITES_PER_DAY a day, withdrawn ones counted, so nobody's phone is flooded with them", async () => {
+    const owner = await enterpriseOwner();
+    await newTeam(owner);
+    const target = await person("Amaka");
+    for (let i = 0; i < INVITES_PER_DAY; i++) {
+      const made = await invite(owner, target.local);
+      expect(made.status).toBe(201);
+      const { invite: open } = await made.json<NewInviteAnswer>();
+      expect((await call(`/api/team/invites/${open.id}`, { method: "DELETE", cookie: owner.cookie })).status).toBe(204);
+    }
+    const refused = await invite(owner, target.local);
+    expect(refused.status).toBe(429);
+    expect(await errorCode(refused)).toBe("team_too_many_invites");
+    const sent = await env.DB.prepare('select count(*) as n from outbound_messages where "to" = ? and body like ?')
+      .bind(target.phone, "%invites you to the team%")
+      .first<{ n: number }>();
+    expect(sent?.n).toBe(INVITES_PER_DAY);
   });
 
   it("need a verified phone to be used", async () => {

@@ -32,6 +32,7 @@ const ERROR_KEYS: Record<string, MessageKey> = {
   [TEAM_ERRORS.inviteOtherPhone]: "team.err.inviteOtherPhone",
   [TEAM_ERRORS.verify]: "team.err.verify",
   [TEAM_ERRORS.ownerStays]: "team.err.ownerStays",
+  [TEAM_ERRORS.tooManyInvites]: "team.err.tooManyInvites",
   invalid_phone: "team.err.invalidPhone",
 };
 
