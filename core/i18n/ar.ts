@@ -2164,6 +2164,7 @@ export const ar: Catalog = {
   "set.plan.downgrade": "الانتقال إلى Premium",
   "set.plan.enterpriseActive": "Enterprise مفعّل",
   "set.plan.enterpriseBody": "لدى مؤسستك كل ميزات LinkUp بلا حدود.",
+  "set.plan.fromSeat": "يأتيك Enterprise من مقعدك في فريق: ويبقى ما دمت تشغل المقعد.",
   "set.plan.premiumActive": "Premium مفعّل",
   "set.plan.premiumBody":
     "أوامر ذكاء اصطناعي وترجمة بلا حدود، و50 رسالة صوتية شهريًا، ونداء استغاثة يصل إلى نحو 10 كم، وأولوية في اتصالات الدعم.",

@@ -2098,6 +2098,7 @@ export const en = {
   "set.plan.downgrade": "Downgrade to Premium",
   "set.plan.enterpriseActive": "Enterprise Active",
   "set.plan.enterpriseBody": "Your organisation has every LinkUp feature, with no limits.",
+  "set.plan.fromSeat": "Your Enterprise comes from your seat in a team: it lasts while you hold the seat.",
   "set.plan.premiumActive": "Premium Active",
   "set.plan.premiumBody":
     "Unlimited AI commands and translation, 50 voice messages a month, an SOS that reaches about 10 km and support call-backs first.",

@@ -2151,6 +2151,7 @@ export const fr: Catalog = {
   "set.plan.downgrade": "Passer à Premium",
   "set.plan.enterpriseActive": "Enterprise actif",
   "set.plan.enterpriseBody": "Votre organisation a toutes les fonctions de LinkUp, sans limite.",
+  "set.plan.fromSeat": "Votre Enterprise vient de votre place dans une équipe : il dure tant que vous gardez la place.",
   "set.plan.premiumActive": "Premium actif",
   "set.plan.premiumBody":
     "Commandes IA et traduction illimitées, 50 messages vocaux par mois, un SOS qui porte à environ 10 km et des rappels de l'assistance en priorité.",

@@ -2124,6 +2124,7 @@ export const ha: Catalog = {
   "set.plan.downgrade": "Sauka zuwa Premium",
   "set.plan.enterpriseActive": "Kamfani yana aiki",
   "set.plan.enterpriseBody": "Ƙungiyarku tana da duk fasalolin LinkUp, ba tare da iyaka ba.",
+  "set.plan.fromSeat": "Enterprise ɗinka ya fito ne daga kujerarka a ƙungiya: yana nan muddin kana riƙe da kujerar.",
   "set.plan.premiumActive": "Premium yana aiki",
   "set.plan.premiumBody":
     "Umarnin AI da fassara marasa iyaka, saƙonnin murya 50 a wata, SOS da ke kai kusan kilomita 10 da fifikon kiran tallafi.",

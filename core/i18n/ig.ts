@@ -2098,6 +2098,7 @@ export const ig: Catalog = {
   "set.plan.downgrade": "Gbadata gaa Premium",
   "set.plan.enterpriseActive": "Enterprise na-arụ ọrụ",
   "set.plan.enterpriseBody": "Nzukọ gị nwere njirimara LinkUp niile, n'enweghị oke.",
+  "set.plan.fromSeat": "Enterprise gị si n'oche gị n'otu: ọ na-adịgide ma ị ka jide oche ahụ.",
   "set.plan.premiumActive": "Premium na-arụ ọrụ",
   "set.plan.premiumBody": "Iwu AI na ntụgharị enweghị oke, ozi olu 50 kwa ọnwa, SOS na-eru ihe dị ka kilomita 10 na oku nkwado na mbụ.",
   "set.plan.upgradeEnterprise": "Kwalite gaa Enterprise",

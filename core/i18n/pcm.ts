@@ -2101,6 +2101,7 @@ export const pcm: Catalog = {
   "set.plan.downgrade": "Come down to Premium",
   "set.plan.enterpriseActive": "Enterprise don start",
   "set.plan.enterpriseBody": "Your organisation get every LinkUp feature, no limit.",
+  "set.plan.fromSeat": "Your Enterprise dey come from your seat for one team: e go last as long as you hold the seat.",
   "set.plan.premiumActive": "Premium don start",
   "set.plan.premiumBody":
     "AI commands and translation wey no get limit, 50 voice messages every month, SOS wey reach like 10 km and support go call you first.",

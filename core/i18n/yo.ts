@@ -2082,6 +2082,7 @@ export const yo: Catalog = {
   "set.plan.downgrade": "Sọ̀kalẹ̀ sí Premium",
   "set.plan.enterpriseActive": "Enterprise ń ṣiṣẹ́",
   "set.plan.enterpriseBody": "Àjọ rẹ ní gbogbo ẹ̀yà LinkUp, láìní òpin.",
+  "set.plan.fromSeat": "Enterprise rẹ wá láti ìjókòó rẹ nínú ẹgbẹ́: ó máa wà níwọ̀n ìgbà tí o bá ní ìjókòó náà.",
   "set.plan.premiumActive": "Premium ń ṣiṣẹ́",
   "set.plan.premiumBody": "Àṣẹ AI àti ìtumọ̀ láìní òpin, ìfiránṣẹ́ ohùn 50 lóṣù, SOS tó dé bí kìlómítà 10 àti ìpè ìrànlọ́wọ́ ní àkọ́kọ́.",
   "set.plan.upgradeEnterprise": "Gòkè sí Enterprise",

@@ -86,6 +86,7 @@ test("an Enterprise owner invites a person who joins by the code and reads the t
   const memberSettings = await member.context.newPage();
   await memberSettings.goto("/settings?tab=premium");
   await expect(memberSettings.getByRole("heading", { name: "Enterprise Active" })).toBeVisible();
+  await expect(memberSettings.getByText("Your Enterprise comes from your seat in a team")).toBeVisible();
 
   // Someone outside the team: no team room in their list, and the room's socket is refused by the server.
   await outsider.page.goto("/chat");
