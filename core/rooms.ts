@@ -18,6 +18,8 @@ export interface RoomSummary {
   peerId?: string;
   /** For direct chats: whether the other person has a verified phone, so can take calls (the room checks again). */
   peerVerified?: boolean;
+  /** A team room: its members are an Enterprise team's, managed on /team (docs/decisions/067-enterprise-teams.md). */
+  team?: boolean;
   /** A direct chat waiting for consent (docs/decisions/050-consent-before-a-stranger-reaches-you.md). */
   request?: DirectRequestInfo;
 }

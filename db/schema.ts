@@ -971,3 +971,64 @@ export const personCopies = sqliteTable("person_copies", {
   homeShard: integer("home_shard").notNull(),
   updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
 });
+
+// Enterprise teams (docs/decisions/067-enterprise-teams.md): an Enterprise subscriber owns one organisation; its
+// seats (TEAM_SEATS, the owner's included) bound `org_members`, and open invitations count against them too, so
+// every table here stays within a few rows per Enterprise subscriber.
+export const orgs = sqliteTable(
+  "orgs",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    // Who may invite: owner and admins only, or every member too.
+    invitePolicy: text("invite_policy", { enum: ["admins", "members"] })
+      .notNull()
+      .default("admins"),
+    // Whether a seat gives its holder the Enterprise tier's features (workers/teams/seats.ts).
+    seatFeatures: integer("seat_features", { mode: "boolean" }).notNull().default(true),
+    // The team room: a `group:` room whose members are exactly the organisation's.
+    roomId: text("room_id").references(() => rooms.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("orgs_owner_unique").on(t.ownerId), uniqueIndex("orgs_room_unique").on(t.roomId)],
+);
+
+export const orgMembers = sqliteTable(
+  "org_members",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["owner", "admin", "member"] })
+      .notNull()
+      .default("member"),
+    joinedAt: integer("joined_at", { mode: "timestamp_ms" }).notNull().default(now),
+  },
+  // One organisation per person: a seat's tier never comes from two places.
+  (t) => [primaryKey({ columns: [t.orgId, t.userId] }), uniqueIndex("org_members_user_unique").on(t.userId)],
+);
+
+// An invitation: a code (kept as its HMAC), single use, expiring; for one phone number or for whoever has the code.
+export const orgInvites = sqliteTable(
+  "org_invites",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    phone: text("phone"),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    usedAt: integer("used_at", { mode: "timestamp_ms" }),
+    usedBy: text("used_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [uniqueIndex("org_invites_code_unique").on(t.codeHash), index("org_invites_org_idx").on(t.orgId)],
+);

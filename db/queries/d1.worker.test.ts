@@ -8,6 +8,7 @@ import { retentionQuerySuite } from "./suite-retention";
 import { serviceQuerySuite } from "./suite-service";
 import { shardQuerySuite } from "./suite-shards";
 import { sosQuerySuite } from "./suite-sos";
+import { teamQuerySuite } from "./suite-teams";
 
 querySuite("D1", () => createDb(env));
 identityQuerySuite("D1", () => createDb(env));
@@ -17,3 +18,4 @@ shardQuerySuite("D1", () => createDb(env));
 pagesQuerySuite("D1", () => createDb(env));
 sosQuerySuite("D1", () => createDb(env));
 pricesQuerySuite("D1", () => createDb(env));
+teamQuerySuite("D1", () => createDb(env));

@@ -15,6 +15,7 @@ import { retentionQuerySuite } from "./suite-retention";
 import { serviceQuerySuite } from "./suite-service";
 import { shardQuerySuite } from "./suite-shards";
 import { sosQuerySuite } from "./suite-sos";
+import { teamQuerySuite } from "./suite-teams";
 
 let db: Db;
 beforeAll(async () => {
@@ -33,3 +34,4 @@ shardQuerySuite("libSQL", () => db);
 pagesQuerySuite("libSQL", () => db);
 sosQuerySuite("libSQL", () => db);
 pricesQuerySuite("libSQL", () => db);
+teamQuerySuite("libSQL", () => db);

@@ -32,6 +32,14 @@ function mergeStatements(f: string, t: string, p: MergedProfile): SQL[] {
     sql`DELETE FROM room_invitations WHERE user_id = ${f}
         OR (user_id = ${t} AND room_id IN (SELECT room_id FROM room_members WHERE user_id = ${t}))`,
     sql`UPDATE room_invitations SET invited_by = ${t} WHERE invited_by = ${f}`,
+    // A team seat or organisation moves unless the owner already has one: one team per person
+    // (docs/decisions/067-enterprise-teams.md); joining and starting a team need a verified phone, so this is rare.
+    sql`UPDATE OR IGNORE org_members SET user_id = ${t} WHERE user_id = ${f}`,
+    sql`DELETE FROM org_members WHERE user_id = ${f}`,
+    sql`UPDATE OR IGNORE orgs SET owner_id = ${t} WHERE owner_id = ${f}`,
+    sql`DELETE FROM orgs WHERE owner_id = ${f}`,
+    sql`UPDATE org_invites SET created_by = ${t} WHERE created_by = ${f}`,
+    sql`UPDATE org_invites SET used_by = ${t} WHERE used_by = ${f}`,
     sql`UPDATE OR IGNORE user_blocks SET blocker_id = ${t} WHERE blocker_id = ${f}`,
     sql`UPDATE OR IGNORE user_blocks SET blocked_id = ${t} WHERE blocked_id = ${f}`,
     sql`DELETE FROM user_blocks WHERE blocker_id = ${f} OR blocked_id = ${f} OR blocker_id = blocked_id`,

@@ -5,6 +5,9 @@ import { newId } from "../../core/ids";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../index";
 import {
+  orgInvites,
+  orgMembers,
+  orgs,
   directRequests,
   analyticsPersonal,
   apiKeys,
@@ -196,6 +199,7 @@ export function accountDeletionSteps(db: Db, user: { id: string; phone: string |
   const inDm = (column: SQLiteColumn) => (dmRooms.length ? inArray(column, dmRooms) : sql`0`);
   const ownSessions = db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, id));
   const ownApiKeys = db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.userId, id));
+  const ownOrgs = db.select({ id: orgs.id }).from(orgs).where(eq(orgs.ownerId, id));
   return [
     // The rooms hold the messages themselves (they forget the person first); D1 keeps only counts.
     db.delete(roomPresence).where(or(eq(roomPresence.userId, id), like(roomPresence.roomId, `dm:%${id}%`))),
@@ -203,6 +207,12 @@ export function accountDeletionSteps(db: Db, user: { id: string; phone: string |
     db.delete(roomInvitations).where(or(eq(roomInvitations.userId, id), inDm(roomInvitations.roomId))),
     db.update(roomInvitations).set({ invitedBy: null }).where(eq(roomInvitations.invitedBy, id)),
     db.delete(roomMembers).where(or(eq(roomMembers.userId, id), inDm(roomMembers.roomId))),
+    // Their seat; an organisation they own goes with its seats and invitations (docs/decisions/067-enterprise-teams.md).
+    db.delete(orgInvites).where(inArray(orgInvites.orgId, ownOrgs)),
+    db.update(orgInvites).set({ createdBy: null }).where(eq(orgInvites.createdBy, id)),
+    db.update(orgInvites).set({ usedBy: null }).where(eq(orgInvites.usedBy, id)),
+    db.delete(orgMembers).where(or(eq(orgMembers.userId, id), inArray(orgMembers.orgId, ownOrgs))),
+    db.delete(orgs).where(eq(orgs.ownerId, id)),
     db.delete(directRequests).where(like(directRequests.roomId, `dm:%${id}%`)),
     db.delete(rooms).where(like(rooms.id, `dm:%${id}%`)),
     db.update(rooms).set({ createdBy: null }).where(eq(rooms.createdBy, id)),

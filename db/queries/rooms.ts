@@ -69,6 +69,8 @@ export async function listUserRooms(db: Db, userId: string) {
       memberCount: sql<number>`(select count(*) from room_members m where m.room_id = ${rooms.id})`,
       // The room's own batch keeps it (docs/decisions/056-the-room-is-the-record-of-its-messages.md).
       lastMessageAt: sql<number | null>`${roomActivity.lastMessageAt}`,
+      // A team room follows its team (docs/decisions/067-enterprise-teams.md): the chat offers the team page, not "leave".
+      team: sql<number>`exists (select 1 from orgs o where o.room_id = ${rooms.id})`,
     })
     .from(roomMembers)
     .innerJoin(rooms, eq(rooms.id, roomMembers.roomId))

@@ -2,16 +2,20 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../index";
-import { supportTickets, users } from "../schema";
+import { orgMembers, orgs, supportTickets, users } from "../schema";
 
 /**
- * Open tickets for staff, Premium and Enterprise people first (the priority queue sold with Premium), then
- * oldest first. A ticket left by phone only is matched to the account that owns the phone.
+ * Open tickets for staff: an Enterprise organisation's people first (its dedicated support,
+ * docs/decisions/067-enterprise-teams.md), then Premium and Enterprise people (the priority queue sold with
+ * Premium), then oldest first. A ticket left by phone only is matched to the account that owns the phone.
  */
 export function staffSupportQueue(db: Db, limit = 100) {
   // A report names the person reported: staff open their desk entry from the ticket.
   const subject = alias(users, "subject");
-  const paid = sql<number>`case when ${users.subscriptionTier} in ('premium', 'enterprise') then 1 else 0 end`;
+  const teamOwner = alias(users, "team_owner");
+  const team = sql<string | null>`case when ${teamOwner.subscriptionTier} = 'enterprise' then ${orgs.name} end`;
+  const paid = sql<number>`case when ${teamOwner.subscriptionTier} = 'enterprise' then 2
+    when ${users.subscriptionTier} in ('premium', 'enterprise') then 1 else 0 end`;
   return db
     .select({
       id: supportTickets.id,
@@ -23,12 +27,16 @@ export function staffSupportQueue(db: Db, limit = 100) {
       nickname: users.nickname,
       tier: users.subscriptionTier,
       priority: paid,
+      team,
       subjectId: subject.id,
       subjectNickname: subject.nickname,
     })
     .from(supportTickets)
     .leftJoin(users, or(eq(users.id, supportTickets.userId), and(isNull(supportTickets.userId), eq(users.phone, supportTickets.phone))))
     .leftJoin(subject, eq(subject.id, supportTickets.subjectId))
+    .leftJoin(orgMembers, eq(orgMembers.userId, users.id))
+    .leftJoin(orgs, eq(orgs.id, orgMembers.orgId))
+    .leftJoin(teamOwner, eq(teamOwner.id, orgs.ownerId))
     .where(eq(supportTickets.status, "open"))
     .orderBy(sql`${paid} desc`, asc(supportTickets.createdAt))
     .limit(limit);

@@ -39,11 +39,11 @@ test("pricing shows monthly and yearly naira prices and links to checkout", asyn
   const enterprise = page.getByRole("region", { name: "Enterprise" });
   await expect(enterprise).toContainText("₦150,000");
   await expect(premium.getByRole("link", { name: "Start Free Trial" })).toHaveAttribute("href", "/subscribe?plan=premium");
-  // Enterprise sells what the tier changes today; teams are not built, and the card says so.
+  // Enterprise sells what the tier changes: the uncapped limits and the team it seats (docs/decisions/067-enterprise-teams.md).
   await expect(enterprise).toContainText("Voice messages and file transfers with no monthly cap");
-  await expect(enterprise).toContainText("Team accounts: not offered yet");
-  await expect(enterprise).not.toContainText("Team management");
-  await expect(enterprise).not.toContainText("Dedicated support");
+  await expect(enterprise).toContainText("A team of up to 6 people, you included");
+  await expect(enterprise).not.toContainText("not offered yet");
+  await expect(enterprise).not.toContainText("Custom configuration");
 });
 
 test("Contact Sales sends an enquiry staff can call back, and says so", async ({ page }) => {

@@ -9,6 +9,7 @@ export default [
   route("pricing", "routes/pricing.tsx"),
   route("subscribe", "routes/subscribe.tsx"),
   route("contact-sales", "routes/contact-sales.tsx"),
+  route("team", "routes/team.tsx"),
   route("features", "routes/features.tsx"),
   route("about", "routes/about.tsx"),
   route("social-good", "routes/social-good.tsx"),

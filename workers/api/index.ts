@@ -27,6 +27,7 @@ import { rewardsApi } from "./routes/rewards";
 import { roomsApi } from "./routes/rooms";
 import { security } from "./routes/security";
 import { support } from "./routes/support";
+import { teamsApi } from "./routes/teams";
 
 export const api = new Hono<AppBindings>()
   .use(checkOrigin)
@@ -38,6 +39,7 @@ export const api = new Hono<AppBindings>()
   .route("/analytics", analyticsApi)
   .route("/cache", cacheApi)
   .route("/support", support)
+  .route("/team", teamsApi)
   .route("/dev", dev)
   .route("/install", install)
   .route("/files", filesApi)

@@ -3,6 +3,7 @@
 // prices are quoted only in development.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { TEAM_SEATS } from "../../core/teams";
 import { createDb } from "../../db";
 import { adminSession, anonymousSession, call, ORIGIN } from "../../tests/workers/helpers";
 import { EXAMPLE_SUPPORT_PHONE, EXAMPLE_USSD_CODE, supportPhone, ussdCode } from "../contact-config";
@@ -53,11 +54,11 @@ describe("Contact Sales", () => {
 });
 
 describe("the support bot", () => {
-  it("says what Enterprise gives today and that team accounts are not offered yet", async () => {
+  it("says what Enterprise gives: the uncapped limits and a team of as many people as it seats", async () => {
     const answer = await supportQuery(development, createDb(env), { message: "business enterprise for my company", user: null });
     expect(answer.category).toBe("business");
-    expect(answer.response).toContain("Team accounts are not offered yet");
-    expect(answer.response).not.toMatch(/team management|dedicated support|custom configuration/i);
+    expect(answer.response).toContain(`a team of up to ${TEAM_SEATS} people`);
+    expect(answer.response).not.toMatch(/custom configuration|24\/7/i);
   });
 
   it("names no support line in production when none is configured, and offers the call-back instead", async () => {

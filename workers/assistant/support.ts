@@ -5,6 +5,7 @@ import type { SupportAnswer, SupportCategory } from "../../core/ai-schemas";
 import { PRICES_NGN, SUPPORT_HOURS, TIER_LIMITS, TRIAL_DAYS } from "../../core/constants";
 import { DomainError } from "../../core/domain-error";
 import { newId } from "../../core/ids";
+import { TEAM_SEATS } from "../../core/teams";
 import type { Db } from "../../db";
 import { insertTicket, openTicketIdsOfPhone } from "../../db/queries/support";
 import type { User } from "../../db/schema";
@@ -28,8 +29,8 @@ const ANSWERS: Record<Exclude<SupportCategory, "error" | "followup">, (phone: st
   features: () =>
     `LinkUp gives you nearby chat rooms, end-to-end encrypted private chats, the '@ai' assistant (translation, market prices, first aid), SOS alerts to your area and contacts, and USSD and WhatsApp access for basic phones. Premium adds unlimited AI and translation, ${TIER_LIMITS.premium.voiceMessages} voice messages a month and an SOS that reaches about 10 km.`,
   business: (phone) =>
-    // What the Enterprise tier changes in code today; team accounts are not built (docs/decisions/060-every-claim-true.md).
-    `Enterprise (${naira(PRICES_NGN.enterprise.monthly)} a month) is everything in Premium, with voice messages and file transfers without a monthly cap and API keys without a daily call limit. Team accounts are not offered yet. Use Contact Sales on /pricing or leave your phone number and our team will call you during support hours${orCall(phone)}.`,
+    // What the Enterprise tier changes in code (docs/decisions/060-every-claim-true.md, 067-enterprise-teams.md).
+    `Enterprise (${naira(PRICES_NGN.enterprise.monthly)} a month) is everything in Premium, with voice messages and file transfers without a monthly cap and API keys without a daily call limit, and a team of up to ${TEAM_SEATS} people: invitations, roles, a team room only members enter, and the team's support requests first in our queue. Use Contact Sales on /pricing or leave your phone number and our team will call you during support hours${orCall(phone)}.`,
   emergency: (phone) =>
     `If anyone is in danger, call 112 or 199 now and press SOS in LinkUp to alert people nearby and your contacts.${phone ? ` Our team can also help on ${phone}.` : ""}`,
   comparison: () =>
@@ -81,7 +82,7 @@ export async function supportQuery(
         const c = await p.classify(input.message);
         const text = await p.chat({
           question: input.message,
-          system: `You answer customer-support questions about LinkUp. Facts: ${phoneLine ? `support phone ${phoneLine}; ` : ""}hours ${hours()}; Premium ${naira(PRICES_NGN.premium.monthly)}/month with a ${TRIAL_DAYS}-day free trial; Enterprise ${naira(PRICES_NGN.enterprise.monthly)}/month; no team accounts yet; support is staffed only in those hours. If you are unsure, tell them to ${phoneLine ? "call support" : "leave their phone number for a call back"}.`,
+          system: `You answer customer-support questions about LinkUp. Facts: ${phoneLine ? `support phone ${phoneLine}; ` : ""}hours ${hours()}; Premium ${naira(PRICES_NGN.premium.monthly)}/month with a ${TRIAL_DAYS}-day free trial; Enterprise ${naira(PRICES_NGN.enterprise.monthly)}/month with a team of up to ${TEAM_SEATS} people; support is staffed only in those hours. If you are unsure, tell them to ${phoneLine ? "call support" : "leave their phone number for a call back"}.`,
         });
         return { ...c, text };
       },

@@ -2,6 +2,8 @@
 import type { Tier } from "../../core/constants";
 import type { Db } from "../../db";
 import { setUserTier, type SubscriptionRow, subscriptionsOf } from "../../db/queries/billing";
+import { seatHoldersOwnedBy, teamOf } from "../../db/queries/teams";
+import { seatEntitlement } from "../teams/seats";
 
 const RANK: Record<Tier, number> = { free: 0, premium: 1, enterprise: 2 };
 
@@ -42,7 +44,15 @@ export function effectiveTier(rows: SubscriptionRow[], now: Date): { tier: Tier;
 
 /** Recomputes and stores the person's tier (users.subscription_tier follows the subscriptions). */
 export async function refreshTier(db: Db, userId: string, now = new Date()): Promise<Tier> {
-  const { tier, expiresAt } = effectiveTier(await subscriptionsOf(db, userId), now);
+  const [rows, team] = await Promise.all([subscriptionsOf(db, userId), teamOf(db, userId)]);
+  const own = effectiveTier(rows, now);
+  // A seat in an Enterprise organisation gives its tier while the owner's runs (docs/decisions/067-enterprise-teams.md).
+  const seat = seatEntitlement(team, now);
+  const tier = seat && RANK[seat.tier] > RANK[own.tier] ? seat.tier : own.tier;
+  const lapses = [own.expiresAt, seat?.until ?? null].filter((d): d is Date => d !== null);
+  const expiresAt = lapses.length ? new Date(Math.min(...lapses.map((d) => d.getTime()))) : null;
   await setUserTier(db, userId, tier, expiresAt);
+  // The seats of an owner's organisation follow the owner's tier (at most TEAM_SEATS people).
+  if (team?.role === "owner") for (const m of await seatHoldersOwnedBy(db, userId)) await refreshTier(db, m.userId, now);
   return tier;
 }

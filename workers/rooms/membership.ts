@@ -24,6 +24,19 @@ import {
 import type { User } from "../../db/schema";
 import { DomainError } from "../../core/domain-error";
 import { roomStub } from "./stub";
+import { teamOfRoom } from "../../db/queries/teams";
+import { TEAM_ERRORS } from "../../core/teams";
+
+/**
+ * A team room's members are its organisation's: nobody is invited into it or leaves it but through the team
+ * (docs/decisions/067-enterprise-teams.md), so a member cannot let an outsider in.
+ */
+async function refuseTeamRoom(db: Db, roomId: string): Promise<void> {
+  if (await teamOfRoom(db, roomId))
+    throw new DomainError("forbidden", "Team rooms follow the team: invite and remove people on the team page", {
+      code: TEAM_ERRORS.teamRoom,
+    });
+}
 
 export const BLOCKED_MESSAGE = "You cannot message this person";
 
@@ -37,6 +50,7 @@ export async function inviteToGroup(db: Db, user: Pick<User, "id">, roomId: stri
     if (!(await findRoom(db, roomId))) throw new DomainError("not_found", "Room not found");
     throw new DomainError("forbidden", "You are not a member of this room");
   }
+  await refuseTeamRoom(db, roomId);
   const ids = [...new Set(userIds.filter((id) => id !== user.id))];
   const found = await findUsersByIds(db, ids);
   if (found.length !== ids.length) throw new DomainError("invalid", "Some members do not exist", { code: "unknown_member" });
@@ -83,6 +97,7 @@ export async function declineInvitation(db: Db, user: Pick<User, "id">, roomId: 
 export async function leaveGroup(env: Pick<Env, "ROOMS">, db: Db, user: Pick<User, "id">, roomId: string): Promise<void> {
   if (roomKind(roomId) !== "group") throw new DomainError("invalid", "Only groups can be left");
   if (!(await isMember(db, roomId, user.id))) throw new DomainError("not_found", "You are not in this group");
+  await refuseTeamRoom(db, roomId);
   await removeMember(db, roomId, user.id);
   await expel(env, roomId, user.id);
 }

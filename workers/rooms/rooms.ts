@@ -6,20 +6,13 @@ import { nameForOthers } from "../../core/names";
 import { NO_AREA_MESSAGE, resolveArea } from "../../core/places";
 import type { NearbyInfo, RoomMemberInfo, RoomStats, RoomSummary, RoomsAnswer } from "../../core/rooms";
 import type { Db } from "../../db";
-import {
-  addMembers,
-  ensureRoom,
-  findRoom,
-  findUsersByIds,
-  isMember,
-  listMembers,
-  listUserRooms,
-  type RoomRow,
-} from "../../db/queries/rooms";
+import { addMembers, ensureRoom, findRoom, findUsersByIds, listMembers, listUserRooms, type RoomRow } from "../../db/queries/rooms";
 import type { User } from "../../db/schema";
 import { DomainError } from "../../core/domain-error";
 import { blockedInfos, invitationInfos, inviteToGroup, requireNotBlockedBy } from "./membership";
 import { chatListsOf } from "../../db/queries/chat-lists";
+// A team room admits only its organisation's members (docs/decisions/067-enterprise-teams.md).
+import { groupAccess } from "../../db/queries/teams";
 import { dmMembership } from "../../db/queries/direct-requests";
 import { consentToOpen, markRequests, startRequest } from "./requests";
 import { roomStub } from "./stub";
@@ -78,6 +71,7 @@ export async function roomsFor(db: Db, user: User): Promise<RoomsAnswer> {
       name: peerId ? (names.get(peerId) ?? r.name) : r.name,
       memberCount: Number(r.memberCount),
       lastMessageAt: r.lastMessageAt === null ? null : Number(r.lastMessageAt),
+      ...(Number(r.team) === 1 ? { team: true } : {}),
       ...(peerId ? { peerId, peerVerified: verifiedPeers.has(peerId) } : {}),
     });
   });
@@ -170,7 +164,7 @@ export async function requireRoomAccess(db: Db, user: User, roomId: string): Pro
     await requireNotBlockedBy(db, user.id, peerId);
     const { member, requester } = await dmMembership(db, roomId, user.id);
     if (member) return { requester };
-  } else if (await isMember(db, roomId, user.id)) return { requester: null };
+  } else if (await groupAccess(db, roomId, user.id)) return { requester: null };
   if (!(await findRoom(db, roomId))) throw new DomainError("not_found", "Room not found");
   throw new DomainError("forbidden", "You are not a member of this room");
 }

@@ -15,6 +15,8 @@ const KNOWN: Record<string, MessageKey> = {
   "Internal server error": "api.serverError",
   "You are not a member of this room": "api.notMember",
   "Room not found": "api.roomNotFound",
+  // A team room's members follow its team (docs/decisions/067-enterprise-teams.md).
+  "Team rooms follow the team: invite and remove people on the team page": "team.err.teamRoom",
   "Something went wrong": "error.somethingWrong",
   "LinkUp does not know that town yet. Pick one from the list, or share your location.": "api.unknownTown",
   "Share your location or set your town in Settings to join your area room.": "api.noArea",

@@ -1,6 +1,7 @@
 import { Link, useSearchParams } from "react-router";
 import { PRICES_NGN, TRIAL_DAYS } from "../../../core/constants";
 import type { MessageKey } from "../../../core/i18n/en";
+import { TEAM_SEATS } from "../../../core/teams";
 import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/pricing";
 
@@ -42,9 +43,9 @@ const PLANS: {
     name: "pricing.enterprise",
     prices: PRICES_NGN.enterprise,
     description: "pricing.enterpriseDesc",
-    // What the Enterprise tier changes in code today (TIER_LIMITS, API_DAILY_CALLS); teams are not built yet
-    // (docs/decisions/060-every-claim-true.md). Contact Sales opens an enquiry staff see, not the checkout.
-    features: ["pricing.f.everything", "pricing.f.uncapped", "pricing.f.api", "pricing.f.teamsLater"],
+    // What the Enterprise tier changes in code (TIER_LIMITS, API_DAILY_CALLS, TEAM_SEATS; docs/decisions/060-every-claim-true.md,
+    // 067-enterprise-teams.md). Contact Sales opens an enquiry staff see, not the checkout.
+    features: ["pricing.f.everything", "pricing.f.uncapped", "pricing.f.api", "pricing.f.teams"],
     cta: { label: "pricing.contactSales", to: "/contact-sales" },
   },
 ];
@@ -77,7 +78,7 @@ export default function Pricing() {
             <p className="muted">{t(p.description, { days: TRIAL_DAYS })}</p>
             <ul>
               {p.features.map((f) => (
-                <li key={f}>{t(f)}</li>
+                <li key={f}>{t(f, { seats: TEAM_SEATS })}</li>
               ))}
             </ul>
             <Link to={p.cta.to} className="btn btn-primary">

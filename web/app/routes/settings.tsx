@@ -136,6 +136,11 @@ function ProfileTab({ user, towns, error }: { user: Me; towns: string[]; error?:
           </p>
         )}
       </div>
+      {user.authMode === "verified" ? (
+        <p>
+          <Link to="/team">{t("set.team")}</Link> — {t("set.teamHint")}
+        </p>
+      ) : null}
       {/* The role comes from the server's /api/me; the dashboard's own API guards decide again. */}
       {user.role === "staff" || user.role === "admin" ? (
         <p>
@@ -269,6 +274,11 @@ function PremiumTab({
       <div className="stack">
         <h2>{t("set.plan.enterpriseActive")}</h2>
         <p>{t("set.plan.enterpriseBody")}</p>
+        {/* No subscription of their own: the tier is a team seat's (docs/decisions/067-enterprise-teams.md). */}
+        {plan && !plan.source ? <p>{t("set.plan.fromSeat")}</p> : null}
+        <p>
+          <Link to="/team">{t("set.team")}</Link> — {t("set.teamHint")}
+        </p>
         {plan ? <PlanDetails plan={plan} confirmCancel={confirmCancel} /> : null}
       </div>
     );

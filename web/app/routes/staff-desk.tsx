@@ -350,7 +350,8 @@ function TicketItem({ ticket: tk, answer }: { ticket: DeskTicket; answer?: DeskA
   return (
     <li className="ticket">
       <p>
-        <strong>{who}</strong> {tk.priority ? <span className="tag">{tk.tier}</span> : null} <span className="tag">{tk.category}</span>{" "}
+        <strong>{who}</strong> {tk.priority ? <span className="tag">{tk.tier}</span> : null}{" "}
+        {tk.team ? <span className="tag">{t("sd.team", { team: tk.team })}</span> : null} <span className="tag">{tk.category}</span>{" "}
         <time dateTime={tk.createdAt}>{tk.createdAt.slice(0, 16).replace("T", " ")}</time>
       </p>
       <p>{tk.message}</p>

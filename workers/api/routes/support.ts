@@ -19,8 +19,10 @@ export const support = new Hono<AppBindings>()
     return c.json({
       tickets: rows.map((r) => ({
         ...r,
-        tier: r.tier ?? "free",
-        priority: Number(r.priority) === 1,
+        // A team's ticket is Enterprise support, whatever the member's own tier (docs/decisions/067-enterprise-teams.md).
+        tier: r.team ? "enterprise" : (r.tier ?? "free"),
+        priority: Number(r.priority) >= 1,
+        team: r.team ?? null,
         createdAt: r.createdAt.toISOString(),
       })),
     });

@@ -29,6 +29,8 @@ export interface DeskTicket {
   nickname: string | null;
   tier: string;
   priority: boolean;
+  /** The Enterprise team the person is in: dedicated support, first in the queue (docs/decisions/067-enterprise-teams.md). */
+  team: string | null;
   /** A report's person reported (docs/decisions/038-reports-and-device-bans.md). */
   subjectId: string | null;
   subjectNickname: string | null;

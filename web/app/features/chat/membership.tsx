@@ -124,6 +124,13 @@ function RequestBar({ room }: { room: RoomSummary }) {
 export function MembershipActions({ room, blocked }: { room: RoomSummary; blocked: BlockedInfo[] }) {
   const t = useT();
   if (room.kind === "dm" && room.request?.direction === "incoming") return <RequestBar room={room} />;
+  // A team room is joined and left with the team (docs/decisions/067-enterprise-teams.md).
+  if (room.team)
+    return (
+      <p className="membership-actions">
+        <Link to="/team">{t("mem.teamPage")}</Link>
+      </p>
+    );
   if (room.kind === "group")
     return (
       <Form method="post" action="/chat" className="membership-actions">

@@ -1,0 +1,132 @@
+// Enterprise teams in a real browser on a small phone (docs/decisions/067-enterprise-teams.md): an Enterprise owner
+// starts a team and invites a person, who joins by the code and reads the team room; someone outside is refused;
+// removing the member takes away the room, the seat and its features.
+import type { Browser, Page } from "@playwright/test";
+import { acceptCookies, expect, grantTier, signInAsAdmin, test, verifyFreshPhone } from "./fixtures";
+
+// Small phone; the outsider's socket refused by the server is reported by Chromium as a console error.
+const REFUSED_SOCKET = /WebSocket connection to .* failed|status of 403/;
+test.use({ viewport: { width: 360, height: 640 } });
+
+// Everyone in one area, so each has an area room and the chat list to look at.
+const at = { latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 };
+
+async function person(browser: Browser, baseURL: string, nickname: string) {
+  const context = await browser.newContext({ viewport: { width: 360, height: 640 }, permissions: ["geolocation"], geolocation: at });
+  await acceptCookies(context, baseURL);
+  expect((await context.request.post(`${baseURL}/api/auth/anonymous`)).ok()).toBe(true);
+  const { user } = await verifyFreshPhone(context.request, baseURL);
+  const headers = { origin: baseURL };
+  expect((await context.request.patch(`${baseURL}/api/me`, { data: { nickname, onboardingCompleted: true }, headers })).ok()).toBe(true);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("console", (m) => m.type() === "error" && !REFUSED_SOCKET.test(m.text()) && errors.push(m.text()));
+  page.on("pageerror", (e) => errors.push(e.message));
+  return { context, page, errors, user };
+}
+
+async function send(page: Page, text: string) {
+  await page.getByRole("textbox", { name: "Message" }).fill(text);
+  await page.getByRole("textbox", { name: "Message" }).press("Enter");
+}
+
+const bubble = (page: Page, text: string) => page.getByRole("listitem").filter({ hasText: text });
+
+const fitsScreen = async (page: Page) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+
+test("an Enterprise owner invites a person who joins by the code and reads the team room; an outsider is refused; removal takes it all away", async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const owner = await person(browser, baseURL!, "Ngozi");
+  const member = await person(browser, baseURL!, "Amaka");
+  const outsider = await person(browser, baseURL!, "Bola");
+  const support = await browser.newContext();
+  await signInAsAdmin(support.request, baseURL!);
+  await grantTier(support.request, baseURL!, owner.user.id, "enterprise");
+
+  // The owner finds the team page from Settings and starts a team.
+  await owner.page.goto("/settings");
+  await owner.page.getByRole("link", { name: "Team", exact: true }).click();
+  await expect(owner.page).toHaveURL(/\/team$/);
+  await owner.page.getByLabel("Team name").fill("Kano Growers");
+  await owner.page.getByRole("button", { name: "Create team" }).click();
+  await expect(owner.page.getByRole("heading", { name: "Kano Growers" })).toBeVisible();
+  await expect(owner.page.getByText("1 of 6 seats used")).toBeVisible();
+  await fitsScreen(owner.page);
+
+  // An invitation without a phone: a code for whoever the owner gives it to.
+  await owner.page.getByRole("button", { name: "Create invitation" }).click();
+  const code = (await owner.page.getByRole("status").getByLabel("Invitation code").textContent()) ?? "";
+  expect(code).toMatch(/^[A-Z2-9]{5}-[A-Z2-9]{5}$/);
+  await expect(owner.page.getByText("2 of 6 seats used")).toBeVisible();
+
+  // The person joins by the code and enters the team room.
+  await member.page.goto("/team");
+  await member.page.getByLabel("Invitation code").fill(code);
+  await member.page.getByRole("button", { name: "Join team" }).click();
+  await expect(member.page.getByText("Welcome to Kano Growers.")).toBeVisible();
+  await fitsScreen(member.page);
+  await member.page.getByRole("link", { name: "Open the team room" }).click();
+  await expect(member.page).toHaveURL(/room=group/);
+  const room = new URL(member.page.url()).searchParams.get("room")!;
+  await expect(member.page.getByRole("heading", { name: "Kano Growers" })).toBeVisible();
+  await expect(member.page.getByText("LIVE", { exact: true })).toBeVisible();
+  // The team room is left with the team, so the chat offers the team page instead of "Leave group".
+  await expect(member.page.getByRole("link", { name: "Team page: members and invitations" })).toBeVisible();
+  await expect(member.page.getByRole("button", { name: "Leave group Kano Growers" })).toHaveCount(0);
+
+  await owner.page.goto(`/chat?room=${encodeURIComponent(room)}`);
+  await expect(owner.page.getByText("LIVE", { exact: true })).toBeVisible();
+  await send(owner.page, "meeting at 4 at the depot");
+  await expect(bubble(member.page, "meeting at 4 at the depot")).toBeVisible();
+
+  // The seat gives the member the Enterprise tier.
+  const memberSettings = await member.context.newPage();
+  await memberSettings.goto("/settings?tab=premium");
+  await expect(memberSettings.getByRole("heading", { name: "Enterprise Active" })).toBeVisible();
+  await expect(memberSettings.getByText("Your Enterprise comes from your seat in a team")).toBeVisible();
+
+  // Someone outside the team: no team room in their list, and the room's socket is refused by the server.
+  await outsider.page.goto("/chat");
+  await expect(outsider.page.getByText("LIVE", { exact: true })).toBeVisible();
+  await expect(outsider.page.getByRole("navigation", { name: "Rooms" }).getByRole("link", { name: /Kano Growers/ })).toHaveCount(0);
+  const outcome = await outsider.page.evaluate(
+    (id) =>
+      new Promise<string>((resolve) => {
+        const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/rooms/${encodeURIComponent(id)}`);
+        ws.onopen = () => resolve("entered");
+        ws.onclose = () => resolve("refused");
+      }),
+    room,
+  );
+  expect(outcome).toBe("refused");
+  expect((await outsider.context.request.get(`${baseURL}/api/rooms/${encodeURIComponent(room)}/members`)).status()).toBe(403);
+
+  // The owner removes the member: the seat is free again.
+  await owner.page.goto("/team");
+  await owner.page.getByRole("button", { name: "Remove Amaka from the team" }).click();
+  await expect(owner.page.getByText("1 of 6 seats used")).toBeVisible();
+  await expect(owner.page.getByRole("button", { name: "Remove Amaka from the team" })).toHaveCount(0);
+
+  // New team messages no longer reach them, now or after a reload.
+  await owner.page.goto(`/chat?room=${encodeURIComponent(room)}`);
+  await expect(owner.page.getByText("LIVE", { exact: true })).toBeVisible();
+  await send(owner.page, "new price list after the change");
+  await expect(bubble(owner.page, "new price list after the change").getByRole("img", { name: "Sent" })).toBeVisible();
+  await member.page.goto("/chat");
+  await expect(member.page.getByText("LIVE", { exact: true })).toBeVisible();
+  await expect(member.page.getByRole("navigation", { name: "Rooms" }).getByRole("link", { name: /Kano Growers/ })).toHaveCount(0);
+  await member.page.goto(`/chat?room=${encodeURIComponent(room)}`);
+  await expect(bubble(member.page, "new price list after the change")).toHaveCount(0);
+
+  // And the seat's features are gone.
+  await memberSettings.goto("/settings?tab=premium");
+  await expect(memberSettings.getByRole("heading", { name: "Go Premium" })).toBeVisible();
+  await member.page.goto("/team");
+  await expect(member.page.getByRole("heading", { name: "Join a team" })).toBeVisible();
+
+  for (const p of [owner, member, outsider]) expect(p.errors).toEqual([]);
+  for (const c of [owner.context, member.context, outsider.context, support]) await c.close();
+});

@@ -1,0 +1,313 @@
+// Enterprise teams (docs/decisions/067-enterprise-teams.md): an Enterprise subscriber's organisation, its seats
+// (TEAM_SEATS, open invitations included), roles and what each may do (core/teams.ts `teamRights`), invitations by
+// phone or code (single use, expiring), the team room only members enter, and the settings that change behaviour.
+// Every decision is made here, on the server; the /team screen only shows what `teamFor` answers.
+import { DomainError } from "../../core/domain-error";
+import { translator } from "../../core/i18n/catalogs";
+import { chooseLanguage } from "../../core/i18n/languages";
+import { newId } from "../../core/ids";
+import { nameForOthers } from "../../core/names";
+import { normalizePhone } from "../../core/phone";
+import {
+  formatInviteCode,
+  INVITE_CODE_ALPHABET,
+  INVITE_DAYS,
+  INVITE_MS,
+  INVITES_PER_DAY,
+  type NewInviteAnswer,
+  TEAM_ERRORS,
+  TEAM_SEATS,
+  type TeamAnswer,
+  type TeamRole,
+  teamRights,
+} from "../../core/teams";
+import type { Db } from "../../db";
+import { addMembers, removeMember as removeRoomMember } from "../../db/queries/rooms";
+import {
+  claimInvite,
+  findInvite,
+  insertInvite,
+  insertTeam,
+  invitesMadeSince,
+  openInvites,
+  pruneInvites,
+  releaseInvite,
+  renameTeamRoom,
+  removeSeat,
+  revokeInvite,
+  setTeamRole,
+  takeSeat,
+  teamMembers,
+  teamOf,
+  updateTeam,
+  verifiedUserByPhone,
+} from "../../db/queries/teams";
+import { findUserById } from "../../db/queries/users";
+import type { User } from "../../db/schema";
+import { sessionHash } from "../auth/session";
+import { refreshTier } from "../billing/tier";
+import type { AppEnv } from "../env";
+import { notify } from "../notifications";
+import { roomStub } from "../rooms/stub";
+import { sendMessage } from "../services/messaging";
+
+type Standing = NonNullable<Awaited<ReturnType<typeof teamOf>>>;
+
+const refuse = (kind: "forbidden" | "conflict" | "not_found" | "invalid", message: string, code: string) =>
+  new DomainError(kind, message, { code });
+
+async function standingOf(db: Db, user: Pick<User, "id">): Promise<Standing> {
+  const standing = await teamOf(db, user.id);
+  if (!standing) throw refuse("not_found", "You are not in a team", TEAM_ERRORS.noTeam);
+  return standing;
+}
+
+/** The owner's Enterprise runs: only then do invitations work and seats give features. */
+const isActive = (s: Standing) => s.ownerTier === "enterprise";
+
+/** GET /api/team: the person's team as they may see it, or whether they may start one. */
+export async function teamFor(db: Db, user: User, now = new Date()): Promise<TeamAnswer> {
+  const standing = await teamOf(db, user.id);
+  if (!standing) return { team: null, canCreate: user.subscriptionTier === "enterprise" && user.authMode === "verified" };
+  const { org, role } = standing;
+  const rights = teamRights(role, org.invitePolicy);
+  const [members, invites] = await Promise.all([teamMembers(db, org.id), openInvites(db, org.id, now)]);
+  return {
+    team: {
+      id: org.id,
+      name: org.name,
+      invitePolicy: org.invitePolicy,
+      seatFeatures: org.seatFeatures,
+      roomId: org.roomId,
+      seats: TEAM_SEATS,
+      seatsTaken: members.length + invites.length,
+      active: isActive(standing),
+      myRole: role,
+      rights,
+      members: members.map((m) => ({
+        userId: m.userId,
+        nickname: nameForOthers({ id: m.userId, nickname: m.nickname, anonymousMode: m.anonymousMode }, org.roomId ?? ""),
+        // Phones are for those who manage the team; members see names.
+        phone: rights.removeMembers ? m.phone : null,
+        role: m.role,
+        joinedAt: m.joinedAt.toISOString(),
+      })),
+      invites: rights.invite
+        ? invites.map((i) => ({ id: i.id, phone: i.phone, createdAt: i.createdAt.toISOString(), expiresAt: i.expiresAt.toISOString() }))
+        : [],
+    },
+    canCreate: false,
+  };
+}
+
+/**
+ * POST /api/team: an Enterprise subscriber of their own (a seat does not count: a person is in one team) starts
+ * an organisation, with its team room.
+ */
+export async function createTeam(db: Db, user: User, input: { name: string }, now = new Date()): Promise<TeamAnswer> {
+  if (await teamOf(db, user.id)) throw refuse("conflict", "You are already in a team", TEAM_ERRORS.alreadyInTeam);
+  if (user.subscriptionTier !== "enterprise")
+    throw new DomainError("payment_required", "Teams come with Enterprise", { code: TEAM_ERRORS.needsEnterprise });
+  await insertTeam(db, { id: newId(), ownerId: user.id, name: input.name, roomId: `group:${newId()}` });
+  return teamFor(db, user, now);
+}
+
+/** PATCH /api/team: name, who may invite, whether seats carry the Enterprise features. */
+export async function changeSettings(
+  db: Db,
+  user: User,
+  patch: { name?: string; invitePolicy?: "admins" | "members"; seatFeatures?: boolean },
+  now = new Date(),
+): Promise<TeamAnswer> {
+  const standing = await standingOf(db, user);
+  if (!teamRights(standing.role, standing.org.invitePolicy).changeSettings)
+    throw refuse("forbidden", "Only the team's owner and admins change its settings", TEAM_ERRORS.notAllowed);
+  const { org } = standing;
+  await updateTeam(db, org.id, patch);
+  if (patch.name && org.roomId) await renameTeamRoom(db, org.roomId, patch.name);
+  // The seats' tiers follow at once: refreshing the owner refreshes every seat (workers/billing/tier.ts).
+  if (patch.seatFeatures !== undefined && patch.seatFeatures !== org.seatFeatures) await refreshTier(db, org.ownerId, now);
+  return teamFor(db, user, now);
+}
+
+function newCode(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(10));
+  return [...bytes].map((b) => INVITE_CODE_ALPHABET[b % INVITE_CODE_ALPHABET.length]).join("");
+}
+
+/** Codes are kept as an HMAC under SESSION_SECRET, as sessions are: a leaked table joins nobody to a team. */
+const codeHash = (env: AppEnv, code: string) => sessionHash(env, `team-invite:${code}`);
+
+/**
+ * POST /api/team/invites: a single-use code good for INVITE_DAYS days, for one phone number or for whoever is given
+ * the code. It holds a seat until used or expired, so invitations never promise more seats than the plan has. A
+ * phone invitation is sent by WhatsApp (SMS when that fails) and reaches the person's notification centre when the
+ * phone is already verified on LinkUp.
+ */
+export async function createInvite(env: AppEnv, db: Db, user: User, input: { phone?: string }, now = new Date()): Promise<NewInviteAnswer> {
+  const standing = await standingOf(db, user);
+  const { org } = standing;
+  if (!teamRights(standing.role, org.invitePolicy).invite)
+    throw refuse("forbidden", "Only admins may invite to this team", TEAM_ERRORS.notAllowed);
+  if (!isActive(standing)) throw new DomainError("payment_required", "Teams come with Enterprise", { code: TEAM_ERRORS.needsEnterprise });
+  let phone: string | null = null;
+  if (input.phone) {
+    phone = normalizePhone(input.phone);
+    if (!phone) throw new DomainError("invalid", "Enter a valid phone number", { code: "invalid_phone" });
+  }
+  await pruneInvites(db, org.id, now);
+  const [members, invites, made] = await Promise.all([
+    teamMembers(db, org.id),
+    openInvites(db, org.id, now),
+    invitesMadeSince(db, org.id, new Date(now.getTime() - 86_400_000)),
+  ]);
+  if (phone && members.some((m) => m.phone === phone))
+    throw refuse("conflict", "This person is already in the team", TEAM_ERRORS.alreadyInTeam);
+  if (members.length + invites.length >= TEAM_SEATS)
+    throw refuse("conflict", `All ${TEAM_SEATS} seats are taken or held by open invitations`, TEAM_ERRORS.seatsFull);
+  if (made >= INVITES_PER_DAY)
+    throw new DomainError("rate_limited", `Too many invitations today: at most ${INVITES_PER_DAY} a day`, {
+      code: TEAM_ERRORS.tooManyInvites,
+    });
+  const code = newCode();
+  const id = newId();
+  const expiresAt = new Date(now.getTime() + INVITE_MS);
+  await insertInvite(db, { id, orgId: org.id, codeHash: await codeHash(env, code), phone, createdBy: user.id, expiresAt, createdAt: now });
+  if (phone) await sendInvite(env, db, { phone, code, team: org.name, from: user.nickname });
+  return { invite: { id, phone, createdAt: now.toISOString(), expiresAt: expiresAt.toISOString() }, code: formatInviteCode(code) };
+}
+
+async function sendInvite(env: AppEnv, db: Db, input: { phone: string; code: string; team: string; from: string }) {
+  try {
+    const invitee = await verifiedUserByPhone(db, input.phone);
+    const person = invitee ? await findUserById(db, invitee.id) : undefined;
+    const t = translator(chooseLanguage(person?.language, null));
+    const shown = formatInviteCode(input.code);
+    // Without APP_URL (not configured) the message carries the code alone: never a made-up address.
+    const url = env.APP_URL ? ` ${new URL(`/team?code=${shown}`, env.APP_URL).toString()}` : "";
+    const vars = { who: input.from, team: input.team, code: shown, days: INVITE_DAYS };
+    const title = t("team.msg.inviteTitle");
+    const content = t("team.msg.inviteBody", vars);
+    if (invitee) {
+      await notify(env, db, invitee.id, {
+        type: "system",
+        title,
+        content,
+        priority: "medium",
+        url: `/team?code=${shown}`,
+        source: "team",
+        actionRequired: true,
+        localized: (tl) => ({ title: tl("team.msg.inviteTitle"), content: tl("team.msg.inviteBody", vars) }),
+      });
+    }
+    const body = `LinkUp: ${content}${url}`;
+    const wa = await sendMessage(env, db, { to: input.phone, channel: "whatsapp", body });
+    if (wa.status === "failed") await sendMessage(env, db, { to: input.phone, channel: "sms", body });
+  } catch (e) {
+    // The invitation stands: its code is shown to the person who made it, to pass on another way.
+    console.error("teams: could not send the invitation", e);
+  }
+}
+
+/** DELETE /api/team/invites/:id: an open invitation withdrawn, its seat free again. */
+export async function withdrawInvite(db: Db, user: User, inviteId: string): Promise<void> {
+  const standing = await standingOf(db, user);
+  if (!teamRights(standing.role, standing.org.invitePolicy).invite)
+    throw refuse("forbidden", "Only admins may invite to this team", TEAM_ERRORS.notAllowed);
+  if (!(await revokeInvite(db, standing.org.id, inviteId, new Date())))
+    throw refuse("not_found", "Invitation not found", TEAM_ERRORS.inviteUnknown);
+}
+
+/**
+ * POST /api/team/join: a verified person with a code takes its seat, once, before it expires; a phone invitation
+ * only for that phone. They enter the team room's members and get the seat's tier.
+ */
+export async function joinTeam(env: AppEnv, db: Db, user: User, code: string, now = new Date()): Promise<TeamAnswer> {
+  if (user.authMode !== "verified" || !user.phone) throw refuse("forbidden", "Verify your phone number to join a team", TEAM_ERRORS.verify);
+  const invite = await findInvite(db, await codeHash(env, code));
+  // A withdrawn invitation (used by nobody) is as unknown as one never made.
+  if (!invite || (invite.usedAt && !invite.usedBy))
+    throw refuse("not_found", "This invitation code is not known", TEAM_ERRORS.inviteUnknown);
+  if (invite.usedAt) throw refuse("conflict", "This invitation has already been used", TEAM_ERRORS.inviteUsed);
+  if (invite.expiresAt <= now) throw refuse("conflict", "This invitation has expired", TEAM_ERRORS.inviteExpired);
+  if (invite.phone && invite.phone !== user.phone)
+    throw refuse("forbidden", "This invitation is for another phone number", TEAM_ERRORS.inviteOtherPhone);
+  if (await teamOf(db, user.id)) throw refuse("conflict", "You are already in a team", TEAM_ERRORS.alreadyInTeam);
+  if (!(await claimInvite(db, invite.id, user.id, now)))
+    throw refuse("conflict", "This invitation has already been used", TEAM_ERRORS.inviteUsed);
+  if (!(await takeSeat(db, invite.orgId, user.id, TEAM_SEATS, now))) {
+    await releaseInvite(db, invite.id);
+    throw refuse("conflict", `All ${TEAM_SEATS} seats are taken or held by open invitations`, TEAM_ERRORS.seatsFull);
+  }
+  const standing = await standingOf(db, user);
+  if (standing.org.roomId) await addMembers(db, standing.org.roomId, [{ userId: user.id }]);
+  await refreshTier(db, user.id, now);
+  return teamFor(db, (await findUserById(db, user.id)) ?? user, now);
+}
+
+/** Takes a person's seat: out of the organisation and its room (their open sockets closed), the seat's tier gone. */
+async function vacate(env: AppEnv, db: Db, standing: Standing, userId: string, now: Date, removed: boolean) {
+  const { org } = standing;
+  await removeSeat(db, org.id, userId);
+  if (org.roomId) {
+    await removeRoomMember(db, org.roomId, userId);
+    try {
+      await roomStub(env, org.roomId).expel(userId);
+    } catch (e) {
+      // The seat is gone in D1, which every new socket checks (db/queries/teams.ts `groupAccess`).
+      console.error("teams: closing sockets", e);
+    }
+  }
+  await refreshTier(db, userId, now);
+  if (removed) {
+    const person = await findUserById(db, userId);
+    const t = translator(chooseLanguage(person?.language, null));
+    await notify(env, db, userId, {
+      type: "system",
+      title: t("team.msg.removedTitle"),
+      content: t("team.msg.removedBody", { team: org.name }),
+      priority: "medium",
+      url: "/team",
+      source: "team",
+      localized: (tl) => ({ title: tl("team.msg.removedTitle"), content: tl("team.msg.removedBody", { team: org.name }) }),
+    }).catch((e) => console.error("teams: could not tell the removed person", e));
+  }
+}
+
+async function targetIn(db: Db, standing: Standing, userId: string): Promise<{ role: TeamRole }> {
+  const target = (await teamMembers(db, standing.org.id)).find((m) => m.userId === userId);
+  if (!target) throw refuse("not_found", "This person is not in the team", TEAM_ERRORS.noTeam);
+  return target;
+}
+
+/** POST /api/team/members/:id/remove: the owner removes anyone but themself; an admin removes members. */
+export async function removeFromTeam(env: AppEnv, db: Db, user: User, userId: string, now = new Date()): Promise<TeamAnswer> {
+  const standing = await standingOf(db, user);
+  const rights = teamRights(standing.role, standing.org.invitePolicy);
+  const target = await targetIn(db, standing, userId);
+  if (target.role === "owner") throw refuse("forbidden", "The owner stays with the team", TEAM_ERRORS.ownerStays);
+  const allowed = target.role === "admin" ? rights.removeAdmins : rights.removeMembers;
+  if (!allowed || userId === user.id) throw refuse("forbidden", "You may not remove this person", TEAM_ERRORS.notAllowed);
+  await vacate(env, db, standing, userId, now, true);
+  return teamFor(db, user, now);
+}
+
+/** POST /api/team/leave: anyone but the owner leaves (the owner's subscription is the team). */
+export async function leaveTeam(env: AppEnv, db: Db, user: User, now = new Date()): Promise<TeamAnswer> {
+  const standing = await standingOf(db, user);
+  if (!teamRights(standing.role, standing.org.invitePolicy).leave)
+    throw refuse("forbidden", "The owner stays with the team", TEAM_ERRORS.ownerStays);
+  await vacate(env, db, standing, user.id, now, false);
+  return teamFor(db, (await findUserById(db, user.id)) ?? user, now);
+}
+
+/** POST /api/team/members/:id/role: the owner makes a member an admin or an admin a member. */
+export async function changeRole(db: Db, user: User, userId: string, role: "admin" | "member", now = new Date()): Promise<TeamAnswer> {
+  const standing = await standingOf(db, user);
+  if (!teamRights(standing.role, standing.org.invitePolicy).changeRoles)
+    throw refuse("forbidden", "Only the team's owner changes roles", TEAM_ERRORS.notAllowed);
+  const target = await targetIn(db, standing, userId);
+  if (target.role === "owner") throw refuse("forbidden", "The owner stays with the team", TEAM_ERRORS.ownerStays);
+  await setTeamRole(db, standing.org.id, userId, role);
+  return teamFor(db, user, now);
+}
