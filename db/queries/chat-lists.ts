@@ -1,6 +1,7 @@
-// What the chat screen lists beside a person's rooms, in one statement (docs/decisions/057): their open group
-// invitations, the people they blocked, and their direct chats' other people with any message request. Each
-// list is a JSON array of a correlated subquery (SQLite's JSON functions, on D1 and libSQL alike).
+// What the chat screen lists, in one statement (docs/decisions/057, 065): the person's rooms with their member
+// counts and last activity, their open group invitations, the people they blocked, and their direct chats' other
+// people with any message request. Each list is a JSON array of a correlated subquery (SQLite's JSON functions,
+// on D1 and libSQL alike).
 import { sql } from "drizzle-orm";
 import type { Db } from "../index";
 import type { DirectRequestRow } from "./direct-requests";
@@ -30,7 +31,19 @@ export interface DirectRow {
   request: DirectRequestRow | null;
 }
 
+/** One room the person is a member of, as `listUserRooms` answers it. */
+export interface MemberRoomRow {
+  id: string;
+  kind: "nearby" | "group" | "dm";
+  name: string;
+  joinedAt: Date;
+  memberCount: number;
+  lastMessageAt: number | null;
+}
+
 export interface ChatLists {
+  /** Newest activity (else joining) first. */
+  rooms: MemberRoomRow[];
   invitations: InvitationRow[];
   blocked: BlockedRow[];
   directs: DirectRow[];
@@ -43,8 +56,12 @@ const newestFirst = <T extends { createdAt: Date }>(rows: T[]) => rows.sort((a, 
 export async function chatListsOf(db: Db, userId: string): Promise<ChatLists> {
   // A direct chat's id is "dm:" + the two user ids in order (core/room-ids.ts): the other person is the part
   // that is not this person's.
-  const row = await db.get<{ invitations: string | null; blocked: string | null; directs: string | null }>(sql`
+  const row = await db.get<{ rooms: string | null; invitations: string | null; blocked: string | null; directs: string | null }>(sql`
     select
+      (select json_group_array(json_object('id', r.id, 'kind', r.kind, 'name', r.name, 'joinedAt', m.joined_at,
+          'memberCount', (select count(*) from room_members c where c.room_id = r.id), 'lastMessageAt', a.last_message_at))
+        from room_members m join rooms r on r.id = m.room_id left join room_activity a on a.room_id = r.id
+        where m.user_id = ${userId}) as rooms,
       (select json_group_array(json_object('roomId', i.room_id, 'name', r.name, 'invitedBy', i.invited_by,
           'invitedByName', u.nickname, 'invitedByAnonymous', u.anonymous_mode, 'createdAt', i.created_at))
         from room_invitations i join rooms r on r.id = i.room_id left join users u on u.id = i.invited_by
@@ -65,6 +82,17 @@ export async function chatListsOf(db: Db, userId: string): Promise<ChatLists> {
         left join direct_requests q on q.room_id = d.room_id) as directs
   `);
   const parse = (text: string | null | undefined) => (text ? (JSON.parse(text) as Json[]) : []);
+  const rooms = parse(row?.rooms).map((r) => ({
+    id: String(r.id),
+    kind: r.kind as MemberRoomRow["kind"],
+    name: String(r.name),
+    joinedAt: new Date(Number(r.joinedAt)),
+    memberCount: Number(r.memberCount),
+    lastMessageAt: r.lastMessageAt === null ? null : Number(r.lastMessageAt),
+  }));
+  // json_group_array keeps no promised order: sorted here as listUserRooms sorts (db/queries/rooms.ts).
+  const activity = (r: MemberRoomRow) => r.lastMessageAt ?? r.joinedAt.getTime();
+  rooms.sort((a, b) => activity(b) - activity(a));
   const invitations = parse(row?.invitations).map((i) => ({
     roomId: String(i.roomId),
     name: String(i.name),
@@ -96,5 +124,5 @@ export async function chatListsOf(db: Db, userId: string): Promise<ChatLists> {
             decidedAt: d.decidedAt === null ? null : new Date(Number(d.decidedAt)),
           },
   }));
-  return { invitations: newestFirst(invitations), blocked: newestFirst(blocked), directs };
+  return { rooms, invitations: newestFirst(invitations), blocked: newestFirst(blocked), directs };
 }

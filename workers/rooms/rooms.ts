@@ -13,7 +13,6 @@ import {
   findUsersByIds,
   isMember,
   listMembers,
-  listUserRooms,
   type RoomRow,
 } from "../../db/queries/rooms";
 import type { User } from "../../db/schema";
@@ -64,12 +63,13 @@ function summary(row: Pick<RoomRow, "id" | "kind" | "name">, extra: Partial<Room
 }
 
 /**
- * GET /api/rooms: the area room (joined or not), then groups and direct chats, latest activity first. Two
- * statements: the rooms, and what the screen lists beside them (db/queries/chat-lists.ts, docs/decisions/057).
+ * GET /api/rooms: the area room (joined or not), then groups and direct chats, latest activity first. One
+ * statement: the rooms and what the screen lists beside them (db/queries/chat-lists.ts, docs/decisions/057, 065).
  */
 export async function roomsFor(db: Db, user: User): Promise<RoomsAnswer> {
   const nearby = nearbyFor(user);
-  const [rows, lists] = await Promise.all([listUserRooms(db, user.id), chatListsOf(db, user.id)]);
+  const lists = await chatListsOf(db, user.id);
+  const rows = lists.rooms;
   const names = new Map(lists.directs.flatMap((d) => (d.peer ? [[d.peer.id, nameForOthers(d.peer)] as const] : [])));
   const verifiedPeers = new Set(lists.directs.flatMap((d) => (d.peer?.verified ? [d.peer.id] : [])));
   const rooms: RoomSummary[] = rows.map((r) => {
