@@ -9,6 +9,7 @@ import { unreadCount } from "../../db/queries/notifications";
 import { isBanned, refuseIfBanned } from "../admin/bans";
 import { requestReads } from "../db-reads";
 import { linkDevice } from "./device";
+import { afterSessionRead, dropPass, sessionFromPass } from "./session-pass";
 import { newId, toBase64Url } from "../../core/ids";
 import { refreshIfLapsed } from "../billing";
 import type { AppBindings, AppEnv } from "../env";
@@ -67,6 +68,8 @@ export async function startSession(
   // After the session cookie: callers that pass a fresh session on read the first Set-Cookie. A sign-in still
   // owing its second factor ties nothing to the account yet.
   if (!pending) await linkDevice(c, userId);
+  // A pass names its session: the old one's goes, and the next hot read issues one for this session.
+  dropPass(c);
   c.set("sessionHash", id);
   c.set("user", null);
   c.set("pendingSecondFactorUserId", opts.secondFactorPending ? userId : null);
@@ -75,6 +78,8 @@ export async function startSession(
 export async function endSession(c: Context<AppBindings>): Promise<void> {
   if (c.var.sessionHash) await deleteSession(c.var.db, c.var.sessionHash);
   deleteCookie(c, SESSION_COOKIE, { path: "/", secure: isSecureRequest(c) });
+  // Signed out here: this browser's pass goes at once too (docs/decisions/065-the-session-off-d1.md).
+  dropPass(c);
   c.set("user", null);
   c.set("sessionHash", null);
   c.set("pendingSecondFactorUserId", null);
@@ -117,6 +122,16 @@ export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
   const token = getCookie(c, SESSION_COOKIE);
   if (token && token.length <= 64) {
     const hash = await sessionHash(c.env, token);
+    const mac = (text: string) => sessionHash(c.env, text);
+    // A fresh pass answers a hot read without D1 (docs/decisions/065-the-session-off-d1.md); anything else reads it.
+    const passed = await sessionFromPass(c, hash, mac);
+    if (passed) {
+      c.set("user", passed.user);
+      c.set("sessionHash", hash);
+      c.set("sessionUnread", { userId: passed.user.id, count: passed.unread });
+      await next();
+      return;
+    }
     const session = await readSession(c, db, hash);
     if (session && isBanned(session.user)) {
       // Banned while this request was on its way (the ban ends sessions): it is served signed out.
@@ -137,6 +152,8 @@ export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
       c.set("sessionHash", hash);
       c.set("sessionUnread", { userId: session.user.id, count: Number(session.unreadNotifications ?? 0) });
     }
+    const user = c.var.user;
+    await afterSessionRead(c, user ? { sessionHash: hash, user, unread: Number(session?.unreadNotifications ?? 0) } : null, mac);
   }
   await next();
 };

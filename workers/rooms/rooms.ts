@@ -6,15 +6,7 @@ import { nameForOthers } from "../../core/names";
 import { NO_AREA_MESSAGE, resolveArea } from "../../core/places";
 import type { NearbyInfo, RoomMemberInfo, RoomStats, RoomSummary, RoomsAnswer } from "../../core/rooms";
 import type { Db } from "../../db";
-import {
-  addMembers,
-  ensureRoom,
-  findRoom,
-  findUsersByIds,
-  isMember,
-  listMembers,
-  type RoomRow,
-} from "../../db/queries/rooms";
+import { addMembers, ensureRoom, findRoom, findUsersByIds, isMember, listMembers, type RoomRow } from "../../db/queries/rooms";
 import type { User } from "../../db/schema";
 import { DomainError } from "../../core/domain-error";
 import { blockedInfos, invitationInfos, inviteToGroup, requireNotBlockedBy } from "./membership";
