@@ -49,7 +49,7 @@ export function inProcessApi(fetch: Fetch, request: Request, env: AppEnv, ctx: E
     const reads = call.method === "GET" || call.method === "HEAD";
     // The page's session pass: what its calls issue reaches the page's answer; after a write they read D1 afresh.
     sharePass(request, call);
-    if (reads) shareSessionReads(call, sessionReads);
+    if (reads) shareSessionReads(call, sessionReads, request);
     else {
       sessionReads.clear();
       pageMayWrite(request);

@@ -229,7 +229,11 @@ try {
   // A browser keeps the session pass a page load hands it (docs/decisions/065-the-session-off-d1.md): the loads
   // below carry it, fresh, as a browser does for PASS_TTL_MS after its last session read; the "pass expired" rows
   // carry none, which costs what a lapsed pass costs (it is refused and the session read from D1 again).
-  const passOf = (res) => res.headers.getSetCookie().find((c) => c.startsWith("linkup_pass=") && !c.startsWith("linkup_pass=;"))?.split(";")[0];
+  const passOf = (res) =>
+    res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("linkup_pass=") && !c.startsWith("linkup_pass=;"))
+      ?.split(";")[0];
   let withPass = a.cookie;
   /** An uncounted load without the pass: the browser's pass is fresh again (the busy minutes outlast one). */
   const renewPass = async () => {

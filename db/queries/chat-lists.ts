@@ -2,7 +2,7 @@
 // counts and last activity, their open group invitations, the people they blocked, and their direct chats' other
 // people with any message request. Each list is a JSON array of a correlated subquery (SQLite's JSON functions,
 // on D1 and libSQL alike).
-import { sql } from "drizzle-orm";
+import { type SQLWrapper, sql } from "drizzle-orm";
 import type { Db } from "../index";
 import type { DirectRequestRow } from "./direct-requests";
 
@@ -53,24 +53,24 @@ type Json = Record<string, string | number | null>;
 
 const newestFirst = <T extends { createdAt: Date }>(rows: T[]) => rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
 
-export async function chatListsOf(db: Db, userId: string): Promise<ChatLists> {
+/** The four lists as correlated subqueries of `userId`: a value, or a column of an outer statement (the session read). */
+export function chatListsColumns(userId: string | SQLWrapper) {
   // A direct chat's id is "dm:" + the two user ids in order (core/room-ids.ts): the other person is the part
   // that is not this person's.
-  const row = await db.get<{ rooms: string | null; invitations: string | null; blocked: string | null; directs: string | null }>(sql`
-    select
-      (select json_group_array(json_object('id', r.id, 'kind', r.kind, 'name', r.name, 'joinedAt', m.joined_at,
+  return {
+    rooms: sql<string | null>`(select json_group_array(json_object('id', r.id, 'kind', r.kind, 'name', r.name, 'joinedAt', m.joined_at,
           'memberCount', (select count(*) from room_members c where c.room_id = r.id), 'lastMessageAt', a.last_message_at))
         from room_members m join rooms r on r.id = m.room_id left join room_activity a on a.room_id = r.id
-        where m.user_id = ${userId}) as rooms,
-      (select json_group_array(json_object('roomId', i.room_id, 'name', r.name, 'invitedBy', i.invited_by,
+        where m.user_id = ${userId})`,
+    invitations: sql<string | null>`(select json_group_array(json_object('roomId', i.room_id, 'name', r.name, 'invitedBy', i.invited_by,
           'invitedByName', u.nickname, 'invitedByAnonymous', u.anonymous_mode, 'createdAt', i.created_at))
         from room_invitations i join rooms r on r.id = i.room_id left join users u on u.id = i.invited_by
-        where i.user_id = ${userId}) as invitations,
-      (select json_group_array(json_object('userId', b.blocked_id, 'nickname', u.nickname,
+        where i.user_id = ${userId})`,
+    blocked: sql<string | null>`(select json_group_array(json_object('userId', b.blocked_id, 'nickname', u.nickname,
           'anonymousMode', u.anonymous_mode, 'createdAt', b.created_at))
         from user_blocks b join users u on u.id = b.blocked_id
-        where b.blocker_id = ${userId}) as blocked,
-      (select json_group_array(json_object('roomId', d.room_id, 'peerId', d.peer, 'nickname', u.nickname,
+        where b.blocker_id = ${userId})`,
+    directs: sql<string | null>`(select json_group_array(json_object('roomId', d.room_id, 'peerId', d.peer, 'nickname', u.nickname,
           'anonymousMode', u.anonymous_mode, 'verified', u.auth_mode = 'verified', 'found', u.id is not null, 'fromUserId', q.from_user_id, 'status', q.status,
           'requestedAt', q.created_at, 'decidedAt', q.decided_at))
         from (select m.room_id,
@@ -79,8 +79,22 @@ export async function chatListsOf(db: Db, userId: string): Promise<ChatLists> {
                   else substr(m.room_id, 4, length(m.room_id) - 4 - length(${userId})) end as peer
               from room_members m where m.user_id = ${userId} and m.room_id like 'dm:%') d
         left join users u on u.id = d.peer
-        left join direct_requests q on q.room_id = d.room_id) as directs
-  `);
+        left join direct_requests q on q.room_id = d.room_id)`,
+  };
+}
+
+export type ChatListsRow = { rooms: string | null; invitations: string | null; blocked: string | null; directs: string | null };
+
+export async function chatListsOf(db: Db, userId: string): Promise<ChatLists> {
+  const c = chatListsColumns(userId);
+  const row = await db.get<ChatListsRow>(
+    sql`select ${c.rooms} as rooms, ${c.invitations} as invitations, ${c.blocked} as blocked, ${c.directs} as directs`,
+  );
+  return parseChatLists(row);
+}
+
+/** The lists from the four columns' JSON (as chatListsOf or the session read answered them). */
+export function parseChatLists(row: ChatListsRow | undefined): ChatLists {
   const parse = (text: string | null | undefined) => (text ? (JSON.parse(text) as Json[]) : []);
   const rooms = parse(row?.rooms).map((r) => ({
     id: String(r.id),

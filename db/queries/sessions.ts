@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gt, inArray, lt, ne, or, isNull, sql } from "drizzle-orm";
 import type { Db } from "../index";
 import { notifications, sessions, users } from "../schema";
+import { type ChatLists, chatListsColumns, parseChatLists } from "./chat-lists";
 
 export async function insertSession(
   db: Db,
@@ -23,23 +24,35 @@ export async function findSessionUser(db: Db, idHash: string, now = new Date()) 
   return session && !session.secondFactorPending ? session.user : undefined;
 }
 
+const sessionColumns = {
+  user: users,
+  lastUsedAt: sessions.lastUsedAt,
+  secondFactorPending: sessions.secondFactorPending,
+  unreadNotifications: sql<number>`(select count(*) from ${notifications} where ${notifications.userId} = ${users.id} and ${notifications.isRead} = 0)`,
+};
+
 /**
  * A live session with its user, when it was last used and the user's unread notifications (the badge every page
- * shows), or undefined: one statement for what every page asks about its visitor (docs/decisions/057).
+ * shows), or undefined: one statement for what every page asks about its visitor (docs/decisions/057). With
+ * `chatLists`, the chat screen's rooms and lists ride in the same statement (docs/decisions/065): a load of /chat
+ * whose session pass has expired is still one query.
  */
-export async function findSession(db: Db, idHash: string, now = new Date()) {
+export async function findSession(db: Db, idHash: string, now = new Date(), opts: { chatLists?: boolean } = {}) {
+  const where = and(eq(sessions.id, idHash), gt(sessions.expiresAt, now));
+  if (!opts.chatLists) {
+    const row = await db.select(sessionColumns).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(where).get();
+    return row ? { ...row, chatLists: undefined as ChatLists | undefined } : undefined;
+  }
+  const lists = chatListsColumns(users.id);
   const row = await db
-    .select({
-      user: users,
-      lastUsedAt: sessions.lastUsedAt,
-      secondFactorPending: sessions.secondFactorPending,
-      unreadNotifications: sql<number>`(select count(*) from ${notifications} where ${notifications.userId} = ${users.id} and ${notifications.isRead} = 0)`,
-    })
+    .select({ ...sessionColumns, ...lists })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, idHash), gt(sessions.expiresAt, now)))
+    .where(where)
     .get();
-  return row ?? undefined;
+  if (!row) return undefined;
+  const { rooms, invitations, blocked, directs, ...session } = row;
+  return { ...session, chatLists: parseChatLists({ rooms, invitations, blocked, directs }) as ChatLists | undefined };
 }
 
 export async function deleteSession(db: Db, idHash: string) {

@@ -58,6 +58,13 @@ export function pagesQuerySuite(driver: string, getDb: () => Db) {
         ].sort(),
       );
       expect(lists.rooms[0].joinedAt).toBeInstanceOf(Date);
+      // The same lists ride in the session read of a /chat load (docs/decisions/065), correlated to its user.
+      const sessionId = `hash-${Math.random()}`;
+      await insertSession(db, { id: sessionId, userId: me.id, expiresAt: new Date(Date.now() + 60_000) });
+      const read = await findSession(db, sessionId, new Date(), { chatLists: true });
+      expect(read?.user.id).toBe(me.id);
+      expect(read?.chatLists).toEqual(lists);
+      expect((await findSession(db, sessionId))?.chatLists).toBeUndefined();
       expect(lists.invitations).toEqual([
         expect.objectContaining({
           roomId: group,

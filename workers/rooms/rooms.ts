@@ -10,7 +10,7 @@ import { addMembers, ensureRoom, findRoom, findUsersByIds, isMember, listMembers
 import type { User } from "../../db/schema";
 import { DomainError } from "../../core/domain-error";
 import { blockedInfos, invitationInfos, inviteToGroup, requireNotBlockedBy } from "./membership";
-import { chatListsOf } from "../../db/queries/chat-lists";
+import { type ChatLists, chatListsOf } from "../../db/queries/chat-lists";
 import { dmMembership } from "../../db/queries/direct-requests";
 import { consentToOpen, markRequests, startRequest } from "./requests";
 import { roomStub } from "./stub";
@@ -58,9 +58,10 @@ function summary(row: Pick<RoomRow, "id" | "kind" | "name">, extra: Partial<Room
  * GET /api/rooms: the area room (joined or not), then groups and direct chats, latest activity first. One
  * statement: the rooms and what the screen lists beside them (db/queries/chat-lists.ts, docs/decisions/057, 065).
  */
-export async function roomsFor(db: Db, user: User): Promise<RoomsAnswer> {
+export async function roomsFor(db: Db, user: User, read?: ChatLists): Promise<RoomsAnswer> {
   const nearby = nearbyFor(user);
-  const lists = await chatListsOf(db, user.id);
+  // A /chat page load read them with the session already (docs/decisions/065-the-session-off-d1.md).
+  const lists = read ?? (await chatListsOf(db, user.id));
   const rows = lists.rooms;
   const names = new Map(lists.directs.flatMap((d) => (d.peer ? [[d.peer.id, nameForOthers(d.peer)] as const] : [])));
   const verifiedPeers = new Set(lists.directs.flatMap((d) => (d.peer?.verified ? [d.peer.id] : [])));
