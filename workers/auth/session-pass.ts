@@ -10,8 +10,8 @@ import { type User, users } from "../../db/schema";
 export const PASS_COOKIE = "linkup_pass";
 
 /**
- * The reads a pass may answer: GETs whose answer is the visitor's own header, their rooms, their SOS screen and
- * socket upgrades. Everything else (the security centre, billing, my data, staff screens) reads the session from D1,
+ * The reads a pass may answer: GETs whose answer is the visitor's own header, their rooms, their SOS screen,
+ * the landing's public figures (the same for everyone, asked with the visitor's cookie) and socket upgrades. Everything else (the security centre, billing, my data, staff screens) reads the session from D1,
  * so what a stale pass can show is only what those show (docs/decisions/065).
  */
 const PASS_PATHS = [
@@ -20,6 +20,7 @@ const PASS_PATHS = [
   /^\/api\/notifications\/unread-count$/,
   /^\/api\/emergency\/nearby$/,
   /^\/api\/contacts$/,
+  /^\/api\/stats\/public$/,
   /^\/ws\/rooms\/[^/]+$/,
 ];
 
