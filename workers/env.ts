@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Db } from "../db";
 import type { User } from "../db/schema";
+import type { ChatLists } from "../db/queries/chat-lists";
 import { billingRequirements } from "./billing/config";
 import { supportPhone } from "./contact-config";
 import { isDevelopment } from "./development";
@@ -48,6 +49,8 @@ export type AppBindings = {
     pendingSecondFactorUserId: string | null;
     /** The session user's unread notifications, read with the session (null before; another user's for an API key). */
     sessionUnread: { userId: string; count: number; sosNearby?: string | null } | null;
+    /** The chat screen's rooms and lists, read with the session on a /chat page load (docs/decisions/065). */
+    sessionChatLists: { userId: string; lists: ChatLists } | null;
   };
 };
 

@@ -3,6 +3,7 @@
 // many loaders call (the root's and the route's both ask /api/me); a call that may write starts afresh, so what it
 // changed (a new cookie, a new nickname) is what the loaders after it see.
 import { shareSessionReads } from "./auth/session";
+import { pageMayWrite, sharePass } from "./auth/session-pass";
 import { shareRequestReads } from "./db-reads";
 import type { AppEnv } from "./env";
 
@@ -46,8 +47,13 @@ export function inProcessApi(fetch: Fetch, request: Request, env: AppEnv, ctx: E
     // The page's D1 session: its reads start where the page's do, and its writes are what the loaders after read.
     shareRequestReads(request, call, env);
     const reads = call.method === "GET" || call.method === "HEAD";
-    if (reads) shareSessionReads(call, sessionReads);
-    else sessionReads.clear();
+    // The page's session pass: what its calls issue reaches the page's answer; after a write they read D1 afresh.
+    sharePass(request, call);
+    if (reads) shareSessionReads(call, sessionReads, request);
+    else {
+      sessionReads.clear();
+      pageMayWrite(request);
+    }
     const answer = Promise.resolve(fetch(call, env, ctx));
     return reads ? answer : answer.finally(() => sessionReads.clear());
   };

@@ -10,6 +10,7 @@ import { notFound } from "./errors";
 import { type NonceVariables, securityHeaders } from "./headers";
 import { installJsonLogs, requestIdMiddleware } from "./logs";
 import { rooms } from "./rooms/socket";
+import { followPassCopies, handOutPasses } from "./auth/session-pass";
 import { ussd } from "./ussd";
 import { whatsapp } from "./whatsapp";
 
@@ -26,8 +27,11 @@ export function createServer(pages: PageHandler) {
   app.use(discardUnreadBodies);
   // A request that wrote hands on its D1 bookmark, so the person's next reads see their writes (workers/db-reads.ts).
   app.use(rememberWrites);
+  // The session pass an answer issues or clears goes out as a cookie (docs/decisions/065-the-session-off-d1.md).
+  app.use(handOutPasses);
   app.use(limitBodies);
   app.use(followBodyCopies);
+  app.use(followPassCopies);
   app.use(async (c, next) => {
     checkSecrets(c.env);
     await next();

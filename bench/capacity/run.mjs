@@ -226,17 +226,47 @@ try {
   const { room: area } = await ok(await fetch(`${base}/api/rooms/nearby/join`, json(a.cookie, {})), "area join");
   await ok(await fetch(`${base}/api/rooms/nearby/join`, json(b.cookie, {})), "area join");
 
+  // A browser keeps the session pass a page load hands it (docs/decisions/065-the-session-off-d1.md): the loads
+  // below carry it, fresh, as a browser does for PASS_TTL_MS after its last session read; the "pass expired" rows
+  // carry none, which costs what a lapsed pass costs (it is refused and the session read from D1 again).
+  const passOf = (res) =>
+    res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("linkup_pass=") && !c.startsWith("linkup_pass=;"))
+      ?.split(";")[0];
+  let withPass = a.cookie;
+  /** An uncounted load without the pass: the browser's pass is fresh again (the busy minutes outlast one). */
+  const renewPass = async () => {
+    const res = await fetch(`${base}/chat`, { headers: { cookie: a.cookie } });
+    await res.text();
+    const pass = passOf(res);
+    if (!pass) throw new Error("/chat handed out no session pass");
+    withPass = `${a.cookie}; ${pass}`;
+  };
   for (const path of ["/", "/chat", "/emergency", "/settings"]) {
     // A load first, uncounted: the landing's live figures are then in the edge cache, as for every visitor but
-    // the first in a minute.
-    await (await fetch(`${base}${path}`, { headers: { cookie: a.cookie } })).text();
+    // the first in a minute, and the browser has its pass.
+    const first = await fetch(`${base}${path}`, { headers: { cookie: a.cookie } });
+    await first.text();
+    const pass = passOf(first);
+    if (!pass) throw new Error(`${path} handed out no session pass`);
+    withPass = `${a.cookie}; ${pass}`;
     const cost = await measure(async () => {
-      const res = await fetch(`${base}${path}`, { headers: { cookie: a.cookie } });
+      const res = await fetch(`${base}${path}`, { headers: { cookie: withPass } });
       await res.text();
       if (!res.ok) throw new Error(`${path} answered ${res.status}`);
     });
     row(`signed-in page load (${path})`, cost);
   }
+  row(
+    "signed-in page load (/chat), pass expired",
+    await measure(async () => {
+      const res = await fetch(`${base}/chat`, { headers: { cookie: a.cookie } });
+      await res.text();
+      if (!res.ok) throw new Error(`/chat answered ${res.status}`);
+    }),
+    "the session read from D1 once, and a fresh pass handed out",
+  );
 
   // A busy minute in the area room: more people verify and join it.
   const senders = [a, b];
@@ -261,20 +291,30 @@ try {
   );
 
   let socket;
+  await renewPass();
   row(
     "socket connect (area room)",
     await measure(async () => {
+      socket = await open(area.id, { ...a, cookie: withPass });
+    }),
+    "with the pass of the page that opens it; the person's presence goes in the room's next batch",
+  );
+  socket.close();
+  row(
+    "socket connect (area room), pass expired",
+    await measure(async () => {
       socket = await open(area.id, a);
     }),
-    "the upgrade's reads only: the person's presence goes in the room's next batch",
+    "the upgrade's one session read from D1",
   );
   socket.close();
   // The chat screen again, now that the person has a direct chat: its other person and any message request are
   // read with the invitations and blocks, in the same one statement (db/queries/chat-lists.ts).
+  await renewPass();
   row(
     "signed-in page load (/chat) with a direct chat",
     await measure(async () => {
-      const res = await fetch(`${base}/chat`, { headers: { cookie: a.cookie } });
+      const res = await fetch(`${base}/chat`, { headers: { cookie: withPass } });
       await res.text();
       if (!res.ok) throw new Error(`/chat answered ${res.status}`);
     }),
@@ -333,8 +373,13 @@ try {
   const q = (r) => r.reads + r.writes;
   const onPrimary = (r) => r.reads + r.writes - r.replica;
   const onReplica = (r) => r.replica;
-  const perDay = (cost, message = get("chat message (area room)")) =>
-    20 * cost(message) + 10 * cost(get("signed-in page load (/chat)")) + 10 * cost(get("socket connect (area room)"));
+  // `stale`: the share of page loads and reconnects whose session pass has expired (docs/decisions/065).
+  const perDay = (cost, message = get("chat message (area room)"), stale = 0) => {
+    const mix = (fresh, expired) => (1 - stale) * cost(get(fresh)) + stale * cost(get(expired));
+    const load = mix("signed-in page load (/chat)", "signed-in page load (/chat), pass expired");
+    const connect = mix("socket connect (area room)", "socket connect (area room), pass expired");
+    return 20 * cost(message) + 10 * load + 10 * connect;
+  };
   const atPeak = (daily) => (3 * daily) / 86_400;
   const carriesAt = (daily) => (daily > 0 ? Math.floor(1000 / atPeak(daily)) : Number.POSITIVE_INFINITY);
   const perPersonDay = perDay(q);
@@ -344,6 +389,12 @@ try {
   const carriesPrimary = carriesAt(primaryDay);
   const carriesReplica = carriesAt(replicaDay);
   const carries = Math.min(carriesPrimary, carriesReplica);
+  // Every pass expired (each load and reconnect more than PASS_TTL_MS after the person's last session read), and
+  // the share of expired passes at which the replica still carries Lagos (2 million).
+  const staleDay = perDay(onReplica, undefined, 1);
+  const carriesStale = Math.min(carriesAt(perDay(onPrimary, undefined, 1)), carriesAt(staleDay));
+  const lagosDay = 1000 / atPeak(1) / 2_000_000;
+  const staleShare = staleDay > replicaDay ? Math.max(0, Math.min(1, (lagosDay - replicaDay) / (staleDay - replicaDay))) : 1;
   // Quiet rooms: every message alone in its room's minute, so it pays a whole batch (on the primary: writes).
   const batchStatements = areaMinute.batch.reads + areaMinute.batch.writes;
   const alone = { reads: 0, writes: batchStatements, replica: 0 };
@@ -363,7 +414,8 @@ ${table}
 Capacity model. Cloudflare documents one D1 database as running its queries one at a time, about 1,000 queries a
 second when each takes 1 ms (https://developers.cloudflare.com/d1/platform/limits/, "How much work can a D1 database
 do?"), and at most 10 GB of data. Assumed per daily active person: 20 chat messages in area rooms, 10 signed-in
-loads of /chat and 10 socket reconnects a day; the evening peak is 3× the mean. That is ${fmt(perPersonDay)} queries per
+loads of /chat and 10 socket reconnects a day, each with a fresh session pass (below); the evening peak is 3× the
+mean. That is ${fmt(perPersonDay)} queries per
 person a day: ${fmt(primaryDay)} on the primary (every write, and the reads of requests that write) and ${fmt(replicaDay)} a replica may
 serve (the reads of page loads and other GETs).
 
@@ -380,7 +432,17 @@ ${people(carriesWithoutReplicas)}.
 
 A message's cost is the mean over a busy minute in one area room: nothing on a message's path touches D1, and the
 room writes its counts, points, activity and presence as one batch a minute at most
-(docs/decisions/056-the-room-is-the-record-of-its-messages.md). Were every message alone in its room's minute (quiet
+(docs/decisions/056-the-room-is-the-record-of-its-messages.md).
+
+The session pass (docs/decisions/065-the-session-off-d1.md): a page load's or a socket upgrade's session comes from
+a signed cookie the last session read handed out, good for 5 minutes, so the rows above ask D1 nothing for it. A
+load or reconnect whose pass has expired reads the session from D1 once (the "pass expired" rows) and gets a new
+pass. Were every load and reconnect of the day more than 5 minutes after the person's last session read, a
+person would put ${fmt(staleDay)} reads a day on the replica and one database would carry ${people(carriesStale)}
+people; it carries 2 million (Lagos) while at most ${Math.floor(staleShare * 100)}% of loads and reconnects find their pass expired.
+How many do is a matter of how people use the app, which this benchmark does not measure.
+
+Were every message alone in its room's minute (quiet
 rooms: a whole ${batchStatements}-statement batch each), one database would carry ${people(carriesQuiet)} people. Page loads are measured after one uncounted load, so the landing's live figures (and an
 area's head count on /emergency) come from the edge cache.
 

@@ -1,7 +1,8 @@
-// What the chat screen lists beside a person's rooms, in one statement (docs/decisions/057): their open group
-// invitations, the people they blocked, and their direct chats' other people with any message request. Each
-// list is a JSON array of a correlated subquery (SQLite's JSON functions, on D1 and libSQL alike).
-import { sql } from "drizzle-orm";
+// What the chat screen lists, in one statement (docs/decisions/057, 065): the person's rooms with their member
+// counts and last activity, their open group invitations, the people they blocked, and their direct chats' other
+// people with any message request. Each list is a JSON array of a correlated subquery (SQLite's JSON functions,
+// on D1 and libSQL alike).
+import { type SQLWrapper, sql } from "drizzle-orm";
 import type { Db } from "../index";
 import type { DirectRequestRow } from "./direct-requests";
 
@@ -30,7 +31,21 @@ export interface DirectRow {
   request: DirectRequestRow | null;
 }
 
+/** One room the person is a member of, as `listUserRooms` answers it. */
+export interface MemberRoomRow {
+  id: string;
+  kind: "nearby" | "group" | "dm";
+  name: string;
+  joinedAt: Date;
+  memberCount: number;
+  lastMessageAt: number | null;
+  /** A team room (docs/decisions/067-enterprise-teams.md): the chat offers the team page, not "leave". */
+  team: boolean;
+}
+
 export interface ChatLists {
+  /** Newest activity (else joining) first. */
+  rooms: MemberRoomRow[];
   invitations: InvitationRow[];
   blocked: BlockedRow[];
   directs: DirectRow[];
@@ -40,20 +55,25 @@ type Json = Record<string, string | number | null>;
 
 const newestFirst = <T extends { createdAt: Date }>(rows: T[]) => rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
 
-export async function chatListsOf(db: Db, userId: string): Promise<ChatLists> {
+/** The four lists as correlated subqueries of `userId`: a value, or a column of an outer statement (the session read). */
+export function chatListsColumns(userId: string | SQLWrapper) {
   // A direct chat's id is "dm:" + the two user ids in order (core/room-ids.ts): the other person is the part
   // that is not this person's.
-  const row = await db.get<{ invitations: string | null; blocked: string | null; directs: string | null }>(sql`
-    select
-      (select json_group_array(json_object('roomId', i.room_id, 'name', r.name, 'invitedBy', i.invited_by,
+  return {
+    rooms: sql<string | null>`(select json_group_array(json_object('id', r.id, 'kind', r.kind, 'name', r.name, 'joinedAt', m.joined_at,
+          'memberCount', (select count(*) from room_members c where c.room_id = r.id), 'lastMessageAt', a.last_message_at,
+          'team', exists (select 1 from orgs o where o.room_id = r.id)))
+        from room_members m join rooms r on r.id = m.room_id left join room_activity a on a.room_id = r.id
+        where m.user_id = ${userId})`,
+    invitations: sql<string | null>`(select json_group_array(json_object('roomId', i.room_id, 'name', r.name, 'invitedBy', i.invited_by,
           'invitedByName', u.nickname, 'invitedByAnonymous', u.anonymous_mode, 'createdAt', i.created_at))
         from room_invitations i join rooms r on r.id = i.room_id left join users u on u.id = i.invited_by
-        where i.user_id = ${userId}) as invitations,
-      (select json_group_array(json_object('userId', b.blocked_id, 'nickname', u.nickname,
+        where i.user_id = ${userId})`,
+    blocked: sql<string | null>`(select json_group_array(json_object('userId', b.blocked_id, 'nickname', u.nickname,
           'anonymousMode', u.anonymous_mode, 'createdAt', b.created_at))
         from user_blocks b join users u on u.id = b.blocked_id
-        where b.blocker_id = ${userId}) as blocked,
-      (select json_group_array(json_object('roomId', d.room_id, 'peerId', d.peer, 'nickname', u.nickname,
+        where b.blocker_id = ${userId})`,
+    directs: sql<string | null>`(select json_group_array(json_object('roomId', d.room_id, 'peerId', d.peer, 'nickname', u.nickname,
           'anonymousMode', u.anonymous_mode, 'verified', u.auth_mode = 'verified', 'found', u.id is not null, 'fromUserId', q.from_user_id, 'status', q.status,
           'requestedAt', q.created_at, 'decidedAt', q.decided_at))
         from (select m.room_id,
@@ -62,9 +82,35 @@ export async function chatListsOf(db: Db, userId: string): Promise<ChatLists> {
                   else substr(m.room_id, 4, length(m.room_id) - 4 - length(${userId})) end as peer
               from room_members m where m.user_id = ${userId} and m.room_id like 'dm:%') d
         left join users u on u.id = d.peer
-        left join direct_requests q on q.room_id = d.room_id) as directs
-  `);
+        left join direct_requests q on q.room_id = d.room_id)`,
+  };
+}
+
+export type ChatListsRow = { rooms: string | null; invitations: string | null; blocked: string | null; directs: string | null };
+
+export async function chatListsOf(db: Db, userId: string): Promise<ChatLists> {
+  const c = chatListsColumns(userId);
+  const row = await db.get<ChatListsRow>(
+    sql`select ${c.rooms} as rooms, ${c.invitations} as invitations, ${c.blocked} as blocked, ${c.directs} as directs`,
+  );
+  return parseChatLists(row);
+}
+
+/** The lists from the four columns' JSON (as chatListsOf or the session read answered them). */
+export function parseChatLists(row: ChatListsRow | undefined): ChatLists {
   const parse = (text: string | null | undefined) => (text ? (JSON.parse(text) as Json[]) : []);
+  const rooms = parse(row?.rooms).map((r) => ({
+    id: String(r.id),
+    kind: r.kind as MemberRoomRow["kind"],
+    name: String(r.name),
+    joinedAt: new Date(Number(r.joinedAt)),
+    memberCount: Number(r.memberCount),
+    lastMessageAt: r.lastMessageAt === null ? null : Number(r.lastMessageAt),
+    team: Number(r.team) === 1,
+  }));
+  // json_group_array keeps no promised order: sorted here as listUserRooms sorts (db/queries/rooms.ts).
+  const activity = (r: MemberRoomRow) => r.lastMessageAt ?? r.joinedAt.getTime();
+  rooms.sort((a, b) => activity(b) - activity(a));
   const invitations = parse(row?.invitations).map((i) => ({
     roomId: String(i.roomId),
     name: String(i.name),
@@ -96,5 +142,5 @@ export async function chatListsOf(db: Db, userId: string): Promise<ChatLists> {
             decidedAt: d.decidedAt === null ? null : new Date(Number(d.decidedAt)),
           },
   }));
-  return { invitations: newestFirst(invitations), blocked: newestFirst(blocked), directs };
+  return { rooms, invitations: newestFirst(invitations), blocked: newestFirst(blocked), directs };
 }

@@ -274,3 +274,20 @@ export function activeBroadcastsWithSender(db: Db, limit: number) {
     .orderBy(desc(emergencyBroadcasts.broadcastedAt))
     .limit(limit);
 }
+
+/**
+ * The fresh, active SOS of one area cell, newest first, as the banner shows them, each with who answered it (so a
+ * reader filters out their own and those they answered). Bounded: a cell has few SOS in 15 minutes, and at most
+ * 50 responders per SOS are listed (a person past them may see a banner for an SOS they answered).
+ */
+export async function freshSosInCell(db: Db, geohash: string, since: Date) {
+  const rows = await db.all<{ banner: string; responders: string }>(sql`
+    select json_object('id', b.id, 'userId', b.user_id, 'message', b.message, 'emergencyType', b.emergency_type,
+        'locationText', b.location_text, 'geohash', b.geohash, 'at', b.broadcasted_at, 'nickname', s.nickname,
+        'anonymous', s.anonymous_mode) as banner,
+      (select json_group_array(r.user_id) from (select user_id from ${sosResponses} where sos_id = b.id limit 50) r) as responders
+    from ${emergencyBroadcasts} b join ${users} s on s.id = b.user_id
+    where b.geohash = ${geohash} and b.status = 'active' and b.broadcasted_at > ${since.getTime()}
+    order by b.broadcasted_at desc limit 5`);
+  return rows.map((r) => ({ banner: r.banner, responders: JSON.parse(r.responders) as string[] }));
+}

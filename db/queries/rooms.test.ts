@@ -24,6 +24,7 @@ import {
   upsertDeviceKey,
 } from "./rooms";
 import { createUser } from "./users";
+import { chatListsOf } from "./chat-lists";
 
 let db: Db;
 beforeAll(async () => {
@@ -82,6 +83,11 @@ describe("room queries on libSQL", () => {
     // A message in the busy room, counted by its batch (docs/decisions/056-the-room-is-the-record-of-its-messages.md).
     await writeRoomFlush(db, flush(busy.id, [[1, a.id, 1, Date.now() + 60_000]]));
     expect((await listUserRooms(db, a.id)).map((r) => r.id)).toEqual([busy.id, quiet.id]);
+    // The chat screen's one statement lists them in the same order (docs/decisions/065).
+    expect((await chatListsOf(db, a.id)).rooms.map((r) => [r.id, r.memberCount, r.lastMessageAt !== null])).toEqual([
+      [busy.id, 1, true],
+      [quiet.id, 1, false],
+    ]);
   });
 
   it("counts a room's batch once however often it is replayed, and what came after it too", async () => {

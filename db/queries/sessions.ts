@@ -2,6 +2,7 @@ import { and, count, desc, eq, gt, inArray, lt, ne, or, isNull, sql } from "driz
 import type { Db } from "../index";
 import { SOS_ALARM_MS } from "../../core/sos";
 import { emergencyBroadcasts, notifications, sessions, sosResponses, users } from "../schema";
+import { type ChatLists, chatListsColumns, parseChatLists } from "./chat-lists";
 
 export async function insertSession(
   db: Db,
@@ -24,32 +25,44 @@ export async function findSessionUser(db: Db, idHash: string, now = new Date()) 
   return session && !session.secondFactorPending ? session.user : undefined;
 }
 
+const sessionColumns = (now: Date) => ({
+  user: users,
+  lastUsedAt: sessions.lastUsedAt,
+  secondFactorPending: sessions.secondFactorPending,
+  unreadNotifications: sql<number>`(select count(*) from ${notifications} where ${notifications.userId} = ${users.id} and ${notifications.isRead} = 0)`,
+  // The SOS banner's: the newest fresh, active SOS in their area cell from someone else that they have not
+  // answered, as JSON (one index lookup on emergency_geohash_idx; no statement of its own, decision 062).
+  sosNearby: sql<
+    string | null
+  >`(select json_object('id', b.id, 'userId', b.user_id, 'message', b.message, 'emergencyType', b.emergency_type, 'locationText', b.location_text, 'geohash', b.geohash, 'at', b.broadcasted_at, 'nickname', s.nickname, 'anonymous', s.anonymous_mode)
+    from ${emergencyBroadcasts} b join ${users} s on s.id = b.user_id
+    where b.geohash = ${users.geohash} and b.status = 'active' and b.broadcasted_at > ${now.getTime() - SOS_ALARM_MS} and b.user_id <> ${users.id}
+      and not exists (select 1 from ${sosResponses} r where r.sos_id = b.id and r.user_id = ${users.id})
+    order by b.broadcasted_at desc limit 1)`,
+});
+
 /**
  * A live session with its user, when it was last used and the user's unread notifications (the badge every page
- * shows), or undefined: one statement for what every page asks about its visitor (docs/decisions/057).
+ * shows), or undefined: one statement for what every page asks about its visitor (docs/decisions/057). With
+ * `chatLists`, the chat screen's rooms and lists ride in the same statement (docs/decisions/065): a load of /chat
+ * whose session pass has expired is still one query.
  */
-export async function findSession(db: Db, idHash: string, now = new Date()) {
+export async function findSession(db: Db, idHash: string, now = new Date(), opts: { chatLists?: boolean } = {}) {
+  const where = and(eq(sessions.id, idHash), gt(sessions.expiresAt, now));
+  if (!opts.chatLists) {
+    const row = await db.select(sessionColumns(now)).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(where).get();
+    return row ? { ...row, chatLists: undefined as ChatLists | undefined } : undefined;
+  }
+  const lists = chatListsColumns(users.id);
   const row = await db
-    .select({
-      user: users,
-      lastUsedAt: sessions.lastUsedAt,
-      secondFactorPending: sessions.secondFactorPending,
-      unreadNotifications: sql<number>`(select count(*) from ${notifications} where ${notifications.userId} = ${users.id} and ${notifications.isRead} = 0)`,
-      // The SOS banner's: the newest fresh, active SOS in their area cell from someone else that they have not
-      // answered, as JSON (one index lookup on emergency_geohash_idx; no statement of its own, decision 062).
-      sosNearby: sql<
-        string | null
-      >`(select json_object('id', b.id, 'userId', b.user_id, 'message', b.message, 'emergencyType', b.emergency_type, 'locationText', b.location_text, 'geohash', b.geohash, 'at', b.broadcasted_at, 'nickname', s.nickname, 'anonymous', s.anonymous_mode)
-        from ${emergencyBroadcasts} b join ${users} s on s.id = b.user_id
-        where b.geohash = ${users.geohash} and b.status = 'active' and b.broadcasted_at > ${now.getTime() - SOS_ALARM_MS} and b.user_id <> ${users.id}
-          and not exists (select 1 from ${sosResponses} r where r.sos_id = b.id and r.user_id = ${users.id})
-        order by b.broadcasted_at desc limit 1)`,
-    })
+    .select({ ...sessionColumns(now), ...lists })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, idHash), gt(sessions.expiresAt, now)))
+    .where(where)
     .get();
-  return row ?? undefined;
+  if (!row) return undefined;
+  const { rooms, invitations, blocked, directs, ...session } = row;
+  return { ...session, chatLists: parseChatLists({ rooms, invitations, blocked, directs }) as ChatLists | undefined };
 }
 
 export async function deleteSession(db: Db, idHash: string) {

@@ -1,6 +1,6 @@
 // What a page load asks the database, run on both drivers (db/queries/libsql.test.ts, d1.worker.test.ts):
-// the session with its unread badge in one statement, and the chat screen's side lists in another
-// (docs/decisions/057-pages-ask-once-and-replicas.md).
+// the session with its unread badge in one statement, and the chat screen's rooms and side lists in another
+// (docs/decisions/057-pages-ask-once-and-replicas.md, 065).
 import { describe, expect, it } from "vitest";
 import { dmRoomId } from "../../core/room-ids";
 import type { Db } from "../index";
@@ -27,7 +27,7 @@ export function pagesQuerySuite(driver: string, getDb: () => Db) {
       expect((await findSession(db, id))?.unreadNotifications).toBe(0);
     });
 
-    it("lists a person's invitations, blocks and direct chats in one read", async () => {
+    it("lists a person's rooms, invitations, blocks and direct chats in one read", async () => {
       const db = getDb();
       const [me, host, pest, friend, stranger] = await Promise.all([1, 2, 3, 4, 5].map(() => createUser(db)));
       await updateUser(db, host.id, { nickname: "Bola" });
@@ -50,6 +50,21 @@ export function pagesQuerySuite(driver: string, getDb: () => Db) {
       expect(await openRequest(db, asked, stranger.id, new Date(0))).toBe(true);
 
       const lists = await chatListsOf(db, me.id);
+      // The rooms themselves, in the same statement: both direct chats, two members each (the invitation is no room yet).
+      expect(lists.rooms.map((r) => [r.id, r.kind, r.memberCount]).sort()).toEqual(
+        [
+          [known, "dm", 2],
+          [asked, "dm", 2],
+        ].sort(),
+      );
+      expect(lists.rooms[0].joinedAt).toBeInstanceOf(Date);
+      // The same lists ride in the session read of a /chat load (docs/decisions/065), correlated to its user.
+      const sessionId = `hash-${Math.random()}`;
+      await insertSession(db, { id: sessionId, userId: me.id, expiresAt: new Date(Date.now() + 60_000) });
+      const read = await findSession(db, sessionId, new Date(), { chatLists: true });
+      expect(read?.user.id).toBe(me.id);
+      expect(read?.chatLists).toEqual(lists);
+      expect((await findSession(db, sessionId))?.chatLists).toBeUndefined();
       expect(lists.invitations).toEqual([
         expect.objectContaining({
           roomId: group,
@@ -76,7 +91,7 @@ export function pagesQuerySuite(driver: string, getDb: () => Db) {
       // The other side sees the same chats with the person as the other one.
       expect((await chatListsOf(db, friend.id)).directs).toEqual([expect.objectContaining({ roomId: known, peerId: me.id })]);
       // Nothing for someone with nothing.
-      expect(await chatListsOf(db, host.id)).toEqual({ invitations: [], blocked: [], directs: [] });
+      expect(await chatListsOf(db, host.id)).toEqual({ rooms: [], invitations: [], blocked: [], directs: [] });
     });
   });
 }

@@ -15,7 +15,9 @@ export const EDGE_CACHE_KEYS = ["https://linkup.internal/admin-health-probe", "h
  * in EDGE_CACHE_KEYS (one per cell, and the Cache API cannot list them): each lives a minute and goes.
  */
 export const AREA_USERS_KEY = "https://linkup.internal/area-users/";
-type EdgeCacheKey = (typeof EDGE_CACHE_KEYS)[number] | `${typeof AREA_USERS_KEY}${string}`;
+/** Keys per area cell of its fresh SOS, for the banner of a page whose session came from a pass (workers/sos/banner.ts). */
+export const SOS_CELL_KEY = "https://linkup.internal/sos-cell/";
+type EdgeCacheKey = (typeof EDGE_CACHE_KEYS)[number] | `${typeof AREA_USERS_KEY}${string}` | `${typeof SOS_CELL_KEY}${string}`;
 
 /**
  * The JSON under `key`, computed and kept for `maxAgeSeconds` when the edge cache has none (or is not there).
@@ -34,6 +36,13 @@ export async function edgeCached<T>(key: EdgeCacheKey, maxAgeSeconds: number, co
     )
     .catch((e) => console.error("edge cache: put", key, e));
   return value;
+}
+
+/** Drops a key in this location's cache (a change its readers must see before the key's age runs out). */
+export async function edgeForget(key: EdgeCacheKey): Promise<void> {
+  await edgeCache()
+    ?.delete(new Request(key))
+    .catch((e) => console.error("edge cache: delete", key, e));
 }
 
 function edgeCache(): Cache | null {

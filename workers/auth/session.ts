@@ -12,6 +12,7 @@ import { linkDevice } from "./device";
 import { newId } from "../../core/ids";
 import { mac as sessionHash } from "../mac";
 import { isSecureRequest } from "./request";
+import { afterSessionRead, dropPass, sessionFromPass } from "./session-pass";
 import { refreshIfLapsed } from "../billing";
 import type { AppBindings } from "../env";
 import { DomainError } from "../../core/domain-error";
@@ -60,6 +61,8 @@ export async function startSession(
   // After the session cookie: callers that pass a fresh session on read the first Set-Cookie. A sign-in still
   // owing its second factor ties nothing to the account yet.
   if (!pending) await linkDevice(c, userId);
+  // A pass names its session: the old one's goes, and the next hot read issues one for this session.
+  dropPass(c);
   c.set("sessionHash", id);
   c.set("user", null);
   c.set("pendingSecondFactorUserId", opts.secondFactorPending ? userId : null);
@@ -68,32 +71,39 @@ export async function startSession(
 export async function endSession(c: Context<AppBindings>): Promise<void> {
   if (c.var.sessionHash) await deleteSession(c.var.db, c.var.sessionHash);
   deleteCookie(c, SESSION_COOKIE, { path: "/", secure: isSecureRequest(c) });
+  // Signed out here: this browser's pass goes at once too (docs/decisions/065-the-session-off-d1.md).
+  dropPass(c);
   c.set("user", null);
   c.set("sessionHash", null);
   c.set("pendingSecondFactorUserId", null);
 }
 
 type SessionRead = ReturnType<typeof findSession>;
+type SharedReads = { reads: Map<string, SessionRead>; chatLists: boolean };
 
 /**
  * Session reads shared by the in-process API calls of one page request (its loaders: the root's and the route's
  * each ask /api/me): one read of the session per page load instead of one per call. The page handler creates the
  * map and clears it around any call that may write (docs/architecture.md §3, issue 28).
  */
-const sharedReads = new WeakMap<Request, Map<string, SessionRead>>();
+const sharedReads = new WeakMap<Request, SharedReads>();
 
-/** Lets `request` (an in-process API call of a page) share the session reads in `reads`. */
-export function shareSessionReads(request: Request, reads: Map<string, SessionRead>): void {
-  sharedReads.set(request, reads);
+// The chat screen (its document and its loaders' data): the session read carries its rooms and lists, so a load
+// whose session pass has expired is one statement (docs/decisions/065-the-session-off-d1.md).
+const CHAT_PAGE = /^\/chat(\.data)?$/;
+
+/** Lets `request` (an in-process API call of the page `page`) share the session reads in `reads`. */
+export function shareSessionReads(request: Request, reads: Map<string, SessionRead>, page?: Request): void {
+  sharedReads.set(request, { reads, chatLists: page ? CHAT_PAGE.test(new URL(page.url).pathname) : false });
 }
 
 function readSession(c: Context<AppBindings>, db: ReturnType<typeof createDb>, hash: string): SessionRead {
   const shared = sharedReads.get(c.req.raw);
   if (!shared) return findSession(db, hash);
-  let read = shared.get(hash);
+  let read = shared.reads.get(hash);
   if (!read) {
-    read = findSession(db, hash);
-    shared.set(hash, read);
+    read = findSession(db, hash, new Date(), { chatLists: shared.chatLists });
+    shared.reads.set(hash, read);
   }
   return read;
 }
@@ -107,9 +117,20 @@ export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
   c.set("sessionHash", null);
   c.set("pendingSecondFactorUserId", null);
   c.set("sessionUnread", null);
+  c.set("sessionChatLists", null);
   const token = getCookie(c, SESSION_COOKIE);
   if (token && token.length <= 64) {
     const hash = await sessionHash(c.env, token);
+    const mac = (text: string) => sessionHash(c.env, text);
+    // A fresh pass answers a hot read without D1 (docs/decisions/065-the-session-off-d1.md); anything else reads it.
+    const passed = await sessionFromPass(c, hash, mac);
+    if (passed) {
+      c.set("user", passed.user);
+      c.set("sessionHash", hash);
+      c.set("sessionUnread", { userId: passed.user.id, count: passed.unread });
+      await next();
+      return;
+    }
     const session = await readSession(c, db, hash);
     if (session && isBanned(session.user)) {
       // Banned while this request was on its way (the ban ends sessions): it is served signed out.
@@ -129,7 +150,10 @@ export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
       c.set("user", await refreshIfLapsed(db, session.user));
       c.set("sessionHash", hash);
       c.set("sessionUnread", { userId: session.user.id, count: Number(session.unreadNotifications ?? 0), sosNearby: session.sosNearby });
+      if (session.chatLists) c.set("sessionChatLists", { userId: session.user.id, lists: session.chatLists });
     }
+    const user = c.var.user;
+    await afterSessionRead(c, user ? { sessionHash: hash, user, unread: Number(session?.unreadNotifications ?? 0) } : null, mac);
   }
   await next();
 };

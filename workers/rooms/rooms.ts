@@ -6,11 +6,11 @@ import { nameForOthers } from "../../core/names";
 import { NO_AREA_MESSAGE, resolveArea } from "../../core/places";
 import type { NearbyInfo, RoomMemberInfo, RoomStats, RoomSummary, RoomsAnswer } from "../../core/rooms";
 import type { Db } from "../../db";
-import { addMembers, ensureRoom, findRoom, findUsersByIds, listMembers, listUserRooms, type RoomRow } from "../../db/queries/rooms";
+import { addMembers, ensureRoom, findRoom, findUsersByIds, listMembers, type RoomRow } from "../../db/queries/rooms";
 import type { User } from "../../db/schema";
 import { DomainError } from "../../core/domain-error";
 import { blockedInfos, invitationInfos, inviteToGroup, requireNotBlockedBy } from "./membership";
-import { chatListsOf } from "../../db/queries/chat-lists";
+import { type ChatLists, chatListsOf } from "../../db/queries/chat-lists";
 // A team room admits only its organisation's members (docs/decisions/067-enterprise-teams.md).
 import { groupAccess } from "../../db/queries/teams";
 import { dmMembership } from "../../db/queries/direct-requests";
@@ -57,12 +57,14 @@ function summary(row: Pick<RoomRow, "id" | "kind" | "name">, extra: Partial<Room
 }
 
 /**
- * GET /api/rooms: the area room (joined or not), then groups and direct chats, latest activity first. Two
- * statements: the rooms, and what the screen lists beside them (db/queries/chat-lists.ts, docs/decisions/057).
+ * GET /api/rooms: the area room (joined or not), then groups and direct chats, latest activity first. One
+ * statement: the rooms and what the screen lists beside them (db/queries/chat-lists.ts, docs/decisions/057, 065).
  */
-export async function roomsFor(db: Db, user: User): Promise<RoomsAnswer> {
+export async function roomsFor(db: Db, user: User, read?: ChatLists): Promise<RoomsAnswer> {
   const nearby = nearbyFor(user);
-  const [rows, lists] = await Promise.all([listUserRooms(db, user.id), chatListsOf(db, user.id)]);
+  // A /chat page load read them with the session already (docs/decisions/065-the-session-off-d1.md).
+  const lists = read ?? (await chatListsOf(db, user.id));
+  const rows = lists.rooms;
   const names = new Map(lists.directs.flatMap((d) => (d.peer ? [[d.peer.id, nameForOthers(d.peer)] as const] : [])));
   const verifiedPeers = new Set(lists.directs.flatMap((d) => (d.peer?.verified ? [d.peer.id] : [])));
   const rooms: RoomSummary[] = rows.map((r) => {
@@ -71,7 +73,7 @@ export async function roomsFor(db: Db, user: User): Promise<RoomsAnswer> {
       name: peerId ? (names.get(peerId) ?? r.name) : r.name,
       memberCount: Number(r.memberCount),
       lastMessageAt: r.lastMessageAt === null ? null : Number(r.lastMessageAt),
-      ...(Number(r.team) === 1 ? { team: true } : {}),
+      ...(r.team ? { team: true } : {}),
       ...(peerId ? { peerId, peerVerified: verifiedPeers.has(peerId) } : {}),
     });
   });

@@ -1,8 +1,15 @@
 // The SOS banner's data for a page load (issue 32): the row the session's own statement found
 // (db/queries/sessions.ts findSession), shaped as the screen shows it. No query of its own (docs/decisions/062).
+// A page whose session came from a pass (docs/decisions/065-the-session-off-d1.md) read no statement: it takes
+// its area cell's fresh SOS from the edge cache, kept 15 s and dropped here when an SOS in the cell starts, is
+// answered or resolved, so one D1 read serves a cell's visitors per location and 15 s.
 import { z } from "zod";
 import { nameForOthers } from "../../core/names";
-import type { SosBanner } from "../../core/sos";
+import { SOS_ALARM_MS, type SosBanner } from "../../core/sos";
+import type { Db } from "../../db";
+import { freshSosInCell } from "../../db/queries/emergency";
+import type { User } from "../../db/schema";
+import { edgeCached, edgeForget, SOS_CELL_KEY } from "../admin/edge-cache";
 
 const BannerRow = z.object({
   id: z.string(),
@@ -39,4 +46,26 @@ export function sosBannerFrom(json: string | null | undefined): SosBanner | null
     locationText: b.locationText,
     broadcastedAt: b.at,
   };
+}
+
+const CELL_CACHE_SECONDS = 15;
+const cellKey = (geohash: string) => `${SOS_CELL_KEY}${encodeURIComponent(geohash)}` as const;
+
+/** The banner for a person whose session read did not look (a pass served it): their cell's, through the edge cache. */
+export async function sosBannerForCell(db: Db, user: User, now = new Date()): Promise<SosBanner | null> {
+  if (!user.geohash) return null;
+  const cell = user.geohash;
+  const fresh = await edgeCached(cellKey(cell), CELL_CACHE_SECONDS, () => freshSosInCell(db, cell, new Date(now.getTime() - SOS_ALARM_MS)));
+  for (const sos of fresh) {
+    const banner = sosBannerFrom(sos.banner);
+    if (!banner || banner.broadcastedAt <= now.getTime() - SOS_ALARM_MS) continue;
+    const from = (JSON.parse(sos.banner) as { userId?: string }).userId;
+    if (from !== user.id && !sos.responders.includes(user.id)) return banner;
+  }
+  return null;
+}
+
+/** An SOS in this cell started, was answered or ended: this location's readers see it now, others within 15 s. */
+export async function forgetSosCell(geohash: string | null | undefined): Promise<void> {
+  if (geohash) await edgeForget(cellKey(geohash));
 }

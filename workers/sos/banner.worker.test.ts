@@ -8,6 +8,7 @@ import { SOS_ALARM_MS, type SosBanner } from "../../core/sos";
 import { createDb } from "../../db";
 import { emergencyBroadcasts } from "../../db/schema";
 import { anonymousSession, call } from "../../tests/workers/helpers";
+import { PASS_COOKIE } from "../auth/session-pass";
 
 const db = createDb(env);
 
@@ -76,5 +77,24 @@ describe("the SOS banner in /api/me", () => {
     expect((await banner(neighbour.cookie))?.id).toBe(again);
     expect((await call(`/api/emergency/${encodeURIComponent(again)}/resolve`, { method: "POST", cookie: sender.cookie })).ok).toBe(true);
     expect(await banner(neighbour.cookie)).toBeNull();
+  });
+
+  it("still shows it when the page's session came from a pass (no session read), and not after answering", async () => {
+    const at = somewhere();
+    const sender = await personAt(at, "Hauwa");
+    const helper = await personAt(at, "Ifeoma");
+    // A GET hands out the pass; later hot reads with it read no session statement (docs/decisions/065).
+    const first = await call("/api/me", { cookie: helper.cookie });
+    const pass = first.headers
+      .getSetCookie()
+      .find((c) => c.startsWith(`${PASS_COOKIE}=`))
+      ?.split(";")[0];
+    expect(pass).toBeDefined();
+    const withPass = `${helper.cookie}; ${pass}`;
+    expect(await banner(withPass)).toBeNull();
+    const id = await sos(sender.cookie, at, "Flood water in the house");
+    expect(await banner(withPass)).toMatchObject({ id, senderName: "Hauwa", message: "Flood water in the house" });
+    expect((await call(`/api/emergency/${encodeURIComponent(id)}/respond`, { method: "POST", cookie: helper.cookie })).ok).toBe(true);
+    expect(await banner(withPass)).toBeNull();
   });
 });

@@ -34,6 +34,7 @@ import { awardSosHelped } from "../rewards";
 import { notify } from "../notifications";
 import { sendMessage } from "../services/messaging";
 import { phoneLanguage } from "../channels";
+import { forgetSosCell } from "./banner";
 import { CHANNEL_TEXTS, type ChannelLanguage, fill, resolveChannelLanguage } from "../../core/ussd-texts";
 import { auditAction } from "../admin";
 import { ADDRESS_LIMITS } from "../limits";
@@ -407,6 +408,7 @@ export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, _waitUn
   if ("refused" in inserted) throw tooManySos(inserted.retryAfterSeconds);
   const { row, created } = inserted;
   if (!created) return replay(env, db, row, user);
+  await forgetSosCell(row.geohash);
   await faultPoint("sos.recorded", env);
 
   // The sender's area is where they are now.
@@ -437,6 +439,7 @@ export async function resolveSos(env: AppEnv, db: Db, id: string, by: User): Pro
   if (row.userId !== by.id && !staff) throw new DomainError("forbidden", "Only the sender or LinkUp staff can resolve this SOS");
   if (row.status === "resolved") return row;
   const updated = (await resolveBroadcast(db, id, by.id)) ?? row;
+  await forgetSosCell(row.geohash);
   // Resolved by its sender or staff: the people who answered it helped in a real emergency.
   await awardSosHelped(db, row.id, await sosResponders(db, row.id));
   if (row.userId !== by.id) await auditAction(db, by, "sos.resolved", row.id, { status: row.status }, { status: "resolved" });
@@ -478,6 +481,7 @@ export async function respondToSos(
   if (!visible) throw new DomainError("not_found", "Emergency broadcast not found");
   if (visible.mine) throw new DomainError("invalid", "You cannot answer your own SOS");
   if (await insertSosResponse(db, id, by.id)) {
+    await forgetSosCell(by.geohash);
     // The sender learns that help is on the way; who answered stays private (anonymous mode).
     await notify(
       env,

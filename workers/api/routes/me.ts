@@ -15,7 +15,7 @@ import { requireDeviceNotBanned } from "../../auth/device";
 import { DELETE_ACCOUNT_WRONG, DeleteAccountSchema, isDeletePhrase } from "../../../core/identity-schemas";
 import { deleteAccount, exportMyData } from "../../identity/my-data";
 import { followWebLanguage } from "../../channels";
-import { sosBannerFrom } from "../../sos/banner";
+import { sosBannerForCell, sosBannerFrom } from "../../sos/banner";
 
 export const me = new Hono<AppBindings>()
   // With the Alerts badge's count and the SOS banner, read in the session's own statement: a page's shell asks once
@@ -24,7 +24,9 @@ export const me = new Hono<AppBindings>()
     const user = requireUser(c);
     const read = c.var.sessionUnread;
     // The SOS banner every screen shows, found in the same statement (docs/decisions/062).
-    const sosNearby = read?.userId === user.id ? sosBannerFrom(read.sosNearby) : null;
+    // A session from a pass read no statement (sosNearby undefined): the cell's, through the edge cache.
+    const sosNearby =
+      read?.userId === user.id && read.sosNearby !== undefined ? sosBannerFrom(read.sosNearby) : await sosBannerForCell(c.var.db, user);
     return c.json({ user: toMe(user), notificationsUnread: await unreadNotifications(c, user), sosNearby });
   })
   .patch("/me", async (c) => {

@@ -57,7 +57,11 @@ function deviceParam(id: string | undefined): string {
 }
 
 export const roomsApi = new Hono<AppBindings>()
-  .get("/rooms", async (c) => c.json(await roomsFor(c.var.db, requireUser(c))))
+  .get("/rooms", async (c) => {
+    const user = requireUser(c);
+    const read = c.var.sessionChatLists;
+    return c.json(await roomsFor(c.var.db, user, read?.userId === user.id ? read.lists : undefined));
+  })
   .post("/rooms/nearby/join", async (c) => c.json({ room: await joinNearby(c.var.db, requireUser(c)) }))
   // Visitors see the largest rooms too; the near ones need an area, which a session has.
   .get("/community", async (c) => c.json(await communityFor(c.var.db, c.var.user)))
