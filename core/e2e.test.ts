@@ -3,6 +3,7 @@
 // the receiving device, or (for a device the server adds) shown before anything is sealed to it.
 import { beforeEach, describe, expect, it } from "vitest";
 import { derivePairwiseKey, encryptContent } from "./crypto";
+import { createAccountKey, type DeviceList, nextDeviceList, signDeviceList } from "./device-list";
 import {
   canonicalHeader,
   createDevice,
@@ -32,9 +33,30 @@ const e2eOf = (e: Envelope) => e.meta?.e2e as { keys: { to: string }[]; for: str
 
 /** The server as an attacker sees it: it owns the key directory and every envelope on the way. */
 class MaliciousRelay {
-  readonly published = new Map<string, DeviceRecord[]>();
-  publish(record: DeviceRecord) {
-    this.published.set(record.userId, [...(this.published.get(record.userId) ?? []), record]);
+  /** The device list the directory hands out per person (whatever the server likes). */
+  readonly lists = new Map<string, unknown>();
+  /** Every list a person published (an attacker keeps them, to serve an old one later). */
+  readonly history = new Map<string, DeviceList[]>();
+  /** The account keys of honest people: only their own devices use them. */
+  readonly accounts = new Map<string, CryptoKeyPair>();
+  /** An honest device joins its person's list, signed by the person's account key (linked from a device). */
+  async publish(record: DeviceRecord, change: { withdraw?: string } = {}) {
+    let account = this.accounts.get(record.userId);
+    if (!account) this.accounts.set(record.userId, (account = await createAccountKey()));
+    const current = this.history.get(record.userId)?.at(-1) ?? null;
+    const list = await signDeviceList(account, nextDeviceList(current, { add: record, ...change }, record.userId));
+    this.history.set(record.userId, [...(this.history.get(record.userId) ?? []), list]);
+    this.lists.set(record.userId, structuredClone(list));
+    return list;
+  }
+  /** A person withdraws a device (signing out): a new list version with it under `revoked`. */
+  async withdraw(userId: string, deviceId: string) {
+    const account = this.accounts.get(userId)!;
+    const current = this.history.get(userId)?.at(-1) ?? null;
+    const list = await signDeviceList(account, nextDeviceList(current, { withdraw: deviceId }, userId));
+    this.history.set(userId, [...(this.history.get(userId) ?? []), list]);
+    this.lists.set(userId, structuredClone(list));
+    return list;
   }
   /** Prekeys by `userId|deviceId`: the signed one and the one-time ones still to hand out. */
   readonly prekeys = new Map<string, { signed?: Prekey; oneTime: Prekey[] }>();
@@ -46,7 +68,7 @@ class MaliciousRelay {
     this.prekeys.set(id, { signed: upload.signedPrekey ?? held.signed, oneTime: [...held.oneTime, ...upload.oneTimePrekeys] });
   }
   directory = {
-    devices: async (userId: string) => structuredClone(this.published.get(userId) ?? []),
+    deviceList: async (userId: string) => structuredClone(this.lists.get(userId) ?? null),
     bundle: async (userId: string, deviceId: string) => {
       const held = this.prekeys.get(`${userId}|${deviceId}`);
       if (!held?.signed) return undefined;
@@ -68,7 +90,7 @@ let relay: MaliciousRelay;
 
 async function device(userId: string): Promise<{ secrets: DeviceSecrets; session: E2eSession; store: MemoryStore }> {
   const secrets = await createDevice(userId);
-  relay.publish(secrets.record);
+  await relay.publish(secrets.record);
   const store = new MemoryStore();
   const session = new E2eSession(secrets, store, relay.directory);
   const upload = await session.prekeysToPublish({ signedPrekeyId: null, oneTimePrekeys: 0 });
@@ -91,6 +113,13 @@ function draft(room: string, senderId: string, type: Envelope["type"] = "text"):
   };
 }
 
+/** Seals a direct message that needs no consent (no key changed since it was last shown). */
+async function sealTo(session: E2eSession, envelope: Envelope, text: string, peerId: string): Promise<Envelope> {
+  const sealed = await session.sealDirect(envelope, text, peerId);
+  if (!sealed.envelope) throw new Error(`Waiting for consent: ${JSON.stringify(sealed.changes)}`);
+  return sealed.envelope;
+}
+
 const base = (senderId: string) => ({ senderId, timestamp: Date.now(), ttl: 8, meshRoute: [], priority: "normal" as const });
 
 beforeEach(() => {
@@ -105,7 +134,7 @@ describe("direct messages", () => {
     const alice2 = await device("alice");
     const bob = await device("bob");
     const bob2 = await device("bob");
-    const { envelope } = await alice.session.sealDirect(draft(room, "alice"), "meet at 6", "bob");
+    const envelope = await sealTo(alice.session, draft(room, "alice"), "meet at 6", "bob");
     expect(JSON.stringify(envelope)).not.toContain("meet at 6");
     expect(await bob.session.open(envelope)).toMatchObject({ ok: true, text: "meet at 6" });
     expect(await bob2.session.open(envelope)).toMatchObject({ ok: true, text: "meet at 6" });
@@ -121,7 +150,7 @@ describe("direct messages", () => {
     const bob = await device("bob");
     const mallory = await device("mallory");
     // Mallory seals with her own real keys and the relay names Alice as the sender.
-    const { envelope } = await mallory.session.sealDirect(draft(room, "mallory"), "send me the code", "bob");
+    const envelope = await sealTo(mallory.session, draft(room, "mallory"), "send me the code", "bob");
     const forged = relay.rewrite(envelope, (e) => {
       e.senderId = "alice";
     });
@@ -137,7 +166,7 @@ describe("direct messages", () => {
   it("refuses a rewritten header: time, type, id, key id or counter", async () => {
     const alice = await device("alice");
     const bob = await device("bob");
-    const { envelope } = await alice.session.sealDirect(draft(room, "alice"), "pay 5000", "bob");
+    const envelope = await sealTo(alice.session, draft(room, "alice"), "pay 5000", "bob");
     const rewrites: ((e: Envelope) => void)[] = [
       (e) => {
         e.timestamp -= 86_400_000;
@@ -163,7 +192,7 @@ describe("direct messages", () => {
   it("refuses a replayed old message once it was opened", async () => {
     const alice = await device("alice");
     const bob = await device("bob");
-    const { envelope } = await alice.session.sealDirect(draft(room, "alice"), "yes, go ahead", "bob");
+    const envelope = await sealTo(alice.session, draft(room, "alice"), "yes, go ahead", "bob");
     expect(await bob.session.open(envelope)).toMatchObject({ ok: true });
     expect(await bob.session.open(structuredClone(envelope))).toEqual({ ok: false, reason: "replay" });
   });
@@ -175,60 +204,130 @@ describe("direct messages", () => {
     expect(await bob.session.open(plain)).toEqual({ ok: false, reason: "plaintext" });
   });
 
-  it("a ghost device the server adds is reported before anything is sealed to it; an unsigned one never gets a key", async () => {
+  it("a ghost device on first contact is never sealed to: the server cannot sign a person's device list", async () => {
     const alice = await device("alice");
-    await device("bob");
-    // First contact pins Bob's identity key.
-    expect((await alice.session.sealDirect(draft(room, "alice"), "hi", "bob")).changes).toEqual([]);
-    // The server adds a device of its own to Bob's list: signed by a key of its own.
+    const bob = await device("bob");
     const ghost = await createDevice("bob", "ghost-device");
-    relay.publish(ghost.record);
-    const ghostPrekeys = await new E2eSession(ghost, new MemoryStore(), relay.directory).prekeysToPublish({
-      signedPrekeyId: null,
-      oneTimePrekeys: 0,
-    });
-    if (ghostPrekeys) relay.publishPrekeys(ghost.record, ghostPrekeys);
-    const { envelope, changes } = await alice.session.sealDirect(draft(room, "alice"), "the plan", "bob");
-    expect(changes).toEqual([{ userId: "bob", deviceId: "ghost-device", kind: "new-device" }]);
-    expect(e2eOf(envelope).keys.map((k) => k.to)).toContain(ghost.record.publicKey);
-    // A record whose signature does not check (a key swapped in) is never sealed to.
-    const other = await createDevice("bob", "unsigned");
-    relay.publish({ ...other.record, publicKey: ghost.record.publicKey.replace(/^./, (c) => (c === "A" ? "B" : "A")) });
-    const next = await alice.session.sealDirect(draft(room, "alice"), "more", "bob");
-    expect(next.changes).toEqual([]);
-    expect(e2eOf(next.envelope).keys).toHaveLength(2);
-    // An existing device id with another identity key is a key change.
-    relay.published.set(
-      "bob",
-      (relay.published.get("bob") ?? []).filter((r) => r.deviceId !== "ghost-device"),
+    const real = relay.lists.get("bob") as DeviceList;
+    // The server slips its device into Bob's list before Alice ever looked: the account key's signature breaks.
+    relay.lists.set("bob", { ...real, devices: [...real.devices, ghost.record] });
+    await expect(alice.session.sealDirect(draft(room, "alice"), "hi", "bob")).rejects.toThrow(/Waiting for the other person/);
+    expect((await alice.session.trustedDevices("bob")).problems).toContainEqual({ userId: "bob", kind: "unsigned-list" });
+    // Or it hands out a whole list of its own, under an account key of its own: the safety number differs.
+    const fake = await signDeviceList(await createAccountKey(), nextDeviceList(null, { add: ghost.record }, "bob"));
+    relay.lists.set("bob", fake);
+    const fooled = await alice.session.accountKey("bob");
+    expect(fooled).toBe(fake.accountKey);
+    const seenByAlice = await safetyNumber({ userId: "alice", keys: [(await alice.session.accountKey("alice"))!] }, { userId: "bob", keys: [fooled!] });
+    relay.lists.set("bob", real);
+    const seenByBob = await safetyNumber(
+      { userId: "alice", keys: [(await bob.session.accountKey("alice"))!] },
+      { userId: "bob", keys: [(await bob.session.accountKey("bob"))!] },
     );
-    const swapped = await createDevice("bob", "ghost-device");
-    relay.publish(swapped.record);
-    expect((await alice.session.sealDirect(draft(room, "alice"), "again", "bob")).changes).toEqual([
-      { userId: "bob", deviceId: "ghost-device", kind: "key-changed" },
-    ]);
+    expect(seenByAlice).not.toBe(seenByBob);
   });
 
-  it("a device record relabelled for another user is not theirs; one the server signs itself is shown as a new device", async () => {
+  it("a ghost device later, or an account key swapped in, is shown and nothing is sealed before it is accepted", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    expect((await alice.session.sealDirect(draft(room, "alice"), "hi", "bob")).changes).toEqual([]);
+    const ghost = await createDevice("bob", "ghost-device");
+    // A device added to the signed list without the account key: refused, the list seen last still counts.
+    const real = relay.lists.get("bob") as DeviceList;
+    relay.lists.set("bob", { ...real, version: real.version + 1, devices: [...real.devices, ghost.record] });
+    const tampered = await alice.session.sealDirect(draft(room, "alice"), "the plan", "bob");
+    expect(tampered.problems).toContainEqual({ userId: "bob", kind: "unsigned-list" });
+    expect(e2eOf(tampered.envelope!).keys.map((k) => k.to)).toEqual([bob.secrets.record.publicKey]);
+    // A new account key for Bob (the server's, with its device): reported, and nothing sealed.
+    const fake = await signDeviceList(await createAccountKey(), nextDeviceList(null, { add: ghost.record }, "bob"));
+    relay.lists.set("bob", fake);
+    const held = await alice.session.sealDirect(draft(room, "alice"), "the code is 4411", "bob");
+    expect(held.envelope).toBeUndefined();
+    expect(held.changes).toContainEqual({ userId: "bob", deviceId: "", kind: "account-changed", key: fake.accountKey });
+    expect(held.changes).toContainEqual({ userId: "bob", deviceId: "ghost-device", kind: "new-device", key: ghost.record.signingKey });
+    // Asked again without anything shown: still nothing sealed.
+    expect((await alice.session.sealDirect(draft(room, "alice"), "the code is 4411", "bob")).envelope).toBeUndefined();
+    // Once shown and accepted (the person chose to), the new key is used: the choice was the person's.
+    await alice.session.acknowledge(held.changes);
+    const ghostUpload = await new E2eSession(ghost, new MemoryStore(), relay.directory).prekeysToPublish({ signedPrekeyId: null, oneTimePrekeys: 0 });
+    relay.publishPrekeys(ghost.record, ghostUpload!);
+    const after = await sealTo(alice.session, draft(room, "alice"), "ok then", "bob");
+    expect(e2eOf(after).keys.map((k) => k.to)).toEqual([ghost.record.publicKey]);
+  });
+
+  it("a contact's new real device is shown before the first message sealed to it, then reads on; a removal is said too", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    expect(await bob.session.open(await sealTo(alice.session, draft(room, "alice"), "one", "bob"))).toMatchObject({ ok: true });
+    const bob2 = await device("bob");
+    const waiting = await alice.session.sealDirect(draft(room, "alice"), "two", "bob");
+    expect(waiting.envelope).toBeUndefined();
+    expect(waiting.changes).toEqual([{ userId: "bob", deviceId: bob2.secrets.record.deviceId, kind: "new-device", key: bob2.secrets.record.signingKey }]);
+    await alice.session.acknowledge(waiting.changes);
+    const two = await sealTo(alice.session, draft(room, "alice"), "two", "bob");
+    expect(await bob2.session.open(two)).toMatchObject({ ok: true, text: "two" });
+    // The safety number is made of the two account keys: a new device of Bob's leaves it as it was.
+    expect(await alice.session.accountKey("bob")).toBe(await bob2.session.accountKey("bob"));
+    // Bob signs bob2 out: Alice is told once, and it gets nothing more.
+    await relay.withdraw("bob", bob2.secrets.record.deviceId);
+    const three = await alice.session.sealDirect(draft(room, "alice"), "three", "bob");
+    expect(three.changes).toEqual([{ userId: "bob", deviceId: bob2.secrets.record.deviceId, kind: "device-removed" }]);
+    expect(e2eOf(three.envelope!).keys.map((k) => k.to)).toEqual([bob.secrets.record.publicKey]);
+    expect((await alice.session.sealDirect(draft(room, "alice"), "four", "bob")).changes).toEqual([]);
+  });
+
+  it("refuses a rolled-back device list and a withdrawn device listed again", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    const bob2 = await device("bob");
+    await sealTo(alice.session, draft(room, "alice"), "hi", "bob");
+    const withBob2 = relay.lists.get("bob");
+    await relay.withdraw("bob", bob2.secrets.record.deviceId);
+    await alice.session.sealDirect(draft(room, "alice"), "bob2 gone", "bob");
+    // The server hands out the list from before the withdrawal: older than the one seen, so refused.
+    relay.lists.set("bob", withBob2);
+    const rolled = await alice.session.sealDirect(draft(room, "alice"), "still only bob", "bob");
+    expect(rolled.problems).toContainEqual({ userId: "bob", kind: "rolled-back" });
+    expect(e2eOf(rolled.envelope!).keys.map((k) => k.to)).toEqual([bob.secrets.record.publicKey]);
+    // Or it withholds the list: the one seen last still counts.
+    relay.lists.delete("bob");
+    expect((await alice.session.sealDirect(draft(room, "alice"), "x", "bob")).problems).toContainEqual({ userId: "bob", kind: "rolled-back" });
+    // A list that puts the withdrawn device back (even one signed by the account key) is refused for it.
+    await relay.publish(bob2.secrets.record);
+    const relisted = await alice.session.sealDirect(draft(room, "alice"), "y", "bob");
+    expect(relisted.problems).toContainEqual({ userId: "bob", kind: "relisted-revoked", deviceId: bob2.secrets.record.deviceId });
+    expect(e2eOf(relisted.envelope!).keys.map((k) => k.to)).toEqual([bob.secrets.record.publicKey]);
+    // The withdrawn device itself no longer sends; made to (served the old list), Alice refuses what it says.
+    await expect(bob2.session.sealDirect(draft(room, "bob"), "it is me", "alice")).rejects.toThrow(/not linked/);
+    const fooled = new E2eSession(bob2.secrets, new MemoryStore(), {
+      ...relay.directory,
+      deviceList: async (userId) => structuredClone(userId === "bob" ? withBob2 : relay.lists.get(userId)),
+    });
+    const fromBob2 = await sealTo(fooled, draft(room, "bob"), "it is me", "alice");
+    expect(await alice.session.open(fromBob2)).toEqual({ ok: false, reason: "unknown-device" });
+  });
+
+  it("a device record relabelled for another user is not theirs; a device not in the signed list is not heard", async () => {
     const alice = await device("alice");
     const bob = await device("bob");
     const mallory = await device("mallory");
-    relay.publish({ ...mallory.secrets.record, userId: "alice" });
-    const { envelope } = await mallory.session.sealDirect(draft(room, "mallory"), "hello", "bob");
+    const envelope = await sealTo(mallory.session, draft(room, "mallory"), "hello", "bob");
     expect(await bob.session.open({ ...envelope, senderId: "alice" })).toEqual({ ok: false, reason: "unknown-device" });
-    // Bob knows Alice already (her identity key is pinned).
-    const real = await alice.session.sealDirect(draft(room, "alice"), "hi bob", "bob");
-    expect(await bob.session.open(real.envelope)).toMatchObject({ ok: true, changes: [] });
-    // The server signs a record for Alice with a key of its own and speaks through it: the chat learns of a
-    // new device of Alice's with that very message, so it is never taken silently.
+    const real = await sealTo(alice.session, draft(room, "alice"), "hi bob", "bob");
+    expect(await bob.session.open(real)).toMatchObject({ ok: true, changes: [] });
+    // The server makes a device for Alice and speaks through it: not in her signed list, so not heard.
     const ghost = await createDevice("alice", "server-ghost");
-    relay.publish(await signDeviceRecord(ghost.signing, ghost.record));
-    const session = new E2eSession(ghost, new MemoryStore(), relay.directory);
-    const forged = await session.sealDirect(draft(room, "alice"), "send me the code", "bob");
-    expect(await bob.session.open(forged.envelope)).toMatchObject({
-      ok: true,
-      changes: [{ userId: "alice", deviceId: "server-ghost", kind: "new-device" }],
+    await expect(new E2eSession(ghost, new MemoryStore(), relay.directory).sealDirect(draft(room, "alice"), "x", "bob")).rejects.toThrow(
+      /not linked/,
+    );
+    // Its own session is shown a list of its own for Alice; Bob's is not.
+    const own = await signDeviceList(await createAccountKey(), nextDeviceList(null, { add: ghost.record }, "alice"));
+    const session = new E2eSession(ghost, new MemoryStore(), {
+      ...relay.directory,
+      deviceList: async (userId) => structuredClone(userId === "alice" ? own : relay.lists.get(userId)),
     });
+    const forged = await sealTo(session, draft(room, "alice"), "send me the code", "bob");
+    expect(await bob.session.open(forged)).toEqual({ ok: false, reason: "unknown-device" });
   });
 });
 
@@ -263,7 +362,7 @@ function steal(store: MemoryStore): MemoryStore {
 describe("direct messages with the Double Ratchet", () => {
   const room = "dm:alice:bob";
   const send = async (from: { session: E2eSession }, sender: string, text: string, to: string) =>
-    (await from.session.sealDirect(draft(room, sender), text, to)).envelope;
+    sealTo(from.session, draft(room, sender), text, to);
 
   it("carries a conversation both ways on every device, in any order, after a lost first message", async () => {
     const alice = await device("alice");
@@ -439,7 +538,7 @@ describe("groups", () => {
     });
     expect(await bob.session.acceptSenderKey(asAlice)).toEqual({ ok: false, reason: "unknown-device" });
     // Carol's own key is kept beside Alice's: Alice's messages still open for Bob.
-    expect(await bob.session.acceptSenderKey(carolToBob)).toEqual({ ok: true, changes: [] });
+    expect(await bob.session.acceptSenderKey(carolToBob)).toEqual({ ok: true, changes: [], problems: [] });
     const fromAlice = await alice.session.sealGroup(draft(room, "alice"), "still me");
     expect(await bob.session.open(fromAlice)).toMatchObject({ ok: true, text: "still me" });
     // Carol's message relabelled as Alice's is refused.
@@ -460,10 +559,14 @@ describe("groups", () => {
     const secret = await alice.session.sealGroup(draft(room, "alice"), "after carol left");
     expect(await carol.session.open(secret)).toEqual({ ok: false, reason: "no-key" });
     expect(await bob.session.open(secret)).toMatchObject({ ok: true, text: "after carol left" });
-    // A new device of a member also makes a new key.
+    // A new device of a member: nothing is handed to it until it was shown; then a new key.
     const bob2 = await device("bob");
+    const shown = await alice.session.prepareGroup(room, ["bob"], base("alice"));
+    expect(shown).toMatchObject({ envelopes: [], waiting: true });
+    expect(shown.changes).toEqual([{ userId: "bob", deviceId: bob2.secrets.record.deviceId, kind: "new-device", key: bob2.secrets.record.signingKey }]);
+    await alice.session.acknowledge(shown.changes);
     const withDevice = await alice.session.prepareGroup(room, ["bob"], base("alice"));
-    expect(withDevice.changes).toEqual([{ userId: "bob", deviceId: bob2.secrets.record.deviceId, kind: "new-device" }]);
+    expect(withDevice.changes).toEqual([]);
     expect(new Set(withDevice.envelopes.map((e) => (e.content as { keyId: string }).keyId)).size).toBe(1);
     expect((withDevice.envelopes[0]!.content as { keyId: string }).keyId).not.toBe(
       (after.envelopes[0]!.content as { keyId: string }).keyId,

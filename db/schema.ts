@@ -287,6 +287,19 @@ export const deviceKeys = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.deviceId] })],
 );
 
+// The newest device list of a person, signed by the person's account key (core/device-list.ts, docs/protocol.md
+// §2): stored as the client sent it; the server checks it only to refuse junk and older versions.
+export const deviceLists = sqliteTable("device_lists", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  accountKey: text("account_key").notNull(),
+  version: integer("version").notNull(),
+  // The signed list as JSON (at most 64 devices: ~12 KB, far below D1's 2 MB row limit).
+  body: text("body").notNull(),
+  updatedAt: createdAt(),
+});
+
 // X3DH prekeys of a device (docs/protocol.md §4): one signed prekey (signed by the device's identity key) and a
 // batch of one-time prekeys, each handed out once. Gone with the device's record.
 export const devicePrekeys = sqliteTable(
