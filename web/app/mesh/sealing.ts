@@ -87,13 +87,15 @@ export class Sealing {
   }
 
   /**
-   * Shows each change in the chat, then accepts it, unless it is a key of a contact the person verified: then
-   * the message waits in the outbox, saying why, until the person accepts in the chat's info.
+   * Shows each change in the chat, then accepts it, unless it is a new account key of a contact the person
+   * verified: then the message waits in the outbox, saying why, until the person compares and marks the new
+   * number verified in the chat's info. (A verified contact's new device is signed by the account key the
+   * person verified, so showing it is enough: docs/decisions/061-one-identity-per-person.md.)
    */
   private async consent(room: string, changes: TrustChange[], problems: TrustProblem[], at: number): Promise<void> {
     await this.showChanges(room, changes, at, problems);
     const pending = changes.filter(needsConsent);
-    for (const userId of new Set(pending.map((c) => c.userId))) {
+    for (const userId of new Set(pending.filter((c) => c.kind === "account-changed").map((c) => c.userId))) {
       if (userId === this.deps.me.id || !(await this.verified(userId))) continue;
       const name = this.names.get(userId) ?? this.nameIn(room, userId) ?? "A contact you verified";
       throw new Error(

@@ -113,8 +113,8 @@ export function GroupInfo({
 }
 
 /**
- * The safety number of a direct chat (docs/protocol.md §5): computed on this device from the identity keys it
- * pinned for both people. The same digits on both phones mean no one sits in between.
+ * The safety number of a direct chat (docs/protocol.md §5): computed on this device from the two account keys
+ * (docs/decisions/061-one-identity-per-person.md). The same digits on both phones mean no one sits in between.
  */
 function SafetyNumber({ peerId }: { peerId: string | null }) {
   const { digits, failed, state, setVerified } = useSafetyNumber(peerId);

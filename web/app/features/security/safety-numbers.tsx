@@ -1,5 +1,5 @@
-// Safety numbers on this device (docs/protocol.md §5): computed in the browser from the identity keys it pinned
-// for both people, with the person's own "verified" mark kept beside the keys. The server never sees either,
+// Safety numbers on this device (docs/protocol.md §5): computed in the browser from the two people's account
+// keys (docs/decisions/061-one-identity-per-person.md), with the person's own "verified" mark kept beside the keys. The server never sees either,
 // so these views render on the client; the server-rendered page says so.
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
@@ -37,6 +37,8 @@ export function useSafetyNumber(peerId: string | null) {
     async (on: boolean) => {
       if (!peerId || !digits) return;
       const k = await import("../../mesh/keys");
+      // Marking the number verified accepts the keys it is made of: messages waiting for that consent leave.
+      if (on) await k.acceptKeyChanges(peerId);
       await k.setVerifiedSafetyNumber(peerId, on ? digits : null);
       setMark(on ? digits : null);
     },
