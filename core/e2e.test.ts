@@ -2,6 +2,7 @@
 // publishes keys, carries envelopes, and injects, rewrites and replays them. Every attack must be refused by
 // the receiving device, or (for a device the server adds) shown before anything is sealed to it.
 import { beforeEach, describe, expect, it } from "vitest";
+import { openSdp, sdpFingerprints, sealSdp } from "./call-binding";
 import { derivePairwiseKey, encryptContent } from "./crypto";
 import { createAccountKey, type DeviceList, nextDeviceList, signDeviceList } from "./device-list";
 import {
@@ -13,7 +14,6 @@ import {
   type KeyValueStore,
   type PrekeyUpload,
   safetyNumber,
-  signDeviceRecord,
 } from "./e2e";
 import type { Envelope } from "./envelope";
 import { newId, toBase64Url } from "./ids";
@@ -41,8 +41,8 @@ class MaliciousRelay {
   readonly accounts = new Map<string, CryptoKeyPair>();
   /** An honest device joins its person's list, signed by the person's account key (linked from a device). */
   async publish(record: DeviceRecord, change: { withdraw?: string } = {}) {
-    let account = this.accounts.get(record.userId);
-    if (!account) this.accounts.set(record.userId, (account = await createAccountKey()));
+    const account = this.accounts.get(record.userId) ?? (await createAccountKey());
+    this.accounts.set(record.userId, account);
     const current = this.history.get(record.userId)?.at(-1) ?? null;
     const list = await signDeviceList(account, nextDeviceList(current, { add: record, ...change }, record.userId));
     this.history.set(record.userId, [...(this.history.get(record.userId) ?? []), list]);
@@ -218,7 +218,10 @@ describe("direct messages", () => {
     relay.lists.set("bob", fake);
     const fooled = await alice.session.accountKey("bob");
     expect(fooled).toBe(fake.accountKey);
-    const seenByAlice = await safetyNumber({ userId: "alice", keys: [(await alice.session.accountKey("alice"))!] }, { userId: "bob", keys: [fooled!] });
+    const seenByAlice = await safetyNumber(
+      { userId: "alice", keys: [(await alice.session.accountKey("alice"))!] },
+      { userId: "bob", keys: [fooled!] },
+    );
     relay.lists.set("bob", real);
     const seenByBob = await safetyNumber(
       { userId: "alice", keys: [(await bob.session.accountKey("alice"))!] },
@@ -249,7 +252,10 @@ describe("direct messages", () => {
     expect((await alice.session.sealDirect(draft(room, "alice"), "the code is 4411", "bob")).envelope).toBeUndefined();
     // Once shown and accepted (the person chose to), the new key is used: the choice was the person's.
     await alice.session.acknowledge(held.changes);
-    const ghostUpload = await new E2eSession(ghost, new MemoryStore(), relay.directory).prekeysToPublish({ signedPrekeyId: null, oneTimePrekeys: 0 });
+    const ghostUpload = await new E2eSession(ghost, new MemoryStore(), relay.directory).prekeysToPublish({
+      signedPrekeyId: null,
+      oneTimePrekeys: 0,
+    });
     relay.publishPrekeys(ghost.record, ghostUpload!);
     const after = await sealTo(alice.session, draft(room, "alice"), "ok then", "bob");
     expect(e2eOf(after).keys.map((k) => k.to)).toEqual([ghost.record.publicKey]);
@@ -262,7 +268,9 @@ describe("direct messages", () => {
     const bob2 = await device("bob");
     const waiting = await alice.session.sealDirect(draft(room, "alice"), "two", "bob");
     expect(waiting.envelope).toBeUndefined();
-    expect(waiting.changes).toEqual([{ userId: "bob", deviceId: bob2.secrets.record.deviceId, kind: "new-device", key: bob2.secrets.record.signingKey }]);
+    expect(waiting.changes).toEqual([
+      { userId: "bob", deviceId: bob2.secrets.record.deviceId, kind: "new-device", key: bob2.secrets.record.signingKey },
+    ]);
     await alice.session.acknowledge(waiting.changes);
     const two = await sealTo(alice.session, draft(room, "alice"), "two", "bob");
     expect(await bob2.session.open(two)).toMatchObject({ ok: true, text: "two" });
@@ -291,7 +299,10 @@ describe("direct messages", () => {
     expect(e2eOf(rolled.envelope!).keys.map((k) => k.to)).toEqual([bob.secrets.record.publicKey]);
     // Or it withholds the list: the one seen last still counts.
     relay.lists.delete("bob");
-    expect((await alice.session.sealDirect(draft(room, "alice"), "x", "bob")).problems).toContainEqual({ userId: "bob", kind: "rolled-back" });
+    expect((await alice.session.sealDirect(draft(room, "alice"), "x", "bob")).problems).toContainEqual({
+      userId: "bob",
+      kind: "rolled-back",
+    });
     // A list that puts the withdrawn device back (even one signed by the account key) is refused for it.
     await relay.publish(bob2.secrets.record);
     const relisted = await alice.session.sealDirect(draft(room, "alice"), "y", "bob");
@@ -563,7 +574,9 @@ describe("groups", () => {
     const bob2 = await device("bob");
     const shown = await alice.session.prepareGroup(room, ["bob"], base("alice"));
     expect(shown).toMatchObject({ envelopes: [], waiting: true });
-    expect(shown.changes).toEqual([{ userId: "bob", deviceId: bob2.secrets.record.deviceId, kind: "new-device", key: bob2.secrets.record.signingKey }]);
+    expect(shown.changes).toEqual([
+      { userId: "bob", deviceId: bob2.secrets.record.deviceId, kind: "new-device", key: bob2.secrets.record.signingKey },
+    ]);
     await alice.session.acknowledge(shown.changes);
     const withDevice = await alice.session.prepareGroup(room, ["bob"], base("alice"));
     expect(withDevice.changes).toEqual([]);
@@ -587,5 +600,56 @@ describe("safety numbers", () => {
     expect(ab).toMatch(/^(\d{5} ){11}\d{5}$/);
     expect(await safetyNumber(b, a)).toBe(ab);
     expect(await safetyNumber(a, { userId: "bob", keys: ["k4"] })).not.toBe(ab);
+  });
+});
+
+describe("calls bound to the chat", () => {
+  const room = "dm:alice:bob";
+  const sdp = (fp: string) =>
+    `v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=fingerprint:sha-256 ${fp}\r\na=setup:actpass\r\n`;
+  const alicesFp = Array.from({ length: 32 }, (_, i) => (i + 16).toString(16).toUpperCase()).join(":");
+  const serversFp = Array.from({ length: 32 }, () => "EE").join(":");
+
+  it("the other side's SDP opens only when the other person's listed device sealed it for this call", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    const me = { id: "alice", nickname: "Alice" };
+    const wire = await sealSdp(alice.session, { room, me, peerId: "bob", callId: "call-1", kind: "offer", sdp: sdp(alicesFp) });
+    expect(wire).not.toContain(alicesFp);
+    const call = { room, peerId: "alice", callId: "call-1", kind: "offer" as const };
+    const opened = await openSdp(bob.session, { ...call, wire });
+    expect(opened).toEqual({ ok: true, sdp: sdp(alicesFp) });
+    expect(sdpFingerprints(opened.ok ? opened.sdp : "")).toEqual([`sha-256 ${alicesFp}`]);
+    // The relay swaps in an SDP with its own fingerprint: plain, it is refused.
+    expect(await openSdp(bob.session, { ...call, callId: "call-2", wire: sdp(serversFp) })).toEqual({ ok: false, reason: "not-sealed" });
+    // Sealed by a device of its own under Alice's name: not in her signed list.
+    const ghost = await createDevice("alice", "server-ghost");
+    const own = await signDeviceList(await createAccountKey(), nextDeviceList(null, { add: ghost.record }, "alice"));
+    const ghostSession = new E2eSession(ghost, new MemoryStore(), {
+      ...relay.directory,
+      deviceList: async (userId) => structuredClone(userId === "alice" ? own : relay.lists.get(userId)),
+    });
+    const forged = await sealSdp(ghostSession, { room, me, peerId: "bob", callId: "call-2", kind: "offer", sdp: sdp(serversFp) });
+    expect(await openSdp(bob.session, { ...call, callId: "call-2", wire: forged })).toEqual({ ok: false, reason: "unknown-device" });
+    // Alice's real offer moved to another call, or relabelled as an answer, or replayed: refused.
+    expect(await openSdp(bob.session, { ...call, callId: "call-3", wire })).toEqual({ ok: false, reason: "wrong-call" });
+    expect(await openSdp(bob.session, { ...call, kind: "answer", wire })).toEqual({ ok: false, reason: "wrong-call" });
+    expect(await openSdp(bob.session, { ...call, wire })).toEqual({ ok: false, reason: "replay" });
+    // The fingerprint inside rewritten on the way: the signature fails.
+    const tampered = JSON.parse(wire) as Envelope;
+    if ("ciphertext" in tampered.content)
+      tampered.content.ciphertext = tampered.content.ciphertext.replace(/^./, (c) => (c === "A" ? "B" : "A"));
+    expect((await openSdp(bob.session, { ...call, wire: JSON.stringify(tampered) })).ok).toBe(false);
+  });
+
+  it("no call is set up with a contact whose keys changed until the chat has shown it", async () => {
+    const alice = await device("alice");
+    await device("bob");
+    await sealTo(alice.session, draft(room, "alice"), "hi", "bob");
+    await device("bob");
+    const me = { id: "alice", nickname: "Alice" };
+    await expect(sealSdp(alice.session, { room, me, peerId: "bob", callId: "c", kind: "offer", sdp: sdp(alicesFp) })).rejects.toThrow(
+      /security keys changed/,
+    );
   });
 });

@@ -455,7 +455,10 @@ export class E2eSession {
       list = held;
     }
     if (!list) return { devices: [], sealable: [], changes: [], problems };
-    const revoked = new Set([...((await this.store.get<string[]>(`e2e:revoked:${userId}`)) ?? []), ...list.revoked.map((d) => d.signingKey)]);
+    const revoked = new Set([
+      ...((await this.store.get<string[]>(`e2e:revoked:${userId}`)) ?? []),
+      ...list.revoked.map((d) => d.signingKey),
+    ]);
     const devices: DeviceRecord[] = [];
     for (const d of list.devices) {
       if (revoked.has(d.signingKey)) problems.push({ userId, kind: "relisted-revoked", deviceId: d.deviceId });
@@ -477,7 +480,8 @@ export class E2eSession {
     for (const d of devices) {
       if (d.signingKey === this.me.record.signingKey) continue;
       if (!(d.deviceId in pins.devices)) changes.push({ userId, deviceId: d.deviceId, kind: "new-device", key: d.signingKey });
-      else if (pins.devices[d.deviceId] !== d.signingKey) changes.push({ userId, deviceId: d.deviceId, kind: "key-changed", key: d.signingKey });
+      else if (pins.devices[d.deviceId] !== d.signingKey)
+        changes.push({ userId, deviceId: d.deviceId, kind: "key-changed", key: d.signingKey });
     }
     const listed = new Set(devices.map((d) => d.deviceId));
     const removed = Object.keys(pins.devices).filter((id) => !listed.has(id));
@@ -505,7 +509,8 @@ export class E2eSession {
         for (const c of changes.filter((c) => c.userId === userId && c.key)) {
           if (c.kind === "account-changed") {
             if (c.key === list.accountKey) pins.account = c.key;
-          } else if (list.devices.some((d) => d.deviceId === c.deviceId && d.signingKey === c.key)) pins.devices[c.deviceId] = c.key as string;
+          } else if (list.devices.some((d) => d.deviceId === c.deviceId && d.signingKey === c.key))
+            pins.devices[c.deviceId] = c.key as string;
         }
         await this.store.set(`e2e:pins:${userId}`, pins);
       });
@@ -759,7 +764,12 @@ export class E2eSession {
       }
       const messageKey = await this.groupMessageKey(`${envelope.room}|${envelope.senderId}|${meta.device}|${content.keyId}`, meta.counter);
       if (typeof messageKey === "string") return { ok: false, reason: messageKey };
-      return { ok: true, text: await unseal(await contentKey(messageKey, header), content, header), changes: auth.changes, problems: auth.problems };
+      return {
+        ok: true,
+        text: await unseal(await contentKey(messageKey, header), content, header),
+        changes: auth.changes,
+        problems: auth.problems,
+      };
     } catch {
       return { ok: false, reason: "undecryptable" };
     }

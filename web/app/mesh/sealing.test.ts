@@ -85,7 +85,10 @@ describe("sealing", () => {
 
   it("for a contact marked verified, the message waits in the outbox, saying why, until the person accepts", async () => {
     const room = "dm:u-ada:u-me";
-    const sealDirect = vi.fn(async () => ({ changes: [{ userId: "u-ada", deviceId: "", kind: "account-changed" as const, key: "a2" }], problems: [] }));
+    const sealDirect = vi.fn(async () => ({
+      changes: [{ userId: "u-ada", deviceId: "", kind: "account-changed" as const, key: "a2" }],
+      problems: [],
+    }));
     const acknowledge = vi.fn(async () => {});
     const { sealing, history } = setup({ sealDirect, acknowledge }, [], ["u-ada"]);
     await history.add(message(room, "old", { senderId: "u-ada", senderName: "Ada" }));
@@ -94,21 +97,33 @@ describe("sealing", () => {
     expect(sealDirect).toHaveBeenCalledOnce();
     // Said once in the chat, however often the outbox tries again.
     await expect(sealing.seal(envelope(room))).rejects.toThrow();
-    expect(history.list(room).filter((m) => m.senderId === "system").map((m) => m.text)).toEqual([
+    expect(
+      history
+        .list(room)
+        .filter((m) => m.senderId === "system")
+        .map((m) => m.text),
+    ).toEqual([
       "Ada started over with a new account key, so your safety number changed. If you did not expect it, compare safety numbers in the chat's info.",
     ]);
   });
 
   it("says what the server offered that was refused: an older device list", async () => {
     const room = "dm:u-ada:u-me";
-    const sealDirect = vi.fn(async (e: Envelope) => ({ envelope: e, changes: [], problems: [{ userId: "u-ada", kind: "rolled-back" as const }] }));
+    const sealDirect = vi.fn(async (e: Envelope) => ({
+      envelope: e,
+      changes: [],
+      problems: [{ userId: "u-ada", kind: "rolled-back" as const }],
+    }));
     const { sealing, history } = setup({ sealDirect });
     await history.add(message(room, "old", { senderId: "u-ada", senderName: "Ada" }));
     await sealing.seal(envelope(room));
     await sealing.seal(envelope(room));
-    expect(history.list(room).filter((m) => m.senderId === "system").map((m) => m.text)).toEqual([
-      "The server offered an older list of Ada's devices; it was refused.",
-    ]);
+    expect(
+      history
+        .list(room)
+        .filter((m) => m.senderId === "system")
+        .map((m) => m.text),
+    ).toEqual(["The server offered an older list of Ada's devices; it was refused."]);
   });
 
   it("hands the group's sender key to the members before sealing, and names who joined since last time", async () => {

@@ -169,12 +169,16 @@ export class Sealing {
       await this.deps.history.notice(room, what, at, { event: "device-change", kind, self, name });
     }
     if (fresh.length)
-      await this.deps.history.kvSet(`key-notices:${room}`, [...said, ...fresh.map((c) => `${c.userId}|${c.kind}|${c.deviceId}|${c.key ?? ""}`)].slice(-200));
+      await this.deps.history.kvSet(
+        `key-notices:${room}`,
+        [...said, ...fresh.map((c) => `${c.userId}|${c.kind}|${c.deviceId}|${c.key ?? ""}`)].slice(-200),
+      );
     for (const p of new Set(problems.map((p) => `${p.userId}|${p.kind}`))) {
       if (this.problemsSaid.has(`${room}|${p}`)) continue;
       this.problemsSaid.add(`${room}|${p}`);
       const [userId, kind] = p.split("|");
-      const who = userId === this.deps.me.id ? "your" : `${this.names.get(userId ?? "") ?? this.nameIn(room, userId ?? "") ?? "this contact"}'s`;
+      const who =
+        userId === this.deps.me.id ? "your" : `${this.names.get(userId ?? "") ?? this.nameIn(room, userId ?? "") ?? "this contact"}'s`;
       const what =
         kind === "rolled-back"
           ? `The server offered an older list of ${who} devices; it was refused.`

@@ -29,7 +29,10 @@ describe("device lists", () => {
     expect((await call("/api/keys/list", { method: "PUT", cookie: b.cookie, json: body1 })).status).toBe(400);
     // A device slipped into the signed list breaks the signature.
     const ghost = await createDevice(a.user.id, "ghost");
-    const tampered = { ...body1, devices: [...body1.devices, { deviceId: "ghost", publicKey: ghost.record.publicKey, signingKey: ghost.record.signingKey }] };
+    const tampered = {
+      ...body1,
+      devices: [...body1.devices, { deviceId: "ghost", publicKey: ghost.record.publicKey, signingKey: ghost.record.signingKey }],
+    };
     expect((await call("/api/keys/list", { method: "PUT", cookie: a.cookie, json: tampered })).status).toBe(400);
 
     const laptop = await createDevice(a.user.id, "laptop-1");
