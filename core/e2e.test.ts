@@ -653,3 +653,51 @@ describe("calls bound to the chat", () => {
     );
   });
 });
+
+describe("two tabs of one browser", () => {
+  const room = "dm:alice:bob";
+  /** Web Locks as a browser has them: one holder per name at a time, across every tab. */
+  class SharedLocks {
+    private readonly held = new Map<string, Promise<unknown>>();
+    request<T>(name: string, callback: () => Promise<T>): Promise<T> {
+      const run = (this.held.get(name) ?? Promise.resolve()).then(callback, callback);
+      this.held.set(
+        name,
+        run.catch(() => {}),
+      );
+      return run;
+    }
+  }
+
+  it("never step one ratchet from the same state: both tabs' messages open", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    expect(await bob.session.open(await sealTo(alice.session, draft(room, "alice"), "first", "bob"))).toMatchObject({ ok: true });
+    const locks = new SharedLocks();
+    // Both tabs read the counter and ratchet state before either writes (each read waits a moment for the
+    // other tab's), unless the lock keeps them apart.
+    const waiting = new Map<string, () => void>();
+    const shared: KeyValueStore = {
+      get: async <T>(key: string) => {
+        const value = await alice.store.get<T>(key);
+        if (!key.startsWith("e2e:counter:") && !key.startsWith("e2e:dr:")) return value;
+        const other = waiting.get(key);
+        if (other) {
+          waiting.delete(key);
+          other();
+        } else await Promise.race([new Promise<void>((r) => waiting.set(key, r)), new Promise((r) => setTimeout(r, 50))]);
+        return value;
+      },
+      set: (key, value) => alice.store.set(key, value),
+    };
+    const tab1 = new E2eSession(alice.secrets, shared, relay.directory, locks);
+    const tab2 = new E2eSession(alice.secrets, shared, relay.directory, locks);
+    const [a, b] = await Promise.all([
+      sealTo(tab1, draft(room, "alice"), "from tab one", "bob"),
+      sealTo(tab2, draft(room, "alice"), "from tab two", "bob"),
+    ]);
+    expect(e2eOf(a).counter).not.toBe(e2eOf(b).counter);
+    expect(await bob.session.open(a)).toMatchObject({ ok: true, text: "from tab one" });
+    expect(await bob.session.open(b)).toMatchObject({ ok: true, text: "from tab two" });
+  });
+});

@@ -274,6 +274,11 @@ export async function safetyNumber(a: { userId: string; keys: string[] }, b: { u
 
 // ------------------------------------------------------------------ the session of one device
 
+/** The part of the Web Locks API the session uses (`navigator.locks.request(name, callback)`). */
+export interface LockManagerLike {
+  request<T>(name: string, callback: () => Promise<T>): Promise<T>;
+}
+
 /** Where the session keeps its state (IndexedDB in the browser, a Map in tests). */
 export interface KeyValueStore {
   get<T>(key: string): Promise<T | undefined>;
@@ -398,13 +403,21 @@ export class E2eSession {
     readonly me: DeviceSecrets,
     private readonly store: KeyValueStore,
     private readonly directory: Directory,
+    /** Web Locks (`navigator.locks`): tabs of one browser share the store, so a step is locked across them. */
+    private readonly locks: LockManagerLike | undefined = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks,
   ) {}
 
   private readonly queues = new Map<string, Promise<unknown>>();
 
-  /** Runs tasks on the same state one after another (a chain step must never be taken twice). */
+  /**
+   * Runs tasks on the same state one after another (a chain step must never be taken twice): in this tab by a
+   * queue, and across the browser's tabs by a Web Lock of the same name, so two tabs never step one ratchet or
+   * chain from the same state (which would reuse an AES-GCM key and nonce).
+   */
   private serial<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const run = (this.queues.get(key) ?? Promise.resolve()).then(task, task);
+    const locks = this.locks;
+    const locked = locks ? () => locks.request(`linkup-e2e|${this.me.record.deviceId}|${key}`, task) : task;
+    const run = (this.queues.get(key) ?? Promise.resolve()).then(locked, locked);
     this.queues.set(
       key,
       run.catch(() => {}),
