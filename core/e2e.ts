@@ -3,10 +3,10 @@
 // read a private message, speak as someone else, replay an old message or slip a device of its own into a
 // conversation unnoticed. WebCrypto only (Ed25519, X25519, HKDF, HMAC, AES-256-GCM): browsers, Node, workerd.
 //
-// - Each device has an X25519 key (key agreement) and an Ed25519 identity key that signs its device record
-//   {userId, deviceId, X25519 key, identity key}. Records are published through the server; clients use only
-//   records whose signature checks, and pin each contact's identity keys on first use (a new or changed one is
-//   reported, so the chat says so before anything is sealed to it).
+// - Each device has an X25519 key (key agreement) and an Ed25519 identity key. Each person has an account key
+//   that signs a versioned list of their devices, with the withdrawn ones (core/device-list.ts); clients use only
+//   listed devices, refuse an older list or a withdrawn device listed again, pin the account key on first use,
+//   and seal nothing to a new or changed key until the chat has shown it (decision 061).
 // - Every private envelope carries a canonical header (version, room, id, sender, sender's identity and X25519
 //   keys, time, type, key id, per-sender counter). The header is the AES-GCM additional data and the HKDF info
 //   of the content key, and the sender's identity key signs header and ciphertext.
