@@ -701,3 +701,20 @@ describe("two tabs of one browser", () => {
     expect(await bob.session.open(b)).toMatchObject({ ok: true, text: "from tab two" });
   });
 });
+
+describe("a huge skipped-key jump", () => {
+  const room = "dm:alice:bob";
+  it("is refused before any key is derived for it, and the session opens the next real message", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    expect(await bob.session.open(await sealTo(alice.session, draft(room, "alice"), "one", "bob"))).toMatchObject({ ok: true });
+    const two = await sealTo(alice.session, draft(room, "alice"), "two", "bob");
+    // The relay rewrites Bob's key entry to claim message 5,000,000 of the chain.
+    const jumped = relay.rewrite(two, (e) => {
+      const entry = (e.meta?.e2e as { keys: { r: { header: { n: number } } }[] }).keys[0]!;
+      entry.r.header.n = 5_000_000;
+    });
+    expect(await bob.session.open(jumped)).toEqual({ ok: false, reason: "undecryptable" });
+    expect(await bob.session.open(two)).toMatchObject({ ok: true, text: "two" });
+  });
+});
