@@ -711,7 +711,7 @@ describe("a huge skipped-key jump", () => {
     const two = await sealTo(alice.session, draft(room, "alice"), "two", "bob");
     // The relay rewrites Bob's key entry to claim message 5,000,000 of the chain.
     const jumped = relay.rewrite(two, (e) => {
-      const entry = (e.meta?.e2e as { keys: { r: { header: { n: number } } }[] }).keys[0]!;
+      const entry = e2eOf(e).keys[0] as unknown as { r: { header: { n: number } } };
       entry.r.header.n = 5_000_000;
     });
     expect(await bob.session.open(jumped)).toEqual({ ok: false, reason: "undecryptable" });
