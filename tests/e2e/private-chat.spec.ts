@@ -167,11 +167,11 @@ test("both people see the same safety number; a device added to a contact is sho
   // A new account key for Aisha, with one more device: shown in the chat before the message is sealed to it.
   await newAccountKeyWithGhost(b.context.request, baseURL!, b.user.id);
   await send(a.page, "the meeting point is the old mill");
-  const notice = a.page.getByRole("listitem").filter({ hasText: "started over with a new account key" });
+  const notice = a.page.getByRole("listitem").filter({ hasText: "Aisha's security key changed" });
   await expect(notice).toBeVisible();
   await expect(bubble(b.page, "the meeting point is the old mill")).toBeVisible();
   const items = await a.page.getByRole("list", { name: "Messages" }).getByRole("listitem").allTextContents();
-  const noticeAt = items.findIndex((t) => t.includes("started over with a new account key"));
+  const noticeAt = items.findIndex((t) => t.includes("Aisha's security key changed"));
   const messageAt = items.findIndex((t) => t.includes("the meeting point is the old mill"));
   expect(noticeAt).toBeGreaterThanOrEqual(0);
   expect(noticeAt).toBeLessThan(messageAt);
@@ -224,7 +224,7 @@ test("/advanced-security lists each private chat's contact with its safety numbe
   await newAccountKeyWithGhost(b.context.request, baseURL!, b.user.id);
   await openChat(a.page, `/chat?room=${encodeURIComponent(dm)}`);
   await send(a.page, "new phone?");
-  await expect(a.page.getByRole("listitem").filter({ hasText: "started over with a new account key" })).toBeVisible();
+  await expect(a.page.getByRole("listitem").filter({ hasText: "Tunde's security key changed. If" })).toBeVisible();
   await expect(bubble(a.page, "new phone?")).toContainText("changed since you verified it, so this message waits");
   await a.page.goto("/advanced-security");
   await expect(row).toContainText("Changed since you verified");

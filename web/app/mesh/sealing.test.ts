@@ -79,7 +79,7 @@ describe("sealing", () => {
     expect(noticesWhenSealed).toEqual([0, 1]);
     const said = history.list(room).filter((m) => m.senderId === "system");
     expect(said.map((m) => m.text)).toEqual([
-      "Ada has a new device that will receive this chat. If you did not expect it, compare safety numbers in the chat's info.",
+      "Ada has a new device that now receives this chat. If you did not expect it, compare safety numbers in the chat's info.",
     ]);
   });
 
@@ -102,9 +102,7 @@ describe("sealing", () => {
         .list(room)
         .filter((m) => m.senderId === "system")
         .map((m) => m.text),
-    ).toEqual([
-      "Ada started over with a new account key, so your safety number changed. If you did not expect it, compare safety numbers in the chat's info.",
-    ]);
+    ).toEqual(["Ada's security key changed. If you did not expect it, compare safety numbers in the chat's info."]);
   });
 
   it("says what the server offered that was refused: an older device list", async () => {

@@ -158,14 +158,16 @@ export class Sealing {
       const name = self ? null : (this.names.get(userId ?? "") ?? this.nameIn(room, userId ?? "") ?? null);
       const who = self ? "Your account" : (name ?? "This contact");
       const check = "If you did not expect it, compare safety numbers in the chat's info.";
+      // The chat renders "device-change" lines in the person's language (features/chat/disappearing.tsx): a new
+      // account key reads as the contact's security key changing, which it is. A removal is said as written.
+      if (kind === "device-removed") {
+        await this.deps.history.notice(room, `${who} signed a device out; it no longer receives this chat.`, at, {
+          event: "device-removed",
+        });
+        continue;
+      }
       const what =
-        kind === "new-device"
-          ? `${who} has a new device that will receive this chat. ${check}`
-          : kind === "device-removed"
-            ? `${who} signed a device out; it no longer receives this chat.`
-            : kind === "account-changed"
-              ? `${who} started over with a new account key, so your safety number changed. ${check}`
-              : `${who}'s security key changed. ${check}`;
+        kind === "new-device" ? `${who} has a new device that now receives this chat. ${check}` : `${who}'s security key changed. ${check}`;
       await this.deps.history.notice(room, what, at, { event: "device-change", kind, self, name });
     }
     if (fresh.length)
