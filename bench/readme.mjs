@@ -3,6 +3,13 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 
 const FILE = new URL("./README.md", import.meta.url);
 
+/** The body of one section as last written, or null. */
+export function readSection(name) {
+  if (!existsSync(FILE)) return null;
+  const m = readFileSync(FILE, "utf8").match(new RegExp(`<!-- ${name}:start -->\\n([\\s\\S]*?)\\n<!-- ${name}:end -->`));
+  return m ? m[1] : null;
+}
+
 export function writeSection(name, body) {
   const start = `<!-- ${name}:start -->`;
   const end = `<!-- ${name}:end -->`;

@@ -11,7 +11,11 @@ export const FindPeopleQuerySchema = z.object({ q: z.string().trim().min(2).max(
 /** The console's one statement (POST /api/admin/sql, spec part 2: field `query`). */
 export const ConsoleQuerySchema = z.object({ query: z.string().min(1).max(2000) });
 
-/** The spec's quick queries, over the tables it names (users, messages, mesh_connections, emergency_broadcasts). */
+/**
+ * The spec's quick queries, over the tables it names (users, emergency_broadcasts). Messages and connections are
+ * no longer D1 rows: their figures come from the rooms' batches, the hourly roll-up and room_presence
+ * (docs/decisions/056-the-room-is-the-record-of-its-messages.md).
+ */
 export const QUICK_QUERIES = [
   {
     id: "new-users",
@@ -26,9 +30,10 @@ export const QUICK_QUERIES = [
   {
     id: "messages-today",
     label: "Messages in the last 24 hours",
-    query: "SELECT count(*) AS messages FROM messages WHERE sent_at > (unixepoch() - 86400) * 1000",
+    query:
+      "SELECT coalesce(sum(count), 0) AS messages FROM analytics_hourly WHERE kind LIKE 'message.%' AND hour >= strftime('%Y-%m-%dT%H', unixepoch() - 86400, 'unixepoch')",
   },
-  { id: "mesh-active", label: "Active mesh connections", query: "SELECT count(*) AS active FROM mesh_connections WHERE is_active = 1" },
+  { id: "mesh-active", label: "Active mesh connections", query: "SELECT coalesce(sum(sockets), 0) AS active FROM room_presence" },
   {
     id: "sos-week",
     label: "SOS broadcasts in the last 7 days",
@@ -95,6 +100,17 @@ export interface DeskSos {
   locationText: string | null;
   broadcastedAt: string;
 }
+/** An SOS fan-out message the queue gave up on (docs/decisions/054-sos-a-durable-job.md). */
+export interface DeskDeadLetter {
+  id: string;
+  broadcastId: string | null;
+  /** How many named people it holds; null for a page of an area. */
+  people: number | null;
+  malformed: boolean;
+  attempts: number;
+  receivedAt: string;
+}
+
 export interface DeskSosArea {
   area: string;
   geohash: string | null;

@@ -1,7 +1,21 @@
 // The '@ai ' grammar (spec part 1 §5, docs/architecture.md §6), shared by web chat, WhatsApp and USSD:
 //   @ai translate <text> to <language>   @ai market [commodity] [place]   @ai weather [place]
 //   @ai emergency <situation>            @ai help                         @ai <any question>
-// and the natural ways people ask for the same in English and Nigerian Pidgin (see `understand` below).
+// and the natural ways people ask for the same in English and Nigerian Pidgin (see `understand` below), and in
+// Hausa, Yoruba, Igbo, French and Arabic (core/ai-languages.ts, `understandOther` below; issue 32).
+import {
+  COMMODITY_WORDS,
+  FILLER_WORDS,
+  foldText,
+  GREETINGS,
+  HELP_WORDS,
+  PRICE_TERMS,
+  SITUATION_WORDS,
+  TOMORROW_TERMS,
+  TRANSLATE_PATTERNS,
+  typedLanguageName,
+  WEATHER_TERMS,
+} from "./ai-languages";
 
 /** The prefix, with its trailing space: '@ai' alone or '@aimee' is an ordinary message. */
 export const AI_PREFIX = "@ai ";
@@ -38,7 +52,7 @@ export function resolveLanguage(input: string | undefined | null): LanguageCode 
   const key = input.trim().toLowerCase();
   if (key in LANGUAGES) return key as LanguageCode;
   for (const [code, name] of Object.entries(LANGUAGES)) if (name.toLowerCase() === key) return code as LanguageCode;
-  return LANGUAGE_ALIASES[key] ?? null;
+  return LANGUAGE_ALIASES[key] ?? typedLanguageName(key);
 }
 
 export type AiCommand =
@@ -48,6 +62,7 @@ export type AiCommand =
   | { kind: "weather"; place: string; day?: "tomorrow" }
   | { kind: "emergency"; situation: string }
   | { kind: "help" }
+  | { kind: "greeting" }
   | { kind: "question"; question: string }
   | { kind: "empty" };
 
@@ -86,7 +101,7 @@ export function parseAiCommand(input: string): AiCommand {
       if (!rest || rest === "?") return { kind: "help" };
       break;
   }
-  return understand(text) ?? { kind: "question", question: text };
+  return understand(text) ?? understandOther(text) ?? { kind: "question", question: text };
 }
 
 // Natural wording (English and Nigerian Pidgin) for the commands, tried when no keyword starts the message.
@@ -187,6 +202,73 @@ function understand(text: string): AiCommand | null {
   if (SITUATION.test(lower)) return { kind: "emergency", situation: cleaned };
   if (WEATHER_WORDS.test(lower)) return weatherCommand(cleaned);
   if (PRICE_WORDS.test(lower) && !ABOUT_LINKUP.test(lower)) return { kind: "market", query: marketQuery(cleaned) };
+  return null;
+}
+
+const hasAny = (folded: string, terms: readonly string[]) =>
+  terms.some((t) =>
+    /[\u0600-\u06FF]/.test(t)
+      ? folded.includes(t)
+      : new RegExp(`(^|[^\\p{L}\\p{N}])${t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\p{L}\\p{N}])`, "u").test(folded),
+  );
+
+const GREETINGS_LONGEST_FIRST = [...GREETINGS].sort((a, b) => b.length - a.length);
+const HELP_SET = new Set(HELP_WORDS);
+
+/** The words of a request that are neither filler nor request words, commodities in English ('shinkafa' → 'rice'). */
+function meaningfulWords(text: string, alsoSkip: Set<string>): string {
+  return text
+    .replace(/[؟?!.,;:"“”]+/g, " ")
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => ({ w, f: foldText(w) }))
+    .filter(({ f }) => f && !FILLER_WORDS.has(f) && !alsoSkip.has(f))
+    .map(({ w, f }) => COMMODITY_WORDS[f] ?? w)
+    .join(" ");
+}
+
+/**
+ * The same requests in the other six languages, as people type them (no tone marks, mixed with English): a
+ * greeting alone, or one that starts the request ('how far, wetin you fit do?', 'sannu, farashin shinkafa?').
+ */
+function understandOther(text: string): AiCommand | null {
+  const folded = foldText(text);
+  // Help and translation first on the whole message: 'kedu ka esi asi…' and 'bawo ni a se n so…' begin with
+  // words that are greetings on their own.
+  const whole = helpOrTranslate(folded);
+  if (whole) return whole;
+  const greeting = GREETINGS_LONGEST_FIRST.find((g) => folded === g || folded.startsWith(`${g} `));
+  if (!greeting) return requestIn(folded, text.trim());
+  const rest = folded.slice(greeting.length).trim();
+  if (!rest || /^(lia|o|oga|madam|sir|bro|my friend|ya|yaya)$/.test(rest)) return { kind: "greeting" };
+  // The same words off the original, which keeps the case of names ('Kano').
+  const original = text
+    .trim()
+    .split(/\s+/)
+    .slice(greeting.split(" ").length)
+    .join(" ")
+    .replace(/^[,،\s]+/, "");
+  return helpOrTranslate(rest) ?? requestIn(rest, original);
+}
+
+function helpOrTranslate(folded: string): AiCommand | null {
+  if (HELP_SET.has(folded)) return { kind: "help" };
+  for (const pattern of TRANSLATE_PATTERNS) {
+    const m = pattern.exec(folded);
+    const target = m ? resolveLanguage(m[2]) : null;
+    if (m && target && unquote(m[1])) return { kind: "translate", text: unquote(m[1]), target };
+  }
+  return null;
+}
+
+function requestIn(folded: string, original: string): AiCommand | null {
+  if (hasAny(folded, SITUATION_WORDS)) return { kind: "emergency", situation: original.replace(TRAILING_PUNCTUATION, "") };
+  if (hasAny(folded, WEATHER_TERMS)) {
+    const tomorrow = hasAny(folded, TOMORROW_TERMS) || DAY_WORDS.test(folded);
+    const place = meaningfulWords(original, new Set([...WEATHER_FILLER, ...TOMORROW_TERMS]));
+    return tomorrow ? { kind: "weather", place, day: "tomorrow" } : { kind: "weather", place };
+  }
+  if (hasAny(folded, PRICE_TERMS)) return { kind: "market", query: meaningfulWords(original, MARKET_FILLER) };
   return null;
 }
 

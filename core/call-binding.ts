@@ -1,4 +1,4 @@
-// Calls bound to the chat (docs/protocol.md §9, docs/decisions/061-one-identity-per-person.md): the offer and
+// Calls bound to the chat (docs/protocol.md §9, docs/decisions/063-one-identity-per-person.md): the offer and
 // the answer, with the DTLS fingerprints in them, travel sealed as version 3 direct messages of the chat, so a
 // server that relays the signalling cannot swap in a fingerprint of its own and terminate DTLS on both sides.
 // The receiver sets a remote description only from an SDP the other person's listed device sealed for this

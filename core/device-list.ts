@@ -1,4 +1,4 @@
-// One identity per person (docs/protocol.md §2, docs/decisions/061-one-identity-per-person.md): an Ed25519
+// One identity per person (docs/protocol.md §2, docs/decisions/063-one-identity-per-person.md): an Ed25519
 // account key per person signs a versioned list of the person's devices, with the devices withdrawn from it.
 // The server stores and hands out the list but cannot sign one, so it cannot add a device of its own, put a
 // withdrawn device back, or serve an older list to a client that saw a newer one (the client refuses it).

@@ -6,7 +6,7 @@
 // - Each device has an X25519 key (key agreement) and an Ed25519 identity key. Each person has an account key
 //   that signs a versioned list of their devices, with the withdrawn ones (core/device-list.ts); clients use only
 //   listed devices, refuse an older list or a withdrawn device listed again, pin the account key on first use,
-//   and seal nothing to a new or changed key until the chat has shown it (decision 061).
+//   and seal nothing to a new or changed key until the chat has shown it (decision 063).
 // - Every private envelope carries a canonical header (version, room, id, sender, sender's identity and X25519
 //   keys, time, type, key id, per-sender counter). The header is the AES-GCM additional data and the HKDF info
 //   of the content key, and the sender's identity key signs header and ciphertext.

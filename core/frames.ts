@@ -86,8 +86,12 @@ export type ReceiptStatus = z.infer<typeof ReceiptStatusSchema>;
 export const ClientFrameSchema = z.discriminatedUnion("type", [
   /** Store and relay one envelope. The room answers `ack` (also for a resend of an id it already has). */
   z.object({ type: z.literal("send"), envelope: EnvelopeSchema }),
-  /** Everything stored after `cursor` (the highest seq the client has; 0 = all history the room keeps). */
-  z.object({ type: z.literal("resume"), cursor: count() }),
+  /**
+   * Everything stored after `cursor` (the highest seq the client has; 0 = all history the room keeps). `shard`
+   * names the shard whose seqs the cursor counts (a hello's or resume-done's `shard`; absent: shard 0, the room's
+   * own object): a busy area's shards number their envelopes apart (docs/decisions/043-room-speed-and-shards.md).
+   */
+  z.object({ type: z.literal("resume"), cursor: count(), shard: z.optional(count()) }),
   /** The reader's device has (`delivered`) or opened (`read`) these envelopes; relayed to their senders. */
   z.object({
     type: z.literal("receipt"),
@@ -138,6 +142,8 @@ export const ServerFrameSchema = z.discriminatedUnion("type", [
     userId: z.string(),
     latestSeq: count(),
     encrypted: z.boolean(),
+    /** Which shard of a busy area this socket is on (absent: shard 0); its seqs count in that shard. */
+    shard: z.optional(count()),
   }),
   /** The envelope `id` is stored (status `sent`). `duplicate` when the room already had it. */
   z.object({
@@ -164,6 +170,8 @@ export const ServerFrameSchema = z.discriminatedUnion("type", [
     receipts: z.array(z.object({ id: envelopeId, status: ReceiptStatusSchema, by: z.string() })),
     /** The answer stopped at its byte bound: resume again from `cursor` for the rest. */
     more: z.optional(z.boolean()),
+    /** The shard whose seqs `cursor` counts (absent: shard 0); resume with it. */
+    shard: z.optional(count()),
   }),
   /** Another member's device has / opened envelopes you sent. */
   z.object({
@@ -203,6 +211,11 @@ export const ServerFrameSchema = z.discriminatedUnion("type", [
   }),
   z.object({ type: z.literal("typing"), userId: z.string(), nickname: z.string(), active: z.boolean() }),
   z.object({ type: z.literal("pong"), at: z.optional(z.number()) }),
+  /**
+   * A direct chat this person has no socket in got a message (issue 32): sent on a socket of another room they
+   * have open, so the chat appears and its messages arrive live. Names the room and the sender, never the text.
+   */
+  z.object({ type: z.literal("chat-waiting"), room: str(1, 200), fromName: str(0, 80) }),
   /**
    * Call signalling (never stored). `from` is always stamped by the room: the person whose socket sent it.
    * `ring` reaches every device of the callee; after `accept` the rest travel only between the two devices

@@ -106,7 +106,11 @@ export interface RewardsAnswer {
   messagesConnected: number;
   emergenciesHelped: number;
   dailyBonus: { available: boolean; points: number; streak: number; nextBonus: string };
-  achievements: (AchievementDef & { progress: number; unlocked: boolean })[];
+  /**
+   * `reached`: the goal is met. `unlocked`: its reward was given (the ledger holds it), the only state shown as
+   * achieved (issue 32). `waiting`: met but not rewarded, and why ("verify": rewards are for verified people).
+   */
+  achievements: (AchievementDef & { progress: number; reached: boolean; unlocked: boolean; waiting: "verify" | null })[];
 }
 
 /** The server date (UTC) an action counts for. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dmMembers, dmPeer, dmRoomId, isPrivateRoomId, nearbyRoomId, roomKind } from "./room-ids";
+import { dmMembers, dmPeer, dmRoomId, isPrivateRoomId, nearbyRoomId, roomKind, shardObjectName } from "./room-ids";
 
 describe("room ids", () => {
   it("name a direct chat the same way from either side, and find the other person", () => {
@@ -23,5 +23,12 @@ describe("room ids", () => {
     expect(isPrivateRoomId("dm:a:b")).toBe(true);
     expect(isPrivateRoomId("nearby:s1v0g")).toBe(false);
     expect(roomKind("lobby:x")).toBeNull();
+  });
+});
+
+describe("shard object names", () => {
+  it("keeps the room's own object as shard 0 and numbers the others after it", () => {
+    expect(shardObjectName("nearby:s0abc", 0)).toBe("nearby:s0abc");
+    expect(shardObjectName("nearby:s0abc", 2)).toBe("nearby:s0abc#2");
   });
 });

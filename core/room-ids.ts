@@ -30,3 +30,10 @@ export function dmPeer(roomId: string, userId: string): string | null {
   if (!members?.includes(userId)) return null;
   return members[0] === userId ? members[1] : members[0];
 }
+/**
+ * The Durable Object name of shard `n` of a room (docs/decisions/043-room-speed-and-shards.md): shard 0 is the room
+ * itself, so a room that never shards keeps its one object; a busy area's further shards are `<room>#<n>`.
+ */
+export function shardObjectName(roomId: string, shard: number): string {
+  return shard === 0 ? roomId : `${roomId}#${shard}`;
+}

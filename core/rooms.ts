@@ -16,6 +16,8 @@ export interface RoomSummary {
   lastMessageAt: number | null;
   /** For direct chats: the other person's user id. */
   peerId?: string;
+  /** For direct chats: whether the other person has a verified phone, so can take calls (the room checks again). */
+  peerVerified?: boolean;
   /** A direct chat waiting for consent (docs/decisions/050-consent-before-a-stranger-reaches-you.md). */
   request?: DirectRequestInfo;
 }
@@ -82,7 +84,7 @@ export interface RoomStats {
   people: number;
   /** Who is connected (as the presence frame lists them, at most 200). */
   present: { userId: string; nickname: string; nodes: number }[];
-  /** mesh_connections rows still active for the room. */
+  /** Sockets open in the room now (its own live figure). */
   activeConnections: number;
   /** Envelopes the room keeps for resume. */
   messagesStored: number;

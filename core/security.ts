@@ -49,6 +49,7 @@ export type SecurityFeatureId =
   | "mesh_anonymization"
   | "disappearing_messages"
   | "panic_mode"
+  | "app_lock"
   | "stealth_mode";
 
 export interface SecurityFeature {
@@ -58,8 +59,10 @@ export interface SecurityFeature {
   enabled: boolean;
   premiumOnly: boolean;
   category: "encryption" | "authentication" | "privacy" | "emergency";
-  /** Whether LinkUp offers it at all; one it does not offer counts as off and says so. */
+  /** Whether LinkUp offers it at all; one it does not offer says so and is left out of the score. */
   offered: boolean;
+  /** Kept on the phone (app lock, panic code): the server cannot see it, the screen reads it on the device. */
+  onDevice?: boolean;
 }
 
 /** The facts the score is computed from, each read from the database (never from the browser). */
@@ -69,7 +72,9 @@ export interface SecurityState {
   anonymousMode: boolean;
   /** The person's auto-delete setting is on: the chats they start disappear (docs/decisions/040-disappearing-messages.md). */
   disappearingByDefault: boolean;
+  /** Device facts: false on the server, which cannot see them; the screen fills them in (withDeviceFacts). */
   panicCode: boolean;
+  appLock?: boolean;
   stealthMode: boolean;
 }
 
@@ -132,12 +137,22 @@ export function securityFeatures(s: SecurityState): SecurityFeature[] {
     {
       id: "panic_mode",
       title: "Panic code",
-      description:
-        "A code you type at the app lock to wipe LinkUp from that device. It is kept on each device, which the server cannot see, so it does not count here.",
+      description: "A code you type at the app lock to wipe LinkUp from that device. It is kept on this device only.",
       enabled: s.panicCode,
       premiumOnly: false,
       category: "emergency",
-      offered: false,
+      offered: true,
+      onDevice: true,
+    },
+    {
+      id: "app_lock",
+      title: "App lock",
+      description: "A PIN or passkey asked for after the idle time you chose. It is kept on this device only.",
+      enabled: Boolean(s.appLock),
+      premiumOnly: false,
+      category: "authentication",
+      offered: true,
+      onDevice: true,
     },
     {
       id: "stealth_mode",
@@ -153,12 +168,29 @@ export function securityFeatures(s: SecurityState): SecurityFeature[] {
 
 export type ScoreLabel = "Excellent" | "Good" | "Fair" | "Poor";
 
-/** Spec part 2: the score is the percentage of enabled features; labels as the cache health score's. */
+/**
+ * Spec part 2: the score is the percentage of enabled features; labels as the cache health score's. Only what
+ * LinkUp offers counts (issue 32): a protection nobody can switch on would hold every score down.
+ */
 export function securityScore(features: SecurityFeature[]): { score: number; label: ScoreLabel } {
-  const score = features.length ? Math.round((100 * features.filter((f) => f.enabled).length) / features.length) : 0;
+  const counted = features.filter((f) => f.offered);
+  const score = counted.length ? Math.round((100 * counted.filter((f) => f.enabled).length) / counted.length) : 0;
   const label: ScoreLabel = score >= 80 ? "Excellent" : score >= 60 ? "Good" : score >= 40 ? "Fair" : "Poor";
   return { score, label };
 }
+
+/** The features with what this device knows (its app lock and panic code), and the score they make. */
+export function withDeviceFacts(
+  features: SecurityFeature[],
+  device: { appLock: boolean; panicCode: boolean },
+): { features: SecurityFeature[]; score: number; label: ScoreLabel } {
+  const on: Partial<Record<SecurityFeatureId, boolean>> = { app_lock: device.appLock, panic_mode: device.panicCode };
+  const next = features.map((f) => (f.onDevice && f.id in on ? { ...f, enabled: Boolean(on[f.id]) } : f));
+  return { features: next, ...securityScore(next) };
+}
+
+/** Badge tone for a score label, so the colour says what the word says. */
+export const SCORE_TONE: Record<ScoreLabel, "ok" | "fair" | "bad"> = { Excellent: "ok", Good: "ok", Fair: "fair", Poor: "bad" };
 
 /** Spec part 2: only the first 4 security events are shown. */
 export const SECURITY_EVENTS_SHOWN = 4;

@@ -66,11 +66,30 @@ export const NotificationsQuerySchema = z.object({
 
 /** Most people one SOS fan-out queue message carries (workers/sos/fanout.ts). */
 export const SOS_FANOUT_BATCH = 50;
+/** People one planning message of an area covers: 100 pages, one sendBatch (100 messages at most). */
+export const SOS_FANOUT_PLAN = 100 * SOS_FANOUT_BATCH;
 
-/** A batch of an SOS fan-out on the queue: whom to alert, and as whom (people nearby or the sender's contacts). */
-export const SosFanoutMessageSchema = z.object({
-  broadcastId: z.string().min(1).max(64),
-  audience: z.enum(["nearby", "contacts"]),
-  userIds: z.array(z.string().min(1).max(64)).min(1).max(SOS_FANOUT_BATCH),
-});
+/**
+ * A batch of an SOS fan-out on the queue (docs/decisions/054-sos-a-durable-job.md): either named people (the
+ * sender's contacts who use LinkUp, or people whose push failed), or one page of an area's people by presence,
+ * which the consumer reads itself and chains to the next page, so a huge area is many small messages.
+ */
+export const SosFanoutMessageSchema = z.union([
+  z.object({
+    broadcastId: z.string().min(1).max(64),
+    audience: z.enum(["nearby", "contacts"]),
+    userIds: z.array(z.string().min(1).max(64)).min(1).max(SOS_FANOUT_BATCH),
+  }),
+  z.object({
+    broadcastId: z.string().min(1).max(64),
+    audience: z.literal("nearby"),
+    page: z.object({
+      cells: z.array(z.string().min(1).max(12)).min(1).max(25),
+      phase: z.enum(["present", "late"]),
+      after: z.object({ at: z.number(), id: z.string().min(1).max(64) }).nullable(),
+      // A plan reads the next SOS_FANOUT_PLAN people's places only and queues their pages (decision 054).
+      plan: z.boolean().optional(),
+    }),
+  }),
+]);
 export type SosFanoutMessage = z.infer<typeof SosFanoutMessageSchema>;

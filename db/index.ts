@@ -3,6 +3,7 @@ import { drizzle as drizzleD1 } from "drizzle-orm/d1";
 import { drizzle as drizzleLibsql } from "drizzle-orm/libsql/web";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { countingD1 } from "./query-count";
+import type { ReadSession } from "./read-replicas";
 import * as schema from "./schema";
 
 export { schema };
@@ -18,13 +19,17 @@ export interface DbEnv {
   DATABASE_AUTH_TOKEN?: string;
 }
 
-/** D1 by default; `DATABASE_URL` (libsql://… or https://…) switches to libSQL/Turso over HTTP. */
-export function createDb(env: DbEnv): Db {
+/**
+ * D1 by default; `DATABASE_URL` (libsql://… or https://…) switches to libSQL/Turso over HTTP. `reads`: a D1
+ * session (db/read-replicas.ts) the queries run in, so replicas may answer its reads; libSQL ignores it.
+ */
+export function createDb(env: DbEnv, reads?: ReadSession | null): Db {
   if (env.DATABASE_URL) {
     const client = createClient({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN || undefined });
     return drizzleLibsql(client, { schema }) as unknown as Db;
   }
-  const d1 = env.QUERY_COUNT === "1" ? countingD1(env.DB) : env.DB;
+  const binding = reads?.binding ?? env.DB;
+  const d1 = env.QUERY_COUNT === "1" ? countingD1(binding, reads?.replica ?? false) : binding;
   return drizzleD1(d1, { schema }) as unknown as Db;
 }
 

@@ -1,6 +1,6 @@
 // One drizzle schema for D1 and libSQL. snake_case columns; names the admin console queries are fixed by the
-// spec: users(created_at, subscription_tier), messages(sent_at), mesh_connections(is_active),
-// emergency_broadcasts(broadcasted_at).
+// spec: users(created_at, subscription_tier), emergency_broadcasts(broadcasted_at). Messages and connections are
+// no longer rows here: the rooms keep them (docs/decisions/056-the-room-is-the-record-of-its-messages.md).
 import { sql } from "drizzle-orm";
 import { foreignKey, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { SETTINGS_DEFAULTS } from "../core/constants";
@@ -52,7 +52,12 @@ export const users = sqliteTable(
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
   },
-  (t) => [uniqueIndex("users_phone_unique").on(t.phone), index("users_geohash_idx").on(t.geohash)],
+  (t) => [
+    uniqueIndex("users_phone_unique").on(t.phone),
+    index("users_geohash_idx").on(t.geohash),
+    // An SOS pages an area's people by how recently they were present (workers/sos/pages.ts, decision 054).
+    index("users_area_presence_idx").on(t.geohash, t.locationUpdatedAt, t.id),
+  ],
 );
 
 export const sessions = sqliteTable(
@@ -320,44 +325,33 @@ export const devicePrekeys = sqliteTable(
   ],
 );
 
-export const messages = sqliteTable(
-  "messages",
-  {
-    // Envelope id: the same id on every device and in the room's storage.
-    id: text("id").primaryKey(),
-    roomId: text("room_id").notNull(),
-    senderId: text("sender_id").notNull(),
-    type: text("type").notNull(),
-    isEncrypted: integer("is_encrypted", { mode: "boolean" }).notNull().default(false),
-    // Plain text only for public area rooms; private rooms keep ciphertext here and nothing else.
-    body: text("body"),
-    ciphertext: text("ciphertext"),
-    iv: text("iv"),
-    hopCount: integer("hop_count").notNull().default(0),
-    priority: text("priority", { enum: ["normal", "high"] })
-      .notNull()
-      .default("normal"),
-    sentAt: integer("sent_at", { mode: "timestamp_ms" }).notNull().default(now),
-  },
-  (t) => [index("messages_room_idx").on(t.roomId, t.sentAt), index("messages_sent_idx").on(t.sentAt)],
-);
+/**
+ * A room's activity as its Durable Object last wrote it, one row per room, in the room's once-a-minute batch
+ * (docs/decisions/056-the-room-is-the-record-of-its-messages.md): when it last had a message (the chat list's
+ * order), how many it has had, and the highest envelope seq already counted in D1 under the room's storage
+ * epoch, so a batch replayed after a crash adds nothing twice.
+ */
+export const roomActivity = sqliteTable("room_activity", {
+  roomId: text("room_id").primaryKey(),
+  lastMessageAt: integer("last_message_at", { mode: "timestamp_ms" }),
+  messages: integer("messages").notNull().default(0),
+  epoch: integer("epoch").notNull().default(0),
+  countedSeq: integer("counted_seq").notNull().default(0),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
+});
 
-export const meshConnections = sqliteTable(
-  "mesh_connections",
+/**
+ * Who has sockets open in which room, as of the room's last batch (decision 056): the open-connection figures,
+ * "online anywhere" for direct-message pushes and the rooms a ban must close. Rows go when the person leaves.
+ */
+export const roomPresence = sqliteTable(
+  "room_presence",
   {
-    id: text("id").primaryKey(),
-    userId: text("user_id").notNull(),
     roomId: text("room_id").notNull(),
-    transport: text("transport").notNull().default("relay"),
-    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
-    connectedAt: integer("connected_at", { mode: "timestamp_ms" }).notNull().default(now),
-    disconnectedAt: integer("disconnected_at", { mode: "timestamp_ms" }),
+    userId: text("user_id").notNull(),
+    sockets: integer("sockets").notNull(),
   },
-  (t) => [
-    index("mesh_connections_active_idx").on(t.isActive, t.roomId),
-    // Closed connections by when they closed: the Cron finds those past the hour without walking the rest (decision 051).
-    index("mesh_connections_closed_idx").on(t.isActive, t.disconnectedAt),
-  ],
+  (t) => [primaryKey({ columns: [t.roomId, t.userId] }), index("room_presence_user_idx").on(t.userId)],
 );
 
 export const emergencyBroadcasts = sqliteTable(
@@ -390,8 +384,12 @@ export const emergencyBroadcasts = sqliteTable(
     farArea: integer("far_area", { mode: "boolean" }).notNull().default(false),
     // HMAC of the client address it was sent from (web only): an answer from the same address earns no reward.
     addressHash: text("address_hash"),
+    // When every step of the SOS job had finished (docs/decisions/054-sos-a-durable-job.md): null while a retry,
+    // the Cron sweep or the queue still has something to do.
+    jobDoneAt: integer("job_done_at", { mode: "timestamp_ms" }),
   },
   (t) => [
+    index("emergency_job_unfinished_idx").on(t.jobDoneAt, t.broadcastedAt),
     uniqueIndex("emergency_client_request_unique").on(t.userId, t.clientRequestId),
     index("emergency_geohash_idx").on(t.geohash, t.status),
     index("emergency_user_time_idx").on(t.userId, t.broadcastedAt),
@@ -411,13 +409,51 @@ export const sosDeliveries = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     notificationId: text("notification_id"),
+    // sending: claimed before the push (decision 054: a claim older than the lease is taken over);
     // pushed: a browser took it; stored: in the notification centre, no browser to push to; off: the person
     // switched emergency alerts off; failed: the push service refused it (the batch is retried).
-    status: text("status", { enum: ["pushed", "stored", "off", "failed"] }).notNull(),
+    status: text("status", { enum: ["sending", "pushed", "stored", "off", "failed"] }).notNull(),
     attempts: integer("attempts").notNull().default(1),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.broadcastId, t.userId] })],
+);
+
+// The steps of an SOS job as each completes (docs/decisions/054-sos-a-durable-job.md): "room", "area",
+// "contacts", and one "contact:<phone>" claim per emergency contact messaged. state "started" is a claim taken
+// at `at` (taken over once older than the lease), "done" is finished; result holds what the step reached.
+export const sosSteps = sqliteTable(
+  "sos_steps",
+  {
+    broadcastId: text("broadcast_id")
+      .notNull()
+      .references(() => emergencyBroadcasts.id, { onDelete: "cascade" }),
+    step: text("step").notNull(),
+    state: text("state", { enum: ["started", "done"] }).notNull(),
+    result: text("result", { mode: "json" }).$type<Record<string, unknown>>(),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.broadcastId, t.step] })],
+);
+
+// SOS fan-out messages the queue gave up on (its dead-letter queue, decision 054): kept for the staff desk,
+// which can put one back on the queue.
+export const sosDeadLetters = sqliteTable(
+  "sos_dead_letters",
+  {
+    id: text("id").primaryKey(),
+    messageId: text("message_id").notNull(),
+    broadcastId: text("broadcast_id"),
+    body: text("body", { mode: "json" }).$type<unknown>().notNull(),
+    attempts: integer("attempts").notNull(),
+    receivedAt: integer("received_at", { mode: "timestamp_ms" }).notNull().default(now),
+    replayedAt: integer("replayed_at", { mode: "timestamp_ms" }),
+    replayedBy: text("replayed_by"),
+  },
+  (t) => [
+    uniqueIndex("sos_dead_letters_message_unique").on(t.messageId),
+    index("sos_dead_letters_open_idx").on(t.replayedAt, t.receivedAt),
+  ],
 );
 
 export const emergencyContacts = sqliteTable(

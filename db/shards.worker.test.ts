@@ -4,7 +4,8 @@ import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { armFault, faultPointsPassed, InjectedFault, resetFaults } from "../core/faults";
 import { dmRoomId, nearbyRoomId } from "../core/room-ids";
-import { countActiveConnections, findRoom, isMember, listMembers, listRoomMessages, openConnection, recordMessages } from "./queries/rooms";
+import { countRoomSockets, findRoomActivity, writeRoomFlush } from "./queries/room-activity";
+import { findRoom, isMember, listMembers } from "./queries/rooms";
 import { findSession, insertSession } from "./queries/sessions";
 import { isPersonCopy, setAreaShard } from "./queries/shards";
 import { findUserById, setVerifiedPhone } from "./queries/users";
@@ -64,8 +65,19 @@ function countedShards() {
   return { env: counted, taken };
 }
 
-function message(roomId: string, senderId: string, id: string, sentAt: number) {
-  return { id, roomId, senderId, type: "chat", body: "hello", sentAt: new Date(sentAt) };
+/** What a room's minute batch writes for one message of `senderId` and, optionally, a socket (decision 056). */
+function roomBatch(roomId: string, senderId: string, sentAt: number, sockets = 0) {
+  return {
+    roomId,
+    epoch: 1,
+    throughSeq: 1,
+    messages: [[1, senderId, 1, sentAt] as [number, string, 0 | 1, number]],
+    kind: "message.other",
+    area: "",
+    presence: sockets ? ([[senderId, sockets]] as [string, number][]) : [],
+    presenceReset: false,
+    now: sentAt,
+  };
 }
 
 describe("the shard map", () => {
@@ -127,16 +139,16 @@ describe("a person on the second shard", () => {
     expect((await findSession(dbForSessionToken(shardEnv, token), `hash:${token}`))?.user.id).toBe(user.id);
     expect(await findSession(other, `hash:${token}`)).toBeUndefined();
 
-    // Their area room, its message metadata and its open connections: on the area's shard, nowhere else.
+    // Their area room, its message activity and its open sockets (the room's minute batch): on the area's shard,
+    // nowhere else.
     const room = nearbyRoomId(KANO);
     expect(await joinRoomOnShard(shardEnv, user, { id: room, kind: "nearby", name: "Kano" })).toEqual({ shard: 1, home: 1 });
     const roomDb = await dbForRoom(shardEnv, room);
-    await recordMessages(roomDb, [message(room, user.id, "m-kano-1", Date.now())]);
-    await openConnection(roomDb, { id: "c-kano-1", userId: user.id, roomId: room });
-    expect((await listRoomMessages(home, room)).map((m) => m.id)).toEqual(["m-kano-1"]);
-    expect(await listRoomMessages(other, room)).toEqual([]);
-    expect(await countActiveConnections(home, room)).toBe(1);
-    expect(await countActiveConnections(other, room)).toBe(0);
+    await writeRoomFlush(roomDb, roomBatch(room, user.id, Date.now(), 1));
+    expect((await findRoomActivity(home, room))?.messages).toBe(1);
+    expect(await findRoomActivity(other, room)).toBeUndefined();
+    expect(await countRoomSockets(home, room)).toBe(1);
+    expect(await countRoomSockets(other, room)).toBe(0);
     expect(await findRoom(other, room)).toBeUndefined();
 
     // By room id: the room's shard follows from the id.
@@ -165,7 +177,7 @@ describe("a direct chat between two regions", () => {
 
       for (const person of [kano, lagos]) await joinRoomOnShard(shardEnv, person, { id: dm, kind: "dm", name: "Direct chat" });
       const dmDb = await dbForRoom(shardEnv, dm);
-      await recordMessages(dmDb, [message(dm, lagos.id, `m-${dm}`, Date.now())]);
+      await writeRoomFlush(dmDb, roomBatch(dm, lagos.id, Date.now()));
 
       // The member list, on the chat's shard, names both with their names (the one from the other shard as a copy).
       const members = await listMembers(dmDb, dm);

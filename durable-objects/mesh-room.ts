@@ -1,10 +1,11 @@
 // MeshRoom: one Durable Object per room (docs/architecture.md §5), WebSocket hibernation API, frame protocol in
 // core/frames.ts. The room keeps its recent envelopes in its own SQLite storage for store-and-forward and
-// resume, acknowledges each envelope once stored, relays receipts to senders and tracks presence. Message
-// metadata goes to D1 `messages`; each socket is a row in `mesh_connections`.
+// resume, acknowledges each envelope once stored, relays receipts to senders and tracks presence. The room is the
+// record of its messages: counts and presence reach D1 in one batch a minute at most, from its alarm
+// (durable-objects/room-flush.ts, docs/decisions/056-the-room-is-the-record-of-its-messages.md).
 import { DurableObject } from "cloudflare:workers";
 import { type Envelope, EnvelopeSchema } from "../core/envelope";
-import { dmPeer, roomKind } from "../core/room-ids";
+import { dmPeer, nearbyRoomId, roomKind, shardObjectName } from "../core/room-ids";
 import {
   type ClientFrame,
   encodeFrame,
@@ -24,17 +25,11 @@ import { Disappearing } from "./disappearing";
 import type { DisappearTimer, DisappearingMeta } from "../core/disappearing";
 import { CallSwitch } from "./calls";
 import { REQUEST_PUSH_KEY, RequestGate } from "./requests";
+import { type AcrossPage, type LoadReport, type ReceiptRelay, type RelayBatch, Shards, type ShardSibling } from "./shards";
 import { createDb } from "../db";
-import { awardMessagePoints } from "../workers/rewards";
-import { recordMessageEvents } from "../workers/analytics";
-import {
-  closeConnection,
-  closeRoomConnections,
-  dropMessageContent,
-  type MessageRow,
-  openConnection,
-  recordMessages,
-} from "../db/queries/rooms";
+import { type FlushEnv, MESSAGE_TYPES, RoomFlusher } from "./room-flush";
+import { presentRoomsOf } from "../db/queries/room-activity";
+import { findUserById } from "../db/queries/users";
 import { notifyDirectMessageIfOffline } from "../workers/notifications";
 import {
   type Bucket,
@@ -47,6 +42,7 @@ import {
   pruneBounds,
   RESUME_BATCH_BYTES,
   RESUME_ITEM_OVERHEAD,
+  RESUME_MAX_BYTES,
   receiptsBySender,
   refuseEnvelope,
   refuseServerEnvelope,
@@ -65,14 +61,13 @@ interface Attachment {
   userId: string;
   nickname: string;
   roomId: string;
-  /** mesh_connections row id. */
+  /** The socket's id (calls name a party by it). */
   connId: string;
   /** When the socket joined (ms), so the oldest of a person's sockets is the one replaced. */
   openedAt: number;
 }
 
-/** Envelope types that are chat messages (recorded in D1 `messages`); `key` envelopes stay in the room only. */
-const MESSAGE_TYPES = new Set(["text", "emergency", "system", "ai"]);
+const MESSAGE_TYPE_SET = new Set<string>(MESSAGE_TYPES);
 const PRUNE_EVERY = 100;
 /** People whose rate buckets the room keeps before dropping idle ones. */
 const MAX_BUCKETS = 5000;
@@ -81,11 +76,6 @@ const BUCKET_REFILLED_MS = (RESUME_RATE.burst / RESUME_RATE.perSecond) * 1000;
 const utf8 = new TextEncoder();
 /** Joins and leaves within this window share one presence delta (a room of N joining is not N² frames). */
 const PRESENCE_DEBOUNCE_MS = 100;
-/**
- * Members' messages reach D1 `messages` (and analytics, points) at most once per this window, in one batch, off
- * the send path (docs/decisions/043-room-speed-and-shards.md): D1 is metadata, the room's SQLite is the record.
- */
-export const METADATA_FLUSH_MS = 250;
 
 export class MeshRoom extends DurableObject<Env> {
   private readonly sql: SqlStorage;
@@ -94,20 +84,19 @@ export class MeshRoom extends DurableObject<Env> {
    * idle, so a full bucket is right. Kept after a person leaves, so reconnecting never refills them.
    */
   private readonly buckets = new Map<string, { frames: Bucket; resumes: Bucket }>();
-  private pendingRows: MessageRow[] = [];
-  private flushing: Promise<void> | null = null;
-  private flushTimer: ReturnType<typeof setTimeout> | null = null;
-  /** Socket deliveries not yet added to the stored 'relayed' figure (written with the metadata batch). */
-  private relayedPending = 0;
+  private readonly flusher: RoomFlusher;
   private presenceTimer: ReturnType<typeof setTimeout> | null = null;
   /** People who joined or left since the last presence delta. */
   private readonly presenceChanged = new Set<string>();
   /** The room's sockets, read once per wake-up from the runtime and kept current on join/leave. */
   private socketSet: Set<WebSocket> | null = null;
-  private staleRowsClosed: Promise<void> | null = null;
+  /** Whether this instance has looked for sockets lost while it was down (once, at its first upgrade). */
+  private presenceChecked = false;
   private readonly calls: CallSwitch;
   private readonly disappearing: Disappearing;
   private readonly requests: RequestGate;
+  /** A busy area's shards (durable-objects/shards.ts); public so tests can lower its budget on the instance. */
+  readonly shards: Shards;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -130,6 +119,7 @@ export class MeshRoom extends DurableObject<Env> {
     )`);
     this.sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     this.requests = new RequestGate(this.sql);
+    this.flusher = new RoomFlusher(this.sql, ctx.storage, env as FlushEnv, (at) => this.scheduleAlarm(at));
     // A bare ping is answered without waking a hibernated room.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
     this.calls = new CallSwitch({
@@ -141,22 +131,38 @@ export class MeshRoom extends DurableObject<Env> {
       error: (ws, code, message, id, retryAfterMs) => this.error(ws, code, message, id, retryAfterMs),
       storeSystem: async (envelope) => {
         this.store(envelope, null);
-        await this.flush();
       },
       db: () => createDb(env),
       scheduleAlarm: (at) => this.scheduleAlarm(at),
     });
+    this.shards = new Shards(
+      this.sql,
+      {
+        storeRelayed: (body, quiet) => {
+          const result = this.store(JSON.parse(body) as Envelope, null, { quiet });
+          return result.duplicate ? null : result.seq;
+        },
+        socketCount: () => this.sockets().size,
+        peopleCount: () => this.present().members.length,
+        sibling: (room, n) => env.ROOMS.get(env.ROOMS.idFromName(shardObjectName(room, n))) as unknown as ShardSibling,
+        room: () => this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'room'").toArray()[0]?.value ?? null,
+        waitUntil: (work) => ctx.waitUntil(work),
+      },
+      env,
+    );
     this.disappearing = new Disappearing(this.sql, env as Env & { ENVIRONMENT?: string; DISAPPEARING_TEST_HOUR_MS?: string });
   }
 
   /**
-   * One alarm serves two sections: the calls section's ring timeout (docs/decisions/024-calls-through-the-room.md)
-   * and the expiry of disappearing messages (docs/decisions/040-disappearing-messages.md). Each asks for a time
-   * through scheduleAlarm, which keeps the earliest; here both do their due work and ask again.
+   * One alarm serves three sections: the calls section's ring timeout (docs/decisions/024-calls-through-the-room.md),
+   * the expiry of disappearing messages (docs/decisions/040-disappearing-messages.md) and the D1 batch
+   * (docs/decisions/056-the-room-is-the-record-of-its-messages.md). Each asks for a time through scheduleAlarm,
+   * which keeps the earliest; here each does its due work and asks again.
    */
   async alarm(): Promise<void> {
     await this.calls.alarm();
     await this.expire(Date.now());
+    await this.flusher.onAlarm(this.d1RoomKey(), () => this.socketCounts());
     const next = this.disappearing.next();
     if (next !== null) await this.scheduleAlarm(next);
   }
@@ -167,13 +173,9 @@ export class MeshRoom extends DurableObject<Env> {
     if (current === null || at < current) await this.ctx.storage.setAlarm(at);
   }
 
-  /** Drops expired messages from the room's storage and their content from D1 `messages`. */
+  /** Drops expired messages from the room's storage (D1 holds no message content). */
   private async expire(now: number): Promise<void> {
-    const dropped = this.disappearing.sweep(now);
-    if (dropped.length === 0) return;
-    // Rows still waiting for the batched metadata write go first, or it would store their content after the drop.
-    await this.flush();
-    await this.d1((db) => dropMessageContent(db, dropped));
+    this.disappearing.sweep(now);
   }
 
   /** The chat's disappearing-messages timer. */
@@ -197,7 +199,6 @@ export class MeshRoom extends DurableObject<Env> {
     if (changed) {
       const meta: DisappearingMeta = { event: "disappearing", by: input.by, byName: input.byName.slice(0, 60), timer: input.timer };
       this.store(systemLine(input.roomId, meta), null);
-      await this.flush();
     }
     return { timer: input.timer, changed };
   }
@@ -213,11 +214,16 @@ export class MeshRoom extends DurableObject<Env> {
     this.rememberRoom(roomId);
     // The Worker hands over the message request's state as D1 has it, at every upgrade (docs/decisions/050-…).
     if (roomKind(roomId) === "dm") this.requests.set(url.searchParams.get("request"));
+    // A busy area's main room may send the socket to one of its shards (the Worker then opens it there).
+    const elsewhere = roomKind(roomId) === "nearby" ? this.shards.admit(url, userId) : null;
+    if (elsewhere) return elsewhere;
 
-    // Woken with no sockets, the room may have been torn down with them (no close events): no older row can be
-    // active. Done once per instance, and every upgrade waits for it, so it never closes a row opened after it.
-    this.staleRowsClosed ??= this.sockets().size === 0 ? this.d1((db) => closeRoomConnections(db, roomId)) : Promise.resolve();
-    await this.staleRowsClosed;
+    // Woken with no sockets, the room may have been torn down with them (no close events): every presence row it
+    // wrote is stale, and its next batch replaces them (docs/decisions/056-…). Once per instance, before any join.
+    if (!this.presenceChecked) {
+      this.presenceChecked = true;
+      if (this.sockets().size === 0) this.flusher.presenceReset();
+    }
     const pair = new WebSocketPair();
     const server = pair[1];
     const attachment: Attachment = {
@@ -233,16 +239,21 @@ export class MeshRoom extends DurableObject<Env> {
     this.sql.exec("DELETE FROM meta WHERE key = ?", dmPushKey(userId));
     server.serializeAttachment(attachment);
     this.sockets().add(server);
+    this.shards.settled();
     this.send(server, {
       type: "hello",
       room: roomId,
       userId,
       latestSeq: this.latestSeq(),
       encrypted: isPrivateRoom(roomId),
+      ...(this.shards.index > 0 ? { shard: this.shards.index } : {}),
     });
     this.send(server, this.presencePage());
     this.schedulePresence(userId);
-    await this.d1((db) => openConnection(db, { id: attachment.connId, userId, roomId }));
+    this.shards.noteLoad();
+    // No D1 write on connect: the person's socket count goes with the room's next batch.
+    this.flusher.presenceChanged(userId);
+    this.flusher.schedule();
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
 
@@ -283,9 +294,7 @@ export class MeshRoom extends DurableObject<Env> {
     const refused = refuseServerEnvelope(envelope);
     if (refused) throw new Error(refused.message);
     this.rememberRoom(envelope.room);
-    const result = this.store(envelope, null);
-    await this.flush();
-    return result;
+    return this.store(envelope, null);
   }
 
   /**
@@ -303,6 +312,19 @@ export class MeshRoom extends DurableObject<Env> {
       }
       await this.leave(ws);
     }
+    // The main room of a sharded area reaches the person's sockets on its shards too.
+    let elsewhere = 0;
+    for (const shard of this.shards.others()) elsewhere += await shard.expel(userId, reason);
+    return open.length + elsewhere;
+  }
+
+  /**
+   * A direct chat elsewhere got a message for `userId`, who has no socket there but has one here: tell their
+   * sockets here, so the chat appears and opens live (issue 32). Answers how many sockets heard it.
+   */
+  async chatWaiting(userId: string, room: string, fromName: string): Promise<number> {
+    const open = this.ctx.getWebSockets(userId);
+    for (const ws of open) this.send(ws, { type: "chat-waiting", room, fromName });
     return open.length;
   }
 
@@ -316,10 +338,54 @@ export class MeshRoom extends DurableObject<Env> {
     // Sockets are tagged with their person's id (see fetch): a direct chat that goes whole closes both sides.
     const people = wholeRoom ? new Set(this.ctx.getWebSockets().flatMap((ws) => this.ctx.getTags(ws))) : new Set([userId]);
     for (const person of people) await this.expel(person);
-    // Rows still waiting for D1 are written first, so the account deletion that follows removes them too.
-    await this.flush();
+    // Their messages not yet counted in D1 go with them; the account deletion removes what was counted.
     forgetPerson(this.sql, userId, wholeRoom);
     this.disappearing.reload();
+    for (const shard of this.shards.others()) await shard.forget(userId, wholeRoom);
+  }
+
+  // ---------------------------------------------------------------- shards (durable-objects/shards.ts)
+
+  /** A sibling shard's envelopes, relayed in its seq order: taken in whole or not at all (a retry starts over). */
+  async relay(batch: RelayBatch): Promise<{ received: number; count: number }> {
+    this.rememberRoom(batch.room);
+    return this.ctx.storage.transactionSync(() => this.shards.receive(batch));
+  }
+
+  /** A shard's socket count, reported to the main room; answers the cell's shard count. */
+  async shardLoad(report: LoadReport): Promise<{ count: number }> {
+    return this.shards.load(report);
+  }
+
+  /** The main room added a shard: relay to it too from now on. */
+  async shardCount(count: number): Promise<void> {
+    this.shards.adoptCount(count);
+  }
+
+  /** Receipts of readers on a sibling shard for envelopes accepted here: kept, and told to their senders here. */
+  async relayReceipts(receipts: ReceiptRelay[]): Promise<void> {
+    for (const r of receipts) this.receipt({ userId: r.by }, r.status, r.ids);
+  }
+
+  /** A page of this shard's history after `cursor`, for a socket on a sibling that was here before. */
+  async shardResume(cursor: number): Promise<AcrossPage> {
+    await this.expire(Date.now());
+    return this.shards.page(cursor);
+  }
+
+  /**
+   * The person's own messages this room still keeps, for their data export: the room is the record of its
+   * messages (docs/decisions/056-the-room-is-the-record-of-its-messages.md). Private rooms hold ciphertext only.
+   */
+  async sentBy(userId: string): Promise<{ roomId: string; seq: number; storedAt: number; envelope: Envelope }[]> {
+    const roomId = this.roomId() ?? "";
+    return this.sql
+      .exec<{ seq: number; at: number; body: string }>(
+        "SELECT seq, stored_at AS at, body FROM envelopes WHERE sender_id = ? AND body IS NOT NULL ORDER BY seq",
+        userId,
+      )
+      .toArray()
+      .map((r) => ({ roomId, seq: r.seq, storedAt: r.at, envelope: JSON.parse(r.body) as Envelope }));
   }
 
   /** Live figures for /mesh-network: sockets and people present, envelopes kept, deliveries made to sockets. */
@@ -327,13 +393,15 @@ export class MeshRoom extends DurableObject<Env> {
     const presence = this.present();
     const stored = this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM envelopes WHERE body IS NOT NULL").one().n;
     const relayed = this.sql.exec<{ v: string }>("SELECT value AS v FROM meta WHERE key = 'relayed'").toArray()[0];
+    // A sharded area's main room adds what its shards last reported: the figures are the cell's (durable-objects/shards.ts).
+    const elsewhere = this.shards.elsewhere();
     return {
-      nodes: presence.nodes,
-      people: presence.members.length,
+      nodes: presence.nodes + elsewhere.sockets,
+      people: presence.members.length + elsewhere.people,
       present: presence.members.slice(0, PRESENCE_MEMBER_LIMIT),
       latestSeq: this.latestSeq(),
       stored,
-      relayed: Number(relayed?.v ?? 0) + this.relayedPending,
+      relayed: Number(relayed?.v ?? 0),
     };
   }
 
@@ -363,15 +431,14 @@ export class MeshRoom extends DurableObject<Env> {
           ...(result.duplicate ? { duplicate: true } : {}),
           ...(result.expiresAt ? { expiresAt: result.expiresAt } : {}),
         });
-        this.scheduleFlush();
         if (!result.duplicate) this.pushDirectMessage(envelope, me);
         return;
       }
       case "resume":
-        return this.resume(ws, me, frame.cursor);
+        return this.resume(ws, me, frame.cursor, frame.shard ?? 0);
       case "receipt":
         if (this.requests.quiet()) return;
-        return this.receipt(me, frame.status, frame.ids);
+        return this.receipt(me, frame.status, frame.ids, true);
       case "ping":
         this.send(ws, { type: "pong", at: frame.at });
         if (frame.presence) this.send(ws, this.presencePage(frame.after));
@@ -387,8 +454,15 @@ export class MeshRoom extends DurableObject<Env> {
     }
   }
 
-  /** Stores an envelope once (by id) and relays it to every socket but its origin. */
-  private store(envelope: Envelope, origin: WebSocket | null): { delivered: number; seq: number; duplicate: boolean; expiresAt?: number } {
+  /**
+   * Stores an envelope once (by id) and relays it to every socket but its origin. `relayed`: a sibling shard's
+   * envelope (durable-objects/shards.ts), its metadata already recorded there; `quiet` ones go to no socket.
+   */
+  private store(
+    envelope: Envelope,
+    origin: WebSocket | null,
+    relayed?: { quiet: boolean },
+  ): { delivered: number; seq: number; duplicate: boolean; expiresAt?: number } {
     const now = Date.now();
     envelope = this.withExpiry(envelope, now);
     const body = JSON.stringify(envelope);
@@ -415,17 +489,27 @@ export class MeshRoom extends DurableObject<Env> {
     const { seq } = inserted;
     const frame = `{"type":"envelope","seq":${seq},"envelope":${body}}`;
     let delivered = 0;
-    for (const ws of this.sockets()) {
+    for (const ws of relayed?.quiet ? [] : this.sockets()) {
       if (ws === origin) continue;
       if (this.sendRaw(ws, frame)) delivered++;
     }
-    this.relayedPending += delivered;
-    if (MESSAGE_TYPES.has(envelope.type)) this.pendingRows.push(toMessageRow(envelope, now));
+    // The envelope row is the D1 batch's pending record; the relayed figure and the flush alarm are written in the
+    // same synchronous step, so the room's storage commits them together (docs/decisions/056-…).
+    if (delivered > 0)
+      this.sql.exec(
+        "INSERT INTO meta (key, value) VALUES ('relayed', ?) ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value",
+        delivered,
+      );
+    if (MESSAGE_TYPE_SET.has(envelope.type) && !relayed) this.flusher.schedule(now);
+    if (!relayed) this.shards.scheduleRelay();
     if (envelope.expiresAt !== undefined) {
       this.disappearing.track(envelope.id, envelope.expiresAt);
       this.ctx.waitUntil(this.scheduleAlarm(envelope.expiresAt));
     }
-    if (seq % PRUNE_EVERY === 0) this.prune(seq, now);
+    if (seq % PRUNE_EVERY === 0) {
+      this.prune(seq, now);
+      this.shards.prune();
+    }
     return { delivered, seq, duplicate: false, ...(envelope.expiresAt ? { expiresAt: envelope.expiresAt } : {}) };
   }
 
@@ -437,7 +521,7 @@ export class MeshRoom extends DurableObject<Env> {
   private withExpiry(envelope: Envelope, now: number): Envelope {
     const { expiresAt: _given, ...rest } = envelope;
     const announcement = envelope.meta?.event === "disappearing";
-    if (!isPrivateRoom(envelope.room) || !MESSAGE_TYPES.has(envelope.type) || announcement) return rest;
+    if (!isPrivateRoom(envelope.room) || !MESSAGE_TYPE_SET.has(envelope.type) || announcement) return rest;
     const expiresAt = this.disappearing.expiryFor(now);
     return expiresAt === undefined ? rest : { ...rest, expiresAt };
   }
@@ -446,22 +530,37 @@ export class MeshRoom extends DurableObject<Env> {
    * What was missed after the cursor (emergencies first), at most RESUME_MAX_BYTES of it, then resume-done with
    * the cursor to continue from (`more` when the client should resume again) and the user's receipts.
    */
-  private async resume(ws: WebSocket, me: Attachment, cursor: number): Promise<void> {
+  private async resume(ws: WebSocket, me: Attachment, cursor: number, cursorShard = 0): Promise<void> {
     // Expired messages go before anything is read, so a late alarm never lets one be resumed.
     await this.expire(Date.now());
     const urgent = "(type = 'emergency' OR priority = 'high')";
-    const rows = (where: string) =>
-      this.sql.exec<{ seq: number; body: string }>(
-        `SELECT seq, body FROM envelopes WHERE seq > ? AND body IS NOT NULL AND ${where} ORDER BY seq`,
-        cursor,
-      );
     const size = (r: { body: string }) => utf8.encode(r.body).byteLength + RESUME_ITEM_OVERHEAD;
-    // Rows stream from SQLite; only what fits in one answer is held.
-    const plan = planResume(rows(urgent), rows("1"), size);
-    for (const batch of batchBySize(plan.items, RESUME_BATCH_SIZE, RESUME_BATCH_BYTES, size)) {
-      // Stored bodies are already-validated envelope JSON: spliced in, not parsed and re-serialised.
-      this.sendRaw(ws, `{"type":"resume-batch","items":[${batch.map((r) => `{"seq":${r.seq},"envelope":${r.body}}`).join(",")}]}`);
+    // A cursor of another shard of this area (durable-objects/shards.ts): that shard answers from it first.
+    const shard = this.shards.index;
+    const across: AcrossPage | null = roomKind(me.roomId) === "nearby" ? await this.shards.resumeAcross(cursorShard, cursor) : null;
+    const sendBatches = (items: { seq: number; body: string }[]) => {
+      for (const batch of batchBySize(items, RESUME_BATCH_SIZE, RESUME_BATCH_BYTES, size)) {
+        // Stored bodies are already-validated envelope JSON: spliced in, not parsed and re-serialised.
+        this.sendRaw(ws, `{"type":"resume-batch","items":[${batch.map((r) => `{"seq":${r.seq},"envelope":${r.body}}`).join(",")}]}`);
+      }
+    };
+    if (across) {
+      sendBatches(across.items);
+      // Still counting that shard's seqs: the client resumes again with them.
+      if (across.more) return this.send(ws, { type: "resume-done", cursor: across.cursor, receipts: [], more: true, shard: cursorShard });
     }
+    const sentAcross = new Set(across?.items.map((i) => i.id));
+    const rows = (where: string): Iterable<{ seq: number; body: string }> =>
+      across
+        ? unsent(this.shards.rowsBeyond(across.vector, where.replace(/\b(type|priority)\b/g, "e.$1")), sentAcross)
+        : this.sql.exec<{ seq: number; body: string }>(
+            `SELECT seq, body FROM envelopes WHERE seq > ? AND body IS NOT NULL AND ${where} ORDER BY seq`,
+            cursor,
+          );
+    const acrossBytes = across ? across.items.reduce((sum, r) => sum + size(r), 0) : 0;
+    // Rows stream from SQLite; only what fits in one answer is held.
+    const plan = planResume(rows(urgent), rows("1"), size, Math.max(RESUME_MAX_BYTES - acrossBytes, 1));
+    sendBatches(plan.items);
     const receiptRows = this.sql
       .exec<{ id: string; status: ReceiptStatus; by: string }>(
         `SELECT e.id AS id, r.status AS status, r.user_id AS by FROM envelopes e
@@ -481,11 +580,12 @@ export class MeshRoom extends DurableObject<Env> {
       cursor: plan.more && plan.cursor !== null ? plan.cursor : this.latestSeq(),
       receipts: [...best.values()],
       ...(plan.more ? { more: true } : {}),
+      ...(shard > 0 ? { shard } : {}),
     });
   }
 
   /** Records the reader's receipts and tells each sender's sockets. */
-  private receipt(me: Attachment, status: ReceiptStatus, ids: string[]): void {
+  private receipt(me: { userId: string }, status: ReceiptStatus, ids: string[], fromSocket = false): void {
     const rows = this.sql
       .exec<{ id: string; senderId: string }>(
         "SELECT id, sender_id AS senderId FROM envelopes WHERE id IN (SELECT value FROM json_each(?))",
@@ -509,6 +609,8 @@ export class MeshRoom extends DurableObject<Env> {
       const frame = encodeFrame({ type: "receipt", status, ids: senderIds, by: me.userId, at });
       for (const ws of this.ctx.getWebSockets(senderId)) this.sendRaw(ws, frame);
     }
+    // A reader on another shard than the envelope's: its receipts go there too (durable-objects/shards.ts).
+    if (fromSocket) this.shards.forwardReceipts(me.userId, status, ids);
   }
 
   /**
@@ -517,7 +619,7 @@ export class MeshRoom extends DurableObject<Env> {
    * module checks that and their preferences and quiet hours).
    */
   private pushDirectMessage(envelope: Envelope, me: Attachment): void {
-    if (roomKind(envelope.room) !== "dm" || !MESSAGE_TYPES.has(envelope.type)) return;
+    if (roomKind(envelope.room) !== "dm" || !MESSAGE_TYPE_SET.has(envelope.type)) return;
     const recipientId = dmPeer(envelope.room, me.userId);
     if (!recipientId || this.ctx.getWebSockets(recipientId).length > 0) return;
     // A message request notifies once, not once per absence (docs/decisions/050-consent-before-a-stranger-reaches-you.md).
@@ -527,7 +629,22 @@ export class MeshRoom extends DurableObject<Env> {
     const input = { recipientId, senderName: me.nickname || "Someone", roomId: envelope.room };
     this.ctx.waitUntil(
       this.d1(async (db) => {
-        // Online elsewhere: not pushed, so a later message while they are away still may be.
+        // A first message from someone new shows at once, not at the next reload; telling a screen counts as the
+        // one notice of this absence (docs/decisions/061-…), so the mark is kept. The rooms they are open in hear first, naming the chat (never the text): a screen that heard it is told,
+        // and nothing is pushed. Presence reaches D1 with the rooms' minute batches (docs/decisions/056-…), so a
+        // person who opened LinkUp in the last minute is not there yet: their own area's room is asked too.
+        const rooms = new Set((await presentRoomsOf(db, recipientId)).slice(0, 3));
+        const area = (await findUserById(db, recipientId))?.geohash;
+        if (area) rooms.add(nearbyRoomId(area));
+        rooms.delete(envelope.room);
+        let told = 0;
+        for (const other of rooms) {
+          told += await this.env.ROOMS.get(this.env.ROOMS.idFromName(other))
+            .chatWaiting(recipientId, envelope.room, input.senderName)
+            .catch(() => 0);
+        }
+        if (told > 0) return;
+        // Online elsewhere by D1's presence: not pushed, so a later message while they are away still may be.
         if (!(await notifyDirectMessageIfOffline(this.env, db, input))) this.sql.exec("DELETE FROM meta WHERE key = ?", key);
       }),
     );
@@ -600,11 +717,13 @@ export class MeshRoom extends DurableObject<Env> {
     // Also for a socket already gone from the set (replaced or expelled, then its close event): the D1
     // update is idempotent, and after a wake-up the set may never have held it.
     this.sockets().delete(ws);
+    this.shards.noteLoad();
     const a = ws.deserializeAttachment() as Attachment | null;
     this.schedulePresence(a?.userId);
     if (!a) return;
     await this.calls.left(a.connId);
-    await this.d1((db) => closeConnection(db, a.connId));
+    this.flusher.presenceChanged(a.userId);
+    this.flusher.schedule();
   }
 
   /** Makes room for one more socket of this person: their oldest beyond MAX_SOCKETS_PER_PERSON are closed. */
@@ -643,6 +762,25 @@ export class MeshRoom extends DurableObject<Env> {
     return this.sql.exec<{ seq: number | null }>("SELECT MAX(seq) AS seq FROM envelopes").one().seq ?? 0;
   }
 
+  /**
+   * The key of this object's rows in D1 (room_activity, room_presence): a shard counts only its own members'
+   * messages and sockets, under its object name, so two shards never share one exactly-once guard
+   * (docs/decisions/059-hot-areas-shard.md).
+   */
+  private d1RoomKey(): string | null {
+    const roomId = this.roomId();
+    return roomId === null ? null : shardObjectName(roomId, this.shards.index);
+  }
+
+  private roomId(): string | null {
+    return this.sql.exec<{ v: string }>("SELECT value AS v FROM meta WHERE key = 'room'").toArray()[0]?.v ?? null;
+  }
+
+  /** Open sockets per person now, for the presence rows of the D1 batch. */
+  private socketCounts(): Map<string, number> {
+    return new Map(this.present().members.map((m) => [m.userId, m.nodes]));
+  }
+
   private rememberRoom(roomId: string): void {
     this.sql.exec("INSERT INTO meta (key, value) VALUES ('room', ?) ON CONFLICT (key) DO NOTHING", roomId);
   }
@@ -651,45 +789,14 @@ export class MeshRoom extends DurableObject<Env> {
   private prune(latestSeq: number, now: number): void {
     const { belowSeq, before } = pruneBounds(latestSeq, now);
     this.sql.exec("UPDATE envelopes SET body = NULL WHERE seq < ? AND stored_at < ? AND body IS NOT NULL", belowSeq, before);
-    this.sql.exec("DELETE FROM envelopes WHERE seq < ? AND stored_at < ?", belowSeq, now - DEDUPE_MEMORY_MS);
+    // Never one whose message D1 has not counted yet (a long D1 outage): it is the batch's pending record.
+    this.sql.exec(
+      "DELETE FROM envelopes WHERE seq < ? AND stored_at < ? AND seq <= ?",
+      belowSeq,
+      now - DEDUPE_MEMORY_MS,
+      this.flusher.countedThrough(),
+    );
     this.sql.exec("DELETE FROM receipts WHERE at < ?", now - DEDUPE_MEMORY_MS);
-  }
-
-  /** One metadata flush per METADATA_FLUSH_MS at most, whatever the number of messages in between. */
-  private scheduleFlush(): void {
-    if (this.flushTimer) return;
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = null;
-      void this.flush();
-    }, METADATA_FLUSH_MS);
-  }
-
-  /** Writes pending `messages` rows to D1 and the relayed figure; concurrent callers share one running flush. */
-  private flush(): Promise<void> {
-    if (this.relayedPending > 0) {
-      this.sql.exec(
-        "INSERT INTO meta (key, value) VALUES ('relayed', ?) ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value",
-        this.relayedPending,
-      );
-      this.relayedPending = 0;
-    }
-    if (this.flushing) return this.flushing;
-    if (this.pendingRows.length === 0) return Promise.resolve();
-    this.flushing = (async () => {
-      try {
-        while (this.pendingRows.length > 0) {
-          const rows = this.pendingRows.splice(0, this.pendingRows.length);
-          await this.d1(async (db) => recordMessageEvents(db, await recordMessages(db, rows)));
-          // Points for the people's messages just recorded (workers/rewards: each once, capped per day); notices,
-          // assistant answers and SOS earn nothing here.
-          const said = rows.filter((r) => r.type === "text");
-          if (said.length > 0) await this.d1((db) => awardMessagePoints(db, said));
-        }
-      } finally {
-        this.flushing = null;
-      }
-    })();
-    return this.flushing;
   }
 
   /** D1 is metadata: a failure is logged and never breaks the chat. */
@@ -719,28 +826,15 @@ export class MeshRoom extends DurableObject<Env> {
   }
 }
 
+/** Rows whose envelope a resume has not sent already (streamed: the rows stay a cursor). */
+function* unsent<T extends { id: string }>(rows: Iterable<T>, sent: Set<string>): Generator<T> {
+  for (const r of rows) if (!sent.has(r.id)) yield r;
+}
+
 const dmPushKey = (userId: string) => `dm-pushed:${userId}`;
 
 class TooLarge extends Error {
   constructor() {
     super(`Messages may be at most ${MAX_ENVELOPE_BYTES} bytes`);
   }
-}
-
-/** The D1 `messages` row of an envelope: plain text only for public rooms, ciphertext only for private ones. */
-export function toMessageRow(envelope: Envelope, storedAt: number): MessageRow {
-  const sealed = "ciphertext" in envelope.content ? envelope.content : null;
-  return {
-    id: envelope.id,
-    roomId: envelope.room,
-    senderId: envelope.senderId,
-    type: envelope.type,
-    isEncrypted: envelope.isEncrypted,
-    body: sealed || isPrivateRoom(envelope.room) ? null : "text" in envelope.content ? envelope.content.text : null,
-    ciphertext: sealed?.ciphertext ?? null,
-    iv: sealed?.iv ?? null,
-    hopCount: envelope.meshRoute.length,
-    priority: envelope.priority,
-    sentAt: new Date(storedAt),
-  };
 }

@@ -8,12 +8,13 @@ import { MAX_FRAME_BYTES } from "../core/frames";
 import type { RoomStats } from "../core/rooms";
 import { newId } from "../core/ids";
 import { createDb } from "../db";
-import { countActiveConnections, findConnection, listRoomMessages } from "../db/queries/rooms";
+import { countActiveConnections } from "../db/queries/rooms";
+import { findRoomActivity } from "../db/queries/room-activity";
 import { anonymousSession, call, shareAnAreaRoom } from "../tests/workers/helpers";
 import { CLOSE_REPLACED as CLIENT_CLOSE_REPLACED } from "../core/frames";
 import type { MeshRoom } from "./mesh-room";
 import { MAX_SOCKETS_PER_PERSON, PERSON_RATE, RESUME_MAX_BYTES } from "./mesh-logic";
-import { mustOpen, openRoom, type RoomSocket, textEnvelope } from "../tests/workers/room-socket";
+import { flushRoom, mustOpen, openRoom, type RoomSocket, textEnvelope } from "../tests/workers/room-socket";
 
 const GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz";
 /** A fresh area room per test (storage is shared within the file). */
@@ -113,13 +114,11 @@ describe("relay, storage and resume", () => {
     expect(sb.of("envelope").filter((f) => f.envelope.id === env1.id)).toHaveLength(1);
     expect(sa.of("envelope")).toHaveLength(0);
 
+    // Nothing reached D1 on the way; the room's batch counts the two messages once, the resend not at all.
     const db = createDb(env);
-    const rows = await until(async () => {
-      const r = await listRoomMessages(db, roomId);
-      return r.length === 2 ? r : null;
-    });
-    const first = rows.find((r) => r.id === env1.id);
-    expect(first).toMatchObject({ senderId: a.user.id, body: "Rain is coming to Ikeja market", ciphertext: null, isEncrypted: false });
+    expect(await findRoomActivity(db, roomId)).toBeUndefined();
+    expect(await flushRoom(roomId)).toBe(true);
+    expect(await findRoomActivity(db, roomId)).toMatchObject({ messages: 2 });
     sa.close();
     sb.close();
   });
@@ -195,40 +194,34 @@ describe("relay, storage and resume", () => {
     sb.close();
   });
 
-  it("records each socket in mesh_connections, active until it closes", async () => {
+  it("writes no D1 row on connect or close: the room's batch says who is present, then that they left", async () => {
     const roomId = area();
     const a = await anonymousSession();
     const sa = await mustOpen(roomId, a.cookie);
     const db = createDb(env);
-    const connId = await runInDurableObject(stubOf(roomId), (_i, state) => {
-      const [ws] = state.getWebSockets();
-      return (ws.deserializeAttachment() as { connId: string }).connId;
-    });
-    expect(await until(() => findConnection(db, connId))).toMatchObject({ userId: a.user.id, roomId, isActive: true });
-    sa.close();
-    const closed = await until(async () => {
-      const row = await findConnection(db, connId);
-      return row && !row.isActive ? row : null;
-    });
-    expect(closed.disconnectedAt).toBeInstanceOf(Date);
-  });
-
-  it("closes the rows of sockets lost when the room was torn down without close events", async () => {
-    const roomId = area();
-    const a = await anonymousSession();
-    const sa = await mustOpen(roomId, a.cookie);
-    const db = createDb(env);
-    const connId = await runInDurableObject(stubOf(roomId), (_i, state) => {
-      const [ws] = state.getWebSockets();
-      return (ws.deserializeAttachment() as { connId: string }).connId;
-    });
-    await until(() => findConnection(db, connId));
-    await evictDurableObject(stubOf(roomId), { webSockets: "close" });
-    const again = await mustOpen(roomId, a.cookie);
-    expect((await findConnection(db, connId))?.isActive).toBe(false);
+    expect(await countActiveConnections(db, roomId)).toBe(0);
+    expect(await flushRoom(roomId)).toBe(true);
     expect(await countActiveConnections(db, roomId)).toBe(1);
     sa.close();
-    again.close();
+    await until(async () => {
+      await flushRoom(roomId);
+      return (await countActiveConnections(db, roomId)) === 0;
+    });
+  });
+
+  it("drops the presence of sockets lost when the room was torn down without close events", async () => {
+    const roomId = area();
+    const a = await anonymousSession();
+    const sa = await mustOpen(roomId, a.cookie);
+    const sa2 = await mustOpen(roomId, a.cookie);
+    const db = createDb(env);
+    await flushRoom(roomId);
+    expect(await countActiveConnections(db, roomId)).toBe(2);
+    await evictDurableObject(stubOf(roomId), { webSockets: "close" });
+    const again = await mustOpen(roomId, a.cookie);
+    await flushRoom(roomId);
+    expect(await countActiveConnections(db, roomId)).toBe(1);
+    for (const s of [sa, sa2, again]) s.close();
   });
 });
 
@@ -427,7 +420,8 @@ describe("bad frames and limits", () => {
     const presence = await bs.waitForPresence((p) => p.nodes === MAX_SOCKETS_PER_PERSON + 1);
     expect(presence.members.find((m) => m.userId === a.user.id)?.nodes).toBe(MAX_SOCKETS_PER_PERSON);
     const db = createDb(env);
-    expect(await until(async () => (await countActiveConnections(db, roomId)) === MAX_SOCKETS_PER_PERSON + 1)).toBe(true);
+    await flushRoom(roomId);
+    expect(await countActiveConnections(db, roomId)).toBe(MAX_SOCKETS_PER_PERSON + 1);
     await stillWorks(newest, roomId, a.user.id);
     for (const s of [...sockets, bs, newest]) s.close();
   });
@@ -593,14 +587,9 @@ describe("private rooms hold ciphertext only", () => {
     expect(stored[0].body).toContain(content.ciphertext);
     expect(stored[0].body).not.toContain("cooperative");
 
-    const db = createDb(env);
-    const [row] = await until(async () => {
-      const r = await listRoomMessages(db, roomId);
-      return r.length ? r : null;
-    });
-    expect(row).toMatchObject({ id, body: null, ciphertext: content.ciphertext, iv: content.iv, isEncrypted: true });
-    const all = await env.DB.prepare("SELECT * FROM messages WHERE room_id = ?").bind(roomId).all();
-    expect(JSON.stringify(all.results)).not.toContain("cooperative");
+    // D1 holds a count of the room's messages, never their content.
+    await flushRoom(roomId);
+    expect(await findRoomActivity(createDb(env), roomId)).toMatchObject({ messages: 1 });
     sa.close();
     sb.close();
   });
@@ -639,9 +628,11 @@ describe("direct message push", () => {
     // B opens the chat and leaves; the next message while away is told again.
     const sb = await mustOpen(dm, b.cookie);
     sb.close();
-    await until(
-      async () => !(await env.DB.prepare("SELECT 1 FROM mesh_connections WHERE user_id = ? AND is_active = 1").bind(b.user.id).first()),
-    );
+    // Gone from the chat as of the room's next batch (docs/decisions/056-…).
+    await until(async () => {
+      await flushRoom(dm);
+      return !(await env.DB.prepare("SELECT 1 FROM room_presence WHERE user_id = ?").bind(b.user.id).first());
+    });
     const later = sealed(dm, a.user.id);
     sa.send({ type: "send", envelope: later });
     await sa.waitForType("ack", (f) => f.id === later.id);
@@ -655,7 +646,10 @@ describe("direct message push", () => {
     const dm = dmRoomId(a.user.id, b.user.id);
     expect((await call("/api/rooms/dm", { method: "POST", cookie: a.cookie, json: { userId: b.user.id } })).status).toBe(201);
     const sa = await mustOpen(dm, a.cookie);
-    const elsewhere = await mustOpen(area(), b.cookie);
+    const elsewhereRoom = area();
+    const elsewhere = await mustOpen(elsewhereRoom, b.cookie);
+    // Online elsewhere as of that room's batch, at most a minute after they came (docs/decisions/056-…).
+    await flushRoom(elsewhereRoom);
     const envelope = sealed(dm, a.user.id);
     sa.send({ type: "send", envelope });
     await sa.waitForType("ack", (f) => f.id === envelope.id);

@@ -8,7 +8,7 @@ import { d1Bindings } from "./d1-bindings.mjs";
 const b64url = (bytes) => Buffer.from(bytes).toString("base64url");
 const random = (n) => b64url(crypto.getRandomValues(new Uint8Array(n)));
 
-async function vapidKeys() {
+export async function vapidKeys() {
   const pair = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]);
   const publicKey = new Uint8Array(await crypto.subtle.exportKey("raw", pair.publicKey));
   const { d } = await crypto.subtle.exportKey("jwk", pair.privateKey);

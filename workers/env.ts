@@ -45,6 +45,8 @@ export type AppBindings = {
     sessionHash: string | null;
     /** The account a session signs in to once its second factor is proven (workers/identity/two-factor.ts). */
     pendingSecondFactorUserId: string | null;
+    /** The session user's unread notifications, read with the session (null before; another user's for an API key). */
+    sessionUnread: { userId: string; count: number } | null;
   };
 };
 

@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
 import { DomainError, type ErrorCode } from "../core/domain-error";
+import { currentRequestId } from "./logs";
 
 /** How each domain refusal goes out over HTTP: the one table (docs/decisions/045-domain-errors.md). */
 export const HTTP_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
@@ -71,8 +72,9 @@ export function onError(err: Error, c: Context): Response {
     if (err.res) return err.res;
     return c.json({ error: err.message || "Request refused" }, err.status);
   }
+  // The stack stays in the log line; the answer names only the request, for a person to quote to support.
   console.error("Unhandled error", c.req.method, new URL(c.req.url).pathname, err);
-  return c.json({ error: "Internal server error" }, 500);
+  return c.json({ error: "Internal server error", requestId: currentRequestId() ?? null }, 500);
 }
 
 export function notFound(c: Context): Response {

@@ -3,13 +3,36 @@
 // many loaders call (the root's and the route's both ask /api/me); a call that may write starts afresh, so what it
 // changed (a new cookie, a new nickname) is what the loaders after it see.
 import { shareSessionReads } from "./auth/session";
+import { shareRequestReads } from "./db-reads";
 import type { AppEnv } from "./env";
 
 type Fetch = (request: Request, env: AppEnv, ctx: ExecutionContext) => Response | Promise<Response>;
 
+const callsOf = new WeakMap<Request, number>();
+
+/** How many in-process API calls the page request has made so far (the development answer's header shows it). */
+export function inProcessCalls(request: Request): number {
+  return callsOf.get(request) ?? 0;
+}
+
+/**
+ * In development, the answer says how many in-process calls it took (x-linkup-in-process-calls), so a browser
+ * test can count them per action (docs/decisions/057-pages-ask-once-and-replicas.md).
+ */
+export function withCallCount(response: Response, request: Request, env: Pick<AppEnv, "ENVIRONMENT">): Response {
+  if (env.ENVIRONMENT !== "development") return response;
+  try {
+    response.headers.set("x-linkup-in-process-calls", String(inProcessCalls(request)));
+  } catch {
+    // An answer with immutable headers goes out as it is.
+  }
+  return response;
+}
+
 export function inProcessApi(fetch: Fetch, request: Request, env: AppEnv, ctx: ExecutionContext) {
   const sessionReads = new Map();
   return (path: string, init?: RequestInit): Promise<Response> => {
+    callsOf.set(request, inProcessCalls(request) + 1);
     const headers = new Headers(init?.headers);
     const cookie = request.headers.get("cookie");
     if (cookie && !headers.has("cookie")) headers.set("cookie", cookie);
@@ -20,6 +43,8 @@ export function inProcessApi(fetch: Fetch, request: Request, env: AppEnv, ctx: E
       if (value && !headers.has(name)) headers.set(name, value);
     }
     const call = new Request(new URL(path, request.url), { ...init, headers });
+    // The page's D1 session: its reads start where the page's do, and its writes are what the loaders after read.
+    shareRequestReads(request, call, env);
     const reads = call.method === "GET" || call.method === "HEAD";
     if (reads) shareSessionReads(call, sessionReads);
     else sessionReads.clear();

@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 import { newId } from "../core/ids";
 import { createDb } from "../db";
 import { countCodesFromAddress } from "../db/queries/verifications";
-import { meshConnections, messages, roomMembers, rooms, sessions, verifications } from "../db/schema";
-import { anonymousSession, call } from "../tests/workers/helpers";
+import { emergencyBroadcasts, roomActivity, roomMembers, rooms, sessions, sosDeadLetters, verifications } from "../db/schema";
+import { adminSession, anonymousSession, call, verifiedSession } from "../tests/workers/helpers";
 import type { AppEnv } from "./env";
 import { startVerification } from "./identity/verification";
 import { addressLimit } from "./limits";
@@ -28,13 +28,13 @@ describe("retention run by the Cron", () => {
         "api_key_usage",
         "audit_log",
         "files",
-        "mesh_connections",
-        "messages",
         "notifications",
         "outbound_messages",
+        "room_activity",
         "security_events",
         "sessions",
         "sos_deliveries",
+        "sos_dead_letters",
         "stripe_events",
         "verifications",
         "webauthn_challenges",
@@ -99,51 +99,93 @@ describe("retention run by the Cron", () => {
     expect((await me.json<{ user: { id: string } }>()).user.id).toBe(person.user.id);
   });
 
-  it("keeps each room's last message, so the room list keeps ordering rooms quiet for longer than the window", async () => {
+  it("keeps each room's activity row, so the room list orders rooms quiet for months; a gone room's row goes", async () => {
     const person = await anonymousSession();
     const userId = person.user.id;
     const now = Date.now();
-    const [quiet, older] = [`group:${newId()}`, `group:${newId()}`];
+    const [quiet, older, gone] = [`group:${newId()}`, `group:${newId()}`, `group:${newId()}`];
     await db.insert(rooms).values([
-      { id: quiet, kind: "group", name: "Quiet for 2 days" },
+      { id: quiet, kind: "group", name: "Quiet for 2 months" },
       { id: older, kind: "group", name: "Quiet for longer" },
     ]);
     // Joined the room quiet for longer more recently: only its last message puts it below the other.
     await db.insert(roomMembers).values([
-      { roomId: quiet, userId, joinedAt: new Date(now - 40 * DAY) },
+      { roomId: quiet, userId, joinedAt: new Date(now - 90 * DAY) },
       { roomId: older, userId, joinedAt: new Date(now - 20 * DAY) },
     ]);
-    // Every message has just left the two-day window (the run's first look); each room's newest stays.
-    const msg = (roomId: string, ago: number) => ({ id: newId(), roomId, senderId: userId, type: "text", sentAt: new Date(now - ago) });
-    const rows = [
-      msg(quiet, 2 * DAY + 2 * HOUR),
-      msg(quiet, 2 * DAY + 20 * HOUR),
-      msg(older, 2 * DAY + 10 * HOUR),
-      msg(older, 2 * DAY + 22 * HOUR),
-    ];
-    await db.insert(messages).values(rows);
+    await db.insert(roomActivity).values([
+      { roomId: quiet, lastMessageAt: new Date(now - 60 * DAY), messages: 4, updatedAt: new Date(now - 60 * DAY) },
+      { roomId: older, lastMessageAt: new Date(now - 80 * DAY), messages: 2, updatedAt: new Date(now - 80 * DAY) },
+      { roomId: gone, lastMessageAt: new Date(now - 2 * DAY), messages: 9, updatedAt: new Date(now - 2 * DAY) },
+    ]);
 
-    await runRetention(db, { now });
+    const counts = await runRetention(db, { now });
+    expect(counts.room_activity).toBeGreaterThanOrEqual(1);
     const kept = await db
-      .select({ id: messages.id })
-      .from(messages)
-      .where(inArray(messages.roomId, [quiet, older]));
-    expect(kept.map((r) => r.id).sort()).toEqual([rows[0].id, rows[2].id].sort());
+      .select({ id: roomActivity.roomId })
+      .from(roomActivity)
+      .where(inArray(roomActivity.roomId, [quiet, older, gone]));
+    expect(kept.map((r) => r.id).sort()).toEqual([quiet, older].sort());
     const list = await call("/api/rooms", { cookie: person.cookie });
     expect(list.status).toBe(200);
     const ids = (await list.json<{ rooms: { id: string }[] }>()).rooms.map((r) => r.id).filter((id) => id === quiet || id === older);
     expect(ids).toEqual([quiet, older]);
   });
 
-  it("drops connections closed over an hour ago and keeps open ones, however old", async () => {
-    const roomId = `nearby:${newId().slice(0, 5)}`;
+  it("keeps SOS dead letters on the staff desk until replayed or their SOS is 13 days old, and replayed ones 30 days", async () => {
     const now = Date.now();
-    const open = { id: newId(), userId: "someone", roomId, connectedAt: new Date(now - 3 * DAY) };
-    const closed = { id: newId(), userId: "someone", roomId, isActive: false, disconnectedAt: new Date(now - 2 * HOUR) };
-    await db.insert(meshConnections).values([open, closed]);
+    const sos = async () => {
+      const s = await anonymousSession();
+      const res = await call("/api/emergency/broadcast", {
+        method: "POST",
+        cookie: s.cookie,
+        json: { message: "Flood", emergencyType: "flood", clientRequestId: newId(), location: { latitude: 6.5, longitude: 3.4 } },
+      });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { id: string }).id;
+    };
+    const fresh = await sos();
+    const old = await sos();
+    await db
+      .update(emergencyBroadcasts)
+      .set({ broadcastedAt: new Date(now - 14 * DAY) })
+      .where(eq(emergencyBroadcasts.id, old));
+    const letter = (broadcastId: string | null, receivedAt: number, replayedAt: number | null = null) => ({
+      id: newId(),
+      messageId: newId(),
+      broadcastId,
+      body: { broadcastId: broadcastId ?? "?", audience: "nearby", userIds: ["someone"] },
+      attempts: 6,
+      receivedAt: new Date(receivedAt),
+      replayedAt: replayedAt === null ? null : new Date(replayedAt),
+    });
+    const waiting = letter(fresh, now - HOUR);
+    const ofOldSos = letter(old, now - HOUR); // arrived late, but its SOS is two weeks old
+    const unknownOld = letter(null, now - 14 * DAY);
+    const unknownRecent = letter(null, now - 12 * DAY);
+    const replayedLongAgo = letter(fresh, now - 40 * DAY, now - 31 * DAY);
+    const replayedLately = letter(fresh, now - 40 * DAY, now - 29 * DAY);
+    await db.insert(sosDeadLetters).values([waiting, ofOldSos, unknownOld, unknownRecent, replayedLongAgo, replayedLately]);
+
     const counts = await runRetention(db, { now });
-    expect(counts.mesh_connections).toBeGreaterThanOrEqual(1);
-    const left = await db.select({ id: meshConnections.id }).from(meshConnections).where(eq(meshConnections.roomId, roomId));
-    expect(left).toEqual([{ id: open.id }]);
+    expect(counts.sos_dead_letters).toBeGreaterThanOrEqual(3);
+
+    // What the staff desk lists: the open letters still worth a replay.
+    const admin = await adminSession();
+    const staff = await verifiedSession("0906", "Desk");
+    await call(`/api/admin/people/${staff.id}/role`, { method: "POST", cookie: admin.cookie, json: { role: "staff" } });
+    const desk = (await (await call("/api/admin/sos", { cookie: staff.cookie })).json()) as { deadLetters: { id: string }[] };
+    const shown = new Set(desk.deadLetters.map((d) => d.id));
+    expect([waiting, ofOldSos, unknownOld, unknownRecent].filter((l) => shown.has(l.id)).map((l) => l.id)).toEqual(
+      [waiting, unknownRecent].map((l) => l.id),
+    );
+    // A letter that went can no longer be replayed (it would alert people again once the SOS's claims are gone).
+    const replay = await call(`/api/admin/sos/dead-letters/${ofOldSos.id}/replay`, { method: "POST", cookie: staff.cookie });
+    expect(replay.status).toBe(404);
+    const left = await db
+      .select({ id: sosDeadLetters.id })
+      .from(sosDeadLetters)
+      .where(inArray(sosDeadLetters.id, [replayedLongAgo.id, replayedLately.id]));
+    expect(left).toEqual([{ id: replayedLately.id }]);
   });
 });

@@ -3,10 +3,12 @@
 import { Hono } from "hono";
 import { api } from "./api";
 import { discardUnreadBodies, limitBodies } from "./body";
+import { followBodyCopies, rememberWrites } from "./db-reads";
 import { paystackWebhook, stripeWebhook } from "./billing/webhook";
 import { type AppEnv, checkSecrets } from "./env";
 import { notFound } from "./errors";
 import { type NonceVariables, securityHeaders } from "./headers";
+import { installJsonLogs, requestIdMiddleware } from "./logs";
 import { rooms } from "./rooms/socket";
 import { ussd } from "./ussd";
 import { whatsapp } from "./whatsapp";
@@ -15,11 +17,17 @@ import { whatsapp } from "./whatsapp";
 export type PageHandler = (request: Request, env: AppEnv, ctx: ExecutionContext, nonce: string) => Promise<Response>;
 
 export function createServer(pages: PageHandler) {
+  // One JSON object per log line, each with its request id (docs/decisions/053-nothing-lost.md).
+  installJsonLogs();
   const app = new Hono<{ Bindings: AppEnv } & NonceVariables>();
+  app.use(requestIdMiddleware);
   app.use(securityHeaders);
   // Next: every body a handler left unread is drained, so a refusal never breaks the next request.
   app.use(discardUnreadBodies);
+  // A request that wrote hands on its D1 bookmark, so the person's next reads see their writes (workers/db-reads.ts).
+  app.use(rememberWrites);
   app.use(limitBodies);
+  app.use(followBodyCopies);
   app.use(async (c, next) => {
     checkSecrets(c.env);
     await next();

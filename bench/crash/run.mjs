@@ -6,16 +6,23 @@
 // without the hang, retries as the real caller would, and checks the end state. Writes the "crash" section of
 // bench/README.md. `CRASH_PATHS=file-upload,…` runs only those files of ./paths.
 //
-// A path module (add one for SOS with `sos.*` points, or chat messages with `room.*` points):
+// A path module (chat-message.mjs holds the room's `room.flush.*` points; add one for SOS with `sos.*` points):
 //   name     what the table calls it
 //   points   the prefix of its fault points (core/faults.ts), e.g. "webhook."
 //   setup(server) → ctx       on a healthy server: the people and state the act needs
 //   act(server, ctx)          what the caller does; cut off by the kill
 //   retry(server, ctx)        what the caller does after getting no answer
 //   check(server, ctx) → { survived, checked }
+//   settle(server, ctx)       optional: after an uncut act, waits for what follows the answer (the SOS queue), so
+//                             the trace lists those points too
+// ctx.point is the point being killed at. Miniflare answers `/cdn-cgi/local/scheduled?cron=…` on the served port, so
+// a path can run the Cron as Cloudflare would.
+//   reachMs    (optional) how long a point may take to be reached (a room's alarm comes a minute after the act)
+//   traceUntil (optional) the log text that says the traced walk is over (else 1 s after the act's answer)
+//   afterAct   (optional) a row name: also kill right after the act answered, at no point, and check the same way
 import { readdirSync } from "node:fs";
 import { serveBuilt } from "../../tests/serve-built.mjs";
-import { writeSection } from "../readme.mjs";
+import { readSection, writeSection } from "../readme.mjs";
 import { WEBHOOK_SECRET } from "./paths/payment-webhook.mjs";
 
 const REACH_MS = 30_000;
@@ -41,28 +48,38 @@ async function tracePoints(server, path) {
   const ctx = await path.setup(server);
   const from = server.log.length;
   await path.act(server, ctx);
-  // The trace lines come through wrangler's output a moment after the answer.
+  await path.settle?.(server, ctx);
+  // The trace lines come through wrangler's output a moment after the answer (or, for work the act only started,
+  // once it has passed its last point).
+  if (path.traceUntil) await waitFor(server, path.traceUntil, path.reachMs ?? REACH_MS);
   await new Promise((r) => setTimeout(r, 1000));
-  const seen = [...server.log.slice(from).matchAll(/linkup-fault-passed (\S+)/g)].map((m) => m[1]);
+  const seen = [...server.log.slice(from).matchAll(/linkup-fault-passed ([^\s"]+)/g)].map((m) => m[1]);
   return [...new Set(seen.filter((p) => p.startsWith(path.points)))];
 }
 
 const rows = [];
 const started = Date.now();
 // ENVIRONMENT=development (the build's .dev.vars) is what lets FAULT_HANG_AT and FAULT_TRACE act (core/faults.ts).
-const server = await serveBuilt({ name: "bench-crash", vars: { STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, FAULT_TRACE: "1" } });
+const server = await serveBuilt({
+  name: "bench-crash",
+  vars: { STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, FAULT_TRACE: "1" },
+});
 try {
   for (const path of paths) {
     const points = await tracePoints(server, path);
     console.log(`${path.name}: ${points.length} points: ${points.join(", ")}`);
     if (points.length === 0) rows.push({ path: path.name, point: "(none)", survived: false, checked: "the path passed no fault point" });
-    for (const point of points) {
+    for (const point of path.afterAct ? [path.afterAct, ...points] : points) {
       let row;
       try {
         const ctx = await path.setup(server);
-        await server.restart({ vars: { FAULT_HANG_AT: point } });
+        ctx.point = point;
+        const hang = point !== path.afterAct;
+        if (hang) await server.restart({ vars: { FAULT_HANG_AT: point } });
         const acting = path.act(server, ctx).catch(() => {});
-        const reached = await waitFor(server, `linkup-fault-reached ${point}`, REACH_MS);
+        const reached = hang
+          ? await waitFor(server, `linkup-fault-reached ${point}`, path.reachMs ?? REACH_MS)
+          : await acting.then(() => true);
         await server.kill();
         await acting;
         await server.restart();
@@ -86,11 +103,17 @@ try {
   await server.stop();
 }
 
+// The table keeps the rows of paths not run this time (CRASH_PATHS), so one path can be run again alone.
+const ran = new Set(paths.map((p) => p.name));
+const kept = (readSection("crash") ?? "")
+  .split("\n")
+  .filter((l) => l.startsWith("| ") && !l.startsWith("| path |") && !l.startsWith("| --- ") && !ran.has(l.split(" | ")[0].slice(2)));
 const lines = [
-  `SIGKILL at every fault point of a path, workerd restarted on the same state, the caller's retry, the end state checked (\`npm run bench -- crash\`, ${new Date().toISOString().slice(0, 10)}, ${Math.round((Date.now() - started) / 1000)} s). The production build with ENVIRONMENT=development, so \`FAULT_HANG_AT\` holds the request at the point until the kill (core/faults.ts).`,
+  `SIGKILL at every fault point of a path, workerd restarted on the same state, the caller's retry, the end state checked (\`npm run bench -- crash\`; last run ${only ? `\`CRASH_PATHS=${only.join(",")}\`, ` : ""}${new Date().toISOString().slice(0, 10)}, ${Math.round((Date.now() - started) / 1000)} s; the rows of paths not run then are kept from earlier runs). The production build with ENVIRONMENT=development, so \`FAULT_HANG_AT\` holds the request at the point until the kill (core/faults.ts).`,
   "",
   "| path | point | survived | what was checked |",
   "| --- | --- | --- | --- |",
+  ...kept,
   ...rows.map((r) => `| ${r.path} | \`${r.point}\` | ${r.survived ? "yes" : "**no**"} | ${r.checked.replaceAll("|", "\\|")} |`),
 ];
 writeSection("crash", lines.join("\n"));

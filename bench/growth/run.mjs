@@ -5,17 +5,12 @@
 // bench/README.md. `npm run bench -- growth` (node 24: node:sqlite and TypeScript imports).
 import { readdirSync, readFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
-import { tsImport } from "tsx/esm/api";
 import { MESSAGE_POINTS_PER_DAY } from "../../core/rewards.ts";
 import { writeSection } from "../readme.mjs";
-
-// The windows the Cron applies, from the module itself (through tsx: it imports without file extensions).
-const { RETENTION, CRON_INTERVAL_MS } = await tsImport("../../db/queries/retention.ts", import.meta.url);
 
 const N = 20_000;
 const PEOPLE = 2_000;
 const ROOMS = 500;
-const DAY = 86_400_000;
 
 // The issue's assumptions per daily active person (issue 28), and what follows from them.
 const MESSAGES = 20;
@@ -36,7 +31,6 @@ const pick = (arr) => arr[Math.floor(random() * arr.length)];
 const people = Array.from({ length: PEOPLE }, id);
 const rooms = Array.from({ length: ROOMS }, (_, i) => `nearby:s${(1_000_000 + i).toString(36).slice(-4)}`);
 const start = Date.parse("2026-11-01T00:00:00Z");
-const body = "Is the Mile 12 market open today? Traffic on Ikorodu Road is bad."; // an area-room line
 
 const db = new DatabaseSync(":memory:");
 db.exec("PRAGMA foreign_keys = OFF"); // sizes only: the rows point at people this database does not hold
@@ -70,34 +64,18 @@ function measure(table, row) {
 }
 
 const t = (i) => start + i * 4_000; // rows arrive in time order, as they do
+const day = (i) => new Date(t(i)).toISOString().slice(0, 10);
+// What a person's day writes now that the room is the record of its messages
+// (docs/decisions/056-the-room-is-the-record-of-its-messages.md): no message or connection rows; the rooms' batches
+// add one ledger row per person and day, their own hours, one activity row per room and who is present now.
 const sizes = {
-  messages: measure("messages", (i) => ({
-    id: id(),
-    room_id: pick(rooms),
-    sender_id: pick(people),
-    type: "text",
-    is_encrypted: 0,
-    body,
-    hop_count: 0,
-    priority: "normal",
-    sent_at: t(i),
-  })),
-  mesh_connections: measure("mesh_connections", (i) => ({
-    id: id(),
-    user_id: pick(people),
-    room_id: pick(rooms),
-    transport: "relay",
-    is_active: 0,
-    connected_at: t(i),
-    disconnected_at: t(i) + 600_000,
-  })),
   point_events: measure("point_events", (i) => ({
-    id: id(),
-    user_id: pick(people),
+    id: Buffer.from(Array.from({ length: 16 }, () => Math.floor(random() * 256))).toString("hex"), // the batch's id
+    user_id: people[i % PEOPLE],
     kind: "message",
-    ref: id(),
-    points: 1,
-    day: new Date(t(i)).toISOString().slice(0, 10),
+    ref: day(Math.floor(i / PEOPLE) * 21_600), // one row per person and day
+    points: 5 * Math.min(MESSAGES, MESSAGE_POINTS_PER_DAY),
+    day: day(Math.floor(i / PEOPLE) * 21_600),
     created_at: t(i),
   })),
   analytics_personal: measure("analytics_personal", (i) => ({
@@ -106,20 +84,28 @@ const sizes = {
     kind: "message.nearby",
     count: 4,
   })),
+  room_activity: measure("room_activity", (i) => ({
+    room_id: `group:${id()}`,
+    last_message_at: t(i),
+    messages: 120,
+    epoch: start,
+    counted_seq: 120,
+    updated_at: t(i),
+  })),
+  room_presence: measure("room_presence", () => ({
+    room_id: pick(rooms),
+    user_id: id(),
+    sockets: 1,
+  })),
 };
 
 // Rows a person's day writes, how long each lives, and what that holds at steady state.
 const keepDays = {
-  messages: (RETENTION.messagesMs + CRON_INTERVAL_MS) / DAY,
-  // Open for a while (not counted: a socket is open only while someone is there), then an hour after closing.
-  mesh_connections: (RETENTION.closedConnectionsMs + CRON_INTERVAL_MS) / DAY,
   point_events: Number.POSITIVE_INFINITY, // the rewards ledger: totals, leaderboards and caps are sums of its rows
   analytics_personal: 31, // pruneAnalytics (docs/decisions/037-hourly-and-personal-analytics.md)
 };
 const perDay = {
-  messages: MESSAGES,
-  mesh_connections: RECONNECTS,
-  point_events: Math.min(MESSAGES, MESSAGE_POINTS_PER_DAY),
+  point_events: 1, // the day's message points, one row however many messages (the cap is kept in it)
   analytics_personal: HOURS_WITH_MESSAGES,
 };
 
@@ -134,13 +120,7 @@ const held = rows.reduce((s, r) => s + r.held, 0);
 const LIMIT = 10 * 1024 ** 3;
 const LAGOS = 2_000_000;
 const fmt = (n, d = 0) => n.toLocaleString("en-GB", { maximumFractionDigits: d, minimumFractionDigits: d });
-const kept = (r) => (r.forever ? "forever" : r.table === "mesh_connections" ? "1 h after closing" : `${fmt(keepDays[r.table])} days`);
-
-// What is left once the message path no longer writes D1 (item 2 of issue 28): the personal roll-up and the ledger.
-const personal = rows.find((r) => r.table === "analytics_personal");
-const ledger = rows.find((r) => r.table === "point_events");
-const ledgerDay = sizes.analytics_personal; // one ledger row per person, day and kind: about a roll-up row's size
-const personalDaily = 31 * sizes.analytics_personal; // personal activity kept per day, not per hour, past 48 hours
+const kept = (r) => (r.forever ? "forever" : `${fmt(keepDays[r.table])} days`);
 const today = new Date().toISOString().slice(0, 10);
 
 const table = [
@@ -150,36 +130,38 @@ const table = [
     (r) =>
       `| ${r.table} | ${r.perDay} | ${fmt(r.size)} | ${fmt(r.written)} B | ${kept(r)} | ${r.forever ? "grows every day" : `${fmt(r.held / 1024, 1)} KB`} |`,
   ),
+  `| messages, mesh_connections | 0 | (tables gone) | 0 B | — | 0 |`,
+  `| room_activity | one per room, not per person | ${fmt(sizes.room_activity)} | — | while its room exists | ${fmt(sizes.room_activity)} B a room |`,
+  `| room_presence | one per person present now | ${fmt(sizes.room_presence)} | — | while they are present | ${fmt(sizes.room_presence)} B a person online |`,
 ].join("\n");
 
 writeSection(
   "growth",
   `
 Measured ${today} with \`npm run bench -- growth\`: a SQLite database built from \`db/migrations\` (the schema D1
-runs), ${fmt(N)} representative rows per table (ids of 22 characters, ${ROOMS} area rooms, ${fmt(PEOPLE)} people, a
-${body.length}-character area message), sizes read with SQLite's \`dbstat\` (table and index pages, B-tree fill
-included). Per daily active person, the issue's assumptions: ${MESSAGES} messages in area rooms, ${PAGE_LOADS} page
-loads (no new rows) and ${RECONNECTS} reconnects a day; messages fall in ${HOURS_WITH_MESSAGES} distinct hours. Retention
-windows from \`db/queries/retention.ts\` (docs/decisions/051-retention.md), plus up to 15 minutes until the Cron runs.
+runs), ${fmt(N)} representative rows per table (ids of 22 characters, ${ROOMS} area rooms, ${fmt(PEOPLE)} people), sizes
+read with SQLite's \`dbstat\` (table and index pages, B-tree fill included). Per daily active person, the issue's
+assumptions: ${MESSAGES} messages in area rooms, ${PAGE_LOADS} page loads (no new rows) and ${RECONNECTS} reconnects a day
+(no rows: a connect writes no D1); messages fall in ${HOURS_WITH_MESSAGES} distinct hours. The room is the record of its
+messages (docs/decisions/056-the-room-is-the-record-of-its-messages.md): its once-a-minute batch adds to the roll-ups,
+to one ledger row per person and day, and to one activity row per room. Retention windows from
+\`db/queries/retention.ts\` (docs/decisions/051-retention.md).
 
 ${table}
 
-Without retention every byte written stays: ${fmt(written)} B per active person a day. With it, what grows without end is
-the rewards ledger alone (one \`point_events\` row per rewarded message), and the windows hold a standing
-${fmt(held / 1024, 1)} KB per active person (${fmt((held * LAGOS) / 1024 ** 3, 1)} GB for Lagos's 2 million; one 10 GB database holds
-the windows of ${fmt(LIMIT / held)} daily active people).
+Written per active person a day: ${fmt(written)} B. What stays for good is the rewards ledger's one row a day; the
+personal roll-up holds a standing ${fmt(held / 1024, 1)} KB per active person (${fmt((held * LAGOS) / 1024 ** 3, 1)} GB for Lagos's 2 million;
+one 10 GB database holds the windows of ${fmt(LIMIT / held)} daily active people). Rooms and presence grow with rooms
+and with who is online now, not with messages.
 
-Growth: ${fmt(growth)} B of D1 per active person per day at steady state (goal ≤ 1 KB: ${fmt(growth / 1024, 1)}× it), plus ${fmt(held / 1024, 1)} KB held per active person.
-For Lagos that is ${fmt((growth * LAGOS) / 1024 ** 3, 1)} GB more every day on top of ${fmt((held * LAGOS) / 1024 ** 3, 1)} GB held, far past what one 10 GB database holds.
-
-What closes the gap, from these sizes. (1) The message path not writing D1 (issue 28, item 2): no \`messages\` or
-\`mesh_connections\` rows leaves the personal roll-up's ${fmt(personal.held / 1024, 1)} KB held per person
-(${fmt((personal.held * LAGOS) / 1024 ** 3, 1)} GB for Lagos), so it too must leave D1 (Analytics Engine) or keep days instead of hours past
-48 hours (${fmt(personalDaily / 1024, 1)} KB, ${fmt((personalDaily * LAGOS) / 1024 ** 3, 1)} GB for Lagos). (2) The rewards ledger as one row per person, day
-and kind instead of one per message (the caps and the weekly board already count by day; the message count is kept
-in the row): about ${fmt(ledgerDay)} B a day instead of ${fmt(ledger.written)} B, under the goal. That needs a new table, a schema
-change this work did not make.
+Growth: ${fmt(growth)} B of D1 per active person per day at steady state (goal ≤ 1 KB), plus ${fmt(held / 1024, 1)} KB held per active person.
+For Lagos that is ${fmt((growth * LAGOS) / 1024 ** 3, 2)} GB more a day, ${fmt((growth * LAGOS * 365) / 1024 ** 3, 0)} GB a year: the ledger, not messages, is
+what a year fills; summing it into the \`rewards\` row past a year is the next step if one database must hold it.
 `,
 );
 console.log(`growth: ${fmt(growth)} B per active person per day kept forever; ${fmt(held / 1024, 1)} KB held in windows`);
-console.log(rows.map((r) => `${r.table}: ${fmt(r.size)} B a row`).join("\n"));
+console.log(
+  Object.entries(sizes)
+    .map(([k, v]) => `${k}: ${fmt(v)} B a row`)
+    .join("\n"),
+);

@@ -28,7 +28,7 @@ const STEPS = [
   ["SQLite (envelope insert, dedupe, counters)", ["exec", "one", "toArray"]],
   ["serialise (JSON.stringify, size check)", ["stringify", "encode", "encodeFrame"]],
   ["socket sends (ws.send per socket)", ["send", "sendRaw"]],
-  ["D1 metadata (messages, analytics, points)", ["flush", "d1", "recordMessages", "recordMessageEvents", "awardMessagePoints"]],
+  ["D1 batch (counts, points, presence)", ["flush", "d1", "onAlarm", "flushOnce", "writeRoomFlush"]],
   ["other room code (webSocketMessage, handle, store)", ["webSocketMessage", "handle", "store", "deliver"]],
 ];
 const stepOf = new Map(STEPS.flatMap(([step, names]) => names.map((n) => [n, step])));

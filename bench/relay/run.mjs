@@ -2,8 +2,10 @@
 // built Worker served locally in workerd (wrangler dev), next to two baselines in the same run with the same
 // clients: a minimal broadcast Durable Object in the same workerd process (bench/relay/echo) and a plain Node
 // `ws` broadcast server (separate process). Counts lost and duplicated deliveries (must be zero).
+// One more row runs a busy area split into two shards (durable-objects/shards.ts): the same build served again with
+// ROOM_SOCKET_BUDGET at half of SHARDED sockets, so half the sockets land on the main room and half on shard 1.
 // Writes the "relay" section of bench/README.md. `npm run bench -- relay`; SIZES=10,100 to pick sizes;
-// RELAY_BUILD=<dir> serves an existing build instead of building.
+// SHARDED=100 the sharded row's sockets (0: none); RELAY_BUILD=<dir> serves an existing build instead of building.
 
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -22,6 +24,7 @@ const BURST = 200; // messages sent as fast as the senders can: throughput and l
 // A person may have MAX_SOCKETS_PER_PERSON (4) sockets in a room: enough people for the biggest room.
 const USERS = Math.max(10, Math.ceil(Math.max(...SIZES) / 4));
 const GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz";
+const SHARDED = Number(process.env.SHARDED ?? 100);
 
 const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : Number.NaN);
 const ms = (v) => (Number.isFinite(v) ? v.toFixed(1) : "–");
@@ -164,6 +167,37 @@ async function scenario(n, urlFor, headersFor, senderIdFor, room) {
   };
 }
 
+/** Anonymous people of a served Worker: a cookie and id each. */
+async function people(url, n) {
+  const users = [];
+  for (let i = 0; i < n; i++) {
+    const res = await fetch(`${url}/api/auth/anonymous`, { method: "POST", headers: { origin: url } });
+    if (res.status !== 201) throw new Error(`anonymous start answered ${res.status}: ${await res.text()}`);
+    const cookie = res.headers.getSetCookie()[0].split(";")[0];
+    users.push({ cookie, id: (await res.json()).user.id });
+  }
+  return users;
+}
+
+/** Sockets per shard (from each hello): the sharded row must really be split. */
+async function shardSpread(url, room, users) {
+  const wsBase = url.replace(/^http/, "ws");
+  const counts = {};
+  for (const u of users) {
+    const shard = await new Promise((resolve, reject) => {
+      const ws = new WebSocket(`${wsBase}/ws/rooms/${encodeURIComponent(room)}`, { headers: { cookie: u.cookie, origin: url } });
+      ws.once("message", (d) => resolve(JSON.parse(d.toString()).shard ?? 0));
+      ws.once("error", reject);
+      // Kept open: the next person sees this socket counted.
+      u.probe = ws;
+    });
+    counts[shard] = (counts[shard] ?? 0) + 1;
+  }
+  for (const u of users) u.probe.close();
+  await sleep(500);
+  return counts;
+}
+
 async function startPlain() {
   const child = spawn(process.execPath, [new URL("./plain-server.mjs", import.meta.url).pathname], {
     stdio: ["ignore", "pipe", "inherit"],
@@ -185,13 +219,7 @@ const plain = await startPlain();
 const results = [];
 let failed = false;
 try {
-  const users = [];
-  for (let i = 0; i < USERS; i++) {
-    const res = await fetch(`${server.url}/api/auth/anonymous`, { method: "POST", headers: { origin: server.url } });
-    if (res.status !== 201) throw new Error(`anonymous start answered ${res.status}: ${await res.text()}`);
-    const cookie = res.headers.getSetCookie()[0].split(";")[0];
-    users.push({ cookie, id: (await res.json()).user.id });
-  }
+  const users = await people(server.url, USERS);
   const wsBase = server.url.replace(/^http/, "ws");
   for (const n of SIZES) {
     const room = randomRoom();
@@ -222,6 +250,39 @@ try {
       room,
     );
     results.push({ server: "plain Node ws", ...base });
+  }
+  if (SHARDED > 0) {
+    // The same build again, each object of an area taking half the sockets: one person per socket, so the split
+    // is by person as in production (a person's sockets share a shard).
+    const budget = Math.ceil(SHARDED / 2);
+    const sharded = await serveBuilt({
+      name: "bench-relay-shards",
+      fromBuild: server.buildDir,
+      frontConfig: new URL("./echo/wrangler.json", import.meta.url).pathname,
+      vars: { ROOM_SOCKET_BUDGET: String(budget) },
+    });
+    try {
+      const room = randomRoom();
+      const shardUsers = await people(sharded.url, SHARDED);
+      const spread = await shardSpread(sharded.url, room, shardUsers);
+      console.log(`relay: ${SHARDED} sockets in ${room}, budget ${budget} per object: sockets per shard`, spread);
+      const wsShards = sharded.url.replace(/^http/, "ws");
+      const relay = await scenario(
+        SHARDED,
+        () => `${wsShards}/ws/rooms/${encodeURIComponent(room)}`,
+        (i) => ({ cookie: shardUsers[i].cookie, origin: sharded.url }),
+        (i) => shardUsers[i].id,
+        room,
+      );
+      const split = Object.values(spread).join(" + ");
+      results.push({ server: `MeshRoom, ${Object.keys(spread).length} shards (${split} sockets)`, ...relay });
+    } catch (err) {
+      failed = true;
+      console.error(err);
+      console.error(`Worker log (last lines):\n${sharded.log.slice(-2000)}`);
+    } finally {
+      await sharded.stop();
+    }
   }
 } catch (err) {
   failed = true;
@@ -303,6 +364,10 @@ machine slows every server alike).
 - Paced: ${PACED} messages, one every ${PACED_GAP_MS} ms (latency at light load). Burst: ${BURST} messages sent at once
   (throughput = deliveries from the first burst send to the last delivery; latency includes queueing).
 - Latency is send to receipt at each receiving socket, in milliseconds.
+- Sharded (the last row, ${SHARDED} sockets): the same build served again with \`ROOM_SOCKET_BUDGET=${Math.ceil(SHARDED / 2)}\`, one
+  person per socket, so the area's main room takes half and sends the rest to shard 1
+  (durable-objects/shards.ts); senders on one shard reach the other's sockets through the relay between the two
+  objects (one call per 20 ms window). Its baselines are the unsharded rows of the same size.
 
 ${[header, rule, ...lines].join("\n")}
 

@@ -97,6 +97,9 @@ describe("formatting", () => {
     const now = Date.UTC(2026, 10, 23, 12);
     expect(formatAgo(now - 5 * 60_000, "en", now)).toBe("5 minutes ago");
     expect(formatAgo(now - 3 * 3_600_000, "fr", now)).toBe("il y a 3 heures");
+    // Browsers carry no Hausa, Yoruba or Igbo relative times: the words are LinkUp's own (issue 32).
+    expect(formatAgo(now - 2 * 60_000, "ha", now)).toBe("minti 2 da suka wuce");
+    expect(formatAgo(now - 2 * 86_400_000, "yo", now)).toBe("ọjọ́ 2 sẹ́yìn");
     expect(formatKm(2.54, "en")).toBe("2.5 km");
     expect(formatKm(12, "fr")).toMatch(/^12\skm$/);
     expect(formatDistanceIn(143, "en")).toBe("140 m");

@@ -37,11 +37,22 @@ export function formatTime(value: string | number | Date, tag: string) {
   return formatDate(value, tag, { hour: "numeric", minute: "2-digit" });
 }
 
+// "… ago" for the languages browsers' Intl data leaves out (Chrome ships no Hausa, Yoruba or Igbo relative
+// times, so they read "2 minutes ago", issue 32). The same words on the server and the phone, so they also match
+// when a page hydrates. Written by the team, not yet by native speakers (docs/i18n-review.md).
+const AGO: Record<string, Record<"minute" | "hour" | "day", string>> = {
+  ha: { minute: "minti {n} da suka wuce", hour: "awa {n} da suka wuce", day: "kwana {n} da suka wuce" },
+  yo: { minute: "ìṣẹ́jú {n} sẹ́yìn", hour: "wákàtí {n} sẹ́yìn", day: "ọjọ́ {n} sẹ́yìn" },
+  ig: { minute: "nkeji {n} gara aga", hour: "awa {n} gara aga", day: "ụbọchị {n} gara aga" },
+};
+
 /** "5 minutes ago" in the language, from a past time; languages Intl lacks read English rather than a code. */
 export function formatAgo(past: number, tag: string, now = Date.now()): string {
   const minutes = Math.max(1, Math.round((now - past) / 60_000));
-  const [value, unit]: [number, Intl.RelativeTimeFormatUnit] =
+  const [value, unit]: [number, "minute" | "hour" | "day"] =
     minutes < 60 ? [minutes, "minute"] : minutes < 1440 ? [Math.round(minutes / 60), "hour"] : [Math.round(minutes / 1440), "day"];
+  const own = AGO[tag];
+  if (own) return own[unit].replace("{n}", new Intl.NumberFormat(tag).format(value));
   return new Intl.RelativeTimeFormat([tag, "en"], { numeric: "always" }).format(-value, unit);
 }
 

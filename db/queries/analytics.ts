@@ -2,7 +2,7 @@
 // area, each person's own hourly activity, and the live counts the admin figures read beside them.
 import { and, count, eq, gt, gte, like, lt, sql, sum } from "drizzle-orm";
 import type { Db } from "../index";
-import { analyticsDaily, analyticsHourly, analyticsPersonal, meshConnections, sessions, users } from "../schema";
+import { analyticsDaily, analyticsHourly, analyticsPersonal, roomPresence, sessions, users } from "../schema";
 
 /** Which roll-up a window reads: `from` is an hour (`YYYY-MM-DDTHH`) or a day (`YYYY-MM-DD`). */
 export type RollupUnit = "hour" | "day";
@@ -141,8 +141,8 @@ export async function countActiveUsersSince(db: Db, since: Date): Promise<number
   return Number(row?.n ?? 0);
 }
 
-/** Room connections open now. */
+/** Room sockets open now, as of each room's last batch (docs/decisions/056-the-room-is-the-record-of-its-messages.md). */
 export async function countOpenConnections(db: Db): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(meshConnections).where(eq(meshConnections.isActive, true));
-  return row?.n ?? 0;
+  const [row] = await db.select({ n: sum(roomPresence.sockets) }).from(roomPresence);
+  return Number(row?.n ?? 0);
 }

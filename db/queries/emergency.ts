@@ -1,5 +1,5 @@
 // SOS broadcasts, emergency contacts, and who is in an area.
-import { and, asc, between, count, desc, eq, gte, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, between, count, desc, eq, gte, inArray, isNull, or, sql } from "drizzle-orm";
 import { newId } from "../../core/ids";
 import type { Db } from "../index";
 import { emergencyBroadcasts, emergencyContacts, sosDeliveries, sosResponses, users } from "../schema";
@@ -150,29 +150,6 @@ export async function activeBroadcastsNear(
     .limit(50);
 }
 
-/** Everyone whose last reported location is in this area cell, except the sender. */
-/** Most people one SOS alerts: past the first few the queue carries them (workers/sos/fanout.ts), 50 a message. */
-export const AREA_RECIPIENTS_MAX = 50_000;
-
-export async function userIdsInArea(db: Db, geohash: string, exceptUserId: string): Promise<string[]> {
-  const rows = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.geohash, geohash), ne(users.id, exceptUserId)))
-    .limit(AREA_RECIPIENTS_MAX);
-  return rows.map((r) => r.id);
-}
-
-/** People whose last location is in any of these cells (a premium sender's extended range). */
-export async function userIdsInAreas(db: Db, geohashes: string[], exceptUserId: string): Promise<string[]> {
-  const rows = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(inArray(users.geohash, geohashes.slice(0, 25)), ne(users.id, exceptUserId)))
-    .limit(AREA_RECIPIENTS_MAX);
-  return rows.map((r) => r.id);
-}
-
 export async function countUsersInArea(db: Db, geohash: string): Promise<number> {
   const row = await db.select({ n: count() }).from(users).where(eq(users.geohash, geohash)).get();
   return Number(row?.n ?? 0);
@@ -262,47 +239,17 @@ export async function sosResponders(db: Db, sosId: string): Promise<string[]> {
 
 export type SosDeliveryStatus = (typeof sosDeliveries.$inferSelect)["status"];
 
-/** What earlier attempts of a fan-out batch did for these people (workers/sos/fanout.ts). */
-export async function deliveriesFor(db: Db, broadcastId: string, userIds: string[]) {
-  if (userIds.length === 0) return [];
-  return db
-    .select()
-    .from(sosDeliveries)
-    .where(and(eq(sosDeliveries.broadcastId, broadcastId), inArray(sosDeliveries.userId, userIds)));
-}
-
-/** Records each person's outcome; a person seen before keeps their notification and counts one more attempt. */
-export async function recordDeliveries(
+/** How many people an SOS's fan-out reached, by outcome ("sending" only while claims are held, decision 054). */
+export async function countDeliveries(
   db: Db,
   broadcastId: string,
-  outcomes: { userId: string; notificationId: string | null; status: SosDeliveryStatus }[],
-) {
-  const updatedAt = new Date();
-  // Six values a row: 15 rows a statement stays under D1's limit of bound values.
-  for (let i = 0; i < outcomes.length; i += 15) {
-    await db
-      .insert(sosDeliveries)
-      .values(outcomes.slice(i, i + 15).map((o) => ({ broadcastId, ...o, attempts: 1, updatedAt })))
-      .onConflictDoUpdate({
-        target: [sosDeliveries.broadcastId, sosDeliveries.userId],
-        set: {
-          status: sql`excluded.status`,
-          notificationId: sql`coalesce(${sosDeliveries.notificationId}, excluded.notification_id)`,
-          attempts: sql`${sosDeliveries.attempts} + 1`,
-          updatedAt,
-        },
-      });
-  }
-}
-
-/** How many people an SOS's queued fan-out reached, by outcome. */
-export async function countDeliveries(db: Db, broadcastId: string): Promise<Record<SosDeliveryStatus, number>> {
+): Promise<Record<Exclude<SosDeliveryStatus, "sending">, number> & { sending?: number }> {
   const rows = await db
     .select({ status: sosDeliveries.status, n: count() })
     .from(sosDeliveries)
     .where(eq(sosDeliveries.broadcastId, broadcastId))
     .groupBy(sosDeliveries.status);
-  const out: Record<SosDeliveryStatus, number> = { pushed: 0, stored: 0, off: 0, failed: 0 };
+  const out: Record<Exclude<SosDeliveryStatus, "sending">, number> & { sending?: number } = { pushed: 0, stored: 0, off: 0, failed: 0 };
   for (const r of rows) out[r.status] = r.n;
   return out;
 }

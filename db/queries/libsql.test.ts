@@ -9,9 +9,11 @@ import type { Db } from "../index";
 import * as schema from "../schema";
 import { querySuite } from "./query-suite";
 import { identityQuerySuite } from "./suite-identity";
+import { pagesQuerySuite } from "./suite-pages";
 import { retentionQuerySuite } from "./suite-retention";
 import { serviceQuerySuite } from "./suite-service";
 import { shardQuerySuite } from "./suite-shards";
+import { sosQuerySuite } from "./suite-sos";
 
 let db: Db;
 beforeAll(async () => {
@@ -27,3 +29,5 @@ identityQuerySuite("libSQL", () => db);
 serviceQuerySuite("libSQL", () => db);
 retentionQuerySuite("libSQL", () => db);
 shardQuerySuite("libSQL", () => db);
+pagesQuerySuite("libSQL", () => db);
+sosQuerySuite("libSQL", () => db);

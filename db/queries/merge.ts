@@ -2,7 +2,7 @@
 // verified from a new identity, every row of that identity moves to the owner, in one atomic batch.
 import { type SQL, sql } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
-import { MESSAGE_POINTS_PER_DAY } from "../../core/rewards";
+import { MESSAGE_POINTS, MESSAGE_POINTS_PER_DAY } from "../../core/rewards";
 import { MAX_DEVICE_KEYS } from "../../core/rooms";
 import type { Db } from "../index";
 import type { User } from "../schema";
@@ -42,7 +42,7 @@ function mergeStatements(f: string, t: string, p: MergedProfile): SQL[] {
     sql`DELETE FROM device_keys WHERE user_id = ${t} AND device_id NOT IN
         (SELECT device_id FROM device_keys WHERE user_id = ${t} ORDER BY created_at DESC LIMIT ${MAX_DEVICE_KEYS})`,
     // The merged identity's device list is signed for its old id, so it is dropped; the browser signs its record
-    // again for the owner and joins the owner's list (docs/decisions/061-one-identity-per-person.md).
+    // again for the owner and joins the owner's list (docs/decisions/063-one-identity-per-person.md).
     sql`DELETE FROM device_lists WHERE user_id = ${f}`,
     // Contacts: a phone the owner already lists is not added twice.
     sql`DELETE FROM emergency_contacts WHERE user_id = ${f} AND phone IN (SELECT phone FROM emergency_contacts WHERE user_id = ${t})`,
@@ -69,6 +69,12 @@ function mergeStatements(f: string, t: string, p: MergedProfile): SQL[] {
     // Points earned as the merged identity move to the owner. An action both earned (the bonus of one day, the
     // verification, an achievement) counts once, and the daily cap on message points holds for the sum, so
     // merging identities is no way to farm points (docs/decisions/033-rewards-that-grant-premium.md).
+    // A day's message points are one row per person (docs/decisions/056-…): both identities' rows of a day add up, capped.
+    sql`UPDATE point_events SET points = min(points + (
+          SELECT p.points FROM point_events p WHERE p.user_id = ${f} AND p.kind = 'message' AND p.ref = point_events.ref
+        ), ${MESSAGE_POINTS * MESSAGE_POINTS_PER_DAY})
+        WHERE user_id = ${t} AND kind = 'message'
+          AND ref IN (SELECT ref FROM point_events WHERE user_id = ${f} AND kind = 'message')`,
     sql`UPDATE OR IGNORE point_events SET user_id = ${t} WHERE user_id = ${f}`,
     sql`DELETE FROM point_events WHERE user_id = ${f}`,
     sql`DELETE FROM point_events WHERE id IN (
@@ -107,8 +113,8 @@ function mergeStatements(f: string, t: string, p: MergedProfile): SQL[] {
     sql`UPDATE OR IGNORE emergency_broadcasts SET user_id = ${t} WHERE user_id = ${f}`,
     sql`UPDATE OR IGNORE sos_deliveries SET user_id = ${t} WHERE user_id = ${f}`,
     sql`DELETE FROM sos_deliveries WHERE user_id = ${f}`,
-    sql`UPDATE messages SET sender_id = ${t} WHERE sender_id = ${f}`,
-    sql`UPDATE mesh_connections SET user_id = ${t} WHERE user_id = ${f}`,
+    // Presence rows follow at the rooms' next batches; the merged identity's are stale now.
+    sql`DELETE FROM room_presence WHERE user_id = ${f}`,
     sql`UPDATE rooms SET created_by = ${t} WHERE created_by = ${f}`,
     sql`UPDATE verifications SET user_id = ${t} WHERE user_id = ${f}`,
     // No session of the merged user follows: only the browser that proved the phone (and the owner's second

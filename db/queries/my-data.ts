@@ -18,8 +18,6 @@ import {
   emergencyBroadcasts,
   emergencyContacts,
   files,
-  meshConnections,
-  messages,
   notificationPrefs,
   notifications,
   outboundMessages,
@@ -45,6 +43,8 @@ import {
   users,
   verifications,
   webauthnChallenges,
+  roomActivity,
+  roomPresence,
 } from "../schema";
 
 /**
@@ -57,7 +57,6 @@ export async function personalRecords(db: Db, id: string) {
     invitations,
     blocks,
     keys,
-    sent,
     broadcasts,
     contacts,
     notes,
@@ -89,7 +88,6 @@ export async function personalRecords(db: Db, id: string) {
       .where(eq(userBlocks.blockerId, id))
       .all(),
     db.select().from(deviceKeys).where(eq(deviceKeys.userId, id)).all(),
-    db.select().from(messages).where(eq(messages.senderId, id)).all(),
     db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, id)).all(),
     db.select().from(emergencyContacts).where(eq(emergencyContacts.userId, id)).all(),
     db.select().from(notifications).where(eq(notifications.userId, id)).all(),
@@ -140,7 +138,6 @@ export async function personalRecords(db: Db, id: string) {
     invitations,
     blocks,
     deviceKeys: keys,
-    messages: sent,
     emergencyBroadcasts: broadcasts,
     emergencyContacts: contacts,
     notifications: notes,
@@ -161,11 +158,14 @@ export async function personalRecords(db: Db, id: string) {
   };
 }
 
-/** The rooms whose Durable Objects hold something of the person: their memberships and wherever they sent. */
+/**
+ * The rooms whose Durable Objects hold something of the person: their memberships (area rooms too), where a
+ * room's last batch saw them, and declined message requests.
+ */
 export async function roomsOfUser(db: Db, userId: string): Promise<string[]> {
   const [member, sentIn, requests] = await Promise.all([
     db.select({ roomId: roomMembers.roomId }).from(roomMembers).where(eq(roomMembers.userId, userId)).all(),
-    db.selectDistinct({ roomId: messages.roomId }).from(messages).where(eq(messages.senderId, userId)).all(),
+    db.select({ roomId: roomPresence.roomId }).from(roomPresence).where(eq(roomPresence.userId, userId)).all(),
     // A declined message request has no members left but still holds what was sent (docs/decisions/050-…).
     db
       .select({ roomId: directRequests.roomId })
@@ -194,8 +194,9 @@ export function accountDeletionSteps(db: Db, user: { id: string; phone: string |
   const ownSessions = db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, id));
   const ownApiKeys = db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.userId, id));
   return [
-    db.delete(messages).where(or(eq(messages.senderId, id), inDm(messages.roomId))),
-    db.delete(meshConnections).where(or(eq(meshConnections.userId, id), like(meshConnections.roomId, `dm:%${id}%`))),
+    // The rooms hold the messages themselves (they forget the person first); D1 keeps only counts.
+    db.delete(roomPresence).where(or(eq(roomPresence.userId, id), like(roomPresence.roomId, `dm:%${id}%`))),
+    db.delete(roomActivity).where(inDm(roomActivity.roomId)),
     db.delete(roomInvitations).where(or(eq(roomInvitations.userId, id), inDm(roomInvitations.roomId))),
     db.update(roomInvitations).set({ invitedBy: null }).where(eq(roomInvitations.invitedBy, id)),
     db.delete(roomMembers).where(or(eq(roomMembers.userId, id), inDm(roomMembers.roomId))),

@@ -3,7 +3,7 @@ import { and, count, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import { newId } from "../../core/ids";
 import { DEFAULT_NOTIFICATION_PREFS, type NotificationPrefs } from "../../core/sos-schemas";
 import type { Db } from "../index";
-import { meshConnections, notificationPrefs, notifications, pushSubscriptions, users } from "../schema";
+import { notificationPrefs, notifications, pushSubscriptions, roomPresence, users } from "../schema";
 
 export type NotificationRow = typeof notifications.$inferSelect;
 export type NewNotification = Omit<typeof notifications.$inferInsert, "id" | "userId">;
@@ -197,13 +197,11 @@ export async function pushTargetsFor(db: Db, userIds: string[]): Promise<PushSub
   return out;
 }
 
-/** Whether the user has any open relay connection (a socket in any room) right now. */
+/**
+ * Whether the user has a socket open in any room, as of each room's last batch: up to a minute behind
+ * (docs/decisions/056-the-room-is-the-record-of-its-messages.md).
+ */
 export async function hasOpenConnection(db: Db, userId: string): Promise<boolean> {
-  const row = await db
-    .select({ id: meshConnections.id })
-    .from(meshConnections)
-    .where(and(eq(meshConnections.userId, userId), eq(meshConnections.isActive, true)))
-    .limit(1)
-    .get();
+  const row = await db.select({ room: roomPresence.roomId }).from(roomPresence).where(eq(roomPresence.userId, userId)).limit(1).get();
   return Boolean(row);
 }

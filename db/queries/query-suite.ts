@@ -2,7 +2,8 @@
 // workerd (db/queries/d1.worker.test.ts). Each test makes its own rows.
 import { describe, expect, it } from "vitest";
 import type { Db } from "../index";
-import { messages, usageDaily } from "../schema";
+import { usageDaily } from "../schema";
+import { writeRoomFlush } from "./room-activity";
 import { findMarketPrices, listBlogArticles, listCommodities, listFaq } from "./content";
 import { listOutbound, recordOutbound, updateOutbound } from "./outbox";
 import { deleteSession, findSessionUser, insertSession, moveSession } from "./sessions";
@@ -81,8 +82,22 @@ export function querySuite(driver: string, getDb: () => Db) {
       const talker = await createUser(db);
       await db.insert(usageDaily).values({ userId: talker.id, date: "2026-05-01", aiCommands: 1 });
       const writer = await createUser(db);
-      await db.insert(messages).values({ id: `m-${writer.id}`, roomId: "nearby:s1abc", senderId: writer.id, type: "text", body: "hi" });
-      await db.insert(messages).values({ id: `m2-${writer.id}`, roomId: "nearby:s1abc", senderId: writer.id, type: "text", body: "again" });
+      // Two messages of theirs counted by a room's batch (docs/decisions/056-the-room-is-the-record-of-its-messages.md).
+      const at = Date.now();
+      await writeRoomFlush(db, {
+        roomId: `nearby:s1${writer.id}`,
+        epoch: 1,
+        throughSeq: 2,
+        messages: [
+          [1, writer.id, 1, at],
+          [2, writer.id, 1, at],
+        ],
+        kind: "message.nearby",
+        area: "s1a",
+        presence: [],
+        presenceReset: false,
+        now: at,
+      });
       const after = await publicStats(db);
       expect(after.users).toBe(before.users + 3);
       // The six seeded cities hold only example figures: none is a city with an observed price.

@@ -10,10 +10,11 @@ const DAY = 24 * HOUR;
 
 /** How long each table's rows live; the reasons are in docs/decisions/051-retention.md. */
 export const RETENTION = {
-  /** Longer than the 24-hour "messages today" figure; each room's newest row is kept for the room list's order. */
-  messagesMs: 2 * DAY,
-  /** Closed connections: only open ones are read. */
-  closedConnectionsMs: HOUR,
+  /**
+   * A room's activity row once its room is gone (a deleted direct chat, an emptied group): a day, so a last batch
+   * still on its way finds the row it counts against (docs/decisions/056-the-room-is-the-record-of-its-messages.md).
+   */
+  goneRoomActivityMs: DAY,
   /** The per-address and per-phone limits look back one hour; a code lives 10 minutes. */
   verificationsMs: DAY,
   /** Past expiry: the admin figures count people whose session was used in the last 30 days. */
@@ -22,6 +23,13 @@ export const RETENTION = {
   stripeEventsMs: 30 * DAY,
   /** Queue messages live at most 14 days, so no retried fan-out batch can come after this. */
   sosDeliveriesMs: 14 * DAY,
+  /** A replayed dead letter: long enough for staff to look back at what they replayed (the audit log keeps a year). */
+  replayedDeadLettersMs: 30 * DAY,
+  /**
+   * An open dead letter, after its SOS: a day less than sos_deliveries, whose claims keep a replay from alerting
+   * anyone twice; an SOS two weeks old is over, and replaying it then would wake people for nothing.
+   */
+  openDeadLettersMs: 13 * DAY,
   readNotificationsMs: 30 * DAY,
   notificationsMs: 90 * DAY,
   securityEventsMs: 180 * DAY,
@@ -97,26 +105,14 @@ async function pruneOutsideWindow(
 }
 
 /**
- * Message metadata older than the window, except each room's newest row: the room list orders rooms by their
- * last message (db/queries/rooms.ts listUserRooms), however long ago it was.
+ * Activity rows of rooms that no longer exist. One row per room otherwise (it is the room list's order and the
+ * room's count), so the table grows with rooms, not with messages; room_presence holds only who is present now.
  */
-export function pruneMessages(db: Db, o: RetentionOptions) {
-  return pruneOutsideWindow(
-    db,
-    o,
-    "messages",
-    "sent_at",
-    o.now - RETENTION.messagesMs,
-    sql`sent_at < (SELECT max(n.sent_at) FROM messages n WHERE n.room_id = messages.room_id)`,
-  );
-}
-
-/** Connections closed more than an hour ago (open ones are never touched). */
-export function pruneConnections(db: Db, o: RetentionOptions) {
+export function pruneGoneRoomActivity(db: Db, o: RetentionOptions) {
   return deleteInChunks(
     db,
-    "mesh_connections",
-    sql`is_active = 0 AND disconnected_at < ${o.now - RETENTION.closedConnectionsMs}`,
+    "room_activity",
+    sql`updated_at < ${o.now - RETENTION.goneRoomActivityMs} AND room_id NOT IN (SELECT id FROM rooms)`,
     o.chunkRows,
   );
 }
@@ -151,6 +147,29 @@ export function pruneSosDeliveries(db: Db, o: RetentionOptions) {
     sql`broadcast_id IN (SELECT id FROM emergency_broadcasts WHERE broadcasted_at < ${o.now - RETENTION.sosDeliveriesMs})`,
     o.chunkRows,
   );
+}
+
+/**
+ * Fan-out messages the queue gave up on (docs/decisions/054-sos-a-durable-job.md): replayed ones 30 days after the
+ * replay; open ones until replayed, or 13 days after their SOS was sent (or, with no SOS id, 13 days after they
+ * arrived), before the claims that make a replay harmless are gone. Both through `sos_dead_letters_open_idx`.
+ */
+export async function pruneSosDeadLetters(db: Db, o: RetentionOptions) {
+  const replayed = await deleteInChunks(
+    db,
+    "sos_dead_letters",
+    sql`replayed_at IS NOT NULL AND replayed_at < ${o.now - RETENTION.replayedDeadLettersMs}`,
+    o.chunkRows,
+  );
+  const bound = o.now - RETENTION.openDeadLettersMs;
+  const open = await deleteInChunks(
+    db,
+    "sos_dead_letters",
+    // Open letters are few (the index's NULL range); each looks its SOS up by primary key.
+    sql`replayed_at IS NULL AND (received_at < ${bound} OR (SELECT b.broadcasted_at FROM emergency_broadcasts b WHERE b.id = sos_dead_letters.broadcast_id) < ${bound})`,
+    o.chunkRows,
+  );
+  return replayed + open;
 }
 
 /** Read notifications after 30 days, any after 90. */
@@ -201,14 +220,14 @@ export async function pruneUnfinishedUploads(db: Db, o: RetentionOptions) {
 
 /** Every rule, by table name, in the order the Cron runs them. */
 export const RETENTION_RULES = {
-  messages: pruneMessages,
-  mesh_connections: pruneConnections,
+  room_activity: pruneGoneRoomActivity,
   verifications: pruneVerifications,
   sessions: pruneSessions,
   webauthn_challenges: pruneWebauthnChallenges,
   address_counters: pruneAddressCounters,
   stripe_events: pruneStripeEvents,
   sos_deliveries: pruneSosDeliveries,
+  sos_dead_letters: pruneSosDeadLetters,
   notifications: pruneNotifications,
   security_events: pruneSecurityEvents,
   outbound_messages: pruneOutbound,

@@ -19,16 +19,6 @@ export async function recordPoints(
   return inserted.length > 0;
 }
 
-/** Records many actions' points at once (repeats ignored), in chunks under D1's 100 bound parameters. */
-export async function recordPointsMany(db: Db, rows: { userId: string; kind: Kind; ref: string; points: number; day: string }[]) {
-  for (let i = 0; i < rows.length; i += 10) {
-    await db
-      .insert(pointEvents)
-      .values(rows.slice(i, i + 10).map((r) => ({ id: newId(), ...r })))
-      .onConflictDoNothing();
-  }
-}
-
 export async function countEventsOn(db: Db, userId: string, kind: Kind, day: string): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)` })
@@ -45,6 +35,16 @@ export async function pointTotals(db: Db, userId: string) {
     .where(eq(pointEvents.userId, userId))
     .groupBy(pointEvents.kind)
     .all();
+}
+
+/** The achievements whose reward the ledger records as given (kind 'achievement', ref = achievement id). */
+export async function rewardedAchievements(db: Db, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ ref: pointEvents.ref })
+    .from(pointEvents)
+    .where(and(eq(pointEvents.userId, userId), eq(pointEvents.kind, "achievement")))
+    .all();
+  return rows.map((r) => r.ref);
 }
 
 /** The days on which the daily bonus was claimed, newest first (enough to measure a 30-day streak). */

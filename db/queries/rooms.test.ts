@@ -10,20 +10,17 @@ import { newId } from "../../core/ids";
 import { MAX_DEVICE_KEYS } from "../../core/rooms";
 import type { Db } from "../index";
 import * as schema from "../schema";
+import { and, eq } from "drizzle-orm";
+import { MESSAGE_POINTS, MESSAGE_POINTS_PER_DAY } from "../../core/rewards";
+import { findRoomActivity, type FlushMessage, type RoomFlush, writeRoomFlush } from "./room-activity";
 import {
   addMembers,
-  closeConnection,
-  closeRoomConnections,
   countActiveConnections,
   ensureRoom,
-  findConnection,
   isMember,
   listDeviceKeys,
   listMembers,
-  listRoomMessages,
   listUserRooms,
-  openConnection,
-  recordMessages,
   upsertDeviceKey,
 } from "./rooms";
 import { createUser } from "./users";
@@ -82,31 +79,78 @@ describe("room queries on libSQL", () => {
     const busy = await ensureRoom(db, { id: `group:${newId()}`, kind: "group", name: "Busy" });
     await addMembers(db, quiet.id, [{ userId: a.id }]);
     await addMembers(db, busy.id, [{ userId: a.id }]);
-    const rows = Array.from({ length: 10 }, (_, i) => ({
-      id: `m-${newId()}`,
-      roomId: busy.id,
-      senderId: a.id,
-      type: "text",
-      isEncrypted: true,
-      ciphertext: `c${i}`,
-      iv: "iv",
-      sentAt: new Date(Date.now() + 60_000 + i),
-    }));
-    await recordMessages(db, rows);
-    await recordMessages(db, rows.slice(0, 3));
-    expect(await listRoomMessages(db, busy.id, 100)).toHaveLength(10);
+    // A message in the busy room, counted by its batch (docs/decisions/056-the-room-is-the-record-of-its-messages.md).
+    await writeRoomFlush(db, flush(busy.id, [[1, a.id, 1, Date.now() + 60_000]]));
     expect((await listUserRooms(db, a.id)).map((r) => r.id)).toEqual([busy.id, quiet.id]);
   });
 
-  it("tracks active connections", async () => {
+  it("counts a room's batch once however often it is replayed, and what came after it too", async () => {
+    const [a, b] = [await createUser(db), await createUser(db)];
+    const roomId = `nearby:s1${newId().slice(0, 3)}`;
+    const at = Date.parse("2026-11-20T10:15:00Z");
+    const messages = (from: number, to: number): FlushMessage[] =>
+      Array.from({ length: to - from + 1 }, (_, i) => [from + i, i % 2 ? b.id : a.id, 1, at + i]);
+    // The first batch, then the same again (D1 wrote it, the room died before noting so), then one that overlaps
+    // it with later messages and a server line (not a person's text: in the room's count only).
+    await writeRoomFlush(db, flush(roomId, messages(1, 30), { throughSeq: 30 }));
+    await writeRoomFlush(db, flush(roomId, messages(1, 30), { throughSeq: 30 }));
+    await writeRoomFlush(db, flush(roomId, [...messages(1, 34), [35, "system", 0, at + 40]], { throughSeq: 35 }));
+    expect(await findRoomActivity(db, roomId)).toMatchObject({ messages: 35, countedSeq: 35, lastMessageAt: new Date(at + 40) });
+    const daily = await db
+      .select()
+      .from(schema.analyticsDaily)
+      .where(and(eq(schema.analyticsDaily.day, "2026-11-20"), eq(schema.analyticsDaily.area, roomId.slice(7, 10))));
+    expect(daily.map((d) => d.count)).toEqual([34]);
+    const hourly = await db
+      .select()
+      .from(schema.analyticsHourly)
+      .where(eq(schema.analyticsHourly.area, roomId.slice(7, 10)));
+    expect(hourly.map((h) => [h.hour, h.count])).toEqual([["2026-11-20T10", 34]]);
+    const personal = await db.select().from(schema.analyticsPersonal).where(eq(schema.analyticsPersonal.userId, b.id));
+    expect(personal.map((p) => p.count)).toEqual([17]);
+    // Points: one ledger row per person and day (17 of a's so far), the daily cap held on the server across batches.
+    const pointsOf = async (userId: string) =>
+      (await db.select().from(schema.pointEvents).where(eq(schema.pointEvents.userId, userId))).map((p) => [p.kind, p.ref, p.points]);
+    expect(await pointsOf(a.id)).toEqual([["message", "2026-11-20", 17 * MESSAGE_POINTS]]);
+    const more: FlushMessage[] = Array.from({ length: 10 }, (_, i) => [36 + i, a.id, 1, at + 50 + i]);
+    await writeRoomFlush(db, flush(roomId, more, { throughSeq: 45 }));
+    const points = await db.select().from(schema.pointEvents).where(eq(schema.pointEvents.userId, a.id));
+    expect(points.map((p) => [p.kind, p.ref, p.points])).toEqual([["message", "2026-11-20", MESSAGE_POINTS * MESSAGE_POINTS_PER_DAY]]);
+    // A room whose storage began again (new epoch) counts from its first seq again.
+    await writeRoomFlush(db, flush(roomId, messages(1, 2), { epoch: 2, throughSeq: 2 }));
+    expect(await findRoomActivity(db, roomId)).toMatchObject({ messages: 47, countedSeq: 2, epoch: 2 });
+  });
+
+  it("keeps who is present per room from the batches; a room woken empty clears its stale rows", async () => {
     const roomId = `nearby:${newId().slice(0, 5)}`;
-    await openConnection(db, { id: "c1", userId: "u1", roomId });
-    await openConnection(db, { id: "c2", userId: "u2", roomId });
+    await writeRoomFlush(
+      db,
+      flush(roomId, [], {
+        presence: [
+          ["u1", 1],
+          ["u2", 2],
+        ],
+      }),
+    );
+    expect(await countActiveConnections(db, roomId)).toBe(3);
+    await writeRoomFlush(db, flush(roomId, [], { presence: [["u1", 0]] }));
     expect(await countActiveConnections(db, roomId)).toBe(2);
-    await closeConnection(db, "c1");
-    expect(await findConnection(db, "c1")).toMatchObject({ isActive: false, disconnectedAt: expect.any(Date) });
+    await writeRoomFlush(db, flush(roomId, [], { presence: [["u3", 1]], presenceReset: true }));
     expect(await countActiveConnections(db, roomId)).toBe(1);
-    await closeRoomConnections(db, roomId);
-    expect(await countActiveConnections(db, roomId)).toBe(0);
   });
 });
+
+function flush(roomId: string, messages: FlushMessage[], over: Partial<RoomFlush> = {}): RoomFlush {
+  return {
+    roomId,
+    epoch: 1,
+    throughSeq: messages.at(-1)?.[0] ?? 0,
+    messages,
+    kind: `message.${roomId.split(":")[0]}`,
+    area: roomId.startsWith("nearby:") ? roomId.slice(7, 10) : "",
+    presence: [],
+    presenceReset: false,
+    now: Date.now(),
+    ...over,
+  };
+}

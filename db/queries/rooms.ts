@@ -1,7 +1,7 @@
 // Rooms, members, device keys, message metadata and mesh connections (docs/architecture.md §5).
 import { and, desc, eq, inArray, ne, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../index";
-import { deviceKeys, devicePrekeys, meshConnections, messages, roomInvitations, roomMembers, rooms, userBlocks, users } from "../schema";
+import { deviceKeys, devicePrekeys, roomActivity, roomInvitations, roomMembers, roomPresence, rooms, userBlocks, users } from "../schema";
 
 export type RoomKind = "nearby" | "group" | "dm";
 export type RoomRow = typeof rooms.$inferSelect;
@@ -67,12 +67,14 @@ export async function listUserRooms(db: Db, userId: string) {
       name: rooms.name,
       joinedAt: roomMembers.joinedAt,
       memberCount: sql<number>`(select count(*) from room_members m where m.room_id = ${rooms.id})`,
-      lastMessageAt: sql<number | null>`(select max(sent_at) from messages where messages.room_id = ${rooms.id})`,
+      // The room's own batch keeps it (docs/decisions/056-the-room-is-the-record-of-its-messages.md).
+      lastMessageAt: sql<number | null>`${roomActivity.lastMessageAt}`,
     })
     .from(roomMembers)
     .innerJoin(rooms, eq(rooms.id, roomMembers.roomId))
+    .leftJoin(roomActivity, eq(roomActivity.roomId, rooms.id))
     .where(eq(roomMembers.userId, userId))
-    .orderBy(desc(sql`coalesce((select max(sent_at) from messages where messages.room_id = ${rooms.id}), ${roomMembers.joinedAt})`))
+    .orderBy(desc(sql`coalesce(${roomActivity.lastMessageAt}, ${roomMembers.joinedAt})`))
     .all();
 }
 
@@ -113,7 +115,7 @@ export async function listMembers(db: Db, roomId: string) {
 export async function findUsersByIds(db: Db, ids: string[]) {
   if (ids.length === 0) return [];
   return db
-    .select({ id: users.id, nickname: users.nickname, anonymousMode: users.anonymousMode })
+    .select({ id: users.id, nickname: users.nickname, anonymousMode: users.anonymousMode, authMode: users.authMode })
     .from(users)
     .where(inArray(users.id, ids))
     .all();
@@ -328,73 +330,16 @@ export async function takeOneTimePrekey(db: Db, userId: string, deviceId: string
   return taken;
 }
 
-// ---------------------------------------------------------------- metadata written by the room
+// ---------------------------------------------------------------- what the rooms' batches wrote
 
-export type MessageRow = typeof messages.$inferInsert;
-
-/** Records message metadata once per envelope id (a resend changes nothing). */
-export async function recordMessage(db: Db, row: MessageRow) {
-  await db.insert(messages).values(row).onConflictDoNothing();
-}
-
-/** Many rows at once (8 per statement keeps D1 under its 100 bound parameters). */
-export async function recordMessages(db: Db, rows: MessageRow[]) {
-  const added: { roomId: string; type: string; senderId: string }[] = [];
-  for (let i = 0; i < rows.length; i += 8) {
-    const inserted = await db
-      .insert(messages)
-      .values(rows.slice(i, i + 8))
-      .onConflictDoNothing()
-      .returning({ roomId: messages.roomId, type: messages.type, senderId: messages.senderId });
-    added.push(...inserted);
-  }
-  /** The rows that were new (a resent envelope is not), for analytics. */
-  return added;
-}
-
-/** Expired disappearing messages keep only their metadata row: body and ciphertext go (docs/decisions/040-disappearing-messages.md). */
-export async function dropMessageContent(db: Db, ids: string[]) {
-  for (let i = 0; i < ids.length; i += 90)
-    await db
-      .update(messages)
-      .set({ body: null, ciphertext: null, iv: null })
-      .where(inArray(messages.id, ids.slice(i, i + 90)));
-}
-
-export async function listRoomMessages(db: Db, roomId: string, limit = 50) {
-  return db.select().from(messages).where(eq(messages.roomId, roomId)).orderBy(desc(messages.sentAt)).limit(limit).all();
-}
-
-export async function openConnection(db: Db, conn: { id: string; userId: string; roomId: string; transport?: string }) {
-  await db
-    .insert(meshConnections)
-    .values({ id: conn.id, userId: conn.userId, roomId: conn.roomId, transport: conn.transport ?? "relay", isActive: true })
-    .onConflictDoNothing();
-}
-
-export async function closeConnection(db: Db, id: string) {
-  await db.update(meshConnections).set({ isActive: false, disconnectedAt: new Date() }).where(eq(meshConnections.id, id));
-}
-
-/** Marks every connection of a room closed (the room restarted with no sockets: none can still be open). */
-export async function closeRoomConnections(db: Db, roomId: string) {
-  await db
-    .update(meshConnections)
-    .set({ isActive: false, disconnectedAt: new Date() })
-    .where(and(eq(meshConnections.roomId, roomId), eq(meshConnections.isActive, true)));
-}
-
+/** Sockets open in a room, as of its last batch (docs/decisions/056-the-room-is-the-record-of-its-messages.md). */
 export async function countActiveConnections(db: Db, roomId: string): Promise<number> {
   const row = await db
-    .select({ n: sql<number>`count(*)` })
-    .from(meshConnections)
-    .where(and(eq(meshConnections.roomId, roomId), eq(meshConnections.isActive, true)))
+    .select({ n: sql<number>`coalesce(sum(${roomPresence.sockets}), 0)` })
+    .from(roomPresence)
+    .where(eq(roomPresence.roomId, roomId))
     .get();
   return Number(row?.n ?? 0);
-}
-
-export async function findConnection(db: Db, id: string) {
-  return db.select().from(meshConnections).where(eq(meshConnections.id, id)).get();
 }
 
 /** Public area rooms with their member counts: those whose cell starts with one of `prefixes`, or the largest. */
@@ -415,11 +360,14 @@ export async function listAreaRooms(db: Db, opts: { prefixes?: string[]; limit: 
     .all();
 }
 
-/** The rooms where the person has an open connection now. */
+/**
+ * The rooms where the person may have a socket open: where the rooms' last batches saw them, and every room
+ * they belong to (a socket opened since the last batch is not in the batch yet).
+ */
 export async function openConnectionRoomsOf(db: Db, userId: string): Promise<string[]> {
-  const rows = await db
-    .selectDistinct({ roomId: meshConnections.roomId })
-    .from(meshConnections)
-    .where(and(eq(meshConnections.userId, userId), eq(meshConnections.isActive, true)));
-  return rows.map((r) => r.roomId);
+  const [present, member] = await Promise.all([
+    db.select({ roomId: roomPresence.roomId }).from(roomPresence).where(eq(roomPresence.userId, userId)).all(),
+    db.select({ roomId: roomMembers.roomId }).from(roomMembers).where(eq(roomMembers.userId, userId)).all(),
+  ]);
+  return [...new Set([...present, ...member].map((r) => r.roomId))];
 }

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, gt, inArray, lt, ne, or, isNull } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, lt, ne, or, isNull, sql } from "drizzle-orm";
 import type { Db } from "../index";
-import { sessions, users } from "../schema";
+import { notifications, sessions, users } from "../schema";
 
 export async function insertSession(
   db: Db,
@@ -23,10 +23,18 @@ export async function findSessionUser(db: Db, idHash: string, now = new Date()) 
   return session && !session.secondFactorPending ? session.user : undefined;
 }
 
-/** A live session with its user and when it was last used, or undefined. */
+/**
+ * A live session with its user, when it was last used and the user's unread notifications (the badge every page
+ * shows), or undefined: one statement for what every page asks about its visitor (docs/decisions/057).
+ */
 export async function findSession(db: Db, idHash: string, now = new Date()) {
   const row = await db
-    .select({ user: users, lastUsedAt: sessions.lastUsedAt, secondFactorPending: sessions.secondFactorPending })
+    .select({
+      user: users,
+      lastUsedAt: sessions.lastUsedAt,
+      secondFactorPending: sessions.secondFactorPending,
+      unreadNotifications: sql<number>`(select count(*) from ${notifications} where ${notifications.userId} = ${users.id} and ${notifications.isRead} = 0)`,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, idHash), gt(sessions.expiresAt, now)))

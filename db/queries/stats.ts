@@ -1,30 +1,51 @@
-import { count, eq, gt, gte, ne, sql } from "drizzle-orm";
+import { count, eq, gt, gte, like, ne, sql, sum } from "drizzle-orm";
 import { EXAMPLE_PRICE_SOURCE } from "../../core/admin-schemas";
 import type { AssistantUsageStats } from "../../core/assistant-models";
 import type { Db } from "../index";
-import { emergencyBroadcasts, marketPrices, meshConnections, messages, rooms, sessions, usageDaily, users } from "../schema";
+import {
+  analyticsHourly,
+  emergencyBroadcasts,
+  marketPrices,
+  pointEvents,
+  roomActivity,
+  roomPresence,
+  rooms,
+  sessions,
+  usageDaily,
+  users,
+} from "../schema";
 
 /** Live figures for public screens: never invented numbers (spec README), never bare sessions (issue 11). */
 export async function publicStats(db: Db, now = Date.now()) {
   const dayAgo = new Date(now - 24 * 3600 * 1000);
   const [u, m, c, r, e, markets] = await Promise.all([
-    // People who did something: verified a phone or reached us by WhatsApp/USSD, sent a message, sent an
-    // SOS or used the assistant. A bare anonymous session (a bot, a visit) is not a person on LinkUp.
+    // People who did something: verified a phone or reached us by WhatsApp/USSD, sent a message (each sender
+    // has a day's message row in the rewards ledger), sent an SOS or used the assistant. A bare anonymous
+    // session (a bot, a visit) is not a person on LinkUp.
     db
       .select({ n: count() })
       .from(users)
       .where(
         sql`${users.id} in (
           select ${users.id} from ${users} where ${users.authMode} = 'verified' or ${users.phone} is not null
-          union select ${messages.senderId} from ${messages}
+          union select ${pointEvents.userId} from ${pointEvents} where ${pointEvents.kind} = 'message'
           union select ${emergencyBroadcasts.userId} from ${emergencyBroadcasts}
           union select ${usageDaily.userId} from ${usageDaily}
             where ${usageDaily.aiCommands} + ${usageDaily.translations} + ${usageDaily.messagesCount} + ${usageDaily.voiceMessages} > 0
         )`,
       )
       .get(),
-    db.select({ n: count() }).from(messages).where(gt(messages.sentAt, dayAgo)).get(),
-    db.select({ n: count() }).from(meshConnections).where(eq(meshConnections.isActive, true)).get(),
+    // People's messages in the hours since a day ago, and the sockets open at the rooms' last batches
+    // (docs/decisions/056-the-room-is-the-record-of-its-messages.md).
+    db
+      .select({ n: sum(analyticsHourly.count) })
+      .from(analyticsHourly)
+      .where(sql`${analyticsHourly.hour} >= ${dayAgo.toISOString().slice(0, 13)} and ${like(analyticsHourly.kind, "message.%")}`)
+      .get(),
+    db
+      .select({ n: sum(roomPresence.sockets) })
+      .from(roomPresence)
+      .get(),
     db.select({ n: count() }).from(rooms).where(eq(rooms.kind, "nearby")).get(),
     db.select({ n: count() }).from(emergencyBroadcasts).get(),
     db
@@ -36,8 +57,8 @@ export async function publicStats(db: Db, now = Date.now()) {
   ]);
   return {
     users: u?.n ?? 0,
-    messagesToday: m?.n ?? 0,
-    activeConnections: c?.n ?? 0,
+    messagesToday: Number(m?.n ?? 0),
+    activeConnections: Number(c?.n ?? 0),
     areaRooms: r?.n ?? 0,
     emergencyBroadcasts: e?.n ?? 0,
     marketCities: Number(markets?.n ?? 0),
@@ -69,7 +90,7 @@ export async function assistantUsage(db: Db, now = Date.now()): Promise<Assistan
 /** The staff dashboard's counts (/database-admin): people, live sessions, messages, connections, SOS and plans. */
 export async function adminCounts(db: Db, now = Date.now()) {
   const since = new Date(now - 24 * 3600 * 1000);
-  const n = (q: Promise<{ n: number } | undefined>) => q.then((r) => Number(r?.n ?? 0));
+  const n = (q: Promise<{ n: number | string | null } | undefined>) => q.then((r) => Number(r?.n ?? 0));
   const [totalUsers, activeUsers, totalMessages, meshConnectionsOpen, sosLastDay, premiumUsers, enterpriseUsers] = await Promise.all([
     n(db.select({ n: count() }).from(users).get()),
     n(
@@ -79,8 +100,18 @@ export async function adminCounts(db: Db, now = Date.now()) {
         .where(gt(sessions.expiresAt, new Date(now)))
         .get(),
     ),
-    n(db.select({ n: count() }).from(messages).get()),
-    n(db.select({ n: count() }).from(meshConnections).where(eq(meshConnections.isActive, true)).get()),
+    n(
+      db
+        .select({ n: sum(roomActivity.messages) })
+        .from(roomActivity)
+        .get(),
+    ),
+    n(
+      db
+        .select({ n: sum(roomPresence.sockets) })
+        .from(roomPresence)
+        .get(),
+    ),
     n(db.select({ n: count() }).from(emergencyBroadcasts).where(gt(emergencyBroadcasts.broadcastedAt, since)).get()),
     n(db.select({ n: count() }).from(users).where(eq(users.subscriptionTier, "premium")).get()),
     n(db.select({ n: count() }).from(users).where(eq(users.subscriptionTier, "enterprise")).get()),

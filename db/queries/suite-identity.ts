@@ -1,7 +1,6 @@
 // The identity query modules (second factor, passkeys, security events, verification, devices, limits, phone
 // channels, my data) on both drivers; run from db/queries/libsql.test.ts and db/queries/d1.worker.test.ts.
 import { eq } from "drizzle-orm";
-import { newId } from "../../core/ids";
 import { describe, expect, it } from "vitest";
 import type { Db } from "../index";
 import { phoneChannels } from "../schema";
@@ -25,7 +24,9 @@ import { giveBackCount, takeCount } from "./address-counters";
 import { findPhoneChannel, upsertPhoneChannel } from "./phone-channels";
 import { mergeUserRows } from "./merge";
 import { deleteAccountRows, fileKeysOf, personalRecords, roomsOfUser } from "./my-data";
-import { addMembers, ensureRoom, recordMessage } from "./rooms";
+import { addMembers, ensureRoom } from "./rooms";
+import { findRoomActivity, writeRoomFlush } from "./room-activity";
+import { pointEvents, roomPresence } from "../schema";
 import {
   confirmPhoneChannelRow,
   consumeCode,
@@ -227,11 +228,24 @@ export function identityQuerySuite(driver: string, getDb: () => Db) {
       await ensureRoom(db, { id: area, kind: "nearby", name: "Area" });
       await addMembers(db, dm, [{ userId: me.id }, { userId: friend.id }]);
       await addMembers(db, area, [{ userId: me.id }, { userId: friend.id }]);
-      const message = (roomId: string, senderId: string) =>
-        recordMessage(db, { id: newId(), roomId, senderId, type: "text", body: "hi", sentAt: new Date() });
-      await message(dm, friend.id);
-      await message(area, me.id);
-      await message(area, friend.id);
+      // What the rooms' batches wrote: a message in each room, both people present in the area room.
+      const batch = (roomId: string, senderId: string, presence: [string, number][] = []) =>
+        writeRoomFlush(db, {
+          roomId,
+          epoch: 1,
+          throughSeq: 1,
+          messages: [[1, senderId, 1, Date.now()]],
+          kind: `message.${roomId.split(":")[0]}`,
+          area: "",
+          presence,
+          presenceReset: false,
+          now: Date.now(),
+        });
+      await batch(dm, friend.id);
+      await batch(area, me.id, [
+        [me.id, 1],
+        [friend.id, 1],
+      ]);
       await replaceBackupCodes(db, me.id, ["h1"]);
       const session = `s-${Math.random()}`;
       await insertSession(db, { id: session, userId: me.id, expiresAt: new Date(Date.now() + 60_000) });
@@ -239,7 +253,7 @@ export function identityQuerySuite(driver: string, getDb: () => Db) {
 
       const records = await personalRecords(db, me.id);
       expect(records.memberships.map((m) => m.roomId).sort()).toEqual([area, dm].sort());
-      expect(records.messages).toHaveLength(1);
+      expect(records.pointEvents.filter((p) => p.kind === "message")).toHaveLength(1);
       expect(records.backupCodesLeft).toBe(1);
       expect((await roomsOfUser(db, me.id)).sort()).toEqual([area, dm].sort());
       expect(await fileKeysOf(db, me.id)).toEqual([]);
@@ -251,7 +265,10 @@ export function identityQuerySuite(driver: string, getDb: () => Db) {
       const left = await personalRecords(db, friend.id);
       // The direct chat went whole; the area room and the friend's message there stay.
       expect(left.memberships.map((m) => m.roomId)).toEqual([area]);
-      expect(left.messages.map((m) => m.roomId)).toEqual([area]);
+      expect(await findRoomActivity(db, dm)).toBeUndefined();
+      expect((await findRoomActivity(db, area))?.messages).toBe(1);
+      const present = await db.select({ userId: roomPresence.userId }).from(roomPresence).where(eq(roomPresence.roomId, area));
+      expect(present.map((p) => p.userId)).toEqual([friend.id]);
     });
 
     it("merges one identity into another in one batch: rows move, usage adds up, the merged user is gone", async () => {
@@ -261,13 +278,29 @@ export function identityQuerySuite(driver: string, getDb: () => Db) {
       const area = `nearby:m${Math.floor(Math.random() * 1e6)}`;
       await ensureRoom(db, { id: area, kind: "nearby", name: "Area" });
       await addMembers(db, area, [{ userId: from.id }, { userId: into.id }]);
-      await recordMessage(db, { id: newId(), roomId: area, senderId: from.id, type: "text", body: "hi", sentAt: new Date() });
+      // Both identities sent today: their day's message points add up, within the daily cap.
+      for (const [sender, n] of [
+        [from.id, 3],
+        [into.id, 19],
+      ] as const)
+        await writeRoomFlush(db, {
+          roomId: `${area}${sender}`,
+          epoch: 1,
+          throughSeq: n,
+          messages: Array.from({ length: n }, (_, i) => [i + 1, sender, 1, Date.now()] as [number, string, 1, number]),
+          kind: "message.nearby",
+          area: "",
+          presence: [],
+          presenceReset: false,
+          now: Date.now(),
+        });
       await mergeUserRows(db, from.id, into.id, { ...into, interests: ["farming"], subscriptionTier: "premium" });
       expect(await findUserById(db, from.id)).toBeUndefined();
       expect(await findUserById(db, into.id)).toMatchObject({ interests: ["farming"], subscriptionTier: "premium" });
       const records = await personalRecords(db, into.id);
       expect(records.memberships.map((m) => m.roomId)).toEqual([area]);
-      expect(records.messages).toHaveLength(1);
+      const points = await db.select().from(pointEvents).where(eq(pointEvents.userId, into.id));
+      expect(points.filter((p) => p.kind === "message").map((p) => p.points)).toEqual([100]);
     });
   });
 }

@@ -13,8 +13,7 @@ import {
   emergencyBroadcasts,
   fileParts,
   files,
-  meshConnections,
-  messages,
+  roomActivity,
   notifications,
   outboundMessages,
   roomMembers,
@@ -30,8 +29,7 @@ import {
   pruneAddressCounters,
   pruneApiKeyUsage,
   pruneAuditLog,
-  pruneConnections,
-  pruneMessages,
+  pruneGoneRoomActivity,
   pruneNotifications,
   pruneOutbound,
   pruneSecurityEvents,
@@ -64,40 +62,26 @@ async function overADay(rule: (db: Db, o: RetentionOptions) => Promise<number>, 
 
 export function retentionQuerySuite(driver: string, getDb: () => Db) {
   describe(`retention rules on ${driver}`, () => {
-    it("drops message rows past two days in chunks, but keeps each room's newest so the room list keeps its order", async () => {
+    it("keeps one activity row per room, and drops it a day after its room is gone", async () => {
       const db = getDb();
-      const u = await createUser(db);
-      const quiet = `group:${newId()}`;
-      const busy = `group:${newId()}`;
-      const row = (roomId: string, sentAt: Date) => ({ id: newId(), roomId, senderId: u.id, type: "text", sentAt });
-      // The quiet room's last message is a week old; the busy room has rows that just left the window and one inside it.
-      const quietRows = [
-        row(quiet, new Date(now - 90 * 86_400_000)),
-        row(quiet, new Date(now - 8 * 86_400_000)),
-        row(quiet, past(7 * 86_400_000)),
-      ];
-      const busyOld = Array.from({ length: 5 }, (_, i) => row(busy, new Date(past(RETENTION.messagesMs).getTime() - i * MIN)));
-      const busyFresh = row(busy, inside(RETENTION.messagesMs));
-      await db.insert(messages).values([...quietRows, ...busyOld, busyFresh]);
-      const left = async () =>
-        (
-          await db
-            .select({ id: messages.id })
-            .from(messages)
-            .where(inArray(messages.roomId, [quiet, busy]))
-        )
-          .map((r) => r.id)
-          .sort();
-
-      // One run (chunks of 2 rows) takes the rows that just left the window, over several statements.
-      expect(await pruneMessages(db, { now, chunkRows: 2 })).toBeGreaterThanOrEqual(5);
-      expect(await left()).toEqual([...quietRows.map((r) => r.id), busyFresh.id].sort());
-      // A day of runs looks through older time too: only the quiet room's newest row and the fresh one remain.
-      await overADay(pruneMessages, db);
-      expect(await left()).toEqual([quietRows[2].id, busyFresh.id].sort());
+      const kept = `group:${newId()}`;
+      const gone = `group:${newId()}`;
+      const goneRecently = `group:${newId()}`;
+      await db.insert(rooms).values({ id: kept, kind: "group", name: "kept" });
+      await db.insert(roomActivity).values([
+        { roomId: kept, lastMessageAt: new Date(now - 90 * 86_400_000), messages: 3, updatedAt: new Date(now - 90 * 86_400_000) },
+        { roomId: gone, messages: 1, updatedAt: past(RETENTION.goneRoomActivityMs) },
+        { roomId: goneRecently, messages: 1, updatedAt: inside(RETENTION.goneRoomActivityMs) },
+      ]);
+      await pruneGoneRoomActivity(db, { now });
+      const left = await db
+        .select({ id: roomActivity.roomId })
+        .from(roomActivity)
+        .where(inArray(roomActivity.roomId, [kept, gone, goneRecently]));
+      expect(left.map((r) => r.id).sort()).toEqual([kept, goneRecently].sort());
     });
 
-    it("keeps the room list ordered by last message after pruning", async () => {
+    it("orders the room list by each room's last message, however long ago", async () => {
       const db = getDb();
       const u = await createUser(db);
       const older = `group:${newId()}`;
@@ -111,30 +95,12 @@ export function retentionQuerySuite(driver: string, getDb: () => Db) {
         { roomId: newer, userId: u.id, joinedAt: new Date(now - 30 * 86_400_000) },
         { roomId: older, userId: u.id, joinedAt: new Date(now - 20 * 86_400_000) },
       ]);
-      await db.insert(messages).values([
-        { id: newId(), roomId: newer, senderId: u.id, type: "text", sentAt: new Date(now - 4 * 86_400_000) },
-        { id: newId(), roomId: newer, senderId: u.id, type: "text", sentAt: new Date(now - 5 * 86_400_000) },
-        { id: newId(), roomId: older, senderId: u.id, type: "text", sentAt: new Date(now - 10 * 86_400_000) },
+      await db.insert(roomActivity).values([
+        { roomId: newer, lastMessageAt: new Date(now - 40 * 86_400_000), messages: 2 },
+        { roomId: older, lastMessageAt: new Date(now - 60 * 86_400_000), messages: 1 },
       ]);
-      await overADay(pruneMessages, db);
+      await overADay(pruneGoneRoomActivity, db);
       expect((await listUserRooms(db, u.id)).map((r) => r.id)).toEqual([newer, older]);
-      const kept = await db
-        .select({ roomId: messages.roomId })
-        .from(messages)
-        .where(inArray(messages.roomId, [older, newer]));
-      expect(kept).toHaveLength(2);
-    });
-
-    it("drops connections closed more than an hour ago and never an open one", async () => {
-      const db = getDb();
-      const roomId = `nearby:${newId().slice(0, 5)}`;
-      const open = { id: newId(), userId: "u", roomId, isActive: true, connectedAt: new Date(now - 30 * 86_400_000) };
-      const closedOld = { id: newId(), userId: "u", roomId, isActive: false, disconnectedAt: past(RETENTION.closedConnectionsMs) };
-      const closedRecent = { id: newId(), userId: "u", roomId, isActive: false, disconnectedAt: inside(RETENTION.closedConnectionsMs) };
-      await db.insert(meshConnections).values([open, closedOld, closedRecent]);
-      await pruneConnections(db, { now });
-      const left = await db.select({ id: meshConnections.id }).from(meshConnections).where(eq(meshConnections.roomId, roomId));
-      expect(left.map((r) => r.id).sort()).toEqual([open.id, closedRecent.id].sort());
     });
 
     it("drops verification codes after a day, sessions a month past expiry and expired WebAuthn challenges", async () => {

@@ -28,7 +28,8 @@ import {
 } from "./emergency";
 import { findFile, insertFile, setTranscript, voiceFilesOf } from "./files";
 import { pingDatabase } from "./health";
-import { closeConnection, openConnection, openConnectionRoomsOf } from "./rooms";
+import { openConnectionRoomsOf } from "./rooms";
+import { writeRoomFlush } from "./room-activity";
 import { countLiveSessionsByUser, deleteAllSessions, findSessionUser, insertSession } from "./sessions";
 import { adminCounts } from "./stats";
 import { countOpenTicketsByUser, findTicket, insertTicket, openTicketIdsOfPhone, setTicketStatus } from "./support";
@@ -107,11 +108,23 @@ export function serviceQuerySuite(driver: string, getDb: () => Db) {
       expect(await countActiveUsersSince(db, new Date(at.getTime() - 60_000))).toBe(1);
       expect(await countActiveUsersSince(db, at)).toBe(0);
 
+      // Open sockets as the rooms' batches report them: two of this person's, then none.
       const open = await countOpenConnections(db);
-      const id = `c-${tag()}`;
-      await openConnection(db, { id, userId: u.id, roomId: "nearby:s1abc" });
-      expect(await countOpenConnections(db)).toBe(open + 1);
-      await closeConnection(db, id);
+      const presence = (sockets: number) => ({
+        roomId: `nearby:c${tag()}`.slice(0, 12),
+        epoch: 1,
+        throughSeq: 0,
+        messages: [],
+        kind: "message.nearby",
+        area: "",
+        presence: [[u.id, sockets]] as [string, number][],
+        presenceReset: false,
+        now: Date.now(),
+      });
+      const room = presence(2);
+      await writeRoomFlush(db, room);
+      expect(await countOpenConnections(db)).toBe(open + 2);
+      await writeRoomFlush(db, { ...room, presence: [[u.id, 0]] });
       expect(await countOpenConnections(db)).toBe(open);
     });
 
@@ -162,15 +175,26 @@ export function serviceQuerySuite(driver: string, getDb: () => Db) {
       expect(await countUserDevices(db, a.id)).toBe(2);
     });
 
-    it("names the rooms where a person has an open connection", async () => {
+    it("names the rooms where a person may have a socket open: present at the last batch, or a member", async () => {
       const db = getDb();
       const u = await createUser(db);
-      await openConnection(db, { id: `c-${tag()}`, userId: u.id, roomId: "nearby:s1aaa" });
-      await openConnection(db, { id: `c-${tag()}`, userId: u.id, roomId: "nearby:s1aaa" });
-      const closed = `c-${tag()}`;
-      await openConnection(db, { id: closed, userId: u.id, roomId: "nearby:s1bbb" });
-      await closeConnection(db, closed);
-      expect(await openConnectionRoomsOf(db, u.id)).toEqual(["nearby:s1aaa"]);
+      const [here, left] = [`nearby:a${tag()}`, `nearby:b${tag()}`];
+      const batch = (roomId: string, sockets: number) =>
+        writeRoomFlush(db, {
+          roomId,
+          epoch: 1,
+          throughSeq: 0,
+          messages: [],
+          kind: "message.nearby",
+          area: "",
+          presence: [[u.id, sockets]],
+          presenceReset: false,
+          now: Date.now(),
+        });
+      await batch(here, 2);
+      await batch(left, 1);
+      await batch(left, 0);
+      expect(await openConnectionRoomsOf(db, u.id)).toEqual([here]);
     });
 
     it("keeps one market price per commodity and market, updates and deletes it", async () => {

@@ -1,5 +1,15 @@
 // An admin made by ADMIN_PHONES (tests/run-e2e.mjs) runs the database dashboard; others get a clear refusal.
-import { ADMIN, acceptCookies, expect, latestOutboxMessage, signInAsAdmin, startAnonymous, test, verifyFreshPhone } from "./fixtures";
+import {
+  ADMIN,
+  acceptCookies,
+  executeOnServedD1,
+  expect,
+  latestOutboxMessage,
+  signInAsAdmin,
+  startAnonymous,
+  test,
+  verifyFreshPhone,
+} from "./fixtures";
 
 test.describe("a person", () => {
   // The refused page load itself is reported by Chromium as a console error.
@@ -138,6 +148,50 @@ test.describe("the admin", () => {
     await item.getByRole("button", { name: /^Resolve SOS from / }).click();
     await expect(page.getByRole("status").filter({ hasText: "SOS resolved" })).toBeVisible();
     await expect(page.getByText("Smoke from the transformer on Awolowo Way")).toHaveCount(0);
+    await personContext.close();
+  });
+  test("on the staff desk sees an SOS alert the queue gave up on and sends it again, without JavaScript", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    const personContext = await browser.newContext({ baseURL });
+    await startAnonymous(personContext.request);
+    const sent = await personContext.request.post("/api/emergency/broadcast", {
+      data: {
+        message: "Gas leak at the filling station",
+        emergencyType: "fire",
+        locationText: "Kano",
+        clientRequestId: `e2e-dlq-${Date.now()}`,
+      },
+      headers: { origin: baseURL as string },
+    });
+    expect(sent.status()).toBe(201);
+    const sosId = ((await sent.json()) as { id: string }).id;
+    const me = ((await (await personContext.request.get("/api/me")).json()) as { user: { id: string } }).user.id;
+    // A fan-out message the queue dead-lettered after five failed deliveries, as its consumer keeps it
+    // (docs/decisions/054-sos-a-durable-job.md): written into the served Worker's local D1.
+    const body = JSON.stringify({ broadcastId: sosId, audience: "nearby", userIds: [me] });
+    await executeOnServedD1(
+      `INSERT INTO sos_dead_letters (id, message_id, broadcast_id, body, attempts) VALUES ('dl-${sosId}', 'm-${sosId}', '${sosId}', '${body}', 6)`,
+    );
+
+    await signInAsAdmin(page.request, baseURL as string);
+    await page.goto("/staff-desk");
+    const dead = page.getByRole("list", { name: "Alerts the queue gave up on" });
+    const item = dead.getByRole("listitem").filter({ hasText: `SOS ${sosId.slice(0, 8)}` });
+    await expect(item).toContainText("1 person · gave up after 6 tries");
+    await item.getByRole("button", { name: `Send the alerts of SOS ${sosId.slice(0, 8)} again` }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Sent again" })).toBeVisible();
+    await expect(page.getByRole("listitem").filter({ hasText: `SOS ${sosId.slice(0, 8)}` })).toHaveCount(0);
+    // The queue alerts the person it held: the SOS reaches their notification centre.
+    await expect
+      .poll(async () =>
+        (
+          (await (await personContext.request.get("/api/notifications")).json()) as { notifications: { type: string }[] }
+        ).notifications.some((n) => n.type === "emergency"),
+      )
+      .toBe(true);
     await personContext.close();
   });
   test("a person reports someone from their direct chat without JavaScript; staff see the report and ban from it", async ({

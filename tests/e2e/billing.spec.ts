@@ -93,11 +93,13 @@ test("from the settings Premium tab a person cancels and resumes, upgrades at on
   await page.goto("/settings?tab=premium");
   const panel = page.getByRole("heading", { name: "Premium Active" }).locator("..");
   await expect(panel).toContainText("Next billing:");
-  await panel.getByRole("button", { name: "Cancel subscription" }).click();
+  // Cancelling asks first (issue 32).
+  await panel.getByRole("link", { name: "Cancel subscription" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Yes, cancel subscription" }).click();
   await expect(panel).toContainText("Cancelled: your plan stays until the end of the period you paid for.");
   expect(await tierFromServer(page)).toBe("premium");
   await panel.getByRole("button", { name: "Resume subscription" }).click();
-  await expect(panel.getByRole("button", { name: "Cancel subscription" })).toBeVisible();
+  await expect(panel.getByRole("link", { name: "Cancel subscription" })).toBeVisible();
 
   await panel.getByRole("button", { name: "Upgrade to Enterprise" }).click();
   const enterprise = page.getByRole("heading", { name: "Enterprise Active" }).locator("..");

@@ -121,6 +121,8 @@ test.describe("a screen that fails to load", () => {
     await page.getByRole("banner").getByRole("link", { name: "AI Features" }).first().click();
     await expect(page.getByRole("heading", { name: "Oops! Something went wrong" })).toBeVisible();
     await expect(page.getByText("boom")).toHaveCount(0);
+    // The failure never reached the server, so there is no request of its own to quote: no reference is shown.
+    await expect(page.getByTestId("request-id")).toHaveCount(0);
     await expect(page.getByRole("link", { name: "Return to Home" })).toHaveAttribute("href", "/");
 
     await page.unroute("**/ai-features.data*");

@@ -49,9 +49,9 @@ test("a stranger's direct chat is a request: it shows with Accept, and accepting
   expect(a.errors).toEqual([]);
   await send(a.page, "Hello, I found your stall on the market list");
   await expect(bubble(a.page, "I found your stall")).toBeVisible();
-  // No ringing before consent: the call button explains instead.
-  await a.page.getByRole("button", { name: "Voice call Efe" }).click();
-  await expect(a.page.getByText("You can call once they accept your message request.")).toBeVisible();
+  // No ringing before consent, and none for someone without a verified phone: Efe has none, so no call button
+  // (issue 32; the room refuses such a call anyway).
+  await expect(a.page.getByRole("button", { name: "Voice call Efe" })).toHaveCount(0);
   expect(a.errors).toEqual([]);
 
   // B's chat list, rendered by the server: the request, clearly marked, with its answers.

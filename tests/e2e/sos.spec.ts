@@ -47,7 +47,10 @@ test("an SOS from /emergency reaches a neighbour's notifications and the nearby 
   await expect(page.getByRole("heading", { name: "What to do now: Fire" })).toBeVisible();
   await page.getByLabel("Emergency message").fill("Fire in the shop next to the pharmacy, people trapped");
   await expect(start).toBeEnabled();
+  await expect(start).toHaveAttribute("type", "button");
   await start.click();
+  // One tap never alerts an area: it asks first, as the chat does.
+  await page.getByRole("alertdialog", { name: "Confirm SOS" }).getByRole("button", { name: "Send SOS now" }).click();
 
   const result = page.locator(".sos-result");
   await expect(result).toContainText("SOS sent.");
@@ -202,7 +205,10 @@ test("emergency contacts kept in settings get the SOS by WhatsApp (the dev outbo
   await page.goto("/emergency");
   await page.getByLabel("Emergency message").fill("Car crash on the expressway, two hurt");
   await page.getByLabel("Emergency type").selectOption("accident");
+  // With the page's scripts running Start asks first (before them, the form posts as without JavaScript).
+  await expect(page.getByRole("button", { name: "Start Emergency Broadcast" })).toHaveAttribute("type", "button");
   await page.getByRole("button", { name: "Start Emergency Broadcast" }).click();
+  await page.getByRole("button", { name: "Send SOS now" }).click();
   await expect(page.locator(".sos-result")).toContainText("1 emergency contact.");
 
   const outbox = await ctx.request.get(`${url}/api/dev/outbox?limit=100`);

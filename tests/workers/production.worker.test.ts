@@ -61,7 +61,14 @@ describe("production without Twilio", () => {
   });
 
   it("reports degraded health naming what is missing, never values", async () => {
-    const res = await request("/api/health");
+    // Its own address and support number set (placeholders fail health: workers/health.worker.test.ts).
+    const configured = {
+      ...production,
+      APP_URL: "https://linkup.example",
+      SUPPORT_PHONE: "+2348031234567",
+      USSD_CODE: "*347*88#",
+    } as AppEnv;
+    const res = await request("/api/health", {}, configured);
     expect(res.status).toBe(200);
     const body = await res.json<{ status: string; missing: string[] }>();
     expect(body.status).toBe("degraded");
@@ -73,7 +80,7 @@ describe("production without Twilio", () => {
       ready: false,
       missing: ["STRIPE_SECRET_KEY"],
     });
-    const halfStripe = { ...production, STRIPE_SECRET_KEY: "sk_live_x", STRIPE_PUBLISHABLE_KEY: "pk_live_x" } as AppEnv;
+    const halfStripe = { ...configured, STRIPE_SECRET_KEY: "sk_live_x", STRIPE_PUBLISHABLE_KEY: "pk_live_x" } as AppEnv;
     const half = await (await request("/api/health", {}, halfStripe)).json<{ billing: unknown; missing: string[] }>();
     expect(half.billing).toEqual({ mode: "stripe", ready: false, missing: ["STRIPE_WEBHOOK_SECRET"] });
     expect(half.missing).toContain("STRIPE_WEBHOOK_SECRET");

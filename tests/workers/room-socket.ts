@@ -117,3 +117,16 @@ export function textEnvelope(room: string, senderId: string, text: string, extra
     ...extra,
   };
 }
+
+/**
+ * Lets a room's minute pass and runs its alarm: the room writes its D1 batch now
+ * (docs/decisions/056-the-room-is-the-record-of-its-messages.md). Answers whether an alarm ran.
+ */
+export async function flushRoom(roomId: string): Promise<boolean> {
+  const { env, runDurableObjectAlarm, runInDurableObject } = await import("cloudflare:test");
+  const stub = env.ROOMS.get(env.ROOMS.idFromName(roomId));
+  await runInDurableObject(stub, (_room, state) => {
+    state.storage.sql.exec("UPDATE meta SET value = '0' WHERE key = 'flush_at'");
+  });
+  return runDurableObjectAlarm(stub);
+}

@@ -16,6 +16,8 @@ export interface AppContext {
   waitUntil: (promise: Promise<unknown>) => void;
   /** The Content-Security-Policy nonce of this answer: React Router's inline scripts carry it. */
   nonce: string;
+  /** The request's id in the logs and its `x-request-id` header: the error screen shows it to quote to support. */
+  requestId: string;
 }
 
 export const appContext = createContext<AppContext>();

@@ -8,6 +8,7 @@ import { ToastProvider } from "./components/toast";
 import { AppLockGate } from "./features/security/app-lock";
 import type { Me } from "../../core/api-types";
 import { apiGet, publicEnvOf } from "./lib/api.server";
+import { appContext } from "./context";
 import { usePageLanguage, useT } from "./i18n";
 import { pageLanguage } from "./i18n/messages.server";
 import "./styles.css";
@@ -17,11 +18,9 @@ export const STEALTH_TITLE = "Notes";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const cookie = request.headers.get("cookie");
-  const [me, notices] = await Promise.all([
-    apiGet<{ user: Me }>(context, "/api/me"),
-    // Unread notifications (SOS nearby, messages, security) for the Alerts tab's badge.
-    apiGet<{ unread: number }>(context, "/api/notifications/unread-count").catch(() => null),
-  ]);
+  // The visitor and their unread notifications (SOS nearby, messages, security) for the Alerts tab's badge, in
+  // one call: the API reads both with the session (docs/decisions/057-pages-ask-once-and-replicas.md).
+  const me = await apiGet<{ user: Me; notificationsUnread?: number }>(context, "/api/me");
   return {
     user: me?.user ?? null,
     cookiesAccepted: readCookie(cookie, COOKIE_CONSENT_COOKIE) === "true",
@@ -29,12 +28,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     cookieChoiceMade: ["true", COOKIE_CONSENT_DECLINED].includes(readCookie(cookie, COOKIE_CONSENT_COOKIE) ?? ""),
     mobileUserAgent: isMobileUserAgent(request.headers.get("user-agent")),
     env: publicEnvOf(context),
-    notificationsUnread: notices?.unread ?? 0,
+    notificationsUnread: me?.notificationsUnread ?? 0,
+    /** This page load's request id, for the error screen when a failure names none of its own. */
+    requestId: context.get(appContext).requestId,
     // The saved setting, else Accept-Language, else English; a saved change revalidates this loader, so the
     // whole page switches at once (docs/decisions/031-web-app-languages.md).
     i18n: pageLanguage(me?.user.settings.language, request),
   };
 }
+
+// Not after an action that cannot have changed the visitor (lib/revalidate.ts).
+export { rootShouldRevalidate as shouldRevalidate } from "./lib/revalidate";
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
 export const useRootData = () => useRouteLoaderData<RootData>("root");
@@ -101,8 +105,14 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const t = useT();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   if (!notFound) console.error("LinkUp: the screen failed to load", error);
+  // The id support looks up in the logs: the failed API call's when it named one, else the page load's, but only
+  // on the page load itself (location key "default"); after a navigation in the browser that id is another request's.
+  const named = isRouteErrorResponse(error) ? (error.data as { requestId?: unknown } | undefined)?.requestId : undefined;
+  const requestId = typeof named === "string" && named ? named : location.key === "default" ? root?.requestId : undefined;
   return (
     <>
+      {/* No route's meta runs for an error, so the tab would read the bare address (issue 32); React 19 hoists this. */}
+      {root?.user?.settings.stealthMode ? null : <title>{`${t(notFound ? "error.notFoundTitle" : "error.crashTitle")} — LinkUp`}</title>}
       <Header />
       <main className="main">
         {notFound ? (
@@ -117,6 +127,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           <section className="card center" role="alert">
             <h1>{t("error.crashTitle")}</h1>
             <p>{t("error.crashBody", { phone: root?.env.SUPPORT_PHONE || t("error.supportLine") })}</p>
+            {requestId ? (
+              <p className="muted" data-testid="request-id">
+                {t("error.reference", { id: requestId })}
+              </p>
+            ) : null}
             <div className="row">
               {/* Following the link reloads the screen, which clears the error, with or without JavaScript. */}
               <a href={location.pathname + location.search} className="btn btn-primary">

@@ -14,6 +14,7 @@ import type { AppEnv } from "../env";
 import { DomainError } from "../../core/domain-error";
 import { auditAction } from ".";
 import { roomStub } from "../rooms/stub";
+import { nearbyRoomId } from "../../core/room-ids";
 
 export function isBanned(user: Pick<User, "bannedAt">): boolean {
   return user.bannedAt !== null && user.bannedAt !== undefined;
@@ -41,7 +42,7 @@ export async function banPerson(env: Pick<AppEnv, "ROOMS">, db: Db, actor: User,
   const ended = await deleteAllSessions(db, target.id);
   const keysRevoked = await revokeAllApiKeys(db, target.id, new Date());
   const pushesDropped = await deleteAllPushSubscriptions(db, target.id);
-  const closedSockets = await closeSockets(env, db, target.id);
+  const closedSockets = await closeSockets(env, db, target.id, target.geohash);
   // The browsers they signed in from are barred from new anonymous identities while the ban lasts (workers/auth/device.ts).
   const devices = await countUserDevices(db, target.id);
   await auditAction(
@@ -74,10 +75,18 @@ export async function unbanPerson(db: Db, actor: User, targetId: string) {
   return { id: target.id, banned: false };
 }
 
-/** Closes the person's live sockets in every room they are in (mesh_connections says which). */
-async function closeSockets(env: Pick<AppEnv, "ROOMS">, db: Db, userId: string): Promise<number> {
+/** Closes the person's live sockets in every room they may be in (room_presence and their memberships say which). */
+/**
+ * Closes the person's sockets in the rooms D1 knows them in: where the rooms' last batch saw them, the rooms they are
+ * a member of, and their own area's room (a socket opened there since the last batch is not in D1 yet). A socket
+ * opened in another area within the last minute closes at its next reconnect, refused: the sessions are gone
+ * (docs/decisions/056-the-room-is-the-record-of-its-messages.md).
+ */
+async function closeSockets(env: Pick<AppEnv, "ROOMS">, db: Db, userId: string, geohash: string | null): Promise<number> {
   let closed = 0;
-  for (const roomId of await openConnectionRoomsOf(db, userId)) {
+  const rooms = new Set(await openConnectionRoomsOf(db, userId));
+  if (geohash) rooms.add(nearbyRoomId(geohash));
+  for (const roomId of rooms) {
     try {
       closed += await roomStub(env, roomId).expel(userId, BANNED_MESSAGE);
     } catch (e) {

@@ -11,10 +11,17 @@ import { auditAction } from ".";
 export const EDGE_CACHE_KEYS = ["https://linkup.internal/admin-health-probe", "https://linkup.internal/public-stats"] as const;
 
 /**
+ * Keys written per area cell: how many people an area has, shown on /emergency (docs/decisions/057). Not listed
+ * in EDGE_CACHE_KEYS (one per cell, and the Cache API cannot list them): each lives a minute and goes.
+ */
+export const AREA_USERS_KEY = "https://linkup.internal/area-users/";
+type EdgeCacheKey = (typeof EDGE_CACHE_KEYS)[number] | `${typeof AREA_USERS_KEY}${string}`;
+
+/**
  * The JSON under `key`, computed and kept for `maxAgeSeconds` when the edge cache has none (or is not there).
  * For figures every visitor sees alike: a page load must not count whole tables (issue 28).
  */
-export async function edgeCached<T>(key: (typeof EDGE_CACHE_KEYS)[number], maxAgeSeconds: number, compute: () => Promise<T>): Promise<T> {
+export async function edgeCached<T>(key: EdgeCacheKey, maxAgeSeconds: number, compute: () => Promise<T>): Promise<T> {
   const edge = edgeCache();
   const request = new Request(key);
   const hit = edge ? await edge.match(request) : undefined;

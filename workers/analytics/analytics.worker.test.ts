@@ -4,7 +4,11 @@ import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { newId } from "../../core/ids";
 import { adminSession, anonymousSession, call, setTier, verifiedSession } from "../../tests/workers/helpers";
-import { mustOpen, textEnvelope } from "../../tests/workers/room-socket";
+import { flushRoom, mustOpen, textEnvelope } from "../../tests/workers/room-socket";
+import { createDb } from "../../db";
+import { RETENTION_RULES } from "../../db/queries/retention";
+import { runRetention } from "../retention";
+import { countTrouble } from ".";
 
 type Metrics = Record<string, number | null> & {
   byKind: Record<string, number>;
@@ -62,6 +66,8 @@ describe("analytics", () => {
       socket.send({ type: "send", envelope });
     }
     await socket.waitFor(() => socket.of("ack").length === 4);
+    // The room counts its messages in D1 in its once-a-minute batch (docs/decisions/056-…): its minute passes here.
+    await flushRoom(room);
     const checkout = await call("/api/create-subscription", {
       method: "POST",
       cookie: b.cookie,
@@ -129,6 +135,49 @@ describe("analytics", () => {
   });
 });
 
+describe("trouble for the operator", () => {
+  type Trouble = Record<"queue_retried" | "dead_lettered" | "d1_write_failed" | "sos_unfinished" | "webhook_failed", number>;
+  const troubleOf = async (cookie: string, range = "24h") => (await metricsOf(cookie, range)).trouble as unknown as Trouble;
+
+  it("names every counter for the range, moves by exactly what was counted, and keeps ops.* out of people's events", async () => {
+    const admin = await adminUser();
+    const before = await troubleOf(admin.cookie);
+    expect(Object.keys(before).sort()).toEqual(["d1_write_failed", "dead_lettered", "queue_retried", "sos_unfinished", "webhook_failed"]);
+    const db = createDb(env);
+    await countTrouble(db, "queue_retried", 3);
+    await countTrouble(db, "dead_lettered");
+    await countTrouble(db, "webhook_failed", 2);
+    const after = await troubleOf(admin.cookie);
+    expect(after).toEqual({
+      ...before,
+      queue_retried: before.queue_retried + 3,
+      dead_lettered: before.dead_lettered + 1,
+      webhook_failed: before.webhook_failed + 2,
+    });
+    expect((await troubleOf(admin.cookie, "1h")).queue_retried).toBeGreaterThanOrEqual(3);
+    expect(Object.keys((await metricsOf(admin.cookie)).byKind).filter((k) => k.startsWith("ops."))).toEqual([]);
+  });
+
+  it("counts a failed retention delete as a failed D1 write, and the other rules still run", async () => {
+    const admin = await adminUser();
+    const before = await troubleOf(admin.cookie);
+    vi.spyOn(RETENTION_RULES, "sessions").mockRejectedValueOnce(new Error("D1_ERROR: database is locked"));
+    const counts = await runRetention(createDb(env));
+    expect(counts.sessions).toBeUndefined();
+    expect(counts.room_activity).toEqual(expect.any(Number));
+    expect((await troubleOf(admin.cookie)).d1_write_failed).toBe(before.d1_write_failed + 1);
+    vi.restoreAllMocks();
+  });
+
+  it("is never in a person's own figures", async () => {
+    const person = await verifiedSession("0907");
+    await setTier(person.id, "premium");
+    const res = await call("/api/analytics/metrics?scope=me&range=24h", { cookie: person.cookie });
+    expect(res.status).toBe(200);
+    expect(await res.json()).not.toHaveProperty("trouble");
+  });
+});
+
 describe("a person's own analytics", () => {
   const mine = async (cookie: string, range = "24h") => call(`/api/analytics/metrics?scope=me&range=${range}`, { cookie });
 
@@ -173,6 +222,7 @@ describe("a person's own analytics", () => {
     otherSocket.send({ type: "send", envelope: textEnvelope(room, other.id, "not mine") });
     await mySocket.waitFor(() => mySocket.of("ack").length === 3);
     await otherSocket.waitFor(() => otherSocket.of("ack").length === 1);
+    await flushRoom(room);
 
     await vi.waitFor(async () => expect((await (await mine(me.cookie, "1h")).json<Record<string, number>>()).messagesSent).toBe(2), {
       timeout: 3000,

@@ -1,7 +1,6 @@
 // Analytics from real events (docs/decisions/027-analytics.md): the domain modules record what happened as it
 // happens, into daily roll-ups per kind and coarse area; the admin figures are computed only from these and
 // the live tables. A failed write never fails the action it counts.
-import { roomKind } from "../../core/room-ids";
 import type { Db } from "../../db";
 import {
   addDailyCount,
@@ -34,7 +33,13 @@ export type EventKind =
  * /analytics-dashboard: queue messages retried and dead-lettered, D1 writes that failed, SOS jobs found
  * unfinished by the sweep, webhooks that failed to apply.
  */
-export type OpsCounter = "queue_retried" | "dead_lettered" | "d1_write_failed" | "sos_unfinished" | "webhook_failed";
+export const OPS_COUNTERS = ["queue_retried", "dead_lettered", "d1_write_failed", "sos_unfinished", "webhook_failed"] as const;
+export type OpsCounter = (typeof OPS_COUNTERS)[number];
+
+/** The trouble counters of a range, every one named (zero when nothing happened), from the by-kind sums. */
+function troubleOf(byKind: Record<string, number>): Record<OpsCounter, number> {
+  return Object.fromEntries(OPS_COUNTERS.map((what) => [what, byKind[`ops.${what}`] ?? 0])) as Record<OpsCounter, number>;
+}
 
 /** Counts one occurrence (or `n`) of trouble; like every event, a failed write never fails the caller. */
 export const countTrouble = (db: Db, what: OpsCounter, n = 1) => recordEvent(db, `ops.${what}`, { n });
@@ -77,35 +82,7 @@ export async function pruneAnalytics(db: Db, now = new Date()): Promise<void> {
   await deletePersonalBefore(db, hourOf(new Date(now.getTime() - PERSONAL_KEEP_MS)));
 }
 
-/** People's messages just recorded, counted per room kind and (for area rooms) coarse area, and for each sender. */
-export async function recordMessageEvents(
-  db: Db,
-  rows: { roomId: string; type: string; senderId?: string }[],
-  now = new Date(),
-): Promise<void> {
-  const tally = new Map<string, { kind: EventKind; area: string; n: number }>();
-  const bySender = new Map<string, { kind: EventKind; senderId: string; n: number }>();
-  for (const r of rows) {
-    if (r.type !== "text") continue;
-    const prefix = roomKind(r.roomId);
-    const kind: EventKind = prefix ? `message.${prefix}` : "message.other";
-    const area = prefix === "nearby" ? coarseArea(r.roomId.slice("nearby:".length)) : "";
-    const key = `${kind}|${area}`;
-    const t = tally.get(key) ?? { kind, area, n: 0 };
-    t.n++;
-    tally.set(key, t);
-    if (r.senderId) {
-      const sk = `${kind}|${r.senderId}`;
-      const p = bySender.get(sk) ?? { kind, senderId: r.senderId, n: 0 };
-      p.n++;
-      bySender.set(sk, p);
-    }
-  }
-  for (const t of tally.values()) await recordEvent(db, t.kind, { area: t.area, n: t.n, now });
-  for (const p of bySender.values()) await recordPersonal(db, p.senderId, p.kind, p.n, now);
-}
-
-/** Only the person's own activity (recordEvent and the message batches write the service-wide counts). */
+/** Only the person's own activity (recordEvent writes the service-wide counts; rooms count messages in their batch). */
 async function recordPersonal(db: Db, userId: string, kind: EventKind, n: number, now: Date): Promise<void> {
   try {
     await addPersonalCount(db, { userId, hour: hourOf(now), kind, n });
@@ -183,7 +160,9 @@ export async function metrics(db: Db, range: Range, now = new Date()) {
     networkHealth: null,
     /** Areas (about 150 km each) where anything was recorded in the range. */
     coverage,
-    byKind,
+    // People's events; the ops.* counters are the operator's, apart (read from the same sums: no extra query).
+    byKind: Object.fromEntries(Object.entries(byKind).filter(([kind]) => !kind.startsWith("ops."))),
+    trouble: troubleOf(byKind),
     messagesOverTime: series,
   };
 }

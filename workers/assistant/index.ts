@@ -3,6 +3,11 @@
 import { recordEvent } from "../analytics";
 import { chooseLanguage, LANGUAGE_ENGLISH_NAMES } from "../../core/i18n/languages";
 import { type AiCommand, findPremiumKeyword, LANGUAGES, type LanguageCode, parseAiCommand } from "../../core/ai-command";
+import { answerLanguage } from "../../core/ai-languages";
+import type { UiLanguage } from "../../core/i18n/languages";
+import { REPLIES } from "./replies";
+import { translator } from "../../core/i18n/catalogs";
+import { replyKeysFor } from "../../core/smart-reply-rules";
 import type { SmartReply, Translation } from "../../core/ai-schemas";
 import type { Tier } from "../../core/constants";
 import type { Db } from "../../db";
@@ -12,7 +17,7 @@ import { type AppEnv, isDevelopment } from "../env";
 import { marketAnswer } from "./market";
 import { type AreaHint, askerArea } from "./area";
 import {
-  emergencyGuidance,
+  emergencyGuidanceIn,
   helpText,
   isFirstAidQuestion,
   knowsOffline,
@@ -86,7 +91,9 @@ export interface AiCommandInput {
  * The default reply language follows the person's language setting (docs/decisions/031-web-app-languages.md);
  * a question written in another language is still answered in that one.
  */
-export function replyLanguage(setting: string): string | undefined {
+export function replyLanguage(setting: string, asked?: UiLanguage): string | undefined {
+  // A question in one of the other six languages is answered in it (issue 32), whatever the setting says.
+  if (asked && asked !== "english") return `Answer in ${LANGUAGE_ENGLISH_NAMES[asked]}: the person wrote in it.`;
   const language = chooseLanguage(setting, null);
   if (language === "english") return undefined;
   return `The person reads ${LANGUAGE_ENGLISH_NAMES[language]} best: answer in ${LANGUAGE_ENGLISH_NAMES[language]} unless their message is in another language.`;
@@ -99,7 +106,12 @@ export async function runAiCommand(env: AppEnv, db: Db, input: AiCommandInput): 
   // USSD users pick the assistant from a menu, so its help speaks of commands without the '@ai ' prefix.
   // Long answers are the USSD channel's to split: the screen shows the start, the SMS the whole answer.
   const screen = input.channel === "ussd" ? "ussd" : "web";
-  if (command.kind === "empty" || command.kind === "help") return { ok: true, message: helpText(screen), source: "offline" };
+  // Answers come in the language the person wrote in (issue 32); English keeps offline.ts's texts.
+  const asked = answerLanguage(input.text, chooseLanguage(user.language, null));
+  const local = asked === "english" ? null : REPLIES[asked];
+  if (command.kind === "empty" || command.kind === "help")
+    return { ok: true, message: local && command.kind === "help" ? local.help : helpText(screen), source: "offline" };
+  if (command.kind === "greeting") return { ok: true, message: local?.greeting ?? GREETING, source: "offline" };
   if (command.kind === "translate-usage") return { ok: true, message: translateUsage(command), source: "offline" };
 
   if (tier === "free") {
@@ -126,7 +138,10 @@ export async function runAiCommand(env: AppEnv, db: Db, input: AiCommandInput): 
 }
 
 type Answer = { message: string; source: "online" | "offline"; counts: boolean };
-type CountedCommand = Exclude<AiCommand, { kind: "empty" | "help" | "translate-usage" }>;
+type CountedCommand = Exclude<AiCommand, { kind: "empty" | "help" | "greeting" | "translate-usage" }>;
+
+const GREETING =
+  "Hello! I'm LIA, the LinkUp assistant. Ask me to translate, check market prices, or help in an emergency. Type '@ai help' for examples.";
 
 function translateUsage(command: Extract<AiCommand, { kind: "translate-usage" }>): string {
   const why =
@@ -144,11 +159,13 @@ async function answerCommand(env: AppEnv, db: Db, user: User, command: CountedCo
   const offline = offlineProvider();
   const timeoutMs = input.timeoutMs ?? AI_TIMEOUT_MS;
   const area = askerArea(input.area, user);
+  const asked = answerLanguage(input.text, chooseLanguage(user.language, null));
+  const local = asked === "english" ? null : REPLIES[asked];
 
   switch (command.kind) {
     case "emergency":
       // First-aid steps are vetted text, never generated: the same answer on every channel and connection.
-      return { message: emergencyGuidance(command.situation), source: "offline", counts: true };
+      return { message: emergencyGuidanceIn(asked, command.situation), source: "offline", counts: true };
     case "market":
       return {
         message: await marketAnswer(db, command.query, area, undefined, undefined, isDevelopment(env)),
@@ -157,31 +174,42 @@ async function answerCommand(env: AppEnv, db: Db, user: User, command: CountedCo
       };
     case "weather": {
       const named = command.place || area?.name || "";
-      if (!online) return { message: weatherNeedsConnection(named, command.day), source: "offline", counts: false };
+      const needs = () => (local ? local.weatherNeeds(named ? ` (${named})` : "") : weatherNeedsConnection(named, command.day));
+      if (!online) return { message: needs(), source: "offline", counts: false };
       try {
         const message = await forecast(command.place, area, timeoutMs, command.day ?? "today");
         return { message, source: "online", counts: true };
       } catch (e) {
         console.warn("assistant: forecast failed:", e instanceof Error ? e.message : e);
-        return { message: weatherNeedsConnection(named, command.day), source: "offline", counts: false };
+        return { message: needs(), source: "offline", counts: false };
       }
     }
     case "translate": {
       const result = await translateWith(online, offline, command.text, command.target, undefined, timeoutMs);
-      if (!result) return { message: phrasebookMiss(command.text, command.target), source: "offline", counts: false };
-      return { message: `🌍 ${LANGUAGES[command.target]}: ${result.translation.translatedText}`, source: result.source, counts: true };
+      if (!result) {
+        const miss = local
+          ? local.phrasebookMiss(command.text, local.languages[command.target])
+          : phrasebookMiss(command.text, command.target);
+        return { message: miss, source: "offline", counts: false };
+      }
+      const name = local ? local.languages[command.target] : LANGUAGES[command.target];
+      return { message: `🌍 ${name}: ${result.translation.translatedText}`, source: result.source, counts: true };
     }
     case "question": {
       // First aid is never left to a generated answer, online or not.
-      if (isFirstAidQuestion(command.question)) return { message: emergencyGuidance(command.question), source: "offline", counts: true };
+      if (isFirstAidQuestion(command.question))
+        return { message: emergencyGuidanceIn(asked, command.question), source: "offline", counts: true };
       const answer = await withFallback(
         online,
         offline,
-        (p) => p.chat({ question: command.question, history: input.history, system: replyLanguage(user.language) }),
+        (p) => p.chat({ question: command.question, history: input.history, system: replyLanguage(user.language, asked) }),
         timeoutMs,
       );
       // The offline 'needs the online assistant' reply answers nothing, so it costs nothing.
       const counts = answer.source === "online" || knowsOffline(command.question);
+      // Offline, an unknown question in another language is told so in that language.
+      if (local && answer.source === "offline" && !knowsOffline(command.question))
+        return { message: local.needsOnline, source: "offline", counts };
       return { message: answer.value, source: answer.source, counts };
     }
   }
@@ -248,11 +276,18 @@ export async function translateText(
   return { ok: true, ...result };
 }
 
-/** Smart replies for the last message of a chat (not counted: they are suggestions, not commands). */
+/**
+ * Smart replies for the last message of a chat (not counted: they are suggestions, not commands). Offline, a
+ * person whose screens are not in English gets the rules' replies in their language (core/smart-reply-rules.ts).
+ */
 export async function smartReplies(
   env: AppEnv,
-  input: { message: string; context?: string[]; mode?: AiMode; timeoutMs?: number },
+  input: { message: string; context?: string[]; mode?: AiMode; timeoutMs?: number; language?: UiLanguage },
 ): Promise<{ replies: SmartReply[]; source: "online" | "offline" }> {
+  if (input.language && input.language !== "english" && !onlineProvider(env, input.mode)) {
+    const t = translator(input.language);
+    return { replies: replyKeysFor(input.message).map((key, i) => ({ id: `reply-${i + 1}`, text: t(key) })), source: "offline" };
+  }
   const out = await withFallback(
     onlineProvider(env, input.mode),
     offlineProvider(),

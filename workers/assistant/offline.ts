@@ -6,6 +6,9 @@ import type { SupportCategory } from "../../core/ai-schemas";
 import { PRICES_NGN, TRIAL_DAYS } from "../../core/constants";
 import { lookupPhrase, PHRASE_SAMPLES } from "./phrasebook";
 import { type AssistantProvider, NeedsOnline } from "./provider";
+import { foldText } from "../../core/ai-languages";
+import type { UiLanguage } from "../../core/i18n/languages";
+import { REPLIES, topicWords } from "./replies";
 
 const naira = (n: number) => `₦${n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
 
@@ -104,6 +107,18 @@ export function emergencyGuidance(situation: string): string {
     lines.push(
       "Tell me what happened for first-aid steps, e.g. '@ai emergency bleeding', 'burn', 'choking', 'unconscious', 'snake bite', 'flood' or 'accident'.",
     );
+  return lines.join("\n");
+}
+
+/** The same guidance for a person writing in another language: its words, with the vetted steps (workers/assistant/replies.ts). */
+export function emergencyGuidanceIn(language: UiLanguage, situation: string): string {
+  if (language === "english") return emergencyGuidance(situation);
+  const texts = REPLIES[language];
+  const s = `${situation.toLowerCase()} ${topicWords(foldText(situation))}`;
+  const topics = FIRST_AID.filter((t) => t.words.some((w) => s.includes(w))).slice(0, 2);
+  const lines = [texts.emergencyTitle, texts.sosSteps];
+  if (topics.length) lines.push(texts.stepsInEnglish, ...topics.map((t) => `${t.title}: ${t.steps}`));
+  else lines.push(texts.tellMeWhat);
   return lines.join("\n");
 }
 

@@ -74,7 +74,8 @@ describe("the assistant understands people", () => {
     expect((await ask(cookie, "@ai how do I say thank you in yoruba")).body.message).toBe("🌍 Yoruba: Ẹ ṣé");
     expect((await ask(cookie, "@ai hausa for good night")).body.message).toBe("🌍 Hausa: Sai da safe");
     const bleed = (await ask(cookie, "@ai my friend dey bleed")).body.message;
-    expect(bleed).toContain("Call 112 (or 199) now.");
+    // Asked in Pidgin, answered in Pidgin (issue 32); the first-aid steps stay the vetted ones.
+    expect(bleed).toContain("Call 112 (or 199) now now.");
     expect(bleed).toContain("Bleeding: Press firmly on the wound");
     expect((await ask(cookie, "@ai weather for ibadan tomorrow")).body.message).toBe(
       "The weather forecast for ibadan tomorrow needs a connection to the forecast service, which isn't available right now. Please try again when you're online.",
@@ -112,5 +113,46 @@ describe("the free daily limit counts only real answers", () => {
     expect(help.status).toBe(200);
     expect(help.body.message).toContain("I'm LIA, the LinkUp assistant.");
     expect(help.body.message).toContain("Your own words work too, in English or Pidgin");
+  });
+});
+
+// Issue 32: the same requests in the other six languages, answered in the language they were asked in.
+describe("the assistant answers in the asker's language", () => {
+  it("answers a Hausa price question with the prices, and greets and helps in the asker's language", async () => {
+    const { cookie } = await anonymousSession();
+    const kano = await ask(cookie, "@ai farashin shinkafa a Kano?");
+    expect(kano.status).toBe(200);
+    expect(priceLines(kano.body.message)).toContain("• Rice (local), Dawanau Market (Kano): ₦70,200 per 50kg bag");
+    expect((await ask(cookie, "@ai sannu")).body.message).toMatch(/^Sannu! Ni ce LIA/);
+    expect((await ask(cookie, "@ai how far, wetin you fit do for me?")).body.message).toMatch(/^Na me be LIA/);
+    expect((await ask(cookie, "@ai ماذا تستطيع ان تفعل؟")).body.message).toMatch(/^أنا LIA/);
+    expect((await ask(cookie, "@ai que peux-tu faire")).body.message).toMatch(/^Je suis LIA/);
+  });
+
+  it("translates between the languages, naming the language in the asker's words", async () => {
+    const { cookie } = await anonymousSession();
+    expect((await ask(cookie, "@ai traduis merci en haoussa")).body.message).toBe("🌍 haoussa: Na gode");
+    expect((await ask(cookie, "@ai fassara good morning zuwa yarbanci")).body.message).toBe("🌍 Yarbanci: Ẹ káàárọ̀");
+    expect((await ask(cookie, "@ai ترجم شكرا الى الهوسا")).body.message).toBe("🌍 الهوسا: Na gode");
+    expect((await ask(cookie, "@ai kedu ka esi asi thank you na yoruba")).body.message).toBe("🌍 Yoruba: Ẹ ṣé");
+    expect((await ask(cookie, "@ai tumo e se si geesi")).body.message).toBe("🌍 Gẹ̀ẹ́sì: Thank you");
+  });
+
+  it("gives the SOS steps in the asker's language with the vetted first-aid steps", async () => {
+    const { cookie } = await anonymousSession();
+    const hausa = (await ask(cookie, "@ai jini yana zuba daga kansa")).body.message;
+    expect(hausa).toContain("Kira 112 (ko 199) yanzu");
+    expect(hausa).toContain("Press firmly on the wound");
+    const arabic = (await ask(cookie, "@ai ابني ينزف")).body.message;
+    expect(arabic).toContain("اتصل بـ 112");
+    expect(arabic).toContain("Press firmly on the wound");
+    const pidgin = (await ask(cookie, "@ai my pikin dey bleed")).body.message;
+    expect(pidgin).toContain("Call 112 (or 199) now now");
+  });
+
+  it("says in the asker's language when a question needs the online assistant", async () => {
+    const { cookie } = await anonymousSession();
+    const igbo = (await ask(cookie, "@ai onye meriri egwuregwu unyahu?")).body.message;
+    expect(igbo).toMatch(/^Ajụjụ a chọrọ onye inyeaka/);
   });
 });

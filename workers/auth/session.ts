@@ -5,7 +5,9 @@ import { createDb } from "../../db";
 import { deleteSession, findSession, insertSession, touchSession } from "../../db/queries/sessions";
 import type { User } from "../../db/schema";
 import { findUserById } from "../../db/queries/users";
+import { unreadCount } from "../../db/queries/notifications";
 import { isBanned, refuseIfBanned } from "../admin/bans";
+import { requestReads } from "../db-reads";
 import { linkDevice } from "./device";
 import { newId, toBase64Url } from "../../core/ids";
 import { refreshIfLapsed } from "../billing";
@@ -105,11 +107,13 @@ function readSession(c: Context<AppBindings>, db: ReturnType<typeof createDb>, h
 
 /** Puts the database and the signed-in user (or null) on every request. */
 export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
-  const db = createDb(c.env);
+  // Reads run in the request's D1 session: replicas may answer a GET's (workers/db-reads.ts).
+  const db = createDb(c.env, requestReads(c.req.raw, c.env));
   c.set("db", db);
   c.set("user", null);
   c.set("sessionHash", null);
   c.set("pendingSecondFactorUserId", null);
+  c.set("sessionUnread", null);
   const token = getCookie(c, SESSION_COOKIE);
   if (token && token.length <= 64) {
     const hash = await sessionHash(c.env, token);
@@ -131,10 +135,17 @@ export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
       // A trial, grace period or grant that ran out by the clock ends before this request is served.
       c.set("user", await refreshIfLapsed(db, session.user));
       c.set("sessionHash", hash);
+      c.set("sessionUnread", { userId: session.user.id, count: Number(session.unreadNotifications ?? 0) });
     }
   }
   await next();
 };
+
+/** The user's unread notifications: as read with the session when it is theirs, else counted now. */
+export async function unreadNotifications(c: Context<AppBindings>, user: User): Promise<number> {
+  const read = c.var.sessionUnread;
+  return read?.userId === user.id ? read.count : unreadCount(c.var.db, user.id);
+}
 
 /** Whether an Origin header names this site (the request's own origin or APP_URL's). */
 export function sameSiteOrigin(c: Context<AppBindings>, origin: string): boolean {

@@ -14,10 +14,16 @@ import { recordSecurityEvent } from "./security-events";
 import { sessionsOf } from "./sessions";
 import { roomStub } from "../rooms/stub";
 
-/** Everything LinkUp holds about the person, as one JSON document. Secrets (hashes, the TOTP secret) are left out. */
-export async function exportMyData(db: Db, user: User, currentSessionHash: string | null) {
+/**
+ * Everything LinkUp holds about the person, as one JSON document. Secrets (hashes, the TOTP secret) are left out.
+ * Their messages come from the rooms that hold them (docs/decisions/056-the-room-is-the-record-of-its-messages.md).
+ */
+export async function exportMyData(env: Pick<AppEnv, "ROOMS">, db: Db, user: User, currentSessionHash: string | null) {
   const id = user.id;
   const r = await personalRecords(db, id);
+  const messages: object[] = [];
+  // The RPC stub's type loses the envelope's shape; the room answers plain JSON objects.
+  for (const roomId of await roomsOfUser(db, id)) messages.push(...((await roomStub(env, roomId).sentBy(id)) as unknown as object[]));
   await recordSecurityEvent(db, id, "export");
   return {
     exportedAt: new Date().toISOString(),
@@ -30,7 +36,7 @@ export async function exportMyData(db: Db, user: User, currentSessionHash: strin
     invitations: r.invitations,
     blocks: r.blocks,
     deviceKeys: r.deviceKeys,
-    messages: r.messages,
+    messages,
     emergencyBroadcasts: r.emergencyBroadcasts,
     emergencyContacts: r.emergencyContacts,
     sosResponses: r.sosResponses,

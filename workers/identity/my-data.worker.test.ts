@@ -7,7 +7,7 @@ import { createDb } from "../../db";
 import { findUserById } from "../../db/queries/users";
 import { files } from "../../db/schema";
 import { anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
-import { mustOpen, textEnvelope } from "../../tests/workers/room-socket";
+import { flushRoom, mustOpen, textEnvelope } from "../../tests/workers/room-socket";
 import { openTicket } from "../assistant/support";
 
 const stubOf = (roomId: string) => env.ROOMS.get(env.ROOMS.idFromName(roomId));
@@ -20,15 +20,6 @@ const senders = (roomId: string) =>
       .toArray()
       .map((r) => r.sender_id),
   );
-
-async function until<T>(check: () => Promise<T | undefined | null | false>): Promise<T> {
-  for (let i = 0; i < 60; i++) {
-    const v = await check();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("timed out");
-}
 
 /** Every row of every table of the database, as text, for a search of a person's id and phone. */
 async function everyRowAsText(): Promise<Record<string, string>> {
@@ -84,11 +75,8 @@ async function busyPerson() {
   const r2Key = `voice/${a.id}/note.webm`;
   await env.FILES.put(r2Key, new Uint8Array([1, 2, 3]));
   await db.insert(files).values({ id: `f-${a.id}`, ownerId: a.id, kind: "voice", name: "note.webm", size: 3, mime: "audio/webm", r2Key });
-  // The room writes message rows to D1 after acknowledging them.
-  await until(async () => {
-    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM messages WHERE sender_id = ?").bind(a.id).first<{ n: number }>();
-    return (n?.n ?? 0) >= 2;
-  });
+  // The rooms' minute passes: their batches write counts, points and presence (docs/decisions/056-…).
+  for (const roomId of [groupId, dm]) await flushRoom(roomId);
   return { a, b, groupId, dm, r2Key };
 }
 

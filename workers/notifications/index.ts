@@ -203,6 +203,11 @@ export async function pushStored(env: AppEnv, db: Db, rows: NotificationRow[], n
   return push(env, db, { rows, prefs }, now);
 }
 
+/** Stores one notification per user whose preference is on, without pushing (the SOS claims first, decision 054). */
+export async function storeMany(db: Db, userIds: string[], input: NotifyInput): Promise<NotificationRow[]> {
+  return (await store(db, userIds, input)).rows;
+}
+
 /** Stores and pushes one notification to many users (the SOS fan-out); awaits the pushes. */
 export async function notifyMany(
   env: AppEnv,

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { createDb } from "../../db";
 import { anonymousSession, call } from "../../tests/workers/helpers";
 import type { AppEnv } from "../env";
-import { meshConnections } from "../../db/schema";
+import { roomPresence } from "../../db/schema";
 import { notify, notifyDirectMessage, notifyDirectMessageIfOffline } from "./index";
 
 const db = createDb(env);
@@ -96,11 +96,12 @@ describe("notification centre", () => {
 describe("direct messages", () => {
   it("notify only a recipient with no open connection", async () => {
     const me = await anonymousSession();
-    await db.insert(meshConnections).values({ id: `c-${me.user.id}`, userId: me.user.id, roomId: "nearby:s14mh" });
+    // Present in an area room as of its last batch (docs/decisions/056-the-room-is-the-record-of-its-messages.md).
+    await db.insert(roomPresence).values({ userId: me.user.id, roomId: "nearby:s14mh", sockets: 1 });
     const input = { recipientId: me.user.id, senderName: "Kind Falcon", roomId: "dm:x:y" };
     expect(await notifyDirectMessageIfOffline(env as AppEnv, db, input)).toBe(false);
     expect((await list(me.cookie)).notifications).toHaveLength(0);
-    await db.update(meshConnections).set({ isActive: false, disconnectedAt: new Date() }).where(eq(meshConnections.userId, me.user.id));
+    await db.delete(roomPresence).where(eq(roomPresence.userId, me.user.id));
     expect(await notifyDirectMessageIfOffline(env as AppEnv, db, input)).toBe(true);
     expect((await list(me.cookie)).notifications.map((n) => n.title)).toEqual(["New message from Kind Falcon"]);
   });

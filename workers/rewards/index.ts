@@ -5,7 +5,6 @@ import {
   dailyBonusPoints,
   levelOf,
   MESSAGE_POINTS,
-  MESSAGE_POINTS_PER_DAY,
   type LeaderboardAnswer,
   type LeaderboardQuery,
   type RewardsAnswer,
@@ -22,7 +21,7 @@ import {
   earnerStanding,
   pointTotals,
   recordPoints,
-  recordPointsMany,
+  rewardedAchievements,
   topEarners,
 } from "../../db/queries/rewards";
 import type { User } from "../../db/schema";
@@ -38,29 +37,6 @@ import type { AppEnv } from "../env";
 import { DomainError } from "../../core/domain-error";
 
 const DAY_MS = 86_400_000;
-
-/**
- * Points for messages sent in rooms (called when the room writes them to D1): each message once, at most
- * MESSAGE_POINTS_PER_DAY a day. One count and one insert per sender and day, so a busy room's flush stays cheap.
- */
-export async function awardMessagePoints(db: Db, rows: { id: string; senderId: string; sentAt?: Date }[]): Promise<void> {
-  const groups = new Map<string, { userId: string; day: string; ids: string[] }>();
-  for (const row of rows) {
-    const day = serverDay(row.sentAt ?? new Date());
-    const key = `${row.senderId} ${day}`;
-    const g = groups.get(key) ?? { userId: row.senderId, day, ids: [] };
-    g.ids.push(row.id);
-    groups.set(key, g);
-  }
-  for (const g of groups.values()) {
-    const room = MESSAGE_POINTS_PER_DAY - (await countEventsOn(db, g.userId, "message", g.day));
-    if (room <= 0) continue;
-    await recordPointsMany(
-      db,
-      g.ids.slice(0, room).map((ref) => ({ userId: g.userId, kind: "message" as const, ref, points: MESSAGE_POINTS, day: g.day })),
-    );
-  }
-}
 
 /** Points for verifying a phone, once per person however often they verify. */
 export async function awardVerified(db: Db, userId: string, now = new Date()): Promise<void> {
@@ -127,13 +103,19 @@ export async function claimDailyBonus(db: Db, userId: string, now = new Date()):
 /** GET /api/rewards: the person's points, level, streak, bonus and achievements' progress, all from the ledger. */
 export async function rewardsFor(db: Db, userId: string, now = new Date()): Promise<RewardsAnswer> {
   const today = serverDay(now);
-  const [totals, days, rooms] = await Promise.all([pointTotals(db, userId), bonusDays(db, userId), listUserRooms(db, userId)]);
+  const [totals, days, rooms, rewarded] = await Promise.all([
+    pointTotals(db, userId),
+    bonusDays(db, userId),
+    listUserRooms(db, userId),
+    rewardedAchievements(db, userId),
+  ]);
   const by = (k: string) => totals.find((t) => t.kind === k);
   const totalPoints = totals.reduce((s, t) => s + Number(t.points), 0);
   const daySet = new Set(days);
   const claimedToday = daySet.has(today);
   const streak = streakEnding(daySet, claimedToday ? today : yesterdayOf(today));
-  const messages = Number(by("message")?.count ?? 0);
+  // A day's message points are one ledger row (docs/decisions/056-…), so messages are counted from the points.
+  const messages = Math.round(Number(by("message")?.points ?? 0) / MESSAGE_POINTS);
   const helped = Number(by("sos_helped")?.count ?? 0);
   // Measured progress where LinkUp records the action; devices and invited friends are not counted yet.
   const progress: Record<string, number> = {
@@ -158,7 +140,9 @@ export async function rewardsFor(db: Db, userId: string, now = new Date()): Prom
     },
     achievements: ACHIEVEMENTS.map((a) => {
       const p = Math.min(a.maxProgress, progress[a.id] ?? 0);
-      return { ...a, progress: p, unlocked: p >= a.maxProgress };
+      const reached = p >= a.maxProgress;
+      const unlocked = rewarded.includes(a.id);
+      return { ...a, progress: p, reached, unlocked, waiting: reached && !unlocked ? ("verify" as const) : null };
     }),
   };
 }
@@ -173,9 +157,10 @@ export async function settleAchievements(env: AppEnv, db: Db, user: User, now = 
   const { achievements } = await rewardsFor(db, user.id, now);
   const phoneKey = await phoneClaimKey(env, user.phone);
   const rewarded: string[] = [];
-  for (const a of achievements.filter((x) => x.unlocked)) {
-    // The row is the once-only guard; the days are granted only by the request that wrote it.
-    const first = await recordPoints(db, { userId: user.id, kind: "achievement", ref: a.id, points: 0, day: serverDay(now) });
+  for (const a of achievements.filter((x) => x.reached && !x.unlocked)) {
+    // The row is the once-only guard and carries the achievement's points (it once carried 0, so an achievement
+    // showed "100 points" that the total never held); the days are granted only by the request that wrote it.
+    const first = await recordPoints(db, { userId: user.id, kind: "achievement", ref: a.id, points: a.points, day: serverDay(now) });
     if (!first) continue;
     // Once per phone ever, not per account: deleting the account and joining again earns no reward twice
     // (docs/decisions/049-abuse-bans-claims-and-names.md). The ledger row stays, so it is not tried again.

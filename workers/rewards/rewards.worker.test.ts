@@ -4,9 +4,10 @@ import { describe, expect, it } from "vitest";
 import type { RewardsAnswer } from "../../core/rewards";
 import { createDb } from "../../db";
 import { anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
-import { mustOpen, textEnvelope } from "../../tests/workers/room-socket";
+import { flushRoom, mustOpen, textEnvelope } from "../../tests/workers/room-socket";
+import { type FlushMessage, writeRoomFlush } from "../../db/queries/room-activity";
 import type { AppEnv } from "../env";
-import { awardMessagePoints, awardVerified, claimDailyBonus, rewardsFor } from "./index";
+import { awardVerified, claimDailyBonus, rewardsFor } from "./index";
 
 const db = () => createDb(env as unknown as AppEnv);
 
@@ -25,23 +26,35 @@ describe("rewards", () => {
     socket.send({ type: "send", envelope });
     await socket.waitForType("ack", (f) => f.id === envelope.id);
     socket.send({ type: "send", envelope });
-    let points = 0;
-    for (let i = 0; i < 50 && points === 0; i++) {
-      points = (await rewards(cookie)).totalPoints;
-      if (points === 0) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(points).toBe(5);
+    await socket.waitFor(() => socket.of("ack").length === 2);
+    // Nothing reaches D1 until the room's minute is up; then its batch counts the message once.
+    expect((await rewards(cookie)).totalPoints).toBe(0);
+    expect(await flushRoom(roomId)).toBe(true);
+    expect((await rewards(cookie)).totalPoints).toBe(5);
     socket.ws.close();
   });
 
   it("gives points for a message once, not for the same message again, and at most 20 messages a day", async () => {
     const { cookie, user } = await anonymousSession();
-    const at = new Date("2026-11-20T10:00:00Z");
-    await awardMessagePoints(db(), [{ id: "m-1", senderId: user.id, sentAt: at }]);
-    await awardMessagePoints(db(), [{ id: "m-1", senderId: user.id, sentAt: at }]);
+    const at = Date.parse("2026-11-20T10:00:00Z");
+    const roomId = `nearby:s0p${user.id.slice(0, 2)}`;
+    const batch = (messages: FlushMessage[]) =>
+      writeRoomFlush(db(), {
+        roomId,
+        epoch: 1,
+        throughSeq: messages.at(-1)?.[0] ?? 0,
+        messages,
+        kind: "message.nearby",
+        area: "s0p",
+        presence: [],
+        presenceReset: false,
+        now: at,
+      });
+    // The room's batch, then the same batch again (a replay after a crash): counted once.
+    await batch([[1, user.id, 1, at]]);
+    await batch([[1, user.id, 1, at]]);
     expect((await rewards(cookie)).totalPoints).toBe(5);
-    const many = Array.from({ length: 30 }, (_, i) => ({ id: `m-many-${i}`, senderId: user.id, sentAt: at }));
-    await awardMessagePoints(db(), many);
+    await batch(Array.from({ length: 30 }, (_, i): FlushMessage => [2 + i, user.id, 1, at + i]));
     const r = await rewards(cookie);
     expect(r.totalPoints).toBe(100);
     expect(r.messagesConnected).toBe(20);
@@ -138,7 +151,9 @@ describe("rewards", () => {
     }
     // First Contact (join your first room) rewards 2 days of Premium.
     const seen = await rewards(verified.cookie);
-    expect(seen.achievements.find((a) => a.id === "first-contact")).toMatchObject({ unlocked: true, rewardDays: 2 });
+    expect(seen.achievements.find((a) => a.id === "first-contact")).toMatchObject({ unlocked: true, waiting: null, rewardDays: 2 });
+    // Its 100 points count in the total (verifying gave 200), once however often the screen is opened.
+    expect(seen.totalPoints).toBe(300);
     await rewards(verified.cookie);
     const grants = await env.DB.prepare("select current_period_end from subscriptions where user_id = ? and source = 'complimentary'")
       .bind(verified.id)
@@ -150,8 +165,15 @@ describe("rewards", () => {
     const me = (await (await call("/api/me", { cookie: verified.cookie })).json()) as { user: { tier: string } };
     expect(me.user.tier).toBe("premium");
 
-    // The anonymous person unlocked it too, but Premium is for verified people: nothing is granted.
-    expect((await rewards(anon.cookie)).achievements.find((a) => a.id === "first-contact")?.unlocked).toBe(true);
+    // The anonymous person reached it too, but Premium is for verified people: it is not shown as achieved, no
+    // points or days are given, and it says what would give them (issue 32).
+    const anonSeen = await rewards(anon.cookie);
+    expect(anonSeen.achievements.find((a) => a.id === "first-contact")).toMatchObject({
+      reached: true,
+      unlocked: false,
+      waiting: "verify",
+    });
+    expect(anonSeen.totalPoints).toBe(0);
     const anonGrants = await env.DB.prepare("select count(*) as n from subscriptions where user_id = ?")
       .bind(anon.user.id)
       .first<{ n: number }>();

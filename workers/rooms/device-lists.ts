@@ -1,4 +1,4 @@
-// A person's signed device list (docs/protocol.md §2, docs/decisions/061-one-identity-per-person.md). The server
+// A person's signed device list (docs/protocol.md §2, docs/decisions/063-one-identity-per-person.md). The server
 // stores the newest list a person's device publishes and hands it out; it checks the account key's signature
 // only to refuse junk and keeps no older version over a newer one. Clients check everything again: the server
 // cannot sign a list, so it cannot add a device, re-list a withdrawn one or roll a client back unnoticed.

@@ -47,7 +47,12 @@ export async function inviteToGroup(db: Db, user: Pick<User, "id">, roomId: stri
 }
 
 export async function invitationsFor(db: Db, user: Pick<User, "id">): Promise<InvitationInfo[]> {
-  return (await listInvitations(db, user.id)).map((i) => ({
+  return invitationInfos(await listInvitations(db, user.id));
+}
+
+/** Invitation rows as the chat screen shows them (also from db/queries/chat-lists.ts). */
+export function invitationInfos(rows: Awaited<ReturnType<typeof listInvitations>>): InvitationInfo[] {
+  return rows.map((i) => ({
     roomId: i.roomId,
     name: i.name,
     invitedBy: i.invitedBy,
@@ -101,7 +106,11 @@ export async function unblockPerson(db: Db, user: Pick<User, "id">, otherId: str
 
 export async function blockedBy(db: Db, user: Pick<User, "id">): Promise<BlockedInfo[]> {
   // Someone blocked from an area room keeps the name they had there (core/names.ts).
-  return (await listBlocked(db, user.id)).map((b) => ({ userId: b.userId, nickname: nameForOthers({ id: b.userId, ...b }) }));
+  return blockedInfos(await listBlocked(db, user.id));
+}
+
+export function blockedInfos(rows: Awaited<ReturnType<typeof listBlocked>>): BlockedInfo[] {
+  return rows.map((b) => ({ userId: b.userId, nickname: nameForOthers({ id: b.userId, ...b }) }));
 }
 
 /** Throws 403 when `otherId` has blocked `userId` (direct chats with them are closed to `userId`). */

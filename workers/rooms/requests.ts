@@ -83,6 +83,11 @@ export async function withRequests(db: Db, userId: string, rooms: RoomSummary[])
     db,
     rooms.filter((r) => r.kind === "dm").map((r) => r.id),
   );
+  return markRequests(userId, rooms, rows);
+}
+
+/** The rooms, each direct chat with its pending request (rows of requestsAmong or db/queries/chat-lists.ts). */
+export function markRequests(userId: string, rooms: RoomSummary[], rows: DirectRequestRow[]): RoomSummary[] {
   const pending = new Map(rows.filter((r) => r.status === "pending").map((r) => [r.roomId, r]));
   return rooms.map((r) => {
     const row = pending.get(r.id);

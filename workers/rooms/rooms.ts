@@ -8,7 +8,6 @@ import type { NearbyInfo, RoomMemberInfo, RoomStats, RoomSummary, RoomsAnswer } 
 import type { Db } from "../../db";
 import {
   addMembers,
-  countActiveConnections,
   ensureRoom,
   findRoom,
   findUsersByIds,
@@ -19,9 +18,10 @@ import {
 } from "../../db/queries/rooms";
 import type { User } from "../../db/schema";
 import { DomainError } from "../../core/domain-error";
-import { blockedBy, invitationsFor, inviteToGroup, requireNotBlockedBy } from "./membership";
+import { blockedInfos, invitationInfos, inviteToGroup, requireNotBlockedBy } from "./membership";
+import { chatListsOf } from "../../db/queries/chat-lists";
 import { dmMembership } from "../../db/queries/direct-requests";
-import { consentToOpen, startRequest, withRequests } from "./requests";
+import { consentToOpen, markRequests, startRequest } from "./requests";
 import { roomStub } from "./stub";
 
 /** The user's area room, by the one precedence every channel uses (core/places.ts `resolveArea`). */
@@ -63,19 +63,22 @@ function summary(row: Pick<RoomRow, "id" | "kind" | "name">, extra: Partial<Room
   };
 }
 
-/** GET /api/rooms: the area room (joined or not), then groups and direct chats, latest activity first. */
+/**
+ * GET /api/rooms: the area room (joined or not), then groups and direct chats, latest activity first. Two
+ * statements: the rooms, and what the screen lists beside them (db/queries/chat-lists.ts, docs/decisions/057).
+ */
 export async function roomsFor(db: Db, user: User): Promise<RoomsAnswer> {
   const nearby = nearbyFor(user);
-  const rows = await listUserRooms(db, user.id);
-  const peers = rows.filter((r) => r.kind === "dm").map((r) => dmPeer(r.id, user.id));
-  const names = new Map((await findUsersByIds(db, peers.filter(Boolean) as string[])).map((u) => [u.id, nameForOthers(u)]));
+  const [rows, lists] = await Promise.all([listUserRooms(db, user.id), chatListsOf(db, user.id)]);
+  const names = new Map(lists.directs.flatMap((d) => (d.peer ? [[d.peer.id, nameForOthers(d.peer)] as const] : [])));
+  const verifiedPeers = new Set(lists.directs.flatMap((d) => (d.peer?.verified ? [d.peer.id] : [])));
   const rooms: RoomSummary[] = rows.map((r) => {
     const peerId = r.kind === "dm" ? (dmPeer(r.id, user.id) ?? undefined) : undefined;
     return summary(r, {
       name: peerId ? (names.get(peerId) ?? r.name) : r.name,
       memberCount: Number(r.memberCount),
       lastMessageAt: r.lastMessageAt === null ? null : Number(r.lastMessageAt),
-      ...(peerId ? { peerId } : {}),
+      ...(peerId ? { peerId, peerVerified: verifiedPeers.has(peerId) } : {}),
     });
   });
   // Only the current area room is listed among nearby rooms; areas the user has left behind drop out.
@@ -84,12 +87,13 @@ export async function roomsFor(db: Db, user: User): Promise<RoomsAnswer> {
     list.unshift(summary({ id: nearby.roomId, kind: "nearby", name: nearby.name }, { joined: false }));
   }
   list.sort((a, b) => (a.kind === "nearby" ? -1 : b.kind === "nearby" ? 1 : 0));
-  const [invitations, blocked, marked] = await Promise.all([
-    invitationsFor(db, user),
-    blockedBy(db, user),
-    withRequests(db, user.id, list),
-  ]);
-  return { nearby, rooms: marked, invitations, blocked };
+  const requests = lists.directs.flatMap((d) => (d.request ? [d.request] : []));
+  return {
+    nearby,
+    rooms: markRequests(user.id, list, requests),
+    invitations: invitationInfos(lists.invitations),
+    blocked: blockedInfos(lists.blocked),
+  };
 }
 
 /** POST /api/rooms/nearby/join: joins the user's current area room. */
@@ -137,7 +141,16 @@ export async function openDm(
   await addMembers(db, id, [{ userId: user.id }, { userId: other.id }]);
   const request = consent.request ? { request: consent.request } : {};
   // The peer as strangers see them: an anonymous member of an area room stays anonymous here (issue 27 finding 9).
-  return { room: summary(row, { name: nameForOthers(other, id), memberCount: 2, peerId: other.id, ...request }), created: !existing };
+  return {
+    room: summary(row, {
+      name: nameForOthers(other, id),
+      memberCount: 2,
+      peerId: other.id,
+      peerVerified: other.authMode === "verified",
+      ...request,
+    }),
+    created: !existing,
+  };
 }
 
 /**
@@ -173,7 +186,7 @@ export async function membersOf(db: Db, user: User, roomId: string): Promise<Roo
   }));
 }
 
-/** GET /api/rooms/:id/stats: the room's own live figures plus its active connections in D1. */
+/** GET /api/rooms/:id/stats: the room's own live figures (its sockets are its active connections). */
 export async function roomStats(env: Pick<Env, "ROOMS">, db: Db, user: User, roomId: string): Promise<RoomStats> {
   await requireRoomAccess(db, user, roomId);
   const live = await roomStub(env, roomId).stats();
@@ -182,7 +195,7 @@ export async function roomStats(env: Pick<Env, "ROOMS">, db: Db, user: User, roo
     nodes: live.nodes,
     people: live.people,
     present: live.present,
-    activeConnections: await countActiveConnections(db, roomId),
+    activeConnections: live.nodes,
     messagesStored: live.stored,
     messagesRelayed: live.relayed,
   };

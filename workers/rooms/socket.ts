@@ -1,6 +1,6 @@
 // WebSocket upgrades for rooms: the Worker authenticates from the session cookie (401 otherwise), checks
 // that the user may enter the room (403 for non-members of groups and direct chats), then hands the socket
-// to the room's Durable Object with the user id it proved.
+// to the room's Durable Object with the user id it proved (or to the shard of a busy area its main room names).
 import { Hono } from "hono";
 import { RoomIdSchema } from "../../core/rooms";
 import { checkSocketOrigin, loadSession } from "../auth/session";
@@ -9,6 +9,9 @@ import { notFound, onError } from "../errors";
 import { DomainError } from "../../core/domain-error";
 import { requireRoomAccess, shownName } from "./rooms";
 import { roomStub } from "./stub";
+import { currentRequestId, REQUEST_ID_HEADER } from "../logs";
+import { shardObjectName } from "../../core/room-ids";
+import { SHARD_COUNT_HEADER, SHARD_HEADER } from "../../durable-objects/shards";
 
 export const rooms = new Hono<AppBindings>().use(loadSession).get("/:id", async (c) => {
   if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new DomainError("upgrade_required", "Expected a WebSocket upgrade");
@@ -27,7 +30,20 @@ export const rooms = new Hono<AppBindings>().use(loadSession).get("/:id", async 
   url.searchParams.set("nickname", shownName(user, roomId));
   // A direct chat waiting for consent tells its room who asked (docs/decisions/050-consent-before-a-stranger-reaches-you.md).
   if (requester) url.searchParams.set("request", requester);
-  return stub.fetch(new Request(url, c.req.raw));
+  // The room logs the socket's frames under this request's id (durable-objects/logged-room.ts).
+  const upgrade = (target: URL) => {
+    const req = new Request(target, c.req.raw);
+    req.headers.set(REQUEST_ID_HEADER, currentRequestId() ?? "");
+    return req;
+  };
+  const answer = await stub.fetch(upgrade(url));
+  // A busy area's main room names one of its shards instead (docs/decisions/043-room-speed-and-shards.md): one
+  // more Durable Object call, no D1 query.
+  const shard = Number(answer.headers.get(SHARD_HEADER) ?? 0);
+  if (answer.status === 101 || !(shard > 0)) return answer;
+  url.searchParams.set("shard", String(shard));
+  url.searchParams.set("shards", answer.headers.get(SHARD_COUNT_HEADER) ?? "");
+  return roomStub(c.env, shardObjectName(roomId, shard)).fetch(upgrade(url));
 });
 rooms.onError(onError);
 rooms.notFound(notFound);

@@ -1,24 +1,39 @@
-// The SOS fan-out past what one request should carry (docs/decisions/036-sos-fan-out-on-a-queue.md): the SOS
-// request alerts the first people itself, so its answer can say who was reached, and puts everyone else on the
-// SOS_FANOUT queue in batches. This Worker consumes the queue: it stores and pushes each batch's alerts,
-// records every person's outcome in sos_deliveries, and has the queue retry a batch whose pushes failed.
+// The SOS fan-out past what one request should carry (docs/decisions/036-sos-fan-out-on-a-queue.md, and
+// docs/decisions/054-sos-a-durable-job.md for what survives a crash): the SOS request alerts the first people
+// itself, so its answer can say who was reached, and puts the rest of the area on the SOS_FANOUT queue as pages
+// by presence. Every person is claimed in sos_deliveries before their push, so a retried or redelivered batch
+// skips whoever was reached. Messages the queue gives up on land in its dead-letter queue, kept for the staff desk.
 import {
   EMERGENCY_TYPE_LABELS,
   type EmergencyType,
   SOS_FANOUT_BATCH,
+  SOS_FANOUT_PLAN,
   type SosFanoutMessage,
   SosFanoutMessageSchema,
 } from "../../core/sos-schemas";
 import type { MessageKey } from "../../core/i18n/en";
 import { nameForOthers } from "../../core/names";
 import { EMERGENCY_TYPES } from "../../core/sos";
+import { faultPoint } from "../../core/faults";
+import { neighbourhoodCells } from "../../core/geohash";
 import { createDb, type Db } from "../../db";
-import { type BroadcastRow, deliveriesFor, findBroadcast, recordDeliveries, type SosDeliveryStatus } from "../../db/queries/emergency";
+import { type BroadcastRow, findBroadcast } from "../../db/queries/emergency";
 import { notificationsByIds } from "../../db/queries/notifications";
+import {
+  type AreaCursor,
+  areaPage,
+  claimRecipients,
+  type FinalStatus,
+  keepDeadLetter,
+  noteNotifications,
+  recipientStatuses,
+  settleRecipients,
+} from "../../db/queries/sos-jobs";
 import { findUserById } from "../../db/queries/users";
 import type { User } from "../../db/schema";
+import { countTrouble } from "../analytics";
 import type { AppEnv } from "../env";
-import { type NotifyInput, notifyMany, pushStored } from "../notifications";
+import { type NotifyInput, pushStored, storeMany } from "../notifications";
 
 /**
  * People the SOS request alerts itself. Each push is one outbound request (signed and encrypted) and the sender
@@ -63,50 +78,176 @@ export function sosAlert(
   };
 }
 
-/** Queues people for an SOS in batches; answers how many were queued. */
-export async function enqueueFanout(env: AppEnv, broadcastId: string, audience: SosFanoutMessage["audience"], userIds: string[]) {
-  const messages: { body: SosFanoutMessage }[] = [];
+/**
+ * How long a claim on a person (or a contact's message) holds before another attempt may take it over: longer
+ * than one batch takes (50 pushes, six at a time, each well under a second), so a live attempt is never doubled.
+ * A person can be alerted twice only when a Worker died after the push service took their push and before
+ * "pushed" was written, and then only once more (decision 054).
+ */
+export const CLAIM_LEASE_MS = 60_000;
+
+/** The cells an SOS alerts: its area, or a paying sender's neighbourhood (about 10 km). */
+export function areaCells(row: BroadcastRow, sender: Pick<User, "subscriptionTier">): string[] {
+  if (!row.geohash) return [];
+  if (sender.subscriptionTier !== "free" && row.latitude !== null && row.longitude !== null)
+    return neighbourhoodCells(row.latitude, row.longitude).slice(0, 25);
+  return [row.geohash];
+}
+
+export interface AlertOutcome {
+  /** Each person asked about and where they stand (pushed, stored, off, failed, or sending by a live attempt). */
+  statuses: Map<string, string>;
+  /** Notifications stored by this attempt. */
+  stored: number;
+}
+
+/**
+ * Alerts these people once: claims them (one statement), stores their alert and notes it, pushes, writes each
+ * outcome. Whoever an earlier attempt reached is skipped; a failed push is pushed again from the stored alert.
+ * `at` names the fault points (sos.area.* in the request, sos.consumer.* in the queue consumer).
+ */
+export async function alertOnce(
+  env: AppEnv,
+  db: Db,
+  row: BroadcastRow,
+  sender: Pick<User, "id" | "nickname" | "anonymousMode">,
+  audience: SosFanoutMessage["audience"],
+  userIds: string[],
+  at: "sos.area" | "sos.consumer",
+  now = new Date(),
+): Promise<AlertOutcome> {
+  const ids = [...new Set(userIds)];
+  if (ids.length === 0) return { statuses: new Map(), stored: 0 };
+  const claimed = await claimRecipients(db, row.id, ids, CLAIM_LEASE_MS, now);
+  await faultPoint(`${at}.claimed`, env);
+  const fresh = claimed.filter((c) => !c.notificationId).map((c) => c.userId);
+  const again = claimed.flatMap((c) => (c.notificationId ? [c.notificationId] : []));
+  const stored = fresh.length ? await storeMany(db, fresh, sosAlert(row, sender, audience)) : [];
+  await noteNotifications(
+    db,
+    row.id,
+    stored.map((r) => ({ userId: r.userId, notificationId: r.id })),
+  );
+  await faultPoint(`${at}.stored`, env);
+  const rows = [...stored, ...(again.length ? await notificationsByIds(db, again) : [])];
+  const sent = rows.length ? await pushStored(env, db, rows, now) : { pushedUsers: new Set<string>(), failedUsers: new Set<string>() };
+  await faultPoint(`${at}.pushed`, env);
+  const withRow = new Set(rows.map((r) => r.userId));
+  const outcomes = claimed.map(({ userId }) => ({
+    userId,
+    status: (!withRow.has(userId)
+      ? "off"
+      : sent.pushedUsers.has(userId)
+        ? "pushed"
+        : sent.failedUsers.has(userId)
+          ? "failed"
+          : "stored") as FinalStatus,
+  }));
+  await settleRecipients(db, row.id, outcomes, now);
+  await faultPoint(`${at}.settled`, env);
+  const statuses = new Map<string, string>(outcomes.map((o) => [o.userId, o.status]));
+  // People this attempt did not claim: reached earlier, or being reached by a live attempt.
+  if (statuses.size < ids.length)
+    for (const [u, s] of await recipientStatuses(
+      db,
+      row.id,
+      ids.filter((u) => !statuses.has(u)),
+    ))
+      statuses.set(u, s);
+  return { statuses, stored: stored.length };
+}
+
+type Body = { body: SosFanoutMessage };
+
+/** Queues named people for an SOS in batches; answers how many were queued. */
+export async function enqueuePeople(env: AppEnv, broadcastId: string, audience: SosFanoutMessage["audience"], userIds: string[]) {
+  const messages: Body[] = [];
   for (let i = 0; i < userIds.length; i += SOS_FANOUT_BATCH)
     messages.push({ body: { broadcastId, audience, userIds: userIds.slice(i, i + SOS_FANOUT_BATCH) } });
-  // sendBatch takes at most 100 messages (and 256 KB) a call.
-  for (let i = 0; i < messages.length; i += 100) await env.SOS_FANOUT.sendBatch(messages.slice(i, i + 100));
+  await sendAll(env, messages);
   return userIds.length;
 }
 
-/** One batch: alert whoever no earlier attempt reached, push again where a push failed; true when none failed. */
-export async function deliverFanout(env: AppEnv, db: Db, msg: SosFanoutMessage): Promise<boolean> {
-  const row = await findBroadcast(db, msg.broadcastId);
-  const sender = row && (await findUserById(db, row.userId));
-  if (!row || !sender) return true; // The SOS (or its sender) was deleted: nothing left to send.
-  const before = new Map((await deliveriesFor(db, row.id, msg.userIds)).map((d) => [d.userId, d]));
-  const fresh = msg.userIds.filter((u) => !before.has(u));
-  const retry = [...before.values()].filter((d) => d.status === "failed" && d.notificationId);
-  const outcomes: { userId: string; notificationId: string | null; status: SosDeliveryStatus }[] = [];
-
-  if (fresh.length) {
-    const sent = await notifyMany(env, db, fresh, sosAlert(row, sender, msg.audience));
-    const byUser = new Map(sent.rows.map((r) => [r.userId, r.id]));
-    for (const userId of fresh) {
-      const notificationId = byUser.get(userId) ?? null;
-      const status = !notificationId ? "off" : sent.pushedUsers.has(userId) ? "pushed" : sent.failedUsers.has(userId) ? "failed" : "stored";
-      outcomes.push({ userId, notificationId, status });
-    }
-  }
-  if (retry.length) {
-    const rows = await notificationsByIds(
-      db,
-      retry.map((d) => d.notificationId as string),
-    );
-    const sent = await pushStored(env, db, rows);
-    for (const d of retry)
-      outcomes.push({ userId: d.userId, notificationId: d.notificationId, status: sent.pushedUsers.has(d.userId) ? "pushed" : "failed" });
-  }
-  await recordDeliveries(db, row.id, outcomes);
-  return !outcomes.some((o) => o.status === "failed");
+async function sendAll(env: AppEnv, messages: Body[]) {
+  // sendBatch takes at most 100 messages (and 256 KB) a call (developers.cloudflare.com/queues/platform/limits/).
+  for (let i = 0; i < messages.length; i += 100) await env.SOS_FANOUT.sendBatch(messages.slice(i, i + 100));
 }
 
+/** Queues the plan of an area's people after `after` (null: from its first). */
+export async function enqueuePlan(env: AppEnv, broadcastId: string, cells: string[], phase: "present" | "late", after: AreaCursor | null) {
+  await env.SOS_FANOUT.send({ broadcastId, audience: "nearby", page: { cells, phase, after, plan: true } } satisfies SosFanoutMessage);
+}
+
+/**
+ * What follows a read of `size` people that found `got`: more of the same phase when the read was full; after
+ * the last "present" read, the first "late" one; nothing after the last "late" read.
+ */
+export function nextPage(got: { id: string; at: number }[], size: number, phase: "present" | "late") {
+  const last = got.at(-1);
+  if (got.length === size && last) return { phase, after: { at: last.at, id: last.id } };
+  return phase === "present" ? { phase: "late" as const, after: null } : null;
+}
+
+/**
+ * A plan: reads the places (id and presence time only, from the index) of the next SOS_FANOUT_PLAN people and
+ * queues one page message per 50 of them, each starting at its cursor, and the next plan, in one sendBatch.
+ * So a huge area takes one hop of the queue per 5,000 people, not per 50, and its pages run side by side.
+ */
+async function planArea(env: AppEnv, db: Db, row: BroadcastRow, page: Extract<SosFanoutMessage, { page: unknown }>["page"]) {
+  const { cells, phase, after } = page;
+  const got = await areaPage(db, {
+    geohashes: cells,
+    exceptUserId: row.userId,
+    snapshot: row.broadcastedAt.getTime(),
+    phase,
+    after,
+    size: SOS_FANOUT_PLAN,
+  });
+  const messages: Body[] = [];
+  for (let i = 0; i < got.length; i += SOS_FANOUT_BATCH) {
+    const start = i === 0 ? after : { at: got[i - 1].at, id: got[i - 1].id };
+    messages.push({ body: { broadcastId: row.id, audience: "nearby", page: { cells, phase, after: start } } });
+  }
+  const next = nextPage(got, SOS_FANOUT_PLAN, phase);
+  if (next) messages.push({ body: { broadcastId: row.id, audience: "nearby", page: { cells, ...next, plan: true } } });
+  await sendAll(env, messages);
+  await faultPoint("sos.consumer.planned", env);
+}
+
+/** One message: alert whoever no earlier attempt reached. "done" acks it; "failed" and "busy" retry it. */
+export async function deliverFanout(env: AppEnv, db: Db, msg: SosFanoutMessage, now = new Date()): Promise<"done" | "failed" | "busy"> {
+  const row = await findBroadcast(db, msg.broadcastId);
+  const sender = row && (await findUserById(db, row.userId));
+  if (!row || !sender) return "done"; // The SOS (or its sender) was deleted: nothing left to send.
+  let userIds: string[];
+  if ("page" in msg) {
+    if (msg.page.plan) {
+      await planArea(env, db, row, msg.page);
+      return "done";
+    }
+    const got = await areaPage(db, {
+      geohashes: msg.page.cells,
+      exceptUserId: row.userId,
+      snapshot: row.broadcastedAt.getTime(),
+      phase: msg.page.phase,
+      after: msg.page.after,
+      size: SOS_FANOUT_BATCH,
+    });
+    // Someone who left the area since the plan makes this page read one more of the next: claimed once anyway.
+    userIds = got.map((p) => p.id);
+  } else userIds = msg.userIds;
+  if (userIds.length === 0) return "done";
+  const { statuses } = await alertOnce(env, db, row, sender, msg.audience, userIds, "sos.consumer", now);
+  const left = [...statuses.values()];
+  if (left.includes("failed")) return "failed";
+  if (left.includes("sending")) return "busy";
+  return "done";
+}
+
+const backoff = (attempts: number) => Math.min(60, 5 * 2 ** (attempts - 1));
+
 /** The queue consumer: a malformed message is dropped (logged), a batch with failed pushes retried with backoff. */
-export async function consumeSosFanout(batch: MessageBatch<unknown>, env: AppEnv): Promise<void> {
+export async function consumeSosFanout(batch: MessageBatch<unknown>, env: AppEnv, now?: Date): Promise<void> {
   const db = createDb(env);
   for (const message of batch.messages) {
     const parsed = SosFanoutMessageSchema.safeParse(message.body);
@@ -115,12 +256,41 @@ export async function consumeSosFanout(batch: MessageBatch<unknown>, env: AppEnv
       message.ack();
       continue;
     }
+    // A second delivery: the last one failed or its Worker died (decision 053's counter).
+    if (message.attempts > 1) await countTrouble(db, "queue_retried").catch((e) => console.error("sos fan-out: counting", e));
     try {
-      if (await deliverFanout(env, db, parsed.data)) message.ack();
-      else message.retry({ delaySeconds: Math.min(60, 5 * 2 ** (message.attempts - 1)) });
+      const outcome = await deliverFanout(env, db, parsed.data, now ?? new Date());
+      if (outcome === "done") message.ack();
+      // A live attempt holds some claims: look again once they could have lapsed.
+      else if (outcome === "busy") message.retry({ delaySeconds: CLAIM_LEASE_MS / 1000 });
+      else message.retry({ delaySeconds: backoff(message.attempts) });
     } catch (e) {
       console.error("sos fan-out: batch failed", e);
-      message.retry({ delaySeconds: Math.min(60, 5 * 2 ** (message.attempts - 1)) });
+      message.retry({ delaySeconds: backoff(message.attempts) });
     }
   }
 }
+
+/** The dead-letter queue's consumer: every message the fan-out gave up on is kept for the staff desk and counted. */
+export async function keepDeadLetters(batch: MessageBatch<unknown>, env: AppEnv): Promise<void> {
+  const db = createDb(env);
+  for (const message of batch.messages) {
+    const body = message.body as { broadcastId?: unknown } | null;
+    const broadcastId = body && typeof body.broadcastId === "string" ? body.broadcastId.slice(0, 64) : null;
+    try {
+      if (await keepDeadLetter(db, { messageId: message.id, broadcastId, body: message.body ?? null, attempts: message.attempts }))
+        await countTrouble(db, "dead_lettered");
+      message.ack();
+    } catch (e) {
+      console.error("sos dead letters: keeping failed", e);
+      message.retry();
+    }
+  }
+}
+
+/** The Worker's queue handler: the fan-out and its dead-letter queue (wrangler.toml). */
+export function sosQueue(batch: MessageBatch<unknown>, env: AppEnv): Promise<void> {
+  return batch.queue === SOS_DEAD_LETTER_QUEUE ? keepDeadLetters(batch, env) : consumeSosFanout(batch, env);
+}
+
+export const SOS_DEAD_LETTER_QUEUE = "linkup-sos-fanout-dlq";

@@ -74,8 +74,9 @@ describe("SOS fan-out on the queue", () => {
     expect(answer.reached.push).toBe(INLINE_RECIPIENTS);
     expect(answer.queued).toBe(7);
 
-    await until(async () => (await countDeliveries(db, answer.id)).pushed === 7);
-    expect(await countDeliveries(db, answer.id)).toEqual({ pushed: 7, stored: 0, off: 0, failed: 0 });
+    // Everyone is recorded, the request's own recipients too (claimed before their push, decision 054).
+    await until(async () => (await countDeliveries(db, answer.id)).pushed === INLINE_RECIPIENTS + 7);
+    expect(await countDeliveries(db, answer.id)).toEqual({ pushed: INLINE_RECIPIENTS + 7, stored: 0, off: 0, failed: 0 });
     // Everyone got exactly one push.
     expect(pushes.sort()).toEqual(people.map((p) => `/${p.user.id}`).sort());
   }, 60_000);

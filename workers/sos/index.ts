@@ -1,10 +1,11 @@
 // One SOS module for every channel (web, USSD, WhatsApp): record the broadcast, put an emergency envelope in
 // the area room, notify and push to people in that area, message the sender's emergency contacts, and say
 // what was reached. Idempotent per (user, clientRequestId); one failing channel never stops the others.
-import { coarseArea, recordEvent } from "../analytics";
+import { AREA_USERS_KEY, edgeCached } from "../admin/edge-cache";
+import { coarseArea, countTrouble, recordEvent } from "../analytics";
 import { DEFAULT_TTL, type Envelope, EnvelopeSchema, nearbyRoomId } from "../../core/envelope";
 import { nameForOthers } from "../../core/names";
-import { distanceMetres, neighbourhoodCells } from "../../core/geohash";
+import { distanceMetres } from "../../core/geohash";
 import { placeFromText, resolveArea } from "../../core/places";
 import type { EmergencyType, NearbySos, SosReached } from "../../core/sos-schemas";
 import type { Db } from "../../db";
@@ -21,22 +22,22 @@ import {
   sosResponders,
   setReached,
   userIdsByPhones,
-  userIdsInArea,
-  userIdsInAreas,
 } from "../../db/queries/emergency";
+import { areaPage, claimStep, countAreaPeople, finishJob, markStepDone, stepsOf, unfinishedJobs } from "../../db/queries/sos-jobs";
+import { faultPoint, InjectedFault } from "../../core/faults";
 import { findPhoneChannel } from "../../db/queries/phone-channels";
 import { findUserById, saveUserLocation } from "../../db/queries/users";
 import type { User } from "../../db/schema";
 import type { AppEnv } from "../env";
 import { DomainError } from "../../core/domain-error";
 import { awardSosHelped } from "../rewards";
-import { notify, notifyMany } from "../notifications";
+import { notify } from "../notifications";
 import { sendMessage } from "../services/messaging";
 import { phoneLanguage } from "../channels";
 import { CHANNEL_TEXTS, type ChannelLanguage, fill, resolveChannelLanguage } from "../../core/ussd-texts";
 import { auditAction } from "../admin";
 import { ADDRESS_LIMITS } from "../limits";
-import { enqueueFanout, INLINE_RECIPIENTS, sosAlert, typeLabel } from "./fanout";
+import { alertOnce, areaCells, CLAIM_LEASE_MS, enqueuePeople, enqueuePlan, INLINE_RECIPIENTS, nextPage, typeLabel } from "./fanout";
 import { hasProvenPhone, isFarSos, knownPosition, sosLimits, tooManySos } from "./limits";
 import { roomStub } from "../rooms/stub";
 
@@ -157,7 +158,7 @@ async function messageContact(env: AppEnv, db: Db, to: string, body: string): Pr
   return sms.status !== "failed";
 }
 
-/** The answer to a replay: what the first request of this clientRequestId reached, from its record. */
+/** The answer to a replay of a finished job: what it reached, from its record. */
 function storedAnswer(row: BroadcastRow): SosResult {
   const prev = (row.reached ?? {}) as Partial<SosReached> & { failed?: string[]; queued?: number; areaWithheld?: boolean };
   return {
@@ -171,12 +172,216 @@ function storedAnswer(row: BroadcastRow): SosResult {
   };
 }
 
-export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUntil?: WaitUntil): Promise<SosResult> {
+/** What the area step reached: the request's own alerts, and how many more the queue carries. */
+interface AreaResult {
+  pushed: number;
+  stored: number;
+  pushFailed: number;
+  queued: number;
+}
+
+/**
+ * The SOS job (docs/decisions/054-sos-a-durable-job.md): the room, the area and the contacts run side by side,
+ * each skipped when an earlier attempt recorded it done in sos_steps and recorded when it completes; once all
+ * three are done the job is finished (job_done_at) and its answer stored. The first request runs it; a retry
+ * with the same clientRequestId and the Cron sweep run it again, each doing only what is left. One failing
+ * channel never stops the others; a failed or timed-out step is left for the sweep.
+ */
+export async function runSosJob(
+  env: AppEnv,
+  db: Db,
+  row: BroadcastRow,
+  user: User,
+  opts: { contactsAt?: { latitude: number | null; longitude: number | null }; areaWithheld?: boolean; now?: Date } = {},
+): Promise<Omit<SosResult, "created">> {
+  const now = opts.now ?? new Date();
+  const steps = await stepsOf(db, row.id);
+  const doneResult = (step: string) => {
+    const s = steps.get(step);
+    return s?.state === "done" ? (s.result ?? {}) : null;
+  };
+  // Known to the first request (decision 047); a resumed job finds it in the answer saved so far.
+  const areaWithheld = opts.areaWithheld ?? (row.reached as { areaWithheld?: boolean } | null)?.areaWithheld === true;
+  const geohash = row.geohash;
+  const room = geohash ? nearbyRoomId(geohash) : null;
+
+  const roomJob = async (): Promise<number> => {
+    const done = doneResult("room");
+    if (done) return Number(done.delivered ?? 0);
+    let delivered = 0;
+    // The room keeps one envelope per id: delivering again after a crash adds nothing (durable-objects/mesh-room.ts).
+    if (room) delivered = (await roomStub(env, room).deliver(sosEnvelope(row, user, room))).delivered;
+    await markStepDone(db, row.id, "room", { delivered }, now);
+    await faultPoint("sos.room.done", env);
+    return delivered;
+  };
+  const contacts = await listContacts(db, user.id).catch((e) => {
+    console.error("sos: loading contacts", e);
+    return null;
+  });
+  const areaJob = async (): Promise<AreaResult> => {
+    const done = doneResult("area");
+    if (done) return done as unknown as AreaResult;
+    const cells = areaCells(row, user);
+    // Contacts who use LinkUp are alerted in the app too, wherever they are; contacts first (the sender chose
+    // them), then the people most recently present in the area up to the request's share; the queue takes the rest.
+    const phones = contacts?.map((c) => c.phone) ?? [];
+    const contactUsers = (await userIdsByPhones(db, phones)).filter((id) => id !== user.id);
+    const knownNow = contactUsers.slice(0, INLINE_RECIPIENTS);
+    const snapshot = row.broadcastedAt.getTime();
+    const share = INLINE_RECIPIENTS - knownNow.length;
+    const firstPage = cells.length
+      ? await areaPage(db, { geohashes: cells, exceptUserId: user.id, snapshot, phase: "present", after: null, size: share })
+      : [];
+    // The rest of the area, page by page on the queue (no cap: decision 054 replaces AREA_RECIPIENTS_MAX).
+    const next = cells.length ? (share > 0 ? nextPage(firstPage, share, "present") : { phase: "present" as const, after: null }) : null;
+    const [queuedContacts, queuedNearby] = await Promise.all([
+      enqueuePeople(env, row.id, "contacts", contactUsers.slice(knownNow.length)),
+      next
+        ? enqueuePlan(env, row.id, cells, next.phase, next.after).then(async () =>
+            next.phase === "present" ? Math.max(0, (await countAreaPeople(db, cells, user.id)) - firstPage.length) : 0,
+          )
+        : 0,
+    ]);
+    await faultPoint("sos.area.queued", env);
+    const [known, near] = await Promise.all([
+      alertOnce(env, db, row, user, "contacts", knownNow, "sos.area", now),
+      alertOnce(
+        env,
+        db,
+        row,
+        user,
+        "nearby",
+        firstPage.map((p) => p.id),
+        "sos.area",
+        now,
+      ),
+    ]);
+    const statuses = [...known.statuses, ...near.statuses];
+    const failedIds = statuses.filter(([, s]) => s === "failed").map(([u]) => u);
+    // A push the service refused, and a person claimed by an attempt that may have died, go on the queue: it
+    // retries the first with backoff and takes the second over once its claim lapses (decision 054).
+    const leftIds = statuses.filter(([, s]) => s === "failed" || s === "sending").map(([u]) => u);
+    if (leftIds.length) await enqueuePeople(env, row.id, "nearby", leftIds);
+    const result: AreaResult = {
+      pushed: statuses.filter(([, s]) => s === "pushed").length,
+      stored: known.stored + near.stored,
+      pushFailed: failedIds.length,
+      queued: queuedContacts + queuedNearby,
+    };
+    await markStepDone(db, row.id, "area", { ...result }, now);
+    await faultPoint("sos.area.done", env);
+    return result;
+  };
+  // The contacts are told where the sender said they are (opts.contactsAt), even when that area was not alerted.
+  const contactRow = opts.contactsAt ? { ...row, ...opts.contactsAt } : row;
+  const contactsJob = async (): Promise<{ ok: number; failed: number }> => {
+    const done = doneResult("contacts");
+    if (done) return { ok: Number(done.ok ?? 0), failed: Number(done.failed ?? 0) };
+    if (!contacts) throw new Error("contacts could not be loaded");
+    // A contact who never chose a language most likely reads the sender's.
+    const fallback = resolveChannelLanguage(user.language) ?? "english";
+    const results = await Promise.all(
+      contacts.map(async (c): Promise<"ok" | "failed" | "busy"> => {
+        const step = `contact:${c.phone}`;
+        const before = doneResult(step);
+        if (before) return before.ok ? "ok" : "failed";
+        // Claimed before the message goes, so a retry never messages a contact twice (decision 054's window).
+        if (!(await claimStep(db, row.id, step, CLAIM_LEASE_MS, now))) return "busy";
+        await faultPoint("sos.contacts.claimed", env);
+        const ok = await messageContact(
+          env,
+          db,
+          c.phone,
+          contactText(contactRow, user, (await phoneLanguage(db, c.phone)) ?? fallback),
+        ).catch(() => false);
+        await faultPoint("sos.contacts.sent", env);
+        await markStepDone(db, row.id, step, { ok }, now);
+        return ok ? "ok" : "failed";
+      }),
+    );
+    const ok = results.filter((r) => r === "ok").length;
+    const failed = results.filter((r) => r === "failed").length;
+    // A contact claimed by a live attempt: that attempt (or the sweep after it) finishes the step.
+    if (results.includes("busy")) throw new Error("contacts being messaged by another attempt");
+    await markStepDone(db, row.id, "contacts", { ok, failed }, now);
+    await faultPoint("sos.contacts.done", env);
+    return { ok, failed };
+  };
+
+  const [roomR, areaR, contactsR] = await Promise.allSettled([
+    withTimeout(roomJob(), "room"),
+    withTimeout(areaJob(), "area"),
+    withTimeout(contactsJob(), "contacts"),
+  ]);
+  // An injected crash ends the whole attempt, as a dying Worker would (core/faults.ts).
+  for (const r of [roomR, areaR, contactsR]) if (r.status === "rejected" && r.reason instanceof InjectedFault) throw r.reason;
+  const reached: SosReached = { room: 0, push: 0, contacts: 0 };
+  const failed: string[] = [];
+  if (roomR.status === "fulfilled") reached.room = roomR.value;
+  else {
+    console.error("sos: room delivery failed", roomR.reason);
+    failed.push("room");
+  }
+  if (areaR.status === "fulfilled") {
+    reached.push = areaR.value.pushed;
+    if (areaR.value.pushFailed > 0) failed.push("push");
+  } else {
+    console.error("sos: area notifications failed", areaR.reason);
+    failed.push("notifications", "push");
+  }
+  if (contactsR.status === "fulfilled") {
+    reached.contacts = contactsR.value.ok;
+    if (contactsR.value.failed > 0) failed.push("contacts");
+  } else {
+    console.error("sos: contacts failed", contactsR.reason);
+    failed.push("contacts");
+  }
+  const queued = areaR.status === "fulfilled" ? areaR.value.queued : 0;
+  const answer = {
+    ...reached,
+    failed,
+    queued,
+    notified: areaR.status === "fulfilled" ? areaR.value.stored : 0,
+    areaWithheld,
+  };
+  const finished = [roomR, areaR, contactsR].every((r) => r.status === "fulfilled");
+  if (finished) {
+    await finishJob(db, row.id, answer, now);
+    await faultPoint("sos.finished", env);
+    await recordEvent(db, `sos.${row.channel}`, { area: coarseArea(geohash), userId: user.id });
+  } else await setReached(db, row.id, answer);
+  return { id: row.id, reached, failed, room, queued, areaWithheld: answer.areaWithheld };
+}
+
+/** The Cron schedule of the SOS sweep (wrangler.toml). */
+export const SOS_SWEEP_CRON = "* * * * *";
+
+/** How long after it was sent an unfinished SOS job is taken to have lost its Worker (the Cron resumes it). */
+export const SOS_UNFINISHED_AFTER_MS = 30_000;
+
+/**
+ * The Cron sweep: SOS of the last day whose job is unfinished 30 s after it was sent are resumed, and counted
+ * (countTrouble "sos_unfinished"). Answers how many it resumed.
+ */
+export async function resumeUnfinishedSos(env: AppEnv, db: Db, now = new Date()): Promise<number> {
+  const rows = await unfinishedJobs(db, now, SOS_UNFINISHED_AFTER_MS, 20);
+  for (const row of rows) {
+    await countTrouble(db, "sos_unfinished");
+    const user = await findUserById(db, row.userId);
+    if (!user) continue;
+    await runSosJob(env, db, row, user, { now }).catch((e) => console.error("sos: resuming job", row.id, e));
+  }
+  return rows.length;
+}
+
+export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, _waitUntil?: WaitUntil): Promise<SosResult> {
   const user = await findUserById(db, input.userId);
   if (!user) throw new DomainError("not_found", "User not found");
-  // A replay of an SOS already sent is answered from its record and spends no budget.
+  // A replay of an SOS already sent spends no budget: answered from its record once its job finished, otherwise
+  // it resumes the job from the first unfinished step (docs/decisions/054-sos-a-durable-job.md).
   const stored = await findBroadcastByRequest(db, user.id, input.clientRequestId);
-  if (stored) return storedAnswer(stored);
+  if (stored) return replay(env, db, stored, user);
   const asked = await resolveLocation(db, user, input);
   // An area far from where the sender was known to be needs a proven phone and its own hourly budget; otherwise
   // the SOS keeps the place in words and goes to the contacts (with the map link) but to no area (decision 047).
@@ -201,113 +406,27 @@ export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, waitUnt
     inserted = await insertBroadcastWithinLimits(db, withheld, limits);
   if ("refused" in inserted) throw tooManySos(inserted.retryAfterSeconds);
   const { row, created } = inserted;
-  if (!created) return storedAnswer(row);
-  const areaWithheld = far && row.geohash === null;
-  const geohash = row.geohash;
-  const loc = { latitude: row.latitude, longitude: row.longitude, locationText: row.locationText };
-  const room = geohash ? nearbyRoomId(geohash) : null;
+  if (!created) return replay(env, db, row, user);
+  await faultPoint("sos.recorded", env);
 
   // The sender's area is where they are now.
-  if (input.location && geohash) {
-    await saveUserLocation(db, user.id, { latitude: loc.latitude, longitude: loc.longitude, geohash }).catch((e) =>
+  if (input.location && row.geohash) {
+    await saveUserLocation(db, user.id, { latitude: row.latitude, longitude: row.longitude, geohash: row.geohash }).catch((e) =>
       console.error("sos: saving location", e),
     );
   }
-
-  const roomJob = async () => {
-    if (!room) return 0;
-    const stub = roomStub(env, room);
-    const { delivered } = await stub.deliver(sosEnvelope(row, user, room));
-    return delivered;
-  };
-  const contacts = await listContacts(db, user.id).catch((e) => {
-    console.error("sos: loading contacts", e);
-    return null;
-  });
-  const areaJob = async () => {
-    // Premium's extended range: a paying sender's SOS also reaches the neighbouring cells (about 10 km).
-    const extended = user.subscriptionTier !== "free" && loc.latitude !== null && loc.longitude !== null;
-    const inArea = !geohash
-      ? []
-      : extended
-        ? await userIdsInAreas(db, neighbourhoodCells(loc.latitude as number, loc.longitude as number), user.id)
-        : await userIdsInArea(db, geohash, user.id);
-    // Contacts who use LinkUp are alerted in the app too, wherever they are.
-    const area = new Set(inArea);
-    const phones = contacts?.map((c) => c.phone) ?? [];
-    const contactUsers = (await userIdsByPhones(db, phones)).filter((id) => id !== user.id && !area.has(id));
-    // Contacts first (the sender chose them), then people nearby up to the request's share; the queue takes the rest.
-    const knownNow = contactUsers.slice(0, INLINE_RECIPIENTS);
-    const nearNow = inArea.slice(0, INLINE_RECIPIENTS - knownNow.length);
-    // The queue sends and the request's own alerts run side by side (docs/decisions/043-room-speed-and-shards.md).
-    const [queuedContacts, queuedNearby, near, known] = await Promise.all([
-      enqueueFanout(env, row.id, "contacts", contactUsers.slice(knownNow.length)),
-      enqueueFanout(env, row.id, "nearby", inArea.slice(nearNow.length)),
-      notifyMany(env, db, nearNow, sosAlert(row, user, "nearby")),
-      notifyMany(env, db, knownNow, sosAlert(row, user, "contacts")),
-    ]);
-    const queued = queuedContacts + queuedNearby;
-    return {
-      stored: near.stored + known.stored,
-      pushed: near.pushed + known.pushed,
-      pushFailed: near.pushFailed + known.pushFailed,
-      queued,
-    };
-  };
   // The contacts are told where the sender said they are, even when that area was not alerted.
-  const contactRow = { ...row, latitude: asked.latitude, longitude: asked.longitude };
-  const contactsJob = async () => {
-    if (!contacts) throw new Error("contacts could not be loaded");
-    // A contact who never chose a language most likely reads the sender's.
-    const fallback = resolveChannelLanguage(user.language) ?? "english";
-    const results = await Promise.allSettled(
-      contacts.map(async (c) =>
-        messageContact(env, db, c.phone, contactText(contactRow, user, (await phoneLanguage(db, c.phone)) ?? fallback)),
-      ),
-    );
-    const ok = results.filter((r) => r.status === "fulfilled" && r.value).length;
-    return { ok, failed: contacts.length - ok };
-  };
-
-  const [roomR, areaR, contactsR] = await Promise.allSettled([
-    withTimeout(roomJob(), "room"),
-    withTimeout(areaJob(), "area"),
-    withTimeout(contactsJob(), "contacts"),
-  ]);
-  const reached: SosReached = { room: 0, push: 0, contacts: 0 };
-  const failed: string[] = [];
-  if (roomR.status === "fulfilled") reached.room = roomR.value;
-  else {
-    console.error("sos: room delivery failed", roomR.reason);
-    failed.push("room");
-  }
-  if (areaR.status === "fulfilled") {
-    reached.push = areaR.value?.pushed ?? 0;
-    if (areaR.value && areaR.value.pushFailed > 0) failed.push("push");
-  } else {
-    console.error("sos: area notifications failed", areaR.reason);
-    failed.push("notifications", "push");
-  }
-  if (contactsR.status === "fulfilled") {
-    reached.contacts = contactsR.value.ok;
-    if (contactsR.value.failed > 0) failed.push("contacts");
-  } else {
-    console.error("sos: contacts failed", contactsR.reason);
-    failed.push("contacts");
-  }
-
-  const queued = areaR.status === "fulfilled" ? areaR.value.queued : 0;
-  const save = setReached(db, row.id, {
-    ...reached,
-    failed,
-    queued,
-    notified: areaR.status === "fulfilled" ? (areaR.value?.stored ?? 0) : 0,
-    areaWithheld,
+  const answer = await runSosJob(env, db, row, user, {
+    contactsAt: { latitude: asked.latitude, longitude: asked.longitude },
+    areaWithheld: far && row.geohash === null,
   });
-  if (waitUntil) waitUntil(save.catch((e) => console.error("sos: saving reach", e)));
-  else await save;
-  await recordEvent(db, `sos.${input.channel}`, { area: coarseArea(geohash), userId: user.id });
-  return { id: row.id, created: true, reached, failed, room, queued, areaWithheld };
+  return { ...answer, created: true };
+}
+
+/** A retry of a sent SOS: its stored answer when the job finished, else the job resumed (created: false either way). */
+async function replay(env: AppEnv, db: Db, row: BroadcastRow, user: User): Promise<SosResult> {
+  if (row.jobDoneAt) return storedAnswer(row);
+  return { ...(await runSosJob(env, db, row, user)), created: false };
 }
 
 /** The sender, staff or an admin may resolve (staff's resolves are audited); the area room hears that it is over. */
@@ -416,7 +535,9 @@ export async function nearbySos(
     })
     .filter((i) => i.mine || i.distanceMetres === null || i.distanceMetres <= NEARBY_RADIUS_M)
     .sort((a, b) => (a.distanceMetres ?? Number.MAX_SAFE_INTEGER) - (b.distanceMetres ?? Number.MAX_SAFE_INTEGER));
-  // A live figure: LinkUp users whose last reported location is in the viewer's area cell (them included).
-  const areaUsers = viewer.geohash ? await countUsersInArea(db, viewer.geohash) : 0;
+  // A live figure: LinkUp users whose last reported location is in the viewer's area cell (them included),
+  // counted at most once a minute per cell and location (docs/decisions/057-pages-ask-once-and-replicas.md).
+  const cell = viewer.geohash;
+  const areaUsers = cell ? await edgeCached(`${AREA_USERS_KEY}${encodeURIComponent(cell)}`, 60, () => countUsersInArea(db, cell)) : 0;
   return { items, hasLocation: here !== null, areaUsers };
 }

@@ -18,6 +18,7 @@ import type { UssdRequest } from "../../core/ussd-schemas";
 import { CHANNEL_TEXTS, type ChannelTexts, channelTexts, sosRefusalText } from "../../core/ussd-texts";
 import type { Db } from "../../db";
 import { findMarketPrices, listCommodities } from "../../db/queries/content";
+import { countTrouble } from "../analytics";
 import { runAiCommand } from "../assistant";
 import {
   getPhoneChannel,
@@ -118,7 +119,10 @@ async function sendSos(env: AppEnv, db: Db, ctx: ActionContext, action: Extract<
     // The place the caller typed, kept as words: the SOS finds its area room from them (core/places.ts).
     locationText = action.place;
     waitUntil(
-      setChannelLocation(db, phone, { latitude: null, longitude: null, locationText }).catch((e) => console.error("ussd: saving place", e)),
+      setChannelLocation(db, phone, { latitude: null, longitude: null, locationText }).catch((e) => {
+        console.error("ussd: saving place", e);
+        return countTrouble(db, "d1_write_failed");
+      }),
     );
   } else if (channel.latitude != null && channel.longitude != null) {
     location = { latitude: channel.latitude, longitude: channel.longitude };

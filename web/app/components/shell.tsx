@@ -1,5 +1,6 @@
 // The app shell of spec part 1 §2: header, mobile menu, top status bar and bottom navigation.
 import { Bell, Bot, type LucideIcon, Menu, MessageCircle, Radio, Settings, ShieldCheck, Siren, Waypoints } from "lucide-react";
+import { SosAlert } from "../features/sos/sos-alert";
 import { type ReactNode, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { Link, NavLink } from "react-router";
 import { badgeText } from "../../../core/constants";
@@ -134,7 +135,8 @@ function useMeshSummary(userId: string | null) {
 
 const noopSubscribe = () => () => {};
 
-function useOnline() {
+/** The browser's own online state: null until the page's JavaScript has asked. */
+export function useOnline() {
   // null until the page's JavaScript has asked the browser: the server cannot know.
   const [online, setOnline] = useState<boolean | null>(null);
   useEffect(() => {
@@ -155,7 +157,9 @@ function useOnline() {
  * the outbox (from the tab's mesh node); elsewhere, the browser's own online state. Battery only where the
  * browser reports it; no signal figure, since browsers report none.
  */
-export function StatusBar({ summary }: { summary: ReturnType<MeshNode["summary"]> | null }) {
+export function StatusBar({ summary: given }: { summary: ReturnType<MeshNode["summary"]> | null }) {
+  // No room open yet (no area chosen): the browser's own online state is what is true.
+  const summary = given?.relay === "none" ? null : given;
   const online = useOnline();
   const t = useT();
   const [battery, setBattery] = useState<number | null>(null);
@@ -166,13 +170,15 @@ export function StatusBar({ summary }: { summary: ReturnType<MeshNode["summary"]
       .then((b) => setBattery(Math.round(b.level * 100)))
       .catch(() => {});
   }, []);
-  const on = summary ? summary.relay !== "closed" : online === true;
+  const on = summary ? summary.relay === "open" || summary.relay === "via-tab" : online === true;
   const connection = summary
     ? summary.relay === "open"
       ? t("status.relayConnected")
       : summary.relay === "via-tab"
         ? t("status.relayViaTab")
-        : t("status.relayClosed")
+        : summary.relay === "connecting"
+          ? t("status.relayConnecting")
+          : t("status.relayClosed")
     : online === null
       ? null
       : online
@@ -194,10 +200,11 @@ export function StatusBar({ summary }: { summary: ReturnType<MeshNode["summary"]
 
 /** The status strip and the bottom navigation, both fed by the tab's mesh node. */
 export function DeviceShell({ userId, children }: { userId: string | null; children: ReactNode }) {
-  const { unread, summary } = useMeshSummary(userId);
+  const { node, unread, summary } = useMeshSummary(userId);
   return (
     <>
       <StatusBar summary={summary} />
+      <SosAlert node={node} />
       {children}
       <BottomNav unread={unread} people={summary?.people ?? 0} />
     </>

@@ -43,6 +43,7 @@ const KNOWN: Record<string, MessageKey> = {
   "Not connected.": "calls.notConnected",
   "Call failed": "calls.failed",
   "LinkUp needs your microphone for calls. Allow it in the browser's site settings.": "calls.micNeeded",
+  "LinkUp found no microphone it can use on this phone. Connect one or close the app using it, then call again.": "calls.noMicrophone",
   // Security (workers/identity two-factor.ts and passkeys.ts, web/app/features/security/security.server.ts)
   "Invalid code. Please try again.": "sec.err.invalidCode",
   "Too many wrong codes. Please try again later.": "sec.err.locked",

@@ -7,7 +7,8 @@ type Ctx = { get: (key: typeof appContext) => AppContext };
 export async function apiGet<T>(context: Ctx, path: string): Promise<T | null> {
   const res = await context.get(appContext).api(path);
   if (res.status === 401) return null;
-  if (!res.ok) throw data({ error: await res.text() }, { status: res.status });
+  // The failed call's request id reaches the error screen, for the person to quote to support.
+  if (!res.ok) throw data({ error: await res.text(), requestId: res.headers.get("x-request-id") }, { status: res.status });
   return (await res.json()) as T;
 }
 

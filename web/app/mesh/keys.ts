@@ -67,7 +67,7 @@ interface StoredAccount {
 const listed = new Map<string, Promise<void>>();
 
 /**
- * Puts this device in its person's signed device list (docs/decisions/061-one-identity-per-person.md): a device
+ * Puts this device in its person's signed device list (docs/decisions/063-one-identity-per-person.md): a device
  * holding the account key adds itself; a person with no list, or none of whose devices is left, starts an
  * account key here (contacts see a safety-number change). A device of a person whose other devices hold the
  * key waits to be linked from one of them: until then its private messages wait and say so.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_TTL as PROTOCOL_MAX_TTL, type Envelope } from "../../../core/envelope";
 import {
+  advanceCursor,
   BACKOFF_CAP_MS,
   BACKOFF_FLOOR_MS,
   backoffDelay,
@@ -12,6 +13,8 @@ import {
   listenAgain,
   MAX_TTL,
   packContent,
+  readCursor,
+  storedCursor,
   RELAY_WAIT_MS,
   SERVER_CLOSE_SPREAD_MS,
   relayToTabs,
@@ -179,5 +182,25 @@ describe("managed flooding", () => {
 
   it("stops relaying at the protocol's own hop limit", () => {
     expect(MAX_TTL).toBe(PROTOCOL_MAX_TTL);
+  });
+});
+
+describe("room cursors across a busy area's shards", () => {
+  it("reads the cursors stored before shards as shard 0, and stores shard 0 the old way", () => {
+    expect(readCursor(41)).toEqual({ seq: 41, shard: 0 });
+    expect(readCursor(undefined)).toEqual({ seq: 0, shard: 0 });
+    expect(readCursor({ seq: 7, shard: 2 })).toEqual({ seq: 7, shard: 2 });
+    expect(storedCursor({ seq: 41, shard: 0 })).toBe(41);
+    expect(readCursor(storedCursor({ seq: 7, shard: 2 }))).toEqual({ seq: 7, shard: 2 });
+  });
+
+  it("moves forward within a shard, and only a resume-done moves it to another shard's numbers", () => {
+    const onMain = { seq: 900, shard: 0 };
+    expect(advanceCursor(onMain, 901, 0, false)).toEqual({ seq: 901, shard: 0 });
+    expect(advanceCursor(onMain, 12, 0, true)).toBeNull();
+    // A live envelope of another shard never relabels the cursor (its seq counts something else)...
+    expect(advanceCursor(onMain, 12, 1, false)).toBeNull();
+    // ...a resume-done from that shard does, even to a smaller number.
+    expect(advanceCursor(onMain, 12, 1, true)).toEqual({ seq: 12, shard: 1 });
   });
 });

@@ -204,3 +204,33 @@ export function unpackContent(plain: string): { text: string; meta?: Record<stri
     return { text: plain.slice(1) };
   }
 }
+
+/**
+ * A room cursor and the shard whose seqs it counts (docs/decisions/043-room-speed-and-shards.md): a busy area's
+ * shards number envelopes apart, so a cursor means something only with its shard. Stored as one record (a bare
+ * number for shard 0, as every cursor was before shards), so the two never disagree after a crash.
+ */
+export interface RoomCursor {
+  seq: number;
+  shard: number;
+}
+
+export function readCursor(stored: unknown): RoomCursor {
+  if (typeof stored === "number") return { seq: stored, shard: 0 };
+  const c = stored as Partial<RoomCursor> | undefined;
+  return typeof c?.seq === "number" ? { seq: c.seq, shard: typeof c.shard === "number" ? c.shard : 0 } : { seq: 0, shard: 0 };
+}
+
+export function storedCursor(c: RoomCursor): number | RoomCursor {
+  return c.shard === 0 ? c.seq : c;
+}
+
+/**
+ * The cursor after seeing `seq` of `shard`: within one shard it only moves forward; a resume-done from another
+ * shard (`restart`) replaces it, since the room then answered everything up to `seq` in that shard's numbers.
+ * Answers null when it does not change.
+ */
+export function advanceCursor(current: RoomCursor, seq: number, shard: number, restart: boolean): RoomCursor | null {
+  if (shard === current.shard) return seq > current.seq ? { seq, shard } : null;
+  return restart ? { seq, shard } : null;
+}

@@ -16,7 +16,7 @@ import { type MessageStatus, type OutboxItem, type StoredMessage, selectDbUser }
 import { History } from "./history";
 import * as keys from "./keys";
 import { LocalMesh, type LocalPeer, openLocalChannel } from "./local-transport";
-import { forwardEnvelope, relayToTabs, upgradeStatus } from "./logic";
+import { advanceCursor, forwardEnvelope, readCursor, relayToTabs, storedCursor, upgradeStatus } from "./logic";
 import { Outbox } from "./outbox";
 import { Receipts } from "./receipts";
 import { Sealing } from "./sealing";
@@ -38,11 +38,20 @@ export interface RoomState {
   viaTab: string | null;
   resumed: boolean;
   cursor: number;
+  /** The shard whose seqs `cursor` counts (0 but in a busy area's shards; web/app/mesh/logic.ts RoomCursor). */
+  cursorShard: number;
+  /** The shard this tab's relay socket is on, from its hello. */
+  shard: number;
   /** Who is here and how many (core/presence.ts); null until the room's first presence page. */
   presence: PresenceView | null;
   typing: { userId: string; nickname: string }[];
   encrypted: boolean;
   loaded: boolean;
+  /**
+   * False until the room's first connection attempt has ended (open or closed): until then the screen says
+   * "Connecting…", not "Offline", which would be untrue on a first arrival while online (issue 32).
+   */
+  settled: boolean;
 }
 
 export interface SendOptions {
@@ -149,6 +158,13 @@ export class MeshNode {
     for (const l of this.listeners) l();
   }
 
+  /** A direct chat got a message while it was not open here (the room's 'chat-waiting'); answers the unsubscribe. */
+  onChatWaiting(listener: (room: string, fromName: string) => void): () => void {
+    this.chatListeners.add(listener);
+    return () => this.chatListeners.delete(listener);
+  }
+  private readonly chatListeners = new Set<(room: string, fromName: string) => void>();
+
   /** Call signalling of every open room (web/app/features/calls); answers the unsubscribe. */
   onCall(listener: (room: string, frame: CallServerFrame) => void): () => void {
     this.callListeners.add(listener);
@@ -183,10 +199,18 @@ export class MeshNode {
     this.changed();
   }
   /** What is true right now, for the status strip: the relay, who is here, what waits in the outbox. */
-  summary(): { relay: "open" | "via-tab" | "closed"; people: number | null; pending: number } {
+  summary(): { relay: "open" | "via-tab" | "connecting" | "closed" | "none"; people: number | null; pending: number } {
     const state = this.focused ? this.rooms.get(this.focused) : undefined;
     const states = state ? [state] : [...this.rooms.values()];
-    const relay = states.some((r) => r.relay === "open") ? "open" : states.some((r) => r.viaTab) ? "via-tab" : "closed";
+    const relay = states.some((r) => r.relay === "open")
+      ? "open"
+      : states.some((r) => r.viaTab)
+        ? "via-tab"
+        : states.length === 0
+          ? "none"
+          : states.some((r) => !r.settled)
+            ? "connecting"
+            : "closed";
     return { relay, people: state?.presence?.nodes ?? null, pending: this.history.pending() };
   }
   /** Tabs of this browser heard from recently (the local mesh). */
@@ -211,14 +235,19 @@ export class MeshNode {
       viaTab: null,
       resumed: false,
       cursor: 0,
+      cursorShard: 0,
+      shard: 0,
       presence: null,
       typing: [],
       encrypted: isPrivateRoom(room),
       loaded: false,
+      settled: false,
     };
     this.rooms.set(room, state);
-    const [, cursor] = await Promise.all([this.history.load(room), this.history.kvGet<number>(`cursor:${room}`)]);
-    state.cursor = cursor ?? 0;
+    const [, stored] = await Promise.all([this.history.load(room), this.history.kvGet<unknown>(`cursor:${room}`)]);
+    const cursor = readCursor(stored);
+    state.cursor = cursor.seq;
+    state.cursorShard = cursor.shard;
     state.loaded = true;
     this.changed();
     const relay = new RelayTransport(room, {
@@ -234,6 +263,7 @@ export class MeshNode {
     const state = this.rooms.get(room);
     if (!state) return;
     state.relay = status;
+    if (status !== "connecting") state.settled = true;
     if (status === "open") this.resume(room);
     else {
       state.resumed = false;
@@ -364,7 +394,8 @@ export class MeshNode {
   /** Asks the room for what this device missed after its cursor (again, while answers say there is more). */
   private resume(room: string) {
     const state = this.rooms.get(room);
-    if (!state || !this.relays.get(room)?.send({ type: "resume", cursor: state.cursor })) return;
+    const frame = state && { type: "resume" as const, cursor: state.cursor, ...(state.cursorShard ? { shard: state.cursorShard } : {}) };
+    if (!state || !frame || !this.relays.get(room)?.send(frame)) return;
     this.resuming.add(room);
   }
 
@@ -378,6 +409,7 @@ export class MeshNode {
     switch (frame.type) {
       case "hello":
         if (state) state.encrypted = frame.encrypted;
+        if (state && viaTab === null) state.shard = frame.shard ?? 0;
         break;
       case "ack":
         this.inOrder(room, () => this.onAck(room, frame.id, frame.seq, frame.expiresAt));
@@ -396,7 +428,7 @@ export class MeshNode {
           // Only now, with every missed envelope stored, does the cursor move past them.
           if (viaTab === null) {
             if (!frame.more) this.resuming.delete(room);
-            this.setCursor(room, frame.cursor);
+            this.setCursor(room, frame.cursor, frame.shard ?? 0, true);
           }
           // One answer carries a bounded number of bytes: the rest comes by resuming from the new cursor.
           if (viaTab === null && frame.more) this.resume(room);
@@ -449,6 +481,14 @@ export class MeshNode {
         break;
       case "pong":
         break;
+      case "chat-waiting":
+        // A direct chat this tab has no socket in got a message (a first one from someone new): open it, so the
+        // message arrives and counts as unread, and tell the screens (a toast, the room list).
+        if (viaTab === null) {
+          void this.open(frame.room);
+          for (const l of this.chatListeners) l(frame.room, frame.fromName);
+        }
+        break;
     }
     this.changed();
   }
@@ -472,11 +512,15 @@ export class MeshNode {
     this.chains.set(room, next);
   }
 
-  private setCursor(room: string, seq: number) {
+  /** `shard`: whose seqs `seq` counts (a live envelope's: the relay socket's); `restart`: a resume-done's cursor. */
+  private setCursor(room: string, seq: number, shard?: number, restart = false) {
     const state = this.rooms.get(room);
-    if (!state || seq <= state.cursor) return;
-    state.cursor = seq;
-    void this.history.kvSet(`cursor:${room}`, seq);
+    if (!state) return;
+    const next = advanceCursor({ seq: state.cursor, shard: state.cursorShard }, seq, shard ?? state.shard, restart);
+    if (!next) return;
+    state.cursor = next.seq;
+    state.cursorShard = next.shard;
+    void this.history.kvSet(`cursor:${room}`, storedCursor(next));
   }
 
   private async onAck(room: string, id: string, seq: number, expiresAt?: number) {

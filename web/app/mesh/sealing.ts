@@ -1,7 +1,7 @@
 // Sealing and sender keys of the mesh node: private rooms' content is encrypted when it leaves and opened when
 // it arrives, with the protocol of core/e2e.ts (docs/protocol.md). A contact's new or changed key is said in
 // the chat before anything is sealed to it, and for a contact marked verified nothing is sealed to it until the
-// person accepts it (docs/decisions/061-one-identity-per-person.md); new group members are said first too.
+// person accepts it (docs/decisions/063-one-identity-per-person.md); new group members are said first too.
 import type { E2eSession, TrustChange, TrustProblem } from "../../../core/e2e";
 import type { Envelope } from "../../../core/envelope";
 import type { OutboxItem } from "./db";
@@ -90,7 +90,7 @@ export class Sealing {
    * Shows each change in the chat, then accepts it, unless it is a new account key of a contact the person
    * verified: then the message waits in the outbox, saying why, until the person compares and marks the new
    * number verified in the chat's info. (A verified contact's new device is signed by the account key the
-   * person verified, so showing it is enough: docs/decisions/061-one-identity-per-person.md.)
+   * person verified, so showing it is enough: docs/decisions/063-one-identity-per-person.md.)
    */
   private async consent(room: string, changes: TrustChange[], problems: TrustProblem[], at: number): Promise<void> {
     await this.showChanges(room, changes, at, problems);

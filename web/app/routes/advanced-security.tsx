@@ -1,16 +1,21 @@
 // Advanced security center (spec part 2 #6): feature toggles, the security score, the first 4 security events
 // and the backup codes, all from the account's stored state (the score is the share of enabled features); the
 // safety numbers of private chats, worked out on this device.
+import { useEffect, useState } from "react";
 import { Form, Link, useActionData } from "react-router";
 import type { MessageKey } from "../../../core/i18n/en";
 import { formatAgo } from "../../../core/i18n/translate";
 import {
+  SCORE_TONE,
   SECURITY_EVENTS,
   type SecurityEventKind,
   type SecurityFeature,
   type SecurityFeatureId,
+  type SecurityOverview,
   type SecuritySeverity,
+  withDeviceFacts,
 } from "../../../core/security";
+import { readConfig } from "../features/security/app-lock";
 import { advancedSecurityAction, loadAdvancedSecurity } from "../features/security/security.server";
 import { type FormError, InlineError, useErrorToast } from "../features/identity/verification-forms";
 import { metaTitle, type T, useT } from "../i18n";
@@ -32,6 +37,7 @@ const MANAGED_AT: Partial<Record<SecurityFeatureId, { to: string; label: Message
   two_factor: { to: "/security-settings?tab=authentication", label: "sec.manage2fa" },
   biometric_auth: { to: "/security-settings?tab=biometric", label: "sec.managePasskeys" },
   panic_mode: { to: "/security-settings?tab=biometric", label: "sec.managePanic" },
+  app_lock: { to: "/security-settings?tab=biometric", label: "sec.manageAppLock" },
   disappearing_messages: { to: "/settings?tab=privacy", label: "sec.manageDisappearing" },
 };
 
@@ -45,6 +51,7 @@ const FEATURE_TEXT: Partial<Record<SecurityFeatureId, [MessageKey, MessageKey]>>
   mesh_anonymization: ["sec.f.mesh", "sec.f.meshBody"],
   disappearing_messages: ["sec.f.disappearing", "sec.f.disappearingBody"],
   panic_mode: ["sec.f.panic", "sec.f.panicBody"],
+  app_lock: ["sec.f.appLock", "sec.f.appLockBody"],
   stealth_mode: ["sec.stealthTitle", "sec.f.stealthBody"],
 };
 const EVENT_TEXT: Partial<Record<SecurityEventKind, MessageKey>> = {
@@ -109,8 +116,22 @@ function FeatureControl({ f }: { f: SecurityFeature }) {
   ) : null;
 }
 
+/** The overview with this device's app lock and panic code, which only the device knows (after hydration). */
+function useDeviceOverview(userId: string | undefined, overview: SecurityOverview | null): SecurityOverview | null {
+  const [device, setDevice] = useState<{ appLock: boolean; panicCode: boolean } | null>(null);
+  useEffect(() => {
+    if (!userId) return;
+    const config = readConfig(userId);
+    // A lock with only a passkey is a lock too: any saved config locks the app.
+    setDevice({ appLock: Boolean(config), panicCode: Boolean(config?.panic) });
+  }, [userId]);
+  if (!overview || !device) return overview;
+  return { ...overview, ...withDeviceFacts(overview.features, device) };
+}
+
 export default function AdvancedSecurity({ loaderData }: Route.ComponentProps) {
-  const { user, overview, contacts } = loaderData;
+  const { user, contacts } = loaderData;
+  const overview = useDeviceOverview(user?.id, loaderData.overview);
   const error = useActionData<{ error?: FormError }>()?.error;
   useErrorToast(error);
   const t = useT();
@@ -133,7 +154,10 @@ export default function AdvancedSecurity({ loaderData }: Route.ComponentProps) {
         <div className="progress-block">
           <h2 id="score-title">{t("sec.scoreTitle")}</h2>
           <p>
-            <strong className="score">{overview.score}%</strong> <span className="pill">{t(SCORE_LABEL[overview.label])}</span>
+            <strong className="score">{overview.score}%</strong>{" "}
+            <span className={`pill pill-${SCORE_TONE[overview.label]}`} data-tone={SCORE_TONE[overview.label]}>
+              {t(SCORE_LABEL[overview.label])}
+            </span>
           </p>
           <progress max={100} value={overview.score} aria-label={t("sec.scoreAria", { score: overview.score })} />
           <p className="muted small">{t("sec.scoreHint")}</p>

@@ -27,6 +27,36 @@ const KIND_LABELS: Record<string, MessageKey> = {
   "sos.whatsapp": "an.kind.sosWhatsapp",
   file: "an.kind.file",
 };
+/** The trouble counters (docs/decisions/053-nothing-lost.md), each with its words. */
+const TROUBLE_LABELS: Record<keyof Metrics["trouble"], MessageKey> = {
+  queue_retried: "an.troubleQueueRetried",
+  dead_lettered: "an.troubleDeadLettered",
+  d1_write_failed: "an.troubleD1",
+  sos_unfinished: "an.troubleSos",
+  webhook_failed: "an.troubleWebhooks",
+};
+
+/** Admins' view of what went wrong in the range; all zero says so in words rather than five zeros. */
+function Trouble({ trouble }: { trouble: Metrics["trouble"] }) {
+  const t = useT();
+  const counters = Object.entries(TROUBLE_LABELS) as [keyof Metrics["trouble"], MessageKey][];
+  const any = counters.some(([k]) => (trouble[k] ?? 0) > 0);
+  return (
+    <section className="card" aria-labelledby="trouble-title">
+      <h2 id="trouble-title">{t("an.trouble")}</h2>
+      {any ? (
+        <ul aria-label={t("an.troubleFigures")}>
+          {counters.map(([k, label]) => (
+            <li key={k}>{t(label, { count: trouble[k] ?? 0 })}</li>
+          ))}
+        </ul>
+      ) : (
+        <p>{t("an.troubleNone")}</p>
+      )}
+    </section>
+  );
+}
+
 const kindLabel = (k: string, t: T) =>
   k in KIND_LABELS ? t(KIND_LABELS[k]) : k.startsWith("ai.") ? t("an.kind.ai", { command: k.slice(3) }) : k;
 
@@ -228,6 +258,7 @@ export default function AnalyticsDashboard({ loaderData }: Route.ComponentProps)
               </div>
             </details>
           </section>
+          {metrics.trouble ? <Trouble trouble={metrics.trouble} /> : null}
         </>
       ) : (
         <section className="card">

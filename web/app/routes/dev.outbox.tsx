@@ -28,7 +28,7 @@ export default function DevOutbox({ loaderData }: Route.ComponentProps) {
       {loaderData.messages.length === 0 ? (
         <p>No messages yet.</p>
       ) : (
-        <table className="table">
+        <table className="table table-stack">
           <thead>
             <tr>
               <th>To</th>
@@ -41,11 +41,13 @@ export default function DevOutbox({ loaderData }: Route.ComponentProps) {
           <tbody>
             {loaderData.messages.map((m) => (
               <tr key={m.id}>
-                <td>{m.to}</td>
-                <td>{m.channel === "whatsapp" ? "WhatsApp" : "SMS"}</td>
-                <td className="pre">{m.body}</td>
-                <td>{m.status}</td>
-                <td>
+                <td data-label="To">{m.to}</td>
+                <td data-label="Channel">{m.channel === "whatsapp" ? "WhatsApp" : "SMS"}</td>
+                <td data-label="Message" className="pre">
+                  {m.body}
+                </td>
+                <td data-label="Status">{m.status}</td>
+                <td data-label="Sent">
                   <time dateTime={m.createdAt}>{new Date(m.createdAt).toLocaleString("en-NG")}</time>
                 </td>
               </tr>

@@ -40,6 +40,11 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const [message, setMessage] = useState("");
   const [type, setType] = useState<EmergencyType>("medical");
+  // The town typed in "Where are you?": the server finds the area room from it when the device gives no position.
+  const [town, setTown] = useState("");
+  // One tap does not alert a whole area: as in the chat, Start asks first (with JavaScript; without it the form
+  // posts as it is, the only way it can).
+  const [confirming, setConfirming] = useState(false);
   const { state: loc, locate } = useDeviceLocation({ report: Boolean(user) });
   // Before hydration the textarea's `required` guards an empty message; after it, Start is disabled while empty.
   const [hydrated, setHydrated] = useState(false);
@@ -58,6 +63,7 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
     if (!actionData) return;
     if (actionData.intent === "broadcast" && actionData.ok && actionData.sent) {
       setMessage("");
+      setConfirming(false);
       toast({ title: t("sos.sentTitle"), description: reachSummary(actionData.sent, t), variant: "destructive" });
     } else if (actionData.intent === "resolve" && actionData.ok) {
       toast({ title: t("sos.resolvedTitle"), description: t("sos.resolvedBody"), variant: "success" });
@@ -119,7 +125,13 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
           </label>
           <label>
             {t("sos.whereLabel")}
-            <input name="locationText" maxLength={120} placeholder={t("sos.wherePlaceholder")} />
+            <input
+              name="locationText"
+              maxLength={120}
+              placeholder={t("sos.wherePlaceholder")}
+              value={town}
+              onChange={(e) => setTown(e.target.value)}
+            />
           </label>
           <div className="location-status" aria-live="polite">
             {loc.status === "ok" ? (
@@ -134,7 +146,8 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
               <p className="small">{t("sos.locating")}</p>
             ) : loc.status === "denied" ? (
               <p className="small error">
-                {t.error(loc.message)} {hasLocation ? t("sos.lastAreaUsed") : t("sos.contactsOnly")}
+                {t.error(loc.message)}{" "}
+                {town.trim() ? t("sos.townUsed", { town: town.trim() }) : hasLocation ? t("sos.lastAreaUsed") : t("sos.contactsOnly")}
               </p>
             ) : loc.status === "unsupported" ? (
               <p className="small">{t("sos.noGeolocation")}</p>
@@ -147,9 +160,32 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
               </button>
             ) : null}
           </div>
-          <button type="submit" className="btn btn-danger btn-lg" disabled={(hydrated && message.trim() === "") || sending}>
-            {sending ? t("sos.sending") : t("sos.start")}
-          </button>
+          {hydrated && confirming ? (
+            <div className="card sos-confirm" role="alertdialog" aria-label={t("sos.confirmDialog")}>
+              <p>{t("sos.confirmBody")}</p>
+              <div className="row">
+                <button type="submit" className="btn btn-danger btn-lg" disabled={message.trim() === "" || sending}>
+                  {sending ? t("sos.sending") : t("chat.sosNow")}
+                </button>
+                <button type="button" className="btn btn-ghost" onClick={() => setConfirming(false)}>
+                  {t("common.cancel")}
+                </button>
+              </div>
+            </div>
+          ) : hydrated ? (
+            <button
+              type="button"
+              className="btn btn-danger btn-lg"
+              disabled={message.trim() === "" || sending}
+              onClick={() => setConfirming(true)}
+            >
+              {t("sos.start")}
+            </button>
+          ) : (
+            <button type="submit" className="btn btn-danger btn-lg" disabled={sending}>
+              {t("sos.start")}
+            </button>
+          )}
         </Form>
         {sent ? (
           <div className="sos-result" role="status">
@@ -189,7 +225,7 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
                   <span className="tag">
                     {s.emergencyType in TYPE_KEYS ? t(TYPE_KEYS[s.emergencyType as EmergencyType]) : s.emergencyType}
                   </span>{" "}
-                  <strong>{s.senderName}</strong>: {s.message}
+                  <strong>{s.mine ? t("sos.you") : s.senderName}</strong>: {s.message}
                 </p>
                 <p className="small muted">
                   {s.mine

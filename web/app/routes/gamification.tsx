@@ -85,13 +85,24 @@ export default function Gamification({ loaderData, actionData }: Route.Component
           {rewards.achievements.map((a) => (
             <li key={a.id} className="card tile">
               <strong>
-                {a.title} {a.unlocked ? "✓" : ""}
+                {a.title}{" "}
+                {a.unlocked ? (
+                  <span role="img" aria-label={t("rw.achDone")}>
+                    ✓
+                  </span>
+                ) : null}
               </strong>
               <span className="small">{a.description}</span>
               <progress max={a.maxProgress} value={a.progress} aria-label={t("rw.achProgress", { title: a.title })} />
               <span className="small">
                 {t("rw.achLine", { progress: a.progress, max: a.maxProgress, points: a.points, tier: t(TIER[a.tier]), reward: a.reward })}
               </span>
+              {/* Reached but not rewarded (issue 32): said plainly, never shown as achieved. */}
+              {a.waiting === "verify" ? (
+                <Link to="/signup-verification" className="small">
+                  {t("rw.achWaitVerify")}
+                </Link>
+              ) : null}
             </li>
           ))}
         </ul>

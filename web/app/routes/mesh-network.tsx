@@ -12,6 +12,8 @@ import { apiGet } from "../lib/api.server";
 import type { MessageKey } from "../../../core/i18n/en";
 import { metaTitle, useT } from "../i18n";
 import type { MeshNode } from "../mesh/node";
+import { roomLabel } from "../features/chat/room-label";
+import { edgeNames, hopName } from "../mesh/hop-label";
 import type { Route } from "./+types/mesh-network";
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "mesh.metaTitle", "Mesh Network · LinkUp") }];
@@ -56,7 +58,12 @@ export default function MeshNetwork({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
       {tab === "nearby" && loaderData.user ? (
-        <Nearby node={node} me={loaderData.user.id} areaName={rooms?.nearby?.name ?? null} state={state} />
+        <Nearby
+          node={node}
+          me={loaderData.user.id}
+          areaName={rooms?.nearby?.name ? roomLabel(rooms.nearby.name, "nearby", t) : null}
+          state={state}
+        />
       ) : null}
       {tab === "map" && loaderData.user ? <NetworkMap node={node} /> : null}
       {tab === "stats" && loaderData.user ? <Stats node={node} state={state} areaRoom={areaRoom} /> : null}
@@ -112,7 +119,7 @@ function Nearby({
         <ul className="people" aria-label={t("mesh.tabsOnDevice")}>
           {tabs.map((peer) => (
             <li key={peer.tab}>
-              <span>{peer.hop}</span>
+              <span>{hopName(peer.hop)}</span>
               <small>{peer.relays.size > 0 ? t("mesh.tabRelay") : peer.online ? t("mesh.tabOnline") : t("mesh.tabOffline")}</small>
             </li>
           ))}
@@ -134,12 +141,12 @@ function NetworkMap({ node }: { node: MeshNode | null }) {
         {rooms.map((r) => (
           <li key={r.room}>
             {t("mesh.map.line", {
-              hop: node.hop,
+              hop: hopName(node.hop),
               route:
                 r.relay === "open"
                   ? t("mesh.map.relay")
                   : r.viaTab
-                    ? t("mesh.map.via", { hop: node.peers.get(r.viaTab)?.hop ?? r.viaTab })
+                    ? t("mesh.map.via", { hop: hopName(node.peers.get(r.viaTab)?.hop ?? "") || t("mesh.map.otherTab") })
                     : t("mesh.map.noRoute"),
               room: roomKind(r.room) === "nearby" ? t("mesh.map.area") : roomKind(r.room) === "dm" ? t("mesh.map.dm") : t("mesh.map.group"),
             })}
@@ -147,7 +154,9 @@ function NetworkMap({ node }: { node: MeshNode | null }) {
         ))}
         {node.localPeers().map((p) => (
           <li key={p.tab}>
-            {p.relays.size > 0 ? t("mesh.map.peerRelays", { hop: p.hop, count: p.relays.size }) : t("mesh.map.peer", { hop: p.hop })}
+            {p.relays.size > 0
+              ? t("mesh.map.peerRelays", { hop: hopName(p.hop), count: p.relays.size })
+              : t("mesh.map.peer", { hop: hopName(p.hop) })}
           </li>
         ))}
       </ul>
@@ -157,7 +166,7 @@ function NetworkMap({ node }: { node: MeshNode | null }) {
       ) : (
         <ul className="mesh-map">
           {edges.map(([edge, count]) => (
-            <li key={edge}>{t("mesh.edge", { edge, count })}</li>
+            <li key={edge}>{t("mesh.edge", { edge: edgeNames(edge), count })}</li>
           ))}
         </ul>
       )}

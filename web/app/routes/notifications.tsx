@@ -3,13 +3,7 @@ import { Form, Link, useFetcher, useRevalidator } from "react-router";
 import { badgeText, EMERGENCY_NUMBERS } from "../../../core/constants";
 import type { MessageKey } from "../../../core/i18n/en";
 import { formatAgo } from "../../../core/i18n/translate";
-import {
-  type NotificationPrefs,
-  type NotificationPriority,
-  type NotificationType,
-  type NotificationView,
-  PREF_LABELS,
-} from "../../../core/sos";
+import { type NotificationPrefs, type NotificationView, PREF_LABELS } from "../../../core/sos";
 import { useToast } from "../components/toast";
 import { type NotificationsActionData, loadNotifications, notificationsAction } from "../features/notifications/notifications.server";
 import { PushToggle } from "../features/notifications/PushToggle";
@@ -26,20 +20,6 @@ export function action({ request, context }: Route.ActionArgs) {
   return notificationsAction(request, context);
 }
 
-const TYPE_LABEL: Record<NotificationType, MessageKey> = {
-  message: "nt.type.message",
-  emergency: "nt.type.emergency",
-  system: "nt.type.system",
-  ai: "nt.type.ai",
-  security: "nt.type.security",
-  market: "nt.type.market",
-};
-const PRIORITY_LABEL: Record<NotificationPriority, MessageKey> = {
-  critical: "nt.priority.critical",
-  high: "nt.priority.high",
-  medium: "nt.priority.medium",
-  low: "nt.priority.low",
-};
 const PREF_KEYS: Record<keyof typeof PREF_LABELS, MessageKey> = {
   messages: "nt.pref.messages",
   emergencyAlerts: "nt.pref.emergencyAlerts",
@@ -164,16 +144,16 @@ function NotificationItem({ n }: { n: NotificationView }) {
       <div>
         <p>
           {read ? null : <span className="dot dot-on" aria-hidden="true" />} <strong>{n.title}</strong>{" "}
-          <span className="tag">{TYPE_LABEL[n.type] ? t(TYPE_LABEL[n.type]) : n.type}</span>{" "}
-          <span className="tag">{PRIORITY_LABEL[n.priority] ? t(PRIORITY_LABEL[n.priority]) : n.priority}</span>
+          {/* The type and priority are the server's filing words ("system high", issue 32): the title says what it
+              is; only what needs attention soon is marked, in words a person uses. */}
+          {n.priority === "critical" || n.priority === "high" ? <span className="tag">{t("nt.urgent")}</span> : null}
           {read ? null : <span className="sr-only">{t("nt.unreadItem")}</span>}
         </p>
         <p>{n.content}</p>
         <p className="small muted">
           <time dateTime={n.timestamp} suppressHydrationWarning>
             {formatAgo(Date.parse(n.timestamp), t.tag)}
-          </time>{" "}
-          · {n.source}
+          </time>
         </p>
       </div>
       <div className="row">

@@ -4,6 +4,7 @@ import { useEffect } from "react";
 import { Form, Link, useActionData, useNavigate } from "react-router";
 import type { PasskeyView } from "../../../core/security";
 import { AppLockSettings } from "../features/security/app-lock-settings";
+import { CopyButton } from "../features/api-docs/copy-button";
 import { AddPasskey } from "../features/security/passkey-buttons";
 import type { Me, SessionView, TwoFactorView } from "../../../core/api-types";
 import { useToast } from "../components/toast";
@@ -128,6 +129,14 @@ function TwoFactor({
         <p>
           {t("sec.secret")} <code className="secret">{state.setup.secret}</code>
         </p>
+        {/* On the phone itself a QR code cannot be scanned: the otpauth:// link opens the authenticator app,
+            and the secret can be copied to paste into one (issue 32). */}
+        <div className="row">
+          <a href={state.setup.otpauthUrl} className="btn btn-ghost">
+            {t("sec.openAuthenticator")}
+          </a>
+          <CopyButton text={state.setup.secret} label={t("sec.copySecret")} />
+        </div>
         <CodeForm intent="two-factor-enable" submit={t("sec.verifyEnable")} error={error} />
       </div>
     );

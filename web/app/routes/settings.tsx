@@ -30,12 +30,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const plan = me && tab === "premium" ? await apiGet<SubscriptionStatus>(context, "/api/subscription/status") : null;
   // Town names for the profile's suggestions come with the data, so the page's JS does not carry the places list.
   const towns = tab === "profile" ? PLACES.map((p) => p.name) : [];
-  return { user: me?.user ?? null, tab, plan, towns, saved: url.searchParams.get("saved") === "1" };
+  const flag = url.searchParams.get("saved");
+  const saved = flag && flag in SAVED_TEXT ? (flag as keyof typeof SAVED_TEXT) : null;
+  // Cancelling asks first (issue 32): a link to the question, so it works without JavaScript too.
+  const confirmCancel = tab === "premium" && url.searchParams.get("confirm") === "cancel";
+  return { user: me?.user ?? null, tab, plan, towns, saved, confirmCancel };
 }
 
 export function action({ request, context }: Route.ActionArgs) {
   return settingsAction(request, context);
 }
+
+/** What the status line says after a save, by the `saved` flag the action redirected with. */
+const SAVED_TEXT = {
+  "1": "set.saved",
+  "plan-cancel": "set.plan.cancelDone",
+  "plan-resume": "set.plan.resumeDone",
+  "plan-change": "set.plan.changeDone",
+} as const satisfies Record<string, MessageKey>;
 
 const TAB_LABELS: Record<SettingsTab, MessageKey> = {
   profile: "set.tab.profile",
@@ -182,7 +194,7 @@ const day = (t: T, iso: string | null) => (iso ? formatDate(iso, t.tag, { day: "
 const TIER: Record<string, MessageKey> = { free: "pricing.community", premium: "pricing.premium", enterprise: "pricing.enterprise" };
 
 /** What the server says of the person's plan, and what they can do with it (cancel, resume, change). */
-function PlanDetails({ plan }: { plan: SubscriptionStatus }) {
+function PlanDetails({ plan, confirmCancel }: { plan: SubscriptionStatus; confirmCancel: boolean }) {
   const paid = plan.source === "stripe";
   const t = useT();
   return (
@@ -204,12 +216,27 @@ function PlanDetails({ plan }: { plan: SubscriptionStatus }) {
         </p>
       ) : null}
       {plan.pendingTier ? <p>{t("set.plan.pending", { plan: t(TIER[plan.pendingTier] ?? "pricing.premium") })}</p> : null}
+      {paid && confirmCancel && !plan.cancelAtPeriodEnd ? (
+        <div role="alertdialog" aria-labelledby="cancel-q" className="card stack">
+          <p id="cancel-q">
+            <strong>{t("set.plan.cancelConfirm")}</strong>
+          </p>
+          <div className="row">
+            <PlanButton intent="plan-cancel" label={t("set.plan.cancelYes")} />
+            <Link to="/settings?tab=premium" className="btn btn-primary">
+              {t("set.plan.keep")}
+            </Link>
+          </div>
+        </div>
+      ) : null}
       {paid ? (
         <div className="row">
           {plan.cancelAtPeriodEnd ? (
             <PlanButton intent="plan-resume" label={t("set.plan.resume")} />
-          ) : (
-            <PlanButton intent="plan-cancel" label={t("set.plan.cancel")} />
+          ) : confirmCancel ? null : (
+            <Link to="/settings?tab=premium&confirm=cancel" className="btn btn-ghost">
+              {t("set.plan.cancel")}
+            </Link>
           )}
           {plan.tier === "enterprise" && !plan.pendingTier ? (
             <PlanButton
@@ -224,7 +251,17 @@ function PlanDetails({ plan }: { plan: SubscriptionStatus }) {
   );
 }
 
-function PremiumTab({ user, phone, plan }: { user: Me; phone: string; plan: SubscriptionStatus | null }) {
+function PremiumTab({
+  user,
+  phone,
+  plan,
+  confirmCancel,
+}: {
+  user: Me;
+  phone: string;
+  plan: SubscriptionStatus | null;
+  confirmCancel: boolean;
+}) {
   const paid = plan?.source === "stripe";
   const t = useT();
   if (user.tier === "enterprise") {
@@ -232,7 +269,7 @@ function PremiumTab({ user, phone, plan }: { user: Me; phone: string; plan: Subs
       <div className="stack">
         <h2>{t("set.plan.enterpriseActive")}</h2>
         <p>{t("set.plan.enterpriseBody")}</p>
-        {plan ? <PlanDetails plan={plan} /> : null}
+        {plan ? <PlanDetails plan={plan} confirmCancel={confirmCancel} /> : null}
       </div>
     );
   }
@@ -241,7 +278,7 @@ function PremiumTab({ user, phone, plan }: { user: Me; phone: string; plan: Subs
       <div className="stack">
         <h2>{t("set.plan.premiumActive")}</h2>
         <p>{t("set.plan.premiumBody")}</p>
-        {plan ? <PlanDetails plan={plan} /> : null}
+        {plan ? <PlanDetails plan={plan} confirmCancel={confirmCancel} /> : null}
         {paid ? (
           <PlanButton
             intent="plan-change"
@@ -296,7 +333,7 @@ function useConsumedFlag(name: string | null) {
 }
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
-  const { user, tab, saved, plan, towns } = loaderData;
+  const { user, tab, saved, plan, towns, confirmCancel } = loaderData;
   const actionData = useActionData<{ error?: FormError }>();
   const error = actionData?.error;
   useErrorToast(error);
@@ -337,12 +374,12 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
         </nav>
         {saved ? (
           <p role="status" className="success">
-            {t("set.saved")}
+            {t(SAVED_TEXT[saved])}
           </p>
         ) : null}
         <div className="tab-panel">
           {tab === "profile" ? <ProfileTab user={user} towns={towns} error={error} /> : null}
-          {tab === "premium" ? <PremiumTab user={user} phone={phone} plan={plan} /> : null}
+          {tab === "premium" ? <PremiumTab user={user} phone={phone} plan={plan} confirmCancel={confirmCancel} /> : null}
           {tab === "network" ? (
             <>
               <SaveForm tab="network" submit={t("set.saveNetwork")}>

@@ -23,12 +23,13 @@ export function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function StaffDesk({ loaderData, actionData }: Route.ComponentProps) {
-  const { q, tickets, people, sosAreas, moreSos, prices, editing, isAdmin, meId, grantMax } = loaderData;
+  const { q, tickets, people, sosAreas, moreSos, deadLetters, prices, editing, isAdmin, meId, grantMax } = loaderData;
   const t = useT();
   const shownIds = new Set([
     ...tickets.map((ticket) => ticket.id),
     ...(people ?? []).map((p) => p.id),
     ...sosAreas.flatMap((a) => a.sos.map((x) => x.id)),
+    ...deadLetters.map((d) => d.id),
   ]);
   return (
     <div className="staff-desk">
@@ -103,6 +104,39 @@ export default function StaffDesk({ loaderData, actionData }: Route.ComponentPro
           ))
         )}
         {moreSos ? <p className="small muted">{t("sd.moreSos")}</p> : null}
+        {/* Fan-out messages the queue gave up on (docs/decisions/054-sos-a-durable-job.md): staff send them again. */}
+        <h3 id="dead-title">{t("sd.deadTitle")}</h3>
+        {deadLetters.length === 0 ? (
+          <p>{t("sd.noDead")}</p>
+        ) : (
+          <ul aria-labelledby="dead-title">
+            {deadLetters.map((d) => {
+              const sos = (d.broadcastId ?? "?").slice(0, 8);
+              return (
+                <li key={d.id} className="ticket">
+                  <p>
+                    {t("sd.deadLetter", {
+                      sos,
+                      who: d.people === null ? t("sd.deadPage") : t("sd.deadPeople", { count: d.people }),
+                      attempts: d.attempts,
+                    })}{" "}
+                    · <time dateTime={d.receivedAt}>{d.receivedAt.slice(0, 16).replace("T", " ")}</time>
+                  </p>
+                  {d.malformed ? null : (
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="replay-dead-letter" />
+                      <input type="hidden" name="deadLetterId" value={d.id} />
+                      <button type="submit" className="btn" aria-label={t("sd.replayLabel", { sos })}>
+                        {t("sd.replay")}
+                      </button>
+                    </Form>
+                  )}
+                  <Answer answer={actionData?.target === d.id ? actionData : undefined} />
+                </li>
+              );
+            })}
+          </ul>
+        )}
       </section>
       <section className="card" aria-labelledby="queue-title">
         <h2 id="queue-title">{t("sd.tickets")}</h2>

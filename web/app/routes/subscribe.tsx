@@ -1,7 +1,7 @@
 // /subscribe?plan=premium|enterprise (spec part 2 #9, #10): plan picker, monthly or yearly, the payment form,
 // order summary, help card and a back button. Works without JavaScript for the local payment stand-in.
 import { useEffect, useState } from "react";
-import { Form, Link, useActionData, useFetcher, useNavigate } from "react-router";
+import { Form, Link, useActionData, useFetcher, useLocation, useNavigate } from "react-router";
 import { type PaidTier, planPrice, type BillingInterval } from "../../../core/billing";
 import type { MessageKey } from "../../../core/i18n/en";
 import { SUPPORT_HOURS, TRIAL_DAYS } from "../../../core/constants";
@@ -47,7 +47,10 @@ function BackButton() {
         }
       }}
     >
-      ← {t("common.back")}
+      <span className="flip-rtl" aria-hidden="true">
+        ←
+      </span>{" "}
+      {t("common.back")}
     </Link>
   );
 }
@@ -138,6 +141,8 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
   const { plan, interval, price, provider, publishableKey, user, status } = loaderData;
   const phone = useRootData()?.env.SUPPORT_PHONE ?? "";
   const hydrated = useHydrated();
+  // After verifying the phone the person comes back to this very checkout (plan and interval kept).
+  const here = useLocation();
   const toast = useToast();
   const t = useT();
   const fetcher = useFetcher<SessionResult>({ key: "subscribe-session" });
@@ -177,7 +182,10 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
     payment = (
       <>
         <p>{t("subs.verifyFirst")}</p>
-        <Link to="/signup-verification?step=verify-phone" className="btn btn-primary">
+        <Link
+          to={`/signup-verification?step=verify-phone&next=${encodeURIComponent(here.pathname + here.search)}`}
+          className="btn btn-primary"
+        >
           {t("sec.verifyPhone")}
         </Link>
       </>

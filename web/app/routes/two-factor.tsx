@@ -14,10 +14,12 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 ];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  // The second factors this sign-in may use; with no sign-in waiting, the code form (which then says so).
+  // The second factors this sign-in may use. With no sign-in waiting (an anonymous visit, an old tab) there is
+  // no phone to call confirmed: the screen says so and points to signing in (issue 32).
   const res = await apiSend<{ code: boolean; passkey: boolean }>(context, "GET", "/api/auth/second-factor");
-  const methods = res.ok && res.json ? { code: res.json.code, passkey: res.json.passkey } : { code: true, passkey: false };
-  return { next: safeRedirectPath(new URL(request.url).searchParams.get("next"), "/chat"), methods };
+  const waiting = Boolean(res.ok && res.json);
+  const methods = res.ok && res.json ? { code: res.json.code, passkey: res.json.passkey } : { code: false, passkey: false };
+  return { next: safeRedirectPath(new URL(request.url).searchParams.get("next"), "/chat"), methods, waiting };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -42,6 +44,14 @@ export default function TwoFactor({ loaderData }: Route.ComponentProps) {
   return (
     <section className="card narrow" aria-labelledby="two-factor-title">
       <h1 id="two-factor-title">{t("sec.twoFactorHeading")}</h1>
+      {loaderData.waiting ? null : (
+        <>
+          <p>{t("sec.noSignInWaiting")}</p>
+          <Link to="/signup-verification" className="btn btn-primary">
+            {t("sec.getStarted")}
+          </Link>
+        </>
+      )}
       {loaderData.methods.passkey ? (
         <>
           <p>{t("sec.usePasskeyBody")}</p>

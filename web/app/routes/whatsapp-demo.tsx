@@ -51,7 +51,7 @@ export default function WhatsAppDemo({ loaderData, actionData }: Route.Component
         ) : !available ? (
           <p className="muted">{t("wa.notConnected")}</p>
         ) : null}
-        <table className="table">
+        <table className="table table-stack">
           <caption className="sr-only">{t("wa.commands")}</caption>
           <thead>
             <tr>
@@ -62,7 +62,9 @@ export default function WhatsAppDemo({ loaderData, actionData }: Route.Component
           <tbody>
             {COMMANDS.map(({ cmd, translated, what }) => (
               <tr key={cmd}>
-                <td>{translated ? t(cmd as MessageKey) : <code>{cmd}</code>}</td>
+                <td>
+                  <strong>{translated ? t(cmd as MessageKey) : <code>{cmd}</code>}</strong>
+                </td>
                 <td>{t(what)}</td>
               </tr>
             ))}

@@ -10,7 +10,7 @@ import {
 } from "../../../core/admin-schemas";
 import { findPeople, setRole } from "../../admin";
 import { banPerson, unbanPerson } from "../../admin/bans";
-import { activeSosByArea } from "../../admin/sos-desk";
+import { activeSosByArea, replayDeadLetter } from "../../admin/sos-desk";
 import { deleteMarketPrice, listMarketPrices, setMarketPrice } from "../../admin/market";
 import { adminStats, runConsoleQuery, systemHealth } from "../../admin/console";
 import { requireAdmin, requireStaff } from "../../auth/session";
@@ -38,6 +38,11 @@ export const adminApi = new Hono<AppBindings>()
   .get("/sos", async (c) => {
     requireStaff(c);
     return c.json(await activeSosByArea(c.var.db));
+  })
+  // A fan-out message the queue gave up on, put back on the queue (docs/decisions/054-sos-a-durable-job.md).
+  .post("/sos/dead-letters/:id/replay", async (c) => {
+    const staff = requireStaff(c);
+    return c.json(await replayDeadLetter(c.env, c.var.db, staff, c.req.param("id")));
   })
   .get("/market-prices", async (c) => {
     requireStaff(c);

@@ -1,3 +1,4 @@
+import { chooseLanguage } from "../../../core/i18n/languages";
 // /api/ai: the assistant over HTTP. Thin: who is asking, parse, one assistant call, shape the answer.
 import { Hono } from "hono";
 import { extractAiText } from "../../../core/ai-command";
@@ -53,10 +54,11 @@ export const ai = new Hono<AppBindings>()
   })
   .post("/smart-replies", async (c) => {
     // Spec part 2 §1: phone verification unlocks AI smart replies.
-    requireVerified(c);
+    const user = requireVerified(c);
     const body = await parseJson(c, SmartRepliesRequestSchema);
     const context = typeof body.context === "string" ? [body.context] : body.context;
-    const { replies } = await smartReplies(c.env, { message: body.message, context });
+    const language = chooseLanguage(user.language, c.req.header("accept-language"));
+    const { replies } = await smartReplies(c.env, { message: body.message, context, language });
     return c.json(replies);
   })
   .get("/usage", async (c) => {

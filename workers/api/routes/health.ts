@@ -4,6 +4,7 @@ import { pingDatabase } from "../../../db/queries/health";
 import { billingHealth } from "../../billing/config";
 import { type AppBindings, isDevelopment, missingConfig, servicesStatus } from "../../env";
 import { roomStub } from "../../rooms/stub";
+import { operatorChecks } from "../../health";
 
 export const health = new Hono<AppBindings>().get("/", async (c) => {
   let database: "ok" | "error" = "ok";
@@ -24,7 +25,13 @@ export const health = new Hono<AppBindings>().get("/", async (c) => {
       rooms = "error";
     }
   }
-  const working = database === "ok" && rooms === "ok";
+  // The queue, R2, migrations and settings: each named, any failure a 503 (docs/decisions/053-nothing-lost.md).
+  const checks = {
+    database: { status: database === "ok" ? "ok" : "failed" },
+    rooms: { status: rooms === "ok" ? "ok" : "failed" },
+    ...(await operatorChecks(c.env, c.var.db)),
+  };
+  const working = Object.values(checks).every((check) => check.status === "ok");
   // Missing settings are named (never their values). In development local stand-ins cover them; elsewhere
   // their features refuse, so the Worker is degraded but up: 200, while a broken database or room is 503.
   const missing = missingConfig(c.env);
@@ -38,6 +45,7 @@ export const health = new Hono<AppBindings>().get("/", async (c) => {
       // Which provider takes payments (or the development stand-in) and what it still needs, by name.
       billing: billingHealth(c.env),
       missing,
+      checks,
     },
     working ? 200 : 503,
   );

@@ -6,7 +6,7 @@ import { encodeGeohash } from "../../../core/geohash";
 import { createUser, saveUserLocation, updateUser } from "../../../db/queries/users";
 import { toMe } from "../../auth/me";
 import { withTownArea } from "../../rooms/rooms";
-import { endSession, requireUser, startSession } from "../../auth/session";
+import { endSession, requireUser, startSession, unreadNotifications } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { parseJson } from "../../errors";
 import { DomainError } from "../../../core/domain-error";
@@ -17,7 +17,11 @@ import { deleteAccount, exportMyData } from "../../identity/my-data";
 import { followWebLanguage } from "../../channels";
 
 export const me = new Hono<AppBindings>()
-  .get("/me", (c) => c.json({ user: toMe(requireUser(c)) }))
+  // With the Alerts badge's count, read in the session's own statement: a page's shell asks once (docs/decisions/057).
+  .get("/me", async (c) => {
+    const user = requireUser(c);
+    return c.json({ user: toMe(user), notificationsUnread: await unreadNotifications(c, user) });
+  })
   .patch("/me", async (c) => {
     const user = requireUser(c);
     const patch = await parseJson(c, UpdateMeSchema);
@@ -29,7 +33,7 @@ export const me = new Hono<AppBindings>()
   .get("/me/export", async (c) => {
     const user = requireUser(c);
     c.header("Content-Disposition", 'attachment; filename="linkup-my-data.json"');
-    return c.json(await exportMyData(c.var.db, user, c.var.sessionHash));
+    return c.json(await exportMyData(c.env, c.var.db, user, c.var.sessionHash));
   })
   // Account deletion, confirmed by the typed phrase; every session ends with the account.
   .delete("/me", async (c) => {

@@ -9,9 +9,8 @@ import {
   type NotificationRow,
   notificationStats,
   savePrefs,
-  unreadCount,
 } from "../../../db/queries/notifications";
-import { requireUser } from "../../auth/session";
+import { requireUser, unreadNotifications } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { parseJson, parseWith } from "../../errors";
 import { DomainError } from "../../../core/domain-error";
@@ -38,7 +37,7 @@ export const notificationsApi = new Hono<AppBindings>()
   })
   .get("/notifications/unread-count", async (c) => {
     const user = requireUser(c);
-    return c.json({ unread: await unreadCount(c.var.db, user.id) });
+    return c.json({ unread: await unreadNotifications(c, user) });
   })
   .get("/notifications/prefs", async (c) => {
     const user = requireUser(c);

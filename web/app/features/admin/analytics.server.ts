@@ -24,6 +24,8 @@ export interface Metrics {
   networkHealth: number | null;
   coverage: number;
   byKind: Record<string, number>;
+  /** Admins only (the API answers service figures to admins alone): trouble an operator must see. */
+  trouble: Record<"queue_retried" | "dead_lettered" | "d1_write_failed" | "sos_unfinished" | "webhook_failed", number>;
   unit: "hour" | "day";
   messagesOverTime: { at: string; count: number }[];
 }

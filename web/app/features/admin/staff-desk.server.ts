@@ -1,7 +1,7 @@
 // Loader and action of /staff-desk: staff and admins, decided by the API's guards (docs/decisions/019-staff-and-admins.md).
 import { apiGet, apiSend } from "../../lib/api.server";
 import { requireScreenRole } from "./access.server";
-import type { DeskSosArea } from "../../../../core/admin-schemas";
+import type { DeskDeadLetter, DeskSosArea } from "../../../../core/admin-schemas";
 import { latestGrantEnd } from "../../../../core/billing";
 
 type Ctx = Parameters<typeof apiGet>[0];
@@ -59,7 +59,7 @@ export async function loadStaffDesk(request: Request, context: Ctx) {
   const [tickets, people, sos, prices] = await Promise.all([
     apiGet<{ tickets: DeskTicket[] }>(context, "/api/support/tickets"),
     q.length >= 2 ? apiGet<{ people: DeskPerson[] }>(context, `/api/admin/people?q=${encodeURIComponent(q)}`) : null,
-    apiGet<{ areas: DeskSosArea[]; more: boolean }>(context, "/api/admin/sos"),
+    apiGet<{ areas: DeskSosArea[]; more: boolean; deadLetters: DeskDeadLetter[] }>(context, "/api/admin/sos"),
     apiGet<{ prices: DeskPrice[] }>(context, "/api/admin/market-prices"),
   ]);
   const editing = new URL(request.url).searchParams.get("price");
@@ -69,6 +69,7 @@ export async function loadStaffDesk(request: Request, context: Ctx) {
     people: people?.people ?? null,
     sosAreas: sos?.areas ?? [],
     moreSos: sos?.more ?? false,
+    deadLetters: sos?.deadLetters ?? [],
     prices: prices?.prices ?? [],
     editing: prices?.prices.find((p) => p.id === editing) ?? null,
     isAdmin: me.role === "admin",
@@ -112,6 +113,11 @@ export async function staffDeskAction(request: Request, context: Ctx): Promise<D
   if (intent === "delete-price") {
     const res = await apiSend(context, "DELETE", `/api/admin/market-prices/${encodeURIComponent(String(form.get("priceId") ?? ""))}`);
     return { ok: res.ok, target: "market", message: res.ok ? "Price removed" : (res.json?.error ?? "Price not removed") };
+  }
+  if (intent === "replay-dead-letter") {
+    const id = String(form.get("deadLetterId") ?? "");
+    const res = await apiSend(context, "POST", `/api/admin/sos/dead-letters/${encodeURIComponent(id)}/replay`);
+    return { ok: res.ok, target: id, message: res.ok ? "Sent again" : (res.json?.error ?? "Not sent") };
   }
   if (intent === "resolve-sos") {
     const sosId = String(form.get("sosId") ?? "");

@@ -20,5 +20,6 @@ export async function planAction(intent: string, form: FormData, context: Ctx) {
           });
   if (res.status === 401) return redirect("/signup-verification");
   if (!res.ok) return formError({ title: "Your plan was not changed", description: res.json?.error }, res.status);
-  return redirect("/settings?tab=premium&saved=1");
+  // The status line says what happened (issue 32: a cancel once read "Settings saved").
+  return redirect(`/settings?tab=premium&saved=${intent}`);
 }

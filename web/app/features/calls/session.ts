@@ -11,6 +11,9 @@ import { dmPeer } from "../../../../core/room-ids";
 import type { CallServerFrame, MeshNode } from "../../mesh/node";
 import { type CallQuality, qualityFrom, type StatsSample } from "./quality";
 
+/** Said when the phone has no microphone LinkUp can use (web/app/i18n/api-errors.ts translates it). */
+export const NO_MICROPHONE = "LinkUp found no microphone it can use on this phone. Connect one or close the app using it, then call again.";
+
 export type CallPhase = "incoming" | "calling" | "ringing" | "connecting" | "connected" | "ended";
 
 export interface CallView {
@@ -269,11 +272,15 @@ export class CallSession {
 
   private fail(e: unknown): void {
     const denied = e instanceof DOMException && (e.name === "NotAllowedError" || e.name === "SecurityError");
+    // No microphone, or one another app holds: our words, not the browser's "Requested device not found".
+    const noMic = e instanceof DOMException && ["NotFoundError", "NotReadableError", "OverconstrainedError", "AbortError"].includes(e.name);
     const description = denied
       ? "LinkUp needs your microphone for calls. Allow it in the browser's site settings."
-      : e instanceof Error
-        ? e.message
-        : String(e);
+      : noMic
+        ? NO_MICROPHONE
+        : e instanceof Error
+          ? e.message
+          : String(e);
     this.set({ problem: { title: "Call failed", description } });
     this.finish(description);
   }

@@ -48,6 +48,12 @@ export function AreaChooser({ problem, onJoined }: { problem: string | null; onJ
       <button type="button" className="btn btn-primary" onClick={shareLocation} disabled={busy !== null}>
         {busy === "location" ? t("area.locating") : t("area.shareLocation")}
       </button>
+      {/* Right under the button that was tapped, where the person is looking (issue 32), not below the town form. */}
+      {error ? (
+        <p role="alert" className="error">
+          {t.error(error)}
+        </p>
+      ) : null}
       <fetcher.Form method="post" action="/chat" className="form" onSubmit={() => setError(null)}>
         <input type="hidden" name="intent" value="set-town" />
         <label>
@@ -63,7 +69,7 @@ export function AreaChooser({ problem, onJoined }: { problem: string | null; onJ
           {choosing ? t("area.joining") : t("area.join")}
         </button>
       </fetcher.Form>
-      {shownError ? (
+      {!error && shownError ? (
         <p role="alert" className="error">
           {t.error(shownError)}
         </p>

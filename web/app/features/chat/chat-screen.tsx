@@ -1,7 +1,7 @@
 // The mesh chat screen of spec part 1 §2: header, status bar, rooms, messages, quick replies, actions, input.
 // Everything it says about the network is live: the node count comes from the room's presence, the
 // transport line from the relay socket and the local mesh, the encryption badge from the room's kind.
-import { Lock, Mic, Paperclip, Phone, Radio } from "lucide-react";
+import { Lock, Mic, Paperclip, Phone, Radio, SendHorizontal } from "lucide-react";
 import { AreaChooser } from "./area-chooser";
 import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { Form, Link, useNavigate, useSearchParams } from "react-router";
@@ -11,9 +11,11 @@ import type { MessageKey } from "../../../../core/i18n/en";
 import { formatAgo } from "../../../../core/i18n/translate";
 import { dmPeer, roomKind } from "../../../../core/room-ids";
 import type { RoomSummary, RoomsAnswer } from "../../../../core/rooms";
+import { useOnline } from "../../components/shell";
 import { useToast } from "../../components/toast";
 import { useT } from "../../i18n";
 import type { MeshNode } from "../../mesh/node";
+import { roomLabel } from "./room-label";
 import { ChatUpsell, PremiumOffer, SmartReplyChips } from "./assistant";
 import { lazyPart } from "./lazy-part";
 import { requestCall } from "../calls/start";
@@ -127,6 +129,19 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
     return () => clearInterval(timer);
   }, [setRooms]);
 
+  // A first message from someone new (issue 32): the room tells this tab, so the chat joins the list at once,
+  // with its unread badge, and a toast says who wrote (only when another room is on screen).
+  useEffect(() => {
+    if (!node) return;
+    return node.onChatWaiting((waiting, fromName) => {
+      fetchRooms()
+        .then(setRooms)
+        .catch(() => {});
+      if (waiting !== roomId)
+        toast({ title: t("chat.newChatTitle", { name: fromName || t("chat.someone") }), description: t("chat.newChatBody") });
+    });
+  }, [node, roomId, setRooms, toast, t]);
+
   // The status strip and the Mesh badge speak of the room on screen.
   useEffect(() => {
     node?.focus(roomId);
@@ -173,16 +188,21 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
   const areaState = areaRoomId ? node?.roomState(areaRoomId) : undefined;
   const peerNearby = peerId ? (areaState?.presence?.members.some((m) => m.userId === peerId) ?? false) : false;
   const lastReceived = messages.filter((m) => !m.mine && !m.isAI && m.text && m.type === "text").at(-1);
+  // After someone's SOS the chips would offer "Hello!": the SOS bubble's own 'I'm coming to help' is the answer.
+  const lastFromOthers = messages.filter((m) => !m.mine && !m.isAI).at(-1);
+  const afterSos = lastFromOthers?.type === "emergency";
   const lastFromPeer = isDirect ? lastReceived : undefined;
   const context = messages
     .filter((m) => m.text)
     .slice(-5)
     .map((m) => m.text ?? "");
 
+  const section = useChatHeight();
+
   return (
-    <section className="chat" aria-label={t("chat.label")}>
+    <section className="chat" ref={section} aria-label={t("chat.label")}>
       <ChatHeader
-        title={room?.name ?? t("chat.title")}
+        title={room ? roomLabel(room.name, room.kind, t) : t("chat.title")}
         state={state}
         node={node}
         statusLine={
@@ -197,6 +217,8 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
             : null
         }
         kind={room?.kind ?? null}
+        // Calls need both phones verified (core/calls.ts): no call button for someone who cannot take one.
+        callable={room?.peerVerified !== false}
         onPeople={() => setPanel("people")}
         onCall={
           isDirect && roomId && hydrated
@@ -226,12 +248,14 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       ) : null}
       {hydrated ? null : <p className="chat-note">{t("chat.needsJs")}</p>}
       {needsArea ? <AreaChooser problem={areaProblem} onJoined={setRooms} /> : null}
-      <div className="chat-body">
+      {/* While the area is being chosen the chooser has the list's place (no empty list beside it). */}
+      <div className={`chat-body${needsArea && !roomId ? " chat-body-idle" : ""}`}>
         {roomId ? (
           <MessageList
             messages={messages}
             loaded={state?.loaded ?? false}
             onMessage={isDirect ? undefined : (userId) => void startDirect(userId)}
+            onHelp={(m) => void chatSend.send(t("sos.comingText", { name: m.senderName ?? t("chat.someone") }))}
             selected={selected}
             onToggle={(id) =>
               setSelected((set) => {
@@ -347,7 +371,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
           <div className="row">
             {areaName ? (
               <button type="button" className="btn btn-primary" onClick={() => void locationShare.share(false)}>
-                {t("chat.shareArea", { area: areaName })}
+                {t("chat.shareArea", { area: roomLabel(areaName, "nearby", t) })}
               </button>
             ) : null}
             <button type="button" className="btn btn-ghost" onClick={() => void locationShare.share(true)}>
@@ -378,7 +402,8 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       <Composer
         initialDraft={params.get("draft")}
         // Smart replies are a verified users' feature (spec part 2 §1): others are not asked to fetch them.
-        lastReceived={me.verified ? (lastReceived?.text ?? null) : null}
+        lastReceived={me.verified && !afterSos ? (lastReceived?.text ?? null) : null}
+        afterSos={afterSos}
         context={context}
         privateRoom={roomId ? isPrivateRoomId(roomId) : false}
         disabled={!roomId}
@@ -404,15 +429,34 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
   );
 }
 
+/**
+ * On a phone the chat fills the screen between where it starts and the bottom navigation (styles.css): the list
+ * takes what is left and the composer sits below it, never over it. Where the chat starts is measured here.
+ */
+function useChatHeight() {
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const el = section.current;
+    if (!el) return;
+    const place = () => el.style.setProperty("--chat-top", `${Math.round(el.getBoundingClientRect().top + window.scrollY)}px`);
+    place();
+    window.addEventListener("resize", place);
+    return () => window.removeEventListener("resize", place);
+  }, []);
+  return section;
+}
+
 function ChatHeader({
   title,
   state,
   node,
   statusLine,
   kind,
+  callable,
   onPeople,
   onCall,
 }: {
+  callable: boolean;
   onPeople: () => void;
   /** Direct chats: start a voice call (null elsewhere, and before the page's JavaScript runs). */
   onCall: (() => void) | null;
@@ -424,6 +468,12 @@ function ChatHeader({
 }) {
   const live = state?.relay === "open";
   const viaTab = !live && state?.viaTab;
+  // Before the first connection attempt has ended (the page's scripts, the node, the socket) the honest word is
+  // "Connecting…": "Offline" and "No connection" only once a try has failed.
+  const online = useOnline();
+  const connecting = online !== false && !live && !viaTab && !state?.settled;
+  // With no room yet there is nothing to be live about; with the browser offline that is still worth saying.
+  const showConnection = Boolean(kind) || online === false;
   const tabs = node ? node.localPeers().length : 0;
   const nodes = state?.presence?.nodes;
   const t = useT();
@@ -431,13 +481,15 @@ function ChatHeader({
     <>
       <header className="chat-header">
         <Link to="/" className="btn btn-ghost" aria-label={t("common.back")}>
-          ←
+          <span className="flip-rtl" aria-hidden="true">
+            ←
+          </span>
         </Link>
         <div className="chat-title">
           <h1>{title}</h1>
           {statusLine ? <p className="chat-status-line">{statusLine}</p> : null}
         </div>
-        {kind === "dm" ? (
+        {kind === "dm" && callable ? (
           <button
             type="button"
             className="btn btn-ghost"
@@ -448,9 +500,12 @@ function ChatHeader({
             <Phone size={18} aria-hidden="true" />
           </button>
         ) : null}
-        <span className={`live-badge ${live ? "live-on" : viaTab ? "live-via" : "live-off"}`}>
-          {live ? t("chat.live") : viaTab ? t("chat.viaTab") : t("chat.offline")}
-        </span>
+        {/* No room yet (the area is being chosen) and online: nothing to be live or offline about. */}
+        {showConnection ? (
+          <span className={`live-badge ${live ? "live-on" : viaTab ? "live-via" : connecting ? "live-connecting" : "live-off"}`}>
+            {live ? t("chat.live") : viaTab ? t("chat.viaTab") : connecting ? t("chat.connecting") : t("chat.offline")}
+          </span>
+        ) : null}
         {/* The node count opens the people list: the plain way to start a private chat with someone here. */}
         <button
           type="button"
@@ -459,12 +514,25 @@ function ChatHeader({
           aria-label={t("chat.peopleHereLabel", { nodes: nodes === undefined ? t("chat.unknown") : t("chat.nodes", { count: nodes }) })}
           onClick={onPeople}
         >
-          {nodes === undefined ? t("chat.nodesUnknown") : t("chat.nodes", { count: nodes })}
+          {nodes === undefined
+            ? // Until the room's first presence: unknown only when offline ("— nodes"), not while it is on its way.
+              live || connecting
+              ? t("chat.nodesConnecting")
+              : t("chat.nodesUnknown")
+            : t("chat.nodes", { count: nodes })}
         </button>
       </header>
-      <div className="chat-statusbar" role="status" aria-label={t("chat.statusLabel")}>
-        <span>{live ? t("chat.meshActive") : viaTab ? t("chat.meshViaTab") : t("chat.meshOffline")}</span>
-        <span>{live ? t("chat.relayConnected") : viaTab ? t("chat.localMesh") : t("chat.noConnection")}</span>
+      {/* On a phone this line scrolls sideways: focusable, so a keyboard can scroll it too (axe's scrollable-region-focusable). */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard */}
+      <div className="chat-statusbar" role="status" aria-label={t("chat.statusLabel")} tabIndex={0}>
+        {!showConnection ? null : connecting ? (
+          <span>{t("chat.connectingBody")}</span>
+        ) : (
+          <>
+            <span>{live ? t("chat.meshActive") : viaTab ? t("chat.meshViaTab") : t("chat.meshOffline")}</span>
+            <span>{live ? t("chat.relayConnected") : viaTab ? t("chat.localMesh") : t("chat.noConnection")}</span>
+          </>
+        )}
         {tabs > 0 ? <span>{t("chat.otherTabs", { count: tabs })}</span> : null}
         {kind === "nearby" ? <span>{t("chat.areaRoom")}</span> : null}
         {kind === "dm" || kind === "group" ? (
@@ -489,7 +557,7 @@ function RoomSwitcher({ rooms, current, unread }: { rooms: RoomSummary[]; curren
           className={`room-chip${r.id === current ? " room-current" : ""}`}
           aria-current={r.id === current ? "page" : undefined}
         >
-          {r.encrypted ? <Lock aria-hidden="true" size={14} /> : <Radio aria-hidden="true" size={14} />} {r.name}
+          {r.encrypted ? <Lock aria-hidden="true" size={14} /> : <Radio aria-hidden="true" size={14} />} {roomLabel(r.name, r.kind, t)}
           {r.request?.direction === "incoming" ? <span className="room-request"> · {t("req.badge")}</span> : null}
           {r.id !== current && unread(r.id) > 0 ? (
             <span className="room-unread">
@@ -508,6 +576,7 @@ type MenuItem = "info" | "select" | "settings" | "people" | "group" | "sos";
 function Composer({
   initialDraft,
   lastReceived,
+  afterSos,
   context,
   privateRoom,
   disabled,
@@ -523,6 +592,8 @@ function Composer({
   /** Text to start with (links such as /chat?draft=@ai%20market put a command in the box). */
   initialDraft: string | null;
   lastReceived: string | null;
+  /** The newest message from others is an SOS: no small-talk chips under it. */
+  afterSos: boolean;
   context: string[];
   /** Private rooms get smart replies computed on this device; nothing of theirs goes to the server. */
   privateRoom: boolean;
@@ -580,46 +651,52 @@ function Composer({
 
   return (
     <div className="composer">
-      {lastReceived ? (
-        privateRoom ? (
-          <OnDeviceReplyChips message={lastReceived} onPick={(t) => void onSend(t)} />
-        ) : (
-          <SmartReplyChips message={lastReceived} context={context} onPick={(t) => void onSend(t)} />
-        )
-      ) : null}
-      <div className="quick-replies" role="group" aria-label={t("chat.quickReplies")}>
-        {QUICK_REPLIES.map((q) => (
-          <button
-            key={q}
-            type="button"
-            className="chip"
-            disabled={disabled}
-            // 'Share location' and 'Emergency' open their confirmations: one tap never shares a position or
-            // posts a bare word that looks like an SOS and is not one.
-            onClick={() => (q === "Share location" ? onLocation() : q === "Emergency" ? onSos() : void onSend(t(QUICK_REPLY_TEXT[q])))}
-          >
-            {t(QUICK_REPLY_TEXT[q])}
-          </button>
-        ))}
-      </div>
-      <div className="action-row" role="group" aria-label={t("chat.actions")}>
-        <button type="button" className="btn btn-ghost" onClick={() => prefill(AI_PREFIX)}>
-          {t("chat.aiHelp")}
-        </button>
-        {isDirect ? (
-          <button type="button" className="btn btn-ghost" onClick={() => prefill(`${AI_PREFIX}translate `)}>
-            {t("chat.aiTranslate")}
-          </button>
-        ) : null}
-        <button type="button" className="btn btn-ghost" onClick={() => file.current?.click()}>
-          {t("chat.media")}
-        </button>
-        <button type="button" className="btn btn-ghost" onClick={onLocation} disabled={disabled}>
-          {t("chat.location")}
-        </button>
-        <button type="button" className="btn btn-danger" onClick={onSos}>
-          {isDirect ? t("chat.emergency") : t("chat.sos")}
-        </button>
+      {/* One bar: on a phone its chips and actions scroll sideways in a single row (actions first), with the ⋮
+          menu outside the scroller so it opens inside the screen (issue 32). */}
+      <div className="composer-bar">
+        <div className="composer-tools">
+          {lastReceived ? (
+            privateRoom ? (
+              <OnDeviceReplyChips message={lastReceived} onPick={(t) => void onSend(t)} />
+            ) : (
+              <SmartReplyChips message={lastReceived} context={context} onPick={(t) => void onSend(t)} />
+            )
+          ) : null}
+          <div className="quick-replies" role="group" aria-label={t("chat.quickReplies")}>
+            {QUICK_REPLIES.filter((q) => !afterSos || q === "Share location" || q === "Emergency").map((q) => (
+              <button
+                key={q}
+                type="button"
+                className="chip"
+                disabled={disabled}
+                // 'Share location' and 'Emergency' open their confirmations: one tap never shares a position or
+                // posts a bare word that looks like an SOS and is not one.
+                onClick={() => (q === "Share location" ? onLocation() : q === "Emergency" ? onSos() : void onSend(t(QUICK_REPLY_TEXT[q])))}
+              >
+                {t(QUICK_REPLY_TEXT[q])}
+              </button>
+            ))}
+          </div>
+          <div className="action-row" role="group" aria-label={t("chat.actions")}>
+            <button type="button" className="btn btn-ghost" onClick={() => prefill(AI_PREFIX)}>
+              {t("chat.aiHelp")}
+            </button>
+            {isDirect ? (
+              <button type="button" className="btn btn-ghost" onClick={() => prefill(`${AI_PREFIX}translate `)}>
+                {t("chat.aiTranslate")}
+              </button>
+            ) : null}
+            <button type="button" className="btn btn-ghost" onClick={() => file.current?.click()}>
+              {t("chat.media")}
+            </button>
+            <button type="button" className="btn btn-ghost" onClick={onLocation} disabled={disabled}>
+              {t("chat.location")}
+            </button>
+            <button type="button" className="btn btn-danger" onClick={onSos}>
+              {isDirect ? t("chat.emergency") : t("chat.sos")}
+            </button>
+          </div>
+        </div>
         <details className="overflow-menu">
           <summary className="btn btn-ghost" aria-label={t("chat.moreOptions")}>
             ⋮
@@ -664,6 +741,7 @@ function Composer({
         <input
           ref={input}
           className="composer-input"
+          dir="auto"
           aria-label={t("chat.message")}
           placeholder={disabled ? t("chat.waitingRoom") : t("chat.placeholder")}
           value={text}
@@ -686,8 +764,10 @@ function Composer({
         >
           <Mic aria-hidden="true" size={20} />
         </button>
-        <button type="submit" className="btn btn-primary" disabled={blank || disabled}>
-          {t("chat.send")}
+        <button type="submit" className="btn btn-primary composer-send" disabled={blank || disabled} aria-label={t("chat.send")}>
+          {/* On a phone only the arrow shows, so the message box keeps room for its whole placeholder. */}
+          <SendHorizontal aria-hidden="true" size={20} className="send-icon" />
+          <span className="send-word">{t("chat.send")}</span>
         </button>
       </form>
       {recording ? voiceNote : null}

@@ -1,5 +1,6 @@
 // The message list: bubbles with sender, text, time, hop count and, for my messages, the status icon
 // (sending ◷, sent ✓, delivered ✓✓, read ✓✓ in green).
+import { routeNames } from "../../mesh/hop-label";
 import { Bot, Lock } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { type FileMessage, parseFileMessage } from "../../../../core/files-client";
@@ -34,7 +35,10 @@ export function MessageList({
   selected,
   onToggle,
   onMessage,
+  onHelp,
 }: {
+  /** Someone else's SOS: 'I'm coming to help' answers it right in the chat. */
+  onHelp?: (m: StoredMessage) => void;
   messages: StoredMessage[];
   loaded: boolean;
   /** In rooms with others: a sender's name opens 'Message <name>' to start a private chat with them. */
@@ -71,7 +75,7 @@ export function MessageList({
             <span className="msg-sender">
               {m.isAI ? (
                 <>
-                  <Bot size={14} /> LIA Assistant
+                  <Bot size={14} /> {t("msg.lia")}
                 </>
               ) : onMessage && m.senderId !== "system" && !m.local ? (
                 <SenderName name={m.senderName ?? t("msg.someone")} onMessage={() => onMessage(m.senderId)} />
@@ -88,7 +92,10 @@ export function MessageList({
           ) : parseFileMessage(m.text) ? (
             <FileBubble file={parseFileMessage(m.text) as FileMessage} />
           ) : (
-            <p className="msg-text">{m.text ?? (m.pending ? t("msg.waitingKey") : t("msg.otherDevice"))}</p>
+            // dir="auto": each message reads in its own direction, so '@ai …' stays '@ai' on an Arabic screen (issue 32).
+            <p className="msg-text" dir="auto">
+              {m.text ?? (m.pending ? t("msg.waitingKey") : t("msg.otherDevice"))}
+            </p>
           )}
           {typeof m.meta?.location === "object" && m.meta.location ? (
             <LocationLink location={m.meta.location as { latitude: number; longitude: number }} />
@@ -96,13 +103,18 @@ export function MessageList({
           <span className="msg-foot">
             <time dateTime={new Date(m.timestamp).toISOString()}>{time(m.timestamp)}</time>
             {!m.local && m.meshRoute.length > 0 ? (
-              <span className="msg-hops" title={m.meshRoute.join(" → ")}>
+              <span className="msg-hops" title={routeNames(m.meshRoute)}>
                 {t("msg.hops", { count: m.meshRoute.length })}
               </span>
             ) : null}
             {m.isEncrypted ? <Lock role="img" aria-label={t("msg.encrypted")} size={12} /> : null}
             {m.mine && m.status ? <StatusIcon status={m.status} /> : null}
           </span>
+          {m.type === "emergency" && !m.mine && onHelp ? (
+            <button type="button" className="btn btn-danger sos-help" onClick={() => onHelp(m)}>
+              {t("sos.comingToHelp")}
+            </button>
+          ) : null}
           {m.error ? (
             <span className="msg-error" role="alert">
               {t.error(m.error)}

@@ -114,7 +114,7 @@ export function GroupInfo({
 
 /**
  * The safety number of a direct chat (docs/protocol.md §5): computed on this device from the two account keys
- * (docs/decisions/061-one-identity-per-person.md). The same digits on both phones mean no one sits in between.
+ * (docs/decisions/063-one-identity-per-person.md). The same digits on both phones mean no one sits in between.
  */
 function SafetyNumber({ peerId }: { peerId: string | null }) {
   const { digits, failed, state, setVerified } = useSafetyNumber(peerId);

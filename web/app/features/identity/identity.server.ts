@@ -3,6 +3,7 @@
 import { data, redirect } from "react-router";
 import type { Me } from "../../../../core/api-types";
 import { IDENTITY_TEXT, nicknameFromPhone, type PendingVerification, VERIFICATION_CHANNELS } from "../../../../core/identity";
+import { safeRedirectPath } from "../../../../core/redirect";
 import { apiGet, apiSend, cookieFrom } from "../../lib/api.server";
 import type { FormError } from "./verification-forms";
 
@@ -110,16 +111,22 @@ export async function saveProfile(context: Ctx, patch: Record<string, unknown>, 
   return redirect(to, { headers: joinHeaders(headers, res.headers) });
 }
 
-/** The action of the choose → verify-phone → code flow at `path`: every way ends in /chat. */
+/**
+ * The action of the choose → verify-phone → code flow at `path`: every way ends in /chat, or back where the person
+ * came from when the page was opened with `?next=` (a checkout that needed a verified phone first, issue 32).
+ */
 export async function verificationFlowAction(request: Request, context: Ctx, path: string) {
   const form = await request.formData();
+  const next = new URL(request.url).searchParams.get("next");
+  const done = safeRedirectPath(next, "/chat");
+  const keep = next && done === next ? `&next=${encodeURIComponent(done)}` : "";
   switch (form.get("intent")) {
     case "anonymous":
       return startAnonymous(context, form, "/chat");
     case "send-code":
-      return sendCode(context, form, `${path}?step=code`);
+      return sendCode(context, form, `${path}?step=code${keep}`);
     case "verify":
-      return verifyCode(context, form, "/chat", { onboardingCompleted: true });
+      return verifyCode(context, form, done, { onboardingCompleted: true });
     default:
       return formError({ title: "Unknown action" });
   }

@@ -8,6 +8,9 @@ export const configKey = (userId: string) => `linkup-app-lock-${userId}`;
 const ACTIVE_KEY = "linkup-last-active";
 // Activity is written at most this often, so typing does not hammer storage.
 const ACTIVITY_WRITE_MS = 15_000;
+// How often an open screen checks whether the idle time has passed: a screen left open locks within this of the
+// moment (a localStorage read each time), not only at the next navigation.
+const LOCK_CHECK_MS = 5_000;
 
 export function readConfig(userId: string): AppLockConfig | null {
   return parseAppLock(localStorage.getItem(configKey(userId)));
@@ -64,20 +67,23 @@ export function AppLockGate({ userId, children }: { userId: string | null; child
     if (lockDue(readConfig(userId), lastActive(), Date.now())) setLocked(true);
   }, [userId]);
 
+  // Watches even when no lock is set yet: the lock turned on from /security-settings (this same page, no
+  // navigation) must cover that screen too once the idle time passes.
   useEffect(() => {
-    if (!userId || !readConfig(userId)) return;
+    if (!userId) return;
     check();
     let written = 0;
     const onActivity = () => {
       if (Date.now() - written < ACTIVITY_WRITE_MS) return;
       written = Date.now();
+      if (!readConfig(userId)) return;
       if (!lockDue(readConfig(userId), lastActive(), Date.now())) markActive();
     };
     const onVisible = () => document.visibilityState === "visible" && check();
     const events = ["pointerdown", "keydown", "scroll"] as const;
     for (const e of events) window.addEventListener(e, onActivity, { passive: true });
     document.addEventListener("visibilitychange", onVisible);
-    const timer = setInterval(check, 30_000);
+    const timer = setInterval(check, LOCK_CHECK_MS);
     return () => {
       for (const e of events) window.removeEventListener(e, onActivity);
       document.removeEventListener("visibilitychange", onVisible);

@@ -1,5 +1,5 @@
 // Safety numbers on this device (docs/protocol.md §5): computed in the browser from the two people's account
-// keys (docs/decisions/061-one-identity-per-person.md), with the person's own "verified" mark kept beside the keys. The server never sees either,
+// keys (docs/decisions/063-one-identity-per-person.md), with the person's own "verified" mark kept beside the keys. The server never sees either,
 // so these views render on the client; the server-rendered page says so.
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";

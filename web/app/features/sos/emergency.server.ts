@@ -15,6 +15,8 @@ export interface EmergencyActionData {
   error?: string;
   sent?: BroadcastAnswer;
   resolved?: string;
+  /** A session was started for the action: the page's visitor is someone new (every loader runs again). */
+  visitorChanged?: boolean;
 }
 
 export async function loadEmergencyContacts(context: Ctx): Promise<EmergencyContactView[]> {
@@ -47,11 +49,17 @@ function num(v: FormDataEntryValue | null): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-/** The visitor's session, or a new anonymous one (its cookie for the next in-process call, and to pass on). */
-async function ensureSession(context: Ctx) {
-  const me = await apiGet<{ user: Me }>(context, "/api/me");
+type Answer = Awaited<ReturnType<typeof apiSend>>;
+
+/**
+ * Sends with the visitor's session; without one (the API answers 401), starts an anonymous session and sends
+ * again with its cookie, which `headers` passes on. One in-process call for a signed-in visitor, not a /api/me
+ * first (docs/decisions/057-pages-ask-once-and-replicas.md).
+ */
+async function withSession<T extends Answer>(context: Ctx, send: (cookie: Record<string, string>) => Promise<T>) {
   const headers = new Headers();
-  if (me) return { cookie: {} as Record<string, string>, headers };
+  const first = await send({});
+  if (first.status !== 401) return { res: first, headers, started: false };
   const started = await apiSend(context, "POST", "/api/auth/anonymous");
   if (!started.ok)
     throw data<EmergencyActionData>(
@@ -59,7 +67,7 @@ async function ensureSession(context: Ctx) {
       { status: 500 },
     );
   for (const c of started.headers.getSetCookie()) headers.append("set-cookie", c);
-  return { cookie: cookieFrom(started.headers), headers };
+  return { res: await send(cookieFrom(started.headers)), headers, started: true };
 }
 
 export async function emergencyAction(request: Request, context: Ctx) {
@@ -69,8 +77,7 @@ export async function emergencyAction(request: Request, context: Ctx) {
   const back = safeRedirectPath(form.get("redirectTo"), "") || null;
 
   if (intent === "broadcast") {
-    // Anyone can send an SOS: without an identity yet, an anonymous one is started first.
-    const { cookie, headers } = await ensureSession(context);
+    // Anyone can send an SOS: without an identity yet, an anonymous one is started for it.
     const latitude = num(form.get("latitude"));
     const longitude = num(form.get("longitude"));
     const body = {
@@ -80,13 +87,15 @@ export async function emergencyAction(request: Request, context: Ctx) {
       location: latitude !== undefined && longitude !== undefined ? { latitude, longitude } : undefined,
       clientRequestId: String(form.get("clientRequestId") ?? ""),
     };
-    const res = await apiSend<BroadcastAnswer>(context, "POST", "/api/emergency/broadcast", body, cookie);
+    const { res, headers, started } = await withSession(context, (cookie) =>
+      apiSend<BroadcastAnswer>(context, "POST", "/api/emergency/broadcast", body, cookie),
+    );
     if (!res.ok || !res.json)
       return data<EmergencyActionData>(
-        { intent, ok: false, error: res.json?.error ?? "The SOS could not be sent" },
+        { intent, ok: false, error: res.json?.error ?? "The SOS could not be sent", visitorChanged: started },
         { status: res.status, headers },
       );
-    return data<EmergencyActionData>({ intent, ok: true, sent: res.json }, { headers });
+    return data<EmergencyActionData>({ intent, ok: true, sent: res.json, visitorChanged: started }, { headers });
   }
 
   if (intent === "respond") {
@@ -94,7 +103,7 @@ export async function emergencyAction(request: Request, context: Ctx) {
     const res = await apiSend(context, "POST", `/api/emergency/${encodeURIComponent(id)}/respond`);
     if (!res.ok)
       return data<EmergencyActionData>({ intent, ok: false, error: res.json?.error ?? "Could not answer the SOS" }, { status: res.status });
-    return { intent, ok: true } satisfies EmergencyActionData;
+    return { intent, ok: true, visitorChanged: false } satisfies EmergencyActionData;
   }
 
   if (intent === "resolve") {
@@ -102,28 +111,28 @@ export async function emergencyAction(request: Request, context: Ctx) {
     const res = await apiSend(context, "POST", `/api/emergency/${encodeURIComponent(id)}/resolve`);
     if (!res.ok)
       return data<EmergencyActionData>({ intent, ok: false, error: res.json?.error ?? "Could not resolve" }, { status: res.status });
-    return { intent, ok: true, resolved: id } satisfies EmergencyActionData;
+    return { intent, ok: true, resolved: id, visitorChanged: false } satisfies EmergencyActionData;
   }
 
   if (intent === "contact-add" || intent === "contact-delete") {
-    const { cookie, headers } = await ensureSession(context);
-    const res =
+    const { res, headers, started } = await withSession(context, (cookie) =>
       intent === "contact-add"
-        ? await apiSend(
+        ? apiSend(
             context,
             "POST",
             "/api/contacts",
             { name: String(form.get("name") ?? ""), phone: String(form.get("phone") ?? "") },
             cookie,
           )
-        : await apiSend(context, "DELETE", `/api/contacts/${encodeURIComponent(String(form.get("id") ?? ""))}`, undefined, cookie);
+        : apiSend(context, "DELETE", `/api/contacts/${encodeURIComponent(String(form.get("id") ?? ""))}`, undefined, cookie),
+    );
     if (!res.ok)
       return data<EmergencyActionData>(
-        { intent, ok: false, error: res.json?.error ?? "Could not save the contact" },
+        { intent, ok: false, error: res.json?.error ?? "Could not save the contact", visitorChanged: started },
         { status: res.status, headers },
       );
     if (back) return redirect(back, { headers });
-    return data<EmergencyActionData>({ intent, ok: true }, { headers });
+    return data<EmergencyActionData>({ intent, ok: true, visitorChanged: started }, { headers });
   }
 
   return data<EmergencyActionData>({ intent, ok: false, error: "Unknown action" }, { status: 400 });

@@ -1,0 +1,110 @@
+// The SOS job's queries (docs/decisions/054-sos-a-durable-job.md) on both drivers, run from
+// db/queries/libsql.test.ts and db/queries/d1.worker.test.ts. Each test makes its own rows.
+import { describe, expect, it } from "vitest";
+import { newId } from "../../core/ids";
+import type { Db } from "../index";
+import { insertBroadcastOnce } from "./emergency";
+import {
+  areaPage,
+  claimRecipients,
+  claimStep,
+  keepDeadLetter,
+  markStepDone,
+  noteNotifications,
+  openDeadLetters,
+  recipientStatuses,
+  settleRecipients,
+  stepsOf,
+  takeDeadLetter,
+  unfinishedJobs,
+} from "./sos-jobs";
+import { createUser } from "./users";
+
+export function sosQuerySuite(driver: string, getDb: () => Db) {
+  describe(`SOS job queries on ${driver}`, () => {
+    const sosOf = async (db: Db) => {
+      const sender = await createUser(db, { nickname: "Sender" });
+      const { row } = await insertBroadcastOnce(db, {
+        userId: sender.id,
+        clientRequestId: newId(),
+        channel: "web",
+        emergencyType: "fire",
+        message: "Fire",
+      });
+      return { sender, row };
+    };
+
+    it("claims each person once; a failed push or a lapsed claim may be claimed again, a live one not", async () => {
+      const db = getDb();
+      const { row } = await sosOf(db);
+      const a = await createUser(db);
+      const b = await createUser(db);
+      const c = await createUser(db);
+      const t0 = new Date();
+      const first = await claimRecipients(db, row.id, [a.id, b.id, c.id], 60_000, t0);
+      expect(first.map((r) => r.userId).sort()).toEqual([a.id, b.id, c.id].sort());
+      expect(await claimRecipients(db, row.id, [a.id, b.id, c.id], 60_000, t0)).toEqual([]);
+      await noteNotifications(db, row.id, [{ userId: a.id, notificationId: "n-a" }]);
+      await settleRecipients(db, row.id, [
+        { userId: a.id, status: "pushed" },
+        { userId: b.id, status: "failed" },
+      ]);
+      expect(Object.fromEntries(await recipientStatuses(db, row.id, [a.id, b.id, c.id]))).toEqual({
+        [a.id]: "pushed",
+        [b.id]: "failed",
+        [c.id]: "sending",
+      });
+      // A minute later: b's failed push and c's lapsed claim are taken; a, reached, never again.
+      const later = await claimRecipients(db, row.id, [a.id, b.id, c.id], 60_000, new Date(t0.getTime() + 61_000));
+      expect(later.map((r) => r.userId).sort()).toEqual([b.id, c.id].sort());
+    });
+
+    it("pages an area by presence, newest first, then those present after the SOS, oldest first", async () => {
+      const db = getDb();
+      const geohash = `t${newId().slice(0, 4)}`;
+      const { sender } = await sosOf(db);
+      const snapshot = Date.now();
+      const at = (ms: number) => new Date(snapshot + ms);
+      const old = await createUser(db, { geohash, locationUpdatedAt: at(-3000) });
+      const recent = await createUser(db, { geohash, locationUpdatedAt: at(-1000) });
+      const mid = await createUser(db, { geohash, locationUpdatedAt: at(-2000) });
+      const late2 = await createUser(db, { geohash, locationUpdatedAt: at(2000) });
+      const late1 = await createUser(db, { geohash, locationUpdatedAt: at(1000) });
+      await createUser(db, { geohash: `${geohash}x`, locationUpdatedAt: at(-500) });
+      const page = (phase: "present" | "late", after: { at: number; id: string } | null, size = 2) =>
+        areaPage(db, { geohashes: [geohash], exceptUserId: sender.id, snapshot, phase, after, size });
+      const p1 = await page("present", null);
+      expect(p1.map((p) => p.id)).toEqual([recent.id, mid.id]);
+      const p2 = await page("present", p1[1]);
+      expect(p2.map((p) => p.id)).toEqual([old.id]);
+      const l1 = await page("late", null, 10);
+      expect(l1.map((p) => p.id)).toEqual([late1.id, late2.id]);
+    });
+
+    it("records steps, claims a contact's step once until it lapses, and lists jobs left unfinished", async () => {
+      const db = getDb();
+      const { row } = await sosOf(db);
+      const t0 = new Date();
+      expect(await claimStep(db, row.id, "contact:+2348030000000", 60_000, t0)).toBe(true);
+      expect(await claimStep(db, row.id, "contact:+2348030000000", 60_000, t0)).toBe(false);
+      expect(await claimStep(db, row.id, "contact:+2348030000000", 60_000, new Date(t0.getTime() + 61_000))).toBe(true);
+      await markStepDone(db, row.id, "room", { delivered: 3 });
+      const steps = await stepsOf(db, row.id);
+      expect(steps.get("room")).toMatchObject({ state: "done", result: { delivered: 3 } });
+      const unfinished = await unfinishedJobs(db, new Date(Date.now() + 31_000), 30_000, 10_000);
+      expect(unfinished.some((r) => r.id === row.id)).toBe(true);
+      expect((await unfinishedJobs(db, new Date(), 30_000, 10_000)).some((r) => r.id === row.id)).toBe(false);
+    });
+
+    it("keeps a dead letter once per message and lets one replay take it", async () => {
+      const db = getDb();
+      const messageId = newId();
+      expect(await keepDeadLetter(db, { messageId, broadcastId: null, body: { x: 1 }, attempts: 6 })).toBe(true);
+      expect(await keepDeadLetter(db, { messageId, broadcastId: null, body: { x: 1 }, attempts: 6 })).toBe(false);
+      const kept = (await openDeadLetters(db, 10_000)).find((d) => d.messageId === messageId);
+      expect(kept?.body).toEqual({ x: 1 });
+      expect(await takeDeadLetter(db, kept?.id as string, "staff-1")).toMatchObject({ replayedBy: "staff-1" });
+      expect(await takeDeadLetter(db, kept?.id as string, "staff-2")).toBeUndefined();
+    });
+  });
+}
