@@ -305,6 +305,26 @@ export const deviceLists = sqliteTable("device_lists", {
   updatedAt: createdAt(),
 });
 
+// A device link in progress (core/device-link.ts, docs/protocol.md §2a): the old device's code names it; the new
+// device's MACed record and the old device's sealed account key pass through it. Kept an hour (it counts toward
+// the person's links per hour) and used once; at most LINKS_PER_HOUR rows per person, each under 2 KB.
+export const deviceLinks = sqliteTable(
+  "device_links",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    request: text("request"),
+    grant: text("grant"),
+    // Set when the new device took the grant (or the old device gave up): the code is spent.
+    closed: integer("closed", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index("device_links_user").on(t.userId, t.createdAt)],
+);
+
 // X3DH prekeys of a device (docs/protocol.md §4): one signed prekey (signed by the device's identity key) and a
 // batch of one-time prekeys, each handed out once. Gone with the device's record.
 export const devicePrekeys = sqliteTable(

@@ -44,6 +44,8 @@ function mergeStatements(f: string, t: string, p: MergedProfile): SQL[] {
     // The merged identity's device list is signed for its old id, so it is dropped; the browser signs its record
     // again for the owner and joins the owner's list (docs/decisions/063-one-identity-per-person.md).
     sql`DELETE FROM device_lists WHERE user_id = ${f}`,
+    // A link in progress names the old id in its MAC and sealed key: it cannot finish under the owner's id.
+    sql`DELETE FROM device_links WHERE user_id = ${f}`,
     // Contacts: a phone the owner already lists is not added twice.
     sql`DELETE FROM emergency_contacts WHERE user_id = ${f} AND phone IN (SELECT phone FROM emergency_contacts WHERE user_id = ${t})`,
     sql`UPDATE emergency_contacts SET user_id = ${t} WHERE user_id = ${f}`,
