@@ -42,11 +42,7 @@ export function formatLinkCode(id: string, secret: string): string {
 
 /** A typed or scanned code, forgiving spaces, dashes, case and the letters people mistake for digits; else null. */
 export function parseLinkCode(typed: string): { id: string; secret: string } | null {
-  const clean = typed
-    .toUpperCase()
-    .replace(/[\s-]/g, "")
-    .replace(/O/g, "0")
-    .replace(/[IL]/g, "1");
+  const clean = typed.toUpperCase().replace(/[\s-]/g, "").replace(/O/g, "0").replace(/[IL]/g, "1");
   if (clean.length !== LINK_ID_LENGTH + LINK_SECRET_LENGTH || !/^[0-9A-Z]+$/.test(clean) || /U/.test(clean)) return null;
   return { id: clean.slice(0, LINK_ID_LENGTH), secret: clean.slice(LINK_ID_LENGTH) };
 }
@@ -63,7 +59,12 @@ export async function linkKeys(userId: string, id: string, secret: string): Prom
   const base = await crypto.subtle.importKey("raw", utf8(secret), "PBKDF2", false, ["deriveBits"]);
   const bits = new Uint8Array(
     await crypto.subtle.deriveBits(
-      { name: "PBKDF2", hash: "SHA-256", salt: utf8(JSON.stringify(["linkup-device-link", LINK_FORMAT, userId, id])), iterations: LINK_KDF_ROUNDS },
+      {
+        name: "PBKDF2",
+        hash: "SHA-256",
+        salt: utf8(JSON.stringify(["linkup-device-link", LINK_FORMAT, userId, id])),
+        iterations: LINK_KDF_ROUNDS,
+      },
       base,
       512,
     ),
@@ -119,7 +120,13 @@ const grantAad = (userId: string, id: string, signingKey: string) =>
   utf8(JSON.stringify(["linkup-link-grant", LINK_FORMAT, userId, id, signingKey]));
 
 /** Seals the account key pair (as a private JWK) for the device whose identity key is `signingKey`. */
-export async function sealLinkGrant(keys: LinkKeys, userId: string, id: string, signingKey: string, account: CryptoKeyPair): Promise<LinkGrant> {
+export async function sealLinkGrant(
+  keys: LinkKeys,
+  userId: string,
+  id: string,
+  signingKey: string,
+  account: CryptoKeyPair,
+): Promise<LinkGrant> {
   const jwk = (await crypto.subtle.exportKey("jwk", account.privateKey)) as JsonWebKey;
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const plain = utf8(JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, d: jwk.d }));

@@ -2,7 +2,15 @@
 // The server only relays: it makes the link id, keeps the new device's MACed record and the old device's sealed
 // account key until the other side fetches them, and spends the code once. It cannot check the MAC or open the
 // grant (it never sees the code's secret), so everything it could change is checked again by the two devices.
-import { LINK_ID_LENGTH, LINK_TTL_MS, LINKS_PER_HOUR, type LinkGrant, type LinkRequest, type LinkView, randomCodeChars } from "../../core/device-link";
+import {
+  LINK_ID_LENGTH,
+  LINK_TTL_MS,
+  LINKS_PER_HOUR,
+  type LinkGrant,
+  type LinkRequest,
+  type LinkView,
+  randomCodeChars,
+} from "../../core/device-link";
 import { DomainError } from "../../core/domain-error";
 import type { Db } from "../../db";
 import { closeLink, insertLinkWithinLimit, linkRow, setLinkGrant, setLinkRequest } from "../../db/queries/device-links";

@@ -58,8 +58,11 @@ export async function publishDeviceKey(userId: string): Promise<void> {
   await topUpPrekeys(userId);
 }
 
-/** The person's account key, when this device holds it (it made it, or was linked with it). */
-interface StoredAccount {
+/**
+ * The person's account key, when this device holds it (it made it, or was linked with it). Extractable, so it can
+ * be sealed to a device being linked (docs/protocol.md §2a); the device's own keys stay non-extractable.
+ */
+export interface StoredAccount {
   userId: string;
   pair: CryptoKeyPair;
 }
@@ -86,7 +89,7 @@ function joinDeviceList(userId: string, record: { deviceId: string; publicKey: s
     if (current && current.accountKey === ourKey && current.devices.some(me)) return;
     if (current && current.accountKey !== ourKey && current.devices.length > 0) return; // waits to be linked
     if (!mine || (current && current.accountKey !== ourKey)) {
-      account = { userId, pair: await createAccountKey() };
+      account = { userId, pair: await createAccountKey(true) };
       await kvSet("account:v1", account);
     }
     const pair = (account as StoredAccount).pair;
@@ -107,10 +110,19 @@ function joinDeviceList(userId: string, record: { deviceId: string; publicKey: s
   return found;
 }
 
-async function accountKeyOf(pair: CryptoKeyPair): Promise<string> {
+export async function accountKeyOf(pair: CryptoKeyPair): Promise<string> {
   const { exportRawKey } = await import("../../../core/webcrypto");
   const { toBase64Url } = await import("../../../core/ids");
   return toBase64Url(await exportRawKey(pair.publicKey));
+}
+
+/**
+ * After this device was linked (web/app/mesh/link.ts): the lists kept for the page are asked again, and this
+ * device's place in its person's list is looked up afresh.
+ */
+export function forgetDeviceLists(userId: string): void {
+  listed.delete(userId);
+  directoryCache.delete(userId);
 }
 
 /** Withdraws this device from its person's signed list (sign-out), when this device holds the account key. */
@@ -176,7 +188,7 @@ const DIRECTORY_TTL_MS = 30_000;
 const directoryCache = new Map<string, { at: number; list: unknown }>();
 
 /** A person's signed device list as the server hands it out (null: none); core/e2e.ts checks it. */
-async function fetchDeviceList(userId: string, fresh = false): Promise<unknown> {
+export async function fetchDeviceList(userId: string, fresh = false): Promise<unknown> {
   const cached = directoryCache.get(userId);
   if (cached && !fresh && Date.now() - cached.at < DIRECTORY_TTL_MS) return cached.list;
   const res = await fetch(`/api/keys/${encodeURIComponent(userId)}`, { credentials: "include" });

@@ -41,7 +41,9 @@ describe("device links", () => {
     // Someone else's session cannot see or use the link.
     expect((await call(`/api/device-links/${id}`, { cookie: other.cookie })).status).toBe(404);
     expect((await call(`/api/device-links/${id}/request`, { method: "PUT", cookie: other.cookie, json: request })).status).toBe(404);
-    expect((await call(`/api/device-links/${id}/request`, { method: "PUT", cookie: a.cookie, json: { ...request, mac: "x" } })).status).toBe(400);
+    expect(
+      (await call(`/api/device-links/${id}/request`, { method: "PUT", cookie: a.cookie, json: { ...request, mac: "x" } })).status,
+    ).toBe(400);
     expect((await call(`/api/device-links/${id}/request`, { method: "PUT", cookie: a.cookie, json: request })).status).toBe(200);
     // A second request on the same code (another device, or the server's own) is refused.
     const ghost = await createDevice(a.user.id, "ghost");
@@ -60,15 +62,17 @@ describe("device links", () => {
     expect((await call(`/api/device-links/${id}/grant`, { method: "PUT", cookie: a.cookie, json: grant })).status).toBe(404);
 
     const taken = await (await call(`/api/device-links/${id}`, { cookie: a.cookie })).json<LinkView>();
-    expect(await openLinkGrant(await linkKeys(a.user.id, id, secret), a.user.id, id, laptop.record.signingKey, taken.grant!)).not.toBeNull();
+    expect(
+      await openLinkGrant(await linkKeys(a.user.id, id, secret), a.user.id, id, laptop.record.signingKey, taken.grant!),
+    ).not.toBeNull();
     // What D1 keeps holds neither the secret nor the account key in the clear.
-    const row = await env.DB.prepare("SELECT request, \"grant\" FROM device_links WHERE id = ?").bind(id).first<{ grant: string }>();
+    const row = await env.DB.prepare('SELECT request, "grant" FROM device_links WHERE id = ?').bind(id).first<{ grant: string }>();
     expect(row?.grant).not.toContain(secret);
     expect(JSON.stringify(row)).not.toMatch(/"d"/);
     // Taken: the code is spent, and what passed through is forgotten.
     expect((await call(`/api/device-links/${id}`, { method: "DELETE", cookie: a.cookie })).status).toBe(200);
     expect((await call(`/api/device-links/${id}`, { cookie: a.cookie })).status).toBe(404);
-    const spent = await env.DB.prepare("SELECT request, \"grant\" FROM device_links WHERE id = ?").bind(id).first();
+    const spent = await env.DB.prepare('SELECT request, "grant" FROM device_links WHERE id = ?').bind(id).first();
     expect(spent).toEqual({ request: null, grant: null });
   });
 
@@ -76,7 +80,9 @@ describe("device links", () => {
     const a = await anonymousSession();
     const first = (await start(a.cookie)).body!.id;
     // Ten minutes on: the code no longer takes a request.
-    await env.DB.prepare("UPDATE device_links SET expires_at = ? WHERE id = ?").bind(Date.now() - 1, first).run();
+    await env.DB.prepare("UPDATE device_links SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() - 1, first)
+      .run();
     const laptop = await createDevice(a.user.id, "laptop-1");
     const { userId: _, ...record } = laptop.record;
     const request = await macLinkRequest(await linkKeys(a.user.id, first, "0123456789"), a.user.id, first, record);
