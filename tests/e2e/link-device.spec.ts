@@ -56,6 +56,8 @@ test("a second browser linked by its code reads and sends in an existing private
   await send(a.page, "before the laptop 1101");
   await openChat(b.page, `/chat?room=${encodeURIComponent(dm)}`);
   await expect(bubble(b.page, "before the laptop 1101")).toBeVisible();
+  await send(b.page, "hello from my phone 1102");
+  await expect(bubble(a.page, "hello from my phone 1102")).toBeVisible();
 
   // Aisha signs in on a second browser (a device with keys of its own). Not linked yet, it cannot send.
   const second = await browser.newContext({ permissions: ["geolocation"], geolocation: at });
@@ -79,7 +81,6 @@ test("a second browser linked by its code reads and sends in an existing private
   expect((await (await a.context.request.get(`${baseURL}/api/keys/${b.user.id}`)).json()).list.devices).toHaveLength(2);
 
   // Chidi's next message: the chat says Aisha has a new device before the message it is sealed to.
-  await openChat(a.page, `/chat?room=${encodeURIComponent(dm)}`);
   await send(a.page, "for both of your devices 3303");
   const notice = a.page.getByRole("listitem").filter({ hasText: "Aisha has a new device that now receives this chat" });
   await expect(notice).toBeVisible();
