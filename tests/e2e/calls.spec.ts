@@ -174,7 +174,9 @@ test("a call whose offer the relay swapped for one with its own DTLS fingerprint
   await incoming.getByRole("button", { name: "Accept" }).click();
 
   // Bola's device refuses the offer it cannot open, says why, and hangs up; Ada's call ends without connecting.
-  await expect(bola.page.getByText("This call was refused: its security keys did not come from the other person's device").first()).toBeVisible({
+  await expect(
+    bola.page.getByText("This call was refused: its security keys did not come from the other person's device").first(),
+  ).toBeVisible({
     timeout: 20_000,
   });
   expect(swapped).toBeGreaterThan(0);
@@ -182,7 +184,10 @@ test("a call whose offer the relay swapped for one with its own DTLS fingerprint
   await expect(adaCall.getByRole("status")).toHaveText("Call ended", { timeout: 20_000 });
   // Bola's browser never took a remote description, so no DTLS handshake (and no audio) could start.
   const remote = await bola.page.evaluate(() =>
-    (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs.map((pc) => ({ sdp: pc.remoteDescription?.sdp ?? null, state: pc.connectionState })),
+    (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs.map((pc) => ({
+      sdp: pc.remoteDescription?.sdp ?? null,
+      state: pc.connectionState,
+    })),
   );
   for (const pc of remote) {
     expect(pc.sdp).toBeNull();

@@ -9,8 +9,17 @@ function place() {
   return { latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 };
 }
 
-async function person(browser: Browser, baseURL: string, at: { latitude: number; longitude: number }, nickname: string) {
-  const context = await browser.newContext({ permissions: ["geolocation"], geolocation: at });
+/** Aisha's browsers are small phones (360×640): the linking screens fit them. */
+const PHONE = { width: 360, height: 640 };
+
+async function person(
+  browser: Browser,
+  baseURL: string,
+  at: { latitude: number; longitude: number },
+  nickname: string,
+  viewport?: typeof PHONE,
+) {
+  const context = await browser.newContext({ permissions: ["geolocation"], geolocation: at, ...(viewport ? { viewport } : {}) });
   await acceptCookies(context, baseURL);
   expect((await context.request.post(`${baseURL}/api/auth/anonymous`)).ok()).toBe(true);
   const patched = await context.request.patch(`${baseURL}/api/me`, { data: { nickname, onboardingCompleted: true } });
@@ -45,7 +54,7 @@ test("a second browser linked by its code reads and sends in an existing private
   test.setTimeout(90_000);
   const at = place();
   const a = await person(browser, baseURL!, at, "Chidi");
-  const b = await person(browser, baseURL!, at, "Aisha");
+  const b = await person(browser, baseURL!, at, "Aisha", PHONE);
   await openChat(a.page);
   await openChat(b.page);
   await a.page.getByLabel("More options").click();
@@ -60,7 +69,7 @@ test("a second browser linked by its code reads and sends in an existing private
   await expect(bubble(a.page, "hello from my phone 1102")).toBeVisible();
 
   // Aisha signs in on a second browser (a device with keys of its own). Not linked yet, it cannot send.
-  const second = await browser.newContext({ permissions: ["geolocation"], geolocation: at });
+  const second = await browser.newContext({ permissions: ["geolocation"], geolocation: at, viewport: PHONE });
   await second.addCookies(await b.context.cookies());
   const b2 = await second.newPage();
   const b2Errors: string[] = [];
