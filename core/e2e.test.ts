@@ -14,6 +14,8 @@ import {
   type KeyValueStore,
   type PrekeyUpload,
   safetyNumber,
+  SIGNED_PREKEY_GRACE_MS,
+  SIGNED_PREKEY_MAX_AGE_MS,
 } from "./e2e";
 import type { Envelope } from "./envelope";
 import { newId, toBase64Url } from "./ids";
@@ -716,5 +718,46 @@ describe("a huge skipped-key jump", () => {
     });
     expect(await bob.session.open(jumped)).toEqual({ ok: false, reason: "undecryptable" });
     expect(await bob.session.open(two)).toMatchObject({ ok: true, text: "two" });
+  });
+});
+
+describe("signed prekeys that age", () => {
+  const room = "dm:alice:bob";
+  const day = 24 * 3600_000;
+  const status = (d: { secrets: DeviceSecrets }) => {
+    const held = relay.prekeys.get(`${d.secrets.record.userId}|${d.secrets.record.deviceId}`);
+    return { signedPrekeyId: held?.signed?.keyId ?? null, oneTimePrekeys: held?.oneTime.length ?? 0 };
+  };
+
+  it("are replaced after a week; a first message to the old one opens within the grace period, and not after it", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    const t0 = Date.now();
+    const first = status(bob).signedPrekeyId;
+    // Within the week nothing is published (one-time prekeys are still plenty).
+    expect(await bob.session.prekeysToPublish(status(bob), t0 + 6 * day)).toBeNull();
+    // First messages sealed to the week-old signed prekey, held back by the relay (no one-time prekey left, so
+    // the signed prekey is what opens them).
+    relay.prekeys.get(`bob|${bob.secrets.record.deviceId}`)!.oneTime = [];
+    const late = await sealTo(alice.session, draft(room, "alice"), "sealed before the rotation", "bob");
+    const dave = await device("dave");
+    const lateDave = await sealTo(dave.session, draft("dm:bob:dave", "dave"), "also before it", "bob");
+    const rotated = await bob.session.prekeysToPublish(status(bob), t0 + SIGNED_PREKEY_MAX_AGE_MS + day);
+    expect(rotated?.signedPrekey?.keyId).toBeGreaterThan(first!);
+    relay.publishPrekeys(bob.secrets.record, rotated!);
+    // The old private half is kept for the grace period: a late first message still opens.
+    expect(await bob.session.open(late)).toMatchObject({ ok: true, text: "sealed before the rotation" });
+    const duringGrace = new E2eSession(bob.secrets, steal(bob.store), relay.directory);
+    expect(await duringGrace.open(structuredClone(lateDave))).toMatchObject({ ok: true, text: "also before it" });
+    // After the grace period it is deleted: the first message kept from before no longer opens, on the device
+    // or for anyone who steals it from then on.
+    await bob.session.prekeysToPublish(status(bob), t0 + SIGNED_PREKEY_MAX_AGE_MS + day + SIGNED_PREKEY_GRACE_MS);
+    expect(await bob.store.get(`e2e:spk:${first}`)).toBeUndefined();
+    expect(await bob.store.get(`e2e:spk:${rotated!.signedPrekey!.keyId}`)).toBeDefined();
+    expect(await bob.session.open(lateDave)).toEqual({ ok: false, reason: "undecryptable" });
+    // New contacts start on the new signed prekey and are read.
+    const carol = await device("carol");
+    const hello = await sealTo(carol.session, draft("dm:bob:carol", "carol"), "hi after the rotation", "bob");
+    expect(await bob.session.open(hello)).toMatchObject({ ok: true, text: "hi after the rotation" });
   });
 });

@@ -33,6 +33,14 @@ const SESSIONS_PER_DEVICE = 3;
 /** One-time prekeys this device keeps on the server; below LOW it tops the batch up to TARGET. */
 export const PREKEYS_TARGET = 50;
 export const PREKEYS_LOW = 20;
+/** A signed prekey is replaced after a week (docs/protocol.md §4), as Signal rotates its own. */
+export const SIGNED_PREKEY_MAX_AGE_MS = 7 * 24 * 3600_000;
+/**
+ * A replaced signed prekey's private half is kept this long, for first messages sealed to it before the
+ * rotation and delivered late (a room hands back what it kept to a device that was away), then deleted, so a
+ * device stolen later cannot open those first messages.
+ */
+export const SIGNED_PREKEY_GRACE_MS = 30 * 24 * 3600_000;
 const enc = new TextEncoder();
 const SALT = enc.encode("linkup-e2e-v2");
 /** How far a group chain may be moved forward for one message (keys skipped on the way are kept). */
@@ -683,20 +691,42 @@ export class E2eSession {
 
   /**
    * The prekeys this device should publish, given what the server holds for it (`GET
-   * /api/keys/:deviceId/prekeys`): a signed prekey when it has none of ours, and one-time prekeys up to
-   * PREKEYS_TARGET when fewer than PREKEYS_LOW are left. The private halves stay in the store. Null: nothing.
+   * /api/keys/:deviceId/prekeys`): a signed prekey when it has none of ours or ours is older than
+   * SIGNED_PREKEY_MAX_AGE_MS, and one-time prekeys up to PREKEYS_TARGET when fewer than PREKEYS_LOW are left.
+   * The private halves stay in the store; a replaced signed prekey's is deleted SIGNED_PREKEY_GRACE_MS after it
+   * was replaced. Null: nothing to publish.
    */
-  async prekeysToPublish(status: { signedPrekeyId: number | null; oneTimePrekeys: number }): Promise<PrekeyUpload | null> {
+  async prekeysToPublish(
+    status: { signedPrekeyId: number | null; oneTimePrekeys: number },
+    now = Date.now(),
+  ): Promise<PrekeyUpload | null> {
     return this.serial("prekeys", async () => {
       const { userId, deviceId } = this.me.record;
-      const ours = status.signedPrekeyId !== null && (await this.store.get(`e2e:spk:${status.signedPrekeyId}`)) !== undefined;
+      // When each signed prekey was made, and when each replaced one was replaced (its private half's clock).
+      const made = (await this.store.get<Record<string, number>>("e2e:spk-made")) ?? {};
+      const retired = (await this.store.get<Record<string, number>>("e2e:spk-retired")) ?? {};
+      for (const [id, at] of Object.entries(retired))
+        if (now - at >= SIGNED_PREKEY_GRACE_MS) {
+          await this.store.set(`e2e:spk:${id}`, undefined);
+          delete retired[id];
+          delete made[id];
+        }
+      const current = status.signedPrekeyId;
+      let ours = current !== null && (await this.store.get(`e2e:spk:${current}`)) !== undefined;
+      // A signed prekey from before rotation existed starts its week now.
+      if (ours && current !== null && made[current] === undefined) made[current] = now;
+      const stale = ours && current !== null && now - (made[current] ?? now) >= SIGNED_PREKEY_MAX_AGE_MS;
+      if (stale && current !== null) {
+        retired[current] = now;
+        ours = false;
+      }
       const wanted = status.oneTimePrekeys < PREKEYS_LOW ? PREKEYS_TARGET - status.oneTimePrekeys : 0;
-      if (ours && wanted === 0) return null;
       let next = (await this.store.get<number>("e2e:prekey-next")) ?? 1;
       const upload: PrekeyUpload = { oneTimePrekeys: [] };
       if (!ours) {
         const { pair, prekey } = await newPrekey(next++);
         await this.store.set(`e2e:spk:${prekey.keyId}`, pair);
+        made[prekey.keyId] = now;
         upload.signedPrekey = await signPrekey(this.me.signing, userId, deviceId, prekey);
       }
       for (let i = 0; i < wanted; i++) {
@@ -705,7 +735,9 @@ export class E2eSession {
         upload.oneTimePrekeys.push(prekey);
       }
       await this.store.set("e2e:prekey-next", next);
-      return upload;
+      await this.store.set("e2e:spk-made", made);
+      await this.store.set("e2e:spk-retired", retired);
+      return upload.signedPrekey || upload.oneTimePrekeys.length ? upload : null;
     });
   }
 
