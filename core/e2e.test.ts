@@ -761,3 +761,19 @@ describe("signed prekeys that age", () => {
     expect(await bob.session.open(hello)).toMatchObject({ ok: true, text: "hi after the rotation" });
   });
 });
+
+describe("withheld one-time prekeys", () => {
+  it("still give a secret first message, and the sender's device remembers it to say in the chat's info", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    const carol = await device("carol");
+    expect(await sealTo(alice.session, draft("dm:alice:carol", "alice"), "hello carol", "carol")).toBeTruthy();
+    expect(await alice.session.missingOneTimePrekeys("carol")).toBeNull();
+    // The server hands out Bob's bundle without its one-time prekey.
+    relay.prekeys.get(`bob|${bob.secrets.record.deviceId}`)!.oneTime = [];
+    const first = await sealTo(alice.session, draft("dm:alice:bob", "alice"), "hello bob", "bob");
+    expect(await alice.session.missingOneTimePrekeys("bob")).toEqual(expect.any(Number));
+    expect(await bob.session.open(first)).toMatchObject({ ok: true, text: "hello bob" });
+    expect(await alice.session.missingOneTimePrekeys("carol")).toBeNull();
+  });
+});

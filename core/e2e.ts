@@ -643,6 +643,9 @@ export class E2eSession {
     if (!(await verifyPrekey(d.signingKey, d.userId, d.deviceId, b.signedPrekey))) return null;
     const opk = b.oneTimePrekey;
     const validOpk = opk && count(opk.keyId) && typeof opk.publicKey === "string" && B64_32.test(opk.publicKey);
+    // No one-time prekey: all used, or the server withholds them. The session is still secret, but its first
+    // message rests on the signed prekey alone; the chat's info says so (docs/protocol.md §4).
+    if (!validOpk) await this.store.set(`e2e:no-opk:${d.userId}`, Date.now());
     return { deviceId: d.deviceId, signedPrekey: b.signedPrekey, ...(validOpk ? { oneTimePrekey: opk } : {}) };
   }
 
@@ -687,6 +690,11 @@ export class E2eSession {
       }
       throw new Error("No session opens this message");
     });
+  }
+
+  /** When this device last began a session with one of `userId`'s devices without a one-time prekey, or null. */
+  async missingOneTimePrekeys(userId: string): Promise<number | null> {
+    return (await this.store.get<number>(`e2e:no-opk:${userId}`)) ?? null;
   }
 
   /**

@@ -192,6 +192,8 @@ export const en = {
   "report.note": "Staff see your report, your nickname and this chat's name, not your private messages.",
   "safety.one": "Safety number",
   "safety.compareHow": "Compare these digits with the other person's screen, in person or on a call. If they match, your chat is private.",
+  "safety.noOneTimePrekey":
+    "When this device began encrypting to this contact, one of their devices had no one-time keys left (all used, or held back by the server). Messages are still encrypted; the first one rests on their weekly key alone.",
   "safety.title": "Safety numbers",
   "safety.intro":
     "Each private chat has a safety number worked out on this device from both people's keys. The same digits on the other person's screen mean nobody sits in between.",

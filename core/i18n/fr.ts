@@ -186,6 +186,8 @@ export const fr: Catalog = {
   "safety.one": "Numéro de sécurité",
   "safety.compareHow":
     "Comparez ces chiffres avec l'écran de l'autre personne, en face à face ou lors d'un appel. S'ils correspondent, votre discussion est privée.",
+  "safety.noOneTimePrekey":
+    "Quand cet appareil a commencé à chiffrer pour ce contact, l'un de ses appareils n'avait plus de clés à usage unique (toutes utilisées, ou retenues par le serveur). Les messages restent chiffrés ; le premier repose sur sa seule clé hebdomadaire.",
   "safety.title": "Numéros de sécurité",
   "safety.intro":
     "Chaque discussion privée a un numéro de sécurité calculé sur cet appareil à partir des clés des deux personnes. Les mêmes chiffres sur l'écran de l'autre signifient que personne ne s'interpose.",

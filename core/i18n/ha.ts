@@ -186,6 +186,8 @@ export const ha: Catalog = {
   "safety.one": "Lambar tsaro",
   "safety.compareHow":
     "Kwatanta waɗannan lambobi da na allon ɗayan mutumin, ido da ido ko ta waya. Idan sun yi daidai, hirarku ta sirri ce.",
+  "safety.noOneTimePrekey":
+    "Lokacin da wannan na'ura ta fara ɓoyewa ga wannan abokin hulɗa, ɗaya daga cikin na'urorinsa ba ta da sauran makullan amfani sau ɗaya (an yi amfani da duka, ko sabar ta riƙe su). Saƙonni har yanzu a ɓoye suke; na farko ya dogara ne kan makullinsa na mako kawai.",
   "safety.title": "Lambobin tsaro",
   "safety.intro":
     "Kowace hira ta sirri tana da lambar tsaro da wannan na'ura ke lissafawa daga makullan mutanen biyu. Idan lambobin sun yi daidai a allon ɗayan, babu wanda ke tsakaninku.",

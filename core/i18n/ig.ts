@@ -187,6 +187,8 @@ export const ig: Catalog = {
   "safety.one": "Nọmba nchekwa",
   "safety.compareHow":
     "Tụnyere ọnụọgụ ndị a na nke dị na ihuenyo onye nke ọzọ, ihu na ihu ma ọ bụ na oku. Ọ bụrụ na ha dakọrọ, mkparịta ụka gị bụ nzuzo.",
+  "safety.noOneTimePrekey":
+    "Mgbe ngwaọrụ a malitere izochi ozi maka onye a, otu n'ime ngwaọrụ ya enweghị igodo ojiri otu ugboro fọdụrụ (ejirila ha niile, ma ọ bụ sava jidere ha). Ozi ka zochiri ezochi; nke mbụ dabere naanị na igodo izu ya.",
   "safety.title": "Nọmba nchekwa",
   "safety.intro":
     "Nkata nzuzo ọ bụla nwere nọmba nchekwa ngwaọrụ a gbakọrọ site na igodo mmadụ abụọ ahụ. Ọ bụrụ na ọnụọgụ ndị ahụ dabara na ihuenyo onye nke ọzọ, ọ dịghị onye nọ n'etiti unu.",

@@ -188,6 +188,8 @@ export const pcm: Catalog = {
   "safety.one": "Safety number",
   "safety.compareHow":
     "Compare these numbers with wetin dey the other person screen, face to face or for call. If dem match, your chat na private.",
+  "safety.noOneTimePrekey":
+    "When this device start to encrypt for this contact, one of their devices no get one-time keys again (dem don use all, or the server hold dem back). Messages still dey encrypted; the first one dey rest on their weekly key alone.",
   "safety.title": "Safety numbers",
   "safety.intro":
     "Every private chat get safety number wey dis phone dey calculate from both people keys. If the numbers match for the other person screen, nobody dey for una middle.",

@@ -186,6 +186,8 @@ export const yo: Catalog = {
   "report.note": "Àwọn òṣìṣẹ́ yóò rí ìjábọ̀ rẹ, orúkọ ìnagijẹ rẹ àti orúkọ ìfọ̀rọ̀wérọ̀ yìí, kì í ṣe àwọn ìfiránṣẹ́ àṣírí rẹ.",
   "safety.one": "Nọ́mbà ààbò",
   "safety.compareHow": "Fi àwọn nọ́mbà wọ̀nyí wé ti ojú-ìwé ẹnì kejì, lójúkojú tàbí lórí ìpè. Bí wọ́n bá bára mu, ìjíròrò rẹ jẹ́ àṣírí.",
+  "safety.noOneTimePrekey":
+    "Nígbà tí ẹ̀rọ yìí bẹ̀rẹ̀ sí fi àṣírí pa ọ̀rọ̀ mọ́ fún ẹni yìí, ọ̀kan nínú àwọn ẹ̀rọ rẹ̀ kò ní kọ́kọ́rọ́ ìlò-ẹ̀ẹ̀kan mọ́ (a ti lò gbogbo rẹ̀, tàbí olupin dá wọn dúró). Àwọn ìfiránṣẹ́ ṣì wà ní àṣírí; èyí àkọ́kọ́ dúró lórí kọ́kọ́rọ́ ọ̀sẹ̀ rẹ̀ nìkan.",
   "safety.title": "Àwọn nọ́ńbà ààbò",
   "safety.intro":
     "Ìfọ̀rọ̀wérọ̀ àṣírí kọ̀ọ̀kan ní nọ́ńbà ààbò tí ẹ̀rọ yìí ṣírò láti inú kọ́kọ́rọ́ àwọn méjèèjì. Tí àwọn nọ́ńbà bá dọ́gba lórí ẹ̀rọ ẹnìkejì, kò sí ẹni tó wà láàrin yín.",

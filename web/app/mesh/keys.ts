@@ -240,6 +240,11 @@ export async function safetyNumberWith(peerId: string): Promise<string> {
   return safetyNumber({ userId: me, keys: await keysOf(me) }, { userId: peerId, keys: await keysOf(peerId) });
 }
 
+/** When this device began a session with the contact without a one-time prekey (docs/protocol.md §4), or null. */
+export async function missingOneTimePrekeys(peerId: string): Promise<number | null> {
+  return (await session()).missingOneTimePrekeys(peerId);
+}
+
 /** Accepts a contact's new or changed keys shown in the chat (a verified contact's wait for this). */
 export async function acceptKeyChanges(peerId: string): Promise<void> {
   const s = await session();

@@ -117,7 +117,7 @@ export function GroupInfo({
  * (docs/decisions/063-one-identity-per-person.md). The same digits on both phones mean no one sits in between.
  */
 function SafetyNumber({ peerId }: { peerId: string | null }) {
-  const { digits, failed, state, setVerified } = useSafetyNumber(peerId);
+  const { digits, failed, state, setVerified, noOneTimePrekey } = useSafetyNumber(peerId);
   const t = useT();
   if (!peerId) return null;
   return (
@@ -130,6 +130,7 @@ function SafetyNumber({ peerId }: { peerId: string | null }) {
           </p>
           <p>{t("safety.compareHow")}</p>
           <VerifyToggle state={state} onChange={(on) => void setVerified(on)} />
+          {noOneTimePrekey ? <p className="muted small">{t("safety.noOneTimePrekey")}</p> : null}
         </>
       ) : (
         <p>{failed ? t("safety.unavailable") : t("safety.computing")}</p>

@@ -18,15 +18,21 @@ export function useSafetyNumber(peerId: string | null) {
   const [digits, setDigits] = useState<string | null>(null);
   const [mark, setMark] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
+  const [noOneTimePrekey, setNoOneTimePrekey] = useState(false);
   useEffect(() => {
     if (!peerId) return;
     let live = true;
     import("../../mesh/keys")
       .then(async (k) => {
-        const [number, marked] = await Promise.all([k.safetyNumberWith(peerId), k.verifiedSafetyNumber(peerId)]);
+        const [number, marked, missing] = await Promise.all([
+          k.safetyNumberWith(peerId),
+          k.verifiedSafetyNumber(peerId),
+          k.missingOneTimePrekeys(peerId),
+        ]);
         if (!live) return;
         setDigits(number);
         setMark(marked);
+        setNoOneTimePrekey(missing !== null);
       })
       .catch(() => live && setFailed(true));
     return () => {
@@ -44,7 +50,7 @@ export function useSafetyNumber(peerId: string | null) {
     },
     [peerId, digits],
   );
-  return { digits, failed, state: safetyState(digits, mark), setVerified };
+  return { digits, failed, state: safetyState(digits, mark), setVerified, noOneTimePrekey };
 }
 
 export function SafetyStateLabel({ state }: { state: SafetyState }) {
