@@ -766,7 +766,7 @@ describe("withheld one-time prekeys", () => {
   it("still give a secret first message, and the sender's device remembers it to say in the chat's info", async () => {
     const alice = await device("alice");
     const bob = await device("bob");
-    const carol = await device("carol");
+    await device("carol");
     expect(await sealTo(alice.session, draft("dm:alice:carol", "alice"), "hello carol", "carol")).toBeTruthy();
     expect(await alice.session.missingOneTimePrekeys("carol")).toBeNull();
     // The server hands out Bob's bundle without its one-time prekey.
