@@ -3,7 +3,7 @@
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import { createAccountKey, nextDeviceList, signDeviceList } from "../../core/device-list";
 import { createDevice } from "../../core/e2e";
-import { acceptCookies, expect, test, verifyFreshPhone } from "./fixtures";
+import { acceptCookies, executeOnServedD1, expect, test, verifyFreshPhone } from "./fixtures";
 
 function place() {
   return { latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 };
@@ -177,6 +177,43 @@ test("both people see the same safety number; a device added to a contact is sho
   expect(noticeAt).toBeLessThan(messageAt);
   // The safety number moves with it: comparing again would show the difference.
   expect(await safetyNumber(a.page)).not.toBe(seenByA);
+  expect(a.errors).toEqual([]);
+  expect(b.errors).toEqual([]);
+  await a.context.close();
+  await b.context.close();
+});
+
+test("a contact whose one-time prekeys the server withholds still gets the message, and the chat's info says so", async ({
+  browser,
+  baseURL,
+}) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Bisi");
+  const b = await person(browser, baseURL!, at, "Tunde");
+  await openChat(a.page);
+  await openChat(b.page);
+  // Tunde's browser has published its prekeys; the server then hands out none of the one-time ones.
+  let deviceId = "";
+  await expect
+    .poll(async () => {
+      const { keys } = (await (await b.context.request.get(`${baseURL}/api/keys/${b.user.id}`)).json()) as { keys: { deviceId: string }[] };
+      deviceId = keys[0]?.deviceId ?? "";
+      if (!deviceId) return 0;
+      return ((await (await b.context.request.get(`${baseURL}/api/keys/${deviceId}/prekeys`)).json()) as { oneTimePrekeys: number })
+        .oneTimePrekeys;
+    })
+    .toBeGreaterThan(0);
+  await executeOnServedD1(`DELETE FROM device_prekeys WHERE user_id = '${b.user.id}' AND device_id = '${deviceId}' AND kind = 'one-time'`);
+
+  const dm = await openDm(a.page, "Tunde");
+  await send(a.page, "withheld but still secret 5150");
+  await b.page.goto(`/chat?room=${encodeURIComponent(dm)}`);
+  await expect(bubble(b.page, "withheld but still secret 5150").getByRole("img", { name: "Encrypted" })).toBeVisible();
+  await a.page.getByLabel("More options").click();
+  await a.page.getByRole("button", { name: "Group Info" }).click();
+  await expect(a.page.getByRole("region", { name: "Safety number" })).toContainText(
+    "one of their devices had no one-time keys left (all used, or held back by the server)",
+  );
   expect(a.errors).toEqual([]);
   expect(b.errors).toEqual([]);
   await a.context.close();
