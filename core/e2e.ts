@@ -341,7 +341,8 @@ export interface Trust {
 }
 
 /** Why a device outside its person's signed list waits (shown on the message in the outbox). */
-export const NOT_LINKED = "This device is not linked to your account yet, so this message waits. Link it from a device you already use.";
+export const NOT_LINKED =
+  "This device is not linked to your account yet, so this message waits. Link it from a device you already use (Security settings, Linked devices).";
 
 /** True for a change that needs showing (and, for a verified contact, accepting) before anything is sealed. */
 export const needsConsent = (c: TrustChange) => c.kind !== "device-removed";
