@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { createDb } from "../index";
 import { querySuite } from "./query-suite";
+import { deviceLinkQuerySuite } from "./suite-device-links";
 import { identityQuerySuite } from "./suite-identity";
 import { pagesQuerySuite } from "./suite-pages";
 import { retentionQuerySuite } from "./suite-retention";
@@ -15,3 +16,4 @@ retentionQuerySuite("D1", () => createDb(env));
 shardQuerySuite("D1", () => createDb(env));
 pagesQuerySuite("D1", () => createDb(env));
 sosQuerySuite("D1", () => createDb(env));
+deviceLinkQuerySuite("D1", () => createDb(env));

@@ -17,13 +17,17 @@ import { closeLink, insertLinkWithinLimit, linkRow, setLinkGrant, setLinkRequest
 
 const HOUR_MS = 3600_000;
 
-/** Starts a link for the signed-in person (2 writes and 1 counted insert); 429 past LINKS_PER_HOUR. */
+/** Starts a link for the signed-in person (a delete, the counted insert, an update); 429 past LINKS_PER_HOUR. */
 export async function startLink(db: Db, userId: string, now = new Date()): Promise<{ id: string; expiresAt: string }> {
-  const id = randomCodeChars(LINK_ID_LENGTH);
   const expiresAt = new Date(now.getTime() + LINK_TTL_MS);
-  const started = await insertLinkWithinLimit(db, { id, userId, expiresAt }, LINKS_PER_HOUR, new Date(now.getTime() - HOUR_MS), now);
-  if (!started) throw new DomainError("rate_limited", `At most ${LINKS_PER_HOUR} device links an hour: try again later`);
-  return { id, expiresAt: expiresAt.toISOString() };
+  // 32^6 ids: a draw already in use is drawn again (rows live an hour, so a clash is very rare).
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const id = randomCodeChars(LINK_ID_LENGTH);
+    const started = await insertLinkWithinLimit(db, { id, userId, expiresAt }, LINKS_PER_HOUR, new Date(now.getTime() - HOUR_MS), now);
+    if (started === "started") return { id, expiresAt: expiresAt.toISOString() };
+    if (started === "limited") throw new DomainError("rate_limited", `At most ${LINKS_PER_HOUR} device links an hour: try again later`);
+  }
+  throw new DomainError("conflict", "Could not start a link: try again");
 }
 
 /** The link as either device sees it (1 read); 404 when it is not the person's, expired or spent. */
