@@ -377,6 +377,8 @@ test("someone back after a long absence gets the whole history, though the room 
 });
 
 test("a direct chat is end-to-end encrypted: no plaintext in any WebSocket frame", async ({ browser, baseURL }) => {
+  // Linking Hauwa's second browser by its code (two screens, a key stretched on each) takes its own time.
+  test.setTimeout(120_000);
   const at = place();
   const a = await person(browser, baseURL!, at, "Gozie");
   const b = await person(browser, baseURL!, at, "Hauwa");
