@@ -117,6 +117,8 @@ export async function confirmNewDevice(userId: string, started: StartedLink, req
   if (!account) throw new LinkError("no-account-key");
   const [{ sealLinkGrant }, { nextDeviceList, signDeviceList, verifyDeviceList }] = await Promise.all([link(), lists()]);
   const current = await verifyDeviceList(await fetchDeviceList(userId, true), userId);
+  // The list this device holds the key of, or nothing is signed (a list without it would drop every device).
+  if (!current || current.accountKey !== (await accountKeyOf(account.pair))) throw new LinkError("failed");
   const added = { deviceId: request.deviceId, publicKey: request.publicKey, signingKey: request.signingKey };
   const { userId: _, ...body } = await signDeviceList(account.pair, nextDeviceList(current, { add: added }, userId));
   await api("/api/keys/list", { method: "PUT", json: body });
