@@ -5,6 +5,7 @@ import {
   initReceiver,
   initSender,
   MAX_SKIP,
+  MAX_SKIPPED_KEPT,
   type RatchetMessage,
   type RatchetState,
   ratchetDecrypt,
@@ -119,6 +120,30 @@ describe("double ratchet", () => {
     const m3 = await ratchetEncrypt(alice, "after healing", AD);
     expect((await ratchetDecrypt(bob, m3.message, AD)).plaintext).toBe("after healing");
     await expect(ratchetDecrypt(thief, m3.message, AD)).rejects.toThrow();
+  });
+
+  it("keeps at most MAX_SKIPPED_KEPT skipped keys in all, however many ratchet steps skip messages", async () => {
+    let { alice, bob } = await pair();
+    const firstSkipped: RatchetMessage[] = [];
+    const lastSkipped: RatchetMessage[] = [];
+    for (let round = 0; round < 3; round++) {
+      // Alice sends 901 messages; Bob receives only the last (900 keys skipped), then answers (a new DH step).
+      const sent = await sendAll(
+        alice,
+        Array.from({ length: 901 }, (_, i) => `r${round} m${i}`),
+      );
+      alice = sent.state;
+      if (round === 0) firstSkipped.push(sent.messages[0]!);
+      if (round === 2) lastSkipped.push(sent.messages[899]!);
+      bob = (await ratchetDecrypt(bob, sent.messages[900]!, AD)).state;
+      const reply = await ratchetEncrypt(bob, "ok", AD);
+      bob = reply.state;
+      alice = (await ratchetDecrypt(alice, reply.message, AD)).state;
+    }
+    expect(bob.skipped.size).toBe(MAX_SKIPPED_KEPT);
+    // The oldest went first; the newest are still there for late messages.
+    await expect(ratchetDecrypt(bob, firstSkipped[0]!, AD)).rejects.toThrow();
+    expect((await ratchetDecrypt(bob, lastSkipped[0]!, AD)).plaintext).toBe("r2 m899");
   });
 
   it("refuses a message that would skip more than MAX_SKIP keys", async () => {

@@ -13,6 +13,11 @@ import { deriveSharedBits, exportRawKey } from "./webcrypto";
 const enc = new TextEncoder();
 /** Most message keys skipped in one chain (messages lost or late), as the specification's MAX_SKIP. */
 export const MAX_SKIP = 1000;
+/**
+ * Skipped keys a session keeps in all (every chain together): each DH step may add MAX_SKIP, so without an
+ * overall cap the state would grow with every step; beyond it the oldest go first (docs/protocol.md §4).
+ */
+export const MAX_SKIPPED_KEPT = 2000;
 
 export interface RatchetHeader {
   /** The sender's current ratchet public key (base64url). */
@@ -123,6 +128,8 @@ async function skipMessageKeys(s: RatchetState, until: number): Promise<void> {
   while (s.nr < until) {
     const { mk, ck } = await kdfCk(s.ckr);
     s.skipped.set(`${s.dhr}|${s.nr}`, mk);
+    // A Map iterates in insertion order: the first key is the oldest kept.
+    if (s.skipped.size > MAX_SKIPPED_KEPT) s.skipped.delete(s.skipped.keys().next().value as string);
     s.ckr = ck;
     s.nr += 1;
   }

@@ -2,7 +2,9 @@
 // publishes keys, carries envelopes, and injects, rewrites and replays them. Every attack must be refused by
 // the receiving device, or (for a device the server adds) shown before anything is sealed to it.
 import { beforeEach, describe, expect, it } from "vitest";
+import { openSdp, sdpFingerprints, sealSdp } from "./call-binding";
 import { derivePairwiseKey, encryptContent } from "./crypto";
+import { createAccountKey, type DeviceList, nextDeviceList, signDeviceList } from "./device-list";
 import {
   canonicalHeader,
   createDevice,
@@ -12,7 +14,8 @@ import {
   type KeyValueStore,
   type PrekeyUpload,
   safetyNumber,
-  signDeviceRecord,
+  SIGNED_PREKEY_GRACE_MS,
+  SIGNED_PREKEY_MAX_AGE_MS,
 } from "./e2e";
 import type { Envelope } from "./envelope";
 import { newId, toBase64Url } from "./ids";
@@ -32,9 +35,30 @@ const e2eOf = (e: Envelope) => e.meta?.e2e as { keys: { to: string }[]; for: str
 
 /** The server as an attacker sees it: it owns the key directory and every envelope on the way. */
 class MaliciousRelay {
-  readonly published = new Map<string, DeviceRecord[]>();
-  publish(record: DeviceRecord) {
-    this.published.set(record.userId, [...(this.published.get(record.userId) ?? []), record]);
+  /** The device list the directory hands out per person (whatever the server likes). */
+  readonly lists = new Map<string, unknown>();
+  /** Every list a person published (an attacker keeps them, to serve an old one later). */
+  readonly history = new Map<string, DeviceList[]>();
+  /** The account keys of honest people: only their own devices use them. */
+  readonly accounts = new Map<string, CryptoKeyPair>();
+  /** An honest device joins its person's list, signed by the person's account key (linked from a device). */
+  async publish(record: DeviceRecord, change: { withdraw?: string } = {}) {
+    const account = this.accounts.get(record.userId) ?? (await createAccountKey());
+    this.accounts.set(record.userId, account);
+    const current = this.history.get(record.userId)?.at(-1) ?? null;
+    const list = await signDeviceList(account, nextDeviceList(current, { add: record, ...change }, record.userId));
+    this.history.set(record.userId, [...(this.history.get(record.userId) ?? []), list]);
+    this.lists.set(record.userId, structuredClone(list));
+    return list;
+  }
+  /** A person withdraws a device (signing out): a new list version with it under `revoked`. */
+  async withdraw(userId: string, deviceId: string) {
+    const account = this.accounts.get(userId)!;
+    const current = this.history.get(userId)?.at(-1) ?? null;
+    const list = await signDeviceList(account, nextDeviceList(current, { withdraw: deviceId }, userId));
+    this.history.set(userId, [...(this.history.get(userId) ?? []), list]);
+    this.lists.set(userId, structuredClone(list));
+    return list;
   }
   /** Prekeys by `userId|deviceId`: the signed one and the one-time ones still to hand out. */
   readonly prekeys = new Map<string, { signed?: Prekey; oneTime: Prekey[] }>();
@@ -46,7 +70,7 @@ class MaliciousRelay {
     this.prekeys.set(id, { signed: upload.signedPrekey ?? held.signed, oneTime: [...held.oneTime, ...upload.oneTimePrekeys] });
   }
   directory = {
-    devices: async (userId: string) => structuredClone(this.published.get(userId) ?? []),
+    deviceList: async (userId: string) => structuredClone(this.lists.get(userId) ?? null),
     bundle: async (userId: string, deviceId: string) => {
       const held = this.prekeys.get(`${userId}|${deviceId}`);
       if (!held?.signed) return undefined;
@@ -68,7 +92,7 @@ let relay: MaliciousRelay;
 
 async function device(userId: string): Promise<{ secrets: DeviceSecrets; session: E2eSession; store: MemoryStore }> {
   const secrets = await createDevice(userId);
-  relay.publish(secrets.record);
+  await relay.publish(secrets.record);
   const store = new MemoryStore();
   const session = new E2eSession(secrets, store, relay.directory);
   const upload = await session.prekeysToPublish({ signedPrekeyId: null, oneTimePrekeys: 0 });
@@ -91,6 +115,13 @@ function draft(room: string, senderId: string, type: Envelope["type"] = "text"):
   };
 }
 
+/** Seals a direct message that needs no consent (no key changed since it was last shown). */
+async function sealTo(session: E2eSession, envelope: Envelope, text: string, peerId: string): Promise<Envelope> {
+  const sealed = await session.sealDirect(envelope, text, peerId);
+  if (!sealed.envelope) throw new Error(`Waiting for consent: ${JSON.stringify(sealed.changes)}`);
+  return sealed.envelope;
+}
+
 const base = (senderId: string) => ({ senderId, timestamp: Date.now(), ttl: 8, meshRoute: [], priority: "normal" as const });
 
 beforeEach(() => {
@@ -105,7 +136,7 @@ describe("direct messages", () => {
     const alice2 = await device("alice");
     const bob = await device("bob");
     const bob2 = await device("bob");
-    const { envelope } = await alice.session.sealDirect(draft(room, "alice"), "meet at 6", "bob");
+    const envelope = await sealTo(alice.session, draft(room, "alice"), "meet at 6", "bob");
     expect(JSON.stringify(envelope)).not.toContain("meet at 6");
     expect(await bob.session.open(envelope)).toMatchObject({ ok: true, text: "meet at 6" });
     expect(await bob2.session.open(envelope)).toMatchObject({ ok: true, text: "meet at 6" });
@@ -121,7 +152,7 @@ describe("direct messages", () => {
     const bob = await device("bob");
     const mallory = await device("mallory");
     // Mallory seals with her own real keys and the relay names Alice as the sender.
-    const { envelope } = await mallory.session.sealDirect(draft(room, "mallory"), "send me the code", "bob");
+    const envelope = await sealTo(mallory.session, draft(room, "mallory"), "send me the code", "bob");
     const forged = relay.rewrite(envelope, (e) => {
       e.senderId = "alice";
     });
@@ -137,7 +168,7 @@ describe("direct messages", () => {
   it("refuses a rewritten header: time, type, id, key id or counter", async () => {
     const alice = await device("alice");
     const bob = await device("bob");
-    const { envelope } = await alice.session.sealDirect(draft(room, "alice"), "pay 5000", "bob");
+    const envelope = await sealTo(alice.session, draft(room, "alice"), "pay 5000", "bob");
     const rewrites: ((e: Envelope) => void)[] = [
       (e) => {
         e.timestamp -= 86_400_000;
@@ -163,7 +194,7 @@ describe("direct messages", () => {
   it("refuses a replayed old message once it was opened", async () => {
     const alice = await device("alice");
     const bob = await device("bob");
-    const { envelope } = await alice.session.sealDirect(draft(room, "alice"), "yes, go ahead", "bob");
+    const envelope = await sealTo(alice.session, draft(room, "alice"), "yes, go ahead", "bob");
     expect(await bob.session.open(envelope)).toMatchObject({ ok: true });
     expect(await bob.session.open(structuredClone(envelope))).toEqual({ ok: false, reason: "replay" });
   });
@@ -175,60 +206,141 @@ describe("direct messages", () => {
     expect(await bob.session.open(plain)).toEqual({ ok: false, reason: "plaintext" });
   });
 
-  it("a ghost device the server adds is reported before anything is sealed to it; an unsigned one never gets a key", async () => {
+  it("a ghost device on first contact is never sealed to: the server cannot sign a person's device list", async () => {
     const alice = await device("alice");
-    await device("bob");
-    // First contact pins Bob's identity key.
-    expect((await alice.session.sealDirect(draft(room, "alice"), "hi", "bob")).changes).toEqual([]);
-    // The server adds a device of its own to Bob's list: signed by a key of its own.
+    const bob = await device("bob");
     const ghost = await createDevice("bob", "ghost-device");
-    relay.publish(ghost.record);
-    const ghostPrekeys = await new E2eSession(ghost, new MemoryStore(), relay.directory).prekeysToPublish({
+    const real = relay.lists.get("bob") as DeviceList;
+    // The server slips its device into Bob's list before Alice ever looked: the account key's signature breaks.
+    relay.lists.set("bob", { ...real, devices: [...real.devices, ghost.record] });
+    await expect(alice.session.sealDirect(draft(room, "alice"), "hi", "bob")).rejects.toThrow(/Waiting for the other person/);
+    expect((await alice.session.trustedDevices("bob")).problems).toContainEqual({ userId: "bob", kind: "unsigned-list" });
+    // Or it hands out a whole list of its own, under an account key of its own: the safety number differs.
+    const fake = await signDeviceList(await createAccountKey(), nextDeviceList(null, { add: ghost.record }, "bob"));
+    relay.lists.set("bob", fake);
+    const fooled = await alice.session.accountKey("bob");
+    expect(fooled).toBe(fake.accountKey);
+    const seenByAlice = await safetyNumber(
+      { userId: "alice", keys: [(await alice.session.accountKey("alice"))!] },
+      { userId: "bob", keys: [fooled!] },
+    );
+    relay.lists.set("bob", real);
+    const seenByBob = await safetyNumber(
+      { userId: "alice", keys: [(await bob.session.accountKey("alice"))!] },
+      { userId: "bob", keys: [(await bob.session.accountKey("bob"))!] },
+    );
+    expect(seenByAlice).not.toBe(seenByBob);
+  });
+
+  it("a ghost device later, or an account key swapped in, is shown and nothing is sealed before it is accepted", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    expect((await alice.session.sealDirect(draft(room, "alice"), "hi", "bob")).changes).toEqual([]);
+    const ghost = await createDevice("bob", "ghost-device");
+    // A device added to the signed list without the account key: refused, the list seen last still counts.
+    const real = relay.lists.get("bob") as DeviceList;
+    relay.lists.set("bob", { ...real, version: real.version + 1, devices: [...real.devices, ghost.record] });
+    const tampered = await alice.session.sealDirect(draft(room, "alice"), "the plan", "bob");
+    expect(tampered.problems).toContainEqual({ userId: "bob", kind: "unsigned-list" });
+    expect(e2eOf(tampered.envelope!).keys.map((k) => k.to)).toEqual([bob.secrets.record.publicKey]);
+    // A new account key for Bob (the server's, with its device): reported, and nothing sealed.
+    const fake = await signDeviceList(await createAccountKey(), nextDeviceList(null, { add: ghost.record }, "bob"));
+    relay.lists.set("bob", fake);
+    const held = await alice.session.sealDirect(draft(room, "alice"), "the code is 4411", "bob");
+    expect(held.envelope).toBeUndefined();
+    expect(held.changes).toContainEqual({ userId: "bob", deviceId: "", kind: "account-changed", key: fake.accountKey });
+    expect(held.changes).toContainEqual({ userId: "bob", deviceId: "ghost-device", kind: "new-device", key: ghost.record.signingKey });
+    // Asked again without anything shown: still nothing sealed.
+    expect((await alice.session.sealDirect(draft(room, "alice"), "the code is 4411", "bob")).envelope).toBeUndefined();
+    // Once shown and accepted (the person chose to), the new key is used: the choice was the person's.
+    await alice.session.acknowledge(held.changes);
+    const ghostUpload = await new E2eSession(ghost, new MemoryStore(), relay.directory).prekeysToPublish({
       signedPrekeyId: null,
       oneTimePrekeys: 0,
     });
-    if (ghostPrekeys) relay.publishPrekeys(ghost.record, ghostPrekeys);
-    const { envelope, changes } = await alice.session.sealDirect(draft(room, "alice"), "the plan", "bob");
-    expect(changes).toEqual([{ userId: "bob", deviceId: "ghost-device", kind: "new-device" }]);
-    expect(e2eOf(envelope).keys.map((k) => k.to)).toContain(ghost.record.publicKey);
-    // A record whose signature does not check (a key swapped in) is never sealed to.
-    const other = await createDevice("bob", "unsigned");
-    relay.publish({ ...other.record, publicKey: ghost.record.publicKey.replace(/^./, (c) => (c === "A" ? "B" : "A")) });
-    const next = await alice.session.sealDirect(draft(room, "alice"), "more", "bob");
-    expect(next.changes).toEqual([]);
-    expect(e2eOf(next.envelope).keys).toHaveLength(2);
-    // An existing device id with another identity key is a key change.
-    relay.published.set(
-      "bob",
-      (relay.published.get("bob") ?? []).filter((r) => r.deviceId !== "ghost-device"),
-    );
-    const swapped = await createDevice("bob", "ghost-device");
-    relay.publish(swapped.record);
-    expect((await alice.session.sealDirect(draft(room, "alice"), "again", "bob")).changes).toEqual([
-      { userId: "bob", deviceId: "ghost-device", kind: "key-changed" },
-    ]);
+    relay.publishPrekeys(ghost.record, ghostUpload!);
+    const after = await sealTo(alice.session, draft(room, "alice"), "ok then", "bob");
+    expect(e2eOf(after).keys.map((k) => k.to)).toEqual([ghost.record.publicKey]);
   });
 
-  it("a device record relabelled for another user is not theirs; one the server signs itself is shown as a new device", async () => {
+  it("a contact's new real device is shown before the first message sealed to it, then reads on; a removal is said too", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    expect(await bob.session.open(await sealTo(alice.session, draft(room, "alice"), "one", "bob"))).toMatchObject({ ok: true });
+    const bob2 = await device("bob");
+    const waiting = await alice.session.sealDirect(draft(room, "alice"), "two", "bob");
+    expect(waiting.envelope).toBeUndefined();
+    expect(waiting.changes).toEqual([
+      { userId: "bob", deviceId: bob2.secrets.record.deviceId, kind: "new-device", key: bob2.secrets.record.signingKey },
+    ]);
+    await alice.session.acknowledge(waiting.changes);
+    const two = await sealTo(alice.session, draft(room, "alice"), "two", "bob");
+    expect(await bob2.session.open(two)).toMatchObject({ ok: true, text: "two" });
+    // The safety number is made of the two account keys: a new device of Bob's leaves it as it was.
+    expect(await alice.session.accountKey("bob")).toBe(await bob2.session.accountKey("bob"));
+    // Bob signs bob2 out: Alice is told once, and it gets nothing more.
+    await relay.withdraw("bob", bob2.secrets.record.deviceId);
+    const three = await alice.session.sealDirect(draft(room, "alice"), "three", "bob");
+    expect(three.changes).toEqual([{ userId: "bob", deviceId: bob2.secrets.record.deviceId, kind: "device-removed" }]);
+    expect(e2eOf(three.envelope!).keys.map((k) => k.to)).toEqual([bob.secrets.record.publicKey]);
+    expect((await alice.session.sealDirect(draft(room, "alice"), "four", "bob")).changes).toEqual([]);
+  });
+
+  it("refuses a rolled-back device list and a withdrawn device listed again", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    const bob2 = await device("bob");
+    await sealTo(alice.session, draft(room, "alice"), "hi", "bob");
+    const withBob2 = relay.lists.get("bob");
+    await relay.withdraw("bob", bob2.secrets.record.deviceId);
+    await alice.session.sealDirect(draft(room, "alice"), "bob2 gone", "bob");
+    // The server hands out the list from before the withdrawal: older than the one seen, so refused.
+    relay.lists.set("bob", withBob2);
+    const rolled = await alice.session.sealDirect(draft(room, "alice"), "still only bob", "bob");
+    expect(rolled.problems).toContainEqual({ userId: "bob", kind: "rolled-back" });
+    expect(e2eOf(rolled.envelope!).keys.map((k) => k.to)).toEqual([bob.secrets.record.publicKey]);
+    // Or it withholds the list: the one seen last still counts.
+    relay.lists.delete("bob");
+    expect((await alice.session.sealDirect(draft(room, "alice"), "x", "bob")).problems).toContainEqual({
+      userId: "bob",
+      kind: "rolled-back",
+    });
+    // A list that puts the withdrawn device back (even one signed by the account key) is refused for it.
+    await relay.publish(bob2.secrets.record);
+    const relisted = await alice.session.sealDirect(draft(room, "alice"), "y", "bob");
+    expect(relisted.problems).toContainEqual({ userId: "bob", kind: "relisted-revoked", deviceId: bob2.secrets.record.deviceId });
+    expect(e2eOf(relisted.envelope!).keys.map((k) => k.to)).toEqual([bob.secrets.record.publicKey]);
+    // The withdrawn device itself no longer sends; made to (served the old list), Alice refuses what it says.
+    await expect(bob2.session.sealDirect(draft(room, "bob"), "it is me", "alice")).rejects.toThrow(/not linked/);
+    const fooled = new E2eSession(bob2.secrets, new MemoryStore(), {
+      ...relay.directory,
+      deviceList: async (userId) => structuredClone(userId === "bob" ? withBob2 : relay.lists.get(userId)),
+    });
+    const fromBob2 = await sealTo(fooled, draft(room, "bob"), "it is me", "alice");
+    expect(await alice.session.open(fromBob2)).toEqual({ ok: false, reason: "unknown-device" });
+  });
+
+  it("a device record relabelled for another user is not theirs; a device not in the signed list is not heard", async () => {
     const alice = await device("alice");
     const bob = await device("bob");
     const mallory = await device("mallory");
-    relay.publish({ ...mallory.secrets.record, userId: "alice" });
-    const { envelope } = await mallory.session.sealDirect(draft(room, "mallory"), "hello", "bob");
+    const envelope = await sealTo(mallory.session, draft(room, "mallory"), "hello", "bob");
     expect(await bob.session.open({ ...envelope, senderId: "alice" })).toEqual({ ok: false, reason: "unknown-device" });
-    // Bob knows Alice already (her identity key is pinned).
-    const real = await alice.session.sealDirect(draft(room, "alice"), "hi bob", "bob");
-    expect(await bob.session.open(real.envelope)).toMatchObject({ ok: true, changes: [] });
-    // The server signs a record for Alice with a key of its own and speaks through it: the chat learns of a
-    // new device of Alice's with that very message, so it is never taken silently.
+    const real = await sealTo(alice.session, draft(room, "alice"), "hi bob", "bob");
+    expect(await bob.session.open(real)).toMatchObject({ ok: true, changes: [] });
+    // The server makes a device for Alice and speaks through it: not in her signed list, so not heard.
     const ghost = await createDevice("alice", "server-ghost");
-    relay.publish(await signDeviceRecord(ghost.signing, ghost.record));
-    const session = new E2eSession(ghost, new MemoryStore(), relay.directory);
-    const forged = await session.sealDirect(draft(room, "alice"), "send me the code", "bob");
-    expect(await bob.session.open(forged.envelope)).toMatchObject({
-      ok: true,
-      changes: [{ userId: "alice", deviceId: "server-ghost", kind: "new-device" }],
+    await expect(new E2eSession(ghost, new MemoryStore(), relay.directory).sealDirect(draft(room, "alice"), "x", "bob")).rejects.toThrow(
+      /not linked/,
+    );
+    // Its own session is shown a list of its own for Alice; Bob's is not.
+    const own = await signDeviceList(await createAccountKey(), nextDeviceList(null, { add: ghost.record }, "alice"));
+    const session = new E2eSession(ghost, new MemoryStore(), {
+      ...relay.directory,
+      deviceList: async (userId) => structuredClone(userId === "alice" ? own : relay.lists.get(userId)),
     });
+    const forged = await sealTo(session, draft(room, "alice"), "send me the code", "bob");
+    expect(await bob.session.open(forged)).toEqual({ ok: false, reason: "unknown-device" });
   });
 });
 
@@ -263,7 +375,7 @@ function steal(store: MemoryStore): MemoryStore {
 describe("direct messages with the Double Ratchet", () => {
   const room = "dm:alice:bob";
   const send = async (from: { session: E2eSession }, sender: string, text: string, to: string) =>
-    (await from.session.sealDirect(draft(room, sender), text, to)).envelope;
+    sealTo(from.session, draft(room, sender), text, to);
 
   it("carries a conversation both ways on every device, in any order, after a lost first message", async () => {
     const alice = await device("alice");
@@ -439,7 +551,7 @@ describe("groups", () => {
     });
     expect(await bob.session.acceptSenderKey(asAlice)).toEqual({ ok: false, reason: "unknown-device" });
     // Carol's own key is kept beside Alice's: Alice's messages still open for Bob.
-    expect(await bob.session.acceptSenderKey(carolToBob)).toEqual({ ok: true, changes: [] });
+    expect(await bob.session.acceptSenderKey(carolToBob)).toEqual({ ok: true, changes: [], problems: [] });
     const fromAlice = await alice.session.sealGroup(draft(room, "alice"), "still me");
     expect(await bob.session.open(fromAlice)).toMatchObject({ ok: true, text: "still me" });
     // Carol's message relabelled as Alice's is refused.
@@ -460,10 +572,16 @@ describe("groups", () => {
     const secret = await alice.session.sealGroup(draft(room, "alice"), "after carol left");
     expect(await carol.session.open(secret)).toEqual({ ok: false, reason: "no-key" });
     expect(await bob.session.open(secret)).toMatchObject({ ok: true, text: "after carol left" });
-    // A new device of a member also makes a new key.
+    // A new device of a member: nothing is handed to it until it was shown; then a new key.
     const bob2 = await device("bob");
+    const shown = await alice.session.prepareGroup(room, ["bob"], base("alice"));
+    expect(shown).toMatchObject({ envelopes: [], waiting: true });
+    expect(shown.changes).toEqual([
+      { userId: "bob", deviceId: bob2.secrets.record.deviceId, kind: "new-device", key: bob2.secrets.record.signingKey },
+    ]);
+    await alice.session.acknowledge(shown.changes);
     const withDevice = await alice.session.prepareGroup(room, ["bob"], base("alice"));
-    expect(withDevice.changes).toEqual([{ userId: "bob", deviceId: bob2.secrets.record.deviceId, kind: "new-device" }]);
+    expect(withDevice.changes).toEqual([]);
     expect(new Set(withDevice.envelopes.map((e) => (e.content as { keyId: string }).keyId)).size).toBe(1);
     expect((withDevice.envelopes[0]!.content as { keyId: string }).keyId).not.toBe(
       (after.envelopes[0]!.content as { keyId: string }).keyId,
@@ -484,5 +602,178 @@ describe("safety numbers", () => {
     expect(ab).toMatch(/^(\d{5} ){11}\d{5}$/);
     expect(await safetyNumber(b, a)).toBe(ab);
     expect(await safetyNumber(a, { userId: "bob", keys: ["k4"] })).not.toBe(ab);
+  });
+});
+
+describe("calls bound to the chat", () => {
+  const room = "dm:alice:bob";
+  const sdp = (fp: string) =>
+    `v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=fingerprint:sha-256 ${fp}\r\na=setup:actpass\r\n`;
+  const alicesFp = Array.from({ length: 32 }, (_, i) => (i + 16).toString(16).toUpperCase()).join(":");
+  const serversFp = Array.from({ length: 32 }, () => "EE").join(":");
+
+  it("the other side's SDP opens only when the other person's listed device sealed it for this call", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    const me = { id: "alice", nickname: "Alice" };
+    const wire = await sealSdp(alice.session, { room, me, peerId: "bob", callId: "call-1", kind: "offer", sdp: sdp(alicesFp) });
+    expect(wire).not.toContain(alicesFp);
+    const call = { room, peerId: "alice", callId: "call-1", kind: "offer" as const };
+    const opened = await openSdp(bob.session, { ...call, wire });
+    expect(opened).toEqual({ ok: true, sdp: sdp(alicesFp) });
+    expect(sdpFingerprints(opened.ok ? opened.sdp : "")).toEqual([`sha-256 ${alicesFp}`]);
+    // The relay swaps in an SDP with its own fingerprint: plain, it is refused.
+    expect(await openSdp(bob.session, { ...call, callId: "call-2", wire: sdp(serversFp) })).toEqual({ ok: false, reason: "not-sealed" });
+    // Sealed by a device of its own under Alice's name: not in her signed list.
+    const ghost = await createDevice("alice", "server-ghost");
+    const own = await signDeviceList(await createAccountKey(), nextDeviceList(null, { add: ghost.record }, "alice"));
+    const ghostSession = new E2eSession(ghost, new MemoryStore(), {
+      ...relay.directory,
+      deviceList: async (userId) => structuredClone(userId === "alice" ? own : relay.lists.get(userId)),
+    });
+    const forged = await sealSdp(ghostSession, { room, me, peerId: "bob", callId: "call-2", kind: "offer", sdp: sdp(serversFp) });
+    expect(await openSdp(bob.session, { ...call, callId: "call-2", wire: forged })).toEqual({ ok: false, reason: "unknown-device" });
+    // Alice's real offer moved to another call, or relabelled as an answer, or replayed: refused.
+    expect(await openSdp(bob.session, { ...call, callId: "call-3", wire })).toEqual({ ok: false, reason: "wrong-call" });
+    expect(await openSdp(bob.session, { ...call, kind: "answer", wire })).toEqual({ ok: false, reason: "wrong-call" });
+    expect(await openSdp(bob.session, { ...call, wire })).toEqual({ ok: false, reason: "replay" });
+    // The fingerprint inside rewritten on the way: the signature fails.
+    const tampered = JSON.parse(wire) as Envelope;
+    if ("ciphertext" in tampered.content)
+      tampered.content.ciphertext = tampered.content.ciphertext.replace(/^./, (c) => (c === "A" ? "B" : "A"));
+    expect((await openSdp(bob.session, { ...call, wire: JSON.stringify(tampered) })).ok).toBe(false);
+  });
+
+  it("no call is set up with a contact whose keys changed until the chat has shown it", async () => {
+    const alice = await device("alice");
+    await device("bob");
+    await sealTo(alice.session, draft(room, "alice"), "hi", "bob");
+    await device("bob");
+    const me = { id: "alice", nickname: "Alice" };
+    await expect(sealSdp(alice.session, { room, me, peerId: "bob", callId: "c", kind: "offer", sdp: sdp(alicesFp) })).rejects.toThrow(
+      /security keys changed/,
+    );
+  });
+});
+
+describe("two tabs of one browser", () => {
+  const room = "dm:alice:bob";
+  /** Web Locks as a browser has them: one holder per name at a time, across every tab. */
+  class SharedLocks {
+    private readonly held = new Map<string, Promise<unknown>>();
+    request<T>(name: string, callback: () => Promise<T>): Promise<T> {
+      const run = (this.held.get(name) ?? Promise.resolve()).then(callback, callback);
+      this.held.set(
+        name,
+        run.catch(() => {}),
+      );
+      return run;
+    }
+  }
+
+  it("never step one ratchet from the same state: both tabs' messages open", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    expect(await bob.session.open(await sealTo(alice.session, draft(room, "alice"), "first", "bob"))).toMatchObject({ ok: true });
+    const locks = new SharedLocks();
+    // Both tabs read the counter and ratchet state before either writes (each read waits a moment for the
+    // other tab's), unless the lock keeps them apart.
+    const waiting = new Map<string, () => void>();
+    const shared: KeyValueStore = {
+      get: async <T>(key: string) => {
+        const value = await alice.store.get<T>(key);
+        if (!key.startsWith("e2e:counter:") && !key.startsWith("e2e:dr:")) return value;
+        const other = waiting.get(key);
+        if (other) {
+          waiting.delete(key);
+          other();
+        } else await Promise.race([new Promise<void>((r) => waiting.set(key, r)), new Promise((r) => setTimeout(r, 50))]);
+        return value;
+      },
+      set: (key, value) => alice.store.set(key, value),
+    };
+    const tab1 = new E2eSession(alice.secrets, shared, relay.directory, locks);
+    const tab2 = new E2eSession(alice.secrets, shared, relay.directory, locks);
+    const [a, b] = await Promise.all([
+      sealTo(tab1, draft(room, "alice"), "from tab one", "bob"),
+      sealTo(tab2, draft(room, "alice"), "from tab two", "bob"),
+    ]);
+    expect(e2eOf(a).counter).not.toBe(e2eOf(b).counter);
+    expect(await bob.session.open(a)).toMatchObject({ ok: true, text: "from tab one" });
+    expect(await bob.session.open(b)).toMatchObject({ ok: true, text: "from tab two" });
+  });
+});
+
+describe("a huge skipped-key jump", () => {
+  const room = "dm:alice:bob";
+  it("is refused before any key is derived for it, and the session opens the next real message", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    expect(await bob.session.open(await sealTo(alice.session, draft(room, "alice"), "one", "bob"))).toMatchObject({ ok: true });
+    const two = await sealTo(alice.session, draft(room, "alice"), "two", "bob");
+    // The relay rewrites Bob's key entry to claim message 5,000,000 of the chain.
+    const jumped = relay.rewrite(two, (e) => {
+      const entry = e2eOf(e).keys[0] as unknown as { r: { header: { n: number } } };
+      entry.r.header.n = 5_000_000;
+    });
+    expect(await bob.session.open(jumped)).toEqual({ ok: false, reason: "undecryptable" });
+    expect(await bob.session.open(two)).toMatchObject({ ok: true, text: "two" });
+  });
+});
+
+describe("signed prekeys that age", () => {
+  const room = "dm:alice:bob";
+  const day = 24 * 3600_000;
+  const status = (d: { secrets: DeviceSecrets }) => {
+    const held = relay.prekeys.get(`${d.secrets.record.userId}|${d.secrets.record.deviceId}`);
+    return { signedPrekeyId: held?.signed?.keyId ?? null, oneTimePrekeys: held?.oneTime.length ?? 0 };
+  };
+
+  it("are replaced after a week; a first message to the old one opens within the grace period, and not after it", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    const t0 = Date.now();
+    const first = status(bob).signedPrekeyId;
+    // Within the week nothing is published (one-time prekeys are still plenty).
+    expect(await bob.session.prekeysToPublish(status(bob), t0 + 6 * day)).toBeNull();
+    // First messages sealed to the week-old signed prekey, held back by the relay (no one-time prekey left, so
+    // the signed prekey is what opens them).
+    relay.prekeys.get(`bob|${bob.secrets.record.deviceId}`)!.oneTime = [];
+    const late = await sealTo(alice.session, draft(room, "alice"), "sealed before the rotation", "bob");
+    const dave = await device("dave");
+    const lateDave = await sealTo(dave.session, draft("dm:bob:dave", "dave"), "also before it", "bob");
+    const rotated = await bob.session.prekeysToPublish(status(bob), t0 + SIGNED_PREKEY_MAX_AGE_MS + day);
+    expect(rotated?.signedPrekey?.keyId).toBeGreaterThan(first!);
+    relay.publishPrekeys(bob.secrets.record, rotated!);
+    // The old private half is kept for the grace period: a late first message still opens.
+    expect(await bob.session.open(late)).toMatchObject({ ok: true, text: "sealed before the rotation" });
+    const duringGrace = new E2eSession(bob.secrets, steal(bob.store), relay.directory);
+    expect(await duringGrace.open(structuredClone(lateDave))).toMatchObject({ ok: true, text: "also before it" });
+    // After the grace period it is deleted: the first message kept from before no longer opens, on the device
+    // or for anyone who steals it from then on.
+    await bob.session.prekeysToPublish(status(bob), t0 + SIGNED_PREKEY_MAX_AGE_MS + day + SIGNED_PREKEY_GRACE_MS);
+    expect(await bob.store.get(`e2e:spk:${first}`)).toBeUndefined();
+    expect(await bob.store.get(`e2e:spk:${rotated!.signedPrekey!.keyId}`)).toBeDefined();
+    expect(await bob.session.open(lateDave)).toEqual({ ok: false, reason: "undecryptable" });
+    // New contacts start on the new signed prekey and are read.
+    const carol = await device("carol");
+    const hello = await sealTo(carol.session, draft("dm:bob:carol", "carol"), "hi after the rotation", "bob");
+    expect(await bob.session.open(hello)).toMatchObject({ ok: true, text: "hi after the rotation" });
+  });
+});
+
+describe("withheld one-time prekeys", () => {
+  it("still give a secret first message, and the sender's device remembers it to say in the chat's info", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    await device("carol");
+    expect(await sealTo(alice.session, draft("dm:alice:carol", "alice"), "hello carol", "carol")).toBeTruthy();
+    expect(await alice.session.missingOneTimePrekeys("carol")).toBeNull();
+    // The server hands out Bob's bundle without its one-time prekey.
+    relay.prekeys.get(`bob|${bob.secrets.record.deviceId}`)!.oneTime = [];
+    const first = await sealTo(alice.session, draft("dm:alice:bob", "alice"), "hello bob", "bob");
+    expect(await alice.session.missingOneTimePrekeys("bob")).toEqual(expect.any(Number));
+    expect(await bob.session.open(first)).toMatchObject({ ok: true, text: "hello bob" });
+    expect(await alice.session.missingOneTimePrekeys("carol")).toBeNull();
   });
 });

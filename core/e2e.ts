@@ -3,10 +3,10 @@
 // read a private message, speak as someone else, replay an old message or slip a device of its own into a
 // conversation unnoticed. WebCrypto only (Ed25519, X25519, HKDF, HMAC, AES-256-GCM): browsers, Node, workerd.
 //
-// - Each device has an X25519 key (key agreement) and an Ed25519 identity key that signs its device record
-//   {userId, deviceId, X25519 key, identity key}. Records are published through the server; clients use only
-//   records whose signature checks, and pin each contact's identity keys on first use (a new or changed one is
-//   reported, so the chat says so before anything is sealed to it).
+// - Each device has an X25519 key (key agreement) and an Ed25519 identity key. Each person has an account key
+//   that signs a versioned list of their devices, with the withdrawn ones (core/device-list.ts); clients use only
+//   listed devices, refuse an older list or a withdrawn device listed again, pin the account key on first use,
+//   and seal nothing to a new or changed key until the chat has shown it (decision 063).
 // - Every private envelope carries a canonical header (version, room, id, sender, sender's identity and X25519
 //   keys, time, type, key id, per-sender counter). The header is the AES-GCM additional data and the HKDF info
 //   of the content key, and the sender's identity key signs header and ciphertext.
@@ -17,6 +17,7 @@
 // - Groups: a sender key per (member, device) as a hash chain (message key = HMAC(chain, 0x01), next chain =
 //   HMAC(chain, 0x02)), handed out wrapped per device; a new one whenever the recipients change.
 import { derivePairwiseKey } from "./crypto";
+import { type DeviceList, verifyDeviceList } from "./device-list";
 import { initReceiver, initSender, type RatchetMessage, type RatchetState, ratchetDecrypt, ratchetEncrypt } from "./double-ratchet";
 import type { Envelope } from "./envelope";
 import { fromBase64Url, newId, toBase64Url } from "./ids";
@@ -32,6 +33,14 @@ const SESSIONS_PER_DEVICE = 3;
 /** One-time prekeys this device keeps on the server; below LOW it tops the batch up to TARGET. */
 export const PREKEYS_TARGET = 50;
 export const PREKEYS_LOW = 20;
+/** A signed prekey is replaced after a week (docs/protocol.md §4), as Signal rotates its own. */
+export const SIGNED_PREKEY_MAX_AGE_MS = 7 * 24 * 3600_000;
+/**
+ * A replaced signed prekey's private half is kept this long, for first messages sealed to it before the
+ * rotation and delivered late (a room hands back what it kept to a device that was away), then deleted, so a
+ * device stolen later cannot open those first messages.
+ */
+export const SIGNED_PREKEY_GRACE_MS = 30 * 24 * 3600_000;
 const enc = new TextEncoder();
 const SALT = enc.encode("linkup-e2e-v2");
 /** How far a group chain may be moved forward for one message (keys skipped on the way are kept). */
@@ -39,6 +48,8 @@ const MAX_SKIP = 2000;
 /** Direct-message counters remembered per sender device, to refuse replays. */
 const SEEN_WINDOW = 2000;
 const B64 = /^[A-Za-z0-9_-]+$/;
+/** Safety numbers of version 3 are made of the two account keys (docs/decisions/061). */
+const SAFETY_VERSION = 3;
 
 // ------------------------------------------------------------------ device records
 
@@ -246,7 +257,7 @@ async function fingerprint(userId: string, keys: string[]): Promise<Uint8Array> 
   // Like Signal's numeric fingerprint (version, identity keys, user id, SHA-512, 30 bytes), over every pinned
   // device key of the person. One hash, not 5200 rounds: 6 groups of 5 digits already leave ~100 bits to
   // search, and phones compute it in the chat.
-  const input = enc.encode(JSON.stringify(["linkup-safety", E2E_VERSION, userId, [...keys].sort()]));
+  const input = enc.encode(JSON.stringify(["linkup-safety", SAFETY_VERSION, userId, [...keys].sort()]));
   return new Uint8Array(await crypto.subtle.digest("SHA-512", input)).slice(0, 30);
 }
 
@@ -271,16 +282,24 @@ export async function safetyNumber(a: { userId: string; keys: string[] }, b: { u
 
 // ------------------------------------------------------------------ the session of one device
 
+/** The part of the Web Locks API the session uses (`navigator.locks.request(name, callback)`). */
+export interface LockManagerLike {
+  request<T>(name: string, callback: () => Promise<T>): Promise<T>;
+}
+
 /** Where the session keeps its state (IndexedDB in the browser, a Map in tests). */
 export interface KeyValueStore {
   get<T>(key: string): Promise<T | undefined>;
   set(key: string, value: unknown): Promise<void>;
 }
 
-/** The published device records of a person, as the server hands them out (not trusted as they are). */
+/** The keys directory: what the server hands out (not trusted as it is). */
 export interface Directory {
-  /** `fresh` asks past any cache (a sender's device we do not know yet may have just been published). */
-  devices(userId: string, fresh?: boolean): Promise<unknown[]>;
+  /**
+   * A person's signed device list (core/device-list.ts), null when the server has none. `fresh` asks past any
+   * cache (a sender's device we do not know yet may have just been listed).
+   */
+  deviceList(userId: string, fresh?: boolean): Promise<unknown>;
   /** One device's prekey bundle (`GET /api/keys/bundle/:userId?device=`), or undefined when it has none. */
   bundle(userId: string, deviceId: string): Promise<unknown>;
 }
@@ -294,12 +313,39 @@ interface PairSession {
   pending?: X3dhHeader;
 }
 
-/** A contact's device that was not there (or had another identity key) when we last looked. */
+/** A contact's account key or device that differs from what this device pinned (and showed) before. */
 export interface TrustChange {
   userId: string;
+  /** Empty for an account key change. */
   deviceId: string;
-  kind: "new-device" | "key-changed";
+  kind: "new-device" | "key-changed" | "account-changed" | "device-removed";
+  /** The new key (pinned once the change was shown and accepted); none for a removal. */
+  key?: string;
 }
+
+/** Something the server offered that the client refused (shown in the chat: the server misbehaves). */
+export interface TrustProblem {
+  userId: string;
+  kind: "rolled-back" | "relisted-revoked" | "unsigned-list";
+  deviceId?: string;
+}
+
+export interface Trust {
+  /** Every device of the newest accepted list (messages from them are accepted). */
+  devices: DeviceRecord[];
+  /** Those already shown and pinned: the only ones sealed to. */
+  sealable: DeviceRecord[];
+  /** New or changed keys not shown yet (and removals, said once). */
+  changes: TrustChange[];
+  problems: TrustProblem[];
+}
+
+/** Why a device outside its person's signed list waits (shown on the message in the outbox). */
+export const NOT_LINKED =
+  "This device is not linked to your account yet, so this message waits. Link it from a device you already use (Security settings, Linked devices).";
+
+/** True for a change that needs showing (and, for a verified contact, accepting) before anything is sealed. */
+export const needsConsent = (c: TrustChange) => c.kind !== "device-removed";
 
 export type OpenFailure =
   | "plaintext" // plain text in a private room
@@ -318,6 +364,14 @@ export interface PrekeyUpload {
   oneTimePrekeys: Prekey[];
 }
 
+export interface GroupHandout {
+  envelopes: Envelope[];
+  changes: TrustChange[];
+  problems: TrustProblem[];
+  /** True when nothing was handed out because a change waits to be shown. */
+  waiting: boolean;
+}
+
 export type OpenResult = { ok: true; text: string } | { ok: false; reason: OpenFailure };
 
 interface ChainState {
@@ -334,20 +388,45 @@ interface MySenderKey extends ChainState {
   given: string[];
 }
 
-type Pins = Record<string, string>;
+/** What this device accepted of a person: the account key and each device's identity key. */
+interface Pins {
+  account: string;
+  devices: Record<string, string>;
+}
+
+/**
+ * Pins as stored. Pins from before account keys (deviceId → identity key) carry over to the list's account key
+ * silently only when every listed device was pinned already; anything more is a change to show.
+ */
+function readPins(stored: unknown, list: DeviceList, devices: Pick<DeviceRecord, "deviceId" | "signingKey">[]): Pins | null {
+  if (!stored || typeof stored !== "object") return null;
+  const p = stored as Partial<Pins> & Record<string, unknown>;
+  if (typeof p.account === "string" && p.devices && typeof p.devices === "object") return { account: p.account, devices: { ...p.devices } };
+  const legacy = Object.fromEntries(Object.entries(p).filter((e): e is [string, string] => typeof e[1] === "string"));
+  const known = devices.every((d) => legacy[d.deviceId] === d.signingKey);
+  return { account: known ? list.accountKey : "", devices: legacy };
+}
 
 export class E2eSession {
   constructor(
     readonly me: DeviceSecrets,
     private readonly store: KeyValueStore,
     private readonly directory: Directory,
+    /** Web Locks (`navigator.locks`): tabs of one browser share the store, so a step is locked across them. */
+    private readonly locks: LockManagerLike | undefined = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks,
   ) {}
 
   private readonly queues = new Map<string, Promise<unknown>>();
 
-  /** Runs tasks on the same state one after another (a chain step must never be taken twice). */
+  /**
+   * Runs tasks on the same state one after another (a chain step must never be taken twice): in this tab by a
+   * queue, and across the browser's tabs by a Web Lock of the same name, so two tabs never step one ratchet or
+   * chain from the same state (which would reuse an AES-GCM key and nonce).
+   */
   private serial<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const run = (this.queues.get(key) ?? Promise.resolve()).then(task, task);
+    const locks = this.locks;
+    const locked = locks ? () => locks.request(`linkup-e2e|${this.me.record.deviceId}|${key}`, task) : task;
+    const run = (this.queues.get(key) ?? Promise.resolve()).then(locked, locked);
     this.queues.set(
       key,
       run.catch(() => {}),
@@ -360,42 +439,109 @@ export class E2eSession {
   }
 
   /**
-   * A person's devices this device may seal to and accept from: published records with a valid signature.
-   * Identity keys are pinned on first use; later new or changed devices are pinned too but reported, so
-   * the chat shows the change before the next message is sealed.
+   * A person's devices (docs/protocol.md §5): those of the newest device list signed by the person's account
+   * key that this device has seen. A list older than one seen before, a list under an account key the person
+   * left, and a device withdrawn before are refused (`problems`). The account key and devices are pinned on
+   * first contact; afterwards a new or changed one is reported in `changes` and is not sealed to until the
+   * caller has shown it and called `acknowledge` (consent before a new key).
    */
-  async trustedDevices(userId: string, fresh = false): Promise<{ devices: DeviceRecord[]; changes: TrustChange[] }> {
+  async trustedDevices(userId: string, fresh = false): Promise<Trust> {
     return this.serial(`pins:${userId}`, () => this.trust(userId, fresh));
   }
 
-  private async trust(userId: string, fresh: boolean): Promise<{ devices: DeviceRecord[]; changes: TrustChange[] }> {
-    let published: unknown[] | undefined;
+  private async trust(userId: string, fresh: boolean): Promise<Trust> {
+    const problems: TrustProblem[] = [];
+    let fetched: unknown;
     try {
-      published = await this.directory.devices(userId, fresh);
+      fetched = await this.directory.deviceList(userId, fresh);
     } catch {
-      published = await this.store.get<unknown[]>(`e2e:devices:${userId}`);
+      fetched = undefined; // offline: the list seen last
     }
-    const devices: DeviceRecord[] = [];
-    for (const r of published ?? [])
-      if (r && typeof r === "object" && (await verifyDeviceRecord(r as DeviceRecord, userId))) devices.push(r as DeviceRecord);
-    await this.store.set(`e2e:devices:${userId}`, devices);
-    const pins = await this.store.get<Pins>(`e2e:pins:${userId}`);
-    const changes: TrustChange[] = [];
-    const next: Pins = { ...pins };
-    for (const d of devices) {
-      if (pins && d.signingKey !== this.me.record.signingKey) {
-        if (!(d.deviceId in pins)) changes.push({ userId, deviceId: d.deviceId, kind: "new-device" });
-        else if (pins[d.deviceId] !== d.signingKey) changes.push({ userId, deviceId: d.deviceId, kind: "key-changed" });
+    const held = await this.store.get<DeviceList>(`e2e:list:${userId}`);
+    const retired = (await this.store.get<string[]>(`e2e:retired:${userId}`)) ?? [];
+    let list = fetched === undefined || fetched === null ? null : await verifyDeviceList(fetched, userId);
+    if (fetched !== undefined && fetched !== null && !list) problems.push({ userId, kind: "unsigned-list" });
+    if (list && held) {
+      const older =
+        list.accountKey === held.accountKey
+          ? list.version < held.version || (list.version === held.version && list.signature !== held.signature)
+          : retired.includes(list.accountKey);
+      if (older) {
+        problems.push({ userId, kind: "rolled-back" });
+        list = held;
       }
-      next[d.deviceId] = d.signingKey;
     }
-    if (!pins || changes.length) await this.store.set(`e2e:pins:${userId}`, next);
-    return { devices, changes };
+    if (!list && held) {
+      // The server holds back the list it handed out before: the one seen last still counts.
+      if (fetched === null) problems.push({ userId, kind: "rolled-back" });
+      list = held;
+    }
+    if (!list) return { devices: [], sealable: [], changes: [], problems };
+    const revoked = new Set([
+      ...((await this.store.get<string[]>(`e2e:revoked:${userId}`)) ?? []),
+      ...list.revoked.map((d) => d.signingKey),
+    ]);
+    const devices: DeviceRecord[] = [];
+    for (const d of list.devices) {
+      if (revoked.has(d.signingKey)) problems.push({ userId, kind: "relisted-revoked", deviceId: d.deviceId });
+      else devices.push({ ...d, userId, signature: "" });
+    }
+    if (list !== held) {
+      await this.store.set(`e2e:list:${userId}`, list);
+      if (held && held.accountKey !== list.accountKey) await this.store.set(`e2e:retired:${userId}`, [...retired, held.accountKey]);
+    }
+    await this.store.set(`e2e:revoked:${userId}`, [...revoked]);
+    let pins = readPins(await this.store.get<unknown>(`e2e:pins:${userId}`), list, devices);
+    if (!pins) {
+      // First contact: what the person's account key signs is theirs (the safety number covers that key).
+      pins = { account: list.accountKey, devices: Object.fromEntries(devices.map((d) => [d.deviceId, d.signingKey])) };
+      await this.store.set(`e2e:pins:${userId}`, pins);
+    }
+    const changes: TrustChange[] = [];
+    if (pins.account !== list.accountKey) changes.push({ userId, deviceId: "", kind: "account-changed", key: list.accountKey });
+    for (const d of devices) {
+      if (d.signingKey === this.me.record.signingKey) continue;
+      if (!(d.deviceId in pins.devices)) changes.push({ userId, deviceId: d.deviceId, kind: "new-device", key: d.signingKey });
+      else if (pins.devices[d.deviceId] !== d.signingKey)
+        changes.push({ userId, deviceId: d.deviceId, kind: "key-changed", key: d.signingKey });
+    }
+    const listed = new Set(devices.map((d) => d.deviceId));
+    const removed = Object.keys(pins.devices).filter((id) => !listed.has(id));
+    if (removed.length) {
+      // A device leaving needs no consent, but is said once.
+      for (const deviceId of removed) changes.push({ userId, deviceId, kind: "device-removed" });
+      pins = { ...pins, devices: Object.fromEntries(Object.entries(pins.devices).filter(([id]) => listed.has(id))) };
+      await this.store.set(`e2e:pins:${userId}`, pins);
+    }
+    const accepted = pins.account === list.accountKey;
+    const sealable = devices.filter((d) => accepted && pins.devices[d.deviceId] === d.signingKey);
+    return { devices, sealable, changes, problems };
   }
 
-  /** The identity keys pinned for a person (what the safety number is computed from). */
-  async pinnedKeys(userId: string): Promise<string[]> {
-    return Object.values((await this.store.get<Pins>(`e2e:pins:${userId}`)) ?? {}).sort();
+  /**
+   * The person has been shown these changes (and, for a verified contact, accepted them): they are pinned and
+   * sealed to from now on. Only what was shown is pinned, so a change that arrives meanwhile is shown too.
+   */
+  async acknowledge(changes: TrustChange[]): Promise<void> {
+    for (const userId of new Set(changes.map((c) => c.userId)))
+      await this.serial(`pins:${userId}`, async () => {
+        const list = await this.store.get<DeviceList>(`e2e:list:${userId}`);
+        const pins = list && readPins(await this.store.get<unknown>(`e2e:pins:${userId}`), list, []);
+        if (!list || !pins) return;
+        for (const c of changes.filter((c) => c.userId === userId && c.key)) {
+          if (c.kind === "account-changed") {
+            if (c.key === list.accountKey) pins.account = c.key;
+          } else if (list.devices.some((d) => d.deviceId === c.deviceId && d.signingKey === c.key))
+            pins.devices[c.deviceId] = c.key as string;
+        }
+        await this.store.set(`e2e:pins:${userId}`, pins);
+      });
+  }
+
+  /** The account key this device would trust for a person now (the newest list's): the safety number's half. */
+  async accountKey(userId: string): Promise<string | null> {
+    if (!(await this.store.get<DeviceList>(`e2e:list:${userId}`))) await this.trustedDevices(userId);
+    return (await this.store.get<DeviceList>(`e2e:list:${userId}`))?.accountKey ?? null;
   }
 
   private nextCounter(room: string): Promise<number> {
@@ -418,12 +564,21 @@ export class E2eSession {
 
   /**
    * Seals a direct message to every trusted device of both people (my own other devices too), one ratchet
-   * message per device (docs/protocol.md §4). `changes` lists devices that appeared or changed since last
-   * time: the caller shows them in the chat (they are sealed to, but never silently).
+   * message per device (docs/protocol.md §4). When either person's account key or devices changed since they
+   * were last shown, nothing is sealed: `envelope` is absent and `changes` says what to show (and, for a
+   * verified contact, have accepted) before `acknowledge` and a second try (docs/protocol.md §5).
    */
-  async sealDirect(envelope: Envelope, text: string, peerId: string): Promise<{ envelope: Envelope; changes: TrustChange[] }> {
+  async sealDirect(
+    envelope: Envelope,
+    text: string,
+    peerId: string,
+  ): Promise<{ envelope?: Envelope; changes: TrustChange[]; problems: TrustProblem[] }> {
     // Sealing always asks for the newest lists: a device added a moment ago should be able to read this.
     const [theirs, ours] = await Promise.all([this.trustedDevices(peerId, true), this.trustedDevices(this.userId, true)]);
+    this.mustBeListed(ours);
+    const changes = [...theirs.changes, ...ours.changes];
+    const problems = [...theirs.problems, ...ours.problems];
+    if (changes.some(needsConsent)) return { changes, problems };
     const meta = { device: this.me.record.signingKey, dh: this.me.record.publicKey, counter: await this.nextCounter(envelope.room) };
     const keyId = newId(12);
     const header = canonicalHeader(headerOf(envelope, meta, keyId), DIRECT_VERSION);
@@ -434,10 +589,10 @@ export class E2eSession {
           .filter((d) => d.signingKey !== this.me.record.signingKey)
           .map((d) => this.ratchetSeal(d, messageKey, `${header}|to|${d.publicKey}`)),
       );
-    const forThem = (await sealFor(theirs.devices)).filter((k) => k !== null);
+    const forThem = (await sealFor(theirs.sealable)).filter((k) => k !== null);
     // A device without prekeys has not opened LinkUp since they exist; it is not sealed to with a static key.
     if (forThem.length === 0) throw new Error("Waiting for the other person to open LinkUp so this message can be encrypted");
-    const keys = [...forThem, ...(await sealFor(ours.devices)).filter((k) => k !== null)];
+    const keys = [...forThem, ...(await sealFor(ours.sealable)).filter((k) => k !== null)];
     const content = await seal(await contentKey(fromBase64Url(messageKey), header), text, header);
     const sig = await this.sign(header, content.iv, content.ciphertext);
     return {
@@ -447,8 +602,15 @@ export class E2eSession {
         content: { ...content, keyId },
         meta: { e2e: { v: DIRECT_VERSION, ...meta, sig, keys } },
       },
-      changes: [...theirs.changes, ...ours.changes],
+      changes,
+      problems,
     };
+  }
+
+  /** Contacts hear only devices of the person's signed list: one not in it (yet) must not send (docs/decisions/061). */
+  private mustBeListed(ours: Trust) {
+    if (!ours.devices.some((d) => d.signingKey === this.me.record.signingKey && d.publicKey === this.me.record.publicKey))
+      throw new Error(NOT_LINKED);
   }
 
   private sessionKey(d: Pick<DeviceRecord, "userId" | "deviceId" | "signingKey">) {
@@ -482,6 +644,9 @@ export class E2eSession {
     if (!(await verifyPrekey(d.signingKey, d.userId, d.deviceId, b.signedPrekey))) return null;
     const opk = b.oneTimePrekey;
     const validOpk = opk && count(opk.keyId) && typeof opk.publicKey === "string" && B64_32.test(opk.publicKey);
+    // No one-time prekey: all used, or the server withholds them. The session is still secret, but its first
+    // message rests on the signed prekey alone; the chat's info says so (docs/protocol.md §4).
+    if (!validOpk) await this.store.set(`e2e:no-opk:${d.userId}`, Date.now());
     return { deviceId: d.deviceId, signedPrekey: b.signedPrekey, ...(validOpk ? { oneTimePrekey: opk } : {}) };
   }
 
@@ -528,22 +693,49 @@ export class E2eSession {
     });
   }
 
+  /** When this device last began a session with one of `userId`'s devices without a one-time prekey, or null. */
+  async missingOneTimePrekeys(userId: string): Promise<number | null> {
+    return (await this.store.get<number>(`e2e:no-opk:${userId}`)) ?? null;
+  }
+
   /**
    * The prekeys this device should publish, given what the server holds for it (`GET
-   * /api/keys/:deviceId/prekeys`): a signed prekey when it has none of ours, and one-time prekeys up to
-   * PREKEYS_TARGET when fewer than PREKEYS_LOW are left. The private halves stay in the store. Null: nothing.
+   * /api/keys/:deviceId/prekeys`): a signed prekey when it has none of ours or ours is older than
+   * SIGNED_PREKEY_MAX_AGE_MS, and one-time prekeys up to PREKEYS_TARGET when fewer than PREKEYS_LOW are left.
+   * The private halves stay in the store; a replaced signed prekey's is deleted SIGNED_PREKEY_GRACE_MS after it
+   * was replaced. Null: nothing to publish.
    */
-  async prekeysToPublish(status: { signedPrekeyId: number | null; oneTimePrekeys: number }): Promise<PrekeyUpload | null> {
+  async prekeysToPublish(
+    status: { signedPrekeyId: number | null; oneTimePrekeys: number },
+    now = Date.now(),
+  ): Promise<PrekeyUpload | null> {
     return this.serial("prekeys", async () => {
       const { userId, deviceId } = this.me.record;
-      const ours = status.signedPrekeyId !== null && (await this.store.get(`e2e:spk:${status.signedPrekeyId}`)) !== undefined;
+      // When each signed prekey was made, and when each replaced one was replaced (its private half's clock).
+      const made = (await this.store.get<Record<string, number>>("e2e:spk-made")) ?? {};
+      const retired = (await this.store.get<Record<string, number>>("e2e:spk-retired")) ?? {};
+      for (const [id, at] of Object.entries(retired))
+        if (now - at >= SIGNED_PREKEY_GRACE_MS) {
+          await this.store.set(`e2e:spk:${id}`, undefined);
+          delete retired[id];
+          delete made[id];
+        }
+      const current = status.signedPrekeyId;
+      let ours = current !== null && (await this.store.get(`e2e:spk:${current}`)) !== undefined;
+      // A signed prekey from before rotation existed starts its week now.
+      if (ours && current !== null && made[current] === undefined) made[current] = now;
+      const stale = ours && current !== null && now - (made[current] ?? now) >= SIGNED_PREKEY_MAX_AGE_MS;
+      if (stale && current !== null) {
+        retired[current] = now;
+        ours = false;
+      }
       const wanted = status.oneTimePrekeys < PREKEYS_LOW ? PREKEYS_TARGET - status.oneTimePrekeys : 0;
-      if (ours && wanted === 0) return null;
       let next = (await this.store.get<number>("e2e:prekey-next")) ?? 1;
       const upload: PrekeyUpload = { oneTimePrekeys: [] };
       if (!ours) {
         const { pair, prekey } = await newPrekey(next++);
         await this.store.set(`e2e:spk:${prekey.keyId}`, pair);
+        made[prekey.keyId] = now;
         upload.signedPrekey = await signPrekey(this.me.signing, userId, deviceId, prekey);
       }
       for (let i = 0; i < wanted; i++) {
@@ -552,7 +744,9 @@ export class E2eSession {
         upload.oneTimePrekeys.push(prekey);
       }
       await this.store.set("e2e:prekey-next", next);
-      return upload;
+      await this.store.set("e2e:spk-made", made);
+      await this.store.set("e2e:spk-retired", retired);
+      return upload.signedPrekey || upload.oneTimePrekeys.length ? upload : null;
     });
   }
 
@@ -564,6 +758,7 @@ export class E2eSession {
         header: string;
         content: { ciphertext: string; iv: string; keyId: string };
         changes: TrustChange[];
+        problems: TrustProblem[];
         sender: DeviceRecord;
       }
     | { ok: false; reason: OpenFailure }
@@ -573,19 +768,19 @@ export class E2eSession {
     const keyId = envelope.content.keyId;
     if (!meta || !keyId) return { ok: false, reason: "malformed" };
     const sentBy = (devices: DeviceRecord[]) => devices.find((d) => d.signingKey === meta.device && d.publicKey === meta.dh);
-    let { devices, changes } = await this.trustedDevices(envelope.senderId);
-    if (!sentBy(devices)) ({ devices, changes } = await this.trustedDevices(envelope.senderId, true));
+    let { devices, changes, problems } = await this.trustedDevices(envelope.senderId);
+    if (!sentBy(devices)) ({ devices, changes, problems } = await this.trustedDevices(envelope.senderId, true));
     const sender = sentBy(devices);
     if (!sender) return { ok: false, reason: "unknown-device" };
     const header = canonicalHeader(headerOf(envelope, meta, keyId), meta.v);
     const extra = envelope.type === "key" ? `${meta.to}|${meta.for}` : "";
     if (!(await verifySig(meta.device, meta.sig, signedBytes(header, envelope.content.iv, envelope.content.ciphertext, extra))))
       return { ok: false, reason: "bad-signature" };
-    return { ok: true, meta, header, content: { ...envelope.content, keyId }, changes, sender };
+    return { ok: true, meta, header, content: { ...envelope.content, keyId }, changes, problems, sender };
   }
 
   /** Opens a private message (direct or group) after checking its sender, signature and counter. */
-  async open(envelope: Envelope): Promise<OpenResult & { changes?: TrustChange[] }> {
+  async open(envelope: Envelope): Promise<OpenResult & { changes?: TrustChange[]; problems?: TrustProblem[] }> {
     const auth = await this.authenticate(envelope);
     if (!auth.ok) return auth;
     const { meta, header, content } = auth;
@@ -604,7 +799,7 @@ export class E2eSession {
             unseal(await contentKey(fromBase64Url(mk), header), content, header),
           );
           await this.store.set(seenKey, [...seen, meta.counter].slice(-SEEN_WINDOW));
-          return { ok: true, text, changes: auth.changes };
+          return { ok: true, text, changes: auth.changes, problems: auth.problems };
         }
         // Version 2 (static pairwise keys, before the ratchet): still opens, for history.
         const wrap = mine;
@@ -619,11 +814,16 @@ export class E2eSession {
         );
         const text = await unseal(await contentKey(messageKey, header), content, header);
         await this.store.set(seenKey, [...seen, meta.counter].slice(-SEEN_WINDOW));
-        return { ok: true, text, changes: auth.changes };
+        return { ok: true, text, changes: auth.changes, problems: auth.problems };
       }
       const messageKey = await this.groupMessageKey(`${envelope.room}|${envelope.senderId}|${meta.device}|${content.keyId}`, meta.counter);
       if (typeof messageKey === "string") return { ok: false, reason: messageKey };
-      return { ok: true, text: await unseal(await contentKey(messageKey, header), content, header), changes: auth.changes };
+      return {
+        ok: true,
+        text: await unseal(await contentKey(messageKey, header), content, header),
+        changes: auth.changes,
+        problems: auth.problems,
+      };
     } catch {
       return { ok: false, reason: "undecryptable" };
     }
@@ -668,13 +868,14 @@ export class E2eSession {
   /**
    * Makes sure every trusted device of the group's members holds my current sender key. A new key (new
    * chain) is made whenever the set of recipient devices differs from the one the current key was made for,
-   * so a removed member or device cannot read what follows. Returns the `key` envelopes to send.
+   * so a removed member or device cannot read what follows. Returns the `key` envelopes to send; none, with
+   * `waiting`, while a member's new or changed key has not been shown yet (docs/protocol.md §5).
    */
   prepareGroup(
     room: string,
     memberIds: string[],
     base: Omit<Envelope, "id" | "type" | "content" | "meta" | "room" | "isEncrypted">,
-  ): Promise<{ envelopes: Envelope[]; changes: TrustChange[] }> {
+  ): Promise<GroupHandout> {
     return this.serial(`mine:${room}`, () => this.handOut(room, memberIds, base));
   }
 
@@ -682,14 +883,18 @@ export class E2eSession {
     room: string,
     memberIds: string[],
     base: Omit<Envelope, "id" | "type" | "content" | "meta" | "room" | "isEncrypted">,
-  ): Promise<{ envelopes: Envelope[]; changes: TrustChange[] }> {
+  ): Promise<GroupHandout> {
     const devices: DeviceRecord[] = [];
     const changes: TrustChange[] = [];
+    const problems: TrustProblem[] = [];
     for (const userId of new Set([...memberIds, this.userId])) {
       const trusted = await this.trustedDevices(userId, true);
-      devices.push(...trusted.devices.filter((d) => d.signingKey !== this.me.record.signingKey));
+      devices.push(...trusted.sealable.filter((d) => d.signingKey !== this.me.record.signingKey));
       changes.push(...trusted.changes);
+      problems.push(...trusted.problems);
     }
+    this.mustBeListed(await this.trustedDevices(this.userId));
+    if (changes.some(needsConsent)) return { envelopes: [], changes, problems, waiting: true };
     const recipients = devices.map((d) => `${d.userId}/${d.deviceId}/${d.signingKey}`).sort();
     let mine = await this.store.get<MySenderKey>(`e2e:mine:${room}`);
     if (!mine || mine.recipients.join(" ") !== recipients.join(" ")) {
@@ -731,7 +936,7 @@ export class E2eSession {
       mine.given.push(mark);
     }
     await this.store.set(`e2e:mine:${room}`, mine);
-    return { envelopes, changes };
+    return { envelopes, changes, problems, waiting: false };
   }
 
   /** Seals a group message with my current sender key, moving its chain one step (the old step is gone). */
@@ -752,7 +957,9 @@ export class E2eSession {
   }
 
   /** Keeps a sender key handed to this device, stored by (sender, device, key id); never overwritten. */
-  async acceptSenderKey(envelope: Envelope): Promise<{ ok: true; changes: TrustChange[] } | { ok: false; reason: OpenFailure }> {
+  async acceptSenderKey(
+    envelope: Envelope,
+  ): Promise<{ ok: true; changes: TrustChange[]; problems: TrustProblem[] } | { ok: false; reason: OpenFailure }> {
     if (envelope.type !== "key") return { ok: false, reason: "malformed" };
     const auth = await this.authenticate(envelope);
     if (!auth.ok) return auth;
@@ -776,7 +983,7 @@ export class E2eSession {
         if (payload.keyId !== content.keyId || typeof payload.chainKey !== "string" || payload.counter !== meta.counter)
           return { ok: false, reason: "malformed" } as const;
         await this.store.set(`e2e:sk:${id}`, { chainKey: payload.chainKey, counter: payload.counter, skipped: {} } satisfies ChainState);
-        return { ok: true, changes: auth.changes } as const;
+        return { ok: true, changes: auth.changes, problems: auth.problems } as const;
       } catch {
         return { ok: false, reason: "undecryptable" } as const;
       }

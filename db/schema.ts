@@ -292,6 +292,39 @@ export const deviceKeys = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.deviceId] })],
 );
 
+// The newest device list of a person, signed by the person's account key (core/device-list.ts, docs/protocol.md
+// §2): stored as the client sent it; the server checks it only to refuse junk and older versions.
+export const deviceLists = sqliteTable("device_lists", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  accountKey: text("account_key").notNull(),
+  version: integer("version").notNull(),
+  // The signed list as JSON (at most 64 devices: ~12 KB, far below D1's 2 MB row limit).
+  body: text("body").notNull(),
+  updatedAt: createdAt(),
+});
+
+// A device link in progress (core/device-link.ts, docs/protocol.md §2a): the old device's code names it; the new
+// device's MACed record and the old device's sealed account key pass through it. Kept an hour (it counts toward
+// the person's links per hour) and used once; at most LINKS_PER_HOUR rows per person, each under 2 KB.
+export const deviceLinks = sqliteTable(
+  "device_links",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    request: text("request"),
+    grant: text("grant"),
+    // Set when the new device took the grant (or the old device gave up): the code is spent.
+    closed: integer("closed", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index("device_links_user").on(t.userId, t.createdAt)],
+);
+
 // X3DH prekeys of a device (docs/protocol.md §4): one signed prekey (signed by the device's identity key) and a
 // batch of one-time prekeys, each handed out once. Gone with the device's record.
 export const devicePrekeys = sqliteTable(

@@ -187,6 +187,8 @@ export const fr: Catalog = {
   "safety.one": "Numéro de sécurité",
   "safety.compareHow":
     "Comparez ces chiffres avec l'écran de l'autre personne, en face à face ou lors d'un appel. S'ils correspondent, votre discussion est privée.",
+  "safety.noOneTimePrekey":
+    "Quand cet appareil a commencé à chiffrer pour ce contact, l'un de ses appareils n'avait plus de clés à usage unique (toutes utilisées, ou retenues par le serveur). Les messages restent chiffrés ; le premier repose sur sa seule clé hebdomadaire.",
   "safety.title": "Numéros de sécurité",
   "safety.intro":
     "Chaque discussion privée a un numéro de sécurité calculé sur cet appareil à partir des clés des deux personnes. Les mêmes chiffres sur l'écran de l'autre signifient que personne ne s'interpose.",
@@ -894,6 +896,35 @@ export const fr: Catalog = {
   "sec.signOutLabel": "Déconnecter {device}, dernière utilisation {ago}",
   "sec.signOut": "Se déconnecter",
   "sec.signOutOthers": "Déconnecter toutes les autres sessions",
+  "link.title": "Appareils liés",
+  "link.body":
+    "Vos discussions privées ne s'ouvrent que sur les appareils que vous liez. Liez un nouveau téléphone ou navigateur depuis un appareil que vous utilisez déjà.",
+  "link.loading": "Vérification des clés de cet appareil…",
+  "link.linked": "Cet appareil est lié à votre compte.",
+  "link.start": "Lier un nouvel appareil",
+  "link.codeLabel": "Code pour votre nouvel appareil",
+  "link.howTo":
+    "Sur le nouvel appareil, connectez-vous, ouvrez les paramètres de sécurité et tapez ce code, ou scannez le code QR. Il fonctionne une fois, pendant 10 minutes.",
+  "link.qrAlt": "Code QR qui ouvre la page de liaison avec ce code",
+  "link.waiting": "En attente de votre nouvel appareil…",
+  "link.cancel": "Annuler",
+  "link.confirmTitle": "Confirmer le nouvel appareil",
+  "link.confirmAsk": "Un appareil a tapé votre code. Liez-le seulement s'il est à vous et affiche ces chiffres :",
+  "link.confirm": "Oui, le lier",
+  "link.done": "Lié. Votre nouvel appareil peut maintenant lire et envoyer vos discussions privées.",
+  "link.thisTitle": "Lier cet appareil",
+  "link.thisBody":
+    "Les discussions privées attendent sur cet appareil jusqu'à ce que vous le liiez. Sur un appareil que vous utilisez déjà, ouvrez les paramètres de sécurité, choisissez « Lier un nouvel appareil », puis tapez son code ici.",
+  "link.codeInput": "Code de votre autre appareil",
+  "link.submit": "Lier cet appareil",
+  "link.compare": "En attente de la confirmation de votre autre appareil. Il doit afficher :",
+  "link.thisDone": "Cet appareil est lié. Vos discussions privées s'ouvrent ici maintenant.",
+  "link.err.noAccountKey": "Cet appareil ne peut pas encore en lier d'autres : liez-le d'abord depuis un appareil que vous utilisez déjà.",
+  "link.err.wrongCode": "Le code ne correspond pas. Recommencez avec un nouveau code.",
+  "link.err.expired": "Ce code a expiré ou a déjà servi. Recommencez avec un nouveau code.",
+  "link.err.tooMany": "Trop de codes cette heure-ci. Réessayez plus tard.",
+  "link.err.notListed": "Votre autre appareil n'a pas ajouté celui-ci. Recommencez.",
+  "link.err.failed": "La liaison n'a pas fonctionné. Vérifiez votre connexion et réessayez.",
   "sec.signedOutBody":
     "Vos paramètres de sécurité sont liés à votre identité LinkUp. Commencez anonymement, ou vérifiez votre téléphone pour vous connecter.",
   "sec.getStarted": "Commencer",

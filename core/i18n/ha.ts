@@ -187,6 +187,8 @@ export const ha: Catalog = {
   "safety.one": "Lambar tsaro",
   "safety.compareHow":
     "Kwatanta waɗannan lambobi da na allon ɗayan mutumin, ido da ido ko ta waya. Idan sun yi daidai, hirarku ta sirri ce.",
+  "safety.noOneTimePrekey":
+    "Lokacin da wannan na'ura ta fara ɓoyewa ga wannan abokin hulɗa, ɗaya daga cikin na'urorinsa ba ta da sauran makullan amfani sau ɗaya (an yi amfani da duka, ko sabar ta riƙe su). Saƙonni har yanzu a ɓoye suke; na farko ya dogara ne kan makullinsa na mako kawai.",
   "safety.title": "Lambobin tsaro",
   "safety.intro":
     "Kowace hira ta sirri tana da lambar tsaro da wannan na'ura ke lissafawa daga makullan mutanen biyu. Idan lambobin sun yi daidai a allon ɗayan, babu wanda ke tsakaninku.",
@@ -882,6 +884,35 @@ export const ha: Catalog = {
   "sec.signOutLabel": "Fitar da {device}, amfani na ƙarshe {ago}",
   "sec.signOut": "Fita",
   "sec.signOutOthers": "Fitar da duk sauran zaman",
+  "link.title": "Na'urorin da aka haɗa",
+  "link.body":
+    "Hirarrakinka na sirri suna buɗewa ne kawai a na'urorin da ka haɗa. Haɗa sabuwar waya ko burauza daga wadda kake amfani da ita.",
+  "link.loading": "Ana duba makullan wannan na'ura…",
+  "link.linked": "An haɗa wannan na'ura da asusunka.",
+  "link.start": "Haɗa sabuwar na'ura",
+  "link.codeLabel": "Lamba don sabuwar na'urarka",
+  "link.howTo":
+    "A sabuwar na'urar, shiga, buɗe saitunan tsaro ka rubuta wannan lambar, ko ka duba lambar QR. Tana aiki sau ɗaya, na minti 10.",
+  "link.qrAlt": "Lambar QR da ke buɗe shafin haɗawa da wannan lambar",
+  "link.waiting": "Ana jiran sabuwar na'urarka…",
+  "link.cancel": "Soke",
+  "link.confirmTitle": "Tabbatar da sabuwar na'urar",
+  "link.confirmAsk": "Wata na'ura ta rubuta lambarka. Haɗa ta ne kawai idan taka ce kuma tana nuna waɗannan lambobin:",
+  "link.confirm": "I, haɗa ta",
+  "link.done": "An haɗa. Sabuwar na'urarka yanzu tana iya karantawa da aika hirarrakinka na sirri.",
+  "link.thisTitle": "Haɗa wannan na'ura",
+  "link.thisBody":
+    "Hirarraki na sirri suna jira a wannan na'ura har sai ka haɗa ta. A na'urar da kake amfani da ita, buɗe saitunan tsaro, zaɓi “Haɗa sabuwar na'ura”, sannan ka rubuta lambarta a nan.",
+  "link.codeInput": "Lamba daga ɗayan na'urarka",
+  "link.submit": "Haɗa wannan na'ura",
+  "link.compare": "Ana jiran ɗayan na'urarka ta tabbatar. Ya kamata ta nuna:",
+  "link.thisDone": "An haɗa wannan na'ura. Hirarrakinka na sirri suna buɗewa a nan yanzu.",
+  "link.err.noAccountKey": "Wannan na'ura ba za ta iya haɗa wasu ba tukuna: fara haɗa ta daga na'urar da kake amfani da ita.",
+  "link.err.wrongCode": "Lambar ba ta dace ba. Sake farawa da sabuwar lamba.",
+  "link.err.expired": "Wannan lambar ta ƙare ko an riga an yi amfani da ita. Sake farawa da sabuwar lamba.",
+  "link.err.tooMany": "Lambobi sun yi yawa a wannan sa'a. Sake gwadawa daga baya.",
+  "link.err.notListed": "Ɗayan na'urarka ba ta ƙara wannan ba. Sake farawa.",
+  "link.err.failed": "Haɗawa bai yi aiki ba. Duba haɗin intanet ɗinka ka sake gwadawa.",
   "sec.signedOutBody":
     "Ana ajiye saitunan tsaronka tare da shaidarka ta LinkUp. Fara ba tare da suna ba, ko tabbatar da wayarka don shiga.",
   "sec.getStarted": "Fara",

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { createDb } from "../index";
 import { querySuite } from "./query-suite";
+import { deviceLinkQuerySuite } from "./suite-device-links";
 import { identityQuerySuite } from "./suite-identity";
 import { pagesQuerySuite } from "./suite-pages";
 import { pricesQuerySuite } from "./suite-prices";
@@ -19,3 +20,4 @@ pagesQuerySuite("D1", () => createDb(env));
 sosQuerySuite("D1", () => createDb(env));
 pricesQuerySuite("D1", () => createDb(env));
 teamQuerySuite("D1", () => createDb(env));
+deviceLinkQuerySuite("D1", () => createDb(env));

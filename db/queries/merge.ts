@@ -49,6 +49,11 @@ function mergeStatements(f: string, t: string, p: MergedProfile): SQL[] {
     // Still at most MAX_DEVICE_KEYS, the most recently published (docs/decisions/015-group-membership-and-blocks.md).
     sql`DELETE FROM device_keys WHERE user_id = ${t} AND device_id NOT IN
         (SELECT device_id FROM device_keys WHERE user_id = ${t} ORDER BY created_at DESC LIMIT ${MAX_DEVICE_KEYS})`,
+    // The merged identity's device list is signed for its old id, so it is dropped; the browser signs its record
+    // again for the owner and joins the owner's list (docs/decisions/063-one-identity-per-person.md).
+    sql`DELETE FROM device_lists WHERE user_id = ${f}`,
+    // A link in progress names the old id in its MAC and sealed key: it cannot finish under the owner's id.
+    sql`DELETE FROM device_links WHERE user_id = ${f}`,
     // Contacts: a phone the owner already lists is not added twice.
     sql`DELETE FROM emergency_contacts WHERE user_id = ${f} AND phone IN (SELECT phone FROM emergency_contacts WHERE user_id = ${t})`,
     sql`UPDATE emergency_contacts SET user_id = ${t} WHERE user_id = ${f}`,

@@ -16,6 +16,8 @@ import {
   backupCodes,
   billingCustomers,
   deviceKeys,
+  deviceLinks,
+  deviceLists,
   devicePrekeys,
   emergencyBroadcasts,
   emergencyContacts,
@@ -219,6 +221,8 @@ export function accountDeletionSteps(db: Db, user: { id: string; phone: string |
     db.delete(userBlocks).where(or(eq(userBlocks.blockerId, id), eq(userBlocks.blockedId, id))),
     db.delete(devicePrekeys).where(eq(devicePrekeys.userId, id)),
     db.delete(deviceKeys).where(eq(deviceKeys.userId, id)),
+    db.delete(deviceLists).where(eq(deviceLists.userId, id)),
+    db.delete(deviceLinks).where(eq(deviceLinks.userId, id)),
     db.update(emergencyBroadcasts).set({ resolvedBy: null }).where(eq(emergencyBroadcasts.resolvedBy, id)),
     // A report about them stays for staff, naming nobody now.
     db.update(supportTickets).set({ subjectId: null }).where(eq(supportTickets.subjectId, id)),

@@ -117,6 +117,87 @@ test("two verified people call each other, talk, mute, hang up, and a call nobod
   await bola.context.close();
 });
 
+test("a call whose offer the relay swapped for one with its own DTLS fingerprint is refused before any media flows", async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const ada = await person(browser, baseURL as string, "Ada");
+  const bola = await person(browser, baseURL as string, "Bola");
+  // The relay (the room, as a malicious server would run it) puts an offer of its own, with its own certificate's
+  // fingerprint, in place of the sealed one Ada's device sent.
+  let swapped = 0;
+  await bola.page.routeWebSocket(/\/ws\/rooms\//, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(m));
+    server.onMessage((raw) => {
+      const frame = JSON.parse(String(raw)) as { type?: string; sdp?: string };
+      if (frame.type !== "call-offer") return ws.send(raw);
+      swapped++;
+      const fingerprint = Array.from({ length: 32 }, (_, i) => (i * 7 + 16).toString(16).toUpperCase().padStart(2, "0")).join(":");
+      const sdp = [
+        "v=0",
+        "o=- 4611731400430051336 2 IN IP4 127.0.0.1",
+        "s=-",
+        "t=0 0",
+        "a=group:BUNDLE 0",
+        "m=audio 9 UDP/TLS/RTP/SAVPF 111",
+        "c=IN IP4 0.0.0.0",
+        "a=ice-ufrag:evil",
+        "a=ice-pwd:evilevilevilevilevilevil",
+        `a=fingerprint:sha-256 ${fingerprint}`,
+        "a=setup:actpass",
+        "a=mid:0",
+        "a=sendrecv",
+        "a=rtpmap:111 opus/48000/2",
+        "",
+      ].join("\r\n");
+      ws.send(JSON.stringify({ ...frame, sdp }));
+    });
+  });
+  const opened = await ada.context.request.post(`${baseURL}/api/rooms/dm`, {
+    data: { userId: bola.id },
+    headers: { origin: baseURL as string },
+  });
+  const room = ((await opened.json()) as { room: { id: string } }).room.id;
+  const accepted = await bola.context.request.post(`${baseURL}/api/rooms/requests/${encodeURIComponent(room)}/accept`, {
+    headers: { origin: baseURL as string },
+  });
+  expect(accepted.ok()).toBe(true);
+  for (const p of [bola, ada]) {
+    await p.page.goto(`/chat?room=${encodeURIComponent(room)}`);
+    await expect(p.page.getByText("LIVE", { exact: true })).toBeVisible();
+  }
+  await ada.page.getByRole("button", { name: "Voice call Bola" }).click();
+  const incoming = bola.page.getByRole("region", { name: "Voice call with Ada" });
+  await expect(incoming.getByRole("status")).toHaveText("Incoming voice call");
+  await incoming.getByRole("button", { name: "Accept" }).click();
+
+  // Bola's device refuses the offer it cannot open, says why, and hangs up; Ada's call ends without connecting.
+  await expect(
+    bola.page.getByText("This call was refused: its security keys did not come from the other person's device").first(),
+  ).toBeVisible({
+    timeout: 20_000,
+  });
+  expect(swapped).toBeGreaterThan(0);
+  const adaCall = ada.page.getByRole("region", { name: "Voice call with Bola" });
+  await expect(adaCall.getByRole("status")).toHaveText("Call ended", { timeout: 20_000 });
+  // Bola's browser never took a remote description, so no DTLS handshake (and no audio) could start.
+  const remote = await bola.page.evaluate(() =>
+    (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs.map((pc) => ({
+      sdp: pc.remoteDescription?.sdp ?? null,
+      state: pc.connectionState,
+    })),
+  );
+  for (const pc of remote) {
+    expect(pc.sdp).toBeNull();
+    expect(pc.state).not.toBe("connected");
+  }
+  expect(await bytesReceived(bola.page)).toBe(0);
+  await ada.context.close();
+  await bola.context.close();
+});
+
 test("a person without a verified phone is told calls are a Premium Feature", async ({ browser, baseURL }) => {
   const context = await browser.newContext();
   await acceptCookies(context, baseURL as string);

@@ -2,6 +2,7 @@
 // reloads, and privately in a direct chat whose frames carry no plaintext.
 import type { Browser, Page } from "@playwright/test";
 import { acceptCookies, expect, test } from "./fixtures";
+import { linkSecondDevice } from "./link-device";
 
 /** A point of its own per test (about 100 km apart), so parallel tests never share an area room. */
 function place() {
@@ -376,6 +377,8 @@ test("someone back after a long absence gets the whole history, though the room 
 });
 
 test("a direct chat is end-to-end encrypted: no plaintext in any WebSocket frame", async ({ browser, baseURL }) => {
+  // Linking Hauwa's second browser by its code (two screens, a key stretched on each) takes its own time.
+  test.setTimeout(120_000);
   const at = place();
   const a = await person(browser, baseURL!, at, "Gozie");
   const b = await person(browser, baseURL!, at, "Hauwa");
@@ -421,7 +424,15 @@ test("a direct chat is end-to-end encrypted: no plaintext in any WebSocket frame
   await b2.goto(`/chat?room=${encodeURIComponent(dm)}`);
   await expect(b2.getByText("LIVE", { exact: true })).toBeVisible();
   await expect(b2.getByText("Encrypted for another device").first()).toBeVisible();
-  await expect.poll(async () => ((await (await a.page.request.get(`/api/keys/${b.user.id}`)).json()).keys as unknown[]).length).toBe(2);
+  // She links it from her first browser by its code (docs/protocol.md §2a); then both are in her signed list.
+  await linkSecondDevice(b.page, b2);
+  await expect
+    .poll(async () => ((await (await a.page.request.get(`/api/keys/${b.user.id}`)).json()).list.devices as unknown[]).length)
+    .toBe(2);
+  for (const page of [b.page, b2]) {
+    await page.goto(`/chat?room=${encodeURIComponent(dm)}`);
+    await expect(page.getByText("LIVE", { exact: true })).toBeVisible();
+  }
   await send(a.page, "second secret 5513 for both devices");
   await expect(bubble(b2, "second secret 5513 for both devices")).toBeVisible();
   await expect(bubble(b.page, "second secret 5513 for both devices")).toBeVisible();

@@ -1,8 +1,9 @@
 // End-to-end privacy in a real browser (issue 20, docs/protocol.md §1): nothing readable from a private chat
 // leaves the device, neither in the room's frames nor in any HTTP request (smart replies, '@ai').
-import type { Browser, Page } from "@playwright/test";
+import type { APIRequestContext, Browser, Page } from "@playwright/test";
+import { createAccountKey, nextDeviceList, signDeviceList } from "../../core/device-list";
 import { createDevice } from "../../core/e2e";
-import { acceptCookies, expect, test, verifyFreshPhone } from "./fixtures";
+import { acceptCookies, executeOnServedD1, expect, test, verifyFreshPhone } from "./fixtures";
 
 function place() {
   return { latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 };
@@ -48,6 +49,21 @@ async function openChat(page: Page, path = "/chat") {
 async function send(page: Page, text: string) {
   await page.getByRole("textbox", { name: "Message" }).fill(text);
   await page.getByRole("textbox", { name: "Message" }).press("Enter");
+}
+
+/**
+ * What a server (or the person starting over) can do to a device list: a new account key that signs the person's
+ * real devices and one more. The person's old account key signed neither.
+ */
+async function newAccountKeyWithGhost(request: APIRequestContext, baseURL: string, userId: string) {
+  const { keys } = (await (await request.get(`${baseURL}/api/keys/${userId}`)).json()) as {
+    keys: { deviceId: string; publicKey: string; signingKey: string }[];
+  };
+  const ghost = await createDevice(userId, "ghost-device");
+  let draft = nextDeviceList(null, { add: ghost.record }, userId);
+  for (const k of keys.filter((k) => k.signingKey)) draft = nextDeviceList(draft, { add: k }, userId);
+  const { userId: _, ...body } = await signDeviceList(await createAccountKey(), { ...draft, version: 1 });
+  expect((await request.put(`${baseURL}/api/keys/list`, { data: body })).ok()).toBe(true);
 }
 
 const bubble = (page: Page, text: string) => page.getByRole("listitem").filter({ hasText: text });
@@ -139,20 +155,65 @@ test("both people see the same safety number; a device added to a contact is sho
   const seenByA = await safetyNumber(a.page);
   expect(await safetyNumber(b.page)).toBe(seenByA);
 
-  // A device appears in Aisha's list that Chidi's browser has not seen (the server could add one like it).
+  // The server publishes a device record of its own under Aisha: her account key did not sign it, so it is
+  // not in her list, never sealed to, and nothing changes.
   const ghost = await createDevice(b.user.id, "ghost-device");
   const { userId: _, ...record } = ghost.record;
   expect((await b.context.request.put(`${baseURL}/api/keys`, { data: record })).ok()).toBe(true);
+  await send(a.page, "only for Aisha");
+  await expect(bubble(b.page, "only for Aisha")).toBeVisible();
+  expect(await safetyNumber(a.page)).toBe(seenByA);
+
+  // A new account key for Aisha, with one more device: shown in the chat before the message is sealed to it.
+  await newAccountKeyWithGhost(b.context.request, baseURL!, b.user.id);
   await send(a.page, "the meeting point is the old mill");
-  const notice = a.page.getByRole("listitem").filter({ hasText: "has a new device that now receives this chat" });
+  const notice = a.page.getByRole("listitem").filter({ hasText: "Aisha's security key changed" });
   await expect(notice).toBeVisible();
+  await expect(bubble(b.page, "the meeting point is the old mill")).toBeVisible();
   const items = await a.page.getByRole("list", { name: "Messages" }).getByRole("listitem").allTextContents();
-  const noticeAt = items.findIndex((t) => t.includes("has a new device"));
+  const noticeAt = items.findIndex((t) => t.includes("Aisha's security key changed"));
   const messageAt = items.findIndex((t) => t.includes("the meeting point is the old mill"));
   expect(noticeAt).toBeGreaterThanOrEqual(0);
   expect(noticeAt).toBeLessThan(messageAt);
   // The safety number moves with it: comparing again would show the difference.
   expect(await safetyNumber(a.page)).not.toBe(seenByA);
+  expect(a.errors).toEqual([]);
+  expect(b.errors).toEqual([]);
+  await a.context.close();
+  await b.context.close();
+});
+
+test("a contact whose one-time prekeys the server withholds still gets the message, and the chat's info says so", async ({
+  browser,
+  baseURL,
+}) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Bisi");
+  const b = await person(browser, baseURL!, at, "Tunde");
+  await openChat(a.page);
+  await openChat(b.page);
+  // Tunde's browser has published its prekeys; the server then hands out none of the one-time ones.
+  let deviceId = "";
+  await expect
+    .poll(async () => {
+      const { keys } = (await (await b.context.request.get(`${baseURL}/api/keys/${b.user.id}`)).json()) as { keys: { deviceId: string }[] };
+      deviceId = keys[0]?.deviceId ?? "";
+      if (!deviceId) return 0;
+      return ((await (await b.context.request.get(`${baseURL}/api/keys/${deviceId}/prekeys`)).json()) as { oneTimePrekeys: number })
+        .oneTimePrekeys;
+    })
+    .toBeGreaterThan(0);
+  await executeOnServedD1(`DELETE FROM device_prekeys WHERE user_id = '${b.user.id}' AND device_id = '${deviceId}' AND kind = 'one-time'`);
+
+  const dm = await openDm(a.page, "Tunde");
+  await send(a.page, "withheld but still secret 5150");
+  await b.page.goto(`/chat?room=${encodeURIComponent(dm)}`);
+  await expect(bubble(b.page, "withheld but still secret 5150").getByRole("img", { name: "Encrypted" })).toBeVisible();
+  await a.page.getByLabel("More options").click();
+  await a.page.getByRole("button", { name: "Group Info" }).click();
+  await expect(a.page.getByRole("region", { name: "Safety number" })).toContainText(
+    "one of their devices had no one-time keys left (all used, or held back by the server)",
+  );
   expect(a.errors).toEqual([]);
   expect(b.errors).toEqual([]);
   await a.context.close();
@@ -196,15 +257,18 @@ test("/advanced-security lists each private chat's contact with its safety numbe
   await expect(row).toContainText("Verified");
   await expect(row).not.toContainText("Not verified");
 
-  // A device added to Tunde's list changes the number: the mark no longer holds.
-  const ghost = await createDevice(b.user.id, "ghost-device");
-  const { userId: _, ...record } = ghost.record;
-  expect((await b.context.request.put(`${baseURL}/api/keys`, { data: record })).ok()).toBe(true);
+  // A new account key for Tunde changes the number: the mark no longer holds, and the message waits, saying why.
+  await newAccountKeyWithGhost(b.context.request, baseURL!, b.user.id);
   await openChat(a.page, `/chat?room=${encodeURIComponent(dm)}`);
   await send(a.page, "new phone?");
-  await expect(a.page.getByRole("listitem").filter({ hasText: "has a new device that now receives this chat" })).toBeVisible();
+  await expect(a.page.getByRole("listitem").filter({ hasText: "Tunde's security key changed. If" })).toBeVisible();
+  await expect(bubble(a.page, "new phone?")).toContainText("changed since you verified it, so this message waits");
   await a.page.goto("/advanced-security");
   await expect(row).toContainText("Changed since you verified");
+  // Compared and marked verified again: the message leaves.
+  await row.getByRole("link", { name: "Compare with Tunde" }).click();
+  await a.page.getByRole("dialog", { name: "Group Info" }).getByRole("button", { name: "Mark as verified" }).click();
+  await expect(bubble(b.page, "new phone?")).toBeVisible({ timeout: 30_000 });
   expect(a.errors).toEqual([]);
   expect(b.errors).toEqual([]);
   await a.context.close();

@@ -16,6 +16,7 @@ import { callsApi } from "./routes/calls";
 import { contacts } from "./routes/contacts";
 import { content } from "./routes/content";
 import { dev } from "./routes/dev";
+import { deviceLinksApi } from "./routes/device-links";
 import { emergency } from "./routes/emergency";
 import { health } from "./routes/health";
 import { install } from "./routes/install";
@@ -54,6 +55,7 @@ export const api = new Hono<AppBindings>()
   .route("/", push)
   .route("/", notificationsApi)
   .route("/", roomsApi)
+  .route("/", deviceLinksApi)
   .route("/", security)
   .route("/", rewardsApi)
   .route("/", apiKeysApi);

@@ -7,6 +7,7 @@ import { newId } from "../../../core/ids";
 import { currentDbUser, kvGet, kvSet } from "./db";
 
 const e2e = () => import("../../../core/e2e");
+const lists = () => import("../../../core/device-list");
 
 interface StoredDevice {
   secrets: DeviceSecrets;
@@ -38,7 +39,11 @@ function device(userId: string): Promise<StoredDevice> {
 /** Publishes this device's signed record for the signed-in user (once per user and device), then its prekeys. */
 export async function publishDeviceKey(userId: string): Promise<void> {
   const stored = await device(userId);
-  if (stored.publishedFor === userId) return topUpPrekeys(userId);
+  const { deviceId, publicKey, signingKey } = stored.secrets.record;
+  if (stored.publishedFor === userId) {
+    await joinDeviceList(userId, { deviceId, publicKey, signingKey });
+    return topUpPrekeys(userId);
+  }
   const { userId: _, ...record } = stored.secrets.record;
   const res = await fetch("/api/keys", {
     method: "PUT",
@@ -49,7 +54,92 @@ export async function publishDeviceKey(userId: string): Promise<void> {
   if (!res.ok) throw new Error(`${res.status}: could not publish the device key`);
   stored.publishedFor = userId;
   await kvSet("device:v2", stored);
+  await joinDeviceList(userId, { deviceId, publicKey, signingKey });
   await topUpPrekeys(userId);
+}
+
+/**
+ * The person's account key, when this device holds it (it made it, or was linked with it). Extractable, so it can
+ * be sealed to a device being linked (docs/protocol.md §2a); the device's own keys stay non-extractable.
+ */
+export interface StoredAccount {
+  userId: string;
+  pair: CryptoKeyPair;
+}
+
+const listed = new Map<string, Promise<void>>();
+
+/**
+ * Puts this device in its person's signed device list (docs/decisions/063-one-identity-per-person.md): a device
+ * holding the account key adds itself; a person with no list, or none of whose devices is left, starts an
+ * account key here (contacts see a safety-number change). A device of a person whose other devices hold the
+ * key waits to be linked from one of them: until then its private messages wait and say so.
+ */
+function joinDeviceList(userId: string, record: { deviceId: string; publicKey: string; signingKey: string }): Promise<void> {
+  let found = listed.get(userId);
+  if (found) return found;
+  found = (async () => {
+    const { createAccountKey, nextDeviceList, signDeviceList, verifyDeviceList } = await lists();
+    const current = await verifyDeviceList(await fetchDeviceList(userId), userId);
+    const me = (d: { deviceId: string; publicKey: string; signingKey: string }) =>
+      d.deviceId === record.deviceId && d.publicKey === record.publicKey && d.signingKey === record.signingKey;
+    let account = await kvGet<StoredAccount>("account:v1");
+    const mine = account?.userId === userId ? account.pair : null;
+    const ourKey = mine ? await accountKeyOf(mine) : null;
+    if (current && current.accountKey === ourKey && current.devices.some(me)) return;
+    if (current && current.accountKey !== ourKey && current.devices.length > 0) return; // waits to be linked
+    if (!mine || (current && current.accountKey !== ourKey)) {
+      account = { userId, pair: await createAccountKey(true) };
+      await kvSet("account:v1", account);
+    }
+    const pair = (account as StoredAccount).pair;
+    const base = current && current.accountKey === (await accountKeyOf(pair)) ? current : null;
+    const next = await signDeviceList(pair, nextDeviceList(base, { add: record }, userId));
+    const { userId: _, ...body } = next;
+    const res = await fetch("/api/keys/list", {
+      method: "PUT",
+      credentials: "include",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${res.status}: could not publish the device list`);
+    directoryCache.delete(userId);
+  })();
+  found.catch(() => listed.delete(userId));
+  listed.set(userId, found);
+  return found;
+}
+
+export async function accountKeyOf(pair: CryptoKeyPair): Promise<string> {
+  const { exportRawKey } = await import("../../../core/webcrypto");
+  const { toBase64Url } = await import("../../../core/ids");
+  return toBase64Url(await exportRawKey(pair.publicKey));
+}
+
+/**
+ * After this device was linked (web/app/mesh/link.ts): the lists kept for the page are asked again, and this
+ * device's place in its person's list is looked up afresh.
+ */
+export function forgetDeviceLists(userId: string): void {
+  listed.delete(userId);
+  directoryCache.delete(userId);
+}
+
+/** Withdraws this device from its person's signed list (sign-out), when this device holds the account key. */
+async function leaveDeviceList(deviceId: string): Promise<void> {
+  const account = await kvGet<StoredAccount>("account:v1");
+  if (!account) return;
+  const { nextDeviceList, signDeviceList, verifyDeviceList } = await lists();
+  const current = await verifyDeviceList(await fetchDeviceList(account.userId), account.userId);
+  if (!current || current.accountKey !== (await accountKeyOf(account.pair))) return;
+  const next = await signDeviceList(account.pair, nextDeviceList(current, { withdraw: deviceId }, account.userId));
+  const { userId: _, ...body } = next;
+  await fetch("/api/keys/list", {
+    method: "PUT",
+    credentials: "include",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 }
 
 const toppedUp = new Map<string, Promise<void>>();
@@ -88,23 +178,25 @@ export async function revokeDeviceKey(): Promise<void> {
   if (!stored) return;
   // A prekey top-up still under way would publish to the withdrawn device after the DELETE: it finishes first.
   await Promise.allSettled(toppedUp.values());
+  // Contacts learn of the withdrawal from the signed list (and never accept this device again).
+  await leaveDeviceList(stored.secrets.record.deviceId).catch(() => {});
   await fetch(`/api/keys/${encodeURIComponent(stored.secrets.record.deviceId)}`, { method: "DELETE", credentials: "include" });
 }
 
 /** Published device records are asked again after this long (or at once when a sender's device is unknown). */
 const DIRECTORY_TTL_MS = 30_000;
-const directoryCache = new Map<string, { at: number; records: unknown[] }>();
+const directoryCache = new Map<string, { at: number; list: unknown }>();
 
-async function publishedDevices(userId: string, fresh = false): Promise<unknown[]> {
+/** A person's signed device list as the server hands it out (null: none); core/e2e.ts checks it. */
+export async function fetchDeviceList(userId: string, fresh = false): Promise<unknown> {
   const cached = directoryCache.get(userId);
-  if (cached && !fresh && Date.now() - cached.at < DIRECTORY_TTL_MS) return cached.records;
+  if (cached && !fresh && Date.now() - cached.at < DIRECTORY_TTL_MS) return cached.list;
   const res = await fetch(`/api/keys/${encodeURIComponent(userId)}`, { credentials: "include" });
   if (!res.ok) throw new Error(`${res.status}: no device keys`);
-  const body = (await res.json()) as { keys?: unknown };
-  // The server's answer names the person once; each record is checked against that id (core/e2e.ts).
-  const records = (Array.isArray(body.keys) ? body.keys : []).map((k) => ({ ...(k as object), userId }));
-  directoryCache.set(userId, { at: Date.now(), records });
-  return records;
+  const body = (await res.json()) as { list?: unknown };
+  const list = body.list ?? null;
+  directoryCache.set(userId, { at: Date.now(), list });
+  return list;
 }
 
 /** One device's prekey bundle; each call takes one of its one-time prekeys off the server. */
@@ -126,22 +218,38 @@ export function session(): Promise<E2eSession> {
   if (found) return found;
   found = (async () => {
     const [{ E2eSession }, stored] = await Promise.all([e2e(), device(user)]);
-    return new E2eSession(stored.secrets, { get: kvGet, set: kvSet }, { devices: publishedDevices, bundle: prekeyBundle });
+    return new E2eSession(stored.secrets, { get: kvGet, set: kvSet }, { deviceList: fetchDeviceList, bundle: prekeyBundle });
   })();
   sessions.set(user, found);
   return found;
 }
 
-/** The safety number of this person and a contact, from the identity keys pinned on this device. */
+/**
+ * The safety number of this person and a contact: from the two account keys (docs/protocol.md §5), the same on
+ * every device of either person. It is the newest accepted list's key, so a change waiting to be accepted
+ * already shows as a different number.
+ */
 export async function safetyNumberWith(peerId: string): Promise<string> {
   const [{ safetyNumber }, s] = await Promise.all([e2e(), session()]);
-  // From the pins alone: asking for fresh lists here would pin a change without the chat showing it.
   const keysOf = async (userId: string) => {
-    if ((await s.pinnedKeys(userId)).length === 0) await s.trustedDevices(userId);
-    return s.pinnedKeys(userId);
+    const key = await s.accountKey(userId);
+    if (!key) throw new Error("No account key yet");
+    return [key];
   };
   const me = s.me.record.userId;
   return safetyNumber({ userId: me, keys: await keysOf(me) }, { userId: peerId, keys: await keysOf(peerId) });
+}
+
+/** When this device began a session with the contact without a one-time prekey (docs/protocol.md §4), or null. */
+export async function missingOneTimePrekeys(peerId: string): Promise<number | null> {
+  return (await session()).missingOneTimePrekeys(peerId);
+}
+
+/** Accepts a contact's new or changed keys shown in the chat (a verified contact's wait for this). */
+export async function acceptKeyChanges(peerId: string): Promise<void> {
+  const s = await session();
+  const { changes } = await s.trustedDevices(peerId, true);
+  await s.acknowledge(changes);
 }
 
 /**

@@ -6,6 +6,7 @@ import type { PasskeyView } from "../../../core/security";
 import { AppLockSettings } from "../features/security/app-lock-settings";
 import { CopyButton } from "../features/api-docs/copy-button";
 import { AddPasskey } from "../features/security/passkey-buttons";
+import { LinkDevices } from "../features/security/link-device";
 import type { Me, SessionView, TwoFactorView } from "../../../core/api-types";
 import { useToast } from "../components/toast";
 import { formatAgo, formatDate } from "../../../core/i18n/translate";
@@ -369,6 +370,7 @@ export default function SecuritySettings({ loaderData }: Route.ComponentProps) {
             <>
               <TwoFactor user={user} state={twoFactor} backupCodes={actionData?.backupCodes} error={error} />
               <Sessions sessions={sessions} />
+              <LinkDevices userId={user.id} />
             </>
           ) : null}
           {tab === "biometric" ? (

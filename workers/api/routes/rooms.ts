@@ -18,6 +18,8 @@ import { fileReport, TOO_MANY_REPORTS } from "../../admin/reports";
 import { clientAddress } from "../../limits";
 import type { AppBindings } from "../../env";
 import { parseJson } from "../../errors";
+import { DeviceListSchema } from "../../../core/device-list";
+import { deviceListOf, publishDeviceList } from "../../rooms/device-lists";
 import { DomainError } from "../../../core/domain-error";
 import {
   acceptInvitation,
@@ -164,6 +166,12 @@ export const roomsApi = new Hono<AppBindings>()
     await publishDeviceKey(c.var.db, user.id, key);
     return c.json({ ok: true, userId: user.id, deviceId: key.deviceId });
   })
+  // The person's device list, signed by their account key (docs/protocol.md §2).
+  .put("/keys/list", async (c) => {
+    const user = requireUser(c);
+    const input = await parseJson(c, DeviceListSchema);
+    return c.json({ ok: true, ...(await publishDeviceList(c.var.db, user.id, input)) });
+  })
   // X3DH (docs/protocol.md §4): each call hands out (and removes) one one-time prekey per device.
   .get("/keys/bundle/:userId", async (c) => {
     requireUser(c);
@@ -186,7 +194,8 @@ export const roomsApi = new Hono<AppBindings>()
   .get("/keys/:userId", async (c) => {
     requireUser(c);
     const userId = c.req.param("userId");
-    return c.json({ userId, keys: await deviceKeysOf(c.var.db, userId) });
+    const [keys, list] = await Promise.all([deviceKeysOf(c.var.db, userId), deviceListOf(c.var.db, userId)]);
+    return c.json({ userId, keys, list });
   })
   // Sign-out: this device's key is withdrawn, so no one seals messages or sender keys to it any more.
   .delete("/keys/:deviceId", async (c) => {

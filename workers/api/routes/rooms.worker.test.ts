@@ -277,7 +277,7 @@ describe("device keys", () => {
     const put = await call("/api/keys", { method: "PUT", cookie: a.cookie, json: { deviceId: "phone-1", publicKey } });
     expect(put.status).toBe(200);
     const got = await call(`/api/keys/${a.user.id}`, { cookie: b.cookie });
-    expect(await got.json()).toEqual({ userId: a.user.id, keys: [{ deviceId: "phone-1", publicKey }] });
+    expect(await got.json()).toEqual({ userId: a.user.id, keys: [{ deviceId: "phone-1", publicKey }], list: null });
 
     // Replacing the key of the same device keeps one entry.
     const next = await exportPublicKey((await generateDeviceKeyPair()).publicKey);

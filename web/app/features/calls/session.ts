@@ -1,10 +1,13 @@
 // One voice call on this device (docs/decisions/024-calls-through-the-room.md): WebRTC audio between two browsers,
 // signalled through the direct chat's room socket. The room decides who may call and stamps who is speaking;
-// this side only drives the RTCPeerConnection and reads its real statistics.
+// this side only drives the RTCPeerConnection and reads its real statistics. The offer and answer travel sealed
+// to the other person's listed devices (core/call-binding.ts): a remote description is set only from an SDP
+// their device sealed for this call, so its DTLS fingerprint is theirs before any media flows.
 import { CALL_TEXTS } from "../../../../core/calls";
 import { apiRequest } from "../../../../core/http";
 import type { IceServersAnswer } from "../../../../core/ice";
 import { newId } from "../../../../core/ids";
+import { dmPeer } from "../../../../core/room-ids";
 import type { CallServerFrame, MeshNode } from "../../mesh/node";
 import { type CallQuality, qualityFrom, type StatsSample } from "./quality";
 
@@ -151,17 +154,23 @@ export class CallSession {
         this.set({ phase: "connecting" });
         return this.offer();
       case "call-offer": {
+        const offer = await this.openRemote("offer", frame.sdp);
+        if (offer === null) return;
         const pc = this.connection();
-        await pc.setRemoteDescription({ type: "offer", sdp: frame.sdp });
+        await pc.setRemoteDescription({ type: "offer", sdp: offer });
         await this.flushIce();
         const answer = await pc.createAnswer();
         await pc.setLocalDescription(answer);
-        this.node.sendCall(this.view.room, { type: "call-answer", callId: this.view.callId, sdp: answer.sdp ?? "" });
+        const sealed = await this.sealLocal("answer", answer.sdp ?? "");
+        this.node.sendCall(this.view.room, { type: "call-answer", callId: this.view.callId, sdp: sealed });
         return;
       }
-      case "call-answer":
-        await this.connection().setRemoteDescription({ type: "answer", sdp: frame.sdp });
+      case "call-answer": {
+        const answer = await this.openRemote("answer", frame.sdp);
+        if (answer === null) return;
+        await this.connection().setRemoteDescription({ type: "answer", sdp: answer });
         return this.flushIce();
+      }
       case "ice": {
         const candidate = frame.candidate as RTCIceCandidateInit;
         if (this.pc?.remoteDescription) await this.pc.addIceCandidate(candidate);
@@ -217,7 +226,34 @@ export class CallSession {
     const pc = this.connection();
     const offer = await pc.createOffer();
     await pc.setLocalDescription(offer);
-    this.node.sendCall(this.view.room, { type: "call-offer", callId: this.view.callId, sdp: offer.sdp ?? "" });
+    const sealed = await this.sealLocal("offer", offer.sdp ?? "");
+    this.node.sendCall(this.view.room, { type: "call-offer", callId: this.view.callId, sdp: sealed });
+  }
+
+  private get peerId(): string {
+    const peer = dmPeer(this.view.room, this.node.me.id);
+    if (!peer) throw new Error(CALL_TEXTS.directOnly);
+    return peer;
+  }
+
+  /** This side's SDP, sealed to the other person's devices as a message of this chat and call. */
+  private async sealLocal(kind: "offer" | "answer", sdp: string): Promise<string> {
+    const [{ sealSdp }, keys] = await Promise.all([import("../../../../core/call-binding"), import("../../mesh/keys")]);
+    await keys.publishDeviceKey(this.node.me.id).catch(() => {});
+    const me = { id: this.node.me.id, nickname: this.node.me.nickname };
+    return sealSdp(await keys.session(), { room: this.view.room, me, peerId: this.peerId, callId: this.view.callId, kind, sdp });
+  }
+
+  /** The other side's SDP when their device sealed it for this call; otherwise the call is refused (null). */
+  private async openRemote(kind: "offer" | "answer", wire: string): Promise<string | null> {
+    const [{ openSdp, CALL_NOT_BOUND }, keys] = await Promise.all([import("../../../../core/call-binding"), import("../../mesh/keys")]);
+    const opened = await openSdp(await keys.session(), { room: this.view.room, peerId: this.peerId, callId: this.view.callId, kind, wire });
+    if (opened.ok) return opened.sdp;
+    console.warn("calls: refused an SDP", opened.reason);
+    this.node.sendCall(this.view.room, { type: "hangup", callId: this.view.callId });
+    this.set({ problem: { title: "Call refused", description: CALL_NOT_BOUND } });
+    this.finish(CALL_NOT_BOUND);
+    return null;
   }
 
   private async flushIce(): Promise<void> {

@@ -113,11 +113,11 @@ export function GroupInfo({
 }
 
 /**
- * The safety number of a direct chat (docs/protocol.md §5): computed on this device from the identity keys it
- * pinned for both people. The same digits on both phones mean no one sits in between.
+ * The safety number of a direct chat (docs/protocol.md §5): computed on this device from the two account keys
+ * (docs/decisions/063-one-identity-per-person.md). The same digits on both phones mean no one sits in between.
  */
 function SafetyNumber({ peerId }: { peerId: string | null }) {
-  const { digits, failed, state, setVerified } = useSafetyNumber(peerId);
+  const { digits, failed, state, setVerified, noOneTimePrekey } = useSafetyNumber(peerId);
   const t = useT();
   if (!peerId) return null;
   return (
@@ -130,6 +130,7 @@ function SafetyNumber({ peerId }: { peerId: string | null }) {
           </p>
           <p>{t("safety.compareHow")}</p>
           <VerifyToggle state={state} onChange={(on) => void setVerified(on)} />
+          {noOneTimePrekey ? <p className="muted small">{t("safety.noOneTimePrekey")}</p> : null}
         </>
       ) : (
         <p>{failed ? t("safety.unavailable") : t("safety.computing")}</p>

@@ -1,5 +1,5 @@
-// Safety numbers on this device (docs/protocol.md §5): computed in the browser from the identity keys it pinned
-// for both people, with the person's own "verified" mark kept beside the keys. The server never sees either,
+// Safety numbers on this device (docs/protocol.md §5): computed in the browser from the two people's account
+// keys (docs/decisions/063-one-identity-per-person.md), with the person's own "verified" mark kept beside the keys. The server never sees either,
 // so these views render on the client; the server-rendered page says so.
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
@@ -18,15 +18,21 @@ export function useSafetyNumber(peerId: string | null) {
   const [digits, setDigits] = useState<string | null>(null);
   const [mark, setMark] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
+  const [noOneTimePrekey, setNoOneTimePrekey] = useState(false);
   useEffect(() => {
     if (!peerId) return;
     let live = true;
     import("../../mesh/keys")
       .then(async (k) => {
-        const [number, marked] = await Promise.all([k.safetyNumberWith(peerId), k.verifiedSafetyNumber(peerId)]);
+        const [number, marked, missing] = await Promise.all([
+          k.safetyNumberWith(peerId),
+          k.verifiedSafetyNumber(peerId),
+          k.missingOneTimePrekeys(peerId),
+        ]);
         if (!live) return;
         setDigits(number);
         setMark(marked);
+        setNoOneTimePrekey(missing !== null);
       })
       .catch(() => live && setFailed(true));
     return () => {
@@ -37,12 +43,14 @@ export function useSafetyNumber(peerId: string | null) {
     async (on: boolean) => {
       if (!peerId || !digits) return;
       const k = await import("../../mesh/keys");
+      // Marking the number verified accepts the keys it is made of: messages waiting for that consent leave.
+      if (on) await k.acceptKeyChanges(peerId);
       await k.setVerifiedSafetyNumber(peerId, on ? digits : null);
       setMark(on ? digits : null);
     },
     [peerId, digits],
   );
-  return { digits, failed, state: safetyState(digits, mark), setVerified };
+  return { digits, failed, state: safetyState(digits, mark), setVerified, noOneTimePrekey };
 }
 
 export function SafetyStateLabel({ state }: { state: SafetyState }) {
