@@ -114,7 +114,7 @@ try {
 | --- | --- | --- | --- | --- | --- | --- |
 | ${SUBSCRIBERS.toLocaleString("en")} | ${answered.toFixed(0)} | ${answer.reached.push} | ${answer.queued} | ${reached.size.toLocaleString("en")} | ${posts.toLocaleString("en")} | ${lastDelivery.toFixed(1)} |
 
-D1 statements: the request ${requestStatements}, the whole SOS with its fan-out ${total} (${((total - requestStatements) / Math.max(1, SUBSCRIBERS - answer.reached.push) * 50).toFixed(1)} per 50 queued).
+D1 statements: the request ${requestStatements}, the whole SOS with its fan-out ${total} (${(((total - requestStatements) / Math.max(1, SUBSCRIBERS - answer.reached.push)) * 50).toFixed(1)} per 50 queued).
 
 Goal: all reached and the request answering in under a second — ${met ? "met" : "not met"}.`;
   console.log(body);

@@ -10,7 +10,6 @@ export type SosStepRow = typeof sosSteps.$inferSelect;
 /** Queued fan-out messages are rows `page:<key>` beside the steps (decision 054); these bound their range. */
 const PAGE_FROM = "page:";
 const PAGE_TO = "page;";
-const isPage = and(gte(sosSteps.step, PAGE_FROM), lt(sosSteps.step, PAGE_TO));
 
 /** The job's steps (room, area, contacts, contact:<phone>), not its queued pages. */
 export async function stepsOf(db: Db, broadcastId: string): Promise<Map<string, SosStepRow>> {

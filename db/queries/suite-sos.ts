@@ -113,10 +113,19 @@ export function sosQuerySuite(driver: string, getDb: () => Db) {
       const t0 = new Date(Date.now() - 120_000);
       const at = (ms: number) => new Date(t0.getTime() + ms);
       const body = (key: string) => ({ broadcastId: row.id, key });
-      expect([...(await trackPages(db, row.id, [{ key: "page:a", body: body("page:a") }, { key: "page:b", body: body("page:b") }], t0))].sort()).toEqual([
-        "page:a",
-        "page:b",
-      ]);
+      expect(
+        [
+          ...(await trackPages(
+            db,
+            row.id,
+            [
+              { key: "page:a", body: body("page:a") },
+              { key: "page:b", body: body("page:b") },
+            ],
+            t0,
+          )),
+        ].sort(),
+      ).toEqual(["page:a", "page:b"]);
       // Pages are not steps.
       expect([...(await stepsOf(db, row.id)).keys()]).toEqual([]);
       for (const step of ["room", "area", "contacts"]) await markStepDone(db, row.id, step, {}, t0);
@@ -124,9 +133,17 @@ export function sosQuerySuite(driver: string, getDb: () => Db) {
       expect((await findBroadcast(db, row.id))?.jobDoneAt).toBeNull();
       // A page reached stays done: recording it again (a plan redelivered) does not send it again.
       expect(await pageReached(db, row.id, "page:a", at(1000))).toBe(false);
-      expect([...(await trackPages(db, row.id, [{ key: "page:a", body: body("page:a") }, { key: "page:b", body: body("page:b") }], at(1000)))]).toEqual([
-        "page:b",
-      ]);
+      expect([
+        ...(await trackPages(
+          db,
+          row.id,
+          [
+            { key: "page:a", body: body("page:a") },
+            { key: "page:b", body: body("page:b") },
+          ],
+          at(1000),
+        )),
+      ]).toEqual(["page:b"]);
       // While the job reaches pages, an open one is left to the queue; a minute with nothing reached, it is stale.
       expect(await stalePages(db, row.id, at(30_000), 60_000, 10)).toEqual([]);
       expect(await stalePages(db, row.id, at(60_500), 60_000, 10)).toEqual([]);
@@ -134,7 +151,9 @@ export function sosQuerySuite(driver: string, getDb: () => Db) {
       // Sent again: it waits twice as long before the next send; the last allowed send gives it up.
       await pagesRequeued(db, row.id, ["page:b"], 2, at(62_000));
       expect(await stalePages(db, row.id, at(62_000 + 119_000), 60_000, 10)).toEqual([]);
-      expect(await stalePages(db, row.id, at(62_000 + 121_000), 60_000, 10)).toEqual([{ key: "page:b", body: body("page:b"), requeues: 1 }]);
+      expect(await stalePages(db, row.id, at(62_000 + 121_000), 60_000, 10)).toEqual([
+        { key: "page:b", body: body("page:b"), requeues: 1 },
+      ]);
       // Reached: the last open page finishes the job.
       expect(await pageReached(db, row.id, "page:b", at(200_000))).toBe(true);
       expect((await findBroadcast(db, row.id))?.jobDoneAt?.getTime()).toBe(at(200_000).getTime());

@@ -5,7 +5,9 @@
 // point, the web client sends the same form again (the same clientRequestId), the Cron sweep runs (wrangler's
 // `/cdn-cgi/local/scheduled` route, as Cloudflare would each minute) and the queue carries on; then every neighbour must
 // have been pushed exactly once (twice only at the `.pushed` points, decision 054's window), the contact messaged
-// once (twice only at `sos.contacts.sent`), and the sender's SOS answer "sent" (its id, nothing failed).
+// exactly once, the job finished in D1 (every queued page reached, decision 054), and the sender's SOS answer
+// "sent" (its id, nothing failed). Queue messages in flight die with workerd (miniflare keeps them in memory): the
+// sweep must send again what they carried.
 import { execFileSync } from "node:child_process";
 import { createServer } from "node:http";
 import { webcrypto } from "node:crypto";
@@ -167,20 +169,18 @@ export default {
     const sent = shown.id && shown.failed.length === 0 && shown.created === false;
     // Someone never pushed: was the job left unfinished, or were they never claimed at all (their page was only on
     // the queue, which under wrangler dev is kept in memory and dies with workerd: miniflare's queue broker)?
-    let why = "";
-    if (never > 0) {
-      const job = jobRecord(server, ctx);
-      why = job ? ` (job ${job.done ? "finished" : "unfinished"}; ${NEIGHBOURS - Number(job.claimed)} of ${NEIGHBOURS} never claimed)` : "";
+    // The job's record: finished (its last page closes it a moment after the last push), and how many were claimed.
+    let job = jobRecord(server, ctx);
+    if (job && !job.done) {
+      await sleep(10_000);
+      job = jobRecord(server, ctx);
     }
-    const survived =
-      never === 0 &&
-      more === 0 &&
-      (pushWindow || twice === 0) &&
-      (contact === 1 || (contact === 2 && ctx.point === "sos.contacts.sent")) &&
-      sent;
+    const finished = Boolean(job?.done);
+    const why = never > 0 && job ? ` (${NEIGHBOURS - Number(job.claimed)} of ${NEIGHBOURS} never claimed)` : "";
+    const survived = never === 0 && more === 0 && (pushWindow || twice === 0) && contact === 1 && finished && sent;
     return {
       survived,
-      checked: `retry answered ${ctx.retried.status}; sweeps ${ctx.sweeps}; ${NEIGHBOURS} neighbours pushed once ${once}, twice ${twice}, never ${never}${why}${more ? `, more ${more}` : ""}; contact messaged ${contact}×; the sender's SOS shown ${sent ? "sent" : `not sent (${JSON.stringify(shown).slice(0, 120)})`}`,
+      checked: `retry answered ${ctx.retried.status}; sweeps ${ctx.sweeps}; ${NEIGHBOURS} neighbours pushed once ${once}, twice ${twice}, never ${never}${why}${more ? `, more ${more}` : ""}; contact messaged ${contact}×; job ${finished ? "finished" : "unfinished"}; the sender's SOS shown ${sent ? "sent" : `not sent (${JSON.stringify(shown).slice(0, 120)})`}`,
     };
   },
 };
