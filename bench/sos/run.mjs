@@ -19,6 +19,18 @@ const PLACE = { latitude: 6.4654, longitude: 3.4064 }; // Lagos Island
 const STALL_MS = 60_000;
 
 const b64url = (bytes) => Buffer.from(bytes).toString("base64url");
+
+/** fetch, sent again when wrangler's local proxy closed the kept-alive connection as it went out (the SOS is idempotent). */
+async function fetchAgain(url, init) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url, init);
+    } catch (e) {
+      if (attempt < 3 && e?.cause?.code === "UND_ERR_SOCKET") continue;
+      throw e;
+    }
+  }
+}
 const load = loadavg()[0].toFixed(1);
 
 // The loopback push service: counts each endpoint once, remembers when the last one arrived.
@@ -70,16 +82,16 @@ try {
 
   const seedSeconds = (performance.now() - seedStart) / 1000;
   // The sender: a session placed in the same area, then the SOS.
-  const started = await fetch(`${server.url}/api/auth/anonymous`, { method: "POST", headers: { origin: server.url } });
+  const started = await fetchAgain(`${server.url}/api/auth/anonymous`, { method: "POST", headers: { origin: server.url } });
   const cookie = started.headers.getSetCookie()[0].split(";")[0];
   await started.text(); // Each answer is read in full: the local proxy drops a connection left with an unread body.
   const headers = { cookie, origin: server.url, "content-type": "application/json" };
-  const located = await fetch(`${server.url}/api/me/location`, { method: "PUT", headers, body: JSON.stringify(PLACE) });
+  const located = await fetchAgain(`${server.url}/api/me/location`, { method: "PUT", headers, body: JSON.stringify(PLACE) });
   if (!located.ok) throw new Error(`location answered ${located.status}: ${await located.text()}`);
   await located.text();
   const logFrom = server.log.length;
   const t0 = performance.now();
-  const res = await fetch(`${server.url}/api/emergency/broadcast`, {
+  const res = await fetchAgain(`${server.url}/api/emergency/broadcast`, {
     method: "POST",
     headers,
     body: JSON.stringify({ message: "Fire at the market", emergencyType: "fire", clientRequestId: `bench-${Date.now()}`, location: PLACE }),
