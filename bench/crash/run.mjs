@@ -94,7 +94,9 @@ try {
         }
       } catch (e) {
         // What failed and where, for the run's log (the table keeps the message only).
-        console.log(`  ${point}: ${e?.stack ?? e}${e?.cause ? `\n  cause: ${e.cause?.stack ?? e.cause}` : ""}\n  server log: ${server.log.slice(-1500)}`);
+        console.log(
+          `  ${point}: ${e?.stack ?? e}${e?.cause ? `\n  cause: ${e.cause?.stack ?? e.cause}` : ""}\n  server log: ${server.log.slice(-1500)}`,
+        );
         // Whatever state it was left in (perhaps still held at the point), the next point starts on a healthy one.
         await server.restart().catch(() => {});
         row = { path: path.name, point, survived: false, checked: `failed: ${String(e?.message ?? e).slice(0, 200)}` };
