@@ -21,6 +21,8 @@ const UNFINISHED_AFTER_MS = 30_000;
 const LEASE_MS = 60_000;
 /** By then the sweep (from 30 s, each 10 s here) and the queue's retry of a claim held by the dead Worker (after the lease) are done. */
 const SETTLE_AFTER_SENT_MS = LEASE_MS + 40_000;
+/** A page lost with its message is sent again once it has waited a minute with its job reaching nothing (decision 054): long enough for that. */
+const PAGE_AGAIN_AFTER_SENT_MS = 60_000 + 60_000;
 
 const b64url = (bytes) => Buffer.from(bytes).toString("base64url");
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -139,12 +141,22 @@ export default {
     const res = await send(server, ctx);
     ctx.retried = { status: res.status, ...(await res.json().catch(() => ({}))) };
     const mayRepeat = /\.(claimed|stored|pushed)$/.test(ctx.point ?? "") || ctx.point === "sos.contacts.sent";
-    const deadline = Math.max(ctx.sentAt + SETTLE_AFTER_SENT_MS, Date.now() + 15_000);
+    const deadline = Math.max(ctx.sentAt + Math.max(SETTLE_AFTER_SENT_MS, PAGE_AGAIN_AFTER_SENT_MS), Date.now() + 15_000);
     let lastSweep = 0;
+    let lastJobRead = 0;
     ctx.sweeps = 0;
     while (Date.now() < deadline) {
       const allReached = pushesOf(ctx).every((n) => n > 0) && (await contactMessages(server, ctx)) > 0;
-      if (allReached && (!mayRepeat || Date.now() > ctx.sentAt + UNFINISHED_AFTER_MS + LEASE_MS + 5000)) break;
+      // Everyone reached is not the end: the job must finish too (a page whose message died with workerd keeps it
+      // open until the sweep sends it again and it is closed), read from D1 at most every 10 s.
+      if (
+        allReached &&
+        (!mayRepeat || Date.now() > ctx.sentAt + UNFINISHED_AFTER_MS + LEASE_MS + 5000) &&
+        Date.now() - lastJobRead > 10_000
+      ) {
+        lastJobRead = Date.now();
+        if (jobRecord(server, ctx)?.done) break;
+      }
       if (Date.now() > ctx.sentAt + UNFINISHED_AFTER_MS && Date.now() - lastSweep > 10_000) {
         lastSweep = Date.now();
         ctx.sweeps++;
