@@ -2,7 +2,9 @@
 // docs/decisions/054-sos-a-durable-job.md for what survives a crash): the SOS request alerts the first people
 // itself, so its answer can say who was reached, and puts the rest of the area on the SOS_FANOUT queue as pages
 // by presence. Every person is claimed in sos_deliveries before their push, so a retried or redelivered batch
-// skips whoever was reached. Messages the queue gives up on land in its dead-letter queue, kept for the staff desk.
+// skips whoever was reached. Every message is recorded as an open page of its job before it is sent and closed once
+// everyone it names is reached, so one the queue loses is sent again by the Cron sweep. Messages the queue gives up
+// on land in its dead-letter queue, kept for the staff desk.
 import {
   EMERGENCY_TYPE_LABELS,
   type EmergencyType,

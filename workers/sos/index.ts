@@ -222,7 +222,8 @@ interface AreaResult {
 /**
  * The SOS job (docs/decisions/054-sos-a-durable-job.md): the room, the area and the contacts run side by side,
  * each skipped when an earlier attempt recorded it done in sos_steps and recorded when it completes; once all
- * three are done the job is finished (job_done_at) and its answer stored. The first request runs it; a retry
+ * three are done its answer is stored, and the job is finished (job_done_at) once every page it queued is reached
+ * too (the last page finishes it otherwise). The first request runs it; a retry
  * with the same clientRequestId and the Cron sweep run it again, each doing only what is left. One failing
  * channel never stops the others; a failed or timed-out step is left for the sweep.
  */
