@@ -69,6 +69,9 @@ export const SOS_FANOUT_BATCH = 50;
 /** People one planning message of an area covers: 100 pages, one sendBatch (100 messages at most). */
 export const SOS_FANOUT_PLAN = 100 * SOS_FANOUT_BATCH;
 
+/** The row that keeps a queued message's job open until it is reached (sos_steps `page:…`, decision 054). */
+const PageKey = z.string().startsWith("page:").max(160);
+
 /**
  * A batch of an SOS fan-out on the queue (docs/decisions/054-sos-a-durable-job.md): either named people (the
  * sender's contacts who use LinkUp, or people whose push failed), or one page of an area's people by presence,
@@ -79,6 +82,7 @@ export const SosFanoutMessageSchema = z.union([
     broadcastId: z.string().min(1).max(64),
     audience: z.enum(["nearby", "contacts"]),
     userIds: z.array(z.string().min(1).max(64)).min(1).max(SOS_FANOUT_BATCH),
+    key: PageKey.optional(),
   }),
   z.object({
     broadcastId: z.string().min(1).max(64),
@@ -90,6 +94,7 @@ export const SosFanoutMessageSchema = z.union([
       // A plan reads the next SOS_FANOUT_PLAN people's places only and queues their pages (decision 054).
       plan: z.boolean().optional(),
     }),
+    key: PageKey.optional(),
   }),
 ]);
 export type SosFanoutMessage = z.infer<typeof SosFanoutMessageSchema>;

@@ -8,17 +8,27 @@ export async function ok(res, what) {
   return text ? JSON.parse(text) : null;
 }
 
-export function call(server, path, { method = "GET", cookie, json, body, headers = {} } = {}) {
-  return fetch(`${server.url}${path}`, {
-    method,
-    headers: {
-      origin: server.url,
-      ...(json !== undefined ? { "content-type": "application/json" } : {}),
-      ...(cookie ? { cookie } : {}),
-      ...headers,
-    },
-    body: json !== undefined ? JSON.stringify(json) : body,
-  });
+export async function call(server, path, { method = "GET", cookie, json, body, headers = {} } = {}) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(`${server.url}${path}`, {
+        method,
+        headers: {
+          origin: server.url,
+          ...(json !== undefined ? { "content-type": "application/json" } : {}),
+          ...(cookie ? { cookie } : {}),
+          ...headers,
+        },
+        body: json !== undefined ? JSON.stringify(json) : body,
+      });
+    } catch (e) {
+      // wrangler's local proxy can close a kept-alive connection just as the next request goes out on it (undici:
+      // "other side closed", more often on a loaded machine): sent again on a new connection. Every call here may be
+      // repeated (an SOS is idempotent by its clientRequestId). A server that is down stays down and still fails.
+      if (attempt < 3 && e?.cause?.code === "UND_ERR_SOCKET") continue;
+      throw e;
+    }
+  }
 }
 
 let phoneSeq = 0;

@@ -4,7 +4,8 @@
 // each point: sets the path up on a healthy server, restarts with FAULT_HANG_AT=<point>, acts, waits for
 // `linkup-fault-reached <point>`, SIGKILLs workerd (its whole process group, no clean-up), restarts on the same state
 // without the hang, retries as the real caller would, and checks the end state. Writes the "crash" section of
-// bench/README.md. `CRASH_PATHS=file-upload,…` runs only those files of ./paths.
+// bench/README.md. `CRASH_PATHS=file-upload,…` runs only those files of ./paths; `CRASH_POINTS=sos.area.done,…` only
+// those points of them (their rows replace the earlier ones, the path's other rows are kept).
 //
 // A path module (chat-message.mjs holds the room's `room.flush.*` points; add one for SOS with `sos.*` points):
 //   name     what the table calls it
@@ -27,6 +28,7 @@ import { WEBHOOK_SECRET } from "./paths/payment-webhook.mjs";
 
 const REACH_MS = 30_000;
 const only = process.env.CRASH_PATHS?.split(",").filter(Boolean);
+const onlyPoints = process.env.CRASH_POINTS?.split(",").filter(Boolean);
 const files = readdirSync(new URL("./paths", import.meta.url))
   .filter((f) => f.endsWith(".mjs"))
   .filter((f) => !only || only.includes(f.replace(/\.mjs$/, "")))
@@ -69,7 +71,7 @@ try {
     const points = await tracePoints(server, path);
     console.log(`${path.name}: ${points.length} points: ${points.join(", ")}`);
     if (points.length === 0) rows.push({ path: path.name, point: "(none)", survived: false, checked: "the path passed no fault point" });
-    for (const point of path.afterAct ? [path.afterAct, ...points] : points) {
+    for (const point of (path.afterAct ? [path.afterAct, ...points] : points).filter((p) => !onlyPoints || onlyPoints.includes(p))) {
       let row;
       try {
         const ctx = await path.setup(server);
@@ -91,6 +93,10 @@ try {
           row = { path: path.name, point, survived, checked };
         }
       } catch (e) {
+        // What failed and where, for the run's log (the table keeps the message only).
+        console.log(
+          `  ${point}: ${e?.stack ?? e}${e?.cause ? `\n  cause: ${e.cause?.stack ?? e.cause}` : ""}\n  server log: ${server.log.slice(-1500)}`,
+        );
         // Whatever state it was left in (perhaps still held at the point), the next point starts on a healthy one.
         await server.restart().catch(() => {});
         row = { path: path.name, point, survived: false, checked: `failed: ${String(e?.message ?? e).slice(0, 200)}` };
@@ -103,18 +109,28 @@ try {
   await server.stop();
 }
 
-// The table keeps the rows of paths not run this time (CRASH_PATHS), so one path can be run again alone.
+// The table keeps the rows of paths not run this time (CRASH_PATHS), so one path can be run again alone, and with
+// CRASH_POINTS the rows of the points not run again, in place.
 const ran = new Set(paths.map((p) => p.name));
-const kept = (readSection("crash") ?? "")
-  .split("\n")
-  .filter((l) => l.startsWith("| ") && !l.startsWith("| path |") && !l.startsWith("| --- ") && !ran.has(l.split(" | ")[0].slice(2)));
+const rowLine = (r) => `| ${r.path} | \`${r.point}\` | ${r.survived ? "yes" : "**no**"} | ${r.checked.replaceAll("|", "\\|")} |`;
+const fresh = new Map(rows.map((r) => [`${r.path}|${r.point}`, r]));
+const kept = [];
+for (const l of (readSection("crash") ?? "").split("\n")) {
+  if (!l.startsWith("| ") || l.startsWith("| path |") || l.startsWith("| --- ")) continue;
+  const [path, point] = l.slice(2).split(" | ");
+  const key = `${path}|${point.replaceAll("`", "")}`;
+  if (fresh.has(key)) {
+    kept.push(rowLine(fresh.get(key)));
+    fresh.delete(key);
+  } else if (!ran.has(path) || onlyPoints) kept.push(l);
+}
 const lines = [
-  `SIGKILL at every fault point of a path, workerd restarted on the same state, the caller's retry, the end state checked (\`npm run bench -- crash\`; last run ${only ? `\`CRASH_PATHS=${only.join(",")}\`, ` : ""}${new Date().toISOString().slice(0, 10)}, ${Math.round((Date.now() - started) / 1000)} s; the rows of paths not run then are kept from earlier runs). The production build with ENVIRONMENT=development, so \`FAULT_HANG_AT\` holds the request at the point until the kill (core/faults.ts).`,
+  `SIGKILL at every fault point of a path, workerd restarted on the same state, the caller's retry, the end state checked (\`npm run bench -- crash\`; last run ${only ? `\`CRASH_PATHS=${only.join(",")}\`, ` : ""}${onlyPoints ? `\`CRASH_POINTS=${onlyPoints.join(",")}\`, ` : ""}${new Date().toISOString().slice(0, 10)}, ${Math.round((Date.now() - started) / 1000)} s; the rows of paths not run then are kept from earlier runs). The production build with ENVIRONMENT=development, so \`FAULT_HANG_AT\` holds the request at the point until the kill (core/faults.ts).`,
   "",
   "| path | point | survived | what was checked |",
   "| --- | --- | --- | --- |",
   ...kept,
-  ...rows.map((r) => `| ${r.path} | \`${r.point}\` | ${r.survived ? "yes" : "**no**"} | ${r.checked.replaceAll("|", "\\|")} |`),
+  ...[...fresh.values()].map(rowLine),
 ];
 writeSection("crash", lines.join("\n"));
 console.log(`${rows.filter((r) => r.survived).length}/${rows.length} points survived`);

@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { newId } from "../../core/ids";
 import type { Db } from "../index";
 import { outboundMessages } from "../schema";
@@ -6,10 +6,14 @@ import { outboundMessages } from "../schema";
 export type OutboundChannel = "whatsapp" | "sms";
 export type OutboundStatus = "stored" | "queued" | "sent" | "failed";
 
-export async function recordOutbound(db: Db, values: { to: string; channel: OutboundChannel; body: string; status: OutboundStatus }) {
+export async function recordOutbound(
+  db: Db,
+  values: { to: string; channel: OutboundChannel; body: string; status: OutboundStatus },
+  id: string = newId(),
+) {
   const [row] = await db
     .insert(outboundMessages)
-    .values({ id: newId(), ...values })
+    .values({ id, ...values })
     .returning();
   return row;
 }
@@ -40,4 +44,16 @@ export async function listOutbound(db: Db, limit = 50) {
       .limit(limit)
       .all()
   );
+}
+
+/** Whether one of these messages was taken: kept by the dev outbox, or accepted by Twilio. */
+export async function outboundDelivered(db: Db, ids: string[]): Promise<boolean> {
+  if (ids.length === 0) return false;
+  const row = await db
+    .select({ id: outboundMessages.id })
+    .from(outboundMessages)
+    .where(and(inArray(outboundMessages.id, ids), inArray(outboundMessages.status, ["stored", "sent"])))
+    .limit(1)
+    .get();
+  return row !== undefined;
 }

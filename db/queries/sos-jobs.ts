@@ -1,14 +1,22 @@
 // An SOS as a durable job (docs/decisions/054-sos-a-durable-job.md): its steps, the claim on each recipient
 // taken before the push, the area paged by presence, the unfinished jobs for the Cron and the dead letters.
-import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import { newId } from "../../core/ids";
 import type { Db } from "../index";
 import { emergencyBroadcasts, sosDeadLetters, sosSteps, users } from "../schema";
 
 export type SosStepRow = typeof sosSteps.$inferSelect;
 
+/** Queued fan-out messages are rows `page:<key>` beside the steps (decision 054); these bound their range. */
+const PAGE_FROM = "page:";
+const PAGE_TO = "page;";
+
+/** The job's steps (room, area, contacts, contact:<phone>), not its queued pages. */
 export async function stepsOf(db: Db, broadcastId: string): Promise<Map<string, SosStepRow>> {
-  const rows = await db.select().from(sosSteps).where(eq(sosSteps.broadcastId, broadcastId));
+  const rows = await db
+    .select()
+    .from(sosSteps)
+    .where(and(eq(sosSteps.broadcastId, broadcastId), or(lt(sosSteps.step, PAGE_FROM), gte(sosSteps.step, PAGE_TO))));
   return new Map(rows.map((r) => [r.step, r]));
 }
 
@@ -24,26 +32,110 @@ export async function markStepDone(db: Db, broadcastId: string, step: string, re
     });
 }
 
+/** No queued page of this SOS is still open (SQL, for the statements that finish a job). */
+const noOpenPage = (broadcastId: string) =>
+  sql`not exists (select 1 from sos_steps p where p.broadcast_id = ${broadcastId} and p.step >= ${PAGE_FROM} and p.step < ${PAGE_TO} and p.state = 'started')`;
+
 /**
- * Claims a step (one contact's message) before doing it: true when this caller may do it now. A claim left
- * "started" longer than `leaseMs` (its Worker died) is taken over, so the contact may hear twice only when the
- * Worker died between the provider taking the message and "done" being written.
+ * Stores the answer of a job whose three steps are done, and finishes it when no queued page is open (else the
+ * last page to be reached finishes it: pageReached). True when this call finished it.
  */
-export async function claimStep(db: Db, broadcastId: string, step: string, leaseMs: number, now = new Date()): Promise<boolean> {
-  const rows = await db
-    .insert(sosSteps)
-    .values({ broadcastId, step, state: "started", at: now })
-    .onConflictDoUpdate({
-      target: [sosSteps.broadcastId, sosSteps.step],
-      set: { at: now },
-      setWhere: and(eq(sosSteps.state, "started"), lt(sosSteps.at, new Date(now.getTime() - leaseMs))),
-    })
-    .returning({ step: sosSteps.step });
-  return rows.length > 0;
+export async function finishJob(db: Db, id: string, reached: Record<string, unknown>, at = new Date()): Promise<boolean> {
+  const t = at.getTime();
+  const rows = await db.all<{ done: number | null }>(sql`
+    update emergency_broadcasts set reached = ${JSON.stringify(reached)},
+      job_done_at = case when job_done_at is not null then job_done_at when ${noOpenPage(id)} then ${t} else null end
+    where id = ${id} returning job_done_at as done`);
+  return rows[0]?.done === t;
 }
 
-export async function finishJob(db: Db, id: string, reached: Record<string, unknown>, at = new Date()) {
-  await db.update(emergencyBroadcasts).set({ reached, jobDoneAt: at }).where(eq(emergencyBroadcasts.id, id));
+/**
+ * Queued fan-out messages, each recorded before it is sent so that one the queue loses keeps its job open until
+ * the sweep sends it again (decision 054). Answers the keys to send: new, or recorded but still open (an earlier
+ * attempt may have died before sending); one already reached is not sent again.
+ */
+export async function trackPages(db: Db, broadcastId: string, pages: { key: string; body: unknown }[], now = new Date()) {
+  if (pages.length === 0) return new Set<string>();
+  const rows = await db.all<{ step: string }>(sql`
+    insert into sos_steps (broadcast_id, step, state, result, at)
+    select ${broadcastId}, json_extract(value, '$.k'), 'started', json_object('body', json_extract(value, '$.b'), 'requeues', 0), ${now.getTime()}
+    from json_each(${JSON.stringify(pages.map((p) => ({ k: p.key, b: p.body })))}) where true
+    on conflict (broadcast_id, step) do update set state = sos_steps.state where sos_steps.state = 'started'
+    returning step`);
+  return new Set(rows.map((r) => r.step));
+}
+
+/**
+ * A queued message reached everyone it names: its page is done, and the job finished when that was the last open
+ * page and its three steps are done. True when this call finished the job.
+ */
+export async function pageReached(db: Db, broadcastId: string, key: string, now = new Date()): Promise<boolean> {
+  const t = now.getTime();
+  const closed = await db.all<{ step: string }>(sql`
+    update sos_steps set state = 'done', result = null, at = ${t}
+    where broadcast_id = ${broadcastId} and step = ${key} and state = 'started' returning step`);
+  if (closed.length === 0) return false;
+  const finished = await db.all<{ id: string }>(sql`
+    update emergency_broadcasts set job_done_at = ${t}
+    where id = ${broadcastId} and job_done_at is null
+      and (select count(*) from sos_steps s where s.broadcast_id = ${broadcastId} and s.step in ('room', 'area', 'contacts') and s.state = 'done') = 3
+      and ${noOpenPage(broadcastId)}
+    returning id`);
+  return finished.length > 0;
+}
+
+/**
+ * Open pages the sweep should send again: queued at least `staleMs` ago (doubling with each re-send), while the job
+ * reached no page in the last `staleMs`: a fan-out still moving through a backlog is left to the queue.
+ */
+export async function stalePages(db: Db, broadcastId: string, now: Date, staleMs: number, limit: number) {
+  const t = now.getTime();
+  const rows = await db.all<{ step: string; body: string; requeues: number }>(sql`
+    select step, json_extract(result, '$.body') as body, coalesce(json_extract(result, '$.requeues'), 0) as requeues
+    from sos_steps
+    where broadcast_id = ${broadcastId} and step >= ${PAGE_FROM} and step < ${PAGE_TO} and state = 'started'
+      and at <= ${t} - ${staleMs} * (1 << min(coalesce(json_extract(result, '$.requeues'), 0), 5))
+      and not exists (select 1 from sos_steps d where d.broadcast_id = ${broadcastId} and d.step >= ${PAGE_FROM}
+        and d.step < ${PAGE_TO} and d.state = 'done' and d.at > ${t - staleMs})
+    order by at limit ${limit}`);
+  return rows.map((r) => ({ key: r.step, body: JSON.parse(r.body) as unknown, requeues: Number(r.requeues) }));
+}
+
+/**
+ * Notes pages sent again by the sweep (their clock restarts, their count grows). One sent `giveUpAfter` times is
+ * closed as given up: its message is in the dead-letter queue for the staff desk by then, if it keeps failing.
+ */
+export async function pagesRequeued(db: Db, broadcastId: string, keys: string[], giveUpAfter: number, now = new Date()) {
+  if (keys.length === 0) return;
+  await db.run(sql`
+    update sos_steps set at = ${now.getTime()},
+      state = case when coalesce(json_extract(result, '$.requeues'), 0) + 1 >= ${giveUpAfter} then 'done' else 'started' end,
+      result = json_set(result, '$.requeues', coalesce(json_extract(result, '$.requeues'), 0) + 1)
+    where broadcast_id = ${broadcastId} and step in (select value from json_each(${JSON.stringify(keys)})) and state = 'started'`);
+}
+
+/**
+ * Claims one contact's message before it goes (step `contact:<phone>`), numbering the attempts: an attempt's
+ * messages are recorded under ids made from its number (contactMessageIds), so a later attempt can see whether an
+ * earlier one's message went. Answers this attempt's number, or null when the step is done or held by a live
+ * attempt (claimed less than `leaseMs` ago).
+ */
+export async function claimContact(db: Db, broadcastId: string, step: string, leaseMs: number, now = new Date()): Promise<number | null> {
+  const t = now.getTime();
+  const rows = await db.all<{ n: number }>(sql`
+    insert into sos_steps (broadcast_id, step, state, result, at) values (${broadcastId}, ${step}, 'started', json_object('n', 1), ${t})
+    on conflict (broadcast_id, step) do update set at = excluded.at,
+      result = json_set(coalesce(sos_steps.result, '{}'), '$.n', coalesce(json_extract(sos_steps.result, '$.n'), 1) + 1)
+    where sos_steps.state = 'started' and sos_steps.at < ${t - leaseMs}
+    returning json_extract(result, '$.n') as n`);
+  return rows.length ? Number(rows[0].n) : null;
+}
+
+/** How many attempts have claimed this contact's message so far (0 when none). */
+export async function contactAttempts(db: Db, broadcastId: string, step: string): Promise<number> {
+  const rows = await db.all<{ n: number | null }>(sql`
+    select json_extract(result, '$.n') as n from sos_steps where broadcast_id = ${broadcastId} and step = ${step} and state = 'started'`);
+  return rows.length ? Number(rows[0].n ?? 1) : 0;
 }
 
 /** SOS of the last day whose job has not finished `olderThanMs` after it was sent (the Cron resumes them). */
@@ -116,13 +208,13 @@ export async function settleRecipients(db: Db, broadcastId: string, outcomes: { 
     where broadcast_id = ${broadcastId} and user_id in (select value from json_each(${JSON.stringify(outcomes.map((o) => o.userId))}))`);
 }
 
-/** Where each of these people stands for this SOS. */
+/** Where each of these people stands for this SOS, and since when (a `sending` claim lapses a lease after it). */
 export async function recipientStatuses(db: Db, broadcastId: string, userIds: string[]) {
-  if (userIds.length === 0) return new Map<string, string>();
-  const rows = await db.all<{ user_id: string; status: string }>(sql`
-    select user_id, status from sos_deliveries
+  if (userIds.length === 0) return new Map<string, { status: string; updatedAt: number }>();
+  const rows = await db.all<{ user_id: string; status: string; updated_at: number }>(sql`
+    select user_id, status, updated_at from sos_deliveries
     where broadcast_id = ${broadcastId} and user_id in (select value from json_each(${JSON.stringify(userIds)}))`);
-  return new Map(rows.map((r) => [r.user_id, r.status]));
+  return new Map(rows.map((r) => [r.user_id, { status: r.status, updatedAt: Number(r.updated_at) }]));
 }
 
 /** Where a page of an area starts: after this (presence time, id), in the page's order. */

@@ -7,17 +7,24 @@ import { insertBroadcastOnce } from "./emergency";
 import {
   areaPage,
   claimRecipients,
-  claimStep,
+  claimContact,
+  contactAttempts,
+  finishJob,
   keepDeadLetter,
   markStepDone,
+  pageReached,
+  pagesRequeued,
   noteNotifications,
   openDeadLetters,
   recipientStatuses,
   settleRecipients,
+  stalePages,
   stepsOf,
   takeDeadLetter,
+  trackPages,
   unfinishedJobs,
 } from "./sos-jobs";
+import { findBroadcast } from "./emergency";
 import { createUser } from "./users";
 
 export function sosQuerySuite(driver: string, getDb: () => Db) {
@@ -49,7 +56,9 @@ export function sosQuerySuite(driver: string, getDb: () => Db) {
         { userId: a.id, status: "pushed" },
         { userId: b.id, status: "failed" },
       ]);
-      expect(Object.fromEntries(await recipientStatuses(db, row.id, [a.id, b.id, c.id]))).toEqual({
+      const statuses = await recipientStatuses(db, row.id, [a.id, b.id, c.id]);
+      expect(statuses.get(c.id)?.updatedAt).toBe(t0.getTime());
+      expect(Object.fromEntries([...statuses].map(([u, s]) => [u, s.status]))).toEqual({
         [a.id]: "pushed",
         [b.id]: "failed",
         [c.id]: "sending",
@@ -85,15 +94,75 @@ export function sosQuerySuite(driver: string, getDb: () => Db) {
       const db = getDb();
       const { row } = await sosOf(db);
       const t0 = new Date();
-      expect(await claimStep(db, row.id, "contact:+2348030000000", 60_000, t0)).toBe(true);
-      expect(await claimStep(db, row.id, "contact:+2348030000000", 60_000, t0)).toBe(false);
-      expect(await claimStep(db, row.id, "contact:+2348030000000", 60_000, new Date(t0.getTime() + 61_000))).toBe(true);
+      // Each attempt that takes the contact is numbered; a live claim is not taken.
+      expect(await claimContact(db, row.id, "contact:+2348030000000", 60_000, t0)).toBe(1);
+      expect(await claimContact(db, row.id, "contact:+2348030000000", 60_000, t0)).toBeNull();
+      expect(await claimContact(db, row.id, "contact:+2348030000000", 60_000, new Date(t0.getTime() + 61_000))).toBe(2);
+      expect(await contactAttempts(db, row.id, "contact:+2348030000000")).toBe(2);
       await markStepDone(db, row.id, "room", { delivered: 3 });
       const steps = await stepsOf(db, row.id);
       expect(steps.get("room")).toMatchObject({ state: "done", result: { delivered: 3 } });
       const unfinished = await unfinishedJobs(db, new Date(Date.now() + 31_000), 30_000, 10_000);
       expect(unfinished.some((r) => r.id === row.id)).toBe(true);
       expect((await unfinishedJobs(db, new Date(), 30_000, 10_000)).some((r) => r.id === row.id)).toBe(false);
+    });
+
+    it("keeps a job open until every queued page is reached; lost pages come back to the sweep, then are given up", async () => {
+      const db = getDb();
+      const { row } = await sosOf(db);
+      const t0 = new Date(Date.now() - 120_000);
+      const at = (ms: number) => new Date(t0.getTime() + ms);
+      const body = (key: string) => ({ broadcastId: row.id, key });
+      expect(
+        [
+          ...(await trackPages(
+            db,
+            row.id,
+            [
+              { key: "page:a", body: body("page:a") },
+              { key: "page:b", body: body("page:b") },
+            ],
+            t0,
+          )),
+        ].sort(),
+      ).toEqual(["page:a", "page:b"]);
+      // Pages are not steps.
+      expect([...(await stepsOf(db, row.id)).keys()]).toEqual([]);
+      for (const step of ["room", "area", "contacts"]) await markStepDone(db, row.id, step, {}, t0);
+      expect(await finishJob(db, row.id, { push: 1 }, t0)).toBe(false);
+      expect((await findBroadcast(db, row.id))?.jobDoneAt).toBeNull();
+      // A page reached stays done: recording it again (a plan redelivered) does not send it again.
+      expect(await pageReached(db, row.id, "page:a", at(1000))).toBe(false);
+      expect([
+        ...(await trackPages(
+          db,
+          row.id,
+          [
+            { key: "page:a", body: body("page:a") },
+            { key: "page:b", body: body("page:b") },
+          ],
+          at(1000),
+        )),
+      ]).toEqual(["page:b"]);
+      // While the job reaches pages, an open one is left to the queue; a minute with nothing reached, it is stale.
+      expect(await stalePages(db, row.id, at(30_000), 60_000, 10)).toEqual([]);
+      expect(await stalePages(db, row.id, at(60_500), 60_000, 10)).toEqual([]);
+      expect(await stalePages(db, row.id, at(62_000), 60_000, 10)).toEqual([{ key: "page:b", body: body("page:b"), requeues: 0 }]);
+      // Sent again: it waits twice as long before the next send; the last allowed send gives it up.
+      await pagesRequeued(db, row.id, ["page:b"], 2, at(62_000));
+      expect(await stalePages(db, row.id, at(62_000 + 119_000), 60_000, 10)).toEqual([]);
+      expect(await stalePages(db, row.id, at(62_000 + 121_000), 60_000, 10)).toEqual([
+        { key: "page:b", body: body("page:b"), requeues: 1 },
+      ]);
+      // Reached: the last open page finishes the job.
+      expect(await pageReached(db, row.id, "page:b", at(200_000))).toBe(true);
+      expect((await findBroadcast(db, row.id))?.jobDoneAt?.getTime()).toBe(at(200_000).getTime());
+      const other = (await sosOf(db)).row;
+      await trackPages(db, other.id, [{ key: "page:c", body: body("page:c") }], t0);
+      await pagesRequeued(db, other.id, ["page:c"], 1, at(62_000));
+      expect(await stalePages(db, other.id, at(3_600_000), 60_000, 10)).toEqual([]);
+      for (const step of ["room", "area", "contacts"]) await markStepDone(db, other.id, step, {}, t0);
+      expect(await finishJob(db, other.id, { push: 0 }, at(70_000))).toBe(true);
     });
 
     it("keeps a dead letter once per message and lets one replay take it", async () => {

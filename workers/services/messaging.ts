@@ -25,7 +25,12 @@ export async function sendMessage(
   env: AppEnv,
   db: Db,
   msg: { to: string; channel: OutboundChannel; body: string },
-  opts: { sleep?: (ms: number) => Promise<void>; requestedByRecipient?: boolean } = {},
+  opts: {
+    sleep?: (ms: number) => Promise<void>;
+    requestedByRecipient?: boolean;
+    /** The record's id, when the caller must find it again after a crash (an SOS contact's message, decision 054). */
+    id?: string;
+  } = {},
 ): Promise<SendResult> {
   if (!messagingAvailable(env)) return { id: "", status: "failed", error: MESSAGING_UNAVAILABLE, unavailable: true };
   const devOutbox = devOutboxEnabled(env);
@@ -34,15 +39,15 @@ export async function sendMessage(
   // A phone that sent STOP gets nothing it did not ask for this moment (a verification code it requested
   // is the one exception). The refusal is recorded like any other outcome, so callers can fall back.
   if (!opts.requestedByRecipient && (await optedOut(db, msg.to))) {
-    const row = await recordOutbound(db, { ...kept, status: "failed" });
+    const row = await recordOutbound(db, { ...kept, status: "failed" }, opts.id);
     await updateOutbound(db, row.id, { status: "failed", error: "Recipient opted out (STOP)" });
     return { id: row.id, status: "failed", error: "Recipient opted out (STOP)" };
   }
   if (devOutbox) {
-    const row = await recordOutbound(db, { ...msg, status: "stored" });
+    const row = await recordOutbound(db, { ...msg, status: "stored" }, opts.id);
     return { id: row.id, status: "stored" };
   }
-  const row = await recordOutbound(db, { ...kept, status: "queued" });
+  const row = await recordOutbound(db, { ...kept, status: "queued" }, opts.id);
   const from = msg.channel === "whatsapp" ? env.TWILIO_WHATSAPP_FROM : env.TWILIO_SMS_FROM;
   if (!from) {
     const error = `No Twilio sender configured for ${msg.channel}`;

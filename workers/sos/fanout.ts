@@ -2,7 +2,9 @@
 // docs/decisions/054-sos-a-durable-job.md for what survives a crash): the SOS request alerts the first people
 // itself, so its answer can say who was reached, and puts the rest of the area on the SOS_FANOUT queue as pages
 // by presence. Every person is claimed in sos_deliveries before their push, so a retried or redelivered batch
-// skips whoever was reached. Messages the queue gives up on land in its dead-letter queue, kept for the staff desk.
+// skips whoever was reached. Every message is recorded as an open page of its job before it is sent and closed once
+// everyone it names is reached, so one the queue loses is sent again by the Cron sweep. Messages the queue gives up
+// on land in its dead-letter queue, kept for the staff desk.
 import {
   EMERGENCY_TYPE_LABELS,
   type EmergencyType,
@@ -26,12 +28,15 @@ import {
   type FinalStatus,
   keepDeadLetter,
   noteNotifications,
+  pageReached,
   recipientStatuses,
   settleRecipients,
+  trackPages,
 } from "../../db/queries/sos-jobs";
 import { findUserById } from "../../db/queries/users";
 import type { User } from "../../db/schema";
-import { countTrouble } from "../analytics";
+import { newId } from "../../core/ids";
+import { coarseArea, countTrouble, recordEvent } from "../analytics";
 import type { AppEnv } from "../env";
 import { type NotifyInput, pushStored, storeMany } from "../notifications";
 
@@ -99,6 +104,8 @@ export interface AlertOutcome {
   statuses: Map<string, string>;
   /** Notifications stored by this attempt. */
   stored: number;
+  /** When the last claim held by another attempt lapses (ms), if any person is still `sending` by one. */
+  heldUntil: number | null;
 }
 
 /**
@@ -117,7 +124,7 @@ export async function alertOnce(
   now = new Date(),
 ): Promise<AlertOutcome> {
   const ids = [...new Set(userIds)];
-  if (ids.length === 0) return { statuses: new Map(), stored: 0 };
+  if (ids.length === 0) return { statuses: new Map(), stored: 0, heldUntil: null };
   const claimed = await claimRecipients(db, row.id, ids, CLAIM_LEASE_MS, now);
   await faultPoint(`${at}.claimed`, env);
   const fresh = claimed.filter((c) => !c.notificationId).map((c) => c.userId);
@@ -146,36 +153,71 @@ export async function alertOnce(
   await settleRecipients(db, row.id, outcomes, now);
   await faultPoint(`${at}.settled`, env);
   const statuses = new Map<string, string>(outcomes.map((o) => [o.userId, o.status]));
+  let heldUntil: number | null = null;
   // People this attempt did not claim: reached earlier, or being reached by a live attempt.
   if (statuses.size < ids.length)
     for (const [u, s] of await recipientStatuses(
       db,
       row.id,
       ids.filter((u) => !statuses.has(u)),
-    ))
-      statuses.set(u, s);
-  return { statuses, stored: stored.length };
+    )) {
+      statuses.set(u, s.status);
+      if (s.status === "sending") heldUntil = Math.max(heldUntil ?? 0, s.updatedAt + CLAIM_LEASE_MS);
+    }
+  return { statuses, stored: stored.length, heldUntil };
 }
 
 type Body = { body: SosFanoutMessage };
 
-/** Queues named people for an SOS in batches; answers how many were queued. */
-export async function enqueuePeople(env: AppEnv, broadcastId: string, audience: SosFanoutMessage["audience"], userIds: string[]) {
-  const messages: Body[] = [];
-  for (let i = 0; i < userIds.length; i += SOS_FANOUT_BATCH)
-    messages.push({ body: { broadcastId, audience, userIds: userIds.slice(i, i + SOS_FANOUT_BATCH) } });
-  await sendAll(env, messages);
-  return userIds.length;
+const cursorKey = (after: AreaCursor | null) => (after ? `${after.at}:${after.id}` : "-");
+
+/** A plan of an area's people after `after` (null: from its first); its key is its place, so a redelivered plan's is the same. */
+export function planMessage(broadcastId: string, cells: string[], phase: "present" | "late", after: AreaCursor | null): SosFanoutMessage {
+  return { broadcastId, audience: "nearby", page: { cells, phase, after, plan: true }, key: `page:plan:${phase}:${cursorKey(after)}` };
 }
 
-async function sendAll(env: AppEnv, messages: Body[]) {
+function pageMessage(broadcastId: string, cells: string[], phase: "present" | "late", after: AreaCursor | null): SosFanoutMessage {
+  return { broadcastId, audience: "nearby", page: { cells, phase, after }, key: `page:${phase}:${cursorKey(after)}` };
+}
+
+/** Named people for an SOS in batches of SOS_FANOUT_BATCH. */
+export function peopleMessages(broadcastId: string, audience: SosFanoutMessage["audience"], userIds: string[]): SosFanoutMessage[] {
+  const messages: SosFanoutMessage[] = [];
+  for (let i = 0; i < userIds.length; i += SOS_FANOUT_BATCH)
+    messages.push({ broadcastId, audience, userIds: userIds.slice(i, i + SOS_FANOUT_BATCH), key: `page:people:${newId()}` });
+  return messages;
+}
+
+/**
+ * Queues these messages, each first recorded as an open page of its SOS (sos_steps `page:<key>`): the job stays
+ * unfinished until every page is reached, and the Cron sweep sends again a page whose message the queue lost
+ * (decision 054). A page an earlier attempt already reached is not sent again.
+ */
+export async function queueTracked(env: AppEnv, db: Db, broadcastId: string, messages: SosFanoutMessage[], now = new Date()) {
+  for (let i = 0; i < messages.length; i += 100) {
+    const chunk = messages.slice(i, i + 100);
+    const open = await trackPages(
+      db,
+      broadcastId,
+      chunk.map((m) => ({ key: m.key as string, body: m })),
+      now,
+    );
+    await sendAll(
+      env,
+      chunk.filter((m) => open.has(m.key as string)).map((body) => ({ body })),
+    );
+  }
+}
+
+/** Sends messages as they are (the sweep's re-sends of recorded pages, a dead letter replayed). */
+export async function sendAll(env: AppEnv, messages: Body[]) {
   // sendBatch takes at most 100 messages (and 256 KB) a call (developers.cloudflare.com/queues/platform/limits/).
   for (let i = 0; i < messages.length; i += 100) await env.SOS_FANOUT.sendBatch(messages.slice(i, i + 100));
 }
 
-/** Queues the plan of an area's people after `after` (null: from its first). */
-export async function enqueuePlan(env: AppEnv, broadcastId: string, cells: string[], phase: "present" | "late", after: AreaCursor | null) {
-  await env.SOS_FANOUT.send({ broadcastId, audience: "nearby", page: { cells, phase, after, plan: true } } satisfies SosFanoutMessage);
+/** The SOS's job is finished: counted once, by whoever finished it (the request, the sweep or the last page). */
+export async function recordSosSent(db: Db, row: BroadcastRow) {
+  await recordEvent(db, `sos.${row.channel}`, { area: coarseArea(row.geohash), userId: row.userId });
 }
 
 /**
@@ -193,7 +235,7 @@ export function nextPage(got: { id: string; at: number }[], size: number, phase:
  * queues one page message per 50 of them, each starting at its cursor, and the next plan, in one sendBatch.
  * So a huge area takes one hop of the queue per 5,000 people, not per 50, and its pages run side by side.
  */
-async function planArea(env: AppEnv, db: Db, row: BroadcastRow, page: Extract<SosFanoutMessage, { page: unknown }>["page"]) {
+async function planArea(env: AppEnv, db: Db, row: BroadcastRow, page: Extract<SosFanoutMessage, { page: unknown }>["page"], now: Date) {
   const { cells, phase, after } = page;
   const got = await areaPage(db, {
     geohashes: cells,
@@ -203,27 +245,35 @@ async function planArea(env: AppEnv, db: Db, row: BroadcastRow, page: Extract<So
     after,
     size: SOS_FANOUT_PLAN,
   });
-  const messages: Body[] = [];
-  for (let i = 0; i < got.length; i += SOS_FANOUT_BATCH) {
-    const start = i === 0 ? after : { at: got[i - 1].at, id: got[i - 1].id };
-    messages.push({ body: { broadcastId: row.id, audience: "nearby", page: { cells, phase, after: start } } });
-  }
+  const messages: SosFanoutMessage[] = [];
+  for (let i = 0; i < got.length; i += SOS_FANOUT_BATCH)
+    messages.push(pageMessage(row.id, cells, phase, i === 0 ? after : { at: got[i - 1].at, id: got[i - 1].id }));
   const next = nextPage(got, SOS_FANOUT_PLAN, phase);
-  if (next) messages.push({ body: { broadcastId: row.id, audience: "nearby", page: { cells, ...next, plan: true } } });
-  await sendAll(env, messages);
+  if (next) messages.push(planMessage(row.id, cells, next.phase, next.after));
+  await queueTracked(env, db, row.id, messages, now);
   await faultPoint("sos.consumer.planned", env);
 }
 
-/** One message: alert whoever no earlier attempt reached. "done" acks it; "failed" and "busy" retry it. */
-export async function deliverFanout(env: AppEnv, db: Db, msg: SosFanoutMessage, now = new Date()): Promise<"done" | "failed" | "busy"> {
+export type FanoutOutcome = { outcome: "done" | "failed" } | { outcome: "busy"; until: number };
+
+/**
+ * One message: alert whoever no earlier attempt reached; once all are reached its page is closed (and the job
+ * finished if that was the last). "done" acks it; "failed" retries it, "busy" retries it once the claims held by
+ * another attempt (`until`) have lapsed.
+ */
+export async function deliverFanout(env: AppEnv, db: Db, msg: SosFanoutMessage, now = new Date()): Promise<FanoutOutcome> {
   const row = await findBroadcast(db, msg.broadcastId);
   const sender = row && (await findUserById(db, row.userId));
-  if (!row || !sender) return "done"; // The SOS (or its sender) was deleted: nothing left to send.
+  if (!row || !sender) return { outcome: "done" }; // The SOS (or its sender) was deleted: nothing left to send.
+  const reached = async (): Promise<FanoutOutcome> => {
+    if (msg.key && (await pageReached(db, row.id, msg.key, now))) await recordSosSent(db, row);
+    return { outcome: "done" };
+  };
   let userIds: string[];
   if ("page" in msg) {
     if (msg.page.plan) {
-      await planArea(env, db, row, msg.page);
-      return "done";
+      await planArea(env, db, row, msg.page, now);
+      return reached();
     }
     const got = await areaPage(db, {
       geohashes: msg.page.cells,
@@ -236,12 +286,13 @@ export async function deliverFanout(env: AppEnv, db: Db, msg: SosFanoutMessage, 
     // Someone who left the area since the plan makes this page read one more of the next: claimed once anyway.
     userIds = got.map((p) => p.id);
   } else userIds = msg.userIds;
-  if (userIds.length === 0) return "done";
-  const { statuses } = await alertOnce(env, db, row, sender, msg.audience, userIds, "sos.consumer", now);
+  if (userIds.length === 0) return reached();
+  const { statuses, heldUntil } = await alertOnce(env, db, row, sender, msg.audience, userIds, "sos.consumer", now);
   const left = [...statuses.values()];
-  if (left.includes("failed")) return "failed";
-  if (left.includes("sending")) return "busy";
-  return "done";
+  if (left.includes("failed")) return { outcome: "failed" };
+  // Claimed but not yet pushed (by a live attempt, or one that died): not reached until pushed.
+  if (left.includes("sending")) return { outcome: "busy", until: heldUntil ?? now.getTime() + CLAIM_LEASE_MS };
+  return reached();
 }
 
 const backoff = (attempts: number) => Math.min(60, 5 * 2 ** (attempts - 1));
@@ -259,10 +310,12 @@ export async function consumeSosFanout(batch: MessageBatch<unknown>, env: AppEnv
     // A second delivery: the last one failed or its Worker died (decision 053's counter).
     if (message.attempts > 1) await countTrouble(db, "queue_retried").catch((e) => console.error("sos fan-out: counting", e));
     try {
-      const outcome = await deliverFanout(env, db, parsed.data, now ?? new Date());
-      if (outcome === "done") message.ack();
-      // A live attempt holds some claims: look again once they could have lapsed.
-      else if (outcome === "busy") message.retry({ delaySeconds: CLAIM_LEASE_MS / 1000 });
+      const at = now ?? new Date();
+      const result = await deliverFanout(env, db, parsed.data, at);
+      if (result.outcome === "done") message.ack();
+      // Another attempt holds some claims: look again once the last of them could have lapsed.
+      else if (result.outcome === "busy")
+        message.retry({ delaySeconds: Math.min(CLAIM_LEASE_MS / 1000, Math.max(1, Math.ceil((result.until - at.getTime()) / 1000) + 1)) });
       else message.retry({ delaySeconds: backoff(message.attempts) });
     } catch (e) {
       console.error("sos fan-out: batch failed", e);

@@ -2,12 +2,12 @@
 // the area room, notify and push to people in that area, message the sender's emergency contacts, and say
 // what was reached. Idempotent per (user, clientRequestId); one failing channel never stops the others.
 import { AREA_USERS_KEY, edgeCached } from "../admin/edge-cache";
-import { coarseArea, countTrouble, recordEvent } from "../analytics";
+import { countTrouble } from "../analytics";
 import { DEFAULT_TTL, type Envelope, EnvelopeSchema, nearbyRoomId } from "../../core/envelope";
 import { nameForOthers } from "../../core/names";
 import { distanceMetres } from "../../core/geohash";
 import { placeFromText, resolveArea } from "../../core/places";
-import type { EmergencyType, NearbySos, SosReached } from "../../core/sos-schemas";
+import type { EmergencyType, NearbySos, SosFanoutMessage, SosReached } from "../../core/sos-schemas";
 import type { Db } from "../../db";
 import {
   activeBroadcastsNear,
@@ -23,7 +23,19 @@ import {
   setReached,
   userIdsByPhones,
 } from "../../db/queries/emergency";
-import { areaPage, claimStep, countAreaPeople, finishJob, markStepDone, stepsOf, unfinishedJobs } from "../../db/queries/sos-jobs";
+import {
+  areaPage,
+  claimContact,
+  contactAttempts,
+  countAreaPeople,
+  finishJob,
+  markStepDone,
+  pagesRequeued,
+  stalePages,
+  stepsOf,
+  unfinishedJobs,
+} from "../../db/queries/sos-jobs";
+import { outboundDelivered } from "../../db/queries/outbox";
 import { faultPoint, InjectedFault } from "../../core/faults";
 import { findPhoneChannel } from "../../db/queries/phone-channels";
 import { findUserById, saveUserLocation } from "../../db/queries/users";
@@ -38,7 +50,19 @@ import { forgetSosCell } from "./banner";
 import { CHANNEL_TEXTS, type ChannelLanguage, fill, resolveChannelLanguage } from "../../core/ussd-texts";
 import { auditAction } from "../admin";
 import { ADDRESS_LIMITS } from "../limits";
-import { alertOnce, areaCells, CLAIM_LEASE_MS, enqueuePeople, enqueuePlan, INLINE_RECIPIENTS, nextPage, typeLabel } from "./fanout";
+import {
+  alertOnce,
+  areaCells,
+  CLAIM_LEASE_MS,
+  INLINE_RECIPIENTS,
+  nextPage,
+  peopleMessages,
+  planMessage,
+  queueTracked,
+  recordSosSent,
+  sendAll,
+  typeLabel,
+} from "./fanout";
 import { hasProvenPhone, isFarSos, knownPosition, sosLimits, tooManySos } from "./limits";
 import { roomStub } from "../rooms/stub";
 
@@ -151,11 +175,26 @@ function contactText(row: BroadcastRow, sender: User, language: ChannelLanguage)
   });
 }
 
+/**
+ * The ids an attempt's WhatsApp and SMS to a contact are recorded under (outbound_messages): made from the SOS, the
+ * contact and the attempt's number, so a later attempt finds whether an earlier one's message went (decision 054).
+ */
+function contactMessageIds(broadcastId: string, contactId: string, attempt: number) {
+  return { whatsapp: `sos-${broadcastId}-${contactId}-${attempt}-w`, sms: `sos-${broadcastId}-${contactId}-${attempt}-s` };
+}
+
+/** Whether a message of attempts 1…`upTo` to this contact was taken (the dev outbox kept it, or Twilio accepted it). */
+async function contactReached(db: Db, broadcastId: string, contactId: string, upTo: number): Promise<boolean> {
+  if (upTo < 1) return false;
+  const ids = Array.from({ length: upTo }, (_, i) => Object.values(contactMessageIds(broadcastId, contactId, i + 1))).flat();
+  return outboundDelivered(db, ids);
+}
+
 /** WhatsApp first, SMS when WhatsApp fails; true when one of them took it. */
-async function messageContact(env: AppEnv, db: Db, to: string, body: string): Promise<boolean> {
-  const wa = await sendMessage(env, db, { to, channel: "whatsapp", body });
+async function messageContact(env: AppEnv, db: Db, to: string, body: string, ids: { whatsapp: string; sms: string }): Promise<boolean> {
+  const wa = await sendMessage(env, db, { to, channel: "whatsapp", body }, { id: ids.whatsapp });
   if (wa.status !== "failed") return true;
-  const sms = await sendMessage(env, db, { to, channel: "sms", body });
+  const sms = await sendMessage(env, db, { to, channel: "sms", body }, { id: ids.sms });
   return sms.status !== "failed";
 }
 
@@ -184,7 +223,8 @@ interface AreaResult {
 /**
  * The SOS job (docs/decisions/054-sos-a-durable-job.md): the room, the area and the contacts run side by side,
  * each skipped when an earlier attempt recorded it done in sos_steps and recorded when it completes; once all
- * three are done the job is finished (job_done_at) and its answer stored. The first request runs it; a retry
+ * three are done its answer is stored, and the job is finished (job_done_at) once every page it queued is reached
+ * too (the last page finishes it otherwise). The first request runs it; a retry
  * with the same clientRequestId and the Cron sweep run it again, each doing only what is left. One failing
  * channel never stops the others; a failed or timed-out step is left for the sweep.
  */
@@ -234,15 +274,22 @@ export async function runSosJob(
     const firstPage = cells.length
       ? await areaPage(db, { geohashes: cells, exceptUserId: user.id, snapshot, phase: "present", after: null, size: share })
       : [];
-    // The rest of the area, page by page on the queue (no cap: decision 054 replaces AREA_RECIPIENTS_MAX).
+    // The rest of the area, page by page on the queue (no cap: decision 054 replaces AREA_RECIPIENTS_MAX), each
+    // message recorded as an open page of the job first, so that one the queue loses is sent again by the sweep.
     const next = cells.length ? (share > 0 ? nextPage(firstPage, share, "present") : { phase: "present" as const, after: null }) : null;
-    const [queuedContacts, queuedNearby] = await Promise.all([
-      enqueuePeople(env, row.id, "contacts", contactUsers.slice(knownNow.length)),
-      next
-        ? enqueuePlan(env, row.id, cells, next.phase, next.after).then(async () =>
-            next.phase === "present" ? Math.max(0, (await countAreaPeople(db, cells, user.id)) - firstPage.length) : 0,
-          )
-        : 0,
+    const queuedContacts = contactUsers.length - knownNow.length;
+    const [, queuedNearby] = await Promise.all([
+      queueTracked(
+        env,
+        db,
+        row.id,
+        [
+          ...peopleMessages(row.id, "contacts", contactUsers.slice(knownNow.length)),
+          ...(next ? [planMessage(row.id, cells, next.phase, next.after)] : []),
+        ],
+        now,
+      ),
+      next?.phase === "present" ? countAreaPeople(db, cells, user.id).then((n) => Math.max(0, n - firstPage.length)) : 0,
     ]);
     await faultPoint("sos.area.queued", env);
     const [known, near] = await Promise.all([
@@ -263,7 +310,7 @@ export async function runSosJob(
     // A push the service refused, and a person claimed by an attempt that may have died, go on the queue: it
     // retries the first with backoff and takes the second over once its claim lapses (decision 054).
     const leftIds = statuses.filter(([, s]) => s === "failed" || s === "sending").map(([u]) => u);
-    if (leftIds.length) await enqueuePeople(env, row.id, "nearby", leftIds);
+    if (leftIds.length) await queueTracked(env, db, row.id, peopleMessages(row.id, "nearby", leftIds), now);
     const result: AreaResult = {
       pushed: statuses.filter(([, s]) => s === "pushed").length,
       stored: known.stored + near.stored,
@@ -287,15 +334,27 @@ export async function runSosJob(
         const step = `contact:${c.phone}`;
         const before = doneResult(step);
         if (before) return before.ok ? "ok" : "failed";
-        // Claimed before the message goes, so a retry never messages a contact twice (decision 054's window).
-        if (!(await claimStep(db, row.id, step, CLAIM_LEASE_MS, now))) return "busy";
+        // Claimed before the message goes, numbering the attempt; the message is recorded under an id made from
+        // that number, so a later attempt sees whether an earlier one's went and never sends it twice (decision 054).
+        const attempt = await claimContact(db, row.id, step, CLAIM_LEASE_MS, now);
+        if (attempt === null) {
+          // Held by another attempt: done already if its message went (the Worker died before writing "done").
+          if (await contactReached(db, row.id, c.id, await contactAttempts(db, row.id, step))) {
+            await markStepDone(db, row.id, step, { ok: true }, now);
+            return "ok";
+          }
+          return "busy";
+        }
         await faultPoint("sos.contacts.claimed", env);
-        const ok = await messageContact(
-          env,
-          db,
-          c.phone,
-          contactText(contactRow, user, (await phoneLanguage(db, c.phone)) ?? fallback),
-        ).catch(() => false);
+        const ok =
+          (await contactReached(db, row.id, c.id, attempt - 1)) ||
+          (await messageContact(
+            env,
+            db,
+            c.phone,
+            contactText(contactRow, user, (await phoneLanguage(db, c.phone)) ?? fallback),
+            contactMessageIds(row.id, c.id, attempt),
+          ).catch(() => false));
         await faultPoint("sos.contacts.sent", env);
         await markStepDone(db, row.id, step, { ok }, now);
         return ok ? "ok" : "failed";
@@ -346,11 +405,12 @@ export async function runSosJob(
     notified: areaR.status === "fulfilled" ? areaR.value.stored : 0,
     areaWithheld,
   };
-  const finished = [roomR, areaR, contactsR].every((r) => r.status === "fulfilled");
-  if (finished) {
-    await finishJob(db, row.id, answer, now);
+  const stepsDone = [roomR, areaR, contactsR].every((r) => r.status === "fulfilled");
+  // The job finishes once its pages on the queue are reached too; if some are still open, the last of them finishes it.
+  if (stepsDone) {
+    const finished = await finishJob(db, row.id, answer, now);
     await faultPoint("sos.finished", env);
-    await recordEvent(db, `sos.${row.channel}`, { area: coarseArea(geohash), userId: user.id });
+    if (finished) await recordSosSent(db, row);
   } else await setReached(db, row.id, answer);
   return { id: row.id, reached, failed, room, queued, areaWithheld: answer.areaWithheld };
 }
@@ -361,17 +421,45 @@ export const SOS_SWEEP_CRON = "* * * * *";
 /** How long after it was sent an unfinished SOS job is taken to have lost its Worker (the Cron resumes it). */
 export const SOS_UNFINISHED_AFTER_MS = 30_000;
 
+/** How long an open page of the fan-out may wait, with no page of its job reached meanwhile, before it is sent again. */
+export const SOS_PAGE_STALE_MS = 60_000;
+/** Sends of one page by the sweep before it is given up (its message left in the dead-letter queue for staff). */
+export const SOS_PAGE_REQUEUES = 5;
+
 /**
- * The Cron sweep: SOS of the last day whose job is unfinished 30 s after it was sent are resumed, and counted
- * (countTrouble "sos_unfinished"). Answers how many it resumed.
+ * The Cron sweep: SOS of the last day whose job is unfinished 30 s after it was sent are resumed from their first
+ * unfinished step, and the pages of their fan-out the queue lost are sent again (a page waits SOS_PAGE_STALE_MS,
+ * doubling with each re-send, and only while its job reaches nothing). Those it had to resume are counted
+ * (countTrouble "sos_unfinished"); a fan-out still moving is not. Answers how many jobs it looked at.
  */
 export async function resumeUnfinishedSos(env: AppEnv, db: Db, now = new Date()): Promise<number> {
   const rows = await unfinishedJobs(db, now, SOS_UNFINISHED_AFTER_MS, 20);
   for (const row of rows) {
-    await countTrouble(db, "sos_unfinished");
-    const user = await findUserById(db, row.userId);
-    if (!user) continue;
-    await runSosJob(env, db, row, user, { now }).catch((e) => console.error("sos: resuming job", row.id, e));
+    try {
+      const steps = await stepsOf(db, row.id);
+      const stepsLeft = !["room", "area", "contacts"].every((s) => steps.get(s)?.state === "done");
+      const lost = await stalePages(db, row.id, now, SOS_PAGE_STALE_MS, 100);
+      if (stepsLeft || lost.length) await countTrouble(db, "sos_unfinished");
+      if (lost.length) {
+        // Sent before noted: a sweep that dies in between sends them again next time, which the claims make harmless.
+        await sendAll(
+          env,
+          lost.map((p) => ({ body: p.body as SosFanoutMessage })),
+        );
+        await pagesRequeued(
+          db,
+          row.id,
+          lost.map((p) => p.key),
+          SOS_PAGE_REQUEUES,
+          now,
+        );
+      }
+      const user = await findUserById(db, row.userId);
+      // Steps all done and nothing open: the job ends here (a crash after its last page, before finishing it).
+      if (user) await runSosJob(env, db, row, user, { now });
+    } catch (e) {
+      console.error("sos: resuming job", row.id, e);
+    }
   }
   return rows.length;
 }

@@ -5,7 +5,9 @@
 // point, the web client sends the same form again (the same clientRequestId), the Cron sweep runs (wrangler's
 // `/cdn-cgi/local/scheduled` route, as Cloudflare would each minute) and the queue carries on; then every neighbour must
 // have been pushed exactly once (twice only at the `.pushed` points, decision 054's window), the contact messaged
-// once (twice only at `sos.contacts.sent`), and the sender's SOS answer "sent" (its id, nothing failed).
+// exactly once, the job finished in D1 (every queued page reached, decision 054), and the sender's SOS answer
+// "sent" (its id, nothing failed). Queue messages in flight die with workerd (miniflare keeps them in memory): the
+// sweep must send again what they carried.
 import { execFileSync } from "node:child_process";
 import { createServer } from "node:http";
 import { webcrypto } from "node:crypto";
@@ -19,6 +21,8 @@ const UNFINISHED_AFTER_MS = 30_000;
 const LEASE_MS = 60_000;
 /** By then the sweep (from 30 s, each 10 s here) and the queue's retry of a claim held by the dead Worker (after the lease) are done. */
 const SETTLE_AFTER_SENT_MS = LEASE_MS + 40_000;
+/** A page lost with its message is sent again once it has waited a minute with its job reaching nothing (decision 054): long enough for that. */
+const PAGE_AGAIN_AFTER_SENT_MS = 60_000 + 60_000;
 
 const b64url = (bytes) => Buffer.from(bytes).toString("base64url");
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -137,12 +141,22 @@ export default {
     const res = await send(server, ctx);
     ctx.retried = { status: res.status, ...(await res.json().catch(() => ({}))) };
     const mayRepeat = /\.(claimed|stored|pushed)$/.test(ctx.point ?? "") || ctx.point === "sos.contacts.sent";
-    const deadline = Math.max(ctx.sentAt + SETTLE_AFTER_SENT_MS, Date.now() + 15_000);
+    const deadline = Math.max(ctx.sentAt + Math.max(SETTLE_AFTER_SENT_MS, PAGE_AGAIN_AFTER_SENT_MS), Date.now() + 15_000);
     let lastSweep = 0;
+    let lastJobRead = 0;
     ctx.sweeps = 0;
     while (Date.now() < deadline) {
       const allReached = pushesOf(ctx).every((n) => n > 0) && (await contactMessages(server, ctx)) > 0;
-      if (allReached && (!mayRepeat || Date.now() > ctx.sentAt + UNFINISHED_AFTER_MS + LEASE_MS + 5000)) break;
+      // Everyone reached is not the end: the job must finish too (a page whose message died with workerd keeps it
+      // open until the sweep sends it again and it is closed), read from D1 at most every 10 s.
+      if (
+        allReached &&
+        (!mayRepeat || Date.now() > ctx.sentAt + UNFINISHED_AFTER_MS + LEASE_MS + 5000) &&
+        Date.now() - lastJobRead > 10_000
+      ) {
+        lastJobRead = Date.now();
+        if (jobRecord(server, ctx)?.done) break;
+      }
       if (Date.now() > ctx.sentAt + UNFINISHED_AFTER_MS && Date.now() - lastSweep > 10_000) {
         lastSweep = Date.now();
         ctx.sweeps++;
@@ -167,20 +181,18 @@ export default {
     const sent = shown.id && shown.failed.length === 0 && shown.created === false;
     // Someone never pushed: was the job left unfinished, or were they never claimed at all (their page was only on
     // the queue, which under wrangler dev is kept in memory and dies with workerd: miniflare's queue broker)?
-    let why = "";
-    if (never > 0) {
-      const job = jobRecord(server, ctx);
-      why = job ? ` (job ${job.done ? "finished" : "unfinished"}; ${NEIGHBOURS - Number(job.claimed)} of ${NEIGHBOURS} never claimed)` : "";
+    // The job's record: finished (its last page closes it a moment after the last push), and how many were claimed.
+    let job = jobRecord(server, ctx);
+    if (job && !job.done) {
+      await sleep(10_000);
+      job = jobRecord(server, ctx);
     }
-    const survived =
-      never === 0 &&
-      more === 0 &&
-      (pushWindow || twice === 0) &&
-      (contact === 1 || (contact === 2 && ctx.point === "sos.contacts.sent")) &&
-      sent;
+    const finished = Boolean(job?.done);
+    const why = never > 0 && job ? ` (${NEIGHBOURS - Number(job.claimed)} of ${NEIGHBOURS} never claimed)` : "";
+    const survived = never === 0 && more === 0 && (pushWindow || twice === 0) && contact === 1 && finished && sent;
     return {
       survived,
-      checked: `retry answered ${ctx.retried.status}; sweeps ${ctx.sweeps}; ${NEIGHBOURS} neighbours pushed once ${once}, twice ${twice}, never ${never}${why}${more ? `, more ${more}` : ""}; contact messaged ${contact}×; the sender's SOS shown ${sent ? "sent" : `not sent (${JSON.stringify(shown).slice(0, 120)})`}`,
+      checked: `retry answered ${ctx.retried.status}; sweeps ${ctx.sweeps}; ${NEIGHBOURS} neighbours pushed once ${once}, twice ${twice}, never ${never}${why}${more ? `, more ${more}` : ""}; contact messaged ${contact}×; job ${finished ? "finished" : "unfinished"}; the sender's SOS shown ${sent ? "sent" : `not sent (${JSON.stringify(shown).slice(0, 120)})`}`,
     };
   },
 };
