@@ -85,6 +85,8 @@ export const SECRET_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   premium_claims: ["phone_hash"],
   emergency_broadcasts: ["address_key", "address_hash"],
   sos_responses: ["address_hash"],
+  // A team invitation's code, kept as a keyed hash like a phone code (docs/decisions/067-enterprise-teams.md).
+  org_invites: ["code_hash"],
 };
 
 /** Columns holding phone numbers, by table: shown only masked, so only as they are (see `maskedUse`). */
@@ -98,6 +100,7 @@ export const MASKED_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   // The global directory of decision 058: a verified phone, masked like users.phone.
   person_directory: ["phone"],
   outbound_messages: ["to"],
+  org_invites: ["phone"],
 };
 
 const MASKED_NAMES = new Set(Object.values(MASKED_COLUMNS).flat());
