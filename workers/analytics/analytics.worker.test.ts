@@ -78,6 +78,10 @@ describe("analytics", () => {
     await vi.waitFor(async () => expect((await metricsOf(admin.cookie)).messageVolume).toBe(Number(before.messageVolume) + 3), {
       timeout: 3000,
     });
+    // An SOS counts once its job has finished, after the queue has read its area (docs/decisions/054).
+    await vi.waitFor(async () => expect((await metricsOf(admin.cookie)).emergencyAlerts).toBe(Number(before.emergencyAlerts) + 1), {
+      timeout: 5000,
+    });
     const after = await metricsOf(admin.cookie);
     expect(after.byKind["message.nearby"] ?? 0).toBe((before.byKind["message.nearby"] ?? 0) + 3);
     // a and b (who verified the anonymous identity she started with): two new people, one verification.
@@ -122,8 +126,10 @@ describe("analytics", () => {
       json: { message: "Flood at the junction", emergencyType: "flood", locationText: "Lekki", clientRequestId: newId() },
     });
     expect(sos.status).toBe(201);
+    await vi.waitFor(async () => expect((await metricsOf(admin.cookie, "1h")).emergencyAlerts).toBe(Number(before.emergencyAlerts) + 1), {
+      timeout: 5000,
+    });
     const after = await metricsOf(admin.cookie, "1h");
-    expect(after.emergencyAlerts).toBe(Number(before.emergencyAlerts) + 1);
     expect(after.signups).toBe(Number(before.signups) + 1);
     // An event 3 hours ago counts in 24h but not in 1h.
     await env.DB.prepare("insert into analytics_hourly (hour, kind, area, count) values (?, 'sos.ussd', '', 5)")
@@ -226,6 +232,10 @@ describe("a person's own analytics", () => {
 
     await vi.waitFor(async () => expect((await (await mine(me.cookie, "1h")).json<Record<string, number>>()).messagesSent).toBe(2), {
       timeout: 3000,
+    });
+    // The SOS counts once its job has finished, after the queue has read its area (docs/decisions/054).
+    await vi.waitFor(async () => expect((await (await mine(me.cookie, "1h")).json<Record<string, number>>()).sosSent).toBe(1), {
+      timeout: 5000,
     });
     const figures = await (await mine(me.cookie, "1h")).json<Record<string, unknown>>();
     expect(figures).toMatchObject({
