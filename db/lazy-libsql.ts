@@ -1,6 +1,6 @@
 // libSQL's HTTP client, loaded on the first statement: with D1 as the default (docs/architecture.md §3), an isolate
 // that never sees `DATABASE_URL` never evaluates it (docs/decisions/070-light-enough-for-2g.md).
-import type { Client, Config } from "@libsql/client/web";
+import type { Client, Config, TransactionMode } from "@libsql/client/web";
 import type { DrizzleConfig } from "drizzle-orm";
 import { construct } from "drizzle-orm/libsql/driver-core";
 import type { LibSQLDatabase } from "drizzle-orm/libsql/driver-core";
@@ -37,7 +37,7 @@ export function lazyLibsqlClient(config: Config, load: Load = defaultLoad(config
       real().then((c) => (typeof stmt === "string" ? c.execute(stmt, args) : c.execute(stmt))),
     batch: (stmts, mode) => real().then((c) => c.batch(stmts, mode)),
     migrate: (stmts) => real().then((c) => c.migrate(stmts)),
-    transaction: (mode?: Parameters<Client["transaction"]>[0]) => real().then((c) => c.transaction(mode)),
+    transaction: (mode?: TransactionMode) => real().then((c) => c.transaction(mode)),
     executeMultiple: (sql) => real().then((c) => c.executeMultiple(sql)),
     sync: () => real().then((c) => c.sync()),
     close: () => {
