@@ -205,8 +205,8 @@ if (rows2g.length)
   ${TWO_G.uploadThroughputKbps} Kbps up, ${TWO_G.rttMs} ms round trip, ${TWO_G.cpuSlowdownMultiplier}× CPU slowdown. First visit: Lighthouse clears the
   cache and the offline worker first. Repeat: the same page again at once in the same browser profile, keeping what
   the first visit left (HTTP cache, the offline worker if it installed).
-- HTML: the page's document compressed with gzip -9, as a deploy would send it (\`wrangler dev\` sends it
-  uncompressed, so the "document transferred" column is the uncompressed size and the simulation takes that).
+- HTML gzipped: the page's document compressed with gzip -9 (what \`bench/bundle\` reports); "document
+  transferred" is what Lighthouse saw on the wire from \`wrangler dev\` (compressed, with headers).
 - ${RUNS} runs of each; the row is the run with the median LCP.
 
 | page | visit | LCP (s), median (range) | FCP (s) | HTML gzipped (KiB) | document transferred (KiB) | total transferred (KiB) | requests | requests before the first paint | LCP goal |
