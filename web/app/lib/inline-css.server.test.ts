@@ -1,17 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { INERT_REL, inlineStylesheet, inlineStylesheetStream } from "./inline-css.server";
 
-// The head React Router writes (the same shape web/app/lib/paint-first.server.test.ts pins).
+// The head React Router writes: its stylesheet links end in `#`.
 const HEAD =
   '<!DOCTYPE html><html lang="ha"><head><meta charSet="utf-8"/><title>Ƙungiya — LinkUp</title>' +
-  '<link nonce="n1" rel="stylesheet" href="/assets/root-c.css"/>';
+  '<link nonce="n1" rel="stylesheet" href="/assets/root-c.css#"/>';
 const REST = "</head><body><main><p>Saƙo</p></main></body></html>";
 const CSS = "body{margin:0}.card{padding:1rem}";
 
 describe("the stylesheet inline", () => {
   it("puts the CSS in the head under the page's nonce and leaves the link inert, so the paint waits for no request", () => {
     const out = inlineStylesheet(HEAD, "n1", CSS);
-    expect(out).toContain(`<style nonce="n1">${CSS}</style><link nonce="n1" rel="${INERT_REL}" href="/assets/root-c.css"/>`);
+    expect(out).toContain(`<style nonce="n1">${CSS}</style><link nonce="n1" rel="${INERT_REL}" href="/assets/root-c.css#"/>`);
     expect(out).not.toContain('rel="stylesheet"');
   });
 

@@ -4,8 +4,8 @@
 import rootCss from "../styles.css?inline";
 
 const HEAD_END = "</head>";
-/** The root stylesheet's link as React Router writes it (attributes in any order around `rel` and `href`). */
-const ROOT_LINK = /<link([^>]*) rel="stylesheet" href="\/assets\/root-[^"]+\.css"([^>]*)\/>/;
+/** The root stylesheet's link as React Router writes it (its href ends `.css#`: React Router's own mark). */
+const ROOT_LINK = /<link([^>]*) rel="stylesheet" href="\/assets\/root-[^"]+\.css#?"([^>]*)\/>/;
 /**
  * What the link becomes: kept in place so React hydrates the same element (it leaves a server attribute it did not
  * expect as it is), but inert, so the browser fetches nothing. Client navigations keep the <style>.
