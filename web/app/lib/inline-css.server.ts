@@ -7,10 +7,12 @@ const HEAD_END = "</head>";
 /** The root stylesheet's link as React Router writes it (its href ends `.css#`: React Router's own mark). */
 const ROOT_LINK = /<link([^>]*) rel="stylesheet" href="\/assets\/root-[^"]+\.css#?"([^>]*)\/>/;
 /**
- * What the link becomes: kept in place so React hydrates the same element (it leaves a server attribute it did not
- * expect as it is), but inert, so the browser fetches nothing. Client navigations keep the <style>.
+ * The link stays as React Router wrote it, so React hydrates it (React matches a link by rel, href, crossOrigin and
+ * title, and skips the <style> in the head, a tag it did not render), but `disabled`: the browser neither fetches
+ * nor applies a disabled stylesheet, and React never touches an attribute it did not render. Client navigations keep
+ * the <style>.
  */
-export const INERT_REL = "x-linkup-inlined-stylesheet";
+export const DISABLED = ' disabled=""';
 
 /** The head with the root stylesheet's link swapped for the same CSS inline; any other head is returned as it was. */
 export function inlineStylesheet(head: string, nonce: string, css: string = rootCss): string {
@@ -18,7 +20,7 @@ export function inlineStylesheet(head: string, nonce: string, css: string = root
   if (!link || !css) return head;
   // `</style` cannot occur in CSS we wrote, but a stray one would end the element early: escape it like the HTML parser needs.
   const style = `<style nonce="${nonce}">${css.replaceAll("</style", "<\\/style")}</style>`;
-  const inert = link[0].replace('rel="stylesheet"', `rel="${INERT_REL}"`);
+  const inert = `${link[0].slice(0, -2)}${DISABLED}/>`;
   return head.slice(0, link.index) + style + inert + head.slice(link.index + link[0].length);
 }
 
