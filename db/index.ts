@@ -1,7 +1,6 @@
-import { createClient } from "@libsql/client/web";
 import { drizzle as drizzleD1 } from "drizzle-orm/d1";
-import { drizzle as drizzleLibsql } from "drizzle-orm/libsql/web";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
+import { lazyLibsqlDrizzle } from "./lazy-libsql";
 import { countingD1 } from "./query-count";
 import type { ReadSession } from "./read-replicas";
 import * as schema from "./schema";
@@ -25,8 +24,7 @@ export interface DbEnv {
  */
 export function createDb(env: DbEnv, reads?: ReadSession | null): Db {
   if (env.DATABASE_URL) {
-    const client = createClient({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN || undefined });
-    return drizzleLibsql(client, { schema }) as unknown as Db;
+    return lazyLibsqlDrizzle({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN || undefined }, { schema }) as unknown as Db;
   }
   const binding = reads?.binding ?? env.DB;
   const d1 = env.QUERY_COUNT === "1" ? countingD1(binding, reads?.replica ?? false) : binding;

@@ -10,8 +10,8 @@ export function newNonce(): string {
 }
 
 /**
- * Same-origin everything. Inline scripts need the nonce; inline styles are only `style` attributes React sets
- * (toast widths), so only style-src-attr allows them. Voice playback and images use blob: and data: URLs.
+ * Same-origin everything. Inline scripts and the page's one inline stylesheet need the nonce; other inline styles
+ * are only `style` attributes React sets (toast widths), so only style-src-attr allows them. Voice playback and images use blob: and data: URLs.
  */
 export function contentSecurityPolicy(nonce: string, https: boolean): string {
   return [
@@ -19,7 +19,8 @@ export function contentSecurityPolicy(nonce: string, https: boolean): string {
     // Stripe.js (the Payment Element on /subscribe) loads from js.stripe.com, talks to api.stripe.com and draws
     // its card fields in frames from Stripe (docs/decisions/018-billing.md).
     `script-src 'self' 'nonce-${nonce}' https://js.stripe.com`,
-    "style-src 'self'",
+    // The app's stylesheet is inline in each page, under the nonce (docs/decisions/070-light-enough-for-2g.md).
+    `style-src 'self' 'nonce-${nonce}'`,
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "media-src 'self' blob:",

@@ -3,6 +3,7 @@ import { renderToReadableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { appContext } from "./context";
+import { inlineStylesheetStream } from "./lib/inline-css.server";
 import { paintFirstStream } from "./lib/paint-first.server";
 
 export const streamTimeout = 5_000;
@@ -29,6 +30,6 @@ export default async function handleRequest(
   // Bots and no-JS clients get the whole document at once.
   if (isbot(request.headers.get("user-agent") || "") || routerContext.isSpaMode) await body.allReady;
   headers.set("Content-Type", "text/html; charset=utf-8");
-  // The HTML and its stylesheet alone before the first paint; the scripts start after it.
-  return new Response(paintFirstStream(body), { headers, status });
+  // The HTML alone before the first paint, its stylesheet inline (lib/inline-css.server.ts); the scripts start after it.
+  return new Response(paintFirstStream(inlineStylesheetStream(body, nonce)), { headers, status });
 }

@@ -36,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     requestId: context.get(appContext).requestId,
     // The saved setting, else Accept-Language, else English; a saved change revalidates this loader, so the
     // whole page switches at once (docs/decisions/031-web-app-languages.md).
-    i18n: pageLanguage(me?.user.settings.language, request),
+    i18n: await pageLanguage(me?.user.settings.language, request),
   };
 }
 

@@ -7,7 +7,7 @@ import { type AiCommand, findPremiumKeyword, LANGUAGES, type LanguageCode, parse
 import { answerLanguage } from "../../core/ai-languages";
 import type { UiLanguage } from "../../core/i18n/languages";
 import { REPLIES } from "./replies";
-import { translator } from "../../core/i18n/catalogs";
+import { loadTranslator } from "../../core/i18n/load-catalog";
 import { replyKeysFor } from "../../core/smart-reply-rules";
 import type { SmartReply, Translation } from "../../core/ai-schemas";
 import type { Tier } from "../../core/constants";
@@ -286,7 +286,7 @@ export async function smartReplies(
   input: { message: string; context?: string[]; mode?: AiMode; timeoutMs?: number; language?: UiLanguage },
 ): Promise<{ replies: SmartReply[]; source: "online" | "offline" }> {
   if (input.language && input.language !== "english" && !onlineProvider(env, input.mode)) {
-    const t = translator(input.language);
+    const t = await loadTranslator(input.language);
     return { replies: replyKeysFor(input.message).map((key, i) => ({ id: `reply-${i + 1}`, text: t(key) })), source: "offline" };
   }
   const out = await withFallback(

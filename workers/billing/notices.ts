@@ -1,7 +1,7 @@
 // What billing tells a person: a notification in the centre and the same words by WhatsApp (SMS when
 // WhatsApp fails), through the existing messaging adapter, in the language the person saved.
 import type { PaidTier } from "../../core/billing";
-import { translator } from "../../core/i18n/catalogs";
+import { loadTranslator, type Translate } from "../../core/i18n/load-catalog";
 import type { MessageKey } from "../../core/i18n/en";
 import { chooseLanguage, LANGUAGE_TAGS } from "../../core/i18n/languages";
 import { formatDate, formatNaira } from "../../core/i18n/translate";
@@ -17,15 +17,15 @@ import { sendMessage } from "../services/messaging";
 
 /** The words of one language: its messages, and its tag for dates and naira. */
 export interface Words {
-  t: ReturnType<typeof translator>;
+  t: Translate;
   tag: string;
 }
 /** A notice worded in whichever language the person reads (docs/decisions/031-web-app-languages.md). */
 export type Notice = (w: Words) => { title: string; content: string };
 
-export function wordsFor(saved: string | null | undefined): Words {
+export async function wordsFor(saved: string | null | undefined): Promise<Words> {
   const language = chooseLanguage(saved, null);
-  return { t: translator(language), tag: LANGUAGE_TAGS[language] };
+  return { t: await loadTranslator(language), tag: LANGUAGE_TAGS[language] };
 }
 
 const day = (w: Words, d: Date) => formatDate(d, w.tag, { day: "numeric", month: "long", year: "numeric" });
@@ -98,7 +98,7 @@ export const NOTICES = {
 export async function tellPerson(env: AppEnv, db: Db, userId: string, notice: Notice): Promise<void> {
   try {
     const user = await findUserById(db, userId);
-    const { title, content } = notice(wordsFor(user?.language));
+    const { title, content } = notice(await wordsFor(user?.language));
     await notify(env, db, userId, {
       type: "system",
       title,
@@ -132,7 +132,7 @@ export interface PreparedNotice {
  */
 export async function prepareNotice(env: AppEnv, db: Db, userId: string, notice: Notice): Promise<PreparedNotice> {
   const user = await findUserById(db, userId);
-  const { title, content } = notice(wordsFor(user?.language));
+  const { title, content } = notice(await wordsFor(user?.language));
   const stored = (await getPrefsFor(db, [userId])).get(userId)?.[PREF_FOR_TYPE.system] === true;
   const id = newId();
   const writes = stored

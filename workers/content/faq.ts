@@ -1,7 +1,7 @@
 // The FAQ in the reader's language (docs/decisions/031-web-app-languages.md): the entries LinkUp wrote (the seed,
 // db/seed-data.ts) have their words in every catalog, keyed by the entry's stable id; an entry staff add later has
 // no translation and reads as written.
-import { translator } from "../../core/i18n/catalogs";
+import { loadTranslator } from "../../core/i18n/load-catalog";
 import type { MessageKey } from "../../core/i18n/en";
 import { chooseLanguage } from "../../core/i18n/languages";
 
@@ -21,14 +21,14 @@ const FAQ_TEXT: Record<string, { question: MessageKey; answer: MessageKey }> = {
 };
 
 /** The saved language first, then the browser's, then English (core/i18n/languages.ts). */
-export function localizeFaq<T extends { id: string; question: string; answer: string }>(
+export async function localizeFaq<T extends { id: string; question: string; answer: string }>(
   items: T[],
   saved: string | null | undefined,
   acceptLanguage: string | null | undefined,
-): T[] {
+): Promise<T[]> {
   const language = chooseLanguage(saved, acceptLanguage);
   if (language === "english") return items;
-  const t = translator(language);
+  const t = await loadTranslator(language);
   return items.map((f) => {
     const keys = FAQ_TEXT[f.id];
     return keys ? { ...f, question: t(keys.question), answer: t(keys.answer) } : f;

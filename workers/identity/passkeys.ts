@@ -1,14 +1,7 @@
 // Passkeys (WebAuthn, through @simplewebauthn/server): register, list and remove them, and prove one as the
 // second factor of a sign-in (docs/decisions/030-passkeys.md). The relying party is the site the request came
 // to: its hostname is the RP ID and its origin the only accepted origin.
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from "@simplewebauthn/server";
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { fromBase64Url, toBase64Url } from "../../core/ids";
 import type { PasskeyView } from "../../core/security";
 import type { Db } from "../../db";
@@ -25,6 +18,11 @@ import { recordSecurityEvent } from "./security-events";
 import { utf8 } from "../../core/webcrypto";
 
 const CHALLENGE_MS = 5 * 60 * 1000;
+
+// The library and its ASN.1 and X.509 code (about half a megabyte) load on the first passkey request, not with
+// every isolate (docs/decisions/070-light-enough-for-2g.md).
+let library: Promise<typeof import("@simplewebauthn/server")> | undefined;
+const webauthn = () => (library ??= import("@simplewebauthn/server"));
 export const MAX_PASSKEYS = 10;
 
 export const PASSKEY_TEXT = {
@@ -79,6 +77,7 @@ export async function registrationOptions(
 ) {
   const existing = await listPasskeyRows(db, user.id);
   if (existing.length >= MAX_PASSKEYS) throw new DomainError("conflict", PASSKEY_TEXT.tooMany);
+  const { generateRegistrationOptions } = await webauthn();
   const options = await generateRegistrationOptions({
     rpName: "LinkUp",
     rpID: rp.rpID,
@@ -101,6 +100,7 @@ export async function registerPasskey(
   now = new Date(),
 ): Promise<PasskeyView> {
   const expectedChallenge = await takeChallenge(db, sessionId, "register", now);
+  const { verifyRegistrationResponse } = await webauthn();
   const checked = await verifyRegistrationResponse({
     response: input.response,
     expectedChallenge,
@@ -132,6 +132,7 @@ export async function removePasskey(db: Db, userId: string, id: string): Promise
 export async function authenticationOptions(db: Db, rp: RelyingParty, userId: string, sessionId: string, now = new Date()) {
   const rows = await listPasskeyRows(db, userId);
   if (rows.length === 0) throw new DomainError("invalid", PASSKEY_TEXT.none);
+  const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({
     rpID: rp.rpID,
     allowCredentials: rows.map((p) => ({ id: p.id, transports: p.transports })),
@@ -153,6 +154,7 @@ export async function provePasskey(
   const expectedChallenge = await takeChallenge(db, sessionId, "authenticate", now);
   const row = (await listPasskeyRows(db, userId)).find((p) => p.id === response.id);
   if (!row) throw new DomainError("invalid", PASSKEY_TEXT.failed);
+  const { verifyAuthenticationResponse } = await webauthn();
   const checked = await verifyAuthenticationResponse({
     response,
     expectedChallenge,

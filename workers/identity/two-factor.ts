@@ -1,7 +1,5 @@
 // Two-factor authentication with an authenticator app (TOTP, RFC 6238, through `otpauth`) and single-use
 // backup codes. See docs/decisions/020-two-factor.md for the rules on steps, lock-outs and backup codes.
-import * as OTPAuth from "otpauth";
-import QRCode from "qrcode";
 import type { TwoFactorView } from "../../core/api-types";
 import type { Db } from "../../db";
 import {
@@ -24,6 +22,7 @@ import { countPasskeys } from "./passkeys";
 import { isSealed, openSecret, sealSecret } from "./secret-box";
 import { recordSecurityEvent } from "./security-events";
 import { mac, sessionSecretOf } from "../mac";
+import { qrSvg as drawQrSvg } from "../services/qr-svg";
 
 export const TWO_FACTOR = {
   digits: 6,
@@ -59,7 +58,12 @@ export function twoFactorError(r: TwoFactorRefusal): DomainError {
   return new DomainError(codeForStatus(r.status), r.error, extra);
 }
 
-function totpOf(secret: string, label: string) {
+// `otpauth` loads with the first two-factor request, not with every isolate (docs/decisions/070-light-enough-for-2g.md).
+let otpauth: Promise<typeof import("otpauth")> | undefined;
+const loadOtpauth = () => (otpauth ??= import("otpauth"));
+
+async function totpOf(secret: string, label: string) {
+  const OTPAuth = await loadOtpauth();
   return new OTPAuth.TOTP({
     issuer: "LinkUp",
     label,
@@ -89,8 +93,8 @@ export async function isTwoFactorOn(db: Db, userId: string): Promise<boolean> {
 }
 
 async function setupOf(secret: string, label: string) {
-  const otpauthUrl = totpOf(secret, label).toString();
-  const qrSvg = await QRCode.toString(otpauthUrl, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
+  const otpauthUrl = (await totpOf(secret, label)).toString();
+  const qrSvg = await drawQrSvg(otpauthUrl, 1);
   return { secret, otpauthUrl, qrSvg };
 }
 
@@ -115,7 +119,7 @@ export async function twoFactorView(env: AppEnv, db: Db, userId: string, label: 
 export async function startTwoFactor(env: AppEnv, db: Db, userId: string, label: string): Promise<TwoFactorView | TwoFactorRefusal> {
   const row = await findTwoFactor(db, userId);
   if (row?.enabledAt) return { ok: false, status: 409, error: TWO_FACTOR_TEXT.alreadyOn };
-  const secret = new OTPAuth.Secret({ size: 20 }).base32;
+  const secret = new (await loadOtpauth()).Secret({ size: 20 }).base32;
   await saveTwoFactorSecret(db, userId, await sealSecret(sessionSecretOf(env), userId, secret));
   return { enabled: false, backupCodesLeft: 0, setup: await setupOf(secret, label) };
 }
@@ -143,7 +147,7 @@ async function checkCode(
   const typed = code.trim();
   if (/^\d{6}$/.test(typed)) {
     const secret = await secretOf(env, db, row);
-    const delta = totpOf(secret, userId).validate({ token: typed, timestamp: now.getTime(), window: TWO_FACTOR.window });
+    const delta = (await totpOf(secret, userId)).validate({ token: typed, timestamp: now.getTime(), window: TWO_FACTOR.window });
     const step = Math.floor(now.getTime() / 1000 / TWO_FACTOR.periodSeconds) + (delta ?? 0);
     // Only a newer step passes, in the same statement that records it: a code is good once, even in parallel.
     if (delta !== null && (await acceptTwoFactorStep(db, userId, step))) return { ok: true, usedBackup: false };

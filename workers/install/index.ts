@@ -1,9 +1,8 @@
 // Installing LinkUp (/download, /qr-install): the install link, its QR code drawn on the server, and the ways in
 // for phones that cannot install a web app (the USSD code and the WhatsApp number from configuration).
-import { create } from "qrcode/lib/core/qrcode";
-import { render } from "qrcode/lib/renderer/svg-tag";
 import { ussdCode } from "../contact-config";
 import type { AppEnv } from "../env";
+import { qrSvg as drawQrSvg } from "../services/qr-svg";
 
 export const INSTALL_PATH = "/download";
 
@@ -24,6 +23,6 @@ export function installInfo(env: AppEnv, requestUrl: string): InstallInfo {
 }
 
 /** An SVG QR code of `text` (medium error correction: readable from a cracked or dim screen). */
-export function qrSvg(text: string): string {
-  return render(create(text, { errorCorrectionLevel: "M" }), { margin: 2, color: { dark: "#000000ff", light: "#ffffffff" } });
+export function qrSvg(text: string): Promise<string> {
+  return drawQrSvg(text, 2);
 }

@@ -19,7 +19,7 @@ import {
 } from "../../db/queries/notifications";
 import { languagesOf, stealthUserIds } from "../../db/queries/users";
 import type { AppEnv } from "../env";
-import { translator } from "../../core/i18n/catalogs";
+import { loadTranslator, type Translate } from "../../core/i18n/load-catalog";
 import { chooseLanguage, type UiLanguage } from "../../core/i18n/languages";
 import { sendPush, vapidConfigured } from "../services/push";
 
@@ -35,7 +35,7 @@ export interface NotifyInput {
    * The title and content in each person's language (docs/decisions/031-web-app-languages.md); `title` and
    * `content` above stay the English ones, used where this gives none.
    */
-  localized?: (t: ReturnType<typeof translator>) => { title?: string; content?: string };
+  localized?: (t: Translate) => { title?: string; content?: string };
 }
 
 export interface NotifyResult {
@@ -150,7 +150,7 @@ async function store(db: Db, userIds: string[], input: NotifyInput): Promise<Sto
   const groups = input.localized ? await byLanguage(db, wanted) : new Map([["english" as UiLanguage, wanted]]);
   const rows: NotificationRow[] = [];
   for (const [language, ids] of groups) {
-    const words = input.localized?.(translator(language)) ?? {};
+    const words = input.localized?.(await loadTranslator(language)) ?? {};
     rows.push(
       ...(await insertNotifications(db, ids, {
         type: input.type,

@@ -1,7 +1,7 @@
 // Achievements in the person's language: core/rewards.ts names them in English (the spec's words); the answer
 // carries them translated, as the SOS push is (docs/decisions/031-web-app-languages.md), so every screen that
 // shows an achievement shows it in the language the person chose.
-import { translator } from "../../core/i18n/catalogs";
+import { loadTranslator } from "../../core/i18n/load-catalog";
 import type { MessageKey } from "../../core/i18n/en";
 import { chooseLanguage } from "../../core/i18n/languages";
 import type { RewardsAnswer } from "../../core/rewards";
@@ -23,8 +23,8 @@ const ACHIEVEMENT_TEXT: Record<string, { title: MessageKey; description: Message
 export const achievementTitleKey = (id: string): MessageKey | undefined => ACHIEVEMENT_TEXT[id]?.title;
 
 /** The saved language first, then the browser's, then English (core/i18n/languages.ts). */
-export function localizeRewards(answer: RewardsAnswer, saved: string | null | undefined, acceptLanguage: string | null | undefined) {
-  const t = translator(chooseLanguage(saved, acceptLanguage));
+export async function localizeRewards(answer: RewardsAnswer, saved: string | null | undefined, acceptLanguage: string | null | undefined) {
+  const t = await loadTranslator(chooseLanguage(saved, acceptLanguage));
   return {
     ...answer,
     achievements: answer.achievements.map((a) => {

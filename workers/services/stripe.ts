@@ -1,11 +1,21 @@
 // Stripe adapter (docs/architecture.md §9): the official SDK on workerd's fetch and WebCrypto. Only this file talks to
 // Stripe's API; the billing domain sees the `BillingProvider` interface.
-import Stripe from "stripe";
+// The SDK (about a third of a megabyte) loads on first use, so an isolate that never bills never evaluates it
+// (docs/decisions/070-light-enough-for-2g.md).
+import type Stripe from "stripe";
 import type { BillingProvider } from "../billing/provider";
 import { DomainError } from "../../core/domain-error";
 
+type StripeSdk = typeof Stripe;
+let sdk: Promise<{ Stripe: StripeSdk; crypto: ReturnType<StripeSdk["createSubtleCryptoProvider"]> }> | undefined;
+function loadStripe() {
+  sdk ??= import("stripe").then(({ default: Stripe }) => ({ Stripe, crypto: Stripe.createSubtleCryptoProvider() }));
+  return sdk;
+}
+
 /** Stripe's client on the Worker's fetch, looked up per call so tests can fake the network edge. */
-export function stripeClient(secretKey: string, opts: { host?: string } = {}): Stripe {
+export async function stripeClient(secretKey: string, opts: { host?: string } = {}): Promise<Stripe> {
+  const { Stripe } = await loadStripe();
   return new Stripe(secretKey, {
     httpClient: Stripe.createFetchHttpClient((input, init) => fetch(input, init)),
     maxNetworkRetries: 1,
@@ -13,22 +23,23 @@ export function stripeClient(secretKey: string, opts: { host?: string } = {}): S
   });
 }
 
-const cryptoProvider = Stripe.createSubtleCryptoProvider();
-
 /** Checks the `Stripe-Signature` header with Stripe's own SDK; throws on a missing, wrong or stale signature. */
 export async function verifyStripeSignature(body: string, signature: string, secret: string): Promise<unknown> {
-  return Stripe.webhooks.constructEventAsync(body, signature, secret, undefined, cryptoProvider);
+  const { Stripe, crypto } = await loadStripe();
+  return Stripe.webhooks.constructEventAsync(body, signature, secret, undefined, crypto);
 }
 
 /** Signs a payload the way Stripe does (used by the local stand-in to post its events through the handler). */
-export function signStripePayload(payload: string, secret: string): Promise<string> {
-  return Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret, cryptoProvider });
+export async function signStripePayload(payload: string, secret: string): Promise<string> {
+  const { Stripe, crypto } = await loadStripe();
+  return Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret, cryptoProvider: crypto });
 }
 
 async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
+    const { Stripe } = await loadStripe();
     if (e instanceof Stripe.errors.StripeError) {
       console.error(`stripe: ${what} failed`, e.type, e.code, e.message);
       throw new DomainError(
@@ -41,11 +52,13 @@ async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
 }
 
 export function stripeProvider(secretKey: string, opts: { host?: string } = {}): BillingProvider {
-  const stripe = stripeClient(secretKey, opts);
+  let client: Promise<Stripe> | undefined;
+  const connect = () => (client ??= stripeClient(secretKey, opts));
   return {
     name: "stripe",
     createCustomer: ({ userId, phone, nickname }) =>
       call("customer", async () => {
+        const stripe = await connect();
         const customer = await stripe.customers.create(
           { name: nickname, phone: phone ?? undefined, metadata: { userId } },
           // A double click never makes two customers for one person.
@@ -55,6 +68,7 @@ export function stripeProvider(secretKey: string, opts: { host?: string } = {}):
       }),
     createSubscription: ({ userId, customerId, priceId }) =>
       call("subscription", async () => {
+        const stripe = await connect();
         const sub = await stripe.subscriptions.create({
           customer: customerId,
           items: [{ price: priceId }],
@@ -68,9 +82,11 @@ export function stripeProvider(secretKey: string, opts: { host?: string } = {}):
         if (!clientSecret) throw new DomainError("upstream_failed", "The payment provider gave no payment session");
         return { object: sub, clientSecret };
       }),
-    setCancelAtPeriodEnd: (id, cancel) => call("cancel", () => stripe.subscriptions.update(id, { cancel_at_period_end: cancel })),
+    setCancelAtPeriodEnd: (id, cancel) =>
+      call("cancel", async () => (await connect()).subscriptions.update(id, { cancel_at_period_end: cancel })),
     changePrice: (id, priceId, prorate) =>
       call("change price", async () => {
+        const stripe = await connect();
         const sub = await stripe.subscriptions.retrieve(id);
         const item = sub.items.data[0];
         return stripe.subscriptions.update(id, {

@@ -12,7 +12,7 @@ export const content = new Hono<AppBindings>()
   .get("/stats/public", async (c) => c.json(await edgeCached("https://linkup.internal/public-stats", 60, () => publicStats(c.var.db))))
   .get("/stats/assistant", async (c) => c.json(await assistantUsage(c.var.db)))
   .get("/content/faq", async (c) =>
-    c.json({ items: localizeFaq(await listFaq(c.var.db), c.var.user?.language, c.req.header("accept-language")) }),
+    c.json({ items: await localizeFaq(await listFaq(c.var.db), c.var.user?.language, c.req.header("accept-language")) }),
   )
   .get("/content/blog", async (c) => c.json({ articles: await listBlogArticles(c.var.db) }))
   .get("/market/prices", async (c) => {

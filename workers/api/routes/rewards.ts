@@ -11,7 +11,7 @@ export const rewardsApi = new Hono<AppBindings>()
     const user = requireUser(c);
     // Rewards of achievements unlocked since the last look are granted before the answer shows them.
     await settleAchievements(c.env, c.var.db, user);
-    return c.json(localizeRewards(await rewardsFor(c.var.db, user.id), user.language, c.req.header("accept-language")));
+    return c.json(await localizeRewards(await rewardsFor(c.var.db, user.id), user.language, c.req.header("accept-language")));
   })
   .get("/leaderboard", async (c) => c.json(await leaderboard(c.var.db, c.var.user, parseWith(LeaderboardQuerySchema, c.req.query()))))
   .post("/rewards/daily", async (c) => {
