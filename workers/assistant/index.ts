@@ -166,7 +166,7 @@ async function answerCommand(env: AppEnv, db: Db, user: User, command: CountedCo
   switch (command.kind) {
     case "emergency":
       // First-aid steps are vetted text, never generated: the same answer on every channel and connection.
-      return { message: emergencyGuidanceIn(asked, command.situation), source: "offline", counts: true };
+      return { message: await emergencyGuidanceIn(asked, command.situation), source: "offline", counts: true };
     case "market":
       return {
         message: await marketAnswer(db, command.query, area, undefined, undefined, isDevelopment(env), marketWords(asked)),
@@ -199,7 +199,7 @@ async function answerCommand(env: AppEnv, db: Db, user: User, command: CountedCo
     case "question": {
       // First aid is never left to a generated answer, online or not.
       if (isFirstAidQuestion(command.question))
-        return { message: emergencyGuidanceIn(asked, command.question), source: "offline", counts: true };
+        return { message: await emergencyGuidanceIn(asked, command.question), source: "offline", counts: true };
       const answer = await withFallback(
         online,
         offline,

@@ -39,12 +39,12 @@ describe("phrasebook", () => {
 });
 
 describe("offline answers", () => {
-  it("gives first-aid steps in the asker's language, saying they await a native speaker's review", () => {
-    const hausa = emergencyGuidanceIn("hausa", "jini yana zuba");
+  it("gives first-aid steps in the asker's language, saying they await a native speaker's review", async () => {
+    const hausa = await emergencyGuidanceIn("hausa", "jini yana zuba");
     expect(hausa).toContain("Danna rauni da ƙarfi");
     expect(hausa).not.toContain("Press firmly on the wound");
     expect(hausa).toContain("mai jin harshen Hausa na asali");
-    const french = emergencyGuidanceIn("french", "il y a un serpent, morsure");
+    const french = await emergencyGuidanceIn("french", "il y a un serpent, morsure");
     expect(french).toContain("Morsure de serpent");
     expect(french).toContain("en attente de relecture par un locuteur natif");
     // English is the checked text itself: no such line.

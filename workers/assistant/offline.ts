@@ -9,7 +9,8 @@ import { type AssistantProvider, NeedsOnline } from "./provider";
 import { foldText } from "../../core/ai-languages";
 import type { UiLanguage } from "../../core/i18n/languages";
 import type { MessageKey } from "../../core/i18n/en";
-import { translator } from "../../core/i18n/catalogs";
+import { en } from "../../core/i18n/en";
+import { loadTranslator } from "../../core/i18n/load-catalog";
 import { REPLIES, topicWords } from "./replies";
 
 const naira = (n: number) => `₦${n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
@@ -55,8 +56,8 @@ export function emergencyGuidance(situation: string): string {
   const s = situation.toLowerCase();
   const topics = FIRST_AID.filter((t) => t.words.some((w) => s.includes(w))).slice(0, 2);
   const lines = ["🚨 Emergency guidance", SOS_STEPS];
-  const t = translator("english");
-  if (topics.length) for (const topic of topics) lines.push(`${t(topic.title)}: ${t(topic.steps)}`);
+  // English is always in the Worker (the other catalogs load on first use: docs/decisions/070-light-enough-for-2g.md).
+  if (topics.length) for (const topic of topics) lines.push(`${en[topic.title]}: ${en[topic.steps]}`);
   else
     lines.push(
       "Tell me what happened for first-aid steps, e.g. '@ai emergency bleeding', 'burn', 'choking', 'unconscious', 'snake bite', 'flood' or 'accident'.",
@@ -65,13 +66,13 @@ export function emergencyGuidance(situation: string): string {
 }
 
 /** The same guidance for a person writing in another language: its words (workers/assistant/replies.ts), its steps. */
-export function emergencyGuidanceIn(language: UiLanguage, situation: string): string {
+export async function emergencyGuidanceIn(language: UiLanguage, situation: string): Promise<string> {
   if (language === "english") return emergencyGuidance(situation);
   const texts = REPLIES[language];
   const s = `${situation.toLowerCase()} ${topicWords(foldText(situation))}`;
   const topics = FIRST_AID.filter((t) => t.words.some((w) => s.includes(w))).slice(0, 2);
   const lines = [texts.emergencyTitle, texts.sosSteps];
-  const t = translator(language);
+  const t = await loadTranslator(language);
   // The steps in the asker's language, with the line that says they await a native speaker's review.
   if (topics.length) lines.push(...topics.map((topic) => `${t(topic.title)}: ${t(topic.steps)}`), `(${t("aid.reviewNote")})`);
   else lines.push(texts.tellMeWhat);

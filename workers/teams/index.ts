@@ -3,7 +3,7 @@
 // phone or code (single use, expiring), the team room only members enter, and the settings that change behaviour.
 // Every decision is made here, on the server; the /team screen only shows what `teamFor` answers.
 import { DomainError } from "../../core/domain-error";
-import { translator } from "../../core/i18n/catalogs";
+import { loadTranslator } from "../../core/i18n/load-catalog";
 import { chooseLanguage } from "../../core/i18n/languages";
 import { newId } from "../../core/ids";
 import { nameForOthers } from "../../core/names";
@@ -181,7 +181,7 @@ async function sendInvite(env: AppEnv, db: Db, input: { phone: string; code: str
   try {
     const invitee = await verifiedUserByPhone(db, input.phone);
     const person = invitee ? await findUserById(db, invitee.id) : undefined;
-    const t = translator(chooseLanguage(person?.language, null));
+    const t = await loadTranslator(chooseLanguage(person?.language, null));
     const shown = formatInviteCode(input.code);
     // Without APP_URL (not configured) the message carries the code alone: never a made-up address.
     const url = env.APP_URL ? ` ${new URL(`/team?code=${shown}`, env.APP_URL).toString()}` : "";
@@ -261,7 +261,7 @@ async function vacate(env: AppEnv, db: Db, standing: Standing, userId: string, n
   await refreshTier(db, userId, now);
   if (removed) {
     const person = await findUserById(db, userId);
-    const t = translator(chooseLanguage(person?.language, null));
+    const t = await loadTranslator(chooseLanguage(person?.language, null));
     await notify(env, db, userId, {
       type: "system",
       title: t("team.msg.removedTitle"),
