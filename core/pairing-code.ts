@@ -51,8 +51,17 @@ export interface SignedPairing extends PairingPayload {
   signature: Uint8Array;
 }
 
+/** Why a code was refused, for the screen to say in the person's language. */
+export type PairingProblem = "not-a-code" | "damaged" | "version" | "unsupported" | "own-code" | "no-offer" | "signature" | "key-changed";
+
 export class PairingCodeError extends Error {
   override name = "PairingCodeError";
+  constructor(
+    readonly problem: PairingProblem,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 // ------------------------------------------------------------------ SDP
@@ -69,10 +78,10 @@ export function sdpFacts(sdp: string): SdpFacts {
   const pwd = line("a=ice-pwd:");
   const fp = line("a=fingerprint:sha-256 ");
   const setup = line("a=setup:") as DtlsSetup | undefined;
-  if (!ufrag || !pwd || !fp || !setup) throw new PairingCodeError("The offer has no ICE credentials or fingerprint");
+  if (!ufrag || !pwd || !fp || !setup) throw new PairingCodeError("unsupported", "The offer has no ICE credentials or fingerprint");
   const fingerprint = Uint8Array.from(fp.split(":").map((h) => Number.parseInt(h, 16)));
   if (fingerprint.length !== FINGERPRINT_BYTES || fingerprint.some((b) => Number.isNaN(b)))
-    throw new PairingCodeError("Only SHA-256 fingerprints are carried");
+    throw new PairingCodeError("unsupported", "Only SHA-256 fingerprints are carried");
   const candidates: HostCandidate[] = [];
   const seen = new Set<string>();
   for (const l of sdp.split(/\r?\n/)) {
@@ -128,7 +137,7 @@ function ipv6Bytes(address: string): number[] {
   const h = head ? head.split(":") : [];
   const t = address.includes("::") ? (tail ? tail.split(":") : []) : [];
   const groups = [...h, ...Array(8 - h.length - t.length).fill("0"), ...t];
-  if (groups.length !== 8) throw new PairingCodeError("Not an IPv6 address");
+  if (groups.length !== 8) throw new PairingCodeError("unsupported", "Not an IPv6 address");
   return groups.flatMap((g) => {
     const n = Number.parseInt(g, 16);
     return [n >> 8, n & 255];
@@ -157,7 +166,7 @@ class Writer {
   }
   text(s: string, max: number) {
     const b = new TextEncoder().encode(s);
-    if (b.length > max) throw new PairingCodeError(`A field of the code is longer than ${max} bytes`);
+    if (b.length > max) throw new PairingCodeError("unsupported", `A field of the code is longer than ${max} bytes`);
     this.byte(b.length);
     this.raw(b);
   }
@@ -167,11 +176,11 @@ class Reader {
   private at = 0;
   constructor(private readonly b: Uint8Array) {}
   byte(): number {
-    if (this.at >= this.b.length) throw new PairingCodeError("The pairing code is cut short");
+    if (this.at >= this.b.length) throw new PairingCodeError("damaged", "The pairing code is cut short");
     return this.b[this.at++] as number;
   }
   raw(n: number): Uint8Array {
-    if (this.at + n > this.b.length) throw new PairingCodeError("The pairing code is cut short");
+    if (this.at + n > this.b.length) throw new PairingCodeError("damaged", "The pairing code is cut short");
     const out = this.b.slice(this.at, this.at + n);
     this.at += n;
     return out;
@@ -195,13 +204,13 @@ export function payloadBytes(p: PairingPayload): Uint8Array<ArrayBuffer> {
   w.byte(SETUP[p.setup]);
   w.text(p.ufrag, 64);
   w.text(p.pwd, 64);
-  if (p.fingerprint.length !== FINGERPRINT_BYTES) throw new PairingCodeError("Only SHA-256 fingerprints are carried");
+  if (p.fingerprint.length !== FINGERPRINT_BYTES) throw new PairingCodeError("unsupported", "Only SHA-256 fingerprints are carried");
   w.raw(p.fingerprint);
   const candidates = p.candidates.slice(0, MAX_CANDIDATES);
   w.byte(candidates.length);
   for (const c of candidates) {
     const kind = addressKind(c.address);
-    if (!kind) throw new PairingCodeError("Only host candidates are carried");
+    if (!kind) throw new PairingCodeError("unsupported", "Only host candidates are carried");
     w.byte(ADDRESS[kind]);
     if (kind === 4) w.raw(c.address.split(".").map(Number));
     else if (kind === 6) w.raw(ipv6Bytes(c.address));
@@ -220,7 +229,7 @@ export function payloadBytes(p: PairingPayload): Uint8Array<ArrayBuffer> {
 
 function key32(b64: string): Uint8Array {
   const b = fromBase64Url(b64);
-  if (b.length !== KEY_BYTES) throw new PairingCodeError("A device key must be 32 bytes");
+  if (b.length !== KEY_BYTES) throw new PairingCodeError("unsupported", "A device key must be 32 bytes");
   return b;
 }
 
@@ -236,7 +245,7 @@ function hex(b: Uint8Array): string {
 
 /** The code as text: the prefix and base64url of the payload and its signature (QR byte mode takes it as it is). */
 export function encodePairing(p: SignedPairing): string {
-  if (p.signature.length !== SIG_BYTES) throw new PairingCodeError("The signature must be 64 bytes");
+  if (p.signature.length !== SIG_BYTES) throw new PairingCodeError("unsupported", "The signature must be 64 bytes");
   const body = payloadBytes(p);
   const all = new Uint8Array(body.length + SIG_BYTES);
   all.set(body);
@@ -247,16 +256,16 @@ export function encodePairing(p: SignedPairing): string {
 /** Reads a pasted or scanned code (spaces and line breaks a chat app added are ignored). Throws PairingCodeError. */
 export function decodePairing(text: string): SignedPairing {
   const clean = text.replace(/\s+/g, "");
-  if (!clean.startsWith(PAIRING_PREFIX)) throw new PairingCodeError("This is not a LinkUp pairing code");
+  if (!clean.startsWith(PAIRING_PREFIX)) throw new PairingCodeError("not-a-code", "This is not a LinkUp pairing code");
   let bytes: Uint8Array;
   try {
     bytes = fromBase64Url(clean.slice(PAIRING_PREFIX.length));
   } catch {
-    throw new PairingCodeError("This pairing code is damaged");
+    throw new PairingCodeError("damaged", "This pairing code is damaged");
   }
   const r = new Reader(bytes);
   try {
-    if (r.byte() !== 1) throw new PairingCodeError("This pairing code comes from another version of LinkUp");
+    if (r.byte() !== 1) throw new PairingCodeError("version", "This pairing code comes from another version of LinkUp");
     const kind = r.byte() === 1 ? "answer" : "offer";
     const setupByte = r.byte();
     const setup: DtlsSetup = setupByte === 1 ? "active" : setupByte === 2 ? "passive" : "actpass";
@@ -264,7 +273,7 @@ export function decodePairing(text: string): SignedPairing {
     const pwd = r.text();
     const fingerprint = r.raw(FINGERPRINT_BYTES);
     const count = r.byte();
-    if (count > MAX_CANDIDATES) throw new PairingCodeError("This pairing code is damaged");
+    if (count > MAX_CANDIDATES) throw new PairingCodeError("damaged", "This pairing code is damaged");
     const candidates: HostCandidate[] = [];
     for (let i = 0; i < count; i++) {
       const type = r.byte();
@@ -274,7 +283,7 @@ export function decodePairing(text: string): SignedPairing {
       else if (type === 2) {
         const h = hex(r.raw(16));
         address = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}.local`;
-      } else throw new PairingCodeError("This pairing code is damaged");
+      } else throw new PairingCodeError("damaged", "This pairing code is damaged");
       const port = (r.byte() << 8) | r.byte();
       candidates.push({ address, port });
     }
@@ -286,12 +295,12 @@ export function decodePairing(text: string): SignedPairing {
       signingKey: toBase64Url(r.raw(KEY_BYTES)),
     };
     const signature = r.raw(SIG_BYTES);
-    if (!r.done) throw new PairingCodeError("This pairing code is damaged");
-    if (!identity.userId || !identity.deviceId || !ufrag || !pwd) throw new PairingCodeError("This pairing code is damaged");
+    if (!r.done) throw new PairingCodeError("damaged", "This pairing code is damaged");
+    if (!identity.userId || !identity.deviceId || !ufrag || !pwd) throw new PairingCodeError("damaged", "This pairing code is damaged");
     return { kind, setup, ufrag, pwd, fingerprint, candidates, identity, signature };
   } catch (e) {
     if (e instanceof PairingCodeError) throw e;
-    throw new PairingCodeError("This pairing code is damaged");
+    throw new PairingCodeError("damaged", "This pairing code is damaged");
   }
 }
 

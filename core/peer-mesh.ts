@@ -13,7 +13,13 @@ const id = z.string().check(z.minLength(1), z.maxLength(64));
 const key = z.string().check(z.minLength(43), z.maxLength(43));
 
 /** A phone of the mesh as others learn of it: its LinkUp device and the name it goes by. */
-export const MeshPersonSchema = z.object({ userId: id, nickname: z.string().check(z.maxLength(60)), deviceId: id, publicKey: key, signingKey: key });
+export const MeshPersonSchema = z.object({
+  userId: id,
+  nickname: z.string().check(z.maxLength(60)),
+  deviceId: id,
+  publicKey: key,
+  signingKey: key,
+});
 export type MeshPerson = z.infer<typeof MeshPersonSchema>;
 
 export const PeerMessageSchema = z.discriminatedUnion("k", [
@@ -56,5 +62,7 @@ export function meshSignedBytes(e: {
   type: string;
   content: unknown;
 }): Uint8Array<ArrayBuffer> {
-  return new TextEncoder().encode(JSON.stringify(["linkup-mesh-v1", e.id, e.room, e.senderId, e.timestamp, e.type, e.content])) as Uint8Array<ArrayBuffer>;
+  return new TextEncoder().encode(
+    JSON.stringify(["linkup-mesh-v1", e.id, e.room, e.senderId, e.timestamp, e.type, e.content]),
+  ) as Uint8Array<ArrayBuffer>;
 }
