@@ -20,6 +20,7 @@ import { emergency } from "./routes/emergency";
 import { health } from "./routes/health";
 import { install } from "./routes/install";
 import { me } from "./routes/me";
+import { meshApi } from "./routes/mesh";
 import { notificationsApi } from "./routes/notifications";
 import { push } from "./routes/push";
 import { rewardsApi } from "./routes/rewards";
@@ -52,7 +53,8 @@ export const api = new Hono<AppBindings>()
   .route("/", roomsApi)
   .route("/", security)
   .route("/", rewardsApi)
-  .route("/", apiKeysApi);
+  .route("/", apiKeysApi)
+  .route("/", meshApi);
 
 api.onError(onError);
 api.notFound(notFound);
