@@ -1414,7 +1414,7 @@ export const en = {
   "bt.metaTitle": "Bluetooth · LinkUp",
   "bt.title": "Bluetooth and the LinkUp mesh",
   "bt.intro":
-    "LinkUp's mesh has three ways to move a message: the LinkUp relay over any internet connection, the local mesh between tabs and windows on this device (one tab with a connection relays for the others), and Bluetooth where the device allows it.",
+    "LinkUp's mesh has three ways to move a message: the LinkUp relay over any internet connection, the local mesh between tabs and windows on this device (one tab with a connection relays for the others), and phones on one Wi-Fi or hotspot paired by code, with no internet. Bluetooth only scans.",
   "bt.relayLabel": "Relay:",
   "bt.relay": "each room keeps recent messages, so a phone that was away gets what it missed when it reconnects.",
   "bt.localLabel": "Local mesh:",
@@ -2150,10 +2150,10 @@ export const en = {
   "lia.personNoPhone": "For help from a person, open Support and leave your phone number for a call back.",
   "faqc.1.q": "Does LinkUp work without internet?",
   "faqc.1.a":
-    "Messages you write without a connection are kept on your phone and sent as soon as any path returns: another tab of the same browser on this device (the local mesh), or the relay when the network comes back. Nothing you write is lost.",
+    "Messages you write without a connection are kept on your phone and sent as soon as any path returns: another tab of the same browser on this device, a phone you paired by code on the same Wi-Fi or hotspot (no internet needed; it passes them on from phone to phone), or the relay when the network comes back. Nothing you write is lost.",
   "faqc.2.q": "Can my browser chat over Bluetooth?",
   "faqc.2.a":
-    "Browsers can scan for nearby Bluetooth devices where Web Bluetooth is available, but they cannot carry chat between phones over Bluetooth. LinkUp shows nearby devices and carries chat over the relay and the local mesh between tabs and windows.",
+    "Browsers can scan for nearby Bluetooth devices where Web Bluetooth is available, but they cannot carry chat between phones over Bluetooth. Phones on the same Wi-Fi or hotspot can chat with no internet once paired by a code (Pair a nearby phone, in the chat); otherwise chat goes over the relay and between tabs of one browser.",
   "faqc.3.q": "How do I ask the AI assistant?",
   "faqc.3.a":
     "Start a chat message with '@ai ' followed by your question, for example '@ai translate good morning to hausa' or '@ai market rice lagos'.",
@@ -2222,6 +2222,11 @@ export const en = {
   "pair.err.key-changed":
     "This phone's identity key is not the one it paired with before: do not trust it until you have checked with its owner.",
   "pair.err.failed": "Pairing did not work: {reason}",
+  "bt.phonesLabel": "Phones nearby:",
+  "bt.phones": "phones on one Wi-Fi or hotspot pair by showing each other a code (Pair a nearby phone, in the chat); then messages and SOS pass from phone to phone, up to 16 hops, with no internet, while LinkUp stays open on each.",
+  "mesh.phonesTitle": "Phones paired by code",
+  "mesh.phonesNote": "Phones on one Wi-Fi or hotspot can chat with no internet once paired by a code. Each phone passes messages on to the phones it is paired with; a private message is sealed for the one phone it is for. LinkUp must stay open on each phone, and a reload needs a new pairing.",
+  "mesh.phonesLink": "Pair a nearby phone in the chat",
 } satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -1451,7 +1451,7 @@ export const fr: Catalog = {
   "bt.metaTitle": "Bluetooth · LinkUp",
   "bt.title": "Le Bluetooth et le maillage LinkUp",
   "bt.intro":
-    "Le maillage de LinkUp a trois façons d'acheminer un message : le relais LinkUp par toute connexion Internet, le maillage local entre onglets et fenêtres de cet appareil (un onglet connecté relaie pour les autres) et le Bluetooth quand l'appareil le permet.",
+    "Le maillage de LinkUp a trois façons d'acheminer un message : le relais LinkUp par toute connexion Internet, le maillage local entre onglets et fenêtres de cet appareil (un onglet connecté relaie pour les autres), et des téléphones d'un même Wi-Fi ou point d'accès associés par code, sans internet. Le Bluetooth ne sert qu'à rechercher.",
   "bt.relayLabel": "Relais :",
   "bt.relay": "chaque salon garde les messages récents : un téléphone absent reçoit ce qu'il a manqué en se reconnectant.",
   "bt.localLabel": "Maillage local :",
@@ -2210,10 +2210,10 @@ export const fr: Catalog = {
   "lia.personNoPhone": "Pour l'aide d'une personne, ouvrez l'Assistance et laissez votre numéro pour être rappelé.",
   "faqc.1.q": "LinkUp fonctionne-t-il sans internet ?",
   "faqc.1.a":
-    "Les messages écrits sans connexion restent sur votre téléphone et partent dès qu'un chemin revient : un autre onglet du même navigateur sur cet appareil (le mesh local), ou le relais quand le réseau revient. Rien de ce que vous écrivez n'est perdu.",
+    "Les messages écrits sans connexion restent sur votre téléphone et partent dès qu'un chemin revient : un autre onglet du même navigateur sur cet appareil, un téléphone associé par code sur le même Wi-Fi ou point d'accès (sans internet ; il les transmet de téléphone en téléphone), ou le relais quand le réseau revient. Rien de ce que vous écrivez n'est perdu.",
   "faqc.2.q": "Mon navigateur peut-il discuter par Bluetooth ?",
   "faqc.2.a":
-    "Les navigateurs peuvent rechercher les appareils Bluetooth proches là où Web Bluetooth existe, mais ils ne peuvent pas transporter la discussion entre téléphones par Bluetooth. LinkUp montre les appareils proches et transporte la discussion par le relais et le mesh local entre onglets et fenêtres.",
+    "Les navigateurs peuvent rechercher les appareils Bluetooth proches là où Web Bluetooth existe, mais ils ne peuvent pas transporter la discussion entre téléphones par Bluetooth. Des téléphones sur le même Wi-Fi ou point d'accès peuvent discuter sans internet une fois associés par un code (Associer un téléphone proche, dans la discussion) ; sinon la discussion passe par le relais et entre onglets d'un même navigateur.",
   "faqc.3.q": "Comment interroger l'assistant IA ?",
   "faqc.3.a":
     "Commencez un message par '@ai ' suivi de votre question, par exemple '@ai translate good morning to hausa' ou '@ai market rice lagos'.",
@@ -2283,4 +2283,9 @@ export const fr: Catalog = {
   "pair.err.key-changed":
     "La clé d'identité de ce téléphone n'est pas celle de la dernière association : ne lui faites pas confiance avant d'avoir vérifié avec son propriétaire.",
   "pair.err.failed": "L'association a échoué : {reason}",
+  "bt.phonesLabel": "Téléphones proches :",
+  "bt.phones": "des téléphones d'un même Wi-Fi ou point d'accès s'associent en se montrant un code (Associer un téléphone proche, dans la discussion) ; messages et SOS passent alors de téléphone en téléphone, jusqu'à 16 sauts, sans internet, tant que LinkUp reste ouvert sur chacun.",
+  "mesh.phonesTitle": "Téléphones associés par code",
+  "mesh.phonesNote": "Des téléphones d'un même Wi-Fi ou point d'accès peuvent discuter sans internet une fois associés par un code. Chaque téléphone transmet les messages aux téléphones qui lui sont associés ; un message privé est scellé pour le seul téléphone destinataire. LinkUp doit rester ouvert sur chaque téléphone, et un rechargement demande une nouvelle association.",
+  "mesh.phonesLink": "Associer un téléphone proche dans la discussion",
 };

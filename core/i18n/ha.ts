@@ -1429,7 +1429,7 @@ export const ha: Catalog = {
   "bt.metaTitle": "Bluetooth · LinkUp",
   "bt.title": "Bluetooth da Mesh na LinkUp",
   "bt.intro":
-    "Mesh na LinkUp yana da hanyoyi uku na motsa saƙo: relay na LinkUp ta kowane haɗin intanet, Mesh na gida tsakanin shafuka da tagogi a wannan na'ura (shafi ɗaya mai haɗi yana isar wa sauran), da Bluetooth inda na'urar ta yarda.",
+    "Mesh na LinkUp yana da hanyoyi uku na motsa saƙo: relay na LinkUp ta kowane haɗin intanet, Mesh na gida tsakanin shafuka da tagogi a wannan na'ura (shafi ɗaya mai haɗi yana isar wa sauran), da wayoyi a Wi-Fi ɗaya ko hotspot ɗaya da aka haɗa da lamba, ba tare da intanet ba. Bluetooth yana nema ne kawai.",
   "bt.relayLabel": "Relay:",
   "bt.relay":
     "kowane ɗaki yana ajiye saƙonnin baya-bayan nan, don haka wayar da ta yi nisa tana samun abin da ta rasa idan ta sake haɗuwa.",
@@ -2177,10 +2177,10 @@ export const ha: Catalog = {
   "lia.personNoPhone": "Don taimako daga mutum, buɗe Tallafi ka bar lambar wayarka don a kira ka.",
   "faqc.1.q": "Shin LinkUp yana aiki ba tare da intanet ba?",
   "faqc.1.a":
-    "Saƙonnin da ka rubuta ba tare da haɗi ba ana ajiye su a wayarka kuma a aika su da zarar wata hanya ta dawo: wani shafi na wannan burauza a wannan na'urar (mesh na gida), ko relay idan hanyar sadarwa ta dawo. Babu abin da ka rubuta da zai ɓace.",
+    "Saƙonnin da ka rubuta ba tare da haɗi ba ana ajiye su a wayarka kuma a aika su da zarar wata hanya ta dawo: wani shafi na wannan burauza a wannan na'urar, wayar da ka haɗa da lamba a Wi-Fi ɗaya ko hotspot ɗaya (ba a buƙatar intanet; tana miƙa su daga waya zuwa waya), ko relay idan hanyar sadarwa ta dawo. Babu abin da ka rubuta da zai ɓace.",
   "faqc.2.q": "Burauzata na iya yin hira ta Bluetooth?",
   "faqc.2.a":
-    "Burauzoji na iya neman na'urorin Bluetooth da ke kusa inda akwai Web Bluetooth, amma ba za su iya ɗaukar hira tsakanin wayoyi ta Bluetooth ba. LinkUp yana nuna na'urorin da ke kusa kuma yana ɗaukar hira ta relay da mesh na gida tsakanin shafuka da tagogi.",
+    "Burauzoji na iya neman na'urorin Bluetooth da ke kusa inda akwai Web Bluetooth, amma ba za su iya ɗaukar hira tsakanin wayoyi ta Bluetooth ba. Wayoyi a Wi-Fi ɗaya ko hotspot ɗaya na iya hira ba tare da intanet ba bayan an haɗa su da lamba (Haɗa waya ta kusa, a cikin hira); in ba haka ba hira tana tafiya ta relay da tsakanin shafukan burauza ɗaya.",
   "faqc.3.q": "Ta yaya zan tambayi mataimakin AI?",
   "faqc.3.a": "Fara saƙon hira da '@ai ' sannan tambayarka, misali '@ai translate good morning to hausa' ko '@ai market rice lagos'.",
   "faqc.4.q": "Me ke faruwa idan na danna SOS?",
@@ -2248,4 +2248,9 @@ export const ha: Catalog = {
   "pair.err.key-changed":
     "Maɓallin shaidar wannan waya ba shi ne wanda ta haɗa da shi a baya ba: kada ka amince da ita sai ka tabbatar da mai ita.",
   "pair.err.failed": "Haɗi bai yi aiki ba: {reason}",
+  "bt.phonesLabel": "Wayoyi na kusa:",
+  "bt.phones": "wayoyi a Wi-Fi ɗaya ko hotspot ɗaya suna haɗuwa ta nuna wa juna lamba (Haɗa waya ta kusa, a cikin hira); sannan saƙonni da SOS suna wucewa daga waya zuwa waya, har matakai 16, ba tare da intanet ba, muddin LinkUp yana buɗe a kowace.",
+  "mesh.phonesTitle": "Wayoyin da aka haɗa da lamba",
+  "mesh.phonesNote": "Wayoyi a Wi-Fi ɗaya ko hotspot ɗaya na iya hira ba tare da intanet ba bayan an haɗa su da lamba. Kowace waya tana miƙa saƙonni ga wayoyin da aka haɗa ta da su; saƙon sirri an rufe shi don wayar da aka nufa kaɗai. Dole LinkUp ya kasance a buɗe a kowace waya, kuma sake lodi yana buƙatar sabon haɗi.",
+  "mesh.phonesLink": "Haɗa waya ta kusa a cikin hira",
 };

@@ -1419,7 +1419,7 @@ export const ig: Catalog = {
   "bt.metaTitle": "Bluetooth · LinkUp",
   "bt.title": "Bluetooth na Mesh LinkUp",
   "bt.intro":
-    "Mesh LinkUp nwere ụzọ atọ isi ebuga ozi: relay LinkUp site na njikọ ịntanetị ọ bụla, Mesh mpaghara n'etiti taabụ na windo na ngwaọrụ a (otu taabụ nwere njikọ na-ebugara ndị ọzọ), na Bluetooth ebe ngwaọrụ kwere.",
+    "Mesh LinkUp nwere ụzọ atọ isi ebuga ozi: relay LinkUp site na njikọ ịntanetị ọ bụla, Mesh mpaghara n'etiti taabụ na windo na ngwaọrụ a (otu taabụ nwere njikọ na-ebugara ndị ọzọ), na ekwentị nọ n'otu Wi-Fi ma ọ bụ hotspot ejikọrọ site na koodu, na-enweghị ịntanetị. Bluetooth na-achọ naanị.",
   "bt.relayLabel": "Relay:",
   "bt.relay": "ọnụ ụlọ ọ bụla na-edebe ozi ndị na-adịbeghị anya, ya mere ekwentị na-anọghị ga-enweta ihe gafere ya mgbe ọ jikọrọ ọzọ.",
   "bt.localLabel": "Mesh mpaghara:",
@@ -2149,10 +2149,10 @@ export const ig: Catalog = {
   "lia.personNoPhone": "Maka enyemaka site n'aka mmadụ, mepee Nkwado ma hapụ nọmba ekwentị gị ka a kpọghachi gị.",
   "faqc.1.q": "LinkUp ọ na-arụ ọrụ na-enweghị ịntanetị?",
   "faqc.1.a":
-    "Ozi ị dere na-enweghị njikọ ka a na-echekwa na ekwentị gị ma zipu ha ozugbo ụzọ ọ bụla lọghachiri: taabụ ọzọ nke otu ihe nchọgharị ahụ na ngwaọrụ a (mesh mpaghara), ma ọ bụ relay mgbe netwọk lọghachiri. Ọ dịghị ihe ị dere ga-efu.",
+    "Ozi ị dere na-enweghị njikọ ka a na-echekwa na ekwentị gị ma zipu ha ozugbo ụzọ ọ bụla lọghachiri: taabụ ọzọ nke otu ihe nchọgharị ahụ na ngwaọrụ a, ekwentị i jikọrọ site na koodu n'otu Wi-Fi ma ọ bụ otu hotspot (ọ chọghị ịntanetị; ọ na-ebufe ha site n'ekwentị gaa n'ekwentị), ma ọ bụ relay mgbe netwọk lọghachiri. Ọ dịghị ihe ị dere ga-efu.",
   "faqc.2.q": "Ihe nchọgharị m nwere ike ịkparịta ụka site na Bluetooth?",
   "faqc.2.a":
-    "Ihe nchọgharị nwere ike ịchọ ngwaọrụ Bluetooth dị nso ebe Web Bluetooth dị, mana ha enweghị ike iburu mkparịta ụka n'etiti ekwentị site na Bluetooth. LinkUp na-egosi ngwaọrụ dị nso ma na-ebu mkparịta ụka site na relay na mesh mpaghara n'etiti taabụ na windo.",
+    "Ihe nchọgharị nwere ike ịchọ ngwaọrụ Bluetooth dị nso ebe Web Bluetooth dị, mana ha enweghị ike iburu mkparịta ụka n'etiti ekwentị site na Bluetooth. Ekwentị nọ n'otu Wi-Fi ma ọ bụ otu hotspot nwere ike ikparịta ụka na-enweghị ịntanetị ozugbo e jikọrọ ha site na koodu (Jikọọ ekwentị dị nso, na mkparịta ụka); ma ọ bụghị ya, mkparịta ụka na-aga site na relay na n'etiti taabụ nke otu ihe nchọgharị.",
   "faqc.3.q": "Kedu ka m ga-esi jụọ onye enyemaka AI?",
   "faqc.3.a":
     "Malite ozi mkparịta ụka na '@ai ' sochiri ajụjụ gị, dịka ọmụmaatụ '@ai translate good morning to hausa' ma ọ bụ '@ai market rice lagos'.",
@@ -2221,4 +2221,9 @@ export const ig: Catalog = {
   "pair.err.key-changed":
     "Igodo njirimara ekwentị a abụghị nke o ji jikọọ na mbụ: atụkwasịla ya obi ruo mgbe i lere ya anya na onye nwe ya.",
   "pair.err.failed": "Njikọ arụghị ọrụ: {reason}",
+  "bt.phonesLabel": "Ekwentị dị nso:",
+  "bt.phones": "ekwentị nọ n'otu Wi-Fi ma ọ bụ hotspot na-ejikọ site n'igosi ibe ha koodu (Jikọọ ekwentị dị nso, na mkparịta ụka); mgbe ahụ ozi na SOS na-agafe site n'ekwentị gaa n'ekwentị, ruo nzọụkwụ 16, na-enweghị ịntanetị, mgbe LinkUp ka meghere na nke ọ bụla.",
+  "mesh.phonesTitle": "Ekwentị ejikọrọ site na koodu",
+  "mesh.phonesNote": "Ekwentị nọ n'otu Wi-Fi ma ọ bụ hotspot nwere ike ikparịta ụka na-enweghị ịntanetị ozugbo e jikọrọ ha site na koodu. Ekwentị ọ bụla na-ebufe ozi nye ekwentị ejikọrọ ya; ozi nzuzo ka a na-akachi maka naanị otu ekwentị ọ bụ maka ya. LinkUp ga-anọrịrị n'emeghe na ekwentị ọ bụla, ibugharị ibe ahụ chọkwara njikọ ọhụrụ.",
+  "mesh.phonesLink": "Jikọọ ekwentị dị nso na mkparịta ụka",
 };

@@ -1413,7 +1413,7 @@ export const pcm: Catalog = {
   "bt.metaTitle": "Bluetooth · LinkUp",
   "bt.title": "Bluetooth and LinkUp mesh",
   "bt.intro":
-    "LinkUp mesh get three ways to carry message: LinkUp relay through any internet connection, local mesh between tabs and windows for this device (one tab wey get connection go carry for the others), and Bluetooth where the device allow am.",
+    "LinkUp mesh get three ways to carry message: LinkUp relay through any internet connection, local mesh between tabs and windows for this device (one tab wey get connection go carry for the others), and phones for one Wi-Fi or hotspot wey pair by code, without internet. Bluetooth na only to scan.",
   "bt.relayLabel": "Relay:",
   "bt.relay": "every room dey keep recent messages, so phone wey comot go get wetin e miss when e connect again.",
   "bt.localLabel": "Local mesh:",
@@ -2150,10 +2150,10 @@ export const pcm: Catalog = {
   "lia.personNoPhone": "If you want person to help you, open Support and leave your phone number make dem call you back.",
   "faqc.1.q": "LinkUp dey work without internet?",
   "faqc.1.a":
-    "Messages wey you write without connection go stay for your phone and e go send once any road open: another tab for di same browser for dis device (di local mesh), or di relay when network come back. Nothing wey you write go lost.",
+    "Messages wey you write without connection go stay for your phone and e go send once any road open: another tab for di same browser for dis device, phone wey you pair by code for di same Wi-Fi or hotspot (no internet needed; e go pass am from phone to phone), or di relay when network come back. Nothing wey you write go lost.",
   "faqc.2.q": "My browser fit chat through Bluetooth?",
   "faqc.2.a":
-    "Browsers fit scan for Bluetooth devices wey dey near where Web Bluetooth dey, but dem no fit carry chat between phones through Bluetooth. LinkUp dey show devices wey dey near and e dey carry chat through di relay and di local mesh between tabs and windows.",
+    "Browsers fit scan for Bluetooth devices wey dey near where Web Bluetooth dey, but dem no fit carry chat between phones through Bluetooth. Phones wey dey di same Wi-Fi or hotspot fit chat without internet once dem pair by code (Pair phone wey dey near, for di chat); if not, chat dey go through di relay and between tabs of one browser.",
   "faqc.3.q": "How I go take ask di AI assistant?",
   "faqc.3.a":
     "Start your chat message with '@ai ' then your question, like '@ai translate good morning to hausa' or '@ai market rice lagos'.",
@@ -2222,4 +2222,9 @@ export const pcm: Catalog = {
   "pair.err.signature": "This code signature no correct: dem change am for road, or e answer anoda code.",
   "pair.err.key-changed": "This phone identity key no be the one wey e pair with before: no trust am until you check with the owner.",
   "pair.err.failed": "Pairing no work: {reason}",
+  "bt.phonesLabel": "Phones wey dey near:",
+  "bt.phones": "phones for one Wi-Fi or hotspot dey pair by showing each oda code (Pair phone wey dey near, for di chat); then messages and SOS go pass from phone to phone, reach 16 hops, without internet, while LinkUp still open for each one.",
+  "mesh.phonesTitle": "Phones wey pair by code",
+  "mesh.phonesNote": "Phones for one Wi-Fi or hotspot fit chat without internet once dem pair by code. Each phone dey pass messages go di phones wey e pair with; private message dey sealed for only di one phone wey e dey go. LinkUp must stay open for each phone, and if you reload you go pair again.",
+  "mesh.phonesLink": "Pair phone wey dey near for di chat",
 };

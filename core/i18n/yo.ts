@@ -1407,7 +1407,7 @@ export const yo: Catalog = {
   "bt.metaTitle": "Bluetooth · LinkUp",
   "bt.title": "Bluetooth àti Mesh LinkUp",
   "bt.intro":
-    "Mesh LinkUp ní ọ̀nà mẹ́ta láti gbé ìfiránṣẹ́: relay LinkUp lórí ìsopọ̀ ayélujára èyíkéyìí, Mesh àdúgbò láàárín àwọn táàbù àti fèrèsé lórí ẹ̀rọ yìí (táàbù kan tó ní ìsopọ̀ ń gbé e fún àwọn yòókù), àti Bluetooth níbi tí ẹ̀rọ bá gbà á láàyè.",
+    "Mesh LinkUp ní ọ̀nà mẹ́ta láti gbé ìfiránṣẹ́: relay LinkUp lórí ìsopọ̀ ayélujára èyíkéyìí, Mesh àdúgbò láàárín àwọn táàbù àti fèrèsé lórí ẹ̀rọ yìí (táàbù kan tó ní ìsopọ̀ ń gbé e fún àwọn yòókù), àti àwọn fóònù lórí Wi-Fi kan tàbí hotspot kan tí a so pọ̀ pẹ̀lú kóòdù, láìsí ayélujára. Bluetooth ń wá nìkan.",
   "bt.relayLabel": "Relay:",
   "bt.relay": "yàrá kọ̀ọ̀kan ń pa àwọn ìfiránṣẹ́ àìpẹ́ mọ́, nítorí náà fóònù tí kò sí nílé ń rí ohun tí ó pàdánù gbà nígbà tí ó bá tún sopọ̀.",
   "bt.localLabel": "Mesh àdúgbò:",
@@ -2129,10 +2129,10 @@ export const yo: Catalog = {
   "lia.personNoPhone": "Fún ìrànlọ́wọ́ láti ọ̀dọ̀ ènìyàn, ṣí Ìrànlọ́wọ́ kí o sì fi nọ́ńbà fóònù rẹ sílẹ̀ fún ìpè-padà.",
   "faqc.1.q": "Ṣé LinkUp ń ṣiṣẹ́ láìsí ayélujára?",
   "faqc.1.a":
-    "Àwọn ìfiránṣẹ́ tí o kọ láìsí ìsopọ̀ ni a pa mọ́ sórí fóònù rẹ, a ó sì fi wọ́n ránṣẹ́ ní kété tí ọ̀nà kan bá padà: táàbù míì ti aṣàwákiri kan náà lórí ẹ̀rọ yìí (mesh àdúgbò), tàbí relay nígbà tí nẹ́tíwọ̀ọ̀kì bá padà. Kò sí ohun tí o kọ tí yóò sọnù.",
+    "Àwọn ìfiránṣẹ́ tí o kọ láìsí ìsopọ̀ ni a pa mọ́ sórí fóònù rẹ, a ó sì fi wọ́n ránṣẹ́ ní kété tí ọ̀nà kan bá padà: táàbù míì ti aṣàwákiri kan náà lórí ẹ̀rọ yìí, fóònù tí o so pọ̀ pẹ̀lú kóòdù lórí Wi-Fi kan náà tàbí hotspot kan náà (kò nílò ayélujára; ó ń gbé wọn láti fóònù dé fóònù), tàbí relay nígbà tí nẹ́tíwọ̀ọ̀kì bá padà. Kò sí ohun tí o kọ tí yóò sọnù.",
   "faqc.2.q": "Ṣé aṣàwákiri mi lè bá ènìyàn sọ̀rọ̀ lórí Bluetooth?",
   "faqc.2.a":
-    "Àwọn aṣàwákiri lè wá àwọn ẹ̀rọ Bluetooth nítòsí níbi tí Web Bluetooth wà, ṣùgbọ́n wọn kò lè gbé ìfọ̀rọ̀wérọ̀ láàárín fóònù lórí Bluetooth. LinkUp ń fi àwọn ẹ̀rọ nítòsí hàn, ó sì ń gbé ìfọ̀rọ̀wérọ̀ lórí relay àti mesh àdúgbò láàárín àwọn táàbù àti fèrèsé.",
+    "Àwọn aṣàwákiri lè wá àwọn ẹ̀rọ Bluetooth nítòsí níbi tí Web Bluetooth wà, ṣùgbọ́n wọn kò lè gbé ìfọ̀rọ̀wérọ̀ láàárín fóònù lórí Bluetooth. Àwọn fóònù lórí Wi-Fi kan náà tàbí hotspot kan náà lè bára wọn sọ̀rọ̀ láìsí ayélujára lẹ́yìn tí a bá so wọ́n pọ̀ pẹ̀lú kóòdù (So fóònù tó wà nítòsí pọ̀, nínú ìfọ̀rọ̀wérọ̀); bí bẹ́ẹ̀ kọ́ ìfọ̀rọ̀wérọ̀ ń gba relay àti láàárín àwọn táàbù aṣàwákiri kan.",
   "faqc.3.q": "Báwo ni mo ṣe lè béèrè lọ́wọ́ olùrànlọ́wọ́ AI?",
   "faqc.3.a":
     "Bẹ̀rẹ̀ ìfiránṣẹ́ pẹ̀lú '@ai ' kí ìbéèrè rẹ tẹ̀lé e, fún àpẹẹrẹ '@ai translate good morning to hausa' tàbí '@ai market rice lagos'.",
@@ -2200,4 +2200,9 @@ export const yo: Catalog = {
   "pair.err.signature": "Ìbuwọ́lù kóòdù yìí kò bá a mu: wọ́n yí i padà lójú ọ̀nà, tàbí ó dáhùn kóòdù mìíràn.",
   "pair.err.key-changed": "Kọ́kọ́rọ́ ìdánimọ̀ fóònù yìí kì í ṣe èyí tí ó fi so pọ̀ tẹ́lẹ̀: má ṣe gbẹ́kẹ̀lé e títí o fi bá olówó rẹ̀ ṣàyẹ̀wò.",
   "pair.err.failed": "Ìsopọ̀ kò ṣiṣẹ́: {reason}",
+  "bt.phonesLabel": "Àwọn fóònù nítòsí:",
+  "bt.phones": "àwọn fóònù lórí Wi-Fi kan tàbí hotspot kan ń so pọ̀ nípa fífi kóòdù han ara wọn (So fóònù tó wà nítòsí pọ̀, nínú ìfọ̀rọ̀wérọ̀); lẹ́yìn náà ìfiránṣẹ́ àti SOS ń kọjá láti fóònù dé fóònù, títí dé ìgbésẹ̀ 16, láìsí ayélujára, nígbà tí LinkUp ṣì ṣí sílẹ̀ lórí ọ̀kọ̀ọ̀kan.",
+  "mesh.phonesTitle": "Àwọn fóònù tí a so pọ̀ pẹ̀lú kóòdù",
+  "mesh.phonesNote": "Àwọn fóònù lórí Wi-Fi kan tàbí hotspot kan lè bára wọn sọ̀rọ̀ láìsí ayélujára lẹ́yìn tí a bá so wọ́n pọ̀ pẹ̀lú kóòdù. Fóònù kọ̀ọ̀kan ń gbé ìfiránṣẹ́ lọ sí àwọn fóònù tí a so mọ́ ọn; ìfiránṣẹ́ àdáni ni a dì fún fóònù kan ṣoṣo tí ó wà fún. LinkUp gbọ́dọ̀ wà ní ṣíṣí lórí fóònù kọ̀ọ̀kan, àtúnṣí ojú-ewé sì nílò ìsopọ̀ tuntun.",
+  "mesh.phonesLink": "So fóònù tó wà nítòsí pọ̀ nínú ìfọ̀rọ̀wérọ̀",
 };
