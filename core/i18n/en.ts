@@ -2223,9 +2223,11 @@ export const en = {
     "This phone's identity key is not the one it paired with before: do not trust it until you have checked with its owner.",
   "pair.err.failed": "Pairing did not work: {reason}",
   "bt.phonesLabel": "Phones nearby:",
-  "bt.phones": "phones on one Wi-Fi or hotspot pair by showing each other a code (Pair a nearby phone, in the chat); then messages and SOS pass from phone to phone, up to 16 hops, with no internet, while LinkUp stays open on each.",
+  "bt.phones":
+    "phones on one Wi-Fi or hotspot pair by showing each other a code (Pair a nearby phone, in the chat); then messages and SOS pass from phone to phone, up to 16 hops, with no internet, while LinkUp stays open on each.",
   "mesh.phonesTitle": "Phones paired by code",
-  "mesh.phonesNote": "Phones on one Wi-Fi or hotspot can chat with no internet once paired by a code. Each phone passes messages on to the phones it is paired with; a private message is sealed for the one phone it is for. LinkUp must stay open on each phone, and a reload needs a new pairing.",
+  "mesh.phonesNote":
+    "Phones on one Wi-Fi or hotspot can chat with no internet once paired by a code. Each phone passes messages on to the phones it is paired with; a private message is sealed for the one phone it is for. LinkUp must stay open on each phone, and a reload needs a new pairing.",
   "mesh.phonesLink": "Pair a nearby phone in the chat",
 } satisfies Record<string, Message>;
 

@@ -2284,8 +2284,10 @@ export const fr: Catalog = {
     "La clé d'identité de ce téléphone n'est pas celle de la dernière association : ne lui faites pas confiance avant d'avoir vérifié avec son propriétaire.",
   "pair.err.failed": "L'association a échoué : {reason}",
   "bt.phonesLabel": "Téléphones proches :",
-  "bt.phones": "des téléphones d'un même Wi-Fi ou point d'accès s'associent en se montrant un code (Associer un téléphone proche, dans la discussion) ; messages et SOS passent alors de téléphone en téléphone, jusqu'à 16 sauts, sans internet, tant que LinkUp reste ouvert sur chacun.",
+  "bt.phones":
+    "des téléphones d'un même Wi-Fi ou point d'accès s'associent en se montrant un code (Associer un téléphone proche, dans la discussion) ; messages et SOS passent alors de téléphone en téléphone, jusqu'à 16 sauts, sans internet, tant que LinkUp reste ouvert sur chacun.",
   "mesh.phonesTitle": "Téléphones associés par code",
-  "mesh.phonesNote": "Des téléphones d'un même Wi-Fi ou point d'accès peuvent discuter sans internet une fois associés par un code. Chaque téléphone transmet les messages aux téléphones qui lui sont associés ; un message privé est scellé pour le seul téléphone destinataire. LinkUp doit rester ouvert sur chaque téléphone, et un rechargement demande une nouvelle association.",
+  "mesh.phonesNote":
+    "Des téléphones d'un même Wi-Fi ou point d'accès peuvent discuter sans internet une fois associés par un code. Chaque téléphone transmet les messages aux téléphones qui lui sont associés ; un message privé est scellé pour le seul téléphone destinataire. LinkUp doit rester ouvert sur chaque téléphone, et un rechargement demande une nouvelle association.",
   "mesh.phonesLink": "Associer un téléphone proche dans la discussion",
 };

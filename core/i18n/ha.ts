@@ -2249,8 +2249,10 @@ export const ha: Catalog = {
     "Maɓallin shaidar wannan waya ba shi ne wanda ta haɗa da shi a baya ba: kada ka amince da ita sai ka tabbatar da mai ita.",
   "pair.err.failed": "Haɗi bai yi aiki ba: {reason}",
   "bt.phonesLabel": "Wayoyi na kusa:",
-  "bt.phones": "wayoyi a Wi-Fi ɗaya ko hotspot ɗaya suna haɗuwa ta nuna wa juna lamba (Haɗa waya ta kusa, a cikin hira); sannan saƙonni da SOS suna wucewa daga waya zuwa waya, har matakai 16, ba tare da intanet ba, muddin LinkUp yana buɗe a kowace.",
+  "bt.phones":
+    "wayoyi a Wi-Fi ɗaya ko hotspot ɗaya suna haɗuwa ta nuna wa juna lamba (Haɗa waya ta kusa, a cikin hira); sannan saƙonni da SOS suna wucewa daga waya zuwa waya, har matakai 16, ba tare da intanet ba, muddin LinkUp yana buɗe a kowace.",
   "mesh.phonesTitle": "Wayoyin da aka haɗa da lamba",
-  "mesh.phonesNote": "Wayoyi a Wi-Fi ɗaya ko hotspot ɗaya na iya hira ba tare da intanet ba bayan an haɗa su da lamba. Kowace waya tana miƙa saƙonni ga wayoyin da aka haɗa ta da su; saƙon sirri an rufe shi don wayar da aka nufa kaɗai. Dole LinkUp ya kasance a buɗe a kowace waya, kuma sake lodi yana buƙatar sabon haɗi.",
+  "mesh.phonesNote":
+    "Wayoyi a Wi-Fi ɗaya ko hotspot ɗaya na iya hira ba tare da intanet ba bayan an haɗa su da lamba. Kowace waya tana miƙa saƙonni ga wayoyin da aka haɗa ta da su; saƙon sirri an rufe shi don wayar da aka nufa kaɗai. Dole LinkUp ya kasance a buɗe a kowace waya, kuma sake lodi yana buƙatar sabon haɗi.",
   "mesh.phonesLink": "Haɗa waya ta kusa a cikin hira",
 };

@@ -2222,8 +2222,10 @@ export const ig: Catalog = {
     "Igodo njirimara ekwentị a abụghị nke o ji jikọọ na mbụ: atụkwasịla ya obi ruo mgbe i lere ya anya na onye nwe ya.",
   "pair.err.failed": "Njikọ arụghị ọrụ: {reason}",
   "bt.phonesLabel": "Ekwentị dị nso:",
-  "bt.phones": "ekwentị nọ n'otu Wi-Fi ma ọ bụ hotspot na-ejikọ site n'igosi ibe ha koodu (Jikọọ ekwentị dị nso, na mkparịta ụka); mgbe ahụ ozi na SOS na-agafe site n'ekwentị gaa n'ekwentị, ruo nzọụkwụ 16, na-enweghị ịntanetị, mgbe LinkUp ka meghere na nke ọ bụla.",
+  "bt.phones":
+    "ekwentị nọ n'otu Wi-Fi ma ọ bụ hotspot na-ejikọ site n'igosi ibe ha koodu (Jikọọ ekwentị dị nso, na mkparịta ụka); mgbe ahụ ozi na SOS na-agafe site n'ekwentị gaa n'ekwentị, ruo nzọụkwụ 16, na-enweghị ịntanetị, mgbe LinkUp ka meghere na nke ọ bụla.",
   "mesh.phonesTitle": "Ekwentị ejikọrọ site na koodu",
-  "mesh.phonesNote": "Ekwentị nọ n'otu Wi-Fi ma ọ bụ hotspot nwere ike ikparịta ụka na-enweghị ịntanetị ozugbo e jikọrọ ha site na koodu. Ekwentị ọ bụla na-ebufe ozi nye ekwentị ejikọrọ ya; ozi nzuzo ka a na-akachi maka naanị otu ekwentị ọ bụ maka ya. LinkUp ga-anọrịrị n'emeghe na ekwentị ọ bụla, ibugharị ibe ahụ chọkwara njikọ ọhụrụ.",
+  "mesh.phonesNote":
+    "Ekwentị nọ n'otu Wi-Fi ma ọ bụ hotspot nwere ike ikparịta ụka na-enweghị ịntanetị ozugbo e jikọrọ ha site na koodu. Ekwentị ọ bụla na-ebufe ozi nye ekwentị ejikọrọ ya; ozi nzuzo ka a na-akachi maka naanị otu ekwentị ọ bụ maka ya. LinkUp ga-anọrịrị n'emeghe na ekwentị ọ bụla, ibugharị ibe ahụ chọkwara njikọ ọhụrụ.",
   "mesh.phonesLink": "Jikọọ ekwentị dị nso na mkparịta ụka",
 };

@@ -2223,8 +2223,10 @@ export const pcm: Catalog = {
   "pair.err.key-changed": "This phone identity key no be the one wey e pair with before: no trust am until you check with the owner.",
   "pair.err.failed": "Pairing no work: {reason}",
   "bt.phonesLabel": "Phones wey dey near:",
-  "bt.phones": "phones for one Wi-Fi or hotspot dey pair by showing each oda code (Pair phone wey dey near, for di chat); then messages and SOS go pass from phone to phone, reach 16 hops, without internet, while LinkUp still open for each one.",
+  "bt.phones":
+    "phones for one Wi-Fi or hotspot dey pair by showing each oda code (Pair phone wey dey near, for di chat); then messages and SOS go pass from phone to phone, reach 16 hops, without internet, while LinkUp still open for each one.",
   "mesh.phonesTitle": "Phones wey pair by code",
-  "mesh.phonesNote": "Phones for one Wi-Fi or hotspot fit chat without internet once dem pair by code. Each phone dey pass messages go di phones wey e pair with; private message dey sealed for only di one phone wey e dey go. LinkUp must stay open for each phone, and if you reload you go pair again.",
+  "mesh.phonesNote":
+    "Phones for one Wi-Fi or hotspot fit chat without internet once dem pair by code. Each phone dey pass messages go di phones wey e pair with; private message dey sealed for only di one phone wey e dey go. LinkUp must stay open for each phone, and if you reload you go pair again.",
   "mesh.phonesLink": "Pair phone wey dey near for di chat",
 };

@@ -2201,8 +2201,10 @@ export const yo: Catalog = {
   "pair.err.key-changed": "Kọ́kọ́rọ́ ìdánimọ̀ fóònù yìí kì í ṣe èyí tí ó fi so pọ̀ tẹ́lẹ̀: má ṣe gbẹ́kẹ̀lé e títí o fi bá olówó rẹ̀ ṣàyẹ̀wò.",
   "pair.err.failed": "Ìsopọ̀ kò ṣiṣẹ́: {reason}",
   "bt.phonesLabel": "Àwọn fóònù nítòsí:",
-  "bt.phones": "àwọn fóònù lórí Wi-Fi kan tàbí hotspot kan ń so pọ̀ nípa fífi kóòdù han ara wọn (So fóònù tó wà nítòsí pọ̀, nínú ìfọ̀rọ̀wérọ̀); lẹ́yìn náà ìfiránṣẹ́ àti SOS ń kọjá láti fóònù dé fóònù, títí dé ìgbésẹ̀ 16, láìsí ayélujára, nígbà tí LinkUp ṣì ṣí sílẹ̀ lórí ọ̀kọ̀ọ̀kan.",
+  "bt.phones":
+    "àwọn fóònù lórí Wi-Fi kan tàbí hotspot kan ń so pọ̀ nípa fífi kóòdù han ara wọn (So fóònù tó wà nítòsí pọ̀, nínú ìfọ̀rọ̀wérọ̀); lẹ́yìn náà ìfiránṣẹ́ àti SOS ń kọjá láti fóònù dé fóònù, títí dé ìgbésẹ̀ 16, láìsí ayélujára, nígbà tí LinkUp ṣì ṣí sílẹ̀ lórí ọ̀kọ̀ọ̀kan.",
   "mesh.phonesTitle": "Àwọn fóònù tí a so pọ̀ pẹ̀lú kóòdù",
-  "mesh.phonesNote": "Àwọn fóònù lórí Wi-Fi kan tàbí hotspot kan lè bára wọn sọ̀rọ̀ láìsí ayélujára lẹ́yìn tí a bá so wọ́n pọ̀ pẹ̀lú kóòdù. Fóònù kọ̀ọ̀kan ń gbé ìfiránṣẹ́ lọ sí àwọn fóònù tí a so mọ́ ọn; ìfiránṣẹ́ àdáni ni a dì fún fóònù kan ṣoṣo tí ó wà fún. LinkUp gbọ́dọ̀ wà ní ṣíṣí lórí fóònù kọ̀ọ̀kan, àtúnṣí ojú-ewé sì nílò ìsopọ̀ tuntun.",
+  "mesh.phonesNote":
+    "Àwọn fóònù lórí Wi-Fi kan tàbí hotspot kan lè bára wọn sọ̀rọ̀ láìsí ayélujára lẹ́yìn tí a bá so wọ́n pọ̀ pẹ̀lú kóòdù. Fóònù kọ̀ọ̀kan ń gbé ìfiránṣẹ́ lọ sí àwọn fóònù tí a so mọ́ ọn; ìfiránṣẹ́ àdáni ni a dì fún fóònù kan ṣoṣo tí ó wà fún. LinkUp gbọ́dọ̀ wà ní ṣíṣí lórí fóònù kọ̀ọ̀kan, àtúnṣí ojú-ewé sì nílò ìsopọ̀ tuntun.",
   "mesh.phonesLink": "So fóònù tó wà nítòsí pọ̀ nínú ìfọ̀rọ̀wérọ̀",
 };

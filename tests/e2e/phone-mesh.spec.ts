@@ -124,10 +124,16 @@ test("three phones with no server: paired by code, a message and an SOS cross tw
   const b = await phone(browser, baseURL!, at, "Babatunde");
   const c = await phone(browser, baseURL!, at, "Chinedu");
 
-  // One online visit each: the chat, its area room, and the device key published (the relay checks it later).
+  // One online visit each: the chat, its area room, the offline worker holding the build (the pairing screen's
+  // code comes from it), and the device key published (the relay checks it later).
   for (const p of [a, b, c]) {
     await p.page.goto("/chat");
     await expect(p.page.getByText("LIVE", { exact: true })).toBeVisible();
+    await expect
+      .poll(() => p.page.evaluate(async () => Boolean(navigator.serviceWorker.controller && (await caches.match("/chat")))), {
+        timeout: 30_000,
+      })
+      .toBe(true);
     await expect
       .poll(async () => ((await (await p.context.request.get(`/api/keys/${p.user.id}`)).json()) as { keys: unknown[] }).keys.length)
       .toBeGreaterThan(0);

@@ -3,11 +3,22 @@
 // (docs/decisions/066-phones-paired-by-code.md). Loaded on first use, with the QR library and scanning.
 import { useEffect, useState } from "react";
 import type { MessageKey } from "../../../../core/i18n/en";
-import { PairingCodeError } from "../../../../core/pairing-code";
+import { PairingCodeError, type PairingProblem } from "../../../../core/pairing-code";
 import type { MeshPerson } from "../../../../core/peer-mesh";
 import { useT } from "../../i18n";
 import type { MeshNode } from "../../mesh/node";
 import type { PhoneMesh } from "../../mesh/phone-mesh";
+
+const PROBLEM: Record<PairingProblem, MessageKey> = {
+  "not-a-code": "pair.err.not-a-code",
+  damaged: "pair.err.damaged",
+  version: "pair.err.version",
+  unsupported: "pair.err.unsupported",
+  "own-code": "pair.err.own-code",
+  "no-offer": "pair.err.no-offer",
+  signature: "pair.err.signature",
+  "key-changed": "pair.err.key-changed",
+};
 
 type Step = { kind: "idle" } | { kind: "working" } | { kind: "offer"; code: string } | { kind: "answer"; code: string; name: string };
 
@@ -72,9 +83,7 @@ export function PairingPanel({ node, onClose }: { node: MeshNode; onClose: () =>
 
   // A refused code is said in the person's language; anything else (the browser's own words) as it came.
   const problem = (e: unknown) =>
-    e instanceof PairingCodeError
-      ? t(`pair.err.${e.problem}` as MessageKey)
-      : t("pair.err.failed", { reason: e instanceof Error ? e.message : String(e) });
+    e instanceof PairingCodeError ? t(PROBLEM[e.problem]) : t("pair.err.failed", { reason: e instanceof Error ? e.message : String(e) });
 
   const links = phones ? [...phones.mesh.links.values()] : [];
   const people = phones?.people() ?? [];
