@@ -2098,7 +2098,7 @@ export const en = {
   "btp.none": "No Bluetooth devices found yet.",
   "btp.limitLabel": "What a browser cannot do:",
   "btp.limit":
-    "A web browser can scan for Bluetooth devices and connect to some of them, but it cannot advertise itself or accept connections from another phone. So LinkUp in a browser cannot send chat messages over Bluetooth: messages travel through the LinkUp relay, and between tabs on this device without the internet.",
+    "A web browser can scan for Bluetooth devices and connect to some of them, but it cannot advertise itself or accept connections from another phone. So LinkUp in a browser cannot send chat messages over Bluetooth: messages travel through the LinkUp relay, and between tabs on this device and between phones on one Wi-Fi or hotspot paired by code, without the internet.",
   "sec.notice.you": "Your account",
   "sec.notice.contact": "This contact",
   "sec.notice.newDevice":

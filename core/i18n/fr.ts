@@ -2153,7 +2153,7 @@ export const fr: Catalog = {
   "btp.none": "Aucun appareil Bluetooth trouvé pour l'instant.",
   "btp.limitLabel": "Ce qu'un navigateur ne peut pas faire :",
   "btp.limit":
-    "Un navigateur web peut rechercher des appareils Bluetooth et se connecter à certains, mais il ne peut pas s'annoncer ni accepter les connexions d'un autre téléphone. LinkUp dans un navigateur ne peut donc pas envoyer de messages par Bluetooth : les messages passent par le relais LinkUp, et entre les onglets de cet appareil sans internet.",
+    "Un navigateur web peut rechercher des appareils Bluetooth et se connecter à certains, mais il ne peut pas s'annoncer ni accepter les connexions d'un autre téléphone. LinkUp dans un navigateur ne peut donc pas envoyer de messages par Bluetooth : les messages passent par le relais LinkUp, entre les onglets de cet appareil et entre téléphones d'un même Wi-Fi ou point d'accès associés par code, sans internet.",
   "sec.notice.you": "Votre compte",
   "sec.notice.contact": "Ce contact",
   "sec.notice.newDevice":

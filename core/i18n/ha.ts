@@ -2123,7 +2123,7 @@ export const ha: Catalog = {
   "btp.none": "Ba a samu na'urorin Bluetooth ba tukuna.",
   "btp.limitLabel": "Abin da burauza ba zai iya yi ba:",
   "btp.limit":
-    "Burauzar yanar gizo na iya neman na'urorin Bluetooth kuma ta haɗa da wasu daga cikinsu, amma ba za ta iya tallata kanta ko karɓar haɗi daga wata waya ba. Don haka LinkUp a cikin burauza ba zai iya aika saƙonnin hira ta Bluetooth ba: saƙonni suna tafiya ta hanyar relay na LinkUp, da tsakanin shafuka a wannan na'ura ba tare da intanet ba.",
+    "Burauzar yanar gizo na iya neman na'urorin Bluetooth kuma ta haɗa da wasu daga cikinsu, amma ba za ta iya tallata kanta ko karɓar haɗi daga wata waya ba. Don haka LinkUp a cikin burauza ba zai iya aika saƙonnin hira ta Bluetooth ba: saƙonni suna tafiya ta hanyar relay na LinkUp, tsakanin shafuka a wannan na'ura da tsakanin wayoyi a Wi-Fi ɗaya ko hotspot ɗaya da aka haɗa da lamba, ba tare da intanet ba.",
   "sec.notice.you": "Asusunka",
   "sec.notice.contact": "Wannan abokin hulɗa",
   "sec.notice.newDevice":

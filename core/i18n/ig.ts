@@ -2097,7 +2097,7 @@ export const ig: Catalog = {
   "btp.none": "Achọtabeghị ngwaọrụ Bluetooth ọ bụla.",
   "btp.limitLabel": "Ihe ihe nchọgharị na-enweghị ike ime:",
   "btp.limit":
-    "Ihe nchọgharị weebụ nwere ike ịchọ ngwaọrụ Bluetooth ma jikọọ na ụfọdụ n'ime ha, mana ọ nweghị ike ịkpọsa onwe ya ma ọ bụ ịnabata njikọ sitere na ekwentị ọzọ. Ya mere LinkUp n'ime ihe nchọgharị enweghị ike iziga ozi mkparịta ụka site na Bluetooth: ozi na-aga site na relay LinkUp, na n'etiti taabụ na ngwaọrụ a na-enweghị ịntanetị.",
+    "Ihe nchọgharị weebụ nwere ike ịchọ ngwaọrụ Bluetooth ma jikọọ na ụfọdụ n'ime ha, mana ọ nweghị ike ịkpọsa onwe ya ma ọ bụ ịnabata njikọ sitere na ekwentị ọzọ. Ya mere LinkUp n'ime ihe nchọgharị enweghị ike iziga ozi mkparịta ụka site na Bluetooth: ozi na-aga site na relay LinkUp, n'etiti taabụ na ngwaọrụ a na n'etiti ekwentị nọ n'otu Wi-Fi ma ọ bụ hotspot ejikọrọ site na koodu, na-enweghị ịntanetị.",
   "sec.notice.you": "Akaụntụ gị",
   "sec.notice.contact": "Onye a",
   "sec.notice.newDevice":

@@ -2098,7 +2098,7 @@ export const pcm: Catalog = {
   "btp.none": "We never find any Bluetooth device.",
   "btp.limitLabel": "Wetin browser no fit do:",
   "btp.limit":
-    "Web browser fit scan for Bluetooth devices and connect to some of dem, but e no fit announce itself or accept connection from another phone. So LinkUp for browser no fit send chat message through Bluetooth: messages dey pass through LinkUp relay, and between tabs for dis device without internet.",
+    "Web browser fit scan for Bluetooth devices and connect to some of dem, but e no fit announce itself or accept connection from another phone. So LinkUp for browser no fit send chat message through Bluetooth: messages dey pass through LinkUp relay, between tabs for dis device and between phones for one Wi-Fi or hotspot wey pair by code, without internet.",
   "sec.notice.you": "Your account",
   "sec.notice.contact": "Dis person",
   "sec.notice.newDevice":

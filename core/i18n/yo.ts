@@ -2080,7 +2080,7 @@ export const yo: Catalog = {
   "btp.none": "A kò tíì rí ẹ̀rọ Bluetooth kankan.",
   "btp.limitLabel": "Ohun tí aṣàwákiri kò lè ṣe:",
   "btp.limit":
-    "Aṣàwákiri wẹ́ẹ̀bù lè wá àwọn ẹ̀rọ Bluetooth kí ó sì sopọ̀ mọ́ díẹ̀ nínú wọn, ṣùgbọ́n kò lè kéde ara rẹ̀ tàbí gba ìsopọ̀ láti fóònù míì. Nítorí náà LinkUp nínú aṣàwákiri kò lè fi ìfiránṣẹ́ ránṣẹ́ lórí Bluetooth: àwọn ìfiránṣẹ́ ń gba relay LinkUp kọjá, àti láàárín àwọn táàbù lórí ẹ̀rọ yìí láìsí ayélujára.",
+    "Aṣàwákiri wẹ́ẹ̀bù lè wá àwọn ẹ̀rọ Bluetooth kí ó sì sopọ̀ mọ́ díẹ̀ nínú wọn, ṣùgbọ́n kò lè kéde ara rẹ̀ tàbí gba ìsopọ̀ láti fóònù míì. Nítorí náà LinkUp nínú aṣàwákiri kò lè fi ìfiránṣẹ́ ránṣẹ́ lórí Bluetooth: àwọn ìfiránṣẹ́ ń gba relay LinkUp kọjá, láàárín àwọn táàbù lórí ẹ̀rọ yìí àti láàárín àwọn fóònù lórí Wi-Fi kan tàbí hotspot kan tí a so pọ̀ pẹ̀lú kóòdù, láìsí ayélujára.",
   "sec.notice.you": "Àkántì rẹ",
   "sec.notice.contact": "Olùbásọ̀rọ̀ yìí",
   "sec.notice.newDevice":

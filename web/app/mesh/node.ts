@@ -323,9 +323,10 @@ export class MeshNode {
     await this.history.add(message);
     await this.outbox.put(item);
     this.stats.sent++;
-    await this.flushOne(item);
-    // Phones paired by code get it at once too, with or without a relay (docs/decisions/066-phones-paired-by-code.md).
+    // Phones paired by code get it at once, with or without a relay, and before the relay is tried: on a dead
+    // network a request can hang for long (docs/decisions/066-phones-paired-by-code.md).
     if (this.phones) void this.phones.sendOwn(envelope).catch((e) => console.warn("mesh: phones", e));
+    await this.flushOne(item);
     return message;
   }
 
