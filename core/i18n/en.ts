@@ -2197,7 +2197,7 @@ export const en = {
   "pair.scan": "Scan a code",
   "pair.stopScan": "Stop scanning",
   "pair.camera": "Camera, for scanning a pairing code",
-  "pair.noScanner": "This browser cannot read QR codes: copy and paste the code as text instead.",
+  "pair.noScanner": "This browser gives LinkUp no camera here: copy and paste the code as text instead.",
   "pair.paired": "Paired phones",
   "pair.none": "No phone is paired yet.",
   "pair.connected": "connected",

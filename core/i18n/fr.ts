@@ -2258,7 +2258,7 @@ export const fr: Catalog = {
   "pair.scan": "Scanner un code",
   "pair.stopScan": "Arrêter le scan",
   "pair.camera": "Caméra, pour scanner un code d'association",
-  "pair.noScanner": "Ce navigateur ne sait pas lire les QR codes : copiez et collez plutôt le code en texte.",
+  "pair.noScanner": "Ce navigateur ne donne pas accès à une caméra ici : copiez et collez plutôt le code en texte.",
   "pair.paired": "Téléphones associés",
   "pair.none": "Aucun téléphone associé pour l'instant.",
   "pair.connected": "connecté",

@@ -2223,7 +2223,7 @@ export const ha: Catalog = {
   "pair.scan": "Duba lamba",
   "pair.stopScan": "Daina dubawa",
   "pair.camera": "Kyamara, don duba lambar haɗi",
-  "pair.noScanner": "Wannan burauza ba ta iya karanta lambar QR ba: kwafi ka liƙa lambar a matsayin rubutu maimakon haka.",
+  "pair.noScanner": "Wannan burauza ba ta ba LinkUp kyamara a nan ba: kwafi ka liƙa lambar a matsayin rubutu maimakon haka.",
   "pair.paired": "Wayoyin da aka haɗa",
   "pair.none": "Ba a haɗa wata waya ba tukuna.",
   "pair.connected": "an haɗa",

@@ -2196,7 +2196,7 @@ export const ig: Catalog = {
   "pair.scan": "Nyochaa koodu",
   "pair.stopScan": "Kwụsị inyocha",
   "pair.camera": "Igwefoto, maka inyocha koodu njikọ",
-  "pair.noScanner": "Ihe nchọgharị a enweghị ike ịgụ koodu QR: detuo ma mado koodu ahụ dịka ederede kama.",
+  "pair.noScanner": "Ihe nchọgharị a enyeghị LinkUp igwefoto ebe a: detuo ma mado koodu ahụ dịka ederede kama.",
   "pair.paired": "Ekwentị ejikọrọ",
   "pair.none": "Ọ dịbeghị ekwentị ejikọrọ.",
   "pair.connected": "ejikọọla",

@@ -2198,7 +2198,7 @@ export const pcm: Catalog = {
   "pair.scan": "Scan code",
   "pair.stopScan": "Stop to scan",
   "pair.camera": "Camera, to scan pairing code",
-  "pair.noScanner": "This browser no fit read QR code: copy and paste the code as text instead.",
+  "pair.noScanner": "This browser no give LinkUp camera here: copy and paste the code as text instead.",
   "pair.paired": "Phones wey don pair",
   "pair.none": "No phone don pair yet.",
   "pair.connected": "don connect",

@@ -2176,7 +2176,7 @@ export const yo: Catalog = {
   "pair.scan": "Ṣàyẹ̀wò kóòdù",
   "pair.stopScan": "Dúró ṣíṣàyẹ̀wò",
   "pair.camera": "Kámẹ́rà, fún ṣíṣàyẹ̀wò kóòdù ìsopọ̀",
-  "pair.noScanner": "Aṣàwákiri yìí kò lè ka kóòdù QR: ṣe ẹ̀dà kóòdù náà kí o sì lẹ̀ ẹ́ gẹ́gẹ́ bí ọ̀rọ̀ dípò.",
+  "pair.noScanner": "Aṣàwákiri yìí kò fún LinkUp ní kámẹ́rà níbí: ṣe ẹ̀dà kóòdù náà kí o sì lẹ̀ ẹ́ gẹ́gẹ́ bí ọ̀rọ̀ dípò.",
   "pair.paired": "Àwọn fóònù tí a so pọ̀",
   "pair.none": "Kò sí fóònù tí a tíì so pọ̀.",
   "pair.connected": "ti sopọ̀",

@@ -86,7 +86,10 @@ const bubble = (page: Page, text: string) => page.getByRole("listitem").filter({
 
 async function openPairing(p: Phone) {
   const panel = p.page.getByRole("dialog", { name: "Pair a nearby phone" });
-  if (!(await panel.isVisible())) await p.page.getByRole("button", { name: "Pair a nearby phone" }).click();
+  if (!(await panel.isVisible())) {
+    await p.page.getByLabel("More options").click();
+    await p.page.getByRole("button", { name: "Pair a nearby phone" }).click();
+  }
   await expect(panel).toBeVisible();
   return panel;
 }

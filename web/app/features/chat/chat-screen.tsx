@@ -242,11 +242,6 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       <Invitations invitations={rooms?.invitations ?? []} />
       <MessageRequests rooms={rooms?.rooms ?? []} current={roomId} />
       <RoomSwitcher rooms={list} current={roomId} unread={(id) => node?.unread(id) ?? 0} />
-      {node ? (
-        <button type="button" className="btn btn-ghost pair-open" onClick={() => setPanel(panel === "phones" ? null : "phones")}>
-          {t("pair.open", { count: node.phones?.mesh.openLinks().length ?? 0 })}
-        </button>
-      ) : null}
       {panel === "phones" && node ? <PairingPanel node={node} onClose={() => setPanel(null)} /> : null}
       {room ? <MembershipActions room={room} blocked={rooms?.blocked ?? []} /> : null}
       {actionError ? (
@@ -431,6 +426,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
           else if (item === "group") setPanel("group");
           else if (item === "sos") sos.show();
           else if (item === "select") setSelected(new Set());
+          else if (item === "phones") setPanel("phones");
         }}
       />
     </section>
@@ -579,7 +575,7 @@ function RoomSwitcher({ rooms, current, unread }: { rooms: RoomSummary[]; curren
   );
 }
 
-type MenuItem = "info" | "select" | "settings" | "people" | "group" | "sos";
+type MenuItem = "info" | "select" | "settings" | "people" | "group" | "phones" | "sos";
 
 function Composer({
   initialDraft,
@@ -652,6 +648,7 @@ function Composer({
         ["settings", t("chat.menu.settings")],
         ["people", t("chat.menu.people")],
         ["group", t("chat.menu.group")],
+        ["phones", t("pair.open")],
         ["sos", t("chat.menu.sos")],
       ] as const,
     [t],

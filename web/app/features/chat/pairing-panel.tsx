@@ -31,7 +31,8 @@ export function PairingPanel({ node, onClose }: { node: MeshNode; onClose: () =>
   const [qr, setQr] = useState<string | null>(null);
   const [to, setTo] = useState("");
   const [secret, setSecret] = useState("");
-  const canScan = typeof window !== "undefined" && "BarcodeDetector" in window;
+  // Any camera will do: the browser's barcode detector reads the code, or the jsQR decoder where it has none.
+  const canScan = typeof navigator !== "undefined" && Boolean(navigator.mediaDevices?.getUserMedia);
 
   useEffect(() => {
     let live = true;
@@ -191,7 +192,10 @@ export function PairingPanel({ node, onClose }: { node: MeshNode; onClose: () =>
   );
 }
 
-/** Reads a pairing code with the camera, where the browser has a barcode detector. */
+/**
+ * Reads a pairing code with the camera: the browser's own barcode detector where it has one, else the jsQR decoder,
+ * loaded only when scanning starts (docs/decisions/066-phones-paired-by-code.md).
+ */
 function ScanButton({ onCode }: { onCode: (code: string) => void }) {
   const t = useT();
   const [scanning, setScanning] = useState(false);
@@ -200,28 +204,22 @@ function ScanButton({ onCode }: { onCode: (code: string) => void }) {
     if (!scanning || !video) return;
     let stream: MediaStream | null = null;
     let timer: ReturnType<typeof setInterval> | undefined;
-    const Detector = (
-      window as unknown as {
-        BarcodeDetector: new (o: { formats: string[] }) => { detect(v: HTMLVideoElement): Promise<{ rawValue: string }[]> };
-      }
-    ).BarcodeDetector;
-    const detector = new Detector({ formats: ["qr_code"] });
-    navigator.mediaDevices
-      .getUserMedia({ video: { facingMode: "environment" } })
-      .then((s) => {
-        stream = s;
-        video.srcObject = s;
-        void video.play();
-        timer = setInterval(async () => {
-          const found = (await detector.detect(video).catch(() => [])).find((c) => c.rawValue.startsWith("LU1."));
-          if (found) {
-            setScanning(false);
-            onCode(found.rawValue);
-          }
-        }, 300);
-      })
-      .catch(() => setScanning(false));
+    let live = true;
+    const found = (text: string | undefined) => {
+      if (!text?.startsWith("LU1.")) return;
+      setScanning(false);
+      onCode(text);
+    };
+    (async () => {
+      const read = await reader();
+      stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" } });
+      if (!live) return;
+      video.srcObject = stream;
+      await video.play();
+      timer = setInterval(() => void read(video).then(found), 300);
+    })().catch(() => live && setScanning(false));
     return () => {
+      live = false;
       clearInterval(timer);
       for (const track of stream?.getTracks() ?? []) track.stop();
     };
@@ -234,4 +232,26 @@ function ScanButton({ onCode }: { onCode: (code: string) => void }) {
       {scanning ? <video ref={setVideo} muted playsInline aria-label={t("pair.camera")} width={280} height={210} /> : null}
     </>
   );
+}
+
+type Detector = { detect(v: HTMLVideoElement): Promise<{ rawValue: string }[]> };
+
+/** A function that reads the QR code in the video's current frame, if any. */
+async function reader(): Promise<(video: HTMLVideoElement) => Promise<string | undefined>> {
+  const Native = (window as unknown as { BarcodeDetector?: new (o: { formats: string[] }) => Detector }).BarcodeDetector;
+  if (Native) {
+    const detector = new Native({ formats: ["qr_code"] });
+    return async (video) => (await detector.detect(video).catch(() => []))[0]?.rawValue;
+  }
+  const { default: jsQR } = await import("jsqr");
+  const canvas = document.createElement("canvas");
+  const ctx = canvas.getContext("2d", { willReadFrequently: true });
+  return async (video) => {
+    if (!ctx || !video.videoWidth) return undefined;
+    canvas.width = video.videoWidth;
+    canvas.height = video.videoHeight;
+    ctx.drawImage(video, 0, 0);
+    const frame = ctx.getImageData(0, 0, canvas.width, canvas.height);
+    return jsQR(frame.data, frame.width, frame.height, { inversionAttempts: "dontInvert" })?.data;
+  };
 }
