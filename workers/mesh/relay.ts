@@ -12,7 +12,9 @@ import { meshSignedBytes } from "../../core/peer-mesh";
 import { roomKind } from "../../core/room-ids";
 import { SOS_MESSAGE_MAX } from "../../core/sos";
 import type { Db } from "../../db";
-import { findUsersByIds, listDeviceKeys } from "../../db/queries/rooms";
+import { listDeviceKeys } from "../../db/queries/rooms";
+import { findUserById } from "../../db/queries/users";
+import { isBanned } from "../admin/bans";
 import { stampMemberEnvelope } from "../../durable-objects/mesh-logic";
 import type { AppEnv } from "../env";
 import { roomStub } from "../rooms/stub";
@@ -70,9 +72,14 @@ export async function relayFromMesh(
       answer.refused.push({ id, reason: "signature" });
       continue;
     }
-    const [sender] = await findUsersByIds(db, [envelope.senderId]);
+    const sender = await findUserById(db, envelope.senderId);
     if (!sender) {
       answer.refused.push({ id, reason: "unknown_sender" });
+      continue;
+    }
+    // A banned person's words do not come back in through another phone (docs/decisions/025-bans.md).
+    if (isBanned(sender)) {
+      answer.refused.push({ id, reason: "banned" });
       continue;
     }
     if (envelope.type === "emergency") {

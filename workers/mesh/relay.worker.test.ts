@@ -6,7 +6,7 @@ import { createDevice, type DeviceSecrets } from "../../core/e2e";
 import type { Envelope } from "../../core/envelope";
 import { toBase64Url } from "../../core/ids";
 import { meshSignedBytes } from "../../core/peer-mesh";
-import { anonymousSession, call, shareAnAreaRoom } from "../../tests/workers/helpers";
+import { adminSession, anonymousSession, call, setBanned, shareAnAreaRoom } from "../../tests/workers/helpers";
 import { mustOpen, textEnvelope } from "../../tests/workers/room-socket";
 
 async function publishedDevice(cookie: string, userId: string): Promise<DeviceSecrets> {
@@ -96,6 +96,18 @@ describe("the relay takes what phones carried for others", () => {
     const dm = await signed(device, textEnvelope(`dm:${[ada.user.id, bayo.user.id].sort().join(":")}`, ada.user.id, "secret"));
     expect(await (await relay(bayo.cookie, [dm])).json()).toEqual({ taken: [], refused: [{ id: dm.id, reason: "not_relayable" }] });
     expect((await relay("", [dm])).status).toBe(401);
+  });
+
+  it("refuses the words of a person banned since they were carried", async () => {
+    const ada = await anonymousSession();
+    const bayo = await anonymousSession();
+    await shareAnAreaRoom(ada, bayo);
+    const room = await areaOf(ada.cookie);
+    const device = await publishedDevice(ada.cookie, ada.user.id);
+    const sent = await signed(device, textEnvelope(room, ada.user.id, "Buy my fake medicine"));
+    await setBanned(await adminSession(), ada.user.id, true);
+    expect(await (await relay(bayo.cookie, [sent])).json()).toEqual({ taken: [], refused: [{ id: sent.id, reason: "banned" }] });
+    expect((await env.ROOMS.get(env.ROOMS.idFromName(room)).stats()).stored).toBe(0);
   });
 
   it("raises an SOS handed in by another phone once, as its sender's", async () => {
