@@ -47,7 +47,7 @@ export const faqSeed = [
     popular: true,
     question: "Does LinkUp work without internet?",
     answer:
-      "Messages you write without a connection are kept on your phone and sent as soon as any path returns: another tab of the same browser on this device (the local mesh), or the relay when the network comes back. Nothing you write is lost.",
+      "Messages you write without a connection are kept on your phone and sent as soon as any path returns: another tab of the same browser on this device, a phone you paired by code on the same Wi-Fi or hotspot (no internet needed; it passes them on from phone to phone), or the relay when the network comes back. Nothing you write is lost.",
     tags: ["offline", "mesh"],
   },
   {
@@ -56,7 +56,7 @@ export const faqSeed = [
     popular: true,
     question: "Can my browser chat over Bluetooth?",
     answer:
-      "Browsers can scan for nearby Bluetooth devices where Web Bluetooth is available, but they cannot carry chat between phones over Bluetooth. LinkUp shows nearby devices and carries chat over the relay and the local mesh between tabs and windows.",
+      "Browsers can scan for nearby Bluetooth devices where Web Bluetooth is available, but they cannot carry chat between phones over Bluetooth. Phones on the same Wi-Fi or hotspot can chat with no internet once paired by a code (Pair a nearby phone, in the chat); otherwise chat goes over the relay and between tabs of one browser.",
     tags: ["bluetooth", "devices"],
   },
   {

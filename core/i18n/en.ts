@@ -1554,7 +1554,7 @@ export const en = {
   "bt.metaTitle": "Bluetooth · LinkUp",
   "bt.title": "Bluetooth and the LinkUp mesh",
   "bt.intro":
-    "LinkUp's mesh has three ways to move a message: the LinkUp relay over any internet connection, the local mesh between tabs and windows on this device (one tab with a connection relays for the others), and Bluetooth where the device allows it.",
+    "LinkUp's mesh has three ways to move a message: the LinkUp relay over any internet connection, the local mesh between tabs and windows on this device (one tab with a connection relays for the others), and phones on one Wi-Fi or hotspot paired by code, with no internet. Bluetooth only scans.",
   "bt.relayLabel": "Relay:",
   "bt.relay": "each room keeps recent messages, so a phone that was away gets what it missed when it reconnects.",
   "bt.localLabel": "Local mesh:",
@@ -2239,7 +2239,7 @@ export const en = {
   "btp.none": "No Bluetooth devices found yet.",
   "btp.limitLabel": "What a browser cannot do:",
   "btp.limit":
-    "A web browser can scan for Bluetooth devices and connect to some of them, but it cannot advertise itself or accept connections from another phone. So LinkUp in a browser cannot send chat messages over Bluetooth: messages travel through the LinkUp relay, and between tabs on this device without the internet.",
+    "A web browser can scan for Bluetooth devices and connect to some of them, but it cannot advertise itself or accept connections from another phone. So LinkUp in a browser cannot send chat messages over Bluetooth: messages travel through the LinkUp relay, and between tabs on this device and between phones on one Wi-Fi or hotspot paired by code, without the internet.",
   "sec.notice.you": "Your account",
   "sec.notice.contact": "This contact",
   "sec.notice.newDevice":
@@ -2291,10 +2291,10 @@ export const en = {
   "lia.personNoPhone": "For help from a person, open Support and leave your phone number for a call back.",
   "faqc.1.q": "Does LinkUp work without internet?",
   "faqc.1.a":
-    "Messages you write without a connection are kept on your phone and sent as soon as any path returns: another tab of the same browser on this device (the local mesh), or the relay when the network comes back. Nothing you write is lost.",
+    "Messages you write without a connection are kept on your phone and sent as soon as any path returns: another tab of the same browser on this device, a phone you paired by code on the same Wi-Fi or hotspot (no internet needed; it passes them on from phone to phone), or the relay when the network comes back. Nothing you write is lost.",
   "faqc.2.q": "Can my browser chat over Bluetooth?",
   "faqc.2.a":
-    "Browsers can scan for nearby Bluetooth devices where Web Bluetooth is available, but they cannot carry chat between phones over Bluetooth. LinkUp shows nearby devices and carries chat over the relay and the local mesh between tabs and windows.",
+    "Browsers can scan for nearby Bluetooth devices where Web Bluetooth is available, but they cannot carry chat between phones over Bluetooth. Phones on the same Wi-Fi or hotspot can chat with no internet once paired by a code (Pair a nearby phone, in the chat); otherwise chat goes over the relay and between tabs of one browser.",
   "faqc.3.q": "How do I ask the AI assistant?",
   "faqc.3.a":
     "Start a chat message with '@ai ' followed by your question, for example '@ai translate good morning to hausa' or '@ai market rice lagos'.",
@@ -2358,6 +2358,54 @@ export const en = {
   "aid.labour.steps":
     "Keep her lying on her left side or in a comfortable position, keep her warm and get her to a clinic or midwife quickly.",
   "aid.reviewNote": "These steps are LinkUp's checked English text; the other languages are machine-assisted until reviewed.",
+  "pair.open": "Pair a nearby phone",
+  "pair.title": "Pair a nearby phone",
+  "pair.intro":
+    "Phones on the same Wi-Fi or hotspot can chat with no internet. One phone shows its pairing code; the other scans or pastes it and shows its own code back for the first phone to take.",
+  "pair.show": "Show my pairing code",
+  "pair.making": "Making the code…",
+  "pair.offerHint": "Let the other phone scan this code, or send it the text. Then paste the code it shows you below.",
+  "pair.answerHint": "Now let {name}'s phone scan this code, or send it the text.",
+  "pair.qrAlt": "Pairing code as a QR code",
+  "pair.code": "Pairing code",
+  "pair.copy": "Copy the code",
+  "pair.paste": "Paste a pairing code",
+  "pair.use": "Use this code",
+  "pair.scan": "Scan a code",
+  "pair.stopScan": "Stop scanning",
+  "pair.camera": "Camera, for scanning a pairing code",
+  "pair.noScanner": "This browser gives LinkUp no camera here: copy and paste the code as text instead.",
+  "pair.paired": "Paired phones",
+  "pair.none": "No phone is paired yet.",
+  "pair.connected": "connected",
+  "pair.notConnected": "not connected",
+  "pair.privateTitle": "Private message on the mesh",
+  "pair.privateTo": "To",
+  "pair.privateText": "Private message",
+  "pair.privateSend": "Send privately",
+  "pair.privateList": "Private messages on the mesh",
+  "pair.privateToLine": "To {name}:",
+  "pair.privateFromLine": "From {name}:",
+  "pair.honest":
+    "This works only between phones on one local network, paired by code, while LinkUp stays open on both; a message can hop through up to 16 phones, and phones between cannot read a private one. Bluetooth cannot carry chat from a browser.",
+  "pair.close": "Close",
+  "pair.err.not-a-code": "This is not a LinkUp pairing code.",
+  "pair.err.damaged": "This pairing code is damaged: copy it again, whole.",
+  "pair.err.version": "This pairing code comes from another version of LinkUp: update both phones.",
+  "pair.err.unsupported": "This phone's browser cannot make a pairing code it can use.",
+  "pair.err.own-code": "This is this phone's own code: show it to the other phone instead.",
+  "pair.err.no-offer": "This answers a code this phone did not show: start again with Show my pairing code.",
+  "pair.err.signature": "This code's signature does not check: it was changed on the way, or answers another code.",
+  "pair.err.key-changed":
+    "This phone's identity key is not the one it paired with before: do not trust it until you have checked with its owner.",
+  "pair.err.failed": "Pairing did not work: {reason}",
+  "bt.phonesLabel": "Phones nearby:",
+  "bt.phones":
+    "phones on one Wi-Fi or hotspot pair by showing each other a code (Pair a nearby phone, in the chat); then messages and SOS pass from phone to phone, up to 16 hops, with no internet, while LinkUp stays open on each.",
+  "mesh.phonesTitle": "Phones paired by code",
+  "mesh.phonesNote":
+    "Phones on one Wi-Fi or hotspot can chat with no internet once paired by a code. Each phone passes messages on to the phones it is paired with; a private message is sealed for the one phone it is for. LinkUp must stay open on each phone, and a reload needs a new pairing.",
+  "mesh.phonesLink": "Pair a nearby phone in the chat",
 } satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -1594,7 +1594,7 @@ export const fr: Catalog = {
   "bt.metaTitle": "Bluetooth · LinkUp",
   "bt.title": "Le Bluetooth et le maillage LinkUp",
   "bt.intro":
-    "Le maillage de LinkUp a trois façons d'acheminer un message : le relais LinkUp par toute connexion Internet, le maillage local entre onglets et fenêtres de cet appareil (un onglet connecté relaie pour les autres) et le Bluetooth quand l'appareil le permet.",
+    "Le maillage de LinkUp a trois façons d'acheminer un message : le relais LinkUp par toute connexion Internet, le maillage local entre onglets et fenêtres de cet appareil (un onglet connecté relaie pour les autres), et des téléphones d'un même Wi-Fi ou point d'accès associés par code, sans internet. Le Bluetooth ne sert qu'à rechercher.",
   "bt.relayLabel": "Relais :",
   "bt.relay": "chaque salon garde les messages récents : un téléphone absent reçoit ce qu'il a manqué en se reconnectant.",
   "bt.localLabel": "Maillage local :",
@@ -2297,7 +2297,7 @@ export const fr: Catalog = {
   "btp.none": "Aucun appareil Bluetooth trouvé pour l'instant.",
   "btp.limitLabel": "Ce qu'un navigateur ne peut pas faire :",
   "btp.limit":
-    "Un navigateur web peut rechercher des appareils Bluetooth et se connecter à certains, mais il ne peut pas s'annoncer ni accepter les connexions d'un autre téléphone. LinkUp dans un navigateur ne peut donc pas envoyer de messages par Bluetooth : les messages passent par le relais LinkUp, et entre les onglets de cet appareil sans internet.",
+    "Un navigateur web peut rechercher des appareils Bluetooth et se connecter à certains, mais il ne peut pas s'annoncer ni accepter les connexions d'un autre téléphone. LinkUp dans un navigateur ne peut donc pas envoyer de messages par Bluetooth : les messages passent par le relais LinkUp, entre les onglets de cet appareil et entre téléphones d'un même Wi-Fi ou point d'accès associés par code, sans internet.",
   "sec.notice.you": "Votre compte",
   "sec.notice.contact": "Ce contact",
   "sec.notice.newDevice":
@@ -2354,10 +2354,10 @@ export const fr: Catalog = {
   "lia.personNoPhone": "Pour l'aide d'une personne, ouvrez l'Assistance et laissez votre numéro pour être rappelé.",
   "faqc.1.q": "LinkUp fonctionne-t-il sans internet ?",
   "faqc.1.a":
-    "Les messages écrits sans connexion restent sur votre téléphone et partent dès qu'un chemin revient : un autre onglet du même navigateur sur cet appareil (le mesh local), ou le relais quand le réseau revient. Rien de ce que vous écrivez n'est perdu.",
+    "Les messages écrits sans connexion restent sur votre téléphone et partent dès qu'un chemin revient : un autre onglet du même navigateur sur cet appareil, un téléphone associé par code sur le même Wi-Fi ou point d'accès (sans internet ; il les transmet de téléphone en téléphone), ou le relais quand le réseau revient. Rien de ce que vous écrivez n'est perdu.",
   "faqc.2.q": "Mon navigateur peut-il discuter par Bluetooth ?",
   "faqc.2.a":
-    "Les navigateurs peuvent rechercher les appareils Bluetooth proches là où Web Bluetooth existe, mais ils ne peuvent pas transporter la discussion entre téléphones par Bluetooth. LinkUp montre les appareils proches et transporte la discussion par le relais et le mesh local entre onglets et fenêtres.",
+    "Les navigateurs peuvent rechercher les appareils Bluetooth proches là où Web Bluetooth existe, mais ils ne peuvent pas transporter la discussion entre téléphones par Bluetooth. Des téléphones sur le même Wi-Fi ou point d'accès peuvent discuter sans internet une fois associés par un code (Associer un téléphone proche, dans la discussion) ; sinon la discussion passe par le relais et entre onglets d'un même navigateur.",
   "faqc.3.q": "Comment interroger l'assistant IA ?",
   "faqc.3.a":
     "Commencez un message par '@ai ' suivi de votre question, par exemple '@ai translate good morning to hausa' ou '@ai market rice lagos'.",
@@ -2423,4 +2423,52 @@ export const fr: Catalog = {
     "Allongez-la sur le côté gauche ou dans une position confortable, gardez-la au chaud et emmenez-la vite dans une clinique ou chez une sage-femme.",
   "aid.reviewNote":
     "Traduction assistée par machine des étapes anglaises vérifiées de LinkUp, en attente de relecture par un locuteur natif. En cas de doute, appelez le 112 ou le 199.",
+  "pair.open": "Associer un téléphone proche",
+  "pair.title": "Associer un téléphone proche",
+  "pair.intro":
+    "Des téléphones sur le même Wi-Fi ou point d'accès peuvent discuter sans internet. Un téléphone affiche son code d'association ; l'autre le scanne ou le colle, puis affiche son propre code pour le premier.",
+  "pair.show": "Afficher mon code d'association",
+  "pair.making": "Création du code…",
+  "pair.offerHint": "Laissez l'autre téléphone scanner ce code, ou envoyez-lui le texte. Puis collez ci-dessous le code qu'il vous montre.",
+  "pair.answerHint": "Laissez maintenant le téléphone de {name} scanner ce code, ou envoyez-lui le texte.",
+  "pair.qrAlt": "Code d'association en QR code",
+  "pair.code": "Code d'association",
+  "pair.copy": "Copier le code",
+  "pair.paste": "Coller un code d'association",
+  "pair.use": "Utiliser ce code",
+  "pair.scan": "Scanner un code",
+  "pair.stopScan": "Arrêter le scan",
+  "pair.camera": "Caméra, pour scanner un code d'association",
+  "pair.noScanner": "Ce navigateur ne donne pas accès à une caméra ici : copiez et collez plutôt le code en texte.",
+  "pair.paired": "Téléphones associés",
+  "pair.none": "Aucun téléphone associé pour l'instant.",
+  "pair.connected": "connecté",
+  "pair.notConnected": "non connecté",
+  "pair.privateTitle": "Message privé sur le maillage",
+  "pair.privateTo": "À",
+  "pair.privateText": "Message privé",
+  "pair.privateSend": "Envoyer en privé",
+  "pair.privateList": "Messages privés sur le maillage",
+  "pair.privateToLine": "À {name} :",
+  "pair.privateFromLine": "De {name} :",
+  "pair.honest":
+    "Cela ne fonctionne qu'entre téléphones d'un même réseau local, associés par code, tant que LinkUp reste ouvert sur chacun ; un message peut passer par 16 téléphones au plus, et ceux du milieu ne peuvent pas lire un message privé. Le Bluetooth ne peut pas transporter la discussion depuis un navigateur.",
+  "pair.close": "Fermer",
+  "pair.err.not-a-code": "Ce n'est pas un code d'association LinkUp.",
+  "pair.err.damaged": "Ce code d'association est abîmé : copiez-le à nouveau, en entier.",
+  "pair.err.version": "Ce code vient d'une autre version de LinkUp : mettez les deux téléphones à jour.",
+  "pair.err.unsupported": "Le navigateur de ce téléphone ne peut pas produire un code utilisable.",
+  "pair.err.own-code": "C'est le code de ce téléphone : montrez-le plutôt à l'autre téléphone.",
+  "pair.err.no-offer": "Ce code répond à un code que ce téléphone n'a pas affiché : recommencez avec Afficher mon code d'association.",
+  "pair.err.signature": "La signature de ce code ne correspond pas : il a été modifié en chemin, ou répond à un autre code.",
+  "pair.err.key-changed":
+    "La clé d'identité de ce téléphone n'est pas celle de la dernière association : ne lui faites pas confiance avant d'avoir vérifié avec son propriétaire.",
+  "pair.err.failed": "L'association a échoué : {reason}",
+  "bt.phonesLabel": "Téléphones proches :",
+  "bt.phones":
+    "des téléphones d'un même Wi-Fi ou point d'accès s'associent en se montrant un code (Associer un téléphone proche, dans la discussion) ; messages et SOS passent alors de téléphone en téléphone, jusqu'à 16 sauts, sans internet, tant que LinkUp reste ouvert sur chacun.",
+  "mesh.phonesTitle": "Téléphones associés par code",
+  "mesh.phonesNote":
+    "Des téléphones d'un même Wi-Fi ou point d'accès peuvent discuter sans internet une fois associés par un code. Chaque téléphone transmet les messages aux téléphones qui lui sont associés ; un message privé est scellé pour le seul téléphone destinataire. LinkUp doit rester ouvert sur chaque téléphone, et un rechargement demande une nouvelle association.",
+  "mesh.phonesLink": "Associer un téléphone proche dans la discussion",
 };

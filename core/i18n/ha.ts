@@ -1572,7 +1572,7 @@ export const ha: Catalog = {
   "bt.metaTitle": "Bluetooth · LinkUp",
   "bt.title": "Bluetooth da Mesh na LinkUp",
   "bt.intro":
-    "Mesh na LinkUp yana da hanyoyi uku na motsa saƙo: relay na LinkUp ta kowane haɗin intanet, Mesh na gida tsakanin shafuka da tagogi a wannan na'ura (shafi ɗaya mai haɗi yana isar wa sauran), da Bluetooth inda na'urar ta yarda.",
+    "Mesh na LinkUp yana da hanyoyi uku na motsa saƙo: relay na LinkUp ta kowane haɗin intanet, Mesh na gida tsakanin shafuka da tagogi a wannan na'ura (shafi ɗaya mai haɗi yana isar wa sauran), da wayoyi a Wi-Fi ɗaya ko hotspot ɗaya da aka haɗa da lamba, ba tare da intanet ba. Bluetooth yana nema ne kawai.",
   "bt.relayLabel": "Relay:",
   "bt.relay":
     "kowane ɗaki yana ajiye saƙonnin baya-bayan nan, don haka wayar da ta yi nisa tana samun abin da ta rasa idan ta sake haɗuwa.",
@@ -2267,7 +2267,7 @@ export const ha: Catalog = {
   "btp.none": "Ba a samu na'urorin Bluetooth ba tukuna.",
   "btp.limitLabel": "Abin da burauza ba zai iya yi ba:",
   "btp.limit":
-    "Burauzar yanar gizo na iya neman na'urorin Bluetooth kuma ta haɗa da wasu daga cikinsu, amma ba za ta iya tallata kanta ko karɓar haɗi daga wata waya ba. Don haka LinkUp a cikin burauza ba zai iya aika saƙonnin hira ta Bluetooth ba: saƙonni suna tafiya ta hanyar relay na LinkUp, da tsakanin shafuka a wannan na'ura ba tare da intanet ba.",
+    "Burauzar yanar gizo na iya neman na'urorin Bluetooth kuma ta haɗa da wasu daga cikinsu, amma ba za ta iya tallata kanta ko karɓar haɗi daga wata waya ba. Don haka LinkUp a cikin burauza ba zai iya aika saƙonnin hira ta Bluetooth ba: saƙonni suna tafiya ta hanyar relay na LinkUp, tsakanin shafuka a wannan na'ura da tsakanin wayoyi a Wi-Fi ɗaya ko hotspot ɗaya da aka haɗa da lamba, ba tare da intanet ba.",
   "sec.notice.you": "Asusunka",
   "sec.notice.contact": "Wannan abokin hulɗa",
   "sec.notice.newDevice":
@@ -2321,10 +2321,10 @@ export const ha: Catalog = {
   "lia.personNoPhone": "Don taimako daga mutum, buɗe Tallafi ka bar lambar wayarka don a kira ka.",
   "faqc.1.q": "Shin LinkUp yana aiki ba tare da intanet ba?",
   "faqc.1.a":
-    "Saƙonnin da ka rubuta ba tare da haɗi ba ana ajiye su a wayarka kuma a aika su da zarar wata hanya ta dawo: wani shafi na wannan burauza a wannan na'urar (mesh na gida), ko relay idan hanyar sadarwa ta dawo. Babu abin da ka rubuta da zai ɓace.",
+    "Saƙonnin da ka rubuta ba tare da haɗi ba ana ajiye su a wayarka kuma a aika su da zarar wata hanya ta dawo: wani shafi na wannan burauza a wannan na'urar, wayar da ka haɗa da lamba a Wi-Fi ɗaya ko hotspot ɗaya (ba a buƙatar intanet; tana miƙa su daga waya zuwa waya), ko relay idan hanyar sadarwa ta dawo. Babu abin da ka rubuta da zai ɓace.",
   "faqc.2.q": "Burauzata na iya yin hira ta Bluetooth?",
   "faqc.2.a":
-    "Burauzoji na iya neman na'urorin Bluetooth da ke kusa inda akwai Web Bluetooth, amma ba za su iya ɗaukar hira tsakanin wayoyi ta Bluetooth ba. LinkUp yana nuna na'urorin da ke kusa kuma yana ɗaukar hira ta relay da mesh na gida tsakanin shafuka da tagogi.",
+    "Burauzoji na iya neman na'urorin Bluetooth da ke kusa inda akwai Web Bluetooth, amma ba za su iya ɗaukar hira tsakanin wayoyi ta Bluetooth ba. Wayoyi a Wi-Fi ɗaya ko hotspot ɗaya na iya hira ba tare da intanet ba bayan an haɗa su da lamba (Haɗa waya ta kusa, a cikin hira); in ba haka ba hira tana tafiya ta relay da tsakanin shafukan burauza ɗaya.",
   "faqc.3.q": "Ta yaya zan tambayi mataimakin AI?",
   "faqc.3.a": "Fara saƙon hira da '@ai ' sannan tambayarka, misali '@ai translate good morning to hausa' ko '@ai market rice lagos'.",
   "faqc.4.q": "Me ke faruwa idan na danna SOS?",
@@ -2388,4 +2388,52 @@ export const ha: Catalog = {
     "Ka kwantar da ita a gefenta na hagu ko yadda ta ji daɗi, ka sa ta ji ɗumi, ku kai ta asibiti ko wajen ungozoma da sauri.",
   "aid.reviewNote":
     "Fassarar na'ura ce ta matakan Turanci na LinkUp da aka tantance; tana jiran mai jin harshen Hausa na asali ya duba ta. Idan wani abu bai bayyana ba, kira 112 ko 199.",
+  "pair.open": "Haɗa waya ta kusa",
+  "pair.title": "Haɗa waya ta kusa",
+  "pair.intro":
+    "Wayoyi a Wi-Fi ɗaya ko hotspot ɗaya suna iya hira ba tare da intanet ba. Waya ɗaya tana nuna lambar haɗinta; ɗayar tana duba ta ko liƙa ta, sannan ta nuna nata lambar don ta farko ta karɓa.",
+  "pair.show": "Nuna lambar haɗina",
+  "pair.making": "Ana yin lambar…",
+  "pair.offerHint": "Bari ɗayar wayar ta duba wannan lambar, ko aika mata rubutun. Sannan liƙa lambar da ta nuna maka a ƙasa.",
+  "pair.answerHint": "Yanzu bari wayar {name} ta duba wannan lambar, ko aika mata rubutun.",
+  "pair.qrAlt": "Lambar haɗi a matsayin lambar QR",
+  "pair.code": "Lambar haɗi",
+  "pair.copy": "Kwafi lambar",
+  "pair.paste": "Liƙa lambar haɗi",
+  "pair.use": "Yi amfani da wannan lambar",
+  "pair.scan": "Duba lamba",
+  "pair.stopScan": "Daina dubawa",
+  "pair.camera": "Kyamara, don duba lambar haɗi",
+  "pair.noScanner": "Wannan burauza ba ta ba LinkUp kyamara a nan ba: kwafi ka liƙa lambar a matsayin rubutu maimakon haka.",
+  "pair.paired": "Wayoyin da aka haɗa",
+  "pair.none": "Ba a haɗa wata waya ba tukuna.",
+  "pair.connected": "an haɗa",
+  "pair.notConnected": "ba a haɗa ba",
+  "pair.privateTitle": "Saƙon sirri a raga",
+  "pair.privateTo": "Zuwa",
+  "pair.privateText": "Saƙon sirri",
+  "pair.privateSend": "Aika a sirrance",
+  "pair.privateList": "Saƙonnin sirri a raga",
+  "pair.privateToLine": "Zuwa ga {name}:",
+  "pair.privateFromLine": "Daga {name}:",
+  "pair.honest":
+    "Wannan yana aiki ne kawai tsakanin wayoyi a cibiyar sadarwa ta gida ɗaya, waɗanda aka haɗa da lamba, muddin LinkUp yana buɗe a dukansu; saƙo yana iya ratsa wayoyi har 16, kuma wayoyin da ke tsakani ba sa iya karanta saƙon sirri. Bluetooth ba zai iya ɗaukar hira daga burauza ba.",
+  "pair.close": "Rufe",
+  "pair.err.not-a-code": "Wannan ba lambar haɗi ta LinkUp ba ce.",
+  "pair.err.damaged": "Wannan lambar haɗi ta lalace: sake kwafa ta gaba ɗaya.",
+  "pair.err.version": "Wannan lambar ta fito daga wani sigar LinkUp: sabunta wayoyin biyu.",
+  "pair.err.unsupported": "Burauzar wannan waya ba za ta iya yin lambar haɗi mai amfani ba.",
+  "pair.err.own-code": "Wannan lambar wannan wayar ce: nuna ta ga ɗayar wayar maimakon haka.",
+  "pair.err.no-offer": "Wannan yana amsa lambar da wannan waya ba ta nuna ba: sake farawa da Nuna lambar haɗina.",
+  "pair.err.signature": "Sa hannun wannan lambar bai dace ba: an canza ta a hanya, ko tana amsa wata lamba.",
+  "pair.err.key-changed":
+    "Maɓallin shaidar wannan waya ba shi ne wanda ta haɗa da shi a baya ba: kada ka amince da ita sai ka tabbatar da mai ita.",
+  "pair.err.failed": "Haɗi bai yi aiki ba: {reason}",
+  "bt.phonesLabel": "Wayoyi na kusa:",
+  "bt.phones":
+    "wayoyi a Wi-Fi ɗaya ko hotspot ɗaya suna haɗuwa ta nuna wa juna lamba (Haɗa waya ta kusa, a cikin hira); sannan saƙonni da SOS suna wucewa daga waya zuwa waya, har matakai 16, ba tare da intanet ba, muddin LinkUp yana buɗe a kowace.",
+  "mesh.phonesTitle": "Wayoyin da aka haɗa da lamba",
+  "mesh.phonesNote":
+    "Wayoyi a Wi-Fi ɗaya ko hotspot ɗaya na iya hira ba tare da intanet ba bayan an haɗa su da lamba. Kowace waya tana miƙa saƙonni ga wayoyin da aka haɗa ta da su; saƙon sirri an rufe shi don wayar da aka nufa kaɗai. Dole LinkUp ya kasance a buɗe a kowace waya, kuma sake lodi yana buƙatar sabon haɗi.",
+  "mesh.phonesLink": "Haɗa waya ta kusa a cikin hira",
 };

@@ -1560,7 +1560,7 @@ export const ig: Catalog = {
   "bt.metaTitle": "Bluetooth · LinkUp",
   "bt.title": "Bluetooth na Mesh LinkUp",
   "bt.intro":
-    "Mesh LinkUp nwere ụzọ atọ isi ebuga ozi: relay LinkUp site na njikọ ịntanetị ọ bụla, Mesh mpaghara n'etiti taabụ na windo na ngwaọrụ a (otu taabụ nwere njikọ na-ebugara ndị ọzọ), na Bluetooth ebe ngwaọrụ kwere.",
+    "Mesh LinkUp nwere ụzọ atọ isi ebuga ozi: relay LinkUp site na njikọ ịntanetị ọ bụla, Mesh mpaghara n'etiti taabụ na windo na ngwaọrụ a (otu taabụ nwere njikọ na-ebugara ndị ọzọ), na ekwentị nọ n'otu Wi-Fi ma ọ bụ hotspot ejikọrọ site na koodu, na-enweghị ịntanetị. Bluetooth na-achọ naanị.",
   "bt.relayLabel": "Relay:",
   "bt.relay": "ọnụ ụlọ ọ bụla na-edebe ozi ndị na-adịbeghị anya, ya mere ekwentị na-anọghị ga-enweta ihe gafere ya mgbe ọ jikọrọ ọzọ.",
   "bt.localLabel": "Mesh mpaghara:",
@@ -2239,7 +2239,7 @@ export const ig: Catalog = {
   "btp.none": "Achọtabeghị ngwaọrụ Bluetooth ọ bụla.",
   "btp.limitLabel": "Ihe ihe nchọgharị na-enweghị ike ime:",
   "btp.limit":
-    "Ihe nchọgharị weebụ nwere ike ịchọ ngwaọrụ Bluetooth ma jikọọ na ụfọdụ n'ime ha, mana ọ nweghị ike ịkpọsa onwe ya ma ọ bụ ịnabata njikọ sitere na ekwentị ọzọ. Ya mere LinkUp n'ime ihe nchọgharị enweghị ike iziga ozi mkparịta ụka site na Bluetooth: ozi na-aga site na relay LinkUp, na n'etiti taabụ na ngwaọrụ a na-enweghị ịntanetị.",
+    "Ihe nchọgharị weebụ nwere ike ịchọ ngwaọrụ Bluetooth ma jikọọ na ụfọdụ n'ime ha, mana ọ nweghị ike ịkpọsa onwe ya ma ọ bụ ịnabata njikọ sitere na ekwentị ọzọ. Ya mere LinkUp n'ime ihe nchọgharị enweghị ike iziga ozi mkparịta ụka site na Bluetooth: ozi na-aga site na relay LinkUp, n'etiti taabụ na ngwaọrụ a na n'etiti ekwentị nọ n'otu Wi-Fi ma ọ bụ hotspot ejikọrọ site na koodu, na-enweghị ịntanetị.",
   "sec.notice.you": "Akaụntụ gị",
   "sec.notice.contact": "Onye a",
   "sec.notice.newDevice":
@@ -2291,10 +2291,10 @@ export const ig: Catalog = {
   "lia.personNoPhone": "Maka enyemaka site n'aka mmadụ, mepee Nkwado ma hapụ nọmba ekwentị gị ka a kpọghachi gị.",
   "faqc.1.q": "LinkUp ọ na-arụ ọrụ na-enweghị ịntanetị?",
   "faqc.1.a":
-    "Ozi ị dere na-enweghị njikọ ka a na-echekwa na ekwentị gị ma zipu ha ozugbo ụzọ ọ bụla lọghachiri: taabụ ọzọ nke otu ihe nchọgharị ahụ na ngwaọrụ a (mesh mpaghara), ma ọ bụ relay mgbe netwọk lọghachiri. Ọ dịghị ihe ị dere ga-efu.",
+    "Ozi ị dere na-enweghị njikọ ka a na-echekwa na ekwentị gị ma zipu ha ozugbo ụzọ ọ bụla lọghachiri: taabụ ọzọ nke otu ihe nchọgharị ahụ na ngwaọrụ a, ekwentị i jikọrọ site na koodu n'otu Wi-Fi ma ọ bụ otu hotspot (ọ chọghị ịntanetị; ọ na-ebufe ha site n'ekwentị gaa n'ekwentị), ma ọ bụ relay mgbe netwọk lọghachiri. Ọ dịghị ihe ị dere ga-efu.",
   "faqc.2.q": "Ihe nchọgharị m nwere ike ịkparịta ụka site na Bluetooth?",
   "faqc.2.a":
-    "Ihe nchọgharị nwere ike ịchọ ngwaọrụ Bluetooth dị nso ebe Web Bluetooth dị, mana ha enweghị ike iburu mkparịta ụka n'etiti ekwentị site na Bluetooth. LinkUp na-egosi ngwaọrụ dị nso ma na-ebu mkparịta ụka site na relay na mesh mpaghara n'etiti taabụ na windo.",
+    "Ihe nchọgharị nwere ike ịchọ ngwaọrụ Bluetooth dị nso ebe Web Bluetooth dị, mana ha enweghị ike iburu mkparịta ụka n'etiti ekwentị site na Bluetooth. Ekwentị nọ n'otu Wi-Fi ma ọ bụ otu hotspot nwere ike ikparịta ụka na-enweghị ịntanetị ozugbo e jikọrọ ha site na koodu (Jikọọ ekwentị dị nso, na mkparịta ụka); ma ọ bụghị ya, mkparịta ụka na-aga site na relay na n'etiti taabụ nke otu ihe nchọgharị.",
   "faqc.3.q": "Kedu ka m ga-esi jụọ onye enyemaka AI?",
   "faqc.3.a":
     "Malite ozi mkparịta ụka na '@ai ' sochiri ajụjụ gị, dịka ọmụmaatụ '@ai translate good morning to hausa' ma ọ bụ '@ai market rice lagos'.",
@@ -2359,4 +2359,52 @@ export const ig: Catalog = {
     "Mee ka ọ dinara n'akụkụ aka ekpe ya ma ọ bụ otú o si dị ya mma, mee ka ahụ ya dị ọkụ, kpọga ya n'ụlọ ọgwụ ma ọ bụ n'aka ọmụgwọ ngwa ngwa.",
   "aid.reviewNote":
     "Igwe nyere aka ịtụgharị usoro ndị a site na Bekee LinkUp nke e nyochara; ha na-eche ka onye Igbo bụ asụsụ obodo ya nyochaa ha. Ọ bụrụ na ihe ọ bụla edoghị anya, kpọọ 112 ma ọ bụ 199.",
+  "pair.open": "Jikọọ ekwentị dị nso",
+  "pair.title": "Jikọọ ekwentị dị nso",
+  "pair.intro":
+    "Ekwentị nọ n'otu Wi-Fi ma ọ bụ otu hotspot nwere ike ikparịta ụka na-enweghị ịntanetị. Otu ekwentị na-egosi koodu njikọ ya; nke ọzọ na-enyocha ya ma ọ bụ mado ya, wee gosi koodu nke ya ka nke mbụ were ya.",
+  "pair.show": "Gosi koodu njikọ m",
+  "pair.making": "A na-eme koodu ahụ…",
+  "pair.offerHint": "Hapụ ekwentị nke ọzọ ka o nyochaa koodu a, ma ọ bụ zitere ya ederede ahụ. Mgbe ahụ mado koodu o gosiri gị n'okpuru.",
+  "pair.answerHint": "Ugbu a hapụ ekwentị {name} ka o nyochaa koodu a, ma ọ bụ zitere ya ederede ahụ.",
+  "pair.qrAlt": "Koodu njikọ dịka koodu QR",
+  "pair.code": "Koodu njikọ",
+  "pair.copy": "Detuo koodu ahụ",
+  "pair.paste": "Mado koodu njikọ",
+  "pair.use": "Jiri koodu a",
+  "pair.scan": "Nyochaa koodu",
+  "pair.stopScan": "Kwụsị inyocha",
+  "pair.camera": "Igwefoto, maka inyocha koodu njikọ",
+  "pair.noScanner": "Ihe nchọgharị a enyeghị LinkUp igwefoto ebe a: detuo ma mado koodu ahụ dịka ederede kama.",
+  "pair.paired": "Ekwentị ejikọrọ",
+  "pair.none": "Ọ dịbeghị ekwentị ejikọrọ.",
+  "pair.connected": "ejikọọla",
+  "pair.notConnected": "ejikọghị",
+  "pair.privateTitle": "Ozi nzuzo na netwọk",
+  "pair.privateTo": "Nye",
+  "pair.privateText": "Ozi nzuzo",
+  "pair.privateSend": "Ziga na nzuzo",
+  "pair.privateList": "Ozi nzuzo na netwọk",
+  "pair.privateToLine": "Nye {name}:",
+  "pair.privateFromLine": "Site n'aka {name}:",
+  "pair.honest":
+    "Nke a na-arụ ọrụ naanị n'etiti ekwentị nọ n'otu netwọk mpaghara, ejikọrọ site na koodu, mgbe LinkUp ka meghere na ha abụọ; ozi nwere ike ịgafe ekwentị ruo 16, ekwentị nọ n'etiti apụghịkwa ịgụ ozi nzuzo. Bluetooth enweghị ike ibu mkparịta ụka site na ihe nchọgharị.",
+  "pair.close": "Mechie",
+  "pair.err.not-a-code": "Nke a abụghị koodu njikọ LinkUp.",
+  "pair.err.damaged": "Koodu njikọ a emebiela: detuo ya ọzọ, niile.",
+  "pair.err.version": "Koodu a si na ụdị LinkUp ọzọ: melite ekwentị abụọ ahụ.",
+  "pair.err.unsupported": "Ihe nchọgharị ekwentị a enweghị ike ime koodu njikọ ọ ga-eji.",
+  "pair.err.own-code": "Nke a bụ koodu ekwentị a n'onwe ya: gosi ya ekwentị nke ọzọ kama.",
+  "pair.err.no-offer": "Nke a na-aza koodu ekwentị a egosighị: malite ọzọ site na Gosi koodu njikọ m.",
+  "pair.err.signature": "Mbinye aka koodu a adabaghị: a gbanwere ya n'ụzọ, ma ọ bụ ọ na-aza koodu ọzọ.",
+  "pair.err.key-changed":
+    "Igodo njirimara ekwentị a abụghị nke o ji jikọọ na mbụ: atụkwasịla ya obi ruo mgbe i lere ya anya na onye nwe ya.",
+  "pair.err.failed": "Njikọ arụghị ọrụ: {reason}",
+  "bt.phonesLabel": "Ekwentị dị nso:",
+  "bt.phones":
+    "ekwentị nọ n'otu Wi-Fi ma ọ bụ hotspot na-ejikọ site n'igosi ibe ha koodu (Jikọọ ekwentị dị nso, na mkparịta ụka); mgbe ahụ ozi na SOS na-agafe site n'ekwentị gaa n'ekwentị, ruo nzọụkwụ 16, na-enweghị ịntanetị, mgbe LinkUp ka meghere na nke ọ bụla.",
+  "mesh.phonesTitle": "Ekwentị ejikọrọ site na koodu",
+  "mesh.phonesNote":
+    "Ekwentị nọ n'otu Wi-Fi ma ọ bụ hotspot nwere ike ikparịta ụka na-enweghị ịntanetị ozugbo e jikọrọ ha site na koodu. Ekwentị ọ bụla na-ebufe ozi nye ekwentị ejikọrọ ya; ozi nzuzo ka a na-akachi maka naanị otu ekwentị ọ bụ maka ya. LinkUp ga-anọrịrị n'emeghe na ekwentị ọ bụla, ibugharị ibe ahụ chọkwara njikọ ọhụrụ.",
+  "mesh.phonesLink": "Jikọọ ekwentị dị nso na mkparịta ụka",
 };

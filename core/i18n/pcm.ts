@@ -1555,7 +1555,7 @@ export const pcm: Catalog = {
   "bt.metaTitle": "Bluetooth · LinkUp",
   "bt.title": "Bluetooth and LinkUp mesh",
   "bt.intro":
-    "LinkUp mesh get three ways to carry message: LinkUp relay through any internet connection, local mesh between tabs and windows for this device (one tab wey get connection go carry for the others), and Bluetooth where the device allow am.",
+    "LinkUp mesh get three ways to carry message: LinkUp relay through any internet connection, local mesh between tabs and windows for this device (one tab wey get connection go carry for the others), and phones for one Wi-Fi or hotspot wey pair by code, without internet. Bluetooth na only to scan.",
   "bt.relayLabel": "Relay:",
   "bt.relay": "every room dey keep recent messages, so phone wey comot go get wetin e miss when e connect again.",
   "bt.localLabel": "Local mesh:",
@@ -2241,7 +2241,7 @@ export const pcm: Catalog = {
   "btp.none": "We never find any Bluetooth device.",
   "btp.limitLabel": "Wetin browser no fit do:",
   "btp.limit":
-    "Web browser fit scan for Bluetooth devices and connect to some of dem, but e no fit announce itself or accept connection from another phone. So LinkUp for browser no fit send chat message through Bluetooth: messages dey pass through LinkUp relay, and between tabs for dis device without internet.",
+    "Web browser fit scan for Bluetooth devices and connect to some of dem, but e no fit announce itself or accept connection from another phone. So LinkUp for browser no fit send chat message through Bluetooth: messages dey pass through LinkUp relay, between tabs for dis device and between phones for one Wi-Fi or hotspot wey pair by code, without internet.",
   "sec.notice.you": "Your account",
   "sec.notice.contact": "Dis person",
   "sec.notice.newDevice":
@@ -2293,10 +2293,10 @@ export const pcm: Catalog = {
   "lia.personNoPhone": "If you want person to help you, open Support and leave your phone number make dem call you back.",
   "faqc.1.q": "LinkUp dey work without internet?",
   "faqc.1.a":
-    "Messages wey you write without connection go stay for your phone and e go send once any road open: another tab for di same browser for dis device (di local mesh), or di relay when network come back. Nothing wey you write go lost.",
+    "Messages wey you write without connection go stay for your phone and e go send once any road open: another tab for di same browser for dis device, phone wey you pair by code for di same Wi-Fi or hotspot (no internet needed; e go pass am from phone to phone), or di relay when network come back. Nothing wey you write go lost.",
   "faqc.2.q": "My browser fit chat through Bluetooth?",
   "faqc.2.a":
-    "Browsers fit scan for Bluetooth devices wey dey near where Web Bluetooth dey, but dem no fit carry chat between phones through Bluetooth. LinkUp dey show devices wey dey near and e dey carry chat through di relay and di local mesh between tabs and windows.",
+    "Browsers fit scan for Bluetooth devices wey dey near where Web Bluetooth dey, but dem no fit carry chat between phones through Bluetooth. Phones wey dey di same Wi-Fi or hotspot fit chat without internet once dem pair by code (Pair phone wey dey near, for di chat); if not, chat dey go through di relay and between tabs of one browser.",
   "faqc.3.q": "How I go take ask di AI assistant?",
   "faqc.3.a":
     "Start your chat message with '@ai ' then your question, like '@ai translate good morning to hausa' or '@ai market rice lagos'.",
@@ -2361,4 +2361,51 @@ export const pcm: Catalog = {
   "aid.labour.steps": "Make she lie for her left side or how e comfort her, keep her warm and carry her go clinic or midwife quick quick.",
   "aid.reviewNote":
     "Na machine help translate dis steps from LinkUp English steps wey dem don check; person wey Pidgin be im first language never check am. If anything no clear, call 112 or 199.",
+  "pair.open": "Pair phone wey dey near",
+  "pair.title": "Pair phone wey dey near",
+  "pair.intro":
+    "Phones wey dey for the same Wi-Fi or hotspot fit chat without internet. One phone go show im pairing code; the oda one go scan am or paste am, then show im own code back make the first phone take am.",
+  "pair.show": "Show my pairing code",
+  "pair.making": "Dey make the code…",
+  "pair.offerHint": "Make the oda phone scan this code, or send am the text. Then paste the code wey e show you for down.",
+  "pair.answerHint": "Now make {name} phone scan this code, or send am the text.",
+  "pair.qrAlt": "Pairing code as QR code",
+  "pair.code": "Pairing code",
+  "pair.copy": "Copy the code",
+  "pair.paste": "Paste pairing code",
+  "pair.use": "Use this code",
+  "pair.scan": "Scan code",
+  "pair.stopScan": "Stop to scan",
+  "pair.camera": "Camera, to scan pairing code",
+  "pair.noScanner": "This browser no give LinkUp camera here: copy and paste the code as text instead.",
+  "pair.paired": "Phones wey don pair",
+  "pair.none": "No phone don pair yet.",
+  "pair.connected": "don connect",
+  "pair.notConnected": "no connect",
+  "pair.privateTitle": "Private message for the mesh",
+  "pair.privateTo": "To",
+  "pair.privateText": "Private message",
+  "pair.privateSend": "Send am private",
+  "pair.privateList": "Private messages for the mesh",
+  "pair.privateToLine": "To {name}:",
+  "pair.privateFromLine": "From {name}:",
+  "pair.honest":
+    "E dey work only between phones wey dey the same local network, wey pair by code, while LinkUp still open for both; message fit pass through reach 16 phones, and phones wey dey between no fit read private message. Bluetooth no fit carry chat from browser.",
+  "pair.close": "Close",
+  "pair.err.not-a-code": "This no be LinkUp pairing code.",
+  "pair.err.damaged": "This pairing code don spoil: copy am again, everything.",
+  "pair.err.version": "This code come from anoda version of LinkUp: update both phones.",
+  "pair.err.unsupported": "This phone browser no fit make pairing code wey e go fit use.",
+  "pair.err.own-code": "This na this phone own code: show am to the oda phone instead.",
+  "pair.err.no-offer": "This one answer code wey this phone no show: start again with Show my pairing code.",
+  "pair.err.signature": "This code signature no correct: dem change am for road, or e answer anoda code.",
+  "pair.err.key-changed": "This phone identity key no be the one wey e pair with before: no trust am until you check with the owner.",
+  "pair.err.failed": "Pairing no work: {reason}",
+  "bt.phonesLabel": "Phones wey dey near:",
+  "bt.phones":
+    "phones for one Wi-Fi or hotspot dey pair by showing each oda code (Pair phone wey dey near, for di chat); then messages and SOS go pass from phone to phone, reach 16 hops, without internet, while LinkUp still open for each one.",
+  "mesh.phonesTitle": "Phones wey pair by code",
+  "mesh.phonesNote":
+    "Phones for one Wi-Fi or hotspot fit chat without internet once dem pair by code. Each phone dey pass messages go di phones wey e pair with; private message dey sealed for only di one phone wey e dey go. LinkUp must stay open for each phone, and if you reload you go pair again.",
+  "mesh.phonesLink": "Pair phone wey dey near for di chat",
 };

@@ -1547,7 +1547,7 @@ export const yo: Catalog = {
   "bt.metaTitle": "Bluetooth · LinkUp",
   "bt.title": "Bluetooth àti Mesh LinkUp",
   "bt.intro":
-    "Mesh LinkUp ní ọ̀nà mẹ́ta láti gbé ìfiránṣẹ́: relay LinkUp lórí ìsopọ̀ ayélujára èyíkéyìí, Mesh àdúgbò láàárín àwọn táàbù àti fèrèsé lórí ẹ̀rọ yìí (táàbù kan tó ní ìsopọ̀ ń gbé e fún àwọn yòókù), àti Bluetooth níbi tí ẹ̀rọ bá gbà á láàyè.",
+    "Mesh LinkUp ní ọ̀nà mẹ́ta láti gbé ìfiránṣẹ́: relay LinkUp lórí ìsopọ̀ ayélujára èyíkéyìí, Mesh àdúgbò láàárín àwọn táàbù àti fèrèsé lórí ẹ̀rọ yìí (táàbù kan tó ní ìsopọ̀ ń gbé e fún àwọn yòókù), àti àwọn fóònù lórí Wi-Fi kan tàbí hotspot kan tí a so pọ̀ pẹ̀lú kóòdù, láìsí ayélujára. Bluetooth ń wá nìkan.",
   "bt.relayLabel": "Relay:",
   "bt.relay": "yàrá kọ̀ọ̀kan ń pa àwọn ìfiránṣẹ́ àìpẹ́ mọ́, nítorí náà fóònù tí kò sí nílé ń rí ohun tí ó pàdánù gbà nígbà tí ó bá tún sopọ̀.",
   "bt.localLabel": "Mesh àdúgbò:",
@@ -2221,7 +2221,7 @@ export const yo: Catalog = {
   "btp.none": "A kò tíì rí ẹ̀rọ Bluetooth kankan.",
   "btp.limitLabel": "Ohun tí aṣàwákiri kò lè ṣe:",
   "btp.limit":
-    "Aṣàwákiri wẹ́ẹ̀bù lè wá àwọn ẹ̀rọ Bluetooth kí ó sì sopọ̀ mọ́ díẹ̀ nínú wọn, ṣùgbọ́n kò lè kéde ara rẹ̀ tàbí gba ìsopọ̀ láti fóònù míì. Nítorí náà LinkUp nínú aṣàwákiri kò lè fi ìfiránṣẹ́ ránṣẹ́ lórí Bluetooth: àwọn ìfiránṣẹ́ ń gba relay LinkUp kọjá, àti láàárín àwọn táàbù lórí ẹ̀rọ yìí láìsí ayélujára.",
+    "Aṣàwákiri wẹ́ẹ̀bù lè wá àwọn ẹ̀rọ Bluetooth kí ó sì sopọ̀ mọ́ díẹ̀ nínú wọn, ṣùgbọ́n kò lè kéde ara rẹ̀ tàbí gba ìsopọ̀ láti fóònù míì. Nítorí náà LinkUp nínú aṣàwákiri kò lè fi ìfiránṣẹ́ ránṣẹ́ lórí Bluetooth: àwọn ìfiránṣẹ́ ń gba relay LinkUp kọjá, láàárín àwọn táàbù lórí ẹ̀rọ yìí àti láàárín àwọn fóònù lórí Wi-Fi kan tàbí hotspot kan tí a so pọ̀ pẹ̀lú kóòdù, láìsí ayélujára.",
   "sec.notice.you": "Àkántì rẹ",
   "sec.notice.contact": "Olùbásọ̀rọ̀ yìí",
   "sec.notice.newDevice":
@@ -2270,10 +2270,10 @@ export const yo: Catalog = {
   "lia.personNoPhone": "Fún ìrànlọ́wọ́ láti ọ̀dọ̀ ènìyàn, ṣí Ìrànlọ́wọ́ kí o sì fi nọ́ńbà fóònù rẹ sílẹ̀ fún ìpè-padà.",
   "faqc.1.q": "Ṣé LinkUp ń ṣiṣẹ́ láìsí ayélujára?",
   "faqc.1.a":
-    "Àwọn ìfiránṣẹ́ tí o kọ láìsí ìsopọ̀ ni a pa mọ́ sórí fóònù rẹ, a ó sì fi wọ́n ránṣẹ́ ní kété tí ọ̀nà kan bá padà: táàbù míì ti aṣàwákiri kan náà lórí ẹ̀rọ yìí (mesh àdúgbò), tàbí relay nígbà tí nẹ́tíwọ̀ọ̀kì bá padà. Kò sí ohun tí o kọ tí yóò sọnù.",
+    "Àwọn ìfiránṣẹ́ tí o kọ láìsí ìsopọ̀ ni a pa mọ́ sórí fóònù rẹ, a ó sì fi wọ́n ránṣẹ́ ní kété tí ọ̀nà kan bá padà: táàbù míì ti aṣàwákiri kan náà lórí ẹ̀rọ yìí, fóònù tí o so pọ̀ pẹ̀lú kóòdù lórí Wi-Fi kan náà tàbí hotspot kan náà (kò nílò ayélujára; ó ń gbé wọn láti fóònù dé fóònù), tàbí relay nígbà tí nẹ́tíwọ̀ọ̀kì bá padà. Kò sí ohun tí o kọ tí yóò sọnù.",
   "faqc.2.q": "Ṣé aṣàwákiri mi lè bá ènìyàn sọ̀rọ̀ lórí Bluetooth?",
   "faqc.2.a":
-    "Àwọn aṣàwákiri lè wá àwọn ẹ̀rọ Bluetooth nítòsí níbi tí Web Bluetooth wà, ṣùgbọ́n wọn kò lè gbé ìfọ̀rọ̀wérọ̀ láàárín fóònù lórí Bluetooth. LinkUp ń fi àwọn ẹ̀rọ nítòsí hàn, ó sì ń gbé ìfọ̀rọ̀wérọ̀ lórí relay àti mesh àdúgbò láàárín àwọn táàbù àti fèrèsé.",
+    "Àwọn aṣàwákiri lè wá àwọn ẹ̀rọ Bluetooth nítòsí níbi tí Web Bluetooth wà, ṣùgbọ́n wọn kò lè gbé ìfọ̀rọ̀wérọ̀ láàárín fóònù lórí Bluetooth. Àwọn fóònù lórí Wi-Fi kan náà tàbí hotspot kan náà lè bára wọn sọ̀rọ̀ láìsí ayélujára lẹ́yìn tí a bá so wọ́n pọ̀ pẹ̀lú kóòdù (So fóònù tó wà nítòsí pọ̀, nínú ìfọ̀rọ̀wérọ̀); bí bẹ́ẹ̀ kọ́ ìfọ̀rọ̀wérọ̀ ń gba relay àti láàárín àwọn táàbù aṣàwákiri kan.",
   "faqc.3.q": "Báwo ni mo ṣe lè béèrè lọ́wọ́ olùrànlọ́wọ́ AI?",
   "faqc.3.a":
     "Bẹ̀rẹ̀ ìfiránṣẹ́ pẹ̀lú '@ai ' kí ìbéèrè rẹ tẹ̀lé e, fún àpẹẹrẹ '@ai translate good morning to hausa' tàbí '@ai market rice lagos'.",
@@ -2337,4 +2337,51 @@ export const yo: Catalog = {
     "Jẹ́ kí ó dùbúlẹ̀ sí ẹ̀gbẹ́ òsì tàbí bí ó ṣe rọ̀ ọ́ lọ́rùn, jẹ́ kí ara rẹ̀ móoru, kí o sì gbé e lọ sí ilé ìwòsàn tàbí sọ́dọ̀ agbẹ̀bí kíákíá.",
   "aid.reviewNote":
     "Ẹ̀rọ ló ràn wá lọ́wọ́ láti túmọ̀ ìgbésẹ̀ yìí láti inú ọ̀rọ̀ Gẹ̀ẹ́sì LinkUp tí a ti yẹ̀ wò; ó ń dúró de ẹni tí Yorùbá jẹ́ èdè abínibí rẹ̀ láti yẹ̀ ẹ́ wò. Tí nǹkan kan kò bá yé ọ, pe 112 tàbí 199.",
+  "pair.open": "So fóònù tó wà nítòsí pọ̀",
+  "pair.title": "So fóònù tó wà nítòsí pọ̀",
+  "pair.intro":
+    "Àwọn fóònù lórí Wi-Fi kan náà tàbí hotspot kan náà lè bára wọn sọ̀rọ̀ láìsí ayélujára. Fóònù kan máa fi kóòdù ìsopọ̀ rẹ̀ hàn; èkejì máa ṣàyẹ̀wò rẹ̀ tàbí lẹ̀ ẹ́, lẹ́yìn náà yóò fi kóòdù tirẹ̀ hàn kí àkọ́kọ́ gbà á.",
+  "pair.show": "Fi kóòdù ìsopọ̀ mi hàn",
+  "pair.making": "À ń ṣe kóòdù náà…",
+  "pair.offerHint": "Jẹ́ kí fóònù kejì ṣàyẹ̀wò kóòdù yìí, tàbí fi ọ̀rọ̀ rẹ̀ ránṣẹ́ sí i. Lẹ́yìn náà lẹ kóòdù tí ó fi hàn ọ́ sí ìsàlẹ̀.",
+  "pair.answerHint": "Báyìí jẹ́ kí fóònù {name} ṣàyẹ̀wò kóòdù yìí, tàbí fi ọ̀rọ̀ rẹ̀ ránṣẹ́ sí i.",
+  "pair.qrAlt": "Kóòdù ìsopọ̀ gẹ́gẹ́ bí kóòdù QR",
+  "pair.code": "Kóòdù ìsopọ̀",
+  "pair.copy": "Ṣe ẹ̀dà kóòdù náà",
+  "pair.paste": "Lẹ kóòdù ìsopọ̀",
+  "pair.use": "Lo kóòdù yìí",
+  "pair.scan": "Ṣàyẹ̀wò kóòdù",
+  "pair.stopScan": "Dúró ṣíṣàyẹ̀wò",
+  "pair.camera": "Kámẹ́rà, fún ṣíṣàyẹ̀wò kóòdù ìsopọ̀",
+  "pair.noScanner": "Aṣàwákiri yìí kò fún LinkUp ní kámẹ́rà níbí: ṣe ẹ̀dà kóòdù náà kí o sì lẹ̀ ẹ́ gẹ́gẹ́ bí ọ̀rọ̀ dípò.",
+  "pair.paired": "Àwọn fóònù tí a so pọ̀",
+  "pair.none": "Kò sí fóònù tí a tíì so pọ̀.",
+  "pair.connected": "ti sopọ̀",
+  "pair.notConnected": "kò sopọ̀",
+  "pair.privateTitle": "Ìfiránṣẹ́ àdáni lórí àwọ̀n",
+  "pair.privateTo": "Sí",
+  "pair.privateText": "Ìfiránṣẹ́ àdáni",
+  "pair.privateSend": "Fi ránṣẹ́ ní àdáni",
+  "pair.privateList": "Àwọn ìfiránṣẹ́ àdáni lórí àwọ̀n",
+  "pair.privateToLine": "Sí {name}:",
+  "pair.privateFromLine": "Láti ọ̀dọ̀ {name}:",
+  "pair.honest":
+    "Èyí ń ṣiṣẹ́ láàárín àwọn fóònù lórí nẹ́tíwọ̀kì àdúgbò kan ṣoṣo nìkan, tí a so pọ̀ pẹ̀lú kóòdù, nígbà tí LinkUp ṣì ṣí sílẹ̀ lórí méjèèjì; ìfiránṣẹ́ lè gba inú fóònù tó tó 16 kọjá, àwọn fóònù tó wà láàárín kò sì lè ka ìfiránṣẹ́ àdáni. Bluetooth kò lè gbé ìjíròrò láti inú aṣàwákiri.",
+  "pair.close": "Pa á dé",
+  "pair.err.not-a-code": "Èyí kì í ṣe kóòdù ìsopọ̀ LinkUp.",
+  "pair.err.damaged": "Kóòdù ìsopọ̀ yìí ti bàjẹ́: tún ṣe ẹ̀dà rẹ̀ lódindi.",
+  "pair.err.version": "Kóòdù yìí wá láti ẹ̀yà LinkUp mìíràn: ṣe àtúnṣe fóònù méjèèjì.",
+  "pair.err.unsupported": "Aṣàwákiri fóònù yìí kò lè ṣe kóòdù ìsopọ̀ tó ṣeé lò.",
+  "pair.err.own-code": "Kóòdù fóònù yìí fúnra rẹ̀ nìyí: fi hàn fóònù kejì dípò.",
+  "pair.err.no-offer": "Èyí dáhùn kóòdù tí fóònù yìí kò fi hàn: tún bẹ̀rẹ̀ pẹ̀lú Fi kóòdù ìsopọ̀ mi hàn.",
+  "pair.err.signature": "Ìbuwọ́lù kóòdù yìí kò bá a mu: wọ́n yí i padà lójú ọ̀nà, tàbí ó dáhùn kóòdù mìíràn.",
+  "pair.err.key-changed": "Kọ́kọ́rọ́ ìdánimọ̀ fóònù yìí kì í ṣe èyí tí ó fi so pọ̀ tẹ́lẹ̀: má ṣe gbẹ́kẹ̀lé e títí o fi bá olówó rẹ̀ ṣàyẹ̀wò.",
+  "pair.err.failed": "Ìsopọ̀ kò ṣiṣẹ́: {reason}",
+  "bt.phonesLabel": "Àwọn fóònù nítòsí:",
+  "bt.phones":
+    "àwọn fóònù lórí Wi-Fi kan tàbí hotspot kan ń so pọ̀ nípa fífi kóòdù han ara wọn (So fóònù tó wà nítòsí pọ̀, nínú ìfọ̀rọ̀wérọ̀); lẹ́yìn náà ìfiránṣẹ́ àti SOS ń kọjá láti fóònù dé fóònù, títí dé ìgbésẹ̀ 16, láìsí ayélujára, nígbà tí LinkUp ṣì ṣí sílẹ̀ lórí ọ̀kọ̀ọ̀kan.",
+  "mesh.phonesTitle": "Àwọn fóònù tí a so pọ̀ pẹ̀lú kóòdù",
+  "mesh.phonesNote":
+    "Àwọn fóònù lórí Wi-Fi kan tàbí hotspot kan lè bára wọn sọ̀rọ̀ láìsí ayélujára lẹ́yìn tí a bá so wọ́n pọ̀ pẹ̀lú kóòdù. Fóònù kọ̀ọ̀kan ń gbé ìfiránṣẹ́ lọ sí àwọn fóònù tí a so mọ́ ọn; ìfiránṣẹ́ àdáni ni a dì fún fóònù kan ṣoṣo tí ó wà fún. LinkUp gbọ́dọ̀ wà ní ṣíṣí lórí fóònù kọ̀ọ̀kan, àtúnṣí ojú-ewé sì nílò ìsopọ̀ tuntun.",
+  "mesh.phonesLink": "So fóònù tó wà nítòsí pọ̀ nínú ìfọ̀rọ̀wérọ̀",
 };

@@ -1,10 +1,11 @@
 // LinkUp offline worker. Registered once cookies are accepted. On install it keeps every file of the build
 // (the list below is filled in at build time from the build's manifests by scripts/sw-precache.ts) and the
-// pages "/" and "/chat", so LinkUp and every screen's scripts run with no network at all; a new build has a
-// new version and drops the old cache. Chat history and the outbox live in IndexedDB (web/app/mesh/db.ts).
+// pages "/", "/chat", "/emergency" and "/settings", so LinkUp and every screen's scripts run with no network at
+// all and those screens open offline even on their first offline visit (docs/decisions/066-phones-paired-by-code.md);
+// a new build has a new version and drops the old cache. Chat history and the outbox live in IndexedDB (web/app/mesh/db.ts).
 const BUILD = self.__LINKUP_PRECACHE || { version: "dev", files: [] };
 const VERSION = `linkup-${BUILD.version}`;
-const PAGES = ["/", "/chat"];
+const PAGES = ["/", "/chat", "/emergency", "/settings"];
 const STATIC = ["/manifest.webmanifest", "/icon.svg", "/icon-192.png"];
 
 /** Caches pages as the signed-in person sees them (a redirect, e.g. to /onboarding, cannot stand in). */
@@ -20,6 +21,17 @@ async function cachePages(urls) {
       }
     }),
   );
+}
+
+/**
+ * Caches the pages of PAGES not kept yet. The install may have run before the person signed in (a page that
+ * redirected is not kept), so every later online visit to any page fills the gaps.
+ */
+async function cacheMissingPages() {
+  const cache = await caches.open(VERSION);
+  const missing = [];
+  for (const page of PAGES) if (!(await cache.match(page))) missing.push(page);
+  if (missing.length) await cachePages(missing);
 }
 
 /** Caches files not kept yet (built files never change under one name). */
@@ -128,6 +140,9 @@ self.addEventListener("fetch", (event) => {
   }
   // Pages: network first; offline, the cached copy of the page (any query), then the shell.
   if (request.mode === "navigate") {
+    event.waitUntil(
+      new Promise((resolve) => setTimeout(resolve, 3000)).then(() => (self.navigator.onLine === false ? null : cacheMissingPages())),
+    );
     event.respondWith(
       networkFirst(request, [
         () => caches.match(request),

@@ -21,6 +21,7 @@ import { emergency } from "./routes/emergency";
 import { health } from "./routes/health";
 import { install } from "./routes/install";
 import { me } from "./routes/me";
+import { meshApi } from "./routes/mesh";
 import { notificationsApi } from "./routes/notifications";
 import { pricesApi } from "./routes/prices";
 import { push } from "./routes/push";
@@ -58,7 +59,8 @@ export const api = new Hono<AppBindings>()
   .route("/", deviceLinksApi)
   .route("/", security)
   .route("/", rewardsApi)
-  .route("/", apiKeysApi);
+  .route("/", apiKeysApi)
+  .route("/", meshApi);
 
 api.onError(onError);
 api.notFound(notFound);

@@ -36,6 +36,11 @@ function device(userId: string): Promise<StoredDevice> {
   return found;
 }
 
+/** This browser's device keys for the signed-in user (pairing phones signs with them: mesh/pairing.ts). */
+export async function deviceSecrets(userId: string): Promise<DeviceSecrets> {
+  return (await device(userId)).secrets;
+}
+
 /** Publishes this device's signed record for the signed-in user (once per user and device), then its prekeys. */
 export async function publishDeviceKey(userId: string): Promise<void> {
   const stored = await device(userId);

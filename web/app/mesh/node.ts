@@ -18,6 +18,7 @@ import * as keys from "./keys";
 import { LocalMesh, type LocalPeer, openLocalChannel } from "./local-transport";
 import { advanceCursor, forwardEnvelope, readCursor, relayToTabs, storedCursor, upgradeStatus } from "./logic";
 import { Outbox } from "./outbox";
+import type { PhoneMesh } from "./phone-mesh";
 import { Receipts } from "./receipts";
 import { Sealing } from "./sealing";
 import { RelayTransport, type TransportStatus } from "./transports";
@@ -102,6 +103,9 @@ export class MeshNode {
   /** Who handed envelopes to whom (from meshRoute): "a→b" → count. */
   readonly routes = new Map<string, number>();
   version = 0;
+  /** Phones paired by code (web/app/mesh/phone-mesh.ts), made on first use; null until then. */
+  phones: PhoneMesh | null = null;
+  private phonesMade: Promise<PhoneMesh> | null = null;
 
   constructor(readonly me: Me) {
     selectDbUser(me.id);
@@ -264,8 +268,10 @@ export class MeshNode {
     if (!state) return;
     state.relay = status;
     if (status !== "connecting") state.settled = true;
-    if (status === "open") this.resume(room);
-    else {
+    if (status === "open") {
+      this.resume(room);
+      void this.phones?.handToRelay();
+    } else {
       state.resumed = false;
       this.resuming.delete(room);
     }
@@ -317,8 +323,32 @@ export class MeshNode {
     await this.history.add(message);
     await this.outbox.put(item);
     this.stats.sent++;
+    // Phones paired by code get it at once, with or without a relay, and before the relay is tried: on a dead
+    // network a request can hang for long (docs/decisions/066-phones-paired-by-code.md).
+    if (this.phones) void this.phones.sendOwn(envelope).catch((e) => console.warn("mesh: phones", e));
     await this.flushOne(item);
     return message;
+  }
+
+  /** The phone mesh (pairing by code, data channels), loaded and made on first use. */
+  phoneMesh(): Promise<PhoneMesh> {
+    this.phonesMade ??= import("./phone-mesh").then(({ PhoneMesh }) =>
+      PhoneMesh.create({
+        me: this.me,
+        hop: this.hop,
+        online: () => [...this.relays.values()].some((r) => r.status === "open"),
+        receive: (envelope) => {
+          if (this.rooms.has(envelope.room)) this.inOrder(envelope.room, () => this.receive(envelope.room, envelope, 0));
+        },
+        toRelay: (envelopes) => handToRelay(envelopes),
+        changed: () => this.changed(),
+      }).then((phones) => {
+        this.phones = phones;
+        this.changed();
+        return phones;
+      }),
+    );
+    return this.phonesMade;
   }
 
   /** A message only this device sees (the assistant's questions and answers). */
@@ -696,11 +726,21 @@ export class MeshNode {
 
   destroy() {
     clearInterval(this.heartbeat);
+    this.phones?.close();
     for (const r of this.relays.values()) r.close();
     this.local.close();
     window.removeEventListener("online", this.onConnectivity);
     window.removeEventListener("offline", this.onConnectivity);
   }
+}
+
+/**
+ * Envelopes other phones sent on the mesh, handed to the relay by this phone once it has a connection; the room
+ * keeps each id once, however many phones hand it in (docs/decisions/066-phones-paired-by-code.md).
+ */
+async function handToRelay(envelopes: Envelope[]): Promise<string[]> {
+  const answer = await apiRequest<{ taken: string[] }>("POST", "/api/mesh/relay", { envelopes });
+  return answer.taken;
 }
 
 let node: MeshNode | null = null;

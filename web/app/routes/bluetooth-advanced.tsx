@@ -20,6 +20,9 @@ export default function BluetoothAdvanced() {
             <strong>{t("bt.localLabel")}</strong> {t("bt.local")}
           </li>
           <li>
+            <strong>{t("bt.phonesLabel")}</strong> {t("bt.phones")}
+          </li>
+          <li>
             <strong>{t("bt.btLabel")}</strong> {t("bt.bt")}
           </li>
         </ul>

@@ -67,6 +67,15 @@ export default function MeshNetwork({ loaderData }: Route.ComponentProps) {
       ) : null}
       {tab === "map" && loaderData.user ? <NetworkMap node={node} /> : null}
       {tab === "stats" && loaderData.user ? <Stats node={node} state={state} areaRoom={areaRoom} /> : null}
+      {tab === "nearby" ? (
+        <section className="card" aria-labelledby="phones-title">
+          <h2 id="phones-title">{t("mesh.phonesTitle")}</h2>
+          <p>{t("mesh.phonesNote")}</p>
+          <p>
+            <Link to="/chat">{t("mesh.phonesLink")}</Link>
+          </p>
+        </section>
+      ) : null}
       {tab === "nearby" ? <BluetoothPanel /> : null}
     </div>
   );

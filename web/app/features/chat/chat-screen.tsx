@@ -40,6 +40,8 @@ const NewGroupPanel = lazyPart(() => import("./panels").then((m) => m.NewGroupPa
 // A voice note goes to the room as an encrypted file (features/files).
 const VoiceNote = lazyPart(() => import("../files/voice-note").then((m) => m.VoiceNote), needsConnection);
 const CallDock = lazyPart(() => import("../calls/call-dock").then((m) => m.CallDock));
+// Pairing phones by code works with no network, so its chunk is in the offline cache (docs/decisions/066-…).
+const PairingPanel = lazyPart(() => import("./pairing-panel").then((m) => m.PairingPanel));
 
 /** The quick replies in the person's language: the words sent are the ones on the button. */
 const QUICK_REPLY_TEXT: Record<(typeof QUICK_REPLIES)[number], MessageKey> = {
@@ -165,7 +167,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
 
   const peers = state?.presence?.members.filter((m) => m.userId !== me.id) ?? [];
   // `info=1` opens the chat's info, where /advanced-security's safety numbers link to compare.
-  const [panel, setPanel] = useState<null | "people" | "info" | "group">(params.get("info") === "1" ? "info" : null);
+  const [panel, setPanel] = useState<null | "people" | "info" | "group" | "phones">(params.get("info") === "1" ? "info" : null);
   const [selected, setSelected] = useState<Set<string> | null>(null);
 
   const startDirect = async (userId: string) => {
@@ -240,6 +242,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       <Invitations invitations={rooms?.invitations ?? []} />
       <MessageRequests rooms={rooms?.rooms ?? []} current={roomId} />
       <RoomSwitcher rooms={list} current={roomId} unread={(id) => node?.unread(id) ?? 0} />
+      {panel === "phones" && node ? <PairingPanel node={node} onClose={() => setPanel(null)} /> : null}
       {room ? <MembershipActions room={room} blocked={rooms?.blocked ?? []} /> : null}
       {actionError ? (
         <p className="chat-note" role="alert">
@@ -423,6 +426,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
           else if (item === "group") setPanel("group");
           else if (item === "sos") sos.show();
           else if (item === "select") setSelected(new Set());
+          else if (item === "phones") setPanel("phones");
         }}
       />
     </section>
@@ -571,7 +575,7 @@ function RoomSwitcher({ rooms, current, unread }: { rooms: RoomSummary[]; curren
   );
 }
 
-type MenuItem = "info" | "select" | "settings" | "people" | "group" | "sos";
+type MenuItem = "info" | "select" | "settings" | "people" | "group" | "phones" | "sos";
 
 function Composer({
   initialDraft,
@@ -644,6 +648,7 @@ function Composer({
         ["settings", t("chat.menu.settings")],
         ["people", t("chat.menu.people")],
         ["group", t("chat.menu.group")],
+        ["phones", t("pair.open")],
         ["sos", t("chat.menu.sos")],
       ] as const,
     [t],

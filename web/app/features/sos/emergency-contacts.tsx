@@ -1,6 +1,6 @@
 // The user's emergency contacts: people an SOS messages by WhatsApp (SMS when WhatsApp fails).
 // Rendered on /emergency and in /settings. Forms post to the /emergency action, so they work without JS.
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useFetcher, useLocation } from "react-router";
 import type { EmergencyContactView } from "../../../../core/sos";
 import { MAX_EMERGENCY_CONTACTS } from "../../../../core/sos";
@@ -23,10 +23,20 @@ export function EmergencyContacts({ contacts, bare = false }: Props) {
   const formRef = useRef<HTMLFormElement>(null);
   const requested = useRef(false);
 
+  // Offline (a page the offline worker kept, docs/decisions/066-phones-paired-by-code.md) the list waits for the
+  // network: asking now would fail and take the whole screen to its error page.
+  const [offline, setOffline] = useState(false);
   useEffect(() => {
     if (contacts || requested.current) return;
-    requested.current = true;
-    loader.load("/emergency");
+    const load = () => {
+      setOffline(navigator.onLine === false);
+      if (navigator.onLine === false || requested.current) return;
+      requested.current = true;
+      loader.load("/emergency");
+    };
+    load();
+    window.addEventListener("online", load);
+    return () => window.removeEventListener("online", load);
   }, [contacts, loader]);
 
   useEffect(() => {
@@ -55,7 +65,7 @@ export function EmergencyContacts({ contacts, bare = false }: Props) {
     <>
       <p className="muted small">{t("contacts.intro")}</p>
       {loading ? (
-        <p className="muted">{t("contacts.loading")}</p>
+        <p className="muted">{offline ? t("chat.needsConnection") : t("contacts.loading")}</p>
       ) : list.length === 0 ? (
         <p>{t("contacts.none")}</p>
       ) : (
