@@ -2,7 +2,7 @@ import { and, count, desc, eq, gt, inArray, lt, ne, or, isNull, sql } from "driz
 import type { Db } from "../index";
 import { SOS_ALARM_MS } from "../../core/sos";
 import { emergencyBroadcasts, notifications, sessions, sosResponses, users } from "../schema";
-import { type ChatLists, chatListsColumns, parseChatLists } from "./chat-lists";
+import { type ChatLists, type ChatListsRow, chatListsColumns, parseChatLists } from "./chat-lists";
 
 export async function insertSession(
   db: Db,
@@ -25,19 +25,24 @@ export async function findSessionUser(db: Db, idHash: string, now = new Date()) 
   return session && !session.secondFactorPending ? session.user : undefined;
 }
 
+// The outer statement's user, named with its table: drizzle leaves a column unqualified in a one-table select, where
+// inside these subqueries it would name the subquery's own table instead.
+const OUTER_USER_ID = sql.raw('"users"."id"');
+const OUTER_GEOHASH = sql.raw('"users"."geohash"');
+
 const sessionColumns = (now: Date) => ({
   user: users,
   lastUsedAt: sessions.lastUsedAt,
   secondFactorPending: sessions.secondFactorPending,
-  unreadNotifications: sql<number>`(select count(*) from ${notifications} where ${notifications.userId} = ${users.id} and ${notifications.isRead} = 0)`,
+  unreadNotifications: sql<number>`(select count(*) from ${notifications} where ${notifications.userId} = ${OUTER_USER_ID} and ${notifications.isRead} = 0)`,
   // The SOS banner's: the newest fresh, active SOS in their area cell from someone else that they have not
   // answered, as JSON (one index lookup on emergency_geohash_idx; no statement of its own, decision 062).
   sosNearby: sql<
     string | null
   >`(select json_object('id', b.id, 'userId', b.user_id, 'message', b.message, 'emergencyType', b.emergency_type, 'locationText', b.location_text, 'geohash', b.geohash, 'at', b.broadcasted_at, 'nickname', s.nickname, 'anonymous', s.anonymous_mode)
     from ${emergencyBroadcasts} b join ${users} s on s.id = b.user_id
-    where b.geohash = ${users.geohash} and b.status = 'active' and b.broadcasted_at > ${now.getTime() - SOS_ALARM_MS} and b.user_id <> ${users.id}
-      and not exists (select 1 from ${sosResponses} r where r.sos_id = b.id and r.user_id = ${users.id})
+    where b.geohash = ${OUTER_GEOHASH} and b.status = 'active' and b.broadcasted_at > ${now.getTime() - SOS_ALARM_MS} and b.user_id <> ${OUTER_USER_ID}
+      and not exists (select 1 from ${sosResponses} r where r.sos_id = b.id and r.user_id = ${OUTER_USER_ID})
     order by b.broadcasted_at desc limit 1)`,
 });
 
@@ -63,6 +68,29 @@ export async function findSession(db: Db, idHash: string, now = new Date(), opts
   if (!row) return undefined;
   const { rooms, invitations, blocked, directs, ...session } = row;
   return { ...session, chatLists: parseChatLists({ rooms, invitations, blocked, directs }) as ChatLists | undefined };
+}
+
+/**
+ * What changes without the person doing anything, for a page whose session came from a pass (docs/decisions/065):
+ * their unread notifications and the SOS banner, and on /chat its rooms and lists, in one statement by user id.
+ * A pass answers who the person is; this keeps what others can change about them fresh.
+ */
+export async function findFreshState(db: Db, userId: string, now = new Date(), opts: { chatLists?: boolean } = {}) {
+  const { unreadNotifications, sosNearby } = sessionColumns(now);
+  const lists = opts.chatLists ? chatListsColumns(OUTER_USER_ID) : {};
+  const row = await db
+    .select({ unreadNotifications, sosNearby, ...lists })
+    .from(users)
+    .where(eq(users.id, userId))
+    .get();
+  if (!row) return undefined;
+  const { rooms, invitations, blocked, directs, ...fresh } = row as typeof row & Partial<ChatListsRow>;
+  return {
+    ...fresh,
+    chatLists: opts.chatLists
+      ? parseChatLists({ rooms: rooms ?? null, invitations: invitations ?? null, blocked: blocked ?? null, directs: directs ?? null })
+      : undefined,
+  };
 }
 
 export async function deleteSession(db: Db, idHash: string) {

@@ -2,7 +2,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createDb } from "../../db";
-import { deleteSession, findSession, insertSession, touchSession } from "../../db/queries/sessions";
+import { deleteSession, findFreshState, findSession, insertSession, touchSession } from "../../db/queries/sessions";
 import type { User } from "../../db/schema";
 import { findUserById } from "../../db/queries/users";
 import { unreadCount } from "../../db/queries/notifications";
@@ -97,6 +97,19 @@ export function shareSessionReads(request: Request, reads: Map<string, SessionRe
   sharedReads.set(request, { reads, chatLists: page ? CHAT_PAGE.test(new URL(page.url).pathname) : false });
 }
 
+/** The fresh part of a pass-served page's state (db/queries/sessions.ts findFreshState): once per page, like the session read. */
+function readFresh(c: Context<AppBindings>, db: ReturnType<typeof createDb>, userId: string): ReturnType<typeof findFreshState> {
+  const shared = sharedReads.get(c.req.raw);
+  if (!shared) return findFreshState(db, userId);
+  const key = `fresh:${userId}`;
+  let read = shared.reads.get(key) as ReturnType<typeof findFreshState> | undefined;
+  if (!read) {
+    read = findFreshState(db, userId, new Date(), { chatLists: shared.chatLists });
+    (shared.reads as Map<string, unknown>).set(key, read);
+  }
+  return read;
+}
+
 function readSession(c: Context<AppBindings>, db: ReturnType<typeof createDb>, hash: string): SessionRead {
   const shared = sharedReads.get(c.req.raw);
   if (!shared) return findSession(db, hash);
@@ -127,7 +140,18 @@ export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
     if (passed) {
       c.set("user", passed.user);
       c.set("sessionHash", hash);
-      c.set("sessionUnread", { userId: passed.user.id, count: passed.unread });
+      // Who they are comes from the pass; what others change (a notification, an SOS nearby) is read fresh, in
+      // one statement per page, except on a socket upgrade, which needs neither.
+      if (c.req.path.startsWith("/ws/")) c.set("sessionUnread", { userId: passed.user.id, count: passed.unread });
+      else {
+        const fresh = await readFresh(c, db, passed.user.id);
+        c.set("sessionUnread", {
+          userId: passed.user.id,
+          count: Number(fresh?.unreadNotifications ?? passed.unread),
+          sosNearby: fresh?.sosNearby ?? null,
+        });
+        if (fresh?.chatLists) c.set("sessionChatLists", { userId: passed.user.id, lists: fresh.chatLists });
+      }
       await next();
       return;
     }
