@@ -116,6 +116,22 @@ async function pair(x: Phone, y: Phone) {
   await expect(yPanel.getByRole("list", { name: "Paired phones" }).getByRole("listitem").filter({ hasText: x.name })).toContainText(
     "connected",
   );
+  // The screen says a first pairing trusts the key it sees, and each phone's key, as the other lists it, is the key
+  // that phone shows as its own: two people can compare them.
+  for (const [me, myPanel, otherPanel] of [
+    [x, xPanel, yPanel],
+    [y, yPanel, xPanel],
+  ] as const) {
+    await expect(myPanel.getByText("A first pairing trusts the key the code shows.", { exact: false })).toBeVisible();
+    const own = myPanel.getByText("This phone's key:").locator("code");
+    await expect(own).toHaveText(/^[0-9A-F]{4} [0-9A-F]{4} [0-9A-F]{4}$/);
+    const listed = otherPanel
+      .getByRole("list", { name: "Paired phones" })
+      .getByRole("listitem")
+      .filter({ hasText: me.name })
+      .locator("code");
+    await expect(listed).toHaveText((await own.textContent())!);
+  }
 }
 
 test("three phones with no server: paired by code, a message and an SOS cross two hops, a private one stays sealed, the room keeps them once", async ({

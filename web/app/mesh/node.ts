@@ -107,7 +107,7 @@ export class MeshNode {
   /** Phones paired by code (web/app/mesh/phone-mesh.ts), made on first use; null until then. */
   phones: PhoneMesh | null = null;
   private phonesMade: Promise<PhoneMesh> | null = null;
-  /** SOSes whose relay alert this tab has had (sender and request id, logic.ts sosKey). */
+  /** SOSes whose relay alert this tab has had, by sender and request id (docs/decisions/066-phones-paired-by-code.md). */
   private readonly relaySos = new Set<string>();
 
   constructor(readonly me: Me) {
@@ -345,7 +345,7 @@ export class MeshNode {
     await phones.sendPrivate(to, text, { id: message.id, timestamp: message.timestamp });
   }
 
-  /** A private message heard over the mesh, opened and checked by phone-mesh.ts: kept in the direct chat with its sender. */
+  /** A private message heard over the mesh, already opened and its signature checked: kept in the direct chat with its sender. */
   private async receivePrivate(envelope: Envelope, text: string): Promise<void> {
     const room = envelope.room;
     if (this.history.isForgotten(envelope.id) || (await this.history.stored(envelope.id))) return;
@@ -677,8 +677,9 @@ export class MeshNode {
     this.relaySos.add(sos.key);
     const asked = envelope.meta?.clientRequestId as string;
     const earlier = asked !== envelope.id ? await this.history.find(room, asked) : undefined;
-    // My own draft gives way to the relay's alert in flushSos, once the outbox is done with it.
-    if (earlier && !earlier.mine && earlier.senderId === envelope.senderId && earlier.type === "emergency") await this.forget(room, [asked]);
+    // My own draft gives way to the relay's alert once the outbox is done with it (the SOS is sent from there).
+    if (earlier && !earlier.mine && earlier.senderId === envelope.senderId && earlier.type === "emergency")
+      await this.forget(room, [asked]);
     return false;
   }
 
