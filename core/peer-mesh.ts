@@ -3,6 +3,7 @@
 // zod/mini, like core/frames.ts: this runs in the browser on the /chat budget.
 import * as z from "zod/mini";
 import { EnvelopeSchema, MAX_FRAME_BYTES } from "./envelope";
+import { fromBase64Url } from "./ids";
 
 /** The data channel's label: both phones open it by this name. */
 export const PEER_CHANNEL = "linkup-mesh";
@@ -65,4 +66,15 @@ export function meshSignedBytes(e: {
   return new TextEncoder().encode(
     JSON.stringify(["linkup-mesh-v1", e.id, e.room, e.senderId, e.timestamp, e.type, e.content]),
   ) as Uint8Array<ArrayBuffer>;
+}
+
+/**
+ * A paired phone's identity key, short enough to read aloud: SHA-256 of the Ed25519 key, its first 6 bytes as three
+ * groups of four hex digits. The first pairing trusts the key in the code (docs/decisions/066-phones-paired-by-code.md);
+ * two people who see the same groups on both screens know no phone in the middle swapped it.
+ */
+export async function meshKeyFingerprint(signingKey: string): Promise<string> {
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", fromBase64Url(signingKey)));
+  const hex = [...hash.slice(0, 6)].map((b) => b.toString(16).padStart(2, "0").toUpperCase()).join("");
+  return hex.match(/.{4}/g)!.join(" ");
 }

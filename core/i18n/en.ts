@@ -2388,6 +2388,10 @@ export const en = {
   "pair.privateFromLine": "From {name}:",
   "pair.honest":
     "This works only between phones on one local network, paired by code, while LinkUp stays open on both; a message can hop through up to 16 phones, and phones between cannot read a private one. Bluetooth cannot carry chat from a browser.",
+  "pair.myKey": "This phone's key:",
+  "pair.theirKey": "key",
+  "pair.trust":
+    "A first pairing trusts the key the code shows. To be sure no phone in the middle swapped it, check together that the key listed here for the other phone is the key its own screen shows as “This phone's key”.",
   "pair.close": "Close",
   "pair.err.not-a-code": "This is not a LinkUp pairing code.",
   "pair.err.damaged": "This pairing code is damaged: copy it again, whole.",

@@ -2453,6 +2453,10 @@ export const fr: Catalog = {
   "pair.privateFromLine": "De {name} :",
   "pair.honest":
     "Cela ne fonctionne qu'entre téléphones d'un même réseau local, associés par code, tant que LinkUp reste ouvert sur chacun ; un message peut passer par 16 téléphones au plus, et ceux du milieu ne peuvent pas lire un message privé. Le Bluetooth ne peut pas transporter la discussion depuis un navigateur.",
+  "pair.myKey": "Clé de ce téléphone :",
+  "pair.theirKey": "clé",
+  "pair.trust":
+    "Un premier appairage fait confiance à la clé que montre le code. Pour être sûrs qu'aucun téléphone au milieu ne l'a remplacée, vérifiez ensemble que la clé indiquée ici pour l'autre téléphone est celle que son propre écran montre comme « Clé de ce téléphone ».",
   "pair.close": "Fermer",
   "pair.err.not-a-code": "Ce n'est pas un code d'association LinkUp.",
   "pair.err.damaged": "Ce code d'association est abîmé : copiez-le à nouveau, en entier.",

@@ -2418,6 +2418,10 @@ export const ha: Catalog = {
   "pair.privateFromLine": "Daga {name}:",
   "pair.honest":
     "Wannan yana aiki ne kawai tsakanin wayoyi a cibiyar sadarwa ta gida ɗaya, waɗanda aka haɗa da lamba, muddin LinkUp yana buɗe a dukansu; saƙo yana iya ratsa wayoyi har 16, kuma wayoyin da ke tsakani ba sa iya karanta saƙon sirri. Bluetooth ba zai iya ɗaukar hira daga burauza ba.",
+  "pair.myKey": "Maɓallin wannan wayar:",
+  "pair.theirKey": "maɓalli",
+  "pair.trust":
+    "Haɗawa ta farko tana amincewa da maɓallin da lambar ta nuna. Don tabbatar babu wata waya a tsakiya da ta canza shi, ku duba tare cewa maɓallin da aka nuna a nan don ɗayan wayar shi ne wanda allonta ke nunawa a matsayin “Maɓallin wannan wayar”.",
   "pair.close": "Rufe",
   "pair.err.not-a-code": "Wannan ba lambar haɗi ta LinkUp ba ce.",
   "pair.err.damaged": "Wannan lambar haɗi ta lalace: sake kwafa ta gaba ɗaya.",

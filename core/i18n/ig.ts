@@ -2389,6 +2389,10 @@ export const ig: Catalog = {
   "pair.privateFromLine": "Site n'aka {name}:",
   "pair.honest":
     "Nke a na-arụ ọrụ naanị n'etiti ekwentị nọ n'otu netwọk mpaghara, ejikọrọ site na koodu, mgbe LinkUp ka meghere na ha abụọ; ozi nwere ike ịgafe ekwentị ruo 16, ekwentị nọ n'etiti apụghịkwa ịgụ ozi nzuzo. Bluetooth enweghị ike ibu mkparịta ụka site na ihe nchọgharị.",
+  "pair.myKey": "Igodo ekwentị a:",
+  "pair.theirKey": "igodo",
+  "pair.trust":
+    "Njikọ mbụ na-atụkwasị obi n'igodo koodu ahụ gosiri. Iji jide n'aka na ọ dịghị ekwentị nọ n'etiti gbanwere ya, lelee ọnụ na igodo e gosiri ebe a maka ekwentị nke ọzọ bụ nke ihuenyo ya gosiri dị ka “Igodo ekwentị a”.",
   "pair.close": "Mechie",
   "pair.err.not-a-code": "Nke a abụghị koodu njikọ LinkUp.",
   "pair.err.damaged": "Koodu njikọ a emebiela: detuo ya ọzọ, niile.",

@@ -2391,6 +2391,10 @@ export const pcm: Catalog = {
   "pair.privateFromLine": "From {name}:",
   "pair.honest":
     "E dey work only between phones wey dey the same local network, wey pair by code, while LinkUp still open for both; message fit pass through reach 16 phones, and phones wey dey between no fit read private message. Bluetooth no fit carry chat from browser.",
+  "pair.myKey": "Dis phone key:",
+  "pair.theirKey": "key",
+  "pair.trust":
+    "First time wey you pair, e go trust di key wey di code show. To make sure say no phone for middle change am, check togeda say di key wey dey here for di oda phone na di one wey im own screen show as “Dis phone key”.",
   "pair.close": "Close",
   "pair.err.not-a-code": "This no be LinkUp pairing code.",
   "pair.err.damaged": "This pairing code don spoil: copy am again, everything.",

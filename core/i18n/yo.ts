@@ -2367,6 +2367,10 @@ export const yo: Catalog = {
   "pair.privateFromLine": "Láti ọ̀dọ̀ {name}:",
   "pair.honest":
     "Èyí ń ṣiṣẹ́ láàárín àwọn fóònù lórí nẹ́tíwọ̀kì àdúgbò kan ṣoṣo nìkan, tí a so pọ̀ pẹ̀lú kóòdù, nígbà tí LinkUp ṣì ṣí sílẹ̀ lórí méjèèjì; ìfiránṣẹ́ lè gba inú fóònù tó tó 16 kọjá, àwọn fóònù tó wà láàárín kò sì lè ka ìfiránṣẹ́ àdáni. Bluetooth kò lè gbé ìjíròrò láti inú aṣàwákiri.",
+  "pair.myKey": "Kọ́kọ́rọ́ fóònù yìí:",
+  "pair.theirKey": "kọ́kọ́rọ́",
+  "pair.trust":
+    "Ìsopọ̀ àkọ́kọ́ gbẹ́kẹ̀lé kọ́kọ́rọ́ tí kóòdù náà fihàn. Láti rí i dájú pé kò sí fóònù kan láàrin tó pààrọ̀ rẹ̀, ẹ jọ ṣàyẹ̀wò pé kọ́kọ́rọ́ tí a kọ síbí fún fóònù kejì ni èyí tí ojú-ìbòjú rẹ̀ fihàn gẹ́gẹ́ bí “Kọ́kọ́rọ́ fóònù yìí”.",
   "pair.close": "Pa á dé",
   "pair.err.not-a-code": "Èyí kì í ṣe kóòdù ìsopọ̀ LinkUp.",
   "pair.err.damaged": "Kóòdù ìsopọ̀ yìí ti bàjẹ́: tún ṣe ẹ̀dà rẹ̀ lódindi.",

@@ -116,6 +116,22 @@ async function pair(x: Phone, y: Phone) {
   await expect(yPanel.getByRole("list", { name: "Paired phones" }).getByRole("listitem").filter({ hasText: x.name })).toContainText(
     "connected",
   );
+  // The screen says a first pairing trusts the key it sees, and each phone's key, as the other lists it, is the key
+  // that phone shows as its own: two people can compare them.
+  for (const [me, myPanel, otherPanel] of [
+    [x, xPanel, yPanel],
+    [y, yPanel, xPanel],
+  ] as const) {
+    await expect(myPanel.getByText("A first pairing trusts the key the code shows.", { exact: false })).toBeVisible();
+    const own = myPanel.getByText("This phone's key:").locator("code");
+    await expect(own).toHaveText(/^[0-9A-F]{4} [0-9A-F]{4} [0-9A-F]{4}$/);
+    const listed = otherPanel
+      .getByRole("list", { name: "Paired phones" })
+      .getByRole("listitem")
+      .filter({ hasText: me.name })
+      .locator("code");
+    await expect(listed).toHaveText((await own.textContent())!);
+  }
 }
 
 test("three phones with no server: paired by code, a message and an SOS cross two hops, a private one stays sealed, the room keeps them once", async ({
@@ -188,6 +204,15 @@ test("three phones with no server: paired by code, a message and an SOS cross tw
   await expect(b.page.getByText("LIVE", { exact: true })).toBeVisible();
   await expect.poll(stored, { timeout: 20_000 }).toBe(before + 2);
   await expect(bubble(b.page, "SOS — Other: 🆘 SOS: I need help urgently.")).toHaveCount(1);
+  // The relay's alert takes the place of the copy B heard from A's phone: one SOS on screen, not two.
+  await expect(bubble(b.page, "I need help urgently")).toHaveCount(1);
+
+  // C comes back too: the relay's alert reaches it and C still shows one SOS.
+  await c.restore();
+  await expect(c.page.getByText("LIVE", { exact: true })).toBeVisible();
+  await expect(bubble(c.page, "SOS — Other: 🆘 SOS: I need help urgently.")).toHaveCount(1);
+  await expect(bubble(c.page, "I need help urgently")).toHaveCount(1);
+  await expect(bubble(b.page, "I need help urgently")).toHaveCount(1);
 
   // A comes back too: its outbox sends the same message and SOS; the room already has them.
   await a.restore();
@@ -198,6 +223,21 @@ test("three phones with no server: paired by code, a message and an SOS cross tw
   await expect(a.page.getByText("SOS waiting for a connection")).toHaveCount(0);
   expect(await stored()).toBe(before + 2);
   await expect(bubble(b.page, "Water is being shared at the north gate")).toHaveCount(1);
+
+  // The private message is in C's direct chat with A, kept in C's history as a message from A, before the room has
+  // it. A's own copy waited in A's outbox for that chat: once A opens the chat online it reaches the room, sealed by
+  // the room's protocol, with the same id, so C still shows it once.
+  const opened = await a.context.request.post("/api/rooms/dm", { data: { userId: c.user.id } });
+  const dm = ((await opened.json()) as { room: { id: string } }).room.id;
+  await c.page.goto(`/chat?room=${encodeURIComponent(dm)}`);
+  await expect(bubble(c.page, "The key is under the blue pot")).toHaveCount(1);
+  await expect(bubble(c.page, "The key is under the blue pot").getByRole("img", { name: "Sending" })).toHaveCount(0);
+  await a.page.goto(`/chat?room=${encodeURIComponent(dm)}`);
+  await expect(bubble(a.page, "The key is under the blue pot")).toHaveCount(1);
+  await expect(bubble(a.page, "The key is under the blue pot").getByRole("img", { name: "Sending" })).toHaveCount(0, {
+    timeout: 20_000,
+  });
+  await expect(bubble(c.page, "The key is under the blue pot")).toHaveCount(1);
 
   for (const p of [a, b, c]) await p.context.close();
 });

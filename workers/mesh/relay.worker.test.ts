@@ -120,7 +120,12 @@ describe("the relay takes what phones carried for others", () => {
       device,
       textEnvelope(room, ada.user.id, "🆘 SOS: I need help urgently.", { type: "emergency", priority: "high" }),
     );
+    const listener = await mustOpen(room, bayo.cookie);
     expect(await (await relay(bayo.cookie, [sos])).json()).toEqual({ taken: [sos.id], refused: [] });
+    // The room's alert names the mesh envelope it answers: a phone that showed that one shows one SOS.
+    const alert = await listener.waitForType("envelope", (f) => f.envelope.type === "emergency");
+    expect(alert.envelope).toMatchObject({ senderId: ada.user.id, meta: { clientRequestId: sos.id } });
+    expect(alert.envelope.id).not.toBe(sos.id);
     expect(await (await relay(bayo.cookie, [sos])).json()).toEqual({ taken: [sos.id], refused: [] });
     const rows = await env.DB.prepare("SELECT user_id AS userId, message FROM emergency_broadcasts WHERE client_request_id = ?")
       .bind(sos.id)

@@ -151,6 +151,9 @@ export function sosEnvelope(row: BroadcastRow, sender: Pick<User, "id" | "nickna
     content: { text: `🚨 SOS — ${typeLabel(row.emergencyType)}: ${row.message}${row.locationText ? ` (${row.locationText})` : ""}` },
     meta: {
       sosId: row.id,
+      // The sender's own request id: a phone that already showed this SOS from the phone mesh (where it travelled
+      // with that id) shows it once (docs/decisions/066-phones-paired-by-code.md).
+      clientRequestId: row.clientRequestId,
       emergencyType: row.emergencyType,
       channel: row.channel,
       location: row.latitude !== null && row.longitude !== null ? { latitude: row.latitude, longitude: row.longitude } : null,

@@ -21,6 +21,7 @@ import {
   relayWait,
   SeenIds,
   shouldRelay,
+  sosKey,
   unpackContent,
   upgradeStatus,
 } from "./logic";
@@ -202,5 +203,21 @@ describe("room cursors across a busy area's shards", () => {
     expect(advanceCursor(onMain, 12, 1, false)).toBeNull();
     // ...a resume-done from that shard does, even to a smaller number.
     expect(advanceCursor(onMain, 12, 1, true)).toEqual({ seq: 12, shard: 1 });
+  });
+});
+
+describe("one SOS from the phone mesh and from the relay", () => {
+  const mesh = { type: "emergency" as const, senderId: "ada", id: "sos-req-1", meta: { mesh: { device: "d1", sig: "x" } } };
+  const relay = { type: "emergency" as const, senderId: "ada", id: "sos-row-9", meta: { sosId: "row-9", clientRequestId: "sos-req-1" } };
+
+  it("gives the mesh copy and the relay's alert for it one key", () => {
+    expect(sosKey(mesh)).toEqual({ key: "ada|sos-req-1", fromRelay: false });
+    expect(sosKey(relay)).toEqual({ key: "ada|sos-req-1", fromRelay: true });
+  });
+
+  it("does not let another person's SOS with the same request id stand for it, and ignores other envelopes", () => {
+    expect(sosKey({ ...relay, senderId: "bola" })?.key).not.toBe(sosKey(mesh)?.key);
+    expect(sosKey({ ...mesh, type: "text" })).toBeNull();
+    expect(sosKey({ ...relay, meta: { sosId: "row-9" } })).toBeNull();
   });
 });

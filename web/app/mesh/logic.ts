@@ -234,3 +234,17 @@ export function advanceCursor(current: RoomCursor, seq: number, shard: number, r
   if (shard === current.shard) return seq > current.seq ? { seq, shard } : null;
   return restart ? { seq, shard } : null;
 }
+
+/**
+ * One SOS, two envelopes: the sender's phone-mesh envelope (its own id) and the relay's alert for it, made by the
+ * SOS module with that id as `meta.clientRequestId` (docs/decisions/066-phones-paired-by-code.md). Answers the key
+ * both share (sender and request id), or null for any other envelope. A request id is chosen by its sender, so the
+ * key pairs it with the sender: another person cannot hide someone's SOS by naming its id.
+ */
+export function sosKey(envelope: Pick<Envelope, "type" | "senderId" | "id" | "meta">): { key: string; fromRelay: boolean } | null {
+  if (envelope.type !== "emergency") return null;
+  const asked = envelope.meta?.clientRequestId;
+  if (typeof asked === "string" && asked) return { key: `${envelope.senderId}|${asked}`, fromRelay: true };
+  if (envelope.meta?.mesh) return { key: `${envelope.senderId}|${envelope.id}`, fromRelay: false };
+  return null;
+}

@@ -6,8 +6,9 @@
 import { missedCallText } from "../../../core/calls";
 import { timerLine } from "./expiry";
 import { DEFAULT_TTL, type Envelope } from "../../../core/envelope";
-import { isPrivateRoomId as isPrivateRoom, roomKind } from "../../../core/room-ids";
+import { dmRoomId, isPrivateRoomId as isPrivateRoom, roomKind } from "../../../core/room-ids";
 import type { ClientFrame, PresenceMember, ServerFrame } from "../../../core/frames";
+import type { MeshPerson } from "../../../core/peer-mesh";
 import { applyPresence, nextPresencePage, type PresenceView } from "../../../core/presence";
 import { apiRequest, HttpError } from "../../../core/http";
 import { newId } from "../../../core/ids";
@@ -16,7 +17,7 @@ import { type MessageStatus, type OutboxItem, type StoredMessage, selectDbUser }
 import { History } from "./history";
 import * as keys from "./keys";
 import { LocalMesh, type LocalPeer, openLocalChannel } from "./local-transport";
-import { advanceCursor, forwardEnvelope, readCursor, relayToTabs, storedCursor, upgradeStatus } from "./logic";
+import { advanceCursor, forwardEnvelope, readCursor, relayToTabs, sosKey, storedCursor, upgradeStatus } from "./logic";
 import { Outbox } from "./outbox";
 import type { PhoneMesh } from "./phone-mesh";
 import { Receipts } from "./receipts";
@@ -106,6 +107,8 @@ export class MeshNode {
   /** Phones paired by code (web/app/mesh/phone-mesh.ts), made on first use; null until then. */
   phones: PhoneMesh | null = null;
   private phonesMade: Promise<PhoneMesh> | null = null;
+  /** SOSes whose relay alert this tab has had, by sender and request id (docs/decisions/066-phones-paired-by-code.md). */
+  private readonly relaySos = new Set<string>();
 
   constructor(readonly me: Me) {
     selectDbUser(me.id);
@@ -330,6 +333,40 @@ export class MeshNode {
     return message;
   }
 
+  /**
+   * A private message to a phone of the mesh: written in the direct chat with that person (stored, and in the
+   * outbox like any message typed there with no network, so it reaches the room sealed by the room's own protocol
+   * once this phone is online) and sent at once over the mesh, sealed for that phone's device, with the same id
+   * (docs/decisions/066-phones-paired-by-code.md).
+   */
+  async sendPrivateOnMesh(to: MeshPerson, text: string): Promise<void> {
+    const phones = await this.phoneMesh();
+    const message = await this.send(dmRoomId(this.me.id, to.userId), text);
+    await phones.sendPrivate(to, text, { id: message.id, timestamp: message.timestamp });
+  }
+
+  /** A private message heard over the mesh, already opened and its signature checked: kept in the direct chat with its sender. */
+  private async receivePrivate(envelope: Envelope, text: string): Promise<void> {
+    const room = envelope.room;
+    if (this.history.isForgotten(envelope.id) || (await this.history.stored(envelope.id))) return;
+    this.history.seen.add(envelope.id);
+    await this.history.update({
+      id: envelope.id,
+      room,
+      senderId: envelope.senderId,
+      senderName: envelope.senderName,
+      timestamp: envelope.timestamp,
+      type: "text",
+      text,
+      mine: false,
+      meshRoute: envelope.meshRoute,
+      // Opened with the sender's device key and its signature checked on this device.
+      isEncrypted: true,
+      priority: envelope.priority,
+    });
+    this.stats.received++;
+  }
+
   /** The phone mesh (pairing by code, data channels), loaded and made on first use. */
   phoneMesh(): Promise<PhoneMesh> {
     this.phonesMade ??= import("./phone-mesh").then(({ PhoneMesh }) =>
@@ -340,6 +377,7 @@ export class MeshNode {
         receive: (envelope) => {
           if (this.rooms.has(envelope.room)) this.inOrder(envelope.room, () => this.receive(envelope.room, envelope, 0));
         },
+        receivePrivate: (envelope, text) => void this.receivePrivate(envelope, text),
         toRelay: (envelopes) => handToRelay(envelopes),
         changed: () => this.changed(),
       }).then((phones) => {
@@ -570,6 +608,7 @@ export class MeshNode {
   private async receive(room: string, envelope: Envelope, seq: number) {
     if (this.history.isForgotten(envelope.id)) return;
     if (envelope.room !== room || envelope.type === "receipt" || envelope.type === "presence") return;
+    if (await this.oneSos(room, envelope)) return;
     this.recordRoute(envelope.meshRoute);
     if (!this.history.seen.add(envelope.id)) {
       // Already here: my own message coming back means the room has it.
@@ -624,6 +663,24 @@ export class MeshNode {
     this.stats.received++;
     await this.history.update(message);
     if (!mine && envelope.senderId !== "system") this.receipts.queue(room, envelope.id, "delivered");
+  }
+
+  /**
+   * An SOS heard from the phone mesh and the relay's alert for it are one SOS on screen: the relay's takes the
+   * place of the mesh copy, and a mesh copy heard after the relay's is not shown (docs/decisions/066-phones-paired-by-code.md).
+   * True when `envelope` is such a late copy.
+   */
+  private async oneSos(room: string, envelope: Envelope): Promise<boolean> {
+    const sos = sosKey(envelope);
+    if (!sos) return false;
+    if (!sos.fromRelay) return this.relaySos.has(sos.key);
+    this.relaySos.add(sos.key);
+    const asked = envelope.meta?.clientRequestId as string;
+    const earlier = asked !== envelope.id ? await this.history.find(room, asked) : undefined;
+    // My own draft gives way to the relay's alert once the outbox is done with it (the SOS is sent from there).
+    if (earlier && !earlier.mine && earlier.senderId === envelope.senderId && earlier.type === "emergency")
+      await this.forget(room, [asked]);
+    return false;
   }
 
   private onTyping(state: RoomState, userId: string, nickname: string, active: boolean) {

@@ -33,6 +33,8 @@ export interface PhoneMeshHooks {
   online(): boolean;
   /** A checked public envelope or SOS from another phone, for the chat. */
   receive(envelope: Envelope): void;
+  /** A private message for this phone, opened and checked: for the direct chat with its sender. */
+  receivePrivate(envelope: Envelope, text: string): void;
   /** Hands envelopes carried for others to the relay; resolves with the ids it took. */
   toRelay(envelopes: Envelope[]): Promise<string[]>;
   changed(): void;
@@ -95,15 +97,18 @@ export class PhoneMesh {
     this.mesh.originate(await this.sign(envelope));
   }
 
-  /** A private message for one phone of the mesh, sealed so that the phones between cannot read it. */
-  async sendPrivate(to: MeshPerson, text: string): Promise<void> {
+  /**
+   * A private message for one phone of the mesh, sealed so that the phones between cannot read it. `as` gives it
+   * the id and time of the same message in the direct chat's outbox, so the room keeps one of the two.
+   */
+  async sendPrivate(to: MeshPerson, text: string, as?: { id: string; timestamp: number }): Promise<void> {
     const { dh } = await deviceSecrets(this.hooks.me.id);
     const base: Envelope = {
-      id: newId(),
+      id: as?.id ?? newId(),
       room: dmRoomId(this.me.userId, to.userId),
       senderId: this.me.userId,
       senderName: this.me.nickname,
-      timestamp: Date.now(),
+      timestamp: as?.timestamp ?? Date.now(),
       type: "text",
       ttl: DEFAULT_TTL,
       meshRoute: [this.hooks.hop],
@@ -145,6 +150,7 @@ export class PhoneMesh {
         const key = await derivePairwiseKey(dh, from.publicKey, DM_CONTEXT);
         const text = await decryptContent(key, envelope.content, envelopeAad(envelope));
         this.privateMessages.push({ id: envelope.id, with: from, text, mine: false, at: envelope.timestamp, route: envelope.meshRoute });
+        this.hooks.receivePrivate(envelope, text);
         this.hooks.changed();
       } catch {
         console.warn("mesh: a private message for this phone did not open");

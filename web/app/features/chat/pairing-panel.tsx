@@ -4,7 +4,7 @@
 import { useEffect, useState } from "react";
 import type { MessageKey } from "../../../../core/i18n/en";
 import { PairingCodeError, type PairingProblem } from "../../../../core/pairing-code";
-import type { MeshPerson } from "../../../../core/peer-mesh";
+import { type MeshPerson, meshKeyFingerprint } from "../../../../core/peer-mesh";
 import { useT } from "../../i18n";
 import type { MeshNode } from "../../mesh/node";
 import type { PhoneMesh } from "../../mesh/phone-mesh";
@@ -135,6 +135,12 @@ export function PairingPanel({ node, onClose }: { node: MeshNode; onClose: () =>
       </form>
       {canScan ? null : <p className="honest-note">{t("pair.noScanner")}</p>}
       {error ? <p role="alert">{error}</p> : null}
+      {phones ? (
+        <p>
+          {t("pair.myKey")} <KeyPrint signingKey={phones.me.signingKey} />
+        </p>
+      ) : null}
+      <p className="honest-note">{t("pair.trust")}</p>
       <h3>{t("pair.paired")}</h3>
       {links.length === 0 ? (
         <p>{t("pair.none")}</p>
@@ -142,7 +148,10 @@ export function PairingPanel({ node, onClose }: { node: MeshNode; onClose: () =>
         <ul className="people" aria-label={t("pair.paired")}>
           {links.map((l) => (
             <li key={l.person.deviceId}>
-              <span>{l.person.nickname}</span> <small>{l.open ? t("pair.connected") : t("pair.notConnected")}</small>
+              <span>{l.person.nickname}</span> <small>{l.open ? t("pair.connected") : t("pair.notConnected")}</small>{" "}
+              <small>
+                {t("pair.theirKey")} <KeyPrint signingKey={l.person.signingKey} />
+              </small>
             </li>
           ))}
         </ul>
@@ -152,7 +161,7 @@ export function PairingPanel({ node, onClose }: { node: MeshNode; onClose: () =>
           onSubmit={(e) => {
             e.preventDefault();
             if (!phones || !target || !secret.trim()) return;
-            void phones.sendPrivate(target, secret.trim()).then(() => setSecret(""));
+            void node.sendPrivateOnMesh(target, secret.trim()).then(() => setSecret(""));
           }}
         >
           <h3>{t("pair.privateTitle")}</h3>
@@ -190,6 +199,21 @@ export function PairingPanel({ node, onClose }: { node: MeshNode; onClose: () =>
       <p className="honest-note">{t("pair.honest")}</p>
     </section>
   );
+}
+
+/** A phone's identity key as three groups of four, for two people to compare (docs/decisions/066-phones-paired-by-code.md). */
+function KeyPrint({ signingKey }: { signingKey: string }) {
+  const [shown, setShown] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void meshKeyFingerprint(signingKey)
+      .then((f) => live && setShown(f))
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [signingKey]);
+  return <code className="key-print">{shown ?? "…"}</code>;
 }
 
 /**
