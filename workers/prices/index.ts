@@ -5,6 +5,7 @@
 import { DomainError } from "../../core/domain-error";
 import { placeFromText } from "../../core/places";
 import {
+  itemAnswersTo,
   itemKey,
   marketKey,
   MIN_PRICE_REPORTS,
@@ -65,7 +66,9 @@ function usual(names: string[]): string {
 }
 
 function groupOf(rows: PriceReportRow[], now: Date): QuotedGroup {
-  const oldestFirst = [...rows].sort((a, b) => a.reportedAt.getTime() - b.reportedAt.getTime());
+  const oldestFirst = [...rows].sort(
+    (a, b) => a.reportedAt.getTime() - b.reportedAt.getTime(),
+  );
   return {
     item: usual(oldestFirst.map((r) => r.item.toLowerCase())),
     unit: rows[0].unit,
@@ -106,18 +109,32 @@ export async function reportPrice(
   );
   if (!report) {
     const oldest = (await oldestReportSince(db, who.userId, since)) ?? now;
-    const retryAfterSeconds = Math.max(1, Math.ceil((oldest.getTime() + DAY_MS - now.getTime()) / 1000));
+    const retryAfterSeconds = Math.max(
+      1,
+      Math.ceil((oldest.getTime() + DAY_MS - now.getTime()) / 1000),
+    );
     throw new DomainError("rate_limited", PRICE_LIMIT_MESSAGE, {
       retryAfterSeconds,
     });
   }
-  const rows = await groupReports(db, report, new Date(now.getTime() - PRICE_WINDOW_MS));
+  const rows = await groupReports(
+    db,
+    report,
+    new Date(now.getTime() - PRICE_WINDOW_MS),
+  );
   const awarded = await settle(db, rows);
-  return { report, quote: groupOf(rows, now), points: awarded.get(report.id) ?? 0 };
+  return {
+    report,
+    quote: groupOf(rows, now),
+    points: awarded.get(report.id) ?? 0,
+  };
 }
 
 /** Points for the group's counted reports that are no outliers and not settled yet; the points per report id. */
-async function settle(db: Db, rows: PriceReportRow[]): Promise<Map<string, number>> {
+async function settle(
+  db: Db,
+  rows: PriceReportRow[],
+): Promise<Map<string, number>> {
   const awarded = new Map<string, number>();
   const counted = newestPerPerson(rows);
   // Below the minimum nothing can be told from an outlier: the reports wait for the next one.
@@ -127,8 +144,20 @@ async function settle(db: Db, rows: PriceReportRow[]): Promise<Map<string, numbe
   for (const r of due) {
     // The cap counts by the day the report was made, whenever it is settled.
     const day = serverDay(r.reportedAt);
-    if ((await countEventsOn(db, r.userId, "price_report", day)) >= PRICE_REPORTS_REWARDED_PER_DAY) continue;
-    if (await recordPoints(db, { userId: r.userId, kind: "price_report", ref: r.id, points: PRICE_REPORT_POINTS, day })) {
+    if (
+      (await countEventsOn(db, r.userId, "price_report", day)) >=
+      PRICE_REPORTS_REWARDED_PER_DAY
+    )
+      continue;
+    if (
+      await recordPoints(db, {
+        userId: r.userId,
+        kind: "price_report",
+        ref: r.id,
+        points: PRICE_REPORT_POINTS,
+        day,
+      })
+    ) {
       awarded.set(r.id, PRICE_REPORT_POINTS);
     }
   }
@@ -157,32 +186,71 @@ function groups(rows: PriceReportRow[], now: Date): QuotedGroup[] {
 }
 
 /** The quotes for items (keys) and a place (market or town), in one query. */
-export async function quoteReports(db: Db, q: { itemKeys?: string[]; place?: string }, now = new Date()): Promise<QuotedGroup[]> {
+export async function quoteReports(
+  db: Db,
+  q: { itemKeys?: string[]; place?: string },
+  now = new Date(),
+): Promise<QuotedGroup[]> {
   const place = q.place ? marketKey(q.place) : undefined;
-  const rows = await findPriceReports(db, { ...q, place, since: new Date(now.getTime() - PRICE_WINDOW_MS) });
+  const rows = await findPriceReports(db, {
+    ...q,
+    place,
+    since: new Date(now.getTime() - PRICE_WINDOW_MS),
+  });
   return groups(rows, now);
 }
 
 /** The items reported in the window, for menus and for reading a question. */
-export async function recentItems(db: Db, now = new Date()): Promise<{ itemKey: string; item: string }[]> {
+export async function recentItems(
+  db: Db,
+  now = new Date(),
+): Promise<{ itemKey: string; item: string }[]> {
   return reportedItems(db, new Date(now.getTime() - PRICE_WINDOW_MS));
 }
 
 /**
  * Which reported items a question's words name, and the words left for the place: 'rice mile 12' → rice, 'mile 12'.
- * Word keys are compared the way reports are stored (core/price-reports.ts `itemKey`).
+ * Word keys are compared the way reports are stored (core/price-reports.ts `itemKey`). A reported item's whole
+ * name is taken first, longest first ('palm oil' before 'oil'), with the items it is a word of; then each word left
+ * of three letters or more finds the items it is a word of (`itemAnswersTo`: 'rice' finds 'ofada rice'), so an
+ * everyday name finds the reported items.
  */
-export function itemsInQuestion(query: string, items: { itemKey: string }[]): { itemKeys: string[]; place: string } {
+export function itemsInQuestion(
+  query: string,
+  items: { itemKey: string }[],
+): { itemKeys: string[]; place: string } {
   let rest = ` ${itemKey(query)} `;
-  const found: string[] = [];
-  // Longest first: 'palm oil' before 'oil'.
-  for (const { itemKey: key } of [...items].sort((a, b) => b.itemKey.length - a.itemKey.length)) {
+  const found = new Set<string>();
+  const named = (asked: string) =>
+    items.filter((i) => itemAnswersTo(i.itemKey, asked)).map((i) => i.itemKey);
+  for (const { itemKey: key } of [...items].sort(
+    (a, b) => b.itemKey.length - a.itemKey.length,
+  )) {
     if (rest.includes(` ${key} `)) {
-      found.push(key);
+      for (const k of named(key)) found.add(k);
       rest = rest.replace(` ${key} `, " ");
     }
   }
-  return { itemKeys: found, place: rest.trim() };
+  const left: string[] = [];
+  for (const word of rest.trim().split(" ").filter(Boolean)) {
+    const keys = /\p{L}{3}/u.test(word) ? named(word) : [];
+    for (const k of keys) found.add(k);
+    if (keys.length === 0) left.push(word);
+  }
+  return { itemKeys: [...found], place: left.join(" ") };
+}
+
+/** The keys of the window's reported items that answer to a name ('rice' → 'rice', 'ofada rice'); the name's own key when none does. */
+export async function itemKeysNamed(
+  db: Db,
+  name: string,
+  now = new Date(),
+): Promise<string[]> {
+  const asked = itemKey(name);
+  const keys = (await recentItems(db, now))
+    .map((i) => i.itemKey)
+    .filter((key) => itemAnswersTo(key, asked));
+  return keys.length ? keys : [asked];
 }
 
 /** How many quotes an answer lists at most. */
@@ -192,14 +260,25 @@ export const QUOTES_SHOWN = 5;
  * The assistant's answer from reports, or null when no reported item is named or none is reported at the place
  * named (the caller then answers from staff figures, docs/decisions/026-market-prices.md).
  */
-export async function reportedPriceAnswer(db: Db, query: string, now = new Date()): Promise<string | null> {
+export async function reportedPriceAnswer(
+  db: Db,
+  query: string,
+  now = new Date(),
+): Promise<string | null> {
   const items = await recentItems(db, now);
   if (items.length === 0) return null;
   const { itemKeys, place } = itemsInQuestion(query, items);
   if (itemKeys.length === 0) return null;
-  const found = await quoteReports(db, { itemKeys, place: place || undefined }, now);
+  const found = await quoteReports(
+    db,
+    { itemKeys, place: place || undefined },
+    now,
+  );
   if (found.length === 0) return null;
   const lines = found.slice(0, QUOTES_SHOWN).map((g) => `• ${quoteLine(g)}`);
-  const more = found.length > QUOTES_SHOWN ? `\n…and ${found.length - QUOTES_SHOWN} more; add a market to narrow it down.` : "";
+  const more =
+    found.length > QUOTES_SHOWN
+      ? `\n…and ${found.length - QUOTES_SHOWN} more; add a market to narrow it down.`
+      : "";
   return `📊 Prices people reported in the last ${PRICE_WINDOW_DAYS} days:\n${lines.join("\n")}${more}`;
 }
