@@ -21,17 +21,12 @@ const MAD_SCALE = 1.4826;
 /** Reports one person may make in a day, every channel together. */
 export const PRICE_REPORTS_PER_DAY = 20;
 /** The refusal past that limit (screens translate it: web/app/i18n/api-errors.ts). */
-export const PRICE_LIMIT_MESSAGE =
-  "You have reported the most prices for today. Try again tomorrow.";
+export const PRICE_LIMIT_MESSAGE = "You have reported the most prices for today. Try again tomorrow.";
 /** The schema's refusals, by field, for the screens to translate. */
 export const PRICE_REPORT_ERRORS = {
   item: ["Name the item", "The item name is too long"],
   unit: ["Give a unit such as 50kg, bag, tuber, basket or litre"],
-  price: [
-    "Give the price in naira",
-    "Give the price in whole naira",
-    "That price is too high",
-  ],
+  price: ["Give the price in naira", "Give the price in whole naira", "That price is too high"],
   market: ["Name the market or area", "The market name is too long"],
 } as const;
 /** Points for a report that is not an outlier, and how many of a person's reports a day earn them. */
@@ -50,13 +45,7 @@ export function itemKey(item: string): string {
   return words(item)
     .toLowerCase()
     .split(" ")
-    .map((w) =>
-      w.length > 4 && w.endsWith("oes")
-        ? w.slice(0, -2)
-        : w.length > 3 && /[^s]s$/.test(w)
-          ? w.slice(0, -1)
-          : w,
-    )
+    .map((w) => (w.length > 4 && w.endsWith("oes") ? w.slice(0, -2) : w.length > 3 && /[^s]s$/.test(w) ? w.slice(0, -1) : w))
     .join(" ");
 }
 
@@ -81,16 +70,7 @@ export function unitKey(unit: string): string | null {
       .replace(/^per\s+/, ""),
   );
   if (!m) return null;
-  const name =
-    (
-      {
-        liter: "litre",
-        l: "litre",
-        pcs: "piece",
-        sack: "bag",
-        tonne: "ton",
-      } as Record<string, string>
-    )[m[2]] ?? m[2];
+  const name = ({ liter: "litre", l: "litre", pcs: "piece", sack: "bag", tonne: "ton" } as Record<string, string>)[m[2]] ?? m[2];
   return m[1] ? `${Number(m[1])} ${name}` : name;
 }
 
@@ -104,22 +84,13 @@ export function marketKey(market: string): string {
 
 /** One report as every channel sends it: checked here, at the boundary (web form, WhatsApp, USSD). */
 export const PriceReportSchema = z.object({
-  item: z
-    .string()
-    .transform(words)
-    .pipe(
-      z.string().min(2, "Name the item").max(40, "The item name is too long"),
-    ),
+  item: z.string().transform(words).pipe(z.string().min(2, "Name the item").max(40, "The item name is too long")),
   unit: z
     .string()
     .trim()
     .transform((u, ctx) => {
       const key = unitKey(u);
-      if (!key)
-        ctx.addIssue({
-          code: "custom",
-          message: "Give a unit such as 50kg, bag, tuber, basket or litre",
-        });
+      if (!key) ctx.addIssue({ code: "custom", message: "Give a unit such as 50kg, bag, tuber, basket or litre" });
       return key ?? "";
     }),
   priceNgn: z.coerce
@@ -127,15 +98,7 @@ export const PriceReportSchema = z.object({
     .int("Give the price in whole naira")
     .min(1, "Give the price in naira")
     .max(100_000_000, "That price is too high"),
-  market: z
-    .string()
-    .transform(words)
-    .pipe(
-      z
-        .string()
-        .min(2, "Name the market or area")
-        .max(60, "The market name is too long"),
-    ),
+  market: z.string().transform(words).pipe(z.string().min(2, "Name the market or area").max(60, "The market name is too long")),
 });
 export type PriceReportInput = z.input<typeof PriceReportSchema>;
 export type PriceReport = z.output<typeof PriceReportSchema>;
@@ -152,18 +115,11 @@ export function parsePriceReportText(text: string): PriceReportInput | null {
   const tokens: string[] = [];
   for (const t of raw) {
     const prev = tokens[tokens.length - 1];
-    if (
-      prev &&
-      /^\d+(\.\d+)?$/.test(prev) &&
-      new RegExp(`^(${UNIT_WORDS})s?$`, "i").test(t)
-    )
-      tokens[tokens.length - 1] = `${prev}${t}`;
+    if (prev && /^\d+(\.\d+)?$/.test(prev) && new RegExp(`^(${UNIT_WORDS})s?$`, "i").test(t)) tokens[tokens.length - 1] = `${prev}${t}`;
     else tokens.push(t);
   }
   const unitAt = tokens.findIndex((t) => unitKey(t) !== null);
-  const priceAt = tokens.findIndex(
-    (t, i) => i !== unitAt && PRICE_TOKEN.test(t),
-  );
+  const priceAt = tokens.findIndex((t, i) => i !== unitAt && PRICE_TOKEN.test(t));
   if (unitAt < 1 || priceAt < 1) return null;
   const first = Math.min(unitAt, priceAt);
   const last = Math.max(unitAt, priceAt);
@@ -177,12 +133,7 @@ export function parsePriceReportText(text: string): PriceReportInput | null {
     .slice(last + 1)
     .join(" ")
     .replace(/^(at|in|for|@)\s+/i, "");
-  return {
-    item: tokens.slice(0, first).join(" "),
-    unit: tokens[unitAt],
-    priceNgn,
-    market,
-  };
+  return { item: tokens.slice(0, first).join(" "), unit: tokens[unitAt], priceNgn, market };
 }
 
 /** The median of a list of numbers (the mean of the middle two for an even count); NaN for none. */
@@ -198,18 +149,14 @@ export function median(values: readonly number[]): number {
  * median absolute deviation (at least MIN_SPREAD_SHARE of the median) is an outlier. With fewer than
  * MIN_PRICE_REPORTS reports nothing can be told apart, so nothing is an outlier yet.
  */
-export function splitOutliers<T extends { priceNgn: number }>(
-  reports: readonly T[],
-): { kept: T[]; outliers: T[] } {
-  if (reports.length < MIN_PRICE_REPORTS)
-    return { kept: [...reports], outliers: [] };
+export function splitOutliers<T extends { priceNgn: number }>(reports: readonly T[]): { kept: T[]; outliers: T[] } {
+  if (reports.length < MIN_PRICE_REPORTS) return { kept: [...reports], outliers: [] };
   const m = median(reports.map((r) => r.priceNgn));
   const mad = median(reports.map((r) => Math.abs(r.priceNgn - m)));
   const bound = OUTLIER_MADS * Math.max(MAD_SCALE * mad, MIN_SPREAD_SHARE * m);
   const kept: T[] = [];
   const outliers: T[] = [];
-  for (const r of reports)
-    (Math.abs(r.priceNgn - m) > bound ? outliers : kept).push(r);
+  for (const r of reports) (Math.abs(r.priceNgn - m) > bound ? outliers : kept).push(r);
   return { kept, outliers };
 }
 
@@ -219,29 +166,14 @@ export interface ReportedPrice {
 }
 
 export type PriceQuote =
-  | {
-      kind: "price";
-      medianNgn: number;
-      count: number;
-      first: Date;
-      last: Date;
-      outliers: number;
-    }
+  | { kind: "price"; medianNgn: number; count: number; first: Date; last: Date; outliers: number }
   | { kind: "none"; count: number };
 
 /** The figure to quote for one item, unit and market from its reports of the window (one per person). */
-export function quotePrice(
-  reports: readonly ReportedPrice[],
-  now = new Date(),
-): PriceQuote {
-  const recent = reports.filter(
-    (r) =>
-      now.getTime() - r.reportedAt.getTime() <= PRICE_WINDOW_MS &&
-      r.reportedAt <= now,
-  );
+export function quotePrice(reports: readonly ReportedPrice[], now = new Date()): PriceQuote {
+  const recent = reports.filter((r) => now.getTime() - r.reportedAt.getTime() <= PRICE_WINDOW_MS && r.reportedAt <= now);
   const { kept, outliers } = splitOutliers(recent);
-  if (kept.length < MIN_PRICE_REPORTS)
-    return { kind: "none", count: kept.length };
+  if (kept.length < MIN_PRICE_REPORTS) return { kind: "none", count: kept.length };
   const times = kept.map((r) => r.reportedAt.getTime());
   return {
     kind: "price",
@@ -253,30 +185,13 @@ export function quotePrice(
   };
 }
 
-const MONTHS = [
-  "Jan",
-  "Feb",
-  "Mar",
-  "Apr",
-  "May",
-  "Jun",
-  "Jul",
-  "Aug",
-  "Sep",
-  "Oct",
-  "Nov",
-  "Dec",
-];
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /** '12–26 Nov', '28 Oct–3 Nov', or '26 Nov' (UTC days): when the quoted reports were made. */
 export function dayRange(first: Date, last: Date, dash = "–"): string {
   const day = (d: Date) => `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
-  if (first.toISOString().slice(0, 10) === last.toISOString().slice(0, 10))
-    return day(last);
-  if (
-    first.getUTCMonth() === last.getUTCMonth() &&
-    first.getUTCFullYear() === last.getUTCFullYear()
-  ) {
+  if (first.toISOString().slice(0, 10) === last.toISOString().slice(0, 10)) return day(last);
+  if (first.getUTCMonth() === last.getUTCMonth() && first.getUTCFullYear() === last.getUTCFullYear()) {
     return `${first.getUTCDate()}${dash}${day(last)}`;
   }
   return `${day(first)}${dash}${day(last)}`;
@@ -314,12 +229,7 @@ export const PriceReportQuerySchema = z.object({
 });
 
 /** A quote in a phone channel's words (core/ussd-texts.ts `priceQuote` / `priceNoRecent`); ₦ as N for GSM screens. */
-export function quoteText(
-  t: { priceQuote: string; priceNoRecent: string },
-  g: QuotedGroup,
-  symbol = "₦",
-  dash = "–",
-): string {
+export function quoteText(t: { priceQuote: string; priceNoRecent: string }, g: QuotedGroup, symbol = "₦", dash = "–"): string {
   const q = g.quote;
   const fill = (template: string, v: Record<string, string | number>) =>
     template.replace(/\{(\w+)\}/g, (m, k: string) => String(v[k] ?? m));

@@ -2003,7 +2003,8 @@ export const fr: Catalog = {
   "sd.removeLabel": "Retirer {item} à {market}",
   "sd.remove": "Retirer",
   "sd.reportsTitle": "Prix signalés par les gens",
-  "sd.reportsNote": "Les {days} derniers jours, valeurs aberrantes d'abord : elles sont exclues de la médiane. Chaque retrait est journalisé.",
+  "sd.reportsNote":
+    "Les {days} derniers jours, valeurs aberrantes d'abord : elles sont exclues de la médiane. Chaque retrait est journalisé.",
   "sd.noReports": "Aucun prix signalé ces {days} derniers jours.",
   "sd.outlier": "Valeur aberrante",
   "sd.replaced": "Remplacé par un signalement plus récent",

@@ -5,10 +5,12 @@
 import { DomainError } from "../../core/domain-error";
 import { placeFromText } from "../../core/places";
 import {
+  dayRange,
   itemAnswersTo,
   itemKey,
   marketKey,
   MIN_PRICE_REPORTS,
+  nairaText,
   PRICE_LIMIT_MESSAGE,
   PRICE_REPORT_POINTS,
   PRICE_REPORTS_PER_DAY,
@@ -18,7 +20,6 @@ import {
   type PriceReportInput,
   PriceReportSchema,
   type QuotedGroup,
-  quoteLine,
   quotePrice,
   splitOutliers,
 } from "../../core/price-reports";
@@ -34,6 +35,7 @@ import {
   reportedItems,
 } from "../../db/queries/price-reports";
 import { countEventsOn, recordPoints } from "../../db/queries/rewards";
+import { marketWords, type ReportedWords } from "../assistant/wording";
 import { parseWith } from "../errors";
 
 const DAY_MS = 86_400_000;
@@ -66,9 +68,7 @@ function usual(names: string[]): string {
 }
 
 function groupOf(rows: PriceReportRow[], now: Date): QuotedGroup {
-  const oldestFirst = [...rows].sort(
-    (a, b) => a.reportedAt.getTime() - b.reportedAt.getTime(),
-  );
+  const oldestFirst = [...rows].sort((a, b) => a.reportedAt.getTime() - b.reportedAt.getTime());
   return {
     item: usual(oldestFirst.map((r) => r.item.toLowerCase())),
     unit: rows[0].unit,
@@ -109,32 +109,18 @@ export async function reportPrice(
   );
   if (!report) {
     const oldest = (await oldestReportSince(db, who.userId, since)) ?? now;
-    const retryAfterSeconds = Math.max(
-      1,
-      Math.ceil((oldest.getTime() + DAY_MS - now.getTime()) / 1000),
-    );
+    const retryAfterSeconds = Math.max(1, Math.ceil((oldest.getTime() + DAY_MS - now.getTime()) / 1000));
     throw new DomainError("rate_limited", PRICE_LIMIT_MESSAGE, {
       retryAfterSeconds,
     });
   }
-  const rows = await groupReports(
-    db,
-    report,
-    new Date(now.getTime() - PRICE_WINDOW_MS),
-  );
+  const rows = await groupReports(db, report, new Date(now.getTime() - PRICE_WINDOW_MS));
   const awarded = await settle(db, rows);
-  return {
-    report,
-    quote: groupOf(rows, now),
-    points: awarded.get(report.id) ?? 0,
-  };
+  return { report, quote: groupOf(rows, now), points: awarded.get(report.id) ?? 0 };
 }
 
 /** Points for the group's counted reports that are no outliers and not settled yet; the points per report id. */
-async function settle(
-  db: Db,
-  rows: PriceReportRow[],
-): Promise<Map<string, number>> {
+async function settle(db: Db, rows: PriceReportRow[]): Promise<Map<string, number>> {
   const awarded = new Map<string, number>();
   const counted = newestPerPerson(rows);
   // Below the minimum nothing can be told from an outlier: the reports wait for the next one.
@@ -144,20 +130,8 @@ async function settle(
   for (const r of due) {
     // The cap counts by the day the report was made, whenever it is settled.
     const day = serverDay(r.reportedAt);
-    if (
-      (await countEventsOn(db, r.userId, "price_report", day)) >=
-      PRICE_REPORTS_REWARDED_PER_DAY
-    )
-      continue;
-    if (
-      await recordPoints(db, {
-        userId: r.userId,
-        kind: "price_report",
-        ref: r.id,
-        points: PRICE_REPORT_POINTS,
-        day,
-      })
-    ) {
+    if ((await countEventsOn(db, r.userId, "price_report", day)) >= PRICE_REPORTS_REWARDED_PER_DAY) continue;
+    if (await recordPoints(db, { userId: r.userId, kind: "price_report", ref: r.id, points: PRICE_REPORT_POINTS, day })) {
       awarded.set(r.id, PRICE_REPORT_POINTS);
     }
   }
@@ -185,26 +159,23 @@ function groups(rows: PriceReportRow[], now: Date): QuotedGroup[] {
     );
 }
 
-/** The quotes for items (keys) and a place (market or town), in one query. */
+/**
+ * The quotes for items (keys, or an everyday name that every item it is a word of answers to: 'rice' → 'ofada
+ * rice') and a place (market or town), in one query.
+ */
 export async function quoteReports(
   db: Db,
-  q: { itemKeys?: string[]; place?: string },
+  q: { itemKeys?: string[]; itemNamed?: string; place?: string },
   now = new Date(),
 ): Promise<QuotedGroup[]> {
   const place = q.place ? marketKey(q.place) : undefined;
-  const rows = await findPriceReports(db, {
-    ...q,
-    place,
-    since: new Date(now.getTime() - PRICE_WINDOW_MS),
-  });
+  const itemNamed = q.itemNamed ? itemKey(q.itemNamed) : undefined;
+  const rows = await findPriceReports(db, { ...q, itemNamed, place, since: new Date(now.getTime() - PRICE_WINDOW_MS) });
   return groups(rows, now);
 }
 
 /** The items reported in the window, for menus and for reading a question. */
-export async function recentItems(
-  db: Db,
-  now = new Date(),
-): Promise<{ itemKey: string; item: string }[]> {
+export async function recentItems(db: Db, now = new Date()): Promise<{ itemKey: string; item: string }[]> {
   return reportedItems(db, new Date(now.getTime() - PRICE_WINDOW_MS));
 }
 
@@ -215,17 +186,11 @@ export async function recentItems(
  * of three letters or more finds the items it is a word of (`itemAnswersTo`: 'rice' finds 'ofada rice'), so an
  * everyday name finds the reported items.
  */
-export function itemsInQuestion(
-  query: string,
-  items: { itemKey: string }[],
-): { itemKeys: string[]; place: string } {
+export function itemsInQuestion(query: string, items: { itemKey: string }[]): { itemKeys: string[]; place: string } {
   let rest = ` ${itemKey(query)} `;
   const found = new Set<string>();
-  const named = (asked: string) =>
-    items.filter((i) => itemAnswersTo(i.itemKey, asked)).map((i) => i.itemKey);
-  for (const { itemKey: key } of [...items].sort(
-    (a, b) => b.itemKey.length - a.itemKey.length,
-  )) {
+  const named = (asked: string) => items.filter((i) => itemAnswersTo(i.itemKey, asked)).map((i) => i.itemKey);
+  for (const { itemKey: key } of [...items].sort((a, b) => b.itemKey.length - a.itemKey.length)) {
     if (rest.includes(` ${key} `)) {
       for (const k of named(key)) found.add(k);
       rest = rest.replace(` ${key} `, " ");
@@ -240,45 +205,34 @@ export function itemsInQuestion(
   return { itemKeys: [...found], place: left.join(" ") };
 }
 
-/** The keys of the window's reported items that answer to a name ('rice' → 'rice', 'ofada rice'); the name's own key when none does. */
-export async function itemKeysNamed(
-  db: Db,
-  name: string,
-  now = new Date(),
-): Promise<string[]> {
-  const asked = itemKey(name);
-  const keys = (await recentItems(db, now))
-    .map((i) => i.itemKey)
-    .filter((key) => itemAnswersTo(key, asked));
-  return keys.length ? keys : [asked];
-}
-
 /** How many quotes an answer lists at most. */
 export const QUOTES_SHOWN = 5;
 
+/** One quote in the asker's words (workers/assistant/wording.ts); the figures, item, unit and market as reported. */
+function quoteIn(words: ReportedWords, g: QuotedGroup): string {
+  const q = g.quote;
+  const what = { unit: g.unit, item: g.item, market: g.market };
+  if (q.kind === "none") return words.none({ ...what, count: q.count, min: MIN_PRICE_REPORTS, days: PRICE_WINDOW_DAYS });
+  return words.quote({ ...what, price: nairaText(q.medianNgn), count: q.count, days: dayRange(q.first, q.last) });
+}
+
 /**
- * The assistant's answer from reports, or null when no reported item is named or none is reported at the place
- * named (the caller then answers from staff figures, docs/decisions/026-market-prices.md).
+ * The assistant's answer from reports, in the asker's words, or null when no reported item is named or none is
+ * reported at the place named (the caller then answers from staff figures, docs/decisions/026-market-prices.md).
  */
 export async function reportedPriceAnswer(
   db: Db,
   query: string,
   now = new Date(),
+  words: ReportedWords = marketWords().reported,
 ): Promise<string | null> {
   const items = await recentItems(db, now);
   if (items.length === 0) return null;
   const { itemKeys, place } = itemsInQuestion(query, items);
   if (itemKeys.length === 0) return null;
-  const found = await quoteReports(
-    db,
-    { itemKeys, place: place || undefined },
-    now,
-  );
+  const found = await quoteReports(db, { itemKeys, place: place || undefined }, now);
   if (found.length === 0) return null;
-  const lines = found.slice(0, QUOTES_SHOWN).map((g) => `• ${quoteLine(g)}`);
-  const more =
-    found.length > QUOTES_SHOWN
-      ? `\n…and ${found.length - QUOTES_SHOWN} more; add a market to narrow it down.`
-      : "";
-  return `📊 Prices people reported in the last ${PRICE_WINDOW_DAYS} days:\n${lines.join("\n")}${more}`;
+  const lines = found.slice(0, QUOTES_SHOWN).map((g) => `• ${quoteIn(words, g)}`);
+  const more = found.length > QUOTES_SHOWN ? `\n${words.more(found.length - QUOTES_SHOWN)}` : "";
+  return `${words.heading(PRICE_WINDOW_DAYS)}\n${lines.join("\n")}${more}`;
 }

@@ -18,7 +18,7 @@ import {
 import type { UssdRequest } from "../../core/ussd-schemas";
 import { CHANNEL_TEXTS, type ChannelTexts, channelTexts, fill, sosRefusalText } from "../../core/ussd-texts";
 import { itemKey, quoteText } from "../../core/price-reports";
-import { itemKeysNamed, quoteReports, recentItems, reportPrice } from "../prices";
+import { quoteReports, recentItems, reportPrice } from "../prices";
 import type { Db } from "../../db";
 import { findMarketPrices, listCommodities } from "../../db/queries/content";
 import { countTrouble } from "../analytics";
@@ -99,8 +99,7 @@ async function runAction(env: AppEnv, db: Db, ctx: ActionContext): Promise<strin
       return reportByUssd(db, ctx, action);
     case "market": {
       // Prices people reported first: the median of the last 14 days (docs/decisions/068-market-prices-people-report.md).
-      const itemKeys = await itemKeysNamed(db, action.commodity);
-      const reported = await quoteReports(db, { itemKeys, place: action.place ?? undefined });
+      const reported = await quoteReports(db, { itemNamed: action.commodity, place: action.place ?? undefined });
       if (reported.length) return reportedScreen(t, reported);
       const rows = await findMarketPrices(db, {
         commodity: action.commodity,

@@ -14,9 +14,7 @@ import { PRICE_WINDOW_DAYS } from "../../../core/price-reports";
 import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/staff-desk";
 
-export const meta: Route.MetaFunction = ({ matches }) => [
-  { title: metaTitle(matches, "sd.metaTitle", "Staff Desk — LinkUp") },
-];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "sd.metaTitle", "Staff Desk — LinkUp") }];
 
 export function loader({ request, context }: Route.LoaderArgs) {
   return loadStaffDesk(request, context);
@@ -26,25 +24,9 @@ export function action({ request, context }: Route.ActionArgs) {
   return staffDeskAction(request, context);
 }
 
-export default function StaffDesk({
-  loaderData,
-  actionData,
-}: Route.ComponentProps) {
-  const {
-    q,
-    tickets,
-    people,
-    sosAreas,
-    moreSos,
-    deadLetters,
-    prices,
-    editing,
-    priceReports,
-    priceReportCount,
-    isAdmin,
-    meId,
-    grantMax,
-  } = loaderData;
+export default function StaffDesk({ loaderData, actionData }: Route.ComponentProps) {
+  const { q, tickets, people, sosAreas, moreSos, deadLetters, prices, editing, priceReports, priceReportCount, isAdmin, meId, grantMax } =
+    loaderData;
   const t = useT();
   const shownIds = new Set([
     ...tickets.map((ticket) => ticket.id),
@@ -60,26 +42,12 @@ export default function StaffDesk({
         {isAdmin ? (
           <p>
             <Link to="/database-admin">{t("admin.databaseAdmin")}</Link> ·{" "}
-            <Link to="/analytics-dashboard">
-              {t("home.teaser.analytics.title")}
-            </Link>
+            <Link to="/analytics-dashboard">{t("home.teaser.analytics.title")}</Link>
           </p>
         ) : null}
-        <Form
-          method="get"
-          className="form"
-          role="search"
-          aria-label={t("sd.find")}
-        >
+        <Form method="get" className="form" role="search" aria-label={t("sd.find")}>
           <label htmlFor="desk-q">{t("sd.phoneOrNickname")}</label>
-          <input
-            id="desk-q"
-            name="q"
-            defaultValue={q}
-            minLength={2}
-            maxLength={64}
-            required
-          />
+          <input id="desk-q" name="q" defaultValue={q} minLength={2} maxLength={64} required />
           <button type="submit" className="btn btn-primary">
             {t("sd.findButton")}
           </button>
@@ -116,15 +84,9 @@ export default function StaffDesk({
                 {a.sos.map((x) => (
                   <li key={x.id} className="ticket">
                     <p>
-                      <strong>{x.type}</strong>{" "}
-                      {t("sd.sosFrom", {
-                        nickname: x.nickname,
-                        channel: x.channel,
-                      })}
+                      <strong>{x.type}</strong> {t("sd.sosFrom", { nickname: x.nickname, channel: x.channel })}
                       {x.locationText ? ` · ${x.locationText}` : ""} ·{" "}
-                      <time dateTime={x.broadcastedAt}>
-                        {x.broadcastedAt.slice(0, 16).replace("T", " ")}
-                      </time>
+                      <time dateTime={x.broadcastedAt}>{x.broadcastedAt.slice(0, 16).replace("T", " ")}</time>
                     </p>
                     <p>{x.message}</p>
                     <Form method="post">
@@ -133,19 +95,12 @@ export default function StaffDesk({
                       <button
                         type="submit"
                         className="btn"
-                        aria-label={t("sd.resolveLabel", {
-                          nickname: x.nickname,
-                          message: x.message.slice(0, 40),
-                        })}
+                        aria-label={t("sd.resolveLabel", { nickname: x.nickname, message: x.message.slice(0, 40) })}
                       >
                         {t("sd.resolve")}
                       </button>
                     </Form>
-                    <Answer
-                      answer={
-                        actionData?.target === x.id ? actionData : undefined
-                      }
-                    />
+                    <Answer answer={actionData?.target === x.id ? actionData : undefined} />
                   </li>
                 ))}
               </ul>
@@ -166,39 +121,21 @@ export default function StaffDesk({
                   <p>
                     {t("sd.deadLetter", {
                       sos,
-                      who:
-                        d.people === null
-                          ? t("sd.deadPage")
-                          : t("sd.deadPeople", { count: d.people }),
+                      who: d.people === null ? t("sd.deadPage") : t("sd.deadPeople", { count: d.people }),
                       attempts: d.attempts,
                     })}{" "}
-                    ·{" "}
-                    <time dateTime={d.receivedAt}>
-                      {d.receivedAt.slice(0, 16).replace("T", " ")}
-                    </time>
+                    · <time dateTime={d.receivedAt}>{d.receivedAt.slice(0, 16).replace("T", " ")}</time>
                   </p>
                   {d.malformed ? null : (
                     <Form method="post">
-                      <input
-                        type="hidden"
-                        name="intent"
-                        value="replay-dead-letter"
-                      />
+                      <input type="hidden" name="intent" value="replay-dead-letter" />
                       <input type="hidden" name="deadLetterId" value={d.id} />
-                      <button
-                        type="submit"
-                        className="btn"
-                        aria-label={t("sd.replayLabel", { sos })}
-                      >
+                      <button type="submit" className="btn" aria-label={t("sd.replayLabel", { sos })}>
                         {t("sd.replay")}
                       </button>
                     </Form>
                   )}
-                  <Answer
-                    answer={
-                      actionData?.target === d.id ? actionData : undefined
-                    }
-                  />
+                  <Answer answer={actionData?.target === d.id ? actionData : undefined} />
                 </li>
               );
             })}
@@ -213,13 +150,7 @@ export default function StaffDesk({
         ) : (
           <ul aria-label={t("sd.queue")}>
             {tickets.map((ticket) => (
-              <TicketItem
-                key={ticket.id}
-                ticket={ticket}
-                answer={
-                  actionData?.target === ticket.id ? actionData : undefined
-                }
-              />
+              <TicketItem key={ticket.id} ticket={ticket} answer={actionData?.target === ticket.id ? actionData : undefined} />
             ))}
           </ul>
         )}
@@ -234,11 +165,7 @@ export default function StaffDesk({
         count={priceReportCount}
         answer={actionData?.target === "price-reports" ? actionData : undefined}
       />
-      <MarketPrices
-        prices={prices}
-        editing={editing}
-        answer={actionData?.target === "market" ? actionData : undefined}
-      />
+      <MarketPrices prices={prices} editing={editing} answer={actionData?.target === "market" ? actionData : undefined} />
     </div>
   );
 }
@@ -247,71 +174,35 @@ export default function StaffDesk({
  * Prices people reported (docs/decisions/068-market-prices-people-report.md): outliers first and flagged, each
  * removable (audited), and its reporter a link to their entry above, where the ban form is.
  */
-function PriceReports({
-  reports,
-  count,
-  answer,
-}: {
-  reports: DeskPriceReport[];
-  count: number;
-  answer?: DeskActionData;
-}) {
+function PriceReports({ reports, count, answer }: { reports: DeskPriceReport[]; count: number; answer?: DeskActionData }) {
   const t = useT();
   return (
-    <section
-      className="card"
-      aria-labelledby="reports-title"
-      id="price-reports"
-    >
+    <section className="card" aria-labelledby="reports-title" id="price-reports">
       <h2 id="reports-title">{t("sd.reportsTitle")}</h2>
-      <p className="small muted">
-        {t("sd.reportsNote", { days: PRICE_WINDOW_DAYS })}
-      </p>
+      <p className="small muted">{t("sd.reportsNote", { days: PRICE_WINDOW_DAYS })}</p>
       <Answer answer={answer} />
       {reports.length === 0 ? (
         <p>{t("sd.noReports", { days: PRICE_WINDOW_DAYS })}</p>
       ) : (
         <ul aria-labelledby="reports-title">
           {reports.map((r) => {
-            const what = {
-              price: t.naira(r.priceNgn),
-              unit: r.unit,
-              item: r.item,
-              market: r.market,
-            };
+            const what = { price: t.naira(r.priceNgn), unit: r.unit, item: r.item, market: r.market };
             return (
               <li key={r.id} className="ticket">
                 <p>
-                  {r.standing === "outlier" ? (
-                    <span className="tag">{t("sd.outlier")}</span>
-                  ) : null}
-                  {r.standing === "replaced" ? (
-                    <span className="tag">{t("sd.replaced")}</span>
-                  ) : null}{" "}
+                  {r.standing === "outlier" ? <span className="tag">{t("sd.outlier")}</span> : null}
+                  {r.standing === "replaced" ? <span className="tag">{t("sd.replaced")}</span> : null}{" "}
                   {t("sd.priceReport", { ...what, channel: r.channel })} ·{" "}
-                  <time dateTime={r.reportedAt}>
-                    {r.reportedAt.slice(0, 16).replace("T", " ")}
-                  </time>
+                  <time dateTime={r.reportedAt}>{r.reportedAt.slice(0, 16).replace("T", " ")}</time>
                 </p>
                 <Form method="post">
-                  <input
-                    type="hidden"
-                    name="intent"
-                    value="remove-price-report"
-                  />
+                  <input type="hidden" name="intent" value="remove-price-report" />
                   <input type="hidden" name="reportId" value={r.id} />
-                  <button
-                    type="submit"
-                    className="btn"
-                    aria-label={t("sd.removeReportLabel", what)}
-                  >
+                  <button type="submit" className="btn" aria-label={t("sd.removeReportLabel", what)}>
                     {t("sd.remove")}
                   </button>
                 </Form>
-                <Link
-                  to={`/staff-desk?q=${encodeURIComponent(r.reporterId)}`}
-                  aria-label={t("sd.banReporterLabel", what)}
-                >
+                <Link to={`/staff-desk?q=${encodeURIComponent(r.reporterId)}`} aria-label={t("sd.banReporterLabel", what)}>
                   {t("sd.banReporter")}
                 </Link>
               </li>
@@ -319,11 +210,7 @@ function PriceReports({
           })}
         </ul>
       )}
-      {count > reports.length ? (
-        <p className="small muted">
-          {t("sd.moreReports", { shown: reports.length, count })}
-        </p>
-      ) : null}
+      {count > reports.length ? <p className="small muted">{t("sd.moreReports", { shown: reports.length, count })}</p> : null}
     </section>
   );
 }
@@ -336,12 +223,7 @@ const PRICE_FIELDS = [
   { name: "unit", label: "sd.field.unit", type: "text", max: 40 },
   { name: "source", label: "sd.field.source", type: "text", max: 120 },
   { name: "date", label: "sd.field.date", type: "date", max: 10 },
-] as const satisfies readonly {
-  name: string;
-  label: MessageKey;
-  type: string;
-  max: number;
-}[];
+] as const satisfies readonly { name: string; label: MessageKey; type: string; max: number }[];
 
 const PRICE_COLUMNS: MessageKey[] = [
   "sd.field.item",
@@ -354,15 +236,7 @@ const PRICE_COLUMNS: MessageKey[] = [
 ];
 
 /** The market price table: the assistant, USSD and WhatsApp quote these with their source and date. */
-function MarketPrices({
-  prices,
-  editing,
-  answer,
-}: {
-  prices: DeskPrice[];
-  editing: DeskPrice | null;
-  answer?: DeskActionData;
-}) {
+function MarketPrices({ prices, editing, answer }: { prices: DeskPrice[]; editing: DeskPrice | null; answer?: DeskActionData }) {
   const t = useT();
   return (
     <section className="card" aria-labelledby="market-title" id="market">
@@ -371,14 +245,7 @@ function MarketPrices({
       <Form
         method="post"
         className="form"
-        aria-label={
-          editing
-            ? t("sd.editPrice", {
-                item: editing.commodity,
-                market: editing.market,
-              })
-            : t("sd.setPrice")
-        }
+        aria-label={editing ? t("sd.editPrice", { item: editing.commodity, market: editing.market }) : t("sd.setPrice")}
       >
         <input type="hidden" name="intent" value="set-price" />
         {PRICE_FIELDS.map((f) => (
@@ -389,9 +256,7 @@ function MarketPrices({
               name={f.name}
               type={f.type}
               required
-              {...(f.type === "number"
-                ? { min: 1, step: 1 }
-                : { maxLength: f.max })}
+              {...(f.type === "number" ? { min: 1, step: 1 } : { maxLength: f.max })}
               defaultValue={editing ? String(editing[f.name]) : undefined}
               key={editing?.id ?? "new"}
             />
@@ -429,10 +294,7 @@ function MarketPrices({
                   <td>
                     <Link
                       to={`?price=${encodeURIComponent(p.id)}#market`}
-                      aria-label={t("sd.editLabel", {
-                        item: p.commodity,
-                        market: p.market,
-                      })}
+                      aria-label={t("sd.editLabel", { item: p.commodity, market: p.market })}
                     >
                       {t("sd.edit")}
                     </Link>
@@ -442,10 +304,7 @@ function MarketPrices({
                       <button
                         type="submit"
                         className="btn btn-ghost"
-                        aria-label={t("sd.removeLabel", {
-                          item: p.commodity,
-                          market: p.market,
-                        })}
+                        aria-label={t("sd.removeLabel", { item: p.commodity, market: p.market })}
                       >
                         {t("sd.remove")}
                       </button>
@@ -469,17 +328,7 @@ function Answer({ answer }: { answer?: DeskActionData }) {
   ) : null;
 }
 
-function PersonItem({
-  p,
-  self,
-  grantMax,
-  answer,
-}: {
-  p: DeskPerson;
-  self: boolean;
-  grantMax: string;
-  answer?: DeskActionData;
-}) {
+function PersonItem({ p, self, grantMax, answer }: { p: DeskPerson; self: boolean; grantMax: string; answer?: DeskActionData }) {
   const t = useT();
   return (
     <li className="person">
@@ -489,9 +338,7 @@ function PersonItem({
           phone: p.phone ?? t("sd.noPhone"),
           verified: p.verified ? t("sd.verified") : t("sd.notVerified"),
           tier: p.tier,
-          until: p.tierExpiresAt
-            ? t("sd.until", { date: p.tierExpiresAt.slice(0, 10) })
-            : "",
+          until: p.tierExpiresAt ? t("sd.until", { date: p.tierExpiresAt.slice(0, 10) }) : "",
           role: p.role,
           sessions: p.sessions,
           sos: p.openSos,
@@ -508,11 +355,7 @@ function PersonItem({
         <Form method="post">
           <input type="hidden" name="intent" value="unban" />
           <input type="hidden" name="personId" value={p.id} />
-          <button
-            type="submit"
-            className="btn"
-            aria-label={t("sd.unbanLabel", { name: p.nickname })}
-          >
+          <button type="submit" className="btn" aria-label={t("sd.unbanLabel", { name: p.nickname })}>
             {t("sd.unban")}
           </button>
         </Form>
@@ -520,21 +363,9 @@ function PersonItem({
         <Form method="post" className="form">
           <input type="hidden" name="intent" value="ban" />
           <input type="hidden" name="personId" value={p.id} />
-          <label htmlFor={`ban-${p.id}`}>
-            {t("sd.banReason", { name: p.nickname })}
-          </label>
-          <input
-            id={`ban-${p.id}`}
-            name="reason"
-            minLength={3}
-            maxLength={300}
-            required
-          />
-          <button
-            type="submit"
-            className="btn btn-danger"
-            aria-label={t("sd.banLabel", { name: p.nickname })}
-          >
+          <label htmlFor={`ban-${p.id}`}>{t("sd.banReason", { name: p.nickname })}</label>
+          <input id={`ban-${p.id}`} name="reason" minLength={3} maxLength={300} required />
+          <button type="submit" className="btn btn-danger" aria-label={t("sd.banLabel", { name: p.nickname })}>
             {t("sd.ban")}
           </button>
         </Form>
@@ -543,11 +374,7 @@ function PersonItem({
         <Form method="post">
           <input type="hidden" name="intent" value="end-grant" />
           <input type="hidden" name="personId" value={p.id} />
-          <button
-            type="submit"
-            className="btn"
-            aria-label={t("sd.endGrantLabel", { name: p.nickname })}
-          >
+          <button type="submit" className="btn" aria-label={t("sd.endGrantLabel", { name: p.nickname })}>
             {t("sd.endGrant")}
           </button>
         </Form>
@@ -557,28 +384,11 @@ function PersonItem({
           <input type="hidden" name="intent" value="grant" />
           <input type="hidden" name="personId" value={p.id} />
           <input type="hidden" name="tier" value="premium" />
-          <label htmlFor={`grant-until-${p.id}`}>
-            {t("sd.grantUntil", { name: p.nickname })}
-          </label>
-          <input
-            id={`grant-until-${p.id}`}
-            name="endsOn"
-            type="date"
-            max={grantMax}
-            required
-          />
+          <label htmlFor={`grant-until-${p.id}`}>{t("sd.grantUntil", { name: p.nickname })}</label>
+          <input id={`grant-until-${p.id}`} name="endsOn" type="date" max={grantMax} required />
           <label htmlFor={`grant-reason-${p.id}`}>{t("sd.grantReason")}</label>
-          <input
-            id={`grant-reason-${p.id}`}
-            name="reason"
-            maxLength={300}
-            required
-          />
-          <button
-            type="submit"
-            className="btn btn-primary"
-            aria-label={t("sd.grantLabel", { name: p.nickname })}
-          >
+          <input id={`grant-reason-${p.id}`} name="reason" maxLength={300} required />
+          <button type="submit" className="btn btn-primary" aria-label={t("sd.grantLabel", { name: p.nickname })}>
             {t("sd.grant")}
           </button>
         </Form>
@@ -588,68 +398,38 @@ function PersonItem({
   );
 }
 
-function TicketItem({
-  ticket: tk,
-  answer,
-}: {
-  ticket: DeskTicket;
-  answer?: DeskActionData;
-}) {
+function TicketItem({ ticket: tk, answer }: { ticket: DeskTicket; answer?: DeskActionData }) {
   const t = useT();
   const who = tk.nickname ?? tk.phone ?? t("sd.unknown");
   return (
     <li className="ticket">
       <p>
-        <strong>{who}</strong>{" "}
-        {tk.priority ? <span className="tag">{tk.tier}</span> : null}{" "}
-        {tk.team ? (
-          <span className="tag">{t("sd.team", { team: tk.team })}</span>
-        ) : null}{" "}
-        <span className="tag">{tk.category}</span>{" "}
-        <time dateTime={tk.createdAt}>
-          {tk.createdAt.slice(0, 16).replace("T", " ")}
-        </time>
+        <strong>{who}</strong> {tk.priority ? <span className="tag">{tk.tier}</span> : null}{" "}
+        {tk.team ? <span className="tag">{t("sd.team", { team: tk.team })}</span> : null} <span className="tag">{tk.category}</span>{" "}
+        <time dateTime={tk.createdAt}>{tk.createdAt.slice(0, 16).replace("T", " ")}</time>
       </p>
       <p>{tk.message}</p>
       {tk.subjectId ? (
         <p>
           {t("sd.reported")}{" "}
-          <Link to={`/staff-desk?q=${encodeURIComponent(tk.subjectId)}`}>
-            {tk.subjectNickname ?? t("sd.deletedAccount")}
-          </Link>
+          <Link to={`/staff-desk?q=${encodeURIComponent(tk.subjectId)}`}>{tk.subjectNickname ?? t("sd.deletedAccount")}</Link>
         </p>
       ) : null}
       <Form method="post" className="form">
         <input type="hidden" name="ticketId" value={tk.id} />
-        <label htmlFor={`reply-${tk.id}`}>
-          {t("sd.replyTo", { name: who })}
-        </label>
-        <textarea
-          id={`reply-${tk.id}`}
-          name="message"
-          rows={2}
-          maxLength={1000}
-          required
-        />
+        <label htmlFor={`reply-${tk.id}`}>{t("sd.replyTo", { name: who })}</label>
+        <textarea id={`reply-${tk.id}`} name="message" rows={2} maxLength={1000} required />
         <label>
           <input type="checkbox" name="close" /> {t("sd.closeAfter")}
         </label>
-        <button
-          type="submit"
-          className="btn btn-primary"
-          aria-label={t("sd.sendReplyLabel", { name: who })}
-        >
+        <button type="submit" className="btn btn-primary" aria-label={t("sd.sendReplyLabel", { name: who })}>
           {t("sd.sendReply")}
         </button>
       </Form>
       <Form method="post">
         <input type="hidden" name="ticketId" value={tk.id} />
         <input type="hidden" name="intent" value="close" />
-        <button
-          type="submit"
-          className="btn btn-ghost"
-          aria-label={t("sd.closeLabel", { name: who })}
-        >
+        <button type="submit" className="btn btn-ghost" aria-label={t("sd.closeLabel", { name: who })}>
           {t("sd.close")}
         </button>
       </Form>
@@ -660,12 +440,5 @@ function TicketItem({
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const t = useT();
-  return (
-    <AccessErrorPage
-      error={error}
-      title={t("admin.staffDesk")}
-      refusedTitle={t("sd.refused")}
-      fallback={t("sd.failed")}
-    />
-  );
+  return <AccessErrorPage error={error} title={t("admin.staffDesk")} refusedTitle={t("sd.refused")} fallback={t("sd.failed")} />;
 }

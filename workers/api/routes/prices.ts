@@ -5,7 +5,7 @@ import { MIN_PRICE_REPORTS, PRICE_WINDOW_DAYS, PriceReportQuerySchema, type Quot
 import { requireStaff, requireVerified } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { parseWith } from "../../errors";
-import { itemKeysNamed, quoteReports, reportPrice } from "../../prices";
+import { quoteReports, reportPrice } from "../../prices";
 import { removePriceReport, staffPriceReports } from "../../prices/staff";
 
 /** A quote as JSON: the days as ISO strings. */
@@ -24,8 +24,7 @@ export function quoteJson(g: QuotedGroup) {
 export const pricesApi = new Hono<AppBindings>()
   .get("/market/reports", async (c) => {
     const q = parseWith(PriceReportQuerySchema, c.req.query());
-    const itemKeys = q.item ? await itemKeysNamed(c.var.db, q.item) : undefined;
-    const quotes = await quoteReports(c.var.db, { itemKeys, place: q.market || undefined });
+    const quotes = await quoteReports(c.var.db, { itemNamed: q.item || undefined, place: q.market || undefined });
     return c.json({ windowDays: PRICE_WINDOW_DAYS, minReports: MIN_PRICE_REPORTS, quotes: quotes.slice(0, 50).map(quoteJson) });
   })
   .post("/market/reports", async (c) => {

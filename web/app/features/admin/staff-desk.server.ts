@@ -1,10 +1,7 @@
 // Loader and action of /staff-desk: staff and admins, decided by the API's guards (docs/decisions/019-staff-and-admins.md).
 import { apiGet, apiSend } from "../../lib/api.server";
 import { requireScreenRole } from "./access.server";
-import type {
-  DeskDeadLetter,
-  DeskSosArea,
-} from "../../../../core/admin-schemas";
+import type { DeskDeadLetter, DeskSosArea } from "../../../../core/admin-schemas";
 import { latestGrantEnd } from "../../../../core/billing";
 
 type Ctx = Parameters<typeof apiGet>[0];
@@ -79,17 +76,8 @@ export async function loadStaffDesk(request: Request, context: Ctx) {
   const q = new URL(request.url).searchParams.get("q")?.trim() ?? "";
   const [tickets, people, sos, prices, reports] = await Promise.all([
     apiGet<{ tickets: DeskTicket[] }>(context, "/api/support/tickets"),
-    q.length >= 2
-      ? apiGet<{ people: DeskPerson[] }>(
-          context,
-          `/api/admin/people?q=${encodeURIComponent(q)}`,
-        )
-      : null,
-    apiGet<{
-      areas: DeskSosArea[];
-      more: boolean;
-      deadLetters: DeskDeadLetter[];
-    }>(context, "/api/admin/sos"),
+    q.length >= 2 ? apiGet<{ people: DeskPerson[] }>(context, `/api/admin/people?q=${encodeURIComponent(q)}`) : null,
+    apiGet<{ areas: DeskSosArea[]; more: boolean; deadLetters: DeskDeadLetter[] }>(context, "/api/admin/sos"),
     apiGet<{ prices: DeskPrice[] }>(context, "/api/admin/market-prices"),
     apiGet<{ reports: DeskPriceReport[] }>(context, "/api/admin/price-reports"),
   ]);
@@ -113,172 +101,64 @@ export async function loadStaffDesk(request: Request, context: Ctx) {
   };
 }
 
-export async function staffDeskAction(
-  request: Request,
-  context: Ctx,
-): Promise<DeskActionData> {
+export async function staffDeskAction(request: Request, context: Ctx): Promise<DeskActionData> {
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "reply");
   if (intent === "ban" || intent === "unban") {
     const personId = String(form.get("personId") ?? "");
     const path = `/api/admin/people/${encodeURIComponent(personId)}/${intent}`;
-    const res = await apiSend(
-      context,
-      "POST",
-      path,
-      intent === "ban"
-        ? { reason: String(form.get("reason") ?? "") }
-        : undefined,
-    );
-    const done =
-      intent === "ban"
-        ? "Banned: their sessions ended and their rooms closed"
-        : "Ban lifted";
-    return {
-      ok: res.ok,
-      target: personId,
-      message: res.ok ? done : (res.json?.error ?? "Not changed"),
-    };
+    const res = await apiSend(context, "POST", path, intent === "ban" ? { reason: String(form.get("reason") ?? "") } : undefined);
+    const done = intent === "ban" ? "Banned: their sessions ended and their rooms closed" : "Ban lifted";
+    return { ok: res.ok, target: personId, message: res.ok ? done : (res.json?.error ?? "Not changed") };
   }
   if (intent === "grant" || intent === "end-grant") {
     const personId = String(form.get("personId") ?? "");
     const res =
       intent === "grant"
-        ? await apiSend(
-            context,
-            "POST",
-            "/api/admin/subscriptions/complimentary",
-            {
-              userId: personId,
-              tier: String(form.get("tier") ?? "premium"),
-              // A grant runs to the end of the day staff pick (UTC, as the server keeps time).
-              endsAt: `${String(form.get("endsOn") ?? "")}T23:59:59Z`,
-              reason: String(form.get("reason") ?? ""),
-            },
-          )
-        : await apiSend(
-            context,
-            "POST",
-            `/api/admin/subscriptions/complimentary/${encodeURIComponent(personId)}/end`,
-          );
-    const done =
-      intent === "grant"
-        ? "Complimentary tier granted"
-        : "Complimentary tier ended";
-    return {
-      ok: res.ok,
-      target: personId,
-      message: res.ok ? done : (res.json?.error ?? "Not changed"),
-    };
+        ? await apiSend(context, "POST", "/api/admin/subscriptions/complimentary", {
+            userId: personId,
+            tier: String(form.get("tier") ?? "premium"),
+            // A grant runs to the end of the day staff pick (UTC, as the server keeps time).
+            endsAt: `${String(form.get("endsOn") ?? "")}T23:59:59Z`,
+            reason: String(form.get("reason") ?? ""),
+          })
+        : await apiSend(context, "POST", `/api/admin/subscriptions/complimentary/${encodeURIComponent(personId)}/end`);
+    const done = intent === "grant" ? "Complimentary tier granted" : "Complimentary tier ended";
+    return { ok: res.ok, target: personId, message: res.ok ? done : (res.json?.error ?? "Not changed") };
   }
   if (intent === "set-price") {
-    const fields = [
-      "commodity",
-      "market",
-      "city",
-      "unit",
-      "priceNgn",
-      "source",
-      "date",
-    ] as const;
-    const body = Object.fromEntries(
-      fields.map((f) => [f, String(form.get(f) ?? "")]),
-    );
-    const res = await apiSend(
-      context,
-      "POST",
-      "/api/admin/market-prices",
-      body,
-    );
-    return {
-      ok: res.ok,
-      target: "market",
-      message: res.ok ? "Price saved" : (res.json?.error ?? "Price not saved"),
-    };
+    const fields = ["commodity", "market", "city", "unit", "priceNgn", "source", "date"] as const;
+    const body = Object.fromEntries(fields.map((f) => [f, String(form.get(f) ?? "")]));
+    const res = await apiSend(context, "POST", "/api/admin/market-prices", body);
+    return { ok: res.ok, target: "market", message: res.ok ? "Price saved" : (res.json?.error ?? "Price not saved") };
   }
   if (intent === "delete-price") {
-    const res = await apiSend(
-      context,
-      "DELETE",
-      `/api/admin/market-prices/${encodeURIComponent(String(form.get("priceId") ?? ""))}`,
-    );
-    return {
-      ok: res.ok,
-      target: "market",
-      message: res.ok
-        ? "Price removed"
-        : (res.json?.error ?? "Price not removed"),
-    };
+    const res = await apiSend(context, "DELETE", `/api/admin/market-prices/${encodeURIComponent(String(form.get("priceId") ?? ""))}`);
+    return { ok: res.ok, target: "market", message: res.ok ? "Price removed" : (res.json?.error ?? "Price not removed") };
   }
   if (intent === "remove-price-report") {
     // Audited by the API as market.report_removed (workers/prices/staff.ts).
     const id = String(form.get("reportId") ?? "");
-    const res = await apiSend(
-      context,
-      "DELETE",
-      `/api/admin/price-reports/${encodeURIComponent(id)}`,
-    );
-    return {
-      ok: res.ok,
-      target: "price-reports",
-      message: res.ok
-        ? "Report removed"
-        : (res.json?.error ?? "Report not removed"),
-    };
+    const res = await apiSend(context, "DELETE", `/api/admin/price-reports/${encodeURIComponent(id)}`);
+    return { ok: res.ok, target: "price-reports", message: res.ok ? "Report removed" : (res.json?.error ?? "Report not removed") };
   }
   if (intent === "replay-dead-letter") {
     const id = String(form.get("deadLetterId") ?? "");
-    const res = await apiSend(
-      context,
-      "POST",
-      `/api/admin/sos/dead-letters/${encodeURIComponent(id)}/replay`,
-    );
-    return {
-      ok: res.ok,
-      target: id,
-      message: res.ok ? "Sent again" : (res.json?.error ?? "Not sent"),
-    };
+    const res = await apiSend(context, "POST", `/api/admin/sos/dead-letters/${encodeURIComponent(id)}/replay`);
+    return { ok: res.ok, target: id, message: res.ok ? "Sent again" : (res.json?.error ?? "Not sent") };
   }
   if (intent === "resolve-sos") {
     const sosId = String(form.get("sosId") ?? "");
-    const res = await apiSend(
-      context,
-      "POST",
-      `/api/emergency/${encodeURIComponent(sosId)}/resolve`,
-    );
-    return {
-      ok: res.ok,
-      target: sosId,
-      message: res.ok ? "SOS resolved" : (res.json?.error ?? "Not resolved"),
-    };
+    const res = await apiSend(context, "POST", `/api/emergency/${encodeURIComponent(sosId)}/resolve`);
+    return { ok: res.ok, target: sosId, message: res.ok ? "SOS resolved" : (res.json?.error ?? "Not resolved") };
   }
   const ticketId = String(form.get("ticketId") ?? "");
   const id = encodeURIComponent(ticketId);
   if (intent === "close") {
-    const res = await apiSend(
-      context,
-      "POST",
-      `/api/support/tickets/${id}/close`,
-    );
-    return {
-      ok: res.ok,
-      target: ticketId,
-      message: res.ok ? "Ticket closed" : (res.json?.error ?? "Not closed"),
-    };
+    const res = await apiSend(context, "POST", `/api/support/tickets/${id}/close`);
+    return { ok: res.ok, target: ticketId, message: res.ok ? "Ticket closed" : (res.json?.error ?? "Not closed") };
   }
-  const body = {
-    message: String(form.get("message") ?? ""),
-    close: form.get("close") === "on",
-  };
-  const res = await apiSend(
-    context,
-    "POST",
-    `/api/support/tickets/${id}/reply`,
-    body,
-  );
-  return {
-    ok: res.ok,
-    target: ticketId,
-    message: res.ok ? "Reply sent" : (res.json?.error ?? "Reply not sent"),
-  };
+  const body = { message: String(form.get("message") ?? ""), close: form.get("close") === "on" };
+  const res = await apiSend(context, "POST", `/api/support/tickets/${id}/reply`, body);
+  return { ok: res.ok, target: ticketId, message: res.ok ? "Reply sent" : (res.json?.error ?? "Reply not sent") };
 }
