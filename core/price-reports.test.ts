@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   dayRange,
+  itemAnswersTo,
   itemKey,
   marketKey,
   median,
@@ -122,6 +123,16 @@ describe("what a report says", () => {
     expect(unitKey("Bags")).toBe("bag");
     expect(unitKey("Mile")).toBeNull();
     expect(marketKey("Mile 12 Market")).toBe("mile 12");
+  });
+
+  it("finds a reported item by its everyday name: a whole word of it, never part of a word", () => {
+    expect(itemAnswersTo(itemKey("Ofada rice"), itemKey("rice"))).toBe(true);
+    expect(itemAnswersTo(itemKey("rice"), itemKey("Rice"))).toBe(true);
+    expect(itemAnswersTo(itemKey("red palm oil"), itemKey("palm oil"))).toBe(true);
+    expect(itemAnswersTo(itemKey("Sweet potatoes"), itemKey("potato"))).toBe(true);
+    expect(itemAnswersTo(itemKey("ofada rice"), itemKey("ice"))).toBe(false);
+    expect(itemAnswersTo(itemKey("rice"), itemKey("ofada rice"))).toBe(false);
+    expect(itemAnswersTo(itemKey("rice"), "")).toBe(false);
   });
 
   it("is validated at the boundary with the reason in words", () => {

@@ -49,6 +49,15 @@ export function itemKey(item: string): string {
     .join(" ");
 }
 
+/**
+ * Whether a reported item answers to a name asked for (both as `itemKey`s): the same name, or the name as whole
+ * words of it, so an item is found by its everyday name: 'rice' finds 'ofada rice' and 'rice', 'palm oil' finds
+ * 'red palm oil'; 'ice' finds neither, and 'ofada rice' does not find plain 'rice'.
+ */
+export function itemAnswersTo(reportedKey: string, askedKey: string): boolean {
+  return askedKey.length > 0 && ` ${reportedKey} `.includes(` ${askedKey} `);
+}
+
 const UNIT_WORDS =
   "kg|g|litre|liter|l|ml|cl|bag|sack|basket|crate|tuber|piece|pcs|tin|paint|mudu|derica|bunch|heap|dozen|carton|bottle|pack|loaf|tray|bowl|cup|keg|jerrycan|gallon|ton|tonne";
 const UNIT_RE = new RegExp(`^(\\d+(?:\\.\\d+)?)?\\s*(${UNIT_WORDS})s?$`, "i");

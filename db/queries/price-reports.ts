@@ -56,10 +56,10 @@ export function groupReports(db: Db, g: { itemKey: string; unit: string; marketK
 }
 
 /**
- * Reports since `since`, narrowed by item keys and a place (a market whose key contains it, or its town), newest
+ * Reports since `since`, narrowed by item keys or an item's everyday name, and a place (a market whose key contains it, or its town), newest
  * first: every group an answer may quote, in one query.
  */
-export function findPriceReports(db: Db, q: { itemKeys?: string[]; place?: string; since: Date; limit?: number }) {
+export function findPriceReports(db: Db, q: { itemKeys?: string[]; itemNamed?: string; place?: string; since: Date; limit?: number }) {
   const place = q.place?.trim().toLowerCase();
   return db
     .select()
@@ -68,6 +68,8 @@ export function findPriceReports(db: Db, q: { itemKeys?: string[]; place?: strin
       and(
         gte(priceReports.reportedAt, q.since),
         q.itemKeys?.length ? inArray(priceReports.itemKey, q.itemKeys) : undefined,
+        // A name asked for as whole words of the item key (core/price-reports.ts `itemAnswersTo`); a key holds no % or _.
+        q.itemNamed ? sql`(' ' || ${priceReports.itemKey} || ' ') like ${`% ${q.itemNamed} %`}` : undefined,
         place ? or(like(priceReports.marketKey, `%${place}%`), sql`lower(${priceReports.town}) = ${place}`) : undefined,
       ),
     )

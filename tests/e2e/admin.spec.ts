@@ -242,6 +242,73 @@ test.describe("the admin", () => {
     await reporter.context.close();
     await troll.context.close();
   });
+  test("on the staff desk sees a reported price flagged as an outlier, bans its reporter and removes reports, without JavaScript", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    const base = baseURL as string;
+    // A market of this run only, so other tests' reports never join its median.
+    const market = `Oja ${Date.now() % 1e6}`;
+    const report = async (priceNgn: number) => {
+      const context = await browser.newContext({ baseURL: base });
+      await startAnonymous(context.request);
+      await verifyFreshPhone(context.request, base);
+      const res = await context.request.post("/api/market/reports", {
+        data: { item: "Egusi", unit: "paint", priceNgn, market },
+        headers: { origin: base },
+      });
+      expect(res.status()).toBe(201);
+      return context;
+    };
+    const reporters = [];
+    for (const price of [76_000, 78_000, 80_000, 82_000, 300_000]) reporters.push(await report(price));
+    const cheat = reporters[4];
+
+    await signInAsAdmin(page.request, base);
+    const quote = async () => {
+      await page.goto(`/market-prices?item=egusi&market=${encodeURIComponent(market)}`);
+      return page
+        .getByRole("list", { name: "Reported prices" })
+        .getByRole("listitem")
+        .filter({ hasText: `egusi at ${market}` });
+    };
+    // The outlier is left out of the median of the other four (docs/decisions/068-market-prices-people-report.md).
+    await expect(await quote()).toContainText(`₦79,000 for paint egusi at ${market}`);
+    await expect(await quote()).toContainText("median of 4 reports");
+
+    await page.goto("/staff-desk");
+    const reports = page.getByRole("list", { name: "Prices people reported" });
+    const outlier = reports.getByRole("listitem").filter({ hasText: `₦300,000 for paint Egusi at ${market}` });
+    await expect(outlier).toContainText("Outlier");
+    await expect(reports.getByRole("listitem").filter({ hasText: `₦78,000 for paint Egusi at ${market}` })).not.toContainText("Outlier");
+    // Outliers come first.
+    await expect(reports.getByRole("listitem").first()).toContainText("Outlier");
+
+    // The reporter's entry opens with the desk's ban form.
+    await outlier.getByRole("link", { name: `Ban the reporter of ₦300,000 for paint Egusi at ${market}` }).click();
+    const found = page.getByRole("list", { name: "People found" });
+    await found.getByLabel(/^Reason for banning /).fill("Reports made-up prices");
+    await found.getByRole("button", { name: /^Ban / }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Banned" })).toBeVisible();
+    expect((await cheat.request.get("/api/me")).status()).toBe(401);
+
+    await page.goto("/staff-desk");
+    await page.getByRole("button", { name: `Remove the report of ₦300,000 for paint Egusi at ${market}` }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Report removed" })).toBeVisible();
+    await expect(page.getByRole("listitem").filter({ hasText: `₦300,000 for paint Egusi at ${market}` })).toHaveCount(0);
+    // The outlier never counted: the median and its count stay.
+    await expect(await quote()).toContainText(`₦79,000 for paint egusi at ${market}`);
+    await expect(await quote()).toContainText("median of 4 reports");
+
+    // Removing a counted report moves the median.
+    await page.goto("/staff-desk");
+    await page.getByRole("button", { name: `Remove the report of ₦82,000 for paint Egusi at ${market}` }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Report removed" })).toBeVisible();
+    await expect(await quote()).toContainText(`₦78,000 for paint egusi at ${market}`);
+    await expect(await quote()).toContainText("median of 3 reports");
+    for (const context of reporters) await context.close();
+  });
   test("opens the analytics dashboard from the database admin; its figures are the API's, for the range picked", async ({
     page,
     baseURL,

@@ -49,6 +49,11 @@ test("a person reports a price from a small phone without JavaScript, and the sc
   await expect(quote).toContainText("median of 3 reports");
   // Nothing runs off the side of a 360-pixel screen.
   expect(await form.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  // Asked by its everyday name, the item is found (docs/decisions/068-market-prices-people-report.md).
+  await form.goto(`/market-prices?item=rice&market=${encodeURIComponent("Mile 12")}`);
+  await expect(
+    form.getByRole("list", { name: "Reported prices" }).getByRole("listitem").filter({ hasText: "ofada rice at Mile 12" }),
+  ).toContainText("₦78,000 for 50 kg ofada rice at Mile 12");
   await noScript.close();
 
   // Anyone asking later hears the same figure.

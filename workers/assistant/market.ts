@@ -70,10 +70,10 @@ export async function marketAnswer(
   const priceOrigin = (r: { source: string; updatedAt: Date }) => originIn(words, r);
   // '@ai price rice 50kg 78000 Mile 12' in a chat is a report, which the assistant does not take: say where it goes.
   if (parsePriceReportText(query)) {
-    return "That looks like a price you saw. Report it on the Market prices page (/market-prices), on WhatsApp with PRICE rice 50kg 78000 Mile 12, or on the USSD menu: Market prices, then Report a price.";
+    return words.reported.reportIt;
   }
   // Prices people reported come first: the median of the last 14 days (docs/decisions/068-market-prices-people-report.md).
-  const reported = await reportedPriceAnswer(db, query, now);
+  const reported = await reportedPriceAnswer(db, query, now, words.reported);
   if (reported) return reported;
   const all = await listCommodities(db, { examples });
   // Production starts with no prices: the seeded figures are examples, quoted only in development.

@@ -20,6 +20,19 @@ export interface MarketWords {
   oneSource: (origin: string) => string;
   eachLine: string;
   example: string;
+  /** Prices people reported (docs/decisions/068-market-prices-people-report.md): the words around the figures. */
+  reported: ReportedWords;
+}
+
+export interface ReportedWords {
+  heading: (days: number) => string;
+  /** '₦78,000 for 50 kg rice at Mile 12, median of 6 reports, 12–26 Nov'. */
+  quote: (v: { price: string; unit: string; item: string; market: string; count: number; days: string }) => string;
+  /** Fewer than `min` reports after outliers: no figure, and how many there are. */
+  none: (v: { unit: string; item: string; market: string; count: number; min: number; days: number }) => string;
+  more: (n: number) => string;
+  /** A report typed to the assistant: where reports go (the command stays as the bot reads it). */
+  reportIt: string;
 }
 
 export interface WeatherWords {
@@ -46,6 +59,15 @@ const MARKET: Record<UiLanguage, MarketWords> = {
     oneSource: (origin) => `source: ${origin}`,
     eachLine: "source and date on each line",
     example: "example, not observed",
+    reported: {
+      heading: (days) => `📊 Prices people reported in the last ${days} days:`,
+      quote: (v) => `${v.price} for ${v.unit} ${v.item} at ${v.market}, median of ${v.count} reports, ${v.days}`,
+      none: (v) =>
+        `${v.unit} ${v.item} at ${v.market}: no recent price (${v.count} report${v.count === 1 ? "" : "s"} in ${v.days} days, ${v.min} needed)`,
+      more: (n) => `…and ${n} more; add a market to narrow it down.`,
+      reportIt:
+        "That looks like a price you saw. Report it on the Market prices page (/market-prices), on WhatsApp with PRICE rice 50kg 78000 Mile 12, or on the USSD menu: Market prices, then Report a price.",
+    },
   },
   pidgin: {
     noneYet: "I never get market price wey fresh.",
@@ -63,6 +85,14 @@ const MARKET: Record<UiLanguage, MarketWords> = {
     oneSource: (origin) => `who talk am: ${origin}`,
     eachLine: "who talk am and the date dey each line",
     example: "na example, nobody see am for market",
+    reported: {
+      heading: (days) => `📊 Price wey people report for the last ${days} days:`,
+      quote: (v) => `${v.price} for ${v.unit} ${v.item} for ${v.market}, middle of ${v.count} reports, ${v.days}`,
+      none: (v) => `${v.unit} ${v.item} for ${v.market}: no new price (na ${v.count} report dey for ${v.days} days, we need ${v.min})`,
+      more: (n) => `…and ${n} more; add market make e short.`,
+      reportIt:
+        "E be like say na price wey you see. Report am for the Market prices page (/market-prices), for WhatsApp with PRICE rice 50kg 78000 Mile 12, or for the USSD menu.",
+    },
   },
   hausa: {
     noneYet: "Ba ni da farashin kasuwa na kwanan nan tukuna.",
@@ -80,6 +110,15 @@ const MARKET: Record<UiLanguage, MarketWords> = {
     oneSource: (origin) => `majiya: ${origin}`,
     eachLine: "majiya da rana a kowane layi",
     example: "misali ne, ba a gani a kasuwa ba",
+    reported: {
+      heading: (days) => `📊 Farashin da mutane suka bayar a kwanaki ${days} na ƙarshe:`,
+      quote: (v) => `${v.price} na ${v.unit} ${v.item} a ${v.market}, tsakiyar rahotanni ${v.count}, ${v.days}`,
+      none: (v) =>
+        `${v.unit} ${v.item} a ${v.market}: babu sabon farashi (rahotanni ${v.count} cikin kwana ${v.days}, ana bukatar ${v.min})`,
+      more: (n) => `…da ƙarin ${n}; ƙara kasuwa don taƙaita su.`,
+      reportIt:
+        "Kamar farashin da ka gani ne. Ka bayar da shi a shafin farashin kasuwa (/market-prices), a WhatsApp da PRICE rice 50kg 78000 Mile 12, ko a menu na USSD.",
+    },
   },
   yoruba: {
     noneYet: "N kò tíì ní iye ọjà tuntun.",
@@ -97,6 +136,14 @@ const MARKET: Record<UiLanguage, MarketWords> = {
     oneSource: (origin) => `orísun: ${origin}`,
     eachLine: "orísun àti ọjọ́ wà ní ìlà kọ̀ọ̀kan",
     example: "àpẹẹrẹ ni, a kò rí i ní ọjà",
+    reported: {
+      heading: (days) => `📊 Iye tí àwọn ènìyàn ròyìn ní ọjọ́ ${days} tó kọjá:`,
+      quote: (v) => `${v.price} fún ${v.unit} ${v.item} ní ${v.market}, àárín ìròyìn ${v.count}, ${v.days}`,
+      none: (v) => `${v.unit} ${v.item} ní ${v.market}: kò sí iye tuntun (ìròyìn ${v.count} ní ọjọ́ ${v.days}, a nílò ${v.min})`,
+      more: (n) => `…àti ${n} míì; fi ọjà kan kún un láti dín in kù.`,
+      reportIt:
+        "Ó dàbí iye tí o rí. Ròyìn rẹ̀ lórí ojú-ìwé iye ọjà (/market-prices), lórí WhatsApp pẹ̀lú PRICE rice 50kg 78000 Mile 12, tàbí lórí àtòjọ USSD.",
+    },
   },
   igbo: {
     noneYet: "Enweghị m ọnụ ahịa ọhụrụ ugbu a.",
@@ -114,6 +161,14 @@ const MARKET: Record<UiLanguage, MarketWords> = {
     oneSource: (origin) => `ebe o si: ${origin}`,
     eachLine: "ebe o si na ụbọchị dị n'ahịrị ọ bụla",
     example: "ihe atụ, a hụghị ya n'ahịa",
+    reported: {
+      heading: (days) => `📊 Ọnụ ahịa ndị mmadụ kọrọ n'ụbọchị ${days} gara aga:`,
+      quote: (v) => `${v.price} maka ${v.unit} ${v.item} na ${v.market}, etiti akụkọ ${v.count}, ${v.days}`,
+      none: (v) => `${v.unit} ${v.item} na ${v.market}: enweghị ọnụ ahịa ọhụrụ (akụkọ ${v.count} n'ụbọchị ${v.days}, a chọrọ ${v.min})`,
+      more: (n) => `…na ${n} ọzọ; tinye ahịa ka o belata.`,
+      reportIt:
+        "O yiri ọnụ ahịa ị hụrụ. Kọọ ya na peeji ọnụ ahịa (/market-prices), na WhatsApp site PRICE rice 50kg 78000 Mile 12, ma ọ bụ na menu USSD.",
+    },
   },
   french: {
     noneYet: "Je n'ai pas encore de prix récent du marché.",
@@ -131,6 +186,15 @@ const MARKET: Record<UiLanguage, MarketWords> = {
     oneSource: (origin) => `source : ${origin}`,
     eachLine: "source et date sur chaque ligne",
     example: "exemple, non observé",
+    reported: {
+      heading: (days) => `📊 Prix signalés par les gens ces ${days} derniers jours :`,
+      quote: (v) => `${v.price} pour ${v.unit} ${v.item} à ${v.market}, médiane de ${v.count} signalements, ${v.days}`,
+      none: (v) =>
+        `${v.unit} ${v.item} à ${v.market} : pas de prix récent (${v.count} signalement${v.count > 1 ? "s" : ""} en ${v.days} jours, ${v.min} nécessaires)`,
+      more: (n) => `…et ${n} de plus ; ajoutez un marché pour préciser.`,
+      reportIt:
+        "Cela ressemble à un prix que vous avez vu. Signalez-le sur la page Prix du marché (/market-prices), sur WhatsApp avec PRICE rice 50kg 78000 Mile 12, ou dans le menu USSD.",
+    },
   },
   arabic: {
     noneYet: "ليس لدي سعر سوق حديث بعد.",
@@ -147,6 +211,14 @@ const MARKET: Record<UiLanguage, MarketWords> = {
     oneSource: (origin) => `المصدر: ${origin}`,
     eachLine: "المصدر والتاريخ في كل سطر",
     example: "مثال، لم يُرصد",
+    reported: {
+      heading: (days) => `📊 أسعار أبلغ عنها الناس في آخر ${days} يوما:`,
+      quote: (v) => `${v.price} مقابل ${v.unit} ${v.item} في ${v.market}، وسيط ${v.count} بلاغات، ${v.days}`,
+      none: (v) => `${v.unit} ${v.item} في ${v.market}: لا سعر حديث (${v.count} بلاغ في ${v.days} يوما، المطلوب ${v.min})`,
+      more: (n) => `…و${n} أخرى؛ أضف سوقا لتضييق النتائج.`,
+      reportIt:
+        "يبدو هذا سعرا رأيته. أبلغ عنه في صفحة أسعار السوق (/market-prices)، أو على واتساب بـ PRICE rice 50kg 78000 Mile 12، أو في قائمة USSD.",
+    },
   },
 };
 

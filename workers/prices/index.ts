@@ -5,9 +5,12 @@
 import { DomainError } from "../../core/domain-error";
 import { placeFromText } from "../../core/places";
 import {
+  dayRange,
+  itemAnswersTo,
   itemKey,
   marketKey,
   MIN_PRICE_REPORTS,
+  nairaText,
   PRICE_LIMIT_MESSAGE,
   PRICE_REPORT_POINTS,
   PRICE_REPORTS_PER_DAY,
@@ -17,7 +20,6 @@ import {
   type PriceReportInput,
   PriceReportSchema,
   type QuotedGroup,
-  quoteLine,
   quotePrice,
   splitOutliers,
 } from "../../core/price-reports";
@@ -33,6 +35,7 @@ import {
   reportedItems,
 } from "../../db/queries/price-reports";
 import { countEventsOn, recordPoints } from "../../db/queries/rewards";
+import { marketWords, type ReportedWords } from "../assistant/wording";
 import { parseWith } from "../errors";
 
 const DAY_MS = 86_400_000;
@@ -156,10 +159,18 @@ function groups(rows: PriceReportRow[], now: Date): QuotedGroup[] {
     );
 }
 
-/** The quotes for items (keys) and a place (market or town), in one query. */
-export async function quoteReports(db: Db, q: { itemKeys?: string[]; place?: string }, now = new Date()): Promise<QuotedGroup[]> {
+/**
+ * The quotes for items (keys, or an everyday name that every item it is a word of answers to: 'rice' → 'ofada
+ * rice') and a place (market or town), in one query.
+ */
+export async function quoteReports(
+  db: Db,
+  q: { itemKeys?: string[]; itemNamed?: string; place?: string },
+  now = new Date(),
+): Promise<QuotedGroup[]> {
   const place = q.place ? marketKey(q.place) : undefined;
-  const rows = await findPriceReports(db, { ...q, place, since: new Date(now.getTime() - PRICE_WINDOW_MS) });
+  const itemNamed = q.itemNamed ? itemKey(q.itemNamed) : undefined;
+  const rows = await findPriceReports(db, { ...q, itemNamed, place, since: new Date(now.getTime() - PRICE_WINDOW_MS) });
   return groups(rows, now);
 }
 
@@ -170,36 +181,58 @@ export async function recentItems(db: Db, now = new Date()): Promise<{ itemKey: 
 
 /**
  * Which reported items a question's words name, and the words left for the place: 'rice mile 12' → rice, 'mile 12'.
- * Word keys are compared the way reports are stored (core/price-reports.ts `itemKey`).
+ * Word keys are compared the way reports are stored (core/price-reports.ts `itemKey`). A reported item's whole
+ * name is taken first, longest first ('palm oil' before 'oil'), with the items it is a word of; then each word left
+ * of three letters or more finds the items it is a word of (`itemAnswersTo`: 'rice' finds 'ofada rice'), so an
+ * everyday name finds the reported items.
  */
 export function itemsInQuestion(query: string, items: { itemKey: string }[]): { itemKeys: string[]; place: string } {
   let rest = ` ${itemKey(query)} `;
-  const found: string[] = [];
-  // Longest first: 'palm oil' before 'oil'.
+  const found = new Set<string>();
+  const named = (asked: string) => items.filter((i) => itemAnswersTo(i.itemKey, asked)).map((i) => i.itemKey);
   for (const { itemKey: key } of [...items].sort((a, b) => b.itemKey.length - a.itemKey.length)) {
     if (rest.includes(` ${key} `)) {
-      found.push(key);
+      for (const k of named(key)) found.add(k);
       rest = rest.replace(` ${key} `, " ");
     }
   }
-  return { itemKeys: found, place: rest.trim() };
+  const left: string[] = [];
+  for (const word of rest.trim().split(" ").filter(Boolean)) {
+    const keys = /\p{L}{3}/u.test(word) ? named(word) : [];
+    for (const k of keys) found.add(k);
+    if (keys.length === 0) left.push(word);
+  }
+  return { itemKeys: [...found], place: left.join(" ") };
 }
 
 /** How many quotes an answer lists at most. */
 export const QUOTES_SHOWN = 5;
 
+/** One quote in the asker's words (workers/assistant/wording.ts); the figures, item, unit and market as reported. */
+function quoteIn(words: ReportedWords, g: QuotedGroup): string {
+  const q = g.quote;
+  const what = { unit: g.unit, item: g.item, market: g.market };
+  if (q.kind === "none") return words.none({ ...what, count: q.count, min: MIN_PRICE_REPORTS, days: PRICE_WINDOW_DAYS });
+  return words.quote({ ...what, price: nairaText(q.medianNgn), count: q.count, days: dayRange(q.first, q.last) });
+}
+
 /**
- * The assistant's answer from reports, or null when no reported item is named or none is reported at the place
- * named (the caller then answers from staff figures, docs/decisions/026-market-prices.md).
+ * The assistant's answer from reports, in the asker's words, or null when no reported item is named or none is
+ * reported at the place named (the caller then answers from staff figures, docs/decisions/026-market-prices.md).
  */
-export async function reportedPriceAnswer(db: Db, query: string, now = new Date()): Promise<string | null> {
+export async function reportedPriceAnswer(
+  db: Db,
+  query: string,
+  now = new Date(),
+  words: ReportedWords = marketWords().reported,
+): Promise<string | null> {
   const items = await recentItems(db, now);
   if (items.length === 0) return null;
   const { itemKeys, place } = itemsInQuestion(query, items);
   if (itemKeys.length === 0) return null;
   const found = await quoteReports(db, { itemKeys, place: place || undefined }, now);
   if (found.length === 0) return null;
-  const lines = found.slice(0, QUOTES_SHOWN).map((g) => `• ${quoteLine(g)}`);
-  const more = found.length > QUOTES_SHOWN ? `\n…and ${found.length - QUOTES_SHOWN} more; add a market to narrow it down.` : "";
-  return `📊 Prices people reported in the last ${PRICE_WINDOW_DAYS} days:\n${lines.join("\n")}${more}`;
+  const lines = found.slice(0, QUOTES_SHOWN).map((g) => `• ${quoteIn(words, g)}`);
+  const more = found.length > QUOTES_SHOWN ? `\n${words.more(found.length - QUOTES_SHOWN)}` : "";
+  return `${words.heading(PRICE_WINDOW_DAYS)}\n${lines.join("\n")}${more}`;
 }

@@ -16,7 +16,7 @@ import { userForPhone } from "../channels";
 import type { AppEnv } from "../env";
 import { inProcessApi } from "../in-process-api";
 import { createServer } from "../server";
-import { reportPrice } from ".";
+import { itemsInQuestion, reportPrice } from ".";
 
 const db = createDb(env);
 let n = 0;
@@ -250,6 +250,68 @@ describe("the assistant and the window", () => {
     await prunePriceReports(db, { now });
     const left = await db.select().from(priceReports).where(eq(priceReports.itemKey, "millet"));
     expect(left.map((r) => r.priceNgn).sort()).toEqual([41_000, 42_000, 43_000]);
+  });
+});
+
+describe("finding a reported item by its everyday name", () => {
+  it("a question's word finds the items it is a word of, and the rest is the place", () => {
+    const items = [{ itemKey: "rice" }, { itemKey: "ofada rice" }, { itemKey: "palm oil" }, { itemKey: "garri" }];
+    expect(itemsInQuestion("rice mile 12", items)).toEqual({ itemKeys: ["rice", "ofada rice"], place: "mile 12" });
+    expect(itemsInQuestion("ofada rice Bodija", items)).toEqual({ itemKeys: ["ofada rice"], place: "bodija" });
+    expect(itemsInQuestion("oil", items)).toEqual({ itemKeys: ["palm oil"], place: "" });
+    expect(itemsInQuestion("ice at Bodija", [{ itemKey: "ofada rice" }])).toEqual({ itemKeys: [], place: "ice at bodija" });
+  });
+
+  it("asking for rice quotes the reported ofada rice, on the screen's API and from the assistant", async () => {
+    const people = await Promise.all([1, 2, 3].map(() => verifiedSession("0810")));
+    for (const [i, priceNgn] of [81_000, 83_000, 85_000].entries()) {
+      await reportPrice(db, { userId: people[i].id, channel: "web" }, { item: "Ofada rice", unit: "50kg", priceNgn, market: "Bodija" });
+    }
+    expect(await quotes("item=Rice&market=Bodija")).toEqual([
+      expect.objectContaining({ item: "ofada rice", unit: "50 kg", market: "Bodija", kind: "price", medianNgn: 83_000, count: 3 }),
+    ]);
+    expect(await quotes("item=ice&market=Bodija")).toEqual([]);
+    const asker = await anonymousSession();
+    const res = await call("/api/ai/chat", {
+      method: "POST",
+      cookie: asker.cookie,
+      json: {
+        message: "@ai price of rice at Bodija",
+        userId: "x",
+        context: { messageHistory: [], userLocation: "mesh-network", meshStatus: "connected" },
+      },
+    });
+    expect((await res.json<{ message: string }>()).message).toContain("₦83,000 for 50 kg ofada rice at Bodija, median of 3 reports");
+  });
+});
+
+describe("the reported-price answer in the asker's language", () => {
+  it("says the words around the figures in Hausa and French; the figures, item and market stay as reported", async () => {
+    const people = await Promise.all([1, 2, 3].map(() => verifiedSession("0811")));
+    for (const [i, priceNgn] of [90_000, 92_000, 94_000].entries()) {
+      await reportPrice(db, { userId: people[i].id, channel: "web" }, { item: "Ofada rice", unit: "50kg", priceNgn, market: "Oje" });
+    }
+    await reportPrice(db, { userId: people[0].id, channel: "web" }, { item: "Ofada rice", unit: "bag", priceNgn: 95_000, market: "Oje" });
+    const asker = await anonymousSession();
+    const ask = async (message: string) => {
+      const res = await call("/api/ai/chat", {
+        method: "POST",
+        cookie: asker.cookie,
+        json: { message, userId: "x", context: { messageHistory: [], userLocation: "mesh-network", meshStatus: "connected" } },
+      });
+      return (await res.json<{ message: string }>()).message;
+    };
+    const hausa = await ask("@ai farashin shinkafa a Oje?");
+    expect(hausa).toMatch(/^📊 Farashin da mutane suka bayar a kwanaki 14 na ƙarshe:\n/);
+    expect(hausa).toContain("• ₦92,000 na 50 kg ofada rice a Oje, tsakiyar rahotanni 3, ");
+    expect(hausa).toContain("• bag ofada rice a Oje: babu sabon farashi (rahotanni 1 cikin kwana 14, ana bukatar 3)");
+    const french = await ask("@ai prix du riz a Oje");
+    expect(french).toMatch(/^📊 Prix signalés par les gens ces 14 derniers jours :\n/);
+    expect(french).toContain("• ₦92,000 pour 50 kg ofada rice à Oje, médiane de 3 signalements, ");
+    // A report typed to the assistant is pointed to where reports go, in the asker's words; the command stays.
+    expect(await ask("@ai farashin shinkafa 50kg 78000 Oje")).toBe(
+      "Kamar farashin da ka gani ne. Ka bayar da shi a shafin farashin kasuwa (/market-prices), a WhatsApp da PRICE rice 50kg 78000 Mile 12, ko a menu na USSD.",
+    );
   });
 });
 

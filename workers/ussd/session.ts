@@ -99,7 +99,7 @@ async function runAction(env: AppEnv, db: Db, ctx: ActionContext): Promise<strin
       return reportByUssd(db, ctx, action);
     case "market": {
       // Prices people reported first: the median of the last 14 days (docs/decisions/068-market-prices-people-report.md).
-      const reported = await quoteReports(db, { itemKeys: [itemKey(action.commodity)], place: action.place ?? undefined });
+      const reported = await quoteReports(db, { itemNamed: action.commodity, place: action.place ?? undefined });
       if (reported.length) return reportedScreen(t, reported);
       const rows = await findMarketPrices(db, {
         commodity: action.commodity,

@@ -3,12 +3,14 @@ import {
   type DeskActionData,
   type DeskPerson,
   type DeskPrice,
+  type DeskPriceReport,
   type DeskTicket,
   loadStaffDesk,
   staffDeskAction,
 } from "../features/admin/staff-desk.server";
 import { AccessErrorPage } from "../features/admin/access";
 import type { MessageKey } from "../../../core/i18n/en";
+import { PRICE_WINDOW_DAYS } from "../../../core/price-reports";
 import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/staff-desk";
 
@@ -23,13 +25,15 @@ export function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function StaffDesk({ loaderData, actionData }: Route.ComponentProps) {
-  const { q, tickets, people, sosAreas, moreSos, deadLetters, prices, editing, isAdmin, meId, grantMax } = loaderData;
+  const { q, tickets, people, sosAreas, moreSos, deadLetters, prices, editing, priceReports, priceReportCount, isAdmin, meId, grantMax } =
+    loaderData;
   const t = useT();
   const shownIds = new Set([
     ...tickets.map((ticket) => ticket.id),
     ...(people ?? []).map((p) => p.id),
     ...sosAreas.flatMap((a) => a.sos.map((x) => x.id)),
     ...deadLetters.map((d) => d.id),
+    "price-reports",
   ]);
   return (
     <div className="staff-desk">
@@ -156,8 +160,58 @@ export default function StaffDesk({ loaderData, actionData }: Route.ComponentPro
           </p>
         ) : null}
       </section>
+      <PriceReports
+        reports={priceReports}
+        count={priceReportCount}
+        answer={actionData?.target === "price-reports" ? actionData : undefined}
+      />
       <MarketPrices prices={prices} editing={editing} answer={actionData?.target === "market" ? actionData : undefined} />
     </div>
+  );
+}
+
+/**
+ * Prices people reported (docs/decisions/068-market-prices-people-report.md): outliers first and flagged, each
+ * removable (audited), and its reporter a link to their entry above, where the ban form is.
+ */
+function PriceReports({ reports, count, answer }: { reports: DeskPriceReport[]; count: number; answer?: DeskActionData }) {
+  const t = useT();
+  return (
+    <section className="card" aria-labelledby="reports-title" id="price-reports">
+      <h2 id="reports-title">{t("sd.reportsTitle")}</h2>
+      <p className="small muted">{t("sd.reportsNote", { days: PRICE_WINDOW_DAYS })}</p>
+      <Answer answer={answer} />
+      {reports.length === 0 ? (
+        <p>{t("sd.noReports", { days: PRICE_WINDOW_DAYS })}</p>
+      ) : (
+        <ul aria-labelledby="reports-title">
+          {reports.map((r) => {
+            const what = { price: t.naira(r.priceNgn), unit: r.unit, item: r.item, market: r.market };
+            return (
+              <li key={r.id} className="ticket">
+                <p>
+                  {r.standing === "outlier" ? <span className="tag">{t("sd.outlier")}</span> : null}
+                  {r.standing === "replaced" ? <span className="tag">{t("sd.replaced")}</span> : null}{" "}
+                  {t("sd.priceReport", { ...what, channel: r.channel })} ·{" "}
+                  <time dateTime={r.reportedAt}>{r.reportedAt.slice(0, 16).replace("T", " ")}</time>
+                </p>
+                <Form method="post">
+                  <input type="hidden" name="intent" value="remove-price-report" />
+                  <input type="hidden" name="reportId" value={r.id} />
+                  <button type="submit" className="btn" aria-label={t("sd.removeReportLabel", what)}>
+                    {t("sd.remove")}
+                  </button>
+                </Form>
+                <Link to={`/staff-desk?q=${encodeURIComponent(r.reporterId)}`} aria-label={t("sd.banReporterLabel", what)}>
+                  {t("sd.banReporter")}
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {count > reports.length ? <p className="small muted">{t("sd.moreReports", { shown: reports.length, count })}</p> : null}
+    </section>
   );
 }
 

@@ -1,7 +1,7 @@
 // Market prices people report (docs/decisions/068-market-prices-people-report.md): verified people report, anyone
 // reads the medians. Thin: the rules are in workers/prices.
 import { Hono } from "hono";
-import { itemKey, MIN_PRICE_REPORTS, PRICE_WINDOW_DAYS, PriceReportQuerySchema, type QuotedGroup } from "../../../core/price-reports";
+import { MIN_PRICE_REPORTS, PRICE_WINDOW_DAYS, PriceReportQuerySchema, type QuotedGroup } from "../../../core/price-reports";
 import { requireStaff, requireVerified } from "../../auth/session";
 import type { AppBindings } from "../../env";
 import { parseWith } from "../../errors";
@@ -24,7 +24,7 @@ export function quoteJson(g: QuotedGroup) {
 export const pricesApi = new Hono<AppBindings>()
   .get("/market/reports", async (c) => {
     const q = parseWith(PriceReportQuerySchema, c.req.query());
-    const quotes = await quoteReports(c.var.db, { itemKeys: q.item ? [itemKey(q.item)] : undefined, place: q.market || undefined });
+    const quotes = await quoteReports(c.var.db, { itemNamed: q.item || undefined, place: q.market || undefined });
     return c.json({ windowDays: PRICE_WINDOW_DAYS, minReports: MIN_PRICE_REPORTS, quotes: quotes.slice(0, 50).map(quoteJson) });
   })
   .post("/market/reports", async (c) => {

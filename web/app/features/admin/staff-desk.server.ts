@@ -45,6 +45,19 @@ export interface DeskPrice {
   source: string;
   date: string;
 }
+/** A price a person reported, as staff see it (docs/decisions/068-market-prices-people-report.md). */
+export interface DeskPriceReport {
+  id: string;
+  reporterId: string;
+  item: string;
+  unit: string;
+  priceNgn: number;
+  market: string;
+  channel: string;
+  reportedAt: string;
+  /** An outlier is left out of the median; a replaced report is its reporter's older one. */
+  standing: "counted" | "outlier" | "replaced";
+}
 export interface DeskActionData {
   ok: boolean;
   /** The ticket or person the answer is about, so the page shows it next to that item. */
@@ -52,17 +65,21 @@ export interface DeskActionData {
   message: string;
 }
 
+/** How many reported prices the desk lists (outliers first). */
+export const REPORTS_SHOWN = 100;
+
 export async function loadStaffDesk(request: Request, context: Ctx) {
   const me = await requireScreenRole(context, "staff", {
     opens: "the staff desk",
     onlyFor: "The staff desk is only for LinkUp support staff.",
   });
   const q = new URL(request.url).searchParams.get("q")?.trim() ?? "";
-  const [tickets, people, sos, prices] = await Promise.all([
+  const [tickets, people, sos, prices, reports] = await Promise.all([
     apiGet<{ tickets: DeskTicket[] }>(context, "/api/support/tickets"),
     q.length >= 2 ? apiGet<{ people: DeskPerson[] }>(context, `/api/admin/people?q=${encodeURIComponent(q)}`) : null,
     apiGet<{ areas: DeskSosArea[]; more: boolean; deadLetters: DeskDeadLetter[] }>(context, "/api/admin/sos"),
     apiGet<{ prices: DeskPrice[] }>(context, "/api/admin/market-prices"),
+    apiGet<{ reports: DeskPriceReport[] }>(context, "/api/admin/price-reports"),
   ]);
   const editing = new URL(request.url).searchParams.get("price");
   return {
@@ -74,6 +91,9 @@ export async function loadStaffDesk(request: Request, context: Ctx) {
     deadLetters: sos?.deadLetters ?? [],
     prices: prices?.prices ?? [],
     editing: prices?.prices.find((p) => p.id === editing) ?? null,
+    // Outliers come first from the API; the desk shows the first REPORTS_SHOWN.
+    priceReports: reports?.reports.slice(0, REPORTS_SHOWN) ?? [],
+    priceReportCount: reports?.reports.length ?? 0,
     isAdmin: me.role === "admin",
     meId: me.id,
     // The date field offers only what the API grants: at most 90 days, to the end of the picked day (core/billing.ts).
@@ -115,6 +135,12 @@ export async function staffDeskAction(request: Request, context: Ctx): Promise<D
   if (intent === "delete-price") {
     const res = await apiSend(context, "DELETE", `/api/admin/market-prices/${encodeURIComponent(String(form.get("priceId") ?? ""))}`);
     return { ok: res.ok, target: "market", message: res.ok ? "Price removed" : (res.json?.error ?? "Price not removed") };
+  }
+  if (intent === "remove-price-report") {
+    // Audited by the API as market.report_removed (workers/prices/staff.ts).
+    const id = String(form.get("reportId") ?? "");
+    const res = await apiSend(context, "DELETE", `/api/admin/price-reports/${encodeURIComponent(id)}`);
+    return { ok: res.ok, target: "price-reports", message: res.ok ? "Report removed" : (res.json?.error ?? "Report not removed") };
   }
   if (intent === "replay-dead-letter") {
     const id = String(form.get("deadLetterId") ?? "");
