@@ -435,7 +435,8 @@ room writes its counts, points, activity and presence as one batch a minute at m
 (docs/decisions/056-the-room-is-the-record-of-its-messages.md).
 
 The session pass (docs/decisions/065-the-session-off-d1.md): a page load's or a socket upgrade's session comes from
-a signed cookie the last session read handed out, good for 5 minutes, so the rows above ask D1 nothing for it. A
+a signed cookie the last session read handed out, good for 5 minutes, so the rows above ask D1 nothing for it (a
+page still reads, in one statement, what others change: its unread notifications, the SOS banner, /chat's lists). A
 load or reconnect whose pass has expired reads the session from D1 once (the "pass expired" rows) and gets a new
 pass. Were every load and reconnect of the day more than 5 minutes after the person's last session read, a
 person would put ${fmt(staleDay)} reads a day on the replica and one database would carry ${people(carriesStale)}
