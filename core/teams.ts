@@ -67,6 +67,18 @@ export interface TeamInviteInfo {
   createdAt: string;
   expiresAt: string;
 }
+/**
+ * The organisation's own figures, for the owner and admins: counted from the system, never estimated. The team
+ * room's messages are the room's own count in room_activity (written within about a minute, decision 056).
+ */
+export interface TeamUsage {
+  members: number;
+  admins: number;
+  openInvites: number;
+  /** Messages the team room has had since it began. */
+  roomMessages: number;
+  lastMessageAt: string | null;
+}
 export interface TeamInfo {
   id: string;
   name: string;
@@ -83,6 +95,8 @@ export interface TeamInfo {
   members: TeamMemberInfo[];
   /** Open invitations, for those who may invite. */
   invites: TeamInviteInfo[];
+  /** The team's usage figures, for those who may change the settings (null for members). */
+  usage: TeamUsage | null;
 }
 /** GET /api/team: the person's team, or whether they may start one. */
 export interface TeamAnswer {

@@ -22,6 +22,7 @@ import {
   teamRights,
 } from "../../core/teams";
 import type { Db } from "../../db";
+import { findRoomActivity } from "../../db/queries/room-activity";
 import { addMembers, removeMember as removeRoomMember } from "../../db/queries/rooms";
 import {
   claimInvite,
@@ -71,7 +72,11 @@ export async function teamFor(db: Db, user: User, now = new Date()): Promise<Tea
   if (!standing) return { team: null, canCreate: user.subscriptionTier === "enterprise" && user.authMode === "verified" };
   const { org, role } = standing;
   const rights = teamRights(role, org.invitePolicy);
-  const [members, invites] = await Promise.all([teamMembers(db, org.id), openInvites(db, org.id, now)]);
+  const [members, invites, activity] = await Promise.all([
+    teamMembers(db, org.id),
+    openInvites(db, org.id, now),
+    rights.changeSettings && org.roomId ? findRoomActivity(db, org.roomId) : undefined,
+  ]);
   return {
     team: {
       id: org.id,
@@ -95,6 +100,15 @@ export async function teamFor(db: Db, user: User, now = new Date()): Promise<Tea
       invites: rights.invite
         ? invites.map((i) => ({ id: i.id, phone: i.phone, createdAt: i.createdAt.toISOString(), expiresAt: i.expiresAt.toISOString() }))
         : [],
+      usage: rights.changeSettings
+        ? {
+            members: members.length,
+            admins: members.filter((m) => m.role === "admin").length,
+            openInvites: invites.length,
+            roomMessages: activity?.messages ?? 0,
+            lastMessageAt: activity?.lastMessageAt ? activity.lastMessageAt.toISOString() : null,
+          }
+        : null,
     },
     canCreate: false,
   };

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { CLOSE_NOT_MEMBER } from "../../core/frames";
 import { INVITES_PER_DAY, TEAM_SEATS, type NewInviteAnswer, type TeamAnswer, type TeamInfo } from "../../core/teams";
 import { adminSession, call, setTier, verifiedSession } from "../../tests/workers/helpers";
-import { mustOpen, openRoom } from "../../tests/workers/room-socket";
+import { flushRoom, mustOpen, openRoom, textEnvelope } from "../../tests/workers/room-socket";
 
 type Person = Awaited<ReturnType<typeof verifiedSession>>;
 
@@ -313,5 +313,39 @@ describe("dedicated support", () => {
     // Marked Enterprise even though this member's seat gives no features: the ticket is the organisation's.
     expect(tickets[team]).toMatchObject({ tier: "enterprise", priority: true, team: "Aba Traders" });
     expect(tickets[paid]).toMatchObject({ tier: "premium", team: null });
+  });
+});
+
+describe("the team's usage figures", () => {
+  it("count the team's members, invitations and team-room messages for the owner and admins, and are not shown to members", async () => {
+    const owner = await enterpriseOwner();
+    const team = await newTeam(owner);
+    const roomId = team.roomId as string;
+    const amaka = await person("Amaka");
+    const bola = await person("Bola");
+    await joined(amaka, await code(owner));
+    await joined(bola, await code(owner));
+    await code(owner);
+    expect(
+      (await call(`/api/team/members/${amaka.id}/role`, { method: "POST", cookie: owner.cookie, json: { role: "admin" } })).status,
+    ).toBe(200);
+    expect((await teamOf(owner)).team?.usage).toEqual({ members: 3, admins: 1, openInvites: 1, roomMessages: 0, lastMessageAt: null });
+
+    // Two sealed messages in the team room, counted by the room's own batch.
+    const socket = await mustOpen(roomId, bola.cookie);
+    for (let i = 0; i < 2; i++) {
+      const envelope = textEnvelope(roomId, bola.id, "", {
+        isEncrypted: true,
+        content: { ciphertext: "c2VhbGVk", iv: "aXZpdml2aXZpdml2" },
+      });
+      socket.send({ type: "send", envelope });
+      await socket.waitForType("ack", (f) => f.id === envelope.id);
+    }
+    expect(await flushRoom(roomId)).toBe(true);
+    const usage = (await teamOf(amaka)).team?.usage;
+    expect(usage?.roomMessages).toBe(2);
+    expect(Date.parse(usage?.lastMessageAt ?? "")).toBeGreaterThan(Date.now() - 60_000);
+    expect((await teamOf(bola)).team?.usage).toBeNull();
+    socket.ws.close();
   });
 });

@@ -4,7 +4,7 @@
 import { Form, Link } from "react-router";
 import type { MessageKey } from "../../../core/i18n/en";
 import { formatDate } from "../../../core/i18n/translate";
-import { INVITE_DAYS, TEAM_ERRORS, TEAM_SEATS, type TeamInfo, type TeamRole } from "../../../core/teams";
+import { INVITE_DAYS, TEAM_ERRORS, TEAM_SEATS, type TeamInfo, type TeamRole, type TeamUsage } from "../../../core/teams";
 import { type TeamActionData, teamAction, teamLoader } from "../features/teams/team.server";
 import { metaTitle, type T, useT } from "../i18n";
 import { useRootData } from "../root";
@@ -184,6 +184,7 @@ function TeamPage({ team, result, appUrl }: { team: TeamInfo; result: TeamAction
           ))}
         </ul>
       </div>
+      {team.usage ? <Usage usage={team.usage} t={t} /> : null}
       {rights.invite ? <Invites team={team} result={result} appUrl={appUrl} t={t} /> : null}
       {rights.changeSettings ? (
         <Form method="post" className="card form" aria-labelledby="team-settings">
@@ -226,6 +227,35 @@ function TeamPage({ team, result, appUrl }: { team: TeamInfo; result: TeamAction
           </button>
         </Form>
       ) : null}
+    </section>
+  );
+}
+
+function Usage({ usage, t }: { usage: TeamUsage; t: T }) {
+  const rows: [string, string][] = [
+    [t("team.usage.members"), String(usage.members)],
+    [t("team.usage.admins"), String(usage.admins)],
+    [t("team.usage.openInvites"), String(usage.openInvites)],
+    [t("team.usage.roomMessages"), String(usage.roomMessages)],
+    [
+      t("team.usage.lastMessage"),
+      usage.lastMessageAt
+        ? formatDate(usage.lastMessageAt, t.tag, { day: "numeric", month: "long", hour: "numeric", minute: "2-digit" })
+        : t("team.usage.none"),
+    ],
+  ];
+  return (
+    <section className="card stack" aria-labelledby="team-usage">
+      <h2 id="team-usage">{t("team.usage.title")}</h2>
+      <dl>
+        {rows.map(([term, value]) => (
+          <div key={term} className="row">
+            <dt>{term}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="muted small">{t("team.usage.note")}</p>
     </section>
   );
 }
