@@ -17,6 +17,12 @@ export const INVITE_MS = INVITE_DAYS * 86_400_000;
  */
 export const INVITES_PER_DAY = 20;
 
+/**
+ * Dedicated support's response target for an Enterprise organisation's requests, in working hours (the support
+ * hours, core/constants.ts SUPPORT_HOURS): what the team aims for, shown as an aim, not a measured figure.
+ */
+export const TEAM_SUPPORT_RESPONSE_HOURS = 4;
+
 export const TEAM_ROLES = ["owner", "admin", "member"] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
 export type InvitePolicy = "admins" | "members";
@@ -95,6 +101,8 @@ export interface TeamInfo {
   members: TeamMemberInfo[];
   /** Open invitations, for those who may invite. */
   invites: TeamInviteInfo[];
+  /** The staff member named to answer the team's requests first, when an admin named one. */
+  supportStaff: string | null;
   /** The team's usage figures, for those who may change the settings (null for members). */
   usage: TeamUsage | null;
 }

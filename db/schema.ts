@@ -1024,6 +1024,8 @@ export const orgs = sqliteTable(
     seatFeatures: integer("seat_features", { mode: "boolean" }).notNull().default(true),
     // The team room: a `group:` room whose members are exactly the organisation's.
     roomId: text("room_id").references(() => rooms.id, { onDelete: "set null" }),
+    // Dedicated support: the staff member an admin named to answer this organisation's requests first (decision 067).
+    supportStaffId: text("support_staff_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("orgs_owner_unique").on(t.ownerId), uniqueIndex("orgs_room_unique").on(t.roomId)],

@@ -593,6 +593,13 @@ export const fr: Catalog = {
   "sales.self": "Vous préférez commencer maintenant ? Souscrivez vous-même à Enterprise",
   "pricing.f.teams":
     "Une équipe jusqu'à {seats} personnes, vous compris : invitations, rôles, un salon d'équipe réservé aux membres, demandes d'assistance traitées en premier",
+  "sd.dedicated": "Support dédié : {name}",
+  "sd.noDedicated": "Aucun membre du personnel dédié pour l'instant",
+  "sd.target": "objectif : une réponse en {hours} heures ouvrées",
+  "sd.nameStaff": "Membre du personnel dédié à {team}",
+  "sd.nobodyNamed": "Personne",
+  "sd.saveStaff": "Enregistrer",
+  "sd.saveStaffLabel": "Enregistrer le membre du personnel dédié à {team}",
   "sd.team": "Équipe : {team}",
   "set.team": "Équipe",
   "set.teamHint": "votre équipe Enterprise : membres, invitations, le salon d'équipe.",
@@ -651,6 +658,12 @@ export const fr: Catalog = {
   "team.usage.none": "Aucun pour l'instant",
   "team.usage.note":
     "Compté par LinkUp en fonctionnement, mis à jour en une minute environ. Personne ne lit les messages pour les compter : ils restent chiffrés.",
+  "team.support.title": "Support dédié",
+  "team.support.named": "{name}, du support LinkUp, répond en premier aux demandes de votre équipe.",
+  "team.support.first": "Les demandes de votre équipe passent en premier au support LinkUp.",
+  "team.support.target":
+    "Nous visons une réponse en {hours} heures ouvrées, pendant les heures de support ; le support n'est pas assuré jour et nuit.",
+  "team.support.hours": "Heures de support",
   "team.settingsTitle": "Paramètres de l'équipe",
   "team.policy": "Qui peut inviter",
   "team.policy.admins": "Le propriétaire et les admins",

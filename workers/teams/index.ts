@@ -36,7 +36,9 @@ import {
   renameTeamRoom,
   removeSeat,
   revokeInvite,
+  setSupportStaff,
   setTeamRole,
+  supportStaffOf,
   takeSeat,
   teamMembers,
   teamOf,
@@ -72,10 +74,11 @@ export async function teamFor(db: Db, user: User, now = new Date()): Promise<Tea
   if (!standing) return { team: null, canCreate: user.subscriptionTier === "enterprise" && user.authMode === "verified" };
   const { org, role } = standing;
   const rights = teamRights(role, org.invitePolicy);
-  const [members, invites, activity] = await Promise.all([
+  const [members, invites, activity, supportStaff] = await Promise.all([
     teamMembers(db, org.id),
     openInvites(db, org.id, now),
     rights.changeSettings && org.roomId ? findRoomActivity(db, org.roomId) : undefined,
+    supportStaffOf(db, org.supportStaffId),
   ]);
   return {
     team: {
@@ -100,6 +103,7 @@ export async function teamFor(db: Db, user: User, now = new Date()): Promise<Tea
       invites: rights.invite
         ? invites.map((i) => ({ id: i.id, phone: i.phone, createdAt: i.createdAt.toISOString(), expiresAt: i.expiresAt.toISOString() }))
         : [],
+      supportStaff,
       usage: rights.changeSettings
         ? {
             members: members.length,
@@ -324,4 +328,17 @@ export async function changeRole(db: Db, user: User, userId: string, role: "admi
   if (target.role === "owner") throw refuse("forbidden", "The owner stays with the team", TEAM_ERRORS.ownerStays);
   await setTeamRole(db, standing.org.id, userId, role);
   return teamFor(db, user, now);
+}
+
+/**
+ * POST /api/admin/teams/:id/support-staff (admins): names the staff member who answers the organisation's requests
+ * first, or nobody. Only a staff member or admin can be named.
+ */
+export async function nameSupportStaff(db: Db, orgId: string, staffId: string | null): Promise<{ supportStaff: string | null }> {
+  if (staffId) {
+    const staff = await findUserById(db, staffId);
+    if (!staff || staff.role === "user") throw new DomainError("invalid", "Only a staff member can give dedicated support");
+  }
+  if (!(await setSupportStaff(db, orgId, staffId))) throw new DomainError("not_found", "No such team");
+  return { supportStaff: await supportStaffOf(db, staffId) };
 }

@@ -4,7 +4,14 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { CLOSE_NOT_MEMBER } from "../../core/frames";
-import { INVITES_PER_DAY, TEAM_SEATS, type NewInviteAnswer, type TeamAnswer, type TeamInfo } from "../../core/teams";
+import {
+  INVITES_PER_DAY,
+  TEAM_SEATS,
+  TEAM_SUPPORT_RESPONSE_HOURS,
+  type NewInviteAnswer,
+  type TeamAnswer,
+  type TeamInfo,
+} from "../../core/teams";
 import { adminSession, call, setTier, verifiedSession } from "../../tests/workers/helpers";
 import { flushRoom, mustOpen, openRoom, textEnvelope } from "../../tests/workers/room-socket";
 
@@ -347,5 +354,65 @@ describe("the team's usage figures", () => {
     expect(Date.parse(usage?.lastMessageAt ?? "")).toBeGreaterThan(Date.now() - 60_000);
     expect((await teamOf(bola)).team?.usage).toBeNull();
     socket.ws.close();
+  });
+});
+
+describe("a dedicated staff member", () => {
+  it("is named by an admin for the team; the team's tickets show first with that name, and the team sees who answers", async () => {
+    const early = await person("Sade");
+    expect(
+      (
+        await call("/api/support/sales", {
+          method: "POST",
+          cookie: early.cookie,
+          json: { phone: early.local, message: "Earlier question" },
+        })
+      ).status,
+    ).toBe(200);
+    const owner = await enterpriseOwner();
+    await newTeam(owner, "Jos Tailors");
+    const amaka = await person("Amaka");
+    await joined(amaka, await code(owner));
+    expect(
+      (await call("/api/support/sales", { method: "POST", cookie: amaka.cookie, json: { phone: amaka.local, message: "Jos question" } }))
+        .status,
+    ).toBe(200);
+
+    const admin = await adminSession();
+    const staff = await person("Kemi");
+    expect(
+      (await call(`/api/admin/people/${staff.id}/role`, { method: "POST", cookie: admin.cookie, json: { role: "staff" } })).status,
+    ).toBe(200);
+    type Desk = {
+      staff: { id: string; nickname: string }[];
+      tickets: { message: string; team: string | null; orgId: string | null; supportStaff: string | null }[];
+    };
+    const desk = async (who: Person | { cookie: string }) => (await call("/api/support/tickets", { cookie: who.cookie })).json<Desk>();
+    const before = await desk(admin);
+    const ticket = before.tickets.find((t) => t.message.includes("Jos question"));
+    expect(ticket).toMatchObject({ team: "Jos Tailors", supportStaff: null });
+    expect(before.staff.map((s) => s.id)).toContain(staff.id);
+    const orgId = ticket?.orgId as string;
+    const name = (who: { cookie: string }, staffId: string | null) =>
+      call(`/api/admin/teams/${orgId}/support-staff`, { method: "POST", cookie: who.cookie, json: { staffId } });
+
+    // Only an admin names one, and only a staff member can be named.
+    expect((await name(staff, staff.id)).status).toBe(403);
+    expect((await name(admin, amaka.id)).status).toBe(400);
+    expect((await name(admin, staff.id)).status).toBe(200);
+
+    const after = await desk(staff);
+    expect(after.staff).toEqual([]);
+    const jos = after.tickets.findIndex((t) => t.message.includes("Jos question"));
+    expect(jos).toBeLessThan(after.tickets.findIndex((t) => t.message.includes("Earlier question")));
+    expect(after.tickets.find((t) => t.message.includes("Jos question"))).toMatchObject({ team: "Jos Tailors", supportStaff: "Kemi" });
+    expect((await teamOf(amaka)).team?.supportStaff).toBe("Kemi");
+    expect(TEAM_SUPPORT_RESPONSE_HOURS).toBeGreaterThan(0);
+
+    // No longer staff: no longer named anywhere.
+    expect(
+      (await call(`/api/admin/people/${staff.id}/role`, { method: "POST", cookie: admin.cookie, json: { role: "user" } })).status,
+    ).toBe(200);
+    expect((await teamOf(amaka)).team?.supportStaff).toBeNull();
   });
 });

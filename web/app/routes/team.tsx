@@ -4,7 +4,15 @@
 import { Form, Link } from "react-router";
 import type { MessageKey } from "../../../core/i18n/en";
 import { formatDate } from "../../../core/i18n/translate";
-import { INVITE_DAYS, TEAM_ERRORS, TEAM_SEATS, type TeamInfo, type TeamRole, type TeamUsage } from "../../../core/teams";
+import {
+  INVITE_DAYS,
+  TEAM_ERRORS,
+  TEAM_SEATS,
+  TEAM_SUPPORT_RESPONSE_HOURS,
+  type TeamInfo,
+  type TeamRole,
+  type TeamUsage,
+} from "../../../core/teams";
 import { type TeamActionData, teamAction, teamLoader } from "../features/teams/team.server";
 import { metaTitle, type T, useT } from "../i18n";
 import { useRootData } from "../root";
@@ -184,6 +192,13 @@ function TeamPage({ team, result, appUrl }: { team: TeamInfo; result: TeamAction
           ))}
         </ul>
       </div>
+      <section className="card stack" aria-labelledby="team-support">
+        <h2 id="team-support">{t("team.support.title")}</h2>
+        <p>{team.supportStaff ? t("team.support.named", { name: team.supportStaff }) : t("team.support.first")}</p>
+        <p>
+          {t("team.support.target", { hours: TEAM_SUPPORT_RESPONSE_HOURS })} <Link to="/customer-service">{t("team.support.hours")}</Link>
+        </p>
+      </section>
       {team.usage ? <Usage usage={team.usage} t={t} /> : null}
       {rights.invite ? <Invites team={team} result={result} appUrl={appUrl} t={t} /> : null}
       {rights.changeSettings ? (
