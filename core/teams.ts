@@ -90,6 +90,10 @@ export interface TeamInfo {
   name: string;
   invitePolicy: InvitePolicy;
   seatFeatures: boolean;
+  /** The language of invitations to phones not yet on LinkUp (null: English). */
+  language: string | null;
+  /** The team room's disappearing timer (core/disappearing-timers.ts). */
+  retention: string;
   roomId: string | null;
   seats: number;
   /** Members plus open invitations: what counts against the seats. */

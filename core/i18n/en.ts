@@ -655,11 +655,15 @@ export const en = {
   "team.usage.none": "None yet",
   "team.usage.note":
     "Counted by LinkUp as it runs, updated within about a minute. Nobody reads the messages to count them: they stay encrypted.",
-  "team.support.title": "Dedicated support",
   "team.support.named": "{name} on LinkUp's support staff answers your team's requests first.",
-  "team.support.first": "Your team's requests come first on LinkUp's support desk.",
   "team.support.target": "We aim to answer within {hours} working hours, during support hours; there is no support around the clock.",
   "team.support.hours": "Support hours",
+  "team.language": "Language of invitations",
+  "team.languageHint":
+    "Invitations to phones not yet on LinkUp are written in it; people already on LinkUp get theirs in their own language.",
+  "team.retention": "Message retention in the team room",
+  "team.retentionHint":
+    "New messages in the team room disappear from the room and from every member's device after this time. Only the owner and admins change it, here.",
   "team.settingsTitle": "Team settings",
   "team.policy": "Who may invite",
   "team.policy.admins": "The owner and admins",

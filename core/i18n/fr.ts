@@ -658,12 +658,16 @@ export const fr: Catalog = {
   "team.usage.none": "Aucun pour l'instant",
   "team.usage.note":
     "Compté par LinkUp en fonctionnement, mis à jour en une minute environ. Personne ne lit les messages pour les compter : ils restent chiffrés.",
-  "team.support.title": "Support dédié",
   "team.support.named": "{name}, du support LinkUp, répond en premier aux demandes de votre équipe.",
-  "team.support.first": "Les demandes de votre équipe passent en premier au support LinkUp.",
   "team.support.target":
     "Nous visons une réponse en {hours} heures ouvrées, pendant les heures de support ; le support n'est pas assuré jour et nuit.",
   "team.support.hours": "Heures de support",
+  "team.language": "Langue des invitations",
+  "team.languageHint":
+    "Les invitations aux téléphones pas encore sur LinkUp sont écrites dans cette langue ; les personnes déjà sur LinkUp reçoivent la leur dans leur propre langue.",
+  "team.retention": "Conservation des messages du salon de l'équipe",
+  "team.retentionHint":
+    "Les nouveaux messages du salon de l'équipe disparaissent du salon et de l'appareil de chaque membre après ce délai. Seuls le propriétaire et les administrateurs le changent, ici.",
   "team.settingsTitle": "Paramètres de l'équipe",
   "team.policy": "Qui peut inviter",
   "team.policy.admins": "Le propriétaire et les admins",

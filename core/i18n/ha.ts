@@ -651,11 +651,15 @@ export const ha: Catalog = {
   "team.usage.none": "Babu tukuna",
   "team.usage.note":
     "LinkUp ce ke ƙirga su yayin aiki, ana sabuntawa cikin kusan minti ɗaya. Babu wanda ke karanta saƙonnin don ƙirga su: suna nan a ɓoye.",
-  "team.support.title": "Taimako na musamman",
   "team.support.named": "{name} daga ma'aikatan taimakon LinkUp ne ke fara amsa buƙatun ƙungiyarku.",
-  "team.support.first": "Buƙatun ƙungiyarku ne ke zuwa farko a teburin taimakon LinkUp.",
   "team.support.target": "Muna ƙoƙarin amsawa cikin awannin aiki {hours}, a lokutan taimako; babu taimako dare da rana.",
   "team.support.hours": "Lokutan taimako",
+  "team.language": "Harshen gayyata",
+  "team.languageHint":
+    "Ana rubuta gayyata zuwa wayoyin da ba su kan LinkUp tukuna da wannan harshe; mutanen da ke kan LinkUp suna samun nasu da harshensu.",
+  "team.retention": "Tsawon ajiye saƙonni a ɗakin ƙungiya",
+  "team.retentionHint":
+    "Sababbin saƙonni a ɗakin ƙungiya suna ɓacewa daga ɗakin da kuma wayar kowane mamba bayan wannan lokaci. Mai ƙungiya da masu gudanarwa kaɗai ke canza shi, a nan.",
   "team.settingsTitle": "Saitunan ƙungiya",
   "team.policy": "Wa zai iya gayyata",
   "team.policy.admins": "Mai shi da masu gudanarwa",

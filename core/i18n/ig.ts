@@ -649,11 +649,14 @@ export const ig: Catalog = {
   "team.usage.none": "Ọ dịbeghị",
   "team.usage.note":
     "LinkUp na-agụ ha ka ọ na-arụ ọrụ, a na-emelite ha n'ime ihe dịka otu nkeji. Onweghị onye na-agụ ozi ndị ahụ iji gụọ ha: ha ka nwere nzuzo.",
-  "team.support.title": "Enyemaka pụrụ iche",
   "team.support.named": "{name} n'ime ndị ọrụ enyemaka LinkUp na-ebu ụzọ zaa arịrịọ otu gị.",
-  "team.support.first": "Arịrịọ otu gị na-ebu ụzọ na tebụl enyemaka LinkUp.",
   "team.support.target": "Anyị na-achọ ịza n'ime awa ọrụ {hours}, n'oge enyemaka; enweghị enyemaka ehihie na abalị.",
   "team.support.hours": "Oge enyemaka",
+  "team.language": "Asụsụ òkù",
+  "team.languageHint": "A na-ede òkù nye ekwentị ndị na-anọbeghị na LinkUp n'asụsụ a; ndị nọ na LinkUp na-enweta nke ha n'asụsụ ha.",
+  "team.retention": "Oge e ji edebe ozi n'ime ụlọ otu",
+  "team.retentionHint":
+    "Ozi ọhụrụ n'ime ụlọ otu na-apụ n'ụlọ ahụ na n'ekwentị onye otu ọ bụla mgbe oge a gachara. Naanị onye nwe otu na ndị nchịkwa na-agbanwe ya, ebe a.",
   "team.settingsTitle": "Ntọala otu",
   "team.policy": "Onye nwere ike ịkpọ òkù",
   "team.policy.admins": "Onye nwe na ndị nchịkwa",

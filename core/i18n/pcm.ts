@@ -649,11 +649,15 @@ export const pcm: Catalog = {
   "team.usage.none": "None yet",
   "team.usage.note":
     "LinkUp dey count am as e dey run, e dey update inside about one minute. Nobody dey read the messages to count am: dem still dey encrypted.",
-  "team.support.title": "Dedicated support",
   "team.support.named": "{name} for LinkUp support staff go answer your team requests first.",
-  "team.support.first": "Your team requests dey come first for LinkUp support desk.",
   "team.support.target": "We dey try answer inside {hours} working hours, for support hours; support no dey run day and night.",
   "team.support.hours": "Support hours",
+  "team.language": "Language for invitations",
+  "team.languageHint":
+    "Invitations to phones wey never dey LinkUp go come for this language; people wey don dey LinkUp go get their own for their own language.",
+  "team.retention": "How long messages go stay for team room",
+  "team.retentionHint":
+    "New messages for team room go disappear from the room and from every member phone after this time. Na only owner and admins fit change am, for here.",
   "team.settingsTitle": "Team settings",
   "team.policy": "Who fit invite",
   "team.policy.admins": "The owner and admins",

@@ -643,11 +643,15 @@ export const yo: Catalog = {
   "team.usage.none": "Kò sí síbẹ̀",
   "team.usage.note":
     "LinkUp ló ń kà wọ́n bí ó ṣe ń ṣiṣẹ́, a máa ń ṣe àtúnṣe láàrin ìṣẹ́jú kan. Kò sí ẹni tó ń ka àwọn ìfiránṣẹ́ láti kà wọ́n: wọ́n ṣì wà ní ìpamọ́.",
-  "team.support.title": "Ìrànlọ́wọ́ àkànṣe",
   "team.support.named": "{name} nínú òṣìṣẹ́ ìrànlọ́wọ́ LinkUp ló kọ́kọ́ ń dáhùn ìbéèrè ẹgbẹ́ yín.",
-  "team.support.first": "Ìbéèrè ẹgbẹ́ yín ló kọ́kọ́ ń dé tábìlì ìrànlọ́wọ́ LinkUp.",
   "team.support.target": "A ń gbìyànjú láti dáhùn láàrin wákàtí iṣẹ́ {hours}, ní àkókò ìrànlọ́wọ́; kò sí ìrànlọ́wọ́ tọ̀sán-tòru.",
   "team.support.hours": "Àkókò ìrànlọ́wọ́",
+  "team.language": "Èdè ìpè",
+  "team.languageHint":
+    "Àwọn ìpè sí fóònù tí kò tíì sí lórí LinkUp ni a ń kọ ní èdè yìí; àwọn tó ti wà lórí LinkUp ń gba tiwọn ní èdè tiwọn.",
+  "team.retention": "Bí ìfiránṣẹ́ ṣe ń pẹ́ tó nínú yàrá ẹgbẹ́",
+  "team.retentionHint":
+    "Àwọn ìfiránṣẹ́ tuntun nínú yàrá ẹgbẹ́ ń pòórá kúrò nínú yàrá àti lórí fóònù ọmọ ẹgbẹ́ kọ̀ọ̀kan lẹ́yìn àkókò yìí. Olùní àti alábòójútó nìkan ló ń yí i padà, níbí.",
   "team.settingsTitle": "Ètò ẹgbẹ́",
   "team.policy": "Ta ló lè pe ènìyàn",
   "team.policy.admins": "Olùní àti àwọn alábòójútó",

@@ -62,7 +62,11 @@ export async function insertTeam(db: Db, input: { id: string; ownerId: string; n
   ]);
 }
 
-export async function updateTeam(db: Db, orgId: string, patch: Partial<Pick<OrgRow, "name" | "invitePolicy" | "seatFeatures">>) {
+export async function updateTeam(
+  db: Db,
+  orgId: string,
+  patch: Partial<Pick<OrgRow, "name" | "invitePolicy" | "seatFeatures" | "language" | "retention">>,
+) {
   await db.update(orgs).set(patch).where(eq(orgs.id, orgId));
 }
 

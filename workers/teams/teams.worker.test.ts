@@ -416,3 +416,50 @@ describe("a dedicated staff member", () => {
     expect((await teamOf(amaka)).team?.supportStaff).toBeNull();
   });
 });
+
+describe("the organisation's settings", () => {
+  const lastTo = (phone: string) =>
+    env.DB.prepare('select body from outbound_messages where "to" = ? order by created_at desc, rowid desc limit 1')
+      .bind(phone)
+      .first<{ body: string }>();
+
+  it("write invitations to phones not yet on LinkUp in the team's language, and to people on LinkUp in their own", async () => {
+    const owner = await enterpriseOwner();
+    await newTeam(owner, "Porto-Novo Traders");
+    const stranger = `+23481${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+    await code(owner, stranger);
+    expect((await lastTo(stranger))?.body).toContain("invites you to the team");
+
+    const saved = await call("/api/team", { method: "PATCH", cookie: owner.cookie, json: { language: "french" } });
+    expect((await saved.json<TeamAnswer>()).team?.language).toBe("french");
+    const other = `+23481${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+    await code(owner, other);
+    expect((await lastTo(other))?.body).toContain("vous invite dans l'équipe Porto-Novo Traders");
+
+    const amaka = await person("Amaka");
+    await code(owner, amaka.local);
+    expect((await lastTo(amaka.phone))?.body).toContain("invites you to the team Porto-Novo Traders");
+  });
+
+  it("set the team room's disappearing timer as its message retention, which members cannot change from the chat", async () => {
+    const owner = await enterpriseOwner();
+    const team = await newTeam(owner);
+    const roomId = encodeURIComponent(team.roomId as string);
+    const amaka = await person("Amaka");
+    await joined(amaka, await code(owner));
+    const timer = async (who: Person) =>
+      (await (await call(`/api/rooms/${roomId}/disappearing`, { cookie: who.cookie })).json<{ timer: string }>()).timer;
+    expect(await timer(amaka)).toBe("never");
+
+    const saved = await call("/api/team", { method: "PATCH", cookie: owner.cookie, json: { retention: "1day" } });
+    expect((await saved.json<TeamAnswer>()).team?.retention).toBe("1day");
+    expect(await timer(amaka)).toBe("1day");
+
+    const changed = await call(`/api/rooms/${roomId}/disappearing`, { method: "PUT", cookie: amaka.cookie, json: { timer: "never" } });
+    expect(changed.status).toBe(403);
+    expect(await errorCode(changed)).toBe("team_room_managed");
+    expect(await timer(amaka)).toBe("1day");
+    // A member cannot change it on the team page either.
+    expect((await call("/api/team", { method: "PATCH", cookie: amaka.cookie, json: { retention: "never" } })).status).toBe(403);
+  });
+});

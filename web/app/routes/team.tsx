@@ -4,6 +4,8 @@
 import { Form, Link } from "react-router";
 import type { MessageKey } from "../../../core/i18n/en";
 import { formatDate } from "../../../core/i18n/translate";
+import { LANGUAGE_NATIVE_NAMES, UI_LANGUAGES } from "../../../core/i18n/languages";
+import { DISAPPEAR_MS, type DisappearTimer } from "../../../core/disappearing-timers";
 import {
   INVITE_DAYS,
   TEAM_ERRORS,
@@ -192,13 +194,6 @@ function TeamPage({ team, result, appUrl }: { team: TeamInfo; result: TeamAction
           ))}
         </ul>
       </div>
-      <section className="card stack" aria-labelledby="team-support">
-        <h2 id="team-support">{t("team.support.title")}</h2>
-        <p>{team.supportStaff ? t("team.support.named", { name: team.supportStaff }) : t("team.support.first")}</p>
-        <p>
-          {t("team.support.target", { hours: TEAM_SUPPORT_RESPONSE_HOURS })} <Link to="/customer-service">{t("team.support.hours")}</Link>
-        </p>
-      </section>
       {team.usage ? <Usage usage={team.usage} t={t} /> : null}
       {rights.invite ? <Invites team={team} result={result} appUrl={appUrl} t={t} /> : null}
       {rights.changeSettings ? (
@@ -220,6 +215,29 @@ function TeamPage({ team, result, appUrl }: { team: TeamInfo; result: TeamAction
           <label className="check">
             <input type="checkbox" name="seatFeatures" defaultChecked={team.seatFeatures} /> {t("team.seatFeatures")}
           </label>
+          <label>
+            {t("team.language")}
+            <select name="language" defaultValue={team.language ?? ""}>
+              <option value="">{LANGUAGE_NATIVE_NAMES.english}</option>
+              {UI_LANGUAGES.filter((l) => l !== "english").map((l) => (
+                <option key={l} value={l}>
+                  {LANGUAGE_NATIVE_NAMES[l]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <p className="muted small">{t("team.languageHint")}</p>
+          <label>
+            {t("team.retention")}
+            <select name="retention" defaultValue={team.retention}>
+              {RETENTION.map((r) => (
+                <option key={r} value={r}>
+                  {t(`dis.${r}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <p className="muted small">{t("team.retentionHint")}</p>
           <Refusal result={result} intent="settings" />
           <button type="submit" className="btn btn-primary">
             {t("team.save")}
@@ -229,6 +247,10 @@ function TeamPage({ team, result, appUrl }: { team: TeamInfo; result: TeamAction
       <div className="card stack">
         <h2>{t("team.supportTitle")}</h2>
         <p>{t("team.support")}</p>
+        {team.supportStaff ? <p>{t("team.support.named", { name: team.supportStaff })}</p> : null}
+        <p>
+          {t("team.support.target", { hours: TEAM_SUPPORT_RESPONSE_HOURS })} <Link to="/customer-service">{t("team.support.hours")}</Link>
+        </p>
         <p>
           <Link to="/support">{t("team.supportLink")}</Link>
         </p>
@@ -245,6 +267,8 @@ function TeamPage({ team, result, appUrl }: { team: TeamInfo; result: TeamAction
     </section>
   );
 }
+
+const RETENTION = Object.keys(DISAPPEAR_MS) as DisappearTimer[];
 
 function Usage({ usage, t }: { usage: TeamUsage; t: T }) {
   const rows: [string, string][] = [
