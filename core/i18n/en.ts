@@ -385,6 +385,7 @@ export const en = {
   "set.meshHint": "your LinkUp tabs on this device pass messages to each other when the network drops",
   "set.anonymous": "Anonymous mode",
   "set.anonymousHint": "others see a generated name instead of your nickname, except in groups you joined",
+  "dis.teamManaged": "The team's owner and admins set it on the team page",
   "dis.title": "Disappearing messages",
   "dis.hint": "New messages in this chat disappear from the room and from every member's device after this time.",
   "dis.timer": "Timer",

@@ -381,6 +381,7 @@ export const fr: Catalog = {
   "set.meshHint": "vos onglets LinkUp sur cet appareil se passent les messages quand le réseau tombe",
   "set.anonymous": "Mode anonyme",
   "set.anonymousHint": "les autres voient un nom généré au lieu de votre pseudo, sauf dans les groupes que vous avez rejoints",
+  "dis.teamManaged": "Le propriétaire et les administrateurs de l'équipe le règlent sur la page de l'équipe",
   "dis.title": "Messages éphémères",
   "dis.hint": "Les nouveaux messages de cette discussion disparaissent du salon et de l'appareil de chaque membre après ce délai.",
   "dis.timer": "Délai",

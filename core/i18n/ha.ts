@@ -378,6 +378,7 @@ export const ha: Catalog = {
   "set.meshHint": "shafukan LinkUp a wannan na'ura suna miƙa wa juna saƙonni idan intanet ta ɗauke",
   "set.anonymous": "Yanayin ɓoye suna",
   "set.anonymousHint": "wasu suna ganin suna da aka ƙirƙira maimakon laƙabinka, sai dai a ƙungiyoyin da ka shiga",
+  "dis.teamManaged": "Mai ƙungiya da masu gudanarwa ne ke saita shi a shafin ƙungiya",
   "dis.title": "Saƙonni masu ɓacewa",
   "dis.hint": "Sabbin saƙonni a wannan hira za su ɓace daga ɗakin da kuma daga na'urar kowane memba bayan wannan lokaci.",
   "dis.timer": "Lokaci",

@@ -378,6 +378,7 @@ export const ig: Catalog = {
   "set.meshHint": "taabụ LinkUp gị na ngwaọrụ a na-enyefe ibe ha ozi mgbe netwọk dara",
   "set.anonymous": "Ọnọdụ enweghị aha",
   "set.anonymousHint": "ndị ọzọ na-ahụ aha e mepụtara kama aha njirimara gị, ewezuga n'otu ndị ị sonyere",
+  "dis.teamManaged": "Onye nwe otu na ndị nchịkwa na-edozi ya na peeji otu",
   "dis.title": "Ozi na-apụ n'anya",
   "dis.hint": "Ozi ọhụrụ na mkparịta ụka a ga-apụ n'ụlọ ahụ na na ngwaọrụ onye ọ bụla so na ya mgbe oge a gachara.",
   "dis.timer": "Oge",

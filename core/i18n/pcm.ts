@@ -377,6 +377,7 @@ export const pcm: Catalog = {
   "set.meshHint": "your LinkUp tabs for dis phone dey pass messages give each oda when network cut",
   "set.anonymous": "Hide my name",
   "set.anonymousHint": "other people go see name wey we make instead of your nickname, except for groups wey you join",
+  "dis.teamManaged": "Team owner and admins dey set am for team page",
   "dis.title": "Messages wey dey disappear",
   "dis.hint": "New messages for this chat go comot from the room and from everybody phone after this time.",
   "dis.timer": "How long",

@@ -376,6 +376,7 @@ export const yo: Catalog = {
   "set.meshHint": "àwọn táàbù LinkUp lórí ẹ̀rọ yìí ń fi ìfiránṣẹ́ ránṣẹ́ sí ara wọn nígbà tí nẹ́tíwọ̀ọ̀kì bá já",
   "set.anonymous": "Ipò àìdárúkọ",
   "set.anonymousHint": "àwọn ẹlòmíràn ń rí orúkọ tí a ṣẹ̀dá dípò orúkọ ìnagijẹ yín, àyàfi nínú àwọn ẹgbẹ́ tí ẹ darapọ̀ mọ́",
+  "dis.teamManaged": "Olùní ẹgbẹ́ àti àwọn alábòójútó ló ń ṣètò rẹ̀ lójú ewé ẹgbẹ́",
   "dis.title": "Àwọn ìfiránṣẹ́ tí ń parẹ́",
   "dis.hint": "Àwọn ìfiránṣẹ́ tuntun nínú ìjíròrò yìí yóò parẹ́ kúrò nínú yàrá àti lórí ẹ̀rọ gbogbo ọmọ ẹgbẹ́ lẹ́yìn àkókò yìí.",
   "dis.timer": "Àkókò",
