@@ -7,6 +7,8 @@ import { acceptCookies, expect, grantTier, latestOutboxMessage, signInAsAdmin, t
 // Small phone; the outsider's socket refused by the server is reported by Chromium as a console error.
 const REFUSED_SOCKET = /WebSocket connection to .* failed|status of 403/;
 test.use({ viewport: { width: 360, height: 640 } });
+// Both tests sign in as the one admin phone, whose code a second sign-in at the same moment would replace.
+test.describe.configure({ mode: "serial" });
 
 // Everyone in one area, so each has an area room and the chat list to look at.
 const at = { latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 };
