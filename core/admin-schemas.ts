@@ -5,6 +5,9 @@ import { REPORT_REASONS } from "./report-reasons";
 /** An admin makes someone staff or takes it back; admin itself comes only from ADMIN_PHONES. */
 export const SetRoleSchema = z.object({ role: z.enum(["user", "staff"]) });
 
+/** An Enterprise organisation's dedicated staff member, or nobody (docs/decisions/067-enterprise-teams.md). */
+export const SupportStaffSchema = z.object({ staffId: z.string().trim().min(1).max(64).nullable() });
+
 /** Find a person by phone (any written form) or by a piece of the nickname. */
 export const FindPeopleQuerySchema = z.object({ q: z.string().trim().min(2).max(64) });
 

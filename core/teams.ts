@@ -17,6 +17,12 @@ export const INVITE_MS = INVITE_DAYS * 86_400_000;
  */
 export const INVITES_PER_DAY = 20;
 
+/**
+ * Dedicated support's response target for an Enterprise organisation's requests, in working hours (the support
+ * hours, core/constants.ts SUPPORT_HOURS): what the team aims for, shown as an aim, not a measured figure.
+ */
+export const TEAM_SUPPORT_RESPONSE_HOURS = 4;
+
 export const TEAM_ROLES = ["owner", "admin", "member"] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
 export type InvitePolicy = "admins" | "members";
@@ -67,11 +73,27 @@ export interface TeamInviteInfo {
   createdAt: string;
   expiresAt: string;
 }
+/**
+ * The organisation's own figures, for the owner and admins: counted from the system, never estimated. The team
+ * room's messages are the room's own count in room_activity (written within about a minute, decision 056).
+ */
+export interface TeamUsage {
+  members: number;
+  admins: number;
+  openInvites: number;
+  /** Messages the team room has had since it began. */
+  roomMessages: number;
+  lastMessageAt: string | null;
+}
 export interface TeamInfo {
   id: string;
   name: string;
   invitePolicy: InvitePolicy;
   seatFeatures: boolean;
+  /** The language of invitations to phones not yet on LinkUp (null: English). */
+  language: string | null;
+  /** The team room's disappearing timer (core/disappearing-timers.ts). */
+  retention: string;
   roomId: string | null;
   seats: number;
   /** Members plus open invitations: what counts against the seats. */
@@ -83,6 +105,10 @@ export interface TeamInfo {
   members: TeamMemberInfo[];
   /** Open invitations, for those who may invite. */
   invites: TeamInviteInfo[];
+  /** The staff member named to answer the team's requests first, when an admin named one. */
+  supportStaff: string | null;
+  /** The team's usage figures, for those who may change the settings (null for members). */
+  usage: TeamUsage | null;
 }
 /** GET /api/team: the person's team, or whether they may start one. */
 export interface TeamAnswer {

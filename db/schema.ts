@@ -1022,8 +1022,14 @@ export const orgs = sqliteTable(
       .default("admins"),
     // Whether a seat gives its holder the Enterprise tier's features (workers/teams/seats.ts).
     seatFeatures: integer("seat_features", { mode: "boolean" }).notNull().default(true),
+    // The language of invitations to phones not yet on LinkUp (null: English); people on LinkUp get their own.
+    language: text("language"),
+    // Message retention: the disappearing timer the team room keeps (docs/decisions/040-disappearing-messages.md).
+    retention: text("retention").notNull().default("never"),
     // The team room: a `group:` room whose members are exactly the organisation's.
     roomId: text("room_id").references(() => rooms.id, { onDelete: "set null" }),
+    // Dedicated support: the staff member an admin named to answer this organisation's requests first (decision 067).
+    supportStaffId: text("support_staff_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("orgs_owner_unique").on(t.ownerId), uniqueIndex("orgs_room_unique").on(t.roomId)],

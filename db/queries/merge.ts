@@ -40,6 +40,7 @@ function mergeStatements(f: string, t: string, p: MergedProfile): SQL[] {
     sql`DELETE FROM orgs WHERE owner_id = ${f}`,
     sql`UPDATE org_invites SET created_by = ${t} WHERE created_by = ${f}`,
     sql`UPDATE org_invites SET used_by = ${t} WHERE used_by = ${f}`,
+    sql`UPDATE orgs SET support_staff_id = ${t} WHERE support_staff_id = ${f}`,
     sql`UPDATE OR IGNORE user_blocks SET blocker_id = ${t} WHERE blocker_id = ${f}`,
     sql`UPDATE OR IGNORE user_blocks SET blocked_id = ${t} WHERE blocked_id = ${f}`,
     sql`DELETE FROM user_blocks WHERE blocker_id = ${f} OR blocked_id = ${f} OR blocker_id = blocked_id`,

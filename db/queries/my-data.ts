@@ -215,6 +215,7 @@ export function accountDeletionSteps(db: Db, user: { id: string; phone: string |
     db.update(orgInvites).set({ usedBy: null }).where(eq(orgInvites.usedBy, id)),
     db.delete(orgMembers).where(or(eq(orgMembers.userId, id), inArray(orgMembers.orgId, ownOrgs))),
     db.delete(orgs).where(eq(orgs.ownerId, id)),
+    db.update(orgs).set({ supportStaffId: null }).where(eq(orgs.supportStaffId, id)),
     db.delete(directRequests).where(like(directRequests.roomId, `dm:%${id}%`)),
     db.delete(rooms).where(like(rooms.id, `dm:%${id}%`)),
     db.update(rooms).set({ createdBy: null }).where(eq(rooms.createdBy, id)),

@@ -13,6 +13,7 @@ export function staffSupportQueue(db: Db, limit = 100) {
   // A report names the person reported: staff open their desk entry from the ticket.
   const subject = alias(users, "subject");
   const teamOwner = alias(users, "team_owner");
+  const supportStaff = alias(users, "support_staff");
   const team = sql<string | null>`case when ${teamOwner.subscriptionTier} = 'enterprise' then ${orgs.name} end`;
   const paid = sql<number>`case when ${teamOwner.subscriptionTier} = 'enterprise' then 2
     when ${users.subscriptionTier} in ('premium', 'enterprise') then 1 else 0 end`;
@@ -28,6 +29,9 @@ export function staffSupportQueue(db: Db, limit = 100) {
       tier: users.subscriptionTier,
       priority: paid,
       team,
+      orgId: sql<string | null>`case when ${teamOwner.subscriptionTier} = 'enterprise' then ${orgs.id} end`,
+      supportStaffId: supportStaff.id,
+      supportStaff: supportStaff.nickname,
       subjectId: subject.id,
       subjectNickname: subject.nickname,
     })
@@ -37,6 +41,7 @@ export function staffSupportQueue(db: Db, limit = 100) {
     .leftJoin(orgMembers, eq(orgMembers.userId, users.id))
     .leftJoin(orgs, eq(orgs.id, orgMembers.orgId))
     .leftJoin(teamOwner, eq(teamOwner.id, orgs.ownerId))
+    .leftJoin(supportStaff, and(eq(supportStaff.id, orgs.supportStaffId), inArray(supportStaff.role, ["staff", "admin"])))
     .where(eq(supportTickets.status, "open"))
     .orderBy(sql`${paid} desc`, asc(supportTickets.createdAt))
     .limit(limit);
@@ -79,4 +84,14 @@ export async function countOpenTicketsByUser(db: Db, userIds: string[]): Promise
     .where(and(inArray(supportTickets.userId, userIds), eq(supportTickets.status, "open")))
     .groupBy(supportTickets.userId);
   return rows.flatMap((r) => (r.userId ? [{ userId: r.userId, n: r.n }] : []));
+}
+
+/** Staff and admins, by name: whom an admin may name as an organisation's dedicated support. */
+export function staffList(db: Db) {
+  return db
+    .select({ id: users.id, nickname: users.nickname })
+    .from(users)
+    .where(inArray(users.role, ["staff", "admin"]))
+    .orderBy(asc(users.nickname))
+    .limit(200);
 }

@@ -62,7 +62,11 @@ export async function insertTeam(db: Db, input: { id: string; ownerId: string; n
   ]);
 }
 
-export async function updateTeam(db: Db, orgId: string, patch: Partial<Pick<OrgRow, "name" | "invitePolicy" | "seatFeatures">>) {
+export async function updateTeam(
+  db: Db,
+  orgId: string,
+  patch: Partial<Pick<OrgRow, "name" | "invitePolicy" | "seatFeatures" | "language" | "retention">>,
+) {
   await db.update(orgs).set(patch).where(eq(orgs.id, orgId));
 }
 
@@ -195,4 +199,17 @@ export function verifiedUserByPhone(db: Db, phone: string) {
     .from(users)
     .where(and(eq(users.phone, phone), eq(users.authMode, "verified")))
     .get();
+}
+
+/** Dedicated support: names the staff member who answers the organisation's requests first (or nobody). */
+export async function setSupportStaff(db: Db, orgId: string, staffId: string | null): Promise<boolean> {
+  const done = await db.update(orgs).set({ supportStaffId: staffId }).where(eq(orgs.id, orgId)).returning({ id: orgs.id });
+  return done.length > 0;
+}
+
+/** The organisation's dedicated staff member's name, while they are still staff. */
+export async function supportStaffOf(db: Db, staffId: string | null): Promise<string | null> {
+  if (!staffId) return null;
+  const row = await db.select({ nickname: users.nickname, role: users.role }).from(users).where(eq(users.id, staffId)).get();
+  return row && row.role !== "user" ? row.nickname : null;
 }

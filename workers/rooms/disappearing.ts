@@ -9,6 +9,8 @@ import type { User } from "../../db/schema";
 import { DomainError } from "../../core/domain-error";
 import { requireRoomAccess } from "./rooms";
 import { roomStub } from "./stub";
+import { teamOfRoom } from "../../db/queries/teams";
+import { TEAM_ERRORS } from "../../core/teams";
 
 export const PUBLIC_ROOM_MESSAGE = "Disappearing messages are for direct chats and groups";
 
@@ -23,7 +25,10 @@ export async function disappearingOf(env: Pick<Env, "ROOMS">, db: Db, user: User
   return { timer: await roomStub(env, roomId).disappearingTimer() };
 }
 
-/** PUT /api/rooms/:id/disappearing: any member may change it; the room announces the change in the chat. */
+/**
+ * PUT /api/rooms/:id/disappearing: any member may change it; the room announces the change in the chat. A team
+ * room's timer is its organisation's message retention, set on the team page (docs/decisions/067-enterprise-teams.md).
+ */
 export async function setDisappearing(
   env: Pick<Env, "ROOMS">,
   db: Db,
@@ -32,6 +37,10 @@ export async function setDisappearing(
   timer: DisappearTimer,
 ): Promise<{ timer: DisappearTimer; changed: boolean }> {
   await requirePrivateMember(db, user, roomId);
+  if (await teamOfRoom(db, roomId))
+    throw new DomainError("forbidden", "A team room keeps its team's message retention: change it on the team page", {
+      code: TEAM_ERRORS.teamRoom,
+    });
   return roomStub(env, roomId).setDisappearing({ roomId, timer, by: user.id, byName: nameForOthers(user, roomId) });
 }
 

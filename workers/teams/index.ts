@@ -4,7 +4,8 @@
 // Every decision is made here, on the server; the /team screen only shows what `teamFor` answers.
 import { DomainError } from "../../core/domain-error";
 import { loadTranslator } from "../../core/i18n/load-catalog";
-import { chooseLanguage } from "../../core/i18n/languages";
+import { chooseLanguage, type UiLanguage } from "../../core/i18n/languages";
+import type { DisappearTimer } from "../../core/disappearing-timers";
 import { newId } from "../../core/ids";
 import { nameForOthers } from "../../core/names";
 import { normalizePhone } from "../../core/phone";
@@ -22,6 +23,7 @@ import {
   teamRights,
 } from "../../core/teams";
 import type { Db } from "../../db";
+import { findRoomActivity } from "../../db/queries/room-activity";
 import { addMembers, removeMember as removeRoomMember } from "../../db/queries/rooms";
 import {
   claimInvite,
@@ -35,7 +37,9 @@ import {
   renameTeamRoom,
   removeSeat,
   revokeInvite,
+  setSupportStaff,
   setTeamRole,
+  supportStaffOf,
   takeSeat,
   teamMembers,
   teamOf,
@@ -71,13 +75,20 @@ export async function teamFor(db: Db, user: User, now = new Date()): Promise<Tea
   if (!standing) return { team: null, canCreate: user.subscriptionTier === "enterprise" && user.authMode === "verified" };
   const { org, role } = standing;
   const rights = teamRights(role, org.invitePolicy);
-  const [members, invites] = await Promise.all([teamMembers(db, org.id), openInvites(db, org.id, now)]);
+  const [members, invites, activity, supportStaff] = await Promise.all([
+    teamMembers(db, org.id),
+    openInvites(db, org.id, now),
+    rights.changeSettings && org.roomId ? findRoomActivity(db, org.roomId) : undefined,
+    supportStaffOf(db, org.supportStaffId),
+  ]);
   return {
     team: {
       id: org.id,
       name: org.name,
       invitePolicy: org.invitePolicy,
       seatFeatures: org.seatFeatures,
+      language: org.language,
+      retention: org.retention,
       roomId: org.roomId,
       seats: TEAM_SEATS,
       seatsTaken: members.length + invites.length,
@@ -95,6 +106,16 @@ export async function teamFor(db: Db, user: User, now = new Date()): Promise<Tea
       invites: rights.invite
         ? invites.map((i) => ({ id: i.id, phone: i.phone, createdAt: i.createdAt.toISOString(), expiresAt: i.expiresAt.toISOString() }))
         : [],
+      supportStaff,
+      usage: rights.changeSettings
+        ? {
+            members: members.length,
+            admins: members.filter((m) => m.role === "admin").length,
+            openInvites: invites.length,
+            roomMessages: activity?.messages ?? 0,
+            lastMessageAt: activity?.lastMessageAt ? activity.lastMessageAt.toISOString() : null,
+          }
+        : null,
     },
     canCreate: false,
   };
@@ -114,9 +135,16 @@ export async function createTeam(db: Db, user: User, input: { name: string }, no
 
 /** PATCH /api/team: name, who may invite, whether seats carry the Enterprise features. */
 export async function changeSettings(
+  env: Pick<AppEnv, "ROOMS">,
   db: Db,
   user: User,
-  patch: { name?: string; invitePolicy?: "admins" | "members"; seatFeatures?: boolean },
+  patch: {
+    name?: string;
+    invitePolicy?: "admins" | "members";
+    seatFeatures?: boolean;
+    language?: UiLanguage | null;
+    retention?: DisappearTimer;
+  },
   now = new Date(),
 ): Promise<TeamAnswer> {
   const standing = await standingOf(db, user);
@@ -125,6 +153,14 @@ export async function changeSettings(
   const { org } = standing;
   await updateTeam(db, org.id, patch);
   if (patch.name && org.roomId) await renameTeamRoom(db, org.roomId, patch.name);
+  // Message retention is the team room's disappearing timer; the room announces the change in the chat.
+  if (patch.retention && patch.retention !== org.retention && org.roomId)
+    await roomStub(env, org.roomId).setDisappearing({
+      roomId: org.roomId,
+      timer: patch.retention,
+      by: user.id,
+      byName: nameForOthers(user, org.roomId),
+    });
   // The seats' tiers follow at once: refreshing the owner refreshes every seat (workers/billing/tier.ts).
   if (patch.seatFeatures !== undefined && patch.seatFeatures !== org.seatFeatures) await refreshTier(db, org.ownerId, now);
   return teamFor(db, user, now);
@@ -173,15 +209,20 @@ export async function createInvite(env: AppEnv, db: Db, user: User, input: { pho
   const id = newId();
   const expiresAt = new Date(now.getTime() + INVITE_MS);
   await insertInvite(db, { id, orgId: org.id, codeHash: await codeHash(env, code), phone, createdBy: user.id, expiresAt, createdAt: now });
-  if (phone) await sendInvite(env, db, { phone, code, team: org.name, from: user.nickname });
+  if (phone) await sendInvite(env, db, { phone, code, team: org.name, from: user.nickname, language: org.language });
   return { invite: { id, phone, createdAt: now.toISOString(), expiresAt: expiresAt.toISOString() }, code: formatInviteCode(code) };
 }
 
-async function sendInvite(env: AppEnv, db: Db, input: { phone: string; code: string; team: string; from: string }) {
+async function sendInvite(
+  env: AppEnv,
+  db: Db,
+  input: { phone: string; code: string; team: string; from: string; language: string | null },
+) {
   try {
     const invitee = await verifiedUserByPhone(db, input.phone);
     const person = invitee ? await findUserById(db, invitee.id) : undefined;
-    const t = await loadTranslator(chooseLanguage(person?.language, null));
+    // A person on LinkUp reads it in their own language; a phone not yet on LinkUp in the team's (decision 067).
+    const t = await loadTranslator(chooseLanguage(person?.language ?? input.language, null));
     const shown = formatInviteCode(input.code);
     // Without APP_URL (not configured) the message carries the code alone: never a made-up address.
     const url = env.APP_URL ? ` ${new URL(`/team?code=${shown}`, env.APP_URL).toString()}` : "";
@@ -310,4 +351,17 @@ export async function changeRole(db: Db, user: User, userId: string, role: "admi
   if (target.role === "owner") throw refuse("forbidden", "The owner stays with the team", TEAM_ERRORS.ownerStays);
   await setTeamRole(db, standing.org.id, userId, role);
   return teamFor(db, user, now);
+}
+
+/**
+ * POST /api/admin/teams/:id/support-staff (admins): names the staff member who answers the organisation's requests
+ * first, or nobody. Only a staff member or admin can be named.
+ */
+export async function nameSupportStaff(db: Db, orgId: string, staffId: string | null): Promise<{ supportStaff: string | null }> {
+  if (staffId) {
+    const staff = await findUserById(db, staffId);
+    if (!staff || staff.role === "user") throw new DomainError("invalid", "Only a staff member can give dedicated support");
+  }
+  if (!(await setSupportStaff(db, orgId, staffId))) throw new DomainError("not_found", "No such team");
+  return { supportStaff: await supportStaffOf(db, staffId) };
 }

@@ -4,9 +4,16 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { CLOSE_NOT_MEMBER } from "../../core/frames";
-import { INVITES_PER_DAY, TEAM_SEATS, type NewInviteAnswer, type TeamAnswer, type TeamInfo } from "../../core/teams";
+import {
+  INVITES_PER_DAY,
+  TEAM_SEATS,
+  TEAM_SUPPORT_RESPONSE_HOURS,
+  type NewInviteAnswer,
+  type TeamAnswer,
+  type TeamInfo,
+} from "../../core/teams";
 import { adminSession, call, setTier, verifiedSession } from "../../tests/workers/helpers";
-import { mustOpen, openRoom } from "../../tests/workers/room-socket";
+import { flushRoom, mustOpen, openRoom, textEnvelope } from "../../tests/workers/room-socket";
 
 type Person = Awaited<ReturnType<typeof verifiedSession>>;
 
@@ -313,5 +320,146 @@ describe("dedicated support", () => {
     // Marked Enterprise even though this member's seat gives no features: the ticket is the organisation's.
     expect(tickets[team]).toMatchObject({ tier: "enterprise", priority: true, team: "Aba Traders" });
     expect(tickets[paid]).toMatchObject({ tier: "premium", team: null });
+  });
+});
+
+describe("the team's usage figures", () => {
+  it("count the team's members, invitations and team-room messages for the owner and admins, and are not shown to members", async () => {
+    const owner = await enterpriseOwner();
+    const team = await newTeam(owner);
+    const roomId = team.roomId as string;
+    const amaka = await person("Amaka");
+    const bola = await person("Bola");
+    await joined(amaka, await code(owner));
+    await joined(bola, await code(owner));
+    await code(owner);
+    expect(
+      (await call(`/api/team/members/${amaka.id}/role`, { method: "POST", cookie: owner.cookie, json: { role: "admin" } })).status,
+    ).toBe(200);
+    expect((await teamOf(owner)).team?.usage).toEqual({ members: 3, admins: 1, openInvites: 1, roomMessages: 0, lastMessageAt: null });
+
+    // Two sealed messages in the team room, counted by the room's own batch.
+    const socket = await mustOpen(roomId, bola.cookie);
+    for (let i = 0; i < 2; i++) {
+      const envelope = textEnvelope(roomId, bola.id, "", {
+        isEncrypted: true,
+        content: { ciphertext: "c2VhbGVk", iv: "aXZpdml2aXZpdml2" },
+      });
+      socket.send({ type: "send", envelope });
+      await socket.waitForType("ack", (f) => f.id === envelope.id);
+    }
+    expect(await flushRoom(roomId)).toBe(true);
+    const usage = (await teamOf(amaka)).team?.usage;
+    expect(usage?.roomMessages).toBe(2);
+    expect(Date.parse(usage?.lastMessageAt ?? "")).toBeGreaterThan(Date.now() - 60_000);
+    expect((await teamOf(bola)).team?.usage).toBeNull();
+    socket.ws.close();
+  });
+});
+
+describe("a dedicated staff member", () => {
+  it("is named by an admin for the team; the team's tickets show first with that name, and the team sees who answers", async () => {
+    const early = await person("Sade");
+    expect(
+      (
+        await call("/api/support/sales", {
+          method: "POST",
+          cookie: early.cookie,
+          json: { phone: early.local, message: "Earlier question" },
+        })
+      ).status,
+    ).toBe(200);
+    const owner = await enterpriseOwner();
+    await newTeam(owner, "Jos Tailors");
+    const amaka = await person("Amaka");
+    await joined(amaka, await code(owner));
+    expect(
+      (await call("/api/support/sales", { method: "POST", cookie: amaka.cookie, json: { phone: amaka.local, message: "Jos question" } }))
+        .status,
+    ).toBe(200);
+
+    const admin = await adminSession();
+    const staff = await person("Kemi");
+    expect(
+      (await call(`/api/admin/people/${staff.id}/role`, { method: "POST", cookie: admin.cookie, json: { role: "staff" } })).status,
+    ).toBe(200);
+    type Desk = {
+      staff: { id: string; nickname: string }[];
+      tickets: { message: string; team: string | null; orgId: string | null; supportStaff: string | null }[];
+    };
+    const desk = async (who: Person | { cookie: string }) => (await call("/api/support/tickets", { cookie: who.cookie })).json<Desk>();
+    const before = await desk(admin);
+    const ticket = before.tickets.find((t) => t.message.includes("Jos question"));
+    expect(ticket).toMatchObject({ team: "Jos Tailors", supportStaff: null });
+    expect(before.staff.map((s) => s.id)).toContain(staff.id);
+    const orgId = ticket?.orgId as string;
+    const name = (who: { cookie: string }, staffId: string | null) =>
+      call(`/api/admin/teams/${orgId}/support-staff`, { method: "POST", cookie: who.cookie, json: { staffId } });
+
+    // Only an admin names one, and only a staff member can be named.
+    expect((await name(staff, staff.id)).status).toBe(403);
+    expect((await name(admin, amaka.id)).status).toBe(400);
+    expect((await name(admin, staff.id)).status).toBe(200);
+
+    const after = await desk(staff);
+    expect(after.staff).toEqual([]);
+    const jos = after.tickets.findIndex((t) => t.message.includes("Jos question"));
+    expect(jos).toBeLessThan(after.tickets.findIndex((t) => t.message.includes("Earlier question")));
+    expect(after.tickets.find((t) => t.message.includes("Jos question"))).toMatchObject({ team: "Jos Tailors", supportStaff: "Kemi" });
+    expect((await teamOf(amaka)).team?.supportStaff).toBe("Kemi");
+    expect(TEAM_SUPPORT_RESPONSE_HOURS).toBeGreaterThan(0);
+
+    // No longer staff: no longer named anywhere.
+    expect(
+      (await call(`/api/admin/people/${staff.id}/role`, { method: "POST", cookie: admin.cookie, json: { role: "user" } })).status,
+    ).toBe(200);
+    expect((await teamOf(amaka)).team?.supportStaff).toBeNull();
+  });
+});
+
+describe("the organisation's settings", () => {
+  const lastTo = (phone: string) =>
+    env.DB.prepare('select body from outbound_messages where "to" = ? order by created_at desc, rowid desc limit 1')
+      .bind(phone)
+      .first<{ body: string }>();
+
+  it("write invitations to phones not yet on LinkUp in the team's language, and to people on LinkUp in their own", async () => {
+    const owner = await enterpriseOwner();
+    await newTeam(owner, "Porto-Novo Traders");
+    const stranger = `+23481${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+    await code(owner, stranger);
+    expect((await lastTo(stranger))?.body).toContain("invites you to the team");
+
+    const saved = await call("/api/team", { method: "PATCH", cookie: owner.cookie, json: { language: "french" } });
+    expect((await saved.json<TeamAnswer>()).team?.language).toBe("french");
+    const other = `+23481${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+    await code(owner, other);
+    expect((await lastTo(other))?.body).toContain("vous invite dans l'équipe Porto-Novo Traders");
+
+    const amaka = await person("Amaka");
+    await code(owner, amaka.local);
+    expect((await lastTo(amaka.phone))?.body).toContain("invites you to the team Porto-Novo Traders");
+  });
+
+  it("set the team room's disappearing timer as its message retention, which members cannot change from the chat", async () => {
+    const owner = await enterpriseOwner();
+    const team = await newTeam(owner);
+    const roomId = encodeURIComponent(team.roomId as string);
+    const amaka = await person("Amaka");
+    await joined(amaka, await code(owner));
+    const timer = async (who: Person) =>
+      (await (await call(`/api/rooms/${roomId}/disappearing`, { cookie: who.cookie })).json<{ timer: string }>()).timer;
+    expect(await timer(amaka)).toBe("never");
+
+    const saved = await call("/api/team", { method: "PATCH", cookie: owner.cookie, json: { retention: "1day" } });
+    expect((await saved.json<TeamAnswer>()).team?.retention).toBe("1day");
+    expect(await timer(amaka)).toBe("1day");
+
+    const changed = await call(`/api/rooms/${roomId}/disappearing`, { method: "PUT", cookie: amaka.cookie, json: { timer: "never" } });
+    expect(changed.status).toBe(403);
+    expect(await errorCode(changed)).toBe("team_room_managed");
+    expect(await timer(amaka)).toBe("1day");
+    // A member cannot change it on the team page either.
+    expect((await call("/api/team", { method: "PATCH", cookie: amaka.cookie, json: { retention: "never" } })).status).toBe(403);
   });
 });

@@ -11,6 +11,7 @@ import {
 import { AccessErrorPage } from "../features/admin/access";
 import type { MessageKey } from "../../../core/i18n/en";
 import { PRICE_WINDOW_DAYS } from "../../../core/price-reports";
+import { TEAM_SUPPORT_RESPONSE_HOURS } from "../../../core/teams";
 import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/staff-desk";
 
@@ -25,8 +26,22 @@ export function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function StaffDesk({ loaderData, actionData }: Route.ComponentProps) {
-  const { q, tickets, people, sosAreas, moreSos, deadLetters, prices, editing, priceReports, priceReportCount, isAdmin, meId, grantMax } =
-    loaderData;
+  const {
+    q,
+    tickets,
+    staff,
+    people,
+    sosAreas,
+    moreSos,
+    deadLetters,
+    prices,
+    editing,
+    priceReports,
+    priceReportCount,
+    isAdmin,
+    meId,
+    grantMax,
+  } = loaderData;
   const t = useT();
   const shownIds = new Set([
     ...tickets.map((ticket) => ticket.id),
@@ -150,7 +165,12 @@ export default function StaffDesk({ loaderData, actionData }: Route.ComponentPro
         ) : (
           <ul aria-label={t("sd.queue")}>
             {tickets.map((ticket) => (
-              <TicketItem key={ticket.id} ticket={ticket} answer={actionData?.target === ticket.id ? actionData : undefined} />
+              <TicketItem
+                key={ticket.id}
+                ticket={ticket}
+                staff={isAdmin ? staff : null}
+                answer={actionData?.target === ticket.id ? actionData : undefined}
+              />
             ))}
           </ul>
         )}
@@ -398,7 +418,16 @@ function PersonItem({ p, self, grantMax, answer }: { p: DeskPerson; self: boolea
   );
 }
 
-function TicketItem({ ticket: tk, answer }: { ticket: DeskTicket; answer?: DeskActionData }) {
+function TicketItem({
+  ticket: tk,
+  staff,
+  answer,
+}: {
+  ticket: DeskTicket;
+  /** Staff an admin may name as the team's dedicated support (null for staff who are not admins). */
+  staff: { id: string; nickname: string }[] | null;
+  answer?: DeskActionData;
+}) {
   const t = useT();
   const who = tk.nickname ?? tk.phone ?? t("sd.unknown");
   return (
@@ -408,7 +437,34 @@ function TicketItem({ ticket: tk, answer }: { ticket: DeskTicket; answer?: DeskA
         {tk.team ? <span className="tag">{t("sd.team", { team: tk.team })}</span> : null} <span className="tag">{tk.category}</span>{" "}
         <time dateTime={tk.createdAt}>{tk.createdAt.slice(0, 16).replace("T", " ")}</time>
       </p>
+      {tk.team ? (
+        <p className="small">
+          {tk.supportStaff ? t("sd.dedicated", { name: tk.supportStaff }) : t("sd.noDedicated")} ·{" "}
+          {t("sd.target", { hours: TEAM_SUPPORT_RESPONSE_HOURS })}
+        </p>
+      ) : null}
       <p>{tk.message}</p>
+      {tk.team && tk.orgId && staff ? (
+        <Form method="post" className="row">
+          <input type="hidden" name="ticketId" value={tk.id} />
+          <input type="hidden" name="orgId" value={tk.orgId} />
+          <input type="hidden" name="intent" value="support-staff" />
+          <label>
+            {t("sd.nameStaff", { team: tk.team })}{" "}
+            <select name="staffId" defaultValue={tk.supportStaffId ?? ""}>
+              <option value="">{t("sd.nobodyNamed")}</option>
+              {staff.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.nickname}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="btn btn-ghost" aria-label={t("sd.saveStaffLabel", { team: tk.team })}>
+            {t("sd.saveStaff")}
+          </button>
+        </Form>
+      ) : null}
       {tk.subjectId ? (
         <p>
           {t("sd.reported")}{" "}

@@ -4,7 +4,17 @@
 import { Form, Link } from "react-router";
 import type { MessageKey } from "../../../core/i18n/en";
 import { formatDate } from "../../../core/i18n/translate";
-import { INVITE_DAYS, TEAM_ERRORS, TEAM_SEATS, type TeamInfo, type TeamRole } from "../../../core/teams";
+import { LANGUAGE_NATIVE_NAMES, UI_LANGUAGES } from "../../../core/i18n/languages";
+import { DISAPPEAR_MS, type DisappearTimer } from "../../../core/disappearing-timers";
+import {
+  INVITE_DAYS,
+  TEAM_ERRORS,
+  TEAM_SEATS,
+  TEAM_SUPPORT_RESPONSE_HOURS,
+  type TeamInfo,
+  type TeamRole,
+  type TeamUsage,
+} from "../../../core/teams";
 import { type TeamActionData, teamAction, teamLoader } from "../features/teams/team.server";
 import { metaTitle, type T, useT } from "../i18n";
 import { useRootData } from "../root";
@@ -184,6 +194,7 @@ function TeamPage({ team, result, appUrl }: { team: TeamInfo; result: TeamAction
           ))}
         </ul>
       </div>
+      {team.usage ? <Usage usage={team.usage} t={t} /> : null}
       {rights.invite ? <Invites team={team} result={result} appUrl={appUrl} t={t} /> : null}
       {rights.changeSettings ? (
         <Form method="post" className="card form" aria-labelledby="team-settings">
@@ -204,6 +215,29 @@ function TeamPage({ team, result, appUrl }: { team: TeamInfo; result: TeamAction
           <label className="check">
             <input type="checkbox" name="seatFeatures" defaultChecked={team.seatFeatures} /> {t("team.seatFeatures")}
           </label>
+          <label>
+            {t("team.language")}
+            <select name="language" defaultValue={team.language ?? ""}>
+              <option value="">{LANGUAGE_NATIVE_NAMES.english}</option>
+              {UI_LANGUAGES.filter((l) => l !== "english").map((l) => (
+                <option key={l} value={l}>
+                  {LANGUAGE_NATIVE_NAMES[l]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <p className="muted small">{t("team.languageHint")}</p>
+          <label>
+            {t("team.retention")}
+            <select name="retention" defaultValue={team.retention}>
+              {RETENTION.map((r) => (
+                <option key={r} value={r}>
+                  {t(`dis.${r}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <p className="muted small">{t("team.retentionHint")}</p>
           <Refusal result={result} intent="settings" />
           <button type="submit" className="btn btn-primary">
             {t("team.save")}
@@ -213,6 +247,10 @@ function TeamPage({ team, result, appUrl }: { team: TeamInfo; result: TeamAction
       <div className="card stack">
         <h2>{t("team.supportTitle")}</h2>
         <p>{t("team.support")}</p>
+        {team.supportStaff ? <p>{t("team.support.named", { name: team.supportStaff })}</p> : null}
+        <p>
+          {t("team.support.target", { hours: TEAM_SUPPORT_RESPONSE_HOURS })} <Link to="/customer-service">{t("team.support.hours")}</Link>
+        </p>
         <p>
           <Link to="/support">{t("team.supportLink")}</Link>
         </p>
@@ -226,6 +264,37 @@ function TeamPage({ team, result, appUrl }: { team: TeamInfo; result: TeamAction
           </button>
         </Form>
       ) : null}
+    </section>
+  );
+}
+
+const RETENTION = Object.keys(DISAPPEAR_MS) as DisappearTimer[];
+
+function Usage({ usage, t }: { usage: TeamUsage; t: T }) {
+  const rows: [string, string][] = [
+    [t("team.usage.members"), String(usage.members)],
+    [t("team.usage.admins"), String(usage.admins)],
+    [t("team.usage.openInvites"), String(usage.openInvites)],
+    [t("team.usage.roomMessages"), String(usage.roomMessages)],
+    [
+      t("team.usage.lastMessage"),
+      usage.lastMessageAt
+        ? formatDate(usage.lastMessageAt, t.tag, { day: "numeric", month: "long", hour: "numeric", minute: "2-digit" })
+        : t("team.usage.none"),
+    ],
+  ];
+  return (
+    <section className="card stack" aria-labelledby="team-usage">
+      <h2 id="team-usage">{t("team.usage.title")}</h2>
+      <dl>
+        {rows.map(([term, value]) => (
+          <div key={term} className="row">
+            <dt>{term}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="muted small">{t("team.usage.note")}</p>
     </section>
   );
 }

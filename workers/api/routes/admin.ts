@@ -7,7 +7,9 @@ import {
   FindPeopleQuerySchema,
   QUICK_QUERIES,
   SetRoleSchema,
+  SupportStaffSchema,
 } from "../../../core/admin-schemas";
+import { nameSupportStaff } from "../../teams";
 import { findPeople, setRole } from "../../admin";
 import { banPerson, unbanPerson } from "../../admin/bans";
 import { activeSosByArea, replayDeadLetter } from "../../admin/sos-desk";
@@ -18,6 +20,12 @@ import type { AppBindings } from "../../env";
 import { parseJson, parseWith } from "../../errors";
 
 export const adminApi = new Hono<AppBindings>()
+  // Dedicated support: an admin names the staff member for an Enterprise organisation (docs/decisions/067-enterprise-teams.md).
+  .post("/teams/:id/support-staff", async (c) => {
+    requireAdmin(c);
+    const { staffId } = await parseJson(c, SupportStaffSchema);
+    return c.json(await nameSupportStaff(c.var.db, c.req.param("id"), staffId));
+  })
   .get("/people", async (c) => {
     requireStaff(c);
     const { q } = parseWith(FindPeopleQuerySchema, c.req.query());

@@ -3,7 +3,7 @@
 import { Hono } from "hono";
 import { SalesEnquirySchema, SupportFollowupRequestSchema, SupportQueryRequestSchema } from "../../../core/ai-schemas";
 import { salesEnquiry, supportFollowup, supportQuery } from "../../assistant";
-import { staffSupportQueue } from "../../../db/queries/support";
+import { staffList, staffSupportQueue } from "../../../db/queries/support";
 import { requireStaff } from "../../auth/session";
 import { supportPhone } from "../../contact-config";
 import type { AppBindings } from "../../env";
@@ -14,15 +14,20 @@ import { closeTicket, replyToTicket } from "../../admin/tickets";
 export const support = new Hono<AppBindings>()
   // Staff's call-back queue: paying people first (Premium's priority support, docs/decisions/018-billing.md).
   .get("/tickets", async (c) => {
-    requireStaff(c);
-    const rows = await staffSupportQueue(c.var.db);
+    const staff = requireStaff(c);
+    const [rows, named] = await Promise.all([staffSupportQueue(c.var.db), staff.role === "admin" ? staffList(c.var.db) : []]);
     return c.json({
+      // Whom an admin may name as a team's dedicated support.
+      staff: named,
       tickets: rows.map((r) => ({
         ...r,
         // A team's ticket is Enterprise support, whatever the member's own tier (docs/decisions/067-enterprise-teams.md).
         tier: r.team ? "enterprise" : (r.tier ?? "free"),
         priority: Number(r.priority) >= 1,
         team: r.team ?? null,
+        orgId: r.orgId ?? null,
+        supportStaffId: r.team ? (r.supportStaffId ?? null) : null,
+        supportStaff: r.team ? (r.supportStaff ?? null) : null,
         createdAt: r.createdAt.toISOString(),
       })),
     });

@@ -25,7 +25,7 @@ export const teamsApi = new Hono<AppBindings>()
   })
   .patch("/", async (c) => {
     const user = requireVerified(c);
-    return c.json(await changeSettings(c.var.db, user, await parseJson(c, TeamSettingsSchema)));
+    return c.json(await changeSettings(c.env, c.var.db, user, await parseJson(c, TeamSettingsSchema)));
   })
   .post("/invites", async (c) => {
     const user = requireVerified(c);

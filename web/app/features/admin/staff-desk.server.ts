@@ -31,6 +31,10 @@ export interface DeskTicket {
   priority: boolean;
   /** The Enterprise team the person is in: dedicated support, first in the queue (docs/decisions/067-enterprise-teams.md). */
   team: string | null;
+  /** The team's organisation, and the staff member an admin named as its dedicated support. */
+  orgId: string | null;
+  supportStaffId: string | null;
+  supportStaff: string | null;
   /** A report's person reported (docs/decisions/038-reports-and-device-bans.md). */
   subjectId: string | null;
   subjectNickname: string | null;
@@ -75,7 +79,7 @@ export async function loadStaffDesk(request: Request, context: Ctx) {
   });
   const q = new URL(request.url).searchParams.get("q")?.trim() ?? "";
   const [tickets, people, sos, prices, reports] = await Promise.all([
-    apiGet<{ tickets: DeskTicket[] }>(context, "/api/support/tickets"),
+    apiGet<{ tickets: DeskTicket[]; staff: { id: string; nickname: string }[] }>(context, "/api/support/tickets"),
     q.length >= 2 ? apiGet<{ people: DeskPerson[] }>(context, `/api/admin/people?q=${encodeURIComponent(q)}`) : null,
     apiGet<{ areas: DeskSosArea[]; more: boolean; deadLetters: DeskDeadLetter[] }>(context, "/api/admin/sos"),
     apiGet<{ prices: DeskPrice[] }>(context, "/api/admin/market-prices"),
@@ -85,6 +89,7 @@ export async function loadStaffDesk(request: Request, context: Ctx) {
   return {
     q,
     tickets: tickets?.tickets ?? [],
+    staff: tickets?.staff ?? [],
     people: people?.people ?? null,
     sosAreas: sos?.areas ?? [],
     moreSos: sos?.more ?? false,
@@ -154,6 +159,12 @@ export async function staffDeskAction(request: Request, context: Ctx): Promise<D
   }
   const ticketId = String(form.get("ticketId") ?? "");
   const id = encodeURIComponent(ticketId);
+  if (intent === "support-staff") {
+    const orgId = encodeURIComponent(String(form.get("orgId") ?? ""));
+    const staffId = String(form.get("staffId") ?? "");
+    const res = await apiSend(context, "POST", `/api/admin/teams/${orgId}/support-staff`, { staffId: staffId || null });
+    return { ok: res.ok, target: ticketId, message: res.ok ? "Dedicated support saved" : (res.json?.error ?? "Not changed") };
+  }
   if (intent === "close") {
     const res = await apiSend(context, "POST", `/api/support/tickets/${id}/close`);
     return { ok: res.ok, target: ticketId, message: res.ok ? "Ticket closed" : (res.json?.error ?? "Not closed") };

@@ -2,6 +2,7 @@
 // the room writes when someone changes it, and the chat info panel's control. The room keeps the timer and
 // stamps each message's expiry; devices delete what expired (web/app/mesh/expiry.ts).
 import { useEffect, useId, useState } from "react";
+import { Link } from "react-router";
 import { DISAPPEAR_MS, type DisappearTimer, isDisappearingMeta, isDisappearTimer } from "../../../../core/disappearing-timers";
 import { apiRequest } from "../../../../core/http";
 import { useT } from "../../i18n";
@@ -30,7 +31,7 @@ export function useDeviceChangeLine(): (meta: Record<string, unknown> | undefine
 }
 
 /** The chat's timer, read and set by any member (the room announces a change to everyone). */
-export function DisappearingControl({ roomId }: { roomId: string }) {
+export function DisappearingControl({ roomId, team = false }: { roomId: string; team?: boolean }) {
   const t = useT();
   const id = useId();
   const [timer, setTimer] = useState<DisappearTimer | null>(null);
@@ -46,7 +47,12 @@ export function DisappearingControl({ roomId }: { roomId: string }) {
     <section aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{t("dis.title")}</h3>
       <p className="muted small">{t("dis.hint")}</p>
-      {timer ? (
+      {timer && team ? (
+        // A team room keeps its organisation's message retention, set on the team page (docs/decisions/067-enterprise-teams.md).
+        <p>
+          {t("dis.timer")}: {t(TIMER_LABELS[timer])}. <Link to="/team">{t("dis.teamManaged")}</Link>
+        </p>
+      ) : timer ? (
         <form
           className="row"
           onSubmit={(e) => {

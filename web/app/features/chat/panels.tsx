@@ -103,7 +103,7 @@ export function GroupInfo({
       ) : error ? null : (
         <p>{t("panel.loading")}</p>
       )}
-      {room.encrypted ? <DisappearingControl roomId={room.id} /> : null}
+      {room.encrypted ? <DisappearingControl roomId={room.id} team={Boolean(room.team)} /> : null}
       {room.kind === "dm" && members ? <SafetyNumber peerId={members.find((m) => m.userId !== me)?.userId ?? null} /> : null}
       <button type="button" className="btn btn-ghost" onClick={onClose}>
         {t("panel.close")}

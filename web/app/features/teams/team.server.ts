@@ -37,7 +37,14 @@ function call(intent: string, form: FormData): { method: string; path: string; b
       return {
         method: "PATCH",
         path: "/api/team",
-        body: { name: text(form, "name"), invitePolicy: text(form, "invitePolicy"), seatFeatures: form.has("seatFeatures") },
+        body: {
+          name: text(form, "name"),
+          invitePolicy: text(form, "invitePolicy"),
+          seatFeatures: form.has("seatFeatures"),
+          // Empty: English, the default (decision 067).
+          language: text(form, "language") || null,
+          retention: text(form, "retention"),
+        },
       };
     case "leave":
       return { method: "POST", path: "/api/team/leave" };

@@ -1,0 +1,1 @@
+ALTER TABLE `orgs` ADD `support_staff_id` text REFERENCES users(id);
