@@ -77,7 +77,8 @@ export async function acceptCookies(context: BrowserContext, baseURL: string) {
 /** Starts an anonymous user in the context's cookie jar. */
 export async function startAnonymous(request: APIRequestContext) {
   const res = await request.post("/api/auth/anonymous");
-  expect(res.ok()).toBe(true);
+  // The answer's status and words, should the start ever be refused, say why in the test's failure.
+  expect(res.ok(), `${res.status()} ${res.ok() ? "" : await res.text()}`).toBe(true);
   return (await res.json()).user as { id: string; nickname: string };
 }
 
