@@ -79,7 +79,7 @@ export async function findFreshState(db: Db, userId: string, now = new Date(), o
   const { unreadNotifications, sosNearby } = sessionColumns(now);
   const lists = opts.chatLists ? chatListsColumns(OUTER_USER_ID) : {};
   const row = await db
-    .select({ unreadNotifications, sosNearby, ...lists })
+    .select({ unreadNotifications, sosNearby, updatedAt: users.updatedAt, ...lists })
     .from(users)
     .where(eq(users.id, userId))
     .get();

@@ -56,7 +56,7 @@ export async function saveUserLocation(
 ): Promise<void> {
   await db
     .update(users)
-    .set({ latitude: loc.latitude, longitude: loc.longitude, geohash: loc.geohash, locationUpdatedAt: new Date() })
+    .set({ latitude: loc.latitude, longitude: loc.longitude, geohash: loc.geohash, locationUpdatedAt: new Date(), updatedAt: new Date() })
     .where(eq(users.id, id));
 }
 

@@ -136,7 +136,11 @@ export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
     const hash = await sessionHash(c.env, token);
     const mac = (text: string) => sessionHash(c.env, text);
     // A fresh pass answers a hot read without D1 (docs/decisions/065-the-session-off-d1.md); anything else reads it.
-    const passed = await sessionFromPass(c, hash, mac);
+    let passed = await sessionFromPass(c, hash, mac);
+    // A pass issued by a read that raced a write of the person's row (a page's GET in flight while their location
+    // was saved) holds the old row: the fresh statement reads the row's version, and such a pass is not believed.
+    const fresh = passed && !c.req.path.startsWith("/ws/") ? await readFresh(c, db, passed.user.id) : undefined;
+    if (passed && fresh && fresh.updatedAt?.getTime() !== passed.user.updatedAt?.getTime()) passed = null;
     if (passed) {
       c.set("user", passed.user);
       c.set("sessionHash", hash);
@@ -144,7 +148,6 @@ export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
       // one statement per page, except on a socket upgrade, which needs neither.
       if (c.req.path.startsWith("/ws/")) c.set("sessionUnread", { userId: passed.user.id, count: passed.unread });
       else {
-        const fresh = await readFresh(c, db, passed.user.id);
         c.set("sessionUnread", {
           userId: passed.user.id,
           count: Number(fresh?.unreadNotifications ?? passed.unread),
