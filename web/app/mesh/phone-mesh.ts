@@ -159,7 +159,9 @@ export class PhoneMesh {
     }
     if (envelope.type === "emergency") {
       try {
-        navigator.vibrate?.([400, 150, 400, 150, 400]);
+        // Before the person has touched the page the browser blocks vibration (and says so in the console): skip it.
+        const touched = (navigator as Navigator & { userActivation?: { hasBeenActive: boolean } }).userActivation?.hasBeenActive ?? true;
+        if (touched) navigator.vibrate?.([400, 150, 400, 150, 400]);
       } catch {}
     }
     this.hooks.receive(envelope);
