@@ -124,8 +124,15 @@ export async function storedUnread(): Promise<number> {
 }
 export const byTime = (a: StoredMessage, b: StoredMessage) => a.timestamp - b.timestamp || (a.seq ?? 0) - (b.seq ?? 0);
 
+/** Resolves once the write is committed, not merely requested: a tab closed right after keeps it. */
 export async function putOutbox(item: OutboxItem): Promise<void> {
-  await done((await store("outbox", "readwrite")).put(item));
+  const s = await store("outbox", "readwrite");
+  s.put(item);
+  await new Promise<void>((resolve, reject) => {
+    s.transaction.oncomplete = () => resolve();
+    s.transaction.onerror = () => reject(s.transaction.error);
+    s.transaction.onabort = () => reject(s.transaction.error);
+  });
 }
 export async function deleteOutbox(id: string): Promise<void> {
   await done((await store("outbox", "readwrite")).delete(id));

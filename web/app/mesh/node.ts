@@ -323,8 +323,9 @@ export class MeshNode {
     };
     this.history.seen.add(envelope.id);
     const item: OutboxItem = { id: envelope.id, room, envelope, createdAt: envelope.timestamp };
-    await this.history.add(message);
+    // The outbox first, committed: once the screen shows "Sending" the message survives the tab closing.
     await this.outbox.put(item);
+    await this.history.add(message);
     this.stats.sent++;
     // Phones paired by code get it at once, with or without a relay, and before the relay is tried: on a dead
     // network a request can hang for long (docs/decisions/066-phones-paired-by-code.md).
