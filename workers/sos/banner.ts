@@ -1,8 +1,9 @@
 // The SOS banner's data for a page load (issue 32): the row the session's own statement found
 // (db/queries/sessions.ts findSession), shaped as the screen shows it. No query of its own (docs/decisions/062).
-// A page whose session came from a pass (docs/decisions/065-the-session-off-d1.md) read no statement: it takes
-// its area cell's fresh SOS from the edge cache, kept 15 s and dropped here when an SOS in the cell starts, is
-// answered or resolved, so one D1 read serves a cell's visitors per location and 15 s.
+// A page served from a session pass reads the same row in its fresh statement (docs/decisions/065-the-session-off-d1.md).
+// Only a caller with an API key (GET /api/me, no session read) takes its area cell's fresh SOS from the edge cache,
+// kept 15 s and dropped here when an SOS in the cell starts, is answered or resolved: scripts polling /api/me cost
+// one D1 read per cell, location and 15 s, however often they ask.
 import { z } from "zod";
 import { nameForOthers } from "../../core/names";
 import { SOS_ALARM_MS, type SosBanner } from "../../core/sos";
@@ -51,7 +52,7 @@ export function sosBannerFrom(json: string | null | undefined): SosBanner | null
 const CELL_CACHE_SECONDS = 15;
 const cellKey = (geohash: string) => `${SOS_CELL_KEY}${encodeURIComponent(geohash)}` as const;
 
-/** The banner for a person whose session read did not look (a pass served it): their cell's, through the edge cache. */
+/** The banner for a caller with no session read (an API key): their cell's, through the edge cache. */
 export async function sosBannerForCell(db: Db, user: User, now = new Date()): Promise<SosBanner | null> {
   if (!user.geohash) return null;
   const cell = user.geohash;

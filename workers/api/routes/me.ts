@@ -24,7 +24,7 @@ export const me = new Hono<AppBindings>()
     const user = requireUser(c);
     const read = c.var.sessionUnread;
     // The SOS banner every screen shows, found in the same statement (docs/decisions/062).
-    // A session from a pass read no statement (sosNearby undefined): the cell's, through the edge cache.
+    // An API key reads no session statement (sessionUnread null): the cell's, through the edge cache.
     const sosNearby =
       read?.userId === user.id && read.sosNearby !== undefined ? sosBannerFrom(read.sosNearby) : await sosBannerForCell(c.var.db, user);
     return c.json({ user: toMe(user), notificationsUnread: await unreadNotifications(c, user), sosNearby });
