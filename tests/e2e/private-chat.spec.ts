@@ -480,6 +480,9 @@ test("a relay's own receipts, typing and timer line are not believed in a direct
   await b.page.goto(`/chat?room=${encodeURIComponent(dm)}`);
   await expect(bubble(b.page, "did you get the list 5120")).toBeVisible();
   await expect(mine).toHaveAttribute("data-status", "read");
+  // And when Kunle types, his device's signed frame shows it.
+  await b.page.getByRole("textbox", { name: "Message" }).fill("on my way");
+  await expect(a.page.getByText("Kunle is typing...")).toBeVisible();
   expect(a.errors).toEqual([]);
   expect(b.errors).toEqual([]);
   await a.context.close();
