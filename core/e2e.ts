@@ -30,7 +30,10 @@ import { newPrekey, type Prekey, type PrekeyBundle, signPrekey, verifyPrekey, ty
 import { exportRawKey, utf8 } from "./webcrypto";
 
 export const E2E_VERSION = 2;
-/** Direct messages sealed with the Double Ratchet (docs/protocol.md §4); groups and key handouts stay at 2. */
+/**
+ * The Double Ratchet's first version (docs/protocol.md §4): sender-key handouts, and direct messages sealed before
+ * version 4 (core/e2e-direct.ts, which signs their key entries too). Group messages stay at 2.
+ */
 export const DIRECT_VERSION = 3;
 /** Ratchet sessions kept per pair of devices (both people may start one at the same moment). */
 const SESSIONS_PER_DEVICE = 3;
