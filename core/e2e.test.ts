@@ -1,7 +1,7 @@
 // The private-room protocol against a malicious relay (docs/protocol.md): a test double of the server that
 // publishes keys, carries envelopes, and injects, rewrites and replays them. Every attack must be refused by
 // the receiving device, or (for a device the server adds) shown before anything is sealed to it.
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { openSdp, sdpFingerprints, sealSdp } from "./call-binding";
 import { derivePairwiseKey, encryptContent } from "./crypto";
 import { createAccountKey, type DeviceList, nextDeviceList, signDeviceList } from "./device-list";
@@ -18,7 +18,9 @@ import {
   SIGNED_PREKEY_MAX_AGE_MS,
 } from "./e2e";
 import type { Envelope } from "./envelope";
-import { newId, toBase64Url } from "./ids";
+import { type RatchetState, ratchetEncrypt } from "./double-ratchet";
+import { fromBase64Url, newId, toBase64Url } from "./ids";
+import { DEVICE_MAX_SKIPPED } from "./skipped-keys";
 import type { Prekey } from "./x3dh";
 
 class MemoryStore implements KeyValueStore {
@@ -704,20 +706,169 @@ describe("two tabs of one browser", () => {
   });
 });
 
-describe("a huge skipped-key jump", () => {
+describe("key entries and X3DH headers inside the signature (version 4)", () => {
   const room = "dm:alice:bob";
-  it("is refused before any key is derived for it, and the session opens the next real message", async () => {
+  type Entry = {
+    to: string;
+    r: { header: { dh: string; n: number; pn: number }; ciphertext: string };
+    x3dh?: { ek: string; spk: number; opk?: number };
+  };
+  const entries = (e: Envelope) => e2eOf(e).keys as unknown as Entry[];
+
+  /** How many HMACs (ratchet chain steps, two each) the device computes while `task` runs. */
+  async function hmacsDuring(task: () => Promise<unknown>): Promise<number> {
+    const sign = vi.spyOn(crypto.subtle, "sign");
+    try {
+      await task();
+      return sign.mock.calls.filter(([algorithm]) => (typeof algorithm === "string" ? algorithm : algorithm.name) === "HMAC").length;
+    } finally {
+      sign.mockRestore();
+    }
+  }
+
+  it("a rewritten key entry or X3DH header is refused before any chain step, and the real message opens after", async () => {
+    const alice = await device("alice");
+    const alice2 = await device("alice");
+    const bob = await device("bob");
+    const first = await sealTo(alice.session, draft(room, "alice"), "hello", "bob");
+    const other = await device("carol");
+    const rewrites: ((keys: Entry[]) => void)[] = [
+      (k) => (k[0]!.r.header.n = 5_000_000), // the jump that cost ~2,000 chain steps per copy under version 3
+      (k) => (k[0]!.r.header.pn = 999),
+      (k) => (k[0]!.r.header.dh = other.secrets.record.publicKey),
+      (k) => (k[0]!.r.ciphertext = k[1]!.r.ciphertext),
+      (k) => (k[0]!.x3dh!.ek = other.secrets.record.publicKey),
+      (k) => (k[0]!.x3dh!.spk += 1),
+      (k) => delete k[0]!.x3dh!.opk,
+      (k) => delete k[0]!.x3dh,
+      (k) => k.splice(1, 1), // Alice's other device's entry dropped
+      (k) => (k[1]!.to = bob.secrets.record.publicKey),
+    ];
+    for (const change of rewrites) {
+      const forged = relay.rewrite(first, (e) => change(entries(e)));
+      let opened: unknown;
+      expect(await hmacsDuring(async () => (opened = await bob.session.open(forged)))).toBe(0);
+      expect(opened).toEqual({ ok: false, reason: "bad-signature" });
+    }
+    expect(await bob.session.open(first)).toMatchObject({
+      ok: true,
+      text: "hello",
+    });
+    expect(await alice2.session.open(first)).toMatchObject({
+      ok: true,
+      text: "hello",
+    });
+    // Later messages (no X3DH header any more): a jump claimed for the next one is refused the same way.
+    expect(await alice.session.open(await sealTo(bob.session, draft(room, "bob"), "hi", "alice"))).toMatchObject({ ok: true });
+    const next = await sealTo(alice.session, draft(room, "alice"), "two", "bob");
+    const jumped = relay.rewrite(next, (e) => (entries(e)[0]!.r.header.n = 1999));
+    let opened: unknown;
+    expect(await hmacsDuring(async () => (opened = await bob.session.open(jumped)))).toBe(0);
+    expect(opened).toEqual({ ok: false, reason: "bad-signature" });
+    expect(await bob.session.open(next)).toMatchObject({
+      ok: true,
+      text: "two",
+    });
+  });
+
+  /** Alice's phone as it sealed before version 4 (same keys, same store). */
+  class VersionThree extends E2eSession {
+    sealV3(envelope: Envelope, text: string, peerId: string) {
+      return this.sealDirectAs(envelope, text, peerId, 3);
+    }
+  }
+
+  it("version 3 messages kept from before still open; once a device sent version 4, its version 3 is refused", async () => {
     const alice = await device("alice");
     const bob = await device("bob");
-    expect(await bob.session.open(await sealTo(alice.session, draft(room, "alice"), "one", "bob"))).toMatchObject({ ok: true });
-    const two = await sealTo(alice.session, draft(room, "alice"), "two", "bob");
-    // The relay rewrites Bob's key entry to claim message 5,000,000 of the chain.
-    const jumped = relay.rewrite(two, (e) => {
-      const entry = e2eOf(e).keys[0] as unknown as { r: { header: { n: number } } };
-      entry.r.header.n = 5_000_000;
+    const old = new VersionThree(alice.secrets, alice.store, relay.directory);
+    const a = (await old.sealV3(draft(room, "alice"), "sent before the update", "bob")).envelope!;
+    const b = (await old.sealV3(draft(room, "alice"), "also before, delivered late", "bob")).envelope!;
+    expect(e2eOf(a)).toMatchObject({ v: 3 });
+    const c = await sealTo(alice.session, draft(room, "alice"), "after the update", "bob");
+    expect(e2eOf(c)).toMatchObject({ v: 4 });
+    expect(await bob.session.open(a)).toMatchObject({
+      ok: true,
+      text: "sent before the update",
     });
-    expect(await bob.session.open(jumped)).toEqual({ ok: false, reason: "undecryptable" });
-    expect(await bob.session.open(two)).toMatchObject({ ok: true, text: "two" });
+    expect(await bob.session.open(c)).toMatchObject({
+      ok: true,
+      text: "after the update",
+    });
+    expect(await bob.session.open(b)).toMatchObject({
+      ok: true,
+      text: "also before, delivered late",
+    });
+    // A relay cannot make a new message version 3 (the version is in the signed header), and a version 3
+    // message counted after the first version 4 one (its entries unsigned) is not believed.
+    const relabelled = relay.rewrite(await sealTo(alice.session, draft(room, "alice"), "now", "bob"), (e) => {
+      (e2eOf(e) as unknown as { v: number }).v = 3;
+    });
+    expect(await bob.session.open(relabelled)).toEqual({
+      ok: false,
+      reason: "bad-signature",
+    });
+    const d = (await old.sealV3(draft(room, "alice"), "unsigned entries", "bob")).envelope!;
+    expect(await bob.session.open(d)).toEqual({
+      ok: false,
+      reason: "downgraded",
+    });
+  });
+
+  it("pads plaintexts to 160-byte buckets: lengths within a bucket give equal ciphertexts", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    const length = async (text: string) => {
+      const e = await sealTo(alice.session, draft(room, "alice"), text, "bob");
+      expect(await bob.session.open(e)).toMatchObject({ ok: true, text });
+      return fromBase64Url((e.content as { ciphertext: string }).ciphertext).byteLength;
+    };
+    const short = await length("ok");
+    expect(await length("x".repeat(159))).toBe(short);
+    expect(await length("é".repeat(40))).toBe(short);
+    expect(await length("x".repeat(160))).toBe(short + 160);
+    expect(await length("x".repeat(319))).toBe(short + 160);
+    expect(short).toBe(160 + 16); // one bucket and the AES-GCM tag
+  });
+});
+
+describe("a device-wide cap on kept skipped keys", () => {
+  // About 10,000 chain steps in all: given time on a busy machine.
+  it("holds across many sessions: past DEVICE_MAX_SKIPPED the oldest kept keys go first", { timeout: 60_000 }, async () => {
+    const bob = await device("bob");
+    const contacts = ["c1", "c2", "c3", "c4", "c5"];
+    const held: Envelope[] = [];
+    for (const id of contacts) {
+      const contact = await device(id);
+      const room = `dm:bob:${id}`;
+      expect(await bob.session.open(await sealTo(contact.session, draft(room, id), "hi", "bob"))).toMatchObject({ ok: true });
+      // The relay holds message 1 back; the contact's client skips 998 more (a contact the server made may do
+      // anything with its own chain), then sends message 1000, which Bob opens, keeping 999 keys for the gap.
+      held.push(await sealTo(contact.session, draft(room, id), "late", "bob"));
+      const key = `e2e:dr:bob|${bob.secrets.record.deviceId}|${bob.secrets.record.signingKey}`;
+      const sessions = (await contact.store.get<{ state: RatchetState }[]>(key))!;
+      for (let i = 0; i < 998; i++) sessions[0]!.state = (await ratchetEncrypt(sessions[0]!.state, "skipped", "")).state;
+      await contact.store.set(key, sessions);
+      expect(await bob.session.open(await sealTo(contact.session, draft(room, id), "far ahead", "bob"))).toMatchObject({ ok: true });
+    }
+    const kept = async () => {
+      let n = 0;
+      for (const [k, v] of bob.store.map)
+        if (k.startsWith("e2e:dr:")) for (const s of v as { state: RatchetState }[]) n += s.state.skipped.size;
+      return n;
+    };
+    // 5 × 999 were kept on the way; the device holds DEVICE_MAX_SKIPPED, the first contact's oldest gone.
+    expect(await kept()).toBe(DEVICE_MAX_SKIPPED);
+    expect(await bob.session.open(held[0]!)).toEqual({
+      ok: false,
+      reason: "undecryptable",
+    });
+    for (const late of held.slice(1))
+      expect(await bob.session.open(late)).toMatchObject({
+        ok: true,
+        text: "late",
+      });
+    expect(await kept()).toBe(DEVICE_MAX_SKIPPED - 4);
   });
 });
 

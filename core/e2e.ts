@@ -13,20 +13,27 @@
 // - Direct messages (version 3): a fresh message key per message, sealed for each trusted device of both people
 //   with a Double Ratchet session per pair of devices (core/double-ratchet.ts), started by an X3DH first message
 //   (core/x3dh.ts), so a key stolen today opens no earlier message. Version 2 wrapped the message key under the
-//   static pairwise X25519 key; those envelopes still open, for history.
+//   static pairwise X25519 key; those envelopes still open, for history. Version 4 (core/e2e-direct.ts) signs the
+//   per-device key entries and X3DH headers too and pads the plaintext; version 3 still opens, until the same
+//   sender device has sent version 4 in the room. Skipped ratchet keys are capped per device (core/skipped-keys.ts).
 // - Groups: a sender key per (member, device) as a hash chain (message key = HMAC(chain, 0x01), next chain =
 //   HMAC(chain, 0x02)), handed out wrapped per device; a new one whenever the recipients change.
 import { derivePairwiseKey } from "./crypto";
 import { type DeviceList, verifyDeviceList } from "./device-list";
+import { padText, SIGNED_ENTRIES_VERSION, signedEntries, unpadText, v4FloorKey } from "./e2e-direct";
 import { initReceiver, initSender, type RatchetMessage, type RatchetState, ratchetDecrypt, ratchetEncrypt } from "./double-ratchet";
 import type { Envelope } from "./envelope";
 import { fromBase64Url, newId, toBase64Url } from "./ids";
 import { roomKind } from "./room-ids";
+import { dropSkipped, noteSkipped, type SkippedDelta, skippedDelta, skippedIds } from "./skipped-keys";
 import { newPrekey, type Prekey, type PrekeyBundle, signPrekey, verifyPrekey, type X3dhHeader, x3dhInitiate, x3dhRespond } from "./x3dh";
 import { exportRawKey, utf8 } from "./webcrypto";
 
 export const E2E_VERSION = 2;
-/** Direct messages sealed with the Double Ratchet (docs/protocol.md §4); groups and key handouts stay at 2. */
+/**
+ * The Double Ratchet's first version (docs/protocol.md §4): sender-key handouts, and direct messages sealed before
+ * version 4 (core/e2e-direct.ts, which signs their key entries too). Group messages stay at 2.
+ */
 export const DIRECT_VERSION = 3;
 /** Ratchet sessions kept per pair of devices (both people may start one at the same moment). */
 const SESSIONS_PER_DEVICE = 3;
@@ -187,8 +194,14 @@ function readRatchetEntry(e: KeyEntry): { r: RatchetMessage; x3dh?: X3dhHeader }
 
 function readMeta(envelope: Envelope): E2eMeta | null {
   const m = envelope.meta?.e2e as Partial<E2eMeta> | undefined;
-  // Group messages are version 2 (sender-key chains); direct messages and sender-key handouts may be 3.
-  const version = roomKind(envelope.room) === "group" && envelope.type !== "key" ? [E2E_VERSION] : [E2E_VERSION, DIRECT_VERSION];
+  // Group messages are version 2 (sender-key chains); sender-key handouts may be 3; direct messages 2 to 4.
+  const kind = roomKind(envelope.room);
+  const version =
+    kind === "group" && envelope.type !== "key"
+      ? [E2E_VERSION]
+      : kind === "dm"
+        ? [E2E_VERSION, DIRECT_VERSION, SIGNED_ENTRIES_VERSION]
+        : [E2E_VERSION, DIRECT_VERSION];
   if (!m || !version.includes(m.v as number) || typeof m.device !== "string" || typeof m.dh !== "string" || typeof m.sig !== "string")
     return null;
   if (typeof m.counter !== "number" || !Number.isSafeInteger(m.counter) || m.counter < 0) return null;
@@ -356,6 +369,7 @@ export type OpenFailure =
   | "no-key" // a group message whose sender key has not arrived (yet)
   | "not-for-this-device"
   | "key-overwrite" // a second sender key under a (sender, device, key id) we already hold
+  | "downgraded" // a version 3 direct message after that device sent version 4 (its key entries unsigned)
   | "undecryptable";
 
 /** What `PUT /api/keys/:deviceId/prekeys` takes (core/rooms.ts PublishPrekeysSchema). */
@@ -568,10 +582,20 @@ export class E2eSession {
    * were last shown, nothing is sealed: `envelope` is absent and `changes` says what to show (and, for a
    * verified contact, have accepted) before `acknowledge` and a second try (docs/protocol.md §5).
    */
-  async sealDirect(
+  sealDirect(
     envelope: Envelope,
     text: string,
     peerId: string,
+  ): Promise<{ envelope?: Envelope; changes: TrustChange[]; problems: TrustProblem[] }> {
+    return this.sealDirectAs(envelope, text, peerId, SIGNED_ENTRIES_VERSION);
+  }
+
+  /** Version 3 only as clients before version 4 sealed (tests of the history they left: core/e2e.test.ts). */
+  protected async sealDirectAs(
+    envelope: Envelope,
+    text: string,
+    peerId: string,
+    version: typeof DIRECT_VERSION | typeof SIGNED_ENTRIES_VERSION,
   ): Promise<{ envelope?: Envelope; changes: TrustChange[]; problems: TrustProblem[] }> {
     // Sealing always asks for the newest lists: a device added a moment ago should be able to read this.
     const [theirs, ours] = await Promise.all([this.trustedDevices(peerId, true), this.trustedDevices(this.userId, true)]);
@@ -581,7 +605,8 @@ export class E2eSession {
     if (changes.some(needsConsent)) return { changes, problems };
     const meta = { device: this.me.record.signingKey, dh: this.me.record.publicKey, counter: await this.nextCounter(envelope.room) };
     const keyId = newId(12);
-    const header = canonicalHeader(headerOf(envelope, meta, keyId), DIRECT_VERSION);
+    const header = canonicalHeader(headerOf(envelope, meta, keyId), version);
+    const signed = version === SIGNED_ENTRIES_VERSION;
     const messageKey = toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
     const sealFor = (devices: DeviceRecord[]) =>
       Promise.all(
@@ -593,14 +618,15 @@ export class E2eSession {
     // A device without prekeys has not opened LinkUp since they exist; it is not sealed to with a static key.
     if (forThem.length === 0) throw new Error("Waiting for the other person to open LinkUp so this message can be encrypted");
     const keys = [...forThem, ...(await sealFor(ours.sealable)).filter((k) => k !== null)];
-    const content = await seal(await contentKey(fromBase64Url(messageKey), header), text, header);
-    const sig = await this.sign(header, content.iv, content.ciphertext);
+    // Padded to a 160-byte bucket, and the key entries signed with the header (version 4, core/e2e-direct.ts).
+    const content = await seal(await contentKey(fromBase64Url(messageKey), header), signed ? padText(text) : text, header);
+    const sig = await this.sign(header, content.iv, content.ciphertext, signed ? signedEntries(keys) : "");
     return {
       envelope: {
         ...envelope,
         isEncrypted: true,
         content: { ...content, keyId },
-        meta: { e2e: { v: DIRECT_VERSION, ...meta, sig, keys } },
+        meta: { e2e: { v: version, ...meta, sig, keys } },
       },
       changes,
       problems,
@@ -617,10 +643,38 @@ export class E2eSession {
     return `e2e:dr:${d.userId}|${d.deviceId}|${d.signingKey}`;
   }
 
+  /**
+   * Runs one step of the sessions with one device under their lock, then books the skipped message keys the
+   * step kept or used in the device-wide index and deletes the oldest past its cap (core/skipped-keys.ts), each
+   * under its own session's lock once this one is let go.
+   */
+  private async sessionStep<T>(key: string, task: () => Promise<T>): Promise<T> {
+    let delta: SkippedDelta | undefined;
+    const kept = async () => skippedIds((await this.store.get<PairSession[]>(key)) ?? []);
+    const out = await this.serial(key, async () => {
+      const before = await kept();
+      try {
+        return await task();
+      } finally {
+        delta = skippedDelta(before, await kept());
+      }
+    });
+    const changed = delta as SkippedDelta | undefined;
+    if (changed && (changed.added.length || changed.removed.length)) {
+      const victims = await this.serial("skipped-index", () => noteSkipped(this.store, key, changed));
+      for (const [victim, ids] of victims)
+        await this.serial(victim, async () => {
+          const sessions = await this.store.get<PairSession[]>(victim);
+          if (sessions && dropSkipped(sessions, ids)) await this.store.set(victim, sessions);
+        });
+    }
+    return out;
+  }
+
   /** One ratchet message to one device: the newest session with it, or a new one from its prekey bundle. */
   private ratchetSeal(d: DeviceRecord, payload: string, ad: string): Promise<KeyEntry | null> {
     const key = this.sessionKey(d);
-    return this.serial(key, async () => {
+    return this.sessionStep(key, async () => {
       const sessions = (await this.store.get<PairSession[]>(key)) ?? [];
       let current = sessions[0];
       if (!current?.state.cks) {
@@ -661,7 +715,7 @@ export class E2eSession {
     content: (messageKey: string) => Promise<string>,
   ) {
     const key = this.sessionKey(sender);
-    return this.serial(key, async () => {
+    return this.sessionStep(key, async () => {
       const sessions = (await this.store.get<PairSession[]>(key)) ?? [];
       const tryOpen = async (session: PairSession) => {
         const opened = await ratchetDecrypt(session.state, entry.r, ad);
@@ -773,7 +827,8 @@ export class E2eSession {
     const sender = sentBy(devices);
     if (!sender) return { ok: false, reason: "unknown-device" };
     const header = canonicalHeader(headerOf(envelope, meta, keyId), meta.v);
-    const extra = envelope.type === "key" ? `${meta.to}|${meta.for}` : "";
+    // Version 4 signs the key entries too (core/e2e-direct.ts): a rewritten one fails here, before any chain step.
+    const extra = envelope.type === "key" ? `${meta.to}|${meta.for}` : meta.v === SIGNED_ENTRIES_VERSION ? signedEntries(meta.keys) : "";
     if (!(await verifySig(meta.device, meta.sig, signedBytes(header, envelope.content.iv, envelope.content.ciphertext, extra))))
       return { ok: false, reason: "bad-signature" };
     return { ok: true, meta, header, content: { ...envelope.content, keyId }, changes, problems, sender };
@@ -791,14 +846,22 @@ export class E2eSession {
         if (seen.includes(meta.counter) || (seen.length >= SEEN_WINDOW && meta.counter < Math.min(...seen)))
           return { ok: false, reason: "replay" };
         const mine = meta.keys?.find((k) => k?.to === this.me.record.publicKey);
-        if (meta.v === DIRECT_VERSION) {
+        const floorKey = v4FloorKey(envelope.room, envelope.senderId, meta.device);
+        const floor = await this.store.get<number>(floorKey);
+        if (meta.v !== SIGNED_ENTRIES_VERSION && floor !== undefined && meta.counter >= floor) return { ok: false, reason: "downgraded" };
+        if (meta.v === DIRECT_VERSION || meta.v === SIGNED_ENTRIES_VERSION) {
           if (!mine) return { ok: false, reason: "not-for-this-device" };
           const entry = readRatchetEntry(mine);
           if (!entry) return { ok: false, reason: "malformed" };
-          const text = await this.ratchetOpen(auth.sender, entry, `${header}|to|${this.me.record.publicKey}`, async (mk) =>
-            unseal(await contentKey(fromBase64Url(mk), header), content, header),
-          );
+          const signed = meta.v === SIGNED_ENTRIES_VERSION;
+          const text = await this.ratchetOpen(auth.sender, entry, `${header}|to|${this.me.record.publicKey}`, async (mk) => {
+            const plain = await unseal(await contentKey(fromBase64Url(mk), header), content, header);
+            const text = signed ? unpadText(plain) : plain;
+            if (text === null) throw new Error("Padding not of version 4");
+            return text;
+          });
           await this.store.set(seenKey, [...seen, meta.counter].slice(-SEEN_WINDOW));
+          if (signed && (floor === undefined || meta.counter < floor)) await this.store.set(floorKey, meta.counter);
           return { ok: true, text, changes: auth.changes, problems: auth.problems };
         }
         // Version 2 (static pairwise keys, before the ratchet): still opens, for history.

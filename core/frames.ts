@@ -41,6 +41,10 @@ const upTo = (max: number) => z.string().check(z.maxLength(max));
 /** A whole number from `min` up. */
 const count = (min = 0) => z.int().check(z.minimum(min));
 const envelopeId = str(8, 64);
+const b64 = (length: number) => z.string().check(z.regex(new RegExp(`^[A-Za-z0-9_-]{${length}}$`)));
+/** A direct chat's typing frame, signed by the typing device (core/e2e-controls.ts, docs/protocol.md §7b). */
+export const TypingProofSchema = z.object({ device: b64(43), at: count(), sig: b64(86) });
+export type TypingProof = z.infer<typeof TypingProofSchema>;
 
 // ---------------------------------------------------------------- call signalling (docs/decisions/024-calls-through-the-room.md)
 
@@ -103,8 +107,11 @@ export const ClientFrameSchema = z.discriminatedUnion("type", [
    * one after the cursor `after` (a page's `next`).
    */
   z.object({ type: z.literal("ping"), at: z.optional(z.number()), presence: z.optional(z.boolean()), after: z.optional(str(1, 64)) }),
-  /** Typing indicator; relayed to the other sockets as `typing`, never stored. */
-  z.object({ type: z.literal("typing"), active: z.boolean() }),
+  /**
+   * Typing indicator; relayed to the other sockets as `typing`, never stored. In a direct chat it carries the
+   * device's signature (`proof`, core/e2e-controls.ts), and a typing frame without one is not believed there.
+   */
+  z.object({ type: z.literal("typing"), active: z.boolean(), proof: z.optional(TypingProofSchema) }),
   ...CallClientFrames,
 ]);
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
@@ -209,7 +216,13 @@ export const ServerFrameSchema = z.discriminatedUnion("type", [
     joined: z.array(PresenceMemberSchema).check(z.maxLength(PRESENCE_PAGE_SIZE)),
     left: z.array(z.string()).check(z.maxLength(PRESENCE_PAGE_SIZE)),
   }),
-  z.object({ type: z.literal("typing"), userId: z.string(), nickname: z.string(), active: z.boolean() }),
+  z.object({
+    type: z.literal("typing"),
+    userId: z.string(),
+    nickname: z.string(),
+    active: z.boolean(),
+    proof: z.optional(TypingProofSchema),
+  }),
   z.object({ type: z.literal("pong"), at: z.optional(z.number()) }),
   /**
    * A direct chat this person has no socket in got a message (issue 32): sent on a socket of another room they

@@ -457,7 +457,9 @@ export class MeshRoom extends DurableObject<Env> {
         return;
       case "typing": {
         if (this.requests.quiet()) return;
-        const out = encodeFrame({ type: "typing", userId: me.userId, nickname: me.nickname, active: frame.active });
+        // A direct chat's typing frame carries its device's signature; the room passes it on as it came.
+        const proof = frame.proof ? { proof: frame.proof } : {};
+        const out = encodeFrame({ type: "typing", userId: me.userId, nickname: me.nickname, active: frame.active, ...proof });
         for (const other of this.sockets()) if (other !== ws) this.sendRaw(other, out);
         return;
       }

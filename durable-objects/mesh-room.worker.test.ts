@@ -265,6 +265,16 @@ describe("receipts and presence", () => {
     expect(p.members.find((m) => m.userId === a.user.id)?.nodes).toBe(2);
     sb.send({ type: "typing", active: true });
     expect(await sa.waitForType("typing")).toMatchObject({ userId: b.user.id, active: true });
+    // A direct chat's typing frame carries its device's signature (docs/protocol.md §7b): passed on as it came.
+    const proof = { device: "d".repeat(43), at: 1_700_000_000_000, sig: "s".repeat(86) };
+    sb.send({ type: "typing", active: false, proof });
+    expect(await sa.waitForType("typing", (f) => !f.active)).toEqual({
+      type: "typing",
+      userId: b.user.id,
+      nickname: expect.any(String),
+      active: false,
+      proof,
+    });
     sb.close();
     await sa.waitForPresence((f) => f.nodes === 2 && f.people === 1 && f.members.length === 1);
     sa2.close();

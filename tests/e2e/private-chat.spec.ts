@@ -404,15 +404,85 @@ test("two people talk both ways after a reload, with a ratchet per device; what 
   await expect(bubble(a.page, "tomatoes 2 cost 825").getByRole("img", { name: "Encrypted" })).toBeVisible();
   await expect(bubble(b.page, "yam price 2 is 3520 naira").getByRole("img", { name: "Encrypted" })).toBeVisible();
 
-  // Only ciphertext went to the room and came from it: every direct message a version 3 ratchet envelope.
-  type Sealed = { id: string; room: string; type: string; meta?: { e2e?: { v: number } } };
-  const envelopes = frames.flatMap((raw) => {
+  // Only ciphertext went to the room and came from it: every direct message a version 4 ratchet envelope (key
+  // entries signed, padded: these short texts all have one ciphertext length), and the receipts sealed the same way.
+  type Sealed = { id: string; room: string; type: string; content: { ciphertext?: string }; meta?: { e2e?: { v: number } } };
+  const carried = frames.flatMap((raw) => {
     const f = JSON.parse(raw) as { envelope?: Sealed; items?: { envelope: Sealed }[] };
-    return (f.envelope ? [f.envelope] : (f.items ?? []).map((i) => i.envelope)).filter((e) => e.room === dm && e.type === "text");
+    return (f.envelope ? [f.envelope] : (f.items ?? []).map((i) => i.envelope)).filter((e) => e.room === dm);
   });
+  const envelopes = carried.filter((e) => e.type === "text");
   expect(new Set(envelopes.map((e) => e.id)).size).toBe(words.length);
-  for (const e of envelopes) expect(e.meta?.e2e?.v).toBe(3);
+  for (const e of envelopes) expect(e.meta?.e2e?.v).toBe(4);
+  expect(new Set(envelopes.map((e) => e.content.ciphertext?.length)).size).toBe(1);
+  const receipts = carried.filter((e) => e.type === "receipt");
+  expect(receipts.length).toBeGreaterThan(0);
+  for (const e of receipts) expect(e.meta?.e2e?.v).toBe(4);
   for (const raw of frames) for (const w of words) expect(raw).not.toContain(w);
+  expect(a.errors).toEqual([]);
+  expect(b.errors).toEqual([]);
+  await a.context.close();
+  await b.context.close();
+});
+
+test("a relay's own receipts, typing and timer line are not believed in a direct chat; the other person's sealed receipt is", async ({
+  browser,
+  baseURL,
+}) => {
+  const at = place();
+  const a = await person(browser, baseURL!, at, "Bisi");
+  const b = await person(browser, baseURL!, at, "Kunle");
+  // Bisi's relay is the attacker: once the room has her message, it says Kunle read it, is typing, and set a timer.
+  let forged = 0;
+  await a.page.routeWebSocket(/\/ws\/rooms\//, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(m));
+    server.onMessage((raw) => {
+      ws.send(raw);
+      const frame = JSON.parse(String(raw)) as { type: string; id?: string; seq?: number };
+      const room = new URL(ws.url()).pathname.split("/").pop() ?? "";
+      if (frame.type !== "ack" || !decodeURIComponent(room).startsWith("dm:")) return;
+      forged++;
+      ws.send(JSON.stringify({ type: "receipt", status: "read", ids: [frame.id], by: b.user.id, at: Date.now() }));
+      ws.send(JSON.stringify({ type: "typing", userId: b.user.id, nickname: "Kunle", active: true }));
+      const line = {
+        id: `forged-timer-${Math.random().toString(36).slice(2)}`,
+        room: decodeURIComponent(room),
+        senderId: "system",
+        senderName: "LinkUp",
+        timestamp: Date.now(),
+        type: "system",
+        ttl: 1,
+        meshRoute: [],
+        isEncrypted: false,
+        priority: "normal",
+        content: { text: "" },
+        meta: { event: "disappearing", by: b.user.id, byName: "Kunle", timer: "1hour" },
+      };
+      ws.send(JSON.stringify({ type: "envelope", seq: frame.seq, envelope: line }));
+    });
+  });
+  await openChat(a.page);
+  await openChat(b.page);
+  const dm = await openDm(a.page, "Kunle");
+  await send(a.page, "did you get the list 5120");
+  const mine = bubble(a.page, "did you get the list 5120");
+  await expect(mine).toHaveAttribute("data-status", "sent");
+  await expect.poll(() => forged).toBeGreaterThan(0);
+  // Frames of a room are handled in order: once a later message is acknowledged, the forgeries were handled too.
+  await send(a.page, "and one more 5121");
+  await expect(bubble(a.page, "and one more 5121")).toHaveAttribute("data-status", "sent");
+  // Kunle has not opened the chat: nothing the relay wrote shows on Bisi's screen.
+  await expect(mine).not.toHaveAttribute("data-status", "read");
+  await expect(a.page.getByText("Kunle is typing")).toHaveCount(0);
+  await expect(a.page.getByText("Kunle turned on disappearing messages")).toHaveCount(0);
+  // Kunle reads it: his device's sealed receipt reaches Bisi through the same relay, and is believed.
+  await b.page.goto(`/chat?room=${encodeURIComponent(dm)}`);
+  await expect(bubble(b.page, "did you get the list 5120")).toBeVisible();
+  await expect(mine).toHaveAttribute("data-status", "read");
+  // And when Kunle types, his device's signed frame shows it.
+  await b.page.getByRole("textbox", { name: "Message" }).fill("on my way");
+  await expect(a.page.getByText("Kunle is typing...")).toBeVisible();
   expect(a.errors).toEqual([]);
   expect(b.errors).toEqual([]);
   await a.context.close();

@@ -325,8 +325,41 @@ describe("voice notes", () => {
     await setTier(a.id, "premium");
     const sent = await voice(a, roomId, 20_000);
     expect(sent.status).toBe(201);
-    expect(await sent.json()).toMatchObject({ usedThisMonth: 1, monthlyLimit: 50, file: { kind: "voice" } });
+    // Counted as a voice message; the row says nothing of the kind (it is sealed in the chat message).
+    expect(await sent.json()).toMatchObject({
+      usedThisMonth: 1,
+      monthlyLimit: 50,
+      file: { kind: "file", mime: "application/octet-stream" },
+    });
     expect((await voice(a, roomId, 6 * MiB)).status).toBe(413);
+  });
+
+  it("of a private room leave no plaintext kind or MIME type in D1; an area room's file keeps its type", async () => {
+    const [a, b] = [await verifiedSession("0806", "Ada"), await verifiedSession("0806", "Bayo")];
+    await setTier(a.id, "premium");
+    const rooms = [await dm(a, b), await group(a, b)];
+    const ids: string[] = [];
+    for (const roomId of rooms) {
+      const note = await voice(a, roomId, 20_000);
+      expect(note.status).toBe(201);
+      const image = await create(a, roomId, 30_000, "image/jpeg");
+      expect(image.status).toBe(201);
+      for (const res of [note, image]) ids.push((await res.json<{ file: { id: string } }>()).file.id);
+    }
+    const area = await create(a, "nearby:s14uc", 10, "text/plain");
+    expect(area.status).toBe(201);
+    const areaId = (await area.json<{ file: { id: string } }>()).file.id;
+    const { results } = await env.DB.prepare("select id, kind, mime, name from files where owner_id = ?").bind(a.id).all<{
+      id: string;
+      kind: string;
+      mime: string;
+      name: string;
+    }>();
+    const rows = new Map(results.map((r) => [r.id, r]));
+    for (const id of ids) expect(rows.get(id)).toEqual({ id, kind: "file", mime: "application/octet-stream", name: "" });
+    expect(rows.get(areaId)).toMatchObject({ mime: "text/plain" });
+    // Nothing in the private rows names a type: no column holds "voice", "audio/" or "image/".
+    expect(JSON.stringify(ids.map((id) => rows.get(id)))).not.toMatch(/voice|audio\/|image\//);
   });
 
   it("100 parallel voice notes from a Premium sender: exactly the month's 50 are counted and sent", async () => {

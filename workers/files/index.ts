@@ -44,6 +44,8 @@ import { requireRoomAccess } from "../rooms/rooms";
 type Bucket = Pick<AppEnv, "FILES"> & NonNullable<Parameters<typeof faultPoint>[1]>;
 
 const upgrade = { plan: "premium", trialDays: TRIAL_DAYS };
+/** The type a private room's file row keeps: the real one is sealed in the chat message (decision 074). */
+export const SEALED_MIME = "application/octet-stream";
 /** How long after its transcription a recording can still become an area room's voice note. */
 const VOICE_CLAIM_MS = 15 * 60 * 1000;
 
@@ -139,14 +141,17 @@ async function openUpload(env: Bucket, db: Db, user: User, input: CreateUpload):
   // Dying here leaves a multipart upload no row names: R2 aborts it 7 days after it began
   // (docs/decisions/055-webhooks-and-files-survive-a-crash.md); the sender's retry opens a new one.
   await faultPoint("file.opened", env);
+  // In a private room the kind and MIME type travel only in the sealed chat message (decision 074): the row keeps
+  // placeholders. The request's kind still chose the allowance above (a voice note counts as a voice message).
+  const sealed = roomKind(input.roomId) !== "nearby";
   const row = await insertFile(db, {
     id,
     ownerId: user.id,
-    kind: input.kind,
+    kind: sealed ? "file" : input.kind,
     // The name is sealed in the chat message; the server keeps none.
     name: "",
     size: input.size,
-    mime: input.mime,
+    mime: sealed ? SEALED_MIME : input.mime,
     r2Key,
     roomId: input.roomId,
     uploadId: upload.uploadId,

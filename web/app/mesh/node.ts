@@ -4,7 +4,9 @@
 // and passes the room's answers back; private rooms are sealed and opened by sealing.ts; receipts.ts keeps
 // the receipts. Envelopes are deduplicated by id, carry a TTL and collect one hop per node in meshRoute.
 import { missedCallText } from "../../../core/calls";
+import type { DisappearTimer } from "../../../core/disappearing-timers";
 import { timerLine } from "./expiry";
+import { PrivateControls, sealedControls } from "./private-controls";
 import { DEFAULT_TTL, type Envelope } from "../../../core/envelope";
 import { dmRoomId, isPrivateRoomId as isPrivateRoom, roomKind } from "../../../core/room-ids";
 import type { ClientFrame, PresenceMember, ServerFrame } from "../../../core/frames";
@@ -85,6 +87,8 @@ export class MeshNode {
   private readonly history: History;
   private readonly outbox = new Outbox();
   private readonly sealing: Sealing;
+  /** Receipts, typing and timer changes of direct chats, believed only sealed or signed (private-controls.ts). */
+  private readonly controls: PrivateControls;
   private readonly receipts: Receipts;
   private readonly local: LocalMesh;
   private readonly listeners = new Set<() => void>();
@@ -126,7 +130,8 @@ export class MeshNode {
         await this.flushOne(item);
       },
     });
-    this.receipts = new Receipts(this.history, (room, frame) => this.sendControl(room, frame));
+    this.controls = new PrivateControls({ me, hop: this.hop, kv: this.history, session: keys.session });
+    this.receipts = new Receipts(this.history, (room, frame) => this.sendReceipt(room, frame));
     this.local = new LocalMesh(
       this.tabId,
       this.hop,
@@ -451,6 +456,22 @@ export class MeshNode {
     await this.forget(item.room, [item.id]);
   }
 
+  /**
+   * A receipt leaves as a control frame, or in a direct chat as a sealed envelope through the outbox (kept by the
+   * room for every device of the sender; docs/protocol.md §7b): true once it is queued there.
+   */
+  private sendReceipt(room: string, frame: ClientFrame): boolean {
+    if (frame.type !== "receipt" || !sealedControls(room)) return this.sendControl(room, frame);
+    const envelope = this.controls.receiptEnvelope(room, frame.status, frame.ids);
+    const item: OutboxItem = { id: envelope.id, room, envelope, createdAt: envelope.timestamp };
+    this.history.seen.add(envelope.id);
+    void this.outbox
+      .put(item)
+      .then(() => this.flushOne(item))
+      .catch((e) => console.warn("mesh: receipt", e));
+    return true;
+  }
+
   /** Sends a control frame by the room socket, or through a tab that has one; false when neither is up. */
   private sendControl(room: string, frame: ClientFrame): boolean {
     const relay = this.relays.get(room);
@@ -501,13 +522,14 @@ export class MeshNode {
           }
           // One answer carries a bounded number of bytes: the rest comes by resuming from the new cursor.
           if (viaTab === null && frame.more) this.resume(room);
-          for (const r of frame.receipts) await this.receipts.received(room, [r.id], r.status);
+          // A direct chat's receipts come sealed, as envelopes; the room's plain record of them is not believed.
+          if (!sealedControls(room)) for (const r of frame.receipts) await this.receipts.received(room, [r.id], r.status);
           await this.flush(room);
           this.receipts.queueOwed(room);
         });
         break;
       case "receipt":
-        this.inOrder(room, () => this.receipts.received(room, frame.ids, frame.status));
+        if (!sealedControls(room)) this.inOrder(room, () => this.receipts.received(room, frame.ids, frame.status));
         break;
       case "presence":
       case "presence-delta": {
@@ -530,7 +552,17 @@ export class MeshNode {
         break;
       }
       case "typing":
-        if (state && frame.userId !== this.me.id) this.onTyping(state, frame.userId, frame.nickname, frame.active);
+        if (!state || frame.userId === this.me.id) break;
+        if (!sealedControls(room)) this.onTyping(state, frame.userId, frame.nickname, frame.active);
+        else
+          void this.controls
+            .typingBelieved(room, frame)
+            .then((believed) => {
+              if (!believed) return;
+              this.onTyping(state, frame.userId, frame.nickname, frame.active);
+              this.changed();
+            })
+            .catch(() => {});
         break;
       case "error":
         if (
@@ -596,7 +628,7 @@ export class MeshNode {
     await this.outbox.acknowledged(id);
     const m = await this.history.find(room, id);
     if (m?.type === "key" || !m) return;
-    const expiry = expiresAt ? { expiresAt } : {};
+    const expiry = expiresAt ? { expiresAt: await this.controls.expiryOf(room, m.timestamp, expiresAt, m.meta) } : {};
     await this.history.update({ ...m, seq, error: undefined, status: upgradeStatus(m.status, "sent"), ...expiry });
   }
 
@@ -608,7 +640,15 @@ export class MeshNode {
 
   private async receive(room: string, envelope: Envelope, seq: number) {
     if (this.history.isForgotten(envelope.id)) return;
-    if (envelope.room !== room || envelope.type === "receipt" || envelope.type === "presence") return;
+    if (envelope.room !== room || envelope.type === "presence") return;
+    if (envelope.type === "receipt") {
+      // Only a direct chat's sealed receipts come as envelopes; the other person's device sealed them.
+      if (sealedControls(room) && this.history.seen.add(envelope.id)) {
+        const receipt = this.controls.receiptOf(envelope, await this.sealing.open(envelope));
+        if (receipt) await this.receipts.received(room, receipt.ids, receipt.status);
+      }
+      return;
+    }
     if (await this.oneSos(room, envelope)) return;
     this.recordRoute(envelope.meshRoute);
     if (!this.history.seen.add(envelope.id)) {
@@ -631,7 +671,9 @@ export class MeshNode {
     const mine = envelope.senderId === this.me.id;
     // The room's missed-call entry has no content to open: its line comes from who called whom.
     const callLine = missedCallText(envelope, this.me.id);
-    const line: { text: string; meta?: Record<string, unknown> } | null = callLine !== null ? { text: callLine } : timerLine(envelope);
+    // A direct chat's timer changes come sealed from a member's device: the server's plain line is not believed there.
+    const serverLine = sealedControls(room) ? null : timerLine(envelope);
+    const line: { text: string; meta?: Record<string, unknown> } | null = callLine !== null ? { text: callLine } : serverLine;
     const result = line ?? (await this.sealing.open(envelope));
     if (result && "refused" in result) {
       // Forged, rewritten, replayed or plain text in a private room: never shown, never acknowledged.
@@ -639,6 +681,10 @@ export class MeshNode {
       return;
     }
     const opened = result;
+    if (opened && sealedControls(room) && (await this.controls.timerOpened(room, envelope, opened.meta)) === false) {
+      console.warn("mesh: refused a timer change announced in someone else's name");
+      return;
+    }
     const text = opened?.text ?? null;
     const message: StoredMessage = {
       id: envelope.id,
@@ -657,7 +703,7 @@ export class MeshNode {
       priority: envelope.priority,
       isAI: envelope.type === "ai" || undefined,
       meta: opened?.meta,
-      expiresAt: envelope.expiresAt,
+      expiresAt: await this.controls.expiryOf(room, envelope.timestamp, envelope.expiresAt, opened?.meta),
       // Group messages may wait for their sender key; a direct message this device cannot open never will.
       pending: opened === null && roomKind(envelope.room) === "group" ? envelope : undefined,
     };
@@ -704,9 +750,28 @@ export class MeshNode {
     if (room) this.sendControl(room, { type: "ping", at: Date.now(), presence: true });
   }
 
-  /** Tells the room I am typing (relayed live, never stored). */
+  /** Tells the room I am typing (relayed live, never stored); in a direct chat signed by this device. */
   typing(room: string, active: boolean) {
-    this.sendControl(room, { type: "typing", active });
+    if (!sealedControls(room)) {
+      this.sendControl(room, { type: "typing", active });
+      return;
+    }
+    void this.controls
+      .typingProof(room, active)
+      .then((proof) => this.sendControl(room, { type: "typing", active, proof }))
+      .catch((e) => console.warn("mesh: typing", e));
+  }
+
+  /**
+   * Announces a direct chat's new timer to its members, sealed from this device (the room's own line is not
+   * believed there): the line both people see, and the timer their devices hold the room's expiries to.
+   */
+  async announceTimer(room: string, timer: DisappearTimer): Promise<void> {
+    if (!sealedControls(room)) return;
+    const message = await this.send(room, "", {
+      meta: { event: "disappearing", by: this.me.id, byName: this.me.nickname.slice(0, 60), timer },
+    });
+    await this.controls.recordTimer(room, message.timestamp, timer);
   }
   private recordRoute(route: string[]) {
     for (let i = 1; i < route.length; i++) {

@@ -6,6 +6,7 @@ import { Link } from "react-router";
 import { DISAPPEAR_MS, type DisappearTimer, isDisappearingMeta, isDisappearTimer } from "../../../../core/disappearing-timers";
 import { apiRequest } from "../../../../core/http";
 import { useT } from "../../i18n";
+import { currentMeshNode } from "../../mesh/current";
 import { TIMER_LABELS } from "./timer-labels";
 
 const TIMERS = Object.keys(DISAPPEAR_MS) as DisappearTimer[];
@@ -60,7 +61,9 @@ export function DisappearingControl({ roomId, team = false }: { roomId: string; 
             const chosen = new FormData(e.currentTarget).get("timer");
             if (!isDisappearTimer(chosen)) return;
             apiRequest<{ timer: DisappearTimer }>("PUT", path, { timer: chosen })
-              .then((a) => {
+              // A direct chat believes only the change a member's device seals (docs/protocol.md §7b).
+              .then(async (a) => {
+                await currentMeshNode()?.announceTimer(roomId, a.timer);
                 setTimer(a.timer);
                 setStatus(t("dis.saved"));
               })

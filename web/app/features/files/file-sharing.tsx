@@ -140,7 +140,7 @@ export function FileSharingScreen({ user, files, rooms }: Props) {
                 <li key={f.id} className="card">
                   <p>
                     <strong>{f.ownerId === user.id ? t("files.sentLabel") : t("files.received")}</strong> · {roomName(f.roomId)} ·{" "}
-                    {formatFileSize(f.size)} · {f.mime} ·{" "}
+                    {formatFileSize(f.size)} · {message?.mime ?? f.mime} ·{" "}
                     {f.state === "ready" ? t("files.downloads", { count: f.downloadCount }) : t("files.unfinished")} ·{" "}
                     <time dateTime={new Date(f.createdAt).toISOString()}>{formatDate(f.createdAt, t.tag)}</time>
                   </p>

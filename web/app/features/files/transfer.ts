@@ -12,6 +12,7 @@ import {
   type UploadedPart,
 } from "../../../../core/files";
 import { apiRequest, HttpError } from "../../../../core/http";
+import { isPrivateRoomId } from "../../../../core/room-ids";
 import { finishTransfer, startTransfer, updateTransfer } from "./transfers";
 
 /** How long a sender keeps trying one part over a bad connection before the file fails. */
@@ -99,7 +100,8 @@ export async function uploadFile(
     roomId,
     size: file.size,
     chunkCount,
-    mime,
+    // A private room's server never learns the type: it travels in the sealed message (decision 074).
+    mime: isPrivateRoomId(roomId) ? "application/octet-stream" : mime,
     kind: opts.kind ?? "file",
     voiceId: opts.voiceId,
   });
