@@ -95,7 +95,7 @@ export async function clearCaches(): Promise<number> {
  * the outbox is empty or `waitMs` has passed.
  */
 export async function syncNow(me: Me, waitMs = 15_000): Promise<number> {
-  const [{ meshNode }, db] = await Promise.all([import("../../mesh/node"), import("../../mesh/db")]);
+  const [{ meshNode }, db] = await Promise.all([import("../../mesh/tab-node"), import("../../mesh/db")]);
   const node = meshNode(me);
   const rooms = new Set((await db.outboxFor()).map((i) => i.room));
   await Promise.all([...rooms].map((room) => node.open(room)));
