@@ -3,7 +3,7 @@
 // Worker and the room parse with, so zod stays out of the chat's first load.
 import type { SETTINGS_OPTIONS } from "./constants";
 
-/** The spec's auto-delete choices (part 1 §9) are the timers a chat may have; "never" is off. */
+/** The auto-delete choices (docs/product/settings-and-notifications.md) are the timers a chat may have; "never" is off. */
 export type DisappearTimer = (typeof SETTINGS_OPTIONS.autoDelete)[number];
 
 const HOUR = 3600 * 1000;

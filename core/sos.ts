@@ -21,7 +21,7 @@ export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export const NOTIFICATION_PRIORITIES = ["critical", "high", "medium", "low"] as const;
 export type NotificationPriority = (typeof NOTIFICATION_PRIORITIES)[number];
 
-/** Spec part 2 §3: marketUpdates and quietHours default off, the rest on; quiet 22:00 to 07:00. */
+/** docs/product/settings-and-notifications.md: marketUpdates and quietHours default off, the rest on; quiet 22:00 to 07:00. */
 export const DEFAULT_NOTIFICATION_PREFS = {
   messages: true,
   emergencyAlerts: true,

@@ -191,7 +191,7 @@ describe("limits per tier, counted by UTC date", () => {
 });
 
 describe("POST /api/ai/translate", () => {
-  it("answers the spec's Translation result, with languages by name or code in any case", async () => {
+  it("answers a translation result, with languages by name or code in any case", async () => {
     const { cookie } = await anonymousSession();
     const res = await call("/api/ai/translate", {
       method: "POST",
@@ -352,7 +352,7 @@ describe("support bot", () => {
     expect(body).not.toHaveProperty("confidence");
   });
 
-  it("answers prices from the spec", async () => {
+  it("answers the seeded market prices", async () => {
     const body = await (await ask({ message: "what is the price of premium" })).json<{ response: string }>();
     expect(body.response).toContain("₦2,500 a month");
     expect(body.response).toContain("7-day free trial");

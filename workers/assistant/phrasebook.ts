@@ -1,4 +1,4 @@
-// The offline phrasebook: common phrases in the spec's seven translation languages (spec part 1 §9) and Nigerian
+// The offline phrasebook: common phrases in the seven translation languages (docs/product/assistant.md) and Nigerian
 // Pidgin (docs/decisions/062). Written by the team, not yet by native speakers (docs/i18n-review.md).
 // Any direction works: a phrase is looked up in every language and answered in the target one.
 import { LANGUAGES, type LanguageCode } from "../../core/ai-command";

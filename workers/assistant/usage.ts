@@ -1,4 +1,4 @@
-// Per-user daily limits of spec part 1 §5, counted in usage_daily by UTC date (a new date is a new count).
+// Per-user daily limits (docs/product/plans-and-limits.md), counted in usage_daily by UTC date (a new date is a new count).
 import { TIER_LIMITS, type Tier } from "../../core/constants";
 import type { Db } from "../../db";
 import {

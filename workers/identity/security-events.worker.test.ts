@@ -1,4 +1,4 @@
-// Security events and the security score (issue 15, spec part 2): events are written where the thing happens,
+// Security events and the security score (issue 15, docs/product/security.md): events are written where the thing happens,
 // the score follows the account's stored state, and the overview lists only the newest 4 events.
 import { env } from "cloudflare:test";
 import * as OTPAuth from "otpauth";

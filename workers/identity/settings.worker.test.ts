@@ -1,4 +1,4 @@
-// Profile and settings live on the server (spec part 1 §3 'Settings fields', §9 defaults): saved with
+// Profile and settings live on the server (docs/product/settings-and-notifications.md): saved with
 // PATCH /api/me, read back with GET /api/me, kept across sign-out and sign-in on another device.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -53,7 +53,7 @@ const ALL_SETTINGS = {
 };
 
 describe("settings", () => {
-  it("start with the spec's defaults", async () => {
+  it("start with the product's defaults", async () => {
     const { cookie } = await anonymousSession();
     const { user } = await (await me(cookie)).json<MeBody>();
     expect(user.settings).toEqual({
@@ -79,7 +79,7 @@ describe("settings", () => {
     expect(user).toMatchObject({ nickname: "Efe", locationText: "Warri", settings: ALL_SETTINGS });
   });
 
-  it("refuses values outside the spec's options", async () => {
+  it("refuses values outside the offered options", async () => {
     const { cookie } = await anonymousSession();
     for (const bad of [
       { language: "klingon" },

@@ -186,7 +186,7 @@ describe("POST /api/auth/register", () => {
 });
 
 describe("code rules", () => {
-  it("refuses a code that is not 6 digits with the spec's text", async () => {
+  it("refuses a code that is not 6 digits with the product's text", async () => {
     const { cookie } = await anonymousSession();
     const phone = newPhone();
     await register(cookie, phone.local);
