@@ -6,7 +6,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOTS = ["core", "db", "workers", "durable-objects", "web", "tests", "bench", "scripts"];
-const TOP_FILES = ["wrangler.toml", "vite.config.ts", "vitest.unit.config.ts", "vitest.workers.config.ts", "react-router.config.ts", "drizzle.config.ts"];
+const TOP_FILES = [
+  "wrangler.toml",
+  "vite.config.ts",
+  "vitest.unit.config.ts",
+  "vitest.workers.config.ts",
+  "react-router.config.ts",
+  "drizzle.config.ts",
+];
 const SKIP = new Set(["node_modules", "build", ".react-router", ".wrangler", ".out", "test-results", "playwright-report"]);
 const SOURCE = /\.(?:ts|tsx|mts|js|mjs|cjs|css|sql|toml|sh)$/;
 
@@ -21,7 +28,7 @@ function sources(dir: string, out: string[] = []): string[] {
 }
 
 /** The comment on a line: a whole comment line, or what follows ` // ` after code (not a URL's `//`). */
-export function commentOf(line: string): string | null {
+function commentOf(line: string): string | null {
   const trimmed = line.trim();
   if (/^(?:\/\/|\/\*|\*|#|--)/.test(trimmed)) return trimmed;
   const trailing = line.match(/(?<![:"'`\w])\/\/\s.*$/);
@@ -35,7 +42,7 @@ const OUTSIDE: [string, RegExp][] = [
 ];
 
 /** What a comment cites that a reader cannot open here, or a docs/ file that does not exist. */
-export function badCitations(comment: string, docExists: (path: string) => boolean): string[] {
+function badCitations(comment: string, docExists: (path: string) => boolean): string[] {
   const found = OUTSIDE.filter(([, pattern]) => pattern.test(comment)).map(([what]) => what);
   for (const m of comment.matchAll(/\bdocs\/[\w./-]*\w\.md\b/g)) if (!docExists(m[0])) found.push(`${m[0]} (missing)`);
   return found;

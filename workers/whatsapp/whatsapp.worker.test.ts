@@ -13,6 +13,7 @@ import { adminSession, anonymousSession, call, fakeTwilio, ORIGIN, setBanned } f
 import { userForPhone } from "../channels";
 import type { AppEnv } from "../env";
 import { createServer } from "../server";
+import { until } from "../../tests/workers/until";
 
 const db = createDb(env);
 const TOKEN = "test-twilio-auth-token";
@@ -59,11 +60,6 @@ async function outboxTo(phone: string) {
   const { messages } = (await res.json()) as { messages: { to: string; channel: string; body: string }[] };
   return messages.filter((m) => m.to === phone);
 }
-
-const waitFor = async (check: () => Promise<boolean>, ms = 3000) => {
-  const end = Date.now() + ms;
-  while (!(await check()) && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
-};
 
 const channelRow = (phone: string) => db.select().from(phoneChannels).where(eq(phoneChannels.phone, phone)).get();
 
@@ -237,7 +233,7 @@ describe("a suspended phone", () => {
     expect((await send(phone, { Latitude: "9.0765", Longitude: "7.3986", Address: "Wuse Market, Abuja" })).reply).toBe(
       "🚨 Sending your SOS now. In danger? Call 112 or 199.",
     );
-    await waitFor(async () => (await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id))).length === 1);
+    await until(async () => (await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id))).length === 1);
     expect(await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id))).toHaveLength(1);
     expect((await send(phone, { Body: "STOP" })).reply).toMatch(/^You will get no more messages/);
     expect((await send(phone, { Body: "START" })).reply).toMatch(/^Welcome back/);
@@ -257,7 +253,7 @@ describe("SOS over WhatsApp", () => {
     // Sharing the location sends the waiting SOS at once.
     const shared = await send(phone, { Latitude: "9.0765", Longitude: "7.3986", Address: "Wuse Market, Abuja" });
     expect(shared.reply).toBe("🚨 Sending your SOS now. In danger? Call 112 or 199.");
-    await waitFor(async () => (await outboxTo(phone)).some((m) => m.body.startsWith("✅ SOS sent")));
+    await until(async () => (await outboxTo(phone)).some((m) => m.body.startsWith("✅ SOS sent")));
     const later = (await outboxTo(phone)).find((m) => m.body.startsWith("✅ SOS sent"));
     expect(later).toMatchObject({ channel: "whatsapp" });
     expect(later?.body).toMatch(/Nearby with LinkUp open or by push alert: \d+\. Contacts reached: 0\./);
@@ -275,7 +271,7 @@ describe("SOS over WhatsApp", () => {
     );
     // With a shared location, SOS goes at once.
     expect((await send(phone, { Body: "SOS robbers at the gate" })).reply).toBe("🚨 Sending your SOS now. In danger? Call 112 or 199.");
-    await waitFor(async () => (await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id))).length === 2);
+    await until(async () => (await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id))).length === 2);
     const rows = await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id));
     expect(rows.map((r) => r.emergencyType).sort()).toEqual(["fire", "security"]);
   });
