@@ -6,7 +6,6 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../core/ids";
 import { PRICE_REPORT_POINTS, PRICE_REPORTS_PER_DAY, PRICE_REPORTS_REWARDED_PER_DAY } from "../../core/price-reports";
-import { paramsFromForm, twilioSignature } from "../../core/whatsapp-signature";
 import { createDb } from "../../db";
 import { prunePriceReports } from "../../db/queries/retention";
 import { auditLog, pointEvents, priceReports } from "../../db/schema";
@@ -17,6 +16,7 @@ import type { AppEnv } from "../env";
 import { inProcessApi } from "../in-process-api";
 import { createServer } from "../server";
 import { itemsInQuestion, reportPrice } from ".";
+import { whatsappMessage } from "../../tests/workers/whatsapp";
 
 const db = createDb(env);
 let n = 0;
@@ -25,28 +25,9 @@ const report = (cookie: string, json: Record<string, unknown>) => call("/api/mar
 const DAY = 86_400_000;
 
 async function whatsapp(phone: string, Body: string) {
-  const url = `${ORIGIN}/webhooks/whatsapp`;
-  const form = new URLSearchParams({
-    MessageSid: `SM${newId(12)}`,
-    AccountSid: "AC00000000000000000000000000000000",
-    From: `whatsapp:${phone}`,
-    To: "whatsapp:+14155238886",
-    NumMedia: "0",
-    Body,
-  });
-  const signature = await twilioSignature("test-twilio-auth-token", url, paramsFromForm(form));
-  const res = await SELF.fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signature },
-    body: form,
-  });
-  expect(res.status).toBe(200);
-  const xml = await res.text();
-  return (/<Message>([\s\S]*)<\/Message>/.exec(xml)?.[1] ?? "")
-    .replace(/&apos;/g, "'")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&amp;/g, "&");
+  const answer = await whatsappMessage(phone, { Body });
+  expect(answer.status).toBe(200);
+  return answer.reply ?? "";
 }
 
 async function dial(phone: string, text: string, sessionId = `ATUid_${newId(8)}`) {

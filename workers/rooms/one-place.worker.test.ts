@@ -3,10 +3,10 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../core/ids";
-import { paramsFromForm, twilioSignature } from "../../core/whatsapp-signature";
 import { anonymousSession, call, ORIGIN } from "../../tests/workers/helpers";
 import { mustOpen } from "../../tests/workers/room-socket";
 import { until } from "../../tests/workers/until";
+import { whatsappMessage } from "../../tests/workers/whatsapp";
 
 let n = 0;
 // 0903 is a real Nigerian mobile prefix; the time only fills the subscriber digits (0900… is not a valid number).
@@ -56,23 +56,7 @@ describe("one town, one area room on every channel", () => {
     expect(sos).toHaveLength(1);
 
     // WhatsApp: an SOS naming the town, with no location shared.
-    const form = new URLSearchParams({
-      MessageSid: `SM${newId(12)}`,
-      AccountSid: "AC00000000000000000000000000000000",
-      From: `whatsapp:${newPhone()}`,
-      To: "whatsapp:+14155238886",
-      NumMedia: "0",
-      Body: "SOS fire near Lagos market",
-    });
-    const url = `${ORIGIN}/webhooks/whatsapp`;
-    const wa = await SELF.fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        "x-twilio-signature": await twilioSignature("test-twilio-auth-token", url, paramsFromForm(form)),
-      },
-      body: form,
-    });
+    const wa = await whatsappMessage(newPhone(), { Body: "SOS fire near Lagos market" });
     expect(wa.status).toBe(200);
     await until(() => sos.length >= 2);
     expect(sos).toHaveLength(2);

@@ -5,55 +5,25 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloud
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { encodeGeohash } from "../../core/geohash";
-import { newId } from "../../core/ids";
-import { paramsFromForm, twilioSignature } from "../../core/whatsapp-signature";
 import { createDb } from "../../db";
 import { emergencyBroadcasts, outboundMessages, phoneChannels, usageDaily, users } from "../../db/schema";
-import { adminSession, anonymousSession, call, fakeTwilio, ORIGIN, setBanned } from "../../tests/workers/helpers";
+import { adminSession, anonymousSession, call, fakeTwilio, setBanned } from "../../tests/workers/helpers";
 import { userForPhone } from "../channels";
 import type { AppEnv } from "../env";
 import { createServer } from "../server";
 import { until } from "../../tests/workers/until";
+import {
+  signWhatsapp as signed,
+  TWILIO_TEST_TOKEN as TOKEN,
+  whatsappForm as fields,
+  whatsappMessage as send,
+  WHATSAPP_URL as URL_,
+} from "../../tests/workers/whatsapp";
 
 const db = createDb(env);
-const TOKEN = "test-twilio-auth-token";
-const URL_ = `${ORIGIN}/webhooks/whatsapp`;
 let n = 0;
 // 0813 is a mobile range throughout (core/phone.ts accepts only valid mobile numbers).
 const newPhone = () => `+234813${String(Date.now() % 1e5).padStart(5, "0")}${String(n++).padStart(2, "0")}`;
-
-function fields(phone: string, extra: Record<string, string>) {
-  return new URLSearchParams({
-    MessageSid: `SM${newId(12)}`,
-    AccountSid: "AC00000000000000000000000000000000",
-    From: `whatsapp:${phone}`,
-    To: "whatsapp:+14155238886",
-    NumMedia: "0",
-    Body: "",
-    ...extra,
-  });
-}
-
-async function signed(form: URLSearchParams, url = URL_) {
-  return twilioSignature(TOKEN, url, paramsFromForm(form));
-}
-
-async function send(phone: string, extra: Record<string, string>) {
-  const form = fields(phone, extra);
-  const res = await SELF.fetch(URL_, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": await signed(form) },
-    body: form,
-  });
-  const xml = await res.text();
-  const reply = /<Message>([\s\S]*)<\/Message>/.exec(xml)?.[1] ?? null;
-  return {
-    status: res.status,
-    type: res.headers.get("content-type"),
-    xml,
-    reply: reply?.replace(/&apos;/g, "'").replace(/&amp;/g, "&") ?? null,
-  };
-}
 
 async function outboxTo(phone: string) {
   const res = await call("/api/dev/outbox?limit=200");
