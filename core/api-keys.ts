@@ -45,14 +45,6 @@ export interface CreatedApiKey extends ApiKeySummary {
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
-/** The wording of the limits as the rate-limit table puts it (docs/product/plans-and-limits.md). */
-export function apiLimitText(tier: Tier): string {
-  const calls = API_DAILY_CALLS[tier];
-  const devices = API_DEVICES[tier];
-  if (calls === null) return "unlimited";
-  return `${fmt(calls)} calls/day${devices === null ? ", unlimited devices" : ` and up to ${devices} devices`}`;
-}
-
 export function dailyLimitReached(tier: Tier): string {
   const calls = API_DAILY_CALLS[tier];
   const upgrade = tier === "free" ? ` Upgrade to Premium for ${fmt(API_DAILY_CALLS.premium ?? 0)} calls/day.` : "";

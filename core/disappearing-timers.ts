@@ -44,11 +44,3 @@ export function isDisappearingMeta(v: unknown): v is DisappearingMeta {
 export function isExpired(message: { expiresAt?: number | null }, now: number): boolean {
   return typeof message.expiresAt === "number" && message.expiresAt <= now;
 }
-
-/** The earliest expiry still to come among these messages, or null. */
-export function nextExpiry(messages: Iterable<{ expiresAt?: number | null }>, now: number): number | null {
-  let next: number | null = null;
-  for (const m of messages)
-    if (typeof m.expiresAt === "number" && m.expiresAt > now && (next === null || m.expiresAt < next)) next = m.expiresAt;
-  return next;
-}

@@ -2,7 +2,6 @@
 import { TIER_LIMITS, type Tier } from "../../core/constants";
 import type { Db } from "../../db";
 import {
-  addVoiceMessage,
   giveBackUsage,
   giveBackVoiceMessage,
   takeUsage,
@@ -56,10 +55,6 @@ export async function readUsage(db: Db, userId: string, now: Date = new Date()) 
 /** Voice messages are counted per UTC calendar month: the sum of the month's daily rows. */
 export async function voiceMessagesThisMonth(db: Db, userId: string, now: Date = new Date()): Promise<number> {
   return voiceMessagesInMonth(db, userId, utcDate(now).slice(0, 7));
-}
-
-export async function countVoiceMessage(db: Db, userId: string, now: Date = new Date()): Promise<void> {
-  await addVoiceMessage(db, userId, utcDate(now));
 }
 
 /** Takes one of the month's voice messages under `limit` in one conditional write; whether it was taken. */

@@ -94,11 +94,6 @@ export async function sendVoiceMessage(audio: Blob, room?: string): Promise<Voic
   return { kind: "error", error: typeof body.error === "string" ? body.error : `${res.status}: ${res.statusText}` };
 }
 
-/** Upsell in chat (docs/product/plans-and-limits.md): after 2 s when today's AI commands are 8 or more and a multiple of 4. */
-export function shouldShowUpsell(aiCommandsToday: number | undefined): boolean {
-  return typeof aiCommandsToday === "number" && aiCommandsToday >= 8 && aiCommandsToday % 4 === 0;
-}
-export const UPSELL_DELAY_MS = 2000;
 
 /** Asks again for the transcript of a voice message recorded while the online assistant was unreachable. */
 export async function retryTranscript(id: string): Promise<string | null> {
