@@ -1,6 +1,6 @@
 // Message requests in two real browsers (docs/decisions/050-consent-before-a-stranger-reaches-you.md): a stranger's
 // direct chat waits in the recipient's chat list with Accept, Decline and Block; accepting lets the chat go both ways.
-import { expect, test } from "./fixtures";
+import { acceptCookies, expect, test } from "./fixtures";
 import { bubble, openChat, person, send } from "./people";
 
 test("a stranger's direct chat is a request: it shows with Accept, and accepting lets the chat go both ways", async ({
