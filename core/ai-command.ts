@@ -21,8 +21,8 @@ import {
 export const AI_PREFIX = "@ai ";
 
 /**
- * The translation languages: the product's seven by ISO 639-1 code (docs/product/assistant.md), and Nigerian Pidgin (ISO 639-3 "pcm"), a language
- * LinkUp's screens speak, so its readers can translate to it as to the others (issue 32; docs/decisions/062).
+ * The translation languages (docs/product/assistant.md): the product's seven by ISO 639-1 code, and Nigerian
+ * Pidgin (ISO 639-3 "pcm"), a language LinkUp's screens speak, so its readers can translate to it as to the others (issue 32; docs/decisions/062).
  */
 export const LANGUAGES = {
   en: "English",

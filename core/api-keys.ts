@@ -1,5 +1,5 @@
-// API keys for the public API (docs/product/plans-and-limits.md, the public API): calls per person per day (over all their keys) and keys ("devices")
-// per person, by tier. See docs/decisions/032-public-api-and-keys.md.
+// API keys for the public API (docs/product/plans-and-limits.md, the public API): calls per person per day (over
+// all their keys) and keys ("devices") per person, by tier. See docs/decisions/032-public-api-and-keys.md.
 import { z } from "zod";
 import type { Tier } from "./constants";
 

@@ -1,4 +1,5 @@
-// Business constants (docs/product/plans-and-limits.md, docs/product/settings-and-notifications.md). Screens and servers read them from here.
+// Business constants (docs/product/plans-and-limits.md, docs/product/settings-and-notifications.md). Screens and
+// servers read them from here.
 
 export const PRODUCT = "LinkUp";
 export const STORAGE_PREFIX = "linkup";

@@ -15,7 +15,10 @@ export const RegisterSchema = z.object({
 });
 export type RegisterInput = z.infer<typeof RegisterSchema>;
 
-/** POST /api/auth/verify. The code is checked for its 6 digits by the domain, to answer with the product's text (docs/product/identity.md). */
+/**
+ * POST /api/auth/verify. The code is checked for its 6 digits by the domain, to answer with the product's text
+ * (docs/product/identity.md).
+ */
 export const VerifySchema = z.object({
   phoneNumber: z.string().max(40),
   code: z.string().max(20),

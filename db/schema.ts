@@ -1,6 +1,6 @@
 // One drizzle schema for D1 and libSQL. snake_case columns; names the admin console queries are fixed
-// (docs/product/admin-and-analytics.md): users(created_at, subscription_tier), emergency_broadcasts(broadcasted_at). Messages and connections are
-// no longer rows here: the rooms keep them (docs/decisions/056-the-room-is-the-record-of-its-messages.md).
+// (docs/product/admin-and-analytics.md): users(created_at, subscription_tier), emergency_broadcasts(broadcasted_at).
+// Messages and connections are no longer rows here: the rooms keep them (docs/decisions/056-the-room-is-the-record-of-its-messages.md).
 import { sql } from "drizzle-orm";
 import { foreignKey, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { SETTINGS_DEFAULTS } from "../core/constants";

@@ -187,7 +187,10 @@ export async function personalMetrics(db: Db, userId: string, range: Range, now 
   };
 }
 
-/** The assistant usage figures (docs/product/admin-and-analytics.md); LinkUp has no smart-reply counting or network optimisation, so those are null. */
+/**
+ * The assistant usage figures (docs/product/admin-and-analytics.md); LinkUp has no smart-reply counting or network
+ * optimisation, so those are null.
+ */
 export async function aiUsage(db: Db, range: Range, now = new Date()) {
   const w = window(range, now);
   const [translations, emergencyDetection, marketAnalysis, questions, weather] = await Promise.all([

@@ -1,14 +1,7 @@
 // Per-user daily limits (docs/product/plans-and-limits.md), counted in usage_daily by UTC date (a new date is a new count).
 import { TIER_LIMITS, type Tier } from "../../core/constants";
 import type { Db } from "../../db";
-import {
-  giveBackUsage,
-  giveBackVoiceMessage,
-  takeUsage,
-  takeVoiceMessage,
-  usageOn,
-  voiceMessagesInMonth,
-} from "../../db/queries/usage";
+import { giveBackUsage, giveBackVoiceMessage, takeUsage, takeVoiceMessage, usageOn, voiceMessagesInMonth } from "../../db/queries/usage";
 
 export function utcDate(now: Date = new Date()): string {
   return now.toISOString().slice(0, 10);

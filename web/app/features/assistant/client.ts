@@ -94,7 +94,6 @@ export async function sendVoiceMessage(audio: Blob, room?: string): Promise<Voic
   return { kind: "error", error: typeof body.error === "string" ? body.error : `${res.status}: ${res.statusText}` };
 }
 
-
 /** Asks again for the transcript of a voice message recorded while the online assistant was unreachable. */
 export async function retryTranscript(id: string): Promise<string | null> {
   try {

@@ -69,8 +69,8 @@ export async function readDevice(userId: string | null): Promise<DeviceState> {
 export type HealthLabel = "excellent" | "good" | "fair" | "poor";
 
 /**
- * The cache health score (docs/product/admin-and-analytics.md): 30 for an active worker, 25 for cached items, 25 for the app's data kept on the device
- * (the "memory cache"; here the chat history in IndexedDB), 20 online.
+ * The cache health score (docs/product/admin-and-analytics.md): 30 for an active worker, 25 for cached items, 25
+ * for the app's data kept on the device (the "memory cache"; here the chat history in IndexedDB), 20 online.
  */
 export function healthScore(d: DeviceState): { score: number; label: HealthLabel } {
   const score =
