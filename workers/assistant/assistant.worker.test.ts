@@ -305,12 +305,14 @@ describe("provider fallback (Workers AI faked at the binding)", () => {
 
 describe("POST /api/ai/smart-replies", () => {
   it("needs a verified phone and answers a list of { id, text }, with no confidence figure nobody measured", async () => {
-    const { cookie } = await anonymousSession();
+    const anonymous = await anonymousSession();
     const json = { message: "Are you coming to the market tomorrow?" };
-    const refused = await call("/api/ai/smart-replies", { method: "POST", cookie, json });
+    const refused = await call("/api/ai/smart-replies", { method: "POST", cookie: anonymous.cookie, json });
     expect(refused.status).toBe(403);
-    // The same browser proves a phone.
-    expect((await signInByCode("08030000001", { cookie })).status).toBe(200);
+    // The same browser proves a phone (and is given a new session cookie for it).
+    const verified = await signInByCode("08030000001", { cookie: anonymous.cookie });
+    expect(verified.status).toBe(200);
+    const { cookie } = verified;
     const res = await call("/api/ai/smart-replies", { method: "POST", cookie, json });
     expect(res.status).toBe(200);
     const replies = await res.json<{ id: string; text: string }[]>();
