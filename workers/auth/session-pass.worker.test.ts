@@ -5,16 +5,14 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { checkPass, PASS_TTL_MS, signPass } from "../../core/session-pass";
-import { queryCounts } from "../../db/query-count";
 import { adminSession, anonymousSession, call, ORIGIN, signInByCode, verifiedSession } from "../../tests/workers/helpers";
 import type { AppEnv } from "../env";
 import { inProcessApi } from "../in-process-api";
 import { createServer } from "../server";
 import { PASS_COOKIE } from "./session-pass";
 import { sessionHash } from "./session";
+import { bareCtx, countedEnv, statementsOf } from "../../tests/workers/statements";
 
-const counted = { ...env, QUERY_COUNT: "1" } as unknown as AppEnv;
-const ctx = { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
 // A page like /chat: the root loader asks /api/me, the route's loader /api/rooms (web/app/routes/chat.tsx).
 const server = createServer(async (request, pageEnv, pageCtx) => {
   const api = inProcessApi(server.fetch, request, pageEnv, pageCtx);
@@ -23,13 +21,12 @@ const server = createServer(async (request, pageEnv, pageCtx) => {
 });
 
 async function cost(run: () => Promise<unknown>) {
-  const before = queryCounts();
-  await run();
-  const after = queryCounts();
-  return after.reads + after.writes - before.reads - before.writes;
+  const { reads, writes } = await statementsOf(run);
+  return reads + writes;
 }
 
-const get = async (path: string, cookie: string) => server.fetch(new Request(`${ORIGIN}${path}`, { headers: { cookie } }), counted, ctx);
+const get = async (path: string, cookie: string) =>
+  server.fetch(new Request(`${ORIGIN}${path}`, { headers: { cookie } }), countedEnv, bareCtx);
 
 /** The pass an answer sets ("" when it clears it, undefined when it leaves it). */
 function passOf(res: Response): string | undefined {
