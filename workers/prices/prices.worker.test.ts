@@ -312,7 +312,7 @@ describe("what a report and a look cost in D1 statements", () => {
     const people = await Promise.all([1, 2, 3, 4, 5, 6].map(() => verifiedSession("0802")));
     for (const p of people.slice(0, 5)) await report(p.cookie, { item: "sorghum", unit: "bag", priceNgn: 38_000, market: "Dawanau" });
     const page = new Request(`${ORIGIN}/market-prices`, { method: "POST", headers: { cookie: people[5].cookie, origin: ORIGIN } });
-    const api = inProcessApi(server.fetch, page, countedEnv, ctx);
+    const api = inProcessApi(server.fetch, page, countedEnv, bareCtx);
     const send = () =>
       api("/api/market/reports", {
         method: "POST",
