@@ -128,12 +128,17 @@ export function e164Of(phone: string): string {
   return phone.startsWith("0") ? `+234${phone.slice(1)}` : phone;
 }
 
-/** The last 6-digit code the dev outbox holds for a phone. */
-export async function latestCode(phone: string): Promise<string> {
+/** The text of the last message the dev outbox holds for a phone, if any. */
+export async function lastMessageTo(phone: string): Promise<string | undefined> {
   const row = await env.DB.prepare('select body from outbound_messages where "to" = ? order by created_at desc, rowid desc limit 1')
     .bind(e164Of(phone))
     .first<{ body: string }>();
-  const code = row?.body.match(/\b(\d{6})\b/)?.[1];
+  return row?.body;
+}
+
+/** The last 6-digit code the dev outbox holds for a phone. */
+export async function latestCode(phone: string): Promise<string> {
+  const code = (await lastMessageTo(phone))?.match(/\b(\d{6})\b/)?.[1];
   if (!code) throw new Error(`no code in the outbox for ${phone}`);
   return code;
 }
