@@ -1,4 +1,4 @@
-// Inputs of the staff desk and the admin console (spec part 2, admin dashboard).
+// Inputs of the staff desk and the admin console (docs/product/admin-and-analytics.md).
 import { z } from "zod";
 import { REPORT_REASONS } from "./report-reasons";
 
@@ -11,11 +11,11 @@ export const SupportStaffSchema = z.object({ staffId: z.string().trim().min(1).m
 /** Find a person by phone (any written form) or by a piece of the nickname. */
 export const FindPeopleQuerySchema = z.object({ q: z.string().trim().min(2).max(64) });
 
-/** The console's one statement (POST /api/admin/sql, spec part 2: field `query`). */
+/** The console's one statement (POST /api/admin/sql, field `query`; docs/product/admin-and-analytics.md). */
 export const ConsoleQuerySchema = z.object({ query: z.string().min(1).max(2000) });
 
 /**
- * The spec's quick queries, over the tables it names (users, emergency_broadcasts). Messages and connections are
+ * The console's quick queries, over users and emergency_broadcasts (docs/product/admin-and-analytics.md). Messages and connections are
  * no longer D1 rows: their figures come from the rooms' batches, the hourly roll-up and room_presence
  * (docs/decisions/056-the-room-is-the-record-of-its-messages.md).
  */
@@ -74,7 +74,7 @@ export function priceOrigin(row: { source: string; updatedAt: Date }): string {
 }
 
 const day = z.iso.date();
-/** Staff set one market price (spec: the assistant's market prices), with its source and the day it was seen. */
+/** Staff set one market price (docs/product/assistant.md), with its source and the day it was seen. */
 export const MarketPriceSchema = z.object({
   commodity: z.string().trim().min(2).max(60),
   market: z.string().trim().min(2).max(80),
@@ -86,7 +86,7 @@ export const MarketPriceSchema = z.object({
 });
 export type MarketPriceInput = z.infer<typeof MarketPriceSchema>;
 
-/** The analytics dashboard's range buttons (spec: 1h, 24h, 7d, 30d). */
+/** The analytics dashboard's range buttons (1h, 24h, 7d, 30d; docs/product/admin-and-analytics.md). */
 export const AnalyticsQuerySchema = z.object({
   range: z.enum(["1h", "24h", "7d", "30d"]).default("24h"),
   /** `me`: the signed-in person's own activity (Premium); `service`: the whole service (admins). */

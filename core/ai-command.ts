@@ -1,4 +1,4 @@
-// The '@ai ' grammar (spec part 1 §5, docs/architecture.md §6), shared by web chat, WhatsApp and USSD:
+// The '@ai ' grammar (docs/product/assistant.md, docs/architecture.md §6), shared by web chat, WhatsApp and USSD:
 //   @ai translate <text> to <language>   @ai market [commodity] [place]   @ai weather [place]
 //   @ai emergency <situation>            @ai help                         @ai <any question>
 // and the natural ways people ask for the same in English and Nigerian Pidgin (see `understand` below), and in
@@ -21,8 +21,8 @@ import {
 export const AI_PREFIX = "@ai ";
 
 /**
- * The translation languages: the spec's seven by ISO 639-1 code, and Nigerian Pidgin (ISO 639-3 "pcm"), a language
- * LinkUp's screens speak, so its readers can translate to it as to the others (issue 32; docs/decisions/062).
+ * The translation languages (docs/product/assistant.md): the product's seven by ISO 639-1 code, and Nigerian
+ * Pidgin (ISO 639-3 "pcm"), a language LinkUp's screens speak, so its readers can translate to it as to the others (issue 32; docs/decisions/062).
  */
 export const LANGUAGES = {
   en: "English",
@@ -297,7 +297,7 @@ function parseTranslate(rest: string): AiCommand {
   return { kind: "translate", text: phrase, target };
 }
 
-/** Free-tier messages with one of these get the premium offer instead of an answer (spec part 1 §5). */
+/** Free-tier messages with one of these get the premium offer instead of an answer (docs/product/plans-and-limits.md). */
 export const PREMIUM_KEYWORDS = [
   "advanced analytics",
   "unlimited messages",
@@ -325,5 +325,5 @@ export const AI_SAMPLE_PROMPTS = [
   "@ai how do I send an SOS?",
 ] as const;
 
-/** What a free user sees for voice messages (spec part 1 §5: premium 50 a month, free none). */
+/** What a free user sees for voice messages (premium 50 a month, free none: docs/product/plans-and-limits.md). */
 export { AI_LIMIT_MESSAGES, VOICE_PREMIUM_MESSAGE } from "./ai-limits";

@@ -1,4 +1,4 @@
-// zod schemas of the assistant's APIs (spec part 1 §7, part 2 §3 and §7) and the shapes they answer.
+// zod schemas of the assistant's APIs (docs/product/assistant.md) and the shapes they answer.
 import { z } from "zod";
 import { LANGUAGES, type LanguageCode, resolveLanguage } from "./ai-command";
 
@@ -21,7 +21,7 @@ const historyItem = z.union([
   z.object({ content: z.string().max(2000).optional(), text: z.string().max(2000).optional(), isAI: z.boolean().optional() }).passthrough(),
 ]);
 
-/** POST /api/ai/chat: the text after '@ai ' and the chat's context (spec part 1 §7). */
+/** POST /api/ai/chat: the text after '@ai ' and the chat's context (docs/product/assistant.md). */
 export const AiChatRequestSchema = z.object({
   message: z.string().trim().min(1, "Message required").max(2000),
   userId: z.string().max(100).optional(),
@@ -47,7 +47,7 @@ export const SmartRepliesRequestSchema = z.object({
 });
 
 /**
- * Translation result (spec part 2 §3). No confidence figure: the assistant's accuracy was never measured, and a
+ * Translation result (docs/product/assistant.md). No confidence figure: the assistant's accuracy was never measured, and a
  * constant would read as one (docs/decisions/060-every-claim-true.md).
  */
 export const TranslationSchema = z.object({

@@ -1,17 +1,17 @@
-// API keys for the public API (spec part 2 §9 "API docs rate limits"): calls per person per day (over all their keys) and keys ("devices")
-// per person, by tier. See docs/decisions/032-public-api-and-keys.md.
+// API keys for the public API (docs/product/plans-and-limits.md, the public API): calls per person per day (over
+// all their keys) and keys ("devices") per person, by tier. See docs/decisions/032-public-api-and-keys.md.
 import { z } from "zod";
 import type { Tier } from "./constants";
 
 /** Calls one key may make per server day (UTC); null is unlimited. */
 export const API_DAILY_CALLS: Record<Tier, number | null> = { free: 1000, premium: 50000, enterprise: null };
 
-/** Active keys one person may hold (the spec's "devices"); null is unlimited. */
+/** Active keys one person may hold (the rate-limit table's "devices"); null is unlimited. */
 export const API_DEVICES: Record<Tier, number | null> = { free: 5, premium: null, enterprise: null };
 
 export const API_PLAN_NAMES: Record<Tier, string> = { free: "Community", premium: "Premium", enterprise: "Enterprise" };
 
-/** Every key starts with this, so a leaked one is recognisable ({prefix} of the spec is `linkup`). */
+/** Every key starts with this, so a leaked one is recognisable (docs/product/plans-and-limits.md). */
 export const API_KEY_PREFIX = "linkup_";
 
 export const CreateApiKeySchema = z.object({ name: z.string().trim().min(1, "Give the key a name").max(40) });
@@ -44,14 +44,6 @@ export interface CreatedApiKey extends ApiKeySummary {
 }
 
 const fmt = (n: number) => n.toLocaleString("en-US");
-
-/** The wording of the limits as the spec's rate-limit table puts it. */
-export function apiLimitText(tier: Tier): string {
-  const calls = API_DAILY_CALLS[tier];
-  const devices = API_DEVICES[tier];
-  if (calls === null) return "unlimited";
-  return `${fmt(calls)} calls/day${devices === null ? ", unlimited devices" : ` and up to ${devices} devices`}`;
-}
 
 export function dailyLimitReached(tier: Tier): string {
   const calls = API_DAILY_CALLS[tier];

@@ -1,4 +1,4 @@
-// The app lock (the spec's auto-lock, docs/decisions/030-passkeys.md): after the chosen idle time the app asks
+// The app lock (the auto-lock, docs/product/security.md): after the chosen idle time the app asks
 // for a PIN or a passkey before it shows anything. The PIN lives only on the device, as a PBKDF2 hash.
 import { fromBase64Url, toBase64Url } from "./ids";
 

@@ -1,5 +1,5 @@
-// Plans, prices and subscription texts shared by the checkout screen and the billing module (spec part 2
-// pricing and checkout). zod-free so screens can import it without the schema library.
+// Plans, prices and subscription texts shared by the checkout screen and the billing module
+// (docs/product/plans-and-limits.md). zod-free so screens can import it without the schema library.
 import { PRICES_NGN, TRIAL_DAYS } from "./constants";
 
 export const PAID_TIERS = ["premium", "enterprise"] as const;
@@ -42,7 +42,7 @@ export function parseInterval(value: string | null | undefined): BillingInterval
   return value === "yearly" ? "yearly" : "monthly";
 }
 
-/** The documented subscription status shape (spec part 2, API docs), plus what the settings tab needs. */
+/** The documented subscription status shape (docs/product/plans-and-limits.md), plus what the settings tab needs. */
 export interface SubscriptionStatus {
   isActive: boolean;
   tier: "free" | PaidTier;
@@ -61,7 +61,7 @@ export interface SubscriptionStatus {
   trialAvailable: boolean;
 }
 
-// Texts of the spec's payment toasts (part 2, toasts).
+// Texts of the payment toasts (docs/product/plans-and-limits.md).
 export const PAYMENT_TEXTS = {
   setup: "Setting up your subscription...",
   failedTitle: "Payment Failed",

@@ -4,7 +4,7 @@
 /** A call nobody takes within this time ends as a missed call (the room's alarm decides, not the caller). */
 export const RING_TIMEOUT_MS = 30_000;
 
-/** The spec's toast for a blocked action (spec part 2 §6, §8): title and message. */
+/** The toast for an action that needs a verified phone (docs/product/identity.md): title and message. */
 export const CALL_TEXTS = {
   premiumTitle: "Premium Feature",
   verifyToCall: "Voice calling requires phone verification. Verify your phone in Settings.",

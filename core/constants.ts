@@ -1,4 +1,5 @@
-// Business constants of the spec (part 1 §9, part 2 §9). Screens and servers read them from here.
+// Business constants (docs/product/plans-and-limits.md, docs/product/settings-and-notifications.md). Screens and
+// servers read them from here.
 
 export const PRODUCT = "LinkUp";
 export const STORAGE_PREFIX = "linkup";
@@ -16,13 +17,13 @@ export const PRICES_NGN = {
   enterprise: { monthly: 15000, yearly: 150000 },
 } as const;
 export const TRIAL_DAYS = 7;
-/** The spec's premium-required message for analytics (with the free-trial offer), answered to a free person. */
+/** The premium-required message for analytics (docs/product/plans-and-limits.md) (with the free-trial offer), answered to a free person. */
 export const ANALYTICS_PREMIUM_REQUIRED = `Your own analytics are a Premium feature. Upgrade to Premium to see them — try it free for ${TRIAL_DAYS} days.`;
 
 const MiB = 1024 * 1024;
 
 /**
- * Per user per day (spec part 1 §5); voice and file transfers are per month. null means unlimited. Files: Premium
+ * Per user per day (docs/product/plans-and-limits.md); voice and file transfers are per month. null means unlimited. Files: Premium
  * 50 a month up to 100 MB; Community's are ours (docs/decisions/023-encrypted-files-in-rooms.md).
  */
 export const TIER_LIMITS: Record<
@@ -58,7 +59,7 @@ export const SUPPORT_HOURS = [
 
 export const EMERGENCY_NUMBERS = ["112", "199"] as const;
 
-/** The defaults of spec part 1 §9 (new users start with them; 'Reset Settings' returns to them). */
+/** The settings' defaults (docs/product/settings-and-notifications.md; new users start with them; 'Reset Settings' returns to them). */
 export const SETTINGS_DEFAULTS = {
   language: "english",
   quietStart: "22:00",
@@ -88,7 +89,7 @@ export const SETTINGS_OPTIONS = {
     "hausa",
     "igbo",
     "yoruba",
-    // Not in the spec's 18: the phone channels already speak Nigerian Pidgin (docs/decisions/031-web-app-languages.md).
+    // Not among the product's 18: the phone channels already speak Nigerian Pidgin (docs/decisions/031-web-app-languages.md).
     "pidgin",
     "swahili",
     "amharic",

@@ -1,4 +1,4 @@
-/** Mobile devices by user agent (spec part 1 §2); screens also switch at 768 px wide with CSS. */
+/** Mobile devices by user agent (docs/product/screens.md); screens also switch at 768 px wide with CSS. */
 export function isMobileUserAgent(ua: string | null | undefined): boolean {
   return /Android|webOS|iPhone|iPad|iPod|BlackBerry|IEMobile|Opera Mini|Mobile/i.test(ua ?? "");
 }

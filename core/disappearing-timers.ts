@@ -3,7 +3,7 @@
 // Worker and the room parse with, so zod stays out of the chat's first load.
 import type { SETTINGS_OPTIONS } from "./constants";
 
-/** The spec's auto-delete choices (part 1 §9) are the timers a chat may have; "never" is off. */
+/** The auto-delete choices (docs/product/settings-and-notifications.md) are the timers a chat may have; "never" is off. */
 export type DisappearTimer = (typeof SETTINGS_OPTIONS.autoDelete)[number];
 
 const HOUR = 3600 * 1000;
@@ -43,12 +43,4 @@ export function isDisappearingMeta(v: unknown): v is DisappearingMeta {
 /** Whether a stored or shown message has passed its expiry (the room stamps `expiresAt`; none: it stays). */
 export function isExpired(message: { expiresAt?: number | null }, now: number): boolean {
   return typeof message.expiresAt === "number" && message.expiresAt <= now;
-}
-
-/** The earliest expiry still to come among these messages, or null. */
-export function nextExpiry(messages: Iterable<{ expiresAt?: number | null }>, now: number): number | null {
-  let next: number | null = null;
-  for (const m of messages)
-    if (typeof m.expiresAt === "number" && m.expiresAt > now && (next === null || m.expiresAt < next)) next = m.expiresAt;
-  return next;
 }

@@ -1,4 +1,4 @@
-// The client's request conventions of spec part 1 §7–§9, kept pure so they are tested once.
+// The client's request conventions (docs/product/client-conventions.md), kept pure so they are tested once.
 
 /** An error whose message is 'status: body' (or the status text when the body is empty). */
 export class HttpError extends Error {

@@ -4,18 +4,21 @@ import { VERIFICATION_CHANNELS } from "./identity";
 import { cleanNickname } from "./names";
 import { NicknameSchema } from "./schemas";
 
-/** POST /api/auth/register — the documented shape (spec part 2 §3) plus the channel. */
+/** POST /api/auth/register — the documented shape (docs/product/plans-and-limits.md, the public API) plus the channel. */
 export const RegisterSchema = z.object({
   phoneNumber: z.string().max(40),
   // Optional; an empty one is no nickname, a reserved one is refused (core/names.ts).
   nickname: z.preprocess((v) => (typeof v === "string" && cleanNickname(v) === "" ? undefined : v), NicknameSchema.optional()),
-  // Documented by the spec's API page; accepted and validated, not used by the web client.
+  // Documented by /api-docs; accepted and validated, not used by the web client.
   deviceToken: z.string().max(512).optional(),
   channel: z.enum(VERIFICATION_CHANNELS).default("whatsapp"),
 });
 export type RegisterInput = z.infer<typeof RegisterSchema>;
 
-/** POST /api/auth/verify. The code is checked for its 6 digits by the domain, to answer with the spec's text. */
+/**
+ * POST /api/auth/verify. The code is checked for its 6 digits by the domain, to answer with the product's text
+ * (docs/product/identity.md).
+ */
 export const VerifySchema = z.object({
   phoneNumber: z.string().max(40),
   code: z.string().max(20),

@@ -1,10 +1,10 @@
-// Rules and texts of identity: phone verification (spec part 2 §4–§5, §8) and onboarding. No zod here, so the
+// Rules and texts of identity: phone verification and onboarding (docs/product/identity.md). No zod here, so the
 // screens that import it stay small; the request schemas are in identity-schemas.ts.
 
 export const VERIFICATION_CHANNELS = ["whatsapp", "sms"] as const;
 export type VerificationChannel = (typeof VERIFICATION_CHANNELS)[number];
 
-/** Code rules (spec part 2 §5, §9 and issue 3). */
+/** Code rules (docs/product/identity.md and issue 3). */
 export const VERIFICATION = {
   codeLength: 6,
   ttlMs: 10 * 60 * 1000,
@@ -14,7 +14,7 @@ export const VERIFICATION = {
   maxCodesPerIpPerHour: 30,
 } as const;
 
-/** The spec's wording, used by the API and the screens alike. */
+/** The product's wording (docs/product/identity.md), used by the API and the screens alike. */
 export const IDENTITY_TEXT = {
   codeFormat: "Please enter a 6-digit verification code",
   invalidCode: "Invalid verification code. Please try again.",
@@ -22,14 +22,14 @@ export const IDENTITY_TEXT = {
   messagingUnavailable: "Phone verification is not available right now: this server cannot send WhatsApp or SMS messages yet.",
   phoneRequiredTitle: "Phone Required",
   phoneRequired: "Please enter your phone number to continue",
-  // The spec has no format check (part 1 §103); this is the one message for a number we cannot message.
+  // The prototype had no format check; this is the one message for a number we cannot message.
   phoneInvalid: "Please enter a valid phone number",
   nicknameRequiredTitle: "Nickname Required",
   nicknameRequired: "Please enter a nickname for your profile",
   welcome: "Welcome to LinkUp",
 } as const;
 
-/** Digits only, at most 6 (spec part 2 §5): what the code input keeps of what is typed. */
+/** Digits only, at most 6 (docs/product/identity.md): what the code input keeps of what is typed. */
 export function cleanCode(input: string): string {
   return input.replace(/\D/g, "").slice(0, VERIFICATION.codeLength);
 }

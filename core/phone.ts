@@ -1,6 +1,6 @@
 // One strict phone parser for every channel (issue 11): libphonenumber-js with its mobile-only metadata,
 // Nigeria as the default region. Every number LinkUp keeps receives WhatsApp or SMS messages, so only valid
-// mobile numbers are accepted, always in E.164. The spec's looser rule (part 2 §5: keep the digits, a leading
+// mobile numbers are accepted, always in E.164. The product's looser rule (docs/product/identity.md: keep the digits, a leading
 // 0 becomes +234, 10 digits get +234) still holds for every valid Nigerian number; what it turned into
 // garbage ('+80312345678' from 11 digits without the 0) is refused instead.
 // Server-side only: screens import nothing from here, so the metadata stays out of the browser bundle.

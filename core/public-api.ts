@@ -1,4 +1,4 @@
-// The public API (spec part 2 §7 and §12): which endpoints are documented, who may call them, and the OpenAPI
+// The public API (docs/product/plans-and-limits.md, the public API): which endpoints are documented, who may call them, and the OpenAPI
 // document generated from the same zod schemas that validate their input. The server lets API keys reach only
 // the operations listed here with `auth: "key"` or `auth: "public"` (docs/decisions/032-public-api-and-keys.md).
 import { z } from "zod";
@@ -120,7 +120,7 @@ export const PUBLIC_API: readonly ApiOperation[] = [
   },
 ];
 
-/** Endpoints the prototype's docs listed that LinkUp does not offer, and why (spec part 2 §7). */
+/** Endpoints the prototype's docs listed that LinkUp does not offer, and why. */
 export const NOT_OFFERED: readonly { method: string; path: string; instead: string }[] = [
   { method: "GET", path: "/api/mesh/status", instead: "Live counts are at GET /api/stats/public." },
   {

@@ -1,11 +1,11 @@
-// Rewards (spec part 2 #21 and its achievements table): levels, the daily bonus and the achievements' goals.
+// Rewards (docs/product/rewards.md): levels, the daily bonus and the achievements' goals.
 // Points are recorded on the server only (workers/rewards); these are the rules both sides show.
 import { z } from "zod";
 
-/** Level = floor(points / 1000) + 1 (spec part 2). */
+/** Level = floor(points / 1000) + 1 (docs/product/rewards.md). */
 export const levelOf = (points: number) => Math.floor(points / 1000) + 1;
 
-/** Daily bonus: 50 points plus 10 per day of the streak it continues (spec part 2). */
+/** Daily bonus: 50 points plus 10 per day of the streak it continues (docs/product/rewards.md). */
 export const dailyBonusPoints = (streakBefore: number) => 50 + 10 * streakBefore;
 
 /** Points per message sent in a room, and the most messages a day that earn them (against farming). */

@@ -1,10 +1,10 @@
-// The security centre's vocabulary (spec part 2: security feature and security event shapes, the score).
+// The security centre's vocabulary (docs/product/security.md).
 // Pure: the Worker computes the state, this module names events and scores it.
 
 export type SecurityEventType = "login" | "encryption" | "breach_attempt" | "emergency" | "audit";
 export type SecuritySeverity = "low" | "medium" | "high" | "critical";
 
-/** Every event LinkUp records, with the spec's type and severity and the line the person reads. */
+/** Every event LinkUp records, with the type and severity of docs/product/security.md and the line the person reads. */
 export const SECURITY_EVENTS = {
   sign_in: { type: "login", severity: "medium", message: "New sign-in to your account" },
   two_factor_on: { type: "audit", severity: "low", message: "Two-factor authentication turned on" },
@@ -169,7 +169,7 @@ export function securityFeatures(s: SecurityState): SecurityFeature[] {
 export type ScoreLabel = "Excellent" | "Good" | "Fair" | "Poor";
 
 /**
- * Spec part 2: the score is the percentage of enabled features; labels as the cache health score's. Only what
+ * The score (docs/product/security.md) is the percentage of enabled features; labels as the cache health score's. Only what
  * LinkUp offers counts (issue 32): a protection nobody can switch on would hold every score down.
  */
 export function securityScore(features: SecurityFeature[]): { score: number; label: ScoreLabel } {
@@ -192,7 +192,7 @@ export function withDeviceFacts(
 /** Badge tone for a score label, so the colour says what the word says. */
 export const SCORE_TONE: Record<ScoreLabel, "ok" | "fair" | "bad"> = { Excellent: "ok", Good: "ok", Fair: "fair", Poor: "bad" };
 
-/** Spec part 2: only the first 4 security events are shown. */
+/** docs/product/security.md: only the first 4 security events are shown. */
 export const SECURITY_EVENTS_SHOWN = 4;
 
 export interface SecurityOverview {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EmergencyBroadcastSchema, formatDistance, inQuietHours, PushSubscribeSchema, timeAgo } from "./sos-schemas";
+import { EmergencyBroadcastSchema, inQuietHours, PushSubscribeSchema } from "./sos-schemas";
 
 // 23:30 WAT is 22:30 UTC.
 const at = (utc: string) => new Date(`2026-11-23T${utc}:00Z`);
@@ -43,17 +43,5 @@ describe("SOS input", () => {
       PushSubscribeSchema.safeParse({ endpoint: "https://push.example/x", keys: { p256dh: "short", auth: "A".repeat(22) } }).success,
     ).toBe(false);
     expect(PushSubscribeSchema.safeParse({ endpoint: "not a url", keys: { p256dh, auth: "A".repeat(22) } }).success).toBe(false);
-  });
-});
-
-describe("display", () => {
-  it("distances and times", () => {
-    expect(formatDistance(143)).toBe("140 m");
-    expect(formatDistance(2449)).toBe("2.4 km");
-    expect(formatDistance(null)).toBe("distance unknown");
-    const now = Date.parse("2026-11-23T12:00:00Z");
-    expect(timeAgo("2026-11-23T11:59:30Z", now)).toBe("just now");
-    expect(timeAgo("2026-11-23T11:55:00Z", now)).toBe("5 min ago");
-    expect(timeAgo("2026-11-23T09:00:00Z", now)).toBe("3 h ago");
   });
 });

@@ -21,7 +21,7 @@ export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export const NOTIFICATION_PRIORITIES = ["critical", "high", "medium", "low"] as const;
 export type NotificationPriority = (typeof NOTIFICATION_PRIORITIES)[number];
 
-/** Spec part 2 §3: marketUpdates and quietHours default off, the rest on; quiet 22:00 to 07:00. */
+/** docs/product/settings-and-notifications.md: marketUpdates and quietHours default off, the rest on; quiet 22:00 to 07:00. */
 export const DEFAULT_NOTIFICATION_PREFS = {
   messages: true,
   emergencyAlerts: true,
@@ -135,19 +135,4 @@ export function inQuietHours(prefs: Pick<NotificationPrefs, "quietHours" | "quie
   const end = toMin(prefs.quietEnd);
   if (start === end) return false;
   return start < end ? minutes >= start && minutes < end : minutes >= start || minutes < end;
-}
-
-/** "350 m", "2.4 km" */
-export function formatDistance(metres: number | null): string {
-  if (metres === null) return "distance unknown";
-  return metres < 1000 ? `${Math.round(metres / 10) * 10} m` : `${(metres / 1000).toFixed(1)} km`;
-}
-
-/** "just now", "5 min ago", "3 h ago", else a date. */
-export function timeAgo(iso: string, now: number = Date.now()): string {
-  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (s < 60) return "just now";
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  return new Date(iso).toLocaleDateString("en-NG");
 }

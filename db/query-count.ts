@@ -21,12 +21,6 @@ export function queryCounts(): QueryCounts {
   return { ...counts };
 }
 
-export function resetQueryCounts(): void {
-  counts.reads = 0;
-  counts.writes = 0;
-  counts.replicaReads = 0;
-}
-
 /** Whether a statement writes (D1 sends every write to the primary, whatever session it runs in). */
 export function isWriteSql(sql: string): boolean {
   const s = sql

@@ -1,6 +1,6 @@
-// One drizzle schema for D1 and libSQL. snake_case columns; names the admin console queries are fixed by the
-// spec: users(created_at, subscription_tier), emergency_broadcasts(broadcasted_at). Messages and connections are
-// no longer rows here: the rooms keep them (docs/decisions/056-the-room-is-the-record-of-its-messages.md).
+// One drizzle schema for D1 and libSQL. snake_case columns; names the admin console queries are fixed
+// (docs/product/admin-and-analytics.md): users(created_at, subscription_tier), emergency_broadcasts(broadcasted_at).
+// Messages and connections are no longer rows here: the rooms keep them (docs/decisions/056-the-room-is-the-record-of-its-messages.md).
 import { sql } from "drizzle-orm";
 import { foreignKey, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { SETTINGS_DEFAULTS } from "../core/constants";
@@ -830,8 +830,8 @@ export const analyticsPersonal = sqliteTable(
 );
 
 /**
- * Security events (spec part 2, security event shape): what happened to the protection of one person's account,
- * shown on /advanced-security. `kind` is our precise event; `type` and `severity` are the spec's coarser fields.
+ * Security events (docs/product/security.md): what happened to the protection of one person's account,
+ * shown on /advanced-security. `kind` is our precise event; `type` and `severity` are the product's coarser fields.
  */
 /**
  * Browsers a person signed in from: the HMAC of a long-lived device cookie (workers/auth/device.ts). A ban

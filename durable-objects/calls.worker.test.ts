@@ -9,6 +9,7 @@ import { newId } from "../core/ids";
 import { anonymousSession, call, shareAnAreaRoom, verifiedSession } from "../tests/workers/helpers";
 import { mustOpen, type RoomSocket } from "../tests/workers/room-socket";
 import type { MeshRoom } from "./mesh-room";
+import { until } from "../tests/workers/until";
 
 const stubOf = (roomId: string) => env.ROOMS.get(env.ROOMS.idFromName(roomId)) as DurableObjectStub<MeshRoom>;
 const SDP = "v=0\r\no=- 46117317 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n";
@@ -152,8 +153,7 @@ describe("call signalling", () => {
       env.DB.prepare("select title, content from notifications where user_id = ? and source = 'calls'")
         .bind(b.id)
         .first<{ title: string; content: string }>();
-    for (let i = 0; i < 40 && !(await pushed()); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(await pushed()).toEqual({ title: "Missed call from Ada", content: CALL_TEXTS.missedBody });
+    expect(await until(pushed)).toEqual({ title: "Missed call from Ada", content: CALL_TEXTS.missedBody });
     sa.close();
     sb.close();
   });

@@ -58,7 +58,7 @@ describe("disappearing messages", () => {
     sb.close();
   });
 
-  it("refuses outsiders, area rooms and timers the spec does not offer", async () => {
+  it("refuses outsiders, area rooms and timers settings do not offer", async () => {
     const { room } = await dm();
     const outsider = await person("Chidi");
     expect((await setTimer(outsider.cookie, room, "1hour")).status).toBe(403);

@@ -59,10 +59,6 @@ export function isPrivateRoom(roomId: string): boolean {
   return kind === "group" || kind === "dm";
 }
 
-export function isEmergency(envelope: Pick<Envelope, "type" | "priority">): boolean {
-  return envelope.type === "emergency" || envelope.priority === "high";
-}
-
 const CLIENT_TYPES = new Set<string>(CLIENT_ENVELOPE_TYPES);
 const utf8 = new TextEncoder();
 

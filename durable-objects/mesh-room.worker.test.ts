@@ -15,21 +15,12 @@ import { CLOSE_REPLACED as CLIENT_CLOSE_REPLACED } from "../core/frames";
 import type { MeshRoom } from "./mesh-room";
 import { MAX_SOCKETS_PER_PERSON, PERSON_RATE, RESUME_MAX_BYTES } from "./mesh-logic";
 import { flushRoom, mustOpen, openRoom, type RoomSocket, textEnvelope } from "../tests/workers/room-socket";
+import { until } from "../tests/workers/until";
 
 const GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz";
 /** A fresh area room per test (storage is shared within the file). */
 const area = () => `nearby:${Array.from({ length: 5 }, () => GEOHASH[Math.floor(Math.random() * 32)]).join("")}`;
 const stubOf = (roomId: string) => env.ROOMS.get(env.ROOMS.idFromName(roomId));
-
-async function until<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 3000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function group(owner: { cookie: string }, memberIds: string[]): Promise<string> {
   const res = await call("/api/rooms/groups", { method: "POST", cookie: owner.cookie, json: { name: "Market women", memberIds } });

@@ -1,6 +1,6 @@
 // The layout's import rules (docs/architecture.md §2) that the linter cannot say: no module reaches back into
-// one that imports it. A circle makes load order decide what a module sees at start-up; type-only imports are
-// erased at build time and are not counted.
+// one that imports it. A circle makes load order decide what a module sees at start-up, and a type-only circle
+// still ties two modules so neither can be read, moved or tested without the other: both count.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -17,7 +17,7 @@ function sources(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-/** Each module's runtime imports of our own modules. */
+/** Each module's imports of our own modules, type-only ones included. */
 function importGraph(): Map<string, string[]> {
   const files = ROOTS.flatMap((root) => sources(root));
   const known = new Set(files);
@@ -30,8 +30,8 @@ function importGraph(): Map<string, string[]> {
   for (const file of files) {
     const text = readFileSync(file, "utf8");
     const deps = new Set<string>();
-    for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s+(type\s+)?[^'";]*?from\s+["']([^"']+)["']/g)) {
-      const target = m[1] ? null : resolve(file, m[2]);
+    for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?[^'";]*?from\s+["']([^"']+)["']/g)) {
+      const target = resolve(file, m[1]);
       if (target) deps.add(target);
     }
     graph.set(file, [...deps]);
@@ -74,7 +74,7 @@ function circles(graph: Map<string, string[]>): string[][] {
 }
 
 describe("import rules", () => {
-  it("no modules import each other in a circle", () => {
+  it("no modules import each other in a circle, not even for types", () => {
     expect(circles(importGraph())).toEqual([]);
   });
 

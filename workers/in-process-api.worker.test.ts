@@ -1,42 +1,31 @@
 // A page's loaders read the session once (issue 28: the root and the route loader each asked /api/me, three
 // session reads per page load), and a call that writes is followed by fresh reads.
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { queryCounts } from "../db/query-count";
 import { anonymousSession, ORIGIN } from "../tests/workers/helpers";
-import type { AppEnv } from "./env";
 import { inProcessApi } from "./in-process-api";
 import { createServer } from "./server";
+import { bareCtx, countedEnv, statementsOf } from "../tests/workers/statements";
 
-const counted = { ...env, QUERY_COUNT: "1" } as unknown as AppEnv;
-const ctx = { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
 const server = createServer(async () => new Response("page"));
-
-async function cost(run: () => Promise<unknown>) {
-  const before = queryCounts();
-  await run();
-  const after = queryCounts();
-  return { reads: after.reads - before.reads, writes: after.writes - before.writes };
-}
 
 describe("the API called in-process by a page", () => {
   it("reads the session once for all the loaders of one page", async () => {
     const { cookie } = await anonymousSession();
     const page = new Request(`${ORIGIN}/chat`, { headers: { cookie } });
-    const api = inProcessApi(server.fetch, page, counted, ctx);
-    const spent = await cost(async () => {
+    const api = inProcessApi(server.fetch, page, countedEnv, bareCtx);
+    const spent = await statementsOf(async () => {
       for (let i = 0; i < 3; i++) expect((await api("/api/me")).status).toBe(200);
     });
     expect(spent).toEqual({ reads: 1, writes: 0 });
     // Another page request reads it again: nothing is shared across visitors or requests.
-    const other = inProcessApi(server.fetch, page, counted, ctx);
-    expect(await cost(() => other("/api/me"))).toEqual({ reads: 1, writes: 0 });
+    const other = inProcessApi(server.fetch, page, countedEnv, bareCtx);
+    expect(await statementsOf(() => other("/api/me"))).toEqual({ reads: 1, writes: 0 });
   });
 
   it("reads the session afresh after a call that writes, so the next loader sees the change", async () => {
     const { cookie } = await anonymousSession();
     const page = new Request(`${ORIGIN}/settings`, { method: "POST", headers: { cookie, origin: ORIGIN } });
-    const api = inProcessApi(server.fetch, page, counted, ctx);
+    const api = inProcessApi(server.fetch, page, countedEnv, bareCtx);
     await api("/api/me");
     const saved = await api("/api/me", {
       method: "PATCH",

@@ -4,7 +4,7 @@
 // Each counted statement logs one line in whichever isolate ran it (the Worker's, a room's); the lines of the
 // server's output are added up before and after each action, once they stop growing (work after the answer:
 // waitUntil, the room's writes, the queue).
-import { execFileSync } from "node:child_process";
+import { localD1 } from "../../tests/local-d1.mjs";
 import { webcrypto } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -335,14 +335,7 @@ try {
       `INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth) VALUES ${ids.map((id) => `('${id}', '${id}', '${pushBase}/${id}', '${p256dh}', '${auth}')`).join(", ")};`,
     ].join("\n"),
   );
-  execFileSync(
-    "npx",
-    ["wrangler", "d1", "execute", "DB", "--local", "-c", "wrangler.toml", "--persist-to", server.state, "--file", seed, "--yes"],
-    {
-      stdio: "ignore",
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-    },
-  );
+  localD1(server.state, { file: seed });
   let answer;
   const sosTotal = await measure(async () => {
     answer = await ok(

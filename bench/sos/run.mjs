@@ -3,7 +3,7 @@
 // development only); they are seeded straight into the local D1. Reports the SOS request's own time, the time to
 // the last push and how many were reached. Writes the "sos" section of bench/README.md. Goal (issue 19): all
 // 10,000 reached, the request answering in under a second.
-import { execFileSync } from "node:child_process";
+import { localD1 } from "../../tests/local-d1.mjs";
 import { webcrypto } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -71,14 +71,7 @@ try {
   const seedStart = performance.now();
   const seed = join(server.dir, "seed.sql");
   writeFileSync(seed, lines.join("\n"));
-  execFileSync(
-    "npx",
-    ["wrangler", "d1", "execute", "DB", "--local", "-c", "wrangler.toml", "--persist-to", server.state, "--file", seed, "--yes"],
-    {
-      stdio: "ignore",
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-    },
-  );
+  localD1(server.state, { file: seed });
 
   const seedSeconds = (performance.now() - seedStart) / 1000;
   // The sender: a session placed in the same area, then the SOS.

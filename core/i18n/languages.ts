@@ -65,8 +65,9 @@ export function fromAcceptLanguage(header: string | null | undefined): UiLanguag
 }
 
 /**
- * The language of a request. A saved setting that LinkUp's screens do not speak yet (one of the spec's other
- * languages) falls back to English rather than to the browser: the person chose it, not the browser's language.
+ * The language of a request. A saved setting that LinkUp's screens do not speak yet (one of the other languages
+ * settings offer, docs/product/settings-and-notifications.md) falls back to English rather than to the browser:
+ * the person chose it, not the browser's language.
  */
 export function chooseLanguage(saved: string | null | undefined, acceptLanguage: string | null | undefined): UiLanguage {
   if (saved) return isUiLanguage(saved) ? saved : "english";

@@ -108,8 +108,8 @@ export async function countSince(db: Db, userId: string, since: Date) {
   return Number(row?.n ?? 0);
 }
 
-// Preferences: a missing row means the spec's defaults. Quiet hours' times live on users (the settings
-// screen edits them too), so both screens always show and use the same window.
+// Preferences: a missing row means the defaults (docs/product/settings-and-notifications.md). Quiet hours' times
+// live on users (the settings screen edits them too), so both screens always show and use the same window.
 export async function getPrefs(db: Db, userId: string): Promise<NotificationPrefs> {
   return (await getPrefsFor(db, [userId])).get(userId) ?? { ...DEFAULT_NOTIFICATION_PREFS };
 }

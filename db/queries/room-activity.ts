@@ -5,7 +5,7 @@
 // counts only the messages above the seq the room_activity row says were already counted (under the room's
 // storage epoch), and the last statement raises that seq; a batch is one transaction, so a replay after a crash
 // (D1 wrote, the room died before noting it) adds nothing twice.
-import { eq, inArray, like, type SQL, sql, sum } from "drizzle-orm";
+import { eq, type SQL, sql, sum } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { MESSAGE_POINTS, MESSAGE_POINTS_PER_DAY } from "../../core/rewards";
 import type { Db } from "../index";
@@ -112,18 +112,6 @@ export async function findRoomActivity(db: Db, roomId: string) {
   return db.select().from(roomActivity).where(eq(roomActivity.roomId, roomId)).get();
 }
 
-/** Messages every room has counted, all time (the staff dashboard). */
-export async function countAllMessages(db: Db): Promise<number> {
-  const [row] = await db.select({ n: sum(roomActivity.messages) }).from(roomActivity);
-  return Number(row?.n ?? 0);
-}
-
-/** Sockets open now over every room, as of each room's last batch. */
-export async function countOpenSockets(db: Db): Promise<number> {
-  const [row] = await db.select({ n: sum(roomPresence.sockets) }).from(roomPresence);
-  return Number(row?.n ?? 0);
-}
-
 /** Sockets open now in one room, as of its last batch. */
 export async function countRoomSockets(db: Db, roomId: string): Promise<number> {
   const [row] = await db
@@ -137,19 +125,4 @@ export async function countRoomSockets(db: Db, roomId: string): Promise<number> 
 export async function presentRoomsOf(db: Db, userId: string): Promise<string[]> {
   const rows = await db.select({ roomId: roomPresence.roomId }).from(roomPresence).where(eq(roomPresence.userId, userId)).all();
   return rows.map((r) => r.roomId);
-}
-
-/** Whether the person had a socket open anywhere at the last batches. */
-export async function isPresentAnywhere(db: Db, userId: string): Promise<boolean> {
-  const row = await db.select({ r: roomPresence.roomId }).from(roomPresence).where(eq(roomPresence.userId, userId)).limit(1).get();
-  return Boolean(row);
-}
-
-/** Account deletion: the person's presence rows and the activity rows of their direct chats (which go whole). */
-export function activityDeletionSteps(db: Db, userId: string, dmRooms: string[]) {
-  return [
-    db.delete(roomPresence).where(eq(roomPresence.userId, userId)),
-    db.delete(roomPresence).where(like(roomPresence.roomId, `dm:%${userId}%`)),
-    db.delete(roomActivity).where(dmRooms.length ? inArray(roomActivity.roomId, dmRooms) : sql`0`),
-  ];
 }

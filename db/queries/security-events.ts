@@ -1,4 +1,4 @@
-// The account's security events (spec part 2: security event shape), newest first.
+// The account's security events (docs/product/security.md), newest first.
 import { desc, eq } from "drizzle-orm";
 import type { Db } from "../index";
 import { securityEvents } from "../schema";

@@ -15,7 +15,7 @@ import {
   users,
 } from "../schema";
 
-/** Live figures for public screens: never invented numbers (spec README), never bare sessions (issue 11). */
+/** Live figures for public screens: never invented numbers (docs/product/README.md), never bare sessions (issue 11). */
 export async function publicStats(db: Db, now = Date.now()) {
   const dayAgo = new Date(now - 24 * 3600 * 1000);
   const [u, m, c, r, e, markets] = await Promise.all([

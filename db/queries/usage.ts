@@ -1,5 +1,5 @@
-// Per-person daily usage counts (usage_daily, one row per person and UTC date): the assistant's limits of spec
-// part 1 §5 read and write them here; the limits themselves are the assistant's (workers/assistant/usage.ts).
+// Per-person daily usage counts (usage_daily, one row per person and UTC date): the assistant's limits
+// (docs/product/plans-and-limits.md) read and write them here; the limits themselves are the assistant's (workers/assistant/usage.ts).
 import { and, eq, like, sql } from "drizzle-orm";
 import type { Db } from "../index";
 import { usageDaily } from "../schema";

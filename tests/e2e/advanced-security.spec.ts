@@ -1,4 +1,4 @@
-// The advanced security center in a real browser (issue 15, spec part 2 #6): a score from the account's real
+// The advanced security center in a real browser (issue 15, docs/product/security.md): a score from the account's real
 // state that moves when a protection is switched on, and the security events of this account.
 import { readFile } from "node:fs/promises";
 import { acceptCookies, expect, latestOutboxMessage, test, verifyFreshPhone } from "./fixtures";

@@ -33,7 +33,7 @@ test.describe("AI features", () => {
     await expect(offer.getByRole("link", { name: /Call support on/ })).toHaveAttribute("href", /^tel:/);
   });
 
-  test("the translation demo shows the spec's empty-input message and translates, with no confidence figure nobody measured", async ({
+  test("the translation demo shows the empty-input message and translates, with no confidence figure nobody measured", async ({
     page,
     baseURL,
   }) => {

@@ -3,12 +3,9 @@
 import type { Browser, Page } from "@playwright/test";
 import { acceptCookies, expect, test } from "./fixtures";
 import { linkSecondDevice } from "./link-device";
+import { bubble, place, send } from "./people";
 
 /** A point of its own per test (about 100 km apart), so parallel tests never share an area room. */
-function place() {
-  return { latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 };
-}
-
 // A console error in any page of these tests fails the test (as the fixtures do for `page`), except the
 // network failures that going offline on purpose produces.
 const EXPECTED_OFFLINE_ERRORS = [/ERR_INTERNET_DISCONNECTED/, /net::ERR_FAILED/, /WebSocket connection to .* failed/];
@@ -43,13 +40,6 @@ async function openChat(page: Page, path = "/chat") {
   await page.goto(path);
   await expect(page.getByText("LIVE", { exact: true })).toBeVisible();
   await expect(page.getByRole("link", { name: /Area|area/ }).first()).toBeVisible();
-}
-
-const bubble = (page: Page, text: string) => page.getByRole("listitem").filter({ hasText: text });
-
-async function send(page: Page, text: string) {
-  await page.getByRole("textbox", { name: "Message" }).fill(text);
-  await page.getByRole("textbox", { name: "Message" }).press("Enter");
 }
 
 test("two people in one area room chat both ways; statuses go sent, delivered, read", async ({ browser, baseURL }) => {

@@ -70,7 +70,7 @@ test("social good shows its pledge and switches tabs, labelling goals as goals",
   await expect(page.getByRole("heading", { name: "Programmes we plan to fund" })).toBeVisible();
 });
 
-test("features, about and stories link where the spec says", async ({ page }) => {
+test("features, about and stories link where the product says", async ({ page }) => {
   await page.goto("/features");
   await expect(page.getByRole("link", { name: "Try the AI features" })).toHaveAttribute("href", "/ai-features");
   await page.goto("/testimonials");

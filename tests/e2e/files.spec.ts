@@ -2,8 +2,9 @@
 // uploaded in parts that survive a dropped connection, fetched and checked by the other person.
 import { createHash, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import type { Browser, Page } from "@playwright/test";
+import type { Browser } from "@playwright/test";
 import { acceptCookies, expect, payForPremium, test, verifyFreshPhone } from "./fixtures";
+import { openChat } from "./people";
 
 async function person(browser: Browser, baseURL: string, at: { latitude: number; longitude: number }, nickname: string, premium = false) {
   const context = await browser.newContext({ permissions: ["geolocation"], geolocation: at, acceptDownloads: true });
@@ -19,11 +20,6 @@ async function person(browser: Browser, baseURL: string, at: { latitude: number;
   // The dropped part is the one failure this test causes on purpose.
   page.on("console", (m) => m.type() === "error" && !m.text().includes("ERR_CONNECTION_RESET") && errors.push(m.text()));
   return { context, page, errors, user: (await patched.json()).user as { id: string } };
-}
-
-async function openChat(page: Page, path = "/chat") {
-  await page.goto(path);
-  await expect(page.getByText("LIVE", { exact: true })).toBeVisible();
 }
 
 test("a file of several MB crosses a direct chat: the upload resumes after a dropped connection and the other person gets the same bytes", async ({

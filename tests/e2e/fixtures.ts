@@ -1,6 +1,6 @@
 // Browser-test fixtures (epic-stack style): a console.error fails the test; helpers for cookies and users.
-import { execFileSync } from "node:child_process";
 import { type APIRequestContext, type Browser, type BrowserContext, test as base, expect, type Page } from "@playwright/test";
+import { localD1 } from "../local-d1.mjs";
 
 export const MOBILE_UA =
   "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36";
@@ -200,39 +200,7 @@ export async function grantTier(adminRequest: APIRequestContext, baseURL: string
   expect(res.status()).toBe(201);
 }
 
-/**
- * Runs SQL on the served Worker's local D1 (tests/run-e2e.mjs passes its state folder). The served workerd holds
- * the same SQLite file, so a write that meets one of its own can be refused as busy: tried again a few times, and
- * wrangler's own words are kept when it still fails.
- */
+/** Runs SQL on the served Worker's local D1 (tests/run-e2e.mjs passes its state folder; tests/local-d1.mjs). */
 export async function executeOnServedD1(sqlText: string) {
-  let lastError = "";
-  for (let attempt = 0; attempt < 5; attempt++) {
-    try {
-      execFileSync(
-        "npx",
-        [
-          "wrangler",
-          "d1",
-          "execute",
-          "DB",
-          "--local",
-          "-c",
-          "wrangler.toml",
-          "--persist-to",
-          process.env.E2E_STATE_DIR as string,
-          "--yes",
-          "--command",
-          sqlText,
-        ],
-        { stdio: "pipe", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
-      );
-      return;
-    } catch (error) {
-      const failed = error as { stderr?: Buffer; stdout?: Buffer; message: string };
-      lastError = `${failed.message}\n${failed.stdout?.toString() ?? ""}\n${failed.stderr?.toString() ?? ""}`;
-      await new Promise((resolve) => setTimeout(resolve, 500 * (attempt + 1)));
-    }
-  }
-  throw new Error(`wrangler d1 execute failed five times: ${lastError}`);
+  localD1(process.env.E2E_STATE_DIR as string, { command: sqlText });
 }

@@ -2,12 +2,9 @@
 // is true of this device and this room.
 import type { Browser, Page } from "@playwright/test";
 import { acceptCookies, expect, MOBILE_UA, test } from "./fixtures";
+import { place, send } from "./people";
 
 /** A point of its own per test (about 100 km apart), so parallel tests never share an area room. */
-function place() {
-  return { latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 };
-}
-
 // Going offline on purpose makes the browser log failed requests and sockets.
 test.use({ allowedConsoleErrors: [/ERR_INTERNET_DISCONNECTED/, /net::ERR_FAILED/, /WebSocket connection to .* failed/] });
 
@@ -29,11 +26,6 @@ async function person(browser: Browser, baseURL: string, at: { latitude: number;
 async function openChat(page: Page) {
   await page.goto("/chat");
   await expect(page.getByText("LIVE", { exact: true })).toBeVisible();
-}
-
-async function send(page: Page, text: string) {
-  await page.getByRole("textbox", { name: "Message" }).fill(text);
-  await page.getByRole("textbox", { name: "Message" }).press("Enter");
 }
 
 const strip = (page: Page) => page.getByRole("status", { name: "Device status" });

@@ -53,7 +53,7 @@ test.describe("desktop", () => {
 
     await expect(page.getByRole("heading", { name: "Verify Your Phone" })).toBeVisible();
     await expect(page.getByText("40% complete")).toBeVisible();
-    // An empty phone is answered with the spec's destructive toast.
+    // An empty phone is answered with the destructive toast (docs/product/identity.md).
     await page.getByRole("button", { name: "Verify" }).click();
     await expect(page.getByRole("alert").filter({ hasText: "Phone Required" }).first()).toBeVisible();
 
@@ -231,7 +231,7 @@ test.describe("without JavaScript", () => {
     await page.getByRole("textbox", { name: "Phone number" }).fill(phone.local);
     await page.getByRole("button", { name: "Send Code" }).click();
     await expect(page.getByText(`to ${phone.e164}`)).toBeVisible();
-    // A wrong code is refused with the spec's text.
+    // A wrong code is refused with the product's text (docs/product/identity.md).
     const code = await codeFor(page.request, phone.e164);
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, "0");
     await page.getByRole("textbox", { name: "Verification code" }).fill(wrong);

@@ -21,7 +21,7 @@ test("a person who saves Hausa gets the chat, the SOS flow and an error in Hausa
   await page.goto("/settings");
   await expect(page.locator("html")).toHaveAttribute("lang", "en");
   const picker = page.getByRole("combobox", { name: "Language" });
-  // Complete languages by their own names; the spec's others say their screens are English.
+  // Complete languages by their own names; the other settings languages say their screens are English.
   await expect(picker.locator("option[value=hausa]")).toHaveText("Hausa");
   await expect(picker.locator("option[value=swahili]")).toHaveText("Swahili (screens in English)");
   await picker.selectOption("hausa");

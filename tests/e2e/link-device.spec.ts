@@ -1,51 +1,12 @@
 // Linking a second device (issue 30, docs/protocol.md §2a): a person's second browser, linked from the first by
 // its code, reads and sends in a private chat that existed before; the contact is shown the new device in the chat
 // before the first message sealed to it. A code typed wrong links nothing.
-import type { Browser, Page } from "@playwright/test";
-import { acceptCookies, expect, test } from "./fixtures";
+import { expect, test } from "./fixtures";
 import { linkSecondDevice } from "./link-device";
-
-function place() {
-  return { latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 };
-}
+import { bubble, openChat, person, place, send, watchErrors as watch } from "./people";
 
 /** Aisha's browsers are small phones (360×640): the linking screens fit them. */
 const PHONE = { width: 360, height: 640 };
-
-async function person(
-  browser: Browser,
-  baseURL: string,
-  at: { latitude: number; longitude: number },
-  nickname: string,
-  viewport?: typeof PHONE,
-) {
-  const context = await browser.newContext({ permissions: ["geolocation"], geolocation: at, ...(viewport ? { viewport } : {}) });
-  await acceptCookies(context, baseURL);
-  expect((await context.request.post(`${baseURL}/api/auth/anonymous`)).ok()).toBe(true);
-  const patched = await context.request.patch(`${baseURL}/api/me`, { data: { nickname, onboardingCompleted: true } });
-  expect(patched.ok()).toBe(true);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  watch(page, errors);
-  return { context, page, errors, user: (await patched.json()).user as { id: string; nickname: string } };
-}
-
-function watch(page: Page, errors: string[]) {
-  page.on("pageerror", (e) => errors.push(e.message));
-  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-}
-
-async function openChat(page: Page, path = "/chat") {
-  await page.goto(path);
-  await expect(page.getByText("LIVE", { exact: true })).toBeVisible();
-}
-
-async function send(page: Page, text: string) {
-  await page.getByRole("textbox", { name: "Message" }).fill(text);
-  await page.getByRole("textbox", { name: "Message" }).press("Enter");
-}
-
-const bubble = (page: Page, text: string) => page.getByRole("listitem").filter({ hasText: text });
 
 test("a second browser linked by its code reads and sends in an existing private chat; the contact sees the new device first", async ({
   browser,

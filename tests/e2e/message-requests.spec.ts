@@ -1,32 +1,7 @@
 // Message requests in two real browsers (docs/decisions/050-consent-before-a-stranger-reaches-you.md): a stranger's
 // direct chat waits in the recipient's chat list with Accept, Decline and Block; accepting lets the chat go both ways.
-import type { Browser, Page } from "@playwright/test";
 import { acceptCookies, expect, test } from "./fixtures";
-
-async function person(browser: Browser, baseURL: string, at: { latitude: number; longitude: number }, nickname: string) {
-  const context = await browser.newContext({ permissions: ["geolocation"], geolocation: at });
-  await acceptCookies(context, baseURL);
-  expect((await context.request.post(`${baseURL}/api/auth/anonymous`)).ok()).toBe(true);
-  const patched = await context.request.patch(`${baseURL}/api/me`, { data: { nickname, onboardingCompleted: true } });
-  expect(patched.ok()).toBe(true);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-  return { context, page, errors, user: (await patched.json()).user as { id: string; nickname: string } };
-}
-
-async function openChat(page: Page, path = "/chat") {
-  await page.goto(path);
-  await expect(page.getByText("LIVE", { exact: true })).toBeVisible();
-}
-
-async function send(page: Page, text: string) {
-  await page.getByRole("textbox", { name: "Message" }).fill(text);
-  await page.getByRole("textbox", { name: "Message" }).press("Enter");
-}
-
-const bubble = (page: Page, text: string) => page.getByRole("listitem").filter({ hasText: text });
+import { bubble, openChat, person, send } from "./people";
 
 test("a stranger's direct chat is a request: it shows with Accept, and accepting lets the chat go both ways", async ({
   browser,

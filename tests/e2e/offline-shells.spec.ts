@@ -1,38 +1,16 @@
 // /emergency, /chat and /settings open with no network on their first offline visit, after one online visit to
 // the landing page only: the offline worker keeps those pages from its install on
 // (docs/decisions/066-phones-paired-by-code.md), so no screen falls back to the landing page or an error page.
-import type { Page } from "@playwright/test";
-import { acceptCookies, expect, test } from "./fixtures";
+import { expect, test } from "./fixtures";
+import { OFFLINE_CONSOLE_ERRORS, offlineWorkerKeeps, onboardedVisitor } from "./offline-worker";
 
-// Going offline on purpose makes the live connection and React Router's route discovery fail.
-test.use({
-  allowedConsoleErrors: [/ERR_INTERNET_DISCONNECTED|net::ERR_FAILED|WebSocket connection to .* failed|Failed to fetch manifest patches/],
-});
-
-async function pagesKept(page: Page) {
-  await expect
-    .poll(
-      () =>
-        page.evaluate(async () => {
-          const reg = await navigator.serviceWorker.getRegistration();
-          if (!reg?.active) return false;
-          for (const url of ["/chat", "/emergency", "/settings"]) if (!(await caches.match(url))) return false;
-          return true;
-        }),
-      { timeout: 30_000 },
-    )
-    .toBe(true);
-}
+test.use({ allowedConsoleErrors: OFFLINE_CONSOLE_ERRORS });
 
 test("after one visit to the landing page, /emergency, /chat and /settings open offline and say so", async ({ page, context, baseURL }) => {
-  await context.grantPermissions(["geolocation"]);
-  await context.setGeolocation({ latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 });
-  await acceptCookies(context, baseURL!);
-  expect((await context.request.post("/api/auth/anonymous")).ok()).toBe(true);
-  expect((await context.request.patch("/api/me", { data: { nickname: "Ngozi", onboardingCompleted: true } })).ok()).toBe(true);
+  await onboardedVisitor(context, baseURL!);
 
   await page.goto("/");
-  await pagesKept(page);
+  await offlineWorkerKeeps(page, ["/chat", "/emergency", "/settings"]);
   await context.setOffline(true);
 
   const emergency = await page.goto("/emergency");

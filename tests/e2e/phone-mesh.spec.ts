@@ -5,12 +5,9 @@
 // and the room keeps it once, also when A's own outbox sends it later.
 import type { Browser, BrowserContext, Page, WebSocketRoute } from "@playwright/test";
 import { acceptCookies, expect, test } from "./fixtures";
+import { bubble, place } from "./people";
 
 test.setTimeout(240_000);
-
-function place() {
-  return { latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 };
-}
 
 // Refused requests and closed sockets are what this test does on purpose.
 const EXPECTED_OFFLINE_ERRORS = [
@@ -81,8 +78,6 @@ async function phone(browser: Browser, baseURL: string, at: { latitude: number; 
     },
   };
 }
-
-const bubble = (page: Page, text: string) => page.getByRole("listitem").filter({ hasText: text });
 
 async function openPairing(p: Phone) {
   const panel = p.page.getByRole("dialog", { name: "Pair a nearby phone" });

@@ -1,26 +1,10 @@
 // End-to-end privacy in a real browser (issue 20, docs/protocol.md §1): nothing readable from a private chat
 // leaves the device, neither in the room's frames nor in any HTTP request (smart replies, '@ai').
-import type { APIRequestContext, Browser, Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { createAccountKey, nextDeviceList, signDeviceList } from "../../core/device-list";
 import { createDevice } from "../../core/e2e";
-import { acceptCookies, executeOnServedD1, expect, test, verifyFreshPhone } from "./fixtures";
-
-function place() {
-  return { latitude: 4 + Math.random() * 8, longitude: 3 + Math.random() * 9 };
-}
-
-async function person(browser: Browser, baseURL: string, at: { latitude: number; longitude: number }, nickname: string) {
-  const context = await browser.newContext({ permissions: ["geolocation"], geolocation: at });
-  await acceptCookies(context, baseURL);
-  expect((await context.request.post(`${baseURL}/api/auth/anonymous`)).ok()).toBe(true);
-  const patched = await context.request.patch(`${baseURL}/api/me`, { data: { nickname, onboardingCompleted: true } });
-  expect(patched.ok()).toBe(true);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-  return { context, page, errors, user: (await patched.json()).user as { id: string; nickname: string } };
-}
+import { executeOnServedD1, expect, test, verifyFreshPhone } from "./fixtures";
+import { bubble, openChat, person, place, send } from "./people";
 
 async function openDm(a: Page, peerNickname: string): Promise<string> {
   await a.getByLabel("More options").click();
@@ -41,16 +25,6 @@ async function safetyNumber(page: Page): Promise<string> {
   return digits;
 }
 
-async function openChat(page: Page, path = "/chat") {
-  await page.goto(path);
-  await expect(page.getByText("LIVE", { exact: true })).toBeVisible();
-}
-
-async function send(page: Page, text: string) {
-  await page.getByRole("textbox", { name: "Message" }).fill(text);
-  await page.getByRole("textbox", { name: "Message" }).press("Enter");
-}
-
 /**
  * What a server (or the person starting over) can do to a device list: a new account key that signs the person's
  * real devices and one more. The person's old account key signed neither.
@@ -65,8 +39,6 @@ async function newAccountKeyWithGhost(request: APIRequestContext, baseURL: strin
   const { userId: _, ...body } = await signDeviceList(await createAccountKey(), { ...draft, version: 1 });
   expect((await request.put(`${baseURL}/api/keys/list`, { data: body })).ok()).toBe(true);
 }
-
-const bubble = (page: Page, text: string) => page.getByRole("listitem").filter({ hasText: text });
 
 test("a private chat's words never leave the device: on-device smart replies, '@ai' sends only its own text after a notice", async ({
   browser,

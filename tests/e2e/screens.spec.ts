@@ -1,4 +1,4 @@
-// The remaining screens of the spec's route table (issue 18): install, and more as they land.
+// The remaining screens of the route table (docs/product/screens.md) (issue 18): install, and more as they land.
 import { acceptCookies, expect, MOBILE_UA, test, verifyFreshPhone } from "./fixtures";
 
 test("the landing's App Store button leads to the install page, which says LinkUp installs from the browser", async ({
@@ -198,7 +198,7 @@ test("story pages: the founder's story and Why LinkUp from About, the showcase a
   await expect(page).toHaveURL(/\/emergency$/);
 });
 
-test("/enhanced-chat is the chat: the spec calls /chat the enhanced chat, so it leads there with its query", async ({
+test("/enhanced-chat is the chat: the route table calls /chat the enhanced chat, so it leads there with its query", async ({
   page,
   context,
   baseURL,

@@ -79,7 +79,7 @@ test("an SOS from /emergency reaches a neighbour's notifications and the nearby 
   await other.reload();
   await expect(other.getByRole("heading", { name: /unread/ })).toHaveCount(0);
 
-  // Preferences are saved on the server, with the spec's toast.
+  // Preferences are saved on the server, with the product's toast (docs/product/settings-and-notifications.md).
   const market = other.getByRole("checkbox", { name: "Market updates" });
   await expect(market).not.toBeChecked();
   await market.check();

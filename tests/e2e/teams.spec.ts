@@ -3,6 +3,7 @@
 // removing the member takes away the room, the seat and its features.
 import type { Browser, Page } from "@playwright/test";
 import { acceptCookies, expect, grantTier, latestOutboxMessage, signInAsAdmin, test, verifyFreshPhone } from "./fixtures";
+import { bubble, send } from "./people";
 
 // Small phone; the outsider's socket refused by the server is reported by Chromium as a console error.
 const REFUSED_SOCKET = /WebSocket connection to .* failed|status of 403/;
@@ -26,13 +27,6 @@ async function person(browser: Browser, baseURL: string, nickname: string) {
   page.on("pageerror", (e) => errors.push(e.message));
   return { context, page, errors, user, phone };
 }
-
-async function send(page: Page, text: string) {
-  await page.getByRole("textbox", { name: "Message" }).fill(text);
-  await page.getByRole("textbox", { name: "Message" }).press("Enter");
-}
-
-const bubble = (page: Page, text: string) => page.getByRole("listitem").filter({ hasText: text });
 
 const fitsScreen = async (page: Page) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 

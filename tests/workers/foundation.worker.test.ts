@@ -5,6 +5,7 @@ import { listOutbound } from "../../db/queries/outbox";
 import { faqSeed } from "../../db/seed-data";
 import { sendMessage } from "../../workers/services/messaging";
 import { anonymousSession, call } from "./helpers";
+import { whatsappMessage } from "./whatsapp";
 
 describe("GET /api/health", () => {
   it("reports the database, the room binding and configured services without secrets", async () => {
@@ -155,7 +156,7 @@ describe("opt-out", () => {
   it("sends nothing unasked to a phone that sent STOP, but still sends a code it requested", async () => {
     const db = createDb(env);
     const phone = "+2348099990000";
-    await env.DB.prepare("insert into phone_channels (phone, opted_out) values (?, 1)").bind(phone).run();
+    expect((await whatsappMessage(phone, { Body: "STOP" })).reply).toMatch(/^You will get no more messages/);
     const alert = await sendMessage(env, db, { to: phone, channel: "whatsapp", body: "SOS from a neighbour" });
     expect(alert).toMatchObject({ status: "failed", error: "Recipient opted out (STOP)" });
     const code = await sendMessage(env, db, { to: phone, channel: "sms", body: "Your code is 123456" }, { requestedByRecipient: true });

@@ -22,7 +22,7 @@ let isolateStartedAt: number | undefined;
 
 type Health = "healthy" | "warning" | "error";
 
-/** The spec's admin stats, counted from the tables. */
+/** The admin stats (docs/product/admin-and-analytics.md), counted from the tables. */
 export function adminStats(db: Db, now = Date.now()) {
   return adminCounts(db, now);
 }
@@ -39,7 +39,7 @@ async function timed(check: () => Promise<boolean>): Promise<Health> {
 }
 
 /**
- * System health per the spec, each from a real check: the database answers, the edge cache takes and returns a
+ * System health (docs/product/admin-and-analytics.md), each from a real check: the database answers, the edge cache takes and returns a
  * probe, a room Durable Object answers, payments are configured (warning when only the local stand-in runs).
  */
 export async function systemHealth(env: AppEnv, db: Db) {

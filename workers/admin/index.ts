@@ -1,4 +1,4 @@
-// The staff desk and admin roles (spec part 2, admin dashboard). Every staff or admin action is written to
+// The staff desk and admin roles (docs/product/admin-and-analytics.md). Every staff or admin action is written to
 // audit_log with who, what, when (created_at), and the before and after (docs/decisions/019-staff-and-admins.md).
 import { normalizePhone } from "../../core/phone";
 import type { Db } from "../../db";

@@ -110,7 +110,7 @@ type Window = ReturnType<typeof window>;
 
 const sumOf = (db: Db, w: Window, kindLike: string) => sumEventsSince(db, w.unit, w.from, kindLike);
 
-/** The spec's analytics metrics, each from events or live tables; what LinkUp cannot measure is null. */
+/** The analytics metrics (docs/product/admin-and-analytics.md), each from events or live tables; what LinkUp cannot measure is null. */
 export async function metrics(db: Db, range: Range, now = new Date()) {
   const w = window(range, now);
   const activeSince = new Date(now.getTime() - RANGES[range]);
@@ -187,7 +187,10 @@ export async function personalMetrics(db: Db, userId: string, range: Range, now 
   };
 }
 
-/** The spec's AI usage figures; LinkUp has no smart-reply counting or network optimisation, so those are null. */
+/**
+ * The assistant usage figures (docs/product/admin-and-analytics.md); LinkUp has no smart-reply counting or network
+ * optimisation, so those are null.
+ */
 export async function aiUsage(db: Db, range: Range, now = new Date()) {
   const w = window(range, now);
   const [translations, emergencyDetection, marketAnalysis, questions, weather] = await Promise.all([

@@ -1,5 +1,5 @@
 // The assistant (docs/architecture.md §6): one entry per use (an '@ai' command, translation, smart replies, support,
-// voice), with the tier limits of spec part 1 §5 applied on the server. Every channel calls these.
+// voice), with the plans' limits (docs/product/plans-and-limits.md) applied on the server. Every channel calls these.
 import { marketWords, weatherWords } from "./wording";
 import { recordEvent } from "../analytics";
 import { chooseLanguage, LANGUAGE_ENGLISH_NAMES } from "../../core/i18n/languages";

@@ -55,7 +55,7 @@ function byDistance(cities: string[], from: { latitude: number; longitude: numbe
 
 /**
  * Prices for the commodities and place named in `query`, at most `maxLines` lines. With no place named, the
- * asker's own area decides: the nearest market city's prices come first (spec: prices for where you are).
+ * asker's own area decides: the nearest market city's prices come first (docs/product/assistant.md).
  */
 export async function marketAnswer(
   db: Db,

@@ -7,7 +7,7 @@ import { forecast } from "./weather";
 import { weatherWords } from "./wording";
 
 describe("phrasebook", () => {
-  it("has every phrase in all eight languages (the spec's seven and Nigerian Pidgin)", () => {
+  it("has every phrase in all eight languages (the seven translation languages and Nigerian Pidgin)", () => {
     for (const entry of PHRASEBOOK) for (const code of LANGUAGE_CODES) expect(entry[code]?.trim(), `${entry.en} in ${code}`).toBeTruthy();
   });
 

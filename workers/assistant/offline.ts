@@ -1,7 +1,7 @@
 // The offline assistant (docs/architecture.md §6): answers without any network, locally, in tests and as the fallback.
 // It really answers what it can (phrasebook, first aid, SOS, help, LinkUp facts) and says plainly when a
 // question needs the online assistant.
-import { AI_SAMPLE_PROMPTS, LANGUAGES, type LanguageCode } from "../../core/ai-command";
+import { LANGUAGES, type LanguageCode } from "../../core/ai-command";
 import type { SupportCategory } from "../../core/ai-schemas";
 import { PRICES_NGN, TRIAL_DAYS } from "../../core/constants";
 import { lookupPhrase, PHRASE_SAMPLES } from "./phrasebook";
@@ -303,8 +303,6 @@ export function offlineProvider(): AssistantProvider {
     },
   };
 }
-
-export const SAMPLE_PROMPTS = AI_SAMPLE_PROMPTS;
 
 /** What the offline assistant says when a phrase is not in its book. */
 export function phrasebookMiss(text: string, target: LanguageCode): string {

@@ -1,7 +1,7 @@
-// The offline phrasebook: common phrases in the spec's seven translation languages (spec part 1 §9) and Nigerian
+// The offline phrasebook: common phrases in the seven translation languages (docs/product/assistant.md) and Nigerian
 // Pidgin (docs/decisions/062). Written by the team, not yet by native speakers (docs/i18n-review.md).
 // Any direction works: a phrase is looked up in every language and answered in the target one.
-import { LANGUAGES, type LanguageCode } from "../../core/ai-command";
+import type { LanguageCode } from "../../core/ai-command";
 
 type Entry = Record<LanguageCode, string>;
 
@@ -261,7 +261,3 @@ export function detectPhraseLanguage(text: string): LanguageCode | null {
 }
 
 export const PHRASE_SAMPLES = ["good morning", "thank you", "how are you", "help", "where is the hospital", "I need a doctor"];
-
-export function languageName(code: LanguageCode): string {
-  return LANGUAGES[code];
-}

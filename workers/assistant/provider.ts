@@ -5,7 +5,7 @@ import type { SupportCategory } from "../../core/ai-schemas";
 
 export interface ChatInput {
   question: string;
-  /** Recent chat lines, oldest first (spec part 1 §7: the last 5 messages). */
+  /** Recent chat lines, oldest first (the last 5 messages, docs/product/assistant.md). */
   history?: string[];
   /** Extra instructions, e.g. the support bot's facts. */
   system?: string;

@@ -1,4 +1,4 @@
-// The support bot (spec part 2 §3, §4, §7, §8): categorised answers, follow-ups, and escalation to a human
+// The support bot (docs/product/assistant.md): categorised answers, follow-ups, and escalation to a human
 // by a support ticket with the phone to call back.
 import { normalizePhone } from "../../core/phone";
 import type { SupportAnswer, SupportCategory } from "../../core/ai-schemas";

@@ -9,8 +9,10 @@ import { runAiCommand } from "./index";
 
 const db = () => createDb(env as unknown as AppEnv);
 
-async function setTown(id: string, town: string) {
-  await env.DB.prepare("update users set location_text = ? where id = ?").bind(town, id).run();
+/** The person writes their town on their profile, as the settings screen saves it. */
+async function setTown(cookie: string, town: string) {
+  const res = await call("/api/me", { method: "PATCH", cookie, json: { locationText: town } });
+  if (res.status !== 200) throw new Error(`saving the town failed: ${res.status}`);
 }
 
 async function ask(cookie: string, message: string) {
@@ -42,15 +44,15 @@ describe("the assistant understands people", () => {
   });
 
   it("uses the person's own town when no place is named, nearest market first", async () => {
-    const { cookie, user } = await anonymousSession();
-    await setTown(user.id, "Bodija, Ibadan");
+    const { cookie } = await anonymousSession();
+    await setTown(cookie, "Bodija, Ibadan");
     const prices = await ask(cookie, "@ai what is the price of rice");
     expect(priceLines(prices.body.message).slice(0, 2)).toEqual([
       "• Rice (foreign), Bodija Market (Ibadan): ₦92,000 per 50kg bag",
       "• Rice (local), Bodija Market (Ibadan): ₦78,000 per 50kg bag",
     ]);
 
-    await setTown(user.id, "Ikeja");
+    await setTown(cookie, "Ikeja");
     const market = await ask(cookie, "@ai market");
     expect(market.body.message).toMatch(/^📊 Market prices \(nearest market to Ikeja: Lagos\)/);
     expect(priceLines(market.body.message).every((l) => l.includes("(Lagos)"))).toBe(true);

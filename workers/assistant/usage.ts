@@ -1,15 +1,7 @@
-// Per-user daily limits of spec part 1 §5, counted in usage_daily by UTC date (a new date is a new count).
+// Per-user daily limits (docs/product/plans-and-limits.md), counted in usage_daily by UTC date (a new date is a new count).
 import { TIER_LIMITS, type Tier } from "../../core/constants";
 import type { Db } from "../../db";
-import {
-  addVoiceMessage,
-  giveBackUsage,
-  giveBackVoiceMessage,
-  takeUsage,
-  takeVoiceMessage,
-  usageOn,
-  voiceMessagesInMonth,
-} from "../../db/queries/usage";
+import { giveBackUsage, giveBackVoiceMessage, takeUsage, takeVoiceMessage, usageOn, voiceMessagesInMonth } from "../../db/queries/usage";
 
 export function utcDate(now: Date = new Date()): string {
   return now.toISOString().slice(0, 10);
@@ -56,10 +48,6 @@ export async function readUsage(db: Db, userId: string, now: Date = new Date()) 
 /** Voice messages are counted per UTC calendar month: the sum of the month's daily rows. */
 export async function voiceMessagesThisMonth(db: Db, userId: string, now: Date = new Date()): Promise<number> {
   return voiceMessagesInMonth(db, userId, utcDate(now).slice(0, 7));
-}
-
-export async function countVoiceMessage(db: Db, userId: string, now: Date = new Date()): Promise<void> {
-  await addVoiceMessage(db, userId, utcDate(now));
 }
 
 /** Takes one of the month's voice messages under `limit` in one conditional write; whether it was taken. */

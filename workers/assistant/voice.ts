@@ -1,4 +1,4 @@
-// Voice messages (spec part 1 §5): premium 50 a month, enterprise unlimited, free none. The audio is kept in
+// Voice messages (docs/product/plans-and-limits.md): premium 50 a month, enterprise unlimited, free none. The audio is kept in
 // R2 (`FILES`) and transcribed by the provider; offline, the audio is kept and the transcript waits.
 import { VOICE_PREMIUM_MESSAGE } from "../../core/ai-command";
 import { TIER_LIMITS } from "../../core/constants";

@@ -5,16 +5,14 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { checkPass, PASS_TTL_MS, signPass } from "../../core/session-pass";
-import { queryCounts } from "../../db/query-count";
-import { adminSession, anonymousSession, call, ORIGIN, verifiedSession } from "../../tests/workers/helpers";
+import { adminSession, anonymousSession, call, ORIGIN, signInByCode, verifiedSession } from "../../tests/workers/helpers";
 import type { AppEnv } from "../env";
 import { inProcessApi } from "../in-process-api";
 import { createServer } from "../server";
 import { PASS_COOKIE } from "./session-pass";
 import { sessionHash } from "./session";
+import { bareCtx, countedEnv, statementsOf } from "../../tests/workers/statements";
 
-const counted = { ...env, QUERY_COUNT: "1" } as unknown as AppEnv;
-const ctx = { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
 // A page like /chat: the root loader asks /api/me, the route's loader /api/rooms (web/app/routes/chat.tsx).
 const server = createServer(async (request, pageEnv, pageCtx) => {
   const api = inProcessApi(server.fetch, request, pageEnv, pageCtx);
@@ -23,13 +21,12 @@ const server = createServer(async (request, pageEnv, pageCtx) => {
 });
 
 async function cost(run: () => Promise<unknown>) {
-  const before = queryCounts();
-  await run();
-  const after = queryCounts();
-  return after.reads + after.writes - before.reads - before.writes;
+  const { reads, writes } = await statementsOf(run);
+  return reads + writes;
 }
 
-const get = async (path: string, cookie: string) => server.fetch(new Request(`${ORIGIN}${path}`, { headers: { cookie } }), counted, ctx);
+const get = async (path: string, cookie: string) =>
+  server.fetch(new Request(`${ORIGIN}${path}`, { headers: { cookie } }), countedEnv, bareCtx);
 
 /** The pass an answer sets ("" when it clears it, undefined when it leaves it). */
 function passOf(res: Response): string | undefined {
@@ -112,7 +109,7 @@ describe("the session pass", () => {
   it("refuses a session ended from another device: its writes at once, its hot reads once the pass expires", async () => {
     const here = await verifiedSession("0816", "Ada");
     // The same person on a second browser, which has a pass.
-    const there = await browserWithPass(await signInAgain(here.local, here.phone));
+    const there = await browserWithPass(await signInByCode(here.local));
     const out = await call("/api/security/sessions/sign-out-others", { method: "POST", cookie: here.cookie, json: {} });
     expect(((await out.json()) as { ended: number }).ended).toBeGreaterThanOrEqual(1);
     expect((await call("/api/me", { method: "PATCH", cookie: there.both, json: { nickname: "Thief" } })).status).toBe(401);
@@ -150,18 +147,3 @@ describe("the session pass", () => {
     expect(passOf(next)).toBeTruthy();
   });
 });
-
-/** A second browser of the person with `phone` signs in by code; its session cookie. */
-async function signInAgain(local: string, phone: string): Promise<{ cookie: string }> {
-  await env.DB.prepare("update verifications set created_at = created_at - 120000 where phone = ?").bind(phone).run();
-  const reg = await call("/api/auth/register", { method: "POST", json: { phoneNumber: local } });
-  expect(reg.status).toBe(200);
-  const anon = reg.headers.getSetCookie()[0].split(";")[0];
-  const row = await env.DB.prepare('select body from outbound_messages where "to" = ? order by created_at desc, rowid desc limit 1')
-    .bind(phone)
-    .first<{ body: string }>();
-  const code = row?.body.match(/\b(\d{6})\b/)?.[1];
-  const res = await call("/api/auth/verify", { method: "POST", cookie: anon, json: { phoneNumber: local, code } });
-  expect(res.status).toBe(200);
-  return { cookie: res.headers.getSetCookie()[0].split(";")[0] };
-}

@@ -1,6 +1,6 @@
 // Which payment provider serves this deployment, its prices and its webhook secret.
 import { type BillingInterval, INTERVALS, PAID_TIERS, type PaidTier, planPrice } from "../../core/billing";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../app-env";
 import { macHex } from "../mac";
 
 export type BillingMode = "stripe" | "paystack" | "local" | "unconfigured";

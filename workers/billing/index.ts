@@ -192,7 +192,7 @@ export async function changePlan(env: AppEnv, db: Db, user: User, tier: PaidTier
   return subscriptionStatus(env, db, user, now);
 }
 
-/** Staff grant a tier until a date (Premium by phone, spec part 1 §1); recorded in the audit log. */
+/** Staff grant a tier until a date (Premium by phone, docs/product/plans-and-limits.md); recorded in the audit log. */
 export async function grantComplimentary(
   env: AppEnv,
   db: Db,

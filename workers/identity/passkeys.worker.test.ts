@@ -3,23 +3,7 @@
 // (tests/e2e/advanced-security.spec.ts, Chromium's virtual authenticator).
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
-
-/** A second browser proves the person's phone; its cookie and the verify answer. */
-async function signInAgain(person: { phone: string; local: string }) {
-  await env.DB.prepare("update verifications set created_at = created_at - 120000 where phone = ?").bind(person.phone).run();
-  const reg = await call("/api/auth/register", { method: "POST", json: { phoneNumber: person.local } });
-  const anon = reg.headers.getSetCookie()[0].split(";")[0];
-  const row = await env.DB.prepare('select body from outbound_messages where "to" = ? order by created_at desc, rowid desc limit 1')
-    .bind(person.phone)
-    .first<{ body: string }>();
-  const res = await call("/api/auth/verify", {
-    method: "POST",
-    cookie: anon,
-    json: { phoneNumber: person.local, code: row?.body.match(/\b(\d{6})\b/)?.[1] },
-  });
-  return { cookie: res.headers.getSetCookie()[0].split(";")[0], body: await res.json<Record<string, unknown>>() };
-}
+import { anonymousSession, call, signInByCode, verifiedSession } from "../../tests/workers/helpers";
 
 const fakeAttestation = {
   id: "abc",
@@ -61,7 +45,7 @@ describe("passkeys", () => {
     await env.DB.prepare("INSERT INTO passkeys (id, user_id, public_key, name) VALUES (?, ?, 'pk', 'Phone')")
       .bind(`cred-${person.id}`, person.id)
       .run();
-    const next = await signInAgain(person);
+    const next = await signInByCode(person.local);
     expect(next.body).toEqual({ secondFactorRequired: true, merged: false, methods: { code: false, passkey: true } });
     expect((await call("/api/me", { cookie: next.cookie })).status).toBe(401);
     expect(await (await call("/api/auth/second-factor", { cookie: next.cookie })).json()).toEqual({ code: false, passkey: true });
@@ -74,6 +58,6 @@ describe("passkeys", () => {
     expect((await call(`/api/security/passkeys/cred-${person.id}`, { method: "DELETE", cookie: person.cookie })).status).toBe(200);
     const events = await (await call("/api/security/overview", { cookie: person.cookie })).json<{ events: { message: string }[] }>();
     expect(events.events[0].message).toBe("A passkey was removed: Phone");
-    expect((await signInAgain(person)).body.user).toBeTruthy();
+    expect((await signInByCode(person.local)).body.user).toBeTruthy();
   });
 });

@@ -1,4 +1,4 @@
-// Security events and the security score of /advanced-security (spec part 2: security event shape, score).
+// Security events and the security score of /advanced-security (docs/product/security.md).
 // Events are written where the thing happens (sign-in, second factor, panic, device keys, my data); the score is
 // computed from the account's stored state each time, never kept.
 import {

@@ -1,10 +1,10 @@
-// Security events and the security score (issue 15, spec part 2): events are written where the thing happens,
+// Security events and the security score (issue 15, docs/product/security.md): events are written where the thing happens,
 // the score follows the account's stored state, and the overview lists only the newest 4 events.
 import { env } from "cloudflare:test";
 import * as OTPAuth from "otpauth";
 import { describe, expect, it } from "vitest";
 import { SECURITY_EVENTS_SHOWN } from "../../core/security";
-import { anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
+import { anonymousSession, call, signInByCode, verifiedSession } from "../../tests/workers/helpers";
 
 type Overview = {
   score: number;
@@ -68,15 +68,7 @@ describe("security events", () => {
   it("record a sign-in from another browser and panic use; the overview shows the newest 4", async () => {
     const first = await verifiedSession("0817");
     // The same phone proven in a second browser is a sign-in to the existing account.
-    await env.DB.prepare("update verifications set created_at = created_at - 120000 where phone = ?").bind(first.phone).run();
-    const reg = await call("/api/auth/register", { method: "POST", json: { phoneNumber: first.local } });
-    const anon = reg.headers.getSetCookie()[0].split(";")[0];
-    const row = await env.DB.prepare('select body from outbound_messages where "to" = ? order by created_at desc, rowid desc limit 1')
-      .bind(first.phone)
-      .first<{ body: string }>();
-    const code = row?.body.match(/\b(\d{6})\b/)?.[1];
-    const second = await call("/api/auth/verify", { method: "POST", cookie: anon, json: { phoneNumber: first.local, code } });
-    expect(second.status).toBe(200);
+    expect((await signInByCode(first.local)).status).toBe(200);
     expect(await kinds(first.id)).toEqual(["sign_in"]);
     expect((await overview(first.cookie)).events[0].message).toBe("New sign-in to your account: A browser on the LinkUp web app");
 

@@ -2,7 +2,14 @@
 // person can sign out one of them or all the others; the ended browsers are signed out on the server.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { anonymousSession, call } from "../../tests/workers/helpers";
+import { anonymousSession, call, signInByCode } from "../../tests/workers/helpers";
+
+/** A fresh browser with its own user agent signs in with the phone; returns its session cookie. */
+async function browserSignsIn(phone: string, ua: string) {
+  const signed = await signInByCode(phone, { headers: { "user-agent": ua } });
+  expect(signed.status).toBe(200);
+  return signed.cookie;
+}
 
 const ANDROID = "Mozilla/5.0 (Linux; Android 13; SM-A135F) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36";
 const IPHONE =
@@ -10,30 +17,6 @@ const IPHONE =
 const WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0";
 
 type Session = { ref: string; device: string; current: boolean; lastUsedAt: string; createdAt: string };
-
-async function codeFor(phone: string) {
-  const row = await env.DB.prepare('select body from outbound_messages where "to" = ? order by created_at desc, rowid desc limit 1')
-    .bind(phone)
-    .first<{ body: string }>();
-  return row!.body.match(/\b(\d{6})\b/)![1];
-}
-
-/** A fresh browser with its own user agent signs in with the phone; returns its session cookie. */
-async function browserSignsIn(phone: string, ua: string) {
-  await env.DB.prepare("update verifications set created_at = created_at - 120000 where phone = ?").bind(phone).run();
-  const headers = { "user-agent": ua };
-  const reg = await call("/api/auth/register", { method: "POST", headers, json: { phoneNumber: phone } });
-  expect(reg.status).toBe(200);
-  const anon = reg.headers.getSetCookie()[0].split(";")[0];
-  const res = await call("/api/auth/verify", {
-    method: "POST",
-    headers,
-    cookie: anon,
-    json: { phoneNumber: phone, code: await codeFor(phone) },
-  });
-  expect(res.status).toBe(200);
-  return res.headers.getSetCookie()[0].split(";")[0];
-}
 
 async function list(cookie: string) {
   const res = await call("/api/security/sessions", { cookie });

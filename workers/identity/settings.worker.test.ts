@@ -1,8 +1,14 @@
-// Profile and settings live on the server (spec part 1 §3 'Settings fields', §9 defaults): saved with
+// Profile and settings live on the server (docs/product/settings-and-notifications.md): saved with
 // PATCH /api/me, read back with GET /api/me, kept across sign-out and sign-in on another device.
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { anonymousSession, call, setTier } from "../../tests/workers/helpers";
+import { anonymousSession, call, setTier, signInByCode } from "../../tests/workers/helpers";
+
+/** Signs a browser (cookie or none) in with a phone; returns the verified session cookie. */
+async function signInWithPhone(phone: string, cookie?: string) {
+  const signed = await signInByCode(phone, { cookie });
+  expect(signed.status).toBe(200);
+  return signed.cookie;
+}
 
 type MeBody = {
   user: {
@@ -20,25 +26,6 @@ async function me(cookie: string) {
   return call("/api/me", { cookie });
 }
 
-async function codeFor(phone: string) {
-  const row = await env.DB.prepare('select body from outbound_messages where "to" = ? order by created_at desc, rowid desc limit 1')
-    .bind(phone)
-    .first<{ body: string }>();
-  return row!.body.match(/\b(\d{6})\b/)![1];
-}
-
-/** Signs a browser (cookie or none) in with a phone; returns the verified session cookie. */
-async function signInWithPhone(phone: string, cookie?: string) {
-  // Earlier codes of this phone are moved past the 60-second resend wait.
-  await env.DB.prepare("update verifications set created_at = created_at - 120000 where phone = ?").bind(phone).run();
-  const reg = await call("/api/auth/register", { method: "POST", cookie, json: { phoneNumber: phone } });
-  expect(reg.status).toBe(200);
-  const session = cookie ?? reg.headers.getSetCookie()[0].split(";")[0];
-  const res = await call("/api/auth/verify", { method: "POST", cookie: session, json: { phoneNumber: phone, code: await codeFor(phone) } });
-  expect(res.status).toBe(200);
-  return res.headers.getSetCookie()[0].split(";")[0];
-}
-
 const ALL_SETTINGS = {
   language: "yoruba",
   quietStart: "23:15",
@@ -53,7 +40,7 @@ const ALL_SETTINGS = {
 };
 
 describe("settings", () => {
-  it("start with the spec's defaults", async () => {
+  it("start with the product's defaults", async () => {
     const { cookie } = await anonymousSession();
     const { user } = await (await me(cookie)).json<MeBody>();
     expect(user.settings).toEqual({
@@ -79,7 +66,7 @@ describe("settings", () => {
     expect(user).toMatchObject({ nickname: "Efe", locationText: "Warri", settings: ALL_SETTINGS });
   });
 
-  it("refuses values outside the spec's options", async () => {
+  it("refuses values outside the offered options", async () => {
     const { cookie } = await anonymousSession();
     for (const bad of [
       { language: "klingon" },

@@ -5,16 +5,7 @@
 import { env } from "cloudflare:test";
 import * as OTPAuth from "otpauth";
 import { describe, expect, it } from "vitest";
-import { adminSession, anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
-
-async function latestCode(phone: string) {
-  const row = await env.DB.prepare('select body from outbound_messages where "to" = ? order by created_at desc, rowid desc limit 1')
-    .bind(phone)
-    .first<{ body: string }>();
-  const code = row?.body.match(/\b(\d{6})\b/)?.[1];
-  if (!code) throw new Error(`no code sent to ${phone}`);
-  return code;
-}
+import { adminSession, anonymousSession, call, latestCode, pastResendWait, verifiedSession } from "../../tests/workers/helpers";
 
 const cookieOf = (res: Response) => res.headers.getSetCookie()[0]?.split(";")[0] ?? "";
 const totp = (secret: string) => new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 });
@@ -42,8 +33,7 @@ async function pushKeys() {
 
 /** The attacker's first browser asks for a code to the victim's phone while anonymous; the code is intercepted. */
 async function interceptCode(victimLocal: string, victimE164: string) {
-  // Past the resend wait of any earlier code for this phone.
-  await env.DB.prepare("update verifications set created_at = created_at - 120000 where phone = ?").bind(victimE164).run();
+  await pastResendWait(victimE164);
   const browser1 = await anonymousSession();
   const reg = await call("/api/auth/register", { method: "POST", cookie: browser1.cookie, json: { phoneNumber: victimLocal } });
   expect(reg.status).toBe(200);
@@ -72,7 +62,7 @@ describe("the account merge and the second factor", () => {
       expect(own.status).toBe(200);
       const attacker1 = cookieOf(own);
       const key = await (await call("/api/api-keys", { method: "POST", cookie: attacker1, json: { name: "k" } })).json<{ key: string }>();
-      await env.DB.prepare("update verifications set created_at = created_at - 120000").run();
+      await pastResendWait();
       const browser2 = await anonymousSession();
       await call("/api/auth/register", { method: "POST", cookie: browser2.cookie, json: { phoneNumber: attackerLocal } });
       const signed2 = await call("/api/auth/verify", {

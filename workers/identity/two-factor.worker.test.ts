@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createDb } from "../../db";
 import { createUser } from "../../db/queries/users";
 import { twoFactor } from "../../db/schema";
-import { anonymousSession, call } from "../../tests/workers/helpers";
+import { anonymousSession, call, signInByCode } from "../../tests/workers/helpers";
 import { enableTwoFactor, proveSecondFactor } from "./two-factor";
 
 // RFC 6238 appendix B: the SHA-1 secret "12345678901234567890"; the 6-digit ends of its 8-digit answers.
@@ -21,25 +21,14 @@ async function userWithRfcSecret() {
   return { db, user };
 }
 
-async function codeFor(phone: string) {
-  const row = await env.DB.prepare('select body from outbound_messages where "to" = ? order by created_at desc, rowid desc limit 1')
-    .bind(phone)
-    .first<{ body: string }>();
-  return row!.body.match(/\b(\d{6})\b/)![1];
-}
+const totpNow = (secret: string) => new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
 
 /** A fresh browser signs in with the phone; its cookie and the verify answer. */
 async function signIn(phone: string) {
-  await env.DB.prepare("update verifications set created_at = created_at - 120000 where phone = ?").bind(phone).run();
-  const reg = await call("/api/auth/register", { method: "POST", json: { phoneNumber: phone } });
-  expect(reg.status).toBe(200);
-  const anon = reg.headers.getSetCookie()[0].split(";")[0];
-  const res = await call("/api/auth/verify", { method: "POST", cookie: anon, json: { phoneNumber: phone, code: await codeFor(phone) } });
-  expect(res.status).toBe(200);
-  return { cookie: res.headers.getSetCookie()[0].split(";")[0], body: await res.json<Record<string, unknown>>() };
+  const signed = await signInByCode(phone);
+  expect(signed.status).toBe(200);
+  return signed;
 }
-
-const totpNow = (secret: string) => new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
 
 describe("two-factor codes (RFC 6238)", () => {
   it("accept the RFC's codes at its times, each once, and give 10 backup codes on enabling", async () => {

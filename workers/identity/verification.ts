@@ -1,4 +1,4 @@
-// Phone verification (spec part 2 §4–§5, §8; docs/architecture.md §4): a 6-digit code over WhatsApp (default) or SMS.
+// Phone verification (docs/product/identity.md; docs/architecture.md §4): a 6-digit code over WhatsApp (default) or SMS.
 // The code is stored only as an HMAC; it lives 10 minutes, is used once and dies after 5 wrong tries. A new
 // code may be asked for after 60 s, at most 5 per phone per hour and a bounded number per IP address; those
 // limits, and which code is live, are kept per requester, so nobody else can spend or cancel a person's code.
@@ -135,7 +135,7 @@ export function isAdminPhone(env: { ADMIN_PHONES?: string }, phone: string): boo
 
 /**
  * The code message: what the code is for and where it works, so someone who did not ask knows to ignore it
- * (the spec has no wording for it; "Never share this code" is the usual warning, kept).
+ * (the product has no wording for it; "Never share this code" is the usual warning, kept).
  */
 export function codeMessage(code: string): string {
   return `Your LinkUp verification code is ${code}. It signs in only the browser where you asked for it, on the LinkUp web app, and expires in 10 minutes. Never share this code with anyone. If this was not you, ignore this message.`;

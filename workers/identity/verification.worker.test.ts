@@ -3,7 +3,7 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { VERIFICATION } from "../../core/identity";
 import { createDb } from "../../db";
-import { anonymousSession, call } from "../../tests/workers/helpers";
+import { anonymousSession, call, latestCode, pastResendWait } from "../../tests/workers/helpers";
 import type { AppEnv } from "../env";
 import { confirmVerification, startVerification } from "./verification";
 
@@ -24,20 +24,6 @@ let phoneSeq = 100;
 function newPhone() {
   const local = `0803${String(4_000_000 + phoneSeq++).padStart(7, "0")}`;
   return { local, e164: `+234${local.slice(1)}` };
-}
-
-async function latestCode(phone: string): Promise<string> {
-  const row = await env.DB.prepare('select body from outbound_messages where "to" = ? order by created_at desc, rowid desc limit 1')
-    .bind(phone)
-    .first<{ body: string }>();
-  const code = row?.body.match(/\b(\d{6})\b/)?.[1];
-  if (!code) throw new Error(`no code in the outbox for ${phone}`);
-  return code;
-}
-
-/** Moves a phone's earlier codes two minutes into the past, past the 60-second resend wait. */
-async function pastResendWait(phone: string) {
-  await env.DB.prepare("update verifications set created_at = created_at - 120000 where phone = ?").bind(phone).run();
 }
 
 function wrongCode(code: string) {
@@ -186,7 +172,7 @@ describe("POST /api/auth/register", () => {
 });
 
 describe("code rules", () => {
-  it("refuses a code that is not 6 digits with the spec's text", async () => {
+  it("refuses a code that is not 6 digits with the product's text", async () => {
     const { cookie } = await anonymousSession();
     const phone = newPhone();
     await register(cookie, phone.local);

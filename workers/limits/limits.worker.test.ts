@@ -3,7 +3,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../db";
-import { call } from "../../tests/workers/helpers";
+import { call, signInByCode } from "../../tests/workers/helpers";
 import type { AppEnv } from "../env";
 import { ADDRESS_LIMITS, ANON_AI_BUDGET_SPENT, addressLimit, TOO_MANY_SESSIONS, takeAddressToken } from "./index";
 
@@ -85,14 +85,9 @@ describe("the anonymous AI budget per client address", () => {
 
     // A verified person on the same network has their own allowance.
     const phone = `+234803${String(Date.now() % 1e7).padStart(7, "0")}`;
-    await call("/api/auth/register", { method: "POST", cookie: fresh, json: { phoneNumber: phone } });
-    const row = await env.DB.prepare('select body from outbound_messages where "to" = ? order by created_at desc limit 1')
-      .bind(phone)
-      .first<{ body: string }>();
-    const code = row?.body.match(/\b(\d{6})\b/)?.[1] ?? "";
-    const verified = await call("/api/auth/verify", { method: "POST", cookie: fresh, json: { phoneNumber: phone, code } });
+    const verified = await signInByCode(phone, { cookie: fresh });
     expect(verified.status).toBe(200);
-    expect((await ask(cookieOf(verified), address)).status).toBe(200);
+    expect((await ask(verified.cookie, address)).status).toBe(200);
   });
 });
 

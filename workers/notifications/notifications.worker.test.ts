@@ -48,7 +48,7 @@ describe("notification centre", () => {
     expect((await call("/api/notifications")).status).toBe(401);
   });
 
-  it("preferences start at the spec's defaults and are saved on the server", async () => {
+  it("preferences start at the product's defaults and are saved on the server", async () => {
     const me = await anonymousSession();
     const res = await call("/api/notifications/prefs", { cookie: me.cookie });
     expect(await res.json()).toEqual({

@@ -6,17 +6,16 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../core/ids";
 import { PRICE_REPORT_POINTS, PRICE_REPORTS_PER_DAY, PRICE_REPORTS_REWARDED_PER_DAY } from "../../core/price-reports";
-import { paramsFromForm, twilioSignature } from "../../core/whatsapp-signature";
 import { createDb } from "../../db";
 import { prunePriceReports } from "../../db/queries/retention";
 import { auditLog, pointEvents, priceReports } from "../../db/schema";
 import { adminSession, anonymousSession, call, ORIGIN, verifiedSession } from "../../tests/workers/helpers";
-import { queryCounts } from "../../db/query-count";
 import { userForPhone } from "../channels";
-import type { AppEnv } from "../env";
 import { inProcessApi } from "../in-process-api";
 import { createServer } from "../server";
 import { itemsInQuestion, reportPrice } from ".";
+import { whatsappMessage } from "../../tests/workers/whatsapp";
+import { bareCtx, countedEnv, statementsOf } from "../../tests/workers/statements";
 
 const db = createDb(env);
 let n = 0;
@@ -25,28 +24,9 @@ const report = (cookie: string, json: Record<string, unknown>) => call("/api/mar
 const DAY = 86_400_000;
 
 async function whatsapp(phone: string, Body: string) {
-  const url = `${ORIGIN}/webhooks/whatsapp`;
-  const form = new URLSearchParams({
-    MessageSid: `SM${newId(12)}`,
-    AccountSid: "AC00000000000000000000000000000000",
-    From: `whatsapp:${phone}`,
-    To: "whatsapp:+14155238886",
-    NumMedia: "0",
-    Body,
-  });
-  const signature = await twilioSignature("test-twilio-auth-token", url, paramsFromForm(form));
-  const res = await SELF.fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signature },
-    body: form,
-  });
-  expect(res.status).toBe(200);
-  const xml = await res.text();
-  return (/<Message>([\s\S]*)<\/Message>/.exec(xml)?.[1] ?? "")
-    .replace(/&apos;/g, "'")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&amp;/g, "&");
+  const answer = await whatsappMessage(phone, { Body });
+  expect(answer.status).toBe(200);
+  return answer.reply ?? "";
 }
 
 async function dial(phone: string, text: string, sessionId = `ATUid_${newId(8)}`) {
@@ -326,21 +306,13 @@ describe("the words about prices", () => {
 });
 
 describe("what a report and a look cost in D1 statements", () => {
-  const counted = { ...env, QUERY_COUNT: "1" } as unknown as AppEnv;
-  const ctx = { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
   const server = createServer(async () => new Response("page"));
-  async function cost(run: () => Promise<unknown>) {
-    const before = queryCounts();
-    await run();
-    const after = queryCounts();
-    return { reads: after.reads - before.reads, writes: after.writes - before.writes };
-  }
 
   it("the same few statements however many reports a market has", async () => {
     const people = await Promise.all([1, 2, 3, 4, 5, 6].map(() => verifiedSession("0802")));
     for (const p of people.slice(0, 5)) await report(p.cookie, { item: "sorghum", unit: "bag", priceNgn: 38_000, market: "Dawanau" });
     const page = new Request(`${ORIGIN}/market-prices`, { method: "POST", headers: { cookie: people[5].cookie, origin: ORIGIN } });
-    const api = inProcessApi(server.fetch, page, counted, ctx);
+    const api = inProcessApi(server.fetch, page, countedEnv, bareCtx);
     const send = () =>
       api("/api/market/reports", {
         method: "POST",
@@ -348,14 +320,14 @@ describe("what a report and a look cost in D1 statements", () => {
         body: JSON.stringify({ item: "sorghum", unit: "bag", priceNgn: 39_000, market: "Dawanau" }),
       });
     // Session, the inserted row, the market's window and the day's points; the insert, the points and the settling.
-    expect(await cost(send)).toEqual({ reads: 4, writes: 3 });
+    expect(await statementsOf(send)).toEqual({ reads: 4, writes: 3 });
     const look = inProcessApi(
       server.fetch,
       new Request(`${ORIGIN}/market-prices`, { headers: { cookie: people[0].cookie } }),
-      counted,
-      ctx,
+      countedEnv,
+      bareCtx,
     );
-    expect(await cost(() => look("/api/market/reports?item=sorghum"))).toEqual({ reads: 2, writes: 0 });
+    expect(await statementsOf(() => look("/api/market/reports?item=sorghum"))).toEqual({ reads: 2, writes: 0 });
   });
 });
 

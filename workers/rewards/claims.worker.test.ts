@@ -4,7 +4,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { RewardsAnswer } from "../../core/rewards";
-import { call } from "../../tests/workers/helpers";
+import { call, latestCode } from "../../tests/workers/helpers";
 
 let seq = 0;
 const freshPhone = () => `0814${String(4_000_000 + seq++ + Math.floor(Math.random() * 1000) * 1000).padStart(7, "0")}`;
@@ -21,10 +21,7 @@ async function signIn(local: string, browser: { device?: string; ip?: string } =
   const cookie = `${session}; ${device}`;
   const reg = await call("/api/auth/register", { method: "POST", cookie, headers, json: { phoneNumber: local } });
   expect(reg.status, await reg.clone().text()).toBe(200);
-  const row = await env.DB.prepare('select body from outbound_messages where "to" = ? order by created_at desc, rowid desc limit 1')
-    .bind(`+234${local.slice(1)}`)
-    .first<{ body: string }>();
-  const code = row?.body.match(/\b(\d{6})\b/)?.[1];
+  const code = await latestCode(local);
   const verified = await call("/api/auth/verify", { method: "POST", cookie, headers, json: { phoneNumber: local, code } });
   expect(verified.status).toBe(200);
   const { user } = await verified.json<{ user: { id: string } }>();

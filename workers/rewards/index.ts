@@ -1,4 +1,4 @@
-// Rewards (issue 18, spec part 2 #21): points for real actions recorded on the server, each action once, room
+// Rewards (issue 18, docs/product/rewards.md): points for real actions recorded on the server, each action once, room
 // messages capped per server day; the daily bonus once per server date with its streak; level and achievements.
 import {
   ACHIEVEMENTS,
@@ -149,8 +149,8 @@ export async function rewardsFor(db: Db, userId: string, now = new Date()): Prom
 
 /**
  * Grants the premium days of every achievement the person has unlocked and not yet been rewarded for, once each
- * (the ledger row `achievement:<id>` is unique) and once per phone number ever (premium_claims). Premium is for verified people (spec part 2 §1), so an
- * anonymous person's rewards wait until they verify. Returns the achievements rewarded now.
+ * (the ledger row `achievement:<id>` is unique) and once per phone number ever (premium_claims). Premium is for
+ * verified people (docs/product/identity.md), so an anonymous person's rewards wait until they verify. Returns the achievements rewarded now.
  */
 export async function settleAchievements(env: AppEnv, db: Db, user: User, now = new Date()): Promise<string[]> {
   if (user.authMode !== "verified" || !user.phone) return [];

@@ -1,4 +1,4 @@
-// Achievements in the person's language: core/rewards.ts names them in English (the spec's words); the answer
+// Achievements in the person's language: core/rewards.ts names them in English (the words of docs/product/rewards.md); the answer
 // carries them translated, as the SOS push is (docs/decisions/031-web-app-languages.md), so every screen that
 // shows an achievement shows it in the language the person chose.
 import { loadTranslator } from "../../core/i18n/load-catalog";

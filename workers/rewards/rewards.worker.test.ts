@@ -3,7 +3,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { RewardsAnswer } from "../../core/rewards";
 import { createDb } from "../../db";
-import { anonymousSession, call, verifiedSession } from "../../tests/workers/helpers";
+import { anonymousSession, call, signInByCode, verifiedSession } from "../../tests/workers/helpers";
 import { flushRoom, mustOpen, textEnvelope } from "../../tests/workers/room-socket";
 import { type FlushMessage, writeRoomFlush } from "../../db/queries/room-activity";
 import type { AppEnv } from "../env";
@@ -185,14 +185,7 @@ describe("rewards", () => {
     expect((await rewards(owner.cookie)).totalPoints).toBe(200);
     const newcomer = await anonymousSession();
     expect((await call("/api/rewards/daily", { method: "POST", cookie: newcomer.cookie })).status).toBe(201);
-    const registered = await call("/api/auth/register", { method: "POST", cookie: newcomer.cookie, json: { phoneNumber: owner.local } });
-    expect(registered.status).toBe(200);
-    const row = await env.DB.prepare('select body from outbound_messages where "to" = ? order by created_at desc, rowid desc limit 1')
-      .bind(owner.phone)
-      .first<{ body: string }>();
-    const code = row?.body.match(/\b(\d{6})\b/)?.[1];
-    const verified = await call("/api/auth/verify", { method: "POST", cookie: newcomer.cookie, json: { phoneNumber: owner.local, code } });
-    expect(verified.status).toBe(200);
+    expect((await signInByCode(owner.local, { cookie: newcomer.cookie })).status).toBe(200);
     // The bonus claimed as the newcomer counts for the owner; the verification's 200 points count once.
     expect(await rewards(owner.cookie)).toMatchObject({ totalPoints: 250, dailyBonus: { available: false } });
   });

@@ -3,9 +3,10 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../core/ids";
-import { paramsFromForm, twilioSignature } from "../../core/whatsapp-signature";
 import { anonymousSession, call, ORIGIN } from "../../tests/workers/helpers";
 import { mustOpen } from "../../tests/workers/room-socket";
+import { until } from "../../tests/workers/until";
+import { whatsappMessage } from "../../tests/workers/whatsapp";
 
 let n = 0;
 // 0903 is a real Nigerian mobile prefix; the time only fills the subscriber digits (0900… is not a valid number).
@@ -31,11 +32,6 @@ async function listen(cookie: string, room: string) {
   return { ws, sos };
 }
 
-const waitFor = async (check: () => boolean, ms = 4000) => {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
-};
-
 describe("one town, one area room on every channel", () => {
   it("web profile, USSD, WhatsApp and a web SOS without GPS all meet in the Lagos room", async () => {
     const listener = await townsperson("Lagos");
@@ -56,29 +52,13 @@ describe("one town, one area room on every channel", () => {
       });
       expect(res.status).toBe(200);
     }
-    await waitFor(() => sos.length >= 1);
+    await until(() => sos.length >= 1);
     expect(sos).toHaveLength(1);
 
     // WhatsApp: an SOS naming the town, with no location shared.
-    const form = new URLSearchParams({
-      MessageSid: `SM${newId(12)}`,
-      AccountSid: "AC00000000000000000000000000000000",
-      From: `whatsapp:${newPhone()}`,
-      To: "whatsapp:+14155238886",
-      NumMedia: "0",
-      Body: "SOS fire near Lagos market",
-    });
-    const url = `${ORIGIN}/webhooks/whatsapp`;
-    const wa = await SELF.fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        "x-twilio-signature": await twilioSignature("test-twilio-auth-token", url, paramsFromForm(form)),
-      },
-      body: form,
-    });
+    const wa = await whatsappMessage(newPhone(), { Body: "SOS fire near Lagos market" });
     expect(wa.status).toBe(200);
-    await waitFor(() => sos.length >= 2);
+    await until(() => sos.length >= 2);
     expect(sos).toHaveLength(2);
 
     // The web: a person whose profile says Lagos sends an SOS with no GPS.
@@ -90,7 +70,7 @@ describe("one town, one area room on every channel", () => {
     });
     expect(web.status).toBeLessThan(300);
     expect(((await web.json()) as { room: string | null }).room).toBe(room);
-    await waitFor(() => sos.length >= 3);
+    await until(() => sos.length >= 3);
     expect(sos.map((e) => e.senderId)).toContain(sender.user.id);
     ws.close();
   });

@@ -14,7 +14,6 @@ import {
   findRequest,
   openRequest,
   removeDmMembers,
-  requestsAmong,
   shareARoom,
   takePendingRequest,
 } from "../../db/queries/direct-requests";
@@ -75,15 +74,6 @@ export async function startRequest(env: Pick<Env, "ROOMS">, db: Db, roomId: stri
     return;
   }
   await tellRoom(env, roomId, userId);
-}
-
-/** The rooms' request marks for the person's room list. */
-export async function withRequests(db: Db, userId: string, rooms: RoomSummary[]): Promise<RoomSummary[]> {
-  const rows = await requestsAmong(
-    db,
-    rooms.filter((r) => r.kind === "dm").map((r) => r.id),
-  );
-  return markRequests(userId, rooms, rows);
 }
 
 /** The rooms, each direct chat with its pending request (rows of requestsAmong or db/queries/chat-lists.ts). */

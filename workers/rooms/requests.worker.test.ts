@@ -11,6 +11,7 @@ import { MISSED_CALL_NOTICES, RINGS_PER_CALLER_PER_HOUR, takeMissedCallNotice, t
 import type { MeshRoom } from "../../durable-objects/mesh-room";
 import { anonymousSession, call, shareAnAreaRoom, verifiedSession } from "../../tests/workers/helpers";
 import { mustOpen, openRoom, type RoomSocket, textEnvelope } from "../../tests/workers/room-socket";
+import { until } from "../../tests/workers/until";
 
 type Person = { cookie: string; id: string };
 const anon = async (): Promise<Person> => anonymousSession().then((s) => ({ cookie: s.cookie, id: s.user.id }));
@@ -48,14 +49,6 @@ async function settled(first: RoomSocket, second: RoomSocket) {
     const at = ++marker;
     s.send({ type: "ping", at });
     await s.waitForType("pong", (f) => f.at === at);
-  }
-}
-
-async function until<T>(check: () => Promise<T>, tries = 60): Promise<T> {
-  for (let i = 0; ; i++) {
-    const v = await check();
-    if (v || i >= tries) return v;
-    await new Promise((r) => setTimeout(r, 50));
   }
 }
 

@@ -13,6 +13,7 @@ import type { AppEnv } from "../env";
 import { broadcastSos, resumeUnfinishedSos, SOS_UNFINISHED_AFTER_MS } from ".";
 import { consumeSosFanout, SOS_DEAD_LETTER_QUEUE, sosQueue } from "./fanout";
 import { fakePushEdge, subscriberAt } from "../../tests/workers/push-edge";
+import { until } from "../../tests/workers/until";
 
 const db = createDb(env);
 /** Push-service calls per endpoint path (one endpoint per person). */
@@ -82,8 +83,7 @@ describe("the SOS fan-out's dead letters", () => {
 
     expect((await call(path, { method: "POST", cookie: staff.cookie })).status).toBe(200);
     // Back on the real queue: its consumer alerts the person once.
-    const end = Date.now() + 15_000;
-    while (edge.calls.length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+    await until(() => edge.calls.length > 0, 15_000);
     expect(edge.calls).toEqual([`/${person}`]);
     // Replayed: gone from the desk, and a second replay is refused.
     const after = await (await call("/api/admin/sos", { cookie: staff.cookie })).json<Desk>();

@@ -11,6 +11,7 @@ import { notifications } from "../../db/schema";
 import { anonymousSession, call } from "../../tests/workers/helpers";
 import type { AppEnv } from "../env";
 import { consumeSosFanout, INLINE_RECIPIENTS } from "./fanout";
+import { until } from "../../tests/workers/until";
 
 const PUSH = "https://updates.push.services.mozilla.com";
 let pushes: string[] = [];
@@ -58,11 +59,6 @@ async function sos(cookie: string, at: { latitude: number; longitude: number }) 
   return (await res.json()) as { id: string; reached: { push: number }; queued: number };
 }
 
-async function until(check: () => Promise<boolean>, ms = 15_000) {
-  const end = Date.now() + ms;
-  while (!(await check()) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
-}
-
 describe("SOS fan-out on the queue", () => {
   it("an area with more people than one request alerts is reached in full: the rest through the queue", async () => {
     const at = place();
@@ -75,7 +71,7 @@ describe("SOS fan-out on the queue", () => {
     expect(answer.queued).toBe(7);
 
     // Everyone is recorded, the request's own recipients too (claimed before their push, decision 054).
-    await until(async () => (await countDeliveries(db, answer.id)).pushed === INLINE_RECIPIENTS + 7);
+    await until(async () => (await countDeliveries(db, answer.id)).pushed === INLINE_RECIPIENTS + 7, 15_000);
     expect(await countDeliveries(db, answer.id)).toEqual({ pushed: INLINE_RECIPIENTS + 7, stored: 0, off: 0, failed: 0 });
     // Everyone got exactly one push.
     expect(pushes.sort()).toEqual(people.map((p) => `/${p.user.id}`).sort());

@@ -11,6 +11,7 @@ import { anonymousSession, call, ORIGIN } from "../../tests/workers/helpers";
 import type { AppEnv } from "../env";
 import { notify } from "../notifications";
 import { broadcastSos, MAX_SOS_PER_HOUR } from "./index";
+import { until } from "../../tests/workers/until";
 
 // A real push service host name (public names only are accepted); every request to it is answered by the fake below.
 const PUSH = "https://updates.push.services.mozilla.com";
@@ -101,11 +102,6 @@ async function outboxTo(phone: string) {
   return messages.filter((m) => m.to === phone);
 }
 
-const waitFor = async (check: () => boolean, ms = 2000) => {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-};
-
 describe("SOS broadcast", () => {
   it("reaches the area room, push subscribers in the area and the sender's contacts in one action", async () => {
     const sender = await userAt(6.5244, 3.3792); // Lagos
@@ -125,7 +121,7 @@ describe("SOS broadcast", () => {
     expect(body.room).toBe(room);
 
     // The room member sees an emergency envelope.
-    await waitFor(() => frames.length > 0);
+    await until(() => frames.length > 0);
     expect(frames[0]).toMatchObject({
       type: "envelope",
       envelope: { type: "emergency", priority: "high", room, senderId: sender.user.id, meta: { sosId: body.id } },
@@ -204,7 +200,7 @@ describe("SOS broadcast", () => {
     expect(status).toBe(201);
     expect(body.failed).toEqual(["push"]);
     expect(body.reached).toEqual({ room: 1, push: 0, contacts: 1 });
-    await waitFor(() => frames.length > 0);
+    await until(() => frames.length > 0);
     expect(frames).toHaveLength(1);
     ws.close();
     // The notification is still in the neighbour's centre.

@@ -13,6 +13,7 @@ import { adminSession, anonymousSession, call, fakeTwilio, ORIGIN, setBanned } f
 import { setOptedOut, userForPhone } from "../channels";
 import type { AppEnv } from "../env";
 import { ussd } from "./index";
+import { until } from "../../tests/workers/until";
 
 const db = createDb(env);
 afterEach(() => vi.restoreAllMocks());
@@ -35,11 +36,6 @@ async function outboxTo(phone: string) {
   const { messages } = (await res.json()) as { messages: { to: string; channel: string; body: string }[] };
   return messages.filter((m) => m.to === phone);
 }
-
-const waitFor = async (check: () => boolean | Promise<boolean>, ms = 3000) => {
-  const end = Date.now() + ms;
-  while (!(await check()) && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
-};
 
 describe("POST /ussd", () => {
   it("opens with the main menu as text/plain CON", async () => {
@@ -139,7 +135,7 @@ describe("USSD SOS", () => {
     const done = await dial(phone, "1*1*Ikeja under bridge*1", sessionId);
     expect(done.body).toBe("END SOS sent. Nearby with LinkUp open or by push alert: 1. Contacts reached: 1. Call 112 or 199 now.");
 
-    await waitFor(() => envelopes.length > 0);
+    await until(() => envelopes.length > 0);
     expect(envelopes[0].envelope).toMatchObject({ type: "emergency", senderId: caller.id });
     expect(envelopes[0].envelope.content.text).toContain("Ikeja under bridge");
     ws.close();
@@ -235,7 +231,7 @@ describe("USSD assistant, prices and translation", () => {
     const res = await dial(phone, "2*emergency someone is bleeding badly");
     expect(res.body).toMatch(/^END .*Full answer by SMS\.$/s);
     expect(res.body.length).toBeLessThanOrEqual(182);
-    await waitFor(async () => (await outboxTo(phone)).length > 0);
+    await until(async () => (await outboxTo(phone)).length > 0);
     const sms = await outboxTo(phone);
     expect(sms).toHaveLength(1);
     expect(sms[0].channel).toBe("sms");

@@ -5,65 +5,31 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloud
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { encodeGeohash } from "../../core/geohash";
-import { newId } from "../../core/ids";
-import { paramsFromForm, twilioSignature } from "../../core/whatsapp-signature";
 import { createDb } from "../../db";
 import { emergencyBroadcasts, outboundMessages, phoneChannels, usageDaily, users } from "../../db/schema";
-import { adminSession, anonymousSession, call, fakeTwilio, ORIGIN, setBanned } from "../../tests/workers/helpers";
+import { adminSession, anonymousSession, call, fakeTwilio, setBanned } from "../../tests/workers/helpers";
 import { userForPhone } from "../channels";
 import type { AppEnv } from "../env";
 import { createServer } from "../server";
+import { until } from "../../tests/workers/until";
+import {
+  signWhatsapp as signed,
+  TWILIO_TEST_TOKEN as TOKEN,
+  whatsappForm as fields,
+  whatsappMessage as send,
+  WHATSAPP_URL as URL_,
+} from "../../tests/workers/whatsapp";
 
 const db = createDb(env);
-const TOKEN = "test-twilio-auth-token";
-const URL_ = `${ORIGIN}/webhooks/whatsapp`;
 let n = 0;
 // 0813 is a mobile range throughout (core/phone.ts accepts only valid mobile numbers).
 const newPhone = () => `+234813${String(Date.now() % 1e5).padStart(5, "0")}${String(n++).padStart(2, "0")}`;
-
-function fields(phone: string, extra: Record<string, string>) {
-  return new URLSearchParams({
-    MessageSid: `SM${newId(12)}`,
-    AccountSid: "AC00000000000000000000000000000000",
-    From: `whatsapp:${phone}`,
-    To: "whatsapp:+14155238886",
-    NumMedia: "0",
-    Body: "",
-    ...extra,
-  });
-}
-
-async function signed(form: URLSearchParams, url = URL_) {
-  return twilioSignature(TOKEN, url, paramsFromForm(form));
-}
-
-async function send(phone: string, extra: Record<string, string>) {
-  const form = fields(phone, extra);
-  const res = await SELF.fetch(URL_, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": await signed(form) },
-    body: form,
-  });
-  const xml = await res.text();
-  const reply = /<Message>([\s\S]*)<\/Message>/.exec(xml)?.[1] ?? null;
-  return {
-    status: res.status,
-    type: res.headers.get("content-type"),
-    xml,
-    reply: reply?.replace(/&apos;/g, "'").replace(/&amp;/g, "&") ?? null,
-  };
-}
 
 async function outboxTo(phone: string) {
   const res = await call("/api/dev/outbox?limit=200");
   const { messages } = (await res.json()) as { messages: { to: string; channel: string; body: string }[] };
   return messages.filter((m) => m.to === phone);
 }
-
-const waitFor = async (check: () => Promise<boolean>, ms = 3000) => {
-  const end = Date.now() + ms;
-  while (!(await check()) && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
-};
 
 const channelRow = (phone: string) => db.select().from(phoneChannels).where(eq(phoneChannels.phone, phone)).get();
 
@@ -237,7 +203,7 @@ describe("a suspended phone", () => {
     expect((await send(phone, { Latitude: "9.0765", Longitude: "7.3986", Address: "Wuse Market, Abuja" })).reply).toBe(
       "🚨 Sending your SOS now. In danger? Call 112 or 199.",
     );
-    await waitFor(async () => (await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id))).length === 1);
+    await until(async () => (await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id))).length === 1);
     expect(await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id))).toHaveLength(1);
     expect((await send(phone, { Body: "STOP" })).reply).toMatch(/^You will get no more messages/);
     expect((await send(phone, { Body: "START" })).reply).toMatch(/^Welcome back/);
@@ -257,7 +223,7 @@ describe("SOS over WhatsApp", () => {
     // Sharing the location sends the waiting SOS at once.
     const shared = await send(phone, { Latitude: "9.0765", Longitude: "7.3986", Address: "Wuse Market, Abuja" });
     expect(shared.reply).toBe("🚨 Sending your SOS now. In danger? Call 112 or 199.");
-    await waitFor(async () => (await outboxTo(phone)).some((m) => m.body.startsWith("✅ SOS sent")));
+    await until(async () => (await outboxTo(phone)).some((m) => m.body.startsWith("✅ SOS sent")));
     const later = (await outboxTo(phone)).find((m) => m.body.startsWith("✅ SOS sent"));
     expect(later).toMatchObject({ channel: "whatsapp" });
     expect(later?.body).toMatch(/Nearby with LinkUp open or by push alert: \d+\. Contacts reached: 0\./);
@@ -275,7 +241,7 @@ describe("SOS over WhatsApp", () => {
     );
     // With a shared location, SOS goes at once.
     expect((await send(phone, { Body: "SOS robbers at the gate" })).reply).toBe("🚨 Sending your SOS now. In danger? Call 112 or 199.");
-    await waitFor(async () => (await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id))).length === 2);
+    await until(async () => (await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id))).length === 2);
     const rows = await db.select().from(emergencyBroadcasts).where(eq(emergencyBroadcasts.userId, user.id));
     expect(rows.map((r) => r.emergencyType).sort()).toEqual(["fire", "security"]);
   });

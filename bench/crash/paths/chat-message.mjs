@@ -6,7 +6,7 @@
 // cursor (here from the start, to see the whole history). Checked: resume returns every acked message once, and D1
 // counted each once (room_activity.messages and the day's `message.nearby` count, read from the local D1 on the
 // state folder, as the capacity bench seeds it).
-import { execFileSync } from "node:child_process";
+import { localD1 } from "../../../tests/local-d1.mjs";
 import WebSocket from "ws";
 import { call, ok, verifiedPerson } from "../client.mjs";
 
@@ -18,12 +18,7 @@ let places = 0;
 
 /** One statement on the served state's local D1 (the SQLite workerd persists), answered as rows. */
 function d1(server, sqlText) {
-  const out = execFileSync(
-    "npx",
-    ["wrangler", "d1", "execute", "DB", "--local", "-c", "wrangler.toml", "--persist-to", server.state, "--json", "--command", sqlText],
-    { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
-  );
-  return JSON.parse(out)[0].results;
+  return localD1(server.state, { command: sqlText, rows: true });
 }
 
 const today = () => new Date().toISOString().slice(0, 10);

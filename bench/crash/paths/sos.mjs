@@ -8,10 +8,10 @@
 // exactly once, the job finished in D1 (every queued page reached, decision 054), and the sender's SOS answer
 // "sent" (its id, nothing failed). Queue messages in flight die with workerd (miniflare keeps them in memory): the
 // sweep must send again what they carried.
-import { execFileSync } from "node:child_process";
 import { createServer } from "node:http";
 import { webcrypto } from "node:crypto";
 import { call, ok, verifiedPerson } from "../client.mjs";
+import { localD1 } from "../../../tests/local-d1.mjs";
 
 const NEIGHBOURS = 13;
 /** The SOS sweep's Cron (workers/sos SOS_SWEEP_CRON) and the age at which it takes a job as lost (30 s). */
@@ -71,25 +71,8 @@ function send(server, ctx) {
 
 /** The SOS's record in the local D1 (read beside the running workerd): finished or not, and how many were claimed. */
 function jobRecord(server, ctx) {
-  const out = execFileSync(
-    "npx",
-    [
-      "wrangler",
-      "d1",
-      "execute",
-      "DB",
-      "--local",
-      "-c",
-      "wrangler.toml",
-      "--persist-to",
-      server.state,
-      "--json",
-      "--command",
-      `SELECT b.job_done_at IS NOT NULL AS done, (SELECT count(*) FROM sos_deliveries d WHERE d.broadcast_id = b.id) AS claimed FROM emergency_broadcasts b WHERE b.client_request_id = '${ctx.requestId}'`,
-    ],
-    { env: { ...process.env, WRANGLER_SEND_METRICS: "false" }, encoding: "utf8" },
-  );
-  return JSON.parse(out)[0]?.results?.[0] ?? null;
+  const sqlText = `SELECT b.job_done_at IS NOT NULL AS done, (SELECT count(*) FROM sos_deliveries d WHERE d.broadcast_id = b.id) AS claimed FROM emergency_broadcasts b WHERE b.client_request_id = '${ctx.requestId}'`;
+  return localD1(server.state, { command: sqlText, rows: true })[0] ?? null;
 }
 
 export default {

@@ -1,4 +1,4 @@
-// The app shell of spec part 1 §2: header, mobile menu, top status bar and bottom navigation.
+// The app shell (docs/product/screens.md): header, mobile menu, top status bar and bottom navigation.
 import { Bell, Bot, type LucideIcon, Menu, MessageCircle, Radio, Settings, ShieldCheck, Siren, Waypoints } from "lucide-react";
 import { SosAlert } from "../features/sos/sos-alert";
 import { type ReactNode, useEffect, useRef, useState, useSyncExternalStore } from "react";

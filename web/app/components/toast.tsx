@@ -1,4 +1,4 @@
-// Toasts per spec part 1 §9: one at a time, 5 s by default, swipe right 50 px to dismiss, F8 focuses them.
+// Toasts (docs/product/client-conventions.md): one at a time, 5 s by default, swipe right 50 px to dismiss, F8 focuses them.
 import { type ReactNode, useCallback, useEffect, useRef } from "react";
 import { useLocation, useNavigationType } from "react-router";
 import { useStore } from "zustand";

@@ -1,4 +1,4 @@
-// The API answers `{ error }` in English (spec wording); screens show the person's language. The English text is
+// The API answers `{ error }` in English (the product's wording); screens show the person's language. The English text is
 // the code: each known message maps to its catalog key, and an unknown one is shown as it came.
 import { AI_LIMIT_MESSAGES, VOICE_PREMIUM_MESSAGE } from "../../../core/ai-limits";
 import type { MessageKey } from "../../../core/i18n/en";

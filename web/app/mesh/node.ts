@@ -14,7 +14,6 @@ import type { MeshPerson } from "../../../core/peer-mesh";
 import { applyPresence, nextPresencePage, type PresenceView } from "../../../core/presence";
 import { apiRequest, HttpError } from "../../../core/http";
 import { newId } from "../../../core/ids";
-import { setCurrentMeshNode } from "./current";
 import { type MessageStatus, type OutboxItem, type StoredMessage, selectDbUser } from "./db";
 import { History } from "./history";
 import * as keys from "./keys";
@@ -864,15 +863,4 @@ export class MeshNode {
 async function handToRelay(envelopes: Envelope[]): Promise<string[]> {
   const answer = await apiRequest<{ taken: string[] }>("POST", "/api/mesh/relay", { envelopes });
   return answer.taken;
-}
-
-let node: MeshNode | null = null;
-
-/** The tab's mesh node for the signed-in user (a new one if the user changed). */
-export function meshNode(me: Me): MeshNode {
-  if (node && node.me.id === me.id && node.me.localMesh === me.localMesh) return node;
-  node?.destroy();
-  node = new MeshNode(me);
-  setCurrentMeshNode(node);
-  return node;
 }

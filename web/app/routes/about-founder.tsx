@@ -1,4 +1,4 @@
-// /about-founder (spec part 1 §2): why LinkUp exists, the founder's pledge (labelled as a pledge), live figures
+// /about-founder (docs/product/screens.md): why LinkUp exists, the founder's pledge (labelled as a pledge), live figures
 // and the ways in: /signup and /whatsapp-demo.
 import { Link } from "react-router";
 import { UI_LANGUAGES } from "../../../core/i18n/languages";

@@ -1,4 +1,4 @@
-// Advanced security center (spec part 2 #6): feature toggles, the security score, the first 4 security events
+// Advanced security center (docs/product/security.md): feature toggles, the security score, the first 4 security events
 // and the backup codes, all from the account's stored state (the score is the share of enabled features); the
 // safety numbers of private chats, worked out on this device.
 import { useEffect, useState } from "react";

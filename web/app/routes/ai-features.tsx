@@ -1,4 +1,4 @@
-// /ai-features (spec part 2 §2 item 13): the assistant's demos, calling the real APIs. Forms post to the action,
+// /ai-features (docs/product/screens.md): the assistant's demos, calling the real APIs. Forms post to the action,
 // so every demo works before JavaScript arrives.
 import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
 import { AI_SAMPLE_PROMPTS, extractAiText, LANGUAGES } from "../../../core/ai-command";

@@ -1,4 +1,4 @@
-// /api-docs (spec part 2 §2 item 12): quick start, SDK examples, the API reference rendered from the OpenAPI
+// /api-docs (docs/product/screens.md): quick start, SDK examples, the API reference rendered from the OpenAPI
 // document the server generates from its zod schemas, rate limits by plan, and the person's API keys.
 import { Form, Link } from "react-router";
 import { API_DAILY_CALLS, API_DEVICES, API_PLAN_NAMES, type ApiKeysAnswer, type CreatedApiKey } from "../../../core/api-keys";

@@ -1,5 +1,5 @@
 // /competitive-advantage: what LinkUp does that a chat app built for strong networks does not, each claim backed
-// by a screen that does it, and what LinkUp does not do (spec README: comparisons that are true).
+// by a screen that does it, and what LinkUp does not do (comparisons that are true: docs/product/README.md).
 import { Link } from "react-router";
 import type { MessageKey } from "../../../core/i18n/en";
 import { metaTitle, useT } from "../i18n";

@@ -1,4 +1,4 @@
-// /customer-service (spec part 2 §2 item 23): the phone number, a Call button, hours and links.
+// /customer-service (docs/product/screens.md): the phone number, a Call button, hours and links.
 import { Phone } from "lucide-react";
 import { Link } from "react-router";
 import { SUPPORT_HOURS } from "../../../core/constants";

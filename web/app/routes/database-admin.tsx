@@ -16,7 +16,7 @@ export function action({ request, context }: Route.ActionArgs) {
   return databaseAdminAction(request, context);
 }
 
-// The spec's tabs; users and messages are left empty by the spec, so only these three are shown.
+// The dashboard's tabs (docs/product/admin-and-analytics.md): users and messages had no content, so only these three are shown.
 const TABS = [
   { id: "overview", label: "db.tab.overview" },
   { id: "system", label: "db.tab.system" },

@@ -1,4 +1,4 @@
-// /enhanced-chat: the spec's route table names /chat itself "enhanced chat" (spec part 1 §2), and its mesh chat
+// /enhanced-chat: the route table names /chat itself "enhanced chat" (docs/product/screens.md), and its mesh chat
 // screen already holds every panel (quick replies, actions, smart replies, the overflow menu). One chat, so this
 // address leads there, keeping any query (a room to open).
 import { redirect } from "react-router";

@@ -1,4 +1,4 @@
-// /gamification (spec part 2 #21): level, points, streak, the daily bonus and the six achievements, all from the
+// /gamification (docs/product/rewards.md): level, points, streak, the daily bonus and the six achievements, all from the
 // server's rewards ledger (workers/rewards); nothing is kept in the browser.
 import { Form, Link } from "react-router";
 import type { MessageKey } from "../../../core/i18n/en";

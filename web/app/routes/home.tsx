@@ -114,7 +114,7 @@ function CookieGate() {
   );
 }
 
-/** Client-side preference flags the spec names (the cookie is what the server reads). */
+/** Client-side preference flags (docs/product/README.md: client-only preferences) (the cookie is what the server reads). */
 function rememberConsent() {
   try {
     localStorage.setItem("linkup-cookies-accepted", "true");

@@ -1,4 +1,4 @@
-// /machine-learning (spec part 2 §2 item 26): tabs routing, prediction and optimization, telling what the
+// /machine-learning (docs/product/screens.md): tabs routing, prediction and optimization, telling what the
 // assistant really runs (docs/decisions/005-assistant-models.md), with live use counted on the server.
 import { Link } from "react-router";
 import { LANGUAGES } from "../../../core/ai-command";

@@ -34,7 +34,7 @@ const AI_COMMANDS = [
   { name: "weather", example: "@ai weather Kano" },
 ];
 
-/** The mobile demo of spec part 1 §2, on live data: this phone's area room and local mesh, not simulated devices. */
+/** The mobile demo (docs/product/screens.md), on live data: this phone's area room and local mesh, not simulated devices. */
 export default function MobileDemo({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const [tab, setTab] = useQueryTab(TABS);

@@ -1,4 +1,4 @@
-// /mockups (spec part 2 §2 item 14): the design gallery. The prototype's category filters did nothing; here they
+// /mockups (docs/product/screens.md): the design gallery. The prototype's category filters did nothing; here they
 // are links that filter on the server, and every card opens the real screen it shows.
 import { Link, useSearchParams } from "react-router";
 import { SCREEN_CATEGORIES, SCREENS } from "../features/story/screens";

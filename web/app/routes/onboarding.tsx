@@ -1,4 +1,4 @@
-// Onboarding (spec part 1 §2, §4–§5): 5 steps with a progress percent. Mobile (user agent or ≤ 768 px):
+// Onboarding (docs/product/screens.md, docs/product/identity.md): 5 steps with a progress percent. Mobile (user agent or ≤ 768 px):
 // welcome, phone, profile, AI intro, security. Desktop: welcome, phone, profile, AI intro, mesh setup with
 // 'Try FREE for 7 Days'. The phone step is real verification; 'Skip for now' goes to /chat.
 import { useEffect, useState } from "react";
@@ -104,7 +104,7 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
   useErrorToast(error);
   const { step, user, verification, resendInSeconds, changeNumber } = loaderData;
   const titles = mobile ? MOBILE_TITLES : DESKTOP_TITLES;
-  // Finishing shows the spec's welcome toast a second later; the toast outlives the move to /chat.
+  // Finishing shows the welcome toast a second later; the toast outlives the move to /chat.
   const welcome = () => setTimeout(() => toast({ title: IDENTITY_TEXT.welcome, variant: "success" }), 1000);
 
   return (

@@ -1,4 +1,4 @@
-// /qr-install (spec part 2 §2 item 1): the install link as a QR code to show or hide, copy, open or download.
+// /qr-install (docs/product/screens.md): the install link as a QR code to show or hide, copy, open or download.
 import { Link } from "react-router";
 import { CopyLinkButton } from "../features/install/copy-link";
 import { InstallSteps, NoSmartphone, QrCode } from "../features/install/install-parts";

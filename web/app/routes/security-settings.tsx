@@ -1,4 +1,4 @@
-// Security settings (spec part 1 §founder story and security): tabs authentication, biometric, emergency,
+// Security settings (docs/product/security.md): tabs authentication, biometric, emergency,
 // platform. Every control changes state on the server or on this device; none exists only as a toast.
 import { useEffect } from "react";
 import { Form, Link, useActionData, useNavigate } from "react-router";

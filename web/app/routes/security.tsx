@@ -1,4 +1,4 @@
-// Security overview (spec part 1 §founder story and security): what protects a LinkUp account, with links to
+// Security overview (docs/product/security.md): what protects a LinkUp account, with links to
 // /signup and /security-settings, where each protection is switched on.
 import { Link } from "react-router";
 import { metaTitle, useT } from "../i18n";

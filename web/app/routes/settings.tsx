@@ -1,4 +1,4 @@
-// Settings (spec part 1 §2, §3 'Settings fields', §9 defaults): five tabs, every field saved on the server
+// Settings (docs/product/settings-and-notifications.md): five tabs, every field saved on the server
 // with PATCH /api/me, so they follow the person to another device once they sign in with their phone.
 import { useEffect } from "react";
 import { Form, Link, useActionData } from "react-router";

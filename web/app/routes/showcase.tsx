@@ -1,4 +1,4 @@
-// /showcase (spec part 2 §2 item 14): the product at a glance, with live figures and the main screens.
+// /showcase (docs/product/screens.md): the product at a glance, with live figures and the main screens.
 import { Link } from "react-router";
 import { LiveFigures } from "../features/story/live-figures";
 import { SCREENS } from "../features/story/screens";

@@ -10,7 +10,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   },
 ];
 
-/** The Join screen (spec part 1 §2): one button into onboarding, and a way back in for returning people. */
+/** The Join screen (docs/product/screens.md): one button into onboarding, and a way back in for returning people. */
 export default function Signup() {
   const t = useT();
   return (

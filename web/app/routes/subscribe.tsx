@@ -1,4 +1,4 @@
-// /subscribe?plan=premium|enterprise (spec part 2 #9, #10): plan picker, monthly or yearly, the payment form,
+// /subscribe?plan=premium|enterprise (docs/product/plans-and-limits.md): plan picker, monthly or yearly, the payment form,
 // order summary, help card and a back button. Works without JavaScript for the local payment stand-in.
 import { useEffect, useState } from "react";
 import { Form, Link, useActionData, useFetcher, useLocation, useNavigate } from "react-router";

@@ -1,4 +1,4 @@
-// /support (spec part 2 §2 item 22): three option cards, the AI support chat (600 px) and info cards.
+// /support (docs/product/screens.md): three option cards, the AI support chat (600 px) and info cards.
 import { Bot, CircleHelp, Phone } from "lucide-react";
 import { Link } from "react-router";
 import type { SupportAnswer } from "../../../core/ai-schemas";

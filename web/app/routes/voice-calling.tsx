@@ -1,4 +1,4 @@
-// /voice-calling (spec part 2 #4): the people you can call (your direct chats, from the server), and the call
+// /voice-calling (docs/product/client-conventions.md): the people you can call (your direct chats, from the server), and the call
 // itself. Every direct chat's room is opened here, so a call rings on this screen too.
 import { Phone } from "lucide-react";
 import { useEffect, useState } from "react";

@@ -25,7 +25,7 @@ export const ai = new Hono<AppBindings>()
   .post("/chat", async (c) => {
     const user = requireUser(c);
     const body = await parseJson(c, AiChatRequestSchema);
-    // The spec sends the text after '@ai '; a client that sends the whole message is accepted too.
+    // The client sends the text after '@ai ' (docs/product/assistant.md); a client that sends the whole message is accepted too.
     const text = extractAiText(body.message) ?? body.message;
     const result = await runAiCommand(c.env, c.var.db, {
       userId: user.id,
@@ -35,7 +35,7 @@ export const ai = new Hono<AppBindings>()
       history: historyLines(body.context?.messageHistory),
     });
     if (!result.ok) return c.json(result.body, result.status);
-    // Today's count lets the chat apply the spec's upsell rule (part 1 §4) without another request.
+    // Today's count lets the chat apply the upsell rule (docs/product/plans-and-limits.md) without another request.
     const today = await readUsage(c.var.db, user.id);
     return c.json({ message: result.message, source: result.source, usage: { aiCommands: today.aiCommands } });
   })
@@ -53,7 +53,7 @@ export const ai = new Hono<AppBindings>()
     return c.json({ error: result.error }, 503);
   })
   .post("/smart-replies", async (c) => {
-    // Spec part 2 §1: phone verification unlocks AI smart replies.
+    // docs/product/identity.md: phone verification unlocks AI smart replies.
     const user = requireVerified(c);
     const body = await parseJson(c, SmartRepliesRequestSchema);
     const context = typeof body.context === "string" ? [body.context] : body.context;

@@ -14,7 +14,7 @@ export const analyticsApi = new Hono<AppBindings>()
     const { range, scope } = parseWith(AnalyticsQuerySchema, c.req.query());
     if (scope === "me") {
       const user = requireUser(c);
-      // The spec's tier limits: analytics are a Premium feature, refused here whatever the screen shows.
+      // The plans' limits (docs/product/plans-and-limits.md): analytics are a Premium feature, refused here whatever the screen shows.
       if (user.subscriptionTier === "free")
         throw new DomainError("forbidden", ANALYTICS_PREMIUM_REQUIRED, { code: "premium_required", upgrade: "/pricing" });
       return c.json(await personalMetrics(c.var.db, user.id, range));

@@ -1,4 +1,4 @@
-// POST /api/auth/register and /api/auth/verify (spec part 2 §3, §5, §8) and the pending code for the
+// POST /api/auth/register and /api/auth/verify (docs/product/identity.md) and the pending code for the
 // code-entry screen. Anonymous start and logout live in me.ts. Thin: parse, call the identity module, answer.
 import type { Context } from "hono";
 import { Hono } from "hono";

@@ -1,4 +1,4 @@
-// Billing API (spec part 2: POST /api/create-subscription, the subscription status shape). Thin: who is
+// Billing API (POST /api/create-subscription, the subscription status; docs/product/plans-and-limits.md). Thin: who is
 // asking, the parsed body, one domain call.
 import { Hono } from "hono";
 import { ChangePlanSchema, CreateSubscriptionSchema, GrantComplimentarySchema, LocalConfirmSchema } from "../../../core/billing-schemas";

@@ -7,7 +7,8 @@ import type { AppBindings } from "../../env";
 export const cacheApi = new Hono<AppBindings>()
   .get("/stats", async (c) => {
     requireAdmin(c);
-    // The spec's memoryCache: a Worker keeps no memory cache between requests, so there is none to count.
+    // The stats' memoryCache (docs/product/admin-and-analytics.md): a Worker keeps no memory cache between
+    // requests, so there is none to count.
     return c.json({ edge: await edgeCacheStats(), memoryCache: null, timestamp: new Date().toISOString() });
   })
   .post("/purge", async (c) => c.json(await purgeEdgeCache(c.var.db, requireAdmin(c))));

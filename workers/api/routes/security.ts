@@ -1,4 +1,4 @@
-// The security centre's API (spec part 1 §founder story and security): sessions and devices, two-factor.
+// The security centre's API (docs/product/security.md): sessions and devices, two-factor.
 // Thin: who is asking, parse, one domain call, the answer.
 import { Hono } from "hono";
 import type { Context } from "hono";
@@ -49,7 +49,7 @@ function refuse(c: Context<AppBindings>, r: TwoFactorRefusal): never {
   throw twoFactorError(r);
 }
 
-/** A security notice for a second-factor change (security events, spec part 2). */
+/** A security notice for a second-factor change (docs/product/security.md). */
 function notifyChange(c: Context<AppBindings>, user: User, title: string, content: string) {
   return notify(
     c.env,
@@ -153,7 +153,7 @@ export const security = new Hono<AppBindings>()
     const user = requireUser(c);
     return c.json(await twoFactorView(c.env, c.var.db, user.id, accountLabel(user)));
   })
-  // Two-factor guards a phone sign-in, so it needs a verified phone (spec part 2 access table: verified).
+  // Two-factor guards a phone sign-in, so it needs a verified phone (docs/product/identity.md).
   .post("/security/two-factor/setup", async (c) => {
     const user = requireVerified(c);
     const started = await startTwoFactor(c.env, c.var.db, user.id, accountLabel(user));

@@ -1,4 +1,4 @@
-// /api/support: the support bot (spec part 2 §7). Open to visitors who are not signed in; escalation opens a
+// /api/support: the support bot (docs/product/assistant.md). Open to visitors who are not signed in; escalation opens a
 // call-back ticket with the phone.
 import { Hono } from "hono";
 import { SalesEnquirySchema, SupportFollowupRequestSchema, SupportQueryRequestSchema } from "../../../core/ai-schemas";

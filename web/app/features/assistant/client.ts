@@ -17,7 +17,7 @@ function offerOf(e: unknown): Offer | null {
 }
 
 /**
- * Sends the text after '@ai ' to POST /api/ai/chat (spec part 1 §7). A 402 is the premium offer; any other
+ * Sends the text after '@ai ' to POST /api/ai/chat (docs/product/assistant.md). A 402 is the premium offer; any other
  * failure is 'failed' (the chat then shows the LIA Assistant help message).
  */
 export async function askAssistant(text: string, history: string[] = []): Promise<AssistantAnswer> {
@@ -93,12 +93,6 @@ export async function sendVoiceMessage(audio: Blob, room?: string): Promise<Voic
   if (res.status === 402 && typeof body.error === "string") return { kind: "offer", error: body.error, code: String(body.code) };
   return { kind: "error", error: typeof body.error === "string" ? body.error : `${res.status}: ${res.statusText}` };
 }
-
-/** Upsell in chat (spec part 1 §4): after 2 s when today's AI commands are 8 or more and a multiple of 4. */
-export function shouldShowUpsell(aiCommandsToday: number | undefined): boolean {
-  return typeof aiCommandsToday === "number" && aiCommandsToday >= 8 && aiCommandsToday % 4 === 0;
-}
-export const UPSELL_DELAY_MS = 2000;
 
 /** Asks again for the transcript of a voice message recorded while the online assistant was unreachable. */
 export async function retryTranscript(id: string): Promise<string | null> {

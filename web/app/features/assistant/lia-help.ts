@@ -1,4 +1,4 @@
-// The 'LIA Assistant' help message (spec part 1 §8): shown when the assistant cannot answer at all, in the
+// The 'LIA Assistant' help message (docs/product/assistant.md): shown when the assistant cannot answer at all, in the
 // person's language; the sample commands stay as typed, since the assistant understands them so.
 import { AI_SAMPLE_PROMPTS } from "../../../../core/ai-command";
 import type { MessageKey } from "../../../../core/i18n/en";

@@ -1,4 +1,4 @@
-// The premium offer a 402 brings (spec part 1 §4, §8): the reason, the 7-day trial, and the ways to upgrade.
+// The premium offer a 402 brings (docs/product/plans-and-limits.md): the reason, the 7-day trial, and the ways to upgrade.
 import { useEffect, useState } from "react";
 import { PRICES_NGN, TRIAL_DAYS } from "../../../../core/constants";
 import { useT } from "../../i18n";
@@ -45,7 +45,7 @@ export function PremiumOffer({
 }
 
 /**
- * The chat's upsell (spec part 1 §4): appears 2 s after an answer when today's AI command count is 8 or more
+ * The chat's upsell (docs/product/plans-and-limits.md): appears 2 s after an answer when today's AI command count is 8 or more
  * and a multiple of 4. Pass the count the last answer reported.
  */
 export function ChatUpsell({ aiCommandsToday, phone }: { aiCommandsToday: number | undefined; phone: string }) {

@@ -1,4 +1,4 @@
-// The AI support chat of /support (spec part 2 §2 item 22, §4, §5, §8): Enter sends, Shift+Enter adds a line,
+// The AI support chat of /support (docs/product/assistant.md): Enter sends, Shift+Enter adds a line,
 // a follow-up arrives after 3 s when the bot asks for one, and an escalation without a phone asks for it. No
 // confidence is shown: the bot's accuracy was never measured (docs/decisions/060-every-claim-true.md). Without
 // JavaScript the form posts to the page's action, which answers the last question.

@@ -72,8 +72,3 @@ export function useVoiceMessage(onOutcome: (outcome: VoiceOutcome) => void, room
 
   return { status, start, stop, toggle };
 }
-
-/** The chat line a voice message becomes: its transcript (the audio itself stays with its owner). */
-export function voiceMessageText(voice: VoiceMessageResponse): string {
-  return voice.transcript ? `🎙️ Voice message: “${voice.transcript}”` : "";
-}

@@ -1,4 +1,4 @@
-// Voice messages (spec part 1 §5): record in the browser, upload, get the transcript. Free users see the
+// Voice messages (docs/product/assistant.md): record in the browser, upload, get the transcript. Free users see the
 // premium message; the server decides either way.
 import { useState } from "react";
 import { VOICE_PREMIUM_MESSAGE } from "../../../../core/ai-command";

@@ -67,7 +67,7 @@ export async function subscribeAction(request: Request, context: Ctx) {
       );
       if (res.status === 401) throw redirect("/signup-verification");
       if (!res.ok || !res.json) {
-        // The spec's setup failure toast; the server's reason is shown beside it on the page.
+        // The setup failure toast (docs/product/plans-and-limits.md); the server's reason is shown beside it on the page.
         return data<SessionResult>(
           { priceId, error: { title: PAYMENT_TEXTS.initErrorTitle, description: PAYMENT_TEXTS.initErrorBody, reason: res.json?.error } },
           { status: res.status },

@@ -1,9 +1,9 @@
-// Call quality from RTCPeerConnection.getStats() (spec part 2, the call quality shape), measured, never made up:
+// Call quality from RTCPeerConnection.getStats() (docs/product/client-conventions.md), measured, never made up:
 // round-trip time from the selected candidate pair, loss and jitter from the inbound audio stream, bitrate from
 // the bytes received between two readings, and the path the audio takes from the local candidate's type.
 
 export interface CallQuality {
-  /** Round-trip time in ms (the spec's latency), null until the pair has measured one. */
+  /** Round-trip time in ms (the call quality's latency), null until the pair has measured one. */
   rttMs: number | null;
   /** Packets lost of those expected, in percent. */
   lossPercent: number | null;
@@ -12,7 +12,7 @@ export interface CallQuality {
   bitrateKbps: number | null;
   bytesReceived: number;
   bytesSent: number;
-  /** The spec's audioQuality, judged from loss, RTT and jitter. */
+  /** The call quality's audioQuality, judged from loss, RTT and jitter. */
   audioQuality: "excellent" | "good" | "fair" | "poor" | null;
   path: "direct-local" | "direct-internet" | "relayed" | null;
 }

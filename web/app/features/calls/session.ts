@@ -33,7 +33,7 @@ export interface CallView {
   problem: { title: string; description: string } | null;
 }
 
-/** How often call quality is read (the spec refreshes call quality every 3 s). */
+/** How often call quality is read (every 3 s, docs/product/client-conventions.md). */
 export const QUALITY_EVERY_MS = 3000;
 
 const ENDED_TEXT: Record<string, { caller: string; callee: string }> = {

@@ -1,4 +1,4 @@
-// The mesh chat screen of spec part 1 §2: header, status bar, rooms, messages, quick replies, actions, input.
+// The mesh chat screen (docs/product/screens.md): header, status bar, rooms, messages, quick replies, actions, input.
 // Everything it says about the network is live: the node count comes from the room's presence, the
 // transport line from the relay socket and the local mesh, the encryption badge from the room's kind.
 import { Lock, Mic, Paperclip, Phone, Radio, SendHorizontal } from "lucide-react";
@@ -120,7 +120,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
     if (!node || !roomIds) return;
     for (const id of roomIds.split(" ")) void node.open(id);
   }, [node, roomIds]);
-  // New direct chats and groups appear without a reload (the spec's 30 s refresh for mesh data).
+  // New direct chats and groups appear without a reload (mesh data refreshes every 30 s, docs/product/screens.md).
   useEffect(() => {
     const timer = setInterval(() => {
       if (navigator.onLine && document.visibilityState === "visible")
@@ -404,7 +404,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       <TransferList />
       <Composer
         initialDraft={params.get("draft")}
-        // Smart replies are a verified users' feature (spec part 2 §1): others are not asked to fetch them.
+        // Smart replies are a verified users' feature (docs/product/identity.md): others are not asked to fetch them.
         lastReceived={me.verified && !afterSos ? (lastReceived?.text ?? null) : null}
         afterSos={afterSos}
         context={context}

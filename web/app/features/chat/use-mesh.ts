@@ -17,7 +17,7 @@ export function useMeshNode(me: Me | null): MeshNode | null {
     let live = true;
     // Loaded after the first paint: the node and its frame schemas are the chat's largest code and nothing on
     // the server-rendered screen needs them (bench/README.md, bundle).
-    void import("../../mesh/node").then(({ meshNode }) => {
+    void import("../../mesh/tab-node").then(({ meshNode }) => {
       if (live) meshNode({ id, nickname, localMesh });
     });
     return () => {

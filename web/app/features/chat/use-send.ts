@@ -1,4 +1,4 @@
-// What the chat's send button does with the text (spec part 1 §2): the panic code wipes this device instead of
+// What the chat's send button does with the text (docs/product/screens.md): the panic code wipes this device instead of
 // being sent (docs/decisions/039-safety-marks-and-the-panic-code-anywhere.md); '@ai …' asks the assistant, after the person agreed in a
 // private chat that the question leaves the device; anything else goes to the room through the mesh node.
 import { useCallback, useState } from "react";

@@ -1,4 +1,4 @@
-// /file-sharing (spec part 2 #5): the files of your rooms, sending by picker or drag-and-drop (several at once)
+// /file-sharing (docs/product/screens.md): the files of your rooms, sending by picker or drag-and-drop (several at once)
 // and the transfers under way. Names and keys live only in the chat messages on this device, so a file this
 // device has no message for is listed without its name.
 import { useEffect, useState } from "react";

@@ -1,5 +1,5 @@
 // Active transfers of this tab, shown with their progress in the chat and on /file-sharing. A finished one stays
-// for 2 seconds (the spec's removal delay) so its 100% can be seen.
+// for 2 seconds (the removal delay, docs/product/client-conventions.md) so its 100% can be seen.
 import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
 

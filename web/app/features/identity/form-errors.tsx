@@ -16,7 +16,7 @@ export interface FormError {
   field?: string;
 }
 
-/** Shows a form error as the spec's destructive toast (the inline alert covers pages without JavaScript). */
+/** Shows a form error as a destructive toast (docs/product/client-conventions.md) (the inline alert covers pages without JavaScript). */
 export function useErrorToast(error: FormError | undefined) {
   const toast = useToast();
   const t = useT();

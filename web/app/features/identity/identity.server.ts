@@ -67,7 +67,7 @@ export async function sendCode(context: Ctx, form: FormData, codeStepUrl: string
   });
   if (!res.ok) {
     const message = res.json?.error ?? IDENTITY_TEXT.sendFailed;
-    // Refusals with their own reason keep it; anything else is the spec's send failure.
+    // Refusals with their own reason keep it; anything else is the send failure (docs/product/identity.md).
     // A refused nickname is about the nickname field, not the phone.
     const field = res.json?.code === "reserved_name" ? "nickname" : "phoneNumber";
     return formError({ title: [400, 429, 503].includes(res.status) ? message : IDENTITY_TEXT.sendFailed, field }, res.status);

@@ -1,4 +1,4 @@
-// The onboarding choice of spec part 2 §2–§4: choose (Get Verified, or start anonymously) → verify-phone →
+// The onboarding choice (docs/product/identity.md): choose (Get Verified, or start anonymously) → verify-phone →
 // code-entry ('Change number', 60-second countdown then Resend). Used by /enhanced-onboarding and
 // /signup-verification; both end in /chat.
 import { Form, Link } from "react-router";

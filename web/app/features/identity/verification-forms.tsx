@@ -1,6 +1,6 @@
 // The phone and code steps shared by /onboarding, /enhanced-onboarding and /signup-verification.
 // Plain forms posting to the route's action; once JavaScript runs they get the countdown, digit-only input
-// and disabled buttons the spec asks for.
+// and disabled buttons of docs/product/identity.md.
 import { useEffect, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { cleanCode, IDENTITY_TEXT, type PendingVerification, VERIFICATION } from "../../../../core/identity";

@@ -1,4 +1,4 @@
-// Pieces shared by /download and /qr-install (spec part 2 §2 item 1).
+// Pieces shared by /download and /qr-install (docs/product/screens.md).
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { useT } from "../../i18n";

@@ -1,4 +1,4 @@
-// Promo notifications of the landing (spec part 1 §3–§4): shown at 10, 30, 60, 90 and 120 s unless dismissed,
+// Promo notifications of the landing (docs/product/screens.md): shown at 10, 30, 60, 90 and 120 s unless dismissed,
 // one at a time, hidden after 15 s; the action records interest and dials support (success stories open
 // /testimonials); X dismisses for good on this device.
 import { useEffect, useState } from "react";

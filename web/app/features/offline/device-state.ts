@@ -69,8 +69,8 @@ export async function readDevice(userId: string | null): Promise<DeviceState> {
 export type HealthLabel = "excellent" | "good" | "fair" | "poor";
 
 /**
- * The spec's health score: 30 for an active worker, 25 for cached items, 25 for the app's data kept on the device
- * (the spec's "memory cache"; here the chat history in IndexedDB), 20 online.
+ * The cache health score (docs/product/admin-and-analytics.md): 30 for an active worker, 25 for cached items, 25
+ * for the app's data kept on the device (the "memory cache"; here the chat history in IndexedDB), 20 online.
  */
 export function healthScore(d: DeviceState): { score: number; label: HealthLabel } {
   const score =
@@ -95,7 +95,7 @@ export async function clearCaches(): Promise<number> {
  * the outbox is empty or `waitMs` has passed.
  */
 export async function syncNow(me: Me, waitMs = 15_000): Promise<number> {
-  const [{ meshNode }, db] = await Promise.all([import("../../mesh/node"), import("../../mesh/db")]);
+  const [{ meshNode }, db] = await Promise.all([import("../../mesh/tab-node"), import("../../mesh/db")]);
   const node = meshNode(me);
   const rooms = new Set((await db.outboxFor()).map((i) => i.room));
   await Promise.all([...rooms].map((room) => node.open(room)));

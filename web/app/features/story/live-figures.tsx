@@ -1,7 +1,7 @@
 import type { PublicStats } from "../../../../core/api-types";
 import { useT } from "../../i18n";
 
-/** Live counts from the database, never invented (spec README): what LinkUp has done so far. */
+/** Live counts from the database, never invented (docs/product/README.md): what LinkUp has done so far. */
 export function LiveFigures({ stats, label }: { stats: PublicStats; label: string }) {
   const t = useT();
   const figures = [
