@@ -5,15 +5,12 @@
 import { z } from "zod";
 import { fromBase64Url, toBase64Url } from "./ids";
 
-/**
- * How long a pass stands in for the session: half a day, so the reconnects of a day find it fresh (a socket's 101
- * cannot renew it; bench/capacity/journey.mjs measures the share). It is not the bound on revocation: a page's
- * read checks the session in its one statement, a socket upgrade checks the revocation feed
- * (docs/decisions/079-a-pass-that-lasts-the-day.md).
- */
-export const PASS_TTL_MS = 12 * 3600 * 1000;
-/** A page load renews a pass older than this (no query: its one statement has just checked the session). */
-export const PASS_RENEW_AFTER_MS = 15 * 60 * 1000;
+export {
+  PASS_RENEW_AFTER_MS,
+  PASS_TOUCH_INTERVAL_MS,
+  PASS_TTL_MS,
+  SESSION_TOUCH_INTERVAL_MS,
+} from "./pass-times";
 // A cookie may be 4,096 bytes with its name and attributes (RFC 6265 §6.1): a larger pass is not issued.
 export const PASS_MAX_CHARS = 3_800;
 const VERSION = 2;

@@ -39,7 +39,18 @@ function generator(seed) {
  * Plays `people` people for `days` days; answers the share of reconnects and of page loads (after the first week)
  * that found no fresh pass, for a pass of `ttlMs` renewed by a load when older than `renewAfterMs`.
  */
-export function expiredShare({ ttlMs, renewAfterMs, people = 5000, days = 14, loads = 10, reconnects = 10, peak = 3, seed = 28 }) {
+export function expiredShare({
+  ttlMs,
+  renewAfterMs,
+  touchMs,
+  passTouchMs,
+  people = 5000,
+  days = 14,
+  loads = 10,
+  reconnects = 10,
+  peak = 3,
+  seed = 28,
+}) {
   const weights = profileWithPeak(peak);
   const total = weights.reduce((a, b) => a + b, 0);
   const random = generator(seed);
@@ -49,9 +60,17 @@ export function expiredShare({ ttlMs, renewAfterMs, people = 5000, days = 14, lo
     while (r >= weights[h]) r -= weights[h++];
     return (h + random()) * HOUR;
   };
-  const counted = { loads: 0, loadsExpired: 0, reconnects: 0, reconnectsExpired: 0 };
+  const counted = { loads: 0, loadsExpired: 0, reconnects: 0, reconnectsExpired: 0, touches: 0 };
   for (let p = 0; p < people; p++) {
     let issued = Number.NEGATIVE_INFINITY;
+    let touched = Number.NEGATIVE_INFINITY;
+    // "Last used" is written when a session read from D1 finds it older than touchMs, a page served by a pass older
+    // than passTouchMs (workers/auth/session.ts).
+    const touch = (at, every, count) => {
+      if (at - touched <= every) return;
+      touched = at;
+      if (count) counted.touches++;
+    };
     for (let d = 0; d < days; d++) {
       const events = [
         ...Array.from({ length: loads }, () => ({ at: d * DAY + timeOfDay(), load: true })),
@@ -65,11 +84,15 @@ export function expiredShare({ ttlMs, renewAfterMs, people = 5000, days = 14, lo
             counted.loads++;
             if (!fresh) counted.loadsExpired++;
           }
+          touch(e.at, fresh ? passTouchMs : touchMs, count);
           // A load with no fresh pass reads the session and is handed one; a fresh one older than renewAfterMs is renewed.
           if (!fresh || e.at - issued >= renewAfterMs) issued = e.at;
-        } else if (count) {
-          counted.reconnects++;
-          if (!fresh) counted.reconnectsExpired++;
+        } else {
+          if (!fresh) touch(e.at, touchMs, count);
+          if (count) {
+            counted.reconnects++;
+            if (!fresh) counted.reconnectsExpired++;
+          }
         }
       }
     }
@@ -77,6 +100,8 @@ export function expiredShare({ ttlMs, renewAfterMs, people = 5000, days = 14, lo
   return {
     reconnects: counted.reconnectsExpired / counted.reconnects,
     loads: counted.loadsExpired / counted.loads,
+    /** Writes of "last used" a person a day. */
+    touchesPerDay: counted.touches / people / (days / 2),
     people,
     days: days / 2,
   };

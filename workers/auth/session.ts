@@ -12,6 +12,7 @@ import { linkDevice } from "./device";
 import { newId } from "../../core/ids";
 import { mac as sessionHash } from "../mac";
 import { isSecureRequest } from "./request";
+import { PASS_TOUCH_INTERVAL_MS, SESSION_TOUCH_INTERVAL_MS } from "../../core/session-pass";
 import { afterSessionRead, dropPass, isSocketPath, renewPass, sessionFromPass } from "./session-pass";
 import { refreshIfLapsed } from "../billing";
 import type { AppBindings } from "../env";
@@ -25,10 +26,7 @@ export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 // second factor are bounded in time as well as in number (docs/decisions/046-sign-in-is-one-state-machine.md).
 export const PENDING_SESSION_TTL_MS = 15 * 60 * 1000;
 // "Last used" in the sessions list is this precise; it keeps session reads from writing on every request.
-const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
-// On a page served by a pass, an hour: with the pass lasting the day, that page is most of a person's visits, and
-// a write per page would put ten writes a person a day on the primary (docs/decisions/079-a-pass-that-lasts-the-day.md).
-export const PASS_TOUCH_INTERVAL_MS = 60 * 60 * 1000;
+const TOUCH_INTERVAL_MS = SESSION_TOUCH_INTERVAL_MS;
 
 export { isSecureRequest };
 
