@@ -12,8 +12,9 @@ function macUnder(secret: string) {
 const mac = macUnder("the server's secret");
 const now = Date.parse("2026-11-27T10:00:00Z");
 const pass = (over: Partial<SessionPass> = {}): SessionPass => ({
-  v: 1,
+  v: 2,
   s: "session-hash-1",
+  i: now,
   e: now + PASS_TTL_MS,
   n: 2,
   u: { id: "u1", role: "user", subscriptionTier: "free" },
@@ -44,13 +45,19 @@ describe("session pass", () => {
     expect(await checkPass(`${v}.${body}.${sig}`, "session-hash-1", mac, now)).toEqual({ ok: false, reason: "forged" });
   });
 
+  it("refuses a pass of the version before (it carried no issue time, which a revocation is compared with)", async () => {
+    const { i: _issued, ...old } = pass();
+    const body = toBase64Url(new TextEncoder().encode(JSON.stringify({ ...old, v: 1 })));
+    expect((await checkPass(`v1.${body}.${await mac(`session-pass:v1.${body}`)}`, "session-hash-1", mac, now)).ok).toBe(false);
+  });
+
   it("refuses what is not a pass", async () => {
-    for (const text of ["", "v1", "v1.a.b.c", "v2.abc.def", `v1.${"x".repeat(4000)}.sig`]) {
+    for (const text of ["", "v2", "v2.a.b.c", "v3.abc.def", `v2.${"x".repeat(4000)}.sig`]) {
       expect((await checkPass(text, "session-hash-1", mac, now)).ok).toBe(false);
     }
     // Signed, but not a pass's shape.
-    const body = toBase64Url(new TextEncoder().encode(JSON.stringify({ v: 1, s: "session-hash-1" })));
-    expect(await checkPass(`v1.${body}.${await mac(`session-pass:v1.${body}`)}`, "session-hash-1", mac, now)).toEqual({
+    const body = toBase64Url(new TextEncoder().encode(JSON.stringify({ v: 2, s: "session-hash-1" })));
+    expect(await checkPass(`v2.${body}.${await mac(`session-pass:v2.${body}`)}`, "session-hash-1", mac, now)).toEqual({
       ok: false,
       reason: "malformed",
     });

@@ -5,16 +5,22 @@
 import { z } from "zod";
 import { fromBase64Url, toBase64Url } from "./ids";
 
-/** How long a pass stands in for the session: the bound on how late a revocation reaches another device's reads. */
-export const PASS_TTL_MS = 5 * 60 * 1000;
+export {
+  PASS_RENEW_AFTER_MS,
+  PASS_TOUCH_INTERVAL_MS,
+  PASS_TTL_MS,
+  SESSION_TOUCH_INTERVAL_MS,
+} from "./pass-times";
 // A cookie may be 4,096 bytes with its name and attributes (RFC 6265 §6.1): a larger pass is not issued.
 export const PASS_MAX_CHARS = 3_800;
-const VERSION = 1;
+const VERSION = 2;
 
 export const SessionPassSchema = z.object({
   v: z.literal(VERSION),
   /** The stored hash of the session cookie it belongs to: a pass is worthless beside another session's cookie. */
   s: z.string().min(1),
+  /** Issued, epoch ms: a revocation of the person after it refuses it (workers/auth/pass-revocations.ts). */
+  i: z.number().int(),
   /** Expiry, epoch ms. */
   e: z.number().int(),
   /** Unread notifications when issued. */

@@ -83,6 +83,24 @@ export const sessions = sqliteTable(
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );
 
+// The revocation feed of session passes (docs/decisions/079-a-pass-that-lasts-the-day.md): a session that ended
+// before its time or changed hands, or a person whose name, mode, role or ban changed, written by triggers on
+// `sessions` and `users` (migration pass-revocation-feed), so no code path that ends a session can forget it. Each
+// isolate reads what is new every REVOCATION_FEED_MS and refuses the passes it names on socket upgrades; the Cron
+// keeps PASS_TTL_MS of it. The id only grows (AUTOINCREMENT): an isolate asks for the rows after the last it saw.
+export const passRevocations = sqliteTable(
+  "pass_revocations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** A session ended (its stored hash): every pass naming it is refused. */
+    sessionId: text("session_id"),
+    /** A person whose pass-held fields changed: their passes issued before `at` are refused. */
+    userId: text("user_id"),
+    at: integer("at", { mode: "timestamp_ms" }).notNull().default(now),
+  },
+  (t) => [index("pass_revocations_at_idx").on(t.at)],
+);
+
 // Two-factor authentication with an authenticator app (RFC 6238). The secret must be readable to check codes, so
 // it is sealed, not hashed (AES-GCM, workers/identity/secret-box.ts; rows from before are plain base32 until read);
 // it is on only once enabledAt is set (a code from the app confirmed it).

@@ -5,7 +5,8 @@
 // pending for the next alarm, and D1 itself ignores what it already counted, so nothing is lost or counted twice.
 import { roomKind } from "../core/room-ids";
 import { faultPoint } from "../core/faults";
-import { createDb } from "../db";
+import { createDb, type Db } from "../db";
+import { dbForArea, type ShardEnv } from "../db/shards";
 import { FLUSH_MAX_MESSAGES, type FlushMessage, writeRoomFlush } from "../db/queries/room-activity";
 import { coarseArea } from "../core/geohash";
 import type { RoomEffects } from "./room-effects";
@@ -133,7 +134,7 @@ export class RoomFlusher {
     const maxVersion = Math.max(Number(reset ?? 0), ...changed.map((c) => c.v));
     const prefix = roomKind(roomId);
     await faultPoint("room.flush.collected", this.env);
-    await writeRoomFlush(createDb(this.env), {
+    await writeRoomFlush(await this.databaseOf(roomId), {
       roomId,
       epoch: Number(this.meta("epoch") ?? 0),
       throughSeq,
@@ -153,6 +154,17 @@ export class RoomFlusher {
     });
     await faultPoint("room.flush.marked", this.env);
     return full;
+  }
+
+  /**
+   * Where the room's minute goes: an area room's to its area's database (the shard map, read once a minute per
+   * isolate: docs/decisions/058-beyond-one-database.md, docs/scale.md), shard 0 while no area is mapped; other rooms
+   * to shard 0 until their readers follow (docs/scale.md).
+   */
+  private async databaseOf(roomId: string): Promise<Db> {
+    if (roomKind(roomId) !== "nearby") return createDb(this.env);
+    const cell = roomId.slice("nearby:".length).split("#")[0];
+    return dbForArea(this.env as unknown as ShardEnv, cell);
   }
 
   /** Increasing across restarts (time-based), so a change made during a batch is never taken for a sent one. */

@@ -12,6 +12,8 @@ import { cpus } from "node:os";
 import { join } from "node:path";
 import WebSocket from "ws";
 import { encodeGeohash } from "../../core/geohash.ts";
+import { PASS_RENEW_AFTER_MS, PASS_TOUCH_INTERVAL_MS, PASS_TTL_MS, SESSION_TOUCH_INTERVAL_MS } from "../../core/pass-times.ts";
+import { expiredShare } from "./journey.mjs";
 import { serveBuilt } from "../../tests/serve-built.mjs";
 import { writeSection } from "../readme.mjs";
 
@@ -292,6 +294,9 @@ try {
 
   let socket;
   await renewPass();
+  // An uncounted connect first: the isolate reads the revocation feed at most every 30 s (one statement for all its
+  // upgrades, workers/auth/pass-revocations.ts), not per connect; the model counts it apart.
+  (await open(area.id, { ...a, cookie: withPass })).close();
   row(
     "socket connect (area room)",
     await measure(async () => {
@@ -366,12 +371,28 @@ try {
   const q = (r) => r.reads + r.writes;
   const onPrimary = (r) => r.reads + r.writes - r.replica;
   const onReplica = (r) => r.replica;
-  // `stale`: the share of page loads and reconnects whose session pass has expired (docs/decisions/065).
-  const perDay = (cost, message = get("chat message (area room)"), stale = 0) => {
-    const mix = (fresh, expired) => (1 - stale) * cost(get(fresh)) + stale * cost(get(expired));
-    const load = mix("signed-in page load (/chat)", "signed-in page load (/chat), pass expired");
-    const connect = mix("socket connect (area room)", "socket connect (area room), pass expired");
-    return 20 * cost(message) + 10 * load + 10 * connect;
+  // The share of page loads and reconnects that find their session pass expired, over the model's day played
+  // against the pass's rules (bench/capacity/journey.mjs, docs/decisions/079-a-pass-that-lasts-the-day.md), and the
+  // writes of "last used" it costs; and the same day under the pass of decision 065 (5 minutes, never renewed by a
+  // page served by it), for comparison.
+  const journey = expiredShare({
+    ttlMs: PASS_TTL_MS,
+    renewAfterMs: PASS_RENEW_AFTER_MS,
+    touchMs: SESSION_TOUCH_INTERVAL_MS,
+    passTouchMs: PASS_TOUCH_INTERVAL_MS,
+  });
+  const before = expiredShare({
+    ttlMs: 5 * 60_000,
+    renewAfterMs: Number.POSITIVE_INFINITY,
+    touchMs: SESSION_TOUCH_INTERVAL_MS,
+    passTouchMs: Number.POSITIVE_INFINITY,
+  });
+  const touch = { reads: 0, writes: 1, replica: 0 };
+  const perDay = (cost, message = get("chat message (area room)"), share = journey) => {
+    const mix = (stale, fresh, expired) => (1 - stale) * cost(get(fresh)) + stale * cost(get(expired));
+    const load = mix(share.loads, "signed-in page load (/chat)", "signed-in page load (/chat), pass expired");
+    const connect = mix(share.reconnects, "socket connect (area room)", "socket connect (area room), pass expired");
+    return 20 * cost(message) + 10 * load + 10 * connect + share.touchesPerDay * cost(touch);
   };
   const atPeak = (daily) => (3 * daily) / 86_400;
   const carriesAt = (daily) => (daily > 0 ? Math.floor(1000 / atPeak(daily)) : Number.POSITIVE_INFINITY);
@@ -382,12 +403,16 @@ try {
   const carriesPrimary = carriesAt(primaryDay);
   const carriesReplica = carriesAt(replicaDay);
   const carries = Math.min(carriesPrimary, carriesReplica);
-  // Every pass expired (each load and reconnect more than PASS_TTL_MS after the person's last session read), and
-  // the share of expired passes at which the replica still carries Lagos (2 million).
-  const staleDay = perDay(onReplica, undefined, 1);
-  const carriesStale = Math.min(carriesAt(perDay(onPrimary, undefined, 1)), carriesAt(staleDay));
-  const lagosDay = 1000 / atPeak(1) / 2_000_000;
-  const staleShare = staleDay > replicaDay ? Math.max(0, Math.min(1, (lagosDay - replicaDay) / (staleDay - replicaDay))) : 1;
+  const carriesBefore = Math.min(carriesAt(perDay(onPrimary, undefined, before)), carriesAt(perDay(onReplica, undefined, before)));
+  // Every pass expired: the floor, whatever people do.
+  const allStale = { loads: 1, reconnects: 1, touchesPerDay: before.touchesPerDay };
+  const staleDay = perDay(onReplica, undefined, allStale);
+  const carriesStale = Math.min(carriesAt(perDay(onPrimary, undefined, allStale)), carriesAt(staleDay));
+  // The revocation feed: one primary read per isolate every 30 s. The isolates the primary's headroom at Lagos's peak
+  // leaves room for.
+  const lagos = 2_000_000;
+  const feedIsolates = Math.floor((1000 - lagos * atPeak(primaryDay)) * 30);
+  const pct = (x) => `${(x * 100).toFixed(1)}%`;
   // Quiet rooms: every message alone in its room's minute, so it pays a whole batch (on the primary: writes).
   const batchStatements = areaMinute.batch.reads + areaMinute.batch.writes;
   const alone = { reads: 0, writes: batchStatements, replica: 0 };
@@ -407,10 +432,11 @@ ${table}
 Capacity model. Cloudflare documents one D1 database as running its queries one at a time, about 1,000 queries a
 second when each takes 1 ms (https://developers.cloudflare.com/d1/platform/limits/, "How much work can a D1 database
 do?"), and at most 10 GB of data. Assumed per daily active person: 20 chat messages in area rooms, 10 signed-in
-loads of /chat and 10 socket reconnects a day, each with a fresh session pass (below); the evening peak is 3× the
-mean. That is ${fmt(perPersonDay)} queries per
-person a day: ${fmt(primaryDay)} on the primary (every write, and the reads of requests that write) and ${fmt(replicaDay)} a replica may
-serve (the reads of page loads and other GETs).
+loads of /chat and 10 socket reconnects a day, at independent times over a Lagos day whose busiest hour is 3× the
+mean; the share of them that find their session pass expired is measured (below), not assumed. That is
+${fmt(perPersonDay)} queries per person a day: ${fmt(primaryDay)} on the primary (every write, with
+${fmt(journey.touchesPerDay)} writes of a session's "last used", and the reads of requests that write) and
+${fmt(replicaDay)} a replica may serve (the reads of page loads and other GETs).
 
 Read replicas. D1 read replication (https://developers.cloudflare.com/d1/best-practices/read-replication/) adds
 read-only copies of the database, one in each D1 region (ENAM, WNAM, WEUR, EEUR, APAC, OC, the primary's among them),
@@ -427,14 +453,19 @@ A message's cost is the mean over a busy minute in one area room: nothing on a m
 room writes its counts, points, activity and presence as one batch a minute at most
 (docs/decisions/056-the-room-is-the-record-of-its-messages.md).
 
-The session pass (docs/decisions/065-the-session-off-d1.md): a page load's or a socket upgrade's session comes from
-a signed cookie the last session read handed out, good for 5 minutes, so the rows above ask D1 nothing for it (a
-page still reads, in one statement, what others change: its unread notifications, the SOS banner, /chat's lists). A
-load or reconnect whose pass has expired reads the session from D1 once (the "pass expired" rows) and gets a new
-pass. Were every load and reconnect of the day more than 5 minutes after the person's last session read, a
-person would put ${fmt(staleDay)} reads a day on the replica and one database would carry ${people(carriesStale)}
-people; it carries 2 million (Lagos) while at most ${Math.floor(staleShare * 100)}% of loads and reconnects find their pass expired.
-How many do is a matter of how people use the app, which this benchmark does not measure.
+The session pass (docs/decisions/065-the-session-off-d1.md, 079-a-pass-that-lasts-the-day.md): a page load's or a
+socket upgrade's session comes from a signed cookie, good for ${PASS_TTL_MS / 3_600_000} hours, so the rows above ask D1 nothing for it
+(a page still reads, in one statement, what others change and whether the session still stands). A page renews a
+pass older than ${PASS_RENEW_AFTER_MS / 60_000} minutes at no query; a socket's 101 cannot, so a reconnect uses the pass its last page left. A
+load or reconnect whose pass has expired reads the session from D1 once (the "pass expired" rows). Measured over
+${journey.people.toLocaleString("en")} people's ${journey.days}-day journeys played against these rules (bench/capacity/journey.mjs, after a week's
+warm-up): ${pct(journey.reconnects)} of reconnects and ${pct(journey.loads)} of page loads find their pass expired, and "last used"
+is written ${fmt(journey.touchesPerDay)} times a person a day. The same journeys under decision 065's pass (5 minutes, not renewed by
+the pages it served): ${pct(before.reconnects)} of reconnects expired and ${fmt(before.touchesPerDay)} writes of "last used" a day, which
+carries ${people(carriesBefore)}. Were every load and reconnect to find its pass expired, a person would put
+${fmt(staleDay)} reads a day on the replica and one database would carry ${people(carriesStale)}.
+A socket upgrade checks its pass against the revocation feed, one primary read per isolate every 30 s
+(workers/auth/pass-revocations.ts): at Lagos's peak the primary has room for the feeds of ${feedIsolates.toLocaleString("en")} isolates.
 
 Were every message alone in its room's minute (quiet
 rooms: a whole ${batchStatements}-statement batch each), one database would carry ${people(carriesQuiet)} people. Page loads are measured after one uncounted load, so the landing's live figures (and an

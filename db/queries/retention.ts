@@ -3,6 +3,7 @@
 // (workers/retention.ts). Times are in ms since the epoch, as the timestamp_ms columns store them.
 import { type SQL, sql } from "drizzle-orm";
 import { PRICE_WINDOW_MS } from "../../core/price-reports";
+import { PASS_TTL_MS } from "../../core/session-pass";
 import { SECURITY_EVENTS_SHOWN } from "../../core/security";
 import type { Db } from "../index";
 
@@ -18,6 +19,8 @@ export const RETENTION = {
   goneRoomActivityMs: DAY,
   /** The per-address and per-phone limits look back one hour; a code lives 10 minutes. */
   verificationsMs: DAY,
+  /** A pass lives PASS_TTL_MS: a revocation older than that names no pass still believed (decision 079). */
+  passRevocationsMs: PASS_TTL_MS,
   /** Past expiry: the admin figures count people whose session was used in the last 30 days. */
   expiredSessionsMs: 30 * DAY,
   /** Stripe retries a webhook for up to 3 days; an event can be resent by hand for 30. */
@@ -128,6 +131,10 @@ export function pruneSessions(db: Db, o: RetentionOptions) {
   return deleteInChunks(db, "sessions", sql`expires_at < ${o.now - RETENTION.expiredSessionsMs}`, o.chunkRows);
 }
 
+export function prunePassRevocations(db: Db, o: RetentionOptions) {
+  return deleteInChunks(db, "pass_revocations", sql`at < ${o.now - RETENTION.passRevocationsMs}`, o.chunkRows);
+}
+
 /** A WebAuthn challenge is good for five minutes and once: an expired one is never read. */
 export function pruneWebauthnChallenges(db: Db, o: RetentionOptions) {
   return deleteInChunks(db, "webauthn_challenges", sql`expires_at < ${o.now}`, o.chunkRows);
@@ -231,6 +238,7 @@ export const RETENTION_RULES = {
   room_activity: pruneGoneRoomActivity,
   verifications: pruneVerifications,
   sessions: pruneSessions,
+  pass_revocations: prunePassRevocations,
   webauthn_challenges: pruneWebauthnChallenges,
   address_counters: pruneAddressCounters,
   stripe_events: pruneStripeEvents,

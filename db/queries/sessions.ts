@@ -33,6 +33,8 @@ const OUTER_GEOHASH = sql.raw('"users"."geohash"');
 const sessionColumns = (now: Date) => ({
   user: users,
   lastUsedAt: sessions.lastUsedAt,
+  // A pass issued from this read never outlives the session (docs/decisions/079-a-pass-that-lasts-the-day.md).
+  sessionExpiresAt: sessions.expiresAt,
   secondFactorPending: sessions.secondFactorPending,
   unreadNotifications: sql<number>`(select count(*) from ${notifications} where ${notifications.userId} = ${OUTER_USER_ID} and ${notifications.isRead} = 0)`,
   // The SOS banner's: the newest fresh, active SOS in their area cell from someone else that they have not
@@ -73,20 +75,36 @@ export async function findSession(db: Db, idHash: string, now = new Date(), opts
 /**
  * What changes without the person doing anything, for a page whose session came from a pass (docs/decisions/065):
  * their unread notifications and the SOS banner, and on /chat its rooms and lists, in one statement by user id.
- * A pass answers who the person is; this keeps what others can change about them fresh.
+ * A pass answers who the person is; this keeps what others can change about them fresh, and answers whether the
+ * pass's session still stands (`sessionExpiresAt`, null when it ended or is another person's now): a sign-out or a
+ * ban on another device refuses the pass on the next page at once (docs/decisions/079-a-pass-that-lasts-the-day.md).
  */
-export async function findFreshState(db: Db, userId: string, now = new Date(), opts: { chatLists?: boolean } = {}) {
+export async function findFreshState(db: Db, userId: string, sessionHash: string, now = new Date(), opts: { chatLists?: boolean } = {}) {
   const { unreadNotifications, sosNearby } = sessionColumns(now);
   const lists = opts.chatLists ? chatListsColumns(OUTER_USER_ID) : {};
+  const live = sql`s.id = ${sessionHash} and s.user_id = ${OUTER_USER_ID} and s.second_factor_pending = 0 and s.expires_at > ${now.getTime()}`;
+  const sessionExpiresAt = sql<number | null>`(select s.expires_at from ${sessions} s where ${live})`;
+  const sessionLastUsedAt = sql<number | null>`(select s.last_used_at from ${sessions} s where ${live})`;
   const row = await db
-    .select({ unreadNotifications, sosNearby, updatedAt: users.updatedAt, ...lists })
+    .select({ unreadNotifications, sosNearby, updatedAt: users.updatedAt, sessionExpiresAt, sessionLastUsedAt, ...lists })
     .from(users)
     .where(eq(users.id, userId))
     .get();
   if (!row) return undefined;
-  const { rooms, invitations, blocked, directs, ...fresh } = row as typeof row & Partial<ChatListsRow>;
+  const {
+    rooms,
+    invitations,
+    blocked,
+    directs,
+    sessionExpiresAt: ends,
+    sessionLastUsedAt: used,
+    ...fresh
+  } = row as typeof row & Partial<ChatListsRow>;
+  const date = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(Number(ms)));
   return {
     ...fresh,
+    sessionExpiresAt: date(ends),
+    sessionLastUsedAt: date(used),
     chatLists: opts.chatLists
       ? parseChatLists({ rooms: rooms ?? null, invitations: invitations ?? null, blocked: blocked ?? null, directs: directs ?? null })
       : undefined,

@@ -1,10 +1,14 @@
-// The session pass in the Worker (docs/decisions/065-the-session-off-d1.md): issued beside the session cookie after a
-// session read, it answers the session for the hot reads (a page's visitor, its rooms, a socket upgrade) for
-// PASS_TTL_MS without a D1 query. Writes and every other read still read the session from D1, so a sign-out, a
-// ban or a tier change refuses any write at once and reaches another device's hot reads within the pass's life.
+// The session pass in the Worker (docs/decisions/065-the-session-off-d1.md, 079-a-pass-that-lasts-the-day.md): issued
+// beside the session cookie after a session read, it answers who the person is for the hot reads (a page's visitor,
+// its rooms, a socket upgrade) for up to PASS_TTL_MS without reading the session. Writes and every other read still
+// read the session from D1. A page served by a pass checks in its one statement that the session still stands (a
+// sign-out or ban elsewhere refuses it at once) and renews the pass; a socket upgrade, which cannot renew it, checks
+// the revocation feed (workers/auth/pass-revocations.ts, within REVOCATION_FEED_MS).
 import type { Context, MiddlewareHandler } from "hono";
 import { getTableColumns } from "drizzle-orm";
-import { checkPass, type Mac, PASS_MAX_CHARS, PASS_TTL_MS, signPass } from "../../core/session-pass";
+import { checkPass, type Mac, PASS_MAX_CHARS, PASS_RENEW_AFTER_MS, PASS_TTL_MS, signPass } from "../../core/session-pass";
+import type { DbEnv } from "../../db";
+import { passRevoked } from "./pass-revocations";
 import { type User, users } from "../../db/schema";
 
 export const PASS_COOKIE = "linkup_pass";
@@ -105,17 +109,34 @@ function linkOf(c: Context): PassLink | null {
   return ofContext.get(c)?.link ?? null;
 }
 
-/** The session's user and unread badge from a fresh pass this request may use, or null (read D1 instead). */
-export async function sessionFromPass(c: Context, sessionHash: string, mac: Mac): Promise<{ user: User; unread: number } | null> {
+/** What a fresh pass this request may use answers, or null (read D1 instead). */
+export interface Passed {
+  user: User;
+  unread: number;
+  issuedAt: number;
+}
+
+/**
+ * The session's user and unread badge from a fresh pass this request may use, or null (read D1 instead). On a socket
+ * upgrade a pass the revocation feed names is refused here; a page checks the session in its own statement.
+ */
+export async function sessionFromPass(c: Context, sessionHash: string, mac: Mac): Promise<Passed | null> {
   const link = linkOf(c);
   if (!link || link.wrote) return null;
-  if (!passMayServe(c.req.method, new URL(c.req.url).pathname)) return null;
+  const path = new URL(c.req.url).pathname;
+  if (!passMayServe(c.req.method, path)) return null;
   const text = readCookieValue(c.req.header("cookie"), PASS_COOKIE);
   if (!text) return null;
   const checked = await checkPass(text, sessionHash, mac);
   if (!checked.ok) return null;
   const user = userOf(checked.pass.u);
-  return user ? { user, unread: checked.pass.n } : null;
+  if (!user) return null;
+  if (isSocketPath(path) && (await passRevoked(c.env as DbEnv, { sessionHash, userId: user.id, issuedAt: checked.pass.i }))) return null;
+  return { user, unread: checked.pass.n, issuedAt: checked.pass.i };
+}
+
+export function isSocketPath(pathname: string): boolean {
+  return pathname.startsWith("/ws/");
 }
 
 /**
@@ -124,7 +145,7 @@ export async function sessionFromPass(c: Context, sessionHash: string, mac: Mac)
  */
 export async function afterSessionRead(
   c: Context,
-  read: { sessionHash: string; user: User; unread: number } | null,
+  read: { sessionHash: string; user: User; unread: number; sessionExpiresAt?: Date | null } | null,
   mac: Mac,
   now = Date.now(),
 ): Promise<void> {
@@ -135,12 +156,29 @@ export async function afterSessionRead(
     if (link.hadPass || link.out) link.out = { clear: true };
     return;
   }
-  // A tier that lapses by the clock is re-read when it lapses (workers/billing refreshIfLapsed).
+  // A tier that lapses by the clock is re-read when it lapses (workers/billing refreshIfLapsed); a pass never
+  // outlives its session.
   const lapse = read.user.tierExpiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
-  const e = Math.min(now + PASS_TTL_MS, lapse);
+  const ends = read.sessionExpiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
+  const e = Math.min(now + PASS_TTL_MS, lapse, ends);
   if (e <= now) return;
-  const value = await signPass({ v: 1, s: read.sessionHash, e, n: read.unread, u: { ...read.user } }, mac);
+  const value = await signPass({ v: 2, s: read.sessionHash, i: now, e, n: read.unread, u: { ...read.user } }, mac);
   link.out = value.length <= PASS_MAX_CHARS ? { value } : link.hadPass ? { clear: true } : undefined;
+}
+
+/**
+ * A page served by a pass whose one statement found the session standing and the row unchanged: a pass older than
+ * PASS_RENEW_AFTER_MS is issued again, so the reconnects between this page and the next find it fresh.
+ */
+export async function renewPass(
+  c: Context,
+  passed: Passed,
+  read: { sessionHash: string; unread: number; sessionExpiresAt: Date | null },
+  mac: Mac,
+  now = Date.now(),
+): Promise<void> {
+  if (now - passed.issuedAt < PASS_RENEW_AFTER_MS) return;
+  await afterSessionRead(c, { ...read, user: passed.user }, mac, now);
 }
 
 /** The session ended or changed on this request (sign-out, panic, a new sign-in): the pass goes with it. */

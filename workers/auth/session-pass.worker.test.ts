@@ -1,17 +1,19 @@
-// The session pass (docs/decisions/065-the-session-off-d1.md): a page load issues it, the hot reads after it ask D1
-// nothing for the session, and it never outlives what it stands for: a forged, expired or foreign pass is refused,
-// sign-out and panic clear it on the device that did it, and a revoked or banned session's writes and other reads
-// are refused at once everywhere, its hot reads once the pass expires.
+// The session pass (docs/decisions/065-the-session-off-d1.md, 079-a-pass-that-lasts-the-day.md): a page load issues
+// and renews it, the hot reads after it ask D1 nothing for the session, and it never outlives what it stands for: a
+// forged, expired or foreign pass is refused, sign-out and panic clear it on the device that did it, and a revoked or
+// banned session is refused at once everywhere on pages and API calls, and on socket upgrades within
+// REVOCATION_FEED_MS (the revocation feed).
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
-import { checkPass, PASS_TTL_MS, signPass } from "../../core/session-pass";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { checkPass, PASS_RENEW_AFTER_MS, PASS_TTL_MS, signPass } from "../../core/session-pass";
 import { adminSession, anonymousSession, call, ORIGIN, signInByCode, verifiedSession } from "../../tests/workers/helpers";
+import { bareCtx as ctx, countedEnv as counted, statementsOf } from "../../tests/workers/statements";
 import type { AppEnv } from "../env";
 import { inProcessApi } from "../in-process-api";
 import { createServer } from "../server";
+import { REVOCATION_FEED_MS } from "./pass-revocations";
 import { PASS_COOKIE } from "./session-pass";
 import { sessionHash } from "./session";
-import { bareCtx, countedEnv, statementsOf } from "../../tests/workers/statements";
 
 // A page like /chat: the root loader asks /api/me, the route's loader /api/rooms (web/app/routes/chat.tsx).
 const server = createServer(async (request, pageEnv, pageCtx) => {
@@ -25,8 +27,7 @@ async function cost(run: () => Promise<unknown>) {
   return reads + writes;
 }
 
-const get = async (path: string, cookie: string) =>
-  server.fetch(new Request(`${ORIGIN}${path}`, { headers: { cookie } }), countedEnv, bareCtx);
+const get = async (path: string, cookie: string) => server.fetch(new Request(`${ORIGIN}${path}`, { headers: { cookie } }), counted, ctx);
 
 /** The pass an answer sets ("" when it clears it, undefined when it leaves it). */
 function passOf(res: Response): string | undefined {
@@ -44,6 +45,36 @@ async function browserWithPass(session: { cookie: string }) {
 }
 
 const mac = (text: string) => sessionHash(env as unknown as AppEnv, text);
+const AREA = "s1v0g";
+
+/** A socket upgrade to `roomId` with these cookies, counted; the socket is closed at once when it opens. */
+async function upgrade(roomId: string, cookie: string) {
+  const res = await server.fetch(
+    new Request(`${ORIGIN}/ws/rooms/${encodeURIComponent(roomId)}`, { headers: { cookie, upgrade: "websocket" } }),
+    counted,
+    ctx,
+  );
+  if (res.webSocket) {
+    res.webSocket.accept();
+    res.webSocket.close(1000, "test");
+  }
+  return res;
+}
+
+/** Runs `then` with the clock `ms` later (the pass and the feed read Date.now()). */
+async function later(ms: number, then: () => Promise<void>) {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(Date.now() + ms + 1);
+  try {
+    await then();
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 const tokenOf = (cookie: string) => decodeURIComponent(cookie.split("=")[1]);
 
 describe("the session pass", () => {
@@ -106,35 +137,90 @@ describe("the session pass", () => {
     }
   });
 
-  it("refuses a session ended from another device: its writes at once, its hot reads once the pass expires", async () => {
+  it("refuses a session ended from another device at once on its pages and reads, and on a socket within the feed's bound", async () => {
     const here = await verifiedSession("0816", "Ada");
-    // The same person on a second browser, which has a pass.
+    // The same person on a second browser, which has a pass, and whose socket opens on it without D1.
     const there = await browserWithPass(await signInByCode(here.local));
+    const room = `nearby:${AREA}`;
+    expect((await upgrade(room, there.both)).status).toBe(101); // the isolate's feed is read now, if it is old
+    expect(await cost(async () => expect((await upgrade(room, there.both)).status).toBe(101))).toBe(0);
     const out = await call("/api/security/sessions/sign-out-others", { method: "POST", cookie: here.cookie, json: {} });
     expect(((await out.json()) as { ended: number }).ended).toBeGreaterThanOrEqual(1);
+    // Writes, other reads, and now the hot reads and the page itself: the page's one statement finds no session.
     expect((await call("/api/me", { method: "PATCH", cookie: there.both, json: { nickname: "Thief" } })).status).toBe(401);
     expect((await call("/api/security/sessions", { cookie: there.both })).status).toBe(401);
-    const hash = await sessionHash(env as unknown as AppEnv, tokenOf(there.session));
-    const checked = await checkPass(there.pass, hash, mac);
-    if (!checked.ok) throw new Error("pass did not check");
-    const lapsed = await signPass({ ...checked.pass, e: Date.now() - 1 }, mac);
-    expect((await call("/api/me", { cookie: `${there.session}; ${PASS_COOKIE}=${lapsed}` })).status).toBe(401);
+    expect((await call("/api/me", { cookie: there.both })).status).toBe(401);
+    const page = await get("/chat", there.both);
+    expect(((await page.json()) as { me: unknown }).me).toBeNull();
+    expect(passOf(page)).toBe("");
+    // The socket: once the isolate's feed is as old as its bound, the revoked pass opens nothing.
+    await later(REVOCATION_FEED_MS, async () => expect((await upgrade(room, there.both)).status).toBe(401));
   });
 
-  it("refuses a banned person's writes at once, and their hot reads once the pass expires", async () => {
+  it("refuses a banned person at once on pages, and their socket within the feed's bound", async () => {
     const admin = await adminSession();
     const person = await verifiedSession("0817", "Troll");
     const browser = await browserWithPass(person);
+    const room = `nearby:${AREA}`;
+    expect((await upgrade(room, browser.both)).status).toBe(101);
     expect(
       (await call(`/api/admin/people/${person.id}/ban`, { method: "POST", cookie: admin.cookie, json: { reason: "spam" } })).status,
     ).toBe(200);
     expect((await call("/api/me", { method: "PATCH", cookie: browser.both, json: { nickname: "Again" } })).status).toBe(401);
     expect((await call("/api/security/sessions", { cookie: browser.both })).status).toBe(401);
-    const hash = await sessionHash(env as unknown as AppEnv, tokenOf(browser.session));
-    const checked = await checkPass(browser.pass, hash, mac);
+    expect((await call("/api/me", { cookie: browser.both })).status).toBe(401);
+    await later(REVOCATION_FEED_MS, async () => expect((await upgrade(room, browser.both)).status).toBe(401));
+  });
+
+  it("is renewed by a page load once it is old, so the reconnects after that page open without D1", async () => {
+    const person = await anonymousSession();
+    const hash = await sessionHash(env as unknown as AppEnv, tokenOf(person.cookie));
+    const { pass } = await browserWithPass(person);
+    const browserOfSomeoneElse = await browserWithPass(await anonymousSession());
+    const checked = await checkPass(pass, hash, mac);
     if (!checked.ok) throw new Error("pass did not check");
-    const lapsed = await signPass({ ...checked.pass, e: Date.now() - 1 }, mac);
-    expect((await call("/api/me", { cookie: `${browser.session}; ${PASS_COOKIE}=${lapsed}` })).status).toBe(401);
+    // The pass of a page an hour ago: fresh still, past the age at which a page renews it.
+    const old = await signPass({ ...checked.pass, i: Date.now() - PASS_RENEW_AFTER_MS - 1 }, mac);
+    const page = await get("/chat", `${person.cookie}; ${PASS_COOKIE}=${old}`);
+    expect(((await page.json()) as { me: { user: { id: string } } }).me.user.id).toBe(person.user.id);
+    const renewed = passOf(page);
+    expect(renewed).toBeTruthy();
+    const again = await checkPass(renewed as string, hash, mac);
+    if (!again.ok) throw new Error("renewed pass did not check");
+    expect(again.pass.e).toBeGreaterThan(checked.pass.e);
+    // A reconnect late in the day, long after the old pass would have lapsed, opens on the renewed one without D1.
+    await later(PASS_TTL_MS - 60_000, async () => {
+      expect((await upgrade(`nearby:${AREA}`, browserOfSomeoneElse.both)).status).toBe(101); // the feed, read once
+      expect(
+        await cost(async () => expect((await upgrade(`nearby:${AREA}`, `${person.cookie}; ${PASS_COOKIE}=${renewed}`)).status).toBe(101)),
+      ).toBe(0);
+      expect((await upgrade(`nearby:${AREA}`, `${person.cookie}; ${PASS_COOKIE}=${old}`)).status).toBe(101); // read from D1
+    });
+  });
+
+  it("on a socket, is refused once the person's name changed elsewhere: the room gets the new one", async () => {
+    const person = await anonymousSession();
+    const phone = await browserWithPass(person);
+    const laptop = await browserWithPass(person);
+    expect((await call("/api/me", { method: "PATCH", cookie: laptop.both, json: { nickname: "Renamed" } })).status).toBe(200);
+    await later(REVOCATION_FEED_MS, async () => {
+      expect((await upgrade(`nearby:${AREA}`, laptop.both)).status).toBe(101); // the feed, read once
+      // The phone's pass still holds the old name: the feed refuses it, and the upgrade reads the session (one query).
+      expect(await cost(async () => expect((await upgrade(`nearby:${AREA}`, phone.both)).status).toBe(101))).toBe(1);
+    });
+  });
+
+  it("reads the feed once per isolate per interval, not once per socket", async () => {
+    // A day on: past any clock an earlier test set, so the isolate's feed is old whatever ran before.
+    await later(2 * PASS_TTL_MS, async () => {
+      const browsers: Awaited<ReturnType<typeof browserWithPass>>[] = [];
+      for (let i = 0; i < 3; i++) browsers.push(await browserWithPass(await anonymousSession()));
+      // The first upgrade reads what is new; the others use it.
+      expect(await cost(async () => expect((await upgrade(`nearby:${AREA}`, browsers[0].both)).status).toBe(101))).toBe(1);
+      for (const b of browsers.slice(1)) {
+        expect(await cost(async () => expect((await upgrade(`nearby:${AREA}`, b.both)).status).toBe(101))).toBe(0);
+      }
+    });
   });
 
   it("is cleared by the person's own write, so their next load reads what they changed", async () => {

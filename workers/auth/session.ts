@@ -12,7 +12,8 @@ import { linkDevice } from "./device";
 import { newId } from "../../core/ids";
 import { mac as sessionHash } from "../mac";
 import { isSecureRequest } from "./request";
-import { afterSessionRead, dropPass, sessionFromPass } from "./session-pass";
+import { PASS_TOUCH_INTERVAL_MS, SESSION_TOUCH_INTERVAL_MS } from "../../core/session-pass";
+import { afterSessionRead, dropPass, isSocketPath, renewPass, sessionFromPass } from "./session-pass";
 import { refreshIfLapsed } from "../billing";
 import type { AppBindings } from "../env";
 import { DomainError } from "../../core/domain-error";
@@ -25,7 +26,7 @@ export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 // second factor are bounded in time as well as in number (docs/decisions/046-sign-in-is-one-state-machine.md).
 export const PENDING_SESSION_TTL_MS = 15 * 60 * 1000;
 // "Last used" in the sessions list is this precise; it keeps session reads from writing on every request.
-const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
+const TOUCH_INTERVAL_MS = SESSION_TOUCH_INTERVAL_MS;
 
 export { isSecureRequest };
 
@@ -98,13 +99,18 @@ export function shareSessionReads(request: Request, reads: Map<string, SessionRe
 }
 
 /** The fresh part of a pass-served page's state (db/queries/sessions.ts findFreshState): once per page, like the session read. */
-function readFresh(c: Context<AppBindings>, db: ReturnType<typeof createDb>, userId: string): ReturnType<typeof findFreshState> {
+function readFresh(
+  c: Context<AppBindings>,
+  db: ReturnType<typeof createDb>,
+  userId: string,
+  hash: string,
+): ReturnType<typeof findFreshState> {
   const shared = sharedReads.get(c.req.raw);
-  if (!shared) return findFreshState(db, userId);
-  const key = `fresh:${userId}`;
+  if (!shared) return findFreshState(db, userId, hash);
+  const key = `fresh:${userId}:${hash}`;
   let read = shared.reads.get(key) as ReturnType<typeof findFreshState> | undefined;
   if (!read) {
-    read = findFreshState(db, userId, new Date(), { chatLists: shared.chatLists });
+    read = findFreshState(db, userId, hash, new Date(), { chatLists: shared.chatLists });
     (shared.reads as Map<string, unknown>).set(key, read);
   }
   return read;
@@ -135,25 +141,36 @@ export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
   if (token && token.length <= 64) {
     const hash = await sessionHash(c.env, token);
     const mac = (text: string) => sessionHash(c.env, text);
-    // A fresh pass answers a hot read without D1 (docs/decisions/065-the-session-off-d1.md); anything else reads it.
+    // A fresh pass answers a hot read without reading the session (docs/decisions/065-the-session-off-d1.md, 079);
+    // a socket upgrade's is checked against the revocation feed inside sessionFromPass.
     let passed = await sessionFromPass(c, hash, mac);
-    // A pass issued by a read that raced a write of the person's row (a page's GET in flight while their location
-    // was saved) holds the old row: the fresh statement reads the row's version, and such a pass is not believed.
-    const fresh = passed && !c.req.path.startsWith("/ws/") ? await readFresh(c, db, passed.user.id) : undefined;
-    if (passed && fresh && fresh.updatedAt?.getTime() !== passed.user.updatedAt?.getTime()) passed = null;
+    const socket = isSocketPath(c.req.path);
+    // A page's one statement also answers whether the session still stands (ended on another device, banned: the
+    // pass is refused at once) and the row's version: a pass issued by a read that raced a write of the person's row
+    // (a page's GET in flight while their location was saved) holds the old row and is not believed.
+    const fresh = passed && !socket ? await readFresh(c, db, passed.user.id, hash) : undefined;
+    if (passed && !socket && (!fresh?.sessionExpiresAt || fresh.updatedAt?.getTime() !== passed.user.updatedAt?.getTime())) passed = null;
     if (passed) {
       c.set("user", passed.user);
       c.set("sessionHash", hash);
       // Who they are comes from the pass; what others change (a notification, an SOS nearby) is read fresh, in
       // one statement per page, except on a socket upgrade, which needs neither.
-      if (c.req.path.startsWith("/ws/")) c.set("sessionUnread", { userId: passed.user.id, count: passed.unread });
+      if (socket || !fresh) c.set("sessionUnread", { userId: passed.user.id, count: passed.unread });
       else {
         c.set("sessionUnread", {
           userId: passed.user.id,
-          count: Number(fresh?.unreadNotifications ?? passed.unread),
-          sosNearby: fresh?.sosNearby ?? null,
+          count: Number(fresh.unreadNotifications ?? passed.unread),
+          sosNearby: fresh.sosNearby ?? null,
         });
-        if (fresh?.chatLists) c.set("sessionChatLists", { userId: passed.user.id, lists: fresh.chatLists });
+        if (fresh.chatLists) c.set("sessionChatLists", { userId: passed.user.id, lists: fresh.chatLists });
+        // The session was just checked: the pass is renewed, so the reconnects until the next page find it fresh.
+        const unread = Number(fresh.unreadNotifications ?? passed.unread);
+        await renewPass(c, passed, { sessionHash: hash, unread, sessionExpiresAt: fresh.sessionExpiresAt }, mac);
+        const now = new Date();
+        if (!fresh.sessionLastUsedAt || now.getTime() - fresh.sessionLastUsedAt.getTime() > PASS_TOUCH_INTERVAL_MS) {
+          await touchSession(db, hash, now, new Date(now.getTime() - PASS_TOUCH_INTERVAL_MS));
+          fresh.sessionLastUsedAt = now;
+        }
       }
       await next();
       return;
@@ -180,7 +197,13 @@ export const loadSession: MiddlewareHandler<AppBindings> = async (c, next) => {
       if (session.chatLists) c.set("sessionChatLists", { userId: session.user.id, lists: session.chatLists });
     }
     const user = c.var.user;
-    await afterSessionRead(c, user ? { sessionHash: hash, user, unread: Number(session?.unreadNotifications ?? 0) } : null, mac);
+    await afterSessionRead(
+      c,
+      user
+        ? { sessionHash: hash, user, unread: Number(session?.unreadNotifications ?? 0), sessionExpiresAt: session?.sessionExpiresAt }
+        : null,
+      mac,
+    );
   }
   await next();
 };
