@@ -111,7 +111,7 @@ export function MessageList({
             {m.mine && m.status ? <StatusIcon status={m.status} /> : null}
           </span>
           {m.type === "emergency" && !m.mine && onHelp ? (
-            <button type="button" className="btn btn-danger sos-help" onClick={() => onHelp(m)}>
+            <button type="button" className="btn btn-danger justify-self-start" onClick={() => onHelp(m)}>
               {t("sos.comingToHelp")}
             </button>
           ) : null}
