@@ -86,7 +86,7 @@ function ContactRow({ c }: { c: SafetyContact }) {
     <li className="session-item">
       <div>
         <strong>{c.name}</strong> {digits ? <SafetyStateLabel state={state} /> : null}
-        <div className="safety-number">
+        <div className="[&_code]:wrap-anywhere [&_code]:[word-spacing:0.2em]">
           <code>{digits ?? (failed ? t("safety.unavailable") : t("safety.computing"))}</code>
         </div>
       </div>
