@@ -102,8 +102,8 @@ function SqlConsole({ quickQueries, answer }: { quickQueries: { id: string; labe
   return (
     <section className="card" aria-labelledby="sql-title">
       <h2 id="sql-title">{t("db.tab.sql")}</h2>
-      <p className="small muted">{t("db.sqlNote")}</p>
-      <div className="row" role="group" aria-label={t("db.quick")}>
+      <p className="text-sm text-muted">{t("db.sqlNote")}</p>
+      <div className="flex flex-wrap items-center gap-2" role="group" aria-label={t("db.quick")}>
         {quickQueries.map((q) => (
           <Form method="post" key={q.id}>
             <input type="hidden" name="query" value={q.query} />
@@ -121,7 +121,7 @@ function SqlConsole({ quickQueries, answer }: { quickQueries: { id: string; labe
         </button>
       </Form>
       {answer?.error ? (
-        <p role="alert" className="error">
+        <p role="alert" className="text-danger">
           {answer.error}
         </p>
       ) : null}

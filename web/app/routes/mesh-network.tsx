@@ -40,7 +40,7 @@ export default function MeshNetwork({ loaderData }: Route.ComponentProps) {
   const { state } = useRoom(node, areaRoom);
 
   return (
-    <div className="stack">
+    <div className="grid gap-[0.6rem]">
       <section className="card">
         <h1>{t("mesh.title")}</h1>
         <TabLinks tabs={TABS.map((x) => ({ ...x, label: t(x.label) }))} current={tab} label={t("mesh.tabs")} onSelect={setTab} />
@@ -228,7 +228,7 @@ function Stats({ node, state, areaRoom }: { node: MeshNode | null; state: Return
   return (
     <section className="card" aria-labelledby="stats-title">
       <h2 id="stats-title">{t("home.stats.title")}</h2>
-      <dl className="grid2">
+      <dl className="m-0 grid grid-cols-2 gap-3 phone:grid-cols-1">
         {figures.map((f) => (
           <div key={f.label} className="stat">
             <dt>{f.label}</dt>
@@ -236,9 +236,9 @@ function Stats({ node, state, areaRoom }: { node: MeshNode | null; state: Return
           </div>
         ))}
       </dl>
-      <p className="muted small">{t("mesh.sinceOpened")}</p>
+      <p className="text-muted text-sm">{t("mesh.sinceOpened")}</p>
       <h3>{t("mesh.yourRoom")}</h3>
-      <dl className="grid2" aria-label={t("mesh.roomFigures")}>
+      <dl className="m-0 grid grid-cols-2 gap-3 phone:grid-cols-1" aria-label={t("mesh.roomFigures")}>
         {roomFigures.map((f) => (
           <div key={f.label} className="stat">
             <dt>{f.label}</dt>
@@ -246,7 +246,7 @@ function Stats({ node, state, areaRoom }: { node: MeshNode | null; state: Return
           </div>
         ))}
       </dl>
-      <p className="muted small">{t("mesh.roomNote")}</p>
+      <p className="text-muted text-sm">{t("mesh.roomNote")}</p>
     </section>
   );
 }

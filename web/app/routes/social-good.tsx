@@ -47,7 +47,7 @@ export default function SocialGood() {
       <section className="hero">
         <h1>{t("sg.title")}</h1>
       </section>
-      <nav aria-label={t("sg.sections")} className="row">
+      <nav aria-label={t("sg.sections")} className="flex flex-wrap items-center gap-2">
         {TABS.map((x) => (
           <Link
             key={x}

@@ -71,10 +71,10 @@ export default function Support({ actionData }: Route.ComponentProps) {
     <>
       <section className="card">
         <h1>{t("sup.title")}</h1>
-        <p className="muted">{t("sup.intro")}</p>
+        <p className="text-muted">{t("sup.intro")}</p>
       </section>
 
-      <section className="grid3" aria-label={t("sup.ways")}>
+      <section className="mb-3 grid grid-cols-[repeat(auto-fill,minmax(220px,1fr))] gap-3" aria-label={t("sup.ways")}>
         <a href="#support-chat" className="card feature">
           <Bot aria-hidden="true" className="icon" size={28} />
           <strong>{t("sup.aiChat")}</strong>
@@ -99,10 +99,10 @@ export default function Support({ actionData }: Route.ComponentProps) {
         <SupportChat phone={phone} initial={[welcome, ...extra, ...failed]} />
       </section>
 
-      <section className="grid3" aria-label={t("sup.info")}>
+      <section className="mb-3 grid grid-cols-[repeat(auto-fill,minmax(220px,1fr))] gap-3" aria-label={t("sup.info")}>
         <div className="card">
           <h3>{t("sup.hours")}</h3>
-          <ul className="list-plain">
+          <ul className="m-0 grid list-none gap-[0.35rem] p-0">
             {SUPPORT_HOURS.map((h) => (
               <li key={h.days}>
                 {t(DAYS[h.days])}: {h.hours}

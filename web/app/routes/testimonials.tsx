@@ -22,15 +22,15 @@ export default function Testimonials() {
         <h1>{t("stories.title")}</h1>
         <p>{t("stories.intro")}</p>
       </section>
-      <div className="grid2">
+      <div className="grid grid-cols-2 gap-3 phone:grid-cols-1">
         {STORIES.map((s) => (
           <figure key={s.who} className="card">
             <blockquote>{t(s.story)}</blockquote>
-            <figcaption className="muted">{t(s.who)}</figcaption>
+            <figcaption className="text-muted">{t(s.who)}</figcaption>
           </figure>
         ))}
       </div>
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         <Link to="/" className="btn btn-ghost">
           {t("pages.backHome")}
         </Link>

@@ -104,9 +104,9 @@ export function SupportChat({ phone, initial }: { phone: string; initial: Suppor
         {messages.map((m) => (
           <li key={m.id} className={`msg ${m.isBot ? "msg-theirs msg-ai" : "msg-mine"}`}>
             <span className="msg-sender">{m.isBot ? t("sup.bot") : t("sup.you")}</span>
-            <span className="pre">{m.content}</span>
+            <span className="whitespace-pre-wrap">{m.content}</span>
             {m.isBot && m.category ? (
-              <span className="muted small">
+              <span className="text-muted text-sm">
                 {m.category}
                 {m.escalated ? t("sup.passed") : ""}
               </span>
@@ -120,7 +120,7 @@ export function SupportChat({ phone, initial }: { phone: string; initial: Suppor
         ) : null}
       </ol>
       {askPhone ? (
-        <form className="row phone-prompt" onSubmit={requestCallBack}>
+        <form className="flex flex-wrap items-center gap-2 phone-prompt" onSubmit={requestCallBack}>
           <label>
             {t("sup.callBackPhone")}
             <input

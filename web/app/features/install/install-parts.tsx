@@ -55,7 +55,7 @@ export function InstallButton() {
 export function InstallSteps() {
   const t = useT();
   return (
-    <div className="grid3">
+    <div className="mb-3 grid grid-cols-[repeat(auto-fill,minmax(220px,1fr))] gap-3">
       <section className="card" aria-labelledby="steps-ios">
         <h2 id="steps-ios">{t("install.ios")}</h2>
         <ol>
@@ -92,7 +92,7 @@ export function NoSmartphone({ ussdCode, whatsappNumber }: { ussdCode: string | 
           {t("install.waBefore")} <strong>{whatsappNumber}</strong> {t("install.waAfter")}
         </p>
       ) : null}
-      {!ussdCode && !whatsappNumber ? <p className="muted">{t("install.notConnected")}</p> : null}
+      {!ussdCode && !whatsappNumber ? <p className="text-muted">{t("install.notConnected")}</p> : null}
       <Link to="/whatsapp-demo">{t("install.waHow")}</Link>
     </section>
   );
