@@ -20,7 +20,7 @@ export default function AboutFounder({ loaderData }: Route.ComponentProps) {
   const t = useT();
   return (
     <div className="grid gap-[0.6rem]">
-      <section className="hero">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("about.founder")}</h1>
         <p>{t("founder.intro")}</p>
       </section>

@@ -147,11 +147,11 @@ export default function AdvancedSecurity({ loaderData }: Route.ComponentProps) {
     );
   }
   return (
-    <div className="settings">
+    <div className="grid gap-4">
       <section className="card" aria-labelledby="advanced-security-title">
         <h1 id="advanced-security-title">{t("sec.advancedTitle")}</h1>
         <InlineError error={error} />
-        <div className="progress-block">
+        <div className="progress-block [&_progress]:w-full [&_progress]:accent-primary">
           <h2 id="score-title">{t("sec.scoreTitle")}</h2>
           <p>
             <strong className="score">{overview.score}%</strong>{" "}
@@ -165,9 +165,9 @@ export default function AdvancedSecurity({ loaderData }: Route.ComponentProps) {
       </section>
       <section className="card" aria-labelledby="features-title">
         <h2 id="features-title">{t("sec.featuresTitle")}</h2>
-        <ul className="session-list" aria-label={t("sec.featuresTitle")}>
+        <ul className="m-0 mb-3 list-none p-0" aria-label={t("sec.featuresTitle")}>
           {overview.features.map((f) => (
-            <li key={f.id} className="session-item">
+            <li key={f.id} className="flex items-center justify-between gap-2 border-t border-line py-[0.6rem]">
               <div>
                 <strong>{featureTitle(f, t)}</strong> <span className="pill">{f.enabled ? t("sec.on") : t("sec.off")}</span>{" "}
                 {f.premiumOnly ? <span className="pill">Premium</span> : null}
@@ -183,9 +183,9 @@ export default function AdvancedSecurity({ loaderData }: Route.ComponentProps) {
         {overview.events.length === 0 ? (
           <p className="text-muted">{t("sec.noEvents")}</p>
         ) : (
-          <ul className="session-list" aria-label={t("sec.eventsTitle")}>
+          <ul className="m-0 mb-3 list-none p-0" aria-label={t("sec.eventsTitle")}>
             {overview.events.map((e) => (
-              <li key={e.id} className="session-item">
+              <li key={e.id} className="flex items-center justify-between gap-2 border-t border-line py-[0.6rem]">
                 <div>
                   <strong>{eventLine(e, t)}</strong> <span className="pill">{t(SEVERITY[e.severity])}</span>
                   <div className="text-muted text-sm">{formatAgo(Date.parse(e.timestamp), t.tag)}</div>

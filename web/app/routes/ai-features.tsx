@@ -222,7 +222,7 @@ export default function AiFeatures({ loaderData }: Route.ComponentProps) {
         <ErrorLine text={tr?.error} />
         {tr?.offer ? <PremiumOffer error={tr.offer.error} code={tr.offer.code} phone={phone} /> : null}
         {tr?.translation ? (
-          <output className="card answer" aria-label={t("aif.translation")}>
+          <output className="card mt-3 grid gap-[0.35rem]" aria-label={t("aif.translation")}>
             <strong>{tr.translation.translatedText}</strong>
             <span className="text-muted text-sm">
               {tr.translation.sourceLanguage} → {tr.translation.targetLanguage}
@@ -276,7 +276,7 @@ function DemoAnswer({ result, phone }: { result?: Extract<DemoResult, { intent: 
   if (result.error) return <ErrorLine text={result.error} />;
   if (result.offer) return <PremiumOffer error={result.offer.error} code={result.offer.code} phone={phone} />;
   return (
-    <output className="card answer" aria-label={t("aif.answer")}>
+    <output className="card mt-3 grid gap-[0.35rem]" aria-label={t("aif.answer")}>
       <span className="text-muted text-sm">{t("aif.you", { question: result.question })}</span>
       <span className="whitespace-pre-wrap">🤖 {result.failed ? liaHelpMessage(t, phone) : result.reply}</span>
     </output>

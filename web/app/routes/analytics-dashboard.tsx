@@ -119,7 +119,10 @@ function MyActivity({ range, mine }: { range: string; mine: PersonalMetrics }) {
         <h1 id="mine-title">{t("analytics.me.title")}</h1>
         <RangeButtons range={range} />
         <p className="text-sm text-muted">{t("analytics.me.since", { since: mine.since.slice(0, 16).replace("T", " ") })}</p>
-        <ul className="stats" aria-label={t("analytics.me.title")}>
+        <ul
+          className="grid grid-cols-[repeat(4,1fr)] gap-3 narrow:grid-cols-[1fr_1fr] [&>p]:col-span-full [&>p]:m-0"
+          aria-label={t("analytics.me.title")}
+        >
           <li className="stat">
             <strong>{mine.messagesSent}</strong> <span>{t("analytics.me.messages")}</span>
           </li>
@@ -188,7 +191,7 @@ export default function AnalyticsDashboard({ loaderData }: Route.ComponentProps)
         <>
           <section className="card" aria-labelledby="headline-title">
             <h2 id="headline-title">{t("an.headline")}</h2>
-            <div className="stats">
+            <div className="grid grid-cols-[repeat(4,1fr)] gap-3 narrow:grid-cols-[1fr_1fr] [&>p]:col-span-full [&>p]:m-0">
               <div className="stat">
                 <strong>{metrics.activeUsers}</strong>
                 <span>{t("an.activeUsers")}</span>

@@ -170,7 +170,7 @@ function Keys({ keys, created, error }: { keys: ApiKeysAnswer | null; created: C
               <strong>{t("ad.created", { name: created.name })}</strong>
               <label>
                 {t("ad.newKey")}
-                <input readOnly value={created.key} className="secret" />
+                <input readOnly value={created.key} className="secret wrap-anywhere" />
               </label>
               <CopyButton text={created.key} label={t("ad.copyKey")} />
             </div>
@@ -219,8 +219,8 @@ export default function ApiDocs({ loaderData, actionData }: Route.ComponentProps
   const t = useT();
   const n = (v: number) => v.toLocaleString(t.tag);
   return (
-    <div className="grid gap-[0.6rem] api-docs">
-      <section className="hero">
+    <div className="grid gap-[0.6rem] [&_code]:wrap-anywhere [&_pre]:wrap-anywhere">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("ad.title")}</h1>
         <p>{t("ad.intro")}</p>
       </section>

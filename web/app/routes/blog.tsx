@@ -38,7 +38,7 @@ function ArticleCard({ article, tags }: { article: Article; tags: number }) {
         <p>{article.content}</p>
         <p className="text-muted text-sm">{t("blog.by", { author: article.author })}</p>
       </details>
-      <ul className="flex flex-wrap items-center gap-2 tags" aria-label={t("blog.tags")}>
+      <ul className="flex flex-wrap items-center gap-2 list-none p-0" aria-label={t("blog.tags")}>
         {article.tags.slice(0, tags).map((tag) => (
           <li key={tag} className="tag">
             {tag}
@@ -56,7 +56,7 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
   const t = useT();
   return (
     <>
-      <section className="hero">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("blog.title")}</h1>
         <p>{t("blog.intro")}</p>
       </section>

@@ -56,7 +56,7 @@ export default function Community({ loaderData, actionData }: Route.ComponentPro
   const t = useT();
   return (
     <div className="grid gap-[0.6rem]">
-      <section className="hero">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("cm.title")}</h1>
         <p>{t("cm.intro")}</p>
       </section>

@@ -22,7 +22,7 @@ export default function CompetitiveAdvantage() {
   const t = useT();
   return (
     <div className="grid gap-[0.6rem]">
-      <section className="hero">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("about.why")}</h1>
         <p>{t("why.intro")}</p>
       </section>

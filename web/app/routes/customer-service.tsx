@@ -24,7 +24,7 @@ export default function CustomerService(_: Route.ComponentProps) {
       <p>{t("cs.body")}</p>
       {phone ? (
         <>
-          <p className="support-phone">
+          <p className="text-2xl">
             <strong>{phone}</strong>
           </p>
           <a className="btn btn-primary btn-lg" href={`tel:${phone}`} aria-label={t("cs.callLabel", { phone })}>

@@ -58,7 +58,7 @@ export default function DatabaseAdmin({ loaderData, actionData }: Route.Componen
       {current === "overview" && stats ? (
         <section className="card" aria-labelledby="overview-title">
           <h2 id="overview-title">{t("db.tab.overview")}</h2>
-          <div className="stats">
+          <div className="grid grid-cols-[repeat(4,1fr)] gap-3 narrow:grid-cols-[1fr_1fr] [&>p]:col-span-full [&>p]:m-0">
             {(Object.keys(STAT_LABELS) as (keyof typeof STAT_LABELS)[]).map((k) => (
               <div className="stat" key={k}>
                 <strong>{stats[k]}</strong>

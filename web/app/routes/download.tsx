@@ -19,7 +19,7 @@ export default function Download({ loaderData }: Route.ComponentProps) {
   const t = useT();
   return (
     <div className="grid gap-[0.6rem]">
-      <section className="hero">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("install.title")}</h1>
         <p>{t("install.intro")}</p>
         <InstallButton />

@@ -51,7 +51,7 @@ export default function Faq({ loaderData }: Route.ComponentProps) {
   const submit = useSubmit();
   return (
     <>
-      <section className="hero">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("faq.title")}</h1>
         <Form
           method="get"
@@ -88,7 +88,7 @@ export default function Faq({ loaderData }: Route.ComponentProps) {
       {!q && category === "all" ? (
         <section aria-labelledby="popular">
           <h2 id="popular">{t("faq.popular")}</h2>
-          <ul className="mb-3 grid grid-cols-[repeat(auto-fill,minmax(220px,1fr))] gap-3 plain">
+          <ul className="mb-3 grid grid-cols-[repeat(auto-fill,minmax(220px,1fr))] gap-3 list-none p-0">
             {popular.map((f) => (
               <li key={f.id} className="card">
                 <a href={`#${f.id}`}>{f.question}</a>

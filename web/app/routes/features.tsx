@@ -20,7 +20,7 @@ export default function Features() {
   const t = useT();
   return (
     <>
-      <section className="hero">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("features.title")}</h1>
         <p>{t("features.intro")}</p>
       </section>

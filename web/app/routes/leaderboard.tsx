@@ -28,7 +28,7 @@ export default function Leaderboard({ loaderData }: Route.ComponentProps) {
   const t = useT();
   return (
     <div className="grid gap-[0.6rem]">
-      <section className="hero">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("lb.title")}</h1>
         <p>{t("lb.intro")}</p>
       </section>

@@ -103,7 +103,7 @@ export default function MachineLearning({ loaderData }: Route.ComponentProps) {
   const n = (v: number) => v.toLocaleString(t.tag);
   return (
     <div className="grid gap-[0.6rem]">
-      <section className="hero">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("ml.title")}</h1>
         <p>{t("ml.intro")}</p>
       </section>

@@ -111,7 +111,10 @@ export default function MobileDemo({ loaderData }: Route.ComponentProps) {
             {scanning ? t("md.scanning") : t("md.scan")}
           </button>
           {scannedAt ? <p className="text-muted text-sm">{t("md.lastScan", { time: formatTime(scannedAt, t.tag) })}</p> : null}
-          <ul className="people" aria-label={t("md.devices")}>
+          <ul
+            className="grid list-none gap-[0.4rem] p-0 [&_li]:flex [&_li]:items-center [&_li]:justify-between [&_li]:gap-2"
+            aria-label={t("md.devices")}
+          >
             {people.map((p) => (
               <li key={p.userId} className="card">
                 <span>
@@ -133,7 +136,7 @@ export default function MobileDemo({ loaderData }: Route.ComponentProps) {
       {tab === "ai" ? (
         <section className="card" aria-labelledby="ai-title">
           <h2 id="ai-title">{t("md.aiTitle")}</h2>
-          <ul className="people">
+          <ul className="grid list-none gap-[0.4rem] p-0 [&_li]:flex [&_li]:items-center [&_li]:justify-between [&_li]:gap-2">
             {AI_COMMANDS.map((c) => (
               <li key={c.name}>
                 <span>

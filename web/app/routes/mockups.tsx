@@ -14,7 +14,7 @@ export default function Mockups() {
   const shown = category === "all" ? SCREENS : SCREENS.filter((s) => s.category === category);
   return (
     <div className="grid gap-[0.6rem]">
-      <section className="hero">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("features.mockups")}</h1>
         <p>{t("mockups.intro")}</p>
       </section>

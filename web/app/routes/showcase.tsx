@@ -18,7 +18,7 @@ export default function Showcase({ loaderData }: Route.ComponentProps) {
   const t = useT();
   return (
     <div className="grid gap-[0.6rem]">
-      <section className="hero">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("features.showcase")}</h1>
         <p>{t("showcase.intro")}</p>
         <Link to="/signup" className="btn btn-primary">

@@ -243,7 +243,7 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
   } else if (hydrated) {
     payment = (
       <p role="status" className="grid justify-items-center gap-3 text-center">
-        <span className="dot dot-on" aria-hidden="true" /> {t("pay.setup")}
+        <span className="inline-block size-[0.6rem] rounded-full bg-ok" aria-hidden="true" /> {t("pay.setup")}
       </p>
     );
   } else {
@@ -285,7 +285,7 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
       </section>
       <section className="card" aria-labelledby="summary-title">
         <h2 id="summary-title">{t("subs.summary")}</h2>
-        <dl className="pair">
+        <dl className="grid grid-cols-[repeat(auto-fit,minmax(9rem,1fr))] gap-3 [&_input]:w-full [&_input]:min-w-0">
           <dt>{t("subs.plan")}</dt>
           <dd>{planName}</dd>
           <dt>{t("subs.billing")}</dt>

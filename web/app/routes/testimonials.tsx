@@ -18,7 +18,7 @@ export default function Testimonials() {
   const t = useT();
   return (
     <>
-      <section className="hero">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("stories.title")}</h1>
         <p>{t("stories.intro")}</p>
       </section>

@@ -63,7 +63,7 @@ export default function VoiceCalling({ loaderData }: Route.ComponentProps) {
           {t("calls.noContactsAfter")}
         </p>
       ) : (
-        <ul className="grid gap-[0.6rem] contact-list">
+        <ul className="grid gap-[0.6rem] m-0 list-none p-0 [&_li]:justify-between [&_li]:border-t [&_li]:border-line [&_li]:py-[0.4rem]">
           {contacts.map((c) => {
             const present = c.peerId ? node?.roomState(c.id)?.presence?.members.some((m) => m.userId === c.peerId) : false;
             const status =

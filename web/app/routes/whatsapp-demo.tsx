@@ -82,19 +82,19 @@ export default function WhatsAppDemo({ loaderData, actionData }: Route.Component
             <Link to="/dev/outbox">dev outbox</Link> and show below.
           </p>
 
-          <div className="msg-list" aria-live="polite">
+          <div className="m-0 grid list-none gap-2 p-0" aria-live="polite">
             {result?.sent ? (
               <>
                 <div className="msg msg-mine">
                   <span className="sr-only">You: </span>
-                  <span className="msg-text whitespace-pre-wrap">{result.sent}</span>
+                  <span className="m-0 whitespace-pre-wrap wrap-anywhere">{result.sent}</span>
                 </div>
                 {result.replies?.length ? (
                   result.replies.map((r, i) => (
                     // biome-ignore lint/suspicious/noArrayIndexKey: replies have no id and keep their order
                     <div key={i} className="msg msg-theirs">
                       <span className="msg-sender">LinkUp</span>
-                      <span className="msg-text whitespace-pre-wrap">{r}</span>
+                      <span className="m-0 whitespace-pre-wrap wrap-anywhere">{r}</span>
                     </div>
                   ))
                 ) : (
@@ -123,7 +123,7 @@ export default function WhatsAppDemo({ loaderData, actionData }: Route.Component
                 Send
               </button>
             </div>
-            <fieldset className="chips">
+            <fieldset className="flex flex-wrap gap-[0.4rem]">
               <legend>Or send a suggestion</legend>
               {SUGGESTIONS.map((s) => (
                 <button key={s} type="submit" name="quick" value={s} className="chip" disabled={busy}>
@@ -165,7 +165,7 @@ export default function WhatsAppDemo({ loaderData, actionData }: Route.Component
             <ul className="m-0 grid list-none gap-[0.35rem] p-0">
               {later.map((m) => (
                 <li key={m.id} className="msg msg-theirs">
-                  <span className="msg-text whitespace-pre-wrap">{m.body}</span>{" "}
+                  <span className="m-0 whitespace-pre-wrap wrap-anywhere">{m.body}</span>{" "}
                   <time className="text-sm text-muted" dateTime={m.createdAt}>
                     {formatTime(m.createdAt, t.tag)}
                   </time>

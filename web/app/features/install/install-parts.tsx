@@ -98,11 +98,13 @@ export function NoSmartphone({ ussdCode, whatsappNumber }: { ussdCode: string | 
   );
 }
 
+const QR_CLASS = "mx-auto my-2 w-[min(240px,70vw)] max-w-full bg-white [&_svg]:block [&_svg]:h-auto [&_svg]:w-full";
+
 export function QrCode({ svg, url }: { svg: string; url: string }) {
   const t = useT();
   return (
     // The SVG is drawn by our own Worker from our own install link (workers/install).
     // biome-ignore lint/security/noDangerouslySetInnerHtml: server-generated QR markup, no user input
-    <div className="qr" role="img" aria-label={t("install.qr", { url })} dangerouslySetInnerHTML={{ __html: svg }} />
+    <div className={QR_CLASS} role="img" aria-label={t("install.qr", { url })} dangerouslySetInnerHTML={{ __html: svg }} />
   );
 }
