@@ -57,7 +57,7 @@ export function CallPanel({ session, view, onClose }: { session: CallSession; vi
         {status}
       </p>
       {view.phase === "connected" && view.startedAt ? (
-        <p className="m-0 text-[1.4rem] tabular-nums" role="timer" aria-label={t("calls.duration")}>
+        <p className="m-0 text-[1.4rem] [font-variant-numeric:tabular-nums]" role="timer" aria-label={t("calls.duration")}>
           {formatDuration(now - view.startedAt)}
         </p>
       ) : null}

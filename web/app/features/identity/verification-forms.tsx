@@ -153,7 +153,7 @@ export function CodeForm({
             value={code}
             onChange={(e) => setCode(cleanCode(e.target.value))}
             aria-invalid={error?.field === "code" || undefined}
-            className="max-w-48 text-[1.4rem] tracking-[0.4rem]"
+            className="max-w-48 text-[1.4rem] [letter-spacing:0.4rem]"
           />
         </label>
         {code.length > 0 && code.length < VERIFICATION.codeLength ? <p className="text-muted text-sm">{IDENTITY_TEXT.codeFormat}</p> : null}
