@@ -483,7 +483,7 @@ function ChatHeader({
   const t = useT();
   return (
     <>
-      <header className="flex flex-wrap items-center gap-2 narrow:flex-nowrap">
+      <header className="chat-header flex flex-wrap items-center gap-2 narrow:flex-nowrap">
         <Link to="/" className="btn btn-ghost" aria-label={t("common.back")}>
           <span className="flip-rtl" aria-hidden="true">
             ←
