@@ -1,5 +1,6 @@
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
+import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { swPrecache } from "./scripts/sw-precache.ts";
 
@@ -12,6 +13,8 @@ export default defineConfig({
       // Browser tests and benchmarks keep their own local state beside the developer's.
       persistState: process.env.LINKUP_STATE_DIR ? { path: process.env.LINKUP_STATE_DIR } : true,
     }),
+    // Tailwind CSS v4 compiles web/app/styles.css (docs/decisions/076-tailwind-v4.md).
+    tailwindcss(),
     reactRouter(),
     swPrecache(),
   ],

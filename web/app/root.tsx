@@ -92,7 +92,8 @@ export default function App({ loaderData }: Route.ComponentProps) {
     <ToastProvider>
       <Header unread={loaderData.notificationsUnread} />
       <DeviceShell userId={loaderData.user?.id ?? null} sosNearby={loaderData.sosNearby}>
-        <main className="main">
+        {/* Its children may shrink below their content width, so nothing pushes the page wider than a phone. */}
+        <main className="mx-auto grid max-w-[1100px] gap-4 p-4 *:min-w-0 narrow:has-[>.chat]:pt-1 narrow:has-[>.chat]:pb-0">
           <AppLockGate userId={loaderData.user?.id ?? null}>
             <Outlet />
           </AppLockGate>
@@ -117,9 +118,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       {/* No route's meta runs for an error, so the tab would read the bare address (issue 32); React 19 hoists this. */}
       {root?.user?.settings.stealthMode ? null : <title>{`${t(notFound ? "error.notFoundTitle" : "error.crashTitle")} — LinkUp`}</title>}
       <Header />
-      <main className="main">
+      <main className="mx-auto grid max-w-[1100px] gap-4 p-4 *:min-w-0 narrow:has-[>.chat]:pt-1 narrow:has-[>.chat]:pb-0">
         {notFound ? (
-          <section className="card center">
+          <section className="card grid justify-items-center gap-3 text-center">
             <h1>{t("error.notFoundTitle")}</h1>
             <p>{t("error.notFoundBody")}</p>
             <Link to="/" className="btn btn-primary">
@@ -127,15 +128,15 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
             </Link>
           </section>
         ) : (
-          <section className="card center" role="alert">
+          <section className="card grid justify-items-center gap-3 text-center" role="alert">
             <h1>{t("error.crashTitle")}</h1>
             <p>{t("error.crashBody", { phone: root?.env.SUPPORT_PHONE || t("error.supportLine") })}</p>
             {requestId ? (
-              <p className="muted" data-testid="request-id">
+              <p className="text-muted" data-testid="request-id">
                 {t("error.reference", { id: requestId })}
               </p>
             ) : null}
-            <div className="row">
+            <div className="flex flex-wrap items-center gap-2">
               {/* Following the link reloads the screen, which clears the error, with or without JavaScript. */}
               <a href={location.pathname + location.search} className="btn btn-primary">
                 {t("error.tryAgain")}

@@ -46,11 +46,11 @@ const MOBILE_MENU = [
 function BellLink({ unread }: { unread: number }) {
   const t = useT();
   return (
-    <Link to="/notifications" className="btn btn-ghost bell-link">
+    <Link to="/notifications" className="btn btn-ghost relative ms-auto min-h-touch min-w-touch">
       <Bell aria-hidden="true" size={20} />
       <span className="sr-only">{t("shell.notifications")}</span>
       {unread > 0 ? (
-        <span className="badge">
+        <span className="absolute -top-[0.2rem] -end-[0.6rem] rounded-full bg-danger px-[0.35rem] text-2xs text-white">
           {badgeText(unread)}
           <span className="sr-only">{t("shell.unread")}</span>
         </span>
@@ -63,12 +63,16 @@ export function Header({ unread = 0 }: { unread?: number }) {
   const [open, setOpen] = useState(false);
   const t = useT();
   return (
-    <header className="site-header">
-      <div className="header-row">
-        <Link to="/" className="logo" aria-label={t("shell.home")}>
+    <header className="site-header sticky top-0 z-20 border-b border-line bg-card">
+      <div className="mx-auto flex max-w-[1100px] items-center justify-between gap-2 px-4 py-2">
+        <Link
+          to="/"
+          className="inline-flex min-h-touch items-center gap-[0.35rem] text-lg font-bold text-primary no-underline"
+          aria-label={t("shell.home")}
+        >
           <Radio aria-hidden="true" size={22} /> LinkUp
         </Link>
-        <nav className="desktop-nav" aria-label={t("shell.nav.main")}>
+        <nav className="flex flex-wrap gap-1 narrow:hidden" aria-label={t("shell.nav.main")}>
           {DESKTOP_LINKS.map((l) => (
             <Link key={l.to} to={l.to} className="btn btn-ghost">
               {t(l.label)}
@@ -83,17 +87,25 @@ export function Header({ unread = 0 }: { unread?: number }) {
         </nav>
         <BellLink unread={unread} />
         {/* A <details> menu opens without JavaScript; React keeps its state once hydrated. */}
-        <details className="mobile-menu" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
-          <summary className="btn btn-ghost" aria-label={t("shell.menu")}>
+        <details className="relative hidden narrow:block" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+          <summary className="btn btn-ghost list-none [&::-webkit-details-marker]:hidden" aria-label={t("shell.menu")}>
             <Menu aria-hidden="true" size={22} />
           </summary>
-          <nav aria-label={t("shell.nav.mobile")} className="mobile-grid">
+          <nav
+            aria-label={t("shell.nav.mobile")}
+            className="absolute top-11 right-0 grid w-[min(92vw,380px)] grid-cols-[repeat(3,1fr)] gap-2 rounded-xl border border-line bg-card p-3 [box-shadow:var(--shadow-menu)]"
+          >
             {MOBILE_MENU.map((l) => (
-              <Link key={l.label} to={l.to} onClick={() => setOpen(false)}>
+              <Link
+                key={l.label}
+                to={l.to}
+                className="flex min-h-touch items-center justify-center rounded-md bg-bg p-2 text-center text-sm text-fg no-underline"
+                onClick={() => setOpen(false)}
+              >
                 {t(l.label)}
               </Link>
             ))}
-            <Link to="/signup" className="btn btn-primary join" onClick={() => setOpen(false)}>
+            <Link to="/signup" className="btn btn-primary col-span-full p-2 text-center text-sm text-white" onClick={() => setOpen(false)}>
               {t("shell.joinFree")}
             </Link>
           </nav>
@@ -183,10 +195,15 @@ export function StatusBar({ summary: given }: { summary: ReturnType<MeshNode["su
         ? t("status.online")
         : t("status.offline");
   return (
-    <div className="status-bar" role="status" aria-label={t("status.device")}>
+    // On a short phone the chat's own status line repeats this strip, which gives its line to the messages.
+    <div
+      className="status-bar flex justify-center gap-4 p-1 text-caption text-muted short:[body:has(.chat)_&]:hidden"
+      role="status"
+      aria-label={t("status.device")}
+    >
       {connection ? (
         <span>
-          <span className={`dot ${on ? "dot-on" : "dot-off"}`} aria-hidden="true" /> {connection}
+          <span className={`inline-block size-[0.6rem] rounded-full ${on ? "bg-ok" : "bg-danger"}`} aria-hidden="true" /> {connection}
         </span>
       ) : null}
       {summary?.people != null ? <span>{t("status.people", { count: summary.people })}</span> : null}
@@ -247,13 +264,21 @@ export function BottomNav({ unread, people }: { unread: number; people: number }
   const nav = useRef<HTMLElement>(null);
   useViewportInsets(nav);
   return (
-    <nav className="bottom-nav" aria-label={t("shell.nav.bottom")} ref={nav}>
+    <nav
+      className="bottom-nav fixed inset-x-0 bottom-0 z-20 hidden justify-around border-t border-line bg-card py-[0.15rem] narrow:flex"
+      aria-label={t("shell.nav.bottom")}
+      ref={nav}
+    >
       {items.map((i) => (
-        <NavLink key={i.to} to={i.to} className="bottom-item">
+        <NavLink
+          key={i.to}
+          to={i.to}
+          className="relative inline-flex min-h-touch min-w-touch flex-col items-center justify-center px-2 py-[0.35rem] text-caption text-muted no-underline [&.active]:font-semibold [&.active]:text-primary"
+        >
           <NavIcon to={i.to} />
           <span>{i.label}</span>
           {i.badge > 0 ? (
-            <span className="badge">
+            <span className="absolute -top-[0.2rem] -end-[0.6rem] rounded-full bg-danger px-[0.35rem] text-2xs text-white">
               {badgeText(i.badge)}
               {i.unit ? <span className="sr-only"> {t(i.unit, { count: i.badge })}</span> : null}
             </span>

@@ -25,7 +25,7 @@ export function TabLinks<T extends string>({
   onSelect: (id: T) => void;
 }) {
   return (
-    <div role="tablist" aria-label={label} className="row">
+    <div role="tablist" aria-label={label} className="flex flex-wrap items-center gap-2">
       {tabs.map((t) => (
         <Link
           key={t.id}

@@ -69,7 +69,13 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       {children}
       {/* A labelled region, so toasts sit inside a landmark like the rest of the page (axe 'region'). */}
       <section aria-label={t("toast.region", { key: TOAST.hotkey })}>
-        <ol ref={viewport} tabIndex={-1} className="toast-viewport" style={{ maxWidth: TOAST.viewportMaxWidthPx }}>
+        {/* At the top: at the bottom, toasts covered the chat's message box and the navigation. */}
+        <ol
+          ref={viewport}
+          tabIndex={-1}
+          className="fixed start-auto end-4 top-2 z-50 m-0 grid w-[calc(100%-2rem)] list-none gap-2 p-0"
+          style={{ maxWidth: TOAST.viewportMaxWidthPx }}
+        >
           {toasts.map((item) => (
             <Toast key={item.id} toast={item} onDismiss={() => dismiss(item.id)} />
           ))}
@@ -78,6 +84,13 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     </>
   );
 }
+
+/** Each variant's colours, written out whole so Tailwind finds them (docs/decisions/076-tailwind-v4.md). */
+const VARIANT_CLASS: Record<NonNullable<ToastItem["variant"]>, string> = {
+  default: "border-line bg-card",
+  destructive: "border-line bg-danger text-white",
+  success: "border-ok bg-card",
+};
 
 function Toast({ toast, onDismiss }: { toast: ToastItem; onDismiss: () => void }) {
   const startX = useRef<number | null>(null);
@@ -88,7 +101,7 @@ function Toast({ toast, onDismiss }: { toast: ToastItem; onDismiss: () => void }
   }, [toast, onDismiss]);
   return (
     <li
-      className={`toast toast-${toast.variant ?? "default"}`}
+      className={`flex [touch-action:pan-y] justify-between gap-2 rounded-lg border px-4 py-3 [box-shadow:var(--shadow-menu)] ${VARIANT_CLASS[toast.variant ?? "default"]}`}
       role={toast.variant === "destructive" ? "alert" : "status"}
       onPointerDown={(e) => {
         startX.current = e.clientX;
@@ -99,10 +112,15 @@ function Toast({ toast, onDismiss }: { toast: ToastItem; onDismiss: () => void }
       }}
     >
       <div>
-        <p className="toast-title">{toast.title}</p>
-        {toast.description ? <p className="toast-description">{toast.description}</p> : null}
+        <p className="m-0 font-semibold">{toast.title}</p>
+        {toast.description ? <p className="mt-[0.2rem] mb-0">{toast.description}</p> : null}
       </div>
-      <button type="button" className="toast-close" aria-label={t("toast.close")} onClick={onDismiss}>
+      <button
+        type="button"
+        className="cursor-pointer border-0 bg-transparent text-lg text-inherit"
+        aria-label={t("toast.close")}
+        onClick={onDismiss}
+      >
         ×
       </button>
     </li>

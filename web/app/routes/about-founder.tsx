@@ -19,8 +19,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 export default function AboutFounder({ loaderData }: Route.ComponentProps) {
   const t = useT();
   return (
-    <div className="stack">
-      <section className="hero">
+    <div className="grid gap-[0.6rem]">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("about.founder")}</h1>
         <p>{t("founder.intro")}</p>
       </section>
@@ -35,11 +35,11 @@ export default function AboutFounder({ loaderData }: Route.ComponentProps) {
           <li>{t("founder.pledge")}</li>
           <li>{t("founder.goal", { amount: bigAmount(IMPACT_GOAL_NGN, t.tag) })}</li>
         </ul>
-        <p className="small muted">{t("founder.notResults")}</p>
+        <p className="text-sm text-muted">{t("founder.notResults")}</p>
         <Link to="/social-good">{t("founder.howSpent")}</Link>
       </section>
       <LiveFigures stats={loaderData.stats} label={t("founder.soFar")} />
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         <Link to="/signup" className="btn btn-primary">
           {t("home.join.title")}
         </Link>

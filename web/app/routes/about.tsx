@@ -18,7 +18,7 @@ export default function About() {
           {t("about.support")} <a href={`tel:${root.env.SUPPORT_PHONE}`}>{root.env.SUPPORT_PHONE}</a>, {t("about.hours")}
         </p>
       ) : null}
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         <Link to="/" className="btn btn-primary">
           {t("pages.backHome")}
         </Link>

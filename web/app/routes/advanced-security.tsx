@@ -91,8 +91,8 @@ const TOGGLED_HERE: SecurityFeatureId[] = ["mesh_anonymization", "stealth_mode"]
 
 function FeatureControl({ f }: { f: SecurityFeature }) {
   const t = useT();
-  if (f.id === "e2e_encryption") return <span className="muted small">{t("sec.alwaysOn")}</span>;
-  if (!f.offered && !MANAGED_AT[f.id]) return <span className="muted small">{t("sec.notOffered")}</span>;
+  if (f.id === "e2e_encryption") return <span className="text-muted text-sm">{t("sec.alwaysOn")}</span>;
+  if (!f.offered && !MANAGED_AT[f.id]) return <span className="text-muted text-sm">{t("sec.notOffered")}</span>;
   if (TOGGLED_HERE.includes(f.id)) {
     return (
       <Form method="post">
@@ -137,7 +137,7 @@ export default function AdvancedSecurity({ loaderData }: Route.ComponentProps) {
   const t = useT();
   if (!user || !overview) {
     return (
-      <section className="card narrow" aria-labelledby="advanced-security-title">
+      <section className="card mx-auto max-w-[640px]" aria-labelledby="advanced-security-title">
         <h1 id="advanced-security-title">{t("sec.advancedTitle")}</h1>
         <p>{t("sec.advancedSignedOut")}</p>
         <Link to="/signup-verification" className="btn btn-primary">
@@ -147,11 +147,11 @@ export default function AdvancedSecurity({ loaderData }: Route.ComponentProps) {
     );
   }
   return (
-    <div className="settings">
+    <div className="grid gap-4">
       <section className="card" aria-labelledby="advanced-security-title">
         <h1 id="advanced-security-title">{t("sec.advancedTitle")}</h1>
         <InlineError error={error} />
-        <div className="progress-block">
+        <div className="progress-block [&_progress]:w-full [&_progress]:accent-primary">
           <h2 id="score-title">{t("sec.scoreTitle")}</h2>
           <p>
             <strong className="score">{overview.score}%</strong>{" "}
@@ -160,18 +160,18 @@ export default function AdvancedSecurity({ loaderData }: Route.ComponentProps) {
             </span>
           </p>
           <progress max={100} value={overview.score} aria-label={t("sec.scoreAria", { score: overview.score })} />
-          <p className="muted small">{t("sec.scoreHint")}</p>
+          <p className="text-muted text-sm">{t("sec.scoreHint")}</p>
         </div>
       </section>
       <section className="card" aria-labelledby="features-title">
         <h2 id="features-title">{t("sec.featuresTitle")}</h2>
-        <ul className="session-list" aria-label={t("sec.featuresTitle")}>
+        <ul className="m-0 mb-3 list-none p-0" aria-label={t("sec.featuresTitle")}>
           {overview.features.map((f) => (
-            <li key={f.id} className="session-item">
+            <li key={f.id} className="flex items-center justify-between gap-2 border-t border-line py-[0.6rem]">
               <div>
                 <strong>{featureTitle(f, t)}</strong> <span className="pill">{f.enabled ? t("sec.on") : t("sec.off")}</span>{" "}
                 {f.premiumOnly ? <span className="pill">Premium</span> : null}
-                <div className="muted small">{featureBody(f, t)}</div>
+                <div className="text-muted text-sm">{featureBody(f, t)}</div>
               </div>
               <FeatureControl f={f} />
             </li>
@@ -181,14 +181,14 @@ export default function AdvancedSecurity({ loaderData }: Route.ComponentProps) {
       <section className="card" aria-labelledby="events-title">
         <h2 id="events-title">{t("sec.eventsTitle")}</h2>
         {overview.events.length === 0 ? (
-          <p className="muted">{t("sec.noEvents")}</p>
+          <p className="text-muted">{t("sec.noEvents")}</p>
         ) : (
-          <ul className="session-list" aria-label={t("sec.eventsTitle")}>
+          <ul className="m-0 mb-3 list-none p-0" aria-label={t("sec.eventsTitle")}>
             {overview.events.map((e) => (
-              <li key={e.id} className="session-item">
+              <li key={e.id} className="flex items-center justify-between gap-2 border-t border-line py-[0.6rem]">
                 <div>
                   <strong>{eventLine(e, t)}</strong> <span className="pill">{t(SEVERITY[e.severity])}</span>
-                  <div className="muted small">{formatAgo(Date.parse(e.timestamp), t.tag)}</div>
+                  <div className="text-muted text-sm">{formatAgo(Date.parse(e.timestamp), t.tag)}</div>
                 </div>
               </li>
             ))}

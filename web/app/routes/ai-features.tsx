@@ -112,7 +112,7 @@ function SubmitButton({ intent, label, busyLabel }: { intent: string; label: str
 function ErrorLine({ text }: { text?: string }) {
   const t = useT();
   return text ? (
-    <p role="alert" className="error">
+    <p role="alert" className="text-danger">
       {t.error(text)}
     </p>
   ) : null;
@@ -133,7 +133,7 @@ export default function AiFeatures({ loaderData }: Route.ComponentProps) {
 
   if (!usage) {
     return (
-      <section className="card center">
+      <section className="card grid justify-items-center gap-3 text-center">
         <h1>{t("aif.title")}</h1>
         <p>{t("aif.startIntro")}</p>
         <Form method="post">
@@ -151,7 +151,7 @@ export default function AiFeatures({ loaderData }: Route.ComponentProps) {
     <>
       <section className="card">
         <h1>{t("aif.title")}</h1>
-        <p className="muted">
+        <p className="text-muted">
           {t("aif.today", {
             ai: usage.aiCommands.used,
             aiLimit: limit(usage.aiCommands.limit),
@@ -166,7 +166,7 @@ export default function AiFeatures({ loaderData }: Route.ComponentProps) {
 
       <section className="card" aria-labelledby="assistant-title">
         <h2 id="assistant-title">{t("aif.assistant")}</h2>
-        <p className="muted">
+        <p className="text-muted">
           {t("aif.assistantHint")} {AI_SAMPLE_PROMPTS.slice(0, 3).join(" · ")}
         </p>
         <Form method="post" className="form">
@@ -222,9 +222,9 @@ export default function AiFeatures({ loaderData }: Route.ComponentProps) {
         <ErrorLine text={tr?.error} />
         {tr?.offer ? <PremiumOffer error={tr.offer.error} code={tr.offer.code} phone={phone} /> : null}
         {tr?.translation ? (
-          <output className="card answer" aria-label={t("aif.translation")}>
+          <output className="card mt-3 grid gap-[0.35rem]" aria-label={t("aif.translation")}>
             <strong>{tr.translation.translatedText}</strong>
-            <span className="muted small">
+            <span className="text-muted text-sm">
               {tr.translation.sourceLanguage} → {tr.translation.targetLanguage}
             </span>
           </output>
@@ -233,7 +233,7 @@ export default function AiFeatures({ loaderData }: Route.ComponentProps) {
 
       <section className="card" aria-labelledby="emergency-title">
         <h2 id="emergency-title">{t("aif.emergency")}</h2>
-        <p className="muted">{t("aif.emergencyHint")}</p>
+        <p className="text-muted">{t("aif.emergencyHint")}</p>
         <Form method="post" className="form">
           <label>
             {t("aif.describe")}
@@ -246,7 +246,7 @@ export default function AiFeatures({ loaderData }: Route.ComponentProps) {
 
       <section className="card" aria-labelledby="files-title">
         <h2 id="files-title">{t("aif.files")}</h2>
-        <p className="muted">{t("aif.filesHint")}</p>
+        <p className="text-muted">{t("aif.filesHint")}</p>
         <Link to="/file-sharing" className="btn btn-ghost">
           {t("aif.openFiles")}
         </Link>
@@ -254,13 +254,13 @@ export default function AiFeatures({ loaderData }: Route.ComponentProps) {
 
       <section className="card" aria-labelledby="voice-title">
         <h2 id="voice-title">{t("ml.voiceMessages")}</h2>
-        <p className="muted">{t("aif.voiceHint")}</p>
+        <p className="text-muted">{t("aif.voiceHint")}</p>
         {usage.voiceMessages.limit === 0 ? (
           <PremiumOffer code="premium_feature" error={VOICE_PREMIUM_MESSAGE} phone={phone} standing />
         ) : (
           <>
             <noscript>
-              <p className="muted">{t("set.needsJs")}</p>
+              <p className="text-muted">{t("set.needsJs")}</p>
             </noscript>
             <VoiceRecorder voiceLimit={usage.voiceMessages.limit} phone={phone} initial={loaderData.voiceMessages} />
           </>
@@ -276,9 +276,9 @@ function DemoAnswer({ result, phone }: { result?: Extract<DemoResult, { intent: 
   if (result.error) return <ErrorLine text={result.error} />;
   if (result.offer) return <PremiumOffer error={result.offer.error} code={result.offer.code} phone={phone} />;
   return (
-    <output className="card answer" aria-label={t("aif.answer")}>
-      <span className="muted small">{t("aif.you", { question: result.question })}</span>
-      <span className="pre">🤖 {result.failed ? liaHelpMessage(t, phone) : result.reply}</span>
+    <output className="card mt-3 grid gap-[0.35rem]" aria-label={t("aif.answer")}>
+      <span className="text-muted text-sm">{t("aif.you", { question: result.question })}</span>
+      <span className="whitespace-pre-wrap">🤖 {result.failed ? liaHelpMessage(t, phone) : result.reply}</span>
     </output>
   );
 }

@@ -95,7 +95,7 @@ function MessagesChart({ days, unit }: { days: Metrics["messagesOverTime"]; unit
 function RangeButtons({ range }: { range: string }) {
   const t = useT();
   return (
-    <nav aria-label={t("an.range")} className="row">
+    <nav aria-label={t("an.range")} className="flex flex-wrap items-center gap-2">
       {RANGES.map((r) => (
         <Link
           key={r}
@@ -118,8 +118,11 @@ function MyActivity({ range, mine }: { range: string; mine: PersonalMetrics }) {
       <section className="card" aria-labelledby="mine-title">
         <h1 id="mine-title">{t("analytics.me.title")}</h1>
         <RangeButtons range={range} />
-        <p className="small muted">{t("analytics.me.since", { since: mine.since.slice(0, 16).replace("T", " ") })}</p>
-        <ul className="stats" aria-label={t("analytics.me.title")}>
+        <p className="text-sm text-muted">{t("analytics.me.since", { since: mine.since.slice(0, 16).replace("T", " ") })}</p>
+        <ul
+          className="grid grid-cols-[repeat(4,1fr)] gap-3 narrow:grid-cols-[1fr_1fr] [&>p]:col-span-full [&>p]:m-0"
+          aria-label={t("analytics.me.title")}
+        >
           <li className="stat">
             <strong>{mine.messagesSent}</strong> <span>{t("analytics.me.messages")}</span>
           </li>
@@ -179,7 +182,7 @@ export default function AnalyticsDashboard({ loaderData }: Route.ComponentProps)
         </p>
         <RangeButtons range={range} />
         {metrics ? (
-          <p className="small muted">
+          <p className="text-sm text-muted">
             {t(metrics.unit === "hour" ? "an.sinceHours" : "an.since", { since: metrics.since.slice(0, 16).replace("T", " ") })}
           </p>
         ) : null}
@@ -188,7 +191,7 @@ export default function AnalyticsDashboard({ loaderData }: Route.ComponentProps)
         <>
           <section className="card" aria-labelledby="headline-title">
             <h2 id="headline-title">{t("an.headline")}</h2>
-            <div className="stats">
+            <div className="grid grid-cols-[repeat(4,1fr)] gap-3 narrow:grid-cols-[1fr_1fr] [&>p]:col-span-full [&>p]:m-0">
               <div className="stat">
                 <strong>{metrics.activeUsers}</strong>
                 <span>{t("an.activeUsers")}</span>

@@ -75,15 +75,15 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
     Object.entries(methods as Record<string, Operation>).map(([method, op]) => ({ path, method, op })),
   );
   return (
-    <section className="card stack" aria-labelledby="reference-title">
+    <section className="card grid gap-[0.6rem]" aria-labelledby="reference-title">
       <h2 id="reference-title">{t("ad.reference")}</h2>
-      <p className="small muted">
+      <p className="text-sm text-muted">
         {t("ad.referenceBefore")} <code>{'{ "error": "…" }'}</code> {t("ad.referenceAfter")}
       </p>
       {doc.tags.map(({ name }) => (
-        <section key={name} aria-label={name} className="stack">
+        <section key={name} aria-label={name} className="grid gap-[0.6rem]">
           <h3>{name}</h3>
-          <ul className="list-plain stack">
+          <ul className="m-0 grid list-none gap-[0.35rem] p-0 gap-[0.6rem]">
             {ops
               .filter((o) => o.op.tags.includes(name))
               .map(({ path, method, op }) => {
@@ -98,14 +98,14 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
                   })),
                 ];
                 return (
-                  <li key={`${method} ${path}`} className="stack">
+                  <li key={`${method} ${path}`} className="grid gap-[0.6rem]">
                     <strong>
                       <span className="tag">{method.toUpperCase()}</span> <code>{path}</code>
                     </strong>
                     <span>{op.summary}</span>
-                    <span className="small muted">{whoMayCall(op, t)}</span>
+                    <span className="text-sm text-muted">{whoMayCall(op, t)}</span>
                     {fields.length ? (
-                      <ul className="small">
+                      <ul className="text-sm">
                         {fields.map((f) => (
                           <li key={f.name}>
                             <code>{f.name}</code> ({f.where}, {f.type}
@@ -120,9 +120,9 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
           </ul>
         </section>
       ))}
-      <section aria-label={t("ad.notOffered")} className="stack">
+      <section aria-label={t("ad.notOffered")} className="grid gap-[0.6rem]">
         <h3>{t("ad.notOffered")}</h3>
-        <ul className="small">
+        <ul className="text-sm">
           {NOT_OFFERED.map((n) => (
             <li key={n.path}>
               <code>
@@ -141,10 +141,10 @@ function Keys({ keys, created, error }: { keys: ApiKeysAnswer | null; created: C
   const t = useT();
   const n = (v: number) => v.toLocaleString(t.tag);
   return (
-    <section className="card stack" aria-labelledby="keys-title">
+    <section className="card grid gap-[0.6rem]" aria-labelledby="keys-title">
       <h2 id="keys-title">{t("ad.keys")}</h2>
       {error ? (
-        <p role="alert" className="error">
+        <p role="alert" className="text-danger">
           {t.error(error)}
         </p>
       ) : null}
@@ -158,7 +158,7 @@ function Keys({ keys, created, error }: { keys: ApiKeysAnswer | null; created: C
         </p>
       ) : (
         <>
-          <p className="small muted">
+          <p className="text-sm text-muted">
             {t("ad.plan", {
               plan: keys.plan,
               calls: keys.dailyCalls === null ? t("ad.unlimitedCalls") : t("ad.callsPerKey", { calls: n(keys.dailyCalls) }),
@@ -166,22 +166,22 @@ function Keys({ keys, created, error }: { keys: ApiKeysAnswer | null; created: C
             })}
           </p>
           {created ? (
-            <div className="card success stack" role="status">
+            <div className="card text-ok grid gap-[0.6rem]" role="status">
               <strong>{t("ad.created", { name: created.name })}</strong>
               <label>
                 {t("ad.newKey")}
-                <input readOnly value={created.key} className="secret" />
+                <input readOnly value={created.key} className="secret wrap-anywhere" />
               </label>
               <CopyButton text={created.key} label={t("ad.copyKey")} />
             </div>
           ) : null}
           {keys.keys.length ? (
-            <ul className="list-plain stack" aria-label={t("ad.keysList")}>
+            <ul className="m-0 grid list-none gap-[0.35rem] p-0 gap-[0.6rem]" aria-label={t("ad.keysList")}>
               {keys.keys.map((k) => (
-                <li key={k.id} className="row">
+                <li key={k.id} className="flex flex-wrap items-center gap-2">
                   <span>
                     <strong>{k.name}</strong> <code>{k.hint}…</code>{" "}
-                    <span className="small muted">{t("ad.callsToday", { count: k.callsToday })}</span>
+                    <span className="text-sm text-muted">{t("ad.callsToday", { count: k.callsToday })}</span>
                   </span>
                   <Form method="post">
                     <input type="hidden" name="intent" value="revoke" />
@@ -194,7 +194,7 @@ function Keys({ keys, created, error }: { keys: ApiKeysAnswer | null; created: C
               ))}
             </ul>
           ) : (
-            <p className="muted">{t("ad.noKeys")}</p>
+            <p className="text-muted">{t("ad.noKeys")}</p>
           )}
           <Form method="post" className="form">
             <input type="hidden" name="intent" value="create" />
@@ -219,12 +219,12 @@ export default function ApiDocs({ loaderData, actionData }: Route.ComponentProps
   const t = useT();
   const n = (v: number) => v.toLocaleString(t.tag);
   return (
-    <div className="stack api-docs">
-      <section className="hero">
+    <div className="grid gap-[0.6rem] [&_code]:wrap-anywhere [&_pre]:wrap-anywhere">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("ad.title")}</h1>
         <p>{t("ad.intro")}</p>
       </section>
-      <section className="card stack" aria-labelledby="quick-title">
+      <section className="card grid gap-[0.6rem]" aria-labelledby="quick-title">
         <h2 id="quick-title">{t("ad.quick")}</h2>
         <ol>
           <li>{t("ad.step1")}</li>
@@ -234,18 +234,18 @@ export default function ApiDocs({ loaderData, actionData }: Route.ComponentProps
           <li>{t("ad.step3")}</li>
         </ol>
       </section>
-      <section className="card stack" aria-labelledby="sdk-title">
+      <section className="card grid gap-[0.6rem]" aria-labelledby="sdk-title">
         <h2 id="sdk-title">{t("ad.sdk")}</h2>
         <TabLinks tabs={SDK_TABS} current={tab} label={t("settings.language")} onSelect={setTab} />
         <figure aria-label={t("ad.example", { language: SDK_TABS.find((x) => x.id === tab)?.label ?? "" })}>
-          <pre className="pre">
+          <pre className="whitespace-pre-wrap">
             <code>{code}</code>
           </pre>
         </figure>
         <CopyButton text={code} label={t("ad.copyCode")} />
       </section>
       <Reference doc={doc} />
-      <section className="card stack" aria-labelledby="limits-title">
+      <section className="card grid gap-[0.6rem]" aria-labelledby="limits-title">
         <h2 id="limits-title">{t("ad.limits")}</h2>
         <table className="table">
           <thead>
@@ -267,12 +267,12 @@ export default function ApiDocs({ loaderData, actionData }: Route.ComponentProps
             ))}
           </tbody>
         </table>
-        <p className="small muted">
+        <p className="text-sm text-muted">
           {t("ad.limitsNote")} <Link to="/pricing">{t("ad.seePlans")}</Link>
         </p>
       </section>
       <Keys keys={keys} created={actionData?.created ?? null} error={actionData?.error ?? null} />
-      <section className="card stack" aria-labelledby="resources-title">
+      <section className="card grid gap-[0.6rem]" aria-labelledby="resources-title">
         <h2 id="resources-title">{t("ad.resources")}</h2>
         <ul>
           <li>

@@ -28,7 +28,7 @@ function ArticleCard({ article, tags }: { article: Article; tags: number }) {
   const t = useT();
   return (
     <article className="card" aria-labelledby={`a-${article.id}`}>
-      <p className="muted small">
+      <p className="text-muted text-sm">
         {article.category} · <time dateTime={article.date}>{formatDate(article.date, t.tag)}</time> · {article.readTime}
       </p>
       <h3 id={`a-${article.id}`}>{article.title}</h3>
@@ -36,9 +36,9 @@ function ArticleCard({ article, tags }: { article: Article; tags: number }) {
       <details>
         <summary>{t("blog.read")}</summary>
         <p>{article.content}</p>
-        <p className="muted small">{t("blog.by", { author: article.author })}</p>
+        <p className="text-muted text-sm">{t("blog.by", { author: article.author })}</p>
       </details>
-      <ul className="row tags" aria-label={t("blog.tags")}>
+      <ul className="flex flex-wrap items-center gap-2 list-none p-0" aria-label={t("blog.tags")}>
         {article.tags.slice(0, tags).map((tag) => (
           <li key={tag} className="tag">
             {tag}
@@ -56,19 +56,19 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
   const t = useT();
   return (
     <>
-      <section className="hero">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("blog.title")}</h1>
         <p>{t("blog.intro")}</p>
       </section>
       <section aria-labelledby="featured">
         <h2 id="featured">{t("blog.featured")}</h2>
-        <div className="grid3">
+        <div className="mb-3 grid grid-cols-[repeat(auto-fill,minmax(220px,1fr))] gap-3">
           {featured.map((a) => (
             <ArticleCard key={a.id} article={a} tags={3} />
           ))}
         </div>
       </section>
-      <div className="grid2 blog-lists">
+      <div className="grid grid-cols-2 gap-3 phone:grid-cols-1 blog-lists">
         <section aria-labelledby="latest">
           <h2 id="latest">{t("blog.latest")}</h2>
           {rest.slice(0, half).map((a) => (
@@ -82,7 +82,7 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
           ))}
         </section>
       </div>
-      <section className="card row">
+      <section className="card flex flex-wrap items-center gap-2">
         <Link to="/signup" className="btn btn-primary">
           {t("blog.joinFree")}
         </Link>

@@ -8,7 +8,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(mat
 export default function BluetoothAdvanced() {
   const t = useT();
   return (
-    <div className="stack">
+    <div className="grid gap-[0.6rem]">
       <section className="card">
         <h1>{t("bt.title")}</h1>
         <p>{t("bt.intro")}</p>

@@ -51,7 +51,7 @@ export default function CacheStatus({ loaderData, actionData }: Route.ComponentP
                   </li>
                 ))}
               </ul>
-              <p className="small muted">{t("cache.noMemory")}</p>
+              <p className="text-sm text-muted">{t("cache.noMemory")}</p>
             </>
           ) : (
             <p role="alert">{t("cache.unreadable")}</p>
@@ -62,7 +62,7 @@ export default function CacheStatus({ loaderData, actionData }: Route.ComponentP
             </button>
           </Form>
           {actionData ? (
-            <p role="status" className={actionData.ok ? "success" : "error"}>
+            <p role="status" className={actionData.ok ? "text-ok" : "text-danger"}>
               {actionData.ok ? t("cache.purged", { count: actionData.purged }) : t.error(actionData.error) || t("cache.notPurged")}
             </p>
           ) : null}

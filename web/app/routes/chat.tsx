@@ -87,7 +87,7 @@ export default function Chat({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <>
       {params.get("reported") === "1" ? (
-        <p role="status" className="success">
+        <p role="status" className="text-ok">
           {t("report.sent")}
         </p>
       ) : null}
@@ -109,7 +109,7 @@ function SubscriptionBanner({ kind, tier }: { kind: string; tier: string | null 
   const t = useT();
   const plan = t("subs.linkupPlan", { plan: t(tier === "enterprise" ? "pricing.enterprise" : "pricing.premium") });
   return (
-    <p role="status" className={tier ? "success" : "muted"}>
+    <p role="status" className={tier ? "text-ok" : "text-muted"}>
       {tier ? (kind === "trial" ? t("subs.trialActive", { plan }) : t("subs.active", { plan })) : t("subs.confirming")}{" "}
       <Link to="/settings?tab=premium">{t("subs.managePlan")}</Link>
     </p>
@@ -121,7 +121,7 @@ function JoinForm({ error }: { error: string | null }) {
   const busy = navigation.state !== "idle" && navigation.formAction === "/chat";
   const t = useT();
   return (
-    <section className="card center join-mesh" aria-labelledby="join-title">
+    <section className="card grid justify-items-center gap-3 text-center join-mesh" aria-labelledby="join-title">
       <h1 id="join-title">{t("joinMesh.title")}</h1>
       <p>{t("joinMesh.intro")}</p>
       <Form method="post" action="/chat" className="form">

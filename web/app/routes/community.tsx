@@ -20,12 +20,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 function RoomList({ rooms, label, signedIn }: { rooms: CommunityRoom[]; label: string; signedIn: boolean }) {
   const t = useT();
   return (
-    <ul className="list-plain stack" aria-label={label}>
+    <ul className="m-0 grid list-none gap-[0.35rem] p-0 gap-[0.6rem]" aria-label={label}>
       {rooms.map((r) => (
-        <li key={r.id} className="row">
+        <li key={r.id} className="flex flex-wrap items-center gap-2">
           <span>
             <strong>{r.name}</strong>{" "}
-            <span className="small muted">
+            <span className="text-sm text-muted">
               {t("cm.members", { count: r.memberCount })}
               {r.distanceKm !== null
                 ? ` · ${r.distanceKm < 1 ? t("cm.yourArea") : t("cm.away", { distance: formatKm(r.distanceKm, t.tag) })}`
@@ -55,13 +55,13 @@ export default function Community({ loaderData, actionData }: Route.ComponentPro
   const error = (actionData as { error?: string } | undefined)?.error;
   const t = useT();
   return (
-    <div className="stack">
-      <section className="hero">
+    <div className="grid gap-[0.6rem]">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("cm.title")}</h1>
         <p>{t("cm.intro")}</p>
       </section>
       {error ? (
-        <p role="alert" className="error">
+        <p role="alert" className="text-danger">
           {t.error(error)}
         </p>
       ) : null}
@@ -77,7 +77,7 @@ export default function Community({ loaderData, actionData }: Route.ComponentPro
           </p>
         ) : (
           <>
-            <p className="small muted">{t("cm.within", { km: formatKm(COMMUNITY_RADIUS_KM, t.tag), area: community.area.name })}</p>
+            <p className="text-sm text-muted">{t("cm.within", { km: formatKm(COMMUNITY_RADIUS_KM, t.tag), area: community.area.name })}</p>
             <RoomList rooms={community.near} label={t("cm.near")} signedIn />
           </>
         )}
@@ -87,24 +87,24 @@ export default function Community({ loaderData, actionData }: Route.ComponentPro
         {community.largest.length ? (
           <RoomList rooms={community.largest} label={t("cm.largest")} signedIn={community.signedIn} />
         ) : (
-          <p className="muted">{t("cm.noRooms")}</p>
+          <p className="text-muted">{t("cm.noRooms")}</p>
         )}
       </section>
       <section className="card" aria-labelledby="sos-title">
         <h2 id="sos-title">{t("cm.sosTitle")}</h2>
         {sos === null ? (
-          <p className="muted">{t("cm.sosStart")}</p>
+          <p className="text-muted">{t("cm.sosStart")}</p>
         ) : sos.length === 0 ? (
           <p>{t("cm.sosNone")}</p>
         ) : (
-          <ul className="list-plain stack" aria-label={t("cm.sosList")}>
+          <ul className="m-0 grid list-none gap-[0.35rem] p-0 gap-[0.6rem]" aria-label={t("cm.sosList")}>
             {sos.map((s) => (
               <li key={s.id} className="card">
                 <strong>
                   {s.emergencyType}: {s.senderName}
                 </strong>
                 <p>{s.message}</p>
-                <p className="small muted">
+                <p className="text-sm text-muted">
                   {s.locationText ?? ""}
                   {s.distanceMetres !== null ? ` · ${t("cm.away", { distance: formatKm(s.distanceMetres / 1000, t.tag) })}` : ""}
                 </p>
@@ -116,7 +116,7 @@ export default function Community({ loaderData, actionData }: Route.ComponentPro
       </section>
       <section className="card" aria-labelledby="help-links">
         <h2 id="help-links">{t("cm.help")}</h2>
-        <div className="row">
+        <div className="flex flex-wrap items-center gap-2">
           <Link to="/support" className="btn btn-ghost">
             {t("cm.aiSupport")}
           </Link>

@@ -21,14 +21,14 @@ const LIMITS: MessageKey[] = ["why.limit.bluetooth", "why.limit.public", "why.li
 export default function CompetitiveAdvantage() {
   const t = useT();
   return (
-    <div className="stack">
-      <section className="hero">
+    <div className="grid gap-[0.6rem]">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("about.why")}</h1>
         <p>{t("why.intro")}</p>
       </section>
-      <div className="grid3">
+      <div className="mb-3 grid grid-cols-[repeat(auto-fill,minmax(220px,1fr))] gap-3">
         {ADVANTAGES.map((a) => (
-          <section key={a.id} className="card stack" aria-label={t(a.title)}>
+          <section key={a.id} className="card grid gap-[0.6rem]" aria-label={t(a.title)}>
             <h2>{t(a.title)}</h2>
             <p>{t(a.text)}</p>
             <Link to={a.to} className="btn btn-ghost">
@@ -45,7 +45,7 @@ export default function CompetitiveAdvantage() {
           ))}
         </ul>
       </section>
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         <Link to="/pricing" className="btn btn-primary">
           {t("why.seePlans")}
         </Link>

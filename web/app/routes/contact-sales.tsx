@@ -30,7 +30,7 @@ export default function ContactSales({ actionData }: Route.ComponentProps) {
         <p role="status">{t("sales.sent", { ticket: sent.ticketId, phone: sent.phone })}</p>
       ) : (
         <>
-          <p className="muted">{t("sales.intro")}</p>
+          <p className="text-muted">{t("sales.intro")}</p>
           <Form method="post" className="form">
             <label>
               {t("sales.phone")}
@@ -48,7 +48,7 @@ export default function ContactSales({ actionData }: Route.ComponentProps) {
               <textarea name="message" required maxLength={2000} rows={4} defaultValue={failed?.message ?? ""} />
             </label>
             {failed ? (
-              <p role="alert" className="error">
+              <p role="alert" className="text-danger">
                 {t.error(failed.error)}
               </p>
             ) : null}

@@ -19,12 +19,12 @@ export default function CustomerService(_: Route.ComponentProps) {
   const phone = useRootData()?.env.SUPPORT_PHONE ?? "";
   const t = useT();
   return (
-    <section className="card center">
+    <section className="card grid justify-items-center gap-3 text-center">
       <h1>{t("cs.title")}</h1>
       <p>{t("cs.body")}</p>
       {phone ? (
         <>
-          <p className="support-phone">
+          <p className="text-2xl">
             <strong>{phone}</strong>
           </p>
           <a className="btn btn-primary btn-lg" href={`tel:${phone}`} aria-label={t("cs.callLabel", { phone })}>
@@ -33,15 +33,15 @@ export default function CustomerService(_: Route.ComponentProps) {
         </>
       ) : null}
       <h2>{t("cs.hours")}</h2>
-      <ul className="list-plain">
+      <ul className="m-0 grid list-none gap-[0.35rem] p-0">
         {SUPPORT_HOURS.map((h) => (
           <li key={h.days}>
             {t(DAYS[h.days])}: {h.hours}
           </li>
         ))}
       </ul>
-      <p className="muted">{t("cs.emergency")}</p>
-      <div className="row">
+      <p className="text-muted">{t("cs.emergency")}</p>
+      <div className="flex flex-wrap items-center gap-2">
         <Link to="/support" className="btn btn-ghost">
           {t("cs.aiSupport")}
         </Link>

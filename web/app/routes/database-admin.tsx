@@ -58,7 +58,7 @@ export default function DatabaseAdmin({ loaderData, actionData }: Route.Componen
       {current === "overview" && stats ? (
         <section className="card" aria-labelledby="overview-title">
           <h2 id="overview-title">{t("db.tab.overview")}</h2>
-          <div className="stats">
+          <div className="grid grid-cols-[repeat(4,1fr)] gap-3 narrow:grid-cols-[1fr_1fr] [&>p]:col-span-full [&>p]:m-0">
             {(Object.keys(STAT_LABELS) as (keyof typeof STAT_LABELS)[]).map((k) => (
               <div className="stat" key={k}>
                 <strong>{stats[k]}</strong>
@@ -102,8 +102,8 @@ function SqlConsole({ quickQueries, answer }: { quickQueries: { id: string; labe
   return (
     <section className="card" aria-labelledby="sql-title">
       <h2 id="sql-title">{t("db.tab.sql")}</h2>
-      <p className="small muted">{t("db.sqlNote")}</p>
-      <div className="row" role="group" aria-label={t("db.quick")}>
+      <p className="text-sm text-muted">{t("db.sqlNote")}</p>
+      <div className="flex flex-wrap items-center gap-2" role="group" aria-label={t("db.quick")}>
         {quickQueries.map((q) => (
           <Form method="post" key={q.id}>
             <input type="hidden" name="query" value={q.query} />
@@ -121,7 +121,7 @@ function SqlConsole({ quickQueries, answer }: { quickQueries: { id: string; labe
         </button>
       </Form>
       {answer?.error ? (
-        <p role="alert" className="error">
+        <p role="alert" className="text-danger">
           {answer.error}
         </p>
       ) : null}

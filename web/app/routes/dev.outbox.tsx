@@ -43,7 +43,7 @@ export default function DevOutbox({ loaderData }: Route.ComponentProps) {
               <tr key={m.id}>
                 <td data-label="To">{m.to}</td>
                 <td data-label="Channel">{m.channel === "whatsapp" ? "WhatsApp" : "SMS"}</td>
-                <td data-label="Message" className="pre">
+                <td data-label="Message" className="whitespace-pre-wrap">
                   {m.body}
                 </td>
                 <td data-label="Status">{m.status}</td>

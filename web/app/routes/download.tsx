@@ -18,17 +18,17 @@ export default function Download({ loaderData }: Route.ComponentProps) {
   const { installUrl, qrSvg, ussdCode, whatsappNumber } = loaderData;
   const t = useT();
   return (
-    <div className="stack">
-      <section className="hero">
+    <div className="grid gap-[0.6rem]">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("install.title")}</h1>
         <p>{t("install.intro")}</p>
         <InstallButton />
       </section>
       <InstallSteps />
-      <section className="card center" aria-labelledby="scan-title">
+      <section className="card grid justify-items-center gap-3 text-center" aria-labelledby="scan-title">
         <h2 id="scan-title">{t("install.scan")}</h2>
         <QrCode svg={qrSvg} url={installUrl} />
-        <p className="small">{installUrl}</p>
+        <p className="text-sm">{installUrl}</p>
         <Link to="/qr-install">{t("install.moreWays")}</Link>
       </section>
       <NoSmartphone ussdCode={ussdCode} whatsappNumber={whatsappNumber} />

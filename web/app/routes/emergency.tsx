@@ -51,7 +51,7 @@ function ConfirmStep({ draft, t }: { draft: SosDraft; t: T }) {
     <div className="card sos-confirm" role="alertdialog" aria-label={t("sos.confirmDialog")}>
       <p>{t("sos.confirmBody")}</p>
       <blockquote>{draft.message}</blockquote>
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         <Form method="post">
           <input type="hidden" name="intent" value="broadcast" />
           {fields}
@@ -124,10 +124,10 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
 
   return (
     <div className="emergency">
-      <section className="card emergency-hero" aria-labelledby="emergency-title">
+      <section className="card border-s-4 border-s-danger" aria-labelledby="emergency-title">
         <h1 id="emergency-title">{t("sos.title")}</h1>
         <p>{t("sos.intro")}</p>
-        <div className="row">
+        <div className="flex flex-wrap items-center gap-2">
           {EMERGENCY_NUMBERS.map((n) => (
             <a key={n} href={`tel:${n}`} className="btn btn-danger btn-lg">
               {t("sos.call", { number: n })}
@@ -181,9 +181,9 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
               onChange={(e) => setTown(e.target.value)}
             />
           </label>
-          <div className="location-status" aria-live="polite">
+          <div className="flex flex-wrap items-center gap-2" aria-live="polite">
             {loc.status === "ok" ? (
-              <p className="small">
+              <p className="text-sm">
                 {t("sos.usingLocation", {
                   latitude: loc.latitude.toFixed(4),
                   longitude: loc.longitude.toFixed(4),
@@ -191,16 +191,16 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
                 })}
               </p>
             ) : loc.status === "locating" ? (
-              <p className="small">{t("sos.locating")}</p>
+              <p className="text-sm">{t("sos.locating")}</p>
             ) : loc.status === "denied" ? (
-              <p className="small error">
+              <p className="text-sm text-danger">
                 {t.error(loc.message)}{" "}
                 {town.trim() ? t("sos.townUsed", { town: town.trim() }) : hasLocation ? t("sos.lastAreaUsed") : t("sos.contactsOnly")}
               </p>
             ) : loc.status === "unsupported" ? (
-              <p className="small">{t("sos.noGeolocation")}</p>
+              <p className="text-sm">{t("sos.noGeolocation")}</p>
             ) : (
-              <p className="small muted">{hasLocation ? t("sos.lastAreaUnless") : t("sos.shareToAlert")}</p>
+              <p className="text-sm text-muted">{hasLocation ? t("sos.lastAreaUnless") : t("sos.shareToAlert")}</p>
             )}
             {loc.status !== "ok" ? (
               <button type="button" className="btn btn-ghost" onClick={locate} disabled={loc.status === "locating"}>
@@ -211,7 +211,7 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
           {hydrated && confirming ? (
             <div className="card sos-confirm" role="alertdialog" aria-label={t("sos.confirmDialog")}>
               <p>{t("sos.confirmBody")}</p>
-              <div className="row">
+              <div className="flex flex-wrap items-center gap-2">
                 <button type="submit" className="btn btn-danger btn-lg" disabled={message.trim() === "" || sending}>
                   {sending ? t("sos.sending") : t("chat.sosNow")}
                 </button>
@@ -236,16 +236,18 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
           )}
         </Form>
         {sent ? (
-          <div className="sos-result" role="status">
+          <div className="sos-result mt-3 rounded-md border border-danger p-[0.6rem]" role="status">
             <p>
               <strong>{t("sos.sentStrong")}</strong> {reachSummary(sent, t)}
             </p>
             {sent.areaWithheld ? (
-              <p className="small">{t("sos.farArea")}</p>
+              <p className="text-sm">{t("sos.farArea")}</p>
             ) : sent.room === null ? (
-              <p className="small">{t("sos.noArea")}</p>
+              <p className="text-sm">{t("sos.noArea")}</p>
             ) : null}
-            {sent.failed.length > 0 ? <p className="small error">{t("sos.couldNotReach", { channels: sent.failed.join(", ") })}</p> : null}
+            {sent.failed.length > 0 ? (
+              <p className="text-sm text-danger">{t("sos.couldNotReach", { channels: sent.failed.join(", ") })}</p>
+            ) : null}
           </div>
         ) : null}
         {actionData?.intent === "respond" && actionData.ok ? (
@@ -254,7 +256,7 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
           </p>
         ) : null}
         {actionData && !actionData.ok && actionData.intent === "broadcast" ? (
-          <p className="error" role="alert">
+          <p className="text-danger" role="alert">
             {t.error(actionData.error)}
           </p>
         ) : null}
@@ -262,25 +264,25 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
 
       <section className="card" aria-labelledby="nearby-title">
         <h2 id="nearby-title">{t("sos.nearbyTitle")}</h2>
-        {user && hasLocation ? <p className="small muted">{t("sos.areaUsers", { count: areaUsers })}</p> : null}
+        {user && hasLocation ? <p className="text-sm text-muted">{t("sos.areaUsers", { count: areaUsers })}</p> : null}
         {!user ? (
-          <p className="muted">{t("sos.startToSee")}</p>
+          <p className="text-muted">{t("sos.startToSee")}</p>
         ) : nearby.length === 0 ? (
           <p>
             {t("sos.noneNearby")}
             {hasLocation ? "" : t("sos.shareToSee")}
           </p>
         ) : (
-          <ul className="sos-list">
+          <ul className="m-0 list-none p-0">
             {nearby.map((s) => (
-              <li key={s.id} className="sos-item">
+              <li key={s.id} className="sos-item border-t border-line py-[0.6rem] [&_p]:my-[0.2rem]">
                 <p>
                   <span className="tag">
                     {s.emergencyType in TYPE_KEYS ? t(TYPE_KEYS[s.emergencyType as EmergencyType]) : s.emergencyType}
                   </span>{" "}
                   <strong>{s.mine ? t("sos.you") : s.senderName}</strong>: {s.message}
                 </p>
-                <p className="small muted">
+                <p className="text-sm text-muted">
                   {s.mine
                     ? t("sos.yours")
                     : s.distanceMetres === null

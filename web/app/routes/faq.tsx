@@ -51,9 +51,14 @@ export default function Faq({ loaderData }: Route.ComponentProps) {
   const submit = useSubmit();
   return (
     <>
-      <section className="hero">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("faq.title")}</h1>
-        <Form method="get" role="search" className="row" onSubmit={panicGuardedSubmit(root?.user?.id ?? null, "q", (form) => submit(form))}>
+        <Form
+          method="get"
+          role="search"
+          className="flex flex-wrap items-center gap-2"
+          onSubmit={panicGuardedSubmit(root?.user?.id ?? null, "q", (form) => submit(form))}
+        >
           <label className="sr-only" htmlFor="faq-q">
             {t("faq.search")}
           </label>
@@ -63,7 +68,7 @@ export default function Faq({ loaderData }: Route.ComponentProps) {
             {t("faq.searchButton")}
           </button>
         </Form>
-        <nav aria-label={t("faq.categories")} className="row">
+        <nav aria-label={t("faq.categories")} className="flex flex-wrap items-center gap-2">
           {CATEGORIES.map((c) => {
             const next = new URLSearchParams(params);
             next.set("category", c);
@@ -83,7 +88,7 @@ export default function Faq({ loaderData }: Route.ComponentProps) {
       {!q && category === "all" ? (
         <section aria-labelledby="popular">
           <h2 id="popular">{t("faq.popular")}</h2>
-          <ul className="grid3 plain">
+          <ul className="mb-3 grid grid-cols-[repeat(auto-fill,minmax(220px,1fr))] gap-3 list-none p-0">
             {popular.map((f) => (
               <li key={f.id} className="card">
                 <a href={`#${f.id}`}>{f.question}</a>
@@ -95,7 +100,7 @@ export default function Faq({ loaderData }: Route.ComponentProps) {
       <section aria-labelledby="answers">
         <h2 id="answers">{t("faq.answers")}</h2>
         {items.length === 0 ? (
-          <div className="card center">
+          <div className="card grid justify-items-center gap-3 text-center">
             <p>
               <strong>{t("faq.noResults")}</strong>
             </p>

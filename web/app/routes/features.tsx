@@ -20,11 +20,11 @@ export default function Features() {
   const t = useT();
   return (
     <>
-      <section className="hero">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("features.title")}</h1>
         <p>{t("features.intro")}</p>
       </section>
-      <div className="grid3">
+      <div className="mb-3 grid grid-cols-[repeat(auto-fill,minmax(220px,1fr))] gap-3">
         {FEATURES.map((f) => (
           <section key={f.id} className="card" aria-labelledby={`feature-${f.id}`}>
             <h2 id={`feature-${f.id}`}>{t(f.title)}</h2>
@@ -32,7 +32,7 @@ export default function Features() {
           </section>
         ))}
       </div>
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         <Link to="/" className="btn btn-ghost">
           {t("pages.backHome")}
         </Link>

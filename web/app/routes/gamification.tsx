@@ -30,7 +30,7 @@ export default function Gamification({ loaderData, actionData }: Route.Component
   const result = actionData as { error: string | null; claimed: { points: number; streak: number } | null } | undefined;
   if (!rewards)
     return (
-      <section className="card center">
+      <section className="card grid justify-items-center gap-3 text-center">
         <h1>{t("rw.title")}</h1>
         <p>{t("rw.intro")}</p>
         <Link to="/signup" className="btn btn-primary">
@@ -40,7 +40,7 @@ export default function Gamification({ loaderData, actionData }: Route.Component
     );
   const toNext = 1000 - (rewards.totalPoints % 1000);
   return (
-    <div className="stack">
+    <div className="grid gap-[0.6rem]">
       <section className="card" aria-labelledby="level-title">
         <h1 id="level-title">{t("rw.level", { level: rewards.level })}</h1>
         <p>
@@ -51,7 +51,7 @@ export default function Gamification({ loaderData, actionData }: Route.Component
           })}
         </p>
         <progress max={1000} value={1000 - toNext} aria-label={t("rw.progress")} />
-        <p className="small">
+        <p className="text-sm">
           {t("rw.stats", {
             days: t("rw.days", { count: rewards.streak }),
             messages: rewards.messagesConnected,
@@ -65,7 +65,7 @@ export default function Gamification({ loaderData, actionData }: Route.Component
           <p role="status">{t("rw.claimed", { points: result.claimed.points, days: t("rw.days", { count: result.claimed.streak }) })}</p>
         ) : null}
         {result?.error ? (
-          <p role="alert" className="error">
+          <p role="alert" className="text-danger">
             {t.error(result.error)}
           </p>
         ) : null}
@@ -81,9 +81,12 @@ export default function Gamification({ loaderData, actionData }: Route.Component
       </section>
       <section aria-labelledby="ach-title">
         <h2 id="ach-title">{t("rw.achievements")}</h2>
-        <ul className="grid3 list-plain" aria-label={t("rw.achievements")}>
+        <ul
+          className="mb-3 grid grid-cols-[repeat(auto-fill,minmax(220px,1fr))] gap-3 m-0 list-none gap-[0.35rem] p-0"
+          aria-label={t("rw.achievements")}
+        >
           {rewards.achievements.map((a) => (
-            <li key={a.id} className="card tile">
+            <li key={a.id} className="card grid gap-1">
               <strong>
                 {a.title}{" "}
                 {a.unlocked ? (
@@ -92,31 +95,31 @@ export default function Gamification({ loaderData, actionData }: Route.Component
                   </span>
                 ) : null}
               </strong>
-              <span className="small">{a.description}</span>
+              <span className="text-sm">{a.description}</span>
               <progress max={a.maxProgress} value={a.progress} aria-label={t("rw.achProgress", { title: a.title })} />
-              <span className="small">
+              <span className="text-sm">
                 {t("rw.achLine", { progress: a.progress, max: a.maxProgress, points: a.points, tier: t(TIER[a.tier]), reward: a.reward })}
               </span>
               {/* Reached but not rewarded (issue 32): said plainly, never shown as achieved. */}
               {a.waiting === "verify" ? (
-                <Link to="/signup-verification" className="small">
+                <Link to="/signup-verification" className="text-sm">
                   {t("rw.achWaitVerify")}
                 </Link>
               ) : null}
             </li>
           ))}
         </ul>
-        <p className="small muted">{t("rw.notCounted")}</p>
+        <p className="text-sm text-muted">{t("rw.notCounted")}</p>
       </section>
       <section className="card" aria-labelledby="tiers-title">
         <h2 id="tiers-title">{t("rw.tiers")}</h2>
-        <ul className="list-plain">
+        <ul className="m-0 grid list-none gap-[0.35rem] p-0">
           {Object.entries(TIER_REWARDS).map(([tier, range]) => (
             <li key={tier}>{t("rw.tierLine", { tier: tier[0].toUpperCase() + tier.slice(1), range })}</li>
           ))}
         </ul>
       </section>
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         <Link to="/chat" className="btn btn-primary">
           {t("rw.chat")}
         </Link>

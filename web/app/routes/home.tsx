@@ -95,12 +95,12 @@ type Teaser = (typeof PREMIUM_TEASERS)[number];
 function CookieGate() {
   const t = useT();
   return (
-    <section className="card center welcome" aria-labelledby="welcome-title">
+    <section className="card grid justify-items-center gap-3 text-center welcome" aria-labelledby="welcome-title">
       <h1 id="welcome-title">{t("home.gate.title")}</h1>
       <p>{t("home.gate.body")}</p>
       <Form method="post" action="/consent" reloadDocument>
         <input type="hidden" name="redirectTo" value="/" />
-        <div className="row gate-choices">
+        <div className="flex flex-wrap items-center gap-2 justify-center">
           <button type="submit" name="choice" value="accept" className="btn btn-primary btn-lg" onClick={rememberConsent}>
             {t("home.gate.accept")}
           </button>
@@ -138,7 +138,10 @@ function Stats({ stats }: { stats: PublicStats }) {
     { label: t("home.stat.sos"), value: stats.emergencyBroadcasts },
   ];
   return (
-    <section aria-labelledby="stats-title" className="stats">
+    <section
+      aria-labelledby="stats-title"
+      className="grid grid-cols-[repeat(4,1fr)] gap-3 narrow:grid-cols-[1fr_1fr] [&>p]:col-span-full [&>p]:m-0"
+    >
       <h2 id="stats-title" className="sr-only">
         {t("home.stats.title")}
       </h2>
@@ -148,7 +151,7 @@ function Stats({ stats }: { stats: PublicStats }) {
           <span>{i.label}</span>
         </div>
       ))}
-      <p className="muted small">{t("home.stats.note")}</p>
+      <p className="text-muted text-sm">{t("home.stats.note")}</p>
     </section>
   );
 }
@@ -167,10 +170,10 @@ function PremiumPreview({ phone }: { phone: string }) {
   return (
     <section aria-labelledby="premium-preview" className="section">
       <h2 id="premium-preview">{t("home.premium.title")}</h2>
-      <div className="grid3">
+      <div className="mb-3 grid grid-cols-[repeat(auto-fill,minmax(220px,1fr))] gap-3">
         {PREMIUM_TEASERS.map((teaser) => (
-          <button key={teaser.id} type="button" className="card feature" onClick={() => open(teaser)}>
-            <span aria-hidden="true" className="icon">
+          <button key={teaser.id} type="button" className="card grid cursor-pointer gap-1 text-start" onClick={() => open(teaser)}>
+            <span aria-hidden="true" className="icon text-2xl text-primary">
               {teaser.icon}
             </span>
             <strong>{t(teaser.title)}</strong>
@@ -182,11 +185,15 @@ function PremiumPreview({ phone }: { phone: string }) {
         {t("home.upgradeToPremium")}
       </Link>
       {demo ? (
-        <dialog open className="modal" aria-labelledby="demo-title">
+        <dialog
+          open
+          className="fixed inset-0 z-40 m-auto max-w-[420px] rounded-xl border border-line p-4 [box-shadow:0_16px_48px_#0004]"
+          aria-labelledby="demo-title"
+        >
           <h3 id="demo-title">{t(demo.title)}</h3>
           <p>{t(demo.description)}</p>
-          <p className="muted">{t(demo.value)}</p>
-          <div className="row">
+          <p className="text-muted">{t(demo.value)}</p>
+          <div className="flex flex-wrap items-center gap-2">
             {demo.href ? (
               <Link to={demo.href} className="btn btn-ghost">
                 {t("home.openFeature", { name: t(demo.title) })}
@@ -216,10 +223,14 @@ function PremiumPreview({ phone }: { phone: string }) {
 function UpgradeModal({ phone, onClose }: { phone: string; onClose: () => void }) {
   const t = useT();
   return (
-    <dialog open className="modal" aria-labelledby="upgrade-title">
+    <dialog
+      open
+      className="fixed inset-0 z-40 m-auto max-w-[420px] rounded-xl border border-line p-4 [box-shadow:0_16px_48px_#0004]"
+      aria-labelledby="upgrade-title"
+    >
       <h3 id="upgrade-title">{t("home.upgradeToPremium")}</h3>
       <p>{t("home.upgrade.body", { price: t.naira(PRICES_NGN.premium.monthly), days: TRIAL_DAYS })}</p>
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         <button type="button" className="btn btn-ghost" onClick={onClose}>
           {t("home.continueFree")}
         </button>
@@ -247,7 +258,10 @@ function FloatingUpgrade({ phone }: { phone: string }) {
   }, []);
   if (!shown) return null;
   return (
-    <a className="btn btn-primary floating" href={phone ? `tel:${phone}` : "/subscribe?plan=premium"}>
+    <a
+      className="btn btn-primary fixed end-4 bottom-20 z-30 [box-shadow:var(--shadow-float)]"
+      href={phone ? `tel:${phone}` : "/subscribe?plan=premium"}
+    >
       {t("home.upgrade")}
     </a>
   );
@@ -270,26 +284,26 @@ function DesktopLanding({
 }) {
   const t = useT();
   return (
-    <div className="landing-desktop">
-      <section className="hero">
+    <div className="grid gap-4 narrow:hidden">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("home.hero.title")}</h1>
         <p>{t("home.hero.body")}</p>
-        <div className="row">
+        <div className="flex flex-wrap items-center gap-2">
           <Link to={startChatHref(onboarded)} className="btn btn-primary btn-lg">
             {t("home.startMesh")}
           </Link>
         </div>
         {/* LinkUp is a web app: both buttons lead to the install page, which says so. */}
-        <div className="row">
+        <div className="flex flex-wrap items-center gap-2">
           <Link to="/download?device=iphone" className="btn btn-ghost" aria-label={t("home.appStoreLabel")}>
             App Store
           </Link>
           <Link to="/download?device=android" className="btn btn-ghost" aria-label={t("home.playLabel")}>
             Google Play
           </Link>
-          <span className="small muted">{t("home.notInStores")}</span>
+          <span className="text-sm text-muted">{t("home.notInStores")}</span>
         </div>
-        <div className="row">
+        <div className="flex flex-wrap items-center gap-2">
           <Link to="/features" className="btn btn-ghost">
             {t("home.exploreFeatures")}
           </Link>
@@ -320,11 +334,11 @@ function DesktopLanding({
                 <option key={name} value={name} />
               ))}
             </datalist>
-            <p id="town-hint" className="muted small">
+            <p id="town-hint" className="text-muted text-sm">
               {t("home.join.hint")}
             </p>
             {error ? (
-              <p role="alert" className="error">
+              <p role="alert" className="text-danger">
                 {error}
               </p>
             ) : null}
@@ -335,7 +349,7 @@ function DesktopLanding({
         </section>
       )}
       <PremiumPreview phone={phone} />
-      <nav aria-label={t("home.explore")} className="row explore">
+      <nav aria-label={t("home.explore")} className="flex flex-wrap items-center gap-2 [&_a]:px-2 [&_a]:py-1">
         <Link to="/features">{t("shell.link.features")}</Link>
         <Link to="/mobile-demo">{t("shell.link.mobileDemo")}</Link>
         <Link to="/pricing">{t("home.explore.pricing")}</Link>
@@ -350,7 +364,7 @@ function DesktopLanding({
 function MobileLanding({ stats, onboarded }: { stats: PublicStats; onboarded: boolean }) {
   const t = useT();
   return (
-    <div className="landing-mobile">
+    <div className="grid gap-4">
       <section className="card mesh-card" aria-labelledby="mesh-active">
         <h1 id="mesh-active">{t("home.mesh.title")}</h1>
         <p>{t("home.mesh.connected", { count: stats.activeConnections })}</p>
@@ -358,14 +372,14 @@ function MobileLanding({ stats, onboarded }: { stats: PublicStats; onboarded: bo
           {t("home.startMeshShort")}
         </Link>
       </section>
-      <div className="grid2">
+      <div className="grid grid-cols-2 gap-3 phone:grid-cols-1">
         {FEATURE_TILES.map((tile) => (
-          <div key={tile.id} className="card tile">
-            <span aria-hidden="true" className="icon">
+          <div key={tile.id} className="card grid gap-1">
+            <span aria-hidden="true" className="icon text-2xl text-primary">
               {tile.icon}
             </span>
             <strong>{t(tile.title)}</strong>
-            <span className="small">{t(tile.text)}</span>
+            <span className="text-sm">{t(tile.text)}</span>
           </div>
         ))}
       </div>
@@ -382,7 +396,7 @@ function MobileLanding({ stats, onboarded }: { stats: PublicStats; onboarded: bo
           {t("home.upgrade")}
         </Link>
       </section>
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         <Link to="/features" className="btn btn-ghost">
           {t("home.exploreFeatures")}
         </Link>
@@ -420,7 +434,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           error={error}
         />
       )}
-      <div className={root.mobileUserAgent ? "" : "only-narrow"}>
+      <div className={root.mobileUserAgent ? "" : "hidden narrow:block"}>
         <MobileLanding stats={loaderData.stats} onboarded={onboarded} />
       </div>
       <FloatingUpgrade phone={phone} />

@@ -27,12 +27,12 @@ export default function Leaderboard({ loaderData }: Route.ComponentProps) {
   const board = loaderData;
   const t = useT();
   return (
-    <div className="stack">
-      <section className="hero">
+    <div className="grid gap-[0.6rem]">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("lb.title")}</h1>
         <p>{t("lb.intro")}</p>
       </section>
-      <nav aria-label={t("lb.period")} className="row">
+      <nav aria-label={t("lb.period")} className="flex flex-wrap items-center gap-2">
         {PERIODS.map(([p, label]) => (
           <Link
             key={p}
@@ -44,7 +44,7 @@ export default function Leaderboard({ loaderData }: Route.ComponentProps) {
           </Link>
         ))}
       </nav>
-      <nav aria-label={t("lb.where")} className="row">
+      <nav aria-label={t("lb.where")} className="flex flex-wrap items-center gap-2">
         {SCOPES.map(([s, label]) => (
           <Link
             key={s}
@@ -65,11 +65,11 @@ export default function Leaderboard({ loaderData }: Route.ComponentProps) {
         ) : board.leaders.length === 0 ? (
           <p>{board.period === "week" ? t("lb.emptyWeek") : t("lb.emptyAll")}</p>
         ) : (
-          <ol className="list-plain" aria-label={t("lb.leaders")}>
+          <ol className="m-0 grid list-none gap-[0.35rem] p-0" aria-label={t("lb.leaders")}>
             {board.leaders.map((l) => (
-              <li key={`${l.rank}-${l.name}`} className="row">
+              <li key={`${l.rank}-${l.name}`} className="flex flex-wrap items-center gap-2">
                 <strong>#{l.rank}</strong> {l.name}
-                {l.you ? t("lb.you") : ""} <span className="muted">{t("lb.points", { count: l.points })}</span>
+                {l.you ? t("lb.you") : ""} <span className="text-muted">{t("lb.points", { count: l.points })}</span>
               </li>
             ))}
           </ol>

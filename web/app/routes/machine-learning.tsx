@@ -33,7 +33,7 @@ function Routing() {
     { task: t("ml.task.voice"), model: SPEECH_MODEL },
   ];
   return (
-    <section className="card stack" aria-labelledby="routing-title">
+    <section className="card grid gap-[0.6rem]" aria-labelledby="routing-title">
       <h2 id="routing-title">{t("ml.routingTitle")}</h2>
       <table className="table">
         <thead>
@@ -65,11 +65,11 @@ function Routing() {
 function Prediction() {
   const t = useT();
   return (
-    <section className="card stack" aria-labelledby="prediction-title">
+    <section className="card grid gap-[0.6rem]" aria-labelledby="prediction-title">
       <h2 id="prediction-title">{t("ml.predictionTitle")}</h2>
       <p>{t("ml.prediction.public", { model: INSTRUCT_MODEL })}</p>
       <p>{t("ml.prediction.private")}</p>
-      <p className="small muted">{t("ml.prediction.accuracy")}</p>
+      <p className="text-sm text-muted">{t("ml.prediction.accuracy")}</p>
     </section>
   );
 }
@@ -77,7 +77,7 @@ function Prediction() {
 function Optimization() {
   const t = useT();
   return (
-    <section className="card stack" aria-labelledby="optimization-title">
+    <section className="card grid gap-[0.6rem]" aria-labelledby="optimization-title">
       <h2 id="optimization-title">{t("ml.optimizationTitle")}</h2>
       <ul>
         <li>
@@ -102,8 +102,8 @@ export default function MachineLearning({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const n = (v: number) => v.toLocaleString(t.tag);
   return (
-    <div className="stack">
-      <section className="hero">
+    <div className="grid gap-[0.6rem]">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("ml.title")}</h1>
         <p>{t("ml.intro")}</p>
       </section>
@@ -135,7 +135,7 @@ export default function MachineLearning({ loaderData }: Route.ComponentProps) {
             </tr>
           </tbody>
         </table>
-        <p className="small muted">{t("ml.countedLive")}</p>
+        <p className="text-sm text-muted">{t("ml.countedLive")}</p>
       </section>
       <TabLinks tabs={TABS.map((x) => ({ ...x, label: t(x.label) }))} current={tab} label={t("ml.tabs")} onSelect={setTab} />
       {tab === "routing" ? <Routing /> : tab === "prediction" ? <Prediction /> : <Optimization />}

@@ -31,7 +31,7 @@ function QuoteItem({ q, min }: { q: Quote; min: number }) {
     <li>
       <strong>{t("mp.quote", { ...what, price: t.naira(q.medianNgn) })}</strong>
       <br />
-      <span className="muted">{t("mp.basis", { count: q.count, days: days(t, q) })}</span>
+      <span className="text-muted">{t("mp.basis", { count: q.count, days: days(t, q) })}</span>
     </li>
   );
 }
@@ -49,7 +49,7 @@ export default function MarketPrices({ loaderData, actionData }: Route.Component
     <>
       <section className="card" aria-labelledby="mp-title">
         <h1 id="mp-title">{t("mp.title")}</h1>
-        <p className="muted">{t("mp.intro", { days: windowDays, min })}</p>
+        <p className="text-muted">{t("mp.intro", { days: windowDays, min })}</p>
         <Form method="get" className="form" aria-label={t("mp.searchForm")}>
           <label>
             {t("mp.item")}
@@ -99,7 +99,7 @@ export default function MarketPrices({ loaderData, actionData }: Route.Component
               <input name="market" required minLength={2} maxLength={60} defaultValue={failed?.values?.market ?? ""} />
             </label>
             {failed ? (
-              <p role="alert" className="error">
+              <p role="alert" className="text-danger">
                 {t.error(failed.error)}
               </p>
             ) : null}
@@ -112,7 +112,7 @@ export default function MarketPrices({ loaderData, actionData }: Route.Component
             {t("mp.verifyFirst")} <Link to="/signup">{t("mp.verify")}</Link>
           </p>
         )}
-        <p className="muted">{t("mp.otherWays")}</p>
+        <p className="text-muted">{t("mp.otherWays")}</p>
       </section>
     </>
   );

@@ -40,7 +40,7 @@ export default function MeshNetwork({ loaderData }: Route.ComponentProps) {
   const { state } = useRoom(node, areaRoom);
 
   return (
-    <div className="stack">
+    <div className="grid gap-[0.6rem]">
       <section className="card">
         <h1>{t("mesh.title")}</h1>
         <TabLinks tabs={TABS.map((x) => ({ ...x, label: t(x.label) }))} current={tab} label={t("mesh.tabs")} onSelect={setTab} />
@@ -102,7 +102,10 @@ function Nearby({
       {!state ? <p>{t("mesh.finding")}</p> : null}
       {state && !state.presence ? <p>{t("mesh.connecting")}</p> : null}
       {state?.presence && people.length === 0 ? <p>{t("mesh.nobody")}</p> : null}
-      <ul className="people" aria-label={t("mesh.peopleNearby")}>
+      <ul
+        className="grid list-none gap-[0.4rem] p-0 [&_li]:flex [&_li]:items-center [&_li]:justify-between [&_li]:gap-2"
+        aria-label={t("mesh.peopleNearby")}
+      >
         {people.map((p) => (
           <li key={p.userId}>
             <span>
@@ -125,7 +128,10 @@ function Nearby({
       {tabs.length === 0 ? (
         <p>{t("mesh.noTabs")}</p>
       ) : (
-        <ul className="people" aria-label={t("mesh.tabsOnDevice")}>
+        <ul
+          className="grid list-none gap-[0.4rem] p-0 [&_li]:flex [&_li]:items-center [&_li]:justify-between [&_li]:gap-2"
+          aria-label={t("mesh.tabsOnDevice")}
+        >
           {tabs.map((peer) => (
             <li key={peer.tab}>
               <span>{hopName(peer.hop)}</span>
@@ -146,7 +152,7 @@ function NetworkMap({ node }: { node: MeshNode | null }) {
   return (
     <section className="card" aria-labelledby="map-title">
       <h2 id="map-title">{t("mesh.mapTitle")}</h2>
-      <ul className="mesh-map">
+      <ul className="grid gap-[0.3rem]">
         {rooms.map((r) => (
           <li key={r.room}>
             {t("mesh.map.line", {
@@ -173,7 +179,7 @@ function NetworkMap({ node }: { node: MeshNode | null }) {
       {edges.length === 0 ? (
         <p>{t("mesh.noRoutes")}</p>
       ) : (
-        <ul className="mesh-map">
+        <ul className="grid gap-[0.3rem]">
           {edges.map(([edge, count]) => (
             <li key={edge}>{t("mesh.edge", { edge: edgeNames(edge), count })}</li>
           ))}
@@ -228,7 +234,7 @@ function Stats({ node, state, areaRoom }: { node: MeshNode | null; state: Return
   return (
     <section className="card" aria-labelledby="stats-title">
       <h2 id="stats-title">{t("home.stats.title")}</h2>
-      <dl className="grid2">
+      <dl className="m-0 grid grid-cols-2 gap-3 phone:grid-cols-1">
         {figures.map((f) => (
           <div key={f.label} className="stat">
             <dt>{f.label}</dt>
@@ -236,9 +242,9 @@ function Stats({ node, state, areaRoom }: { node: MeshNode | null; state: Return
           </div>
         ))}
       </dl>
-      <p className="muted small">{t("mesh.sinceOpened")}</p>
+      <p className="text-muted text-sm">{t("mesh.sinceOpened")}</p>
       <h3>{t("mesh.yourRoom")}</h3>
-      <dl className="grid2" aria-label={t("mesh.roomFigures")}>
+      <dl className="m-0 grid grid-cols-2 gap-3 phone:grid-cols-1" aria-label={t("mesh.roomFigures")}>
         {roomFigures.map((f) => (
           <div key={f.label} className="stat">
             <dt>{f.label}</dt>
@@ -246,7 +252,7 @@ function Stats({ node, state, areaRoom }: { node: MeshNode | null; state: Return
           </div>
         ))}
       </dl>
-      <p className="muted small">{t("mesh.roomNote")}</p>
+      <p className="text-muted text-sm">{t("mesh.roomNote")}</p>
     </section>
   );
 }

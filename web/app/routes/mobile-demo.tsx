@@ -59,7 +59,7 @@ export default function MobileDemo({ loaderData }: Route.ComponentProps) {
   };
 
   return (
-    <div className="stack">
+    <div className="grid gap-[0.6rem]">
       <section className="card">
         <h1>{t("md.title")}</h1>
         <p>{t("md.intro")}</p>
@@ -75,7 +75,7 @@ export default function MobileDemo({ loaderData }: Route.ComponentProps) {
       {tab === "overview" ? (
         <section className="card" aria-labelledby="overview-title">
           <h2 id="overview-title">{t("md.tab.overview")}</h2>
-          <dl className="grid2">
+          <dl className="m-0 grid grid-cols-2 gap-3 phone:grid-cols-1">
             <div className="stat">
               <dt>{t("md.connectedDevices")}</dt>
               <dd>{state?.presence ? state.presence.nodes : "—"}</dd>
@@ -88,7 +88,7 @@ export default function MobileDemo({ loaderData }: Route.ComponentProps) {
           <p>
             <span className="tag">{t("md.tagRelay")}</span> <span className="tag">{t("md.tagBluetooth")}</span>
           </p>
-          <div className="row">
+          <div className="flex flex-wrap items-center gap-2">
             <Link to="/chat" className="btn btn-primary">
               {t("md.meshChat")}
             </Link>
@@ -110,8 +110,11 @@ export default function MobileDemo({ loaderData }: Route.ComponentProps) {
           <button type="button" className="btn btn-primary" onClick={scan} disabled={scanning || !user}>
             {scanning ? t("md.scanning") : t("md.scan")}
           </button>
-          {scannedAt ? <p className="muted small">{t("md.lastScan", { time: formatTime(scannedAt, t.tag) })}</p> : null}
-          <ul className="people" aria-label={t("md.devices")}>
+          {scannedAt ? <p className="text-muted text-sm">{t("md.lastScan", { time: formatTime(scannedAt, t.tag) })}</p> : null}
+          <ul
+            className="grid list-none gap-[0.4rem] p-0 [&_li]:flex [&_li]:items-center [&_li]:justify-between [&_li]:gap-2"
+            aria-label={t("md.devices")}
+          >
             {people.map((p) => (
               <li key={p.userId} className="card">
                 <span>
@@ -133,7 +136,7 @@ export default function MobileDemo({ loaderData }: Route.ComponentProps) {
       {tab === "ai" ? (
         <section className="card" aria-labelledby="ai-title">
           <h2 id="ai-title">{t("md.aiTitle")}</h2>
-          <ul className="people">
+          <ul className="grid list-none gap-[0.4rem] p-0 [&_li]:flex [&_li]:items-center [&_li]:justify-between [&_li]:gap-2">
             {AI_COMMANDS.map((c) => (
               <li key={c.name}>
                 <span>

@@ -13,12 +13,12 @@ export default function Mockups() {
   const category = SCREEN_CATEGORIES.find((c) => c.id === params.get("category"))?.id ?? "all";
   const shown = category === "all" ? SCREENS : SCREENS.filter((s) => s.category === category);
   return (
-    <div className="stack">
-      <section className="hero">
+    <div className="grid gap-[0.6rem]">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("features.mockups")}</h1>
         <p>{t("mockups.intro")}</p>
       </section>
-      <nav aria-label={t("mockups.categories")} className="row">
+      <nav aria-label={t("mockups.categories")} className="flex flex-wrap items-center gap-2">
         {SCREEN_CATEGORIES.map((c) => (
           <Link
             key={c.id}
@@ -30,9 +30,12 @@ export default function Mockups() {
           </Link>
         ))}
       </nav>
-      <ul className="list-plain grid3" aria-label={t("mockups.screens")}>
+      <ul
+        className="m-0 grid list-none gap-[0.35rem] p-0 mb-3 grid-cols-[repeat(auto-fill,minmax(220px,1fr))] gap-3"
+        aria-label={t("mockups.screens")}
+      >
         {shown.map((s) => (
-          <li key={s.to} className="card stack">
+          <li key={s.to} className="card grid gap-[0.6rem]">
             <h2>{t(s.title)}</h2>
             <p>{t(s.text)}</p>
             <Link to={s.to} className="btn btn-ghost" aria-label={t("story.openScreen", { title: t(s.title) })}>

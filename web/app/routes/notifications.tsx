@@ -70,11 +70,11 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
   return (
     <div className="notifications">
       <section className="card">
-        <div className="list-head">
+        <div className="flex flex-wrap items-center justify-between gap-2">
           <h1>
             {t("nt.title")}{" "}
             {unread > 0 ? (
-              <span className="count-badge">
+              <span className="inline-block rounded-full bg-danger px-2 py-[0.1rem] align-middle text-caption text-white">
                 {badgeText(unread)}
                 <span className="sr-only">{t("nt.unread")}</span>
               </span>
@@ -90,7 +90,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
         {notifications.length === 0 ? (
           <p>{t("nt.none")}</p>
         ) : (
-          <ul className="notification-list" aria-label={t("nt.list")}>
+          <ul className="m-0 list-none p-0" aria-label={t("nt.list")}>
             {notifications.map((n) => (
               <NotificationItem key={n.id} n={n} />
             ))}
@@ -100,7 +100,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
       {stats ? (
         <section className="card" aria-labelledby="stats-title">
           <h2 id="stats-title">{t("nt.stats")}</h2>
-          <div className="stats">
+          <div className="grid grid-cols-[repeat(4,1fr)] gap-3 narrow:grid-cols-[1fr_1fr] [&>p]:col-span-full [&>p]:m-0">
             <div className="stat">
               <strong>{stats.total}</strong>
               <span>{t("nt.total")}</span>
@@ -140,23 +140,25 @@ function NotificationItem({ n }: { n: NotificationView }) {
   };
   const showAction = n.actionRequired || n.type === "emergency" || n.type === "ai" || Boolean(n.url);
   return (
-    <li className={`notification ${read ? "is-read" : "is-unread"} priority-${n.priority}`}>
+    <li
+      className={`notification border-t border-line py-[0.6rem] [&_p]:my-[0.2rem] ${read ? "is-read" : "is-unread bg-unread-tint"} ${n.priority === "critical" ? "border-s-3 border-s-danger ps-2" : ""}`}
+    >
       <div>
         <p>
-          {read ? null : <span className="dot dot-on" aria-hidden="true" />} <strong>{n.title}</strong>{" "}
+          {read ? null : <span className="inline-block size-[0.6rem] rounded-full bg-ok" aria-hidden="true" />} <strong>{n.title}</strong>{" "}
           {/* The type and priority are the server's filing words ("system high", issue 32): the title says what it
               is; only what needs attention soon is marked, in words a person uses. */}
           {n.priority === "critical" || n.priority === "high" ? <span className="tag">{t("nt.urgent")}</span> : null}
           {read ? null : <span className="sr-only">{t("nt.unreadItem")}</span>}
         </p>
         <p>{n.content}</p>
-        <p className="small muted">
+        <p className="text-sm text-muted">
           <time dateTime={n.timestamp} suppressHydrationWarning>
             {formatAgo(Date.parse(n.timestamp), t.tag)}
           </time>
         </p>
       </div>
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         {showAction ? (
           n.type === "emergency" ? (
             // The real emergency response: the phone's dialer with the national emergency number. It opens the
@@ -213,12 +215,12 @@ function Preferences({ prefs }: { prefs: NotificationPrefs }) {
       <fetcher.Form method="post" ref={formRef} className="form" onChange={save}>
         <input type="hidden" name="intent" value="prefs" />
         {(Object.keys(PREF_LABELS) as (keyof typeof PREF_LABELS)[]).map((key) => (
-          <label key={key} className="toggle">
+          <label key={key} className="inline-flex items-center gap-[0.35rem] font-normal">
             <input type="checkbox" name={key} defaultChecked={prefs[key]} /> {t(PREF_KEYS[key])}
           </label>
         ))}
-        <p className="small muted">{t("nt.quietHint")}</p>
-        <div className="pair">
+        <p className="text-sm text-muted">{t("nt.quietHint")}</p>
+        <div className="grid grid-cols-[repeat(auto-fit,minmax(9rem,1fr))] gap-3 [&_input]:w-full [&_input]:min-w-0">
           <label>
             {t("nt.quietStart")}
             <input type="time" name="quietStart" defaultValue={prefs.quietStart} required />

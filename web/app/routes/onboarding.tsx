@@ -108,7 +108,10 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
   const welcome = () => setTimeout(() => toast({ title: IDENTITY_TEXT.welcome, variant: "success" }), 1000);
 
   return (
-    <section className={`card narrow onboarding ${mobile ? "onboarding-mobile" : "onboarding-desktop"}`} aria-labelledby="onboarding-title">
+    <section
+      className={`card onboarding mx-auto max-w-[640px] ${mobile ? "onboarding-mobile" : "onboarding-desktop"}`}
+      aria-labelledby="onboarding-title"
+    >
       <Progress step={step} total={STEPS} />
       <h1 id="onboarding-title">{t(titles[step])}</h1>
 
@@ -121,7 +124,7 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
             <li>{t("onb.point3")}</li>
           </ul>
           <Next to="/onboarding?step=1" label={t("onb.getStarted")} />
-          <p className="muted small">
+          <p className="text-muted text-sm">
             {t("onb.prefer")} <Link to="/enhanced-onboarding">{t("onb.preferLink")}</Link>
           </p>
         </>
@@ -167,7 +170,7 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
           </label>
           <fieldset>
             <legend>{t("onb.interests")}</legend>
-            <div className="chips">
+            <div className="flex flex-wrap gap-[0.4rem]">
               {INTERESTS.map((i) => (
                 <label key={i} className="chip">
                   <input type="checkbox" name="interests" value={i} defaultChecked={user?.interests.includes(i)} /> {i}
@@ -219,7 +222,7 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
       {step === 4 && !mobile ? (
         <>
           <p>{t("onb.meshIntro")}</p>
-          <div className="card tile">
+          <div className="card grid gap-1">
             <h2>{t("onb.premium")}</h2>
             <p>
               {t("onb.premiumBody", {
@@ -251,7 +254,7 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
         </>
       ) : null}
 
-      <div className="row onboarding-nav">
+      <div className="mt-4 flex flex-wrap items-center gap-2">
         {step > 0 ? (
           <Link to={`/onboarding?step=${step - 1}`} className="btn btn-ghost">
             {t("common.back")}

@@ -56,9 +56,9 @@ export default function Pricing() {
   const yearly = params.get("billing") === "yearly";
   return (
     <>
-      <section className="hero center">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero justify-items-center text-center">
         <h1>{t("pricing.title")}</h1>
-        <nav aria-label={t("pricing.period")} className="row">
+        <nav aria-label={t("pricing.period")} className="flex flex-wrap items-center gap-2">
           <Link to="?billing=monthly" className={`btn ${yearly ? "btn-ghost" : "btn-primary"}`} aria-current={yearly ? undefined : "page"}>
             {t("pricing.monthly")}
           </Link>
@@ -67,15 +67,15 @@ export default function Pricing() {
           </Link>
         </nav>
       </section>
-      <div className="grid3">
+      <div className="mb-3 grid grid-cols-[repeat(auto-fill,minmax(220px,1fr))] gap-3">
         {PLANS.map((p) => (
-          <section key={p.id} className="card plan" aria-labelledby={`plan-${p.id}`}>
+          <section key={p.id} className="card [&_ul]:ps-[1.1rem]" aria-labelledby={`plan-${p.id}`}>
             <h2 id={`plan-${p.id}`}>{t(p.name)}</h2>
-            <p className="price">
+            <p className="[&_strong]:text-[1.8rem]">
               <strong>{t.naira(yearly ? p.prices.yearly : p.prices.monthly)}</strong>{" "}
               {yearly ? t("pricing.perYear") : t("pricing.perMonth")}
             </p>
-            <p className="muted">{t(p.description, { days: TRIAL_DAYS })}</p>
+            <p className="text-muted">{t(p.description, { days: TRIAL_DAYS })}</p>
             <ul>
               {p.features.map((f) => (
                 <li key={f}>{t(f, { seats: TEAM_SEATS })}</li>

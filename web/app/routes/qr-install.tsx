@@ -23,8 +23,8 @@ export default function QrInstall({ loaderData }: Route.ComponentProps) {
   const { installUrl, qrSvg, ussdCode, whatsappNumber } = loaderData;
   const t = useT();
   return (
-    <div className="stack">
-      <section className="card center" aria-labelledby="qr-title">
+    <div className="grid gap-[0.6rem]">
+      <section className="card grid justify-items-center gap-3 text-center" aria-labelledby="qr-title">
         <h1 id="qr-title">{t("qr.title")}</h1>
         <p>{t("qr.intro")}</p>
         <details open>
@@ -35,7 +35,7 @@ export default function QrInstall({ loaderData }: Route.ComponentProps) {
           {t("qr.url")}
           <input readOnly value={installUrl} />
         </label>
-        <div className="row">
+        <div className="flex flex-wrap items-center gap-2">
           <CopyLinkButton url={installUrl} />
           <a className="btn btn-ghost" href={installUrl} target="_blank" rel="noopener">
             {t("qr.open")}
@@ -46,11 +46,11 @@ export default function QrInstall({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
       <InstallSteps />
-      <div className="grid3">
+      <div className="mb-3 grid grid-cols-[repeat(auto-fill,minmax(220px,1fr))] gap-3">
         {TILES.map((tile) => (
-          <div key={tile.title} className="card tile">
+          <div key={tile.title} className="card grid gap-1">
             <strong>{t(tile.title)}</strong>
-            <span className="small">{t(tile.text)}</span>
+            <span className="text-sm">{t(tile.text)}</span>
           </div>
         ))}
       </div>

@@ -96,13 +96,13 @@ function TwoFactor({
   } else if (backupCodes) {
     body = (
       <div>
-        <p role="status" className="success">
+        <p role="status" className="text-ok">
           {t("sec.twoFactorActivated")}
         </p>
         <p>
           <strong>{t("sec.saveCodesStrong")}</strong> {t("sec.saveCodesBody")}
         </p>
-        <ul className="backup-codes" aria-label={t("sec.backupCodes")}>
+        <ul className="grid list-none grid-cols-2 gap-x-4 gap-y-1 p-0" aria-label={t("sec.backupCodes")}>
           {backupCodes.map((c) => (
             <li key={c}>
               <code>{c}</code>
@@ -117,7 +117,7 @@ function TwoFactor({
   } else if (state?.enabled) {
     body = (
       <div>
-        <p className="muted small">{t("sec.twoFactorOnBody", { left: state.backupCodesLeft })}</p>
+        <p className="text-muted text-sm">{t("sec.twoFactorOnBody", { left: state.backupCodesLeft })}</p>
         <CodeForm intent="two-factor-disable" submit={t("sec.twoFactorTurnOff")} error={error} />
       </div>
     );
@@ -126,13 +126,17 @@ function TwoFactor({
       <div>
         <p>{t("sec.scanQr")}</p>
         {/* The SVG is made on the server by the qrcode library; as an image it can run no script. */}
-        <img className="qr" src={`data:image/svg+xml,${encodeURIComponent(state.setup.qrSvg)}`} alt={t("sec.qrAlt")} />
+        <img
+          className="mx-auto my-2 w-[min(240px,70vw)] max-w-full bg-white [&_svg]:block [&_svg]:h-auto [&_svg]:w-full"
+          src={`data:image/svg+xml,${encodeURIComponent(state.setup.qrSvg)}`}
+          alt={t("sec.qrAlt")}
+        />
         <p>
-          {t("sec.secret")} <code className="secret">{state.setup.secret}</code>
+          {t("sec.secret")} <code className="secret wrap-anywhere">{state.setup.secret}</code>
         </p>
         {/* On the phone itself a QR code cannot be scanned: the otpauth:// link opens the authenticator app,
             and the secret can be copied to paste into one (issue 32). */}
-        <div className="row">
+        <div className="flex flex-wrap items-center gap-2">
           <a href={state.setup.otpauthUrl} className="btn btn-ghost">
             {t("sec.openAuthenticator")}
           </a>
@@ -181,7 +185,7 @@ function Panic({ userId, requestId }: { userId: string; requestId: string }) {
       >
         <input type="hidden" name="intent" value="panic" />
         <input type="hidden" name="clientRequestId" value={requestId} />
-        <label className="toggle">
+        <label className="flex items-center gap-2">
           <input type="checkbox" name="sendSos" /> {t("sec.panicSos", { message: PANIC_SOS_MESSAGE })}
         </label>
         <button type="submit" className="btn btn-danger">
@@ -222,12 +226,12 @@ function Passkeys({ user, passkeys }: { user: Me; passkeys: PasskeyView[] }) {
       </h2>
       <p>{t("sec.passkeysBody")}</p>
       {passkeys.length > 0 ? (
-        <ul className="session-list" aria-label={t("sec.passkeysTitle")}>
+        <ul className="m-0 mb-3 list-none p-0" aria-label={t("sec.passkeysTitle")}>
           {passkeys.map((p) => (
-            <li key={p.id} className="session-item">
+            <li key={p.id} className="flex items-center justify-between gap-2 border-t border-line py-[0.6rem]">
               <div>
                 <strong>{p.name}</strong>
-                <div className="muted small">
+                <div className="text-muted text-sm">
                   {t("sec.passkeyAdded", { date: formatDate(p.createdAt, t.tag) })}
                   {p.lastUsedAt ? t("sec.lastUsed", { ago: ago(p.lastUsedAt, t.tag) }) : ""}
                 </div>
@@ -286,16 +290,16 @@ function Sessions({ sessions }: { sessions: SessionView[] }) {
   return (
     <section aria-labelledby="sessions-title">
       <h2 id="sessions-title">{t("sec.sessionsTitle")}</h2>
-      <p className="muted small">{t("sec.sessionsBody")}</p>
-      <ul className="session-list" aria-label={t("sec.sessionsList")}>
+      <p className="text-muted text-sm">{t("sec.sessionsBody")}</p>
+      <ul className="m-0 mb-3 list-none p-0" aria-label={t("sec.sessionsList")}>
         {sessions.map((s) => (
-          <li key={s.ref} className="session-item">
+          <li key={s.ref} className="flex items-center justify-between gap-2 border-t border-line py-[0.6rem]">
             <div>
               <strong>{s.device}</strong> {s.current ? <span className="pill">{t("sec.thisDevice")}</span> : null}
-              <div className="muted small">
+              <div className="text-muted text-sm">
                 {t("sec.sessionUsed", { ago: ago(s.lastUsedAt, t.tag), date: formatDate(s.createdAt, t.tag) })}
               </div>
-              {s.userAgent ? <div className="muted small session-ua">{s.userAgent}</div> : null}
+              {s.userAgent ? <div className="text-sm text-muted wrap-anywhere">{s.userAgent}</div> : null}
             </div>
             {s.current ? null : (
               <Form method="post">
@@ -331,7 +335,7 @@ export default function SecuritySettings({ loaderData }: Route.ComponentProps) {
   const t = useT();
   if (!user) {
     return (
-      <section className="card narrow" aria-labelledby="security-title">
+      <section className="card mx-auto max-w-[640px]" aria-labelledby="security-title">
         <h1 id="security-title">{t("sec.settingsTitle")}</h1>
         <p>{t("sec.signedOutBody")}</p>
         <Link to="/signup-verification" className="btn btn-primary">
@@ -341,15 +345,15 @@ export default function SecuritySettings({ loaderData }: Route.ComponentProps) {
     );
   }
   return (
-    <div className="settings">
+    <div className="grid gap-4">
       <section className="card" aria-labelledby="security-title">
         <h1 id="security-title">{t("sec.settingsTitle")}</h1>
-        <nav aria-label={t("sec.tabs")} className="tabs">
+        <nav aria-label={t("sec.tabs")} className="mb-3 flex flex-wrap gap-1 border-b border-line">
           {(Object.keys(TAB_LABELS) as SecurityTab[]).map((id) => (
             <Link
               key={id}
               to={`/security-settings?tab=${id}`}
-              className={`tab ${id === tab ? "tab-active" : ""}`}
+              className={`border-b-3 px-3 py-2 no-underline ${id === tab ? "border-b-primary font-semibold" : "border-b-transparent"}`}
               aria-current={id === tab ? "page" : undefined}
             >
               {t(TAB_LABELS[id])}
@@ -357,7 +361,7 @@ export default function SecuritySettings({ loaderData }: Route.ComponentProps) {
           ))}
         </nav>
         {notice && NOTICES[notice] ? (
-          <p role="status" className="success">
+          <p role="status" className="text-ok">
             {t(NOTICES[notice])}
           </p>
         ) : null}

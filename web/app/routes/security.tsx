@@ -9,14 +9,14 @@ export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(mat
 export default function Security() {
   const t = useT();
   return (
-    <section className="card narrow" aria-labelledby="security-overview-title">
+    <section className="card mx-auto max-w-[640px]" aria-labelledby="security-overview-title">
       <h1 id="security-overview-title">{t("sec.overviewTitle")}</h1>
       <ul>
         <li>{t("sec.overviewE2e")}</li>
         <li>{t("sec.overviewPhone")}</li>
         <li>{t("sec.overviewSessions")}</li>
       </ul>
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         <Link to="/signup" className="btn btn-primary">
           {t("sec.joinFree")}
         </Link>

@@ -86,7 +86,7 @@ function Select({
         ))}
       </select>
       {hint ? (
-        <span id={hintId} className="muted small">
+        <span id={hintId} className="text-muted text-sm">
           {hint}
         </span>
       ) : null}
@@ -96,9 +96,9 @@ function Select({
 
 function Toggle({ label, name, checked, hint }: { label: string; name: string; checked: boolean; hint?: string }) {
   return (
-    <label className="toggle">
+    <label className="inline-flex items-center gap-[0.35rem] font-normal">
       <input type="checkbox" name={name} defaultChecked={checked} /> {label}
-      {hint ? <span className="muted small"> — {hint}</span> : null}
+      {hint ? <span className="text-muted text-sm"> — {hint}</span> : null}
     </label>
   );
 }
@@ -203,11 +203,11 @@ function PlanDetails({ plan, confirmCancel }: { plan: SubscriptionStatus; confir
   const paid = plan.source === "stripe";
   const t = useT();
   return (
-    <div className="stack">
+    <div className="grid gap-[0.6rem]">
       {plan.source === "trial" ? <p>{t("set.plan.trialUntil", { date: day(t, plan.trialEndsAt) })}</p> : null}
       {plan.source === "complimentary" ? <p>{t("set.plan.complimentary")}</p> : null}
       {paid && plan.status === "past_due" ? (
-        <p role="alert" className="error">
+        <p role="alert" className="error text-danger">
           {t("set.plan.pastDue", { date: day(t, plan.graceEndsAt) })}
         </p>
       ) : null}
@@ -222,11 +222,11 @@ function PlanDetails({ plan, confirmCancel }: { plan: SubscriptionStatus; confir
       ) : null}
       {plan.pendingTier ? <p>{t("set.plan.pending", { plan: t(TIER[plan.pendingTier] ?? "pricing.premium") })}</p> : null}
       {paid && confirmCancel && !plan.cancelAtPeriodEnd ? (
-        <div role="alertdialog" aria-labelledby="cancel-q" className="card stack">
+        <div role="alertdialog" aria-labelledby="cancel-q" className="card grid gap-[0.6rem]">
           <p id="cancel-q">
             <strong>{t("set.plan.cancelConfirm")}</strong>
           </p>
-          <div className="row">
+          <div className="flex flex-wrap items-center gap-2">
             <PlanButton intent="plan-cancel" label={t("set.plan.cancelYes")} />
             <Link to="/settings?tab=premium" className="btn btn-primary">
               {t("set.plan.keep")}
@@ -235,7 +235,7 @@ function PlanDetails({ plan, confirmCancel }: { plan: SubscriptionStatus; confir
         </div>
       ) : null}
       {paid ? (
-        <div className="row">
+        <div className="flex flex-wrap items-center gap-2">
           {plan.cancelAtPeriodEnd ? (
             <PlanButton intent="plan-resume" label={t("set.plan.resume")} />
           ) : confirmCancel ? null : (
@@ -271,7 +271,7 @@ function PremiumTab({
   const t = useT();
   if (user.tier === "enterprise") {
     return (
-      <div className="stack">
+      <div className="grid gap-[0.6rem]">
         <h2>{t("set.plan.enterpriseActive")}</h2>
         <p>{t("set.plan.enterpriseBody")}</p>
         {/* No subscription of their own: the tier is a team seat's (docs/decisions/067-enterprise-teams.md). */}
@@ -285,7 +285,7 @@ function PremiumTab({
   }
   if (user.tier === "premium") {
     return (
-      <div className="stack">
+      <div className="grid gap-[0.6rem]">
         <h2>{t("set.plan.premiumActive")}</h2>
         <p>{t("set.plan.premiumBody")}</p>
         {plan ? <PlanDetails plan={plan} confirmCancel={confirmCancel} /> : null}
@@ -304,7 +304,7 @@ function PremiumTab({
     );
   }
   return (
-    <div className="stack">
+    <div className="grid gap-[0.6rem]">
       <h2>{t("set.plan.goPremium")}</h2>
       <p>
         {t("set.plan.goPremiumBody", {
@@ -313,8 +313,8 @@ function PremiumTab({
           voice: TIER_LIMITS.premium.voiceMessages ?? 0,
         })}
       </p>
-      {plan && plan.status !== "none" && plan.source === "stripe" ? <p className="muted">{t("set.plan.ended")}</p> : null}
-      <div className="row">
+      {plan && plan.status !== "none" && plan.source === "stripe" ? <p className="text-muted">{t("set.plan.ended")}</p> : null}
+      <div className="flex flex-wrap items-center gap-2">
         <Link to="/subscribe?plan=premium" className="btn btn-primary">
           {t("set.plan.tryFree", { days: TRIAL_DAYS })}
         </Link>
@@ -353,7 +353,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
   const hydrated = useHydrated();
   if (!user) {
     return (
-      <section className="card narrow" aria-labelledby="settings-title">
+      <section className="card mx-auto max-w-[640px]" aria-labelledby="settings-title">
         <h1 id="settings-title">{t("set.title")}</h1>
         <p>{t("set.signedOut")}</p>
         <Link to="/signup-verification" className="btn btn-primary">
@@ -363,19 +363,19 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
     );
   }
   return (
-    <div className="settings">
+    <div className="grid gap-4">
       <section className="card" aria-labelledby="settings-title">
         <h1 id="settings-title">{t("set.title")}</h1>
-        <p className="muted small">
+        <p className="text-muted text-sm">
           {t("set.signedInAs")} <strong>{user.nickname}</strong> · {user.authMode === "verified" ? t("set.verified") : t("set.anonymousId")}{" "}
           · {t("set.planName", { plan: t(TIER[user.tier] ?? "pricing.community") })}
         </p>
-        <nav aria-label={t("set.tabsLabel")} className="tabs">
+        <nav aria-label={t("set.tabsLabel")} className="mb-3 flex flex-wrap gap-1 border-b border-line">
           {(Object.keys(TAB_LABELS) as SettingsTab[]).map((id) => (
             <Link
               key={id}
               to={`/settings?tab=${id}`}
-              className={`tab ${id === tab ? "tab-active" : ""}`}
+              className={`border-b-3 px-3 py-2 no-underline ${id === tab ? "border-b-primary font-semibold" : "border-b-transparent"}`}
               aria-current={id === tab ? "page" : undefined}
             >
               {t(TAB_LABELS[id])}
@@ -383,7 +383,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           ))}
         </nav>
         {saved ? (
-          <p role="status" className="success">
+          <p role="status" className="text-ok">
             {t(SAVED_TEXT[saved])}
           </p>
         ) : null}
@@ -418,7 +418,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
               <Toggle label={t("set.push")} name="pushEnabled" checked={user.settings.pushEnabled} />
               <fieldset>
                 <legend>{t("set.quiet")}</legend>
-                <div className="row">
+                <div className="flex flex-wrap items-center gap-2">
                   <label>
                     {t("set.from")}
                     <input type="time" name="quietStart" defaultValue={user.settings.quietStart} />
@@ -436,7 +436,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
 
       <section className="card" aria-labelledby="quick-actions">
         <h2 id="quick-actions">{t("set.quick")}</h2>
-        <div className="row">
+        <div className="flex flex-wrap items-center gap-2">
           {hydrated ? (
             <UpdateLocation />
           ) : (
@@ -456,7 +456,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
 
       {/* Sections other areas add (emergency contacts, …): see features/identity/settings-sections.tsx. */}
       {SETTINGS_SECTIONS.length ? (
-        <ul className="settings-sections" aria-label={t("set.more")}>
+        <ul className="m-0 grid list-none gap-4 p-0" aria-label={t("set.more")}>
           {SETTINGS_SECTIONS.map(({ id, title, Component }) => (
             <li key={id} id={id} className="card">
               <h2>{t(title)}</h2>

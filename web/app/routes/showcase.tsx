@@ -17,8 +17,8 @@ const HIGHLIGHTS = ["/chat", "/emergency", "/ai-features", "/whatsapp-demo"];
 export default function Showcase({ loaderData }: Route.ComponentProps) {
   const t = useT();
   return (
-    <div className="stack">
-      <section className="hero">
+    <div className="grid gap-[0.6rem]">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("features.showcase")}</h1>
         <p>{t("showcase.intro")}</p>
         <Link to="/signup" className="btn btn-primary">
@@ -26,9 +26,9 @@ export default function Showcase({ loaderData }: Route.ComponentProps) {
         </Link>
       </section>
       <LiveFigures stats={loaderData.stats} label={t("showcase.today")} />
-      <div className="grid2">
+      <div className="grid grid-cols-2 gap-3 phone:grid-cols-1">
         {SCREENS.filter((s) => HIGHLIGHTS.includes(s.to)).map((s) => (
-          <section key={s.to} className="card stack" aria-label={t(s.title)}>
+          <section key={s.to} className="card grid gap-[0.6rem]" aria-label={t(s.title)}>
             <h2>{t(s.title)}</h2>
             <p>{t(s.text)}</p>
             <Link to={s.to} className="btn btn-ghost" aria-label={t("story.openScreen", { title: t(s.title) })}>
@@ -37,7 +37,7 @@ export default function Showcase({ loaderData }: Route.ComponentProps) {
           </section>
         ))}
       </div>
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         <Link to="/mockups" className="btn btn-ghost">
           {t("features.mockups")}
         </Link>

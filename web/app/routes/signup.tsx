@@ -14,13 +14,13 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 export default function Signup() {
   const t = useT();
   return (
-    <section className="card narrow center" aria-labelledby="join-title">
+    <section className="card mx-auto max-w-[640px] grid justify-items-center gap-3 text-center" aria-labelledby="join-title">
       <h1 id="join-title">{t("join.title")}</h1>
       <p>{t("join.body")}</p>
       <Link to="/onboarding" className="btn btn-primary btn-lg">
         {t("join.now")}
       </Link>
-      <p className="muted small">
+      <p className="text-muted text-sm">
         {t("join.already")} <Link to="/signup-verification?step=verify-phone">{t("join.signIn")}</Link>
       </p>
     </section>

@@ -44,10 +44,10 @@ export default function SocialGood() {
   const shown = content[tab];
   return (
     <>
-      <section className="hero">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("sg.title")}</h1>
       </section>
-      <nav aria-label={t("sg.sections")} className="row">
+      <nav aria-label={t("sg.sections")} className="flex flex-wrap items-center gap-2">
         {TABS.map((x) => (
           <Link
             key={x}

@@ -122,7 +122,7 @@ export default function StaffDesk({ loaderData, actionData }: Route.ComponentPro
             </div>
           ))
         )}
-        {moreSos ? <p className="small muted">{t("sd.moreSos")}</p> : null}
+        {moreSos ? <p className="text-sm text-muted">{t("sd.moreSos")}</p> : null}
         {/* Fan-out messages the queue gave up on (docs/decisions/054-sos-a-durable-job.md): staff send them again. */}
         <h3 id="dead-title">{t("sd.deadTitle")}</h3>
         {deadLetters.length === 0 ? (
@@ -159,7 +159,7 @@ export default function StaffDesk({ loaderData, actionData }: Route.ComponentPro
       </section>
       <section className="card" aria-labelledby="queue-title">
         <h2 id="queue-title">{t("sd.tickets")}</h2>
-        <p className="small muted">{t("sd.ticketsOrder")}</p>
+        <p className="text-sm text-muted">{t("sd.ticketsOrder")}</p>
         {tickets.length === 0 ? (
           <p>{t("sd.noTickets")}</p>
         ) : (
@@ -175,7 +175,7 @@ export default function StaffDesk({ loaderData, actionData }: Route.ComponentPro
           </ul>
         )}
         {actionData && !shownIds.has(actionData.target) ? (
-          <p role="status" className={actionData.ok ? "success" : "error"}>
+          <p role="status" className={actionData.ok ? "text-ok" : "text-danger"}>
             {actionData.message}
           </p>
         ) : null}
@@ -199,7 +199,7 @@ function PriceReports({ reports, count, answer }: { reports: DeskPriceReport[]; 
   return (
     <section className="card" aria-labelledby="reports-title" id="price-reports">
       <h2 id="reports-title">{t("sd.reportsTitle")}</h2>
-      <p className="small muted">{t("sd.reportsNote", { days: PRICE_WINDOW_DAYS })}</p>
+      <p className="text-sm text-muted">{t("sd.reportsNote", { days: PRICE_WINDOW_DAYS })}</p>
       <Answer answer={answer} />
       {reports.length === 0 ? (
         <p>{t("sd.noReports", { days: PRICE_WINDOW_DAYS })}</p>
@@ -230,7 +230,7 @@ function PriceReports({ reports, count, answer }: { reports: DeskPriceReport[]; 
           })}
         </ul>
       )}
-      {count > reports.length ? <p className="small muted">{t("sd.moreReports", { shown: reports.length, count })}</p> : null}
+      {count > reports.length ? <p className="text-sm text-muted">{t("sd.moreReports", { shown: reports.length, count })}</p> : null}
     </section>
   );
 }
@@ -261,7 +261,7 @@ function MarketPrices({ prices, editing, answer }: { prices: DeskPrice[]; editin
   return (
     <section className="card" aria-labelledby="market-title" id="market">
       <h2 id="market-title">{t("sd.marketTitle")}</h2>
-      <p className="small muted">{t("sd.marketNote")}</p>
+      <p className="text-sm text-muted">{t("sd.marketNote")}</p>
       <Form
         method="post"
         className="form"
@@ -342,7 +342,7 @@ function MarketPrices({ prices, editing, answer }: { prices: DeskPrice[]; editin
 
 function Answer({ answer }: { answer?: DeskActionData }) {
   return answer ? (
-    <p role="status" className={answer.ok ? "success" : "error"}>
+    <p role="status" className={answer.ok ? "text-ok" : "text-danger"}>
       {answer.message}
     </p>
   ) : null;
@@ -438,14 +438,14 @@ function TicketItem({
         <time dateTime={tk.createdAt}>{tk.createdAt.slice(0, 16).replace("T", " ")}</time>
       </p>
       {tk.team ? (
-        <p className="small">
+        <p className="text-sm">
           {tk.supportStaff ? t("sd.dedicated", { name: tk.supportStaff }) : t("sd.noDedicated")} ·{" "}
           {t("sd.target", { hours: TEAM_SUPPORT_RESPONSE_HOURS })}
         </p>
       ) : null}
       <p>{tk.message}</p>
       {tk.team && tk.orgId && staff ? (
-        <Form method="post" className="row">
+        <Form method="post" className="flex flex-wrap items-center gap-2">
           <input type="hidden" name="ticketId" value={tk.id} />
           <input type="hidden" name="orgId" value={tk.orgId} />
           <input type="hidden" name="intent" value="support-staff" />

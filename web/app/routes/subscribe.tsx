@@ -59,8 +59,8 @@ function PlanPicker({ plan, interval }: { plan: PaidTier; interval: BillingInter
   const href = (p: PaidTier, i: BillingInterval) => `/subscribe?plan=${p}&billing=${i}`;
   const t = useT();
   return (
-    <div className="stack">
-      <nav aria-label={t("subs.plan")} className="row">
+    <div className="grid gap-[0.6rem]">
+      <nav aria-label={t("subs.plan")} className="flex flex-wrap items-center gap-2">
         {(["premium", "enterprise"] as const).map((p) => (
           <Link
             key={p}
@@ -73,7 +73,7 @@ function PlanPicker({ plan, interval }: { plan: PaidTier; interval: BillingInter
           </Link>
         ))}
       </nav>
-      <nav aria-label={t("subs.period")} className="row">
+      <nav aria-label={t("subs.period")} className="flex flex-wrap items-center gap-2">
         {(["monthly", "yearly"] as const).map((i) => (
           <Link
             key={i}
@@ -106,7 +106,7 @@ function LocalPaymentForm({
   const t = useT();
   return (
     <fetcher.Form method="post" className="form" aria-label={t("subs.testPayment")}>
-      <p role="note" className="honest-note">
+      <p role="note" className="text-sm text-muted">
         <strong>{t("subs.testMode")}</strong> {t("subs.testModeBody", { ok: "4242 4242 4242 4242", declined: "4000 0000 0000 0002" })}
       </p>
       <input type="hidden" name="intent" value="pay" />
@@ -126,7 +126,7 @@ function LocalPaymentForm({
         />
       </label>
       {session.paymentError ? (
-        <p role="alert" className="error">
+        <p role="alert" className="text-danger">
           {t("pay.failedTitle")} - {said(t, session.paymentError)}
         </p>
       ) : null}
@@ -229,7 +229,7 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
   } else if (session?.error) {
     payment = (
       <Form method="post" className="form">
-        <p role="alert" className="error">
+        <p role="alert" className="text-danger">
           {said(t, session.error.title)} - {said(t, session.error.description)}
           {session.error.reason ? ` (${said(t, session.error.reason)})` : ""}
         </p>
@@ -242,8 +242,8 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
     );
   } else if (hydrated) {
     payment = (
-      <p role="status" className="center">
-        <span className="dot dot-on" aria-hidden="true" /> {t("pay.setup")}
+      <p role="status" className="grid justify-items-center gap-3 text-center">
+        <span className="inline-block size-[0.6rem] rounded-full bg-ok" aria-hidden="true" /> {t("pay.setup")}
       </p>
     );
   } else {
@@ -259,8 +259,8 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
   }
 
   return (
-    <div className="stack">
-      <div className="row">
+    <div className="grid gap-[0.6rem]">
+      <div className="flex flex-wrap items-center gap-2">
         <BackButton />
       </div>
       <section className="card" aria-labelledby="subscribe-title">
@@ -285,7 +285,7 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
       </section>
       <section className="card" aria-labelledby="summary-title">
         <h2 id="summary-title">{t("subs.summary")}</h2>
-        <dl className="pair">
+        <dl className="grid grid-cols-[repeat(auto-fit,minmax(9rem,1fr))] gap-3 [&_input]:w-full [&_input]:min-w-0">
           <dt>{t("subs.plan")}</dt>
           <dd>{planName}</dd>
           <dt>{t("subs.billing")}</dt>
@@ -293,7 +293,7 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
           <dt>{t("nt.total")}</dt>
           <dd>{interval === "yearly" ? t("subs.perYear", { amount }) : t("subs.perMonth", { amount })}</dd>
         </dl>
-        <p className="muted small">{t("subs.cancelAnytime")}</p>
+        <p className="text-muted text-sm">{t("subs.cancelAnytime")}</p>
       </section>
       <section className="card" aria-labelledby="help-title">
         <h2 id="help-title">{t("qr.help")}</h2>
@@ -302,7 +302,7 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
             {t("subs.byPhone")} <a href={`tel:${phone}`}>{phone}</a>
           </p>
         ) : null}
-        <ul className="list-plain small muted">
+        <ul className="m-0 grid list-none gap-[0.35rem] p-0 text-sm text-muted">
           {SUPPORT_HOURS.map((h) => (
             <li key={h.days}>
               {t(DAYS[h.days])}: {h.hours}

@@ -71,24 +71,24 @@ export default function Support({ actionData }: Route.ComponentProps) {
     <>
       <section className="card">
         <h1>{t("sup.title")}</h1>
-        <p className="muted">{t("sup.intro")}</p>
+        <p className="text-muted">{t("sup.intro")}</p>
       </section>
 
-      <section className="grid3" aria-label={t("sup.ways")}>
-        <a href="#support-chat" className="card feature">
-          <Bot aria-hidden="true" className="icon" size={28} />
+      <section className="mb-3 grid grid-cols-[repeat(auto-fill,minmax(220px,1fr))] gap-3" aria-label={t("sup.ways")}>
+        <a href="#support-chat" className="card grid cursor-pointer gap-1 text-start">
+          <Bot aria-hidden="true" className="icon text-2xl text-primary" size={28} />
           <strong>{t("sup.aiChat")}</strong>
           <span>{t("sup.aiChatBody")}</span>
         </a>
         {phone ? (
-          <a href={`tel:${phone}`} className="card feature" aria-label={t("sup.callLabel", { phone })}>
-            <Phone aria-hidden="true" className="icon" size={28} />
+          <a href={`tel:${phone}`} className="card grid cursor-pointer gap-1 text-start" aria-label={t("sup.callLabel", { phone })}>
+            <Phone aria-hidden="true" className="icon text-2xl text-primary" size={28} />
             <strong>{t("sup.call")}</strong>
             <span>{phone}</span>
           </a>
         ) : null}
-        <Link to="/faq" className="card feature">
-          <CircleHelp aria-hidden="true" className="icon" size={28} />
+        <Link to="/faq" className="card grid cursor-pointer gap-1 text-start">
+          <CircleHelp aria-hidden="true" className="icon text-2xl text-primary" size={28} />
           <strong>{t("sup.helpCentre")}</strong>
           <span>{t("sup.faq")}</span>
         </Link>
@@ -99,10 +99,10 @@ export default function Support({ actionData }: Route.ComponentProps) {
         <SupportChat phone={phone} initial={[welcome, ...extra, ...failed]} />
       </section>
 
-      <section className="grid3" aria-label={t("sup.info")}>
+      <section className="mb-3 grid grid-cols-[repeat(auto-fill,minmax(220px,1fr))] gap-3" aria-label={t("sup.info")}>
         <div className="card">
           <h3>{t("sup.hours")}</h3>
-          <ul className="list-plain">
+          <ul className="m-0 grid list-none gap-[0.35rem] p-0">
             {SUPPORT_HOURS.map((h) => (
               <li key={h.days}>
                 {t(DAYS[h.days])}: {h.hours}

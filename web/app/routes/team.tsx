@@ -53,7 +53,7 @@ function Refusal({ result, intent }: { result: TeamActionData | undefined; inten
   if (!result || result.ok || result.intent !== intent) return null;
   const key = result.code ? ERROR_KEYS[result.code] : undefined;
   return (
-    <p role="alert" className="error">
+    <p role="alert" className="text-danger">
       {key ? t(key) : t.error(result.error)}
     </p>
   );
@@ -82,7 +82,7 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
   if (answer.team) return <TeamPage team={answer.team} result={result} appUrl={loaderData.appUrl} />;
   const verified = user.authMode === "verified";
   return (
-    <section className="card stack" aria-labelledby="team-title">
+    <section className="card grid gap-[0.6rem]" aria-labelledby="team-title">
       <h1 id="team-title">{t("team.title")}</h1>
       {result?.ok && result.intent === "leave" ? <p role="status">{t("team.left")}</p> : null}
       <p>{t("team.about", { seats: TEAM_SEATS })}</p>
@@ -137,34 +137,34 @@ function TeamPage({ team, result, appUrl }: { team: TeamInfo; result: TeamAction
   const user = useRootData()?.user;
   const rights = team.rights;
   return (
-    <section className="stack" aria-labelledby="team-title">
-      <div className="card stack">
+    <section className="grid gap-[0.6rem]" aria-labelledby="team-title">
+      <div className="card grid gap-[0.6rem]">
         <h1 id="team-title">{team.name}</h1>
         {result?.ok && result.intent === "join" ? <p role="status">{t("team.joined", { team: team.name })}</p> : null}
         <p>
           {t("team.yourRole", { role: t(ROLE_KEYS[team.myRole]) })} · {t("team.seats", { taken: team.seatsTaken, seats: team.seats })}
         </p>
-        {team.active ? null : <p className="error">{t("team.inactive")}</p>}
+        {team.active ? null : <p className="text-danger">{t("team.inactive")}</p>}
         {team.roomId ? (
           <p>
             <Link to={`/chat?room=${encodeURIComponent(team.roomId)}`} className="btn btn-primary">
               {t("team.room")}
             </Link>{" "}
-            <span className="muted small">{t("team.roomNote")}</span>
+            <span className="text-muted text-sm">{t("team.roomNote")}</span>
           </p>
         ) : null}
       </div>
-      <div className="card stack">
+      <div className="card grid gap-[0.6rem]">
         <h2>{t("team.members")}</h2>
         <Refusal result={result} intent="remove" />
         <Refusal result={result} intent="role" />
-        <ul className="stack">
+        <ul className="grid gap-[0.6rem]">
           {team.members.map((m) => (
             <li key={m.userId}>
               <strong>{m.nickname}</strong> {m.userId === user?.id ? t("team.you") : null}{" "}
-              <span className="tag">{t(ROLE_KEYS[m.role])}</span> {m.phone ? <span className="muted small">{m.phone}</span> : null}
+              <span className="tag">{t(ROLE_KEYS[m.role])}</span> {m.phone ? <span className="text-muted text-sm">{m.phone}</span> : null}
               {m.role !== "owner" && m.userId !== user?.id ? (
-                <span className="row">
+                <span className="flex flex-wrap items-center gap-2">
                   {rights.changeRoles ? (
                     <Form method="post">
                       <Intent value="role" />
@@ -226,7 +226,7 @@ function TeamPage({ team, result, appUrl }: { team: TeamInfo; result: TeamAction
               ))}
             </select>
           </label>
-          <p className="muted small">{t("team.languageHint")}</p>
+          <p className="text-muted text-sm">{t("team.languageHint")}</p>
           <label>
             {t("team.retention")}
             <select name="retention" defaultValue={team.retention}>
@@ -237,14 +237,14 @@ function TeamPage({ team, result, appUrl }: { team: TeamInfo; result: TeamAction
               ))}
             </select>
           </label>
-          <p className="muted small">{t("team.retentionHint")}</p>
+          <p className="text-muted text-sm">{t("team.retentionHint")}</p>
           <Refusal result={result} intent="settings" />
           <button type="submit" className="btn btn-primary">
             {t("team.save")}
           </button>
         </Form>
       ) : null}
-      <div className="card stack">
+      <div className="card grid gap-[0.6rem]">
         <h2>{t("team.supportTitle")}</h2>
         <p>{t("team.support")}</p>
         {team.supportStaff ? <p>{t("team.support.named", { name: team.supportStaff })}</p> : null}
@@ -284,17 +284,17 @@ function Usage({ usage, t }: { usage: TeamUsage; t: T }) {
     ],
   ];
   return (
-    <section className="card stack" aria-labelledby="team-usage">
+    <section className="card grid gap-[0.6rem]" aria-labelledby="team-usage">
       <h2 id="team-usage">{t("team.usage.title")}</h2>
       <dl>
         {rows.map(([term, value]) => (
-          <div key={term} className="row">
+          <div key={term} className="flex flex-wrap items-center gap-2">
             <dt>{term}</dt>
             <dd>{value}</dd>
           </div>
         ))}
       </dl>
-      <p className="muted small">{t("team.usage.note")}</p>
+      <p className="text-muted text-sm">{t("team.usage.note")}</p>
     </section>
   );
 }
@@ -303,11 +303,11 @@ function Invites({ team, result, appUrl, t }: { team: TeamInfo; result: TeamActi
   const made = result?.ok && result.intent === "invite" ? result.invite : undefined;
   const day = (iso: string) => formatDate(iso, t.tag, { day: "numeric", month: "long", hour: "numeric", minute: "2-digit" });
   return (
-    <div className="card stack">
+    <div className="card grid gap-[0.6rem]">
       <Form method="post" className="form" aria-labelledby="team-invite">
         <h2 id="team-invite">{t("team.inviteTitle")}</h2>
         <Intent value="invite" />
-        <p className="muted small">{t("team.inviteHint", { days: INVITE_DAYS })}</p>
+        <p className="text-muted text-sm">{t("team.inviteHint", { days: INVITE_DAYS })}</p>
         <label>
           {t("team.invitePhone")}
           <input name="phone" type="tel" autoComplete="off" maxLength={30} />
@@ -330,7 +330,7 @@ function Invites({ team, result, appUrl, t }: { team: TeamInfo; result: TeamActi
         <>
           <h3>{t("team.openInvites")}</h3>
           <Refusal result={result} intent="withdraw" />
-          <ul className="stack">
+          <ul className="grid gap-[0.6rem]">
             {team.invites.map((i) => {
               const who = i.phone ? t("team.inviteFor", { phone: i.phone }) : t("team.inviteAnyone");
               return (

@@ -18,19 +18,19 @@ export default function Testimonials() {
   const t = useT();
   return (
     <>
-      <section className="hero">
+      <section className="grid gap-3 py-6 [&_h1]:text-hero">
         <h1>{t("stories.title")}</h1>
         <p>{t("stories.intro")}</p>
       </section>
-      <div className="grid2">
+      <div className="grid grid-cols-2 gap-3 phone:grid-cols-1">
         {STORIES.map((s) => (
           <figure key={s.who} className="card">
             <blockquote>{t(s.story)}</blockquote>
-            <figcaption className="muted">{t(s.who)}</figcaption>
+            <figcaption className="text-muted">{t(s.who)}</figcaption>
           </figure>
         ))}
       </div>
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         <Link to="/" className="btn btn-ghost">
           {t("pages.backHome")}
         </Link>

@@ -42,7 +42,7 @@ export default function TwoFactor({ loaderData }: Route.ComponentProps) {
   useErrorToast(error);
   const t = useT();
   return (
-    <section className="card narrow" aria-labelledby="two-factor-title">
+    <section className="card mx-auto max-w-[640px]" aria-labelledby="two-factor-title">
       <h1 id="two-factor-title">{t("sec.twoFactorHeading")}</h1>
       {loaderData.waiting ? null : (
         <>
@@ -74,7 +74,7 @@ export default function TwoFactor({ loaderData }: Route.ComponentProps) {
           </Form>
         </>
       ) : null}
-      <p className="muted small">
+      <p className="text-muted text-sm">
         {t("sec.lostPhone")} <Link to="/support">{t("sec.askSupport")}</Link>.
       </p>
     </section>

@@ -37,7 +37,7 @@ export default function VoiceCalling({ loaderData }: Route.ComponentProps) {
 
   if (!user) {
     return (
-      <section className="card center" aria-labelledby="calls-title">
+      <section className="card grid justify-items-center gap-3 text-center" aria-labelledby="calls-title">
         <h1 id="calls-title">{t("calls.title")}</h1>
         <p>{t("calls.joinFirst")}</p>
         <Link to="/chat" className="btn btn-primary">
@@ -47,9 +47,9 @@ export default function VoiceCalling({ loaderData }: Route.ComponentProps) {
     );
   }
   return (
-    <section className="stack" aria-labelledby="calls-title">
+    <section className="grid gap-[0.6rem]" aria-labelledby="calls-title">
       <h1 id="calls-title">{t("calls.title")}</h1>
-      <p className="muted">{t("calls.intro")}</p>
+      <p className="text-muted">{t("calls.intro")}</p>
       {user.verified ? null : (
         <p className="card" role="note">
           {t("api.callVerify")} <Link to="/signup-verification?step=verify-phone">{t("calls.verifyPhone")}</Link>
@@ -63,16 +63,16 @@ export default function VoiceCalling({ loaderData }: Route.ComponentProps) {
           {t("calls.noContactsAfter")}
         </p>
       ) : (
-        <ul className="stack contact-list">
+        <ul className="grid gap-[0.6rem] m-0 list-none p-0 [&_li]:justify-between [&_li]:border-t [&_li]:border-line [&_li]:py-[0.4rem]">
           {contacts.map((c) => {
             const present = c.peerId ? node?.roomState(c.id)?.presence?.members.some((m) => m.userId === c.peerId) : false;
             const status =
               inCall === c.id ? t("calls.statusCalling") : present ? t("calls.statusConnected") : t("calls.statusNotConnected");
             return (
-              <li key={c.id} className="card row contact">
+              <li key={c.id} className="card flex flex-wrap items-center gap-2 contact">
                 <div>
                   <strong>{c.name}</strong>
-                  <p className="muted">{status}</p>
+                  <p className="text-muted">{status}</p>
                 </div>
                 <button
                   type="button"

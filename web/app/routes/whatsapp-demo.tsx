@@ -40,7 +40,7 @@ export default function WhatsAppDemo({ loaderData, actionData }: Route.Component
   const busy = useNavigation().state === "submitting";
   const t = useT();
   return (
-    <section className="stack">
+    <section className="grid gap-[0.6rem]">
       <div className="card">
         <h1>{t("wa.title")}</h1>
         <p>{t("wa.intro")}</p>
@@ -49,7 +49,7 @@ export default function WhatsAppDemo({ loaderData, actionData }: Route.Component
             {t("wa.messageBefore")} <strong>{whatsappNumber}</strong> {t("wa.messageAfter")}
           </p>
         ) : !available ? (
-          <p className="muted">{t("wa.notConnected")}</p>
+          <p className="text-muted">{t("wa.notConnected")}</p>
         ) : null}
         <table className="table table-stack">
           <caption className="sr-only">{t("wa.commands")}</caption>
@@ -70,40 +70,40 @@ export default function WhatsAppDemo({ loaderData, actionData }: Route.Component
             ))}
           </tbody>
         </table>
-        <p className="muted">{t("wa.basicPhone")}</p>
+        <p className="text-muted">{t("wa.basicPhone")}</p>
       </div>
 
       {available ? (
         <div className="card">
           <h2>Try it here (local)</h2>
-          <p className="honest-note">
+          <p className="text-sm text-muted">
             Local development: each message is signed with the local Twilio auth token exactly as Twilio signs it and sent to the real
             webhook at <code>/webhooks/whatsapp</code>. Answers that come later (an SOS report, a slow assistant answer) go to the{" "}
             <Link to="/dev/outbox">dev outbox</Link> and show below.
           </p>
 
-          <div className="msg-list" aria-live="polite">
+          <div className="m-0 grid list-none gap-2 p-0" aria-live="polite">
             {result?.sent ? (
               <>
                 <div className="msg msg-mine">
                   <span className="sr-only">You: </span>
-                  <span className="msg-text pre">{result.sent}</span>
+                  <span className="m-0 whitespace-pre-wrap wrap-anywhere">{result.sent}</span>
                 </div>
                 {result.replies?.length ? (
                   result.replies.map((r, i) => (
                     // biome-ignore lint/suspicious/noArrayIndexKey: replies have no id and keep their order
                     <div key={i} className="msg msg-theirs">
                       <span className="msg-sender">LinkUp</span>
-                      <span className="msg-text pre">{r}</span>
+                      <span className="m-0 whitespace-pre-wrap wrap-anywhere">{r}</span>
                     </div>
                   ))
                 ) : (
-                  <p className="muted">No reply: the bot stays silent for this phone (it sent STOP).</p>
+                  <p className="text-muted">No reply: the bot stays silent for this phone (it sent STOP).</p>
                 )}
               </>
             ) : null}
             {result?.error ? (
-              <p className="error" role="alert">
+              <p className="text-danger" role="alert">
                 {result.error}
               </p>
             ) : null}
@@ -118,12 +118,12 @@ export default function WhatsAppDemo({ loaderData, actionData }: Route.Component
               Message
               <input name="body" type="text" maxLength={1000} placeholder="@ai how do I treat a burn?" />
             </label>
-            <div className="row">
+            <div className="flex flex-wrap items-center gap-2">
               <button type="submit" name="intent" value="send" className="btn btn-primary" disabled={busy}>
                 Send
               </button>
             </div>
-            <fieldset className="chips">
+            <fieldset className="flex flex-wrap gap-[0.4rem]">
               <legend>Or send a suggestion</legend>
               {SUGGESTIONS.map((s) => (
                 <button key={s} type="submit" name="quick" value={s} className="chip" disabled={busy}>
@@ -138,7 +138,7 @@ export default function WhatsAppDemo({ loaderData, actionData }: Route.Component
             <input type="hidden" name="intent" value="location" />
             <fieldset>
               <legend>Share a location</legend>
-              <div className="grid2">
+              <div className="grid grid-cols-2 gap-3 phone:grid-cols-1">
                 <label>
                   Latitude
                   <input name="latitude" type="number" step="any" min={-90} max={90} required defaultValue="6.6018" />
@@ -160,13 +160,13 @@ export default function WhatsAppDemo({ loaderData, actionData }: Route.Component
 
           <h3>Later messages to {phone ?? "this number"}</h3>
           {later.length === 0 ? (
-            <p className="muted">None yet.</p>
+            <p className="text-muted">None yet.</p>
           ) : (
-            <ul className="list-plain">
+            <ul className="m-0 grid list-none gap-[0.35rem] p-0">
               {later.map((m) => (
                 <li key={m.id} className="msg msg-theirs">
-                  <span className="msg-text pre">{m.body}</span>{" "}
-                  <time className="small muted" dateTime={m.createdAt}>
+                  <span className="m-0 whitespace-pre-wrap wrap-anywhere">{m.body}</span>{" "}
+                  <time className="text-sm text-muted" dateTime={m.createdAt}>
                     {formatTime(m.createdAt, t.tag)}
                   </time>
                 </li>

@@ -9,7 +9,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   useEffect(() => setReady(Boolean(navigator.clipboard)), []);
   if (!ready) return null;
   return (
-    <span className="row">
+    <span className="flex flex-wrap items-center gap-2">
       <button
         type="button"
         className="btn btn-ghost"
@@ -22,7 +22,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
       >
         {label}
       </button>
-      <span role="status" className="small">
+      <span role="status" className="text-sm">
         {copied === "yes" ? t("ad.copied") : copied === "no" ? t("ad.copyFailed") : ""}
       </span>
     </span>

@@ -21,11 +21,15 @@ export function PremiumOffer({
   const t = useT();
   const title = code === "limit_reached" ? t("offer.limitReached") : t("offer.premiumFeature");
   return (
-    <section className="card premium-offer" role={standing ? "region" : "alert"} aria-label={t("offer.label")}>
+    <section
+      className="card mt-3 grid gap-2 border-premium bg-premium-tint"
+      role={standing ? "region" : "alert"}
+      aria-label={t("offer.label")}
+    >
       <strong>⭐ {title}</strong>
       <p>{t.error(error)}</p>
-      <p className="muted small">{t("offer.summary", { price: t.naira(PRICES_NGN.premium.monthly), days: TRIAL_DAYS })}</p>
-      <div className="row">
+      <p className="text-muted text-sm">{t("offer.summary", { price: t.naira(PRICES_NGN.premium.monthly), days: TRIAL_DAYS })}</p>
+      <div className="flex flex-wrap items-center gap-2">
         <a className="btn btn-primary" href="/subscribe?plan=premium">
           {t("offer.startTrial", { days: TRIAL_DAYS })}
         </a>

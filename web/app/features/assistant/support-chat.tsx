@@ -99,14 +99,19 @@ export function SupportChat({ phone, initial }: { phone: string; initial: Suppor
   }
 
   return (
-    <div className="support-chat">
-      <ol ref={list} className="support-messages" aria-label={t("sup.conversation")} aria-live="polite">
+    <div className="grid h-[600px] grid-rows-[1fr_auto_auto] gap-2">
+      <ol
+        ref={list}
+        className="m-0 flex list-none flex-col gap-2 overflow-y-auto p-1"
+        aria-label={t("sup.conversation")}
+        aria-live="polite"
+      >
         {messages.map((m) => (
           <li key={m.id} className={`msg ${m.isBot ? "msg-theirs msg-ai" : "msg-mine"}`}>
             <span className="msg-sender">{m.isBot ? t("sup.bot") : t("sup.you")}</span>
-            <span className="pre">{m.content}</span>
+            <span className="whitespace-pre-wrap">{m.content}</span>
             {m.isBot && m.category ? (
-              <span className="muted small">
+              <span className="text-muted text-sm">
                 {m.category}
                 {m.escalated ? t("sup.passed") : ""}
               </span>
@@ -120,7 +125,7 @@ export function SupportChat({ phone, initial }: { phone: string; initial: Suppor
         ) : null}
       </ol>
       {askPhone ? (
-        <form className="row phone-prompt" onSubmit={requestCallBack}>
+        <form className="flex flex-wrap items-center gap-2 phone-prompt" onSubmit={requestCallBack}>
           <label>
             {t("sup.callBackPhone")}
             <input
@@ -136,7 +141,7 @@ export function SupportChat({ phone, initial }: { phone: string; initial: Suppor
           </button>
         </form>
       ) : null}
-      <form method="post" className="support-input" onSubmit={send}>
+      <form method="post" className="grid grid-cols-[1fr_auto] items-end gap-2" onSubmit={send}>
         <label className="sr-only" htmlFor="support-message">
           {t("sup.messageLabel")}
         </label>

@@ -17,7 +17,7 @@ export function VoiceRecorder(props: { voiceLimit: number | null; phone: string;
   const t = useT();
   if (props.room && isPrivateRoomId(props.room))
     return (
-      <p role="status" className="muted">
+      <p role="status" className="text-muted">
         {t("voice.privateOff")}
       </p>
     );
@@ -77,13 +77,13 @@ function Recorder({
         {recording ? `⏹ ${t("voice.stop")}` : voice.status === "sending" ? t("voice.sending") : `🎙️ ${t("voice.record")}`}
       </button>
       {problem?.kind === "error" ? (
-        <p role="alert" className="error">
+        <p role="alert" className="text-danger">
           {t.error(problem.error)}
         </p>
       ) : null}
       {problem?.kind === "offer" ? <PremiumOffer error={problem.error} code={problem.code} phone={phone} /> : null}
       {sent.length ? (
-        <ul className="list-plain" aria-label={t("voice.yours")}>
+        <ul className="m-0 grid list-none gap-[0.35rem] p-0" aria-label={t("voice.yours")}>
           {sent.map((v) => (
             <li key={v.id} className="card">
               {/* biome-ignore lint/a11y/useMediaCaption: the transcript below is the caption */}
@@ -99,7 +99,7 @@ function Recorder({
                 </p>
               )}
               {typeof v.usedThisMonth === "number" ? (
-                <p className="muted small">
+                <p className="text-muted text-sm">
                   {v.monthlyLimit === null || v.monthlyLimit === undefined
                     ? t("voice.usedUnlimited", { count: v.usedThisMonth })
                     : t("voice.used", { count: v.usedThisMonth, limit: v.monthlyLimit })}

@@ -51,17 +51,17 @@ export function CallPanel({ session, view, onClose }: { session: CallSession; vi
         : t(PHASE_TEXT[view.phase]);
   const q = view.quality;
   return (
-    <section className="card call-panel" aria-label={t("calls.with", { name: view.peerName })}>
+    <section className="card call-panel sticky top-2 z-[5] grid gap-2 [&_h2]:m-0" aria-label={t("calls.with", { name: view.peerName })}>
       <h2>{view.peerName}</h2>
       <p role="status" className="call-status">
         {status}
       </p>
       {view.phase === "connected" && view.startedAt ? (
-        <p className="call-timer" role="timer" aria-label={t("calls.duration")}>
+        <p className="m-0 text-[1.4rem] [font-variant-numeric:tabular-nums]" role="timer" aria-label={t("calls.duration")}>
           {formatDuration(now - view.startedAt)}
         </p>
       ) : null}
-      <div className="row call-controls">
+      <div className="call-controls flex flex-wrap items-center gap-2">
         {view.phase === "incoming" ? (
           <>
             <button type="button" className="btn btn-primary" onClick={() => void session.accept()}>
@@ -89,7 +89,7 @@ export function CallPanel({ session, view, onClose }: { session: CallSession; vi
         )}
       </div>
       {q && view.phase === "connected" ? (
-        <dl className="call-quality" aria-label={t("calls.quality")}>
+        <dl className="m-0 grid grid-cols-[auto_1fr] gap-x-3 gap-y-[0.2rem] [&_dd]:m-0" aria-label={t("calls.quality")}>
           <dt>{t("calls.audioQuality")}</dt>
           <dd>{q.audioQuality ? t(QUALITY_TEXT[q.audioQuality]) : t("calls.measuring")}</dd>
           <dt>{t("calls.rtt")}</dt>

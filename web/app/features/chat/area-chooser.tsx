@@ -50,7 +50,7 @@ export function AreaChooser({ problem, onJoined }: { problem: string | null; onJ
       </button>
       {/* Right under the button that was tapped, where the person is looking (issue 32), not below the town form. */}
       {error ? (
-        <p role="alert" className="error">
+        <p role="alert" className="text-danger">
           {t.error(error)}
         </p>
       ) : null}
@@ -70,7 +70,7 @@ export function AreaChooser({ problem, onJoined }: { problem: string | null; onJ
         </button>
       </fetcher.Form>
       {!error && shownError ? (
-        <p role="alert" className="error">
+        <p role="alert" className="text-danger">
           {t.error(shownError)}
         </p>
       ) : null}

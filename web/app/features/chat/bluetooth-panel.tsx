@@ -53,7 +53,10 @@ export function BluetoothPanel({ title }: { title?: string }) {
       ) : null}
       {error ? <p role="alert">{error}</p> : null}
       {devices.length > 0 ? (
-        <ul className="people" aria-label={t("btp.found")}>
+        <ul
+          className="grid list-none gap-[0.4rem] p-0 [&_li]:flex [&_li]:items-center [&_li]:justify-between [&_li]:gap-2"
+          aria-label={t("btp.found")}
+        >
           {devices.map((d) => (
             <li key={d.id}>
               <span>{d.name ?? t("btp.unnamed")}</span>
@@ -64,7 +67,7 @@ export function BluetoothPanel({ title }: { title?: string }) {
       ) : support?.kind === "available" ? (
         <p>{t("btp.none")}</p>
       ) : null}
-      <p className="honest-note">
+      <p className="text-sm text-muted">
         <strong>{t("btp.limitLabel")}</strong> {t("btp.limit")}
       </p>
     </section>

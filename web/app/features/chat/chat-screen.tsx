@@ -31,7 +31,7 @@ import { TransferList } from "../files/transfer-list";
 
 function NeedsConnection() {
   const t = useT();
-  return <p className="chat-note">{t("chat.needsConnection")}</p>;
+  return <p className="text-muted">{t("chat.needsConnection")}</p>;
 }
 const needsConnection = <NeedsConnection />;
 const PeoplePanel = lazyPart(() => import("./panels").then((m) => m.PeoplePanel), needsConnection);
@@ -245,11 +245,11 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       {panel === "phones" && node ? <PairingPanel node={node} onClose={() => setPanel(null)} /> : null}
       {room ? <MembershipActions room={room} blocked={rooms?.blocked ?? []} /> : null}
       {actionError ? (
-        <p className="chat-note" role="alert">
+        <p className="text-muted" role="alert">
           {actionError}
         </p>
       ) : null}
-      {hydrated ? null : <p className="chat-note">{t("chat.needsJs")}</p>}
+      {hydrated ? null : <p className="text-muted">{t("chat.needsJs")}</p>}
       {needsArea ? <AreaChooser problem={areaProblem} onJoined={setRooms} /> : null}
       {/* While the area is being chosen the chooser has the list's place (no empty list beside it). */}
       <div className={`chat-body${needsArea && !roomId ? " chat-body-idle" : ""}`}>
@@ -269,21 +269,21 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
             }
           />
         ) : needsArea ? null : (
-          <p className="chat-empty">{t("chat.findingRoom")}</p>
+          <p className="text-muted">{t("chat.findingRoom")}</p>
         )}
         {chatSend.thinking ? (
-          <p className="typing" role="status">
+          <p className="mx-0 mt-1 mb-0 text-muted italic" role="status">
             {t("chat.aiThinking")}
           </p>
         ) : null}
         {state?.typing.length ? (
-          <p className="typing" role="status">
+          <p className="mx-0 mt-1 mb-0 text-muted italic" role="status">
             {t("chat.typing", { count: state.typing.length, names: state.typing.map((p) => p.nickname).join(", ") })}
           </p>
         ) : null}
       </div>
       {selected ? (
-        <div className="card row" role="toolbar" aria-label={t("chat.selectedToolbar")}>
+        <div className="card flex flex-wrap items-center gap-2" role="toolbar" aria-label={t("chat.selectedToolbar")}>
           <span>{t("chat.selectedCount", { count: selected.size })}</span>
           <button
             type="button"
@@ -352,7 +352,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       {chatSend.askingConsent ? (
         <div className="card" role="alertdialog" aria-label={t("chat.aiDialog")}>
           <p>{t("chat.aiNotice")}</p>
-          <div className="row">
+          <div className="flex flex-wrap items-center gap-2">
             <button type="button" className="btn btn-primary" onClick={chatSend.consent}>
               {t("chat.aiSend")}
             </button>
@@ -371,7 +371,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
                 ? t("chat.locationDm", { name: room.name })
                 : t("chat.locationGroup")}
           </p>
-          <div className="row">
+          <div className="flex flex-wrap items-center gap-2">
             {areaName ? (
               <button type="button" className="btn btn-primary" onClick={() => void locationShare.share(false)}>
                 {t("chat.shareArea", { area: roomLabel(areaName, "nearby", t) })}
@@ -389,7 +389,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       {sos.open ? (
         <div className="card sos-confirm" role="alertdialog" aria-label={t("chat.sosDialog")}>
           <p>{areaRoomId ? t("chat.sosConfirm") : t("chat.sosConfirmNoArea")}</p>
-          <div className="row">
+          <div className="flex flex-wrap items-center gap-2">
             <button type="button" className="btn btn-danger" onClick={sos.confirm}>
               {t("chat.sosNow")}
             </button>
@@ -483,15 +483,15 @@ function ChatHeader({
   const t = useT();
   return (
     <>
-      <header className="chat-header">
+      <header className="chat-header flex flex-wrap items-center gap-2 narrow:flex-nowrap">
         <Link to="/" className="btn btn-ghost" aria-label={t("common.back")}>
           <span className="flip-rtl" aria-hidden="true">
             ←
           </span>
         </Link>
-        <div className="chat-title">
-          <h1>{title}</h1>
-          {statusLine ? <p className="chat-status-line">{statusLine}</p> : null}
+        <div className="min-w-0 flex-1">
+          <h1 className="m-0 text-lg wrap-anywhere narrow:truncate narrow:text-[1.05rem]">{title}</h1>
+          {statusLine ? <p className="m-0 text-sm text-muted">{statusLine}</p> : null}
         </div>
         {kind === "dm" && callable ? (
           <button
@@ -506,14 +506,16 @@ function ChatHeader({
         ) : null}
         {/* No room yet (the area is being chosen) and online: nothing to be live or offline about. */}
         {showConnection ? (
-          <span className={`live-badge ${live ? "live-on" : viaTab ? "live-via" : connecting ? "live-connecting" : "live-off"}`}>
+          <span
+            className={`live-badge rounded-full px-2 py-[0.15rem] text-xs font-bold text-white ${live ? "bg-ok" : viaTab || connecting ? "bg-warn" : "bg-muted"}`}
+          >
             {live ? t("chat.live") : viaTab ? t("chat.viaTab") : connecting ? t("chat.connecting") : t("chat.offline")}
           </span>
         ) : null}
         {/* The node count opens the people list: the plain way to start a private chat with someone here. */}
         <button
           type="button"
-          className="btn btn-ghost node-count"
+          className="btn btn-ghost node-count text-sm text-muted"
           title={t("chat.nodesTitle")}
           aria-label={t("chat.peopleHereLabel", { nodes: nodes === undefined ? t("chat.unknown") : t("chat.nodes", { count: nodes }) })}
           onClick={onPeople}
@@ -528,7 +530,7 @@ function ChatHeader({
       </header>
       {/* On a phone this line scrolls sideways: focusable, so a keyboard can scroll it too (axe's scrollable-region-focusable). */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard */}
-      <div className="chat-statusbar" role="status" aria-label={t("chat.statusLabel")} tabIndex={0}>
+      <div className={STATUS_BAR} role="status" aria-label={t("chat.statusLabel")} tabIndex={0}>
         {!showConnection ? null : connecting ? (
           <span>{t("chat.connectingBody")}</span>
         ) : (
@@ -540,31 +542,36 @@ function ChatHeader({
         {tabs > 0 ? <span>{t("chat.otherTabs", { count: tabs })}</span> : null}
         {kind === "nearby" ? <span>{t("chat.areaRoom")}</span> : null}
         {kind === "dm" || kind === "group" ? (
-          <span className="e2e-badge">{t("chat.e2e")}</span>
+          <span className="font-semibold text-ok">{t("chat.e2e")}</span>
         ) : kind ? (
-          <span className="public-badge">{t("chat.publicRoom")}</span>
+          <span className="text-warn">{t("chat.publicRoom")}</span>
         ) : null}
       </div>
     </>
   );
 }
 
+/** The chat's status line: one row that scrolls sideways on a phone. */
+const STATUS_BAR =
+  "chat-statusbar flex flex-wrap gap-x-[0.9rem] gap-y-[0.4rem] text-caption text-muted narrow:flex-nowrap narrow:overflow-x-auto narrow:whitespace-nowrap narrow:[scrollbar-width:none]";
+
 function RoomSwitcher({ rooms, current, unread }: { rooms: RoomSummary[]; current: string | null; unread: (id: string) => number }) {
   const t = useT();
   if (rooms.length === 0) return null;
   return (
-    <nav className="room-switcher" aria-label={t("chat.rooms")}>
+    <nav className="flex gap-[0.4rem] overflow-x-auto" aria-label={t("chat.rooms")}>
+      {/* The room links are navigation: 44 px tall like every other (WCAG 2.5.5; issue 32 measured 28 px). */}
       {rooms.map((r) => (
         <Link
           key={r.id}
           to={`/chat?room=${encodeURIComponent(r.id)}`}
-          className={`room-chip${r.id === current ? " room-current" : ""}`}
+          className={`room-chip inline-flex min-h-touch items-center gap-1 rounded-full border border-line px-[0.7rem] py-[0.3rem] text-sm whitespace-nowrap no-underline ${r.id === current ? "bg-primary text-primary-fg" : ""}`}
           aria-current={r.id === current ? "page" : undefined}
         >
           {r.encrypted ? <Lock aria-hidden="true" size={14} /> : <Radio aria-hidden="true" size={14} />} {roomLabel(r.name, r.kind, t)}
           {r.request?.direction === "incoming" ? <span className="room-request"> · {t("req.badge")}</span> : null}
           {r.id !== current && unread(r.id) > 0 ? (
-            <span className="room-unread">
+            <span className="room-unread ms-[0.35rem] rounded-full bg-danger px-[0.4rem] text-[0.7rem] text-white">
               {badgeText(unread(r.id))}
               <span className="sr-only">{t("shell.unread")}</span>
             </span>
@@ -788,9 +795,9 @@ function CookieNotice() {
   }, []);
   if (hidden) return null;
   return (
-    <div className="cookie-notice" role="region" aria-label={t("chat.cookieNotice")}>
+    <div className="rounded-xl border border-line bg-card p-3" role="region" aria-label={t("chat.cookieNotice")}>
       <p>{t("chat.cookieBody")}</p>
-      <Form method="post" action="/consent" reloadDocument className="row">
+      <Form method="post" action="/consent" reloadDocument className="flex flex-wrap items-center gap-2">
         <input type="hidden" name="redirectTo" value="/chat" />
         <button
           type="submit"

@@ -47,7 +47,7 @@ export function DisappearingControl({ roomId, team = false }: { roomId: string; 
   return (
     <section aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{t("dis.title")}</h3>
-      <p className="muted small">{t("dis.hint")}</p>
+      <p className="text-muted text-sm">{t("dis.hint")}</p>
       {timer && team ? (
         // A team room keeps its organisation's message retention, set on the team page (docs/decisions/067-enterprise-teams.md).
         <p>
@@ -55,7 +55,7 @@ export function DisappearingControl({ roomId, team = false }: { roomId: string; 
         </p>
       ) : timer ? (
         <form
-          className="row"
+          className="flex flex-wrap items-center gap-2"
           onSubmit={(e) => {
             e.preventDefault();
             const chosen = new FormData(e.currentTarget).get("timer");

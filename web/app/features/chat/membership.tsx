@@ -24,7 +24,7 @@ export function Invitations({ invitations }: { invitations: InvitationInfo[] }) 
       <h2 id="invitations-title">{t("mem.invitations")}</h2>
       <ul aria-label={t("mem.groupInvitations")}>
         {invitations.map((i) => (
-          <li key={i.roomId} className="row">
+          <li key={i.roomId} className="flex flex-wrap items-center gap-2">
             <span>
               {i.invitedByName ? t("mem.invitedBy", { name: i.invitedByName }) : t("mem.invited")} <strong>{i.name}</strong>
             </span>
@@ -60,7 +60,7 @@ export function MessageRequests({ rooms, current }: { rooms: RoomSummary[]; curr
       <h2 id="requests-title">{t("req.title")}</h2>
       <ul aria-label={t("req.list")}>
         {waiting.map((r) => (
-          <li key={r.id} className="row">
+          <li key={r.id} className="flex flex-wrap items-center gap-2">
             <span>{t("req.from", { name: r.name })}</span>
             <Link to={`/chat?room=${encodeURIComponent(r.id)}`} aria-label={t("req.readLabel", { name: r.name })}>
               {t("req.read")}
@@ -105,14 +105,14 @@ function RequestBar({ room }: { room: RoomSummary }) {
   const t = useT();
   if (room.request?.direction === "outgoing")
     return (
-      <p className="chat-note" role="status">
+      <p className="text-muted" role="status">
         {t("req.outgoingNote", { name: room.name, count: DIRECT_REQUEST_LIMITS.firstMessages })}
       </p>
     );
   return (
     <section className="card" aria-label={t("req.barLabel", { name: room.name })}>
       <p>{t("req.incomingNote", { name: room.name })}</p>
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         <RequestAnswers room={room} />
         {room.peerId ? <ReportForm roomId={room.id} userId={room.peerId} name={room.name} /> : null}
       </div>
@@ -127,13 +127,13 @@ export function MembershipActions({ room, blocked }: { room: RoomSummary; blocke
   // A team room is joined and left with the team (docs/decisions/067-enterprise-teams.md).
   if (room.team)
     return (
-      <p className="membership-actions">
+      <p className="flex flex-wrap items-start gap-2">
         <Link to="/team">{t("mem.teamPage")}</Link>
       </p>
     );
   if (room.kind === "group")
     return (
-      <Form method="post" action="/chat" className="membership-actions">
+      <Form method="post" action="/chat" className="flex flex-wrap items-start gap-2">
         <Intent intent="leave" roomId={room.id} />
         <button type="submit" className="btn btn-ghost" aria-label={t("mem.leaveLabel", { name: room.name })}>
           {t("mem.leave")}
@@ -143,7 +143,7 @@ export function MembershipActions({ room, blocked }: { room: RoomSummary; blocke
   if (room.kind !== "dm" || !room.peerId) return null;
   const isBlocked = blocked.some((b) => b.userId === room.peerId);
   return (
-    <div className="membership-actions">
+    <div className="flex flex-wrap items-start gap-2">
       {room.request ? <RequestBar room={room} /> : null}
       <Form method="post" action="/chat">
         <Intent intent={isBlocked ? "unblock" : "block"} roomId={room.id} userId={room.peerId} />
@@ -174,7 +174,7 @@ export function ReportForm({ roomId, userId, name }: { roomId: string; userId: s
   const t = useT();
   const id = `report-${userId}`;
   return (
-    <details className="report">
+    <details className="open:basis-full [&>summary]:list-none">
       <summary className="btn btn-ghost" aria-label={t("report.openLabel", { name })}>
         {t("report.open")}
       </summary>
@@ -193,7 +193,7 @@ export function ReportForm({ roomId, userId, name }: { roomId: string; userId: s
         </select>
         <label htmlFor={`${id}-details`}>{t("report.details")}</label>
         <textarea id={`${id}-details`} name="details" rows={2} maxLength={500} />
-        <p className="muted">{t("report.note")}</p>
+        <p className="text-muted">{t("report.note")}</p>
         <button type="submit" className="btn btn-primary">
           {t("report.send")}
         </button>

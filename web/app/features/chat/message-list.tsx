@@ -23,10 +23,22 @@ export function StatusIcon({ status }: { status: MessageStatus }) {
   const s = STATUS[status];
   const t = useT();
   return (
-    <span className={`msg-status msg-status-${status}`} role="img" aria-label={t(s.label)} title={t(s.label)}>
+    <span
+      className={`msg-status msg-status-${status} ${status === "read" ? "font-bold text-read" : ""}`}
+      role="img"
+      aria-label={t(s.label)}
+      title={t(s.label)}
+    >
       {s.icon}
     </span>
   );
+}
+
+/** A bubble's tint, one at a time: an SOS over an AI answer over one's own message over someone else's. */
+function bubbleTint(m: StoredMessage): string {
+  if (m.type === "emergency") return "msg-emergency border-2 border-danger bg-sos-tint";
+  if (m.isAI) return "bg-bubble-ai";
+  return m.mine ? "bg-bubble-mine" : "bg-bubble";
 }
 
 export function MessageList({
@@ -57,13 +69,13 @@ export function MessageList({
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: "end" });
   }, [messages.length]);
-  if (loaded && messages.length === 0) return <p className="chat-empty">{t("msg.empty")}</p>;
+  if (loaded && messages.length === 0) return <p className="text-muted">{t("msg.empty")}</p>;
   return (
-    <ol className="msg-list" aria-label={t("msg.list")} aria-live="polite">
+    <ol className="m-0 grid list-none gap-2 p-0" aria-label={t("msg.list")} aria-live="polite">
       {messages.map((m) => (
         <li
           key={m.id}
-          className={`msg ${m.mine ? "msg-mine" : "msg-theirs"}${m.type === "emergency" ? " msg-emergency" : ""}${m.isAI ? " msg-ai" : ""}`}
+          className={`msg grid max-w-[80%] gap-[0.15rem] rounded-xl px-[0.7rem] py-2 ${m.mine ? "msg-mine justify-self-end" : "msg-theirs justify-self-start"} ${m.isAI ? "msg-ai" : ""} ${bubbleTint(m)}`}
           data-status={m.status}
         >
           {selected ? (
@@ -72,7 +84,7 @@ export function MessageList({
             </label>
           ) : null}
           {!m.mine ? (
-            <span className="msg-sender">
+            <span className="msg-sender text-xs font-semibold text-meta">
               {m.isAI ? (
                 <>
                   <Bot size={14} /> {t("msg.lia")}
@@ -86,21 +98,21 @@ export function MessageList({
               )}
             </span>
           ) : null}
-          {m.type === "emergency" ? <strong className="msg-sos">{t("msg.emergency")}</strong> : null}
+          {m.type === "emergency" ? <strong className="text-danger">{t("msg.emergency")}</strong> : null}
           {ownLine(m.meta) ? (
-            <p className="msg-text">{ownLine(m.meta)}</p>
+            <p className="m-0 whitespace-pre-wrap wrap-anywhere">{ownLine(m.meta)}</p>
           ) : parseFileMessage(m.text) ? (
             <FileBubble file={parseFileMessage(m.text) as FileMessage} />
           ) : (
             // dir="auto": each message reads in its own direction, so '@ai …' stays '@ai' on an Arabic screen (issue 32).
-            <p className="msg-text" dir="auto">
+            <p className="m-0 whitespace-pre-wrap wrap-anywhere" dir="auto">
               {m.text ?? (m.pending ? t("msg.waitingKey") : t("msg.otherDevice"))}
             </p>
           )}
           {typeof m.meta?.location === "object" && m.meta.location ? (
             <LocationLink location={m.meta.location as { latitude: number; longitude: number }} />
           ) : null}
-          <span className="msg-foot">
+          <span className="msg-foot flex justify-end gap-2 text-xs text-meta">
             <time dateTime={new Date(m.timestamp).toISOString()}>{time(m.timestamp)}</time>
             {!m.local && m.meshRoute.length > 0 ? (
               <span className="msg-hops" title={routeNames(m.meshRoute)}>
@@ -111,18 +123,18 @@ export function MessageList({
             {m.mine && m.status ? <StatusIcon status={m.status} /> : null}
           </span>
           {m.type === "emergency" && !m.mine && onHelp ? (
-            <button type="button" className="btn btn-danger sos-help" onClick={() => onHelp(m)}>
+            <button type="button" className="btn btn-danger justify-self-start" onClick={() => onHelp(m)}>
               {t("sos.comingToHelp")}
             </button>
           ) : null}
           {m.error ? (
-            <span className="msg-error" role="alert">
+            <span className="text-xs text-danger" role="alert">
               {t.error(m.error)}
             </span>
           ) : null}
         </li>
       ))}
-      <li ref={end} aria-hidden="true" className="msg-end" />
+      <li ref={end} aria-hidden="true" className="h-px" />
     </ol>
   );
 }
@@ -133,7 +145,7 @@ function LocationLink({ location }: { location: { latitude: number; longitude: n
   if (typeof latitude !== "number" || typeof longitude !== "number") return null;
   return (
     <a
-      className="msg-location"
+      className="msg-location font-semibold text-link-on-tint"
       href={`https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=16/${latitude}/${longitude}`}
       target="_blank"
       rel="noreferrer"

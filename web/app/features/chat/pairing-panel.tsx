@@ -94,7 +94,7 @@ export function PairingPanel({ node, onClose }: { node: MeshNode; onClose: () =>
     <section className="card pairing" role="dialog" aria-labelledby="pair-title">
       <h2 id="pair-title">{t("pair.title")}</h2>
       <p>{t("pair.intro")}</p>
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         <button type="button" className="btn btn-primary" onClick={() => void showOffer()} disabled={!phones || step.kind === "working"}>
           {t("pair.show")}
         </button>
@@ -126,26 +126,29 @@ export function PairingPanel({ node, onClose }: { node: MeshNode; onClose: () =>
           {t("pair.paste")}
           <textarea value={pasted} onChange={(e) => setPasted(e.target.value)} rows={3} />
         </label>
-        <div className="row">
+        <div className="flex flex-wrap items-center gap-2">
           <button type="submit" className="btn btn-primary" disabled={!phones || !pasted.trim()}>
             {t("pair.use")}
           </button>
           {canScan ? <ScanButton onCode={(code) => void takeCode(code)} /> : null}
         </div>
       </form>
-      {canScan ? null : <p className="honest-note">{t("pair.noScanner")}</p>}
+      {canScan ? null : <p className="text-sm text-muted">{t("pair.noScanner")}</p>}
       {error ? <p role="alert">{error}</p> : null}
       {phones ? (
         <p>
           {t("pair.myKey")} <KeyPrint signingKey={phones.me.signingKey} />
         </p>
       ) : null}
-      <p className="honest-note">{t("pair.trust")}</p>
+      <p className="text-sm text-muted">{t("pair.trust")}</p>
       <h3>{t("pair.paired")}</h3>
       {links.length === 0 ? (
         <p>{t("pair.none")}</p>
       ) : (
-        <ul className="people" aria-label={t("pair.paired")}>
+        <ul
+          className="grid list-none gap-[0.4rem] p-0 [&_li]:flex [&_li]:items-center [&_li]:justify-between [&_li]:gap-2"
+          aria-label={t("pair.paired")}
+        >
           {links.map((l) => (
             <li key={l.person.deviceId}>
               <span>{l.person.nickname}</span> <small>{l.open ? t("pair.connected") : t("pair.notConnected")}</small>{" "}
@@ -185,7 +188,10 @@ export function PairingPanel({ node, onClose }: { node: MeshNode; onClose: () =>
         </form>
       ) : null}
       {phones && phones.privateMessages.length > 0 ? (
-        <ul className="people" aria-label={t("pair.privateList")}>
+        <ul
+          className="grid list-none gap-[0.4rem] p-0 [&_li]:flex [&_li]:items-center [&_li]:justify-between [&_li]:gap-2"
+          aria-label={t("pair.privateList")}
+        >
           {phones.privateMessages.map((m) => (
             <li key={m.id}>
               <span>
@@ -196,7 +202,7 @@ export function PairingPanel({ node, onClose }: { node: MeshNode; onClose: () =>
           ))}
         </ul>
       ) : null}
-      <p className="honest-note">{t("pair.honest")}</p>
+      <p className="text-sm text-muted">{t("pair.honest")}</p>
     </section>
   );
 }

@@ -31,7 +31,7 @@ export function PeoplePanel({
         </p>
       ) : null}
       {peers.length === 0 ? <p>{t("panel.nobody")}</p> : null}
-      <ul className="people">
+      <ul className="grid list-none gap-[0.4rem] p-0 [&_li]:flex [&_li]:items-center [&_li]:justify-between [&_li]:gap-2">
         {peers.map((p) => (
           <li key={p.userId}>
             <span>
@@ -80,7 +80,10 @@ export function GroupInfo({
       </p>
       {error ? <p role="status">{t.error(error)}</p> : null}
       {members ? (
-        <ul className="people" aria-label={t("panel.membersList")}>
+        <ul
+          className="grid list-none gap-[0.4rem] p-0 [&_li]:flex [&_li]:items-center [&_li]:justify-between [&_li]:gap-2"
+          aria-label={t("panel.membersList")}
+        >
           {members.map((m) => (
             <li key={m.userId}>
               <span>
@@ -125,12 +128,12 @@ function SafetyNumber({ peerId }: { peerId: string | null }) {
       <h3>{t("safety.one")}</h3>
       {digits ? (
         <>
-          <p className="safety-number">
+          <p className="[&_code]:wrap-anywhere [&_code]:[word-spacing:0.2em]">
             <code>{digits}</code>
           </p>
           <p>{t("safety.compareHow")}</p>
           <VerifyToggle state={state} onChange={(on) => void setVerified(on)} />
-          {noOneTimePrekey ? <p className="muted small">{t("safety.noOneTimePrekey")}</p> : null}
+          {noOneTimePrekey ? <p className="text-muted text-sm">{t("safety.noOneTimePrekey")}</p> : null}
         </>
       ) : (
         <p>{failed ? t("safety.unavailable") : t("safety.computing")}</p>
@@ -190,7 +193,7 @@ export function NewGroupPanel({
         <p>{t("panel.nobodyGroup")}</p>
       )}
       {error ? <p role="alert">{t.error(error)}</p> : null}
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         <button type="submit" className="btn btn-primary" disabled={!name.trim()}>
           {t("panel.createGroup")}
         </button>

@@ -30,10 +30,12 @@ export function FileBubble({ file }: { file: FileMessage }) {
   }
 
   return (
-    <div className="file-bubble">
-      {file.thumbnail ? <img className="file-thumb" src={file.thumbnail} alt={t("files.preview", { name: file.name })} /> : null}
-      <p className="file-name">
-        {voice ? t("files.voice") : file.name} <span className="file-size">{formatFileSize(file.size)}</span>
+    <div className="grid gap-1">
+      {file.thumbnail ? (
+        <img className="max-h-24 max-w-24 rounded-sm" src={file.thumbnail} alt={t("files.preview", { name: file.name })} />
+      ) : null}
+      <p className="m-0 wrap-anywhere">
+        {voice ? t("files.voice") : file.name} <span className="text-[0.85em] opacity-75">{formatFileSize(file.size)}</span>
       </p>
       {file.transcript ? <p className="file-transcript">{file.transcript}</p> : null}
       {audio ? (

@@ -78,7 +78,7 @@ export function FileSharingScreen({ user, files, rooms }: Props) {
   }
 
   return (
-    <div className="stack">
+    <div className="grid gap-[0.6rem]">
       <section className="card">
         <h1>{t("files.title")}</h1>
         <p>{t("files.body")}</p>
@@ -87,7 +87,7 @@ export function FileSharingScreen({ user, files, rooms }: Props) {
             {t("files.joinFirst")} <Link to="/chat">{t("files.openChatLower")}</Link>.
           </p>
         ) : (
-          <form className="stack" onSubmit={(e) => e.preventDefault()}>
+          <form className="grid gap-[0.6rem]" onSubmit={(e) => e.preventDefault()}>
             <label>
               {t("files.sendTo")}{" "}
               <select value={roomId} onChange={(e) => setRoomId(e.target.value)}>
@@ -99,7 +99,7 @@ export function FileSharingScreen({ user, files, rooms }: Props) {
               </select>
             </label>
             <label
-              className={`drop-zone${dragging ? " dragging" : ""}`}
+              className={`drop-zone rounded-md border-2 border-dashed border-current px-4 py-6 text-center ${dragging ? "bg-[rgba(34,197,94,0.12)]" : ""}`}
               onDragOver={(e) => {
                 e.preventDefault();
                 setDragging(true);

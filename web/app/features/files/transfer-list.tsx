@@ -15,7 +15,10 @@ export function TransferList({ title }: { title?: string }) {
   const t = useT();
   if (transfers.length === 0) return null;
   return (
-    <section className="transfers" aria-label={title ?? t("files.activeTransfers")}>
+    <section
+      className="[&_li]:grid [&_li]:gap-[0.15rem] [&_li]:text-sm [&_li]:wrap-anywhere [&_progress]:w-full [&_ul]:m-0 [&_ul]:list-none [&_ul]:px-2 [&_ul]:py-0"
+      aria-label={title ?? t("files.activeTransfers")}
+    >
       {title ? <h2>{title}</h2> : null}
       <ul>
         {transfers.map((x) => (

@@ -39,7 +39,7 @@ export function VoiceNote({
 
   const privateNote =
     roomId && isPrivateRoomId(roomId) ? (
-      <p role="status" className="muted">
+      <p role="status" className="text-muted">
         {t("files.noTranscript")}
       </p>
     ) : null;

@@ -35,7 +35,7 @@ export function InlineError({ error }: { error?: FormError }) {
   const t = useT();
   if (!error) return null;
   return (
-    <p role="alert" className="error">
+    <p role="alert" className="error text-danger">
       {t.error(error.title)}
       {error.description ? ` - ${t.error(error.description)}` : ""}
     </p>

@@ -31,7 +31,7 @@ function PushSection() {
   return (
     <>
       <noscript>
-        <p className="muted">{t("set.needsJs")}</p>
+        <p className="text-muted">{t("set.needsJs")}</p>
       </noscript>
       <LazyPush />
     </>

@@ -39,7 +39,7 @@ export function VerificationFlow({
   const t = useT();
   if (user?.authMode === "verified") {
     return (
-      <section className="card narrow" aria-labelledby="flow-title">
+      <section className="card mx-auto max-w-[640px]" aria-labelledby="flow-title">
         <h1 id="flow-title">{t("join.verified")}</h1>
         <p>
           {t("join.verifiedBefore")} <strong>{user.phone}</strong> {t("join.verifiedAfter")}
@@ -51,22 +51,22 @@ export function VerificationFlow({
     );
   }
   return (
-    <section className="card narrow" aria-labelledby="flow-title">
+    <section className="card mx-auto max-w-[640px]" aria-labelledby="flow-title">
       <h1 id="flow-title">{title}</h1>
       {step === "choose" ? (
         <>
           <p>{intro}</p>
-          <div className="choice-grid">
-            <div className="card tile">
+          <div className="grid grid-cols-[repeat(auto-fit,minmax(220px,1fr))] gap-3">
+            <div className="card grid gap-1">
               <h2>{t("join.getVerified")}</h2>
-              <p className="small">{t("join.getVerifiedBody")}</p>
+              <p className="text-sm">{t("join.getVerifiedBody")}</p>
               <Link to={`${path}?step=verify-phone`} className="btn btn-primary">
                 {t("join.getVerified")}
               </Link>
             </div>
-            <div className="card tile">
+            <div className="card grid gap-1">
               <h2>{t("join.anonymous")}</h2>
-              <p className="small">{t("join.anonymousBody")}</p>
+              <p className="text-sm">{t("join.anonymousBody")}</p>
               <Form method="post">
                 <input type="hidden" name="intent" value="anonymous" />
                 <button type="submit" className="btn btn-ghost">

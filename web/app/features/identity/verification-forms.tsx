@@ -15,8 +15,8 @@ export function Progress({ step, total }: { step: number; total: number }) {
   const percent = Math.round(((step + 1) / total) * 100);
   const shown = new Intl.NumberFormat(t.tag, { style: "percent" }).format(percent / 100);
   return (
-    <div className="progress-block">
-      <p className="muted small">{t("progress.step", { step: step + 1, total, percent: shown })}</p>
+    <div className="progress-block [&_progress]:w-full [&_progress]:accent-primary">
+      <p className="text-muted text-sm">{t("progress.step", { step: step + 1, total, percent: shown })}</p>
       <progress max={100} value={percent} aria-label={t("progress.label", { percent: shown })} />
     </div>
   );
@@ -66,7 +66,7 @@ export function PhoneForm({
           aria-describedby="phone-hint"
         />
       </label>
-      <p id="phone-hint" className="muted small">
+      <p id="phone-hint" className="text-muted text-sm">
         {t("verify.phoneHint")}
       </p>
       {nickname !== undefined ? (
@@ -83,10 +83,10 @@ export function PhoneForm({
       ) : null}
       <fieldset className="channel">
         <legend>{t("verify.sendBy")}</legend>
-        <label className="inline">
+        <label className="inline-flex items-center gap-[0.35rem] font-normal">
           <input type="radio" name="channel" value="whatsapp" defaultChecked /> WhatsApp
         </label>
-        <label className="inline">
+        <label className="inline-flex items-center gap-[0.35rem] font-normal">
           <input type="radio" name="channel" value="sms" /> SMS
         </label>
       </fieldset>
@@ -135,7 +135,7 @@ export function CodeForm({
   const left = useCountdown(resendInSeconds);
   const verifying = navigation.state !== "idle" && navigation.formData?.get("intent") === "verify";
   return (
-    <div className="stack">
+    <div className="grid gap-[0.6rem]">
       <p>
         {t("verify.sent", { digits: VERIFICATION.codeLength, channel: CHANNEL_LABEL[verification.channel], phone: verification.phone })}
       </p>
@@ -153,21 +153,21 @@ export function CodeForm({
             value={code}
             onChange={(e) => setCode(cleanCode(e.target.value))}
             aria-invalid={error?.field === "code" || undefined}
-            className="code-input"
+            className="max-w-48 text-[1.4rem] [letter-spacing:0.4rem]"
           />
         </label>
-        {code.length > 0 && code.length < VERIFICATION.codeLength ? <p className="muted small">{IDENTITY_TEXT.codeFormat}</p> : null}
+        {code.length > 0 && code.length < VERIFICATION.codeLength ? <p className="text-muted text-sm">{IDENTITY_TEXT.codeFormat}</p> : null}
         <InlineError error={error} />
         <button type="submit" className="btn btn-primary" disabled={hydrated && (code.length !== VERIFICATION.codeLength || verifying)}>
           {verifying ? t("verify.verifying") : t("verify.verify")}
         </button>
       </Form>
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         <Link to={changeHref} className="btn btn-ghost">
           {t("verify.change")}
         </Link>
         {left > 0 ? (
-          <p className="muted small" aria-live="polite">
+          <p className="text-muted text-sm" aria-live="polite">
             {t("verify.resendIn", { seconds: left })}
           </p>
         ) : (

@@ -22,7 +22,7 @@ export function CopyLinkButton({ url }: { url: string }) {
       >
         {t("qr.copy")}
       </button>
-      <span role="status" className="small">
+      <span role="status" className="text-sm">
         {copied === "yes" ? t("qr.copied") : copied === "no" ? t("qr.copyFailed") : ""}
       </span>
     </>

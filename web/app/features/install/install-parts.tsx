@@ -55,7 +55,7 @@ export function InstallButton() {
 export function InstallSteps() {
   const t = useT();
   return (
-    <div className="grid3">
+    <div className="mb-3 grid grid-cols-[repeat(auto-fill,minmax(220px,1fr))] gap-3">
       <section className="card" aria-labelledby="steps-ios">
         <h2 id="steps-ios">{t("install.ios")}</h2>
         <ol>
@@ -92,17 +92,19 @@ export function NoSmartphone({ ussdCode, whatsappNumber }: { ussdCode: string | 
           {t("install.waBefore")} <strong>{whatsappNumber}</strong> {t("install.waAfter")}
         </p>
       ) : null}
-      {!ussdCode && !whatsappNumber ? <p className="muted">{t("install.notConnected")}</p> : null}
+      {!ussdCode && !whatsappNumber ? <p className="text-muted">{t("install.notConnected")}</p> : null}
       <Link to="/whatsapp-demo">{t("install.waHow")}</Link>
     </section>
   );
 }
+
+const QR_CLASS = "mx-auto my-2 w-[min(240px,70vw)] max-w-full bg-white [&_svg]:block [&_svg]:h-auto [&_svg]:w-full";
 
 export function QrCode({ svg, url }: { svg: string; url: string }) {
   const t = useT();
   return (
     // The SVG is drawn by our own Worker from our own install link (workers/install).
     // biome-ignore lint/security/noDangerouslySetInnerHtml: server-generated QR markup, no user input
-    <div className="qr" role="img" aria-label={t("install.qr", { url })} dangerouslySetInnerHTML={{ __html: svg }} />
+    <div className={QR_CLASS} role="img" aria-label={t("install.qr", { url })} dangerouslySetInnerHTML={{ __html: svg }} />
   );
 }

@@ -109,10 +109,13 @@ export function PromoNotifications({ phone }: { phone: string }) {
     setCurrent(null);
   };
   return (
-    <aside className={`card promo promo-${current.urgency}`} aria-label={title}>
+    <aside
+      className={`card fixed start-4 bottom-20 z-30 max-w-[360px] [box-shadow:0_8px_24px_#0003] ${current.urgency === "high" ? "border-primary" : ""}`}
+      aria-label={title}
+    >
       <strong>{title}</strong>
       <p>{t(current.message)}</p>
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         <button type="button" className="btn btn-primary" onClick={act}>
           {t(current.action)}
         </button>

@@ -22,7 +22,7 @@ export function PushToggle() {
     <div className="push-toggle">
       <p aria-live="polite">{text[state]}</p>
       {error ? (
-        <p className="error" role="alert">
+        <p className="text-danger" role="alert">
           {t.error(error)}
         </p>
       ) : null}

@@ -106,7 +106,7 @@ export function DeviceOffline({ me }: { me: Me | null }) {
           ))}
         </ul>
       )}
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         <button type="button" className="btn" onClick={() => void refresh()}>
           {t("cache.refresh")}
         </button>

@@ -13,7 +13,7 @@ export function AppLockSettings({ userId }: { userId: string }) {
   const [message, setMessage] = useState<string | null>(null);
   const t = useT();
   useEffect(() => setConfig(readConfig(userId)), [userId]);
-  if (config === undefined) return <p className="muted small">{t("sec.lockNeedsJs")}</p>;
+  if (config === undefined) return <p className="text-muted text-sm">{t("sec.lockNeedsJs")}</p>;
   return (
     <section aria-labelledby="app-lock-settings-title">
       <h2 id="app-lock-settings-title">
@@ -21,7 +21,7 @@ export function AppLockSettings({ userId }: { userId: string }) {
       </h2>
       <p>{t("sec.lockBody")}</p>
       {message ? (
-        <p role="status" className="success">
+        <p role="status" className="text-ok">
           {message}
         </p>
       ) : null}

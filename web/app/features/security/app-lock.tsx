@@ -100,7 +100,7 @@ export function AppLockGate({ userId, children }: { userId: string | null; child
     setError(null);
   };
   return (
-    <section className="card narrow" role="dialog" aria-modal="true" aria-labelledby="app-lock-title">
+    <section className="card mx-auto max-w-[640px]" role="dialog" aria-modal="true" aria-labelledby="app-lock-title">
       <h1 id="app-lock-title">{t("sec.lockedTitle")}</h1>
       {config?.pin ? (
         <form
@@ -119,7 +119,7 @@ export function AppLockGate({ userId, children }: { userId: string | null; child
         </form>
       ) : null}
       {error ? (
-        <p role="alert" className="error">
+        <p role="alert" className="text-danger">
           {error}
         </p>
       ) : null}

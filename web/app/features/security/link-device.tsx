@@ -53,14 +53,14 @@ export function LinkDevices({ userId }: { userId: string }) {
       <h2 id="link-devices-title">{t("link.title")}</h2>
       <p>{t("link.body")}</p>
       {failed ? <p role="alert">{t("link.err.failed")}</p> : null}
-      {role === null && !failed ? <p className="muted small">{t("link.loading")}</p> : null}
+      {role === null && !failed ? <p className="text-muted text-sm">{t("link.loading")}</p> : null}
       {justLinked ? (
-        <p role="status" className="success">
+        <p role="status" className="text-ok">
           {t("link.thisDone")}
         </p>
       ) : null}
       {role === "holds-key" ? <LinkNewDevice userId={userId} /> : null}
-      {role === "linked" ? <p className="muted small">{t("link.linked")}</p> : null}
+      {role === "linked" ? <p className="text-muted text-sm">{t("link.linked")}</p> : null}
       {role === "not-linked" ? (
         <LinkThisDevice
           userId={userId}
@@ -146,7 +146,7 @@ function LinkNewDevice({ userId }: { userId: string }) {
     <div className="link-device">
       {error ? <p role="alert">{t(error)}</p> : null}
       {state.step === "done" ? (
-        <p role="status" className="success">
+        <p role="status" className="text-ok">
           {t("link.done")}
         </p>
       ) : null}
@@ -159,10 +159,16 @@ function LinkNewDevice({ userId }: { userId: string }) {
         <div role="region" aria-label={t("link.codeLabel")}>
           <p>{t("link.howTo")}</p>
           <p>
-            <code className="secret link-code">{state.started.code}</code>
+            <code className="secret link-code wrap-anywhere">{state.started.code}</code>
           </p>
-          {state.qr ? <img className="qr" src={`data:image/svg+xml,${encodeURIComponent(state.qr)}`} alt={t("link.qrAlt")} /> : null}
-          <p role="status" className="muted small">
+          {state.qr ? (
+            <img
+              className="mx-auto my-2 w-[min(240px,70vw)] max-w-full bg-white [&_svg]:block [&_svg]:h-auto [&_svg]:w-full"
+              src={`data:image/svg+xml,${encodeURIComponent(state.qr)}`}
+              alt={t("link.qrAlt")}
+            />
+          ) : null}
+          <p role="status" className="text-muted text-sm">
             {t("link.waiting")}
           </p>
           <button type="button" className="btn btn-ghost" onClick={() => cancel(state.started.id)}>
@@ -174,9 +180,9 @@ function LinkNewDevice({ userId }: { userId: string }) {
         <div role="group" aria-label={t("link.confirmTitle")}>
           <p>{t("link.confirmAsk")}</p>
           <p>
-            <code className="secret">{state.digits}</code>
+            <code className="secret wrap-anywhere">{state.digits}</code>
           </p>
-          <div className="row">
+          <div className="flex flex-wrap items-center gap-2">
             <button type="button" className="btn btn-primary" disabled={busy} onClick={() => confirm(state.started, state.request)}>
               {t("link.confirm")}
             </button>
@@ -227,7 +233,7 @@ function LinkThisDevice({ userId, onLinked }: { userId: string; onLinked: () => 
       {error ? <p role="alert">{t(error)}</p> : null}
       {pending ? (
         <p role="status">
-          {t("link.compare")} <code className="secret">{pending.fingerprint}</code>
+          {t("link.compare")} <code className="secret wrap-anywhere">{pending.fingerprint}</code>
         </p>
       ) : (
         <form className="form" onSubmit={submit}>

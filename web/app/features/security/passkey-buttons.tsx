@@ -29,8 +29,8 @@ export function AddPasskey({ onAdded }: { onAdded: () => void }) {
   const [name, setName] = useState(() => t("sec.passkeyDefaultName"));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  if (supported === null) return <p className="muted small">{t("sec.addNeedsJs")}</p>;
-  if (!supported) return <p className="muted small">{t("sec.cannotMake")}</p>;
+  if (supported === null) return <p className="text-muted text-sm">{t("sec.addNeedsJs")}</p>;
+  if (!supported) return <p className="text-muted text-sm">{t("sec.cannotMake")}</p>;
   return (
     <form
       className="form"
@@ -55,7 +55,7 @@ export function AddPasskey({ onAdded }: { onAdded: () => void }) {
         <input value={name} onChange={(e) => setName(e.target.value)} maxLength={40} required />
       </label>
       {error ? (
-        <p role="alert" className="error">
+        <p role="alert" className="text-danger">
           {error}
         </p>
       ) : null}
@@ -71,12 +71,12 @@ export function UsePasskey({ next }: { next: string }) {
   const t = useT();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  if (supported === null) return <p className="muted small">{t("sec.useNeedsJs")}</p>;
-  if (!supported) return <p className="muted small">{t("sec.cannotUse")}</p>;
+  if (supported === null) return <p className="text-muted text-sm">{t("sec.useNeedsJs")}</p>;
+  if (!supported) return <p className="text-muted text-sm">{t("sec.cannotUse")}</p>;
   return (
     <div>
       {error ? (
-        <p role="alert" className="error">
+        <p role="alert" className="text-danger">
           {error}
         </p>
       ) : null}

@@ -83,10 +83,10 @@ function ContactRow({ c }: { c: SafetyContact }) {
   const t = useT();
   const { digits, failed, state } = useSafetyNumber(c.peerId);
   return (
-    <li className="session-item">
+    <li className="flex items-center justify-between gap-2 border-t border-line py-[0.6rem]">
       <div>
         <strong>{c.name}</strong> {digits ? <SafetyStateLabel state={state} /> : null}
-        <div className="safety-number">
+        <div className="[&_code]:wrap-anywhere [&_code]:[word-spacing:0.2em]">
           <code>{digits ?? (failed ? t("safety.unavailable") : t("safety.computing"))}</code>
         </div>
       </div>
@@ -105,13 +105,13 @@ export function SafetyNumberList({ contacts }: { contacts: SafetyContact[] }) {
   return (
     <section className="card" aria-labelledby="safety-title">
       <h2 id="safety-title">{t("safety.title")}</h2>
-      <p className="muted small">{t("safety.intro")}</p>
+      <p className="text-muted text-sm">{t("safety.intro")}</p>
       {!hydrated ? (
         <p>{t("safety.needsJs")}</p>
       ) : contacts.length === 0 ? (
-        <p className="muted">{t("safety.none")}</p>
+        <p className="text-muted">{t("safety.none")}</p>
       ) : (
-        <ul className="session-list" aria-label={t("safety.title")}>
+        <ul className="m-0 mb-3 list-none p-0" aria-label={t("safety.title")}>
           {contacts.map((c) => (
             <ContactRow key={c.roomId} c={c} />
           ))}

@@ -63,17 +63,17 @@ export function EmergencyContacts({ contacts, bare = false }: Props) {
 
   const body = (
     <>
-      <p className="muted small">{t("contacts.intro")}</p>
+      <p className="text-muted text-sm">{t("contacts.intro")}</p>
       {loading ? (
-        <p className="muted">{offline ? t("chat.needsConnection") : t("contacts.loading")}</p>
+        <p className="text-muted">{offline ? t("chat.needsConnection") : t("contacts.loading")}</p>
       ) : list.length === 0 ? (
         <p>{t("contacts.none")}</p>
       ) : (
-        <ul className="contact-list">
+        <ul className="m-0 list-none p-0">
           {list.map((c) => (
-            <li key={c.id} className="row">
+            <li key={c.id} className="flex flex-wrap items-center justify-between gap-2 border-t border-line py-[0.4rem]">
               <span>
-                <strong>{c.name}</strong> <span className="muted">{c.phone}</span>
+                <strong>{c.name}</strong> <span className="text-muted">{c.phone}</span>
               </span>
               <form method="post" action="/emergency" onSubmit={submit}>
                 <input type="hidden" name="intent" value="contact-delete" />
@@ -91,7 +91,7 @@ export function EmergencyContacts({ contacts, bare = false }: Props) {
         <form ref={formRef} method="post" action="/emergency" onSubmit={submit} className="form">
           <input type="hidden" name="intent" value="contact-add" />
           <input type="hidden" name="redirectTo" value={back} />
-          <div className="pair">
+          <div className="grid grid-cols-[repeat(auto-fit,minmax(9rem,1fr))] gap-3 [&_input]:w-full [&_input]:min-w-0">
             <label>
               {t("contacts.name")}
               <input name="name" required maxLength={60} autoComplete="off" />
@@ -106,7 +106,7 @@ export function EmergencyContacts({ contacts, bare = false }: Props) {
           </button>
         </form>
       ) : (
-        <p className="muted small">{t("contacts.max", { max: MAX_EMERGENCY_CONTACTS })}</p>
+        <p className="text-muted text-sm">{t("contacts.max", { max: MAX_EMERGENCY_CONTACTS })}</p>
       )}
     </>
   );

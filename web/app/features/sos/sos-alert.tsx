@@ -120,11 +120,15 @@ export function SosAlert({ node, fromServer = null }: { node: MeshNode | null; f
   };
   const name = sos.senderName ?? t("chat.someone");
   return (
-    <section className="sos-banner" role="alert" aria-label={t("sos.bannerLabel")}>
+    <section
+      className="sticky top-0 z-40 m-2 rounded-xl border-2 border-danger bg-sos-tint px-3 py-2 [&_p]:mt-0 [&_p]:mb-[0.4rem] [&_p]:wrap-anywhere"
+      role="alert"
+      aria-label={t("sos.bannerLabel")}
+    >
       <p>
         <strong>{t("sos.bannerTitle", { name })}</strong> {sos.text}
       </p>
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         {sos.fromNode && node ? (
           <button
             type="button"

@@ -13,14 +13,14 @@ export function LiveFigures({ stats, label }: { stats: PublicStats; label: strin
   return (
     <section className="card" aria-label={label}>
       <h2>{label}</h2>
-      <ul className="list-plain grid2">
+      <ul className="m-0 grid list-none gap-[0.35rem] p-0 grid-cols-2 gap-3 phone:grid-cols-1">
         {figures.map((f) => (
           <li key={f.id} className="stat">
             {f.text}
           </li>
         ))}
       </ul>
-      <p className="small muted">{t("story.fig.note")}</p>
+      <p className="text-sm text-muted">{t("story.fig.note")}</p>
     </section>
   );
 }
