@@ -1,6 +1,7 @@
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
+import { routeWords } from "./scripts/route-words-plugin.ts";
 import { swPrecache } from "./scripts/sw-precache.ts";
 
 export default defineConfig({
@@ -13,6 +14,8 @@ export default defineConfig({
       persistState: process.env.LINKUP_STATE_DIR ? { path: process.env.LINKUP_STATE_DIR } : true,
     }),
     reactRouter(),
+    // Each page carries its own words (docs/decisions/078-each-page-carries-its-own-words.md).
+    routeWords(),
     swPrecache(),
   ],
   publicDir: "web/public",

@@ -1,6 +1,9 @@
-import { index, type RouteConfig, route } from "@react-router/dev/routes";
+import { index, layout, type RouteConfig, route } from "@react-router/dev/routes";
 
+// Every route sits in the route-words layout: a client-side navigation brings the next screen's words before it
+// renders (docs/decisions/078-each-page-carries-its-own-words.md). scripts/route-words.ts reads this list.
 export default [
+  layout("i18n/route-words-layout.tsx", [
   index("routes/home.tsx"),
   route("consent", "routes/consent.tsx"),
   route("dev/outbox", "routes/dev.outbox.tsx"),
@@ -53,4 +56,5 @@ export default [
   route("enhanced-chat", "routes/enhanced-chat.tsx"),
   route("file-sharing", "routes/file-sharing.tsx"),
   route("*", "routes/not-found.tsx"),
+  ]),
 ] satisfies RouteConfig;

@@ -1,0 +1,103 @@
+// Build step for per-route messages (docs/decisions/078-each-page-carries-its-own-words.md). The scan of
+// scripts/route-words.ts decides which keys each route carries; this plugin hands the result to the app:
+// - `virtual:linkup/route-words/server` (the pages' server build): every route's keys, so the server renders a
+//   page with the shared set and its own words, and names the two files the browser fetches to hydrate it;
+// - `virtual:linkup/route-words/client` (the browser): each route's path and the address of its words, one small
+//   JSON file per language and route under /assets/words-<version>/, emitted into the client build (served as a
+//   static asset, cached for a year, kept by the offline worker once used).
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import type { Plugin } from "vite";
+import { CATALOGS } from "../core/i18n/catalogs";
+import { en } from "../core/i18n/en";
+import { isServerOnlyKey, LANGUAGE_TAGS, UI_LANGUAGES } from "../core/i18n/languages";
+import { type RouteWords, routeName, scanRouteWords } from "./route-words";
+
+const SERVER_ID = "virtual:linkup/route-words/server";
+const CLIENT_ID = "virtual:linkup/route-words/client";
+
+interface Built {
+  words: RouteWords;
+  version: string;
+  /** "<tag>/<route name>.json" → its JSON text. */
+  files: Map<string, string>;
+}
+
+export function buildRouteWords(appDir: string): Built {
+  const words = scanRouteWords(
+    appDir,
+    Object.keys(en).filter((k) => !isServerOnlyKey(k)),
+  );
+  const files = new Map<string, string>();
+  for (const language of UI_LANGUAGES) {
+    const catalog = CATALOGS[language] as Record<string, unknown>;
+    files.set(`${LANGUAGE_TAGS[language]}/_shared.json`, JSON.stringify(Object.fromEntries(words.shared.map((k) => [k, catalog[k]]))));
+    for (const r of words.routes) {
+      if (!r.keys.length) continue;
+      files.set(`${LANGUAGE_TAGS[language]}/${routeName(r.file)}.json`, JSON.stringify(Object.fromEntries(r.keys.map((k) => [k, catalog[k]]))));
+    }
+  }
+  const hash = createHash("sha256");
+  for (const [name, text] of files) hash.update(name).update(text);
+  hash.update(JSON.stringify(words));
+  return { words, version: hash.digest("hex").slice(0, 10), files };
+}
+
+function serverModule({ words, version }: Built): string {
+  // Keys once, routes as indexes into them: the pages' server build stays small.
+  const keys = [...new Set([...words.shared, ...words.routes.flatMap((r) => [...r.keys, ...r.title])])];
+  const index = new Map(keys.map((k, i) => [k, i]));
+  const routes = words.routes.map((r) => [
+    r.path,
+    r.keys.map((k) => index.get(k)),
+    r.title.map((k) => index.get(k)),
+    r.keys.length ? routeName(r.file) : null,
+  ]);
+  return `export const WORDS_BASE = ${JSON.stringify(`/assets/words-${version}`)};
+export const KEYS = ${JSON.stringify(keys)};
+export const SHARED = ${JSON.stringify(words.shared.map((k) => index.get(k)))};
+export const ROUTES = ${JSON.stringify(routes)};`;
+}
+
+function clientModule({ words, version }: Built): string {
+  const routes = words.routes.map((r) => [r.path, r.keys.length ? routeName(r.file) : null]);
+  return `export const WORDS_BASE = ${JSON.stringify(`/assets/words-${version}`)};
+export const ROUTES = ${JSON.stringify(routes)};`;
+}
+
+export function routeWords(appDir = "web/app"): Plugin {
+  let built: Built | null = null;
+  const get = () => {
+    built ??= buildRouteWords(appDir);
+    return built;
+  };
+  return {
+    name: "linkup:route-words",
+    resolveId(id) {
+      return id === SERVER_ID || id === CLIENT_ID ? `\0${id}` : null;
+    },
+    load(id) {
+      if (id === `\0${SERVER_ID}`) return serverModule(get());
+      if (id === `\0${CLIENT_ID}`) return clientModule(get());
+      return null;
+    },
+    generateBundle() {
+      if (this.environment.name !== "client") return;
+      const { version, files } = get();
+      for (const [name, source] of files) this.emitFile({ type: "asset", fileName: `assets/words-${version}/${name}`, source });
+    },
+    configureServer(server) {
+      // `react-router dev`: the same files from memory; a change to the sources restarts the scan.
+      server.watcher.on("change", (file) => {
+        if (/\.(ts|tsx)$/.test(file) && file.includes(join("web", "app"))) built = null;
+      });
+      server.middlewares.use((req, res, next) => {
+        const m = /^\/assets\/words-(\w+)\/(.+\.json)$/.exec(req.url ?? "");
+        const text = m && get().files.get(m[2]);
+        if (!text) return next();
+        res.setHeader("Content-Type", "application/json");
+        res.end(text);
+      });
+    },
+  };
+}
