@@ -6,12 +6,10 @@
 //   JSON file per language and route under /assets/words-<version>/, emitted into the client build (served as a
 //   static asset, cached for a year, kept by the offline worker once used).
 import { createHash } from "node:crypto";
-import { join } from "node:path";
-import type { Plugin } from "vite";
-import { CATALOGS } from "../core/i18n/catalogs";
-import { en } from "../core/i18n/en";
-import { isServerOnlyKey, LANGUAGE_TAGS, UI_LANGUAGES } from "../core/i18n/languages";
-import { type RouteWords, routeName, scanRouteWords } from "./route-words";
+import { join, resolve } from "node:path";
+import { type Plugin, runnerImport } from "vite";
+import { isServerOnlyKey, LANGUAGE_TAGS, UI_LANGUAGES } from "../core/i18n/languages.ts";
+import { type RouteWords, routeName, scanRouteWords } from "./route-words.ts";
 
 const SERVER_ID = "virtual:linkup/route-words/server";
 const CLIENT_ID = "virtual:linkup/route-words/client";
@@ -23,10 +21,13 @@ interface Built {
   files: Map<string, string>;
 }
 
-export function buildRouteWords(appDir: string): Built {
+export async function buildRouteWords(appDir: string): Promise<Built> {
+  // The catalogs through Vite's module runner: the config's own loader does not resolve their extensionless imports.
+  const { module } = await runnerImport<typeof import("../core/i18n/catalogs")>(resolve("core/i18n/catalogs.ts"));
+  const CATALOGS = module.CATALOGS;
   const words = scanRouteWords(
     appDir,
-    Object.keys(en).filter((k) => !isServerOnlyKey(k)),
+    Object.keys(CATALOGS.english).filter((k) => !isServerOnlyKey(k)),
   );
   const files = new Map<string, string>();
   for (const language of UI_LANGUAGES) {
@@ -34,7 +35,10 @@ export function buildRouteWords(appDir: string): Built {
     files.set(`${LANGUAGE_TAGS[language]}/_shared.json`, JSON.stringify(Object.fromEntries(words.shared.map((k) => [k, catalog[k]]))));
     for (const r of words.routes) {
       if (!r.keys.length) continue;
-      files.set(`${LANGUAGE_TAGS[language]}/${routeName(r.file)}.json`, JSON.stringify(Object.fromEntries(r.keys.map((k) => [k, catalog[k]]))));
+      files.set(
+        `${LANGUAGE_TAGS[language]}/${routeName(r.file)}.json`,
+        JSON.stringify(Object.fromEntries(r.keys.map((k) => [k, catalog[k]]))),
+      );
     }
   }
   const hash = createHash("sha256");
@@ -66,7 +70,7 @@ export const ROUTES = ${JSON.stringify(routes)};`;
 }
 
 export function routeWords(appDir = "web/app"): Plugin {
-  let built: Built | null = null;
+  let built: Promise<Built> | null = null;
   const get = () => {
     built ??= buildRouteWords(appDir);
     return built;
@@ -76,14 +80,14 @@ export function routeWords(appDir = "web/app"): Plugin {
     resolveId(id) {
       return id === SERVER_ID || id === CLIENT_ID ? `\0${id}` : null;
     },
-    load(id) {
-      if (id === `\0${SERVER_ID}`) return serverModule(get());
-      if (id === `\0${CLIENT_ID}`) return clientModule(get());
+    async load(id) {
+      if (id === `\0${SERVER_ID}`) return serverModule(await get());
+      if (id === `\0${CLIENT_ID}`) return clientModule(await get());
       return null;
     },
-    generateBundle() {
+    async generateBundle() {
       if (this.environment.name !== "client") return;
-      const { version, files } = get();
+      const { version, files } = await get();
       for (const [name, source] of files) this.emitFile({ type: "asset", fileName: `assets/words-${version}/${name}`, source });
     },
     configureServer(server) {
@@ -93,10 +97,13 @@ export function routeWords(appDir = "web/app"): Plugin {
       });
       server.middlewares.use((req, res, next) => {
         const m = /^\/assets\/words-(\w+)\/(.+\.json)$/.exec(req.url ?? "");
-        const text = m && get().files.get(m[2]);
-        if (!text) return next();
-        res.setHeader("Content-Type", "application/json");
-        res.end(text);
+        if (!m) return next();
+        get().then(({ files }) => {
+          const text = files.get(m[2]);
+          if (!text) return next();
+          res.setHeader("Content-Type", "application/json");
+          res.end(text);
+        }, next);
       });
     },
   };

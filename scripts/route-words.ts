@@ -89,7 +89,10 @@ export function scanRouteWords(appDir: string, allKeys: readonly string[]): Rout
     const keys = new Set<string>();
     for (const [file, source] of moduleGraph(entry)) {
       let own = perFile.get(file);
-      if (!own) perFile.set(file, (own = keysIn(source, keySet, sorted)));
+      if (!own) {
+        own = keysIn(source, keySet, sorted);
+        perFile.set(file, own);
+      }
       for (const k of own) keys.add(k);
     }
     return keys;
@@ -105,4 +108,7 @@ export function scanRouteWords(appDir: string, allKeys: readonly string[]): Rout
 }
 
 /** A route's name in the words files' URLs: its module's name ("routes/home.tsx" → "home"). */
-export const routeName = (file: string) => relative("routes", file).replace(/\.(tsx?|jsx?)$/, "").replace(/[^\w.-]/g, "_");
+export const routeName = (file: string) =>
+  relative("routes", file)
+    .replace(/\.(tsx?|jsx?)$/, "")
+    .replace(/[^\w.-]/g, "_");

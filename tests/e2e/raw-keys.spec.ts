@@ -11,7 +11,11 @@ import { acceptCookies, expect, somewhereInNigeria, startAnonymous, test } from 
 const KEYS = new Set(Object.keys(en));
 
 // Every path of web/app/routes.ts ("" is the index; "*" is reached by an unknown path).
-const ROUTE_PATHS = [...readFileSync(new URL("../../web/app/routes.ts", import.meta.url), "utf8").matchAll(/\b(index|route)\(\s*(?:"([^"]*)"\s*,\s*)?"[^"]+"/g)]
+const ROUTE_PATHS = [
+  ...readFileSync(new URL("../../web/app/routes.ts", import.meta.url), "utf8").matchAll(
+    /\b(index|route)\(\s*(?:"([^"]*)"\s*,\s*)?"[^"]+"/g,
+  ),
+]
   .map((m) => (m[1] === "index" ? "/" : m[2] === "*" ? "/no-such-screen" : `/${m[2]}`))
   // The development outbox answers only with ENVIRONMENT=development; the browser tests serve production.
   .filter((p) => p !== "/dev/outbox");

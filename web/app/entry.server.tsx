@@ -3,6 +3,7 @@ import { renderToReadableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { appContext } from "./context";
+import { PAGE_OWNER_HEADER } from "./lib/device-served";
 import { fallbackPageWords } from "./i18n/messages.server";
 import { decodeWords } from "./i18n/words-codec";
 import { pageWordsContext, type ServerPageWords, ServerWords } from "./i18n/words-context";
@@ -45,6 +46,10 @@ export default async function handleRequest(
   // Bots and no-JS clients get the whole document at once.
   if (isbot(request.headers.get("user-agent") || "") || routerContext.isSpaMode) await body.allReady;
   headers.set("Content-Type", "text/html; charset=utf-8");
+  // Whose page this is, for the offline worker: it paints a kept page at once only for the person it was made for
+  // (web/public/sw.js, docs/decisions/078-each-page-carries-its-own-words.md). Empty for a visitor with no session.
+  const root = routerContext.staticHandlerContext.loaderData.root as { user?: { id?: string } | null } | undefined;
+  headers.set(PAGE_OWNER_HEADER, root?.user?.id ?? "");
   // The HTML alone before the first paint, its stylesheet inline (lib/inline-css.server.ts); the scripts start after it.
   return new Response(paintFirstStream(inlineStylesheetStream(body, nonce), words.hrefs), { headers, status });
 }

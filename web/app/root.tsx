@@ -9,6 +9,7 @@ import { AppLockGate } from "./features/security/app-lock";
 import type { Me } from "../../core/api-types";
 import type { SosBanner } from "../../core/sos";
 import { apiGet, publicEnvOf } from "./lib/api.server";
+import { useDeviceServedPage } from "./lib/device-served";
 import { appContext } from "./context";
 import { ensureWords, usePageLanguage, useT } from "./i18n";
 
@@ -101,6 +102,7 @@ function useServiceWorker(enabled: boolean) {
 
 export default function App({ loaderData }: Route.ComponentProps) {
   useServiceWorker(loaderData.cookiesAccepted);
+  useDeviceServedPage(loaderData.user?.id ?? null, loaderData);
   return (
     <ToastProvider>
       <Header unread={loaderData.notificationsUnread} />

@@ -4,6 +4,7 @@
 // (entry.client.tsx), and a client-side navigation fetches the next route's before it renders
 // (./route-words-layout.tsx). This module carries no catalog. A key the page lacks would show as the key itself,
 // which tests/e2e/raw-keys.spec.ts forbids on every screen.
+/// <reference path="./route-words.d.ts" />
 import { useContext, useRef } from "react";
 import { useRouteLoaderData } from "react-router";
 import { ROUTES, WORDS_BASE } from "virtual:linkup/route-words/client";
@@ -45,7 +46,10 @@ function decoded(words: string): Record<string, Message> {
 const STORES = new Map<string, Record<string, Message>>();
 const storeOf = (tag: string) => {
   let store = STORES.get(tag);
-  if (!store) STORES.set(tag, (store = {}));
+  if (!store) {
+    store = {};
+    STORES.set(tag, store);
+  }
   return store;
 };
 /** Words files already in a store ("<tag>/<name>"), or on their way. */
@@ -69,7 +73,9 @@ function loadFile(tag: string, name: string, started?: Promise<unknown>): Promis
   const id = `${tag}/${name}`;
   let loading = LOADED.get(id);
   if (!loading) {
-    loading = (started ?? fetch(`${WORDS_BASE}/${id}.json`).then((r) => (r.ok ? r.json() : Promise.reject(new Error(`words ${id}: ${r.status}`)))))
+    loading = (
+      started ?? fetch(`${WORDS_BASE}/${id}.json`).then((r) => (r.ok ? r.json() : Promise.reject(new Error(`words ${id}: ${r.status}`))))
+    )
       .then((words) => {
         Object.assign(storeOf(tag), words as Record<string, Message>);
       })

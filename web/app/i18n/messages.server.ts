@@ -2,6 +2,7 @@
 // docs/decisions/078-each-page-carries-its-own-words.md). Server only: the catalogs never enter the JavaScript
 // bundle. The server renders a page with the shared set (the shell, toasts, error texts) and the route's own words;
 // its HTML carries none of them but its title's (the browser fetches the same two files under /assets to hydrate).
+/// <reference path="./route-words.d.ts" />
 import { KEYS, ROUTES, SHARED, WORDS_BASE } from "virtual:linkup/route-words/server";
 import { loadCatalog } from "../../../core/i18n/load-catalog";
 import { chooseLanguage, directionOf, LANGUAGE_TAGS, type UiLanguage } from "../../../core/i18n/languages";
