@@ -72,6 +72,7 @@ describe("route words", () => {
       { path: "*", file: "routes/c.tsx" },
     ]);
     const all = new Set(["a.one", "a.two", "b.one"]);
-    expect([...keysIn('t("a.one"); const x = `a.${y}`; "not.key"', all, [...all].sort())].sort()).toEqual(["a.one", "a.two"]);
+    const source = ['t("a.one");', "const x = `a.$", '{y}`; "not.key"'].join("");
+    expect([...keysIn(source, all, [...all].sort())].sort()).toEqual(["a.one", "a.two"]);
   });
 });
