@@ -90,6 +90,31 @@ try {
     body: JSON.stringify({ nickname: "Lighthouse", onboardingCompleted: true }),
   });
   await patched.text();
+  // The same cookies in the browser's own jar: Lighthouse's extra headers reach the page's requests, not the
+  // offline worker's, which must fetch and keep the pages as this person's (docs/decisions/078).
+  const { webSocketDebuggerUrl } = await fetch(`http://127.0.0.1:${port}/json/version`).then((r) => r.json());
+  await new Promise((resolve, reject) => {
+    const ws = new WebSocket(webSocketDebuggerUrl);
+    ws.onerror = reject;
+    ws.onopen = () =>
+      ws.send(
+        JSON.stringify({
+          id: 1,
+          method: "Storage.setCookies",
+          params: {
+            cookies: cookie.split("; ").map((c) => {
+              const [name, ...value] = c.split("=");
+              return { name, value: value.join("="), url: server.url };
+            }),
+          },
+        }),
+      );
+    ws.onmessage = (m) => {
+      const answer = JSON.parse(String(m.data));
+      ws.close();
+      answer.error ? reject(new Error(answer.error.message)) : resolve();
+    };
+  });
 
   /** One Lighthouse run of a page; `settings` overrides the mobile preset's (throttling, storage reset). */
   async function audit(path, label, settings = {}) {
