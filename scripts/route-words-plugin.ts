@@ -16,6 +16,8 @@ const CLIENT_ID = "virtual:linkup/route-words/client";
 
 interface Built {
   words: RouteWords;
+  /** Object.keys of the English catalog, in its order. */
+  keyOrder: string[];
   version: string;
   /** "<tag>/<route name>.json" → its JSON text. */
   files: Map<string, string>;
@@ -43,14 +45,14 @@ export async function buildRouteWords(appDir: string): Promise<Built> {
   }
   const hash = createHash("sha256");
   for (const [name, text] of files) hash.update(name).update(text);
-  hash.update(JSON.stringify(words));
-  return { words, version: hash.digest("hex").slice(0, 10), files };
+  hash.update(JSON.stringify(words)).update(Object.keys(CATALOGS.english).join("\n"));
+  return { words, keyOrder: Object.keys(CATALOGS.english), version: hash.digest("hex").slice(0, 10), files };
 }
 
-function serverModule({ words, version }: Built): string {
-  // Keys once, routes as indexes into them: the pages' server build stays small.
-  const keys = [...new Set([...words.shared, ...words.routes.flatMap((r) => [...r.keys, ...r.title])])];
-  const index = new Map(keys.map((k, i) => [k, i]));
+function serverModule({ words, version, keyOrder }: Built): string {
+  // Routes as indexes into the English catalog's own key order: the Worker has that catalog already
+  // (core/i18n/load-catalog.ts), so the pages' server build carries no key names.
+  const index = new Map(keyOrder.map((k, i) => [k, i]));
   const routes = words.routes.map((r) => [
     r.path,
     r.keys.map((k) => index.get(k)),
@@ -58,7 +60,7 @@ function serverModule({ words, version }: Built): string {
     r.keys.length ? routeName(r.file) : null,
   ]);
   return `export const WORDS_BASE = ${JSON.stringify(`/assets/words-${version}`)};
-export const KEYS = ${JSON.stringify(keys)};
+export const KEY_COUNT = ${keyOrder.length};
 export const SHARED = ${JSON.stringify(words.shared.map((k) => index.get(k)))};
 export const ROUTES = ${JSON.stringify(routes)};`;
 }

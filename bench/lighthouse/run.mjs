@@ -181,7 +181,11 @@ try {
         // Lighthouse's simulation prices every request as a network one, also a document the offline worker answers
         // from its cache (docs/decisions/078): the repeat visit again, with the 2G link applied to the browser
         // (devtools throttling), its times observed.
-        applied.get(path).push(await audit(path, `2g-repeat-applied-${run}`, { throttlingMethod: "devtools", throttling: TWO_G, disableStorageReset: true }));
+        applied
+          .get(path)
+          .push(
+            await audit(path, `2g-repeat-applied-${run}`, { throttlingMethod: "devtools", throttling: TWO_G, disableStorageReset: true }),
+          );
       }
     // The HTML each page sends, compressed as a deploy would (gzip -9; the local server sends it uncompressed).
     for (const path of TWO_G_PAGES) {

@@ -3,7 +3,8 @@
 // bundle. The server renders a page with the shared set (the shell, toasts, error texts) and the route's own words;
 // its HTML carries none of them but its title's (the browser fetches the same two files under /assets to hydrate).
 /// <reference path="./route-words.d.ts" />
-import { KEYS, ROUTES, SHARED, WORDS_BASE } from "virtual:linkup/route-words/server";
+import { KEY_COUNT, ROUTES, SHARED, WORDS_BASE } from "virtual:linkup/route-words/server";
+import { en } from "../../../core/i18n/en";
 import { loadCatalog } from "../../../core/i18n/load-catalog";
 import { chooseLanguage, directionOf, LANGUAGE_TAGS, type UiLanguage } from "../../../core/i18n/languages";
 import type { Message } from "../../../core/i18n/translate";
@@ -23,6 +24,10 @@ interface Built {
   title: string;
   page: ServerPageWords;
 }
+
+// The route lists index the English catalog's keys in their order (scripts/route-words-plugin.ts).
+const KEYS = Object.keys(en);
+if (KEYS.length !== KEY_COUNT) throw new Error("route words: the catalog changed after the build");
 
 // One copy per language and route.
 const BUILT = new Map<string, Built>();
