@@ -2,6 +2,7 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
+import { routeWords } from "./scripts/route-words-plugin.ts";
 import { swPrecache } from "./scripts/sw-precache.ts";
 
 export default defineConfig({
@@ -16,6 +17,8 @@ export default defineConfig({
     // Tailwind CSS v4 compiles web/app/styles.css (docs/decisions/076-tailwind-v4.md).
     tailwindcss(),
     reactRouter(),
+    // Each page carries its own words (docs/decisions/078-each-page-carries-its-own-words.md).
+    routeWords(),
     swPrecache(),
   ],
   publicDir: "web/public",

@@ -8,7 +8,8 @@ export const MOBILE_UA =
 /**
  * A page starts its scripts once its first frame is on screen (docs/decisions/042-paint-before-scripts.md), so
  * the load event no longer waits for them. `goto` and `reload` wait, as the load event used to, until React
- * Router's module script has run; a page whose scripts are not held (JavaScript off, an API answer) returns at once.
+ * Router's module script has run and, once the page's words are in (docs/decisions/078), its router has started
+ * hydrating; a page whose scripts are not held (JavaScript off, an API answer) returns at once.
  */
 function waitForHeldScripts(proto: Page) {
   for (const name of ["goto", "reload"] as const) {
@@ -18,7 +19,7 @@ function waitForHeldScripts(proto: Page) {
       value: async function (this: Page, ...args: unknown[]) {
         const res = await original.apply(this, args);
         if ((await this.locator("script[data-paint-first]").count()) > 0)
-          await this.waitForFunction(() => "__reactRouterRouteModules" in window);
+          await this.waitForFunction(() => "__reactRouterRouteModules" in window && "__reactRouterDataRouter" in window);
         return res;
       },
     });

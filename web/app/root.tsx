@@ -9,9 +9,12 @@ import { AppLockGate } from "./features/security/app-lock";
 import type { Me } from "../../core/api-types";
 import type { SosBanner } from "../../core/sos";
 import { apiGet, publicEnvOf } from "./lib/api.server";
+import { useDeviceServedPage } from "./lib/device-served";
 import { appContext } from "./context";
-import { usePageLanguage, useT } from "./i18n";
+import { ensureWords, usePageLanguage, useT } from "./i18n";
+
 import { pageLanguage } from "./i18n/messages.server";
+import { pageWordsContext } from "./i18n/words-context";
 import "./styles.css";
 
 // The manifest and icons are in Layout: stealth mode (a person's setting) swaps them for neutral ones.
@@ -22,6 +25,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The visitor and their unread notifications (SOS nearby, messages, security) for the Alerts tab's badge, in
   // one call: the API reads both with the session (docs/decisions/057-pages-ask-once-and-replicas.md).
   const me = await apiGet<{ user: Me; notificationsUnread?: number; sosNearby?: SosBanner | null }>(context, "/api/me");
+  // The saved setting, else Accept-Language, else English; a saved change revalidates this loader, so the
+  // whole page switches at once (docs/decisions/031-web-app-languages.md). The words render the page on the
+  // server and stay out of its data (docs/decisions/078-each-page-carries-its-own-words.md).
+  const { i18n, page } = await pageLanguage(me?.user.settings.language, request);
+  context.set(pageWordsContext, page);
   return {
     user: me?.user ?? null,
     cookiesAccepted: readCookie(cookie, COOKIE_CONSENT_COOKIE) === "true",
@@ -34,10 +42,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     sosNearby: me?.sosNearby ?? null,
     /** This page load's request id, for the error screen when a failure names none of its own. */
     requestId: context.get(appContext).requestId,
-    // The saved setting, else Accept-Language, else English; a saved change revalidates this loader, so the
-    // whole page switches at once (docs/decisions/031-web-app-languages.md).
-    i18n: await pageLanguage(me?.user.settings.language, request),
+    i18n,
   };
+}
+
+// After a revalidation that changed the language (a saved setting, another person signed in), the page's words in
+// that language arrive before anything renders in it.
+export async function clientLoader({ serverLoader, request }: Route.ClientLoaderArgs) {
+  const data = await serverLoader();
+  await ensureWords(data.i18n.tag, new URL(request.url).pathname);
+  return data;
 }
 
 // Not after an action that cannot have changed the visitor (lib/revalidate.ts).
@@ -88,6 +102,7 @@ function useServiceWorker(enabled: boolean) {
 
 export default function App({ loaderData }: Route.ComponentProps) {
   useServiceWorker(loaderData.cookiesAccepted);
+  useDeviceServedPage(loaderData.user?.id ?? null, loaderData);
   return (
     <ToastProvider>
       <Header unread={loaderData.notificationsUnread} />

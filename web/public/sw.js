@@ -6,7 +6,25 @@
 const BUILD = self.__LINKUP_PRECACHE || { version: "dev", files: [] };
 const VERSION = `linkup-${BUILD.version}`;
 const PAGES = ["/", "/chat", "/emergency", "/settings"];
+// Pages a repeat visit gets from the cache at once, refreshed behind it (stale-while-revalidate), when the kept copy
+// was made for the person signed in now (docs/decisions/078-each-page-carries-its-own-words.md).
+const DEVICE_FIRST = ["/", "/chat", "/emergency"];
+/** The document's header naming whose page it is (web/app/lib/device-served.ts). */
+const OWNER = "x-linkup-page-owner";
+/** Where the signed-in person's id is kept between the worker's restarts (cleared with the pages on sign-out). */
+const WHO_KEY = "/__linkup/who";
 const STATIC = ["/manifest.webmanifest", "/icon.svg", "/icon-192.png"];
+
+/**
+ * Keeps a page and the words files it names (docs/decisions/078-each-page-carries-its-own-words.md): the page's
+ * scripts wait for its words before they run, so a kept page without them would open offline without its scripts.
+ */
+async function keepPage(cache, url, res) {
+  const text = await res.clone().text();
+  await cache.put(url, res);
+  const words = [...new Set(text.match(/\/assets\/words-\w+\/[\w-]+\/[\w.-]+\.json/g) || [])];
+  if (words.length) await cacheFiles(words).catch(() => {});
+}
 
 /** Caches pages as the signed-in person sees them (a redirect, e.g. to /onboarding, cannot stand in). */
 async function cachePages(urls) {
@@ -15,7 +33,7 @@ async function cachePages(urls) {
     urls.map(async (url) => {
       try {
         const res = await fetch(url, { credentials: "same-origin" });
-        if (res.ok && !res.redirected) await cache.put(url, res);
+        if (res.ok && !res.redirected) await keepPage(cache, url, res);
       } catch {
         // Offline or refused: the next visit tries again.
       }
@@ -68,7 +86,13 @@ self.addEventListener("message", (event) => {
     return;
   }
   // On sign-out: forget cached pages and route data (they carry the signed-in person's screen); keep assets.
+  // Who is signed in now, said by every page as it runs: kept pages of anyone else are not painted.
+  if (data.type === "session" && typeof data.who === "string") {
+    event.waitUntil(setWho(data.who));
+    return;
+  }
   if (data.type === "clear-pages") {
+    who = null;
     event.waitUntil(
       caches
         .open(VERSION)
@@ -98,12 +122,64 @@ self.addEventListener("message", (event) => {
   event.waitUntil(Promise.all([cachePages(pages), cacheFiles(assets).catch(() => {})]));
 });
 
+// Who is signed in, as the last page said (web/app/lib/device-served.ts): a string (empty: no session), or null when
+// unknown. Undefined until read back from the cache after a restart.
+let who;
+async function currentWho() {
+  if (who === undefined) {
+    const kept = await caches.open(VERSION).then((c) => c.match(WHO_KEY));
+    who = kept ? await kept.text() : null;
+  }
+  return who;
+}
+function setWho(value) {
+  who = value;
+  return caches.open(VERSION).then((c) => (value === null ? c.delete(WHO_KEY) : c.put(WHO_KEY, new Response(value))));
+}
+
+/**
+ * Requests that may change who is signed in: a screen's form (sign-in, sign-out, settings: React Router posts them
+ * to the page's address) and the session's API calls. Until a page says again who it is for, no kept page is painted.
+ */
+function maySwitchPerson(url) {
+  return !url.pathname.startsWith("/api/") || /^\/api\/(auth|me|security|device-links)(\/|$)/.test(url.pathname);
+}
+
+/** The kept page, at once, marked for the page (Server-Timing) so it asks for fresh data as it starts. */
+function fromDevice(hit) {
+  const headers = new Headers(hit.headers);
+  headers.append("Server-Timing", "linkup-device");
+  return new Response(hit.body, { status: hit.status, statusText: hit.statusText, headers });
+}
+
+/** A fresh copy for next time, kept only if it is still the signed-in person's page (never a redirect). */
+async function refreshPage(url, owner) {
+  const cache = await caches.open(VERSION);
+  try {
+    const res = await fetch(url, { credentials: "same-origin" });
+    if (res.ok && !res.redirected && res.headers.get(OWNER) === owner && (await currentWho()) === owner) await keepPage(cache, url, res);
+    else await cache.delete(url);
+  } catch {
+    // Offline: the kept copy stays.
+  }
+}
+
+async function deviceFirst(event, url, fallbacks) {
+  const owner = await currentWho();
+  const hit = owner === null ? null : await caches.match(url.pathname);
+  if (hit && hit.headers.get(OWNER) === owner) {
+    event.waitUntil(refreshPage(url.pathname, owner));
+    return fromDevice(hit);
+  }
+  return networkFirst(event.request, fallbacks);
+}
+
 function networkFirst(request, fallbacks) {
   return fetch(request)
     .then((res) => {
       if (res.ok && !res.redirected) {
         const copy = res.clone();
-        caches.open(VERSION).then((c) => c.put(request, copy));
+        caches.open(VERSION).then((c) => (request.mode === "navigate" ? keepPage(c, request, copy) : c.put(request, copy)));
       }
       return res;
     })
@@ -119,7 +195,16 @@ function networkFirst(request, fallbacks) {
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
-  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.origin !== self.location.origin) return;
+  // A post that may sign someone in or out: forget who is signed in before its answer can load a page. The post
+  // itself goes to the network as before (never answered here: SOS forms and every other post are live).
+  if (request.method !== "GET") {
+    if (maySwitchPerson(url)) {
+      who = null;
+      event.waitUntil(setWho(null));
+    }
+    return;
+  }
   if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/ws/") || url.pathname === "/sw.js") return;
   // Built assets are content-hashed: cache first.
   if (url.pathname.startsWith("/assets/")) {
@@ -143,14 +228,16 @@ self.addEventListener("fetch", (event) => {
     event.waitUntil(
       new Promise((resolve) => setTimeout(resolve, 3000)).then(() => (self.navigator.onLine === false ? null : cacheMissingPages())),
     );
-    event.respondWith(
-      networkFirst(request, [
-        () => caches.match(request),
-        () => caches.match(url.pathname, { ignoreSearch: true }),
-        () => caches.match(request, { ignoreSearch: true }),
-        () => caches.match("/"),
-      ]),
-    );
+    const fallbacks = [
+      () => caches.match(request),
+      () => caches.match(url.pathname, { ignoreSearch: true }),
+      () => caches.match(request, { ignoreSearch: true }),
+      () => caches.match("/"),
+    ];
+    // A repeat visit to /, /chat or /emergency (no query: a link to a room or an alert asks for fresh) paints from
+    // the device; every other page, network first.
+    if (DEVICE_FIRST.includes(url.pathname) && !url.search) event.respondWith(deviceFirst(event, url, fallbacks));
+    else event.respondWith(networkFirst(request, fallbacks));
     return;
   }
   // Route data (.data), the route manifest and other same-origin files: network first, cached copy offline.

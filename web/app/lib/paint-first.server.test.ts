@@ -37,13 +37,21 @@ describe("paintFirst", () => {
     // The module script is kept word for word, typed so the browser neither runs nor fetches it…
     expect(out).toContain(`<script nonce="n1" type="${HELD_TYPE}">${CODE}</script>`);
     // …followed by the script that starts it and the preloads, with the page's nonce.
-    const starter = /<script nonce="n1">\((.*)\)\((\[.*\])\)<\/script>$/s.exec(out);
+    const starter = /<script nonce="n1">\((.*)\)\((\[.*?\]), (\[.*\])\)<\/script>$/s.exec(out);
     expect(JSON.parse(starter![2])).toEqual(["/assets/entry.client-a.js", "/assets/root-b.js"]);
+    expect(JSON.parse(starter![3])).toEqual([]);
   });
 
-  it("starts the held scripts after a painted frame, with the page's nonce", () => {
-    const out = paintFirst(HEAD + PAGE + MODULE);
-    const starter = /<script nonce="n1">\((.*)\)\((\[.*\])\)<\/script>$/s.exec(out)!;
+  it("starts the held scripts and the page's words after a painted frame, with the page's nonce", () => {
+    const WORDS = ["/assets/words-v1/ha/_shared.json", "/assets/words-v1/ha/chat.json"];
+    const out = paintFirst(HEAD + PAGE + MODULE, WORDS);
+    const starter = /<script nonce="n1">\((.*)\)\((\[.*?\]), (\[.*\])\)<\/script>$/s.exec(out)!;
+    const fetched: string[] = [];
+    const win: { __linkupWords?: [string, Promise<unknown>][] } = {};
+    const fetchStub = (href: string) => {
+      fetched.push(href);
+      return Promise.resolve({ ok: true, json: () => Promise.resolve({}) });
+    };
     const added: { tag: string; rel?: string; href?: string; type?: string; nonce?: string; textContent?: string }[] = [];
     const frames: (() => void)[] = [];
     const timers: (() => void)[] = [];
@@ -55,12 +63,15 @@ describe("paintFirst", () => {
       head: { append: (e: (typeof added)[number]) => added.push(e) },
       body: { append: (e: (typeof added)[number]) => added.push(e) },
     };
-    new Function("document", "requestAnimationFrame", "setTimeout", `(${starter[1]})(${starter[2]})`)(
+    new Function("document", "requestAnimationFrame", "setTimeout", "window", "fetch", `(${starter[1]})(${starter[2]}, ${starter[3]})`)(
       doc,
       (f: () => void) => frames.push(f),
       (f: () => void) => timers.push(f),
+      win,
+      fetchStub,
     );
     expect(added).toEqual([]);
+    expect(fetched).toEqual([]);
     expect(doc.currentScript.dataset).toEqual({ paintFirst: "held" });
     for (const f of frames) f();
     expect(added).toEqual([]);
@@ -70,6 +81,9 @@ describe("paintFirst", () => {
       { tag: "link", rel: "modulepreload", href: "/assets/root-b.js" },
       { tag: "script", type: "module", nonce: "n1", textContent: CODE },
     ]);
+    // The words are on their way with the scripts, for the browser entry to wait on (docs/decisions/078).
+    expect(fetched).toEqual(WORDS);
+    expect(win.__linkupWords?.map(([href]) => href)).toEqual(WORDS);
   });
 
   it("returns a shell without React Router's module script as it was", () => {

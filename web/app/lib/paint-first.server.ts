@@ -18,11 +18,12 @@ export const HELD_TYPE = "text/x-linkup-held-module";
  * then runs the held module script with the page's nonce, exactly as React Router wrote it. It marks itself
  * `data-paint-first`, so whoever drives the page can tell held scripts from none (tests/e2e/fixtures.ts).
  */
-const START = `(hrefs) => {
+const START = `(hrefs, words) => {
   const me = document.currentScript;
   me.dataset.paintFirst = "held";
   const code = me.previousElementSibling.textContent;
   const start = () => {
+    window.__linkupWords = words.map((href) => [href, fetch(href).then((r) => (r.ok ? r.json() : Promise.reject(new Error(href))))]);
     for (const href of hrefs) {
       const link = document.createElement("link");
       link.rel = "modulepreload";
@@ -44,7 +45,7 @@ const START = `(hrefs) => {
  * out of the head and the module script held until after the first paint. A shell without both is returned as
  * it was, so a page never loses its scripts.
  */
-export function paintFirst(shell: string): string {
+export function paintFirst(shell: string, words: readonly string[] = []): string {
   const headEnd = shell.indexOf(HEAD_END);
   const boot = MODULE_SCRIPT.exec(shell);
   if (headEnd === -1 || !boot || boot.index < headEnd) return shell;
@@ -55,8 +56,10 @@ export function paintFirst(shell: string): string {
   });
   const attrs = boot[1];
   // The hrefs are asset paths; `<` is escaped anyway so no value can close the script early.
-  const list = JSON.stringify(hrefs).replaceAll("<", "\\u003c");
-  const held = `<script${attrs} type="${HELD_TYPE}">${boot[2]}</script><script${attrs}>(${START})(${list})</script>`;
+  const list = (a: readonly string[]) => JSON.stringify(a).replaceAll("<", "\\u003c");
+  // The page's words (docs/decisions/078-each-page-carries-its-own-words.md) are fetched with the scripts: the
+  // browser entry waits for them before hydrating, not for a fetch of its own after the scripts have run.
+  const held = `<script${attrs} type="${HELD_TYPE}">${boot[2]}</script><script${attrs}>(${START})(${list(hrefs)}, ${list(words)})</script>`;
   const body = shell.slice(headEnd, boot.index) + held + shell.slice(boot.index + boot[0].length);
   return head + body;
 }
@@ -66,7 +69,7 @@ export function paintFirst(shell: string): string {
  * head, the page and <Scripts>) in one piece, so holding bytes until the module script's end delays nothing; a
  * document without one is passed on unchanged at the end.
  */
-export function paintFirstStream(html: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+export function paintFirstStream(html: ReadableStream<Uint8Array>, words: readonly string[] = []): ReadableStream<Uint8Array> {
   const moduleScript = new TextEncoder().encode('type="module" async="">');
   const scriptEnd = new TextEncoder().encode("</script>");
   let held: Uint8Array | null = new Uint8Array(0);
@@ -80,7 +83,7 @@ export function paintFirstStream(html: ReadableStream<Uint8Array>): ReadableStre
         if (end === -1) return;
         const cut = end + scriptEnd.length;
         // The shell ends with ASCII `>`, so it holds whole characters and decodes on its own.
-        controller.enqueue(new TextEncoder().encode(paintFirst(new TextDecoder().decode(held.subarray(0, cut)))));
+        controller.enqueue(new TextEncoder().encode(paintFirst(new TextDecoder().decode(held.subarray(0, cut)), words)));
         controller.enqueue(held.subarray(cut));
         held = null;
       },
