@@ -137,6 +137,17 @@ export const API_ERRORS = {
   link_code_expired: "not_found",
   link_code_expired_other: "not_found",
   link_not_found: "not_found",
+  // Calls (the room's call frames carry these as `reason`, durable-objects/calls.ts)
+  call_direct_only: "forbidden",
+  call_not_ringing: "conflict",
+  call_busy: "conflict",
+  call_rate_limited: "rate_limited",
+  call_too_many: "rate_limited",
+  call_not_started: "internal",
+  call_verify: "forbidden",
+  call_peer_not_verified: "forbidden",
+  call_not_accepted: "forbidden",
+  call_accept_request: "forbidden",
   // Files and voice
   file_too_large: "too_large",
   file_premium_size: "payment_required",

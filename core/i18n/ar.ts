@@ -69,7 +69,6 @@ export const ar: Catalog = {
 
   "api.describeEmergency": "يُرجى وصف حالة الطوارئ",
   "api.sosNotSent": "تعذّر إرسال الاستغاثة",
-  "api.tooManyRequests": "طلبات كثيرة جدًا. انتظر لحظة ثم حاول مرة أخرى.",
 
   "sos.type.medical": "طبية",
   "sos.type.fire": "حريق",
@@ -513,12 +512,7 @@ export const ar: Catalog = {
   "calls.micNeeded": "يحتاج LinkUp إلى الميكروفون للمكالمات. اسمح به في إعدادات الموقع في المتصفح.",
   "calls.noMicrophone":
     "لم يجد LinkUp ميكروفونًا يمكنه استخدامه على هذا الهاتف. صِل ميكروفونًا أو أغلق التطبيق الذي يستخدمه، ثم اتصل مرة أخرى.",
-  "api.fileNotSent": "لم يُرسل هذا الملف (بعد).",
   "api.callVerify": "تتطلب المكالمات الصوتية توثيق الهاتف. وثّق هاتفك في الإعدادات.",
-  "api.callPeerNotVerified": "تتطلب المكالمات الصوتية توثيق الهاتف: لم يوثّق هذا الشخص هاتفًا بعد.",
-  "api.callBusy": "توجد مكالمة جارية في هذه المحادثة.",
-  "api.callNotRinging": "لم تعد هذه المكالمة ترن.",
-  "api.callDirectOnly": "المكالمات فقط بين شخصي المحادثة المباشرة.",
   "chat.selectedToolbar": "الرسائل المحددة",
   "chat.selectedCount": "تم تحديد {count}",
   "chat.copy": "نسخ",
@@ -660,7 +654,6 @@ export const ar: Catalog = {
   "team.supportTitle": "دعم مخصّص",
   "team.support": "تصل طلبات الدعم من فريقك أولًا إلى مكتب موظفينا، موسومة بـ Enterprise، ويُجاب عنها خلال ساعات الدعم.",
   "team.supportLink": "اطلب المساعدة",
-  "team.err.invalidPhone": "أدخل رقم هاتف صحيحًا.",
   "team.msg.inviteTitle": "دعوة إلى فريق",
   "team.msg.inviteBody": "يدعوك {who} إلى الفريق {team}. رمزك: {code} (يعمل مرة واحدة، لمدة {days} أيام).",
   "team.msg.removedTitle": "أُزلت من فريق",
@@ -915,6 +908,7 @@ export const ar: Catalog = {
   "sec.verify": "تحقّق",
   "sec.lostPhone": "فقدت هاتفك ورموزك الاحتياطية؟",
   "sec.askSupport": "اسأل الدعم",
+  "sec.typeToConfirm": "اكتب {phrase} للتأكيد",
   "sec.triesLeft": {
     zero: "لم تبقَ محاولات.",
     one: "بقيت محاولة واحدة.",
@@ -2158,7 +2152,6 @@ export const ar: Catalog = {
   "voice.transcribing": "جارٍ النسخ…",
   "voice.used": "{count} من {limit} رسالة صوتية هذا الشهر",
   "voice.usedUnlimited": { other: "{count} رسالة صوتية هذا الشهر" },
-  "voice.monthFull": "استخدمت رسائلك الصوتية البالغة {limit} لهذا الشهر.",
   "voice.signIn": "سجّل الدخول لإرسال رسائل صوتية.",
   "promo.trial.title": "جرّب Premium مجانًا لمدة 7 أيام",
   "promo.trial.message": "أوامر ذكاء اصطناعي وترجمة بلا حدود. ألغِ في أي وقت.",
@@ -2580,15 +2573,13 @@ export const ar: Catalog = {
   "errors.voice_empty": "التسجيل فارغ",
   "errors.voice_not_found": "الرسالة الصوتية غير موجودة",
   "errors.voice_private": "لا تُرسل الرسائل الصوتية في المحادثات الخاصة إلى الخادم لتحويلها إلى نص.",
-  "errors.voice_premium":
-    "الرسائل الصوتية ميزة Premium. رقِّ إلى Premium للحصول على 50 رسالة صوتية شهريًا — جرّبه مجانًا لمدة 7 أيام.",
+  "errors.voice_premium": "الرسائل الصوتية ميزة Premium. رقِّ إلى Premium للحصول على 50 رسالة صوتية شهريًا — جرّبه مجانًا لمدة 7 أيام.",
   "errors.voice_month_full": "استخدمت رسائلك الصوتية الـ {limit} لهذا الشهر. تتجدد في اليوم الأول من الشهر.",
   "errors.transcription_unavailable": "يحتاج النسخ إلى المساعد عبر الإنترنت، وهو غير متاح الآن.",
   "errors.unknown_room": "غرفة غير معروفة",
   "errors.ai_commands_limit":
     "استخدمت أوامر الذكاء الاصطناعي العشرة المجانية لليوم. رقِّ إلى Premium لأوامر بلا حدود — جرّبه مجانًا لمدة 7 أيام.",
-  "errors.translations_limit":
-    "استخدمت ترجماتك الخمس المجانية لليوم. رقِّ إلى Premium لترجمة بلا حدود — جرّبه مجانًا لمدة 7 أيام.",
+  "errors.translations_limit": "استخدمت ترجماتك الخمس المجانية لليوم. رقِّ إلى Premium لترجمة بلا حدود — جرّبه مجانًا لمدة 7 أيام.",
   "errors.anonymous_ai_spent":
     "استخدم زوار مجهولون من شبكتك أوامر الذكاء الاصطناعي المجانية لهذا اليوم. تحقّق من رقم هاتفك لتحصل على أوامرك اليومية، أو رقِّ إلى Premium لأوامر غير محدودة.",
   "errors.premium_keyword": "{feature} ميزة Premium. رقِّ إلى Premium لفتحها — جرّبه مجانًا لمدة {days} أيام.",
@@ -2639,6 +2630,15 @@ export const ar: Catalog = {
   "errors.ussd_secret": "رُفض طلب USSD: السر المشترك مفقود أو خاطئ",
   "errors.form_malformed": "نص النموذج غير سليم",
   "errors.twilio_signature": "توقيع Twilio مفقود أو غير صالح",
-  "errors.reserved_name":
-    "هذا الاسم المستعار محجوز: لا يمكن استخدام أسماء تشبه LinkUp أو فريقه أو LIA أو تنبيهاته. يُرجى اختيار اسم آخر.",
+  "errors.reserved_name": "هذا الاسم المستعار محجوز: لا يمكن استخدام أسماء تشبه LinkUp أو فريقه أو LIA أو تنبيهاته. يُرجى اختيار اسم آخر.",
+  "errors.call_peer_not_verified": "تتطلب المكالمات الصوتية توثيق الهاتف: لم يوثّق هذا الشخص هاتفًا بعد.",
+  "errors.call_busy": "توجد مكالمة جارية في هذه المحادثة.",
+  "errors.call_not_ringing": "لم تعد هذه المكالمة ترن.",
+  "errors.call_direct_only": "المكالمات فقط بين شخصي المحادثة المباشرة.",
+  "errors.call_verify": "تتطلب المكالمات الصوتية توثيق الهاتف. وثّق هاتفك في الإعدادات.",
+  "errors.call_not_accepted": "يمكنك الاتصال بعد أن يقبل طلب المراسلة.",
+  "errors.call_accept_request": "اقبل طلب المراسلة لتتصل.",
+  "errors.call_rate_limited": "مكالمات كثيرة. انتظر قليلًا.",
+  "errors.call_too_many": "بدأت مكالمات كثيرة في هذه الساعة. حاول لاحقًا.",
+  "errors.call_not_started": "تعذّر بدء المكالمة. حاول مرة أخرى.",
 };

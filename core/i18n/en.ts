@@ -68,10 +68,9 @@ export const en = {
   "error.tryAgain": "Try Again",
   "error.somethingWrong": "Something went wrong",
 
-  // Messages the API sends, by their English wording (web/app/i18n/api-errors.ts maps them to these keys)
+  // The web's own refusals and messages around the API's (the API's refusals are the errors.* group below)
   "api.describeEmergency": "Please describe the emergency",
   "api.sosNotSent": "The SOS could not be sent",
-  "api.tooManyRequests": "Too many requests. Please wait a moment and try again.",
 
   // SOS: emergency screen, its confirmation and guidance (docs/i18n-review.md lists those for review)
   "sos.type.medical": "Medical",
@@ -509,12 +508,7 @@ export const en = {
   "calls.failed": "Call failed",
   "calls.micNeeded": "LinkUp needs your microphone for calls. Allow it in the browser's site settings.",
   "calls.noMicrophone": "LinkUp found no microphone it can use on this phone. Connect one or close the app using it, then call again.",
-  "api.fileNotSent": "This file was not sent (yet).",
   "api.callVerify": "Voice calling requires phone verification. Verify your phone in Settings.",
-  "api.callPeerNotVerified": "Voice calling requires phone verification: this person has not verified a phone yet.",
-  "api.callBusy": "A call is already on in this chat.",
-  "api.callNotRinging": "This call is no longer ringing.",
-  "api.callDirectOnly": "Calls are only between the two people of a direct chat.",
   "chat.selectedToolbar": "Selected messages",
   "chat.selectedCount": "{count} selected",
   "chat.copy": "Copy",
@@ -659,7 +653,6 @@ export const en = {
   "team.supportTitle": "Dedicated support",
   "team.support": "Your team's support requests come first on our staff desk, marked Enterprise, and are answered during support hours.",
   "team.supportLink": "Ask for help",
-  "team.err.invalidPhone": "Enter a valid phone number.",
   "team.msg.inviteTitle": "Team invitation",
   "team.msg.inviteBody": "{who} invites you to the team {team}. Your code: {code} (it works once, for {days} days).",
   "team.msg.removedTitle": "Removed from a team",
@@ -919,6 +912,7 @@ export const en = {
   "sec.verify": "Verify",
   "sec.lostPhone": "Lost your phone and your backup codes?",
   "sec.askSupport": "Ask support",
+  "sec.typeToConfirm": "Type {phrase} to confirm",
   "sec.triesLeft": { one: "{count} try left.", other: "{count} tries left." },
   "sec.metaAdvanced": "Advanced Security — LinkUp",
   "sec.advancedTitle": "Advanced Security",
@@ -2094,7 +2088,6 @@ export const en = {
   "voice.transcribing": "Transcribing…",
   "voice.used": "{count} of {limit} voice messages this month",
   "voice.usedUnlimited": { one: "{count} voice message this month", other: "{count} voice messages this month" },
-  "voice.monthFull": "You've used your {limit} voice messages for this month.",
   "voice.signIn": "Sign in to send voice messages.",
   "promo.trial.title": "Try Premium free for 7 days",
   "promo.trial.message": "Unlimited AI commands and translation. Cancel anytime.",
@@ -2413,8 +2406,7 @@ export const en = {
   "errors.admin_required": "Admin access required",
   "errors.banned": "This account is suspended. Contact LinkUp support if you think this is a mistake.",
   "errors.too_many_sessions": "Too many new sessions were started from your network. Please try again later.",
-  "errors.messaging_unavailable":
-    "Phone verification is not available right now: this server cannot send WhatsApp or SMS messages yet.",
+  "errors.messaging_unavailable": "Phone verification is not available right now: this server cannot send WhatsApp or SMS messages yet.",
   "errors.phone_required": "Please enter your phone number to continue",
   "errors.invalid_phone": "Please enter a valid phone number",
   "errors.already_verified": "You are already verified with another number. Sign out first to verify a different one.",
@@ -2505,8 +2497,7 @@ export const en = {
   "errors.link_code_expired_other": "This code has expired or was used: start again on the other device",
   "errors.link_not_found": "Link not found",
   "errors.file_too_large": "Files can be at most 100 MB.",
-  "errors.file_premium_size":
-    "Files over 25 MB are a Premium feature. Upgrade to Premium for files up to 100 MB — try it free for 7 days.",
+  "errors.file_premium_size": "Files over 25 MB are a Premium feature. Upgrade to Premium for files up to 100 MB — try it free for 7 days.",
   "errors.file_premium_month":
     "You've used your 10 free file transfers for this month. Upgrade to Premium for 50 a month — try it free for 7 days.",
   "errors.file_month_full": "You've used your {limit} file transfers for this month. They renew on the 1st.",
@@ -2586,6 +2577,16 @@ export const en = {
   "errors.twilio_signature": "Invalid or missing Twilio signature",
   "errors.reserved_name":
     "This nickname is reserved: names that look like LinkUp, its staff, LIA or its alerts cannot be used. Please choose another.",
+  "errors.call_peer_not_verified": "Voice calling requires phone verification: this person has not verified a phone yet.",
+  "errors.call_busy": "A call is already on in this chat.",
+  "errors.call_not_ringing": "This call is no longer ringing.",
+  "errors.call_direct_only": "Calls are only between the two people of a direct chat.",
+  "errors.call_verify": "Voice calling requires phone verification. Verify your phone in Settings.",
+  "errors.call_not_accepted": "You can call once they accept your message request.",
+  "errors.call_accept_request": "Accept the message request to call.",
+  "errors.call_rate_limited": "Too many calls. Wait a moment.",
+  "errors.call_too_many": "You have started many calls this hour. Try again later.",
+  "errors.call_not_started": "The call could not be started. Try again.",
 } satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

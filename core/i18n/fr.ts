@@ -65,7 +65,6 @@ export const fr: Catalog = {
 
   "api.describeEmergency": "Veuillez décrire l'urgence",
   "api.sosNotSent": "Le SOS n'a pas pu être envoyé",
-  "api.tooManyRequests": "Trop de demandes. Patientez un instant et réessayez.",
 
   "sos.type.medical": "Médical",
   "sos.type.fire": "Incendie",
@@ -508,13 +507,7 @@ export const fr: Catalog = {
   "calls.micNeeded": "LinkUp a besoin de votre micro pour les appels. Autorisez-le dans les réglages du site du navigateur.",
   "calls.noMicrophone":
     "LinkUp ne trouve aucun micro utilisable sur ce téléphone. Branchez-en un ou fermez l'application qui l'utilise, puis rappelez.",
-  "api.fileNotSent": "Ce fichier n'a pas (encore) été envoyé.",
   "api.callVerify": "Les appels vocaux demandent la vérification du téléphone. Vérifiez votre téléphone dans les Paramètres.",
-  "api.callPeerNotVerified":
-    "Les appels vocaux demandent la vérification du téléphone : cette personne n'a pas encore vérifié de téléphone.",
-  "api.callBusy": "Un appel est déjà en cours dans cette discussion.",
-  "api.callNotRinging": "Cet appel ne sonne plus.",
-  "api.callDirectOnly": "Les appels ne se font qu'entre les deux personnes d'une discussion directe.",
   "chat.selectedToolbar": "Messages sélectionnés",
   "chat.selectedCount": { one: "{count} sélectionné", other: "{count} sélectionnés" },
   "chat.copy": "Copier",
@@ -664,7 +657,6 @@ export const fr: Catalog = {
   "team.support":
     "Les demandes d'assistance de votre équipe passent en premier sur le bureau de notre équipe, marquées Enterprise, et reçoivent une réponse aux horaires de l'assistance.",
   "team.supportLink": "Demander de l'aide",
-  "team.err.invalidPhone": "Saisissez un numéro de téléphone valide.",
   "team.msg.inviteTitle": "Invitation d'équipe",
   "team.msg.inviteBody": "{who} vous invite dans l'équipe {team}. Votre code : {code} (il sert une fois, pendant {days} jours).",
   "team.msg.removedTitle": "Retiré d'une équipe",
@@ -936,6 +928,7 @@ export const fr: Catalog = {
   "sec.verify": "Vérifier",
   "sec.lostPhone": "Vous avez perdu votre téléphone et vos codes de secours ?",
   "sec.askSupport": "Demandez au support",
+  "sec.typeToConfirm": "Tapez {phrase} pour confirmer",
   "sec.triesLeft": { one: "Encore {count} essai.", other: "Encore {count} essais." },
   "sec.metaAdvanced": "Sécurité avancée — LinkUp",
   "sec.advancedTitle": "Sécurité avancée",
@@ -2148,7 +2141,6 @@ export const fr: Catalog = {
   "voice.transcribing": "Transcription…",
   "voice.used": "{count} sur {limit} messages vocaux ce mois-ci",
   "voice.usedUnlimited": { one: "{count} message vocal ce mois-ci", other: "{count} messages vocaux ce mois-ci" },
-  "voice.monthFull": "Vous avez utilisé vos {limit} messages vocaux de ce mois.",
   "voice.signIn": "Connectez-vous pour envoyer des messages vocaux.",
   "promo.trial.title": "Essayez Premium gratuitement pendant 7 jours",
   "promo.trial.message": "Commandes IA et traduction illimitées. Résiliable à tout moment.",
@@ -2519,8 +2511,7 @@ export const fr: Catalog = {
   "errors.reply_not_delivered": "La réponse n'a pas pu atteindre la personne",
   "errors.price_not_found": "Prix introuvable",
   "errors.cannot_report_self": "Vous ne pouvez pas vous signaler vous-même",
-  "errors.too_many_reports":
-    "Vous avez envoyé beaucoup de signalements aujourd'hui. Notre équipe va les examiner ; réessayez demain.",
+  "errors.too_many_reports": "Vous avez envoyé beaucoup de signalements aujourd'hui. Notre équipe va les examiner ; réessayez demain.",
   "errors.query_refused": "La requête a été refusée : {detail}",
   "errors.query_timeout": "La requête a pris plus de {seconds} secondes",
   "errors.self_grant": "Vous ne pouvez pas vous accorder une formule. Demandez à un autre administrateur.",
@@ -2540,8 +2531,7 @@ export const fr: Catalog = {
   "errors.team_owner_stays": "Le propriétaire reste dans l'équipe.",
   "errors.team_room_managed": "Les salons d'équipe suivent l'équipe : invitez et retirez des personnes sur la page Équipe.",
   "errors.team_too_many_invites": "Trop d'invitations aujourd'hui. Réessayez demain.",
-  "errors.team_retention":
-    "Un salon d'équipe suit la conservation des messages de son équipe : modifiez-la sur la page de l'équipe",
+  "errors.team_retention": "Un salon d'équipe suit la conservation des messages de son équipe : modifiez-la sur la page de l'équipe",
   "errors.team_support_needs_staff": "Seul un membre du personnel peut assurer un support dédié",
   "errors.team_not_found": "Équipe introuvable",
   "errors.room_not_found": "Salon introuvable",
@@ -2604,8 +2594,7 @@ export const fr: Catalog = {
     "Vous avez utilisé vos 5 traductions gratuites du jour. Passez à Premium pour une traduction illimitée — essai gratuit de 7 jours.",
   "errors.anonymous_ai_spent":
     "Des visiteurs anonymes de votre réseau ont utilisé les commandes IA gratuites du jour. Vérifiez votre numéro pour avoir les vôtres, ou passez à Premium pour des commandes IA illimitées.",
-  "errors.premium_keyword":
-    "{feature} est une fonction Premium. Passez à Premium pour la débloquer — essai gratuit de {days} jours.",
+  "errors.premium_keyword": "{feature} est une fonction Premium. Passez à Premium pour la débloquer — essai gratuit de {days} jours.",
   "errors.phrasebook_miss":
     "Cette phrase demande l'assistant en ligne pour être traduite, et il est injoignable pour l'instant. Hors ligne, LinkUp connaît des phrases courantes comme les salutations et les remerciements.",
   "errors.payments_not_configured": "Les paiements ne sont pas configurés",
@@ -2631,8 +2620,7 @@ export const fr: Catalog = {
   "errors.webhook_signature": "Signature du webhook invalide",
   "errors.webhook_malformed": "Événement mal formé",
   "errors.webhook_not_applied": "Impossible d'appliquer l'événement",
-  "errors.too_many_sos":
-    "Trop de SOS envoyés par vous au cours de la dernière heure. Si vous êtes en danger, appelez le 112 ou le 199.",
+  "errors.too_many_sos": "Trop de SOS envoyés par vous au cours de la dernière heure. Si vous êtes en danger, appelez le 112 ou le 199.",
   "errors.sos_not_found": "Alerte d'urgence introuvable",
   "errors.sos_resolve_refused": "Seul l'expéditeur ou le personnel LinkUp peut clore ce SOS",
   "errors.sos_own": "Vous ne pouvez pas répondre à votre propre SOS",
@@ -2646,8 +2634,7 @@ export const fr: Catalog = {
   "errors.premium_required":
     "Vos statistiques personnelles sont une fonction Premium. Passez à Premium pour les voir — essai gratuit de 7 jours.",
   "errors.call_relay_unavailable": "Les identifiants du relais d'appel sont indisponibles. Réessayez dans un instant.",
-  "errors.device_limit":
-    "{plan} permet jusqu'à {devices} appareils. Révoquez une clé ou passez à Premium pour des appareils illimités.",
+  "errors.device_limit": "{plan} permet jusqu'à {devices} appareils. Révoquez une clé ou passez à Premium pour des appareils illimités.",
   "errors.api_key_not_found": "Clé API introuvable",
   "errors.api_key_invalid": "Clé API invalide",
   "errors.api_key_endpoint": "Les clés API ne peuvent pas appeler ce point de terminaison",
@@ -2659,4 +2646,15 @@ export const fr: Catalog = {
   "errors.twilio_signature": "Signature Twilio invalide ou manquante",
   "errors.reserved_name":
     "Ce pseudo est réservé : les noms qui ressemblent à LinkUp, à son équipe, à LIA ou à ses alertes ne peuvent pas être utilisés. Choisissez-en un autre.",
+  "errors.call_peer_not_verified":
+    "Les appels vocaux demandent la vérification du téléphone : cette personne n'a pas encore vérifié de téléphone.",
+  "errors.call_busy": "Un appel est déjà en cours dans cette discussion.",
+  "errors.call_not_ringing": "Cet appel ne sonne plus.",
+  "errors.call_direct_only": "Les appels ne se font qu'entre les deux personnes d'une discussion directe.",
+  "errors.call_verify": "Les appels vocaux demandent la vérification du téléphone. Vérifiez votre téléphone dans les Paramètres.",
+  "errors.call_not_accepted": "Vous pourrez appeler dès que votre demande de message sera acceptée.",
+  "errors.call_accept_request": "Acceptez la demande de message pour appeler.",
+  "errors.call_rate_limited": "Trop d'appels. Patientez un instant.",
+  "errors.call_too_many": "Vous avez lancé beaucoup d'appels cette heure-ci. Réessayez plus tard.",
+  "errors.call_not_started": "L'appel n'a pas pu démarrer. Réessayez.",
 };

@@ -67,7 +67,6 @@ export const ha: Catalog = {
 
   "api.describeEmergency": "Da fatan ka bayyana abin da ya faru",
   "api.sosNotSent": "Ba a iya aika SOS ba",
-  "api.tooManyRequests": "Buƙatu sun yi yawa. Jira kaɗan ka sake gwadawa.",
 
   "sos.type.medical": channel.types.medical,
   "sos.type.fire": channel.types.fire,
@@ -504,12 +503,7 @@ export const ha: Catalog = {
   "calls.micNeeded": "LinkUp yana bukatar makirufonka don kira. Ka ba shi izini a saitunan shafi na burauza.",
   "calls.noMicrophone":
     "LinkUp bai sami makirufo da zai iya amfani da shi a wannan wayar ba. Haɗa ɗaya ko rufe manhajar da ke amfani da shi, sannan ka sake kira.",
-  "api.fileNotSent": "Ba a aika wannan fayil ba (tukuna).",
   "api.callVerify": "Kiran murya yana bukatar tabbatar da waya. Tabbatar da wayarka a Saituna.",
-  "api.callPeerNotVerified": "Kiran murya yana bukatar tabbatar da waya: wannan mutumin bai tabbatar da waya ba tukuna.",
-  "api.callBusy": "Akwai kira da ake yi a wannan hira.",
-  "api.callNotRinging": "Wannan kira ba ya ƙara kuma.",
-  "api.callDirectOnly": "Kira yana tsakanin mutane biyu na hira kai tsaye ne kawai.",
   "chat.selectedToolbar": "Saƙonnin da aka zaɓa",
   "chat.selectedCount": "An zaɓi {count}",
   "chat.copy": "Kwafa",
@@ -656,7 +650,6 @@ export const ha: Catalog = {
   "team.support":
     "Buƙatun tallafi na ƙungiyarka suna zuwa da farko a teburin ma'aikatanmu, alama Enterprise, kuma ana amsa su a lokutan tallafi.",
   "team.supportLink": "Nemi taimako",
-  "team.err.invalidPhone": "Shigar da lambar waya mai inganci.",
   "team.msg.inviteTitle": "Gayyatar ƙungiya",
   "team.msg.inviteBody": "{who} yana gayyatar ka zuwa ƙungiyar {team}. Lambarka: {code} (tana aiki sau ɗaya, na kwanaki {days}).",
   "team.msg.removedTitle": "An cire ka daga ƙungiya",
@@ -921,6 +914,7 @@ export const ha: Catalog = {
   "sec.verify": "Tabbatar",
   "sec.lostPhone": "Wayarka da lambobin ajiyarka sun ɓace?",
   "sec.askSupport": "Tambayi tallafi",
+  "sec.typeToConfirm": "Rubuta {phrase} don tabbatarwa",
   "sec.triesLeft": { one: "Sauran gwaji {count}.", other: "Sauran gwaji {count}." },
   "sec.metaAdvanced": "Tsaro na ci gaba — LinkUp",
   "sec.advancedTitle": "Tsaro na ci gaba",
@@ -2119,7 +2113,6 @@ export const ha: Catalog = {
   "voice.transcribing": "Ana rubutawa…",
   "voice.used": "Saƙonnin murya {count} cikin {limit} a wannan wata",
   "voice.usedUnlimited": { one: "Saƙon murya {count} a wannan wata", other: "Saƙonnin murya {count} a wannan wata" },
-  "voice.monthFull": "Ka yi amfani da saƙonnin murya {limit} na wannan wata.",
   "voice.signIn": "Shiga don aika saƙonnin murya.",
   "promo.trial.title": "Gwada Premium kyauta na kwana 7",
   "promo.trial.message": "Umarnin AI da fassara marasa iyaka. Soke a kowane lokaci.",
@@ -2442,8 +2435,7 @@ export const ha: Catalog = {
   "errors.admin_required": "Sai mai gudanarwa",
   "errors.banned": "An dakatar da wannan asusu. Tuntuɓi tallafin LinkUp idan kana ganin kuskure ne.",
   "errors.too_many_sessions": "An fara sabbin zama da yawa daga hanyar sadarwarka. Gwada daga baya.",
-  "errors.messaging_unavailable":
-    "Tabbatar da waya ba ya samuwa yanzu: wannan sabar ba ta iya aika saƙon WhatsApp ko SMS tukuna.",
+  "errors.messaging_unavailable": "Tabbatar da waya ba ya samuwa yanzu: wannan sabar ba ta iya aika saƙon WhatsApp ko SMS tukuna.",
   "errors.phone_required": "Shigar da lambar wayarka don ci gaba",
   "errors.invalid_phone": "Shigar da lambar waya mai inganci",
   "errors.already_verified": "An riga an tabbatar da kai da wata lamba. Fita tukuna don tabbatar da wata daban.",
@@ -2603,8 +2595,7 @@ export const ha: Catalog = {
   "errors.price_limit": "Ka kai iyakar farashin da za ka bayar yau. Gwada gobe.",
   "errors.premium_required": "Nazarin ayyukanka na Premium ne. Koma Premium don ganin su — gwada kyauta na kwanaki 7.",
   "errors.call_relay_unavailable": "Bayanan relay na kira ba sa samuwa yanzu. Gwada nan ba da jimawa ba.",
-  "errors.device_limit":
-    "{plan} yana ba da na'urori {devices} kawai. Soke wani mabuɗi ko koma Premium don na'urori marasa iyaka.",
+  "errors.device_limit": "{plan} yana ba da na'urori {devices} kawai. Soke wani mabuɗi ko koma Premium don na'urori marasa iyaka.",
   "errors.api_key_not_found": "Ba a samu mabuɗin API ba",
   "errors.api_key_invalid": "Mabuɗin API ba daidai ba ne",
   "errors.api_key_endpoint": "Mabuɗan API ba za su iya kiran wannan adireshin ba",
@@ -2616,4 +2607,14 @@ export const ha: Catalog = {
   "errors.twilio_signature": "Sa hannun Twilio babu ko ba daidai ba",
   "errors.reserved_name":
     "An keɓe wannan laƙabi: ba za a iya amfani da sunaye masu kama da LinkUp, ma'aikatansa, LIA ko faɗakarwarsa ba. Da fatan ka zaɓi wani.",
+  "errors.call_peer_not_verified": "Kiran murya yana bukatar tabbatar da waya: wannan mutumin bai tabbatar da waya ba tukuna.",
+  "errors.call_busy": "Akwai kira da ake yi a wannan hira.",
+  "errors.call_not_ringing": "Wannan kira ba ya ƙara kuma.",
+  "errors.call_direct_only": "Kira yana tsakanin mutane biyu na hira kai tsaye ne kawai.",
+  "errors.call_verify": "Kiran murya yana bukatar tabbatar da waya. Tabbatar da wayarka a Saituna.",
+  "errors.call_not_accepted": "Za ka iya kira da zarar sun karɓi buƙatar saƙonka.",
+  "errors.call_accept_request": "Karɓi buƙatar saƙo domin yin kira.",
+  "errors.call_rate_limited": "Kira sun yi yawa. Jira ɗan lokaci.",
+  "errors.call_too_many": "Ka fara kira da yawa a wannan awa. Gwada daga baya.",
+  "errors.call_not_started": "Ba a iya fara kiran ba. Sake gwadawa.",
 };

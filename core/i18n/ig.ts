@@ -67,7 +67,6 @@ export const ig: Catalog = {
 
   "api.describeEmergency": "Biko kọwaa ihe mberede ahụ",
   "api.sosNotSent": "Enweghị ike iziga SOS",
-  "api.tooManyRequests": "Arịrịọ karịrị akarị. Chere ntakịrị ma nwaa ọzọ.",
 
   "sos.type.medical": "Ahụike",
   "sos.type.fire": "Ọkụ",
@@ -504,12 +503,7 @@ export const ig: Catalog = {
   "calls.failed": "Oku daa",
   "calls.micNeeded": "LinkUp chọrọ igwe okwu gị maka oku. Kwe ya na ntọala saịtị nke ihe nchọgharị.",
   "calls.noMicrophone": "LinkUp ahụghị igwe okwu ọ ga-eji na ekwentị a. Jikọọ otu ma ọ bụ mechie ngwa na-eji ya, wee kpọọ ọzọ.",
-  "api.fileNotSent": "Ezighị faịlụ a (ka ugbu a).",
   "api.callVerify": "Oku olu chọrọ nkwado ekwentị. Kwado ekwentị gị na Ntọala.",
-  "api.callPeerNotVerified": "Oku olu chọrọ nkwado ekwentị: onye a akwadobeghị ekwentị ka ugbu a.",
-  "api.callBusy": "Oku na-aga n'ihu na mkparịta ụka a.",
-  "api.callNotRinging": "Oku a anaghị akpọ ọzọ.",
-  "api.callDirectOnly": "Oku bụ naanị n'etiti mmadụ abụọ nọ na mkparịta ụka ozugbo.",
   "chat.selectedToolbar": "Ozi ahọpụtara",
   "chat.selectedCount": "Ahọpụtara {count}",
   "chat.copy": "Detuo",
@@ -653,7 +647,6 @@ export const ig: Catalog = {
   "team.supportTitle": "Nkwado pụrụ iche",
   "team.support": "Arịrịọ nkwado nke otu gị na-ebute ụzọ na tebụl ndị ọrụ anyị, akara Enterprise, a na-azakwa ha n'oge nkwado.",
   "team.supportLink": "Rịọ enyemaka",
-  "team.err.invalidPhone": "Tinye nọmba ekwentị ziri ezi.",
   "team.msg.inviteTitle": "Òkù otu",
   "team.msg.inviteBody": "{who} na-akpọ gị òkù n'otu {team}. Koodu gị: {code} (ọ na-arụ otu ugboro, maka ụbọchị {days}).",
   "team.msg.removedTitle": "E wepụrụ gị n'otu",
@@ -915,6 +908,7 @@ export const ig: Catalog = {
   "sec.verify": "Kwado",
   "sec.lostPhone": "Ekwentị gị na koodu nchekwa gị furu efu?",
   "sec.askSupport": "Jụọ ndị enyemaka",
+  "sec.typeToConfirm": "Pịnye {phrase} iji kwado",
   "sec.triesLeft": { one: "Ọnwụnwa {count} fọdụrụ.", other: "Ọnwụnwa {count} fọdụrụ." },
   "sec.metaAdvanced": "Nchekwa dị elu — LinkUp",
   "sec.advancedTitle": "Nchekwa dị elu",
@@ -2096,7 +2090,6 @@ export const ig: Catalog = {
   "voice.transcribing": "A na-edegharị ya…",
   "voice.used": "Ozi olu {count} n'ime {limit} n'ọnwa a",
   "voice.usedUnlimited": { other: "Ozi olu {count} n'ọnwa a" },
-  "voice.monthFull": "Ị jirila ozi olu {limit} nke ọnwa a.",
   "voice.signIn": "Banye ka iziga ozi olu.",
   "promo.trial.title": "Nwaa Premium n'efu ụbọchị 7",
   "promo.trial.message": "Iwu AI na ntụgharị enweghị oke. Kagbuo mgbe ọ bụla.",
@@ -2509,8 +2502,7 @@ export const ig: Catalog = {
   "errors.file_too_large": "Faịlụ enweghị ike karịa 100 MB.",
   "errors.file_premium_size":
     "Faịlụ karịrị 25 MB bụ njirimara Premium. Kwalite gaa Premium maka faịlụ ruo 100 MB — nwalee ya n'efu ụbọchị 7.",
-  "errors.file_premium_month":
-    "I jirila nzipu faịlụ 10 n'efu nke ọnwa a. Kwalite gaa Premium maka 50 kwa ọnwa — nwalee ya n'efu ụbọchị 7.",
+  "errors.file_premium_month": "I jirila nzipu faịlụ 10 n'efu nke ọnwa a. Kwalite gaa Premium maka 50 kwa ọnwa — nwalee ya n'efu ụbọchị 7.",
   "errors.file_month_full": "I jirila nzipu faịlụ {limit} nke ọnwa a. Ha ga-amalite ọzọ n'ụbọchị mbụ.",
   "errors.file_verify": "Kwado nọmba ekwentị gị iji kekọrịta faịlụ.",
   "errors.file_download_verify": "Kwado nọmba ekwentị gị iji budata faịlụ a.",
@@ -2527,19 +2519,16 @@ export const ig: Catalog = {
   "errors.voice_empty": "Ndekọ ahụ tọgbọ chakoo",
   "errors.voice_not_found": "Achọtaghị ozi olu ahụ",
   "errors.voice_private": "Anaghị ezigara sava ozi olu nkata nzuzo maka ide ya.",
-  "errors.voice_premium":
-    "Ozi olu bụ njirimara Premium. Kwalite gaa na Premium maka ozi olu 50 kwa ọnwa — nwaa ya n'efu ụbọchị 7.",
+  "errors.voice_premium": "Ozi olu bụ njirimara Premium. Kwalite gaa na Premium maka ozi olu 50 kwa ọnwa — nwaa ya n'efu ụbọchị 7.",
   "errors.voice_month_full": "Ị jirila ozi olu {limit} gị maka ọnwa a. Ha ga-amalite ọzọ n'ụbọchị mbụ.",
   "errors.transcription_unavailable": "Ndegharị olu chọrọ onye enyemaka n'ịntanetị, nke a na-enweghị ike iru ugbu a.",
   "errors.unknown_room": "A maghị ọnụ ụlọ ahụ",
-  "errors.ai_commands_limit":
-    "Ị jirila iwu AI 10 n'efu nke taa. Kwalite gaa na Premium maka iwu AI enweghị oke — nwaa ya n'efu ụbọchị 7.",
+  "errors.ai_commands_limit": "Ị jirila iwu AI 10 n'efu nke taa. Kwalite gaa na Premium maka iwu AI enweghị oke — nwaa ya n'efu ụbọchị 7.",
   "errors.translations_limit":
     "Ị jirila ntụgharị 5 n'efu nke taa. Kwalite gaa na Premium maka ntụgharị enweghị oke — nwaa ya n'efu ụbọchị 7.",
   "errors.anonymous_ai_spent":
     "Ndị ọbịa na-amaghị aha site na netwọk gị ejirila iwu AI n'efu nke taa. Kwenye nọmba ekwentị gị ka ị nweta nke gị, ma ọ bụ gaa Premium maka iwu AI na-enweghị oke.",
-  "errors.premium_keyword":
-    "{feature} bụ njirimara Premium. Kwalite gaa na Premium ka ị meghee ya — nwaa ya n'efu ụbọchị {days}.",
+  "errors.premium_keyword": "{feature} bụ njirimara Premium. Kwalite gaa na Premium ka ị meghee ya — nwaa ya n'efu ụbọchị {days}.",
   "errors.phrasebook_miss":
     "Ahịrịokwu a chọrọ onye enyemaka n'ịntanetị ka a sụgharịa ya, nke a na-enweghị ike iru ugbu a. Na-enweghị ịntanetị LinkUp maara ahịrịokwu ndị a na-ejikarị dị ka ekele.",
   "errors.payments_not_configured": "Edozibeghị ịkwụ ụgwọ",
@@ -2577,8 +2566,7 @@ export const ig: Catalog = {
   "errors.price_limit": "Ị kọọla ọnụ ahịa kacha nke taa. Nwaa echi.",
   "errors.premium_required": "Nyocha nke gị bụ atụmatụ Premium. Gaa Premium ka ịhụ ha — nwalee ya n'efu ụbọchị 7.",
   "errors.call_relay_unavailable": "Nkwenye relay oku adịghị ugbu a. Nwaa ọzọ n'oge na-adịghị anya.",
-  "errors.device_limit":
-    "{plan} na-ekwe ngwaọrụ {devices} kacha. Kagbuo otu igodo ma ọ bụ gaa Premium maka ngwaọrụ na-enweghị oke.",
+  "errors.device_limit": "{plan} na-ekwe ngwaọrụ {devices} kacha. Kagbuo otu igodo ma ọ bụ gaa Premium maka ngwaọrụ na-enweghị oke.",
   "errors.api_key_not_found": "Achọtaghị igodo API ahụ",
   "errors.api_key_invalid": "Igodo API ezighi ezi",
   "errors.api_key_endpoint": "Igodo API enweghị ike ịkpọ ebe a",
@@ -2588,6 +2576,15 @@ export const ig: Catalog = {
   "errors.ussd_secret": "A jụrụ arịrịọ USSD: nzuzo e kerịtara adịghị ma ọ bụ ezighi ezi",
   "errors.form_malformed": "Ahụ fọm adịghị n'usoro",
   "errors.twilio_signature": "Mbinye aka Twilio adịghị ma ọ bụ ezighi ezi",
-  "errors.reserved_name":
-    "Edobere aha njirimara a: enweghị ike iji aha yiri LinkUp, ndị ọrụ ya, LIA ma ọ bụ ọkwa ya. Biko họrọ ọzọ.",
+  "errors.reserved_name": "Edobere aha njirimara a: enweghị ike iji aha yiri LinkUp, ndị ọrụ ya, LIA ma ọ bụ ọkwa ya. Biko họrọ ọzọ.",
+  "errors.call_peer_not_verified": "Oku olu chọrọ nkwado ekwentị: onye a akwadobeghị ekwentị ka ugbu a.",
+  "errors.call_busy": "Oku na-aga n'ihu na mkparịta ụka a.",
+  "errors.call_not_ringing": "Oku a anaghị akpọ ọzọ.",
+  "errors.call_direct_only": "Oku bụ naanị n'etiti mmadụ abụọ nọ na mkparịta ụka ozugbo.",
+  "errors.call_verify": "Oku olu chọrọ nkwado ekwentị. Kwado ekwentị gị na Ntọala.",
+  "errors.call_not_accepted": "Ị nwere ike ịkpọ oku ozugbo ha nabatara arịrịọ ozi gị.",
+  "errors.call_accept_request": "Nabata arịrịọ ozi ka ị kpọọ oku.",
+  "errors.call_rate_limited": "Oku dị ukwuu. Chere ntakịrị.",
+  "errors.call_too_many": "Ị malitela ọtụtụ oku n'awa a. Nwaa ọzọ ma emechaa.",
+  "errors.call_not_started": "Enweghị ike ịmalite oku ahụ. Nwaa ọzọ.",
 };

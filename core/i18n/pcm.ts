@@ -67,7 +67,6 @@ export const pcm: Catalog = {
 
   "api.describeEmergency": "Abeg talk wetin happen",
   "api.sosNotSent": "We no fit send di SOS",
-  "api.tooManyRequests": "Too many request. Abeg wait small and try again.",
 
   "sos.type.medical": "Sickness or wound",
   "sos.type.fire": channel.types.fire,
@@ -502,12 +501,7 @@ export const pcm: Catalog = {
   "calls.micNeeded": "LinkUp need your microphone for calls. Allow am for the browser site settings.",
   "calls.noMicrophone":
     "LinkUp no see microphone wey e fit use for dis phone. Connect one or close di app wey dey use am, then call again.",
-  "api.fileNotSent": "Dem never send this file (yet).",
   "api.callVerify": "Voice call need phone verification. Verify your phone for Settings.",
-  "api.callPeerNotVerified": "Voice call need phone verification: this person never verify phone yet.",
-  "api.callBusy": "Call don already dey for this chat.",
-  "api.callNotRinging": "This call no dey ring again.",
-  "api.callDirectOnly": "Call na only between the two people for direct chat.",
   "chat.selectedToolbar": "Messages wey you select",
   "chat.selectedCount": "{count} selected",
   "chat.copy": "Copy",
@@ -654,7 +648,6 @@ export const pcm: Catalog = {
   "team.support":
     "Your team support requests dey come first for our staff desk, marked Enterprise, and we dey answer dem for support hours.",
   "team.supportLink": "Ask for help",
-  "team.err.invalidPhone": "Enter correct phone number.",
   "team.msg.inviteTitle": "Team invitation",
   "team.msg.inviteBody": "{who} dey invite you join the team {team}. Your code: {code} (e dey work once, for {days} days).",
   "team.msg.removedTitle": "Dem comot you from team",
@@ -915,6 +908,7 @@ export const pcm: Catalog = {
   "sec.verify": "Verify",
   "sec.lostPhone": "Your phone and backup codes don loss?",
   "sec.askSupport": "Ask support",
+  "sec.typeToConfirm": "Type {phrase} to confirm",
   "sec.triesLeft": { one: "{count} try remain.", other: "{count} tries remain." },
   "sec.metaAdvanced": "Advanced Security — LinkUp",
   "sec.advancedTitle": "Advanced Security",
@@ -2095,7 +2089,6 @@ export const pcm: Catalog = {
   "voice.transcribing": "E dey transcribe…",
   "voice.used": "{count} out of {limit} voice messages dis month",
   "voice.usedUnlimited": { one: "{count} voice message dis month", other: "{count} voice messages dis month" },
-  "voice.monthFull": "You don use your {limit} voice messages for dis month.",
   "voice.signIn": "Sign in make you send voice messages.",
   "promo.trial.title": "Try Premium free for 7 days",
   "promo.trial.message": "AI commands and translation wey no get limit. Cancel anytime.",
@@ -2575,8 +2568,7 @@ export const pcm: Catalog = {
   "errors.price_limit": "You don report di most price for today. Try again tomorrow.",
   "errors.premium_required": "Your own analytics na Premium feature. Upgrade to Premium to see am — try am free for 7 days.",
   "errors.call_relay_unavailable": "Call relay credentials no dey now. Try again small time.",
-  "errors.device_limit":
-    "{plan} allow only {devices} devices. Revoke one key or upgrade to Premium for devices wey no get limit.",
+  "errors.device_limit": "{plan} allow only {devices} devices. Revoke one key or upgrade to Premium for devices wey no get limit.",
   "errors.api_key_not_found": "We no see the API key",
   "errors.api_key_invalid": "The API key no correct",
   "errors.api_key_endpoint": "API keys no fit call this endpoint",
@@ -2588,4 +2580,14 @@ export const pcm: Catalog = {
   "errors.twilio_signature": "Twilio signature no dey or e no correct",
   "errors.reserved_name":
     "Dis nickname na reserved: names wey resemble LinkUp, im staff, LIA or im alerts no dey allowed. Abeg choose another one.",
+  "errors.call_peer_not_verified": "Voice call need phone verification: this person never verify phone yet.",
+  "errors.call_busy": "Call don already dey for this chat.",
+  "errors.call_not_ringing": "This call no dey ring again.",
+  "errors.call_direct_only": "Call na only between the two people for direct chat.",
+  "errors.call_verify": "Voice call need phone verification. Verify your phone for Settings.",
+  "errors.call_not_accepted": "You fit call once dem accept your message request.",
+  "errors.call_accept_request": "Accept the message request make you fit call.",
+  "errors.call_rate_limited": "Too many calls. Wait small.",
+  "errors.call_too_many": "You don start plenty calls this hour. Try again later.",
+  "errors.call_not_started": "The call no fit start. Try again.",
 };

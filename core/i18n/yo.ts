@@ -67,7 +67,6 @@ export const yo: Catalog = {
 
   "api.describeEmergency": "Ẹ jọ̀wọ́ ṣàlàyé pàjáwìrì náà",
   "api.sosNotSent": "A kò lè fi SOS ránṣẹ́",
-  "api.tooManyRequests": "Ìbéèrè ti pọ̀ jù. Ẹ dúró díẹ̀ kí ẹ tún gbìyànjú.",
 
   "sos.type.medical": "Ìlera",
   "sos.type.fire": "Iná",
@@ -501,12 +500,7 @@ export const yo: Catalog = {
   "calls.failed": "Ìpè kò ṣeé ṣe",
   "calls.micNeeded": "LinkUp nílò máíkírófóònù rẹ fún ìpè. Gbà á láàyè nínú ètò ojú-òpó aṣàwákiri.",
   "calls.noMicrophone": "LinkUp kò rí gbohùngbohùn tó lè lò lórí fóònù yìí. So ọ̀kan pọ̀ tàbí pa áàpù tó ń lò ó, lẹ́yìn náà pe padà.",
-  "api.fileNotSent": "A kò tíì fi fáìlì yìí ránṣẹ́.",
   "api.callVerify": "Ìpè ohùn nílò ìjẹ́rìí fóònù. Jẹ́rìí fóònù rẹ nínú Ètò.",
-  "api.callPeerNotVerified": "Ìpè ohùn nílò ìjẹ́rìí fóònù: ẹni yìí kò tíì jẹ́rìí fóònù.",
-  "api.callBusy": "Ìpè kan ti ń lọ lọ́wọ́ nínú ìjíròrò yìí.",
-  "api.callNotRinging": "Ìpè yìí kò dún mọ́.",
-  "api.callDirectOnly": "Ìpè wà láàárín ènìyàn méjì ìjíròrò tààrà nìkan.",
   "chat.selectedToolbar": "Àwọn ìránṣẹ́ tí a yàn",
   "chat.selectedCount": "A ti yan {count}",
   "chat.copy": "Ṣe ẹ̀dà",
@@ -651,7 +645,6 @@ export const yo: Catalog = {
   "team.support":
     "Ìbéèrè ìrànlọ́wọ́ ẹgbẹ́ rẹ ló ń kọ́kọ́ dé tábìlì àwọn òṣìṣẹ́ wa, pẹ̀lú àmì Enterprise, a sì ń dá wọn lóhùn ní àwọn wákàtí ìrànlọ́wọ́.",
   "team.supportLink": "Béèrè ìrànlọ́wọ́",
-  "team.err.invalidPhone": "Tẹ nọ́mbà fóònù tó tọ̀nà.",
   "team.msg.inviteTitle": "Ìpè ẹgbẹ́",
   "team.msg.inviteBody": "{who} ń pè ọ́ sínú ẹgbẹ́ {team}. Kóòdù rẹ: {code} (ó ń ṣiṣẹ́ lẹ́ẹ̀kan, fún ọjọ́ {days}).",
   "team.msg.removedTitle": "A ti yọ ọ́ kúrò nínú ẹgbẹ́",
@@ -910,6 +903,7 @@ export const yo: Catalog = {
   "sec.verify": "Fìdí múlẹ̀",
   "sec.lostPhone": "Fóònù rẹ àti kóòdù ìpamọ́ rẹ ti sọnù?",
   "sec.askSupport": "Béèrè lọ́wọ́ ìrànlọ́wọ́",
+  "sec.typeToConfirm": "Tẹ {phrase} láti jẹ́rìísí",
   "sec.triesLeft": { one: "Ìgbìyànjú {count} ló kù.", other: "Ìgbìyànjú {count} ló kù." },
   "sec.metaAdvanced": "Ààbò tó gbòòrò — LinkUp",
   "sec.advancedTitle": "Ààbò tó gbòòrò",
@@ -2082,7 +2076,6 @@ export const yo: Catalog = {
   "voice.transcribing": "À ń kọ ọ́ sílẹ̀…",
   "voice.used": "Ìfiránṣẹ́ ohùn {count} nínú {limit} lóṣù yìí",
   "voice.usedUnlimited": { other: "Ìfiránṣẹ́ ohùn {count} lóṣù yìí" },
-  "voice.monthFull": "O ti lo ìfiránṣẹ́ ohùn {limit} ti oṣù yìí.",
   "voice.signIn": "Wọlé láti fi ìfiránṣẹ́ ohùn ránṣẹ́.",
   "promo.trial.title": "Gbìyànjú Premium lọ́fẹ̀ẹ́ fún ọjọ́ 7",
   "promo.trial.message": "Àṣẹ AI àti ìtumọ̀ láìní òpin. Fagilé nígbàkigbà.",
@@ -2487,10 +2480,8 @@ export const yo: Catalog = {
   "errors.link_code_expired_other": "Kóòdù yìí ti parí tàbí a ti lò ó: bẹ̀rẹ̀ lẹ́ẹ̀kan sí i lórí ẹ̀rọ kejì",
   "errors.link_not_found": "A kò rí ìsopọ̀ náà",
   "errors.file_too_large": "Fáìlì kò gbọdọ̀ ju 100 MB lọ.",
-  "errors.file_premium_size":
-    "Fáìlì tó ju 25 MB lọ jẹ́ ẹ̀yà Premium. Gòkè sí Premium fún fáìlì títí dé 100 MB — dán an wò lọ́fẹ̀ẹ́ fún ọjọ́ 7.",
-  "errors.file_premium_month":
-    "O ti lo ìfiránṣẹ́ fáìlì 10 ọ̀fẹ́ rẹ fún oṣù yìí. Gòkè sí Premium fún 50 lóṣù — dán an wò lọ́fẹ̀ẹ́ fún ọjọ́ 7.",
+  "errors.file_premium_size": "Fáìlì tó ju 25 MB lọ jẹ́ ẹ̀yà Premium. Gòkè sí Premium fún fáìlì títí dé 100 MB — dán an wò lọ́fẹ̀ẹ́ fún ọjọ́ 7.",
+  "errors.file_premium_month": "O ti lo ìfiránṣẹ́ fáìlì 10 ọ̀fẹ́ rẹ fún oṣù yìí. Gòkè sí Premium fún 50 lóṣù — dán an wò lọ́fẹ̀ẹ́ fún ọjọ́ 7.",
   "errors.file_month_full": "O ti lo ìfiránṣẹ́ fáìlì {limit} rẹ fún oṣù yìí. Wọn yóò tún bẹ̀rẹ̀ ní ọjọ́ kìíní oṣù.",
   "errors.file_verify": "Jẹ́rìí nọ́ńbà fóònù rẹ láti pín fáìlì.",
   "errors.file_download_verify": "Jẹ́rìí nọ́ńbà fóònù rẹ láti gba fáìlì yìí sílẹ̀.",
@@ -2507,15 +2498,12 @@ export const yo: Catalog = {
   "errors.voice_empty": "Ohùn tí a gbà sílẹ̀ ṣófo",
   "errors.voice_not_found": "A kò rí ìfiránṣẹ́ ohùn náà",
   "errors.voice_private": "A kì í fi ìfiránṣẹ́ ohùn ìfọ̀rọ̀wérọ̀ àṣírí ránṣẹ́ sí olupin fún àkọsílẹ̀.",
-  "errors.voice_premium":
-    "Ìfiránṣẹ́ ohùn jẹ́ ẹ̀yà Premium. Gòkè sí Premium fún ìfiránṣẹ́ ohùn 50 lóṣù — gbìyànjú rẹ̀ lọ́fẹ̀ẹ́ fún ọjọ́ 7.",
+  "errors.voice_premium": "Ìfiránṣẹ́ ohùn jẹ́ ẹ̀yà Premium. Gòkè sí Premium fún ìfiránṣẹ́ ohùn 50 lóṣù — gbìyànjú rẹ̀ lọ́fẹ̀ẹ́ fún ọjọ́ 7.",
   "errors.voice_month_full": "O ti lo ìfiránṣẹ́ ohùn {limit} rẹ fún oṣù yìí. Wọn yóò tún bẹ̀rẹ̀ ní ọjọ́ 1k.",
   "errors.transcription_unavailable": "Ìkọsílẹ̀ ohùn nílò olùrànlọ́wọ́ orí ayélujára, tí a kò lè dé báyìí.",
   "errors.unknown_room": "A kò mọ yàrá náà",
-  "errors.ai_commands_limit":
-    "O ti lo àṣẹ AI ọ̀fẹ́ 10 ti òní. Gòkè sí Premium fún àṣẹ AI láìní òpin — gbìyànjú rẹ̀ lọ́fẹ̀ẹ́ fún ọjọ́ 7.",
-  "errors.translations_limit":
-    "O ti lo ìtumọ̀ ọ̀fẹ́ 5 ti òní. Gòkè sí Premium fún ìtumọ̀ láìní òpin — gbìyànjú rẹ̀ lọ́fẹ̀ẹ́ fún ọjọ́ 7.",
+  "errors.ai_commands_limit": "O ti lo àṣẹ AI ọ̀fẹ́ 10 ti òní. Gòkè sí Premium fún àṣẹ AI láìní òpin — gbìyànjú rẹ̀ lọ́fẹ̀ẹ́ fún ọjọ́ 7.",
+  "errors.translations_limit": "O ti lo ìtumọ̀ ọ̀fẹ́ 5 ti òní. Gòkè sí Premium fún ìtumọ̀ láìní òpin — gbìyànjú rẹ̀ lọ́fẹ̀ẹ́ fún ọjọ́ 7.",
   "errors.anonymous_ai_spent":
     "Àwọn àlejò aláìlórúkọ láti nẹ́tíwọ̀ọ̀kì rẹ ti lo àṣẹ AI ọ̀fẹ́ ti òní. Fìdí nọ́ńbà fóònù rẹ múlẹ̀ láti ní tìrẹ, tàbí lọ sí Premium fún àṣẹ AI láìní òpin.",
   "errors.premium_keyword": "{feature} jẹ́ ẹ̀yà Premium. Gòkè sí Premium láti ṣí i — gbìyànjú rẹ̀ lọ́fẹ̀ẹ́ fún ọjọ́ {days}.",
@@ -2568,4 +2556,14 @@ export const yo: Catalog = {
   "errors.twilio_signature": "Ìbuwọ́lù Twilio kò sí tàbí kò tọ̀nà",
   "errors.reserved_name":
     "Orúkọ ìnagijẹ yìí ti wà ní ìpamọ́: a kò lè lo orúkọ tó jọ LinkUp, òṣìṣẹ́ rẹ̀, LIA tàbí ìkìlọ̀ rẹ̀. Ẹ jọ̀wọ́ yan òmíràn.",
+  "errors.call_peer_not_verified": "Ìpè ohùn nílò ìjẹ́rìí fóònù: ẹni yìí kò tíì jẹ́rìí fóònù.",
+  "errors.call_busy": "Ìpè kan ti ń lọ lọ́wọ́ nínú ìjíròrò yìí.",
+  "errors.call_not_ringing": "Ìpè yìí kò dún mọ́.",
+  "errors.call_direct_only": "Ìpè wà láàárín ènìyàn méjì ìjíròrò tààrà nìkan.",
+  "errors.call_verify": "Ìpè ohùn nílò ìjẹ́rìí fóònù. Jẹ́rìí fóònù rẹ nínú Ètò.",
+  "errors.call_not_accepted": "O lè pè nígbà tí wọ́n bá gba ìbéèrè ìfiránṣẹ́ rẹ.",
+  "errors.call_accept_request": "Gba ìbéèrè ìfiránṣẹ́ kí o tó pè.",
+  "errors.call_rate_limited": "Ìpè ti pọ̀jù. Dúró díẹ̀.",
+  "errors.call_too_many": "O ti bẹ̀rẹ̀ ìpè púpọ̀ ní wákàtí yìí. Gbìyànjú lẹ́yìn náà.",
+  "errors.call_not_started": "A kò lè bẹ̀rẹ̀ ìpè náà. Gbìyànjú lẹ́ẹ̀kan sí i.",
 };

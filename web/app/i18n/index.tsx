@@ -5,7 +5,7 @@ import { useRouteLoaderData } from "react-router";
 import { isUiLanguage, LANGUAGE_NATIVE_NAMES, UI_LANGUAGES } from "../../../core/i18n/languages";
 import type { MessageKey } from "../../../core/i18n/en";
 import { formatMessage, formatNaira, type Message, type Vars } from "../../../core/i18n/translate";
-import { translateApiError } from "./api-errors";
+import { type Said, type SayOptions, sayRefusal } from "./refusal";
 
 interface LanguageData {
   i18n: { language: string; tag: string; dir: "ltr" | "rtl"; messages: Record<string, Message> };
@@ -27,8 +27,8 @@ function pageI18n(data: LanguageData | undefined): LanguageData["i18n"] {
 export type T = ((key: MessageKey, vars?: Vars) => string) & {
   tag: string;
   language: string;
-  /** An API's `{ error }` in the page's language when it is one LinkUp knows; else as it came. */
-  error: (message: string | undefined | null) => string;
+  /** A refusal in the page's language: the API's by its code, the web's own by its key (./refusal.ts). */
+  error: (said: Said, options?: SayOptions) => string;
   naira: (amount: number) => string;
 };
 
@@ -45,7 +45,7 @@ function makeT(i18n: LanguageData["i18n"]): T {
   const t = ((key: MessageKey, vars?: Vars) => formatMessage(i18n.messages[key], i18n.tag, vars, key)) as T;
   t.tag = i18n.tag;
   t.language = i18n.language;
-  t.error = (message) => translateApiError(message ?? "", t);
+  t.error = (said, options) => sayRefusal(said, t, (key) => i18n.messages[key] !== undefined, options);
   t.naira = (amount) => formatNaira(amount, i18n.tag);
   return t;
 }

@@ -28,6 +28,7 @@ import { useChatSos, useShareLocation } from "./use-position-actions";
 import { useSend } from "./use-send";
 import { useMeshNode, useRoom } from "./use-mesh";
 import { TransferList } from "../files/transfer-list";
+import type { Refusal } from "../../i18n/refusal";
 
 function NeedsConnection() {
   const t = useT();
@@ -63,7 +64,7 @@ interface Props {
   supportPhone: string;
   cookiesAccepted: boolean;
   /** Why the last membership form (accept, leave, block…) failed, in the server's words. */
-  actionError?: string | null;
+  actionError?: Refusal | null;
 }
 
 export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, actionError }: Props) {
@@ -246,7 +247,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       {room ? <MembershipActions room={room} blocked={rooms?.blocked ?? []} /> : null}
       {actionError ? (
         <p className="chat-note" role="alert">
-          {actionError}
+          {t.error(actionError)}
         </p>
       ) : null}
       {hydrated ? null : <p className="chat-note">{t("chat.needsJs")}</p>}

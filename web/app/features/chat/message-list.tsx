@@ -9,6 +9,7 @@ import type { MessageKey } from "../../../../core/i18n/en";
 import { useT } from "../../i18n";
 import { FileBubble } from "../files/file-bubble";
 import { useDeviceChangeLine, useDisappearingLine } from "./disappearing";
+import type { Said } from "../../i18n/refusal";
 
 const STATUS: Record<MessageStatus, { icon: string; label: MessageKey }> = {
   sending: { icon: "◷", label: "msg.status.sending" },
@@ -117,7 +118,7 @@ export function MessageList({
           ) : null}
           {m.error ? (
             <span className="msg-error" role="alert">
-              {t.error(m.error)}
+              {t.error(m.error as Said)}
             </span>
           ) : null}
         </li>
