@@ -23,7 +23,7 @@ describe("/api/admin console", () => {
     }
     const res = await sqlAs(staff.cookie, "select 1");
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ error: "Admin access required" });
+    expect(await res.json()).toEqual({ error: "Admin access required", code: "admin_required" });
   });
 
   it("refuses writes, PRAGMA, ATTACH, several statements and comment tricks; the table is untouched and each refusal audited", async () => {

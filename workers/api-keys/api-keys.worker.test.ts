@@ -104,7 +104,7 @@ describe("API keys", () => {
     expect((await call("/api/security/sessions", { headers: bearer(key), cookie: person.cookie })).status).toBe(403);
     const bad = await call("/api/me", { headers: bearer("linkup_not-a-real-key") });
     expect(bad.status).toBe(401);
-    expect(await bad.json()).toEqual({ error: "Invalid API key" });
+    expect(await bad.json()).toEqual({ error: "Invalid API key", code: "api_key_invalid" });
   });
 });
 
