@@ -1,7 +1,7 @@
 // Every refusal the API sends, by its stable machine code (docs/decisions/075-errors-as-codes.md). The body is
 // `{ error, code, values? }`: `error` is the English sentence for API clients, `code` one of the codes below, and
 // `values` what the sentence needs (a limit, a date). The web shows the catalog's `errors.<code>` message in the
-// person's language, filled with `values`; codes never change once published (docs/api.md lists them).
+// person's language, filled with `values`; codes never change once published (/api/openapi.json lists them).
 import { z } from "zod";
 
 /** How a refusal goes out over HTTP (workers/errors.ts maps each kind to one status). */
@@ -238,7 +238,7 @@ export function isApiErrorCode(code: unknown): code is ApiErrorCode {
 /** The values a message may need: numbers and short words, never a sentence in English. */
 export type ErrorValues = Record<string, string | number>;
 
-/** Every error body the API sends (docs/api.md). */
+/** Every error body the API sends (the OpenAPI document's Error schema, core/public-api.ts). */
 export const ApiErrorBodySchema = z.looseObject({
   error: z.string(),
   code: z.enum(API_ERROR_CODES as [ApiErrorCode, ...ApiErrorCode[]]),

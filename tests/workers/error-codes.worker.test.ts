@@ -21,12 +21,26 @@ describe("API refusals", () => {
     const s = await anonymousSession();
     const answers = {
       unknownPath: await call("/api/nothing-here"),
-      malformedJson: await call("/api/emergency/broadcast", { method: "POST", cookie: s.cookie, body: "{", headers: { "content-type": "application/json" } }),
-      schema: await call("/api/emergency/broadcast", { method: "POST", cookie: s.cookie, json: { message: "  ", clientRequestId: newId() } }),
+      malformedJson: await call("/api/emergency/broadcast", {
+        method: "POST",
+        cookie: s.cookie,
+        body: "{",
+        headers: { "content-type": "application/json" },
+      }),
+      schema: await call("/api/emergency/broadcast", {
+        method: "POST",
+        cookie: s.cookie,
+        json: { message: "  ", clientRequestId: newId() },
+      }),
       signIn: await call("/api/emergency/broadcast", { method: "POST", json: { message: "help", clientRequestId: newId() } }),
       domain: await call(`/api/rooms/${encodeURIComponent("group:nope")}/members`, { cookie: s.cookie }),
       bodyLimit: await call("/api/me", { method: "PATCH", cookie: s.cookie, json: { nickname: "x".repeat(70 * 1024) } }),
-      offer: await call("/api/ai/voice", { method: "POST", cookie: s.cookie, body: new Uint8Array(10), headers: { "content-type": "audio/webm" } }),
+      offer: await call("/api/ai/voice", {
+        method: "POST",
+        cookie: s.cookie,
+        body: new Uint8Array(10),
+        headers: { "content-type": "audio/webm" },
+      }),
     };
     const codes = Object.fromEntries(await Promise.all(Object.entries(answers).map(async ([k, r]) => [k, (await refusal(r)).code])));
     expect(codes).toMatchObject({
