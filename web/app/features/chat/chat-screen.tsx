@@ -180,7 +180,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       if (id) navigate(`/chat?room=${encodeURIComponent(id)}`);
       setPanel(null);
     } catch (e) {
-      toast({ title: t("chat.openFailed"), description: e instanceof Error ? t.error(e.message) : String(e), variant: "destructive" });
+      toast({ title: t("chat.openFailed"), description: t.error(e instanceof Error ? e : String(e)), variant: "destructive" });
     }
   };
 
