@@ -331,6 +331,8 @@ describe("POST /api/ai/smart-replies", () => {
     const empty = await call("/api/ai/smart-replies", { method: "POST", cookie, json: { message: "" } });
     expect(await empty.json()).toEqual({
       error: "Invalid request: message: Message required - Please enter a message to generate smart replies",
+      code: "invalid_request",
+      values: { field: "message", detail: "Message required - Please enter a message to generate smart replies" },
     });
   });
 });
