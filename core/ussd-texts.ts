@@ -401,9 +401,9 @@ export function channelTexts(language: string | null | undefined): ChannelTexts 
 }
 
 /** What a phone channel says when an SOS is refused, in the person's language (docs/decisions/045-domain-errors.md). */
-export function sosRefusalText(t: ChannelTexts, code: ErrorKind): string {
-  if (code === "rate_limited") return t.sosTooMany;
-  if (code === "suspended") return t.suspended;
+export function sosRefusalText(t: ChannelTexts, kind: ErrorKind): string {
+  if (kind === "rate_limited") return t.sosTooMany;
+  if (kind === "suspended") return t.suspended;
   return t.refused;
 }
 
