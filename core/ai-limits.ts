@@ -1,5 +1,5 @@
-// The assistant's Premium refusals (402), in a module of their own: the server sends them and every screen maps them
-// to the person's language (web/app/i18n/api-errors.ts), which must not pull the '@ai' grammar into the first load.
+// The assistant's Premium refusals (402), in a module of their own: the server sends them with their codes, and
+// screens show the codes' catalog messages (docs/decisions/075-errors-as-codes.md) without the '@ai' grammar.
 import { TIER_LIMITS, TRIAL_DAYS } from "./constants";
 
 export const AI_LIMIT_MESSAGES = {

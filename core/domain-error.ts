@@ -1,33 +1,21 @@
 // One refusal type for domain code (docs/decisions/045-domain-errors.md). Domain modules say *what* went wrong
-// with a stable code; each channel says it its own way: the HTTP layer maps the code to a status
-// (workers/errors.ts), USSD and WhatsApp to a text in the person's language (core/ussd-texts.ts).
+// with a stable code from core/api-errors.ts (docs/decisions/075-errors-as-codes.md); each channel says it its own
+// way: the HTTP layer sends the code with the English sentence and maps its kind to a status (workers/errors.ts),
+// the web shows the code's catalog message, USSD and WhatsApp their own words (core/ussd-texts.ts).
+import { API_ERRORS, type ApiErrorCode, type ErrorKind, type ErrorValues } from "./api-errors";
 
-export const ERROR_CODES = [
-  "invalid",
-  "unauthenticated",
-  "payment_required",
-  "forbidden",
-  "suspended",
-  "not_found",
-  "conflict",
-  "too_large",
-  "unsupported_media_type",
-  "upgrade_required",
-  "rate_limited",
-  "upstream_failed",
-  "unavailable",
-  "upstream_timeout",
-] as const;
+export { ERROR_KINDS, type ErrorKind } from "./api-errors";
 
-export type ErrorCode = (typeof ERROR_CODES)[number];
-
-/** A refusal the person should see: the message (English, the API's wording) and any extra fields for clients. */
+/** A refusal the person should see: its code, the English sentence (the API's wording), the values the sentence
+ * holds (`values`, for the translations) and any extra fields for clients. */
 export class DomainError extends Error {
+  readonly kind: ErrorKind;
   constructor(
-    readonly code: ErrorCode,
+    readonly code: ApiErrorCode,
     message: string,
-    readonly extra: Record<string, unknown> = {},
+    readonly extra: { values?: ErrorValues } & Record<string, unknown> = {},
   ) {
     super(message);
+    this.kind = API_ERRORS[code];
   }
 }

@@ -25,7 +25,6 @@ export const FILE_TEXTS = {
   communityTooLarge: `Files over ${formatMegabytes(TIER_LIMITS.free.fileMaxBytes)} are a Premium feature. Upgrade to Premium for files up to ${formatMegabytes(TIER_LIMITS.premium.fileMaxBytes)} — try it free for ${TRIAL_DAYS} days.`,
   communityMonthFull: `You've used your ${TIER_LIMITS.free.fileTransfers} free file transfers for this month. Upgrade to Premium for ${TIER_LIMITS.premium.fileTransfers} a month — try it free for ${TRIAL_DAYS} days.`,
   monthFull: (limit: number) => `You've used your ${limit} file transfers for this month. They renew on the 1st.`,
-  notSent: "This file was not sent (yet).",
 } as const;
 
 /** What a file message carries inside the (sealed, in private rooms) chat message: everything to fetch and open it. */

@@ -247,6 +247,8 @@ export const ServerFrameSchema = z.discriminatedUnion("type", [
     type: z.literal("error"),
     code: z.enum(ERROR_CODES),
     message: z.string(),
+    /** The refusal's own code (core/api-errors.ts), for a screen to say it in the person's language. */
+    reason: z.optional(z.string()),
     id: z.optional(z.string()),
     retryAfterMs: z.optional(count()),
   }),

@@ -20,7 +20,7 @@ const MAD_SCALE = 1.4826;
 
 /** Reports one person may make in a day, every channel together. */
 export const PRICE_REPORTS_PER_DAY = 20;
-/** The refusal past that limit (screens translate it: web/app/i18n/api-errors.ts). */
+/** The refusal past that limit (code price_limit; screens show errors.price_limit, docs/decisions/075-errors-as-codes.md). */
 export const PRICE_LIMIT_MESSAGE = "You have reported the most prices for today. Try again tomorrow.";
 /** The schema's refusals, by field, for the screens to translate. */
 export const PRICE_REPORT_ERRORS = {

@@ -8,7 +8,8 @@ import { CreateSubscriptionSchema } from "./billing-schemas";
 import { TIERS } from "./constants";
 import { RegisterSchema, VerifySchema } from "./identity-schemas";
 import { LeaderboardQuerySchema } from "./rewards";
-import { ErrorEnvelopeSchema, MarketQuerySchema } from "./schemas";
+import { ApiErrorBodySchema } from "./api-errors";
+import { MarketQuerySchema } from "./schemas";
 import { EmergencyBroadcastSchema } from "./sos-schemas";
 
 export const API_CATEGORIES = ["Account", "Assistant", "Community", "Emergency", "Rewards", "Subscription"] as const;
@@ -223,7 +224,15 @@ export function openApiDocument(serverUrl: string) {
         bearerAuth: { type: "http", scheme: "bearer", description: "An API key from /api-docs" },
         cookieAuth: { type: "apiKey", in: "cookie", name: "linkup_session" },
       },
-      schemas: { Error: jsonSchema(ErrorEnvelopeSchema) },
+      // Every refusal: English words, a stable code from the one list in core/api-errors.ts, and the values its
+      // message needs (docs/decisions/075-errors-as-codes.md). Codes never change meaning once listed here.
+      schemas: {
+        Error: {
+          ...jsonSchema(ApiErrorBodySchema),
+          description:
+            "A refusal. `error` is an English sentence for people; `code` is stable and machine-readable (branch on it, not on the words); `values` holds what the sentence names (limits, dates, the refused field).",
+        },
+      },
     },
   };
 }

@@ -52,8 +52,5 @@ export const LocationSchema = z.object({
 
 export const OutboxQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });
 
-/** The JSON error envelope of every non-OK API answer. */
-export const ErrorEnvelopeSchema = z.object({ error: z.string() }).passthrough();
-
 /** GET /api/market/prices: filter by commodity and place (both optional). */
 export const MarketQuerySchema = z.object({ commodity: z.string().trim().max(60).optional(), place: z.string().trim().max(60).optional() });

@@ -1,7 +1,7 @@
 // Every word the USSD menu and the WhatsApp bot say, in the five channel languages. Written without
 // diacritics on purpose: USSD screens and SMS travel in the GSM 7-bit alphabet, which has no ẹ, ọ, ṣ, ɗ or ƙ.
 
-import type { ErrorCode } from "./domain-error";
+import type { ErrorKind } from "./domain-error";
 export const CHANNEL_LANGUAGES = ["english", "hausa", "yoruba", "igbo", "pidgin"] as const;
 export type ChannelLanguage = (typeof CHANNEL_LANGUAGES)[number];
 
@@ -401,9 +401,9 @@ export function channelTexts(language: string | null | undefined): ChannelTexts 
 }
 
 /** What a phone channel says when an SOS is refused, in the person's language (docs/decisions/045-domain-errors.md). */
-export function sosRefusalText(t: ChannelTexts, code: ErrorCode): string {
-  if (code === "rate_limited") return t.sosTooMany;
-  if (code === "suspended") return t.suspended;
+export function sosRefusalText(t: ChannelTexts, kind: ErrorKind): string {
+  if (kind === "rate_limited") return t.sosTooMany;
+  if (kind === "suspended") return t.suspended;
   return t.refused;
 }
 

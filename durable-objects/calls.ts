@@ -1,6 +1,7 @@
 // The calls section of MeshRoom (docs/decisions/024-calls-through-the-room.md): signalling for one-to-one voice calls relayed
 // between the two people of a direct chat. SDP and ICE candidates pass through and are never stored (the media
 // is DTLS-SRTP end to end); the room keeps only who calls whom and since when, to ring, time out and end calls.
+import type { ApiErrorCode } from "../core/api-errors";
 import { CALL_TEXTS, type MissedCallMeta, RING_TIMEOUT_MS } from "../core/calls";
 import { dmPeer } from "../core/room-ids";
 import type { Envelope } from "../core/envelope";
@@ -52,6 +53,19 @@ export async function takeMissedCallNotice(db: ReturnType<typeof createDb>, call
 const msToNextHour = (now: number) => HOUR_MS - (now % HOUR_MS);
 
 /** What the room lends the calls section. */
+/** A refused call frame: the frame's code, and the refusal's own code for the screen's words (core/api-errors.ts). */
+function refuse(
+  host: CallHost,
+  ws: WebSocket,
+  code: FrameErrorCode,
+  reason: ApiErrorCode,
+  message: string,
+  id: string,
+  retryAfterMs?: number,
+) {
+  host.send(ws, { type: "error", code, reason, message, id, ...(retryAfterMs ? { retryAfterMs } : {}) });
+}
+
 export interface CallHost {
   sql: SqlStorage;
   env: Env;
@@ -104,28 +118,28 @@ export class CallSwitch {
   /** One call frame from a member's socket. */
   async handle(ws: WebSocket, me: CallSocket, frame: CallFrame): Promise<void> {
     const peerId = roomKind(me.roomId) === "dm" ? dmPeer(me.roomId, me.userId) : null;
-    if (!peerId) return this.host.error(ws, "forbidden", CALL_TEXTS.directOnly, frame.callId);
+    if (!peerId) return refuse(this.host, ws, "forbidden", "call_direct_only", CALL_TEXTS.directOnly, frame.callId);
     if (frame.type === "ring") return this.ring(ws, me, peerId, frame.callId);
     const call = this.current();
-    if (!call || call.id !== frame.callId) return this.host.error(ws, "busy", CALL_TEXTS.notRinging, frame.callId);
+    if (!call || call.id !== frame.callId) return refuse(this.host, ws, "busy", "call_not_ringing", CALL_TEXTS.notRinging, frame.callId);
     const isCaller = me.userId === call.caller_id;
     switch (frame.type) {
       case "accept":
-        if (isCaller || call.state !== "ringing") return this.host.error(ws, "busy", CALL_TEXTS.notRinging, call.id);
+        if (isCaller || call.state !== "ringing") return refuse(this.host, ws, "busy", "call_not_ringing", CALL_TEXTS.notRinging, call.id);
         this.host.sql.exec("UPDATE calls SET state = 'active', callee_conn = ? WHERE id = ?", me.connId, call.id);
         // The caller learns who took it; the callee's other devices stop ringing.
         for (const other of this.socketsOf(call.caller_id, call.callee_id))
           if (other !== ws) this.host.send(other, { type: "accept", callId: call.id, from: me.userId });
         return;
       case "decline":
-        if (isCaller) return this.host.error(ws, "busy", CALL_TEXTS.notRinging, call.id);
+        if (isCaller) return refuse(this.host, ws, "busy", "call_not_ringing", CALL_TEXTS.notRinging, call.id);
         return this.end(call, me.userId, call.state === "ringing" ? "declined" : "hangup");
       case "hangup":
         return this.end(call, me.userId, call.state === "ringing" ? (isCaller ? "missed" : "declined") : "hangup");
       default: {
         // Offer, answer and candidates travel only between the two devices in the call.
         if (call.state !== "active" || (me.connId !== call.caller_conn && me.connId !== call.callee_conn))
-          return this.host.error(ws, "busy", CALL_TEXTS.notRinging, call.id);
+          return refuse(this.host, ws, "busy", "call_not_ringing", CALL_TEXTS.notRinging, call.id);
         const to = me.connId === call.caller_conn ? call.callee_conn : call.caller_conn;
         const target = this.socketByConn(to);
         if (target) this.host.send(target, { ...frame, from: me.userId });
@@ -154,8 +168,9 @@ export class CallSwitch {
     const now = Date.now();
     const taken = takeToken(this.rings.get(me.userId) ?? fullBucket(RING_RATE, now), now, RING_RATE);
     this.rings.set(me.userId, taken.bucket);
-    if (!taken.allowed) return this.host.error(ws, "rate_limited", "Too many calls. Wait a moment.", callId, taken.retryAfterMs);
-    if (this.current()) return this.host.error(ws, "busy", CALL_TEXTS.busy, callId);
+    if (!taken.allowed)
+      return refuse(this.host, ws, "rate_limited", "call_rate_limited", "Too many calls. Wait a moment.", callId, taken.retryAfterMs);
+    if (this.current()) return refuse(this.host, ws, "busy", "call_busy", CALL_TEXTS.busy, callId);
     // Verification is read from the database at each call, so a phone verified a minute ago counts.
     let verified: [boolean, boolean];
     let requestFrom: string | null;
@@ -172,23 +187,25 @@ export class CallSwitch {
       requestFrom = request?.fromUserId ?? null;
     } catch (err) {
       console.error("MeshRoom call check failed", err);
-      return this.host.error(ws, "internal", "The call could not be started. Try again.", callId);
+      return refuse(this.host, ws, "internal", "call_not_started", "The call could not be started. Try again.", callId);
     }
-    if (!verified[0]) return this.host.error(ws, "verification_required", CALL_TEXTS.verifyToCall, callId);
-    if (!verified[1]) return this.host.error(ws, "verification_required", CALL_TEXTS.peerNotVerified, callId);
+    if (!verified[0]) return refuse(this.host, ws, "verification_required", "call_verify", CALL_TEXTS.verifyToCall, callId);
+    if (!verified[1]) return refuse(this.host, ws, "verification_required", "call_peer_not_verified", CALL_TEXTS.peerNotVerified, callId);
     if (requestFrom)
-      return this.host.error(ws, "forbidden", requestFrom === me.userId ? CALL_TEXTS.notAccepted : CALL_TEXTS.acceptToCall, callId);
+      return requestFrom === me.userId
+        ? refuse(this.host, ws, "forbidden", "call_not_accepted", CALL_TEXTS.notAccepted, callId)
+        : refuse(this.host, ws, "forbidden", "call_accept_request", CALL_TEXTS.acceptToCall, callId);
     // Across rooms too: ringing one chat after another is bounded per hour (docs/decisions/050-…).
     let allowed: boolean;
     try {
       allowed = await takeRing(db, me.userId);
     } catch (err) {
       console.error("MeshRoom ring count failed", err);
-      return this.host.error(ws, "internal", "The call could not be started. Try again.", callId);
+      return refuse(this.host, ws, "internal", "call_not_started", "The call could not be started. Try again.", callId);
     }
-    if (!allowed) return this.host.error(ws, "rate_limited", CALL_TEXTS.tooManyCalls, callId, msToNextHour(now));
+    if (!allowed) return refuse(this.host, ws, "rate_limited", "call_too_many", CALL_TEXTS.tooManyCalls, callId, msToNextHour(now));
     // Checked again after the await: a second ring may have started a call meanwhile.
-    if (this.current()) return this.host.error(ws, "busy", CALL_TEXTS.busy, callId);
+    if (this.current()) return refuse(this.host, ws, "busy", "call_busy", CALL_TEXTS.busy, callId);
     const ringUntil = now + RING_TIMEOUT_MS;
     this.host.sql.exec(
       "INSERT INTO calls (id, caller_id, caller_name, callee_id, caller_conn, state, ring_until) VALUES (?, ?, ?, ?, ?, 'ringing', ?)",

@@ -70,10 +70,18 @@ describe("call signalling", () => {
   it("refuses a call by or to a person without a verified phone with the Premium Feature message", async () => {
     const anonCaller = await pair({ a: "anonymous" });
     anonCaller.sa.send({ type: "ring", callId: newId() });
-    expect(await anonCaller.sa.waitForType("error")).toMatchObject({ code: "verification_required", message: CALL_TEXTS.verifyToCall });
+    expect(await anonCaller.sa.waitForType("error")).toMatchObject({
+      code: "verification_required",
+      reason: "call_verify",
+      message: CALL_TEXTS.verifyToCall,
+    });
     const anonCallee = await pair({ b: "anonymous" });
     anonCallee.sa.send({ type: "ring", callId: newId() });
-    expect(await anonCallee.sa.waitForType("error")).toMatchObject({ code: "verification_required", message: CALL_TEXTS.peerNotVerified });
+    expect(await anonCallee.sa.waitForType("error")).toMatchObject({
+      code: "verification_required",
+      reason: "call_peer_not_verified",
+      message: CALL_TEXTS.peerNotVerified,
+    });
     // Nothing rang.
     await new Promise((r) => setTimeout(r, 200));
     expect(anonCaller.sb.of("ring")).toEqual([]);

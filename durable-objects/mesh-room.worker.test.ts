@@ -45,7 +45,7 @@ describe("socket upgrade", () => {
   it("refuses an upgrade without a session with 401", async () => {
     const { status, body } = await openRoom(area());
     expect(status).toBe(401);
-    expect(body).toEqual({ error: "Sign in required" });
+    expect(body).toEqual({ error: "Sign in required", code: "sign_in_required" });
   });
 
   it("lets any signed-in user into an area room but only members into groups and direct chats", async () => {
@@ -58,7 +58,7 @@ describe("socket upgrade", () => {
 
     const roomId = await groupOf(a, [b]);
     expect((await openRoom(roomId, c.cookie)).status).toBe(403);
-    expect((await openRoom(roomId, c.cookie)).body).toEqual({ error: "You are not a member of this room" });
+    expect((await openRoom(roomId, c.cookie)).body).toEqual({ error: "You are not a member of this room", code: "not_member" });
     const member = await openRoom(roomId, b.cookie);
     expect(member.status).toBe(101);
     member.socket?.close();

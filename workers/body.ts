@@ -1,8 +1,10 @@
 // Request bodies: every one is read under a size limit fitting its route, and every one a handler left unread
 // is drained or cancelled before the answer goes out (docs/decisions/010-production-is-not-development.md).
 import type { Context, MiddlewareHandler } from "hono";
+import type { ApiErrorCode, ErrorValues } from "../core/api-errors";
 import { FILE_PART_BYTES } from "../core/files";
 import { VOICE_MAX_BYTES } from "./assistant/voice";
+import { errorBody } from "./errors";
 
 const KiB = 1024;
 
@@ -15,16 +17,36 @@ export const WHATSAPP_MAX_BYTES = 32 * KiB;
 
 interface Limit {
   bytes: number;
+  code: ApiErrorCode;
   error: string;
+  values?: ErrorValues;
 }
 
 export function bodyLimitFor(path: string): Limit {
-  if (path === "/api/ai/voice") return { bytes: VOICE_MAX_BYTES, error: "Voice messages can be at most 5 MB" };
+  if (path === "/api/ai/voice") return { bytes: VOICE_MAX_BYTES, code: "voice_too_large", error: "Voice messages can be at most 5 MB" };
   // One encrypted part of a file (docs/decisions/023-encrypted-files-in-rooms.md); the handler checks its exact length.
-  if (/^\/api\/files\/[^/]+\/parts\/\d+$/.test(path)) return { bytes: FILE_PART_BYTES, error: "A file part can be at most 5 MB" };
-  if (path === "/ussd" || path.startsWith("/ussd/")) return { bytes: USSD_MAX_BYTES, error: "USSD request too large" };
-  if (path.startsWith("/webhooks/whatsapp")) return { bytes: WHATSAPP_MAX_BYTES, error: "WhatsApp request too large" };
-  return { bytes: JSON_MAX_BYTES, error: `Request body too large (at most ${JSON_MAX_BYTES / KiB} KiB)` };
+  if (/^\/api\/files\/[^/]+\/parts\/\d+$/.test(path))
+    return {
+      bytes: FILE_PART_BYTES,
+      code: "body_too_large",
+      error: "A file part can be at most 5 MB",
+      values: { kib: FILE_PART_BYTES / KiB },
+    };
+  if (path === "/ussd" || path.startsWith("/ussd/"))
+    return { bytes: USSD_MAX_BYTES, code: "body_too_large", error: "USSD request too large", values: { kib: USSD_MAX_BYTES / KiB } };
+  if (path.startsWith("/webhooks/whatsapp"))
+    return {
+      bytes: WHATSAPP_MAX_BYTES,
+      code: "body_too_large",
+      error: "WhatsApp request too large",
+      values: { kib: WHATSAPP_MAX_BYTES / KiB },
+    };
+  return {
+    bytes: JSON_MAX_BYTES,
+    code: "body_too_large",
+    error: `Request body too large (at most ${JSON_MAX_BYTES / KiB} KiB)`,
+    values: { kib: JSON_MAX_BYTES / KiB },
+  };
 }
 
 /**
@@ -68,7 +90,7 @@ export const limitBodies: MiddlewareHandler = async (c, next) => {
     size += value.byteLength;
     if (size > limit.bytes) {
       await drain(reader);
-      return c.json({ error: limit.error }, 413);
+      return c.json(errorBody(limit.code, limit.error, limit.values ? { values: limit.values } : {}), 413);
     }
     chunks.push(value);
   }
@@ -84,7 +106,7 @@ export const limitBodies: MiddlewareHandler = async (c, next) => {
 
 async function tooLarge(c: Context, raw: Request, limit: Limit): Promise<Response> {
   await discardBody(raw);
-  return c.json({ error: limit.error }, 413);
+  return c.json(errorBody(limit.code, limit.error, limit.values ? { values: limit.values } : {}), 413);
 }
 
 /** Runs after every handler: whatever body it left unread is drained or cancelled before the answer leaves. */

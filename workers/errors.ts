@@ -2,11 +2,12 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
-import { DomainError, type ErrorCode } from "../core/domain-error";
+import { type ApiErrorCode, isApiErrorCode } from "../core/api-errors";
+import { DomainError, type ErrorKind } from "../core/domain-error";
 import { currentRequestId } from "./logs";
 
-/** How each domain refusal goes out over HTTP: the one table (docs/decisions/045-domain-errors.md). */
-export const HTTP_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
+/** How each kind of refusal goes out over HTTP: the one table (docs/decisions/045-domain-errors.md). */
+export const HTTP_STATUS: Record<ErrorKind, ContentfulStatusCode> = {
   invalid: 400,
   unauthenticated: 401,
   payment_required: 402,
@@ -21,19 +22,8 @@ export const HTTP_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   upstream_failed: 502,
   unavailable: 503,
   upstream_timeout: 504,
+  internal: 500,
 };
-
-const CODE_FOR_STATUS = new Map<number, ErrorCode>();
-for (const [code, status] of Object.entries(HTTP_STATUS) as [ErrorCode, ContentfulStatusCode][]) {
-  if (!CODE_FOR_STATUS.has(status)) CODE_FOR_STATUS.set(status, code);
-}
-
-/** The code for a status, for the few refusal results that still carry a status (verification, two-factor, voice). */
-export function codeForStatus(status: number): ErrorCode {
-  const code = CODE_FOR_STATUS.get(status);
-  if (!code) throw new Error(`No domain error code for HTTP status ${status}`);
-  return code;
-}
 
 /** Parses a JSON body against a schema: malformed JSON and wrong types are 400s with a clear message. */
 export async function parseJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
@@ -42,7 +32,7 @@ export async function parseJson<S extends z.ZodType>(c: Context, schema: S): Pro
     const text = await c.req.text();
     raw = text ? JSON.parse(text) : {};
   } catch {
-    throw new DomainError("invalid", "Malformed JSON body");
+    throw new DomainError("malformed_json", "Malformed JSON body");
   }
   return parseWith(schema, raw);
 }
@@ -53,11 +43,20 @@ export function parseWith<S extends z.ZodType>(schema: S, raw: unknown): z.infer
     const first = parsed.error.issues[0];
     // A rule's own refusal (a custom issue naming a code, e.g. a reserved nickname) is worded for the person: as is.
     const own = first?.code === "custom" ? (first.params as { code?: unknown } | undefined)?.code : undefined;
-    if (typeof own === "string") throw new DomainError("invalid", first.message, { code: own });
-    const where = first?.path.length ? `${first.path.join(".")}: ` : "";
-    throw new DomainError("invalid", `Invalid request: ${where}${first?.message ?? "bad input"}`);
+    if (isApiErrorCode(own)) throw new DomainError(own, first.message);
+    // The field travels as a value: a screen that knows its form says which field is wrong in its own words.
+    const field = first?.path.join(".") ?? "";
+    const where = field ? `${field}: ` : "";
+    throw new DomainError("invalid_request", `Invalid request: ${where}${first?.message ?? "bad input"}`, {
+      values: { field, detail: first?.message ?? "bad input" },
+    });
   }
   return parsed.data;
+}
+
+/** The JSON envelope of every refusal (docs/decisions/075-errors-as-codes.md): English words, a code, its values. */
+export function errorBody(code: ApiErrorCode, error: string, extra: Record<string, unknown> = {}) {
+  return { ...extra, error, code };
 }
 
 /** The one error handler of every Hono app: known errors as the JSON envelope, the rest a generic 500. */
@@ -66,17 +65,17 @@ export function onError(err: Error, c: Context): Response {
     // A limit says when to come back; the header says it to every HTTP client (RFC 9110 §10.2.3).
     const retry = err.extra.retryAfterSeconds;
     if (typeof retry === "number") c.header("Retry-After", String(retry));
-    return c.json({ error: err.message, ...err.extra }, HTTP_STATUS[err.code]);
+    return c.json(errorBody(err.code, err.message, err.extra), HTTP_STATUS[err.kind]);
   }
   if (err instanceof HTTPException) {
     if (err.res) return err.res;
-    return c.json({ error: err.message || "Request refused" }, err.status);
+    return c.json(errorBody("request_refused", err.message || "Request refused"), err.status);
   }
   // The stack stays in the log line; the answer names only the request, for a person to quote to support.
   console.error("Unhandled error", c.req.method, new URL(c.req.url).pathname, err);
-  return c.json({ error: "Internal server error", requestId: currentRequestId() ?? null }, 500);
+  return c.json(errorBody("internal_error", "Internal server error", { requestId: currentRequestId() ?? null }), 500);
 }
 
 export function notFound(c: Context): Response {
-  return c.json({ error: "Not found" }, 404);
+  return c.json(errorBody("not_found", "Not found"), 404);
 }

@@ -70,7 +70,7 @@ describe("request ids", () => {
     expect(res.status).toBe(500);
     const id = res.headers.get("x-request-id");
     const body = await res.json<Record<string, unknown>>();
-    expect(body).toEqual({ error: "Internal server error", requestId: id });
+    expect(body).toEqual({ error: "Internal server error", code: "internal_error", requestId: id });
     const line = lines.find((l) => l.msg === "Unhandled error POST /api/auth/anonymous");
     expect(line).toMatchObject({ level: "error", requestId: id });
     expect(String(line?.stack)).toContain("D1 is down");

@@ -1,5 +1,6 @@
 // The web app in the person's language (docs/decisions/031-web-app-languages.md): a saved Hausa setting turns
 // the chat, the SOS flow and an API error into Hausa after a reload; an Arabic browser gets a right-to-left page.
+// Refusals are said by their code (docs/decisions/075-errors-as-codes.md): no English sentence is matched.
 import { acceptCookies, expect, test, verifyFreshPhone } from "./fixtures";
 
 // Maiduguri: an area cell no other browser test uses, so this SOS alerts nobody in another test.
@@ -233,7 +234,8 @@ test("after saving Yoruba, the security settings, notifications and a message's 
   await expect(page.getByRole("heading", { name: "Ìpàdé àti ẹ̀rọ" })).toBeVisible();
   await expect(page.getByRole("list", { name: "Àwọn ìpàdé tí ó wọlé" })).toContainText("Ẹ̀rọ yìí");
   await expect(page.getByRole("button", { name: "Jáde nínú gbogbo ìpàdé yòókù" })).toBeDisabled();
-  // A refusal from the API reaches the person in Yoruba, inline and as a toast.
+  // A refusal from the API reaches the person in Yoruba, inline and as a toast: by its code (delete_phrase_wrong)
+  // and the value it names (the phrase), not by its English words.
   await tabs.getByRole("link", { name: "Pèpéle" }).click();
   await page.getByRole("textbox", { name: "Tẹ DELETE MY ACCOUNT láti jẹ́rìísí" }).fill("no");
   await page.getByRole("button", { name: "Pa àkáǹtì mi rẹ́" }).click();

@@ -19,7 +19,11 @@ describe("body limits", () => {
     const big = JSON.stringify({ nickname: "Ada", pad: "x".repeat(JSON_MAX_BYTES) });
     const declared = await call("/api/me", { method: "PATCH", cookie, headers: { "content-type": "application/json" }, body: big });
     expect(declared.status).toBe(413);
-    expect(await declared.json()).toEqual({ error: "Request body too large (at most 64 KiB)" });
+    expect(await declared.json()).toEqual({
+      error: "Request body too large (at most 64 KiB)",
+      code: "body_too_large",
+      values: { kib: 64 },
+    });
 
     const streamed = await call("/api/me", {
       method: "PATCH",
@@ -29,7 +33,11 @@ describe("body limits", () => {
       duplex: "half",
     } as RequestInit);
     expect(streamed.status).toBe(413);
-    expect(await streamed.json()).toEqual({ error: "Request body too large (at most 64 KiB)" });
+    expect(await streamed.json()).toEqual({
+      error: "Request body too large (at most 64 KiB)",
+      code: "body_too_large",
+      values: { kib: 64 },
+    });
 
     // A streamed body within the limit reaches the handler whole.
     const body = JSON.stringify({ nickname: "Streamed", pad: "x".repeat(40_000) });
@@ -52,7 +60,7 @@ describe("body limits", () => {
       body: `sessionId=s&phoneNumber=%2B2348000000001&text=${"1*".repeat(USSD_MAX_BYTES)}`,
     });
     expect(ussd.status).toBe(413);
-    expect(await ussd.json()).toEqual({ error: "USSD request too large" });
+    expect(await ussd.json()).toMatchObject({ error: "USSD request too large", code: "body_too_large" });
     const whatsapp = await call("/webhooks/whatsapp", {
       method: "POST",
       headers: form,
@@ -60,7 +68,7 @@ describe("body limits", () => {
       duplex: "half",
     } as RequestInit);
     expect(whatsapp.status).toBe(413);
-    expect(await whatsapp.json()).toEqual({ error: "WhatsApp request too large" });
+    expect(await whatsapp.json()).toMatchObject({ error: "WhatsApp request too large", code: "body_too_large" });
   });
 
   it("gives voice uploads their own limit, also when streamed", async () => {
@@ -73,6 +81,6 @@ describe("body limits", () => {
       duplex: "half",
     } as RequestInit);
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ error: "Voice messages can be at most 5 MB" });
+    expect(await res.json()).toEqual({ error: "Voice messages can be at most 5 MB", code: "voice_too_large" });
   });
 });

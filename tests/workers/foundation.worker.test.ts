@@ -23,7 +23,7 @@ describe("errors", () => {
   it("answers unknown API paths with a JSON 404", async () => {
     const res = await call("/api/nothing-here");
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: "Not found" });
+    expect(await res.json()).toEqual({ error: "Not found", code: "not_found" });
   });
 
   it("answers the phone channels: USSD with a text/plain screen, an unsigned WhatsApp webhook with 403", async () => {
@@ -44,7 +44,7 @@ describe("errors", () => {
     const before = await (await call("/api/me", { cookie })).json<{ user: { nickname: string } }>();
     const res = await call("/api/me", { method: "PATCH", cookie, body: "{nickname:", headers: { "content-type": "application/json" } });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: "Malformed JSON body" });
+    expect(await res.json()).toEqual({ error: "Malformed JSON body", code: "malformed_json" });
     const after = await (await call("/api/me", { cookie })).json<{ user: { nickname: string } }>();
     expect(after.user.nickname).toBe(before.user.nickname);
   });
@@ -63,7 +63,7 @@ describe("errors", () => {
   it("refuses a mutating request from a foreign Origin", async () => {
     const res = await call("/api/auth/anonymous", { method: "POST", headers: { origin: "https://evil.example" } });
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ error: "Cross-origin request refused" });
+    expect(await res.json()).toEqual({ error: "Cross-origin request refused", code: "cross_origin" });
   });
 });
 
@@ -148,7 +148,7 @@ describe("dev outbox with Twilio configured", () => {
     const configured = { ...env, TWILIO_ACCOUNT_SID: "AC123", TWILIO_AUTH_TOKEN: "secret", TWILIO_SMS_FROM: "+15550000000" };
     const res = await api.request("/dev/outbox", {}, configured);
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: "Not found" });
+    expect(await res.json()).toEqual({ error: "Not found", code: "not_found" });
   });
 });
 

@@ -35,6 +35,6 @@ describe("WebSocket upgrades", () => {
     const { cookie } = await anonymousSession();
     const res = await call("/ws/rooms/nearby:s1v0g", { cookie, headers: { upgrade: "websocket", origin: "https://evil.example" } });
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ error: "Cross-origin WebSocket refused" });
+    expect(await res.json()).toEqual({ error: "Cross-origin WebSocket refused", code: "cross_origin" });
   });
 });

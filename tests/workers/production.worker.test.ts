@@ -32,7 +32,7 @@ describe("production without Twilio", () => {
   it("has no dev outbox", async () => {
     const res = await request("/api/dev/outbox");
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: "Not found" });
+    expect(await res.json()).toEqual({ error: "Not found", code: "not_found" });
   });
 
   it("answers phone verification with 503 messaging_unavailable and stores no code", async () => {
@@ -99,7 +99,7 @@ describe("production USSD callback", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const res = await request("/ussd", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form() });
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ error: "USSD is not configured on this server" });
+    expect(await res.json()).toEqual({ error: "USSD is not configured on this server", code: "ussd_not_configured" });
     expect(warn).toHaveBeenCalledWith(expect.stringContaining("USSD_SHARED_SECRET is not set"));
     const users = await env.DB.prepare("select count(*) as n from users where phone = ?").bind("+2348030009999").first<{ n: number }>();
     expect(users?.n).toBe(0);

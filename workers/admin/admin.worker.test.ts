@@ -25,7 +25,10 @@ describe("roles: staff run the desk, admins run everything", () => {
     const refused = await call("/api/admin/people?q=Ada", { cookie: anon.cookie });
     expect(refused.status).toBe(403);
     expect((await call("/api/admin/people?q=Ada", { cookie: person.cookie })).status).toBe(403);
-    expect(await (await call("/api/support/tickets", { cookie: person.cookie })).json()).toEqual({ error: "Staff access required" });
+    expect(await (await call("/api/support/tickets", { cookie: person.cookie })).json()).toEqual({
+      error: "Staff access required",
+      code: "staff_required",
+    });
     expect((await call(`/api/admin/people/${person.id}/role`, { method: "POST", json: { role: "staff" } })).status).toBe(401);
     expect(
       (await call(`/api/admin/people/${person.id}/role`, { method: "POST", cookie: person.cookie, json: { role: "staff" } })).status,
@@ -65,7 +68,7 @@ describe("roles: staff run the desk, admins run everything", () => {
 
     const staffTries = await call(`/api/admin/people/${other.id}/role`, { method: "POST", cookie: helper.cookie, json: { role: "staff" } });
     expect(staffTries.status).toBe(403);
-    expect(await staffTries.json()).toEqual({ error: "Admin access required" });
+    expect(await staffTries.json()).toEqual({ error: "Admin access required", code: "admin_required" });
     expect(
       (await call(`/api/admin/people/${admin.id}/role`, { method: "POST", cookie: admin.cookie, json: { role: "user" } })).status,
     ).toBe(409);

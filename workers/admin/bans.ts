@@ -22,21 +22,21 @@ export function isBanned(user: Pick<User, "bannedAt">): boolean {
 
 /** Refuses a banned account with the message the person sees (403). */
 export function refuseIfBanned(user: Pick<User, "bannedAt">): void {
-  if (isBanned(user)) throw new DomainError("suspended", BANNED_MESSAGE, { code: "banned" });
+  if (isBanned(user)) throw new DomainError("banned", BANNED_MESSAGE);
 }
 
 async function targetOrFail(db: Db, id: string) {
   const target = await findUserById(db, id);
-  if (!target) throw new DomainError("not_found", "User not found");
+  if (!target) throw new DomainError("user_not_found", "User not found");
   return target;
 }
 
 export async function banPerson(env: Pick<AppEnv, "ROOMS">, db: Db, actor: User, targetId: string, reason: string) {
   const target = await targetOrFail(db, targetId);
-  if (target.id === actor.id) throw new DomainError("conflict", "You cannot ban yourself");
-  if (target.role === "admin") throw new DomainError("conflict", "Admins are set by ADMIN_PHONES and cannot be banned");
+  if (target.id === actor.id) throw new DomainError("cannot_ban_self", "You cannot ban yourself");
+  if (target.role === "admin") throw new DomainError("cannot_ban_admin", "Admins are set by ADMIN_PHONES and cannot be banned");
   // Staff answer to admins: only an admin may ban a colleague.
-  if (target.role === "staff" && actor.role !== "admin") throw new DomainError("forbidden", "Admin access required");
+  if (target.role === "staff" && actor.role !== "admin") throw new DomainError("admin_required", "Admin access required");
   const bannedAt = target.bannedAt ?? new Date();
   if (!isBanned(target)) await setUserBan(db, target.id, { bannedAt, banReason: reason });
   const ended = await deleteAllSessions(db, target.id);

@@ -44,7 +44,7 @@ describe("bans", () => {
     expect((await ban(anon.cookie)).status).toBe(403);
     const self = await ban(person.cookie);
     expect(self.status).toBe(403);
-    expect(await self.json()).toEqual({ error: "Staff access required" });
+    expect(await self.json()).toEqual({ error: "Staff access required", code: "staff_required" });
     expect((await call(`/api/admin/people/${person.id}/unban`, { method: "POST", cookie: person.cookie })).status).toBe(403);
     expect((await call("/api/me", { cookie: person.cookie })).status).toBe(200);
   });

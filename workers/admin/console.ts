@@ -93,7 +93,7 @@ export async function runConsoleQuery(db: Db, admin: User, query: string) {
   const verdict = checkConsoleSql(query);
   if (!verdict.ok) {
     await auditAction(db, admin, "admin.sql_refused", "sql", null, null, { query, reason: verdict.reason });
-    throw new DomainError("invalid", verdict.reason);
+    throw new DomainError("query_refused", verdict.reason, { values: { detail: verdict.reason } });
   }
   const capped = `SELECT * FROM (${verdict.sql}) LIMIT ${CONSOLE_ROW_CAP + 1}`;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -108,14 +108,19 @@ export async function runConsoleQuery(db: Db, admin: User, query: string) {
   const heavy = checkConsolePlan(plan);
   if (heavy) {
     await auditAction(db, admin, "admin.sql_refused", "sql", null, null, { query, reason: heavy });
-    throw new DomainError("invalid", heavy);
+    throw new DomainError("query_refused", heavy, { values: { detail: heavy } });
   }
   try {
     const rows = await Promise.race([
       db.all<Record<string, unknown>>(sql.raw(capped)),
       new Promise<never>((_, reject) => {
         timer = setTimeout(
-          () => reject(new DomainError("upstream_timeout", `The query took longer than ${CONSOLE_TIME_LIMIT_MS / 1000} seconds`)),
+          () =>
+            reject(
+              new DomainError("query_timeout", `The query took longer than ${CONSOLE_TIME_LIMIT_MS / 1000} seconds`, {
+                values: { seconds: CONSOLE_TIME_LIMIT_MS / 1000 },
+              }),
+            ),
           CONSOLE_TIME_LIMIT_MS,
         );
       }),
@@ -141,5 +146,5 @@ async function failed(db: Db, admin: User, query: string, e: unknown): Promise<D
     query,
     error: e instanceof Error ? e.message.slice(0, 300) : "unknown",
   });
-  return e instanceof DomainError ? e : new DomainError("invalid", message);
+  return e instanceof DomainError ? e : new DomainError("query_refused", message, { values: { detail: message } });
 }

@@ -23,7 +23,7 @@ describe("/api/admin console", () => {
     }
     const res = await sqlAs(staff.cookie, "select 1");
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ error: "Admin access required" });
+    expect(await res.json()).toEqual({ error: "Admin access required", code: "admin_required" });
   });
 
   it("refuses writes, PRAGMA, ATTACH, several statements and comment tricks; the table is untouched and each refusal audited", async () => {
@@ -42,7 +42,8 @@ describe("/api/admin console", () => {
     for (const query of tricks.slice(0, -1)) {
       const res = await sqlAs(admin.cookie, query);
       expect(res.status, query).toBe(400);
-      expect(Object.keys(await res.json<object>())).toEqual(["error"]);
+      // The refusal names what was refused and nothing of the database (its code and the reason, no rows).
+      expect(Object.keys(await res.json<object>()).sort()).toEqual(["code", "error", "values"]);
     }
     expect((await sqlAs(admin.cookie, tricks.at(-1) as string)).status).toBe(200);
     expect(await userCount()).toBe(before);

@@ -26,9 +26,10 @@ export function auditAction(
 /** An admin grants or removes the staff role. Admins come from ADMIN_PHONES only, so they cannot be changed here. */
 export async function setRole(db: Db, admin: User, targetId: string, role: "user" | "staff") {
   const target = await findUserById(db, targetId);
-  if (!target) throw new DomainError("not_found", "User not found");
-  if (target.role === "admin") throw new DomainError("conflict", "Admins are set by ADMIN_PHONES");
-  if (role === "staff" && target.authMode !== "verified") throw new DomainError("conflict", "Only a verified person can be staff");
+  if (!target) throw new DomainError("user_not_found", "User not found");
+  if (target.role === "admin") throw new DomainError("admin_role_fixed", "Admins are set by ADMIN_PHONES");
+  if (role === "staff" && target.authMode !== "verified")
+    throw new DomainError("staff_needs_verified", "Only a verified person can be staff");
   if (target.role !== role) {
     await setUserRole(db, target.id, role);
     await auditAction(db, admin, "admin.role_changed", target.id, { role: target.role }, { role });

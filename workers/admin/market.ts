@@ -45,7 +45,7 @@ export async function setMarketPrice(db: Db, staff: User, input: MarketPriceInpu
 
 export async function deleteMarketPrice(db: Db, staff: User, id: string) {
   const gone = await deleteMarketPriceRow(db, id);
-  if (!gone) throw new DomainError("not_found", "Price not found");
+  if (!gone) throw new DomainError("price_not_found", "Price not found");
   await auditAction(db, staff, "market.price_deleted", id, shown(gone), null);
   return { id, deleted: true };
 }

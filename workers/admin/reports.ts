@@ -19,9 +19,9 @@ export const TOO_MANY_REPORTS = "You have sent many reports today. Our staff wil
  * (docs/decisions/047-limits-taken-atomically.md). Each is one atomic upsert.
  */
 export async function fileReport(env: AppEnv, db: Db, reporter: User, input: ReportInput, clientAddress: string | null = null) {
-  if (input.userId === reporter.id) throw new DomainError("conflict", "You cannot report yourself");
+  if (input.userId === reporter.id) throw new DomainError("cannot_report_self", "You cannot report yourself");
   const subject = await findUserById(db, input.userId);
-  if (!subject) throw new DomainError("not_found", "User not found");
+  if (!subject) throw new DomainError("user_not_found", "User not found");
   const now = new Date();
   const taken = await takeAddressToken(env, db, "reports", `person:${reporter.id}`, now);
   if (!taken.ok) return taken;

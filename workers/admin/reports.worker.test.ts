@@ -60,7 +60,7 @@ describe("reports", () => {
     expect((await report(reporter.cookie, { userId: other.user.id, reason: "other", details: "x".repeat(501) })).status).toBe(400);
     const self = await report(reporter.cookie, { userId: reporter.user.id, reason: "spam" });
     expect(self.status).toBe(409);
-    expect(await self.json()).toEqual({ error: "You cannot report yourself" });
+    expect(await self.json()).toEqual({ error: "You cannot report yourself", code: "cannot_report_self" });
     expect((await report(reporter.cookie, { userId: "nobody-at-all", reason: "spam" })).status).toBe(404);
   });
 

@@ -63,11 +63,11 @@ export async function deadLetters(db: Db) {
  */
 export async function replayDeadLetter(env: AppEnv, db: Db, staff: User, id: string) {
   const row = await takeDeadLetter(db, id, staff.id);
-  if (!row) throw new DomainError("not_found", "No such dead letter waiting for a replay");
+  if (!row) throw new DomainError("dead_letter_not_found", "No such dead letter waiting for a replay");
   const body = SosFanoutMessageSchema.safeParse(row.body);
   if (!body.success) {
     await reopenDeadLetter(db, id);
-    throw new DomainError("invalid", "This message is malformed and cannot be replayed");
+    throw new DomainError("dead_letter_malformed", "This message is malformed and cannot be replayed");
   }
   try {
     await env.SOS_FANOUT.send(body.data);

@@ -32,7 +32,7 @@ describe("active SOS by area", () => {
     const person = await verifiedSession("0904");
     const refused = await call("/api/admin/sos", { cookie: person.cookie });
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toEqual({ error: "Staff access required" });
+    expect(await refused.json()).toEqual({ error: "Staff access required", code: "staff_required" });
   });
 
   it("groups open SOS by area, busiest first; staff resolve one and it leaves the list, audited", async () => {

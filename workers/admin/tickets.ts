@@ -12,13 +12,13 @@ import { auditAction } from ".";
 
 async function ticketOrFail(db: Db, id: string) {
   const ticket = await findTicket(db, id);
-  if (!ticket) throw new DomainError("not_found", "Ticket not found");
+  if (!ticket) throw new DomainError("ticket_not_found", "Ticket not found");
   return ticket;
 }
 
 export async function replyToTicket(env: AppEnv, db: Db, staff: User, id: string, input: { message: string; close: boolean }) {
   const ticket = await ticketOrFail(db, id);
-  if (ticket.status !== "open") throw new DomainError("conflict", "This ticket is already closed");
+  if (ticket.status !== "open") throw new DomainError("ticket_closed", "This ticket is already closed");
   // A ticket left by phone only (the support bot's call-back form) belongs to the account that owns the phone.
   const person = ticket.userId ? await findUserById(db, ticket.userId) : ticket.phone ? await findUserByPhone(db, ticket.phone) : undefined;
   const delivered = { notification: false, whatsapp: false, sms: false };
@@ -41,7 +41,7 @@ export async function replyToTicket(env: AppEnv, db: Db, staff: User, id: string
     if (!delivered.whatsapp) delivered.sms = (await sendMessage(env, db, { to: phone, channel: "sms", body })).status !== "failed";
   }
   if (!delivered.notification && !delivered.whatsapp && !delivered.sms)
-    throw new DomainError("upstream_failed", "The reply could not reach the person");
+    throw new DomainError("reply_not_delivered", "The reply could not reach the person");
   const status = input.close ? "closed" : "open";
   if (input.close) await setTicketStatus(db, id, status);
   await auditAction(db, staff, "support.ticket_replied", id, { status: ticket.status }, { status }, { reply: input.message, delivered });

@@ -32,7 +32,7 @@ describe("analytics", () => {
     await call(`/api/admin/people/${person.id}/role`, { method: "POST", cookie: admin.cookie, json: { role: "staff" } });
     const staff = await call("/api/analytics/metrics", { cookie: person.cookie });
     expect(staff.status).toBe(403);
-    expect(await staff.json()).toEqual({ error: "Admin access required" });
+    expect(await staff.json()).toEqual({ error: "Admin access required", code: "admin_required" });
     expect((await call("/api/analytics/metrics?range=5y", { cookie: admin.cookie })).status).toBe(400);
     expect((await call("/api/analytics/metrics?range=7d", { cookie: admin.cookie })).status).toBe(200);
   });

@@ -1,5 +1,6 @@
 // API keys on real D1: created by verified people only and shown once, stored hashed, limited per owner per day by
 // the owner's plan (429 with Retry-After), refused once revoked, and kept to the public API.
+import { API_ERROR_CODES } from "../../core/api-errors";
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ApiKeysAnswer, CreatedApiKey } from "../../core/api-keys";
@@ -104,7 +105,7 @@ describe("API keys", () => {
     expect((await call("/api/security/sessions", { headers: bearer(key), cookie: person.cookie })).status).toBe(403);
     const bad = await call("/api/me", { headers: bearer("linkup_not-a-real-key") });
     expect(bad.status).toBe(401);
-    expect(await bad.json()).toEqual({ error: "Invalid API key" });
+    expect(await bad.json()).toEqual({ error: "Invalid API key", code: "api_key_invalid" });
   });
 });
 
@@ -155,6 +156,10 @@ describe("OpenAPI document", () => {
       paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: object } }> } }>>;
     };
     expect(doc.openapi).toBe("3.1.0");
+    // The refusals' codes, every one of them, for clients to branch on (docs/decisions/075-errors-as-codes.md).
+    const errorSchema = (doc as unknown as { components: { schemas: { Error: { properties: { code: { enum: string[] } } } } } }).components
+      .schemas.Error;
+    expect(errorSchema.properties.code.enum).toEqual(API_ERROR_CODES);
     const translate = doc.paths["/api/ai/translate"].post.requestBody?.content["application/json"].schema.properties;
     expect(Object.keys(translate ?? {})).toEqual(["text", "targetLanguage", "sourceLanguage"]);
     for (const op of PUBLIC_API) {

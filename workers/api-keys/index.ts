@@ -60,7 +60,9 @@ export async function listApiKeys(db: Db, user: User, now = new Date()): Promise
 export async function createApiKey(env: AppEnv, db: Db, user: User, name: string): Promise<CreatedApiKey> {
   const devices = API_DEVICES[user.subscriptionTier];
   if (devices !== null && (await countActiveApiKeys(db, user.id)) >= devices) {
-    throw new DomainError("forbidden", deviceLimitReached(user.subscriptionTier), { code: "device_limit" });
+    throw new DomainError("device_limit", deviceLimitReached(user.subscriptionTier), {
+      values: { plan: API_PLAN_NAMES[user.subscriptionTier], devices },
+    });
   }
   const key = `${API_KEY_PREFIX}${newId(32)}`;
   const row = { id: newId(), userId: user.id, name, hint: key.slice(0, API_KEY_PREFIX.length + 4), keyHash: await keyHash(env, key) };
@@ -70,7 +72,7 @@ export async function createApiKey(env: AppEnv, db: Db, user: User, name: string
 }
 
 export async function revokeApiKey(db: Db, user: User, id: string): Promise<void> {
-  if (!(await revokeRow(db, user.id, id, new Date()))) throw new DomainError("not_found", "API key not found");
+  if (!(await revokeRow(db, user.id, id, new Date()))) throw new DomainError("api_key_not_found", "API key not found");
 }
 
 function secondsToNextDay(now: Date): number {
@@ -89,11 +91,12 @@ export const apiKeyCaller: MiddlewareHandler<AppBindings> = async (c, next) => {
   c.set("user", null);
   c.set("sessionHash", null);
   c.set("pendingSecondFactorUserId", null);
-  if (!key?.startsWith(API_KEY_PREFIX) || key.length > 100) throw new DomainError("unauthenticated", "Invalid API key");
-  if (!keyOperation(c.req.method, new URL(c.req.url).pathname)) throw new DomainError("forbidden", "API keys cannot call this endpoint");
+  if (!key?.startsWith(API_KEY_PREFIX) || key.length > 100) throw new DomainError("api_key_invalid", "Invalid API key");
+  if (!keyOperation(c.req.method, new URL(c.req.url).pathname))
+    throw new DomainError("api_key_endpoint", "API keys cannot call this endpoint");
   const found = await findActiveApiKey(c.var.db, await keyHash(c.env, key));
   const owner = found ? await findUserById(c.var.db, found.userId) : undefined;
-  if (!found || !owner) throw new DomainError("unauthenticated", "Invalid API key");
+  if (!found || !owner) throw new DomainError("api_key_invalid", "Invalid API key");
   // A ban revokes the keys; this refuses one that escaped it (docs/decisions/049-abuse-bans-claims-and-names.md).
   refuseIfBanned(owner);
   const now = new Date();
@@ -102,7 +105,10 @@ export const apiKeyCaller: MiddlewareHandler<AppBindings> = async (c, next) => {
   if (calls === null) {
     const retryAfterSeconds = secondsToNextDay(now);
     c.header("Retry-After", String(retryAfterSeconds));
-    throw new DomainError("rate_limited", dailyLimitReached(user.subscriptionTier), { retryAfterSeconds });
+    throw new DomainError("api_daily_limit", dailyLimitReached(user.subscriptionTier), {
+      retryAfterSeconds,
+      values: { plan: API_PLAN_NAMES[user.subscriptionTier], calls: API_DAILY_CALLS[user.subscriptionTier] ?? 0 },
+    });
   }
   c.set("user", user);
   await next();

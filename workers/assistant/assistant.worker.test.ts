@@ -77,7 +77,7 @@ describe("POST /api/ai/chat", () => {
     const { cookie } = await anonymousSession();
     const res = await call("/api/ai/chat", { method: "POST", cookie, json: { message: "   " } });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: "Invalid request: message: Message required" });
+    expect(await res.json()).toMatchObject({ code: "invalid_request", error: "Invalid request: message: Message required" });
   });
 
   it("gives a free user 10 AI commands a day, then the premium offer with status 402", async () => {
@@ -87,7 +87,8 @@ describe("POST /api/ai/chat", () => {
     expect(res.status).toBe(402);
     expect(await res.json()).toEqual({
       error: "You've used your 10 free AI commands for today. Upgrade to Premium for unlimited AI commands — try it free for 7 days.",
-      code: "limit_reached",
+      code: "ai_commands_limit",
+      offer: "limit_reached",
       upgrade: UPGRADE,
     });
   });
@@ -98,7 +99,9 @@ describe("POST /api/ai/chat", () => {
     expect(res.status).toBe(402);
     expect(await res.json()).toEqual({
       error: "Voice message is a Premium feature. Upgrade to Premium to unlock it — try it free for 7 days.",
-      code: "premium_feature",
+      code: "premium_keyword",
+      values: { feature: "Voice message", days: 7 },
+      offer: "premium_feature",
       upgrade: UPGRADE,
     });
     const usage = await (await call("/api/ai/usage", { cookie })).json<{ aiCommands: { used: number } }>();
@@ -115,7 +118,7 @@ describe("limits per tier, counted by UTC date", () => {
     const day2 = new Date("2026-03-02T00:00:30Z");
     const run = (now: Date) => runAiCommand(env as unknown as AppEnv, db(), { userId: user.id, text: "market maize", channel: "web", now });
     for (let i = 0; i < 10; i++) expect((await run(day1)).ok).toBe(true);
-    expect(await run(day1)).toMatchObject({ ok: false, status: 402, body: { code: "limit_reached" } });
+    expect(await run(day1)).toMatchObject({ ok: false, status: 402, body: { code: "ai_commands_limit", offer: "limit_reached" } });
     expect(await run(day2)).toMatchObject({ ok: true });
   });
 
@@ -128,7 +131,8 @@ describe("limits per tier, counted by UTC date", () => {
     expect(sixth.status).toBe(402);
     expect(await sixth.json()).toEqual({
       error: "You've used your 5 free translations for today. Upgrade to Premium for unlimited translation — try it free for 7 days.",
-      code: "limit_reached",
+      code: "translations_limit",
+      offer: "limit_reached",
       upgrade: UPGRADE,
     });
     // Translations are full; the refused '@ai translate' must not eat an AI command either.
@@ -206,7 +210,10 @@ describe("POST /api/ai/translate", () => {
   it("refuses empty text and unknown languages with clear errors", async () => {
     const { cookie } = await anonymousSession();
     const empty = await call("/api/ai/translate", { method: "POST", cookie, json: { text: " ", targetLanguage: "ha" } });
-    expect(await empty.json()).toEqual({ error: "Invalid request: text: Text required - Please enter text to translate" });
+    expect(await empty.json()).toMatchObject({
+      code: "invalid_request",
+      error: "Invalid request: text: Text required - Please enter text to translate",
+    });
     const klingon = await call("/api/ai/translate", { method: "POST", cookie, json: { text: "hello", targetLanguage: "klingon" } });
     expect(klingon.status).toBe(400);
     expect((await klingon.json<{ error: string }>()).error).toContain("English, Hausa, Igbo, Yoruba, Swahili, French, Arabic");
@@ -321,6 +328,8 @@ describe("POST /api/ai/smart-replies", () => {
     const empty = await call("/api/ai/smart-replies", { method: "POST", cookie, json: { message: "" } });
     expect(await empty.json()).toEqual({
       error: "Invalid request: message: Message required - Please enter a message to generate smart replies",
+      code: "invalid_request",
+      values: { field: "message", detail: "Message required - Please enter a message to generate smart replies" },
     });
   });
 });
@@ -426,7 +435,7 @@ describe("voice messages", () => {
     const { cookie } = await anonymousSession();
     const res = await send(cookie);
     expect(res.status).toBe(402);
-    expect(await res.json()).toMatchObject({ code: "premium_feature", upgrade: UPGRADE });
+    expect(await res.json()).toMatchObject({ code: "voice_premium", offer: "premium_feature", upgrade: UPGRADE });
   });
 
   it("store the audio in R2 for premium users and count 50 a month", async () => {
@@ -445,7 +454,7 @@ describe("voice messages", () => {
     for (let i = 2; i <= 50; i++) expect(await (await send(cookie)).json()).toMatchObject({ usedThisMonth: i });
     const full = await send(cookie);
     expect(full.status).toBe(402);
-    expect(await full.json()).toMatchObject({ code: "limit_reached" });
+    expect(await full.json()).toMatchObject({ code: "voice_month_full", offer: "limit_reached", values: { limit: 50 } });
   });
 
   it("refuse what is not audio, and empty recordings", async () => {
@@ -459,7 +468,7 @@ describe("voice messages", () => {
       headers: { "content-type": "text/plain", origin: ORIGIN },
     });
     expect(text.status).toBe(415);
-    expect(await text.json()).toEqual({ error: "Send the recording as audio (webm, ogg, mp4, mpeg or wav)" });
+    expect(await text.json()).toEqual({ error: "Send the recording as audio (webm, ogg, mp4, mpeg or wav)", code: "voice_audio_type" });
     const empty = await call("/api/ai/voice", {
       method: "POST",
       cookie,
@@ -489,7 +498,10 @@ describe("voice messages", () => {
     for (const room of [`dm:${user.id}:someone`, "group:market-women-01"]) {
       const refused = await to(room);
       expect(refused.status).toBe(403);
-      expect(await refused.json()).toEqual({ error: "Voice messages in private chats are not sent to the server for transcription." });
+      expect(await refused.json()).toEqual({
+        error: "Voice messages in private chats are not sent to the server for transcription.",
+        code: "voice_private",
+      });
     }
     expect((await to("not a room")).status).toBe(400);
     expect((await (await call("/api/ai/voice", { cookie })).json<{ messages: unknown[] }>()).messages).toEqual([]);

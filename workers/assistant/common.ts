@@ -1,5 +1,6 @@
 // Shared by the assistant's entry points: the online provider choice, the timeout and the 402 offer.
 import { AI_LIMIT_MESSAGES } from "../../core/ai-command";
+import type { ApiErrorCode, ErrorValues } from "../../core/api-errors";
 import { TRIAL_DAYS } from "../../core/constants";
 import { type AppEnv, servicesStatus } from "../env";
 import type { AssistantProvider } from "./provider";
@@ -11,20 +12,28 @@ export { AI_TIMEOUT_MS } from "../../core/assistant-models";
 
 export type AiMode = "auto" | "offline";
 
+/** A 402 that offers Premium: the refusal's own code (core/api-errors.ts), and `offer` says which kind of offer. */
 export interface UpgradeBody {
   error: string;
-  code: "limit_reached" | "premium_feature";
+  code: ApiErrorCode;
+  values?: ErrorValues;
+  offer: "limit_reached" | "premium_feature";
   upgrade: { plan: "premium"; trialDays: number };
 }
 export type Refusal = { ok: false; status: 402; body: UpgradeBody };
 /** `counted`: whether this answer used the day's allowance (help and 'needs the online assistant' do not). */
 export type AiCommandResult = { ok: true; message: string; source: "online" | "offline"; counted?: boolean } | Refusal;
 
-export function upgradeOffer(code: UpgradeBody["code"], error: string): Refusal {
-  return { ok: false, status: 402, body: { error, code, upgrade: { plan: "premium", trialDays: TRIAL_DAYS } } };
+export function upgradeOffer(offer: UpgradeBody["offer"], code: ApiErrorCode, error: string, values?: ErrorValues): Refusal {
+  return {
+    ok: false,
+    status: 402,
+    body: { error, code, ...(values ? { values } : {}), offer, upgrade: { plan: "premium", trialDays: TRIAL_DAYS } },
+  };
 }
 
 export const LIMIT_MESSAGES: Record<Counter, string> = AI_LIMIT_MESSAGES;
+export const LIMIT_CODES: Record<Counter, ApiErrorCode> = { aiCommands: "ai_commands_limit", translations: "translations_limit" };
 
 export function premiumKeywordMessage(keyword: string): string {
   const name = keyword.charAt(0).toUpperCase() + keyword.slice(1);

@@ -10,7 +10,7 @@ import { REPLIES } from "./replies";
 import { loadTranslator } from "../../core/i18n/load-catalog";
 import { replyKeysFor } from "../../core/smart-reply-rules";
 import type { SmartReply, Translation } from "../../core/ai-schemas";
-import type { Tier } from "../../core/constants";
+import { type Tier, TRIAL_DAYS } from "../../core/constants";
 import type { Db } from "../../db";
 import { findUserById } from "../../db/queries/users";
 import type { User } from "../../db/schema";
@@ -31,6 +31,7 @@ import {
   AI_TIMEOUT_MS,
   type AiCommandResult,
   type AiMode,
+  LIMIT_CODES,
   LIMIT_MESSAGES,
   onlineProvider,
   premiumKeywordMessage,
@@ -117,17 +118,21 @@ export async function runAiCommand(env: AppEnv, db: Db, input: AiCommandInput): 
 
   if (tier === "free") {
     const keyword = findPremiumKeyword(input.text);
-    if (keyword) return upgradeOffer("premium_feature", premiumKeywordMessage(keyword));
+    if (keyword)
+      return upgradeOffer("premium_feature", "premium_keyword", premiumKeywordMessage(keyword), {
+        feature: keyword.charAt(0).toUpperCase() + keyword.slice(1),
+        days: TRIAL_DAYS,
+      });
   }
   const counters: Counter[] = command.kind === "translate" ? ["aiCommands", "translations"] : ["aiCommands"];
   if (input.countUsage !== false) {
     const used = await consume(db, user.id, tier, counters, input.now);
-    if (!used.ok) return upgradeOffer("limit_reached", LIMIT_MESSAGES[used.full]);
+    if (!used.ok) return upgradeOffer("limit_reached", LIMIT_CODES[used.full], LIMIT_MESSAGES[used.full]);
     // A new anonymous session would otherwise bring a fresh free allowance: the address keeps a daily budget.
     const anonymous = tier === "free" && user.authMode !== "verified";
     if (anonymous && !(await takeAddressToken(env, db, "anonAi", input.address ?? null, input.now)).ok) {
       for (const c of counters) await refund(db, user.id, c, input.now);
-      return upgradeOffer("limit_reached", ANON_AI_BUDGET_SPENT);
+      return upgradeOffer("limit_reached", "anonymous_ai_spent", ANON_AI_BUDGET_SPENT);
     }
   }
 
@@ -251,7 +256,7 @@ async function translateWith(
 export type TranslateResult =
   | { ok: true; translation: Translation; source: "online" | "offline" }
   | Refusal
-  | { ok: false; status: 503; error: string };
+  | { ok: false; status: 503; code: "phrasebook_miss"; error: string };
 
 /** POST /api/ai/translate: counts one translation (free: 5 a day); a phrase nobody could translate is not charged. */
 export async function translateText(
@@ -261,7 +266,7 @@ export async function translateText(
 ): Promise<TranslateResult> {
   const user = await loadUser(db, input.userId);
   const used = await consume(db, user.id, tierOf(user), ["translations"], input.now);
-  if (!used.ok) return upgradeOffer("limit_reached", LIMIT_MESSAGES.translations);
+  if (!used.ok) return upgradeOffer("limit_reached", "translations_limit", LIMIT_MESSAGES.translations);
   const result = await translateWith(
     onlineProvider(env, input.mode),
     offlineProvider(),
@@ -272,7 +277,7 @@ export async function translateText(
   );
   if (!result) {
     await refund(db, user.id, "translations", input.now);
-    return { ok: false, status: 503, error: phrasebookMiss(input.text, input.target) };
+    return { ok: false, status: 503, code: "phrasebook_miss", error: phrasebookMiss(input.text, input.target) };
   }
   return { ok: true, ...result };
 }

@@ -122,7 +122,7 @@ export async function supportQuery(
  */
 export async function salesEnquiry(db: Db, input: { phone: string; message: string; user: User | null }) {
   const phone = normalizePhone(input.phone);
-  if (!phone) throw new DomainError("invalid", "Enter a phone number we can call, like 0803 123 4567");
+  if (!phone) throw new DomainError("support_phone", "Enter a phone number we can call, like 0803 123 4567");
   const ticketId = await openTicket(db, {
     user: input.user,
     phone,

@@ -25,9 +25,9 @@ export type VoiceResult =
 /** The refusal a user gets before recording, or null when they may send a voice message now. */
 export async function voiceAllowed(db: Db, user: User, now = new Date()): Promise<Refusal | null> {
   const limit = TIER_LIMITS[user.subscriptionTier].voiceMessages;
-  if (limit === 0) return upgradeOffer("premium_feature", VOICE_PREMIUM_MESSAGE);
+  if (limit === 0) return upgradeOffer("premium_feature", "voice_premium", VOICE_PREMIUM_MESSAGE);
   if (limit !== null && (await voiceMessagesThisMonth(db, user.id, now)) >= limit)
-    return upgradeOffer("limit_reached", VOICE_LIMIT_MESSAGE);
+    return upgradeOffer("limit_reached", "voice_month_full", VOICE_LIMIT_MESSAGE, { limit: TIER_LIMITS.premium.voiceMessages ?? 0 });
   return null;
 }
 
@@ -37,9 +37,9 @@ export async function voiceAllowed(db: Db, user: User, now = new Date()): Promis
  */
 export async function takeVoiceAllowance(db: Db, user: User, now = new Date()): Promise<Refusal | null> {
   const limit = TIER_LIMITS[user.subscriptionTier].voiceMessages;
-  if (limit === 0) return upgradeOffer("premium_feature", VOICE_PREMIUM_MESSAGE);
+  if (limit === 0) return upgradeOffer("premium_feature", "voice_premium", VOICE_PREMIUM_MESSAGE);
   if (await takeVoiceMessageOfMonth(db, user.id, limit, now)) return null;
-  return upgradeOffer("limit_reached", VOICE_LIMIT_MESSAGE);
+  return upgradeOffer("limit_reached", "voice_month_full", VOICE_LIMIT_MESSAGE, { limit: TIER_LIMITS.premium.voiceMessages ?? 0 });
 }
 
 export async function transcribeVoiceMessage(

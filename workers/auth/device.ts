@@ -46,5 +46,5 @@ export async function linkDevice(c: Context<AppBindings>, userId: string): Promi
 /** Guard before a new anonymous identity: a banned person's browser gets the suspension (403 `banned`). */
 export async function requireDeviceNotBanned(c: Context<AppBindings>): Promise<void> {
   const device = await currentDevice(c);
-  if (device && (await deviceHasBannedUser(c.var.db, device))) throw new DomainError("forbidden", BANNED_MESSAGE, { code: "banned" });
+  if (device && (await deviceHasBannedUser(c.var.db, device))) throw new DomainError("banned", BANNED_MESSAGE);
 }

@@ -231,10 +231,10 @@ const SIMPLE_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"
 export const checkOrigin: MiddlewareHandler<AppBindings> = async (c, next) => {
   if (!["GET", "HEAD", "OPTIONS"].includes(c.req.method)) {
     const origin = c.req.header("origin");
-    if (origin !== undefined && !sameSiteOrigin(c, origin)) throw new DomainError("forbidden", "Cross-origin request refused");
+    if (origin !== undefined && !sameSiteOrigin(c, origin)) throw new DomainError("cross_origin", "Cross-origin request refused");
     const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
     if (origin === undefined && SIMPLE_TYPES.includes(type)) {
-      throw new DomainError("unsupported_media_type", "Send JSON (Content-Type: application/json) or call from the LinkUp site");
+      throw new DomainError("json_required", "Send JSON (Content-Type: application/json) or call from the LinkUp site");
     }
   }
   await next();
@@ -243,32 +243,31 @@ export const checkOrigin: MiddlewareHandler<AppBindings> = async (c, next) => {
 /** WebSocket upgrades from a browser always carry an Origin: another site's page may not open our rooms. */
 export function checkSocketOrigin(c: Context<AppBindings>): void {
   const origin = c.req.header("origin");
-  if (origin !== undefined && !sameSiteOrigin(c, origin)) throw new DomainError("forbidden", "Cross-origin WebSocket refused");
+  if (origin !== undefined && !sameSiteOrigin(c, origin)) throw new DomainError("cross_origin", "Cross-origin WebSocket refused");
 }
 
 // Permission guards (epic-stack `requireUser` style): every check on the server goes through these.
 export function requireUser(c: Context<AppBindings>): User {
   const user = c.var.user;
-  if (!user) throw new DomainError("unauthenticated", "Sign in required");
+  if (!user) throw new DomainError("sign_in_required", "Sign in required");
   return user;
 }
 
 export function requireVerified(c: Context<AppBindings>): User {
   const user = requireUser(c);
-  if (user.authMode !== "verified")
-    throw new DomainError("forbidden", "This feature requires phone verification", { code: "verification_required" });
+  if (user.authMode !== "verified") throw new DomainError("verification_required", "This feature requires phone verification");
   return user;
 }
 
 /** Staff (the support desk) or an admin. */
 export function requireStaff(c: Context<AppBindings>): User {
   const user = requireVerified(c);
-  if (user.role !== "staff" && user.role !== "admin") throw new DomainError("forbidden", "Staff access required");
+  if (user.role !== "staff" && user.role !== "admin") throw new DomainError("staff_required", "Staff access required");
   return user;
 }
 
 export function requireAdmin(c: Context<AppBindings>): User {
   const user = requireVerified(c);
-  if (user.role !== "admin") throw new DomainError("forbidden", "Admin access required");
+  if (user.role !== "admin") throw new DomainError("admin_required", "Admin access required");
   return user;
 }

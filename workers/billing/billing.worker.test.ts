@@ -139,7 +139,7 @@ describe("POST /api/create-subscription", () => {
     const u = await verifiedUser();
     const unknown = await call("/api/create-subscription", { method: "POST", cookie: u.cookie, json: { priceId: "price_free_forever" } });
     expect(unknown.status).toBe(400);
-    expect(await unknown.json()).toEqual({ error: "Unknown price" });
+    expect(await unknown.json()).toEqual({ error: "Unknown price", code: "unknown_price" });
     const missing = await call("/api/create-subscription", { method: "POST", cookie: u.cookie, json: {} });
     expect(missing.status).toBe(400);
   });
@@ -221,12 +221,15 @@ describe("POST /api/create-subscription", () => {
     const user = (await db.query.users.findFirst({ where: (t, { eq }) => eq(t.id, u.id) }))!;
     const production = { ...appEnv, ENVIRONMENT: "production" } as AppEnv;
     await expect(createSubscription(production, db, user, "price_premium_monthly")).rejects.toMatchObject({
-      code: "unavailable",
+      code: "payments_not_configured",
       message: "Payments are not configured",
     });
     // A Stripe key alone is not enough: without the webhook secret nobody would ever become Premium.
     const keyOnly = { ...production, STRIPE_SECRET_KEY: "sk_test_linkup", STRIPE_PUBLISHABLE_KEY: "pk_test_linkup" } as AppEnv;
-    await expect(createSubscription(keyOnly, db, user, "price_premium_monthly")).rejects.toMatchObject({ code: "unavailable" });
+    await expect(createSubscription(keyOnly, db, user, "price_premium_monthly")).rejects.toMatchObject({
+      code: "payments_not_configured",
+      kind: "unavailable",
+    });
     expect(billingHealth(keyOnly)).toEqual({ mode: "stripe", ready: false, missing: ["STRIPE_WEBHOOK_SECRET"] });
     expect(billingHealth(production)).toEqual({ mode: "unconfigured", ready: false, missing: ["STRIPE_SECRET_KEY"] });
     const webhook = await handleStripeWebhook(production, db, "{}", "t=1,v1=00");
@@ -339,7 +342,7 @@ describe("POST /webhooks/stripe", () => {
     expect(wrong.status).toBe(400);
     const tampered = await postEvent("customer.subscription.created", obj, { tamper: true });
     expect(tampered.status).toBe(400);
-    expect(await tampered.json()).toEqual({ error: "Invalid webhook signature" });
+    expect(await tampered.json()).toEqual({ error: "Invalid webhook signature", code: "webhook_signature" });
     expect(await tierOf(u.cookie)).toBe("free");
   });
 
@@ -472,7 +475,7 @@ describe("the 7-day trial", () => {
     // Signing out and in again, or a fresh account on the same phone, gets no second trial.
     const again = await call("/api/subscription/trial", { method: "POST", cookie: u.cookie });
     expect(again.status).toBe(409);
-    expect(await again.json()).toEqual({ error: "The free trial has already been used for this phone number" });
+    expect(await again.json()).toEqual({ error: "The free trial has already been used for this phone number", code: "trial_used" });
   });
 
   it("ends on read once its time has passed, even before the clock runs", async () => {
@@ -662,7 +665,10 @@ describe("Paystack (BILLING_PROVIDER=paystack)", () => {
     });
     expect(customer).toMatch(/^CUS_/);
     const user = (await db.query.users.findFirst({ where: (t, { eq }) => eq(t.id, id) }))!;
-    await expect(createSubscription(paystackEnv, db, user, "price_premium_monthly")).rejects.toMatchObject({ code: "invalid" });
+    await expect(createSubscription(paystackEnv, db, user, "price_premium_monthly")).rejects.toMatchObject({
+      code: "unknown_price",
+      kind: "invalid",
+    });
   });
 
   it("follows signed events once: subscription.create makes Premium, a receipt per charge, a failed invoice's grace, disable ends it", async () => {

@@ -1,6 +1,7 @@
 // Stripe webhook events → subscription records → the person's tier (docs/decisions/018-billing.md).
 // Each event is applied once; an event older than what a record already reflects never moves it back.
 import { addDays } from "./time";
+import type { ApiErrorCode } from "../../core/api-errors";
 import { GRACE_DAYS, type PaidTier } from "../../core/billing";
 import {
   type StripeEventInput,
@@ -29,13 +30,17 @@ import {
 } from "../../db/queries/billing";
 import { countTrouble } from "../analytics";
 import type { AppEnv } from "../env";
+import { errorBody } from "../errors";
 import { translatePaystackEvent, verifyPaystackSignature } from "../services/paystack";
 import { verifyStripeSignature } from "../services/stripe";
 import { findPrice, paystackSigningKey, webhookSecret } from "./config";
 import { NOTICES, type PreparedNotice, prepareNotice } from "./notices";
 import { effectiveTier } from "./tier";
 
-export type WebhookOutcome = { status: 200 | 400 | 500 | 503; body: { received?: true; duplicate?: true; ignored?: true; error?: string } };
+export type WebhookOutcome = {
+  status: 200 | 400 | 500 | 503;
+  body: { received?: true; duplicate?: true; ignored?: true; error?: string; code?: ApiErrorCode };
+};
 
 /** The one webhook handler: Stripe's own requests and the local stand-in's signed events both come here. */
 export async function handleStripeWebhook(
@@ -46,16 +51,16 @@ export async function handleStripeWebhook(
   now = new Date(),
 ): Promise<WebhookOutcome> {
   const secret = await webhookSecret(env);
-  if (!secret) return { status: 503, body: { error: "Payments are not configured" } };
-  if (!signature) return { status: 400, body: { error: "Missing Stripe-Signature header" } };
+  if (!secret) return { status: 503, body: errorBody("payments_not_configured", "Payments are not configured") };
+  if (!signature) return { status: 400, body: errorBody("webhook_signature_missing", "Missing Stripe-Signature header") };
   let raw: unknown;
   try {
     raw = await verifyStripeSignature(body, signature, secret);
   } catch {
-    return { status: 400, body: { error: "Invalid webhook signature" } };
+    return { status: 400, body: errorBody("webhook_signature", "Invalid webhook signature") };
   }
   const parsed = StripeEventSchema.safeParse(raw);
-  if (!parsed.success) return { status: 400, body: { error: "Malformed event" } };
+  if (!parsed.success) return { status: 400, body: errorBody("webhook_malformed", "Malformed event") };
   return applyOnce(env, db, parsed.data, now);
 }
 
@@ -72,17 +77,18 @@ export async function handlePaystackWebhook(
   now = new Date(),
 ): Promise<WebhookOutcome> {
   const key = await paystackSigningKey(env);
-  if (!key) return { status: 503, body: { error: "Payments are not configured" } };
-  if (!signature) return { status: 400, body: { error: "Missing x-paystack-signature header" } };
-  if (!(await verifyPaystackSignature(body, signature, key))) return { status: 400, body: { error: "Invalid webhook signature" } };
+  if (!key) return { status: 503, body: errorBody("payments_not_configured", "Payments are not configured") };
+  if (!signature) return { status: 400, body: errorBody("webhook_signature_missing", "Missing x-paystack-signature header") };
+  if (!(await verifyPaystackSignature(body, signature, key)))
+    return { status: 400, body: errorBody("webhook_signature", "Invalid webhook signature") };
   let raw: unknown;
   try {
     raw = JSON.parse(body);
   } catch {
-    return { status: 400, body: { error: "Malformed event" } };
+    return { status: 400, body: errorBody("webhook_malformed", "Malformed event") };
   }
   const meant = translatePaystackEvent(raw);
-  if (meant === "malformed") return { status: 400, body: { error: "Malformed event" } };
+  if (meant === "malformed") return { status: 400, body: errorBody("webhook_malformed", "Malformed event") };
   if (!meant) return { status: 200, body: { received: true, ignored: true } };
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body)));
   const id = `paystack_${[...digest].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
@@ -104,7 +110,7 @@ async function applyOnce(env: AppEnv, db: Db, event: StripeEventInput, now: Date
   try {
     plan = await planEvent(env, db, event, now);
   } catch (e) {
-    if (e instanceof MalformedObject) return { status: 400, body: { error: e.message } };
+    if (e instanceof MalformedObject) return { status: 400, body: errorBody("webhook_malformed", e.message) };
     return failed(db, event, e);
   }
   await faultPoint("webhook.planned", env);
@@ -125,7 +131,7 @@ async function applyOnce(env: AppEnv, db: Db, event: StripeEventInput, now: Date
 async function failed(db: Db, event: StripeEventInput, e: unknown): Promise<WebhookOutcome> {
   console.error("billing webhook: applying failed", event.type, event.id, e);
   await countTrouble(db, "webhook_failed").catch(() => {});
-  return { status: 500, body: { error: "Could not apply the event" } };
+  return { status: 500, body: errorBody("webhook_not_applied", "Could not apply the event") };
 }
 
 /** What an event changes: statements not run yet, and the notices to deliver once they are committed. */

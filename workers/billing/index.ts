@@ -55,18 +55,18 @@ export function billingProvider(env: AppEnv, db: Db): BillingProvider {
   const mode = billingMode(env);
   if (mode === "stripe") {
     // A subscription nobody could pay for, or whose payment we would never hear of, is refused up front.
-    if (missingStripeConfig(env).length > 0) throw new DomainError("unavailable", NOT_CONFIGURED);
+    if (missingStripeConfig(env).length > 0) throw new DomainError("payments_not_configured", NOT_CONFIGURED);
     return stripeProvider(env.STRIPE_SECRET_KEY as string);
   }
   if (mode === "paystack") {
-    if (missingPaystackConfig(env).length > 0) throw new DomainError("unavailable", NOT_CONFIGURED);
+    if (missingPaystackConfig(env).length > 0) throw new DomainError("payments_not_configured", NOT_CONFIGURED);
     return paystackProvider(env.PAYSTACK_SECRET_KEY as string, {
       amountOf: (planCode) => findPrice(env, planCode)?.amountNgn,
       callbackUrl: new URL("/chat?subscription=success", env.APP_URL).toString(),
     });
   }
   if (mode === "local") return localProvider(env, db);
-  throw new DomainError("unavailable", NOT_CONFIGURED);
+  throw new DomainError("payments_not_configured", NOT_CONFIGURED);
 }
 
 // The provider's own answer is applied at once (with event-second precision, so the webhook for the same
@@ -75,7 +75,8 @@ const asSeen = (now: Date) => new Date(Math.floor(now.getTime() / 1000) * 1000);
 
 async function applyAnswer(env: AppEnv, db: Db, object: unknown, now: Date) {
   const parsed = StripeSubscriptionSchema.safeParse(object);
-  if (!parsed.success) throw new DomainError("upstream_failed", "The payment provider answered with an unexpected subscription");
+  if (!parsed.success)
+    throw new DomainError("payment_provider_unexpected", "The payment provider answered with an unexpected subscription");
   await applySubscription(env, db, parsed.data, asSeen(now), now);
 }
 
@@ -87,10 +88,10 @@ function managedSubscription(rows: SubscriptionRow[], now: Date): SubscriptionRo
 /** POST /api/create-subscription: one customer per person, an incomplete subscription, its payment secret. */
 export async function createSubscription(env: AppEnv, db: Db, user: User, priceId: string, now = new Date()) {
   const price = findPrice(env, priceId);
-  if (!price) throw new DomainError("invalid", "Unknown price");
+  if (!price) throw new DomainError("unknown_price", "Unknown price");
   const provider = billingProvider(env, db);
   if (managedSubscription(await subscriptionsOf(db, user.id), now)) {
-    throw new DomainError("conflict", "You already have a subscription. Change your plan in Settings.");
+    throw new DomainError("already_subscribed", "You already have a subscription. Change your plan in Settings.");
   }
   let customerId = await customerOf(db, user.id);
   if (!customerId) {
@@ -145,11 +146,12 @@ async function trialUsed(env: AppEnv, db: Db, phone: string): Promise<boolean> {
 /** The 7-day trial: no card, once per verified phone number ever (an account deleted and made again included). */
 export async function startTrial(env: AppEnv, db: Db, user: User, now = new Date()) {
   if (user.authMode !== "verified" || !user.phone)
-    throw new DomainError("forbidden", "This feature requires phone verification", { code: "verification_required" });
-  if (effectiveTier(await subscriptionsOf(db, user.id), now).tier !== "free") throw new DomainError("conflict", "You already have Premium");
+    throw new DomainError("verification_required", "This feature requires phone verification");
+  if (effectiveTier(await subscriptionsOf(db, user.id), now).tier !== "free")
+    throw new DomainError("already_premium", "You already have Premium");
   // Once per phone ever: the hashed claim outlives the account; trial_claims (by account) holds claims made before it.
   if ((await trialClaimed(db, user.phone)) || !(await claimPremium(db, await phoneClaimKey(env, user.phone), "trial")))
-    throw new DomainError("conflict", "The free trial has already been used for this phone number");
+    throw new DomainError("trial_used", "The free trial has already been used for this phone number");
   await claimTrial(db, user.phone, user.id);
   const trialEndsAt = new Date(now.getTime() + TRIAL_MS);
   await insertSubscription(db, { userId: user.id, tier: "premium", status: "trialing", source: "trial", trialEndsAt, lastEventAt: now });
@@ -164,7 +166,7 @@ function refreshedUser(db: Db, user: User): Promise<User | undefined> {
 
 async function requireManaged(db: Db, user: User, now: Date): Promise<SubscriptionRow> {
   const row = managedSubscription(await subscriptionsOf(db, user.id), now);
-  if (!row?.stripeSubscriptionId) throw new DomainError("conflict", "You have no paid subscription to change");
+  if (!row?.stripeSubscriptionId) throw new DomainError("no_paid_subscription", "You have no paid subscription to change");
   return row;
 }
 
@@ -182,9 +184,10 @@ const RANK: Record<PaidTier, number> = { premium: 1, enterprise: 2 };
 export async function changePlan(env: AppEnv, db: Db, user: User, tier: PaidTier, interval: BillingInterval, now = new Date()) {
   const row = await requireManaged(db, user, now);
   const price = priceCatalog(env).find((p) => p.tier === tier && p.interval === interval);
-  if (!price) throw new DomainError("invalid", "Unknown price");
+  if (!price) throw new DomainError("unknown_price", "Unknown price");
   const current = findPrice(env, row.priceId);
-  if (price.priceId === row.priceId) throw new DomainError("conflict", `You are already on ${PLAN_NAMES[tier]}`);
+  if (price.priceId === row.priceId)
+    throw new DomainError("already_on_plan", `You are already on ${PLAN_NAMES[tier]}`, { values: { plan: PLAN_NAMES[tier] } });
   const upgrade = RANK[tier] > RANK[row.tier] || (tier === row.tier && price.amountNgn > (current?.amountNgn ?? 0));
   const provider = billingProvider(env, db);
   if (!upgrade) await updateSubscription(db, row.id, { pendingPriceId: price.priceId });
@@ -202,8 +205,8 @@ export async function grantComplimentary(
 ) {
   // Bounded and never to oneself (issue 27 finding 11; docs/decisions/049-abuse-bans-claims-and-names.md): the
   // audit log records a grant, these stop the one that should not happen.
-  if (input.user.id === admin.id) throw new DomainError("forbidden", SELF_GRANT_REFUSED, { code: "self_grant" });
-  if (input.endsAt > latestGrantEnd(now)) throw new DomainError("invalid", GRANT_TOO_LONG, { code: "grant_too_long" });
+  if (input.user.id === admin.id) throw new DomainError("self_grant", SELF_GRANT_REFUSED);
+  if (input.endsAt > latestGrantEnd(now)) throw new DomainError("grant_too_long", GRANT_TOO_LONG);
   const row = await insertSubscription(db, {
     userId: input.user.id,
     tier: input.tier,
@@ -271,7 +274,7 @@ export async function endComplimentary(env: AppEnv, db: Db, staff: User, user: U
   const grants = (await subscriptionsOf(db, user.id)).filter(
     (r) => r.source === "complimentary" && r.status === "active" && (!r.currentPeriodEnd || r.currentPeriodEnd > now),
   );
-  if (grants.length === 0) throw new DomainError("conflict", "This person has no complimentary tier to end");
+  if (grants.length === 0) throw new DomainError("no_grant", "This person has no complimentary tier to end");
   for (const row of grants) await updateSubscription(db, row.id, { status: "ended", currentPeriodEnd: now, endedNoticeAt: now });
   const tier = await refreshTier(db, user.id, now);
   await audit(db, {

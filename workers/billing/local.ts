@@ -70,7 +70,7 @@ function fromRow(row: SubscriptionRow, patch: Partial<Parameters<typeof subscrip
 /** Signs an event like Stripe does and posts it through the real webhook handler. */
 async function emit(env: AppEnv, db: Db, type: string, object: unknown, now: Date): Promise<void> {
   const secret = await webhookSecret(env);
-  if (!secret) throw new DomainError("unavailable", "Payments are not configured");
+  if (!secret) throw new DomainError("payments_not_configured", "Payments are not configured");
   const body = JSON.stringify({
     id: `evt_local_${newId(12)}`,
     object: "event",
@@ -88,7 +88,7 @@ async function emit(env: AppEnv, db: Db, type: string, object: unknown, now: Dat
 /** Development with Paystack chosen: Paystack-shaped events, signed as Paystack signs, through its handler. */
 async function emitPaystack(env: AppEnv, db: Db, event: string, data: unknown, now: Date): Promise<void> {
   const key = await paystackSigningKey(env);
-  if (!key) throw new DomainError("unavailable", "Payments are not configured");
+  if (!key) throw new DomainError("payments_not_configured", "Payments are not configured");
   const body = JSON.stringify({ event, data });
   const outcome = await handlePaystackWebhook(env, db, body, await signPaystackPayload(body, key), now);
   if (outcome.status !== 200) throw new Error(`local webhook ${event} answered ${outcome.status}: ${outcome.body.error}`);
@@ -100,7 +100,7 @@ async function secretTag(env: AppEnv, subscriptionId: string): Promise<string> {
 
 async function rowOf(db: Db, subscriptionId: string): Promise<SubscriptionRow> {
   const row = await findByProviderId(db, subscriptionId);
-  if (!row) throw new DomainError("not_found", "Subscription not found");
+  if (!row) throw new DomainError("subscription_not_found", "Subscription not found");
   return row;
 }
 
@@ -170,12 +170,12 @@ export async function confirmLocalPayment(
   now = new Date(),
 ): Promise<{ ok: true } | { ok: false; message: string }> {
   const m = /^local_(sub_local_[A-Za-z0-9_-]+)_secret_([0-9a-f]+)$/.exec(input.clientSecret);
-  if (!m || m[2] !== (await secretTag(env, m[1]))) throw new DomainError("invalid", "Unknown payment session");
+  if (!m || m[2] !== (await secretTag(env, m[1]))) throw new DomainError("unknown_payment_session", "Unknown payment session");
   const row = await findByProviderId(db, m[1]);
-  if (!row || row.userId !== input.userId) throw new DomainError("invalid", "Unknown payment session");
-  if (row.status !== "incomplete") throw new DomainError("conflict", "This payment session is already complete");
+  if (!row || row.userId !== input.userId) throw new DomainError("unknown_payment_session", "Unknown payment session");
+  if (row.status !== "incomplete") throw new DomainError("payment_session_complete", "This payment session is already complete");
   const price = findPrice(env, row.priceId);
-  if (!price) throw new DomainError("invalid", "Unknown payment session");
+  if (!price) throw new DomainError("unknown_payment_session", "Unknown payment session");
   const paystack = billingProviderName(env) === "paystack";
   const customer = { customer_code: row.stripeCustomerId };
   if (input.cardNumber === LOCAL_TEST_CARDS.decline) {
@@ -193,7 +193,7 @@ export async function confirmLocalPayment(
     return { ok: false, message: LOCAL_DECLINE_MESSAGE };
   }
   if (input.cardNumber !== LOCAL_TEST_CARDS.success) {
-    throw new DomainError("invalid", "Test mode: use the card 4242 4242 4242 4242, or 4000 0000 0000 0002 to see a decline");
+    throw new DomainError("test_card", "Test mode: use the card 4242 4242 4242 4242, or 4000 0000 0000 0002 to see a decline");
   }
   const end = periodEnd(now, price);
   if (paystack) {

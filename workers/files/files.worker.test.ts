@@ -87,7 +87,7 @@ describe("who may send a file", () => {
     expect(res.status).toBe(403);
     expect(await res.json()).toMatchObject({
       error: FILE_TEXTS.verificationRequired,
-      code: "verification_required",
+      code: "file_verify",
       title: "Premium Feature",
     });
   });
@@ -97,7 +97,7 @@ describe("who may send a file", () => {
     const roomId = await group(a, b);
     const res = await create(c, roomId, 1000);
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ error: "You are not a member of this room" });
+    expect(await res.json()).toEqual({ error: "You are not a member of this room", code: "not_member" });
   });
 
   it("refuses malformed input with a clear 400", async () => {
@@ -125,7 +125,12 @@ describe("tier limits", () => {
     const roomId = await dm(a, b);
     const res = await create(a, roomId, 30 * MiB);
     expect(res.status).toBe(402);
-    expect(await res.json()).toMatchObject({ error: FILE_TEXTS.communityTooLarge, code: "premium_feature", upgrade: { plan: "premium" } });
+    expect(await res.json()).toMatchObject({
+      error: FILE_TEXTS.communityTooLarge,
+      code: "file_premium_size",
+      offer: "premium_feature",
+      upgrade: { plan: "premium" },
+    });
     await setTier(a.id, "premium");
     expect((await create(a, roomId, 30 * MiB)).status).toBe(201);
   });
@@ -159,7 +164,7 @@ describe("tier limits", () => {
     await usedThisMonth(a.id, 10);
     const res = await create(a, roomId, 100);
     expect(res.status).toBe(402);
-    expect(await res.json()).toMatchObject({ error: FILE_TEXTS.communityMonthFull, code: "limit_reached" });
+    expect(await res.json()).toMatchObject({ error: FILE_TEXTS.communityMonthFull, code: "file_premium_month", offer: "limit_reached" });
   });
 });
 
@@ -190,7 +195,7 @@ describe("the month's transfers under parallel requests (docs/decisions/047-limi
     expect(tally(answers.map((r) => r.status))).toEqual({ 201: 10, 402: 90 });
     expect(await answers.find((r) => r.status === 402)?.json()).toMatchObject({
       error: FILE_TEXTS.communityMonthFull,
-      code: "limit_reached",
+      code: "file_premium_month",
     });
   });
 });
@@ -219,7 +224,11 @@ describe("a resumable upload and its download", () => {
     expect((await putPart(b, file.id, 2, parts[1])).status).toBe(404);
     const short = await putPart(a, file.id, 2, parts[1].subarray(1));
     expect(short.status).toBe(400);
-    expect(await short.json()).toEqual({ error: `Part 2 must be ${partBytesFor(plain.byteLength, 2)} bytes` });
+    expect(await short.json()).toEqual({
+      error: `Part 2 must be ${partBytesFor(plain.byteLength, 2)} bytes`,
+      code: "part_size",
+      values: { part: 2, bytes: partBytesFor(plain.byteLength, 2) },
+    });
     expect((await putPart(a, file.id, 2, parts[1])).status).toBe(200);
     expect((await call(`/api/files/${file.id}/complete`, { method: "POST", cookie: a.cookie })).status).toBe(200);
 
@@ -283,7 +292,7 @@ describe("who may fetch and delete", () => {
     expect((await call(`/api/rooms/${roomId}/leave`, { method: "POST", cookie: b.cookie })).status).toBe(200);
     const after = await call(`/api/files/${id}`, { cookie: b.cookie });
     expect(after.status).toBe(403);
-    expect(await after.json()).toEqual({ error: "You are not a member of this room" });
+    expect(await after.json()).toEqual({ error: "You are not a member of this room", code: "not_member" });
     const listedAfter = await call("/api/files", { cookie: b.cookie });
     expect((await listedAfter.json<{ files: { id: string }[] }>()).files.map((f) => f.id)).not.toContain(id);
   });
@@ -319,7 +328,8 @@ describe("voice notes", () => {
     const refused = await voice(a, roomId, 20_000);
     expect(refused.status).toBe(402);
     expect(await refused.json()).toMatchObject({
-      code: "premium_feature",
+      code: "voice_premium",
+      offer: "premium_feature",
       error: expect.stringContaining("Voice messages are a Premium feature"),
     });
     await setTier(a.id, "premium");
@@ -371,7 +381,7 @@ describe("voice notes", () => {
     const statuses = answers.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(50);
     expect(statuses.filter((s) => s === 402)).toHaveLength(50);
-    expect(await answers.find((r) => r.status === 402)?.json()).toMatchObject({ code: "limit_reached" });
+    expect(await answers.find((r) => r.status === 402)?.json()).toMatchObject({ code: "voice_month_full", offer: "limit_reached" });
     expect(await voiceCount(a)).toBe(50);
   });
 

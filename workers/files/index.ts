@@ -37,7 +37,6 @@ import type { AppEnv } from "../env";
 import { giveBackVoiceMessageOfMonth, voiceMessagesThisMonth } from "../assistant/usage";
 import { takeVoiceAllowance, VOICE_MAX_BYTES } from "../assistant/voice";
 import { DomainError } from "../../core/domain-error";
-import { codeForStatus } from "../errors";
 import { requireRoomAccess } from "../rooms/rooms";
 
 /** R2, and the fault-point settings of the crash runs (core/faults.ts; development only). */
@@ -77,14 +76,15 @@ function secondsToNextMonth(now: Date): number {
  */
 async function takeAllowance(db: Db, user: User, size: number, now: Date): Promise<void> {
   const limits = fileLimitsFor(user.subscriptionTier);
-  if (size > FILE_MAX_BYTES) throw new DomainError("too_large", FILE_TEXTS.tooLarge, { code: "file_too_large" });
-  if (size > limits.maxBytes) throw new DomainError("payment_required", FILE_TEXTS.communityTooLarge, { code: "premium_feature", upgrade });
+  if (size > FILE_MAX_BYTES) throw new DomainError("file_too_large", FILE_TEXTS.tooLarge);
+  if (size > limits.maxBytes)
+    throw new DomainError("file_premium_size", FILE_TEXTS.communityTooLarge, { offer: "premium_feature", upgrade });
   if (await takeFileTransfer(db, user.id, now, limits.transfersPerMonth)) return;
   const monthly = limits.transfersPerMonth ?? 0;
   if (user.subscriptionTier === "free")
-    throw new DomainError("payment_required", FILE_TEXTS.communityMonthFull, { code: "limit_reached", upgrade });
-  throw new DomainError("rate_limited", FILE_TEXTS.monthFull(monthly), {
-    code: "limit_reached",
+    throw new DomainError("file_premium_month", FILE_TEXTS.communityMonthFull, { offer: "limit_reached", upgrade });
+  throw new DomainError("file_month_full", FILE_TEXTS.monthFull(monthly), {
+    values: { limit: monthly },
     retryAfterSeconds: secondsToNextMonth(now),
   });
 }
@@ -95,19 +95,23 @@ async function takeAllowance(db: Db, user: User, size: number, now: Date): Promi
  * copy, which is deleted here, once (docs/decisions/023-encrypted-files-in-rooms.md).
  */
 async function requireVoiceAllowance(env: Bucket, db: Db, user: User, input: CreateUpload, now: Date): Promise<{ limit: number | null }> {
-  if (input.size > VOICE_MAX_BYTES) throw new DomainError("too_large", "Voice messages can be at most 5 MB");
+  if (input.size > VOICE_MAX_BYTES) throw new DomainError("voice_too_large", "Voice messages can be at most 5 MB");
   const limit = TIER_LIMITS[user.subscriptionTier].voiceMessages;
   if (input.voiceId) {
     const recording = await findFile(db, input.voiceId);
     const fresh = recording && now.getTime() - recording.createdAt.getTime() < VOICE_CLAIM_MS;
     if (!fresh || recording.kind !== "voice" || recording.ownerId !== user.id || recording.roomId || roomKind(input.roomId) !== "nearby")
-      throw new DomainError("invalid", "Unknown voice recording");
+      throw new DomainError("voice_unknown", "Unknown voice recording");
     await env.FILES.delete(recording.r2Key);
     await deleteFileRow(db, recording.id);
   } else {
     const refused = await takeVoiceAllowance(db, user, now);
     if (refused)
-      throw new DomainError(codeForStatus(refused.status), refused.body.error, { code: refused.body.code, upgrade: refused.body.upgrade });
+      throw new DomainError(refused.body.code, refused.body.error, {
+        values: refused.body.values,
+        offer: refused.body.offer,
+        upgrade: refused.body.upgrade,
+      });
   }
   return { limit };
 }
@@ -115,7 +119,8 @@ async function requireVoiceAllowance(env: Bucket, db: Db, user: User, input: Cre
 /** Starts an upload: checks the room and the allowance, counts the transfer and opens an R2 multipart upload. */
 export async function createUpload(env: Bucket, db: Db, user: User, input: CreateUpload, now = new Date()): Promise<CreateUploadAnswer> {
   await requireRoomAccess(db, user, input.roomId);
-  if (input.chunkCount !== chunkCountFor(input.size)) throw new DomainError("invalid", "Invalid request: chunkCount does not match size");
+  if (input.chunkCount !== chunkCountFor(input.size))
+    throw new DomainError("chunk_count", "Invalid request: chunkCount does not match size");
   if (input.kind === "voice" || input.voiceId) {
     const { limit } = await requireVoiceAllowance(env, db, user, { ...input, kind: "voice" }, now);
     const row = await openUpload(env, db, user, { ...input, kind: "voice" }).catch(async (e: unknown) => {
@@ -168,17 +173,18 @@ async function openUpload(env: Bucket, db: Db, user: User, input: CreateUpload):
 /** The sender's upload still under way; anyone else gets 404 (they have no business knowing of it). */
 async function ownUpload(db: Db, user: User, id: string): Promise<FileRow & { uploadId: string }> {
   const row = await findFile(db, id);
-  if (!row || row.ownerId !== user.id || !row.roomId) throw new DomainError("not_found", "File not found");
-  if (row.state !== "uploading" || !row.uploadId) throw new DomainError("conflict", "This upload is already complete");
+  if (!row || row.ownerId !== user.id || !row.roomId) throw new DomainError("file_not_found", "File not found");
+  if (row.state !== "uploading" || !row.uploadId) throw new DomainError("upload_complete", "This upload is already complete");
   return row as FileRow & { uploadId: string };
 }
 
 /** Stores part `n`; its length must be exactly the part's (docs/decisions/023-encrypted-files-in-rooms.md). */
 export async function uploadPart(env: Bucket, db: Db, user: User, id: string, n: number, body: ArrayBuffer): Promise<UploadedPart> {
   const row = await ownUpload(db, user, id);
-  if (n > row.partCount) throw new DomainError("invalid", `This file has ${row.partCount} parts`);
+  if (n > row.partCount) throw new DomainError("part_count", `This file has ${row.partCount} parts`, { values: { count: row.partCount } });
   const expected = partBytesFor(row.size, n);
-  if (body.byteLength !== expected) throw new DomainError("invalid", `Part ${n} must be ${expected} bytes`);
+  if (body.byteLength !== expected)
+    throw new DomainError("part_size", `Part ${n} must be ${expected} bytes`, { values: { part: n, bytes: expected } });
   const upload = env.FILES.resumeMultipartUpload(row.r2Key, row.uploadId);
   const part = await upload.uploadPart(n, body);
   // Dying here: the sender sends the part again, and R2 keeps the last one sent under that number.
@@ -203,7 +209,11 @@ export async function completeUpload(env: Bucket, db: Db, user: User, id: string
   const row = await ownUpload(db, user, id);
   const parts = await partsOf(db, id);
   const missing = Array.from({ length: row.partCount }, (_, i) => i + 1).filter((n) => !parts.some((p) => p.partNumber === n));
-  if (missing.length > 0) throw new DomainError("conflict", `Parts still missing: ${missing.join(", ")}`, { missing });
+  if (missing.length > 0)
+    throw new DomainError("parts_missing", `Parts still missing: ${missing.join(", ")}`, {
+      missing,
+      values: { parts: missing.join(", ") },
+    });
   try {
     await env.FILES.resumeMultipartUpload(row.r2Key, row.uploadId).complete(parts);
   } catch (e) {
@@ -233,13 +243,13 @@ export async function openDownload(
   id: string,
 ): Promise<{ row: FileRow; body: ReadableStream; size: number }> {
   const row = await findFile(db, id);
-  if (!row?.roomId || row.state !== "ready") throw new DomainError("not_found", "File not found");
+  if (!row?.roomId || row.state !== "ready") throw new DomainError("file_not_found", "File not found");
   await requireRoomAccess(db, user, row.roomId);
   // A premium-encryption file needs a verified phone to download (docs/decisions/023-encrypted-files-in-rooms.md).
   if (row.encryptionLevel === "premium" && user.authMode !== "verified")
-    throw new DomainError("forbidden", FILE_TEXTS.downloadVerificationRequired, { code: "verification_required" });
+    throw new DomainError("file_download_verify", FILE_TEXTS.downloadVerificationRequired);
   const object = await env.FILES.get(row.r2Key);
-  if (!object) throw new DomainError("not_found", "File not found");
+  if (!object) throw new DomainError("file_not_found", "File not found");
   await countDownload(db, id);
   return { row, body: object.body, size: object.size };
 }
@@ -247,7 +257,7 @@ export async function openDownload(
 /** The sender deletes a file: the R2 object (or the unfinished upload) and its row go. */
 export async function deleteFile(env: Bucket, db: Db, user: User, id: string): Promise<void> {
   const row = await findFile(db, id);
-  if (!row || row.ownerId !== user.id || !row.roomId) throw new DomainError("not_found", "File not found");
+  if (!row || row.ownerId !== user.id || !row.roomId) throw new DomainError("file_not_found", "File not found");
   if (row.state === "uploading" && row.uploadId) await env.FILES.resumeMultipartUpload(row.r2Key, row.uploadId).abort();
   else await env.FILES.delete(row.r2Key);
   await deleteFileRow(db, id);

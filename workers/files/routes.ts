@@ -10,15 +10,14 @@ import { completeUpload, createUpload, deleteFile, listFiles, openDownload, uplo
 
 function fileParam(id: string | undefined): string {
   const parsed = FileIdSchema.safeParse(id);
-  if (!parsed.success) throw new DomainError("not_found", "File not found");
+  if (!parsed.success) throw new DomainError("file_not_found", "File not found");
   return parsed.data;
 }
 
 /** Sending files needs a verified phone (docs/decisions/023-encrypted-files-in-rooms.md); screens title it 'Premium Feature'. */
 function requireFileSender(user: User): User {
   if (user.authMode !== "verified")
-    throw new DomainError("forbidden", FILE_TEXTS.verificationRequired, {
-      code: "verification_required",
+    throw new DomainError("file_verify", FILE_TEXTS.verificationRequired, {
       title: FILE_TEXTS.premiumFeatureTitle,
     });
   return user;
@@ -38,7 +37,7 @@ export const filesApi = new Hono<AppBindings>()
   .put("/:id/parts/:n", async (c) => {
     const user = requireFileSender(requireUser(c));
     const n = PartNumberSchema.safeParse(c.req.param("n"));
-    if (!n.success) throw new DomainError("invalid", "Invalid part number");
+    if (!n.success) throw new DomainError("part_number_invalid", "Invalid part number");
     const part = await uploadPart(c.env, c.var.db, user, fileParam(c.req.param("id")), n.data, await c.req.arrayBuffer());
     return c.json(part);
   })

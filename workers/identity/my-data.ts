@@ -66,7 +66,7 @@ export async function deleteAccount(env: AppEnv, db: Db, user: User): Promise<{ 
   const id = user.id;
   const paying = (await subscriptionsOf(db, id)).filter((s) => s.source === "stripe");
   if (paying.some((s) => PAID_STATUSES.includes(s.status) && !s.cancelAtPeriodEnd)) {
-    throw new DomainError("conflict", "Cancel your subscription before deleting your account");
+    throw new DomainError("cancel_subscription_first", "Cancel your subscription before deleting your account");
   }
   const roomIds = await roomsOfUser(db, id);
   for (const roomId of roomIds) {

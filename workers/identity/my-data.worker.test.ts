@@ -122,7 +122,11 @@ describe("my data", () => {
       const { a, b, groupId, dm, r2Key } = await busyPerson();
       const wrong = await call("/api/me", { method: "DELETE", cookie: a.cookie, json: { confirm: "delete" } });
       expect(wrong.status).toBe(400);
-      expect(await wrong.json()).toEqual({ error: "Type DELETE MY ACCOUNT to confirm" });
+      expect(await wrong.json()).toEqual({
+        error: "Type DELETE MY ACCOUNT to confirm",
+        code: "delete_phrase_wrong",
+        values: { phrase: "DELETE MY ACCOUNT" },
+      });
       expect(Object.values(await everyRowAsText()).some((t) => t.includes(a.id))).toBe(true);
 
       const res = await call("/api/me", { method: "DELETE", cookie: a.cookie, json: { confirm: "delete my account" } });
@@ -152,7 +156,7 @@ describe("my data", () => {
       .run();
     const res = await call("/api/me", { method: "DELETE", cookie, json: { confirm: "DELETE MY ACCOUNT" } });
     expect(res.status).toBe(409);
-    expect(await res.json()).toEqual({ error: "Cancel your subscription before deleting your account" });
+    expect(await res.json()).toEqual({ error: "Cancel your subscription before deleting your account", code: "cancel_subscription_first" });
     expect((await call("/api/me", { cookie })).status).toBe(200);
   });
 });

@@ -51,7 +51,7 @@ async function keepChallenge(db: Db, sessionId: string, purpose: "register" | "a
 /** Takes the session's open challenge for `purpose` (once: it is deleted whatever the answer). */
 async function takeChallenge(db: Db, sessionId: string, purpose: "register" | "authenticate", now: Date): Promise<string> {
   const row = await takeWebauthnChallenge(db, sessionId);
-  if (!row || row.purpose !== purpose || row.expiresAt < now) throw new DomainError("invalid", PASSKEY_TEXT.noChallenge);
+  if (!row || row.purpose !== purpose || row.expiresAt < now) throw new DomainError("passkey_expired", PASSKEY_TEXT.noChallenge);
   return row.challenge;
 }
 
@@ -76,7 +76,7 @@ export async function registrationOptions(
   now = new Date(),
 ) {
   const existing = await listPasskeyRows(db, user.id);
-  if (existing.length >= MAX_PASSKEYS) throw new DomainError("conflict", PASSKEY_TEXT.tooMany);
+  if (existing.length >= MAX_PASSKEYS) throw new DomainError("passkey_limit", PASSKEY_TEXT.tooMany, { values: { max: MAX_PASSKEYS } });
   const { generateRegistrationOptions } = await webauthn();
   const options = await generateRegistrationOptions({
     rpName: "LinkUp",
@@ -108,7 +108,7 @@ export async function registerPasskey(
     expectedRPID: rp.rpID,
     requireUserVerification: true,
   }).catch(() => null);
-  if (!checked?.verified) throw new DomainError("invalid", PASSKEY_TEXT.failed);
+  if (!checked?.verified) throw new DomainError("passkey_failed", PASSKEY_TEXT.failed);
   const { credential } = checked.registrationInfo;
   await insertPasskey(db, {
     id: credential.id,
@@ -125,13 +125,13 @@ export async function registerPasskey(
 
 export async function removePasskey(db: Db, userId: string, id: string): Promise<void> {
   const name = await deletePasskey(db, userId, id);
-  if (name === undefined) throw new DomainError("not_found", PASSKEY_TEXT.notFound);
+  if (name === undefined) throw new DomainError("passkey_not_found", PASSKEY_TEXT.notFound);
   await recordSecurityEvent(db, userId, "passkey_removed", name);
 }
 
 export async function authenticationOptions(db: Db, rp: RelyingParty, userId: string, sessionId: string, now = new Date()) {
   const rows = await listPasskeyRows(db, userId);
-  if (rows.length === 0) throw new DomainError("invalid", PASSKEY_TEXT.none);
+  if (rows.length === 0) throw new DomainError("no_passkey", PASSKEY_TEXT.none);
   const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({
     rpID: rp.rpID,
@@ -153,7 +153,7 @@ export async function provePasskey(
 ): Promise<void> {
   const expectedChallenge = await takeChallenge(db, sessionId, "authenticate", now);
   const row = (await listPasskeyRows(db, userId)).find((p) => p.id === response.id);
-  if (!row) throw new DomainError("invalid", PASSKEY_TEXT.failed);
+  if (!row) throw new DomainError("passkey_failed", PASSKEY_TEXT.failed);
   const { verifyAuthenticationResponse } = await webauthn();
   const checked = await verifyAuthenticationResponse({
     response,
@@ -165,7 +165,7 @@ export async function provePasskey(
   }).catch(() => null);
   if (!checked?.verified) {
     await recordSecurityEvent(db, userId, "failed_code", "a passkey", now);
-    throw new DomainError("invalid", PASSKEY_TEXT.failed);
+    throw new DomainError("passkey_failed", PASSKEY_TEXT.failed);
   }
   await markPasskeyUsed(db, row.id, checked.authenticationInfo.newCounter, now);
 }

@@ -21,7 +21,7 @@ describe("passkeys", () => {
     expect(await (await call("/api/security/passkeys", { cookie })).json()).toEqual({ passkeys: [] });
     const none = await call("/api/security/passkeys", { method: "POST", cookie, json: { name: "Phone", response: fakeAttestation } });
     expect(none.status).toBe(400);
-    expect(await none.json()).toEqual({ error: "Start again: the passkey request has expired" });
+    expect(await none.json()).toEqual({ error: "Start again: the passkey request has expired", code: "passkey_expired" });
 
     const options = await (await call("/api/security/passkeys/options", { method: "POST", cookie, json: {} })).json<{
       challenge: string;
@@ -32,9 +32,9 @@ describe("passkeys", () => {
     expect(options.authenticatorSelection.userVerification).toBe("required");
     // A forged answer fails, and spends the challenge: the same answer again is told to start again.
     const forged = await call("/api/security/passkeys", { method: "POST", cookie, json: { name: "Phone", response: fakeAttestation } });
-    expect(await forged.json()).toEqual({ error: "That passkey could not be verified. Please try again." });
+    expect(await forged.json()).toEqual({ error: "That passkey could not be verified. Please try again.", code: "passkey_failed" });
     const again = await call("/api/security/passkeys", { method: "POST", cookie, json: { name: "Phone", response: fakeAttestation } });
-    expect(await again.json()).toEqual({ error: "Start again: the passkey request has expired" });
+    expect(await again.json()).toEqual({ error: "Start again: the passkey request has expired", code: "passkey_expired" });
     const malformed = await call("/api/security/passkeys", { method: "POST", cookie, json: { response: { id: 1 } } });
     expect(malformed.status).toBe(400);
     expect((await call("/api/security/passkeys/nope", { method: "DELETE", cookie })).status).toBe(404);
@@ -51,7 +51,7 @@ describe("passkeys", () => {
     expect(await (await call("/api/auth/second-factor", { cookie: next.cookie })).json()).toEqual({ code: false, passkey: true });
     const code = await call("/api/auth/second-factor", { method: "POST", cookie: next.cookie, json: { code: "123456" } });
     expect(code.status).toBe(400);
-    expect(await code.json()).toEqual({ error: "Use your passkey to finish signing in" });
+    expect(await code.json()).toEqual({ error: "Use your passkey to finish signing in", code: "use_passkey" });
     const options = await call("/api/auth/second-factor/passkey/options", { method: "POST", cookie: next.cookie, json: {} });
     expect((await options.json<{ allowCredentials: { id: string }[] }>()).allowCredentials.map((c) => c.id)).toEqual([`cred-${person.id}`]);
     // Removing the passkey (from the signed-in browser) is an event, and the next sign-in needs the phone only.

@@ -87,7 +87,7 @@ describe("sessions and devices", () => {
     const { cookie: stranger } = await anonymousSession();
     const res = await call(`/api/security/sessions/${theirs.ref}`, { method: "DELETE", cookie: stranger });
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: "No such session" });
+    expect(await res.json()).toEqual({ error: "No such session", code: "session_not_found" });
     expect(await signedIn(victim)).toBe(true);
     const bad = await call("/api/security/sessions/not-a-ref!", { method: "DELETE", cookie: stranger });
     expect(bad.status).toBe(400);

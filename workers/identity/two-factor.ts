@@ -16,8 +16,8 @@ import {
   updateTwoFactor,
 } from "../../db/queries/two-factor";
 import type { AppEnv } from "../env";
+import type { ApiErrorCode } from "../../core/api-errors";
 import { DomainError } from "../../core/domain-error";
-import { codeForStatus } from "../errors";
 import { countPasskeys } from "./passkeys";
 import { isSealed, openSecret, sealSecret } from "./secret-box";
 import { recordSecurityEvent } from "./security-events";
@@ -48,14 +48,21 @@ export const TWO_FACTOR_TEXT = {
   notOn: "Two-factor authentication is not on",
 } as const;
 
-export type TwoFactorRefusal = { ok: false; status: 400 | 409 | 429; error: string; attemptsLeft?: number; retryAfterSeconds?: number };
+export type TwoFactorRefusal = {
+  ok: false;
+  status: 400 | 409 | 429;
+  code: ApiErrorCode;
+  error: string;
+  attemptsLeft?: number;
+  retryAfterSeconds?: number;
+};
 
 /** The refusal as the API's JSON error (with attemptsLeft or retryAfterSeconds where known). */
 export function twoFactorError(r: TwoFactorRefusal): DomainError {
   const extra: Record<string, unknown> = {};
   if (r.attemptsLeft !== undefined) extra.attemptsLeft = r.attemptsLeft;
   if (r.retryAfterSeconds !== undefined) extra.retryAfterSeconds = r.retryAfterSeconds;
-  return new DomainError(codeForStatus(r.status), r.error, extra);
+  return new DomainError(r.code, r.error, extra);
 }
 
 // `otpauth` loads with the first two-factor request, not with every isolate (docs/decisions/070-light-enough-for-2g.md).
@@ -118,7 +125,7 @@ export async function twoFactorView(env: AppEnv, db: Db, userId: string, label: 
 /** Starts (or restarts) enrolment with a fresh secret; on only after `enableTwoFactor` confirms a code. */
 export async function startTwoFactor(env: AppEnv, db: Db, userId: string, label: string): Promise<TwoFactorView | TwoFactorRefusal> {
   const row = await findTwoFactor(db, userId);
-  if (row?.enabledAt) return { ok: false, status: 409, error: TWO_FACTOR_TEXT.alreadyOn };
+  if (row?.enabledAt) return { ok: false, status: 409, code: "two_factor_already_on", error: TWO_FACTOR_TEXT.alreadyOn };
   const secret = new (await loadOtpauth()).Secret({ size: 20 }).base32;
   await saveTwoFactorSecret(db, userId, await sealSecret(sessionSecretOf(env), userId, secret));
   return { enabled: false, backupCodesLeft: 0, setup: await setupOf(secret, label) };
@@ -139,11 +146,17 @@ async function checkCode(
   const taken = await takeTwoFactorAttempt(db, userId, now, TWO_FACTOR);
   if (!taken) {
     const row = await findTwoFactor(db, userId);
-    if (!row) return { ok: false, status: 400, error: TWO_FACTOR_TEXT.notSetUp };
-    return { ok: false, status: 429, error: TWO_FACTOR_TEXT.locked, retryAfterSeconds: secondsUntil(row.lockedUntil, now) };
+    if (!row) return { ok: false, status: 400, code: "two_factor_not_set_up", error: TWO_FACTOR_TEXT.notSetUp };
+    return {
+      ok: false,
+      status: 429,
+      code: "two_factor_locked",
+      error: TWO_FACTOR_TEXT.locked,
+      retryAfterSeconds: secondsUntil(row.lockedUntil, now),
+    };
   }
   const row = await findTwoFactor(db, userId);
-  if (!row) return { ok: false, status: 400, error: TWO_FACTOR_TEXT.notSetUp };
+  if (!row) return { ok: false, status: 400, code: "two_factor_not_set_up", error: TWO_FACTOR_TEXT.notSetUp };
   const typed = code.trim();
   if (/^\d{6}$/.test(typed)) {
     const secret = await secretOf(env, db, row);
@@ -159,12 +172,19 @@ async function checkCode(
   }
   if (taken.lockedUntil && taken.lockedUntil > now) {
     await recordSecurityEvent(db, userId, "code_lockout", undefined, now);
-    return { ok: false, status: 429, error: TWO_FACTOR_TEXT.locked, retryAfterSeconds: secondsUntil(taken.lockedUntil, now) };
+    return {
+      ok: false,
+      status: 429,
+      code: "two_factor_locked",
+      error: TWO_FACTOR_TEXT.locked,
+      retryAfterSeconds: secondsUntil(taken.lockedUntil, now),
+    };
   }
   await recordSecurityEvent(db, userId, "failed_code", undefined, now);
   return {
     ok: false,
     status: 400,
+    code: "two_factor_wrong_code",
     error: TWO_FACTOR_TEXT.invalidCode,
     attemptsLeft: TWO_FACTOR.maxFailures - (taken.failures % TWO_FACTOR.maxFailures),
   };
@@ -177,7 +197,8 @@ function secondsUntil(until: Date | null, now: Date): number {
 /** Confirms enrolment with a code from the app; answers the 10 backup codes, shown this once. */
 export async function enableTwoFactor(env: AppEnv, db: Db, userId: string, code: string, now = new Date()) {
   const row = await findTwoFactor(db, userId);
-  if (row?.enabledAt) return { ok: false, status: 409, error: TWO_FACTOR_TEXT.alreadyOn } as TwoFactorRefusal;
+  if (row?.enabledAt)
+    return { ok: false, status: 409, code: "two_factor_already_on", error: TWO_FACTOR_TEXT.alreadyOn } as TwoFactorRefusal;
   const checked = await checkCode(env, db, userId, code, now);
   if (!checked.ok) return checked;
   const codes = Array.from({ length: TWO_FACTOR.backupCodes }, newBackupCode);
@@ -189,7 +210,8 @@ export async function enableTwoFactor(env: AppEnv, db: Db, userId: string, code:
 
 /** Turns two-factor off; it takes a current code (or a backup code), so a borrowed session alone cannot. */
 export async function disableTwoFactor(env: AppEnv, db: Db, userId: string, code: string, now = new Date()) {
-  if (!(await isTwoFactorOn(db, userId))) return { ok: false, status: 409, error: TWO_FACTOR_TEXT.notOn } as TwoFactorRefusal;
+  if (!(await isTwoFactorOn(db, userId)))
+    return { ok: false, status: 409, code: "two_factor_not_on", error: TWO_FACTOR_TEXT.notOn } as TwoFactorRefusal;
   const checked = await checkCode(env, db, userId, code, now);
   if (!checked.ok) return checked;
   await deleteTwoFactor(db, userId);

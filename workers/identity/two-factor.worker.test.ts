@@ -138,7 +138,7 @@ describe("two-factor through the API", () => {
 
     const wrong = await call("/api/security/two-factor/enable", { method: "POST", cookie, json: { code: "123456" } });
     expect(wrong.status).toBe(400);
-    expect(await wrong.json()).toEqual({ error: "Invalid code. Please try again.", attemptsLeft: 4 });
+    expect(await wrong.json()).toEqual({ error: "Invalid code. Please try again.", code: "two_factor_wrong_code", attemptsLeft: 4 });
     const on = await call("/api/security/two-factor/enable", { method: "POST", cookie, json: { code: totpNow(s.secret) } });
     const { backupCodes } = await on.json<{ backupCodes: string[] }>();
     expect(backupCodes).toHaveLength(10);
@@ -198,6 +198,6 @@ describe("two-factor through the API", () => {
     const res = await call("/api/security/two-factor/setup", { method: "POST", cookie, json: {} });
     expect(res.status).toBe(403);
     const none = await call("/api/auth/second-factor", { method: "POST", cookie, json: { code: "123456" } });
-    expect(await none.json()).toEqual({ error: "No sign-in is waiting for a second code" });
+    expect(await none.json()).toEqual({ error: "No sign-in is waiting for a second code", code: "no_sign_in_waiting" });
   });
 });

@@ -5,6 +5,7 @@
 // A code signs in only the web session that asked for it; typed on the phone (WhatsApp, USSD) it links that
 // phone channel and nothing else (docs/decisions/011-a-code-proves-the-browser-that-typed-it.md).
 // Confirming a phone that already belongs to someone merges the requesting user into that owner.
+import type { ApiErrorCode, ErrorValues } from "../../core/api-errors";
 import { IDENTITY_TEXT, isSixDigitCode, type PendingVerification, VERIFICATION, type VerificationChannel } from "../../core/identity";
 import { newId } from "../../core/ids";
 import { normalizePhone, parsePhone } from "../../core/phone";
@@ -56,9 +57,28 @@ export type Refusal = {
     | "expired"
     | "wrong_code"
     | "too_many_attempts";
+  /** The API's code (core/api-errors.ts): the reason, or a finer one where one reason has two sentences. */
+  code: ApiErrorCode;
   error: string;
+  values?: ErrorValues;
   retryAfterSeconds?: number;
   attemptsLeft?: number;
+};
+
+const REASON_CODES: Record<Refusal["reason"], ApiErrorCode> = {
+  banned: "banned",
+  messaging_unavailable: "messaging_unavailable",
+  invalid_phone: "invalid_phone",
+  already_verified: "already_verified",
+  resend_too_soon: "resend_too_soon",
+  phone_hourly_limit: "phone_hourly_limit",
+  ip_limit: "ip_limit",
+  send_failed: "send_failed",
+  code_format: "code_format",
+  no_code: "wrong_code",
+  expired: "code_expired",
+  wrong_code: "wrong_code",
+  too_many_attempts: "too_many_attempts",
 };
 
 export type StartResult = { ok: true; verification: PendingVerification } | Refusal;
@@ -100,6 +120,7 @@ const refuse = (status: Refusal["status"], reason: Refusal["reason"], error: str
   ok: false,
   status,
   reason,
+  code: REASON_CODES[reason],
   error,
   ...extra,
 });
@@ -151,7 +172,10 @@ export async function startVerification(env: AppEnv, db: Db, input: StartInput):
   // Outside development without Twilio no code could reach the phone: say so instead of storing one.
   if (!messagingAvailable(env)) return refuse(503, "messaging_unavailable", IDENTITY_TEXT.messagingUnavailable);
   const parsed = parsePhone(input.phone);
-  if (!parsed.ok) return refuse(400, "invalid_phone", parsed.reason === "empty" ? IDENTITY_TEXT.phoneRequired : IDENTITY_TEXT.phoneInvalid);
+  if (!parsed.ok)
+    return parsed.reason === "empty"
+      ? refuse(400, "invalid_phone", IDENTITY_TEXT.phoneRequired, { code: "phone_required" })
+      : refuse(400, "invalid_phone", IDENTITY_TEXT.phoneInvalid);
   const phone = parsed.phone;
   // A suspended account gets no code at all (docs/decisions/025-bans.md).
   const owner = await findUserByPhone(db, phone);
@@ -171,7 +195,10 @@ export async function startVerification(env: AppEnv, db: Db, input: StartInput):
   const last = recent[0];
   if (last && now.getTime() - last.createdAt.getTime() < VERIFICATION.resendAfterMs) {
     const wait = seconds(last.createdAt.getTime() + VERIFICATION.resendAfterMs - now.getTime());
-    return refuse(429, "resend_too_soon", `Please wait ${wait} seconds before requesting a new code.`, { retryAfterSeconds: wait });
+    return refuse(429, "resend_too_soon", `Please wait ${wait} seconds before requesting a new code.`, {
+      retryAfterSeconds: wait,
+      values: { seconds: wait },
+    });
   }
   if (recent.length >= VERIFICATION.maxCodesPerPhonePerHour) {
     const oldest = recent[recent.length - 1].createdAt.getTime();
@@ -180,14 +207,12 @@ export async function startVerification(env: AppEnv, db: Db, input: StartInput):
       429,
       "phone_hourly_limit",
       `Too many codes were sent to this number. Please try again in ${Math.ceil(wait / 60)} minutes.`,
-      {
-        retryAfterSeconds: wait,
-      },
+      { retryAfterSeconds: wait, values: { minutes: Math.ceil(wait / 60) } },
     );
   }
 
   const user = await findUserById(db, input.userId);
-  if (!user) return refuse(400, "invalid_phone", "Sign in required");
+  if (!user) return refuse(400, "invalid_phone", "Sign in required", { code: "sign_in_required" });
   if (user.authMode === "verified" && user.phone && user.phone !== phone) return refuse(400, "already_verified", ALREADY_VERIFIED);
 
   const nickname = input.nickname?.trim();

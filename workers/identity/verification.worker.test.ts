@@ -109,7 +109,7 @@ describe("POST /api/auth/register", () => {
     expect((await channel.json<{ error: string }>()).error).toContain("channel");
     const malformed = await call("/api/auth/register", { method: "POST", body: "{phone", headers: { "content-type": "application/json" } });
     expect(malformed.status).toBe(400);
-    expect(await malformed.json()).toEqual({ error: "Malformed JSON body" });
+    expect(await malformed.json()).toEqual({ error: "Malformed JSON body", code: "malformed_json" });
     const foreign = await call("/api/auth/register", {
       method: "POST",
       json: { phoneNumber: newPhone().local },

@@ -107,7 +107,7 @@ export async function requireAnonymousStartAllowed(c: Context<AppBindings>): Pro
   const taken = await takeAddressToken(c.env, c.var.db, "anonSession", clientAddress(c.env, c.req.header("cf-connecting-ip")));
   if (taken.ok) return;
   c.header("Retry-After", String(taken.retryAfterSeconds));
-  throw new DomainError("rate_limited", TOO_MANY_SESSIONS, { retryAfterSeconds: taken.retryAfterSeconds });
+  throw new DomainError("too_many_sessions", TOO_MANY_SESSIONS, { retryAfterSeconds: taken.retryAfterSeconds });
 }
 
 export const TOO_MANY_CHECKOUTS = "Too many payment attempts. Please try again later.";
@@ -117,5 +117,5 @@ export async function requireCheckoutAllowed(c: Context<AppBindings>, userId: st
   const taken = await takeAddressToken(c.env, c.var.db, "checkout", `person:${userId}`);
   if (taken.ok) return;
   c.header("Retry-After", String(taken.retryAfterSeconds));
-  throw new DomainError("rate_limited", TOO_MANY_CHECKOUTS, { retryAfterSeconds: taken.retryAfterSeconds });
+  throw new DomainError("too_many_checkouts", TOO_MANY_CHECKOUTS, { retryAfterSeconds: taken.retryAfterSeconds });
 }

@@ -30,7 +30,7 @@ describe("anonymous sessions per client address", () => {
     const retryAfter = Number(refused.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(3600);
-    expect(await refused.json()).toEqual({ error: TOO_MANY_SESSIONS, retryAfterSeconds: retryAfter });
+    expect(await refused.json()).toEqual({ error: TOO_MANY_SESSIONS, code: "too_many_sessions", retryAfterSeconds: retryAfter });
     // A first visit asking for a code would start a session too: held back the same way.
     const register = await call("/api/auth/register", {
       method: "POST",
@@ -74,7 +74,7 @@ describe("the anonymous AI budget per client address", () => {
     const fresh = cookieOf(await startFrom(address));
     const refused = await ask(fresh, address);
     expect(refused.status).toBe(402);
-    expect(await refused.json()).toMatchObject({ error: ANON_AI_BUDGET_SPENT, code: "limit_reached" });
+    expect(await refused.json()).toMatchObject({ error: ANON_AI_BUDGET_SPENT, code: "anonymous_ai_spent", offer: "limit_reached" });
     // The refused command was not charged to the new session.
     const usage = await (await call("/api/ai/usage", { cookie: fresh })).json<{ aiCommands: { used: number } }>();
     expect(usage.aiCommands.used).toBe(0);

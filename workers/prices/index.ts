@@ -110,7 +110,7 @@ export async function reportPrice(
   if (!report) {
     const oldest = (await oldestReportSince(db, who.userId, since)) ?? now;
     const retryAfterSeconds = Math.max(1, Math.ceil((oldest.getTime() + DAY_MS - now.getTime()) / 1000));
-    throw new DomainError("rate_limited", PRICE_LIMIT_MESSAGE, {
+    throw new DomainError("price_limit", PRICE_LIMIT_MESSAGE, {
       retryAfterSeconds,
     });
   }

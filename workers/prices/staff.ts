@@ -48,7 +48,7 @@ export async function staffPriceReports(db: Db, now = new Date()) {
 /** Removes one report; the audit log keeps what it said. Points it earned stay (the ledger is not rewritten). */
 export async function removePriceReport(db: Db, staff: User, id: string) {
   const gone = await deletePriceReport(db, id);
-  if (!gone) throw new DomainError("not_found", "Report not found");
+  if (!gone) throw new DomainError("report_not_found", "Report not found");
   await auditAction(db, staff, "market.report_removed", id, shown(gone, "counted"), null);
   return { id, deleted: true };
 }

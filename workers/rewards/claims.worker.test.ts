@@ -49,7 +49,7 @@ describe("free Premium once per phone", () => {
     expect(status.trialAvailable).toBe(false);
     const refused = await call("/api/subscription/trial", { method: "POST", cookie: again.cookie });
     expect(refused.status).toBe(409);
-    expect(await refused.json()).toEqual({ error: "The free trial has already been used for this phone number" });
+    expect(await refused.json()).toEqual({ error: "The free trial has already been used for this phone number", code: "trial_used" });
     expect(await tierOf(again.cookie)).toBe("free");
     // The claim names no number: only its HMAC is kept.
     const kept = await env.DB.prepare("select phone_hash from premium_claims where kind = 'trial'").all<{ phone_hash: string }>();

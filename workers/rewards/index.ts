@@ -96,7 +96,7 @@ export async function claimDailyBonus(db: Db, userId: string, now = new Date()):
   const before = streakEnding(days, yesterdayOf(today));
   const points = dailyBonusPoints(before);
   const recorded = await recordPoints(db, { userId, kind: "daily_bonus", ref: today, points, day: today });
-  if (!recorded) throw new DomainError("conflict", "Daily bonus already claimed today. Come back tomorrow!");
+  if (!recorded) throw new DomainError("bonus_claimed", "Daily bonus already claimed today. Come back tomorrow!");
   return { points, streak: before + 1 };
 }
 

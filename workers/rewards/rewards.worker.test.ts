@@ -74,7 +74,7 @@ describe("rewards", () => {
     expect(await first.json()).toEqual({ points: 50, streak: 1 });
     const again = await call("/api/rewards/daily", { method: "POST", cookie });
     expect(again.status).toBe(409);
-    expect(await again.json()).toEqual({ error: "Daily bonus already claimed today. Come back tomorrow!" });
+    expect(await again.json()).toEqual({ error: "Daily bonus already claimed today. Come back tomorrow!", code: "bonus_claimed" });
     const after = await rewards(cookie);
     expect(after).toMatchObject({ totalPoints: 50, streak: 1, dailyBonus: { available: false } });
 

@@ -43,10 +43,11 @@ export async function communityFor(db: Db, user: User | null): Promise<Community
 
 /** POST /api/rooms/:id/join: joins a public area room (the viewer's own, or one that exists already). */
 export async function joinAreaRoom(db: Db, user: User, roomId: string): Promise<RoomSummary> {
-  if (roomKind(roomId) !== "nearby") throw new DomainError("forbidden", "Only area rooms are open to everyone; groups join by invitation");
+  if (roomKind(roomId) !== "nearby")
+    throw new DomainError("area_rooms_only", "Only area rooms are open to everyone; groups join by invitation");
   const own = nearbyFor(user);
   const row = own?.roomId === roomId ? await ensureRoom(db, { id: roomId, kind: "nearby", name: own.name }) : await findRoom(db, roomId);
-  if (!row) throw new DomainError("not_found", "Room not found");
+  if (!row) throw new DomainError("room_not_found", "Room not found");
   await addMembers(db, row.id, [{ userId: user.id }]);
   return {
     id: row.id,

@@ -56,7 +56,7 @@ describe("community rooms", () => {
     const stranger = await anonymousSession();
     const res = await call(`/api/rooms/${encodeURIComponent(groupId)}/join`, { method: "POST", cookie: stranger.cookie });
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ error: "Only area rooms are open to everyone; groups join by invitation" });
+    expect(await res.json()).toEqual({ error: "Only area rooms are open to everyone; groups join by invitation", code: "area_rooms_only" });
     expect((await call("/api/rooms/nearby%3As0000/join", { method: "POST", cookie: stranger.cookie })).status).toBe(404);
   });
 });

@@ -28,7 +28,7 @@ export async function publishDeviceKey(db: Db, userId: string, key: PublishKeyIn
       signingKey: key.signingKey,
       signature: key.signature,
     });
-    if (!signed) throw new DomainError("invalid", "The device record's signature does not match its keys and user");
+    if (!signed) throw new DomainError("device_signature", "The device record's signature does not match its keys and user");
   }
   // Each device republishes its key whenever it opens the chat: only a new device or a new key is an event.
   const before = (await listDeviceKeys(db, userId)).find((k) => k.deviceId === key.deviceId);
@@ -39,12 +39,12 @@ export async function publishDeviceKey(db: Db, userId: string, key: PublishKeyIn
 
 export async function deviceKeysOf(db: Db, userId: string) {
   const [found] = await findUsersByIds(db, [userId]);
-  if (!found) throw new DomainError("not_found", "User not found");
+  if (!found) throw new DomainError("user_not_found", "User not found");
   return (await listDeviceKeys(db, userId)).map(deviceKeyInfo);
 }
 
 export async function revokeDeviceKey(db: Db, userId: string, deviceId: string): Promise<void> {
-  if (!(await deleteDeviceKey(db, userId, deviceId))) throw new DomainError("not_found", "Device not found");
+  if (!(await deleteDeviceKey(db, userId, deviceId))) throw new DomainError("device_not_found", "Device not found");
   await recordSecurityEvent(db, userId, "key_removed");
 }
 
@@ -53,7 +53,7 @@ export async function revokeDeviceKey(db: Db, userId: string, deviceId: string):
 /** The caller's own signed device, or 404: prekeys belong to a device its owner published. */
 async function ownSignedDevice(db: Db, userId: string, deviceId: string) {
   const device = (await listDeviceKeys(db, userId)).find((d) => d.deviceId === deviceId);
-  if (!device?.signingKey) throw new DomainError("not_found", "Device not found");
+  if (!device?.signingKey) throw new DomainError("device_not_found", "Device not found");
   return { ...device, signingKey: device.signingKey };
 }
 
@@ -66,10 +66,12 @@ export async function prekeysOfOwnDevice(db: Db, userId: string, deviceId: strin
 export async function publishPrekeys(db: Db, userId: string, deviceId: string, input: PublishPrekeysInput) {
   const device = await ownSignedDevice(db, userId, deviceId);
   if (input.signedPrekey && !(await verifyPrekey(device.signingKey, userId, deviceId, input.signedPrekey)))
-    throw new DomainError("invalid", "The signed prekey's signature does not match this device's identity key");
+    throw new DomainError("prekey_signature", "The signed prekey's signature does not match this device's identity key");
   const status = await prekeyStatus(db, userId, deviceId);
   if (status.oneTimePrekeys + input.oneTimePrekeys.length > MAX_ONE_TIME_PREKEYS)
-    throw new DomainError("invalid", `A device keeps at most ${MAX_ONE_TIME_PREKEYS} one-time prekeys on the server`);
+    throw new DomainError("prekey_limit", `A device keeps at most ${MAX_ONE_TIME_PREKEYS} one-time prekeys on the server`, {
+      values: { limit: MAX_ONE_TIME_PREKEYS },
+    });
   await addPrekeys(db, { userId, deviceId }, input.signedPrekey, input.oneTimePrekeys);
   return prekeyStatus(db, userId, deviceId);
 }
@@ -81,7 +83,7 @@ export async function publishPrekeys(db: Db, userId: string, deviceId: string, i
  */
 export async function prekeyBundles(db: Db, userId: string, onlyDevice?: string) {
   const [found] = await findUsersByIds(db, [userId]);
-  if (!found) throw new DomainError("not_found", "User not found");
+  if (!found) throw new DomainError("user_not_found", "User not found");
   const signed = new Map((await signedPrekeysOf(db, userId)).map((p) => [p.deviceId, p]));
   const devices = [];
   for (const d of await listDeviceKeys(db, userId)) {

@@ -25,15 +25,19 @@ export async function startLink(db: Db, userId: string, now = new Date()): Promi
     const id = randomCodeChars(LINK_ID_LENGTH);
     const started = await insertLinkWithinLimit(db, { id, userId, expiresAt }, LINKS_PER_HOUR, new Date(now.getTime() - HOUR_MS), now);
     if (started === "started") return { id, expiresAt: expiresAt.toISOString() };
-    if (started === "limited") throw new DomainError("rate_limited", `At most ${LINKS_PER_HOUR} device links an hour: try again later`);
+    if (started === "limited")
+      throw new DomainError("link_limit", `At most ${LINKS_PER_HOUR} device links an hour: try again later`, {
+        values: { limit: LINKS_PER_HOUR },
+      });
   }
-  throw new DomainError("conflict", "Could not start a link: try again");
+  throw new DomainError("link_not_started", "Could not start a link: try again");
 }
 
 /** The link as either device sees it (1 read); 404 when it is not the person's, expired or spent. */
 export async function linkOf(db: Db, userId: string, id: string, now = new Date()): Promise<LinkView> {
   const row = await linkRow(db, userId, id);
-  if (!row || row.closed || row.expiresAt <= now) throw new DomainError("not_found", "This code has expired or was used: start again");
+  if (!row || row.closed || row.expiresAt <= now)
+    throw new DomainError("link_code_expired", "This code has expired or was used: start again");
   return {
     id: row.id,
     expiresAt: row.expiresAt.toISOString(),
@@ -45,16 +49,16 @@ export async function linkOf(db: Db, userId: string, id: string, now = new Date(
 /** The new device's record (1 conditional write); 404 when the code is unknown, expired or already used. */
 export async function requestLink(db: Db, userId: string, id: string, request: LinkRequest): Promise<void> {
   if (!(await setLinkRequest(db, userId, id, JSON.stringify(request))))
-    throw new DomainError("not_found", "This code has expired or was used: start again on the other device");
+    throw new DomainError("link_code_expired_other", "This code has expired or was used: start again on the other device");
 }
 
 /** The old device's sealed account key (1 conditional write), after the person confirmed there. */
 export async function grantLink(db: Db, userId: string, id: string, grant: LinkGrant): Promise<void> {
   if (!(await setLinkGrant(db, userId, id, JSON.stringify(grant))))
-    throw new DomainError("not_found", "This code has expired or was used: start again");
+    throw new DomainError("link_code_expired", "This code has expired or was used: start again");
 }
 
 /** Spends the link (the new device took its grant, or either side gave up). */
 export async function endLink(db: Db, userId: string, id: string): Promise<void> {
-  if (!(await closeLink(db, userId, id))) throw new DomainError("not_found", "Link not found");
+  if (!(await closeLink(db, userId, id))) throw new DomainError("link_not_found", "Link not found");
 }

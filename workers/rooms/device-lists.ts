@@ -11,10 +11,10 @@ import { recordSecurityEvent } from "../identity/security-events";
 /** Stores the signed-in person's new list (1 read, 1 conditional write). */
 export async function publishDeviceList(db: Db, userId: string, input: DeviceListInput): Promise<{ version: number }> {
   const list = await verifyDeviceList({ ...input, userId }, userId);
-  if (!list) throw new DomainError("invalid", "The device list's signature does not match its account key and user");
+  if (!list) throw new DomainError("device_list_signature", "The device list's signature does not match its account key and user");
   const before = await deviceListRow(db, userId);
   const stored = await storeDeviceList(db, { userId, accountKey: list.accountKey, version: list.version, body: JSON.stringify(list) });
-  if (!stored) throw new DomainError("conflict", "A newer device list is stored", { version: before?.version ?? null });
+  if (!stored) throw new DomainError("device_list_stale", "A newer device list is stored", { version: before?.version ?? null });
   // A new account key is what every contact sees as a safety-number change: the person's security log says so.
   if (before && before.accountKey !== list.accountKey) await recordSecurityEvent(db, userId, "key_changed");
   return { version: list.version };

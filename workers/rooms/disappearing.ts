@@ -10,13 +10,12 @@ import { DomainError } from "../../core/domain-error";
 import { requireRoomAccess } from "./rooms";
 import { roomStub } from "./stub";
 import { teamOfRoom } from "../../db/queries/teams";
-import { TEAM_ERRORS } from "../../core/teams";
 
 export const PUBLIC_ROOM_MESSAGE = "Disappearing messages are for direct chats and groups";
 
 async function requirePrivateMember(db: Db, user: User, roomId: string): Promise<void> {
   await requireRoomAccess(db, user, roomId);
-  if (roomKind(roomId) === "nearby") throw new DomainError("invalid", PUBLIC_ROOM_MESSAGE);
+  if (roomKind(roomId) === "nearby") throw new DomainError("disappearing_public_room", PUBLIC_ROOM_MESSAGE);
 }
 
 /** GET /api/rooms/:id/disappearing. */
@@ -38,9 +37,7 @@ export async function setDisappearing(
 ): Promise<{ timer: DisappearTimer; changed: boolean }> {
   await requirePrivateMember(db, user, roomId);
   if (await teamOfRoom(db, roomId))
-    throw new DomainError("forbidden", "A team room keeps its team's message retention: change it on the team page", {
-      code: TEAM_ERRORS.teamRoom,
-    });
+    throw new DomainError("team_retention", "A team room keeps its team's message retention: change it on the team page");
   return roomStub(env, roomId).setDisappearing({ roomId, timer, by: user.id, byName: nameForOthers(user, roomId) });
 }
 

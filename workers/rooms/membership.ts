@@ -25,7 +25,6 @@ import type { User } from "../../db/schema";
 import { DomainError } from "../../core/domain-error";
 import { roomStub } from "./stub";
 import { teamOfRoom } from "../../db/queries/teams";
-import { TEAM_ERRORS } from "../../core/teams";
 
 /**
  * A team room's members are its organisation's: nobody is invited into it or leaves it but through the team
@@ -33,9 +32,7 @@ import { TEAM_ERRORS } from "../../core/teams";
  */
 async function refuseTeamRoom(db: Db, roomId: string): Promise<void> {
   if (await teamOfRoom(db, roomId))
-    throw new DomainError("forbidden", "Team rooms follow the team: invite and remove people on the team page", {
-      code: TEAM_ERRORS.teamRoom,
-    });
+    throw new DomainError("team_room_managed", "Team rooms follow the team: invite and remove people on the team page");
 }
 
 export const BLOCKED_MESSAGE = "You cannot message this person";
@@ -45,15 +42,15 @@ export const BLOCKED_MESSAGE = "You cannot message this person";
  * anyone who has blocked the user (a block is not announced). Answers how many invitations now wait.
  */
 export async function inviteToGroup(db: Db, user: Pick<User, "id">, roomId: string, userIds: string[]): Promise<{ invited: number }> {
-  if (roomKind(roomId) !== "group") throw new DomainError("invalid", "Only groups take invitations");
+  if (roomKind(roomId) !== "group") throw new DomainError("groups_only_invite", "Only groups take invitations");
   if (!(await isMember(db, roomId, user.id))) {
-    if (!(await findRoom(db, roomId))) throw new DomainError("not_found", "Room not found");
-    throw new DomainError("forbidden", "You are not a member of this room");
+    if (!(await findRoom(db, roomId))) throw new DomainError("room_not_found", "Room not found");
+    throw new DomainError("not_member", "You are not a member of this room");
   }
   await refuseTeamRoom(db, roomId);
   const ids = [...new Set(userIds.filter((id) => id !== user.id))];
   const found = await findUsersByIds(db, ids);
-  if (found.length !== ids.length) throw new DomainError("invalid", "Some members do not exist", { code: "unknown_member" });
+  if (found.length !== ids.length) throw new DomainError("unknown_member", "Some members do not exist");
   const [members, blockers] = await Promise.all([membersAmong(db, roomId, ids), blockersAmong(db, user.id, ids)]);
   const invite = ids.filter((id) => !members.has(id) && !blockers.has(id));
   await addInvitations(db, roomId, user.id, invite);
@@ -81,22 +78,22 @@ export function invitationInfos(rows: Awaited<ReturnType<typeof listInvitations>
 
 /** Accepting makes the user a member (from now on they can enter the room and receive its messages). */
 export async function acceptInvitation(db: Db, user: Pick<User, "id">, roomId: string): Promise<RoomSummary> {
-  if (!(await takeInvitation(db, roomId, user.id))) throw new DomainError("not_found", "Invitation not found");
+  if (!(await takeInvitation(db, roomId, user.id))) throw new DomainError("invitation_not_found", "Invitation not found");
   await addMembers(db, roomId, [{ userId: user.id }]);
   const room = await findRoom(db, roomId);
-  if (!room) throw new DomainError("not_found", "Room not found");
+  if (!room) throw new DomainError("room_not_found", "Room not found");
   const memberCount = (await listMembers(db, roomId)).length;
   return { id: room.id, kind: room.kind, name: room.name, encrypted: true, joined: true, memberCount, lastMessageAt: null };
 }
 
 export async function declineInvitation(db: Db, user: Pick<User, "id">, roomId: string): Promise<void> {
-  if (!(await takeInvitation(db, roomId, user.id))) throw new DomainError("not_found", "Invitation not found");
+  if (!(await takeInvitation(db, roomId, user.id))) throw new DomainError("invitation_not_found", "Invitation not found");
 }
 
 /** Leaves a group: no longer a member, and the room closes the user's open sockets. */
 export async function leaveGroup(env: Pick<Env, "ROOMS">, db: Db, user: Pick<User, "id">, roomId: string): Promise<void> {
-  if (roomKind(roomId) !== "group") throw new DomainError("invalid", "Only groups can be left");
-  if (!(await isMember(db, roomId, user.id))) throw new DomainError("not_found", "You are not in this group");
+  if (roomKind(roomId) !== "group") throw new DomainError("groups_only_leave", "Only groups can be left");
+  if (!(await isMember(db, roomId, user.id))) throw new DomainError("not_in_group", "You are not in this group");
   await refuseTeamRoom(db, roomId);
   await removeMember(db, roomId, user.id);
   await expel(env, roomId, user.id);
@@ -107,9 +104,9 @@ export async function leaveGroup(env: Pick<Env, "ROOMS">, db: Db, user: Pick<Use
  * sockets in the direct chat are closed, so the user receives nothing more from them there.
  */
 export async function blockPerson(env: Pick<Env, "ROOMS">, db: Db, user: Pick<User, "id">, otherId: string): Promise<BlockedInfo> {
-  if (otherId === user.id) throw new DomainError("invalid", "You cannot block yourself");
+  if (otherId === user.id) throw new DomainError("cannot_block_self", "You cannot block yourself");
   const [other] = await findUsersByIds(db, [otherId]);
-  if (!other) throw new DomainError("not_found", "User not found");
+  if (!other) throw new DomainError("user_not_found", "User not found");
   await addBlock(db, user.id, other.id);
   await expel(env, dmRoomId(user.id, other.id), other.id);
   return { userId: other.id, nickname: nameForOthers(other) };
@@ -130,7 +127,7 @@ export function blockedInfos(rows: Awaited<ReturnType<typeof listBlocked>>): Blo
 
 /** Throws 403 when `otherId` has blocked `userId` (direct chats with them are closed to `userId`). */
 export async function requireNotBlockedBy(db: Db, userId: string, otherId: string): Promise<void> {
-  if ((await blockersAmong(db, userId, [otherId])).has(otherId)) throw new DomainError("forbidden", BLOCKED_MESSAGE);
+  if ((await blockersAmong(db, userId, [otherId])).has(otherId)) throw new DomainError("blocked", BLOCKED_MESSAGE);
 }
 
 async function expel(env: Pick<Env, "ROOMS">, roomId: string, userId: string): Promise<void> {

@@ -60,7 +60,7 @@ export async function consentToOpen(db: Db, userId: string, otherId: string, roo
     now,
   );
   if (!counted)
-    throw new DomainError("rate_limited", REQUEST_TEXTS.tooMany, { retryAfterSeconds: Math.ceil((day + DAY_MS - now.getTime()) / 1000) });
+    throw new DomainError("request_limit", REQUEST_TEXTS.tooMany, { retryAfterSeconds: Math.ceil((day + DAY_MS - now.getTime()) / 1000) });
   return { request: { direction: "outgoing", since: now.getTime() }, start: true };
 }
 
@@ -89,14 +89,14 @@ export function markRequests(userId: string, rooms: RoomSummary[], rows: DirectR
 async function requestFor(db: Db, user: Pick<User, "id">, roomId: string): Promise<DirectRequestRow> {
   const row = await findRequest(db, roomId);
   if (row?.status !== "pending" || row.fromUserId === user.id || !dmPeer(roomId, user.id))
-    throw new DomainError("not_found", REQUEST_TEXTS.notFound);
+    throw new DomainError("request_not_found", REQUEST_TEXTS.notFound);
   return row;
 }
 
 /** Accepting: an ordinary direct chat from now on (messages both ways, receipts, typing, calls). */
 export async function acceptRequest(env: Pick<Env, "ROOMS">, db: Db, user: Pick<User, "id">, roomId: string): Promise<RoomSummary> {
   const row = await requestFor(db, user, roomId);
-  if (!(await takePendingRequest(db, roomId))) throw new DomainError("not_found", REQUEST_TEXTS.notFound);
+  if (!(await takePendingRequest(db, roomId))) throw new DomainError("request_not_found", REQUEST_TEXTS.notFound);
   await tellRoom(env, roomId, null);
   const [other] = await findUsersByIds(db, [row.fromUserId]);
   return {
@@ -117,7 +117,7 @@ export async function acceptRequest(env: Pick<Env, "ROOMS">, db: Db, user: Pick<
  */
 export async function declineDirectRequest(env: Pick<Env, "ROOMS">, db: Db, user: Pick<User, "id">, roomId: string): Promise<void> {
   const row = await requestFor(db, user, roomId);
-  if (!(await declineRequest(db, roomId, new Date()))) throw new DomainError("not_found", REQUEST_TEXTS.notFound);
+  if (!(await declineRequest(db, roomId, new Date()))) throw new DomainError("request_not_found", REQUEST_TEXTS.notFound);
   await removeDmMembers(db, roomId);
   try {
     const stub = roomStub(env, roomId);
@@ -131,7 +131,7 @@ export async function declineDirectRequest(env: Pick<Env, "ROOMS">, db: Db, user
 
 function declined(askAgainAt: number): DomainError {
   const until = new Date(askAgainAt).toISOString().slice(0, 10);
-  return new DomainError("forbidden", REQUEST_TEXTS.declined(until), { askAgainAt });
+  return new DomainError("request_declined", REQUEST_TEXTS.declined(until), { askAgainAt, values: { until } });
 }
 
 async function tellRoom(env: Pick<Env, "ROOMS">, roomId: string, from: string | null): Promise<void> {

@@ -95,7 +95,7 @@ export async function roomsFor(db: Db, user: User, read?: ChatLists): Promise<Ro
 /** POST /api/rooms/nearby/join: joins the user's current area room. */
 export async function joinNearby(db: Db, user: User): Promise<RoomSummary> {
   const nearby = nearbyFor(user);
-  if (!nearby) throw new DomainError("conflict", NO_AREA_MESSAGE, { code: "no_area" });
+  if (!nearby) throw new DomainError("no_area", NO_AREA_MESSAGE);
   const row = await ensureRoom(db, { id: nearby.roomId, kind: "nearby", name: nearby.name });
   await addMembers(db, row.id, [{ userId: user.id }]);
   return summary(row, { memberCount: (await listMembers(db, row.id)).length });
@@ -108,7 +108,7 @@ export async function joinNearby(db: Db, user: User): Promise<RoomSummary> {
 export async function createGroup(db: Db, user: User, input: { name: string; memberIds: string[] }): Promise<RoomSummary> {
   const ids = [...new Set(input.memberIds.filter((id) => id !== user.id))];
   const found = await findUsersByIds(db, ids);
-  if (found.length !== ids.length) throw new DomainError("invalid", "Some members do not exist", { code: "unknown_member" });
+  if (found.length !== ids.length) throw new DomainError("unknown_member", "Some members do not exist");
   const row = await ensureRoom(db, { id: `group:${newId()}`, kind: "group", name: input.name, createdBy: user.id });
   await addMembers(db, row.id, [{ userId: user.id, role: "owner" }]);
   await inviteToGroup(db, user, row.id, ids);
@@ -125,9 +125,9 @@ export async function openDm(
   user: User,
   otherId: string,
 ): Promise<{ room: RoomSummary; created: boolean }> {
-  if (otherId === user.id) throw new DomainError("invalid", "You cannot open a direct chat with yourself");
+  if (otherId === user.id) throw new DomainError("cannot_chat_self", "You cannot open a direct chat with yourself");
   const [other] = await findUsersByIds(db, [otherId]);
-  if (!other) throw new DomainError("not_found", "User not found");
+  if (!other) throw new DomainError("user_not_found", "User not found");
   await requireNotBlockedBy(db, user.id, other.id);
   const id = dmRoomId(user.id, other.id);
   const consent = await consentToOpen(db, user.id, other.id, id);
@@ -162,13 +162,13 @@ export async function requireRoomAccess(db: Db, user: User, roomId: string): Pro
   if (kind === "nearby") return { requester: null };
   if (kind === "dm") {
     const peerId = dmPeer(roomId, user.id);
-    if (!peerId) throw new DomainError("forbidden", "You are not a member of this room");
+    if (!peerId) throw new DomainError("not_member", "You are not a member of this room");
     await requireNotBlockedBy(db, user.id, peerId);
     const { member, requester } = await dmMembership(db, roomId, user.id);
     if (member) return { requester };
   } else if (await groupAccess(db, roomId, user.id)) return { requester: null };
-  if (!(await findRoom(db, roomId))) throw new DomainError("not_found", "Room not found");
-  throw new DomainError("forbidden", "You are not a member of this room");
+  if (!(await findRoom(db, roomId))) throw new DomainError("room_not_found", "Room not found");
+  throw new DomainError("not_member", "You are not a member of this room");
 }
 
 /** GET /api/rooms/:id/members: members with their device public keys (what senders encrypt to). */

@@ -14,12 +14,12 @@ import { shardObjectName } from "../../core/room-ids";
 import { SHARD_COUNT_HEADER, SHARD_HEADER } from "../../durable-objects/shards";
 
 export const rooms = new Hono<AppBindings>().use(loadSession).get("/:id", async (c) => {
-  if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new DomainError("upgrade_required", "Expected a WebSocket upgrade");
+  if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new DomainError("websocket_expected", "Expected a WebSocket upgrade");
   checkSocketOrigin(c);
   const user = c.var.user;
-  if (!user) throw new DomainError("unauthenticated", "Sign in required");
+  if (!user) throw new DomainError("sign_in_required", "Sign in required");
   const parsed = RoomIdSchema.safeParse(c.req.param("id"));
-  if (!parsed.success) throw new DomainError("not_found", "Room not found");
+  if (!parsed.success) throw new DomainError("room_not_found", "Room not found");
   const roomId = parsed.data;
   const { requester } = await requireRoomAccess(c.var.db, user, roomId);
   const stub = roomStub(c.env, roomId);

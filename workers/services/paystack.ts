@@ -19,16 +19,16 @@ async function paystack<T>(secretKey: string, method: "GET" | "POST", path: stri
     });
   } catch (e) {
     console.error("paystack: unreachable", path, e);
-    throw new DomainError("upstream_failed", "The payment provider could not be reached");
+    throw new DomainError("payment_provider_unreachable", "The payment provider could not be reached");
   }
   const envelope = Envelope.safeParse(await res.json().catch(() => null));
   if (!res.ok || !envelope.success || !envelope.data.status) {
     const message = envelope.success ? envelope.data.message : undefined;
     console.error("paystack: refused", path, res.status, message);
-    throw new DomainError("upstream_failed", message || "The payment provider refused the request");
+    throw new DomainError("payment_provider_refused", message || "The payment provider refused the request");
   }
   const data = schema.safeParse(envelope.data.data);
-  if (!data.success) throw new DomainError("upstream_failed", "The payment provider answered unexpectedly");
+  if (!data.success) throw new DomainError("payment_provider_unexpected", "The payment provider answered unexpectedly");
   return data.data;
 }
 
@@ -116,7 +116,7 @@ export function paystackProvider(
     // A transaction with a plan: paying it makes Paystack create the subscription (its webhook tells us).
     createSubscription: async ({ userId, customerId, priceId }) => {
       const amount = opts.amountOf(priceId);
-      if (amount === undefined) throw new DomainError("invalid", "Unknown price");
+      if (amount === undefined) throw new DomainError("unknown_price", "Unknown price");
       const tx = await api("POST", "/transaction/initialize", InitializeData, {
         email: customerEmail(userId),
         amount: String(amount * 100),
@@ -143,7 +143,10 @@ export function paystackProvider(
       return asStripeSubscription({ ...sub, status: "active" }, cancel);
     },
     changePrice: async () => {
-      throw new DomainError("conflict", "Plan changes are not available with Paystack: cancel, then subscribe to the other plan.");
+      throw new DomainError(
+        "paystack_plan_change",
+        "Plan changes are not available with Paystack: cancel, then subscribe to the other plan.",
+      );
     },
     verifyTransaction: (reference) => api("GET", `/transaction/verify/${encodeURIComponent(reference)}`, VerifyData),
   };

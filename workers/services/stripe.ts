@@ -43,7 +43,7 @@ async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
     if (e instanceof Stripe.errors.StripeError) {
       console.error(`stripe: ${what} failed`, e.type, e.code, e.message);
       throw new DomainError(
-        e.type === "StripeCardError" ? "payment_required" : "upstream_failed",
+        e.type === "StripeCardError" ? "card_declined" : "payment_provider_refused",
         e.message || "The payment provider refused the request",
       );
     }
@@ -79,7 +79,7 @@ export function stripeProvider(secretKey: string, opts: { host?: string } = {}):
         });
         const invoice = sub.latest_invoice;
         const clientSecret = typeof invoice === "object" ? invoice?.confirmation_secret?.client_secret : undefined;
-        if (!clientSecret) throw new DomainError("upstream_failed", "The payment provider gave no payment session");
+        if (!clientSecret) throw new DomainError("payment_session_missing", "The payment provider gave no payment session");
         return { object: sub, clientSecret };
       }),
     setCancelAtPeriodEnd: (id, cancel) =>

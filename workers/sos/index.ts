@@ -469,7 +469,7 @@ export async function resumeUnfinishedSos(env: AppEnv, db: Db, now = new Date())
 
 export async function broadcastSos(env: AppEnv, db: Db, input: SosInput, _waitUntil?: WaitUntil): Promise<SosResult> {
   const user = await findUserById(db, input.userId);
-  if (!user) throw new DomainError("not_found", "User not found");
+  if (!user) throw new DomainError("user_not_found", "User not found");
   // A replay of an SOS already sent spends no budget: answered from its record once its job finished, otherwise
   // it resumes the job from the first unfinished step (docs/decisions/054-sos-a-durable-job.md).
   const stored = await findBroadcastByRequest(db, user.id, input.clientRequestId);
@@ -525,9 +525,9 @@ async function replay(env: AppEnv, db: Db, row: BroadcastRow, user: User): Promi
 /** The sender, staff or an admin may resolve (staff's resolves are audited); the area room hears that it is over. */
 export async function resolveSos(env: AppEnv, db: Db, id: string, by: User): Promise<BroadcastRow> {
   const row = await findBroadcast(db, id);
-  if (!row) throw new DomainError("not_found", "Emergency broadcast not found");
+  if (!row) throw new DomainError("sos_not_found", "Emergency broadcast not found");
   const staff = by.role === "admin" || by.role === "staff";
-  if (row.userId !== by.id && !staff) throw new DomainError("forbidden", "Only the sender or LinkUp staff can resolve this SOS");
+  if (row.userId !== by.id && !staff) throw new DomainError("sos_resolve_refused", "Only the sender or LinkUp staff can resolve this SOS");
   if (row.status === "resolved") return row;
   const updated = (await resolveBroadcast(db, id, by.id)) ?? row;
   await forgetSosCell(row.geohash);
@@ -569,8 +569,8 @@ export async function respondToSos(
   waitUntil?: WaitUntil,
 ): Promise<{ id: string; responded: true }> {
   const visible = (await nearbySos(db, by)).items.find((i) => i.id === id && i.status === "active");
-  if (!visible) throw new DomainError("not_found", "Emergency broadcast not found");
-  if (visible.mine) throw new DomainError("invalid", "You cannot answer your own SOS");
+  if (!visible) throw new DomainError("sos_not_found", "Emergency broadcast not found");
+  if (visible.mine) throw new DomainError("sos_own", "You cannot answer your own SOS");
   if (await insertSosResponse(db, id, by.id)) {
     await forgetSosCell(by.geohash);
     // The sender learns that help is on the way; who answered stays private (anonymous mode).

@@ -76,5 +76,5 @@ export async function sosLimits(
 }
 
 export function tooManySos(retryAfterSeconds: number): DomainError {
-  return new DomainError("rate_limited", TOO_MANY_SOS, { retryAfterSeconds });
+  return new DomainError("too_many_sos", TOO_MANY_SOS, { retryAfterSeconds });
 }

@@ -17,6 +17,7 @@ import {
   INVITES_PER_DAY,
   type NewInviteAnswer,
   TEAM_ERRORS,
+  type TeamErrorCode,
   TEAM_SEATS,
   type TeamAnswer,
   type TeamRole,
@@ -57,12 +58,12 @@ import { sendMessage } from "../services/messaging";
 
 type Standing = NonNullable<Awaited<ReturnType<typeof teamOf>>>;
 
-const refuse = (kind: "forbidden" | "conflict" | "not_found" | "invalid", message: string, code: string) =>
-  new DomainError(kind, message, { code });
+const refuse = (message: string, code: TeamErrorCode, values?: Record<string, number>) =>
+  new DomainError(code, message, values ? { values } : {});
 
 async function standingOf(db: Db, user: Pick<User, "id">): Promise<Standing> {
   const standing = await teamOf(db, user.id);
-  if (!standing) throw refuse("not_found", "You are not in a team", TEAM_ERRORS.noTeam);
+  if (!standing) throw refuse("You are not in a team", TEAM_ERRORS.noTeam);
   return standing;
 }
 
@@ -126,9 +127,8 @@ export async function teamFor(db: Db, user: User, now = new Date()): Promise<Tea
  * an organisation, with its team room.
  */
 export async function createTeam(db: Db, user: User, input: { name: string }, now = new Date()): Promise<TeamAnswer> {
-  if (await teamOf(db, user.id)) throw refuse("conflict", "You are already in a team", TEAM_ERRORS.alreadyInTeam);
-  if (user.subscriptionTier !== "enterprise")
-    throw new DomainError("payment_required", "Teams come with Enterprise", { code: TEAM_ERRORS.needsEnterprise });
+  if (await teamOf(db, user.id)) throw refuse("You are already in a team", TEAM_ERRORS.alreadyInTeam);
+  if (user.subscriptionTier !== "enterprise") throw new DomainError("team_needs_enterprise", "Teams come with Enterprise");
   await insertTeam(db, { id: newId(), ownerId: user.id, name: input.name, roomId: `group:${newId()}` });
   return teamFor(db, user, now);
 }
@@ -149,7 +149,7 @@ export async function changeSettings(
 ): Promise<TeamAnswer> {
   const standing = await standingOf(db, user);
   if (!teamRights(standing.role, standing.org.invitePolicy).changeSettings)
-    throw refuse("forbidden", "Only the team's owner and admins change its settings", TEAM_ERRORS.notAllowed);
+    throw refuse("Only the team's owner and admins change its settings", TEAM_ERRORS.notAllowed);
   const { org } = standing;
   await updateTeam(db, org.id, patch);
   if (patch.name && org.roomId) await renameTeamRoom(db, org.roomId, patch.name);
@@ -183,13 +183,12 @@ const codeHash = (env: AppEnv, code: string) => sessionHash(env, `team-invite:${
 export async function createInvite(env: AppEnv, db: Db, user: User, input: { phone?: string }, now = new Date()): Promise<NewInviteAnswer> {
   const standing = await standingOf(db, user);
   const { org } = standing;
-  if (!teamRights(standing.role, org.invitePolicy).invite)
-    throw refuse("forbidden", "Only admins may invite to this team", TEAM_ERRORS.notAllowed);
-  if (!isActive(standing)) throw new DomainError("payment_required", "Teams come with Enterprise", { code: TEAM_ERRORS.needsEnterprise });
+  if (!teamRights(standing.role, org.invitePolicy).invite) throw refuse("Only admins may invite to this team", TEAM_ERRORS.notAllowed);
+  if (!isActive(standing)) throw new DomainError("team_needs_enterprise", "Teams come with Enterprise");
   let phone: string | null = null;
   if (input.phone) {
     phone = normalizePhone(input.phone);
-    if (!phone) throw new DomainError("invalid", "Enter a valid phone number", { code: "invalid_phone" });
+    if (!phone) throw new DomainError("invalid_phone", "Enter a valid phone number");
   }
   await pruneInvites(db, org.id, now);
   const [members, invites, made] = await Promise.all([
@@ -197,13 +196,12 @@ export async function createInvite(env: AppEnv, db: Db, user: User, input: { pho
     openInvites(db, org.id, now),
     invitesMadeSince(db, org.id, new Date(now.getTime() - 86_400_000)),
   ]);
-  if (phone && members.some((m) => m.phone === phone))
-    throw refuse("conflict", "This person is already in the team", TEAM_ERRORS.alreadyInTeam);
+  if (phone && members.some((m) => m.phone === phone)) throw refuse("This person is already in the team", TEAM_ERRORS.alreadyInTeam);
   if (members.length + invites.length >= TEAM_SEATS)
-    throw refuse("conflict", `All ${TEAM_SEATS} seats are taken or held by open invitations`, TEAM_ERRORS.seatsFull);
+    throw refuse(`All ${TEAM_SEATS} seats are taken or held by open invitations`, TEAM_ERRORS.seatsFull, { seats: TEAM_SEATS });
   if (made >= INVITES_PER_DAY)
-    throw new DomainError("rate_limited", `Too many invitations today: at most ${INVITES_PER_DAY} a day`, {
-      code: TEAM_ERRORS.tooManyInvites,
+    throw new DomainError("team_too_many_invites", `Too many invitations today: at most ${INVITES_PER_DAY} a day`, {
+      values: { limit: INVITES_PER_DAY },
     });
   const code = newCode();
   const id = newId();
@@ -254,9 +252,8 @@ async function sendInvite(
 export async function withdrawInvite(db: Db, user: User, inviteId: string): Promise<void> {
   const standing = await standingOf(db, user);
   if (!teamRights(standing.role, standing.org.invitePolicy).invite)
-    throw refuse("forbidden", "Only admins may invite to this team", TEAM_ERRORS.notAllowed);
-  if (!(await revokeInvite(db, standing.org.id, inviteId, new Date())))
-    throw refuse("not_found", "Invitation not found", TEAM_ERRORS.inviteUnknown);
+    throw refuse("Only admins may invite to this team", TEAM_ERRORS.notAllowed);
+  if (!(await revokeInvite(db, standing.org.id, inviteId, new Date()))) throw refuse("Invitation not found", TEAM_ERRORS.inviteUnknown);
 }
 
 /**
@@ -264,21 +261,19 @@ export async function withdrawInvite(db: Db, user: User, inviteId: string): Prom
  * only for that phone. They enter the team room's members and get the seat's tier.
  */
 export async function joinTeam(env: AppEnv, db: Db, user: User, code: string, now = new Date()): Promise<TeamAnswer> {
-  if (user.authMode !== "verified" || !user.phone) throw refuse("forbidden", "Verify your phone number to join a team", TEAM_ERRORS.verify);
+  if (user.authMode !== "verified" || !user.phone) throw refuse("Verify your phone number to join a team", TEAM_ERRORS.verify);
   const invite = await findInvite(db, await codeHash(env, code));
   // A withdrawn invitation (used by nobody) is as unknown as one never made.
-  if (!invite || (invite.usedAt && !invite.usedBy))
-    throw refuse("not_found", "This invitation code is not known", TEAM_ERRORS.inviteUnknown);
-  if (invite.usedAt) throw refuse("conflict", "This invitation has already been used", TEAM_ERRORS.inviteUsed);
-  if (invite.expiresAt <= now) throw refuse("conflict", "This invitation has expired", TEAM_ERRORS.inviteExpired);
+  if (!invite || (invite.usedAt && !invite.usedBy)) throw refuse("This invitation code is not known", TEAM_ERRORS.inviteUnknown);
+  if (invite.usedAt) throw refuse("This invitation has already been used", TEAM_ERRORS.inviteUsed);
+  if (invite.expiresAt <= now) throw refuse("This invitation has expired", TEAM_ERRORS.inviteExpired);
   if (invite.phone && invite.phone !== user.phone)
-    throw refuse("forbidden", "This invitation is for another phone number", TEAM_ERRORS.inviteOtherPhone);
-  if (await teamOf(db, user.id)) throw refuse("conflict", "You are already in a team", TEAM_ERRORS.alreadyInTeam);
-  if (!(await claimInvite(db, invite.id, user.id, now)))
-    throw refuse("conflict", "This invitation has already been used", TEAM_ERRORS.inviteUsed);
+    throw refuse("This invitation is for another phone number", TEAM_ERRORS.inviteOtherPhone);
+  if (await teamOf(db, user.id)) throw refuse("You are already in a team", TEAM_ERRORS.alreadyInTeam);
+  if (!(await claimInvite(db, invite.id, user.id, now))) throw refuse("This invitation has already been used", TEAM_ERRORS.inviteUsed);
   if (!(await takeSeat(db, invite.orgId, user.id, TEAM_SEATS, now))) {
     await releaseInvite(db, invite.id);
-    throw refuse("conflict", `All ${TEAM_SEATS} seats are taken or held by open invitations`, TEAM_ERRORS.seatsFull);
+    throw refuse(`All ${TEAM_SEATS} seats are taken or held by open invitations`, TEAM_ERRORS.seatsFull, { seats: TEAM_SEATS });
   }
   const standing = await standingOf(db, user);
   if (standing.org.roomId) await addMembers(db, standing.org.roomId, [{ userId: user.id }]);
@@ -317,7 +312,7 @@ async function vacate(env: AppEnv, db: Db, standing: Standing, userId: string, n
 
 async function targetIn(db: Db, standing: Standing, userId: string): Promise<{ role: TeamRole }> {
   const target = (await teamMembers(db, standing.org.id)).find((m) => m.userId === userId);
-  if (!target) throw refuse("not_found", "This person is not in the team", TEAM_ERRORS.noTeam);
+  if (!target) throw refuse("This person is not in the team", TEAM_ERRORS.noTeam);
   return target;
 }
 
@@ -326,9 +321,9 @@ export async function removeFromTeam(env: AppEnv, db: Db, user: User, userId: st
   const standing = await standingOf(db, user);
   const rights = teamRights(standing.role, standing.org.invitePolicy);
   const target = await targetIn(db, standing, userId);
-  if (target.role === "owner") throw refuse("forbidden", "The owner stays with the team", TEAM_ERRORS.ownerStays);
+  if (target.role === "owner") throw refuse("The owner stays with the team", TEAM_ERRORS.ownerStays);
   const allowed = target.role === "admin" ? rights.removeAdmins : rights.removeMembers;
-  if (!allowed || userId === user.id) throw refuse("forbidden", "You may not remove this person", TEAM_ERRORS.notAllowed);
+  if (!allowed || userId === user.id) throw refuse("You may not remove this person", TEAM_ERRORS.notAllowed);
   await vacate(env, db, standing, userId, now, true);
   return teamFor(db, user, now);
 }
@@ -336,8 +331,7 @@ export async function removeFromTeam(env: AppEnv, db: Db, user: User, userId: st
 /** POST /api/team/leave: anyone but the owner leaves (the owner's subscription is the team). */
 export async function leaveTeam(env: AppEnv, db: Db, user: User, now = new Date()): Promise<TeamAnswer> {
   const standing = await standingOf(db, user);
-  if (!teamRights(standing.role, standing.org.invitePolicy).leave)
-    throw refuse("forbidden", "The owner stays with the team", TEAM_ERRORS.ownerStays);
+  if (!teamRights(standing.role, standing.org.invitePolicy).leave) throw refuse("The owner stays with the team", TEAM_ERRORS.ownerStays);
   await vacate(env, db, standing, user.id, now, false);
   return teamFor(db, (await findUserById(db, user.id)) ?? user, now);
 }
@@ -346,9 +340,9 @@ export async function leaveTeam(env: AppEnv, db: Db, user: User, now = new Date(
 export async function changeRole(db: Db, user: User, userId: string, role: "admin" | "member", now = new Date()): Promise<TeamAnswer> {
   const standing = await standingOf(db, user);
   if (!teamRights(standing.role, standing.org.invitePolicy).changeRoles)
-    throw refuse("forbidden", "Only the team's owner changes roles", TEAM_ERRORS.notAllowed);
+    throw refuse("Only the team's owner changes roles", TEAM_ERRORS.notAllowed);
   const target = await targetIn(db, standing, userId);
-  if (target.role === "owner") throw refuse("forbidden", "The owner stays with the team", TEAM_ERRORS.ownerStays);
+  if (target.role === "owner") throw refuse("The owner stays with the team", TEAM_ERRORS.ownerStays);
   await setTeamRole(db, standing.org.id, userId, role);
   return teamFor(db, user, now);
 }
@@ -360,8 +354,9 @@ export async function changeRole(db: Db, user: User, userId: string, role: "admi
 export async function nameSupportStaff(db: Db, orgId: string, staffId: string | null): Promise<{ supportStaff: string | null }> {
   if (staffId) {
     const staff = await findUserById(db, staffId);
-    if (!staff || staff.role === "user") throw new DomainError("invalid", "Only a staff member can give dedicated support");
+    if (!staff || staff.role === "user")
+      throw new DomainError("team_support_needs_staff", "Only a staff member can give dedicated support");
   }
-  if (!(await setSupportStaff(db, orgId, staffId))) throw new DomainError("not_found", "No such team");
+  if (!(await setSupportStaff(db, orgId, staffId))) throw new DomainError("team_not_found", "No such team");
   return { supportStaff: await supportStaffOf(db, staffId) };
 }

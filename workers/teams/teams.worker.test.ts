@@ -450,7 +450,7 @@ describe("the organisation's settings", () => {
 
     const changed = await call(`/api/rooms/${roomId}/disappearing`, { method: "PUT", cookie: amaka.cookie, json: { timer: "never" } });
     expect(changed.status).toBe(403);
-    expect(await errorCode(changed)).toBe("team_room_managed");
+    expect(await errorCode(changed)).toBe("team_retention");
     expect(await timer(amaka)).toBe("1day");
     // A member cannot change it on the team page either.
     expect((await call("/api/team", { method: "PATCH", cookie: amaka.cookie, json: { retention: "never" } })).status).toBe(403);

@@ -26,12 +26,12 @@ function checkSecret(env: AppEnv, req: Request): void {
   if (!expected) {
     if (isDevelopment(env)) return;
     console.warn("ussd: request refused, USSD_SHARED_SECRET is not set");
-    throw new DomainError("forbidden", "USSD is not configured on this server");
+    throw new DomainError("ussd_not_configured", "USSD is not configured on this server");
   }
   const given = req.headers.get("x-ussd-secret") ?? new URL(req.url).searchParams.get("secret") ?? "";
   if (!sameSecret(given, expected)) {
     console.warn("ussd: request refused, missing or wrong shared secret");
-    throw new DomainError("forbidden", "USSD request refused: missing or wrong shared secret");
+    throw new DomainError("ussd_secret", "USSD request refused: missing or wrong shared secret");
   }
 }
 
@@ -41,11 +41,11 @@ export const ussd = new Hono<AppBindings>().post("/", async (c) => {
   try {
     form = await c.req.parseBody();
   } catch {
-    throw new DomainError("invalid", "Malformed form body");
+    throw new DomainError("form_malformed", "Malformed form body");
   }
   const input = parseWith(UssdRequestSchema, form);
   const phone = channelPhone(input.phoneNumber);
-  if (!phone) throw new DomainError("invalid", "Invalid request: phoneNumber must be a phone number");
+  if (!phone) throw new DomainError("invalid_phone", "Invalid request: phoneNumber must be a phone number");
   const screen = await answerUssd(c.env, createDb(c.env), input, phone, (p) => c.executionCtx.waitUntil(p));
   return c.body(screen, 200, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" });
 });

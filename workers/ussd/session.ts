@@ -134,7 +134,7 @@ async function reportByUssd(db: Db, ctx: ActionContext, a: Extract<UssdAction, {
     const sent = fill(t.reportSent, { quote: quoteText(t, done.quote, "N", "-") });
     return end(done.points ? `${sent}. ${fill(t.reportPoints, { points: done.points })}` : sent);
   } catch (e) {
-    if (e instanceof DomainError && e.code === "rate_limited") return end(t.reportTooMany);
+    if (e instanceof DomainError && e.kind === "rate_limited") return end(t.reportTooMany);
     throw e;
   }
 }
@@ -192,7 +192,7 @@ async function sendSos(env: AppEnv, db: Db, ctx: ActionContext, action: Extract<
     return end(t.sosSentPending);
   } catch (e) {
     // A refusal the sos module names (e.g. too many SOS in an hour) is said in the caller's language.
-    return end(e instanceof DomainError ? sosRefusalText(t, e.code) : `${t.busy} 112 / 199`);
+    return end(e instanceof DomainError ? sosRefusalText(t, e.kind) : `${t.busy} 112 / 199`);
   } finally {
     clearTimeout(timer);
   }

@@ -85,7 +85,7 @@ function startSos(env: AppEnv, db: Db, r: SosRequest, waitUntil: WaitUntil): voi
         // A refusal the sos module names (e.g. too many SOS in an hour) is said in the sender's language.
         const body =
           e instanceof DomainError
-            ? sosRefusalText(channelTexts(r.language), e.code)
+            ? sosRefusalText(channelTexts(r.language), e.kind)
             : fill(r.t.sosFailed, { error: "" }).replace(":  ", ". ");
         await sendLater(env, db, r.phone, body);
       }
@@ -112,13 +112,13 @@ async function reportPriceByWhatsApp(db: Db, phone: string, text: string, langua
     return done.points ? `${thanks}. ${fill(t.pricePoints, { points: done.points })}` : thanks;
   } catch (e) {
     if (!(e instanceof DomainError)) throw e;
-    return e.code === "rate_limited" ? t.priceTooMany : `${e.message.replace(/^Invalid request: \w+: /, "")}. ${t.priceUsage}`;
+    return e.kind === "rate_limited" ? t.priceTooMany : `${e.message.replace(/^Invalid request: \w+: /, "")}. ${t.priceUsage}`;
   }
 }
 
 export async function handleWhatsApp(env: AppEnv, db: Db, msg: WhatsAppWebhook, waitUntil: WaitUntil): Promise<string | null> {
   const phone = channelPhone(msg.From);
-  if (!phone) throw new DomainError("invalid", "Invalid request: From must be whatsapp:+<number>");
+  if (!phone) throw new DomainError("invalid_phone", "Invalid request: From must be whatsapp:+<number>");
   const channel = await getPhoneChannel(db, phone);
   const command = parseWhatsAppCommand(msg);
   const t: WhatsAppTexts = WHATSAPP_TEXTS[channel.language];

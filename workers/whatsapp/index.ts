@@ -23,7 +23,7 @@ export const whatsapp = new Hono<AppBindings>().post("/", async (c) => {
   const form = new URLSearchParams(new TextDecoder().decode(await c.req.arrayBuffer()));
   const signature = c.req.header("x-twilio-signature") ?? "";
   const valid = await validTwilioSignature(c.env.TWILIO_AUTH_TOKEN ?? "", signature, publicUrls(c.env, c.req.url), paramsFromForm(form));
-  if (!valid) throw new DomainError("forbidden", "Invalid or missing Twilio signature");
+  if (!valid) throw new DomainError("twilio_signature", "Invalid or missing Twilio signature");
 
   const msg = parseWith(WhatsAppWebhookSchema, Object.fromEntries(form));
   const reply = await handleWhatsApp(c.env, createDb(c.env), msg, (p) => c.executionCtx.waitUntil(p));

@@ -62,7 +62,7 @@ describe("X-Twilio-Signature", () => {
       if (a.signature) headers["x-twilio-signature"] = a.signature;
       const res = await SELF.fetch(URL_, { method: "POST", headers, body: a.body });
       expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({ error: "Invalid or missing Twilio signature" });
+      expect(await res.json()).toEqual({ error: "Invalid or missing Twilio signature", code: "twilio_signature" });
     }
     expect(await channelRow(phone)).toBeUndefined();
     expect(await db.select().from(users).where(eq(users.phone, phone))).toHaveLength(0);

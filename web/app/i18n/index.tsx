@@ -11,10 +11,10 @@ import { ROUTES, WORDS_BASE } from "virtual:linkup/route-words/client";
 import { isUiLanguage, LANGUAGE_NATIVE_NAMES, UI_LANGUAGES } from "../../../core/i18n/languages";
 import type { MessageKey } from "../../../core/i18n/en";
 import { formatMessage, formatNaira, type Message, type Vars } from "../../../core/i18n/translate";
-import { translateApiError } from "./api-errors";
 import { routeIndexOf } from "./route-match";
 import { decodeWords } from "./words-codec";
 import { ServerWords } from "./words-context";
+import { type Said, type SayOptions, sayRefusal } from "./refusal";
 
 interface PageI18n {
   language: string;
@@ -119,8 +119,8 @@ export async function loadPageWords(): Promise<void> {
 export type T = ((key: MessageKey, vars?: Vars) => string) & {
   tag: string;
   language: string;
-  /** An API's `{ error }` in the page's language when it is one LinkUp knows; else as it came. */
-  error: (message: string | undefined | null) => string;
+  /** A refusal in the page's language: the API's by its code, the web's own by its key (./refusal.ts). */
+  error: (said: Said, options?: SayOptions) => string;
   naira: (amount: number) => string;
 };
 
@@ -138,7 +138,7 @@ function makeT(i18n: PageI18n): T {
   const t = ((key: MessageKey, vars?: Vars) => formatMessage(i18n.messages[key], i18n.tag, vars, key)) as T;
   t.tag = i18n.tag;
   t.language = i18n.language;
-  t.error = (message) => translateApiError(message ?? "", t);
+  t.error = (said, options) => sayRefusal(said, t, (key) => i18n.messages[key] !== undefined, options);
   t.naira = (amount) => formatNaira(amount, i18n.tag);
   return t;
 }

@@ -7,6 +7,9 @@ import type { ReceiptStatus } from "../../../core/frames";
 export type MessageStatus = "sending" | "sent" | "delivered" | "read";
 
 /** One message as the screen shows it, kept across reloads. */
+/** A refusal kept with a message (web/app/i18n/refusal.ts says it in the page's language). */
+export type MessageError = string | { key: string } | { error: string; code?: string; values?: Record<string, string | number> };
+
 export interface StoredMessage {
   id: string;
   room: string;
@@ -19,8 +22,8 @@ export interface StoredMessage {
   mine: boolean;
   /** Only for messages this user sent. */
   status?: MessageStatus;
-  /** Why a message could not be sent, when the room refused it. */
-  error?: string;
+  /** Why a message could not be sent: the API's refusal (by code), the web's own (by catalog key), or the room's words. */
+  error?: MessageError;
   seq?: number;
   meshRoute: string[];
   isEncrypted: boolean;

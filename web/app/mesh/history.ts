@@ -6,6 +6,7 @@ import * as db from "./db";
 import type { MessageStatus, StoredMessage } from "./db";
 import { ExpiryWatch, purgeExpired } from "./expiry";
 import { SeenIds } from "./logic";
+import type { MessageError } from "./db";
 
 /** Messages kept per room on this device (the room itself keeps at least 1,000 or 7 days). */
 export const HISTORY_KEPT = 2000;
@@ -147,9 +148,9 @@ export class History {
   }
 
   /** Shows why a message could not be sent. */
-  async setError(room: string, id: string, error: string) {
+  async setError(room: string, id: string, error: MessageError) {
     const m = await this.find(room, id);
-    if (m && m.error !== error) await this.update({ ...m, error });
+    if (m && JSON.stringify(m.error) !== JSON.stringify(error)) await this.update({ ...m, error });
   }
 
   /** A message only this device sees (the assistant's questions and answers). */

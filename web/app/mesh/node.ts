@@ -22,8 +22,9 @@ import { advanceCursor, forwardEnvelope, readCursor, relayToTabs, sosKey, stored
 import { Outbox } from "./outbox";
 import type { PhoneMesh } from "./phone-mesh";
 import { Receipts } from "./receipts";
-import { Sealing } from "./sealing";
+import { KeyedError, Sealing } from "./sealing";
 import { RelayTransport, type TransportStatus } from "./transports";
+import { refusalOf as refusalIn } from "../i18n/refusal";
 
 export type { LocalPeer } from "./local-transport";
 
@@ -416,7 +417,8 @@ export class MeshNode {
     try {
       wire = await this.outbox.wire(item, (envelope) => this.sealing.seal(envelope));
     } catch (error) {
-      await this.history.setError(item.room, item.id, error instanceof Error ? error.message : String(error));
+      const said = error instanceof KeyedError ? { key: error.key } : error instanceof Error ? error.message : String(error);
+      await this.history.setError(item.room, item.id, said);
       return;
     }
     const frame: ClientFrame = { type: "send", envelope: wire };
@@ -447,7 +449,7 @@ export class MeshNode {
       // Still no connection: it waits in the outbox. A refusal is shown on the message.
       if (!(error instanceof HttpError)) return;
       await this.outbox.remove(item.id);
-      await this.history.setError(item.room, item.id, error.message);
+      await this.history.setError(item.room, item.id, refusalIn(error.json) ?? error.message);
       return;
     }
     await this.outbox.remove(item.id);

@@ -31,10 +31,17 @@ const needsConsent = (c: TrustChange) => c.kind !== "device-removed";
 
 export type Opened = { text: string; meta?: Record<string, unknown> };
 
+/** A failure the screen says by its catalog key, in the page's language. */
+export class KeyedError extends Error {
+  constructor(readonly key: string) {
+    super(key);
+  }
+}
+
 /** A group's members as the server lists them (who receives my sender key). */
 async function fetchMembers(room: string): Promise<{ userId: string; nickname?: string }[]> {
   const res = await fetch(`/api/rooms/${encodeURIComponent(room)}/members`, { credentials: "include" });
-  if (!res.ok) throw new Error("Could not check the group's members, so this message waits");
+  if (!res.ok) throw new KeyedError("msg.membersUnchecked");
   const body = (await res.json()) as { members?: { userId?: unknown; nickname?: unknown }[] };
   return (body.members ?? [])
     .filter((m): m is { userId: string; nickname: unknown } => typeof m.userId === "string")

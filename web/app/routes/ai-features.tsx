@@ -6,12 +6,12 @@ import type { SmartReply, Translation } from "../../../core/ai-schemas";
 import { PremiumOffer } from "../features/assistant/premium-offer";
 import { liaHelpMessage } from "../features/assistant/lia-help";
 import type { VoiceItem } from "../features/assistant/voice-recorder";
-import { VOICE_PREMIUM_MESSAGE } from "../../../core/ai-limits";
 import { lazyPart } from "../features/chat/lazy-part";
 import { apiGet, apiSend } from "../lib/api.server";
 import { metaTitle, useT } from "../i18n";
 import { useRootData } from "../root";
 import type { Route } from "./+types/ai-features";
+import { type Offer, offerOf, type Refusal, refusalOr } from "../i18n/refusal";
 
 // Recording needs the browser's microphone: the recorder loads after the page (bench/README.md, bundle); the offer
 // a free person gets instead is on the page from the start.
@@ -42,19 +42,18 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { usage, voiceMessages: voice?.messages ?? [] };
 }
 
-type Offer = { error: string; code: string };
 export type DemoResult =
-  | { intent: "assistant" | "emergency"; question: string; reply?: string; offer?: Offer; failed?: boolean; error?: string }
-  | { intent: "smart-replies"; replies?: SmartReply[]; error?: string; offer?: Offer }
-  | { intent: "translate"; translation?: Translation; error?: string; offer?: Offer }
-  | { intent: "start"; error?: string };
+  | { intent: "assistant" | "emergency"; question: string; reply?: string; offer?: Offer; failed?: boolean; error?: Refusal }
+  | { intent: "smart-replies"; replies?: SmartReply[]; error?: Refusal; offer?: Offer }
+  | { intent: "translate"; translation?: Translation; error?: Refusal; offer?: Offer }
+  | { intent: "start"; error?: Refusal };
 
 const EMPTY = {
-  translate: "Text required - Please enter text to translate",
-  smartReplies: "Message required - Please enter a message to generate smart replies",
-  assistant: "Message required - Please type a question or command",
-  emergency: "Message required - Please describe the emergency",
-};
+  translate: { key: "aif.err.text" },
+  smartReplies: { key: "aif.err.smart" },
+  assistant: { key: "aif.err.question" },
+  emergency: { key: "aif.err.emergency" },
+} as const;
 
 export async function action({ request, context }: Route.ActionArgs): Promise<DemoResult | Response> {
   const form = await request.formData();
@@ -62,7 +61,7 @@ export async function action({ request, context }: Route.ActionArgs): Promise<De
   const text = String(form.get("message") ?? "").trim();
   if (intent === "start") {
     const started = await apiSend(context, "POST", "/api/auth/anonymous");
-    if (!started.ok) return { intent: "start", error: started.json?.error ?? "Could not start your session. Please try again." };
+    if (!started.ok) return { intent: "start", error: refusalOr(started.json, "aif.err.start") };
     return redirect("/ai-features", { headers: started.headers });
   }
   if (intent === "assistant" || intent === "emergency") {
@@ -70,17 +69,16 @@ export async function action({ request, context }: Route.ActionArgs): Promise<De
     const message = intent === "emergency" ? `emergency ${text}` : (extractAiText(text) ?? text);
     const res = await apiSend<{ message: string } & Offer>(context, "POST", "/api/ai/chat", { message, userId: "web" });
     if (res.ok && res.json) return { intent, question: text, reply: res.json.message };
-    if (res.status === 402 && res.json) return { intent, question: text, offer: { error: res.json.error, code: res.json.code } };
-    if (res.status === 400 && res.json) return { intent, question: text, error: res.json.error };
+    if (res.status === 402 && res.json) return { intent, question: text, offer: offerOf(res.json) ?? undefined };
+    if (res.status === 400 && res.json) return { intent, question: text, error: refusalOr(res.json, "error.somethingWrong") };
     return { intent, question: text, failed: true };
   }
   if (intent === "smart-replies") {
     if (!text) return { intent, error: EMPTY.smartReplies };
     const res = await apiSend<SmartReply[]>(context, "POST", "/api/ai/smart-replies", { message: text });
     if (res.ok && Array.isArray(res.json)) return { intent, replies: res.json };
-    if (res.status === 403)
-      return { intent, error: "Premium Feature - Smart replies require phone verification. Verify your phone in Settings." };
-    return { intent, error: res.json?.error ?? "Smart replies are not available right now. Please try again." };
+    if (res.status === 403) return { intent, error: { key: "aif.err.smartVerify" } };
+    return { intent, error: refusalOr(res.json, "aif.err.smartDown") };
   }
   if (intent === "translate") {
     if (!text) return { intent, error: EMPTY.translate };
@@ -89,8 +87,8 @@ export async function action({ request, context }: Route.ActionArgs): Promise<De
       targetLanguage: String(form.get("targetLanguage") ?? "ha"),
     });
     if (res.ok && res.json) return { intent, translation: res.json };
-    if (res.status === 402 && res.json) return { intent, offer: { error: res.json.error, code: res.json.code } };
-    return { intent, error: res.json?.error ?? "Translation failed. Please try again." };
+    if (res.status === 402 && res.json) return { intent, offer: offerOf(res.json) ?? undefined };
+    return { intent, error: refusalOr(res.json, "api.translationFailed") };
   }
   throw data({ error: "Unknown demo" }, { status: 400 });
 }
@@ -109,7 +107,7 @@ function SubmitButton({ intent, label, busyLabel }: { intent: string; label: str
   );
 }
 
-function ErrorLine({ text }: { text?: string }) {
+function ErrorLine({ text }: { text?: Refusal }) {
   const t = useT();
   return text ? (
     <p role="alert" className="text-danger">
@@ -256,7 +254,7 @@ export default function AiFeatures({ loaderData }: Route.ComponentProps) {
         <h2 id="voice-title">{t("ml.voiceMessages")}</h2>
         <p className="text-muted">{t("aif.voiceHint")}</p>
         {usage.voiceMessages.limit === 0 ? (
-          <PremiumOffer code="premium_feature" error={VOICE_PREMIUM_MESSAGE} phone={phone} standing />
+          <PremiumOffer code="premium_feature" error={{ key: "errors.voice_premium" }} phone={phone} standing />
         ) : (
           <>
             <noscript>

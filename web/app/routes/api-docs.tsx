@@ -9,6 +9,7 @@ import { metaTitle, type T, useT } from "../i18n";
 import { apiKeyAction, loadApiDocs } from "../features/api-docs/api-docs.server";
 import { CopyButton } from "../features/api-docs/copy-button";
 import type { Route } from "./+types/api-docs";
+import type { Refusal } from "../i18n/refusal";
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "ad.metaTitle", "API Documentation — LinkUp") }];
 
@@ -137,7 +138,7 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
   );
 }
 
-function Keys({ keys, created, error }: { keys: ApiKeysAnswer | null; created: CreatedApiKey | null; error: string | null }) {
+function Keys({ keys, created, error }: { keys: ApiKeysAnswer | null; created: CreatedApiKey | null; error: Refusal | null }) {
   const t = useT();
   const n = (v: number) => v.toLocaleString(t.tag);
   return (

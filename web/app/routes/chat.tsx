@@ -11,6 +11,7 @@ import { membershipAction } from "../features/chat/membership.server";
 import { apiGet, apiSend, cookieFrom } from "../lib/api.server";
 import { useRootData } from "../root";
 import type { Route } from "./+types/chat";
+import { type Refusal, refusalOr } from "../i18n/refusal";
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "chat.metaTitle", "Mesh Chat · LinkUp") }];
 
@@ -37,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (form.get("intent") === "set-town") {
     const town = String(form.get("town") ?? "").trim();
     const saved = await apiSend(context, "PATCH", "/api/me", { locationText: town || null });
-    if (!saved.ok) return data({ error: saved.json?.error ?? "Could not save your town." }, { status: saved.status });
+    if (!saved.ok) return data({ error: refusalOr(saved.json, "joinMesh.err.town") }, { status: saved.status });
     const joined = await apiSend(context, "POST", "/api/rooms/nearby/join");
     if (joined.status === 409) return data({ error: UNKNOWN_TOWN }, { status: 409 });
     throw redirect("/chat");
@@ -47,7 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const phone = String(form.get("phone") ?? "").trim();
   if (!phone) return data({ error: null as string | null });
   const started = await apiSend(context, "POST", "/api/auth/anonymous");
-  if (!started.ok) return data({ error: started.json?.error ?? "Could not connect. Please try again." }, { status: started.status });
+  if (!started.ok) return data({ error: refusalOr(started.json, "joinMesh.err.connect") }, { status: started.status });
   const patched = await apiSend(
     context,
     "PATCH",
@@ -55,7 +56,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     { nickname: nicknameFromPhone(phone), onboardingCompleted: true },
     cookieFrom(started.headers),
   );
-  if (!patched.ok) return data({ error: patched.json?.error ?? "Could not save your profile." }, { status: patched.status });
+  if (!patched.ok) return data({ error: refusalOr(patched.json, "joinMesh.err.profile") }, { status: patched.status });
   // A redirect, so the next request carries the new session cookie (with or without JavaScript).
   throw redirect("/chat?joined=1", { headers: started.headers });
 }
@@ -116,7 +117,7 @@ function SubscriptionBanner({ kind, tier }: { kind: string; tier: string | null 
   );
 }
 
-function JoinForm({ error }: { error: string | null }) {
+function JoinForm({ error }: { error: Refusal | null }) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction === "/chat";
   const t = useT();

@@ -5,6 +5,7 @@ import { apiSend } from "../lib/api.server";
 import { useRootData } from "../root";
 import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/contact-sales";
+import { refusalOr } from "../i18n/refusal";
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "sales.metaTitle", "Contact Sales — LinkUp") }];
 
@@ -14,7 +15,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const message = String(form.get("message") ?? "");
   const res = await apiSend<{ ticketId: string; phone: string; error?: string }>(context, "POST", "/api/support/sales", { phone, message });
   if (res.ok && res.json) return { sent: { ticketId: res.json.ticketId, phone: res.json.phone } };
-  return { error: res.json?.error ?? "Your enquiry could not be sent. Please try again.", phone, message };
+  return { error: refusalOr(res.json, "error.somethingWrong"), phone, message };
 }
 
 export default function ContactSales({ actionData }: Route.ComponentProps) {

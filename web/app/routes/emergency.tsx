@@ -11,6 +11,9 @@ import { metaTitle, type T, useT } from "../i18n";
 import { useDeviceLocation } from "../features/sos/use-location";
 import type { Route } from "./+types/emergency";
 
+/** The SOS form's field, said in the page's language when the API finds it empty (core/sos-schemas.ts). */
+const SOS_FIELDS = { fields: { message: "api.describeEmergency" } } as const;
+
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "sos.metaTitle", "Emergency mode — LinkUp") }];
 
 export function loader({ context }: Route.LoaderArgs) {
@@ -114,7 +117,7 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
     } else if (actionData.intent === "respond" && actionData.ok) {
       toast({ title: t("sos.respondedTitle"), description: t("sos.respondedBody"), variant: "success" });
     } else if (!actionData.ok && ["broadcast", "resolve", "respond"].includes(actionData.intent)) {
-      toast({ title: t("error.somethingWrong"), description: t.error(actionData.error), variant: "destructive" });
+      toast({ title: t("error.somethingWrong"), description: t.error(actionData.error, SOS_FIELDS), variant: "destructive" });
     }
   }, [actionData, toast, t]);
 
@@ -257,7 +260,7 @@ export default function Emergency({ loaderData }: Route.ComponentProps) {
         ) : null}
         {actionData && !actionData.ok && actionData.intent === "broadcast" ? (
           <p className="text-danger" role="alert">
-            {t.error(actionData.error)}
+            {t.error(actionData.error, SOS_FIELDS)}
           </p>
         ) : null}
       </section>

@@ -11,6 +11,7 @@ import { metaTitle, useT } from "../i18n";
 import { useRootData } from "../root";
 import { apiGet, apiSend, cookieFrom } from "../lib/api.server";
 import type { Route } from "./+types/home";
+import { type ApiRefusal, refusalOf } from "../i18n/refusal";
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   { title: metaTitle(matches, "home.metaTitle", "LinkUp — community chat that works on poor networks") },
@@ -24,8 +25,8 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   },
 ];
 
-/** The landing form's refusals: a message key of its own, or the API's English wording (shown through t.error). */
-type LandingError = { key: MessageKey } | { api: string };
+/** The landing form's refusals: a message key of its own, or the API's refusal (said by its code through t.error). */
+type LandingError = { key: MessageKey } | { api: ApiRefusal };
 
 export async function loader({ context }: Route.LoaderArgs) {
   const stats = await apiGet<PublicStats>(context, "/api/stats/public");
@@ -44,7 +45,8 @@ export async function action({ request, context }: Route.ActionArgs): Promise<{ 
   const location = String(form.get("location") ?? "").trim();
   if (!name) return { error: { key: "home.err.nickname" } };
   const started = await apiSend(context, "POST", "/api/auth/anonymous");
-  if (!started.ok) return { error: started.json?.error ? { api: started.json.error } : { key: "home.err.session" } };
+  const refused = refusalOf(started.json);
+  if (!started.ok) return { error: refused ? { api: refused } : { key: "home.err.session" } };
   // A new session cookie is not on this request yet: pass it along explicitly.
   await apiSend(context, "PATCH", "/api/me", { nickname: name.slice(0, 40), locationText: location || null }, cookieFrom(started.headers));
   return redirect("/chat", { headers: started.headers });

@@ -6,6 +6,9 @@ import { metaTitle, type T, useT } from "../i18n";
 import { useRootData } from "../root";
 import type { Route } from "./+types/market-prices";
 
+/** A report's fields, said in the page's language when the API refuses one (core/price-reports.ts). */
+const PRICE_FIELDS = { fields: { item: "mp.err.item", unit: "mp.err.unit", price: "mp.err.price", market: "mp.err.market" } } as const;
+
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "mp.metaTitle", "Market prices — LinkUp") }];
 
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -100,7 +103,7 @@ export default function MarketPrices({ loaderData, actionData }: Route.Component
             </label>
             {failed ? (
               <p role="alert" className="text-danger">
-                {t.error(failed.error)}
+                {t.error(failed.error, PRICE_FIELDS)}
               </p>
             ) : null}
             <button type="submit" className="btn btn-primary" disabled={busy}>

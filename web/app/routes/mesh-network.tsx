@@ -54,7 +54,7 @@ export default function MeshNetwork({ loaderData }: Route.ComponentProps) {
       ) : null}
       {areaProblem && loaderData.user ? (
         <p className="card" role="status">
-          {areaProblem}
+          {t.error(areaProblem)}
         </p>
       ) : null}
       {tab === "nearby" && loaderData.user ? (

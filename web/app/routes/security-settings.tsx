@@ -14,6 +14,7 @@ import type { MessageKey } from "../../../core/i18n/en";
 import { metaTitle, useT } from "../i18n";
 import { DELETE_ACCOUNT_PHRASE, PANIC_SOS_MESSAGE } from "../../../core/identity-schemas";
 import { type SecurityTab, loadSecurity, securityAction } from "../features/security/security.server";
+import { CODE_FIELD } from "../features/identity/form-errors";
 import { type FormError, InlineError, useErrorToast } from "../features/identity/verification-forms";
 import type { Route } from "./+types/security-settings";
 
@@ -331,7 +332,7 @@ export default function SecuritySettings({ loaderData }: Route.ComponentProps) {
   const { user, tab, sessions, twoFactor, passkeys, panicRequestId, notice } = loaderData;
   const actionData = useActionData<{ error?: FormError; backupCodes?: string[] }>();
   const error = actionData?.error;
-  useErrorToast(error);
+  useErrorToast(error, CODE_FIELD);
   const t = useT();
   if (!user) {
     return (
@@ -365,7 +366,7 @@ export default function SecuritySettings({ loaderData }: Route.ComponentProps) {
             {t(NOTICES[notice])}
           </p>
         ) : null}
-        <InlineError error={error} />
+        <InlineError error={error} options={CODE_FIELD} />
         <p>
           <Link to="/advanced-security">{t("sec.scoreLink")}</Link>
         </p>

@@ -12,6 +12,7 @@ import { useHydrated } from "../features/identity/verification-forms";
 import { metaTitle, type T, useT } from "../i18n";
 import { useRootData } from "../root";
 import type { Route } from "./+types/subscribe";
+import type { Refusal } from "../i18n/refusal";
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaTitle(matches, "subs.metaTitle", "Subscribe — LinkUp") }];
 
@@ -30,7 +31,7 @@ const DAYS: Record<(typeof SUPPORT_HOURS)[number]["days"], MessageKey> = {
   Sunday: "cs.sunday",
 };
 /** A title or reason the server sent, in the page's language when LinkUp knows it. */
-const said = (t: T, text: string | undefined) => (text ? t.error(text) : "");
+const said = (t: T, refusal: Refusal | undefined) => (refusal ? t.error(refusal) : "");
 
 function BackButton() {
   const navigate = useNavigate();

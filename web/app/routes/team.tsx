@@ -6,15 +6,7 @@ import type { MessageKey } from "../../../core/i18n/en";
 import { formatDate } from "../../../core/i18n/translate";
 import { LANGUAGE_NATIVE_NAMES, UI_LANGUAGES } from "../../../core/i18n/languages";
 import { DISAPPEAR_MS, type DisappearTimer } from "../../../core/disappearing-timers";
-import {
-  INVITE_DAYS,
-  TEAM_ERRORS,
-  TEAM_SEATS,
-  TEAM_SUPPORT_RESPONSE_HOURS,
-  type TeamInfo,
-  type TeamRole,
-  type TeamUsage,
-} from "../../../core/teams";
+import { INVITE_DAYS, TEAM_SEATS, TEAM_SUPPORT_RESPONSE_HOURS, type TeamInfo, type TeamRole, type TeamUsage } from "../../../core/teams";
 import { type TeamActionData, teamAction, teamLoader } from "../features/teams/team.server";
 import { metaTitle, type T, useT } from "../i18n";
 import { useRootData } from "../root";
@@ -30,31 +22,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   return teamAction(request, context);
 }
 
-const ERROR_KEYS: Record<string, MessageKey> = {
-  [TEAM_ERRORS.needsEnterprise]: "team.err.needsEnterprise",
-  [TEAM_ERRORS.alreadyInTeam]: "team.err.alreadyInTeam",
-  [TEAM_ERRORS.noTeam]: "team.err.noTeam",
-  [TEAM_ERRORS.notAllowed]: "team.err.notAllowed",
-  [TEAM_ERRORS.seatsFull]: "team.err.seatsFull",
-  [TEAM_ERRORS.inviteUnknown]: "team.err.inviteUnknown",
-  [TEAM_ERRORS.inviteExpired]: "team.err.inviteExpired",
-  [TEAM_ERRORS.inviteUsed]: "team.err.inviteUsed",
-  [TEAM_ERRORS.inviteOtherPhone]: "team.err.inviteOtherPhone",
-  [TEAM_ERRORS.verify]: "team.err.verify",
-  [TEAM_ERRORS.ownerStays]: "team.err.ownerStays",
-  [TEAM_ERRORS.tooManyInvites]: "team.err.tooManyInvites",
-  invalid_phone: "team.err.invalidPhone",
-};
-
 const ROLE_KEYS: Record<TeamRole, MessageKey> = { owner: "team.role.owner", admin: "team.role.admin", member: "team.role.member" };
 
 function Refusal({ result, intent }: { result: TeamActionData | undefined; intent: string }) {
   const t = useT();
   if (!result || result.ok || result.intent !== intent) return null;
-  const key = result.code ? ERROR_KEYS[result.code] : undefined;
   return (
     <p role="alert" className="text-danger">
-      {key ? t(key) : t.error(result.error)}
+      {t.error(result.code ? { error: result.error, code: result.code } : { key: "error.somethingWrong" })}
     </p>
   );
 }

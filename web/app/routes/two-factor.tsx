@@ -3,11 +3,13 @@
 import { Form, Link, redirect, useActionData } from "react-router";
 import { safeRedirectPath } from "../../../core/redirect";
 import { formError } from "../features/identity/identity.server";
+import { CODE_FIELD } from "../features/identity/form-errors";
 import { type FormError, InlineError, useErrorToast } from "../features/identity/verification-forms";
 import { apiSend } from "../lib/api.server";
 import { UsePasskey } from "../features/security/passkey-buttons";
 import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/two-factor";
+import { refusalOr } from "../i18n/refusal";
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   { title: metaTitle(matches, "sec.metaTwoFactor", "Two-Factor Authentication — LinkUp") },
@@ -30,16 +32,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   if (!res.ok) {
     const left = res.json?.attemptsLeft;
-    // The count travels as English words; the screen shows them in its language (web/app/i18n/api-errors.ts).
-    const description = typeof left === "number" && left > 0 ? `${left} ${left === 1 ? "try" : "tries"} left.` : undefined;
-    return formError({ title: res.json?.error ?? "Invalid code. Please try again.", description, field: "code" }, res.status);
+    // The count travels as a number; the screen says it in its language.
+    const description = typeof left === "number" && left > 0 ? { key: "sec.triesLeft" as const, vars: { count: left } } : undefined;
+    return formError({ title: refusalOr(res.json, "errors.two_factor_wrong_code"), description, field: "code" }, res.status);
   }
   return redirect(next, { headers: res.headers });
 }
 
 export default function TwoFactor({ loaderData }: Route.ComponentProps) {
   const error = useActionData<{ error?: FormError }>()?.error;
-  useErrorToast(error);
+  useErrorToast(error, CODE_FIELD);
   const t = useT();
   return (
     <section className="card mx-auto max-w-[640px]" aria-labelledby="two-factor-title">
@@ -67,7 +69,7 @@ export default function TwoFactor({ loaderData }: Route.ComponentProps) {
               {t("sec.authCode")}
               <input name="code" autoComplete="one-time-code" maxLength={11} required aria-invalid={error?.field === "code" || undefined} />
             </label>
-            <InlineError error={error} />
+            <InlineError error={error} options={CODE_FIELD} />
             <button type="submit" className="btn btn-primary">
               {t("sec.verify")}
             </button>

@@ -10,7 +10,7 @@ import { readUsage, voiceMessagesThisMonth } from "../../assistant/usage";
 import { listVoiceMessages, retranscribe, VOICE_MAX_BYTES, VOICE_MIME } from "../../assistant/voice";
 import { requireUser, requireVerified } from "../../auth/session";
 import type { AppBindings } from "../../env";
-import { parseJson } from "../../errors";
+import { errorBody, parseJson } from "../../errors";
 import { DomainError } from "../../../core/domain-error";
 import { clientAddress } from "../../limits";
 
@@ -50,7 +50,8 @@ export const ai = new Hono<AppBindings>()
     });
     if (result.ok) return c.json({ ...result.translation, source: result.source });
     if (result.status === 402) return c.json(result.body, 402);
-    return c.json({ error: result.error }, 503);
+    // The sentence names the phrase and the language; the code lets a screen say it in its own words.
+    return c.json(errorBody(result.code, result.error), 503);
   })
   .post("/smart-replies", async (c) => {
     // docs/product/identity.md: phone verification unlocks AI smart replies.
@@ -76,19 +77,18 @@ export const ai = new Hono<AppBindings>()
     const user = requireUser(c);
     // A recording for a private chat would be plaintext on the server: refused before anything is read.
     const query = VoiceUploadQuerySchema.safeParse({ room: c.req.query("room") });
-    if (!query.success) throw new DomainError("invalid", "Unknown room");
-    if (query.data.room && isPrivateRoomId(query.data.room)) throw new DomainError("forbidden", PRIVATE_VOICE_REFUSED);
+    if (!query.success) throw new DomainError("unknown_room", "Unknown room");
+    if (query.data.room && isPrivateRoomId(query.data.room)) throw new DomainError("voice_private", PRIVATE_VOICE_REFUSED);
     // Refuse before reading the audio: free users never upload.
     const refused = await voiceAllowed(c.var.db, user);
     if (refused) return c.json(refused.body, 402);
     const mime = c.req.header("content-type") ?? "";
-    if (!VOICE_MIME.test(mime))
-      throw new DomainError("unsupported_media_type", "Send the recording as audio (webm, ogg, mp4, mpeg or wav)");
+    if (!VOICE_MIME.test(mime)) throw new DomainError("voice_audio_type", "Send the recording as audio (webm, ogg, mp4, mpeg or wav)");
     const length = Number(c.req.header("content-length") ?? "0");
-    if (length > VOICE_MAX_BYTES) throw new DomainError("too_large", "Voice messages can be at most 5 MB");
+    if (length > VOICE_MAX_BYTES) throw new DomainError("voice_too_large", "Voice messages can be at most 5 MB");
     const audio = await c.req.arrayBuffer();
-    if (audio.byteLength === 0) throw new DomainError("invalid", "The recording is empty");
-    if (audio.byteLength > VOICE_MAX_BYTES) throw new DomainError("too_large", "Voice messages can be at most 5 MB");
+    if (audio.byteLength === 0) throw new DomainError("voice_empty", "The recording is empty");
+    if (audio.byteLength > VOICE_MAX_BYTES) throw new DomainError("voice_too_large", "Voice messages can be at most 5 MB");
     const result = await transcribeVoiceMessage(c.env, c.var.db, { user, audio, mime: mime.split(";")[0] });
     if (!result.ok) return c.json(result.body, 402);
     const { ok: _ok, ...answer } = result;
@@ -101,14 +101,14 @@ export const ai = new Hono<AppBindings>()
   .post("/voice/:id/transcribe", async (c) => {
     const user = requireUser(c);
     const result = await retranscribe(c.env, c.var.db, user, c.req.param("id"));
-    if (!result.found) throw new DomainError("not_found", "Voice message not found");
+    if (!result.found) throw new DomainError("voice_not_found", "Voice message not found");
     if (result.transcript === null)
-      throw new DomainError("unavailable", "Transcription needs the online assistant, which isn't reachable right now.");
+      throw new DomainError("transcription_unavailable", "Transcription needs the online assistant, which isn't reachable right now.");
     return c.json({ id: c.req.param("id"), transcript: result.transcript });
   })
   .get("/voice/:id", async (c) => {
     const user = requireUser(c);
     const audio = await voiceAudio(c.env, c.var.db, user, c.req.param("id"));
-    if (!audio) throw new DomainError("not_found", "Voice message not found");
+    if (!audio) throw new DomainError("voice_not_found", "Voice message not found");
     return new Response(audio.body, { headers: { "content-type": audio.mime, "cache-control": "private, max-age=3600" } });
   });

@@ -15,8 +15,7 @@ export const analyticsApi = new Hono<AppBindings>()
     if (scope === "me") {
       const user = requireUser(c);
       // The plans' limits (docs/product/plans-and-limits.md): analytics are a Premium feature, refused here whatever the screen shows.
-      if (user.subscriptionTier === "free")
-        throw new DomainError("forbidden", ANALYTICS_PREMIUM_REQUIRED, { code: "premium_required", upgrade: "/pricing" });
+      if (user.subscriptionTier === "free") throw new DomainError("premium_required", ANALYTICS_PREMIUM_REQUIRED, { upgrade: "/pricing" });
       return c.json(await personalMetrics(c.var.db, user.id, range));
     }
     requireAdmin(c);

@@ -10,7 +10,7 @@ import { recordEvent } from "../../analytics";
 import { toMe } from "../../auth/me";
 import { requireUser, startSession } from "../../auth/session";
 import type { AppBindings } from "../../env";
-import { codeForStatus, parseJson } from "../../errors";
+import { parseJson } from "../../errors";
 import { DomainError } from "../../../core/domain-error";
 import { clientAddress, requireAnonymousStartAllowed } from "../../limits";
 import { requireDeviceNotBanned } from "../../auth/device";
@@ -30,18 +30,17 @@ import {
 function refusal(c: Context<AppBindings>, r: Refusal): never {
   if (r.retryAfterSeconds) c.header("Retry-After", String(r.retryAfterSeconds));
   const extra: Record<string, unknown> = { reason: r.reason };
-  // A service that is not there is a condition clients branch on, named like other machine-readable codes.
-  if (r.status === 503 || r.reason === "banned") extra.code = r.reason;
   if (r.retryAfterSeconds !== undefined) extra.retryAfterSeconds = r.retryAfterSeconds;
   if (r.attemptsLeft !== undefined) extra.attemptsLeft = r.attemptsLeft;
-  throw new DomainError(codeForStatus(r.status), r.error, extra);
+  if (r.values) extra.values = r.values;
+  throw new DomainError(r.code, r.error, extra);
 }
 
 const NO_SIGN_IN_WAITING = "No sign-in is waiting for a second code";
 
 function pendingUserId(c: Context<AppBindings>): string {
   const userId = c.var.pendingSecondFactorUserId;
-  if (!userId || !c.var.sessionHash) throw new DomainError("invalid", NO_SIGN_IN_WAITING);
+  if (!userId || !c.var.sessionHash) throw new DomainError("no_sign_in_waiting", NO_SIGN_IN_WAITING);
   return userId;
 }
 
@@ -51,9 +50,9 @@ function pendingUserId(c: Context<AppBindings>): string {
  */
 async function completeSignIn(c: Context<AppBindings>, userId: string) {
   const claimed = c.var.sessionHash ? await claimPendingSession(c.var.db, c.var.sessionHash) : undefined;
-  if (!claimed || claimed.userId !== userId) throw new DomainError("invalid", NO_SIGN_IN_WAITING);
+  if (!claimed || claimed.userId !== userId) throw new DomainError("no_sign_in_waiting", NO_SIGN_IN_WAITING);
   const user = await finishSecondFactorSignIn(c.env, c.var.db, userId, claimed.pendingMergeFrom);
-  if (!user) throw new DomainError("unauthenticated", "Sign in required");
+  if (!user) throw new DomainError("sign_in_required", "Sign in required");
   await startSession(c, userId);
   return toMe(user);
 }
@@ -122,7 +121,7 @@ export const auth = new Hono<AppBindings>()
     const { code } = await parseJson(c, TwoFactorCodeSchema);
     const methods = await secondFactorMethods(c.var.db, userId);
     // With only a passkey, a code proves nothing (proveSecondFactor would wave it through as "not on").
-    if (!methods.code && methods.passkey) throw new DomainError("invalid", "Use your passkey to finish signing in");
+    if (!methods.code && methods.passkey) throw new DomainError("use_passkey", "Use your passkey to finish signing in");
     const result = await proveSecondFactor(c.env, c.var.db, userId, code);
     if (!result.ok) {
       if (result.retryAfterSeconds) c.header("Retry-After", String(result.retryAfterSeconds));

@@ -18,7 +18,7 @@ import {
 } from "../../billing";
 import type { AppBindings } from "../../env";
 import { requireCheckoutAllowed } from "../../limits";
-import { parseJson } from "../../errors";
+import { errorBody, parseJson } from "../../errors";
 import { DomainError } from "../../../core/domain-error";
 
 export const billing = new Hono<AppBindings>()
@@ -44,14 +44,14 @@ export const billing = new Hono<AppBindings>()
     const user = requireVerified(c);
     const body = await parseJson(c, LocalConfirmSchema);
     const result = await confirmLocalPayment(c.env, c.var.db, { userId: user.id, ...body });
-    return result.ok ? c.json({ ok: true }) : c.json({ error: result.message, code: "card_declined" }, 402);
+    return result.ok ? c.json({ ok: true }) : c.json(errorBody("card_declined", result.message), 402);
   })
   .post("/admin/subscriptions/complimentary", async (c) => {
     // "Premium activated by phoning support": the support desk grants it (staff or admin).
     const staff = requireStaff(c);
     const body = await parseJson(c, GrantComplimentarySchema);
     const user = await findUserById(c.var.db, body.userId);
-    if (!user) throw new DomainError("not_found", "User not found");
+    if (!user) throw new DomainError("user_not_found", "User not found");
     const grant = await grantComplimentary(c.env, c.var.db, staff, {
       user,
       tier: body.tier,
@@ -63,6 +63,6 @@ export const billing = new Hono<AppBindings>()
   .post("/admin/subscriptions/complimentary/:userId/end", async (c) => {
     const staff = requireStaff(c);
     const user = await findUserById(c.var.db, c.req.param("userId"));
-    if (!user) throw new DomainError("not_found", "User not found");
+    if (!user) throw new DomainError("user_not_found", "User not found");
     return c.json(await endComplimentary(c.env, c.var.db, staff, user));
   });

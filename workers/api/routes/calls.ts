@@ -16,6 +16,6 @@ export const callsApi = new Hono<AppBindings>().get("/calls/ice-servers", async 
   } catch (err) {
     if (!(err instanceof TurnUnavailable)) throw err;
     console.error("calls: TURN", err.message);
-    throw new DomainError("upstream_failed", "Call relay credentials are unavailable right now. Try again in a moment.");
+    throw new DomainError("call_relay_unavailable", "Call relay credentials are unavailable right now. Try again in a moment.");
   }
 });

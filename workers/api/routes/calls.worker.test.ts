@@ -73,7 +73,10 @@ describe("ICE servers for calls", () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const res = await iceServers(cookie, { TURN_KEY_ID: "turn-key-id", TURN_KEY_API_TOKEN: "wrong" });
     expect(res.status).toBe(502);
-    expect(await res.json()).toEqual({ error: "Call relay credentials are unavailable right now. Try again in a moment." });
+    expect(await res.json()).toEqual({
+      error: "Call relay credentials are unavailable right now. Try again in a moment.",
+      code: "call_relay_unavailable",
+    });
   });
 
   it("hands out public STUN in production without a key, and host candidates only in development", async () => {

@@ -12,7 +12,7 @@ const view = (r: ContactRow): EmergencyContactView => ({ id: r.id, name: r.name,
 async function parseContact(c: Parameters<typeof parseJson>[0]) {
   const body = await parseJson(c, ContactSchema);
   const phone = normalizePhone(body.phone);
-  if (!phone) throw new DomainError("invalid", "Invalid request: phone: Enter a phone number");
+  if (!phone) throw new DomainError("phone_required", "Invalid request: phone: Enter a phone number");
   return { name: body.name, phone };
 }
 
@@ -26,18 +26,20 @@ export const contacts = new Hono<AppBindings>()
     const user = requireUser(c);
     const values = await parseContact(c);
     if ((await countContacts(c.var.db, user.id)) >= MAX_EMERGENCY_CONTACTS)
-      throw new DomainError("invalid", `You can keep at most ${MAX_EMERGENCY_CONTACTS} emergency contacts`);
+      throw new DomainError("contacts_limit", `You can keep at most ${MAX_EMERGENCY_CONTACTS} emergency contacts`, {
+        values: { limit: MAX_EMERGENCY_CONTACTS },
+      });
     return c.json({ contact: view(await insertContact(c.var.db, user.id, values)) }, 201);
   })
   .put("/contacts/:id", async (c) => {
     const user = requireUser(c);
     const values = await parseContact(c);
     const row = await updateContact(c.var.db, user.id, c.req.param("id"), values);
-    if (!row) throw new DomainError("not_found", "Contact not found");
+    if (!row) throw new DomainError("contact_not_found", "Contact not found");
     return c.json({ contact: view(row) });
   })
   .delete("/contacts/:id", async (c) => {
     const user = requireUser(c);
-    if (!(await deleteContact(c.var.db, user.id, c.req.param("id")))) throw new DomainError("not_found", "Contact not found");
+    if (!(await deleteContact(c.var.db, user.id, c.req.param("id")))) throw new DomainError("contact_not_found", "Contact not found");
     return c.json({ ok: true });
   });

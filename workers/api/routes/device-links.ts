@@ -11,7 +11,7 @@ import { endLink, grantLink, linkOf, requestLink, startLink } from "../../rooms/
 
 function linkParam(id: string | undefined): string {
   const parsed = LinkIdSchema.safeParse(id);
-  if (!parsed.success) throw new DomainError("not_found", "This code has expired or was used: start again");
+  if (!parsed.success) throw new DomainError("link_code_expired", "This code has expired or was used: start again");
   return parsed.data;
 }
 

@@ -12,7 +12,7 @@ import { parseJson } from "../../errors";
 import { DomainError } from "../../../core/domain-error";
 import { requireAnonymousStartAllowed } from "../../limits";
 import { requireDeviceNotBanned } from "../../auth/device";
-import { DELETE_ACCOUNT_WRONG, DeleteAccountSchema, isDeletePhrase } from "../../../core/identity-schemas";
+import { DELETE_ACCOUNT_PHRASE, DELETE_ACCOUNT_WRONG, DeleteAccountSchema, isDeletePhrase } from "../../../core/identity-schemas";
 import { deleteAccount, exportMyData } from "../../identity/my-data";
 import { followWebLanguage } from "../../channels";
 import { sosBannerForCell, sosBannerFrom } from "../../sos/banner";
@@ -46,7 +46,8 @@ export const me = new Hono<AppBindings>()
   .delete("/me", async (c) => {
     const user = requireUser(c);
     const { confirm } = await parseJson(c, DeleteAccountSchema);
-    if (!isDeletePhrase(confirm)) throw new DomainError("invalid", DELETE_ACCOUNT_WRONG);
+    if (!isDeletePhrase(confirm))
+      throw new DomainError("delete_phrase_wrong", DELETE_ACCOUNT_WRONG, { values: { phrase: DELETE_ACCOUNT_PHRASE } });
     const removed = await deleteAccount(c.env, c.var.db, user);
     await endSession(c);
     return c.json({ ok: true, ...removed });

@@ -54,11 +54,12 @@ export const notificationsApi = new Hono<AppBindings>()
   })
   .post("/notifications/:id/read", async (c) => {
     const user = requireUser(c);
-    if (!(await markRead(c.var.db, user.id, c.req.param("id")))) throw new DomainError("not_found", "Notification not found");
+    if (!(await markRead(c.var.db, user.id, c.req.param("id")))) throw new DomainError("notification_not_found", "Notification not found");
     return c.json({ ok: true });
   })
   .delete("/notifications/:id", async (c) => {
     const user = requireUser(c);
-    if (!(await deleteNotification(c.var.db, user.id, c.req.param("id")))) throw new DomainError("not_found", "Notification not found");
+    if (!(await deleteNotification(c.var.db, user.id, c.req.param("id"))))
+      throw new DomainError("notification_not_found", "Notification not found");
     return c.json({ ok: true });
   });

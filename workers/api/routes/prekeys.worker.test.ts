@@ -41,7 +41,7 @@ describe("prekeys", () => {
     ] as const) {
       const res = await call(path, { method, json: method === "GET" ? undefined : {} });
       expect(res.status, `${method} ${path}`).toBe(401);
-      expect(await res.json()).toEqual({ error: "Sign in required" });
+      expect(await res.json()).toEqual({ error: "Sign in required", code: "sign_in_required" });
     }
     const a = await anonymousSession();
     expect((await call("/api/keys/bundle/nobody", { cookie: a.cookie })).status).toBe(404);
@@ -109,14 +109,17 @@ describe("prekeys", () => {
     // Someone else cannot add prekeys to a's device (their own device of that name does not exist).
     const byB = await call(url, { method: "PUT", cookie: b.cookie, json: { signedPrekey: await signed(device) } });
     expect(byB.status).toBe(404);
-    expect(await byB.json()).toEqual({ error: "Device not found" });
+    expect(await byB.json()).toEqual({ error: "Device not found", code: "device_not_found" });
     expect((await call(url, { cookie: b.cookie })).status).toBe(404);
 
     // A signed prekey signed by another identity key (the server's own, say) is refused.
     const forged = await signed(await createDevice(a.user.id, "phone-1"));
     const bad = await call(url, { method: "PUT", cookie: a.cookie, json: { signedPrekey: forged } });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ error: "The signed prekey's signature does not match this device's identity key" });
+    expect(await bad.json()).toEqual({
+      error: "The signed prekey's signature does not match this device's identity key",
+      code: "prekey_signature",
+    });
 
     const junk = await call(url, { method: "PUT", cookie: a.cookie, json: { oneTimePrekeys: [{ keyId: -1, publicKey: "x" }] } });
     expect(junk.status).toBe(400);
@@ -126,7 +129,11 @@ describe("prekeys", () => {
     expect((await call(url, { method: "PUT", cookie: a.cookie, json: { oneTimePrekeys: full } })).status).toBe(200);
     const over = await call(url, { method: "PUT", cookie: a.cookie, json: { oneTimePrekeys: await oneTime(500, 1) } });
     expect(over.status).toBe(400);
-    expect(await over.json()).toEqual({ error: `A device keeps at most ${MAX_ONE_TIME_PREKEYS} one-time prekeys on the server` });
+    expect(await over.json()).toEqual({
+      error: `A device keeps at most ${MAX_ONE_TIME_PREKEYS} one-time prekeys on the server`,
+      code: "prekey_limit",
+      values: { limit: MAX_ONE_TIME_PREKEYS },
+    });
   });
 
   it("drops a device's prekeys with the device when it signs out", async () => {

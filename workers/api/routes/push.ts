@@ -9,7 +9,7 @@ import { endpointAllowed, vapidConfigured } from "../../services/push";
 
 export const push = new Hono<AppBindings>()
   .get("/push/vapid-public-key", (c) => {
-    if (!vapidConfigured(c.env)) throw new DomainError("unavailable", "Push notifications are not configured on this server");
+    if (!vapidConfigured(c.env)) throw new DomainError("push_not_configured", "Push notifications are not configured on this server");
     return c.json({ publicKey: c.env.VAPID_PUBLIC_KEY });
   })
   .get("/push/status", async (c) => {
@@ -18,9 +18,10 @@ export const push = new Hono<AppBindings>()
   })
   .post("/push/subscribe", async (c) => {
     const user = requireUser(c);
-    if (!vapidConfigured(c.env)) throw new DomainError("unavailable", "Push notifications are not configured on this server");
+    if (!vapidConfigured(c.env)) throw new DomainError("push_not_configured", "Push notifications are not configured on this server");
     const sub = await parseJson(c, PushSubscribeSchema);
-    if (!endpointAllowed(c.env, sub.endpoint)) throw new DomainError("invalid", "Push endpoint must be an https URL of a push service");
+    if (!endpointAllowed(c.env, sub.endpoint))
+      throw new DomainError("push_endpoint", "Push endpoint must be an https URL of a push service");
     await upsertPushSubscription(c.var.db, user.id, { endpoint: sub.endpoint, p256dh: sub.keys.p256dh, auth: sub.keys.auth });
     return c.json({ ok: true }, 201);
   })

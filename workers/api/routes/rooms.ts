@@ -47,14 +47,14 @@ import { createGroup, joinNearby, membersOf, openDm, roomStats, roomsFor } from 
 /** The room id of a path, or 404. */
 function roomParam(id: string | undefined): string {
   const parsed = RoomIdSchema.safeParse(id);
-  if (!parsed.success) throw new DomainError("not_found", "Room not found");
+  if (!parsed.success) throw new DomainError("room_not_found", "Room not found");
   return parsed.data;
 }
 
 /** A device id of a path, or 404. */
 function deviceParam(id: string | undefined): string {
   const parsed = DeviceIdSchema.safeParse(id);
-  if (!parsed.success) throw new DomainError("not_found", "Device not found");
+  if (!parsed.success) throw new DomainError("device_not_found", "Device not found");
   return parsed.data;
 }
 
@@ -129,7 +129,7 @@ export const roomsApi = new Hono<AppBindings>()
     const filed = await fileReport(c.env, c.var.db, user, body, clientAddress(c.env, c.req.header("cf-connecting-ip")));
     if (!filed.ok) {
       c.header("Retry-After", String(filed.retryAfterSeconds));
-      throw new DomainError("rate_limited", TOO_MANY_REPORTS, { retryAfterSeconds: filed.retryAfterSeconds });
+      throw new DomainError("too_many_reports", TOO_MANY_REPORTS, { retryAfterSeconds: filed.retryAfterSeconds });
     }
     return c.json({ report: { id: filed.id, status: filed.status } }, 201);
   })
@@ -141,7 +141,7 @@ export const roomsApi = new Hono<AppBindings>()
   .get("/rooms/:id/members", async (c) => {
     const user = requireUser(c);
     const parsed = RoomIdSchema.safeParse(c.req.param("id"));
-    if (!parsed.success) throw new DomainError("not_found", "Room not found");
+    if (!parsed.success) throw new DomainError("room_not_found", "Room not found");
     return c.json({ members: await membersOf(c.var.db, user, parsed.data) });
   })
   .get("/rooms/:id/disappearing", async (c) => {
@@ -157,7 +157,7 @@ export const roomsApi = new Hono<AppBindings>()
   .get("/rooms/:id/stats", async (c) => {
     const user = requireUser(c);
     const parsed = RoomIdSchema.safeParse(c.req.param("id"));
-    if (!parsed.success) throw new DomainError("not_found", "Room not found");
+    if (!parsed.success) throw new DomainError("room_not_found", "Room not found");
     return c.json(await roomStats(c.env, c.var.db, user, parsed.data));
   })
   .put("/keys", async (c) => {
@@ -178,7 +178,7 @@ export const roomsApi = new Hono<AppBindings>()
     const userId = c.req.param("userId");
     const device = c.req.query("device");
     const only = device === undefined ? undefined : DeviceIdSchema.safeParse(device);
-    if (only && !only.success) throw new DomainError("invalid", "Expected a device id");
+    if (only && !only.success) throw new DomainError("device_id_expected", "Expected a device id");
     return c.json({ userId, devices: await prekeyBundles(c.var.db, userId, only?.data) });
   })
   .get("/keys/:deviceId/prekeys", async (c) => {
@@ -201,7 +201,7 @@ export const roomsApi = new Hono<AppBindings>()
   .delete("/keys/:deviceId", async (c) => {
     const user = requireUser(c);
     const deviceId = DeviceIdSchema.safeParse(c.req.param("deviceId"));
-    if (!deviceId.success) throw new DomainError("not_found", "Device not found");
+    if (!deviceId.success) throw new DomainError("device_not_found", "Device not found");
     await revokeDeviceKey(c.var.db, user.id, deviceId.data);
     return c.json({ ok: true });
   });

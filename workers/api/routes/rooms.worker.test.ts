@@ -42,7 +42,7 @@ describe("room API access", () => {
     ]) {
       const res = await call(path, { method, json: method === "GET" ? undefined : {} });
       expect(res.status, `${method} ${path}`).toBe(401);
-      expect(await res.json()).toEqual({ error: "Sign in required" });
+      expect(await res.json()).toEqual({ error: "Sign in required", code: "sign_in_required" });
     }
   });
 });
@@ -111,7 +111,7 @@ describe("groups and direct chats", () => {
     ]);
     const outsider = await call(`/api/rooms/${encodeURIComponent(room.id)}/members`, { cookie: c.cookie });
     expect(outsider.status).toBe(403);
-    expect(await outsider.json()).toEqual({ error: "You are not a member of this room" });
+    expect(await outsider.json()).toEqual({ error: "You are not a member of this room", code: "not_member" });
   });
 
   it("refuses a group with unknown members or no name", async () => {
@@ -189,7 +189,7 @@ describe("group invitations", () => {
     // c has not answered: not a member, so c cannot invite anyone.
     const byOutsider = await call(path(groupId, "invitations"), { method: "POST", cookie: c.cookie, json: { userIds: [b.user.id] } });
     expect(byOutsider.status).toBe(403);
-    expect(await byOutsider.json()).toEqual({ error: "You are not a member of this room" });
+    expect(await byOutsider.json()).toEqual({ error: "You are not a member of this room", code: "not_member" });
     const again = await call(path(groupId, "invitations"), { method: "POST", cookie: a.cookie, json: { userIds: [b.user.id, a.user.id] } });
     expect(again.status).toBe(201);
     expect(await again.json()).toEqual({ invited: 1 });
@@ -222,7 +222,7 @@ describe("leaving a group", () => {
     expect((await call("/api/rooms/dm", { method: "POST", cookie: a.cookie, json: { userId: b.user.id } })).status).toBe(201);
     const notGroup = await call(path(dm, "leave"), { method: "POST", cookie: a.cookie });
     expect(notGroup.status).toBe(400);
-    expect(await notGroup.json()).toEqual({ error: "Only groups can be left" });
+    expect(await notGroup.json()).toEqual({ error: "Only groups can be left", code: "groups_only_leave" });
   });
 });
 
@@ -244,10 +244,10 @@ describe("blocking a person", () => {
     expect(sb.closed?.code).toBe(CLOSE_NOT_MEMBER);
     const reopen = await openRoom(dm, b.cookie);
     expect(reopen.status).toBe(403);
-    expect(reopen.body).toEqual({ error: "You cannot message this person" });
+    expect(reopen.body).toEqual({ error: "You cannot message this person", code: "blocked" });
     const open = await call("/api/rooms/dm", { method: "POST", cookie: b.cookie, json: { userId: a.user.id } });
     expect(open.status).toBe(403);
-    expect(await open.json()).toEqual({ error: "You cannot message this person" });
+    expect(await open.json()).toEqual({ error: "You cannot message this person", code: "blocked" });
     expect(sa.of("envelope")).toHaveLength(0);
 
     // Nor can b ask a into a group (silently: the block is not announced).
@@ -313,7 +313,10 @@ describe("device keys", () => {
     const a = await anonymousSession();
     const bad = await call("/api/keys", { method: "PUT", cookie: a.cookie, json: { deviceId: "phone-1", publicKey: "not-a-key" } });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ error: "Invalid request: publicKey: Expected a 32-byte X25519 public key in base64url" });
+    expect(await bad.json()).toMatchObject({
+      code: "invalid_request",
+      error: "Invalid request: publicKey: Expected a 32-byte X25519 public key in base64url",
+    });
     expect((await call("/api/keys/nobody", { cookie: a.cookie })).status).toBe(404);
   });
 
@@ -331,7 +334,10 @@ describe("device keys", () => {
     const { userId: __, ...foreign } = forB;
     const refused = await call("/api/keys", { method: "PUT", cookie: a.cookie, json: foreign });
     expect(refused.status).toBe(400);
-    expect(await refused.json()).toEqual({ error: "The device record's signature does not match its keys and user" });
+    expect(await refused.json()).toEqual({
+      error: "The device record's signature does not match its keys and user",
+      code: "device_signature",
+    });
     const halfSigned = await call("/api/keys", { method: "PUT", cookie: a.cookie, json: { ...record, signature: undefined } });
     expect(halfSigned.status).toBe(400);
 

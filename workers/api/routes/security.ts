@@ -74,7 +74,7 @@ export const security = new Hono<AppBindings>()
     const user = requireUser(c);
     const ref = parseWith(SessionRefSchema, c.req.param("ref"));
     const ended = await endSessionByRef(c.var.db, user.id, ref);
-    if (!ended) throw new DomainError("not_found", "No such session");
+    if (!ended) throw new DomainError("session_not_found", "No such session");
     // Ending this browser's own session signs it out here as well.
     const current = ended === c.var.sessionHash;
     if (current) await endSession(c);

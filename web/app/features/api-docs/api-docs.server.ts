@@ -3,6 +3,7 @@ import { data } from "react-router";
 import { ApiKeyFormSchema, type ApiKeysAnswer, type CreatedApiKey } from "../../../../core/api-keys";
 import type { OpenApiDocument } from "../../../../core/public-api";
 import { apiGet, apiSend } from "../../lib/api.server";
+import { refusalOr } from "../../i18n/refusal";
 
 type Ctx = Parameters<typeof apiGet>[0];
 
@@ -22,6 +23,6 @@ export async function apiKeyAction(request: Request, context: Ctx) {
     form.intent === "create"
       ? await apiSend<CreatedApiKey>(context, "POST", "/api/api-keys", { name: form.name })
       : await apiSend(context, "DELETE", `/api/api-keys/${encodeURIComponent(form.id)}`);
-  if (!res.ok) return data({ error: res.json?.error ?? "Something went wrong. Please try again.", created: null }, { status: res.status });
+  if (!res.ok) return data({ error: refusalOr(res.json, "error.somethingWrong"), created: null }, { status: res.status });
   return { error: null, created: form.intent === "create" ? (res.json as CreatedApiKey) : null };
 }

@@ -2,18 +2,15 @@
 // Types only from core (no zod in the browser bundle); the server validates everything.
 import type { SmartReply, SupportAnswer, Translation, VoiceMessageResponse } from "../../../../core/ai-schemas";
 import { HttpError, apiRequest } from "../../../../core/http";
+import { type Offer, offerOf as offerIn, type Refusal, refusalOf } from "../../i18n/refusal";
 
 export type AssistantAnswer =
   | { kind: "reply"; message: string; aiCommandsToday?: number }
-  | { kind: "offer"; error: string; code: string }
+  | ({ kind: "offer" } & Offer)
   | { kind: "failed" };
 
-type Offer = { error: string; code: string };
-
 function offerOf(e: unknown): Offer | null {
-  if (!(e instanceof HttpError) || e.status !== 402) return null;
-  const body = e.json as Partial<Offer> | undefined;
-  return body && typeof body.error === "string" && typeof body.code === "string" ? { error: body.error, code: body.code } : null;
+  return e instanceof HttpError && e.status === 402 ? offerIn(e.json) : null;
 }
 
 /**
@@ -45,10 +42,7 @@ export async function fetchSmartReplies(message: string, context: string[] = [])
   }
 }
 
-export type TranslateAnswer =
-  | { kind: "ok"; translation: Translation }
-  | { kind: "offer"; error: string; code: string }
-  | { kind: "error"; error: string };
+export type TranslateAnswer = { kind: "ok"; translation: Translation } | ({ kind: "offer" } & Offer) | { kind: "error"; error: Refusal };
 
 export async function translate(text: string, targetLanguage: string, sourceLanguage?: string): Promise<TranslateAnswer> {
   try {
@@ -57,7 +51,8 @@ export async function translate(text: string, targetLanguage: string, sourceLang
   } catch (e) {
     const offer = offerOf(e);
     if (offer) return { kind: "offer", ...offer };
-    return { kind: "error", error: e instanceof HttpError ? e.errorText : "Translation failed. Please try again." };
+    const refusal = e instanceof HttpError ? refusalOf(e.json) : null;
+    return { kind: "error", error: refusal ?? { key: "api.translationFailed" } };
   }
 }
 
@@ -73,10 +68,7 @@ export async function supportFollowup(
   return apiRequest("POST", "/api/support/followup", { originalQuery, response, userPhone: userPhone || undefined });
 }
 
-export type VoiceAnswer =
-  | { kind: "ok"; voice: VoiceMessageResponse }
-  | { kind: "offer"; error: string; code: string }
-  | { kind: "error"; error: string };
+export type VoiceAnswer = { kind: "ok"; voice: VoiceMessageResponse } | ({ kind: "offer" } & Offer) | { kind: "error"; error: Refusal };
 
 /** Uploads a recording; the server stores it in R2 and transcribes it (premium: 50 a month). */
 export async function sendVoiceMessage(audio: Blob, room?: string): Promise<VoiceAnswer> {
@@ -90,8 +82,9 @@ export async function sendVoiceMessage(audio: Blob, room?: string): Promise<Voic
   const text = await res.text();
   const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   if (res.ok) return { kind: "ok", voice: body as unknown as VoiceMessageResponse };
-  if (res.status === 402 && typeof body.error === "string") return { kind: "offer", error: body.error, code: String(body.code) };
-  return { kind: "error", error: typeof body.error === "string" ? body.error : `${res.status}: ${res.statusText}` };
+  const offer = res.status === 402 ? offerIn(body) : null;
+  if (offer) return { kind: "offer", ...offer };
+  return { kind: "error", error: refusalOf(body) ?? `${res.status}: ${res.statusText}` };
 }
 
 /** Asks again for the transcript of a voice message recorded while the online assistant was unreachable. */

@@ -2,6 +2,7 @@
 import { useEffect, useState } from "react";
 import { PRICES_NGN, TRIAL_DAYS } from "../../../../core/constants";
 import { useT } from "../../i18n";
+import type { Said } from "../../i18n/refusal";
 
 /** Shown in place of an answer when the server says limit_reached or premium_feature. */
 export function PremiumOffer({
@@ -11,7 +12,8 @@ export function PremiumOffer({
   onClose,
   standing = false,
 }: {
-  error: string;
+  error: Said;
+  /** Which offer: limit_reached, premium_feature (the 402's `offer`), or the chat's upsell. */
   code?: string;
   phone: string;
   onClose?: () => void;
@@ -54,7 +56,6 @@ export function PremiumOffer({
  */
 export function ChatUpsell({ aiCommandsToday, phone }: { aiCommandsToday: number | undefined; phone: string }) {
   const [open, setOpen] = useState(false);
-  const t = useT();
   useEffect(() => {
     setOpen(false);
     if (typeof aiCommandsToday !== "number" || aiCommandsToday < 8 || aiCommandsToday % 4 !== 0) return;
@@ -63,6 +64,11 @@ export function ChatUpsell({ aiCommandsToday, phone }: { aiCommandsToday: number
   }, [aiCommandsToday]);
   if (!open) return null;
   return (
-    <PremiumOffer phone={phone} code="upsell" error={t("offer.upsell", { count: aiCommandsToday ?? 0 })} onClose={() => setOpen(false)} />
+    <PremiumOffer
+      phone={phone}
+      code="upsell"
+      error={{ key: "offer.upsell", vars: { count: aiCommandsToday ?? 0 } }}
+      onClose={() => setOpen(false)}
+    />
   );
 }

@@ -1,15 +1,12 @@
 // Recording a voice message in the browser and sending it for transcription (premium: 50 a month). Asks the
 // server first, so a free user gets the premium message before recording anything.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { VOICE_PREMIUM_MESSAGE } from "../../../../core/ai-command";
 import type { VoiceMessageResponse } from "../../../../core/ai-schemas";
 import { apiRequest } from "../../../../core/http";
+import type { Offer, Refusal } from "../../i18n/refusal";
 import { sendVoiceMessage } from "./client";
 
-export type VoiceOutcome =
-  | { kind: "sent"; voice: VoiceMessageResponse }
-  | { kind: "offer"; error: string; code: string }
-  | { kind: "error"; error: string };
+export type VoiceOutcome = { kind: "sent"; voice: VoiceMessageResponse } | ({ kind: "offer" } & Offer) | { kind: "error"; error: Refusal };
 
 type Usage = { voiceMessages: { usedThisMonth: number; limit: number | null } };
 
@@ -30,20 +27,20 @@ export function useVoiceMessage(onOutcome: (outcome: VoiceOutcome) => void, room
     try {
       const usage = await apiRequest<Usage>("GET", "/api/ai/usage");
       const { limit, usedThisMonth } = usage.voiceMessages;
-      if (limit === 0) return report.current({ kind: "offer", error: VOICE_PREMIUM_MESSAGE, code: "premium_feature" });
+      if (limit === 0) return report.current({ kind: "offer", error: { key: "errors.voice_premium" }, code: "premium_feature" });
       if (limit !== null && usedThisMonth >= limit)
-        return report.current({ kind: "offer", error: `You've used your ${limit} voice messages for this month.`, code: "limit_reached" });
+        return report.current({ kind: "offer", error: { key: "errors.voice_month_full", vars: { limit } }, code: "limit_reached" });
     } catch {
-      return report.current({ kind: "error", error: "Sign in to send voice messages." });
+      return report.current({ kind: "error", error: { key: "voice.signIn" } });
     }
     if (!navigator.mediaDevices?.getUserMedia || typeof MediaRecorder === "undefined") {
-      return report.current({ kind: "error", error: "This browser cannot record audio." });
+      return report.current({ kind: "error", error: { key: "files.cannotRecord" } });
     }
     let stream: MediaStream;
     try {
       stream = await navigator.mediaDevices.getUserMedia({ audio: true });
     } catch {
-      return report.current({ kind: "error", error: "Microphone access was refused. Allow the microphone for this site to record." });
+      return report.current({ kind: "error", error: { key: "files.micRefused" } });
     }
     const rec = new MediaRecorder(stream);
     const chunks: Blob[] = [];

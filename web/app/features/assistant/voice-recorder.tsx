@@ -1,7 +1,6 @@
 // Voice messages (docs/product/assistant.md): record in the browser, upload, get the transcript. Free users see the
 // premium message; the server decides either way.
 import { useState } from "react";
-import { VOICE_PREMIUM_MESSAGE } from "../../../../core/ai-command";
 import type { VoiceMessageResponse } from "../../../../core/ai-schemas";
 import { isPrivateRoomId } from "../../../../core/private-rooms";
 import { useToast } from "../../components/toast";
@@ -59,7 +58,7 @@ function Recorder({
     } else setProblem(outcome);
   }, room);
 
-  if (voiceLimit === 0) return <PremiumOffer code="premium_feature" error={VOICE_PREMIUM_MESSAGE} phone={phone} standing />;
+  if (voiceLimit === 0) return <PremiumOffer code="premium_feature" error={{ key: "errors.voice_premium" }} phone={phone} standing />;
 
   const recording = voice.status === "recording";
   return (

@@ -2,15 +2,9 @@
 // who may pay, which prices exist and when someone is Premium.
 import { data, redirect } from "react-router";
 import type { Me } from "../../../../core/api-types";
-import {
-  type BillingInterval,
-  PAYMENT_TEXTS,
-  type PaidTier,
-  parseInterval,
-  parsePlan,
-  type SubscriptionStatus,
-} from "../../../../core/billing";
+import { type BillingInterval, type PaidTier, parseInterval, parsePlan, type SubscriptionStatus } from "../../../../core/billing";
 import { apiGet, apiSend, publicEnvOf } from "../../lib/api.server";
+import { type Refusal, refusalOf, refusalOr } from "../../i18n/refusal";
 
 type Ctx = Parameters<typeof apiSend>[0];
 
@@ -46,8 +40,8 @@ export type SessionResult = {
   priceId?: string;
   clientSecret?: string;
   provider?: string;
-  paymentError?: string;
-  error?: { title: string; description?: string; reason?: string };
+  paymentError?: Refusal;
+  error?: { title: Refusal; description?: Refusal; reason?: Refusal };
 };
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
@@ -69,7 +63,14 @@ export async function subscribeAction(request: Request, context: Ctx) {
       if (!res.ok || !res.json) {
         // The setup failure toast (docs/product/plans-and-limits.md); the server's reason is shown beside it on the page.
         return data<SessionResult>(
-          { priceId, error: { title: PAYMENT_TEXTS.initErrorTitle, description: PAYMENT_TEXTS.initErrorBody, reason: res.json?.error } },
+          {
+            priceId,
+            error: {
+              title: { key: "pay.initErrorTitle" },
+              description: { key: "pay.initErrorBody" },
+              reason: refusalOf(res.json) ?? undefined,
+            },
+          },
           { status: res.status },
         );
       }
@@ -83,14 +84,17 @@ export async function subscribeAction(request: Request, context: Ctx) {
       if (res.ok) throw redirect("/chat?subscription=success");
       // The session stays usable after a decline: the person can try another card.
       return data<SessionResult>(
-        { priceId, clientSecret, provider: "local", paymentError: res.json?.error ?? "Payment failed" },
+        { priceId, clientSecret, provider: "local", paymentError: refusalOr(res.json, "pay.initErrorBody") },
         { status: res.status },
       );
     }
     case "trial": {
       const res = await apiSend(context, "POST", "/api/subscription/trial");
       if (res.ok) throw redirect("/chat?subscription=trial");
-      return data<SessionResult>({ error: { title: "Trial not started", description: res.json?.error } }, { status: res.status });
+      return data<SessionResult>(
+        { error: { title: { key: "subs.trialNotStarted" }, description: refusalOf(res.json) ?? undefined } },
+        { status: res.status },
+      );
     }
     default:
       return data<SessionResult>({ error: { title: "Unknown action" } }, { status: 400 });

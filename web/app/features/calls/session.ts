@@ -10,9 +10,8 @@ import { newId } from "../../../../core/ids";
 import { dmPeer } from "../../../../core/room-ids";
 import type { CallServerFrame, MeshNode } from "../../mesh/node";
 import { type CallQuality, qualityFrom, type StatsSample } from "./quality";
-
-/** Said when the phone has no microphone LinkUp can use (web/app/i18n/api-errors.ts translates it). */
-export const NO_MICROPHONE = "LinkUp found no microphone it can use on this phone. Connect one or close the app using it, then call again.";
+import type { MessageKey } from "../../../../core/i18n/en";
+import type { Refusal } from "../../i18n/refusal";
 
 export type CallPhase = "incoming" | "calling" | "ringing" | "connecting" | "connected" | "ended";
 
@@ -27,20 +26,21 @@ export interface CallView {
   muted: boolean;
   startedAt: number | null;
   quality: CallQuality | null;
-  /** Why the call ended, in words for the screen. */
-  ended: string | null;
+  /** Why the call ended, for the screen to say in its language (web/app/i18n/refusal.ts). */
+  ended: Refusal | null;
   /** A refusal to show as a toast: title and message. */
-  problem: { title: string; description: string } | null;
+  problem: { title: Refusal; description: Refusal } | null;
 }
 
 /** How often call quality is read (every 3 s, docs/product/client-conventions.md). */
 export const QUALITY_EVERY_MS = 3000;
 
-const ENDED_TEXT: Record<string, { caller: string; callee: string }> = {
-  hangup: { caller: "Call ended", callee: "Call ended" },
-  declined: { caller: "Call declined", callee: "Call declined" },
-  missed: { caller: "No answer", callee: "Missed call" },
-  unavailable: { caller: "Call could not connect", callee: "Call could not connect" },
+const said = (key: MessageKey): Refusal => ({ key });
+const ENDED_TEXT: Record<string, { caller: Refusal; callee: Refusal }> = {
+  hangup: { caller: said("calls.ended"), callee: said("calls.ended") },
+  declined: { caller: said("calls.declined"), callee: said("calls.declined") },
+  missed: { caller: said("calls.noAnswer"), callee: said("calls.missed") },
+  unavailable: { caller: said("calls.couldNotConnect"), callee: said("calls.couldNotConnect") },
 };
 
 export class CallSession {
@@ -91,8 +91,7 @@ export class CallSession {
       return this.fail(e);
     }
     if (!this.live) return;
-    if (!this.node.sendCall(this.view.room, { type: "ring", callId: this.view.callId }))
-      return this.finish("Not connected: calls need a connection to this chat.");
+    if (!this.node.sendCall(this.view.room, { type: "ring", callId: this.view.callId })) return this.finish(said("calls.needsConnection"));
   }
 
   /** Callee: take the call on this device. */
@@ -105,7 +104,7 @@ export class CallSession {
       this.node.sendCall(this.view.room, { type: "decline", callId: this.view.callId });
       return this.fail(e);
     }
-    if (!this.node.sendCall(this.view.room, { type: "accept", callId: this.view.callId })) return this.finish("Not connected.");
+    if (!this.node.sendCall(this.view.room, { type: "accept", callId: this.view.callId })) return this.finish(said("calls.notConnected"));
   }
 
   decline(): void {
@@ -138,9 +137,11 @@ export class CallSession {
     if (!("callId" in frame) && frame.type !== "error") return;
     if (frame.type === "error") {
       if (frame.id !== this.view.callId) return;
-      const title = frame.code === "verification_required" ? CALL_TEXTS.premiumTitle : "Call failed";
-      this.set({ problem: { title, description: frame.message } });
-      return this.finish(frame.message);
+      const title = said(frame.code === "verification_required" ? "files.premiumTitle" : "calls.failed");
+      // The room names its refusal (`reason`, a code of core/api-errors.ts); its English words are the fallback.
+      const description: Refusal = frame.reason ? { error: frame.message, code: frame.reason } : frame.message;
+      this.set({ problem: { title, description } });
+      return this.finish(description);
     }
     if (frame.callId !== this.view.callId || !this.live) return;
     const mine = "from" in frame && frame.from === this.node.me.id;
@@ -149,7 +150,7 @@ export class CallSession {
         return this.set({ phase: "ringing", devices: frame.devices });
       case "accept":
         // My other device took it: this one stops ringing.
-        if (mine) return this.finish("Answered on another device");
+        if (mine) return this.finish(said("calls.answeredElsewhere"));
         if (this.view.role !== "caller") return;
         this.set({ phase: "connecting" });
         return this.offer();
@@ -232,7 +233,7 @@ export class CallSession {
 
   private get peerId(): string {
     const peer = dmPeer(this.view.room, this.node.me.id);
-    if (!peer) throw new Error(CALL_TEXTS.directOnly);
+    if (!peer) throw new Error(CALL_TEXTS.directOnly); // not reached: a call is only ever in a direct chat
     return peer;
   }
 
@@ -274,18 +275,18 @@ export class CallSession {
     const denied = e instanceof DOMException && (e.name === "NotAllowedError" || e.name === "SecurityError");
     // No microphone, or one another app holds: our words, not the browser's "Requested device not found".
     const noMic = e instanceof DOMException && ["NotFoundError", "NotReadableError", "OverconstrainedError", "AbortError"].includes(e.name);
-    const description = denied
-      ? "LinkUp needs your microphone for calls. Allow it in the browser's site settings."
+    const description: Refusal = denied
+      ? said("calls.micNeeded")
       : noMic
-        ? NO_MICROPHONE
+        ? said("calls.noMicrophone")
         : e instanceof Error
           ? e.message
           : String(e);
-    this.set({ problem: { title: "Call failed", description } });
+    this.set({ problem: { title: said("calls.failed"), description } });
     this.finish(description);
   }
 
-  private finish(text: string): void {
+  private finish(text: Refusal): void {
     if (!this.live) return;
     this.release();
     this.set({ phase: "ended", ended: text });

@@ -4,21 +4,23 @@
 import { useState } from "react";
 import { useActionData, useFetcher } from "react-router";
 import { HttpError } from "../../../../core/http";
-import { NO_AREA_MESSAGE, PLACES } from "../../../../core/places";
+import { PLACES } from "../../../../core/places";
 import type { RoomsAnswer } from "../../../../core/rooms";
 import { currentPosition, joinNearby } from "./rooms";
 import { useT } from "../../i18n";
+import { type Refusal, refusalOf } from "../../i18n/refusal";
 
-export const UNKNOWN_TOWN = "LinkUp does not know that town yet. Pick one from the list, or share your location.";
+/** The chat action's answer to a town LinkUp cannot place (its catalog key: the API knows no town list). */
+export const UNKNOWN_TOWN = { key: "api.unknownTown" } as const;
 
-export function AreaChooser({ problem, onJoined }: { problem: string | null; onJoined: (rooms: RoomsAnswer) => void }) {
+export function AreaChooser({ problem, onJoined }: { problem: Refusal | null; onJoined: (rooms: RoomsAnswer) => void }) {
   const [busy, setBusy] = useState<"location" | null>(null);
   const t = useT();
   // The town form posts to /chat's action (with or without JavaScript), which saves the town and joins its
   // room, then reloads the chat's rooms; it answers with the error to show when the town is unknown.
-  const fetcher = useFetcher<{ error?: string | null }>();
-  const posted = useActionData<{ error?: string | null }>()?.error ?? null;
-  const [error, setError] = useState<string | null>(null);
+  const fetcher = useFetcher<{ error?: Refusal | null }>();
+  const posted = useActionData<{ error?: Refusal | null }>()?.error ?? null;
+  const [error, setError] = useState<Refusal | null>(null);
   const shownError = error ?? fetcher.data?.error ?? posted;
   const choosing = fetcher.state !== "idle";
 
@@ -33,9 +35,9 @@ export function AreaChooser({ problem, onJoined }: { problem: string | null; onJ
       }
       const answer = await joinNearby(position);
       onJoined(answer);
-      if (!answer.nearby) setError(NO_AREA_MESSAGE);
+      if (!answer.nearby) setError({ key: "errors.no_area" });
     } catch (e) {
-      setError(e instanceof HttpError ? e.errorText : t("area.unreachable"));
+      setError((e instanceof HttpError && refusalOf(e.json)) || { key: "area.unreachable" });
     } finally {
       setBusy(null);
     }

@@ -28,6 +28,7 @@ import { useChatSos, useShareLocation } from "./use-position-actions";
 import { useSend } from "./use-send";
 import { useMeshNode, useRoom } from "./use-mesh";
 import { TransferList } from "../files/transfer-list";
+import type { Refusal } from "../../i18n/refusal";
 
 function NeedsConnection() {
   const t = useT();
@@ -63,7 +64,7 @@ interface Props {
   supportPhone: string;
   cookiesAccepted: boolean;
   /** Why the last membership form (accept, leave, block…) failed, in the server's words. */
-  actionError?: string | null;
+  actionError?: Refusal | null;
 }
 
 export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, actionError }: Props) {
@@ -179,7 +180,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       if (id) navigate(`/chat?room=${encodeURIComponent(id)}`);
       setPanel(null);
     } catch (e) {
-      toast({ title: t("chat.openFailed"), description: e instanceof Error ? t.error(e.message) : String(e), variant: "destructive" });
+      toast({ title: t("chat.openFailed"), description: t.error(e instanceof Error ? e : String(e)), variant: "destructive" });
     }
   };
 
@@ -246,7 +247,7 @@ export function ChatScreen({ me, initialRooms, supportPhone, cookiesAccepted, ac
       {room ? <MembershipActions room={room} blocked={rooms?.blocked ?? []} /> : null}
       {actionError ? (
         <p className="text-muted" role="alert">
-          {actionError}
+          {t.error(actionError)}
         </p>
       ) : null}
       {hydrated ? null : <p className="text-muted">{t("chat.needsJs")}</p>}

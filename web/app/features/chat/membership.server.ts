@@ -1,6 +1,7 @@
 // The /chat action's membership forms (membership.tsx): each calls one room API and goes back to the chat.
 import { data, redirect } from "react-router";
 import { apiSend } from "../../lib/api.server";
+import { refusalOr } from "../../i18n/refusal";
 
 type Ctx = Parameters<typeof apiSend>[0];
 
@@ -33,7 +34,7 @@ export async function membershipAction(context: Ctx, intent: string, form: FormD
   }[intent];
   if (!call) return data({ error: "Unknown action" as string | null }, { status: 400 });
   const res = await call();
-  if (!res.ok) return data({ error: res.json?.error ?? "Could not do that. Please try again." }, { status: res.status });
+  if (!res.ok) return data({ error: refusalOr(res.json, "error.somethingWrong") }, { status: res.status });
   // Reported: the same chat, saying the report was sent.
   if (intent === "report") throw redirect(`${chatOf(roomId)}&reported=1`);
   // Accepted: into the group. Left or declined: back to the chat. Blocked or unblocked: the same direct chat.

@@ -9,6 +9,7 @@ import type { MessageKey } from "../../../../core/i18n/en";
 import { useT } from "../../i18n";
 import { FileBubble } from "../files/file-bubble";
 import { useDeviceChangeLine, useDisappearingLine } from "./disappearing";
+import type { Said } from "../../i18n/refusal";
 
 const STATUS: Record<MessageStatus, { icon: string; label: MessageKey }> = {
   sending: { icon: "◷", label: "msg.status.sending" },
@@ -129,7 +130,7 @@ export function MessageList({
           ) : null}
           {m.error ? (
             <span className="text-xs text-danger" role="alert">
-              {t.error(m.error)}
+              {t.error(m.error as Said)}
             </span>
           ) : null}
         </li>

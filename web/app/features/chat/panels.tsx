@@ -6,6 +6,7 @@ import type { RoomMemberInfo, RoomSummary } from "../../../../core/rooms";
 import { useT } from "../../i18n";
 import { createGroup } from "./rooms";
 import { useSafetyNumber, VerifyToggle } from "../security/safety-numbers";
+import { type Refusal, refusalOf } from "../../i18n/refusal";
 
 export function PeoplePanel({
   title,
@@ -65,12 +66,12 @@ export function GroupInfo({
   onClose: () => void;
 }) {
   const [members, setMembers] = useState<RoomMemberInfo[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Refusal | null>(null);
   const t = useT();
   useEffect(() => {
     apiRequest<{ members: RoomMemberInfo[] }>("GET", `/api/rooms/${encodeURIComponent(room.id)}/members`)
       .then((a) => setMembers(a.members))
-      .catch((e) => setError(e instanceof HttpError ? e.errorText : t("panel.noConnection")));
+      .catch((e) => setError((e instanceof HttpError && refusalOf(e.json)) || t("panel.noConnection")));
   }, [room.id, t]);
   return (
     <div className="card chat-panel" role="dialog" aria-label={t("panel.groupInfo")}>
@@ -153,7 +154,7 @@ export function NewGroupPanel({
 }) {
   const [name, setName] = useState("");
   const [members, setMembers] = useState<string[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Refusal | null>(null);
   const t = useT();
   return (
     <form
@@ -165,7 +166,7 @@ export function NewGroupPanel({
           const id = await createGroup(name.trim(), members);
           if (id) onCreated(id);
         } catch (err) {
-          setError(err instanceof HttpError ? err.errorText : String(err));
+          setError(err instanceof HttpError ? (refusalOf(err.json) ?? err.errorText) : String(err));
         }
       }}
     >

@@ -2,9 +2,9 @@
 // chats and groups. The last answer is kept in IndexedDB so /chat lists rooms with no network at all.
 import { useEffect, useRef, useState } from "react";
 import { apiRequest, HttpError } from "../../../../core/http";
-import { NO_AREA_MESSAGE } from "../../../../core/places";
 import type { RoomSummary, RoomsAnswer } from "../../../../core/rooms";
 import { kvGet, kvSet, selectDbUser } from "../../mesh/db";
+import { type Refusal, refusalOf } from "../../i18n/refusal";
 
 export async function cachedRooms(): Promise<RoomsAnswer | null> {
   return (await kvGet<RoomsAnswer>("rooms")) ?? null;
@@ -54,7 +54,7 @@ export async function createGroup(name: string, memberIds: string[] = []): Promi
  */
 export function useAreaRooms(userId: string | null, initialRooms: RoomsAnswer | null) {
   const [rooms, setRooms] = useState<RoomsAnswer | null>(initialRooms);
-  const [areaProblem, setAreaProblem] = useState<string | null>(null);
+  const [areaProblem, setAreaProblem] = useState<Refusal | null>(null);
   // A fresh list from the loader (after a navigation) replaces ours.
   useEffect(() => {
     if (initialRooms) setRooms(initialRooms);
@@ -74,13 +74,10 @@ export function useAreaRooms(userId: string | null, initialRooms: RoomsAnswer | 
         const answer = await joinNearby(await currentPosition());
         if (!cancelled) {
           setRooms(answer);
-          setAreaProblem(answer.nearby ? null : NO_AREA_MESSAGE);
+          setAreaProblem(answer.nearby ? null : { key: "errors.no_area" });
         }
       } catch (e) {
-        if (!cancelled)
-          setAreaProblem(
-            e instanceof HttpError ? e.errorText : "We could not reach LinkUp to find your area room. Your messages wait in the outbox.",
-          );
+        if (!cancelled) setAreaProblem((e instanceof HttpError && refusalOf(e.json)) || { key: "area.unreachable" });
         fetchRooms()
           .then((a) => !cancelled && setRooms(a))
           .catch(() => {});

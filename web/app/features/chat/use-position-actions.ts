@@ -40,7 +40,7 @@ export function useChatSos(node: MeshNode | null, areaRoomId: string | null) {
     } catch (e) {
       toast({
         title: t("chat.sosNotSent"),
-        description: e instanceof HttpError ? t.error(e.errorText) : String(e),
+        description: t.error(e instanceof HttpError ? e : String(e)),
         variant: "destructive",
       });
     }

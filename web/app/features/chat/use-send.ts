@@ -8,13 +8,14 @@ import type { MeshNode } from "../../mesh/node";
 import { isPanicCode, panicWipe } from "../security/app-lock";
 import { ask, helpMessage } from "./assistant";
 import { assistantContext, hasPrivateAiConsent, isPrivateRoomId, rememberPrivateAiConsent } from "./private-assistant";
+import type { Offer } from "../../i18n/refusal";
 
 export function useSend(node: MeshNode | null, roomId: string | null, meId: string, supportPhone: string) {
   const t = useT();
   const [thinking, setThinking] = useState(false);
   /** An '@ai' question from a private chat, held until the person agrees that it leaves the device. */
   const [heldQuestion, setHeldQuestion] = useState<string | null>(null);
-  const [offer, setOffer] = useState<{ error: string; code: string } | null>(null);
+  const [offer, setOffer] = useState<Offer | null>(null);
   const [aiCommandsToday, setAiCommandsToday] = useState<number | undefined>(undefined);
 
   const send = useCallback(

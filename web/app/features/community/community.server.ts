@@ -3,6 +3,7 @@ import { data, redirect } from "react-router";
 import { type CommunityAnswer, JoinRoomFormSchema } from "../../../../core/rooms";
 import type { NearbySos } from "../../../../core/sos";
 import { apiGet, apiSend } from "../../lib/api.server";
+import { refusalOr } from "../../i18n/refusal";
 
 type Ctx = Parameters<typeof apiGet>[0];
 
@@ -20,6 +21,6 @@ export async function joinRoom(request: Request, context: Ctx) {
   const { roomId } = parsed.data;
   const res = await apiSend(context, "POST", `/api/rooms/${encodeURIComponent(roomId)}/join`);
   if (res.status === 401) throw redirect("/signup");
-  if (!res.ok) return data({ error: res.json?.error ?? "Could not join the room. Please try again." }, { status: res.status });
+  if (!res.ok) return data({ error: refusalOr(res.json, "error.somethingWrong") }, { status: res.status });
   throw redirect(`/chat?room=${encodeURIComponent(roomId)}`);
 }

@@ -60,7 +60,7 @@ export function FileSharingScreen({ user, files, rooms }: Props) {
   async function send(chosen: File[]) {
     if (chosen.length === 0) return;
     if (!user.verified) {
-      toast({ title: t("files.premiumTitle"), description: t("api.fileVerify"), variant: "destructive" });
+      toast({ title: t("files.premiumTitle"), description: t("errors.file_verify"), variant: "destructive" });
       return;
     }
     if (!roomId) return;

@@ -2,7 +2,6 @@
 // encrypted file that every member can play. In an area room it is transcribed first, as before; in a private
 // room nothing readable leaves the device, so there is no transcript.
 import { useEffect, useRef, useState } from "react";
-import { VOICE_PREMIUM_MESSAGE } from "../../../../core/ai-command";
 import { roomKind } from "../../../../core/room-ids";
 import { fileMessageText } from "../../../../core/files-client";
 import { isPrivateRoomId } from "../../../../core/private-rooms";
@@ -13,6 +12,7 @@ import { sendVoiceMessage } from "../assistant/client";
 import { PremiumOffer } from "../assistant/premium-offer";
 import { refusalToast } from "./refusal";
 import { uploadFile } from "./transfer";
+import type { Offer } from "../../i18n/refusal";
 
 export function VoiceNote({
   node,
@@ -28,7 +28,7 @@ export function VoiceNote({
   const toast = useToast();
   const t = useT();
   const [status, setStatus] = useState<"idle" | "recording" | "sending">("idle");
-  const [offer, setOffer] = useState<{ error: string; code: string } | null>(null);
+  const [offer, setOffer] = useState<Offer | null>(null);
   const recorder = useRef<MediaRecorder | null>(null);
   useEffect(
     () => () => {
@@ -47,7 +47,7 @@ export function VoiceNote({
     return (
       <div className="grid-gap">
         {privateNote}
-        <PremiumOffer code="premium_feature" error={VOICE_PREMIUM_MESSAGE} phone={phone} standing />
+        <PremiumOffer code="premium_feature" error={{ key: "errors.voice_premium" }} phone={phone} standing />
       </div>
     );
 

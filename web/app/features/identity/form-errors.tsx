@@ -2,6 +2,7 @@
 import { useEffect, useState } from "react";
 import { useToast } from "../../components/toast";
 import { useT } from "../../i18n";
+import type { Refusal, SayOptions } from "../../i18n/refusal";
 
 /** True once React has hydrated: controls that need JavaScript to re-enable stay usable without it. */
 export function useHydrated() {
@@ -10,34 +11,37 @@ export function useHydrated() {
   return hydrated;
 }
 
+/** The second factor's code field, in the page's language when the API finds it empty (core/identity-schemas.ts). */
+export const CODE_FIELD: SayOptions = { fields: { code: "sec.err.enterCode" } };
+
 export interface FormError {
-  title: string;
-  description?: string;
+  title: Refusal;
+  description?: Refusal;
   field?: string;
 }
 
 /** Shows a form error as a destructive toast (docs/product/client-conventions.md) (the inline alert covers pages without JavaScript). */
-export function useErrorToast(error: FormError | undefined) {
+export function useErrorToast(error: FormError | undefined, options?: SayOptions) {
   const toast = useToast();
   const t = useT();
   useEffect(() => {
-    // The API's English words in the page's language where LinkUp knows them (web/app/i18n/api-errors.ts).
+    // The API's refusals by their code, the web's own by their key (web/app/i18n/refusal.ts).
     if (error)
       toast({
-        title: t.error(error.title),
-        description: error.description ? t.error(error.description) : undefined,
+        title: t.error(error.title, options),
+        description: error.description ? t.error(error.description, options) : undefined,
         variant: "destructive",
       });
-  }, [error, toast, t]);
+  }, [error, toast, t, options]);
 }
 
-export function InlineError({ error }: { error?: FormError }) {
+export function InlineError({ error, options }: { error?: FormError; options?: SayOptions }) {
   const t = useT();
   if (!error) return null;
   return (
     <p role="alert" className="error text-danger">
-      {t.error(error.title)}
-      {error.description ? ` - ${t.error(error.description)}` : ""}
+      {t.error(error.title, options)}
+      {error.description ? ` - ${t.error(error.description, options)}` : ""}
     </p>
   );
 }

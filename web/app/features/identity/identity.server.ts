@@ -6,6 +6,7 @@ import { IDENTITY_TEXT, nicknameFromPhone, type PendingVerification, VERIFICATIO
 import { safeRedirectPath } from "../../../../core/redirect";
 import { apiGet, apiSend, cookieFrom } from "../../lib/api.server";
 import type { FormError } from "./verification-forms";
+import { refusalOr } from "../../i18n/refusal";
 
 type Ctx = Parameters<typeof apiGet>[0];
 
@@ -33,8 +34,7 @@ function joinHeaders(...all: Headers[]): Headers {
 async function ensureUser(context: Ctx, hasUser: boolean) {
   if (hasUser) return { headers: new Headers(), cookie: {} as Record<string, string> };
   const started = await apiSend(context, "POST", "/api/auth/anonymous");
-  if (!started.ok)
-    throw data({ error: { title: started.json?.error ?? "Could not start your session. Please try again." } }, { status: started.status });
+  if (!started.ok) throw data({ error: { title: refusalOr(started.json, "aif.err.start") } }, { status: started.status });
   return { headers: started.headers, cookie: cookieFrom(started.headers) };
 }
 
@@ -66,11 +66,11 @@ export async function sendCode(context: Ctx, form: FormData, codeStepUrl: string
     ...(nickname ? { nickname } : {}),
   });
   if (!res.ok) {
-    const message = res.json?.error ?? IDENTITY_TEXT.sendFailed;
+    const message = refusalOr(res.json, "errors.send_failed");
     // Refusals with their own reason keep it; anything else is the send failure (docs/product/identity.md).
     // A refused nickname is about the nickname field, not the phone.
     const field = res.json?.code === "reserved_name" ? "nickname" : "phoneNumber";
-    return formError({ title: [400, 429, 503].includes(res.status) ? message : IDENTITY_TEXT.sendFailed, field }, res.status);
+    return formError({ title: [400, 429, 503].includes(res.status) ? message : { key: "errors.send_failed" }, field }, res.status);
   }
   return redirect(codeStepUrl, { headers: res.headers });
 }
@@ -91,9 +91,9 @@ export async function verifyCode(context: Ctx, form: FormData, nextUrl: string, 
   if (!res.ok) {
     const description =
       typeof res.json?.attemptsLeft === "number" && res.json.attemptsLeft > 0
-        ? `${res.json.attemptsLeft} ${res.json.attemptsLeft === 1 ? "try" : "tries"} left.`
+        ? { key: "sec.triesLeft" as const, vars: { count: res.json.attemptsLeft } }
         : undefined;
-    return formError({ title: res.json?.error ?? IDENTITY_TEXT.invalidCode, description, field: "code" }, res.status);
+    return formError({ title: refusalOr(res.json, "errors.wrong_code"), description, field: "code" }, res.status);
   }
   // Two-factor on: the phone code was the first step; the authenticator's code comes next.
   if (res.json?.secondFactorRequired) return redirect(`/two-factor?next=${encodeURIComponent(nextUrl)}`, { headers: res.headers });
@@ -107,7 +107,7 @@ export async function saveProfile(context: Ctx, patch: Record<string, unknown>, 
   const me = await apiGet<{ user: Me }>(context, "/api/me");
   const { headers, cookie } = await ensureUser(context, Boolean(me));
   const res = await apiSend(context, "PATCH", "/api/me", patch, cookie);
-  if (!res.ok) return formError({ title: res.json?.error ?? "Could not save. Please try again." }, res.status);
+  if (!res.ok) return formError({ title: refusalOr(res.json, "sec.err.save") }, res.status);
   return redirect(to, { headers: joinHeaders(headers, res.headers) });
 }
 

@@ -5,6 +5,7 @@ import { IDENTITY_TEXT } from "../../../../core/identity";
 import { apiSend } from "../../lib/api.server";
 import { PLAN_INTENTS, planAction } from "../billing/plan.server";
 import { formError } from "./identity.server";
+import { refusalOr } from "../../i18n/refusal";
 
 type Ctx = Parameters<typeof apiSend>[0];
 
@@ -69,6 +70,6 @@ export async function settingsAction(request: Request, context: Ctx) {
   }
   const res = await apiSend(context, "PATCH", "/api/me", patch);
   if (res.status === 401) return redirect("/signup-verification");
-  if (!res.ok) return formError({ title: res.json?.error ?? "Could not save your settings. Please try again." }, res.status);
+  if (!res.ok) return formError({ title: refusalOr(res.json, "sec.err.save") }, res.status);
   return redirect(back("saved"));
 }

@@ -26,7 +26,7 @@ export function UpdateLocation() {
         } catch (e) {
           toast({
             title: t("set.loc.notSaved"),
-            description: t.error(e instanceof HttpError ? e.errorText : String(e)),
+            description: t.error(e instanceof HttpError ? e : String(e)),
             variant: "destructive",
           });
         } finally {

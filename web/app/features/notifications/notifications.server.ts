@@ -3,13 +3,14 @@ import { data } from "react-router";
 import type { Me } from "../../../../core/api-types";
 import { type NotificationPrefs, type NotificationStats, type NotificationView, PREF_LABELS } from "../../../../core/sos";
 import { apiGet, apiSend } from "../../lib/api.server";
+import { type Refusal, refusalOr } from "../../i18n/refusal";
 
 type Ctx = Parameters<typeof apiGet>[0];
 
 export interface NotificationsActionData {
   intent: string;
   ok: boolean;
-  error?: string;
+  error?: Refusal;
   id?: string;
 }
 
@@ -62,6 +63,6 @@ export async function notificationsAction(request: Request, context: Ctx) {
       return data<NotificationsActionData>({ intent, ok: false, error: "Unknown action" }, { status: 400 });
   }
   if (!res.ok)
-    return data<NotificationsActionData>({ intent, ok: false, error: res.json?.error ?? "Something went wrong" }, { status: res.status });
+    return data<NotificationsActionData>({ intent, ok: false, error: refusalOr(res.json, "error.somethingWrong") }, { status: res.status });
   return { intent, ok: true, id: String(form.get("id") ?? "") } satisfies NotificationsActionData;
 }

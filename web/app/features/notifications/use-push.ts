@@ -1,6 +1,8 @@
 // Web Push subscription from the browser: the service worker at /sw.js receives pushes and shows them.
 import { useCallback, useEffect, useState } from "react";
 import { fromBase64Url } from "../../../../core/ids";
+import type { Said } from "../../i18n/refusal";
+import { HttpError } from "../../../../core/http";
 
 export type PushState = "checking" | "unsupported" | "unconfigured" | "denied" | "subscribed" | "unsubscribed" | "working";
 
@@ -12,7 +14,7 @@ async function registration(): Promise<ServiceWorkerRegistration> {
 
 export function usePush(vapidPublicKey: string) {
   const [state, setState] = useState<PushState>("checking");
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Said>(null);
 
   useEffect(() => {
     if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) return setState("unsupported");
@@ -44,11 +46,12 @@ export function usePush(vapidPublicKey: string) {
         headers: { "content-type": "application/json" },
         body: JSON.stringify(sub.toJSON()),
       });
-      if (!res.ok) throw new Error(((await res.json().catch(() => ({}))) as { error?: string }).error ?? `${res.status}`);
+      // A refusal keeps its body, so the screen says it by its code (web/app/i18n/refusal.ts).
+      if (!res.ok) throw new HttpError(res.status, await res.text());
       setState("subscribed");
       return true;
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(e instanceof Error ? e : String(e));
       setState("unsubscribed");
       return false;
     }
@@ -72,7 +75,7 @@ export function usePush(vapidPublicKey: string) {
       setState("unsubscribed");
       return true;
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(e instanceof Error ? e : String(e));
       setState("subscribed");
       return false;
     }

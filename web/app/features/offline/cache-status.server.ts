@@ -2,6 +2,7 @@
 // in the browser; the server's edge cache is shown to admins only, and the API refuses anyone else.
 import type { Me } from "../../../../core/api-types";
 import { apiGet, apiSend } from "../../lib/api.server";
+import { refusalOf } from "../../i18n/refusal";
 
 type Ctx = Parameters<typeof apiGet>[0];
 
@@ -19,5 +20,5 @@ export async function loadCacheStatus(context: Ctx) {
 
 export async function cacheStatusAction(context: Ctx) {
   const res = await apiSend<{ purged: number }>(context, "POST", "/api/cache/purge", {});
-  return res.ok ? { ok: true as const, purged: res.json?.purged ?? 0 } : { ok: false as const, error: res.json?.error ?? null };
+  return res.ok ? { ok: true as const, purged: res.json?.purged ?? 0 } : { ok: false as const, error: refusalOf(res.json) };
 }

@@ -2,6 +2,7 @@
 // (workers/api/routes/prices.ts, docs/decisions/068-market-prices-people-report.md).
 import { data } from "react-router";
 import { apiGet, apiSend } from "../../lib/api.server";
+import { refusalOr } from "../../i18n/refusal";
 
 type Ctx = Parameters<typeof apiGet>[0];
 
@@ -39,8 +40,5 @@ export async function sendReport(context: Ctx, request: Request) {
   const body = { ...values, priceNgn: values.priceNgn.replace(/[₦,\s]/g, "").replace(/^n/i, "") };
   const res = await apiSend<{ points: number; quote: Quote; error?: string }>(context, "POST", "/api/market/reports", body);
   if (res.ok && res.json) return { sent: { points: res.json.points, quote: res.json.quote }, error: null, values: null };
-  return data(
-    { sent: null, error: res.json?.error ?? "Your price could not be sent. Please try again.", values },
-    { status: Math.max(res.status, 400) },
-  );
+  return data({ sent: null, error: refusalOr(res.json, "error.somethingWrong"), values }, { status: Math.max(res.status, 400) });
 }

@@ -2,6 +2,7 @@
 import { data } from "react-router";
 import type { RewardsAnswer } from "../../../../core/rewards";
 import { apiGet, apiSend } from "../../lib/api.server";
+import { refusalOr } from "../../i18n/refusal";
 
 type Ctx = Parameters<typeof apiGet>[0];
 
@@ -11,7 +12,6 @@ export async function loadRewards(context: Ctx) {
 
 export async function claimBonus(context: Ctx) {
   const res = await apiSend<{ points: number; streak: number }>(context, "POST", "/api/rewards/daily");
-  if (!res.ok)
-    return data({ error: res.json?.error ?? "Could not claim the bonus. Please try again.", claimed: null }, { status: res.status });
+  if (!res.ok) return data({ error: refusalOr(res.json, "error.somethingWrong"), claimed: null }, { status: res.status });
   return { error: null, claimed: res.json };
 }

@@ -3,6 +3,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { type AppLockConfig, lockDue, PIN_PATTERN, parseAppLock, pinMatches } from "../../../../core/app-lock";
 import { useT } from "../../i18n";
+import { HttpError } from "../../../../core/http";
 
 export const configKey = (userId: string) => `linkup-app-lock-${userId}`;
 const ACTIVE_KEY = "linkup-last-active";
@@ -142,10 +143,16 @@ export function AppLockGate({ userId, children }: { userId: string | null; child
               headers: { "content-type": "application/json" },
               body: JSON.stringify({ response }),
             });
-            if (!res.ok) throw new Error(((await res.json()) as { error?: string }).error ?? t("sec.passkeyNotVerified"));
+            if (!res.ok) throw new HttpError(res.status, await res.text());
             unlock();
           } catch (err) {
-            setError(err instanceof Error && err.name !== "NotAllowedError" ? t.error(err.message) : t("sec.passkeyCancelled"));
+            setError(
+              err instanceof HttpError
+                ? t.error(err) || t("sec.passkeyNotVerified")
+                : err instanceof Error && err.name !== "NotAllowedError"
+                  ? err.message
+                  : t("sec.passkeyCancelled"),
+            );
           }
         }}
       >

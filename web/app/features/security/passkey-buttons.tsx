@@ -3,18 +3,21 @@
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from "@simplewebauthn/browser";
 import { useEffect, useState } from "react";
 import { type T, useT } from "../../i18n";
+import { HttpError } from "../../../../core/http";
 
 async function postJson<R>(path: string, body: unknown): Promise<R> {
   const res = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const json = (await res.json().catch(() => ({}))) as R & { error?: string };
-  if (!res.ok) throw new Error(json.error ?? "");
-  return json;
+  const text = await res.text();
+  // A refusal keeps its body, so the screen says it by its code (web/app/i18n/refusal.ts).
+  if (!res.ok) throw new HttpError(res.status, text);
+  return (text ? JSON.parse(text) : {}) as R;
 }
 
 /** A cancelled or timed-out browser prompt says so plainly; server refusals pass their own words, in the page's language. */
 function messageOf(e: unknown, t: T): string {
   if (e instanceof Error && e.name === "NotAllowedError") return t("sec.passkeyCancelled");
-  return e instanceof Error && e.message ? t.error(e.message) : t("sec.tryAgain");
+  if (e instanceof HttpError) return t.error(e);
+  return e instanceof Error && e.message ? e.message : t("sec.tryAgain");
 }
 
 function useWebAuthn(): boolean | null {

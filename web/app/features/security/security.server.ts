@@ -7,6 +7,7 @@ import { newId } from "../../../../core/ids";
 import type { PasskeyView, SecurityOverview } from "../../../../core/security";
 import { apiGet, apiSend } from "../../lib/api.server";
 import { formError } from "../identity/identity.server";
+import { refusalOr } from "../../i18n/refusal";
 
 type Ctx = Parameters<typeof apiGet>[0];
 
@@ -60,13 +61,13 @@ export async function securityAction(request: Request, context: Ctx) {
     case "end-session": {
       const res = await apiSend(context, "DELETE", `/api/security/sessions/${encodeURIComponent(String(form.get("ref") ?? ""))}`);
       if (res.status === 401) return redirect("/signup-verification");
-      if (!res.ok) return formError({ title: res.json?.error ?? "Could not sign that session out. Please try again." }, res.status);
+      if (!res.ok) return formError({ title: refusalOr(res.json, "sec.err.signOutOne") }, res.status);
       return back("authentication", "session-ended");
     }
     case "end-others": {
       const res = await apiSend(context, "POST", "/api/security/sessions/sign-out-others", {});
       if (res.status === 401) return redirect("/signup-verification");
-      if (!res.ok) return formError({ title: res.json?.error ?? "Could not sign the other sessions out. Please try again." }, res.status);
+      if (!res.ok) return formError({ title: refusalOr(res.json, "sec.err.signOutOthers") }, res.status);
       return back("authentication", "others-ended");
     }
     case "panic": {
@@ -74,7 +75,7 @@ export async function securityAction(request: Request, context: Ctx) {
         sendSos: form.has("sendSos"),
         clientRequestId: String(form.get("clientRequestId") ?? "") || undefined,
       });
-      if (!res.ok && res.status !== 401) return formError({ title: res.json?.error ?? "Panic mode failed. Please try again." }, res.status);
+      if (!res.ok && res.status !== 401) return formError({ title: refusalOr(res.json, "sec.err.panic") }, res.status);
       const headers = new Headers(res.headers);
       // The browser drops this site's stored chats, keys and cached pages, with or without JavaScript.
       headers.set("Clear-Site-Data", '"cache", "storage"');
@@ -83,14 +84,14 @@ export async function securityAction(request: Request, context: Ctx) {
     case "remove-passkey": {
       const res = await apiSend(context, "DELETE", `/api/security/passkeys/${encodeURIComponent(String(form.get("id") ?? ""))}`);
       if (res.status === 401) return redirect("/signup-verification");
-      if (!res.ok) return formError({ title: res.json?.error ?? "Could not remove that passkey. Please try again." }, res.status);
+      if (!res.ok) return formError({ title: refusalOr(res.json, "sec.err.removePasskey") }, res.status);
       return back("biometric", "passkey-removed");
     }
     case "delete-account": {
       const res = await apiSend(context, "DELETE", "/api/me", { confirm: String(form.get("confirm") ?? "") });
       if (res.status === 401) return redirect("/signup-verification");
       if (!res.ok) {
-        return formError({ title: res.json?.error ?? "Could not delete your account. Please try again.", field: "confirm" }, res.status);
+        return formError({ title: refusalOr(res.json, "sec.err.delete"), field: "confirm" }, res.status);
       }
       // As after panic mode: this browser drops the deleted account's chats, keys and saved pages.
       const headers = new Headers(res.headers);
@@ -101,12 +102,12 @@ export async function securityAction(request: Request, context: Ctx) {
     case "stealth-off": {
       const res = await apiSend(context, "PATCH", "/api/me", { stealthMode: intent === "stealth-on" });
       if (res.status === 401) return redirect("/signup-verification");
-      if (!res.ok) return formError({ title: res.json?.error ?? "Could not save. Please try again." }, res.status);
+      if (!res.ok) return formError({ title: refusalOr(res.json, "sec.err.save") }, res.status);
       return back("platform", intent);
     }
     case "two-factor-setup": {
       const res = await apiSend(context, "POST", "/api/security/two-factor/setup", {});
-      if (!res.ok) return formError({ title: res.json?.error ?? "Could not start two-factor set-up. Please try again." }, res.status);
+      if (!res.ok) return formError({ title: refusalOr(res.json, "sec.err.setup") }, res.status);
       return redirect("/security-settings?tab=authentication#two-factor-title");
     }
     case "two-factor-enable":
@@ -122,8 +123,8 @@ export async function securityAction(request: Request, context: Ctx) {
       );
       if (!res.ok) {
         const left = res.json?.attemptsLeft;
-        const description = typeof left === "number" && left > 0 ? `${left} ${left === 1 ? "try" : "tries"} left.` : undefined;
-        return formError({ title: res.json?.error ?? "Invalid code. Please try again.", description, field: "code" }, res.status);
+        const description = typeof left === "number" && left > 0 ? { key: "sec.triesLeft" as const, vars: { count: left } } : undefined;
+        return formError({ title: refusalOr(res.json, "errors.two_factor_wrong_code"), description, field: "code" }, res.status);
       }
       // Backup codes are shown this once, in the answer to the form; they are not kept anywhere readable.
       if (on) return data({ backupCodes: res.json?.backupCodes ?? [] });
@@ -158,6 +159,6 @@ export async function advancedSecurityAction(request: Request, context: Ctx) {
   if (!patch) return formError({ title: "Unknown action" });
   const res = await apiSend(context, "PATCH", "/api/me", patch);
   if (res.status === 401) return redirect("/signup-verification");
-  if (!res.ok) return formError({ title: res.json?.error ?? "Could not save. Please try again." }, res.status);
+  if (!res.ok) return formError({ title: refusalOr(res.json, "sec.err.save") }, res.status);
   return redirect("/advanced-security");
 }

@@ -6,13 +6,14 @@ import { newId } from "../../../../core/ids";
 import { safeRedirectPath } from "../../../../core/redirect";
 import type { BroadcastAnswer, EmergencyContactView, NearbySos } from "../../../../core/sos";
 import { apiGet, apiSend, cookieFrom } from "../../lib/api.server";
+import { type Refusal, refusalOr } from "../../i18n/refusal";
 
 type Ctx = Parameters<typeof apiGet>[0];
 
 export interface EmergencyActionData {
   intent: string;
   ok: boolean;
-  error?: string;
+  error?: Refusal;
   sent?: BroadcastAnswer;
   resolved?: string;
   /** A session was started for the action: the page's visitor is someone new (every loader runs again). */
@@ -74,10 +75,7 @@ async function withSession<T extends Answer>(context: Ctx, send: (cookie: Record
   if (first.status !== 401) return { res: first, headers, started: false };
   const started = await apiSend(context, "POST", "/api/auth/anonymous");
   if (!started.ok)
-    throw data<EmergencyActionData>(
-      { intent: "session", ok: false, error: started.json?.error ?? "Could not start your session" },
-      { status: 500 },
-    );
+    throw data<EmergencyActionData>({ intent: "session", ok: false, error: refusalOr(started.json, "aif.err.start") }, { status: 500 });
   for (const c of started.headers.getSetCookie()) headers.append("set-cookie", c);
   return { res: await send(cookieFrom(started.headers)), headers, started: true };
 }
@@ -104,7 +102,7 @@ export async function emergencyAction(request: Request, context: Ctx) {
   if (intent === "confirm" || intent === "edit") {
     const draft = draftOf(form);
     if (intent === "confirm" && draft.message.trim() === "")
-      return data<EmergencyActionData>({ intent, ok: false, error: "Message required", draft }, { status: 400 });
+      return data<EmergencyActionData>({ intent, ok: false, error: { key: "api.describeEmergency" }, draft }, { status: 400 });
     return { intent, ok: true, draft, visitorChanged: false } satisfies EmergencyActionData;
   }
 
@@ -124,7 +122,7 @@ export async function emergencyAction(request: Request, context: Ctx) {
     );
     if (!res.ok || !res.json)
       return data<EmergencyActionData>(
-        { intent, ok: false, error: res.json?.error ?? "The SOS could not be sent", visitorChanged: started },
+        { intent, ok: false, error: refusalOr(res.json, "api.sosNotSent"), visitorChanged: started },
         { status: res.status, headers },
       );
     return data<EmergencyActionData>({ intent, ok: true, sent: res.json, visitorChanged: started }, { headers });
@@ -134,7 +132,7 @@ export async function emergencyAction(request: Request, context: Ctx) {
     const id = String(form.get("id") ?? "");
     const res = await apiSend(context, "POST", `/api/emergency/${encodeURIComponent(id)}/respond`);
     if (!res.ok)
-      return data<EmergencyActionData>({ intent, ok: false, error: res.json?.error ?? "Could not answer the SOS" }, { status: res.status });
+      return data<EmergencyActionData>({ intent, ok: false, error: refusalOr(res.json, "error.somethingWrong") }, { status: res.status });
     return { intent, ok: true, visitorChanged: false } satisfies EmergencyActionData;
   }
 
@@ -142,7 +140,7 @@ export async function emergencyAction(request: Request, context: Ctx) {
     const id = String(form.get("id") ?? "");
     const res = await apiSend(context, "POST", `/api/emergency/${encodeURIComponent(id)}/resolve`);
     if (!res.ok)
-      return data<EmergencyActionData>({ intent, ok: false, error: res.json?.error ?? "Could not resolve" }, { status: res.status });
+      return data<EmergencyActionData>({ intent, ok: false, error: refusalOr(res.json, "error.somethingWrong") }, { status: res.status });
     return { intent, ok: true, resolved: id, visitorChanged: false } satisfies EmergencyActionData;
   }
 
@@ -160,7 +158,7 @@ export async function emergencyAction(request: Request, context: Ctx) {
     );
     if (!res.ok)
       return data<EmergencyActionData>(
-        { intent, ok: false, error: res.json?.error ?? "Could not save the contact", visitorChanged: started },
+        { intent, ok: false, error: refusalOr(res.json, "contacts.notSaved"), visitorChanged: started },
         { status: res.status, headers },
       );
     if (back) return redirect(back, { headers });

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState } from "react";
 
 export type LocationState =
   | { status: "idle" | "locating" | "unsupported" }
-  | { status: "denied"; message: string }
+  | { status: "denied"; message: { key: "sos.locationRefused" | "sos.locationNotFound" } }
   | { status: "ok"; latitude: number; longitude: number; accuracy: number };
 
 export function useDeviceLocation(opts: { report: boolean }) {
@@ -31,7 +31,7 @@ export function useDeviceLocation(opts: { report: boolean }) {
       (err) =>
         setState({
           status: "denied",
-          message: err.code === err.PERMISSION_DENIED ? "Location permission was refused." : "Your location could not be found.",
+          message: { key: err.code === err.PERMISSION_DENIED ? "sos.locationRefused" : "sos.locationNotFound" },
         }),
       { enableHighAccuracy: true, timeout: 15_000, maximumAge: 60_000 },
     );
