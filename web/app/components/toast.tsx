@@ -34,6 +34,12 @@ export function showToast(t: ToastInput): void {
 }
 export const useToast = () => showToast;
 
+/** A toast for the page a form is moving to: raised when the tab reaches `pathname`, dropped if it lands elsewhere. */
+let onArrival: { pathname: string; toast: ToastInput } | null = null;
+export function showToastOnArrival(pathname: string, t: ToastInput): void {
+  onArrival = { pathname, toast: t };
+}
+
 function setToasts(change: (list: ToastItem[]) => ToastItem[]) {
   toastStore.setState((s) => ({ toasts: change(s.toasts) }));
 }
@@ -54,6 +60,11 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     setToasts((list) =>
       navigationType === "REPLACE" ? list.map((t) => ({ ...t, at: location.key })) : list.filter((t) => t.at === location.key),
     );
+    // However long the move took (a 2G network), the toast waiting for this page shows once it is here.
+    if (onArrival && navigationType !== "REPLACE") {
+      if (onArrival.pathname === location.pathname) showToast(onArrival.toast);
+      onArrival = null;
+    }
   }, [location.key]);
 
   useEffect(() => {

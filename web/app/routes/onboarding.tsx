@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import { Form, Link, useActionData } from "react-router";
 import { MOBILE_MAX_WIDTH, PRICES_NGN, TIER_LIMITS, TRIAL_DAYS } from "../../../core/constants";
 import { IDENTITY_TEXT, INTERESTS } from "../../../core/identity";
-import { useToast } from "../components/toast";
+import { showToastOnArrival } from "../components/toast";
 import { formError, loadIdentity, saveProfile, sendCode, startAnonymous, verifyCode } from "../features/identity/identity.server";
 import { CodeForm, type FormError, InlineError, PhoneForm, Progress, useErrorToast } from "../features/identity/verification-forms";
 import { useRootData } from "../root";
@@ -97,15 +97,15 @@ function Next({ to, label }: { to: string; label?: string }) {
 export default function Onboarding({ loaderData }: Route.ComponentProps) {
   const root = useRootData();
   const mobile = useMobile(Boolean(root?.mobileUserAgent));
-  const toast = useToast();
   const t = useT();
   const actionData = useActionData<{ error?: FormError }>();
   const error = actionData?.error;
   useErrorToast(error);
   const { step, user, verification, resendInSeconds, changeNumber } = loaderData;
   const titles = mobile ? MOBILE_TITLES : DESKTOP_TITLES;
-  // Finishing shows the welcome toast a second later; the toast outlives the move to /chat.
-  const welcome = () => setTimeout(() => toast({ title: IDENTITY_TEXT.welcome, variant: "success" }), 1000);
+  // Finishing welcomes the person on the chat it leads to, once the chat is there (a slow move would drop a toast
+  // raised on this page: toasts belong to the page they are raised on).
+  const welcome = () => showToastOnArrival("/chat", { title: IDENTITY_TEXT.welcome, variant: "success" });
 
   return (
     <section
