@@ -72,6 +72,8 @@ export const GroupEpochSchema = z.object({
   signature: z.string().regex(B64_64, "Expected a 64-byte Ed25519 signature in base64url"),
 });
 
+export type GroupEpochInput = z.infer<typeof GroupEpochSchema>;
+
 const changeBytes = (c: GroupChange) => (c.kind === "create" ? ["create"] : c.kind === "role" ? ["role", c.userId, c.role] : [c.kind, c.userId]);
 
 const bodyBytes = (e: Omit<GroupEpoch, "signature">) =>
@@ -178,7 +180,8 @@ export async function signChange(signer: GroupSigner, prev: GroupEpoch, change: 
   return signEpoch(signer, { room: prev.room, epoch: prev.epoch + 1, prev: await epochHash(prev), members, change });
 }
 
-async function signatureHolds(e: GroupEpoch): Promise<boolean> {
+/** True when the statement carries its `device` key's signature (whose device that is, the caller checks). */
+export async function signatureHolds(e: GroupEpoch): Promise<boolean> {
   try {
     const key = await crypto.subtle.importKey("raw", fromBase64Url(e.device), { name: "Ed25519" }, false, ["verify"]);
     return await crypto.subtle.verify({ name: "Ed25519" }, key, fromBase64Url(e.signature), bodyBytes(e));
