@@ -231,7 +231,7 @@ export interface GroupView {
   epoch: GroupEpoch | null;
   /** Members of the newest epoch this device has not shown in the chat yet: no sender key goes to them. */
   unshown: string[];
-  /** Members who left or were removed since this device last looked (said once, no consent needed). */
+  /** Members who left or were removed since the chat last said so (no consent needed; `acknowledge` once said). */
   gone: string[];
   problems: GroupProblem[];
 }
@@ -346,17 +346,19 @@ export class GroupMembership {
       await this.store.set(`grp:shown:${room}`, ids);
       return { epoch, unshown: [], gone: [] };
     }
-    const gone = shown.filter((id) => !ids.includes(id));
-    if (gone.length) await this.store.set(`grp:shown:${room}`, shown.filter((id) => ids.includes(id)));
-    return { epoch, unshown: ids.filter((id) => !shown.includes(id)), gone };
+    return { epoch, unshown: ids.filter((id) => !shown.includes(id)), gone: shown.filter((id) => !ids.includes(id)) };
   }
 
-  /** The chat has shown these members joining: sender keys go to them from now on. */
+  /**
+   * The chat has shown these members joining (sender keys go to them from now on) and everyone who left the
+   * newest epoch (said once).
+   */
   async acknowledge(room: string, userIds: string[]): Promise<void> {
     const epoch = await this.held(room);
     if (!epoch) return;
-    const shown = (await this.store.get<string[]>(`grp:shown:${room}`)) ?? [];
-    const add = userIds.filter((id) => epoch.members.some((m) => m.userId === id) && !shown.includes(id));
+    const inEpoch = (id: string) => epoch.members.some((m) => m.userId === id);
+    const shown = ((await this.store.get<string[]>(`grp:shown:${room}`)) ?? []).filter(inEpoch);
+    const add = userIds.filter((id) => inEpoch(id) && !shown.includes(id));
     await this.store.set(`grp:shown:${room}`, [...shown, ...add]);
   }
 
