@@ -80,8 +80,16 @@ async function member(userId: string): Promise<Member> {
 }
 
 const base = (senderId: string) => ({ senderId, timestamp: Date.now(), ttl: 8, meshRoute: [], priority: "normal" as const });
-const draft = (senderId: string): Envelope => ({ ...base(senderId), id: newId(), room, type: "text", isEncrypted: true, content: { text: "" } });
-const forWhom = (envelopes: Envelope[]) => envelopes.map((e) => (e.meta?.e2e as { for: string }).for).sort();
+const draft = (senderId: string): Envelope => ({
+  ...base(senderId),
+  id: newId(),
+  room,
+  type: "text",
+  isEncrypted: true,
+  content: { text: "" },
+});
+const forOf = (e: Envelope) => (e.meta?.e2e as { for?: string } | undefined)?.for;
+const forWhom = (envelopes: Envelope[]) => envelopes.map(forOf).sort();
 
 /** Hands out `from`'s sender key as the group's signed membership says, and delivers it to everyone listed. */
 async function handOut(from: Member, ...to: Member[]) {
@@ -151,7 +159,10 @@ describe("groups whose membership members agree on", () => {
     expect(forWhom(shown.envelopes)).toEqual(["alice", "carol", "dave"]);
     await dave.group.refresh(room);
     for (const e of shown.envelopes) await dave.group.acceptSenderKey(e);
-    expect(await dave.group.open(await bob.session.sealGroup(draft("bob"), "welcome dave"))).toMatchObject({ ok: true, text: "welcome dave" });
+    expect(await dave.group.open(await bob.session.sealGroup(draft("bob"), "welcome dave"))).toMatchObject({
+      ok: true,
+      text: "welcome dave",
+    });
   });
 
   it("a member the server adds gets no sender key, and what it sends is refused", async () => {
@@ -180,7 +191,7 @@ describe("groups whose membership members agree on", () => {
     // Mallory hands Bob her key and speaks: both refused.
     await mallory.group.refresh(room);
     const hers = await mallory.session.prepareGroup(room, ["alice", "bob", "carol"], base("mallory"));
-    const toBob = hers.envelopes.find((e) => (e.meta?.e2e as { for: string }).for === "bob")!;
+    const toBob = hers.envelopes.find((e) => forOf(e) === "bob")!;
     expect(await bob.group.acceptSenderKey(toBob)).toEqual({ ok: false, reason: "not-a-member" });
     const spoken = await mallory.session.sealGroup(draft("mallory"), "send the money here");
     expect(await bob.group.open(spoken)).toEqual({ ok: false, reason: "not-a-member" });

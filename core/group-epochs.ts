@@ -74,7 +74,8 @@ export const GroupEpochSchema = z.object({
 
 export type GroupEpochInput = z.infer<typeof GroupEpochSchema>;
 
-const changeBytes = (c: GroupChange) => (c.kind === "create" ? ["create"] : c.kind === "role" ? ["role", c.userId, c.role] : [c.kind, c.userId]);
+const changeBytes = (c: GroupChange) =>
+  c.kind === "create" ? ["create"] : c.kind === "role" ? ["role", c.userId, c.role] : [c.kind, c.userId];
 
 const bodyBytes = (e: Omit<GroupEpoch, "signature">) =>
   utf8(
@@ -112,7 +113,11 @@ export function readEpoch(value: unknown): GroupEpoch | null {
  * names or unnames admins. When the owner leaves, the longest-standing member becomes owner (as D1 does:
  * db/queries/rooms.ts removeMember).
  */
-export function applyChange(members: GroupMember[], change: GroupChange, by: string): GroupMember[] | "not-a-member" | "no-right" | "invalid" {
+export function applyChange(
+  members: GroupMember[],
+  change: GroupChange,
+  by: string,
+): GroupMember[] | "not-a-member" | "no-right" | "invalid" {
   const actor = members.find((m) => m.userId === by);
   if (!actor) return "not-a-member";
   const boss = actor.role === "owner" || actor.role === "admin";
@@ -396,9 +401,10 @@ export class GroupMembership {
   async prepare(room: string, base: Parameters<E2eSession["prepareGroup"]>[2], view?: GroupView) {
     const v = view ?? (await this.refresh(room));
     const me = this.me.record.userId;
-    if (!v.epoch || !v.epoch.members.some((m) => m.userId === me))
+    const epoch = v.epoch;
+    if (!epoch?.members.some((m) => m.userId === me))
       throw new Error("You are not in this group's signed membership, so this message waits");
-    const recipients = v.epoch.members.map((m) => m.userId).filter((id) => id !== me && !v.unshown.includes(id));
+    const recipients = epoch.members.map((m) => m.userId).filter((id) => id !== me && !v.unshown.includes(id));
     return this.session.prepareGroup(room, recipients, base);
   }
 

@@ -55,7 +55,12 @@ function groupWorld() {
         problems: [],
       }),
     };
-    return new GroupMembership(secrets, stub as never, { get: async (k) => structuredClone(kv.get(k)) as never, set: async (k, v) => void kv.set(k, v) }, server);
+    return new GroupMembership(
+      secrets,
+      stub as never,
+      { get: async (k) => structuredClone(kv.get(k)) as never, set: async (k, v) => void kv.set(k, v) },
+      server,
+    );
   }
   return { statements, device };
 }
@@ -79,7 +84,8 @@ function setup(
     verified: async (userId) => verified.includes(userId),
     // Without a group world, everyone the protocol opens is taken as a member.
     groups: async () =>
-      groups ?? ({ open: (e: Envelope) => session.open!(e), acceptSenderKey: (e: Envelope) => session.acceptSenderKey!(e) } as SealingGroups),
+      groups ??
+      ({ open: (e: Envelope) => session.open!(e), acceptSenderKey: (e: Envelope) => session.acceptSenderKey!(e) } as SealingGroups),
   });
   return { history, sealing, queued };
 }

@@ -162,7 +162,10 @@ export class Sealing {
     let view = await groups.refresh(room);
     if (!view.epoch) {
       const owner = members.find((m) => m.role === "owner");
-      const others = members.map((m) => ({ userId: m.userId, role: m.userId === owner?.userId ? ("owner" as const) : ("member" as const) }));
+      const others = members.map((m) => ({
+        userId: m.userId,
+        role: m.userId === owner?.userId ? ("owner" as const) : ("member" as const),
+      }));
       await groups.create(room, others).catch(() => {}); // another member's device started it first: read theirs
       view = await groups.refresh(room);
     }
@@ -179,7 +182,11 @@ export class Sealing {
     }
     await this.showGroupProblems(room, view.problems, at);
     for (const id of view.gone)
-      await this.deps.history.notice(room, `${this.names.get(id) ?? "Someone"} is no longer in this group; what follows is sealed without them.`, at);
+      await this.deps.history.notice(
+        room,
+        `${this.names.get(id) ?? "Someone"} is no longer in this group; what follows is sealed without them.`,
+        at,
+      );
     for (const id of view.unshown)
       await this.deps.history.notice(room, `${this.names.get(id) ?? "Someone"} now receives the messages of this group.`, at);
     if (view.unshown.length || view.gone.length) {
@@ -267,7 +274,9 @@ export class Sealing {
   async open(envelope: Envelope): Promise<Opened | { refused: string } | null> {
     if (!isPrivateRoom(envelope.room)) return "text" in envelope.content ? { text: envelope.content.text, meta: envelope.meta } : null;
     // A group message is heard only from a member of the group's newest signed epoch (docs/protocol.md §6a).
-    const opened = dmPeer(envelope.room, this.deps.me.id) ? await (await this.session()).open(envelope) : await (await this.groups()).open(envelope);
+    const opened = dmPeer(envelope.room, this.deps.me.id)
+      ? await (await this.session()).open(envelope)
+      : await (await this.groups()).open(envelope);
     if (opened.ok && (opened.changes?.length || opened.problems?.length))
       await this.showChanges(envelope.room, opened.changes ?? [], envelope.timestamp - 1, opened.problems);
     if (opened.ok) return unpackContent(opened.text);

@@ -30,7 +30,11 @@ describe("group membership epochs", () => {
     const owner = await anonymousSession();
     const bob = await anonymousSession();
     const outsider = await anonymousSession();
-    const created = await call("/api/rooms/groups", { method: "POST", cookie: owner.cookie, json: { name: "Market", memberIds: [bob.user.id] } });
+    const created = await call("/api/rooms/groups", {
+      method: "POST",
+      cookie: owner.cookie,
+      json: { name: "Market", memberIds: [bob.user.id] },
+    });
     const roomId = (await created.json<{ room: { id: string } }>()).room.id;
     const ownerPhone = await listedDevice(owner.cookie, owner.user.id);
     const bobPhone = await listedDevice(bob.cookie, bob.user.id);
@@ -50,7 +54,9 @@ describe("group membership epochs", () => {
     expect(await publish(owner.cookie, roomId, genesis)).toBe(409);
 
     // Bob accepts the invitation; the owner's device signs him in.
-    expect((await call(`/api/rooms/invitations/${encodeURIComponent(roomId)}/accept`, { method: "POST", cookie: bob.cookie })).status).toBe(200);
+    expect((await call(`/api/rooms/invitations/${encodeURIComponent(roomId)}/accept`, { method: "POST", cookie: bob.cookie })).status).toBe(
+      200,
+    );
     const addBob = (await signChange(ownerPhone, genesis, { kind: "add", userId: bob.user.id })) as GroupEpoch;
     // Bob cannot publish the owner's statement under his session; then, a member but not an admin, he cannot
     // remove the owner; and a statement not chained to epoch 2 is refused.
