@@ -1212,6 +1212,7 @@ export const ar: Catalog = {
   "panel.membersList": "الأعضاء",
   "panel.you": " (أنت)",
   "panel.owner": "المالك",
+  "panel.removeMember": "إزالة {name}",
   "panel.connectedNow": "متصل الآن",
   "panel.loading": "جارٍ تحميل الأعضاء…",
   "panel.newGroup": "مجموعة جديدة",

@@ -1206,6 +1206,7 @@ export const en = {
   "panel.membersList": "Members",
   "panel.you": " (you)",
   "panel.owner": "owner",
+  "panel.removeMember": "Remove {name}",
   "panel.connectedNow": "connected now",
   "panel.loading": "Loading members…",
   "panel.newGroup": "New group",

@@ -1233,6 +1233,7 @@ export const fr: Catalog = {
   "panel.membersList": "Membres",
   "panel.you": " (vous)",
   "panel.owner": "propriétaire",
+  "panel.removeMember": "Retirer {name}",
   "panel.connectedNow": "connecté",
   "panel.loading": "Chargement des membres…",
   "panel.newGroup": "Nouveau groupe",

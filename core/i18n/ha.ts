@@ -1213,6 +1213,7 @@ export const ha: Catalog = {
   "panel.membersList": "Mambobi",
   "panel.you": " (kai)",
   "panel.owner": "mai shi",
+  "panel.removeMember": "Cire {name}",
   "panel.connectedNow": "yana haɗe yanzu",
   "panel.loading": "Ana loda mambobi…",
   "panel.newGroup": "Sabuwar ƙungiya",

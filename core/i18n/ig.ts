@@ -1205,6 +1205,7 @@ export const ig: Catalog = {
   "panel.membersList": "Ndị otu",
   "panel.you": " (gị)",
   "panel.owner": "onye nwe ya",
+  "panel.removeMember": "Wepụ {name}",
   "panel.connectedNow": "jikọrọ ugbu a",
   "panel.loading": "Na-ebugo ndị otu…",
   "panel.newGroup": "Otu ọhụrụ",

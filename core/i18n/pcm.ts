@@ -1203,6 +1203,7 @@ export const pcm: Catalog = {
   "panel.membersList": "Members",
   "panel.you": " (you)",
   "panel.owner": "owner",
+  "panel.removeMember": "Comot {name}",
   "panel.connectedNow": "dey online now",
   "panel.loading": "We dey load members…",
   "panel.newGroup": "New group",

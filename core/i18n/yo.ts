@@ -1193,6 +1193,7 @@ export const yo: Catalog = {
   "panel.membersList": "Ọmọ ẹgbẹ́",
   "panel.you": " (ìwọ)",
   "panel.owner": "olùní",
+  "panel.removeMember": "Yọ {name} kúrò",
   "panel.connectedNow": "ó wà lórí ayélujára báyìí",
   "panel.loading": "À ń gbé àwọn ọmọ ẹgbẹ́ wá…",
   "panel.newGroup": "Ẹgbẹ́ tuntun",

@@ -226,7 +226,7 @@ describe("sealing", () => {
     await owner.sealing.seal(envelope(room, { senderId: "u-owner" }));
     // The server now lists Mallory as well; no owner or admin signed her in.
     members.push({ userId: "u-mallory", nickname: "Mallory", role: "member" });
-    const prepareGroup = vi.fn(async () => ({ envelopes: [], changes: [], problems: [], waiting: false }));
+    const prepareGroup = vi.fn(async (_room: string, _ids: string[]) => ({ envelopes: [], changes: [], problems: [], waiting: false }));
     const open = vi.fn(async () => ({ ok: true as const, text: "hi" }));
     const mine: Partial<SealingSession> = { prepareGroup, sealGroup: async (e: Envelope) => e, open };
     const { sealing, history } = setup(mine, members, [], await world.device("u-me", mine));
