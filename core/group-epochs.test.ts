@@ -207,6 +207,7 @@ describe("groups whose membership members agree on", () => {
     await alice.group.change(room, { kind: "remove", userId: "carol" });
     const bobView = await bob.group.refresh(room);
     expect(bobView.gone).toEqual(["carol"]);
+    expect(bobView.removed).toEqual(["carol"]);
     // Both remaining members hand out a new key, to the remaining members only.
     const aliceNew = await handOut(alice, bob, carol);
     const bobNew = await handOut(bob, alice, carol);

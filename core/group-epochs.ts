@@ -34,7 +34,11 @@ export interface GroupMember {
 export type GroupChange =
   | { kind: "create" }
   | { kind: "add"; userId: string }
-  | { kind: "remove"; userId: string }
+  /**
+   * `gone`: signed because the server no longer lists them (they left, or were removed on a screen without this
+   * device); unlike a removal an owner or admin chose, it does not keep them from being signed in again later.
+   */
+  | { kind: "remove"; userId: string; gone?: true }
   | { kind: "role"; userId: string; role: "admin" | "member" };
 
 export interface GroupEpoch {
@@ -56,7 +60,7 @@ const memberSchema = z.object({ userId: z.string().regex(USER_ID), role: z.enum(
 const changeSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("create") }),
   z.object({ kind: z.literal("add"), userId: z.string().regex(USER_ID) }),
-  z.object({ kind: z.literal("remove"), userId: z.string().regex(USER_ID) }),
+  z.object({ kind: z.literal("remove"), userId: z.string().regex(USER_ID), gone: z.literal(true).optional() }),
   z.object({ kind: z.literal("role"), userId: z.string().regex(USER_ID), role: z.enum(["admin", "member"]) }),
 ]);
 
@@ -75,7 +79,13 @@ export const GroupEpochSchema = z.object({
 export type GroupEpochInput = z.infer<typeof GroupEpochSchema>;
 
 const changeBytes = (c: GroupChange) =>
-  c.kind === "create" ? ["create"] : c.kind === "role" ? ["role", c.userId, c.role] : [c.kind, c.userId];
+  c.kind === "create"
+    ? ["create"]
+    : c.kind === "role"
+      ? ["role", c.userId, c.role]
+      : c.kind === "remove" && c.gone
+        ? ["remove", c.userId, "gone"]
+        : [c.kind, c.userId];
 
 const bodyBytes = (e: Omit<GroupEpoch, "signature">) =>
   utf8(
@@ -238,6 +248,11 @@ export interface GroupView {
   unshown: string[];
   /** Members who left or were removed since the chat last said so (no consent needed; `acknowledge` once said). */
   gone: string[];
+  /**
+   * People an owner or admin removed (not those who left), and nobody signed in again since: a device signs them
+   * back in only on an explicit add, never because the server lists them again.
+   */
+  removed: string[];
   problems: GroupProblem[];
 }
 
@@ -286,6 +301,7 @@ export class GroupMembership {
     const problems: GroupProblem[] = [];
     let held = (await this.held(room)) ?? null;
     const hashes = (await this.store.get<Record<string, string>>(`grp:hashes:${room}`)) ?? {};
+    let removed = (await this.store.get<string[]>(`grp:removed:${room}`)) ?? [];
     const startedAt = held?.epoch ?? 0;
     for (let page = 0; page < 50; page++) {
       // From the kept epoch itself: the server must still hand it out, and the same statement.
@@ -328,6 +344,9 @@ export class GroupMembership {
         held = e;
         hashes[e.epoch] = await epochHash(e);
         moved = true;
+        const c = e.change;
+        if (c.kind === "remove" && c.userId !== e.by && !c.gone) removed = [...removed.filter((id) => id !== c.userId), c.userId];
+        if (c.kind === "add") removed = removed.filter((id) => id !== c.userId);
       }
       if (stop || !moved || fetched.length < EPOCHS_PAGE) break;
     }
@@ -338,11 +357,12 @@ export class GroupMembership {
         .sort((a, b) => a - b)
         .slice(-HASHES_KEPT);
       await this.store.set(`grp:hashes:${room}`, Object.fromEntries(kept.map((n) => [n, hashes[n]])));
+      await this.store.set(`grp:removed:${room}`, removed.slice(-MAX_GROUP_MEMBERS));
     }
-    return { ...(await this.compare(room, held)), problems };
+    return { ...(await this.compare(room, held)), removed, problems };
   }
 
-  private async compare(room: string, epoch: GroupEpoch | null): Promise<Omit<GroupView, "problems">> {
+  private async compare(room: string, epoch: GroupEpoch | null): Promise<Omit<GroupView, "problems" | "removed">> {
     if (!epoch) return { epoch: null, unshown: [], gone: [] };
     const shown = await this.store.get<string[]>(`grp:shown:${room}`);
     const ids = epoch.members.map((m) => m.userId).filter((id) => id !== this.me.record.userId);

@@ -206,9 +206,27 @@ describe("sealing", () => {
     // Ada left (the server lists her no more): the owner's device signs her out and the next key is without her.
     members.pop();
     await sealing.seal(envelope(room, { id: "e3" }));
-    expect(world.statements.at(-1)?.change).toEqual({ kind: "remove", userId: "u-ada" });
+    expect(world.statements.at(-1)?.change).toEqual({ kind: "remove", userId: "u-ada", gone: true });
     expect(prepareGroup.mock.calls[2]?.[1]).toEqual([]);
     expect(history.list(room).at(-1)?.text).toBe("Ada is no longer in this group; what follows is sealed without them.");
+    // Invited again after leaving, she is signed in again.
+    members.push({ userId: "u-ada", nickname: "Ada", role: "member" } as never);
+    await sealing.seal(envelope(room, { id: "e4" }));
+    expect(prepareGroup.mock.calls[3]?.[1]).toEqual(["u-ada"]);
+    // The owner removes her on purpose; the server listing her again afterwards gets her nothing, and is said.
+    await groups.change(room, { kind: "remove", userId: "u-ada" });
+    await sealing.seal(envelope(room, { id: "e5" }));
+    expect(world.statements.at(-1)?.change).toEqual({ kind: "remove", userId: "u-ada" });
+    expect(prepareGroup.mock.calls[4]?.[1]).toEqual([]);
+    expect(
+      history
+        .list(room)
+        .slice(-2)
+        .map((m) => m.text),
+    ).toEqual([
+      "The server lists Ada in this group again after they were removed; they get nothing.",
+      "Ada is no longer in this group; what follows is sealed without them.",
+    ]);
   });
 
   it("a member's device hands its key only to the signed members, not to someone only the server lists", async () => {

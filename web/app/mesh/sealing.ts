@@ -18,6 +18,7 @@ export type SealingSession = Pick<E2eSession, "sealDirect" | "sealGroup" | "prep
 /** A private group's signed membership on this device (core/group-epochs.ts). */
 export type SealingGroups = Pick<GroupMembership, "refresh" | "acknowledge" | "create" | "change" | "prepare" | "open" | "acceptSenderKey">;
 export type ServerMember = { userId: string; nickname?: string; role?: string };
+type RelistedRemoved = { room: string; kind: "relisted-removed"; epoch: number; by: string };
 
 export interface SealingDeps {
   me: { id: string; nickname: string };
@@ -173,9 +174,17 @@ export class Sealing {
     if (view.epoch && (me?.role === "owner" || me?.role === "admin")) {
       const signed = new Set(view.epoch.members.map((m) => m.userId));
       const listed = new Set(members.map((m) => m.userId));
+      // Someone an owner or admin removed is not signed back in because the server lists them again.
+      const relisted = members.filter((m) => !signed.has(m.userId) && view.removed.includes(m.userId));
+      for (const m of relisted)
+        await this.showGroupProblems(room, [{ room, kind: "relisted-removed", epoch: view.epoch.epoch, by: m.userId }], at);
       const changes = [
-        ...members.filter((m) => !signed.has(m.userId)).map((m) => ({ kind: "add" as const, userId: m.userId })),
-        ...[...signed].filter((id) => !listed.has(id) && id !== this.deps.me.id).map((userId) => ({ kind: "remove" as const, userId })),
+        ...members
+          .filter((m) => !signed.has(m.userId) && !view.removed.includes(m.userId))
+          .map((m) => ({ kind: "add" as const, userId: m.userId })),
+        ...[...signed]
+          .filter((id) => !listed.has(id) && id !== this.deps.me.id)
+          .map((userId) => ({ kind: "remove" as const, userId, gone: true as const })),
       ];
       for (const change of changes) await groups.change(room, change).catch((e) => console.warn("mesh: membership change", e));
       if (changes.length) view = await groups.refresh(room);
@@ -197,18 +206,21 @@ export class Sealing {
   }
 
   /** Says once per page what the server offered about a group's membership that was refused. */
-  private async showGroupProblems(room: string, problems: GroupProblem[], at: number) {
+  private async showGroupProblems(room: string, problems: (GroupProblem | RelistedRemoved)[], at: number) {
     for (const p of problems) {
-      if (this.problemsSaid.has(`${room}|group|${p.kind}|${p.epoch}`)) continue;
-      this.problemsSaid.add(`${room}|group|${p.kind}|${p.epoch}`);
+      const said = `${room}|group|${p.kind}|${p.epoch}|${p.by ?? ""}`;
+      if (this.problemsSaid.has(said)) continue;
+      this.problemsSaid.add(said);
       const what =
-        p.kind === "rolled-back"
-          ? "The server offered an older list of this group's members; it was refused."
-          : p.kind === "forked"
-            ? "The server offered another list of this group's members than the one this device agreed to; it was refused."
-            : p.kind === "no-right"
-              ? "The server offered a change of this group's members that no owner or admin made; it was refused."
-              : "The server offered a change of this group's members that a member's device did not sign; it was refused.";
+        p.kind === "relisted-removed"
+          ? `The server lists ${this.names.get(p.by) ?? "someone"} in this group again after they were removed; they get nothing.`
+          : p.kind === "rolled-back"
+            ? "The server offered an older list of this group's members; it was refused."
+            : p.kind === "forked"
+              ? "The server offered another list of this group's members than the one this device agreed to; it was refused."
+              : p.kind === "no-right"
+                ? "The server offered a change of this group's members that no owner or admin made; it was refused."
+                : "The server offered a change of this group's members that a member's device did not sign; it was refused.";
       await this.deps.history.notice(room, what, at, { event: "key-refused", kind: `group-${p.kind}` });
     }
   }
