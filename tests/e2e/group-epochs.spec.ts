@@ -94,7 +94,8 @@ test("the owner removes a member of a private group; her browser reads no new me
   await expect(bubble(kemi.page, "new meeting point at the jetty")).toHaveCount(0);
   for (const f of kemi.frames) expect(f).not.toContain("9000 a basket");
 
-  for (const p of [owner, kemi]) expect(p.errors).toEqual([]);
+  expect(owner.errors, "Jide's console").toEqual([]);
+  expect(kemi.errors, "Kemi's console").toEqual([]);
   await owner.context.close();
   await kemi.context.close();
 });

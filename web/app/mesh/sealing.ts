@@ -158,7 +158,23 @@ export class Sealing {
    * the people the server lists who joined (accepted an invitation) or left. Who joined is said in the chat
    * before anything is sealed to them; so is who left and what the server offered that was refused.
    */
-  private async agreeOnMembers(room: string, members: ServerMember[], at: number): Promise<GroupView> {
+  private agreeOnMembers(room: string, members: ServerMember[], at: number): Promise<GroupView> {
+    // One at a time per room: a send and a member arriving would otherwise sign the same change twice (the
+    // server keeps the first and refuses the second with 409).
+    const run = (this.agreeing.get(room) ?? Promise.resolve()).then(
+      () => this.agree(room, members, at),
+      () => this.agree(room, members, at),
+    );
+    this.agreeing.set(
+      room,
+      run.catch(() => {}),
+    );
+    return run;
+  }
+
+  private readonly agreeing = new Map<string, Promise<unknown>>();
+
+  private async agree(room: string, members: ServerMember[], at: number): Promise<GroupView> {
     const groups = await this.groups();
     let view = await groups.refresh(room);
     if (!view.epoch) {
