@@ -392,6 +392,9 @@ export class GroupMembership {
    * before epochs, the first member's device that finds none (with the members the server lists).
    */
   async create(room: string, others: GroupMember[] = []): Promise<GroupEpoch> {
+    // Members hear only devices of a signed list (decision 063): one not in its person's list yet signs nothing.
+    if (!(await this.deviceKeys(this.me.record.userId)).includes(this.me.record.signingKey))
+      throw new Error("This device is not in your signed device list yet");
     const genesis = await signGenesis(this.me, room, others);
     if (!(await this.server.publish(room, genesis))) throw new Error("This group's membership was started already");
     await this.refresh(room);
