@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { createAccountKey, type DeviceList, nextDeviceList, signDeviceList } from "./device-list";
 import { createDevice, type DeviceRecord, type DeviceSecrets, E2eSession, type KeyValueStore, type PrekeyUpload } from "./e2e";
 import type { Envelope } from "./envelope";
-import { applyChange, epochHash, type GroupEpoch, GroupMembership, signChange, signEpoch } from "./group-epochs";
+import { applyChange, epochHash, type GroupEpoch, GroupMembership, LOOK_EVERY_MS, signChange, signEpoch } from "./group-epochs";
 import { newId } from "./ids";
 import type { Prekey } from "./x3dh";
 
@@ -226,6 +226,21 @@ describe("groups whose membership members agree on", () => {
     // And her device, seeing the signed removal, seals nothing more.
     await carol.group.refresh(room);
     await expect(carol.group.prepare(room, base("carol"))).rejects.toThrow("not in this group's signed membership");
+  });
+
+  it("a receiver that has not looked since a removal refuses the removed member within LOOK_EVERY_MS", async () => {
+    const { alice, bob, carol } = await marketGroup();
+    let now = 1_000_000;
+    const bobLate = new GroupMembership(bob.secrets, bob.session, bob.store, server.groups, () => now);
+    await bobLate.refresh(room);
+    await handOut(carol, alice, bob);
+    const early = await carol.session.sealGroup(draft("carol"), "before");
+    expect(await bobLate.open(early)).toMatchObject({ ok: true, text: "before" });
+    // Alice removes Carol; Bob's device sends nothing and is told nothing.
+    await alice.group.change(room, { kind: "remove", userId: "carol" });
+    now += LOOK_EVERY_MS;
+    const late = await carol.session.sealGroup(draft("carol"), "still talking");
+    expect(await bobLate.open(late)).toEqual({ ok: false, reason: "not-a-member" });
   });
 
   it("refuses a rolled-back epoch and a different list under a number it saw", async () => {

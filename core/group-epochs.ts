@@ -19,6 +19,11 @@ export const GROUP_EPOCH_FORMAT = 1;
 export const MAX_GROUP_MEMBERS = 256;
 /** Statements the server hands out per request (each up to ~20 KB at 256 members). */
 export const EPOCHS_PAGE = 20;
+/**
+ * A receiver looks for newer statements at least this often while messages arrive, so a member removed a moment
+ * ago is refused within it even when this device sent nothing since (one GET per group per half minute at most).
+ */
+export const LOOK_EVERY_MS = 30_000;
 /** Hashes of earlier epochs a client remembers, to see a different statement under a number it saw. */
 const HASHES_KEPT = 500;
 
@@ -268,6 +273,7 @@ export class GroupMembership {
     private readonly session: Pick<E2eSession, "trustedDevices" | "prepareGroup" | "open" | "acceptSenderKey">,
     private readonly store: KeyValueStore,
     private readonly server: GroupServer,
+    private readonly clock: () => number = Date.now,
   ) {}
 
   private readonly queues = new Map<string, Promise<unknown>>();
@@ -297,7 +303,11 @@ export class GroupMembership {
     return this.serial(room, () => this.walk(room));
   }
 
+  /** When this device last asked the server about each room (in this page's life). */
+  private readonly looked = new Map<string, number>();
+
   private async walk(room: string): Promise<GroupView> {
+    this.looked.set(room, this.clock());
     const problems: GroupProblem[] = [];
     let held = (await this.held(room)) ?? null;
     const hashes = (await this.store.get<Record<string, string>>(`grp:hashes:${room}`)) ?? {};
@@ -434,8 +444,10 @@ export class GroupMembership {
   /** Why a sender may not be heard in the room now (null: a member of the newest epoch). */
   private async refuseSender(room: string, senderId: string): Promise<"not-a-member" | "no-epoch" | null> {
     let epoch = await this.held(room);
-    // A sender this device does not count as a member yet may have joined a moment ago: look once more.
-    if (!epoch?.members.some((m) => m.userId === senderId)) epoch = (await this.refresh(room)).epoch ?? undefined;
+    // A sender this device does not count as a member yet may have joined a moment ago: look once more. And
+    // look now and then anyway, so someone removed since the last look is refused.
+    const stale = this.clock() - (this.looked.get(room) ?? 0) >= LOOK_EVERY_MS;
+    if (stale || !epoch?.members.some((m) => m.userId === senderId)) epoch = (await this.refresh(room)).epoch ?? undefined;
     if (!epoch) return "no-epoch";
     return epoch.members.some((m) => m.userId === senderId) ? null : "not-a-member";
   }
