@@ -25,11 +25,16 @@ export async function groupEpochsOf(db: Db, user: User, roomId: string, since: n
 
 /**
  * PUT /api/rooms/:id/epochs: a member's device publishes the next statement, signed by it, under the member's
- * own name. Refused (409) when another statement holds the number already; then the device reads the newer
- * one and signs again. About 5 D1 statements: access, the previous statement, the signer's device list, the
+ * own name (201). Refused (409) when another statement holds the number already; then the device reads the newer
+ * one and signs again. The very same statement again answers 200. About 5 D1 statements: access, the previous statement, the signer's device list, the
  * insert.
  */
-export async function publishGroupEpoch(db: Db, user: User, roomId: string, input: GroupEpochInput): Promise<{ epoch: number }> {
+export async function publishGroupEpoch(
+  db: Db,
+  user: User,
+  roomId: string,
+  input: GroupEpochInput,
+): Promise<{ epoch: number; stored: boolean }> {
   requireGroup(roomId);
   await requireRoomAccess(db, user, roomId);
   const statement = readEpoch(input);
@@ -47,7 +52,11 @@ export async function publishGroupEpoch(db: Db, user: User, roomId: string, inpu
     throw new DomainError("forbidden", "Only the group's owner or an admin can change who is in it", { code: "epoch_no_right" });
   if (refused === "bad-signature") throw new DomainError("invalid", "Not signed by a device of your signed device list");
   if (refused) throw new DomainError("conflict", "Not the next step of the stored membership", { code: "epoch_fork" });
-  if (!(await storeEpoch(db, { roomId, epoch: statement.epoch, body: JSON.stringify(statement) })))
+  const body = JSON.stringify(statement);
+  if (!(await storeEpoch(db, { roomId, epoch: statement.epoch, body }))) {
+    // Two tabs of one device sign the same change identically (Ed25519 is deterministic): the second is a repeat.
+    if ((await epochRow(db, roomId, statement.epoch))?.body === body) return { epoch: statement.epoch, stored: false };
     throw new DomainError("conflict", "Another change took this epoch first", { code: "epoch_taken" });
-  return { epoch: statement.epoch };
+  }
+  return { epoch: statement.epoch, stored: true };
 }

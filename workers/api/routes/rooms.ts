@@ -163,7 +163,8 @@ export const roomsApi = new Hono<AppBindings>()
   .put("/rooms/:id/epochs", async (c) => {
     const user = requireUser(c);
     const input = await parseJson(c, GroupEpochSchema);
-    return c.json(await publishGroupEpoch(c.var.db, user, roomParam(c.req.param("id")), input), 201);
+    const published = await publishGroupEpoch(c.var.db, user, roomParam(c.req.param("id")), input);
+    return c.json({ epoch: published.epoch }, published.stored ? 201 : 200);
   })
   .get("/rooms/:id/disappearing", async (c) => {
     const user = requireUser(c);
