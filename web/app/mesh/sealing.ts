@@ -178,8 +178,7 @@ export class Sealing {
     const groups = await this.groups();
     let view = await groups.refresh(room);
     if (!view.epoch) {
-      // The statement is checked against this device's signed list, which must be published first.
-      await this.publish(this.deps.me.id).catch(() => {});
+      // Only a device of its person's signed list starts it (`create` checks; `seal` publishes the list first).
       const owner = members.find((m) => m.role === "owner");
       const others = members.map((m) => ({
         userId: m.userId,
