@@ -99,7 +99,7 @@ export class Sealing {
       if (!sealed.envelope) throw new Error("A contact's keys changed again while this message was being sealed, so it waits.");
       return sealed.envelope;
     }
-    await this.shareSenderKey(envelope.room, envelope.timestamp - 1, true);
+    await this.shareSenderKey(envelope.room, envelope.timestamp - 1);
     return session.sealGroup(envelope, text);
   }
 
@@ -127,10 +127,10 @@ export class Sealing {
    * lacks it (docs/protocol.md §6a), never to someone only the server lists. A member new in the epoch is said
    * in the chat first; a removal changes the recipients, so the protocol makes a new key whoever left never gets.
    */
-  async shareSenderKey(room: string, noticeAt = Date.now(), sending = false): Promise<void> {
+  async shareSenderKey(room: string, noticeAt = Date.now()): Promise<void> {
     const members = await this.members(room);
     for (const m of members) if (m.nickname !== undefined) this.names.set(m.userId, m.nickname);
-    const view = await this.agreeOnMembers(room, members, noticeAt, sending);
+    const view = await this.agreeOnMembers(room, members, noticeAt);
     const groups = await this.groups();
     const base = {
       senderId: this.deps.me.id,
@@ -158,12 +158,12 @@ export class Sealing {
    * the people the server lists who joined (accepted an invitation) or left. Who joined is said in the chat
    * before anything is sealed to them; so is who left and what the server offered that was refused.
    */
-  private agreeOnMembers(room: string, members: ServerMember[], at: number, sending: boolean): Promise<GroupView> {
+  private agreeOnMembers(room: string, members: ServerMember[], at: number): Promise<GroupView> {
     // One at a time per room: a send and a member arriving would otherwise sign the same change twice (the
     // server keeps the first and refuses the second with 409).
     const run = (this.agreeing.get(room) ?? Promise.resolve()).then(
-      () => this.agree(room, members, at, sending),
-      () => this.agree(room, members, at, sending),
+      () => this.agree(room, members, at),
+      () => this.agree(room, members, at),
     );
     this.agreeing.set(
       room,
@@ -174,14 +174,12 @@ export class Sealing {
 
   private readonly agreeing = new Map<string, Promise<unknown>>();
 
-  private async agree(room: string, members: ServerMember[], at: number, sending: boolean): Promise<GroupView> {
+  private async agree(room: string, members: ServerMember[], at: number): Promise<GroupView> {
     const groups = await this.groups();
     let view = await groups.refresh(room);
-    // The owner's device starts it whenever it looks; another member's only when it sends, so two devices
-    // seldom race to sign the first epoch (the second would be refused).
-    const owner = members.find((m) => m.role === "owner");
-    if (!view.epoch && (sending || owner?.userId === this.deps.me.id)) {
+    if (!view.epoch) {
       // Only a device of its person's signed list starts it (`create` checks; `seal` publishes the list first).
+      const owner = members.find((m) => m.role === "owner");
       const others = members.map((m) => ({
         userId: m.userId,
         role: m.userId === owner?.userId ? ("owner" as const) : ("member" as const),
