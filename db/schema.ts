@@ -323,6 +323,23 @@ export const deviceLists = sqliteTable("device_lists", {
   updatedAt: createdAt(),
 });
 
+// A private group's membership statements, one per epoch (core/group-epochs.ts, docs/protocol.md §6a): signed by
+// a member's device, chained by hash, stored as the client sent it. The server relays them and cannot make one;
+// the primary key keeps one statement per number, so two changes racing for an epoch cannot both land.
+export const groupEpochs = sqliteTable(
+  "group_epochs",
+  {
+    roomId: text("room_id")
+      .notNull()
+      .references(() => rooms.id, { onDelete: "cascade" }),
+    epoch: integer("epoch").notNull(),
+    // The statement as JSON (at most 256 members: ~20 KB, far below D1's 2 MB row limit).
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.roomId, t.epoch] })],
+);
+
 // A device link in progress (core/device-link.ts, docs/protocol.md §2a): the old device's code names it; the new
 // device's MACed record and the old device's sealed account key pass through it. Kept an hour (it counts toward
 // the person's links per hour) and used once; at most LINKS_PER_HOUR rows per person, each under 2 KB.

@@ -49,6 +49,16 @@ export async function removeMember(db: Db, roomId: string, userId: string) {
       .where(and(eq(roomMembers.roomId, roomId), eq(roomMembers.userId, next.userId)));
 }
 
+/** A member's role in a room ("owner" or "member"), or null for someone not in it. */
+export async function memberRole(db: Db, roomId: string, userId: string): Promise<"owner" | "member" | null> {
+  const row = await db
+    .select({ role: roomMembers.role })
+    .from(roomMembers)
+    .where(and(eq(roomMembers.roomId, roomId), eq(roomMembers.userId, userId)))
+    .get();
+  return row?.role ?? null;
+}
+
 export async function isMember(db: Db, roomId: string, userId: string): Promise<boolean> {
   const row = await db
     .select({ userId: roomMembers.userId })

@@ -16,6 +16,7 @@ import {
   listBlocked,
   listInvitations,
   listMembers,
+  memberRole,
   membersAmong,
   removeBlock,
   removeMember,
@@ -100,6 +101,30 @@ export async function leaveGroup(env: Pick<Env, "ROOMS">, db: Db, user: Pick<Use
 }
 
 /**
+ * The group's owner removes a member (docs/decisions/073-group-epochs.md): no longer a member in D1, sockets
+ * closed. The owner's device also signs the removal into the group's membership epochs, which is what makes
+ * every member's device stop handing its sender key to them and refuse what they send.
+ */
+export async function removeFromGroup(
+  env: Pick<Env, "ROOMS">,
+  db: Db,
+  user: Pick<User, "id">,
+  roomId: string,
+  userId: string,
+): Promise<void> {
+  if (roomKind(roomId) !== "group") throw new DomainError("membership_invalid", "Only groups have members to remove");
+  const role = await memberRole(db, roomId, user.id);
+  if (!role) throw new DomainError("not_in_group", "You are not in this group");
+  if (role !== "owner") throw new DomainError("group_owner_removes", "Only the group's owner can remove someone");
+  if (userId === user.id) throw new DomainError("group_remove_self", "Leave the group instead");
+  await refuseTeamRoom(db, roomId);
+  if (!(await memberRole(db, roomId, userId))) throw new DomainError("not_found", "Not a member of this group");
+  await removeMember(db, roomId, userId);
+  await expel(env, roomId, userId);
+}
+
+/**
+ * Blocks a person:/**
  * Blocks a person: they can no longer open a direct chat with the user or invite them to a group, and their
  * sockets in the direct chat are closed, so the user receives nothing more from them there.
  */

@@ -3,6 +3,7 @@
 // they are); only the signed device record leaves the browser, through PUT /api/keys. The protocol module is
 // loaded on first use, so area-room-only visits never download it.
 import type { DeviceSecrets, E2eSession } from "../../../core/e2e";
+import type { GroupMembership, GroupServer } from "../../../core/group-epochs";
 import { newId } from "../../../core/ids";
 import { currentDbUser, kvGet, kvSet } from "./db";
 
@@ -226,6 +227,42 @@ export function session(): Promise<E2eSession> {
     return new E2eSession(stored.secrets, { get: kvGet, set: kvSet }, { deviceList: fetchDeviceList, bundle: prekeyBundle });
   })();
   sessions.set(user, found);
+  return found;
+}
+
+/** The server side of a group's signed membership (docs/protocol.md §6a): it relays statements, never makes them. */
+const groupServer: GroupServer = {
+  async epochs(room, since) {
+    const res = await fetch(`/api/rooms/${encodeURIComponent(room)}/epochs?since=${since}`, { credentials: "include" });
+    if (!res.ok) throw new Error(`${res.status}: no membership statements`);
+    const body = (await res.json()) as { epochs?: unknown };
+    return Array.isArray(body.epochs) ? body.epochs : [];
+  },
+  async publish(room, epoch) {
+    const res = await fetch(`/api/rooms/${encodeURIComponent(room)}/epochs`, {
+      method: "PUT",
+      credentials: "include",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(epoch),
+    });
+    if (res.status === 409) return false;
+    if (!res.ok) throw new Error(`${res.status}: the membership change was refused`);
+    return true;
+  },
+};
+
+const memberships = new Map<string, Promise<GroupMembership>>();
+
+/** The signed membership of this device's private groups (core/group-epochs.ts), beside its protocol session. */
+export function groupMembership(): Promise<GroupMembership> {
+  const user = currentDbUser() ?? "";
+  let found = memberships.get(user);
+  if (found) return found;
+  found = (async () => {
+    const [{ GroupMembership }, stored, s] = await Promise.all([import("../../../core/group-epochs"), device(user), session()]);
+    return new GroupMembership(stored.secrets, s, { get: kvGet, set: kvSet }, groupServer);
+  })();
+  memberships.set(user, found);
   return found;
 }
 

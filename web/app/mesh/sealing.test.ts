@@ -4,7 +4,9 @@ import type { Envelope } from "../../../core/envelope";
 import type { OutboxItem } from "./db";
 import { History } from "./history";
 import { memoryStore, message } from "./memory-store.test-support";
-import { Sealing, type SealingSession } from "./sealing";
+import { createDevice } from "../../../core/e2e";
+import { type GroupEpoch, GroupMembership } from "../../../core/group-epochs";
+import { Sealing, type SealingGroups, type SealingSession } from "./sealing";
 
 const me = { id: "u-me", nickname: "Me" };
 
@@ -25,7 +27,50 @@ function envelope(room: string, extra: Partial<Envelope> = {}): Envelope {
   };
 }
 
-function setup(session: Partial<SealingSession>, members: { userId: string; nickname?: string }[] = [], verified: string[] = []) {
+/** An honest group server (it stores what devices sign) and the identity keys of the test's devices. */
+function groupWorld() {
+  const statements: GroupEpoch[] = [];
+  const identity = new Map<string, string>();
+  const server = {
+    epochs: async (_room: string, since: number) => structuredClone(statements.filter((e) => e.epoch >= since)),
+    publish: async (_room: string, e: GroupEpoch) => {
+      if (statements.some((x) => x.epoch === e.epoch)) return false;
+      statements.push(structuredClone(e));
+      return true;
+    },
+  };
+  /** The real membership code of one person's device, over a stand-in protocol session. */
+  async function device(userId: string, session: Partial<SealingSession>): Promise<SealingGroups> {
+    const secrets = await createDevice(userId);
+    identity.set(userId, secrets.record.signingKey);
+    const kv = new Map<string, unknown>();
+    const stub = {
+      prepareGroup: (...a: Parameters<SealingSession["prepareGroup"]>) => session.prepareGroup!(...a),
+      open: (e: Envelope) => session.open!(e),
+      acceptSenderKey: (e: Envelope) => session.acceptSenderKey!(e),
+      trustedDevices: async (id: string) => ({
+        devices: identity.has(id) ? [{ ...secrets.record, userId: id, signingKey: identity.get(id) as string }] : [],
+        sealable: [],
+        changes: [],
+        problems: [],
+      }),
+    };
+    return new GroupMembership(
+      secrets,
+      stub as never,
+      { get: async (k) => structuredClone(kv.get(k)) as never, set: async (k, v) => void kv.set(k, v) },
+      server,
+    );
+  }
+  return { statements, device };
+}
+
+function setup(
+  session: Partial<SealingSession>,
+  members: { userId: string; nickname?: string; role?: string }[] = [],
+  verified: string[] = [],
+  groups?: SealingGroups,
+) {
   const history = new History({ changed() {}, tell() {} }, memoryStore());
   const queued: OutboxItem[] = [];
   const sealing = new Sealing({
@@ -37,6 +82,10 @@ function setup(session: Partial<SealingSession>, members: { userId: string; nick
     publishDeviceKey: async () => {},
     members: async () => members,
     verified: async (userId) => verified.includes(userId),
+    // Without a group world, everyone the protocol opens is taken as a member.
+    groups: async () =>
+      groups ??
+      ({ open: (e: Envelope) => session.open!(e), acceptSenderKey: (e: Envelope) => session.acceptSenderKey!(e) } as SealingGroups),
   });
   return { history, sealing, queued };
 }
@@ -124,16 +173,89 @@ describe("sealing", () => {
     ).toEqual(["The server offered an older list of Ada's devices; it was refused."]);
   });
 
-  it("hands the group's sender key to the members before sealing, and names who joined since last time", async () => {
-    const keyEnvelope = envelope("group:g1", { id: "k1", type: "key" });
-    const prepareGroup = vi.fn(async () => ({ envelopes: [keyEnvelope], changes: [], problems: [], waiting: false }));
+  it("the owner's device signs who joined into the group's epoch and says it in the chat before handing them its key", async () => {
+    const room = "group:g1";
+    const keyEnvelope = envelope(room, { id: "k1", type: "key" });
+    const world = groupWorld();
+    const session: Partial<SealingSession> = {};
+    const groups = await world.device("u-me", session);
+    const members = [{ userId: "u-me", role: "owner" }];
+    const { sealing, history, queued } = setup(session, members, [], groups);
+    const noticesWhenHanded: number[] = [];
+    const prepareGroup = vi.fn(async (_room: string, _ids: string[]) => {
+      noticesWhenHanded.push(history.list(room).length);
+      return { envelopes: [keyEnvelope], changes: [], problems: [], waiting: false };
+    });
     const sealGroup = vi.fn(async (e: Envelope) => e);
-    const { sealing, history, queued } = setup({ prepareGroup, sealGroup }, [{ userId: "u-me" }, { userId: "u-ada", nickname: "Ada" }]);
-    await history.kvSet("members:group:g1", ["u-me"]);
-    await sealing.seal(envelope("group:g1"));
-    expect(queued.map((i) => i.id)).toEqual(["k1"]);
-    expect(sealGroup).toHaveBeenCalledOnce();
-    expect(history.list("group:g1").map((m) => m.text)).toEqual(["Ada now receives the messages of this group."]);
+    Object.assign(session, { prepareGroup, sealGroup });
+    // A group from before epochs: the first look starts its membership with who the server lists.
+    await sealing.seal(envelope(room));
+    expect(world.statements.map((e) => [e.epoch, e.change.kind])).toEqual([[1, "create"]]);
+    expect(prepareGroup.mock.calls[0]?.[1]).toEqual([]);
+    // Ada accepted an invitation: the owner's device signs her in, says so, and only then hands her the key.
+    members.push({ userId: "u-ada", nickname: "Ada", role: "member" } as never);
+    await sealing.seal(envelope(room, { id: "e2" }));
+    expect(world.statements.map((e) => [e.epoch, e.change.kind])).toEqual([
+      [1, "create"],
+      [2, "add"],
+    ]);
+    expect(prepareGroup.mock.calls[1]?.[1]).toEqual(["u-ada"]);
+    expect(history.list(room).map((m) => m.text)).toEqual(["Ada now receives the messages of this group."]);
+    expect(noticesWhenHanded).toEqual([0, 1]);
+    expect(queued.map((i) => i.id)).toEqual(["k1", "k1"]);
+    // Ada left (the server lists her no more): the owner's device signs her out and the next key is without her.
+    members.pop();
+    await sealing.seal(envelope(room, { id: "e3" }));
+    expect(world.statements.at(-1)?.change).toEqual({ kind: "remove", userId: "u-ada", gone: true });
+    expect(prepareGroup.mock.calls[2]?.[1]).toEqual([]);
+    expect(history.list(room).at(-1)?.text).toBe("Ada is no longer in this group; what follows is sealed without them.");
+    // Invited again after leaving, she is signed in again.
+    members.push({ userId: "u-ada", nickname: "Ada", role: "member" } as never);
+    await sealing.seal(envelope(room, { id: "e4" }));
+    expect(prepareGroup.mock.calls[3]?.[1]).toEqual(["u-ada"]);
+    // The owner removes her on purpose; the server listing her again afterwards gets her nothing, and is said.
+    await groups.change(room, { kind: "remove", userId: "u-ada" });
+    await sealing.seal(envelope(room, { id: "e5" }));
+    expect(world.statements.at(-1)?.change).toEqual({ kind: "remove", userId: "u-ada" });
+    expect(prepareGroup.mock.calls[4]?.[1]).toEqual([]);
+    expect(
+      history
+        .list(room)
+        .slice(-2)
+        .map((m) => m.text),
+    ).toEqual([
+      "The server lists Ada in this group again after they were removed; they get nothing.",
+      "Ada is no longer in this group; what follows is sealed without them.",
+    ]);
+  });
+
+  it("a member's device hands its key only to the signed members, not to someone only the server lists", async () => {
+    const room = "group:g1";
+    const world = groupWorld();
+    const ownerSession: Partial<SealingSession> = {
+      prepareGroup: vi.fn(async () => ({ envelopes: [], changes: [], problems: [], waiting: false })),
+      sealGroup: async (e: Envelope) => e,
+    };
+    const members = [
+      { userId: "u-owner", nickname: "Owner", role: "owner" },
+      { userId: "u-me", nickname: "Me", role: "member" },
+    ];
+    const owner = setup(ownerSession, members, [], await world.device("u-owner", ownerSession));
+    await owner.sealing.seal(envelope(room, { senderId: "u-owner" }));
+    // The server now lists Mallory as well; no owner or admin signed her in.
+    members.push({ userId: "u-mallory", nickname: "Mallory", role: "member" });
+    const prepareGroup = vi.fn(async (_room: string, _ids: string[]) => ({ envelopes: [], changes: [], problems: [], waiting: false }));
+    const open = vi.fn(async () => ({ ok: true as const, text: "hi" }));
+    const mine: Partial<SealingSession> = { prepareGroup, sealGroup: async (e: Envelope) => e, open };
+    const { sealing, history } = setup(mine, members, [], await world.device("u-me", mine));
+    await sealing.seal(envelope(room, { senderId: "u-me" }));
+    expect(world.statements).toHaveLength(1);
+    expect(prepareGroup.mock.calls[0]?.[1]).toEqual(["u-owner"]);
+    expect(history.list(room)).toEqual([]);
+    // What Mallory sends is refused before the protocol opens it; the owner is heard.
+    expect(await sealing.open(envelope(room, { senderId: "u-mallory" }))).toEqual({ refused: "not-a-member" });
+    expect(open).not.toHaveBeenCalled();
+    expect(await sealing.open(envelope(room, { senderId: "u-owner" }))).toEqual({ text: "hi" });
   });
 
   it("refuses what the protocol does not authenticate, and waits on what this device cannot open yet", async () => {

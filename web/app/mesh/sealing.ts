@@ -1,8 +1,11 @@
 // Sealing and sender keys of the mesh node: private rooms' content is encrypted when it leaves and opened when
 // it arrives, with the protocol of core/e2e.ts (docs/protocol.md). A contact's new or changed key is said in
 // the chat before anything is sealed to it, and for a contact marked verified nothing is sealed to it until the
-// person accepts it (docs/decisions/063-one-identity-per-person.md); new group members are said first too.
+// person accepts it (docs/decisions/063-one-identity-per-person.md). A group's sender keys go only to the members
+// of its newest signed epoch, each new one once said in the chat, and only those members are heard
+// (docs/decisions/073-group-epochs.md).
 import type { E2eSession, TrustChange, TrustProblem } from "../../../core/e2e";
+import type { GroupMembership, GroupProblem, GroupView } from "../../../core/group-epochs";
 import type { Envelope } from "../../../core/envelope";
 import type { OutboxItem } from "./db";
 import type { History } from "./history";
@@ -12,6 +15,10 @@ import { dmPeer, isPrivateRoomId as isPrivateRoom } from "../../../core/room-ids
 import { packContent, unpackContent } from "./logic";
 
 export type SealingSession = Pick<E2eSession, "sealDirect" | "sealGroup" | "prepareGroup" | "open" | "acceptSenderKey" | "acknowledge">;
+/** A private group's signed membership on this device (core/group-epochs.ts). */
+export type SealingGroups = Pick<GroupMembership, "refresh" | "acknowledge" | "create" | "change" | "prepare" | "open" | "acceptSenderKey">;
+export type ServerMember = { userId: string; nickname?: string; role?: string };
+type RelistedRemoved = { room: string; kind: "relisted-removed"; epoch: number; by: string };
 
 export interface SealingDeps {
   me: { id: string; nickname: string };
@@ -21,7 +28,8 @@ export interface SealingDeps {
   enqueue(item: OutboxItem): Promise<void>;
   session?: () => Promise<SealingSession>;
   publishDeviceKey?: (userId: string) => Promise<void>;
-  members?: (room: string) => Promise<{ userId: string; nickname?: string }[]>;
+  members?: (room: string) => Promise<ServerMember[]>;
+  groups?: () => Promise<SealingGroups>;
   /** True when the person marked this contact's safety number as verified (their key changes wait for consent). */
   verified?: (userId: string) => Promise<boolean>;
 }
@@ -38,14 +46,21 @@ export class KeyedError extends Error {
   }
 }
 
-/** A group's members as the server lists them (who receives my sender key). */
-async function fetchMembers(room: string): Promise<{ userId: string; nickname?: string }[]> {
+/**
+ * A group's members as the server lists them: names for the chat, and what an owner's or admin's device signs
+ * into the group's membership (never who receives my sender key: that is the signed epoch, docs/protocol.md §6a).
+ */
+async function fetchMembers(room: string): Promise<ServerMember[]> {
   const res = await fetch(`/api/rooms/${encodeURIComponent(room)}/members`, { credentials: "include" });
   if (!res.ok) throw new KeyedError("msg.membersUnchecked");
-  const body = (await res.json()) as { members?: { userId?: unknown; nickname?: unknown }[] };
+  const body = (await res.json()) as { members?: { userId?: unknown; nickname?: unknown; role?: unknown }[] };
   return (body.members ?? [])
-    .filter((m): m is { userId: string; nickname: unknown } => typeof m.userId === "string")
-    .map((m) => ({ userId: m.userId, nickname: typeof m.nickname === "string" ? m.nickname : undefined }));
+    .filter((m): m is { userId: string; nickname: unknown; role: unknown } => typeof m.userId === "string")
+    .map((m) => ({
+      userId: m.userId,
+      nickname: typeof m.nickname === "string" ? m.nickname : undefined,
+      role: typeof m.role === "string" ? m.role : undefined,
+    }));
 }
 
 export class Sealing {
@@ -53,12 +68,14 @@ export class Sealing {
   private readonly names = new Map<string, string>();
   private readonly session: () => Promise<SealingSession>;
   private readonly publish: (userId: string) => Promise<void>;
-  private readonly members: (room: string) => Promise<{ userId: string; nickname?: string }[]>;
+  private readonly members: (room: string) => Promise<ServerMember[]>;
+  private readonly groups: () => Promise<SealingGroups>;
 
   constructor(private readonly deps: SealingDeps) {
     this.session = deps.session ?? keys.session;
     this.publish = deps.publishDeviceKey ?? keys.publishDeviceKey;
     this.members = deps.members ?? fetchMembers;
+    this.groups = deps.groups ?? keys.groupMembership;
     this.verified = deps.verified ?? (async (userId) => (await keys.verifiedSafetyNumber(userId)) !== null);
   }
 
@@ -113,15 +130,15 @@ export class Sealing {
   }
 
   /**
-   * Hands my group sender key to every trusted device of the members that lacks it, wrapped per device. The
-   * protocol makes a new key whenever members or their devices change, so whoever left cannot read on.
+   * Hands my group sender key to every trusted device of the members of the group's newest signed epoch that
+   * lacks it (docs/protocol.md §6a), never to someone only the server lists. A member new in the epoch is said
+   * in the chat first; a removal changes the recipients, so the protocol makes a new key whoever left never gets.
    */
   async shareSenderKey(room: string, noticeAt = Date.now()): Promise<void> {
     const members = await this.members(room);
     for (const m of members) if (m.nickname !== undefined) this.names.set(m.userId, m.nickname);
-    const ids = members.map((m) => m.userId);
-    await this.showNewMembers(room, ids, noticeAt);
-    const session = await this.session();
+    const view = await this.agreeOnMembers(room, members, noticeAt);
+    const groups = await this.groups();
     const base = {
       senderId: this.deps.me.id,
       senderName: this.deps.me.nickname,
@@ -130,11 +147,11 @@ export class Sealing {
       meshRoute: [this.deps.hop],
       priority: "normal" as const,
     };
-    let handout = await session.prepareGroup(room, ids, base);
+    let handout = await groups.prepare(room, base, view);
     if (handout.waiting) {
       // No sender key goes to a new or changed device before the chat has said so.
       await this.consent(room, handout.changes, handout.problems, noticeAt);
-      handout = await session.prepareGroup(room, ids, base);
+      handout = await groups.prepare(room, base, view);
       if (handout.waiting) throw new Error("A member's keys changed again while this message was being sealed, so it waits.");
     }
     const { envelopes, changes } = handout;
@@ -142,14 +159,94 @@ export class Sealing {
     for (const envelope of envelopes) await this.deps.enqueue({ id: envelope.id, room, envelope, createdAt: envelope.timestamp });
   }
 
-  /** People who joined a group since this device last looked: said in the chat (they read what follows). */
-  private async showNewMembers(room: string, memberIds: string[], at: number) {
-    const kv = this.deps.history;
-    const known = await kv.kvGet<string[]>(`members:${room}`);
-    const added = known ? memberIds.filter((id) => !known.includes(id) && id !== this.deps.me.id) : [];
-    if (known?.join(" ") !== memberIds.join(" ")) await kv.kvSet(`members:${room}`, memberIds);
-    for (const id of added)
+  /**
+   * The group's newest signed epoch, as this device accepts it, after what this person's device may sign: the
+   * group's first epoch when it has none (a group from before epochs), and, on the device of an owner or admin,
+   * the people the server lists who joined (accepted an invitation) or left. Who joined is said in the chat
+   * before anything is sealed to them; so is who left and what the server offered that was refused.
+   */
+  private agreeOnMembers(room: string, members: ServerMember[], at: number): Promise<GroupView> {
+    // One at a time per room: a send and a member arriving would otherwise sign the same change twice (the
+    // server keeps the first and refuses the second with 409).
+    const run = (this.agreeing.get(room) ?? Promise.resolve()).then(
+      () => this.agree(room, members, at),
+      () => this.agree(room, members, at),
+    );
+    this.agreeing.set(
+      room,
+      run.catch(() => {}),
+    );
+    return run;
+  }
+
+  private readonly agreeing = new Map<string, Promise<unknown>>();
+
+  private async agree(room: string, members: ServerMember[], at: number): Promise<GroupView> {
+    const groups = await this.groups();
+    let view = await groups.refresh(room);
+    if (!view.epoch) {
+      // Only a device of its person's signed list starts it (`create` checks; `seal` publishes the list first).
+      const owner = members.find((m) => m.role === "owner");
+      const others = members.map((m) => ({
+        userId: m.userId,
+        role: m.userId === owner?.userId ? ("owner" as const) : ("member" as const),
+      }));
+      await groups.create(room, others).catch(() => {}); // another member's device started it first: read theirs
+      view = await groups.refresh(room);
+    }
+    const me = view.epoch?.members.find((m) => m.userId === this.deps.me.id);
+    if (view.epoch && (me?.role === "owner" || me?.role === "admin")) {
+      const signed = new Set(view.epoch.members.map((m) => m.userId));
+      const listed = new Set(members.map((m) => m.userId));
+      // Someone an owner or admin removed is not signed back in because the server lists them again.
+      const relisted = members.filter((m) => !signed.has(m.userId) && view.removed.includes(m.userId));
+      for (const m of relisted)
+        await this.showGroupProblems(room, [{ room, kind: "relisted-removed", epoch: view.epoch.epoch, by: m.userId }], at);
+      const changes = [
+        ...members
+          .filter((m) => !signed.has(m.userId) && !view.removed.includes(m.userId))
+          .map((m) => ({ kind: "add" as const, userId: m.userId })),
+        ...[...signed]
+          .filter((id) => !listed.has(id) && id !== this.deps.me.id)
+          .map((userId) => ({ kind: "remove" as const, userId, gone: true as const })),
+      ];
+      for (const change of changes) await groups.change(room, change).catch((e) => console.warn("mesh: membership change", e));
+      if (changes.length) view = await groups.refresh(room);
+    }
+    await this.showGroupProblems(room, view.problems, at);
+    for (const id of view.gone)
+      await this.deps.history.notice(
+        room,
+        `${this.names.get(id) ?? "Someone"} is no longer in this group; what follows is sealed without them.`,
+        at,
+      );
+    for (const id of view.unshown)
       await this.deps.history.notice(room, `${this.names.get(id) ?? "Someone"} now receives the messages of this group.`, at);
+    if (view.unshown.length || view.gone.length) {
+      await groups.acknowledge(room, view.unshown);
+      view = { ...view, unshown: [], gone: [] };
+    }
+    return view;
+  }
+
+  /** Says once per page what the server offered about a group's membership that was refused. */
+  private async showGroupProblems(room: string, problems: (GroupProblem | RelistedRemoved)[], at: number) {
+    for (const p of problems) {
+      const said = `${room}|group|${p.kind}|${p.epoch}|${p.by ?? ""}`;
+      if (this.problemsSaid.has(said)) continue;
+      this.problemsSaid.add(said);
+      const what =
+        p.kind === "relisted-removed"
+          ? `The server lists ${this.names.get(p.by) ?? "someone"} in this group again after they were removed; they get nothing.`
+          : p.kind === "rolled-back"
+            ? "The server offered an older list of this group's members; it was refused."
+            : p.kind === "forked"
+              ? "The server offered another list of this group's members than the one this device agreed to; it was refused."
+              : p.kind === "no-right"
+                ? "The server offered a change of this group's members that no owner or admin made; it was refused."
+                : "The server offered a change of this group's members that a member's device did not sign; it was refused.";
+      await this.deps.history.notice(room, what, at, { event: "key-refused", kind: `group-${p.kind}` });
+    }
   }
 
   /**
@@ -212,17 +309,21 @@ export class Sealing {
    */
   async open(envelope: Envelope): Promise<Opened | { refused: string } | null> {
     if (!isPrivateRoom(envelope.room)) return "text" in envelope.content ? { text: envelope.content.text, meta: envelope.meta } : null;
-    const opened = await (await this.session()).open(envelope);
-    if (opened.changes?.length || opened.problems?.length)
+    // A group message is heard only from a member of the group's newest signed epoch (docs/protocol.md §6a).
+    const opened = dmPeer(envelope.room, this.deps.me.id)
+      ? await (await this.session()).open(envelope)
+      : await (await this.groups()).open(envelope);
+    if (opened.ok && (opened.changes?.length || opened.problems?.length))
       await this.showChanges(envelope.room, opened.changes ?? [], envelope.timestamp - 1, opened.problems);
     if (opened.ok) return unpackContent(opened.text);
-    if (opened.reason === "no-key" || opened.reason === "not-for-this-device") return null;
+    if (opened.reason === "no-key" || opened.reason === "not-for-this-device" || opened.reason === "no-epoch") return null;
     return { refused: opened.reason };
   }
 
   /** A `key` envelope addressed to this device: keep the sender key and open messages that waited for it. */
   async acceptSenderKey(envelope: Envelope) {
-    const accepted = await (await this.session()).acceptSenderKey(envelope);
+    // Only a member of the group's newest signed epoch hands this device a key it keeps.
+    const accepted = await (await this.groups()).acceptSenderKey(envelope);
     if (!accepted.ok) return;
     await this.showChanges(envelope.room, accepted.changes, envelope.timestamp, accepted.problems);
     for (const m of this.deps.history.list(envelope.room)) {

@@ -29,6 +29,7 @@ import {
   invitationsFor,
   inviteToGroup,
   leaveGroup,
+  removeFromGroup,
   unblockPerson,
 } from "../../rooms/membership";
 import {
@@ -42,6 +43,8 @@ import {
 import { communityFor, joinAreaRoom } from "../../rooms/community";
 import { acceptRequest, declineDirectRequest } from "../../rooms/requests";
 import { applyDefaultTimer, disappearingOf, setDisappearing } from "../../rooms/disappearing";
+import { GroupEpochSchema } from "../../../core/group-epochs";
+import { groupEpochsOf, publishGroupEpoch } from "../../rooms/group-epochs";
 import { createGroup, joinNearby, membersOf, openDm, roomStats, roomsFor } from "../../rooms/rooms";
 
 /** The room id of a path, or 404. */
@@ -143,6 +146,25 @@ export const roomsApi = new Hono<AppBindings>()
     const parsed = RoomIdSchema.safeParse(c.req.param("id"));
     if (!parsed.success) throw new DomainError("room_not_found", "Room not found");
     return c.json({ members: await membersOf(c.var.db, user, parsed.data) });
+  })
+  // The group's owner removes a member (docs/decisions/073-group-epochs.md).
+  .post("/rooms/:id/members/:userId/remove", async (c) => {
+    const user = requireUser(c);
+    await removeFromGroup(c.env, c.var.db, user, roomParam(c.req.param("id")), c.req.param("userId"));
+    return c.json({ ok: true });
+  })
+  // A private group's signed membership statements (docs/protocol.md §6a): the server relays them.
+  .get("/rooms/:id/epochs", async (c) => {
+    const user = requireUser(c);
+    const since = Number(c.req.query("since") ?? "1");
+    if (!Number.isSafeInteger(since) || since < 1) throw new DomainError("membership_invalid", "Expected an epoch number");
+    return c.json(await groupEpochsOf(c.var.db, user, roomParam(c.req.param("id")), since));
+  })
+  .put("/rooms/:id/epochs", async (c) => {
+    const user = requireUser(c);
+    const input = await parseJson(c, GroupEpochSchema);
+    const published = await publishGroupEpoch(c.var.db, user, roomParam(c.req.param("id")), input);
+    return c.json({ epoch: published.epoch }, published.stored ? 201 : 200);
   })
   .get("/rooms/:id/disappearing", async (c) => {
     const user = requireUser(c);

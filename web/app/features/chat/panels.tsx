@@ -67,12 +67,28 @@ export function GroupInfo({
 }) {
   const [members, setMembers] = useState<RoomMemberInfo[] | null>(null);
   const [error, setError] = useState<Refusal | null>(null);
+  const [loads, setLoads] = useState(0);
   const t = useT();
   useEffect(() => {
+    void loads;
     apiRequest<{ members: RoomMemberInfo[] }>("GET", `/api/rooms/${encodeURIComponent(room.id)}/members`)
       .then((a) => setMembers(a.members))
       .catch((e) => setError((e instanceof HttpError && refusalOf(e.json)) || t("panel.noConnection")));
-  }, [room.id, t]);
+  }, [room.id, t, loads]);
+  // The owner of a private group (not a team room: decision 067) removes someone; the owner's device signs the
+  // removal into the group's membership epochs, so no member's device hands them a key again (decision 073).
+  const owner = room.kind === "group" && !room.team && members?.some((m) => m.userId === me && m.role === "owner");
+  const remove = async (userId: string) => {
+    try {
+      await apiRequest("POST", `/api/rooms/${encodeURIComponent(room.id)}/members/${encodeURIComponent(userId)}/remove`);
+      await import("../../mesh/keys")
+        .then(async (keys) => (await keys.groupMembership()).change(room.id, { kind: "remove", userId }))
+        .catch((e) => console.warn("groups: signing the removal (the next message signs it)", e));
+      setLoads((n) => n + 1);
+    } catch (e) {
+      setError((e instanceof HttpError && refusalOf(e.json)) || t("panel.noConnection"));
+    }
+  };
   return (
     <div className="card chat-panel" role="dialog" aria-label={t("panel.groupInfo")}>
       <h2>{t("panel.groupInfo")}</h2>
@@ -99,6 +115,11 @@ export function GroupInfo({
               {m.userId !== me && room.kind !== "dm" ? (
                 <button type="button" className="btn btn-ghost" onClick={() => onMessage(m.userId)}>
                   {t("msg.messageName", { name: m.nickname })}
+                </button>
+              ) : null}
+              {owner && m.userId !== me ? (
+                <button type="button" className="btn btn-ghost" onClick={() => void remove(m.userId)}>
+                  {t("panel.removeMember", { name: m.nickname })}
                 </button>
               ) : null}
             </li>

@@ -45,7 +45,14 @@ export async function openDirectChat(userId: string): Promise<string> {
 
 export async function createGroup(name: string, memberIds: string[] = []): Promise<string> {
   const answer = await apiRequest<{ room?: RoomSummary; id?: string; roomId?: string }>("POST", "/api/rooms/groups", { name, memberIds });
-  return answer.room?.id ?? answer.roomId ?? answer.id ?? "";
+  const id = answer.room?.id ?? answer.roomId ?? answer.id ?? "";
+  // The group's signed membership starts at once with its creator alone (docs/protocol.md §6a): invited people
+  // join it as they accept. Offline or failed, the first message started it instead.
+  if (id)
+    await import("../../mesh/keys")
+      .then(async (keys) => (await keys.groupMembership()).create(id))
+      .catch((e) => console.warn("groups: starting the signed membership", e));
+  return id;
 }
 
 /**

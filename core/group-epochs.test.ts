@@ -1,0 +1,297 @@
+// Group membership in signed epochs against a malicious server (docs/protocol.md §6a): a test double that holds
+// the keys directory, the group's statements and the relay tries to add a member of its own, keep a removed
+// member talking, roll the epoch back, fork it, and pass off a change signed by someone without the right.
+// Everything runs through the real client code (core/e2e.ts sessions, core/group-epochs.ts membership).
+import { beforeEach, describe, expect, it } from "vitest";
+import { createAccountKey, type DeviceList, nextDeviceList, signDeviceList } from "./device-list";
+import { createDevice, type DeviceRecord, type DeviceSecrets, E2eSession, type KeyValueStore, type PrekeyUpload } from "./e2e";
+import type { Envelope } from "./envelope";
+import { applyChange, epochHash, type GroupEpoch, GroupMembership, LOOK_EVERY_MS, signChange, signEpoch } from "./group-epochs";
+import { newId } from "./ids";
+import type { Prekey } from "./x3dh";
+
+class MemoryStore implements KeyValueStore {
+  readonly map = new Map<string, unknown>();
+  async get<T>(key: string) {
+    return structuredClone(this.map.get(key)) as T | undefined;
+  }
+  async set(key: string, value: unknown) {
+    this.map.set(key, structuredClone(value));
+  }
+}
+
+/** The server as an attacker runs it: directory, prekeys, the group's statements and every envelope. */
+class MaliciousServer {
+  readonly lists = new Map<string, DeviceList>();
+  readonly accounts = new Map<string, CryptoKeyPair>();
+  readonly prekeys = new Map<string, { signed?: Prekey; oneTime: Prekey[] }>();
+  /** The statements per room as the server hands them out (it may edit this at will). */
+  readonly epochs = new Map<string, unknown[]>();
+  async publishDevice(record: DeviceRecord) {
+    const account = this.accounts.get(record.userId) ?? (await createAccountKey());
+    this.accounts.set(record.userId, account);
+    const list = await signDeviceList(account, nextDeviceList(this.lists.get(record.userId) ?? null, { add: record }, record.userId));
+    this.lists.set(record.userId, list);
+  }
+  publishPrekeys(record: DeviceRecord, upload: PrekeyUpload) {
+    const id = `${record.userId}|${record.deviceId}`;
+    const held = this.prekeys.get(id) ?? { oneTime: [] };
+    this.prekeys.set(id, { signed: upload.signedPrekey ?? held.signed, oneTime: [...held.oneTime, ...upload.oneTimePrekeys] });
+  }
+  directory = {
+    deviceList: async (userId: string) => structuredClone(this.lists.get(userId) ?? null),
+    bundle: async (userId: string, deviceId: string) => {
+      const held = this.prekeys.get(`${userId}|${deviceId}`);
+      if (!held?.signed) return undefined;
+      const oneTimePrekey = held.oneTime.shift();
+      return structuredClone({ deviceId, signedPrekey: held.signed, ...(oneTimePrekey ? { oneTimePrekey } : {}) });
+    },
+  };
+  groups = {
+    epochs: async (room: string, since: number) =>
+      structuredClone((this.epochs.get(room) ?? []).filter((e) => (e as GroupEpoch).epoch >= since).slice(0, 20)),
+    publish: async (room: string, epoch: GroupEpoch) => {
+      const list = this.epochs.get(room) ?? [];
+      if (list.some((e) => (e as GroupEpoch).epoch === epoch.epoch)) return false;
+      this.epochs.set(room, [...list, structuredClone(epoch)]);
+      return true;
+    },
+  };
+}
+
+let server: MaliciousServer;
+const room = "group:market-women";
+
+interface Member {
+  secrets: DeviceSecrets;
+  session: E2eSession;
+  group: GroupMembership;
+  store: MemoryStore;
+}
+
+async function member(userId: string): Promise<Member> {
+  const secrets = await createDevice(userId);
+  await server.publishDevice(secrets.record);
+  const store = new MemoryStore();
+  const session = new E2eSession(secrets, store, server.directory);
+  const upload = await session.prekeysToPublish({ signedPrekeyId: null, oneTimePrekeys: 0 });
+  if (upload) server.publishPrekeys(secrets.record, upload);
+  return { secrets, session, store, group: new GroupMembership(secrets, session, store, server.groups) };
+}
+
+const base = (senderId: string) => ({ senderId, timestamp: Date.now(), ttl: 8, meshRoute: [], priority: "normal" as const });
+const draft = (senderId: string): Envelope => ({
+  ...base(senderId),
+  id: newId(),
+  room,
+  type: "text",
+  isEncrypted: true,
+  content: { text: "" },
+});
+const forOf = (e: Envelope) => (e.meta?.e2e as { for?: string } | undefined)?.for;
+const forWhom = (envelopes: Envelope[]) => envelopes.map(forOf).sort();
+
+/** Hands out `from`'s sender key as the group's signed membership says, and delivers it to everyone listed. */
+async function handOut(from: Member, ...to: Member[]) {
+  const handout = await from.group.prepare(room, base(from.secrets.record.userId));
+  for (const e of handout.envelopes) for (const m of to) await m.group.acceptSenderKey(e);
+  return handout;
+}
+
+/** Alice's group with Bob and Carol, as every member sees it after a look at the server. */
+async function marketGroup() {
+  const alice = await member("alice");
+  const bob = await member("bob");
+  const carol = await member("carol");
+  await alice.group.create(room);
+  await alice.group.change(room, { kind: "add", userId: "bob" });
+  await alice.group.change(room, { kind: "add", userId: "carol" });
+  for (const m of [bob, carol]) await m.group.refresh(room);
+  // Alice's device shows each addition in the chat before her sender key goes to them.
+  const view = await alice.group.refresh(room);
+  expect(view.unshown).toEqual(["bob", "carol"]);
+  await alice.group.acknowledge(room, view.unshown);
+  return { alice, bob, carol };
+}
+
+beforeEach(() => {
+  server = new MaliciousServer();
+});
+
+describe("membership rules", () => {
+  it("owner and admins add and remove, anyone leaves, only the owner names admins", () => {
+    const members = [
+      { userId: "o", role: "owner" as const },
+      { userId: "a", role: "admin" as const },
+      { userId: "m", role: "member" as const },
+    ];
+    expect(applyChange(members, { kind: "add", userId: "n" }, "m")).toBe("no-right");
+    expect(applyChange(members, { kind: "remove", userId: "a" }, "m")).toBe("no-right");
+    expect(applyChange(members, { kind: "remove", userId: "o" }, "a")).toBe("no-right");
+    expect(applyChange(members, { kind: "role", userId: "m", role: "admin" }, "a")).toBe("no-right");
+    expect(applyChange(members, { kind: "add", userId: "n" }, "x")).toBe("not-a-member");
+    expect(applyChange(members, { kind: "add", userId: "n" }, "a")).toEqual([...members, { userId: "n", role: "member" }]);
+    expect(applyChange(members, { kind: "remove", userId: "m" }, "m")).toEqual(members.slice(0, 2));
+    // The owner leaving hands the group to the longest-standing member.
+    expect(applyChange(members, { kind: "remove", userId: "o" }, "o")).toEqual([
+      { userId: "a", role: "owner" },
+      { userId: "m", role: "member" },
+    ]);
+  });
+});
+
+describe("groups whose membership members agree on", () => {
+  it("members read each other; no sender key goes to a new member before the chat showed them", async () => {
+    const { alice, bob, carol } = await marketGroup();
+    const first = await handOut(alice, bob, carol);
+    expect(forWhom(first.envelopes)).toEqual(["bob", "carol"]);
+    const said = await alice.session.sealGroup(draft("alice"), "tomatoes 4800");
+    expect(await bob.group.open(said)).toMatchObject({ ok: true, text: "tomatoes 4800" });
+    expect(await carol.group.open(structuredClone(said))).toMatchObject({ ok: true, text: "tomatoes 4800" });
+    // Bob's device sees Dave added by the owner; until Bob's chat has shown it, Bob's key goes to Alice and Carol only.
+    const dave = await member("dave");
+    await alice.group.change(room, { kind: "add", userId: "dave" });
+    const view = await bob.group.refresh(room);
+    expect(view.unshown).toEqual(["dave"]);
+    expect(forWhom((await bob.group.prepare(room, base("bob"), view)).envelopes)).toEqual(["alice", "carol"]);
+    await bob.group.acknowledge(room, ["dave"]);
+    const shown = await bob.group.prepare(room, base("bob"));
+    expect(forWhom(shown.envelopes)).toEqual(["alice", "carol", "dave"]);
+    await dave.group.refresh(room);
+    for (const e of shown.envelopes) await dave.group.acceptSenderKey(e);
+    expect(await dave.group.open(await bob.session.sealGroup(draft("bob"), "welcome dave"))).toMatchObject({
+      ok: true,
+      text: "welcome dave",
+    });
+  });
+
+  it("a member the server adds gets no sender key, and what it sends is refused", async () => {
+    const { alice, bob, carol } = await marketGroup();
+    const mallory = await member("mallory");
+    // The server cannot sign as a member; it tries Mallory's own signature, and a statement with her slipped in.
+    const held = (await alice.group.held(room))!;
+    const selfAdded = await signChange(mallory.secrets, held, { kind: "add", userId: "mallory" });
+    expect(selfAdded).toBe("not-a-member");
+    const forged = await signEpoch(mallory.secrets, {
+      room,
+      epoch: held.epoch + 1,
+      prev: await epochHash(held),
+      change: { kind: "add", userId: "mallory" },
+      members: [...held.members, { userId: "mallory", role: "member" }],
+    });
+    server.epochs.get(room)!.push(forged);
+    for (const m of [alice, bob, carol]) {
+      const view = await m.group.refresh(room);
+      expect(view.epoch?.members.map((x) => x.userId)).toEqual(["alice", "bob", "carol"]);
+      expect(view.problems).toEqual([{ room, kind: "no-right", epoch: held.epoch + 1, by: "mallory" }]);
+    }
+    // Every member's handout goes to the signed members only: nothing is sealed to Mallory.
+    expect(forWhom((await handOut(alice, bob, carol)).envelopes)).toEqual(["bob", "carol"]);
+    expect(forWhom((await handOut(bob, alice, carol)).envelopes)).toEqual(["alice", "carol"]);
+    // Mallory hands Bob her key and speaks: both refused.
+    await mallory.group.refresh(room);
+    const hers = await mallory.session.prepareGroup(room, ["alice", "bob", "carol"], base("mallory"));
+    const toBob = hers.envelopes.find((e) => forOf(e) === "bob")!;
+    expect(await bob.group.acceptSenderKey(toBob)).toEqual({ ok: false, reason: "not-a-member" });
+    const spoken = await mallory.session.sealGroup(draft("mallory"), "send the money here");
+    expect(await bob.group.open(spoken)).toEqual({ ok: false, reason: "not-a-member" });
+  });
+
+  it("a removal rotates every sender key: the removed member still sending is refused and reads nothing new", async () => {
+    const { alice, bob, carol } = await marketGroup();
+    await handOut(alice, bob, carol);
+    await handOut(bob, alice, carol);
+    await handOut(carol, alice, bob);
+    const before = await alice.session.sealGroup(draft("alice"), "before carol left");
+    expect(await carol.group.open(structuredClone(before))).toMatchObject({ ok: true });
+    await alice.group.change(room, { kind: "remove", userId: "carol" });
+    const bobView = await bob.group.refresh(room);
+    expect(bobView.gone).toEqual(["carol"]);
+    expect(bobView.removed).toEqual(["carol"]);
+    // Both remaining members hand out a new key, to the remaining members only.
+    const aliceNew = await handOut(alice, bob, carol);
+    const bobNew = await handOut(bob, alice, carol);
+    expect(forWhom(aliceNew.envelopes)).toEqual(["bob"]);
+    expect(forWhom(bobNew.envelopes)).toEqual(["alice"]);
+    // Carol kept every key she ever had: the next messages of Alice and Bob do not open for her.
+    const fromAlice = await alice.session.sealGroup(draft("alice"), "after carol left");
+    const fromBob = await bob.session.sealGroup(draft("bob"), "me too");
+    expect(await carol.session.open(structuredClone(fromAlice))).toEqual({ ok: false, reason: "no-key" });
+    expect(await carol.session.open(structuredClone(fromBob))).toEqual({ ok: false, reason: "no-key" });
+    expect(await bob.group.open(fromAlice)).toMatchObject({ ok: true, text: "after carol left" });
+    // Carol's own sender key still works as a chain, but every receiver refuses her now.
+    const fromCarol = await carol.session.sealGroup(draft("carol"), "still here");
+    expect(await bob.group.open(structuredClone(fromCarol))).toEqual({ ok: false, reason: "not-a-member" });
+    expect(await alice.group.open(fromCarol)).toEqual({ ok: false, reason: "not-a-member" });
+    // And her device, seeing the signed removal, seals nothing more.
+    await carol.group.refresh(room);
+    await expect(carol.group.prepare(room, base("carol"))).rejects.toThrow("not in this group's signed membership");
+  });
+
+  it("a receiver that has not looked since a removal refuses the removed member within LOOK_EVERY_MS", async () => {
+    const { alice, bob, carol } = await marketGroup();
+    let now = 1_000_000;
+    const bobLate = new GroupMembership(bob.secrets, bob.session, bob.store, server.groups, () => now);
+    await bobLate.refresh(room);
+    await handOut(carol, alice, bob);
+    const early = await carol.session.sealGroup(draft("carol"), "before");
+    expect(await bobLate.open(early)).toMatchObject({ ok: true, text: "before" });
+    // Alice removes Carol; Bob's device sends nothing and is told nothing.
+    await alice.group.change(room, { kind: "remove", userId: "carol" });
+    now += LOOK_EVERY_MS;
+    const late = await carol.session.sealGroup(draft("carol"), "still talking");
+    expect(await bobLate.open(late)).toEqual({ ok: false, reason: "not-a-member" });
+  });
+
+  it("refuses a rolled-back epoch and a different list under a number it saw", async () => {
+    const { alice, bob } = await marketGroup();
+    await alice.group.change(room, { kind: "remove", userId: "carol" });
+    expect((await bob.group.refresh(room)).epoch?.epoch).toBe(4);
+    const kept = server.epochs.get(room)!;
+    // Rollback: the server hands out the chain up to epoch 3, when Carol was still in.
+    server.epochs.set(room, kept.slice(0, 3));
+    const rolled = await bob.group.refresh(room);
+    expect(rolled.problems).toEqual([{ room, kind: "rolled-back", epoch: 4 }]);
+    expect(rolled.epoch?.members.map((m) => m.userId)).toEqual(["alice", "bob"]);
+    // A fork: Alice really signed another epoch 4 (adding Dave) that lost the race; the server swaps it in.
+    const epoch3 = kept[2] as GroupEpoch;
+    const other = (await signChange(alice.secrets, epoch3, { kind: "add", userId: "dave" })) as GroupEpoch;
+    server.epochs.set(room, [...kept.slice(0, 3), other]);
+    const forked = await bob.group.refresh(room);
+    expect(forked.problems).toEqual([{ room, kind: "forked", epoch: 4, by: "alice" }]);
+    expect(forked.epoch?.members.map((m) => m.userId)).toEqual(["alice", "bob"]);
+    // Bob's messages still go to the members he accepted, never to Carol or Dave.
+    expect(forWhom((await bob.group.prepare(room, base("bob"))).envelopes)).toEqual(["alice"]);
+  });
+
+  it("refuses a change signed by a member without the right, and lets a member leave", async () => {
+    const { alice, bob, carol } = await marketGroup();
+    // Bob is a member, not an admin: his client will not sign a removal, and a statement he signed is refused.
+    await expect(bob.group.change(room, { kind: "remove", userId: "carol" })).rejects.toThrow("Only the group's owner or an admin");
+    const held = (await bob.group.held(room))!;
+    const byBob = await signChange({ ...bob.secrets, record: { ...bob.secrets.record, userId: "alice" } }, held, {
+      kind: "remove",
+      userId: "carol",
+    });
+    // Signed with Bob's device under Alice's name: not a device of Alice's signed list.
+    await server.groups.publish(room, byBob as GroupEpoch);
+    const view = await carol.group.refresh(room);
+    expect(view.problems).toEqual([{ room, kind: "bad-signature", epoch: held.epoch + 1, by: "alice" }]);
+    expect(view.epoch?.members.map((m) => m.userId)).toEqual(["alice", "bob", "carol"]);
+    // The same removal honestly signed by Bob, under his name: no right.
+    const members = [...held.members.filter((m) => m.userId !== "carol")];
+    const honest = await signEpoch(bob.secrets, {
+      room,
+      epoch: held.epoch + 1,
+      prev: await epochHash(held),
+      change: { kind: "remove", userId: "carol" },
+      members,
+    });
+    server.epochs.set(room, [...server.epochs.get(room)!.slice(0, held.epoch), honest]);
+    expect((await carol.group.refresh(room)).problems).toEqual([{ room, kind: "no-right", epoch: held.epoch + 1, by: "bob" }]);
+    // Leaving is everyone's right.
+    server.epochs.set(room, server.epochs.get(room)!.slice(0, held.epoch));
+    await bob.group.change(room, { kind: "remove", userId: "bob" });
+    expect((await alice.group.refresh(room)).epoch?.members.map((m) => m.userId)).toEqual(["alice", "carol"]);
+  });
+});

@@ -1,0 +1,472 @@
+// Groups whose membership the members agree on (docs/protocol.md §6a, docs/decisions/073-group-epochs.md).
+// Each change of a private group's membership is a statement numbered in epochs, chained to the one before by
+// its hash and signed by the device of a member who had the right to make it: the owner or an admin adds and
+// removes people, anyone removes themself (leaving), only the owner names admins. The server stores and hands
+// out the statements but cannot make one. Clients check every step, keep the newest epoch they accepted,
+// refuse an older one (rollback) and a different statement under a number they saw (a fork), hand their
+// sender key only to members of the signed epoch (each new member once the chat has shown them), and refuse
+// messages and sender keys from anyone outside it. A removal changes the recipients, so every remaining
+// member's next message goes under a new sender key (core/e2e.ts `prepareGroup`).
+import { z } from "zod";
+import type { DeviceSecrets, E2eSession, KeyValueStore, OpenFailure, TrustChange, TrustProblem } from "./e2e";
+import type { Envelope } from "./envelope";
+import { fromBase64Url, toBase64Url } from "./ids";
+import { utf8 } from "./webcrypto";
+
+/** Format of a statement (inside the signature, so a relay cannot relabel it). */
+export const GROUP_EPOCH_FORMAT = 1;
+/** A group holds at most 256 people (the Premium group size); a statement lists every member. */
+export const MAX_GROUP_MEMBERS = 256;
+/** Statements the server hands out per request (each up to ~20 KB at 256 members). */
+export const EPOCHS_PAGE = 20;
+/**
+ * A receiver looks for newer statements at least this often while messages arrive, so a member removed a moment
+ * ago is refused within it even when this device sent nothing since (one GET per group per half minute at most).
+ */
+export const LOOK_EVERY_MS = 30_000;
+/** Hashes of earlier epochs a client remembers, to see a different statement under a number it saw. */
+const HASHES_KEPT = 500;
+
+const B64_32 = /^[A-Za-z0-9_-]{43}$/;
+const B64_64 = /^[A-Za-z0-9_-]{86}$/;
+const USER_ID = /^[A-Za-z0-9_:-]{1,64}$/;
+
+export type GroupRole = "owner" | "admin" | "member";
+export interface GroupMember {
+  userId: string;
+  role: GroupRole;
+}
+export type GroupChange =
+  | { kind: "create" }
+  | { kind: "add"; userId: string }
+  /**
+   * `gone`: signed because the server no longer lists them (they left, or were removed on a screen without this
+   * device); unlike a removal an owner or admin chose, it does not keep them from being signed in again later.
+   */
+  | { kind: "remove"; userId: string; gone?: true }
+  | { kind: "role"; userId: string; role: "admin" | "member" };
+
+export interface GroupEpoch {
+  room: string;
+  /** 1 for the group's first statement (its creator, alone), then one more per change. */
+  epoch: number;
+  /** Hash of the previous statement (epochHash); empty for epoch 1. */
+  prev: string;
+  /** Every member after the change, in the order they joined (the first is the owner when the owner leaves). */
+  members: GroupMember[];
+  change: GroupChange;
+  /** Who made the change, and the Ed25519 identity key of the device that signed it. */
+  by: string;
+  device: string;
+  signature: string;
+}
+
+const memberSchema = z.object({ userId: z.string().regex(USER_ID), role: z.enum(["owner", "admin", "member"]) });
+const changeSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("create") }),
+  z.object({ kind: z.literal("add"), userId: z.string().regex(USER_ID) }),
+  z.object({ kind: z.literal("remove"), userId: z.string().regex(USER_ID), gone: z.literal(true).optional() }),
+  z.object({ kind: z.literal("role"), userId: z.string().regex(USER_ID), role: z.enum(["admin", "member"]) }),
+]);
+
+/** A signed statement's shape (`PUT /api/rooms/:id/epochs`, and what a client reads from the server). */
+export const GroupEpochSchema = z.object({
+  room: z.string().min(1).max(80),
+  epoch: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  prev: z.union([z.literal(""), z.string().regex(B64_32)]),
+  members: z.array(memberSchema).min(1).max(MAX_GROUP_MEMBERS),
+  change: changeSchema,
+  by: z.string().regex(USER_ID),
+  device: z.string().regex(B64_32, "Expected a 32-byte Ed25519 key in base64url"),
+  signature: z.string().regex(B64_64, "Expected a 64-byte Ed25519 signature in base64url"),
+});
+
+export type GroupEpochInput = z.infer<typeof GroupEpochSchema>;
+
+const changeBytes = (c: GroupChange) =>
+  c.kind === "create"
+    ? ["create"]
+    : c.kind === "role"
+      ? ["role", c.userId, c.role]
+      : c.kind === "remove" && c.gone
+        ? ["remove", c.userId, "gone"]
+        : [c.kind, c.userId];
+
+const bodyBytes = (e: Omit<GroupEpoch, "signature">) =>
+  utf8(
+    JSON.stringify([
+      "linkup-group-epoch",
+      GROUP_EPOCH_FORMAT,
+      e.room,
+      e.epoch,
+      e.prev,
+      e.members.map((m) => [m.userId, m.role]),
+      changeBytes(e.change),
+      e.by,
+      e.device,
+    ]),
+  );
+
+/** The hash that chains the next statement to this one (SHA-256 of the signed body and its signature). */
+export async function epochHash(e: GroupEpoch): Promise<string> {
+  const body = new TextDecoder().decode(bodyBytes(e));
+  return toBase64Url(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8(`${body}|${e.signature}`))));
+}
+
+/** A statement as it must look before any of it is used (the server may hand out anything), or null. */
+export function readEpoch(value: unknown): GroupEpoch | null {
+  const parsed = GroupEpochSchema.safeParse(value);
+  if (!parsed.success) return null;
+  const ids = parsed.data.members.map((m) => m.userId);
+  if (new Set(ids).size !== ids.length) return null;
+  return parsed.data as GroupEpoch;
+}
+
+/**
+ * The members after `change` made by `by`, or why it is refused: the owner and admins add and remove
+ * people (an admin cannot remove the owner or another admin), everyone may remove themself, only the owner
+ * names or unnames admins. When the owner leaves, the longest-standing member becomes owner (as D1 does:
+ * db/queries/rooms.ts removeMember).
+ */
+export function applyChange(
+  members: GroupMember[],
+  change: GroupChange,
+  by: string,
+): GroupMember[] | "not-a-member" | "no-right" | "invalid" {
+  const actor = members.find((m) => m.userId === by);
+  if (!actor) return "not-a-member";
+  const boss = actor.role === "owner" || actor.role === "admin";
+  if (change.kind === "create") return "invalid";
+  const target = members.find((m) => m.userId === change.userId);
+  if (change.kind === "add") {
+    if (!boss) return "no-right";
+    if (target) return "invalid";
+    return [...members, { userId: change.userId, role: "member" }];
+  }
+  if (change.kind === "remove") {
+    if (!target) return "invalid";
+    const self = change.userId === by;
+    if (!self && !(actor.role === "owner" || (actor.role === "admin" && target.role === "member"))) return "no-right";
+    const rest = members.filter((m) => m.userId !== change.userId);
+    if (target.role === "owner" && rest.length > 0 && !rest.some((m) => m.role === "owner"))
+      return rest.map((m, i) => (i === 0 ? { ...m, role: "owner" } : m));
+    return rest;
+  }
+  if (actor.role !== "owner") return "no-right";
+  if (!target || target.role === "owner") return "invalid";
+  return members.map((m) => (m.userId === change.userId ? { ...m, role: change.role } : m));
+}
+
+const sameMembers = (a: GroupMember[], b: GroupMember[]) =>
+  a.length === b.length && a.every((m, i) => m.userId === b[i]?.userId && m.role === b[i]?.role);
+
+/** Who signs: this device's identity key, as a listed device of its person. */
+export type GroupSigner = Pick<DeviceSecrets, "signing" | "record">;
+
+/** Signs a statement as it is, rules unchecked (signGenesis and signChange check them; tests forge with it). */
+export async function signEpoch(signer: GroupSigner, body: Omit<GroupEpoch, "signature" | "by" | "device">): Promise<GroupEpoch> {
+  const full = { ...body, by: signer.record.userId, device: signer.record.signingKey };
+  const sig = await crypto.subtle.sign({ name: "Ed25519" }, signer.signing.privateKey, bodyBytes(full));
+  return { ...full, signature: toBase64Url(new Uint8Array(sig)) };
+}
+
+/**
+ * Epoch 1: a new group's creator alone (invited people are added as they accept), or a group from before
+ * epochs as its signer found it: one owner, members after, the signer among them. Nothing comes before it to
+ * check it against, so each client trusts the first epoch 1 it sees, as it pins a contact's account key on
+ * first contact (docs/decisions/073-group-epochs.md).
+ */
+export function signGenesis(signer: GroupSigner, room: string, others: GroupMember[] = []): Promise<GroupEpoch> {
+  const me = signer.record.userId;
+  const owner = others.find((m) => m.role === "owner")?.userId ?? me;
+  const members: GroupMember[] = [
+    { userId: owner, role: "owner" },
+    ...[me, ...others.map((m) => m.userId)]
+      .filter((id, i, all) => id !== owner && all.indexOf(id) === i)
+      .map((userId) => ({ userId, role: "member" as const })),
+  ];
+  return signEpoch(signer, { room, epoch: 1, prev: "", members, change: { kind: "create" } });
+}
+
+function validGenesis(e: GroupEpoch): boolean {
+  const [first, ...rest] = e.members;
+  return first?.role === "owner" && rest.every((m) => m.role === "member") && e.members.some((m) => m.userId === e.by);
+}
+
+/** The next statement after `prev`, or why this person may not make the change. */
+export async function signChange(signer: GroupSigner, prev: GroupEpoch, change: GroupChange): Promise<GroupEpoch | string> {
+  const members = applyChange(prev.members, change, signer.record.userId);
+  if (typeof members === "string") return members;
+  return signEpoch(signer, { room: prev.room, epoch: prev.epoch + 1, prev: await epochHash(prev), members, change });
+}
+
+/** True when the statement carries its `device` key's signature (whose device that is, the caller checks). */
+export async function signatureHolds(e: GroupEpoch): Promise<boolean> {
+  try {
+    const key = await crypto.subtle.importKey("raw", fromBase64Url(e.device), { name: "Ed25519" }, false, ["verify"]);
+    return await crypto.subtle.verify({ name: "Ed25519" }, key, fromBase64Url(e.signature), bodyBytes(e));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Why `next` may not follow `prev` (null: it may). `deviceKeys` answers the identity keys of the signer's
+ * listed devices (a device list signed by their account key: core/device-list.ts).
+ */
+export async function checkStep(
+  prev: GroupEpoch | null,
+  next: GroupEpoch,
+  deviceKeys: (userId: string) => Promise<string[]>,
+): Promise<GroupProblemKind | null> {
+  if (prev) {
+    if (next.room !== prev.room || next.epoch !== prev.epoch + 1 || next.prev !== (await epochHash(prev))) return "broken-chain";
+    const members = applyChange(prev.members, next.change, next.by);
+    if (members === "no-right" || members === "not-a-member") return "no-right";
+    if (typeof members === "string" || !sameMembers(members, next.members)) return "broken-chain";
+  } else if (next.epoch !== 1 || next.prev !== "" || next.change.kind !== "create" || !validGenesis(next)) return "broken-chain";
+  if (!(await deviceKeys(next.by)).includes(next.device) || !(await signatureHolds(next))) return "bad-signature";
+  return null;
+}
+
+export type GroupProblemKind = "rolled-back" | "forked" | "no-right" | "bad-signature" | "broken-chain";
+/** Something the server offered about a group that this device refused (said in the chat). */
+export interface GroupProblem {
+  room: string;
+  kind: GroupProblemKind;
+  epoch: number;
+  by?: string;
+}
+
+/** What the server does for groups: store and hand out the statements (`/api/rooms/:id/epochs`). */
+export interface GroupServer {
+  /** Statements of the group from epoch `since` on (at most EPOCHS_PAGE), oldest first. */
+  epochs(room: string, since: number): Promise<unknown[]>;
+  /** Stores the next statement; false when another one took its number first. */
+  publish(room: string, epoch: GroupEpoch): Promise<boolean>;
+}
+
+export interface GroupView {
+  /** The newest accepted statement; null for a group with none yet (this device cannot seal there). */
+  epoch: GroupEpoch | null;
+  /** Members of the newest epoch this device has not shown in the chat yet: no sender key goes to them. */
+  unshown: string[];
+  /** Members who left or were removed since the chat last said so (no consent needed; `acknowledge` once said). */
+  gone: string[];
+  /**
+   * People an owner or admin removed (not those who left), and nobody signed in again since: a device signs them
+   * back in only on an explicit add, never because the server lists them again.
+   */
+  removed: string[];
+  problems: GroupProblem[];
+}
+
+export type GroupOpenFailure = OpenFailure | "not-a-member" | "no-epoch";
+
+/**
+ * The membership side of a private group for one device, around its E2eSession: it keeps the group's newest
+ * signed epoch and lets sender keys and messages through only for its members.
+ */
+export class GroupMembership {
+  constructor(
+    private readonly me: GroupSigner,
+    private readonly session: Pick<E2eSession, "trustedDevices" | "prepareGroup" | "open" | "acceptSenderKey">,
+    private readonly store: KeyValueStore,
+    private readonly server: GroupServer,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  private readonly queues = new Map<string, Promise<unknown>>();
+  /** One refresh of a room at a time in this tab (each reads and writes the same kept epoch). */
+  private serial<T>(room: string, task: () => Promise<T>): Promise<T> {
+    const run = (this.queues.get(room) ?? Promise.resolve()).then(task, task);
+    this.queues.set(
+      room,
+      run.catch(() => {}),
+    );
+    return run;
+  }
+
+  private deviceKeys = async (userId: string) => (await this.session.trustedDevices(userId)).devices.map((d) => d.signingKey);
+
+  /** The newest epoch this device accepted for the room, without asking the server. */
+  held(room: string): Promise<GroupEpoch | undefined> {
+    return this.store.get<GroupEpoch>(`grp:epoch:${room}`);
+  }
+
+  /**
+   * Asks the server for statements after the kept one and accepts each that follows by the rules; the first
+   * that does not stops the walk (said in `problems`). A server that withholds statements cannot roll a
+   * client back: the kept epoch still counts.
+   */
+  refresh(room: string): Promise<GroupView> {
+    return this.serial(room, () => this.walk(room));
+  }
+
+  /** When this device last asked the server about each room (in this page's life). */
+  private readonly looked = new Map<string, number>();
+
+  private async walk(room: string): Promise<GroupView> {
+    this.looked.set(room, this.clock());
+    const problems: GroupProblem[] = [];
+    let held = (await this.held(room)) ?? null;
+    const hashes = (await this.store.get<Record<string, string>>(`grp:hashes:${room}`)) ?? {};
+    let removed = (await this.store.get<string[]>(`grp:removed:${room}`)) ?? [];
+    const startedAt = held?.epoch ?? 0;
+    for (let page = 0; page < 50; page++) {
+      // From the kept epoch itself: the server must still hand it out, and the same statement.
+      const since = held ? held.epoch : 1;
+      let fetched: unknown[];
+      try {
+        fetched = await this.server.epochs(room, since);
+      } catch {
+        break; // offline: the epoch seen last
+      }
+      if (held && !fetched.some((r) => (r as { epoch?: unknown } | null)?.epoch === held?.epoch)) {
+        // The server's newest is older than the one kept: it holds back (or lost) what it handed out before.
+        problems.push({ room, kind: "rolled-back", epoch: held.epoch });
+        break;
+      }
+      let stop = false;
+      let moved = false;
+      for (const raw of fetched) {
+        const e = readEpoch(raw);
+        if (!e || e.room !== room) {
+          problems.push({ room, kind: "broken-chain", epoch: Number((raw as { epoch?: unknown } | null)?.epoch) || 0 });
+          stop = true;
+          break;
+        }
+        if (held && e.epoch <= held.epoch) {
+          const seen = hashes[e.epoch];
+          if (seen !== undefined && seen !== (await epochHash(e))) {
+            problems.push({ room, kind: "forked", epoch: e.epoch, by: e.by });
+            stop = true;
+            break;
+          }
+          continue;
+        }
+        const refused = await checkStep(held, e, this.deviceKeys);
+        if (refused) {
+          problems.push({ room, kind: refused, epoch: e.epoch, by: e.by });
+          stop = true;
+          break;
+        }
+        held = e;
+        hashes[e.epoch] = await epochHash(e);
+        moved = true;
+        const c = e.change;
+        if (c.kind === "remove" && c.userId !== e.by && !c.gone) removed = [...removed.filter((id) => id !== c.userId), c.userId];
+        if (c.kind === "add") removed = removed.filter((id) => id !== c.userId);
+      }
+      if (stop || !moved || fetched.length < EPOCHS_PAGE) break;
+    }
+    if (held && held.epoch !== startedAt) {
+      await this.store.set(`grp:epoch:${room}`, held);
+      const kept = Object.keys(hashes)
+        .map(Number)
+        .sort((a, b) => a - b)
+        .slice(-HASHES_KEPT);
+      await this.store.set(`grp:hashes:${room}`, Object.fromEntries(kept.map((n) => [n, hashes[n]])));
+      await this.store.set(`grp:removed:${room}`, removed.slice(-MAX_GROUP_MEMBERS));
+    }
+    return { ...(await this.compare(room, held)), removed, problems };
+  }
+
+  private async compare(room: string, epoch: GroupEpoch | null): Promise<Omit<GroupView, "problems" | "removed">> {
+    if (!epoch) return { epoch: null, unshown: [], gone: [] };
+    const shown = await this.store.get<string[]>(`grp:shown:${room}`);
+    const ids = epoch.members.map((m) => m.userId).filter((id) => id !== this.me.record.userId);
+    if (!shown) {
+      // The epoch this device starts from (it created the group, or just joined): everyone in it is the group.
+      await this.store.set(`grp:shown:${room}`, ids);
+      return { epoch, unshown: [], gone: [] };
+    }
+    return { epoch, unshown: ids.filter((id) => !shown.includes(id)), gone: shown.filter((id) => !ids.includes(id)) };
+  }
+
+  /**
+   * The chat has shown these members joining (sender keys go to them from now on) and everyone who left the
+   * newest epoch (said once).
+   */
+  async acknowledge(room: string, userIds: string[]): Promise<void> {
+    const epoch = await this.held(room);
+    if (!epoch) return;
+    const inEpoch = (id: string) => epoch.members.some((m) => m.userId === id);
+    const shown = ((await this.store.get<string[]>(`grp:shown:${room}`)) ?? []).filter(inEpoch);
+    const add = userIds.filter((id) => inEpoch(id) && !shown.includes(id));
+    await this.store.set(`grp:shown:${room}`, [...shown, ...add]);
+  }
+
+  /**
+   * Starts the group's signed membership: its creator's device right after creating it, or, for a group from
+   * before epochs, the first member's device that finds none (with the members the server lists).
+   */
+  async create(room: string, others: GroupMember[] = []): Promise<GroupEpoch> {
+    // Members hear only devices of a signed list (decision 063): one not in its person's list yet signs nothing.
+    if (!(await this.deviceKeys(this.me.record.userId)).includes(this.me.record.signingKey))
+      throw new Error("This device is not in your signed device list yet");
+    const genesis = await signGenesis(this.me, room, others);
+    if (!(await this.server.publish(room, genesis))) throw new Error("This group's membership was started already");
+    await this.refresh(room);
+    return genesis;
+  }
+
+  /**
+   * Signs and publishes the next change (an add, a removal, a role). Refused when this person has not the
+   * right, or when the server holds another statement under that number (the caller refreshes and tries again).
+   */
+  async change(room: string, change: GroupChange): Promise<GroupEpoch> {
+    const view = await this.refresh(room);
+    if (!view.epoch) throw new Error("This group has no signed membership yet");
+    const next = await signChange(this.me, view.epoch, change);
+    if (typeof next === "string")
+      throw new Error(next === "no-right" ? "Only the group's owner or an admin can change who is in it" : "That change does not apply");
+    if (!(await this.server.publish(room, next))) throw new Error("Someone else changed the group at the same moment; try again");
+    await this.refresh(room);
+    return next;
+  }
+
+  /**
+   * My sender key for the group's members as the newest signed epoch has them (never the server's member
+   * list), each new member only once shown: see core/e2e.ts `prepareGroup` for the handout itself. A removal
+   * changes the recipients, so the next message goes under a new sender key the removed member never gets.
+   */
+  async prepare(room: string, base: Parameters<E2eSession["prepareGroup"]>[2], view?: GroupView) {
+    const v = view ?? (await this.refresh(room));
+    const me = this.me.record.userId;
+    const epoch = v.epoch;
+    if (!epoch?.members.some((m) => m.userId === me))
+      throw new Error("You are not in this group's signed membership, so this message waits");
+    const recipients = epoch.members.map((m) => m.userId).filter((id) => id !== me && !v.unshown.includes(id));
+    return this.session.prepareGroup(room, recipients, base);
+  }
+
+  /** Why a sender may not be heard in the room now (null: a member of the newest epoch). */
+  private async refuseSender(room: string, senderId: string): Promise<"not-a-member" | "no-epoch" | null> {
+    let epoch = await this.held(room);
+    // A sender this device does not count as a member yet may have joined a moment ago: look once more. And
+    // look now and then anyway, so someone removed since the last look is refused.
+    const stale = this.clock() - (this.looked.get(room) ?? 0) >= LOOK_EVERY_MS;
+    if (stale || !epoch?.members.some((m) => m.userId === senderId)) epoch = (await this.refresh(room)).epoch ?? undefined;
+    if (!epoch) return "no-epoch";
+    return epoch.members.some((m) => m.userId === senderId) ? null : "not-a-member";
+  }
+
+  /** Opens a group message only from a member of the newest signed epoch (a removed member is refused). */
+  async open(
+    envelope: Envelope,
+  ): Promise<{ ok: true; text: string; changes?: TrustChange[]; problems?: TrustProblem[] } | { ok: false; reason: GroupOpenFailure }> {
+    const refused = await this.refuseSender(envelope.room, envelope.senderId);
+    if (refused) return { ok: false, reason: refused };
+    return this.session.open(envelope);
+  }
+
+  /** Keeps a sender key only from a member of the newest signed epoch. */
+  async acceptSenderKey(
+    envelope: Envelope,
+  ): Promise<{ ok: true; changes: TrustChange[]; problems: TrustProblem[] } | { ok: false; reason: GroupOpenFailure }> {
+    const refused = await this.refuseSender(envelope.room, envelope.senderId);
+    if (refused) return { ok: false, reason: refused };
+    return this.session.acceptSenderKey(envelope);
+  }
+}
