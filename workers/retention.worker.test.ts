@@ -30,6 +30,7 @@ describe("retention run by the Cron", () => {
         "files",
         "notifications",
         "outbound_messages",
+        "pass_revocations",
         "price_reports",
         "room_activity",
         "security_events",

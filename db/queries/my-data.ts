@@ -26,6 +26,7 @@ import {
   notifications,
   outboundMessages,
   passkeys,
+  passRevocations,
   phoneChannels,
   pointEvents,
   priceReports,
@@ -257,6 +258,8 @@ export function accountDeletionSteps(db: Db, user: { id: string; phone: string |
     ...byPhone((p) => db.delete(phoneChannels).where(eq(phoneChannels.phone, p))),
     db.delete(webauthnChallenges).where(inArray(webauthnChallenges.sessionId, ownSessions)),
     db.delete(sessions).where(eq(sessions.userId, id)),
+    // Every session of theirs is in the pass feed now by its hash; the feed's rows naming them are no longer needed.
+    db.delete(passRevocations).where(eq(passRevocations.userId, id)),
     db.delete(userDevices).where(eq(userDevices.userId, id)),
     db.delete(users).where(eq(users.id, id)),
     // A count of deletions, naming nobody.
