@@ -24,7 +24,21 @@ export default defineConfig({
   publicDir: "web/public",
   // The Worker's build is minified like the browser's: every isolate parses and evaluates it at start, and a deploy
   // uploads it (docs/decisions/070-light-enough-for-2g.md); stack traces map back through the uploaded source maps.
-  environments: { ssr: { build: { minify: true } } },
+  environments: {
+    ssr: { build: { minify: true } },
+    client: {
+      build: {
+        sourcemap: !!process.env.LINKUP_SOURCEMAP,
+        rolldownOptions: {
+          output: {
+            codeSplitting: {
+              groups: [{ name: "framework", test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ }],
+            },
+          },
+        },
+      },
+    },
+  },
   server: { port: Number(process.env.PORT ?? 5173), strictPort: false },
   preview: { port: Number(process.env.PORT ?? 4173) },
 });
