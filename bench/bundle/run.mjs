@@ -63,7 +63,8 @@ try {
       // BUNDLE_FILES=1 lists each screen's files, largest first: where a budget goes.
       if (process.env.BUNDLE_FILES && tag === "en") {
         console.log(`${screen.path}:`);
-        for (const [src, r, z] of each.sort((a, b) => b[2] - a[2])) console.log(`  ${(z / 1024).toFixed(1).padStart(6)} KiB gz ${(r / 1024).toFixed(1).padStart(6)} raw  ${src}`);
+        for (const [src, r, z] of each.sort((a, b) => b[2] - a[2]))
+          console.log(`  ${(z / 1024).toFixed(1).padStart(6)} KiB gz ${(r / 1024).toFixed(1).padStart(6)} raw  ${src}`);
       }
       rows.push({ ...screen, language, status: 200, files: srcs.size, raw, gz, htmlGz, cssRaw, cssGz });
     }
