@@ -5,6 +5,37 @@ import { defineConfig } from "vite";
 import { routeWords } from "./scripts/route-words-plugin.ts";
 import { swPrecache } from "./scripts/sw-precache.ts";
 
+// What root.tsx loads on every page, in one chunk rather than eight: each file gzipped alone repeats its own
+// dictionary and the names it imports and exports (docs/decisions/070-light-enough-for-2g.md, "The browser's
+// first load"). A module missing here still works: it lands in a chunk of its own. root.tsx itself stays out: its
+// stylesheet must stay `root-*.css`, the name web/app/lib/inline-css.server.ts inlines.
+const SHELL_MODULES = [
+  "/web/app/components/shell.tsx",
+  "/web/app/components/toast.tsx",
+  "/web/app/features/sos/sos-alert.tsx",
+  "/web/app/features/security/app-lock.tsx",
+  "/web/app/lib/device-served.ts",
+  "/web/app/lib/revalidate.ts",
+  "/web/app/mesh/current.ts",
+  "/web/app/i18n/index.tsx",
+  "/web/app/i18n/refusal.ts",
+  "/web/app/i18n/words-codec.ts",
+  "/web/app/i18n/route-match.ts",
+  "/web/app/i18n/words-context.ts",
+  "/core/app-lock.ts",
+  "/core/constants.ts",
+  "/core/http.ts",
+  "/core/ids.ts",
+  "/core/sos.ts",
+  "/core/i18n/translate.ts",
+  "/core/i18n/languages.ts",
+  "/node_modules/zustand/",
+  "/node_modules/lucide-react/dist/esm/shared/",
+  "/node_modules/lucide-react/dist/esm/Icon.mjs",
+  "/node_modules/lucide-react/dist/esm/createLucideIcon.mjs",
+  "/node_modules/lucide-react/dist/esm/context.mjs",
+];
+
 export default defineConfig({
   plugins: [
     cloudflare({
@@ -24,7 +55,24 @@ export default defineConfig({
   publicDir: "web/public",
   // The Worker's build is minified like the browser's: every isolate parses and evaluates it at start, and a deploy
   // uploads it (docs/decisions/070-light-enough-for-2g.md); stack traces map back through the uploaded source maps.
-  environments: { ssr: { build: { minify: true } } },
+  environments: {
+    ssr: { build: { minify: true } },
+    client: {
+      build: {
+        sourcemap: !!process.env.LINKUP_SOURCEMAP,
+        rolldownOptions: {
+          output: {
+            codeSplitting: {
+              groups: [
+                { name: "framework", test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
+                { name: "shell", test: (id) => SHELL_MODULES.some((m) => id.includes(m)) },
+              ],
+            },
+          },
+        },
+      },
+    },
+  },
   server: { port: Number(process.env.PORT ?? 5173), strictPort: false },
   preview: { port: Number(process.env.PORT ?? 4173) },
 });

@@ -51,11 +51,20 @@ try {
         srcs.add(m[1] ?? m[2] ?? m[3]);
       let raw = 0;
       let gz = 0;
+      const each = [];
       for (const src of srcs) {
         if (!src.startsWith("/assets/")) continue;
         const bytes = readFileSync(join(clientDir, src));
+        const zipped = gzipSync(bytes, { level: 9 }).length;
         raw += bytes.length;
-        gz += gzipSync(bytes, { level: 9 }).length;
+        gz += zipped;
+        each.push([src, bytes.length, zipped]);
+      }
+      // BUNDLE_FILES=1 lists each screen's files, largest first: where a budget goes.
+      if (process.env.BUNDLE_FILES && tag === "en") {
+        console.log(`${screen.path}:`);
+        for (const [src, r, z] of each.sort((a, b) => b[2] - a[2]))
+          console.log(`  ${(z / 1024).toFixed(1).padStart(6)} KiB gz ${(r / 1024).toFixed(1).padStart(6)} raw  ${src}`);
       }
       rows.push({ ...screen, language, status: 200, files: srcs.size, raw, gz, htmlGz, cssRaw, cssGz });
     }

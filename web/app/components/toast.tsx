@@ -80,11 +80,12 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       {children}
       {/* A labelled region, so toasts sit inside a landmark like the rest of the page (axe 'region'). */}
       <section aria-label={t("toast.region", { key: TOAST.hotkey })}>
-        {/* At the top: at the bottom, toasts covered the chat's message box and the navigation. */}
+        {/* At the top: at the bottom, toasts covered the chat's message box and the navigation. `toast-viewport` is a
+            hook for browser tests (tests/e2e/raw-keys.spec.ts), with no CSS of its own (docs/decisions/076-tailwind-v4.md). */}
         <ol
           ref={viewport}
           tabIndex={-1}
-          className="fixed start-auto end-4 top-2 z-50 m-0 grid w-[calc(100%-2rem)] list-none gap-2 p-0"
+          className="toast-viewport fixed start-auto end-4 top-2 z-50 m-0 grid w-[calc(100%-2rem)] list-none gap-2 p-0"
           style={{ maxWidth: TOAST.viewportMaxWidthPx }}
         >
           {toasts.map((item) => (

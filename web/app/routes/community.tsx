@@ -2,7 +2,8 @@
 // social-good links. Everything is live from D1; joining a room opens it in the chat.
 import { Form, Link } from "react-router";
 import { formatKm } from "../../../core/i18n/translate";
-import { COMMUNITY_RADIUS_KM, type CommunityRoom } from "../../../core/rooms";
+import { COMMUNITY_RADIUS_KM } from "../../../core/room-limits";
+import type { CommunityRoom } from "../../../core/rooms";
 import { joinRoom, loadCommunity } from "../features/community/community.server";
 import { metaTitle, useT } from "../i18n";
 import type { Route } from "./+types/community";

@@ -1,5 +1,5 @@
 import { Form, Link, useSearchParams, useSubmit } from "react-router";
-import { panicGuardedSubmit } from "../features/security/app-lock";
+import { panicGuardedSubmit } from "../features/security/panic";
 import { apiGet } from "../lib/api.server";
 import type { MessageKey } from "../../../core/i18n/en";
 import { metaTitle, useT } from "../i18n";
@@ -46,7 +46,7 @@ export default function Faq({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const { items, popular, q, category } = loaderData;
   const t = useT();
-  // The panic code typed as a search wipes this device instead (features/security/app-lock.tsx).
+  // The panic code typed as a search wipes this device instead (features/security/panic.ts).
   const root = useRootData();
   const submit = useSubmit();
   return (

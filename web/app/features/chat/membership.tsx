@@ -2,7 +2,8 @@
 // forms posted to /chat (routes/chat.tsx), so they work before and without JavaScript.
 import { Form, Link } from "react-router";
 import { REPORT_REASONS, type ReportReason } from "../../../../core/report-reasons";
-import { type BlockedInfo, DIRECT_REQUEST_LIMITS, type InvitationInfo, type RoomSummary } from "../../../../core/rooms";
+import { DIRECT_REQUEST_LIMITS } from "../../../../core/room-limits";
+import type { BlockedInfo, InvitationInfo, RoomSummary } from "../../../../core/rooms";
 import { useT } from "../../i18n";
 
 function Intent({ intent, roomId, userId }: { intent: string; roomId?: string; userId?: string }) {

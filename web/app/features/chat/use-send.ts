@@ -5,7 +5,7 @@ import { useCallback, useState } from "react";
 import { AI_PREFIX } from "../../../../core/ai-command";
 import { useT } from "../../i18n";
 import type { MeshNode } from "../../mesh/node";
-import { isPanicCode, panicWipe } from "../security/app-lock";
+import { isPanicCode, panicWipe } from "../security/panic";
 import { ask, helpMessage } from "./assistant";
 import { assistantContext, hasPrivateAiConsent, isPrivateRoomId, rememberPrivateAiConsent } from "./private-assistant";
 import type { Offer } from "../../i18n/refusal";

@@ -3,7 +3,8 @@
 import { useEffect, useState } from "react";
 import { AUTO_LOCK_MINUTES, type AppLockConfig, newPinRecord, PIN_PATTERN } from "../../../../core/app-lock";
 import { useT } from "../../i18n";
-import { configKey, markActive, PinField, readConfig } from "./app-lock";
+import { configKey, markActive, readConfig } from "./app-lock";
+import { PinField } from "./pin-field";
 
 export function AppLockSettings({ userId }: { userId: string }) {
   const [config, setConfig] = useState<AppLockConfig | null | undefined>(undefined);

@@ -1,9 +1,11 @@
 // The app lock on this device (core/app-lock.ts): settings on /security-settings, and the gate that hides the app
 // behind a PIN or passkey prompt once the chosen idle time has passed. Device-only, so it needs JavaScript.
-import { type FormEvent, useCallback, useEffect, useState } from "react";
-import { type AppLockConfig, lockDue, PIN_PATTERN, parseAppLock, pinMatches } from "../../../../core/app-lock";
+// Every page loads the gate; the locked screen's form (lock-screen.tsx) and the panic code's checks (panic.ts) are
+// apart, so a page's first load carries only the watch (docs/decisions/070-light-enough-for-2g.md).
+import { type ComponentType, useCallback, useEffect, useState } from "react";
+import { type AppLockConfig, lockDue, parseAppLock } from "../../../../core/app-lock";
 import { useT } from "../../i18n";
-import { HttpError } from "../../../../core/http";
+import type { LockScreenProps } from "./lock-screen";
 
 export const configKey = (userId: string) => `linkup-app-lock-${userId}`;
 const ACTIVE_KEY = "linkup-last-active";
@@ -24,48 +26,33 @@ function lastActive(): number | null {
 
 export const markActive = () => localStorage.setItem(ACTIVE_KEY, String(Date.now()));
 
-/** The panic code was typed: as panic mode does, the server session ends and this device forgets LinkUp. */
-export async function panicWipe(userId: string): Promise<void> {
-  // The device forgets first: withdrawing its key needs the session the panic call then ends.
-  const { forgetThisDevice } = await import("../../mesh/sign-out");
-  await forgetThisDevice(userId).catch(() => {});
-  await fetch("/api/security/panic", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }).catch(() => {});
-  window.location.assign("/");
-}
-
-/**
- * Whether `text` is this person's panic code. Checked on the device against the stored hash, so the chat's
- * message box and the search box can wipe instead of sending: the code never leaves the device.
- */
-export async function isPanicCode(userId: string, text: string): Promise<boolean> {
-  const code = text.trim();
-  const panic = readConfig(userId)?.panic;
-  return Boolean(panic && PIN_PATTERN.test(code) && (await pinMatches(code, panic)));
-}
-
-/**
- * A form's onSubmit that first checks its `field` for the panic code: a value that could be the code is held
- * back (checking takes a moment), then either wipes this device or goes on with `submit`.
- */
-export function panicGuardedSubmit(userId: string | null, field: string, submit: (form: HTMLFormElement) => void) {
-  return (e: FormEvent<HTMLFormElement>) => {
-    if (!userId) return;
-    const value = String(new FormData(e.currentTarget).get(field) ?? "");
-    if (!readConfig(userId)?.panic || !PIN_PATTERN.test(value.trim())) return;
-    e.preventDefault();
-    const form = e.currentTarget;
-    void isPanicCode(userId, value).then((panic) => (panic ? panicWipe(userId) : submit(form)));
-  };
+let loadedScreen: ComponentType<LockScreenProps> | null = null;
+let loadingScreen: Promise<ComponentType<LockScreenProps>> | null = null;
+function loadScreen(): Promise<ComponentType<LockScreenProps>> {
+  loadingScreen ??= import("./lock-screen").then(
+    (m) => (loadedScreen = m.LockScreen),
+    (e) => {
+      loadingScreen = null;
+      throw e;
+    },
+  );
+  return loadingScreen;
 }
 
 export function AppLockGate({ userId, children }: { userId: string | null; children: React.ReactNode }) {
   const [locked, setLocked] = useState(false);
-  const [pin, setPin] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const [Screen, setScreen] = useState<ComponentType<LockScreenProps> | null>(() => loadedScreen);
   const t = useT();
   const check = useCallback(() => {
     if (!userId) return;
-    if (lockDue(readConfig(userId), lastActive(), Date.now())) setLocked(true);
+    const config = readConfig(userId);
+    // A device with a lock set fetches the locked screen at once, long before the shortest idle time (a minute)
+    // can pass, so it is there when the lock falls due, offline too; a failed fetch is tried at the next check.
+    if (config && !loadedScreen)
+      loadScreen()
+        .then((c) => setScreen(() => c))
+        .catch(() => {});
+    if (lockDue(config, lastActive(), Date.now())) setLocked(true);
   }, [userId]);
 
   // Watches even when no lock is set yet: the lock turned on from /security-settings (this same page, no
@@ -93,98 +80,15 @@ export function AppLockGate({ userId, children }: { userId: string | null; child
   }, [userId, check]);
 
   if (!locked || !userId) return <>{children}</>;
-  const config = readConfig(userId);
   const unlock = () => {
     markActive();
     setLocked(false);
-    setPin("");
-    setError(null);
   };
+  // The app stays hidden from the moment the lock falls due, even while the form is still on its way.
   return (
     <section className="card mx-auto max-w-[640px]" role="dialog" aria-modal="true" aria-labelledby="app-lock-title">
       <h1 id="app-lock-title">{t("sec.lockedTitle")}</h1>
-      {config?.pin ? (
-        <form
-          className="form"
-          onSubmit={async (e) => {
-            e.preventDefault();
-            if (config.panic && (await pinMatches(pin, config.panic))) return panicWipe(userId);
-            if (config.pin && (await pinMatches(pin, config.pin))) unlock();
-            else setError(t("sec.wrongPin"));
-          }}
-        >
-          <PinField label={t("sec.pin")} value={pin} onChange={setPin} />
-          <button type="submit" className="btn btn-primary">
-            {t("sec.unlock")}
-          </button>
-        </form>
-      ) : null}
-      {error ? (
-        <p role="alert" className="text-danger">
-          {error}
-        </p>
-      ) : null}
-      <button
-        type="button"
-        className="btn btn-ghost"
-        onClick={async () => {
-          try {
-            const options = await fetch("/api/security/passkeys/unlock/options", {
-              method: "POST",
-              headers: { "content-type": "application/json" },
-              body: "{}",
-            });
-            if (!options.ok) throw new Error(((await options.json()) as { error?: string }).error ?? t("sec.noUnlockPasskey"));
-            // Loaded on use: the lock sits in every page's first load, the passkey library need not.
-            const { startAuthentication } = await import("@simplewebauthn/browser");
-            const response = await startAuthentication({ optionsJSON: await options.json() });
-            const res = await fetch("/api/security/passkeys/unlock", {
-              method: "POST",
-              headers: { "content-type": "application/json" },
-              body: JSON.stringify({ response }),
-            });
-            if (!res.ok) throw new HttpError(res.status, await res.text());
-            unlock();
-          } catch (err) {
-            setError(
-              err instanceof HttpError
-                ? t.error(err) || t("sec.passkeyNotVerified")
-                : err instanceof Error && err.name !== "NotAllowedError"
-                  ? err.message
-                  : t("sec.passkeyCancelled"),
-            );
-          }
-        }}
-      >
-        {t("sec.unlockPasskey")}
-      </button>
+      {Screen ? <Screen userId={userId} config={readConfig(userId)} onUnlock={unlock} /> : null}
     </section>
-  );
-}
-
-/** A PIN or panic code box (digits, at most 8, never offered for autofill unless it is a new PIN). */
-export function PinField({
-  label,
-  value,
-  onChange,
-  autoComplete = "off",
-}: {
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  autoComplete?: "off" | "new-password";
-}) {
-  return (
-    <label>
-      {label}
-      <input
-        type="password"
-        inputMode="numeric"
-        autoComplete={autoComplete}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        maxLength={8}
-      />
-    </label>
   );
 }
