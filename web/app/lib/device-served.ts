@@ -1,7 +1,7 @@
 // Repeat visits paint from the device (docs/decisions/078-each-page-carries-its-own-words.md): the offline worker
 // (web/public/sw.js) answers a visit to /, /chat or /emergency with the page it kept, at once, when it was made for
 // the person signed in now, and fetches a fresh copy for next time. This side of it: the page tells the worker who
-// is signed in, and a page that came from the device asks the server for its data again as soon as it runs.
+// is signed in, and a page that came from the device asks the server for its data again as soon as it runs online.
 import { useEffect } from "react";
 import { useLocation, useRevalidator } from "react-router";
 
@@ -25,16 +25,12 @@ export function useDeviceServedPage(userId: string | null, rootData: unknown) {
   useEffect(() => {
     navigator.serviceWorker?.ready.then((reg) => reg.active?.postMessage({ type: "session", who: userId ?? "" })).catch(() => {});
   }, [userId, location.key, rootData]);
-  // Offline, the kept page is all there is (its data request would fail into the error screen): it asks once back online.
+  // A kept page asks for fresh data at once when there is a network. Offline it stays as kept: a data request
+  // then, or at the moment the network comes back (when the browser's "online" can run ahead of a usable
+  // connection), would fail into the error screen and take the chat down with it; the chat's own connection brings
+  // what is new, and the next visit brings a fresh page.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the document this page came in
   useEffect(() => {
-    if (!servedFromDevice()) return;
-    if (navigator.onLine) {
-      revalidator.revalidate();
-      return;
-    }
-    const refresh = () => revalidator.revalidate();
-    window.addEventListener("online", refresh, { once: true });
-    return () => window.removeEventListener("online", refresh);
+    if (servedFromDevice() && navigator.onLine) revalidator.revalidate();
   }, []);
 }
