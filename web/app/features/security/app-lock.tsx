@@ -5,7 +5,13 @@
 import { type ComponentType, useCallback, useEffect, useState } from "react";
 import { type AppLockConfig, lockDue, parseAppLock } from "../../../../core/app-lock";
 import { useT } from "../../i18n";
-import type { LockScreenProps } from "./lock-screen";
+
+/** What the locked screen (lock-screen.tsx, loaded when a lock is set) is given. */
+export interface LockScreenProps {
+  userId: string;
+  config: AppLockConfig | null;
+  onUnlock: () => void;
+}
 
 export const configKey = (userId: string) => `linkup-app-lock-${userId}`;
 const ACTIVE_KEY = "linkup-last-active";

@@ -4,14 +4,9 @@ import { useState } from "react";
 import { type AppLockConfig, pinMatches } from "../../../../core/app-lock";
 import { HttpError } from "../../../../core/http";
 import { useT } from "../../i18n";
+import type { LockScreenProps } from "./app-lock";
 import { panicWipe } from "./panic";
 import { PinField } from "./pin-field";
-
-export interface LockScreenProps {
-  userId: string;
-  config: AppLockConfig | null;
-  onUnlock: () => void;
-}
 
 export function LockScreen({ userId, config, onUnlock }: LockScreenProps) {
   const [pin, setPin] = useState("");
