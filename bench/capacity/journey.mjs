@@ -5,6 +5,8 @@
 // so it only uses the pass it finds. Each person's loads and reconnects fall at independent times drawn from the
 // day's profile below, every day for two weeks; the first week warms up (a pass from the night before), the second is
 // counted. Seeded, so a run answers the same.
+// The same seeded generator as the mesh simulation: the same people and the same day on every run.
+import { rng } from "../mesh/sim.mjs";
 
 /**
  * Relative activity per UTC+1 hour (Lagos): quiet nights, a working day, an evening peak. Scaled below so that the
@@ -23,17 +25,6 @@ function profileWithPeak(peak) {
   return PROFILE.map((w) => (w === 0 ? top : w));
 }
 
-/** A small seeded generator (mulberry32): the same people and the same day on every run. */
-function generator(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Plays `people` people for `days` days; answers the share of reconnects and of page loads (after the first week)
@@ -53,7 +44,7 @@ export function expiredShare({
 }) {
   const weights = profileWithPeak(peak);
   const total = weights.reduce((a, b) => a + b, 0);
-  const random = generator(seed);
+  const random = rng(seed);
   const timeOfDay = () => {
     let r = random() * total;
     let h = 0;
