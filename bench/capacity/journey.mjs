@@ -25,7 +25,6 @@ function profileWithPeak(peak) {
   return PROFILE.map((w) => (w === 0 ? top : w));
 }
 
-
 /**
  * Plays `people` people for `days` days; answers the share of reconnects and of page loads (after the first week)
  * that found no fresh pass, for a pass of `ttlMs` renewed by a load when older than `renewAfterMs`.
