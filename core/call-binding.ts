@@ -1,5 +1,5 @@
 // Calls bound to the chat (docs/protocol.md §9, docs/decisions/063-one-identity-per-person.md): the offer and
-// the answer, with the DTLS fingerprints in them, travel sealed as version 3 direct messages of the chat, so a
+// the answer, with the DTLS fingerprints in them, travel sealed as direct messages of the chat (version 5), so a
 // server that relays the signalling cannot swap in a fingerprint of its own and terminate DTLS on both sides.
 // The receiver sets a remote description only from an SDP the other person's listed device sealed for this
 // call, and the browser then refuses a DTLS peer whose certificate does not match that fingerprint, before any
@@ -52,7 +52,7 @@ export async function sealSdp(
 
 /**
  * Opens the other side's sealed SDP: only an envelope of this chat and call, from the other person, that the
- * protocol authenticates (a listed device of theirs, signature, no replay), with a DTLS fingerprint in it.
+ * protocol authenticates (a listed device of theirs, its entry's MAC, no replay), with a DTLS fingerprint in it.
  */
 export async function openSdp(
   session: Pick<E2eSession, "open">,

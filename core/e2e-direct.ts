@@ -9,6 +9,9 @@
 // Version 3 envelopes still open (history, and messages the room kept for a device that was away); a device
 // refuses a version 3 one from a sender device once it has opened a version 4 one of lower or equal counter from
 // it in the room, so the relay cannot pass a new message off as version 3 to escape the signature.
+import { fromBase64Url, toBase64Url } from "./ids";
+import { deriveSharedBits, utf8 } from "./webcrypto";
+
 export const SIGNED_ENTRIES_VERSION = 4;
 
 /** Plaintexts are padded to a multiple of this many bytes (Signal's message padding uses the same block). */
@@ -66,3 +69,52 @@ export function unpadText(padded: string): string | null {
 
 /** The lowest version 4 counter seen from a sender device in a room: version 3 at or above it is refused. */
 export const v4FloorKey = (room: string, senderId: string, device: string) => `e2e:v4-from:${room}|${senderId}|${device}`;
+
+// Direct messages, version 5 (docs/protocol.md §4 and §10, docs/decisions/084-deniable-direct-messages.md): deniable.
+// No long-term signature: each recipient device's key entry carries a MAC under a key both devices derive from
+// their two identity X25519 keys (static Diffie-Hellman, as X3DH's own authentication), over the header, the
+// entry and the hash of the content ciphertext; the same hash is the ratchet message's additional data. The
+// receiver checks its entry's MAC before any chain step (what version 4's signature did), and a recipient cannot
+// reuse the shared content key to pass other words to the sender's other devices (their entries bind the hash).
+// Either of the two devices could have made the MAC, so a transcript proves nothing to a third party.
+export const DENIABLE_VERSION = 5;
+
+/** The hash of a message's content (header, IV, ciphertext) that every key entry of version 5 binds. */
+export async function contentBinding(header: string, iv: string, ciphertext: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", utf8(JSON.stringify([header, iv, ciphertext])));
+  return toBase64Url(new Uint8Array(digest));
+}
+
+/**
+ * The MAC key of a pair of devices: HKDF over X25519(my identity key, their identity key), the two public keys
+ * sorted into the info, so it is the same key on both sides and no one else's.
+ */
+export async function entryMacKey(mine: CryptoKeyPair, myPublic: string, peerPublic: string): Promise<CryptoKey> {
+  const peer = await crypto.subtle.importKey("raw", fromBase64Url(peerPublic), { name: "X25519" }, false, []);
+  const secret = await deriveSharedBits("X25519", mine.privateKey, peer);
+  const ikm = await crypto.subtle.importKey("raw", secret, "HKDF", false, ["deriveKey"]);
+  return crypto.subtle.deriveKey(
+    {
+      name: "HKDF",
+      hash: "SHA-256",
+      salt: utf8("linkup-e2e-v5"),
+      info: utf8(`entry-mac|${[myPublic, peerPublic].sort().join("|")}`),
+    },
+    ikm,
+    { name: "HMAC", hash: "SHA-256", length: 256 },
+    false,
+    ["sign", "verify"],
+  );
+}
+
+/** What a version 5 entry's MAC covers: the header, every field of the entry the receiver uses, the content hash. */
+const macBytes = (header: string, entry: unknown, binding: string) => utf8(JSON.stringify([header, signedEntries([entry]), binding]));
+
+export async function macEntry(key: CryptoKey, header: string, entry: unknown, binding: string): Promise<string> {
+  return toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", key, macBytes(header, entry, binding))));
+}
+
+export async function entryMacHolds(key: CryptoKey, header: string, entry: { mac?: unknown }, binding: string): Promise<boolean> {
+  if (typeof entry.mac !== "string" || !/^[A-Za-z0-9_-]{43}$/.test(entry.mac)) return false;
+  return crypto.subtle.verify("HMAC", key, fromBase64Url(entry.mac), macBytes(header, entry, binding));
+}

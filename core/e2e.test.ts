@@ -18,6 +18,7 @@ import {
   SIGNED_PREKEY_MAX_AGE_MS,
 } from "./e2e";
 import type { Envelope } from "./envelope";
+import { contentBinding, entryMacKey, macEntry } from "./e2e-direct";
 import { type RatchetState, ratchetEncrypt } from "./double-ratchet";
 import { fromBase64Url, newId, toBase64Url } from "./ids";
 import { DEVICE_MAX_SKIPPED } from "./skipped-keys";
@@ -706,7 +707,7 @@ describe("two tabs of one browser", () => {
   });
 });
 
-describe("key entries and X3DH headers inside the signature (version 4)", () => {
+describe("key entries and X3DH headers authenticated before any chain step (versions 4 and 5)", () => {
   const room = "dm:alice:bob";
   type Entry = {
     to: string;
@@ -726,11 +727,20 @@ describe("key entries and X3DH headers inside the signature (version 4)", () => 
     }
   }
 
+  /** Alice's phone as it sealed before version 5 (same keys, same store): signed key entries. */
+  class VersionFour extends E2eSession {
+    sealV4(envelope: Envelope, text: string, peerId: string) {
+      return this.sealDirectAs(envelope, text, peerId, 4);
+    }
+  }
+
   it("a rewritten key entry or X3DH header is refused before any chain step, and the real message opens after", async () => {
     const alice = await device("alice");
     const alice2 = await device("alice");
     const bob = await device("bob");
-    const first = await sealTo(alice.session, draft(room, "alice"), "hello", "bob");
+    const v4 = new VersionFour(alice.secrets, alice.store, relay.directory);
+    const first = (await v4.sealV4(draft(room, "alice"), "hello", "bob")).envelope!;
+    expect(e2eOf(first)).toMatchObject({ v: 4 });
     const other = await device("carol");
     const rewrites: ((keys: Entry[]) => void)[] = [
       (k) => (k[0]!.r.header.n = 5_000_000), // the jump that cost ~2,000 chain steps per copy under version 3
@@ -760,7 +770,7 @@ describe("key entries and X3DH headers inside the signature (version 4)", () => 
     });
     // Later messages (no X3DH header any more): a jump claimed for the next one is refused the same way.
     expect(await alice.session.open(await sealTo(bob.session, draft(room, "bob"), "hi", "alice"))).toMatchObject({ ok: true });
-    const next = await sealTo(alice.session, draft(room, "alice"), "two", "bob");
+    const next = (await v4.sealV4(draft(room, "alice"), "two", "bob")).envelope!;
     const jumped = relay.rewrite(next, (e) => (entries(e)[0]!.r.header.n = 1999));
     let opened: unknown;
     expect(await hmacsDuring(async () => (opened = await bob.session.open(jumped)))).toBe(0);
@@ -786,7 +796,7 @@ describe("key entries and X3DH headers inside the signature (version 4)", () => 
     const b = (await old.sealV3(draft(room, "alice"), "also before, delivered late", "bob")).envelope!;
     expect(e2eOf(a)).toMatchObject({ v: 3 });
     const c = await sealTo(alice.session, draft(room, "alice"), "after the update", "bob");
-    expect(e2eOf(c)).toMatchObject({ v: 4 });
+    expect(e2eOf(c)).toMatchObject({ v: 5 });
     expect(await bob.session.open(a)).toMatchObject({
       ok: true,
       text: "sent before the update",
@@ -813,6 +823,81 @@ describe("key entries and X3DH headers inside the signature (version 4)", () => 
       ok: false,
       reason: "downgraded",
     });
+  });
+
+  it("version 5 (deniable): a rewritten entry, X3DH header, header or content is refused by the entry's MAC before any chain step", async () => {
+    const alice = await device("alice");
+    const alice2 = await device("alice");
+    const bob = await device("bob");
+    const first = await sealTo(alice.session, draft(room, "alice"), "hello", "bob");
+    expect(e2eOf(first)).toMatchObject({ v: 5 });
+    const other = await device("carol");
+    const bobs = (e: Envelope) => entries(e).find((k) => k.to === bob.secrets.record.publicKey)!;
+    const rewrites: ((e: Envelope) => void)[] = [
+      (e) => (bobs(e).r.header.n = 5_000_000),
+      (e) => (bobs(e).r.header.pn = 999),
+      (e) => (bobs(e).r.header.dh = other.secrets.record.publicKey),
+      (e) => (bobs(e).r.ciphertext = entries(e).find((k) => k !== bobs(e))!.r.ciphertext),
+      (e) => (bobs(e).x3dh!.ek = other.secrets.record.publicKey),
+      (e) => (bobs(e).x3dh!.spk += 1),
+      (e) => delete bobs(e).x3dh!.opk,
+      (e) => delete bobs(e).x3dh,
+      (e) => (e.timestamp -= 60_000),
+      (e) => (e2eOf(e).counter += 1),
+      (e) =>
+        Object.assign(e.content, {
+          ciphertext: (e.content as { ciphertext: string }).ciphertext.replace(/^./, (c) => (c === "A" ? "B" : "A")),
+        }),
+    ];
+    for (const change of rewrites) {
+      let opened: unknown;
+      expect(await hmacsDuring(async () => (opened = await bob.session.open(relay.rewrite(first, change))))).toBe(0);
+      expect(opened).toEqual({ ok: false, reason: "bad-signature" });
+    }
+    // A relabelled version needs a signature that version 5 never had.
+    for (const v of [3, 4])
+      expect(await bob.session.open(relay.rewrite(first, (e) => ((e2eOf(e) as unknown as { v: number }).v = v)))).toEqual({
+        ok: false,
+        reason: "bad-signature",
+      });
+    expect(await bob.session.open(first)).toMatchObject({ ok: true, text: "hello" });
+    // Another message's content under this message's entries (what a recipient holding the shared content key
+    // could try on the sender's other devices): Alice's other device refuses it, then opens the real one.
+    const second = await sealTo(alice.session, draft(room, "alice"), "second", "bob");
+    const swapped = relay.rewrite(first, (e) =>
+      Object.assign(e.content, { ciphertext: (second.content as { ciphertext: string }).ciphertext }),
+    );
+    expect(await alice2.session.open(swapped)).toEqual({ ok: false, reason: "bad-signature" });
+    expect(await alice2.session.open(first)).toMatchObject({ ok: true, text: "hello" });
+  });
+
+  it("version 5 is deniable: no signature, and the recipient can make every authenticator of the message himself", async () => {
+    const alice = await device("alice");
+    const bob = await device("bob");
+    const envelope = await sealTo(alice.session, draft(room, "alice"), "meet at the junction", "bob");
+    const meta = e2eOf(envelope) as unknown as { sig?: string; keys: (Entry & { mac: string })[] };
+    expect(meta.sig).toBeUndefined();
+    expect(await bob.session.open(envelope)).toMatchObject({ ok: true, text: "meet at the junction" });
+    // The entry's MAC key comes from Bob's own identity key and Alice's public one: Bob could have made it.
+    const mine = meta.keys.find((k) => k.to === bob.secrets.record.publicKey)!;
+    const header = canonicalHeader(
+      {
+        room,
+        id: envelope.id,
+        senderId: "alice",
+        device: alice.secrets.record.signingKey,
+        dh: alice.secrets.record.publicKey,
+        timestamp: envelope.timestamp,
+        type: envelope.type,
+        keyId: (envelope.content as { keyId: string }).keyId,
+        counter: e2eOf(envelope).counter,
+      },
+      5,
+    );
+    const content = envelope.content as { iv: string; ciphertext: string };
+    const key = await entryMacKey(bob.secrets.dh, bob.secrets.record.publicKey, alice.secrets.record.publicKey);
+    const { mac: _mac, ...entry } = mine;
+    expect(await macEntry(key, header, entry, await contentBinding(header, content.iv, content.ciphertext))).toBe(mine.mac);
   });
 
   it("pads plaintexts to 160-byte buckets: lengths within a bucket give equal ciphertexts", async () => {

@@ -15,12 +15,24 @@
 //   (core/x3dh.ts), so a key stolen today opens no earlier message. Version 2 wrapped the message key under the
 //   static pairwise X25519 key; those envelopes still open, for history. Version 4 (core/e2e-direct.ts) signs the
 //   per-device key entries and X3DH headers too and pads the plaintext; version 3 still opens, until the same
-//   sender device has sent version 4 in the room. Skipped ratchet keys are capped per device (core/skipped-keys.ts).
+//   sender device has sent version 4 in the room. Version 5, sealed now, is deniable: no signature, each entry
+//   authenticated by a MAC only its two devices can make. Skipped ratchet keys are capped per device (core/skipped-keys.ts).
 // - Groups: a sender key per (member, device) as a hash chain (message key = HMAC(chain, 0x01), next chain =
 //   HMAC(chain, 0x02)), handed out wrapped per device; a new one whenever the recipients change.
 import { derivePairwiseKey } from "./crypto";
 import { type DeviceList, verifyDeviceList } from "./device-list";
-import { padText, SIGNED_ENTRIES_VERSION, signedEntries, unpadText, v4FloorKey } from "./e2e-direct";
+import {
+  contentBinding,
+  DENIABLE_VERSION,
+  entryMacHolds,
+  entryMacKey,
+  macEntry,
+  padText,
+  SIGNED_ENTRIES_VERSION,
+  signedEntries,
+  unpadText,
+  v4FloorKey,
+} from "./e2e-direct";
 import { initReceiver, initSender, type RatchetMessage, type RatchetState, ratchetDecrypt, ratchetEncrypt } from "./double-ratchet";
 import type { Envelope } from "./envelope";
 import { fromBase64Url, newId, toBase64Url } from "./ids";
@@ -157,7 +169,8 @@ export interface E2eMeta {
   device: string;
   dh: string;
   counter: number;
-  sig: string;
+  /** The sending device's Ed25519 signature; absent in version 5 (deniable direct messages, core/e2e-direct.ts). */
+  sig?: string;
   /**
    * Direct messages, per recipient device (by its X25519 key): version 3, the message key as a ratchet message
    * (`r`) and, until the peer has answered, the X3DH header that starts the session (`x3dh`); version 2, the
@@ -175,6 +188,8 @@ export interface KeyEntry {
   iv?: string;
   r?: RatchetMessage;
   x3dh?: X3dhHeader;
+  /** Version 5: the MAC of this entry under the two devices' static key (core/e2e-direct.ts). */
+  mac?: string;
 }
 
 const B64_32 = /^[A-Za-z0-9_-]{43}$/;
@@ -200,10 +215,10 @@ function readMeta(envelope: Envelope): E2eMeta | null {
     kind === "group" && envelope.type !== "key"
       ? [E2E_VERSION]
       : kind === "dm"
-        ? [E2E_VERSION, DIRECT_VERSION, SIGNED_ENTRIES_VERSION]
+        ? [E2E_VERSION, DIRECT_VERSION, SIGNED_ENTRIES_VERSION, DENIABLE_VERSION]
         : [E2E_VERSION, DIRECT_VERSION];
-  if (!m || !version.includes(m.v as number) || typeof m.device !== "string" || typeof m.dh !== "string" || typeof m.sig !== "string")
-    return null;
+  if (!m || !version.includes(m.v as number) || typeof m.device !== "string" || typeof m.dh !== "string") return null;
+  if (m.sig !== undefined && typeof m.sig !== "string") return null;
   if (typeof m.counter !== "number" || !Number.isSafeInteger(m.counter) || m.counter < 0) return null;
   if (m.keys !== undefined && !Array.isArray(m.keys)) return null;
   return m as E2eMeta;
@@ -572,6 +587,11 @@ export class E2eSession {
     return toBase64Url(new Uint8Array(sig));
   }
 
+  /** The entry MAC key shared with one device (version 5): derived on each use, nothing stored. */
+  private macKey(peerDh: string) {
+    return entryMacKey(this.me.dh, this.me.record.publicKey, peerDh);
+  }
+
   private pairwise(peerDh: string, room: string) {
     return derivePairwiseKey(this.me.dh, peerDh, `v2|${room}`);
   }
@@ -587,15 +607,15 @@ export class E2eSession {
     text: string,
     peerId: string,
   ): Promise<{ envelope?: Envelope; changes: TrustChange[]; problems: TrustProblem[] }> {
-    return this.sealDirectAs(envelope, text, peerId, SIGNED_ENTRIES_VERSION);
+    return this.sealDirectAs(envelope, text, peerId, DENIABLE_VERSION);
   }
 
-  /** Version 3 only as clients before version 4 sealed (tests of the history they left: core/e2e.test.ts). */
+  /** Versions 3 and 4 only as clients before version 5 sealed (tests of the history they left: core/e2e.test.ts). */
   protected async sealDirectAs(
     envelope: Envelope,
     text: string,
     peerId: string,
-    version: typeof DIRECT_VERSION | typeof SIGNED_ENTRIES_VERSION,
+    version: typeof DIRECT_VERSION | typeof SIGNED_ENTRIES_VERSION | typeof DENIABLE_VERSION,
   ): Promise<{ envelope?: Envelope; changes: TrustChange[]; problems: TrustProblem[] }> {
     // Sealing always asks for the newest lists: a device added a moment ago should be able to read this.
     const [theirs, ours] = await Promise.all([this.trustedDevices(peerId, true), this.trustedDevices(this.userId, true)]);
@@ -606,27 +626,37 @@ export class E2eSession {
     const meta = { device: this.me.record.signingKey, dh: this.me.record.publicKey, counter: await this.nextCounter(envelope.room) };
     const keyId = newId(12);
     const header = canonicalHeader(headerOf(envelope, meta, keyId), version);
-    const signed = version === SIGNED_ENTRIES_VERSION;
+    const padded = version >= SIGNED_ENTRIES_VERSION;
+    const deniable = version === DENIABLE_VERSION;
     const messageKey = toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
+    // Padded to a 160-byte bucket (version 4 on, core/e2e-direct.ts).
+    const content = await seal(await contentKey(fromBase64Url(messageKey), header), padded ? padText(text) : text, header);
+    // Version 5 binds the content into each device's ratchet message and entry MAC instead of a signature.
+    const binding = deniable ? await contentBinding(header, content.iv, content.ciphertext) : "";
     const sealFor = (devices: DeviceRecord[]) =>
       Promise.all(
         devices
           .filter((d) => d.signingKey !== this.me.record.signingKey)
-          .map((d) => this.ratchetSeal(d, messageKey, `${header}|to|${d.publicKey}`)),
+          .map(async (d) => {
+            const entry = await this.ratchetSeal(d, messageKey, `${header}|to|${d.publicKey}${deniable ? `|${binding}` : ""}`);
+            if (!entry || !deniable) return entry;
+            return { ...entry, mac: await macEntry(await this.macKey(d.publicKey), header, entry, binding) };
+          }),
       );
     const forThem = (await sealFor(theirs.sealable)).filter((k) => k !== null);
     // A device without prekeys has not opened LinkUp since they exist; it is not sealed to with a static key.
     if (forThem.length === 0) throw new Error("Waiting for the other person to open LinkUp so this message can be encrypted");
     const keys = [...forThem, ...(await sealFor(ours.sealable)).filter((k) => k !== null)];
-    // Padded to a 160-byte bucket, and the key entries signed with the header (version 4, core/e2e-direct.ts).
-    const content = await seal(await contentKey(fromBase64Url(messageKey), header), signed ? padText(text) : text, header);
-    const sig = await this.sign(header, content.iv, content.ciphertext, signed ? signedEntries(keys) : "");
+    // Version 4 signs the key entries with the header; version 5 signs nothing (deniable, docs/protocol.md §10).
+    const sig = deniable
+      ? undefined
+      : await this.sign(header, content.iv, content.ciphertext, version === SIGNED_ENTRIES_VERSION ? signedEntries(keys) : "");
     return {
       envelope: {
         ...envelope,
         isEncrypted: true,
         content: { ...content, keyId },
-        meta: { e2e: { v: version, ...meta, sig, keys } },
+        meta: { e2e: { v: version, ...meta, ...(sig ? { sig } : {}), keys } },
       },
       changes,
       problems,
@@ -827,6 +857,10 @@ export class E2eSession {
     const sender = sentBy(devices);
     if (!sender) return { ok: false, reason: "unknown-device" };
     const header = canonicalHeader(headerOf(envelope, meta, keyId), meta.v);
+    // Version 5 carries no signature: its entry MAC is checked in `open`, before any chain step.
+    if (meta.v === DENIABLE_VERSION && envelope.type !== "key")
+      return { ok: true, meta, header, content: { ...envelope.content, keyId }, changes, problems, sender };
+    if (typeof meta.sig !== "string") return { ok: false, reason: "bad-signature" };
     // Version 4 signs the key entries too (core/e2e-direct.ts): a rewritten one fails here, before any chain step.
     const extra = envelope.type === "key" ? `${meta.to}|${meta.for}` : meta.v === SIGNED_ENTRIES_VERSION ? signedEntries(meta.keys) : "";
     if (!(await verifySig(meta.device, meta.sig, signedBytes(header, envelope.content.iv, envelope.content.ciphertext, extra))))
@@ -848,13 +882,21 @@ export class E2eSession {
         const mine = meta.keys?.find((k) => k?.to === this.me.record.publicKey);
         const floorKey = v4FloorKey(envelope.room, envelope.senderId, meta.device);
         const floor = await this.store.get<number>(floorKey);
-        if (meta.v !== SIGNED_ENTRIES_VERSION && floor !== undefined && meta.counter >= floor) return { ok: false, reason: "downgraded" };
-        if (meta.v === DIRECT_VERSION || meta.v === SIGNED_ENTRIES_VERSION) {
+        if (meta.v < SIGNED_ENTRIES_VERSION && floor !== undefined && meta.counter >= floor) return { ok: false, reason: "downgraded" };
+        if (meta.v >= DIRECT_VERSION) {
           if (!mine) return { ok: false, reason: "not-for-this-device" };
           const entry = readRatchetEntry(mine);
           if (!entry) return { ok: false, reason: "malformed" };
-          const signed = meta.v === SIGNED_ENTRIES_VERSION;
-          const text = await this.ratchetOpen(auth.sender, entry, `${header}|to|${this.me.record.publicKey}`, async (mk) => {
+          const signed = meta.v >= SIGNED_ENTRIES_VERSION;
+          let ad = `${header}|to|${this.me.record.publicKey}`;
+          if (meta.v === DENIABLE_VERSION) {
+            // The entry's MAC before any chain step: a rewritten entry, header or content is refused here.
+            const binding = await contentBinding(header, content.iv, content.ciphertext);
+            if (!(await entryMacHolds(await this.macKey(auth.sender.publicKey), header, mine, binding)))
+              return { ok: false, reason: "bad-signature" };
+            ad = `${ad}|${binding}`;
+          }
+          const text = await this.ratchetOpen(auth.sender, entry, ad, async (mk) => {
             const plain = await unseal(await contentKey(fromBase64Url(mk), header), content, header);
             const text = signed ? unpadText(plain) : plain;
             if (text === null) throw new Error("Padding not of version 4");

@@ -376,8 +376,8 @@ test("two people talk both ways after a reload, with a ratchet per device; what 
   await expect(bubble(a.page, "tomatoes 2 cost 825").getByRole("img", { name: "Encrypted" })).toBeVisible();
   await expect(bubble(b.page, "yam price 2 is 3520 naira").getByRole("img", { name: "Encrypted" })).toBeVisible();
 
-  // Only ciphertext went to the room and came from it: every direct message a version 4 ratchet envelope (key
-  // entries signed, padded: these short texts all have one ciphertext length), and the receipts sealed the same way.
+  // Only ciphertext went to the room and came from it: every direct message a version 5 ratchet envelope (key
+  // entries authenticated, padded: these short texts all have one ciphertext length), and the receipts sealed the same way.
   type Sealed = { id: string; room: string; type: string; content: { ciphertext?: string }; meta?: { e2e?: { v: number } } };
   const carried = frames.flatMap((raw) => {
     const f = JSON.parse(raw) as { envelope?: Sealed; items?: { envelope: Sealed }[] };
@@ -385,11 +385,11 @@ test("two people talk both ways after a reload, with a ratchet per device; what 
   });
   const envelopes = carried.filter((e) => e.type === "text");
   expect(new Set(envelopes.map((e) => e.id)).size).toBe(words.length);
-  for (const e of envelopes) expect(e.meta?.e2e?.v).toBe(4);
+  for (const e of envelopes) expect(e.meta?.e2e?.v).toBe(5);
   expect(new Set(envelopes.map((e) => e.content.ciphertext?.length)).size).toBe(1);
   const receipts = carried.filter((e) => e.type === "receipt");
   expect(receipts.length).toBeGreaterThan(0);
-  for (const e of receipts) expect(e.meta?.e2e?.v).toBe(4);
+  for (const e of receipts) expect(e.meta?.e2e?.v).toBe(5);
   for (const raw of frames) for (const w of words) expect(raw).not.toContain(w);
   expect(a.errors).toEqual([]);
   expect(b.errors).toEqual([]);
