@@ -10,7 +10,14 @@
 import * as z from "zod/mini";
 import { isDisappearingMeta } from "./disappearing-timers";
 import type { DeviceRecord, DeviceSecrets } from "./e2e";
-import { MAX_RECEIPT_IDS, ReceiptStatusSchema, type TypingProof } from "./frames";
+import {
+  MAX_RECEIPT_IDS,
+  type ReceiptProof,
+  type ReceiptSignature,
+  type ReceiptStatus,
+  ReceiptStatusSchema,
+  type TypingProof,
+} from "./frames";
 import { fromBase64Url, toBase64Url } from "./ids";
 import { utf8 } from "./webcrypto";
 
@@ -73,6 +80,53 @@ export async function verifyTyping(
       key,
       fromBase64Url(p.sig),
       typingBytes(frame.room, frame.userId, frame.active, p.at),
+    );
+  } catch {
+    return false;
+  }
+}
+
+// Receipts of a group (docs/protocol.md §7b). Sealing them as a direct chat does would send every member's
+// receipt to every member (a sender key reaches the whole group): 255 readers of one message in a group of 256
+// would cost 65,025 deliveries. They stay frames the room relays to the message's sender only, and each envelope
+// id is signed by the reader's device, so the server can neither invent a "read" nor move one to another message.
+const receiptBytes = (room: string, userId: string, status: ReceiptStatus, id: string, at: number) =>
+  utf8(JSON.stringify(["linkup-receipt", 1, room, userId, status, id, at]));
+
+/** Signs one receipt per envelope id (the room keeps and hands back each on its own). */
+export async function signReceipts(
+  me: DeviceSecrets,
+  room: string,
+  status: ReceiptStatus,
+  ids: string[],
+  at = Date.now(),
+): Promise<ReceiptProof> {
+  const sigs = await Promise.all(
+    ids.map(async (id) =>
+      toBase64Url(
+        new Uint8Array(
+          await crypto.subtle.sign({ name: "Ed25519" }, me.signing.privateKey, receiptBytes(room, me.record.userId, status, id, at)),
+        ),
+      ),
+    ),
+  );
+  return { device: me.record.signingKey, at, sigs };
+}
+
+/** True when `proof` is the signature of a device of `devices` (the reader's signed list) for this receipt. */
+export async function verifyReceipt(
+  devices: Pick<DeviceRecord, "signingKey">[],
+  receipt: { room: string; by: string; status: ReceiptStatus; id: string },
+  proof: ReceiptSignature | undefined,
+): Promise<boolean> {
+  if (!proof || !devices.some((d) => d.signingKey === proof.device)) return false;
+  try {
+    const key = await crypto.subtle.importKey("raw", fromBase64Url(proof.device), { name: "Ed25519" }, false, ["verify"]);
+    return await crypto.subtle.verify(
+      { name: "Ed25519" },
+      key,
+      fromBase64Url(proof.sig),
+      receiptBytes(receipt.room, receipt.by, receipt.status, receipt.id, proof.at),
     );
   } catch {
     return false;

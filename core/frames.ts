@@ -45,6 +45,19 @@ const b64 = (length: number) => z.string().check(z.regex(new RegExp(`^[A-Za-z0-9
 /** A direct chat's typing frame, signed by the typing device (core/e2e-controls.ts, docs/protocol.md §7b). */
 export const TypingProofSchema = z.object({ device: b64(43), at: count(), sig: b64(86) });
 export type TypingProof = z.infer<typeof TypingProofSchema>;
+/**
+ * A group's receipt, signed by the reader's device for each envelope id (core/e2e-controls.ts, docs/protocol.md
+ * §7b): `sigs[i]` is the signature for `ids[i]`, so the room can keep and hand back each id's on its own.
+ */
+export const ReceiptProofSchema = z.object({
+  device: b64(43),
+  at: count(),
+  sigs: z.array(b64(86)).check(z.minLength(1), z.maxLength(MAX_RECEIPT_IDS)),
+});
+export type ReceiptProof = z.infer<typeof ReceiptProofSchema>;
+/** One envelope's receipt signature as the room keeps and relays it. */
+export const ReceiptSignatureSchema = z.object({ device: b64(43), at: count(), sig: b64(86) });
+export type ReceiptSignature = z.infer<typeof ReceiptSignatureSchema>;
 
 // ---------------------------------------------------------------- call signalling (docs/decisions/024-calls-through-the-room.md)
 
@@ -101,6 +114,8 @@ export const ClientFrameSchema = z.discriminatedUnion("type", [
     type: z.literal("receipt"),
     status: ReceiptStatusSchema,
     ids: z.array(envelopeId).check(z.minLength(1), z.maxLength(MAX_RECEIPT_IDS)),
+    /** In a group: the reader's device's signature for each id (a group's receipts are believed only signed). */
+    proof: z.optional(ReceiptProofSchema),
   }),
   /**
    * Keep-alive; answered with `pong`. With `presence` true, also one page of the presence list: the first, or the
@@ -174,7 +189,7 @@ export const ServerFrameSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("resume-done"),
     cursor: count(),
-    receipts: z.array(z.object({ id: envelopeId, status: ReceiptStatusSchema, by: z.string() })),
+    receipts: z.array(z.object({ id: envelopeId, status: ReceiptStatusSchema, by: z.string(), proof: z.optional(ReceiptSignatureSchema) })),
     /** The answer stopped at its byte bound: resume again from `cursor` for the rest. */
     more: z.optional(z.boolean()),
     /** The shard whose seqs `cursor` counts (absent: shard 0); resume with it. */
@@ -187,6 +202,8 @@ export const ServerFrameSchema = z.discriminatedUnion("type", [
     ids: z.array(envelopeId),
     by: z.string(),
     at: z.number(),
+    /** A group's receipt: the reader's device signature per id, in the order of `ids` (as the reader sent them). */
+    proof: z.optional(z.object({ device: b64(43), at: count(), sigs: z.array(b64(86)) })),
   }),
   /**
    * One page of who is present, ordered by userId: members with a userId after `after` (from the start without

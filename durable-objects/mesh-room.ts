@@ -16,6 +16,8 @@ import {
   MAX_ENVELOPE_BYTES,
   parseClientFrame,
   RESUME_BATCH_SIZE,
+  type ReceiptProof,
+  type ReceiptSignature,
   type ReceiptStatus,
   type ServerFrame,
 } from "../core/frames";
@@ -123,6 +125,18 @@ export class MeshRoom extends DurableObject<Env> {
       envelope_id TEXT NOT NULL,
       user_id TEXT NOT NULL,
       status TEXT NOT NULL,
+      at INTEGER NOT NULL,
+      PRIMARY KEY (envelope_id, user_id)
+    )`);
+    // A group's receipts come signed per envelope (docs/protocol.md §7b): the signature of the status kept above,
+    // handed back with it on resume. Its own table, so rooms made before it need no column added.
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS receipt_proofs (
+      envelope_id TEXT NOT NULL,
+      user_id TEXT NOT NULL,
+      status TEXT NOT NULL,
+      device TEXT NOT NULL,
+      signed_at INTEGER NOT NULL,
+      sig TEXT NOT NULL,
       at INTEGER NOT NULL,
       PRIMARY KEY (envelope_id, user_id)
     )`);
@@ -450,7 +464,7 @@ export class MeshRoom extends DurableObject<Env> {
         return this.resume(ws, me, frame.cursor, frame.shard ?? 0);
       case "receipt":
         if (this.requests.quiet()) return;
-        return this.receipt(me, frame.status, frame.ids, true);
+        return this.receipt(me, frame.status, frame.ids, true, frame.proof);
       case "ping":
         this.send(ws, { type: "pong", at: frame.at });
         if (frame.presence) this.send(ws, this.presencePage(frame.after));
@@ -576,18 +590,23 @@ export class MeshRoom extends DurableObject<Env> {
     const plan = planResume(rows(urgent), rows("1"), size, Math.max(RESUME_MAX_BYTES - acrossBytes, 1));
     sendBatches(plan.items);
     const receiptRows = this.sql
-      .exec<{ id: string; status: ReceiptStatus; by: string }>(
-        `SELECT e.id AS id, r.status AS status, r.user_id AS by FROM envelopes e
+      .exec<{ id: string; status: ReceiptStatus; by: string; device: string | null; signedAt: number | null; sig: string | null }>(
+        `SELECT e.id AS id, r.status AS status, r.user_id AS by, p.device AS device, p.signed_at AS signedAt, p.sig AS sig
+         FROM envelopes e
          JOIN receipts r ON r.envelope_id = e.id
+         LEFT JOIN receipt_proofs p ON p.envelope_id = r.envelope_id AND p.user_id = r.user_id AND p.status = r.status
          WHERE e.sender_id = ? AND e.seq > ? - 1000 ORDER BY e.seq`,
         me.userId,
         this.latestSeq(),
       )
       .toArray();
-    const best = new Map<string, { id: string; status: ReceiptStatus; by: string }>();
-    for (const r of receiptRows) {
+    const best = new Map<string, { id: string; status: ReceiptStatus; by: string; proof?: ReceiptSignature }>();
+    for (const { device, signedAt, sig, ...r } of receiptRows) {
       const current = best.get(r.id);
-      if (!current || mergeReceipt(current.status, r.status) !== current.status) best.set(r.id, { ...r });
+      const proof = device && sig && signedAt !== null ? { proof: { device, at: signedAt, sig } } : {};
+      // The strongest status per envelope; of equal ones, a signed one (a group's device believes only those).
+      const stronger = !current || mergeReceipt(current.status, r.status) !== current.status;
+      if (stronger || (current.status === r.status && !current.proof && "proof" in proof)) best.set(r.id, { ...r, ...proof });
     }
     this.send(ws, {
       type: "resume-done",
@@ -599,7 +618,9 @@ export class MeshRoom extends DurableObject<Env> {
   }
 
   /** Records the reader's receipts and tells each sender's sockets. */
-  private receipt(me: { userId: string }, status: ReceiptStatus, ids: string[], fromSocket = false): void {
+  private receipt(me: { userId: string }, status: ReceiptStatus, ids: string[], fromSocket = false, proof?: ReceiptProof): void {
+    // One signature per id, in order; a proof that does not match its ids is not kept (the reader's own fault).
+    const sigOf = new Map(proof && proof.sigs.length === ids.length ? ids.map((id, i) => [id, proof.sigs[i] as string]) : []);
     const rows = this.sql
       .exec<{ id: string; senderId: string }>(
         "SELECT id, sender_id AS senderId FROM envelopes WHERE id IN (SELECT value FROM json_each(?))",
@@ -618,9 +639,27 @@ export class MeshRoom extends DurableObject<Env> {
         status,
         at,
       );
+      const sig = sigOf.get(row.id);
+      if (proof && sig)
+        this.sql.exec(
+          `INSERT INTO receipt_proofs (envelope_id, user_id, status, device, signed_at, sig, at) VALUES (?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (envelope_id, user_id) DO UPDATE SET status = excluded.status, device = excluded.device,
+             signed_at = excluded.signed_at, sig = excluded.sig, at = excluded.at
+           WHERE receipt_proofs.status <> 'read' OR excluded.status = 'read'`,
+          row.id,
+          me.userId,
+          status,
+          proof.device,
+          proof.at,
+          sig,
+          at,
+        );
     }
     for (const [senderId, senderIds] of receiptsBySender(rows, me.userId)) {
-      const frame = encodeFrame({ type: "receipt", status, ids: senderIds, by: me.userId, at });
+      const sigs = senderIds.map((id) => sigOf.get(id));
+      const signed =
+        proof && sigs.every((x) => x !== undefined) ? { proof: { device: proof.device, at: proof.at, sigs: sigs as string[] } } : {};
+      const frame = encodeFrame({ type: "receipt", status, ids: senderIds, by: me.userId, at, ...signed });
       for (const ws of this.ctx.getWebSockets(senderId)) this.sendRaw(ws, frame);
     }
     // A reader on another shard than the envelope's: its receipts go there too (durable-objects/shards.ts).
@@ -811,6 +850,7 @@ export class MeshRoom extends DurableObject<Env> {
       this.flusher.countedThrough(),
     );
     this.sql.exec("DELETE FROM receipts WHERE at < ?", now - DEDUPE_MEMORY_MS);
+    this.sql.exec("DELETE FROM receipt_proofs WHERE at < ?", now - DEDUPE_MEMORY_MS);
   }
 
   /** D1 is metadata: a failure is logged and never breaks the chat. */

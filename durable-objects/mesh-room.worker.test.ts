@@ -245,6 +245,47 @@ describe("receipts and presence", () => {
     sb.close();
   });
 
+  it("in a group, passes each envelope's receipt signature to the sender and hands it back on resume", async () => {
+    const a = await anonymousSession();
+    const b = await anonymousSession();
+    const roomId = await groupOf(a, [b]);
+    const sa = await mustOpen(roomId, a.cookie);
+    const sb = await mustOpen(roomId, b.cookie);
+    const sealed = () =>
+      textEnvelope(roomId, a.user.id, "", { isEncrypted: true, content: { ciphertext: "A".repeat(40), iv: "iv-0123456789ab" } });
+    const [e1, e2] = [sealed(), sealed()];
+    for (const e of [e1, e2]) {
+      sa.send({ type: "send", envelope: e });
+      await sb.waitForType("envelope", (f) => f.envelope.id === e.id);
+    }
+    const device = "d".repeat(43);
+    const [sig1, sig2] = ["1".repeat(86), "2".repeat(86)];
+    sb.send({ type: "receipt", status: "read", ids: [e1.id, e2.id], proof: { device, at: 1_700_000_000_000, sigs: [sig1, sig2] } });
+    const live = await sa.waitForType("receipt", (f) => f.status === "read");
+    expect(live).toMatchObject({ by: b.user.id, proof: { device, at: 1_700_000_000_000 } });
+    // Each id keeps its own signature, whatever order the room lists them in.
+    const pairs = live.ids.map((id, i) => [id, live.proof?.sigs[i]] as const);
+    expect(new Map(pairs)).toEqual(
+      new Map([
+        [e1.id, sig1],
+        [e2.id, sig2],
+      ]),
+    );
+    // A late, unsigned 'delivered' does not replace the signed 'read'.
+    sb.send({ type: "receipt", status: "delivered", ids: [e1.id] });
+    await sa.waitFor(() => sa.of("receipt").length === 2);
+    sa.close();
+    const back = await mustOpen(roomId, a.cookie);
+    back.send({ type: "resume", cursor: 0 });
+    const done = await back.waitForType("resume-done", (f) => !f.more);
+    expect(done.receipts).toEqual([
+      { id: e1.id, status: "read", by: b.user.id, proof: { device, at: 1_700_000_000_000, sig: sig1 } },
+      { id: e2.id, status: "read", by: b.user.id, proof: { device, at: 1_700_000_000_000, sig: sig2 } },
+    ]);
+    back.close();
+    sb.close();
+  });
+
   it("counts nodes as sockets join and leave, and relays typing", async () => {
     const roomId = area();
     const a = await anonymousSession();

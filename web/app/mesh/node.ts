@@ -6,7 +6,7 @@
 import { missedCallText } from "../../../core/calls";
 import type { DisappearTimer } from "../../../core/disappearing-timers";
 import { timerLine } from "./expiry";
-import { PrivateControls, sealedControls } from "./private-controls";
+import { PrivateControls, sealedControls, signedControls, signedReceipts } from "./private-controls";
 import { DEFAULT_TTL, type Envelope } from "../../../core/envelope";
 import { dmRoomId, isPrivateRoomId as isPrivateRoom, roomKind } from "../../../core/room-ids";
 import type { ClientFrame, PresenceMember, ServerFrame } from "../../../core/frames";
@@ -461,7 +461,12 @@ export class MeshNode {
    * A receipt leaves as a control frame, or in a direct chat as a sealed envelope through the outbox (kept by the
    * room for every device of the sender; docs/protocol.md §7b): true once it is queued there.
    */
-  private sendReceipt(room: string, frame: ClientFrame): boolean {
+  private async sendReceipt(room: string, frame: ClientFrame): Promise<boolean> {
+    // A group's receipt leaves as a frame signed per envelope by this device (the room relays it to the sender only).
+    if (frame.type === "receipt" && signedReceipts(room)) {
+      const proof = await this.controls.receiptProof(room, frame.status, frame.ids).catch((e) => console.warn("mesh: receipt", e));
+      return proof ? this.sendControl(room, { ...frame, proof }) : false;
+    }
     if (frame.type !== "receipt" || !sealedControls(room)) return this.sendControl(room, frame);
     const envelope = this.controls.receiptEnvelope(room, frame.status, frame.ids);
     const item: OutboxItem = { id: envelope.id, room, envelope, createdAt: envelope.timestamp };
@@ -524,13 +529,34 @@ export class MeshNode {
           // One answer carries a bounded number of bytes: the rest comes by resuming from the new cursor.
           if (viaTab === null && frame.more) this.resume(room);
           // A direct chat's receipts come sealed, as envelopes; the room's plain record of them is not believed.
-          if (!sealedControls(room)) for (const r of frame.receipts) await this.receipts.received(room, [r.id], r.status);
+          // A group's count only where the reader's device signed them.
+          if (signedReceipts(room))
+            for (const r of await this.controls.receiptsBelieved(room, frame.receipts))
+              await this.receipts.received(room, [r.id], r.status);
+          else if (!sealedControls(room)) for (const r of frame.receipts) await this.receipts.received(room, [r.id], r.status);
           await this.flush(room);
           this.receipts.queueOwed(room);
         });
         break;
       case "receipt":
-        if (!sealedControls(room)) this.inOrder(room, () => this.receipts.received(room, frame.ids, frame.status));
+        if (signedReceipts(room)) {
+          const { proof, by, status } = frame;
+          const each = frame.ids.map((id, i) => ({
+            id,
+            by,
+            status,
+            proof: proof?.sigs[i] ? { device: proof.device, at: proof.at, sig: proof.sigs[i] } : undefined,
+          }));
+          this.inOrder(room, async () => {
+            const believed = await this.controls.receiptsBelieved(room, each);
+            if (believed.length)
+              await this.receipts.received(
+                room,
+                believed.map((r) => r.id),
+                status,
+              );
+          });
+        } else if (!sealedControls(room)) this.inOrder(room, () => this.receipts.received(room, frame.ids, frame.status));
         break;
       case "presence":
       case "presence-delta": {
@@ -554,7 +580,7 @@ export class MeshNode {
       }
       case "typing":
         if (!state || frame.userId === this.me.id) break;
-        if (!sealedControls(room)) this.onTyping(state, frame.userId, frame.nickname, frame.active);
+        if (!signedControls(room)) this.onTyping(state, frame.userId, frame.nickname, frame.active);
         else
           void this.controls
             .typingBelieved(room, frame)
@@ -672,8 +698,8 @@ export class MeshNode {
     const mine = envelope.senderId === this.me.id;
     // The room's missed-call entry has no content to open: its line comes from who called whom.
     const callLine = missedCallText(envelope, this.me.id);
-    // A direct chat's timer changes come sealed from a member's device: the server's plain line is not believed there.
-    const serverLine = sealedControls(room) ? null : timerLine(envelope);
+    // A private room's timer changes come sealed from a member's device: the server's plain line is not believed there.
+    const serverLine = signedControls(room) ? null : timerLine(envelope);
     const line: { text: string; meta?: Record<string, unknown> } | null = callLine !== null ? { text: callLine } : serverLine;
     const result = line ?? (await this.sealing.open(envelope));
     if (result && "refused" in result) {
@@ -682,7 +708,7 @@ export class MeshNode {
       return;
     }
     const opened = result;
-    if (opened && sealedControls(room) && (await this.controls.timerOpened(room, envelope, opened.meta)) === false) {
+    if (opened && signedControls(room) && (await this.controls.timerOpened(room, envelope, opened.meta)) === false) {
       console.warn("mesh: refused a timer change announced in someone else's name");
       return;
     }
@@ -751,9 +777,9 @@ export class MeshNode {
     if (room) this.sendControl(room, { type: "ping", at: Date.now(), presence: true });
   }
 
-  /** Tells the room I am typing (relayed live, never stored); in a direct chat signed by this device. */
+  /** Tells the room I am typing (relayed live, never stored); in a private room signed by this device. */
   typing(room: string, active: boolean) {
-    if (!sealedControls(room)) {
+    if (!signedControls(room)) {
       this.sendControl(room, { type: "typing", active });
       return;
     }
@@ -764,11 +790,11 @@ export class MeshNode {
   }
 
   /**
-   * Announces a direct chat's new timer to its members, sealed from this device (the room's own line is not
-   * believed there): the line both people see, and the timer their devices hold the room's expiries to.
+   * Announces a private room's new timer to its members, sealed from this device (the room's own line is not
+   * believed there): the line the members see, and the timer their devices hold the room's expiries to.
    */
   async announceTimer(room: string, timer: DisappearTimer): Promise<void> {
-    if (!sealedControls(room)) return;
+    if (!signedControls(room)) return;
     const message = await this.send(room, "", {
       meta: { event: "disappearing", by: this.me.id, byName: this.me.nickname.slice(0, 60), timer },
     });

@@ -156,3 +156,53 @@ describe("a direct chat's timer changes", () => {
     expect(await ben.controls.expiryOf("nearby:s14uc", after, after + 10)).toBe(after + 10);
   });
 });
+
+describe("a group's receipts and typing", () => {
+  const group = "group:market-women";
+
+  it("count a receipt only for the envelope and status the reader's listed device signed", async () => {
+    const ada = await phone("u-ada", "Ada");
+    const ben = await phone("u-ben", "Ben");
+    const proof = await ben.controls.receiptProof(group, "read", ["m-one-000001", "m-two-000002"]);
+    const each = (ids: string[], status: "read" | "delivered", p = proof) =>
+      ids.map((id, i) => ({ id, by: "u-ben", status, proof: { device: p.device, at: p.at, sig: p.sigs[i] as string } }));
+    expect(await ada.controls.receiptsBelieved(group, each(["m-one-000001", "m-two-000002"], "read"))).toEqual([
+      { id: "m-one-000001", status: "read" },
+      { id: "m-two-000002", status: "read" },
+    ]);
+    // What the server might write: no signature, a signature moved to another message, another status, another
+    // room, another person, or a device it made for Ben that is not in his signed list.
+    expect(await ada.controls.receiptsBelieved(group, [{ id: "m-one-000001", by: "u-ben", status: "read" }])).toEqual([]);
+    expect(await ada.controls.receiptsBelieved(group, each(["m-two-000002", "m-one-000001"], "read"))).toEqual([]);
+    expect(await ada.controls.receiptsBelieved(group, each(["m-one-000001"], "delivered"))).toEqual([]);
+    expect(await ada.controls.receiptsBelieved("group:other-group", each(["m-one-000001"], "read"))).toEqual([]);
+    await phone("u-cat", "Cat");
+    expect(
+      await ada.controls.receiptsBelieved(
+        group,
+        each(["m-one-000001"], "read").map((r) => ({ ...r, by: "u-cat" })),
+      ),
+    ).toEqual([]);
+    const server = await createDevice("u-ben");
+    const forged = await new PrivateControls({
+      me: { id: "u-ben", nickname: "Ben" },
+      hop: "x",
+      kv: ben.history,
+      session: async () => new E2eSession(server, { get: async () => undefined, set: async () => {} }, directory),
+    }).receiptProof(group, "read", ["m-one-000001"]);
+    expect(await ada.controls.receiptsBelieved(group, each(["m-one-000001"], "read", forged))).toEqual([]);
+  });
+
+  it("believe typing only signed by a listed device of the person, and hold the room's timer line to sealed changes", async () => {
+    const ada = await phone("u-ada", "Ada");
+    const ben = await phone("u-ben", "Ben");
+    expect(await ada.controls.typingBelieved(group, { userId: "u-ben", active: true })).toBe(false);
+    const proof = await ben.controls.typingProof(group, true);
+    expect(await ada.controls.typingBelieved(room, { userId: "u-ben", active: true, proof })).toBe(false);
+    expect(await ada.controls.typingBelieved(group, { userId: "u-ben", active: true, proof })).toBe(true);
+    // A group's sealed timer change "off": the server's later expiry stamp is not obeyed on this device.
+    await ada.controls.recordTimer(group, Date.now() - 10, "never");
+    const later = Date.now() + 1;
+    expect(await ada.controls.expiryOf(group, later, later + 60_000)).toBeUndefined();
+  });
+});

@@ -1,12 +1,13 @@
-// Receipts, typing and timer changes of a direct chat, believed only when the other person's device sealed or
-// signed them (core/e2e-controls.ts, docs/protocol.md §7b, decision 074). The mesh node asks this module before
-// it acts on any of them; area rooms and groups keep the plain frames (groups: their membership is the server's
-// until signed epochs land, so their receipts wait for those).
+// Receipts, typing and timer changes of private rooms, believed only when a member's device sealed or signed them
+// (core/e2e-controls.ts, docs/protocol.md §7b, decisions 074 and 084). The mesh node asks this module before it
+// acts on any of them; area rooms keep the plain frames. A direct chat's receipts are sealed envelopes; a group's
+// are frames signed per envelope (sealing them would reach every member); typing is signed and timer changes
+// sealed in both.
 import { type DisappearTimer, isDisappearingMeta } from "../../../core/disappearing-timers";
 import type { E2eSession } from "../../../core/e2e";
-import { readReceipt, sealedTimerChange, signTyping, verifyTyping } from "../../../core/e2e-controls";
+import { readReceipt, sealedTimerChange, signReceipts, signTyping, verifyReceipt, verifyTyping } from "../../../core/e2e-controls";
 import { DEFAULT_TTL, type Envelope } from "../../../core/envelope";
-import type { ReceiptStatus, TypingProof } from "../../../core/frames";
+import type { ReceiptProof, ReceiptSignature, ReceiptStatus, TypingProof } from "../../../core/frames";
 import { newId } from "../../../core/ids";
 import { roomKind } from "../../../core/room-ids";
 import type { Opened } from "./sealing";
@@ -24,8 +25,12 @@ export interface PrivateControlsDeps {
   session: () => Promise<Pick<E2eSession, "me" | "trustedDevices">>;
 }
 
-/** True in a direct chat: there a plain receipt, typing frame or server timer line is not believed. */
+/** True in a direct chat: there receipts are sealed envelopes, and a plain receipt is not believed. */
 export const sealedControls = (room: string) => roomKind(room) === "dm";
+/** True in a private room (direct chat or group): a plain typing frame or server timer line is not believed there. */
+export const signedControls = (room: string) => roomKind(room) === "dm" || roomKind(room) === "group";
+/** True in a group: receipts are frames signed per envelope by the reader's device. */
+export const signedReceipts = (room: string) => roomKind(room) === "group";
 
 export class PrivateControls {
   /** The newest typing signature believed per device (a replay of an older frame is refused). */
@@ -56,12 +61,36 @@ export class PrivateControls {
     return readReceipt(opened.text);
   }
 
-  /** This device's signature over its typing state in a direct chat. */
+  /** This device's signatures over a group receipt, one per envelope id. */
+  async receiptProof(room: string, status: ReceiptStatus, ids: string[]): Promise<ReceiptProof> {
+    return signReceipts((await this.deps.session()).me, room, status, ids);
+  }
+
+  /**
+   * The ids of a group's receipt (a live frame's, or the room's list on resume) that a listed device of the person
+   * it names signed; the rest are not believed (the server made or moved them).
+   */
+  async receiptsBelieved(
+    room: string,
+    receipts: { id: string; by: string; status: ReceiptStatus; proof?: ReceiptSignature }[],
+  ): Promise<{ id: string; status: ReceiptStatus }[]> {
+    const session = await this.deps.session();
+    const devices = new Map<string, Awaited<ReturnType<typeof session.trustedDevices>>["devices"]>();
+    const believed: { id: string; status: ReceiptStatus }[] = [];
+    for (const r of receipts) {
+      if (r.by === this.deps.me.id || !r.proof) continue;
+      if (!devices.has(r.by)) devices.set(r.by, (await session.trustedDevices(r.by)).devices);
+      if (await verifyReceipt(devices.get(r.by) ?? [], { room, ...r }, r.proof)) believed.push({ id: r.id, status: r.status });
+    }
+    return believed;
+  }
+
+  /** This device's signature over its typing state in a private room. */
   async typingProof(room: string, active: boolean): Promise<TypingProof> {
     return signTyping((await this.deps.session()).me, room, active);
   }
 
-  /** Whether a typing frame of a direct chat was signed by a listed device of the person it names. */
+  /** Whether a typing frame of a private room was signed by a listed device of the person it names. */
   async typingBelieved(room: string, frame: { userId: string; active: boolean; proof?: TypingProof }, now = Date.now()): Promise<boolean> {
     if (!frame.proof) return false;
     const { devices } = await (await this.deps.session()).trustedDevices(frame.userId);
@@ -99,7 +128,7 @@ export class PrivateControls {
    * keeps the room's stamp.
    */
   async expiryOf(room: string, timestamp: number, stamped: number | undefined, meta?: unknown): Promise<number | undefined> {
-    if (stamped === undefined || !sealedControls(room)) return stamped;
+    if (stamped === undefined || !signedControls(room)) return stamped;
     // A timer change itself stays, as the room's own announcement does.
     if (isDisappearingMeta(meta)) return undefined;
     const kept = (await this.deps.kv.kvGet<SealedTimer[]>(`sealed-timer:${room}`)) ?? [];

@@ -14,7 +14,7 @@ export class Receipts {
   constructor(
     private readonly history: History,
     /** Sends a control frame to the room by any transport; false when none is up. */
-    private readonly sendControl: (room: string, frame: ClientFrame) => boolean,
+    private readonly sendControl: (room: string, frame: ClientFrame) => boolean | Promise<boolean>,
   ) {}
 
   /** The screen shows this room: everything others sent in it counts as read. */
@@ -56,7 +56,7 @@ export class Receipts {
       for (const status of ["delivered", "read"] as const) {
         const ids = [...pending[status]];
         for (const part of chunk(ids, MAX_RECEIPT_IDS)) {
-          if (!this.sendControl(room, { type: "receipt", status, ids: part })) continue;
+          if (!(await this.sendControl(room, { type: "receipt", status, ids: part }))) continue;
           for (const id of part) {
             pending[status].delete(id);
             const m = this.history.get(room, id);
