@@ -4,27 +4,15 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { forgetShardMap, pointAreaAt, type ShardEnv } from "../db/shards";
-import { anonymousSession } from "../tests/workers/helpers";
-import { flushRoom, mustOpen, textEnvelope } from "../tests/workers/room-socket";
+import { busyAreaRoom, flushRoom } from "../tests/workers/room-socket";
 
 const shardEnv = env as unknown as ShardEnv;
 const shards = [env.DB, (env as unknown as { DB_SHARD_1: D1Database }).DB_SHARD_1];
-const GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz";
-const cellUnder = (prefix: string) =>
-  prefix + Array.from({ length: 5 - prefix.length }, () => GEOHASH[Math.floor(Math.random() * 32)]).join("");
-
 beforeEach(() => forgetShardMap());
 
-/** Two people say `each` things in the area room of `cell`, then its minute passes and its batch is written. */
-async function busyMinute(cell: string, each: number) {
-  const roomId = `nearby:${cell}`;
-  const people = [await anonymousSession(), await anonymousSession()];
-  for (const p of people) {
-    const socket = await mustOpen(roomId, p.cookie);
-    for (let i = 0; i < each; i++) socket.send({ type: "send", envelope: textEnvelope(roomId, p.user.id, `line ${i}`) });
-    await socket.waitFor(() => socket.of("ack").length === each);
-    socket.close();
-  }
+/** Two people say `each` things in an area room under `prefix`, then its minute passes and its batch is written. */
+async function busyMinute(prefix: string, each: number) {
+  const { roomId } = await busyAreaRoom(prefix, each);
   expect(await flushRoom(roomId)).toBe(true);
   return roomId;
 }
@@ -44,8 +32,8 @@ describe("an area room's minute", () => {
   it("lands on the shard its area maps to, and an unmapped area's on today's database: each holds only its own", async () => {
     // Lagos (under s14) moves to shard 1; Port Harcourt (under s0v) is never mapped.
     await pointAreaAt(shardEnv, "s14", 1);
-    const lagos = await busyMinute(cellUnder("s14"), 3);
-    const portHarcourt = await busyMinute(cellUnder("s0v"), 2);
+    const lagos = await busyMinute("s14", 3);
+    const portHarcourt = await busyMinute("s0v", 2);
     expect(await activityOn(lagos)).toEqual([null, 6]);
     expect(await activityOn(portHarcourt)).toEqual([4, null]);
     // The analytics of the minute went with it: Lagos's messages are counted on shard 1 only.

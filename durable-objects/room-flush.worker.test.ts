@@ -6,28 +6,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { armFault, faultPointsPassed, resetFaults } from "../core/faults";
 import { MESSAGE_POINTS } from "../core/rewards";
 import { anonymousSession } from "../tests/workers/helpers";
-import { flushRoom, mustOpen, textEnvelope } from "../tests/workers/room-socket";
+import { busyAreaRoom as busyRoom, flushRoom, mustOpen, textEnvelope } from "../tests/workers/room-socket";
 import { MeshRoom } from "./mesh-room";
 import type { RoomEffects } from "./room-effects";
 
 const stubOf = (roomId: string) => env.ROOMS.get(env.ROOMS.idFromName(roomId));
-const GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz";
-const random = (n: number) => Array.from({ length: n }, () => GEOHASH[Math.floor(Math.random() * 32)]).join("");
-
 afterEach(() => resetFaults());
-
-/** Two people send `each` messages apiece into a fresh area room of its own coarse area; answers who sent what. */
-async function busyRoom(areaPrefix: string, each: number) {
-  const roomId = `nearby:${areaPrefix}${random(5 - areaPrefix.length)}`;
-  const people = [await anonymousSession(), await anonymousSession()];
-  for (const p of people) {
-    const socket = await mustOpen(roomId, p.cookie);
-    for (let i = 0; i < each; i++) socket.send({ type: "send", envelope: textEnvelope(roomId, p.user.id, `line ${i}`) });
-    await socket.waitFor(() => socket.of("ack").length === each);
-    socket.close();
-  }
-  return { roomId, area: roomId.slice("nearby:".length, "nearby:".length + 3), people: people.map((p) => p.user.id) };
-}
 
 /** The room's minute passes and its alarm runs, failing at `point`; then the room wakes as a new instance and runs it again. */
 async function dieAndWake(roomId: string, point: string): Promise<void> {

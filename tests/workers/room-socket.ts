@@ -5,7 +5,7 @@ import type { Envelope } from "../../core/envelope";
 import { type ClientFrame, parseServerFrame, type ServerFrame } from "../../core/frames";
 import { newId } from "../../core/ids";
 import { applyPresence, type PresenceView } from "../../core/presence";
-import { ORIGIN } from "./helpers";
+import { anonymousSession, ORIGIN } from "./helpers";
 
 export class RoomSocket {
   readonly frames: ServerFrame[] = [];
@@ -129,4 +129,22 @@ export async function flushRoom(roomId: string): Promise<boolean> {
     state.storage.sql.exec("UPDATE meta SET value = '0' WHERE key = 'flush_at'");
   });
   return runDurableObjectAlarm(stub);
+}
+
+const GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz";
+
+/**
+ * Two people send `each` messages apiece into a fresh area room under `areaPrefix` (a geohash prefix, up to five
+ * characters); answers the room, its coarse area (three characters) and who sent.
+ */
+export async function busyAreaRoom(areaPrefix: string, each: number) {
+  const roomId = `nearby:${areaPrefix}${Array.from({ length: 5 - areaPrefix.length }, () => GEOHASH[Math.floor(Math.random() * 32)]).join("")}`;
+  const people = [await anonymousSession(), await anonymousSession()];
+  for (const p of people) {
+    const socket = await mustOpen(roomId, p.cookie);
+    for (let i = 0; i < each; i++) socket.send({ type: "send", envelope: textEnvelope(roomId, p.user.id, `line ${i}`) });
+    await socket.waitFor(() => socket.of("ack").length === each);
+    socket.close();
+  }
+  return { roomId, area: roomId.slice("nearby:".length, "nearby:".length + 3), people: people.map((p) => p.user.id) };
 }
