@@ -51,7 +51,7 @@ export async function inviteToGroup(
   roomId: string,
   userIds: string[],
   signed: SignedInvitation[] = [],
-): Promise<{ invited: number; signed: number }> {
+): Promise<{ invited: number; signed?: number }> {
   if (roomKind(roomId) !== "group") throw new DomainError("groups_only_invite", "Only groups take invitations");
   if (!(await isMember(db, roomId, user.id))) {
     if (!(await findRoom(db, roomId))) throw new DomainError("room_not_found", "Room not found");
@@ -66,7 +66,7 @@ export async function inviteToGroup(
   await addInvitations(db, roomId, user.id, invite);
   const statements = await checkedStatements(db, user.id, roomId, ids, signed);
   await attachInvitationStatements(db, roomId, user.id, statements);
-  return { invited: invite.length, signed: statements.length };
+  return { invited: invite.length, ...(signed.length ? { signed: statements.length } : {}) };
 }
 
 /**
