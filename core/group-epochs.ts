@@ -379,7 +379,11 @@ export class GroupMembership {
         break; // offline: the epoch seen last
       }
       const oldest = readEpoch(fetched[0]);
-      if (held && !fetched.some((r) => (r as { epoch?: unknown } | null)?.epoch === held?.epoch) && !(oldest && oldest.epoch > held.epoch)) {
+      if (
+        held &&
+        !fetched.some((r) => (r as { epoch?: unknown } | null)?.epoch === held?.epoch) &&
+        !(oldest && oldest.epoch > held.epoch)
+      ) {
         // The server's newest is older than the one kept: it holds back (or lost) what it handed out before.
         problems.push({ room, kind: "rolled-back", epoch: held.epoch });
         break;

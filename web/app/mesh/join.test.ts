@@ -284,10 +284,7 @@ describe("pruned epochs", () => {
       room,
       epoch: kept.epoch + 40,
       prev: "A".repeat(43),
-      members: [
-        { userId: mallory.id, role: "owner" },
-        ...kept.members.map((m) => ({ userId: m.userId, role: "member" as const })),
-      ],
+      members: [{ userId: mallory.id, role: "owner" }, ...kept.members.map((m) => ({ userId: m.userId, role: "member" as const }))],
       change: { kind: "add", userId: kemi.id },
     });
     server.epochs = [invented];

@@ -227,10 +227,14 @@ export class Sealing {
     } else if (view.epoch) {
       // Other members see who waits; their devices sign nothing and hand nothing to them.
       const signed = new Set(view.epoch.members.map((m) => m.userId));
-      for (const m of members.filter((m) => !signed.has(m.userId) && !view.removed.includes(m.userId)))
-        await this.askToLetIn(room, m.userId, false, at);
+      const waiting = members.filter((m) => !signed.has(m.userId) && !view.removed.includes(m.userId) && m.userId !== this.deps.me.id);
+      for (const m of waiting) await this.askToLetIn(room, m.userId, false, at);
     }
-    if (view.epoch) await this.forgetAsked(room, view.epoch.members.map((m) => m.userId));
+    if (view.epoch)
+      await this.forgetAsked(
+        room,
+        view.epoch.members.map((m) => m.userId),
+      );
     await this.showGroupProblems(room, view.problems, at);
     for (const id of view.gone)
       await this.deps.history.notice(
@@ -299,10 +303,10 @@ export class Sealing {
             : p.kind === "unbridged"
               ? "The server no longer holds the changes between the list of this group's members this device knew and its newest; the newest was taken as new. If you did not expect it, check who is in the group."
               : p.kind === "forked"
-              ? "The server offered another list of this group's members than the one this device agreed to; it was refused."
-              : p.kind === "no-right"
-                ? "The server offered a change of this group's members that no owner or admin made; it was refused."
-                : "The server offered a change of this group's members that a member's device did not sign; it was refused.";
+                ? "The server offered another list of this group's members than the one this device agreed to; it was refused."
+                : p.kind === "no-right"
+                  ? "The server offered a change of this group's members that no owner or admin made; it was refused."
+                  : "The server offered a change of this group's members that a member's device did not sign; it was refused.";
       await this.deps.history.notice(room, what, at, { event: "key-refused", kind: `group-${p.kind}` });
     }
   }

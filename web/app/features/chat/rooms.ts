@@ -46,7 +46,10 @@ export async function openDirectChat(userId: string): Promise<string> {
 export async function createGroup(name: string, memberIds: string[] = []): Promise<string> {
   // The people are invited after the group's signed membership starts, so their invitations can be signed by
   // this device against it (docs/decisions/081-no-silent-join.md).
-  const answer = await apiRequest<{ room?: RoomSummary; id?: string; roomId?: string }>("POST", "/api/rooms/groups", { name, memberIds: [] });
+  const answer = await apiRequest<{ room?: RoomSummary; id?: string; roomId?: string }>("POST", "/api/rooms/groups", {
+    name,
+    memberIds: [],
+  });
   const id = answer.room?.id ?? answer.roomId ?? answer.id ?? "";
   // The group's signed membership starts at once with its creator alone (docs/protocol.md §6a): invited people
   // join it as they accept. Offline or failed, the first message started it instead.
