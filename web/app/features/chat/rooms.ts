@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from "react";
 import { apiRequest, HttpError } from "../../../../core/http";
 import type { RoomSummary, RoomsAnswer } from "../../../../core/rooms";
-import { kvGet, kvSet, selectDbUser } from "../../mesh/db";
+import { currentDbUser, kvGet, kvSet, selectDbUser } from "../../mesh/db";
 import { type Refusal, refusalOf } from "../../i18n/refusal";
 
 export async function cachedRooms(): Promise<RoomsAnswer | null> {
@@ -55,7 +55,12 @@ export async function createGroup(name: string, memberIds: string[] = []): Promi
   // join it as they accept. Offline or failed, the first message started it instead.
   if (id)
     await import("../../mesh/keys")
-      .then(async (keys) => (await keys.groupMembership()).create(id))
+      .then(async (keys) => {
+        // Only a device of its person's signed list signs (decision 063): make sure this one is, first.
+        const user = currentDbUser();
+        if (user) await keys.publishDeviceKey(user).catch(() => {});
+        await (await keys.groupMembership()).create(id);
+      })
       .catch((e) => console.warn("groups: starting the signed membership", e));
   if (id && memberIds.length) await inviteToGroup(id, memberIds);
   return id;
