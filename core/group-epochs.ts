@@ -312,6 +312,11 @@ export interface GroupView {
    */
   left: Record<string, number>;
   anchoredAt: number;
+  /**
+   * Members who came in through a statement this device could not bridge to its kept epoch (`unbridged`): no
+   * sender key goes to them until the person lets them in here (`vouch`), as for a contact's changed key.
+   */
+  unvouched: string[];
   problems: GroupProblem[];
 }
 
@@ -368,6 +373,7 @@ export class GroupMembership {
     let removed = (await this.store.get<string[]>(`grp:removed:${room}`)) ?? [];
     const left = (await this.store.get<Record<string, number>>(`grp:left:${room}`)) ?? {};
     let anchoredAt = (await this.store.get<number>(`grp:anchored:${room}`)) ?? 0;
+    let unvouched = (await this.store.get<string[]>(`grp:unvouched:${room}`)) ?? [];
     const startedAt = held?.epoch ?? 0;
     for (let page = 0; page < 50; page++) {
       // From the kept epoch itself: the server must still hand it out, and the same statement.
@@ -398,7 +404,11 @@ export class GroupMembership {
         }
         // A device that never saw the group takes it as a first sight, as it would epoch 1; one that kept an
         // epoch does so silently only when a member it knew, with the right, signed it; otherwise it says so.
-        if (held && !bridge(held, oldest)) problems.push({ room, kind: "unbridged", epoch: oldest.epoch, by: oldest.by });
+        if (held && !bridge(held, oldest)) {
+          problems.push({ room, kind: "unbridged", epoch: oldest.epoch, by: oldest.by });
+          const knew = new Set(held.members.map((m) => m.userId));
+          unvouched = [...new Set([...unvouched, ...oldest.members.map((m) => m.userId).filter((id) => !knew.has(id))])];
+        }
         if (held) for (const m of held.members) if (!oldest.members.some((n) => n.userId === m.userId)) left[m.userId] = oldest.epoch;
         held = oldest;
         anchoredAt = oldest.epoch;
@@ -451,8 +461,12 @@ export class GroupMembership {
         .slice(-HASHES_KEPT);
       await this.store.set(`grp:left:${room}`, Object.fromEntries(lefts));
       await this.store.set(`grp:anchored:${room}`, anchoredAt);
+      unvouched = unvouched.filter((id) => held?.members.some((m) => m.userId === id));
+      await this.store.set(`grp:unvouched:${room}`, unvouched);
     }
-    return { ...(await this.compare(room, held)), removed, left, anchoredAt, problems };
+    const view = await this.compare(room, held);
+    // Not said as joining (nor handed a key) before the person lets them in.
+    return { ...view, unshown: view.unshown.filter((id) => !unvouched.includes(id)), removed, left, anchoredAt, unvouched, problems };
   }
 
   private async compare(room: string, epoch: GroupEpoch | null): Promise<Pick<GroupView, "epoch" | "unshown" | "gone">> {
@@ -497,6 +511,17 @@ export class GroupMembership {
     return Promise.all(invitees.map((id) => signInvitation(this.me, room, id, epoch.epoch, at)));
   }
 
+  /** The person let in here someone who came in through an unbridged statement (`GroupView.unvouched`). */
+  async vouch(room: string, userId: string): Promise<void> {
+    return this.serial(room, async () => {
+      const unvouched = (await this.store.get<string[]>(`grp:unvouched:${room}`)) ?? [];
+      await this.store.set(
+        `grp:unvouched:${room}`,
+        unvouched.filter((id) => id !== userId),
+      );
+    });
+  }
+
   /**
    * Starts the group's signed membership: its creator's device right after creating it, or, for a group from
    * before epochs, the first member's device that finds none (with the members the server lists).
@@ -537,7 +562,7 @@ export class GroupMembership {
     const epoch = v.epoch;
     if (!epoch?.members.some((m) => m.userId === me))
       throw new Error("You are not in this group's signed membership, so this message waits");
-    const recipients = epoch.members.map((m) => m.userId).filter((id) => id !== me && !v.unshown.includes(id));
+    const recipients = epoch.members.map((m) => m.userId).filter((id) => id !== me && !v.unshown.includes(id) && !v.unvouched.includes(id));
     return this.session.prepareGroup(room, recipients, base);
   }
 

@@ -18,7 +18,7 @@ export type SealingSession = Pick<E2eSession, "sealDirect" | "sealGroup" | "prep
 /** A private group's signed membership on this device (core/group-epochs.ts). */
 export type SealingGroups = Pick<
   GroupMembership,
-  "refresh" | "acknowledge" | "create" | "change" | "prepare" | "open" | "acceptSenderKey" | "invitationRefused"
+  "refresh" | "acknowledge" | "create" | "change" | "prepare" | "open" | "acceptSenderKey" | "invitationRefused" | "vouch"
 >;
 /** `invitation`: the statement their inviter's device signed, as the server keeps it (core/group-invitations.ts). */
 export type ServerMember = { userId: string; nickname?: string; role?: string; invitation?: unknown };
@@ -230,12 +230,14 @@ export class Sealing {
       const waiting = members.filter((m) => !signed.has(m.userId) && !view.removed.includes(m.userId) && m.userId !== this.deps.me.id);
       for (const m of waiting) await this.askToLetIn(room, m.userId, false, at);
     }
+    await this.showGroupProblems(room, view.problems, at);
+    // Someone who came in through a list no member this device knew signed gets nothing until let in here.
+    for (const id of view.unvouched) await this.askToLetIn(room, id, true, at);
     if (view.epoch)
       await this.forgetAsked(
         room,
-        view.epoch.members.map((m) => m.userId),
+        view.epoch.members.map((m) => m.userId).filter((id) => !view.unvouched.includes(id)),
       );
-    await this.showGroupProblems(room, view.problems, at);
     for (const id of view.gone)
       await this.deps.history.notice(
         room,
@@ -283,7 +285,8 @@ export class Sealing {
   async letIn(room: string, userId: string): Promise<void> {
     const groups = await this.groups();
     const view = await groups.refresh(room);
-    if (!view.epoch?.members.some((m) => m.userId === userId)) await groups.change(room, { kind: "add", userId });
+    if (view.unvouched.includes(userId)) await groups.vouch(room, userId);
+    else if (!view.epoch?.members.some((m) => m.userId === userId)) await groups.change(room, { kind: "add", userId });
     for (const m of this.deps.history.list(room))
       if (m.meta?.event === "join-waiting" && m.meta.userId === userId && !m.meta.admitted)
         await this.deps.history.update({ ...m, meta: { ...m.meta, admitted: true } });
