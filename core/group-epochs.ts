@@ -10,6 +10,7 @@
 import { z } from "zod";
 import type { DeviceSecrets, E2eSession, KeyValueStore, OpenFailure, TrustChange, TrustProblem } from "./e2e";
 import type { Envelope } from "./envelope";
+import { invitationRefused, type SignedInvitation, signInvitation } from "./group-invitations";
 import { fromBase64Url, toBase64Url } from "./ids";
 import { utf8 } from "./webcrypto";
 
@@ -19,6 +20,12 @@ export const GROUP_EPOCH_FORMAT = 1;
 export const MAX_GROUP_MEMBERS = 256;
 /** Statements the server hands out per request (each up to ~20 KB at 256 members). */
 export const EPOCHS_PAGE = 20;
+/**
+ * Statements the server keeps per group, the newest (docs/decisions/081-no-silent-join.md): at most ~640 KB for a
+ * group of 256, so 10 GB of D1 (its largest database) holds over 15,000 such groups. A device that missed more
+ * changes than this re-anchors (`bridge`).
+ */
+export const EPOCHS_KEPT = 32;
 /**
  * A receiver looks for newer statements at least this often while messages arrive, so a member removed a moment
  * ago is refused within it even when this device sent nothing since (one GET per group per half minute at most).
@@ -229,7 +236,48 @@ export async function checkStep(
   return null;
 }
 
-export type GroupProblemKind = "rolled-back" | "forked" | "no-right" | "bad-signature" | "broken-chain";
+/**
+ * `unbridged`: the server no longer holds the statements after the one this device kept, and the oldest it holds
+ * was not signed by a member this device knew with the right to make it; taken as a first sight, and said.
+ */
+/**
+ * A statement taken without the one before it (docs/protocol.md §6a, "Pruned statements"): its author must be
+ * in its own member list with the right to make its change (or have left by it), and it must be signed by a
+ * listed device of the author. Nothing proves the members it lists; the caller says so unless `bridge` holds.
+ */
+async function anchorRefused(e: GroupEpoch, deviceKeys: (userId: string) => Promise<string[]>): Promise<GroupProblemKind | null> {
+  if (e.change.kind === "create") {
+    if (e.epoch !== 1 || e.prev !== "" || !validGenesis(e)) return "broken-chain";
+  } else {
+    const author = e.members.find((m) => m.userId === e.by);
+    const boss = author?.role === "owner" || author?.role === "admin";
+    const leaving = e.change.kind === "remove" && e.change.userId === e.by;
+    if (!e.members.some((m) => m.role === "owner")) return "broken-chain";
+    if (leaving ? author : !(e.change.kind === "role" ? author?.role === "owner" : boss)) return "no-right";
+  }
+  if (!(await deviceKeys(e.by)).includes(e.device) || !(await signatureHolds(e))) return "bad-signature";
+  return null;
+}
+
+/**
+ * True when a statement this device cannot chain to its kept one (the server pruned what lay between) is vouched
+ * for by the kept epoch: made by a member of it who there had the right to make such a change.
+ */
+function bridge(kept: GroupEpoch, next: GroupEpoch): boolean {
+  const author = kept.members.find((m) => m.userId === next.by);
+  if (!author || next.room !== kept.room || next.epoch <= kept.epoch) return false;
+  const c = next.change;
+  if (c.kind === "create") return false;
+  if (c.kind === "role") return author.role === "owner";
+  if (c.kind === "remove" && c.userId === next.by) return true;
+  if (author.role === "owner") return true;
+  if (author.role !== "admin") return false;
+  if (c.kind === "add") return true;
+  const target = kept.members.find((m) => m.userId === c.userId);
+  return !target || target.role === "member";
+}
+
+export type GroupProblemKind = "rolled-back" | "forked" | "no-right" | "bad-signature" | "broken-chain" | "unbridged";
 /** Something the server offered about a group that this device refused (said in the chat). */
 export interface GroupProblem {
   room: string;
@@ -258,6 +306,17 @@ export interface GroupView {
    * back in only on an explicit add, never because the server lists them again.
    */
   removed: string[];
+  /**
+   * The epoch at which each person last left (or was removed), as this device saw it, and the epoch it last
+   * re-anchored at: an invitation made before either no longer lets them in (core/group-invitations.ts).
+   */
+  left: Record<string, number>;
+  anchoredAt: number;
+  /**
+   * Members who came in through a statement this device could not bridge to its kept epoch (`unbridged`): no
+   * sender key goes to them until the person lets them in here (`vouch`), as for a contact's changed key.
+   */
+  unvouched: string[];
   problems: GroupProblem[];
 }
 
@@ -312,6 +371,9 @@ export class GroupMembership {
     let held = (await this.held(room)) ?? null;
     const hashes = (await this.store.get<Record<string, string>>(`grp:hashes:${room}`)) ?? {};
     let removed = (await this.store.get<string[]>(`grp:removed:${room}`)) ?? [];
+    const left = (await this.store.get<Record<string, number>>(`grp:left:${room}`)) ?? {};
+    let anchoredAt = (await this.store.get<number>(`grp:anchored:${room}`)) ?? 0;
+    let unvouched = (await this.store.get<string[]>(`grp:unvouched:${room}`)) ?? [];
     const startedAt = held?.epoch ?? 0;
     for (let page = 0; page < 50; page++) {
       // From the kept epoch itself: the server must still hand it out, and the same statement.
@@ -322,10 +384,35 @@ export class GroupMembership {
       } catch {
         break; // offline: the epoch seen last
       }
-      if (held && !fetched.some((r) => (r as { epoch?: unknown } | null)?.epoch === held?.epoch)) {
+      const oldest = readEpoch(fetched[0]);
+      if (
+        held &&
+        !fetched.some((r) => (r as { epoch?: unknown } | null)?.epoch === held?.epoch) &&
+        !(oldest && oldest.epoch > held.epoch)
+      ) {
         // The server's newest is older than the one kept: it holds back (or lost) what it handed out before.
         problems.push({ room, kind: "rolled-back", epoch: held.epoch });
         break;
+      }
+      if (oldest && oldest.room === room && (held ? oldest.epoch > held.epoch + 1 : oldest.epoch > 1)) {
+        // The server keeps only the newest statements (EPOCHS_KEPT): the one after the kept epoch is gone, so
+        // the oldest it holds cannot be chained to what this device knows (docs/protocol.md §6a).
+        const refused = await anchorRefused(oldest, this.deviceKeys);
+        if (refused) {
+          problems.push({ room, kind: refused, epoch: oldest.epoch, by: oldest.by });
+          break;
+        }
+        // A device that never saw the group takes it as a first sight, as it would epoch 1; one that kept an
+        // epoch does so silently only when a member it knew, with the right, signed it; otherwise it says so.
+        if (held && !bridge(held, oldest)) {
+          problems.push({ room, kind: "unbridged", epoch: oldest.epoch, by: oldest.by });
+          const knew = new Set(held.members.map((m) => m.userId));
+          unvouched = [...new Set([...unvouched, ...oldest.members.map((m) => m.userId).filter((id) => !knew.has(id))])];
+        }
+        if (held) for (const m of held.members) if (!oldest.members.some((n) => n.userId === m.userId)) left[m.userId] = oldest.epoch;
+        held = oldest;
+        anchoredAt = oldest.epoch;
+        hashes[oldest.epoch] = await epochHash(oldest);
       }
       let stop = false;
       let moved = false;
@@ -356,6 +443,7 @@ export class GroupMembership {
         moved = true;
         const c = e.change;
         if (c.kind === "remove" && c.userId !== e.by && !c.gone) removed = [...removed.filter((id) => id !== c.userId), c.userId];
+        if (c.kind === "remove") left[c.userId] = e.epoch;
         if (c.kind === "add") removed = removed.filter((id) => id !== c.userId);
       }
       if (stop || !moved || fetched.length < EPOCHS_PAGE) break;
@@ -368,11 +456,20 @@ export class GroupMembership {
         .slice(-HASHES_KEPT);
       await this.store.set(`grp:hashes:${room}`, Object.fromEntries(kept.map((n) => [n, hashes[n]])));
       await this.store.set(`grp:removed:${room}`, removed.slice(-MAX_GROUP_MEMBERS));
+      const lefts = Object.entries(left)
+        .sort((a, b) => a[1] - b[1])
+        .slice(-HASHES_KEPT);
+      await this.store.set(`grp:left:${room}`, Object.fromEntries(lefts));
+      await this.store.set(`grp:anchored:${room}`, anchoredAt);
+      unvouched = unvouched.filter((id) => held?.members.some((m) => m.userId === id));
+      await this.store.set(`grp:unvouched:${room}`, unvouched);
     }
-    return { ...(await this.compare(room, held)), removed, problems };
+    const view = await this.compare(room, held);
+    // Not said as joining (nor handed a key) before the person lets them in.
+    return { ...view, unshown: view.unshown.filter((id) => !unvouched.includes(id)), removed, left, anchoredAt, unvouched, problems };
   }
 
-  private async compare(room: string, epoch: GroupEpoch | null): Promise<Omit<GroupView, "problems" | "removed">> {
+  private async compare(room: string, epoch: GroupEpoch | null): Promise<Pick<GroupView, "epoch" | "unshown" | "gone">> {
     if (!epoch) return { epoch: null, unshown: [], gone: [] };
     const shown = await this.store.get<string[]>(`grp:shown:${room}`);
     const ids = epoch.members.map((m) => m.userId).filter((id) => id !== this.me.record.userId);
@@ -395,6 +492,34 @@ export class GroupMembership {
     const shown = ((await this.store.get<string[]>(`grp:shown:${room}`)) ?? []).filter(inEpoch);
     const add = userIds.filter((id) => inEpoch(id) && !shown.includes(id));
     await this.store.set(`grp:shown:${room}`, [...shown, ...add]);
+  }
+
+  /**
+   * Why this device, as an owner's or admin's, may not sign `invitee` in on the strength of the invitation the
+   * server serves with them (null: a member of the current epoch signed it; core/group-invitations.ts).
+   */
+  async invitationRefused(view: GroupView, invitee: string, invitation: unknown) {
+    if (!view.epoch) return "missing" as const;
+    const leftAt = Math.max(view.left[invitee] ?? 0, view.anchoredAt);
+    return invitationRefused(invitation, view.epoch, invitee, this.deviceKeys, leftAt || undefined);
+  }
+
+  /** Signs invitations of these people from this device, against the newest epoch it holds (none: nothing). */
+  async signInvitations(room: string, invitees: string[], at = this.clock()): Promise<SignedInvitation[]> {
+    const epoch = (await this.refresh(room)).epoch;
+    if (!epoch?.members.some((m) => m.userId === this.me.record.userId)) return [];
+    return Promise.all(invitees.map((id) => signInvitation(this.me, room, id, epoch.epoch, at)));
+  }
+
+  /** The person let in here someone who came in through an unbridged statement (`GroupView.unvouched`). */
+  async vouch(room: string, userId: string): Promise<void> {
+    return this.serial(room, async () => {
+      const unvouched = (await this.store.get<string[]>(`grp:unvouched:${room}`)) ?? [];
+      await this.store.set(
+        `grp:unvouched:${room}`,
+        unvouched.filter((id) => id !== userId),
+      );
+    });
   }
 
   /**
@@ -437,7 +562,7 @@ export class GroupMembership {
     const epoch = v.epoch;
     if (!epoch?.members.some((m) => m.userId === me))
       throw new Error("You are not in this group's signed membership, so this message waits");
-    const recipients = epoch.members.map((m) => m.userId).filter((id) => id !== me && !v.unshown.includes(id));
+    const recipients = epoch.members.map((m) => m.userId).filter((id) => id !== me && !v.unshown.includes(id) && !v.unvouched.includes(id));
     return this.session.prepareGroup(room, recipients, base);
   }
 

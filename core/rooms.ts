@@ -1,5 +1,6 @@
 // Room API shapes and request schemas (GET /api/rooms and friends), shared by the Worker and the screens.
 import { z } from "zod";
+import { SignedInvitationSchema } from "./group-invitations";
 
 export type RoomKind = "nearby" | "group" | "dm";
 
@@ -62,6 +63,8 @@ export interface RoomMemberInfo {
   nickname: string;
   role: "member" | "owner";
   keys: DeviceKeyInfo[];
+  /** The invitation a member's device signed for someone not yet signed into the group's epoch (decision 081). */
+  invitation?: unknown;
 }
 
 /** GET /api/rooms/:id/stats: live figures of one room (nothing here is simulated). */
@@ -109,7 +112,14 @@ export const CreateGroupSchema = z.object({
   memberIds: z.array(userId).max(50).default([]),
 });
 export const OpenDmSchema = z.object({ userId });
-export const InviteSchema = z.object({ userIds: z.array(userId).min(1).max(50) });
+/**
+ * `signed`: the inviter's device's statements, one per person (core/group-invitations.ts); an invitation without
+ * one (a screen without JavaScript) waits for an owner's or admin's "Let in" (docs/decisions/081-no-silent-join.md).
+ */
+export const InviteSchema = z.object({
+  userIds: z.array(userId).min(1).max(50),
+  signed: z.array(SignedInvitationSchema).max(50).optional(),
+});
 export const BlockSchema = z.object({ userId });
 /**
  * A device's X25519 public key: 32 bytes as base64url (43 characters); with its Ed25519 identity key and the

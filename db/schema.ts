@@ -242,6 +242,9 @@ export const roomMembers = sqliteTable(
       .notNull()
       .default("member"),
     joinedAt: integer("joined_at", { mode: "timestamp_ms" }).notNull().default(now),
+    // The invitation a member's device signed for them (core/group-invitations.ts), kept from acceptance until a
+    // membership statement signs them in (docs/decisions/081-no-silent-join.md); about 330 bytes, then NULL.
+    invitation: text("invitation"),
   },
   (t) => [primaryKey({ columns: [t.roomId, t.userId] }), index("room_members_user_idx").on(t.userId)],
 );
@@ -258,6 +261,8 @@ export const roomInvitations = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     invitedBy: text("invited_by").references(() => users.id, { onDelete: "set null" }),
+    // The inviter's device's signed statement (core/group-invitations.ts); NULL for one made without JavaScript.
+    statement: text("statement"),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.roomId, t.userId] }), index("room_invitations_user_idx").on(t.userId)],

@@ -2222,6 +2222,13 @@ export const en = {
     "A web browser can scan for Bluetooth devices and connect to some of them, but it cannot advertise itself or accept connections from another phone. So LinkUp in a browser cannot send chat messages over Bluetooth: messages travel through the LinkUp relay, and between tabs on this device and between phones on one Wi-Fi or hotspot paired by code, without the internet.",
   "sec.notice.you": "Your account",
   "sec.notice.contact": "This contact",
+  "grp.join.wants": "{name} wants to join this group. They get nothing until you let them in.",
+  "grp.join.waiting": "{name} is waiting for an owner or admin of this group to let them in.",
+  "grp.join.letIn": "Let in",
+  "grp.join.letInName": "Let {name} in",
+  "grp.join.admitted": "You let {name} in.",
+  "grp.join.someone": "Someone",
+  "grp.join.failed": "Could not let them in. Check your connection and try again.",
   "sec.notice.newDevice":
     "{who} has a new device that now receives this chat. If you did not expect it, compare safety numbers in the chat's info.",
   "sec.notice.keyChanged": "{who}'s security key changed. If you did not expect it, compare safety numbers in the chat's info.",

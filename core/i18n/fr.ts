@@ -2279,6 +2279,13 @@ export const fr: Catalog = {
     "Un navigateur web peut rechercher des appareils Bluetooth et se connecter à certains, mais il ne peut pas s'annoncer ni accepter les connexions d'un autre téléphone. LinkUp dans un navigateur ne peut donc pas envoyer de messages par Bluetooth : les messages passent par le relais LinkUp, entre les onglets de cet appareil et entre téléphones d'un même Wi-Fi ou point d'accès associés par code, sans internet.",
   "sec.notice.you": "Votre compte",
   "sec.notice.contact": "Ce contact",
+  "grp.join.wants": "{name} veut rejoindre ce groupe. Cette personne ne reçoit rien tant que vous ne l'avez pas laissée entrer.",
+  "grp.join.waiting": "{name} attend qu'un propriétaire ou un administrateur de ce groupe la laisse entrer.",
+  "grp.join.letIn": "Laisser entrer",
+  "grp.join.letInName": "Laisser entrer {name}",
+  "grp.join.admitted": "Vous avez laissé entrer {name}.",
+  "grp.join.someone": "Quelqu'un",
+  "grp.join.failed": "Impossible de la laisser entrer. Vérifiez votre connexion et réessayez.",
   "sec.notice.newDevice":
     "{who} a un nouvel appareil qui reçoit désormais cette discussion. Si vous ne vous y attendiez pas, comparez les numéros de sécurité dans les infos de la discussion.",
   "sec.notice.keyChanged":

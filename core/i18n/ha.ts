@@ -2248,6 +2248,13 @@ export const ha: Catalog = {
     "Burauzar yanar gizo na iya neman na'urorin Bluetooth kuma ta haɗa da wasu daga cikinsu, amma ba za ta iya tallata kanta ko karɓar haɗi daga wata waya ba. Don haka LinkUp a cikin burauza ba zai iya aika saƙonnin hira ta Bluetooth ba: saƙonni suna tafiya ta hanyar relay na LinkUp, tsakanin shafuka a wannan na'ura da tsakanin wayoyi a Wi-Fi ɗaya ko hotspot ɗaya da aka haɗa da lamba, ba tare da intanet ba.",
   "sec.notice.you": "Asusunka",
   "sec.notice.contact": "Wannan abokin hulɗa",
+  "grp.join.wants": "{name} yana son shiga wannan rukunin. Ba zai sami komai ba sai ka bar shi ya shiga.",
+  "grp.join.waiting": "{name} yana jiran mai rukunin ko wani mai kula da shi ya bar shi ya shiga.",
+  "grp.join.letIn": "Bar shi ya shiga",
+  "grp.join.letInName": "Bar {name} ya shiga",
+  "grp.join.admitted": "Ka bar {name} ya shiga.",
+  "grp.join.someone": "Wani",
+  "grp.join.failed": "Ba a iya barin sa ya shiga ba. Duba haɗinka ka sake gwadawa.",
   "sec.notice.newDevice":
     "{who} yana da sabuwar na'ura da ke karɓar wannan hira yanzu. Idan ba ka yi tsammani ba, kwatanta lambobin tsaro a bayanan hirar.",
   "sec.notice.keyChanged": "Makullin tsaro na {who} ya canza. Idan ba ka yi tsammani ba, kwatanta lambobin tsaro a bayanan hirar.",

@@ -2223,6 +2223,13 @@ export const ig: Catalog = {
     "Ihe nchọgharị weebụ nwere ike ịchọ ngwaọrụ Bluetooth ma jikọọ na ụfọdụ n'ime ha, mana ọ nweghị ike ịkpọsa onwe ya ma ọ bụ ịnabata njikọ sitere na ekwentị ọzọ. Ya mere LinkUp n'ime ihe nchọgharị enweghị ike iziga ozi mkparịta ụka site na Bluetooth: ozi na-aga site na relay LinkUp, n'etiti taabụ na ngwaọrụ a na n'etiti ekwentị nọ n'otu Wi-Fi ma ọ bụ hotspot ejikọrọ site na koodu, na-enweghị ịntanetị.",
   "sec.notice.you": "Akaụntụ gị",
   "sec.notice.contact": "Onye a",
+  "grp.join.wants": "{name} chọrọ ịbanye n'otu a. Ọ gaghị enweta ihe ọ bụla ruo mgbe ị kwere ka ọ banye.",
+  "grp.join.waiting": "{name} na-eche ka onye nwe otu a ma ọ bụ onye nchịkwa kwe ka ọ banye.",
+  "grp.join.letIn": "Kwe ka ọ banye",
+  "grp.join.letInName": "Kwe ka {name} banye",
+  "grp.join.admitted": "Ị kwere ka {name} banye.",
+  "grp.join.someone": "Mmadụ",
+  "grp.join.failed": "Enweghị ike ikwe ka ọ banye. Lelee njikọ gị ma nwaa ọzọ.",
   "sec.notice.newDevice":
     "{who} nwere ngwaọrụ ọhụrụ na-anata mkparịta ụka a ugbu a. Ọ bụrụ na ị tụghị anya ya, tụlee nọmba nchekwa na ozi gbasara mkparịta ụka ahụ.",
   "sec.notice.keyChanged":

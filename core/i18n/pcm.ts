@@ -2223,6 +2223,13 @@ export const pcm: Catalog = {
     "Web browser fit scan for Bluetooth devices and connect to some of dem, but e no fit announce itself or accept connection from another phone. So LinkUp for browser no fit send chat message through Bluetooth: messages dey pass through LinkUp relay, between tabs for dis device and between phones for one Wi-Fi or hotspot wey pair by code, without internet.",
   "sec.notice.you": "Your account",
   "sec.notice.contact": "Dis person",
+  "grp.join.wants": "{name} wan join dis group. Dem no go get anything until you let dem enter.",
+  "grp.join.waiting": "{name} dey wait make the owner or admin of dis group let dem enter.",
+  "grp.join.letIn": "Let dem enter",
+  "grp.join.letInName": "Let {name} enter",
+  "grp.join.admitted": "You don let {name} enter.",
+  "grp.join.someone": "Somebody",
+  "grp.join.failed": "We no fit let dem enter. Check your network and try again.",
   "sec.notice.newDevice":
     "{who} get new device wey dey receive dis chat now. If you no expect am, compare safety numbers for di chat info.",
   "sec.notice.keyChanged": "{who} security key don change. If you no expect am, compare safety numbers for di chat info.",

@@ -2208,6 +2208,13 @@ export const yo: Catalog = {
     "Aṣàwákiri wẹ́ẹ̀bù lè wá àwọn ẹ̀rọ Bluetooth kí ó sì sopọ̀ mọ́ díẹ̀ nínú wọn, ṣùgbọ́n kò lè kéde ara rẹ̀ tàbí gba ìsopọ̀ láti fóònù míì. Nítorí náà LinkUp nínú aṣàwákiri kò lè fi ìfiránṣẹ́ ránṣẹ́ lórí Bluetooth: àwọn ìfiránṣẹ́ ń gba relay LinkUp kọjá, láàárín àwọn táàbù lórí ẹ̀rọ yìí àti láàárín àwọn fóònù lórí Wi-Fi kan tàbí hotspot kan tí a so pọ̀ pẹ̀lú kóòdù, láìsí ayélujára.",
   "sec.notice.you": "Àkántì rẹ",
   "sec.notice.contact": "Olùbásọ̀rọ̀ yìí",
+  "grp.join.wants": "{name} fẹ́ darapọ̀ mọ́ ẹgbẹ́ yìí. Kò ní rí nǹkan kan gbà títí o fi jẹ́ kí ó wọlé.",
+  "grp.join.waiting": "{name} ń dúró kí olùní ẹgbẹ́ yìí tàbí alábòójútó kan jẹ́ kí ó wọlé.",
+  "grp.join.letIn": "Jẹ́ kí ó wọlé",
+  "grp.join.letInName": "Jẹ́ kí {name} wọlé",
+  "grp.join.admitted": "O ti jẹ́ kí {name} wọlé.",
+  "grp.join.someone": "Ẹnìkan",
+  "grp.join.failed": "A kò lè jẹ́ kí ó wọlé. Ṣàyẹ̀wò ìsopọ̀ rẹ kí o sì tún gbìyànjú.",
   "sec.notice.newDevice":
     "{who} ní ẹ̀rọ tuntun tí ń gba ìfọ̀rọ̀wérọ̀ yìí báyìí. Tí o kò bá retí rẹ̀, fi àwọn nọ́mbà ààbò wé ara wọn nínú àlàyé ìfọ̀rọ̀wérọ̀ náà.",
   "sec.notice.keyChanged": "Kọ́kọ́rọ́ ààbò {who} ti yí padà. Tí o kò bá retí rẹ̀, fi àwọn nọ́mbà ààbò wé ara wọn nínú àlàyé ìfọ̀rọ̀wérọ̀ náà.",

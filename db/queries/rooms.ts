@@ -99,6 +99,8 @@ export async function listMembers(db: Db, roomId: string) {
       nickname: users.nickname,
       anonymousMode: users.anonymousMode,
       joinedAt: roomMembers.joinedAt,
+      // A signed invitation not yet spent (docs/decisions/081-no-silent-join.md).
+      invitation: roomMembers.invitation,
     })
     .from(roomMembers)
     .innerJoin(users, eq(users.id, roomMembers.userId))

@@ -2,11 +2,12 @@
 // docs/decisions/073-group-epochs.md). The server stores what a member's device signed and hands it to the
 // members; it cannot sign one, so it cannot add a member of its own, keep a removed one in, or roll the group
 // back unnoticed: every client checks each step again. The checks here only refuse junk early.
-import { checkStep, EPOCHS_PAGE, type GroupEpoch, type GroupEpochInput, readEpoch } from "../../core/group-epochs";
+import { checkStep, EPOCHS_KEPT, EPOCHS_PAGE, type GroupEpoch, type GroupEpochInput, readEpoch } from "../../core/group-epochs";
 import { roomKind } from "../../core/room-ids";
 import { DomainError } from "../../core/domain-error";
 import type { Db } from "../../db";
 import { epochRow, epochsFrom, storeEpoch } from "../../db/queries/group-epochs";
+import { dropMemberInvitations, pruneEpochs } from "../../db/queries/group-invitations";
 import type { User } from "../../db/schema";
 import { deviceListOf } from "./device-lists";
 import { requireRoomAccess } from "./rooms";
@@ -26,8 +27,9 @@ export async function groupEpochsOf(db: Db, user: User, roomId: string, since: n
 /**
  * PUT /api/rooms/:id/epochs: a member's device publishes the next statement, signed by it, under the member's
  * own name (201). Refused (409) when another statement holds the number already; then the device reads the newer
- * one and signs again. The very same statement again answers 200. About 5 D1 statements: access, the previous statement, the signer's device list, the
- * insert.
+ * one and signs again. The very same statement again answers 200. About 5 D1 statements: access, the previous statement, the signer's
+ * device list, the insert; then one DELETE of what fell out of the kept window, and for an add one UPDATE that
+ * drops the newcomer's spent invitation.
  */
 export async function publishGroupEpoch(
   db: Db,
@@ -57,5 +59,10 @@ export async function publishGroupEpoch(
     if ((await epochRow(db, roomId, statement.epoch))?.body === body) return { epoch: statement.epoch, stored: false };
     throw new DomainError("membership_out_of_step", "Another change took this epoch first");
   }
+  // Only the newest EPOCHS_KEPT statements stay (docs/decisions/081-no-silent-join.md): one DELETE per write; a
+  // device further behind re-anchors on the oldest kept (docs/protocol.md §6a).
+  if (statement.epoch > EPOCHS_KEPT) await pruneEpochs(db, roomId, statement.epoch - EPOCHS_KEPT + 1);
+  // Signed in: their invitation is spent, and the member list stops carrying it.
+  if (statement.change.kind === "add") await dropMemberInvitations(db, roomId, [statement.change.userId]);
   return { epoch: statement.epoch, stored: true };
 }

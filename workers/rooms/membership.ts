@@ -26,6 +26,9 @@ import type { User } from "../../db/schema";
 import { DomainError } from "../../core/domain-error";
 import { roomStub } from "./stub";
 import { teamOfRoom } from "../../db/queries/teams";
+import { attachInvitationStatements, setMemberInvitation, takeInvitationStatement } from "../../db/queries/group-invitations";
+import { invitationSignatureHolds, type SignedInvitation } from "../../core/group-invitations";
+import { deviceListOf } from "./device-lists";
 
 /**
  * A team room's members are its organisation's: nobody is invited into it or leaves it but through the team
@@ -42,7 +45,13 @@ export const BLOCKED_MESSAGE = "You cannot message this person";
  * Asks people into a group the user is a member of. Already members are skipped, and so, silently, is
  * anyone who has blocked the user (a block is not announced). Answers how many invitations now wait.
  */
-export async function inviteToGroup(db: Db, user: Pick<User, "id">, roomId: string, userIds: string[]): Promise<{ invited: number }> {
+export async function inviteToGroup(
+  db: Db,
+  user: Pick<User, "id">,
+  roomId: string,
+  userIds: string[],
+  signed: SignedInvitation[] = [],
+): Promise<{ invited: number; signed?: number }> {
   if (roomKind(roomId) !== "group") throw new DomainError("groups_only_invite", "Only groups take invitations");
   if (!(await isMember(db, roomId, user.id))) {
     if (!(await findRoom(db, roomId))) throw new DomainError("room_not_found", "Room not found");
@@ -55,7 +64,25 @@ export async function inviteToGroup(db: Db, user: Pick<User, "id">, roomId: stri
   const [members, blockers] = await Promise.all([membersAmong(db, roomId, ids), blockersAmong(db, user.id, ids)]);
   const invite = ids.filter((id) => !members.has(id) && !blockers.has(id));
   await addInvitations(db, roomId, user.id, invite);
-  return { invited: invite.length };
+  const statements = await checkedStatements(db, user.id, roomId, ids, signed);
+  await attachInvitationStatements(db, roomId, user.id, statements);
+  return { invited: invite.length, ...(signed.length ? { signed: statements.length } : {}) };
+}
+
+/**
+ * The statements worth keeping: the inviter's own, for this room and someone invited, signed by a device of the
+ * inviter's signed list (one read). Only to refuse junk early: every owner's or admin's device checks again.
+ */
+async function checkedStatements(db: Db, inviter: string, roomId: string, invited: string[], signed: SignedInvitation[]) {
+  if (signed.length === 0) return [];
+  const devices = new Set((await deviceListOf(db, inviter))?.devices.map((d) => d.signingKey) ?? []);
+  const kept: { userId: string; statement: string }[] = [];
+  for (const i of signed) {
+    if (i.room !== roomId || i.inviter !== inviter || !invited.includes(i.invitee) || !devices.has(i.device)) continue;
+    if (!(await invitationSignatureHolds(i)) || kept.some((k) => k.userId === i.invitee)) continue;
+    kept.push({ userId: i.invitee, statement: JSON.stringify(i) });
+  }
+  return kept;
 }
 
 export async function invitationsFor(db: Db, user: Pick<User, "id">): Promise<InvitationInfo[]> {
@@ -79,8 +106,11 @@ export function invitationInfos(rows: Awaited<ReturnType<typeof listInvitations>
 
 /** Accepting makes the user a member (from now on they can enter the room and receive its messages). */
 export async function acceptInvitation(db: Db, user: Pick<User, "id">, roomId: string): Promise<RoomSummary> {
-  if (!(await takeInvitation(db, roomId, user.id))) throw new DomainError("invitation_not_found", "Invitation not found");
+  const taken = await takeInvitationStatement(db, roomId, user.id);
+  if (!taken) throw new DomainError("invitation_not_found", "Invitation not found");
   await addMembers(db, roomId, [{ userId: user.id }]);
+  // The inviter's signed statement goes with them, for an owner's or admin's device to check (decision 081).
+  if (taken.statement) await setMemberInvitation(db, roomId, user.id, taken.statement);
   const room = await findRoom(db, roomId);
   if (!room) throw new DomainError("room_not_found", "Room not found");
   const memberCount = (await listMembers(db, roomId)).length;

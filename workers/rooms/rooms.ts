@@ -179,6 +179,8 @@ export async function membersOf(db: Db, user: User, roomId: string): Promise<Roo
     nickname: shownName({ id: m.userId, nickname: m.nickname, anonymousMode: m.anonymousMode }, roomId),
     role: m.role,
     keys: m.keys,
+    // Served as stored: each client checks it (core/group-invitations.ts); the server's word counts for nothing.
+    ...(m.invitation ? { invitation: JSON.parse(m.invitation) as unknown } : {}),
   }));
 }
 

@@ -790,6 +790,15 @@ export class MeshNode {
   }
 
   /**
+   * "Let in" pressed by a group's owner or admin (docs/decisions/081-no-silent-join.md): signs the person into the
+   * group's epoch, then hands them this device's sender key (after the chat says they joined).
+   */
+  async letIn(room: string, userId: string): Promise<void> {
+    await this.sealing.letIn(room, userId);
+    this.inOrder(room, () => this.sealing.shareSenderKey(room));
+  }
+
+  /**
    * Announces a private room's new timer to its members, sealed from this device (the room's own line is not
    * believed there): the line the members see, and the timer their devices hold the room's expiries to.
    */

@@ -5,7 +5,7 @@
 // of its newest signed epoch, each new one once said in the chat, and only those members are heard
 // (docs/decisions/073-group-epochs.md).
 import type { E2eSession, TrustChange, TrustProblem } from "../../../core/e2e";
-import type { GroupMembership, GroupProblem, GroupView } from "../../../core/group-epochs";
+import type { GroupChange, GroupMembership, GroupProblem, GroupView } from "../../../core/group-epochs";
 import type { Envelope } from "../../../core/envelope";
 import type { OutboxItem } from "./db";
 import type { History } from "./history";
@@ -16,8 +16,12 @@ import { packContent, unpackContent } from "./logic";
 
 export type SealingSession = Pick<E2eSession, "sealDirect" | "sealGroup" | "prepareGroup" | "open" | "acceptSenderKey" | "acknowledge">;
 /** A private group's signed membership on this device (core/group-epochs.ts). */
-export type SealingGroups = Pick<GroupMembership, "refresh" | "acknowledge" | "create" | "change" | "prepare" | "open" | "acceptSenderKey">;
-export type ServerMember = { userId: string; nickname?: string; role?: string };
+export type SealingGroups = Pick<
+  GroupMembership,
+  "refresh" | "acknowledge" | "create" | "change" | "prepare" | "open" | "acceptSenderKey" | "invitationRefused" | "vouch"
+>;
+/** `invitation`: the statement their inviter's device signed, as the server keeps it (core/group-invitations.ts). */
+export type ServerMember = { userId: string; nickname?: string; role?: string; invitation?: unknown };
 type RelistedRemoved = { room: string; kind: "relisted-removed"; epoch: number; by: string };
 
 export interface SealingDeps {
@@ -33,6 +37,9 @@ export interface SealingDeps {
   /** True when the person marked this contact's safety number as verified (their key changes wait for consent). */
   verified?: (userId: string) => Promise<boolean>;
 }
+
+/** People a chat remembers having asked about (so each is asked once). */
+const MAX_ASKED = 256;
 
 /** A change that must be shown (and, for a verified contact, accepted) before anything is sealed to the key. */
 const needsConsent = (c: TrustChange) => c.kind !== "device-removed";
@@ -53,13 +60,14 @@ export class KeyedError extends Error {
 async function fetchMembers(room: string): Promise<ServerMember[]> {
   const res = await fetch(`/api/rooms/${encodeURIComponent(room)}/members`, { credentials: "include" });
   if (!res.ok) throw new KeyedError("msg.membersUnchecked");
-  const body = (await res.json()) as { members?: { userId?: unknown; nickname?: unknown; role?: unknown }[] };
+  const body = (await res.json()) as { members?: { userId?: unknown; nickname?: unknown; role?: unknown; invitation?: unknown }[] };
   return (body.members ?? [])
-    .filter((m): m is { userId: string; nickname: unknown; role: unknown } => typeof m.userId === "string")
+    .filter((m): m is { userId: string; nickname: unknown; role: unknown; invitation: unknown } => typeof m.userId === "string")
     .map((m) => ({
       userId: m.userId,
       nickname: typeof m.nickname === "string" ? m.nickname : undefined,
       role: typeof m.role === "string" ? m.role : undefined,
+      invitation: m.invitation ?? undefined,
     }));
 }
 
@@ -202,18 +210,34 @@ export class Sealing {
       const relisted = members.filter((m) => !signed.has(m.userId) && view.removed.includes(m.userId));
       for (const m of relisted)
         await this.showGroupProblems(room, [{ room, kind: "relisted-removed", epoch: view.epoch.epoch, by: m.userId }], at);
+      // Signed in only on an invitation a member's device signed; anyone else waits for "Let in" (decision 081).
+      const adds: GroupChange[] = [];
+      for (const m of members.filter((m) => !signed.has(m.userId) && !view.removed.includes(m.userId))) {
+        if (await groups.invitationRefused(view, m.userId, m.invitation)) await this.askToLetIn(room, m.userId, true, at);
+        else adds.push({ kind: "add", userId: m.userId });
+      }
       const changes = [
-        ...members
-          .filter((m) => !signed.has(m.userId) && !view.removed.includes(m.userId))
-          .map((m) => ({ kind: "add" as const, userId: m.userId })),
+        ...adds,
         ...[...signed]
           .filter((id) => !listed.has(id) && id !== this.deps.me.id)
           .map((userId) => ({ kind: "remove" as const, userId, gone: true as const })),
       ];
       for (const change of changes) await groups.change(room, change).catch((e) => console.warn("mesh: membership change", e));
       if (changes.length) view = await groups.refresh(room);
+    } else if (view.epoch) {
+      // Other members see who waits; their devices sign nothing and hand nothing to them.
+      const signed = new Set(view.epoch.members.map((m) => m.userId));
+      const waiting = members.filter((m) => !signed.has(m.userId) && !view.removed.includes(m.userId) && m.userId !== this.deps.me.id);
+      for (const m of waiting) await this.askToLetIn(room, m.userId, false, at);
     }
     await this.showGroupProblems(room, view.problems, at);
+    // Someone who came in through a list no member this device knew signed gets nothing until let in here.
+    for (const id of view.unvouched) await this.askToLetIn(room, id, true, at);
+    if (view.epoch)
+      await this.forgetAsked(
+        room,
+        view.epoch.members.map((m) => m.userId).filter((id) => !view.unvouched.includes(id)),
+      );
     for (const id of view.gone)
       await this.deps.history.notice(
         room,
@@ -229,6 +253,45 @@ export class Sealing {
     return view;
   }
 
+  /**
+   * Says once in the chat that someone the server lists waits to join without an invitation a member's device
+   * signed (an invitation made without JavaScript, or the server's invention): the device of an owner or admin
+   * shows a "Let in" button (features/chat/join-requests.tsx), everyone else that they wait. Nothing is handed
+   * to them meanwhile: they are not in the signed epoch.
+   */
+  private async askToLetIn(room: string, userId: string, canLetIn: boolean, at: number) {
+    const asked = (await this.deps.history.kvGet<string[]>(`join-asked:${room}`)) ?? [];
+    if (asked.includes(userId)) return;
+    await this.deps.history.kvSet(`join-asked:${room}`, [...asked, userId].slice(-MAX_ASKED));
+    const name = this.names.get(userId) ?? null;
+    const who = name ?? "Someone";
+    const text = canLetIn
+      ? `${who} wants to join this group. They get nothing until you let them in.`
+      : `${who} is waiting for an owner or admin of this group to let them in.`;
+    await this.deps.history.notice(room, text, at, { event: "join-waiting", userId, name, canLetIn });
+  }
+
+  /** Those now in the signed epoch may be asked about again should they leave and come back. */
+  private async forgetAsked(room: string, signed: string[]) {
+    const asked = (await this.deps.history.kvGet<string[]>(`join-asked:${room}`)) ?? [];
+    const still = asked.filter((id) => !signed.includes(id));
+    if (still.length !== asked.length) await this.deps.history.kvSet(`join-asked:${room}`, still);
+  }
+
+  /**
+   * "Let in", pressed by an owner or admin: this device signs the person into the group's epoch (docs/protocol.md
+   * §6a). The chat's line loses its button; the next handout says they joined before their key goes.
+   */
+  async letIn(room: string, userId: string): Promise<void> {
+    const groups = await this.groups();
+    const view = await groups.refresh(room);
+    if (view.unvouched.includes(userId)) await groups.vouch(room, userId);
+    else if (!view.epoch?.members.some((m) => m.userId === userId)) await groups.change(room, { kind: "add", userId });
+    for (const m of this.deps.history.list(room))
+      if (m.meta?.event === "join-waiting" && m.meta.userId === userId && !m.meta.admitted)
+        await this.deps.history.update({ ...m, meta: { ...m.meta, admitted: true } });
+  }
+
   /** Says once per page what the server offered about a group's membership that was refused. */
   private async showGroupProblems(room: string, problems: (GroupProblem | RelistedRemoved)[], at: number) {
     for (const p of problems) {
@@ -240,11 +303,13 @@ export class Sealing {
           ? `The server lists ${this.names.get(p.by) ?? "someone"} in this group again after they were removed; they get nothing.`
           : p.kind === "rolled-back"
             ? "The server offered an older list of this group's members; it was refused."
-            : p.kind === "forked"
-              ? "The server offered another list of this group's members than the one this device agreed to; it was refused."
-              : p.kind === "no-right"
-                ? "The server offered a change of this group's members that no owner or admin made; it was refused."
-                : "The server offered a change of this group's members that a member's device did not sign; it was refused.";
+            : p.kind === "unbridged"
+              ? "The server no longer holds the changes between the list of this group's members this device knew and its newest; the newest was taken as new. If you did not expect it, check who is in the group."
+              : p.kind === "forked"
+                ? "The server offered another list of this group's members than the one this device agreed to; it was refused."
+                : p.kind === "no-right"
+                  ? "The server offered a change of this group's members that no owner or admin made; it was refused."
+                  : "The server offered a change of this group's members that a member's device did not sign; it was refused.";
       await this.deps.history.notice(room, what, at, { event: "key-refused", kind: `group-${p.kind}` });
     }
   }

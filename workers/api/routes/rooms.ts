@@ -107,8 +107,8 @@ export const roomsApi = new Hono<AppBindings>()
   .post("/rooms/:id/invitations", async (c) => {
     const user = requireUser(c);
     const roomId = roomParam(c.req.param("id"));
-    const { userIds } = await parseJson(c, InviteSchema);
-    return c.json(await inviteToGroup(c.var.db, user, roomId, userIds), 201);
+    const { userIds, signed } = await parseJson(c, InviteSchema);
+    return c.json(await inviteToGroup(c.var.db, user, roomId, userIds, signed), 201);
   })
   .post("/rooms/:id/join", async (c) => {
     const user = requireUser(c);

@@ -9,6 +9,7 @@ import type { MessageKey } from "../../../../core/i18n/en";
 import { useT } from "../../i18n";
 import { FileBubble } from "../files/file-bubble";
 import { useDeviceChangeLine, useDisappearingLine } from "./disappearing";
+import { LetIn, useJoinLine } from "./join-requests";
 import type { Said } from "../../i18n/refusal";
 
 const STATUS: Record<MessageStatus, { icon: string; label: MessageKey }> = {
@@ -65,7 +66,8 @@ export function MessageList({
   const disappearingLine = useDisappearingLine();
   const deviceLine = useDeviceChangeLine();
   // The room's own lines and this device's security notices, worded here in the person's language.
-  const ownLine = (meta: Record<string, unknown> | undefined) => disappearingLine(meta) ?? deviceLine(meta);
+  const joinLine = useJoinLine();
+  const ownLine = (meta: Record<string, unknown> | undefined) => disappearingLine(meta) ?? deviceLine(meta) ?? joinLine(meta);
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll down whenever a message arrives
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: "end" });
@@ -92,7 +94,7 @@ export function MessageList({
                 </>
               ) : onMessage && m.senderId !== "system" && !m.local ? (
                 <SenderName name={m.senderName ?? t("msg.someone")} onMessage={() => onMessage(m.senderId)} />
-              ) : m.meta?.event === "device-change" ? (
+              ) : m.meta?.event === "device-change" || m.meta?.event === "join-waiting" ? (
                 t("msg.security")
               ) : (
                 (m.senderName ?? t("msg.someone"))
@@ -123,6 +125,7 @@ export function MessageList({
             {m.isEncrypted ? <Lock role="img" aria-label={t("msg.encrypted")} size={12} /> : null}
             {m.mine && m.status ? <StatusIcon status={m.status} /> : null}
           </span>
+          {m.local ? <LetIn room={m.room} meta={m.meta} /> : null}
           {m.type === "emergency" && !m.mine && onHelp ? (
             <button type="button" className="btn btn-danger justify-self-start" onClick={() => onHelp(m)}>
               {t("sos.comingToHelp")}

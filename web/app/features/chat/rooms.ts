@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from "react";
 import { apiRequest, HttpError } from "../../../../core/http";
 import type { RoomSummary, RoomsAnswer } from "../../../../core/rooms";
-import { kvGet, kvSet, selectDbUser } from "../../mesh/db";
+import { currentDbUser, kvGet, kvSet, selectDbUser } from "../../mesh/db";
 import { type Refusal, refusalOf } from "../../i18n/refusal";
 
 export async function cachedRooms(): Promise<RoomsAnswer | null> {
@@ -44,15 +44,40 @@ export async function openDirectChat(userId: string): Promise<string> {
 }
 
 export async function createGroup(name: string, memberIds: string[] = []): Promise<string> {
-  const answer = await apiRequest<{ room?: RoomSummary; id?: string; roomId?: string }>("POST", "/api/rooms/groups", { name, memberIds });
+  // The people are invited after the group's signed membership starts, so their invitations can be signed by
+  // this device against it (docs/decisions/081-no-silent-join.md).
+  const answer = await apiRequest<{ room?: RoomSummary; id?: string; roomId?: string }>("POST", "/api/rooms/groups", {
+    name,
+    memberIds: [],
+  });
   const id = answer.room?.id ?? answer.roomId ?? answer.id ?? "";
   // The group's signed membership starts at once with its creator alone (docs/protocol.md §6a): invited people
   // join it as they accept. Offline or failed, the first message started it instead.
   if (id)
     await import("../../mesh/keys")
-      .then(async (keys) => (await keys.groupMembership()).create(id))
+      .then(async (keys) => {
+        // Only a device of its person's signed list signs (decision 063): make sure this one is, first.
+        const user = currentDbUser();
+        if (user) await keys.publishDeviceKey(user).catch(() => {});
+        await (await keys.groupMembership()).create(id);
+      })
       .catch((e) => console.warn("groups: starting the signed membership", e));
+  if (id && memberIds.length) await inviteToGroup(id, memberIds);
   return id;
+}
+
+/**
+ * Invites people into a group with a statement this device signs for each (core/group-invitations.ts): an owner's
+ * or admin's device then signs them in once they accept. Unsigned (no keys here yet), they wait for "Let in".
+ */
+export async function inviteToGroup(room: string, userIds: string[]): Promise<void> {
+  const signed = await import("../../mesh/keys")
+    .then(async (keys) => (await keys.groupMembership()).signInvitations(room, userIds))
+    .catch((e) => {
+      console.warn("groups: signing invitations", e);
+      return [];
+    });
+  await apiRequest("POST", `/api/rooms/${encodeURIComponent(room)}/invitations`, { userIds, signed });
 }
 
 /**
