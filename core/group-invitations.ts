@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { fromBase64Url, toBase64Url } from "./ids";
 import { utf8 } from "./webcrypto";
-import type { GroupEpoch, GroupSigner } from "./group-epochs";
+import type { DeviceSecrets } from "./e2e";
 
 /** Format of an invitation statement (inside the signature). */
 export const GROUP_INVITATION_FORMAT = 1;
@@ -34,7 +34,7 @@ const bodyBytes = (i: Omit<SignedInvitation, "signature">) =>
 
 /** The inviter's device signs an invitation of `invitee` into `room`, whose newest epoch it holds is `epoch`. */
 export async function signInvitation(
-  signer: GroupSigner,
+  signer: Pick<DeviceSecrets, "signing" | "record">,
   room: string,
   invitee: string,
   epoch: number,
@@ -70,7 +70,9 @@ export async function invitationSignatureHolds(i: SignedInvitation): Promise<boo
  */
 export async function invitationRefused(
   value: unknown,
-  current: GroupEpoch,
+  // The newest epoch this device accepted (core/group-epochs.ts), by the fields read here: group-epochs imports
+  // this module, so its types are not imported back.
+  current: { room: string; epoch: number; members: { userId: string }[] },
   invitee: string,
   deviceKeys: (userId: string) => Promise<string[]>,
   leftAt?: number,
