@@ -1,63 +1,24 @@
-// Group membership in signed epochs against a malicious server (docs/protocol.md §6a): a test double that holds
-// the keys directory, the group's statements and the relay tries to add a member of its own, keep a removed
-// member talking, roll the epoch back, fork it, and pass off a change signed by someone without the right.
+// Group membership in signed epochs against a malicious server (docs/protocol.md §6a): the shared test double
+// (core/testing/malicious-server.ts), which holds the keys directory, the group's statements and the relay, tries
+// to add a member of its own, keep a removed member talking, roll the epoch back, fork it, pass off a change
+// signed by someone without the right, withhold a removal from one member's device, and rewrite a key handout.
 // Everything runs through the real client code (core/e2e.ts sessions, core/group-epochs.ts membership).
-import { beforeEach, describe, expect, it } from "vitest";
-import { createAccountKey, type DeviceList, nextDeviceList, signDeviceList } from "./device-list";
-import { createDevice, type DeviceRecord, type DeviceSecrets, E2eSession, type KeyValueStore, type PrekeyUpload } from "./e2e";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import type { DeviceSecrets, E2eSession } from "./e2e";
 import type { Envelope } from "./envelope";
-import { applyChange, epochHash, type GroupEpoch, GroupMembership, LOOK_EVERY_MS, signChange, signEpoch } from "./group-epochs";
+import {
+  applyChange,
+  BEHIND,
+  epochHash,
+  type GroupEpoch,
+  GroupMembership,
+  LOOK_EVERY_MS,
+  STALE_AFTER_MS,
+  signChange,
+  signEpoch,
+} from "./group-epochs";
 import { newId } from "./ids";
-import type { Prekey } from "./x3dh";
-
-class MemoryStore implements KeyValueStore {
-  readonly map = new Map<string, unknown>();
-  async get<T>(key: string) {
-    return structuredClone(this.map.get(key)) as T | undefined;
-  }
-  async set(key: string, value: unknown) {
-    this.map.set(key, structuredClone(value));
-  }
-}
-
-/** The server as an attacker runs it: directory, prekeys, the group's statements and every envelope. */
-class MaliciousServer {
-  readonly lists = new Map<string, DeviceList>();
-  readonly accounts = new Map<string, CryptoKeyPair>();
-  readonly prekeys = new Map<string, { signed?: Prekey; oneTime: Prekey[] }>();
-  /** The statements per room as the server hands them out (it may edit this at will). */
-  readonly epochs = new Map<string, unknown[]>();
-  async publishDevice(record: DeviceRecord) {
-    const account = this.accounts.get(record.userId) ?? (await createAccountKey());
-    this.accounts.set(record.userId, account);
-    const list = await signDeviceList(account, nextDeviceList(this.lists.get(record.userId) ?? null, { add: record }, record.userId));
-    this.lists.set(record.userId, list);
-  }
-  publishPrekeys(record: DeviceRecord, upload: PrekeyUpload) {
-    const id = `${record.userId}|${record.deviceId}`;
-    const held = this.prekeys.get(id) ?? { oneTime: [] };
-    this.prekeys.set(id, { signed: upload.signedPrekey ?? held.signed, oneTime: [...held.oneTime, ...upload.oneTimePrekeys] });
-  }
-  directory = {
-    deviceList: async (userId: string) => structuredClone(this.lists.get(userId) ?? null),
-    bundle: async (userId: string, deviceId: string) => {
-      const held = this.prekeys.get(`${userId}|${deviceId}`);
-      if (!held?.signed) return undefined;
-      const oneTimePrekey = held.oneTime.shift();
-      return structuredClone({ deviceId, signedPrekey: held.signed, ...(oneTimePrekey ? { oneTimePrekey } : {}) });
-    },
-  };
-  groups = {
-    epochs: async (room: string, since: number) =>
-      structuredClone((this.epochs.get(room) ?? []).filter((e) => (e as GroupEpoch).epoch >= since).slice(0, 20)),
-    publish: async (room: string, epoch: GroupEpoch) => {
-      const list = this.epochs.get(room) ?? [];
-      if (list.some((e) => (e as GroupEpoch).epoch === epoch.epoch)) return false;
-      this.epochs.set(room, [...list, structuredClone(epoch)]);
-      return true;
-    },
-  };
-}
+import { MaliciousServer, type MemoryStore } from "./testing/malicious-server";
 
 let server: MaliciousServer;
 const room = "group:market-women";
@@ -70,13 +31,8 @@ interface Member {
 }
 
 async function member(userId: string): Promise<Member> {
-  const secrets = await createDevice(userId);
-  await server.publishDevice(secrets.record);
-  const store = new MemoryStore();
-  const session = new E2eSession(secrets, store, server.directory);
-  const upload = await session.prekeysToPublish({ signedPrekeyId: null, oneTimePrekeys: 0 });
-  if (upload) server.publishPrekeys(secrets.record, upload);
-  return { secrets, session, store, group: new GroupMembership(secrets, session, store, server.groups) };
+  const { secrets, session, store } = await server.device(userId);
+  return { secrets, session, store, group: new GroupMembership(secrets, session, store, server.groupsFor(secrets.record)) };
 }
 
 const base = (senderId: string) => ({ senderId, timestamp: Date.now(), ttl: 8, meshRoute: [], priority: "normal" as const });
@@ -145,7 +101,7 @@ describe("groups whose membership members agree on", () => {
     const { alice, bob, carol } = await marketGroup();
     const first = await handOut(alice, bob, carol);
     expect(forWhom(first.envelopes)).toEqual(["bob", "carol"]);
-    const said = await alice.session.sealGroup(draft("alice"), "tomatoes 4800");
+    const said = await alice.group.seal(draft("alice"), "tomatoes 4800");
     expect(await bob.group.open(said)).toMatchObject({ ok: true, text: "tomatoes 4800" });
     expect(await carol.group.open(structuredClone(said))).toMatchObject({ ok: true, text: "tomatoes 4800" });
     // Bob's device sees Dave added by the owner; until Bob's chat has shown it, Bob's key goes to Alice and Carol only.
@@ -159,7 +115,7 @@ describe("groups whose membership members agree on", () => {
     expect(forWhom(shown.envelopes)).toEqual(["alice", "carol", "dave"]);
     await dave.group.refresh(room);
     for (const e of shown.envelopes) await dave.group.acceptSenderKey(e);
-    expect(await dave.group.open(await bob.session.sealGroup(draft("bob"), "welcome dave"))).toMatchObject({
+    expect(await dave.group.open(await bob.group.seal(draft("bob"), "welcome dave"))).toMatchObject({
       ok: true,
       text: "welcome dave",
     });
@@ -202,7 +158,7 @@ describe("groups whose membership members agree on", () => {
     await handOut(alice, bob, carol);
     await handOut(bob, alice, carol);
     await handOut(carol, alice, bob);
-    const before = await alice.session.sealGroup(draft("alice"), "before carol left");
+    const before = await alice.group.seal(draft("alice"), "before carol left");
     expect(await carol.group.open(structuredClone(before))).toMatchObject({ ok: true });
     await alice.group.change(room, { kind: "remove", userId: "carol" });
     const bobView = await bob.group.refresh(room);
@@ -214,13 +170,13 @@ describe("groups whose membership members agree on", () => {
     expect(forWhom(aliceNew.envelopes)).toEqual(["bob"]);
     expect(forWhom(bobNew.envelopes)).toEqual(["alice"]);
     // Carol kept every key she ever had: the next messages of Alice and Bob do not open for her.
-    const fromAlice = await alice.session.sealGroup(draft("alice"), "after carol left");
-    const fromBob = await bob.session.sealGroup(draft("bob"), "me too");
+    const fromAlice = await alice.group.seal(draft("alice"), "after carol left");
+    const fromBob = await bob.group.seal(draft("bob"), "me too");
     expect(await carol.session.open(structuredClone(fromAlice))).toEqual({ ok: false, reason: "no-key" });
     expect(await carol.session.open(structuredClone(fromBob))).toEqual({ ok: false, reason: "no-key" });
     expect(await bob.group.open(fromAlice)).toMatchObject({ ok: true, text: "after carol left" });
     // Carol's own sender key still works as a chain, but every receiver refuses her now.
-    const fromCarol = await carol.session.sealGroup(draft("carol"), "still here");
+    const fromCarol = await carol.group.seal(draft("carol"), "still here");
     expect(await bob.group.open(structuredClone(fromCarol))).toEqual({ ok: false, reason: "not-a-member" });
     expect(await alice.group.open(fromCarol)).toEqual({ ok: false, reason: "not-a-member" });
     // And her device, seeing the signed removal, seals nothing more.
@@ -231,15 +187,15 @@ describe("groups whose membership members agree on", () => {
   it("a receiver that has not looked since a removal refuses the removed member within LOOK_EVERY_MS", async () => {
     const { alice, bob, carol } = await marketGroup();
     let now = 1_000_000;
-    const bobLate = new GroupMembership(bob.secrets, bob.session, bob.store, server.groups, () => now);
+    const bobLate = new GroupMembership(bob.secrets, bob.session, bob.store, server.groupsFor(bob.secrets.record), () => now);
     await bobLate.refresh(room);
     await handOut(carol, alice, bob);
-    const early = await carol.session.sealGroup(draft("carol"), "before");
+    const early = await carol.group.seal(draft("carol"), "before");
     expect(await bobLate.open(early)).toMatchObject({ ok: true, text: "before" });
     // Alice removes Carol; Bob's device sends nothing and is told nothing.
     await alice.group.change(room, { kind: "remove", userId: "carol" });
     now += LOOK_EVERY_MS;
-    const late = await carol.session.sealGroup(draft("carol"), "still talking");
+    const late = await carol.group.seal(draft("carol"), "still talking");
     expect(await bobLate.open(late)).toEqual({ ok: false, reason: "not-a-member" });
   });
 
@@ -274,7 +230,7 @@ describe("groups whose membership members agree on", () => {
       userId: "carol",
     });
     // Signed with Bob's device under Alice's name: not a device of Alice's signed list.
-    await server.groups.publish(room, byBob as GroupEpoch);
+    await server.groupsFor(alice.secrets.record).publish(room, byBob as GroupEpoch);
     const view = await carol.group.refresh(room);
     expect(view.problems).toEqual([{ room, kind: "bad-signature", epoch: held.epoch + 1, by: "alice" }]);
     expect(view.epoch?.members.map((m) => m.userId)).toEqual(["alice", "bob", "carol"]);

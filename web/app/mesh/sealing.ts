@@ -16,7 +16,10 @@ import { packContent, unpackContent } from "./logic";
 
 export type SealingSession = Pick<E2eSession, "sealDirect" | "sealGroup" | "prepareGroup" | "open" | "acceptSenderKey" | "acknowledge">;
 /** A private group's signed membership on this device (core/group-epochs.ts). */
-export type SealingGroups = Pick<GroupMembership, "refresh" | "acknowledge" | "create" | "change" | "prepare" | "open" | "acceptSenderKey">;
+export type SealingGroups = Pick<
+  GroupMembership,
+  "refresh" | "acknowledge" | "create" | "change" | "prepare" | "seal" | "open" | "acceptSenderKey"
+>;
 export type ServerMember = { userId: string; nickname?: string; role?: string };
 type RelistedRemoved = { room: string; kind: "relisted-removed"; epoch: number; by: string };
 
@@ -107,7 +110,8 @@ export class Sealing {
       return sealed.envelope;
     }
     await this.shareSenderKey(envelope.room, envelope.timestamp - 1);
-    return session.sealGroup(envelope, text);
+    // Names the newest epoch this device accepted, and waits while a member's message named a newer one (§6a).
+    return (await this.groups()).seal(envelope, text);
   }
 
   /**
@@ -317,7 +321,27 @@ export class Sealing {
       await this.showChanges(envelope.room, opened.changes ?? [], envelope.timestamp - 1, opened.problems);
     if (opened.ok) return unpackContent(opened.text);
     if (opened.reason === "no-key" || opened.reason === "not-for-this-device" || opened.reason === "no-epoch") return null;
+    if (opened.reason === "withheld-epoch" || opened.reason === "stale-epoch" || opened.reason === "forked-epoch")
+      await this.showEpochRefusal(envelope, opened.reason);
     return { refused: opened.reason };
+  }
+
+  /**
+   * A group message refused for the epoch it names is not shown; the chat says why, once per sender and reason
+   * in this page's life (docs/protocol.md §6a).
+   */
+  private async showEpochRefusal(envelope: Envelope, reason: "withheld-epoch" | "stale-epoch" | "forked-epoch") {
+    const said = `${envelope.room}|epoch|${reason}|${envelope.senderId}`;
+    if (this.problemsSaid.has(said)) return;
+    this.problemsSaid.add(said);
+    const who = this.names.get(envelope.senderId) ?? this.nameIn(envelope.room, envelope.senderId) ?? envelope.senderName ?? "A member";
+    const what =
+      reason === "withheld-epoch"
+        ? `A message from ${who} was sealed for a newer list of this group's members than the server hands this device; it is not shown, and this device sends nothing until it can check that list.`
+        : reason === "stale-epoch"
+          ? `A message from ${who} was sealed for a list of this group's members from before someone was removed, as if the server had not told their device; it is not shown.`
+          : `A message from ${who} names another list of this group's members than the one this device agreed to; it is not shown.`;
+    await this.deps.history.notice(envelope.room, what, envelope.timestamp, { event: "key-refused", kind: `group-${reason}` });
   }
 
   /** A `key` envelope addressed to this device: keep the sender key and open messages that waited for it. */
