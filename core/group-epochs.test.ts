@@ -4,7 +4,7 @@
 // signed by someone without the right, withhold a removal from one member's device, and rewrite a key handout.
 // Everything runs through the real client code (core/e2e.ts sessions, core/group-epochs.ts membership).
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { DeviceSecrets, E2eSession } from "./e2e";
+import { type DeviceSecrets, E2eSession } from "./e2e";
 import type { Envelope } from "./envelope";
 import {
   applyChange,
@@ -18,7 +18,7 @@ import {
   signEpoch,
 } from "./group-epochs";
 import { newId } from "./ids";
-import { MaliciousServer, type MemoryStore } from "./testing/malicious-server";
+import { MaliciousServer, MemoryStore } from "./testing/malicious-server";
 
 let server: MaliciousServer;
 const room = "group:market-women";
@@ -249,5 +249,118 @@ describe("groups whose membership members agree on", () => {
     server.epochs.set(room, server.epochs.get(room)!.slice(0, held.epoch));
     await bob.group.change(room, { kind: "remove", userId: "bob" });
     expect((await alice.group.refresh(room)).epoch?.members.map((m) => m.userId)).toEqual(["alice", "carol"]);
+  });
+});
+
+describe("every group message names its sender's epoch (version 4)", () => {
+  type Entry = { to: string; r: { header: { dh: string; n: number; pn: number }; ciphertext: string }; x3dh?: { ek: string; spk: number } };
+  const e2e = (e: Envelope) => e.meta?.e2e as { v: number; keys: Entry[]; epoch: { epoch: number; hash: string } };
+
+  it("a removal withheld from one member's device: it hands its key to the removed member only until another member's message under the new epoch reaches it", async () => {
+    const { alice, bob, carol } = await marketGroup();
+    await handOut(alice, bob, carol);
+    // The server hands Bob's device nothing after epoch 3, then Alice removes Carol (epoch 4).
+    server.withhold(bob.secrets.record, room, 3);
+    await alice.group.change(room, { kind: "remove", userId: "carol" });
+    expect((await bob.group.refresh(room)).epoch?.epoch).toBe(3);
+    // The bound, as docs/protocol.md §6a says it: until anyone sends under epoch 4, Bob's device cannot tell,
+    // and its key and message still go to Carol.
+    const leaked = await handOut(bob, alice, carol);
+    expect(forWhom(leaked.envelopes)).toEqual(["alice", "carol"]);
+    const early = await bob.group.seal(draft("bob"), "before anyone spoke under epoch 4");
+    expect(e2e(early)).toMatchObject({ v: 4, epoch: { epoch: 3 } });
+    expect(await carol.session.open(structuredClone(early))).toMatchObject({ ok: true });
+    // Alice speaks under epoch 4: a new key, for Bob only, and a message that names the epoch.
+    const rotated = await handOut(alice, bob, carol);
+    expect(forWhom(rotated.envelopes)).toEqual(["bob"]);
+    expect(e2e(rotated.envelopes[0]!).epoch.epoch).toBe(4);
+    const spoken = await alice.group.seal(draft("alice"), "carol is out");
+    expect(e2e(spoken).epoch).toEqual({ epoch: 4, hash: await epochHash((await alice.group.held(room))!) });
+    // Bob's device looks for epoch 4 before opening it; the server withholds it: not shown.
+    expect(await bob.group.open(structuredClone(spoken))).toEqual({ ok: false, reason: "withheld-epoch" });
+    expect(await bob.group.heard(room)).toBe(4);
+    // From now on it hands no key and seals nothing: its messages wait, saying why.
+    await expect(bob.group.prepare(room, base("bob"))).rejects.toThrow(BEHIND);
+    await expect(bob.group.seal(draft("bob"), "after")).rejects.toThrow(BEHIND);
+    // Alice's device refuses what Bob's device signed long after she accepted the removal, still in epoch 3;
+    // one sealed while the removal was on its way still opens (history).
+    const late = await bob.session.sealGroup({ ...draft("bob"), timestamp: Date.now() + STALE_AFTER_MS }, "late", e2e(early).epoch);
+    expect(await alice.group.open(late)).toEqual({ ok: false, reason: "stale-epoch" });
+    expect(await alice.group.open(structuredClone(early))).toMatchObject({ ok: true, text: "before anyone spoke under epoch 4" });
+    // The server hands epoch 4 out again: Bob's device catches up, rotates without Carol, and reads Alice.
+    server.withheld.clear();
+    expect(await bob.group.open(spoken)).toMatchObject({ ok: true, text: "carol is out" });
+    const caughtUp = await bob.group.prepare(room, base("bob"));
+    expect(forWhom(caughtUp.envelopes)).toEqual(["alice"]);
+    const after = await bob.group.seal(draft("bob"), "sealed without carol");
+    expect(e2e(after).epoch.epoch).toBe(4);
+    expect(await carol.session.open(after)).toEqual({ ok: false, reason: "no-key" });
+  });
+
+  it("a sender that hears of a newer epoch from a key handout alone waits too", async () => {
+    const { alice, bob, carol } = await marketGroup();
+    server.withhold(bob.secrets.record, room, 3);
+    await alice.group.change(room, { kind: "remove", userId: "carol" });
+    const rotated = await handOut(alice, bob);
+    expect(forWhom(rotated.envelopes)).toEqual(["bob"]);
+    expect(await bob.group.heard(room)).toBe(4);
+    await expect(bob.group.prepare(room, base("bob"))).rejects.toThrow(BEHIND);
+    expect(await carol.group.heard(room)).toBe(0);
+  });
+
+  it("a message naming another statement under an epoch number this device accepted is refused", async () => {
+    const { alice, bob, carol } = await marketGroup();
+    await handOut(alice, bob, carol);
+    const epoch3 = (await alice.group.held(room))!;
+    const other = (await signChange(alice.secrets, epoch3, { kind: "add", userId: "dave" })) as GroupEpoch;
+    // Alice's own device signed a message naming a statement Bob never accepted (the server showed her a fork).
+    const forked = await alice.session.sealGroup(draft("alice"), "fork", { epoch: 3, hash: await epochHash(other) });
+    expect(await bob.group.open(forked)).toEqual({ ok: false, reason: "forked-epoch" });
+    expect(await bob.group.open(await alice.group.seal(draft("alice"), "real"))).toMatchObject({ ok: true, text: "real" });
+  });
+
+  /** How many HMACs (ratchet and sender-key chain steps) the device computes while `task` runs. */
+  async function hmacsDuring(task: () => Promise<unknown>): Promise<number> {
+    const sign = vi.spyOn(crypto.subtle, "sign");
+    try {
+      await task();
+      return sign.mock.calls.filter(([algorithm]) => (typeof algorithm === "string" ? algorithm : algorithm.name) === "HMAC").length;
+    } finally {
+      sign.mockRestore();
+    }
+  }
+
+  it("a rewritten key entry or epoch of a handout is refused before any chain step; older versions cannot be slipped in", async () => {
+    const { alice, bob, carol } = await marketGroup();
+    const handout = await alice.group.prepare(room, base("alice"));
+    const toBob = handout.envelopes.find((e) => forOf(e) === "bob")!;
+    expect(e2e(toBob).v).toBe(4);
+    const rewrites: ((e: ReturnType<typeof e2e>) => void)[] = [
+      (m) => (m.keys[0]!.r.header.n = 5_000_000), // ~1,000 chain steps before the tag failed, under version 3
+      (m) => (m.keys[0]!.r.header.pn = 999),
+      (m) => (m.keys[0]!.r.header.dh = carol.secrets.record.publicKey),
+      (m) => (m.keys[0]!.x3dh!.ek = carol.secrets.record.publicKey),
+      (m) => (m.keys[0]!.x3dh!.spk += 1),
+      (m) => delete m.keys[0]!.x3dh,
+      (m) => (m.epoch.epoch = 2),
+    ];
+    for (const change of rewrites) {
+      const forged = server.rewrite(toBob, (e) => change(e2e(e)));
+      let taken: unknown;
+      expect(await hmacsDuring(async () => (taken = await bob.group.acceptSenderKey(forged)))).toBe(0);
+      expect(taken).toEqual({ ok: false, reason: "bad-signature" });
+    }
+    expect(await bob.group.acceptSenderKey(toBob)).toMatchObject({ ok: true });
+    expect(await bob.group.open(await alice.group.seal(draft("alice"), "signed"))).toMatchObject({ ok: true, text: "signed" });
+    // A message under that key without its epoch (version 2), and a version 3 handout from Alice's device: refused.
+    expect(await bob.group.open(await alice.session.sealGroup(draft("alice"), "unnamed"))).toEqual({ ok: false, reason: "downgraded" });
+    const oldTab = new E2eSession(alice.secrets, new MemoryStore(), server.directory);
+    const v3 = (await oldTab.prepareGroup(room, ["bob"], base("alice"))).envelopes[0]!;
+    expect(e2e(v3).v).toBe(3);
+    expect(await bob.group.acceptSenderKey(v3)).toEqual({ ok: false, reason: "downgraded" });
+    // Carol never had a version 4 handout from Alice: a version 3 one still opens there (history, old clients).
+    const v3Carol = (await new E2eSession(alice.secrets, new MemoryStore(), server.directory).prepareGroup(room, ["carol"], base("alice")))
+      .envelopes[0]!;
+    expect(await carol.group.acceptSenderKey(v3Carol)).toMatchObject({ ok: true });
   });
 });
