@@ -941,7 +941,11 @@ export class E2eSession {
         return { ok: true, text, changes: auth.changes, problems: auth.problems };
       }
       const v4 = meta.v === SIGNED_ENTRIES_VERSION;
-      const messageKey = await this.groupMessageKey(`${envelope.room}|${envelope.senderId}|${meta.device}|${content.keyId}`, meta.counter, v4);
+      const messageKey = await this.groupMessageKey(
+        `${envelope.room}|${envelope.senderId}|${meta.device}|${content.keyId}`,
+        meta.counter,
+        v4,
+      );
       if (typeof messageKey === "string") return { ok: false, reason: messageKey };
       const plain = await unseal(await contentKey(messageKey, header), content, header);
       const text = v4 ? unpadText(plain) : plain;

@@ -14,16 +14,7 @@
 // key, until it has caught up. So a server that withholds a removal from one device keeps that device handing its
 // key to the removed person only until someone else's message under the new epoch reaches it.
 import { z } from "zod";
-import type {
-  DeviceSecrets,
-  E2eSession,
-  EpochClaim,
-  EpochRefusal,
-  KeyValueStore,
-  OpenFailure,
-  TrustChange,
-  TrustProblem,
-} from "./e2e";
+import type { DeviceSecrets, E2eSession, EpochClaim, EpochRefusal, KeyValueStore, OpenFailure, TrustChange, TrustProblem } from "./e2e";
 import type { Envelope } from "./envelope";
 import { fromBase64Url, toBase64Url } from "./ids";
 import { utf8 } from "./webcrypto";

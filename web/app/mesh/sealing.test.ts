@@ -280,7 +280,7 @@ describe("sealing", () => {
       { userId: "u-carol", nickname: "Carol", role: "member" },
     ];
     const { sealing, history, queued } = setup(mine.session, members, [], mine.group);
-    const forWhom = () => queued.map((i) => (i.envelope.meta?.e2e as { for?: string }).for).sort();
+    const forWhom = () => queued.map((i) => (i.envelope.meta?.e2e as { for?: string } | undefined)?.for).sort();
     const first = await sealing.seal(envelope(room, { senderId: "u-me", timestamp: Date.now() }));
     expect(first.meta?.e2e).toMatchObject({ v: 4, epoch: { epoch: 3 } });
     expect(forWhom()).toEqual(["u-alice", "u-carol"]);
