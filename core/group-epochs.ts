@@ -42,7 +42,7 @@ export const STALE_AFTER_MS = 2 * 60_000;
 
 /** Why this device's messages wait: it heard of a newer epoch than the server hands it (said on the message). */
 export const BEHIND =
-  "A member's device sent in a newer membership of this group than the server hands this device, so this message waits until it can check who is in the group.";
+  "A member sent under a newer list of this group's members than the server gives this device, so this message waits until it can check who is in the group.";
 
 const B64_32 = /^[A-Za-z0-9_-]{43}$/;
 const B64_64 = /^[A-Za-z0-9_-]{86}$/;

@@ -7,6 +7,7 @@ import { memoryStore, message } from "./memory-store.test-support";
 import { createDevice } from "../../../core/e2e";
 import { BEHIND, type GroupEpoch, GroupMembership } from "../../../core/group-epochs";
 import { MaliciousServer } from "../../../core/testing/malicious-server";
+import { en } from "../../../core/i18n/en";
 import { Sealing, type SealingGroups, type SealingSession } from "./sealing";
 
 const me = { id: "u-me", nickname: "Me" };
@@ -291,11 +292,17 @@ describe("sealing", () => {
     for (const key of (await alice.group.prepare(room, base)).envelopes) await sealing.acceptSenderKey(key);
     const spoken = await alice.group.seal(envelope(room, { id: "a1", senderId: "u-alice", timestamp: Date.now() }), "Carol is out");
     expect(await sealing.open(spoken)).toEqual({ refused: "withheld-epoch" });
-    expect(history.list(room).map((m) => m.text)).toEqual([
-      "A message from Alice was sealed for a newer list of this group's members than the server hands this device; it is not shown, and this device sends nothing until it can check that list.",
+    expect(history.list(room).map((m) => [m.text, m.meta])).toEqual([
+      [
+        "A message from Alice was sealed for a newer list of this group's members than the server gives this device; it is not shown, and this device sends nothing until it can check that list.",
+        { event: "epoch-refused", kind: "withheld-epoch", name: "Alice" },
+      ],
     ]);
-    // This device's next message waits, saying why, and no key goes out (to Carol or anyone).
-    await expect(sealing.seal(envelope(room, { id: "e2", senderId: "u-me", timestamp: Date.now() }))).rejects.toThrow(BEHIND);
+    // This device's next message waits, saying why (in the person's language), and no key goes out.
+    await expect(sealing.seal(envelope(room, { id: "e2", senderId: "u-me", timestamp: Date.now() }))).rejects.toMatchObject({
+      key: "msg.groupBehind",
+    });
+    expect(en["msg.groupBehind"]).toBe(BEHIND);
     expect(forWhom()).toEqual(["u-alice", "u-carol"]);
     // Once the server hands epoch 4 out, the chat says Carol left, the key goes to Alice alone, and Alice reads.
     server.withheld.clear();

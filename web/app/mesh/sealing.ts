@@ -5,7 +5,7 @@
 // of its newest signed epoch, each new one once said in the chat, and only those members are heard
 // (docs/decisions/073-group-epochs.md).
 import type { E2eSession, TrustChange, TrustProblem } from "../../../core/e2e";
-import type { GroupMembership, GroupProblem, GroupView } from "../../../core/group-epochs";
+import { BEHIND, type GroupMembership, type GroupProblem, type GroupView } from "../../../core/group-epochs";
 import type { Envelope } from "../../../core/envelope";
 import type { OutboxItem } from "./db";
 import type { History } from "./history";
@@ -111,7 +111,9 @@ export class Sealing {
     }
     await this.shareSenderKey(envelope.room, envelope.timestamp - 1);
     // Names the newest epoch this device accepted, and waits while a member's message named a newer one (§6a).
-    return (await this.groups()).seal(envelope, text);
+    return (await this.groups()).seal(envelope, text).catch((error: unknown) => {
+      throw error instanceof Error && error.message === BEHIND ? new KeyedError("msg.groupBehind") : error;
+    });
   }
 
   /**
@@ -151,7 +153,10 @@ export class Sealing {
       meshRoute: [this.deps.hop],
       priority: "normal" as const,
     };
-    let handout = await groups.prepare(room, base, view);
+    let handout = await groups.prepare(room, base, view).catch((error: unknown) => {
+      // Heard of a newer epoch than the server hands this device: no key goes out, and the message says why.
+      throw error instanceof Error && error.message === BEHIND ? new KeyedError("msg.groupBehind") : error;
+    });
     if (handout.waiting) {
       // No sender key goes to a new or changed device before the chat has said so.
       await this.consent(room, handout.changes, handout.problems, noticeAt);
@@ -334,14 +339,16 @@ export class Sealing {
     const said = `${envelope.room}|epoch|${reason}|${envelope.senderId}`;
     if (this.problemsSaid.has(said)) return;
     this.problemsSaid.add(said);
-    const who = this.names.get(envelope.senderId) ?? this.nameIn(envelope.room, envelope.senderId) ?? envelope.senderName ?? "A member";
+    const name = this.names.get(envelope.senderId) ?? this.nameIn(envelope.room, envelope.senderId) ?? envelope.senderName ?? null;
+    const who = name ?? "A member";
+    // The chat words "epoch-refused" lines in the person's language (features/chat/disappearing.tsx).
     const what =
       reason === "withheld-epoch"
-        ? `A message from ${who} was sealed for a newer list of this group's members than the server hands this device; it is not shown, and this device sends nothing until it can check that list.`
+        ? `A message from ${who} was sealed for a newer list of this group's members than the server gives this device; it is not shown, and this device sends nothing until it can check that list.`
         : reason === "stale-epoch"
-          ? `A message from ${who} was sealed for a list of this group's members from before someone was removed, as if the server had not told their device; it is not shown.`
+          ? `A message from ${who} was sealed for this group's members from before someone was removed, as if the server had not told their device; it is not shown.`
           : `A message from ${who} names another list of this group's members than the one this device agreed to; it is not shown.`;
-    await this.deps.history.notice(envelope.room, what, envelope.timestamp, { event: "key-refused", kind: `group-${reason}` });
+    await this.deps.history.notice(envelope.room, what, envelope.timestamp, { event: "epoch-refused", kind: reason, name });
   }
 
   /** A `key` envelope addressed to this device: keep the sender key and open messages that waited for it. */
