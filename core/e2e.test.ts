@@ -1,6 +1,7 @@
-// The private-room protocol against a malicious relay (docs/protocol.md): a test double of the server that
-// publishes keys, carries envelopes, and injects, rewrites and replays them. Every attack must be refused by
-// the receiving device, or (for a device the server adds) shown before anything is sealed to it.
+// The private-room protocol against a malicious relay (docs/protocol.md): the shared test double of the server
+// (core/testing/malicious-server.ts) publishes keys, carries envelopes, and injects, rewrites and replays them.
+// Every attack must be refused by the receiving device, or (for a device the server adds) shown before anything
+// is sealed to it.
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { openSdp, sdpFingerprints, sealSdp } from "./call-binding";
 import { derivePairwiseKey, encryptContent } from "./crypto";
@@ -12,7 +13,6 @@ import {
   type DeviceSecrets,
   E2eSession,
   type KeyValueStore,
-  type PrekeyUpload,
   safetyNumber,
   SIGNED_PREKEY_GRACE_MS,
   SIGNED_PREKEY_MAX_AGE_MS,
@@ -22,85 +22,14 @@ import { contentBinding, entryMacKey, macEntry } from "./e2e-direct";
 import { type RatchetState, ratchetEncrypt } from "./double-ratchet";
 import { fromBase64Url, newId, toBase64Url } from "./ids";
 import { DEVICE_MAX_SKIPPED } from "./skipped-keys";
-import type { Prekey } from "./x3dh";
-
-class MemoryStore implements KeyValueStore {
-  readonly map = new Map<string, unknown>();
-  async get<T>(key: string) {
-    return structuredClone(this.map.get(key)) as T | undefined;
-  }
-  async set(key: string, value: unknown) {
-    this.map.set(key, structuredClone(value));
-  }
-}
+import { MaliciousServer, MemoryStore } from "./testing/malicious-server";
 
 const e2eOf = (e: Envelope) => e.meta?.e2e as { keys: { to: string }[]; for: string; counter: number };
 
-/** The server as an attacker sees it: it owns the key directory and every envelope on the way. */
-class MaliciousRelay {
-  /** The device list the directory hands out per person (whatever the server likes). */
-  readonly lists = new Map<string, unknown>();
-  /** Every list a person published (an attacker keeps them, to serve an old one later). */
-  readonly history = new Map<string, DeviceList[]>();
-  /** The account keys of honest people: only their own devices use them. */
-  readonly accounts = new Map<string, CryptoKeyPair>();
-  /** An honest device joins its person's list, signed by the person's account key (linked from a device). */
-  async publish(record: DeviceRecord, change: { withdraw?: string } = {}) {
-    const account = this.accounts.get(record.userId) ?? (await createAccountKey());
-    this.accounts.set(record.userId, account);
-    const current = this.history.get(record.userId)?.at(-1) ?? null;
-    const list = await signDeviceList(account, nextDeviceList(current, { add: record, ...change }, record.userId));
-    this.history.set(record.userId, [...(this.history.get(record.userId) ?? []), list]);
-    this.lists.set(record.userId, structuredClone(list));
-    return list;
-  }
-  /** A person withdraws a device (signing out): a new list version with it under `revoked`. */
-  async withdraw(userId: string, deviceId: string) {
-    const account = this.accounts.get(userId)!;
-    const current = this.history.get(userId)?.at(-1) ?? null;
-    const list = await signDeviceList(account, nextDeviceList(current, { withdraw: deviceId }, userId));
-    this.history.set(userId, [...(this.history.get(userId) ?? []), list]);
-    this.lists.set(userId, structuredClone(list));
-    return list;
-  }
-  /** Prekeys by `userId|deviceId`: the signed one and the one-time ones still to hand out. */
-  readonly prekeys = new Map<string, { signed?: Prekey; oneTime: Prekey[] }>();
-  /** Every bundle handed out (an attacker keeps them). */
-  readonly handedOut: unknown[] = [];
-  publishPrekeys(record: DeviceRecord, upload: PrekeyUpload) {
-    const id = `${record.userId}|${record.deviceId}`;
-    const held = this.prekeys.get(id) ?? { oneTime: [] };
-    this.prekeys.set(id, { signed: upload.signedPrekey ?? held.signed, oneTime: [...held.oneTime, ...upload.oneTimePrekeys] });
-  }
-  directory = {
-    deviceList: async (userId: string) => structuredClone(this.lists.get(userId) ?? null),
-    bundle: async (userId: string, deviceId: string) => {
-      const held = this.prekeys.get(`${userId}|${deviceId}`);
-      if (!held?.signed) return undefined;
-      const oneTimePrekey = held.oneTime.shift();
-      const bundle = { deviceId, signedPrekey: held.signed, ...(oneTimePrekey ? { oneTimePrekey } : {}) };
-      this.handedOut.push(bundle);
-      return structuredClone(bundle);
-    },
-  };
-  /** A copy of an envelope with some fields changed on the way. */
-  rewrite(envelope: Envelope, change: (e: Envelope) => void): Envelope {
-    const copy = structuredClone(envelope);
-    change(copy);
-    return copy;
-  }
-}
+let relay: MaliciousServer;
 
-let relay: MaliciousRelay;
-
-async function device(userId: string): Promise<{ secrets: DeviceSecrets; session: E2eSession; store: MemoryStore }> {
-  const secrets = await createDevice(userId);
-  await relay.publish(secrets.record);
-  const store = new MemoryStore();
-  const session = new E2eSession(secrets, store, relay.directory);
-  const upload = await session.prekeysToPublish({ signedPrekeyId: null, oneTimePrekeys: 0 });
-  if (upload) relay.publishPrekeys(secrets.record, upload);
-  return { secrets, session, store };
+function device(userId: string) {
+  return relay.device(userId);
 }
 
 function draft(room: string, senderId: string, type: Envelope["type"] = "text"): Envelope {
@@ -128,7 +57,7 @@ async function sealTo(session: E2eSession, envelope: Envelope, text: string, pee
 const base = (senderId: string) => ({ senderId, timestamp: Date.now(), ttl: 8, meshRoute: [], priority: "normal" as const });
 
 beforeEach(() => {
-  relay = new MaliciousRelay();
+  relay = new MaliciousServer();
 });
 
 describe("direct messages", () => {

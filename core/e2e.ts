@@ -18,7 +18,9 @@
 //   sender device has sent version 4 in the room. Version 5, sealed now, is deniable: no signature, each entry
 //   authenticated by a MAC only its two devices can make. Skipped ratchet keys are capped per device (core/skipped-keys.ts).
 // - Groups: a sender key per (member, device) as a hash chain (message key = HMAC(chain, 0x01), next chain =
-//   HMAC(chain, 0x02)), handed out wrapped per device; a new one whenever the recipients change.
+//   HMAC(chain, 0x02)), handed out wrapped per device; a new one whenever the recipients change. Version 4 of group
+//   messages and handouts signs the sender's membership epoch (core/group-epochs.ts) and, in a handout, its key
+//   entry (docs/protocol.md §6, decision 080).
 import { derivePairwiseKey } from "./crypto";
 import { type DeviceList, verifyDeviceList } from "./device-list";
 import {
@@ -180,7 +182,31 @@ export interface E2eMeta {
   /** Sender-key handouts: the recipient device (X25519 key) and person. */
   to?: string;
   for?: string;
+  /** Group messages and handouts of version 4: the sender's newest signed epoch when it sealed (signed). */
+  epoch?: EpochClaim;
 }
+
+/** A group's epoch as a sender names it: its number and the hash of its statement (core/group-epochs.ts epochHash). */
+export interface EpochClaim {
+  epoch: number;
+  hash: string;
+}
+
+/** What a version 4 group envelope signs of its epoch, beside the header. */
+const epochBytes = (c: EpochClaim) => JSON.stringify(["epoch", c.epoch, c.hash]);
+
+function readClaim(value: unknown): EpochClaim | null {
+  const c = value as Partial<EpochClaim> | undefined;
+  if (!c || typeof c !== "object" || !count(c.epoch) || (c.epoch as number) < 1) return null;
+  if (typeof c.hash !== "string" || !B64_32.test(c.hash)) return null;
+  return { epoch: c.epoch as number, hash: c.hash };
+}
+
+/**
+ * Decides, once a group envelope's signature held and before any chain step, whether its signed epoch may be
+ * heard (core/group-epochs.ts `GroupMembership`); null lets it through. `null` claim: a version 2 or 3 envelope.
+ */
+export type EpochGate = (claim: EpochClaim | null, kind: "message" | "key") => Promise<EpochRefusal | null>;
 
 export interface KeyEntry {
   to: string;
@@ -209,19 +235,26 @@ function readRatchetEntry(e: KeyEntry): { r: RatchetMessage; x3dh?: X3dhHeader }
 
 function readMeta(envelope: Envelope): E2eMeta | null {
   const m = envelope.meta?.e2e as Partial<E2eMeta> | undefined;
-  // Group messages are version 2 (sender-key chains); sender-key handouts may be 3; direct messages 2 to 4.
+  // Group messages are version 2 or 4 (sender-key chains; 4 names its epoch); sender-key handouts 2 to 4 (4 signs
+  // its key entry and epoch); direct messages 2 to 5.
   const kind = roomKind(envelope.room);
   const version =
     kind === "group" && envelope.type !== "key"
-      ? [E2E_VERSION]
+      ? [E2E_VERSION, SIGNED_ENTRIES_VERSION]
       : kind === "dm"
         ? [E2E_VERSION, DIRECT_VERSION, SIGNED_ENTRIES_VERSION, DENIABLE_VERSION]
-        : [E2E_VERSION, DIRECT_VERSION];
+        : [E2E_VERSION, DIRECT_VERSION, SIGNED_ENTRIES_VERSION];
   if (!m || !version.includes(m.v as number) || typeof m.device !== "string" || typeof m.dh !== "string") return null;
   if (m.sig !== undefined && typeof m.sig !== "string") return null;
   if (typeof m.counter !== "number" || !Number.isSafeInteger(m.counter) || m.counter < 0) return null;
   if (m.keys !== undefined && !Array.isArray(m.keys)) return null;
-  return m as E2eMeta;
+  const grouped = kind !== "dm";
+  if (grouped && m.v === SIGNED_ENTRIES_VERSION) {
+    const epoch = readClaim(m.epoch);
+    if (!epoch) return null;
+    return { ...(m as E2eMeta), epoch };
+  }
+  return { ...(m as E2eMeta), epoch: undefined };
 }
 
 function headerOf(envelope: Envelope, meta: Pick<E2eMeta, "device" | "dh" | "counter">, keyId: string): Header {
@@ -384,8 +417,16 @@ export type OpenFailure =
   | "no-key" // a group message whose sender key has not arrived (yet)
   | "not-for-this-device"
   | "key-overwrite" // a second sender key under a (sender, device, key id) we already hold
-  | "downgraded" // a version 3 direct message after that device sent version 4 (its key entries unsigned)
+  | "downgraded" // an older version after that device sent version 4 (direct message, or group handout or message)
+  | EpochRefusal
   | "undecryptable";
+
+/**
+ * Why a group envelope's signed epoch is refused (core/group-epochs.ts): `withheld-epoch`, newer than any the
+ * server hands this device; `forked-epoch`, another statement under that number than the one this device
+ * accepted; `stale-epoch`, sealed well after this device accepted a removal, in an epoch before it.
+ */
+export type EpochRefusal = "withheld-epoch" | "forked-epoch" | "stale-epoch";
 
 /** What `PUT /api/keys/:deviceId/prekeys` takes (core/rooms.ts PublishPrekeysSchema). */
 export interface PrekeyUpload {
@@ -408,7 +449,12 @@ interface ChainState {
   counter: number;
   /** Keys of messages skipped on the way (out-of-order arrival), by counter. */
   skipped: Record<string, string>;
+  /** Handed out in version 4: messages under it must be version 4 too (they name their epoch). */
+  v4?: true;
 }
+
+/** Set once a sender device handed this device a version 4 sender key in a room: its older handouts are refused. */
+const v4HandoutKey = (room: string, senderId: string, device: string) => `e2e:v4-key-from:${room}|${senderId}|${device}`;
 
 interface MySenderKey extends ChainState {
   keyId: string;
@@ -862,17 +908,34 @@ export class E2eSession {
       return { ok: true, meta, header, content: { ...envelope.content, keyId }, changes, problems, sender };
     if (typeof meta.sig !== "string") return { ok: false, reason: "bad-signature" };
     // Version 4 signs the key entries too (core/e2e-direct.ts): a rewritten one fails here, before any chain step.
-    const extra = envelope.type === "key" ? `${meta.to}|${meta.for}` : meta.v === SIGNED_ENTRIES_VERSION ? signedEntries(meta.keys) : "";
+    // In a group it signs the sender's epoch as well (decision 080).
+    const v4 = meta.v === SIGNED_ENTRIES_VERSION;
+    const epoch = meta.epoch ? `|${epochBytes(meta.epoch)}` : "";
+    const extra =
+      envelope.type === "key"
+        ? `${meta.to}|${meta.for}${v4 ? `|${signedEntries(meta.keys)}${epoch}` : ""}`
+        : v4
+          ? meta.epoch
+            ? epochBytes(meta.epoch)
+            : signedEntries(meta.keys)
+          : "";
     if (!(await verifySig(meta.device, meta.sig, signedBytes(header, envelope.content.iv, envelope.content.ciphertext, extra))))
       return { ok: false, reason: "bad-signature" };
     return { ok: true, meta, header, content: { ...envelope.content, keyId }, changes, problems, sender };
   }
 
-  /** Opens a private message (direct or group) after checking its sender, signature and counter. */
-  async open(envelope: Envelope): Promise<OpenResult & { changes?: TrustChange[]; problems?: TrustProblem[] }> {
+  /**
+   * Opens a private message (direct or group) after checking its sender, signature and counter. A group message's
+   * signed epoch goes through `gate` (core/group-epochs.ts) before any chain step.
+   */
+  async open(envelope: Envelope, gate?: EpochGate): Promise<OpenResult & { changes?: TrustChange[]; problems?: TrustProblem[] }> {
     const auth = await this.authenticate(envelope);
     if (!auth.ok) return auth;
     const { meta, header, content } = auth;
+    if (gate && roomKind(envelope.room) !== "dm") {
+      const refused = await gate(meta.epoch ?? null, "message");
+      if (refused) return { ok: false, reason: refused };
+    }
     try {
       if (roomKind(envelope.room) === "dm") {
         const seenKey = `e2e:seen:${envelope.room}|${envelope.senderId}|${meta.device}`;
@@ -921,27 +984,40 @@ export class E2eSession {
         await this.store.set(seenKey, [...seen, meta.counter].slice(-SEEN_WINDOW));
         return { ok: true, text, changes: auth.changes, problems: auth.problems };
       }
-      const messageKey = await this.groupMessageKey(`${envelope.room}|${envelope.senderId}|${meta.device}|${content.keyId}`, meta.counter);
+      const v4 = meta.v === SIGNED_ENTRIES_VERSION;
+      const messageKey = await this.groupMessageKey(
+        `${envelope.room}|${envelope.senderId}|${meta.device}|${content.keyId}`,
+        meta.counter,
+        v4,
+      );
       if (typeof messageKey === "string") return { ok: false, reason: messageKey };
-      return {
-        ok: true,
-        text: await unseal(await contentKey(messageKey, header), content, header),
-        changes: auth.changes,
-        problems: auth.problems,
-      };
+      const plain = await unseal(await contentKey(messageKey, header), content, header);
+      const text = v4 ? unpadText(plain) : plain;
+      if (text === null) return { ok: false, reason: "undecryptable" };
+      return { ok: true, text, changes: auth.changes, problems: auth.problems };
     } catch {
       return { ok: false, reason: "undecryptable" };
     }
   }
 
   /** The key of message `counter` of one sender key; each key opens one message only. */
-  private groupMessageKey(id: string, counter: number): Promise<Uint8Array<ArrayBuffer> | "no-key" | "replay" | "malformed"> {
-    return this.serial(`sk:${id}`, () => this.chainKeyFor(id, counter));
+  private groupMessageKey(
+    id: string,
+    counter: number,
+    v4: boolean,
+  ): Promise<Uint8Array<ArrayBuffer> | "no-key" | "replay" | "malformed" | "downgraded"> {
+    return this.serial(`sk:${id}`, () => this.chainKeyFor(id, counter, v4));
   }
 
-  private async chainKeyFor(id: string, counter: number): Promise<Uint8Array<ArrayBuffer> | "no-key" | "replay" | "malformed"> {
+  private async chainKeyFor(
+    id: string,
+    counter: number,
+    v4: boolean,
+  ): Promise<Uint8Array<ArrayBuffer> | "no-key" | "replay" | "malformed" | "downgraded"> {
     const state = await this.store.get<ChainState>(`e2e:sk:${id}`);
     if (!state) return "no-key";
+    // A key handed out in version 4 opens only version 4 messages, which name their epoch.
+    if (state.v4 && !v4) return "downgraded";
     if (counter < state.counter) {
       const skipped = state.skipped[counter];
       if (!skipped) return "replay";
@@ -966,6 +1042,7 @@ export class E2eSession {
       chainKey: toBase64Url(step.next),
       counter: counter + 1,
       skipped: Object.fromEntries(kept.map((n) => [n, skipped[n]])),
+      ...(state.v4 ? { v4: true as const } : {}),
     } satisfies ChainState);
     return step.messageKey;
   }
@@ -974,20 +1051,23 @@ export class E2eSession {
    * Makes sure every trusted device of the group's members holds my current sender key. A new key (new
    * chain) is made whenever the set of recipient devices differs from the one the current key was made for,
    * so a removed member or device cannot read what follows. Returns the `key` envelopes to send; none, with
-   * `waiting`, while a member's new or changed key has not been shown yet (docs/protocol.md §5).
+   * `waiting`, while a member's new or changed key has not been shown yet (docs/protocol.md §5). With `epoch`, the
+   * handouts are version 4: their key entry and that epoch are signed (decision 080).
    */
   prepareGroup(
     room: string,
     memberIds: string[],
     base: Omit<Envelope, "id" | "type" | "content" | "meta" | "room" | "isEncrypted">,
+    epoch?: EpochClaim,
   ): Promise<GroupHandout> {
-    return this.serial(`mine:${room}`, () => this.handOut(room, memberIds, base));
+    return this.serial(`mine:${room}`, () => this.handOut(room, memberIds, base, epoch));
   }
 
   private async handOut(
     room: string,
     memberIds: string[],
     base: Omit<Envelope, "id" | "type" | "content" | "meta" | "room" | "isEncrypted">,
+    epoch?: EpochClaim,
   ): Promise<GroupHandout> {
     const devices: DeviceRecord[] = [];
     const changes: TrustChange[] = [];
@@ -1024,7 +1104,8 @@ export class E2eSession {
         to: d.publicKey,
         for: d.userId,
       };
-      const header = canonicalHeader(headerOf(envelope, meta, mine.keyId), DIRECT_VERSION);
+      const v = epoch ? SIGNED_ENTRIES_VERSION : DIRECT_VERSION;
+      const header = canonicalHeader(headerOf(envelope, meta, mine.keyId), v);
       const payload = JSON.stringify({ keyId: mine.keyId, chainKey: mine.chainKey, counter: mine.counter });
       // The chain travels like a direct message: sealed under a one-time key that goes by the ratchet session
       // with that device, so a device key stolen later does not open the handouts (docs/protocol.md §6).
@@ -1032,11 +1113,13 @@ export class E2eSession {
       const entry = await this.ratchetSeal(d, messageKey, `${header}|to|${d.publicKey}`);
       if (!entry) continue; // no prekeys yet: handed out once it has some
       const content = await seal(await contentKey(fromBase64Url(messageKey), header), payload, `${header}|to|${d.publicKey}`);
-      const sig = await this.sign(header, content.iv, content.ciphertext, `${d.publicKey}|${d.userId}`);
+      // Version 4: the key entry and the epoch are signed too, so a rewritten entry is refused before any chain step.
+      const signed = epoch ? `${d.publicKey}|${d.userId}|${signedEntries([entry])}|${epochBytes(epoch)}` : `${d.publicKey}|${d.userId}`;
+      const sig = await this.sign(header, content.iv, content.ciphertext, signed);
       envelopes.push({
         ...envelope,
         content: { ...content, keyId: mine.keyId },
-        meta: { e2e: { v: DIRECT_VERSION, ...meta, sig, keys: [entry] } },
+        meta: { e2e: { v, ...meta, sig, keys: [entry], ...(epoch ? { epoch } : {}) } },
       });
       mine.given.push(mark);
     }
@@ -1044,39 +1127,60 @@ export class E2eSession {
     return { envelopes, changes, problems, waiting: false };
   }
 
-  /** Seals a group message with my current sender key, moving its chain one step (the old step is gone). */
-  sealGroup(envelope: Envelope, text: string): Promise<Envelope> {
-    return this.serial(`mine:${envelope.room}`, () => this.sealWithChain(envelope, text));
+  /**
+   * Seals a group message with my current sender key, moving its chain one step (the old step is gone). With
+   * `epoch` (core/group-epochs.ts `GroupMembership.seal`), version 4: the epoch is signed and the text padded.
+   */
+  sealGroup(envelope: Envelope, text: string, epoch?: EpochClaim): Promise<Envelope> {
+    return this.serial(`mine:${envelope.room}`, () => this.sealWithChain(envelope, text, epoch));
   }
 
-  private async sealWithChain(envelope: Envelope, text: string): Promise<Envelope> {
+  private async sealWithChain(envelope: Envelope, text: string, epoch?: EpochClaim): Promise<Envelope> {
     const mine = await this.store.get<MySenderKey>(`e2e:mine:${envelope.room}`);
     if (!mine) throw new Error("No sender key for this group yet");
     const step = await chainStep(fromBase64Url(mine.chainKey));
     const meta = { device: this.me.record.signingKey, dh: this.me.record.publicKey, counter: mine.counter };
     await this.store.set(`e2e:mine:${envelope.room}`, { ...mine, chainKey: toBase64Url(step.next), counter: mine.counter + 1 });
-    const header = canonicalHeader(headerOf(envelope, meta, mine.keyId));
-    const content = await seal(await contentKey(step.messageKey, header), text, header);
-    const sig = await this.sign(header, content.iv, content.ciphertext);
-    return { ...envelope, isEncrypted: true, content: { ...content, keyId: mine.keyId }, meta: { e2e: { v: E2E_VERSION, ...meta, sig } } };
+    const v = epoch ? SIGNED_ENTRIES_VERSION : E2E_VERSION;
+    const header = canonicalHeader(headerOf(envelope, meta, mine.keyId), v);
+    const content = await seal(await contentKey(step.messageKey, header), epoch ? padText(text) : text, header);
+    const sig = await this.sign(header, content.iv, content.ciphertext, epoch ? epochBytes(epoch) : "");
+    return {
+      ...envelope,
+      isEncrypted: true,
+      content: { ...content, keyId: mine.keyId },
+      meta: { e2e: { v, ...meta, sig, ...(epoch ? { epoch } : {}) } },
+    };
   }
 
-  /** Keeps a sender key handed to this device, stored by (sender, device, key id); never overwritten. */
+  /**
+   * Keeps a sender key handed to this device, stored by (sender, device, key id); never overwritten. A version 4
+   * handout's signed epoch goes through `gate` first; once a sender device handed out version 4 in the room, its
+   * older handouts are refused (`downgraded`).
+   */
   async acceptSenderKey(
     envelope: Envelope,
+    gate?: EpochGate,
   ): Promise<{ ok: true; changes: TrustChange[]; problems: TrustProblem[] } | { ok: false; reason: OpenFailure }> {
     if (envelope.type !== "key") return { ok: false, reason: "malformed" };
     const auth = await this.authenticate(envelope);
     if (!auth.ok) return auth;
     const { meta, header, content } = auth;
     if (meta.to !== this.me.record.publicKey || meta.for !== this.userId) return { ok: false, reason: "not-for-this-device" };
+    const v4 = meta.v === SIGNED_ENTRIES_VERSION;
+    const floor = v4HandoutKey(envelope.room, envelope.senderId, meta.device);
+    if (!v4 && (await this.store.get(floor))) return { ok: false, reason: "downgraded" };
+    if (gate) {
+      const refused = await gate(meta.epoch ?? null, "key");
+      if (refused) return { ok: false, reason: refused };
+    }
     const id = `${envelope.room}|${envelope.senderId}|${meta.device}|${content.keyId}`;
     return this.serial(`sk:${id}`, async () => {
       if (await this.store.get(`e2e:sk:${id}`)) return { ok: false, reason: "key-overwrite" } as const;
       try {
         const ad = `${header}|to|${meta.to}`;
         let sealed: string;
-        if (meta.v === DIRECT_VERSION) {
+        if (meta.v === DIRECT_VERSION || v4) {
           const mine = meta.keys?.find((k) => k?.to === this.me.record.publicKey);
           const entry = mine && readRatchetEntry(mine);
           if (!entry) return { ok: false, reason: "malformed" } as const;
@@ -1087,7 +1191,13 @@ export class E2eSession {
         const payload = JSON.parse(sealed) as Partial<ChainState & { keyId: string }>;
         if (payload.keyId !== content.keyId || typeof payload.chainKey !== "string" || payload.counter !== meta.counter)
           return { ok: false, reason: "malformed" } as const;
-        await this.store.set(`e2e:sk:${id}`, { chainKey: payload.chainKey, counter: payload.counter, skipped: {} } satisfies ChainState);
+        await this.store.set(`e2e:sk:${id}`, {
+          chainKey: payload.chainKey,
+          counter: payload.counter,
+          skipped: {},
+          ...(v4 ? { v4: true as const } : {}),
+        } satisfies ChainState);
+        if (v4) await this.store.set(floor, true);
         return { ok: true, changes: auth.changes, problems: auth.problems } as const;
       } catch {
         return { ok: false, reason: "undecryptable" } as const;

@@ -1,63 +1,24 @@
-// Group membership in signed epochs against a malicious server (docs/protocol.md §6a): a test double that holds
-// the keys directory, the group's statements and the relay tries to add a member of its own, keep a removed
-// member talking, roll the epoch back, fork it, and pass off a change signed by someone without the right.
+// Group membership in signed epochs against a malicious server (docs/protocol.md §6a): the shared test double
+// (core/testing/malicious-server.ts), which holds the keys directory, the group's statements and the relay, tries
+// to add a member of its own, keep a removed member talking, roll the epoch back, fork it, pass off a change
+// signed by someone without the right, withhold a removal from one member's device, and rewrite a key handout.
 // Everything runs through the real client code (core/e2e.ts sessions, core/group-epochs.ts membership).
-import { beforeEach, describe, expect, it } from "vitest";
-import { createAccountKey, type DeviceList, nextDeviceList, signDeviceList } from "./device-list";
-import { createDevice, type DeviceRecord, type DeviceSecrets, E2eSession, type KeyValueStore, type PrekeyUpload } from "./e2e";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { type DeviceSecrets, E2eSession } from "./e2e";
 import type { Envelope } from "./envelope";
-import { applyChange, epochHash, type GroupEpoch, GroupMembership, LOOK_EVERY_MS, signChange, signEpoch } from "./group-epochs";
+import {
+  applyChange,
+  BEHIND,
+  epochHash,
+  type GroupEpoch,
+  GroupMembership,
+  LOOK_EVERY_MS,
+  STALE_AFTER_MS,
+  signChange,
+  signEpoch,
+} from "./group-epochs";
 import { newId } from "./ids";
-import type { Prekey } from "./x3dh";
-
-class MemoryStore implements KeyValueStore {
-  readonly map = new Map<string, unknown>();
-  async get<T>(key: string) {
-    return structuredClone(this.map.get(key)) as T | undefined;
-  }
-  async set(key: string, value: unknown) {
-    this.map.set(key, structuredClone(value));
-  }
-}
-
-/** The server as an attacker runs it: directory, prekeys, the group's statements and every envelope. */
-class MaliciousServer {
-  readonly lists = new Map<string, DeviceList>();
-  readonly accounts = new Map<string, CryptoKeyPair>();
-  readonly prekeys = new Map<string, { signed?: Prekey; oneTime: Prekey[] }>();
-  /** The statements per room as the server hands them out (it may edit this at will). */
-  readonly epochs = new Map<string, unknown[]>();
-  async publishDevice(record: DeviceRecord) {
-    const account = this.accounts.get(record.userId) ?? (await createAccountKey());
-    this.accounts.set(record.userId, account);
-    const list = await signDeviceList(account, nextDeviceList(this.lists.get(record.userId) ?? null, { add: record }, record.userId));
-    this.lists.set(record.userId, list);
-  }
-  publishPrekeys(record: DeviceRecord, upload: PrekeyUpload) {
-    const id = `${record.userId}|${record.deviceId}`;
-    const held = this.prekeys.get(id) ?? { oneTime: [] };
-    this.prekeys.set(id, { signed: upload.signedPrekey ?? held.signed, oneTime: [...held.oneTime, ...upload.oneTimePrekeys] });
-  }
-  directory = {
-    deviceList: async (userId: string) => structuredClone(this.lists.get(userId) ?? null),
-    bundle: async (userId: string, deviceId: string) => {
-      const held = this.prekeys.get(`${userId}|${deviceId}`);
-      if (!held?.signed) return undefined;
-      const oneTimePrekey = held.oneTime.shift();
-      return structuredClone({ deviceId, signedPrekey: held.signed, ...(oneTimePrekey ? { oneTimePrekey } : {}) });
-    },
-  };
-  groups = {
-    epochs: async (room: string, since: number) =>
-      structuredClone((this.epochs.get(room) ?? []).filter((e) => (e as GroupEpoch).epoch >= since).slice(0, 20)),
-    publish: async (room: string, epoch: GroupEpoch) => {
-      const list = this.epochs.get(room) ?? [];
-      if (list.some((e) => (e as GroupEpoch).epoch === epoch.epoch)) return false;
-      this.epochs.set(room, [...list, structuredClone(epoch)]);
-      return true;
-    },
-  };
-}
+import { MaliciousServer, MemoryStore } from "./testing/malicious-server";
 
 let server: MaliciousServer;
 const room = "group:market-women";
@@ -70,13 +31,8 @@ interface Member {
 }
 
 async function member(userId: string): Promise<Member> {
-  const secrets = await createDevice(userId);
-  await server.publishDevice(secrets.record);
-  const store = new MemoryStore();
-  const session = new E2eSession(secrets, store, server.directory);
-  const upload = await session.prekeysToPublish({ signedPrekeyId: null, oneTimePrekeys: 0 });
-  if (upload) server.publishPrekeys(secrets.record, upload);
-  return { secrets, session, store, group: new GroupMembership(secrets, session, store, server.groups) };
+  const { secrets, session, store } = await server.device(userId);
+  return { secrets, session, store, group: new GroupMembership(secrets, session, store, server.groupsFor(secrets.record)) };
 }
 
 const base = (senderId: string) => ({ senderId, timestamp: Date.now(), ttl: 8, meshRoute: [], priority: "normal" as const });
@@ -145,7 +101,7 @@ describe("groups whose membership members agree on", () => {
     const { alice, bob, carol } = await marketGroup();
     const first = await handOut(alice, bob, carol);
     expect(forWhom(first.envelopes)).toEqual(["bob", "carol"]);
-    const said = await alice.session.sealGroup(draft("alice"), "tomatoes 4800");
+    const said = await alice.group.seal(draft("alice"), "tomatoes 4800");
     expect(await bob.group.open(said)).toMatchObject({ ok: true, text: "tomatoes 4800" });
     expect(await carol.group.open(structuredClone(said))).toMatchObject({ ok: true, text: "tomatoes 4800" });
     // Bob's device sees Dave added by the owner; until Bob's chat has shown it, Bob's key goes to Alice and Carol only.
@@ -159,7 +115,7 @@ describe("groups whose membership members agree on", () => {
     expect(forWhom(shown.envelopes)).toEqual(["alice", "carol", "dave"]);
     await dave.group.refresh(room);
     for (const e of shown.envelopes) await dave.group.acceptSenderKey(e);
-    expect(await dave.group.open(await bob.session.sealGroup(draft("bob"), "welcome dave"))).toMatchObject({
+    expect(await dave.group.open(await bob.group.seal(draft("bob"), "welcome dave"))).toMatchObject({
       ok: true,
       text: "welcome dave",
     });
@@ -202,7 +158,7 @@ describe("groups whose membership members agree on", () => {
     await handOut(alice, bob, carol);
     await handOut(bob, alice, carol);
     await handOut(carol, alice, bob);
-    const before = await alice.session.sealGroup(draft("alice"), "before carol left");
+    const before = await alice.group.seal(draft("alice"), "before carol left");
     expect(await carol.group.open(structuredClone(before))).toMatchObject({ ok: true });
     await alice.group.change(room, { kind: "remove", userId: "carol" });
     const bobView = await bob.group.refresh(room);
@@ -214,13 +170,13 @@ describe("groups whose membership members agree on", () => {
     expect(forWhom(aliceNew.envelopes)).toEqual(["bob"]);
     expect(forWhom(bobNew.envelopes)).toEqual(["alice"]);
     // Carol kept every key she ever had: the next messages of Alice and Bob do not open for her.
-    const fromAlice = await alice.session.sealGroup(draft("alice"), "after carol left");
-    const fromBob = await bob.session.sealGroup(draft("bob"), "me too");
+    const fromAlice = await alice.group.seal(draft("alice"), "after carol left");
+    const fromBob = await bob.group.seal(draft("bob"), "me too");
     expect(await carol.session.open(structuredClone(fromAlice))).toEqual({ ok: false, reason: "no-key" });
     expect(await carol.session.open(structuredClone(fromBob))).toEqual({ ok: false, reason: "no-key" });
     expect(await bob.group.open(fromAlice)).toMatchObject({ ok: true, text: "after carol left" });
     // Carol's own sender key still works as a chain, but every receiver refuses her now.
-    const fromCarol = await carol.session.sealGroup(draft("carol"), "still here");
+    const fromCarol = await carol.group.seal(draft("carol"), "still here");
     expect(await bob.group.open(structuredClone(fromCarol))).toEqual({ ok: false, reason: "not-a-member" });
     expect(await alice.group.open(fromCarol)).toEqual({ ok: false, reason: "not-a-member" });
     // And her device, seeing the signed removal, seals nothing more.
@@ -231,15 +187,15 @@ describe("groups whose membership members agree on", () => {
   it("a receiver that has not looked since a removal refuses the removed member within LOOK_EVERY_MS", async () => {
     const { alice, bob, carol } = await marketGroup();
     let now = 1_000_000;
-    const bobLate = new GroupMembership(bob.secrets, bob.session, bob.store, server.groups, () => now);
+    const bobLate = new GroupMembership(bob.secrets, bob.session, bob.store, server.groupsFor(bob.secrets.record), () => now);
     await bobLate.refresh(room);
     await handOut(carol, alice, bob);
-    const early = await carol.session.sealGroup(draft("carol"), "before");
+    const early = await carol.group.seal(draft("carol"), "before");
     expect(await bobLate.open(early)).toMatchObject({ ok: true, text: "before" });
     // Alice removes Carol; Bob's device sends nothing and is told nothing.
     await alice.group.change(room, { kind: "remove", userId: "carol" });
     now += LOOK_EVERY_MS;
-    const late = await carol.session.sealGroup(draft("carol"), "still talking");
+    const late = await carol.group.seal(draft("carol"), "still talking");
     expect(await bobLate.open(late)).toEqual({ ok: false, reason: "not-a-member" });
   });
 
@@ -274,7 +230,7 @@ describe("groups whose membership members agree on", () => {
       userId: "carol",
     });
     // Signed with Bob's device under Alice's name: not a device of Alice's signed list.
-    await server.groups.publish(room, byBob as GroupEpoch);
+    await server.groupsFor(alice.secrets.record).publish(room, byBob as GroupEpoch);
     const view = await carol.group.refresh(room);
     expect(view.problems).toEqual([{ room, kind: "bad-signature", epoch: held.epoch + 1, by: "alice" }]);
     expect(view.epoch?.members.map((m) => m.userId)).toEqual(["alice", "bob", "carol"]);
@@ -293,5 +249,118 @@ describe("groups whose membership members agree on", () => {
     server.epochs.set(room, server.epochs.get(room)!.slice(0, held.epoch));
     await bob.group.change(room, { kind: "remove", userId: "bob" });
     expect((await alice.group.refresh(room)).epoch?.members.map((m) => m.userId)).toEqual(["alice", "carol"]);
+  });
+});
+
+describe("every group message names its sender's epoch (version 4)", () => {
+  type Entry = { to: string; r: { header: { dh: string; n: number; pn: number }; ciphertext: string }; x3dh?: { ek: string; spk: number } };
+  const e2e = (e: Envelope) => e.meta?.e2e as { v: number; keys: Entry[]; epoch: { epoch: number; hash: string } };
+
+  it("a removal withheld from one member's device: it hands its key to the removed member only until another member's message under the new epoch reaches it", async () => {
+    const { alice, bob, carol } = await marketGroup();
+    await handOut(alice, bob, carol);
+    // The server hands Bob's device nothing after epoch 3, then Alice removes Carol (epoch 4).
+    server.withhold(bob.secrets.record, room, 3);
+    await alice.group.change(room, { kind: "remove", userId: "carol" });
+    expect((await bob.group.refresh(room)).epoch?.epoch).toBe(3);
+    // The bound, as docs/protocol.md §6a says it: until anyone sends under epoch 4, Bob's device cannot tell,
+    // and its key and message still go to Carol.
+    const leaked = await handOut(bob, alice, carol);
+    expect(forWhom(leaked.envelopes)).toEqual(["alice", "carol"]);
+    const early = await bob.group.seal(draft("bob"), "before anyone spoke under epoch 4");
+    expect(e2e(early)).toMatchObject({ v: 4, epoch: { epoch: 3 } });
+    expect(await carol.session.open(structuredClone(early))).toMatchObject({ ok: true });
+    // Alice speaks under epoch 4: a new key, for Bob only, and a message that names the epoch.
+    const rotated = await handOut(alice, bob, carol);
+    expect(forWhom(rotated.envelopes)).toEqual(["bob"]);
+    expect(e2e(rotated.envelopes[0]!).epoch.epoch).toBe(4);
+    const spoken = await alice.group.seal(draft("alice"), "carol is out");
+    expect(e2e(spoken).epoch).toEqual({ epoch: 4, hash: await epochHash((await alice.group.held(room))!) });
+    // Bob's device looks for epoch 4 before opening it; the server withholds it: not shown.
+    expect(await bob.group.open(structuredClone(spoken))).toEqual({ ok: false, reason: "withheld-epoch" });
+    expect(await bob.group.heard(room)).toBe(4);
+    // From now on it hands no key and seals nothing: its messages wait, saying why.
+    await expect(bob.group.prepare(room, base("bob"))).rejects.toThrow(BEHIND);
+    await expect(bob.group.seal(draft("bob"), "after")).rejects.toThrow(BEHIND);
+    // Alice's device refuses what Bob's device signed long after she accepted the removal, still in epoch 3;
+    // one sealed while the removal was on its way still opens (history).
+    const late = await bob.session.sealGroup({ ...draft("bob"), timestamp: Date.now() + STALE_AFTER_MS }, "late", e2e(early).epoch);
+    expect(await alice.group.open(late)).toEqual({ ok: false, reason: "stale-epoch" });
+    expect(await alice.group.open(structuredClone(early))).toMatchObject({ ok: true, text: "before anyone spoke under epoch 4" });
+    // The server hands epoch 4 out again: Bob's device catches up, rotates without Carol, and reads Alice.
+    server.withheld.clear();
+    expect(await bob.group.open(spoken)).toMatchObject({ ok: true, text: "carol is out" });
+    const caughtUp = await bob.group.prepare(room, base("bob"));
+    expect(forWhom(caughtUp.envelopes)).toEqual(["alice"]);
+    const after = await bob.group.seal(draft("bob"), "sealed without carol");
+    expect(e2e(after).epoch.epoch).toBe(4);
+    expect(await carol.session.open(after)).toEqual({ ok: false, reason: "no-key" });
+  });
+
+  it("a sender that hears of a newer epoch from a key handout alone waits too", async () => {
+    const { alice, bob, carol } = await marketGroup();
+    server.withhold(bob.secrets.record, room, 3);
+    await alice.group.change(room, { kind: "remove", userId: "carol" });
+    const rotated = await handOut(alice, bob);
+    expect(forWhom(rotated.envelopes)).toEqual(["bob"]);
+    expect(await bob.group.heard(room)).toBe(4);
+    await expect(bob.group.prepare(room, base("bob"))).rejects.toThrow(BEHIND);
+    expect(await carol.group.heard(room)).toBe(0);
+  });
+
+  it("a message naming another statement under an epoch number this device accepted is refused", async () => {
+    const { alice, bob, carol } = await marketGroup();
+    await handOut(alice, bob, carol);
+    const epoch3 = (await alice.group.held(room))!;
+    const other = (await signChange(alice.secrets, epoch3, { kind: "add", userId: "dave" })) as GroupEpoch;
+    // Alice's own device signed a message naming a statement Bob never accepted (the server showed her a fork).
+    const forked = await alice.session.sealGroup(draft("alice"), "fork", { epoch: 3, hash: await epochHash(other) });
+    expect(await bob.group.open(forked)).toEqual({ ok: false, reason: "forked-epoch" });
+    expect(await bob.group.open(await alice.group.seal(draft("alice"), "real"))).toMatchObject({ ok: true, text: "real" });
+  });
+
+  /** How many HMACs (ratchet and sender-key chain steps) the device computes while `task` runs. */
+  async function hmacsDuring(task: () => Promise<unknown>): Promise<number> {
+    const sign = vi.spyOn(crypto.subtle, "sign");
+    try {
+      await task();
+      return sign.mock.calls.filter(([algorithm]) => (typeof algorithm === "string" ? algorithm : algorithm.name) === "HMAC").length;
+    } finally {
+      sign.mockRestore();
+    }
+  }
+
+  it("a rewritten key entry or epoch of a handout is refused before any chain step; older versions cannot be slipped in", async () => {
+    const { alice, bob, carol } = await marketGroup();
+    const handout = await alice.group.prepare(room, base("alice"));
+    const toBob = handout.envelopes.find((e) => forOf(e) === "bob")!;
+    expect(e2e(toBob).v).toBe(4);
+    const rewrites: ((e: ReturnType<typeof e2e>) => void)[] = [
+      (m) => (m.keys[0]!.r.header.n = 5_000_000), // ~1,000 chain steps before the tag failed, under version 3
+      (m) => (m.keys[0]!.r.header.pn = 999),
+      (m) => (m.keys[0]!.r.header.dh = carol.secrets.record.publicKey),
+      (m) => (m.keys[0]!.x3dh!.ek = carol.secrets.record.publicKey),
+      (m) => (m.keys[0]!.x3dh!.spk += 1),
+      (m) => delete m.keys[0]!.x3dh,
+      (m) => (m.epoch.epoch = 2),
+    ];
+    for (const change of rewrites) {
+      const forged = server.rewrite(toBob, (e) => change(e2e(e)));
+      let taken: unknown;
+      expect(await hmacsDuring(async () => (taken = await bob.group.acceptSenderKey(forged)))).toBe(0);
+      expect(taken).toEqual({ ok: false, reason: "bad-signature" });
+    }
+    expect(await bob.group.acceptSenderKey(toBob)).toMatchObject({ ok: true });
+    expect(await bob.group.open(await alice.group.seal(draft("alice"), "signed"))).toMatchObject({ ok: true, text: "signed" });
+    // A message under that key without its epoch (version 2), and a version 3 handout from Alice's device: refused.
+    expect(await bob.group.open(await alice.session.sealGroup(draft("alice"), "unnamed"))).toEqual({ ok: false, reason: "downgraded" });
+    const oldTab = new E2eSession(alice.secrets, new MemoryStore(), server.directory);
+    const v3 = (await oldTab.prepareGroup(room, ["bob"], base("alice"))).envelopes[0]!;
+    expect(e2e(v3).v).toBe(3);
+    expect(await bob.group.acceptSenderKey(v3)).toEqual({ ok: false, reason: "downgraded" });
+    // Carol never had a version 4 handout from Alice: a version 3 one still opens there (history, old clients).
+    const v3Carol = (await new E2eSession(alice.secrets, new MemoryStore(), server.directory).prepareGroup(room, ["carol"], base("alice")))
+      .envelopes[0]!;
+    expect(await carol.group.acceptSenderKey(v3Carol)).toMatchObject({ ok: true });
   });
 });

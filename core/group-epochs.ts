@@ -7,8 +7,14 @@
 // sender key only to members of the signed epoch (each new member once the chat has shown them), and refuse
 // messages and sender keys from anyone outside it. A removal changes the recipients, so every remaining
 // member's next message goes under a new sender key (core/e2e.ts `prepareGroup`).
+//
+// Every message and sender key a device seals names its newest epoch (number and hash, signed: decision 080). A
+// receiver that sees a newer one looks for it before opening the message, and refuses the message when the
+// server does not hand it out (`withheld-epoch`); a sender that heard of a newer epoch seals nothing, and hands no
+// key, until it has caught up. So a server that withholds a removal from one device keeps that device handing its
+// key to the removed person only until someone else's message under the new epoch reaches it.
 import { z } from "zod";
-import type { DeviceSecrets, E2eSession, KeyValueStore, OpenFailure, TrustChange, TrustProblem } from "./e2e";
+import type { DeviceSecrets, E2eSession, EpochClaim, EpochRefusal, KeyValueStore, OpenFailure, TrustChange, TrustProblem } from "./e2e";
 import type { Envelope } from "./envelope";
 import { invitationRefused, type SignedInvitation, signInvitation } from "./group-invitations";
 import { fromBase64Url, toBase64Url } from "./ids";
@@ -33,6 +39,17 @@ export const EPOCHS_KEPT = 32;
 export const LOOK_EVERY_MS = 30_000;
 /** Hashes of earlier epochs a client remembers, to see a different statement under a number it saw. */
 const HASHES_KEPT = 500;
+/**
+ * A message named an epoch before a removal this device accepted: refused (`stale-epoch`) when its sender's device
+ * signed it this long after this device accepted the removal. Honest devices look for new statements before each
+ * message they seal (web/app/mesh/sealing.ts), so only a device held behind sends that late; the margin leaves
+ * room for messages on their way and for clocks that differ a little. Earlier ones are history, and open.
+ */
+export const STALE_AFTER_MS = 2 * 60_000;
+
+/** Why this device's messages wait: it heard of a newer epoch than the server hands it (said on the message). */
+export const BEHIND =
+  "A member sent under a newer list of this group's members than the server gives this device, so this message waits until it can check who is in the group.";
 
 const B64_32 = /^[A-Za-z0-9_-]{43}$/;
 const B64_64 = /^[A-Za-z0-9_-]{86}$/;
@@ -322,6 +339,9 @@ export interface GroupView {
 
 export type GroupOpenFailure = OpenFailure | "not-a-member" | "no-epoch";
 
+/** A removal this device accepted: its epoch and when (this device's clock), for `stale-epoch`. */
+type Removal = [epoch: number, acceptedAt: number];
+
 /**
  * The membership side of a private group for one device, around its E2eSession: it keeps the group's newest
  * signed epoch and lets sender keys and messages through only for its members.
@@ -329,7 +349,7 @@ export type GroupOpenFailure = OpenFailure | "not-a-member" | "no-epoch";
 export class GroupMembership {
   constructor(
     private readonly me: GroupSigner,
-    private readonly session: Pick<E2eSession, "trustedDevices" | "prepareGroup" | "open" | "acceptSenderKey">,
+    private readonly session: Pick<E2eSession, "trustedDevices" | "prepareGroup" | "sealGroup" | "open" | "acceptSenderKey">,
     private readonly store: KeyValueStore,
     private readonly server: GroupServer,
     private readonly clock: () => number = Date.now,
@@ -374,6 +394,7 @@ export class GroupMembership {
     const left = (await this.store.get<Record<string, number>>(`grp:left:${room}`)) ?? {};
     let anchoredAt = (await this.store.get<number>(`grp:anchored:${room}`)) ?? 0;
     let unvouched = (await this.store.get<string[]>(`grp:unvouched:${room}`)) ?? [];
+    const removals = (await this.store.get<Removal[]>(`grp:removals:${room}`)) ?? [];
     const startedAt = held?.epoch ?? 0;
     for (let page = 0; page < 50; page++) {
       // From the kept epoch itself: the server must still hand it out, and the same statement.
@@ -445,6 +466,7 @@ export class GroupMembership {
         if (c.kind === "remove" && c.userId !== e.by && !c.gone) removed = [...removed.filter((id) => id !== c.userId), c.userId];
         if (c.kind === "remove") left[c.userId] = e.epoch;
         if (c.kind === "add") removed = removed.filter((id) => id !== c.userId);
+        if (c.kind === "remove") removals.push([e.epoch, this.clock()]);
       }
       if (stop || !moved || fetched.length < EPOCHS_PAGE) break;
     }
@@ -463,6 +485,7 @@ export class GroupMembership {
       await this.store.set(`grp:anchored:${room}`, anchoredAt);
       unvouched = unvouched.filter((id) => held?.members.some((m) => m.userId === id));
       await this.store.set(`grp:unvouched:${room}`, unvouched);
+      await this.store.set(`grp:removals:${room}`, removals.slice(-HASHES_KEPT));
     }
     const view = await this.compare(room, held);
     // Not said as joining (nor handed a key) before the person lets them in.
@@ -557,13 +580,66 @@ export class GroupMembership {
    * changes the recipients, so the next message goes under a new sender key the removed member never gets.
    */
   async prepare(room: string, base: Parameters<E2eSession["prepareGroup"]>[2], view?: GroupView) {
-    const v = view ?? (await this.refresh(room));
+    let v = view ?? (await this.refresh(room));
+    // Heard of a newer epoch (a member's message or key named it): catch up first; meanwhile hand nothing out.
+    if (!v.epoch || (await this.heard(room)) > v.epoch.epoch) v = await this.refresh(room);
     const me = this.me.record.userId;
     const epoch = v.epoch;
     if (!epoch?.members.some((m) => m.userId === me))
       throw new Error("You are not in this group's signed membership, so this message waits");
+    if ((await this.heard(room)) > epoch.epoch) throw new Error(BEHIND);
     const recipients = epoch.members.map((m) => m.userId).filter((id) => id !== me && !v.unshown.includes(id) && !v.unvouched.includes(id));
-    return this.session.prepareGroup(room, recipients, base);
+    return this.session.prepareGroup(room, recipients, base, await this.claim(epoch));
+  }
+
+  /**
+   * Seals a group message under my sender key, naming the newest epoch this device accepted (version 4); refused
+   * while this device heard of a newer one it cannot get (the message waits in the outbox, saying why).
+   */
+  async seal(envelope: Envelope, text: string): Promise<Envelope> {
+    let epoch = await this.held(envelope.room);
+    if (!epoch || (await this.heard(envelope.room)) > epoch.epoch) epoch = (await this.refresh(envelope.room)).epoch ?? undefined;
+    if (!epoch?.members.some((m) => m.userId === this.me.record.userId))
+      throw new Error("You are not in this group's signed membership, so this message waits");
+    if ((await this.heard(envelope.room)) > epoch.epoch) throw new Error(BEHIND);
+    return this.session.sealGroup(envelope, text, await this.claim(epoch));
+  }
+
+  private async claim(epoch: GroupEpoch): Promise<EpochClaim> {
+    return { epoch: epoch.epoch, hash: await epochHash(epoch) };
+  }
+
+  /** The newest epoch a member's signed message or key named in the room (0: none). */
+  async heard(room: string): Promise<number> {
+    return (await this.store.get<number>(`grp:heard:${room}`)) ?? 0;
+  }
+
+  private async hear(room: string, epoch: number) {
+    if (epoch > (await this.heard(room))) await this.store.set(`grp:heard:${room}`, epoch);
+  }
+
+  /**
+   * What a signed epoch claim of a member's envelope says (core/e2e.ts `EpochGate`, after the signature held and
+   * before any chain step): a newer epoch is looked for first and the message refused when the server does not
+   * hand it out; a different statement than the one accepted under that number is refused; a message signed
+   * well after this device accepted a removal, in an epoch before it, is refused (its sender should have
+   * rotated). A key handout is kept unless forked: the messages under it are checked one by one.
+   */
+  private gate(room: string, timestamp: number) {
+    return async (claim: EpochClaim | null, kind: "message" | "key"): Promise<EpochRefusal | null> => {
+      if (!claim) return null; // version 2 or 3, sealed before epochs were named (core/e2e.ts refuses a downgrade)
+      await this.serial(room, () => this.hear(room, claim.epoch));
+      let held = await this.held(room);
+      if (kind === "message" && (!held || claim.epoch > held.epoch)) held = (await this.refresh(room)).epoch ?? undefined;
+      if (!held || claim.epoch > held.epoch) return kind === "message" ? "withheld-epoch" : null;
+      const hashes = (await this.store.get<Record<string, string>>(`grp:hashes:${room}`)) ?? {};
+      const known = claim.epoch === held.epoch ? await epochHash(held) : hashes[claim.epoch];
+      if (known !== undefined && known !== claim.hash) return "forked-epoch";
+      if (kind === "key") return null;
+      const removals = (await this.store.get<Removal[]>(`grp:removals:${room}`)) ?? [];
+      const missed = removals.find(([epoch, at]) => epoch > claim.epoch && epoch <= (held?.epoch ?? 0) && timestamp - at >= STALE_AFTER_MS);
+      return missed ? "stale-epoch" : null;
+    };
   }
 
   /** Why a sender may not be heard in the room now (null: a member of the newest epoch). */
@@ -583,7 +659,7 @@ export class GroupMembership {
   ): Promise<{ ok: true; text: string; changes?: TrustChange[]; problems?: TrustProblem[] } | { ok: false; reason: GroupOpenFailure }> {
     const refused = await this.refuseSender(envelope.room, envelope.senderId);
     if (refused) return { ok: false, reason: refused };
-    return this.session.open(envelope);
+    return this.session.open(envelope, this.gate(envelope.room, envelope.timestamp));
   }
 
   /** Keeps a sender key only from a member of the newest signed epoch. */
@@ -592,6 +668,6 @@ export class GroupMembership {
   ): Promise<{ ok: true; changes: TrustChange[]; problems: TrustProblem[] } | { ok: false; reason: GroupOpenFailure }> {
     const refused = await this.refuseSender(envelope.room, envelope.senderId);
     if (refused) return { ok: false, reason: refused };
-    return this.session.acceptSenderKey(envelope);
+    return this.session.acceptSenderKey(envelope, this.gate(envelope.room, envelope.timestamp));
   }
 }

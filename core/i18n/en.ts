@@ -2234,6 +2234,14 @@ export const en = {
   "sec.notice.keyChanged": "{who}'s security key changed. If you did not expect it, compare safety numbers in the chat's info.",
   "msg.security": "Security",
   "msg.membersUnchecked": "Could not check the group's members, so this message waits",
+  "sec.notice.groupWithheld":
+    "A message from {who} was sealed for a newer list of this group's members than the server gives this device; it is not shown, and this device sends nothing until it can check that list.",
+  "sec.notice.groupStale":
+    "A message from {who} was sealed for this group's members from before someone was removed, as if the server had not told their device; it is not shown.",
+  "sec.notice.groupForked":
+    "A message from {who} names another list of this group's members than the one this device agreed to; it is not shown.",
+  "msg.groupBehind":
+    "A member sent under a newer list of this group's members than the server gives this device, so this message waits until it can check who is in the group.",
   "bill.receipt.title": "Payment received",
   "bill.receipt.body": "Thank you! We received {amount} for {plan}.",
   "bill.receipt.until": "Your plan is paid until {date}.",

@@ -2292,6 +2292,14 @@ export const fr: Catalog = {
     "La clé de sécurité de {who} a changé. Si vous ne vous y attendiez pas, comparez les numéros de sécurité dans les infos de la discussion.",
   "msg.security": "Sécurité",
   "msg.membersUnchecked": "Impossible de vérifier les membres du groupe : ce message attend",
+  "sec.notice.groupWithheld":
+    "Un message de {who} a été chiffré pour une liste des membres de ce groupe plus récente que celle que le serveur donne à cet appareil ; il n'est pas affiché, et cet appareil n'envoie rien tant qu'il ne peut pas vérifier cette liste.",
+  "sec.notice.groupStale":
+    "Un message de {who} a été chiffré pour les membres de ce groupe d'avant le retrait de quelqu'un, comme si le serveur ne l'avait pas dit à son appareil ; il n'est pas affiché.",
+  "sec.notice.groupForked":
+    "Un message de {who} indique une autre liste des membres de ce groupe que celle acceptée par cet appareil ; il n'est pas affiché.",
+  "msg.groupBehind":
+    "Un membre a envoyé un message pour une liste des membres de ce groupe plus récente que celle que le serveur donne à cet appareil : ce message attend que l'appareil puisse vérifier qui est dans le groupe.",
   "bill.receipt.title": "Paiement reçu",
   "bill.receipt.body": "Merci ! Nous avons reçu {amount} pour {plan}.",
   "bill.receipt.until": "Votre formule est payée jusqu'au {date}.",

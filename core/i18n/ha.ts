@@ -2260,6 +2260,14 @@ export const ha: Catalog = {
   "sec.notice.keyChanged": "Makullin tsaro na {who} ya canza. Idan ba ka yi tsammani ba, kwatanta lambobin tsaro a bayanan hirar.",
   "msg.security": "Tsaro",
   "msg.membersUnchecked": "Ba a iya duba membobin ƙungiyar ba, don haka wannan saƙo yana jira",
+  "sec.notice.groupWithheld":
+    "An rufe saƙo daga {who} don sabon jerin membobin wannan ƙungiya fiye da wanda sabar ke ba wannan na'ura; ba a nuna shi ba, kuma wannan na'ura ba za ta aika komai ba har sai ta iya duba wannan jerin.",
+  "sec.notice.groupStale":
+    "An rufe saƙo daga {who} don membobin wannan ƙungiya na kafin a cire wani, kamar sabar ba ta sanar da na'urarsu ba; ba a nuna shi ba.",
+  "sec.notice.groupForked":
+    "Saƙo daga {who} ya ambaci wani jerin membobin wannan ƙungiya daban da wanda wannan na'ura ta amince da shi; ba a nuna shi ba.",
+  "msg.groupBehind":
+    "Wani memba ya aika da sabon jerin membobin wannan ƙungiya wanda sabar ba ta ba wannan na'ura ba, don haka wannan saƙo yana jira har sai ta iya duba su waye a ƙungiyar.",
   "bill.receipt.title": "An karɓi biyan kuɗi",
   "bill.receipt.body": "Mun gode! Mun karɓi {amount} don {plan}.",
   "bill.receipt.until": "An biya tsarinka har zuwa {date}.",

@@ -2236,6 +2236,13 @@ export const ig: Catalog = {
     "Igodo nchekwa {who} agbanweela. Ọ bụrụ na ị tụghị anya ya, tụlee nọmba nchekwa na ozi gbasara mkparịta ụka ahụ.",
   "msg.security": "Nchekwa",
   "msg.membersUnchecked": "Enweghị ike inyocha ndị otu ahụ, ya mere ozi a na-echere",
+  "sec.notice.groupWithheld":
+    "Ozi sitere n'aka {who} ka e zobere maka ndepụta ọhụrụ nke ndị otu a karịa nke sava na-enye ngwaọrụ a; egosighi ya, ngwaọrụ a agaghị ezipụ ihe ọ bụla ruo mgbe ọ nwere ike inyocha ndepụta ahụ.",
+  "sec.notice.groupStale":
+    "Ozi sitere n'aka {who} ka e zobere maka ndị otu a tupu e wepụ mmadụ, dị ka a ga-asị na sava agwaghị ngwaọrụ ha; egosighi ya.",
+  "sec.notice.groupForked": "Ozi sitere n'aka {who} kpọrọ ndepụta ọzọ nke ndị otu a, ọ bụghị nke ngwaọrụ a kwenyere; egosighi ya.",
+  "msg.groupBehind":
+    "Otu onye otu zitere ozi maka ndepụta ọhụrụ nke ndị otu a nke sava na-enyeghị ngwaọrụ a, ya mere ozi a na-echere ruo mgbe ọ nwere ike inyocha ndị nọ n'otu ahụ.",
   "bill.receipt.title": "Anatala ịkwụ ụgwọ",
   "bill.receipt.body": "Daalụ! Anyị natara {amount} maka {plan}.",
   "bill.receipt.until": "Akwụla ụgwọ atụmatụ gị ruo {date}.",

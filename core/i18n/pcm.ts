@@ -2235,6 +2235,14 @@ export const pcm: Catalog = {
   "sec.notice.keyChanged": "{who} security key don change. If you no expect am, compare safety numbers for di chat info.",
   "msg.security": "Security",
   "msg.membersUnchecked": "We no fit check di group members, so dis message dey wait",
+  "sec.notice.groupWithheld":
+    "{who} send message for newer list of dis group members wey di server never give dis device; we no show am, and dis device no go send anything until e fit check dat list.",
+  "sec.notice.groupStale":
+    "{who} send message for di group members of before dem remove person, like say di server no tell their device; we no show am.",
+  "sec.notice.groupForked":
+    "Message from {who} dey talk another list of dis group members, no be di one wey dis device agree; we no show am.",
+  "msg.groupBehind":
+    "One member send for newer list of dis group members wey di server never give dis device, so dis message dey wait until e fit check who dey di group.",
   "bill.receipt.title": "We don receive your payment",
   "bill.receipt.body": "Thank you! We don receive {amount} for {plan}.",
   "bill.receipt.until": "Your plan don pay reach {date}.",

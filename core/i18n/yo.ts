@@ -2220,6 +2220,13 @@ export const yo: Catalog = {
   "sec.notice.keyChanged": "Kọ́kọ́rọ́ ààbò {who} ti yí padà. Tí o kò bá retí rẹ̀, fi àwọn nọ́mbà ààbò wé ara wọn nínú àlàyé ìfọ̀rọ̀wérọ̀ náà.",
   "msg.security": "Ààbò",
   "msg.membersUnchecked": "A kò lè ṣàyẹ̀wò àwọn ọmọ ẹgbẹ́, nítorí náà ìfiránṣẹ́ yìí ń dúró",
+  "sec.notice.groupWithheld":
+    "Ìfiránṣẹ́ láti ọ̀dọ̀ {who} ni a fi pa mọ́ fún àtòkọ tuntun ti àwọn ọmọ ẹgbẹ́ yìí ju èyí tí sáfà ń fún ẹ̀rọ yìí; a kò fi hàn, ẹ̀rọ yìí kò sì ní fi nǹkan ránṣẹ́ títí yóò fi lè ṣàyẹ̀wò àtòkọ náà.",
+  "sec.notice.groupStale":
+    "Ìfiránṣẹ́ láti ọ̀dọ̀ {who} ni a fi pa mọ́ fún àwọn ọmọ ẹgbẹ́ yìí ti ìgbà kí a tó yọ ẹnìkan kúrò, bí ẹni pé sáfà kò sọ fún ẹ̀rọ wọn; a kò fi hàn.",
+  "sec.notice.groupForked": "Ìfiránṣẹ́ láti ọ̀dọ̀ {who} dárúkọ àtòkọ mìíràn ti àwọn ọmọ ẹgbẹ́ yìí, kì í ṣe èyí tí ẹ̀rọ yìí gbà; a kò fi hàn.",
+  "msg.groupBehind":
+    "Ọmọ ẹgbẹ́ kan fi ránṣẹ́ fún àtòkọ tuntun ti àwọn ọmọ ẹgbẹ́ yìí tí sáfà kò fún ẹ̀rọ yìí, nítorí náà ìfiránṣẹ́ yìí ń dúró títí yóò fi lè ṣàyẹ̀wò àwọn tó wà nínú ẹgbẹ́.",
   "bill.receipt.title": "A ti gba ìsanwó",
   "bill.receipt.body": "A dúpẹ́! A ti gba {amount} fún {plan}.",
   "bill.receipt.until": "A ti san owó ètò rẹ títí di {date}.",

@@ -1,7 +1,9 @@
 // A private group's signed membership in real browsers (docs/protocol.md §6a, docs/decisions/073-group-epochs.md,
-// 081-no-silent-join.md): an invitation made in the app lets the person in once they accept; someone the server
-// puts in the group on its own gets nothing until the owner presses "Let in"; the owner removes her from Group
-// Info, and her browser reads no new message, even when the server lets her socket back into the room.
+// 080-every-group-message-names-its-epoch.md, 081-no-silent-join.md): an invitation made in the app lets the person
+// in once they accept; someone the server puts in the group on its own gets nothing until the owner presses "Let
+// in"; the owner removes her from Group Info, and her browser reads no new message, even when the server lets her
+// socket back into the room; a server that withholds the removal from another member's browser gets that browser
+// to show nothing sealed after it and to hold its own messages until it catches up.
 import type { Browser, Page } from "@playwright/test";
 import { acceptCookies, executeOnServedD1, expect, test } from "./fixtures";
 
@@ -153,4 +155,81 @@ test("someone the server adds gets nothing until the owner lets her in; removed,
   expect(kemi.errors, "Kemi's console").toEqual([]);
   await owner.context.close();
   await kemi.context.close();
+});
+
+test("a server that withholds a removal from one member's browser: that browser shows nothing sealed after it, says why, and its own message waits until it catches up", async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(180_000);
+  const owner = await person(browser, baseURL!, "Jide");
+  const kemi = await person(browser, baseURL!, "Kemi");
+  const tunde = await person(browser, baseURL!, "Tunde");
+  await owner.page.goto("/chat");
+  await expect(owner.page.getByText("LIVE", { exact: true })).toBeVisible();
+  await owner.page.getByLabel("More options").click();
+  await owner.page.getByRole("button", { name: "New Group" }).click();
+  const form = owner.page.getByRole("form", { name: "New group" });
+  await form.getByLabel("Group name").fill("Fishermen");
+  await form.getByRole("button", { name: "Create group" }).click();
+  await expect(owner.page).toHaveURL(/room=group/);
+  const group = new URL(owner.page.url()).searchParams.get("room")!;
+  const invited = await owner.context.request.post(`${baseURL}/api/rooms/${encodeURIComponent(group)}/invitations`, {
+    data: { userIds: [kemi.user.id, tunde.user.id] },
+    headers: { origin: baseURL! },
+  });
+  expect(invited.ok()).toBe(true);
+  for (const p of [kemi, tunde]) {
+    await p.page.goto("/chat");
+    await p.page.getByRole("list", { name: "Group invitations" }).getByRole("button", { name: "Accept invitation to Fishermen" }).click();
+    await expect(p.page.getByText("LIVE", { exact: true })).toBeVisible();
+  }
+  await send(owner.page, "boats leave at five");
+  await expect(owner.page.getByText("Tunde now receives the messages of this group.")).toBeVisible();
+  await expect(bubble(tunde.page, "boats leave at five")).toBeVisible();
+
+  // From now on the server hands Tunde's browser no membership statement after the one it has.
+  const epochsPath = `/api/rooms/${encodeURIComponent(group)}/epochs`;
+  const now = (await (await tunde.context.request.get(`${baseURL}${epochsPath}?since=1`)).json()) as { epochs: { epoch: number }[] };
+  const kept = Math.max(...now.epochs.map((e) => e.epoch));
+  const statements = (url: URL) => url.pathname === epochsPath;
+  await tunde.context.route(statements, async (route) => {
+    if (route.request().method() !== "GET") return route.continue();
+    const real = await route.fetch();
+    const body = (await real.json()) as { epochs: { epoch: number }[] };
+    await route.fulfill({ response: real, json: { epochs: body.epochs.filter((e) => e.epoch <= kept) } });
+  });
+
+  // Jide removes Kemi and speaks under the new epoch: Tunde's browser does not show it and says why.
+  await owner.page.getByLabel("More options").click();
+  await owner.page.getByRole("button", { name: "Group Info" }).click();
+  const info = owner.page.getByRole("dialog", { name: "Group Info" });
+  await info.getByRole("button", { name: "Remove Kemi" }).click();
+  await expect(info.getByRole("list", { name: "Members" })).not.toContainText("Kemi");
+  await info.getByRole("button", { name: "Close" }).click();
+  await send(owner.page, "new meeting point at the jetty");
+  await expect(bubble(owner.page, "new meeting point at the jetty").getByRole("img", { name: LEFT })).toBeVisible();
+  await expect(
+    tunde.page.getByText(
+      "A message from Jide was sealed for a newer list of this group's members than the server gives this device; it is not shown, and this device sends nothing until it can check that list.",
+    ),
+  ).toBeVisible();
+  await expect(bubble(tunde.page, "new meeting point at the jetty")).toHaveCount(0);
+
+  // Tunde's own message waits, saying why: no sender key leaves his browser meanwhile.
+  await send(tunde.page, "see you there");
+  await expect(
+    bubble(tunde.page, "see you there").getByText(
+      "A member sent under a newer list of this group's members than the server gives this device, so this message waits until it can check who is in the group.",
+    ),
+  ).toBeVisible();
+
+  // The server hands the statements out again: his browser catches up and the message leaves, for Jide alone.
+  await tunde.context.unroute(statements);
+  // (The outbox tries again every few seconds: web/app/mesh/node.ts, PEER_HEARTBEAT_MS.)
+  await expect(bubble(owner.page, "see you there")).toBeVisible({ timeout: 60_000 });
+
+  expect(owner.errors, "Jide's console").toEqual([]);
+  expect(tunde.errors, "Tunde's console").toEqual([]);
+  for (const p of [owner, kemi, tunde]) await p.context.close();
 });

@@ -5,7 +5,9 @@ import type { OutboxItem } from "./db";
 import { History } from "./history";
 import { memoryStore, message } from "./memory-store.test-support";
 import { createDevice } from "../../../core/e2e";
-import { type GroupEpoch, GroupMembership } from "../../../core/group-epochs";
+import { BEHIND, type GroupEpoch, GroupMembership } from "../../../core/group-epochs";
+import { MaliciousServer } from "../../../core/testing/malicious-server";
+import { en } from "../../../core/i18n/en";
 import { Sealing, type SealingGroups, type SealingSession } from "./sealing";
 
 const me = { id: "u-me", nickname: "Me" };
@@ -46,6 +48,7 @@ function groupWorld() {
     const kv = new Map<string, unknown>();
     const stub = {
       prepareGroup: (...a: Parameters<SealingSession["prepareGroup"]>) => session.prepareGroup!(...a),
+      sealGroup: (...a: Parameters<SealingSession["sealGroup"]>) => session.sealGroup!(...a),
       open: (e: Envelope) => session.open!(e),
       acceptSenderKey: (e: Envelope) => session.acceptSenderKey!(e),
       trustedDevices: async (id: string) => ({
@@ -261,6 +264,60 @@ describe("sealing", () => {
     expect(await sealing.open(envelope(room, { senderId: "u-mallory" }))).toEqual({ refused: "not-a-member" });
     expect(open).not.toHaveBeenCalled();
     expect(await sealing.open(envelope(room, { senderId: "u-owner" }))).toEqual({ text: "hi" });
+  });
+
+  it("with the real protocol: a message from an epoch the server withholds is not shown, the chat says why, and nothing more goes to whoever was removed", async () => {
+    const server = new MaliciousServer();
+    const room = "group:g1";
+    const person = async (userId: string) => {
+      const d = await server.device(userId);
+      return { ...d, group: new GroupMembership(d.secrets, d.session, d.store, server.groupsFor(d.secrets.record)) };
+    };
+    const alice = await person("u-alice");
+    const mine = await person("u-me");
+    await person("u-carol");
+    await alice.group.create(room);
+    await alice.group.change(room, { kind: "add", userId: "u-me" });
+    await alice.group.change(room, { kind: "add", userId: "u-carol" });
+    await alice.group.acknowledge(room, ["u-me", "u-carol"]);
+    const members = [
+      { userId: "u-alice", nickname: "Alice", role: "owner" },
+      { userId: "u-me", nickname: "Me", role: "member" },
+      { userId: "u-carol", nickname: "Carol", role: "member" },
+    ];
+    const { sealing, history, queued } = setup(mine.session, members, [], mine.group);
+    const forWhom = () => queued.map((i) => (i.envelope.meta?.e2e as { for?: string } | undefined)?.for).sort();
+    const first = await sealing.seal(envelope(room, { senderId: "u-me", timestamp: Date.now() }));
+    expect(first.meta?.e2e).toMatchObject({ v: 4, epoch: { epoch: 3 } });
+    expect(forWhom()).toEqual(["u-alice", "u-carol"]);
+    // The server withholds Carol's removal from this device; Alice's device, which saw it, speaks under epoch 4.
+    server.withhold(mine.secrets.record, room, 3);
+    await alice.group.change(room, { kind: "remove", userId: "u-carol" });
+    const base = { senderId: "u-alice", senderName: "Alice", timestamp: Date.now(), ttl: 8, meshRoute: [], priority: "normal" as const };
+    for (const key of (await alice.group.prepare(room, base)).envelopes) await sealing.acceptSenderKey(key);
+    const spoken = await alice.group.seal(envelope(room, { id: "a1", senderId: "u-alice", timestamp: Date.now() }), "Carol is out");
+    expect(await sealing.open(spoken)).toEqual({ refused: "withheld-epoch" });
+    expect(history.list(room).map((m) => [m.text, m.meta])).toEqual([
+      [
+        "A message from Alice was sealed for a newer list of this group's members than the server gives this device; it is not shown, and this device sends nothing until it can check that list.",
+        { event: "epoch-refused", kind: "withheld-epoch", name: "Alice" },
+      ],
+    ]);
+    // This device's next message waits, saying why (in the person's language), and no key goes out.
+    await expect(sealing.seal(envelope(room, { id: "e2", senderId: "u-me", timestamp: Date.now() }))).rejects.toMatchObject({
+      key: "msg.groupBehind",
+    });
+    expect(en["msg.groupBehind"]).toBe(BEHIND);
+    expect(forWhom()).toEqual(["u-alice", "u-carol"]);
+    // Once the server hands epoch 4 out, the chat says Carol left, the key goes to Alice alone, and Alice reads.
+    server.withheld.clear();
+    expect(await sealing.open(spoken)).toMatchObject({ text: "Carol is out" });
+    const next = await sealing.seal(envelope(room, { id: "e3", senderId: "u-me", timestamp: Date.now() }));
+    expect(next.meta?.e2e).toMatchObject({ epoch: { epoch: 4 } });
+    expect(forWhom()).toEqual(["u-alice", "u-alice", "u-carol"]);
+    expect(history.list(room).at(-1)?.text).toBe("Carol is no longer in this group; what follows is sealed without them.");
+    expect(await alice.group.acceptSenderKey(queued.at(-1)!.envelope)).toMatchObject({ ok: true });
+    expect(await alice.group.open(next)).toMatchObject({ ok: true });
   });
 
   it("refuses what the protocol does not authenticate, and waits on what this device cannot open yet", async () => {

@@ -5,7 +5,7 @@
 // of its newest signed epoch, each new one once said in the chat, and only those members are heard
 // (docs/decisions/073-group-epochs.md).
 import type { E2eSession, TrustChange, TrustProblem } from "../../../core/e2e";
-import type { GroupChange, GroupMembership, GroupProblem, GroupView } from "../../../core/group-epochs";
+import { BEHIND, type GroupChange, type GroupMembership, type GroupProblem, type GroupView } from "../../../core/group-epochs";
 import type { Envelope } from "../../../core/envelope";
 import type { OutboxItem } from "./db";
 import type { History } from "./history";
@@ -18,7 +18,7 @@ export type SealingSession = Pick<E2eSession, "sealDirect" | "sealGroup" | "prep
 /** A private group's signed membership on this device (core/group-epochs.ts). */
 export type SealingGroups = Pick<
   GroupMembership,
-  "refresh" | "acknowledge" | "create" | "change" | "prepare" | "open" | "acceptSenderKey" | "invitationRefused" | "vouch"
+  "refresh" | "acknowledge" | "create" | "change" | "prepare" | "seal" | "open" | "acceptSenderKey" | "invitationRefused" | "vouch"
 >;
 /** `invitation`: the statement their inviter's device signed, as the server keeps it (core/group-invitations.ts). */
 export type ServerMember = { userId: string; nickname?: string; role?: string; invitation?: unknown };
@@ -115,7 +115,10 @@ export class Sealing {
       return sealed.envelope;
     }
     await this.shareSenderKey(envelope.room, envelope.timestamp - 1);
-    return session.sealGroup(envelope, text);
+    // Names the newest epoch this device accepted, and waits while a member's message named a newer one (§6a).
+    return (await this.groups()).seal(envelope, text).catch((error: unknown) => {
+      throw error instanceof Error && error.message === BEHIND ? new KeyedError("msg.groupBehind") : error;
+    });
   }
 
   /**
@@ -155,7 +158,10 @@ export class Sealing {
       meshRoute: [this.deps.hop],
       priority: "normal" as const,
     };
-    let handout = await groups.prepare(room, base, view);
+    let handout = await groups.prepare(room, base, view).catch((error: unknown) => {
+      // Heard of a newer epoch than the server hands this device: no key goes out, and the message says why.
+      throw error instanceof Error && error.message === BEHIND ? new KeyedError("msg.groupBehind") : error;
+    });
     if (handout.waiting) {
       // No sender key goes to a new or changed device before the chat has said so.
       await this.consent(room, handout.changes, handout.problems, noticeAt);
@@ -382,7 +388,29 @@ export class Sealing {
       await this.showChanges(envelope.room, opened.changes ?? [], envelope.timestamp - 1, opened.problems);
     if (opened.ok) return unpackContent(opened.text);
     if (opened.reason === "no-key" || opened.reason === "not-for-this-device" || opened.reason === "no-epoch") return null;
+    if (opened.reason === "withheld-epoch" || opened.reason === "stale-epoch" || opened.reason === "forked-epoch")
+      await this.showEpochRefusal(envelope, opened.reason);
     return { refused: opened.reason };
+  }
+
+  /**
+   * A group message refused for the epoch it names is not shown; the chat says why, once per sender and reason
+   * in this page's life (docs/protocol.md §6a).
+   */
+  private async showEpochRefusal(envelope: Envelope, reason: "withheld-epoch" | "stale-epoch" | "forked-epoch") {
+    const said = `${envelope.room}|epoch|${reason}|${envelope.senderId}`;
+    if (this.problemsSaid.has(said)) return;
+    this.problemsSaid.add(said);
+    const name = this.names.get(envelope.senderId) ?? this.nameIn(envelope.room, envelope.senderId) ?? envelope.senderName ?? null;
+    const who = name ?? "A member";
+    // The chat words "epoch-refused" lines in the person's language (features/chat/disappearing.tsx).
+    const what =
+      reason === "withheld-epoch"
+        ? `A message from ${who} was sealed for a newer list of this group's members than the server gives this device; it is not shown, and this device sends nothing until it can check that list.`
+        : reason === "stale-epoch"
+          ? `A message from ${who} was sealed for this group's members from before someone was removed, as if the server had not told their device; it is not shown.`
+          : `A message from ${who} names another list of this group's members than the one this device agreed to; it is not shown.`;
+    await this.deps.history.notice(envelope.room, what, envelope.timestamp, { event: "epoch-refused", kind: reason, name });
   }
 
   /** A `key` envelope addressed to this device: keep the sender key and open messages that waited for it. */

@@ -94,7 +94,7 @@ export function MessageList({
                 </>
               ) : onMessage && m.senderId !== "system" && !m.local ? (
                 <SenderName name={m.senderName ?? t("msg.someone")} onMessage={() => onMessage(m.senderId)} />
-              ) : m.meta?.event === "device-change" || m.meta?.event === "join-waiting" ? (
+              ) : m.meta?.event === "device-change" || m.meta?.event === "join-waiting" || m.meta?.event === "epoch-refused" ? (
                 t("msg.security")
               ) : (
                 (m.senderName ?? t("msg.someone"))
