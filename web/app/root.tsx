@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from "react-router";
 import { COOKIE_CONSENT_COOKIE, COOKIE_CONSENT_DECLINED } from "../../core/constants";
 import { isMobileUserAgent, readCookie } from "../../core/device";
@@ -10,6 +10,7 @@ import type { Me } from "../../core/api-types";
 import type { SosBanner } from "../../core/sos";
 import { apiGet, publicEnvOf } from "./lib/api.server";
 import { useDeviceServedPage } from "./lib/device-served";
+import { ICON_HREF, STEALTH_ICON_HREF } from "./lib/head-icons";
 import { appContext } from "./context";
 import { ensureWords, usePageLanguage, useT } from "./i18n";
 
@@ -63,6 +64,11 @@ export const useRootData = () => useRouteLoaderData<RootData>("root");
 export function Layout({ children }: { children: React.ReactNode }) {
   const stealth = useRouteLoaderData<RootData>("root")?.user?.settings.stealthMode ?? false;
   const { tag, dir } = usePageLanguage();
+  // The web app manifest is linked once the page has hydrated: Chromium fetches a linked manifest as the document
+  // finishes loading, before the first paint on a small page, and on 2G that request costs the paint a round trip
+  // (docs/decisions/083-the-first-paint-on-2g.md). Installing needs the offline worker, which needs the scripts too.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   return (
     <html lang={tag} dir={dir}>
       <head>
@@ -72,13 +78,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {stealth ? (
           <>
             <title>{STEALTH_TITLE}</title>
-            <link rel="icon" href="/stealth-icon.svg" type="image/svg+xml" />
+            <link rel="icon" href={STEALTH_ICON_HREF} type="image/svg+xml" />
           </>
         ) : (
           <>
             <Meta />
-            <link rel="manifest" href="/manifest.webmanifest" />
-            <link rel="icon" href="/icon.svg" type="image/svg+xml" />
+            {hydrated ? <link rel="manifest" href="/manifest.webmanifest" /> : null}
+            <link rel="icon" href={ICON_HREF} type="image/svg+xml" />
             <link rel="apple-touch-icon" href="/icon-192.png" />
           </>
         )}

@@ -13,16 +13,22 @@ const PRELOAD = /<link rel="modulepreload" href="([^"]+)"[^>]*\/>/g;
 export const HELD_TYPE = "text/x-linkup-held-module";
 
 /**
- * Runs once the first frame is on screen (a timer set in the next frame's animation callback fires after the first
- * frame was shown, not only drawn; a hidden tab paints nothing, so it starts at once): adds the module preloads,
- * then runs the held module script with the page's nonce, exactly as React Router wrote it. It marks itself
- * `data-paint-first`, so whoever drives the page can tell held scripts from none (tests/e2e/fixtures.ts).
+ * Runs once the browser has reported the page's first contentful paint (a hidden tab paints nothing, so it starts at
+ * once): adds the module preloads, then runs the held module script with the page's nonce, exactly as React Router
+ * wrote it. It marks itself `data-paint-first`, so whoever drives the page can tell held scripts from none
+ * (tests/e2e/fixtures.ts). Waiting for a drawn frame alone was not enough: Chromium times the paint when the frame
+ * reaches the screen, tens of milliseconds later, and on 2G a request started in between costs the paint a round
+ * trip in Lighthouse's estimate (docs/decisions/083-the-first-paint-on-2g.md). A browser without paint timing, or a
+ * page with nothing contentful, starts a second after a painted frame.
  */
 const START = `(hrefs, words) => {
   const me = document.currentScript;
   me.dataset.paintFirst = "held";
   const code = me.previousElementSibling.textContent;
+  let started = false;
   const start = () => {
+    if (started) return;
+    started = true;
     window.__linkupWords = words.map((href) => [href, fetch(href).then((r) => (r.ok ? r.json() : Promise.reject(new Error(href))))]);
     for (const href of hrefs) {
       const link = document.createElement("link");
@@ -36,8 +42,15 @@ const START = `(hrefs, words) => {
     script.textContent = code;
     document.body.append(script);
   };
-  if (document.visibilityState === "hidden") start();
-  else requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(start)));
+  if (document.visibilityState === "hidden") return start();
+  try {
+    new PerformanceObserver((list, observer) => {
+      if (!list.getEntriesByName("first-contentful-paint").length) return;
+      observer.disconnect();
+      setTimeout(start);
+    }).observe({ type: "paint", buffered: true });
+  } catch {}
+  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(start, 1000)));
 }`;
 
 /**
