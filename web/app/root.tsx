@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from "react-router";
 import { COOKIE_CONSENT_COOKIE, COOKIE_CONSENT_DECLINED } from "../../core/constants";
 import { isMobileUserAgent, readCookie } from "../../core/device";
@@ -64,11 +64,6 @@ export const useRootData = () => useRouteLoaderData<RootData>("root");
 export function Layout({ children }: { children: React.ReactNode }) {
   const stealth = useRouteLoaderData<RootData>("root")?.user?.settings.stealthMode ?? false;
   const { tag, dir } = usePageLanguage();
-  // The web app manifest is linked once the page has hydrated: Chromium fetches a linked manifest as the document
-  // finishes loading, before the first paint on a small page, and on 2G that request costs the paint a round trip
-  // (docs/decisions/083-the-first-paint-on-2g.md). Installing needs the offline worker, which needs the scripts too.
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
   return (
     <html lang={tag} dir={dir}>
       <head>
@@ -83,7 +78,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         ) : (
           <>
             <Meta />
-            {hydrated ? <link rel="manifest" href="/manifest.webmanifest" /> : null}
+            {/* Linked by the page's starter after the first paint (lib/paint-first.server.ts). */}
+            <link rel="manifest" href="/manifest.webmanifest" />
             <link rel="icon" href={ICON_HREF} type="image/svg+xml" />
             <link rel="apple-touch-icon" href="/icon-192.png" />
           </>

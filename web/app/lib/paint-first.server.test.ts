@@ -6,6 +6,7 @@ const HEAD =
   '<!DOCTYPE html><html lang="ha"><head><meta charSet="utf-8"/><title>Ƙungiya — LinkUp</title>' +
   '<link rel="modulepreload" href="/assets/entry.client-a.js" nonce="n1"/>' +
   '<link rel="modulepreload" href="/assets/root-b.js" nonce="n1"/>' +
+  '<link rel="manifest" href="/manifest.webmanifest"/>' +
   '<link nonce="n1" rel="stylesheet" href="/assets/root-c.css"/></head>';
 const PAGE = '<body><main><p>Saƙo mai tsawo</p></main><script nonce="n1">window.__reactRouterContext = {};</script>';
 const CODE =
@@ -27,9 +28,10 @@ function streamOf(text: string, size: number): ReadableStream<Uint8Array> {
 const read = (stream: ReadableStream<Uint8Array>) => new Response(stream).text();
 
 describe("paintFirst", () => {
-  it("leaves nothing in the page that fetches a script before the first paint", () => {
+  it("leaves nothing in the page that fetches a script or the manifest before the first paint", () => {
     const out = paintFirst(HEAD + PAGE + MODULE);
     expect(out).not.toContain('modulepreload" href');
+    expect(out).not.toContain('rel="manifest"');
     expect(out).not.toContain('type="module"');
     // The stylesheet, the page and the data scripts are untouched.
     expect(out).toContain('<link nonce="n1" rel="stylesheet" href="/assets/root-c.css"/></head>');
@@ -37,14 +39,15 @@ describe("paintFirst", () => {
     // The module script is kept word for word, typed so the browser neither runs nor fetches it…
     expect(out).toContain(`<script nonce="n1" type="${HELD_TYPE}">${CODE}</script>`);
     // …followed by the script that starts it and the preloads, with the page's nonce.
-    const starter = /<script nonce="n1">\((.*)\)\((\[.*?\]), (\[.*\])\)<\/script>$/s.exec(out);
+    const starter = /<script nonce="n1">\((.*)\)\((\[.*?\]), (\[.*?\]), (.*?)\)<\/script>$/s.exec(out);
     expect(JSON.parse(starter![2])).toEqual(["/assets/entry.client-a.js", "/assets/root-b.js"]);
     expect(JSON.parse(starter![3])).toEqual([]);
+    expect(JSON.parse(starter![4])).toBe("/manifest.webmanifest");
   });
 
   /** Runs the starter script of `out` against a stub document; returns what it did and the callbacks it left. */
   function runStarter(out: string, { paintTiming = true, hidden = false } = {}) {
-    const starter = /<script nonce="n1">\((.*)\)\((\[.*?\]), (\[.*\])\)<\/script>$/s.exec(out)!;
+    const starter = /<script nonce="n1">\((.*)\)\((\[.*?\]), (\[.*?\]), (.*?)\)<\/script>$/s.exec(out)!;
     const fetched: string[] = [];
     const win: { __linkupWords?: [string, Promise<unknown>][] } = {};
     const fetchStub = (href: string) => {
@@ -83,7 +86,7 @@ describe("paintFirst", () => {
       "window",
       "fetch",
       "PerformanceObserver",
-      `(${starter[1]})(${starter[2]}, ${starter[3]})`,
+      `(${starter[1]})(${starter[2]}, ${starter[3]}, ${starter[4]})`,
     )(
       doc,
       (f: () => void) => frames.push(f),
@@ -111,6 +114,7 @@ describe("paintFirst", () => {
   }
 
   const STARTED = [
+    { tag: "link", rel: "manifest", href: "/manifest.webmanifest" },
     { tag: "link", rel: "modulepreload", href: "/assets/entry.client-a.js" },
     { tag: "link", rel: "modulepreload", href: "/assets/root-b.js" },
     { tag: "script", type: "module", nonce: "n1", textContent: CODE },
