@@ -249,6 +249,9 @@ if (rows2g.length)
   once more with the same link applied to the browser (devtools throttling: request latency ${TWO_G.requestLatencyMs} ms,
   ${TWO_G.downloadThroughputKbps} Kbps) and its times observed, because the simulation prices a document the offline
   worker answers from its cache as a network request.
+- The first visit's floor in the simulation: before the document's first byte it spends ${(TWO_G.rttMs * 4) / 1000} s, four
+  round trips of ${TWO_G.rttMs} ms (the name lookup two, the connection one, the request one; a TLS handshake would
+  add a fifth), whatever the page (docs/decisions/083-the-first-paint-on-2g.md).
 - HTML gzipped: the page's document compressed with gzip -9 (what \`bench/bundle\` reports); "document
   transferred" is what Lighthouse saw on the wire from \`wrangler dev\` (compressed, with headers).
 - ${RUNS} runs of each; the row is the run with the median LCP.
