@@ -14,7 +14,9 @@ import { serveBuilt } from "../../tests/serve-built.mjs";
 import { writeSection } from "../readme.mjs";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const PAGES = ["/", "/chat", "/emergency", "/onboarding"];
+// LIGHTHOUSE_PAGES=/,/chat measures only those pages (of each profile's list), e.g. to read one page's trace.
+const only = process.env.LIGHTHOUSE_PAGES?.split(",");
+const PAGES = ["/", "/chat", "/emergency", "/onboarding"].filter((p) => !only || only.includes(p));
 const GOAL_LCP_MS = 2000;
 // WebPageTest's "2G" connectivity profile (its connectivity.ini: 280 Kbps down, 256 Kbps up, 800 ms round trip),
 // with the mobile preset's 4× CPU slowdown, in Lighthouse's simulated throttling. The request latency and download
@@ -27,7 +29,7 @@ const TWO_G = {
   downloadThroughputKbps: 280 * 0.9,
   cpuSlowdownMultiplier: 4,
 };
-const TWO_G_PAGES = ["/", "/chat", "/emergency"];
+const TWO_G_PAGES = ["/", "/chat", "/emergency"].filter((p) => !only || only.includes(p));
 const GOAL_2G_FIRST_MS = 3000;
 const GOAL_2G_REPEAT_MS = 1000;
 const PROFILES = (process.env.LIGHTHOUSE_PROFILES ?? "mobile,2g").split(",");
@@ -118,7 +120,7 @@ try {
 
   /** One Lighthouse run of a page; `settings` overrides the mobile preset's (throttling, storage reset). */
   async function audit(path, label, settings = {}) {
-    const { lhr } = await lighthouse(
+    const { lhr, artifacts } = await lighthouse(
       server.url + path,
       { port, output: "json", logLevel: "error", onlyCategories: ["performance"], extraHeaders: { cookie }, ...settings },
       undefined,
@@ -126,7 +128,11 @@ try {
     // LIGHTHOUSE_SAVE=<dir> keeps each page's full report (the trace's details) for reading.
     if (process.env.LIGHTHOUSE_SAVE) {
       mkdirSync(process.env.LIGHTHOUSE_SAVE, { recursive: true });
-      writeFileSync(join(process.env.LIGHTHOUSE_SAVE, `${path.slice(1) || "landing"}-${label}.json`), JSON.stringify(lhr));
+      const name = join(process.env.LIGHTHOUSE_SAVE, `${path.slice(1) || "landing"}-${label}`);
+      writeFileSync(`${name}.json`, JSON.stringify(lhr));
+      // The trace (open it in Chrome's Performance panel) and the protocol log, with the service worker's requests.
+      writeFileSync(`${name}.trace.json`, JSON.stringify(artifacts.Trace));
+      writeFileSync(`${name}.devtoolslog.json`, JSON.stringify(artifacts.DevtoolsLog));
     }
     const observed = lhr.audits.metrics?.details?.items?.[0] ?? {};
     const a = (id) => lhr.audits[id]?.numericValue ?? Number.NaN;
@@ -243,6 +249,9 @@ if (rows2g.length)
   once more with the same link applied to the browser (devtools throttling: request latency ${TWO_G.requestLatencyMs} ms,
   ${TWO_G.downloadThroughputKbps} Kbps) and its times observed, because the simulation prices a document the offline
   worker answers from its cache as a network request.
+- The first visit's floor in the simulation: before the document's first byte it spends ${(TWO_G.rttMs * 4) / 1000} s, four
+  round trips of ${TWO_G.rttMs} ms (the name lookup two, the connection one, the request one; a TLS handshake would
+  add a fifth), whatever the page (docs/decisions/083-the-first-paint-on-2g.md).
 - HTML gzipped: the page's document compressed with gzip -9 (what \`bench/bundle\` reports); "document
   transferred" is what Lighthouse saw on the wire from \`wrangler dev\` (compressed, with headers).
 - ${RUNS} runs of each; the row is the run with the median LCP.

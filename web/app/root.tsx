@@ -10,6 +10,7 @@ import type { Me } from "../../core/api-types";
 import type { SosBanner } from "../../core/sos";
 import { apiGet, publicEnvOf } from "./lib/api.server";
 import { useDeviceServedPage } from "./lib/device-served";
+import { ICON_HREF, STEALTH_ICON_HREF } from "./lib/head-icons";
 import { appContext } from "./context";
 import { ensureWords, usePageLanguage, useT } from "./i18n";
 
@@ -72,13 +73,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {stealth ? (
           <>
             <title>{STEALTH_TITLE}</title>
-            <link rel="icon" href="/stealth-icon.svg" type="image/svg+xml" />
+            <link rel="icon" href={STEALTH_ICON_HREF} type="image/svg+xml" />
           </>
         ) : (
           <>
             <Meta />
+            {/* Linked by the page's starter after the first paint (lib/paint-first.server.ts). */}
             <link rel="manifest" href="/manifest.webmanifest" />
-            <link rel="icon" href="/icon.svg" type="image/svg+xml" />
+            <link rel="icon" href={ICON_HREF} type="image/svg+xml" />
             <link rel="apple-touch-icon" href="/icon-192.png" />
           </>
         )}

@@ -9,21 +9,36 @@
 const HEAD_END = "</head>";
 const MODULE_SCRIPT = /<script([^>]*) type="module" async="">([\s\S]*?)<\/script>/;
 const PRELOAD = /<link rel="modulepreload" href="([^"]+)"[^>]*\/>/g;
+// Chromium fetches a linked manifest as the document finishes loading, before the first paint on a small page:
+// it is linked by the starter with the preloads (installing needs the offline worker, which needs the scripts).
+const MANIFEST = /<link rel="manifest" href="([^"]+)"\/>/;
 /** What the held module script is typed as: the browser neither runs nor fetches a script of unknown type. */
 export const HELD_TYPE = "text/x-linkup-held-module";
 
 /**
- * Runs once the first frame is on screen (a timer set in the next frame's animation callback fires after the first
- * frame was shown, not only drawn; a hidden tab paints nothing, so it starts at once): adds the module preloads,
- * then runs the held module script with the page's nonce, exactly as React Router wrote it. It marks itself
- * `data-paint-first`, so whoever drives the page can tell held scripts from none (tests/e2e/fixtures.ts).
+ * Runs once the browser has reported the page's first contentful paint (a hidden tab paints nothing, so it starts at
+ * once): adds the module preloads, then runs the held module script with the page's nonce, exactly as React Router
+ * wrote it. It marks itself `data-paint-first`, so whoever drives the page can tell held scripts from none
+ * (tests/e2e/fixtures.ts). Waiting for a drawn frame alone was not enough: Chromium times the paint when the frame
+ * reaches the screen, tens of milliseconds later, and on 2G a request started in between costs the paint a round
+ * trip in Lighthouse's estimate (docs/decisions/083-the-first-paint-on-2g.md). A browser without paint timing, or a
+ * page with nothing contentful, starts a second after a painted frame.
  */
-const START = `(hrefs, words) => {
+const START = `(hrefs, words, manifest) => {
   const me = document.currentScript;
   me.dataset.paintFirst = "held";
   const code = me.previousElementSibling.textContent;
+  let started = false;
   const start = () => {
+    if (started) return;
+    started = true;
     window.__linkupWords = words.map((href) => [href, fetch(href).then((r) => (r.ok ? r.json() : Promise.reject(new Error(href))))]);
+    if (manifest) {
+      const link = document.createElement("link");
+      link.rel = "manifest";
+      link.href = manifest;
+      document.head.append(link);
+    }
     for (const href of hrefs) {
       const link = document.createElement("link");
       link.rel = "modulepreload";
@@ -36,8 +51,15 @@ const START = `(hrefs, words) => {
     script.textContent = code;
     document.body.append(script);
   };
-  if (document.visibilityState === "hidden") start();
-  else requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(start)));
+  if (document.visibilityState === "hidden") return start();
+  try {
+    new PerformanceObserver((list, observer) => {
+      if (!list.getEntriesByName("first-contentful-paint").length) return;
+      observer.disconnect();
+      setTimeout(start);
+    }).observe({ type: "paint", buffered: true });
+  } catch {}
+  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(start, 1000)));
 }`;
 
 /**
@@ -50,16 +72,23 @@ export function paintFirst(shell: string, words: readonly string[] = []): string
   const boot = MODULE_SCRIPT.exec(shell);
   if (headEnd === -1 || !boot || boot.index < headEnd) return shell;
   const hrefs: string[] = [];
-  const head = shell.slice(0, headEnd).replace(PRELOAD, (_, href: string) => {
-    hrefs.push(href);
-    return "";
-  });
+  let manifest: string | null = null;
+  const head = shell
+    .slice(0, headEnd)
+    .replace(PRELOAD, (_, href: string) => {
+      hrefs.push(href);
+      return "";
+    })
+    .replace(MANIFEST, (_, href: string) => {
+      manifest = href;
+      return "";
+    });
   const attrs = boot[1];
   // The hrefs are asset paths; `<` is escaped anyway so no value can close the script early.
-  const list = (a: readonly string[]) => JSON.stringify(a).replaceAll("<", "\\u003c");
+  const json = (v: unknown) => JSON.stringify(v).replaceAll("<", "\\u003c");
   // The page's words (docs/decisions/078-each-page-carries-its-own-words.md) are fetched with the scripts: the
   // browser entry waits for them before hydrating, not for a fetch of its own after the scripts have run.
-  const held = `<script${attrs} type="${HELD_TYPE}">${boot[2]}</script><script${attrs}>(${START})(${list(hrefs)}, ${list(words)})</script>`;
+  const held = `<script${attrs} type="${HELD_TYPE}">${boot[2]}</script><script${attrs}>(${START})(${json(hrefs)}, ${json(words)}, ${json(manifest)})</script>`;
   const body = shell.slice(headEnd, boot.index) + held + shell.slice(boot.index + boot[0].length);
   return head + body;
 }

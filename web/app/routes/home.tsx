@@ -369,6 +369,10 @@ function MobileLanding({ stats, onboarded }: { stats: PublicStats; onboarded: bo
     <div className="grid gap-4">
       <section className="card mesh-card" aria-labelledby="mesh-active">
         <h1 id="mesh-active">{t("home.mesh.title")}</h1>
+        {/* The page's lead, in its first frame: the largest text on the screen, so a promo that appears later
+            (features/landing/promos.tsx, at 10 s) is not the page's largest paint
+            (docs/decisions/083-the-first-paint-on-2g.md). */}
+        <p className="text-lg">{t("home.hero.body")}</p>
         <p>{t("home.mesh.connected", { count: stats.activeConnections })}</p>
         <Link to={startChatHref(onboarded)} className="btn btn-primary btn-lg">
           {t("home.startMeshShort")}
