@@ -2245,8 +2245,10 @@ export const en = {
   "sec.notice.deviceRemoved": "{who} signed a device out; it no longer receives this chat.",
   "sec.notice.groupRelisted": "The server lists {who} in this group again after they were removed; they get nothing.",
   "sec.notice.groupRolledBack": "The server offered an older list of this group's members; it was refused.",
-  "sec.notice.groupUnbridged": "The server no longer holds the changes between the list of this group's members this device knew and its newest; the newest was taken as new. If you did not expect it, check who is in the group.",
-  "sec.notice.groupListForked": "The server offered another list of this group's members than the one this device agreed to; it was refused.",
+  "sec.notice.groupUnbridged":
+    "The server no longer holds the changes between the list of this group's members this device knew and its newest; the newest was taken as new. If you did not expect it, check who is in the group.",
+  "sec.notice.groupListForked":
+    "The server offered another list of this group's members than the one this device agreed to; it was refused.",
   "sec.notice.groupNoRight": "The server offered a change of this group's members that no owner or admin made; it was refused.",
   "sec.notice.groupUnsigned": "The server offered a change of this group's members that a member's device did not sign; it was refused.",
   "sec.notice.listRolledBackYours": "The server offered an older list of your devices; it was refused.",

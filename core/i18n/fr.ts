@@ -2303,10 +2303,14 @@ export const fr: Catalog = {
   "sec.notice.deviceRemoved": "{who} a déconnecté un appareil ; il ne reçoit plus cette discussion.",
   "sec.notice.groupRelisted": "Le serveur indique de nouveau {who} dans ce groupe après son retrait ; cette personne ne reçoit rien.",
   "sec.notice.groupRolledBack": "Le serveur a proposé une liste plus ancienne des membres de ce groupe ; elle a été refusée.",
-  "sec.notice.groupUnbridged": "Le serveur ne détient plus les changements entre la liste des membres de ce groupe que connaissait cet appareil et la plus récente ; la plus récente a été prise comme nouvelle. Si vous ne vous y attendiez pas, vérifiez qui est dans le groupe.",
-  "sec.notice.groupListForked": "Le serveur a proposé une autre liste des membres de ce groupe que celle acceptée par cet appareil ; elle a été refusée.",
-  "sec.notice.groupNoRight": "Le serveur a proposé un changement des membres de ce groupe qu'aucun propriétaire ni administrateur n'a fait ; il a été refusé.",
-  "sec.notice.groupUnsigned": "Le serveur a proposé un changement des membres de ce groupe qu'aucun appareil de membre n'a signé ; il a été refusé.",
+  "sec.notice.groupUnbridged":
+    "Le serveur ne détient plus les changements entre la liste des membres de ce groupe que connaissait cet appareil et la plus récente ; la plus récente a été prise comme nouvelle. Si vous ne vous y attendiez pas, vérifiez qui est dans le groupe.",
+  "sec.notice.groupListForked":
+    "Le serveur a proposé une autre liste des membres de ce groupe que celle acceptée par cet appareil ; elle a été refusée.",
+  "sec.notice.groupNoRight":
+    "Le serveur a proposé un changement des membres de ce groupe qu'aucun propriétaire ni administrateur n'a fait ; il a été refusé.",
+  "sec.notice.groupUnsigned":
+    "Le serveur a proposé un changement des membres de ce groupe qu'aucun appareil de membre n'a signé ; il a été refusé.",
   "sec.notice.listRolledBackYours": "Le serveur a proposé une liste plus ancienne de vos appareils ; elle a été refusée.",
   "sec.notice.listRolledBack": "Le serveur a proposé une liste plus ancienne des appareils de {who} ; elle a été refusée.",
   "sec.notice.relistedRevokedYours": "Le serveur a de nouveau listé un de vos appareils qui avait été déconnecté ; il ne reçoit rien.",

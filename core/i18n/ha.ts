@@ -2271,8 +2271,10 @@ export const ha: Catalog = {
   "sec.notice.deviceRemoved": "{who} ya fitar da wata na'ura; ba ta karɓar wannan hira kuma.",
   "sec.notice.groupRelisted": "Sabar ta sake lissafa {who} a wannan ƙungiya bayan an cire shi; ba zai sami komai ba.",
   "sec.notice.groupRolledBack": "Sabar ta bayar da tsohon jerin membobin wannan ƙungiya; an ƙi shi.",
-  "sec.notice.groupUnbridged": "Sabar ba ta riƙe da canje-canjen da ke tsakanin jerin membobin wannan ƙungiya da wannan na'ura ta sani da sabon jerin ba; an ɗauki sabon a matsayin sabo. Idan ba ka yi tsammani ba, duba su waye a ƙungiyar.",
-  "sec.notice.groupListForked": "Sabar ta bayar da wani jerin membobin wannan ƙungiya daban da wanda wannan na'ura ta amince da shi; an ƙi shi.",
+  "sec.notice.groupUnbridged":
+    "Sabar ba ta riƙe da canje-canjen da ke tsakanin jerin membobin wannan ƙungiya da wannan na'ura ta sani da sabon jerin ba; an ɗauki sabon a matsayin sabo. Idan ba ka yi tsammani ba, duba su waye a ƙungiyar.",
+  "sec.notice.groupListForked":
+    "Sabar ta bayar da wani jerin membobin wannan ƙungiya daban da wanda wannan na'ura ta amince da shi; an ƙi shi.",
   "sec.notice.groupNoRight": "Sabar ta bayar da canjin membobin wannan ƙungiya da babu mai ƙungiyar ko mai kula da ya yi; an ƙi shi.",
   "sec.notice.groupUnsigned": "Sabar ta bayar da canjin membobin wannan ƙungiya da na'urar wani memba ba ta sa hannu a kai ba; an ƙi shi.",
   "sec.notice.listRolledBackYours": "Sabar ta bayar da tsohon jerin na'urorinka; an ƙi shi.",

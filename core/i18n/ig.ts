@@ -2246,7 +2246,8 @@ export const ig: Catalog = {
   "sec.notice.deviceRemoved": "{who} wepụrụ otu ngwaọrụ; ọ naghịzi anata mkparịta ụka a.",
   "sec.notice.groupRelisted": "Sava na-edepụta {who} n'otu a ọzọ mgbe e wepụsịrị ya; ọ gaghị enweta ihe ọ bụla.",
   "sec.notice.groupRolledBack": "Sava nyere ndepụta ochie nke ndị otu a; a jụrụ ya.",
-  "sec.notice.groupUnbridged": "Sava anaghịzi ejide mgbanwe dị n'etiti ndepụta ndị otu a ngwaọrụ a maara na nke kachasị ọhụrụ; e weere nke kachasị ọhụrụ dị ka ọhụrụ. Ọ bụrụ na ị tụghị anya ya, lelee ndị nọ n'otu ahụ.",
+  "sec.notice.groupUnbridged":
+    "Sava anaghịzi ejide mgbanwe dị n'etiti ndepụta ndị otu a ngwaọrụ a maara na nke kachasị ọhụrụ; e weere nke kachasị ọhụrụ dị ka ọhụrụ. Ọ bụrụ na ị tụghị anya ya, lelee ndị nọ n'otu ahụ.",
   "sec.notice.groupListForked": "Sava nyere ndepụta ọzọ nke ndị otu a, ọ bụghị nke ngwaọrụ a kwenyere; a jụrụ ya.",
   "sec.notice.groupNoRight": "Sava nyere mgbanwe nke ndị otu a nke onye nwe otu a ma ọ bụ onye nchịkwa na-emeghị; a jụrụ ya.",
   "sec.notice.groupUnsigned": "Sava nyere mgbanwe nke ndị otu a nke ngwaọrụ onye otu ọ bụla na-abanyeghị aka na ya; a jụrụ ya.",

@@ -2246,7 +2246,8 @@ export const pcm: Catalog = {
   "sec.notice.deviceRemoved": "{who} don sign one device out; e no dey receive dis chat again.",
   "sec.notice.groupRelisted": "Di server don list {who} for dis group again after dem remove am; e no go get anything.",
   "sec.notice.groupRolledBack": "Di server bring old list of dis group members; we refuse am.",
-  "sec.notice.groupUnbridged": "Di server no get di changes again between di list of dis group members wey dis device know and di newest one; we take di newest as new. If you no expect am, check who dey di group.",
+  "sec.notice.groupUnbridged":
+    "Di server no get di changes again between di list of dis group members wey dis device know and di newest one; we take di newest as new. If you no expect am, check who dey di group.",
   "sec.notice.groupListForked": "Di server bring another list of dis group members, no be di one wey dis device agree; we refuse am.",
   "sec.notice.groupNoRight": "Di server bring change for dis group members wey no owner or admin make; we refuse am.",
   "sec.notice.groupUnsigned": "Di server bring change for dis group members wey no member device sign; we refuse am.",

@@ -2230,7 +2230,8 @@ export const yo: Catalog = {
   "sec.notice.deviceRemoved": "{who} ti mú ẹ̀rọ kan jáde; kò gba ìfọ̀rọ̀wérọ̀ yìí mọ́.",
   "sec.notice.groupRelisted": "Sáfà tún ń ka {who} mọ́ ẹgbẹ́ yìí lẹ́yìn tí a ti yọ ọ́ kúrò; kò ní rí nǹkan kan gbà.",
   "sec.notice.groupRolledBack": "Sáfà fi àtòkọ àtijọ́ ti àwọn ọmọ ẹgbẹ́ yìí hàn; a kọ̀ ọ́.",
-  "sec.notice.groupUnbridged": "Sáfà kò ní àwọn àyípadà láàárín àtòkọ àwọn ọmọ ẹgbẹ́ yìí tí ẹ̀rọ yìí mọ̀ àti èyí tó tuntun jù mọ́; a gba èyí tó tuntun jù bí tuntun. Tí o kò bá retí rẹ̀, ṣàyẹ̀wò àwọn tó wà nínú ẹgbẹ́.",
+  "sec.notice.groupUnbridged":
+    "Sáfà kò ní àwọn àyípadà láàárín àtòkọ àwọn ọmọ ẹgbẹ́ yìí tí ẹ̀rọ yìí mọ̀ àti èyí tó tuntun jù mọ́; a gba èyí tó tuntun jù bí tuntun. Tí o kò bá retí rẹ̀, ṣàyẹ̀wò àwọn tó wà nínú ẹgbẹ́.",
   "sec.notice.groupListForked": "Sáfà fi àtòkọ mìíràn ti àwọn ọmọ ẹgbẹ́ yìí hàn, kì í ṣe èyí tí ẹ̀rọ yìí gbà; a kọ̀ ọ́.",
   "sec.notice.groupNoRight": "Sáfà fi àyípadà àwọn ọmọ ẹgbẹ́ yìí hàn tí kò sí olùní tàbí alábòójútó kankan tó ṣe é; a kọ̀ ọ́.",
   "sec.notice.groupUnsigned": "Sáfà fi àyípadà àwọn ọmọ ẹgbẹ́ yìí hàn tí ẹ̀rọ ọmọ ẹgbẹ́ kankan kò fọwọ́ sí; a kọ̀ ọ́.",

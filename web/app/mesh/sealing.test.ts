@@ -426,7 +426,9 @@ describe("the chat's security lines in the reader's language", () => {
     expect(securityLine(fr, mine)).toBe(
       "Le serveur a proposé une liste de vos appareils que votre compte n'a pas signée ; elle a été refusée.",
     );
-    expect(securityLine(fr, unknown)).toBe("Le serveur a proposé une liste plus ancienne des appareils de ce contact ; elle a été refusée.");
+    expect(securityLine(fr, unknown)).toBe(
+      "Le serveur a proposé une liste plus ancienne des appareils de ce contact ; elle a été refusée.",
+    );
     const ha = translator("hausa");
     expect(securityLine(ha, removed)).toBe("Ada ya fitar da wata na'ura; ba ta karɓar wannan hira kuma.");
     expect(securityLine(ha, relisted)).toBe("Sabar ta sake lissafa wata na'urar Ada da aka fitar; ba za ta sami komai ba.");

@@ -7,7 +7,13 @@ import type { Vars } from "../../../../core/i18n/translate";
 type Translate = (key: MessageKey, vars?: Vars) => string;
 
 /** The events whose lines show under "Security" rather than a sender's name (features/chat/message-list.tsx). */
-export const SECURITY_EVENTS: ReadonlySet<unknown> = new Set(["device-change", "device-removed", "key-refused", "join-waiting", "epoch-refused"]);
+export const SECURITY_EVENTS: ReadonlySet<unknown> = new Set([
+  "device-change",
+  "device-removed",
+  "key-refused",
+  "join-waiting",
+  "epoch-refused",
+]);
 
 /** What the server offered about a group's members that was refused (meta kind "group-…"). */
 const GROUP_REFUSED: Record<string, MessageKey> = {
