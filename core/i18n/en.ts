@@ -2240,6 +2240,23 @@ export const en = {
     "A message from {who} was sealed for this group's members from before someone was removed, as if the server had not told their device; it is not shown.",
   "sec.notice.groupForked":
     "A message from {who} names another list of this group's members than the one this device agreed to; it is not shown.",
+  "sec.notice.thisContact": "this contact",
+  "sec.notice.someone": "someone",
+  "sec.notice.deviceRemoved": "{who} signed a device out; it no longer receives this chat.",
+  "sec.notice.groupRelisted": "The server lists {who} in this group again after they were removed; they get nothing.",
+  "sec.notice.groupRolledBack": "The server offered an older list of this group's members; it was refused.",
+  "sec.notice.groupUnbridged":
+    "The server no longer holds the changes between the list of this group's members this device knew and its newest; the newest was taken as new. If you did not expect it, check who is in the group.",
+  "sec.notice.groupListForked":
+    "The server offered another list of this group's members than the one this device agreed to; it was refused.",
+  "sec.notice.groupNoRight": "The server offered a change of this group's members that no owner or admin made; it was refused.",
+  "sec.notice.groupUnsigned": "The server offered a change of this group's members that a member's device did not sign; it was refused.",
+  "sec.notice.listRolledBackYours": "The server offered an older list of your devices; it was refused.",
+  "sec.notice.listRolledBack": "The server offered an older list of {who}'s devices; it was refused.",
+  "sec.notice.relistedRevokedYours": "The server listed again a device of yours that was signed out; it gets nothing.",
+  "sec.notice.relistedRevoked": "The server listed again a device of {who}'s that was signed out; it gets nothing.",
+  "sec.notice.listUnsignedYours": "The server offered a list of your devices that your account did not sign; it was refused.",
+  "sec.notice.listUnsigned": "The server offered a list of {who}'s devices that their account did not sign; it was refused.",
   "msg.groupBehind":
     "A member sent under a newer list of this group's members than the server gives this device, so this message waits until it can check who is in the group.",
   "bill.receipt.title": "Payment received",

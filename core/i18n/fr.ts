@@ -2298,6 +2298,25 @@ export const fr: Catalog = {
     "Un message de {who} a été chiffré pour les membres de ce groupe d'avant le retrait de quelqu'un, comme si le serveur ne l'avait pas dit à son appareil ; il n'est pas affiché.",
   "sec.notice.groupForked":
     "Un message de {who} indique une autre liste des membres de ce groupe que celle acceptée par cet appareil ; il n'est pas affiché.",
+  "sec.notice.thisContact": "ce contact",
+  "sec.notice.someone": "quelqu'un",
+  "sec.notice.deviceRemoved": "{who} a déconnecté un appareil ; il ne reçoit plus cette discussion.",
+  "sec.notice.groupRelisted": "Le serveur indique de nouveau {who} dans ce groupe après son retrait ; cette personne ne reçoit rien.",
+  "sec.notice.groupRolledBack": "Le serveur a proposé une liste plus ancienne des membres de ce groupe ; elle a été refusée.",
+  "sec.notice.groupUnbridged":
+    "Le serveur ne détient plus les changements entre la liste des membres de ce groupe que connaissait cet appareil et la plus récente ; la plus récente a été prise comme nouvelle. Si vous ne vous y attendiez pas, vérifiez qui est dans le groupe.",
+  "sec.notice.groupListForked":
+    "Le serveur a proposé une autre liste des membres de ce groupe que celle acceptée par cet appareil ; elle a été refusée.",
+  "sec.notice.groupNoRight":
+    "Le serveur a proposé un changement des membres de ce groupe qu'aucun propriétaire ni administrateur n'a fait ; il a été refusé.",
+  "sec.notice.groupUnsigned":
+    "Le serveur a proposé un changement des membres de ce groupe qu'aucun appareil de membre n'a signé ; il a été refusé.",
+  "sec.notice.listRolledBackYours": "Le serveur a proposé une liste plus ancienne de vos appareils ; elle a été refusée.",
+  "sec.notice.listRolledBack": "Le serveur a proposé une liste plus ancienne des appareils de {who} ; elle a été refusée.",
+  "sec.notice.relistedRevokedYours": "Le serveur a de nouveau listé un de vos appareils qui avait été déconnecté ; il ne reçoit rien.",
+  "sec.notice.relistedRevoked": "Le serveur a de nouveau listé un appareil de {who} qui avait été déconnecté ; il ne reçoit rien.",
+  "sec.notice.listUnsignedYours": "Le serveur a proposé une liste de vos appareils que votre compte n'a pas signée ; elle a été refusée.",
+  "sec.notice.listUnsigned": "Le serveur a proposé une liste des appareils de {who} que son compte n'a pas signée ; elle a été refusée.",
   "msg.groupBehind":
     "Un membre a envoyé un message pour une liste des membres de ce groupe plus récente que celle que le serveur donne à cet appareil : ce message attend que l'appareil puisse vérifier qui est dans le groupe.",
   "bill.receipt.title": "Paiement reçu",

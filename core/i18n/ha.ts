@@ -2266,6 +2266,23 @@ export const ha: Catalog = {
     "An rufe saƙo daga {who} don membobin wannan ƙungiya na kafin a cire wani, kamar sabar ba ta sanar da na'urarsu ba; ba a nuna shi ba.",
   "sec.notice.groupForked":
     "Saƙo daga {who} ya ambaci wani jerin membobin wannan ƙungiya daban da wanda wannan na'ura ta amince da shi; ba a nuna shi ba.",
+  "sec.notice.thisContact": "wannan abokin hulɗa",
+  "sec.notice.someone": "wani",
+  "sec.notice.deviceRemoved": "{who} ya fitar da wata na'ura; ba ta karɓar wannan hira kuma.",
+  "sec.notice.groupRelisted": "Sabar ta sake lissafa {who} a wannan ƙungiya bayan an cire shi; ba zai sami komai ba.",
+  "sec.notice.groupRolledBack": "Sabar ta bayar da tsohon jerin membobin wannan ƙungiya; an ƙi shi.",
+  "sec.notice.groupUnbridged":
+    "Sabar ba ta riƙe da canje-canjen da ke tsakanin jerin membobin wannan ƙungiya da wannan na'ura ta sani da sabon jerin ba; an ɗauki sabon a matsayin sabo. Idan ba ka yi tsammani ba, duba su waye a ƙungiyar.",
+  "sec.notice.groupListForked":
+    "Sabar ta bayar da wani jerin membobin wannan ƙungiya daban da wanda wannan na'ura ta amince da shi; an ƙi shi.",
+  "sec.notice.groupNoRight": "Sabar ta bayar da canjin membobin wannan ƙungiya da babu mai ƙungiyar ko mai kula da ya yi; an ƙi shi.",
+  "sec.notice.groupUnsigned": "Sabar ta bayar da canjin membobin wannan ƙungiya da na'urar wani memba ba ta sa hannu a kai ba; an ƙi shi.",
+  "sec.notice.listRolledBackYours": "Sabar ta bayar da tsohon jerin na'urorinka; an ƙi shi.",
+  "sec.notice.listRolledBack": "Sabar ta bayar da tsohon jerin na'urorin {who}; an ƙi shi.",
+  "sec.notice.relistedRevokedYours": "Sabar ta sake lissafa wata na'urarka da aka fitar; ba za ta sami komai ba.",
+  "sec.notice.relistedRevoked": "Sabar ta sake lissafa wata na'urar {who} da aka fitar; ba za ta sami komai ba.",
+  "sec.notice.listUnsignedYours": "Sabar ta bayar da jerin na'urorinka da asusunka bai sa hannu a kai ba; an ƙi shi.",
+  "sec.notice.listUnsigned": "Sabar ta bayar da jerin na'urorin {who} da asusunsa bai sa hannu a kai ba; an ƙi shi.",
   "msg.groupBehind":
     "Wani memba ya aika da sabon jerin membobin wannan ƙungiya wanda sabar ba ta ba wannan na'ura ba, don haka wannan saƙo yana jira har sai ta iya duba su waye a ƙungiyar.",
   "bill.receipt.title": "An karɓi biyan kuɗi",

@@ -2241,6 +2241,22 @@ export const ig: Catalog = {
   "sec.notice.groupStale":
     "Ozi sitere n'aka {who} ka e zobere maka ndị otu a tupu e wepụ mmadụ, dị ka a ga-asị na sava agwaghị ngwaọrụ ha; egosighi ya.",
   "sec.notice.groupForked": "Ozi sitere n'aka {who} kpọrọ ndepụta ọzọ nke ndị otu a, ọ bụghị nke ngwaọrụ a kwenyere; egosighi ya.",
+  "sec.notice.thisContact": "onye a",
+  "sec.notice.someone": "mmadụ",
+  "sec.notice.deviceRemoved": "{who} wepụrụ otu ngwaọrụ; ọ naghịzi anata mkparịta ụka a.",
+  "sec.notice.groupRelisted": "Sava na-edepụta {who} n'otu a ọzọ mgbe e wepụsịrị ya; ọ gaghị enweta ihe ọ bụla.",
+  "sec.notice.groupRolledBack": "Sava nyere ndepụta ochie nke ndị otu a; a jụrụ ya.",
+  "sec.notice.groupUnbridged":
+    "Sava anaghịzi ejide mgbanwe dị n'etiti ndepụta ndị otu a ngwaọrụ a maara na nke kachasị ọhụrụ; e weere nke kachasị ọhụrụ dị ka ọhụrụ. Ọ bụrụ na ị tụghị anya ya, lelee ndị nọ n'otu ahụ.",
+  "sec.notice.groupListForked": "Sava nyere ndepụta ọzọ nke ndị otu a, ọ bụghị nke ngwaọrụ a kwenyere; a jụrụ ya.",
+  "sec.notice.groupNoRight": "Sava nyere mgbanwe nke ndị otu a nke onye nwe otu a ma ọ bụ onye nchịkwa na-emeghị; a jụrụ ya.",
+  "sec.notice.groupUnsigned": "Sava nyere mgbanwe nke ndị otu a nke ngwaọrụ onye otu ọ bụla na-abanyeghị aka na ya; a jụrụ ya.",
+  "sec.notice.listRolledBackYours": "Sava nyere ndepụta ochie nke ngwaọrụ gị; a jụrụ ya.",
+  "sec.notice.listRolledBack": "Sava nyere ndepụta ochie nke ngwaọrụ {who}; a jụrụ ya.",
+  "sec.notice.relistedRevokedYours": "Sava depụtara ọzọ otu ngwaọrụ gị e wepụrụ; ọ gaghị enweta ihe ọ bụla.",
+  "sec.notice.relistedRevoked": "Sava depụtara ọzọ otu ngwaọrụ {who} e wepụrụ; ọ gaghị enweta ihe ọ bụla.",
+  "sec.notice.listUnsignedYours": "Sava nyere ndepụta ngwaọrụ gị nke akaụntụ gị na-abanyeghị aka na ya; a jụrụ ya.",
+  "sec.notice.listUnsigned": "Sava nyere ndepụta ngwaọrụ {who} nke akaụntụ ya na-abanyeghị aka na ya; a jụrụ ya.",
   "msg.groupBehind":
     "Otu onye otu zitere ozi maka ndepụta ọhụrụ nke ndị otu a nke sava na-enyeghị ngwaọrụ a, ya mere ozi a na-echere ruo mgbe ọ nwere ike inyocha ndị nọ n'otu ahụ.",
   "bill.receipt.title": "Anatala ịkwụ ụgwọ",

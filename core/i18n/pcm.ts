@@ -2241,6 +2241,22 @@ export const pcm: Catalog = {
     "{who} send message for di group members of before dem remove person, like say di server no tell their device; we no show am.",
   "sec.notice.groupForked":
     "Message from {who} dey talk another list of dis group members, no be di one wey dis device agree; we no show am.",
+  "sec.notice.thisContact": "dis person",
+  "sec.notice.someone": "somebody",
+  "sec.notice.deviceRemoved": "{who} don sign one device out; e no dey receive dis chat again.",
+  "sec.notice.groupRelisted": "Di server don list {who} for dis group again after dem remove am; e no go get anything.",
+  "sec.notice.groupRolledBack": "Di server bring old list of dis group members; we refuse am.",
+  "sec.notice.groupUnbridged":
+    "Di server no get di changes again between di list of dis group members wey dis device know and di newest one; we take di newest as new. If you no expect am, check who dey di group.",
+  "sec.notice.groupListForked": "Di server bring another list of dis group members, no be di one wey dis device agree; we refuse am.",
+  "sec.notice.groupNoRight": "Di server bring change for dis group members wey no owner or admin make; we refuse am.",
+  "sec.notice.groupUnsigned": "Di server bring change for dis group members wey no member device sign; we refuse am.",
+  "sec.notice.listRolledBackYours": "Di server bring old list of your devices; we refuse am.",
+  "sec.notice.listRolledBack": "Di server bring old list of {who} devices; we refuse am.",
+  "sec.notice.relistedRevokedYours": "Di server list one of your devices again wey don sign out; e no go get anything.",
+  "sec.notice.relistedRevoked": "Di server list one of {who} devices again wey don sign out; e no go get anything.",
+  "sec.notice.listUnsignedYours": "Di server bring list of your devices wey your account no sign; we refuse am.",
+  "sec.notice.listUnsigned": "Di server bring list of {who} devices wey their account no sign; we refuse am.",
   "msg.groupBehind":
     "One member send for newer list of dis group members wey di server never give dis device, so dis message dey wait until e fit check who dey di group.",
   "bill.receipt.title": "We don receive your payment",

@@ -2225,6 +2225,22 @@ export const yo: Catalog = {
   "sec.notice.groupStale":
     "Ìfiránṣẹ́ láti ọ̀dọ̀ {who} ni a fi pa mọ́ fún àwọn ọmọ ẹgbẹ́ yìí ti ìgbà kí a tó yọ ẹnìkan kúrò, bí ẹni pé sáfà kò sọ fún ẹ̀rọ wọn; a kò fi hàn.",
   "sec.notice.groupForked": "Ìfiránṣẹ́ láti ọ̀dọ̀ {who} dárúkọ àtòkọ mìíràn ti àwọn ọmọ ẹgbẹ́ yìí, kì í ṣe èyí tí ẹ̀rọ yìí gbà; a kò fi hàn.",
+  "sec.notice.thisContact": "olùbásọ̀rọ̀ yìí",
+  "sec.notice.someone": "ẹnìkan",
+  "sec.notice.deviceRemoved": "{who} ti mú ẹ̀rọ kan jáde; kò gba ìfọ̀rọ̀wérọ̀ yìí mọ́.",
+  "sec.notice.groupRelisted": "Sáfà tún ń ka {who} mọ́ ẹgbẹ́ yìí lẹ́yìn tí a ti yọ ọ́ kúrò; kò ní rí nǹkan kan gbà.",
+  "sec.notice.groupRolledBack": "Sáfà fi àtòkọ àtijọ́ ti àwọn ọmọ ẹgbẹ́ yìí hàn; a kọ̀ ọ́.",
+  "sec.notice.groupUnbridged":
+    "Sáfà kò ní àwọn àyípadà láàárín àtòkọ àwọn ọmọ ẹgbẹ́ yìí tí ẹ̀rọ yìí mọ̀ àti èyí tó tuntun jù mọ́; a gba èyí tó tuntun jù bí tuntun. Tí o kò bá retí rẹ̀, ṣàyẹ̀wò àwọn tó wà nínú ẹgbẹ́.",
+  "sec.notice.groupListForked": "Sáfà fi àtòkọ mìíràn ti àwọn ọmọ ẹgbẹ́ yìí hàn, kì í ṣe èyí tí ẹ̀rọ yìí gbà; a kọ̀ ọ́.",
+  "sec.notice.groupNoRight": "Sáfà fi àyípadà àwọn ọmọ ẹgbẹ́ yìí hàn tí kò sí olùní tàbí alábòójútó kankan tó ṣe é; a kọ̀ ọ́.",
+  "sec.notice.groupUnsigned": "Sáfà fi àyípadà àwọn ọmọ ẹgbẹ́ yìí hàn tí ẹ̀rọ ọmọ ẹgbẹ́ kankan kò fọwọ́ sí; a kọ̀ ọ́.",
+  "sec.notice.listRolledBackYours": "Sáfà fi àtòkọ àtijọ́ ti àwọn ẹ̀rọ rẹ hàn; a kọ̀ ọ́.",
+  "sec.notice.listRolledBack": "Sáfà fi àtòkọ àtijọ́ ti àwọn ẹ̀rọ {who} hàn; a kọ̀ ọ́.",
+  "sec.notice.relistedRevokedYours": "Sáfà tún ka ẹ̀rọ rẹ kan tí a ti mú jáde mọ́ àtòkọ; kò ní rí nǹkan kan gbà.",
+  "sec.notice.relistedRevoked": "Sáfà tún ka ẹ̀rọ {who} kan tí a ti mú jáde mọ́ àtòkọ; kò ní rí nǹkan kan gbà.",
+  "sec.notice.listUnsignedYours": "Sáfà fi àtòkọ àwọn ẹ̀rọ rẹ hàn tí àkántì rẹ kò fọwọ́ sí; a kọ̀ ọ́.",
+  "sec.notice.listUnsigned": "Sáfà fi àtòkọ àwọn ẹ̀rọ {who} hàn tí àkántì rẹ̀ kò fọwọ́ sí; a kọ̀ ọ́.",
   "msg.groupBehind":
     "Ọmọ ẹgbẹ́ kan fi ránṣẹ́ fún àtòkọ tuntun ti àwọn ọmọ ẹgbẹ́ yìí tí sáfà kò fún ẹ̀rọ yìí, nítorí náà ìfiránṣẹ́ yìí ń dúró títí yóò fi lè ṣàyẹ̀wò àwọn tó wà nínú ẹgbẹ́.",
   "bill.receipt.title": "A ti gba ìsanwó",

@@ -44,6 +44,16 @@ describe("route words", () => {
     for (const k of dis) expect([...(team?.keys ?? []), ...words.shared]).toContain(k);
   });
 
+  it("gives /chat every security line the sealing layer leaves, the ones a table of keys names included", () => {
+    // features/chat/security-lines.ts picks most of them from tables, which the t("…") check above does not read.
+    const source = readFileSync(join(APP, "features/chat/security-lines.ts"), "utf8");
+    const lines = [...source.matchAll(/"(sec\.notice\.[\w.]+|msg\.[\w.]+)"/g)].map((m) => m[1]);
+    expect(lines).toContain("sec.notice.listUnsignedYours");
+    expect(lines).toContain("sec.notice.groupUnsigned");
+    const chat = words.routes.find((r) => r.file === "routes/chat.tsx");
+    for (const k of lines) expect([...(chat?.keys ?? []), ...words.shared], k).toContain(k);
+  });
+
   it("shares the shell's, the toasts' and every error text's words, and never repeats them in a route", () => {
     expect(words.shared).toContain("toast.region");
     expect(words.shared).toContain("error.crashTitle");

@@ -7,7 +7,10 @@ import { memoryStore, message } from "./memory-store.test-support";
 import { createDevice } from "../../../core/e2e";
 import { BEHIND, type GroupEpoch, GroupMembership } from "../../../core/group-epochs";
 import { MaliciousServer } from "../../../core/testing/malicious-server";
+import { translator } from "../../../core/i18n/catalogs";
 import { en } from "../../../core/i18n/en";
+import { UI_LANGUAGES } from "../../../core/i18n/languages";
+import { SECURITY_EVENTS, securityLine } from "../features/chat/security-lines";
 import { Sealing, type SealingGroups, type SealingSession } from "./sealing";
 
 const me = { id: "u-me", nickname: "Me" };
@@ -340,5 +343,100 @@ describe("sealing", () => {
     await history.add(message("group:g1", "p1", { text: null, pending }));
     await sealing.acceptSenderKey(envelope("group:g1", { id: "k1", type: "key" }));
     expect(history.get("group:g1", "p1")).toMatchObject({ text: "now readable", isEncrypted: true, pending: undefined });
+  });
+});
+
+describe("the chat's security lines in the reader's language", () => {
+  const notices = (history: History, room: string) => history.list(room).filter((m) => m.senderId === "system");
+
+  /** Every line renders from its meta alone: in English as the stored fallback, in every other language otherwise. */
+  function readsInEveryLanguage(history: History, room: string) {
+    for (const m of notices(history, room)) {
+      expect(SECURITY_EVENTS.has(m.meta?.event), m.text ?? "").toBe(true);
+      expect(securityLine(translator("english"), m.meta)).toBe(m.text);
+      for (const language of UI_LANGUAGES.filter((l) => l !== "english"))
+        expect(securityLine(translator(language), m.meta), `${language}: ${m.text}`).not.toBe(m.text);
+    }
+  }
+
+  it("a group's membership the server offered and this device refused", async () => {
+    const room = "group:g1";
+    const view = {
+      epoch: { room, epoch: 4, members: [{ userId: "u-me", role: "owner" }] },
+      unshown: [],
+      gone: [],
+      removed: ["u-kemi"],
+      left: {},
+      anchoredAt: 0,
+      unvouched: [],
+      problems: (["rolled-back", "unbridged", "forked", "no-right", "bad-signature"] as const).map((kind) => ({ room, kind, epoch: 4 })),
+    };
+    const groups = {
+      refresh: async () => view,
+      acknowledge: async () => {},
+      prepare: async () => ({ envelopes: [], changes: [], problems: [], waiting: false }),
+    } as unknown as SealingGroups;
+    // The server lists Kemi again after the owner removed her.
+    const members = [
+      { userId: "u-me", nickname: "Me", role: "owner" },
+      { userId: "u-kemi", nickname: "Kemi", role: "member" },
+    ];
+    const { sealing, history } = setup({}, members, [], groups);
+    await sealing.shareSenderKey(room, 10);
+    expect(notices(history, room).map((m) => m.meta)).toEqual([
+      { event: "key-refused", kind: "group-relisted-removed", name: "Kemi" },
+      ...["rolled-back", "unbridged", "forked", "no-right", "bad-signature"].map((k) => ({ event: "key-refused", kind: `group-${k}` })),
+    ]);
+    readsInEveryLanguage(history, room);
+    const [relisted, , , forked, noRight] = notices(history, room).map((m) => m.meta);
+    expect(securityLine(translator("french"), relisted)).toBe(
+      "Le serveur indique de nouveau Kemi dans ce groupe après son retrait ; cette personne ne reçoit rien.",
+    );
+    expect(securityLine(translator("french"), noRight)).toBe(
+      "Le serveur a proposé un changement des membres de ce groupe qu'aucun propriétaire ni administrateur n'a fait ; il a été refusé.",
+    );
+    expect(securityLine(translator("hausa"), forked)).toBe(
+      "Sabar ta bayar da wani jerin membobin wannan ƙungiya daban da wanda wannan na'ura ta amince da shi; an ƙi shi.",
+    );
+    expect(securityLine(translator("hausa"), relisted)).toBe(
+      "Sabar ta sake lissafa Kemi a wannan ƙungiya bayan an cire shi; ba zai sami komai ba.",
+    );
+  });
+
+  it("a device signed out, and device lists refused: this account's own and a contact's, named or not", async () => {
+    const room = "dm:u-ada:u-me";
+    const { sealing, history } = setup({});
+    await history.add(message(room, "old", { senderId: "u-ada", senderName: "Ada" }));
+    await sealing.showChanges(room, [{ userId: "u-ada", deviceId: "d2", kind: "device-removed" }], 10, [
+      { userId: "u-ada", kind: "relisted-revoked" },
+      { userId: "u-me", kind: "unsigned-list" },
+      { userId: "u-zed", kind: "rolled-back" },
+    ]);
+    const metas = notices(history, room).map((m) => m.meta);
+    expect(metas).toEqual([
+      { event: "device-removed", self: false, name: "Ada" },
+      { event: "key-refused", kind: "relisted-revoked", self: false, name: "Ada" },
+      { event: "key-refused", kind: "unsigned-list", self: true, name: null },
+      { event: "key-refused", kind: "rolled-back", self: false, name: null },
+    ]);
+    readsInEveryLanguage(history, room);
+    const [removed, relisted, mine, unknown] = metas;
+    const fr = translator("french");
+    expect(securityLine(fr, removed)).toBe("Ada a déconnecté un appareil ; il ne reçoit plus cette discussion.");
+    expect(securityLine(fr, mine)).toBe(
+      "Le serveur a proposé une liste de vos appareils que votre compte n'a pas signée ; elle a été refusée.",
+    );
+    expect(securityLine(fr, unknown)).toBe(
+      "Le serveur a proposé une liste plus ancienne des appareils de ce contact ; elle a été refusée.",
+    );
+    const ha = translator("hausa");
+    expect(securityLine(ha, removed)).toBe("Ada ya fitar da wata na'ura; ba ta karɓar wannan hira kuma.");
+    expect(securityLine(ha, relisted)).toBe("Sabar ta sake lissafa wata na'urar Ada da aka fitar; ba za ta sami komai ba.");
+    expect(securityLine(ha, mine)).toBe("Sabar ta bayar da jerin na'urorinka da asusunka bai sa hannu a kai ba; an ƙi shi.");
+    // This account's own device signed out reads as "Your account …", not as a contact's.
+    await sealing.showChanges(room, [{ userId: "u-me", deviceId: "d9", kind: "device-removed" }], 11);
+    expect(securityLine(fr, notices(history, room).at(-1)?.meta)).toBe(
+      "Votre compte a déconnecté un appareil ; il ne reçoit plus cette discussion.",
+    );
   });
 });

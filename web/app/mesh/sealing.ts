@@ -298,15 +298,19 @@ export class Sealing {
         await this.deps.history.update({ ...m, meta: { ...m.meta, admitted: true } });
   }
 
-  /** Says once per page what the server offered about a group's membership that was refused. */
+  /**
+   * Says once per page what the server offered about a group's membership that was refused. The text is the
+   * English fallback; the chat words the line from its meta in the reader's language (features/chat/security-lines.ts).
+   */
   private async showGroupProblems(room: string, problems: (GroupProblem | RelistedRemoved)[], at: number) {
     for (const p of problems) {
       const said = `${room}|group|${p.kind}|${p.epoch}|${p.by ?? ""}`;
       if (this.problemsSaid.has(said)) continue;
       this.problemsSaid.add(said);
+      const name = p.kind === "relisted-removed" ? (this.names.get(p.by) ?? null) : null;
       const what =
         p.kind === "relisted-removed"
-          ? `The server lists ${this.names.get(p.by) ?? "someone"} in this group again after they were removed; they get nothing.`
+          ? `The server lists ${name ?? "someone"} in this group again after they were removed; they get nothing.`
           : p.kind === "rolled-back"
             ? "The server offered an older list of this group's members; it was refused."
             : p.kind === "unbridged"
@@ -316,7 +320,11 @@ export class Sealing {
                 : p.kind === "no-right"
                   ? "The server offered a change of this group's members that no owner or admin made; it was refused."
                   : "The server offered a change of this group's members that a member's device did not sign; it was refused.";
-      await this.deps.history.notice(room, what, at, { event: "key-refused", kind: `group-${p.kind}` });
+      await this.deps.history.notice(room, what, at, {
+        event: "key-refused",
+        kind: `group-${p.kind}`,
+        ...(p.kind === "relisted-removed" ? { name } : {}),
+      });
     }
   }
 
@@ -334,10 +342,12 @@ export class Sealing {
       const who = self ? "Your account" : (name ?? "This contact");
       const check = "If you did not expect it, compare safety numbers in the chat's info.";
       // The chat renders "device-change" lines in the person's language (features/chat/disappearing.tsx): a new
-      // account key reads as the contact's security key changing, which it is. A removal is said as written.
+      // account key reads as the contact's security key changing, which it is; "device-removed" lines the same way.
       if (kind === "device-removed") {
         await this.deps.history.notice(room, `${who} signed a device out; it no longer receives this chat.`, at, {
           event: "device-removed",
+          self,
+          name,
         });
         continue;
       }
@@ -354,15 +364,17 @@ export class Sealing {
       if (this.problemsSaid.has(`${room}|${p}`)) continue;
       this.problemsSaid.add(`${room}|${p}`);
       const [userId, kind] = p.split("|");
-      const who =
-        userId === this.deps.me.id ? "your" : `${this.names.get(userId ?? "") ?? this.nameIn(room, userId ?? "") ?? "this contact"}'s`;
+      // Self or a name in the meta, not an English possessive: the chat picks a sentence for each (security-lines.ts).
+      const self = userId === this.deps.me.id;
+      const name = self ? null : (this.names.get(userId ?? "") ?? this.nameIn(room, userId ?? "") ?? null);
+      const whose = self ? "your" : `${name ?? "this contact"}'s`;
       const what =
         kind === "rolled-back"
-          ? `The server offered an older list of ${who} devices; it was refused.`
+          ? `The server offered an older list of ${whose} devices; it was refused.`
           : kind === "relisted-revoked"
-            ? `The server listed again a device of ${who} that was signed out; it gets nothing.`
-            : `The server offered a list of ${who} devices that ${who === "your" ? "your account" : "their account"} did not sign; it was refused.`;
-      await this.deps.history.notice(room, what, at, { event: "key-refused", kind });
+            ? `The server listed again a device of ${self ? "yours" : whose} that was signed out; it gets nothing.`
+            : `The server offered a list of ${whose} devices that ${self ? "your account" : "their account"} did not sign; it was refused.`;
+      await this.deps.history.notice(room, what, at, { event: "key-refused", kind, self, name });
     }
   }
 

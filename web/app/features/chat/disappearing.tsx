@@ -7,6 +7,7 @@ import { DISAPPEAR_MS, type DisappearTimer, isDisappearingMeta, isDisappearTimer
 import { apiRequest } from "../../../../core/http";
 import { useT } from "../../i18n";
 import { currentMeshNode } from "../../mesh/current";
+import { securityLine } from "./security-lines";
 import { TIMER_LABELS } from "./timer-labels";
 
 const TIMERS = Object.keys(DISAPPEAR_MS) as DisappearTimer[];
@@ -22,25 +23,12 @@ export function useDisappearingLine(): (meta: Record<string, unknown> | undefine
 }
 
 /**
- * A contact's (or this account's) devices changed, or a group message was refused for the epoch it names: the
- * line the sealing layer leaves, in the person's language.
+ * A contact's (or this account's) devices changed, the server offered keys or a group's members that were refused,
+ * or a group message was refused for the epoch it names: the line the sealing layer leaves, in the person's language.
  */
 export function useDeviceChangeLine(): (meta: Record<string, unknown> | undefined) => string | null {
   const t = useT();
-  return (meta) => {
-    if (meta?.event === "epoch-refused") {
-      // A group message refused for the membership epoch it names (docs/protocol.md §6a).
-      const who = typeof meta.name === "string" ? meta.name : t("msg.someone");
-      return meta.kind === "withheld-epoch"
-        ? t("sec.notice.groupWithheld", { who })
-        : meta.kind === "stale-epoch"
-          ? t("sec.notice.groupStale", { who })
-          : t("sec.notice.groupForked", { who });
-    }
-    if (meta?.event !== "device-change") return null;
-    const who = meta.self === true ? t("sec.notice.you") : typeof meta.name === "string" ? meta.name : t("sec.notice.contact");
-    return meta.kind === "new-device" ? t("sec.notice.newDevice", { who }) : t("sec.notice.keyChanged", { who });
-  };
+  return (meta) => securityLine(t, meta);
 }
 
 /** The chat's timer, read and set by any member (the room announces a change to everyone). */

@@ -9,6 +9,7 @@ import type { MessageKey } from "../../../../core/i18n/en";
 import { useT } from "../../i18n";
 import { FileBubble } from "../files/file-bubble";
 import { useDeviceChangeLine, useDisappearingLine } from "./disappearing";
+import { SECURITY_EVENTS } from "./security-lines";
 import { LetIn, useJoinLine } from "./join-requests";
 import type { Said } from "../../i18n/refusal";
 
@@ -94,7 +95,7 @@ export function MessageList({
                 </>
               ) : onMessage && m.senderId !== "system" && !m.local ? (
                 <SenderName name={m.senderName ?? t("msg.someone")} onMessage={() => onMessage(m.senderId)} />
-              ) : m.meta?.event === "device-change" || m.meta?.event === "join-waiting" || m.meta?.event === "epoch-refused" ? (
+              ) : SECURITY_EVENTS.has(m.meta?.event) ? (
                 t("msg.security")
               ) : (
                 (m.senderName ?? t("msg.someone"))
