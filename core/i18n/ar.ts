@@ -2303,6 +2303,8 @@ export const ar: Catalog = {
   "sec.notice.thisContact": "جهة الاتصال هذه",
   "sec.notice.someone": "شخص ما",
   "sec.notice.deviceRemoved": "تم تسجيل خروج جهاز لدى {who}؛ لم يعد يتلقى هذه المحادثة.",
+  "sec.notice.memberJoined": "أصبح {who} يتلقى رسائل هذه المجموعة.",
+  "sec.notice.memberGone": "لم يعد {who} في هذه المجموعة؛ ما يلي مشفّر من دونه.",
   "sec.notice.groupRelisted": "يُدرج الخادم {who} في هذه المجموعة مجددًا بعد إزالته؛ لن يصله شيء.",
   "sec.notice.groupRolledBack": "عرض الخادم قائمة أقدم لأعضاء هذه المجموعة؛ رُفضت.",
   "sec.notice.groupUnbridged":

@@ -2243,6 +2243,8 @@ export const en = {
   "sec.notice.thisContact": "this contact",
   "sec.notice.someone": "someone",
   "sec.notice.deviceRemoved": "{who} signed a device out; it no longer receives this chat.",
+  "sec.notice.memberJoined": "{who} now receives the messages of this group.",
+  "sec.notice.memberGone": "{who} is no longer in this group; what follows is sealed without them.",
   "sec.notice.groupRelisted": "The server lists {who} in this group again after they were removed; they get nothing.",
   "sec.notice.groupRolledBack": "The server offered an older list of this group's members; it was refused.",
   "sec.notice.groupUnbridged":

@@ -2301,6 +2301,8 @@ export const fr: Catalog = {
   "sec.notice.thisContact": "ce contact",
   "sec.notice.someone": "quelqu'un",
   "sec.notice.deviceRemoved": "{who} a déconnecté un appareil ; il ne reçoit plus cette discussion.",
+  "sec.notice.memberJoined": "{who} reçoit désormais les messages de ce groupe.",
+  "sec.notice.memberGone": "{who} ne fait plus partie de ce groupe ; la suite est chiffrée sans cette personne.",
   "sec.notice.groupRelisted": "Le serveur indique de nouveau {who} dans ce groupe après son retrait ; cette personne ne reçoit rien.",
   "sec.notice.groupRolledBack": "Le serveur a proposé une liste plus ancienne des membres de ce groupe ; elle a été refusée.",
   "sec.notice.groupUnbridged":

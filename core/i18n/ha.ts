@@ -2269,6 +2269,8 @@ export const ha: Catalog = {
   "sec.notice.thisContact": "wannan abokin hulɗa",
   "sec.notice.someone": "wani",
   "sec.notice.deviceRemoved": "{who} ya fitar da wata na'ura; ba ta karɓar wannan hira kuma.",
+  "sec.notice.memberJoined": "{who} yanzu yana karɓar saƙonnin wannan ƙungiya.",
+  "sec.notice.memberGone": "{who} ba ya cikin wannan ƙungiya kuma; abin da ya biyo baya an rufe shi ba tare da shi ba.",
   "sec.notice.groupRelisted": "Sabar ta sake lissafa {who} a wannan ƙungiya bayan an cire shi; ba zai sami komai ba.",
   "sec.notice.groupRolledBack": "Sabar ta bayar da tsohon jerin membobin wannan ƙungiya; an ƙi shi.",
   "sec.notice.groupUnbridged":

@@ -2244,6 +2244,8 @@ export const ig: Catalog = {
   "sec.notice.thisContact": "onye a",
   "sec.notice.someone": "mmadụ",
   "sec.notice.deviceRemoved": "{who} wepụrụ otu ngwaọrụ; ọ naghịzi anata mkparịta ụka a.",
+  "sec.notice.memberJoined": "{who} na-anata ozi otu a ugbu a.",
+  "sec.notice.memberGone": "{who} anọghịzi n'otu a; ihe na-esote ka e mechiri na-enweghị ya.",
   "sec.notice.groupRelisted": "Sava na-edepụta {who} n'otu a ọzọ mgbe e wepụsịrị ya; ọ gaghị enweta ihe ọ bụla.",
   "sec.notice.groupRolledBack": "Sava nyere ndepụta ochie nke ndị otu a; a jụrụ ya.",
   "sec.notice.groupUnbridged":

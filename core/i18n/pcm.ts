@@ -2244,6 +2244,8 @@ export const pcm: Catalog = {
   "sec.notice.thisContact": "dis person",
   "sec.notice.someone": "somebody",
   "sec.notice.deviceRemoved": "{who} don sign one device out; e no dey receive dis chat again.",
+  "sec.notice.memberJoined": "{who} don dey get di messages of dis group now.",
+  "sec.notice.memberGone": "{who} no dey dis group again; wetin follow na sealed without dem.",
   "sec.notice.groupRelisted": "Di server don list {who} for dis group again after dem remove am; e no go get anything.",
   "sec.notice.groupRolledBack": "Di server bring old list of dis group members; we refuse am.",
   "sec.notice.groupUnbridged":

@@ -2228,6 +2228,8 @@ export const yo: Catalog = {
   "sec.notice.thisContact": "olùbásọ̀rọ̀ yìí",
   "sec.notice.someone": "ẹnìkan",
   "sec.notice.deviceRemoved": "{who} ti mú ẹ̀rọ kan jáde; kò gba ìfọ̀rọ̀wérọ̀ yìí mọ́.",
+  "sec.notice.memberJoined": "{who} ń gba àwọn ìfiránṣẹ́ ẹgbẹ́ yìí báyìí.",
+  "sec.notice.memberGone": "{who} kò sí nínú ẹgbẹ́ yìí mọ́; ohun tó tẹ̀lé e ni a ti dì láìsí i.",
   "sec.notice.groupRelisted": "Sáfà tún ń ka {who} mọ́ ẹgbẹ́ yìí lẹ́yìn tí a ti yọ ọ́ kúrò; kò ní rí nǹkan kan gbà.",
   "sec.notice.groupRolledBack": "Sáfà fi àtòkọ àtijọ́ ti àwọn ọmọ ẹgbẹ́ yìí hàn; a kọ̀ ọ́.",
   "sec.notice.groupUnbridged":

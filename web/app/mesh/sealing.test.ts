@@ -359,6 +359,49 @@ describe("the chat's security lines in the reader's language", () => {
     }
   }
 
+  it("who joined or left a group's signed membership", async () => {
+    const room = "group:g2";
+    const view = {
+      epoch: {
+        room,
+        epoch: 5,
+        members: [
+          { userId: "u-me", role: "owner" },
+          { userId: "u-kemi", role: "member" },
+        ],
+      },
+      unshown: ["u-kemi"],
+      gone: ["u-tunde"],
+      removed: [],
+      left: {},
+      anchoredAt: 0,
+      unvouched: [],
+      problems: [],
+    };
+    const groups = {
+      refresh: async () => view,
+      acknowledge: async () => {},
+      prepare: async () => ({ envelopes: [], changes: [], problems: [], waiting: false }),
+    } as unknown as SealingGroups;
+    const members = [
+      { userId: "u-me", nickname: "Me", role: "owner" },
+      { userId: "u-kemi", nickname: "Kemi", role: "member" },
+    ];
+    const { sealing, history } = setup({}, members, [], groups);
+    await sealing.shareSenderKey(room, 10);
+    expect(notices(history, room).map((m) => m.meta)).toEqual([
+      // Tunde left: the server no longer names him, so the line says "Someone" in each language.
+      { event: "member-gone" },
+      { event: "member-joined", name: "Kemi" },
+    ]);
+    readsInEveryLanguage(history, room);
+    const [gone, joined] = notices(history, room).map((m) => m.meta);
+    expect(securityLine(translator("french"), joined)).toBe("Kemi reçoit désormais les messages de ce groupe.");
+    expect(securityLine(translator("hausa"), gone)).toBe(
+      `${translator("hausa")("msg.someone")} ba ya cikin wannan ƙungiya kuma; abin da ya biyo baya an rufe shi ba tare da shi ba.`,
+    );
+  });
+
   it("a group's membership the server offered and this device refused", async () => {
     const room = "group:g1";
     const view = {

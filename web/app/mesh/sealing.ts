@@ -244,14 +244,21 @@ export class Sealing {
         room,
         view.epoch.members.map((m) => m.userId).filter((id) => !view.unvouched.includes(id)),
       );
-    for (const id of view.gone)
-      await this.deps.history.notice(
-        room,
-        `${this.names.get(id) ?? "Someone"} is no longer in this group; what follows is sealed without them.`,
-        at,
-      );
-    for (const id of view.unshown)
-      await this.deps.history.notice(room, `${this.names.get(id) ?? "Someone"} now receives the messages of this group.`, at);
+    // The chat words these in the reader's language from the meta (features/chat/security-lines.ts).
+    for (const id of view.gone) {
+      const name = this.names.get(id);
+      await this.deps.history.notice(room, `${name ?? "Someone"} is no longer in this group; what follows is sealed without them.`, at, {
+        event: "member-gone",
+        name,
+      });
+    }
+    for (const id of view.unshown) {
+      const name = this.names.get(id);
+      await this.deps.history.notice(room, `${name ?? "Someone"} now receives the messages of this group.`, at, {
+        event: "member-joined",
+        name,
+      });
+    }
     if (view.unshown.length || view.gone.length) {
       await groups.acknowledge(room, view.unshown);
       view = { ...view, unshown: [], gone: [] };

@@ -13,6 +13,8 @@ export const SECURITY_EVENTS: ReadonlySet<unknown> = new Set([
   "key-refused",
   "join-waiting",
   "epoch-refused",
+  "member-joined",
+  "member-gone",
 ]);
 
 /** What the server offered about a group's members that was refused (meta kind "group-…"). */
@@ -63,6 +65,12 @@ export function securityLine(t: Translate, meta: Record<string, unknown> | undef
       const list = LIST_REFUSED[kind];
       if (!list) return null;
       return meta.self === true ? t(list[0]) : t(list[1], { who: name ?? t("sec.notice.thisContact") });
+    }
+    case "member-joined":
+    case "member-gone": {
+      // A group's signed membership gained or lost someone (docs/protocol.md §6a).
+      const who = name ?? t("msg.someone");
+      return meta.event === "member-joined" ? t("sec.notice.memberJoined", { who }) : t("sec.notice.memberGone", { who });
     }
     default:
       return null;
