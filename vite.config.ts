@@ -2,8 +2,10 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
+import { catalogAssets } from "./scripts/catalog-assets-plugin.ts";
 import { routeWords } from "./scripts/route-words-plugin.ts";
 import { swPrecache } from "./scripts/sw-precache.ts";
+import { workerTrim } from "./scripts/worker-trim-plugin.ts";
 
 // What root.tsx loads on every page, in one chunk rather than eight: each file gzipped alone repeats its own
 // dictionary and the names it imports and exports (docs/decisions/070-light-enough-for-2g.md, "The browser's
@@ -50,13 +52,17 @@ export default defineConfig({
     reactRouter(),
     // Each page carries its own words (docs/decisions/078-each-page-carries-its-own-words.md).
     routeWords(),
+    // Every language's catalog as a static asset the Worker reads on first use (docs/decisions/082).
+    catalogAssets(),
     swPrecache(),
+    // Browser-only packages and React DOM's string renderer out of the Worker's build (docs/decisions/082).
+    workerTrim(),
   ],
   publicDir: "web/public",
   // The Worker's build is minified like the browser's: every isolate parses and evaluates it at start, and a deploy
   // uploads it (docs/decisions/070-light-enough-for-2g.md); stack traces map back through the uploaded source maps.
   environments: {
-    ssr: { build: { minify: true } },
+    ssr: { build: { minify: true, sourcemap: !!process.env.LINKUP_SOURCEMAP } },
     client: {
       build: {
         sourcemap: !!process.env.LINKUP_SOURCEMAP,

@@ -1,5 +1,8 @@
 // The Worker entry: one fetch handler for pages, APIs, webhooks and sockets, and the Durable Object class.
+import { env as workerEnv } from "cloudflare:workers";
+import { CATALOGS_BASE, KEY_COUNT } from "virtual:linkup/catalogs";
 import { createRequestHandler, RouterContextProvider } from "react-router";
+import { serveCatalogsFrom } from "../core/i18n/load-catalog";
 import { appContext } from "../web/app/context";
 import { inProcessApi, withCallCount } from "./in-process-api";
 import { createServer } from "./server";
@@ -7,8 +10,13 @@ import { publicEnv } from "./env";
 import { scheduled } from "./scheduled";
 import { sosQueue } from "./sos/fanout";
 import { currentRequestId, withRequestIds } from "./logs";
+import { catalogsFromAssets } from "./catalog-assets";
 
 export { MeshRoom } from "./rooms/mesh-room";
+
+// The built Worker reads its catalogs from the static assets; development from the sources
+// (docs/decisions/082-a-worker-that-starts-small.md).
+if (import.meta.env.PROD) serveCatalogsFrom(catalogsFromAssets(workerEnv.ASSETS, CATALOGS_BASE, KEY_COUNT));
 
 const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
 
