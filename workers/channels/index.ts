@@ -74,7 +74,7 @@ export function lastPlaceLabel(pc: PhoneChannel): string | null {
 }
 
 /** Normalises a channel's phone ('whatsapp:+234…', '+234…', '0803…'): null when it has no digits. */
-export function channelPhone(raw: string): string | null {
+export function channelPhone(raw: string): Promise<string | null> {
   return normalizePhone(raw.replace(/^whatsapp:/i, ""));
 }
 
