@@ -2,9 +2,9 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
-import { catalogAssets } from "./scripts/catalog-assets-plugin.ts";
 import { routeWords } from "./scripts/route-words-plugin.ts";
 import { swPrecache } from "./scripts/sw-precache.ts";
+import { workerAssets } from "./scripts/worker-assets-plugin.ts";
 import { workerTrim } from "./scripts/worker-trim-plugin.ts";
 
 // What root.tsx loads on every page, in one chunk rather than eight: each file gzipped alone repeats its own
@@ -52,8 +52,8 @@ export default defineConfig({
     reactRouter(),
     // Each page carries its own words (docs/decisions/078-each-page-carries-its-own-words.md).
     routeWords(),
-    // Every language's catalog as a static asset the Worker reads on first use (docs/decisions/082).
-    catalogAssets(),
+    // The catalogs and the phone metadata as static assets the Worker reads on first use (docs/decisions/082).
+    workerAssets(),
     swPrecache(),
     // Browser-only packages and React DOM's string renderer out of the Worker's build (docs/decisions/082).
     workerTrim(),

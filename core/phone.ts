@@ -4,12 +4,36 @@
 // 0 becomes +234, 10 digits get +234) still holds for every valid Nigerian number; what it turned into
 // garbage ('+80312345678' from 11 digits without the 0) is refused instead.
 // Server-side only: screens import nothing from here, so the metadata stays out of the browser bundle. In the Worker
-// the library and its metadata (about 130 KiB) load with the first phone parsed, not when an isolate starts
-// (docs/decisions/070-light-enough-for-2g.md); so parsing is async.
-type PhoneLibrary = typeof import("libphonenumber-js/mobile");
+// the library loads with the first phone parsed, not when an isolate starts (docs/decisions/070-light-enough-for-2g.md),
+// so parsing is async; its metadata (libphonenumber-js's "mobile" set, 99 KiB) is not in the built Worker at all: the
+// build writes it as a static asset that the Worker's entry names (`servePhoneMetadataFrom`, workers/worker-assets.ts;
+// docs/decisions/082-a-worker-that-starts-small.md). Development and the tests import it from the package.
+import type { MetadataJson } from "libphonenumber-js/core";
+
+/** Where the metadata comes from, or a rejection that says what is missing. */
+export type PhoneMetadataSource = () => Promise<MetadataJson>;
+
+// `import.meta.env.PROD` is true only in `vite build`, which drops the package's copy.
+const FROM_PACKAGE: PhoneMetadataSource | null = import.meta.env.PROD
+  ? null
+  : () => import("libphonenumber-js/metadata.mobile.json").then((m) => m.default as MetadataJson);
+
+type PhoneLibrary = [typeof import("./phone-library"), MetadataJson];
+let metadataSource: PhoneMetadataSource | null = FROM_PACKAGE;
 let library: Promise<PhoneLibrary> | undefined;
+
+/** Where the production Worker reads the phone metadata (its entry, workers/app.ts). */
+export function servePhoneMetadataFrom(source: PhoneMetadataSource): void {
+  metadataSource = source;
+  library = undefined;
+}
+
 function phoneLibrary(): Promise<PhoneLibrary> {
-  library ??= import("libphonenumber-js/mobile").catch((e: unknown) => {
+  const source = metadataSource;
+  library ??= Promise.all([
+    import("./phone-library"),
+    source ? source() : Promise.reject(new Error("phone metadata: no source (the production entry, workers/app.ts, sets it)")),
+  ]).catch((e: unknown) => {
     library = undefined; // a failed load is forgotten: the next phone tries again
     throw e;
   });
@@ -30,9 +54,9 @@ export async function parsePhone(input: string): Promise<PhoneParse> {
   if (!/^[+\d\s().\-/]+$/.test(text)) return { ok: false, reason: "invalid" };
   // '00' is how many people write the international prefix; no Nigerian national number starts with it.
   const international = text.replace(/^00(?=[1-9])/, "+");
-  const { parsePhoneNumberWithError } = await phoneLibrary();
+  const [{ parsePhoneNumberWithError }, metadata] = await phoneLibrary();
   try {
-    const parsed = parsePhoneNumberWithError(international, { defaultCountry: DEFAULT_PHONE_REGION, extract: false });
+    const parsed = parsePhoneNumberWithError(international, { defaultCountry: DEFAULT_PHONE_REGION, extract: false }, metadata);
     if (parsed.ext || !parsed.isValid()) return { ok: false, reason: "invalid" };
     return { ok: true, phone: parsed.number };
   } catch {

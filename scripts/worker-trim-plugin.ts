@@ -4,6 +4,8 @@
 //   `qrcode` package (its canvas and PNG renderers, with pngjs). In the Worker's build each is a module that throws
 //   when loaded, naming itself; the Worker draws QR codes with qrcode's encoder and SVG renderer, imported by their
 //   own paths (workers/services/qr-svg.ts), which this does not touch.
+// - the browser's mesh node (web/app/mesh/tab-node.ts: IndexedDB, WebRTC, the tab's own sockets), which screens
+//   start with `import()` in an effect or a tap, never while the server renders; its stand-in throws the same way.
 // - React DOM's legacy string renderer: `react-dom/server` in workerd is `server.edge.js`, which loads both the
 //   stream renderer and `renderToString`'s renderer (about 90 KiB); web/app/entry.server.tsx uses only
 //   `renderToReadableStream`, so the build takes the stream renderer's file alone.
@@ -12,6 +14,7 @@ import { dirname, join } from "node:path";
 import type { Plugin } from "vite";
 
 const BROWSER_ONLY = new Set(["jsqr", "qrcode"]);
+const BROWSER_ONLY_FILES = ["/web/app/mesh/tab-node.ts"];
 const STUB = "\0linkup:browser-only:";
 
 export function workerTrim(): Plugin {
@@ -29,8 +32,9 @@ export function workerTrim(): Plugin {
       return null;
     },
     load(id) {
-      if (!id.startsWith(STUB)) return null;
-      const name = id.slice(STUB.length);
+      const file = BROWSER_ONLY_FILES.find((f) => id.endsWith(f));
+      if (!id.startsWith(STUB) && !file) return null;
+      const name = file ?? id.slice(STUB.length);
       return `throw new Error(${JSON.stringify(`${name} is browser-only and not in the Worker's build (scripts/worker-trim-plugin.ts)`)});`;
     },
   };

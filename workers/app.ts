@@ -1,8 +1,9 @@
 // The Worker entry: one fetch handler for pages, APIs, webhooks and sockets, and the Durable Object class.
 import { env as workerEnv } from "cloudflare:workers";
-import { CATALOGS_BASE, KEY_COUNT } from "virtual:linkup/catalogs";
+import { KEY_COUNT, WORKER_ASSETS_BASE } from "virtual:linkup/worker-assets";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { serveCatalogsFrom } from "../core/i18n/load-catalog";
+import { servePhoneMetadataFrom } from "../core/phone";
 import { appContext } from "../web/app/context";
 import { inProcessApi, withCallCount } from "./in-process-api";
 import { createServer } from "./server";
@@ -10,13 +11,16 @@ import { publicEnv } from "./env";
 import { scheduled } from "./scheduled";
 import { sosQueue } from "./sos/fanout";
 import { currentRequestId, withRequestIds } from "./logs";
-import { catalogsFromAssets } from "./catalog-assets";
+import { catalogsFromAssets, phoneMetadataFromAssets } from "./worker-assets";
 
 export { MeshRoom } from "./rooms/mesh-room";
 
-// The built Worker reads its catalogs from the static assets; development from the sources
+// The built Worker reads its catalogs and the phone metadata from its static assets; development from the sources
 // (docs/decisions/082-a-worker-that-starts-small.md).
-if (import.meta.env.PROD) serveCatalogsFrom(catalogsFromAssets(workerEnv.ASSETS, CATALOGS_BASE, KEY_COUNT));
+if (import.meta.env.PROD) {
+  serveCatalogsFrom(catalogsFromAssets(workerEnv.ASSETS, WORKER_ASSETS_BASE, KEY_COUNT));
+  servePhoneMetadataFrom(phoneMetadataFromAssets(workerEnv.ASSETS, WORKER_ASSETS_BASE));
+}
 
 const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
 

@@ -1,8 +1,8 @@
 // The catalogs for server code at run time (push texts, notices, the FAQ, the page's messages). Each language,
 // English too, is read the first time a request needs it and kept for the isolate's life, so a Worker starts with
 // no catalog and evaluates only the languages it speaks. In the production build they are not in the Worker at all:
-// the build writes each as a static asset (scripts/catalog-assets-plugin.ts) and the Worker's entry names where
-// to read them (`serveCatalogsFrom`, workers/catalog-assets.ts), so none of the seven counts in the upload
+// the build writes each as a static asset (scripts/worker-assets-plugin.ts) and the Worker's entry names where
+// to read them (`serveCatalogsFrom`, workers/worker-assets.ts), so none of the seven counts in the upload
 // (docs/decisions/082-a-worker-that-starts-small.md). Development and the tests import them from the sources.
 // core/i18n/catalogs.ts keeps every catalog in one table for the tests that read them all.
 import type { Catalog, MessageKey } from "./en";
