@@ -99,7 +99,8 @@ export async function supportQuery(
   const escalateToHuman = category === "emergency" || WANTS_HUMAN.test(input.message);
   let ticketId: string | undefined;
   if (escalateToHuman) {
-    const phone = (input.userPhone && (await normalizePhone(input.userPhone))) || (input.user?.authMode === "verified" ? input.user.phone : null);
+    const phone =
+      (input.userPhone && (await normalizePhone(input.userPhone))) || (input.user?.authMode === "verified" ? input.user.phone : null);
     if (phone) {
       ticketId = await openTicket(db, { user: input.user, phone, message: input.message, category });
       response += `\n\nI've passed this to our support team (ticket ${ticketId}). They will call you on ${phone} during support hours.`;
