@@ -7,7 +7,7 @@
 import { isBanned } from "../admin/bans";
 import { recordEvent } from "../analytics";
 import { normalizePhone } from "../../core/phone";
-import { type ChannelLanguage, resolveChannelLanguage } from "../../core/ussd-texts";
+import { type ChannelLanguage, resolveChannelLanguage } from "../../core/channel-language";
 import type { Db } from "../../db";
 import { createUser, findUserByPhone } from "../../db/queries/users";
 import type { User } from "../../db/schema";
