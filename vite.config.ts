@@ -62,7 +62,21 @@ export default defineConfig({
   // The Worker's build is minified like the browser's: every isolate parses and evaluates it at start, and a deploy
   // uploads it (docs/decisions/070-light-enough-for-2g.md); stack traces map back through the uploaded source maps.
   environments: {
-    ssr: { build: { minify: true, sourcemap: !!process.env.LINKUP_SOURCEMAP } },
+    ssr: {
+      build: {
+        minify: true,
+        sourcemap: !!process.env.LINKUP_SOURCEMAP,
+        rolldownOptions: {
+          output: {
+            codeSplitting: {
+              // The libraries every isolate evaluates anyway in one chunk rather than a dozen: each chunk repeats the
+              // names it imports and exports (docs/decisions/082-a-worker-that-starts-small.md).
+              groups: [{ name: "vendor", test: /node_modules[\\/](zod|drizzle-orm|hono)[\\/]/ }],
+            },
+          },
+        },
+      },
+    },
     client: {
       build: {
         sourcemap: !!process.env.LINKUP_SOURCEMAP,

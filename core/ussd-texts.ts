@@ -377,7 +377,6 @@ export function sosRefusalText(t: ChannelTexts, kind: ErrorKind): string {
   return t.refused;
 }
 
-
 // GSM 03.38 basic character set plus its extension table (each extension character costs two septets).
 const GSM_BASIC =
   "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà";

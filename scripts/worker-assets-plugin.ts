@@ -25,8 +25,7 @@ export async function buildWorkerAssets(): Promise<Built> {
   // Through Vite's module runner, as scripts/route-words-plugin.ts does: the catalogs' imports are extensionless.
   const { module } = await runnerImport<typeof import("../core/i18n/catalogs")>(resolve("core/i18n/catalogs.ts"));
   const files = new Map<string, string>();
-  for (const language of UI_LANGUAGES)
-    files.set(`catalog-${LANGUAGE_TAGS[language]}.json`, JSON.stringify(module.CATALOGS[language]));
+  for (const language of UI_LANGUAGES) files.set(`catalog-${LANGUAGE_TAGS[language]}.json`, JSON.stringify(module.CATALOGS[language]));
   // The metadata core/phone.ts parses with (libphonenumber-js's "mobile" set), byte for byte as the package ships it.
   const phone = createRequire(import.meta.url).resolve("libphonenumber-js/metadata.mobile.json");
   files.set("phone-metadata.json", readFileSync(phone, "utf8"));

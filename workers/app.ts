@@ -33,9 +33,7 @@ const pages = onFirstUse(() => import("./pages"));
 const cron = onFirstUse(() => import("./scheduled"));
 const sos = onFirstUse(() => import("./sos/fanout"));
 
-const server = createServer(async (request, env, ctx, nonce) =>
-  (await pages()).renderPage(server.fetch, request, env, ctx, nonce),
-);
+const server = createServer(async (request, env, ctx, nonce) => (await pages()).renderPage(server.fetch, request, env, ctx, nonce));
 
 // The Cron run and each queue batch log under an id of their own, like a request (docs/decisions/053-nothing-lost.md).
 export default withRequestIds({

@@ -11,13 +11,7 @@ import { currentRequestId } from "./logs";
 const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
 
 /** Renders a page; `apiFetch` is the Worker's own fetch, which loaders and actions call in-process. */
-export async function renderPage(
-  apiFetch: Fetch,
-  request: Request,
-  env: AppEnv,
-  ctx: ExecutionContext,
-  nonce: string,
-): Promise<Response> {
+export async function renderPage(apiFetch: Fetch, request: Request, env: AppEnv, ctx: ExecutionContext, nonce: string): Promise<Response> {
   const context = new RouterContextProvider();
   context.set(appContext, {
     env: publicEnv(env),

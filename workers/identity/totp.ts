@@ -60,13 +60,11 @@ async function hotp(key: CryptoKey, counter: number, digits: number): Promise<st
   new DataView(message.buffer).setBigUint64(0, BigInt(counter));
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, message));
   const offset = mac[mac.length - 1] & 15;
-  const code =
-    (((mac[offset] & 127) << 24) | (mac[offset + 1] << 16) | (mac[offset + 2] << 8) | mac[offset + 3]) % 10 ** digits;
+  const code = (((mac[offset] & 127) << 24) | (mac[offset + 1] << 16) | (mac[offset + 2] << 8) | mac[offset + 3]) % 10 ** digits;
   return code.toString().padStart(digits, "0");
 }
 
-const importKey = (secret: string) =>
-  crypto.subtle.importKey("raw", fromBase32(secret), { name: "HMAC", hash: "SHA-1" }, false, ["sign"]);
+const importKey = (secret: string) => crypto.subtle.importKey("raw", fromBase32(secret), { name: "HMAC", hash: "SHA-1" }, false, ["sign"]);
 
 /** The code for a moment (milliseconds). */
 export async function totpCode(secret: string, o: Pick<TotpOptions, "digits" | "period">, timestamp: number): Promise<string> {
