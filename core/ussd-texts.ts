@@ -4,7 +4,7 @@
 import type { ErrorKind } from "./domain-error";
 // The languages themselves live apart (./channel-language.ts), so code that only names a language does not load
 // every text below (docs/decisions/082-a-worker-that-starts-small.md).
-import type { ChannelLanguage } from "./channel-language";
+import { type ChannelLanguage, resolveChannelLanguage } from "./channel-language";
 
 export { CHANNEL_LANGUAGE_NAMES, CHANNEL_LANGUAGES, type ChannelLanguage, fill, resolveChannelLanguage } from "./channel-language";
 

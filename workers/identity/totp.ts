@@ -31,7 +31,7 @@ export function toBase32(bytes: Uint8Array): string {
 }
 
 /** Base32 to bytes; spaces, '=' padding and lower case are accepted, any other character is an error. */
-export function fromBase32(text: string): Uint8Array {
+export function fromBase32(text: string): Uint8Array<ArrayBuffer> {
   const clean = text.toUpperCase().replace(/[\s=]/g, "");
   const out = new Uint8Array(Math.floor((clean.length * 5) / 8));
   let bits = 0;
