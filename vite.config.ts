@@ -4,6 +4,8 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { routeWords } from "./scripts/route-words-plugin.ts";
 import { swPrecache } from "./scripts/sw-precache.ts";
+import { workerAssets } from "./scripts/worker-assets-plugin.ts";
+import { workerTrim } from "./scripts/worker-trim-plugin.ts";
 
 // What root.tsx loads on every page, in one chunk rather than eight: each file gzipped alone repeats its own
 // dictionary and the names it imports and exports (docs/decisions/070-light-enough-for-2g.md, "The browser's
@@ -50,13 +52,31 @@ export default defineConfig({
     reactRouter(),
     // Each page carries its own words (docs/decisions/078-each-page-carries-its-own-words.md).
     routeWords(),
+    // The catalogs and the phone metadata as static assets the Worker reads on first use (docs/decisions/082).
+    workerAssets(),
     swPrecache(),
+    // Browser-only packages and React DOM's string renderer out of the Worker's build (docs/decisions/082).
+    workerTrim(),
   ],
   publicDir: "web/public",
   // The Worker's build is minified like the browser's: every isolate parses and evaluates it at start, and a deploy
   // uploads it (docs/decisions/070-light-enough-for-2g.md); stack traces map back through the uploaded source maps.
   environments: {
-    ssr: { build: { minify: true } },
+    ssr: {
+      build: {
+        minify: true,
+        sourcemap: !!process.env.LINKUP_SOURCEMAP,
+        rolldownOptions: {
+          output: {
+            codeSplitting: {
+              // The libraries every isolate evaluates anyway in one chunk rather than a dozen: each chunk repeats the
+              // names it imports and exports (docs/decisions/082-a-worker-that-starts-small.md).
+              groups: [{ name: "vendor", test: /node_modules[\\/](zod|drizzle-orm|hono)[\\/]/ }],
+            },
+          },
+        },
+      },
+    },
     client: {
       build: {
         sourcemap: !!process.env.LINKUP_SOURCEMAP,

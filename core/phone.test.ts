@@ -17,8 +17,8 @@ describe("normalizePhone: one strict E.164 parser, Nigeria by default", () => {
     ["+234-803-123-4567", "+2348031234567"],
     ["09012345678", "+2349012345678"],
     ["+44 7911 123456", "+447911123456"],
-  ])("%s → %s", (input, expected) => {
-    expect(normalizePhone(input)).toBe(expected);
+  ])("%s → %s", async (input, expected) => {
+    expect(await normalizePhone(input)).toBe(expected);
   });
 
   it.each([
@@ -32,17 +32,17 @@ describe("normalizePhone: one strict E.164 parser, Nigeria by default", () => {
     ["0800 000 0000", "a toll-free number cannot get a code"],
     ["+1 555 0100", "too short for its country"],
     ["12345", "too short"],
-  ])("refuses %s (%s)", (input) => {
-    expect(parsePhone(input)).toEqual({ ok: false, reason: "invalid" });
-    expect(normalizePhone(input)).toBeNull();
+  ])("refuses %s (%s)", async (input) => {
+    expect(await parsePhone(input)).toEqual({ ok: false, reason: "invalid" });
+    expect(await normalizePhone(input)).toBeNull();
   });
 
-  it("tells an empty answer from an invalid one", () => {
-    expect(parsePhone("   ")).toEqual({ ok: false, reason: "empty" });
-    expect(parsePhone("  call me ")).toEqual({ ok: false, reason: "invalid" });
+  it("tells an empty answer from an invalid one", async () => {
+    expect(await parsePhone("   ")).toEqual({ ok: false, reason: "empty" });
+    expect(await parsePhone("  call me ")).toEqual({ ok: false, reason: "invalid" });
   });
 
-  it("gives every written form of a Nigerian mobile number the same E.164 number (property)", () => {
+  it("gives every written form of a Nigerian mobile number the same E.164 number (property)", async () => {
     const prefixes = ["803", "806", "813", "816", "703", "706", "903", "906", "805", "807", "815", "905"];
     const forms = (p: string, rest: string) => [
       `0${p}${rest}`,
@@ -53,20 +53,20 @@ describe("normalizePhone: one strict E.164 parser, Nigeria by default", () => {
       `(0${p}) ${rest.slice(0, 3)}-${rest.slice(3)}`,
       `00234${p}${rest}`,
     ];
-    fc.assert(
-      fc.property(fc.constantFrom(...prefixes), fc.stringMatching(/^\d{7}$/), (p, rest) => {
-        for (const form of forms(p, rest)) expect(normalizePhone(form)).toBe(`+234${p}${rest}`);
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...prefixes), fc.stringMatching(/^\d{7}$/), async (p, rest) => {
+        for (const form of forms(p, rest)) expect(await normalizePhone(form)).toBe(`+234${p}${rest}`);
       }),
     );
   });
 
-  it("never gives anything but E.164, and is stable on its own answer (property)", () => {
-    fc.assert(
-      fc.property(fc.string({ maxLength: 24 }), (input) => {
-        const phone = normalizePhone(input);
+  it("never gives anything but E.164, and is stable on its own answer (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 24 }), async (input) => {
+        const phone = await normalizePhone(input);
         if (phone === null) return;
         expect(phone).toMatch(/^\+[1-9]\d{6,14}$/);
-        expect(normalizePhone(phone)).toBe(phone);
+        expect(await normalizePhone(phone)).toBe(phone);
       }),
     );
   });

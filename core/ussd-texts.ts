@@ -2,41 +2,11 @@
 // diacritics on purpose: USSD screens and SMS travel in the GSM 7-bit alphabet, which has no ẹ, ọ, ṣ, ɗ or ƙ.
 
 import type { ErrorKind } from "./domain-error";
-export const CHANNEL_LANGUAGES = ["english", "hausa", "yoruba", "igbo", "pidgin"] as const;
-export type ChannelLanguage = (typeof CHANNEL_LANGUAGES)[number];
+// The languages themselves live apart (./channel-language.ts), so code that only names a language does not load
+// every text below (docs/decisions/082-a-worker-that-starts-small.md).
+import { type ChannelLanguage, resolveChannelLanguage } from "./channel-language";
 
-/** How each language names itself on the language screen and in WhatsApp's LANG answer. */
-export const CHANNEL_LANGUAGE_NAMES: Record<ChannelLanguage, string> = {
-  english: "English",
-  hausa: "Hausa",
-  yoruba: "Yoruba",
-  igbo: "Igbo",
-  pidgin: "Pidgin",
-};
-
-/** A channel language from what a person types: 'Hausa', 'ha', 'naija', 'pcm' … ; null when not offered. */
-export function resolveChannelLanguage(input: string | null | undefined): ChannelLanguage | null {
-  const key = (input ?? "").trim().toLowerCase();
-  if (!key) return null;
-  const aliases: Record<string, ChannelLanguage> = {
-    en: "english",
-    eng: "english",
-    english: "english",
-    ha: "hausa",
-    hausa: "hausa",
-    yo: "yoruba",
-    yoruba: "yoruba",
-    yorùbá: "yoruba",
-    ig: "igbo",
-    igbo: "igbo",
-    pidgin: "pidgin",
-    "nigerian pidgin": "pidgin",
-    "pidgin english": "pidgin",
-    naija: "pidgin",
-    pcm: "pidgin",
-  };
-  return aliases[key] ?? null;
-}
+export { CHANNEL_LANGUAGE_NAMES, CHANNEL_LANGUAGES, type ChannelLanguage, fill, resolveChannelLanguage } from "./channel-language";
 
 export const EMERGENCY_CHOICES = ["medical", "fire", "security", "accident", "flood", "other"] as const;
 export type EmergencyChoice = (typeof EMERGENCY_CHOICES)[number];
@@ -405,11 +375,6 @@ export function sosRefusalText(t: ChannelTexts, kind: ErrorKind): string {
   if (kind === "rate_limited") return t.sosTooMany;
   if (kind === "suspended") return t.suspended;
   return t.refused;
-}
-
-/** Fills {name} placeholders. */
-export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
 }
 
 // GSM 03.38 basic character set plus its extension table (each extension character costs two septets).

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { extractAiText } from "./ai-command";
 import { parsePriceReportText, unitKey } from "./price-reports";
-import { type ChannelLanguage, resolveChannelLanguage } from "./ussd-texts";
+import { type ChannelLanguage, resolveChannelLanguage } from "./channel-language";
 
 const coordinate = (min: number, max: number) =>
   z

@@ -3,7 +3,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { ApiErrorCode, ErrorValues } from "../core/api-errors";
 import { FILE_PART_BYTES } from "../core/files";
-import { VOICE_MAX_BYTES } from "./assistant/voice";
+import { VOICE_MAX_BYTES } from "./assistant/voice-allowance";
 import { errorBody } from "./errors";
 
 const KiB = 1024;

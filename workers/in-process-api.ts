@@ -7,7 +7,7 @@ import { pageMayWrite, sharePass } from "./auth/session-pass";
 import { shareRequestReads } from "./db-reads";
 import type { AppEnv } from "./env";
 
-type Fetch = (request: Request, env: AppEnv, ctx: ExecutionContext) => Response | Promise<Response>;
+export type Fetch = (request: Request, env: AppEnv, ctx: ExecutionContext) => Response | Promise<Response>;
 
 const callsOf = new WeakMap<Request, number>();
 

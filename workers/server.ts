@@ -4,15 +4,13 @@ import { Hono } from "hono";
 import { api } from "./api";
 import { discardUnreadBodies, limitBodies } from "./body";
 import { followBodyCopies, rememberWrites } from "./db-reads";
-import { paystackWebhook, stripeWebhook } from "./billing/webhook";
 import { type AppEnv, checkSecrets } from "./env";
 import { notFound } from "./errors";
 import { type NonceVariables, securityHeaders } from "./headers";
+import { lazyApp } from "./lazy-app";
 import { installJsonLogs, requestIdMiddleware } from "./logs";
 import { rooms } from "./rooms/socket";
 import { followPassCopies, handOutPasses } from "./auth/session-pass";
-import { ussd } from "./ussd";
-import { whatsapp } from "./whatsapp";
 
 /** Renders a page; `nonce` is the one the Content-Security-Policy of this answer allows inline scripts by. */
 export type PageHandler = (request: Request, env: AppEnv, ctx: ExecutionContext, nonce: string) => Promise<Response>;
@@ -37,10 +35,23 @@ export function createServer(pages: PageHandler) {
     await next();
   });
   app.route("/api", api);
-  app.route("/webhooks/whatsapp", whatsapp);
-  app.route("/webhooks/stripe", stripeWebhook);
-  app.route("/webhooks/paystack", paystackWebhook);
-  app.route("/ussd", ussd);
+  // The phone channels and the payment webhooks load on their first request (workers/lazy-app.ts).
+  app.route(
+    "/webhooks/whatsapp",
+    lazyApp(() => import("./whatsapp").then((m) => m.whatsapp)),
+  );
+  app.route(
+    "/webhooks/stripe",
+    lazyApp(() => import("./billing/webhook").then((m) => m.stripeWebhook)),
+  );
+  app.route(
+    "/webhooks/paystack",
+    lazyApp(() => import("./billing/webhook").then((m) => m.paystackWebhook)),
+  );
+  app.route(
+    "/ussd",
+    lazyApp(() => import("./ussd").then((m) => m.ussd)),
+  );
   app.route("/ws/rooms", rooms);
   // Unknown paths under the Hono apps are JSON 404s, never a page.
   for (const prefix of ["/api/*", "/webhooks/*", "/ussd/*", "/ws/*"]) app.all(prefix, notFound);

@@ -15,5 +15,5 @@ export const CATALOGS: Record<UiLanguage, Catalog> = { english: en, hausa: ha, y
 
 /** A translator for server code (push texts, notifications): English for a key a catalog lacks. */
 export function translator(language: UiLanguage) {
-  return translatorOf(CATALOGS[language], language);
+  return translatorOf(CATALOGS[language], language, en);
 }

@@ -40,7 +40,7 @@ export async function setRole(db: Db, admin: User, targetId: string, role: "user
 /** People matching a phone (exact, any written form), a nickname fragment or an id, with what the desk needs to see. */
 export async function findPeople(db: Db, q: string, now = new Date()) {
   // The id too: a report's link opens the reported person's entry (docs/decisions/038-reports-and-device-bans.md).
-  const found = await searchUsers(db, { phone: normalizePhone(q), nickname: q, id: q }, 20);
+  const found = await searchUsers(db, { phone: await normalizePhone(q), nickname: q, id: q }, 20);
   if (found.length === 0) return [];
   const ids = found.map((u) => u.id);
   const [liveSessions, openSos, openTickets] = await Promise.all([

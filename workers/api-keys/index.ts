@@ -14,7 +14,6 @@ import {
   deviceLimitReached,
 } from "../../core/api-keys";
 import { newId } from "../../core/ids";
-import { keyOperation } from "../../core/public-api";
 import { serverDay } from "../../core/rewards";
 import type { Db } from "../../db";
 import {
@@ -92,6 +91,9 @@ export const apiKeyCaller: MiddlewareHandler<AppBindings> = async (c, next) => {
   c.set("sessionHash", null);
   c.set("pendingSecondFactorUserId", null);
   if (!key?.startsWith(API_KEY_PREFIX) || key.length > 100) throw new DomainError("api_key_invalid", "Invalid API key");
+  // The public API's table (with the schemas it documents) loads with the first keyed request, not with every
+  // isolate (docs/decisions/082-a-worker-that-starts-small.md).
+  const { keyOperation } = await import("../../core/public-api");
   if (!keyOperation(c.req.method, new URL(c.req.url).pathname))
     throw new DomainError("api_key_endpoint", "API keys cannot call this endpoint");
   const found = await findActiveApiKey(c.var.db, await keyHash(c.env, key));

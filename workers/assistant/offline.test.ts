@@ -48,19 +48,19 @@ describe("offline answers", () => {
     expect(french).toContain("Morsure de serpent");
     expect(french).toContain("en attente de relecture par un locuteur natif");
     // English is the checked text itself: no such line.
-    expect(emergencyGuidance("bleeding")).not.toContain("machine-assisted");
+    expect(await emergencyGuidance("bleeding")).not.toContain("machine-assisted");
   });
 
-  it("gives first aid for the situation, always with 112 and 199", () => {
-    const burn = emergencyGuidance("my child got a burn from hot oil");
+  it("gives first aid for the situation, always with 112 and 199", async () => {
+    const burn = await emergencyGuidance("my child got a burn from hot oil");
     expect(burn).toContain("Call 112 (or 199)");
     expect(burn).toContain("Cool a burn under clean running water for 20 minutes");
-    expect(emergencyGuidance("")).toContain("Tell me what happened");
+    expect(await emergencyGuidance("")).toContain("Tell me what happened");
   });
 
-  it("answers what it knows and says when a question needs the online assistant", () => {
-    expect(offlineAnswer("how much is premium?")).toContain("₦2,500 a month");
-    expect(offlineAnswer("who won the match yesterday?")).toContain("needs the online assistant");
+  it("answers what it knows and says when a question needs the online assistant", async () => {
+    expect(await offlineAnswer("how much is premium?")).toContain("₦2,500 a month");
+    expect(await offlineAnswer("who won the match yesterday?")).toContain("needs the online assistant");
   });
 
   it("suggests replies by what the message says", () => {

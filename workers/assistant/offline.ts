@@ -9,7 +9,6 @@ import { type AssistantProvider, NeedsOnline } from "./provider";
 import { foldText } from "../../core/ai-languages";
 import type { UiLanguage } from "../../core/i18n/languages";
 import type { MessageKey } from "../../core/i18n/en";
-import { en } from "../../core/i18n/en";
 import { loadTranslator } from "../../core/i18n/load-catalog";
 import { REPLIES, topicWords } from "./replies";
 
@@ -52,12 +51,13 @@ const FIRST_AID: { words: string[]; title: MessageKey; steps: MessageKey }[] = [
 ];
 
 /** First-aid and SOS guidance for a situation, always with the emergency numbers. */
-export function emergencyGuidance(situation: string): string {
+export async function emergencyGuidance(situation: string): Promise<string> {
   const s = situation.toLowerCase();
   const topics = FIRST_AID.filter((t) => t.words.some((w) => s.includes(w))).slice(0, 2);
   const lines = ["🚨 Emergency guidance", SOS_STEPS];
-  // English is always in the Worker (the other catalogs load on first use: docs/decisions/070-light-enough-for-2g.md).
-  if (topics.length) for (const topic of topics) lines.push(`${en[topic.title]}: ${en[topic.steps]}`);
+  // The steps' words are in the English catalog, read on first use like every catalog (docs/decisions/082).
+  const t = topics.length ? await loadTranslator("english") : null;
+  if (t) for (const topic of topics) lines.push(`${t(topic.title)}: ${t(topic.steps)}`);
   else
     lines.push(
       "Tell me what happened for first-aid steps, e.g. '@ai emergency bleeding', 'burn', 'choking', 'unconscious', 'snake bite', 'flood' or 'accident'.",
@@ -145,7 +145,7 @@ export function knowsOffline(question: string): boolean {
 }
 
 /** An answer from what the offline assistant knows, or the honest 'needs the online assistant'. */
-export function offlineAnswer(question: string): string {
+export async function offlineAnswer(question: string): Promise<string> {
   const q = question.toLowerCase();
   if (isFirstAidQuestion(question)) return emergencyGuidance(question);
   const known = KNOWLEDGE.find((k) => k.words.some((w) => hasWord(q, w)));

@@ -99,7 +99,8 @@ export async function supportQuery(
   const escalateToHuman = category === "emergency" || WANTS_HUMAN.test(input.message);
   let ticketId: string | undefined;
   if (escalateToHuman) {
-    const phone = (input.userPhone && normalizePhone(input.userPhone)) || (input.user?.authMode === "verified" ? input.user.phone : null);
+    const phone =
+      (input.userPhone && (await normalizePhone(input.userPhone))) || (input.user?.authMode === "verified" ? input.user.phone : null);
     if (phone) {
       ticketId = await openTicket(db, { user: input.user, phone, message: input.message, category });
       response += `\n\nI've passed this to our support team (ticket ${ticketId}). They will call you on ${phone} during support hours.`;
@@ -121,7 +122,7 @@ export async function supportQuery(
  * business category, so staff see it in their queue (docs/decisions/060-every-claim-true.md).
  */
 export async function salesEnquiry(db: Db, input: { phone: string; message: string; user: User | null }) {
-  const phone = normalizePhone(input.phone);
+  const phone = await normalizePhone(input.phone);
   if (!phone) throw new DomainError("support_phone", "Enter a phone number we can call, like 0803 123 4567");
   const ticketId = await openTicket(db, {
     user: input.user,
@@ -137,7 +138,7 @@ export async function supportFollowup(
   db: Db,
   input: { originalQuery: string; response: string; userPhone?: string; user: User | null; supportPhone: string },
 ): Promise<{ followUp: string; ticketId?: string }> {
-  const phone = input.userPhone ? normalizePhone(input.userPhone) : null;
+  const phone = input.userPhone ? await normalizePhone(input.userPhone) : null;
   const { category } = classifyOffline(input.originalQuery);
   if (phone) {
     const ticketId = await openTicket(db, { user: input.user, phone, message: input.originalQuery, category });

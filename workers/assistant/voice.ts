@@ -1,6 +1,3 @@
-// Voice messages (docs/product/plans-and-limits.md): premium 50 a month, enterprise unlimited, free none. The audio is kept in
-// R2 (`FILES`) and transcribed by the provider; offline, the audio is kept and the transcript waits.
-import { VOICE_PREMIUM_MESSAGE } from "../../core/ai-command";
 import { TIER_LIMITS } from "../../core/constants";
 import { newId } from "../../core/ids";
 import type { Db } from "../../db";
@@ -9,38 +6,24 @@ import type { User } from "../../db/schema";
 import type { AppEnv } from "../env";
 import { offlineProvider } from "./offline";
 import { NeedsOnline, withFallback, withTimeout } from "./provider";
-import { giveBackVoiceMessageOfMonth, takeVoiceMessageOfMonth, voiceMessagesThisMonth } from "./usage";
-import { AI_TIMEOUT_MS, onlineProvider, type Refusal, upgradeOffer } from "./common";
+import { giveBackVoiceMessageOfMonth, voiceMessagesThisMonth } from "./usage";
+import { AI_TIMEOUT_MS, onlineProvider, type Refusal } from "./common";
 
-export const VOICE_MAX_BYTES = 5 * 1024 * 1024;
-export const VOICE_MIME = /^audio\/(webm|ogg|mp4|mpeg|wav|x-wav|aac|m4a)(;.*)?$/;
-
-export { VOICE_PREMIUM_MESSAGE };
-export const VOICE_LIMIT_MESSAGE = `You've used your ${TIER_LIMITS.premium.voiceMessages} voice messages for this month. They renew on the 1st.`;
+// The sizes and the month's allowance live apart (./voice-allowance.ts), so the upload limits and file uploads that
+// read them do not bring the assistant into the Worker's startup chunk (docs/decisions/070-light-enough-for-2g.md).
+export {
+  VOICE_LIMIT_MESSAGE,
+  VOICE_MAX_BYTES,
+  VOICE_MIME,
+  VOICE_PREMIUM_MESSAGE,
+  takeVoiceAllowance,
+  voiceAllowed,
+} from "./voice-allowance";
+import { takeVoiceAllowance } from "./voice-allowance";
 
 export type VoiceResult =
   | { ok: true; id: string; transcript: string; source: "online" | "offline"; usedThisMonth: number; monthlyLimit: number | null }
   | Refusal;
-
-/** The refusal a user gets before recording, or null when they may send a voice message now. */
-export async function voiceAllowed(db: Db, user: User, now = new Date()): Promise<Refusal | null> {
-  const limit = TIER_LIMITS[user.subscriptionTier].voiceMessages;
-  if (limit === 0) return upgradeOffer("premium_feature", "voice_premium", VOICE_PREMIUM_MESSAGE);
-  if (limit !== null && (await voiceMessagesThisMonth(db, user.id, now)) >= limit)
-    return upgradeOffer("limit_reached", "voice_month_full", VOICE_LIMIT_MESSAGE, { limit: TIER_LIMITS.premium.voiceMessages ?? 0 });
-  return null;
-}
-
-/**
- * Takes one of the month's voice messages in one conditional write, or answers the refusal: parallel recordings
- * never pass the month's limit (docs/decisions/047-limits-taken-atomically.md).
- */
-export async function takeVoiceAllowance(db: Db, user: User, now = new Date()): Promise<Refusal | null> {
-  const limit = TIER_LIMITS[user.subscriptionTier].voiceMessages;
-  if (limit === 0) return upgradeOffer("premium_feature", "voice_premium", VOICE_PREMIUM_MESSAGE);
-  if (await takeVoiceMessageOfMonth(db, user.id, limit, now)) return null;
-  return upgradeOffer("limit_reached", "voice_month_full", VOICE_LIMIT_MESSAGE, { limit: TIER_LIMITS.premium.voiceMessages ?? 0 });
-}
 
 export async function transcribeVoiceMessage(
   env: AppEnv,

@@ -35,19 +35,41 @@ import type { User } from "../../db/schema";
 import type { AppEnv } from "../env";
 import { mac } from "../mac";
 import { DomainError } from "../../core/domain-error";
-import { paystackProvider } from "../services/paystack";
 import { stripeProvider } from "../services/stripe";
 import { billingMode, findPrice, missingPaystackConfig, missingStripeConfig, priceCatalog } from "./config";
-import { applySubscription } from "./events";
-import { localProvider } from "./local";
 import { NOTICES, tellPerson } from "./notices";
 import type { BillingProvider } from "./provider";
 import { effectiveTier, entitlement, refreshTier } from "./tier";
 
 export { billingHealth, billingMode, priceCatalog } from "./config";
-export { handlePaystackWebhook, handleStripeWebhook } from "./events";
-export { confirmLocalPayment } from "./local";
 export { refreshTier } from "./tier";
+
+// The webhooks' handling (with Paystack's adapter) and the local stand-in load on first use, not with every isolate
+// (docs/decisions/082-a-worker-that-starts-small.md).
+type Events = typeof import("./events");
+type Local = typeof import("./local");
+const events = () => import("./events");
+const local = () => import("./local");
+export const handleStripeWebhook: Events["handleStripeWebhook"] = async (...a) => (await events()).handleStripeWebhook(...a);
+export const handlePaystackWebhook: Events["handlePaystackWebhook"] = async (...a) => (await events()).handlePaystackWebhook(...a);
+export const confirmLocalPayment: Local["confirmLocalPayment"] = async (...a) => (await local()).confirmLocalPayment(...a);
+
+/** A provider whose adapter loads with its first call. */
+function onFirstCall(name: BillingProvider["name"], load: () => Promise<BillingProvider>): BillingProvider {
+  let provider: Promise<BillingProvider> | undefined;
+  const get = () =>
+    (provider ??= load().catch((e: unknown) => {
+      provider = undefined;
+      throw e;
+    }));
+  return {
+    name,
+    createCustomer: async (input) => (await get()).createCustomer(input),
+    createSubscription: async (input) => (await get()).createSubscription(input),
+    setCancelAtPeriodEnd: async (id, cancel) => (await get()).setCancelAtPeriodEnd(id, cancel),
+    changePrice: async (id, price, prorate) => (await get()).changePrice(id, price, prorate),
+  };
+}
 
 const NOT_CONFIGURED = "Payments are not configured";
 
@@ -60,12 +82,15 @@ export function billingProvider(env: AppEnv, db: Db): BillingProvider {
   }
   if (mode === "paystack") {
     if (missingPaystackConfig(env).length > 0) throw new DomainError("payments_not_configured", NOT_CONFIGURED);
-    return paystackProvider(env.PAYSTACK_SECRET_KEY as string, {
-      amountOf: (planCode) => findPrice(env, planCode)?.amountNgn,
+    const options = {
+      amountOf: (planCode: string) => findPrice(env, planCode)?.amountNgn,
       callbackUrl: new URL("/chat?subscription=success", env.APP_URL).toString(),
-    });
+    };
+    return onFirstCall("paystack", () =>
+      import("../services/paystack").then((m) => m.paystackProvider(env.PAYSTACK_SECRET_KEY as string, options)),
+    );
   }
-  if (mode === "local") return localProvider(env, db);
+  if (mode === "local") return onFirstCall("local", () => local().then((m) => m.localProvider(env, db)));
   throw new DomainError("payments_not_configured", NOT_CONFIGURED);
 }
 
@@ -77,7 +102,7 @@ async function applyAnswer(env: AppEnv, db: Db, object: unknown, now: Date) {
   const parsed = StripeSubscriptionSchema.safeParse(object);
   if (!parsed.success)
     throw new DomainError("payment_provider_unexpected", "The payment provider answered with an unexpected subscription");
-  await applySubscription(env, db, parsed.data, asSeen(now), now);
+  await (await events()).applySubscription(env, db, parsed.data, asSeen(now), now);
 }
 
 /** The paid subscription the person manages (the one giving their tier, or their latest). */

@@ -7,7 +7,7 @@
 import { isBanned } from "../admin/bans";
 import { recordEvent } from "../analytics";
 import { normalizePhone } from "../../core/phone";
-import { type ChannelLanguage, resolveChannelLanguage } from "../../core/ussd-texts";
+import { type ChannelLanguage, resolveChannelLanguage } from "../../core/channel-language";
 import type { Db } from "../../db";
 import { createUser, findUserByPhone } from "../../db/queries/users";
 import type { User } from "../../db/schema";
@@ -74,7 +74,7 @@ export function lastPlaceLabel(pc: PhoneChannel): string | null {
 }
 
 /** Normalises a channel's phone ('whatsapp:+234…', '+234…', '0803…'): null when it has no digits. */
-export function channelPhone(raw: string): string | null {
+export function channelPhone(raw: string): Promise<string | null> {
   return normalizePhone(raw.replace(/^whatsapp:/i, ""));
 }
 

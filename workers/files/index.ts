@@ -35,7 +35,7 @@ import type { User } from "../../db/schema";
 import { recordEvent } from "../analytics";
 import type { AppEnv } from "../env";
 import { giveBackVoiceMessageOfMonth, voiceMessagesThisMonth } from "../assistant/usage";
-import { takeVoiceAllowance, VOICE_MAX_BYTES } from "../assistant/voice";
+import { takeVoiceAllowance, VOICE_MAX_BYTES } from "../assistant/voice-allowance";
 import { DomainError } from "../../core/domain-error";
 import { requireRoomAccess } from "../rooms/rooms";
 

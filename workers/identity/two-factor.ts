@@ -1,4 +1,4 @@
-// Two-factor authentication with an authenticator app (TOTP, RFC 6238, through `otpauth`) and single-use
+// Two-factor authentication with an authenticator app (TOTP, RFC 6238, on WebCrypto: ./totp.ts) and single-use
 // backup codes. See docs/decisions/020-two-factor.md for the rules on steps, lock-outs and backup codes.
 import type { TwoFactorView } from "../../core/api-types";
 import type { Db } from "../../db";
@@ -20,6 +20,7 @@ import type { ApiErrorCode } from "../../core/api-errors";
 import { DomainError } from "../../core/domain-error";
 import { countPasskeys } from "./passkeys";
 import { isSealed, openSecret, sealSecret } from "./secret-box";
+import { newTotpSecret, totpUri, validateTotp } from "./totp";
 import { recordSecurityEvent } from "./security-events";
 import { mac, sessionSecretOf } from "../mac";
 import { qrSvg as drawQrSvg } from "../services/qr-svg";
@@ -65,21 +66,8 @@ export function twoFactorError(r: TwoFactorRefusal): DomainError {
   return new DomainError(r.code, r.error, extra);
 }
 
-// `otpauth` loads with the first two-factor request, not with every isolate (docs/decisions/070-light-enough-for-2g.md).
-let otpauth: Promise<typeof import("otpauth")> | undefined;
-const loadOtpauth = () => (otpauth ??= import("otpauth"));
-
-async function totpOf(secret: string, label: string) {
-  const OTPAuth = await loadOtpauth();
-  return new OTPAuth.TOTP({
-    issuer: "LinkUp",
-    label,
-    algorithm: "SHA1",
-    digits: TWO_FACTOR.digits,
-    period: TWO_FACTOR.periodSeconds,
-    secret: OTPAuth.Secret.fromBase32(secret),
-  });
-}
+// TOTP on WebCrypto (./totp.ts, in place of the `otpauth` package: docs/decisions/082-a-worker-that-starts-small.md).
+const TOTP = { digits: TWO_FACTOR.digits, period: TWO_FACTOR.periodSeconds };
 
 const BACKUP_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
 
@@ -100,7 +88,7 @@ export async function isTwoFactorOn(db: Db, userId: string): Promise<boolean> {
 }
 
 async function setupOf(secret: string, label: string) {
-  const otpauthUrl = (await totpOf(secret, label)).toString();
+  const otpauthUrl = totpUri(secret, { ...TOTP, issuer: "LinkUp", label });
   const qrSvg = await drawQrSvg(otpauthUrl, 1);
   return { secret, otpauthUrl, qrSvg };
 }
@@ -126,7 +114,7 @@ export async function twoFactorView(env: AppEnv, db: Db, userId: string, label: 
 export async function startTwoFactor(env: AppEnv, db: Db, userId: string, label: string): Promise<TwoFactorView | TwoFactorRefusal> {
   const row = await findTwoFactor(db, userId);
   if (row?.enabledAt) return { ok: false, status: 409, code: "two_factor_already_on", error: TWO_FACTOR_TEXT.alreadyOn };
-  const secret = new (await loadOtpauth()).Secret({ size: 20 }).base32;
+  const secret = newTotpSecret(20);
   await saveTwoFactorSecret(db, userId, await sealSecret(sessionSecretOf(env), userId, secret));
   return { enabled: false, backupCodesLeft: 0, setup: await setupOf(secret, label) };
 }
@@ -160,7 +148,7 @@ async function checkCode(
   const typed = code.trim();
   if (/^\d{6}$/.test(typed)) {
     const secret = await secretOf(env, db, row);
-    const delta = (await totpOf(secret, userId)).validate({ token: typed, timestamp: now.getTime(), window: TWO_FACTOR.window });
+    const delta = await validateTotp(secret, TOTP, typed, now.getTime(), TWO_FACTOR.window);
     const step = Math.floor(now.getTime() / 1000 / TWO_FACTOR.periodSeconds) + (delta ?? 0);
     // Only a newer step passes, in the same statement that records it: a code is good once, even in parallel.
     if (delta !== null && (await acceptTwoFactorStep(db, userId, step))) return { ok: true, usedBackup: false };

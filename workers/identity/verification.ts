@@ -147,11 +147,9 @@ function sameString(a: string, b: string): boolean {
 }
 
 /** Phones named by ADMIN_PHONES (comma-separated, any written form) become admins once verified. */
-export function isAdminPhone(env: { ADMIN_PHONES?: string }, phone: string): boolean {
-  return (env.ADMIN_PHONES ?? "")
-    .split(",")
-    .map((p) => (p.trim() ? normalizePhone(p) : null))
-    .includes(phone);
+export async function isAdminPhone(env: { ADMIN_PHONES?: string }, phone: string): Promise<boolean> {
+  for (const p of (env.ADMIN_PHONES ?? "").split(",")) if (p.trim() && (await normalizePhone(p)) === phone) return true;
+  return false;
 }
 
 /**
@@ -171,7 +169,7 @@ export async function startVerification(env: AppEnv, db: Db, input: StartInput):
   const now = input.now ?? new Date();
   // Outside development without Twilio no code could reach the phone: say so instead of storing one.
   if (!messagingAvailable(env)) return refuse(503, "messaging_unavailable", IDENTITY_TEXT.messagingUnavailable);
-  const parsed = parsePhone(input.phone);
+  const parsed = await parsePhone(input.phone);
   if (!parsed.ok)
     return parsed.reason === "empty"
       ? refuse(400, "invalid_phone", IDENTITY_TEXT.phoneRequired, { code: "phone_required" })
@@ -272,7 +270,7 @@ export async function confirmVerification(env: AppEnv, db: Db, input: ConfirmInp
   const now = input.now ?? new Date();
   const code = input.code.trim();
   if (!isSixDigitCode(code)) return refuse(400, "code_format", IDENTITY_TEXT.codeFormat);
-  const phone = normalizePhone(input.phone);
+  const phone = await normalizePhone(input.phone);
   if (!phone) return refuse(400, "no_code", IDENTITY_TEXT.invalidCode);
 
   const row = await newestOpenCode(db, phone, input.userId);
@@ -300,7 +298,7 @@ export async function confirmVerification(env: AppEnv, db: Db, input: ConfirmInp
 
   if (!(await consumeCode(db, row.id, now))) return refuse(400, "no_code", IDENTITY_TEXT.invalidCode);
 
-  const admin = isAdminPhone(env, phone);
+  const admin = await isAdminPhone(env, phone);
   const owner = await findUserByPhone(db, phone);
   const requester = row.userId ? await findUserById(db, row.userId) : undefined;
 
@@ -341,7 +339,7 @@ export async function finishSecondFactorSignIn(env: AppEnv, db: Db, userId: stri
   if (!owner?.phone || !mergeFrom) return owner;
   const from = mergeFrom !== userId ? await findUserById(db, mergeFrom) : undefined;
   if (from && from.authMode !== "verified") await mergeUsers(db, from, owner);
-  return promote(db, owner.id, owner.phone, isAdminPhone(env, owner.phone), now);
+  return promote(db, owner.id, owner.phone, await isAdminPhone(env, owner.phone), now);
 }
 
 async function promote(db: Db, userId: string, phone: string, admin: boolean, now: Date): Promise<User> {

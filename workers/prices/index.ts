@@ -35,7 +35,7 @@ import {
   reportedItems,
 } from "../../db/queries/price-reports";
 import { countEventsOn, recordPoints } from "../../db/queries/rewards";
-import { marketWords, type ReportedWords } from "../assistant/wording";
+import type { ReportedWords } from "../assistant/wording";
 import { parseWith } from "../errors";
 
 const DAY_MS = 86_400_000;
@@ -223,8 +223,9 @@ function quoteIn(words: ReportedWords, g: QuotedGroup): string {
 export async function reportedPriceAnswer(
   db: Db,
   query: string,
-  now = new Date(),
-  words: ReportedWords = marketWords().reported,
+  now: Date,
+  // The asker's words (workers/assistant/wording.ts, every language's): passed in, so prices does not load them.
+  words: ReportedWords,
 ): Promise<string | null> {
   const items = await recentItems(db, now);
   if (items.length === 0) return null;

@@ -1,7 +1,6 @@
 // Device keys for end-to-end encryption (docs/protocol.md §2): publishing a device's signed record, handing
 // a person's records out, and revoking a device on sign-out. The server checks a record's signature only to
 // refuse junk early; clients check it again and trust only what they pinned.
-import { verifyDeviceRecord } from "../../core/e2e";
 import { MAX_DEVICE_KEYS, MAX_ONE_TIME_PREKEYS, type PublishKeyInput, type PublishPrekeysInput } from "../../core/rooms";
 import { verifyPrekey } from "../../core/x3dh";
 import type { Db } from "../../db";
@@ -21,6 +20,9 @@ import { recordSecurityEvent } from "../identity/security-events";
 
 export async function publishDeviceKey(db: Db, userId: string, key: PublishKeyInput): Promise<void> {
   if (key.signingKey || key.signature) {
+    // The end-to-end crypto module (about 30 KiB with its ratchet) loads with the first signed key, not with every
+    // isolate (docs/decisions/082-a-worker-that-starts-small.md).
+    const { verifyDeviceRecord } = await import("../../core/e2e");
     const signed = await verifyDeviceRecord({
       userId,
       deviceId: key.deviceId,

@@ -47,7 +47,7 @@ import { notify } from "../notifications";
 import { sendMessage } from "../services/messaging";
 import { phoneLanguage } from "../channels";
 import { forgetSosCell } from "./banner";
-import { CHANNEL_TEXTS, type ChannelLanguage, fill, resolveChannelLanguage } from "../../core/ussd-texts";
+import { type ChannelLanguage, fill, resolveChannelLanguage } from "../../core/channel-language";
 import { auditAction } from "../admin";
 import { ADDRESS_LIMITS } from "../limits";
 import {
@@ -163,8 +163,10 @@ export function sosEnvelope(row: BroadcastRow, sender: Pick<User, "id" | "nickna
 }
 
 /** The WhatsApp/SMS to an emergency contact, in the contact's language (docs/decisions/031-web-app-languages.md). */
-function contactText(row: BroadcastRow, sender: User, language: ChannelLanguage): string {
-  const texts = CHANNEL_TEXTS[language];
+async function contactText(row: BroadcastRow, sender: User, language: ChannelLanguage): Promise<string> {
+  // The phone channels' texts (every language's USSD and WhatsApp words) load with the first SOS that messages a
+  // contact, not with every isolate (docs/decisions/082-a-worker-that-starts-small.md).
+  const texts = (await import("../../core/ussd-texts")).CHANNEL_TEXTS[language];
   const place =
     row.latitude !== null && row.longitude !== null
       ? `https://maps.google.com/?q=${row.latitude.toFixed(5)},${row.longitude.toFixed(5)}${row.locationText ? ` (${row.locationText})` : ""}`
@@ -355,7 +357,7 @@ export async function runSosJob(
             env,
             db,
             c.phone,
-            contactText(contactRow, user, (await phoneLanguage(db, c.phone)) ?? fallback),
+            await contactText(contactRow, user, (await phoneLanguage(db, c.phone)) ?? fallback),
             contactMessageIds(row.id, c.id, attempt),
           ).catch(() => false));
         await faultPoint("sos.contacts.sent", env);

@@ -187,7 +187,7 @@ export async function createInvite(env: AppEnv, db: Db, user: User, input: { pho
   if (!isActive(standing)) throw new DomainError("team_needs_enterprise", "Teams come with Enterprise");
   let phone: string | null = null;
   if (input.phone) {
-    phone = normalizePhone(input.phone);
+    phone = await normalizePhone(input.phone);
     if (!phone) throw new DomainError("invalid_phone", "Enter a valid phone number");
   }
   await pruneInvites(db, org.id, now);

@@ -44,7 +44,7 @@ export const ussd = new Hono<AppBindings>().post("/", async (c) => {
     throw new DomainError("form_malformed", "Malformed form body");
   }
   const input = parseWith(UssdRequestSchema, form);
-  const phone = channelPhone(input.phoneNumber);
+  const phone = await channelPhone(input.phoneNumber);
   if (!phone) throw new DomainError("invalid_phone", "Invalid request: phoneNumber must be a phone number");
   const screen = await answerUssd(c.env, createDb(c.env), input, phone, (p) => c.executionCtx.waitUntil(p));
   return c.body(screen, 200, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" });

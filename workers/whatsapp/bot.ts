@@ -117,7 +117,7 @@ async function reportPriceByWhatsApp(db: Db, phone: string, text: string, langua
 }
 
 export async function handleWhatsApp(env: AppEnv, db: Db, msg: WhatsAppWebhook, waitUntil: WaitUntil): Promise<string | null> {
-  const phone = channelPhone(msg.From);
+  const phone = await channelPhone(msg.From);
   if (!phone) throw new DomainError("invalid_phone", "Invalid request: From must be whatsapp:+<number>");
   const channel = await getPhoneChannel(db, phone);
   const command = parseWhatsAppCommand(msg);

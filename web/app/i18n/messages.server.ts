@@ -4,7 +4,6 @@
 // its HTML carries none of them but its title's (the browser fetches the same two files under /assets to hydrate).
 /// <reference path="./route-words.d.ts" />
 import { KEY_COUNT, ROUTES, SHARED, WORDS_BASE } from "virtual:linkup/route-words/server";
-import { en } from "../../../core/i18n/en";
 import { loadCatalog } from "../../../core/i18n/load-catalog";
 import { chooseLanguage, directionOf, LANGUAGE_TAGS, type UiLanguage } from "../../../core/i18n/languages";
 import type { Message } from "../../../core/i18n/translate";
@@ -25,9 +24,23 @@ interface Built {
   page: ServerPageWords;
 }
 
-// The route lists index the English catalog's keys in their order (scripts/route-words-plugin.ts).
-const KEYS = Object.keys(en);
-if (KEYS.length !== KEY_COUNT) throw new Error("route words: the catalog changed after the build");
+// The route lists index the English catalog's keys in their order (scripts/route-words-plugin.ts); the Worker
+// reads that catalog on first use like any other (docs/decisions/082-a-worker-that-starts-small.md).
+let keys: Promise<string[]> | undefined;
+function englishKeys(): Promise<string[]> {
+  keys ??= loadCatalog("english").then(
+    (en) => {
+      const order = Object.keys(en);
+      if (order.length !== KEY_COUNT) throw new Error("route words: the catalog changed after the build");
+      return order;
+    },
+    (e: unknown) => {
+      keys = undefined; // a failed load is forgotten: the next page tries again
+      throw e;
+    },
+  );
+  return keys;
+}
 
 // One copy per language and route.
 const BUILT = new Map<string, Built>();
@@ -35,7 +48,7 @@ async function built(language: UiLanguage, route: number): Promise<Built> {
   const id = `${language}:${route}`;
   let done = BUILT.get(id);
   if (!done) {
-    const catalog = (await loadCatalog(language)) as Record<string, Message>;
+    const [catalog, KEYS] = await Promise.all([loadCatalog(language) as Promise<Record<string, Message>>, englishKeys()]);
     const pick = (indexes: readonly number[]) => encodeWords(Object.fromEntries(indexes.map((i) => [KEYS[i], catalog[KEYS[i]]])));
     const [, own = [], title = [], name = null] = ROUTES[route] ?? [];
     const tag = LANGUAGE_TAGS[language];

@@ -11,7 +11,7 @@ const view = (r: ContactRow): EmergencyContactView => ({ id: r.id, name: r.name,
 
 async function parseContact(c: Parameters<typeof parseJson>[0]) {
   const body = await parseJson(c, ContactSchema);
-  const phone = normalizePhone(body.phone);
+  const phone = await normalizePhone(body.phone);
   if (!phone) throw new DomainError("phone_required", "Invalid request: phone: Enter a phone number");
   return { name: body.name, phone };
 }

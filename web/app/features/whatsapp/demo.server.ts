@@ -47,7 +47,7 @@ export async function loadDemo(request: Request, context: Ctx) {
   const e = secrets();
   const whatsappNumber = !available && e.TWILIO_WHATSAPP_FROM ? e.TWILIO_WHATSAPP_FROM.replace(/^whatsapp:/, "") : null;
   if (!available) return { available, whatsappNumber, phone: null, later: [] as OutboxMessage[] };
-  const phone = normalizePhone(cookieValue(request, DEMO_PHONE_COOKIE) ?? "") ?? null;
+  const phone = (await normalizePhone(cookieValue(request, DEMO_PHONE_COOKIE) ?? "")) ?? null;
   const outbox = phone ? await apiGet<{ messages: OutboxMessage[] }>(context, "/api/dev/outbox?limit=200").catch(() => null) : null;
   // The dev outbox is newest first; the chat reads oldest first.
   const later = (outbox?.messages ?? []).filter((m) => m.to === phone && m.channel === "whatsapp").reverse();
@@ -67,7 +67,7 @@ export async function sendDemoMessage(request: Request, context: Ctx) {
   if (!parsed.success)
     return data<DemoActionData>({ ok: false, error: parsed.error.issues[0]?.message ?? "Invalid message" }, { status: 400 });
   const input = parsed.data;
-  const phone = normalizePhone(input.phone);
+  const phone = await normalizePhone(input.phone);
   if (!phone) return data<DemoActionData>({ ok: false, error: "Enter a phone number" }, { status: 400 });
   // A suggestion button sends its own text instead of what is in the message box.
   const text = input.quick || input.body;
