@@ -1,7 +1,7 @@
 // The app lock's locked screen: the PIN form and the passkey button, inside the gate's dialog
 // (features/security/app-lock.tsx), which loads it only on a device that has a lock set.
 import { useState } from "react";
-import { type AppLockConfig, pinMatches } from "../../../../core/app-lock";
+import { pinMatches } from "../../../../core/app-lock";
 import { HttpError } from "../../../../core/http";
 import { useT } from "../../i18n";
 import type { LockScreenProps } from "./app-lock";
