@@ -45,7 +45,8 @@ try {
       const cssGz = gzipSync(Buffer.from(style), { level: 9 }).length;
       const srcs = new Set([...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]));
       // The preloads the page adds after its first paint (web/app/lib/paint-first.server.ts): the starter's list.
-      for (const m of html.matchAll(/\)\((\["\/assets\/[^\]]*\])(?:, \[[^\]]*\])?\)<\/script>/g))
+      // Its arguments: the preloads, the words files, and the manifest's address (a string, or null).
+      for (const m of html.matchAll(/\)\((\["\/assets\/[^\]]*\])(?:, \[[^\]]*\])?(?:, (?:"[^"]*"|null))?\)<\/script>/g))
         for (const src of JSON.parse(m[1])) srcs.add(src);
       for (const m of html.matchAll(/import\("([^"]+\.js)"\)|from "([^"]+\.js)"|<script type="module"[^>]*src="([^"]+)"/g))
         srcs.add(m[1] ?? m[2] ?? m[3]);

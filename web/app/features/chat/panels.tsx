@@ -1,7 +1,7 @@
 // Chat panels that need the network (people here, group info, new group): loaded when first opened.
 import { useEffect, useState } from "react";
 import { apiRequest, HttpError } from "../../../../core/http";
-import { DisappearingControl } from "./disappearing";
+import { DisappearingControl } from "./disappearing-control";
 import type { RoomMemberInfo, RoomSummary } from "../../../../core/rooms";
 import { useT } from "../../i18n";
 import { createGroup } from "./rooms";
