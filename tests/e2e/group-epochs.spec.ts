@@ -6,6 +6,7 @@
 // to show nothing sealed after it and to hold its own messages until it catches up.
 import type { Browser, Page } from "@playwright/test";
 import { acceptCookies, executeOnServedD1, expect, test } from "./fixtures";
+import { createGroup } from "./people";
 
 // The removed member's socket and requests are refused by the server: Chromium reports them as console errors.
 const REFUSED = /WebSocket connection to .* failed|status of 403/;
@@ -50,14 +51,7 @@ test("an invitation made in the app lets the person in once they accept, with no
   }
   await expect(owner.page.getByText("2 nodes")).toBeVisible();
   // Jide invites Kemi from the New Group form: his device signs the invitation.
-  await owner.page.getByLabel("More options").click();
-  await owner.page.getByRole("button", { name: "New Group" }).click();
-  const form = owner.page.getByRole("form", { name: "New group" });
-  await form.getByLabel("Group name").fill("Net menders");
-  await form.getByRole("checkbox", { name: "Kemi" }).check();
-  await form.getByRole("button", { name: "Create group" }).click();
-  await expect(owner.page).toHaveURL(/room=group/);
-  const group = new URL(owner.page.url()).searchParams.get("room")!;
+  const group = await createGroup(owner.page, "Net menders", ["Kemi"]);
   await expect(owner.page.getByText("LIVE", { exact: true })).toBeVisible();
 
   await kemi.page.reload();
@@ -89,13 +83,7 @@ test("someone the server adds gets nothing until the owner lets her in; removed,
   await owner.page.goto("/chat");
   await expect(owner.page.getByText("LIVE", { exact: true })).toBeVisible();
 
-  await owner.page.getByLabel("More options").click();
-  await owner.page.getByRole("button", { name: "New Group" }).click();
-  const form = owner.page.getByRole("form", { name: "New group" });
-  await form.getByLabel("Group name").fill("Fishermen");
-  await form.getByRole("button", { name: "Create group" }).click();
-  await expect(owner.page).toHaveURL(/room=group/);
-  const group = new URL(owner.page.url()).searchParams.get("room")!;
+  const group = await createGroup(owner.page, "Fishermen");
   await expect(owner.page.getByText("LIVE", { exact: true })).toBeVisible();
 
   // Nobody invited Kemi: the server puts her in the group on its own (as a malicious server could).
@@ -167,13 +155,7 @@ test("a server that withholds a removal from one member's browser: that browser 
   const tunde = await person(browser, baseURL!, "Tunde");
   await owner.page.goto("/chat");
   await expect(owner.page.getByText("LIVE", { exact: true })).toBeVisible();
-  await owner.page.getByLabel("More options").click();
-  await owner.page.getByRole("button", { name: "New Group" }).click();
-  const form = owner.page.getByRole("form", { name: "New group" });
-  await form.getByLabel("Group name").fill("Fishermen");
-  await form.getByRole("button", { name: "Create group" }).click();
-  await expect(owner.page).toHaveURL(/room=group/);
-  const group = new URL(owner.page.url()).searchParams.get("room")!;
+  const group = await createGroup(owner.page, "Fishermen");
   const invited = await owner.context.request.post(`${baseURL}/api/rooms/${encodeURIComponent(group)}/invitations`, {
     data: { userIds: [kemi.user.id, tunde.user.id] },
     headers: { origin: baseURL! },

@@ -42,3 +42,53 @@ export async function send(page: Page, text: string) {
 
 /** The message bubble holding `text`. */
 export const bubble = (page: Page, text: string) => page.getByRole("listitem").filter({ hasText: text });
+
+/**
+ * Makes `page`'s relay an attacker in rooms whose id starts with `roomPrefix`: it passes every frame on and, after
+ * each acknowledgement of the page's own message, says that `peer` read it, is typing and turned on a timer, with
+ * nothing signed or sealed (docs/protocol.md §7b). Answers how many times it forged.
+ */
+export async function relayForgesControls(page: Page, roomPrefix: string, peer: { id: string; nickname: string }): Promise<() => number> {
+  let forged = 0;
+  await page.routeWebSocket(/\/ws\/rooms\//, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(m));
+    server.onMessage((raw) => {
+      ws.send(raw);
+      const frame = JSON.parse(String(raw)) as { type: string; id?: string; seq?: number };
+      const room = decodeURIComponent(new URL(ws.url()).pathname.split("/").pop() ?? "");
+      if (frame.type !== "ack" || !room.startsWith(roomPrefix)) return;
+      forged++;
+      ws.send(JSON.stringify({ type: "receipt", status: "read", ids: [frame.id], by: peer.id, at: Date.now() }));
+      ws.send(JSON.stringify({ type: "typing", userId: peer.id, nickname: peer.nickname, active: true }));
+      const line = {
+        id: `forged-timer-${Math.random().toString(36).slice(2)}`,
+        room,
+        senderId: "system",
+        senderName: "LinkUp",
+        timestamp: Date.now(),
+        type: "system",
+        ttl: 1,
+        meshRoute: [],
+        isEncrypted: false,
+        priority: "normal",
+        content: { text: "" },
+        meta: { event: "disappearing", by: peer.id, byName: peer.nickname, timer: "1hour" },
+      };
+      ws.send(JSON.stringify({ type: "envelope", seq: frame.seq, envelope: line }));
+    });
+  });
+  return () => forged;
+}
+
+/** Creates a group from the chat's New Group form, inviting the nearby people named; answers the group's room id. */
+export async function createGroup(page: Page, name: string, invite: string[] = []): Promise<string> {
+  await page.getByLabel("More options").click();
+  await page.getByRole("button", { name: "New Group" }).click();
+  const form = page.getByRole("form", { name: "New group" });
+  await form.getByLabel("Group name").fill(name);
+  for (const nickname of invite) await form.getByRole("checkbox", { name: nickname }).check();
+  await form.getByRole("button", { name: "Create group" }).click();
+  await expect(page).toHaveURL(/room=group/);
+  return new URL(page.url()).searchParams.get("room")!;
+}

@@ -4,7 +4,7 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import { createAccountKey, nextDeviceList, signDeviceList } from "../../core/device-list";
 import { createDevice } from "../../core/e2e";
 import { executeOnServedD1, expect, test, verifyFreshPhone } from "./fixtures";
-import { bubble, openChat, person, place, send } from "./people";
+import { bubble, openChat, person, place, relayForgesControls, send } from "./people";
 
 async function openDm(a: Page, peerNickname: string): Promise<string> {
   await a.getByLabel("More options").click();
@@ -405,42 +405,14 @@ test("a relay's own receipts, typing and timer line are not believed in a direct
   const a = await person(browser, baseURL!, at, "Bisi");
   const b = await person(browser, baseURL!, at, "Kunle");
   // Bisi's relay is the attacker: once the room has her message, it says Kunle read it, is typing, and set a timer.
-  let forged = 0;
-  await a.page.routeWebSocket(/\/ws\/rooms\//, (ws) => {
-    const server = ws.connectToServer();
-    ws.onMessage((m) => server.send(m));
-    server.onMessage((raw) => {
-      ws.send(raw);
-      const frame = JSON.parse(String(raw)) as { type: string; id?: string; seq?: number };
-      const room = new URL(ws.url()).pathname.split("/").pop() ?? "";
-      if (frame.type !== "ack" || !decodeURIComponent(room).startsWith("dm:")) return;
-      forged++;
-      ws.send(JSON.stringify({ type: "receipt", status: "read", ids: [frame.id], by: b.user.id, at: Date.now() }));
-      ws.send(JSON.stringify({ type: "typing", userId: b.user.id, nickname: "Kunle", active: true }));
-      const line = {
-        id: `forged-timer-${Math.random().toString(36).slice(2)}`,
-        room: decodeURIComponent(room),
-        senderId: "system",
-        senderName: "LinkUp",
-        timestamp: Date.now(),
-        type: "system",
-        ttl: 1,
-        meshRoute: [],
-        isEncrypted: false,
-        priority: "normal",
-        content: { text: "" },
-        meta: { event: "disappearing", by: b.user.id, byName: "Kunle", timer: "1hour" },
-      };
-      ws.send(JSON.stringify({ type: "envelope", seq: frame.seq, envelope: line }));
-    });
-  });
+  const forged = await relayForgesControls(a.page, "dm:", b.user);
   await openChat(a.page);
   await openChat(b.page);
   const dm = await openDm(a.page, "Kunle");
   await send(a.page, "did you get the list 5120");
   const mine = bubble(a.page, "did you get the list 5120");
   await expect(mine).toHaveAttribute("data-status", "sent");
-  await expect.poll(() => forged).toBeGreaterThan(0);
+  await expect.poll(forged).toBeGreaterThan(0);
   // Frames of a room are handled in order: once a later message is acknowledged, the forgeries were handled too.
   await send(a.page, "and one more 5121");
   await expect(bubble(a.page, "and one more 5121")).toHaveAttribute("data-status", "sent");

@@ -347,6 +347,14 @@ describe("sealing", () => {
 });
 
 describe("the chat's security lines in the reader's language", () => {
+  /** A group's membership on this device that always answers `view` and hands out nothing. */
+  const groupWorld = (view: unknown) =>
+    ({
+      refresh: async () => view,
+      acknowledge: async () => {},
+      prepare: async () => ({ envelopes: [], changes: [], problems: [], waiting: false }),
+    }) as unknown as SealingGroups;
+
   const notices = (history: History, room: string) => history.list(room).filter((m) => m.senderId === "system");
 
   /** Every line renders from its meta alone: in English as the stored fallback, in every other language otherwise. */
@@ -378,11 +386,7 @@ describe("the chat's security lines in the reader's language", () => {
       unvouched: [],
       problems: [],
     };
-    const groups = {
-      refresh: async () => view,
-      acknowledge: async () => {},
-      prepare: async () => ({ envelopes: [], changes: [], problems: [], waiting: false }),
-    } as unknown as SealingGroups;
+    const groups = groupWorld(view);
     const members = [
       { userId: "u-me", nickname: "Me", role: "owner" },
       { userId: "u-kemi", nickname: "Kemi", role: "member" },
@@ -414,11 +418,7 @@ describe("the chat's security lines in the reader's language", () => {
       unvouched: [],
       problems: (["rolled-back", "unbridged", "forked", "no-right", "bad-signature"] as const).map((kind) => ({ room, kind, epoch: 4 })),
     };
-    const groups = {
-      refresh: async () => view,
-      acknowledge: async () => {},
-      prepare: async () => ({ envelopes: [], changes: [], problems: [], waiting: false }),
-    } as unknown as SealingGroups;
+    const groups = groupWorld(view);
     // The server lists Kemi again after the owner removed her.
     const members = [
       { userId: "u-me", nickname: "Me", role: "owner" },
