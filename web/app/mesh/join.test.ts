@@ -3,73 +3,42 @@
 // statements. Everything runs through the real client code: core/e2e.ts sessions, core/group-epochs.ts
 // membership, core/group-invitations.ts, and this folder's Sealing with its chat history.
 import { beforeEach, describe, expect, it } from "vitest";
-import { createAccountKey, type DeviceList, nextDeviceList, signDeviceList } from "../../../core/device-list";
-import { createDevice, type DeviceRecord, type DeviceSecrets, E2eSession, type KeyValueStore, type PrekeyUpload } from "../../../core/e2e";
+import { createDevice, type DeviceSecrets, E2eSession } from "../../../core/e2e";
 import type { Envelope } from "../../../core/envelope";
 import { EPOCHS_KEPT, type GroupEpoch, GroupMembership, signEpoch } from "../../../core/group-epochs";
 import { signInvitation, type SignedInvitation } from "../../../core/group-invitations";
-import type { Prekey } from "../../../core/x3dh";
+import { MaliciousServer, MemoryStore } from "../../../core/testing/malicious-server";
 import type { OutboxItem } from "./db";
 import { History } from "./history";
 import { memoryStore } from "./memory-store.test-support";
 import { Sealing, type ServerMember } from "./sealing";
 
-class MemoryStore implements KeyValueStore {
-  readonly map = new Map<string, unknown>();
-  async get<T>(key: string) {
-    return structuredClone(this.map.get(key)) as T | undefined;
-  }
-  async set(key: string, value: unknown) {
-    this.map.set(key, structuredClone(value));
-  }
-}
-
 const room = "group:fishermen";
 
-/** The server as an attacker runs it: directory, prekeys, statements, and the member list it answers. */
-class MaliciousServer {
-  readonly lists = new Map<string, DeviceList>();
-  readonly accounts = new Map<string, CryptoKeyPair>();
-  readonly prekeys = new Map<string, { signed?: Prekey; oneTime: Prekey[] }>();
+/**
+ * The shared malicious server (core/testing/malicious-server.ts: directory, prekeys) with one group's statements
+ * and the member list it answers, both its own to edit.
+ */
+class JoinServer extends MaliciousServer {
   /** The statements it hands out, oldest first (it may prune or edit them at will). */
-  epochs: GroupEpoch[] = [];
+  statements: GroupEpoch[] = [];
   /** Who it lists in the group, with whatever invitation it cares to serve. */
   members: ServerMember[] = [];
-  async publishDevice(record: DeviceRecord) {
-    const account = this.accounts.get(record.userId) ?? (await createAccountKey());
-    this.accounts.set(record.userId, account);
-    const list = await signDeviceList(account, nextDeviceList(this.lists.get(record.userId) ?? null, { add: record }, record.userId));
-    this.lists.set(record.userId, list);
-  }
-  publishPrekeys(record: DeviceRecord, upload: PrekeyUpload) {
-    const id = `${record.userId}|${record.deviceId}`;
-    const held = this.prekeys.get(id) ?? { oneTime: [] };
-    this.prekeys.set(id, { signed: upload.signedPrekey ?? held.signed, oneTime: [...held.oneTime, ...upload.oneTimePrekeys] });
-  }
-  directory = {
-    deviceList: async (userId: string) => structuredClone(this.lists.get(userId) ?? null),
-    bundle: async (userId: string, deviceId: string) => {
-      const held = this.prekeys.get(`${userId}|${deviceId}`);
-      if (!held?.signed) return undefined;
-      const oneTimePrekey = held.oneTime.shift();
-      return structuredClone({ deviceId, signedPrekey: held.signed, ...(oneTimePrekey ? { oneTimePrekey } : {}) });
-    },
-  };
   groups = {
-    epochs: async (_room: string, since: number) => structuredClone(this.epochs.filter((e) => e.epoch >= since).slice(0, 20)),
+    epochs: async (_room: string, since: number) => structuredClone(this.statements.filter((e) => e.epoch >= since).slice(0, 20)),
     publish: async (_room: string, epoch: GroupEpoch) => {
-      if (this.epochs.some((e) => e.epoch === epoch.epoch)) return false;
-      this.epochs.push(structuredClone(epoch));
+      if (this.statements.some((e) => e.epoch === epoch.epoch)) return false;
+      this.statements.push(structuredClone(epoch));
       return true;
     },
   };
   /** Keeps only the newest statements, as the real server does on each write (workers/rooms/group-epochs.ts). */
   prune() {
-    this.epochs = this.epochs.slice(-EPOCHS_KEPT);
+    this.statements = this.statements.slice(-EPOCHS_KEPT);
   }
 }
 
-let server: MaliciousServer;
+let server: JoinServer;
 
 interface Person {
   id: string;
@@ -85,7 +54,7 @@ interface Person {
 
 async function person(id: string, name: string): Promise<Person> {
   const secrets = await createDevice(id);
-  await server.publishDevice(secrets.record);
+  await server.publish(secrets.record);
   const store = new MemoryStore();
   const session = new E2eSession(secrets, store, server.directory);
   const upload = await session.prekeysToPublish({ signedPrekeyId: null, oneTimePrekeys: 0 });
@@ -139,7 +108,7 @@ function listed(p: Pick<Person, "id" | "name">, invitation?: unknown) {
 }
 
 beforeEach(() => {
-  server = new MaliciousServer();
+  server = new JoinServer();
 });
 
 describe("no silent join", () => {
@@ -152,7 +121,7 @@ describe("no silent join", () => {
     // The server invents an acceptance: Ghost is listed, with no invitation anyone signed.
     listed(ghost);
     await jide.sealing.shareSenderKey(room);
-    expect(server.epochs.map((e) => [e.epoch, e.change])).toEqual([
+    expect(server.statements.map((e) => [e.epoch, e.change])).toEqual([
       [1, { kind: "create" }],
       [2, { kind: "add", userId: kemi.id }],
     ]);
@@ -182,7 +151,7 @@ describe("no silent join", () => {
 
     // Jide presses "Let in": his device signs Ghost in, and the next handout says so before its key goes.
     await jide.sealing.letIn(room, ghost.id);
-    expect(server.epochs.at(-1)?.change).toEqual({ kind: "add", userId: ghost.id });
+    expect(server.statements.at(-1)?.change).toEqual({ kind: "add", userId: ghost.id });
     expect(jide.history.list(room)[0]?.meta).toMatchObject({ admitted: true });
     await jide.sealing.shareSenderKey(room);
     expect(said(jide).at(-1)).toBe("Ghost now receives the messages of this group.");
@@ -213,7 +182,7 @@ describe("no silent join", () => {
       server.members = server.members.filter((m) => m.userId !== mallory.id);
       listed(mallory, invitation);
       await jide.sealing.shareSenderKey(room);
-      expect(server.epochs.map((e) => e.change.kind)).toEqual(["create", "add"]);
+      expect(server.statements.map((e) => e.change.kind)).toEqual(["create", "add"]);
     }
     expect(said(jide).filter((t) => t?.startsWith("Mallory wants to join"))).toHaveLength(1);
     expect(keysTo(jide)).toEqual([kemi.id]);
@@ -221,17 +190,17 @@ describe("no silent join", () => {
     // Kemi leaves; the server keeps Jide's old invitation and lists her again with it: stale, she waits.
     server.members = server.members.filter((m) => m.userId !== kemi.id && m.userId !== mallory.id);
     await jide.sealing.shareSenderKey(room);
-    expect(server.epochs.at(-1)?.change).toEqual({ kind: "remove", userId: kemi.id, gone: true });
+    expect(server.statements.at(-1)?.change).toEqual({ kind: "remove", userId: kemi.id, gone: true });
     listed(kemi, forKemi);
     await jide.sealing.shareSenderKey(room);
-    expect(server.epochs.at(-1)?.change).toEqual({ kind: "remove", userId: kemi.id, gone: true });
+    expect(server.statements.at(-1)?.change).toEqual({ kind: "remove", userId: kemi.id, gone: true });
     expect(said(jide).at(-1)).toBe("Kemi wants to join this group. They get nothing until you let them in.");
     // A fresh invitation after she left lets her in again.
     const [again] = await jide.group.signInvitations(room, [kemi.id]);
     server.members = server.members.filter((m) => m.userId !== kemi.id);
     listed(kemi, again);
     await jide.sealing.shareSenderKey(room);
-    expect(server.epochs.at(-1)?.change).toEqual({ kind: "add", userId: kemi.id });
+    expect(server.statements.at(-1)?.change).toEqual({ kind: "add", userId: kemi.id });
   });
 });
 
@@ -258,12 +227,12 @@ describe("pruned epochs", () => {
       await jide.group.change(room, { kind: "remove", userId: `u-guest${i}` });
     }
     server.prune();
-    expect(server.epochs[0]!.epoch).toBeGreaterThan(kept + 1);
+    expect(server.statements[0]!.epoch).toBeGreaterThan(kept + 1);
     server.members = server.members.filter((m) => m.userId !== kemi.id);
     ada.queued.length = 0;
     const view = await ada.group.refresh(room);
     expect(view.problems).toEqual([]);
-    expect(view.epoch?.epoch).toBe(server.epochs.at(-1)?.epoch);
+    expect(view.epoch?.epoch).toBe(server.statements.at(-1)?.epoch);
     expect(view.epoch?.members.map((m) => m.userId)).toEqual([jide.id, ada.id]);
     expect(view.gone).toEqual([kemi.id]);
     await ada.sealing.shareSenderKey(room);
@@ -287,7 +256,7 @@ describe("pruned epochs", () => {
       members: [{ userId: mallory.id, role: "owner" }, ...kept.members.map((m) => ({ userId: m.userId, role: "member" as const }))],
       change: { kind: "add", userId: kemi.id },
     });
-    server.epochs = [invented];
+    server.statements = [invented];
     listed(mallory);
     await ada.sealing.shareSenderKey(room);
     expect(said(ada)).toContain(
@@ -310,7 +279,7 @@ describe("pruned epochs", () => {
     expect(keysTo(ada)).toContain(mallory.id);
     // A statement no listed device of its author signed is refused outright, and the kept epoch still counts.
     const unsigned = { ...invented, epoch: kept.epoch + 41 };
-    server.epochs = [unsigned];
+    server.statements = [unsigned];
     const other = await person("u-ada", "Ada");
     await other.group.refresh(room); // a device that never saw the group
     expect((await other.group.refresh(room)).problems.map((p) => p.kind)).toEqual(["bad-signature"]);
@@ -319,7 +288,7 @@ describe("pruned epochs", () => {
 
   it("a server that hands out nothing newer than the kept epoch is still a rollback", async () => {
     const { ada } = await threeOfThem();
-    server.epochs = server.epochs.slice(0, 1);
+    server.statements = server.statements.slice(0, 1);
     expect((await ada.group.refresh(room)).problems.map((p) => p.kind)).toEqual(["rolled-back"]);
   });
 });
