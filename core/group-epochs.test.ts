@@ -252,6 +252,22 @@ describe("groups whose membership members agree on", () => {
   });
 });
 
+describe("changes made at the same moment", () => {
+  it("two adds from one device (two Let in pressed together) are both signed, one epoch after the other", async () => {
+    const alice = await member("alice");
+    await member("bob");
+    await member("carol");
+    await alice.group.create(room);
+    await Promise.all([
+      alice.group.change(room, { kind: "add", userId: "bob" }),
+      alice.group.change(room, { kind: "add", userId: "carol" }),
+    ]);
+    const held = await alice.group.held(room);
+    expect(held?.epoch).toBe(3);
+    expect(held?.members.map((m) => m.userId).sort()).toEqual(["alice", "bob", "carol"]);
+  });
+});
+
 describe("every group message names its sender's epoch (version 4)", () => {
   type Entry = { to: string; r: { header: { dh: string; n: number; pn: number }; ciphertext: string }; x3dh?: { ek: string; spk: number } };
   const e2e = (e: Envelope) => e.meta?.e2e as { v: number; keys: Entry[]; epoch: { epoch: number; hash: string } };

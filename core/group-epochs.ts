@@ -39,6 +39,8 @@ export const EPOCHS_KEPT = 32;
 export const LOOK_EVERY_MS = 30_000;
 /** Hashes of earlier epochs a client remembers, to see a different statement under a number it saw. */
 const HASHES_KEPT = 500;
+/** Times this device signs a change again when another device took its epoch number first. */
+const CHANGE_ATTEMPTS = 3;
 /**
  * A message named an epoch before a removal this device accepted: refused (`stale-epoch`) when its sender's device
  * signed it this long after this device accepted the removal. Honest devices look for new statements before each
@@ -564,15 +566,32 @@ export class GroupMembership {
    * right, or when the server holds another statement under that number (the caller refreshes and tries again).
    */
   async change(room: string, change: GroupChange): Promise<GroupEpoch> {
-    const view = await this.refresh(room);
-    if (!view.epoch) throw new Error("This group has no signed membership yet");
-    const next = await signChange(this.me, view.epoch, change);
-    if (typeof next === "string")
-      throw new Error(next === "no-right" ? "Only the group's owner or an admin can change who is in it" : "That change does not apply");
-    if (!(await this.server.publish(room, next))) throw new Error("Someone else changed the group at the same moment; try again");
-    await this.refresh(room);
-    return next;
+    // One change at a time from this device (two "Let in" pressed together would sign the same number), and a
+    // number another device took first is signed again on the newer list (docs/protocol.md §6a, "The server").
+    const queued = (this.changing.get(room) ?? Promise.resolve())
+      .catch(() => {})
+      .then(async () => {
+        for (let attempt = 0; ; attempt++) {
+          const view = await this.refresh(room);
+          if (!view.epoch) throw new Error("This group has no signed membership yet");
+          const next = await signChange(this.me, view.epoch, change);
+          if (typeof next === "string")
+            throw new Error(
+              next === "no-right" ? "Only the group's owner or an admin can change who is in it" : "That change does not apply",
+            );
+          if (await this.server.publish(room, next)) {
+            await this.refresh(room);
+            return next;
+          }
+          if (attempt >= CHANGE_ATTEMPTS - 1) throw new Error("Someone else changed the group at the same moment; try again");
+        }
+      });
+    this.changing.set(room, queued);
+    return queued;
   }
+
+  /** This device's membership changes in flight, per room, each after the one before. */
+  private readonly changing = new Map<string, Promise<unknown>>();
 
   /**
    * My sender key for the group's members as the newest signed epoch has them (never the server's member
