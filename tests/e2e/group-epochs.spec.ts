@@ -169,9 +169,11 @@ test("a server that withholds a removal from one member's browser: that browser 
   // Invited through the API, with no invitation signed by a member's device: the owner lets them in (decision 081).
   // What the owner sends before the chat shows someone joined stays closed to them (docs/protocol.md §6a), so the
   // message waits for both lines.
-  for (const name of ["Kemi", "Tunde"]) await owner.page.getByRole("button", { name: `Let ${name} in` }).click();
-  for (const name of ["Kemi", "Tunde"])
+  for (const name of ["Kemi", "Tunde"]) {
+    await owner.page.getByRole("button", { name: `Let ${name} in` }).click();
+    await expect(owner.page.getByText(`You let ${name} in.`)).toBeVisible();
     await expect(owner.page.getByText(`${name} now receives the messages of this group.`)).toBeVisible();
+  }
   await send(owner.page, "boats leave at five");
   await expect(bubble(tunde.page, "boats leave at five")).toBeVisible();
 

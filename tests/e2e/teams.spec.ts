@@ -201,6 +201,9 @@ test("an Enterprise owner invites two phones by number; both join and read the t
   await expect(bubble(second.page, "new dye prices from Tuesday")).toHaveCount(0);
   await expect(second.page.getByRole("navigation", { name: "Rooms" }).getByRole("link", { name: /Aba Weavers/ })).toHaveCount(0);
 
-  for (const p of [owner, first, second]) expect(p.errors).toEqual([]);
+  // The first two devices to open the team room may both sign its first membership statement; the server takes one
+  // and answers the other 409, which the device expects (docs/protocol.md §6a) and the browser logs as an error.
+  const raced = /status of 409 \(Conflict\)/;
+  for (const p of [owner, first, second]) expect(p.errors.filter((e) => !raced.test(e))).toEqual([]);
   for (const c of [owner.context, first.context, second.context, support]) await c.close();
 });
