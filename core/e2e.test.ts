@@ -2,7 +2,7 @@
 // (core/testing/malicious-server.ts) publishes keys, carries envelopes, and injects, rewrites and replays them.
 // Every attack must be refused by the receiving device, or (for a device the server adds) shown before anything
 // is sealed to it.
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { openSdp, sdpFingerprints, sealSdp } from "./call-binding";
 import { derivePairwiseKey, encryptContent } from "./crypto";
 import { createAccountKey, type DeviceList, nextDeviceList, signDeviceList } from "./device-list";
@@ -22,7 +22,7 @@ import { contentBinding, entryMacKey, macEntry } from "./e2e-direct";
 import { type RatchetState, ratchetEncrypt } from "./double-ratchet";
 import { fromBase64Url, newId, toBase64Url } from "./ids";
 import { DEVICE_MAX_SKIPPED } from "./skipped-keys";
-import { MaliciousServer, MemoryStore } from "./testing/malicious-server";
+import { hmacsDuring, MaliciousServer, MemoryStore } from "./testing/malicious-server";
 
 const e2eOf = (e: Envelope) => e.meta?.e2e as { keys: { to: string }[]; for: string; counter: number };
 
@@ -644,17 +644,6 @@ describe("key entries and X3DH headers authenticated before any chain step (vers
     x3dh?: { ek: string; spk: number; opk?: number };
   };
   const entries = (e: Envelope) => e2eOf(e).keys as unknown as Entry[];
-
-  /** How many HMACs (ratchet chain steps, two each) the device computes while `task` runs. */
-  async function hmacsDuring(task: () => Promise<unknown>): Promise<number> {
-    const sign = vi.spyOn(crypto.subtle, "sign");
-    try {
-      await task();
-      return sign.mock.calls.filter(([algorithm]) => (typeof algorithm === "string" ? algorithm : algorithm.name) === "HMAC").length;
-    } finally {
-      sign.mockRestore();
-    }
-  }
 
   /** Alice's phone as it sealed before version 5 (same keys, same store): signed key entries. */
   class VersionFour extends E2eSession {

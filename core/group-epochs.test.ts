@@ -3,7 +3,7 @@
 // to add a member of its own, keep a removed member talking, roll the epoch back, fork it, pass off a change
 // signed by someone without the right, withhold a removal from one member's device, and rewrite a key handout.
 // Everything runs through the real client code (core/e2e.ts sessions, core/group-epochs.ts membership).
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { type DeviceSecrets, E2eSession } from "./e2e";
 import type { Envelope } from "./envelope";
 import {
@@ -18,7 +18,7 @@ import {
   signEpoch,
 } from "./group-epochs";
 import { newId } from "./ids";
-import { MaliciousServer, MemoryStore } from "./testing/malicious-server";
+import { hmacsDuring, MaliciousServer, MemoryStore } from "./testing/malicious-server";
 
 let server: MaliciousServer;
 const room = "group:market-women";
@@ -334,17 +334,6 @@ describe("every group message names its sender's epoch (version 4)", () => {
     expect(await bob.group.open(forked)).toEqual({ ok: false, reason: "forked-epoch" });
     expect(await bob.group.open(await alice.group.seal(draft("alice"), "real"))).toMatchObject({ ok: true, text: "real" });
   });
-
-  /** How many HMACs (ratchet and sender-key chain steps) the device computes while `task` runs. */
-  async function hmacsDuring(task: () => Promise<unknown>): Promise<number> {
-    const sign = vi.spyOn(crypto.subtle, "sign");
-    try {
-      await task();
-      return sign.mock.calls.filter(([algorithm]) => (typeof algorithm === "string" ? algorithm : algorithm.name) === "HMAC").length;
-    } finally {
-      sign.mockRestore();
-    }
-  }
 
   it("a rewritten key entry or epoch of a handout is refused before any chain step; older versions cannot be slipped in", async () => {
     const { alice, bob, carol } = await marketGroup();

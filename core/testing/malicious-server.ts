@@ -3,6 +3,7 @@
 // envelope on the way, and may hand out, withhold, roll back, rewrite or replay any of it. Honest people's
 // account keys sign their device lists here only because their own devices would; the attacker never uses them
 // in a test except to play that honest part. Shared by core/e2e.test.ts and core/group-epochs.test.ts.
+import { vi } from "vitest";
 import { createAccountKey, type DeviceList, nextDeviceList, signDeviceList } from "../device-list";
 import { createDevice, type DeviceRecord, type DeviceSecrets, E2eSession, type KeyValueStore, type PrekeyUpload } from "../e2e";
 import type { Envelope } from "../envelope";
@@ -120,5 +121,19 @@ export class MaliciousServer {
     const upload = await session.prekeysToPublish({ signedPrekeyId: null, oneTimePrekeys: 0 });
     if (upload) this.publishPrekeys(secrets.record, upload);
     return { secrets, session, store };
+  }
+}
+
+/**
+ * How many HMACs the device computes while `task` runs: two per ratchet or sender-key chain step, so a test can
+ * tell a forgery refused before any chain step (0) from one the receiver worked on first.
+ */
+export async function hmacsDuring(task: () => Promise<unknown>): Promise<number> {
+  const sign = vi.spyOn(crypto.subtle, "sign");
+  try {
+    await task();
+    return sign.mock.calls.filter(([algorithm]) => (typeof algorithm === "string" ? algorithm : algorithm.name) === "HMAC").length;
+  } finally {
+    sign.mockRestore();
   }
 }
