@@ -29,3 +29,16 @@ test("chats with the WhatsApp bot locally: HELP, a question, a shared location a
     await expect(page.getByText(/SOS sent\. Nearby with LinkUp open or by push alert: \d+/)).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 10_000 });
 });
+
+test("a location shared first goes from the phone number typed, so the SOS after it leaves at once", async ({ page }) => {
+  const phone = `+234803${String(Date.now() + 1).slice(-7)}`;
+  await page.goto("/whatsapp-demo");
+  await page.getByLabel("Your phone number").fill(phone);
+  await page.getByRole("button", { name: "Share location" }).click();
+  await expect(page.locator(".msg-theirs").first()).toContainText("Location saved");
+  await expect(page.getByRole("heading", { name: `Later messages to ${phone}` })).toBeVisible();
+
+  await page.getByLabel("Message").fill("SOS a man collapsed at the bus stop");
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  await expect(page.locator(".msg-theirs").first()).toContainText("Sending your SOS now");
+});

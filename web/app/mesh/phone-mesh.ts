@@ -13,6 +13,7 @@ import { deviceSecrets } from "./keys";
 import { envelopeAad } from "./logic";
 import { myMeshPerson, Pairing } from "./pairing";
 import { PeerMesh } from "./peer-transport";
+import { vibrate } from "../lib/vibrate";
 
 const DM_CONTEXT = "linkup-mesh-dm";
 
@@ -158,11 +159,7 @@ export class PhoneMesh {
       return;
     }
     if (envelope.type === "emergency") {
-      try {
-        // Before the person has touched the page the browser blocks vibration (and says so in the console): skip it.
-        const touched = (navigator as Navigator & { userActivation?: { hasBeenActive: boolean } }).userActivation?.hasBeenActive ?? true;
-        if (touched) navigator.vibrate?.([400, 150, 400, 150, 400]);
-      } catch {}
+      vibrate([400, 150, 400, 150, 400]);
     }
     this.hooks.receive(envelope);
     void this.handToRelay();

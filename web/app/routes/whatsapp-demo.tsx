@@ -109,6 +109,7 @@ export default function WhatsAppDemo({ loaderData, actionData }: Route.Component
             ) : null}
           </div>
 
+          {/* One form, so a message and a shared location always go from the phone number typed in it. */}
           <Form method="post" className="form">
             <label>
               Your phone number
@@ -119,23 +120,19 @@ export default function WhatsAppDemo({ loaderData, actionData }: Route.Component
               <input name="body" type="text" maxLength={1000} placeholder="@ai how do I treat a burn?" />
             </label>
             <div className="flex flex-wrap items-center gap-2">
-              <button type="submit" name="intent" value="send" className="btn btn-primary" disabled={busy}>
+              {/* The location fields need not be valid to send a message. */}
+              <button type="submit" name="intent" value="send" className="btn btn-primary" disabled={busy} formNoValidate>
                 Send
               </button>
             </div>
             <fieldset className="flex flex-wrap gap-[0.4rem]">
               <legend>Or send a suggestion</legend>
               {SUGGESTIONS.map((s) => (
-                <button key={s} type="submit" name="quick" value={s} className="chip" disabled={busy}>
+                <button key={s} type="submit" name="quick" value={s} className="chip" disabled={busy} formNoValidate>
                   {s}
                 </button>
               ))}
             </fieldset>
-          </Form>
-
-          <Form method="post" className="form">
-            <input type="hidden" name="phone" value={phone ?? "+2348030000000"} />
-            <input type="hidden" name="intent" value="location" />
             <fieldset>
               <legend>Share a location</legend>
               <div className="grid grid-cols-2 gap-3 phone:grid-cols-1">
@@ -152,7 +149,7 @@ export default function WhatsAppDemo({ loaderData, actionData }: Route.Component
                 Place name
                 <input name="place" type="text" maxLength={120} defaultValue="Ikeja, Lagos" />
               </label>
-              <button type="submit" className="btn" disabled={busy}>
+              <button type="submit" name="intent" value="location" className="btn" disabled={busy}>
                 Share location
               </button>
             </fieldset>

@@ -10,6 +10,7 @@ import { SOS_ALARM_MS, type SosBanner } from "../../../../core/sos";
 import type { StoredMessage } from "../../mesh/db";
 import type { MeshNode } from "../../mesh/node";
 import { useT } from "../../i18n";
+import { vibrate } from "../../lib/vibrate";
 
 const FRESH_MS = SOS_ALARM_MS;
 const SEEN_KEY = "linkup-sos-seen";
@@ -109,7 +110,7 @@ export function SosAlert({ node, fromServer = null }: { node: MeshNode | null; f
   useEffect(() => {
     if (!sos || alerted.current.has(sos.id)) return;
     alerted.current.add(sos.id);
-    navigator.vibrate?.(VIBRATION);
+    vibrate(VIBRATION);
     beep();
   }, [sos]);
 
