@@ -35,7 +35,10 @@ try {
   mkdirSync("test-results", { recursive: true });
   writeFileSync("test-results/worker.log", server.log);
   if (status !== 0) {
-    const faults = server.log.split("\n").filter((line) => /\s5\d\d\s|error|exception|uncaught/i.test(line) && !/^env\./.test(line));
+    // A 5xx answer, or what the Worker logged as unhandled; not a client that hung up (kj "disconnected").
+    const faults = server.log
+      .split("\n")
+      .filter((line) => /\] [A-Z]+ \S+ 5\d\d |unhandled|uncaught|exception/i.test(line) && !/disconnected: write/.test(line));
     console.error(`Worker log: test-results/worker.log. Lines that tell of a fault (${faults.length}):\n${faults.slice(-80).join("\n")}`);
     console.error(`Worker log (last lines):\n${server.log.slice(-2000)}`);
     // What each failed test's page showed (an alert, a wrong screen), so a CI log alone explains a failure.

@@ -267,8 +267,13 @@ test("the service worker shows a pushed SOS as a notification carrying the scree
   await acceptCookies(ctx, url);
   const page = await ctx.newPage();
   await page.goto("/notifications");
-  // Registered once cookies are accepted; wait until it controls the page.
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  // Registered once cookies are accepted; wait until its worker has finished activating (ready resolves as
+  // activation starts, and a push is only dispatched to an activated worker).
+  await page.evaluate(async () => {
+    const worker = (await navigator.serviceWorker.ready).active;
+    if (worker && worker.state !== "activated")
+      await new Promise<void>((resolve) => worker.addEventListener("statechange", () => worker.state === "activated" && resolve()));
+  });
 
   const cdp = await ctx.newCDPSession(page);
   const registrationId = await new Promise<string>((resolve) => {

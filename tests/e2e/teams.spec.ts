@@ -3,7 +3,7 @@
 // removing the member takes away the room, the seat and its features.
 import type { Browser, Page } from "@playwright/test";
 import { acceptCookies, expect, grantTier, latestOutboxMessage, signInAsAdmin, test, verifyFreshPhone } from "./fixtures";
-import { bubble, send } from "./people";
+import { bubble, racedStatement, send } from "./people";
 
 // Small phone; the outsider's socket refused by the server is reported by Chromium as a console error.
 const REFUSED_SOCKET = /WebSocket connection to .* failed|status of 403/;
@@ -23,7 +23,7 @@ async function person(browser: Browser, baseURL: string, nickname: string) {
   expect((await context.request.patch(`${baseURL}/api/me`, { data: { nickname, onboardingCompleted: true }, headers })).ok()).toBe(true);
   const page = await context.newPage();
   const errors: string[] = [];
-  page.on("console", (m) => m.type() === "error" && !REFUSED_SOCKET.test(m.text()) && errors.push(m.text()));
+  page.on("console", (m) => m.type() === "error" && !REFUSED_SOCKET.test(m.text()) && !racedStatement(m) && errors.push(m.text()));
   page.on("pageerror", (e) => errors.push(e.message));
   return { context, page, errors, user, phone };
 }
@@ -201,9 +201,6 @@ test("an Enterprise owner invites two phones by number; both join and read the t
   await expect(bubble(second.page, "new dye prices from Tuesday")).toHaveCount(0);
   await expect(second.page.getByRole("navigation", { name: "Rooms" }).getByRole("link", { name: /Aba Weavers/ })).toHaveCount(0);
 
-  // The first two devices to open the team room may both sign its first membership statement; the server takes one
-  // and answers the other 409, which the device expects (docs/protocol.md §6a) and the browser logs as an error.
-  const raced = /status of 409 \(Conflict\)/;
-  for (const p of [owner, first, second]) expect(p.errors.filter((e) => !raced.test(e))).toEqual([]);
+  for (const p of [owner, first, second]) expect(p.errors).toEqual([]);
   for (const c of [owner.context, first.context, second.context, support]) await c.close();
 });
