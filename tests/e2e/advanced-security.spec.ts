@@ -162,29 +162,6 @@ test("the app lock asks for the device PIN after the chosen idle time, and a wro
   await expect(page.getByRole("dialog", { name: "LinkUp is locked" })).toHaveCount(0);
 });
 
-test("the panic code typed at the app lock wipes the device and signs it out", async ({ page, context, baseURL }) => {
-  await acceptCookies(context, baseURL!);
-  await verifyFreshPhone(context.request, baseURL!);
-  await page.goto("/security-settings?tab=biometric");
-  await page.getByLabel("PIN for this device (4 to 8 digits)").fill("2580");
-  await page.getByLabel(/^Panic code/).fill("9999");
-  await page.getByRole("button", { name: "Save App Lock" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "App lock is on" })).toBeVisible();
-  // No stored value is the code itself (a bare number may still turn up inside a timestamp or a hash).
-  expect(await page.evaluate(() => Object.values(localStorage).some((v) => v === "9999" || v.includes('"9999"')))).toBe(false);
-
-  await page.evaluate(() => localStorage.setItem("linkup-last-active", String(Date.now() - 60 * 60_000)));
-  await page.goto("/chat");
-  const lock = page.getByRole("dialog", { name: "LinkUp is locked" });
-  await lock.getByLabel("PIN", { exact: true }).fill("9999");
-  await lock.getByRole("button", { name: "Unlock", exact: true }).click();
-  await expect(page).toHaveURL(`${baseURL}/`);
-  expect((await context.request.get("/api/me")).status()).toBe(401);
-  await expect
-    .poll(() => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("linkup-") && k !== "linkup-cookies-accepted")))
-    .toEqual([]);
-});
-
 /** A verified person with a PIN and the panic code 9999 on this device, active now (so the lock stays away). */
 async function withPanicCode(page: import("@playwright/test").Page, context: import("@playwright/test").BrowserContext, baseURL: string) {
   await acceptCookies(context, baseURL);
@@ -229,38 +206,67 @@ async function expectWiped(page: import("@playwright/test").Page, context: impor
     .toEqual({ databases: [], local: [] });
 }
 
-test("the panic code typed into the chat's message box wipes the device instead of being sent", async ({ page, context, baseURL }) => {
-  const sent = await withPanicCode(page, context, baseURL!);
-  // A town gives the person their area room to write in.
-  const headers = { origin: baseURL! };
-  expect((await context.request.patch("/api/me", { data: { locationText: "Ikeja" }, headers })).ok()).toBe(true);
-  expect((await context.request.post("/api/rooms/nearby/join", { headers })).ok()).toBe(true);
-  await page.goto("/chat");
-  await expect(page.getByText("LIVE", { exact: true })).toBeVisible();
-  // An ordinary message still goes out, so the check below is about the code, not a silent box.
-  // Letters only, unique per run: the area room keeps earlier runs' messages, and no digit may look like the code.
-  const hello = `hello ${Array.from({ length: 10 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join("")}`;
-  await page.getByRole("textbox", { name: "Message" }).fill(hello);
-  await page.getByRole("textbox", { name: "Message" }).press("Enter");
-  await expect(page.getByRole("listitem").filter({ hasText: hello })).toBeVisible();
-  await expect.poll(() => sent.some((s) => s.includes(hello))).toBe(true);
+test.describe("the panic code", () => {
+  // The wipe ends the device on the server while the chat may still be checking that device's prekeys: that one
+  // check answers 404 (nothing is lost: the device is gone).
+  test.use({ allowedConsoleErrors: [/status of 404 .*\/api\/keys\/[^/]+\/prekeys$/] });
 
-  await page.getByRole("textbox", { name: "Message" }).fill("9999");
-  await page.getByRole("textbox", { name: "Message" }).press("Enter");
-  await expectWiped(page, context, baseURL!);
-  expect(leaked(sent, "9999")).toBe(false);
-});
+  test("the panic code typed at the app lock wipes the device and signs it out", async ({ page, context, baseURL }) => {
+    await acceptCookies(context, baseURL!);
+    await verifyFreshPhone(context.request, baseURL!);
+    await page.goto("/security-settings?tab=biometric");
+    await page.getByLabel("PIN for this device (4 to 8 digits)").fill("2580");
+    await page.getByLabel(/^Panic code/).fill("9999");
+    await page.getByRole("button", { name: "Save App Lock" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "App lock is on" })).toBeVisible();
+    // No stored value is the code itself (a bare number may still turn up inside a timestamp or a hash).
+    expect(await page.evaluate(() => Object.values(localStorage).some((v) => v === "9999" || v.includes('"9999"')))).toBe(false);
 
-test("the panic code typed into the search box wipes the device instead of searching", async ({ page, context, baseURL }) => {
-  const sent = await withPanicCode(page, context, baseURL!);
-  await page.goto("/faq");
-  const search = page.getByRole("searchbox", { name: "Search questions" });
-  // Another number is searched as usual.
-  await search.fill("1234");
-  await page.getByRole("button", { name: "Search", exact: true }).click();
-  await expect(page).toHaveURL(/[?&]q=1234/);
-  await page.getByRole("searchbox", { name: "Search questions" }).fill("9999");
-  await page.getByRole("button", { name: "Search", exact: true }).click();
-  await expectWiped(page, context, baseURL!);
-  expect(leaked(sent, "9999")).toBe(false);
+    await page.evaluate(() => localStorage.setItem("linkup-last-active", String(Date.now() - 60 * 60_000)));
+    await page.goto("/chat");
+    const lock = page.getByRole("dialog", { name: "LinkUp is locked" });
+    await lock.getByLabel("PIN", { exact: true }).fill("9999");
+    await lock.getByRole("button", { name: "Unlock", exact: true }).click();
+    await expect(page).toHaveURL(`${baseURL}/`);
+    expect((await context.request.get("/api/me")).status()).toBe(401);
+    await expect
+      .poll(() => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("linkup-") && k !== "linkup-cookies-accepted")))
+      .toEqual([]);
+  });
+
+  test("the panic code typed into the chat's message box wipes the device instead of being sent", async ({ page, context, baseURL }) => {
+    const sent = await withPanicCode(page, context, baseURL!);
+    // A town gives the person their area room to write in.
+    const headers = { origin: baseURL! };
+    expect((await context.request.patch("/api/me", { data: { locationText: "Ikeja" }, headers })).ok()).toBe(true);
+    expect((await context.request.post("/api/rooms/nearby/join", { headers })).ok()).toBe(true);
+    await page.goto("/chat");
+    await expect(page.getByText("LIVE", { exact: true })).toBeVisible();
+    // An ordinary message still goes out, so the check below is about the code, not a silent box.
+    // Letters only, unique per run: the area room keeps earlier runs' messages, and no digit may look like the code.
+    const hello = `hello ${Array.from({ length: 10 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join("")}`;
+    await page.getByRole("textbox", { name: "Message" }).fill(hello);
+    await page.getByRole("textbox", { name: "Message" }).press("Enter");
+    await expect(page.getByRole("listitem").filter({ hasText: hello })).toBeVisible();
+    await expect.poll(() => sent.some((s) => s.includes(hello))).toBe(true);
+
+    await page.getByRole("textbox", { name: "Message" }).fill("9999");
+    await page.getByRole("textbox", { name: "Message" }).press("Enter");
+    await expectWiped(page, context, baseURL!);
+    expect(leaked(sent, "9999")).toBe(false);
+  });
+
+  test("the panic code typed into the search box wipes the device instead of searching", async ({ page, context, baseURL }) => {
+    const sent = await withPanicCode(page, context, baseURL!);
+    await page.goto("/faq");
+    const search = page.getByRole("searchbox", { name: "Search questions" });
+    // Another number is searched as usual.
+    await search.fill("1234");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await expect(page).toHaveURL(/[?&]q=1234/);
+    await page.getByRole("searchbox", { name: "Search questions" }).fill("9999");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await expectWiped(page, context, baseURL!);
+    expect(leaked(sent, "9999")).toBe(false);
+  });
 });
