@@ -52,5 +52,8 @@ export const LocationSchema = z.object({
 
 export const OutboxQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });
 
+/** POST /api/dev/sql (development, browser-test harness only): statements run on the main database. */
+export const DevSqlSchema = z.object({ sql: z.string().min(1).max(20_000) });
+
 /** GET /api/market/prices: filter by commodity and place (both optional). */
 export const MarketQuerySchema = z.object({ commodity: z.string().trim().max(60).optional(), place: z.string().trim().max(60).optional() });

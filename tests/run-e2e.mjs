@@ -28,7 +28,13 @@ try {
   const playwright = spawn("npx", ["playwright", "test", "-c", "tests/e2e/playwright.config.ts", ...process.argv.slice(2)], {
     stdio: "inherit",
     // E2E_BUILD_DIR lets a test serve the same build a second time with other variables (tests/e2e/production.spec.ts).
-    env: { ...process.env, E2E_BASE_URL: server.url, E2E_STATE_DIR: server.state, E2E_BUILD_DIR: server.buildDir, CHROMIUM_PATH: chromium },
+    env: {
+      ...process.env,
+      E2E_BASE_URL: server.url,
+      E2E_SQL_TOKEN: server.sqlToken,
+      E2E_BUILD_DIR: server.buildDir,
+      CHROMIUM_PATH: chromium,
+    },
   });
   status = await new Promise((resolve) => playwright.on("exit", (code) => resolve(code ?? 1)));
   // The whole log stays on disk; after a failure the lines that tell of a fault (a 5xx answer, an exception) are printed.

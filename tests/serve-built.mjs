@@ -3,6 +3,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { d1Bindings } from "../scripts/d1-bindings.mjs";
 import { ensureDevVars } from "../scripts/setup.mjs";
@@ -47,9 +48,12 @@ export async function serveBuilt({ name = "e2e", vars = {}, quiet = true, fromBu
       env,
       stdio: quiet ? "ignore" : "inherit",
     });
+  const sqlToken = randomUUID();
   // Browser tests and benchmarks start every session (and ask the assistant) from 127.0.0.1: the limits per
   // client address (workers/limits) are raised for them; the Worker tests check those limits.
   const localVars = {
+    // The key to /api/dev/sql for this run only (docs/architecture.md §12).
+    TEST_SQL_TOKEN: sqlToken,
     ANON_SESSIONS_PER_ADDRESS_PER_HOUR: "1000000",
     ANON_AI_PER_ADDRESS_PER_DAY: "1000000",
     VERIFICATION_CODES_PER_ADDRESS_PER_HOUR: "1000000",
@@ -135,6 +139,8 @@ export async function serveBuilt({ name = "e2e", vars = {}, quiet = true, fromBu
     buildDir,
     /** The --persist-to folder: local D1 and Durable Object storage. */
     state,
+    /** The key to the served Worker's /api/dev/sql. */
+    sqlToken,
     /** What the running workerd (since its last start) has written. */
     get log() {
       return current.log;

@@ -31,6 +31,11 @@ export interface Secrets {
   DISAPPEARING_TEST_HOUR_MS?: string;
   /** "1" only on the capacity benchmark's local server: D1 statements are counted (db/query-count.ts). */
   QUERY_COUNT?: string;
+  /**
+   * Development only, set by the browser tests' harness (tests/serve-built.mjs) and nowhere else: the key to
+   * /api/dev/sql, through which a test plays a server that writes what no API writes (docs/architecture.md §12).
+   */
+  TEST_SQL_TOKEN?: string;
 }
 
 export type AppEnv = Env & Secrets;

@@ -1,6 +1,5 @@
 // Browser-test fixtures (epic-stack style): a console.error fails the test; helpers for cookies and users.
 import { type APIRequestContext, type Browser, type BrowserContext, test as base, expect, type Page } from "@playwright/test";
-import { localD1 } from "../local-d1.mjs";
 
 export const MOBILE_UA =
   "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36";
@@ -204,7 +203,15 @@ export async function grantTier(adminRequest: APIRequestContext, baseURL: string
   expect(res.status()).toBe(201);
 }
 
-/** Runs SQL on the served Worker's local D1 (tests/run-e2e.mjs passes its state folder; tests/local-d1.mjs). */
+/**
+ * Runs SQL inside the served Worker, as a server that writes what no API writes (docs/architecture.md §12):
+ * tests/run-e2e.mjs passes the key the harness made for this run.
+ */
 export async function executeOnServedD1(sqlText: string) {
-  localD1(process.env.E2E_STATE_DIR as string, { command: sqlText });
+  const res = await fetch(`${process.env.E2E_BASE_URL}/api/dev/sql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-test-sql-token": process.env.E2E_SQL_TOKEN ?? "" },
+    body: JSON.stringify({ sql: sqlText }),
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
 }

@@ -297,11 +297,16 @@ test("the service worker shows a pushed SOS as a notification carrying the scree
     w.pushes = [];
     navigator.serviceWorker.addEventListener("message", (e) => w.pushes.push(e.data));
   });
-  await cdp.send("ServiceWorker.deliverPushMessage", { origin: new URL(url).origin, registrationId, data: JSON.stringify(payload) });
+  const deliver = () =>
+    cdp.send("ServiceWorker.deliverPushMessage", { origin: new URL(url).origin, registrationId, data: JSON.stringify(payload) });
+  await deliver();
 
+  // A push service delivers again until the browser takes the message; the CDP stand-in does not, and a loaded
+  // machine's browser can drop one while the worker starts: it is delivered again after 3 s without a notification.
+  let sentAt = Date.now();
   await expect
-    .poll(() =>
-      page.evaluate(async () => {
+    .poll(async () => {
+      const shown = await page.evaluate(async () => {
         const reg = await navigator.serviceWorker.ready;
         return (await reg.getNotifications()).map((n) => ({
           title: n.title,
@@ -309,10 +314,17 @@ test("the service worker shows a pushed SOS as a notification carrying the scree
           url: (n.data as { url?: string }).url,
           tag: n.tag,
         }));
-      }),
-    )
+      });
+      if (shown.length === 0 && Date.now() - sentAt > 3000) {
+        sentAt = Date.now();
+        await deliver();
+      }
+      return shown;
+    })
     .toEqual([{ title: "SOS nearby: Medical", body: "Ada: help at the market", url: "/emergency", tag: "sos-n1" }]);
-  expect(await page.evaluate(() => (window as unknown as { pushes: { type: string }[] }).pushes.map((p) => p.type))).toEqual(["push"]);
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { pushes: { type: string }[] }).pushes.map((p) => p.type)))
+    .toContain("push");
   await ctx.close();
 });
 

@@ -157,6 +157,36 @@ describe("production with Twilio", () => {
   });
 });
 
+describe("the browser tests' SQL door (/api/dev/sql)", () => {
+  const sql = (bindings: AppEnv, key?: string) =>
+    request(
+      "/api/dev/sql",
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(key ? { "x-test-sql-token": key } : {}) },
+        body: JSON.stringify({ sql: "INSERT INTO phone_channels (phone) VALUES ('+2348030009999')" }),
+      },
+      bindings,
+    );
+  const count = async () =>
+    (await env.DB.prepare("select count(*) as n from phone_channels where phone = '+2348030009999'").first<{ n: number }>())?.n;
+  const development = env as unknown as AppEnv;
+
+  it("is shut in production even with the key, and in development without the harness's key or with a wrong one", async () => {
+    const keyed = { ...production, TEST_SQL_TOKEN: "k-123" } as AppEnv;
+    expect((await sql(keyed, "k-123")).status).toBe(404);
+    expect((await sql(development, "k-123")).status).toBe(404);
+    expect((await sql({ ...development, TEST_SQL_TOKEN: "k-123" } as AppEnv)).status).toBe(404);
+    expect((await sql({ ...development, TEST_SQL_TOKEN: "k-123" } as AppEnv, "k-124")).status).toBe(404);
+    expect(await count()).toBe(0);
+  });
+
+  it("runs the statement in development with the harness's key", async () => {
+    expect((await sql({ ...development, TEST_SQL_TOKEN: "k-123" } as AppEnv, "k-123")).status).toBe(200);
+    expect(await count()).toBe(1);
+  });
+});
+
 describe("development", () => {
   it("keeps the stand-ins: the dev outbox answers and health is ok", async () => {
     expect((await request("/api/dev/outbox", {}, env as unknown as AppEnv)).status).toBe(200);
