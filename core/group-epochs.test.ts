@@ -252,6 +252,33 @@ describe("groups whose membership members agree on", () => {
   });
 });
 
+describe("a device list looked at before the signer's device joined it", () => {
+  it("a statement signed by a person's new device is checked against their list fetched again, not refused", async () => {
+    await member("alice");
+    // Bob's device keeps the lists it fetched, as the browser does (web/app/mesh/keys.ts): fresh only when asked.
+    const kept = new Map<string, unknown>();
+    const directory = {
+      ...server.directory,
+      deviceList: async (userId: string, fresh = false) => {
+        if (!fresh && kept.has(userId)) return kept.get(userId);
+        const list = await server.directory.deviceList(userId);
+        kept.set(userId, list);
+        return list;
+      },
+    };
+    const { secrets, store } = await server.device("bob");
+    const session = new E2eSession(secrets, store, directory);
+    const bob = new GroupMembership(secrets, session, store, server.groupsFor(secrets.record));
+    await session.trustedDevices("alice");
+    // Alice opens the group on the phone she just linked: its statement is the first Bob's device sees.
+    const phone = await member("alice");
+    await phone.group.create(room, [{ userId: "bob", role: "member" }]);
+    const view = await bob.refresh(room);
+    expect(view.problems).toEqual([]);
+    expect(view.epoch?.members.map((m) => m.userId).sort()).toEqual(["alice", "bob"]);
+  });
+});
+
 describe("changes made at the same moment", () => {
   it("two adds from one device (two Let in pressed together) are both signed, one epoch after the other", async () => {
     const alice = await member("alice");

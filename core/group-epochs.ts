@@ -243,7 +243,7 @@ export async function signatureHolds(e: GroupEpoch): Promise<boolean> {
 export async function checkStep(
   prev: GroupEpoch | null,
   next: GroupEpoch,
-  deviceKeys: (userId: string) => Promise<string[]>,
+  deviceKeys: (userId: string, device?: string) => Promise<string[]>,
 ): Promise<GroupProblemKind | null> {
   if (prev) {
     if (next.room !== prev.room || next.epoch !== prev.epoch + 1 || next.prev !== (await epochHash(prev))) return "broken-chain";
@@ -251,7 +251,7 @@ export async function checkStep(
     if (members === "no-right" || members === "not-a-member") return "no-right";
     if (typeof members === "string" || !sameMembers(members, next.members)) return "broken-chain";
   } else if (next.epoch !== 1 || next.prev !== "" || next.change.kind !== "create" || !validGenesis(next)) return "broken-chain";
-  if (!(await deviceKeys(next.by)).includes(next.device) || !(await signatureHolds(next))) return "bad-signature";
+  if (!(await deviceKeys(next.by, next.device)).includes(next.device) || !(await signatureHolds(next))) return "bad-signature";
   return null;
 }
 
@@ -264,7 +264,10 @@ export async function checkStep(
  * in its own member list with the right to make its change (or have left by it), and it must be signed by a
  * listed device of the author. Nothing proves the members it lists; the caller says so unless `bridge` holds.
  */
-async function anchorRefused(e: GroupEpoch, deviceKeys: (userId: string) => Promise<string[]>): Promise<GroupProblemKind | null> {
+async function anchorRefused(
+  e: GroupEpoch,
+  deviceKeys: (userId: string, device?: string) => Promise<string[]>,
+): Promise<GroupProblemKind | null> {
   if (e.change.kind === "create") {
     if (e.epoch !== 1 || e.prev !== "" || !validGenesis(e)) return "broken-chain";
   } else {
@@ -274,7 +277,7 @@ async function anchorRefused(e: GroupEpoch, deviceKeys: (userId: string) => Prom
     if (!e.members.some((m) => m.role === "owner")) return "broken-chain";
     if (leaving ? author : !(e.change.kind === "role" ? author?.role === "owner" : boss)) return "no-right";
   }
-  if (!(await deviceKeys(e.by)).includes(e.device) || !(await signatureHolds(e))) return "bad-signature";
+  if (!(await deviceKeys(e.by, e.device)).includes(e.device) || !(await signatureHolds(e))) return "bad-signature";
   return null;
 }
 
@@ -368,7 +371,15 @@ export class GroupMembership {
     return run;
   }
 
-  private deviceKeys = async (userId: string) => (await this.session.trustedDevices(userId)).devices.map((d) => d.signingKey);
+  /**
+   * The signer's listed device keys. A key not among those this device kept is looked up once more, fresh: the
+   * signer may have linked that device since (a list is still checked against its account key either way).
+   */
+  private deviceKeys = async (userId: string, device?: string) => {
+    const keys = (await this.session.trustedDevices(userId)).devices.map((d) => d.signingKey);
+    if (device === undefined || keys.includes(device)) return keys;
+    return (await this.session.trustedDevices(userId, true)).devices.map((d) => d.signingKey);
+  };
 
   /** The newest epoch this device accepted for the room, without asking the server. */
   held(room: string): Promise<GroupEpoch | undefined> {
@@ -553,7 +564,7 @@ export class GroupMembership {
    */
   async create(room: string, others: GroupMember[] = []): Promise<GroupEpoch> {
     // Members hear only devices of a signed list (decision 063): one not in its person's list yet signs nothing.
-    if (!(await this.deviceKeys(this.me.record.userId)).includes(this.me.record.signingKey))
+    if (!(await this.deviceKeys(this.me.record.userId, this.me.record.signingKey)).includes(this.me.record.signingKey))
       throw new Error("This device is not in your signed device list yet");
     const genesis = await signGenesis(this.me, room, others);
     if (!(await this.server.publish(room, genesis))) throw new Error("This group's membership was started already");

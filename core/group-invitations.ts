@@ -74,7 +74,7 @@ export async function invitationRefused(
   // this module, so its types are not imported back.
   current: { room: string; epoch: number; members: { userId: string }[] },
   invitee: string,
-  deviceKeys: (userId: string) => Promise<string[]>,
+  deviceKeys: (userId: string, device?: string) => Promise<string[]>,
   leftAt?: number,
 ): Promise<"missing" | "invalid" | "not-a-member" | "stale" | "bad-signature" | null> {
   if (value === undefined || value === null) return "missing";
@@ -82,6 +82,6 @@ export async function invitationRefused(
   if (!i || i.room !== current.room || i.invitee !== invitee || i.inviter === invitee) return "invalid";
   if (!current.members.some((m) => m.userId === i.inviter)) return "not-a-member";
   if (i.epoch > current.epoch || (leftAt !== undefined && i.epoch < leftAt)) return "stale";
-  if (!(await deviceKeys(i.inviter)).includes(i.device) || !(await invitationSignatureHolds(i))) return "bad-signature";
+  if (!(await deviceKeys(i.inviter, i.device)).includes(i.device) || !(await invitationSignatureHolds(i))) return "bad-signature";
   return null;
 }

@@ -183,14 +183,35 @@ export async function payForPremium(request: APIRequestContext, baseURL: string)
 /** The phone ADMIN_PHONES names for browser tests (tests/serve-built.mjs). */
 export const ADMIN = { local: "08099990001", e164: "+2348099990001" };
 
-/** Signs `request` in as the admin ADMIN_PHONES names (the code read from the dev outbox). */
+/** The messages the dev outbox holds for `phone`, newest first (its newest 50 of all). */
+async function outboxMessages(request: APIRequestContext, phone: string): Promise<{ id: string; body: string }[]> {
+  const res = await request.get("/api/dev/outbox?limit=50");
+  expect(res.ok()).toBe(true);
+  const { messages } = (await res.json()) as { messages: { id: string; to: string; body: string }[] };
+  return messages.filter((m) => m.to === phone);
+}
+
+/**
+ * Signs `request` in as the admin ADMIN_PHONES names (the code read from the dev outbox). Tests running side by
+ * side sign in as the same admin, and each sign-in's code is its own: the codes sent since this one asked are
+ * tried, newest first, until one is this session's.
+ */
 export async function signInAsAdmin(request: APIRequestContext, baseURL: string) {
   await startAnonymous(request);
   const headers = { origin: baseURL };
+  const seen = new Set((await outboxMessages(request, ADMIN.e164)).map((m) => m.id));
   expect((await request.post("/api/auth/register", { data: { phoneNumber: ADMIN.local, nickname: "Boss" }, headers })).ok()).toBe(true);
-  let code: string | undefined;
-  await expect.poll(async () => (code = (await latestOutboxMessage(request, ADMIN.e164))?.match(/\b(\d{6})\b/)?.[1])).toBeTruthy();
-  expect((await request.post("/api/auth/verify", { data: { phoneNumber: ADMIN.local, code }, headers })).ok()).toBe(true);
+  await expect
+    .poll(async () => {
+      for (const m of await outboxMessages(request, ADMIN.e164)) {
+        if (seen.has(m.id)) continue;
+        seen.add(m.id);
+        const code = m.body.match(/\b(\d{6})\b/)?.[1];
+        if (code && (await request.post("/api/auth/verify", { data: { phoneNumber: ADMIN.local, code }, headers })).ok()) return true;
+      }
+      return false;
+    })
+    .toBe(true);
 }
 
 /** Grants a person a complimentary tier through the staff API, as support does, from an admin's `request`. */
