@@ -1,7 +1,7 @@
 // The advanced security center in a real browser (issue 15, docs/product/security.md): a score from the account's real
 // state that moves when a protection is switched on, and the security events of this account.
 import { readFile } from "node:fs/promises";
-import { acceptCookies, expect, latestOutboxMessage, test, verifyFreshPhone } from "./fixtures";
+import { acceptCookies, expect, latestOutboxMessage, test, verifyFreshPhone, withAppLockAndPanicCode } from "./fixtures";
 
 test("the score rises when stealth mode is turned on, and a sign-in elsewhere is listed as an event, without JavaScript", async ({
   browser,
@@ -164,14 +164,7 @@ test("the app lock asks for the device PIN after the chosen idle time, and a wro
 
 /** A verified person with a PIN and the panic code 9999 on this device, active now (so the lock stays away). */
 async function withPanicCode(page: import("@playwright/test").Page, context: import("@playwright/test").BrowserContext, baseURL: string) {
-  await acceptCookies(context, baseURL);
-  await verifyFreshPhone(context.request, baseURL);
-  await page.goto("/security-settings?tab=biometric");
-  await page.getByLabel("PIN for this device (4 to 8 digits)").fill("2580");
-  await page.getByLabel(/^Panic code/).fill("9999");
-  await page.getByRole("button", { name: "Save App Lock" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "App lock is on" })).toBeVisible();
-  await page.evaluate(() => localStorage.setItem("linkup-last-active", String(Date.now())));
+  await withAppLockAndPanicCode(page, context, baseURL);
   // Everything the page sends: request URLs and bodies, and WebSocket frames, searched for the code as a whole value.
   const sent: string[] = [];
   page.on("request", (r) => sent.push(r.url(), r.postData() ?? ""));
@@ -212,13 +205,7 @@ test.describe("the panic code", () => {
   test.use({ allowedConsoleErrors: [/status of 404 .*\/api\/keys\/[^/]+\/prekeys$/] });
 
   test("the panic code typed at the app lock wipes the device and signs it out", async ({ page, context, baseURL }) => {
-    await acceptCookies(context, baseURL!);
-    await verifyFreshPhone(context.request, baseURL!);
-    await page.goto("/security-settings?tab=biometric");
-    await page.getByLabel("PIN for this device (4 to 8 digits)").fill("2580");
-    await page.getByLabel(/^Panic code/).fill("9999");
-    await page.getByRole("button", { name: "Save App Lock" }).click();
-    await expect(page.getByRole("status").filter({ hasText: "App lock is on" })).toBeVisible();
+    await withAppLockAndPanicCode(page, context, baseURL!);
     // No stored value is the code itself (a bare number may still turn up inside a timestamp or a hash).
     expect(await page.evaluate(() => Object.values(localStorage).some((v) => v === "9999" || v.includes('"9999"')))).toBe(false);
 

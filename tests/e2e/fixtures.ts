@@ -140,10 +140,7 @@ export const onTop = (page: Page, selector: string) =>
 
 /** The newest message the dev outbox holds for a phone. */
 export async function latestOutboxMessage(request: APIRequestContext, phone: string) {
-  const res = await request.get("/api/dev/outbox?limit=50");
-  expect(res.ok()).toBe(true);
-  const { messages } = (await res.json()) as { messages: { to: string; body: string }[] };
-  return messages.find((m) => m.to === phone)?.body;
+  return (await outboxMessages(request, phone))[0]?.body;
 }
 
 /** Verifies a fresh phone for the signed-in user of `request` (code read from the dev outbox) and finishes onboarding. */
@@ -235,4 +232,16 @@ export async function executeOnServedD1(sqlText: string) {
     body: JSON.stringify({ sql: sqlText }),
   });
   expect(res.status, await res.clone().text()).toBe(200);
+}
+
+/** A verified person with the app lock's PIN 2580 and the panic code 9999 on this device, active now (no lock yet). */
+export async function withAppLockAndPanicCode(page: Page, context: BrowserContext, baseURL: string) {
+  await acceptCookies(context, baseURL);
+  await verifyFreshPhone(context.request, baseURL);
+  await page.goto("/security-settings?tab=biometric");
+  await page.getByLabel("PIN for this device (4 to 8 digits)").fill("2580");
+  await page.getByLabel(/^Panic code/).fill("9999");
+  await page.getByRole("button", { name: "Save App Lock" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "App lock is on" })).toBeVisible();
+  await page.evaluate(() => localStorage.setItem("linkup-last-active", String(Date.now())));
 }

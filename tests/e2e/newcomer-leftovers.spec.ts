@@ -1,6 +1,16 @@
 // What a newcomer still tripped on at 360×640 (issue 32 items 9–13): the security score, rewards shown as
 // achieved before they were given, and the smaller leftovers.
-import { acceptCookies, expect, payForPremium, SMALL_PHONE, startAnonymous, startNewcomer, test, verifyFreshPhone } from "./fixtures";
+import {
+  acceptCookies,
+  expect,
+  payForPremium,
+  SMALL_PHONE,
+  startAnonymous,
+  startNewcomer,
+  test,
+  verifyFreshPhone,
+  withAppLockAndPanicCode,
+} from "./fixtures";
 
 test.use({ viewport: SMALL_PHONE.viewport });
 
@@ -9,14 +19,7 @@ test("the security score counts only what is offered, shows the panic code On on
   context,
   baseURL,
 }) => {
-  await acceptCookies(context, baseURL!);
-  await verifyFreshPhone(context.request, baseURL!);
-  await page.goto("/security-settings?tab=biometric");
-  await page.getByLabel("PIN for this device (4 to 8 digits)").fill("2580");
-  await page.getByLabel(/^Panic code/).fill("9999");
-  await page.getByRole("button", { name: "Save App Lock" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "App lock is on" })).toBeVisible();
-  await page.evaluate(() => localStorage.setItem("linkup-last-active", String(Date.now())));
+  await withAppLockAndPanicCode(page, context, baseURL!);
 
   await page.goto("/advanced-security");
   const features = page.getByRole("list", { name: "Security features" });
